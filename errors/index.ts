@@ -1,0 +1,70 @@
+/**
+ * Typed errors. Every error Tempo raises on purpose is a `TempoError` with a
+ * stable `code` a caller can switch on and a message a user can act on.
+ */
+export type TempoErrorCode =
+  | "INVALID_RESUME"
+  | "INVALID_INPUT"
+  | "INVALID_CONFIGURATION"
+  | "MODEL_OUTPUT_INVALID"
+  | "TOOL_NOT_FOUND"
+  | "TOOL_ARGUMENTS_INVALID"
+  | "DATABASE_UNREACHABLE"
+  | "ALREADY_RESUMED"
+  | "THREAD_ACCESS_DENIED"
+  | "SCHEDULE_CONFLICT"
+  | "PERSISTENCE_FAILED";
+
+export class TempoError extends Error {
+  readonly code: TempoErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: TempoErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TempoError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** A resume value that does not fit the pending interrupt; the thread is left as it was. */
+export class InvalidResumeError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("INVALID_RESUME", message, details);
+    this.name = "InvalidResumeError";
+  }
+}
+
+/** A model failed its stage's JSON contract too many times in a row; the run ends, the state is kept. */
+export class ModelOutputError extends TempoError {
+  constructor(stage: string, attempts: number, lastProblem: string) {
+    super(
+      "MODEL_OUTPUT_INVALID",
+      `The ${stage} model gave ${attempts} invalid outputs in a row (last problem: ${lastProblem}). ` +
+        "The run stopped with its state kept; send a new message to retry, or check the model configuration.",
+      { stage, attempts, lastProblem },
+    );
+    this.name = "ModelOutputError";
+  }
+}
+
+/** Configuration that cannot work (unknown setting values, missing pieces). */
+export class ConfigurationError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("INVALID_CONFIGURATION", message, details);
+    this.name = "ConfigurationError";
+  }
+}
+
+/** The database could not be reached or set up. */
+export class DatabaseUnreachableError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super("DATABASE_UNREACHABLE", message, details, options);
+    this.name = "DatabaseUnreachableError";
+  }
+}
+
+/** True for any error Tempo raised on purpose. */
+export function isTempoError(error: unknown): error is TempoError {
+  return error instanceof TempoError;
+}

@@ -1,0 +1,68 @@
+/**
+ * The tool-domain contract. The graph knows nothing about schedules: it takes
+ * a `ToolDomain`, shows its tools to the model, runs read tools at once and
+ * routes write tools through a human confirmation, then persists the change
+ * through the domain.
+ *
+ * Tools are pure functions over the domain state: `run(state, args)` never
+ * mutates `state`; a write returns the next state, and the runner persists the
+ * difference through `persist`. The domain repository is the source of truth,
+ * so the graph state (and its checkpoints) never holds a copy of the domain
+ * data.
+ */
+import type { z } from "zod";
+
+/** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
+export type ToolKind = "read" | "write";
+
+/** What one tool run gives back. */
+export interface ToolRun<TState> {
+  /** False when the call was rejected (bad arguments, conflict, unknown id); the state is then unchanged. */
+  ok: boolean;
+  /** Compact text for the model to read. */
+  content: string;
+  /** The next domain state, for a successful write only. */
+  state?: TState;
+}
+
+/** One tool of a domain. */
+export interface DomainTool<TState, TArgs = any> {
+  /** snake_case name the model calls. */
+  name: string;
+  /** One paragraph for the model: what it does, when to use it. */
+  description: string;
+  /** Arguments schema; every field carries `.describe()`. */
+  schema: z.ZodType<TArgs>;
+  kind: ToolKind;
+  /** Pure: never mutates `state`. Arguments have already been validated by `schema`. */
+  run(state: TState, args: TArgs): ToolRun<TState>;
+}
+
+/** Options for applying a confirmed change. */
+export interface PersistOptions {
+  /**
+   * Idempotency key (the tool-call id). A repository that has already applied
+   * a change with this key must not apply it again, and answers `applied: false`.
+   */
+  applyId: string;
+}
+
+/** A tool domain the graph takes as a dependency. */
+export interface ToolDomain<TState = any> {
+  /** Short name, e.g. "schedule". */
+  name: string;
+  /** Bumped whenever tools or their semantics change; a thread made with another version is replanned. */
+  version: string;
+  /** One or two sentences for the system prompt: what the domain is about. */
+  description: string;
+  tools: ReadonlyArray<DomainTool<TState>>;
+  /** Loads the user's current domain state from the repository. */
+  load(userId: string): Promise<TState>;
+  /** Persists `after` relative to `before` (a diff, in one transaction). */
+  persist(userId: string, before: TState, after: TState, options: PersistOptions): Promise<{ applied: boolean }>;
+}
+
+/** Finds a tool by name, or undefined. */
+export function findTool<TState>(domain: ToolDomain<TState>, name: string): DomainTool<TState> | undefined {
+  return domain.tools.find((tool) => tool.name === name);
+}
