@@ -1,0 +1,242 @@
+/**
+ * Embedded Postgres: PGlite (Postgres compiled to WASM, data on the local disk)
+ * served over the Postgres wire protocol by `@electric-sql/pglite-socket`, so
+ * `pg` clients and the official `PostgresSaver` use it exactly like a real
+ * server.
+ *
+ * Things to know about this server (they differ from a real Postgres):
+ * - It is one Postgres backend. Every connection is multiplexed onto the same
+ *   session: `pg_backend_pid()` is the same for all of them, session settings
+ *   (`SET search_path`, ...) leak between connections, and session-level
+ *   advisory locks never block one connection against another (they are
+ *   re-entrant in the single session). While one connection is inside a
+ *   transaction, statements of the other connections wait.
+ * - PGlite is single-process: two PGlite instances on one data directory would
+ *   corrupt it. A lock file holding the owner's pid guards the directory.
+ * - The socket server rejects connections beyond `maxConnections` by closing
+ *   them (the client sees "Connection terminated unexpectedly"), so it must be
+ *   at least the size of every pool pointed at it.
+ */
+import { randomUUID } from "node:crypto";
+import { constants as fsConstants, promises as fs } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+import { DatabaseUnreachableError } from "../errors/index.js";
+
+/** A running embedded Postgres server. */
+export type EmbeddedPostgres = {
+  /** Connection URL (`postgres://postgres:postgres@127.0.0.1:<port>/postgres`). */
+  url: string;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  /** Closes the socket server and PGlite, then removes the lock file. Safe to call twice. */
+  stop(): Promise<void>;
+};
+
+/** Options of {@link startEmbeddedPostgres}. */
+export type EmbeddedPostgresOptions = {
+  /** Data directory; created if missing. Default: `<project>/.tempo/pgdata`. */
+  dataDir?: string;
+  /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  /** Most concurrent client connections; must cover every pool using the server. Default 100. */
+  maxConnections?: number;
+};
+
+/** Default data directory of the embedded database: `<project>/.tempo/pgdata`. */
+export const DEFAULT_EMBEDDED_DATA_DIR = fileURLToPath(new URL("../.tempo/pgdata", import.meta.url));
+
+/** Default connection limit of the embedded server (connections are cheap: one socket each). */
+export const DEFAULT_EMBEDDED_MAX_CONNECTIONS = 100;
+
+/** Name of the lock file kept inside the data directory while a server uses it. */
+export const EMBEDDED_LOCK_FILE = "tempo-embedded.lock";
+
+const HOST = "127.0.0.1";
+
+type LockContent = { pid: number; hostname: string; token: string; startedAt: string };
+
+/** Starts PGlite on `dataDir` and serves it on 127.0.0.1; fails with `DatabaseUnreachableError` if the directory is in use. */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_DATA_DIR);
+  const port = options.port ?? 0;
+  const maxConnections = options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new DatabaseUnreachableError(`Invalid port ${String(port)} for the embedded database: use 0..65535.`, { port });
+  }
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+    throw new DatabaseUnreachableError(
+      `Invalid maxConnections ${String(maxConnections)} for the embedded database: use a whole number of at least 1.`,
+      { maxConnections },
+    );
+  }
+
+  try {
+    await fs.mkdir(dataDir, { recursive: true });
+  } catch (error) {
+    throw new DatabaseUnreachableError(
+      `Cannot create the embedded database directory ${dataDir}: ${errorMessage(error)}.`,
+      { dataDir },
+      { cause: error },
+    );
+  }
+
+  const lock = await acquireDataDirLock(dataDir);
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    db = await PGlite.create({ dataDir });
+    server = new PGLiteSocketServer({ db, host: HOST, port, maxConnections });
+    await server.start();
+  } catch (error) {
+    await server?.stop().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    await lock.release();
+    throw new DatabaseUnreachableError(
+      `Could not start the embedded database in ${dataDir}: ${errorMessage(error)}.`,
+      { dataDir, port },
+      { cause: error },
+    );
+  }
+
+  const boundPort = portOf(server.getServerConn());
+  const runningServer = server;
+  const runningDb = db;
+  let stopping: Promise<void> | undefined;
+
+  return {
+    url: `postgres://postgres:postgres@${HOST}:${boundPort}/postgres`,
+    dataDir,
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await runningServer.stop();
+          // Let the socket handlers finish detaching (they may roll back an open transaction) before closing PGlite.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          await runningDb.close();
+        } finally {
+          await lock.release();
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Parses the port out of `PGLiteSocketServer.getServerConn()` ("host:port"). */
+function portOf(serverConn: string): number {
+  const port = Number(serverConn.slice(serverConn.lastIndexOf(":") + 1));
+  if (!Number.isInteger(port) || port <= 0) {
+    throw new DatabaseUnreachableError(`The embedded database server reported no usable port (${serverConn}).`);
+  }
+  return port;
+}
+
+/**
+ * Takes the data directory's lock file (created exclusively, holding our pid).
+ * A lock whose pid is alive means the directory is in use; a lock whose pid is
+ * dead (or that cannot be read) is stale and is taken over.
+ */
+async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise<void> }> {
+  const lockPath = path.join(dataDir, EMBEDDED_LOCK_FILE);
+  const mine: LockContent = { pid: process.pid, hostname: hostname(), token: randomUUID(), startedAt: new Date().toISOString() };
+  const text = `${JSON.stringify(mine)}\n`;
+
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    try {
+      await fs.writeFile(lockPath, text, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL });
+      return { release: () => releaseLock(lockPath, mine.token) };
+    } catch (error) {
+      if (!isErrno(error, "EEXIST")) {
+        throw new DatabaseUnreachableError(
+          `Cannot create the lock file ${lockPath} of the embedded database: ${errorMessage(error)}.`,
+          { dataDir, lockPath },
+          { cause: error },
+        );
+      }
+    }
+
+    const existingText = await fs.readFile(lockPath, "utf8").catch((error: unknown) => {
+      if (isErrno(error, "ENOENT")) return undefined; // released meanwhile: try again
+      throw error;
+    });
+    if (existingText === undefined) continue;
+    const existing = parseLock(existingText);
+    if (existing && existing.hostname === mine.hostname && isProcessAlive(existing.pid)) {
+      const who = existing.pid === process.pid ? "this process" : `process ${existing.pid}`;
+      throw new DatabaseUnreachableError(
+        `The embedded database directory ${dataDir} is already in use by ${who} (lock file ${lockPath}, since ${existing.startedAt}). ` +
+          "PGlite serves one data directory from one process only: stop the other Tempo process, point this one at another data " +
+          `directory, or set DATABASE_URL to share a real Postgres server. If no such process is running, delete ${lockPath}.`,
+        { dataDir, lockPath, pid: existing.pid },
+      );
+    }
+    if (existing && existing.hostname !== mine.hostname) {
+      throw new DatabaseUnreachableError(
+        `The embedded database directory ${dataDir} is locked by host ${existing.hostname} (pid ${existing.pid}), whose process ` +
+          `this host cannot check. If that process is gone, delete ${lockPath}.`,
+        { dataDir, lockPath, pid: existing.pid, hostname: existing.hostname },
+      );
+    }
+    // Stale: remove it only if it is still the file we judged (narrows the race with another process taking it over).
+    const again = await fs.readFile(lockPath, "utf8").catch(() => undefined);
+    if (again === existingText) await fs.rm(lockPath, { force: true });
+  }
+  throw new DatabaseUnreachableError(
+    `Could not take the lock file ${lockPath} of the embedded database: other processes keep taking it.`,
+    { dataDir, lockPath },
+  );
+}
+
+/** Removes the lock file if it is still ours. */
+async function releaseLock(lockPath: string, token: string): Promise<void> {
+  const text = await fs.readFile(lockPath, "utf8").catch(() => undefined);
+  if (text !== undefined && parseLock(text)?.token === token) {
+    await fs.rm(lockPath, { force: true });
+  }
+}
+
+function parseLock(text: string): LockContent | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      "pid" in value &&
+      typeof value.pid === "number" &&
+      "token" in value &&
+      typeof value.token === "string"
+    ) {
+      const hostnameValue = "hostname" in value && typeof value.hostname === "string" ? value.hostname : hostname();
+      const startedAt = "startedAt" in value && typeof value.startedAt === "string" ? value.startedAt : "an unknown time";
+      return { pid: value.pid, token: value.token, hostname: hostnameValue, startedAt };
+    }
+  } catch {
+    // unreadable lock file: treated as stale
+  }
+  return undefined;
+}
+
+/** True when a process with this pid exists (EPERM means it exists but belongs to someone else). */
+function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return isErrno(error, "EPERM");
+  }
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === code;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
