@@ -1,0 +1,62 @@
+/**
+ * Builders that give every task and schedule one canonical shape (fixed key
+ * order, optional keys absent rather than undefined, `embeds` sorted), so two
+ * equal schedules serialise to the same JSON byte for byte.
+ */
+import type { EventTask, ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
+
+/** Sorts ids ascending in code-unit order (the order `embeds` is kept in). */
+export function sortIds(ids: Iterable<string>): string[] {
+  return [...ids].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+}
+
+/** A copy of a slot range with its keys in canonical order. */
+export function canonicalRange(range: SlotRange): SlotRange {
+  return { day: range.day, start: range.start, end: range.end };
+}
+
+/** An event in canonical form. */
+export function buildEventTask(task: EventTask): EventTask {
+  return {
+    id: task.id,
+    name: task.name,
+    source: "event",
+    slots: task.slots.map(canonicalRange),
+    canEmbed: task.canEmbed,
+    locked: task.locked,
+    embeds: sortIds(task.embeds),
+  };
+}
+
+/** A task item in canonical form: a pending one carries no `slots` and no `embeddedIn`. */
+export function buildTaskItem(task: TaskItem): TaskItem {
+  const item: TaskItem = {
+    id: task.id,
+    name: task.name,
+    source: "task_item",
+    duration: task.duration,
+    categoryId: task.categoryId,
+    status: task.status,
+  };
+  if (task.status === "placed" && task.slots !== undefined) item.slots = task.slots.map(canonicalRange);
+  if (task.status === "placed" && task.embeddedIn !== undefined) item.embeddedIn = task.embeddedIn;
+  return item;
+}
+
+/** Any task in canonical form. */
+export function canonicalTask(task: ScheduleTask): ScheduleTask {
+  return task.source === "event" ? buildEventTask(task) : buildTaskItem(task);
+}
+
+/** A deep copy of a schedule in canonical form. */
+export function canonicalScheduleState(state: ScheduleState): ScheduleState {
+  return {
+    window: {
+      totalDays: state.window.totalDays,
+      slotsPerDay: state.window.slotsPerDay,
+      days: state.window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek })),
+    },
+    categories: state.categories.map((category) => ({ id: category.id, name: category.name })),
+    tasks: state.tasks.map(canonicalTask),
+  };
+}

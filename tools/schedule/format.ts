@@ -1,0 +1,174 @@
+/**
+ * Text formats of the schedule tools' results. They are a STABLE contract: a
+ * deterministic offline policy parses them. Change them only together with
+ * the domain version (`SCHEDULE_DOMAIN_VERSION`).
+ *
+ * Conventions
+ * - `<id>` is a task / category id: 1-64 characters of `A-Z a-z 0-9 _ . : -`.
+ * - `"<name>"` is the display name as a JSON string literal (quotes and
+ *   backslashes escaped, other characters as they are).
+ * - Numbers in item lines are plain digits; counts in headers and in the
+ *   overflow line group thousands with commas ("4,812").
+ * - Slot ranges are inclusive and 1-based: `slots 3-4` is two slots, `slots 5-5` one.
+ * - Lists are capped; a capped list ends with the overflow line
+ *     `... and <count> more; <hint>`
+ * - A failed call (ok: false) answers exactly one line:
+ *     `error: <what is wrong and what to do>`
+ *
+ * Item lines (each starts with "- " and the first word tells its kind; a line
+ * starting with "- task " is ALWAYS a pending task item, nothing else):
+ *   pending task item   `- task <id> "<name>" duration=<n> category=<categoryId>`
+ *   placed task item    `- placed task <id> "<name>" duration=<n> category=<categoryId> day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *   event               `- event <id> "<name>" <where>[ locked][ can_embed][ embeds <id>,<id>...]`
+ *                        where <where> is `day <d> slots <a>-<b>` joined by `; `, or `not on the timetable`
+ *   free run            `- day <d> slots <a>-<b> (<len> free)[ embeddable host <hostId>]`
+ *   day occupancy       `- day <d> week <w> <Dow>: occupied=<n> free=<n> embeddable=<n> embedded=<n>`
+ *                        occupied = slots taken by a task without a host (hosts included), free = the rest,
+ *                        embeddable = host slots still open for embedding, embedded = slots of embedded task items
+ *   embeddable host     `- host <id> "<name>" day <d> slots <a>-<b> (<n> free for embedding)`  (one line per host range)
+ *   category            `- category <id> "<name>" pending=<n> placed=<n>`
+ *   range segment       `- slots <a>-<b>: <occupant>` where <occupant> is `free`,
+ *                        `task <id> "<name>" category=<categoryId>`, or
+ *                        `event <id> "<name>"[ locked][ can_embed]` followed, for a host, by
+ *                        `, free for embedding` or `, embedded task <id> "<name>" category=<categoryId>`
+ *   move result         `- task <id> now on day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *
+ * Results
+ *   get_overview   `schedule: <n> days (week <w> <Dow> - week <w> <Dow>), <n> slots per day`
+ *                  `tasks: <n> events (<n> embeddable, <n> locked), <n> task items (<n> placed, <n> pending)`
+ *                  `days:` + day occupancy lines (capped)
+ *                  `embeddable hosts (<count>):` + host lines (capped)
+ *                  `categories (<count>):` + category lines
+ *                  `pending tasks (<count>):` + pending task lines (capped)
+ *   query_range    one block per day: `day <d> week <w> <Dow> slots <a>-<b>:` + range segment lines
+ *   find_free      `free runs of at least <n> slots on days <days> slots <a>-<b>: <count> found`
+ *                  + free run lines (capped), in day then slot order;
+ *                  or `no free run of at least <n> slots on days <days> slots <a>-<b>`
+ *   list_tasks     `tasks matching <filters>: <count> of <total>` (filters `source=… status=… category=… day=…`
+ *                  or `all`) + pending / placed / event lines (capped), in task-list order
+ *   get_task_info  `task <id> "<name>"` then `key: value` lines:
+ *                  task item: `source: task_item`, `status: pending|placed`, `duration: <n>`,
+ *                             `category: <id> "<name>"`, `slots: <where>` (placed), `embedded in: host <id> "<name>"` (if any)
+ *                  event:     `source: event`, `slots: <where>`, `locked: true|false`, `can_embed: true|false`,
+ *                             `embeds: <n>` + `- placed task …` lines of the embedded task items
+ *   place          `placed task <id> on day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *   move           `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *   swap           `swapped task <id> and task <id>` + two move result lines
+ *   batch_move     `moved <n> tasks` + one move result line per task, in request order
+ *   unplace        `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`
+ */
+import type { ToolRun } from "../domain.js";
+import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleTask, type SlotRange, type TaskItem } from "./state.js";
+
+/** Lines of tasks shown before a list is cut. */
+export const TASK_LINE_LIMIT = 20;
+/** Lines of days shown by get_overview before the list is cut. */
+export const DAY_LINE_LIMIT = 31;
+/** Lines of hosts shown by get_overview before the list is cut. */
+export const HOST_LINE_LIMIT = 10;
+/** Free runs shown by find_free unless the call asks for another limit. */
+export const RUN_LINE_LIMIT = 20;
+
+/** A count with thousands grouped by commas ("4,812"). */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** A display name as a JSON string literal. */
+export function quoteName(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** `day <d> slots <a>-<b>`. */
+export function formatRange(range: SlotRange): string {
+  return `day ${range.day} slots ${range.start}-${range.end}`;
+}
+
+/** Ranges joined by "; ", or `not on the timetable` when there are none. */
+export function formatRanges(ranges: readonly SlotRange[]): string {
+  return ranges.length === 0 ? "not on the timetable" : ranges.map(formatRange).join("; ");
+}
+
+/** `day <d> week <w> <Dow>`. */
+export function formatDay(day: DayMapping): string {
+  return `day ${day.dayIndex} week ${day.week} ${dayOfWeekName(day.dayOfWeek)}`;
+}
+
+/** Day indices compressed into runs: "1-3,5,7-9". */
+export function formatDayList(days: readonly number[]): string {
+  const parts: string[] = [];
+  let index = 0;
+  while (index < days.length) {
+    const first = days[index] ?? 0;
+    let last = first;
+    while (index + 1 < days.length && days[index + 1] === last + 1) {
+      index += 1;
+      last += 1;
+    }
+    parts.push(first === last ? String(first) : `${first}-${last}`);
+    index += 1;
+  }
+  return parts.join(",");
+}
+
+/** `- task <id> "<name>" duration=<n> category=<categoryId>` (a pending task item). */
+export function pendingTaskLine(task: TaskItem): string {
+  return `- task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}`;
+}
+
+/** `- placed task <id> "<name>" duration=<n> category=<c> day <d> slots <a>-<b>[ embedded in host <h>]`. */
+export function placedTaskLine(task: TaskItem): string {
+  const host = task.embeddedIn === undefined ? "" : ` embedded in host ${task.embeddedIn}`;
+  return `- placed task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId} ${formatRanges(task.slots ?? [])}${host}`;
+}
+
+/** `- event <id> "<name>" <where>[ locked][ can_embed][ embeds <ids>]`. */
+export function eventLine(task: EventTask): string {
+  const flags = `${task.locked ? " locked" : ""}${task.canEmbed ? " can_embed" : ""}`;
+  const embeds = task.embeds.length > 0 ? ` embeds ${task.embeds.join(",")}` : "";
+  return `- event ${task.id} ${quoteName(task.name)} ${formatRanges(task.slots)}${flags}${embeds}`;
+}
+
+/** The list line of any task: pending, placed or event. */
+export function taskLine(task: ScheduleTask): string {
+  if (task.source === "event") return eventLine(task);
+  return task.status === "pending" ? pendingTaskLine(task) : placedTaskLine(task);
+}
+
+/** `- day <d> slots <a>-<b> (<len> free)[ embeddable host <hostId>]`. */
+export function freeRunLine(range: SlotRange, hostId?: string): string {
+  const host = hostId === undefined ? "" : ` embeddable host ${hostId}`;
+  return `- day ${range.day} slots ${range.start}-${range.end} (${range.end - range.start + 1} free)${host}`;
+}
+
+/** `- task <id> now on day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
+export function movedTaskLine(taskId: string, range: SlotRange, hostId?: string): string {
+  return `- task ${taskId} now on ${formatRange(range)}${hostSuffix(hostId)}`;
+}
+
+/** ` embedded in host <hostId>`, or nothing without a host. */
+export function hostSuffix(hostId: string | undefined): string {
+  return hostId === undefined ? "" : ` embedded in host ${hostId}`;
+}
+
+/** `... and <count> more; <hint>`. */
+export function overflowLine(count: number, hint: string): string {
+  return `... and ${formatCount(count)} more; ${hint}`;
+}
+
+/** Appends up to `limit` lines from `items` to `lines`, then the overflow line when some were left out. */
+export function appendCapped<T>(lines: string[], items: readonly T[], limit: number, render: (item: T) => string, hint: string): void {
+  const shown = Math.min(items.length, limit);
+  for (let index = 0; index < shown; index += 1) lines.push(render(items[index] as T));
+  if (items.length > shown) lines.push(overflowLine(items.length - shown, hint));
+}
+
+/** A failed tool run: one `error: …` line, no state. */
+export function failure<TState>(message: string): ToolRun<TState> {
+  return { ok: false, content: `error: ${message}` };
+}
+
+/** A successful read: the text, no state. */
+export function readResult<TState>(lines: readonly string[]): ToolRun<TState> {
+  return { ok: true, content: lines.join("\n") };
+}

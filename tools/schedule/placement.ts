@@ -1,0 +1,167 @@
+/**
+ * The placement engine shared by the write tools. A request puts a task on a
+ * range; a batch of requests is resolved atomically: every moving task leaves
+ * its cells first, then each lands in request order and is checked against
+ * everything else (including the batch's earlier landings). A task item that
+ * lands entirely inside one `canEmbed` event embeds in it; anything else that
+ * touches an occupied slot is a conflict, and the whole batch fails.
+ */
+import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
+import { formatRange, quoteName } from "./format.js";
+import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, type OccupancyIndex } from "./occupancy-index.js";
+import { windowProblem } from "./slot-range.js";
+import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
+
+/** Put the task at `position` (in the task list) on `range`. */
+export interface PlacementRequest {
+  /** Position of the task in `state.tasks`. */
+  position: number;
+  /** Where it should go; its length is the task's duration. */
+  range: SlotRange;
+}
+
+/** A request that passed the conflict check. */
+export interface ResolvedPlacement extends PlacementRequest {
+  /** Position of the `canEmbed` event it embeds in, when it lands inside one. */
+  hostPosition?: number;
+}
+
+/** Outcome of resolving a batch: all placements, or the first problem. */
+export type PlacementOutcome =
+  | { ok: true; placements: ResolvedPlacement[] }
+  | { ok: false; problem: string; requestIndex: number };
+
+/** Resolves a batch of placements atomically against the index; the index itself is not changed. */
+export function resolvePlacements(index: OccupancyIndex, requests: readonly PlacementRequest[]): PlacementOutcome {
+  const work = cloneOccupancyIndex(index);
+  for (const request of requests) clearTask(work, request.position);
+  const placements: ResolvedPlacement[] = [];
+  for (const [requestIndex, request] of requests.entries()) {
+    const outcome = landOne(work, request);
+    if (typeof outcome === "string") return { ok: false, problem: outcome, requestIndex };
+    placements.push(outcome);
+  }
+  return { ok: true, placements };
+}
+
+/** Checks one request against the working index and writes it there; a string is the conflict. */
+function landOne(work: OccupancyIndex, request: PlacementRequest): ResolvedPlacement | string {
+  const task = work.tasks[request.position] as ScheduleTask;
+  const { range } = request;
+  const outside = windowProblem(work, range);
+  if (outside !== undefined) return outside;
+
+  let firstOccupant = FREE;
+  let sameOccupantEverywhere = true;
+  let anyFree = false;
+  for (let slot = range.start; slot <= range.end; slot += 1) {
+    const occupant = work.primary[cellOf(work, range.day, slot)] ?? FREE;
+    if (occupant === FREE) anyFree = true;
+    else if (firstOccupant === FREE) firstOccupant = occupant;
+    else if (occupant !== firstOccupant) sameOccupantEverywhere = false;
+  }
+
+  if (firstOccupant === FREE) {
+    fillRange(work, work.primary, range, request.position);
+    return { ...request };
+  }
+  const occupant = work.tasks[firstOccupant] as ScheduleTask;
+  const where = formatRange(range);
+  if (occupant.source !== "event" || !occupant.canEmbed) {
+    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, range)}`;
+  }
+  if (task.source === "event") {
+    return `${where} overlaps embeddable event ${occupant.id} ${quoteName(occupant.name)}; only task items can sit inside it`;
+  }
+  if (anyFree || !sameOccupantEverywhere) {
+    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, range)}); place it entirely inside or entirely outside`;
+  }
+  for (let slot = range.start; slot <= range.end; slot += 1) {
+    const embedded = work.embedded[cellOf(work, range.day, slot)] ?? FREE;
+    if (embedded !== FREE) {
+      const other = work.tasks[embedded] as ScheduleTask;
+      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, range)}`;
+    }
+  }
+  fillRange(work, work.embedded, range, request.position);
+  return { ...request, hostPosition: firstOccupant };
+}
+
+/** `task <id> "<name>"` or `locked event <id> "<name>"` for conflict messages. */
+function occupantLabel(task: ScheduleTask): string {
+  if (task.source === "event") return `${task.locked ? "locked " : ""}event ${task.id} ${quoteName(task.name)}`;
+  return `task ${task.id} ${quoteName(task.name)}`;
+}
+
+/** The occupant's range on the conflicting day, as `day <d> slots <a>-<b>`. */
+function occupantRangeText(task: ScheduleTask, near: SlotRange): string {
+  const match = (task.slots ?? []).find((range) => range.day === near.day && range.start <= near.end && near.start <= range.end);
+  return match === undefined ? `day ${near.day}` : formatRange(match);
+}
+
+/** The next state after resolved placements: tasks moved or placed, embed relations updated both ways. */
+export function commitPlacements(state: ScheduleState, index: OccupancyIndex, placements: readonly ResolvedPlacement[]): ScheduleState {
+  const tasks = state.tasks.slice();
+  const embedChanges = new EmbedChanges();
+  for (const placement of placements) {
+    const before = state.tasks[placement.position] as ScheduleTask;
+    if (before.source === "event") {
+      tasks[placement.position] = buildEventTask({ ...before, slots: [placement.range] });
+      continue;
+    }
+    const hostId = placement.hostPosition === undefined ? undefined : (state.tasks[placement.hostPosition] as ScheduleTask).id;
+    const after: TaskItem = { ...before, status: "placed", slots: [placement.range] };
+    delete after.embeddedIn;
+    if (hostId !== undefined) after.embeddedIn = hostId;
+    tasks[placement.position] = buildTaskItem(after);
+    embedChanges.record(before.id, before.embeddedIn, hostId);
+  }
+  embedChanges.applyTo(tasks, index);
+  return { ...state, tasks };
+}
+
+/** The next state after returning the task item at `position` to pending (host relation cleared both ways). */
+export function commitUnplace(state: ScheduleState, index: OccupancyIndex, position: number): ScheduleState {
+  const before = state.tasks[position] as TaskItem;
+  const tasks = state.tasks.slice();
+  tasks[position] = buildTaskItem({ ...before, status: "pending" });
+  const embedChanges = new EmbedChanges();
+  embedChanges.record(before.id, before.embeddedIn, undefined);
+  embedChanges.applyTo(tasks, index);
+  return { ...state, tasks };
+}
+
+/** Collects which task items leave or join which hosts, then rewrites those hosts' `embeds`. */
+class EmbedChanges {
+  private readonly removed = new Map<string, Set<string>>();
+  private readonly added = new Map<string, Set<string>>();
+
+  /** Notes that `taskId` moved from host `from` to host `to` (either may be undefined). */
+  record(taskId: string, from: string | undefined, to: string | undefined): void {
+    if (from === to) return;
+    if (from !== undefined) this.setFor(this.removed, from).add(taskId);
+    if (to !== undefined) this.setFor(this.added, to).add(taskId);
+  }
+
+  /** Rewrites the `embeds` list of every host touched. */
+  applyTo(tasks: ScheduleTask[], index: OccupancyIndex): void {
+    const hosts = new Set([...this.removed.keys(), ...this.added.keys()]);
+    for (const hostId of hosts) {
+      const position = index.positions.get(hostId);
+      const host = position === undefined ? undefined : tasks[position];
+      if (position === undefined || host === undefined || host.source !== "event") continue;
+      const removed = this.removed.get(hostId) ?? new Set<string>();
+      const embeds = new Set(host.embeds.filter((id) => !removed.has(id)));
+      for (const id of this.added.get(hostId) ?? []) embeds.add(id);
+      tasks[position] = buildEventTask({ ...host, embeds: sortIds(embeds) });
+    }
+  }
+
+  private setFor(map: Map<string, Set<string>>, key: string): Set<string> {
+    const existing = map.get(key);
+    if (existing !== undefined) return existing;
+    const created = new Set<string>();
+    map.set(key, created);
+    return created;
+  }
+}

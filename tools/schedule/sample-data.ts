@@ -1,0 +1,222 @@
+/**
+ * Sample schedules: `sampleWeek()`, a realistic student week for demos and
+ * tests, and `generateSchedule()`, a deterministic generator of schedules of
+ * any size for benches and property tests.
+ */
+import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
+import { consecutiveDays, DEFAULT_SLOTS_PER_DAY, type EventTask, type ScheduleState, type ScheduleTask, type TaskCategory, type TaskItem } from "./state.js";
+
+/** A timetable entry of the sample week: [id, name, day, first slot, last slot, flags]. */
+type SampleEvent = [id: string, name: string, day: number, start: number, end: number, flags?: "can_embed" | "locked"];
+
+/** The sample week's timetable (12 sections a day; 1-4 morning, 5-8 afternoon, 9-12 evening). */
+const SAMPLE_EVENTS: readonly SampleEvent[] = [
+  ["mon-calculus", "Calculus lecture", 1, 1, 2],
+  ["mon-english", "College English", 1, 3, 4],
+  ["mon-data-structures", "Data Structures lecture", 1, 7, 8],
+  ["mon-study-hall", "Evening self-study hall", 1, 9, 11, "can_embed"],
+  ["tue-linear-algebra", "Linear Algebra lecture", 2, 1, 2],
+  ["tue-physical-education", "Physical education", 2, 5, 6],
+  ["tue-programming-lab", "Data Structures programming lab", 2, 7, 10, "can_embed"],
+  ["wed-calculus", "Calculus lecture", 3, 1, 2],
+  ["wed-english-listening", "English listening", 3, 5, 6],
+  ["wed-study-hall", "Evening self-study hall", 3, 9, 12, "can_embed"],
+  ["thu-linear-algebra", "Linear Algebra lecture", 4, 3, 4],
+  ["thu-data-structures", "Data Structures lecture", 4, 5, 6],
+  ["thu-club", "Robotics club meeting", 4, 9, 10],
+  ["fri-calculus-tutorial", "Calculus tutorial", 5, 1, 2],
+  ["fri-english-quiz", "English vocabulary quiz", 5, 3, 3, "locked"],
+  ["fri-physics-lab", "Physics lab", 5, 5, 8],
+  ["sat-calculus-midterm", "Calculus midterm exam", 6, 3, 5, "locked"],
+  ["sun-library", "Library study block", 7, 1, 4, "can_embed"],
+];
+
+/** The sample week's task classes. */
+const SAMPLE_CATEGORIES: readonly TaskCategory[] = [
+  { id: "calculus", name: "Calculus" },
+  { id: "linear-algebra", name: "Linear Algebra" },
+  { id: "english", name: "English" },
+  { id: "data-structures", name: "Data Structures" },
+];
+
+/** The sample week's pending review tasks: [id, name, duration, category]. */
+const SAMPLE_TASK_ITEMS: ReadonlyArray<[id: string, name: string, duration: number, categoryId: string]> = [
+  ["review-limits", "Review limits and continuity", 2, "calculus"],
+  ["derivative-drills", "Derivative practice set", 1, "calculus"],
+  ["matrix-review", "Matrix operations review", 2, "linear-algebra"],
+  ["determinant-exercises", "Determinant exercises", 1, "linear-algebra"],
+  ["vocabulary-list", "Vocabulary list unit 5", 1, "english"],
+  ["essay-draft", "Draft the English essay", 2, "english"],
+  ["linked-list-exercises", "Linked list exercises", 2, "data-structures"],
+  ["binary-tree-review", "Binary tree review", 1, "data-structures"],
+];
+
+/** A student's week: 7 days × 12 sections, 18 timetable events (4 embeddable, 2 locked), 4 task classes, 8 pending reviews. */
+export function sampleWeek(): ScheduleState {
+  const events: ScheduleTask[] = SAMPLE_EVENTS.map(([id, name, day, start, end, flags]) =>
+    buildEventTask({
+      id,
+      name,
+      source: "event",
+      slots: [{ day, start, end }],
+      canEmbed: flags === "can_embed",
+      locked: flags === "locked",
+      embeds: [],
+    }),
+  );
+  const items: ScheduleTask[] = SAMPLE_TASK_ITEMS.map(([id, name, duration, categoryId]) =>
+    buildTaskItem({ id, name, source: "task_item", duration, categoryId, status: "pending" }),
+  );
+  return {
+    window: { totalDays: 7, slotsPerDay: DEFAULT_SLOTS_PER_DAY, days: consecutiveDays(7) },
+    categories: SAMPLE_CATEGORIES.map((category) => ({ ...category })),
+    tasks: [...events, ...items],
+  };
+}
+
+/** Options of `generateSchedule`. */
+export interface GenerateScheduleOptions {
+  /** Days in the window (e.g. 112 for 16 weeks). */
+  days: number;
+  /** Slots per day; default 12. */
+  slotsPerDay?: number;
+  /** Total number of tasks (events + task items). */
+  taskCount: number;
+  /** Seed of the pseudo-random generator; the same options give the same schedule. Default 1. */
+  seed?: number;
+}
+
+/** Share of the tasks the generator tries to make timetable events. */
+const EVENT_SHARE = 0.3;
+/** Share of the tasks the generator tries to make placed task items. */
+const PLACED_SHARE = 0.2;
+/** Most of the room outside events the generator fills with placed task items. */
+const PLACED_ROOM_SHARE = 0.5;
+/** Most of a day's slots the generator fills with events. */
+const EVENT_FILL_LIMIT = 0.5;
+
+/**
+ * A valid schedule of `taskCount` tasks: about 30% events (at most half of
+ * each day; ~20% of them embeddable, ~10% locked), about 20% task items placed
+ * in free slots or embedded in hosts (using at most half of the room outside
+ * events), the rest pending. When the window is too
+ * small, the tasks that do not fit become pending task items.
+ */
+export function generateSchedule(options: GenerateScheduleOptions): ScheduleState {
+  const slotsPerDay = options.slotsPerDay ?? DEFAULT_SLOTS_PER_DAY;
+  const totalDays = options.days;
+  const random = mulberry32(options.seed ?? 1);
+  const pick = (count: number): number => Math.floor(random() * count);
+  const categories: TaskCategory[] = SAMPLE_CATEGORIES.map((category) => ({ ...category }));
+
+  const primary = new Array<string | undefined>(totalDays * slotsPerDay);
+  const embedded = new Array<boolean>(totalDays * slotsPerDay).fill(false);
+  const perDayEventSlots = new Array<number>(totalDays + 1).fill(0);
+  const cell = (day: number, slot: number): number => (day - 1) * slotsPerDay + (slot - 1);
+  const isFree = (day: number, start: number, end: number): boolean => {
+    for (let slot = start; slot <= end; slot += 1) if (primary[cell(day, slot)] !== undefined) return false;
+    return true;
+  };
+
+  const events: EventTask[] = [];
+  const eventTarget = totalDays === 0 ? 0 : Math.floor(options.taskCount * EVENT_SHARE);
+  for (let attempt = 0; attempt < eventTarget * 8 && events.length < eventTarget; attempt += 1) {
+    const day = 1 + pick(totalDays);
+    const length = Math.min(slotsPerDay, 1 + pick(4));
+    const start = 1 + pick(slotsPerDay - length + 1);
+    const end = start + length - 1;
+    if ((perDayEventSlots[day] ?? 0) + length > Math.max(1, Math.floor(slotsPerDay * EVENT_FILL_LIMIT))) continue;
+    if (!isFree(day, start, end)) continue;
+    const roll = random();
+    const id = `event-${events.length + 1}`;
+    for (let slot = start; slot <= end; slot += 1) primary[cell(day, slot)] = id;
+    perDayEventSlots[day] = (perDayEventSlots[day] ?? 0) + length;
+    events.push({
+      id,
+      name: `Lecture ${events.length + 1}`,
+      source: "event",
+      slots: [{ day, start, end }],
+      canEmbed: roll < 0.2 && length >= 2,
+      locked: roll >= 0.2 && roll < 0.3,
+      embeds: [],
+    });
+  }
+  const eventById = new Map(events.map((event) => [event.id, event]));
+
+  const items: TaskItem[] = [];
+  const placedTarget = Math.floor(options.taskCount * PLACED_SHARE);
+  const eventSlots = perDayEventSlots.reduce((sum, count) => sum + count, 0);
+  // Leave half of the room outside events free, so that find_free and place have something to find.
+  let placedSlotBudget = Math.floor((totalDays * slotsPerDay - eventSlots) * PLACED_ROOM_SHARE);
+  let placed = 0;
+  const itemCount = options.taskCount - events.length;
+  for (let itemIndex = 0; itemIndex < itemCount; itemIndex += 1) {
+    const category = categories[pick(categories.length)] as TaskCategory;
+    const duration = Math.min(slotsPerDay, 1 + pick(2));
+    const item: TaskItem = {
+      id: `task-${itemIndex + 1}`,
+      name: `${category.name} review ${itemIndex + 1}`,
+      source: "task_item",
+      duration,
+      categoryId: category.id,
+      status: "pending",
+    };
+    if (placed < placedTarget && totalDays > 0 && placedSlotBudget >= duration) {
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        const day = 1 + pick(totalDays);
+        const start = 1 + pick(slotsPerDay - duration + 1);
+        const end = start + duration - 1;
+        const occupant = primary[cell(day, start)];
+        if (occupant === undefined && isFree(day, start, end)) {
+          for (let slot = start; slot <= end; slot += 1) primary[cell(day, slot)] = item.id;
+          item.status = "placed";
+          item.slots = [{ day, start, end }];
+          break;
+        }
+        const host = occupant === undefined ? undefined : eventById.get(occupant);
+        if (host !== undefined && host.canEmbed && fitsInHost(host, day, start, end, (slot) => embedded[cell(day, slot)] === true)) {
+          for (let slot = start; slot <= end; slot += 1) embedded[cell(day, slot)] = true;
+          item.status = "placed";
+          item.slots = [{ day, start, end }];
+          item.embeddedIn = host.id;
+          host.embeds.push(item.id);
+          break;
+        }
+      }
+      if (item.status === "placed") {
+        placed += 1;
+        placedSlotBudget -= duration;
+      }
+    }
+    items.push(item);
+  }
+
+  return {
+    window: { totalDays, slotsPerDay, days: consecutiveDays(totalDays) },
+    categories,
+    tasks: [
+      ...events.map((event) => buildEventTask({ ...event, embeds: sortIds(event.embeds) })),
+      ...items.map(buildTaskItem),
+    ],
+  };
+}
+
+/** True when slots start..end of `day` lie inside the host and none is taken by an embedded task. */
+function fitsInHost(host: EventTask, day: number, start: number, end: number, taken: (slot: number) => boolean): boolean {
+  const range = host.slots[0];
+  if (range === undefined || range.day !== day || start < range.start || end > range.end) return false;
+  for (let slot = start; slot <= end; slot += 1) if (taken(slot)) return false;
+  return true;
+}
+
+/** A small, fast, seedable pseudo-random generator returning floats in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}

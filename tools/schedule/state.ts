@@ -1,0 +1,210 @@
+/**
+ * `ScheduleState`: the one data source the schedule tools work on (seed 003
+ * §6.1). Plain JSON-serialisable data: a window of days split into numbered
+ * slots (class sections), a flat task list and the task classes.
+ *
+ * Canonical form (so that two equal schedules are equal byte for byte as
+ * JSON, which the diff round-trip and the property tests rely on):
+ * - a pending task_item has no `slots` and no `embeddedIn` key;
+ * - a task_item without a host has no `embeddedIn` key;
+ * - an event always has `embeds`, sorted ascending by id (code-unit order).
+ */
+import { z } from "zod";
+
+/** The number of slots (class sections) in a day unless a window says otherwise. */
+export const DEFAULT_SLOTS_PER_DAY = 12;
+
+/** Ids are short tokens without spaces, so that they read and parse unambiguously in tool results. */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** A run of consecutive slots on one day; `start` and `end` are inclusive, 1-based slot numbers. */
+export interface SlotRange {
+  /** Day index in the window, 1-based. */
+  day: number;
+  /** First slot of the run, 1-based. */
+  start: number;
+  /** Last slot of the run, inclusive; `end >= start`. */
+  end: number;
+}
+
+/** Which calendar day a day index of the window stands for. */
+export interface DayMapping {
+  /** Day index in the window, 1-based and consecutive. */
+  dayIndex: number;
+  /** Week number of the term, 1-based. */
+  week: number;
+  /** Day of the week, 1 = Monday … 7 = Sunday. */
+  dayOfWeek: number;
+}
+
+/** The stretch of time the schedule covers. */
+export interface ScheduleWindow {
+  /** Number of days in the window; equals `days.length`. */
+  totalDays: number;
+  /** Number of slots (class sections) in each day; 12 by default. */
+  slotsPerDay: number;
+  /** One entry per day index, in order: day index → (week, day of week). */
+  days: DayMapping[];
+}
+
+/** A task class (a course or subject) that task items belong to. */
+export interface TaskCategory {
+  /** Stable id, referenced by `TaskItem.categoryId`. */
+  id: string;
+  /** Display name, e.g. "Calculus". */
+  name: string;
+}
+
+/** An existing entry of the timetable (a lecture, a lab, an exam). */
+export interface EventTask {
+  /** Stable id, unique across all tasks. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Marks a timetable entry. */
+  source: "event";
+  /** Where it takes place: compressed, non-overlapping slot ranges (empty for an event not on the timetable). */
+  slots: SlotRange[];
+  /** True when task items may be placed inside it (a self-study hall, a long lab). */
+  canEmbed: boolean;
+  /** True when it must never move (an exam). */
+  locked: boolean;
+  /** Ids of the task items embedded in it, sorted ascending; always empty when `canEmbed` is false. */
+  embeds: string[];
+}
+
+/** A task to place, coming from a task class (e.g. a review session). */
+export interface TaskItem {
+  /** Stable id, unique across all tasks. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Marks a task to place. */
+  source: "task_item";
+  /** Number of consecutive slots it needs. */
+  duration: number;
+  /** Id of its task class in `ScheduleState.categories`. */
+  categoryId: string;
+  /** "pending" until placed; "placed" once it has `slots`. */
+  status: "pending" | "placed";
+  /** Where it is placed: exactly one range of `duration` slots; absent while pending. */
+  slots?: SlotRange[];
+  /** Id of the `canEmbed` event it sits inside; absent when it has no host. */
+  embeddedIn?: string;
+}
+
+/** Any task of the flat task list. */
+export type ScheduleTask = EventTask | TaskItem;
+
+/** The whole schedule of one user. */
+export interface ScheduleState {
+  /** The days and slots the schedule covers. */
+  window: ScheduleWindow;
+  /** The task classes task items belong to. */
+  categories: TaskCategory[];
+  /** Events and task items, in a stable order. */
+  tasks: ScheduleTask[];
+}
+
+const positiveInteger = z.number().int().min(1);
+const taskId = z.string().regex(TASK_ID_PATTERN, "ids are 1-64 characters of A-Z a-z 0-9 _ . : -");
+
+/** Validates a `SlotRange` (structure only; window bounds are checked by `checkScheduleInvariants`). */
+export const slotRangeSchema = z
+  .object({
+    day: positiveInteger.describe("Day index in the window, 1-based."),
+    start: positiveInteger.describe("First slot, 1-based."),
+    end: positiveInteger.describe("Last slot, inclusive."),
+  })
+  .refine((range) => range.end >= range.start, { message: "a slot range needs end >= start" }) satisfies z.ZodType<SlotRange>;
+
+/** Validates a `DayMapping`. */
+export const dayMappingSchema = z.object({
+  dayIndex: positiveInteger.describe("Day index in the window, 1-based."),
+  week: positiveInteger.describe("Week number of the term, 1-based."),
+  dayOfWeek: z.number().int().min(1).max(7).describe("Day of the week, 1 = Monday … 7 = Sunday."),
+}) satisfies z.ZodType<DayMapping>;
+
+/** Validates a `ScheduleWindow`. */
+export const scheduleWindowSchema = z.object({
+  totalDays: z.number().int().min(0).describe("Number of days in the window."),
+  slotsPerDay: positiveInteger.max(96).describe("Number of slots in each day."),
+  days: z.array(dayMappingSchema).describe("Day index → (week, day of week), in order."),
+}) satisfies z.ZodType<ScheduleWindow>;
+
+/** Validates a `TaskCategory`. */
+export const taskCategorySchema = z.object({
+  id: taskId.describe("Stable id of the task class."),
+  name: z.string().min(1).describe("Display name."),
+}) satisfies z.ZodType<TaskCategory>;
+
+/** Validates an `EventTask`. */
+export const eventTaskSchema = z.strictObject({
+  id: taskId.describe("Stable id, unique across all tasks."),
+  name: z.string().min(1).describe("Display name."),
+  source: z.literal("event").describe("Marks a timetable entry."),
+  slots: z.array(slotRangeSchema).describe("Compressed slot ranges."),
+  canEmbed: z.boolean().describe("True when task items may be placed inside it."),
+  locked: z.boolean().describe("True when it must never move."),
+  embeds: z.array(taskId).describe("Ids of the task items embedded in it, sorted ascending."),
+}) satisfies z.ZodType<EventTask>;
+
+/** Validates a `TaskItem`. */
+export const taskItemSchema = z.strictObject({
+  id: taskId.describe("Stable id, unique across all tasks."),
+  name: z.string().min(1).describe("Display name."),
+  source: z.literal("task_item").describe("Marks a task to place."),
+  duration: positiveInteger.describe("Number of consecutive slots it needs."),
+  categoryId: taskId.describe("Id of its task class."),
+  status: z.enum(["pending", "placed"]).describe("pending until placed."),
+  slots: z.array(slotRangeSchema).optional().describe("Where it is placed; absent while pending."),
+  embeddedIn: taskId.optional().describe("Id of the canEmbed event it sits inside."),
+}) satisfies z.ZodType<TaskItem>;
+
+/** Validates any task. */
+export const scheduleTaskSchema = z.discriminatedUnion("source", [eventTaskSchema, taskItemSchema]);
+
+/** Validates the structure of a `ScheduleState`; `parseScheduleState` also checks its invariants. */
+export const scheduleStateSchema = z.object({
+  window: scheduleWindowSchema.describe("The days and slots the schedule covers."),
+  categories: z.array(taskCategorySchema).describe("The task classes."),
+  tasks: z.array(scheduleTaskSchema).describe("Events and task items."),
+}) satisfies z.ZodType<ScheduleState>;
+
+/** Day-of-week names, index 1 = Monday. */
+const DAY_OF_WEEK_NAMES = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+
+/** Three-letter English name of a day of the week (1 = Mon … 7 = Sun). */
+export function dayOfWeekName(dayOfWeek: number): string {
+  return DAY_OF_WEEK_NAMES[dayOfWeek] ?? `day-of-week-${dayOfWeek}`;
+}
+
+/** Builds the day mappings of a window of `totalDays` consecutive days starting on (`firstWeek`, `firstDayOfWeek`). */
+export function consecutiveDays(totalDays: number, firstWeek = 1, firstDayOfWeek = 1): DayMapping[] {
+  const days: DayMapping[] = [];
+  for (let offset = 0; offset < totalDays; offset += 1) {
+    const absolute = firstDayOfWeek - 1 + offset;
+    days.push({ dayIndex: offset + 1, week: firstWeek + Math.floor(absolute / 7), dayOfWeek: (absolute % 7) + 1 });
+  }
+  return days;
+}
+
+/** An empty schedule: one week of `slotsPerDay` slots, no tasks, no task classes. */
+export function emptyScheduleState(totalDays = 7, slotsPerDay = DEFAULT_SLOTS_PER_DAY): ScheduleState {
+  return { window: { totalDays, slotsPerDay, days: consecutiveDays(totalDays) }, categories: [], tasks: [] };
+}
+
+/** True for a timetable event. */
+export function isEventTask(task: ScheduleTask): task is EventTask {
+  return task.source === "event";
+}
+
+/** True for a task item (a task to place). */
+export function isTaskItem(task: ScheduleTask): task is TaskItem {
+  return task.source === "task_item";
+}
+
+/** The slot ranges a task occupies (empty for a pending task item). */
+export function taskSlots(task: ScheduleTask): SlotRange[] {
+  return task.slots ?? [];
+}

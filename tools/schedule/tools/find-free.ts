@@ -1,0 +1,125 @@
+/**
+ * `find_free`: runs of consecutive free slots of at least a given length.
+ * Slots inside an embeddable event that no task item uses yet are free for
+ * embedding; they are reported as separate runs, marked with their host.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { RUN_LINE_LIMIT, appendCapped, failure, formatCount, formatDayList, freeRunLine, readResult } from "../format.js";
+import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
+import type { ScheduleState, SlotRange } from "../state.js";
+import { dayField, limitField, slotField } from "./argument-fields.js";
+
+/** Arguments of find_free. */
+export const findFreeArgumentsSchema = z.object({
+  min_length: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Shortest run to report, in slots; use the duration of the task you want to place. Default 1."),
+  days: z
+    .array(dayField("A day index (1-based)."))
+    .max(400)
+    .optional()
+    .describe("Only these day indices; default every day of the window."),
+  slot_start: slotField("Only look at slots from this one on (1-based); default 1.").optional(),
+  slot_end: slotField("Only look at slots up to this one, inclusive; default the last slot of the day.").optional(),
+  include_embeddable: z
+    .boolean()
+    .optional()
+    .describe("Also report room inside embeddable events (marked `embeddable host <id>`); default true."),
+  limit: limitField(RUN_LINE_LIMIT),
+});
+
+/** Parsed arguments of find_free. */
+export type FindFreeArguments = z.infer<typeof findFreeArgumentsSchema>;
+
+/** A run of free slots, with its host when it lies inside an embeddable event. */
+export interface FreeRun {
+  /** The free slots. */
+  range: SlotRange;
+  /** Id of the embeddable event the run lies in; absent for plainly free slots. */
+  hostId?: string;
+}
+
+/** Finds runs of free consecutive slots. */
+export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
+  name: "find_free",
+  description:
+    "Finds runs of consecutive free slots at least min_length long, optionally only on some days or within a slot range. " +
+    "Runs inside an embeddable event (a self-study hall, a long lab) are listed separately with `embeddable host <id>`: " +
+    "a task item placed entirely inside one is embedded in it. Use the run's day and first slot as place's day and slot_start.",
+  schema: findFreeArgumentsSchema,
+  kind: "read",
+  run(state, args) {
+    const { window } = state;
+    const minLength = args.min_length ?? 1;
+    const slotStart = args.slot_start ?? 1;
+    const slotEnd = args.slot_end ?? window.slotsPerDay;
+    if (slotStart < 1 || slotStart > window.slotsPerDay) return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
+    if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
+      return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
+    }
+    const days = args.days === undefined ? allDays(window.totalDays) : [...new Set(args.days)].sort((left, right) => left - right);
+    const outside = days.find((day) => day < 1 || day > window.totalDays);
+    if (outside !== undefined) return failure(`day ${outside} is outside the window (days 1-${window.totalDays})`);
+    if (days.length === 0) return failure("days is empty; leave it out to search every day");
+
+    const runs = findFreeRuns(buildOccupancyIndex(state), days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
+    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}`;
+    if (runs.length === 0) return readResult([`no free run of at least ${minLength} slots ${where}`]);
+    const lines = [`free runs of at least ${minLength} slots ${where}: ${formatCount(runs.length)} found`];
+    appendCapped(lines, runs, args.limit ?? RUN_LINE_LIMIT, (run) => freeRunLine(run.range, run.hostId), "narrow with day/slot filters");
+    return readResult(lines);
+  },
+};
+
+/** Day indices 1..totalDays. */
+function allDays(totalDays: number): number[] {
+  return Array.from({ length: totalDays }, (_, offset) => offset + 1);
+}
+
+/** Maximal runs of free (or free-for-embedding, per host) cells, in day then slot order; O(days × slots). */
+export function findFreeRuns(
+  index: OccupancyIndex,
+  days: readonly number[],
+  slotStart: number,
+  slotEnd: number,
+  minLength: number,
+  includeEmbeddable: boolean,
+): FreeRun[] {
+  const runs: FreeRun[] = [];
+  for (const day of days) {
+    let runStart = 0;
+    let runKey = BLOCKED;
+    for (let slot = slotStart; slot <= slotEnd + 1; slot += 1) {
+      const key = slot > slotEnd ? BLOCKED : cellKey(index, day, slot, includeEmbeddable);
+      if (key === runKey) continue;
+      if (runKey !== BLOCKED && slot - runStart >= minLength) {
+        const range = { day, start: runStart, end: slot - 1 };
+        const host = runKey === OPEN ? undefined : index.tasks[runKey];
+        runs.push(host === undefined ? { range } : { range, hostId: host.id });
+      }
+      runKey = key;
+      runStart = slot;
+    }
+  }
+  return runs;
+}
+
+/** Cell key for a blocked cell. */
+const BLOCKED = -2;
+/** Cell key for a plainly free cell; a host's position is the key of a cell free for embedding in it. */
+const OPEN = FREE;
+
+/** What a cell offers: `OPEN`, a host position (free for embedding), or `BLOCKED`. */
+function cellKey(index: OccupancyIndex, day: number, slot: number, includeEmbeddable: boolean): number {
+  const cell = cellOf(index, day, slot);
+  const occupant = index.primary[cell] ?? FREE;
+  if (occupant === FREE) return OPEN;
+  if (!includeEmbeddable) return BLOCKED;
+  const task = index.tasks[occupant];
+  if (task === undefined || task.source !== "event" || !task.canEmbed) return BLOCKED;
+  return (index.embedded[cell] ?? FREE) === FREE ? occupant : BLOCKED;
+}

@@ -1,0 +1,126 @@
+/**
+ * `get_overview`: the whole schedule at a glance — the window, occupancy per
+ * day, embeddable hosts, task classes and pending task items.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import {
+  DAY_LINE_LIMIT,
+  HOST_LINE_LIMIT,
+  TASK_LINE_LIMIT,
+  appendCapped,
+  formatCount,
+  formatDay,
+  pendingTaskLine,
+  quoteName,
+  readResult,
+} from "../format.js";
+import { FREE, buildOccupancyIndex, cellOf } from "../occupancy-index.js";
+import { dayOfWeekName, type EventTask, type ScheduleState, type SlotRange, type TaskItem } from "../state.js";
+
+/** Arguments of get_overview: none. */
+export const getOverviewArgumentsSchema = z.object({}).describe("No arguments.");
+
+/** Parsed arguments of get_overview. */
+export type GetOverviewArguments = z.infer<typeof getOverviewArgumentsSchema>;
+
+/** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
+export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = {
+  name: "get_overview",
+  description:
+    "Overview of the whole schedule: the days of the window, how many slots of each day are occupied or free, " +
+    "the events task items can be embedded in, the task classes, and the pending task items waiting to be placed. " +
+    "Call it first to get your bearings; then use find_free to find room and place to schedule a pending task.",
+  schema: getOverviewArgumentsSchema,
+  kind: "read",
+  run(state) {
+    const index = buildOccupancyIndex(state);
+    const { window } = state;
+    const lines: string[] = [];
+
+    const first = window.days[0];
+    const last = window.days[window.days.length - 1];
+    const span = first !== undefined && last !== undefined
+      ? ` (week ${first.week} ${dayOfWeekName(first.dayOfWeek)} - week ${last.week} ${dayOfWeekName(last.dayOfWeek)})`
+      : "";
+    lines.push(`schedule: ${formatCount(window.totalDays)} days${span}, ${window.slotsPerDay} slots per day`);
+
+    const events: EventTask[] = [];
+    const pending: TaskItem[] = [];
+    let placedCount = 0;
+    let lockedCount = 0;
+    const pendingByCategory = new Map<string, number>();
+    const placedByCategory = new Map<string, number>();
+    for (const task of state.tasks) {
+      if (task.source === "event") {
+        events.push(task);
+        if (task.locked) lockedCount += 1;
+      } else if (task.status === "pending") {
+        pending.push(task);
+        pendingByCategory.set(task.categoryId, (pendingByCategory.get(task.categoryId) ?? 0) + 1);
+      } else {
+        placedCount += 1;
+        placedByCategory.set(task.categoryId, (placedByCategory.get(task.categoryId) ?? 0) + 1);
+      }
+    }
+    const hosts = events.filter((event) => event.canEmbed && event.slots.length > 0);
+    lines.push(
+      `tasks: ${formatCount(events.length)} events (${formatCount(hosts.length)} embeddable, ${formatCount(lockedCount)} locked), ` +
+        `${formatCount(pending.length + placedCount)} task items (${formatCount(placedCount)} placed, ${formatCount(pending.length)} pending)`,
+    );
+
+    lines.push("days:");
+    appendCapped(
+      lines,
+      window.days,
+      DAY_LINE_LIMIT,
+      (day) => {
+        let occupied = 0;
+        let embeddable = 0;
+        let embedded = 0;
+        for (let slot = 1; slot <= window.slotsPerDay; slot += 1) {
+          const cell = cellOf(index, day.dayIndex, slot);
+          const occupant = index.primary[cell] ?? FREE;
+          const guest = index.embedded[cell] ?? FREE;
+          if (occupant !== FREE) occupied += 1;
+          if (guest !== FREE) embedded += 1;
+          const task = occupant === FREE ? undefined : index.tasks[occupant];
+          if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
+        }
+        return `- ${formatDay(day)}: occupied=${occupied} free=${window.slotsPerDay - occupied} embeddable=${embeddable} embedded=${embedded}`;
+      },
+      "use query_range or find_free with days to look at later days",
+    );
+
+    const hostRanges: Array<{ host: EventTask; range: SlotRange }> = [];
+    for (const host of hosts) for (const range of host.slots) hostRanges.push({ host, range });
+    lines.push(`embeddable hosts (${formatCount(hostRanges.length)}):`);
+    appendCapped(
+      lines,
+      hostRanges,
+      HOST_LINE_LIMIT,
+      ({ host, range }) => {
+        let open = 0;
+        for (let slot = range.start; slot <= range.end; slot += 1) {
+          if ((index.embedded[cellOf(index, range.day, slot)] ?? FREE) === FREE) open += 1;
+        }
+        return `- host ${host.id} ${quoteName(host.name)} day ${range.day} slots ${range.start}-${range.end} (${open} free for embedding)`;
+      },
+      "use find_free with days to find embeddable room on other days",
+    );
+
+    lines.push(`categories (${formatCount(state.categories.length)}):`);
+    appendCapped(
+      lines,
+      state.categories,
+      TASK_LINE_LIMIT,
+      (category) =>
+        `- category ${category.id} ${quoteName(category.name)} pending=${pendingByCategory.get(category.id) ?? 0} placed=${placedByCategory.get(category.id) ?? 0}`,
+      "use list_tasks with a category to see one task class",
+    );
+
+    lines.push(`pending tasks (${formatCount(pending.length)}):`);
+    appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
+    return readResult(lines);
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * `list_tasks`: tasks filtered by source, status, task class and day, in
+ * task-list order, capped.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
+import type { ScheduleState, ScheduleTask } from "../state.js";
+import { dayField, limitField } from "./argument-fields.js";
+
+/** Arguments of list_tasks. */
+export const listTasksArgumentsSchema = z.object({
+  source: z
+    .enum(["event", "task_item"])
+    .optional()
+    .describe("Only timetable events (`event`) or only tasks to place (`task_item`); default both."),
+  status: z
+    .enum(["pending", "placed"])
+    .optional()
+    .describe("Only task items with this status (implies source=task_item); `pending` lists what still needs a place."),
+  category: z.string().min(1).optional().describe("Only task items of this task class id (implies source=task_item)."),
+  day: dayField("Only tasks that occupy slots on this day index (1-based).").optional(),
+  limit: limitField(TASK_LINE_LIMIT),
+});
+
+/** Parsed arguments of list_tasks. */
+export type ListTasksArguments = z.infer<typeof listTasksArgumentsSchema>;
+
+/** Lists tasks by source, status, task class and day. */
+export const listTasksTool: DomainTool<ScheduleState, ListTasksArguments> = {
+  name: "list_tasks",
+  description:
+    "Lists tasks filtered by source (event / task_item), status (pending / placed), task class (category id) and day. " +
+    "Pending task items are listed as `- task <id> ...`, placed ones as `- placed task <id> ...`, events as `- event <id> ...`. " +
+    "Use status=pending to see what still needs a place.",
+  schema: listTasksArgumentsSchema,
+  kind: "read",
+  run(state, args) {
+    if (args.source === "event" && (args.status !== undefined || args.category !== undefined)) {
+      return failure("status and category apply to task items only; drop them or use source=task_item");
+    }
+    if (args.category !== undefined && !state.categories.some((category) => category.id === args.category)) {
+      const known = state.categories.map((category) => category.id).join(", ") || "none";
+      return failure(`no task class with id ${quoteName(args.category)}; known task classes: ${known}`);
+    }
+    if (args.day !== undefined && (args.day < 1 || args.day > state.window.totalDays)) {
+      return failure(`day ${args.day} is outside the window (days 1-${state.window.totalDays})`);
+    }
+    const matches = state.tasks.filter((task) => matchesFilters(task, args));
+    const filters = describeFilters(args);
+    const lines = [`tasks matching ${filters}: ${formatCount(matches.length)} of ${formatCount(state.tasks.length)}`];
+    appendCapped(lines, matches, args.limit ?? TASK_LINE_LIMIT, taskLine, "narrow with source/status/category/day filters");
+    return readResult(lines);
+  },
+};
+
+/** True when a task passes every filter given. */
+function matchesFilters(task: ScheduleTask, args: ListTasksArguments): boolean {
+  if (args.source !== undefined && task.source !== args.source) return false;
+  if (args.status !== undefined || args.category !== undefined) {
+    if (task.source !== "task_item") return false;
+    if (args.status !== undefined && task.status !== args.status) return false;
+    if (args.category !== undefined && task.categoryId !== args.category) return false;
+  }
+  if (args.day !== undefined && !(task.slots ?? []).some((range) => range.day === args.day)) return false;
+  return true;
+}
+
+/** `source=… status=… category=… day=…`, or `all`. */
+function describeFilters(args: ListTasksArguments): string {
+  const parts: string[] = [];
+  if (args.source !== undefined) parts.push(`source=${args.source}`);
+  if (args.status !== undefined) parts.push(`status=${args.status}`);
+  if (args.category !== undefined) parts.push(`category=${args.category}`);
+  if (args.day !== undefined) parts.push(`day=${args.day}`);
+  return parts.length === 0 ? "all" : parts.join(" ");
+}

@@ -1,0 +1,54 @@
+/**
+ * `move`: moves a placed task item or an unlocked event to another place,
+ * checking conflicts against everything but itself.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { failure, formatRange, hostSuffix } from "../format.js";
+import { buildOccupancyIndex } from "../occupancy-index.js";
+import { commitPlacements, resolvePlacements } from "../placement.js";
+import { rangeFrom, rangesEqual } from "../slot-range.js";
+import type { ScheduleState, ScheduleTask } from "../state.js";
+import { dayField, slotField, taskIdField } from "./argument-fields.js";
+import { findTaskPosition, movableRange, taskDuration } from "./task-checks.js";
+
+/** Arguments of move. */
+export const moveArgumentsSchema = z.object({
+  task_id: taskIdField("Id of a placed task item or an unlocked event on a single slot range."),
+  day: dayField("Day index to move it to (1-based)."),
+  slot_start: slotField("First slot at the new place (1-based); it keeps its length."),
+});
+
+/** Parsed arguments of move. */
+export type MoveArguments = z.infer<typeof moveArgumentsSchema>;
+
+/** Moves one task. */
+export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
+  name: "move",
+  description:
+    "Moves a placed task item, or an unlocked event on a single slot range, to `day` from `slot_start`, keeping its length. " +
+    "The new slots must be free apart from the task itself (a task item may land entirely inside an embeddable event). " +
+    "Locked events never move; a pending task needs place instead.",
+  schema: moveArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const index = buildOccupancyIndex(state);
+    const found = findTaskPosition(index, args.task_id);
+    if (!found.ok) return failure(found.problem);
+    const task = state.tasks[found.value] as ScheduleTask;
+    const current = movableRange(task);
+    if (!current.ok) return failure(current.problem);
+    const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
+    if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range)}; nothing to move`);
+    const outcome = resolvePlacements(index, [{ position: found.value, range }]);
+    if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
+    const next = commitPlacements(state, index, outcome.placements);
+    const hostPosition = outcome.placements[0]?.hostPosition;
+    const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;
+    return {
+      ok: true,
+      content: `moved task ${task.id} from ${formatRange(current.value)} to ${formatRange(range)}${hostSuffix(hostId)}`,
+      state: next,
+    };
+  },
+};

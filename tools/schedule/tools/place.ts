@@ -1,0 +1,53 @@
+/**
+ * `place`: puts a pending task item on the schedule, embedding it in an
+ * embeddable event when it falls entirely inside one.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { failure, formatRange, formatRanges, hostSuffix, quoteName } from "../format.js";
+import { buildOccupancyIndex } from "../occupancy-index.js";
+import { commitPlacements, resolvePlacements } from "../placement.js";
+import { rangeFrom } from "../slot-range.js";
+import type { ScheduleState, ScheduleTask } from "../state.js";
+import { dayField, slotField, taskIdField } from "./argument-fields.js";
+import { findTaskPosition } from "./task-checks.js";
+
+/** Arguments of place. */
+export const placeArgumentsSchema = z.object({
+  task_id: taskIdField("Id of a pending task item (from get_overview or list_tasks status=pending)."),
+  day: dayField("Day index to place it on (1-based)."),
+  slot_start: slotField("First slot it occupies (1-based); it takes `duration` consecutive slots from here."),
+});
+
+/** Parsed arguments of place. */
+export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
+
+/** Places a pending task item. */
+export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
+  name: "place",
+  description:
+    "Places a pending task item on `day`, occupying `duration` consecutive slots from `slot_start`. " +
+    "The slots must be free, or lie entirely inside one embeddable event (the task is then embedded in it). " +
+    "Use find_free with min_length = the task's duration first.",
+  schema: placeArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const index = buildOccupancyIndex(state);
+    const found = findTaskPosition(index, args.task_id);
+    if (!found.ok) return failure(found.problem);
+    const task = state.tasks[found.value] as ScheduleTask;
+    if (task.source === "event") {
+      return failure(`${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`);
+    }
+    if (task.status === "placed") {
+      return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [])}; use move to change it`);
+    }
+    const range = rangeFrom(args.day, args.slot_start, task.duration);
+    const outcome = resolvePlacements(index, [{ position: found.value, range }]);
+    if (!outcome.ok) return failure(`cannot place task ${task.id} (duration ${task.duration}): ${outcome.problem}`);
+    const next = commitPlacements(state, index, outcome.placements);
+    const placed = outcome.placements[0];
+    const hostId = placed?.hostPosition === undefined ? undefined : state.tasks[placed.hostPosition]?.id;
+    return { ok: true, content: `placed task ${task.id} on ${formatRange(range)}${hostSuffix(hostId)}`, state: next };
+  },
+};

@@ -1,0 +1,88 @@
+/**
+ * `query_range`: one day (or a few) slot by slot — what occupies each run of
+ * slots, what is free, and what sits embedded in a host.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { failure, formatDay, quoteName, readResult } from "../format.js";
+import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
+import type { ScheduleState } from "../state.js";
+import { dayField, slotField } from "./argument-fields.js";
+
+/** Most days one query_range call may cover. */
+export const QUERY_RANGE_DAY_LIMIT = 14;
+
+/** Arguments of query_range. */
+export const queryRangeArgumentsSchema = z.object({
+  day: dayField("Day index to show (1-based, as listed by get_overview)."),
+  day_end: dayField(`Last day to show, inclusive, for several days at once (at most ${QUERY_RANGE_DAY_LIMIT}); default: only \`day\`.`).optional(),
+  slot_start: slotField("First slot to show (1-based); default 1.").optional(),
+  slot_end: slotField("Last slot to show, inclusive; default the last slot of the day.").optional(),
+});
+
+/** Parsed arguments of query_range. */
+export type QueryRangeArguments = z.infer<typeof queryRangeArgumentsSchema>;
+
+/** Shows a day / slot range in detail. */
+export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
+  name: "query_range",
+  description:
+    "Shows a day (or up to 14 consecutive days) slot by slot: which event or task occupies each run of slots, " +
+    "which slots are free, and which task items sit embedded in an embeddable event. " +
+    "Use it to inspect a specific place before moving or placing something there.",
+  schema: queryRangeArgumentsSchema,
+  kind: "read",
+  run(state, args) {
+    const { window } = state;
+    const firstDay = args.day;
+    const lastDay = args.day_end ?? args.day;
+    const slotStart = args.slot_start ?? 1;
+    const slotEnd = args.slot_end ?? window.slotsPerDay;
+    if (firstDay < 1 || firstDay > window.totalDays) return failure(`day ${firstDay} is outside the window (days 1-${window.totalDays})`);
+    if (lastDay < firstDay || lastDay > window.totalDays) {
+      return failure(`day_end ${lastDay} must be between day ${firstDay} and ${window.totalDays}`);
+    }
+    if (lastDay - firstDay + 1 > QUERY_RANGE_DAY_LIMIT) return failure(`query at most ${QUERY_RANGE_DAY_LIMIT} days at once (asked for ${lastDay - firstDay + 1})`);
+    if (slotStart < 1 || slotStart > window.slotsPerDay) return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
+    if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
+      return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
+    }
+
+    const index = buildOccupancyIndex(state);
+    const lines: string[] = [];
+    for (let day = firstDay; day <= lastDay; day += 1) {
+      const mapping = window.days[day - 1];
+      const label = mapping === undefined ? `day ${day}` : formatDay(mapping);
+      lines.push(`${label} slots ${slotStart}-${slotEnd}:`);
+      let segmentStart = slotStart;
+      for (let slot = slotStart; slot <= slotEnd; slot += 1) {
+        const next = slot + 1;
+        if (next <= slotEnd && sameOccupants(index, day, slot, next)) continue;
+        lines.push(`- slots ${segmentStart}-${slot}: ${describeCell(index, day, slot)}`);
+        segmentStart = next;
+      }
+    }
+    return readResult(lines);
+  },
+};
+
+/** True when two cells of a day hold the same task and the same embedded task. */
+function sameOccupants(index: OccupancyIndex, day: number, slot: number, other: number): boolean {
+  const left = cellOf(index, day, slot);
+  const right = cellOf(index, day, other);
+  return index.primary[left] === index.primary[right] && index.embedded[left] === index.embedded[right];
+}
+
+/** The occupant text of a cell, per the range segment format of format.ts. */
+function describeCell(index: OccupancyIndex, day: number, slot: number): string {
+  const cell = cellOf(index, day, slot);
+  const occupant = index.tasks[index.primary[cell] ?? FREE];
+  if (occupant === undefined) return "free";
+  if (occupant.source === "task_item") return `task ${occupant.id} ${quoteName(occupant.name)} category=${occupant.categoryId}`;
+  const flags = `${occupant.locked ? " locked" : ""}${occupant.canEmbed ? " can_embed" : ""}`;
+  const text = `event ${occupant.id} ${quoteName(occupant.name)}${flags}`;
+  if (!occupant.canEmbed) return text;
+  const guest = index.tasks[index.embedded[cell] ?? FREE];
+  if (guest === undefined || guest.source !== "task_item") return `${text}, free for embedding`;
+  return `${text}, embedded task ${guest.id} ${quoteName(guest.name)} category=${guest.categoryId}`;
+}

@@ -1,0 +1,57 @@
+/**
+ * `swap`: exchanges the places of two tasks of equal length; if either would
+ * conflict at its new place, nothing changes.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { failure } from "../format.js";
+import { buildOccupancyIndex } from "../occupancy-index.js";
+import type { ScheduleState, ScheduleTask } from "../state.js";
+import { taskIdField } from "./argument-fields.js";
+import { moveAtomically, request, taskLabel } from "./move-batch.js";
+import { findTaskPosition, movableRange, taskDuration } from "./task-checks.js";
+
+/** Arguments of swap. */
+export const swapArgumentsSchema = z.object({
+  first_task_id: taskIdField("Id of the first task (a placed task item or an unlocked event)."),
+  second_task_id: taskIdField("Id of the second task; it must have the same length as the first."),
+});
+
+/** Parsed arguments of swap. */
+export type SwapArguments = z.infer<typeof swapArgumentsSchema>;
+
+/** Swaps two tasks of equal length. */
+export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
+  name: "swap",
+  description:
+    "Exchanges the slots of two tasks of the same length (placed task items or unlocked events). " +
+    "Embedding is re-evaluated at the new places; if either task would conflict, nothing changes.",
+  schema: swapArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    if (args.first_task_id === args.second_task_id) return failure(`first_task_id and second_task_id are both ${args.first_task_id}; name two different tasks`);
+    const index = buildOccupancyIndex(state);
+    const first = findTaskPosition(index, args.first_task_id);
+    if (!first.ok) return failure(first.problem);
+    const second = findTaskPosition(index, args.second_task_id);
+    if (!second.ok) return failure(second.problem);
+    const firstTask = state.tasks[first.value] as ScheduleTask;
+    const secondTask = state.tasks[second.value] as ScheduleTask;
+    const firstRange = movableRange(firstTask);
+    if (!firstRange.ok) return failure(firstRange.problem);
+    const secondRange = movableRange(secondTask);
+    if (!secondRange.ok) return failure(secondRange.problem);
+    const firstLength = taskDuration(firstTask);
+    const secondLength = taskDuration(secondTask);
+    if (firstLength !== secondLength) {
+      return failure(`${taskLabel(firstTask)} takes ${firstLength} slots but ${taskLabel(secondTask)} takes ${secondLength}; only tasks of equal length can swap`);
+    }
+    return moveAtomically(
+      state,
+      index,
+      [request(first.value, secondRange.value), request(second.value, firstRange.value)],
+      `swapped task ${firstTask.id} and task ${secondTask.id}`,
+      `cannot swap ${firstTask.id} and ${secondTask.id}`,
+    );
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * Checks the write tools share before they touch the placement engine: the
+ * task exists, it can move, its duration. Each answers either a value or a
+ * one-line problem for the model.
+ */
+import { formatCount, quoteName } from "../format.js";
+import type { OccupancyIndex } from "../occupancy-index.js";
+import { rangeLength } from "../slot-range.js";
+import type { ScheduleTask, SlotRange } from "../state.js";
+
+/** A value, or the problem that prevents it. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/** Position of the task with this id, or a problem naming the unknown id. */
+export function findTaskPosition(index: OccupancyIndex, taskId: string): Checked<number> {
+  const position = index.positions.get(taskId);
+  if (position === undefined) {
+    return { ok: false, problem: `no task with id ${quoteName(taskId)} among ${formatCount(index.tasks.length)} tasks; use list_tasks to find ids` };
+  }
+  return { ok: true, value: position };
+}
+
+/** Number of consecutive slots a task needs: its duration, or the length of an event's single range. */
+export function taskDuration(task: ScheduleTask): number {
+  if (task.source === "task_item") return task.duration;
+  const only = task.slots[0];
+  return task.slots.length === 1 && only !== undefined ? rangeLength(only) : 0;
+}
+
+/** The one range a placed task occupies, if it may move; otherwise why it may not. */
+export function movableRange(task: ScheduleTask): Checked<SlotRange> {
+  const label = `${task.source === "event" ? "event" : "task"} ${task.id} ${quoteName(task.name)}`;
+  if (task.source === "task_item" && task.status === "pending") {
+    return { ok: false, problem: `task ${task.id} ${quoteName(task.name)} is pending, not on the schedule; use place to put it there` };
+  }
+  if (task.source === "event") {
+    if (task.locked) return { ok: false, problem: `${label} is locked and never moves` };
+    if (task.slots.length === 0) return { ok: false, problem: `${label} is not on the timetable, so it cannot move` };
+    if (task.slots.length > 1) {
+      return { ok: false, problem: `${label} occupies ${task.slots.length} separate slot ranges; only a task on a single range can move` };
+    }
+    if (task.embeds.length > 0) {
+      return { ok: false, problem: `${label} hosts embedded tasks ${task.embeds.join(",")}; move or unplace them first` };
+    }
+  }
+  const only = task.slots?.[0];
+  if (only === undefined) return { ok: false, problem: `${label} has no slots` };
+  return { ok: true, value: only };
+}

@@ -1,0 +1,42 @@
+/**
+ * `unplace`: takes a placed task item off the schedule, back to pending, and
+ * clears its embed relation on both sides.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { failure, formatRange, quoteName } from "../format.js";
+import { buildOccupancyIndex } from "../occupancy-index.js";
+import { commitUnplace } from "../placement.js";
+import type { ScheduleState, ScheduleTask } from "../state.js";
+import { taskIdField } from "./argument-fields.js";
+import { findTaskPosition } from "./task-checks.js";
+
+/** Arguments of unplace. */
+export const unplaceArgumentsSchema = z.object({
+  task_id: taskIdField("Id of a placed task item to take off the schedule."),
+});
+
+/** Parsed arguments of unplace. */
+export type UnplaceArguments = z.infer<typeof unplaceArgumentsSchema>;
+
+/** Returns a placed task item to pending. */
+export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
+  name: "unplace",
+  description:
+    "Takes a placed task item off the schedule: it becomes pending again and leaves the event it was embedded in, if any. " +
+    "Timetable events cannot be unplaced.",
+  schema: unplaceArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const index = buildOccupancyIndex(state);
+    const found = findTaskPosition(index, args.task_id);
+    if (!found.ok) return failure(found.problem);
+    const task = state.tasks[found.value] as ScheduleTask;
+    if (task.source === "event") return failure(`${task.id} ${quoteName(task.name)} is a timetable event; only task items can be unplaced`);
+    const range = task.slots?.[0];
+    if (task.status === "pending" || range === undefined) return failure(`task ${task.id} is already pending; nothing to unplace`);
+    const next = commitUnplace(state, index, found.value);
+    const host = task.embeddedIn === undefined ? "" : ` (was embedded in host ${task.embeddedIn})`;
+    return { ok: true, content: `unplaced task ${task.id} from ${formatRange(range)}${host}; it is pending again`, state: next };
+  },
+};
