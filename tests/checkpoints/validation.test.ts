@@ -1,0 +1,59 @@
+/**
+ * LangGraph's own conformance suite for checkpointers
+ * (`@langchain/langgraph-checkpoint-validation`), run against the PostgresSaver
+ * that `createCheckpointer` makes, on every Postgres target here.
+ *
+ * The suite calls vitest's `describe` / `it` / `expect` / hooks as globals (its
+ * CLI runs vitest with `globals: true`); this project's vitest config does not
+ * enable globals, so they are installed on `globalThis` before `validate()`.
+ */
+import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { validate, type CheckpointSaverTestInitializer } from "@langchain/langgraph-checkpoint-validation";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test } from "vitest";
+
+import { createCheckpointer, openDatabase, type Database } from "../../checkpoints/index.js";
+import { postgresTargets, type PostgresTarget, type TestPostgres } from "../support/postgres.js";
+
+Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test });
+
+/** Each checkpointer gets its own schema on one shared server, dropped when the checkpointer is destroyed. */
+function initializer(target: PostgresTarget): CheckpointSaverTestInitializer<PostgresSaver> {
+  let server: TestPostgres | undefined;
+  let schemaCount = 0;
+  const open = new Map<PostgresSaver, { database: Database; schema: string }>();
+
+  return {
+    checkpointerName: `tempo PostgresSaver (${target.kind})`,
+    beforeAllTimeout: 120_000,
+    async beforeAll() {
+      server = await target.start();
+    },
+    async afterAll() {
+      await Promise.allSettled([...open.values()].map(({ database }) => database.close()));
+      await server?.stop();
+    },
+    async createCheckpointer() {
+      if (!server) throw new Error("the test server did not start");
+      schemaCount += 1;
+      const schema = `validation_${schemaCount}`;
+      const database = await openDatabase({ databaseUrl: server.url, poolSize: 5 });
+      const saver = await createCheckpointer(database, { schema });
+      open.set(saver, { database, schema });
+      return saver;
+    },
+    async destroyCheckpointer(saver) {
+      const entry = open.get(saver);
+      if (!entry) return;
+      open.delete(saver);
+      try {
+        await entry.database.pool.query(`DROP SCHEMA IF EXISTS "${entry.schema}" CASCADE`);
+      } finally {
+        await entry.database.close();
+      }
+    },
+  };
+}
+
+for (const target of postgresTargets()) {
+  validate(initializer(target));
+}
