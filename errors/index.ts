@@ -29,8 +29,8 @@ export class TempoError extends Error {
 
 /** A resume value that does not fit the pending interrupt; the thread is left as it was. */
 export class InvalidResumeError extends TempoError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super("INVALID_RESUME", message, details);
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super("INVALID_RESUME", message, details, options);
     this.name = "InvalidResumeError";
   }
 }

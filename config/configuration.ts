@@ -1,0 +1,55 @@
+/**
+ * Tempo's settings: one typed, defaulted object. Nodes read settings only
+ * from here (through `ensureConfiguration`), never from `process.env`; the
+ * environment is read once, in `config/environment.ts`.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { ConfigurationError } from "../errors/index.js";
+
+/** Workflow settings (the graph's behaviour, not its dependencies). */
+export interface WorkflowSettings {
+  /** Execute rounds per task before deliver is forced (seed 003: 30). */
+  maxRounds: number;
+  /** Invalid model outputs in a row before the run stops with a typed error (seed 003: 3). */
+  maxCorrections: number;
+  /** Planning rounds (continue / deep pass) per plan before the planner must finish. */
+  maxPlanRounds: number;
+}
+
+export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
+  maxRounds: 30,
+  maxCorrections: 3,
+  maxPlanRounds: 6,
+};
+
+/** Per-invocation values a caller passes in `configurable`. */
+export interface TempoConfigurable {
+  thread_id?: string;
+  /** Whose data the run sees: domain state, memory namespaces. */
+  user_id?: string;
+  /** Overrides `maxRounds` for this thread's next task. */
+  max_rounds?: number;
+}
+
+/** What a node needs from the run config: ids and the effective workflow settings. */
+export interface RunConfiguration extends WorkflowSettings {
+  threadId: string;
+  userId: string;
+}
+
+/** The user id used when a caller gives none (single-user local use). */
+export const DEFAULT_USER_ID = "local-user";
+
+/** Reads `configurable` with defaults applied; rejects values that cannot work. */
+export function ensureConfiguration(config: RunnableConfig | undefined, settings: WorkflowSettings = DEFAULT_WORKFLOW_SETTINGS): RunConfiguration {
+  const configurable = (config?.configurable ?? {}) as TempoConfigurable;
+  const userId = configurable.user_id ?? DEFAULT_USER_ID;
+  if (typeof userId !== "string" || userId.trim() === "") {
+    throw new ConfigurationError("configurable.user_id must be a non-empty string.");
+  }
+  const maxRounds = configurable.max_rounds ?? settings.maxRounds;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+    throw new ConfigurationError(`configurable.max_rounds must be a positive integer, got ${String(configurable.max_rounds)}.`);
+  }
+  return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? "") };
+}

@@ -1,0 +1,133 @@
+/**
+ * The one state schema of the Tempo graph. Grouped as seed 003 §3.1 and seed
+ * 000 describe: the runtime state (what the workflow is doing), the
+ * conversation context (what the models see), and memory recalled for this
+ * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
+ * exported types.
+ */
+import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
+import type { HumanResponse } from "@langchain/langgraph/prebuilt";
+
+/** Where the workflow is (seed 003 §3.2). */
+export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
+
+/** A plan step's lifecycle (seed 001): pending → running → done(summary) | failed; skipped when replanned away. */
+export type StepStatus = "pending" | "running" | "done" | "failed" | "skipped";
+
+export interface PlanStep {
+  /** Stable id within the plan, e.g. "step-1". */
+  id: string;
+  /** What the step does. */
+  content: string;
+  /** Observable completion condition (seed 003's done_when). */
+  doneWhen: string;
+  status: StepStatus;
+  /** Written when the step finishes; the compressed context later steps see (seed 001). */
+  summary?: string;
+}
+
+/** A write tool waiting for the user's confirmation (seed 003's PendingConfirmTool). */
+export interface PendingTool {
+  /** Tool-call id; also the idempotency key that makes the write apply once. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** One-line description of the change for the confirmation card. */
+  summary: string;
+  /** The model's reason for the call. */
+  reason: string;
+}
+
+/** What the graph waits on (seed 003's PendingInteraction). */
+export type PendingInteraction =
+  | { kind: "confirm_plan" }
+  | { kind: "confirm_tool"; tool: PendingTool }
+  | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
+
+/** Memory recalled at invocation start (the memory layer fills it; empty until then). */
+export interface RecalledMemory {
+  /** The user's durable TaskState rendered as text (seed 000). */
+  taskState: string;
+  /** Long-term facts relevant to the message. */
+  facts: string[];
+  /** Similar past episodes. */
+  episodes: string[];
+  /** Summaries of earlier invocations in this thread. */
+  conversation: string[];
+}
+
+/** The scratchpad the model maintains across steps, with seed 004's update tracking. */
+export interface WorkingMemory {
+  content: string;
+  /** Execute rounds since the model last updated the scratchpad. */
+  roundsSinceUpdate: number;
+  /** ISO time of the last update, or null if never. */
+  updatedAt: string | null;
+}
+
+/** Replace-on-write channel with a default. */
+function lastValue<T>(initial: () => T) {
+  return Annotation<T>({ reducer: (_current, next) => next, default: initial });
+}
+
+export const TempoAnnotation = Annotation.Root({
+  // ── Conversation context ──────────────────────────────────────────────
+  /** The conversation: user turns, assistant replies, and tool rounds (each assistant tool call followed by its tool message). */
+  ...MessagesAnnotation.spec,
+  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
+  workspaceMessageIds: lastValue<string[]>(() => []),
+  /** Context blocks pinned into every later stage prompt, by key (seed 003 §9.3: "plan", "execution_context", ...). */
+  pinnedBlocks: lastValue<Record<string, string>>(() => ({})),
+  /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
+  workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
+
+  // ── Runtime state ─────────────────────────────────────────────────────
+  /** Where the workflow is. */
+  phase: lastValue<Phase>(() => "chatting"),
+  /** The task's goal: the user request that started planning. */
+  goal: lastValue<string>(() => ""),
+  /** Planner's complexity assessment of the task. */
+  complexity: lastValue<"simple" | "moderate" | "complex" | null>(() => null),
+  /** The plan, in order. */
+  planSteps: lastValue<PlanStep[]>(() => []),
+  /** Id of the step being executed, or null. */
+  currentStepId: lastValue<string | null>(() => null),
+  /** Execute model calls used in this task. */
+  roundsUsed: lastValue<number>(() => 0),
+  /** Execute round budget; when spent, the task goes to deliver. */
+  maxRounds: lastValue<number>(() => 30),
+  /** Planner calls since planning (or the last plan revision) started; bounded by maxPlanRounds. */
+  planRoundsUsed: lastValue<number>(() => 0),
+  /** Invalid model outputs in a row in the current stage (seed 003 §5.3). */
+  consecutiveCorrections: lastValue<number>(() => 0),
+  /** What the graph waits on from the human, or null. */
+  pending: lastValue<PendingInteraction | null>(() => null),
+  /** An answer to `pending` that arrived as a plain user message instead of a resume. */
+  pendingAnswer: lastValue<HumanResponse | null>(() => null),
+  /** A confirmed write tool that execute applies on its next visit (seed 003's PendingConfirmTool after accept). */
+  approvedTool: lastValue<PendingTool | null>(() => null),
+  /** The delivered summary of the last task. */
+  finalAnswer: lastValue<string | null>(() => null),
+  /** The last error the workflow recorded (a failed deliver model, an exhausted budget), or null. */
+  lastError: lastValue<string | null>(() => null),
+  /** Graph and tool-domain version this task was planned with ("graph@x/domain@y"). */
+  workflowVersion: lastValue<string>(() => ""),
+  /** ISO time of the last state change by a node. */
+  updatedAt: lastValue<string>(() => ""),
+
+  // ── Memory recalled for this invocation ──────────────────────────────
+  /** What the memory layer recalled at invocation start. */
+  recalled: lastValue<RecalledMemory>(() => ({ taskState: "", facts: [], episodes: [], conversation: [] })),
+});
+
+export type TempoState = typeof TempoAnnotation.State;
+export type TempoUpdate = typeof TempoAnnotation.Update;
+
+/** The input the graph takes from a caller: new messages only. */
+export const TempoInputAnnotation = Annotation.Root({ ...MessagesAnnotation.spec });
+export type TempoInput = typeof TempoInputAnnotation.State;
+
+/** The step currently executing, or undefined. */
+export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId">): PlanStep | undefined {
+  return state.planSteps.find((step) => step.id === state.currentStepId);
+}

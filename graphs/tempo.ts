@@ -1,0 +1,77 @@
+/**
+ * The Tempo graph: wiring only. Nodes hold the logic, `routing.ts` the
+ * decisions. Dependencies (models, checkpointer, store, tool domain) are
+ * injected; `buildTempoGraph` returns the compiled graph.
+ *
+ *   START → chat ─┬─ chat reply → END
+ *                 ├─ pending answer → confirm | ask_user
+ *                 └─ task → plan ⇄ plan → confirm (interrupt) → execute ⇄ execute → deliver → END
+ */
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
+import type { StageModels } from "../models/stage-models.js";
+import { askUser } from "../nodes/ask-user.js";
+import { createChatNode } from "../nodes/chat.js";
+import { createConfirmNode } from "../nodes/confirm.js";
+import type { NodeDependencies } from "../nodes/dependencies.js";
+import { createDeliverNode } from "../nodes/deliver.js";
+import { createExecuteNode } from "../nodes/execute.js";
+import { createPlanNode } from "../nodes/plan.js";
+import type { ToolDomain } from "../tools/domain.js";
+import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
+import { TempoAnnotation, TempoInputAnnotation } from "./state.js";
+
+/** Bumped when the graph's behaviour changes in a way that invalidates saved plans. */
+export const GRAPH_VERSION = "1";
+
+export interface TempoGraphOptions {
+  /** One model for every stage, or per-stage models with a default. */
+  models: StageModels;
+  /** The tool domain (e.g. `createScheduleDomain(...)`). */
+  domain: ToolDomain;
+  /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */
+  checkpointer?: BaseCheckpointSaver | boolean;
+  /** Memory store (`PostgresStore` / `InMemoryStore`). */
+  store?: BaseStore;
+  /** Workflow settings; defaults apply to anything left out. */
+  settings?: Partial<WorkflowSettings>;
+}
+
+/** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
+export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointer" | "store">) {
+  const dependencies: NodeDependencies = {
+    models: options.models,
+    domain: options.domain,
+    settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
+    workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
+  };
+  return (
+    new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation })
+      // Entry: classify the message, or take it as the answer to a pending interaction.
+      .addNode(NODE.chat, createChatNode(dependencies))
+      .addNode(NODE.plan, createPlanNode(dependencies))
+      // Human confirmation of a plan or a write tool; the only node besides ask_user that interrupts.
+      .addNode(NODE.confirm, createConfirmNode(dependencies))
+      .addNode(NODE.askUser, askUser)
+      .addNode(NODE.execute, createExecuteNode(dependencies))
+      .addNode(NODE.deliver, createDeliverNode(dependencies))
+      .addEdge(START, NODE.chat)
+      .addConditionalEdges(NODE.chat, branchAfterChat, [NODE.confirm, NODE.askUser, NODE.plan, NODE.execute, NODE.deliver, END])
+      .addConditionalEdges(NODE.plan, branchAfterPlan, [NODE.askUser, NODE.confirm, NODE.plan, NODE.execute, END])
+      .addConditionalEdges(NODE.confirm, branchAfterConfirm, [NODE.askUser, NODE.confirm, NODE.execute, NODE.plan, END])
+      .addConditionalEdges(NODE.askUser, branchAfterAskUser, [NODE.plan, NODE.execute, END])
+      .addConditionalEdges(NODE.execute, branchAfterExecute, [NODE.askUser, NODE.confirm, NODE.execute, NODE.deliver, NODE.plan, END])
+      // The summary ends the task.
+      .addEdge(NODE.deliver, END)
+  );
+}
+
+/** Builds and compiles the Tempo graph with its dependencies. */
+export function buildTempoGraph(options: TempoGraphOptions) {
+  const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
+  graph.name = "Tempo";
+  return graph;
+}
+
+export type TempoGraph = ReturnType<typeof buildTempoGraph>;

@@ -1,0 +1,44 @@
+/**
+ * Calls a stage model and validates its output against the stage contract.
+ * Structured output is used when the model supports it; otherwise (or when
+ * structured output fails) the text is parsed tolerantly.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { z } from "zod";
+import { parseContract } from "../contracts/parse-contract.js";
+
+export type ContractCall<T> =
+  | { ok: true; value: T; raw: string }
+  | { ok: false; raw: string; problem: string };
+
+/** Text content of a model message. */
+export function messageText(message: BaseMessage): string {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return content
+    .map((part) => (typeof part === "string" ? part : part.type === "text" && "text" in part ? String(part.text) : ""))
+    .join("");
+}
+
+/** Invokes `model` on `messages` and validates the answer against `schema`; model errors propagate. */
+export async function invokeContract<T>(
+  model: BaseChatModel,
+  schema: z.ZodType<T>,
+  messages: BaseMessage[],
+  options: { structured: boolean; name: string; config?: RunnableConfig },
+): Promise<ContractCall<T>> {
+  if (options.structured) {
+    const runnable = model.withStructuredOutput(schema as z.ZodType<Record<string, unknown>>, { includeRaw: true, name: options.name });
+    const output = (await runnable.invoke(messages, options.config)) as { raw: BaseMessage; parsed: unknown };
+    const raw = messageText(output.raw);
+    const structuredArguments = (output.raw as { tool_calls?: Array<{ args: unknown }> }).tool_calls?.[0]?.args;
+    const parsed = parseContract(schema, output.parsed ?? structuredArguments ?? raw);
+    return parsed.ok ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) } : { ok: false, raw, problem: parsed.problem };
+  }
+  const reply = await model.invoke(messages, options.config);
+  const raw = messageText(reply);
+  const parsed = parseContract(schema, raw);
+  return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
+}

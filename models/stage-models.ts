@@ -1,0 +1,38 @@
+/**
+ * Models per stage. Each stage may have its own model; `default` serves the
+ * rest. Models are plain `BaseChatModel`s; `structured` marks models that
+ * support structured output (JSON schema / tool calling), the others are
+ * parsed from text.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+
+export type Stage = "chat" | "plan" | "plan_deep" | "execute" | "deliver" | "memory";
+
+export interface StageModels {
+  default: BaseChatModel;
+  chat?: BaseChatModel;
+  plan?: BaseChatModel;
+  /** The deep planning pass for complex tasks; falls back to `plan`. */
+  plan_deep?: BaseChatModel;
+  execute?: BaseChatModel;
+  deliver?: BaseChatModel;
+  memory?: BaseChatModel;
+  /** Use `withStructuredOutput` for contract stages (set for ChatOpenAI; fakes and the offline policy answer in text). */
+  structuredOutput?: boolean;
+}
+
+/** The model serving `stage`. */
+export function modelFor(models: StageModels, stage: Stage): BaseChatModel {
+  if (stage === "plan_deep") return models.plan_deep ?? models.plan ?? models.default;
+  return models[stage] ?? models.default;
+}
+
+/** Seed 003's per-stage sampling settings. */
+export const STAGE_SAMPLING: Record<Stage, { temperature: number; maxTokens: number }> = {
+  chat: { temperature: 0.3, maxTokens: 800 },
+  plan: { temperature: 0.2, maxTokens: 1600 },
+  plan_deep: { temperature: 0.2, maxTokens: 3200 },
+  execute: { temperature: 0.3, maxTokens: 1200 },
+  deliver: { temperature: 0.5, maxTokens: 800 },
+  memory: { temperature: 0.2, maxTokens: 800 },
+};

@@ -1,0 +1,36 @@
+/**
+ * ask_user: a question raised with `interrupt()`; the answer (a "response")
+ * goes back to the stage that asked, as a user reply in its workspace.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { emit } from "../streaming/events.js";
+import { awaitHuman, readHumanResponse } from "./human-response.js";
+import { questionInterrupt } from "./interrupt-cards.js";
+import { newId, now } from "./messages.js";
+
+/** The ask_user node. */
+export async function askUser(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  const pending = state.pending;
+  if (!pending || pending.kind !== "ask_user") return {};
+  const fromMessage = state.pendingAnswer !== null;
+  const response = awaitHuman(questionInterrupt(pending.question), state.pendingAnswer, (value) =>
+    readHumanResponse(value, ["response"], `the question "${pending.question}"`),
+  );
+  const reply = String(response.args);
+  emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
+
+  // The reply joins the asking stage's workspace; a plain message is already in the conversation.
+  const replyMessage = fromMessage ? undefined : new HumanMessage({ id: newId("human"), content: reply });
+  const existingReply = fromMessage ? state.messages.at(-1)?.id : undefined;
+  const replyIds = [replyMessage?.id, existingReply].filter((id): id is string => typeof id === "string");
+  return {
+    messages: replyMessage ? [replyMessage] : [],
+    workspaceMessageIds: [...state.workspaceMessageIds, ...replyIds],
+    phase: pending.askedBy === "plan" ? "planning" : "executing",
+    pending: null,
+    pendingAnswer: null,
+    updatedAt: now(),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * confirm: no model call (seed 003 §4.3). Raises the confirmation card for
+ * the plan or for a pending write tool with `interrupt()` — nothing before
+ * it has side effects, since LangGraph re-runs the node on resume — and
+ * applies the human's answer:
+ *
+ *   plan:  accept → execute | edit → execute the edited plan
+ *          response → back to planning with the feedback | ignore → back to planning
+ *   tool:  accept → execute applies it once | edit → applies the edited arguments
+ *          response / ignore → execute chooses again, told why
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { HumanResponse } from "@langchain/langgraph/prebuilt";
+import { PlanStepDraftSchema } from "../contracts/plan.js";
+import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import { findTool } from "../tools/domain.js";
+import { checkToolArguments } from "../tools/runner.js";
+import { emit } from "../streaming/events.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { awaitHuman, readHumanResponse, rejectResume } from "./human-response.js";
+import { planInterrupt, renderPlan, toolInterrupt } from "./interrupt-cards.js";
+import { newId, now, toolRound } from "./messages.js";
+import { startStep } from "./steps.js";
+
+const CONFIRM_RESPONSES = ["accept", "edit", "response", "ignore"] as const;
+
+/** Builds the confirm node. */
+export function createConfirmNode(dependencies: NodeDependencies) {
+  return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const pending = state.pending;
+    if (!pending || pending.kind === "ask_user") return {};
+
+    // An answer that came as a plain user message is already in the conversation.
+    const fromMessage = state.pendingAnswer !== null;
+    if (pending.kind === "confirm_plan") {
+      const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer);
+      return answerPlan(state, answer, fromMessage, config);
+    }
+    const tool = pending.tool;
+    const answer = awaitHuman(toolInterrupt(tool), state.pendingAnswer, (value) => readToolAnswer(value, tool, dependencies));
+    return answerTool(state, tool, answer, config);
+  };
+}
+
+type PlanAnswer = { response: HumanResponse; editedPlan?: PlanStep[] };
+type ToolAnswer = { response: HumanResponse; editedArguments?: Record<string, unknown> };
+
+/** Validates an answer to the plan card; an edit must carry a valid plan. */
+function readPlanAnswer(value: unknown): PlanAnswer {
+  const response = readHumanResponse(value, CONFIRM_RESPONSES, "the plan confirmation");
+  return response.type === "edit" ? { response, editedPlan: editedPlan(response) } : { response };
+}
+
+/** Validates an answer to a write-tool card; edited arguments must fit the tool's schema. */
+function readToolAnswer(value: unknown, tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
+  const response = readHumanResponse(value, CONFIRM_RESPONSES, `the confirmation of ${tool.name}`);
+  if (response.type !== "edit") return { response };
+  const definition = findTool(dependencies.domain, tool.name);
+  const edited = (response.args as { args: Record<string, unknown> }).args;
+  const checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
+  return { response, editedArguments: checked.arguments };
+}
+
+function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig): TempoUpdate {
+  const { response } = answer;
+  const cleared: TempoUpdate = { pending: null, pendingAnswer: null, updatedAt: now() };
+  if (response.type === "accept" || response.type === "edit") {
+    const planSteps = answer.editedPlan ?? state.planSteps;
+    emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
+    return { ...cleared, ...startStep({ planSteps, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, 0) };
+  }
+  const feedback = response.type === "response" ? String(response.args) : "";
+  emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
+  const note = fromMessage
+    ? []
+    : [new HumanMessage({ id: newId("human"), content: feedback ? `I reject this plan. Feedback: ${feedback}` : "I reject this plan." })];
+  return {
+    ...cleared,
+    messages: note,
+    workspaceMessageIds: note.map((message) => message.id!),
+    phase: "planning",
+    planRoundsUsed: 0,
+  };
+}
+
+/** The plan from an `edit` response: args.args.plan_steps, validated. */
+function editedPlan(response: HumanResponse): PlanStep[] {
+  const args = (response.args as { args: Record<string, unknown> }).args;
+  const steps = PlanStepDraftSchema.array().min(1).safeParse(args.plan_steps);
+  if (!steps.success) {
+    rejectResume('An "edit" of the plan needs args.args.plan_steps: a non-empty list of {content, done_when}.', { expected: ["edit"] });
+  }
+  return steps.data.map((step, index) => ({ id: `step-${index + 1}`, content: step.content, doneWhen: step.done_when, status: "pending" }));
+}
+
+function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, config: LangGraphRunnableConfig): TempoUpdate {
+  const { response } = answer;
+  const cleared: TempoUpdate = { pending: null, pendingAnswer: null, phase: "executing", updatedAt: now() };
+  if (response.type === "accept") return { ...cleared, approvedTool: tool };
+  if (response.type === "edit") return { ...cleared, approvedTool: { ...tool, arguments: answer.editedArguments ?? tool.arguments } };
+  // Rejected: the proposal and its rejection are recorded as one tool round, so execute chooses again knowing why.
+  const feedback = response.type === "response" ? String(response.args) : "";
+  const result = feedback
+    ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
+    : "Not applied: the user rejected this change without comment. Choose a different action.";
+  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result);
+  emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
+  return { ...cleared, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
+}

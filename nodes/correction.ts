@@ -1,0 +1,49 @@
+/**
+ * The correction loop (seed 003 §5.3): an invalid model output and a
+ * correction request go into the stage workspace and the stage runs again;
+ * `maxCorrections` invalid outputs in a row end the run with a typed error,
+ * the state as it was at the last checkpoint. Once the model answers
+ * validly, the correction messages are removed from the conversation.
+ */
+import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { ModelOutputError } from "../errors/index.js";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { newId, now } from "./messages.js";
+
+const CORRECTION_PREFIX = "correction-";
+
+/** The update that records an invalid output and asks for a corrected one; throws when the limit is reached. */
+export function correctionUpdate(
+  state: Pick<TempoState, "consecutiveCorrections" | "workspaceMessageIds">,
+  stage: string,
+  raw: string,
+  problem: string,
+  maxCorrections: number,
+): TempoUpdate {
+  const attempts = state.consecutiveCorrections + 1;
+  if (attempts >= maxCorrections) throw new ModelOutputError(stage, attempts, problem);
+  const invalid = new AIMessage({ id: `${CORRECTION_PREFIX}${newId("ai")}`, content: raw.trim() === "" ? "(empty output)" : truncate(raw, 4000) });
+  const request = new HumanMessage({
+    id: `${CORRECTION_PREFIX}${newId("human")}`,
+    content: `Your last answer could not be used: ${problem}. Answer again with exactly one JSON object that follows the ${stage} contract, and nothing else.`,
+  });
+  return {
+    messages: [invalid, request],
+    workspaceMessageIds: [...state.workspaceMessageIds, invalid.id!, request.id!],
+    consecutiveCorrections: attempts,
+    updatedAt: now(),
+  };
+}
+
+/** Removals for the correction messages of the workspace, once the model has answered validly. */
+export function clearCorrections(state: Pick<TempoState, "messages" | "workspaceMessageIds">): { messages: BaseMessage[]; workspaceMessageIds: string[] } {
+  const corrections = state.workspaceMessageIds.filter((id) => id.startsWith(CORRECTION_PREFIX));
+  return {
+    messages: corrections.map((id) => new RemoveMessage({ id })),
+    workspaceMessageIds: state.workspaceMessageIds.filter((id) => !id.startsWith(CORRECTION_PREFIX)),
+  };
+}
+
+function truncate(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length - limit} more characters)` : text;
+}

@@ -1,0 +1,12 @@
+/** What the nodes are built with: injected, never read from the environment. */
+import type { WorkflowSettings } from "../config/configuration.js";
+import type { StageModels } from "../models/stage-models.js";
+import type { ToolDomain } from "../tools/domain.js";
+
+export interface NodeDependencies {
+  models: StageModels;
+  domain: ToolDomain;
+  settings: WorkflowSettings;
+  /** "graph@<graph version>/domain@<domain version>", recorded with each plan. */
+  workflowVersion: string;
+}

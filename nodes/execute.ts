@@ -1,0 +1,175 @@
+/**
+ * execute: one ReAct decision per visit (seed 003 §4.4).
+ *
+ * Entry priority: (1) a confirmed write tool is applied, once, and the visit
+ * ends; (2) a spent round budget goes to deliver; (3) otherwise the execute
+ * model decides: continue (a read tool runs at once), confirm (a write tool
+ * waits for the human — also enforced when the model calls a write tool with
+ * "continue"), ask_user, next_plan or done (both need goal_check).
+ */
+import { AIMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../config/configuration.js";
+import { ExecuteDecisionSchema, type ExecuteDecision } from "../contracts/execute.js";
+import { currentStep, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
+import { invokeContract } from "../models/invoke-contract.js";
+import { modelFor } from "../models/stage-models.js";
+import { EXECUTE_STAGE_PROMPT } from "../prompts/execute.js";
+import { buildStageMessages } from "../prompts/stage-messages.js";
+import { toolBrief } from "../prompts/tool-brief.js";
+import { emit, emitAssistantText } from "../streaming/events.js";
+import { findTool } from "../tools/domain.js";
+import { checkToolArguments, runTool, unknownToolOutcome } from "../tools/runner.js";
+import { clearCorrections, correctionUpdate } from "./correction.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { questionInterrupt, toolInterrupt } from "./interrupt-cards.js";
+import { conversationMessages, newId, now, toolRound, workspaceMessages } from "./messages.js";
+import { executionContext, nextPendingIndex, startStep } from "./steps.js";
+
+/** Builds the execute node. */
+export function createExecuteNode(dependencies: NodeDependencies) {
+  const tools = toolBrief(dependencies.domain);
+
+  return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    if (state.approvedTool) return applyApprovedTool(state, state.approvedTool, userId, dependencies, config);
+
+    const step = currentStep(state);
+    if (!step) {
+      const next = nextPendingIndex(state.planSteps);
+      return { ...startStep(state, next), updatedAt: now() };
+    }
+    if (state.roundsUsed >= state.maxRounds) {
+      emit(config, { kind: "status", node: "execute", text: `Round budget of ${state.maxRounds} spent; delivering` });
+      return { phase: "done", lastError: `The round budget (${state.maxRounds}) was spent before the plan finished.`, updatedAt: now() };
+    }
+
+    const stepIndex = state.planSteps.indexOf(step);
+    emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
+    const messages = buildStageMessages({
+      stagePrompt: EXECUTE_STAGE_PROMPT,
+      toolBrief: tools,
+      conversation: conversationMessages(state, 8),
+      pinnedBlocks: { plan: "", execution_context: executionContext(state.planSteps, step) },
+      context: {
+        requirement: state.goal,
+        done_step_summaries: state.planSteps
+          .filter((candidate) => candidate.status === "done" && candidate.summary)
+          .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
+          .join("\n"),
+        scratchpad: state.workingMemory.content,
+        facts: state.recalled.facts.join("\n"),
+      },
+      workspace: workspaceMessages(state),
+      stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
+      instruction: "Decide the next action for the current step.",
+    });
+    const decision = await invokeContract(modelFor(dependencies.models, "execute"), ExecuteDecisionSchema, messages, {
+      structured: dependencies.models.structuredOutput ?? false,
+      name: "execute_decision",
+      config,
+    });
+    if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
+    return applyDecision(state, decision.value, userId, dependencies, config);
+  };
+}
+
+/** Applies a write the human confirmed; the tool-call id makes it apply once. */
+async function applyApprovedTool(
+  state: TempoState,
+  tool: PendingTool,
+  userId: string,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
+  const outcome = await runTool(dependencies.domain, userId, { id: tool.id, name: tool.name, arguments: tool.arguments });
+  emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
+  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, outcome.content);
+  return {
+    messages: round,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
+    approvedTool: null,
+    phase: "executing",
+    updatedAt: now(),
+  };
+}
+
+async function applyDecision(
+  state: TempoState,
+  decision: ExecuteDecision,
+  userId: string,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const cleared = clearCorrections(state);
+  const base: TempoUpdate = {
+    consecutiveCorrections: 0,
+    roundsUsed: state.roundsUsed + 1,
+    workingMemory: { ...state.workingMemory, roundsSinceUpdate: state.workingMemory.roundsSinceUpdate + 1 },
+    updatedAt: now(),
+  };
+  const speak = decision.speak.trim();
+  const workspace = (added: string[]) => [...cleared.workspaceMessageIds, ...added];
+
+  if (decision.action === "continue" || decision.action === "confirm") {
+    if (!decision.tool_call) {
+      const message = new AIMessage({ id: newId("ai"), content: speak || decision.reason || "(thinking)" });
+      emitAssistantText(config, "execute", message.id!, String(message.content));
+      return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]), phase: "executing" };
+    }
+    const call = { id: newId("call"), name: decision.tool_call.name, arguments: decision.tool_call.arguments };
+    const tool = findTool(dependencies.domain, call.name);
+    if (!tool) {
+      const round = toolRound(call, unknownToolOutcome(dependencies.domain, call.name).content, speak);
+      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+    }
+    if (tool.kind === "read") {
+      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
+      const outcome = await runTool(dependencies.domain, userId, call);
+      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+      const round = toolRound(call, outcome.content, speak);
+      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+    }
+    // A write tool: always through confirm, whatever action the model chose. Bad arguments go back to the model first.
+    const checked = checkToolArguments(tool, call.arguments);
+    if (!checked.ok) {
+      const round = toolRound(call, `Error: ${checked.problem}. Nothing was changed.`, speak);
+      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+    }
+    const pendingTool: PendingTool = {
+      id: call.id,
+      name: call.name,
+      arguments: checked.arguments,
+      summary: `${call.name} ${JSON.stringify(checked.arguments)}`,
+      reason: decision.reason || speak,
+    };
+    emit(config, { kind: "confirm_request", node: "execute", interrupt: toolInterrupt(pendingTool) });
+    return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, phase: "waiting_confirm", pending: { kind: "confirm_tool", tool: pendingTool } };
+  }
+
+  if (decision.action === "ask_user") {
+    const message = new AIMessage({ id: newId("ai"), content: speak });
+    emit(config, { kind: "interrupt", node: "execute", interrupt: questionInterrupt(speak) });
+    return {
+      ...base,
+      messages: [...cleared.messages, message],
+      workspaceMessageIds: workspace([message.id!]),
+      pending: { kind: "ask_user", question: speak, askedBy: "execute" },
+    };
+  }
+
+  // next_plan / done: the current step is finished with goal_check as its summary.
+  const summary = decision.goal_check.trim();
+  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step));
+  const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
+  for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
+  if (decision.action === "done") {
+    // The goal is met: steps never started are skipped, not silently left pending.
+    const finished = planSteps.map((step) => (step.status === "pending" || step.status === "running" ? { ...step, status: "skipped" as const } : step));
+    return { ...base, messages: [...cleared.messages, ...speech], planSteps: finished, currentStepId: null, phase: "done", workspaceMessageIds: [] };
+  }
+  const next = nextPendingIndex(planSteps);
+  if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
+  return { ...base, messages: [...cleared.messages, ...speech], ...startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, next) };
+}

@@ -1,0 +1,49 @@
+/** Message helpers shared by the nodes: ids, workspace selection, text. */
+import { randomUUID } from "node:crypto";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { TempoState } from "../graphs/state.js";
+import { messageText } from "../models/invoke-contract.js";
+
+/** A fresh message / tool-call id. */
+export function newId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** Messages of the current stage workspace, in conversation order. */
+export function workspaceMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {
+  const ids = new Set(state.workspaceMessageIds);
+  return state.messages.filter((message) => message.id !== undefined && ids.has(message.id));
+}
+
+/** Recent conversation turns outside the workspace (the stage sees its workspace separately). */
+export function conversationMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">, limit = 20): BaseMessage[] {
+  const ids = new Set(state.workspaceMessageIds);
+  return state.messages.filter((message) => message.id === undefined || !ids.has(message.id)).slice(-limit);
+}
+
+/** Text of the latest human message, or "". */
+export function latestUserText(messages: BaseMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message && message.getType() === "human") return messageText(message);
+  }
+  return "";
+}
+
+/** The assistant tool-call message and its tool message, as one round (they never travel apart). */
+export function toolRound(call: { id: string; name: string; arguments: Record<string, unknown> }, result: string, speak = ""): [AIMessage, ToolMessage] {
+  return [
+    new AIMessage({ id: newId("ai"), content: speak, tool_calls: [{ id: call.id, name: call.name, args: call.arguments, type: "tool_call" }] }),
+    new ToolMessage({ id: newId("tool"), content: result, tool_call_id: call.id, name: call.name }),
+  ];
+}
+
+/** Ids of messages, for the workspace list. */
+export function idsOf(messages: BaseMessage[]): string[] {
+  return messages.map((message) => message.id).filter((id): id is string => typeof id === "string");
+}
+
+/** The current time as ISO text. */
+export function now(): string {
+  return new Date().toISOString();
+}

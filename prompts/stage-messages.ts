@@ -1,0 +1,75 @@
+/**
+ * The unified stage-message layout (seed 003 §9.1), shared by every stage:
+ *
+ *   msg0 system : global prompt + stage prompt + tool brief
+ *   msg1 user   : conversation so far (recent turns, archived summary, pinned blocks)
+ *   msg2 …      : the stage workspace as real messages (tool rounds, corrections)
+ *   msgN user   : stage state + memory + this round's instruction
+ *
+ * Seed 003 uses assistant/system roles for msg1 and msgN; user roles are used
+ * here so every OpenAI-compatible server accepts the sequence (a system
+ * message mid-conversation or an assistant-first history is rejected by some).
+ */
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
+
+export interface StageMessagesInput {
+  stagePrompt: string;
+  toolBrief?: string;
+  /** Recent conversation turns (user / assistant), rendered as text. */
+  conversation: BaseMessage[];
+  /** Pinned context blocks by key. */
+  pinnedBlocks?: Record<string, string>;
+  /** Extra context sections (memory, task state), rendered as tagged blocks. */
+  context?: Record<string, string>;
+  /** The stage workspace, as real messages. */
+  workspace?: BaseMessage[];
+  /** The current stage state and the round's instruction. */
+  stageState: string;
+  instruction: string;
+}
+
+/** Assembles a stage's messages in the fixed layout. */
+export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
+  const system = [GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
+  const pinned = Object.entries(input.pinnedBlocks ?? {})
+    .filter(([, content]) => content.trim() !== "")
+    .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);
+  const conversation = `<conversation>\n${renderConversation(input.conversation) || "(no earlier messages)"}\n</conversation>`;
+  const context = Object.entries(input.context ?? {})
+    .filter(([, content]) => content.trim() !== "")
+    .map(([key, content]) => `<${key}>\n${content}\n</${key}>`);
+  return [
+    new SystemMessage(system),
+    new HumanMessage([conversation, ...pinned].join("\n\n")),
+    ...(input.workspace ?? []),
+    new HumanMessage([...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n")),
+  ];
+}
+
+/** Renders user/assistant turns as "role: text" lines; tool rounds become one-line notes. */
+export function renderConversation(messages: BaseMessage[]): string {
+  return messages
+    .map((message) => {
+      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(textOf(message), 300)}`;
+      if (message.getType() === "human") return `user: ${textOf(message)}`;
+      if (message.getType() === "ai") {
+        const calls = (message as AIMessage).tool_calls ?? [];
+        const text = textOf(message);
+        const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`).join(" ");
+        return `assistant: ${[text, callText].filter(Boolean).join(" ")}`;
+      }
+      return "";
+    })
+    .filter(Boolean)
+    .join("\n");
+}
+
+function textOf(message: BaseMessage): string {
+  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+}
+
+function oneLine(text: string, limit: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
+}

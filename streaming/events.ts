@@ -1,0 +1,54 @@
+/**
+ * Seed 003 §7's event kinds, carried by LangGraph's `custom` stream mode.
+ * Nodes emit them through `config.writer`; `stream(..., { streamMode: "custom" })`
+ * yields them as these typed objects.
+ */
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
+
+export type TempoEvent =
+  /** Progress the UI shows as a status line ("executing step 2 of 3"). */
+  | { kind: "status"; node: string; text: string }
+  /** A short chunk of assistant text (pseudo-streamed, seed 003 §7.2). */
+  | { kind: "assistant_text"; node: string; messageId: string; text: string }
+  /** A tool call about to run (read) or applied after confirmation (write). */
+  | { kind: "tool_call"; node: string; id: string; name: string; arguments: Record<string, unknown> }
+  /** A tool's result. */
+  | { kind: "tool_result"; node: string; id: string; name: string; ok: boolean; content: string }
+  /** A confirmation card (plan or write tool) the user must answer. */
+  | { kind: "confirm_request"; node: string; interrupt: HumanInterrupt }
+  /** A question to the user. */
+  | { kind: "interrupt"; node: string; interrupt: HumanInterrupt };
+
+export type TempoEventKind = TempoEvent["kind"];
+
+/** Sends one event to the `custom` stream, if the caller is streaming it. */
+export function emit(config: LangGraphRunnableConfig | undefined, event: TempoEvent): void {
+  config?.writer?.(event);
+}
+
+/** Splits text into chunks of about 8–24 characters, preferring punctuation and spaces (seed 003 §7.2). */
+export function splitPseudoStream(text: string, minimum = 8, maximum = 24): string[] {
+  const chunks: string[] = [];
+  let rest = text;
+  while (rest.length > maximum) {
+    let cut = -1;
+    for (let index = maximum; index >= minimum; index -= 1) {
+      if (/[\s,.;:!?，。；：！？、]/.test(rest[index - 1] ?? "")) {
+        cut = index;
+        break;
+      }
+    }
+    if (cut === -1) cut = maximum;
+    chunks.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  if (rest.length > 0) chunks.push(rest);
+  return chunks;
+}
+
+/** Emits `text` as a sequence of assistant_text chunks. */
+export function emitAssistantText(config: LangGraphRunnableConfig | undefined, node: string, messageId: string, text: string): void {
+  if (!config?.writer) return;
+  for (const chunk of splitPseudoStream(text)) emit(config, { kind: "assistant_text", node, messageId, text: chunk });
+}
