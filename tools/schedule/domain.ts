@@ -1,0 +1,41 @@
+/**
+ * The schedule tool domain: the ten tools over `ScheduleState`, loaded from
+ * and persisted (as a diff) to a `ScheduleRepository`.
+ */
+import type { PersistOptions, ToolDomain } from "../domain.js";
+import { diffScheduleState } from "./diff.js";
+import type { ApplyResult, ScheduleRepository } from "./repository.js";
+import type { ScheduleState } from "./state.js";
+import { scheduleTools } from "./tools/index.js";
+
+/** Version of the tools and their result formats; bump it whenever either changes. */
+export const SCHEDULE_DOMAIN_VERSION = "schedule-1";
+
+/** What the domain is about, for the system prompt. */
+export const SCHEDULE_DOMAIN_DESCRIPTION =
+  "A student's study schedule: days split into numbered class sections (slots) holding timetable events " +
+  "(lectures, labs, exams; some locked, some embeddable like a self-study hall) and review tasks of task classes " +
+  "(courses) that are pending until placed into free slots or inside an embeddable event.";
+
+/** Options of `createScheduleDomain`. */
+export interface ScheduleDomainOptions {
+  /** Where schedules are loaded from and persisted to. */
+  repository: ScheduleRepository;
+  /** Domain version; default `SCHEDULE_DOMAIN_VERSION`. */
+  version?: string;
+}
+
+/** Builds the "schedule" tool domain on a repository. */
+export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain<ScheduleState> {
+  const { repository } = options;
+  return {
+    name: "schedule",
+    version: options.version ?? SCHEDULE_DOMAIN_VERSION,
+    description: SCHEDULE_DOMAIN_DESCRIPTION,
+    tools: scheduleTools,
+    load: (userId: string) => repository.load(userId),
+    persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
+      return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * A `ScheduleRepository` in process memory, for tests, demos and the offline
+ * mode. Stores deep copies, so neither loaders nor seeders can change it
+ * behind its back.
+ */
+import type { PersistOptions } from "../domain.js";
+import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
+import { ScheduleConflictError } from "./errors.js";
+import type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
+import { emptyScheduleState, type ScheduleState } from "./state.js";
+import { parseScheduleState } from "./validation.js";
+
+/** Schedules kept in a Map, per user. */
+export class InMemoryScheduleRepository implements ScheduleRepository {
+  private readonly schedules = new Map<string, ScheduleState>();
+  private readonly appliedIds = new Map<string, Set<string>>();
+  private readonly whenMissing: (userId: string) => ScheduleState;
+
+  constructor(options: ScheduleRepositoryOptions = {}) {
+    this.whenMissing = options.whenMissing ?? (() => emptyScheduleState());
+  }
+
+  /** The user's schedule, as a deep copy. */
+  async load(userId: string): Promise<ScheduleState> {
+    const stored = this.schedules.get(userId);
+    return structuredClone(stored ?? this.whenMissing(userId));
+  }
+
+  /** Applies the changes once per applyId; all or nothing. */
+  async applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult> {
+    const applied = this.appliedIds.get(userId) ?? new Set<string>();
+    if (applied.has(options.applyId)) return { applied: false };
+    const stored = this.schedules.get(userId);
+    if (stored === undefined && changes.length > 0) {
+      throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
+    }
+    if (stored !== undefined) this.schedules.set(userId, structuredClone(applyScheduleChanges(stored, changes)));
+    applied.add(options.applyId);
+    this.appliedIds.set(userId, applied);
+    return { applied: true };
+  }
+
+  /** Validates and stores a copy of `state` as the user's schedule. */
+  async seed(userId: string, state: ScheduleState): Promise<void> {
+    this.schedules.set(userId, parseScheduleState(structuredClone(state)));
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The schedule domain (seed 003 §6): data model, the ten tools, diff
+ * persistence, repositories and sample data.
+ */
+export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, type ScheduleDomainOptions } from "./domain.js";
+export {
+  consecutiveDays,
+  dayMappingSchema,
+  dayOfWeekName,
+  DEFAULT_SLOTS_PER_DAY,
+  emptyScheduleState,
+  eventTaskSchema,
+  isEventTask,
+  isTaskItem,
+  scheduleStateSchema,
+  scheduleTaskSchema,
+  scheduleWindowSchema,
+  slotRangeSchema,
+  TASK_ID_PATTERN,
+  taskCategorySchema,
+  taskItemSchema,
+  taskSlots,
+  type DayMapping,
+  type EventTask,
+  type ScheduleState,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
+export { canonicalScheduleState, canonicalTask } from "./canonical-form.js";
+export { checkScheduleInvariants, parseScheduleState } from "./validation.js";
+export { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
+export {
+  applyScheduleChanges,
+  diffScheduleState,
+  type MoveChange,
+  type PlaceChange,
+  type ScheduleChange,
+  type TaskSource,
+  type UnplaceChange,
+} from "./diff.js";
+export type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
+export { InMemoryScheduleRepository } from "./in-memory-repository.js";
+export { PostgresScheduleRepository } from "./postgres-repository.js";
+export { migrateScheduleTables, SCHEDULE_MIGRATION_LOCK_KEY, SCHEDULE_MIGRATION_STATEMENTS } from "./postgres-schema.js";
+export { generateSchedule, sampleWeek, type GenerateScheduleOptions } from "./sample-data.js";
+export { DAY_LINE_LIMIT, HOST_LINE_LIMIT, RUN_LINE_LIMIT, TASK_LINE_LIMIT } from "./format.js";
+export * from "./tools/index.js";

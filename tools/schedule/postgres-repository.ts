@@ -1,0 +1,215 @@
+/**
+ * A `ScheduleRepository` on Postgres (its own tables, see postgres-schema.ts).
+ * Every statement is parameterised. `applyChanges` runs in one transaction:
+ * lock the user's window row, record the applyId (a second call with the same
+ * id stops there), replay the changes on the stored schedule with
+ * `applyScheduleChanges` (which checks that they still fit), and write the
+ * changed task rows.
+ */
+import type pg from "pg";
+import type { PersistOptions } from "../domain.js";
+import { sortIds } from "./canonical-form.js";
+import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
+import { ScheduleConflictError } from "./errors.js";
+import { migrateScheduleTables } from "./postgres-schema.js";
+import type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
+import { emptyScheduleState, type DayMapping, type EventTask, type ScheduleState, type ScheduleTask, type SlotRange, type TaskCategory, type TaskItem } from "./state.js";
+import { parseScheduleState } from "./validation.js";
+
+/** A row of `tempo_schedule_windows`. */
+interface WindowRow {
+  total_days: number;
+  slots_per_day: number;
+  days: DayMapping[];
+  categories: TaskCategory[];
+}
+
+/** A row of `tempo_schedule_tasks` (also the shape written through `jsonb_to_recordset`). */
+interface TaskRow {
+  task_id: string;
+  ordinal: number;
+  source: "event" | "task_item";
+  name: string;
+  slots: SlotRange[];
+  can_embed: boolean | null;
+  locked: boolean | null;
+  duration: number | null;
+  category_id: string | null;
+  status: "pending" | "placed" | null;
+  embedded_in: string | null;
+}
+
+/** Column list of task rows, in `TaskRow` order. */
+const TASK_COLUMNS = "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in";
+/** The record definition that reads task rows out of a JSON array parameter. */
+const TASK_RECORD =
+  "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text";
+
+/** Schedules in Postgres, per user. */
+export class PostgresScheduleRepository implements ScheduleRepository {
+  private readonly pool: pg.Pool;
+  private readonly whenMissing: (userId: string) => ScheduleState;
+  private migrated: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, options: ScheduleRepositoryOptions = {}) {
+    this.pool = pool;
+    this.whenMissing = options.whenMissing ?? (() => emptyScheduleState());
+  }
+
+  /** Creates the tables if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
+  migrate(): Promise<void> {
+    this.migrated ??= migrateScheduleTables(this.pool).catch((error: unknown) => {
+      this.migrated = undefined;
+      throw error;
+    });
+    return this.migrated;
+  }
+
+  /** The user's schedule, or the default when none is stored. */
+  async load(userId: string): Promise<ScheduleState> {
+    await this.migrate();
+    return (await readSchedule(this.pool, userId)) ?? this.whenMissing(userId);
+  }
+
+  /** Applies the changes in one transaction, once per applyId. */
+  async applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult> {
+    await this.migrate();
+    return inTransaction(this.pool, async (client) => {
+      // Lock the user's window row first: concurrent applies for one user run one after the other.
+      const window = await readWindow(client, userId, true);
+      const recorded = await client.query(
+        "INSERT INTO tempo_schedule_applied (user_id, apply_id, change_count) VALUES ($1, $2, $3) ON CONFLICT (user_id, apply_id) DO NOTHING",
+        [userId, options.applyId, changes.length],
+      );
+      if (recorded.rowCount === 0) return { applied: false };
+      if (changes.length === 0) return { applied: true };
+      if (window === undefined) {
+        throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
+      }
+      const next = applyScheduleChanges(rowsToSchedule(window, await readTaskRows(client, userId)), changes);
+      const changedIds = new Set(changes.map((change) => change.taskId));
+      const rows = next.tasks.flatMap((task, ordinal) => (changedIds.has(task.id) ? [taskToRow(task, ordinal)] : []));
+      await client.query(
+        `UPDATE tempo_schedule_tasks AS stored
+            SET slots = changed.slots, status = changed.status, embedded_in = changed.embedded_in
+           FROM jsonb_to_recordset($2::jsonb) AS changed(${TASK_RECORD})
+          WHERE stored.user_id = $1 AND stored.task_id = changed.task_id`,
+        [userId, JSON.stringify(rows)],
+      );
+      await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
+      return { applied: true };
+    });
+  }
+
+  /** Validates `state` and replaces the user's stored schedule with it, in one transaction. */
+  async seed(userId: string, state: ScheduleState): Promise<void> {
+    const valid = parseScheduleState(state);
+    await this.migrate();
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories)
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)
+         ON CONFLICT (user_id) DO UPDATE
+           SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
+               days = EXCLUDED.days, categories = EXCLUDED.categories, updated_at = now()`,
+        [userId, valid.window.totalDays, valid.window.slotsPerDay, JSON.stringify(valid.window.days), JSON.stringify(valid.categories)],
+      );
+      await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
+      const rows = valid.tasks.map(taskToRow);
+      await client.query(
+        `INSERT INTO tempo_schedule_tasks (user_id, ${TASK_COLUMNS})
+         SELECT $1, ${TASK_COLUMNS} FROM jsonb_to_recordset($2::jsonb) AS seeded(${TASK_RECORD})`,
+        [userId, JSON.stringify(rows)],
+      );
+    });
+  }
+}
+
+/** Something that runs queries: the pool or a client inside a transaction. */
+type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
+
+/** Reads a user's schedule, or undefined when none is stored. */
+async function readSchedule(queryable: Queryable, userId: string): Promise<ScheduleState | undefined> {
+  const window = await readWindow(queryable, userId, false);
+  return window === undefined ? undefined : rowsToSchedule(window, await readTaskRows(queryable, userId));
+}
+
+/** Reads a user's window row (optionally locking it until the transaction ends), or undefined. */
+async function readWindow(queryable: Queryable, userId: string, lock: boolean): Promise<WindowRow | undefined> {
+  const windows = await queryable.query<WindowRow>(
+    `SELECT total_days, slots_per_day, days, categories FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
+    [userId],
+  );
+  return windows.rows[0];
+}
+
+/** Reads a user's task rows in list order. */
+async function readTaskRows(queryable: Queryable, userId: string): Promise<TaskRow[]> {
+  const tasks = await queryable.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY ordinal`, [userId]);
+  return tasks.rows;
+}
+
+/** Runs `work` in a transaction on one pooled client: commit on success, rollback on any error. */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The stored row of a task. */
+function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
+  if (task.source === "event") {
+    return {
+      task_id: task.id, ordinal, source: "event", name: task.name, slots: task.slots,
+      can_embed: task.canEmbed, locked: task.locked, duration: null, category_id: null, status: null, embedded_in: null,
+    };
+  }
+  return {
+    task_id: task.id, ordinal, source: "task_item", name: task.name, slots: task.slots ?? [],
+    can_embed: null, locked: null, duration: task.duration, category_id: task.categoryId, status: task.status,
+    embedded_in: task.embeddedIn ?? null,
+  };
+}
+
+/** Rebuilds the schedule from its rows, in canonical form (hosts' `embeds` derived from `embedded_in`). */
+function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleState {
+  const guests = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.embedded_in !== null) guests.set(row.embedded_in, [...(guests.get(row.embedded_in) ?? []), row.task_id]);
+  }
+  const tasks = rows.map((row): ScheduleTask => {
+    const slots = row.slots.map((range) => ({ day: range.day, start: range.start, end: range.end }));
+    if (row.source === "event") {
+      const event: EventTask = {
+        id: row.task_id, name: row.name, source: "event", slots,
+        canEmbed: row.can_embed === true, locked: row.locked === true, embeds: sortIds(guests.get(row.task_id) ?? []),
+      };
+      return event;
+    }
+    const item: TaskItem = {
+      id: row.task_id, name: row.name, source: "task_item", duration: row.duration ?? 0,
+      categoryId: row.category_id ?? "", status: row.status === "placed" ? "placed" : "pending",
+    };
+    if (item.status === "placed") item.slots = slots;
+    if (item.status === "placed" && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
+    return item;
+  });
+  return {
+    window: {
+      totalDays: window.total_days,
+      slotsPerDay: window.slots_per_day,
+      days: window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek })),
+    },
+    categories: window.categories.map((category) => ({ id: category.id, name: category.name })),
+    tasks,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The Postgres tables of the schedule repository and their idempotent
+ * migration, run under an advisory lock so that concurrent processes never
+ * race on `CREATE TABLE`.
+ *
+ * - `tempo_schedule_windows`: one row per user — the window and task classes.
+ * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
+ *   placement columns (`slots`, `status`, `embedded_in`) are what changes write.
+ *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
+ * - `tempo_schedule_applied`: the applyIds already applied, per user.
+ */
+import type pg from "pg";
+import { withAdvisoryLock } from "../../checkpoints/saver.js";
+
+/** Advisory lock key the migration runs under. */
+export const SCHEDULE_MIGRATION_LOCK_KEY = "tempo_schedule_migrate";
+
+/** The migration, statement by statement; every statement is idempotent. */
+export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS tempo_schedule_windows (
+    user_id text PRIMARY KEY,
+    total_days integer NOT NULL CHECK (total_days >= 0),
+    slots_per_day integer NOT NULL CHECK (slots_per_day >= 1),
+    days jsonb NOT NULL,
+    categories jsonb NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  `CREATE TABLE IF NOT EXISTS tempo_schedule_tasks (
+    user_id text NOT NULL REFERENCES tempo_schedule_windows (user_id) ON DELETE CASCADE,
+    task_id text NOT NULL,
+    ordinal integer NOT NULL,
+    source text NOT NULL CHECK (source IN ('event', 'task_item')),
+    name text NOT NULL,
+    slots jsonb NOT NULL DEFAULT '[]'::jsonb,
+    can_embed boolean,
+    locked boolean,
+    duration integer,
+    category_id text,
+    status text CHECK (status IN ('pending', 'placed')),
+    embedded_in text,
+    PRIMARY KEY (user_id, task_id)
+  )`,
+  `CREATE INDEX IF NOT EXISTS tempo_schedule_tasks_user_ordinal ON tempo_schedule_tasks (user_id, ordinal)`,
+  `CREATE TABLE IF NOT EXISTS tempo_schedule_applied (
+    user_id text NOT NULL,
+    apply_id text NOT NULL,
+    change_count integer NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (user_id, apply_id)
+  )`,
+];
+
+/** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */
+export async function migrateScheduleTables(pool: pg.Pool): Promise<void> {
+  await withAdvisoryLock(pool, SCHEDULE_MIGRATION_LOCK_KEY, async () => {
+    for (const statement of SCHEDULE_MIGRATION_STATEMENTS) await pool.query(statement);
+  });
+}

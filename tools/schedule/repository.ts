@@ -1,0 +1,34 @@
+/**
+ * Where schedules live. The repository is the source of truth: the graph
+ * loads a user's schedule for each tool call and persists a confirmed write as
+ * a diff, in one transaction, at most once per `applyId`.
+ */
+import type { PersistOptions } from "../domain.js";
+import type { ScheduleChange } from "./diff.js";
+import type { ScheduleState } from "./state.js";
+
+/** What `applyChanges` reports. */
+export interface ApplyResult {
+  /** True when this call applied the changes; false when a change with the same `applyId` had already been applied. */
+  applied: boolean;
+}
+
+/** Storage of users' schedules. */
+export interface ScheduleRepository {
+  /** The user's current schedule (a fresh copy the caller may keep); a user with none stored gets the repository's default. */
+  load(userId: string): Promise<ScheduleState>;
+  /**
+   * Applies `changes` atomically, recording `options.applyId`; with an `applyId` seen before for this user it changes
+   * nothing and answers `applied: false`. Throws `ScheduleConflictError` (nothing applied, applyId not recorded) when a
+   * change no longer fits the stored schedule.
+   */
+  applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult>;
+  /** Replaces the user's schedule with `state` (validated first; throws `InvalidScheduleError`), e.g. to load sample data. */
+  seed(userId: string, state: ScheduleState): Promise<void>;
+}
+
+/** Options shared by the repositories. */
+export interface ScheduleRepositoryOptions {
+  /** The schedule `load` returns for a user with none stored (not stored by loading). Default: an empty 7-day, 12-slot week. */
+  whenMissing?: (userId: string) => ScheduleState;
+}
