@@ -177,13 +177,18 @@ export async function startRealTestPostgres(): Promise<TestPostgres> {
 
 /**
  * The servers tests should run against here: embedded always, real PostgreSQL when installed. With
- * `TEMPO_REQUIRE_REAL_POSTGRES=1` (set by CI) a missing real server is an error, never a silent skip.
+ * `TEMPO_REQUIRE_REAL_POSTGRES=1` (set by CI) a missing real server is an error, never a silent skip. `environment`
+ * overrides what is detected (for testing this function).
  */
-export function postgresTargets(): PostgresTarget[] {
+export function postgresTargets(
+  environment: { realAvailable?: boolean; requireReal?: boolean } = {},
+): PostgresTarget[] {
+  const realAvailable = environment.realAvailable ?? realPostgresAvailable();
+  const requireReal = environment.requireReal ?? process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1";
   const targets: PostgresTarget[] = [{ kind: "embedded", start: startEmbeddedTestPostgres }];
-  if (realPostgresAvailable()) {
+  if (realAvailable) {
     targets.push({ kind: "real", start: startRealTestPostgres });
-  } else if (process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1") {
+  } else if (requireReal) {
     throw new Error(
       `TEMPO_REQUIRE_REAL_POSTGRES=1 but PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing). ` +
         "Install it (apt-get install -y postgresql-15), or unset TEMPO_REQUIRE_REAL_POSTGRES to test on the embedded server only.",
