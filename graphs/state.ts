@@ -36,6 +36,8 @@ export interface PendingTool {
   summary: string;
   /** The model's reason for the call. */
   reason: string;
+  /** What the model said with the proposal; becomes the content of the assistant tool-call message. */
+  speak: string;
 }
 
 /** What the graph waits on (seed 003's PendingInteraction). */

@@ -105,7 +105,7 @@ function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, co
   const result = feedback
     ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
     : "Not applied: the user rejected this change without comment. Choose a different action.";
-  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result);
+  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
   emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
   return { ...cleared, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
 }

@@ -85,7 +85,7 @@ async function applyApprovedTool(
   emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
   const outcome = await runTool(dependencies.domain, userId, { id: tool.id, name: tool.name, arguments: tool.arguments });
   emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
-  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, outcome.content);
+  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, outcome.content, tool.speak);
   return {
     messages: round,
     workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
@@ -143,6 +143,7 @@ async function applyDecision(
       arguments: checked.arguments,
       summary: `${call.name} ${JSON.stringify(checked.arguments)}`,
       reason: decision.reason || speak,
+      speak,
     };
     emit(config, { kind: "confirm_request", node: "execute", interrupt: toolInterrupt(pendingTool) });
     return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, phase: "waiting_confirm", pending: { kind: "confirm_tool", tool: pendingTool } };
