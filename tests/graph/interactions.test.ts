@@ -1,11 +1,10 @@
 /** The graph's behaviours around humans and models, each driven by scripted models. */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { InvalidResumeError, ModelOutputError } from "../../errors/index.js";
 import type { TempoEvent } from "../../streaming/events.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { json, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
 
 const oneStepPlan = json({
   speak: "Plan ready.",
@@ -15,7 +14,7 @@ const oneStepPlan = json({
 });
 const addNote = (text: string, action = "confirm") => json({ speak: `Adding ${text}.`, action, reason: "asked", tool_call: { name: "add_note", arguments: { text } } });
 const done = json({ action: "done", goal_check: "the note is listed" });
-const accept = new Command({ resume: { type: "accept", args: null } });
+const accept = resume({ type: "accept", args: null });
 const userMessage = (text: string) => ({ messages: [new HumanMessage(text)] });
 const lastPrompt = (calls: Array<{ messages: BaseMessage[] }>) => calls.at(-1)!.messages.map((message) => String(message.content)).join("\n");
 
@@ -26,7 +25,7 @@ describe("chat", () => {
     const result = await graph.invoke(userMessage("hi"), threadConfig("chat-1"));
     expect(result.phase).toBe("chatting");
     expect(result.planSteps).toEqual([]);
-    expect(result.__interrupt__).toBeUndefined();
+    expect(interruptsOf(result)).toEqual([]);
     expect(transcript(result.messages)).toEqual(["human:hi", "ai:Hello! How can I help?"]);
     expect(models.plan.callCount).toBe(0);
   });
@@ -52,12 +51,12 @@ describe("plan", () => {
     });
     const config = threadConfig("plan-ask");
     const asked = await graph.invoke(userMessage("add a note"), config);
-    expect(asked.__interrupt__?.[0]?.value).toEqual({
+    expect(interruptsOf(asked)[0]?.value).toEqual({
       action_request: { action: "ask_user", args: { question: "What should the note say?" } },
       config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
       description: "What should the note say?",
     });
-    const answered = await graph.invoke(new Command({ resume: { type: "response", args: "call mom" } }), config);
+    const answered = await graph.invoke(resume({ type: "response", args: "call mom" }), config);
     expect(answered.phase).toBe("waiting_confirm");
     expect(answered.planSteps).toHaveLength(1);
     expect(lastPrompt(models.plan.calls)).toContain("call mom");
@@ -76,11 +75,11 @@ describe("plan", () => {
     const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [oneStepPlan, revised] });
     const config = threadConfig("plan-reject");
     await graph.invoke(userMessage("add a note: call mom"), config);
-    const replanned = await graph.invoke(new Command({ resume: { type: "response", args: "List my notes first." } }), config);
+    const replanned = await graph.invoke(resume({ type: "response", args: "List my notes first." }), config);
     expect(replanned.phase).toBe("waiting_confirm");
     expect(replanned.planSteps.map((step) => step.content)).toEqual(["List notes first", "Add the note"]);
     expect(lastPrompt(models.plan.calls)).toContain("I reject this plan. Feedback: List my notes first.");
-    expect(replanned.__interrupt__?.[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+    expect(interruptsOf(replanned)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
   });
 
   test("an edited plan runs as edited", async () => {
@@ -89,7 +88,7 @@ describe("plan", () => {
     const config = threadConfig("plan-edit");
     await graph.invoke(userMessage("add a note"), config);
     const edited = await graph.invoke(
-      new Command({ resume: { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Add an edited note", done_when: "added" }] } } } }),
+      resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Add an edited note", done_when: "added" }] } } }),
       config,
     );
     expect(edited.planSteps).toEqual([{ id: "step-1", content: "Add an edited note", doneWhen: "added", status: "running" }]);
@@ -118,8 +117,8 @@ describe("write confirmation", () => {
     const config = threadConfig("tool-reject");
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
-    const second = await graph.invoke(new Command({ resume: { type: "response", args: "Call it y instead." } }), config);
-    expect(second.__interrupt__?.[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "y" } } });
+    const second = await graph.invoke(resume({ type: "response", args: "Call it y instead." }), config);
+    expect(interruptsOf(second)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "y" } } });
     expect(lastPrompt(models.execute.calls)).toContain("Not applied: the user rejected this change. Their feedback: Call it y instead.");
     const final = await graph.invoke(accept, config);
     expect(domain.data.get("user-1")).toEqual({ notes: ["a", "y"] });
@@ -137,7 +136,7 @@ describe("write confirmation", () => {
     const config = threadConfig("tool-ignore");
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
-    const result = await graph.invoke(new Command({ resume: { type: "ignore", args: null } }), config);
+    const result = await graph.invoke(resume({ type: "ignore", args: null }), config);
     expect(result.phase).toBe("done");
     expect(domain.applied).toHaveLength(0);
     expect(lastPrompt(models.execute.calls)).toContain("rejected this change without comment");
@@ -150,9 +149,9 @@ describe("write confirmation", () => {
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
     await expect(
-      graph.invoke(new Command({ resume: { type: "edit", args: { action: "add_note", args: { text: "" } } } }), config),
+      graph.invoke(resume({ type: "edit", args: { action: "add_note", args: { text: "" } } }), config),
     ).rejects.toThrow(/edited arguments do not fit add_note/);
-    const final = await graph.invoke(new Command({ resume: { type: "edit", args: { action: "add_note", args: { text: "final text" } } } }), config);
+    const final = await graph.invoke(resume({ type: "edit", args: { action: "add_note", args: { text: "final text" } } }), config);
     expect(final.phase).toBe("done");
     expect(domain.data.get("user-1")).toEqual({ notes: ["final text"] });
   });
@@ -164,7 +163,7 @@ describe("write confirmation", () => {
     await graph.invoke(userMessage("add a note"), config);
     const waiting = await graph.invoke(accept, config);
     expect(waiting.phase).toBe("waiting_confirm");
-    expect(waiting.__interrupt__?.[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
+    expect(interruptsOf(waiting)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
     expect(domain.applied).toHaveLength(0);
   });
 
@@ -197,7 +196,7 @@ describe("resume values", () => {
     const config = threadConfig("bad-resume");
     await graph.invoke(userMessage("add a note"), config);
     for (const bad of ["yes", { type: "approve" }, { type: "response", args: "" }, 42]) {
-      const error = await graph.invoke(new Command({ resume: bad }), config).catch((caught: unknown) => caught);
+      const error = await graph.invoke(resume(bad), config).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(InvalidResumeError);
       expect((error as InvalidResumeError).code).toBe("INVALID_RESUME");
       expect((error as Error).message).toMatch(/expected a HumanResponse|needs its text/);
@@ -206,7 +205,7 @@ describe("resume values", () => {
       expect(state.values.phase).toBe("waiting_confirm");
     }
     // Agent Inbox sends a one-element list.
-    await graph.invoke(new Command({ resume: [{ type: "accept", args: null }] }), config);
+    await graph.invoke(resume([{ type: "accept", args: null }]), config);
     const final = await graph.invoke(accept, config);
     expect(final.phase).toBe("done");
     expect(domain.applied).toHaveLength(1);

@@ -4,10 +4,9 @@
  * accept → write applied once → next step → done → deliver.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
 import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { json, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
 
 test("task → plan confirmation → read tools → write confirmation → applied once → deliver", async () => {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });
@@ -41,8 +40,8 @@ test("task → plan confirmation → read tools → write confirmation → appli
   expect(first.phase).toBe("waiting_confirm");
   expect(first.planSteps.map((step) => [step.id, step.status])).toEqual([["step-1", "pending"], ["step-2", "pending"]]);
   expect(first.pinnedBlocks.plan).toContain("1. Read the current notes");
-  expect(first.__interrupt__).toHaveLength(1);
-  expect(first.__interrupt__?.[0]?.value).toEqual({
+  expect(interruptsOf(first)).toHaveLength(1);
+  expect(interruptsOf(first)[0]?.value).toEqual({
     action_request: {
       action: "confirm_plan",
       args: {
@@ -58,19 +57,19 @@ test("task → plan confirmation → read tools → write confirmation → appli
   });
 
   // Request 2: accept → read tool runs at once → step 2 → the write waits for confirmation.
-  const second = await graph.invoke(new Command({ resume: { type: "accept", args: null } }), config);
+  const second = await graph.invoke(resume({ type: "accept", args: null }), config);
   expect(second.phase).toBe("waiting_confirm");
   expect(second.planSteps.map((step) => step.status)).toEqual(["done", "running"]);
   expect(second.planSteps[0]?.summary).toBe("list_notes returned 1 note: buy milk");
-  expect(second.__interrupt__?.[0]?.value).toMatchObject({
+  expect(interruptsOf(second)[0]?.value).toMatchObject({
     action_request: { action: "add_note", args: { text: "call mom" } },
     config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
   });
   expect(domain.applied).toHaveLength(0);
 
   // Request 3: accept → the write is applied once → verify → done → deliver.
-  const third = await graph.invoke(new Command({ resume: { type: "accept", args: null } }), config);
-  expect(third.__interrupt__).toBeUndefined();
+  const third = await graph.invoke(resume({ type: "accept", args: null }), config);
+  expect(interruptsOf(third)).toEqual([]);
   expect(third.phase).toBe("done");
   expect(third.planSteps.map((step) => step.status)).toEqual(["done", "done"]);
   expect(third.finalAnswer).toBe("Added “call mom” to your notes.");

@@ -1,7 +1,7 @@
 /** Helpers for driving the graph with scripted models. */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver, type Interrupt } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import type { ToolDomain } from "../../tools/domain.js";
@@ -72,4 +72,14 @@ export function unpairedToolCalls(messages: BaseMessage[]): string[] {
 /** Run config for a thread of a user. */
 export function threadConfig(threadId: string, userId = "user-1") {
   return { configurable: { thread_id: threadId, user_id: userId } };
+}
+
+/** A resume command, typed to fit any graph's invoke. */
+export function resume(value: unknown): Command<unknown, Record<string, never>, never> {
+  return new Command({ resume: value });
+}
+
+/** The interrupts an invoke result carries (LangGraph puts them under `__interrupt__`). */
+export function interruptsOf(result: object): Interrupt[] {
+  return (result as { __interrupt__?: Interrupt[] }).__interrupt__ ?? [];
 }
