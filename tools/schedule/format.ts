@@ -41,9 +41,10 @@
  *                  `categories (<count>):` + category lines
  *                  `pending tasks (<count>):` + pending task lines (capped)
  *   query_range    one block per day: `day <d> week <w> <Dow> slots <a>-<b>:` + range segment lines
- *   find_free      `free runs of at least <n> slots on days <days> slots <a>-<b>: <count> found`
+ *   find_free      `free runs with min_length=<n> on days <days> slots <a>-<b>: <count> found`
  *                  + free run lines (capped), in day then slot order;
- *                  or `no free run of at least <n> slots on days <days> slots <a>-<b>`
+ *                  or `no free run with min_length=<n> on days <days> slots <a>-<b>`
+ *                  (<days> is a compressed list such as `1-3,5`)
  *   list_tasks     `tasks matching <filters>: <count> of <total>` (filters `source=… status=… category=… day=…`
  *                  or `all`) + pending / placed / event lines (capped), in task-list order
  *   get_task_info  `task <id> "<name>"` then `key: value` lines:

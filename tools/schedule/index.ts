@@ -48,3 +48,16 @@ export { migrateScheduleTables, SCHEDULE_MIGRATION_LOCK_KEY, SCHEDULE_MIGRATION_
 export { generateSchedule, sampleWeek, type GenerateScheduleOptions } from "./sample-data.js";
 export { DAY_LINE_LIMIT, HOST_LINE_LIMIT, RUN_LINE_LIMIT, TASK_LINE_LIMIT } from "./format.js";
 export * from "./tools/index.js";
+export {
+  FREE_RUN_LINE_PATTERN,
+  OVERFLOW_LINE_PATTERN,
+  parseFreeRuns,
+  parseOverflowCount,
+  parsePendingTasks,
+  parsePlacedResult,
+  PENDING_TASK_LINE_PATTERN,
+  PLACED_RESULT_PATTERN,
+  type FreeRunEntry,
+  type PendingTaskEntry,
+  type PlacedEntry,
+} from "./result-parsing.js";

@@ -20,6 +20,16 @@ export function slotField(description: string) {
   return z.number().int().describe(description);
 }
 
+/** An optional day index; the description sits on the optional wrapper, where schema exporters look. */
+export function optionalDayField(description: string) {
+  return z.number().int().optional().describe(description);
+}
+
+/** An optional slot number; the description sits on the optional wrapper. */
+export function optionalSlotField(description: string) {
+  return z.number().int().optional().describe(description);
+}
+
 /** An optional cap on the lines a list shows. */
 export function limitField(defaultLimit: number) {
   return z

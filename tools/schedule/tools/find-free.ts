@@ -8,7 +8,7 @@ import type { DomainTool } from "../../domain.js";
 import { RUN_LINE_LIMIT, appendCapped, failure, formatCount, formatDayList, freeRunLine, readResult } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState, SlotRange } from "../state.js";
-import { dayField, limitField, slotField } from "./argument-fields.js";
+import { dayField, limitField, optionalSlotField } from "./argument-fields.js";
 
 /** Arguments of find_free. */
 export const findFreeArgumentsSchema = z.object({
@@ -23,8 +23,8 @@ export const findFreeArgumentsSchema = z.object({
     .max(400)
     .optional()
     .describe("Only these day indices; default every day of the window."),
-  slot_start: slotField("Only look at slots from this one on (1-based); default 1.").optional(),
-  slot_end: slotField("Only look at slots up to this one, inclusive; default the last slot of the day.").optional(),
+  slot_start: optionalSlotField("Only look at slots from this one on (1-based); default 1."),
+  slot_end: optionalSlotField("Only look at slots up to this one, inclusive; default the last slot of the day."),
   include_embeddable: z
     .boolean()
     .optional()
@@ -68,8 +68,8 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
 
     const runs = findFreeRuns(buildOccupancyIndex(state), days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
     const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}`;
-    if (runs.length === 0) return readResult([`no free run of at least ${minLength} slots ${where}`]);
-    const lines = [`free runs of at least ${minLength} slots ${where}: ${formatCount(runs.length)} found`];
+    if (runs.length === 0) return readResult([`no free run with min_length=${minLength} ${where}`]);
+    const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];
     appendCapped(lines, runs, args.limit ?? RUN_LINE_LIMIT, (run) => freeRunLine(run.range, run.hostId), "narrow with day/slot filters");
     return readResult(lines);
   },

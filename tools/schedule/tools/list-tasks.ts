@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
 import type { ScheduleState, ScheduleTask } from "../state.js";
-import { dayField, limitField } from "./argument-fields.js";
+import { limitField, optionalDayField } from "./argument-fields.js";
 
 /** Arguments of list_tasks. */
 export const listTasksArgumentsSchema = z.object({
@@ -19,7 +19,7 @@ export const listTasksArgumentsSchema = z.object({
     .optional()
     .describe("Only task items with this status (implies source=task_item); `pending` lists what still needs a place."),
   category: z.string().min(1).optional().describe("Only task items of this task class id (implies source=task_item)."),
-  day: dayField("Only tasks that occupy slots on this day index (1-based).").optional(),
+  day: optionalDayField("Only tasks that occupy slots on this day index (1-based)."),
   limit: limitField(TASK_LINE_LIMIT),
 });
 

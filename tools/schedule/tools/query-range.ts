@@ -7,7 +7,7 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatDay, quoteName, readResult } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState } from "../state.js";
-import { dayField, slotField } from "./argument-fields.js";
+import { dayField, optionalDayField, optionalSlotField } from "./argument-fields.js";
 
 /** Most days one query_range call may cover. */
 export const QUERY_RANGE_DAY_LIMIT = 14;
@@ -15,9 +15,9 @@ export const QUERY_RANGE_DAY_LIMIT = 14;
 /** Arguments of query_range. */
 export const queryRangeArgumentsSchema = z.object({
   day: dayField("Day index to show (1-based, as listed by get_overview)."),
-  day_end: dayField(`Last day to show, inclusive, for several days at once (at most ${QUERY_RANGE_DAY_LIMIT}); default: only \`day\`.`).optional(),
-  slot_start: slotField("First slot to show (1-based); default 1.").optional(),
-  slot_end: slotField("Last slot to show, inclusive; default the last slot of the day.").optional(),
+  day_end: optionalDayField(`Last day to show, inclusive, for several days at once (at most ${QUERY_RANGE_DAY_LIMIT}); default: only \`day\`.`),
+  slot_start: optionalSlotField("First slot to show (1-based); default 1."),
+  slot_end: optionalSlotField("Last slot to show, inclusive; default the last slot of the day."),
 });
 
 /** Parsed arguments of query_range. */

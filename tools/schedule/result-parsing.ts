@@ -1,0 +1,98 @@
+/**
+ * Parsers for the stable lines of format.ts, for a deterministic policy (and
+ * the tests) that read tool results back. Each pattern matches one whole line.
+ */
+
+/** A pending task line; groups: id, name (JSON string literal), duration, category id. */
+export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
+/** A free run line; groups: day, first slot, last slot, length, host id (optional). */
+export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) free\)(?: embeddable host (\S+))?$/;
+/** A successful place result; groups: id, day, first slot, last slot, host id (optional). */
+export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/;
+/** The overflow line of a capped list; group: the count left out, with thousands commas. */
+export const OVERFLOW_LINE_PATTERN = /^\.\.\. and ([\d,]+) more; .+$/;
+
+/** A pending task read from a `- task …` line. */
+export interface PendingTaskEntry {
+  /** Task id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Consecutive slots it needs. */
+  duration: number;
+  /** Id of its task class. */
+  categoryId: string;
+}
+
+/** A free run read from a `- day … (n free)` line. */
+export interface FreeRunEntry {
+  /** Day index. */
+  day: number;
+  /** First free slot. */
+  start: number;
+  /** Last free slot, inclusive. */
+  end: number;
+  /** Number of free slots. */
+  length: number;
+  /** Id of the embeddable host the run lies in, if any. */
+  hostId?: string;
+}
+
+/** A successful place read from its result line. */
+export interface PlacedEntry {
+  /** Task id. */
+  id: string;
+  /** Day index. */
+  day: number;
+  /** First slot. */
+  start: number;
+  /** Last slot, inclusive. */
+  end: number;
+  /** Id of the host it was embedded in, if any. */
+  hostId?: string;
+}
+
+/** Every pending task line of a get_overview or list_tasks result, in order. */
+export function parsePendingTasks(content: string): PendingTaskEntry[] {
+  const entries: PendingTaskEntry[] = [];
+  for (const line of content.split("\n")) {
+    const match = PENDING_TASK_LINE_PATTERN.exec(line);
+    if (match === null) continue;
+    const [, id = "", name = '""', duration = "0", categoryId = ""] = match;
+    entries.push({ id, name: JSON.parse(name) as string, duration: Number(duration), categoryId });
+  }
+  return entries;
+}
+
+/** Every free run line of a find_free result, in order. */
+export function parseFreeRuns(content: string): FreeRunEntry[] {
+  const entries: FreeRunEntry[] = [];
+  for (const line of content.split("\n")) {
+    const match = FREE_RUN_LINE_PATTERN.exec(line);
+    if (match === null) continue;
+    const [, day = "0", start = "0", end = "0", length = "0", hostId] = match;
+    const entry: FreeRunEntry = { day: Number(day), start: Number(start), end: Number(end), length: Number(length) };
+    if (hostId !== undefined) entry.hostId = hostId;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/** The placement a successful place result reports, or undefined for any other text. */
+export function parsePlacedResult(content: string): PlacedEntry | undefined {
+  const match = PLACED_RESULT_PATTERN.exec(content.trim());
+  if (match === null) return undefined;
+  const [, id = "", day = "0", start = "0", end = "0", hostId] = match;
+  const entry: PlacedEntry = { id, day: Number(day), start: Number(start), end: Number(end) };
+  if (hostId !== undefined) entry.hostId = hostId;
+  return entry;
+}
+
+/** How many items a capped list left out (0 when it was not capped). */
+export function parseOverflowCount(content: string): number {
+  for (const line of content.split("\n")) {
+    const match = OVERFLOW_LINE_PATTERN.exec(line);
+    if (match !== null) return Number((match[1] ?? "0").replaceAll(",", ""));
+  }
+  return 0;
+}
