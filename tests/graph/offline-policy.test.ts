@@ -1,0 +1,65 @@
+/** The offline policy drives the whole graph on the sample week, with no network. */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+
+async function setup() {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("student", sampleWeek());
+  const domain = createScheduleDomain({ repository });
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver() });
+  return { repository, graph };
+}
+
+describe("offline policy", () => {
+  test("arranges next week's review end to end, every write confirmed", async () => {
+    const { repository, graph } = await setup();
+    const config = threadConfig("offline-1", "student");
+    let result = await graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config);
+    const cards: string[] = [];
+    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
+      cards.push(String((interruptsOf(result)[0]?.value as { action_request: { action: string } }).action_request.action));
+      result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    }
+    expect(cards[0]).toBe("confirm_plan");
+    expect(cards.slice(1)).toEqual(Array(8).fill("place"));
+    expect(result.phase).toBe("done");
+    expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
+    expect(result.finalAnswer).toContain("Your review week is arranged.");
+    expect(unpairedToolCalls(result.messages)).toEqual([]);
+
+    const schedule = await repository.load("student");
+    const items = schedule.tasks.filter((task) => task.source === "task_item");
+    expect(items.map((task) => task.status)).toEqual(Array(8).fill("placed"));
+    expect(checkScheduleInvariants(schedule)).toEqual([]);
+    // Spread over the week: no day holds more than two of the eight reviews.
+    const perDay = new Map<number, number>();
+    for (const item of items) for (const range of item.slots ?? []) perDay.set(range.day, (perDay.get(range.day) ?? 0) + 1);
+    expect(Math.max(...perDay.values())).toBeLessThanOrEqual(2);
+  });
+
+  test("a rejected placement is skipped and the rest still placed", async () => {
+    const { repository, graph } = await setup();
+    const config = threadConfig("offline-2", "student");
+    let result = await graph.invoke({ messages: [new HumanMessage("Arrange my reviews")] }, config);
+    result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const first = (interruptsOf(result)[0]?.value as { action_request: { args: { task_id: string } } }).action_request.args.task_id;
+    result = await graph.invoke(resume({ type: "response", args: "Not this one." }), config);
+    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const schedule = await repository.load("student");
+    const pending = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+    expect(pending).toEqual([first]);
+    expect(result.finalAnswer).toContain("pending");
+  });
+
+  test("small talk is answered without a plan", async () => {
+    const { graph } = await setup();
+    const result = await graph.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("offline-3", "student"));
+    expect(result.phase).toBe("chatting");
+    expect(String(result.messages.at(-1)?.content)).toContain("Tempo");
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The offline policy: a deterministic `BaseChatModel` that honours the same
+ * stage contracts as a real model, for the schedule domain, so the whole
+ * graph runs with no network. It plans overview → place each pending task →
+ * verify, and proposes real tool calls from what the tools returned (it reads
+ * the tool results in the prompt with the parsers of `result-parsing.ts`).
+ *
+ * It reads only the prompt: the stage tag of the system message, the pinned
+ * execution context, and the stage workspace (the real tool rounds of the
+ * current step). Nothing is remembered between calls.
+ */
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { parseFreeRuns, parsePendingTasks, parsePlacedResult, type PendingTaskEntry } from "./result-parsing.js";
+
+/** One tool round of the workspace: the call and its result. */
+interface ToolRoundView {
+  name: string;
+  arguments: Record<string, unknown>;
+  speak: string;
+  result: string;
+}
+
+type StepKind = "overview" | "place" | "verify";
+
+const GREETING = /^(hi|hello|hey|thanks|thank you|good (morning|evening|afternoon)|你好|您好|谢谢|早上好|晚上好)\b[\s!.,。！]*$/i;
+
+export const OFFLINE_PLAN_STEPS = [
+  { content: "Review the week: read the overview of free time and pending review tasks", done_when: "the pending review tasks and the free time are known" },
+  { content: "Place each pending review task into a free slot that fits it", done_when: "no review task is left pending, or no free slot fits the rest" },
+  { content: "Verify the schedule", done_when: "the overview shows how many review tasks are still pending" },
+];
+
+/** A deterministic stand-in for a chat model, driving the schedule domain through the stage contracts. */
+export class ScheduleOfflinePolicy extends BaseChatModel {
+  constructor() {
+    super({});
+  }
+
+  static override lc_name(): string {
+    return "ScheduleOfflinePolicy";
+  }
+
+  _llmType(): string {
+    return "tempo-offline-policy";
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const text = decide(messages);
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+/** The policy's answer to a stage prompt. */
+export function decide(messages: BaseMessage[]): string {
+  const system = textOf(messages[0]);
+  const stage = /<stage name="(\w+)">/.exec(system)?.[1] ?? "";
+  switch (stage) {
+    case "chat":
+      return JSON.stringify(decideChat(messages));
+    case "plan":
+    case "plan_deep":
+      return JSON.stringify(decidePlan(messages));
+    case "execute":
+      return JSON.stringify(decideExecute(messages));
+    case "deliver":
+      return decideDeliver(messages);
+    default:
+      return JSON.stringify({ speak: "", action: "continue", reason: `the offline policy has no rule for stage "${stage}"` });
+  }
+}
+
+function decideChat(messages: BaseMessage[]) {
+  const latest = section(textOf(messages.at(-1)), "instruction").replace(/^Latest user message:\s*/, "").trim();
+  if (GREETING.test(latest)) {
+    return { intent: "chat", reply: "Hello! I'm Tempo, running offline. Ask me to arrange your review sessions for next week.", reason: "a greeting" };
+  }
+  return { intent: "task", reply: "", reason: "anything that is not small talk is treated as a task" };
+}
+
+function decidePlan(messages: BaseMessage[]) {
+  const revising = workspace(messages).some((message) => message.getType() === "human");
+  return {
+    speak: revising
+      ? "I've taken your feedback into account. The offline policy keeps the same three phases; it will ask you before each change."
+      : "Here is the plan: review the week, place each pending review task into a free slot, then verify.",
+    action: "plan_done",
+    reason: "the schedule domain's standard flow",
+    complexity: "moderate",
+    need_thinking: false,
+    plan_steps: OFFLINE_PLAN_STEPS,
+  };
+}
+
+function decideExecute(messages: BaseMessage[]) {
+  const context = textOf(messages[1]);
+  const step = /Current step \((\d+) of (\d+)\): (.*)/.exec(context);
+  const kind = stepKind(step?.[3] ?? "", Number(step?.[1] ?? 1), Number(step?.[2] ?? 1));
+  const rounds = toolRounds(workspace(messages));
+  if (kind === "overview") return overviewStep(rounds, "next_plan");
+  if (kind === "verify") return overviewStep(rounds, "done");
+  return placeStep(rounds);
+}
+
+/** Overview and verify: read the overview once, then finish the step citing the pending count. */
+function overviewStep(rounds: ToolRoundView[], finish: "next_plan" | "done") {
+  const overview = rounds.findLast((round) => round.name === "get_overview");
+  if (!overview) {
+    return { speak: "Reading the week's overview.", action: "continue", reason: "need free time and pending tasks", tool_call: { name: "get_overview", arguments: {} } };
+  }
+  const pending = /pending tasks \(([\d,]+)\)/.exec(overview.result)?.[1] ?? "0";
+  const goalCheck = `get_overview reports ${pending} pending review task(s)`;
+  const speak = finish === "done" ? (pending === "0" ? "Every review task has a place." : `${pending} review task(s) are still pending.`) : "";
+  return { speak, action: finish, reason: "the step's condition is met", goal_check: goalCheck };
+}
+
+/** Place: list pending tasks, find a free run for the next one, propose place; skip what cannot be placed or was rejected. */
+function placeStep(rounds: ToolRoundView[]) {
+  const listing = rounds.findLast((round) => round.name === "list_tasks");
+  if (!listing) {
+    return { speak: "Listing the pending review tasks.", action: "continue", reason: "need the tasks to place", tool_call: { name: "list_tasks", arguments: { status: "pending", limit: 100 } } };
+  }
+  const handled = new Set<string>();
+  const placedPerDay = new Map<number, number>();
+  let placed = 0;
+  for (const round of rounds) {
+    if (round.name === "place") {
+      handled.add(String(round.arguments.task_id));
+      const result = parsePlacedResult(round.result);
+      if (result) {
+        placed += 1;
+        placedPerDay.set(result.day, (placedPerDay.get(result.day) ?? 0) + 1);
+      }
+    }
+    const skipped = /No free run fits task (\S+);/.exec(round.speak)?.[1];
+    if (skipped) handled.add(skipped);
+  }
+  const remaining = parsePendingTasks(listing.result).filter((task) => !handled.has(task.id));
+
+  const last = rounds.at(-1);
+  if (last?.name === "find_free") {
+    const target = /free run for task (\S+)\./.exec(last.speak)?.[1];
+    const task = remaining.find((candidate) => candidate.id === target);
+    if (task) {
+      const runs = parseFreeRuns(last.result).filter((run) => run.length >= task.duration);
+      if (runs.length === 0) return nextOrFinish(remaining.filter((candidate) => candidate.id !== task.id), placed, `No free run fits task ${task.id}; skipping it.`);
+      // Spread the reviews: the day with the fewest placements so far, then the earliest run.
+      const run = [...runs].sort((a, b) => (placedPerDay.get(a.day) ?? 0) - (placedPerDay.get(b.day) ?? 0) || a.day - b.day || a.start - b.start)[0]!;
+      return {
+        speak: `Placing task ${task.id} "${task.name}" on day ${run.day} slots ${run.start}-${run.start + task.duration - 1}.`,
+        action: "confirm",
+        reason: `a free run of ${run.length} slot(s) fits its duration of ${task.duration}`,
+        tool_call: { name: "place", arguments: { task_id: task.id, day: run.day, slot_start: run.start } },
+      };
+    }
+  }
+  return nextOrFinish(remaining, placed, "");
+}
+
+/** Looks for a run for the next remaining task, or finishes the step. */
+function nextOrFinish(remaining: PendingTaskEntry[], placed: number, prefix: string) {
+  const next = remaining[0];
+  if (!next) {
+    return {
+      speak: [prefix, `Placed ${placed} review task(s) in this step.`].filter(Boolean).join(" "),
+      action: "next_plan",
+      reason: "no pending task is left to try",
+      goal_check: `place succeeded ${placed} time(s); every pending task from list_tasks was placed, rejected or has no free run`,
+    };
+  }
+  return {
+    speak: [prefix, `Looking for a free run for task ${next.id}.`].filter(Boolean).join(" "),
+    action: "continue",
+    reason: `it needs ${next.duration} consecutive slot(s)`,
+    tool_call: { name: "find_free", arguments: { min_length: next.duration } },
+  };
+}
+
+function decideDeliver(messages: BaseMessage[]): string {
+  const state = section(textOf(messages.at(-1)), "stage_state");
+  const steps = state.split("\n").filter((line) => /^\d+\. \[/.test(line));
+  const done = steps.filter((line) => line.includes("[done]")).length;
+  const heading = done === steps.length && steps.length > 0 ? "Your review week is arranged." : `Finished ${done} of ${steps.length} steps.`;
+  return [heading, ...steps.map((line) => `- ${line.replace(/^\d+\. /, "")}`)].join("\n");
+}
+
+function stepKind(content: string, index: number, total: number): StepKind {
+  const lower = content.toLowerCase();
+  if (/verif|check/.test(lower)) return "verify";
+  if (/place|arrange|schedule|put/.test(lower)) return "place";
+  if (/overview|review the week|look|read/.test(lower)) return "overview";
+  if (index === 1) return "overview";
+  return index === total ? "verify" : "place";
+}
+
+/** The stage workspace: the real messages between the context message and the final instruction. */
+function workspace(messages: BaseMessage[]): BaseMessage[] {
+  return messages.slice(2, -1);
+}
+
+/** The workspace's tool rounds, in order. */
+function toolRounds(messages: BaseMessage[]): ToolRoundView[] {
+  const rounds: ToolRoundView[] = [];
+  messages.forEach((message, index) => {
+    const call = (message as AIMessage).tool_calls?.[0];
+    const result = messages[index + 1];
+    if (!call || !result || result.getType() !== "tool") return;
+    rounds.push({ name: call.name, arguments: call.args, speak: textOf(message), result: textOf(result) });
+  });
+  return rounds;
+}
+
+function section(text: string, tag: string): string {
+  return new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text)?.[1] ?? "";
+}
+
+function textOf(message: BaseMessage | undefined): string {
+  if (!message) return "";
+  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+}
