@@ -36,16 +36,18 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
   const work = cloneOccupancyIndex(index);
   for (const request of requests) clearTask(work, request.position);
   const placements: ResolvedPlacement[] = [];
+  const landed = new Map<number, SlotRange>();
   for (const [requestIndex, request] of requests.entries()) {
-    const outcome = landOne(work, request);
+    const outcome = landOne(work, request, landed);
     if (typeof outcome === "string") return { ok: false, problem: outcome, requestIndex };
     placements.push(outcome);
+    landed.set(request.position, request.range);
   }
   return { ok: true, placements };
 }
 
-/** Checks one request against the working index and writes it there; a string is the conflict. */
-function landOne(work: OccupancyIndex, request: PlacementRequest): ResolvedPlacement | string {
+/** Checks one request against the working index and writes it there; a string is the conflict. `landed` holds the batch's earlier landings. */
+function landOne(work: OccupancyIndex, request: PlacementRequest, landed: ReadonlyMap<number, SlotRange>): ResolvedPlacement | string {
   const task = work.tasks[request.position] as ScheduleTask;
   const { range } = request;
   const outside = windowProblem(work, range);
@@ -68,19 +70,19 @@ function landOne(work: OccupancyIndex, request: PlacementRequest): ResolvedPlace
   const occupant = work.tasks[firstOccupant] as ScheduleTask;
   const where = formatRange(range);
   if (occupant.source !== "event" || !occupant.canEmbed) {
-    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, range)}`;
+    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, firstOccupant, range, landed)}`;
   }
   if (task.source === "event") {
     return `${where} overlaps embeddable event ${occupant.id} ${quoteName(occupant.name)}; only task items can sit inside it`;
   }
   if (anyFree || !sameOccupantEverywhere) {
-    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, range)}); place it entirely inside or entirely outside`;
+    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, firstOccupant, range, landed)}); place it entirely inside or entirely outside`;
   }
   for (let slot = range.start; slot <= range.end; slot += 1) {
     const embedded = work.embedded[cellOf(work, range.day, slot)] ?? FREE;
     if (embedded !== FREE) {
       const other = work.tasks[embedded] as ScheduleTask;
-      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, range)}`;
+      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, embedded, range, landed)}`;
     }
   }
   fillRange(work, work.embedded, range, request.position);
@@ -93,9 +95,10 @@ function occupantLabel(task: ScheduleTask): string {
   return `task ${task.id} ${quoteName(task.name)}`;
 }
 
-/** The occupant's range on the conflicting day, as `day <d> slots <a>-<b>`. */
-function occupantRangeText(task: ScheduleTask, near: SlotRange): string {
-  const match = (task.slots ?? []).find((range) => range.day === near.day && range.start <= near.end && near.start <= range.end);
+/** The occupant's range on the conflicting day (where it landed, if it moved in this batch), as `day <d> slots <a>-<b>`. */
+function occupantRangeText(task: ScheduleTask, position: number, near: SlotRange, landed: ReadonlyMap<number, SlotRange>): string {
+  const moved = landed.get(position);
+  const match = (moved === undefined ? (task.slots ?? []) : [moved]).find((range) => range.day === near.day && range.start <= near.end && near.start <= range.end);
   return match === undefined ? `day ${near.day}` : formatRange(match);
 }
 
