@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { makeQueueProtocolAware } from "./pglite-protocol-queue.js";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
 
@@ -92,6 +93,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   try {
     db = await PGlite.create({ dataDir });
     server = new PGLiteSocketServer({ db, host: HOST, port, maxConnections });
+    // Without this, concurrent parameterised queries of two pool connections interleave and fail.
+    makeQueueProtocolAware(server);
     await server.start();
   } catch (error) {
     await server?.stop().catch(() => undefined);

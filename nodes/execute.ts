@@ -45,7 +45,10 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     }
 
     const stepIndex = state.planSteps.indexOf(step);
-    emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
+    // Announce a step once, on its first visit.
+    if (state.workspaceMessageIds.length === 0) {
+      emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
+    }
     const messages = buildStageMessages({
       stagePrompt: EXECUTE_STAGE_PROMPT,
       toolBrief: tools,

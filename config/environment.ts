@@ -1,0 +1,95 @@
+/**
+ * The one place that reads the environment. Everything else takes these
+ * settings as parameters.
+ *
+ * | variable                  | default              | what it sets                                             |
+ * |---------------------------|----------------------|----------------------------------------------------------|
+ * | OPENAI_API_KEY            | (none)               | model API key; with no key and no base URL → offline policy |
+ * | OPENAI_BASE_URL           | (none)               | any OpenAI-compatible server (vLLM, Ollama, DeepSeek...)  |
+ * | TEMPO_MODEL               | gpt-4o-mini          | default model name for every stage                       |
+ * | TEMPO_MODEL_<STAGE>       | TEMPO_MODEL          | per-stage model (CHAT, PLAN, PLAN_DEEP, EXECUTE, DELIVER, MEMORY) |
+ * | TEMPO_STRUCTURED_OUTPUT   | auto                 | on / off / auto (on for api.openai.com, off with a base URL) |
+ * | TEMPO_MODEL_TIMEOUT_MS    | 60000                | per model call                                           |
+ * | TEMPO_MODEL_MAX_RETRIES   | 2                    | retries with backoff on timeouts / HTTP errors           |
+ * | DATABASE_URL              | (none)               | Postgres; unset → embedded Postgres (PGlite)             |
+ * | TEMPO_DATA_DIR            | ./.tempo/pgdata      | embedded Postgres data folder                            |
+ * | TEMPO_DB_SCHEMA           | public               | schema of the checkpoint tables                          |
+ * | TEMPO_MAX_ROUNDS          | 30                   | execute rounds per task                                  |
+ * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
+ * | TEMPO_SAMPLE_DATA         | true                 | give a user with an empty schedule the sample week       |
+ * | TEMPO_USER_ID             | local-user           | user id of the terminal chat and the demo                |
+ */
+import { ConfigurationError } from "../errors/index.js";
+import { DEFAULT_USER_ID, DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "./configuration.js";
+
+export const MODEL_STAGES = ["chat", "plan", "plan_deep", "execute", "deliver", "memory"] as const;
+
+export interface ModelSettings {
+  apiKey?: string;
+  baseUrl?: string;
+  model: string;
+  /** Per-stage model names. */
+  stageModels: Partial<Record<(typeof MODEL_STAGES)[number], string>>;
+  structuredOutput: "auto" | "on" | "off";
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export interface DatabaseSettings {
+  databaseUrl?: string;
+  dataDir?: string;
+  schema?: string;
+}
+
+export interface TempoSettings {
+  models: ModelSettings;
+  database: DatabaseSettings;
+  workflow: WorkflowSettings;
+  sampleData: boolean;
+  userId: string;
+}
+
+type Environment = Record<string, string | undefined>;
+
+/** Reads Tempo's settings from an environment (default `process.env`), with defaults and checks. */
+export function readSettings(environment: Environment = process.env): TempoSettings {
+  const value = (name: string) => {
+    const raw = environment[name]?.trim();
+    return raw === undefined || raw === "" ? undefined : raw;
+  };
+  const stageModels: ModelSettings["stageModels"] = {};
+  for (const stage of MODEL_STAGES) {
+    const name = value(`TEMPO_MODEL_${stage.toUpperCase()}`);
+    if (name) stageModels[stage] = name;
+  }
+  const structuredOutput = value("TEMPO_STRUCTURED_OUTPUT") ?? "auto";
+  if (!["auto", "on", "off"].includes(structuredOutput)) {
+    throw new ConfigurationError(`TEMPO_STRUCTURED_OUTPUT must be auto, on or off, got "${structuredOutput}".`);
+  }
+  return {
+    models: {
+      apiKey: value("OPENAI_API_KEY"),
+      baseUrl: value("OPENAI_BASE_URL"),
+      model: value("TEMPO_MODEL") ?? "gpt-4o-mini",
+      stageModels,
+      structuredOutput: structuredOutput as ModelSettings["structuredOutput"],
+      timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", 60_000),
+      maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", 2, 0),
+    },
+    database: { databaseUrl: value("DATABASE_URL"), dataDir: value("TEMPO_DATA_DIR"), schema: value("TEMPO_DB_SCHEMA") },
+    workflow: {
+      ...DEFAULT_WORKFLOW_SETTINGS,
+      maxRounds: positiveInteger(value("TEMPO_MAX_ROUNDS"), "TEMPO_MAX_ROUNDS", DEFAULT_WORKFLOW_SETTINGS.maxRounds),
+      maxCorrections: positiveInteger(value("TEMPO_MAX_CORRECTIONS"), "TEMPO_MAX_CORRECTIONS", DEFAULT_WORKFLOW_SETTINGS.maxCorrections),
+    },
+    sampleData: (value("TEMPO_SAMPLE_DATA") ?? "true") !== "false",
+    userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
+  };
+}
+
+function positiveInteger(raw: string | undefined, name: string, fallback: number, minimum = 1): number {
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < minimum) throw new ConfigurationError(`${name} must be an integer ≥ ${minimum}, got "${raw}".`);
+  return parsed;
+}

@@ -1,0 +1,57 @@
+/**
+ * Assembles a running Tempo from settings: the database (Postgres at
+ * DATABASE_URL, or the embedded one), the official PostgresSaver, the
+ * schedule domain on its Postgres repository, and the stage models (or the
+ * offline policy). Used by the demo, the terminal chat and the benches; the
+ * graph itself is built by `buildTempoGraph` and knows none of this.
+ */
+import { createCheckpointer, openDatabase, redactUrl, type Database, type PostgresSaver } from "../checkpoints/index.js";
+import type { TempoSettings } from "../config/environment.js";
+import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
+import { createStageModels } from "../models/create-models.js";
+import { createScheduleDomain, PostgresScheduleRepository } from "../tools/schedule/index.js";
+import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
+import { withSampleSchedule } from "../tools/schedule/sample-seeding.js";
+import type { ScheduleRepository } from "../tools/schedule/repository.js";
+
+export interface Tempo {
+  graph: TempoGraph;
+  database: Database;
+  checkpointer: PostgresSaver;
+  repository: ScheduleRepository;
+  /** True when the offline policy drives the graph. */
+  offline: boolean;
+  /** Human-readable lines: where the state lives, which model runs. */
+  describe(): string[];
+  /** Closes the pool and stops the embedded server. */
+  close(): Promise<void>;
+}
+
+/** Opens the database and builds the graph for `settings`. */
+export async function createTempo(settings: TempoSettings): Promise<Tempo> {
+  const database = await openDatabase({ databaseUrl: settings.database.databaseUrl, dataDir: settings.database.dataDir });
+  try {
+    const checkpointer = await createCheckpointer(database, { schema: settings.database.schema });
+    const postgresRepository = new PostgresScheduleRepository(database.pool);
+    await postgresRepository.migrate();
+    const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
+    const domain = createScheduleDomain({ repository });
+    const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
+    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, settings: settings.workflow });
+    return {
+      graph,
+      database,
+      checkpointer,
+      repository,
+      offline: created.offline,
+      describe: () => [
+        `model: ${created.description}`,
+        `state: ${database.embedded ? `embedded Postgres (PGlite) in ${settings.database.dataDir ?? ".tempo/pgdata"}` : "Postgres"} at ${redactUrl(database.url)}`,
+      ],
+      close: () => database.close(),
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
