@@ -8,7 +8,7 @@ import { InvalidScheduleError } from "./errors.js";
 import { rangeContains, rangeLength, windowProblem } from "./slot-range.js";
 import { scheduleStateSchema, type EventTask, type ScheduleState } from "./state.js";
 
-/** Every broken invariant of a structurally valid schedule, one line each; empty when the schedule is sound. */
+/** Every broken invariant of a structurally valid schedule, one line each; empty when the schedule is sound (`embeds` may be in any order). */
 export function checkScheduleInvariants(state: ScheduleState): string[] {
   const problems: string[] = [];
   const { window } = state;
@@ -89,7 +89,8 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
   for (const event of events.values()) {
     const expected = sortIds(embedsByHost.get(event.id) ?? []);
     if (event.embeds.length > 0 && !event.canEmbed) problems.push(`event ${event.id} embeds tasks but does not allow embedding`);
-    if (expected.join(",") !== event.embeds.join(",")) {
+    // Order-insensitive: the canonical form sorts `embeds`, validation only needs the same guests.
+    if (expected.join(",") !== sortIds(event.embeds).join(",")) {
       problems.push(`event ${event.id} lists embeds [${event.embeds.join(",")}] but the embedded tasks are [${expected.join(",")}]`);
     }
   }
@@ -102,8 +103,7 @@ export function parseScheduleState(value: unknown): ScheduleState {
   if (!parsed.success) {
     throw new InvalidScheduleError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
   }
-  const state = canonicalScheduleState(parsed.data);
-  const problems = checkScheduleInvariants(state);
+  const problems = checkScheduleInvariants(parsed.data);
   if (problems.length > 0) throw new InvalidScheduleError(problems);
-  return state;
+  return canonicalScheduleState(parsed.data);
 }

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyScheduleChanges,
+  diffScheduleState,
+  InvalidScheduleError,
+  ScheduleConflictError,
+  type ScheduleChange,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+import { deepFreeze, event, smallSchedule, taskById, write } from "./support.js";
+
+describe("diffScheduleState", () => {
+  it("finds nothing between equal states", () => {
+    expect(diffScheduleState(smallSchedule(), smallSchedule())).toEqual([]);
+  });
+
+  it("turns a task-item placement into a place change (the seed's gap), with its host", () => {
+    const before = smallSchedule();
+    const free = write("place", before, { task_id: "a", day: 3, slot_start: 1 });
+    expect(diffScheduleState(before, free)).toEqual([
+      { kind: "place", taskId: "a", source: "task_item", slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null },
+    ]);
+    const embedded = write("place", before, { task_id: "a", day: 1, slot_start: 4 });
+    expect(diffScheduleState(before, embedded)).toEqual([
+      { kind: "place", taskId: "a", source: "task_item", slots: [{ day: 1, start: 4, end: 5 }], embeddedIn: "hall" },
+    ]);
+  });
+
+  it("turns moves of task items and events into move changes, host changes included", () => {
+    const placed = write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 });
+    const moved = write("batch_move", placed, {
+      moves: [
+        { task_id: "a", day: 3, slot_start: 1 },
+        { task_id: "lab", day: 3, slot_start: 5 },
+      ],
+    });
+    expect(diffScheduleState(placed, moved)).toEqual([
+      { kind: "move", taskId: "lab", source: "event", from: [{ day: 2, start: 5, end: 6 }], fromEmbeddedIn: null, slots: [{ day: 3, start: 5, end: 6 }], embeddedIn: null },
+      { kind: "move", taskId: "a", source: "task_item", from: [{ day: 1, start: 4, end: 5 }], fromEmbeddedIn: "hall", slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null },
+    ]);
+  });
+
+  it("turns an unplace into an unplace change", () => {
+    const placed = write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 });
+    const unplaced = write("unplace", placed, { task_id: "a" });
+    expect(diffScheduleState(placed, unplaced)).toEqual([
+      { kind: "unplace", taskId: "a", source: "task_item", from: [{ day: 1, start: 4, end: 5 }], fromEmbeddedIn: "hall" },
+    ]);
+  });
+
+  it("handles events that come onto or leave the timetable", () => {
+    const before = smallSchedule();
+    before.tasks.push({ ...event("extra", 3, 1, 1), slots: [] });
+    const after = structuredClone(before);
+    const extra = taskById(after, "extra");
+    if (extra.source === "event") extra.slots = [{ day: 3, start: 1, end: 1 }];
+    expect(diffScheduleState(before, after)).toEqual([
+      { kind: "place", taskId: "extra", source: "event", slots: [{ day: 3, start: 1, end: 1 }], embeddedIn: null },
+    ]);
+    expect(diffScheduleState(after, before)).toEqual([
+      { kind: "unplace", taskId: "extra", source: "event", from: [{ day: 3, start: 1, end: 1 }], fromEmbeddedIn: null },
+    ]);
+    expect(JSON.stringify(applyScheduleChanges(before, diffScheduleState(before, after)))).toBe(JSON.stringify(after));
+  });
+
+  it("refuses differences a change cannot carry", () => {
+    const before = smallSchedule();
+    const renamed = structuredClone(before);
+    taskById(renamed, "a").name = "Renamed";
+    expect(() => diffScheduleState(before, renamed)).toThrow(InvalidScheduleError);
+    const added = structuredClone(before);
+    added.tasks.push(event("new", 3, 1, 1));
+    expect(() => diffScheduleState(before, added)).toThrow(/task new was added/);
+    const wider = structuredClone(before);
+    wider.window.slotsPerDay = 9;
+    expect(() => diffScheduleState(before, wider)).toThrow(/the window changed/);
+  });
+});
+
+describe("applyScheduleChanges", () => {
+  it("replays a diff exactly, rebuilding host embeds, without touching its input", () => {
+    const before = deepFreeze(smallSchedule());
+    const after = write("place", before, { task_id: "b", day: 1, slot_start: 6 });
+    const replayed = applyScheduleChanges(before, diffScheduleState(before, after));
+    expect(JSON.stringify(replayed)).toBe(JSON.stringify(after));
+    expect(taskById(replayed, "hall")).toMatchObject({ embeds: ["b"] });
+  });
+
+  it("returns the same state for no changes", () => {
+    const state = smallSchedule();
+    expect(applyScheduleChanges(state, [])).toBe(state);
+  });
+
+  const place = (taskId: string, day: number, start: number, end: number, embeddedIn: string | null = null): ScheduleChange => ({
+    kind: "place",
+    taskId,
+    source: "task_item",
+    slots: [{ day, start, end }],
+    embeddedIn,
+  });
+
+  it.each<[string, (state: ScheduleState) => ScheduleChange[], RegExp]>([
+    ["an unknown task", () => [place("ghost", 3, 1, 1)], /Task ghost is not in the stored schedule/],
+    ["a source mismatch", () => [{ ...place("lab", 3, 1, 2), source: "task_item" }], /stored as event/],
+    ["placing a placed task", (state) => [place("a", 3, 1, 2), place("a", 3, 4, 5)], /already on the schedule/],
+    [
+      "a stale move",
+      () => [{ kind: "move", taskId: "a", source: "task_item", from: [{ day: 2, start: 1, end: 2 }], fromEmbeddedIn: null, slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null }],
+      /no longer where the change expects it/,
+    ],
+    ["an overlap", () => [place("a", 1, 1, 2)], /do not fit the stored schedule: tasks lecture and a overlap/],
+    ["a wrong length", () => [place("b", 3, 1, 3)], /occupies 3 slots but its duration is 1/],
+    ["a host that cannot embed", () => [place("b", 1, 1, 1, "lecture")], /does not allow embedding/],
+  ])("throws ScheduleConflictError for %s and applies nothing", (_label, changes, message) => {
+    const state = deepFreeze(smallSchedule());
+    const before = JSON.stringify(state);
+    let caught: unknown;
+    try {
+      applyScheduleChanges(state, changes(state));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ScheduleConflictError);
+    expect((caught as ScheduleConflictError).code).toBe("SCHEDULE_CONFLICT");
+    expect((caught as Error).message).toMatch(message);
+    expect((caught as Error).message).toMatch(/Nothing was applied; reload the schedule and try again\.$/);
+    expect(JSON.stringify(state)).toBe(before);
+  });
+});
