@@ -1,0 +1,172 @@
+/**
+ * The behaviour every `ScheduleRepository` must have, as a reusable block of
+ * tests: the in-memory and the Postgres repositories both run it.
+ */
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import {
+  createScheduleDomain,
+  diffScheduleState,
+  emptyScheduleState,
+  generateSchedule,
+  InvalidScheduleError,
+  sampleWeek,
+  ScheduleConflictError,
+  type ScheduleRepository,
+  type ScheduleRepositoryOptions,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
+import { event, runTool, write } from "./support.js";
+
+/** Options of the contract. */
+export interface RepositoryContractOptions {
+  /** A fresh repository (fresh storage or not: every test uses its own user ids). */
+  makeRepository(options?: ScheduleRepositoryOptions): ScheduleRepository;
+  /** Runs of the random round-trip property. */
+  roundTripRuns: number;
+}
+
+let userCounter = 0;
+/** A user id no other test uses. */
+function freshUser(label: string): string {
+  userCounter += 1;
+  return `${label}-${userCounter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Registers the repository contract tests in the current describe block. */
+export function repositoryContract(options: RepositoryContractOptions): void {
+  const json = (state: ScheduleState) => JSON.stringify(state);
+
+  it("loads the default for a user with nothing stored, or what whenMissing says", async () => {
+    expect(await options.makeRepository().load(freshUser("nobody"))).toEqual(emptyScheduleState());
+    const custom = options.makeRepository({ whenMissing: () => sampleWeek() });
+    expect(json(await custom.load(freshUser("nobody")))).toBe(json(sampleWeek()));
+  });
+
+  it("seeds and loads back the same schedule, byte for byte, also a large one", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("seed");
+    await repository.seed(user, sampleWeek());
+    expect(json(await repository.load(user))).toBe(json(sampleWeek()));
+    const large = generateSchedule({ days: 112, taskCount: 2_000, seed: 5 });
+    await repository.seed(user, large);
+    expect(json(await repository.load(user))).toBe(json(large));
+  });
+
+  it("rejects an invalid seed and keeps what was stored", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("invalid");
+    await repository.seed(user, sampleWeek());
+    const broken = sampleWeek();
+    broken.tasks.push(event("clash", 1, 1, 1));
+    await expect(repository.seed(user, broken)).rejects.toBeInstanceOf(InvalidScheduleError);
+    expect(json(await repository.load(user))).toBe(json(sampleWeek()));
+  });
+
+  it("hands out copies: changing a loaded schedule changes nothing stored", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("copy");
+    const seeded = sampleWeek();
+    await repository.seed(user, seeded);
+    seeded.tasks.length = 0;
+    const loaded = await repository.load(user);
+    loaded.tasks.length = 0;
+    expect(json(await repository.load(user))).toBe(json(sampleWeek()));
+  });
+
+  it("applies a change once per applyId", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("idempotent");
+    const before = sampleWeek();
+    await repository.seed(user, before);
+    const after = write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 });
+    const changes = diffScheduleState(before, after);
+    expect(await repository.applyChanges(user, changes, { applyId: "call-1" })).toEqual({ applied: true });
+    expect(json(await repository.load(user))).toBe(json(after));
+    expect(await repository.applyChanges(user, changes, { applyId: "call-1" })).toEqual({ applied: false });
+    // Even different changes under a used applyId are not applied.
+    const other = diffScheduleState(after, write("move", after, { task_id: "review-limits", day: 4, slot_start: 1 }));
+    expect(await repository.applyChanges(user, other, { applyId: "call-1" })).toEqual({ applied: false });
+    expect(json(await repository.load(user))).toBe(json(after));
+    // The same applyId for another user is another change.
+    const otherUser = freshUser("idempotent-other");
+    await repository.seed(otherUser, before);
+    expect(await repository.applyChanges(otherUser, changes, { applyId: "call-1" })).toEqual({ applied: true });
+  });
+
+  it("applies one of several concurrent calls with the same applyId", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("concurrent");
+    const before = sampleWeek();
+    await repository.seed(user, before);
+    const after = write("place", before, { task_id: "essay-draft", day: 4, slot_start: 1 });
+    const changes = diffScheduleState(before, after);
+    const results = await Promise.all([1, 2, 3, 4].map(() => repository.applyChanges(user, changes, { applyId: "same-call" })));
+    expect(results.filter((result) => result.applied)).toHaveLength(1);
+    expect(json(await repository.load(user))).toBe(json(after));
+  });
+
+  it("refuses a stale or conflicting change, applies nothing and does not burn the applyId", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("conflict");
+    const before = sampleWeek();
+    await repository.seed(user, before);
+    // Two sessions compute changes from the same state; the second one lands on the first one's slots.
+    const first = write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 });
+    const second = write("place", before, { task_id: "matrix-review", day: 1, slot_start: 5 });
+    expect(await repository.applyChanges(user, diffScheduleState(before, first), { applyId: "first" })).toEqual({ applied: true });
+    await expect(repository.applyChanges(user, diffScheduleState(before, second), { applyId: "second" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(json(await repository.load(user))).toBe(json(first));
+    // A stale move (the task is no longer where the change says) is refused too.
+    const staleMove = diffScheduleState(first, write("move", first, { task_id: "review-limits", day: 4, slot_start: 1 }));
+    await repository.applyChanges(user, diffScheduleState(first, write("unplace", first, { task_id: "review-limits" })), { applyId: "unplace" });
+    await expect(repository.applyChanges(user, staleMove, { applyId: "stale" })).rejects.toThrow(/no longer where the change expects it/);
+    // "second" was not recorded: a retry with a change that fits is applied.
+    const current = await repository.load(user);
+    const retry = diffScheduleState(current, write("place", current, { task_id: "matrix-review", day: 4, slot_start: 1 }));
+    expect(await repository.applyChanges(user, retry, { applyId: "second" })).toEqual({ applied: true });
+  });
+
+  it("refuses changes for a user with no schedule stored", async () => {
+    const repository = options.makeRepository();
+    const before = sampleWeek();
+    const changes = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
+    await expect(repository.applyChanges(freshUser("empty"), changes, { applyId: "x" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(await repository.applyChanges(freshUser("empty"), [], { applyId: "x" })).toEqual({ applied: true });
+  });
+
+  it("keeps users apart", async () => {
+    const repository = options.makeRepository();
+    const alice = freshUser("alice");
+    const bob = freshUser("bob");
+    await repository.seed(alice, sampleWeek());
+    await repository.seed(bob, sampleWeek());
+    const after = write("place", sampleWeek(), { task_id: "review-limits", day: 1, slot_start: 5 });
+    await repository.applyChanges(alice, diffScheduleState(sampleWeek(), after), { applyId: "a-1" });
+    expect(json(await repository.load(alice))).toBe(json(after));
+    expect(json(await repository.load(bob))).toBe(json(sampleWeek()));
+  });
+
+  it("round trip: load → random valid writes → persist (diff + applyChanges) → load equals the modified state", async () => {
+    await fc.assert(
+      fc.asyncProperty(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }), async (initial, commands) => {
+        const repository = options.makeRepository();
+        const domain = createScheduleDomain({ repository });
+        const user = freshUser("round-trip");
+        await repository.seed(user, initial);
+        let expected = await domain.load(user);
+        expect(json(expected)).toBe(json(initial));
+        for (const [step, command] of commands.entries()) {
+          const { name, args } = resolveCommand(expected, command);
+          const result = runTool(name, expected, args);
+          if (result.state === undefined) continue;
+          expect(await domain.persist(user, expected, result.state, { applyId: `step-${step}` })).toEqual({ applied: true });
+          expected = result.state;
+        }
+        expect(json(await domain.load(user))).toBe(json(expected));
+      }),
+      { numRuns: options.roundTripRuns },
+    );
+  });
+}
