@@ -19,6 +19,7 @@ import { createDeliverNode } from "../nodes/deliver.js";
 import { createExecuteNode } from "../nodes/execute.js";
 import { createPlanNode } from "../nodes/plan.js";
 import type { ToolDomain } from "../tools/domain.js";
+import type { ExecutionLog } from "../tools/runner.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
 import { TempoAnnotation, TempoInputAnnotation } from "./state.js";
 
@@ -36,6 +37,8 @@ export interface TempoGraphOptions {
   store?: BaseStore;
   /** Workflow settings; defaults apply to anything left out. */
   settings?: Partial<WorkflowSettings>;
+  /** Records every tool call and makes confirmed writes apply once per tool-call id. */
+  executionLog?: ExecutionLog;
 }
 
 /** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
@@ -45,6 +48,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
     domain: options.domain,
     settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
+    executionLog: options.executionLog,
   };
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation })

@@ -2,6 +2,7 @@
 import type { WorkflowSettings } from "../config/configuration.js";
 import type { StageModels } from "../models/stage-models.js";
 import type { ToolDomain } from "../tools/domain.js";
+import type { ExecutionLog } from "../tools/runner.js";
 
 export interface NodeDependencies {
   models: StageModels;
@@ -9,4 +10,6 @@ export interface NodeDependencies {
   settings: WorkflowSettings;
   /** "graph@<graph version>/domain@<domain version>", recorded with each plan. */
   workflowVersion: string;
+  /** Where tool calls are recorded (and writes made exactly-once); optional. */
+  executionLog?: ExecutionLog;
 }

@@ -19,7 +19,7 @@ import { buildStageMessages } from "../prompts/stage-messages.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import { findTool } from "../tools/domain.js";
-import { checkToolArguments, runTool, unknownToolOutcome } from "../tools/runner.js";
+import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { questionInterrupt, toolInterrupt } from "./interrupt-cards.js";
@@ -31,8 +31,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   const tools = toolBrief(dependencies.domain);
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    const { userId } = ensureConfiguration(config, dependencies.settings);
-    if (state.approvedTool) return applyApprovedTool(state, state.approvedTool, userId, dependencies, config);
+    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
+    if (state.approvedTool) return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
 
     const step = currentStep(state);
     if (!step) {
@@ -73,7 +74,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       config,
     });
     if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
-    return applyDecision(state, decision.value, userId, dependencies, config);
+    return applyDecision(state, decision.value, context, dependencies, config);
   };
 }
 
@@ -81,12 +82,12 @@ export function createExecuteNode(dependencies: NodeDependencies) {
 async function applyApprovedTool(
   state: TempoState,
   tool: PendingTool,
-  userId: string,
+  context: ToolRunContext,
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
   emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
-  const outcome = await runTool(dependencies.domain, userId, { id: tool.id, name: tool.name, arguments: tool.arguments });
+  const outcome = await runTool(dependencies.domain, context, { id: tool.id, name: tool.name, arguments: tool.arguments }, dependencies.executionLog);
   emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
   const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, outcome.content, tool.speak);
   return {
@@ -101,7 +102,7 @@ async function applyApprovedTool(
 async function applyDecision(
   state: TempoState,
   decision: ExecuteDecision,
-  userId: string,
+  context: ToolRunContext,
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
@@ -129,7 +130,7 @@ async function applyDecision(
     }
     if (tool.kind === "read") {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
-      const outcome = await runTool(dependencies.domain, userId, call);
+      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
       emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
       const round = toolRound(call, outcome.content, speak);
       return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };

@@ -20,6 +20,41 @@ export interface ToolOutcome {
   applied: boolean;
 }
 
+/** Who and where a tool call runs for. */
+export interface ToolRunContext {
+  userId: string;
+  threadId: string;
+  /** The plan step the call belongs to, or null. */
+  stepId: string | null;
+}
+
+/**
+ * The append-only record of tool calls (seed 001's execution_log). The
+ * runner writes every call to it; a write whose tool-call id already has a
+ * completed entry is not applied again: the recorded outcome is returned.
+ */
+export interface ExecutionLog {
+  /** The recorded outcome of a completed call with this tool-call id, if any. */
+  completed(toolCallId: string): Promise<ToolOutcome | undefined>;
+  /** Appends one entry. */
+  append(entry: ExecutionLogEntry): Promise<void>;
+}
+
+export interface ExecutionLogEntry {
+  threadId: string;
+  userId: string;
+  stepId: string | null;
+  toolCallId: string;
+  tool: string;
+  kind: "read" | "write" | "unknown";
+  arguments: Record<string, unknown>;
+  result: string;
+  ok: boolean;
+  applied: boolean;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
 export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
 
 /** Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. */
@@ -39,8 +74,29 @@ export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcom
   return { ok: false, applied: false, content: `Error: unknown tool "${name}". Available tools: ${names}.` };
 }
 
-/** Runs one tool call for `userId`; never throws for bad calls (they become error results), only for repository failures. */
-export async function runTool(domain: ToolDomain, userId: string, call: ToolInvocation): Promise<ToolOutcome> {
+/** Runs one tool call; never throws for bad calls (they become error results), only for repository failures. */
+export async function runTool(domain: ToolDomain, context: ToolRunContext, call: ToolInvocation, log?: ExecutionLog): Promise<ToolOutcome> {
+  const startedAt = new Date();
+  const outcome = await runToolOnce(domain, context.userId, call);
+  const tool = findTool(domain, call.name);
+  await log?.append({
+    threadId: context.threadId,
+    userId: context.userId,
+    stepId: context.stepId,
+    toolCallId: call.id,
+    tool: call.name,
+    kind: tool?.kind ?? "unknown",
+    arguments: call.arguments,
+    result: outcome.content,
+    ok: outcome.ok,
+    applied: outcome.applied,
+    startedAt,
+    finishedAt: new Date(),
+  });
+  return outcome;
+}
+
+async function runToolOnce(domain: ToolDomain, userId: string, call: ToolInvocation): Promise<ToolOutcome> {
   const tool = findTool(domain, call.name);
   if (!tool) return unknownToolOutcome(domain, call.name);
   const checked = checkToolArguments(tool, call.arguments);
