@@ -17,3 +17,14 @@ export {
 } from "./database.js";
 export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, withAdvisoryLock, type CheckpointerOptions } from "./saver.js";
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+export {
+  STEP_SNAPSHOT_METADATA_KEY,
+  readExecutionState,
+  stepSnapshots,
+  toExecutionState,
+  type ExecutionState,
+  type ExecutionStatus,
+  type Observation,
+  type StateReader,
+  type StepSnapshot,
+} from "./execution-state.js";

@@ -1,0 +1,144 @@
+/**
+ * `ExecutionState` (seed 000): a typed projection of the graph state,
+ * readable for the current checkpoint and for any past one, so a UI or a
+ * report can show the plan as it stood at each step transition.
+ *
+ * Checkpoints written at a step transition carry `metadata.tempo_step`
+ * ({ stepId, status }); `stepSnapshots` filters the history to them (seed
+ * 001's agent_state_snapshots).
+ */
+import { createHash } from "node:crypto";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StateSnapshot } from "@langchain/langgraph";
+import type { PlanStep, TempoState } from "../graphs/state.js";
+
+/** Metadata key that marks a checkpoint written at a step transition. */
+export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
+
+export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "failed";
+
+/** A tool call and its result, as seen by the workflow. */
+export interface Observation {
+  kind: "tool";
+  toolCallId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  result: string;
+}
+
+export interface ExecutionState {
+  /** The thread id. */
+  sessionId: string;
+  userId: string;
+  goal: string;
+  status: ExecutionStatus;
+  /** Stable id of the plan (a hash of its goal and steps); empty without a plan. */
+  planId: string;
+  steps: PlanStep[];
+  currentStepId: string | null;
+  observations: Observation[];
+  finalAnswer: string | null;
+  lastError: string | null;
+  updatedAt: string;
+  /** Graph and tool-domain version the plan was made with. */
+  workflowVersion: string;
+}
+
+/** A checkpoint written at a step transition. */
+export interface StepSnapshot {
+  checkpointId: string;
+  stepId: string;
+  status: string;
+  createdAt: string;
+  state: ExecutionState;
+}
+
+/** Something with getState / getStateHistory, e.g. a compiled Tempo graph. */
+export interface StateReader {
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+  getStateHistory(config: RunnableConfig): AsyncIterableIterator<StateSnapshot>;
+}
+
+/** Projects a state snapshot onto ExecutionState. */
+export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
+  const values = snapshot.values as Partial<TempoState>;
+  const configurable = (snapshot.config.configurable ?? {}) as Record<string, unknown>;
+  const metadata = (snapshot.metadata ?? {}) as Record<string, unknown>;
+  const steps = values.planSteps ?? [];
+  const goal = values.goal ?? "";
+  return {
+    sessionId: String(configurable.thread_id ?? ""),
+    userId: String(metadata.user_id ?? configurable.user_id ?? ""),
+    goal,
+    status: statusOf(values),
+    planId: steps.length ? planIdOf(goal, steps) : "",
+    steps,
+    currentStepId: values.currentStepId ?? null,
+    observations: observationsOf(values.messages ?? []),
+    finalAnswer: values.finalAnswer ?? null,
+    lastError: values.lastError ?? null,
+    updatedAt: values.updatedAt || snapshot.createdAt || "",
+    workflowVersion: values.workflowVersion ?? "",
+  };
+}
+
+/** The current ExecutionState of a thread. */
+export async function readExecutionState(graph: StateReader, config: RunnableConfig): Promise<ExecutionState> {
+  return toExecutionState(await graph.getState(config));
+}
+
+/** The step-transition snapshots of a thread, oldest first. */
+export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
+  const snapshots: StepSnapshot[] = [];
+  for await (const snapshot of graph.getStateHistory(config)) {
+    const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as { stepId?: string; status?: string } | undefined;
+    if (!marker?.stepId) continue;
+    snapshots.push({
+      checkpointId: String(snapshot.config.configurable?.checkpoint_id ?? ""),
+      stepId: marker.stepId,
+      status: marker.status ?? "",
+      createdAt: snapshot.createdAt ?? "",
+      state: toExecutionState(snapshot),
+    });
+  }
+  return snapshots.reverse();
+}
+
+function statusOf(values: Partial<TempoState>): ExecutionStatus {
+  if (values.pending?.kind === "ask_user") return "waiting_user";
+  if (values.pending) return "waiting_user_confirmation";
+  switch (values.phase) {
+    case "planning":
+      return "planning";
+    case "waiting_confirm":
+      return "waiting_user_confirmation";
+    case "executing":
+      return "running";
+    case "done":
+      return (values.planSteps ?? []).some((step) => step.status === "failed") ? "failed" : "completed";
+    default:
+      return values.lastError && (values.planSteps ?? []).length > 0 ? "failed" : "idle";
+  }
+}
+
+function planIdOf(goal: string, steps: PlanStep[]): string {
+  const text = JSON.stringify([goal, steps.map((step) => [step.content, step.doneWhen])]);
+  return `plan-${createHash("sha256").update(text).digest("hex").slice(0, 12)}`;
+}
+
+function observationsOf(messages: BaseMessage[]): Observation[] {
+  const results = new Map<string, string>();
+  for (const message of messages) {
+    const toolCallId = (message as { tool_call_id?: string }).tool_call_id;
+    if (message.getType() === "tool" && toolCallId) results.set(toolCallId, typeof message.content === "string" ? message.content : JSON.stringify(message.content));
+  }
+  const observations: Observation[] = [];
+  for (const message of messages) {
+    for (const call of (message as AIMessage).tool_calls ?? []) {
+      const result = call.id ? results.get(call.id) : undefined;
+      if (call.id && result !== undefined) observations.push({ kind: "tool", toolCallId: call.id, tool: call.name, arguments: call.args, result });
+    }
+  }
+  return observations;
+}
