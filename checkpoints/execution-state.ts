@@ -69,7 +69,7 @@ export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
   const goal = values.goal ?? "";
   return {
     sessionId: String(configurable.thread_id ?? ""),
-    userId: String(metadata.user_id ?? configurable.user_id ?? ""),
+    userId: values.userId || String(metadata.user_id ?? configurable.user_id ?? ""),
     goal,
     status: statusOf(values),
     planId: steps.length ? planIdOf(goal, steps) : "",

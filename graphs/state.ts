@@ -84,6 +84,8 @@ export const TempoAnnotation = Annotation.Root({
   workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
 
   // ── Runtime state ─────────────────────────────────────────────────────
+  /** The user this thread belongs to, set on its first message; runs for another user are refused. */
+  userId: lastValue<string>(() => ""),
   /** Where the workflow is. */
   phase: lastValue<Phase>(() => "chatting"),
   /** The task's goal: the user request that started planning. */

@@ -21,7 +21,13 @@ import { conversationMessages, latestUserText, newId, now } from "./messages.js"
 
 /** Builds the chat node. */
 export function createChatNode(dependencies: NodeDependencies) {
-  return async function chat(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  async function chat(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    const owner: TempoUpdate = state.userId ? {} : { userId };
+    return { ...owner, ...(await respond(state, config)) };
+  }
+
+  async function respond(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const lastMessage = state.messages.at(-1);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
@@ -58,7 +64,9 @@ export function createChatNode(dependencies: NodeDependencies) {
     }
     emit(config, { kind: "status", node: "chat", text: "Planning the task" });
     return startTask(userText, ensureConfiguration(config, dependencies.settings).maxRounds, dependencies);
-  };
+  }
+
+  return chat;
 }
 
 /** A fresh task: the previous task's runtime state is cleared, the conversation is kept. */
