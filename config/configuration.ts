@@ -6,6 +6,31 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ConfigurationError } from "../errors/index.js";
 
+/** Seed 004's working-memory reminder. */
+export interface WorkingMemoryReminderSettings {
+  enabled: boolean;
+  /** Remind when the scratchpad was not updated for more than this many execute rounds (seed 004: 5). */
+  maxRoundsWithoutUpdate: number;
+  /** With high token use, remind already after more than this many rounds (seed 004: 3). */
+  minRoundsBeforeCheck: number;
+  /** Token use of the prompt budget, in percent, that counts as high (seed 004: 70). */
+  tokenThresholdPercent: number;
+}
+
+/** Context engineering: how much history the state and the prompts keep. */
+export interface ContextSettings {
+  /** Compress the conversation when the state holds more messages than this. */
+  maxRecentMessages: number;
+  /** ...or when the conversation's estimated tokens exceed this. */
+  maxRecentTokens: number;
+  /** Messages kept (newest) after a compression. */
+  keepRecentMessages: number;
+  /** Tool rounds of the current step kept whole in the execute prompt; earlier ones become a summary (seed 001). */
+  keepToolRounds: number;
+  /** Prompt token budget per stage. */
+  promptBudget: { chat: number; plan: number; execute: number; deliver: number };
+}
+
 /** Workflow settings (the graph's behaviour, not its dependencies). */
 export interface WorkflowSettings {
   /** Execute rounds per task before deliver is forced (seed 003: 30). */
@@ -14,12 +39,22 @@ export interface WorkflowSettings {
   maxCorrections: number;
   /** Planning rounds (continue / deep pass) per plan before the planner must finish. */
   maxPlanRounds: number;
+  workingMemory: WorkingMemoryReminderSettings;
+  context: ContextSettings;
 }
 
 export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxRounds: 30,
   maxCorrections: 3,
   maxPlanRounds: 6,
+  workingMemory: { enabled: true, maxRoundsWithoutUpdate: 5, minRoundsBeforeCheck: 3, tokenThresholdPercent: 70 },
+  context: {
+    maxRecentMessages: 40,
+    maxRecentTokens: 8_000,
+    keepRecentMessages: 16,
+    keepToolRounds: 4,
+    promptBudget: { chat: 4_000, plan: 8_000, execute: 12_000, deliver: 6_000 },
+  },
 };
 
 /** Per-invocation values a caller passes in `configurable`. */

@@ -14,8 +14,7 @@ import { ExecuteDecisionSchema, type ExecuteDecision } from "../contracts/execut
 import { currentStep, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor } from "../models/stage-models.js";
-import { EXECUTE_STAGE_PROMPT } from "../prompts/execute.js";
-import { buildStageMessages } from "../prompts/stage-messages.js";
+import { tokenCounterFor } from "../memory/tokens.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import { findTool } from "../tools/domain.js";
@@ -23,12 +22,15 @@ import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } 
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { questionInterrupt, toolInterrupt } from "./interrupt-cards.js";
-import { conversationMessages, newId, now, toolRound, workspaceMessages } from "./messages.js";
-import { executionContext, nextPendingIndex, startStep } from "./steps.js";
+import { buildExecutePrompt } from "./execute-context.js";
+import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
+import { newId, now, toolRound } from "./messages.js";
+import { nextPendingIndex, startStep } from "./steps.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
-  const tools = toolBrief(dependencies.domain);
+  const tools = toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
+  const counter = tokenCounterFor(modelFor(dependencies.models, "execute"));
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -50,24 +52,8 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (state.workspaceMessageIds.length === 0) {
       emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     }
-    const messages = buildStageMessages({
-      stagePrompt: EXECUTE_STAGE_PROMPT,
-      toolBrief: tools,
-      conversation: conversationMessages(state, 8),
-      pinnedBlocks: { plan: "", execution_context: executionContext(state.planSteps, step) },
-      context: {
-        requirement: state.goal,
-        done_step_summaries: state.planSteps
-          .filter((candidate) => candidate.status === "done" && candidate.summary)
-          .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
-          .join("\n"),
-        scratchpad: state.workingMemory.content,
-        facts: state.recalled.facts.join("\n"),
-      },
-      workspace: workspaceMessages(state),
-      stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
-      instruction: "Decide the next action for the current step.",
-    });
+    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter);
+    const messages = prompt.messages;
     const decision = await invokeContract(modelFor(dependencies.models, "execute"), ExecuteDecisionSchema, messages, {
       structured: dependencies.models.structuredOutput ?? false,
       name: "execute_decision",
@@ -123,6 +109,16 @@ async function applyDecision(
       return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]), phase: "executing" };
     }
     const call = { id: newId("call"), name: decision.tool_call.name, arguments: decision.tool_call.arguments };
+    const memoryTool = findMemoryTool(call.name);
+    if (memoryTool) {
+      // The agent's own memory: runs at once, whatever the action.
+      const checked = memoryTool.schema.safeParse(call.arguments);
+      const result = checked.success
+        ? await memoryTool.run(checked.data, { state, store: config.store, userId: context.userId })
+        : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
+      const round = toolRound(call, result.content, speak);
+      return { ...base, ...result.update, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+    }
     const tool = findTool(dependencies.domain, call.name);
     if (!tool) {
       const round = toolRound(call, unknownToolOutcome(dependencies.domain, call.name).content, speak);

@@ -2,9 +2,17 @@
 import { z } from "zod";
 import type { ToolDomain } from "../tools/domain.js";
 
-/** Renders the domain's tools for a system prompt. */
-export function toolBrief(domain: ToolDomain): string {
-  const lines = domain.tools.map((tool) => {
+/** A tool as the brief shows it. */
+export interface BriefTool {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+  kind: string;
+}
+
+/** Renders the domain's tools (and any graph-level tools) for a system prompt. */
+export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] = []): string {
+  const lines = [...domain.tools, ...extraTools].map((tool) => {
     const schema = JSON.stringify(compactSchema(tool.schema));
     return `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${schema}`;
   });

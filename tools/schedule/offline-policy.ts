@@ -12,7 +12,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { parseFreeRuns, parsePendingTasks, parsePlacedResult, type PendingTaskEntry } from "./result-parsing.js";
+import { parseFreeRuns, parsePendingTasks, parsePlacedResult } from "./result-parsing.js";
 
 /** One tool round of the workspace: the call and its result. */
 interface ToolRoundView {
@@ -100,7 +100,7 @@ function decideExecute(messages: BaseMessage[]) {
   const rounds = toolRounds(workspace(messages));
   if (kind === "overview") return overviewStep(rounds, "next_plan");
   if (kind === "verify") return overviewStep(rounds, "done");
-  return placeStep(rounds);
+  return placeStep(rounds, section(textOf(messages.at(-1)), "scratchpad"));
 }
 
 /** Overview and verify: read the overview once, then finish the step citing the pending count. */
@@ -115,36 +115,50 @@ function overviewStep(rounds: ToolRoundView[], finish: "next_plan" | "done") {
   return { speak, action: finish, reason: "the step's condition is met", goal_check: goalCheck };
 }
 
-/** Place: list pending tasks, find a free run for the next one, propose place; skip what cannot be placed or was rejected. */
-function placeStep(rounds: ToolRoundView[]) {
-  const listing = rounds.findLast((round) => round.name === "list_tasks");
-  if (!listing) {
-    return { speak: "Listing the pending review tasks.", action: "continue", reason: "need the tasks to place", tool_call: { name: "list_tasks", arguments: { status: "pending", limit: 100 } } };
-  }
-  const handled = new Set<string>();
-  const placedPerDay = new Map<number, number>();
-  let placed = 0;
-  for (const round of rounds) {
-    if (round.name === "place") {
-      handled.add(String(round.arguments.task_id));
-      const result = parsePlacedResult(round.result);
-      if (result) {
-        placed += 1;
-        placedPerDay.set(result.day, (placedPerDay.get(result.day) ?? 0) + 1);
-      }
-    }
-    const skipped = /No free run fits task (\S+);/.exec(round.speak)?.[1];
-    if (skipped) handled.add(skipped);
-  }
-  const remaining = parsePendingTasks(listing.result).filter((task) => !handled.has(task.id));
-
+/**
+ * Place: list the pending tasks, find a free run for the next one, propose place. Tasks the user
+ * rejected, or that no free run fits, go on a skip list kept in the working memory (the scratchpad
+ * survives the compression of older tool rounds); the pending list is re-read when its listing has
+ * been compressed away.
+ */
+function placeStep(rounds: ToolRoundView[], scratchpad: string) {
+  const skipped = new Set(skipListOf(scratchpad));
   const last = rounds.at(-1);
+
+  // Remember a rejection, or a task no free run fits, before anything else.
+  if (last?.name === "place" && last.result.startsWith("Not applied") && !skipped.has(String(last.arguments.task_id))) {
+    return rememberSkip(scratchpad, String(last.arguments.task_id), "the user rejected its placement");
+  }
+  if (last?.name === "find_free") {
+    const target = /free run for task (\S+)\./.exec(last.speak)?.[1];
+    const duration = Number(last.arguments.min_length ?? 1);
+    const runs = parseFreeRuns(last.result).filter((run) => run.length >= duration);
+    if (target && runs.length === 0 && !skipped.has(target)) return rememberSkip(scratchpad, target, "no free run fits it");
+  }
+
+  const listingIndex = rounds.findLastIndex((round) => round.name === "list_tasks");
+  if (listingIndex === -1) {
+    return { speak: "Listing the review tasks.", action: "continue", reason: "need the pending tasks, and where the placed ones are", tool_call: { name: "list_tasks", arguments: { source: "task_item", limit: 100 } } };
+  }
+  const afterListing = rounds.slice(listingIndex + 1);
+  const placedPerDay = new Map<number, number>();
+  for (const match of rounds[listingIndex]!.result.matchAll(/^- placed task \S+ .* day (\d+) slots/gm)) {
+    placedPerDay.set(Number(match[1]), (placedPerDay.get(Number(match[1])) ?? 0) + 1);
+  }
+  const handled = new Set(skipped);
+  for (const round of afterListing) {
+    if (round.name !== "place") continue;
+    handled.add(String(round.arguments.task_id));
+    const result = parsePlacedResult(round.result);
+    if (result) placedPerDay.set(result.day, (placedPerDay.get(result.day) ?? 0) + 1);
+  }
+  const remaining = parsePendingTasks(rounds[listingIndex]!.result).filter((task) => !handled.has(task.id));
+
   if (last?.name === "find_free") {
     const target = /free run for task (\S+)\./.exec(last.speak)?.[1];
     const task = remaining.find((candidate) => candidate.id === target);
-    if (task) {
-      const runs = parseFreeRuns(last.result).filter((run) => run.length >= task.duration);
-      if (runs.length === 0) return nextOrFinish(remaining.filter((candidate) => candidate.id !== task.id), placed, `No free run fits task ${task.id}; skipping it.`);
+    const runs = task ? parseFreeRuns(last.result).filter((run) => run.length >= task.duration) : [];
+    if (task && runs.length > 0) {
       // Spread the reviews: the day with the fewest placements so far, then the earliest run.
       const run = [...runs].sort((a, b) => (placedPerDay.get(a.day) ?? 0) - (placedPerDay.get(b.day) ?? 0) || a.day - b.day || a.start - b.start)[0]!;
       return {
@@ -155,25 +169,40 @@ function placeStep(rounds: ToolRoundView[]) {
       };
     }
   }
-  return nextOrFinish(remaining, placed, "");
-}
-
-/** Looks for a run for the next remaining task, or finishes the step. */
-function nextOrFinish(remaining: PendingTaskEntry[], placed: number, prefix: string) {
   const next = remaining[0];
   if (!next) {
     return {
-      speak: [prefix, `Placed ${placed} review task(s) in this step.`].filter(Boolean).join(" "),
+      speak: skipped.size ? `Every pending review task was placed or skipped (${[...skipped].join(", ")}).` : "Every pending review task has been placed.",
       action: "next_plan",
       reason: "no pending task is left to try",
-      goal_check: `place succeeded ${placed} time(s); every pending task from list_tasks was placed, rejected or has no free run`,
+      goal_check: `list_tasks leaves no pending task to place${skipped.size ? `; skipped: ${[...skipped].join(", ")}` : ""}`,
     };
   }
   return {
-    speak: [prefix, `Looking for a free run for task ${next.id}.`].filter(Boolean).join(" "),
+    speak: `Looking for a free run for task ${next.id}.`,
     action: "continue",
     reason: `it needs ${next.duration} consecutive slot(s)`,
     tool_call: { name: "find_free", arguments: { min_length: next.duration } },
+  };
+}
+
+const SKIP_LINE = /^Skip tasks: (.*)$/m;
+
+/** Task ids on the scratchpad's skip line. */
+function skipListOf(scratchpad: string): string[] {
+  return (SKIP_LINE.exec(scratchpad)?.[1] ?? "").split(",").map((id) => id.trim()).filter(Boolean);
+}
+
+/** Adds a task to the scratchpad's skip line through update_working_memory. */
+function rememberSkip(scratchpad: string, taskId: string, why: string) {
+  const ids = [...skipListOf(scratchpad), taskId];
+  const line = `Skip tasks: ${ids.join(", ")}`;
+  const content = SKIP_LINE.test(scratchpad) ? scratchpad.replace(SKIP_LINE, line) : [scratchpad.trim(), line].filter(Boolean).join("\n");
+  return {
+    speak: `Skipping task ${taskId}: ${why}.`,
+    action: "continue",
+    reason: "keep the skip list in working memory so it survives context compression",
+    tool_call: { name: "update_working_memory", arguments: { content } },
   };
 }
 

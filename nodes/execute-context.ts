@@ -1,0 +1,82 @@
+/**
+ * The execute prompt (seed 001's step context within seed 003's layout):
+ * requirement, plan overview with status markers, the current step, the
+ * summaries of done steps and the scratchpad; then the current step's own
+ * tool rounds. It is kept under the stage's token budget: system prompt,
+ * requirement and plan are never cut; the last tool rounds stay whole and
+ * earlier ones become a summary; the conversation excerpt shrinks first.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { PlanStep, TempoState } from "../graphs/state.js";
+import { compressToolRounds } from "../memory/compression.js";
+import { countMessageTokens, type TokenCounter } from "../memory/tokens.js";
+import { buildReminder, reminderDue } from "../memory/working-memory.js";
+import { EXECUTE_STAGE_PROMPT } from "../prompts/execute.js";
+import { buildStageMessages } from "../prompts/stage-messages.js";
+import type { WorkflowSettings } from "../config/configuration.js";
+import { conversationMessages, workspaceMessages } from "./messages.js";
+import { executionContext } from "./steps.js";
+
+export interface ExecutePrompt {
+  messages: BaseMessage[];
+  /** Measured prompt tokens. */
+  tokens: number;
+  budget: number;
+  /** True when the working-memory reminder was added. */
+  reminded: boolean;
+}
+
+/** One rung of the shrinking ladder. */
+interface Shape {
+  conversation: number;
+  keepRounds: number;
+  resultCharacters?: number;
+}
+
+/** Builds the execute prompt for `step`, within the execute budget. */
+export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter): ExecutePrompt {
+  const { keepToolRounds, promptBudget } = settings.context;
+  const budget = promptBudget.execute;
+  const workspace = workspaceMessages(state);
+  const ladder: Shape[] = [
+    { conversation: 8, keepRounds: keepToolRounds },
+    { conversation: 4, keepRounds: keepToolRounds },
+    { conversation: 2, keepRounds: Math.max(1, Math.floor(keepToolRounds / 2)) },
+    { conversation: 0, keepRounds: 1, resultCharacters: 2_000 },
+    { conversation: 0, keepRounds: 1, resultCharacters: 400 },
+  ];
+  const build = (shape: Shape, reminder: string) =>
+    buildStageMessages({
+      stagePrompt: EXECUTE_STAGE_PROMPT,
+      toolBrief,
+      conversation: shape.conversation > 0 ? conversationMessages(state, shape.conversation) : [],
+      pinnedBlocks: { execution_context: executionContext(state.planSteps, step) },
+      context: {
+        requirement: state.goal,
+        done_step_summaries: state.planSteps
+          .filter((candidate) => candidate.status === "done" && candidate.summary)
+          .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
+          .join("\n"),
+        scratchpad: state.workingMemory.content,
+        facts: state.recalled.facts.join("\n"),
+        working_memory_reminder: reminder,
+      },
+      workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),
+      stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
+      instruction: "Decide the next action for the current step.",
+    });
+
+  let messages: BaseMessage[] = [];
+  let tokens = 0;
+  let shape = ladder[0]!;
+  for (const candidate of ladder) {
+    shape = candidate;
+    messages = build(candidate, "");
+    tokens = countMessageTokens(messages, counter);
+    if (tokens <= budget) break;
+  }
+  const figures = { tokensUsed: tokens, tokensMax: budget, messagesInHistory: state.messages.length };
+  if (!reminderDue(state.workingMemory, figures, settings.workingMemory)) return { messages, tokens, budget, reminded: false };
+  const withReminder = build(shape, buildReminder(state.workingMemory, figures));
+  return { messages: withReminder, tokens: countMessageTokens(withReminder, counter), budget, reminded: true };
+}

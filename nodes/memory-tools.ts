@@ -1,0 +1,72 @@
+/**
+ * Graph-level tools every domain gets: the scratchpad (seed 001 / 004) and
+ * mid-invocation memory retrieval (seed 002's RetrieveFacts / RecallEpisodes).
+ * They touch only the agent's own memory, so they run without confirmation.
+ */
+import type { BaseStore } from "@langchain/langgraph";
+import { z } from "zod";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { searchEpisodes, searchFacts } from "../memory/long-term.js";
+import { now } from "./messages.js";
+
+export interface MemoryToolContext {
+  state: TempoState;
+  store: BaseStore | undefined;
+  userId: string;
+}
+
+export interface MemoryTool {
+  name: string;
+  description: string;
+  schema: z.ZodType<Record<string, unknown>>;
+  run(args: Record<string, unknown>, context: MemoryToolContext): Promise<{ content: string; update?: TempoUpdate }>;
+}
+
+const MAX_SCRATCHPAD_CHARACTERS = 4_000;
+
+export const MEMORY_TOOLS: readonly MemoryTool[] = [
+  {
+    name: "update_working_memory",
+    description: "Replaces your working memory (scratchpad) with new content: what is done, the current status, decisions and open questions. It is shown to you in every later round.",
+    schema: z.object({ content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new scratchpad text.") }),
+    async run(args) {
+      const content = String(args.content);
+      return {
+        content: `working memory updated (${content.length} characters)`,
+        update: { workingMemory: { content, roundsSinceUpdate: 0, updatedAt: now() } },
+      };
+    },
+  },
+  {
+    name: "retrieve_facts",
+    description: "Searches the user's long-term facts (preferences, constraints they told you before).",
+    schema: z.object({
+      query: z.string().min(1).describe("What to look for."),
+      limit: z.number().int().min(1).max(20).optional().describe("Most facts to return (default 5)."),
+    }),
+    async run(args, { store, userId }) {
+      if (!store) return { content: "no memory store is configured" };
+      const facts = await searchFacts(store, userId, String(args.query), Number(args.limit ?? 5));
+      return { content: facts.length ? facts.map((fact) => `- ${fact.text}`).join("\n") : "no matching facts" };
+    },
+  },
+  {
+    name: "recall_episodes",
+    description: "Searches the user's past task episodes (goal, key steps, outcome, lessons) — have we done something like this before?",
+    schema: z.object({
+      query: z.string().min(1).describe("What the current task is about."),
+      limit: z.number().int().min(1).max(10).optional().describe("Most episodes to return (default 3)."),
+    }),
+    async run(args, { store, userId }) {
+      if (!store) return { content: "no memory store is configured" };
+      const episodes = await searchEpisodes(store, userId, String(args.query), Number(args.limit ?? 3));
+      if (episodes.length === 0) return { content: "no matching episodes" };
+      return { content: episodes.map((episode) => `- goal: ${episode.goal}; outcome: ${episode.outcome}${episode.lessons.length ? `; lessons: ${episode.lessons.join("; ")}` : ""}`).join("\n") };
+    },
+  },
+];
+
+/** The memory tool named `name`, if any. */
+export function findMemoryTool(name: string): MemoryTool | undefined {
+  return MEMORY_TOOLS.find((tool) => tool.name === name);
+}
