@@ -8,12 +8,14 @@ import { END } from "@langchain/langgraph";
 import type { TempoState } from "./state.js";
 
 export const NODE = {
+  recall: "recall",
   chat: "chat",
   plan: "plan",
   confirm: "confirm",
   askUser: "ask_user",
   execute: "execute",
   deliver: "deliver",
+  memorize: "memorize",
 } as const;
 
 type RoutingState = Pick<TempoState, "phase" | "pending">;
@@ -24,10 +26,10 @@ function branchToPending(state: RoutingState): typeof NODE.confirm | typeof NODE
   return state.pending.kind === "ask_user" ? NODE.askUser : NODE.confirm;
 }
 
-/** After chat: a pending interaction first; otherwise by phase (chatting ends the turn). */
+/** After chat: a pending interaction first; otherwise by phase (a direct reply is memorized and ends the turn). */
 export function branchAfterChat(
   state: RoutingState,
-): typeof NODE.confirm | typeof NODE.askUser | typeof NODE.plan | typeof NODE.execute | typeof NODE.deliver | typeof END {
+): typeof NODE.confirm | typeof NODE.askUser | typeof NODE.plan | typeof NODE.execute | typeof NODE.deliver | typeof NODE.memorize {
   const pending = branchToPending(state);
   if (pending) return pending;
   switch (state.phase) {
@@ -40,7 +42,7 @@ export function branchAfterChat(
     case "done":
       return NODE.deliver;
     case "chatting":
-      return END;
+      return NODE.memorize;
   }
 }
 

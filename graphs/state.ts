@@ -120,6 +120,8 @@ export const TempoAnnotation = Annotation.Root({
   updatedAt: lastValue<string>(() => ""),
 
   // ── Memory recalled for this invocation ──────────────────────────────
+  /** Id of the last message memorize has summarised; the next invocation's messages follow it. */
+  memorizedUpTo: lastValue<string | null>(() => null),
   /** What the memory layer recalled at invocation start. */
   recalled: lastValue<RecalledMemory>(() => ({ taskState: "", facts: [], episodes: [], conversation: [] })),
 });

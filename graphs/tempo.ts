@@ -3,9 +3,9 @@
  * decisions. Dependencies (models, checkpointer, store, tool domain) are
  * injected; `buildTempoGraph` returns the compiled graph.
  *
- *   START → chat ─┬─ chat reply → END
- *                 ├─ pending answer → confirm | ask_user
- *                 └─ task → plan ⇄ plan → confirm (interrupt) → execute ⇄ execute → deliver → END
+ *   START → recall → chat ─┬─ chat reply → memorize → END
+ *                          ├─ pending answer → confirm | ask_user
+ *                          └─ task → plan ⇄ plan → confirm (interrupt) → execute ⇄ execute → deliver → memorize → END
  */
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
@@ -17,7 +17,9 @@ import { createConfirmNode } from "../nodes/confirm.js";
 import type { NodeDependencies } from "../nodes/dependencies.js";
 import { createDeliverNode } from "../nodes/deliver.js";
 import { createExecuteNode } from "../nodes/execute.js";
+import { createMemorizeNode } from "../nodes/memorize.js";
 import { createPlanNode } from "../nodes/plan.js";
+import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
@@ -52,6 +54,8 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
   };
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation })
+      // Memory at invocation start: TaskState, relevant facts and episodes, this thread's conversation memory.
+      .addNode(NODE.recall, createRecallNode(dependencies))
       // Entry: classify the message, or take it as the answer to a pending interaction.
       .addNode(NODE.chat, createChatNode(dependencies))
       .addNode(NODE.plan, createPlanNode(dependencies))
@@ -60,14 +64,18 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addNode(NODE.askUser, askUser)
       .addNode(NODE.execute, createExecuteNode(dependencies))
       .addNode(NODE.deliver, createDeliverNode(dependencies))
-      .addEdge(START, NODE.chat)
-      .addConditionalEdges(NODE.chat, branchAfterChat, [NODE.confirm, NODE.askUser, NODE.plan, NODE.execute, NODE.deliver, END])
+      // Memory at invocation end, and compression of older turns.
+      .addNode(NODE.memorize, createMemorizeNode(dependencies))
+      .addEdge(START, NODE.recall)
+      .addEdge(NODE.recall, NODE.chat)
+      .addConditionalEdges(NODE.chat, branchAfterChat, [NODE.confirm, NODE.askUser, NODE.plan, NODE.execute, NODE.deliver, NODE.memorize])
       .addConditionalEdges(NODE.plan, branchAfterPlan, [NODE.askUser, NODE.confirm, NODE.plan, NODE.execute, END])
       .addConditionalEdges(NODE.confirm, branchAfterConfirm, [NODE.askUser, NODE.confirm, NODE.execute, NODE.plan, END])
       .addConditionalEdges(NODE.askUser, branchAfterAskUser, [NODE.plan, NODE.execute, END])
       .addConditionalEdges(NODE.execute, branchAfterExecute, [NODE.askUser, NODE.confirm, NODE.execute, NODE.deliver, NODE.plan, END])
-      // The summary ends the task.
-      .addEdge(NODE.deliver, END)
+      // The summary ends the task; memorize ends the invocation.
+      .addEdge(NODE.deliver, NODE.memorize)
+      .addEdge(NODE.memorize, END)
   );
 }
 

@@ -4,8 +4,10 @@
  * the chat model classifies the intent — chat replies directly and the turn
  * ends; task (the conservative default) starts planning.
  */
-import { AIMessage } from "@langchain/core/messages";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { AIMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { clearConversation } from "../memory/long-term.js";
+import { clearTaskState } from "../memory/task-state.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
@@ -31,10 +33,25 @@ export function createChatNode(dependencies: NodeDependencies) {
     const lastMessage = state.messages.at(-1);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
+    if (userText.trim().startsWith("/")) return runCommand(userText.trim(), config);
+
     if (state.pending) {
       // Seed 000's resume behaviour: a plain message on a waiting thread is the answer.
       if (userText.trim() === "") return {};
       return { pendingAnswer: replyAsHumanResponse(userText, state.pending.kind), updatedAt: now() };
+    }
+
+    // Seed 000's reset strategy: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
+    if (isRetryPhrase(userText)) {
+      if (state.phase === "planning" || state.phase === "executing") {
+        emit(config, { kind: "status", node: "chat", text: "Retrying where the task stopped" });
+        return { consecutiveCorrections: 0, lastError: null, updatedAt: now() };
+      }
+      const unfinished = state.planSteps.some((step) => step.status !== "done");
+      if (state.phase === "done" && state.goal && (unfinished || state.lastError)) {
+        emit(config, { kind: "status", node: "chat", text: "Retrying the last task from a fresh plan" });
+        return startTask(state.goal, ensureConfiguration(config, dependencies.settings).maxRounds, dependencies);
+      }
     }
 
     if (userText.trim() === "") {
@@ -69,26 +86,55 @@ export function createChatNode(dependencies: NodeDependencies) {
   return chat;
 }
 
-/** A fresh task: the previous task's runtime state is cleared, the conversation is kept. */
-function startTask(goal: string, maxRounds: number, dependencies: NodeDependencies): TempoUpdate {
+/** Runs a slash command: `/clear` resets the thread and the user's TaskState; anything else is a typed error. */
+async function runCommand(command: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  const name = command.split(/\s+/)[0]!.toLowerCase();
+  if (name !== "/clear") {
+    throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: /clear (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
+  }
+  const { userId, threadId } = ensureConfiguration(config);
+  if (config.store) {
+    await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
+  }
+  const reply = new AIMessage({ id: newId("ai"), content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept." });
+  emitAssistantText(config, "chat", reply.id!, String(reply.content));
   return {
-    phase: "planning",
-    goal,
-    complexity: null,
-    planSteps: [],
-    currentStepId: null,
-    roundsUsed: 0,
-    planRoundsUsed: 0,
-    maxRounds,
-    consecutiveCorrections: 0,
-    pending: null,
-    pendingAnswer: null,
-    approvedTool: null,
-    finalAnswer: null,
-    lastError: null,
-    workspaceMessageIds: [],
-    pinnedBlocks: {},
-    workflowVersion: dependencies.workflowVersion,
+    ...CLEARED_TASK,
+    messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), reply],
+    workingMemory: { content: "", roundsSinceUpdate: 0, updatedAt: null },
+    recalled: { taskState: "", facts: [], episodes: [], conversation: [] },
+    memorizedUpTo: reply.id!,
+    phase: "chatting",
     updatedAt: now(),
   };
+}
+
+/** Runtime fields of a task, cleared. */
+const CLEARED_TASK: TempoUpdate = {
+  goal: "",
+  complexity: null,
+  planSteps: [],
+  currentStepId: null,
+  roundsUsed: 0,
+  planRoundsUsed: 0,
+  consecutiveCorrections: 0,
+  pending: null,
+  pendingAnswer: null,
+  approvedTool: null,
+  finalAnswer: null,
+  lastError: null,
+  workspaceMessageIds: [],
+  pinnedBlocks: {},
+};
+
+const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "try again", "retry", "continue", "again"]);
+
+/** True for seed 000's retry phrases. */
+export function isRetryPhrase(text: string): boolean {
+  return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
+}
+
+/** A fresh task: the previous task's runtime state is cleared, the conversation is kept. */
+function startTask(goal: string, maxRounds: number, dependencies: NodeDependencies): TempoUpdate {
+  return { ...CLEARED_TASK, phase: "planning", goal, maxRounds, workflowVersion: dependencies.workflowVersion, updatedAt: now() };
 }

@@ -6,7 +6,9 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision } from "../contracts/plan.js";
+import { runTool } from "../tools/runner.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor, type Stage } from "../models/stage-models.js";
@@ -23,13 +25,14 @@ import { conversationMessages, newId, now, workspaceMessages } from "./messages.
 export function createPlanNode(dependencies: NodeDependencies) {
   const tools = toolBrief(dependencies.domain);
 
-  async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig) {
+  async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig, liveState: string) {
     const messages = buildStageMessages({
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
       pinnedBlocks: state.pinnedBlocks,
       context: {
+        live_state: liveState,
         task_state: state.recalled.taskState,
         facts: state.recalled.facts.join("\n"),
         episodes: state.recalled.episodes.join("\n"),
@@ -48,15 +51,30 @@ export function createPlanNode(dependencies: NodeDependencies) {
     });
   }
 
+  /** Runs the domain's preflight read tool (first planning round only): planning sees live state, not remembered state. */
+  async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
+    const preflight = dependencies.domain.preflight;
+    if (!preflight || state.planRoundsUsed > 0) return "";
+    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+    const outcome = await runTool(
+      dependencies.domain,
+      { userId, threadId, stepId: null },
+      { id: newId("preflight"), name: preflight.tool, arguments: preflight.arguments },
+      dependencies.executionLog,
+    );
+    return `${preflight.tool} (fetched just now):\n${outcome.content}`;
+  }
+
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "plan", text: "Planning" });
-    const quick = await decide(state, "plan", config);
+    const liveState = await refreshLiveState(state, config);
+    const quick = await decide(state, "plan", config, liveState);
     if (!quick.ok) return correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections);
 
     let decision: PlanDecision = quick.value;
     if (decision.action === "plan_done" && (decision.complexity === "complex" || decision.need_thinking)) {
       emit(config, { kind: "status", node: "plan", text: "Complex task: planning in depth" });
-      const deep = await decide(state, "plan_deep", config);
+      const deep = await decide(state, "plan_deep", config, liveState);
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
       if (deep.ok && deep.value.action === "plan_done") decision = deep.value;
     }

@@ -56,6 +56,11 @@ export interface ToolDomain<TState = any> {
   /** One or two sentences for the system prompt: what the domain is about. */
   description: string;
   tools: ReadonlyArray<DomainTool<TState>>;
+  /**
+   * A read tool run before planning so the planner sees live state instead of
+   * trusting memory (seed 000's dynamic refresh as an explicit preflight).
+   */
+  preflight?: { tool: string; arguments: Record<string, unknown> };
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, in one transaction). */

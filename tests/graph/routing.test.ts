@@ -19,7 +19,7 @@ describe("branchAfterChat", () => {
     ["planning", null, "plan"],
     ["executing", null, "execute"],
     ["done", null, "deliver"],
-    ["chatting", null, END],
+    ["chatting", null, "memorize"],
     ["waiting_confirm", null, "confirm"],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
     expect(branchAfterChat({ phase, pending })).toBe(expected);

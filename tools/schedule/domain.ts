@@ -33,6 +33,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     version: options.version ?? SCHEDULE_DOMAIN_VERSION,
     description: SCHEDULE_DOMAIN_DESCRIPTION,
     tools: scheduleTools,
+    // Planning starts from the live schedule, never from remembered contents.
+    preflight: { tool: "get_overview", arguments: {} },
     load: (userId: string) => repository.load(userId),
     persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);

@@ -1,0 +1,58 @@
+/**
+ * What memorize extracts from an invocation without a model: a one-line
+ * conversation summary, facts the user stated about themselves, and an
+ * episode for a task. A `memory` stage model, when configured, can do better;
+ * this is the deterministic baseline and the named fallback.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { TempoState } from "../graphs/state.js";
+import type { Episode } from "./long-term.js";
+
+const SELF_STATEMENT = /\b(i|i'm|i am|my|we|we're|our)\b[^.!?\n]*\b(prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have)\b[^.!?\n]*/gi;
+const SELF_STATEMENT_CHINESE = /我[^。！？\n]*(喜欢|不喜欢|习惯|希望|想|不想|一般|通常|总是|从不|不能|需要)[^。！？\n]*/g;
+
+/** Sentences in which the user states durable things about themselves. */
+export function extractUserFacts(userTexts: string[]): string[] {
+  const facts: string[] = [];
+  for (const text of userTexts) {
+    for (const match of [...text.matchAll(SELF_STATEMENT), ...text.matchAll(SELF_STATEMENT_CHINESE)]) {
+      const sentence = match[0].trim().replace(/[,;，；]+$/, "");
+      if (sentence.length >= 8 && sentence.length <= 200) facts.push(sentence);
+    }
+  }
+  return [...new Set(facts)];
+}
+
+/** "User asked X, agent did Y, result Z." for the invocation's messages. */
+export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase">, invocation: BaseMessage[], wasTask: boolean): string {
+  const asked = invocation.filter((message) => message.getType() === "human").map(textOf).filter(Boolean);
+  const replies = invocation.filter((message) => message.getType() === "ai" && textOf(message)).map(textOf);
+  const question = oneLine(wasTask ? state.goal || asked[0] || "" : asked.at(-1) ?? "", 160);
+  if (!wasTask) return `User said: "${question}"; agent replied: "${oneLine(replies.at(-1) ?? "", 160)}".`;
+  const done = state.planSteps.filter((step) => step.status === "done").length;
+  const calls = invocation.filter((message) => message.getType() === "tool").length;
+  return `User asked: "${question}"; agent ran a ${state.planSteps.length}-step plan (${done} done) with ${calls} tool calls; result: "${oneLine(state.finalAnswer ?? replies.at(-1) ?? "", 200)}".`;
+}
+
+/** The episode of a finished task: goal, key steps, outcome, lessons. */
+export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError">, invocation: BaseMessage[], now: string): Episode {
+  const rejections = invocation
+    .filter((message) => message.getType() === "tool" && textOf(message).startsWith("Not applied"))
+    .map((message) => oneLine(textOf(message).replace(/^Not applied: /, ""), 160));
+  return {
+    goal: state.goal,
+    keySteps: state.planSteps.map((step) => `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}`),
+    outcome: oneLine(state.finalAnswer ?? "", 240),
+    lessons: [...rejections, ...(state.lastError ? [state.lastError] : [])].slice(0, 5),
+    createdAt: now,
+  };
+}
+
+function textOf(message: BaseMessage): string {
+  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+}
+
+function oneLine(text: string, limit: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
+}

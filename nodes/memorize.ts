@@ -1,0 +1,121 @@
+/**
+ * memorize: memory at invocation end (seed 002) and history compression
+ * (seed 000's maybeCompressHistory). Appends a summary of the invocation to
+ * the thread's conversation memory, stores facts the user stated, records an
+ * episode for a finished task, updates the user's TaskState; then, when the
+ * conversation in state has grown past its bound, summarises the older turns
+ * into TaskState and removes them from state.
+ */
+import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../config/configuration.js";
+import { TaskStateSummarySchema } from "../contracts/memory.js";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { planHistoryCompression } from "../memory/compression.js";
+import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
+import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
+import { loadTaskState, mergeTaskState, saveTaskState, type TaskState } from "../memory/task-state.js";
+import { estimateCounter } from "../memory/tokens.js";
+import { invokeContract, messageText } from "../models/invoke-contract.js";
+import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
+import { buildStageMessages } from "../prompts/stage-messages.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { latestUserText, now } from "./messages.js";
+
+/** Builds the memorize node. */
+export function createMemorizeNode(dependencies: NodeDependencies) {
+  return async function memorize(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+    const store = config.store;
+    const time = now();
+    const startIndex = state.memorizedUpTo ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1 : 0;
+    const invocation = state.messages.slice(startIndex);
+    const command = latestUserText(invocation).startsWith("/");
+    const wasTask = state.phase === "done" && state.planSteps.length > 0;
+
+    if (store && !command && invocation.length > 0) {
+      const userTexts = invocation.filter((message) => message.getType() === "human").map(messageText);
+      await appendConversation(store, userId, threadId, { summary: summarizeInvocation(state, invocation, wasTask), createdAt: time });
+      await storeFacts(store, userId, extractUserFacts(userTexts), "user", time);
+      if (wasTask) {
+        const episode = taskEpisode(state, invocation, time);
+        await recordEpisode(store, userId, episode);
+        const unfinished = state.planSteps.filter((step) => step.status !== "done").length;
+        await saveTaskState(
+          store,
+          userId,
+          mergeTaskState(
+            await loadTaskState(store, userId),
+            {
+              currentGoal: unfinished ? state.goal : "",
+              activeFlow: `${dependencies.domain.name} tasks`,
+              openLoops: unfinished ? [`"${state.goal}" ended with ${unfinished} step(s) not done`] : [],
+              lastDecision: `Finished "${state.goal}": ${episode.outcome.slice(0, 160)}`,
+            },
+            time,
+          ),
+        );
+      }
+    }
+
+    const compression = compressHistory(state, dependencies);
+    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null, updatedAt: time };
+    if (store) {
+      const summary = await summarizeTurns(compression.remove, dependencies, config);
+      await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
+    }
+    return {
+      messages: compression.remove.filter((message) => message.id).map((message) => new RemoveMessage({ id: message.id! })),
+      memorizedUpTo: state.messages.at(-1)?.id ?? null,
+      updatedAt: time,
+    };
+  };
+}
+
+/** The older messages to drop when the conversation is past its bound. */
+function compressHistory(state: TempoState, dependencies: NodeDependencies) {
+  const { maxRecentMessages, maxRecentTokens, keepRecentMessages } = dependencies.settings.context;
+  return planHistoryCompression(state.messages, {
+    maxMessages: maxRecentMessages,
+    maxTokens: maxRecentTokens,
+    keepMessages: keepRecentMessages,
+    counter: estimateCounter,
+    protectedIds: new Set(state.workspaceMessageIds),
+  });
+}
+
+/**
+ * Older turns as a TaskState update: by the memory model when one is configured,
+ * otherwise (and as the fallback when it fails) by `mechanicalTurnSummary`.
+ */
+async function summarizeTurns(removed: BaseMessage[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<Partial<TaskState>> {
+  const mechanical = mechanicalTurnSummary(removed);
+  const model = dependencies.models.memory;
+  if (!model) return mechanical;
+  try {
+    const result = await invokeContract(
+      model,
+      TaskStateSummarySchema,
+      buildStageMessages({ stagePrompt: MEMORY_STAGE_PROMPT, conversation: removed, stageState: "", instruction: "Summarise the conversation above into TaskState." }),
+      { structured: dependencies.models.structuredOutput ?? false, name: "task_state_summary", config },
+    );
+    if (!result.ok) return mechanical;
+    return {
+      currentGoal: result.value.current_goal,
+      activeFlow: result.value.active_flow,
+      openLoops: result.value.open_loops,
+      importantFacts: [...mechanical.importantFacts!, ...result.value.important_facts],
+      lastDecision: result.value.last_decision,
+    };
+  } catch {
+    return mechanical;
+  }
+}
+
+/** Facts the user stated in the removed turns, and the last assistant conclusion among them. */
+function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
+  const userTexts = removed.filter((message) => message.getType() === "human").map(messageText);
+  const lastReply = removed.filter((message) => message.getType() === "ai" && messageText(message).trim()).map(messageText).at(-1) ?? "";
+  return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
+}
+

@@ -1,0 +1,49 @@
+/**
+ * recall: memory at invocation start (seed 002). Loads the user's TaskState,
+ * the long-term facts and past episodes relevant to the message, and this
+ * thread's conversation memory, through the LangGraph store. Every namespace
+ * is under the user's own prefix, so nothing of another user is visible.
+ * Without a store, the recalled memory is empty.
+ */
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../config/configuration.js";
+import { TempoError } from "../errors/index.js";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { conversationMemory, searchEpisodes, searchFacts } from "../memory/long-term.js";
+import { loadTaskState, renderTaskState } from "../memory/task-state.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { latestUserText } from "./messages.js";
+
+/** Builds the recall node. */
+export function createRecallNode(dependencies: NodeDependencies) {
+  return async function recall(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+    assertThreadOwner(state, userId);
+    const store = config.store;
+    const query = latestUserText(state.messages);
+    if (!store || query.startsWith("/")) return {};
+    const [taskState, facts, episodes, conversation] = await Promise.all([
+      loadTaskState(store, userId),
+      searchFacts(store, userId, query),
+      searchEpisodes(store, userId, query),
+      conversationMemory(store, userId, threadId),
+    ]);
+    return {
+      recalled: {
+        taskState: renderTaskState(taskState),
+        facts: facts.map((fact) => fact.text),
+        episodes: episodes.map((episode) => `${episode.goal} → ${episode.outcome}${episode.lessons.length ? ` (lessons: ${episode.lessons.join("; ")})` : ""}`),
+        conversation: conversation.map((entry) => entry.summary),
+      },
+    };
+  };
+}
+
+/** Refuses a run whose configured user is not the thread's owner. */
+export function assertThreadOwner(state: Pick<TempoState, "userId">, userId: string): void {
+  if (state.userId && state.userId !== userId) {
+    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", {
+      userId,
+    });
+  }
+}
