@@ -21,8 +21,6 @@ export interface OccupancyIndex {
   readonly embedded: Int32Array;
   /** The task list the positions refer to. */
   readonly tasks: readonly ScheduleTask[];
-  /** Task id → position in `tasks`. */
-  readonly positions: ReadonlyMap<string, number>;
 }
 
 /** Position of the cell (day, slot) in the occupancy arrays. */
@@ -35,15 +33,13 @@ export function buildOccupancyIndex(state: ScheduleState): OccupancyIndex {
   const { totalDays, slotsPerDay } = state.window;
   const primary = new Int32Array(totalDays * slotsPerDay).fill(FREE);
   const embedded = new Int32Array(totalDays * slotsPerDay).fill(FREE);
-  const positions = new Map<string, number>();
   state.tasks.forEach((task, position) => {
-    positions.set(task.id, position);
     const layer = task.source === "task_item" && task.embeddedIn !== undefined ? embedded : primary;
     for (const range of task.slots ?? []) {
       markRange(layer, slotsPerDay, totalDays, range, position);
     }
   });
-  return { totalDays, slotsPerDay, primary, embedded, tasks: state.tasks, positions };
+  return { totalDays, slotsPerDay, primary, embedded, tasks: state.tasks };
 }
 
 /** A copy of the index whose cell arrays can be changed without touching the original. */
@@ -80,4 +76,23 @@ export function clearTask(index: OccupancyIndex, position: number): void {
       if (layer[cell] === position) layer[cell] = FREE;
     }
   }
+}
+
+/** Positions of the given ids in `tasks`, in one pass that stops once all are found; unknown ids are absent. */
+export function findPositions(tasks: readonly ScheduleTask[], ids: Iterable<string>): Map<string, number> {
+  const wanted = new Set(ids);
+  const found = new Map<string, number>();
+  for (let position = 0; position < tasks.length && found.size < wanted.size; position += 1) {
+    const id = (tasks[position] as ScheduleTask).id;
+    if (wanted.has(id) && !found.has(id)) found.set(id, position);
+  }
+  return found;
+}
+
+/** Position of one id in `tasks`, or undefined. */
+export function positionOf(tasks: readonly ScheduleTask[], id: string): number | undefined {
+  for (let position = 0; position < tasks.length; position += 1) {
+    if ((tasks[position] as ScheduleTask).id === id) return position;
+  }
+  return undefined;
 }

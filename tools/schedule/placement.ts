@@ -8,7 +8,7 @@
  */
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import { formatRange, quoteName } from "./format.js";
-import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, type OccupancyIndex } from "./occupancy-index.js";
+import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, findPositions, type OccupancyIndex } from "./occupancy-index.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
 
@@ -149,8 +149,10 @@ class EmbedChanges {
   /** Rewrites the `embeds` list of every host touched. */
   applyTo(tasks: ScheduleTask[], index: OccupancyIndex): void {
     const hosts = new Set([...this.removed.keys(), ...this.added.keys()]);
+    if (hosts.size === 0) return;
+    const positions = findPositions(index.tasks, hosts);
     for (const hostId of hosts) {
-      const position = index.positions.get(hostId);
+      const position = positions.get(hostId);
       const host = position === undefined ? undefined : tasks[position];
       if (position === undefined || host === undefined || host.source !== "event") continue;
       const removed = this.removed.get(hostId) ?? new Set<string>();

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure } from "../format.js";
-import { buildOccupancyIndex } from "../occupancy-index.js";
+import { buildOccupancyIndex, findPositions } from "../occupancy-index.js";
 import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import type { ScheduleState, ScheduleTask } from "../state.js";
@@ -44,6 +44,7 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
   kind: "write",
   run(state, args) {
     const index = buildOccupancyIndex(state);
+    const known = findPositions(index.tasks, args.moves.map((move) => move.task_id));
     const seen = new Set<string>();
     const requests: PlacementRequest[] = [];
     let changes = 0;
@@ -51,7 +52,7 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       const prefix = `move ${moveIndex + 1} of ${args.moves.length}`;
       if (seen.has(move.task_id)) return failure(`${prefix}: task ${move.task_id} appears more than once; move each task once; nothing was moved`);
       seen.add(move.task_id);
-      const found = findTaskPosition(index, move.task_id);
+      const found = findTaskPosition(index, move.task_id, known);
       if (!found.ok) return failure(`${prefix}: ${found.problem}; nothing was moved`);
       const task = state.tasks[found.value] as ScheduleTask;
       const current = movableRange(task);

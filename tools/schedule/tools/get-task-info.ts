@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure, formatRanges, placedTaskLine, quoteName, readResult } from "../format.js";
+import { findPositions, positionOf } from "../occupancy-index.js";
 import type { ScheduleState, ScheduleTask } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -24,11 +25,17 @@ export const getTaskInfoTool: DomainTool<ScheduleState, GetTaskInfoArguments> = 
   schema: getTaskInfoArgumentsSchema,
   kind: "read",
   run(state, args) {
-    const byId = new Map<string, ScheduleTask>();
-    for (const task of state.tasks) byId.set(task.id, task);
-    const task = byId.get(args.task_id);
+    const position = positionOf(state.tasks, args.task_id);
+    const task = position === undefined ? undefined : state.tasks[position];
     if (task === undefined) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
 
+    // Only the task's relations are resolved: one scan for a handful of ids, no map of every task.
+    const relatedIds = task.source === "task_item" ? (task.embeddedIn === undefined ? [] : [task.embeddedIn]) : task.embeds;
+    const related = findPositions(state.tasks, relatedIds);
+    const byId = (id: string): ScheduleTask | undefined => {
+      const found = related.get(id);
+      return found === undefined ? undefined : state.tasks[found];
+    };
     const lines = [`task ${task.id} ${quoteName(task.name)}`, `source: ${task.source}`];
     if (task.source === "task_item") {
       const category = state.categories.find((candidate) => candidate.id === task.categoryId);
@@ -36,7 +43,7 @@ export const getTaskInfoTool: DomainTool<ScheduleState, GetTaskInfoArguments> = 
       lines.push(`category: ${task.categoryId}${category === undefined ? "" : ` ${quoteName(category.name)}`}`);
       if (task.status === "placed") lines.push(`slots: ${formatRanges(task.slots ?? [])}`);
       if (task.embeddedIn !== undefined) {
-        const host = byId.get(task.embeddedIn);
+        const host = byId(task.embeddedIn);
         lines.push(`embedded in: host ${task.embeddedIn}${host === undefined ? "" : ` ${quoteName(host.name)}`}`);
       }
       return readResult(lines);
@@ -44,7 +51,7 @@ export const getTaskInfoTool: DomainTool<ScheduleState, GetTaskInfoArguments> = 
     lines.push(`slots: ${formatRanges(task.slots)}`, `locked: ${task.locked}`, `can_embed: ${task.canEmbed}`);
     lines.push(`embeds: ${task.embeds.length}`);
     for (const guestId of task.embeds) {
-      const guest = byId.get(guestId);
+      const guest = byId(guestId);
       lines.push(guest !== undefined && guest.source === "task_item" ? placedTaskLine(guest) : `- unknown task ${guestId}`);
     }
     return readResult(lines);

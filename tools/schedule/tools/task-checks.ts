@@ -4,16 +4,16 @@
  * one-line problem for the model.
  */
 import { formatCount, quoteName } from "../format.js";
-import type { OccupancyIndex } from "../occupancy-index.js";
+import { positionOf, type OccupancyIndex } from "../occupancy-index.js";
 import { rangeLength } from "../slot-range.js";
 import type { ScheduleTask, SlotRange } from "../state.js";
 
 /** A value, or the problem that prevents it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** Position of the task with this id, or a problem naming the unknown id. */
-export function findTaskPosition(index: OccupancyIndex, taskId: string): Checked<number> {
-  const position = index.positions.get(taskId);
+/** Position of the task with this id (looked up in `known` when given, else by a scan), or a problem naming the unknown id. */
+export function findTaskPosition(index: OccupancyIndex, taskId: string, known?: ReadonlyMap<string, number>): Checked<number> {
+  const position = known === undefined ? positionOf(index.tasks, taskId) : known.get(taskId);
   if (position === undefined) {
     return { ok: false, problem: `no task with id ${quoteName(taskId)} among ${formatCount(index.tasks.length)} tasks; use list_tasks to find ids` };
   }
