@@ -1,7 +1,7 @@
 /** Helpers for driving the graph with scripted models. */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { Command, MemorySaver, type Interrupt } from "@langchain/langgraph";
+import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import type { ToolDomain } from "../../tools/domain.js";
@@ -28,6 +28,7 @@ export function scriptedGraph(options: {
   execute?: Script;
   deliver?: Script;
   settings?: Partial<WorkflowSettings>;
+  store?: BaseStore;
 }) {
   const models = {
     chat: scripted(options.chat ?? [json({ intent: "task", reply: "", reason: "needs tools" })]),
@@ -36,7 +37,7 @@ export function scriptedGraph(options: {
     deliver: scripted(options.deliver ?? ["All done."]),
   };
   const checkpointer = new MemorySaver();
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain: options.domain, checkpointer, settings: options.settings });
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain: options.domain, checkpointer, settings: options.settings, store: options.store });
   return { graph, models, checkpointer };
 }
 
@@ -52,20 +53,25 @@ export function transcript(messages: BaseMessage[]): string[] {
   });
 }
 
-/** Asserts-friendly check: every assistant tool call is followed by its tool message, and every tool message answers one. */
+/**
+ * Pairing problems, [] when every assistant tool-call message is directly followed by the tool
+ * messages answering all its calls, and every tool message answers a call of that preceding run.
+ */
 export function unpairedToolCalls(messages: BaseMessage[]): string[] {
   const problems: string[] = [];
+  let open = new Set<string>();
   messages.forEach((message, index) => {
-    for (const call of (message as AIMessage).tool_calls ?? []) {
-      const next = messages[index + 1] as { tool_call_id?: string } | undefined;
-      if (next?.tool_call_id !== call.id) problems.push(`call ${call.id} (${call.name}) at ${index} is not followed by its tool message`);
+    const type = message.getType();
+    const toolCallId = (message as unknown as { tool_call_id?: string }).tool_call_id;
+    if (type === "tool") {
+      if (!toolCallId || !open.has(toolCallId)) problems.push(`tool message ${toolCallId} at ${index} answers no open call`);
+      else open.delete(toolCallId);
+      return;
     }
-    if (message.getType() === "tool") {
-      const previous = messages[index - 1] as AIMessage | undefined;
-      const id = (message as unknown as { tool_call_id: string }).tool_call_id;
-      if (!(previous?.tool_calls ?? []).some((call) => call.id === id)) problems.push(`tool message ${id} at ${index} answers no preceding call`);
-    }
+    if (open.size > 0) problems.push(`calls ${[...open].join(", ")} are not answered before message ${index}`);
+    open = new Set(((message as AIMessage).tool_calls ?? []).map((call) => call.id ?? ""));
   });
+  if (open.size > 0) problems.push(`calls ${[...open].join(", ")} are never answered`);
   return problems;
 }
 

@@ -1,0 +1,93 @@
+/** What the execute model sees: step context, in-step compression, the working-memory reminder, the token budget. */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
+import { countMessageTokens, estimateCounter } from "../../memory/tokens.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+import { json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+
+const twoSteps = json({
+  action: "plan_done",
+  plan_steps: [
+    { content: "Read the notes", done_when: "known" },
+    { content: "Add the note", done_when: "listed" },
+  ],
+});
+const list = json({ speak: "Listing.", action: "continue", tool_call: { name: "list_notes", arguments: {} } });
+const text = (messages: BaseMessage[]) => messages.map((message) => String(message.content)).join("\n");
+
+async function runExecute(options: { execute: Parameters<typeof scriptedGraph>[0]["execute"]; notes?: string[]; settings?: Parameters<typeof scriptedGraph>[0]["settings"] }) {
+  const { graph, models } = scriptedGraph({ domain: createNotesDomain({ "user-1": options.notes ?? ["a"] }), plan: [twoSteps], execute: options.execute, settings: options.settings });
+  const config = threadConfig(`ctx-${Math.random()}`);
+  await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
+  const result = await graph.invoke(resume({ type: "accept", args: null }), config);
+  return { result, calls: models.execute.calls.map((call) => call.messages) };
+}
+
+describe("step context", () => {
+  test("a finished step's summary and status marker appear in the next step's context; its tool rounds do not", async () => {
+    const { calls } = await runExecute({
+      execute: [list, json({ action: "next_plan", goal_check: "there is one note: a" }), json({ action: "done", goal_check: "nothing to add" })],
+    });
+    const second = text(calls[2]!);
+    expect(second).toContain("<done_step_summaries>\n- Read the notes: there is one note: a\n</done_step_summaries>");
+    expect(second).toContain("1. Read the notes ✓ done\n2. Add the note >> current");
+    expect(second).toContain("Current step (2 of 2): Add the note");
+    expect(calls[2]!.some((message) => message.getType() === "tool")).toBe(false);
+    expect(calls[1]!.filter((message) => message.getType() === "tool")).toHaveLength(1);
+  });
+
+  test("only the last tool rounds stay whole; earlier ones are summarised, and pairs stay together", async () => {
+    const rounds = Array.from({ length: 9 }, () => list);
+    const { calls } = await runExecute({ execute: [...rounds, json({ action: "done", goal_check: "ok" })] });
+    const last = calls.at(-1)!;
+    expect(last.filter((message) => message.getType() === "tool")).toHaveLength(DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds);
+    expect(text(last)).toContain("Earlier in this step (5 tool rounds, summarised):");
+    expect(unpairedToolCalls(last)).toEqual([]);
+  });
+});
+
+describe("working-memory reminder", () => {
+  test("appears after the round threshold, with figures, and disappears after an update", async () => {
+    const update = json({ action: "continue", tool_call: { name: "update_working_memory", arguments: { content: "step 1: listing notes" } } });
+    const { calls, result } = await runExecute({ execute: [list, list, list, list, list, list, update, list, json({ action: "done", goal_check: "ok" })] });
+    const reminderAt = calls.map((messages) => text(messages).includes("WORKING MEMORY UPDATE NEEDED"));
+    // Rounds since update before each call: 0..6, then the update resets: 0, 1.
+    expect(reminderAt).toEqual([false, false, false, false, false, false, true, false, false]);
+    expect(text(calls[6]!)).toMatch(/You have not updated your working memory for 6 rounds\.\n- Token use: \d+% \(\d+ \/ 12000\)\n- Messages in history: \d+/);
+    expect(text(calls[7]!)).toContain("<scratchpad>\nstep 1: listing notes\n</scratchpad>");
+    expect(result.workingMemory).toMatchObject({ content: "step 1: listing notes", roundsSinceUpdate: 2 });
+  });
+
+  test("high token use (over 70 % of the budget) brings the reminder earlier: after 4 rounds instead of 6", async () => {
+    const context = { ...DEFAULT_WORKFLOW_SETTINGS.context, promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute: 1_300 } };
+    const { calls } = await runExecute({ execute: [list, list, list, list, list, json({ action: "done", goal_check: "ok" })], settings: { context } });
+    const tokenShare = calls.map((messages) => countMessageTokens(messages, estimateCounter) / 1_300);
+    expect(tokenShare.slice(3).every((share) => share > 0.7)).toBe(true);
+    expect(calls.map((messages) => text(messages).includes("WORKING MEMORY UPDATE NEEDED"))).toEqual([false, false, false, false, true, true]);
+  });
+});
+
+describe("token budget", () => {
+  test("huge tool results are cut to keep the prompt under the execute budget, never the plan or requirement", async () => {
+    const huge = Array.from({ length: 60 }, (_, index) => `note ${index} ${"lorem ipsum ".repeat(40)}`);
+    const context = { ...DEFAULT_WORKFLOW_SETTINGS.context, promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute: 4_000 } };
+    const { calls } = await runExecute({ notes: huge, execute: [list, list, list, json({ action: "done", goal_check: "ok" })], settings: { context } });
+    for (const messages of calls.slice(1)) {
+      expect(countMessageTokens(messages, estimateCounter)).toBeLessThanOrEqual(4_000);
+      expect(text(messages)).toContain("<requirement>\nadd a note\n</requirement>");
+      expect(text(messages)).toContain("Current step (1 of 2): Read the notes");
+      expect(unpairedToolCalls(messages)).toEqual([]);
+    }
+    expect(text(calls[1]!)).toContain("more characters cut to fit the prompt budget");
+  });
+});
+
+describe("preflight", () => {
+  test("planning sees the live domain state, fetched just before planning", async () => {
+    const domain = { ...createNotesDomain({ "user-1": ["live note"] }), preflight: { tool: "list_notes", arguments: {} } };
+    const { graph, models } = scriptedGraph({ domain, plan: [twoSteps] });
+    await graph.invoke({ messages: [new HumanMessage("add a note")] }, threadConfig("preflight"));
+    expect(text(models.plan.calls[0]!.messages)).toContain("<live_state>\nlist_notes (fetched just now):\n1. live note\n</live_state>");
+  });
+});
