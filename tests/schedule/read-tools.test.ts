@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateSchedule, parseFreeRuns, parseOverflowCount, parsePendingTasks, sampleWeek, scheduleTools } from "../../tools/schedule/index.js";
+import { emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount, parsePendingTasks, sampleWeek, scheduleTools } from "../../tools/schedule/index.js";
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
@@ -189,6 +189,10 @@ describe("find_free", () => {
     [{ slot_end: 9 }, "error: slot_end 9 must be between slot_start 1 and 8"],
   ])("rejects %j", (args, message) => {
     expect(runTool("find_free", smallSchedule(), args)).toEqual({ ok: false, content: message });
+  });
+
+  it("says so for a window without days", () => {
+    expect(runTool("find_free", emptyScheduleState(0))).toEqual({ ok: false, content: "error: the schedule window has no days, so there is no free time to find" });
   });
 
   it("caps the list on a huge schedule", () => {

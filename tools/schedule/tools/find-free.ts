@@ -54,6 +54,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
   kind: "read",
   run(state, args) {
     const { window } = state;
+    if (window.totalDays === 0) return failure("the schedule window has no days, so there is no free time to find");
     const minLength = args.min_length ?? 1;
     const slotStart = args.slot_start ?? 1;
     const slotEnd = args.slot_end ?? window.slotsPerDay;
