@@ -21,8 +21,8 @@ export interface MessageUnit {
   toolRound: boolean;
 }
 
-const SUMMARY_LINE_LIMIT = 10;
-const SUMMARY_RESULT_CHARACTERS = 120;
+const SUMMARY_LINE_LIMIT = 3;
+const SUMMARY_RESULT_CHARACTERS = 80;
 
 /** Splits messages into units; a tool round is the assistant tool-call message and the tool messages answering it. */
 export function messageUnits(messages: BaseMessage[]): MessageUnit[] {
@@ -61,7 +61,17 @@ function summaryMessage(units: MessageUnit[]): HumanMessage {
   const omitted = Math.max(0, lines.length - SUMMARY_LINE_LIMIT);
   const shown = lines.slice(-SUMMARY_LINE_LIMIT);
   const header = `Earlier in this step (${units.filter((unit) => unit.toolRound).length} tool rounds, summarised):`;
-  return new HumanMessage(`${header}\n${omitted ? `- (${omitted} earlier entries omitted)\n` : ""}${shown.join("\n")}`);
+  return new HumanMessage([header, ...(omitted ? [`- ${omitted} earlier entries: ${toolTally(units.slice(0, omitted))}`] : []), ...shown].join("\n"));
+}
+
+/** "read_page ×12, find_free ×3" for the tool rounds among `units`. */
+function toolTally(units: MessageUnit[]): string {
+  const counts = new Map<string, number>();
+  for (const unit of units) {
+    if (!unit.toolRound) continue;
+    for (const call of (unit.messages[0] as AIMessage).tool_calls ?? []) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  }
+  return counts.size ? [...counts].map(([name, count]) => `${name} ×${count}`).join(", ") : "conversation only";
 }
 
 function describeUnit(unit: MessageUnit): string {

@@ -1,4 +1,10 @@
-/** The tool brief in the system prompt: each tool's name, kind, description and argument schema. */
+/**
+ * The tool brief in the system prompt: each tool's name, kind, description
+ * and a compact argument list rendered from its zod schema
+ * (`name?: type — description`; `?` marks optional arguments). Compact on
+ * purpose: the brief is in every prompt, and raw JSON schemas (with their
+ * bounds and nesting) cost several times the tokens for the same meaning.
+ */
 import { z } from "zod";
 import type { ToolDomain } from "../tools/domain.js";
 
@@ -10,19 +16,54 @@ export interface BriefTool {
   kind: string;
 }
 
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+}
+
+const REASONABLE_BOUND = 1_000_000;
+
 /** Renders the domain's tools (and any graph-level tools) for a system prompt. */
 export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] = []): string {
-  const lines = [...domain.tools, ...extraTools].map((tool) => {
-    const schema = JSON.stringify(compactSchema(tool.schema));
-    return `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${schema}`;
-  });
+  const lines = [...domain.tools, ...extraTools].map((tool) => `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${renderArguments(tool.schema)}`);
   return `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
 }
 
-/** JSON schema of a tool's arguments without the noise fields a model does not need. */
-function compactSchema(schema: z.ZodType): unknown {
-  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
-  delete json.additionalProperties;
-  return json;
+/** "task_id: string — Id of …; limit?: integer 1-100 — …", or "none". */
+export function renderArguments(schema: z.ZodType): string {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as JsonSchema;
+  const properties = Object.entries(json.properties ?? {});
+  if (properties.length === 0) return "none";
+  const required = new Set(json.required ?? []);
+  return properties
+    .map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}${property.description ? ` — ${property.description.replace(/\.$/, "")}` : ""}`)
+    .join("; ");
+}
+
+function typeOf(schema: JsonSchema): string {
+  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(" | ");
+  const type = Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any");
+  if (type === "array") return `${schema.items ? typeOf(schema.items) : "any"}[]`;
+  if (type === "object" && schema.properties) {
+    const required = new Set(schema.required ?? []);
+    return `{ ${Object.entries(schema.properties).map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}`).join(", ")} }`;
+  }
+  if ((type === "integer" || type === "number") && (bounded(schema.minimum) || bounded(schema.maximum))) {
+    return `${type} ${bounded(schema.minimum) ? schema.minimum : ""}-${bounded(schema.maximum) ? schema.maximum : ""}`;
+  }
+  return type;
+}
+
+function bounded(value: number | undefined): value is number {
+  return value !== undefined && Math.abs(value) < REASONABLE_BOUND;
 }

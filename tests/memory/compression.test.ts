@@ -62,7 +62,7 @@ test("earlier rounds become one summary line each, newest kept whole", () => {
   expect(String(compressed[0]?.content)).toBe(
     [
       "Earlier in this step (4 tool rounds, summarised):",
-      '- called find_free {"min_length":1} → free runs for 1 more lines',
+      "- 1 earlier entries: find_free ×1",
       '- called find_free {"min_length":2} → free runs for 2 more lines',
       '- called find_free {"min_length":3} → free runs for 3 more lines',
       '- called find_free {"min_length":4} → free runs for 4 more lines',

@@ -1,0 +1,77 @@
+/**
+ * Prompt size over one long execution, side by side in one run: Tempo's
+ * execute stage versus a plain ReAct loop that keeps the whole history
+ * (LangGraph's prebuilt agent), with the same scripted model decisions and
+ * the same tool results. Prompt tokens per model call are counted with the
+ * real o200k tokenizer (bundled, no download).
+ *
+ *   npx tsx bench/context.ts [rounds=100]
+ *
+ * Goals: Tempo's prompt at round 100 within 1.2× of round 10; Tempo's total
+ * prompt tokens over the run at most 1/5 of the plain loop's.
+ */
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { tool } from "@langchain/core/tools";
+import { MemorySaver } from "@langchain/langgraph";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
+import { z } from "zod";
+import { buildTempoGraph } from "../graphs/tempo.js";
+import { countMessageTokens, tiktokenCounter } from "../memory/tokens.js";
+import { createNotesDomain } from "../tests/support/notes-domain.js";
+
+const ROUNDS = Number(process.argv[2] ?? 100);
+const CHECKPOINTS = [10, 50, 100].filter((round) => round <= ROUNDS);
+
+/** The shared tool trace: round i reads note page i, a realistic ~150-token result. */
+function pageResult(round: number): string {
+  return Array.from({ length: 8 }, (_, line) => `${round * 8 + line + 1}. Review note ${round}-${line}: chapter ${line + 1} exercises, due ${1 + (line % 7)} days`).join("\n");
+}
+
+async function tempoPromptTokens(): Promise<number[]> {
+  const notes = Array.from({ length: (ROUNDS + 1) * 8 }, (_, index) => `note ${index}`);
+  const domain = createNotesDomain({ bench: notes });
+  // A read tool whose result follows the shared trace.
+  let round = 0;
+  domain.tools = [
+    ...domain.tools,
+    { name: "read_page", kind: "read", description: "Reads one page of notes.", schema: z.object({ page: z.number().int().describe("Page number.") }), run: () => ({ ok: true, content: pageResult(++round) }) },
+  ];
+  const execute = fakeModel();
+  for (let index = 1; index <= ROUNDS; index += 1) execute.respond(new AIMessage(JSON.stringify({ speak: `Reading page ${index}.`, action: "continue", reason: "need the next page", tool_call: { name: "read_page", arguments: { page: index } } })));
+  execute.respond(new AIMessage(JSON.stringify({ action: "done", goal_check: "all pages read" })));
+  const chat = fakeModel().respond(new AIMessage(JSON.stringify({ intent: "task" })));
+  const plan = fakeModel().respond(new AIMessage(JSON.stringify({ action: "plan_done", plan_steps: [{ content: "Read every page of notes", done_when: "all pages are read" }] })));
+  const deliver = fakeModel().respond(new AIMessage("Read all pages."));
+  const graph = buildTempoGraph({ models: { default: chat, chat, plan, execute, deliver }, domain, checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: "bench", user_id: "bench", max_rounds: ROUNDS + 5 }, recursionLimit: ROUNDS * 3 + 50 };
+  await graph.invoke({ messages: [new HumanMessage("Read all my note pages")] }, config);
+  await graph.invoke(new (await import("@langchain/langgraph")).Command({ resume: { type: "accept", args: null } }), config);
+  if (process.env.BENCH_BREAKDOWN) for (const message of execute.calls[ROUNDS - 1]!.messages as BaseMessage[]) console.error(message.getType(), countMessageTokens([message], tiktokenCounter), String(message.content).slice(0, 60).replace(/\n/g, " "));
+  return execute.calls.slice(0, ROUNDS).map((call) => countMessageTokens(call.messages as BaseMessage[], tiktokenCounter));
+}
+
+async function reactPromptTokens(): Promise<number[]> {
+  let round = 0;
+  const readPage = tool(async () => pageResult(++round), { name: "read_page", description: "Reads one page of notes.", schema: z.object({ page: z.number().int().describe("Page number.") }) });
+  const model = fakeModel();
+  for (let index = 1; index <= ROUNDS; index += 1) model.respond(new AIMessage({ content: `Reading page ${index}.`, tool_calls: [{ id: `call-${index}`, name: "read_page", args: { page: index }, type: "tool_call" }] }));
+  model.respond(new AIMessage("All pages read."));
+  const agent = createReactAgent({ llm: model, tools: [readPage], prompt: "You are a careful assistant. Read every page of notes with the read_page tool." });
+  await agent.invoke({ messages: [new HumanMessage("Read all my note pages")] }, { recursionLimit: ROUNDS * 3 + 50 });
+  return model.calls.slice(0, ROUNDS).map((call) => countMessageTokens(call.messages as BaseMessage[], tiktokenCounter));
+}
+
+const [tempo, react] = await Promise.all([tempoPromptTokens(), reactPromptTokens()]);
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const at = (values: number[], round: number) => values[round - 1] ?? Number.NaN;
+
+console.log(`Prompt tokens per model call over one ${ROUNDS}-round execution (tokenizer: ${tiktokenCounter.name})\n`);
+console.log(`| round | Tempo | plain ReAct | Tempo / ReAct |`);
+console.log(`| ---: | ---: | ---: | ---: |`);
+for (const round of CHECKPOINTS) console.log(`| ${round} | ${at(tempo, round)} | ${at(react, round)} | ${(at(tempo, round) / at(react, round)).toFixed(3)} |`);
+console.log(`| total | ${sum(tempo)} | ${sum(react)} | ${(sum(tempo) / sum(react)).toFixed(3)} |`);
+const last = CHECKPOINTS.at(-1)!;
+const growth = at(tempo, last) / at(tempo, 10);
+console.log(`\nTempo round ${last} / round 10: ${growth.toFixed(3)}× (goal ≤ 1.2×) → ${growth <= 1.2 ? "met" : "NOT met"}`);
+console.log(`Tempo total / plain total: ${(sum(tempo) / sum(react)).toFixed(3)} (goal ≤ 0.200) → ${sum(tempo) / sum(react) <= 0.2 ? "met" : "NOT met"}`);
