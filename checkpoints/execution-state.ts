@@ -18,14 +18,10 @@ export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
 
 export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "failed";
 
-/** A tool call and its result, as seen by the workflow. */
-export interface Observation {
-  kind: "tool";
-  toolCallId: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: string;
-}
+/** What the workflow observed: a tool call and its result, or the user's reply to a question (seed 000's user_reply). */
+export type Observation =
+  | { kind: "tool"; toolCallId: string; tool: string; arguments: Record<string, unknown>; result: string }
+  | { kind: "user_reply"; question: string; answer: string; at: string };
 
 export interface ExecutionState {
   /** The thread id. */
@@ -75,7 +71,10 @@ export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
     planId: steps.length ? planIdOf(goal, steps) : "",
     steps,
     currentStepId: values.currentStepId ?? null,
-    observations: observationsOf(values.messages ?? []),
+    observations: [
+      ...observationsOf(values.messages ?? []),
+      ...(values.userReplies ?? []).map((reply): Observation => ({ kind: "user_reply", question: reply.question, answer: reply.answer, at: reply.at })),
+    ],
     finalAnswer: values.finalAnswer ?? null,
     lastError: values.lastError ?? null,
     updatedAt: values.updatedAt || snapshot.createdAt || "",

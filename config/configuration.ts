@@ -39,6 +39,8 @@ export interface WorkflowSettings {
   maxCorrections: number;
   /** Planning rounds (continue / deep pass) per plan before the planner must finish. */
   maxPlanRounds: number;
+  /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
+  replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
   context: ContextSettings;
 }
@@ -47,6 +49,7 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxRounds: 30,
   maxCorrections: 3,
   maxPlanRounds: 6,
+  replanAfterStep: true,
   workingMemory: { enabled: true, maxRoundsWithoutUpdate: 5, minRoundsBeforeCheck: 3, tokenThresholdPercent: 70 },
   context: {
     maxRecentMessages: 40,

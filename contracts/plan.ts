@@ -10,8 +10,10 @@ export const PlanDecisionSchema = z
   .object({
     speak: z.string().default("").describe("Short text shown to the user about what the planner is doing."),
     action: z
-      .enum(["continue", "ask_user", "plan_done"])
-      .describe("continue: keep planning next round. ask_user: a question must be answered first (put it in speak). plan_done: the plan is complete."),
+      .enum(["continue", "ask_user", "plan_done", "finish"])
+      .describe(
+        "continue: keep planning next round (when replanning after a step: keep the remaining steps as they are). ask_user: a question must be answered first (put it in speak). plan_done: the plan is complete (when revising or replanning: the whole revised plan, done steps included). finish: only when replanning after a step — the goal is already met, skip the remaining steps.",
+      ),
     reason: z.string().default("").describe("One sentence on why this action."),
     complexity: z
       .enum(["simple", "moderate", "complex"])

@@ -46,10 +46,10 @@ export function branchAfterChat(
   }
 }
 
-/** After plan: ask, confirm the finished plan, or plan another round. */
+/** After plan: ask, confirm the finished plan, plan another round, execute (after a replan), or deliver (finished). */
 export function branchAfterPlan(
   state: RoutingState,
-): typeof NODE.askUser | typeof NODE.confirm | typeof NODE.plan | typeof NODE.execute | typeof END {
+): typeof NODE.askUser | typeof NODE.confirm | typeof NODE.plan | typeof NODE.execute | typeof NODE.deliver | typeof END {
   const pending = branchToPending(state);
   if (pending) return pending;
   switch (state.phase) {
@@ -58,10 +58,12 @@ export function branchAfterPlan(
     case "planning":
       return NODE.plan;
     case "executing":
-      // Not expected (the plan is confirmed first); routed defensively as seed 003 does.
+      // After a replan or a no-op revision of a running plan.
       return NODE.execute;
-    case "chatting":
     case "done":
+      // A replan found the goal met.
+      return NODE.deliver;
+    case "chatting":
       return END;
   }
 }

@@ -67,6 +67,16 @@ export interface WorkingMemory {
   updatedAt: string | null;
 }
 
+export type PlanMode = "draft" | "revise" | "replan";
+
+/** A reply to a question the workflow asked. */
+export interface UserReply {
+  question: string;
+  answer: string;
+  askedBy: "plan" | "execute";
+  at: string;
+}
+
 /** Replace-on-write channel with a default. */
 function lastValue<T>(initial: () => T) {
   return Annotation<T>({ reducer: (_current, next) => next, default: initial });
@@ -100,6 +110,17 @@ export const TempoAnnotation = Annotation.Root({
   roundsUsed: lastValue<number>(() => 0),
   /** Execute round budget; when spent, the task goes to deliver. */
   maxRounds: lastValue<number>(() => 30),
+  /**
+   * Why the planner runs: "draft" a new plan; "revise" the plan after feedback or a workflow-version
+   * change (diff → invalidate → resume, seed 001); "replan" after a finished step (seed 000's replanAfterStep).
+   */
+  planMode: lastValue<PlanMode>(() => "draft"),
+  /** How many times the plan was revised; makes the ids of revised steps unique. */
+  planRevision: lastValue<number>(() => 0),
+  /** The question asked and the answer given, for the planner, so a short reply is not mistaken for a new request (seed 000). */
+  resumeContext: lastValue<{ question: string; answer: string } | null>(() => null),
+  /** The user's replies to questions in this task, as observations (seed 000's user_reply). */
+  userReplies: lastValue<UserReply[]>(() => []),
   /** Planner calls since planning (or the last plan revision) started; bounded by maxPlanRounds. */
   planRoundsUsed: lastValue<number>(() => 0),
   /** Invalid model outputs in a row in the current stage (seed 003 §5.3). */

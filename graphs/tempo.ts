@@ -11,7 +11,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import type { StageModels } from "../models/stage-models.js";
-import { askUser } from "../nodes/ask-user.js";
+import { createAskUserNode } from "../nodes/ask-user.js";
 import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm.js";
 import type { NodeDependencies } from "../nodes/dependencies.js";
@@ -61,7 +61,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addNode(NODE.plan, createPlanNode(dependencies))
       // Human confirmation of a plan or a write tool; the only node besides ask_user that interrupts.
       .addNode(NODE.confirm, createConfirmNode(dependencies))
-      .addNode(NODE.askUser, askUser)
+      .addNode(NODE.askUser, createAskUserNode(dependencies))
       .addNode(NODE.execute, createExecuteNode(dependencies))
       .addNode(NODE.deliver, createDeliverNode(dependencies))
       // Memory at invocation end, and compression of older turns.
@@ -69,7 +69,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addEdge(START, NODE.recall)
       .addEdge(NODE.recall, NODE.chat)
       .addConditionalEdges(NODE.chat, branchAfterChat, [NODE.confirm, NODE.askUser, NODE.plan, NODE.execute, NODE.deliver, NODE.memorize])
-      .addConditionalEdges(NODE.plan, branchAfterPlan, [NODE.askUser, NODE.confirm, NODE.plan, NODE.execute, END])
+      .addConditionalEdges(NODE.plan, branchAfterPlan, [NODE.askUser, NODE.confirm, NODE.plan, NODE.execute, NODE.deliver, END])
       .addConditionalEdges(NODE.confirm, branchAfterConfirm, [NODE.askUser, NODE.confirm, NODE.execute, NODE.plan, END])
       .addConditionalEdges(NODE.askUser, branchAfterAskUser, [NODE.plan, NODE.execute, END])
       .addConditionalEdges(NODE.execute, branchAfterExecute, [NODE.askUser, NODE.confirm, NODE.execute, NODE.deliver, NODE.plan, END])

@@ -6,14 +6,23 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { emit } from "../streaming/events.js";
+import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman, readHumanResponse } from "./human-response.js";
+import { staleWorkflowUpdate } from "./workflow-version.js";
 import { questionInterrupt } from "./interrupt-cards.js";
 import { newId, now } from "./messages.js";
 
-/** The ask_user node. */
-export async function askUser(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+/** Builds the ask_user node. */
+export function createAskUserNode(dependencies: NodeDependencies) {
+  return (state: TempoState, config: LangGraphRunnableConfig) => askUser(state, config, dependencies);
+}
+
+async function askUser(state: TempoState, config: LangGraphRunnableConfig, dependencies: NodeDependencies): Promise<TempoUpdate> {
   const pending = state.pending;
   if (!pending || pending.kind !== "ask_user") return {};
+  // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
+  const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
+  if (stale) return stale;
   const fromMessage = state.pendingAnswer !== null;
   const response = awaitHuman(questionInterrupt(pending.question), state.pendingAnswer, (value) =>
     readHumanResponse(value, ["response"], `the question "${pending.question}"`),
@@ -25,12 +34,16 @@ export async function askUser(state: TempoState, config: LangGraphRunnableConfig
   const replyMessage = fromMessage ? undefined : new HumanMessage({ id: newId("human"), content: reply });
   const existingReply = fromMessage ? state.messages.at(-1)?.id : undefined;
   const replyIds = [replyMessage?.id, existingReply].filter((id): id is string => typeof id === "string");
+  const at = now();
   return {
     messages: replyMessage ? [replyMessage] : [],
     workspaceMessageIds: [...state.workspaceMessageIds, ...replyIds],
+    // Seed 000: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
+    userReplies: [...state.userReplies, { question: pending.question, answer: reply, askedBy: pending.askedBy, at }],
+    resumeContext: { question: pending.question, answer: reply },
     phase: pending.askedBy === "plan" ? "planning" : "executing",
     pending: null,
     pendingAnswer: null,
-    updatedAt: now(),
+    updatedAt: at,
   };
 }

@@ -19,6 +19,7 @@ import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { replyAsHumanResponse } from "./human-response.js";
+import { staleWorkflowUpdate } from "./workflow-version.js";
 import { conversationMessages, latestUserText, newId, now } from "./messages.js";
 
 /** Builds the chat node. */
@@ -34,6 +35,12 @@ export function createChatNode(dependencies: NodeDependencies) {
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
     if (userText.trim().startsWith("/")) return runCommand(userText.trim(), config);
+
+    const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
+    if (stale) {
+      emit(config, { kind: "status", node: "chat", text: "The tools changed since this plan was made; replanning" });
+      return stale;
+    }
 
     if (state.pending) {
       // Seed 000's resume behaviour: a plain message on a waiting thread is the answer.
@@ -112,6 +119,10 @@ async function runCommand(command: string, config: LangGraphRunnableConfig): Pro
 /** Runtime fields of a task, cleared. */
 const CLEARED_TASK: TempoUpdate = {
   goal: "",
+  planMode: "draft",
+  planRevision: 0,
+  resumeContext: null,
+  userReplies: [],
   complexity: null,
   planSteps: [],
   currentStepId: null,

@@ -21,7 +21,8 @@ import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman, readHumanResponse, rejectResume } from "./human-response.js";
 import { planInterrupt, renderPlan, toolInterrupt } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
-import { startStep } from "./steps.js";
+import { resumeExecution } from "./steps.js";
+import { staleWorkflowUpdate } from "./workflow-version.js";
 
 const CONFIRM_RESPONSES = ["accept", "edit", "response", "ignore"] as const;
 
@@ -30,6 +31,9 @@ export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
+    // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
+    const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
+    if (stale) return stale;
 
     // An answer that came as a plain user message is already in the conversation.
     const fromMessage = state.pendingAnswer !== null;
@@ -69,7 +73,8 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
   if (response.type === "accept" || response.type === "edit") {
     const planSteps = answer.editedPlan ?? state.planSteps;
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
-    return { ...cleared, ...startStep({ planSteps, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, 0) };
+    // Resume from the first unfinished step: a revised plan keeps its matching prefix done (seed 001).
+    return { ...cleared, ...resumeExecution({ currentStepId: state.currentStepId, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, planSteps) };
   }
   const feedback = response.type === "response" ? String(response.args) : "";
   emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
@@ -81,6 +86,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
     messages: note,
     workspaceMessageIds: note.map((message) => message.id!),
     phase: "planning",
+    planMode: "revise",
     planRoundsUsed: 0,
   };
 }
@@ -101,11 +107,13 @@ function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, co
   if (response.type === "accept") return { ...cleared, approvedTool: tool };
   if (response.type === "edit") return { ...cleared, approvedTool: { ...tool, arguments: answer.editedArguments ?? tool.arguments } };
   // Rejected: the proposal and its rejection are recorded as one tool round, so execute chooses again knowing why.
+  // Feedback may concern the plan itself: the planner reviews it first (a no-op revision resumes this step at once).
   const feedback = response.type === "response" ? String(response.args) : "";
+  const review: TempoUpdate = feedback ? { phase: "planning", planMode: "revise", planRoundsUsed: 0 } : {};
   const result = feedback
     ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
     : "Not applied: the user rejected this change without comment. Choose a different action.";
   const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
   emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
-  return { ...cleared, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
+  return { ...cleared, ...review, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
 }

@@ -172,5 +172,9 @@ async function applyDecision(
   }
   const next = nextPendingIndex(planSteps);
   if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
+  if (next !== -1 && dependencies.settings.replanAfterStep) {
+    // Seed 000's replanAfterStep: the planner reviews the remaining steps before the next one starts.
+    return { ...base, messages: [...cleared.messages, ...speech], planSteps, currentStepId: null, workspaceMessageIds: [], phase: "planning", planMode: "replan", planRoundsUsed: 0 };
+  }
   return { ...base, messages: [...cleared.messages, ...speech], ...startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, next) };
 }

@@ -1,25 +1,43 @@
 /**
- * plan: the planner (seed 003 §4.2). A quick assessment first; a deep
- * second pass only for complex tasks. Actions: continue (plan another
- * round), ask_user (a question → the ask_user node), plan_done (the plan is
- * pinned into context and goes to confirmation).
+ * plan: the planner (seed 003 §4.2, seed 000, seed 001). Three modes:
+ *
+ * - draft: a quick assessment first, a deep second pass only for complex
+ *   tasks; continue / ask_user / plan_done (the plan is pinned and goes to
+ *   confirmation).
+ * - revise (after feedback, or when the workflow version changed): the model
+ *   returns the whole plan; it is diffed against the current one, steps from
+ *   the first mismatch on are invalidated, and execution resumes from the
+ *   first unfinished step. A no-op revision of a running plan resumes at once;
+ *   a changed plan is confirmed again.
+ * - replan (after a finished step, seed 000's replanAfterStep): continue with
+ *   the remaining steps, replace them, ask the user, or finish.
  */
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision } from "../contracts/plan.js";
-import { runTool } from "../tools/runner.js";
-import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor, type Stage } from "../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
+import { runTool } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { planInterrupt, questionInterrupt, renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
+import { executionStarted, revisePlan } from "./plan-revision.js";
+import { resumeExecution } from "./steps.js";
+
+const MODE_INSTRUCTIONS = {
+  draft: "Decide the next planning action for the goal above.",
+  revise:
+    "Revise the current plan in the light of the user's feedback (or of the changed tools): answer plan_done with the WHOLE plan, steps already done included and unchanged where they still hold. Return the same plan if nothing needs to change.",
+  replan:
+    "A step has just finished. Decide: continue (keep the remaining steps), plan_done with the whole plan if the remaining steps must change (done steps unchanged), ask_user, or finish if the goal is already met.",
+} as const;
 
 /** Builds the plan node. */
 export function createPlanNode(dependencies: NodeDependencies) {
@@ -36,13 +54,13 @@ export function createPlanNode(dependencies: NodeDependencies) {
         task_state: state.recalled.taskState,
         facts: state.recalled.facts.join("\n"),
         episodes: state.recalled.episodes.join("\n"),
+        resume_context: state.resumeContext
+          ? `You asked the user: "${state.resumeContext.question}"\nThey replied: "${state.resumeContext.answer}"\nTreat the reply as the answer to that question, not as a new request.`
+          : "",
       },
       workspace: workspaceMessages(state),
       stageState: planStageState(state),
-      instruction:
-        stage === "plan_deep"
-          ? "Produce the detailed plan now (action plan_done)."
-          : "Decide the next planning action for the goal above.",
+      instruction: stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
     });
     return invokeContract(modelFor(dependencies.models, stage), PlanDecisionSchema, messages, {
       structured: dependencies.models.structuredOutput ?? false,
@@ -51,10 +69,10 @@ export function createPlanNode(dependencies: NodeDependencies) {
     });
   }
 
-  /** Runs the domain's preflight read tool (first planning round only): planning sees live state, not remembered state. */
+  /** Runs the domain's preflight read tool (first drafting round only): planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
     const preflight = dependencies.domain.preflight;
-    if (!preflight || state.planRoundsUsed > 0) return "";
+    if (!preflight || state.planMode !== "draft" || state.planRoundsUsed > 0) return "";
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const outcome = await runTool(
       dependencies.domain,
@@ -66,13 +84,13 @@ export function createPlanNode(dependencies: NodeDependencies) {
   }
 
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    emit(config, { kind: "status", node: "plan", text: "Planning" });
+    emit(config, { kind: "status", node: "plan", text: state.planMode === "draft" ? "Planning" : state.planMode === "revise" ? "Revising the plan" : "Reviewing the plan after the step" });
     const liveState = await refreshLiveState(state, config);
     const quick = await decide(state, "plan", config, liveState);
     if (!quick.ok) return correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections);
 
     let decision: PlanDecision = quick.value;
-    if (decision.action === "plan_done" && (decision.complexity === "complex" || decision.need_thinking)) {
+    if (state.planMode === "draft" && decision.action === "plan_done" && (decision.complexity === "complex" || decision.need_thinking)) {
       emit(config, { kind: "status", node: "plan", text: "Complex task: planning in depth" });
       const deep = await decide(state, "plan_deep", config, liveState);
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
@@ -82,58 +100,71 @@ export function createPlanNode(dependencies: NodeDependencies) {
   };
 }
 
-/** The stage state block: goal, current draft, rounds. */
+/** The stage state block: mode, goal, the current plan with statuses, rounds. */
 function planStageState(state: TempoState): string {
-  const lines = [`Goal: ${state.goal}`, `Planning rounds used: ${state.planRoundsUsed}`];
-  if (state.planSteps.length > 0) lines.push(`Current plan (being revised):\n${renderPlan(state.planSteps)}`);
+  const lines = [`Mode: ${state.planMode}`, `Goal: ${state.goal}`, `Planning rounds used: ${state.planRoundsUsed}`];
+  if (state.planSteps.length > 0) {
+    lines.push(`Current plan:\n${state.planSteps.map((step, index) => `${index + 1}. [${step.status}] ${step.content} (done when: ${step.doneWhen})${step.summary ? ` — ${step.summary}` : ""}`).join("\n")}`);
+  }
   return lines.join("\n");
 }
 
 function applyPlanDecision(state: TempoState, decision: PlanDecision, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
   const cleared = clearCorrections(state);
-  const base: TempoUpdate = { consecutiveCorrections: 0, complexity: decision.complexity, planRoundsUsed: state.planRoundsUsed + 1, updatedAt: now() };
   const speech = decision.speak.trim() ? [new AIMessage({ id: newId("ai"), content: decision.speak })] : [];
   for (const message of speech) emitAssistantText(config, "plan", message.id!, String(message.content));
+  const base: TempoUpdate = {
+    consecutiveCorrections: 0,
+    complexity: decision.complexity,
+    planRoundsUsed: state.planRoundsUsed + 1,
+    messages: [...cleared.messages, ...speech],
+    updatedAt: now(),
+  };
+  const keepWorkspace = (): TempoUpdate => ({ workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)] });
 
   if (decision.action === "ask_user") {
     const question = decision.speak.trim();
     emit(config, { kind: "interrupt", node: "plan", interrupt: questionInterrupt(question) });
-    return {
-      ...base,
-      messages: [...cleared.messages, ...speech],
-      workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)],
-      pending: { kind: "ask_user", question, askedBy: "plan" },
-    };
+    return { ...base, ...keepWorkspace(), pending: { kind: "ask_user", question, askedBy: "plan" } };
+  }
+
+  if (state.planMode === "replan" && (decision.action === "continue" || decision.action === "finish")) {
+    if (decision.action === "finish") {
+      const planSteps = state.planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
+      return { ...base, planSteps, currentStepId: null, phase: "done", planMode: "draft", resumeContext: null, workspaceMessageIds: [] };
+    }
+    return { ...base, ...resumeExecution(state, state.planSteps), planMode: "draft", resumeContext: null };
   }
 
   const tooManyRounds = state.planRoundsUsed + 1 >= dependencies.settings.maxPlanRounds;
-  if (decision.action === "continue" && !(tooManyRounds && decision.plan_steps.length > 0)) {
-    if (tooManyRounds) {
-      const problem = `Planning did not finish within ${dependencies.settings.maxPlanRounds} rounds; the task was stopped. Rephrase the request or give more detail.`;
-      const notice = new AIMessage({ id: newId("ai"), content: problem });
-      return { ...base, messages: [...cleared.messages, ...speech, notice], workspaceMessageIds: [], phase: "chatting", lastError: problem };
-    }
-    return {
-      ...base,
-      messages: [...cleared.messages, ...speech],
-      workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)],
-      phase: "planning",
-    };
+  if (decision.action === "continue" || decision.action === "finish" || decision.plan_steps.length === 0) {
+    if (!tooManyRounds) return { ...base, ...keepWorkspace(), phase: "planning" };
+    const problem = `Planning did not finish within ${dependencies.settings.maxPlanRounds} rounds; the task was stopped. Rephrase the request or give more detail.`;
+    const notice = new AIMessage({ id: newId("ai"), content: problem });
+    return { ...base, messages: [...cleared.messages, ...speech, notice], workspaceMessageIds: [], phase: "chatting", lastError: problem };
   }
 
-  const planSteps: PlanStep[] = decision.plan_steps.map((step, index) => ({
-    id: `step-${index + 1}`,
-    content: step.content.trim(),
-    doneWhen: step.done_when.trim(),
-    status: "pending",
-  }));
-  emit(config, { kind: "confirm_request", node: "plan", interrupt: planInterrupt(state.goal, planSteps) });
+  // plan_done: a new plan, or a revision of the current one.
+  const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
+  const revised = revisePlan(state.planSteps, decision.plan_steps, revision);
+  const common: TempoUpdate = { ...base, planMode: "draft", resumeContext: null, planRevision: revised.changed ? revision : state.planRevision };
+  if (!revised.changed && executionStarted(state.planSteps)) {
+    // A no-op revision of a running plan: nothing is invalidated, execution goes on.
+    emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });
+    return { ...common, ...resumeExecution(state, state.planSteps) };
+  }
+  if (state.planMode === "replan") {
+    // Replanning replaces the remaining steps without a new confirmation; each write is still confirmed.
+    emit(config, { kind: "status", node: "plan", text: "Remaining steps replaced" });
+    return { ...common, ...resumeExecution(state, revised.steps), pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } };
+  }
+  emit(config, { kind: "confirm_request", node: "plan", interrupt: planInterrupt(state.goal, revised.steps) });
   return {
-    ...base,
-    messages: [...cleared.messages, ...speech],
+    ...common,
     workspaceMessageIds: [],
-    planSteps,
-    pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) },
+    planSteps: revised.steps,
+    currentStepId: null,
+    pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) },
     phase: "waiting_confirm",
     pending: { kind: "confirm_plan" },
   };

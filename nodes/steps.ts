@@ -33,6 +33,20 @@ function statusMarker(step: PlanStep, current: PlanStep): string {
   return "";
 }
 
+/**
+ * Continues execution at the first unfinished step of `planSteps` (or finishes when none is left).
+ * Resuming the step that was already current keeps its workspace (its tool rounds and the feedback in them).
+ */
+export function resumeExecution(state: Pick<TempoState, "pinnedBlocks" | "currentStepId">, planSteps: PlanStep[]): TempoUpdate {
+  const index = planSteps.findIndex((step) => step.status !== "done" && step.status !== "skipped");
+  const step = planSteps[index];
+  if (step && step.id === state.currentStepId) {
+    const running = planSteps.map((candidate) => (candidate.id === step.id ? { ...candidate, status: "running" as const } : candidate));
+    return { planSteps: running, currentStepId: step.id, phase: "executing", pinnedBlocks: { ...state.pinnedBlocks, execution_context: executionContext(running, step) } };
+  }
+  return startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, index);
+}
+
 /** Index of the first step still pending after the current one, or -1. */
 export function nextPendingIndex(plan: PlanStep[]): number {
   return plan.findIndex((step) => step.status === "pending");

@@ -113,13 +113,16 @@ describe("plan", () => {
 describe("write confirmation", () => {
   test("a rejected write is recorded and execute chooses a different action", async () => {
     const domain = createNotesDomain({ "user-1": ["a"] });
-    const { graph, models } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("x"), addNote("y"), done] });
+    // The feedback goes to the planner first; it keeps the plan (a no-op revision), and execute chooses again.
+    const { graph, models } = scriptedGraph({ domain, plan: [oneStepPlan, oneStepPlan], execute: [addNote("x"), addNote("y"), done] });
     const config = threadConfig("tool-reject");
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
     const second = await graph.invoke(resume({ type: "response", args: "Call it y instead." }), config);
     expect(interruptsOf(second)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "y" } } });
     expect(lastPrompt(models.execute.calls)).toContain("Not applied: the user rejected this change. Their feedback: Call it y instead.");
+    expect(lastPrompt(models.plan.calls)).toContain("Mode: revise");
+    expect(second.planSteps.map((step) => step.status)).toEqual(["running"]);
     const final = await graph.invoke(accept, config);
     expect(domain.data.get("user-1")).toEqual({ notes: ["a", "y"] });
     expect(domain.applied).toHaveLength(1);

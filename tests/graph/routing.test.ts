@@ -34,7 +34,7 @@ describe("branchAfterPlan", () => {
     ["planning", null, "plan"],
     ["executing", null, "execute"],
     ["chatting", null, END],
-    ["done", null, END],
+    ["done", null, "deliver"],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
     expect(branchAfterPlan({ phase, pending })).toBe(expected);
   });

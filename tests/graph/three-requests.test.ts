@@ -23,6 +23,8 @@ test("task → plan confirmation → read tools → write confirmation → appli
           { content: "Add the new note", done_when: "list_notes shows it" },
         ],
       }),
+      // Seed 000's replan after step 1: the remaining step still holds.
+      json({ speak: "", action: "continue", reason: "the remaining step still holds" }),
     ],
     execute: [
       json({ speak: "Reading notes.", action: "continue", reason: "need the list", tool_call: { name: "list_notes", arguments: {} } }),
@@ -89,5 +91,5 @@ test("task → plan confirmation → read tools → write confirmation → appli
   ]);
   expect(unpairedToolCalls(third.messages)).toEqual([]);
   // One model call per decision: no stage was called more than scripted.
-  expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual([1, 1, 5, 1]);
+  expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual([1, 2, 5, 1]);
 });

@@ -17,7 +17,9 @@ const list = json({ speak: "Listing.", action: "continue", tool_call: { name: "l
 const text = (messages: BaseMessage[]) => messages.map((message) => String(message.content)).join("\n");
 
 async function runExecute(options: { execute: Parameters<typeof scriptedGraph>[0]["execute"]; notes?: string[]; settings?: Parameters<typeof scriptedGraph>[0]["settings"] }) {
-  const { graph, models } = scriptedGraph({ domain: createNotesDomain({ "user-1": options.notes ?? ["a"] }), plan: [twoSteps], execute: options.execute, settings: options.settings });
+  // After step 1 the planner reviews the rest and keeps it.
+  const plan = [twoSteps, json({ action: "continue", reason: "the remaining step still holds" })];
+  const { graph, models } = scriptedGraph({ domain: createNotesDomain({ "user-1": options.notes ?? ["a"] }), plan, execute: options.execute, settings: options.settings });
   const config = threadConfig(`ctx-${Math.random()}`);
   await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
   const result = await graph.invoke(resume({ type: "accept", args: null }), config);

@@ -1,0 +1,52 @@
+/**
+ * Plan revision (seed 001's feedback processing, "docker build cache"
+ * style): the revised plan is compared with the current one step by step
+ * (content and done-when); the matching prefix keeps its status and summary;
+ * every step from the first mismatch on is invalidated (pending, no summary);
+ * execution resumes from the first step not done. A revision identical to
+ * the current plan changes nothing.
+ */
+import type { PlanStepDraft } from "../contracts/plan.js";
+import type { PlanStep } from "../graphs/state.js";
+
+export interface PlanRevision {
+  steps: PlanStep[];
+  /** Index of the first invalidated step; steps.length when none was. */
+  firstInvalid: number;
+  /** False for a no-op revision. */
+  changed: boolean;
+}
+
+/** Applies a revised list of steps to the current plan. `revision` makes the ids of new steps unique. */
+export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revision: number): PlanRevision {
+  const same = (step: PlanStep | undefined, draft: PlanStepDraft | undefined) =>
+    step !== undefined && draft !== undefined && normalise(step.content) === normalise(draft.content) && normalise(step.doneWhen) === normalise(draft.done_when);
+  let firstInvalid = 0;
+  while (firstInvalid < revised.length && same(current[firstInvalid], revised[firstInvalid])) firstInvalid += 1;
+  const changed = firstInvalid < revised.length || revised.length !== current.length;
+  if (!changed) return { steps: current, firstInvalid: current.length, changed: false };
+  const kept = current.slice(0, firstInvalid);
+  const invalidated = revised.slice(firstInvalid).map(
+    (draft, offset): PlanStep => ({
+      id: revision > 0 ? `step-${firstInvalid + offset + 1}-r${revision}` : `step-${firstInvalid + offset + 1}`,
+      content: draft.content.trim(),
+      doneWhen: draft.done_when.trim(),
+      status: "pending",
+    }),
+  );
+  return { steps: [...kept, ...invalidated], firstInvalid, changed: true };
+}
+
+/** Index of the first step that is neither done nor skipped, or -1. */
+export function firstUnfinishedIndex(steps: PlanStep[]): number {
+  return steps.findIndex((step) => step.status !== "done" && step.status !== "skipped");
+}
+
+/** True once any step has started. */
+export function executionStarted(steps: PlanStep[]): boolean {
+  return steps.some((step) => step.status !== "pending");
+}
+
+function normalise(text: string): string {
+  return text.trim().replace(/\s+/g, " ").toLowerCase();
+}

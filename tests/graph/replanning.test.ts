@@ -1,0 +1,194 @@
+/** Seed 000's replanning and resume behaviour, seed 001's plan revision (revise → diff → invalidate → resume). */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { revisePlan } from "../../nodes/plan-revision.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
+
+const steps = (...contents: string[]) => contents.map((content) => ({ content, done_when: `${content} is done` }));
+const FOUR = steps("Collect notes", "Sort notes", "Add note x", "Report");
+const planDone = (plan: ReturnType<typeof steps>) => json({ speak: "Plan.", action: "plan_done", plan_steps: plan });
+const keep = json({ action: "continue", reason: "the remaining steps hold" });
+const next = (summary: string) => json({ action: "next_plan", goal_check: summary });
+const addNote = (text: string) => json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
+const statuses = (state: { planSteps: Array<{ status: string }> }) => state.planSteps.map((step) => step.status);
+
+/** Runs a four-step plan to the write confirmation of step 3 and returns there. */
+async function toStepThree(planAfter: ReturnType<typeof json>[], executeAfter: ReturnType<typeof json>[] = []) {
+  const domain = createNotesDomain();
+  const { graph, models } = scriptedGraph({
+    domain,
+    plan: [planDone(FOUR), keep, keep, ...planAfter],
+    execute: [next("notes collected: 0"), next("notes sorted"), addNote("x"), ...executeAfter],
+  });
+  const config = threadConfig(`revise-${Math.random()}`);
+  await graph.invoke({ messages: [new HumanMessage("organise my notes")] }, config);
+  const atThree = await graph.invoke(resume({ type: "accept", args: null }), config);
+  expect(statuses(atThree)).toEqual(["done", "done", "running", "pending"]);
+  expect(interruptsOf(atThree)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
+  return { graph, models, config, domain };
+}
+
+describe("plan revision on feedback", () => {
+  test("feedback that changes step 3: steps 1–2 stay done with their summaries, 3–4 are pending, execution resumes at 3", async () => {
+    const revised = steps("Collect notes", "Sort notes", "Add note y", "Report");
+    const { graph, models, config, domain } = await toStepThree([planDone(revised)], [addNote("y")]);
+    const revisedState = await graph.invoke(resume({ type: "response", args: "Step 3 should add y, not x." }), config);
+    expect(revisedState.phase).toBe("waiting_confirm");
+    expect(revisedState.planSteps).toEqual([
+      { id: "step-1", content: "Collect notes", doneWhen: "Collect notes is done", status: "done", summary: "notes collected: 0" },
+      { id: "step-2", content: "Sort notes", doneWhen: "Sort notes is done", status: "done", summary: "notes sorted" },
+      { id: "step-3-r1", content: "Add note y", doneWhen: "Add note y is done", status: "pending" },
+      { id: "step-4-r1", content: "Report", doneWhen: "Report is done", status: "pending" },
+    ]);
+    expect(interruptsOf(revisedState)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+    expect(models.plan.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n")).toContain("Step 3 should add y, not x.");
+
+    const resumed = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(resumed.currentStepId).toBe("step-3-r1");
+    expect(statuses(resumed)).toEqual(["done", "done", "running", "pending"]);
+    expect(interruptsOf(resumed)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "y" } } });
+    expect(domain.applied).toHaveLength(0);
+  });
+
+  test("feedback that changes nothing invalidates nothing and execution goes on at step 3", async () => {
+    const { graph, config } = await toStepThree([planDone(FOUR)], [addNote("x again")]);
+    const result = await graph.invoke(resume({ type: "response", args: "Hmm, not now." }), config);
+    expect(result.planSteps.map((step) => [step.id, step.status, step.summary])).toEqual([
+      ["step-1", "done", "notes collected: 0"],
+      ["step-2", "done", "notes sorted"],
+      ["step-3", "running", undefined],
+      ["step-4", "pending", undefined],
+    ]);
+    expect(result.planRevision).toBe(0);
+    expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "x again" } } });
+  });
+
+  test("a revision that adds a step at the end leaves only that step pending", async () => {
+    const { graph, config } = await toStepThree([planDone([...FOUR, ...steps("Archive")])], [addNote("x")]);
+    const revisedState = await graph.invoke(resume({ type: "response", args: "Also archive them at the end." }), config);
+    expect(revisedState.planSteps.map((step) => [step.id, step.status])).toEqual([
+      ["step-1", "done"],
+      ["step-2", "done"],
+      ["step-3", "running"],
+      ["step-4", "pending"],
+      ["step-5-r1", "pending"],
+    ]);
+    const resumed = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(resumed.currentStepId).toBe("step-3");
+  });
+
+  test("revisePlan keeps the matching prefix, invalidates from the first mismatch, and treats an identical plan as a no-op", () => {
+    const current = [
+      { id: "step-1", content: "A", doneWhen: "a", status: "done" as const, summary: "did a" },
+      { id: "step-2", content: "B", doneWhen: "b", status: "running" as const },
+    ];
+    expect(revisePlan(current, [{ content: " a ", done_when: "A" }, { content: "B", done_when: "b" }], 1)).toEqual({ steps: current, firstInvalid: 2, changed: false });
+    expect(revisePlan(current, [{ content: "A", done_when: "a" }, { content: "B", done_when: "b2" }], 1)).toEqual({
+      steps: [current[0], { id: "step-2-r1", content: "B", doneWhen: "b2", status: "pending" }],
+      firstInvalid: 1,
+      changed: true,
+    });
+    expect(revisePlan(current, [{ content: "A", done_when: "a" }], 2)).toEqual({ steps: [current[0]], firstInvalid: 1, changed: true });
+  });
+});
+
+describe("replan after a step", () => {
+  test("the planner can replace the remaining steps; done steps are kept", async () => {
+    const domain = createNotesDomain();
+    const replaced = steps("Collect notes", "Add note z");
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [planDone(FOUR), planDone(replaced)],
+      execute: [next("collected"), addNote("z"), json({ action: "done", goal_check: "z added" })],
+    });
+    const config = threadConfig("replan-replace");
+    await graph.invoke({ messages: [new HumanMessage("organise my notes")] }, config);
+    const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(waiting.planSteps.map((step) => [step.id, step.content, step.status])).toEqual([
+      ["step-1", "Collect notes", "done"],
+      ["step-2-r1", "Add note z", "running"],
+    ]);
+    const final = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(final.phase).toBe("done");
+    expect(domain.data.get("user-1")).toEqual({ notes: ["z"] });
+  });
+
+  test("the planner can finish early: the remaining steps are skipped and the task is delivered", async () => {
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [planDone(FOUR), json({ action: "finish", reason: "nothing left to do" })],
+      execute: [next("collected: nothing to organise")],
+    });
+    const config = threadConfig("replan-finish");
+    await graph.invoke({ messages: [new HumanMessage("organise my notes")] }, config);
+    const final = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(statuses(final)).toEqual(["done", "skipped", "skipped", "skipped"]);
+    expect(final.finalAnswer).toBe("All done.");
+  });
+});
+
+describe("resume behaviour", () => {
+  test("a reply to a question becomes a user_reply observation and the planner's resume context", async () => {
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [json({ speak: "Which note?", action: "ask_user" }), planDone(steps("Add note yes"))],
+    });
+    const config = threadConfig("resume-context");
+    await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
+    await graph.invoke(resume({ type: "response", args: "yes" }), config);
+    const prompt = models.plan.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n");
+    expect(prompt).toContain('<resume_context>\nYou asked the user: "Which note?"\nThey replied: "yes"\nTreat the reply as the answer to that question, not as a new request.\n</resume_context>');
+    const execution = await readExecutionState(graph, config);
+    expect(execution.status).toBe("waiting_user_confirmation");
+    expect(execution.observations).toEqual([{ kind: "user_reply", question: "Which note?", answer: "yes", at: expect.any(String) }]);
+  });
+
+  test("a thread resumed after the tool domain's version changed is replanned instead of trusted", async () => {
+    const checkpointer = new MemorySaver();
+    const build = (version: string, plan: ReturnType<typeof json>[]) => {
+      const domain = { ...createNotesDomain(), version };
+      const models = { chat: scripted([json({ intent: "task" })]), plan: scripted(plan), execute: scripted([json({ action: "done", goal_check: "ok" })]), deliver: scripted(["Done."]) };
+      return { graph: buildTempoGraph({ models: { default: models.chat, ...models }, domain, checkpointer }), models };
+    };
+    const config = threadConfig("versioned");
+    const before = build("1", [planDone(steps("Add a note"))]);
+    await before.graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
+
+    const after = build("2", [planDone(steps("Add a note with the new tool"))]);
+    const result = await after.graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(after.models.plan.callCount).toBe(1);
+    expect(after.models.execute.callCount).toBe(0);
+    expect(result.workflowVersion).toBe("graph@1/notes@2");
+    expect(result.lastError).toContain("The workflow changed from graph@1/notes@1 to graph@1/notes@2");
+    expect(result.planSteps.map((step) => step.content)).toEqual(["Add a note with the new tool"]);
+    expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+  });
+});
+
+describe("several workflows per user", () => {
+  test("two threads of one user run independent plans", async () => {
+    const domain = createNotesDomain();
+    const task = json({ intent: "task" });
+    const { graph } = scriptedGraph({
+      domain,
+      chat: [task, task],
+      plan: [planDone(steps("Add note one")), planDone(steps("Add note two", "Check"))],
+      execute: [addNote("one")],
+    });
+    const first = threadConfig("workflow-a", "same-user");
+    const second = threadConfig("workflow-b", "same-user");
+    await graph.invoke({ messages: [new HumanMessage("add note one")] }, first);
+    await graph.invoke({ messages: [new HumanMessage("add note two and check")] }, second);
+    await graph.invoke(resume({ type: "accept", args: null }), first);
+    const [a, b] = await Promise.all([readExecutionState(graph, first), readExecutionState(graph, second)]);
+    expect([a.goal, a.status, a.steps.map((step) => step.content)]).toEqual(["add note one", "waiting_user_confirmation", ["Add note one"]]);
+    expect([b.goal, b.status, b.steps.map((step) => step.content)]).toEqual(["add note two and check", "waiting_user_confirmation", ["Add note two", "Check"]]);
+    expect(a.planId).not.toBe(b.planId);
+    expect(a.steps[0]?.status).toBe("running");
+    expect(b.steps.map((step) => step.status)).toEqual(["pending", "pending"]);
+  });
+});
