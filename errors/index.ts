@@ -7,6 +7,7 @@ export type TempoErrorCode =
   | "INVALID_INPUT"
   | "INVALID_CONFIGURATION"
   | "MODEL_OUTPUT_INVALID"
+  | "MODEL_UNAVAILABLE"
   | "TOOL_NOT_FOUND"
   | "TOOL_ARGUMENTS_INVALID"
   | "DATABASE_UNREACHABLE"
@@ -45,6 +46,20 @@ export class ModelOutputError extends TempoError {
       { stage, attempts, lastProblem },
     );
     this.name = "ModelOutputError";
+  }
+}
+
+/** A model call failed (timeout, HTTP error, refused connection) after the client's own retries. */
+export class ModelUnavailableError extends TempoError {
+  constructor(stage: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      "MODEL_UNAVAILABLE",
+      `The ${stage} model could not be reached (${reason}). The thread is kept as it was: retry by sending "try again", and check OPENAI_BASE_URL / OPENAI_API_KEY if it persists.`,
+      { stage, reason },
+      { cause },
+    );
+    this.name = "ModelUnavailableError";
   }
 }
 

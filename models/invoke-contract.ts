@@ -7,7 +7,9 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { z } from "zod";
+import { isGraphBubbleUp } from "@langchain/langgraph";
 import { parseContract } from "../contracts/parse-contract.js";
+import { isTempoError, ModelUnavailableError } from "../errors/index.js";
 
 export type ContractCall<T> =
   | { ok: true; value: T; raw: string }
@@ -22,8 +24,22 @@ export function messageText(message: BaseMessage): string {
     .join("");
 }
 
-/** Invokes `model` on `messages` and validates the answer against `schema`; model errors propagate. */
+/** Invokes `model` on `messages` and validates the answer against `schema`; a failing model call becomes ModelUnavailableError. */
 export async function invokeContract<T>(
+  model: BaseChatModel,
+  schema: z.ZodType<T>,
+  messages: BaseMessage[],
+  options: { structured: boolean; name: string; config?: RunnableConfig },
+): Promise<ContractCall<T>> {
+  try {
+    return await invokeAndParse(model, schema, messages, options);
+  } catch (error) {
+    if (isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
+    throw new ModelUnavailableError(options.name.replace(/_decision$|_summary$/, ""), error);
+  }
+}
+
+async function invokeAndParse<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],

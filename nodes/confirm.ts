@@ -23,6 +23,8 @@ import { planInterrupt, renderPlan, toolInterrupt } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
 import { resumeExecution } from "./steps.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
+import { assertThreadOwner } from "./recall.js";
+import { ensureConfiguration } from "../config/configuration.js";
 
 const CONFIRM_RESPONSES = ["accept", "edit", "response", "ignore"] as const;
 
@@ -31,6 +33,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
+    assertThreadOwner(state, ensureConfiguration(config, dependencies.settings).userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;

@@ -270,6 +270,29 @@ describe("model output", () => {
   });
 });
 
+describe("model failures", () => {
+  test("a model that cannot be reached is a typed error, and the thread is kept for a retry", async () => {
+    const domain = createNotesDomain();
+    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [new Error("connect ECONNREFUSED 127.0.0.1:9"), addNote("x")] });
+    const config = threadConfig("model-down");
+    await graph.invoke(userMessage("add a note"), config);
+    const error = await graph.invoke(accept, config).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: "ModelUnavailableError", code: "MODEL_UNAVAILABLE", message: expect.stringContaining("The execute model could not be reached (connect ECONNREFUSED") });
+    const state = await graph.getState(config);
+    expect(state.values.phase).toBe("executing");
+    const retried = await graph.invoke(userMessage("try again"), config);
+    expect(interruptsOf(retried)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
+  });
+
+  test("resuming another user's interrupt is refused", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [oneStepPlan] });
+    await graph.invoke(userMessage("add a note"), threadConfig("owned-interrupt", "alice"));
+    await expect(graph.invoke(accept, threadConfig("owned-interrupt", "mallory"))).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    const state = await graph.getState(threadConfig("owned-interrupt", "alice"));
+    expect(state.next).toEqual(["confirm"]);
+  });
+});
+
 describe("budgets and fallbacks", () => {
   test("a spent round budget forces deliver", async () => {
     const domain = createNotesDomain();
