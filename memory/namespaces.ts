@@ -2,25 +2,39 @@
  * Store namespaces. Everything a user owns lives under
  * ["tempo", "users", <userId>, ...], so a search under one user's prefix can
  * never return another user's items.
+ *
+ * Ids are encoded into safe labels: PostgresStore rejects `%`, `_` and `\`
+ * in namespace labels (they are LIKE wildcards in its prefix search), and a
+ * "." would split a label. The encoding is injective, so two ids never share
+ * a namespace.
  */
 export type Namespace = string[];
 
+/** An id as a namespace label: `~`, `%`, `_`, `\` and `.` escaped as `~XX` (hex). */
+export function namespaceLabel(id: string): string {
+  return id.replace(/[~%_\\.]/g, (character) => `~${character.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+function userPrefix(userId: string): Namespace {
+  return ["tempo", "users", namespaceLabel(userId)];
+}
+
 /** The user's durable TaskState (one item, key "current"). */
 export function taskStateNamespace(userId: string): Namespace {
-  return ["tempo", "users", userId, "task_state"];
+  return [...userPrefix(userId), "task-state"];
 }
 
 /** Long-term facts about the user. */
 export function factsNamespace(userId: string): Namespace {
-  return ["tempo", "users", userId, "facts"];
+  return [...userPrefix(userId), "facts"];
 }
 
 /** Past task episodes of the user. */
 export function episodesNamespace(userId: string): Namespace {
-  return ["tempo", "users", userId, "episodes"];
+  return [...userPrefix(userId), "episodes"];
 }
 
 /** Per-invocation summaries of one thread of the user. */
 export function conversationNamespace(userId: string, threadId: string): Namespace {
-  return ["tempo", "users", userId, "threads", threadId, "conversation"];
+  return [...userPrefix(userId), "threads", namespaceLabel(threadId), "conversation"];
 }

@@ -6,6 +6,7 @@
  * graph itself is built by `buildTempoGraph` and knows none of this.
  */
 import { createCheckpointer, openDatabase, redactUrl, type Database, type PostgresSaver } from "../checkpoints/index.js";
+import { createMemoryStore } from "../checkpoints/store.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";
@@ -30,14 +31,17 @@ export interface Tempo {
 /** Opens the database and builds the graph for `settings`. */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const database = await openDatabase({ databaseUrl: settings.database.databaseUrl, dataDir: settings.database.dataDir });
+  const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createCheckpointer(database, { schema: settings.database.schema });
+    const store = await createMemoryStore(database);
+    closers.push(() => store.stop());
     const postgresRepository = new PostgresScheduleRepository(database.pool);
     await postgresRepository.migrate();
     const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
     const domain = createScheduleDomain({ repository });
     const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, settings: settings.workflow });
+    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow });
     return {
       graph,
       database,
@@ -48,9 +52,13 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
         `model: ${created.description}`,
         `state: ${database.embedded ? `embedded Postgres (PGlite) in ${settings.database.dataDir ?? ".tempo/pgdata"}` : "Postgres"} at ${redactUrl(database.url)}`,
       ],
-      close: () => database.close(),
+      close: async () => {
+        for (const close of closers.reverse()) await close();
+        await database.close();
+      },
     };
   } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
     await database.close();
     throw error;
   }

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { TempoError } from "../../errors/index.js";
 import { storeFacts } from "../../memory/long-term.js";
-import { episodesNamespace, conversationNamespace, factsNamespace } from "../../memory/namespaces.js";
+import { episodesNamespace, conversationNamespace, factsNamespace, taskStateNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
@@ -108,7 +108,7 @@ describe("reset", () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), store, plan: [onePlan] });
     const config = threadConfig("clear", "alice");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
-    await store.put(["tempo", "users", "alice", "task_state"], "current", { currentGoal: "notes", activeFlow: "", openLoops: [], importantFacts: [], lastDecision: "", updatedAt: "" });
+    await store.put(taskStateNamespace("alice"), "current", { currentGoal: "notes", activeFlow: "", openLoops: [], importantFacts: [], lastDecision: "", updatedAt: "" });
     const cleared = await graph.invoke({ messages: [new HumanMessage("/clear")] }, config);
     expect(cleared.messages.map((message) => String(message.content))).toEqual([
       "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept.",

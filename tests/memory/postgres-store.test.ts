@@ -1,0 +1,50 @@
+/** Memory on the PostgresStore (same database as the checkpoints): text search, per-user isolation, awkward ids. */
+import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openDatabase, type Database } from "../../checkpoints/database.js";
+import { createMemoryStore } from "../../checkpoints/store.js";
+import { appendConversation, conversationMemory, searchFacts, storeFacts } from "../../memory/long-term.js";
+import { loadTaskState, saveTaskState, EMPTY_TASK_STATE } from "../../memory/task-state.js";
+import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+
+describe.each(postgresTargets())("$kind postgres", (target) => {
+  let server: TestPostgres;
+  let database: Database;
+  let store: PostgresStore;
+
+  beforeAll(async () => {
+    server = await target.start();
+    database = await openDatabase({ databaseUrl: server.url, poolSize: 4 });
+    store = await createMemoryStore(database);
+    // A second setup (another process starting) is harmless.
+    await (await createMemoryStore(database)).stop();
+  });
+
+  afterAll(async () => {
+    await store?.stop();
+    await database?.close();
+    await server?.stop();
+  });
+
+  test("facts are found by text search, only under their user, whatever characters the ids hold", async () => {
+    const time = "2026-01-01T00:00:00Z";
+    await storeFacts(store, "user_1%", ["I prefer studying calculus in the morning", "I never study after 22:00"], "user", time);
+    await storeFacts(store, "user_10", ["I prefer studying calculus at night"], "user", time);
+    await storeFacts(store, "user.1", ["My exam is in the library"], "user", time);
+    expect((await searchFacts(store, "user_1%", "calculus morning")).map((fact) => fact.text)).toEqual(["I prefer studying calculus in the morning"]);
+    expect((await searchFacts(store, "user_10", "calculus")).map((fact) => fact.text)).toEqual(["I prefer studying calculus at night"]);
+    expect(await searchFacts(store, "user_1", "calculus")).toEqual([]);
+    expect((await searchFacts(store, "user.1", "library exam")).map((fact) => fact.text)).toEqual(["My exam is in the library"]);
+  });
+
+  test("TaskState and conversation memory round-trip per user and thread", async () => {
+    await saveTaskState(store, "alice", { ...EMPTY_TASK_STATE, currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"], updatedAt: "t" });
+    expect(await loadTaskState(store, "alice")).toMatchObject({ currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"] });
+    expect((await loadTaskState(store, "bob")).currentGoal).toBe("");
+    await appendConversation(store, "alice", "thread_1", { summary: "first", createdAt: "2026-01-01T00:00:01Z" });
+    await appendConversation(store, "alice", "thread_1", { summary: "second", createdAt: "2026-01-01T00:00:02Z" });
+    await appendConversation(store, "alice", "thread_2", { summary: "other thread", createdAt: "2026-01-01T00:00:03Z" });
+    expect((await conversationMemory(store, "alice", "thread_1")).map((entry) => entry.summary)).toEqual(["first", "second"]);
+    expect(await conversationMemory(store, "bob", "thread_1")).toEqual([]);
+  });
+});
