@@ -1,6 +1,5 @@
 /** Plan-step transitions shared by confirm and execute (seed 001's step lifecycle). */
 import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-import { renderPlan } from "./interrupt-cards.js";
 
 /** The update that starts the step at `index` (or finishes the task when there is none). */
 export function startStep(state: Pick<TempoState, "planSteps" | "pinnedBlocks">, index: number): TempoUpdate {
