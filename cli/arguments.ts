@@ -1,0 +1,56 @@
+/**
+ * The terminal chat's command-line flags:
+ *
+ *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--help]
+ */
+import { TempoError } from "../errors/index.js";
+
+/** Parsed flags; anything left out takes its default in `cli/chat.ts`. */
+export interface ChatArguments {
+  /** Thread to open (and resume, if it waits for an answer). */
+  threadId?: string;
+  /** User to chat as; default `TEMPO_USER_ID` (settings). */
+  userId?: string;
+  /** The JSON file listing this CLI's threads; default `.tempo/cli-threads.json`. */
+  threadsFile?: string;
+  /** Print the usage and exit. */
+  help: boolean;
+}
+
+/** A command line the chat cannot run with. */
+export class ChatUsageError extends TempoError {
+  constructor(message: string) {
+    super("INVALID_INPUT", `${message}\n${CHAT_USAGE}`);
+    this.name = "ChatUsageError";
+  }
+}
+
+/** One-paragraph usage text. */
+export const CHAT_USAGE = [
+  "usage: npm start -- [--thread <id>] [--user <id>] [--threads-file <path>]",
+  "  --thread <id>         open this thread (a thread waiting for an answer shows its card again)",
+  "  --user <id>           chat as this user (default: TEMPO_USER_ID, else local-user)",
+  "  --threads-file <path> where /threads keeps this CLI's thread list (default: .tempo/cli-threads.json)",
+].join("\n");
+
+const VALUE_FLAGS = { "--thread": "threadId", "--user": "userId", "--threads-file": "threadsFile" } as const;
+
+/** Parses `argv` (without node and the script); `--flag value` and `--flag=value` both work. */
+export function parseChatArguments(argv: readonly string[]): ChatArguments {
+  const parsed: ChatArguments = { help: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    if (argument === "--help" || argument === "-h") {
+      parsed.help = true;
+      continue;
+    }
+    const [flag, inline] = argument.includes("=") ? [argument.slice(0, argument.indexOf("=")), argument.slice(argument.indexOf("=") + 1)] : [argument, undefined];
+    if (!(flag in VALUE_FLAGS)) throw new ChatUsageError(`Unknown argument ${argument}.`);
+    const value = inline ?? argv[(index += 1)];
+    if (value === undefined || value.trim() === "" || (inline === undefined && value.startsWith("--"))) {
+      throw new ChatUsageError(`${flag} needs a value.`);
+    }
+    parsed[VALUE_FLAGS[flag as keyof typeof VALUE_FLAGS]] = value.trim();
+  }
+  return parsed;
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm start`: Tempo in the terminal, on the demo's defaults — the settings
+ * from the environment (`readSettings()`), so the embedded Postgres and the
+ * offline policy unless DATABASE_URL or a model key / base URL is set.
+ * Works on a terminal and on a pipe (lines from stdin; exits at its end).
+ *
+ *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>]
+ */
+import { createInterface } from "node:readline";
+import { readSettings } from "../config/environment.js";
+import { createTempo } from "../runtime/create-tempo.js";
+import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
+import { LineReader } from "./line-reader.js";
+import { renderError } from "./render.js";
+import { ChatSession, chooseStartingThread } from "./session.js";
+import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
+
+async function main(): Promise<void> {
+  const chatArguments = parseChatArguments(process.argv.slice(2));
+  if (chatArguments.help) {
+    console.log(CHAT_USAGE);
+    return;
+  }
+  const settings = readSettings();
+  const userId = chatArguments.userId ?? settings.userId;
+  const write = (text: string) => void process.stdout.write(text);
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const lines = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive });
+  const input = new LineReader(lines, !interactive, write);
+  // First Ctrl-C / SIGTERM ends the input (the chat closes cleanly after the current run); a second one exits at once.
+  let interrupted = false;
+  const stop = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    input.close();
+  };
+  lines.on("SIGINT", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  try {
+    write("Tempo terminal chat — type a message, /help for commands.\n");
+    const tempo = await createTempo(settings);
+    try {
+      for (const line of tempo.describe()) write(`  ${line}\n`);
+      const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
+      const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
+      if (start.reason === "waiting") write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
+      await registry.touch(start.threadId, userId);
+      await new ChatSession({ graph: tempo.graph, userId, threadId: start.threadId, registry, input, write }).run();
+    } finally {
+      await tempo.close();
+    }
+    write("Bye.\n");
+  } finally {
+    lines.close();
+    // Stop reading stdin, so an open pipe does not keep the process alive after /quit.
+    process.stdin.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(renderError(error));
+  process.exitCode = 1;
+});

@@ -1,0 +1,62 @@
+/**
+ * The terminal chat's slash commands: parsing a typed line into a command,
+ * and the help text that lists them.
+ */
+
+/** A slash command the chat understands, or an unknown / malformed one. */
+export type ChatCommand =
+  | { name: "clear" }
+  | { name: "state" }
+  | { name: "history" }
+  | { name: "threads" }
+  | { name: "resume"; threadId: string }
+  | { name: "help" }
+  | { name: "quit" }
+  /** A slash command the chat does not know, or one used wrongly; `message` says what to do. */
+  | { name: "invalid"; message: string };
+
+/** What each command does, in the order /help lists them. */
+export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: string]> = [
+  ["/clear", "start a fresh thread (your task summary is cleared; the old thread stays resumable)"],
+  ["/state", "show this thread's execution state: goal, plan steps, tool calls, answer"],
+  ["/history", "show the snapshots taken at each step transition"],
+  ["/threads", "list your threads seen by this CLI"],
+  ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
+  ["/help", "show this help"],
+  ["/quit", "leave (also /exit, or end the input)"],
+];
+
+/** True when the line is a slash command rather than a message. */
+export function isCommand(line: string): boolean {
+  return line.trim().startsWith("/");
+}
+
+/** Parses a slash-command line. */
+export function parseCommand(line: string): ChatCommand {
+  const [head = "", ...rest] = line.trim().split(/\s+/);
+  const name = head.toLowerCase();
+  const argument = rest.join(" ");
+  const noArgument = (command: ChatCommand): ChatCommand =>
+    argument === "" ? command : { name: "invalid", message: `${head} takes no argument. Type /help for the commands.` };
+  switch (name) {
+    case "/clear":
+      return noArgument({ name: "clear" });
+    case "/state":
+      return noArgument({ name: "state" });
+    case "/history":
+      return noArgument({ name: "history" });
+    case "/threads":
+      return noArgument({ name: "threads" });
+    case "/help":
+    case "/?":
+      return noArgument({ name: "help" });
+    case "/quit":
+    case "/exit":
+      return noArgument({ name: "quit" });
+    case "/resume":
+      if (rest.length !== 1) return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
+      return { name: "resume", threadId: rest[0]! };
+    default:
+      return { name: "invalid", message: `Unknown command ${head}. Type /help for the commands.` };
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * The terminal chat's loop. Each turn reads the thread's saved state: when
+ * it waits on a card (a plan, a write tool, a question), the card is shown
+ * and the typed answer resumes the graph with a `HumanResponse`; otherwise
+ * the line is a new message. Slash commands work at any prompt. Events of
+ * the `custom` stream print as they arrive. Nothing lives in this process
+ * between turns but the thread id: a restarted chat picks up where the
+ * saved state says the thread stands.
+ */
+import { randomUUID } from "node:crypto";
+import { HumanMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
+import { readExecutionState, stepSnapshots } from "../checkpoints/execution-state.js";
+import type { TempoGraph } from "../graphs/tempo.js";
+import { isTempoEvent } from "../streaming/openai-sse.js";
+import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan } from "./card-answer.js";
+import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
+import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
+import {
+  cardPrompt,
+  MESSAGE_PROMPT,
+  renderCard,
+  renderEditInstructions,
+  renderError,
+  renderHelp,
+  stepProgress,
+  type StepProgress,
+} from "./render.js";
+import { StreamPrinter } from "./stream-printer.js";
+import type { LineReader } from "./line-reader.js";
+import type { ThreadRegistry } from "./thread-registry.js";
+
+/** What the session needs: the graph, who and where, and the terminal. */
+export interface ChatSessionOptions {
+  graph: TempoGraph;
+  userId: string;
+  threadId: string;
+  registry: ThreadRegistry;
+  input: LineReader;
+  write: (text: string) => void;
+  /** Makes the id of a fresh thread (for /clear). */
+  newThreadId?: () => string;
+}
+
+/** A card the thread waits on, with where execution stands. */
+interface PendingCard {
+  card: HumanInterrupt;
+  /** Identifies this wait (checkpoint and interrupt), so the card prints once per wait. */
+  key: string;
+  progress: StepProgress | null;
+}
+
+type GraphInput = Parameters<TempoGraph["stream"]>[0];
+
+/** A fresh thread id for the chat. */
+export function newChatThreadId(): string {
+  return `cli-${randomUUID().slice(0, 12)}`;
+}
+
+/** One user's chat on one thread at a time. */
+export class ChatSession {
+  private threadId: string;
+  private shownCardKey: string | undefined;
+  private readonly newThreadId: () => string;
+
+  constructor(private readonly options: ChatSessionOptions) {
+    this.threadId = options.threadId;
+    this.newThreadId = options.newThreadId ?? newChatThreadId;
+  }
+
+  /** The thread the chat is on. */
+  get currentThreadId(): string {
+    return this.threadId;
+  }
+
+  /** Runs until /quit or the end of the input. */
+  async run(): Promise<void> {
+    await this.describeThread("Thread");
+    for (;;) {
+      const pending = await this.pendingCard();
+      if (pending && pending.key !== this.shownCardKey) {
+        this.print(renderCard(pending.card, pending.progress));
+        this.shownCardKey = pending.key;
+      }
+      const line = await this.options.input.read(pending ? cardPrompt(pending.card) : MESSAGE_PROMPT);
+      if (line === null) break;
+      if (line.trim() === "") continue;
+      if (isCommand(line)) {
+        if ((await this.runCommand(parseCommand(line))) === "quit") break;
+        continue;
+      }
+      if (pending) {
+        const response = await this.answerCard(pending.card, line);
+        if (response) await this.runGraph(new Command({ resume: response }) as GraphInput);
+        else if (response === null) break;
+      } else {
+        await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
+        await this.runGraph({ messages: [new HumanMessage(line.trim())] });
+      }
+    }
+    const pending = await this.pendingCard();
+    if (pending) this.print(`Thread ${this.threadId} waits for your answer; continue with: npm start -- --thread ${this.threadId}`);
+  }
+
+  private config() {
+    return { configurable: { thread_id: this.threadId, user_id: this.options.userId } };
+  }
+
+  /** The card the thread waits on, read from the saved state. */
+  private async pendingCard(): Promise<PendingCard | null> {
+    const snapshot = await this.options.graph.getState(this.config());
+    for (const task of snapshot.tasks) {
+      const waiting = task.interrupts[0];
+      if (waiting) {
+        const checkpointId = String(snapshot.config.configurable?.checkpoint_id ?? "");
+        return { card: waiting.value as HumanInterrupt, key: `${this.threadId}/${checkpointId}/${waiting.id ?? task.id}`, progress: stepProgress(snapshot.values) };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads the answer to `card`, asking for feedback or an edit when the
+   * choice needs one. `undefined`: no answer (the card keeps waiting);
+   * `null`: the input ended.
+   */
+  private async answerCard(card: HumanInterrupt, line: string): Promise<HumanResponse | null | undefined> {
+    const reply = readCardReply(line, card);
+    switch (reply.kind) {
+      case "answer":
+        return reply.response;
+      case "invalid":
+        this.print(reply.message);
+        return undefined;
+      case "feedback": {
+        const feedback = await this.options.input.read("feedback> ");
+        if (feedback === null) return null;
+        return this.checked(feedbackResponse(feedback));
+      }
+      case "edit": {
+        this.print(renderEditInstructions(card));
+        if (!isPlanCard(card)) {
+          const text = await this.options.input.read("arguments> ");
+          if (text === null) return null;
+          if (text.trim() === "") return undefined;
+          return this.checked(readEditedArguments(text, card));
+        }
+        const lines: string[] = [];
+        for (;;) {
+          const step = await this.options.input.read(`step ${lines.length + 1}> `);
+          if (step === null) return null;
+          if (step.trim() === "") break;
+          lines.push(step);
+          if (lines.length === 1 && step.trim().startsWith("[")) break;
+        }
+        return this.checked(readEditedPlan(lines, card));
+      }
+    }
+  }
+
+  private checked(reading: { ok: true; response: HumanResponse } | { ok: false; message: string }): HumanResponse | undefined {
+    if (reading.ok) return reading.response;
+    this.print(reading.message);
+    return undefined;
+  }
+
+  /** Streams one run, printing events as they come; a failed run is reported and the chat goes on. */
+  private async runGraph(input: GraphInput): Promise<void> {
+    const printer = new StreamPrinter();
+    try {
+      const stream = await this.options.graph.stream(input, { ...this.config(), streamMode: "custom" });
+      for await (const event of stream) {
+        if (isTempoEvent(event)) this.options.write(printer.print(event));
+      }
+      this.options.write(printer.close());
+    } catch (error) {
+      this.options.write(printer.close());
+      this.print(renderError(error));
+      // A refused answer leaves the card waiting: show it again.
+      this.shownCardKey = undefined;
+    }
+    const pending = await this.pendingCard();
+    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: pending?.card.action_request.action ?? null });
+  }
+
+  private async runCommand(command: ChatCommand): Promise<"continue" | "quit"> {
+    switch (command.name) {
+      case "quit":
+        return "quit";
+      case "help":
+        this.print(renderHelp());
+        break;
+      case "invalid":
+        this.print(command.message);
+        break;
+      case "state":
+        this.print(renderExecutionState(await readExecutionState(this.options.graph, this.config())));
+        break;
+      case "history":
+        this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config())));
+        break;
+      case "threads":
+        this.print(renderThreads(await this.options.registry.list(this.options.userId), this.threadId, this.options.userId));
+        break;
+      case "clear":
+        await this.clear();
+        break;
+      case "resume":
+        await this.resume(command.threadId);
+        break;
+    }
+    return "continue";
+  }
+
+  /** A fresh thread; the graph's /clear on it clears the user's task summary. The old thread stays resumable. */
+  private async clear(): Promise<void> {
+    const previous = this.threadId;
+    this.threadId = this.newThreadId();
+    this.shownCardKey = undefined;
+    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: null });
+    await this.runGraph({ messages: [new HumanMessage("/clear")] });
+    this.print(`New thread ${this.threadId} (the previous one, ${previous}, stays available: /resume ${previous}).`);
+  }
+
+  private async resume(threadId: string): Promise<void> {
+    const snapshot = await this.options.graph.getState({ configurable: { thread_id: threadId, user_id: this.options.userId } });
+    if (snapshot.createdAt === undefined) {
+      this.print(`No saved thread ${threadId}. /threads lists your threads.`);
+      return;
+    }
+    const owner = (snapshot.values as { userId?: unknown }).userId;
+    if (typeof owner === "string" && owner !== "" && owner !== this.options.userId) {
+      this.print(`Thread ${threadId} belongs to another user; you are ${this.options.userId}.`);
+      return;
+    }
+    this.threadId = threadId;
+    this.shownCardKey = undefined;
+    await this.options.registry.touch(threadId, this.options.userId);
+    await this.describeThread("Resumed thread");
+  }
+
+  /** One line on the current thread: new, or its status and goal. */
+  private async describeThread(label: string): Promise<void> {
+    const state = await readExecutionState(this.options.graph, this.config());
+    const snapshot = await this.options.graph.getState(this.config());
+    if (snapshot.createdAt === undefined) {
+      this.print(`${label} ${this.threadId} (user ${this.options.userId}): new`);
+      return;
+    }
+    this.print(`${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`);
+  }
+
+  private print(text: string): void {
+    this.options.write(`${text}\n`);
+  }
+}
+
+/**
+ * The thread to open: the requested one, else this user's most recent
+ * thread if it still waits for an answer (so a restart picks it up), else a
+ * fresh one.
+ */
+export async function chooseStartingThread(
+  graph: Pick<TempoGraph, "getState">,
+  registry: ThreadRegistry,
+  userId: string,
+  requested: string | undefined,
+): Promise<{ threadId: string; reason: "requested" | "waiting" | "new" }> {
+  if (requested) return { threadId: requested, reason: "requested" };
+  const [latest] = await registry.list(userId);
+  if (latest?.waitingFor) {
+    const snapshot = await graph.getState({ configurable: { thread_id: latest.threadId, user_id: userId } });
+    if (snapshot.tasks.some((task) => task.interrupts.length > 0)) return { threadId: latest.threadId, reason: "waiting" };
+  }
+  return { threadId: newChatThreadId(), reason: "new" };
+}
