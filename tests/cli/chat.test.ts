@@ -1,0 +1,171 @@
+/**
+ * The terminal chat driven through a pipe, as a child process (`npx tsx
+ * cli/chat.ts`), on an embedded Postgres this test starts, with the offline
+ * policy: a whole task with a rejected and accepted writes, the commands,
+ * then restarts that reopen an interrupted thread from its saved state.
+ */
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { ScriptProcess } from "./child-process.js";
+
+const USER = "cli-student";
+const TASK = "Help me arrange next week's review sessions.";
+
+let postgres: TestPostgres;
+let directory: string;
+const processes: ScriptProcess[] = [];
+
+beforeAll(async () => {
+  postgres = await startEmbeddedTestPostgres();
+  directory = await fs.mkdtemp(path.join(tmpdir(), "tempo-cli-"));
+});
+
+afterAll(async () => {
+  await Promise.all(processes.map((child) => child.stop()));
+  await postgres?.stop();
+  if (directory) await fs.rm(directory, { recursive: true, force: true });
+});
+
+/** Starts the chat on the test database with the offline policy, its thread list in the test's directory. */
+function startChat(...args: string[]): ScriptProcess {
+  const child = ScriptProcess.start("cli/chat.ts", ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "" },
+  });
+  processes.push(child);
+  return child;
+}
+
+test("a task through a pipe: plan accepted, a write rejected with feedback, the rest accepted, delivered; then the commands", async () => {
+  const chat = startChat("--thread", "cli-first");
+  await chat.waitFor("you> ");
+  chat.send(TASK);
+
+  // The plan arrives as a numbered card.
+  const planned = await chat.waitFor("choice> ");
+  expect(planned).toContain("· Planning");
+  expect(planned).toMatch(/┌─ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Review the week.*\n│ {4}done when: .*\n│ 2\. /);
+  expect(planned).toContain("└─ a accept / e edit the steps / r reject with feedback / i ignore");
+  chat.send("a");
+
+  // The first write: a card with its arguments and where execution stands; rejected with feedback.
+  const firstWrite = await chat.waitFor("choice> ");
+  expect(firstWrite).toContain("· Plan confirmed");
+  expect(firstWrite).toContain("→ get_overview {}");
+  expect(firstWrite).toMatch(/┌─ Confirm write: place \(step 2 of 3: Place each pending review task into a free slot that fits it\)\n│ arguments: \{"task_id":"([\w-]+)"/);
+  const rejectedTask = /arguments: \{"task_id":"([\w-]+)"/.exec(firstWrite)?.[1];
+  chat.send("r");
+  await chat.waitFor("feedback> ");
+  chat.send("not that one, it can wait");
+
+  // Every later write is accepted until the summary is delivered and the chat waits for a message again.
+  const accepted: string[] = [];
+  for (let card = 0; card < 20; card += 1) {
+    const turn = await chat.waitFor(/choice> |you> /);
+    if (turn.endsWith("you> ")) break;
+    accepted.push(/arguments: \{"task_id":"([\w-]+)"/.exec(turn)?.[1] ?? "?");
+    chat.send("a");
+  }
+  const conversation = chat.stdout;
+  expect(conversation).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
+  expect(accepted.length).toBeGreaterThanOrEqual(2);
+  expect(accepted).not.toContain(rejectedTask);
+  for (const task of accepted) expect(conversation).toContain(`← placed task ${task} on day`);
+  expect(conversation).not.toContain(`← placed task ${rejectedTask} `);
+  expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
+  expect(conversation).toContain("tempo> Your review week is arranged.");
+
+  chat.send("/state");
+  const state = await chat.waitFor("you> ");
+  expect(state).toContain(`thread:  cli-first (user ${USER})`);
+  expect(state).toContain("status:  completed");
+  expect(state).toContain(`goal:    ${TASK}`);
+  expect(state).toMatch(/ {2}1\. \[done\] Review the week.*\n(.*\n)* {2}2\. \[done\] Place each pending review task.*\n(.*\n)* {2}3\. \[done\] Verify the schedule/);
+  expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
+  expect(state).toContain("answer:  Your review week is arranged.");
+
+  chat.send("/history");
+  expect(await chat.waitFor("you> ")).toMatch(/step snapshot/i);
+
+  chat.send("/threads");
+  expect(await chat.waitFor("you> ")).toMatch(new RegExp(`Threads of ${USER}.*\\n\\* cli-first  \\S+  "Help me arrange next week's review sessions\\."`));
+
+  chat.send("/frobnicate");
+  expect(await chat.waitFor("you> ")).toContain("Unknown command /frobnicate. Type /help for the commands.");
+
+  chat.send("/help");
+  const help = await chat.waitFor("you> ");
+  for (const command of ["/clear", "/state", "/history", "/threads", "/resume <thread>", "/help", "/quit"]) expect(help).toContain(command);
+
+  chat.send("/quit");
+  await chat.waitFor("Bye.");
+  expect(await chat.exitCode()).toBe(0);
+}, 60_000);
+
+test("an interrupted thread is reopened after a restart, with --thread and without, and /resume switches threads", async () => {
+  // First run: a task up to its plan card, then the input ends.
+  const first = startChat("--thread", "cli-second");
+  await first.waitFor("you> ");
+  first.send("Arrange my review week, please.");
+  await first.waitFor("choice> ");
+  first.endInput();
+  expect(await first.waitFor("Bye.")).toContain("Thread cli-second waits for your answer; continue with: npm start -- --thread cli-second");
+  expect(await first.exitCode()).toBe(0);
+
+  // Restart with --thread: the pending plan card is shown again from the saved state.
+  const second = startChat("--thread", "cli-second");
+  const reopened = await second.waitFor("choice> ");
+  expect(reopened).toContain(`Thread cli-second (user ${USER}): waiting_user_confirmation — goal: Arrange my review week, please.`);
+  expect(reopened).toContain("┌─ Plan for: Arrange my review week, please.");
+  second.send("a");
+  const write = await second.waitFor("choice> ");
+  expect(write).toContain("┌─ Confirm write: place (step 2 of 3");
+
+  // Edits: bad JSON and arguments the tool refuses leave the card waiting.
+  second.send("e");
+  await second.waitFor("arguments> ");
+  second.send("{not json");
+  expect(await second.waitFor("choice> ")).toContain("Not valid JSON");
+  second.send("e");
+  await second.waitFor("arguments> ");
+  second.send('{"task_id": 42}');
+  const refused = await second.waitFor("choice> ");
+  expect(refused).toContain("error: [INVALID_RESUME] The edited arguments do not fit place");
+  expect(refused).toContain("┌─ Confirm write: place (step 2 of 3");
+  second.send("maybe");
+  expect(await second.waitFor("choice> ")).toContain("Answer with a accept / e edit the arguments / r reject with feedback / i ignore (or a /command).");
+
+  // /resume: to the finished thread and back; the waiting card comes back with it.
+  second.send("/resume cli-first");
+  expect(await second.waitFor("you> ")).toContain(`Resumed thread cli-first (user ${USER}): completed — goal: ${TASK}`);
+  second.send("/resume no-such-thread");
+  expect(await second.waitFor("you> ")).toContain("No saved thread no-such-thread.");
+  second.send("/resume cli-second");
+  const back = await second.waitFor("choice> ");
+  expect(back).toContain(`Resumed thread cli-second (user ${USER}): waiting_user_confirmation`);
+  expect(back).toContain("┌─ Confirm write: place (step 2 of 3");
+  second.send("/threads");
+  expect(await second.waitFor("choice> ")).toMatch(/\* cli-second {2}\S+ {2}waiting: place {2}"Arrange my review week, please\."/);
+  second.endInput();
+  await second.waitFor("Bye.");
+  expect(await second.exitCode()).toBe(0);
+
+  // Restart without --thread: the user's last thread still waits, so it is reopened.
+  const third = startChat();
+  const again = await third.waitFor("choice> ");
+  expect(again).toContain("Your last thread waits for an answer; reopening it");
+  expect(again).toContain("┌─ Confirm write: place (step 2 of 3");
+  third.send("i");
+  const next = await third.waitFor(/choice> |you> /);
+  expect(next).toMatch(/✗ Not applied: the user rejected this change without comment/);
+  third.send("/clear");
+  const cleared = await third.waitFor("you> ");
+  expect(cleared).toMatch(/tempo> Cleared/);
+  expect(cleared).toMatch(/New thread cli-[0-9a-f-]+ \(the previous one, cli-second, stays available: \/resume cli-second\)\./);
+  third.endInput();
+  await third.waitFor("Bye.");
+  expect(await third.exitCode()).toBe(0);
+}, 60_000);

@@ -1,0 +1,66 @@
+/**
+ * `npm run demo` as a user runs it: `npx tsx scripts/demo.ts` as a child
+ * process with no model key and no DATABASE_URL (embedded Postgres in a
+ * temporary TEMPO_DATA_DIR, started from a copy of an initialised cluster).
+ * It exits 0 and its output shows every stage of the conversation.
+ */
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { embeddedTemplateDir } from "../support/postgres.js";
+import { ScriptProcess } from "../cli/child-process.js";
+
+let directory: string;
+let demo: ScriptProcess | undefined;
+
+beforeAll(async () => {
+  directory = await fs.mkdtemp(path.join(tmpdir(), "tempo-demo-"));
+  // A fresh PGlite cluster takes seconds to initialise; a copy of the cached one is ready at once.
+  await fs.cp(await embeddedTemplateDir(), path.join(directory, "pgdata"), { recursive: true });
+});
+
+afterAll(async () => {
+  await demo?.stop();
+  if (directory) await fs.rm(directory, { recursive: true, force: true });
+});
+
+test("npm run demo runs the whole conversation offline and says where the state lives", async () => {
+  const dataDir = path.join(directory, "pgdata");
+  demo = ScriptProcess.start("scripts/demo.ts", [], {
+    cwd: process.cwd(),
+    env: { ...process.env, TEMPO_DATA_DIR: dataDir, DATABASE_URL: "", OPENAI_API_KEY: "", OPENAI_BASE_URL: "" },
+  });
+  demo.endInput();
+  expect(await demo.exitCode(50_000), demo.transcript()).toBe(0);
+  const output = demo.stdout;
+
+  // Setup: the offline policy on the embedded Postgres in the given folder.
+  expect(output).toContain("model: offline policy");
+  expect(output).toContain(`state: embedded Postgres (PGlite) in ${dataDir}`);
+  expect(output).toContain("user> Help me arrange next week's review sessions.");
+
+  // The plan card, numbered, answered by the script.
+  expect(output).toMatch(/┌─ Plan for: Help me arrange next week's review sessions\.\n│ 1\. .*\n│ {4}done when: .*\n│ 2\. .*\n│ {4}done when: .*\n│ 3\. /);
+  expect(output).toContain("· Plan confirmed");
+
+  // Execution: progress through the steps, read tools, write confirmations, each write applied.
+  expect(output).toContain("· Executing step 1 of 3");
+  expect(output).toContain("→ get_overview {}");
+  expect(output).toMatch(/← schedule: 7 days/);
+  const writeCards = output.match(/┌─ Confirm write: place \(step 2 of 3: .*\)\n│ arguments: \{"task_id":"[\w-]+"/g) ?? [];
+  expect(writeCards.length).toBeGreaterThanOrEqual(2);
+  expect(output.match(/demo answers: accept/g)?.length).toBe(writeCards.length + 1);
+  expect(output.match(/← placed task [\w-]+ on day \d/g)?.length).toBe(writeCards.length);
+  expect(output).toContain("· Executing step 3 of 3: Verify the schedule");
+
+  // The summary and the end state.
+  expect(output).toContain("tempo> Your review week is arranged.");
+  expect(output).toMatch(/\[done\] Verify the schedule/);
+  expect(output).toContain(`phase: done; steps: done, done, done; cards answered: ${writeCards.length + 1}`);
+
+  // Where the state lives and how to resume it.
+  expect(output).toContain("The conversation is checkpointed in Postgres; any process can resume it:");
+  expect(output).toMatch(/npm start -- --thread demo-\w+ --user demo-student-\w+/);
+  expect(output).toMatch(/graph\.getState\(\{ configurable: \{ thread_id: "demo-\w+" \} \}\)/);
+}, 60_000);
