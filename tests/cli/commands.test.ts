@@ -1,0 +1,24 @@
+/** Slash commands and command-line flags. */
+import { describe, expect, test } from "vitest";
+import { ChatUsageError, parseChatArguments } from "../../cli/arguments.js";
+import { parseCommand } from "../../cli/commands.js";
+
+describe("commands and flags", () => {
+  test("slash commands parse; unknown ones and misuse say what to do", () => {
+    expect(parseCommand("/state")).toEqual({ name: "state" });
+    expect(parseCommand("/EXIT")).toEqual({ name: "quit" });
+    expect(parseCommand("/resume t-9")).toEqual({ name: "resume", threadId: "t-9" });
+    expect(parseCommand("/resume")).toEqual({ name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." });
+    expect(parseCommand("/state now")).toEqual({ name: "invalid", message: "/state takes no argument. Type /help for the commands." });
+    expect(parseCommand("/nope")).toEqual({ name: "invalid", message: "Unknown command /nope. Type /help for the commands." });
+  });
+
+  test("flags take a value, separate or after =", () => {
+    expect(parseChatArguments(["--thread", "t1", "--user=bob"])).toEqual({ help: false, threadId: "t1", userId: "bob" });
+    expect(parseChatArguments(["--help"])).toEqual({ help: true });
+    expect(() => parseChatArguments(["--thread"])).toThrow(ChatUsageError);
+    expect(() => parseChatArguments(["--thread", "--user", "x"])).toThrow("--thread needs a value.");
+    expect(() => parseChatArguments(["--verbose"])).toThrow("Unknown argument --verbose.");
+  });
+});
+

@@ -1,0 +1,152 @@
+/** The chat's look: cards, stream lines, and the /state, /history and /threads output. */
+import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
+import { describe, expect, test } from "vitest";
+import type { ExecutionState, StepSnapshot } from "../../checkpoints/execution-state.js";
+import type { PlanStep } from "../../graphs/state.js";
+import { planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
+import { choicesOf, readCardReply } from "../../cli/card-answer.js";
+import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
+import { cardPrompt, renderCard, renderError, stepProgress } from "../../cli/render.js";
+import { StreamPrinter } from "../../cli/stream-printer.js";
+import { InvalidResumeError } from "../../errors/index.js";
+
+const PLAN: PlanStep[] = [
+  { id: "step-1", content: "Read the notes", doneWhen: "the notes are known", status: "done", summary: "2 notes" },
+  { id: "step-2", content: "Add the note", doneWhen: "list_notes shows it", status: "running" },
+];
+const PLAN_CARD = planInterrupt("Add a note", PLAN);
+const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked", speak: "" });
+const QUESTION_CARD = questionInterrupt("What should the note say?");
+
+describe("cards", () => {
+  test("the plan is a numbered card with each step's done-when and the four choices", () => {
+    expect(renderCard(PLAN_CARD)).toBe(
+      [
+        "┌─ Plan for: Add a note",
+        "│ 1. Read the notes",
+        "│    done when: the notes are known",
+        "│ 2. Add the note",
+        "│    done when: list_notes shows it",
+        "└─ a accept / e edit the steps / r reject with feedback / i ignore",
+      ].join("\n"),
+    );
+    expect(cardPrompt(PLAN_CARD)).toBe("choice> ");
+  });
+
+  test("a write tool shows its arguments, the reason and where execution stands", () => {
+    const progress = stepProgress({ planSteps: PLAN, currentStepId: "step-2" });
+    expect(progress).toEqual({ index: 2, total: 2, content: "Add the note" });
+    expect(renderCard(TOOL_CARD, progress)).toBe(
+      [
+        "┌─ Confirm write: add_note (step 2 of 2: Add the note)",
+        '│ arguments: {"text":"call mom"}',
+        "│ Why: the user asked",
+        "└─ a accept / e edit the arguments / r reject with feedback / i ignore",
+      ].join("\n"),
+    );
+    expect(stepProgress({ planSteps: PLAN, currentStepId: null })).toBeNull();
+  });
+
+  test("a question takes a typed answer", () => {
+    expect(renderCard(QUESTION_CARD)).toBe(["┌─ Question", "│ What should the note say?", "└─ type your answer"].join("\n"));
+    expect(cardPrompt(QUESTION_CARD)).toBe("answer> ");
+  });
+
+  test("choices follow what the card allows", () => {
+    const acceptOnly: HumanInterrupt = { ...TOOL_CARD, config: { allow_accept: true, allow_edit: false, allow_respond: false, allow_ignore: true } };
+    expect(choicesOf(acceptOnly)).toBe("a accept / i ignore");
+    expect(readCardReply("e", acceptOnly)).toEqual({ kind: "invalid", message: "Answer with a accept / i ignore (or a /command)." });
+  });
+});
+
+describe("stream lines", () => {
+  test("assistant chunks join into one line per message; other events are lines of their own; cards are not printed", () => {
+    const printer = new StreamPrinter();
+    const text = [
+      printer.print({ kind: "status", node: "chat", text: "Planning" }),
+      printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "Here is " }),
+      printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "the plan." }),
+      printer.print({ kind: "assistant_text", node: "plan", messageId: "m2", text: "Next." }),
+      printer.print({ kind: "tool_call", node: "execute", id: "c1", name: "list_notes", arguments: {} }),
+      printer.print({ kind: "tool_result", node: "execute", id: "c1", name: "list_notes", ok: true, content: "1. buy milk\n2. call mom" }),
+      printer.print({ kind: "tool_result", node: "confirm", id: "c2", name: "add_note", ok: false, content: "Not applied" }),
+      printer.print({ kind: "confirm_request", node: "plan", interrupt: PLAN_CARD }),
+      printer.print({ kind: "assistant_text", node: "deliver", messageId: "m3", text: "Done." }),
+      printer.close(),
+    ].join("");
+    expect(text).toBe(
+      ["  · Planning", "tempo> Here is the plan.", "tempo> Next.", "  → list_notes {}", "  ← 1. buy milk …", "  ✗ Not applied", "tempo> Done.", ""].join("\n"),
+    );
+  });
+
+  test("errors show their code", () => {
+    expect(renderError(new InvalidResumeError("Expected a response."))).toBe("error: [INVALID_RESUME] Expected a response.");
+    expect(renderError("boom")).toBe("error: boom");
+  });
+});
+
+describe("state, history and threads", () => {
+  const state: ExecutionState = {
+    sessionId: "t1",
+    userId: "alice",
+    goal: "Add a note",
+    status: "running",
+    planId: "plan-abc",
+    steps: PLAN,
+    currentStepId: "step-2",
+    observations: [
+      { kind: "tool", toolCallId: "c1", tool: "list_notes", arguments: {}, result: "1. buy milk" },
+      { kind: "user_reply", question: "Which note?", answer: "call mom", at: "2026-01-01T00:00:00.000Z" },
+    ],
+    finalAnswer: null,
+    lastError: null,
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    workflowVersion: "graph@1/notes@1",
+  };
+
+  test("/state lists the plan with statuses, the current step, tool calls and replies", () => {
+    expect(renderExecutionState(state)).toBe(
+      [
+        "thread:  t1 (user alice)",
+        "status:  running",
+        "goal:    Add a note",
+        "plan:    plan-abc",
+        "  1. [done] Read the notes",
+        "     2 notes",
+        "  2. [running] Add the note  ← current",
+        "tools:   1 call(s); last: list_notes → 1. buy milk",
+        "asked:   Which note? → call mom",
+        "updated: 2026-01-01T00:00:00.000Z",
+        "version: graph@1/notes@1",
+      ].join("\n"),
+    );
+  });
+
+  test("/history prints one line per step snapshot, or says there are none", () => {
+    const snapshot: StepSnapshot = { checkpointId: "ck-1", stepId: "step-2", status: "running", createdAt: "2026-01-01T00:00:01.000Z", state };
+    expect(renderStepSnapshots([snapshot])).toBe(
+      ["1 step snapshot(s), oldest first:", "  2026-01-01T00:00:01.000Z  step 2 of 2 → running  (thread running; checkpoint ck-1)"].join("\n"),
+    );
+    expect(renderStepSnapshots([])).toMatch(/^No step snapshots on this thread yet/);
+  });
+
+  test("/threads marks the current thread and shows what each waits for", () => {
+    const text = renderThreads(
+      [
+        { threadId: "t2", userId: "alice", lastMessage: "Arrange my week", updatedAt: "2026-01-02T00:00:00.000Z", waitingFor: "place" },
+        { threadId: "t1", userId: "alice", lastMessage: "", updatedAt: "2026-01-01T00:00:00.000Z", waitingFor: null },
+      ],
+      "t1",
+      "alice",
+    );
+    expect(text).toBe(
+      [
+        "Threads of alice (newest first; /resume <thread> to switch):",
+        '  t2  2026-01-02T00:00:00.000Z  waiting: place  "Arrange my week"',
+        "* t1  2026-01-01T00:00:00.000Z",
+      ].join("\n"),
+    );
+    expect(renderThreads([], "t1", "alice")).toBe("No threads of alice seen by this CLI yet.");
+  });
+});
+
