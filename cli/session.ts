@@ -55,7 +55,7 @@ type GraphInput = Parameters<TempoGraph["stream"]>[0];
 
 /** A fresh thread id for the chat. */
 export function newChatThreadId(): string {
-  return `cli-${randomUUID().slice(0, 12)}`;
+  return `cli-${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 }
 
 /** One user's chat on one thread at a time. */
