@@ -38,6 +38,11 @@ export interface DomainTool<TState, TArgs = any> {
   run(state: TState, args: TArgs): ToolRun<TState>;
 }
 
+/** A connection inside an open transaction (structurally a `pg` client): enough to run more statements in it. */
+export interface TransactionClient {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
 /** Options for applying a confirmed change. */
 export interface PersistOptions {
   /**
@@ -45,6 +50,13 @@ export interface PersistOptions {
    * a change with this key must not apply it again, and answers `applied: false`.
    */
   applyId: string;
+  /**
+   * Optional. A repository that keeps its data in Postgres calls this inside the transaction that applies the
+   * change (after recording `applyId`, only when it applies), so the caller's own record of the write — the
+   * execution log entry — commits with the change or not at all. A repository that cannot (in memory) ignores it,
+   * and the caller records the write afterwards.
+   */
+  withinTransaction?: (client: TransactionClient) => Promise<void>;
 }
 
 /** A tool domain the graph takes as a dependency. */

@@ -1,9 +1,11 @@
 /**
  * Runs a domain tool for the graph: validates arguments against the tool's
  * schema, loads the user's domain state, runs the pure tool, and persists a
- * write's change through the domain (idempotent per tool-call id).
+ * write's change through the domain — exactly once per tool-call id, with its
+ * execution log entry in the same transaction when the log and the
+ * repository share a Postgres database.
  */
-import type { DomainTool, ToolDomain } from "./domain.js";
+import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 
 export interface ToolInvocation {
@@ -30,15 +32,36 @@ export interface ToolRunContext {
 
 /**
  * The append-only record of tool calls (seed 001's execution_log). The
- * runner writes every call to it; a write whose tool-call id already has a
- * completed entry is not applied again: the recorded outcome is returned.
+ * runner writes every call to it. Before a write runs, the runner asks it:
+ * a write whose tool-call id already has a completed entry is not run again,
+ * and the recorded outcome is returned.
  */
 export interface ExecutionLog {
-  /** The recorded outcome of a completed call with this tool-call id, if any. */
-  completed(toolCallId: string): Promise<ToolOutcome | undefined>;
+  /** The recorded outcome of a completed call with this tool-call id (in this thread, when given), if any. */
+  completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined>;
   /** Appends one entry. */
   append(entry: ExecutionLogEntry): Promise<void>;
+  /**
+   * Optional: appends one entry through `client`, inside a repository's transaction (see
+   * `PersistOptions.withinTransaction`), so a write and its entry commit together. Only for a log stored in the
+   * same database as the repository.
+   */
+  appendWithin?(client: TransactionClient, entry: ExecutionLogEntry): Promise<void>;
+  /**
+   * Optional: called before a confirmed write runs (or is answered from the record). Resolves when this run may
+   * go on; rejects — e.g. with a `TempoError` coded `ALREADY_RESUMED` — when another run resumed the thread first.
+   */
+  admitWrite?(context: ToolRunContext, call: ToolInvocation): Promise<void>;
 }
+
+/** How an entry came about. */
+export type ExecutionLogStatus =
+  /** The tool ran (for a write: applied, or refused by the tool). */
+  | "completed"
+  /** The call was not run again: its recorded outcome was returned (a resume after a crash). */
+  | "replayed"
+  /** The tool or its repository threw; nothing is recorded as done, so a retry runs it again. */
+  | "failed";
 
 export interface ExecutionLogEntry {
   threadId: string;
@@ -53,6 +76,8 @@ export interface ExecutionLogEntry {
   applied: boolean;
   startedAt: Date;
   finishedAt: Date;
+  /** Default "completed". */
+  status?: ExecutionLogStatus;
 }
 
 export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
@@ -74,12 +99,19 @@ export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcom
   return { ok: false, applied: false, content: `Error: unknown tool "${name}". Available tools: ${names}.` };
 }
 
-/** Runs one tool call; never throws for bad calls (they become error results), only for repository failures. */
+/**
+ * Runs one tool call; never throws for bad calls (they become error results), only for repository and log failures
+ * (and for `admitWrite`'s refusal).
+ *
+ * A write runs at most once per tool-call id: the log is asked first (a completed call returns its recorded result,
+ * so a resume after a crash gets the same tool message), the repository refuses a repeated `applyId`, and with a log
+ * that supports it the log entry commits in the repository's transaction — so there is no moment where the change is
+ * applied but not recorded.
+ */
 export async function runTool(domain: ToolDomain, context: ToolRunContext, call: ToolInvocation, log?: ExecutionLog): Promise<ToolOutcome> {
   const startedAt = new Date();
-  const outcome = await runToolOnce(domain, context.userId, call);
   const tool = findTool(domain, call.name);
-  await log?.append({
+  const entry = (outcome: ToolOutcome, status: ExecutionLogStatus): ExecutionLogEntry => ({
     threadId: context.threadId,
     userId: context.userId,
     stepId: context.stepId,
@@ -92,11 +124,45 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
     applied: outcome.applied,
     startedAt,
     finishedAt: new Date(),
+    status,
   });
+
+  if (tool?.kind === "write" && log) {
+    await log.admitWrite?.(context, call);
+    const recorded = await log.completed(call.id, context.threadId);
+    if (recorded) {
+      const replayed: ToolOutcome = { ok: recorded.ok, content: recorded.content, applied: false };
+      await log.append(entry(replayed, "replayed"));
+      return replayed;
+    }
+  }
+
+  let recordedWithin = false;
+  const appendWithin = log?.appendWithin?.bind(log);
+  const withinTransaction = appendWithin
+    ? async (client: TransactionClient, outcome: ToolOutcome) => {
+        await appendWithin(client, entry(outcome, "completed"));
+        recordedWithin = true;
+      }
+    : undefined;
+  let outcome: ToolOutcome;
+  try {
+    outcome = await runToolOnce(domain, context.userId, call, withinTransaction);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
+    throw error;
+  }
+  if (!recordedWithin) await log?.append(entry(outcome, "completed"));
   return outcome;
 }
 
-async function runToolOnce(domain: ToolDomain, userId: string, call: ToolInvocation): Promise<ToolOutcome> {
+async function runToolOnce(
+  domain: ToolDomain,
+  userId: string,
+  call: ToolInvocation,
+  withinTransaction?: (client: TransactionClient, outcome: ToolOutcome) => Promise<void>,
+): Promise<ToolOutcome> {
   const tool = findTool(domain, call.name);
   if (!tool) return unknownToolOutcome(domain, call.name);
   const checked = checkToolArguments(tool, call.arguments);
@@ -104,7 +170,11 @@ async function runToolOnce(domain: ToolDomain, userId: string, call: ToolInvocat
   const before = await domain.load(userId);
   const run = tool.run(before, checked.arguments);
   if (tool.kind === "read" || !run.ok || run.state === undefined) return { ok: run.ok, content: run.content, applied: false };
-  const { applied } = await domain.persist(userId, before, run.state, { applyId: call.id });
-  if (!applied) return { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` };
-  return { ok: true, applied: true, content: run.content };
+  const applied: ToolOutcome = { ok: true, applied: true, content: run.content };
+  const persisted = await domain.persist(userId, before, run.state, {
+    applyId: call.id,
+    ...(withinTransaction ? { withinTransaction: (client: TransactionClient) => withinTransaction(client, applied) } : {}),
+  });
+  if (!persisted.applied) return { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` };
+  return applied;
 }

@@ -3,8 +3,9 @@
  * Every statement is parameterised. `applyChanges` runs in one transaction:
  * lock the user's window row, record the applyId (a second call with the same
  * id stops there), replay the changes on the stored schedule with
- * `applyScheduleChanges` (which checks that they still fit), and write the
- * changed task rows.
+ * `applyScheduleChanges` (which checks that they still fit), write the
+ * changed task rows, and run the caller's `withinTransaction` hook (its
+ * execution log entry) before committing.
  */
 import type pg from "pg";
 import type { PersistOptions } from "../domain.js";
@@ -82,7 +83,10 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         [userId, options.applyId, changes.length],
       );
       if (recorded.rowCount === 0) return { applied: false };
-      if (changes.length === 0) return { applied: true };
+      if (changes.length === 0) {
+        await options.withinTransaction?.(client);
+        return { applied: true };
+      }
       if (window === undefined) {
         throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
       }
@@ -97,6 +101,8 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         [userId, JSON.stringify(rows)],
       );
       await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
+      // The caller's record of this write (its execution log entry) commits with the change, or neither does.
+      await options.withinTransaction?.(client);
       return { applied: true };
     });
   }
