@@ -1,4 +1,7 @@
-/** Postgres persistence foundation: embedded server, connection pool, LangGraph checkpointer. */
+/**
+ * Postgres persistence: embedded server, connection pool, LangGraph checkpointer (plain, or Tempo's with step
+ * snapshots and one resume per interrupt), ExecutionState, the execution log, checkpoint retention.
+ */
 export {
   DEFAULT_EMBEDDED_DATA_DIR,
   DEFAULT_EMBEDDED_MAX_CONNECTIONS,
@@ -28,3 +31,27 @@ export {
   type StateReader,
   type StepSnapshot,
 } from "./execution-state.js";
+export {
+  AlreadyResumedError,
+  PLAN_CHANNEL,
+  RESUME_CLAIMS_TABLE,
+  TempoPostgresSaver,
+  createTempoCheckpointer,
+  currentRunCheckpoint,
+  type CheckpointRef,
+  type TempoCheckpointerOptions,
+  type TempoSaverOptions,
+} from "./tempo-saver.js";
+export { TRANSITION_STATUSES, asPlanSteps, stepSnapshotMarker, stepTransitions, type StepSnapshotMarker, type StepTransition } from "./step-transitions.js";
+export {
+  EXECUTION_LOG_TABLE,
+  PostgresExecutionLog,
+  executionLogMigration,
+  migrateExecutionLog,
+  readExecutionLog,
+  type ExecutionLogRecord,
+  type PostgresExecutionLogOptions,
+  type ReadExecutionLogOptions,
+  type ResumeGuard,
+} from "./execution-log.js";
+export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";

@@ -1,0 +1,241 @@
+/**
+ * The execution log in Postgres (seed 001's execution_log): an append-only
+ * table `tempo_execution_log` with one row per tool call — the call, its
+ * result, whether it applied a change, and how the row came about
+ * (`completed`, `replayed` after a crash, `failed`). Rows are never updated
+ * or deleted by Tempo; a thread's rows read back in the order they were
+ * written (`readExecutionLog`).
+ *
+ * It is also what makes a confirmed write exactly-once: the runner asks it
+ * for a completed entry before running a write, and writes the entry inside
+ * the repository's transaction (`appendWithin`), so a write is never applied
+ * without its entry. A partial unique index allows one completed write entry
+ * per (thread, tool-call id): a second one aborts the transaction that would
+ * apply the write again. With a `resumeGuard` (the Tempo checkpointer) it
+ * also refuses a write of a run that lost the race to resume an interrupt.
+ *
+ * Every statement is parameterised; the schema name is checked and quoted.
+ */
+import type pg from "pg";
+
+import { ConfigurationError } from "../errors/index.js";
+import type { TransactionClient } from "../tools/domain.js";
+import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
+import { withAdvisoryLock } from "./saver.js";
+
+/** Name of the execution log table. */
+export const EXECUTION_LOG_TABLE = "tempo_execution_log";
+
+/** A row of the execution log as read back. */
+export interface ExecutionLogRecord extends Required<ExecutionLogEntry> {
+  /** Position in the log (bigserial): later entries have larger ids. */
+  id: number;
+}
+
+/** What the log needs from the checkpointer to refuse the writes of a run that lost a resume race. */
+export interface ResumeGuard {
+  /**
+   * Resolves once the checkpoint the calling graph step runs from is saved; rejects with `ALREADY_RESUMED` when
+   * it never will be because another run resumed the thread first. Outside a graph run it resolves at once.
+   */
+  admitCurrentRun(): Promise<void>;
+}
+
+/** Options of {@link PostgresExecutionLog}. */
+export interface PostgresExecutionLogOptions {
+  /** Schema of the table (created if missing). Default "public". */
+  schema?: string;
+  /**
+   * Write each entry of an applied write inside the repository's transaction (default true). Only correct when the
+   * repository stores its data in the same database as this log — as `createTempo` wires them.
+   */
+  sameDatabaseAsRepository?: boolean;
+  /** The Tempo checkpointer, so a run that lost the race to resume an interrupt cannot apply a write. */
+  resumeGuard?: ResumeGuard;
+}
+
+const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The quoted table name for `schema`; throws `ConfigurationError` for a schema name that is not a plain identifier. */
+function tableName(schema: string): string {
+  if (!SCHEMA_PATTERN.test(schema)) {
+    throw new ConfigurationError(`Invalid execution log schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`, {
+      schema,
+    });
+  }
+  return `"${schema}".${EXECUTION_LOG_TABLE}`;
+}
+
+/** The idempotent migration statements of the log in `schema`. */
+export function executionLogMigration(schema = "public"): string[] {
+  const table = tableName(schema);
+  return [
+    `CREATE SCHEMA IF NOT EXISTS "${schema}"`,
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      id bigserial PRIMARY KEY,
+      thread_id text NOT NULL,
+      user_id text NOT NULL,
+      step_id text,
+      tool_call_id text NOT NULL,
+      tool text NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('read', 'write', 'unknown')),
+      arguments jsonb NOT NULL,
+      result text NOT NULL,
+      ok boolean NOT NULL,
+      applied boolean NOT NULL,
+      started_at timestamptz NOT NULL,
+      finished_at timestamptz NOT NULL,
+      status text NOT NULL CHECK (status IN ('completed', 'replayed', 'failed'))
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${EXECUTION_LOG_TABLE}_thread ON ${table} (thread_id, id)`,
+    `CREATE INDEX IF NOT EXISTS ${EXECUTION_LOG_TABLE}_call ON ${table} (tool_call_id)`,
+    // At most one completed entry per write call: the database itself refuses a second application.
+    `CREATE UNIQUE INDEX IF NOT EXISTS ${EXECUTION_LOG_TABLE}_write_once ON ${table} (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed'`,
+  ];
+}
+
+/** Creates the execution log table if it is missing; safe from any number of processes (advisory lock). */
+export async function migrateExecutionLog(pool: pg.Pool, schema = "public"): Promise<void> {
+  const statements = executionLogMigration(schema);
+  await withAdvisoryLock(pool, `tempo:execution-log:migrate:${schema}`, async () => {
+    for (const statement of statements) await pool.query(statement);
+  });
+}
+
+interface LogRow {
+  id: string;
+  thread_id: string;
+  user_id: string;
+  step_id: string | null;
+  tool_call_id: string;
+  tool: string;
+  kind: ExecutionLogEntry["kind"];
+  arguments: Record<string, unknown>;
+  result: string;
+  ok: boolean;
+  applied: boolean;
+  started_at: Date;
+  finished_at: Date;
+  status: ExecutionLogStatus;
+}
+
+const COLUMNS = "thread_id, user_id, step_id, tool_call_id, tool, kind, arguments, result, ok, applied, started_at, finished_at, status";
+
+function insertStatement(table: string): string {
+  return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)`;
+}
+
+function insertValues(entry: ExecutionLogEntry): unknown[] {
+  return [
+    entry.threadId,
+    entry.userId,
+    entry.stepId,
+    entry.toolCallId,
+    entry.tool,
+    entry.kind,
+    JSON.stringify(entry.arguments ?? {}),
+    entry.result,
+    entry.ok,
+    entry.applied,
+    entry.startedAt,
+    entry.finishedAt,
+    entry.status ?? "completed",
+  ];
+}
+
+/** The Postgres `ExecutionLog`: append-only, exactly-once for writes, optionally guarded against resume races. */
+export class PostgresExecutionLog implements ExecutionLog {
+  private readonly pool: pg.Pool;
+  private readonly schema: string;
+  private readonly table: string;
+  private readonly resumeGuard?: ResumeGuard;
+  private migrated: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, options: PostgresExecutionLogOptions = {}) {
+    this.pool = pool;
+    this.schema = options.schema ?? "public";
+    this.table = tableName(this.schema);
+    this.resumeGuard = options.resumeGuard;
+    if (options.sameDatabaseAsRepository ?? true) this.appendWithin = (client, entry) => this.appendInTransaction(client, entry);
+  }
+
+  /**
+   * Appends one entry inside the caller's open transaction (the repository's), so both commit together; absent
+   * when the log is not in the repository's database (`sameDatabaseAsRepository: false`).
+   */
+  readonly appendWithin?: (client: TransactionClient, entry: ExecutionLogEntry) => Promise<void>;
+
+  /** Creates the table if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
+  migrate(): Promise<void> {
+    this.migrated ??= migrateExecutionLog(this.pool, this.schema).catch((error: unknown) => {
+      this.migrated = undefined;
+      throw error;
+    });
+    return this.migrated;
+  }
+
+  /** The first completed entry of this call (in this thread, when given), as the outcome to give back. */
+  async completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined> {
+    await this.migrate();
+    const result = await this.pool.query<Pick<LogRow, "result" | "ok" | "applied">>(
+      `SELECT result, ok, applied FROM ${this.table}
+        WHERE tool_call_id = $1 AND ($2::text IS NULL OR thread_id = $2) AND status = 'completed'
+        ORDER BY id LIMIT 1`,
+      [toolCallId, threadId ?? null],
+    );
+    const row = result.rows[0];
+    return row ? { ok: row.ok, content: row.result, applied: row.applied } : undefined;
+  }
+
+  /** Appends one entry on its own. */
+  async append(entry: ExecutionLogEntry): Promise<void> {
+    await this.migrate();
+    await this.pool.query(insertStatement(this.table), insertValues(entry));
+  }
+
+  private async appendInTransaction(client: TransactionClient, entry: ExecutionLogEntry): Promise<void> {
+    // The table must exist before the transaction: migrating takes a lock on another connection, which on the
+    // embedded server would wait for this very transaction. The runner always calls `completed` first.
+    await this.migrate();
+    await client.query(insertStatement(this.table), insertValues(entry));
+  }
+
+  /** Lets a write through only for the run that owns the thread's resume (see `ResumeGuard`). */
+  async admitWrite(_context: ToolRunContext, _call: ToolInvocation): Promise<void> {
+    await this.resumeGuard?.admitCurrentRun();
+  }
+}
+
+/** Options of {@link readExecutionLog}. */
+export interface ReadExecutionLogOptions {
+  /** Schema of the table. Default "public". */
+  schema?: string;
+}
+
+/** A thread's execution log, oldest entry first; empty when the table does not exist yet. */
+export async function readExecutionLog(pool: pg.Pool, threadId: string, options: ReadExecutionLogOptions = {}): Promise<ExecutionLogRecord[]> {
+  const table = tableName(options.schema ?? "public");
+  let result: pg.QueryResult<LogRow>;
+  try {
+    result = await pool.query<LogRow>(`SELECT id, ${COLUMNS} FROM ${table} WHERE thread_id = $1 ORDER BY id`, [threadId]);
+  } catch (error) {
+    if (typeof error === "object" && error !== null && "code" in error && error.code === "42P01") return []; // no table yet
+    throw error;
+  }
+  return result.rows.map((row) => ({
+    id: Number(row.id),
+    threadId: row.thread_id,
+    userId: row.user_id,
+    stepId: row.step_id,
+    toolCallId: row.tool_call_id,
+    tool: row.tool,
+    kind: row.kind,
+    arguments: row.arguments,
+    result: row.result,
+    ok: row.ok,
+    applied: row.applied,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    status: row.status,
+  }));
+}

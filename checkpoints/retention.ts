@@ -1,0 +1,188 @@
+/**
+ * Checkpoint retention: `pruneCheckpoints` deletes a thread's old
+ * checkpoints while keeping the latest N of each namespace and every
+ * step-transition snapshot (`metadata.tempo_step`), with the pending writes of
+ * the deleted checkpoints and the blobs no remaining checkpoint points at.
+ *
+ * What stays readable: `getState` (the latest checkpoint, its blobs and its
+ * pending writes — so an open interrupt can still be answered),
+ * `getStateHistory` (the kept checkpoints, whole), and `stepSnapshots`. A
+ * kept checkpoint whose parent was deleted is re-linked to its nearest kept
+ * ancestor, so walking `parentConfig` never reaches a missing checkpoint.
+ * What goes: replaying or forking from a deleted checkpoint.
+ *
+ * Threads whose checkpoints use LangGraph's `DeltaChannel` (a value rebuilt
+ * from the writes of earlier checkpoints, langgraph#8531) are skipped, never
+ * broken, and reported.
+ *
+ * Each thread is pruned in one transaction. It is safe next to a run on the
+ * same thread that continues from the latest checkpoint (that checkpoint and
+ * every blob it points at are kept); do not prune a thread while replaying it
+ * from an old checkpoint.
+ */
+import type pg from "pg";
+
+import { ConfigurationError, TempoError } from "../errors/index.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
+import { RESUME_CLAIMS_TABLE } from "./tempo-saver.js";
+
+/** Options of {@link pruneCheckpoints}. */
+export interface PruneOptions {
+  /** Checkpoints to keep per thread and namespace, newest first; at least 1. */
+  keepLatest: number;
+  /** Only this thread; default every thread. */
+  threadId?: string;
+  /** Schema of the checkpoint tables. Default "public". */
+  schema?: string;
+}
+
+/** What a prune removed. */
+export interface PruneReport {
+  /** Threads looked at. */
+  threads: number;
+  checkpointsDeleted: number;
+  writesDeleted: number;
+  blobsDeleted: number;
+  /** Threads left alone because they use delta channels. */
+  skippedThreads: string[];
+}
+
+interface CheckpointRow {
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  snapshot: boolean;
+  delta: boolean;
+}
+
+const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Deletes old checkpoints as the module comment describes; returns what it removed. */
+export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Promise<PruneReport> {
+  if (!Number.isInteger(options.keepLatest) || options.keepLatest < 1) {
+    throw new TempoError("INVALID_INPUT", `keepLatest must be a whole number of at least 1, got ${String(options.keepLatest)}.`, { keepLatest: options.keepLatest });
+  }
+  const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
+  if (!SCHEMA_PATTERN.test(schema)) throw new ConfigurationError(`Invalid checkpoint schema name "${schema}".`, { schema });
+  const tables = {
+    checkpoints: `"${schema}".checkpoints`,
+    blobs: `"${schema}".checkpoint_blobs`,
+    writes: `"${schema}".checkpoint_writes`,
+    claims: `"${schema}".${RESUME_CLAIMS_TABLE}`,
+  };
+  const hasClaims = (await pool.query("SELECT to_regclass($1) IS NOT NULL AS present", [tables.claims])).rows[0]?.present === true;
+  const threadIds =
+    options.threadId !== undefined
+      ? [options.threadId]
+      : (await pool.query<{ thread_id: string }>(`SELECT DISTINCT thread_id FROM ${tables.checkpoints} ORDER BY thread_id`)).rows.map((row) => row.thread_id);
+
+  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, blobsDeleted: 0, skippedThreads: [] };
+  for (const threadId of threadIds) {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const rows = (
+        await client.query<CheckpointRow>(
+          `SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id,
+                  metadata ? $2 AS snapshot,
+                  (metadata ? 'counters_since_delta_snapshot' OR metadata ? 'delta_writes_versioned') AS delta
+             FROM ${tables.checkpoints} WHERE thread_id = $1
+            ORDER BY checkpoint_ns, checkpoint_id DESC
+              FOR UPDATE`,
+          [threadId, STEP_SNAPSHOT_METADATA_KEY],
+        )
+      ).rows;
+      if (rows.some((row) => row.delta)) {
+        report.skippedThreads.push(threadId);
+        await client.query("ROLLBACK");
+        continue;
+      }
+      const plan = planPrune(rows, options.keepLatest);
+      if (plan.deleted.length === 0) {
+        await client.query("COMMIT");
+        continue;
+      }
+      const deletedNs = plan.deleted.map((row) => row.checkpoint_ns);
+      const deletedIds = plan.deleted.map((row) => row.checkpoint_id);
+      if (plan.relinked.length > 0) {
+        await client.query(
+          `UPDATE ${tables.checkpoints} AS cp SET parent_checkpoint_id = link.parent
+             FROM unnest($2::text[], $3::text[], $4::text[]) AS link(ns, id, parent)
+            WHERE cp.thread_id = $1 AND cp.checkpoint_ns = link.ns AND cp.checkpoint_id = link.id`,
+          [threadId, plan.relinked.map((link) => link.ns), plan.relinked.map((link) => link.id), plan.relinked.map((link) => link.parent)],
+        );
+      }
+      const gone = `SELECT ns, id FROM unnest($2::text[], $3::text[]) AS gone(ns, id)`;
+      const checkpoints = await client.query(
+        `DELETE FROM ${tables.checkpoints} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (${gone})`,
+        [threadId, deletedNs, deletedIds],
+      );
+      const writes = await client.query(`DELETE FROM ${tables.writes} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (${gone})`, [
+        threadId,
+        deletedNs,
+        deletedIds,
+      ]);
+      if (hasClaims) {
+        await client.query(`DELETE FROM ${tables.claims} WHERE thread_id = $1 AND (checkpoint_ns, parent_checkpoint_id) IN (${gone})`, [
+          threadId,
+          deletedNs,
+          deletedIds,
+        ]);
+      }
+      const blobs = await client.query(
+        `WITH referenced AS (
+           SELECT DISTINCT cp.checkpoint_ns, version.key AS channel, version.value AS version
+             FROM ${tables.checkpoints} cp
+             CROSS JOIN LATERAL jsonb_each_text(cp.checkpoint -> 'channel_versions') AS version
+            WHERE cp.thread_id = $1
+         )
+         DELETE FROM ${tables.blobs} bl
+          WHERE bl.thread_id = $1
+            AND NOT EXISTS (SELECT 1 FROM referenced r
+                             WHERE r.checkpoint_ns = bl.checkpoint_ns AND r.channel = bl.channel AND r.version = bl.version)`,
+        [threadId],
+      );
+      await client.query("COMMIT");
+      report.checkpointsDeleted += checkpoints.rowCount ?? 0;
+      report.writesDeleted += writes.rowCount ?? 0;
+      report.blobsDeleted += blobs.rowCount ?? 0;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  return report;
+}
+
+/** Which checkpoints of one thread go, and the new parents of kept ones whose parent goes. */
+function planPrune(
+  rows: readonly CheckpointRow[],
+  keepLatest: number,
+): { deleted: CheckpointRow[]; relinked: Array<{ ns: string; id: string; parent: string | null }> } {
+  const keyOf = (ns: string, id: string) => `${ns}\u0000${id}`;
+  const kept = new Set<string>();
+  const seenPerNs = new Map<string, number>();
+  for (const row of rows) {
+    // Rows come newest first within each namespace.
+    const seen = seenPerNs.get(row.checkpoint_ns) ?? 0;
+    seenPerNs.set(row.checkpoint_ns, seen + 1);
+    if (seen < keepLatest || row.snapshot) kept.add(keyOf(row.checkpoint_ns, row.checkpoint_id));
+  }
+  const parentOf = new Map(rows.map((row) => [keyOf(row.checkpoint_ns, row.checkpoint_id), row.parent_checkpoint_id]));
+  const relinked: Array<{ ns: string; id: string; parent: string | null }> = [];
+  for (const row of rows) {
+    if (!kept.has(keyOf(row.checkpoint_ns, row.checkpoint_id)) || row.parent_checkpoint_id === null) continue;
+    let parent: string | null = row.parent_checkpoint_id;
+    const visited = new Set<string>();
+    while (parent !== null && !kept.has(keyOf(row.checkpoint_ns, parent)) && !visited.has(parent)) {
+      visited.add(parent);
+      const key = keyOf(row.checkpoint_ns, parent);
+      parent = parentOf.has(key) ? (parentOf.get(key) ?? null) : null;
+    }
+    if (parent !== row.parent_checkpoint_id) relinked.push({ ns: row.checkpoint_ns, id: row.checkpoint_id, parent });
+  }
+  return { deleted: rows.filter((row) => !kept.has(keyOf(row.checkpoint_ns, row.checkpoint_id))), relinked };
+}

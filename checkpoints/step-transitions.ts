@@ -1,0 +1,47 @@
+/**
+ * Step transitions (seed 001's step lifecycle): which plan steps became
+ * running, done or failed between two versions of the plan. The Tempo
+ * checkpointer marks the checkpoint where that happened with
+ * `metadata.tempo_step`, which `stepSnapshots()` reads.
+ */
+import type { PlanStep, StepStatus } from "../graphs/state.js";
+
+/** The statuses whose arrival is a step transition. */
+export const TRANSITION_STATUSES: ReadonlySet<StepStatus> = new Set<StepStatus>(["running", "done", "failed"]);
+
+/** One step reaching a transition status. */
+export interface StepTransition {
+  stepId: string;
+  status: StepStatus;
+}
+
+/**
+ * The metadata value of a step-transition checkpoint: the transition it is named after (the last one in plan
+ * order, so a "step 1 done, step 2 running" checkpoint is named after step 2 starting) and every transition in it.
+ */
+export interface StepSnapshotMarker extends StepTransition {
+  transitions: StepTransition[];
+}
+
+/** The steps of `after` whose status became running, done or failed since `before` (plan order). */
+export function stepTransitions(before: readonly PlanStep[], after: readonly PlanStep[]): StepTransition[] {
+  const previous = new Map(before.map((step) => [step.id, step.status]));
+  return after
+    .filter((step) => TRANSITION_STATUSES.has(step.status) && previous.get(step.id) !== step.status)
+    .map((step) => ({ stepId: step.id, status: step.status }));
+}
+
+/** The marker for a checkpoint whose plan went from `before` to `after`, or undefined when no step transitioned. */
+export function stepSnapshotMarker(before: readonly PlanStep[], after: readonly PlanStep[]): StepSnapshotMarker | undefined {
+  const transitions = stepTransitions(before, after);
+  const named = transitions.at(-1);
+  return named ? { stepId: named.stepId, status: named.status, transitions } : undefined;
+}
+
+/** Reads a channel value as a plan (an array of steps with string ids and statuses); anything else is no plan. */
+export function asPlanSteps(value: unknown): PlanStep[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (step): step is PlanStep => typeof step === "object" && step !== null && typeof (step as PlanStep).id === "string" && typeof (step as PlanStep).status === "string",
+  );
+}

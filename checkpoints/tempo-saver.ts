@@ -1,0 +1,350 @@
+/**
+ * Tempo's checkpointer: the official `PostgresSaver` (same tables, same
+ * reads) with two additions made where LangGraph saves a checkpoint.
+ *
+ * 1. Step snapshots. A checkpoint whose plan (`planSteps` channel) has a step
+ *    that became running, done or failed since its parent checkpoint gets
+ *    `metadata.tempo_step = { stepId, status, transitions }`, so
+ *    `stepSnapshots()` lists them (seed 001's agent_state_snapshots). The
+ *    new plan is in the checkpoint being saved; the parent's is read from
+ *    its blob (PostgresSaver stores one blob per channel version, and a
+ *    checkpoint only points at versions), and only when the plan channel
+ *    has a new version.
+ *
+ * 2. One resume per interrupt. The first checkpoint saved on top of an
+ *    interrupted checkpoint (one with `__interrupt__` writes) claims it: a
+ *    row in `tempo_resume_claims`, keyed by the interrupted checkpoint,
+ *    inserted in the same transaction as the new checkpoint. A second run
+ *    resuming the same interrupt fails to save with a `TempoError` coded
+ *    `ALREADY_RESUMED` instead of forking the thread, and — through
+ *    `admitCurrentRun`, which the execution log calls before a write — never
+ *    applies a write: a write waits until the checkpoint its step runs from
+ *    is saved (which happens within milliseconds for the run that owns the
+ *    thread), and is refused when that save lost the claim. Row uniqueness,
+ *    not advisory locks, decides the winner, so it holds on the embedded
+ *    server too.
+ *
+ * The save is PostgresSaver 1.0.5's own statements (blobs, then the
+ * checkpoint, in one transaction) plus the claim; LangGraph's checkpointer
+ * conformance suite runs against this class.
+ */
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { INTERRUPT, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type pg from "pg";
+
+import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
+import type { Database } from "./database.js";
+import { redactUrl } from "./database.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import type { ResumeGuard } from "./execution-log.js";
+import { DEFAULT_CHECKPOINT_SCHEMA, withAdvisoryLock } from "./saver.js";
+import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
+
+/** Table of the resume claims, next to the checkpoint tables. */
+export const RESUME_CLAIMS_TABLE = "tempo_resume_claims";
+
+/** The state channel holding the plan. */
+export const PLAN_CHANNEL = "planSteps";
+
+/** Where a checkpoint is: thread, namespace, id. */
+export interface CheckpointRef {
+  threadId: string;
+  checkpointNs: string;
+  checkpointId: string;
+}
+
+/** Options of {@link TempoPostgresSaver}. */
+export interface TempoSaverOptions {
+  /** Schema of the checkpoint tables. Default "public". */
+  schema?: string;
+  /** How long a write waits for the checkpoint its step runs from to be saved, in ms. Default 30 000. */
+  saveWaitMs?: number;
+}
+
+/** The error a run gets when another run resumed the same interrupt first. */
+export class AlreadyResumedError extends TempoError {
+  constructor(ref: CheckpointRef, interruptedCheckpointId: string, winnerCheckpointId: string) {
+    super(
+      "ALREADY_RESUMED",
+      `Thread ${ref.threadId} was already resumed from checkpoint ${interruptedCheckpointId} by another run ` +
+        `(its next checkpoint is ${winnerCheckpointId}); this run stopped without saving or applying anything. ` +
+        "Read the thread's current state and answer its current interrupt, if any.",
+      { threadId: ref.threadId, checkpointNs: ref.checkpointNs, interruptedCheckpointId, winnerCheckpointId, checkpointId: ref.checkpointId },
+    );
+    this.name = "AlreadyResumedError";
+  }
+}
+
+const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const REMEMBERED = 5_000;
+
+/** PostgresSaver plus step-snapshot metadata and the one-resume-per-interrupt claim. */
+export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
+  private readonly db: pg.Pool;
+  private readonly tables: { checkpoints: string; blobs: string; writes: string; claims: string };
+  private readonly saveWaitMs: number;
+  /** Saves in flight in this process, by checkpoint key. */
+  private readonly saving = new Map<string, Promise<void>>();
+  /** Checkpoints this process saved (recent ones), by key. */
+  private readonly saved = new Map<string, true>();
+  /** Checkpoints this process failed to save because another run resumed first, by key. */
+  private readonly lost = new Map<string, AlreadyResumedError>();
+
+  constructor(pool: pg.Pool, options: TempoSaverOptions = {}) {
+    const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
+    if (!SCHEMA_PATTERN.test(schema)) {
+      throw new ConfigurationError(`Invalid checkpoint schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`, {
+        schema,
+      });
+    }
+    super(pool, undefined, { schema });
+    this.db = pool;
+    this.saveWaitMs = options.saveWaitMs ?? 30_000;
+    this.tables = {
+      checkpoints: `"${schema}".checkpoints`,
+      blobs: `"${schema}".checkpoint_blobs`,
+      writes: `"${schema}".checkpoint_writes`,
+      claims: `"${schema}".${RESUME_CLAIMS_TABLE}`,
+    };
+  }
+
+  /** Creates the checkpoint tables (PostgresSaver's migrations) and the claims table; idempotent. */
+  override async setup(): Promise<void> {
+    await super.setup();
+    await this.db.query(
+      `CREATE TABLE IF NOT EXISTS ${this.tables.claims} (
+        thread_id text NOT NULL,
+        checkpoint_ns text NOT NULL DEFAULT '',
+        parent_checkpoint_id text NOT NULL,
+        checkpoint_id text NOT NULL,
+        claimed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (thread_id, checkpoint_ns, parent_checkpoint_id)
+      )`,
+    );
+  }
+
+  /** Saves a checkpoint as PostgresSaver does, adding step-snapshot metadata and claiming an interrupted parent. */
+  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>): Promise<RunnableConfig> {
+    if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
+    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable as Record<string, string | undefined>;
+    const ref: CheckpointRef = { threadId: String(threadId), checkpointNs, checkpointId: checkpoint.id };
+    const key = keyOf(ref);
+    const work = this.save(ref, parentId, checkpoint, metadata, newVersions);
+    this.saving.set(key, work);
+    try {
+      await work;
+      remember(this.saved, key, true);
+    } catch (error) {
+      if (error instanceof AlreadyResumedError) remember(this.lost, key, error);
+      throw error;
+    } finally {
+      if (this.saving.get(key) === work) this.saving.delete(key);
+    }
+    return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+  }
+
+  /** Deletes the thread's checkpoints, writes, blobs and resume claims. */
+  override async deleteThread(threadId: string): Promise<void> {
+    await super.deleteThread(threadId);
+    await this.db.query(`DELETE FROM ${this.tables.claims} WHERE thread_id = $1`, [threadId]);
+  }
+
+  /**
+   * For the execution log, before a write: waits until the checkpoint the current graph step runs from is saved.
+   * Throws `AlreadyResumedError` when this process failed to save it because another run resumed first. Outside a
+   * graph run, or when the checkpoint will not be saved before the run ends (durability "exit"), it lets the write
+   * through: exactly-once still holds by the tool-call id.
+   */
+  async admitCurrentRun(): Promise<void> {
+    const ref = currentRunCheckpoint();
+    if (ref) await this.awaitCheckpointSaved(ref);
+  }
+
+  /**
+   * Resolves "saved" once the checkpoint is in the database, "unknown" when no save of it is under way in this
+   * process and it is not stored (e.g. durability "exit"); throws `AlreadyResumedError` when its save lost the
+   * claim, and `TempoError` PERSISTENCE_FAILED when a save under way does not end within `saveWaitMs`.
+   */
+  async awaitCheckpointSaved(ref: CheckpointRef, graceMs = 250): Promise<"saved" | "unknown"> {
+    const key = keyOf(ref);
+    const deadline = Date.now() + this.saveWaitMs;
+    let idleSince: number | undefined;
+    for (;;) {
+      const lost = this.lost.get(key);
+      if (lost) throw lost;
+      if (this.saved.has(key)) return "saved";
+      const own = this.saving.get(key);
+      if (own) {
+        await own.catch(() => undefined);
+        continue;
+      }
+      if (await this.isStored(ref)) return "saved";
+      // LangGraph saves a run's checkpoints one after the other: this one may be queued behind another of the thread.
+      const queued = [...this.saving.entries()].filter(([other]) => other.startsWith(threadPrefix(ref))).map(([, promise]) => promise);
+      if (queued.length > 0) {
+        idleSince = undefined;
+        await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
+      } else {
+        idleSince ??= Date.now();
+        if (Date.now() - idleSince >= graceMs) return "unknown";
+        await sleep(10);
+      }
+      if (Date.now() > deadline) {
+        throw new TempoError(
+          "PERSISTENCE_FAILED",
+          `Checkpoint ${ref.checkpointId} of thread ${ref.threadId} was not saved within ${this.saveWaitMs} ms, so the write waiting on it was not applied.`,
+          { ...ref },
+        );
+      }
+    }
+  }
+
+  private async save(
+    ref: CheckpointRef,
+    parentId: string | undefined,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: Record<string, string | number>,
+  ): Promise<void> {
+    const planChanged = Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL);
+    const parent = parentId ? await this.parentFacts(ref, parentId, planChanged) : { interrupted: false, plan: [] };
+    let fullMetadata = metadata;
+    if (planChanged) {
+      const marker = stepSnapshotMarker(parent.plan, asPlanSteps(checkpoint.channel_values[PLAN_CHANNEL]));
+      if (marker) fullMetadata = { ...metadata, [STEP_SNAPSHOT_METADATA_KEY]: marker } as CheckpointMetadata;
+    }
+    const [blobs, dumpedMetadata] = await Promise.all([
+      this._dumpBlobs(ref.threadId, ref.checkpointNs, checkpoint.channel_values, newVersions),
+      this._dumpMetadata(fullMetadata),
+    ]);
+    const client = await this.db.connect();
+    try {
+      await client.query("BEGIN");
+      for (const blob of blobs) {
+        await client.query(
+          `INSERT INTO ${this.tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING`,
+          blob,
+        );
+      }
+      if (parentId && parent.interrupted) {
+        const claim = await client.query<{ checkpoint_id: string }>(
+          `INSERT INTO ${this.tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
+           VALUES ($1, $2, $3, $4)
+           ON CONFLICT (thread_id, checkpoint_ns, parent_checkpoint_id) DO UPDATE SET checkpoint_id = claim.checkpoint_id
+           RETURNING checkpoint_id`,
+          [ref.threadId, ref.checkpointNs, parentId, ref.checkpointId],
+        );
+        const winner = claim.rows[0]?.checkpoint_id ?? "";
+        if (winner !== ref.checkpointId) throw new AlreadyResumedError(ref, parentId, winner);
+      }
+      await client.query(
+        `INSERT INTO ${this.tables.checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+         DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
+        [ref.threadId, ref.checkpointNs, ref.checkpointId, parentId, this._dumpCheckpoint(checkpoint), dumpedMetadata],
+      );
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Whether the parent has pending interrupts, and (when asked) its plan, read from the blob its version points at. */
+  private async parentFacts(ref: CheckpointRef, parentId: string, withPlan: boolean): Promise<{ interrupted: boolean; plan: ReturnType<typeof asPlanSteps> }> {
+    const result = await this.db.query<{ interrupted: boolean; type: string | null; blob: Buffer | null }>(
+      `SELECT
+         EXISTS (SELECT 1 FROM ${this.tables.writes}
+                  WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4) AS interrupted,
+         plan.type, plan.blob
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (
+         SELECT bl.type, bl.blob
+           FROM ${this.tables.checkpoints} cp
+           JOIN ${this.tables.blobs} bl
+             ON bl.thread_id = cp.thread_id AND bl.checkpoint_ns = cp.checkpoint_ns
+            AND bl.channel = $5 AND bl.version = cp.checkpoint -> 'channel_versions' ->> $5
+          WHERE $6 AND cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
+       ) AS plan ON true`,
+      [ref.threadId, ref.checkpointNs, parentId, INTERRUPT, PLAN_CHANNEL, withPlan],
+    );
+    const row = result.rows[0];
+    let plan: ReturnType<typeof asPlanSteps> = [];
+    if (row?.type && row.type !== "empty" && row.blob) plan = asPlanSteps(await this.serde.loadsTyped(row.type, new Uint8Array(row.blob)));
+    return { interrupted: row?.interrupted === true, plan };
+  }
+
+  private async isStored(ref: CheckpointRef): Promise<boolean> {
+    const result = await this.db.query(`SELECT 1 FROM ${this.tables.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, [
+      ref.threadId,
+      ref.checkpointNs,
+      ref.checkpointId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+}
+
+/** Options of {@link createTempoCheckpointer}. */
+export type TempoCheckpointerOptions = TempoSaverOptions;
+
+/**
+ * Creates Tempo's checkpointer on `database.pool` and runs its idempotent setup under the same advisory lock as
+ * `createCheckpointer`, so any number of processes may start at once. Close the `Database`, not the saver.
+ */
+export async function createTempoCheckpointer(database: Database, options: TempoCheckpointerOptions = {}): Promise<TempoPostgresSaver> {
+  const saver = new TempoPostgresSaver(database.pool, options);
+  const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
+  try {
+    await withAdvisoryLock(database.pool, `tempo:checkpoints:setup:${schema}`, () => saver.setup());
+  } catch (error) {
+    throw new DatabaseUnreachableError(
+      `Could not set up the checkpoint tables in schema "${schema}" of ${redactUrl(database.url)}: ${error instanceof Error ? error.message : String(error)}. ` +
+        "Check that the database user may create schemas and tables there.",
+      { url: redactUrl(database.url), schema },
+      { cause: error },
+    );
+  }
+  return saver;
+}
+
+/** The checkpoint the current LangGraph task runs from (its thread, namespace and id), or undefined outside a run. */
+export function currentRunCheckpoint(): CheckpointRef | undefined {
+  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as RunnableConfig | undefined;
+  const configurable = (config?.configurable ?? {}) as Record<string, unknown>;
+  const map = configurable.checkpoint_map as Record<string, string> | undefined;
+  const threadId = configurable.thread_id;
+  if (!map || typeof threadId !== "string") return undefined;
+  // The innermost graph's entry is the last one added.
+  const innermost = Object.entries(map).at(-1);
+  if (!innermost || typeof innermost[1] !== "string") return undefined;
+  return { threadId, checkpointNs: innermost[0], checkpointId: innermost[1] };
+}
+
+function keyOf(ref: CheckpointRef): string {
+  return `${threadPrefix(ref)}${ref.checkpointId}`;
+}
+
+function threadPrefix(ref: Pick<CheckpointRef, "threadId" | "checkpointNs">): string {
+  return `${ref.threadId}\u0000${ref.checkpointNs}\u0000`;
+}
+
+/** Sets `key` in a map used as a bounded memory of recent entries (oldest dropped first). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
