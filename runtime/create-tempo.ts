@@ -1,11 +1,12 @@
 /**
  * Assembles a running Tempo from settings: the database (Postgres at
- * DATABASE_URL, or the embedded one), the official PostgresSaver, the
- * schedule domain on its Postgres repository, and the stage models (or the
- * offline policy). Used by the demo, the terminal chat and the benches; the
+ * DATABASE_URL, or the embedded one), Tempo's checkpointer (the official
+ * PostgresSaver plus step snapshots and one resume per interrupt), the
+ * execution log, the schedule domain on its Postgres repository, and the
+ * stage models (or the offline policy). Used by the demo, the terminal chat and the benches; the
  * graph itself is built by `buildTempoGraph` and knows none of this.
  */
-import { createCheckpointer, openDatabase, redactUrl, type Database, type PostgresSaver } from "../checkpoints/index.js";
+import { createTempoCheckpointer, openDatabase, PostgresExecutionLog, redactUrl, type Database, type TempoPostgresSaver } from "../checkpoints/index.js";
 import { createMemoryStore } from "../checkpoints/store.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
@@ -18,7 +19,10 @@ import type { ScheduleRepository } from "../tools/schedule/repository.js";
 export interface Tempo {
   graph: TempoGraph;
   database: Database;
-  checkpointer: PostgresSaver;
+  /** PostgresSaver with step-snapshot metadata and one resume per interrupt. */
+  checkpointer: TempoPostgresSaver;
+  /** The execution log (`tempo_execution_log`): every tool call, and each confirmed write once. */
+  executionLog: PostgresExecutionLog;
   repository: ScheduleRepository;
   /** True when the offline policy drives the graph. */
   offline: boolean;
@@ -33,7 +37,10 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const database = await openDatabase({ databaseUrl: settings.database.databaseUrl, dataDir: settings.database.dataDir });
   const closers: Array<() => Promise<void>> = [];
   try {
-    const checkpointer = await createCheckpointer(database, { schema: settings.database.schema });
+    const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
+    // Same database as the schedule repository: each write's log entry commits in the write's transaction.
+    const executionLog = new PostgresExecutionLog(database.pool, { resumeGuard: checkpointer });
+    await executionLog.migrate();
     const store = await createMemoryStore(database);
     closers.push(() => store.stop());
     const postgresRepository = new PostgresScheduleRepository(database.pool);
@@ -41,11 +48,12 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
     const domain = createScheduleDomain({ repository });
     const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow });
+    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog });
     return {
       graph,
       database,
       checkpointer,
+      executionLog,
       repository,
       offline: created.offline,
       describe: () => [
