@@ -1,0 +1,58 @@
+/** Runs `tempo-child.ts` in a new Node process (`node --import tsx`, like `npx tsx`) and collects what it did. */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const CHILD_SCRIPT = fileURLToPath(new URL("./tempo-child.ts", import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** What the child was asked to do (see tempo-child.ts). */
+export interface ChildArguments {
+  url: string;
+  threadId: string;
+  mode: "start" | "continue" | "resume-at";
+  checkpointId?: string;
+  untilNextCard?: boolean;
+  startAt?: number;
+}
+
+/** How a child ended. */
+export interface ChildResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** The JSON line it printed, if any. */
+  output?: { ok: boolean; code?: string | null; card?: string | null; phase?: string | null; message?: string };
+  stderr: string;
+}
+
+/** Spawns the child with `killAt` as TEMPO_TEST_KILL_AT; kills it (and fails) after `timeoutMs`. */
+export function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.TEMPO_TEST_KILL_AT;
+    if (killAt) env.TEMPO_TEST_KILL_AT = killAt;
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`child ${args.mode} of ${args.threadId} did not finish within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", (exitCode, signal) => {
+      clearTimeout(timer);
+      const line = stdout.trim().split("\n").filter(Boolean).at(-1);
+      let output: ChildResult["output"];
+      try {
+        output = line ? (JSON.parse(line) as ChildResult["output"]) : undefined;
+      } catch {
+        output = undefined;
+      }
+      resolve({ exitCode, signal, output, stderr });
+    });
+  });
+}

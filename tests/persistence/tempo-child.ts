@@ -1,0 +1,91 @@
+/**
+ * Child process of the persistence tests: builds Tempo on the test's database (by URL) and drives one thread.
+ *
+ *   node --import tsx tests/persistence/tempo-child.ts '<json>'
+ *     { url, threadId, mode: "start" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt? }
+ *
+ * - start: sends the arrange request, accepts the plan, stops at the first write card.
+ * - continue: answers the open card with accept (or continues after a crash) and accepts every card to the end
+ *   (only to the next card with untilNextCard).
+ * - resume-at: accepts the interrupt of checkpoint `checkpointId` (two of these race in the concurrency test).
+ *
+ * `TEMPO_TEST_KILL_AT` (read only here) makes the process SIGKILL itself during the first confirmed write:
+ * "before-persist", "after-persist" (the change and its log entry are committed) or "after-checkpoint" (the
+ * checkpoint that records the write's tool message is saved). Prints one JSON line: `{ ok, ... }` or
+ * `{ ok: false, code, message }`.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
+import { TempoPostgresSaver } from "../../checkpoints/index.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import type { ScheduleState } from "../../tools/schedule/index.js";
+import { accept, cardOf, continueThread, openTempoOnDatabase, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+
+interface ChildArguments {
+  url: string;
+  threadId: string;
+  mode: "start" | "continue" | "resume-at";
+  checkpointId?: string;
+  untilNextCard?: boolean;
+  startAt?: number;
+}
+
+const killAt = process.env.TEMPO_TEST_KILL_AT;
+let persisted = false;
+
+function die(): never {
+  process.kill(process.pid, "SIGKILL");
+  throw new Error("unreachable");
+}
+
+/** Kills the process right before or right after the first write's persist. */
+function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleState> {
+  return {
+    ...domain,
+    async persist(userId, before, after, options) {
+      if (killAt === "before-persist") die();
+      const result = await domain.persist(userId, before, after, options);
+      persisted = true;
+      if (killAt === "after-persist") die();
+      return result;
+    },
+  };
+}
+
+/** Kills the process once the checkpoint after the first write (the approved tool consumed) is saved. */
+class KillingSaver extends TempoPostgresSaver {
+  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>) {
+    const saved = await super.put(config, checkpoint, metadata, newVersions);
+    if (killAt === "after-checkpoint" && persisted && checkpoint.channel_values.approvedTool === null) die();
+    return saved;
+  }
+}
+
+const args = JSON.parse(process.argv[2] ?? "{}") as ChildArguments;
+const tempo = await openTempoOnDatabase(args.url, {
+  poolSize: 3,
+  wrapDomain: killAt ? killingDomain : undefined,
+  makeCheckpointer: killAt === "after-checkpoint"
+    ? async (database) => {
+        const saver = new KillingSaver(database.pool);
+        await saver.setup();
+        return saver;
+      }
+    : undefined,
+});
+let output: Record<string, unknown>;
+try {
+  const delay = (args.startAt ?? 0) - Date.now();
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  let result: object;
+  if (args.mode === "start") result = await startUntilFirstWrite(tempo, args.threadId);
+  else if (args.mode === "resume-at") result = await tempo.graph.invoke(accept(), studentThread(args.threadId, args.checkpointId));
+  else result = await continueThread(tempo, args.threadId, { untilNextCard: args.untilNextCard });
+  output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null };
+} catch (error) {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : null;
+  output = { ok: false, code, name: error instanceof Error ? error.name : null, message: error instanceof Error ? error.message : String(error) };
+} finally {
+  await tempo.close();
+}
+process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -1,0 +1,121 @@
+/**
+ * Builds Tempo the way `createTempo` does — Tempo's checkpointer, the Postgres execution log, the schedule domain on
+ * its Postgres repository, the deterministic offline policy — on a given database URL, for the persistence tests and
+ * their child processes (which must all build the same graph on the same database).
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { Command, type Interrupt } from "@langchain/langgraph";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  createTempoCheckpointer,
+  openDatabase,
+  PostgresExecutionLog,
+  TempoPostgresSaver,
+  type Database,
+} from "../../checkpoints/index.js";
+import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+
+/** The user a test thread schedules for (one per thread, so tests on one server never share a schedule). */
+export function studentOf(threadId: string): string {
+  return `student-${threadId}`;
+}
+
+/** The request that starts the offline policy's three-step plan. */
+export const ARRANGE_REQUEST = "Help me arrange next week's review";
+
+export interface TempoOnDatabase {
+  graph: TempoGraph;
+  database: Database;
+  checkpointer: TempoPostgresSaver;
+  executionLog: PostgresExecutionLog;
+  repository: PostgresScheduleRepository;
+  close(): Promise<void>;
+}
+
+export interface TempoOnDatabaseOptions {
+  poolSize?: number;
+  /** Wraps the schedule domain (the crash tests kill the process around `persist`). */
+  wrapDomain?: (domain: ToolDomain<ScheduleState>) => ToolDomain<ScheduleState>;
+  /** Makes the checkpointer (the crash tests use a subclass that kills the process after a save). */
+  makeCheckpointer?: (database: Database) => Promise<TempoPostgresSaver>;
+}
+
+/** Opens a pool on `url` and builds the graph on it. */
+export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseOptions = {}): Promise<TempoOnDatabase> {
+  const database = await openDatabase({ databaseUrl: url, poolSize: options.poolSize ?? 4 });
+  try {
+    const checkpointer = options.makeCheckpointer ? await options.makeCheckpointer(database) : await createTempoCheckpointer(database);
+    const executionLog = new PostgresExecutionLog(database.pool, { resumeGuard: checkpointer });
+    await executionLog.migrate();
+    const repository = new PostgresScheduleRepository(database.pool);
+    await repository.migrate();
+    const domain = createScheduleDomain({ repository });
+    const graph = buildTempoGraph({
+      models: { default: new ScheduleOfflinePolicy() },
+      domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
+      checkpointer,
+      executionLog,
+    });
+    return { graph, database, checkpointer, executionLog, repository, close: () => database.close() };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** Seeds the sample week for the thread's student. */
+export async function seedStudent(tempo: TempoOnDatabase, threadId: string): Promise<void> {
+  await tempo.repository.seed(studentOf(threadId), sampleWeek());
+}
+
+/** Run config of a thread of the student, optionally at a given checkpoint. */
+export function studentThread(threadId: string, checkpointId?: string): RunnableConfig {
+  return { configurable: { thread_id: threadId, user_id: studentOf(threadId), ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } };
+}
+
+/** An `accept` resume. */
+export function accept(): Command<unknown, Record<string, never>, never> {
+  return new Command({ resume: { type: "accept", args: null } });
+}
+
+/** The interrupts of an invoke result. */
+export function interruptsOf(result: object): Interrupt[] {
+  return (result as { __interrupt__?: Interrupt[] }).__interrupt__ ?? [];
+}
+
+/** The action of the first open interrupt card, or undefined. */
+export function cardOf(result: object): string | undefined {
+  const value = interruptsOf(result)[0]?.value as { action_request?: { action?: string } } | undefined;
+  return value?.action_request?.action;
+}
+
+/** Starts the arrange request and accepts the plan: returns with the first write card open. */
+export async function startUntilFirstWrite(tempo: TempoOnDatabase, threadId: string): Promise<object> {
+  let result: object = await tempo.graph.invoke({ messages: [new HumanMessage(ARRANGE_REQUEST)] }, studentThread(threadId));
+  for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1) result = await tempo.graph.invoke(accept(), studentThread(threadId));
+  if (cardOf(result) !== "place") throw new Error(`expected the first place card, got ${String(cardOf(result))}`);
+  return result;
+}
+
+/**
+ * Continues a thread the way a client does after a restart: answers an open card with accept, or, when the last run
+ * stopped between steps (a crash), continues from the latest checkpoint. Then accepts every further card until the
+ * task ends, or only until the next card with `untilNextCard`.
+ */
+export async function continueThread(tempo: TempoOnDatabase, threadId: string, options: { untilNextCard?: boolean } = {}): Promise<object> {
+  const config = studentThread(threadId);
+  const snapshot = await tempo.graph.getState(config);
+  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
+  let result: object = await tempo.graph.invoke(waiting ? accept() : null, config);
+  if (options.untilNextCard) return result;
+  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await tempo.graph.invoke(accept(), config);
+  return result;
+}
+
+/** Message of an input for tests that need one. */
+export function userMessage(text: string) {
+  return { messages: [new HumanMessage(text)] };
+}
