@@ -12,7 +12,8 @@ import { createTempo } from "../runtime/create-tempo.js";
 import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
 import { LineReader } from "./line-reader.js";
 import { renderError } from "./render.js";
-import { ChatSession, chooseStartingThread } from "./session.js";
+import { ChatSession } from "./session.js";
+import { chooseStartingThread } from "./starting-thread.js";
 import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
 
 async function main(): Promise<void> {

@@ -7,14 +7,13 @@
  * between turns but the thread id: a restarted chat picks up where the
  * saved state says the thread stands.
  */
-import { randomUUID } from "node:crypto";
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
-import { readExecutionState, stepSnapshots } from "../checkpoints/execution-state.js";
+import { readExecutionState, stepSnapshots, toExecutionState } from "../checkpoints/execution-state.js";
 import type { TempoGraph } from "../graphs/tempo.js";
 import { isTempoEvent } from "../streaming/openai-sse.js";
-import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan } from "./card-answer.js";
+import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
 import {
@@ -27,6 +26,7 @@ import {
   stepProgress,
   type StepProgress,
 } from "./render.js";
+import { newChatThreadId } from "./starting-thread.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
 import type { ThreadRegistry } from "./thread-registry.js";
@@ -53,10 +53,14 @@ interface PendingCard {
 
 type GraphInput = Parameters<TempoGraph["stream"]>[0];
 
-/** A fresh thread id for the chat. */
-export function newChatThreadId(): string {
-  return `cli-${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-}
+/** The outcome of reading an answer to a card. */
+type CardAnswer =
+  /** Resume the graph with this response. */
+  | { kind: "answered"; response: HumanResponse }
+  /** No answer yet (a choice it does not take, a bad edit): the card keeps waiting. */
+  | { kind: "waiting" }
+  /** The input ended. */
+  | { kind: "ended" };
 
 /** One user's chat on one thread at a time. */
 export class ChatSession {
@@ -91,9 +95,9 @@ export class ChatSession {
         continue;
       }
       if (pending) {
-        const response = await this.answerCard(pending.card, line);
-        if (response) await this.runGraph(new Command({ resume: response }) as GraphInput);
-        else if (response === null) break;
+        const answer = await this.answerCard(pending.card, line);
+        if (answer.kind === "ended") break;
+        if (answer.kind === "answered") await this.runGraph(new Command({ resume: answer.response }) as GraphInput);
       } else {
         await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
@@ -120,38 +124,33 @@ export class ChatSession {
     return null;
   }
 
-  /**
-   * Reads the answer to `card`, asking for feedback or an edit when the
-   * choice needs one. `undefined`: no answer (the card keeps waiting);
-   * `null`: the input ended.
-   */
-  private async answerCard(card: HumanInterrupt, line: string): Promise<HumanResponse | null | undefined> {
+  /** Reads the answer to `card`, asking for feedback or an edit when the choice needs one. */
+  private async answerCard(card: HumanInterrupt, line: string): Promise<CardAnswer> {
     const reply = readCardReply(line, card);
     switch (reply.kind) {
       case "answer":
-        return reply.response;
+        return { kind: "answered", response: reply.response };
       case "invalid":
         this.print(reply.message);
-        return undefined;
+        return { kind: "waiting" };
       case "feedback": {
         const feedback = await this.options.input.read("feedback> ");
-        if (feedback === null) return null;
-        return this.checked(feedbackResponse(feedback));
+        return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback));
       }
       case "edit": {
         this.print(renderEditInstructions(card));
         if (!isPlanCard(card)) {
           const text = await this.options.input.read("arguments> ");
-          if (text === null) return null;
-          if (text.trim() === "") return undefined;
-          return this.checked(readEditedArguments(text, card));
+          if (text === null) return { kind: "ended" };
+          return text.trim() === "" ? { kind: "waiting" } : this.checked(readEditedArguments(text, card));
         }
         const lines: string[] = [];
         for (;;) {
           const step = await this.options.input.read(`step ${lines.length + 1}> `);
-          if (step === null) return null;
+          if (step === null) return { kind: "ended" };
           if (step.trim() === "") break;
           lines.push(step);
+          // A JSON list is the whole plan on one line.
           if (lines.length === 1 && step.trim().startsWith("[")) break;
         }
         return this.checked(readEditedPlan(lines, card));
@@ -159,10 +158,10 @@ export class ChatSession {
     }
   }
 
-  private checked(reading: { ok: true; response: HumanResponse } | { ok: false; message: string }): HumanResponse | undefined {
-    if (reading.ok) return reading.response;
+  private checked(reading: EditReading): CardAnswer {
+    if (reading.ok) return { kind: "answered", response: reading.response };
     this.print(reading.message);
-    return undefined;
+    return { kind: "waiting" };
   }
 
   /** Streams one run, printing events as they come; a failed run is reported and the chat goes on. */
@@ -242,36 +241,16 @@ export class ChatSession {
 
   /** One line on the current thread: new, or its status and goal. */
   private async describeThread(label: string): Promise<void> {
-    const state = await readExecutionState(this.options.graph, this.config());
     const snapshot = await this.options.graph.getState(this.config());
     if (snapshot.createdAt === undefined) {
       this.print(`${label} ${this.threadId} (user ${this.options.userId}): new`);
       return;
     }
+    const state = toExecutionState(snapshot);
     this.print(`${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`);
   }
 
   private print(text: string): void {
     this.options.write(`${text}\n`);
   }
-}
-
-/**
- * The thread to open: the requested one, else this user's most recent
- * thread if it still waits for an answer (so a restart picks it up), else a
- * fresh one.
- */
-export async function chooseStartingThread(
-  graph: Pick<TempoGraph, "getState">,
-  registry: ThreadRegistry,
-  userId: string,
-  requested: string | undefined,
-): Promise<{ threadId: string; reason: "requested" | "waiting" | "new" }> {
-  if (requested) return { threadId: requested, reason: "requested" };
-  const [latest] = await registry.list(userId);
-  if (latest?.waitingFor) {
-    const snapshot = await graph.getState({ configurable: { thread_id: latest.threadId, user_id: userId } });
-    if (snapshot.tasks.some((task) => task.interrupts.length > 0)) return { threadId: latest.threadId, reason: "waiting" };
-  }
-  return { threadId: newChatThreadId(), reason: "new" };
 }
