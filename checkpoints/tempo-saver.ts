@@ -129,7 +129,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable as Record<string, string | undefined>;
-    const ref: CheckpointRef = { threadId: String(threadId), checkpointNs, checkpointId: checkpoint.id };
+    // A missing thread id is passed through as PostgresSaver does: the database refuses it (thread_id is NOT NULL).
+    const ref: CheckpointRef = { threadId: threadId as string, checkpointNs, checkpointId: checkpoint.id };
     const key = keyOf(ref);
     const work = this.save(ref, parentId, checkpoint, metadata, newVersions);
     this.saving.set(key, work);
