@@ -87,8 +87,11 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
   expect(state).toContain("answer:  Your review week is arranged.");
 
+  // Step snapshots: one checkpoint per step transition, oldest first.
   chat.send("/history");
-  expect(await chat.waitFor("you> ")).toMatch(/step snapshot/i);
+  const history = await chat.waitFor("you> ");
+  expect(history).toMatch(/\d+ step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → running/);
+  expect(history).toMatch(/step 3 of 3 → done {2}\(thread completed; checkpoint \S+\)/);
 
   chat.send("/threads");
   expect(await chat.waitFor("you> ")).toMatch(new RegExp(`Threads of ${USER}.*\\n\\* cli-first  \\S+  "Help me arrange next week's review sessions\\."`));
