@@ -194,9 +194,10 @@ export class PostgresExecutionLog implements ExecutionLog {
   }
 
   private async appendInTransaction(client: TransactionClient, entry: ExecutionLogEntry): Promise<void> {
-    // The table must exist before the transaction: migrating takes a lock on another connection, which on the
-    // embedded server would wait for this very transaction. The runner always calls `completed` first.
-    await this.migrate();
+    // Never migrate from inside the transaction: the migration's advisory lock takes another connection, which on
+    // the embedded server waits for this very transaction. The table exists by now — the runner asks `completed`
+    // (which migrates) before any write — and if it did not, the insert fails and the write is rolled back.
+    if (this.migrated) await this.migrated;
     await client.query(insertStatement(this.table), insertValues(entry));
   }
 

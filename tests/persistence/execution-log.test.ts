@@ -1,0 +1,172 @@
+/**
+ * The Postgres execution log and the runner's exactly-once rule, on every target: entries in order, per thread; a
+ * completed write is answered from the log without touching the domain; the write's entry commits in the
+ * repository's transaction (and only then); the database refuses a second completed entry for a write; the step
+ * transitions that name step snapshots.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  EXECUTION_LOG_TABLE,
+  migrateExecutionLog,
+  openDatabase,
+  PostgresExecutionLog,
+  readExecutionLog,
+  stepSnapshotMarker,
+  stepTransitions,
+  type Database,
+} from "../../checkpoints/index.js";
+import type { PlanStep } from "../../graphs/state.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import { runTool, type ExecutionLogEntry, type ToolRunContext } from "../../tools/runner.js";
+import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+
+const context = (threadId: string, userId = "log-user"): ToolRunContext => ({ threadId, userId, stepId: "step-1" });
+
+/** A pending review task of the sample week and a place call that fits it. */
+function placeCall(id: string) {
+  return { id, name: "place", arguments: { task_id: "derivative-drills", day: 4, slot_start: 1 } };
+}
+
+function entry(threadId: string, toolCallId: string, overrides: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry {
+  const at = new Date();
+  return {
+    threadId, userId: "u", stepId: null, toolCallId, tool: "place", kind: "write", arguments: {}, result: "r", ok: true, applied: true,
+    startedAt: at, finishedAt: at, ...overrides,
+  };
+}
+
+describe.each(postgresTargets())("$kind postgres", (target) => {
+  let server: TestPostgres | undefined;
+  let database: Database | undefined;
+
+  beforeAll(async () => {
+    server = await target.start();
+    database = await openDatabase({ databaseUrl: server.url, poolSize: 4 });
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await server?.stop();
+  });
+
+  test("reads back nothing before the table exists; the migration is idempotent and runs from many callers at once", async () => {
+    expect(await readExecutionLog(database!.pool, "no-such-thread")).toEqual([]);
+    await Promise.all([migrateExecutionLog(database!.pool), migrateExecutionLog(database!.pool), new PostgresExecutionLog(database!.pool).migrate()]);
+    await migrateExecutionLog(database!.pool);
+    const table = await database!.pool.query("SELECT to_regclass($1) AS name", [EXECUTION_LOG_TABLE]);
+    expect(table.rows[0]?.name).toBe(EXECUTION_LOG_TABLE);
+  });
+
+  test("a write's entry commits in the repository's transaction; a repeat is answered from the log, never run", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new PostgresScheduleRepository(database!.pool);
+    await repository.seed("log-user", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const threadId = `log-write-${target.kind}`;
+
+    const first = await runTool(domain, context(threadId), placeCall("call-w1"), log);
+    expect(first).toMatchObject({ ok: true, applied: true });
+    expect(first.content).toMatch(/^placed task derivative-drills/);
+
+    // The same call again (a resume after a crash): the domain is not even loaded.
+    const untouchable: ToolDomain<ScheduleState> = {
+      ...domain,
+      load: () => Promise.reject(new Error("the domain must not be loaded")),
+      persist: () => Promise.reject(new Error("the domain must not be written")),
+    };
+    const again = await runTool(untouchable, context(threadId), placeCall("call-w1"), log);
+    expect(again).toEqual({ ok: true, applied: false, content: first.content });
+
+    const entries = await readExecutionLog(database!.pool, threadId);
+    expect(entries.map((row) => [row.toolCallId, row.status, row.applied, row.result])).toEqual([
+      ["call-w1", "completed", true, first.content],
+      ["call-w1", "replayed", false, first.content],
+    ]);
+    expect(entries[0]).toMatchObject({ threadId, userId: "log-user", stepId: "step-1", tool: "place", kind: "write", arguments: placeCall("x").arguments, ok: true });
+    expect(entries[0]!.finishedAt.getTime()).toBeGreaterThanOrEqual(entries[0]!.startedAt.getTime());
+  });
+
+  test("a write that fails in its transaction leaves neither the change nor a completed entry, and runs again", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new PostgresScheduleRepository(database!.pool);
+    await repository.seed("log-user-2", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const threadId = `log-fail-${target.kind}`;
+    // The log entry is written in the repository's transaction; make that insert fail once.
+    let failures = 1;
+    const failingLog = Object.assign(Object.create(log) as PostgresExecutionLog, {
+      appendWithin: async (client: { query(text: string, values?: unknown[]): Promise<unknown> }, logged: ExecutionLogEntry) => {
+        if (failures-- > 0) throw new Error("log insert failed");
+        return log.appendWithin!(client, logged);
+      },
+    });
+    await expect(runTool(domain, context(threadId, "log-user-2"), placeCall("call-f1"), failingLog)).rejects.toThrow("log insert failed");
+    const schedule = await repository.load("log-user-2");
+    expect(schedule.tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "pending" });
+    expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed"]);
+
+    const retried = await runTool(domain, context(threadId, "log-user-2"), placeCall("call-f1"), failingLog);
+    expect(retried).toMatchObject({ ok: true, applied: true });
+    expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed", "completed"]);
+  });
+
+  test("with an in-memory repository the entry is appended after the write, and a repeat still runs once", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("mem-user", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const threadId = `log-memory-${target.kind}`;
+    const first = await runTool(domain, context(threadId, "mem-user"), placeCall("call-m1"), log);
+    const second = await runTool(domain, context(threadId, "mem-user"), placeCall("call-m1"), log);
+    expect(second).toEqual({ ok: true, applied: false, content: first.content });
+    expect((await repository.load("mem-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "placed" });
+  });
+
+  test("reads are logged in order per thread; the database refuses a second completed entry for one write", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("reader", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const threadId = `log-reads-${target.kind}`;
+    for (const [index, name] of ["get_overview", "list_tasks", "no_such_tool"].entries()) {
+      await runTool(domain, context(threadId, "reader"), { id: `read-${index}`, name, arguments: {} }, log);
+    }
+    await log.append(entry(`other-${target.kind}`, "elsewhere"));
+    const entries = await readExecutionLog(database!.pool, threadId);
+    expect(entries.map((row) => [row.tool, row.kind, row.ok])).toEqual([
+      ["get_overview", "read", true],
+      ["list_tasks", "read", true],
+      ["no_such_tool", "unknown", false],
+    ]);
+
+    await log.append(entry(threadId, "dup"));
+    await expect(log.append(entry(threadId, "dup"))).rejects.toMatchObject({ code: "23505" });
+    await log.append(entry(threadId, "dup", { status: "replayed", applied: false }));
+    expect(await log.completed("dup", threadId)).toEqual({ ok: true, content: "r", applied: true });
+    expect(await log.completed("dup", "another-thread")).toBeUndefined();
+  });
+});
+
+describe("step transitions", () => {
+  const step = (id: string, status: PlanStep["status"]): PlanStep => ({ id, content: id, doneWhen: "", status });
+
+  test("a step becoming running, done or failed is a transition; pending, skipped and unchanged steps are not", () => {
+    expect(stepTransitions([], [step("s1", "running"), step("s2", "pending")])).toEqual([{ stepId: "s1", status: "running" }]);
+    expect(stepTransitions([step("s1", "running")], [step("s1", "running")])).toEqual([]);
+    expect(stepTransitions([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "skipped")])).toEqual([{ stepId: "s1", status: "done" }]);
+    expect(stepTransitions([step("s1", "running")], [step("s1", "failed")])).toEqual([{ stepId: "s1", status: "failed" }]);
+  });
+
+  test("a checkpoint with several transitions is named after the last in plan order and lists them all", () => {
+    expect(stepSnapshotMarker([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "running")])).toEqual({
+      stepId: "s2",
+      status: "running",
+      transitions: [
+        { stepId: "s1", status: "done" },
+        { stepId: "s2", status: "running" },
+      ],
+    });
+    expect(stepSnapshotMarker([step("s1", "pending")], [step("s1", "pending")])).toBeUndefined();
+  });
+});
