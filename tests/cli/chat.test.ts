@@ -106,7 +106,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);
-}, 60_000);
+}, 90_000);
 
 test("an interrupted thread is reopened after a restart, with --thread and without, and /resume switches threads", async () => {
   // First run: a task up to its plan card, then the input ends.
@@ -171,4 +171,4 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   third.endInput();
   await third.waitFor("Bye.");
   expect(await third.exitCode()).toBe(0);
-}, 60_000);
+}, 90_000);
