@@ -65,7 +65,12 @@ function readToolAnswer(value: unknown, tool: PendingTool, dependencies: NodeDep
   if (response.type !== "edit") return { response };
   const definition = findTool(dependencies.domain, tool.name);
   const edited = (response.args as { args: Record<string, unknown> }).args;
-  const checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  let checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  // Agent Inbox sends every edited field as text ("5", "[1,2]"): read such values as JSON before refusing.
+  if (!checked.ok && definition) {
+    const parsed = checkToolArguments(definition, parseTextValues(edited));
+    if (parsed.ok) checked = parsed;
+  }
   if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
   return { response, editedArguments: checked.arguments };
 }
@@ -96,7 +101,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
 
 /** The plan from an `edit` response: args.args.plan_steps, validated. */
 function editedPlan(response: HumanResponse): PlanStep[] {
-  const args = (response.args as { args: Record<string, unknown> }).args;
+  const args = parseTextValues((response.args as { args: Record<string, unknown> }).args);
   const steps = PlanStepDraftSchema.array().min(1).safeParse(args.plan_steps);
   if (!steps.success) {
     rejectResume('An "edit" of the plan needs args.args.plan_steps: a non-empty list of {content, done_when}.', { expected: ["edit"] });
@@ -119,4 +124,18 @@ function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, co
   const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
   emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
   return { ...cleared, ...review, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
+}
+
+/** Values given as JSON text (as Agent Inbox's edit form sends them) read as JSON; other values as they are. */
+function parseTextValues(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([key, value]) => {
+      if (typeof value !== "string") return [key, value];
+      try {
+        return [key, JSON.parse(value) as unknown];
+      } catch {
+        return [key, value];
+      }
+    }),
+  );
 }

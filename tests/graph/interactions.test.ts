@@ -159,6 +159,17 @@ describe("write confirmation", () => {
     expect(domain.data.get("user-1")).toEqual({ notes: ["final text"] });
   });
 
+  test("edits sent as text, as Agent Inbox sends them, are read as JSON", async () => {
+    const domain = createNotesDomain({ "user-1": ["a", "b"] });
+    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [json({ action: "confirm", tool_call: { name: "remove_note", arguments: { number: 1 } } }), done] });
+    const config = threadConfig("inbox-edit");
+    await graph.invoke(userMessage("remove a note"), config);
+    await graph.invoke(accept, config);
+    const final = await graph.invoke(resume([{ type: "edit", args: { action: "remove_note", args: { number: "2" } } }]), config);
+    expect(final.phase).toBe("done");
+    expect(domain.data.get("user-1")).toEqual({ notes: ["a"] });
+  });
+
   test("a write tool asked with action continue still goes through confirmation", async () => {
     const domain = createNotesDomain();
     const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("sneaky", "continue"), done] });
