@@ -9,7 +9,18 @@ import { isTempoError } from "../../errors/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
-import { accept, cardOf, continueThread, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "./tempo-on-database.js";
+import { resume } from "../support/scripted.js";
+import {
+  accept,
+  cardOf,
+  continueThread,
+  openTempoOnDatabase,
+  seedStudent,
+  startUntilFirstWrite,
+  studentThread,
+  userMessage,
+  type TempoOnDatabase,
+} from "./tempo-on-database.js";
 
 /** The checkpoint the thread waits at, and the id of the write its card proposes. */
 async function waitingWrite(tempo: TempoOnDatabase, threadId: string): Promise<{ checkpointId: string; callId: string }> {
@@ -109,6 +120,33 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(await appliedRows(tempo!, threadId, callId)).toBe(1);
     expect(await logOfCall(tempo!, threadId, callId)).toEqual(["completed/applied"]);
     await expectEveryWriteAppliedOnce(tempo!, threadId);
+  });
+
+  test("an invalid resume claims nothing; the valid resume after it applies the write once", async () => {
+    const threadId = `invalid-then-valid-${target.kind}`;
+    await seedStudent(tempo!, threadId);
+    await startUntilFirstWrite(tempo!, threadId);
+    const { checkpointId, callId } = await waitingWrite(tempo!, threadId);
+
+    await expect(tempo!.graph.invoke(resume({ type: "maybe" }), studentThread(threadId))).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    expect(await childrenOf(tempo!, threadId, checkpointId)).toEqual([]);
+    const result = await tempo!.graph.invoke(accept(), studentThread(threadId));
+    expect(cardOf(result)).toBe("place");
+    expect(await childrenOf(tempo!, threadId, checkpointId)).toHaveLength(1);
+    expect(await appliedRows(tempo!, threadId, callId)).toBe(1);
+  });
+
+  test("an answer sent as a plain message takes the interrupt: a resume racing it afterwards is refused", async () => {
+    const threadId = `message-answer-${target.kind}`;
+    await seedStudent(tempo!, threadId);
+    await startUntilFirstWrite(tempo!, threadId);
+    const { checkpointId, callId } = await waitingWrite(tempo!, threadId);
+
+    const answered = await tempo!.graph.invoke(userMessage("yes"), studentThread(threadId));
+    expect(cardOf(answered)).toBe("place");
+    await expect(tempo!.graph.invoke(accept(), studentThread(threadId, checkpointId))).rejects.toMatchObject({ code: "ALREADY_RESUMED" });
+    expect(await appliedRows(tempo!, threadId, callId)).toBe(1);
+    expect(await logOfCall(tempo!, threadId, callId)).toEqual(["completed/applied"]);
   });
 
   test("a write waits for the checkpoint of its step; outside a graph run the guard lets it through", async () => {
