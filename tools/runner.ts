@@ -8,6 +8,7 @@
 import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 
+/** One tool call as the model made it. */
 export interface ToolInvocation {
   /** Tool-call id; the idempotency key for writes. */
   id: string;
@@ -15,6 +16,7 @@ export interface ToolInvocation {
   arguments: Record<string, unknown>;
 }
 
+/** What a tool call gave back: the tool message's content, and whether a write changed the repository. */
 export interface ToolOutcome {
   ok: boolean;
   content: string;
@@ -63,6 +65,7 @@ export type ExecutionLogStatus =
   /** The tool or its repository threw; nothing is recorded as done, so a retry runs it again. */
   | "failed";
 
+/** One entry of the execution log. */
 export interface ExecutionLogEntry {
   threadId: string;
   userId: string;
@@ -80,6 +83,7 @@ export interface ExecutionLogEntry {
   status?: ExecutionLogStatus;
 }
 
+/** The parsed arguments of a call, or a readable problem with them. */
 export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
 
 /** Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. */

@@ -26,6 +26,7 @@ export function studentOf(threadId: string): string {
 /** The request that starts the offline policy's three-step plan. */
 export const ARRANGE_REQUEST = "Help me arrange next week's review";
 
+/** A Tempo built on a test database, and what the tests inspect. */
 export interface TempoOnDatabase {
   graph: TempoGraph;
   database: Database;
@@ -35,6 +36,7 @@ export interface TempoOnDatabase {
   close(): Promise<void>;
 }
 
+/** Options of {@link openTempoOnDatabase}. */
 export interface TempoOnDatabaseOptions {
   poolSize?: number;
   /** Wraps the schedule domain (the crash tests kill the process around `persist`). */
