@@ -1,7 +1,9 @@
 /**
  * LangGraph's own conformance suite for checkpointers
- * (`@langchain/langgraph-checkpoint-validation`), run against the PostgresSaver
- * that `createCheckpointer` makes, on every Postgres target here.
+ * (`@langchain/langgraph-checkpoint-validation`), run against every
+ * checkpointer class of ours — the plain PostgresSaver that `createCheckpointer`
+ * makes, and `TempoPostgresSaver` (step-snapshot metadata and resume claims) —
+ * on every Postgres target here.
  *
  * The suite calls vitest's `describe` / `it` / `expect` / hooks as globals (its
  * CLI runs vitest with `globals: true`); this project's vitest config does not
@@ -11,19 +13,25 @@ import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { validate, type CheckpointSaverTestInitializer } from "@langchain/langgraph-checkpoint-validation";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test } from "vitest";
 
-import { createCheckpointer, openDatabase, type Database } from "../../checkpoints/index.js";
+import { createCheckpointer, createTempoCheckpointer, openDatabase, type Database } from "../../checkpoints/index.js";
 import { postgresTargets, type PostgresTarget, type TestPostgres } from "../support/postgres.js";
 
 Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test });
 
+/** The checkpointer classes under test. */
+const SAVERS = [
+  { name: "PostgresSaver", create: createCheckpointer },
+  { name: "TempoPostgresSaver", create: createTempoCheckpointer },
+] as const;
+
 /** Each checkpointer gets its own schema on one shared server, dropped when the checkpointer is destroyed. */
-function initializer(target: PostgresTarget): CheckpointSaverTestInitializer<PostgresSaver> {
+function initializer(target: PostgresTarget, saverClass: (typeof SAVERS)[number]): CheckpointSaverTestInitializer<PostgresSaver> {
   let server: TestPostgres | undefined;
   let schemaCount = 0;
   const open = new Map<PostgresSaver, { database: Database; schema: string }>();
 
   return {
-    checkpointerName: `tempo PostgresSaver (${target.kind})`,
+    checkpointerName: `${saverClass.name} (${target.kind})`,
     beforeAllTimeout: 120_000,
     async beforeAll() {
       server = await target.start();
@@ -37,7 +45,7 @@ function initializer(target: PostgresTarget): CheckpointSaverTestInitializer<Pos
       schemaCount += 1;
       const schema = `validation_${schemaCount}`;
       const database = await openDatabase({ databaseUrl: server.url, poolSize: 5 });
-      const saver = await createCheckpointer(database, { schema });
+      const saver = await saverClass.create(database, { schema });
       open.set(saver, { database, schema });
       return saver;
     },
@@ -55,5 +63,5 @@ function initializer(target: PostgresTarget): CheckpointSaverTestInitializer<Pos
 }
 
 for (const target of postgresTargets()) {
-  validate(initializer(target));
+  for (const saverClass of SAVERS) validate(initializer(target, saverClass));
 }
