@@ -8,7 +8,9 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { createCheckpointer, openDatabase, type Database } from "../../../checkpoints/index.js";
+import { createMemoryStore } from "../../../checkpoints/store.js";
 import type { WorkflowSettings } from "../../../config/configuration.js";
 import type { TempoState } from "../../../graphs/state.js";
 import { buildTempoGraph, type TempoGraph } from "../../../graphs/tempo.js";
@@ -24,17 +26,37 @@ export interface ScheduleTempo {
   close(): Promise<void>;
 }
 
-/** Opens `databaseUrl` and builds the graph on it with `models`. */
-export async function openScheduleTempo(options: { databaseUrl: string; models: StageModels; poolSize?: number; settings?: Partial<WorkflowSettings> }): Promise<ScheduleTempo> {
+/**
+ * Opens `databaseUrl` and builds the graph on it with `models`; with `memory`, the PostgresStore memory on the same
+ * database too (as `createTempo` wires it).
+ */
+export async function openScheduleTempo(options: {
+  databaseUrl: string;
+  models: StageModels;
+  poolSize?: number;
+  settings?: Partial<WorkflowSettings>;
+  memory?: boolean;
+}): Promise<ScheduleTempo> {
   const database = await openDatabase({ databaseUrl: options.databaseUrl, poolSize: options.poolSize ?? 10 });
+  let store: PostgresStore | undefined;
   try {
     const checkpointer = await createCheckpointer(database);
+    store = options.memory ? await createMemoryStore(database) : undefined;
     const repository = new PostgresScheduleRepository(database.pool);
     await repository.migrate();
     const domain = createScheduleDomain({ repository: withSampleSchedule(repository) });
-    const graph = buildTempoGraph({ models: options.models, domain, checkpointer, settings: options.settings });
-    return { graph, database, repository, close: () => database.close() };
+    const graph = buildTempoGraph({ models: options.models, domain, checkpointer, store, settings: options.settings });
+    return {
+      graph,
+      database,
+      repository,
+      close: async () => {
+        await store?.stop();
+        await database.close();
+      },
+    };
   } catch (error) {
+    await store?.stop().catch(() => undefined);
     await database.close();
     throw error;
   }
