@@ -1,0 +1,146 @@
+/**
+ * Runs every bench script in bench/ (schedule-tools, context, persistence,
+ * load, then any other, alphabetically) one after the other, each as its own
+ * child process (`npx tsx bench/<name>.ts`), captures what it prints, and
+ * writes bench/RESULTS.md with the figures, the machine (CPU model, cores,
+ * memory, Node version, OS) and the date. A bench that fails is recorded
+ * with its exit code and output; the others still run.
+ *
+ *   npm run bench                 # every bench
+ *   npm run bench -- load context # only these
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
+/** Benches run first, in this order; any other bench script follows alphabetically. */
+const PREFERRED_ORDER = ["schedule-tools", "context", "persistence", "load"];
+/** A bench running longer than this is stopped and recorded as such. */
+const BENCH_TIME_LIMIT_MS = 10 * 60_000;
+
+interface BenchRun {
+  name: string;
+  seconds: number;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  output: string;
+}
+
+/** The bench scripts in bench/, in running order (this runner excluded). */
+function benchNames(only: readonly string[]): string[] {
+  const self = path.basename(fileURLToPath(import.meta.url), ".ts");
+  const names = readdirSync(BENCH_DIR)
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
+    .map((file) => file.slice(0, -".ts".length))
+    .filter((name) => name !== self);
+  const rank = (name: string) => (PREFERRED_ORDER.includes(name) ? PREFERRED_ORDER.indexOf(name) : PREFERRED_ORDER.length);
+  const ordered = names.sort((left, right) => rank(left) - rank(right) || left.localeCompare(right));
+  const unknown = only.filter((name) => !ordered.includes(name));
+  if (unknown.length > 0) throw new Error(`No bench named ${unknown.join(", ")} in bench/ (there are: ${ordered.join(", ")}).`);
+  return only.length > 0 ? ordered.filter((name) => only.includes(name)) : ordered;
+}
+
+/** Runs one bench in its own process group, echoing its output live, and records it. */
+function runBench(name: string): Promise<BenchRun> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn("npx", ["--no-install", "tsx", path.join(BENCH_DIR, `${name}.ts`)], {
+      cwd: path.dirname(BENCH_DIR),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    let timedOut = false;
+    const capture = (chunk: Buffer, stream: NodeJS.WriteStream) => {
+      const text = chunk.toString("utf8");
+      output += text;
+      stream.write(text);
+    };
+    child.stdout.on("data", (chunk: Buffer) => capture(chunk, process.stdout));
+    child.stderr.on("data", (chunk: Buffer) => capture(chunk, process.stderr));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    }, BENCH_TIME_LIMIT_MS);
+    child.once("error", reject);
+    child.once("exit", (exitCode, signal) => {
+      clearTimeout(timer);
+      resolve({ name, seconds: Number(process.hrtime.bigint() - started) / 1e9, exitCode, signal, timedOut, output });
+    });
+  });
+}
+
+/** The machine the figures come from. */
+function machine(): string[] {
+  const cpus = os.cpus();
+  const model = cpus[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
+  return [
+    `- CPU: ${model}, ${cpus.length} logical cores`,
+    `- memory: ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    `- Node.js ${process.version} on ${os.type()} ${os.release()} (${os.arch()})`,
+  ];
+}
+
+/** npm's notices are not bench output. */
+function cleaned(output: string): string {
+  return output
+    .split("\n")
+    .filter((line) => !line.startsWith("npm warn"))
+    .join("\n")
+    .trim();
+}
+
+function status(run: BenchRun): string {
+  if (run.timedOut) return `stopped after ${BENCH_TIME_LIMIT_MS / 60_000} min`;
+  if (run.exitCode === 0) return "ok";
+  return run.signal ? `killed by ${run.signal}` : `failed (exit code ${run.exitCode})`;
+}
+
+function report(runs: readonly BenchRun[], startedAt: Date): string {
+  const lines = [
+    "# Bench results",
+    "",
+    "Written by `npm run bench` (`bench/run-all.ts`): every bench script in `bench/` run one after the other, each in its own",
+    "process. Figures are printed by the benches, not asserted; rerun on your machine to compare.",
+    "",
+    `Date: ${startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}`,
+    "",
+    "Machine:",
+    "",
+    ...machine(),
+    "",
+    "| bench | status | time |",
+    "| --- | --- | ---: |",
+    ...runs.map((run) => `| [${run.name}](#${run.name}) | ${status(run)} | ${run.seconds.toFixed(1)} s |`),
+  ];
+  for (const run of runs) {
+    lines.push("", `## ${run.name}`, "", `\`npx tsx bench/${run.name}.ts\` — ${status(run)}, ${run.seconds.toFixed(1)} s`, "", "```text", cleaned(run.output) || "(no output)", "```");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(): Promise<void> {
+  const names = benchNames(process.argv.slice(2));
+  const startedAt = new Date();
+  const runs: BenchRun[] = [];
+  for (const name of names) {
+    console.log(`\n━━ bench/${name}.ts ━━`);
+    const run = await runBench(name);
+    runs.push(run);
+    console.log(`━━ ${name}: ${status(run)} in ${run.seconds.toFixed(1)} s`);
+  }
+  writeFileSync(RESULTS_FILE, report(runs, startedAt));
+  console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
+  const failed = runs.filter((run) => status(run) !== "ok");
+  if (failed.length > 0) {
+    console.error(`failed: ${failed.map((run) => `${run.name} (${status(run)})`).join(", ")}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
