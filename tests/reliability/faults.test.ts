@@ -96,8 +96,8 @@ describe("(a) the database goes away mid-run", () => {
     const failure = await thrownBy(graph.invoke(accept, config));
     expect(stopped).toBe(true);
     expect(failure).toBeInstanceOf(Error);
-    // A clear cause: the connection was refused or terminated by the server's shutdown.
-    expect(String((failure as Error).message)).toMatch(/ECONNREFUSED|terminat|Connection terminated|connect/i);
+    // The cause is plain (a refused connection to the stopped server), though not a typed DatabaseUnreachableError (see the report).
+    expect(failure).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining(`127.0.0.1:${server.port}`) });
     expect(domain.applied).toEqual([]);
 
     await server.start();
