@@ -17,6 +17,8 @@ const run = promisify(execFile);
 export interface RestartablePostgres {
   url: string;
   port: number;
+  /** The temporary directory holding the cluster (removed by `destroy`). */
+  dir: string;
   /** Stops the server (`pg_ctl stop -m fast`: connections are terminated); the data stays. */
   stop(): Promise<void>;
   /** Starts it again on the same data directory and port. */
@@ -66,5 +68,5 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
     await destroy();
     throw new Error(`Could not start a restartable PostgreSQL 15 test server: ${error instanceof Error ? error.message : String(error)}${log ? `\nserver log:\n${log}` : ""}`, { cause: error });
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, start, destroy };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop, start, destroy };
 }
