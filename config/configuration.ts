@@ -39,6 +39,8 @@ export interface WorkflowSettings {
   maxCorrections: number;
   /** Planning rounds (continue / deep pass) per plan before the planner must finish. */
   maxPlanRounds: number;
+  /** Longest user message accepted, in characters; longer ones are refused before they reach the thread. */
+  maxMessageCharacters: number;
   /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
   replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
@@ -50,6 +52,7 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxCorrections: 3,
   maxPlanRounds: 6,
   replanAfterStep: true,
+  maxMessageCharacters: 100_000,
   workingMemory: { enabled: true, maxRoundsWithoutUpdate: 5, minRoundsBeforeCheck: 3, tokenThresholdPercent: 70 },
   context: {
     maxRecentMessages: 40,

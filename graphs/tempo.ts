@@ -23,6 +23,7 @@ import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
+import { guardRuns } from "./run-guard.js";
 import { TempoAnnotation, TempoInputAnnotation } from "./state.js";
 
 /** Bumped when the graph's behaviour changes in a way that invalidates saved plans. */
@@ -83,7 +84,8 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
 export function buildTempoGraph(options: TempoGraphOptions) {
   const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
   graph.name = "Tempo";
-  return graph;
+  // Owner, input and resume checks run before LangGraph writes anything to the thread.
+  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings });
 }
 
 export type TempoGraph = ReturnType<typeof buildTempoGraph>;

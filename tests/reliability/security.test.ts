@@ -316,3 +316,34 @@ function buildWithExecute(domain: NotesDomain, execute: ReturnType<typeof script
   const models = { default: chat, chat, plan: scripted(Array.from({ length: 10 }, () => plan)), execute, deliver: scripted(["Done."]) };
   return buildTempoGraph({ models, domain, checkpointer: new MemorySaver() });
 }
+
+describe("refused runs leave the owner's thread untouched", () => {
+  test("an intruder's message, /clear or values stream on a waiting thread is refused before anything is written", async () => {
+    const domain = createNotesDomain();
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [json({ action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] })],
+      execute: [json({ action: "confirm", tool_call: { name: "add_note", arguments: { text: "x" } } })],
+    });
+    const alice = threadConfig("guarded", "alice");
+    const mallory = threadConfig("guarded", "mallory");
+    await graph.invoke({ messages: [new HumanMessage("add a note")] }, alice);
+    await graph.invoke(resume({ type: "accept", args: null }), alice);
+    const before = await graph.getState(alice);
+    for (const text of ["yes", "/clear"]) {
+      await expect(graph.invoke({ messages: [new HumanMessage(text)] }, mallory)).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    }
+    const leaked: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of await graph.stream(resume({ type: "accept", args: null }), { ...mallory, streamMode: "values" })) leaked.push(chunk);
+      })(),
+    ).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    expect(leaked).toEqual([]);
+    const after = await graph.getState(alice);
+    expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
+    expect(after.tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
+    await graph.invoke(resume({ type: "ignore", args: null }), alice);
+    expect(domain.applied).toEqual([]);
+  });
+});

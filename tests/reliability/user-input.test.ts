@@ -41,8 +41,10 @@ describe("messages the graph cannot use", () => {
     const { graph, models } = scriptedGraph({ domain: createNotesDomain() });
     const error = await thrownBy(graph.invoke(message(text), threadConfig(`empty-${text.length}`)));
     expect(error).toBeInstanceOf(TempoError);
-    expect(error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("no user message") });
+    expect(error).toMatchObject({ code: "INVALID_INPUT", message: "The message is empty; nothing was changed." });
     expect(models.chat.callCount).toBe(0);
+    // Refused before LangGraph wrote anything: the thread does not exist.
+    expect((await graph.getState(threadConfig(`empty-${text.length}`))).createdAt).toBeUndefined();
   });
 
   test("an empty message on a finished conversation is refused; the conversation and task are kept", async () => {
@@ -60,12 +62,15 @@ describe("messages the graph cannot use", () => {
     expect(domain.data.get("user-1")).toEqual({ notes: ["buy milk", "call mom"] });
   });
 
-  test("an empty message on a thread waiting for an answer raises the same card again", async () => {
+  test("an empty message on a thread waiting for an answer is refused and the card stays open", async () => {
     const { graph, config } = await threadAtPlanCard("empty-waiting");
     const before = await snapshot(graph, config);
-    const result = await graph.invoke(message(""), config);
-    expect(interruptsOf(result).map((interrupt) => interrupt.value)).toEqual(before.interrupts);
-    expect(taskFields((await snapshot(graph, config)).values)).toEqual(taskFields(before.values));
+    const error = await thrownBy(graph.invoke(message(""), config));
+    expect(error).toMatchObject({ code: "INVALID_INPUT" });
+    const after = await snapshot(graph, config);
+    expect(after.checkpointId).toBe(before.checkpointId);
+    expect(after.interrupts).toEqual(before.interrupts);
+    expect(taskFields(after.values)).toEqual(taskFields(before.values));
   });
 
   test.each(["/frobnicate", "/CLEAR-ALL now", "/"])("the unknown command %j is refused with INVALID_INPUT naming the commands; the task is kept", async (command) => {
@@ -82,20 +87,17 @@ describe("messages the graph cannot use", () => {
     expect(domain.applied).toEqual([]);
   });
 
-  test("a 1 MB message is taken whole: the task runs, the message and goal are kept intact, the state stays sound", async () => {
-    const text = `Add this note: ${"x".repeat(1024 * 1024)}`;
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [plan], execute: [done] });
+  test("a 1 MB message is refused before it reaches the thread; a message at the limit runs", async () => {
+    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [plan], execute: [done] });
     const config = threadConfig("one-megabyte");
-    const started = Date.now();
+    const error = await thrownBy(graph.invoke(message(`Add this note: ${"x".repeat(1024 * 1024)}`), config));
+    expect(error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/^The message has 1048591 characters; the limit is 100000\./) });
+    expect((await graph.getState(config)).createdAt).toBeUndefined();
+    expect(models.chat.callCount).toBe(0);
+    const text = `Add this note: ${"x".repeat(100_000 - 15)}`;
     const first = await graph.invoke(message(text), config);
     expect(first.phase).toBe("waiting_confirm");
-    const final = await graph.invoke(accept, config);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(final.phase).toBe("done");
-    expect(final.goal).toBe(text);
-    const human = final.messages.filter((entry) => entry.getType() === "human");
-    expect(human.map((entry) => String(entry.content).length)).toEqual([text.length]);
-    expect(final.planSteps.map((step) => step.status)).toEqual(["done"]);
+    expect(first.goal).toBe(text);
   });
 });
 
@@ -108,7 +110,8 @@ describe("resumes", () => {
     expect(before.interrupts).toEqual([]);
     const calls = [models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount];
 
-    await thrownBy(graph.invoke(accept, config));
+    const error = await thrownBy(graph.invoke(accept, config));
+    expect(error).toMatchObject({ code: "INVALID_RESUME", message: expect.stringContaining("not waiting for an answer") });
     const after = await snapshot(graph, config);
     expect(after.checkpointId).toBe(before.checkpointId);
     expect(after.values).toEqual(before.values);
@@ -142,11 +145,11 @@ describe("resumes", () => {
     expect(interruptsOf(accepted)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
   });
 
-  test("a null resume is refused by LangGraph before any node runs (EmptyInputError, not a TempoError); the card stays open", async () => {
+  test("a null resume is refused with INVALID_RESUME before any node runs; the card stays open", async () => {
     const { graph, config } = await threadAtPlanCard("null-answer");
     const before = await snapshot(graph, config);
     const error = await thrownBy(graph.invoke(resume(null), config));
-    expect(error).toMatchObject({ name: "EmptyInputError" });
+    expect(error).toMatchObject({ code: "INVALID_RESUME", message: expect.stringContaining("A resume needs a value") });
     const after = await snapshot(graph, config);
     expect(after.checkpointId).toBe(before.checkpointId);
     expect(after.interrupts).toEqual(before.interrupts);

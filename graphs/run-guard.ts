@@ -1,0 +1,116 @@
+/**
+ * The run guard: checks a run BEFORE LangGraph writes its input to the
+ * thread, so a refused run leaves the thread exactly as it was.
+ *
+ * - the configured user must own the thread (else THREAD_ACCESS_DENIED);
+ * - a message must be non-empty, within `maxMessageCharacters`, and a slash
+ *   command must be one Tempo knows (else INVALID_INPUT);
+ * - a resume needs a thread that waits on an interrupt, and a non-null value
+ *   (else INVALID_RESUME);
+ * - the recursion limit follows the round budget, so `maxRounds` — not
+ *   LangGraph's default of 25 steps — bounds a run.
+ *
+ * It wraps `stream` (which `invoke` uses) and `streamEvents` (which the
+ * LangGraph server uses) of a compiled graph.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { IterableReadableStream } from "@langchain/core/utils/stream";
+import { isCommand, type StateSnapshot } from "@langchain/langgraph";
+import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
+import { InvalidResumeError, TempoError } from "../errors/index.js";
+
+/** Slash commands the chat node handles. */
+export const KNOWN_COMMANDS = ["/clear"] as const;
+
+interface GuardableGraph {
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+  stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown>;
+  checkpointer?: unknown;
+}
+
+/** Installs the guard on `graph` (in place) and returns it. */
+export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
+  const target = graph as unknown as GuardableGraph;
+  const stream = target.stream.bind(target);
+  const streamEvents = target.streamEvents.bind(target);
+  target.stream = async (input, options) => {
+    await checkRun(target, input, options, settings);
+    return stream(input, withRecursionLimit(options, settings));
+  };
+  target.streamEvents = (input, options, streamOptions) =>
+    IterableReadableStream.fromAsyncGenerator(
+      (async function* guarded() {
+        await checkRun(target, input, options, settings);
+        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions);
+      })(),
+    );
+  return graph;
+}
+
+/** Throws the typed error a run deserves, before anything is written. */
+export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<void> {
+  const config = (options ?? {}) as RunnableConfig;
+  const { userId, threadId } = ensureConfiguration(config, settings);
+  if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
+    throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
+  }
+  const text = messageInputText(input);
+  if (text !== undefined) checkMessage(text, settings);
+
+  if (!threadId || !graph.checkpointer) return;
+  const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
+  const owner = (snapshot.values as { userId?: string } | undefined)?.userId;
+  if (owner && owner !== userId) {
+    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
+  }
+  const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  if (resume && !snapshot.tasks.some((task) => task.interrupts.length > 0)) {
+    throw new InvalidResumeError(
+      snapshot.createdAt
+        ? "This thread is not waiting for an answer, so there is nothing to resume; send a new message instead."
+        : "There is no thread with this id to resume; start it with a message first.",
+      { threadId },
+    );
+  }
+}
+
+/** Refuses empty, oversized and unknown-command messages. */
+function checkMessage(text: string, settings: WorkflowSettings): void {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
+  if (text.length > settings.maxMessageCharacters) {
+    throw new TempoError("INVALID_INPUT", `The message has ${text.length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it or attach the content another way; nothing was changed.`, {
+      length: text.length,
+    });
+  }
+  if (trimmed.startsWith("/")) {
+    const name = trimmed.split(/\s+/)[0]!.toLowerCase();
+    if (!(KNOWN_COMMANDS as readonly string[]).includes(name)) {
+      throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
+    }
+  }
+}
+
+/** The text of the last user message of a `{ messages }` input, or undefined for other inputs. */
+function messageInputText(input: unknown): string | undefined {
+  if (input === null || typeof input !== "object" || isCommand(input) || !("messages" in input)) return undefined;
+  const raw = (input as { messages: unknown }).messages;
+  const messages = Array.isArray(raw) ? raw : [raw];
+  if (messages.length === 0) return "";
+  const last = messages.at(-1) as BaseMessage | { role?: string; content?: unknown } | string;
+  if (typeof last === "string") return last;
+  const content = (last as { content?: unknown }).content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
+  return "";
+}
+
+/** A recursion limit that lets the round budget, not LangGraph's default, bound a run. */
+function withRecursionLimit(options: Record<string, unknown> | undefined, settings: WorkflowSettings): Record<string, unknown> {
+  if (options?.recursionLimit !== undefined) return options;
+  const configurable = (options?.configurable ?? {}) as { max_rounds?: number };
+  const rounds = configurable.max_rounds ?? settings.maxRounds;
+  return { ...options, recursionLimit: (rounds + settings.maxPlanRounds) * 4 + 50 };
+}
