@@ -323,7 +323,7 @@ describe("refused runs leave the owner's thread untouched", () => {
     const { graph } = scriptedGraph({
       domain,
       plan: [json({ action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] })],
-      execute: [json({ action: "confirm", tool_call: { name: "add_note", arguments: { text: "x" } } })],
+      execute: [json({ action: "confirm", tool_call: { name: "add_note", arguments: { text: "x" } } }), json({ action: "done", goal_check: "the user declined" })],
     });
     const alice = threadConfig("guarded", "alice");
     const mallory = threadConfig("guarded", "mallory");
