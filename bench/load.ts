@@ -212,9 +212,9 @@ function table(header: string[], rows: string[][]): string {
 }
 
 /** Conversations of the memory probe: more than the memory store's pool has connections. */
-const MEMORY_PROBE_THREADS = 5;
+const MEMORY_PROBE_THREADS = 12;
 /** Connections of the memory store's pool (`createMemoryStore`'s default). */
-const MEMORY_STORE_POOL = 4;
+const MEMORY_STORE_POOL = 8;
 const MEMORY_PROBE_LIMIT_MS = 30_000;
 
 /** Runs a few conversations with memory on, within a time limit; describes what happened. */

@@ -63,6 +63,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   // An idle client that loses its connection is dropped by the pool, and the next query opens a new one; without a
   // listener the pool's 'error' event would crash the process.
   pool.on("error", () => undefined);
+  // A checked-out client whose server goes away emits "error" too; without a listener Node ends the process.
+  // The query in flight fails with the error, so the caller still sees it.
+  pool.on("connect", (client) => client.on("error", () => undefined));
 
   try {
     await pool.query("SELECT 1");

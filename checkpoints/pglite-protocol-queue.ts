@@ -30,8 +30,9 @@ interface QueryQueueInternals {
   processQueue: () => Promise<void>;
 }
 
-// Wire message types that end a client's batch: Sync, simple Query, Terminate.
-const BATCH_END = new Set(["S".charCodeAt(0), "Q".charCodeAt(0), "X".charCodeAt(0)]);
+// Messages after which the server answers ReadyForQuery, ending a client's batch: Sync, simple Query,
+// Terminate, and the startup message (it has no type byte; its first byte is the high byte of its length, 0).
+const BATCH_END = new Set(["S".charCodeAt(0), "Q".charCodeAt(0), "X".charCodeAt(0), 0]);
 
 /** Replaces the server's queue processing with one that never interleaves two clients' extended-protocol batches. */
 export function makeQueueProtocolAware(server: PGLiteSocketServer): void {

@@ -1,5 +1,5 @@
 /** Memory on the PostgresStore (same database as the checkpoints): text search, per-user isolation, awkward ids. */
-import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import type { MemoryStore } from "../../checkpoints/store.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../checkpoints/database.js";
 import { createMemoryStore } from "../../checkpoints/store.js";
@@ -10,7 +10,7 @@ import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 describe.each(postgresTargets())("$kind postgres", (target) => {
   let server: TestPostgres;
   let database: Database;
-  let store: PostgresStore;
+  let store: MemoryStore;
 
   beforeAll(async () => {
     server = await target.start();
@@ -35,6 +35,21 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect((await searchFacts(store, "user_10", "calculus")).map((fact) => fact.text)).toEqual(["I prefer studying calculus at night"]);
     expect(await searchFacts(store, "user_1", "calculus")).toEqual([]);
     expect((await searchFacts(store, "user.1", "library exam")).map((fact) => fact.text)).toEqual(["My exam is in the library"]);
+  });
+
+  test("many concurrent text searches on a small pool all finish (no pool deadlock)", async () => {
+    const small = await createMemoryStore(database, { poolSize: 4 });
+    try {
+      await storeFacts(small, "busy", ["I prefer green tea while studying"], "user", "2026-01-01T00:00:00Z");
+      const searches = Array.from({ length: 20 }, () => searchFacts(small, "busy", "green tea studying"));
+      const results = await Promise.race([
+        Promise.all(searches),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("searches hung")), 20_000)),
+      ]);
+      expect(results.map((facts) => facts.map((fact) => fact.text))).toEqual(Array(20).fill(["I prefer green tea while studying"]));
+    } finally {
+      await small.stop();
+    }
   });
 
   test("TaskState and conversation memory round-trip per user and thread", async () => {

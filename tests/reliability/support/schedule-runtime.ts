@@ -8,7 +8,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import type { MemoryStore } from "../../../checkpoints/store.js";
 import { createCheckpointer, openDatabase, type Database } from "../../../checkpoints/index.js";
 import { createMemoryStore } from "../../../checkpoints/store.js";
 import type { WorkflowSettings } from "../../../config/configuration.js";
@@ -38,7 +38,7 @@ export async function openScheduleTempo(options: {
   memory?: boolean;
 }): Promise<ScheduleTempo> {
   const database = await openDatabase({ databaseUrl: options.databaseUrl, poolSize: options.poolSize ?? 10 });
-  let store: PostgresStore | undefined;
+  let store: MemoryStore | undefined;
   try {
     const checkpointer = await createCheckpointer(database);
     store = options.memory ? await createMemoryStore(database) : undefined;
