@@ -5,11 +5,16 @@
  * object can be found.
  */
 
+/** Opening braces tried per text: bounds the work on adversarial output (many unbalanced braces) to linear. */
+const MAX_STARTS = 32;
+
 /** Returns the first balanced `{...}` that parses as a JSON object, or undefined. */
 export function extractJsonObject(text: string): Record<string, unknown> | undefined {
   const candidates = [...fencedBlocks(text), text];
   for (const candidate of candidates) {
-    for (let start = candidate.indexOf("{"); start !== -1; start = candidate.indexOf("{", start + 1)) {
+    let tried = 0;
+    for (let start = candidate.indexOf("{"); start !== -1 && tried < MAX_STARTS; start = candidate.indexOf("{", start + 1)) {
+      tried += 1;
       const end = matchingBrace(candidate, start);
       if (end === -1) continue;
       const parsed = tryParseObject(candidate.slice(start, end + 1));

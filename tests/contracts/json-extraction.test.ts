@@ -18,6 +18,7 @@ describe("extractJsonObject", () => {
   });
   test("skips a broken candidate and takes the next complete object", () => {
     expect(extractJsonObject('{not json} then {"ok": true}')).toEqual({ ok: true });
+    expect(extractJsonObject('{ unclosed {"ok": true}')).toEqual({ ok: true });
   });
   test("returns undefined for truncated JSON, arrays and plain text", () => {
     expect(extractJsonObject('{"action": "continue", "speak": "cut')).toBeUndefined();
@@ -46,5 +47,15 @@ describe("stage contracts", () => {
   test("unknown actions and empty output are described", () => {
     expect(parseContract(ExecuteDecisionSchema, '{"action": "explode"}')).toEqual({ ok: false, problem: expect.stringContaining("action") });
     expect(parseContract(ExecuteDecisionSchema, "   ")).toEqual({ ok: false, problem: "the output was empty" });
+  });
+});
+
+describe("adversarial output", () => {
+  test("100 KB of unbalanced braces and of repeated prefixes is rejected quickly", () => {
+    for (const text of ["{".repeat(100_000), '{"a":'.repeat(20_000), `${"{x} ".repeat(25_000)}{"ok": 1}`]) {
+      const started = performance.now();
+      extractJsonObject(text);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
   });
 });
