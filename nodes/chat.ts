@@ -4,7 +4,7 @@
  * the chat model classifies the intent — chat replies directly and the turn
  * ends; task (the conservative default) starts planning.
  */
-import { AIMessage, RemoveMessage } from "@langchain/core/messages";
+import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { clearConversation } from "../memory/long-term.js";
 import { clearTaskState } from "../memory/task-state.js";
@@ -14,7 +14,7 @@ import { TempoError } from "../errors/index.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
-import { invokeContract } from "../models/invoke-contract.js";
+import { invokeContract, messageText } from "../models/invoke-contract.js";
 import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -61,6 +61,13 @@ export function createChatNode(dependencies: NodeDependencies) {
       }
     }
 
+    // A retry of a message whose classification failed (the chat model was down) retries that message.
+    const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(state.messages) : undefined;
+    if (unanswered) return respondTo(unanswered, state, config);
+    return respondTo(userText, state, config);
+  }
+
+  async function respondTo(userText: string, state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     if (userText.trim() === "") {
       throw new TempoError("INVALID_INPUT", 'The input has no user message: send { messages: [{ role: "user", content: "..." }] }.');
     }
@@ -91,6 +98,19 @@ export function createChatNode(dependencies: NodeDependencies) {
   }
 
   return chat;
+}
+
+/** The user message before the latest one, when no assistant reply followed it (its run failed), else undefined. */
+function unansweredRequestBefore(messages: BaseMessage[]): string | undefined {
+  for (let index = messages.length - 2; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.getType() === "ai" || message.getType() === "tool") return undefined;
+    if (message.getType() === "human") {
+      const text = messageText(message);
+      return text.trim() && !isRetryPhrase(text) && !text.trim().startsWith("/") ? text : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Runs a slash command: `/clear` resets the thread and the user's TaskState; anything else is a typed error. */

@@ -295,6 +295,19 @@ describe("model failures", () => {
     expect(interruptsOf(retried)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
   });
 
+  test("after the chat model failed, a retry phrase retries the original request, not the phrase", async () => {
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: [new Error("HTTP 503"), json({ intent: "task", reply: "" })],
+      plan: [oneStepPlan],
+    });
+    const config = threadConfig("chat-retry");
+    await expect(graph.invoke(userMessage("add a note: call mom"), config)).rejects.toMatchObject({ code: "MODEL_UNAVAILABLE" });
+    const retried = await graph.invoke(userMessage("try again"), config);
+    expect(retried.goal).toBe("add a note: call mom");
+    expect(models.chat.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n")).toContain("Latest user message:\nadd a note: call mom");
+  });
+
   test("resuming another user's interrupt is refused", async () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [oneStepPlan] });
     await graph.invoke(userMessage("add a note"), threadConfig("owned-interrupt", "alice"));
