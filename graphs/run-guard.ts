@@ -11,19 +11,21 @@
  *   LangGraph's default of 25 steps — bounds a run.
  *
  * It wraps `stream` (which `invoke` uses) and `streamEvents` (which the
- * LangGraph server uses) of a compiled graph.
+ * LangGraph server uses) of a compiled graph; `invoke` also reports a lost
+ * database connection as `DatabaseUnreachableError`.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
-import { InvalidResumeError, TempoError } from "../errors/index.js";
+import { DatabaseUnreachableError, InvalidResumeError, TempoError } from "../errors/index.js";
 
 /** Slash commands the chat node handles. */
 export const KNOWN_COMMANDS = ["/clear"] as const;
 
 interface GuardableGraph {
+  invoke(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown>;
@@ -34,6 +36,14 @@ interface GuardableGraph {
 export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
   const target = graph as unknown as GuardableGraph;
   const stream = target.stream.bind(target);
+  const invoke = target.invoke.bind(target);
+  target.invoke = async (input, options) => {
+    try {
+      return await invoke(input, options);
+    } catch (error) {
+      throw asDatabaseError(error);
+    }
+  };
   const streamEvents = target.streamEvents.bind(target);
   target.stream = async (input, options) => {
     await checkRun(target, input, options, settings);
@@ -105,6 +115,21 @@ function messageInputText(input: unknown): string | undefined {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
   return "";
+}
+
+const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+
+/** A lost or refused database connection as DatabaseUnreachableError (the thread is kept at its last checkpoint); other errors as they are. */
+export function asDatabaseError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const lost = (typeof code === "string" && CONNECTION_ERROR_CODES.has(code)) || /Connection terminated|terminating connection/i.test(message);
+  if (!lost || error instanceof TempoError) return error;
+  return new DatabaseUnreachableError(
+    `The database connection failed (${message}). The thread is kept at its last checkpoint: resume it once the database is back.`,
+    { code },
+    { cause: error },
+  );
 }
 
 /** A recursion limit that lets the round budget, not LangGraph's default, bound a run. */

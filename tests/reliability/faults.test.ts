@@ -96,8 +96,9 @@ describe("(a) the database goes away mid-run", () => {
     const failure = await thrownBy(graph.invoke(accept, config));
     expect(stopped).toBe(true);
     expect(failure).toBeInstanceOf(Error);
-    // The cause is plain (a refused connection to the stopped server), though not a typed DatabaseUnreachableError (see the report).
-    expect(failure).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining(`127.0.0.1:${server.port}`) });
+    // A typed error, whose cause is the refused connection to the stopped server.
+    expect(failure).toMatchObject({ name: "DatabaseUnreachableError", code: "DATABASE_UNREACHABLE", message: expect.stringContaining("resume it once the database is back") });
+    expect((failure as Error).cause).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining(`127.0.0.1:${server.port}`) });
     expect(domain.applied).toEqual([]);
 
     await server.start();
