@@ -70,7 +70,9 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
   if (text !== undefined) checkMessage(text, settings);
 
   if (!threadId || !graph.checkpointer) return;
-  const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
+  // The checkpoint the run starts from: the latest, or the one the caller addressed.
+  const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
+  const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
   const owner = (snapshot.values as { userId?: string } | undefined)?.userId;
   if (owner && owner !== userId) {
     throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
