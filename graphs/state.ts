@@ -158,3 +158,14 @@ export type TempoInput = typeof TempoInputAnnotation.State;
 export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId">): PlanStep | undefined {
   return state.planSteps.find((step) => step.id === state.currentStepId);
 }
+
+/**
+ * What a run takes in `configurable` (declared so that LangGraph Studio and the server's
+ * assistant schemas show it). Read through `ensureConfiguration`, which applies the defaults.
+ */
+export const TempoConfigurableAnnotation = Annotation.Root({
+  /** Whose data the run sees (schedules, memory) and who owns the thread; default "local-user". */
+  user_id: Annotation<string>,
+  /** The execute round budget for the thread's next task; default 30. */
+  max_rounds: Annotation<number>,
+});

@@ -24,7 +24,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
 import { guardRuns } from "./run-guard.js";
-import { TempoAnnotation, TempoInputAnnotation } from "./state.js";
+import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
 
 /** Bumped when the graph's behaviour changes in a way that invalidates saved plans. */
 export const GRAPH_VERSION = "1";
@@ -54,7 +54,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
     executionLog: options.executionLog,
   };
   return (
-    new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation })
+    new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)
       // Memory at invocation start: TaskState, relevant facts and episodes, this thread's conversation memory.
       .addNode(NODE.recall, createRecallNode(dependencies))
       // Entry: classify the message, or take it as the answer to a pending interaction.
