@@ -7,11 +7,12 @@
  * a realistic, deterministic delay of 20–80 ms per call (a hash of the
  * prompt).
  *
- * Memory (PostgresStore) is off in the 50-thread runs: PostgresStore 1.0.5
- * deadlocks its own pool when as many text-query searches run at once as
- * the pool has connections (its batch() holds a connection and textSearch
- * takes another). A separate probe runs 5 conversations with memory on in
- * one process, with a time limit, and prints whether they finished.
+ * Memory (PostgresStore) is off in the 50-thread runs, which measure the
+ * checkpointer. PostgresStore 1.0.5 holds one connection per batch and takes
+ * a second for a text search; `createMemoryStore` bounds its concurrent
+ * batches so this cannot deadlock. A separate probe runs 12 conversations
+ * with memory on in one process, with a time limit, and prints whether they
+ * finished (a regression guard for that bound).
  *
  * Prints throughput (conversations/s, graph steps/s), p50/p95/p99 of a graph
  * step per node (the time from one node's update to the next, checkpoint
