@@ -4,46 +4,35 @@
  * (SIGKILL) before a write, after the write but before its checkpoint, or after the checkpoint, is resumed by a new
  * process with the write applied exactly once and the right tool message.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { readExecutionLog, stepSnapshots } from "../../checkpoints/index.js";
-import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
-import { continueThread, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "./tempo-on-database.js";
+import { continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
-  let server: TestPostgres | undefined;
-  let tempo: TempoOnDatabase | undefined;
-
-  beforeAll(async () => {
-    server = await target.start();
-    tempo = await openTempoOnDatabase(server.url);
-  });
-
-  afterAll(async () => {
-    await tempo?.close();
-    await server?.stop();
-  });
+  const env = useTempoOnTarget(target);
 
   test("a run interrupted in one process is resumed in another and finishes; snapshots and log read back in order", async () => {
     const threadId = `handover-${target.kind}`;
-    await seedStudent(tempo!, threadId);
+    await seedStudent(env.tempo, threadId);
 
-    const started = await runChild({ url: server!.url, threadId, mode: "start" });
+    const started = await runChild({ url: env.server.url, threadId, mode: "start" });
     expect(started.output).toEqual({ ok: true, card: "place", phase: "waiting_confirm" });
-    const waiting = await tempo!.graph.getState(studentThread(threadId));
+    const waiting = await env.tempo.graph.getState(studentThread(threadId));
     expect(waiting.tasks.some((task) => task.interrupts.length > 0)).toBe(true);
 
-    const resumed = await runChild({ url: server!.url, threadId, mode: "continue" });
+    const resumed = await runChild({ url: env.server.url, threadId, mode: "continue" });
     expect(resumed.output).toEqual({ ok: true, card: null, phase: "done" });
 
-    const log = await expectEveryWriteAppliedOnce(tempo!, threadId);
-    const finished = await tempo!.graph.getState(studentThread(threadId));
+    const log = await expectEveryWriteAppliedOnce(env.tempo, threadId);
+    const finished = await env.tempo.graph.getState(studentThread(threadId));
     expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
     expect(String((finished.values as { finalAnswer?: string }).finalAnswer)).toContain("Your review week is arranged.");
 
     // Step snapshots: the plan's lifecycle, oldest first, each showing the step in the status it is named after.
-    const snapshots = await stepSnapshots(tempo!.graph, studentThread(threadId));
+    const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual([
       "step-1:running",
       "step-1:done",
@@ -76,32 +65,32 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     "a process killed %s during a confirmed write: a new process resumes with the write applied exactly once",
     async (killAt) => {
       const threadId = `crash-${killAt}-${target.kind}`;
-      await seedStudent(tempo!, threadId);
-      await startUntilFirstWrite(tempo!, threadId);
-      const pending = (await tempo!.graph.getState(studentThread(threadId))).values as { pending: { tool: { id: string } } };
+      await seedStudent(env.tempo, threadId);
+      await startUntilFirstWrite(env.tempo, threadId);
+      const pending = (await env.tempo.graph.getState(studentThread(threadId))).values as { pending: { tool: { id: string } } };
       const callId = pending.pending.tool.id;
 
-      const killed = await runChild({ url: server!.url, threadId, mode: "continue", untilNextCard: true }, killAt);
+      const killed = await runChild({ url: env.server.url, threadId, mode: "continue", untilNextCard: true }, killAt);
       expect(killed.signal).toBe("SIGKILL");
-      expect(await appliedRows(tempo!, threadId, callId)).toBe(killAt === "before-persist" ? 0 : 1);
+      expect(await appliedRows(env.tempo, threadId, callId)).toBe(killAt === "before-persist" ? 0 : 1);
 
-      const resumed = await runChild({ url: server!.url, threadId, mode: "continue", untilNextCard: true });
+      const resumed = await runChild({ url: env.server.url, threadId, mode: "continue", untilNextCard: true });
       expect(resumed.output).toMatchObject({ ok: true, card: "place" });
-      expect(await appliedRows(tempo!, threadId, callId)).toBe(1);
+      expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
 
       // One completed (applied) entry; after a crash between the write and its checkpoint, the resumed step is
       // answered from the log (replayed) instead of running the tool against the changed schedule.
-      expect(await logOfCall(tempo!, threadId, callId)).toEqual(
+      expect(await logOfCall(env.tempo, threadId, callId)).toEqual(
         killAt === "after-persist" ? ["completed/applied", "replayed/not-applied"] : ["completed/applied"],
       );
-      const recorded = (await readExecutionLog(tempo!.database.pool, threadId)).find((entry) => entry.toolCallId === callId && entry.status === "completed");
-      const messages = await toolMessagesOf(tempo!, threadId, callId);
+      const recorded = (await readExecutionLog(env.tempo.database.pool, threadId)).find((entry) => entry.toolCallId === callId && entry.status === "completed");
+      const messages = await toolMessagesOf(env.tempo, threadId, callId);
       expect(messages).toEqual([recorded!.result]);
       expect(messages[0]).toMatch(/^placed task /);
 
       // The rest of the task finishes in this process; every write once.
-      await continueThread(tempo!, threadId);
-      await expectEveryWriteAppliedOnce(tempo!, threadId);
+      await continueThread(env.tempo, threadId);
+      await expectEveryWriteAppliedOnce(env.tempo, threadId);
     },
   );
 });

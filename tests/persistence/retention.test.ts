@@ -4,13 +4,13 @@
  * the thread's next runs (including answering an open interrupt) working.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { pruneCheckpoints, stepSnapshots } from "../../checkpoints/index.js";
-import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { postgresTargets } from "../support/postgres.js";
 import { appliedRows } from "./exactly-once.js";
 import {
   continueThread,
-  openTempoOnDatabase,
+  useTempoOnTarget,
   seedStudent,
   startUntilFirstWrite,
   studentThread,
@@ -52,47 +52,36 @@ async function blobIntegrity(tempo: TempoOnDatabase, threadId: string): Promise<
 }
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
-  let server: TestPostgres | undefined;
-  let tempo: TempoOnDatabase | undefined;
-
-  beforeAll(async () => {
-    server = await target.start();
-    tempo = await openTempoOnDatabase(server.url);
-  });
-
-  afterAll(async () => {
-    await tempo?.close();
-    await server?.stop();
-  });
+  const env = useTempoOnTarget(target);
 
   test("keeps the latest N and every step snapshot; state, history and snapshots read the same; the thread goes on", async () => {
     const threadId = `retention-${target.kind}`;
-    await seedStudent(tempo!, threadId);
-    await startUntilFirstWrite(tempo!, threadId);
-    await continueThread(tempo!, threadId);
-    for (const text of ["hello", "thanks"]) await tempo!.graph.invoke(userMessage(text), studentThread(threadId));
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    await continueThread(env.tempo, threadId);
+    for (const text of ["hello", "thanks"]) await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
 
-    const before = await tempo!.graph.getState(studentThread(threadId));
-    const historyBefore = await history(tempo!, threadId);
-    const snapshotsBefore = await stepSnapshots(tempo!.graph, studentThread(threadId));
-    const rowsBefore = { checkpoints: await count(tempo!, "checkpoints", threadId), blobs: await count(tempo!, "checkpoint_blobs", threadId) };
+    const before = await env.tempo.graph.getState(studentThread(threadId));
+    const historyBefore = await history(env.tempo, threadId);
+    const snapshotsBefore = await stepSnapshots(env.tempo.graph, studentThread(threadId));
+    const rowsBefore = { checkpoints: await count(env.tempo, "checkpoints", threadId), blobs: await count(env.tempo, "checkpoint_blobs", threadId) };
     expect(snapshotsBefore).toHaveLength(6);
 
-    const report = await pruneCheckpoints(tempo!.database.pool, { threadId, keepLatest: 3 });
+    const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
 
     const kept = new Set([...historyBefore.slice(0, 3).map(idOf), ...snapshotsBefore.map((snapshot) => snapshot.checkpointId)]);
     expect(report).toMatchObject({ threads: 1, skippedThreads: [] });
     expect(report.checkpointsDeleted).toBe(historyBefore.length - kept.size);
     expect(report.blobsDeleted).toBeGreaterThan(0);
-    expect(await count(tempo!, "checkpoints", threadId)).toBe(kept.size);
-    expect(await count(tempo!, "checkpoint_blobs", threadId)).toBe(rowsBefore.blobs - report.blobsDeleted);
-    expect(await blobIntegrity(tempo!, threadId)).toEqual({ unreferenced: 0, missing: 0 });
+    expect(await count(env.tempo, "checkpoints", threadId)).toBe(kept.size);
+    expect(await count(env.tempo, "checkpoint_blobs", threadId)).toBe(rowsBefore.blobs - report.blobsDeleted);
+    expect(await blobIntegrity(env.tempo, threadId)).toEqual({ unreferenced: 0, missing: 0 });
 
-    const after = await tempo!.graph.getState(studentThread(threadId));
+    const after = await env.tempo.graph.getState(studentThread(threadId));
     expect(idOf(after)).toBe(idOf(before));
     expect(after.values).toEqual(before.values);
 
-    const historyAfter = await history(tempo!, threadId);
+    const historyAfter = await history(env.tempo, threadId);
     expect(historyAfter.map(idOf)).toEqual(historyBefore.map(idOf).filter((id) => kept.has(id)));
     const valuesBefore = new Map(historyBefore.map((snapshot) => [idOf(snapshot), snapshot.values]));
     for (const snapshot of historyAfter) {
@@ -100,49 +89,49 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       const parent = snapshot.parentConfig?.configurable?.checkpoint_id;
       if (parent !== undefined) expect(kept.has(String(parent))).toBe(true);
     }
-    expect(await stepSnapshots(tempo!.graph, studentThread(threadId))).toEqual(snapshotsBefore);
+    expect(await stepSnapshots(env.tempo.graph, studentThread(threadId))).toEqual(snapshotsBefore);
 
     // The thread goes on, and pruning again keeps the same policy.
-    const reply = await tempo!.graph.invoke(userMessage("hi"), studentThread(threadId));
+    const reply = await env.tempo.graph.invoke(userMessage("hi"), studentThread(threadId));
     expect(String(reply.messages.at(-1)?.content)).toContain("Tempo");
-    const again = await pruneCheckpoints(tempo!.database.pool, { threadId, keepLatest: 3 });
+    const again = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
     expect(again.checkpointsDeleted).toBeGreaterThan(0);
-    expect((await history(tempo!, threadId)).length).toBe(3 + snapshotsBefore.length);
+    expect((await history(env.tempo, threadId)).length).toBe(3 + snapshotsBefore.length);
   });
 
   test("a thread waiting on a write card keeps its interrupt through pruning and is resumed after it", async () => {
     const threadId = `retention-waiting-${target.kind}`;
-    await seedStudent(tempo!, threadId);
-    await startUntilFirstWrite(tempo!, threadId);
-    const waiting = await tempo!.graph.getState(studentThread(threadId));
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    const waiting = await env.tempo.graph.getState(studentThread(threadId));
     const callId = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
 
-    const report = await pruneCheckpoints(tempo!.database.pool, { threadId, keepLatest: 1 });
+    const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1 });
     expect(report.checkpointsDeleted).toBeGreaterThan(0);
-    const pruned = await tempo!.graph.getState(studentThread(threadId));
+    const pruned = await env.tempo.graph.getState(studentThread(threadId));
     expect(pruned.tasks.flatMap((task) => task.interrupts).map((interrupt) => interrupt.value)).toEqual(
       waiting.tasks.flatMap((task) => task.interrupts).map((interrupt) => interrupt.value),
     );
 
-    await continueThread(tempo!, threadId, { untilNextCard: true });
-    expect(await appliedRows(tempo!, threadId, callId)).toBe(1);
+    await continueThread(env.tempo, threadId, { untilNextCard: true });
+    expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
   });
 
   test("prunes every thread when none is named, skips delta-channel threads, and refuses keepLatest below 1", async () => {
-    await expect(pruneCheckpoints(tempo!.database.pool, { keepLatest: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(pruneCheckpoints(env.tempo.database.pool, { keepLatest: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
 
     // A thread whose checkpoints rebuild a DeltaChannel from earlier writes must not lose them.
     const deltaThread = `retention-delta-${target.kind}`;
     for (const id of ["00000001", "00000002"]) {
-      await tempo!.database.pool.query(
+      await env.tempo.database.pool.query(
         `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata)
          VALUES ($1, '', $2, '{"v": 4, "channel_versions": {}, "versions_seen": {}}'::jsonb, $3::jsonb)`,
         [deltaThread, id, JSON.stringify({ source: "loop", step: 1, counters_since_delta_snapshot: { messages: [1, 1] } })],
       );
     }
-    const report = await pruneCheckpoints(tempo!.database.pool, { keepLatest: 1 });
+    const report = await pruneCheckpoints(env.tempo.database.pool, { keepLatest: 1 });
     expect(report.skippedThreads).toEqual([deltaThread]);
     expect(report.threads).toBeGreaterThanOrEqual(2);
-    expect(await count(tempo!, "checkpoints", deltaThread)).toBe(2);
+    expect(await count(env.tempo, "checkpoints", deltaThread)).toBe(2);
   });
 });

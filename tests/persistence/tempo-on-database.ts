@@ -17,6 +17,8 @@ import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { afterAll, beforeAll } from "vitest";
+import type { PostgresTarget, TestPostgres } from "../support/postgres.js";
 
 /** The user a test thread schedules for (one per thread, so tests on one server never share a schedule). */
 export function studentOf(threadId: string): string {
@@ -120,4 +122,34 @@ export async function continueThread(tempo: TempoOnDatabase, threadId: string, o
 /** Message of an input for tests that need one. */
 export function userMessage(text: string) {
   return { messages: [new HumanMessage(text)] };
+}
+
+/** A test server of `target` with Tempo on it, started before the suite's tests and stopped after them. */
+export interface TempoOnTarget {
+  readonly server: TestPostgres;
+  readonly tempo: TempoOnDatabase;
+}
+
+/** Registers the beforeAll / afterAll that start and stop a server of `target` with Tempo on it. */
+export function useTempoOnTarget(target: PostgresTarget): TempoOnTarget {
+  let server: TestPostgres | undefined;
+  let tempo: TempoOnDatabase | undefined;
+  beforeAll(async () => {
+    server = await target.start();
+    tempo = await openTempoOnDatabase(server.url);
+  });
+  afterAll(async () => {
+    await tempo?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("the test server has not started");
+      return server;
+    },
+    get tempo() {
+      if (!tempo) throw new Error("Tempo has not been opened on the test server");
+      return tempo;
+    },
+  };
 }
