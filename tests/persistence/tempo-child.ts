@@ -19,16 +19,9 @@ import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
 import { TempoPostgresSaver } from "../../checkpoints/index.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
+import type { ChildArguments } from "./child-runner.js";
 import { accept, cardOf, continueThread, openTempoOnDatabase, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
 
-interface ChildArguments {
-  url: string;
-  threadId: string;
-  mode: "start" | "continue" | "resume-at";
-  checkpointId?: string;
-  untilNextCard?: boolean;
-  startAt?: number;
-}
 
 const killAt = process.env.TEMPO_TEST_KILL_AT;
 let persisted = false;
