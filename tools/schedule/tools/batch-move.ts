@@ -8,10 +8,10 @@ import { failure } from "../format.js";
 import { buildOccupancyIndex, findPositions } from "../occupancy-index.js";
 import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { moveAtomically } from "./move-batch.js";
-import { findTaskPosition, movableRange, taskDuration } from "./task-checks.js";
+import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Most moves in one batch_move call. */
 export const BATCH_MOVE_LIMIT = 50;
@@ -52,14 +52,14 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       const prefix = `move ${moveIndex + 1} of ${args.moves.length}`;
       if (seen.has(move.task_id)) return failure(`${prefix}: task ${move.task_id} appears more than once; move each task once; nothing was moved`);
       seen.add(move.task_id);
-      const found = findTaskPosition(index, move.task_id, known);
+      const found = findTask(index, move.task_id, known);
       if (!found.ok) return failure(`${prefix}: ${found.problem}; nothing was moved`);
-      const task = state.tasks[found.value] as ScheduleTask;
+      const { task, position } = found.value;
       const current = movableRange(task);
       if (!current.ok) return failure(`${prefix}: ${current.problem}; nothing was moved`);
       const range = rangeFrom(move.day, move.slot_start, taskDuration(task));
       if (!rangesEqual(range, current.value)) changes += 1;
-      requests.push({ position: found.value, range });
+      requests.push({ position, range });
     }
     if (changes === 0) return failure("every task is already where the batch would put it; nothing to move");
     return moveAtomically(state, index, requests, `moved ${requests.length} tasks`, "cannot apply batch_move");

@@ -8,9 +8,9 @@ import { failure, formatRange, hostSuffix } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
-import { findTaskPosition, movableRange, taskDuration } from "./task-checks.js";
+import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of move. */
 export const moveArgumentsSchema = z.object({
@@ -33,14 +33,14 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
   kind: "write",
   run(state, args) {
     const index = buildOccupancyIndex(state);
-    const found = findTaskPosition(index, args.task_id);
+    const found = findTask(index, args.task_id);
     if (!found.ok) return failure(found.problem);
-    const task = state.tasks[found.value] as ScheduleTask;
+    const { task, position } = found.value;
     const current = movableRange(task);
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
     if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range)}; nothing to move`);
-    const outcome = resolvePlacements(index, [{ position: found.value, range }]);
+    const outcome = resolvePlacements(index, [{ position: position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;

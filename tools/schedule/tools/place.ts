@@ -8,9 +8,9 @@ import { failure, formatRange, formatRanges, hostSuffix, quoteName } from "../fo
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { rangeFrom } from "../slot-range.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
-import { findTaskPosition } from "./task-checks.js";
+import { findTask } from "./task-checks.js";
 
 /** Arguments of place. */
 export const placeArgumentsSchema = z.object({
@@ -33,9 +33,9 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
   kind: "write",
   run(state, args) {
     const index = buildOccupancyIndex(state);
-    const found = findTaskPosition(index, args.task_id);
+    const found = findTask(index, args.task_id);
     if (!found.ok) return failure(found.problem);
-    const task = state.tasks[found.value] as ScheduleTask;
+    const { task, position } = found.value;
     if (task.source === "event") {
       return failure(`${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`);
     }
@@ -43,7 +43,7 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
       return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [])}; use move to change it`);
     }
     const range = rangeFrom(args.day, args.slot_start, task.duration);
-    const outcome = resolvePlacements(index, [{ position: found.value, range }]);
+    const outcome = resolvePlacements(index, [{ position: position, range }]);
     if (!outcome.ok) return failure(`cannot place task ${task.id} (duration ${task.duration}): ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const placed = outcome.placements[0];

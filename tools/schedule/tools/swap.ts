@@ -6,10 +6,10 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { moveAtomically, request, taskLabel } from "./move-batch.js";
-import { findTaskPosition, movableRange, taskDuration } from "./task-checks.js";
+import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of swap. */
 export const swapArgumentsSchema = z.object({
@@ -31,12 +31,12 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
   run(state, args) {
     if (args.first_task_id === args.second_task_id) return failure(`first_task_id and second_task_id are both ${args.first_task_id}; name two different tasks`);
     const index = buildOccupancyIndex(state);
-    const first = findTaskPosition(index, args.first_task_id);
+    const first = findTask(index, args.first_task_id);
     if (!first.ok) return failure(first.problem);
-    const second = findTaskPosition(index, args.second_task_id);
+    const second = findTask(index, args.second_task_id);
     if (!second.ok) return failure(second.problem);
-    const firstTask = state.tasks[first.value] as ScheduleTask;
-    const secondTask = state.tasks[second.value] as ScheduleTask;
+    const { task: firstTask, position: firstPosition } = first.value;
+    const { task: secondTask, position: secondPosition } = second.value;
     const firstRange = movableRange(firstTask);
     if (!firstRange.ok) return failure(firstRange.problem);
     const secondRange = movableRange(secondTask);
@@ -49,7 +49,7 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
     return moveAtomically(
       state,
       index,
-      [request(first.value, secondRange.value), request(second.value, firstRange.value)],
+      [request(firstPosition, secondRange.value), request(secondPosition, firstRange.value)],
       `swapped task ${firstTask.id} and task ${secondTask.id}`,
       `cannot swap ${firstTask.id} and ${secondTask.id}`,
     );

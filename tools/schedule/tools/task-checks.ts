@@ -11,13 +11,14 @@ import type { ScheduleTask, SlotRange } from "../state.js";
 /** A value, or the problem that prevents it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/** Position of the task with this id (looked up in `known` when given, else by a scan), or a problem naming the unknown id. */
-export function findTaskPosition(index: OccupancyIndex, taskId: string, known?: ReadonlyMap<string, number>): Checked<number> {
+/** The task with this id and its position (looked up in `known` when given, else by a scan), or a problem naming the unknown id. */
+export function findTask(index: OccupancyIndex, taskId: string, known?: ReadonlyMap<string, number>): Checked<{ position: number; task: ScheduleTask }> {
   const position = known === undefined ? positionOf(index.tasks, taskId) : known.get(taskId);
-  if (position === undefined) {
+  const task = position === undefined ? undefined : index.tasks[position];
+  if (position === undefined || task === undefined) {
     return { ok: false, problem: `no task with id ${quoteName(taskId)} among ${formatCount(index.tasks.length)} tasks; use list_tasks to find ids` };
   }
-  return { ok: true, value: position };
+  return { ok: true, value: { position, task } };
 }
 
 /** Number of consecutive slots a task needs: its duration, or the length of an event's single range. */

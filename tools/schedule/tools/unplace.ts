@@ -7,9 +7,9 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatRange, quoteName } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitUnplace } from "../placement.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
-import { findTaskPosition } from "./task-checks.js";
+import { findTask } from "./task-checks.js";
 
 /** Arguments of unplace. */
 export const unplaceArgumentsSchema = z.object({
@@ -29,13 +29,13 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
   kind: "write",
   run(state, args) {
     const index = buildOccupancyIndex(state);
-    const found = findTaskPosition(index, args.task_id);
+    const found = findTask(index, args.task_id);
     if (!found.ok) return failure(found.problem);
-    const task = state.tasks[found.value] as ScheduleTask;
+    const { task, position } = found.value;
     if (task.source === "event") return failure(`${task.id} ${quoteName(task.name)} is a timetable event; only task items can be unplaced`);
     const range = task.slots?.[0];
     if (task.status === "pending" || range === undefined) return failure(`task ${task.id} is already pending; nothing to unplace`);
-    const next = commitUnplace(state, index, found.value);
+    const next = commitUnplace(state, index, position);
     const host = task.embeddedIn === undefined ? "" : ` (was embedded in host ${task.embeddedIn})`;
     return { ok: true, content: `unplaced task ${task.id} from ${formatRange(range)}${host}; it is pending again`, state: next };
   },
