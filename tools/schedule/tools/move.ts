@@ -40,7 +40,7 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
     if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range)}; nothing to move`);
-    const outcome = resolvePlacements(index, [{ position: position, range }]);
+    const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;

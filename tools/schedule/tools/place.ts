@@ -43,7 +43,7 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
       return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [])}; use move to change it`);
     }
     const range = rangeFrom(args.day, args.slot_start, task.duration);
-    const outcome = resolvePlacements(index, [{ position: position, range }]);
+    const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot place task ${task.id} (duration ${task.duration}): ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const placed = outcome.placements[0];
