@@ -97,12 +97,16 @@ function checkMessage(text: string, settings: WorkflowSettings): void {
       length: text.length,
     });
   }
-  if (trimmed.startsWith("/")) {
-    const name = trimmed.split(/\s+/)[0]!.toLowerCase();
-    if (!(KNOWN_COMMANDS as readonly string[]).includes(name)) {
-      throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
-    }
+  if (trimmed.startsWith("/")) assertKnownCommand(trimmed);
+}
+
+/** Throws INVALID_INPUT for a slash command Tempo does not know; returns the command's name otherwise. */
+export function assertKnownCommand(text: string): (typeof KNOWN_COMMANDS)[number] {
+  const name = text.trim().split(/\s+/)[0]!.toLowerCase();
+  if (!(KNOWN_COMMANDS as readonly string[]).includes(name)) {
+    throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
   }
+  return name as (typeof KNOWN_COMMANDS)[number];
 }
 
 /** The text of the last user message of a `{ messages }` input, or undefined for other inputs. */

@@ -11,6 +11,7 @@ import { clearTaskState } from "../memory/task-state.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
+import { assertKnownCommand } from "../graphs/run-guard.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -115,10 +116,8 @@ function unansweredRequestBefore(messages: BaseMessage[]): string | undefined {
 
 /** Runs a slash command: `/clear` resets the thread and the user's TaskState; anything else is a typed error. */
 async function runCommand(command: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-  const name = command.split(/\s+/)[0]!.toLowerCase();
-  if (name !== "/clear") {
-    throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: /clear (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
-  }
+  // The run guard refuses unknown commands before they reach the thread; this covers graphs built without it.
+  assertKnownCommand(command);
   const { userId, threadId } = ensureConfiguration(config);
   if (config.store) {
     await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
