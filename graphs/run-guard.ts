@@ -11,8 +11,9 @@
  *   LangGraph's default of 25 steps — bounds a run.
  *
  * It wraps `stream` (which `invoke` uses) and `streamEvents` (which the
- * LangGraph server uses) of a compiled graph; `invoke` also reports a lost
- * database connection as `DatabaseUnreachableError`.
+ * LangGraph server uses: `version: "v3"` for protocol runs, as `useStream`
+ * starts them, and an event iterable for `runs.stream`) of a compiled graph;
+ * `invoke` also reports a lost database connection as `DatabaseUnreachableError`.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -28,7 +29,7 @@ interface GuardableGraph {
   invoke(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown>;
+  streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown> | Promise<unknown>;
   checkpointer?: unknown;
 }
 
@@ -49,13 +50,18 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
     await checkRun(target, input, options, settings);
     return stream(input, withRecursionLimit(options, settings));
   };
-  target.streamEvents = (input, options, streamOptions) =>
-    IterableReadableStream.fromAsyncGenerator(
+  target.streamEvents = (input, options, streamOptions) => {
+    // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
+    if (options?.version === "v3") {
+      return checkRun(target, input, options, settings).then(() => streamEvents(input, withRecursionLimit(options, settings), streamOptions));
+    }
+    return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
         await checkRun(target, input, options, settings);
-        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions);
+        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions) as AsyncIterable<unknown>;
       })(),
     );
+  };
   return graph;
 }
 
