@@ -1,0 +1,89 @@
+/**
+ * `langgraph dev` for tests: serves langgraph.json on a free port with no
+ * model key and no DATABASE_URL (offline policy, in-memory schedules), waits
+ * for /ok, and stops the whole process group afterwards.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { freePort } from "./postgres.js";
+
+/** A running dev server. */
+export type LangGraphDevServer = {
+  /** Base URL for the SDK client, e.g. `http://127.0.0.1:41234`. */
+  apiUrl: string;
+  /** Everything the server printed so far (for failure messages). */
+  output: () => string;
+  /** Stops the server and its workers (SIGTERM, then SIGKILL after 5 s). */
+  stop: () => Promise<void>;
+};
+
+const READY_TIMEOUT_MS = 90_000;
+/**
+ * The dev server types the graph's input and configuration by type-checking
+ * graphs/index.ts in a worker, which takes ~50 s on a busy 2-core machine
+ * (its own limit is 30 s; `/assistants/{id}/schemas` answers 500 past it).
+ */
+const SCHEMA_TIMEOUT_MS = 150_000;
+
+/** Starts `langgraph dev` on a free port and resolves once it answers /ok. */
+export async function startLangGraphDev(): Promise<LangGraphDevServer> {
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  const server: ChildProcess = spawn(
+    "npx",
+    ["--no-install", "@langchain/langgraph-cli", "dev", "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
+    {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        LANGGRAPH_CLI_NO_ANALYTICS: "1",
+        LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS: String(SCHEMA_TIMEOUT_MS),
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+        DATABASE_URL: "",
+      },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const stop = () => stopProcessGroup(server);
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
+    const ok = await fetch(`${apiUrl}/ok`).then((response) => response.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`langgraph dev did not answer /ok in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { apiUrl, output: () => output, stop };
+}
+
+async function stopProcessGroup(server: ChildProcess): Promise<void> {
+  if (!server.pid || server.exitCode !== null) return;
+  const group = -server.pid;
+  signalGroup(group, "SIGTERM");
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signalGroup(group, "SIGKILL");
+      resolve(undefined);
+    }, 5_000);
+    server.once("exit", () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+}
+
+/** Signals a process group that may already be gone. */
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(group, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
