@@ -59,6 +59,9 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */
 type Card = { action_request: { action: string } };
 
+/** How long one run of the useStream conversation may take before the test fails. */
+const RUN_END_TIMEOUT_MS = 60_000;
+
 /** One server-sent event of `client.runs.stream`. */
 type StreamEvent = { event: string; data: unknown };
 
@@ -139,7 +142,12 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
   const untilRunEnds = async (start: () => Promise<void>): Promise<string> => {
     const ended = new Promise<string>((resolve) => runEnds.push(resolve));
     await start();
-    return ended;
+    // A server without the protocol endpoints accepts nothing and ends nothing: fail instead of hanging.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the run did not end in ${RUN_END_TIMEOUT_MS / 1000} s:\n${server.output().slice(-4000)}`)), RUN_END_TIMEOUT_MS);
+    });
+    return Promise.race([ended, timeout]).finally(() => clearTimeout(timer));
   };
   try {
     const config = { configurable: { user_id: "use-stream-student" } };
