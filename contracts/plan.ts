@@ -20,6 +20,10 @@ export const PlanDecisionSchema = z
       .default("moderate")
       .describe("How hard the task is; complex tasks get a second, deeper planning pass."),
     need_thinking: z.boolean().default(false).describe("Whether the deeper planning pass is wanted."),
+    read_only: z
+      .boolean()
+      .default(false)
+      .describe("True when every step only reads (the request is a question): a new read-only plan runs without a plan card; any write is still confirmed."),
     plan_steps: z
       .array(PlanStepDraftSchema)
       .default([])

@@ -158,6 +158,11 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     emit(config, { kind: "status", node: "plan", text: "Remaining steps replaced" });
     return { ...common, ...resumeExecution(state, revised.steps), pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } };
   }
+  if (decision.read_only && state.planSteps.length === 0) {
+    // A question needs no confirmation: a new read-only plan runs at once (a write in it would still get its card).
+    emit(config, { kind: "status", node: "plan", text: "Looking it up" });
+    return { ...common, workspaceMessageIds: [], ...resumeExecution({ currentStepId: null, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } }, revised.steps) };
+  }
   emit(config, { kind: "confirm_request", node: "plan", interrupt: planInterrupt(state.goal, revised.steps) });
   return {
     ...common,

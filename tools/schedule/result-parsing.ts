@@ -96,3 +96,48 @@ export function parseOverflowCount(content: string): number {
   }
   return 0;
 }
+
+/** Any task line of a list_tasks result; groups: kind ("task" / "placed task" / "event"), id, name, rest of the line. */
+export const TASK_LINE_PATTERN = /^- (task|placed task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
+
+/** A task read from a list_tasks line: a pending or placed task item, or an event. */
+export interface ListedTask {
+  /** Task id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** "pending" / "placed" task item, or "event". */
+  kind: "pending" | "placed" | "event";
+  /** Slots it needs (task items), or the length of its single range (events). */
+  duration: number;
+  /** Task class id (task items). */
+  categoryId?: string;
+  /** Where it sits: placed task items and events on the timetable. */
+  slots: Array<{ day: number; start: number; end: number }>;
+  /** Host it is embedded in (placed task items). */
+  hostId?: string;
+  /** Locked event. */
+  locked: boolean;
+  /** Embeddable event. */
+  canEmbed: boolean;
+}
+
+/** Every task line of a list_tasks (or get_overview) result, in order. */
+export function parseTaskListing(content: string): ListedTask[] {
+  const tasks: ListedTask[] = [];
+  for (const line of content.split("\n")) {
+    const match = TASK_LINE_PATTERN.exec(line);
+    if (match === null) continue;
+    const [, word = "", id = "", name = '""', rest = ""] = match;
+    const slots = [...rest.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({ day: Number(day), start: Number(start), end: Number(end) }));
+    const kind = word === "event" ? "event" : word === "task" ? "pending" : "placed";
+    const duration = Number(/duration=(\d+)/.exec(rest)?.[1] ?? (slots.length === 1 ? slots[0]!.end - slots[0]!.start + 1 : 0));
+    const task: ListedTask = { id, name: JSON.parse(name) as string, kind, duration, slots, locked: / locked\b/.test(rest), canEmbed: / can_embed\b/.test(rest) };
+    const category = /category=(\S+)/.exec(rest)?.[1];
+    if (category !== undefined) task.categoryId = category;
+    const host = / embedded in host (\S+)/.exec(rest)?.[1];
+    if (host !== undefined) task.hostId = host;
+    tasks.push(task);
+  }
+  return tasks;
+}

@@ -1,0 +1,239 @@
+/**
+ * The arrange step of the offline policy: read the week once, choose where
+ * every task in scope goes with the placement search (as many as fit, hardest
+ * first, spread over the days, exact for small sets), keep that placement
+ * plan in working memory, and propose one `place` per card in plan order.
+ *
+ * The week is read again only when something invalidates the plan: a write
+ * failed, the user edited a card (the task landed elsewhere), or feedback
+ * added a constraint. Working memory (the scratchpad) carries the plan, the
+ * skipped tasks and the constraints, because older tool rounds of the step
+ * are compressed away; what was already proposed is read from the rounds
+ * still in view, which always include the last one.
+ *
+ * Feedback on a card: "skip this one" (or a rejection without a comment)
+ * leaves the task pending; "not Monday", "Friday instead", "in the evening",
+ * "later" / "earlier" (in the same day) re-plan that task under the
+ * constraint; anything else leaves the task pending and says so.
+ */
+import { parseFreeRuns, parsePlacedResult, parseTaskListing, type ListedTask } from "../result-parsing.js";
+import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
+import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
+import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
+import { section, type PromptView, type RoundView } from "./prompt-reading.js";
+import { dayLabel, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
+import { matchTasks } from "./task-matching.js";
+import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+
+/** Limits on one task's place, from the user's feedback. */
+interface Avoid {
+  /** Days it must not use. */
+  notDays: number[];
+  /** Only these days, when set. */
+  days?: number[];
+  /** First slot allowed. */
+  from?: number;
+  /** Last slot allowed. */
+  to?: number;
+}
+
+/** What the step keeps in working memory. */
+interface ArrangeMemory {
+  /** Placements still to propose, in order; "reread" when the week must be read again first. */
+  plan: PlannedPlacement[] | "reread" | undefined;
+  /** Tasks left pending on purpose (rejected). */
+  skip: string[];
+  /** Constraints per task id. */
+  avoid: Map<string, Avoid>;
+  /** Tasks in scope the plan could not place, with why. */
+  leftOut: string[];
+  /** Lines of the scratchpad that are not the step's. */
+  other: string[];
+}
+
+const PLAN_LINE = /^Placement plan: (.*)$/;
+const SKIP_LINE = /^Skip tasks: (.*)$/;
+const AVOID_LINE = /^Avoid: (.*)$/;
+const LEFT_OUT_LINE = /^Left out: (.*)$/;
+const REREAD = "(read the week again)";
+
+/** Reads the step's lines of the scratchpad. */
+function readMemory(scratchpad: string): ArrangeMemory {
+  const memory: ArrangeMemory = { plan: undefined, skip: [], avoid: new Map(), leftOut: [], other: [] };
+  for (const line of scratchpad.split("\n")) {
+    const plan = PLAN_LINE.exec(line)?.[1];
+    const skip = SKIP_LINE.exec(line)?.[1];
+    const avoid = AVOID_LINE.exec(line)?.[1];
+    const leftOut = LEFT_OUT_LINE.exec(line)?.[1];
+    if (plan !== undefined) {
+      memory.plan = plan.trim() === REREAD ? "reread" : [...plan.matchAll(/(\S+)@(\d+):(\d+)-(\d+)/g)].map(([, id = "", day, start, end]) => ({ id, day: Number(day), start: Number(start), end: Number(end) }));
+    } else if (skip !== undefined) {
+      memory.skip = skip.split(",").map((id) => id.trim()).filter(Boolean);
+    } else if (avoid !== undefined) {
+      for (const entry of avoid.split(";")) {
+        const match = /^\s*(\S+)(?: days ([\d,]+))?(?: not ([\d,]+))?(?: from (\d+))?(?: to (\d+))?\s*$/.exec(entry);
+        if (!match) continue;
+        const limits: Avoid = { notDays: numbers(match[3]) };
+        if (match[2]) limits.days = numbers(match[2]);
+        if (match[4]) limits.from = Number(match[4]);
+        if (match[5]) limits.to = Number(match[5]);
+        memory.avoid.set(match[1] ?? "", limits);
+      }
+    } else if (leftOut !== undefined) {
+      memory.leftOut = leftOut.split(";").map((entry) => entry.trim()).filter(Boolean);
+    } else if (line.trim() !== "") {
+      memory.other.push(line);
+    }
+  }
+  return memory;
+}
+
+function numbers(text: string | undefined): number[] {
+  return (text ?? "").split(",").filter(Boolean).map(Number);
+}
+
+/** The scratchpad with the step's lines written back. */
+function renderMemory(memory: ArrangeMemory): string {
+  const lines = [...memory.other];
+  if (memory.plan !== undefined) lines.push(`Placement plan: ${memory.plan === "reread" ? REREAD : memory.plan.map((entry) => `${entry.id}@${entry.day}:${entry.start}-${entry.end}`).join(", ") || "(nothing left)"}`);
+  if (memory.skip.length > 0) lines.push(`Skip tasks: ${memory.skip.join(", ")}`);
+  if (memory.avoid.size > 0) {
+    const entries = [...memory.avoid].map(([id, limits]) =>
+      [id, limits.days ? `days ${limits.days.join(",")}` : "", limits.notDays.length ? `not ${limits.notDays.join(",")}` : "", limits.from ? `from ${limits.from}` : "", limits.to ? `to ${limits.to}` : ""].filter(Boolean).join(" "),
+    );
+    lines.push(`Avoid: ${entries.join("; ")}`);
+  }
+  if (memory.leftOut.length > 0) lines.push(`Left out: ${memory.leftOut.join("; ")}`);
+  return lines.join("\n");
+}
+
+/** Writes the scratchpad (a memory tool: runs at once, no card). */
+function remember(memory: ArrangeMemory, speak: string, reason: string): Decision {
+  return { speak, action: "continue", reason, tool_call: { name: "update_working_memory", arguments: { content: renderMemory(memory) } } };
+}
+
+const LISTING_ARGUMENTS = { source: "task_item", limit: 100 };
+
+/** The arrange step's decision. */
+export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
+  const { rounds } = view;
+  const memory = readMemory(section(view.context, "scratchpad"));
+  const readListing = (speak: string) => read(speak, "list_tasks", LISTING_ARGUMENTS, "need the pending tasks, and where the placed ones are");
+  const last = rounds.at(-1);
+  if (!last) return readListing("Reading the review tasks.");
+  if (last.name === "place" && isRejected(last.result)) return afterRejection(last, memory, facts);
+
+  const lastWrite = rounds.findLastIndex((round) => round.name === "place" || round.name === "update_working_memory");
+  const listing = rounds.slice(lastWrite + 1).findLast((round) => round.name === "list_tasks" && !round.summarised);
+  if (listing) return planFromReads(rounds.slice(rounds.indexOf(listing) + 1), parseTaskListing(listing.result), memory, request, facts, end);
+  if (last.name === "place" && last.result.startsWith("error:")) return readListing("That place failed; reading the week again.");
+  if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
+
+  // Plan mode: propose the next placement after the last one proposed since the plan was written.
+  const plan = memory.plan;
+  const sincePlan = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
+  const lastPlace = sincePlan.at(-1);
+  if (lastPlace && lastPlace === last) {
+    const entry = plan.find((candidate) => candidate.id === String(last.arguments.task_id));
+    const placed = parsePlacedResult(last.result);
+    // An edited card put the task elsewhere: the rest of the plan may no longer fit.
+    if (!entry || !placed || placed.day !== entry.day || placed.start !== entry.start) return readListing("The task went elsewhere than planned; reading the week again.");
+  }
+  const proposedIndex = Math.max(-1, ...sincePlan.map((round) => plan.findIndex((entry) => entry.id === String(round.arguments.task_id))));
+  const next = plan[proposedIndex + 1];
+  if (!next) return finishArrange(memory, end);
+  return propose(
+    `Placing task ${next.id} on ${dayLabel(next.day, (day) => weekdayOf(facts, day))} slots ${next.start}-${next.end}.`,
+    "place",
+    { task_id: next.id, day: next.day, slot_start: next.start },
+    `the placement plan puts it there (${plan.length - proposedIndex - 1} placement(s) left)`,
+  );
+}
+
+/** After reading the tasks (and the free runs): find room, choose the placements, write the plan. */
+function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
+  const pending = listing.filter((task) => task.kind === "pending");
+  const leftOut: string[] = [];
+  let scope = pending;
+  if (request.tasks.length > 0) {
+    const chosen = new Map<string, ListedTask>();
+    for (const phrase of request.tasks) {
+      const matches = matchTasks(phrase, pending);
+      for (const task of matches) chosen.set(task.id, task);
+      if (matches.length === 0) {
+        const other = matchTasks(phrase, listing)[0];
+        leftOut.push(other ? `${other.id} (already placed)` : `"${phrase}" (no pending task matches)`);
+      }
+    }
+    scope = [...chosen.values()];
+  }
+  const candidates = scope.filter((task) => !memory.skip.includes(task.id));
+  if (candidates.length === 0) return finishArrange({ ...memory, plan: [], leftOut }, end);
+
+  const search = after.findLast((round) => round.name === "find_free" && !round.summarised);
+  if (!search) {
+    const shortest = Math.min(...candidates.map((task) => task.duration));
+    return read(`Looking for free runs for ${candidates.length} task(s).`, "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
+  }
+
+  const allowed = new Set(resolveDays(request.where.only, facts));
+  const notAllowed = new Set(resolveDays(request.where.not, facts));
+  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const runs: SearchRun[] = parseFreeRuns(search.result)
+    .filter((run) => (allowed.size === 0 || allowed.has(run.day)) && !notAllowed.has(run.day))
+    .map((run) => ({ day: run.day, start: Math.max(run.start, window.from), end: Math.min(run.end, window.to), ...(run.hostId ? { hostId: run.hostId } : {}) }))
+    .filter((run) => run.end >= run.start);
+  const tasks: SearchTask[] = candidates.map((task) => {
+    const limits = memory.avoid.get(task.id);
+    const searchTask: SearchTask = { id: task.id, duration: task.duration };
+    if (limits?.days) searchTask.days = new Set(limits.days);
+    if (limits?.notDays.length) searchTask.notDays = new Set(limits.notDays);
+    if (limits?.from !== undefined) searchTask.from = limits.from;
+    if (limits?.to !== undefined) searchTask.to = limits.to;
+    return searchTask;
+  });
+  const dayLoad = new Map<number, number>();
+  for (const task of listing) if (task.kind === "placed") for (const range of task.slots) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
+  const { placements } = searchPlacements(tasks, runs, { dayLoad });
+  const placedIds = new Set(placements.map((entry) => entry.id));
+  for (const task of candidates) if (!placedIds.has(task.id)) leftOut.push(`${task.id} (no free slot fits)`);
+  const next: ArrangeMemory = { ...memory, plan: placements, leftOut };
+  if (placements.length === 0) return finishArrange(next, end);
+  return remember(next, `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory.`, "the plan must survive the compression of older tool rounds");
+}
+
+/** A rejected card: skip the task, or re-plan it under the feedback's constraint. */
+function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts): Decision {
+  const taskId = String(round.arguments.task_id);
+  const day = Number(round.arguments.day);
+  const start = Number(round.arguments.slot_start);
+  const text = feedbackOfResult(round.result);
+  const feedback = parseFeedback(text);
+  const plan = Array.isArray(memory.plan) ? memory.plan : [];
+  const rest = plan.slice(plan.findIndex((entry) => entry.id === taskId) + 1);
+  if (feedback.kind !== "constrain") {
+    const speak = feedback.kind === "unclear"
+      ? `Offline, I can't act on "${feedback.text}" (a model key unlocks free-form feedback), so I'm leaving task ${taskId} pending.`
+      : `Skipping task ${taskId}: you rejected its placement.`;
+    return remember({ ...memory, skip: [...memory.skip, taskId], plan: rest }, speak, "keep the skip list in working memory so it survives context compression");
+  }
+  const limits: Avoid = { ...(memory.avoid.get(taskId) ?? { notDays: [] }) };
+  limits.notDays = [...new Set([...limits.notDays, ...resolveDays(feedback.not, facts)])];
+  const only = resolveDays(feedback.only, facts);
+  if (only.length > 0) limits.days = only;
+  if (feedback.part) ({ from: limits.from, to: limits.to } = resolveSlotWindow({ part: feedback.part }, facts.slotsPerDay));
+  // "Later" and "earlier" mean later or earlier on the same day.
+  if ((feedback.later || feedback.earlier) && only.length === 0 && Number.isFinite(day)) limits.days = [day];
+  if (feedback.later && Number.isFinite(start)) limits.from = Math.max(limits.from ?? 1, start + 1);
+  if (feedback.earlier && Number.isFinite(start)) limits.to = Math.min(limits.to ?? Number.POSITIVE_INFINITY, start - 1);
+  const avoid = new Map(memory.avoid).set(taskId, limits);
+  return remember({ ...memory, avoid, plan: "reread" }, `Understood: finding task ${taskId} another place (${text}).`, "the feedback changes where the task may go; the plan is made again");
+}
+
+/** The end of the step: what was proposed, skipped and left out. */
+function finishArrange(memory: ArrangeMemory, end: Finish): Decision {
+  const skipped = memory.skip.length ? `; skipped: ${memory.skip.join(", ")}` : "";
+  const leftOut = memory.leftOut.length ? `; left pending: ${memory.leftOut.join("; ")}` : "";
+  const speak = skipped || leftOut ? `Every placement that fits was proposed${skipped}${leftOut}.` : "Every pending review task in scope has been proposed a place.";
+  return finish(end, speak, `every placement the plan had room for was proposed${skipped}${leftOut}`, "no placement is left to propose");
+}

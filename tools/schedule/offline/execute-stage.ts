@@ -1,0 +1,330 @@
+/**
+ * The offline policy's execute stage: one decision per visit for the current
+ * step, from the step's text (parsed as a request) and the tool rounds of the
+ * step in the prompt. Read steps call their read tool and finish with the
+ * answer; write steps find the task(s) they name with list_tasks, propose
+ * exactly that write, and finish with its result — or say plainly why not.
+ * The arrange step is `arrange-step.ts`.
+ */
+import { parseFreeRuns, parseTaskListing, type FreeRunEntry, type ListedTask } from "../result-parsing.js";
+import { arrangeStep } from "./arrange-step.js";
+import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
+import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
+import { currentStepOf, type PromptView, type RoundView } from "./prompt-reading.js";
+import { dayLabel, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
+import { matchTask, type TaskMatch } from "./task-matching.js";
+import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+
+/** The execute stage's decision. */
+export function decideExecute(view: PromptView): Decision {
+  const step = currentStepOf(view);
+  const end: Finish = step.index >= step.total ? "done" : "next_plan";
+  const lower = step.content.toLowerCase();
+  if (/^(verify|check)\b/.test(lower)) return overviewStep(view.rounds, "done");
+  if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view.rounds, "next_plan");
+  const request = parseScheduleRequest(step.content);
+  const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
+  switch (request.kind) {
+    case "arrange":
+      return arrangeStep(view, request, facts, end);
+    case "move":
+      return moveStep(view.rounds, request, facts, end);
+    case "swap":
+      return swapStep(view.rounds, request, end);
+    case "unplace":
+      return unplaceStep(view.rounds, request, end);
+    case "free":
+      return freeStep(view.rounds, request, facts, end);
+    case "day":
+      return dayStep(view.rounds, request, facts, end);
+    case "list":
+      return listStep(view.rounds, request, facts, end);
+    case "explain":
+      return explainStep(view.rounds, request, end);
+    default:
+      // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
+      return finish(end, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
+  }
+}
+
+/** Overview and verify: read the overview once, then finish the step citing the pending count. */
+function overviewStep(rounds: RoundView[], action: Finish): Decision {
+  const overview = rounds.findLast((round) => round.name === "get_overview" && !round.summarised);
+  if (!overview) return read("Reading the week's overview.", "get_overview", {}, "need free time and pending tasks");
+  const pending = /pending tasks \(([\d,]+)\)/.exec(overview.result)?.[1] ?? "0";
+  const speak = action === "done" ? (pending === "0" ? "Every review task has a place." : `${pending} review task(s) are still pending.`) : "";
+  return finish(action, speak, `get_overview reports ${pending} pending review task(s)`);
+}
+
+/** The tasks of the newest whole list_tasks round, or undefined when none is in view. */
+export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
+  const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
+  return listing ? parseTaskListing(listing.result) : undefined;
+}
+
+const LIST_ALL = { limit: 100 };
+
+/** True for a task that can move: a placed task item, or an unlocked event on one range with nothing embedded. */
+function movable(task: ListedTask): boolean {
+  return task.kind === "placed" || (task.kind === "event" && !task.locked && task.slots.length === 1);
+}
+
+/** "task x "Name"" for messages. */
+function label(task: ListedTask): string {
+  return `${task.kind === "event" ? "event" : "task"} ${task.id} ${JSON.stringify(task.name)}`;
+}
+
+/** " (it also matches …)" when a phrase named several tasks. */
+function ambiguity(match: TaskMatch): string {
+  return match.alsoMatching.length > 0 ? ` ("${match.alsoMatching.map((task) => task.name).join('", "')}" match as well; name one by id to choose another)` : "";
+}
+
+/** The last round, when it is one of the step's writes: applied, rejected or failed. */
+function lastWriteOutcome(rounds: RoundView[], names: readonly string[]): { round: RoundView; outcome: "applied" | "rejected" | "failed" } | undefined {
+  const last = rounds.at(-1);
+  if (!last || !names.includes(last.name)) return undefined;
+  if (isRejected(last.result)) return { round: last, outcome: "rejected" };
+  return { round: last, outcome: last.result.startsWith("error:") ? "failed" : "applied" };
+}
+
+/** Move: find the task, find room where the step says, propose move (place for a pending task). */
+function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish): Decision {
+  const outcome = lastWriteOutcome(rounds, ["move", "place"]);
+  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
+  if (outcome?.outcome === "failed") return finish(end, `That did not work: ${outcome.round.result.replace(/^error: /, "")}`, `not carried out: ${outcome.round.result.replace(/^error: /, "")}`);
+  const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && isRejected(round.result));
+  if (outcome?.outcome === "rejected") {
+    const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
+    if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
+  }
+  const tasks = listingOf(rounds);
+  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id, length and place");
+  const match = matchTask(request.task, tasks.filter(movable)) ?? matchTask(request.task, tasks);
+  if (!match) return finish(end, `I found no task matching "${request.task}".`, `not carried out: list_tasks shows no task matching "${request.task}"`);
+  const { task } = match;
+  if (task.kind === "event" && !movable(task)) {
+    const why = task.locked ? "it is locked and never moves" : "it is not on a single slot range";
+    return finish(end, `${label(task)} cannot move: ${why}.`, `not carried out: ${label(task)} cannot move (${why})`);
+  }
+  const tool = task.kind === "pending" ? "place" : "move";
+  const constraints = constraintsFrom(rejected, request.where);
+  const current = task.slots[0];
+  let days = allowedDays(constraints.where, facts);
+  // "to the evening" with no day keeps the task's day.
+  if (constraints.where.only.days.length + constraints.where.only.weekdays.length === 0 && current && (constraints.where.slots.part || constraints.where.slots.from !== undefined)) days = [current.day].filter((day) => !constraints.notDays.has(day));
+  const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
+  if (exactStart !== undefined && days && days.length > 0) {
+    return propose(`${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${dayLabel(days[0]!, (day) => weekdayOf(facts, day))}, slot ${exactStart}.`, tool, { task_id: task.id, day: days[0]!, slot_start: exactStart }, "the slot the request names");
+  }
+  const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
+  const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
+  const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
+  if (!search) {
+    const args: Record<string, unknown> = { min_length: task.duration, limit: 100 };
+    if (days) args.days = days;
+    return read(`Looking for ${task.duration} free slot(s) for ${label(task)}.`, "find_free", args, "need room that fits the task");
+  }
+  const spot = firstFit(parseFreeRuns(search.result), task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
+  if (!spot) return finish(end, `No free slot fits ${label(task)} there.`, `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task)} where asked`);
+  const where = `${dayLabel(spot.day, (day) => weekdayOf(facts, day))}, slots ${spot.start}-${spot.start + task.duration - 1}`;
+  return propose(`${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${where}${ambiguity(match)}.`, tool, { task_id: task.id, day: spot.day, slot_start: spot.start }, `a free run fits its ${task.duration} slot(s)`);
+}
+
+/** What a user's rejections of earlier proposals add to where a task may go. */
+export interface Constraints {
+  where: Where;
+  notDays: Set<number>;
+  /** First slot allowed. */
+  from: number;
+  /** Last slot allowed. */
+  to: number;
+}
+
+/** Folds the feedback of rejected proposals into the step's `where`. */
+export function constraintsFrom(rejected: RoundView[], base: Where): Constraints {
+  const constraints: Constraints = { where: { ...base, only: { ...base.only }, not: { weekdays: [...base.not.weekdays], days: [...base.not.days] }, slots: { ...base.slots } }, notDays: new Set(), from: 1, to: Number.POSITIVE_INFINITY };
+  for (const round of rejected) {
+    const feedback = parseFeedback(feedbackOfResult(round.result));
+    const day = Number(round.arguments.day);
+    const start = Number(round.arguments.slot_start);
+    if (feedback.kind !== "constrain") {
+      if (Number.isFinite(day) && Number.isFinite(start)) constraints.notDays.add(day);
+      continue;
+    }
+    constraints.where.not.weekdays.push(...feedback.not.weekdays);
+    constraints.where.not.days.push(...feedback.not.days);
+    if (feedback.only.weekdays.length + feedback.only.days.length > 0) constraints.where.only = feedback.only;
+    if (feedback.part) constraints.where.slots = { part: feedback.part };
+    // "Later" and "earlier" mean later or earlier on the same day.
+    if ((feedback.later || feedback.earlier) && feedback.only.weekdays.length + feedback.only.days.length === 0 && Number.isFinite(day)) constraints.where.only = { weekdays: [], days: [day] };
+    if (feedback.later && Number.isFinite(start)) constraints.from = Math.max(constraints.from, start + 1);
+    if (feedback.earlier && Number.isFinite(start)) constraints.to = Math.min(constraints.to, start - 1);
+  }
+  return constraints;
+}
+
+/** The days a `where` allows (undefined for every day), without its excluded days. */
+export function allowedDays(where: Where, facts: WeekFacts): number[] | undefined {
+  const not = new Set(resolveDays(where.not, facts));
+  const only = resolveDays(where.only, facts);
+  if (only.length > 0) return only.filter((day) => !not.has(day));
+  if (not.size === 0) return undefined;
+  const total = facts.totalDays ?? Math.max(7, ...facts.weekdays.keys());
+  return Array.from({ length: total }, (_, index) => index + 1).filter((day) => !not.has(day));
+}
+
+/** The first place in the runs where `duration` slots fit inside the window, avoiding the task's current place. */
+function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number; to: number }, notDays: ReadonlySet<number>, current: { day: number; start: number } | undefined): { day: number; start: number } | undefined {
+  for (const run of runs) {
+    if (notDays.has(run.day)) continue;
+    const start = Math.max(run.start, window.from);
+    if (start + duration - 1 > Math.min(run.end, window.to)) continue;
+    if (current && current.day === run.day && current.start === start) continue;
+    return { day: run.day, start };
+  }
+  return undefined;
+}
+
+/** What the policy says when a rejected write is left as it was. */
+function unchangedBecause(feedback: ReturnType<typeof parseFeedback>): string {
+  if (feedback.kind === "unclear") return `Offline, I can't act on "${feedback.text}" (a model key unlocks free-form feedback), so I left it as it was.`;
+  return "Understood: I left it as it was.";
+}
+
+/** Swap: find both tasks, propose swap. */
+function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish): Decision {
+  const outcome = lastWriteOutcome(rounds, ["swap"]);
+  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result.split("\n").join("; "));
+  if (outcome) {
+    const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected the swap";
+    const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
+    return finish(end, outcome.outcome === "failed" ? `That did not work: ${why}` : unchangedBecause(feedback), `not carried out: ${why}`);
+  }
+  const tasks = listingOf(rounds);
+  if (!tasks) return read("Looking up both tasks.", "list_tasks", LIST_ALL, "need the tasks' ids");
+  const candidates = tasks.filter(movable);
+  const first = matchTask(request.first, candidates);
+  const second = matchTask(request.second, candidates.filter((task) => task.id !== first?.task.id));
+  const missing = !first ? request.first : !second ? request.second : undefined;
+  if (missing !== undefined || !first || !second) return finish(end, `I found no placed task matching "${missing}".`, `not carried out: list_tasks shows no placed task matching "${missing}"`);
+  return propose(`Swapping ${label(first.task)} and ${label(second.task)}${ambiguity(first)}${ambiguity(second)}.`, "swap", { first_task_id: first.task.id, second_task_id: second.task.id }, "the tasks the request names");
+}
+
+/** Unplace: find the placed task item, propose unplace. */
+function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish): Decision {
+  const outcome = lastWriteOutcome(rounds, ["unplace"]);
+  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
+  if (outcome) {
+    const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected it";
+    return finish(end, outcome.outcome === "failed" ? `That did not work: ${why}` : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result))), `not carried out: ${why}`);
+  }
+  const tasks = listingOf(rounds);
+  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
+  const match = matchTask(request.task, tasks.filter((task) => task.kind === "placed")) ?? matchTask(request.task, tasks);
+  if (!match) return finish(end, `I found no task matching "${request.task}".`, `not carried out: list_tasks shows no task matching "${request.task}"`);
+  if (match.task.kind !== "placed") {
+    const why = match.task.kind === "pending" ? "it is pending already, not on the schedule" : "it is a timetable event; only review tasks can be unplaced";
+    return finish(end, `${label(match.task)} cannot be unplaced: ${why}.`, `not carried out: ${label(match.task)} — ${why}`);
+  }
+  return propose(`Taking ${label(match.task)} off the schedule${ambiguity(match)}.`, "unplace", { task_id: match.task.id }, "the task the request names");
+}
+
+/** "Monday (day 1)" for a day index. */
+function dayName(day: number, facts: WeekFacts): string {
+  return dayLabel(day, (candidate) => weekdayOf(facts, candidate));
+}
+
+/** When am I free: find_free where asked, answered day by day. */
+function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "free" }>, facts: WeekFacts, end: Finish): Decision {
+  const days = allowedDays(request.where, facts);
+  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
+  if (!search) {
+    const args: Record<string, unknown> = { min_length: request.minLength, limit: 100 };
+    if (days) args.days = days;
+    if (window.from > 1) args.slot_start = window.from;
+    if (window.to < facts.slotsPerDay) args.slot_end = window.to;
+    return read("Looking for free time.", "find_free", args, "the question is about free time");
+  }
+  if (search.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${search.result.replace(/^error: /, "")}`);
+  const runs = parseFreeRuns(search.result);
+  const slots = window.from > 1 || window.to < facts.slotsPerDay ? ` in slots ${window.from}-${window.to}` : "";
+  if (runs.length === 0) return finish(end, "", `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${days.map((day) => dayName(day, facts)).join(", ")}` : " this week"}.`);
+  const byDay = new Map<number, string[]>();
+  for (const run of runs) {
+    const text = `slots ${run.start}-${run.end}${run.hostId ? ` (inside ${run.hostId}, free for a review task)` : ""}`;
+    byDay.set(run.day, [...(byDay.get(run.day) ?? []), text]);
+  }
+  const lines = [...byDay].map(([day, texts]) => `- ${dayName(day, facts)}: ${texts.join(", ")}`);
+  return finish(end, "", [`You are free${slots}:`, ...lines].join("\n"));
+}
+
+/** What's on a day: query_range, answered segment by segment. */
+function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "day" }>, facts: WeekFacts, end: Finish): Decision {
+  const days = allowedDays(request.where, facts) ?? [1];
+  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
+  if (!query) {
+    const first = days[0] ?? 1;
+    const last = Math.min(days.at(-1) ?? first, first + 13);
+    const args: Record<string, unknown> = { day: first };
+    if (last > first) args.day_end = last;
+    if (window.from > 1) args.slot_start = window.from;
+    if (window.to < facts.slotsPerDay) args.slot_end = window.to;
+    return read("Looking at the day.", "query_range", args, "the question is about what is on a day");
+  }
+  if (query.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${query.result.replace(/^error: /, "")}`);
+  const wanted = new Set(days);
+  const lines: string[] = [];
+  let showing = false;
+  for (const line of query.result.split("\n")) {
+    const header = /^day (\d+) week \d+ \w+ slots (\d+)-(\d+):$/.exec(line);
+    if (header) {
+      showing = wanted.has(Number(header[1]));
+      if (showing) lines.push(`${dayName(Number(header[1]), facts)}, slots ${header[2]}-${header[3]}:`);
+      continue;
+    }
+    if (showing) lines.push(readableSegment(line));
+  }
+  return finish(end, "", lines.join("\n"));
+}
+
+/** A query_range segment line with names first: `- slots 1-2: Calculus lecture (event mon-calculus)`. */
+function readableSegment(line: string): string {
+  return line
+    .replace(/(event|task) (\S+) ("(?:[^"\\]|\\.)*")((?: locked| can_embed)*)(?: category=\S+)?/g, (_, kind: string, id: string, name: string, flags: string) => `${JSON.parse(name) as string} (${kind} ${id}${flags.replaceAll(" can_embed", ", embeddable").replaceAll(" locked", ", locked")})`)
+    .replace(", embedded ", "; inside it: ");
+}
+
+/** List pending / placed / all review tasks. */
+function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish): Decision {
+  const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
+  if (!listing) {
+    const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
+    return read("Listing the review tasks.", "list_tasks", args, "the question is about the review tasks");
+  }
+  const tasks = parseTaskListing(listing.result).filter((task) => task.kind !== "event");
+  const which = request.status === "all" ? "review task(s)" : `${request.status} review task(s)`;
+  if (tasks.length === 0) return finish(end, "", `You have no ${which}.`);
+  const lines = tasks.map((task) => {
+    const where = task.slots[0] ? `, on ${dayName(task.slots[0].day, facts)} slots ${task.slots[0].start}-${task.slots[0].end}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
+    return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
+  });
+  const more = /^\.\.\. and ([\d,]+) more/m.exec(listing.result)?.[1];
+  return finish(end, "", [`${tasks.length}${more ? `+${more}` : ""} ${which}:`, ...lines].join("\n"));
+}
+
+/** Explain a task: find it, then get_task_info. */
+function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish): Decision {
+  const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
+  if (info) {
+    if (info.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${info.result.replace(/^error: /, "")}`);
+    const [title = "", ...details] = info.result.split("\n");
+    return finish(end, "", [`${title.replace(/^task /, "Task ")}:`, ...details.map((line) => (line.startsWith("- ") ? `  ${line}` : `- ${line}`))].join("\n"));
+  }
+  const tasks = listingOf(rounds);
+  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
+  const match = matchTask(request.task, tasks);
+  if (!match) return finish(end, "", `I found no task matching "${request.task}".`);
+  return read(`Reading ${label(match.task)}${ambiguity(match)}.`, "get_task_info", { task_id: match.task.id }, "the question is about this task");
+}

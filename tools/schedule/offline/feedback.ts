@@ -1,0 +1,43 @@
+/**
+ * Plain-words feedback on a card, as the offline policy understands it:
+ * "skip this one", "not Monday", "later in the day", "earlier", "in the
+ * evening", "Friday instead" (and their Chinese forms). Anything else is
+ * `unclear`, and the policy says so instead of guessing.
+ */
+import { isEmptySelection, normalizeText, readPartOfDay, readWhere, type DaySelection, type PartOfDay } from "./request-parsing.js";
+
+/** What the feedback asks for. */
+export type Feedback =
+  | { kind: "none" }
+  | { kind: "skip" }
+  | { kind: "constrain"; only: DaySelection; not: DaySelection; later: boolean; earlier: boolean; part?: PartOfDay }
+  | { kind: "unclear"; text: string };
+
+const SKIP = /\b(?:skip|not this one|leave (?:it|this)|don'?t (?:place|schedule|move|do) (?:it|this)|no(?:t)? (?:this|that)|never ?mind|forget (?:it|this)|drop (?:it|this))\b|跳过|不要这个|不用了|算了|先不|别排|不排|不用排/;
+const LATER = /\blater\b|\bafter\b|晚一点|晚点|往后|推后|靠后|更晚/;
+const EARLIER = /\bearlier\b|\bsooner\b|\bbefore\b|早一点|早点|提前|往前|靠前|更早/;
+
+/** Reads card feedback ("" when the card was rejected without a comment). */
+export function parseFeedback(text: string): Feedback {
+  const normalized = normalizeText(text);
+  if (normalized === "") return { kind: "none" };
+  if (SKIP.test(normalized)) return { kind: "skip" };
+  const where = readWhere(normalized);
+  const later = LATER.test(normalized);
+  const earlier = !later && EARLIER.test(normalized);
+  const part = readPartOfDay(normalized);
+  if (isEmptySelection(where.only) && isEmptySelection(where.not) && !later && !earlier && !part) return { kind: "unclear", text: text.trim() };
+  const feedback: Feedback = { kind: "constrain", only: where.only, not: where.not, later, earlier };
+  if (part) feedback.part = part;
+  return feedback;
+}
+
+/** The feedback a rejected write's result carries ("" for a rejection without a comment). */
+export function feedbackOfResult(result: string): string {
+  return /Their feedback: ([\s\S]*)$/.exec(result)?.[1]?.trim() ?? "";
+}
+
+/** True for the result of a write the user rejected. */
+export function isRejected(result: string): boolean {
+  return result.startsWith("Not applied");
+}

@@ -1,0 +1,198 @@
+/**
+ * The offline policy's plan stage. A draft plans exactly what the request
+ * asks: a read request is one read-only step (it runs without a plan card),
+ * a move / swap / unplace is one step proposing that write, an arrange
+ * request is overview → place → verify with the request's scope in the place
+ * step. The step texts are written so that the request parser reads them
+ * back (`Move "limits" to Thursday (day 4)`), so the execute stage carries
+ * out what the card shows, also after the user edited it.
+ *
+ * A revision after a rejected write keeps the plan (the execute stage
+ * handles the write's feedback); feedback on the plan card that changes the
+ * scope ("not Monday", "only in the evening", "move X instead") is applied;
+ * anything else keeps the plan and says so. A replan after a step continues.
+ */
+import { isRejected } from "./feedback.js";
+import { capabilities, languageOf } from "./replies.js";
+import { goalOf, latestUserLine, section, type PromptView } from "./prompt-reading.js";
+import {
+  dayLabel,
+  isAnywhere,
+  isEmptySelection,
+  parseScheduleRequest,
+  READ_REQUEST_KINDS,
+  type ScheduleRequest,
+  type Where,
+} from "./request-parsing.js";
+import { readWeekFacts, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
+
+/** A plan step as the plan contract carries it. */
+export interface StepDraft {
+  content: string;
+  done_when: string;
+}
+
+/** The first and last step of an arrange plan, and the place step without a scope. */
+export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
+  { content: "Review the week: read the overview of free time and pending review tasks", done_when: "the pending review tasks and the free time are known" },
+  { content: "Place each pending review task into a free slot that fits it", done_when: "no review task is left pending, or no free slot fits the rest" },
+  { content: "Verify the schedule", done_when: "the overview shows how many review tasks are still pending" },
+];
+
+/** The plan stage's decision. */
+export function decidePlan(view: PromptView): Record<string, unknown> {
+  const state = section(view.context, "stage_state");
+  const mode = /^Mode: (\w+)/m.exec(state)?.[1] ?? "draft";
+  const current = currentPlan(state);
+  if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
+  if (mode === "revise" && current.length > 0) return revise(view, current);
+
+  const facts = readWeekFacts(section(view.context, "live_state"));
+  const goal = goalOf(view);
+  // An answer to the planner's own question is the request it asked for.
+  const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
+  const fromAnswer = answer === undefined ? undefined : parseScheduleRequest(answer);
+  const request = fromAnswer && isPlannable(fromAnswer) ? fromAnswer : parseScheduleRequest(goal);
+  if (!isPlannable(request)) {
+    return { speak: `${capabilities(languageOf(goal))}\nWhich of these do you want?`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
+  }
+  const missing = missingDays(request, facts);
+  if (missing) return { speak: missing, action: "ask_user", reason: "the request names a day outside the schedule", complexity: "simple" };
+  return planFor(request, facts, "");
+}
+
+/** True for requests a plan can carry out. */
+function isPlannable(request: ScheduleRequest): boolean {
+  return !["help", "greeting", "unknown"].includes(request.kind);
+}
+
+/** The plan_done decision for a request. */
+function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string): Record<string, unknown> {
+  const steps = stepsFor(request, facts);
+  const readOnly = READ_REQUEST_KINDS.has(request.kind);
+  const speak = readOnly ? "" : `${preface}${steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: review the week, place the pending review tasks into free slots that fit them, then verify."}`;
+  return {
+    speak,
+    action: "plan_done",
+    reason: readOnly ? "a read-only request: one step answers it" : `the request asks for ${request.kind}`,
+    complexity: steps.length === 1 ? "simple" : "moderate",
+    need_thinking: false,
+    read_only: readOnly,
+    plan_steps: steps,
+  };
+}
+
+/** The steps that carry out a request; their texts parse back to it. */
+export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  switch (request.kind) {
+    case "arrange": {
+      const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[1]!.content;
+      const where = whereText(request.where, facts);
+      return [OFFLINE_PLAN_STEPS[0]!, { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[1]!.done_when }, OFFLINE_PLAN_STEPS[2]!];
+    }
+    case "move": {
+      const where = whereText(request.where, facts, "move");
+      return [{ content: `Move ${JSON.stringify(request.task)} to ${where || "another free slot"}`, done_when: "move reports the task's new slots, or why it cannot move" }];
+    }
+    case "swap":
+      return [{ content: `Swap ${JSON.stringify(request.first)} with ${JSON.stringify(request.second)}`, done_when: "swap reports both tasks' new slots, or why they cannot swap" }];
+    case "unplace":
+      return [{ content: `Unplace ${JSON.stringify(request.task)}`, done_when: "unplace reports the task pending again, or why it cannot" }];
+    case "free": {
+      const length = request.minLength > 1 ? ` at least ${request.minLength} slots long` : "";
+      const where = whereText(request.where, facts);
+      return [{ content: `Find free time${length}${where ? ` ${where}` : " in the week"}`, done_when: "find_free has listed the free runs" }];
+    }
+    case "day":
+      return [{ content: `Show what is ${whereText(request.where, facts)}`, done_when: "query_range has shown the day slot by slot" }];
+    case "list": {
+      const which = request.status === "all" ? "all review tasks" : `the ${request.status} review tasks`;
+      return [{ content: `List ${which}`, done_when: "list_tasks has listed them" }];
+    }
+    case "explain":
+      return [{ content: `Explain ${JSON.stringify(request.task)}`, done_when: "get_task_info has shown the task" }];
+    default:
+      return [];
+  }
+}
+
+/** "on Monday (day 1), in the evening (slots 9-12), not on Tuesday (day 2)", or "" for anywhere. */
+export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+  const parts: string[] = [];
+  const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
+  const only = resolveDays(where.only, facts);
+  const days = purpose === "move" ? only.slice(0, 1) : only;
+  if (days.length > 0) parts.push(`${purpose === "move" ? "" : "on "}${days.map(label).join(" and ")}`);
+  const { slots } = where;
+  if (purpose === "move" && slots.from !== undefined && !slots.part) {
+    parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
+  } else if (slots.part || slots.from !== undefined || slots.to !== undefined) {
+    const range = slotRangeOf(slots, facts);
+    parts.push(slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`);
+  }
+  const not = resolveDays(where.not, facts);
+  if (not.length > 0) parts.push(`not on ${not.map(label).join(" and ")}`);
+  return parts.join(", ");
+}
+
+/** A question when the request names days the window does not have, else undefined. */
+function missingDays(request: ScheduleRequest, facts: WeekFacts): string | undefined {
+  const where = "where" in request ? request.where : undefined;
+  if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
+  return `Your schedule has no such day (it covers ${facts.totalDays ?? 7} days). Which day do you mean?`;
+}
+
+/** The plan in the stage state, as step drafts. */
+function currentPlan(state: string): StepDraft[] {
+  const steps: StepDraft[] = [];
+  for (const line of state.split("\n")) {
+    const match = /^\d+\. \[\w+\] (.*) \(done when: (.*?)\)(?: — [\s\S]*)?$/.exec(line);
+    if (match) steps.push({ content: match[1] ?? "", done_when: match[2] ?? "" });
+  }
+  return steps;
+}
+
+/** A revision: after a rejected write, or feedback on the plan card. */
+function revise(view: PromptView, current: StepDraft[]): Record<string, unknown> {
+  const keep = (speak: string, reason: string) => ({ speak, action: "plan_done", reason, complexity: current.length === 1 ? "simple" : "moderate", need_thinking: false, plan_steps: current });
+  // Feedback on a write: the plan stands; the execute stage acts on the feedback in the step.
+  if (view.rounds.length > 0 && isRejected(view.rounds.at(-1)!.result)) return keep("", "the feedback concerns one write; the step handles it");
+  const feedback = planFeedback(view);
+  // No feedback (the tools changed, or a plain rejection): the plan stands.
+  if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
+
+  const facts = readWeekFacts(section(view.context, "live_state"));
+  const asRequest = parseScheduleRequest(feedback);
+  if (isPlannable(asRequest) && asRequest.kind !== "arrange") return planFor(asRequest, facts, "I've changed the plan to your new request. ");
+  const planned = parseScheduleRequest(current.find((step) => /^(place|move|find|show)\b/i.test(step.content))?.content ?? current[0]!.content);
+  const extra = asRequest.kind === "arrange" ? asRequest.where : parseScheduleRequest(`arrange ${feedback}`).kind === "arrange" ? (parseScheduleRequest(`arrange ${feedback}`) as { where: Where }).where : undefined;
+  if ((planned.kind === "arrange" || planned.kind === "move" || planned.kind === "free") && extra && !isAnywhere(extra)) {
+    const merged = { ...planned, where: mergeWhere(planned.where, extra) } as ScheduleRequest;
+    return planFor(merged, facts, "I've changed the plan as you asked. ");
+  }
+  const language = languageOf(feedback);
+  const said = language === "zh"
+    ? `离线模式下我无法理解这条反馈：“${feedback}”（配置模型密钥后可处理自由表述的请求）。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`
+    : `Offline, I can't act on the feedback "${feedback}" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.`;
+  return keep(said, "the feedback was not understood offline");
+}
+
+/** The feedback on the plan card: from the rejection note in the workspace, or the user's latest message. */
+function planFeedback(view: PromptView): string {
+  for (const message of [...view.workspace].reverse()) {
+    if (message.getType() !== "human") continue;
+    const text = typeof message.content === "string" ? message.content : "";
+    const match = /^I reject this plan\.(?: Feedback: ([\s\S]*))?$/.exec(text.trim());
+    if (match) return (match[1] ?? "").trim();
+  }
+  return latestUserLine(view).trim();
+}
+
+/** Adds the feedback's days and slots to the plan's. */
+function mergeWhere(base: Where, extra: Where): Where {
+  return {
+    only: isEmptySelection(extra.only) ? base.only : extra.only,
+    not: { weekdays: [...base.not.weekdays, ...extra.not.weekdays], days: [...base.not.days, ...extra.not.days] },
+    slots: extra.slots.part || extra.slots.from !== undefined ? extra.slots : base.slots,
+  };
+}

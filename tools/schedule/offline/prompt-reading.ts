@@ -1,0 +1,120 @@
+/**
+ * Reads a stage prompt the way the offline policy needs it, by the section
+ * names of `prompts/` rather than by message positions, so that sections
+ * added to a prompt (memory, task state, …) change nothing: the stage tag of
+ * the system message, tagged sections (`<requirement>`, `<scratchpad>`,
+ * `<live_state>`, `<pinned key="…">`, `<stage_state>`, `<instruction>`), and
+ * the workspace — the tool rounds of the current step, whole or as the
+ * one-line summaries of compressed rounds.
+ */
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+
+/** One tool round as the prompt shows it. */
+export interface RoundView {
+  /** Tool name. */
+  name: string;
+  /** Arguments (parsed back from a summary line as far as they survived). */
+  arguments: Record<string, unknown>;
+  /** What the assistant said with the call. */
+  speak: string;
+  /** The tool result (the start of it, for a summarised round). */
+  result: string;
+  /** True for a round seen only as a summary line. */
+  summarised: boolean;
+}
+
+/** A stage prompt, read. */
+export interface PromptView {
+  /** The stage tag of the system message (`chat`, `plan`, `execute`, …). */
+  stage: string;
+  /** The system message. */
+  system: string;
+  /** Every user-role message outside the workspace, joined. */
+  context: string;
+  /** The workspace: messages between the conversation message and the final instruction message. */
+  workspace: BaseMessage[];
+  /** The workspace's tool rounds, oldest first. */
+  rounds: RoundView[];
+}
+
+/** Reads the prompt. */
+export function readPrompt(messages: BaseMessage[]): PromptView {
+  const system = textOf(messages.find((message) => message.getType() === "system"));
+  const stage = /<stage name="(\w+)">/.exec(system)?.[1] ?? "";
+  const conversationIndex = messages.findIndex((message) => message.getType() === "human" && textOf(message).includes("<conversation>"));
+  const instructionIndex = messages.findLastIndex((message) => message.getType() === "human" && textOf(message).includes("<instruction>"));
+  const first = conversationIndex === -1 ? 1 : conversationIndex + 1;
+  const last = instructionIndex === -1 ? messages.length : instructionIndex;
+  const workspace = messages.slice(first, Math.max(first, last));
+  const outside = messages.filter((message, index) => message.getType() === "human" && (index < first || index >= last));
+  return { stage, system, context: outside.map(textOf).join("\n\n"), workspace, rounds: toolRounds(workspace) };
+}
+
+/** The text of a tagged section (`<tag>…</tag>`, or `<pinned key="tag">…</pinned>`), or "". */
+export function section(text: string, tag: string): string {
+  const plain = new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text);
+  if (plain) return plain[1] ?? "";
+  return new RegExp(`<pinned key="${tag}">\\n?([\\s\\S]*?)\\n?</pinned>`).exec(text)?.[1] ?? "";
+}
+
+/** The goal of the task: the requirement, else the stage state's `Goal:` line, else the latest user message. */
+export function goalOf(view: PromptView): string {
+  const requirement = section(view.context, "requirement").trim();
+  if (requirement) return requirement;
+  const state = section(view.context, "stage_state");
+  const goal = /^Goal: ([\s\S]*?)(?=\n[A-Z][\w ]*:|$)/m.exec(state)?.[1]?.trim();
+  if (goal) return goal;
+  return latestUserLine(view);
+}
+
+/** The latest `user:` line of the conversation section. */
+export function latestUserLine(view: PromptView): string {
+  const lines = section(view.context, "conversation").split("\n");
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index] ?? "";
+    if (line.startsWith("user: ")) return line.slice("user: ".length);
+  }
+  return "";
+}
+
+/** The current step of the pinned execution context: its position and text. */
+export function currentStepOf(view: PromptView): { index: number; total: number; content: string } {
+  const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(view.context);
+  return { index: Number(match?.[1] ?? 1), total: Number(match?.[2] ?? 1), content: match?.[3] ?? "" };
+}
+
+/** The workspace's tool rounds: summary lines of compressed rounds, then whole rounds, in order. */
+function toolRounds(messages: BaseMessage[]): RoundView[] {
+  const rounds: RoundView[] = [];
+  messages.forEach((message, index) => {
+    if (message.getType() === "human") {
+      for (const line of textOf(message).split("\n")) {
+        const summary = /^- called (\S+) (.*?) → (.*)$/.exec(line);
+        if (summary) rounds.push({ name: summary[1] ?? "", arguments: summaryArguments(summary[2] ?? ""), speak: "", result: summary[3] ?? "", summarised: true });
+      }
+      return;
+    }
+    const call = (message as AIMessage).tool_calls?.[0];
+    const result = messages[index + 1];
+    if (!call || !result || result.getType() !== "tool") return;
+    rounds.push({ name: call.name, arguments: call.args, speak: textOf(message), result: textOf(result), summarised: false });
+  });
+  return rounds;
+}
+
+/** Arguments of a summary line: the JSON when it is whole, else the string and number fields still readable. */
+function summaryArguments(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    const fields: Record<string, unknown> = {};
+    for (const match of text.matchAll(/"(\w+)":(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/g)) fields[match[1] ?? ""] = match[2] ?? Number(match[3]);
+    return fields;
+  }
+}
+
+/** The text of a message ("" for none). */
+export function textOf(message: BaseMessage | undefined): string {
+  if (!message) return "";
+  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+}

@@ -1,0 +1,350 @@
+/**
+ * What a schedule request asks for, read from plain English or Chinese text
+ * by the offline policy: which tool it needs, the tasks it names (as phrases,
+ * matched against real tasks later), the days (weekday names or day numbers),
+ * and the slots (slot numbers, or morning / afternoon / evening).
+ *
+ * The same parser reads the user's message and the plan steps the policy
+ * writes (`describeRequest`), so a step's text is the request it carries out:
+ * `Move the task matching "limits" to Thursday (day 4), slots 5-6` parses back
+ * to the same request, and a step the user edited is read the same way.
+ */
+
+/** A part of the day: the first, middle or last third of its slots. */
+export type PartOfDay = "morning" | "afternoon" | "evening";
+
+/** Where in a day: explicit slots, a part of the day, or relative to a slot. */
+export interface SlotWindow {
+  /** First slot allowed (1-based), if bounded. */
+  from?: number;
+  /** Last slot allowed, inclusive, if bounded. */
+  to?: number;
+  /** A part of the day, resolved to slots once the day length is known. */
+  part?: PartOfDay;
+}
+
+/** The days a request names: weekdays (1 = Mon … 7 = Sun) and day indices of the window. */
+export interface DaySelection {
+  /** Days of the week named (1 = Monday … 7 = Sunday). */
+  weekdays: number[];
+  /** Day indices of the window named directly ("day 3", "第3天", or a weekday annotated "(day 3)"). */
+  days: number[];
+}
+
+/** Where a request wants things to go (or to look). */
+export interface Where {
+  /** Days to use; empty selections mean any day. */
+  only: DaySelection;
+  /** Days to avoid ("not Monday"). */
+  not: DaySelection;
+  /** Slots to use. */
+  slots: SlotWindow;
+}
+
+/** What a schedule request asks for. */
+export type ScheduleRequest =
+  | { kind: "arrange"; tasks: string[]; where: Where }
+  | { kind: "move"; task: string; where: Where }
+  | { kind: "swap"; first: string; second: string }
+  | { kind: "unplace"; task: string }
+  | { kind: "free"; where: Where; minLength: number }
+  | { kind: "day"; where: Where }
+  | { kind: "list"; status: "pending" | "placed" | "all" }
+  | { kind: "explain"; task: string }
+  | { kind: "help" }
+  | { kind: "greeting" }
+  | { kind: "unknown" };
+
+/** Kinds that only read the schedule. */
+export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>(["free", "day", "list", "explain"]);
+
+const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
+  [/\bmon(?:day)?s?\b/, 1],
+  [/\btue(?:s|sday)?s?\b/, 2],
+  [/\bwed(?:nesday)?s?\b/, 3],
+  [/\bthu(?:r|rs|rsday)?s?\b/, 4],
+  [/\bfri(?:day)?s?\b/, 5],
+  [/\bsat(?:urday)?s?\b/, 6],
+  [/\bsun(?:day)?s?\b/, 7],
+];
+const WEEKDAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天1-7])/g;
+const ZH_WEEKDAY_NUMBER: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7 };
+const ZH_DIGITS: Record<string, number> = { 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** A number written in digits or in Chinese numerals up to 99 ("十二", "二十"), or NaN. */
+export function readNumber(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const match = /^([一二两三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(text);
+  if (!match || text === "") return Number.NaN;
+  const [, tens, ten, ones] = match;
+  if (!ten) return tens && !ones ? (ZH_DIGITS[tens] ?? Number.NaN) : Number.NaN;
+  return (tens ? (ZH_DIGITS[tens] ?? 0) : 1) * 10 + (ones ? (ZH_DIGITS[ones] ?? 0) : 0);
+}
+
+const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
+
+/** Lowercased text with full-width punctuation and curly quotes made plain. */
+export function normalizeText(text: string): string {
+  return text
+    .replace(/[“”„「」『』]/g, '"')
+    .replace(/[‘’]/g, "'")
+    .replace(/，/g, ",")
+    .replace(/。/g, ".")
+    .replace(/？/g, "?")
+    .replace(/！/g, "!")
+    .replace(/：/g, ":")
+    .replace(/（/g, "(")
+    .replace(/）/g, ")")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/** Reads the day selection of a fragment; a weekday annotated "(day N)" counts as day N. */
+export function readDays(fragment: string): DaySelection {
+  const selection: DaySelection = { weekdays: [], days: [] };
+  let text = fragment.replace(/\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g, (_, english?: string, chinese?: string) => {
+    selection.days.push(Number(english ?? chinese));
+    return " ";
+  });
+  text = text.replace(new RegExp(String.raw`\bdays? ${NUMBER}(?:\s*(?:-|to|and|,)\s*${NUMBER})?|第${NUMBER}天`, "g"), (_, first?: string, second?: string, chinese?: string) => {
+    const start = readNumber(first ?? chinese ?? "");
+    const end = second ? readNumber(second) : start;
+    for (let day = start; day <= end && day - start < 400; day += 1) selection.days.push(day);
+    return " ";
+  });
+  if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(6, 7);
+  for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
+  for (const match of text.matchAll(WEEKDAY_ZH)) {
+    const token = match[1] ?? "";
+    selection.weekdays.push(ZH_WEEKDAY_NUMBER[token] ?? Number(token));
+  }
+  return { weekdays: unique(selection.weekdays), days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)) };
+}
+
+/** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
+export function readSlots(fragment: string): SlotWindow {
+  const window: SlotWindow = {};
+  const range = new RegExp(String.raw`\b(?:slots?|sections?|periods?) ${NUMBER}(?:\s*(?:-|to)\s*${NUMBER})?|第?${NUMBER}(?:\s*(?:-|到|至)\s*第?${NUMBER})?节`).exec(fragment);
+  if (range) {
+    const first = readNumber(range[1] ?? range[3] ?? "");
+    const second = readNumber(range[2] ?? range[4] ?? "");
+    if (Number.isFinite(first)) {
+      window.from = first;
+      if (Number.isFinite(second)) window.to = second;
+    }
+  }
+  const part = readPartOfDay(fragment);
+  if (part) window.part = part;
+  return window;
+}
+
+/** The part of the day a fragment names, if any. */
+export function readPartOfDay(fragment: string): PartOfDay | undefined {
+  if (/\bmornings?\b|\bam\b|上午|早上|早晨|清晨/.test(fragment)) return "morning";
+  if (/\bafternoons?\b|\bpm\b|下午|午后/.test(fragment)) return "afternoon";
+  if (/\bevenings?\b|\bnights?\b|\btonight\b|晚上|晚间|夜里|傍晚/.test(fragment)) return "evening";
+  return undefined;
+}
+
+/** The slots a window allows in a day of `slotsPerDay` slots, as an inclusive range. */
+export function resolveSlotWindow(window: SlotWindow, slotsPerDay: number): { from: number; to: number } {
+  let from = 1;
+  let to = slotsPerDay;
+  if (window.part) {
+    const third = Math.max(1, Math.round(slotsPerDay / 3));
+    if (window.part === "morning") to = Math.min(slotsPerDay, third);
+    if (window.part === "afternoon") [from, to] = [Math.min(slotsPerDay, third + 1), Math.min(slotsPerDay, 2 * third)];
+    if (window.part === "evening") from = Math.min(slotsPerDay, 2 * third + 1);
+  }
+  if (window.from !== undefined) from = Math.max(from, window.from);
+  if (window.to !== undefined) to = Math.min(to, window.to);
+  else if (window.from !== undefined && !window.part) to = slotsPerDay;
+  return { from, to };
+}
+
+/** Reads where a fragment points: days to use, days to avoid, slots. */
+export function readWhere(fragment: string): Where {
+  const negated: string[] = [];
+  const positive = fragment.replace(
+    /\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?((?:(?:and|or|,)\s*)?(?:[a-z]+day\s*(?:\(day \d+\))?|mon|tue|wed|thu|fri|sat|sun|weekends?|day \d+)\s*)+|(?:不要|别|不|除了|避开)(?:在|放在|排在)?((?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|第\d+天|[和、,]\s*)+)/g,
+    (_, english?: string, chinese?: string) => {
+      negated.push(english ?? chinese ?? "");
+      return " ";
+    },
+  );
+  return { only: readDays(positive), not: readDays(negated.join(" ")), slots: readSlots(positive) };
+}
+
+/** True when a selection names no day. */
+export function isEmptySelection(selection: DaySelection): boolean {
+  return selection.weekdays.length === 0 && selection.days.length === 0;
+}
+
+/** True when `where` restricts nothing. */
+export function isAnywhere(where: Where): boolean {
+  return isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part;
+}
+
+const GREETING = /^(hi|hello|hey|thanks|thank you|good (morning|evening|afternoon)|你好|您好|嗨|谢谢|多谢|早上好|晚上好)\b[\s!.,。！~]*$/i;
+const HELP = /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
+
+/** Reads a request from a message or a plan step. */
+export function parseScheduleRequest(text: string): ScheduleRequest {
+  const normalized = normalizeText(text);
+  if (normalized === "") return { kind: "unknown" };
+  if (GREETING.test(normalized)) return { kind: "greeting" };
+  const body = normalized.replace(/[.!?]+$/, "").trim();
+  return (
+    readSwap(body) ??
+    readMove(body) ??
+    readFree(body) ??
+    readDayContents(body) ??
+    readList(body) ??
+    readUnplace(body) ??
+    readExplain(body) ??
+    readArrange(body) ??
+    (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
+  );
+}
+
+function readSwap(body: string): ScheduleRequest | undefined {
+  const english = /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
+  const chinese = /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ?? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const first = taskPhrase(match[1] ?? "");
+  const second = taskPhrase(match[2] ?? "");
+  return first && second ? { kind: "swap", first, second } : undefined;
+}
+
+function readMove(body: string): ScheduleRequest | undefined {
+  const english = /\b(?:move|reschedule|shift|push|bring)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(body);
+  if (english) {
+    const [task, where] = splitTarget(english[1] ?? "", english[2]);
+    return task ? { kind: "move", task, where: readWhere(where) } : undefined;
+  }
+  const chinese = /(?:把|将)?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|提前到)(.+)$/.exec(body);
+  if (chinese) {
+    const task = taskPhrase(chinese[1] ?? "");
+    return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
+  }
+  return undefined;
+}
+
+/** Splits "X on friday" (no "to") into the task and its target. */
+function splitTarget(subject: string, target: string | undefined): [string, string] {
+  if (target !== undefined) return [taskPhrase(subject), target];
+  const at = /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
+  return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : [taskPhrase(subject), ""];
+}
+
+function readUnplace(body: string): ScheduleRequest | undefined {
+  const english = /\b(?:unplace|unschedule|remove|take|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(body);
+  if (english) {
+    const task = taskPhrase((english[1] ?? "").replace(/\s+(?:off|out)$/, ""));
+    return task ? { kind: "unplace", task } : undefined;
+  }
+  const chinese = /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body) ?? /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body);
+  if (!chinese) return undefined;
+  const task = taskPhrase(chinese[1] ?? "");
+  return task ? { kind: "unplace", task } : undefined;
+}
+
+function readFree(body: string): ScheduleRequest | undefined {
+  // "place X into a free slot" is an arrange request, not a question about free time.
+  const text = body.replace(/\b(?:into|in|to|onto)\s+(?:a\s+|the\s+|another\s+)?free\s+(?:slots?|runs?|time)\b/g, " ");
+  const english = /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b/.test(text);
+  const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
+  if (!english && !chinese) return undefined;
+  const length = new RegExp(String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|${NUMBER}\s*(?:节|个小时|小时)`).exec(body);
+  const minLength = length ? readNumber(length[1] ?? length[2] ?? "1") : 1;
+  return { kind: "free", where: readWhere(body), minLength: Number.isFinite(minLength) && minLength > 0 ? minLength : 1 };
+}
+
+function readDayContents(body: string): ScheduleRequest | undefined {
+  const english = /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(body);
+  const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
+  if (!english && !chinese) return undefined;
+  const where = readWhere(body);
+  if (isEmptySelection(where.only)) return undefined;
+  return { kind: "day", where };
+}
+
+function readList(body: string): ScheduleRequest | undefined {
+  const pending = /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange)|still to (?:place|schedule)|remaining)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(body);
+  const placed = /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(body);
+  const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
+  const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(body);
+  if (!asks) return undefined;
+  if (pending) return { kind: "list", status: "pending" };
+  if (placed) return { kind: "list", status: "placed" };
+  return all ? { kind: "list", status: "all" } : undefined;
+}
+
+function readExplain(body: string): ScheduleRequest | undefined {
+  const english = /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(body);
+  const chinese = /(?:解释|介绍|说明|讲讲|说说)(?:一下)?(.+)$/.exec(body) ?? /^(.+?)是什么/.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const task = taskPhrase(match[1] ?? "");
+  if (!task || /^(?:you|this|that|it|tempo|这个|那个)$/.test(task)) return undefined;
+  return { kind: "explain", task };
+}
+
+function readArrange(body: string): ScheduleRequest | undefined {
+  const english = /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b/.exec(body);
+  const chinese = /安排|排一下|排进|规划|放进|放入|放到|排课|排程/.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const where = readWhere(body);
+  const quoted = [...body.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
+  if (quoted.length > 0) return { kind: "arrange", tasks: quoted, where };
+  // Chinese puts the object first: 把 X 安排到 周五.
+  const object = /(?:把|将)(.+?)(?:安排|排|放)(?:到|在|进|入)?/.exec(body);
+  const rest = object ? (object[1] ?? "") : body.slice(match.index + match[0].length);
+  return { kind: "arrange", tasks: namedTasks(rest), where };
+}
+
+/** Task phrases named after an arrange verb; empty when it means every pending task. */
+function namedTasks(rest: string): string[] {
+  const stripped = rest
+    .replace(/\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?(?:[a-z]+day|mon|tue|wed|thu|fri|sat|sun|weekends?)\b/g, " ")
+    .replace(/(?:不要|别|不|除了|避开)(?:在|放在|排在)?(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末)/g, " ")
+    .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
+    .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
+    .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
+    .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ");
+  const generic = /^(?:(?:help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周)\s*)*$/;
+  const phrases = stripped
+    .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
+    .map((phrase) => phrase.trim())
+    .filter((phrase) => phrase !== "" && !generic.test(phrase))
+    .map(taskPhrase)
+    .filter(Boolean);
+  return phrases;
+}
+
+/** A task phrase with filler words around it removed ("my linear algebra review" → "linear algebra review"). */
+export function taskPhrase(text: string): string {
+  const quoted = /"([^"]+)"/.exec(text);
+  if (quoted) return (quoted[1] ?? "").trim();
+  return text
+    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching|请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
+    .replace(/\s*(?:please|for me|吧|一下|的任务|任务)$/g, "")
+    .replace(/^["']|["']$/g, "")
+    .trim();
+}
+
+function unique(values: number[]): number[] {
+  return [...new Set(values)];
+}
+
+/** Weekday names for step texts, 1 = Monday. */
+const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** "Thursday (day 4)" for a day index whose weekday is known, else "day 4". */
+export function dayLabel(day: number, weekdayOf: (day: number) => number | undefined): string {
+  const weekday = weekdayOf(day);
+  return weekday === undefined ? `day ${day}` : `${WEEKDAY_NAMES[weekday]} (day ${day})`;
+}

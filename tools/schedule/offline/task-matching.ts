@@ -1,0 +1,84 @@
+/**
+ * Finds the task a phrase names, among tasks read from a tool result: by id
+ * (exactly), or by name, fuzzily and case-insensitively — words of the name
+ * and the id count fully, words of the task class a little less, rarer words
+ * more than common ones ("review" is in many names, "matrix" in one), a
+ * prefix of four letters or more counts ("calc"), and Chinese is compared by
+ * character pairs.
+ */
+import type { ListedTask } from "../result-parsing.js";
+
+/** The best match for a phrase, and whether another task matched as well. */
+export interface TaskMatch {
+  task: ListedTask;
+  /** Other tasks with the same score (the phrase is ambiguous among them). */
+  alsoMatching: ListedTask[];
+}
+
+const STOP_WORDS = new Set(["my", "the", "a", "an", "task", "tasks", "item", "items", "please", "session", "sessions", "to", "for", "of", "on", "in", "this", "that", "one", "and", "with", "event", "的", "我", "任务"]);
+
+/** Lowercase words (English, digits, singular) and Chinese character pairs of a text. */
+export function matchTokens(text: string): string[] {
+  const tokens: string[] = [];
+  const lower = text.toLowerCase().replace(/[-_./:]+/g, " ");
+  for (const word of lower.match(/[a-z0-9]+/g) ?? []) {
+    if (STOP_WORDS.has(word)) continue;
+    tokens.push(word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
+  }
+  for (const run of lower.match(/[\u3400-\u9fff]+/g) ?? []) {
+    if (run.length === 1) tokens.push(run);
+    for (let index = 0; index + 1 < run.length; index += 1) tokens.push(run.slice(index, index + 2));
+  }
+  return tokens.filter((token) => !STOP_WORDS.has(token));
+}
+
+/** How well `phrase` names each candidate; 0 when it does not. */
+function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
+  const wanted = matchTokens(phrase);
+  if (wanted.length === 0) return candidates.map(() => 0);
+  const own = candidates.map((task) => new Set([...matchTokens(task.name), ...matchTokens(task.id)]));
+  const category = candidates.map((task) => new Set(matchTokens(task.categoryId ?? "")));
+  // Rarer words weigh more: a word every candidate has tells nothing apart.
+  const weight = (token: string) => Math.log(1 + candidates.length / (1 + own.filter((tokens) => hasToken(tokens, token)).length));
+  const total = wanted.reduce((sum, token) => sum + weight(token), 0) || 1;
+  const flat = phrase.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
+  return candidates.map((task, index) => {
+    let score = 0;
+    for (const token of wanted) {
+      if (hasToken(own[index]!, token)) score += weight(token);
+      else if (hasToken(category[index]!, token)) score += 0.6 * weight(token);
+    }
+    const name = task.name.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
+    if (flat.length >= 3 && name.includes(flat)) score += total * 0.5;
+    // Most of the phrase must match: a single shared common word is no match.
+    return score / total >= 0.5 ? score / total : 0;
+  });
+}
+
+/** True when the set holds the token, or a word it is a prefix of (four letters or more). */
+function hasToken(tokens: ReadonlySet<string>, token: string): boolean {
+  if (tokens.has(token)) return true;
+  if (token.length < 4 || !/^[a-z]+$/.test(token)) return false;
+  for (const candidate of tokens) if (candidate.startsWith(token)) return true;
+  return false;
+}
+
+/** The task `phrase` names among `candidates` (an exact id first), or undefined when none matches. */
+export function matchTask(phrase: string, candidates: readonly ListedTask[]): TaskMatch | undefined {
+  const trimmed = phrase.trim();
+  const byId = candidates.find((task) => task.id.toLowerCase() === trimmed.toLowerCase());
+  if (byId) return { task: byId, alsoMatching: [] };
+  const byName = candidates.filter((task) => task.name.toLowerCase() === trimmed.toLowerCase());
+  if (byName.length > 0) return { task: byName[0]!, alsoMatching: byName.slice(1) };
+  const scored = scores(trimmed, candidates);
+  const best = Math.max(0, ...scored);
+  if (best === 0) return undefined;
+  const top = candidates.filter((_, index) => scored[index] === best);
+  return { task: top[0]!, alsoMatching: top.slice(1) };
+}
+
+/** Every candidate `phrase` names with the best score (a phrase like "linear algebra" may name several). */
+export function matchTasks(phrase: string, candidates: readonly ListedTask[]): ListedTask[] {
+  const match = matchTask(phrase, candidates);
+  return match ? [match.task, ...match.alsoMatching] : [];
+}
