@@ -55,9 +55,12 @@ export {
   parseOverflowCount,
   parsePendingTasks,
   parsePlacedResult,
+  parseTaskListing,
   PENDING_TASK_LINE_PATTERN,
   PLACED_RESULT_PATTERN,
+  TASK_LINE_PATTERN,
   type FreeRunEntry,
+  type ListedTask,
   type PendingTaskEntry,
   type PlacedEntry,
 } from "./result-parsing.js";

@@ -82,6 +82,7 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
   let nodes = 0;
   const nodeLimit = options.nodeLimit ?? DEFAULT_NODE_LIMIT;
   let stopped = false;
+  let leafReached = false;
 
   const upperBound = (position: number, placed: number): number => {
     let room = 0;
@@ -103,13 +104,19 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
       return;
     }
     if (placed > best.length) best = chosen.filter((entry): entry is { task: number; run: number; start: number } => entry !== undefined);
-    if (position === order.length || best.length === order.length) return;
+    if (position === order.length) {
+      leafReached = true;
+      return;
+    }
+    if (best.length === order.length) return;
     if (upperBound(position, placed) <= best.length) return;
     const taskIndex = order[position]!;
     const task = tasks[taskIndex]!;
-    const previous = sameAsPrevious[position] ? chosen[position - 1] : undefined;
-    // Interchangeable tasks take runs in one order only, and one skipped means the next is skipped too.
-    const skippedPrevious = sameAsPrevious[position] && chosen[position - 1] === undefined;
+    // Interchangeable tasks take runs in one order only, and one skipped means the next is skipped too. Not on the
+    // first descent, whose choices follow the day loads only: it is the spread placement kept when nothing beats it.
+    const symmetric = sameAsPrevious[position] && leafReached;
+    const previous = symmetric ? chosen[position - 1] : undefined;
+    const skippedPrevious = symmetric && chosen[position - 1] === undefined;
     if (!skippedPrevious) {
       const runOrder = candidates[taskIndex]!
         .filter((run) => previous === undefined || run >= previous.run)

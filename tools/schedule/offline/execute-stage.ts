@@ -194,7 +194,7 @@ function unchangedBecause(feedback: ReturnType<typeof parseFeedback>): string {
 /** Swap: find both tasks, propose swap. */
 function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish): Decision {
   const outcome = lastWriteOutcome(rounds, ["swap"]);
-  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result.split("\n").join("; "));
+  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result.replace(/\n- /g, "; "));
   if (outcome) {
     const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected the swap";
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));

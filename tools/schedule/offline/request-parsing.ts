@@ -141,8 +141,8 @@ export function readSlots(fragment: string): SlotWindow {
 
 /** The part of the day a fragment names, if any. */
 export function readPartOfDay(fragment: string): PartOfDay | undefined {
-  if (/\bmornings?\b|\bam\b|上午|早上|早晨|清晨/.test(fragment)) return "morning";
-  if (/\bafternoons?\b|\bpm\b|下午|午后/.test(fragment)) return "afternoon";
+  if (/\bmornings?\b|上午|早上|早晨|清晨/.test(fragment)) return "morning";
+  if (/\bafternoons?\b|下午|午后/.test(fragment)) return "afternoon";
   if (/\bevenings?\b|\bnights?\b|\btonight\b|晚上|晚间|夜里|傍晚/.test(fragment)) return "evening";
   return undefined;
 }
@@ -186,7 +186,7 @@ export function isAnywhere(where: Where): boolean {
   return isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part;
 }
 
-const GREETING = /^(hi|hello|hey|thanks|thank you|good (morning|evening|afternoon)|你好|您好|嗨|谢谢|多谢|早上好|晚上好)\b[\s!.,。！~]*$/i;
+const GREETING = /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
 const HELP = /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
 
 /** Reads a request from a message or a plan step. */

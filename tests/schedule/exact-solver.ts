@@ -1,0 +1,29 @@
+/**
+ * A test-side exact solver for placement: how many pending task items of a
+ * schedule can be placed at once, at most. Brute force over every start of
+ * every pending task (or leaving it out), each placement checked by the real
+ * `place` tool, so it shares no code with the placement search it judges.
+ * Meant for small weeks only.
+ */
+import { placeTool, type ScheduleState } from "../../tools/schedule/index.js";
+
+/** The largest number of the schedule's pending task items that can be placed together. */
+export function maximumPlaceable(state: ScheduleState): number {
+  const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+  const { totalDays, slotsPerDay } = state.window;
+  let best = 0;
+  const search = (current: ScheduleState, index: number, placed: number): void => {
+    if (placed > best) best = placed;
+    if (index === pending.length || placed + (pending.length - index) <= best) return;
+    for (let day = 1; day <= totalDays; day += 1) {
+      for (let slot = 1; slot <= slotsPerDay; slot += 1) {
+        const run = placeTool.run(current, { task_id: pending[index]!, day, slot_start: slot });
+        if (run.ok && run.state) search(run.state, index + 1, placed + 1);
+        if (best === pending.length) return;
+      }
+    }
+    search(current, index + 1, placed);
+  };
+  search(state, 0, 0);
+  return best;
+}
