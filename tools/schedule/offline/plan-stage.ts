@@ -132,6 +132,8 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   }
   const not = resolveDays(where.not, facts);
   if (not.length > 0) parts.push(`not on ${not.map(label).join(" and ")}`);
+  // "Move X to the evening": no day, so no "in".
+  if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the ")) parts[0] = parts[0].slice("in ".length);
   return parts.join(", ");
 }
 

@@ -163,16 +163,21 @@ export function resolveSlotWindow(window: SlotWindow, slotsPerDay: number): { fr
   return { from, to };
 }
 
+const DAY_WORD = String.raw`(?:[a-z]+day\s*(?:\(day \d+\))?|mon|tue|wed|thu|fri|sat|sun|weekends?|day \d+)`;
+const DAY_WORD_ZH = String.raw`(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|第\d+天)`;
+/** "not on Monday or Sunday", "except day 3", "不要周一和周日": group 1 (English) or 2 (Chinese) holds the days. */
+const NEGATED_DAYS = new RegExp(
+  String.raw`\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD})*)|(?:不要|别|不|除了|避开)(?:在|放在|排在)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
+  "g",
+);
+
 /** Reads where a fragment points: days to use, days to avoid, slots. */
 export function readWhere(fragment: string): Where {
   const negated: string[] = [];
-  const positive = fragment.replace(
-    /\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?((?:(?:and|or|,)\s*)?(?:[a-z]+day\s*(?:\(day \d+\))?|mon|tue|wed|thu|fri|sat|sun|weekends?|day \d+)\s*)+|(?:不要|别|不|除了|避开)(?:在|放在|排在)?((?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|第\d+天|[和、,]\s*)+)/g,
-    (_, english?: string, chinese?: string) => {
-      negated.push(english ?? chinese ?? "");
-      return " ";
-    },
-  );
+  const positive = fragment.replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
+    negated.push(english ?? chinese ?? "");
+    return " ";
+  });
   return { only: readDays(positive), not: readDays(negated.join(" ")), slots: readSlots(positive) };
 }
 
@@ -195,6 +200,10 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   if (normalized === "") return { kind: "unknown" };
   if (GREETING.test(normalized)) return { kind: "greeting" };
   const body = normalized.replace(/[.!?]+$/, "").trim();
+  // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
+  const verb = /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|now)\s+)*([a-z]+)/.exec(body)?.[1] ?? "";
+  const byVerb = LEADING_VERBS[verb]?.(body);
+  if (byVerb) return byVerb;
   return (
     readSwap(body) ??
     readMove(body) ??
@@ -207,6 +216,31 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
 }
+
+/** Readers chosen by a request's first verb. */
+const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefined> = {
+  arrange: (body) => readArrange(body),
+  place: (body) => readArrange(body),
+  schedule: (body) => readArrange(body),
+  plan: (body) => readArrange(body),
+  put: (body) => readArrange(body),
+  organize: (body) => readArrange(body),
+  organise: (body) => readArrange(body),
+  move: (body) => readMove(body),
+  reschedule: (body) => readMove(body),
+  shift: (body) => readMove(body),
+  swap: (body) => readSwap(body),
+  switch: (body) => readSwap(body),
+  exchange: (body) => readSwap(body),
+  unplace: (body) => readUnplace(body),
+  unschedule: (body) => readUnplace(body),
+  remove: (body) => readUnplace(body),
+  find: (body) => readFree(body),
+  list: (body) => readList(body),
+  show: (body) => readDayContents(body) ?? readList(body),
+  explain: (body) => readExplain(body),
+  describe: (body) => readExplain(body),
+};
 
 function readSwap(body: string): ScheduleRequest | undefined {
   const english = /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
@@ -309,8 +343,8 @@ function readArrange(body: string): ScheduleRequest | undefined {
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
   const stripped = rest
-    .replace(/\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?(?:[a-z]+day|mon|tue|wed|thu|fri|sat|sun|weekends?)\b/g, " ")
-    .replace(/(?:不要|别|不|除了|避开)(?:在|放在|排在)?(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末)/g, " ")
+    .replace(NEGATED_DAYS, " ")
+    .replace(/\bbut\b/g, " ")
     .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")

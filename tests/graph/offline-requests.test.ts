@@ -1,0 +1,240 @@
+/**
+ * The offline policy's request understanding, as a table: each request, in
+ * English and in Chinese, driven through the whole graph (chat → plan →
+ * confirm → execute → deliver), with the cards the user sees, the answer and
+ * the schedule afterwards. Every card is accepted.
+ */
+import { describe, expect, test } from "vitest";
+import { converse, halfPlacedWeek, offlineTempo, placeOf, type ConversationOutcome } from "./support/offline-conversation.js";
+
+interface Row {
+  /** What the user types. */
+  request: string;
+  /** Task names in Chinese (the Chinese rows). */
+  chinese?: boolean;
+  /** The cards, in order: action and the arguments expected on it (a subset). */
+  cards: Array<[string, Record<string, unknown>?]>;
+  /** Checks on the outcome. */
+  then: (outcome: ConversationOutcome) => void;
+}
+
+const planStep = (content: string) => ["confirm_plan", { plan_steps: [expect.objectContaining({ content })] }] as [string, Record<string, unknown>];
+
+const ROWS: Row[] = [
+  // Writes: a plan card for exactly that write, then the write's card, then the result.
+  {
+    request: "Move my matrix review to Thursday",
+    cards: [planStep('Move "matrix review" to Thursday (day 4)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
+    then: (outcome) => {
+      expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
+      expect(outcome.finalAnswer).toBe("Done: moved task matrix-review from day 2 slots 3-4 to day 4 slots 7-8.");
+    },
+  },
+  {
+    request: "move review-limits to Saturday slot 7",
+    cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7'), ["move", { task_id: "review-limits", day: 6, slot_start: 7 }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 6 slots 7-8"),
+  },
+  {
+    request: "Move the limits review to the evening",
+    // Same day (Monday); the evening's room for two slots is inside the study hall, so the review embeds there.
+    cards: [planStep('Move "limits review" to the evening (slots 9-12)'), ["move", { task_id: "review-limits", day: 1, slot_start: 9 }]],
+    then: (outcome) => expect(outcome.finalAnswer).toBe("Done: moved task review-limits from day 1 slots 5-6 to day 1 slots 9-10 embedded in host mon-study-hall."),
+  },
+  {
+    request: "Swap review-limits and matrix-review",
+    cards: [planStep('Swap "review-limits" with "matrix-review"'), ["swap", { first_task_id: "review-limits", second_task_id: "matrix-review" }]],
+    then: (outcome) => {
+      expect(placeOf(outcome.schedule, "review-limits")).toBe("day 2 slots 3-4");
+      expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 1 slots 5-6");
+    },
+  },
+  {
+    request: "unplace the vocabulary list",
+    cards: [planStep('Unplace "vocabulary list"'), ["unplace", { task_id: "vocabulary-list" }]],
+    then: (outcome) => {
+      expect(placeOf(outcome.schedule, "vocabulary-list")).toBe("pending");
+      expect(outcome.finalAnswer).toContain("it is pending again");
+    },
+  },
+  {
+    request: "Schedule the linked list exercises on Friday evening",
+    cards: [["confirm_plan"], ["place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }]],
+    then: (outcome) => {
+      expect(outcome.planSteps[1]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)');
+      expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10");
+      expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
+    },
+  },
+  {
+    request: "arrange Wednesday",
+    cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
+    then: (outcome) => {
+      expect(outcome.planSteps[1]).toBe("Place each pending review task into a free slot that fits it, on Wednesday (day 3)");
+      // The four pending reviews (five slots) all fit on Wednesday: two free runs and the study hall.
+      const placedOnWednesday = outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 3);
+      expect(placedOnWednesday).toHaveLength(4);
+    },
+  },
+  {
+    request: "Arrange my reviews, but not on Monday or Sunday",
+    cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
+    then: (outcome) => {
+      expect(outcome.planSteps[1]).toBe("Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)");
+      const days = outcome.cards.slice(1).map((card) => card.args.day);
+      expect(days).not.toContain(1);
+      expect(days).not.toContain(7);
+      expect(outcome.finalAnswer).toContain("Your review week is arranged.");
+    },
+  },
+  // Reads: answered from the read tools, no card at all.
+  {
+    request: "When am I free on Saturday afternoon?",
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toBe("You are free in slots 5-8:\n- Saturday (day 6): slots 6-8"),
+  },
+  {
+    request: "what's on Tuesday?",
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.finalAnswer).toContain("Tuesday (day 2), slots 1-12:");
+      expect(outcome.finalAnswer).toContain("- slots 3-4: Matrix operations review (task matrix-review)");
+      expect(outcome.finalAnswer).toContain("- slots 11-12: free");
+    },
+  },
+  {
+    request: "Which tasks are still pending?",
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.finalAnswer).toMatch(/^4 pending review task\(s\):\n- Derivative practice set \(derivative-drills\), 1 slot\(s\), pending/);
+      expect(outcome.finalAnswer).not.toContain("Matrix operations review");
+    },
+  },
+  {
+    request: "show me the placed tasks",
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toContain("- Matrix operations review (matrix-review), 2 slot(s), on Tuesday (day 2) slots 3-4"),
+  },
+  {
+    request: "explain the essay draft",
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.finalAnswer).toContain('Task essay-draft "Draft the English essay":');
+      expect(outcome.finalAnswer).toContain("- slots: day 6 slots 1-2");
+    },
+  },
+  // What it cannot do offline: an honest answer, never a plan.
+  {
+    request: "what can you do?",
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.phase).toBe("chatting");
+      expect(outcome.said.at(-1)).toContain("I'm running offline");
+      expect(outcome.said.at(-1)).toContain("Set OPENAI_API_KEY");
+    },
+  },
+  {
+    request: "Write me a poem about autumn leaves",
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.phase).toBe("chatting");
+      expect(outcome.planSteps).toEqual([]);
+      expect(outcome.said.at(-1)).toContain('Offline, I can\'t tell what to do with "Write me a poem about autumn leaves".');
+    },
+  },
+  // The same in Chinese, on a week whose reviews have Chinese names.
+  {
+    request: "帮我安排下周的复习",
+    chinese: true,
+    cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
+    then: (outcome) => {
+      expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
+      expect(outcome.finalAnswer).toContain("Your review week is arranged.");
+    },
+  },
+  {
+    request: "把矩阵复习移到周四下午",
+    chinese: true,
+    cards: [planStep('Move "矩阵复习" to Thursday (day 4), in the afternoon (slots 5-8)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8"),
+  },
+  {
+    request: "交换极限复习和矩阵复习",
+    chinese: true,
+    cards: [["confirm_plan"], ["swap", { first_task_id: "review-limits", second_task_id: "matrix-review" }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 2 slots 3-4"),
+  },
+  {
+    request: "取消安排单词表",
+    chinese: true,
+    cards: [["confirm_plan"], ["unplace", { task_id: "vocabulary-list" }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "vocabulary-list")).toBe("pending"),
+  },
+  {
+    request: "把链表习题安排到周五晚上",
+    chinese: true,
+    cards: [["confirm_plan"], ["place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10"),
+  },
+  {
+    request: "只安排周三",
+    chinese: true,
+    cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
+    then: (outcome) => expect(outcome.planSteps[1]).toContain("on Wednesday (day 3)"),
+  },
+  {
+    request: "周六下午什么时候有空？",
+    chinese: true,
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toBe("You are free in slots 5-8:\n- Saturday (day 6): slots 6-8"),
+  },
+  {
+    request: "第2天有什么安排",
+    chinese: true,
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toContain("- slots 3-4: 矩阵运算复习 (task matrix-review)"),
+  },
+  {
+    request: "还有哪些任务没安排？",
+    chinese: true,
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toContain("- 导数练习 (derivative-drills), 1 slot(s), pending"),
+  },
+  {
+    request: "解释一下英语作文",
+    chinese: true,
+    cards: [],
+    then: (outcome) => expect(outcome.finalAnswer).toContain('Task essay-draft "英语作文草稿":'),
+  },
+  {
+    request: "你能做什么？",
+    chinese: true,
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.phase).toBe("chatting");
+      expect(outcome.said.at(-1)).toContain("我现在以离线模式运行");
+    },
+  },
+  {
+    request: "给我讲个笑话",
+    chinese: true,
+    cards: [],
+    then: (outcome) => {
+      expect(outcome.planSteps).toEqual([]);
+      expect(outcome.said.at(-1)).toContain("离线模式下我理解不了“给我讲个笑话”");
+    },
+  },
+];
+
+describe("the offline policy understands the schedule's requests", () => {
+  test.each(ROWS.map((row) => [row.request, row] as const))("%s", async (_, row) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: row.chinese }));
+    const outcome = await converse(tempo, row.request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(row.cards.map(([action]) => action));
+    row.cards.forEach(([, args], index) => {
+      if (args) expect(outcome.cards[index]?.args).toMatchObject(args);
+    });
+    if (row.cards.length > 0 || outcome.planSteps.length > 0) expect(outcome.phase).toBe("done");
+    row.then(outcome);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Drives whole conversations through the graph with the offline policy playing
+ * every stage: a message, then each card answered in turn (accept unless an
+ * answer is scripted), collecting the cards, the final answer and the
+ * schedule afterwards.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { buildTempoGraph } from "../../../graphs/tempo.js";
+import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
+import { interruptsOf, resume, threadConfig } from "../../support/scripted.js";
+
+/** A card as the user saw it: its action and arguments. */
+export interface SeenCard {
+  action: string;
+  args: Record<string, unknown>;
+}
+
+/** What a conversation ended with. */
+export interface ConversationOutcome {
+  cards: SeenCard[];
+  finalAnswer: string | null;
+  /** The assistant's messages, in order. */
+  said: string[];
+  phase: string;
+  planSteps: string[];
+  schedule: ScheduleState;
+}
+
+/** Where the sample week's tasks sit in the "half placed" week: id → [day, first slot]. */
+export const HALF_PLACED: Readonly<Record<string, [number, number]>> = {
+  "review-limits": [1, 5],
+  "matrix-review": [2, 3],
+  "vocabulary-list": [4, 1],
+  "essay-draft": [6, 1],
+};
+
+/** Chinese names for the sample week's review tasks. */
+export const CHINESE_NAMES: Readonly<Record<string, string>> = {
+  "review-limits": "极限与连续复习",
+  "derivative-drills": "导数练习",
+  "matrix-review": "矩阵运算复习",
+  "determinant-exercises": "行列式习题",
+  "vocabulary-list": "第五单元单词表",
+  "essay-draft": "英语作文草稿",
+  "linked-list-exercises": "链表习题",
+  "binary-tree-review": "二叉树复习",
+};
+
+/** The sample week with four reviews placed (HALF_PLACED), optionally with Chinese task names. */
+export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleState {
+  const week = sampleWeek();
+  week.tasks = week.tasks.map((task) => {
+    if (task.source !== "task_item") return task;
+    const named: TaskItem = options.chinese ? { ...task, name: CHINESE_NAMES[task.id] ?? task.name } : task;
+    const at = HALF_PLACED[task.id];
+    return at ? { ...named, status: "placed", slots: [{ day: at[0], start: at[1], end: at[1] + task.duration - 1 }] } : named;
+  });
+  return week;
+}
+
+/** A graph on the offline policy and an in-memory repository seeded with `week` for user "student". */
+export async function offlineTempo(week: ScheduleState) {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("student", week);
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  return { graph, repository };
+}
+
+/** Sends `message`, answers up to 40 cards (scripted answers first, then accept), and reports the outcome. */
+export async function converse(
+  tempo: Awaited<ReturnType<typeof offlineTempo>>,
+  message: string,
+  answers: Array<{ type: string; args: unknown }> = [],
+  threadId = `thread-${Math.random().toString(36).slice(2)}`,
+): Promise<ConversationOutcome> {
+  const config = threadConfig(threadId, "student");
+  let result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
+  const cards: SeenCard[] = [];
+  const queue = [...answers];
+  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
+    const request = (interruptsOf(result)[0]?.value as { action_request: SeenCard }).action_request;
+    cards.push({ action: request.action, args: request.args });
+    result = await tempo.graph.invoke(resume(queue.shift() ?? { type: "accept", args: null }), config);
+  }
+  return {
+    cards,
+    finalAnswer: result.finalAnswer,
+    said: result.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content)).filter(Boolean),
+    phase: result.phase,
+    planSteps: result.planSteps.map((step) => step.content),
+    schedule: await tempo.repository.load("student"),
+  };
+}
+
+/** Where a task item sits now ("pending" when it has no place). */
+export function placeOf(schedule: ScheduleState, taskId: string): string {
+  const task = schedule.tasks.find((candidate) => candidate.id === taskId);
+  const range = task?.slots?.[0];
+  return range ? `day ${range.day} slots ${range.start}-${range.end}` : "pending";
+}
