@@ -194,7 +194,8 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   });
   const dayLoad = new Map<number, number>();
   for (const task of listing) if (task.kind === "placed") for (const range of task.slots) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
-  const { placements } = searchPlacements(tasks, runs, { dayLoad });
+  // Tasks the user gave feedback on come first: their new place is the answer to that card.
+  const placements = searchPlacements(tasks, runs, { dayLoad }).placements.sort((a, b) => Number(memory.avoid.has(b.id)) - Number(memory.avoid.has(a.id)));
   const placedIds = new Set(placements.map((entry) => entry.id));
   for (const task of candidates) if (!placedIds.has(task.id)) leftOut.push(`${task.id} (no free slot fits)`);
   const next: ArrangeMemory = { ...memory, plan: placements, leftOut };

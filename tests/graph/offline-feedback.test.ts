@@ -1,0 +1,73 @@
+/**
+ * Plain-words feedback on the offline policy's cards: the simple cases are
+ * honoured ("not Monday", "later in the day", "skip this one", "Friday
+ * instead", feedback on the plan card), anything else is said to be beyond
+ * the offline policy and the task is left as it was.
+ */
+import { describe, expect, test } from "vitest";
+import { sampleWeek } from "../../tools/schedule/index.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+const accept = { type: "accept", args: null };
+const respond = (text: string) => ({ type: "response", args: text });
+
+describe("feedback on the offline policy's cards", () => {
+  test('"not Monday" on a place card: the same task is proposed again on another day, the rest still placed', async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("not Monday")]);
+    expect(outcome.cards[1]).toEqual({ action: "place", args: { task_id: "review-limits", day: 1, slot_start: 5 } });
+    expect(outcome.cards[2]?.args.task_id).toBe("review-limits");
+    expect(outcome.cards[2]?.args.day).not.toBe(1);
+    expect(placeOf(outcome.schedule, "review-limits")).not.toMatch(/^day 1 /);
+    expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
+    expect(outcome.finalAnswer).toContain("Your review week is arranged.");
+  });
+
+  test('"later in the day": the same day, a later slot', async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("later in the day please")]);
+    expect(outcome.cards[2]).toEqual({ action: "place", args: { task_id: "review-limits", day: 1, slot_start: 9 } });
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 9-10");
+  });
+
+  test('"skip this one": the task stays pending, the next card is the next task', async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("skip this one")]);
+    expect(outcome.cards[2]?.args.task_id).not.toBe("review-limits");
+    expect(outcome.cards.filter((card) => card.args.task_id === "review-limits")).toHaveLength(1);
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("pending");
+    expect(outcome.finalAnswer).toContain("Your review week is partly arranged: 1 review task(s) are still pending.");
+  });
+
+  test("feedback it cannot act on is said so, and the task is left pending", async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("make it feel more balanced somehow")]);
+    expect(outcome.said).toContain('Offline, I can\'t act on "make it feel more balanced somehow" (a model key unlocks free-form feedback), so I\'m leaving task review-limits pending.');
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("pending");
+  });
+
+  test('"Friday instead" on a move card: the move is proposed again on Friday', async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(tempo, "Move my matrix review to Thursday", [accept, respond("Friday instead")]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move", "move"]);
+    expect(outcome.cards[1]?.args).toEqual({ task_id: "matrix-review", day: 4, slot_start: 7 });
+    expect(outcome.cards[2]?.args).toMatchObject({ task_id: "matrix-review", day: 5 });
+    expect(placeOf(outcome.schedule, "matrix-review")).toMatch(/^day 5 /);
+  });
+
+  test("feedback on the plan card changes the plan's scope; the plan card comes again", async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [respond("not on Monday")]);
+    expect(outcome.cards[0]?.action).toBe("confirm_plan");
+    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { plan_steps: [expect.anything(), { content: "Place each pending review task into a free slot that fits it, not on Monday (day 1)" }, expect.anything()] } });
+    expect(outcome.cards.slice(2).map((card) => card.args.day)).not.toContain(1);
+    expect(outcome.said).toContain("I've changed the plan as you asked. Here is the plan: review the week, place the pending review tasks into free slots that fit them, then verify.");
+  });
+
+  test("feedback on the plan card it cannot act on keeps the plan and says so", async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, "Arrange my reviews", [respond("make it fun"), { type: "ignore", args: null }]);
+    expect(outcome.said).toContain('Offline, I can\'t act on the feedback "make it fun" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.');
+    expect(outcome.cards[1]?.args.plan_steps).toEqual(outcome.cards[0]?.args.plan_steps);
+  });
+});
