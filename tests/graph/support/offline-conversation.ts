@@ -4,7 +4,7 @@
  * answer is scripted), collecting the cards, the final answer and the
  * schedule afterwards.
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../graphs/tempo.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
@@ -23,6 +23,8 @@ export interface ConversationOutcome {
   finalAnswer: string | null;
   /** The assistant's messages, in order. */
   said: string[];
+  /** Names of the tools called, in order. */
+  toolCalls: string[];
   phase: string;
   planSteps: string[];
   schedule: ScheduleState;
@@ -88,6 +90,7 @@ export async function converse(
     cards,
     finalAnswer: result.finalAnswer,
     said: result.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content)).filter(Boolean),
+    toolCalls: result.messages.flatMap((entry) => (entry as AIMessage).tool_calls ?? []).map((call) => call.name),
     phase: result.phase,
     planSteps: result.planSteps.map((step) => step.content),
     schedule: await tempo.repository.load("student"),

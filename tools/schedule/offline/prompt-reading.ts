@@ -79,7 +79,7 @@ export function latestUserLine(view: PromptView): string {
 
 /** The current step of the pinned execution context: its position and text. */
 export function currentStepOf(view: PromptView): { index: number; total: number; content: string } {
-  const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(view.context);
+  const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(section(view.context, "execution_context") || view.context);
   return { index: Number(match?.[1] ?? 1), total: Number(match?.[2] ?? 1), content: match?.[3] ?? "" };
 }
 
