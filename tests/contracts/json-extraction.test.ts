@@ -41,7 +41,7 @@ describe("stage contracts", () => {
     const parsed = parseContract(PlanDecisionSchema, '{"action": "plan_done", "plan_steps": [{"content": "a", "done_when": "b"}]}');
     expect(parsed).toEqual({
       ok: true,
-      value: { speak: "", action: "plan_done", reason: "", complexity: "moderate", need_thinking: false, plan_steps: [{ content: "a", done_when: "b" }] },
+      value: { speak: "", action: "plan_done", reason: "", complexity: "moderate", need_thinking: false, read_only: false, plan_steps: [{ content: "a", done_when: "b" }] },
     });
   });
   test("unknown actions and empty output are described", () => {
