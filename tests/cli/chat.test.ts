@@ -76,7 +76,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   for (const task of accepted) expect(conversation).toContain(`← placed task ${task} on day`);
   expect(conversation).not.toContain(`← placed task ${rejectedTask} `);
   expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
-  expect(conversation).toContain("tempo> Your review week is arranged.");
+  expect(conversation).toContain("tempo> Your review week is partly arranged: 1 review task(s) are still pending.");
 
   chat.send("/state");
   const state = await chat.waitFor("you> ");
