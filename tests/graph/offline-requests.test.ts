@@ -64,6 +64,7 @@ const ROWS: Row[] = [
       expect(outcome.planSteps[1]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)');
       expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10");
       expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
+      expect(outcome.finalAnswer).toMatch(/^Placed what you asked for\. 3 review task\(s\) in the whole week are still pending\./);
     },
   },
   {
@@ -74,6 +75,7 @@ const ROWS: Row[] = [
       // The four pending reviews (five slots) all fit on Wednesday: two free runs and the study hall.
       const placedOnWednesday = outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 3);
       expect(placedOnWednesday).toHaveLength(4);
+      expect(outcome.finalAnswer).toMatch(/^Placed what you asked for\.\n/);
     },
   },
   {

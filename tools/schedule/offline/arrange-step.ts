@@ -154,21 +154,26 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
 function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
   const pending = listing.filter((task) => task.kind === "pending");
   const leftOut: string[] = [];
+  const alreadyPlaced: string[] = [];
   let scope = pending;
   if (request.tasks.length > 0) {
     const chosen = new Map<string, ListedTask>();
     for (const phrase of request.tasks) {
       const matches = matchTasks(phrase, pending);
       for (const task of matches) chosen.set(task.id, task);
-      if (matches.length === 0) {
-        const other = matchTasks(phrase, listing)[0];
-        leftOut.push(other ? `${other.id} (already placed)` : `"${phrase}" (no pending task matches)`);
-      }
+      if (matches.length > 0) continue;
+      // A named task that is on the schedule already (maybe placed earlier in this step) is not left pending.
+      const placed = matchTasks(phrase, listing)[0];
+      if (placed) alreadyPlaced.push(placed.id);
+      else leftOut.push(`"${phrase}" (no pending task matches)`);
     }
     scope = [...chosen.values()];
   }
   const candidates = scope.filter((task) => !memory.skip.includes(task.id));
-  if (candidates.length === 0) return finishArrange({ ...memory, plan: [], leftOut }, end);
+  if (candidates.length === 0) {
+    const placedNote = alreadyPlaced.length > 0 && !Array.isArray(memory.plan) ? `${alreadyPlaced.join(", ")} already on the schedule` : "";
+    return finishArrange({ ...memory, plan: [], leftOut }, end, placedNote);
+  }
 
   const search = after.findLast((round) => round.name === "find_free" && !round.summarised);
   if (!search) {
@@ -231,10 +236,11 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   return remember({ ...memory, avoid, plan: "reread" }, `Understood: finding task ${taskId} another place (${text}).`, "the feedback changes where the task may go; the plan is made again");
 }
 
-/** The end of the step: what was proposed, skipped and left out. */
-function finishArrange(memory: ArrangeMemory, end: Finish): Decision {
+/** The end of the step: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
+function finishArrange(memory: ArrangeMemory, end: Finish, note = ""): Decision {
   const skipped = memory.skip.length ? `; skipped: ${memory.skip.join(", ")}` : "";
   const leftOut = memory.leftOut.length ? `; left pending: ${memory.leftOut.join("; ")}` : "";
-  const speak = skipped || leftOut ? `Every placement that fits was proposed${skipped}${leftOut}.` : "Every pending review task in scope has been proposed a place.";
-  return finish(end, speak, `every placement the plan had room for was proposed${skipped}${leftOut}`, "no placement is left to propose");
+  const already = note ? `; ${note}` : "";
+  const speak = skipped || leftOut || already ? `Every placement that fits was proposed${skipped}${leftOut}${already}.` : "Every pending review task in scope has been proposed a place.";
+  return finish(end, speak, `every placement the plan had room for was proposed${skipped}${leftOut}${already}`, "no placement is left to propose");
 }

@@ -4,7 +4,7 @@
  * (the answer to a read request, or the summary of a task as it went).
  */
 import { goalOf, section, type PromptView } from "./prompt-reading.js";
-import { parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
+import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
 /** "zh" when the text has Chinese characters, else "en". */
 export function languageOf(text: string): "en" | "zh" {
@@ -70,8 +70,14 @@ export function decideDeliver(view: PromptView): string {
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
   const pending = /reports (\d[\d,]*) pending/.exec(verify)?.[1];
+  const place = steps.find((step) => /^place\b/i.test(step.content));
+  const scoped = place ? parseScheduleRequest(place.content) : undefined;
   let heading = `Finished ${done} of ${steps.length} steps.`;
-  if (done === steps.length && steps.length > 0) {
+  if (done === steps.length && steps.length > 0 && scoped?.kind === "arrange" && (scoped.tasks.length > 0 || !isAnywhere({ ...scoped.where, not: { weekdays: [], days: [] } }))) {
+    // A scoped arrange ("only Wednesday", named tasks) is judged by its own step, not by the whole week.
+    heading = /skipped|left pending/.test(place?.summary ?? "") ? "Placed what fits of what you asked; some of it is left pending (below)." : "Placed what you asked for.";
+    if (pending !== undefined && pending !== "0") heading += ` ${pending} review task(s) in the whole week are still pending.`;
+  } else if (done === steps.length && steps.length > 0) {
     heading = pending === undefined || pending === "0" ? "Your review week is arranged." : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
   const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`)];
