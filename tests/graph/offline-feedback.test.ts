@@ -71,3 +71,21 @@ describe("feedback on the offline policy's cards", () => {
     expect(outcome.cards[1]?.args.plan_steps).toEqual(outcome.cards[0]?.args.plan_steps);
   });
 });
+
+describe("feedback in Chinese", () => {
+  test("“不要周一”、“晚一点”、“跳过” on place cards", async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const notMonday = await converse(tempo, "帮我安排复习", [accept, respond("不要周一")], "zh-not-monday");
+    expect(notMonday.cards[2]?.args.task_id).toBe("review-limits");
+    expect(placeOf(notMonday.schedule, "review-limits")).not.toMatch(/^day 1 /);
+
+    const later = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("晚一点")], "zh-later");
+    expect(later.cards[2]).toEqual({ action: "place", args: { task_id: "review-limits", day: 1, slot_start: 9 } });
+
+    const skipped = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("跳过这个")], "zh-skip");
+    expect(placeOf(skipped.schedule, "review-limits")).toBe("pending");
+
+    const unclear = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("弄得好看一点")], "zh-unclear");
+    expect(unclear.said).toContain("离线模式下我无法理解“弄得好看一点”（配置模型密钥后可处理自由表述的反馈），任务 review-limits 先保持待安排。");
+  });
+});

@@ -21,6 +21,7 @@ import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTas
 import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import { section, type PromptView, type RoundView } from "./prompt-reading.js";
+import { cannotActOn } from "./replies.js";
 import { dayLabel, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
 import { matchTasks } from "./task-matching.js";
 import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
@@ -219,7 +220,7 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   const rest = plan.slice(plan.findIndex((entry) => entry.id === taskId) + 1);
   if (feedback.kind !== "constrain") {
     const speak = feedback.kind === "unclear"
-      ? `Offline, I can't act on "${feedback.text}" (a model key unlocks free-form feedback), so I'm leaving task ${taskId} pending.`
+      ? cannotActOn(feedback.text, { en: `so I'm leaving task ${taskId} pending`, zh: `任务 ${taskId} 先保持待安排` })
       : `Skipping task ${taskId}: you rejected its placement.`;
     return remember({ ...memory, skip: [...memory.skip, taskId], plan: rest }, speak, "keep the skip list in working memory so it survives context compression");
   }

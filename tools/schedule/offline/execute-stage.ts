@@ -11,6 +11,7 @@ import { arrangeStep } from "./arrange-step.js";
 import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import { currentStepOf, type PromptView, type RoundView } from "./prompt-reading.js";
+import { cannotActOn } from "./replies.js";
 import { dayLabel, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
@@ -187,7 +188,7 @@ function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number
 
 /** What the policy says when a rejected write is left as it was. */
 function unchangedBecause(feedback: ReturnType<typeof parseFeedback>): string {
-  if (feedback.kind === "unclear") return `Offline, I can't act on "${feedback.text}" (a model key unlocks free-form feedback), so I left it as it was.`;
+  if (feedback.kind === "unclear") return cannotActOn(feedback.text, { en: "so I left it as it was", zh: "所以保持原样" });
   return "Understood: I left it as it was.";
 }
 

@@ -3,7 +3,7 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { goalOf, section, type PromptView } from "./prompt-reading.js";
+import { goalOf, latestUserLine, section, type PromptView } from "./prompt-reading.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
 /** "zh" when the text has Chinese characters, else "en". */
@@ -33,9 +33,16 @@ export function capabilities(language: "en" | "zh"): string {
   ].join("\n");
 }
 
+/** "Offline, I can't act on …" for feedback the policy does not understand, in the feedback's language. */
+export function cannotActOn(feedback: string, consequence: { en: string; zh: string }): string {
+  return languageOf(feedback) === "zh"
+    ? `离线模式下我无法理解“${feedback}”（配置模型密钥后可处理自由表述的反馈），${consequence.zh}。`
+    : `Offline, I can't act on "${feedback}" (a model key unlocks free-form feedback), ${consequence.en}.`;
+}
+
 /** The chat stage's decision for the latest user message. */
 export function decideChat(view: PromptView): Record<string, unknown> {
-  const message = section(view.context, "instruction").replace(/^Latest user message:\s*/, "").trim();
+  const message = (/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)).trim();
   const language = languageOf(message);
   const request = parseScheduleRequest(message);
   if (request.kind === "greeting") {
