@@ -327,8 +327,11 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
   let openai: FakeOpenAIServer;
   const workers: WorkerProcess[] = [];
   const databases: Database[] = [];
-  /** The execute request that never gets an answer (the one the process is killed in). */
-  const HANGING_EXECUTE_REQUEST = 6;
+  /**
+   * The execute request that never gets an answer (the one the process is killed in): the one after the first
+   * accepted place (overview, next_plan, list_tasks, find_free, the placement plan, place, then this).
+   */
+  const HANGING_EXECUTE_REQUEST = 7;
   let hung: (request: { body: unknown }) => void;
   const hangingRequest = new Promise<{ body: unknown }>((resolve) => (hung = resolve));
 
