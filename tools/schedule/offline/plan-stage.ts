@@ -43,7 +43,7 @@ export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
 export function decidePlan(view: PromptView): Record<string, unknown> {
   const state = section(view.context, "stage_state");
   const mode = /^Mode: (\w+)/m.exec(state)?.[1] ?? "draft";
-  const current = currentPlan(state);
+  const current = currentPlan(state).length > 0 ? currentPlan(state) : currentPlan(section(view.context, "plan").replace(/^(\d+)\. /gm, "$1. [pending] "));
   if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
   if (mode === "revise" && current.length > 0) return revise(view, current);
 

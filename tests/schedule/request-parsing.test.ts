@@ -1,0 +1,72 @@
+/** The offline policy's request parser: the forms each request takes in English and Chinese. */
+import { describe, expect, test } from "vitest";
+import { parseScheduleRequest, readNumber, readSlots, readWhere, resolveSlotWindow } from "../../tools/schedule/offline/request-parsing.js";
+import { parseFeedback } from "../../tools/schedule/offline/feedback.js";
+import { matchTask } from "../../tools/schedule/offline/task-matching.js";
+import type { ListedTask } from "../../tools/schedule/index.js";
+
+const days = (weekdays: number[] = [], indices: number[] = []) => ({ weekdays, days: indices });
+
+describe("request parsing", () => {
+  test.each([
+    ["Help me arrange next week's review sessions.", { kind: "arrange", tasks: [] }],
+    ["Arrange my review week, please.", { kind: "arrange", tasks: [] }],
+    ["Place each pending review task into a free slot that fits it", { kind: "arrange", tasks: [] }],
+    ['Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)', { kind: "arrange", tasks: ["linked list exercises"], where: { only: days([], [5]) } }],
+    ["schedule the matrix review and the essay on Friday evening", { kind: "arrange", tasks: ["matrix review", "essay"], where: { only: days([5]), slots: { part: "evening" } } }],
+    ["把 matrix-review 安排到周五晚上", { kind: "arrange", tasks: ["matrix-review"], where: { only: days([5]), slots: { part: "evening" } } }],
+    ["move my linear algebra review to Thursday", { kind: "move", task: "linear algebra review", where: { only: days([4]) } }],
+    ["reschedule review-limits to day 3 slot 5", { kind: "move", task: "review-limits", where: { only: days([], [3]), slots: { from: 5 } } }],
+    ["把线性代数复习挪到星期五第五节", { kind: "move", task: "线性代数复习", where: { only: days([5]), slots: { from: 5 } } }],
+    ["swap the essay with the vocabulary list", { kind: "swap", first: "essay", second: "vocabulary list" }],
+    ["把极限复习和矩阵复习对调", { kind: "swap", first: "极限复习", second: "矩阵复习" }],
+    ["take the essay draft off the schedule", { kind: "unplace", task: "essay draft" }],
+    ["把单词表撤下", { kind: "unplace", task: "单词表" }],
+    ["when am I free on Monday?", { kind: "free", minLength: 1, where: { only: days([1]) } }],
+    ["do I have 3 free slots in a row on the weekend?", { kind: "free", minLength: 3, where: { only: days([6, 7]) } }],
+    ["周一上午有空吗", { kind: "free", where: { only: days([1]), slots: { part: "morning" } } }],
+    ["what's on Tuesday?", { kind: "day", where: { only: days([2]) } }],
+    ["第3天有什么课", { kind: "day", where: { only: days([], [3]) } }],
+    ["what's left to schedule?", { kind: "list", status: "pending" }],
+    ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
+    ["还有哪些任务没安排", { kind: "list", status: "pending" }],
+    ["explain binary-tree-review", { kind: "explain", task: "binary-tree-review" }],
+    ["二叉树复习是什么", { kind: "explain", task: "二叉树复习" }],
+    ["what can you do?", { kind: "help" }],
+    ["你好！", { kind: "greeting" }],
+    ["write me a poem", { kind: "unknown" }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("numbers, negated days, slots and parts of the day", () => {
+    expect([readNumber("12"), readNumber("十二"), readNumber("二十"), readNumber("五"), readNumber("x")]).toEqual([12, 12, 20, 5, Number.NaN]);
+    expect(readWhere("arrange my reviews but not on monday or sunday")).toMatchObject({ only: days(), not: days([1, 7]) });
+    expect(readWhere("不要周一和周日，放在下午")).toMatchObject({ not: days([1, 7]), slots: { part: "afternoon" } });
+    expect(readSlots("slots 5-6")).toEqual({ from: 5, to: 6 });
+    expect(readSlots("第3到4节")).toEqual({ from: 3, to: 4 });
+    expect(resolveSlotWindow({ part: "evening" }, 12)).toEqual({ from: 9, to: 12 });
+    expect(resolveSlotWindow({ part: "morning" }, 6)).toEqual({ from: 1, to: 2 });
+  });
+
+  test("card feedback", () => {
+    expect(parseFeedback("")).toEqual({ kind: "none" });
+    expect(parseFeedback("Not this one.")).toEqual({ kind: "skip" });
+    expect(parseFeedback("not Monday")).toMatchObject({ kind: "constrain", not: days([1]) });
+    expect(parseFeedback("Friday instead")).toMatchObject({ kind: "constrain", only: days([5]) });
+    expect(parseFeedback("later in the day")).toMatchObject({ kind: "constrain", later: true });
+    expect(parseFeedback("早一点")).toMatchObject({ kind: "constrain", earlier: true });
+    expect(parseFeedback("make it nicer")).toEqual({ kind: "unclear", text: "make it nicer" });
+  });
+
+  test("task names match fuzzily, case-insensitively, or by id", () => {
+    const task = (id: string, name: string, categoryId: string): ListedTask => ({ id, name, kind: "placed", duration: 1, categoryId, slots: [], locked: false, canEmbed: false });
+    const tasks = [task("review-limits", "Review limits and continuity", "calculus"), task("matrix-review", "Matrix operations review", "linear-algebra"), task("determinant-exercises", "Determinant exercises", "linear-algebra"), task("vocab", "第五单元单词表", "english")];
+    expect(matchTask("MATRIX-REVIEW", tasks)?.task.id).toBe("matrix-review");
+    expect(matchTask("my linear algebra review", tasks)?.task.id).toBe("matrix-review");
+    expect(matchTask("calc limits", tasks)?.task.id).toBe("review-limits");
+    expect(matchTask("单词表", tasks)?.task.id).toBe("vocab");
+    expect(matchTask("linear algebra", tasks)).toMatchObject({ task: { id: "matrix-review" }, alsoMatching: [{ id: "determinant-exercises" }] });
+    expect(matchTask("physics lab", tasks)).toBeUndefined();
+  });
+});
