@@ -4,9 +4,12 @@
  * solver proves fit, the week stays sound, and the week is read once for the
  * whole place step (no re-read after each write).
  */
+import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { checkScheduleInvariants, generateSchedule, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { searchPlacements } from "../../tools/schedule/placement-search.js";
+import { checkScheduleInvariants, findFreeTool, generateSchedule, listTasksTool, parseFreeRuns, parseTaskListing, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { interruptsOf, resume } from "../support/scripted.js";
 import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";
 
@@ -40,3 +43,31 @@ test("the place step reads the week once, then proposes every placement", async 
   expect([count("list_tasks"), count("find_free"), count("update_working_memory"), count("place"), count("get_overview")]).toEqual([1, 1, 1, 8, 2]);
   expect(pendingIds(outcome.schedule)).toEqual([]);
 });
+
+test("a placement plan too long for working memory is cut, and the rest planned after a re-read", async () => {
+  // Three weeks with long task ids: the plan for every task that fits is longer than the scratchpad allows.
+  const week = generateSchedule({ days: 21, taskCount: 180, seed: 5 });
+  week.tasks = week.tasks.map((task) => (task.source === "task_item" && task.status === "pending" ? { ...task, id: `${task.id}-${"x".repeat(56 - task.id.length)}` } : task));
+  const tempo = await offlineTempo(week);
+  const config = { configurable: { thread_id: "long-plan", user_id: "student", max_rounds: 400 }, recursionLimit: 5_000 };
+  let result = await tempo.graph.invoke({ messages: [new HumanMessage("Arrange my review tasks")] }, config);
+  const memoryWrites: string[] = [];
+  for (let turn = 0; turn < 300 && interruptsOf(result).length > 0; turn += 1) {
+    for (const message of result.messages) for (const call of (message as AIMessage).tool_calls ?? []) if (call.name === "update_working_memory") memoryWrites.push(String(call.args.content));
+    result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
+  }
+  const schedule = await tempo.repository.load("student");
+  expect(new Set(memoryWrites).size).toBeGreaterThanOrEqual(2);
+  expect([...new Set(memoryWrites)][0]).toMatch(/^Placement plan: .* \(more after a re-read\)$/m);
+  expect(memoryWrites.every((content) => content.length <= 4_000)).toBe(true);
+  expect(result.phase).toBe("done");
+  expect(pendingIds(week).length - pendingIds(schedule).length).toBe(searchedCount(week));
+  expect(checkScheduleInvariants(schedule)).toEqual([]);
+}, 120_000);
+
+/** How many pending tasks the placement search fits in one go on the week as read by the tools. */
+function searchedCount(week: ScheduleState): number {
+  const listing = parseTaskListing(listTasksTool.run(week, { status: "pending", limit: 100 }).content);
+  const runs = parseFreeRuns(findFreeTool.run(week, { min_length: 1, limit: 100 }).content);
+  return searchPlacements(listing.map((task) => ({ id: task.id, duration: task.duration })), runs).placements.length;
+}

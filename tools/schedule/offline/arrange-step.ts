@@ -16,7 +16,7 @@
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
-import { parseFreeRuns, parsePlacedResult, parseTaskListing, type ListedTask } from "../result-parsing.js";
+import { parseFreeRuns, parseOverflowCount, parsePlacedResult, parseTaskListing, type ListedTask } from "../result-parsing.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
@@ -48,6 +48,8 @@ interface ArrangeMemory {
   avoid: Map<string, Avoid>;
   /** Tasks in scope the plan could not place, with why. */
   leftOut: string[];
+  /** True when the plan was cut to fit working memory: more placements follow after a re-read. */
+  more?: boolean;
   /** Lines of the scratchpad that are not the step's. */
   other: string[];
 }
@@ -57,6 +59,9 @@ const SKIP_LINE = /^Skip tasks: (.*)$/;
 const AVOID_LINE = /^Avoid: (.*)$/;
 const LEFT_OUT_LINE = /^Left out: (.*)$/;
 const REREAD = "(read the week again)";
+const MORE = "(more after a re-read)";
+/** Longest scratchpad the step writes (update_working_memory takes at most 4,000 characters). */
+const SCRATCHPAD_LIMIT = 3_800;
 
 /** Reads the step's lines of the scratchpad. */
 function readMemory(scratchpad: string): ArrangeMemory {
@@ -68,6 +73,7 @@ function readMemory(scratchpad: string): ArrangeMemory {
     const leftOut = LEFT_OUT_LINE.exec(line)?.[1];
     if (plan !== undefined) {
       memory.plan = plan.trim() === REREAD ? "reread" : [...plan.matchAll(/(\S+)@(\d+):(\d+)-(\d+)/g)].map(([, id = "", day, start, end]) => ({ id, day: Number(day), start: Number(start), end: Number(end) }));
+      memory.more = plan.endsWith(MORE);
     } else if (skip !== undefined) {
       memory.skip = skip.split(",").map((id) => id.trim()).filter(Boolean);
     } else if (avoid !== undefined) {
@@ -96,7 +102,10 @@ function numbers(text: string | undefined): number[] {
 /** The scratchpad with the step's lines written back. */
 function renderMemory(memory: ArrangeMemory): string {
   const lines = [...memory.other];
-  if (memory.plan !== undefined) lines.push(`Placement plan: ${memory.plan === "reread" ? REREAD : memory.plan.map((entry) => `${entry.id}@${entry.day}:${entry.start}-${entry.end}`).join(", ") || "(nothing left)"}`);
+  if (memory.plan !== undefined) {
+    const entries = memory.plan === "reread" ? REREAD : memory.plan.map((entry) => `${entry.id}@${entry.day}:${entry.start}-${entry.end}`).join(", ") || "(nothing left)";
+    lines.push(`Placement plan: ${entries}${memory.more && memory.plan !== "reread" ? ` ${MORE}` : ""}`);
+  }
   if (memory.skip.length > 0) lines.push(`Skip tasks: ${memory.skip.join(", ")}`);
   if (memory.avoid.size > 0) {
     const entries = [...memory.avoid].map(([id, limits]) =>
@@ -110,7 +119,12 @@ function renderMemory(memory: ArrangeMemory): string {
 
 /** Writes the scratchpad (a memory tool: runs at once, no card). */
 function remember(memory: ArrangeMemory, speak: string, reason: string): Decision {
-  return { speak, action: "continue", reason, tool_call: { name: "update_working_memory", arguments: { content: renderMemory(memory) } } };
+  let fitted = memory;
+  // A plan too long for working memory is cut; the rest is planned again once the kept part is proposed.
+  while (renderMemory(fitted).length > SCRATCHPAD_LIMIT && Array.isArray(fitted.plan) && fitted.plan.length > 1) {
+    fitted = { ...fitted, plan: fitted.plan.slice(0, Math.ceil(fitted.plan.length * 0.8)), more: true };
+  }
+  return { speak, action: "continue", reason, tool_call: { name: "update_working_memory", arguments: { content: renderMemory(fitted) } } };
 }
 
 const LISTING_ARGUMENTS = { source: "task_item", limit: 100 };
@@ -125,8 +139,16 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   if (last.name === "place" && isRejected(last.result)) return afterRejection(last, memory, facts);
 
   const lastWrite = rounds.findLastIndex((round) => round.name === "place" || round.name === "update_working_memory");
-  const listing = rounds.slice(lastWrite + 1).findLast((round) => round.name === "list_tasks" && !round.summarised);
-  if (listing) return planFromReads(rounds.slice(rounds.indexOf(listing) + 1), parseTaskListing(listing.result), memory, request, facts, end);
+  const reads = rounds.slice(lastWrite + 1);
+  const listing = reads.find((round) => round.name === "list_tasks" && !round.summarised);
+  if (listing) {
+    // A listing cut at 100 lines may hide pending tasks: list the pending ones on their own (the first listing still
+    // gives the placed ones, for the day loads).
+    const pendingListing = reads.find((round) => round.name === "list_tasks" && round.arguments.status === "pending" && !round.summarised);
+    if (!pendingListing && parseOverflowCount(listing.result) > 0) return read("Listing the pending tasks on their own.", "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
+    const tasks = [...parseTaskListing(listing.result).filter((task) => task.kind !== "pending"), ...parseTaskListing((pendingListing ?? listing).result).filter((task) => task.kind === "pending")];
+    return planFromReads(reads.slice(reads.indexOf(pendingListing ?? listing) + 1), tasks, memory, request, facts, end);
+  }
   if (last.name === "place" && last.result.startsWith("error:")) return readListing("That place failed; reading the week again.");
   if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
 
@@ -142,7 +164,7 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   }
   const proposedIndex = Math.max(-1, ...sincePlan.map((round) => plan.findIndex((entry) => entry.id === String(round.arguments.task_id))));
   const next = plan[proposedIndex + 1];
-  if (!next) return finishArrange(memory, end);
+  if (!next) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
   return propose(
     `Placing task ${next.id} on ${dayLabel(next.day, (day) => weekdayOf(facts, day))} slots ${next.start}-${next.end}.`,
     "place",
@@ -176,16 +198,29 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
     return finishArrange({ ...memory, plan: [], leftOut }, end, placedNote);
   }
 
-  const search = after.findLast((round) => round.name === "find_free" && !round.summarised);
-  if (!search) {
-    const shortest = Math.min(...candidates.map((task) => task.duration));
-    return read(`Looking for free runs for ${candidates.length} task(s).`, "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
+  const searches = after.filter((round) => round.name === "find_free" && !round.summarised);
+  const shortest = Math.min(...candidates.map((task) => task.duration));
+  if (searches.length === 0) return read(`Looking for free runs for ${candidates.length} task(s).`, "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
+  // A list of free runs cut at 100 lines goes on from the last day it reached (runs seen twice count once).
+  const lastSearch = searches.at(-1)!.result;
+  const lastDay = parseFreeRuns(lastSearch).at(-1)?.day;
+  const windowEnd = Number(/on days [\d,-]*?(\d+) slots/.exec(lastSearch)?.[1] ?? 0);
+  if (parseOverflowCount(lastSearch) > 0 && lastDay !== undefined && lastDay < windowEnd && searches.length < 20) {
+    const days = Array.from({ length: windowEnd - lastDay + 1 }, (_, offset) => lastDay + offset);
+    return read("Looking for the rest of the free runs.", "find_free", { min_length: shortest, days, limit: 100 }, "the list of free runs was cut");
   }
+  const seen = new Set<string>();
+  const freeRuns = searches.flatMap((round) => parseFreeRuns(round.result)).filter((run) => {
+    const key = `${run.day}:${run.start}:${run.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 
   const allowed = new Set(resolveDays(request.where.only, facts));
   const notAllowed = new Set(resolveDays(request.where.not, facts));
   const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
-  const runs: SearchRun[] = parseFreeRuns(search.result)
+  const runs: SearchRun[] = freeRuns
     .filter((run) => (allowed.size === 0 || allowed.has(run.day)) && !notAllowed.has(run.day))
     .map((run) => ({ day: run.day, start: Math.max(run.start, window.from), end: Math.min(run.end, window.to), ...(run.hostId ? { hostId: run.hostId } : {}) }))
     .filter((run) => run.end >= run.start);
@@ -204,7 +239,7 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   const placements = searchPlacements(tasks, runs, { dayLoad }).placements.sort((a, b) => Number(memory.avoid.has(b.id)) - Number(memory.avoid.has(a.id)));
   const placedIds = new Set(placements.map((entry) => entry.id));
   for (const task of candidates) if (!placedIds.has(task.id)) leftOut.push(`${task.id} (no free slot fits)`);
-  const next: ArrangeMemory = { ...memory, plan: placements, leftOut };
+  const next: ArrangeMemory = { ...memory, plan: placements, leftOut, more: false };
   if (placements.length === 0) return finishArrange(next, end);
   return remember(next, `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory.`, "the plan must survive the compression of older tool rounds");
 }
