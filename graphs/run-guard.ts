@@ -6,7 +6,9 @@
  * - a message must be non-empty, within `maxMessageCharacters`, and a slash
  *   command must be one Tempo knows (else INVALID_INPUT);
  * - a resume needs a thread that waits on an interrupt, and a non-null value
- *   (else INVALID_RESUME);
+ *   (else INVALID_RESUME); one bound to a card — a resume map keyed by
+ *   interrupt id, a `card_id`, an echoed action — needs that card to be the
+ *   one pending (else STALE_RESUME);
  * - the recursion limit follows the round budget, so `maxRounds` — not
  *   LangGraph's default of 25 steps — bounds a run.
  *
@@ -20,6 +22,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
+import { assertResumeIsCurrent } from "../contracts/cards.js";
 import { DatabaseUnreachableError, InvalidResumeError, TempoError } from "../errors/index.js";
 
 /** Slash commands the chat node handles. */
@@ -84,6 +87,8 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
     throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
   }
   const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
+  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
   if (resume && !snapshot.tasks.some((task) => task.interrupts.length > 0)) {
     throw new InvalidResumeError(
       snapshot.createdAt

@@ -21,7 +21,6 @@ import { findTool } from "../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { questionInterrupt, toolInterrupt } from "./interrupt-cards.js";
 import { buildExecutePrompt } from "./execute-context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId, now, toolRound } from "./messages.js";
@@ -145,13 +144,11 @@ async function applyDecision(
       reason: decision.reason || speak,
       speak,
     };
-    emit(config, { kind: "confirm_request", node: "execute", interrupt: toolInterrupt(pendingTool) });
     return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, phase: "waiting_confirm", pending: { kind: "confirm_tool", tool: pendingTool } };
   }
 
   if (decision.action === "ask_user") {
     const message = new AIMessage({ id: newId("ai"), content: speak });
-    emit(config, { kind: "interrupt", node: "execute", interrupt: questionInterrupt(speak) });
     return {
       ...base,
       messages: [...cleared.messages, message],
