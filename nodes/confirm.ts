@@ -15,7 +15,7 @@ import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { CardAnswer, HumanResponse } from "../contracts/cards.js";
 import { PlanStepDraftSchema } from "../contracts/plan.js";
 import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-import { findTool } from "../tools/domain.js";
+import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments } from "../tools/runner.js";
 import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -32,7 +32,8 @@ export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
-    assertThreadOwner(state, ensureConfiguration(config, dependencies.settings).userId);
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    assertThreadOwner(state, userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;
@@ -47,6 +48,11 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const definition = findTool(dependencies.domain, tool.name);
     const card = toolInterrupt(tool, stepPosition(state), definition ? (toJsonSchema(definition.schema) as Record<string, unknown>) : undefined);
     const answer = awaitHuman(card, state.pendingAnswer, (answers) => readToolAnswer(answers, tool, dependencies), config);
+    if (answer.editedArguments) {
+      // What the chat says with the applied call names the edited change, not the proposal.
+      const summary = await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments);
+      return answerTool(state, { ...tool, summary, speak: `Applying your edit: ${summary}.` }, answer, config);
+    }
     return answerTool(state, tool, answer, config);
   };
 }

@@ -17,7 +17,7 @@ import { modelFor } from "../models/stage-models.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
-import { findTool } from "../tools/domain.js";
+import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -140,7 +140,7 @@ async function applyDecision(
       id: call.id,
       name: call.name,
       arguments: checked.arguments,
-      summary: `${call.name} ${JSON.stringify(checked.arguments)}`,
+      summary: await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments),
       reason: decision.reason || speak,
       speak,
     };
