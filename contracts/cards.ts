@@ -292,7 +292,8 @@ function readDecision(card: Card, index: number, decision: Decision): CardAnswer
   const request = card.action_requests[index]!;
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   if (!allowed.includes(decision.type)) {
-    throw new InvalidResumeError(`A "${decision.type}" decision is not allowed for ${request.name}; allowed: ${allowed.join(", ")}.`, { expected: allowed });
+    const takes = card.kind === "ask_user" ? `it takes ${expectedAnswers(card)}` : `allowed: ${allowed.join(", ")}`;
+    throw new InvalidResumeError(`A "${decision.type}" decision is not allowed for ${request.name}; ${takes}.`, { expected: allowed });
   }
   if (decision.type === "approve") return { type: "approve" };
   if (decision.type === "reject") return { type: "reject", message: (decision.message ?? "").trim() };
@@ -307,7 +308,8 @@ function readHumanResponse(card: Card, index: number, response: HumanResponse): 
   const permitted = { accept: allowed.includes("approve"), edit: allowed.includes("edit"), response: allowed.includes("reject") || question, ignore: allowed.includes("reject") };
   if (!permitted[response.type]) {
     const expected = Object.entries(permitted).flatMap(([type, ok]) => (ok ? [type] : []));
-    throw new InvalidResumeError(`A "${response.type}" response is not allowed for ${request.name}; allowed: ${expected.join(", ")}.`, { expected });
+    const takes = question ? `it takes ${expectedAnswers(card)}` : `allowed: ${expected.join(", ")}`;
+    throw new InvalidResumeError(`A "${response.type}" response is not allowed for ${request.name}; ${takes}.`, { expected });
   }
   const args = response.args ?? null;
   switch (response.type) {
