@@ -10,7 +10,8 @@ import { ModelOutputError } from "../errors/index.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { newId, now } from "./messages.js";
 
-const CORRECTION_PREFIX = "correction-";
+/** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */
+const CORRECTION_PREFIX = "do-not-render-correction-";
 
 /** The update that records an invalid output and asks for a corrected one; throws when the limit is reached. */
 export function correctionUpdate(
