@@ -211,12 +211,12 @@ export function assertAddressedTo(card: Card, value: unknown): void {
   if (named.cardId !== undefined && card.card_id !== undefined && named.cardId !== card.card_id) {
     stale(card, `it answers card ${named.cardId}`);
   }
-  named.echoes.forEach((echo, index) => {
-    const request = card.action_requests[named.echoes.length === 1 ? 0 : index];
-    if (!request) return;
+  for (const echo of named.echoes) {
+    const request = card.action_requests[echo.index];
+    if (!request) continue;
     if (echo.action !== request.name) stale(card, `it answers a ${echo.action} card`);
     if (echo.args !== undefined && !sameArguments(echo.args, request.args)) stale(card, `it accepts ${echo.action} with other arguments than the card shows`);
-  });
+  }
 }
 
 /** LangGraph's interrupt ids: 32 lower-case hex digits (its resume-map keys). */
@@ -266,26 +266,37 @@ export function assertResumeIsCurrent(resume: unknown, pending: readonly Pending
   if (card) assertAddressedTo({ ...card, card_id: current?.id ?? card.card_id }, resume);
 }
 
-/** The card id and the echoed actions a resume value names, if any. */
-function namedTarget(value: unknown): { cardId?: string; echoes: Array<{ action: string; args?: Record<string, unknown> }> } {
+/** An action request a resume echoes: its position among the card's action requests, its name, and (for an accept) its arguments. */
+interface Echo {
+  index: number;
+  action: string;
+  args?: Record<string, unknown>;
+}
+
+/** The card id and the echoed action requests a resume value names, if any. */
+function namedTarget(value: unknown): { cardId?: string; echoes: Echo[] } {
   if (value === null || typeof value !== "object") return { echoes: [] };
-  if (Array.isArray(value)) return { echoes: value.flatMap((item) => namedTarget(item).echoes) };
+  if (Array.isArray(value)) return { echoes: value.flatMap((item, index) => echoOf(item, index)) };
   const record = value as Record<string, unknown>;
   if (Array.isArray(record.decisions)) {
-    const echoes = record.decisions.flatMap((decision: unknown) => {
+    const echoes = record.decisions.flatMap((decision: unknown, index) => {
       const edited = (decision as { edited_action?: unknown; editedAction?: unknown } | null)?.edited_action ?? (decision as { editedAction?: unknown } | null)?.editedAction;
       const name = (edited as { name?: unknown } | undefined)?.name;
-      return typeof name === "string" ? [{ action: name }] : [];
+      return typeof name === "string" ? [{ index, action: name }] : [];
     });
     return { cardId: typeof record.card_id === "string" ? record.card_id : undefined, echoes };
   }
-  const args = record.args as { action?: unknown; args?: unknown } | null | undefined;
-  if (args && typeof args === "object" && typeof args.action === "string") {
-    // An accept echoes the card's arguments; an edit changes them on purpose, so only its action is compared.
-    const echoed = record.type === "accept" && args.args && typeof args.args === "object" ? (args.args as Record<string, unknown>) : undefined;
-    return { echoes: [{ action: args.action, args: echoed }] };
-  }
-  return { echoes: [] };
+  return { echoes: echoOf(record, 0) };
+}
+
+/** The action request a legacy HumanResponse echoes in `args: { action, args }`, at `index`. */
+function echoOf(response: unknown, index: number): Echo[] {
+  const record = response as { type?: unknown; args?: unknown } | null;
+  const args = record?.args as { action?: unknown; args?: unknown } | null | undefined;
+  if (!args || typeof args !== "object" || typeof args.action !== "string") return [];
+  // An accept echoes the card's arguments; an edit changes them on purpose, so only its action is compared.
+  const echoed = record?.type === "accept" && args.args && typeof args.args === "object" ? (args.args as Record<string, unknown>) : undefined;
+  return [{ index, action: args.action, args: echoed }];
 }
 
 function readDecision(card: Card, index: number, decision: Decision): CardAnswer {
