@@ -100,7 +100,10 @@ export interface CardAction {
   argsSchema?: Record<string, unknown>;
 }
 
-/** Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. */
+/**
+ * Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. Legacy clients see
+ * one action: for a card of several, `legacy` must describe them all, since one legacy answer decides every one.
+ */
 export function buildCard(kind: CardKind, actions: readonly [CardAction, ...CardAction[]], legacy: HumanInterrupt): Card {
   const requests = actions.map((action) => ({ name: action.name, args: action.args, description: action.description, arguments: action.args }));
   const configs = actions.map((action) => ({
@@ -175,7 +178,7 @@ export type CardAnswer =
  */
 export function readCardResume(card: Card, value: unknown): CardAnswer[] {
   assertAddressedTo(card, value);
-  const question = card.kind === "confirm_plan" || card.kind === "confirm_tool" ? false : true;
+  const question = card.kind === "ask_user";
   if (typeof value === "string") {
     if (question && value.trim() !== "") return [{ type: "answer", text: value }];
     invalid(card, value);

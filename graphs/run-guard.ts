@@ -50,26 +50,30 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
   };
   const streamEvents = target.streamEvents.bind(target);
   target.stream = async (input, options) => {
-    await checkRun(target, input, options, settings);
-    return stream(input, withRecursionLimit(options, settings));
+    const checked = await checkRun(target, input, options, settings);
+    return stream(input, pinnedTo(checked, withRecursionLimit(options, settings)));
   };
   target.streamEvents = (input, options, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
-      return checkRun(target, input, options, settings).then(() => streamEvents(input, withRecursionLimit(options, settings), streamOptions));
+      return checkRun(target, input, options, settings).then((checked) => streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions));
     }
     return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
-        await checkRun(target, input, options, settings);
-        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions) as AsyncIterable<unknown>;
+        const checked = await checkRun(target, input, options, settings);
+        yield* streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions) as AsyncIterable<unknown>;
       })(),
     );
   };
   return graph;
 }
 
-/** Throws the typed error a run deserves, before anything is written. */
-export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<void> {
+/**
+ * Throws the typed error a run deserves, before anything is written. For a resume, returns the checkpoint it
+ * was checked against: the run is pinned to it, so a resume that lost a race to another answer resumes the card
+ * it was checked for (and is refused by the saver's claim) instead of running on from where the other answer led.
+ */
+export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<string | undefined> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
@@ -78,7 +82,7 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
   const text = messageInputText(input);
   if (text !== undefined) checkMessage(text, settings);
 
-  if (!threadId || !graph.checkpointer) return;
+  if (!threadId || !graph.checkpointer) return undefined;
   // The checkpoint the run starts from: the latest, or the one the caller addressed.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
   const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
@@ -97,6 +101,14 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
       { threadId },
     );
   }
+  return resume ? (snapshot.config.configurable?.checkpoint_id as string | undefined) : undefined;
+}
+
+/** The run's options with `configurable.checkpoint_id` set to `checkpointId`, unless the caller addressed one. */
+function pinnedTo(checkpointId: string | undefined, options: Record<string, unknown>): Record<string, unknown> {
+  const configurable = (options.configurable ?? {}) as Record<string, unknown>;
+  if (!checkpointId || configurable.checkpoint_id) return options;
+  return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
 }
 
 /** Refuses empty, oversized and unknown-command messages. */

@@ -49,6 +49,10 @@ async function forks(tempo: TempoOnDatabase, threadId: string): Promise<string[]
   return result.rows.map((row) => row.parent_checkpoint_id);
 }
 
+/** Refusal codes seen, by delay, printed at the end (how the repeat was stopped). */
+const refusals = new Map<string, number>();
+afterAll(() => console.log(`repeated answers refused: ${JSON.stringify(Object.fromEntries([...refusals].sort()))}`));
+
 describe.each(postgresTargets())("$kind postgres", (target) => {
   const env = useTempoOnTarget(target);
   let other: TempoOnDatabase;
@@ -76,8 +80,10 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       const refused = settled.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected").map((outcome) => outcome.reason as unknown);
       expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
       expect(refused).toHaveLength(1);
-      expect(isTempoError(refused[0])).toBe(true);
-      expect(TYPED_REFUSALS).toContain((refused[0] as { code: string }).code);
+      expect(isTempoError(refused[0]), String((refused[0] as Error)?.stack ?? refused[0])).toBe(true);
+      const code = (refused[0] as { code: string }).code;
+      expect(TYPED_REFUSALS).toContain(code);
+      refusals.set(`${delay} ms ${code}`, (refusals.get(`${delay} ms ${code}`) ?? 0) + 1);
 
       // The first card's write applied once; the thread waits on the next write, which nobody approved.
       expect(await appliedRows(env.tempo, threadId, first.callId)).toBe(1);
