@@ -34,8 +34,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       );
       summary = messageText(reply).trim();
       if (summary === "") throw new Error("the deliver model returned an empty summary");
-      // The summary streamed token by token under the reply's id: the stored message keeps it, so a UI shows it once.
-      if (reply.id) messageId = reply.id;
+      // The summary streamed token by token under the reply's id: the stored message keeps it, so a UI shows it
+      // once — unless a server reuses ids, when a fresh one keeps earlier messages from being replaced.
+      if (reply.id && !state.messages.some((message) => message.id === reply.id)) messageId = reply.id;
     } catch (error) {
       summary = mechanicalSummary(state);
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
