@@ -45,7 +45,10 @@ export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: Car
       // The card's id is the interrupt id LangGraph gave this wait: clients see it in the value and answer by it.
       const raised = error.interrupts.find((pending) => pending.value === card);
       if (raised?.id) card.card_id = raised.id;
-      emit(config, card.kind === "ask_user" ? { kind: "interrupt", node, interrupt: card } : { kind: "confirm_request", node, interrupt: card });
+      // A copy: the event must not share the interrupt's value object (the server's protocol stream
+      // stalls a useStream client when the same object arrives as a custom event and as the interrupt).
+      const event = structuredClone(card);
+      emit(config, card.kind === "ask_user" ? { kind: "interrupt", node, interrupt: event } : { kind: "confirm_request", node, interrupt: event });
       throw error;
     }
     if (!isInvalidResume(error)) throw error;
