@@ -164,7 +164,7 @@ export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 /** What one action request was answered with, whatever shape the resume had. */
 export type CardAnswer =
   | { type: "approve" }
-  /** Edited arguments; text values (as UIs send them) are already read as JSON where they parse. */
+  /** Edited arguments as sent (edit forms send every value as text: see {@link parseTextValues}). */
   | { type: "edit"; args: Record<string, unknown> }
   /** Rejected; `message` is the feedback, "" when there is none (the legacy ignore). */
   | { type: "reject"; message: string }
@@ -346,7 +346,7 @@ function readHumanResponse(card: Card, index: number, response: HumanResponse): 
 
 /** An edit: edited arguments, or for a question the text of its answer field. */
 function editAnswer(card: Card, edited: Record<string, unknown>): CardAnswer {
-  if (card.kind !== "ask_user") return { type: "edit", args: parseTextValues(edited) };
+  if (card.kind !== "ask_user") return { type: "edit", args: edited };
   const text = edited[ANSWER_FIELD];
   if (typeof text !== "string" || text.trim() === "") {
     throw new InvalidResumeError(`The answer to the question goes in args.${ANSWER_FIELD} (a non-empty string).`, { expected: ["edit"] });

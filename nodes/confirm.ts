@@ -12,7 +12,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import type { CardAnswer, HumanResponse } from "../contracts/cards.js";
+import { parseTextValues, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
 import { PlanStepDraftSchema } from "../contracts/plan.js";
 import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
 import { describeToolCall, findTool } from "../tools/domain.js";
@@ -94,9 +94,13 @@ function readToolAnswer(answers: CardAnswer[], tool: PendingTool, dependencies: 
   const response = asResponse(answers[0]!);
   if (response.type !== "edit") return { response };
   const definition = findTool(dependencies.domain, tool.name);
-  // Text values ("5", "[1,2]") from edit forms are already read as JSON by the card contract.
   const edited = (response.args as { args: Record<string, unknown> }).args;
-  const checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  let checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): read such values as JSON before refusing.
+  if (!checked.ok && definition) {
+    const parsed = checkToolArguments(definition, parseTextValues(edited));
+    if (parsed.ok) checked = parsed;
+  }
   if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
   return { response, editedArguments: checked.arguments };
 }
@@ -127,7 +131,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
 
 /** The plan from an `edit` response: args.args.plan_steps, validated. */
 function editedPlan(response: HumanResponse): PlanStep[] {
-  const args = (response.args as { args: Record<string, unknown> }).args;
+  const args = parseTextValues((response.args as { args: Record<string, unknown> }).args);
   const steps = PlanStepDraftSchema.array().min(1).safeParse(args.plan_steps);
   if (!steps.success) {
     rejectResume('An "edit" of the plan needs args.args.plan_steps: a non-empty list of {content, done_when}.', { expected: ["edit"] });

@@ -28,11 +28,11 @@ describe("a card with several action requests", () => {
     expect(isHitlRequest({ action_requests: [{ name: "x", args: {} }], review_configs: [{ actionName: "x", allowedDecisions: [] }] })).toBe(false);
   });
 
-  test("v1 decisions apply in order, one per action; edits read text values as JSON", () => {
+  test("v1 decisions apply in order, one per action; edited values come as sent", () => {
     expect(
       readCardResume(BATCH, { decisions: [{ type: "edit", edited_action: { name: "place", args: { task_id: "a", day: "4", slot_start: "3" } } }, { type: "reject", message: " later " }] }),
     ).toEqual([
-      { type: "edit", args: { task_id: "a", day: 4, slot_start: 3 } },
+      { type: "edit", args: { task_id: "a", day: "4", slot_start: "3" } },
       { type: "reject", message: "later" },
     ]);
     expect(readCardResume(BATCH, { decisions: [{ type: "approve" }, { type: "reject" }], card_id: BATCH.card_id })).toEqual([{ type: "approve" }, { type: "reject", message: "" }]);

@@ -137,6 +137,13 @@ describe("approve / edit / reject, v1 and legacy", () => {
     expect(domain.data.get("user-1")).toEqual({ notes: ["a"] });
   });
 
+  test("an edited text that reads as JSON stays text when the tool takes text", async () => {
+    const { domain, graph, config } = await atPlanCard("edit-json-text");
+    await graph.invoke(resume(approve), config);
+    await graph.invoke(resume({ decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "123" } } }] }), config);
+    expect(domain.data.get("user-1")).toEqual({ notes: ["123"] });
+  });
+
   test("a question takes text from a v1 edit, a legacy response, Agent Inbox's edit of the answer field, or a plain string", async () => {
     const asks = json({ speak: "What should the note say?", action: "ask_user", reason: "no text" });
     const answers = [
