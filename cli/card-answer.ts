@@ -4,12 +4,7 @@
  * tool arguments (JSON) or plan steps. Pure functions from typed text to the
  * v1 `{ decisions }` resume of the card contract (contracts/cards.ts).
  */
-import { ANSWER_FIELD, ASK_USER_ACTION, CONFIRM_PLAN_ACTION, type Card, type DecisionsResponse, type DecisionType } from "../contracts/cards.js";
-
-/** The plan card's action. */
-export const PLAN_CARD_ACTION = CONFIRM_PLAN_ACTION;
-/** The question card's action. */
-export const QUESTION_CARD_ACTION = ASK_USER_ACTION;
+import { ANSWER_FIELD, type Card, type DecisionsResponse, type DecisionType } from "../contracts/cards.js";
 
 /** What a line typed at a card means. */
 export type CardReply =

@@ -7,8 +7,6 @@
 import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type DecisionType } from "../contracts/cards.js";
 import type { PendingTool, PlanStep } from "../graphs/state.js";
 
-export { ASK_USER_ACTION, CONFIRM_PLAN_ACTION };
-
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
