@@ -1,20 +1,15 @@
 /**
- * Reading the user's answer to a card in the terminal: a choice (accept,
- * edit, reject with feedback, ignore) and, for an edit, the edited tool
- * arguments (JSON) or plan steps. Pure functions from typed text to the
- * `HumanResponse` the graph resumes with.
+ * Reading the user's answer to a card in the terminal: a choice (approve,
+ * edit, reject with feedback, reject without) and, for an edit, the edited
+ * tool arguments (JSON) or plan steps. Pure functions from typed text to the
+ * v1 `{ decisions }` resume of the card contract (contracts/cards.ts).
  */
-import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
-
-/** The plan card's action (nodes/interrupt-cards.ts). */
-export const PLAN_CARD_ACTION = "confirm_plan";
-/** The question card's action (nodes/interrupt-cards.ts). */
-export const QUESTION_CARD_ACTION = "ask_user";
+import { ANSWER_FIELD, type Card, type DecisionsResponse, type DecisionType } from "../contracts/cards.js";
 
 /** What a line typed at a card means. */
 export type CardReply =
   /** A complete answer. */
-  | { kind: "answer"; response: HumanResponse }
+  | { kind: "answer"; response: DecisionsResponse }
   /** The user chose edit: ask for the edited arguments or plan steps. */
   | { kind: "edit" }
   /** The user chose reject without feedback yet: ask for it. */
@@ -23,37 +18,42 @@ export type CardReply =
   | { kind: "invalid"; message: string };
 
 /** Result of reading an edit. */
-export type EditReading = { ok: true; response: HumanResponse } | { ok: false; message: string };
+export type EditReading = { ok: true; response: DecisionsResponse } | { ok: false; message: string };
 
-const ACCEPT_WORDS = new Set(["a", "accept", "y", "yes", "ok", "okay"]);
+const ACCEPT_WORDS = new Set(["a", "accept", "approve", "y", "yes", "ok", "okay"]);
 const EDIT_WORDS = new Set(["e", "edit"]);
 const REJECT_WORDS = new Set(["r", "reject", "n", "no"]);
 const IGNORE_WORDS = new Set(["i", "ignore", "skip"]);
 
 /** True for a card that asks a question (answered with free text). */
-export function isQuestionCard(card: HumanInterrupt): boolean {
-  return card.action_request.action === QUESTION_CARD_ACTION || onlyResponds(card);
+export function isQuestionCard(card: Card): boolean {
+  return card.kind === "ask_user";
 }
 
 /** True for the plan card. */
-export function isPlanCard(card: HumanInterrupt): boolean {
-  return card.action_request.action === PLAN_CARD_ACTION;
+export function isPlanCard(card: Card): boolean {
+  return card.kind === "confirm_plan";
 }
 
-function onlyResponds(card: HumanInterrupt): boolean {
-  const { allow_accept, allow_edit, allow_ignore, allow_respond } = card.config;
-  return allow_respond && !allow_accept && !allow_edit && !allow_ignore;
+/** The decisions the card's (first) action allows. */
+function allowedOf(card: Card): readonly DecisionType[] {
+  return card.review_configs[0]?.allowed_decisions ?? [];
 }
 
-/** The choices a card allows, as "a accept / e edit / r reject with feedback / i ignore". */
-export function choicesOf(card: HumanInterrupt): string {
+/** The choices a card allows, as "a approve / e edit / r reject with feedback / i ignore". */
+export function choicesOf(card: Card): string {
   if (isQuestionCard(card)) return "type your answer";
+  const allowed = allowedOf(card);
   const choices: string[] = [];
-  if (card.config.allow_accept) choices.push("a accept");
-  if (card.config.allow_edit) choices.push(isPlanCard(card) ? "e edit the steps" : "e edit the arguments");
-  if (card.config.allow_respond) choices.push("r reject with feedback");
-  if (card.config.allow_ignore) choices.push("i ignore");
+  if (allowed.includes("approve")) choices.push("a approve");
+  if (allowed.includes("edit")) choices.push(isPlanCard(card) ? "e edit the steps" : "e edit the arguments");
+  if (allowed.includes("reject")) choices.push("r reject with feedback", "i ignore (reject without)");
   return choices.join(" / ");
+}
+
+/** The one-decision resume for a single-action card. */
+function decided(decision: DecisionsResponse["decisions"][number]): DecisionsResponse {
+  return { decisions: [decision] };
 }
 
 /**
@@ -61,32 +61,33 @@ export function choicesOf(card: HumanInterrupt): string {
  * confirmation card takes a choice word, and `r <feedback>` rejects with
  * the feedback at once.
  */
-export function readCardReply(line: string, card: HumanInterrupt): CardReply {
+export function readCardReply(line: string, card: Card): CardReply {
   const text = line.trim();
   if (isQuestionCard(card)) {
-    return text === "" ? { kind: "invalid", message: "Type your answer to the question." } : { kind: "answer", response: { type: "response", args: text } };
+    if (text === "") return { kind: "invalid", message: "Type your answer to the question." };
+    return { kind: "answer", response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: { [ANSWER_FIELD]: text } } }) };
   }
   const [first = "", ...rest] = text.split(/\s+/);
   const word = first.toLowerCase().replace(/[:,.!]+$/, "");
   const feedback = text.slice(first.length).replace(/^[\s:,-]+/, "").trim();
-  const { allow_accept, allow_edit, allow_respond, allow_ignore } = card.config;
-  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allow_accept) return { kind: "answer", response: { type: "accept", args: null } };
-  if (rest.length === 0 && EDIT_WORDS.has(word) && allow_edit) return { kind: "edit" };
-  if (REJECT_WORDS.has(word) && allow_respond) {
-    return feedback === "" ? { kind: "feedback" } : { kind: "answer", response: { type: "response", args: feedback } };
+  const allowed = allowedOf(card);
+  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve")) return { kind: "answer", response: decided({ type: "approve" }) };
+  if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) return { kind: "edit" };
+  if (REJECT_WORDS.has(word) && allowed.includes("reject")) {
+    return feedback === "" ? { kind: "feedback" } : { kind: "answer", response: decided({ type: "reject", message: feedback }) };
   }
-  if (rest.length === 0 && IGNORE_WORDS.has(word) && allow_ignore) return { kind: "answer", response: { type: "ignore", args: null } };
+  if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject")) return { kind: "answer", response: decided({ type: "reject" }) };
   return { kind: "invalid", message: `Answer with ${choicesOf(card)} (or a /command).` };
 }
 
 /** The reject-with-feedback answer; empty feedback is refused (use ignore to reject without it). */
 export function feedbackResponse(feedback: string): EditReading {
   const text = feedback.trim();
-  return text === "" ? { ok: false, message: "No feedback given; the card is still waiting." } : { ok: true, response: { type: "response", args: text } };
+  return text === "" ? { ok: false, message: "No feedback given; the card is still waiting." } : { ok: true, response: decided({ type: "reject", message: text }) };
 }
 
 /** Reads edited tool arguments: one JSON object. */
-export function readEditedArguments(text: string, card: HumanInterrupt): EditReading {
+export function readEditedArguments(text: string, card: Card): EditReading {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -96,14 +97,14 @@ export function readEditedArguments(text: string, card: HumanInterrupt): EditRea
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, message: "The arguments must be a JSON object, e.g. {\"day\": 2}; the card is still waiting." };
   }
-  return { ok: true, response: { type: "edit", args: { action: card.action_request.action, args: value as Record<string, unknown> } } };
+  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: value as Record<string, unknown> } }) };
 }
 
 /**
  * Reads edited plan steps: one step a line as `what to do | done when`, or
  * one line holding a JSON list of `{content, done_when}`.
  */
-export function readEditedPlan(lines: readonly string[], card: HumanInterrupt): EditReading {
+export function readEditedPlan(lines: readonly string[], card: Card): EditReading {
   const filled = lines.map((line) => line.trim()).filter((line) => line !== "");
   if (filled.length === 0) return { ok: false, message: "No steps given; the card is still waiting." };
   let steps: Array<{ content: string; done_when: string }>;
@@ -126,9 +127,5 @@ export function readEditedPlan(lines: readonly string[], card: HumanInterrupt): 
       steps.push({ content, done_when: doneWhen });
     }
   }
-  const goal = (card.action_request.args as { goal?: unknown }).goal;
-  return {
-    ok: true,
-    response: { type: "edit", args: { action: card.action_request.action, args: { ...(typeof goal === "string" ? { goal } : {}), plan_steps: steps } } },
-  };
+  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: { plan_steps: steps } } }) };
 }

@@ -1,7 +1,8 @@
 /**
  * The terminal chat's loop. Each turn reads the thread's saved state: when
  * it waits on a card (a plan, a write tool, a question), the card is shown
- * and the typed answer resumes the graph with a `HumanResponse`; otherwise
+ * and the typed answer resumes the graph with v1 `{ decisions }` addressed to
+ * that card's interrupt id (so an answer never lands on another card); otherwise
  * the line is a new message. Slash commands work at any prompt. Events of
  * the `custom` stream print as they arrive. Nothing lives in this process
  * between turns but the thread id: a restarted chat picks up where the
@@ -9,7 +10,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
+import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
 import { readExecutionState, stepSnapshots, toExecutionState } from "../checkpoints/execution-state.js";
 import type { TempoGraph } from "../graphs/tempo.js";
 import { isTempoEvent } from "../streaming/openai-sse.js";
@@ -23,8 +24,6 @@ import {
   renderEditInstructions,
   renderError,
   renderHelp,
-  stepProgress,
-  type StepProgress,
 } from "./render.js";
 import { newChatThreadId } from "./starting-thread.js";
 import { StreamPrinter } from "./stream-printer.js";
@@ -45,10 +44,11 @@ export interface ChatSessionOptions {
 
 /** A card the thread waits on, with where execution stands. */
 interface PendingCard {
-  card: HumanInterrupt;
+  card: Card;
+  /** The LangGraph interrupt id the answer is addressed to, when the server gave one. */
+  interruptId: string | undefined;
   /** Identifies this wait (checkpoint and interrupt), so the card prints once per wait. */
   key: string;
-  progress: StepProgress | null;
 }
 
 type GraphInput = Parameters<TempoGraph["stream"]>[0];
@@ -56,7 +56,7 @@ type GraphInput = Parameters<TempoGraph["stream"]>[0];
 /** The outcome of reading an answer to a card. */
 type CardAnswer =
   /** Resume the graph with this response. */
-  | { kind: "answered"; response: HumanResponse }
+  | { kind: "answered"; response: DecisionsResponse }
   /** No answer yet (a choice it does not take, a bad edit): the card keeps waiting. */
   | { kind: "waiting" }
   /** The input ended. */
@@ -84,7 +84,7 @@ export class ChatSession {
     for (;;) {
       const pending = await this.pendingCard();
       if (pending && pending.key !== this.shownCardKey) {
-        this.print(renderCard(pending.card, pending.progress));
+        this.print(renderCard(pending.card));
         this.shownCardKey = pending.key;
       }
       const line = await this.options.input.read(pending ? cardPrompt(pending.card) : MESSAGE_PROMPT);
@@ -97,7 +97,11 @@ export class ChatSession {
       if (pending) {
         const answer = await this.answerCard(pending.card, line);
         if (answer.kind === "ended") break;
-        if (answer.kind === "answered") await this.runGraph(new Command({ resume: answer.response }) as GraphInput);
+        if (answer.kind === "answered") {
+          // Addressed to the card's interrupt: if the thread moved on meanwhile, the run is refused as STALE_RESUME.
+          const resume = pending.interruptId ? { [pending.interruptId]: answer.response } : answer.response;
+          await this.runGraph(new Command({ resume }) as GraphInput);
+        }
       } else {
         await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
@@ -116,16 +120,17 @@ export class ChatSession {
     const snapshot = await this.options.graph.getState(this.config());
     for (const task of snapshot.tasks) {
       const waiting = task.interrupts[0];
-      if (waiting) {
+      const card = waiting ? asCard(waiting.value) : null;
+      if (waiting && card) {
         const checkpointId = String(snapshot.config.configurable?.checkpoint_id ?? "");
-        return { card: waiting.value as HumanInterrupt, key: `${this.threadId}/${checkpointId}/${waiting.id ?? task.id}`, progress: stepProgress(snapshot.values) };
+        return { card, interruptId: waiting.id, key: `${this.threadId}/${checkpointId}/${waiting.id ?? task.id}` };
       }
     }
     return null;
   }
 
   /** Reads the answer to `card`, asking for feedback or an edit when the choice needs one. */
-  private async answerCard(card: HumanInterrupt, line: string): Promise<CardAnswer> {
+  private async answerCard(card: Card, line: string): Promise<CardAnswer> {
     const reply = readCardReply(line, card);
     switch (reply.kind) {
       case "answer":
@@ -180,7 +185,7 @@ export class ChatSession {
       this.shownCardKey = undefined;
     }
     const pending = await this.pendingCard();
-    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: pending?.card.action_request.action ?? null });
+    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: pending?.card.action_requests[0]?.name ?? null });
   }
 
   private async runCommand(command: ChatCommand): Promise<"continue" | "quit"> {

@@ -4,6 +4,7 @@
  */
 export type TempoErrorCode =
   | "INVALID_RESUME"
+  | "STALE_RESUME"
   | "INVALID_INPUT"
   | "INVALID_CONFIGURATION"
   | "MODEL_OUTPUT_INVALID"
@@ -33,6 +34,17 @@ export class InvalidResumeError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
     super("INVALID_RESUME", message, details, options);
     this.name = "InvalidResumeError";
+  }
+}
+
+/**
+ * A resume addressed to a card the thread no longer waits on (another interrupt id, or an echoed action that
+ * is not the pending card's): refused, and the thread is left as it was.
+ */
+export class StaleResumeError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super("STALE_RESUME", message, details, options);
+    this.name = "StaleResumeError";
   }
 }
 

@@ -6,7 +6,9 @@
  * - a message must be non-empty, within `maxMessageCharacters`, and a slash
  *   command must be one Tempo knows (else INVALID_INPUT);
  * - a resume needs a thread that waits on an interrupt, and a non-null value
- *   (else INVALID_RESUME);
+ *   (else INVALID_RESUME); one bound to a card — a resume map keyed by
+ *   interrupt id, a `card_id`, an echoed action — needs that card to be the
+ *   one pending (else STALE_RESUME);
  * - the recursion limit follows the round budget, so `maxRounds` — not
  *   LangGraph's default of 25 steps — bounds a run.
  *
@@ -20,6 +22,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
+import { assertResumeIsCurrent } from "../contracts/cards.js";
 import { DatabaseUnreachableError, InvalidResumeError, TempoError } from "../errors/index.js";
 
 /** Slash commands the chat node handles. */
@@ -47,26 +50,30 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
   };
   const streamEvents = target.streamEvents.bind(target);
   target.stream = async (input, options) => {
-    await checkRun(target, input, options, settings);
-    return stream(input, withRecursionLimit(options, settings));
+    const checked = await checkRun(target, input, options, settings);
+    return stream(input, pinnedTo(checked, withRecursionLimit(options, settings)));
   };
   target.streamEvents = (input, options, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
-      return checkRun(target, input, options, settings).then(() => streamEvents(input, withRecursionLimit(options, settings), streamOptions));
+      return checkRun(target, input, options, settings).then((checked) => streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions));
     }
     return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
-        await checkRun(target, input, options, settings);
-        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions) as AsyncIterable<unknown>;
+        const checked = await checkRun(target, input, options, settings);
+        yield* streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions) as AsyncIterable<unknown>;
       })(),
     );
   };
   return graph;
 }
 
-/** Throws the typed error a run deserves, before anything is written. */
-export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<void> {
+/**
+ * Throws the typed error a run deserves, before anything is written. For a resume, returns the checkpoint it
+ * was checked against: the run is pinned to it, so a resume that lost a race to another answer resumes the card
+ * it was checked for (and is refused by the saver's claim) instead of running on from where the other answer led.
+ */
+export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<string | undefined> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
@@ -75,7 +82,7 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
   const text = messageInputText(input);
   if (text !== undefined) checkMessage(text, settings);
 
-  if (!threadId || !graph.checkpointer) return;
+  if (!threadId || !graph.checkpointer) return undefined;
   // The checkpoint the run starts from: the latest, or the one the caller addressed.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
   const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
@@ -84,6 +91,8 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
     throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
   }
   const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
+  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
   if (resume && !snapshot.tasks.some((task) => task.interrupts.length > 0)) {
     throw new InvalidResumeError(
       snapshot.createdAt
@@ -92,6 +101,14 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
       { threadId },
     );
   }
+  return resume ? (snapshot.config.configurable?.checkpoint_id as string | undefined) : undefined;
+}
+
+/** The run's options with `configurable.checkpoint_id` set to `checkpointId`, unless the caller addressed one. */
+function pinnedTo(checkpointId: string | undefined, options: Record<string, unknown>): Record<string, unknown> {
+  const configurable = (options.configurable ?? {}) as Record<string, unknown>;
+  if (!checkpointId || configurable.checkpoint_id) return options;
+  return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
 }
 
 /** Refuses empty, oversized and unknown-command messages. */

@@ -6,7 +6,7 @@
  * exported types.
  */
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
-import type { HumanResponse } from "@langchain/langgraph/prebuilt";
+import type { HumanResponse } from "../contracts/cards.js";
 
 /** Where the workflow is (seed 003 §3.2). */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";

@@ -24,15 +24,26 @@ export function messageText(message: BaseMessage): string {
     .join("");
 }
 
-/** Invokes `model` on `messages` and validates the answer against `schema`; a failing model call becomes ModelUnavailableError. */
+/**
+ * The tag LangGraph's `messages` stream mode (the server's `messages-tuple`) honours: calls carrying it are
+ * not streamed token by token, so a UI never shows a stage's raw JSON contract output.
+ */
+export const NOSTREAM_TAG = "langsmith:nostream";
+
+/**
+ * Invokes `model` on `messages` and validates the answer against `schema`; a failing model call becomes
+ * ModelUnavailableError. The call is tagged not to stream: what a person reads (`speak`, replies) reaches
+ * the stream as the AI messages the nodes return.
+ */
 export async function invokeContract<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
   options: { structured: boolean; name: string; config?: RunnableConfig },
 ): Promise<ContractCall<T>> {
+  const config: RunnableConfig = { ...options.config, tags: [...(options.config?.tags ?? []), NOSTREAM_TAG] };
   try {
-    return await invokeAndParse(model, schema, messages, options);
+    return await invokeAndParse(model, schema, messages, { ...options, config });
   } catch (error) {
     if (isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
     throw new ModelUnavailableError(options.name.replace(/_decision$|_summary$/, ""), error);

@@ -7,7 +7,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { awaitHuman, readHumanResponse } from "./human-response.js";
+import { awaitHuman } from "./human-response.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { assertThreadOwner } from "./recall.js";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -27,10 +27,8 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
   if (stale) return stale;
   const fromMessage = state.pendingAnswer !== null;
-  const response = awaitHuman(questionInterrupt(pending.question), state.pendingAnswer, (value) =>
-    readHumanResponse(value, ["response"], `the question "${pending.question}"`),
-  );
-  const reply = String(response.args);
+  // A question card's only answer is text (contracts/cards.ts reads it from any resume shape).
+  const reply = awaitHuman(questionInterrupt(pending.question), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
   emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
 
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.

@@ -11,29 +11,29 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { HumanResponse } from "@langchain/langgraph/prebuilt";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { parseTextValues, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
 import { PlanStepDraftSchema } from "../contracts/plan.js";
 import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-import { findTool } from "../tools/domain.js";
+import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments } from "../tools/runner.js";
 import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { awaitHuman, readHumanResponse, rejectResume } from "./human-response.js";
-import { planInterrupt, renderPlan, toolInterrupt } from "./interrupt-cards.js";
+import { awaitHuman, rejectResume } from "./human-response.js";
+import { planInterrupt, renderPlan, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
 import { resumeExecution } from "./steps.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { assertThreadOwner } from "./recall.js";
 import { ensureConfiguration } from "../config/configuration.js";
 
-const CONFIRM_RESPONSES = ["accept", "edit", "response", "ignore"] as const;
-
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
-    assertThreadOwner(state, ensureConfiguration(config, dependencies.settings).userId);
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    assertThreadOwner(state, userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;
@@ -41,11 +41,18 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     // An answer that came as a plain user message is already in the conversation.
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
-      const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer);
+      const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
       return answerPlan(state, answer, fromMessage, config);
     }
     const tool = pending.tool;
-    const answer = awaitHuman(toolInterrupt(tool), state.pendingAnswer, (value) => readToolAnswer(value, tool, dependencies));
+    const definition = findTool(dependencies.domain, tool.name);
+    const card = toolInterrupt(tool, stepPosition(state), definition ? (toJsonSchema(definition.schema) as Record<string, unknown>) : undefined);
+    const answer = awaitHuman(card, state.pendingAnswer, (answers) => readToolAnswer(answers, tool, dependencies), config);
+    if (answer.editedArguments) {
+      // What the chat says with the applied call names the edited change, not the proposal.
+      const summary = await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments);
+      return answerTool(state, { ...tool, summary, speak: `Applying your edit: ${summary}.` }, answer, config);
+    }
     return answerTool(state, tool, answer, config);
   };
 }
@@ -53,20 +60,43 @@ export function createConfirmNode(dependencies: NodeDependencies) {
 type PlanAnswer = { response: HumanResponse; editedPlan?: PlanStep[] };
 type ToolAnswer = { response: HumanResponse; editedArguments?: Record<string, unknown> };
 
+/** Where execution stands, for the write card: the current step and its position. */
+function stepPosition(state: TempoState): StepPosition | null {
+  const index = state.planSteps.findIndex((step) => step.id === state.currentStepId);
+  return index === -1 ? null : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
+}
+
+/**
+ * The confirm logic speaks the four answers of the legacy HumanResponse: accept, edit, response (reject
+ * with feedback) and ignore (reject without). A card answer, whatever shape it came in, maps onto them.
+ */
+function asResponse(answer: CardAnswer): HumanResponse {
+  switch (answer.type) {
+    case "approve":
+      return { type: "accept", args: null };
+    case "edit":
+      return { type: "edit", args: { action: "", args: answer.args } };
+    case "reject":
+      return answer.message ? { type: "response", args: answer.message } : { type: "ignore", args: null };
+    case "answer":
+      return { type: "response", args: answer.text };
+  }
+}
+
 /** Validates an answer to the plan card; an edit must carry a valid plan. */
-function readPlanAnswer(value: unknown): PlanAnswer {
-  const response = readHumanResponse(value, CONFIRM_RESPONSES, "the plan confirmation");
+function readPlanAnswer(answers: CardAnswer[]): PlanAnswer {
+  const response = asResponse(answers[0]!);
   return response.type === "edit" ? { response, editedPlan: editedPlan(response) } : { response };
 }
 
 /** Validates an answer to a write-tool card; edited arguments must fit the tool's schema. */
-function readToolAnswer(value: unknown, tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
-  const response = readHumanResponse(value, CONFIRM_RESPONSES, `the confirmation of ${tool.name}`);
+function readToolAnswer(answers: CardAnswer[], tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
+  const response = asResponse(answers[0]!);
   if (response.type !== "edit") return { response };
   const definition = findTool(dependencies.domain, tool.name);
   const edited = (response.args as { args: Record<string, unknown> }).args;
   let checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
-  // Agent Inbox sends every edited field as text ("5", "[1,2]"): read such values as JSON before refusing.
+  // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): read such values as JSON before refusing.
   if (!checked.ok && definition) {
     const parsed = checkToolArguments(definition, parseTextValues(edited));
     if (parsed.ok) checked = parsed;
@@ -124,18 +154,4 @@ function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, co
   const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
   emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
   return { ...cleared, ...review, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
-}
-
-/** Values given as JSON text (as Agent Inbox's edit form sends them) read as JSON; other values as they are. */
-function parseTextValues(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(values ?? {}).map(([key, value]) => {
-      if (typeof value !== "string") return [key, value];
-      try {
-        return [key, JSON.parse(value) as unknown];
-      } catch {
-        return [key, value];
-      }
-    }),
-  );
 }

@@ -5,12 +5,13 @@
  * the state as it was at the last checkpoint. Once the model answers
  * validly, the correction messages are removed from the conversation.
  */
-import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { ModelOutputError } from "../errors/index.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { newId, now } from "./messages.js";
 
-const CORRECTION_PREFIX = "correction-";
+/** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */
+const CORRECTION_PREFIX = "do-not-render-correction-";
 
 /** The update that records an invalid output and asks for a corrected one; throws when the limit is reached. */
 export function correctionUpdate(
@@ -22,14 +23,18 @@ export function correctionUpdate(
 ): TempoUpdate {
   const attempts = state.consecutiveCorrections + 1;
   if (attempts >= maxCorrections) throw new ModelOutputError(stage, attempts, problem);
-  const invalid = new AIMessage({ id: `${CORRECTION_PREFIX}${newId("ai")}`, content: raw.trim() === "" ? "(empty output)" : truncate(raw, 4000) });
-  const request = new HumanMessage({
+  // Plain message objects, not message instances: the messages reducer turns them into messages, and LangGraph's
+  // `messages` stream mode, which emits only the message instances a node returns, leaves them out — the invalid
+  // output (often contract JSON) and the correction request are for the model, not for a person.
+  const invalid = { type: "ai", id: `${CORRECTION_PREFIX}${newId("ai")}`, content: raw.trim() === "" ? "(empty output)" : truncate(raw, 4000) };
+  const request = {
+    type: "human",
     id: `${CORRECTION_PREFIX}${newId("human")}`,
     content: `Your last answer could not be used: ${problem}. Answer again with exactly one JSON object that follows the ${stage} contract, and nothing else.`,
-  });
+  };
   return {
-    messages: [invalid, request],
-    workspaceMessageIds: [...state.workspaceMessageIds, invalid.id!, request.id!],
+    messages: [invalid, request] as unknown as BaseMessage[],
+    workspaceMessageIds: [...state.workspaceMessageIds, invalid.id, request.id],
     consecutiveCorrections: attempts,
     updatedAt: now(),
   };

@@ -19,6 +19,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "deliver", text: "Summarising" });
     let summary: string;
+    let messageId = newId("ai");
     let lastError = state.lastError;
     try {
       const reply = await modelFor(dependencies.models, "deliver").invoke(
@@ -33,11 +34,14 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       );
       summary = messageText(reply).trim();
       if (summary === "") throw new Error("the deliver model returned an empty summary");
+      // The summary streamed token by token under the reply's id: the stored message keeps it, so a UI shows it
+      // once — unless a server reuses ids, when a fresh one keeps earlier messages from being replaced.
+      if (reply.id && !state.messages.some((message) => message.id === reply.id)) messageId = reply.id;
     } catch (error) {
       summary = mechanicalSummary(state);
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
-    const message = new AIMessage({ id: newId("ai"), content: summary });
+    const message = new AIMessage({ id: messageId, content: summary });
     emitAssistantText(config, "deliver", message.id!, summary);
     return {
       messages: [message],

@@ -17,11 +17,10 @@ import { modelFor } from "../models/stage-models.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
-import { findTool } from "../tools/domain.js";
+import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { questionInterrupt, toolInterrupt } from "./interrupt-cards.js";
 import { buildExecutePrompt } from "./execute-context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId, now, toolRound } from "./messages.js";
@@ -141,17 +140,15 @@ async function applyDecision(
       id: call.id,
       name: call.name,
       arguments: checked.arguments,
-      summary: `${call.name} ${JSON.stringify(checked.arguments)}`,
+      summary: await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments),
       reason: decision.reason || speak,
       speak,
     };
-    emit(config, { kind: "confirm_request", node: "execute", interrupt: toolInterrupt(pendingTool) });
     return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, phase: "waiting_confirm", pending: { kind: "confirm_tool", tool: pendingTool } };
   }
 
   if (decision.action === "ask_user") {
     const message = new AIMessage({ id: newId("ai"), content: speak });
-    emit(config, { kind: "interrupt", node: "execute", interrupt: questionInterrupt(speak) });
     return {
       ...base,
       messages: [...cleared.messages, message],

@@ -1,17 +1,17 @@
 /**
- * Reading a human's answer to an interrupt. Resumes take LangGraph's
- * `HumanResponse` (a one-element array, as Agent Inbox sends, is accepted
- * too). A value that does not fit gets an `InvalidResumeError` naming what
- * was expected, and the interrupt stays open: the check runs as the
- * interrupt's `responseSchema`, so LangGraph records no resume for the
- * task and the next resume is read afresh.
+ * Waiting for a human: raising a card with `interrupt()` and reading the
+ * answer through the card contract (contracts/cards.ts: v1 decisions, the
+ * legacy HumanResponse, or text for a question). A value that does not fit
+ * gets an `InvalidResumeError`, one addressed to another card a
+ * `StaleResumeError`, and the interrupt stays open: the check runs as the
+ * interrupt's `responseSchema`, so LangGraph records no resume for the task
+ * and the next resume is read afresh.
  */
-import { interrupt, isInvalidResume } from "@langchain/langgraph";
-import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
+import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { InvalidResumeError } from "../errors/index.js";
-
-type ResponseType = HumanResponse["type"];
+import { readCardResume, type Card, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
+import { InvalidResumeError, TempoError } from "../errors/index.js";
+import { emit } from "../streaming/events.js";
 
 /** Throws an InvalidResumeError describing what was expected. */
 export function rejectResume(message: string, details?: Record<string, unknown>): never {
@@ -20,16 +20,20 @@ export function rejectResume(message: string, details?: Record<string, unknown>)
 
 /**
  * Raises `card` with `interrupt()` — or takes `answered` when the answer came
- * as a plain message — and returns `read(answer)`. `read` validates and
- * throws `InvalidResumeError`; a rejected resume leaves the interrupt open.
+ * as a plain message — and returns `read(answers)`, one answer per action
+ * request. `read` validates and throws `InvalidResumeError`; a refused resume
+ * leaves the interrupt open. When the card is raised, its `card_id` is set to
+ * the LangGraph interrupt id and it goes to the custom stream from `node`.
  */
-export function awaitHuman<T>(card: HumanInterrupt, answered: HumanResponse | null, read: (answer: unknown) => T): T {
-  if (answered !== null) return read(answered);
+export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: CardAnswer[]) => T, config?: LangGraphRunnableConfig, node = "confirm"): T {
+  if (answered !== null && answered !== undefined) return read(readCardResume(card, answered));
+  let refusal: TempoError | undefined;
   const responseSchema = z.unknown().superRefine((value, context) => {
     try {
-      read(value);
+      read(readCardResume(card, value));
     } catch (error) {
-      if (!(error instanceof InvalidResumeError)) throw error;
+      if (!(error instanceof TempoError)) throw error;
+      refusal = error;
       context.addIssue({ code: "custom", message: error.message });
     }
   });
@@ -37,38 +41,22 @@ export function awaitHuman<T>(card: HumanInterrupt, answered: HumanResponse | nu
   try {
     answer = interrupt(card, { responseSchema });
   } catch (error) {
+    if (isGraphInterrupt(error)) {
+      // The card's id is the interrupt id LangGraph gave this wait: clients see it in the value and answer by it.
+      const raised = error.interrupts.find((pending) => pending.value === card);
+      if (raised?.id) card.card_id = raised.id;
+      // A copy: the event must not share the interrupt's value object (the server's protocol stream
+      // stalls a useStream client when the same object arrives as a custom event and as the interrupt).
+      const event = structuredClone(card);
+      emit(config, card.kind === "ask_user" ? { kind: "interrupt", node, interrupt: event } : { kind: "confirm_request", node, interrupt: event });
+      throw error;
+    }
     if (!isInvalidResume(error)) throw error;
+    if (refusal) throw refusal;
     const issue = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
-    throw new InvalidResumeError(issue ?? "Invalid resume value.", { interrupt: card.action_request.action }, { cause: error });
+    throw new InvalidResumeError(issue ?? "Invalid resume value.", { interrupt: card.action_requests[0]!.name }, { cause: error });
   }
-  return read(answer);
-}
-
-/** Validates `value` as a HumanResponse of one of the `allowed` types. */
-export function readHumanResponse(value: unknown, allowed: readonly ResponseType[], waitingFor: string): HumanResponse {
-  const candidate = Array.isArray(value) && value.length === 1 ? value[0] : value;
-  const expected = `a HumanResponse {type: ${allowed.map((type) => `"${type}"`).join(" | ")}, args} for ${waitingFor}`;
-  if (candidate === null || typeof candidate !== "object" || !("type" in candidate)) {
-    rejectResume(`Invalid resume value ${describe(value)}: expected ${expected}.`, { expected: allowed });
-  }
-  const response = candidate as { type: unknown; args?: unknown };
-  if (typeof response.type !== "string" || !allowed.includes(response.type as ResponseType)) {
-    rejectResume(`Invalid resume type ${describe(response.type)}: expected ${expected}.`, { expected: allowed });
-  }
-  const type = response.type as ResponseType;
-  const args = response.args ?? null;
-  if (type === "response" && (typeof args !== "string" || args.trim() === "")) {
-    rejectResume(`A "response" resume needs its text in args (a non-empty string) for ${waitingFor}.`, { expected: allowed });
-  }
-  if (type === "edit" && (args === null || typeof args !== "object" || !("args" in args) || typeof (args as { args: unknown }).args !== "object")) {
-    rejectResume(`An "edit" resume needs args {action, args: {...}} for ${waitingFor}.`, { expected: allowed });
-  }
-  return { type, args: args as HumanResponse["args"] };
-}
-
-function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return read(readCardResume(card, answer));
 }
 
 const SHORT_CONFIRMATIONS = new Set([

@@ -1,44 +1,66 @@
 /**
- * The `HumanInterrupt` payloads Tempo raises (valid for LangChain's Agent
- * Inbox): the plan card, the write-tool card and the question.
+ * The cards Tempo raises (contract: contracts/cards.ts): the plan card, the
+ * write-tool card and the question, each in LangChain v1's HITL shape with
+ * the legacy `HumanInterrupt` fields, and a markdown description a person
+ * can read.
  */
-import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
+import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type DecisionType } from "../contracts/cards.js";
 import type { PendingTool, PlanStep } from "../graphs/state.js";
 
-export const CONFIRM_PLAN_ACTION = "confirm_plan";
-export const ASK_USER_ACTION = "ask_user";
+const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
+const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
-/** Renders the plan as a numbered card. */
+/** Where execution stands when a write is proposed: step `index` (from 1) of `total`. */
+export interface StepPosition {
+  index: number;
+  total: number;
+  content: string;
+}
+
+/** Renders the plan as a numbered list (the plan pinned into later prompts). */
 export function renderPlan(plan: PlanStep[]): string {
   return plan.map((step, index) => `${index + 1}. ${step.content} (done when: ${step.doneWhen})`).join("\n");
 }
 
-/** The plan confirmation card: accept, edit the steps, respond with feedback, or ignore. */
-export function planInterrupt(goal: string, plan: PlanStep[]): HumanInterrupt {
-  return {
-    action_request: {
-      action: CONFIRM_PLAN_ACTION,
-      args: { goal, plan_steps: plan.map((step) => ({ content: step.content, done_when: step.doneWhen })) },
-    },
-    config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
-    description: `Confirm this plan for: ${goal}\n\n${renderPlan(plan)}\n\nAccept to run it, edit the steps, reply with feedback to revise it, or ignore to drop it.`,
-  };
+/** The plan as a markdown list for the card: each step with its done-when on its own line. */
+function planMarkdown(plan: PlanStep[]): string {
+  return plan.map((step, index) => `${index + 1}. ${step.content}  \n   *done when:* ${step.doneWhen}`).join("\n");
 }
 
-/** The write-tool confirmation card. */
-export function toolInterrupt(tool: PendingTool): HumanInterrupt {
-  return {
+/** The plan confirmation card: approve, edit the steps, or reject (with feedback: revise it). */
+export function planInterrupt(goal: string, plan: PlanStep[]): Card {
+  const args = { plan_steps: plan.map((step) => ({ content: step.content, done_when: step.doneWhen })) };
+  const description = [
+    `**Plan for:** ${goal}`,
+    planMarkdown(plan),
+    "Approve to run it, edit the steps, or reject with feedback to have it revised.",
+  ].join("\n\n");
+  return buildCard("confirm_plan", [{ name: CONFIRM_PLAN_ACTION, args, description, allowed: CONFIRM_DECISIONS }], {
+    action_request: { action: CONFIRM_PLAN_ACTION, args },
+    config: CONFIRM_CONFIG,
+    description,
+  });
+}
+
+/** The write-tool card: what the write does, why, and where the plan stands. */
+export function toolInterrupt(tool: PendingTool, step: StepPosition | null = null, argsSchema?: Record<string, unknown>): Card {
+  const lines = [`**${tool.summary}**`];
+  if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
+  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
+  lines.push("Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).");
+  const description = lines.join("\n\n");
+  return buildCard("confirm_tool", [{ name: tool.name, args: tool.arguments, description, allowed: CONFIRM_DECISIONS, ...(argsSchema ? { argsSchema } : {}) }], {
     action_request: { action: tool.name, args: tool.arguments },
-    config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
-    description: `Confirm write: ${tool.summary}${tool.reason ? `\nWhy: ${tool.reason}` : ""}\n\nAccept to apply it, edit its arguments, reply with feedback to have another option chosen, or ignore to skip it.`,
-  };
+    config: CONFIRM_CONFIG,
+    description,
+  });
 }
 
-/** A question for the user; only a text response is allowed. */
-export function questionInterrupt(question: string): HumanInterrupt {
-  return {
+/** A question: answered with text (v1: an edit of its `answer` field; legacy: a response). */
+export function questionInterrupt(question: string): Card {
+  return buildCard("ask_user", [{ name: ASK_USER_ACTION, args: { [ANSWER_FIELD]: "" }, description: question, allowed: ["edit"] }], {
     action_request: { action: ASK_USER_ACTION, args: { question } },
     config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
     description: question,
-  };
+  });
 }

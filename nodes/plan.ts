@@ -26,7 +26,7 @@ import { emit, emitAssistantText } from "../streaming/events.js";
 import { runTool } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { planInterrupt, questionInterrupt, renderPlan } from "./interrupt-cards.js";
+import { renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
 import { executionStarted, revisePlan } from "./plan-revision.js";
 import { resumeExecution } from "./steps.js";
@@ -124,7 +124,6 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
 
   if (decision.action === "ask_user") {
     const question = decision.speak.trim();
-    emit(config, { kind: "interrupt", node: "plan", interrupt: questionInterrupt(question) });
     return { ...base, ...keepWorkspace(), pending: { kind: "ask_user", question, askedBy: "plan" } };
   }
 
@@ -163,7 +162,6 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     emit(config, { kind: "status", node: "plan", text: "Looking it up" });
     return { ...common, workspaceMessageIds: [], ...resumeExecution({ currentStepId: null, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } }, revised.steps) };
   }
-  emit(config, { kind: "confirm_request", node: "plan", interrupt: planInterrupt(state.goal, revised.steps) });
   return {
     ...common,
     workspaceMessageIds: [],

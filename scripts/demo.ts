@@ -8,10 +8,10 @@
 import { randomUUID } from "node:crypto";
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
-import { renderCard, renderError, stepProgress } from "../cli/render.js";
+import { renderCard, renderError } from "../cli/render.js";
 import { StreamPrinter } from "../cli/stream-printer.js";
 import { readSettings } from "../config/environment.js";
+import { asCard } from "../contracts/cards.js";
 import { createTempo } from "../runtime/create-tempo.js";
 import { isTempoEvent } from "../streaming/openai-sse.js";
 
@@ -38,10 +38,12 @@ async function main(): Promise<void> {
       await printStream(await tempo.graph.stream(input, { ...config, streamMode: "custom" }));
       const state = await tempo.graph.getState(config);
       const pending = state.tasks.flatMap((task) => task.interrupts)[0];
-      if (!pending) break;
-      console.log(renderCard(pending.value as HumanInterrupt, stepProgress(state.values)));
-      console.log("demo answers: accept\n");
-      input = new Command({ resume: { type: "accept", args: null } }) as typeof input;
+      const card = pending ? asCard(pending.value) : null;
+      if (!pending || !card) break;
+      console.log(renderCard(card));
+      console.log("demo answers: approve\n");
+      // A v1 decision addressed to this card's interrupt id.
+      input = new Command({ resume: { [pending.id!]: { decisions: [{ type: "approve" }] } } }) as typeof input;
     }
     if (answered > MAX_CARDS) throw new Error(`The demo answered ${MAX_CARDS} cards and the thread still waits; stopping.`);
 

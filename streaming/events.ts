@@ -4,7 +4,7 @@
  * yields them as these typed objects.
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
+import type { Card } from "../contracts/cards.js";
 
 export type TempoEvent =
   /** Progress the UI shows as a status line ("executing step 2 of 3"). */
@@ -15,10 +15,10 @@ export type TempoEvent =
   | { kind: "tool_call"; node: string; id: string; name: string; arguments: Record<string, unknown> }
   /** A tool's result. */
   | { kind: "tool_result"; node: string; id: string; name: string; ok: boolean; content: string }
-  /** A confirmation card (plan or write tool) the user must answer. */
-  | { kind: "confirm_request"; node: string; interrupt: HumanInterrupt }
-  /** A question to the user. */
-  | { kind: "interrupt"; node: string; interrupt: HumanInterrupt };
+  /** A confirmation card (plan or write tool) the user must answer (contracts/cards.ts), with its card_id. */
+  | { kind: "confirm_request"; node: string; interrupt: Card }
+  /** A question to the user (a card of kind ask_user). */
+  | { kind: "interrupt"; node: string; interrupt: Card };
 
 export type TempoEventKind = TempoEvent["kind"];
 

@@ -11,7 +11,7 @@
  *   }
  */
 import { randomUUID } from "node:crypto";
-import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
+import { asCard, type Card } from "../contracts/cards.js";
 import type { TempoEvent } from "./events.js";
 
 /** The `delta` of a chunk: the role on the first chunk, assistant text when there is some. */
@@ -40,14 +40,14 @@ export type TempoChunkExtension =
   | { kind: "tool_call"; node: string; tool_call: { id: string; name: string; arguments: Record<string, unknown> } }
   /** A tool's result. */
   | { kind: "tool_result"; node: string; tool_result: { id: string; name: string; ok: boolean; content: string } }
-  /** A confirmation card (the plan or a write tool): a LangGraph `HumanInterrupt`. */
-  | { kind: "confirm_request"; node: string; interrupt: HumanInterrupt }
-  /** A question for the user: a LangGraph `HumanInterrupt` that takes a text response. */
-  | { kind: "interrupt"; node: string; interrupt: HumanInterrupt }
+  /** A confirmation card (the plan or a write tool): a Tempo card (v1 HITL + legacy HumanInterrupt fields, card_id). */
+  | { kind: "confirm_request"; node: string; interrupt: Card }
+  /** A question for the user: a card of kind ask_user, answered with text. */
+  | { kind: "interrupt"; node: string; interrupt: Card }
   /** The run failed; the thread keeps its last checkpoint. */
   | { kind: "error"; code: string; message: string }
   /** The last chunk: where the thread stands, and the interrupts it waits on (answer them to resume). */
-  | { kind: "finish"; phase: string | null; waiting: boolean; interrupts: HumanInterrupt[] };
+  | { kind: "finish"; phase: string | null; waiting: boolean; interrupts: Card[] };
 
 /** The kinds an `ext` field can have. */
 export type TempoChunkExtensionKind = TempoChunkExtension["kind"];
@@ -149,9 +149,9 @@ export class OpenAIChunkEncoder {
   }
 }
 
-/** The HumanInterrupts a state snapshot waits on, in task order. */
-export function pendingInterrupts(finalState: FinalStateLike | undefined): HumanInterrupt[] {
-  return (finalState?.tasks ?? []).flatMap((task) => (task.interrupts ?? []).map((pending) => pending.value as HumanInterrupt));
+/** The cards a state snapshot waits on, in task order (values that are not Tempo cards are left out). */
+export function pendingInterrupts(finalState: FinalStateLike | undefined): Card[] {
+  return (finalState?.tasks ?? []).flatMap((task) => (task.interrupts ?? []).flatMap((pending) => asCard(pending.value) ?? []));
 }
 
 /** One chunk as a server-sent event: `data: {json}\n\n`. */

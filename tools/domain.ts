@@ -73,6 +73,11 @@ export interface ToolDomain<TState = any> {
    * trusting memory (seed 000's dynamic refresh as an explicit preflight).
    */
   preflight?: { tool: string; arguments: Record<string, unknown> };
+  /**
+   * Optional: a write call in words a person reads on its confirmation card (names, days, places), or
+   * undefined to show the tool name and its arguments.
+   */
+  describeCall?(state: TState, tool: string, args: Record<string, unknown>): string | undefined;
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, in one transaction). */
@@ -82,4 +87,11 @@ export interface ToolDomain<TState = any> {
 /** Finds a tool by name, or undefined. */
 export function findTool<TState>(domain: ToolDomain<TState>, name: string): DomainTool<TState> | undefined {
   return domain.tools.find((tool) => tool.name === name);
+}
+
+/** A write call as its confirmation card names it: the domain's description, or the tool and its arguments. */
+export async function describeToolCall<TState>(domain: ToolDomain<TState>, userId: string, tool: string, args: Record<string, unknown>): Promise<string> {
+  const fallback = `${tool} ${JSON.stringify(args)}`;
+  if (!domain.describeCall) return fallback;
+  return domain.describeCall(await domain.load(userId), tool, args) ?? fallback;
 }

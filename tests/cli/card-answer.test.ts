@@ -13,26 +13,30 @@ const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { t
 const QUESTION_CARD = questionInterrupt("What should the note say?");
 
 describe("answers", () => {
-  test("choice words map to HumanResponses; r asks for feedback or takes it inline", () => {
-    expect(readCardReply("a", TOOL_CARD)).toEqual({ kind: "answer", response: { type: "accept", args: null } });
-    expect(readCardReply(" Yes ", TOOL_CARD)).toEqual({ kind: "answer", response: { type: "accept", args: null } });
-    expect(readCardReply("i", TOOL_CARD)).toEqual({ kind: "answer", response: { type: "ignore", args: null } });
+  test("choice words map to v1 decisions; r asks for feedback or takes it inline", () => {
+    const answer = (decision: object) => ({ kind: "answer", response: { decisions: [decision] } });
+    expect(readCardReply("a", TOOL_CARD)).toEqual(answer({ type: "approve" }));
+    expect(readCardReply(" Yes ", TOOL_CARD)).toEqual(answer({ type: "approve" }));
+    expect(readCardReply("i", TOOL_CARD)).toEqual(answer({ type: "reject" }));
     expect(readCardReply("e", TOOL_CARD)).toEqual({ kind: "edit" });
     expect(readCardReply("r", TOOL_CARD)).toEqual({ kind: "feedback" });
-    expect(readCardReply("r: not on Monday", TOOL_CARD)).toEqual({ kind: "answer", response: { type: "response", args: "not on Monday" } });
+    expect(readCardReply("r: not on Monday", TOOL_CARD)).toEqual(answer({ type: "reject", message: "not on Monday" }));
     expect(readCardReply("accept it later", TOOL_CARD).kind).toBe("invalid");
-    expect(readCardReply("Call mom", QUESTION_CARD)).toEqual({ kind: "answer", response: { type: "response", args: "Call mom" } });
-    expect(readCardReply("a", QUESTION_CARD)).toEqual({ kind: "answer", response: { type: "response", args: "a" } });
+    expect(readCardReply("Call mom", QUESTION_CARD)).toEqual(answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "Call mom" } } }));
+    expect(readCardReply("a", QUESTION_CARD)).toEqual(answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "a" } } }));
   });
 
   test("edited tool arguments are one JSON object, sent as an edit of the card's action", () => {
-    expect(readEditedArguments('{"text":"call dad"}', TOOL_CARD)).toEqual({ ok: true, response: { type: "edit", args: { action: "add_note", args: { text: "call dad" } } } });
+    expect(readEditedArguments('{"text":"call dad"}', TOOL_CARD)).toEqual({
+      ok: true,
+      response: { decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "call dad" } } }] },
+    });
     expect(readEditedArguments("[1]", TOOL_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("JSON object") });
     expect(readEditedArguments("{oops", TOOL_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Not valid JSON") });
   });
 
   test("an edited plan is `what | done when` lines or a JSON list", () => {
-    const expected = { type: "edit", args: { action: "confirm_plan", args: { goal: "Add a note", plan_steps: [{ content: "Add it", done_when: "it is listed" }] } } };
+    const expected = { decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { plan_steps: [{ content: "Add it", done_when: "it is listed" }] } } }] };
     expect(readEditedPlan(["Add it | it is listed", ""], PLAN_CARD)).toEqual({ ok: true, response: expected });
     expect(readEditedPlan(['[{"content":"Add it","done_when":"it is listed"}]'], PLAN_CARD)).toEqual({ ok: true, response: expected });
     expect(readEditedPlan(["Add it"], PLAN_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Step 1 needs both parts") });

@@ -47,15 +47,17 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // The plan arrives as a numbered card.
   const planned = await chat.waitFor("choice> ");
   expect(planned).toContain("· Planning");
-  expect(planned).toMatch(/┌─ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Review the week.*\n│ {4}done when: .*\n│ 2\. /);
-  expect(planned).toContain("└─ a accept / e edit the steps / r reject with feedback / i ignore");
+  expect(planned).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Review the week.*\n│ {4}done when: .*\n│ 2\. /);
+  expect(planned).toContain("└─ a approve / e edit the steps / r reject with feedback / i ignore (reject without)");
   chat.send("a");
 
-  // The first write: a card with its arguments and where execution stands; rejected with feedback.
+  // The first write: a card naming the task, the weekday and the slots, why, where execution stands, and its arguments; rejected with feedback.
   const firstWrite = await chat.waitFor("choice> ");
   expect(firstWrite).toContain("· Plan confirmed");
   expect(firstWrite).toContain("→ get_overview {}");
-  expect(firstWrite).toMatch(/┌─ Confirm write: place \(step 2 of 3: Place each pending review task into a free slot that fits it\)\n│ arguments: \{"task_id":"([\w-]+)"/);
+  expect(firstWrite).toMatch(
+    /┌─ Confirm write: place\n│ Place "[^"]+" \([\w-]+\) on (Mon|Tue|Wed|Thu|Fri|Sat|Sun), week \d+ \(day \d+\), slots? \d+(–\d+)?\n│ Why: .+\n│ Step 2 of 3: Place each pending review task into a free slot that fits it\n│ arguments: \{"task_id":"([\w-]+)"/,
+  );
   const rejectedTask = /arguments: \{"task_id":"([\w-]+)"/.exec(firstWrite)?.[1];
   chat.send("r");
   await chat.waitFor("feedback> ");
@@ -122,10 +124,10 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   const second = startChat("--thread", "cli-second");
   const reopened = await second.waitFor("choice> ");
   expect(reopened).toContain(`Thread cli-second (user ${USER}): waiting_user_confirmation — goal: Arrange my review week, please.`);
-  expect(reopened).toContain("┌─ Plan for: Arrange my review week, please.");
+  expect(reopened).toContain("┌─ Plan\n│ Plan for: Arrange my review week, please.");
   second.send("a");
   const write = await second.waitFor("choice> ");
-  expect(write).toContain("┌─ Confirm write: place (step 2 of 3");
+  expect(write).toContain("│ Step 2 of 3: ");
 
   // Edits: bad JSON and arguments the tool refuses leave the card waiting.
   second.send("e");
@@ -137,9 +139,9 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   second.send('{"task_id": 42}');
   const refused = await second.waitFor("choice> ");
   expect(refused).toContain("error: [INVALID_RESUME] The edited arguments do not fit place");
-  expect(refused).toContain("┌─ Confirm write: place (step 2 of 3");
+  expect(refused).toContain("│ Step 2 of 3: ");
   second.send("maybe");
-  expect(await second.waitFor("choice> ")).toContain("Answer with a accept / e edit the arguments / r reject with feedback / i ignore (or a /command).");
+  expect(await second.waitFor("choice> ")).toContain("Answer with a approve / e edit the arguments / r reject with feedback / i ignore (reject without) (or a /command).");
 
   // /resume: to the finished thread and back; the waiting card comes back with it.
   second.send("/resume cli-first");
@@ -149,7 +151,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   second.send("/resume cli-second");
   const back = await second.waitFor("choice> ");
   expect(back).toContain(`Resumed thread cli-second (user ${USER}): waiting_user_confirmation`);
-  expect(back).toContain("┌─ Confirm write: place (step 2 of 3");
+  expect(back).toContain("│ Step 2 of 3: ");
   second.send("/threads");
   expect(await second.waitFor("choice> ")).toMatch(/\* cli-second {2}\S+ {2}waiting: place {2}"Arrange my review week, please\."/);
   second.endInput();
@@ -160,7 +162,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   const third = startChat();
   const again = await third.waitFor("choice> ");
   expect(again).toContain("Your last thread waits for an answer; reopening it");
-  expect(again).toContain("┌─ Confirm write: place (step 2 of 3");
+  expect(again).toContain("│ Step 2 of 3: ");
   third.send("i");
   const next = await third.waitFor(/choice> |you> /);
   expect(next).toMatch(/✗ Not applied: the user rejected this change without comment/);

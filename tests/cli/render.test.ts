@@ -1,12 +1,12 @@
 /** The chat's look: cards, stream lines, and the /state, /history and /threads output. */
-import type { HumanInterrupt } from "@langchain/langgraph/prebuilt";
 import { describe, expect, test } from "vitest";
 import type { ExecutionState, StepSnapshot } from "../../checkpoints/execution-state.js";
 import type { PlanStep } from "../../graphs/state.js";
 import { planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
-import { cardPrompt, renderCard, renderError, stepProgress } from "../../cli/render.js";
+import { cardPrompt, renderCard, renderError } from "../../cli/render.js";
+import type { Card } from "../../contracts/cards.js";
 import { StreamPrinter } from "../../cli/stream-printer.js";
 import { InvalidResumeError } from "../../errors/index.js";
 
@@ -17,34 +17,38 @@ const PLAN: PlanStep[] = [
 const PLAN_CARD = planInterrupt("Add a note", PLAN);
 const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked", speak: "" });
 const QUESTION_CARD = questionInterrupt("What should the note say?");
+const TOOL_WITH_STEP = toolInterrupt(
+  { id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked", speak: "" },
+  { index: 2, total: 2, content: "Add the note" },
+);
 
 describe("cards", () => {
   test("the plan is a numbered card with each step's done-when and the four choices", () => {
     expect(renderCard(PLAN_CARD)).toBe(
       [
-        "┌─ Plan for: Add a note",
+        "┌─ Plan",
+        "│ Plan for: Add a note",
         "│ 1. Read the notes",
         "│    done when: the notes are known",
         "│ 2. Add the note",
         "│    done when: list_notes shows it",
-        "└─ a accept / e edit the steps / r reject with feedback / i ignore",
+        "└─ a approve / e edit the steps / r reject with feedback / i ignore (reject without)",
       ].join("\n"),
     );
     expect(cardPrompt(PLAN_CARD)).toBe("choice> ");
   });
 
-  test("a write tool shows its arguments, the reason and where execution stands", () => {
-    const progress = stepProgress({ planSteps: PLAN, currentStepId: "step-2" });
-    expect(progress).toEqual({ index: 2, total: 2, content: "Add the note" });
-    expect(renderCard(TOOL_CARD, progress)).toBe(
+  test("a write tool shows what it does, the reason, where execution stands and its arguments", () => {
+    expect(renderCard(TOOL_WITH_STEP)).toBe(
       [
-        "┌─ Confirm write: add_note (step 2 of 2: Add the note)",
-        '│ arguments: {"text":"call mom"}',
+        "┌─ Confirm write: add_note",
+        '│ add_note {"text":"call mom"}',
         "│ Why: the user asked",
-        "└─ a accept / e edit the arguments / r reject with feedback / i ignore",
+        "│ Step 2 of 2: Add the note",
+        '│ arguments: {"text":"call mom"}',
+        "└─ a approve / e edit the arguments / r reject with feedback / i ignore (reject without)",
       ].join("\n"),
     );
-    expect(stepProgress({ planSteps: PLAN, currentStepId: null })).toBeNull();
   });
 
   test("a question takes a typed answer", () => {
@@ -53,9 +57,10 @@ describe("cards", () => {
   });
 
   test("choices follow what the card allows", () => {
-    const acceptOnly: HumanInterrupt = { ...TOOL_CARD, config: { allow_accept: true, allow_edit: false, allow_respond: false, allow_ignore: true } };
-    expect(choicesOf(acceptOnly)).toBe("a accept / i ignore");
-    expect(readCardReply("e", acceptOnly)).toEqual({ kind: "invalid", message: "Answer with a accept / i ignore (or a /command)." });
+    const config = { ...TOOL_CARD.review_configs[0]!, allowed_decisions: ["approve" as const], allowedDecisions: ["approve" as const] };
+    const approveOnly: Card = { ...TOOL_CARD, review_configs: [config], reviewConfigs: [config] };
+    expect(choicesOf(approveOnly)).toBe("a approve");
+    expect(readCardReply("e", approveOnly)).toEqual({ kind: "invalid", message: "Answer with a approve (or a /command)." });
   });
 });
 

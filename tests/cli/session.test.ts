@@ -45,12 +45,12 @@ test("question, plan edit, write accepted, delivered, /state; the input ends and
     // The question, answered with free text.
     expect(output).toContain("┌─ Question\n│ What should the note say?\n└─ type your answer\nanswer> call mom\n");
     // The plan card, edited step by step.
-    expect(output).toContain("┌─ Plan for: Add a note\n│ 1. Add the note\n│    done when: it is listed\n");
+    expect(output).toContain("┌─ Plan\n│ Plan for: Add a note\n│ 1. Add the note\n│    done when: it is listed\n");
     expect(output).toContain("choice> e\nEnter the plan, one step a line");
     expect(output).toContain("step 1> Add “call mom” to the notes | list_notes shows it\nstep 2> \n");
     // The write card with where execution stands; an answer it does not take; accepted.
-    expect(output).toContain('┌─ Confirm write: add_note (step 1 of 1: Add “call mom” to the notes)\n│ arguments: {"text":"call mom"}');
-    expect(output).toContain("choice> maybe\nAnswer with a accept / e edit the arguments / r reject with feedback / i ignore (or a /command).\nchoice> a\n");
+    expect(output).toContain('┌─ Confirm write: add_note\n│ add_note {"text":"call mom"}\n│ Why: the user asked\n│ Step 1 of 1: Add “call mom” to the notes\n│ arguments: {"text":"call mom"}');
+    expect(output).toContain("choice> maybe\nAnswer with a approve / e edit the arguments / r reject with feedback / i ignore (reject without) (or a /command).\nchoice> a\n");
     expect(output).toContain("  ← added note 2: call mom\n");
     expect(output).toContain("tempo> Added “call mom”.\nyou> /state\n");
     expect(output).toContain("status:  completed");

@@ -41,16 +41,16 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("user> Help me arrange next week's review sessions.");
 
   // The plan card, numbered, answered by the script.
-  expect(output).toMatch(/┌─ Plan for: Help me arrange next week's review sessions\.\n│ 1\. .*\n│ {4}done when: .*\n│ 2\. .*\n│ {4}done when: .*\n│ 3\. /);
+  expect(output).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. .*\n│ {4}done when: .*\n│ 2\. .*\n│ {4}done when: .*\n│ 3\. /);
   expect(output).toContain("· Plan confirmed");
 
   // Execution: progress through the steps, read tools, write confirmations, each write applied.
   expect(output).toContain("· Executing step 1 of 3");
   expect(output).toContain("→ get_overview {}");
   expect(output).toMatch(/← schedule: 7 days/);
-  const writeCards = output.match(/┌─ Confirm write: place \(step 2 of 3: .*\)\n│ arguments: \{"task_id":"[\w-]+"/g) ?? [];
+  const writeCards = output.match(/┌─ Confirm write: place\n│ Place ".*" \([\w-]+\) on \w{3}, week \d+ \(day \d+\), slots? .*\n│ Why: .*\n│ Step 2 of 3: .*\n│ arguments: \{"task_id":"[\w-]+"/g) ?? [];
   expect(writeCards.length).toBeGreaterThanOrEqual(2);
-  expect(output.match(/demo answers: accept/g)?.length).toBe(writeCards.length + 1);
+  expect(output.match(/demo answers: approve/g)?.length).toBe(writeCards.length + 1);
   expect(output.match(/← placed task [\w-]+ on day \d/g)?.length).toBe(writeCards.length);
   expect(output).toContain("· Executing step 3 of 3: Verify the schedule");
 

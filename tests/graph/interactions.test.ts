@@ -51,7 +51,13 @@ describe("plan", () => {
     });
     const config = threadConfig("plan-ask");
     const asked = await graph.invoke(userMessage("add a note"), config);
-    expect(interruptsOf(asked)[0]?.value).toEqual({
+    const [raised] = interruptsOf(asked);
+    // The card is v1 HITL (an edit of its answer field) with the legacy HumanInterrupt fields, and names its interrupt.
+    expect(raised?.value).toMatchObject({
+      card_id: raised?.id,
+      kind: "ask_user",
+      action_requests: [{ name: "ask_user", args: { answer: "" }, description: "What should the note say?" }],
+      review_configs: [{ action_name: "ask_user", allowed_decisions: ["edit"] }],
       action_request: { action: "ask_user", args: { question: "What should the note say?" } },
       config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
       description: "What should the note say?",
@@ -213,7 +219,7 @@ describe("resume values", () => {
       const error = await graph.invoke(resume(bad), config).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(InvalidResumeError);
       expect((error as InvalidResumeError).code).toBe("INVALID_RESUME");
-      expect((error as Error).message).toMatch(/expected a HumanResponse|needs its text/);
+      expect((error as Error).message).toMatch(/expected \{ decisions|needs its text/);
       const state = await graph.getState(config);
       expect(state.next).toEqual(["confirm"]);
       expect(state.values.phase).toBe("waiting_confirm");

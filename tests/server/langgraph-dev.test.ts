@@ -10,6 +10,7 @@
 import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { isHitlRequest } from "../../contracts/cards.js";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 
 let server: LangGraphDevServer;
@@ -177,4 +178,35 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     deactivate();
     await controller.dispose();
   }
+}, 240_000);
+
+test("through the server: the card passes Agent Chat UI's v1 HITL check, messages-tuple has no contract JSON, v1 decisions answer by interrupt id, a repeated answer is STALE_RESUME", async () => {
+  const client = new Client({ apiUrl });
+  const thread = await client.threads.create();
+  const first = await streamAsAgentChatUi(client, thread.thread_id, { input: { messages: [{ type: "human", content: "Arrange my review week" }] } });
+  expect(first.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  const planValue = (first.filter((part) => part.event === "values").at(-1)?.data as { __interrupt__?: Array<{ id: string; value: unknown }> }).__interrupt__?.[0];
+  expect(isHitlRequest(planValue?.value)).toBe(true);
+  expect(planValue?.value).toMatchObject({ card_id: planValue?.id, kind: "confirm_plan" });
+  // What the chat streams token by token or as messages: never a stage's JSON contract.
+  const streamedTexts = first
+    .filter((part) => part.event.startsWith("messages"))
+    .map((part) => JSON.stringify((part.data as [{ content?: unknown }])[0]?.content ?? ""));
+  expect(streamedTexts.length).toBeGreaterThan(0);
+  for (const text of streamedTexts) expect(text).not.toMatch(/\\"(action|intent|plan_steps|tool_call|goal_check)\\"\s*:/);
+
+  // A v1 decision addressed to the plan card's interrupt id (what useStream's respond sends) runs the plan.
+  const answer = { command: { resume: { [planValue!.id]: { decisions: [{ type: "approve" }] } } } };
+  const second = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, ...answer });
+  expect(second.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  const waiting = await client.threads.getState(thread.thread_id);
+  const writeCard = waiting.tasks[0]?.interrupts[0];
+  expect(writeCard?.value).toMatchObject({ kind: "confirm_tool", action_requests: [{ name: "place" }] });
+
+  // The same answer again (a double click, a retry): refused, and the write card waits unanswered.
+  const repeated = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, ...answer });
+  expect(repeated.filter((part) => part.event === "error").map((part) => part.data)).toEqual([expect.objectContaining({ error: "StaleResumeError", message: expect.stringContaining("no longer waits on") })]);
+  const after = await client.threads.getState(thread.thread_id);
+  expect(after.checkpoint.checkpoint_id).toBe(waiting.checkpoint.checkpoint_id);
+  expect(after.tasks[0]?.interrupts[0]?.id).toBe(writeCard?.id);
 }, 240_000);

@@ -7,6 +7,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { CardSchema, isHitlRequest } from "../../contracts/cards.js";
 import {
   formatServerSentEvent,
   OpenAIChunkEncoder,
@@ -37,11 +38,8 @@ const OpenAIChunkSchema = z.object({
     .length(1),
 });
 
-const HumanInterruptSchema = z.object({
-  action_request: z.object({ action: z.string(), args: z.record(z.string(), z.unknown()) }),
-  config: z.object({ allow_accept: z.boolean(), allow_edit: z.boolean(), allow_respond: z.boolean(), allow_ignore: z.boolean() }),
-  description: z.string().optional(),
-});
+/** A card: the contract's schema, and the v1 HITL check Agent Chat UI makes before it renders buttons. */
+const HumanInterruptSchema = CardSchema.refine(isHitlRequest, { message: "not a v1 HITL request" });
 
 /** Tempo's `ext` field, by kind. */
 const ExtensionSchema = z.discriminatedUnion("kind", [
@@ -136,12 +134,16 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     // Request 1: the planner asks; the question is an `interrupt` ext, and the finish chunk says the thread waits for it.
     expect(kinds(asked)).toEqual(expect.arrayContaining(["status", "assistant_text", "interrupt", "finish"]));
     const question = asked.find((chunk) => chunk.ext.kind === "interrupt")?.ext;
-    expect(question).toMatchObject({ node: "plan", interrupt: { action_request: { action: "ask_user", args: { question: "What should the note say?" } } } });
+    expect(question).toMatchObject({ node: "ask_user", interrupt: { action_request: { action: "ask_user", args: { question: "What should the note say?" } } } });
     expect(asked.at(-1)?.ext).toMatchObject({ kind: "finish", waiting: true, interrupts: [{ action_request: { action: "ask_user" } }] });
+    // The streamed card and the one the thread waits on carry the same card_id: the interrupt id.
+    const streamedId = (question as { interrupt: { card_id?: string } }).interrupt.card_id;
+    expect(streamedId).toMatch(/^[0-9a-f]{32}$/);
+    expect((asked.at(-1)?.ext as { interrupts: Array<{ card_id?: string }> }).interrupts[0]?.card_id).toBe(streamedId);
 
     // Request 2: the plan card is a `confirm_request`.
     expect(planned.find((chunk) => chunk.ext.kind === "confirm_request")?.ext).toMatchObject({
-      node: "plan",
+      node: "confirm",
       interrupt: { action_request: { action: "confirm_plan", args: { plan_steps: [{ content: "Add the note", done_when: "list_notes shows it" }] } } },
     });
     expect(planned.at(-1)?.ext).toMatchObject({ kind: "finish", phase: "waiting_confirm", waiting: true });
@@ -193,7 +195,7 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     const chunks = parseSse(await collect(streamOpenAISse(stream, { model: "tempo", finalState: () => graph.getState(config), onError: (error) => errors.push(error) })));
 
     expect(chunks.map((chunk) => chunk.ext.kind)).toEqual(["error", "finish"]);
-    expect(chunks[0]?.ext).toMatchObject({ kind: "error", code: "INVALID_RESUME", message: expect.stringContaining('"response"') });
+    expect(chunks[0]?.ext).toMatchObject({ kind: "error", code: "INVALID_RESUME", message: expect.stringContaining('a text answer: { decisions: [{ type: "edit"') });
     expect(chunks[1]?.ext).toMatchObject({ kind: "finish", waiting: true, interrupts: [{ action_request: { action: "ask_user" } }] });
     expect(errors).toHaveLength(1);
   });

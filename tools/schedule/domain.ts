@@ -4,6 +4,7 @@
  */
 import type { PersistOptions, ToolDomain } from "../domain.js";
 import { diffScheduleState } from "./diff.js";
+import { describeScheduleCall } from "./describe-call.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
@@ -35,6 +36,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     tools: scheduleTools,
     // Planning starts from the live schedule, never from remembered contents.
     preflight: { tool: "get_overview", arguments: {} },
+    // Confirmation cards name the task, the weekday and the slots, not the raw arguments.
+    describeCall: describeScheduleCall,
     load: (userId: string) => repository.load(userId),
     persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);
