@@ -2,7 +2,13 @@
  * The run guard: checks a run BEFORE LangGraph writes its input to the
  * thread, so a refused run leaves the thread exactly as it was.
  *
- * - the configured user must own the thread (else THREAD_ACCESS_DENIED);
+ * - the run's user (the server's authenticated user, else `user_id`) must
+ *   own the thread — the owner in its latest checkpoint, or the server's
+ *   `metadata.owner` of the thread — even when the run starts from an earlier
+ *   checkpoint (else THREAD_ACCESS_DENIED);
+ * - from outside, state moves only through a message or the answer to the
+ *   pending card: a `Command` carrying `update` or `goto`, and `updateState` /
+ *   `bulkUpdateState`, are refused (STATE_CHANGE_REFUSED);
  * - a message must be non-empty, within `maxMessageCharacters`, and a slash
  *   command must be one Tempo knows (else INVALID_INPUT);
  * - a resume needs a thread that waits on an interrupt, and a non-null value
@@ -30,6 +36,8 @@ interface GuardableGraph {
   getState(config: RunnableConfig): Promise<StateSnapshot>;
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown> | Promise<unknown>;
+  updateState(...args: unknown[]): Promise<unknown>;
+  bulkUpdateState(...args: unknown[]): Promise<unknown>;
   checkpointer?: unknown;
 }
 
@@ -62,27 +70,40 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
       })(),
     );
   };
+  // No route around a card: state set by hand (an approved write, another owner) would skip the human.
+  target.updateState = target.bulkUpdateState = async () => {
+    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  };
   return graph;
 }
+
+const STATE_CHANGE_REFUSAL =
+  "A Tempo thread's state changes only through a new message or the answer to the card it waits on (a resume); " +
+  "updateState and Command update/goto are refused. Nothing was changed.";
 
 /** Throws the typed error a run deserves, before anything is written. */
 export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<void> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
+  if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
+    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  }
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
     throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
   }
   const text = messageInputText(input);
   if (text !== undefined) checkMessage(text, settings);
 
+  // The LangGraph server passes the thread's metadata, where its auth handler stamped the owner at creation.
+  assertOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
   if (!threadId || !graph.checkpointer) return;
-  // The checkpoint the run starts from: the latest, or the one the caller addressed.
+  // The checkpoint the run starts from: the latest, or the one the caller addressed. The owner is the latest
+  // checkpoint's, so a run from an early checkpoint (before the owner was recorded) cannot take the thread over.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
-  const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
-  const owner = (snapshot.values as { userId?: string } | undefined)?.userId;
-  if (owner && owner !== userId) {
-    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
-  }
+  const latest = await graph.getState({ configurable: { thread_id: threadId } });
+  const snapshot = checkpointId ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } }) : latest;
+  assertOwner((latest.values as { userId?: string } | undefined)?.userId, userId);
+  assertOwner((snapshot.values as { userId?: string } | undefined)?.userId, userId);
   const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
   if (resume && !snapshot.tasks.some((task) => task.interrupts.length > 0)) {
     throw new InvalidResumeError(
@@ -92,6 +113,17 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
       { threadId },
     );
   }
+}
+
+/** Refuses a run of `userId` on a thread `owner` (when known) owns. */
+function assertOwner(owner: unknown, userId: string): void {
+  if (typeof owner === "string" && owner !== "" && owner !== userId) {
+    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own. Nothing was changed.", { userId });
+  }
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== undefined && value !== null;
 }
 
 /** Refuses empty, oversized and unknown-command messages. */
