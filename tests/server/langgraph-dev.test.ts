@@ -5,7 +5,8 @@
  * Two front ends' requests are reproduced byte for byte: Agent Chat UI's
  * (`runs.stream` with subgraphs on and its stream modes) and `@langchain/react`'s
  * `useStream` (the SDK's `StreamController`: `run.start`, `input.respond` by
- * interrupt id).
+ * interrupt id). With no TEMPO_AUTH_* set the server is open to one user,
+ * TEMPO_USER_ID, and says so at start.
  */
 import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
@@ -16,7 +17,7 @@ let server: LangGraphDevServer;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = await startLangGraphDev();
+  server = await startLangGraphDev({ TEMPO_USER_ID: "sdk-student" });
   apiUrl = server.apiUrl;
 }, 120_000);
 
@@ -26,6 +27,7 @@ afterAll(async () => {
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
   expect(await (await fetch(`${apiUrl}/ok`)).json()).toEqual({ ok: true });
+  expect(server.output()).toContain('OPEN single-user mode — every request acts as "sdk-student"');
   const client = new Client({ apiUrl });
   const assistants = await client.assistants.search({ graphId: "tempo" });
   expect(assistants.length).toBeGreaterThan(0);
@@ -35,6 +37,10 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual(["max_rounds", "user_id"]);
 
   const thread = await client.threads.create();
+  expect(thread.metadata).toMatchObject({ owner: "sdk-student" });
+  // Open mode has one user: a run naming another is refused before it exists, and the thread stays idle.
+  await expect(client.runs.create(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "hi" }] }, config: { configurable: { user_id: "someone-else" } } })).rejects.toThrow(/403/);
+  expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
   const config = { configurable: { user_id: "sdk-student" } };
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
   let state = await client.threads.getState(thread.thread_id);

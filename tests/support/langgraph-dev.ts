@@ -1,7 +1,9 @@
 /**
  * `langgraph dev` for tests: serves langgraph.json on a free port with no
- * model key and no DATABASE_URL (offline policy, in-memory schedules), waits
- * for /ok, and stops the whole process group afterwards.
+ * model key, no DATABASE_URL (offline policy, in-memory schedules) and no
+ * TEMPO_AUTH_* (open single-user mode) unless the test sets them, waits for
+ * /info (the one route that needs no token), and stops the whole process
+ * group afterwards.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "./postgres.js";
@@ -24,8 +26,8 @@ const READY_TIMEOUT_MS = 90_000;
  */
 const SCHEMA_TIMEOUT_MS = 150_000;
 
-/** Starts `langgraph dev` on a free port and resolves once it answers /ok. */
-export async function startLangGraphDev(): Promise<LangGraphDevServer> {
+/** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
+export async function startLangGraphDev(environment: Record<string, string> = {}): Promise<LangGraphDevServer> {
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
   let output = "";
@@ -41,6 +43,9 @@ export async function startLangGraphDev(): Promise<LangGraphDevServer> {
         OPENAI_API_KEY: "",
         OPENAI_BASE_URL: "",
         DATABASE_URL: "",
+        TEMPO_AUTH_JWT_SECRET: "",
+        TEMPO_AUTH_JWKS_URL: "",
+        ...environment,
       },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -52,11 +57,11 @@ export async function startLangGraphDev(): Promise<LangGraphDevServer> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
-    const ok = await fetch(`${apiUrl}/ok`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${apiUrl}/info`).then((response) => response.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`langgraph dev did not answer /ok in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
+      throw new Error(`langgraph dev did not answer /info in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
