@@ -4,7 +4,9 @@
  * resource (`on`).
  *
  * - Authentication: with a secret or a key set configured, every request needs
- *   `Authorization: Bearer <JWT>` (see `tokens.ts`); the user is its `sub`.
+ *   `Authorization: Bearer <JWT>` (see `tokens.ts`) — or the JWT in
+ *   `x-api-key`, the header Agent Inbox fills from its "LangSmith API key"
+ *   field; the user is its `sub`.
  *   With neither, the server is open to one user, `TEMPO_USER_ID` (local
  *   development).
  * - Threads: creating one stamps `metadata.owner`; reading, searching,
@@ -44,11 +46,10 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
     new Auth()
       .authenticate(async (request: Request) => {
         if (!verify) return { identity: settings.userId, permissions: [] };
-        const header = request.headers.get("authorization") ?? "";
-        const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-        if (!match) throw unauthorized("This Tempo server needs `Authorization: Bearer <JWT>` on every request.");
+        const token = tokenOf(request);
+        if (!token) throw unauthorized("This Tempo server needs `Authorization: Bearer <JWT>` (or the JWT in `x-api-key`) on every request.");
         try {
-          const user = await verify(match[1]!);
+          const user = await verify(token);
           return { identity: user.identity, permissions: user.permissions };
         } catch (error) {
           throw unauthorized(error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.");
@@ -122,6 +123,12 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         throw forbidden("This action is not allowed.");
       })
   );
+}
+
+/** The request's token: `Authorization: Bearer <JWT>`, else `x-api-key` (what Agent Inbox and the SDK's apiKey send). */
+function tokenOf(request: Request): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim());
+  return bearer?.[1] ?? (request.headers.get("x-api-key")?.trim() || undefined);
 }
 
 /** The filter that limits an action to the caller's own resources. */

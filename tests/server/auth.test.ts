@@ -49,8 +49,10 @@ function unsigned(claims: Record<string, unknown>): string {
 describe("HS256 tokens", () => {
   const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
 
-  test("a token signed with the secret is its subject", async () => {
+  test("a token signed with the secret is its subject, in Authorization or in x-api-key (Agent Inbox)", async () => {
     expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" })}` })).toBe("alice");
+    expect(await authenticate(auth, { "x-api-key": await hs256({ sub: "alice" }) })).toBe("alice");
+    expect(await authenticate(auth, { "x-api-key": "lsv2_pt_not_a_jwt" })).toBe(401);
   });
 
   test("no token, an expired, unsigned, forged or subject-less token are refused with 401", async () => {

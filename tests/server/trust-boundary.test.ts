@@ -149,6 +149,9 @@ test("another user can neither read, run, change nor take over a thread; its own
   expect(cardOf(after)).toEqual(card);
   expect(await alice.store.getItem(["tempo", "users", "alice", "facts"], "injected")).toBeNull();
   expect(await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND kind = 'write'", [id])).toBe(0);
+  // Agent Inbox (the token in its "LangSmith API key" field, sent as x-api-key) still lists the thread as waiting.
+  const inbox = clientWith({ "x-api-key": await token("alice") });
+  expect((await inbox.threads.search({ status: "interrupted", limit: 100 })).map((found) => found.thread_id)).toContain(id);
 
   // Alice answers her card while Bob tries to roll back her in-flight run: her run finishes, the write applies once.
   const run = await alice.runs.create(id, "tempo", { command: ACCEPT });
