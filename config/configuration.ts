@@ -73,6 +73,8 @@ export interface TempoConfigurable {
   user_id?: string;
   /** Set by the LangGraph server from its `auth` handler: the authenticated user's identity. */
   langgraph_auth_user_id?: string;
+  /** Set by the LangGraph server: the authenticated user (its `identity` is the user id). */
+  langgraph_auth_user?: { identity?: string };
   /** Overrides `maxRounds` for this thread's next task. */
   max_rounds?: number;
 }
@@ -105,7 +107,7 @@ export function ensureConfiguration(config: RunnableConfig | undefined, settings
  * with IDENTITY_MISMATCH), otherwise the caller's `user_id` (programmatic use), otherwise the default user.
  */
 function runUser(configurable: TempoConfigurable): string {
-  const authenticated = configurable.langgraph_auth_user_id;
+  const authenticated = configurable.langgraph_auth_user_id ?? configurable.langgraph_auth_user?.identity;
   if (authenticated === undefined || authenticated === null || authenticated === "") return configurable.user_id ?? DEFAULT_USER_ID;
   if (configurable.user_id !== undefined && configurable.user_id !== null && configurable.user_id !== authenticated) {
     throw new TempoError(

@@ -91,8 +91,8 @@ describe("identity and ownership", () => {
     expect(await thrownBy(graph.invoke(accept, asServer("mallory")))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
     expect(await snapshot(graph, config)).toEqual(before);
     expect(domain.applied).toEqual([]);
-    // Alice, authenticated, needs no user_id at all.
-    await graph.invoke(accept, asServer("alice"));
+    // Alice, authenticated, needs no user_id at all (the server also passes the whole user, `langgraph_auth_user`).
+    await graph.invoke(accept, { configurable: { thread_id: "alice-thread", langgraph_auth_user: { identity: "alice" } } });
     expect(domain.applied).toHaveLength(1);
   });
 
