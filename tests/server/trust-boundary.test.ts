@@ -11,7 +11,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { SignJWT } from "jose";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev-server.js";
+import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
