@@ -5,30 +5,39 @@
  * Two front ends' requests are reproduced byte for byte: Agent Chat UI's
  * (`runs.stream` with subgraphs on and its stream modes) and `@langchain/react`'s
  * `useStream` (the SDK's `StreamController`: `run.start`, `input.respond` by
- * interrupt id). With no TEMPO_AUTH_* set the server is open to one user,
- * TEMPO_USER_ID, and says so at start.
+ * interrupt id). The server requires tokens (TEMPO_AUTH_JWT_SECRET), so each
+ * test is its own user with its own schedule.
  */
 import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
+
+const SECRET = "langgraph-dev-test-secret-0123456789abcdef";
 
 let server: LangGraphDevServer;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = await startLangGraphDev({ TEMPO_USER_ID: "sdk-student" });
+  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET });
   apiUrl = server.apiUrl;
 }, 120_000);
+
+/** The Authorization header of a token for `user`. */
+async function bearer(user: string): Promise<{ authorization: string }> {
+  const token = await new SignJWT({ sub: user }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode(SECRET));
+  return { authorization: `Bearer ${token}` };
+}
 
 afterAll(async () => {
   await server?.stop();
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
-  expect(await (await fetch(`${apiUrl}/ok`)).json()).toEqual({ ok: true });
-  expect(server.output()).toContain('OPEN single-user mode — every request acts as "sdk-student"');
-  const client = new Client({ apiUrl });
+  const headers = await bearer("sdk-student");
+  expect(await (await fetch(`${apiUrl}/ok`, { headers })).json()).toEqual({ ok: true });
+  const client = new Client({ apiUrl, defaultHeaders: headers });
   const assistants = await client.assistants.search({ graphId: "tempo" });
   expect(assistants.length).toBeGreaterThan(0);
   // Studio renders these: the input is { messages }, the configuration has user_id and max_rounds.
@@ -38,9 +47,6 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
 
   const thread = await client.threads.create();
   expect(thread.metadata).toMatchObject({ owner: "sdk-student" });
-  // Open mode has one user: a run naming another is refused before it exists, and the thread stays idle.
-  await expect(client.runs.create(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "hi" }] }, config: { configurable: { user_id: "someone-else" } } })).rejects.toThrow(/403/);
-  expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
   const config = { configurable: { user_id: "sdk-student" } };
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
   let state = await client.threads.getState(thread.thread_id);
@@ -105,7 +111,7 @@ function modesSeen(events: StreamEvent[]): string[] {
 }
 
 test("Agent Chat UI's request (subgraphs on, values + messages-tuple + custom) runs to Tempo's card, and its resume to the next card", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-student") });
   const thread = await client.threads.create();
   // Agent Chat UI sends the message as content blocks with its own id, and no config.
   const message = { id: "chat-ui-message-1", type: "human", content: [{ type: "text", text: "Arrange my review week" }] };
@@ -129,10 +135,14 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
   // useStream is a React binding over the SDK's StreamController; this drives the controller
   // the way the hook does (activate, submit, respond) and records the commands it sends.
   const commands: Array<{ method: string; params: { interrupt_id?: string; response?: unknown } }> = [];
+  const { authorization } = await bearer("use-stream-student");
   const recordingFetch: typeof fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url.endsWith("/commands") && typeof init?.body === "string") commands.push(JSON.parse(init.body));
-    return fetch(input, init);
+    // The app's own token on every request (useStream takes it through the client's headers or its fetch).
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set("authorization", authorization);
+    return fetch(input, { ...init, headers });
   };
   const client = new Client({ apiUrl, callerOptions: { fetch: recordingFetch } });
   const runEnds: Array<(reason: string) => void> = [];

@@ -3,9 +3,15 @@
  * model key, no DATABASE_URL (offline policy, in-memory schedules) and no
  * TEMPO_AUTH_* (open single-user mode) unless the test sets them, waits for
  * /info (the one route that needs no token), and stops the whole process
- * group afterwards.
+ * group afterwards. Each server keeps its threads, runs and store in a
+ * folder of its own (the dev server persists them in `.langgraph_api` next to
+ * the config it serves), so servers of parallel test files, and of earlier
+ * runs, never see each other's data.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { freePort } from "./postgres.js";
 
 /** A running dev server. */
@@ -29,11 +35,14 @@ const SCHEMA_TIMEOUT_MS = 150_000;
 /** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
 export async function startLangGraphDev(environment: Record<string, string> = {}): Promise<LangGraphDevServer> {
   const port = await freePort();
+  const folder = await fs.mkdtemp(path.join(tmpdir(), "tempo-langgraph-dev-"));
+  const config = path.join(folder, "langgraph.json");
+  await fs.writeFile(config, JSON.stringify(await configServedFrom(path.join(process.cwd(), "langgraph.json"), folder)));
   const apiUrl = `http://127.0.0.1:${port}`;
   let output = "";
   const server: ChildProcess = spawn(
     "npx",
-    ["--no-install", "@langchain/langgraph-cli", "dev", "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
+    ["--no-install", "@langchain/langgraph-cli", "dev", "--config", config, "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
     {
       cwd: process.cwd(),
       env: {
@@ -53,7 +62,7 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   );
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const stop = () => stopProcessGroup(server);
+  const stop = () => stopProcessGroup(server).finally(() => fs.rm(folder, { recursive: true, force: true }));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
@@ -66,6 +75,17 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return { apiUrl, output: () => output, stop };
+}
+
+/** The project's langgraph.json with its graph and auth paths relative to `folder`, to be served from there. */
+async function configServedFrom(file: string, folder: string): Promise<Record<string, unknown>> {
+  const config = JSON.parse(await fs.readFile(file, "utf8")) as { graphs: Record<string, string>; auth?: { path: string } };
+  const moved = (spec: string) => `./${path.relative(folder, path.resolve(path.dirname(file), spec))}`;
+  return {
+    ...config,
+    graphs: Object.fromEntries(Object.entries(config.graphs).map(([id, spec]) => [id, moved(spec)])),
+    ...(config.auth ? { auth: { ...config.auth, path: moved(config.auth.path) } } : {}),
+  };
 }
 
 async function stopProcessGroup(server: ChildProcess): Promise<void> {
