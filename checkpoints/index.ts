@@ -55,3 +55,4 @@ export {
   type ResumeGuard,
 } from "./execution-log.js";
 export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";
+export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "./thread-lock.js";

@@ -8,6 +8,7 @@
  */
 import { createTempoCheckpointer, openDatabase, PostgresExecutionLog, redactUrl, type Database, type TempoPostgresSaver } from "../checkpoints/index.js";
 import { createMemoryStore } from "../checkpoints/store.js";
+import { createThreadLock } from "../checkpoints/thread-lock.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";
@@ -48,7 +49,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
     const domain = createScheduleDomain({ repository });
     const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog });
+    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
     return {
       graph,
       database,
