@@ -35,7 +35,12 @@ export interface Tempo {
 
 /** Opens the database and builds the graph for `settings`. */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
-  const database = await openDatabase({ databaseUrl: settings.database.databaseUrl, dataDir: settings.database.dataDir });
+  const database = await openDatabase({
+    databaseUrl: settings.database.databaseUrl,
+    dataDir: settings.database.dataDir,
+    statementTimeoutMs: settings.database.statementTimeoutMs,
+    lockTimeoutMs: settings.database.lockTimeoutMs,
+  });
   const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
