@@ -6,8 +6,10 @@
  * that connection dies, so a killed worker never leaves a thread held.
  *
  * On the embedded server advisory locks never block (every connection
- * shares one session), and only one process serves it, so the in-process
- * `LocalThreadLock` is the whole lock there.
+ * shares one session), so there the lock is the in-process `LocalThreadLock`
+ * that every graph of this process on that server shares: runs of one
+ * process are held; processes that connect to another process's embedded
+ * server by its URL are not (use a real Postgres server for several workers).
  */
 import pg from "pg";
 
@@ -34,7 +36,18 @@ export class PostgresThreadLock implements ThreadLock {
     this.pollMs = options.pollMs ?? 50;
   }
 
+  /** Whether the server is PGlite (found out on first use): its advisory locks never block. */
+  private pglite: Promise<boolean> | undefined;
+
   async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
+    this.pglite ??= this.pool.query<{ version: string }>("SELECT version() AS version").then(
+      (result) => /PGlite/i.test(result.rows[0]?.version ?? ""),
+      (error: unknown) => {
+        this.pglite = undefined;
+        throw error;
+      },
+    );
+    if (await this.pglite.catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
     const deadline = Date.now() + Math.max(0, waitMs);
     // Runs of this process queue in memory first, so they do not each take a connection to wait.
     const local = await this.local.acquire(threadId, waitMs);
@@ -83,9 +96,22 @@ export class PostgresThreadLock implements ThreadLock {
   }
 }
 
-/** The thread lock for a database: advisory locks on a real server, the in-process lock on the embedded one. */
-export function createThreadLock(database: Pick<Database, "pool" | "embedded">): ThreadLock {
-  return database.embedded ? new LocalThreadLock() : new PostgresThreadLock(database.pool);
+/** In-process locks of embedded databases, by URL: every graph of this process on one embedded server shares one. */
+const embeddedLocks = new Map<string, LocalThreadLock>();
+
+/** The thread lock for a database: advisory locks on a real server, the process's in-process lock on the embedded one. */
+export function createThreadLock(database: Pick<Database, "pool" | "embedded" | "url">): ThreadLock {
+  return database.embedded ? embeddedLock(database.url) : new PostgresThreadLock(database.pool);
+}
+
+/** This process's lock for the embedded server at `url`. */
+function embeddedLock(url: string): LocalThreadLock {
+  let lock = embeddedLocks.get(url);
+  if (!lock) {
+    lock = new LocalThreadLock();
+    embeddedLocks.set(url, lock);
+  }
+  return lock;
 }
 
 function lockKey(threadId: string): string {
