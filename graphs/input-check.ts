@@ -42,6 +42,15 @@ export function checkConfigurableIds(configurable: Record<string, unknown> | und
  */
 export function checkInputContent(input: unknown, settings: WorkflowSettings): void {
   const total = walk(input, "input", 0);
+  for (const message of inputMessages(input)) {
+    if (messageType(message) !== "remove") continue;
+    const id = idOf(message);
+    throw new TempoError(
+      "INVALID_INPUT",
+      `Removing messages from a thread is not allowed from outside (a "remove" message${typeof id === "string" ? ` for ${id}` : ""}); nothing was changed.`,
+      { id },
+    );
+  }
   for (const [index, message] of inputMessages(input).entries()) {
     const length = messageText(message).length;
     if (length > settings.maxMessageCharacters) {
@@ -51,13 +60,6 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
         { length, index },
       );
     }
-  }
-  if (total > settings.maxInputCharacters) {
-    throw new TempoError(
-      "INVALID_INPUT",
-      `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
-      { length: total, limit: settings.maxInputCharacters },
-    );
   }
   for (const [where, value] of resumeValues(input)) {
     const length = walk(value, where, 0);
@@ -69,21 +71,20 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
       );
     }
   }
+  if (total > settings.maxInputCharacters) {
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
+      { length: total, limit: settings.maxInputCharacters },
+    );
+  }
 }
 
-/** Throws INVALID_INPUT for a message that would remove or overwrite a message of the thread (ids in `existingIds`). */
+/** Throws INVALID_INPUT for a message that would overwrite a message of the thread (ids in `existingIds`) or of the same input. */
 export function checkMessageIds(input: unknown, existingIds: ReadonlySet<string>): void {
   const seen = new Set<string>();
   for (const message of inputMessages(input)) {
-    const type = messageType(message);
-    const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
-    if (type === "remove") {
-      throw new TempoError(
-        "INVALID_INPUT",
-        `Removing messages from a thread is not allowed from outside (a "remove" message${typeof id === "string" ? ` for ${id}` : ""}); nothing was changed.`,
-        { id },
-      );
-    }
+    const id = idOf(message);
     if (typeof id !== "string" || id === "") continue;
     if (existingIds.has(id) || seen.has(id)) {
       throw new TempoError(
@@ -110,6 +111,10 @@ export function messageText(message: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
   return "";
+}
+
+function idOf(message: unknown): unknown {
+  return typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
 }
 
 /** "human", "ai", "remove", ... for a message instance, a `{ type }` / `{ role }` object, or a [role, text] pair. */
