@@ -122,6 +122,17 @@ describe("in one process", () => {
     expect(await forksOf(graph, config)).toBe(0);
   });
 
+  test("a stream left after its first chunk gives the thread back: the next message runs at once", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [chatReply("Hello!"), chatReply("Hi again.")], settings: { threadWaitMs: 0 } });
+    const config = threadConfig("abandoned-stream");
+    for await (const _chunk of await graph.stream(message("hello"), { ...config, streamMode: "values" })) break;
+    // Left before the chat stage ran: the thread is free again, and the next message gets the first reply.
+    const next = await graph.invoke(message("hello again"), config);
+    expect(String(next.messages.at(-1)?.content)).toBe("Hello!");
+    expect(await humanTexts(graph, config)).toEqual(["hello", "hello again"]);
+    expect(await forksOf(graph, config)).toBe(0);
+  });
+
   test("a resume on a busy thread never waits: THREAD_BUSY at once", async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
