@@ -41,6 +41,10 @@ export interface WorkflowSettings {
   maxPlanRounds: number;
   /** Longest user message accepted, in characters; longer ones are refused before they reach the thread. */
   maxMessageCharacters: number;
+  /** Failing tool results in a row after which the current step fails. */
+  maxToolErrorsPerStep: number;
+  /** Writes the user declined in a row after which the current step fails (the user is refusing what it needs). */
+  maxRejectionsPerStep: number;
   /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
   replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
@@ -51,6 +55,8 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxRounds: 30,
   maxCorrections: 3,
   maxPlanRounds: 6,
+  maxToolErrorsPerStep: 3,
+  maxRejectionsPerStep: 2,
   replanAfterStep: true,
   maxMessageCharacters: 100_000,
   workingMemory: { enabled: true, maxRoundsWithoutUpdate: 5, minRoundsBeforeCheck: 3, tokenThresholdPercent: 70 },

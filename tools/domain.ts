@@ -59,6 +59,12 @@ export interface PersistOptions {
   withinTransaction?: (client: TransactionClient) => Promise<void>;
 }
 
+/** Something the domain's user may expect a task to take care of (e.g. a review task still to place). */
+export interface OpenItem {
+  id: string;
+  name: string;
+}
+
 /** A tool domain the graph takes as a dependency. */
 export interface ToolDomain<TState = any> {
   /** Short name, e.g. "schedule". */
@@ -73,6 +79,11 @@ export interface ToolDomain<TState = any> {
    * trusting memory (seed 000's dynamic refresh as an explicit preflight).
    */
   preflight?: { tool: string; arguments: Record<string, unknown> };
+  /**
+   * Optional: the items still open in `state` (e.g. pending review tasks). Deliver names the ones a task
+   * was about that are still open, so an answer never claims more than happened.
+   */
+  openItems?(state: TState): OpenItem[];
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, in one transaction). */

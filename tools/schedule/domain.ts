@@ -35,6 +35,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     tools: scheduleTools,
     // Planning starts from the live schedule, never from remembered contents.
     preflight: { tool: "get_overview", arguments: {} },
+    // Review tasks still pending: what an arranging task may leave open.
+    openItems: (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => ({ id: task.id, name: task.name })),
     load: (userId: string) => repository.load(userId),
     persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);

@@ -210,8 +210,12 @@ function decideDeliver(messages: BaseMessage[]): string {
   const state = section(textOf(messages.at(-1)), "stage_state");
   const steps = state.split("\n").filter((line) => /^\d+\. \[/.test(line));
   const done = steps.filter((line) => line.includes("[done]")).length;
-  const heading = done === steps.length && steps.length > 0 ? "Your review week is arranged." : `Finished ${done} of ${steps.length} steps.`;
-  return [heading, ...steps.map((line) => `- ${line.replace(/^\d+\. /, "")}`)].join("\n");
+  // The task's real outcome heads the stage state; anything short of "completed" is told as it is.
+  const outcome = /^Outcome: (\w+)/m.exec(state)?.[1] ?? "completed";
+  const arranged = outcome === "completed" && done === steps.length && steps.length > 0;
+  const heading = arranged ? "Your review week is arranged." : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+  const stillPending = state.split("\n").filter((line) => line.startsWith("Still pending:"));
+  return [heading, ...steps.map((line) => `- ${line.replace(/^\d+\. /, "")}`), ...stillPending].join("\n");
 }
 
 function stepKind(content: string, index: number, total: number): StepKind {
