@@ -13,7 +13,7 @@ import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand } from "../graphs/run-guard.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { clearThread, dropTask, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
+import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -68,7 +68,8 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (taskInProgress(state.phase)) {
       const dropped = dropTask(state, "it had stopped and you moved on to a new message");
       emitAssistantText(config, "chat", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
-      const next = await respondAfter({ ...state, phase: "chatting" }, userText, config);
+      // The new message is handled in the phase the drop leads to.
+      const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);
       return { ...dropped, ...next, messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])] };
     }
     return respondAfter(state, userText, config);
