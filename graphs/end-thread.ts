@@ -11,6 +11,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, type StateSnapshot } from "@langchain/langgraph";
 import { NODE } from "./routing.js";
 import type { TempoState } from "./state.js";
+import { appliedChanges } from "../nodes/task-report.js";
+import type { ToolDomain } from "../tools/domain.js";
 import { endThread } from "./transitions.js";
 
 interface UpdatableGraph {
@@ -19,7 +21,7 @@ interface UpdatableGraph {
 }
 
 /** Installs the end-thread handling on a compiled graph (in place) and returns it. */
-export function endThreadOnClientEnd<G>(graph: G): G {
+export function endThreadOnClientEnd<G>(graph: G, domain: ToolDomain): G {
   const target = graph as unknown as UpdatableGraph;
   const updateState = target.updateState.bind(target);
   target.updateState = async (config, values, asNode) => {
@@ -27,7 +29,8 @@ export function endThreadOnClientEnd<G>(graph: G): G {
     const snapshot = await target.getState(config);
     // A thread with no checkpoint yet has nothing to end.
     if (!snapshot.createdAt) return updateState(config, values, asNode);
-    return updateState(config, endThread(snapshot.values as TempoState), NODE.memorize);
+    const state = snapshot.values as TempoState;
+    return updateState(config, endThread(state, appliedChanges(state, domain)), NODE.memorize);
   };
   return graph;
 }

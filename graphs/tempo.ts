@@ -90,7 +90,7 @@ export function buildTempoGraph(options: TempoGraphOptions) {
   const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
   graph.name = "Tempo";
   // A client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
-  endThreadOnClientEnd(graph);
+  endThreadOnClientEnd(graph, options.domain);
   // Owner, input and resume checks run before LangGraph writes anything to the thread.
   return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings });
 }

@@ -297,10 +297,13 @@ export function answerMessage(text: string): AIMessage {
   return new AIMessage({ id: newId(ANSWER_ID_PREFIX.slice(0, -1)), content: text });
 }
 
-/** drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying so. */
-export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
-  const done = state.planSteps.filter((step) => step.status === "done").length;
-  const text = `Dropped "${state.goal}"${reason ? ` (${reason})` : ""}. ${done > 0 ? `${done} step(s) done before it are kept; nothing else was changed.` : "Nothing was changed."}`;
+/**
+ * drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying
+ * so; `appliedChanges` is how many confirmed writes the task had already applied (they stay).
+ */
+export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string, appliedChanges: number): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
+  const kept = appliedChanges > 0 ? `The ${appliedChanges} change(s) already applied stay; nothing more will be done.` : "Nothing was changed.";
+  const text = `Dropped "${state.goal}" (${reason}). ${kept}`;
   const message = answerMessage(text);
   return {
     phase: nextPhase(state.phase, "drop_task"),
@@ -318,9 +321,9 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
 }
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
-export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">): TempoUpdate {
+export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
   if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, approvedTool: null, updatedAt: now() };
-  const dropped = dropTask(state, "the thread was ended from the client");
+  const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
 

@@ -22,6 +22,7 @@ import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { replyAsHumanResponse } from "./human-response.js";
+import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { conversationMessages, latestUserText, newId, now } from "./messages.js";
 
@@ -66,7 +67,7 @@ export function createChatNode(dependencies: NodeDependencies) {
 
     // A task that stopped (a failed run) and is not retried ends as dropped: the user moved on.
     if (taskInProgress(state.phase)) {
-      const dropped = dropTask(state, "it had stopped and you moved on to a new message");
+      const dropped = dropTask(state, "it had stopped and you moved on to a new message", appliedChanges(state, dependencies.domain));
       emitAssistantText(config, "chat", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);

@@ -23,6 +23,7 @@ import { planInterrupt, renderPlan, toolInterrupt } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
 import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
+import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { assertThreadOwner } from "./recall.js";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -43,7 +44,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
       const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer);
-      return answerPlan(state, answer, fromMessage, config);
+      return answerPlan(state, answer, fromMessage, config, appliedChanges(state, dependencies.domain));
     }
     const tool = pending.tool;
     const answer = awaitHuman(toolInterrupt(tool), state.pendingAnswer, (value) => readToolAnswer(value, tool, dependencies));
@@ -76,7 +77,7 @@ function readToolAnswer(value: unknown, tool: PendingTool, dependencies: NodeDep
   return { response, editedArguments: checked.arguments };
 }
 
-function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig): TempoUpdate {
+function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, applied: number): TempoUpdate {
   const { response } = answer;
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null, updatedAt: now() };
   if (response.type === "accept" || response.type === "edit") {
@@ -92,7 +93,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
   if (feedback === "" || isShortDismissal(feedback)) {
     // Ignore, "no", "cancel", "取消": the user does not want this task.
     emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
-    const dropped = dropTask(state, "you declined the plan");
+    const dropped = dropTask(state, "you declined the plan", applied);
     emitAssistantText(config, "confirm", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
     return { ...cleared, ...dropped };
   }

@@ -7,7 +7,7 @@
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcomeRecord, TempoState } from "../graphs/state.js";
-import type { OpenItem } from "../tools/domain.js";
+import { findTool, type OpenItem, type ToolDomain } from "../tools/domain.js";
 import { messageText } from "../models/invoke-contract.js";
 
 export interface TaskReport {
@@ -47,6 +47,19 @@ export function buildTaskReport(
       ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
       : outcome;
   return { goal: state.goal, planSteps: state.planSteps, outcome: refined, stillOpen, lastError: state.lastError };
+}
+
+/** How many confirmed writes the current task applied (write-tool results that are neither declined nor errors). */
+export function appliedChanges(state: Pick<TempoState, "messages" | "taskStartMessageId">, domain: ToolDomain): number {
+  const messages = taskMessages(state);
+  const writes = new Set(
+    messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).filter((call) => call.id && findTool(domain, call.name)?.kind === "write").map((call) => call.id!),
+  );
+  return messages.filter((message) => {
+    const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
+    const text = messageText(message);
+    return message.getType() === "tool" && id !== undefined && writes.has(id) && !/^(Not applied|Error)/i.test(text);
+  }).length;
 }
 
 /** Each step with its status, and its summary or failure reason, one per line. */

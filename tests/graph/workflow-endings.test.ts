@@ -160,11 +160,11 @@ describe("each task starts clean", () => {
     const planned = (await graph.invoke(message("Place the remaining review too"), config)) as Result;
     expect(planned).toMatchObject({ phase: "waiting_confirm", roundsUsed: 0, consecutiveCorrections: 0, outcome: null, stepSetbacks: { toolErrors: 0, rejections: 0 } });
     expect(planned.workingMemory).toEqual({ content: "", roundsSinceUpdate: 0, updatedAt: null });
-    let card = await graph.invoke(accept, config);
+    const card = await graph.invoke(accept, config);
     expect(cardOf(card)?.action_request).toMatchObject({ action: "place", args: { task_id: rejectedId } });
-    card = await acceptAll(graph, config, card);
+    const second = await acceptAll(graph, config, card);
     expect(await pendingNames()).toEqual([]);
-    expect(card.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
+    expect(second.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
     expect(checkScheduleInvariants(await repository.load("student"))).toEqual([]);
 
     // The later task finished what the first left open: its open loop is closed.
