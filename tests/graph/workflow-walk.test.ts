@@ -5,7 +5,7 @@
  * outcomes. The schedule stays sound throughout.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { END, MemorySaver } from "@langchain/langgraph";
+import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import type { TempoState } from "../../graphs/state.js";
@@ -30,6 +30,8 @@ test("random walks of user actions never leave a thread stuck, and every task en
         models: { default: new ScheduleOfflinePolicy() },
         domain: createScheduleDomain({ repository }),
         checkpointer: new MemorySaver(),
+        // With a store, every ending also goes through memorize's episode and TaskState updates.
+        store: new InMemoryStore(),
         settings: { maxRounds },
       });
       const config = threadConfig(`walk-${(walk += 1)}`, "walker");
