@@ -178,3 +178,17 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     await controller.dispose();
   }
 }, 240_000);
+
+test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends the task and clears its card", async () => {
+  const client = new Client({ apiUrl });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: "sdk-resolver" } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
+
+  await client.threads.updateState(thread.thread_id, { values: null, asNode: "__end__" });
+  const state = await client.threads.getState(thread.thread_id);
+  expect(state.next).toEqual([]);
+  expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+  expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+}, 240_000);
