@@ -110,10 +110,9 @@ function whyOpen(item: OpenItem, messages: BaseMessage[]): string {
   const declined = new Set(messages.filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied")).map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
   if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args), item))) return "you declined the proposed change";
-  const note = messages
-    .filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item))
-    .map(messageText)
-    .at(-1);
+  // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
+  const notes = messages.filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item)).map(messageText);
+  const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
   return note ? note.replace(/\s+/g, " ").trim().slice(0, 160) : "this task did not get to it";
 }
 

@@ -15,9 +15,9 @@ import { interruptsOf, resume, scripted, threadConfig, unpairedToolCalls } from 
 
 type Result = Record<string, unknown> & { messages: BaseMessage[] };
 
-async function setup(options: { deliver?: string[] } = {}) {
+async function setup(options: { deliver?: string[]; week?: ReturnType<typeof sampleWeek> } = {}) {
   const repository = new InMemoryScheduleRepository();
-  await repository.seed("student", sampleWeek());
+  await repository.seed("student", options.week ?? sampleWeek());
   const domain = createScheduleDomain({ repository });
   const store = new InMemoryStore();
   const models = { default: new ScheduleOfflinePolicy(), ...(options.deliver ? { deliver: scripted(options.deliver) } : {}) };
@@ -133,6 +133,20 @@ describe("honest endings", () => {
       `Outcome: partial — every step finished, but 1 item(s) are still pending: ${pending}`,
     ]);
     expect(final.finalAnswer).toContain(`Still pending: ${pending}`);
+  });
+
+  test("a review no free slot fits: the task is partial and the answer says which and why", async () => {
+    const week = sampleWeek();
+    const tooLong = week.tasks.find((task) => task.source === "task_item")!;
+    // Longer than any free run of the week.
+    if (tooLong.source === "task_item") tooLong.duration = 11;
+    const { graph, pendingNames } = await setup({ week });
+    const config = threadConfig("no-fit", "student");
+    const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
+    expect(await pendingNames()).toEqual([tooLong.name]);
+    expect(final.outcome).toEqual({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${tooLong.name}` });
+    expect(String(final.finalAnswer).split("\n")[0]).toBe("Finished 3 of 3 steps (partial).");
+    expect(final.finalAnswer).toContain(`Still pending: ${tooLong.name} (${tooLong.id}) — Skipping task ${tooLong.id}: no free run fits it.`);
   });
 
   test("a week fully arranged is told as completed", async () => {
