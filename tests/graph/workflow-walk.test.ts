@@ -63,7 +63,15 @@ test("random walks of user actions never leave a thread stuck, and every task en
         expect(checkScheduleInvariants(await repository.load("walker"))).toEqual([]);
       }
     }),
-    { numRuns: 16 },
+    {
+      numRuns: 16,
+      // Always walked too, so the coverage checked below never depends on chance: a write card, a drop, a spent budget.
+      examples: [
+        [["task", "accept", "accept", "reject", "accept"], 30],
+        [["task", "cancel", "hello"], 30],
+        [["task", "accept", "accept"], 5],
+      ],
+    },
   );
   expect([...seen.cards].sort()).toEqual(["confirm_plan", "confirm_tool"]);
   expect(seen.outcomes.size).toBeGreaterThanOrEqual(2);
