@@ -8,7 +8,10 @@
  * - a resume needs a thread that waits on an interrupt, and a non-null value
  *   (else INVALID_RESUME);
  * - the recursion limit follows the round budget, so `maxRounds` — not
- *   LangGraph's default of 25 steps — bounds a run.
+ *   LangGraph's default of 25 steps — bounds a run;
+ * - durability follows the run's kind (`durabilityFor`): a new message on an
+ *   idle thread (a chat reply, or planning a new task up to its plan card)
+ *   is saved once, when the run ends; every other run saves each step.
  *
  * It wraps `stream` (which `invoke` uses) and `streamEvents` (which the
  * LangGraph server uses: `version: "v3"` for protocol runs, as `useStream`
@@ -47,26 +50,33 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
   };
   const streamEvents = target.streamEvents.bind(target);
   target.stream = async (input, options) => {
-    await checkRun(target, input, options, settings);
-    return stream(input, withRecursionLimit(options, settings));
+    const snapshot = await checkRun(target, input, options, settings);
+    return stream(input, withDurability(withRecursionLimit(options, settings), input, snapshot));
   };
   target.streamEvents = (input, options, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
-      return checkRun(target, input, options, settings).then(() => streamEvents(input, withRecursionLimit(options, settings), streamOptions));
+      return checkRun(target, input, options, settings).then((snapshot) =>
+        streamEvents(input, withDurability(withRecursionLimit(options, settings), input, snapshot), streamOptions),
+      );
     }
     return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
-        await checkRun(target, input, options, settings);
-        yield* streamEvents(input, withRecursionLimit(options, settings), streamOptions) as AsyncIterable<unknown>;
+        const snapshot = await checkRun(target, input, options, settings);
+        yield* streamEvents(input, withDurability(withRecursionLimit(options, settings), input, snapshot), streamOptions) as AsyncIterable<unknown>;
       })(),
     );
   };
   return graph;
 }
 
-/** Throws the typed error a run deserves, before anything is written. */
-export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<void> {
+/** Throws the typed error a run deserves, before anything is written; returns the state the run starts from, when read. */
+export async function checkRun(
+  graph: GuardableGraph,
+  input: unknown,
+  options: Record<string, unknown> | undefined,
+  settings: WorkflowSettings,
+): Promise<StateSnapshot | undefined> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
@@ -75,7 +85,7 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
   const text = messageInputText(input);
   if (text !== undefined) checkMessage(text, settings);
 
-  if (!threadId || !graph.checkpointer) return;
+  if (!threadId || !graph.checkpointer) return undefined;
   // The checkpoint the run starts from: the latest, or the one the caller addressed.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
   const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
@@ -92,6 +102,32 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
       { threadId },
     );
   }
+  return snapshot;
+}
+
+/** Phases in which a task is under way: a message then answers or continues it, and every step is saved. */
+const BUSY_PHASES: ReadonlySet<string> = new Set(["planning", "executing", "waiting_confirm"]);
+
+/**
+ * LangGraph's durability for a run, by its kind. A new message on an idle thread (no interrupt waiting, no task
+ * under way) gets a chat reply or the planning of a new task, which ends at its plan card or a question: no write
+ * tool runs and no plan step starts before a human answers, so the run is saved once, when it ends ("exit") — a
+ * crash mid-run loses only that run, and the message is sent again. Resumes, answers and retries save every step
+ * ("async", LangGraph's default), so each step transition is a checkpoint and a crash resumes from the last step.
+ * Undefined leaves LangGraph's default.
+ */
+export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefined): "exit" | undefined {
+  if (snapshot === undefined || isCommand(input) || messageInputText(input) === undefined) return undefined;
+  const values = (snapshot.values ?? {}) as { phase?: string; pending?: unknown };
+  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0) || (values.pending !== undefined && values.pending !== null);
+  return waiting || BUSY_PHASES.has(values.phase ?? "") ? undefined : "exit";
+}
+
+/** Options with the run kind's durability, unless the caller chose one. */
+function withDurability(options: Record<string, unknown>, input: unknown, snapshot: StateSnapshot | undefined): Record<string, unknown> {
+  if (options.durability !== undefined) return options;
+  const durability = durabilityFor(input, snapshot);
+  return durability ? { ...options, durability } : options;
 }
 
 /** Refuses empty, oversized and unknown-command messages. */
