@@ -40,6 +40,8 @@ import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { realPostgresAvailable, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
 
 const TURNS = Number(process.argv[2] ?? 200);
+/** Turns of each thread run first, unrecorded, in schemas of their own. */
+const WARM_UP_TURNS = 5;
 /** Turns compared at each end of a thread for the step-time growth. */
 const WINDOW = Math.min(20, Math.floor(TURNS / 2));
 /** Characters of each assistant reply in the small-talk threads. */
@@ -126,8 +128,8 @@ async function countCheckpoints(database: Database, schema: string): Promise<num
 const userText = (turn: number) => `Turn ${turn}: ${prose(turn + 7_000, 60)}?`;
 
 /** The peer: LangGraph's prebuilt ReAct agent on the plain PostgresSaver, one reply per turn. */
-async function peerThread(url: string): Promise<ThreadFigures> {
-  const schema = "bench_peer";
+async function peerThread(url: string, turns: number, prefix = ""): Promise<ThreadFigures> {
+  const schema = `${prefix}bench_peer`;
   const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
   try {
     const checkpointer = await createCheckpointer(database, { schema });
@@ -136,10 +138,10 @@ async function peerThread(url: string): Promise<ThreadFigures> {
     const config = { configurable: { thread_id: "peer" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
     const stepPerTurn: number[] = [];
-    for (let turn = 0; turn < TURNS; turn += 1) {
+    for (let turn = 0; turn < turns; turn += 1) {
       stepPerTurn.push(mean(await timedSteps(await agent.stream({ messages: [new HumanMessage(userText(turn))] }, config))));
     }
-    return { label: "peer: createReactAgent, PostgresSaver", turns: TURNS, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return { label: "peer: createReactAgent, PostgresSaver", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
   } finally {
     await database.close();
   }
@@ -163,19 +165,19 @@ async function tempoSetup(url: string, schema: string, chat: BaseChatModel) {
   return { database, graph, repository };
 }
 
-async function tempoSmallTalkThread(url: string): Promise<ThreadFigures> {
-  const schema = "bench_tempo_chat";
+async function tempoSmallTalkThread(url: string, turns: number, prefix = ""): Promise<ThreadFigures> {
+  const schema = `${prefix}bench_tempo_chat`;
   const chat = new NumberedReplies((call) => JSON.stringify({ intent: "chat", reply: prose(call, REPLY_CHARACTERS), reason: "small talk" }));
   const { database, graph } = await tempoSetup(url, schema, chat);
   try {
     const config = { configurable: { thread_id: "chat", user_id: "bench" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
     const stepPerTurn: number[] = [];
-    for (let turn = 0; turn < TURNS; turn += 1) {
+    for (let turn = 0; turn < turns; turn += 1) {
       stepPerTurn.push(mean(await timedSteps(await graph.stream({ messages: [new HumanMessage(userText(turn))] }, config))));
     }
     if (process.env.BENCH_CHANNELS) await channelBreakdown(database, schema);
-    return { label: "Tempo, small talk", turns: TURNS, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return { label: "Tempo, small talk", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
   } finally {
     await database.close();
   }
@@ -188,15 +190,15 @@ function weekWithOnePendingTask(): ScheduleState {
   return { ...week, tasks: week.tasks.filter((task) => task.source !== "task_item" || task === firstItem) };
 }
 
-async function tempoTaskThread(url: string): Promise<ThreadFigures> {
-  const schema = "bench_tempo_task";
+async function tempoTaskThread(url: string, turns: number, prefix = ""): Promise<ThreadFigures> {
+  const schema = `${prefix}bench_tempo_task`;
   const { database, graph, repository } = await tempoSetup(url, schema, new ScheduleOfflinePolicy());
   try {
     const config = { configurable: { thread_id: "task", user_id: "bench" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
     const accept = (): Command<unknown, Record<string, never>, never> => new Command({ resume: { type: "accept", args: null } });
     const stepPerTurn: number[] = [];
-    for (let turn = 0; turn < TURNS; turn += 1) {
+    for (let turn = 0; turn < turns; turn += 1) {
       await repository.seed("bench", weekWithOnePendingTask());
       const steps = await timedSteps(await graph.stream({ messages: [new HumanMessage("Help me arrange next week's review")] }, config));
       steps.push(...(await timedSteps(await graph.stream(accept(), config)))); // the plan card
@@ -206,7 +208,7 @@ async function tempoTaskThread(url: string): Promise<ThreadFigures> {
       if (state.tasks.length > 0 || state.values.phase !== "done") throw new Error(`task turn ${turn} did not end delivered (phase ${String(state.values.phase)})`);
     }
     if (process.env.BENCH_CHANNELS) await channelBreakdown(database, schema);
-    return { label: "Tempo, task (plan + 1 write + delivery)", turns: TURNS, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return { label: "Tempo, task (plan + 1 write + delivery)", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
   } finally {
     await database.close();
   }
@@ -244,6 +246,17 @@ function table(headers: string[], rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
+  if (process.env.ZZ_TASK_ONLY) {
+    const server = await startRealTestPostgres();
+    try {
+      await tempoTaskThread(server.url, 3, "warm_");
+      const figures = await tempoTaskThread(server.url, TURNS);
+      console.log(figures.checkpoints, kib(added(figures) / figures.turns), TABLES.map((t) => `${t} ${kib((figures.bytes[t] - figures.empty[t]) / figures.turns)}`).join(" "));
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   if (!realPostgresAvailable()) {
     console.log("PostgreSQL 15 is not installed (/usr/lib/postgresql/15/bin): this bench needs it.");
     process.exitCode = 1;
@@ -252,9 +265,11 @@ async function main(): Promise<void> {
   let server: TestPostgres | undefined;
   try {
     server = await startRealTestPostgres();
+    // An unrecorded pass of a few turns of each thread first: the JIT warms up before anything is timed.
+    for (const run of [peerThread, tempoSmallTalkThread, tempoTaskThread]) await run(server.url, WARM_UP_TURNS, "warm_up_");
     const results: ThreadFigures[] = [];
     for (const run of [peerThread, tempoSmallTalkThread, tempoTaskThread]) {
-      const figures = await run(server.url);
+      const figures = await run(server.url, TURNS);
       results.push(figures);
       process.stderr.write(`measured ${figures.label}\n`);
     }

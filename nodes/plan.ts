@@ -29,7 +29,7 @@ import type { NodeDependencies } from "./dependencies.js";
 import { planInterrupt, questionInterrupt, renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
 import { executionStarted, revisePlan } from "./plan-revision.js";
-import { resumeExecution } from "./steps.js";
+import { pinnedBlocksOf, resumeExecution } from "./steps.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -48,7 +48,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
-      pinnedBlocks: state.pinnedBlocks,
+      pinnedBlocks: pinnedBlocksOf(state),
       context: {
         live_state: liveState,
         task_state: state.recalled.taskState,

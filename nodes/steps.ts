@@ -1,5 +1,6 @@
 /** Plan-step transitions shared by confirm and execute (seed 001's step lifecycle). */
-import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import { currentStep, type PlanStep, type TempoState, type TempoUpdate } from "../graphs/state.js";
+import { renderPlan } from "./interrupt-cards.js";
 
 /** The update that starts the step at `index` (or finishes the task when there is none). */
 export function startStep(state: Pick<TempoState, "planSteps" | "pinnedBlocks">, index: number): TempoUpdate {
@@ -44,6 +45,13 @@ export function resumeExecution(state: Pick<TempoState, "pinnedBlocks" | "curren
     return { planSteps: running, currentStepId: step.id, phase: "executing", pinnedBlocks: { ...state.pinnedBlocks, execution_context: executionContext(running, step) } };
   }
   return startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, index);
+}
+
+/** The blocks pinned into the plan prompt (seed 003 §9.3), rendered from the plan: the plan, and the current step's context. */
+export function pinnedBlocksOf(state: Pick<TempoState, "planSteps" | "currentStepId">): Record<string, string> {
+  if (state.planSteps.length === 0) return {};
+  const step = currentStep(state);
+  return { plan: renderPlan(state.planSteps), ...(step ? { execution_context: executionContext(state.planSteps, step) } : {}) };
 }
 
 /** Index of the first step still pending after the current one, or -1. */
