@@ -60,6 +60,11 @@ export const PLAN_CHANNEL = "planSteps";
 /** What `getDeltaChannelHistory` returns for one channel: its writes oldest first, and the value they start from. */
 type DeltaChannelHistory = Awaited<ReturnType<PostgresSaver["getDeltaChannelHistory"]>>[string];
 
+/** What retention needs of a delta channel's spec (a LangGraph `DeltaChannel`) to rebuild its value. */
+export interface DeltaChannelSpec {
+  fromCheckpoint(checkpoint: unknown): { replayWrites(writes: DeltaChannelHistory["writes"]): void; isAvailable(): boolean; get(): unknown };
+}
+
 /** Blob type PostgresSaver gives a channel that has a version but no value in a checkpoint; its reads skip such rows. */
 const EMPTY_BLOB_TYPE = "empty";
 
@@ -180,10 +185,31 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     return histories;
   }
 
-  private async channelHistory(ref: CheckpointRef, channel: string): Promise<DeltaChannelHistory> {
-    const result = await this.db.query<{ depth: number; seed_type: string | null; seed: Buffer | null; writes: Array<[Buffer, Buffer, Buffer]> | null }>(
+  /**
+   * A delta channel's value at a checkpoint, rebuilt as LangGraph rebuilds it (its stored value, or the seed before
+   * it with the writes since replayed through `spec`), serialised for a blob row; undefined when it has none. Reads
+   * through `client` when given (retention rebuilds values inside its transaction).
+   */
+  async serializedDeltaValue(ref: CheckpointRef, channel: string, spec: DeltaChannelSpec, client?: pg.PoolClient): Promise<[string, Uint8Array] | undefined> {
+    const history = await this.channelHistory(ref, channel, client, true);
+    const rebuilt = spec.fromCheckpoint(history.seed);
+    rebuilt.replayWrites(history.writes);
+    if (!rebuilt.isAvailable()) return undefined;
+    return this.serde.dumpsTyped(rebuilt.get());
+  }
+
+  /**
+   * The writes of `channel` on the parent chain of a checkpoint back to the nearest checkpoint that stores a value
+   * for it (the seed). With `fromTarget`, the walk starts at the checkpoint itself (its own stored value is the
+   * seed, its own writes are not included); otherwise at its parent, as `getDeltaChannelHistory` requires.
+   */
+  private async channelHistory(ref: CheckpointRef, channel: string, client?: pg.PoolClient, fromTarget = false): Promise<DeltaChannelHistory> {
+    const result = await (client ?? this.db).query<{ depth: number; seed_type: string | null; seed: Buffer | null; writes: Array<[Buffer, Buffer, Buffer]> | null }>(
       `WITH RECURSIVE chain AS (
-         SELECT cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth, false AS seeded
+         SELECT cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
+                $5::boolean AND EXISTS (SELECT 1 FROM ${this.tables.blobs} bl
+                                         WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = $4
+                                           AND bl.version = cp.checkpoint -> 'channel_versions' ->> $4 AND bl.type <> '${EMPTY_BLOB_TYPE}') AS seeded
            FROM ${this.tables.checkpoints} cp
           WHERE cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
          UNION ALL
@@ -207,14 +233,16 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
          LEFT JOIN ${this.tables.blobs} seed
            ON chain.seeded AND seed.thread_id = $1 AND seed.checkpoint_ns = $2 AND seed.channel = $4
           AND seed.version = cp.checkpoint -> 'channel_versions' ->> $4
-        WHERE chain.depth > 0
+        WHERE chain.depth > 0 OR chain.seeded
         ORDER BY chain.depth DESC`,
-      [ref.threadId, ref.checkpointNs, ref.checkpointId, channel],
+      [ref.threadId, ref.checkpointNs, ref.checkpointId, channel, fromTarget],
     );
     const decoder = new TextDecoder();
     const history: DeltaChannelHistory = { writes: [] };
     for (const row of result.rows) {
       if (row.seed_type && row.seed) history.seed = await this.serde.loadsTyped(row.seed_type, new Uint8Array(row.seed));
+      // The target's own writes lead to its children: not part of its value.
+      if (row.depth === 0) continue;
       for (const [taskId, type, blob] of row.writes ?? []) {
         history.writes.push([decoder.decode(taskId), channel, await this.serde.loadsTyped(decoder.decode(type), new Uint8Array(blob))]);
       }

@@ -104,6 +104,9 @@ function messagesChannel() {
   return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
 }
 
+/** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
+export const DELTA_CHANNELS = { messages: messagesChannel } as const;
+
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
   /**
