@@ -106,7 +106,7 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
         await client.query("COMMIT");
         continue;
       }
-      report.deltaValuesStored += await storeDeltaValues(client, reader, tables.blobs, threadId, rows, plan.relinked);
+      report.deltaValuesStored += await storeDeltaValues(client, reader, tables, threadId, rows, plan.relinked);
       const deletedNs = plan.deleted.map((row) => row.checkpoint_ns);
       const deletedIds = plan.deleted.map((row) => row.checkpoint_id);
       if (plan.relinked.length > 0) {
@@ -169,7 +169,7 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
 async function storeDeltaValues(
   client: pg.PoolClient,
   reader: TempoPostgresSaver,
-  blobsTable: string,
+  tables: { blobs: string },
   threadId: string,
   rows: readonly CheckpointRow[],
   relinked: ReadonlyArray<{ ns: string; id: string }>,
@@ -186,7 +186,7 @@ async function storeDeltaValues(
       if (!value) continue;
       // PostgresSaver leaves an "empty" row at a version with no value; a stored value (a snapshot) stays.
       const result = await client.query(
-        `INSERT INTO ${blobsTable} AS bl (thread_id, checkpoint_ns, channel, version, type, blob) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO ${tables.blobs} AS bl (thread_id, checkpoint_ns, channel, version, type, blob) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO UPDATE SET type = EXCLUDED.type, blob = EXCLUDED.blob WHERE bl.type = 'empty'`,
         [threadId, link.ns, channel, String(version), value[0], value[1]],
       );
