@@ -5,7 +5,8 @@
  */
 import pg from "pg";
 
-import { DatabaseUnreachableError } from "../errors/index.js";
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "../config/environment.js";
+import { ConfigurationError, DatabaseUnreachableError } from "../errors/index.js";
 import { DEFAULT_EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 /** An open database: a connection pool and where it points. */
@@ -30,6 +31,10 @@ export type OpenDatabaseOptions = {
   poolSize?: number;
   /** How long to wait for a connection before giving up, in ms. Default 10 000. */
   connectTimeoutMs?: number;
+  /** Longest a statement may run (Postgres `statement_timeout`), in ms; 0 for none. Default 30 000. */
+  statementTimeoutMs?: number;
+  /** Longest a statement may wait for a lock another session holds (Postgres `lock_timeout`), in ms; 0 for none. Default 5 000. */
+  lockTimeoutMs?: number;
 };
 
 /** Default number of connections in a pool. */
@@ -38,12 +43,22 @@ export const DEFAULT_POOL_SIZE = 10;
 /** Default time to wait for a new connection, in ms. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-/** Opens a pool on `databaseUrl`, or on a freshly started embedded server; checks it with `SELECT 1`. */
+/**
+ * Opens a pool on `databaseUrl`, or on a freshly started embedded server; checks it with `SELECT 1`.
+ * Every connection has `statement_timeout` and `lock_timeout` set, so a statement stuck behind a lock or a slow query
+ * ends with an error (`DatabaseTimeoutError` through the graph) instead of holding a run for minutes. The embedded
+ * server has one session only, so no lock of another session can hold it up; it ignores these settings.
+ */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
     throw new DatabaseUnreachableError(`Invalid pool size ${String(poolSize)}: use a whole number of at least 1.`, { poolSize });
+  }
+  for (const [name, value] of Object.entries({ statementTimeoutMs, lockTimeoutMs })) {
+    if (!Number.isInteger(value) || value < 0) throw new ConfigurationError(`Invalid ${name} ${String(value)}: use a whole number of milliseconds, 0 for none.`, { [name]: value });
   }
 
   let embedded: EmbeddedPostgres | undefined;
@@ -59,7 +74,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     url = embedded.url;
   }
 
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: connectTimeoutMs });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Sent with each connection's startup; pg leaves a setting of 0 out, which means "none" on the server too.
+    statement_timeout: statementTimeoutMs,
+    lock_timeout: lockTimeoutMs,
+  });
   // An idle client that loses its connection is dropped by the pool, and the next query opens a new one; without a
   // listener the pool's 'error' event would crash the process.
   pool.on("error", () => undefined);

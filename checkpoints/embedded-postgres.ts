@@ -12,13 +12,15 @@
  *   re-entrant in the single session). While one connection is inside a
  *   transaction, statements of the other connections wait.
  * - PGlite is single-process: two PGlite instances on one data directory would
- *   corrupt it. A lock file holding the owner's pid guards the directory.
+ *   corrupt it. A lock the kernel releases with the process guards the
+ *   directory (see `acquireDataDirLock`), with a lock file naming the owner.
  * - The socket server rejects connections beyond `maxConnections` by closing
  *   them (the client sees "Connection terminated unexpectedly"), so it must be
  *   at least the size of every pool pointed at it.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { hostname } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -141,27 +143,43 @@ function portOf(serverConn: string): number {
 }
 
 /**
- * Takes the data directory's lock file (created exclusively, holding our pid).
- * A lock whose pid is alive means the directory is in use; a lock whose pid is
- * dead (or that cannot be read) is stale and is taken over.
+ * Takes the data directory's lock. On Linux the lock is an abstract unix socket named after the directory's real
+ * path, listened on while the server runs: the kernel frees it the moment the process dies, so a crash, an OOM kill
+ * or a restarted container whose new process got the same pid never leaves the directory locked. The lock file
+ * beside it only says who holds it, and is overwritten by the next owner. Elsewhere (no abstract sockets), the lock
+ * file is the lock: created exclusively, holding our pid; a lock whose process is gone — or that names this
+ * process's pid while this process does not serve the directory (pid reuse) — is stale and is taken over.
+ *
+ * A lock file written on another host (a shared volume) cannot be checked there: the owner refreshes its file every
+ * {@link LOCK_HEARTBEAT_MS}, and a foreign lock not refreshed for {@link LOCK_STALE_MS} is taken over.
  */
 async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise<void> }> {
   const lockPath = path.join(dataDir, EMBEDDED_LOCK_FILE);
+  const realDir = await fs.realpath(dataDir);
+  if (heldDataDirs.has(realDir)) throw inUse(dataDir, lockPath, await readLock(lockPath), true);
   const mine: LockContent = { pid: process.pid, hostname: hostname(), token: randomUUID(), startedAt: new Date().toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
+
+  const kernelLock = await listenKernelLock(realDir);
+  if (kernelLock === "busy") throw inUse(dataDir, lockPath, await readLock(lockPath), false);
+  if (kernelLock) {
+    try {
+      const existing = await readLock(lockPath);
+      if (existing && existing.hostname !== mine.hostname) await refuseFreshForeignLock(dataDir, lockPath, existing);
+      await fs.writeFile(lockPath, text);
+    } catch (error) {
+      await closeServer(kernelLock);
+      throw asLockError(error, dataDir, lockPath);
+    }
+    return holding(realDir, lockPath, mine.token, kernelLock);
+  }
 
   for (let attempt = 0; attempt < 5; attempt += 1) {
     try {
       await fs.writeFile(lockPath, text, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL });
-      return { release: () => releaseLock(lockPath, mine.token) };
+      return holding(realDir, lockPath, mine.token, undefined);
     } catch (error) {
-      if (!isErrno(error, "EEXIST")) {
-        throw new DatabaseUnreachableError(
-          `Cannot create the lock file ${lockPath} of the embedded database: ${errorMessage(error)}.`,
-          { dataDir, lockPath },
-          { cause: error },
-        );
-      }
+      if (!isErrno(error, "EEXIST")) throw asLockError(error, dataDir, lockPath);
     }
 
     const existingText = await fs.readFile(lockPath, "utf8").catch((error: unknown) => {
@@ -170,22 +188,10 @@ async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise
     });
     if (existingText === undefined) continue;
     const existing = parseLock(existingText);
-    if (existing && existing.hostname === mine.hostname && isProcessAlive(existing.pid)) {
-      const who = existing.pid === process.pid ? "this process" : `process ${existing.pid}`;
-      throw new DatabaseUnreachableError(
-        `The embedded database directory ${dataDir} is already in use by ${who} (lock file ${lockPath}, since ${existing.startedAt}). ` +
-          "PGlite serves one data directory from one process only: stop the other Tempo process, point this one at another data " +
-          `directory, or set DATABASE_URL to share a real Postgres server. If no such process is running, delete ${lockPath}.`,
-        { dataDir, lockPath, pid: existing.pid },
-      );
+    if (existing && existing.hostname === mine.hostname && existing.pid !== process.pid && isProcessAlive(existing.pid)) {
+      throw inUse(dataDir, lockPath, existing, false);
     }
-    if (existing && existing.hostname !== mine.hostname) {
-      throw new DatabaseUnreachableError(
-        `The embedded database directory ${dataDir} is locked by host ${existing.hostname} (pid ${existing.pid}), whose process ` +
-          `this host cannot check. If that process is gone, delete ${lockPath}.`,
-        { dataDir, lockPath, pid: existing.pid, hostname: existing.hostname },
-      );
-    }
+    if (existing && existing.hostname !== mine.hostname) await refuseFreshForeignLock(dataDir, lockPath, existing);
     // Stale: remove it only if it is still the file we judged (narrows the race with another process taking it over).
     const again = await fs.readFile(lockPath, "utf8").catch(() => undefined);
     if (again === existingText) await fs.rm(lockPath, { force: true });
@@ -194,6 +200,96 @@ async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise
     `Could not take the lock file ${lockPath} of the embedded database: other processes keep taking it.`,
     { dataDir, lockPath },
   );
+}
+
+/** How often an owner refreshes its lock file's time, in ms. */
+export const LOCK_HEARTBEAT_MS = 5_000;
+
+/** A lock file of another host not refreshed for this long is stale, in ms. */
+export const LOCK_STALE_MS = 30_000;
+
+/** Real paths of the data directories this process serves. */
+const heldDataDirs = new Set<string>();
+
+/** Records the lock as held, refreshes its file's time, and returns its release. */
+function holding(realDir: string, lockPath: string, token: string, kernelLock: Server | undefined): { release(): Promise<void> } {
+  heldDataDirs.add(realDir);
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    fs.utimes(lockPath, now, now).catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  heartbeat.unref();
+  let releasing: Promise<void> | undefined;
+  return {
+    release: () => {
+      releasing ??= (async () => {
+        clearInterval(heartbeat);
+        try {
+          await releaseLock(lockPath, token);
+        } finally {
+          if (kernelLock) await closeServer(kernelLock);
+          heldDataDirs.delete(realDir);
+        }
+      })();
+      return releasing;
+    },
+  };
+}
+
+/**
+ * Listens on the abstract unix socket that locks `realDir` (Linux): the server when taken, "busy" when a live process
+ * holds it, undefined where abstract sockets do not exist.
+ */
+async function listenKernelLock(realDir: string): Promise<Server | "busy" | undefined> {
+  if (process.platform !== "linux") return undefined;
+  const name = `\0tempo-embedded-${createHash("sha256").update(realDir).digest("hex")}`;
+  const server = createServer((socket) => socket.destroy());
+  return new Promise((resolve) => {
+    server.once("error", (error) => resolve(isErrno(error, "EADDRINUSE") ? "busy" : undefined));
+    server.listen({ path: name }, () => {
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** Throws when a lock file of another host was refreshed recently (its owner may be alive there). */
+async function refuseFreshForeignLock(dataDir: string, lockPath: string, existing: LockContent): Promise<void> {
+  const modified = await fs.stat(lockPath).then((stat) => stat.mtimeMs, () => 0);
+  const age = Date.now() - modified;
+  if (age >= LOCK_STALE_MS) return;
+  throw new DatabaseUnreachableError(
+    `The embedded database directory ${dataDir} is locked by host ${existing.hostname} (pid ${existing.pid}), which refreshed its lock ` +
+      `${Math.round(age / 1000)} s ago. PGlite serves one data directory from one process only: stop that process, or if it is gone, ` +
+      `start again after ${Math.ceil((LOCK_STALE_MS - age) / 1000)} s, when its lock counts as stale.`,
+    { dataDir, lockPath, pid: existing.pid, hostname: existing.hostname },
+  );
+}
+
+/** The error for a directory a live Tempo process serves. */
+function inUse(dataDir: string, lockPath: string, existing: LockContent | undefined, thisProcess: boolean): DatabaseUnreachableError {
+  const who = thisProcess ? "this process" : existing ? `process ${existing.pid}` : "another process";
+  const since = existing ? `, since ${existing.startedAt}` : "";
+  return new DatabaseUnreachableError(
+    `The embedded database directory ${dataDir} is already in use by ${who} (lock file ${lockPath}${since}). ` +
+      "PGlite serves one data directory from one process only: stop the other Tempo process, point this one at another data " +
+      "directory, or set DATABASE_URL to share a real Postgres server. The lock goes with the process: nothing needs deleting.",
+    { dataDir, lockPath, pid: thisProcess ? process.pid : existing?.pid },
+  );
+}
+
+function asLockError(error: unknown, dataDir: string, lockPath: string): unknown {
+  if (error instanceof DatabaseUnreachableError) return error;
+  return new DatabaseUnreachableError(`Cannot write the lock file ${lockPath} of the embedded database: ${errorMessage(error)}.`, { dataDir, lockPath }, { cause: error });
+}
+
+async function readLock(lockPath: string): Promise<LockContent | undefined> {
+  const text = await fs.readFile(lockPath, "utf8").catch(() => undefined);
+  return text === undefined ? undefined : parseLock(text);
 }
 
 /** Removes the lock file if it is still ours. */

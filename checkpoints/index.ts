@@ -6,6 +6,8 @@ export {
   DEFAULT_EMBEDDED_DATA_DIR,
   DEFAULT_EMBEDDED_MAX_CONNECTIONS,
   EMBEDDED_LOCK_FILE,
+  LOCK_HEARTBEAT_MS,
+  LOCK_STALE_MS,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
@@ -55,3 +57,4 @@ export {
   type ResumeGuard,
 } from "./execution-log.js";
 export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";
+export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "./thread-lock.js";

@@ -11,6 +11,13 @@
  * ancestor, so walking `parentConfig` never reaches a missing checkpoint.
  * What goes: replaying or forking from a deleted checkpoint.
  *
+ * It also deletes the writes of checkpoints that were never saved (a run that
+ * crashed between writing a task's result and saving its checkpoint): writes
+ * whose checkpoint is missing and older than the thread's newest saved
+ * checkpoint of that namespace (checkpoint ids are time-ordered UUIDv6), or
+ * older than `orphanWritesGraceMs` by the time in their id. A live run's
+ * checkpoint is newer than both, so its in-flight writes stay.
+ *
  * Threads whose checkpoints use LangGraph's `DeltaChannel` (a value rebuilt
  * from the writes of earlier checkpoints, langgraph#8531) are skipped, never
  * broken, and reported.
@@ -35,7 +42,12 @@ export interface PruneOptions {
   threadId?: string;
   /** Schema of the checkpoint tables. Default "public". */
   schema?: string;
+  /** Writes of an unsaved checkpoint newer than every saved one are kept this long (by the time in the id), in ms. Default 10 minutes. */
+  orphanWritesGraceMs?: number;
 }
+
+/** Default of `PruneOptions.orphanWritesGraceMs`: 10 minutes. */
+export const DEFAULT_ORPHAN_WRITES_GRACE_MS = 10 * 60_000;
 
 /** What a prune removed. */
 export interface PruneReport {
@@ -43,6 +55,8 @@ export interface PruneReport {
   threads: number;
   checkpointsDeleted: number;
   writesDeleted: number;
+  /** Of `writesDeleted`: writes of checkpoints that were never saved. */
+  orphanWritesDeleted: number;
   blobsDeleted: number;
   /** Threads left alone because they use delta channels. */
   skippedThreads: string[];
@@ -72,12 +86,17 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
     claims: `"${schema}".${RESUME_CLAIMS_TABLE}`,
   };
   const hasClaims = (await pool.query("SELECT to_regclass($1) IS NOT NULL AS present", [tables.claims])).rows[0]?.present === true;
+  const orphanCutoff = Date.now() - (options.orphanWritesGraceMs ?? DEFAULT_ORPHAN_WRITES_GRACE_MS);
   const threadIds =
     options.threadId !== undefined
       ? [options.threadId]
-      : (await pool.query<{ thread_id: string }>(`SELECT DISTINCT thread_id FROM ${tables.checkpoints} ORDER BY thread_id`)).rows.map((row) => row.thread_id);
+      : (
+          await pool.query<{ thread_id: string }>(
+            `SELECT thread_id FROM ${tables.checkpoints} UNION SELECT thread_id FROM ${tables.writes} ORDER BY thread_id`,
+          )
+        ).rows.map((row) => row.thread_id);
 
-  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, blobsDeleted: 0, skippedThreads: [] };
+  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, orphanWritesDeleted: 0, blobsDeleted: 0, skippedThreads: [] };
   for (const threadId of threadIds) {
     const client = await pool.connect();
     try {
@@ -97,6 +116,15 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
         report.skippedThreads.push(threadId);
         await client.query("ROLLBACK");
         continue;
+      }
+      const orphans = await unsavedCheckpointWrites(client, tables, threadId, rows, orphanCutoff);
+      if (orphans.length > 0) {
+        const deleted = await client.query(
+          `DELETE FROM ${tables.writes} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (SELECT ns, id FROM unnest($2::text[], $3::text[]) AS gone(ns, id))`,
+          [threadId, orphans.map((orphan) => orphan.checkpoint_ns), orphans.map((orphan) => orphan.checkpoint_id)],
+        );
+        report.orphanWritesDeleted += deleted.rowCount ?? 0;
+        report.writesDeleted += deleted.rowCount ?? 0;
       }
       const plan = planPrune(rows, options.keepLatest);
       if (plan.deleted.length === 0) {
@@ -156,6 +184,49 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
   }
   return report;
 }
+
+/**
+ * The (namespace, checkpoint id) pairs of the thread's writes whose checkpoint was never saved and is no live run's:
+ * older than the newest saved checkpoint of its namespace, or older than `cutoff` (ms) by the time in its id.
+ */
+async function unsavedCheckpointWrites(
+  client: pg.PoolClient,
+  tables: { checkpoints: string; writes: string },
+  threadId: string,
+  rows: readonly CheckpointRow[],
+  cutoff: number,
+): Promise<Array<{ checkpoint_ns: string; checkpoint_id: string }>> {
+  const unsaved = (
+    await client.query<{ checkpoint_ns: string; checkpoint_id: string }>(
+      `SELECT DISTINCT w.checkpoint_ns, w.checkpoint_id FROM ${tables.writes} w
+        WHERE w.thread_id = $1
+          AND NOT EXISTS (SELECT 1 FROM ${tables.checkpoints} cp
+                           WHERE cp.thread_id = w.thread_id AND cp.checkpoint_ns = w.checkpoint_ns AND cp.checkpoint_id = w.checkpoint_id)`,
+      [threadId],
+    )
+  ).rows;
+  const newestSaved = new Map<string, string>();
+  // Rows come newest first within each namespace.
+  for (const row of rows) if (!newestSaved.has(row.checkpoint_ns)) newestSaved.set(row.checkpoint_ns, row.checkpoint_id);
+  return unsaved.filter((write) => {
+    const newest = newestSaved.get(write.checkpoint_ns);
+    if (newest !== undefined && write.checkpoint_id < newest) return true;
+    const created = uuid6Time(write.checkpoint_id);
+    return created !== undefined && created < cutoff;
+  });
+}
+
+/** The time (ms since the epoch) in a UUIDv6 checkpoint id, or undefined for an id of another shape. */
+export function uuid6Time(id: string): number | undefined {
+  const hex = id.replace(/-/g, "");
+  if (!/^[0-9a-f]{32}$/i.test(hex) || hex[12] !== "6") return undefined;
+  // 60-bit count of 100 ns intervals since 1582-10-15: time_high and time_mid (48 bits), then time_low (12 bits).
+  const intervals = (BigInt(`0x${hex.slice(0, 12)}`) << 12n) | BigInt(`0x${hex.slice(13, 16)}`);
+  return Number(intervals / 10_000n) - GREGORIAN_TO_UNIX_MS;
+}
+
+/** Milliseconds from the Gregorian reform (UUID time zero) to the Unix epoch. */
+const GREGORIAN_TO_UNIX_MS = 12_219_292_800_000;
 
 /** Which checkpoints of one thread go, and the new parents of kept ones whose parent goes. */
 function planPrune(

@@ -76,6 +76,8 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
     }
     const lockExpression = typeof key === "string" ? "hashtextextended($1::text, 0)" : "$1::bigint";
     try {
+      // This connection waits for the lock on purpose (another process sets up the same tables): no pool timeouts here.
+      await client.query("SET lock_timeout = 0; SET statement_timeout = 0");
       await client.query(`SELECT pg_advisory_lock(${lockExpression})`, [typeof key === "string" ? key : key.toString()]);
       try {
         return await fn();

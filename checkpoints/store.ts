@@ -61,7 +61,13 @@ export class MemoryStore extends BaseStore {
 export async function createMemoryStore(database: Database, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
   const poolSize = Math.max(2, options.poolSize ?? 8);
   const store = new PostgresStore({
-    connectionOptions: { connectionString: database.url, max: poolSize },
+    // The same statement and lock timeouts as Tempo's pool (`openDatabase`).
+    connectionOptions: {
+      connectionString: database.url,
+      max: poolSize,
+      statement_timeout: database.pool.options.statement_timeout,
+      lock_timeout: database.pool.options.lock_timeout,
+    },
     schema: options.schema,
     index: options.index,
     ensureTables: false,

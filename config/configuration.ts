@@ -41,6 +41,13 @@ export interface WorkflowSettings {
   maxPlanRounds: number;
   /** Longest user message accepted, in characters; longer ones are refused before they reach the thread. */
   maxMessageCharacters: number;
+  /** Largest whole input accepted (every message, or a resume with its values), in characters. */
+  maxInputCharacters: number;
+  /**
+   * How long a new message waits for another run on its thread to end, in ms, before it is refused with THREAD_BUSY
+   * (a resume never waits: it answers the card its sender saw, which a running run is replacing).
+   */
+  threadWaitMs: number;
   /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
   replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
@@ -53,6 +60,8 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxPlanRounds: 6,
   replanAfterStep: true,
   maxMessageCharacters: 100_000,
+  maxInputCharacters: 200_000,
+  threadWaitMs: 10_000,
   workingMemory: { enabled: true, maxRoundsWithoutUpdate: 5, minRoundsBeforeCheck: 3, tokenThresholdPercent: 70 },
   context: {
     maxRecentMessages: 40,

@@ -14,6 +14,9 @@
  * | DATABASE_URL              | (none)               | Postgres; unset → embedded Postgres (PGlite)             |
  * | TEMPO_DATA_DIR            | ./.tempo/pgdata      | embedded Postgres data folder                            |
  * | TEMPO_DB_SCHEMA           | public               | schema of the checkpoint tables                          |
+ * | TEMPO_DB_STATEMENT_TIMEOUT| 30                   | seconds a statement may run (0: no limit)                |
+ * | TEMPO_DB_LOCK_TIMEOUT     | 5                    | seconds a statement may wait for a lock (0: no limit)    |
+ * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 30                   | execute rounds per task                                  |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
  * | TEMPO_SAMPLE_DATA         | true                 | give a user with an empty schedule the sample week       |
@@ -35,10 +38,20 @@ export interface ModelSettings {
   maxRetries: number;
 }
 
+/** Default `statement_timeout` of Tempo's connections, in ms. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+/** Default `lock_timeout` of Tempo's connections, in ms. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+
 export interface DatabaseSettings {
   databaseUrl?: string;
   dataDir?: string;
   schema?: string;
+  /** `statement_timeout` of Tempo's connections, in ms (0: none). */
+  statementTimeoutMs: number;
+  /** `lock_timeout` of Tempo's connections, in ms (0: none). */
+  lockTimeoutMs: number;
 }
 
 export interface TempoSettings {
@@ -76,15 +89,30 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", 60_000),
       maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", 2, 0),
     },
-    database: { databaseUrl: value("DATABASE_URL"), dataDir: value("TEMPO_DATA_DIR"), schema: value("TEMPO_DB_SCHEMA") },
+    database: {
+      databaseUrl: value("DATABASE_URL"),
+      dataDir: value("TEMPO_DATA_DIR"),
+      schema: value("TEMPO_DB_SCHEMA"),
+      statementTimeoutMs: seconds(value("TEMPO_DB_STATEMENT_TIMEOUT"), "TEMPO_DB_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT_MS),
+      lockTimeoutMs: seconds(value("TEMPO_DB_LOCK_TIMEOUT"), "TEMPO_DB_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT_MS),
+    },
     workflow: {
       ...DEFAULT_WORKFLOW_SETTINGS,
+      threadWaitMs: seconds(value("TEMPO_THREAD_WAIT"), "TEMPO_THREAD_WAIT", DEFAULT_WORKFLOW_SETTINGS.threadWaitMs),
       maxRounds: positiveInteger(value("TEMPO_MAX_ROUNDS"), "TEMPO_MAX_ROUNDS", DEFAULT_WORKFLOW_SETTINGS.maxRounds),
       maxCorrections: positiveInteger(value("TEMPO_MAX_CORRECTIONS"), "TEMPO_MAX_CORRECTIONS", DEFAULT_WORKFLOW_SETTINGS.maxCorrections),
     },
     sampleData: (value("TEMPO_SAMPLE_DATA") ?? "true") !== "false",
     userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
   };
+}
+
+/** A duration given in seconds (decimals allowed, 0 for none), in whole milliseconds. */
+function seconds(raw: string | undefined, name: string, fallbackMs: number): number {
+  if (raw === undefined) return fallbackMs;
+  const parsed = Number(raw);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new ConfigurationError(`${name} must be a number of seconds ≥ 0, got "${raw}".`);
+  return Math.round(parsed * 1000);
 }
 
 function positiveInteger(raw: string | undefined, name: string, fallback: number, minimum = 1): number {

@@ -12,6 +12,8 @@ export type TempoErrorCode =
   | "TOOL_NOT_FOUND"
   | "TOOL_ARGUMENTS_INVALID"
   | "DATABASE_UNREACHABLE"
+  | "DATABASE_TIMEOUT"
+  | "THREAD_BUSY"
   | "ALREADY_RESUMED"
   | "THREAD_ACCESS_DENIED"
   | "SCHEDULE_CONFLICT"
@@ -88,6 +90,22 @@ export class DatabaseUnreachableError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
     super("DATABASE_UNREACHABLE", message, details, options);
     this.name = "DatabaseUnreachableError";
+  }
+}
+
+/** A statement ran longer than `statement_timeout`, or waited longer than `lock_timeout` for a lock; nothing of it was kept. */
+export class DatabaseTimeoutError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super("DATABASE_TIMEOUT", message, details, options);
+    this.name = "DatabaseTimeoutError";
+  }
+}
+
+/** Another run holds the thread (one run per thread at a time); nothing was written. */
+export class ThreadBusyError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("THREAD_BUSY", message, details);
+    this.name = "ThreadBusyError";
   }
 }
 

@@ -19,11 +19,16 @@ export * from "./state.js";
 export * from "./routing.js";
 
 const settings = readSettings();
-const repository = settings.database.databaseUrl
-  ? new PostgresScheduleRepository(new pg.Pool({ connectionString: settings.database.databaseUrl, max: 5 }))
-  : new InMemoryScheduleRepository();
+const repository = settings.database.databaseUrl ? new PostgresScheduleRepository(servedPool(settings.database)) : new InMemoryScheduleRepository();
 const domain = createScheduleDomain({ repository: settings.sampleData ? withSampleSchedule(repository) : repository });
 const { models } = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
+
+/** The schedule pool of the served graph: Tempo's timeouts, and a lost idle connection dropped instead of crashing the server. */
+function servedPool(database: typeof settings.database): pg.Pool {
+  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 5, statement_timeout: database.statementTimeoutMs, lock_timeout: database.lockTimeoutMs });
+  pool.on("error", () => undefined);
+  return pool;
+}
 
 /** The Tempo graph for the LangGraph server and Studio. */
 export const graph = guardRuns(createTempoBuilder({ models, domain, settings: settings.workflow }).compile(), settings.workflow);

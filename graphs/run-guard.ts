@@ -3,65 +3,132 @@
  * thread, so a refused run leaves the thread exactly as it was.
  *
  * - the configured user must own the thread (else THREAD_ACCESS_DENIED);
- * - a message must be non-empty, within `maxMessageCharacters`, and a slash
- *   command must be one Tempo knows (else INVALID_INPUT);
+ * - the input must be storable and within its size limits, and must not remove
+ *   or overwrite messages of the thread (`input-check.ts`; else INVALID_INPUT);
+ * - a message must be non-empty, and a slash command must be one Tempo knows
+ *   (else INVALID_INPUT);
  * - a resume needs a thread that waits on an interrupt, and a non-null value
- *   (else INVALID_RESUME); one bound to a card — a resume map keyed by
- *   interrupt id, a `card_id`, an echoed action — needs that card to be the
- *   one pending (else STALE_RESUME);
+ *   (else INVALID_RESUME) — except on a thread whose last run stopped mid-way
+ *   (`next` set, no card): there the resume carries that run on; one bound to
+ *   a card — a resume map keyed by interrupt id, a `card_id`, an echoed action —
+ *   needs that card to be the one pending (else STALE_RESUME);
+ * - one run per thread at a time: the run holds its thread (`ThreadLock`) from
+ *   these checks to its end. A new message waits up to `threadWaitMs` for the
+ *   run before it; a resume does not wait. Either gets THREAD_BUSY past that,
+ *   and so does a message that waited and then finds a card its sender has not
+ *   seen;
  * - the recursion limit follows the round budget, so `maxRounds` — not
  *   LangGraph's default of 25 steps — bounds a run.
  *
- * It wraps `stream` (which `invoke` uses) and `streamEvents` (which the
- * LangGraph server uses: `version: "v3"` for protocol runs, as `useStream`
- * starts them, and an event iterable for `runs.stream`) of a compiled graph;
- * `invoke` also reports a lost database connection as `DatabaseUnreachableError`.
+ * It wraps `stream` (which `invoke` and `streamEvents`, the LangGraph server's
+ * path, use — `version: "v3"` for protocol runs, as `useStream` starts them,
+ * and an event iterable for `runs.stream`) of a compiled graph. A lost
+ * database connection, or a statement or lock timeout, reaches callers of
+ * `invoke`, `stream`, `streamEvents`, `getState` and `getStateHistory` as
+ * `DatabaseUnreachableError` / `DatabaseTimeoutError`, never as a raw driver
+ * error.
  */
-import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
 import { assertResumeIsCurrent } from "../contracts/cards.js";
-import { DatabaseUnreachableError, InvalidResumeError, TempoError } from "../errors/index.js";
+import { DatabaseTimeoutError, DatabaseUnreachableError, InvalidResumeError, TempoError, ThreadBusyError } from "../errors/index.js";
+import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages, messageText } from "./input-check.js";
+import type { ThreadLock } from "./thread-lock.js";
 
 /** Slash commands the chat node handles. */
 export const KNOWN_COMMANDS = ["/clear"] as const;
 
 interface GuardableGraph {
   invoke(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
-  getState(config: RunnableConfig): Promise<StateSnapshot>;
+  getState(config: RunnableConfig, options?: unknown): Promise<StateSnapshot>;
+  getStateHistory(config: RunnableConfig, options?: unknown): AsyncIterableIterator<StateSnapshot>;
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown> | Promise<unknown>;
   checkpointer?: unknown;
 }
 
+/** What the guard needs besides the settings. */
+export interface RunGuardOptions {
+  /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
+  threadLock?: ThreadLock;
+}
+
 /** Installs the guard on `graph` (in place) and returns it. */
-export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
+export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunGuardOptions = {}): G {
   const target = graph as unknown as GuardableGraph;
   const stream = target.stream.bind(target);
   const invoke = target.invoke.bind(target);
-  target.invoke = async (input, options) => {
+  const getState = target.getState.bind(target);
+  const getStateHistory = target.getStateHistory.bind(target);
+  target.invoke = async (input, runOptions) => {
     try {
-      return await invoke(input, options);
+      return await invoke(input, runOptions);
     } catch (error) {
       throw asDatabaseError(error);
     }
   };
-  const streamEvents = target.streamEvents.bind(target);
-  target.stream = async (input, options) => {
-    const checked = await checkRun(target, input, options, settings);
-    return stream(input, pinnedTo(checked, withRecursionLimit(options, settings)));
+  target.getState = async (config, stateOptions) => {
+    try {
+      return await getState(config, stateOptions);
+    } catch (error) {
+      throw asDatabaseError(error);
+    }
   };
-  target.streamEvents = (input, options, streamOptions) => {
+  target.getStateHistory = (config, historyOptions) => {
+    const history = getStateHistory(config, historyOptions);
+    return (async function* guardedHistory() {
+      try {
+        yield* history;
+      } catch (error) {
+        throw asDatabaseError(error);
+      }
+    })();
+  };
+  const streamEvents = target.streamEvents.bind(target);
+  target.stream = async (input, runOptions) => {
+    const run = await startRun(target, input, runOptions, settings, options.threadLock);
+    let inner: AsyncIterable<unknown>;
+    try {
+      inner = await stream(run.input, pinnedTo(run.checkpointId, withRecursionLimit(runOptions, settings)));
+    } catch (error) {
+      await run.release();
+      throw asDatabaseError(error);
+    }
+    return IterableReadableStream.fromAsyncGenerator(
+      (async function* held() {
+        try {
+          yield* inner;
+        } catch (error) {
+          throw asDatabaseError(error);
+        } finally {
+          await run.release();
+        }
+      })(),
+    );
+  };
+  // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
+  target.streamEvents = (input, runOptions, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
-    if (options?.version === "v3") {
-      return checkRun(target, input, options, settings).then((checked) => streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions));
+    if (runOptions?.version === "v3") {
+      return Promise.resolve()
+        .then(() => {
+          checkInput(input, runOptions, settings);
+          return streamEvents(input, runOptions, streamOptions);
+        })
+        .catch((error: unknown) => {
+          throw asDatabaseError(error);
+        });
     }
     return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
-        const checked = await checkRun(target, input, options, settings);
-        yield* streamEvents(input, pinnedTo(checked, withRecursionLimit(options, settings)), streamOptions) as AsyncIterable<unknown>;
+        checkInput(input, runOptions, settings);
+        try {
+          yield* streamEvents(input, runOptions, streamOptions) as AsyncIterable<unknown>;
+        } catch (error) {
+          throw asDatabaseError(error);
+        }
       })(),
     );
   };
@@ -69,31 +136,86 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings): G {
 }
 
 /**
- * Throws the typed error a run deserves, before anything is written. For a resume, returns the checkpoint it
- * was checked against: the run is pinned to it, so a resume that lost a race to another answer resumes the card
- * it was checked for (and is refused by the saver's claim) instead of running on from where the other answer led.
+ * What the checks decided: the input to run (a stopped run is continued with `null`) and, for a resume, the
+ * checkpoint it was checked against. The run is pinned to it, so a resume that lost a race to another answer
+ * resumes the card it was checked for (and is refused by the saver's claim) instead of running on from where
+ * the other answer led.
  */
-export async function checkRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): Promise<string | undefined> {
+export interface RunCheck {
+  input: unknown;
+  checkpointId?: string;
+}
+
+/** A run the guard let through, and the thread to give back. */
+interface AdmittedRun extends RunCheck {
+  release(): Promise<void>;
+}
+
+/** Checks the input, holds the thread, checks the thread: a run ready to go, or the typed error it deserves. */
+async function startRun(graph: GuardableGraph, input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings, threadLock: ThreadLock | undefined): Promise<AdmittedRun> {
+  checkInput(input, options, settings);
+  const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
+  const message = inputMessages(input).length > 0;
+  const lease = threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
+  try {
+    const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false });
+    return { ...checked, release: async () => lease?.release() };
+  } catch (error) {
+    await lease?.release();
+    throw asDatabaseError(error);
+  }
+}
+
+/** The checks that need no database: ids, storable and bounded text, a resume value, the message itself. */
+export function checkInput(input: unknown, options: Record<string, unknown> | undefined, settings: WorkflowSettings): void {
   const config = (options ?? {}) as RunnableConfig;
-  const { userId, threadId } = ensureConfiguration(config, settings);
+  ensureConfiguration(config, settings);
+  checkConfigurableIds(config.configurable);
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
     throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
   }
-  const text = messageInputText(input);
-  if (text !== undefined) checkMessage(text, settings);
+  checkInputContent(input, settings);
+  const messages = inputMessages(input);
+  if (input !== null && typeof input === "object" && "messages" in input) checkMessage(messages.length === 0 ? "" : messageText(messages.at(-1)));
+}
 
-  if (!threadId || !graph.checkpointer) return undefined;
+/**
+ * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a
+ * resume, the checkpoint to pin it to. `waited` says the
+ * run waited for another run on the thread (a message that then finds a card would answer a card nobody saw).
+ */
+export async function checkRun(
+  graph: GuardableGraph,
+  input: unknown,
+  options: Record<string, unknown> | undefined,
+  settings: WorkflowSettings,
+  { waited }: { waited: boolean } = { waited: false },
+): Promise<RunCheck> {
+  const config = (options ?? {}) as RunnableConfig;
+  const { userId, threadId } = ensureConfiguration(config, settings);
+  if (!threadId || !graph.checkpointer) return { input };
   // The checkpoint the run starts from: the latest, or the one the caller addressed.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
   const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
-  const owner = (snapshot.values as { userId?: string } | undefined)?.userId;
+  const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
+  const owner = values?.userId;
   if (owner && owner !== userId) {
     throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
+  }
+  checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
+  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
+  if (waited && waiting && inputMessages(input).length > 0) {
+    throw new ThreadBusyError(
+      `While this message waited for the run before it, thread ${threadId} stopped at a new card its sender has not seen; the message was not taken as its answer and nothing was written. Read the card, then answer it.`,
+      { threadId },
+    );
   }
   const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
   // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
   if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
-  if (resume && !snapshot.tasks.some((task) => task.interrupts.length > 0)) {
+  if (resume && !waiting) {
+    // A run that stopped mid-way (a database or model fault) after the answer was recorded: the answer carries it on.
+    if (snapshot.next.length > 0) return { input: null };
     throw new InvalidResumeError(
       snapshot.createdAt
         ? "This thread is not waiting for an answer, so there is nothing to resume; send a new message instead."
@@ -101,7 +223,7 @@ export async function checkRun(graph: GuardableGraph, input: unknown, options: R
       { threadId },
     );
   }
-  return resume ? (snapshot.config.configurable?.checkpoint_id as string | undefined) : undefined;
+  return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined } : { input };
 }
 
 /** The run's options with `configurable.checkpoint_id` set to `checkpointId`, unless the caller addressed one. */
@@ -111,15 +233,10 @@ function pinnedTo(checkpointId: string | undefined, options: Record<string, unkn
   return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
 }
 
-/** Refuses empty, oversized and unknown-command messages. */
-function checkMessage(text: string, settings: WorkflowSettings): void {
+/** Refuses empty and unknown-command messages (sizes are checked with the whole input). */
+function checkMessage(text: string): void {
   const trimmed = text.trim();
   if (trimmed === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
-  if (text.length > settings.maxMessageCharacters) {
-    throw new TempoError("INVALID_INPUT", `The message has ${text.length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it or attach the content another way; nothing was changed.`, {
-      length: text.length,
-    });
-  }
   if (trimmed.startsWith("/")) assertKnownCommand(trimmed);
 }
 
@@ -132,28 +249,27 @@ export function assertKnownCommand(text: string): (typeof KNOWN_COMMANDS)[number
   return name as (typeof KNOWN_COMMANDS)[number];
 }
 
-/** The text of the last user message of a `{ messages }` input, or undefined for other inputs. */
-function messageInputText(input: unknown): string | undefined {
-  if (input === null || typeof input !== "object" || isCommand(input) || !("messages" in input)) return undefined;
-  const raw = (input as { messages: unknown }).messages;
-  const messages = Array.isArray(raw) ? raw : [raw];
-  if (messages.length === 0) return "";
-  const last = messages.at(-1) as BaseMessage | { role?: string; content?: unknown } | string;
-  if (typeof last === "string") return last;
-  const content = (last as { content?: unknown }).content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
-  return "";
-}
-
 const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
 
-/** A lost or refused database connection as DatabaseUnreachableError (the thread is kept at its last checkpoint); other errors as they are. */
+/**
+ * A lost or refused database connection as DatabaseUnreachableError, a statement or lock timeout as
+ * DatabaseTimeoutError (either way the thread is kept at its last checkpoint); other errors as they are.
+ */
 export function asDatabaseError(error: unknown): unknown {
+  if (error instanceof TempoError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  const lost = (typeof code === "string" && CONNECTION_ERROR_CODES.has(code)) || /Connection terminated|terminating connection/i.test(message);
-  if (!lost || error instanceof TempoError) return error;
+  if (code === "55P03" || (code === "57014" && /statement timeout/i.test(message))) {
+    const what = code === "55P03" ? "waited too long for a lock another session holds (lock_timeout)" : "ran longer than the statement timeout (statement_timeout)";
+    return new DatabaseTimeoutError(
+      `A database statement ${what}: ${message}. Nothing of it was kept and the thread is at its last checkpoint: send your message or answer again once the database is less busy.`,
+      { code },
+      { cause: error },
+    );
+  }
+  const lost =
+    (typeof code === "string" && CONNECTION_ERROR_CODES.has(code)) || /Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(message);
+  if (!lost) return error;
   return new DatabaseUnreachableError(
     `The database connection failed (${message}). The thread is kept at its last checkpoint: resume it once the database is back.`,
     { code },

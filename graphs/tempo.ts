@@ -24,6 +24,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
 import { guardRuns } from "./run-guard.js";
+import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
 
 /** Bumped when the graph's behaviour changes in a way that invalidates saved plans. */
@@ -42,6 +43,11 @@ export interface TempoGraphOptions {
   settings?: Partial<WorkflowSettings>;
   /** Records every tool call and makes confirmed writes apply once per tool-call id. */
   executionLog?: ExecutionLog;
+  /**
+   * Holds a thread for the whole run, so two runs never fork it: `createThreadLock(database)` for workers that share
+   * a Postgres. Default: an in-process lock (enough for one process, and for the embedded database).
+   */
+  threadLock?: ThreadLock;
 }
 
 /** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
@@ -84,8 +90,8 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
 export function buildTempoGraph(options: TempoGraphOptions) {
   const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
   graph.name = "Tempo";
-  // Owner, input and resume checks run before LangGraph writes anything to the thread.
-  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings });
+  // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time.
+  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings }, { threadLock: options.threadLock ?? new LocalThreadLock() });
 }
 
 export type TempoGraph = ReturnType<typeof buildTempoGraph>;

@@ -8,6 +8,7 @@
  */
 import { createTempoCheckpointer, openDatabase, PostgresExecutionLog, redactUrl, type Database, type TempoPostgresSaver } from "../checkpoints/index.js";
 import { createMemoryStore } from "../checkpoints/store.js";
+import { createThreadLock } from "../checkpoints/thread-lock.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";
@@ -34,7 +35,12 @@ export interface Tempo {
 
 /** Opens the database and builds the graph for `settings`. */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
-  const database = await openDatabase({ databaseUrl: settings.database.databaseUrl, dataDir: settings.database.dataDir });
+  const database = await openDatabase({
+    databaseUrl: settings.database.databaseUrl,
+    dataDir: settings.database.dataDir,
+    statementTimeoutMs: settings.database.statementTimeoutMs,
+    lockTimeoutMs: settings.database.lockTimeoutMs,
+  });
   const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
@@ -48,7 +54,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
     const domain = createScheduleDomain({ repository });
     const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog });
+    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
     return {
       graph,
       database,

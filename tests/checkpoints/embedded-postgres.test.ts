@@ -10,10 +10,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_EMBEDDED_DATA_DIR,
   EMBEDDED_LOCK_FILE,
+  LOCK_STALE_MS,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
 } from "../../checkpoints/index.js";
 import { DatabaseUnreachableError } from "../../errors/index.js";
+import { startWorker, type WorkerProcess } from "../reliability/support/worker-process.js";
 import { embeddedTemplateDir } from "../support/postgres.js";
 
 /** Runs one query on a fresh connection to `url`. */
@@ -27,6 +29,15 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function lockFileFor(pid: number): string {
   return JSON.stringify({ pid, hostname: hostname(), token: "someone-else", startedAt: "2020-01-01T00:00:00.000Z" });
 }
@@ -35,6 +46,7 @@ describe("startEmbeddedPostgres", () => {
   let dataDir: string;
   const servers: EmbeddedPostgres[] = [];
   const children: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
 
   /** Fills the data directory with a ready-made cluster (a copy takes ~1 s, PGlite's initdb ~5 s). */
   async function seed(): Promise<void> {
@@ -58,6 +70,7 @@ describe("startEmbeddedPostgres", () => {
 
   afterAll(() => {
     for (const child of children) child.kill("SIGKILL");
+    for (const worker of workers) worker.kill("SIGKILL");
   });
 
   it("serves on a free loopback port and reports the real port", async () => {
@@ -107,20 +120,58 @@ describe("startEmbeddedPostgres", () => {
     expect(existsSync(path.join(dataDir, EMBEDDED_LOCK_FILE))).toBe(true);
   });
 
-  it("refuses a data directory locked by another live process", async () => {
+  it("refuses a data directory another live Tempo process serves; once that process is killed, starts with nothing deleted", async () => {
+    await seed();
+    const owner = startWorker(fileURLToPath(new URL("./support/embedded-owner.ts", import.meta.url)), [dataDir]);
+    workers.push(owner);
+    const ready = await owner.waitFor((event) => event.event === "ready");
+    const error: unknown = await startEmbeddedPostgres({ dataDir }).then((unexpected) => {
+      servers.push(unexpected);
+      return undefined;
+    }, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DatabaseUnreachableError);
+    expect((error as Error).message).toContain(`already in use by process ${String(ready.pid)}`);
+    expect((error as Error).message).toContain("nothing needs deleting");
+
+    owner.kill("SIGKILL");
+    await owner.exited;
+    // npx reports its exit before the node process under it is gone: wait for that one.
+    for (let tries = 0; tries < 200 && isAlive(Number(ready.pid)); tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    // The dead owner's lock file is still there, naming its pid; the kernel lock went with the process.
+    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({ pid: ready.pid });
+    const server = await start();
+    expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+  }, 60_000);
+
+  it("takes over a lock file naming a live process that does not serve the directory (a reused pid)", async () => {
+    await seed();
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     children.push(other);
-    const pid = other.pid;
-    expect(pid).toBeGreaterThan(0);
-    await fs.writeFile(path.join(dataDir, EMBEDDED_LOCK_FILE), lockFileFor(pid!));
-
-    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(
-      new RegExp(`already in use by process ${pid}.*delete .*${EMBEDDED_LOCK_FILE}`),
-    );
-    await expect(startEmbeddedPostgres({ dataDir })).rejects.toBeInstanceOf(DatabaseUnreachableError);
-    // the other process's lock is untouched
-    expect(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8")).toBe(lockFileFor(pid!));
+    await fs.writeFile(path.join(dataDir, EMBEDDED_LOCK_FILE), lockFileFor(other.pid!));
+    const server = await start();
+    expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
     other.kill("SIGKILL");
+  });
+
+  it("takes over a lock file naming this process's own pid (a container restarted with the same pid)", async () => {
+    await seed();
+    await fs.writeFile(path.join(dataDir, EMBEDDED_LOCK_FILE), lockFileFor(process.pid));
+    const server = await start();
+    expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+    await server.stop();
+    expect(existsSync(path.join(dataDir, EMBEDDED_LOCK_FILE))).toBe(false);
+  });
+
+  it("refuses a lock file of another host refreshed moments ago, and takes it over once it is stale", async () => {
+    await seed();
+    const lockPath = path.join(dataDir, EMBEDDED_LOCK_FILE);
+    await fs.writeFile(lockPath, JSON.stringify({ pid: 4242, hostname: "another-host", token: "theirs", startedAt: "2020-01-01T00:00:00.000Z" }));
+    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/locked by host another-host \(pid 4242\), which refreshed its lock/);
+    const stale = new Date(Date.now() - LOCK_STALE_MS - 1_000);
+    await fs.utimes(lockPath, stale, stale);
+    const server = await start();
+    expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
   });
 
   it("takes over a stale lock whose process is dead, and removes its own lock on stop", async () => {

@@ -4,8 +4,10 @@
  * the thread's next runs (including answering an open interrupt) working.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
+import { v6 } from "@langchain/core/utils/uuid";
 import { describe, expect, test } from "vitest";
 import { pruneCheckpoints, stepSnapshots } from "../../checkpoints/index.js";
+import { uuid6Time } from "../../checkpoints/retention.js";
 import { postgresTargets } from "../support/postgres.js";
 import { appliedRows } from "./exactly-once.js";
 import {
@@ -133,5 +135,46 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(report.skippedThreads).toEqual([deltaThread]);
     expect(report.threads).toBeGreaterThanOrEqual(2);
     expect(await count(env.tempo, "checkpoints", deltaThread)).toBe(2);
+  });
+
+  test("removes the writes of checkpoints that were never saved (a crashed run), keeps a live run's, and the thread goes on", async () => {
+    const threadId = `retention-orphans-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    const before = await env.tempo.graph.getState(studentThread(threadId));
+    const writesBefore = await count(env.tempo, "checkpoint_writes", threadId);
+    const hourAgo = v6({ msecs: Date.now() - 3_600_000, nsecs: 0, clockseq: 1 });
+    const justNow = v6({ msecs: Date.now() + 1_000, nsecs: 0, clockseq: 1 });
+    expect(uuid6Time(hourAgo)).toBeLessThan(Date.now() - 3_500_000);
+    // A crashed run's writes (older than the newest saved checkpoint), a subgraph namespace's old ones, and a live
+    // run's (newer than every saved checkpoint, seconds old).
+    const orphans: Array<[string, string]> = [["", hourAgo], ["crashed-subgraph:1", hourAgo], ["", justNow]];
+    for (const [ns, id] of orphans) {
+      await env.tempo.database.pool.query(
+        `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+         VALUES ($1, $2, $3, 'task-1', 0, 'messages', 'json', $4)`,
+        [threadId, ns, id, Buffer.from("[]")],
+      );
+    }
+
+    const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1_000 });
+    expect(report).toMatchObject({ checkpointsDeleted: 0, orphanWritesDeleted: 2, writesDeleted: 2 });
+    expect(await count(env.tempo, "checkpoint_writes", threadId)).toBe(writesBefore + 1);
+    const left = await env.tempo.database.pool.query<{ checkpoint_id: string }>(
+      "SELECT checkpoint_id FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_id IN ($2, $3)",
+      [threadId, hourAgo, justNow],
+    );
+    expect(left.rows.map((row) => row.checkpoint_id)).toEqual([justNow]);
+
+    // Past the grace period the live run's writes go too (that run is long gone).
+    const later = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1_000, orphanWritesGraceMs: -5_000 });
+    expect(later.orphanWritesDeleted).toBe(1);
+    expect(await count(env.tempo, "checkpoint_writes", threadId)).toBe(writesBefore);
+
+    const after = await env.tempo.graph.getState(studentThread(threadId));
+    expect(after.values).toEqual(before.values);
+    expect(after.tasks.flatMap((task) => task.interrupts)).toEqual(before.tasks.flatMap((task) => task.interrupts));
+    const next = await continueThread(env.tempo, threadId, { untilNextCard: true });
+    expect(Object.keys(next)).toContain("__interrupt__");
   });
 });

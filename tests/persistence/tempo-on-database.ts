@@ -7,11 +7,13 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command, type Interrupt } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
+  createThreadLock,
   createTempoCheckpointer,
   openDatabase,
   PostgresExecutionLog,
   TempoPostgresSaver,
   type Database,
+  type OpenDatabaseOptions,
 } from "../../checkpoints/index.js";
 import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
 import type { ToolDomain } from "../../tools/domain.js";
@@ -45,11 +47,18 @@ export interface TempoOnDatabaseOptions {
   wrapDomain?: (domain: ToolDomain<ScheduleState>) => ToolDomain<ScheduleState>;
   /** Makes the checkpointer (the crash tests use a subclass that kills the process after a save). */
   makeCheckpointer?: (database: Database) => Promise<TempoPostgresSaver>;
+  /**
+   * Hold each thread for the whole run across processes, as `createTempo` does (`createThreadLock`). Off by default:
+   * the resume-race tests exercise the one-resume-per-interrupt claim underneath it.
+   */
+  holdThreads?: boolean;
+  /** Pool settings (timeouts) beyond the URL and the pool size. */
+  databaseOptions?: Omit<OpenDatabaseOptions, "databaseUrl" | "poolSize">;
 }
 
 /** Opens a pool on `url` and builds the graph on it. */
 export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseOptions = {}): Promise<TempoOnDatabase> {
-  const database = await openDatabase({ databaseUrl: url, poolSize: options.poolSize ?? 4 });
+  const database = await openDatabase({ ...options.databaseOptions, databaseUrl: url, poolSize: options.poolSize ?? 4 });
   try {
     const checkpointer = options.makeCheckpointer ? await options.makeCheckpointer(database) : await createTempoCheckpointer(database);
     const executionLog = new PostgresExecutionLog(database.pool, { resumeGuard: checkpointer });
@@ -62,6 +71,7 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
       executionLog,
+      ...(options.holdThreads ? { threadLock: createThreadLock(database) } : {}),
     });
     return { graph, database, checkpointer, executionLog, repository, close: () => database.close() };
   } catch (error) {

@@ -6,6 +6,13 @@
  * (`runs.stream` with subgraphs on and its stream modes) and `@langchain/react`'s
  * `useStream` (the SDK's `StreamController`: `run.start`, `input.respond` by
  * interrupt id).
+ *
+ * One run per thread on the server is its multitask strategy (issue 12.2):
+ * two runs sent at once on one thread never fork it — `reject` (the default)
+ * refuses the second with HTTP 422, `enqueue` runs it after the first, in one
+ * linear history, and `interrupt` stops the first and leaves the thread
+ * usable. Hostile input sent through the server is refused by the run guard
+ * and the thread goes on.
  */
 import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
@@ -210,3 +217,92 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
   expect(after.checkpoint.checkpoint_id).toBe(waiting.checkpoint.checkpoint_id);
   expect(after.tasks[0]?.interrupts[0]?.id).toBe(writeCard?.id);
 }, 240_000);
+
+/** Checkpoints of the thread's history with more than one child (a fork), counting several roots as one too. */
+async function forksOf(client: Client, threadId: string): Promise<number> {
+  const history = await client.threads.getHistory(threadId, { limit: 500 });
+  const children = new Map<string, number>();
+  for (const state of history) {
+    const parent = state.parent_checkpoint?.checkpoint_id ?? "(root)";
+    children.set(parent, (children.get(parent) ?? 0) + 1);
+  }
+  return [...children.values()].filter((count) => count > 1).length;
+}
+
+/** The human messages of the thread's state. */
+async function humanTexts(client: Client, threadId: string): Promise<string[]> {
+  const state = await client.threads.getState(threadId);
+  const messages = (state.values as { messages?: Array<{ type: string; content: unknown }> }).messages ?? [];
+  return messages.filter((message) => message.type === "human").map((message) => String(message.content));
+}
+
+const userMessage = (content: string) => ({ messages: [{ role: "user", content }] });
+
+test("two runs at once with the default multitask strategy (reject): the second is refused with 422, no fork", async () => {
+  const client = new Client({ apiUrl });
+  const config = { configurable: { user_id: "multitask-reject" } };
+  const thread = await client.threads.create();
+  const results = await Promise.allSettled([
+    client.runs.create(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config }),
+    client.runs.create(thread.thread_id, "tempo", { input: userMessage("hello"), config }),
+  ]);
+  const created = results.filter((result) => result.status === "fulfilled");
+  const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
+  expect(created).toHaveLength(1);
+  expect(refused).toHaveLength(1);
+  expect(String(refused[0]!.reason)).toMatch(/422|already running/i);
+  await client.runs.join(thread.thread_id, (created[0] as PromiseFulfilledResult<{ run_id: string }>).value.run_id);
+  expect((await humanTexts(client, thread.thread_id)).length).toBe(1);
+  expect(await forksOf(client, thread.thread_id)).toBe(0);
+}, 60_000);
+
+test("two messages at once with multitask strategy enqueue: both run, one after the other, in one linear history", async () => {
+  const client = new Client({ apiUrl });
+  const config = { configurable: { user_id: "multitask-enqueue" } };
+  const thread = await client.threads.create();
+  const runs = await Promise.all(
+    ["hello", "thanks"].map((text) => client.runs.create(thread.thread_id, "tempo", { input: userMessage(text), config, multitaskStrategy: "enqueue" })),
+  );
+  for (const run of runs) await client.runs.join(thread.thread_id, run.run_id);
+  expect((await humanTexts(client, thread.thread_id)).sort()).toEqual(["hello", "thanks"]);
+  expect(await forksOf(client, thread.thread_id)).toBe(0);
+  const state = await client.threads.getState(thread.thread_id);
+  expect(state.next).toEqual([]);
+}, 60_000);
+
+test("multitask strategy interrupt stops the first run; the thread is not left stuck and a next message carries it on", async () => {
+  const client = new Client({ apiUrl });
+  const config = { configurable: { user_id: "multitask-interrupt" } };
+  const thread = await client.threads.create();
+  const first = await client.runs.create(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
+  const second = await client.runs.create(thread.thread_id, "tempo", { input: userMessage("hello"), config, multitaskStrategy: "interrupt" });
+  await client.runs.join(thread.thread_id, second.run_id);
+  expect(["interrupted", "success"]).toContain((await client.runs.get(thread.thread_id, first.run_id)).status);
+  expect(await forksOf(client, thread.thread_id)).toBe(0);
+  // Whatever the first run left, the user's next message moves the thread on to a card or an answer.
+  await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
+  const state = await client.threads.getState(thread.thread_id);
+  const waiting = state.tasks.some((task) => task.interrupts.length > 0);
+  expect(waiting || state.next.length === 0).toBe(true);
+}, 60_000);
+
+test("hostile input through the server is refused by the run guard; the thread stays usable", async () => {
+  const client = new Client({ apiUrl });
+  const config = { configurable: { user_id: "hostile-sdk" } };
+  const thread = await client.threads.create();
+  await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
+  const before = await client.threads.getState(thread.thread_id);
+  for (const payload of [
+    { input: userMessage("arrange\u0000it") },
+    { command: { resume: { type: "response", args: "later\udc00" } } },
+    { command: { resume: { type: "response", args: "x".repeat(200_001) } } },
+    { input: { messages: [{ type: "remove", id: "anything" }] } },
+  ]) {
+    await expect(client.runs.wait(thread.thread_id, "tempo", { ...payload, config })).rejects.toThrow(/INVALID_INPUT|cannot be stored|limit is|Removing messages/);
+  }
+  const after = await client.threads.getState(thread.thread_id);
+  expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+  await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { type: "accept", args: null } }, config });
+  const next = await client.threads.getState(thread.thread_id);
+  expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe("place");
+}, 60_000);

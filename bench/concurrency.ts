@@ -1,0 +1,159 @@
+/**
+ * Concurrency stress (issue 12): repeats the cases where two requests meet on
+ * one thread, on the embedded and on a real PostgreSQL 15 server, with two
+ * workers (two graph instances on two pools, like two `createTempo`
+ * processes) — once holding threads as `createTempo` does
+ * (`createThreadLock`), and once without the cross-worker lock as the
+ * baseline in the same process.
+ *
+ * Cases, each repeated on a fresh thread:
+ * - `messages`: "hello" and "thanks" sent at once, one per worker;
+ * - `task+yes`: a task request and "yes" sent at once, one per worker (the
+ *   "yes" must never answer a card its sender has not seen);
+ * - `accept@Nms`: the first write card answered "accept" twice, once through
+ *   each worker, the second N ms after the first (0, 20, 100, 500) — a double
+ *   click or a client retry behind a load balancer.
+ *
+ * Prints per case: runs, forks (checkpoints with two children, or two roots),
+ * lost messages (a caller told "ok" whose message is not in the thread),
+ * duplicates (a write applied twice), unseen approvals (a write applied that
+ * the second answer approved without anyone having seen its card — an
+ * anonymous answer that arrives after the first run ended answers the next
+ * card; binding answers to the card's interrupt id is issue 12.1), and
+ * refusals by code ("raw …" for a driver error that reached the caller).
+ * Figures are printed, not asserted.
+ *
+ *   npx tsx bench/concurrency.ts            # 20 repetitions per case
+ *   npx tsx bench/concurrency.ts 50         # 50 repetitions per case
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { isTempoError } from "../errors/index.js";
+import { appliedRows } from "../tests/persistence/exactly-once.js";
+import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";
+import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
+
+const REPETITIONS = Number(process.argv[2] ?? 20);
+const ACCEPT_OFFSETS_MS = [0, 20, 100, 500];
+
+/** Counts for one case. */
+interface CaseCounts {
+  runs: number;
+  forks: number;
+  lost: number;
+  duplicates: number;
+  unseenApprovals: number;
+  refusals: Record<string, number>;
+}
+
+const message = (text: string) => ({ messages: [new HumanMessage(text)] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** "ok", the code of the TempoError a run failed with, or "raw <driver code>" for an error that is not Tempo's. */
+async function outcome(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+    return "ok";
+  } catch (error) {
+    if (isTempoError(error)) return error.code;
+    return `raw ${String((error as { code?: unknown }).code ?? (error as Error).name)}`;
+  }
+}
+
+async function forksOf(tempo: TempoOnDatabase, threadId: string): Promise<number> {
+  const result = await tempo.database.pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM (SELECT 1 FROM checkpoints WHERE thread_id = $1
+       GROUP BY checkpoint_ns, coalesce(parent_checkpoint_id, '') HAVING count(*) > 1) AS forked`,
+    [threadId],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+async function humanTexts(tempo: TempoOnDatabase, threadId: string): Promise<string[]> {
+  const values = (await tempo.graph.getState(studentThread(threadId))).values as { messages?: Array<{ getType(): string; content: unknown }> };
+  return (values.messages ?? []).filter((entry) => entry.getType() === "human").map((entry) => String(entry.content));
+}
+
+function record(counts: CaseCounts, outcomes: string[]): void {
+  counts.runs += outcomes.length;
+  for (const result of outcomes) if (result !== "ok") counts.refusals[result] = (counts.refusals[result] ?? 0) + 1;
+}
+
+function emptyCounts(): CaseCounts {
+  return { runs: 0, forks: 0, lost: 0, duplicates: 0, unseenApprovals: 0, refusals: {} };
+}
+
+/** Two messages at once, one per worker, on a fresh thread. */
+async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: [string, string], counts: CaseCounts): Promise<void> {
+  await seedStudent(workers[0]!, threadId);
+  const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), studentThread(threadId)))));
+  record(counts, outcomes);
+  const kept = await humanTexts(workers[0]!, threadId);
+  counts.lost += outcomes.filter((result, index) => result === "ok" && !kept.includes(texts[index]!)).length;
+  counts.forks += await forksOf(workers[0]!, threadId);
+}
+
+/** The first write card answered twice, once through each worker, `offsetMs` apart. */
+async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offsetMs: number, counts: CaseCounts): Promise<void> {
+  const worker = workers[0]!;
+  await seedStudent(worker, threadId);
+  await startUntilFirstWrite(worker, threadId);
+  const waiting = await worker.graph.getState(studentThread(threadId));
+  const firstCall = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
+  const first = outcome(worker.graph.invoke(accept(), studentThread(threadId)));
+  await sleep(offsetMs);
+  const second = outcome(workers[1]!.graph.invoke(accept(), studentThread(threadId)));
+  record(counts, await Promise.all([first, second]));
+  const applied = await appliedRows(worker, threadId, firstCall);
+  if (applied > 1) counts.duplicates += applied - 1;
+  const writes = await worker.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [studentOf(threadId)]);
+  // One card was seen and answered; any further write was approved by the repeated answer.
+  counts.unseenApprovals += Math.max(0, Number(writes.rows[0]?.count ?? 0) - 1);
+  counts.forks += await forksOf(worker, threadId);
+}
+
+function line(label: string, counts: CaseCounts): string {
+  const refusals = Object.entries(counts.refusals)
+    .map(([code, count]) => `${code} ${count}`)
+    .join(", ");
+  return `  ${label.padEnd(14)} runs ${String(counts.runs).padStart(4)}  forks ${String(counts.forks).padStart(3)}  lost ${String(counts.lost).padStart(3)}  duplicates ${String(
+    counts.duplicates,
+  ).padStart(3)}  unseen approvals ${String(counts.unseenApprovals).padStart(3)}  refusals: ${refusals || "none"}`;
+}
+
+async function benchTarget(kind: string, server: TestPostgres): Promise<void> {
+  for (const holdThreads of [true, false]) {
+    const workers = [await openTempoOnDatabase(server.url, { holdThreads }), await openTempoOnDatabase(server.url, { holdThreads })];
+    const started = Date.now();
+    try {
+      console.log(`${kind} postgres, ${holdThreads ? "threads held (createThreadLock)" : "baseline: no cross-worker thread lock"}, ${REPETITIONS} repetitions:`);
+      const cases: Array<[string, CaseCounts]> = [];
+      const messages = emptyCounts();
+      const taskAndYes = emptyCounts();
+      for (let index = 0; index < REPETITIONS; index += 1) {
+        await twoMessages(workers, `bench-msg-${kind}-${holdThreads}-${index}`, ["hello", "thanks"], messages);
+        await twoMessages(workers, `bench-yes-${kind}-${holdThreads}-${index}`, ["Help me arrange next week's review", "yes"], taskAndYes);
+      }
+      cases.push(["messages", messages], ["task+yes", taskAndYes]);
+      for (const offset of ACCEPT_OFFSETS_MS) {
+        const counts = emptyCounts();
+        for (let index = 0; index < REPETITIONS; index += 1) await doubleAccept(workers, `bench-acc-${kind}-${holdThreads}-${offset}-${index}`, offset, counts);
+        cases.push([`accept@${offset}ms`, counts]);
+      }
+      for (const [label, counts] of cases) console.log(line(label, counts));
+      console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } finally {
+      for (const worker of workers) await worker.close();
+    }
+  }
+}
+
+const targets: Array<[string, () => Promise<TestPostgres>]> = [["embedded", startEmbeddedTestPostgres]];
+if (realPostgresAvailable()) targets.push(["real", startRealTestPostgres]);
+for (const [kind, start] of targets) {
+  const server = await start();
+  try {
+    await benchTarget(kind, server);
+  } finally {
+    await server.stop();
+  }
+}

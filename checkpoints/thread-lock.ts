@@ -1,0 +1,119 @@
+/**
+ * The thread lock of `createTempo` workers: one run per thread at a time
+ * across every process on one Postgres. A run holds a session advisory lock
+ * keyed by its thread id (`hashtextextended('tempo:thread:' || id, 0)`) on a
+ * connection of its own for the whole run; the server drops the lock when
+ * that connection dies, so a killed worker never leaves a thread held.
+ *
+ * On the embedded server advisory locks never block (every connection
+ * shares one session), so there the lock is the in-process `LocalThreadLock`
+ * that every graph of this process on that server shares: runs of one
+ * process are held; processes that connect to another process's embedded
+ * server by its URL are not (use a real Postgres server for several workers).
+ */
+import pg from "pg";
+
+import { DatabaseUnreachableError } from "../errors/index.js";
+import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "../graphs/thread-lock.js";
+import type { Database } from "./database.js";
+import { redactUrl } from "./database.js";
+
+/** Options of {@link PostgresThreadLock}. */
+export interface PostgresThreadLockOptions {
+  /** How often a waiting run asks again for the advisory lock, in ms. Default 50. */
+  pollMs?: number;
+}
+
+/** In-process queue, then a Postgres advisory lock held on a dedicated connection for the whole run. */
+export class PostgresThreadLock implements ThreadLock {
+  private readonly local = new LocalThreadLock();
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresThreadLockOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 50;
+  }
+
+  /** Whether the server is PGlite (found out on first use): its advisory locks never block. */
+  private pglite: Promise<boolean> | undefined;
+
+  async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
+    this.pglite ??= this.pool.query<{ version: string }>("SELECT version() AS version").then(
+      (result) => /PGlite/i.test(result.rows[0]?.version ?? ""),
+      (error: unknown) => {
+        this.pglite = undefined;
+        throw error;
+      },
+    );
+    if (await this.pglite.catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
+    const deadline = Date.now() + Math.max(0, waitMs);
+    // Runs of this process queue in memory first, so they do not each take a connection to wait.
+    const local = await this.local.acquire(threadId, waitMs);
+    const client = new pg.Client(this.pool.options);
+    // A lock connection that dies makes the server drop the lock; the run's own queries report the outage.
+    client.on("error", () => undefined);
+    try {
+      await client.connect().catch((error: unknown) => {
+        const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
+        throw new DatabaseUnreachableError(
+          `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
+          { threadId },
+          { cause: error },
+        );
+      });
+      let waited = local.waited;
+      for (;;) {
+        const result = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1::text, 0)) AS held", [lockKey(threadId)]);
+        if (result.rows[0]?.held === true) break;
+        waited = true;
+        const left = deadline - Date.now();
+        if (left <= 0) throw threadBusy(threadId, waitMs);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollMs, left)));
+      }
+      let released: Promise<void> | undefined;
+      return {
+        waited,
+        release: () => {
+          released ??= (async () => {
+            try {
+              // Ending the session releases the advisory lock too; unlocking first frees it without waiting for that.
+              await client.query("SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [lockKey(threadId)]).catch(() => undefined);
+              await client.end().catch(() => undefined);
+            } finally {
+              await local.release();
+            }
+          })();
+          return released;
+        },
+      };
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      await local.release();
+      throw error;
+    }
+  }
+}
+
+/** In-process locks of embedded databases, by URL: every graph of this process on one embedded server shares one. */
+const embeddedLocks = new Map<string, LocalThreadLock>();
+
+/** The thread lock for a database: advisory locks on a real server, the process's in-process lock on the embedded one. */
+export function createThreadLock(database: Pick<Database, "pool" | "embedded" | "url">): ThreadLock {
+  return database.embedded ? embeddedLock(database.url) : new PostgresThreadLock(database.pool);
+}
+
+/** This process's lock for the embedded server at `url`. */
+function embeddedLock(url: string): LocalThreadLock {
+  let lock = embeddedLocks.get(url);
+  if (!lock) {
+    lock = new LocalThreadLock();
+    embeddedLocks.set(url, lock);
+  }
+  return lock;
+}
+
+function lockKey(threadId: string): string {
+  return `tempo:thread:${threadId}`;
+}

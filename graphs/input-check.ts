@@ -1,0 +1,176 @@
+/**
+ * Hostile input, refused before anything is written (the run guard calls
+ * these first):
+ *
+ * - text Postgres cannot store — a NUL character (`\u0000`, refused by
+ *   `text` and `jsonb`) or an unpaired UTF-16 surrogate (`\ud800`–`\udfff`
+ *   without its partner, refused by `jsonb`) — anywhere in the input (message
+ *   contents, names and ids, resume values, edits, feedback, object keys) or in
+ *   the thread, user and checkpoint ids. Such text is refused, not replaced:
+ *   a silently changed message or edit is worse than a clear error;
+ * - sizes: every message within `maxMessageCharacters`, every resume value
+ *   within `maxMessageCharacters`, the whole input within `maxInputCharacters`;
+ * - messages that would remove or overwrite messages of the thread: a
+ *   `remove` message, or a message whose id the thread (or the same input)
+ *   already holds.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { isCommand } from "@langchain/langgraph";
+import type { WorkflowSettings } from "../config/configuration.js";
+import { TempoError } from "../errors/index.js";
+
+/** Configurable keys that name where a run writes; checked like input text. */
+const ID_KEYS = ["thread_id", "user_id", "checkpoint_id", "checkpoint_ns"] as const;
+
+/** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
+const MIRROR_KEYS = new Set(["lc_kwargs", "lc_serializable", "lc_namespace", "lc_runnable"]);
+
+/** Deepest nesting walked; deeper input is refused rather than walked. */
+const MAX_DEPTH = 64;
+
+/** Throws INVALID_INPUT for unstorable text in the ids of `configurable`. */
+export function checkConfigurableIds(configurable: Record<string, unknown> | undefined): void {
+  for (const key of ID_KEYS) {
+    const value = configurable?.[key];
+    if (typeof value === "string") checkText(value, `configurable.${key}`);
+  }
+}
+
+/**
+ * Walks the whole input (messages, or a Command and its resume values): throws INVALID_INPUT for unstorable text,
+ * for an input over `maxInputCharacters`, a message over `maxMessageCharacters`, or a resume value over it.
+ */
+export function checkInputContent(input: unknown, settings: WorkflowSettings): void {
+  const total = walk(input, "input", 0);
+  for (const message of inputMessages(input)) {
+    if (messageType(message) !== "remove") continue;
+    const id = idOf(message);
+    throw new TempoError(
+      "INVALID_INPUT",
+      `Removing messages from a thread is not allowed from outside (a "remove" message${typeof id === "string" ? ` for ${id}` : ""}); nothing was changed.`,
+      { id },
+    );
+  }
+  for (const [index, message] of inputMessages(input).entries()) {
+    const length = messageText(message).length;
+    if (length > settings.maxMessageCharacters) {
+      throw new TempoError(
+        "INVALID_INPUT",
+        `The message has ${length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it or attach the content another way; nothing was changed.`,
+        { length, index },
+      );
+    }
+  }
+  for (const [where, value] of resumeValues(input)) {
+    const length = walk(value, where, 0);
+    if (length > settings.maxMessageCharacters) {
+      throw new TempoError(
+        "INVALID_INPUT",
+        `The answer (${where}) has ${length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it; nothing was changed and the card is still open.`,
+        { length, limit: settings.maxMessageCharacters },
+      );
+    }
+  }
+  if (total > settings.maxInputCharacters) {
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
+      { length: total, limit: settings.maxInputCharacters },
+    );
+  }
+}
+
+/** Throws INVALID_INPUT for a message that would overwrite a message of the thread (ids in `existingIds`) or of the same input. */
+export function checkMessageIds(input: unknown, existingIds: ReadonlySet<string>): void {
+  const seen = new Set<string>();
+  for (const message of inputMessages(input)) {
+    const id = idOf(message);
+    if (typeof id !== "string" || id === "") continue;
+    if (existingIds.has(id) || seen.has(id)) {
+      throw new TempoError(
+        "INVALID_INPUT",
+        `A message with id ${id} is already in the thread; a new message cannot replace it. Send it without an id (or with a new one); nothing was changed.`,
+        { id },
+      );
+    }
+    seen.add(id);
+  }
+}
+
+/** The messages of a `{ messages }` input (one or a list), or [] for other inputs. */
+export function inputMessages(input: unknown): unknown[] {
+  if (input === null || typeof input !== "object" || isCommand(input) || !("messages" in input)) return [];
+  const raw = (input as { messages: unknown }).messages;
+  return Array.isArray(raw) ? raw : [raw];
+}
+
+/** The text of a message-like value: a string, or its content (text parts joined). */
+export function messageText(message: unknown): string {
+  if (typeof message === "string") return message;
+  const content = (message as BaseMessage | { content?: unknown } | null)?.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
+  return "";
+}
+
+function idOf(message: unknown): unknown {
+  return typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
+}
+
+/** "human", "ai", "remove", ... for a message instance, a `{ type }` / `{ role }` object, or a [role, text] pair. */
+function messageType(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  if (typeof (message as BaseMessage).getType === "function") return (message as BaseMessage).getType();
+  if (Array.isArray(message)) return typeof message[0] === "string" ? message[0] : undefined;
+  const { type, role } = message as { type?: unknown; role?: unknown };
+  return typeof type === "string" ? type : typeof role === "string" ? role : undefined;
+}
+
+/** Each resume value of a Command, with where it is: the value, or each entry of a resume map. */
+function resumeValues(input: unknown): Array<[string, unknown]> {
+  if (!isCommand(input)) return [];
+  const resume = (input as { resume?: unknown }).resume;
+  if (resume === undefined || resume === null) return [];
+  return [["resume", resume]];
+}
+
+/** Checks every string (keys too) under `value`; returns the characters counted. */
+function walk(value: unknown, where: string, depth: number): number {
+  if (typeof value === "string") {
+    checkText(value, where);
+    return value.length;
+  }
+  if (value === null || typeof value !== "object") return 0;
+  if (depth > MAX_DEPTH) throw new TempoError("INVALID_INPUT", `The input nests deeper than ${MAX_DEPTH} levels (at ${where}); nothing was changed.`, { where });
+  let total = 0;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1)));
+    return total;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (MIRROR_KEYS.has(key)) continue;
+    checkText(key, `${where} (a key)`);
+    total += key.length + walk(item, `${where}.${key}`, depth + 1);
+  }
+  return total;
+}
+
+/** Throws INVALID_INPUT when `text` holds a NUL or an unpaired surrogate. */
+function checkText(text: string, where: string): void {
+  const problem = unstorable(text);
+  if (problem) {
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The input holds ${problem} at ${where}, which cannot be stored. Remove it and send again; nothing was changed.`,
+      { where },
+    );
+  }
+}
+
+/** What makes `text` unstorable in Postgres text / jsonb, or undefined. */
+export function unstorable(text: string): string | undefined {
+  if (text.includes("\u0000")) return "a NUL character (\\u0000)";
+  // `isWellFormed` (Node 20) is false exactly when a surrogate has no partner.
+  if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) return "an unpaired UTF-16 surrogate";
+  return undefined;
+}

@@ -1,0 +1,87 @@
+/**
+ * One run per thread at a time. Two runs that start from the same checkpoint
+ * fork the thread (each saves its own child checkpoint, and one of them is
+ * silently lost), so the run guard holds the thread for the whole run.
+ *
+ * `LocalThreadLock` serialises the runs of one process (and is the whole lock
+ * on the embedded database, which only ever runs inside one process);
+ * `PostgresThreadLock` (`checkpoints/thread-lock.ts`) adds a Postgres advisory
+ * lock so workers in several processes on one database hold threads too.
+ */
+import { ThreadBusyError } from "../errors/index.js";
+
+/** A held thread. */
+export interface ThreadLease {
+  /** True when another run held the thread when this one asked, so it waited. */
+  readonly waited: boolean;
+  /** Gives the thread to the next run. Safe to call twice. */
+  release(): Promise<void>;
+}
+
+/** Holds threads for runs. */
+export interface ThreadLock {
+  /** Takes the thread, waiting at most `waitMs` for the run holding it; throws `ThreadBusyError` past that. */
+  acquire(threadId: string, waitMs: number): Promise<ThreadLease>;
+}
+
+/** The error a run gets when the thread is still busy after `waitMs`. */
+export function threadBusy(threadId: string, waitMs: number): ThreadBusyError {
+  const waited = waitMs > 0 ? ` after waiting ${waitMs} ms` : "";
+  return new ThreadBusyError(
+    `Another run is still working on thread ${threadId}${waited}; nothing was written. Wait until it ends (read the thread's state), then send your message or answer again.`,
+    { threadId, waitMs },
+  );
+}
+
+/** In-process FIFO lock per thread id: the first caller holds the thread, later ones queue until `waitMs` passes. */
+export class LocalThreadLock implements ThreadLock {
+  private readonly waiters = new Map<string, Array<() => void>>();
+  private readonly held = new Set<string>();
+
+  async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
+    if (!this.held.has(threadId)) {
+      this.held.add(threadId);
+      return this.lease(threadId, false);
+    }
+    if (waitMs <= 0) throw threadBusy(threadId, waitMs);
+    const queue = this.waiters.get(threadId) ?? [];
+    this.waiters.set(threadId, queue);
+    await new Promise<void>((resolve, reject) => {
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const index = queue.indexOf(handOver);
+        if (index >= 0) queue.splice(index, 1);
+        reject(threadBusy(threadId, waitMs));
+      }, waitMs);
+      queue.push(handOver);
+    });
+    // The releasing run handed the thread over without un-holding it.
+    return this.lease(threadId, true);
+  }
+
+  /** True while a run holds `threadId` in this process. */
+  isHeld(threadId: string): boolean {
+    return this.held.has(threadId);
+  }
+
+  private lease(threadId: string, waited: boolean): ThreadLease {
+    let released = false;
+    return {
+      waited,
+      release: async () => {
+        if (released) return;
+        released = true;
+        const next = this.waiters.get(threadId)?.shift();
+        if (next) {
+          next();
+          return;
+        }
+        this.waiters.delete(threadId);
+        this.held.delete(threadId);
+      },
+    };
+  }
+}

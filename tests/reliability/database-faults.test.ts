@@ -1,0 +1,153 @@
+/**
+ * Database faults are bounded and recoverable (issue 12.4), on a real
+ * PostgreSQL 15 (the embedded server has one session, so no other session's
+ * lock can hold it up):
+ *
+ * - a table lock held by another session longer than `lock_timeout` ends the
+ *   run with DATABASE_TIMEOUT in bounded time, not after the lock is gone;
+ *   nothing is applied; once the lock is gone, the answer the user gives
+ *   again to the card they saw carries the thread on (the run had stopped
+ *   with `next` set and no card) and the write applies once;
+ * - a lock on the checkpoint table itself refuses the run at its start;
+ * - with the server down, `getState`, `getStateHistory`, `invoke` and
+ *   `streamEvents` (the LangGraph server's path, here on the served graph's
+ *   Postgres schedule repository) report DatabaseUnreachableError, never a
+ *   raw driver error.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DatabaseTimeoutError, DatabaseUnreachableError } from "../../errors/index.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { createScheduleDomain, PostgresScheduleRepository } from "../../tools/schedule/index.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
+import { appliedRows } from "../persistence/exactly-once.js";
+import { accept, cardOf, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "../persistence/tempo-on-database.js";
+import { startRealTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { thrownBy } from "./support/thread-state.js";
+
+const LOCK_TIMEOUT_MS = 300;
+
+/** Another session holding `table` in ACCESS EXCLUSIVE mode until `release()`. */
+async function lockTable(url: string, table: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("BEGIN");
+  await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+  return {
+    release: async () => {
+      await client.query("ROLLBACK");
+      await client.end();
+    },
+  };
+}
+
+describe("real postgres", () => {
+  let server: TestPostgres;
+  let tempo: TempoOnDatabase;
+
+  beforeAll(async () => {
+    server = await startRealTestPostgres();
+    tempo = await openTempoOnDatabase(server.url, { holdThreads: true, databaseOptions: { lockTimeoutMs: LOCK_TIMEOUT_MS, statementTimeoutMs: 5_000 } });
+  });
+  afterAll(async () => {
+    await tempo?.close();
+    await server?.stop();
+  });
+
+  test("a lock held past lock_timeout ends the run with DATABASE_TIMEOUT; the card's answer, given again, carries the thread on", async () => {
+    const threadId = "lock-mid-run";
+    await seedStudent(tempo, threadId);
+    await startUntilFirstWrite(tempo, threadId);
+    const waiting = await tempo.graph.getState(studentThread(threadId));
+    const callId = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
+
+    const lock = await lockTable(server.url, "tempo_execution_log");
+    let failure: unknown;
+    const started = Date.now();
+    try {
+      failure = await thrownBy(tempo.graph.invoke(accept(), studentThread(threadId)));
+    } finally {
+      await lock.release();
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(failure).toBeInstanceOf(DatabaseTimeoutError);
+    expect(failure).toMatchObject({ code: "DATABASE_TIMEOUT", message: expect.stringContaining("lock_timeout") });
+    expect((failure as Error).cause).toMatchObject({ code: "55P03" });
+    expect(await appliedRows(tempo, threadId, callId)).toBe(0);
+
+    // What the issue found: the run stopped mid-way, `next` set and no card.
+    const stopped = await tempo.graph.getState(studentThread(threadId));
+    expect(stopped.next).toEqual(["execute"]);
+    expect(stopped.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+
+    // The user answers the card they saw again: the recorded answer carries the run on, and the write applies once.
+    const next = await tempo.graph.invoke(accept(), studentThread(threadId));
+    expect(cardOf(next)).toBe("place");
+    expect(await appliedRows(tempo, threadId, callId)).toBe(1);
+    const after = await tempo.graph.getState(studentThread(threadId));
+    expect((after.values as { pending: { tool: { id: string } } }).pending.tool.id).not.toBe(callId);
+  });
+
+  test("a lock on the checkpoint table refuses the run at its start in bounded time; nothing is written; the thread goes on after", async () => {
+    const threadId = "lock-checkpoints";
+    await seedStudent(tempo, threadId);
+    await startUntilFirstWrite(tempo, threadId);
+    const before = await tempo.graph.getState(studentThread(threadId));
+
+    const lock = await lockTable(server.url, "checkpoints");
+    let failures: unknown[];
+    try {
+      failures = [await thrownBy(tempo.graph.invoke(accept(), studentThread(threadId))), await thrownBy(tempo.graph.getState(studentThread(threadId)))];
+    } finally {
+      await lock.release();
+    }
+    for (const failure of failures) expect(failure).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT" });
+
+    const after = await tempo.graph.getState(studentThread(threadId));
+    expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
+    expect(cardOf(await tempo.graph.invoke(accept(), studentThread(threadId)))).toBe("place");
+  });
+
+  test("with the server down, getState, getStateHistory, invoke and streamEvents report DatabaseUnreachableError", async () => {
+    const threadId = "server-down";
+    await seedStudent(tempo, threadId);
+    await startUntilFirstWrite(tempo, threadId);
+    // The served graph: the server's own checkpointer, the schedule in Postgres (graphs/index.ts with DATABASE_URL).
+    const servedPool = new pg.Pool({ connectionString: server.url, max: 2 });
+    servedPool.on("error", () => undefined);
+    const served = buildTempoGraph({
+      models: { default: new ScheduleOfflinePolicy() },
+      domain: createScheduleDomain({ repository: withSampleSchedule(new PostgresScheduleRepository(servedPool)) }),
+      checkpointer: new MemorySaver(),
+    });
+    await server.stop();
+    try {
+      const config = studentThread(threadId);
+      const reads = [
+        await thrownBy(tempo.graph.getState(config)),
+        await thrownBy(
+          (async () => {
+            for await (const _snapshot of tempo.graph.getStateHistory(config)) break;
+          })(),
+        ),
+        await thrownBy(tempo.graph.invoke(accept(), config)),
+        await thrownBy(
+          (async () => {
+            const events = served.streamEvents({ messages: [new HumanMessage("Help me arrange next week's review")] }, { ...studentThread("served"), version: "v2" });
+            for await (const _event of events) continue;
+          })(),
+        ),
+      ];
+      for (const failure of reads) {
+        expect(failure).toBeInstanceOf(DatabaseUnreachableError);
+        expect(failure).toMatchObject({ code: "DATABASE_UNREACHABLE", message: expect.stringMatching(/connection to the database|database connection failed/) });
+        expect((failure as Error).cause).toBeInstanceOf(Error);
+      }
+    } finally {
+      await servedPool.end().catch(() => undefined);
+    }
+  });
+});

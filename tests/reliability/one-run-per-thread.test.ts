@@ -1,0 +1,190 @@
+/**
+ * One run per thread at a time (issue 12.2). Two runs that start from the same
+ * checkpoint would fork the thread and silently lose one of them; the run
+ * guard holds the thread for the whole run instead:
+ *
+ * - in one process (the default in-process lock): two messages at once end
+ *   both in one linear history, or one is refused with THREAD_BUSY; a message
+ *   that waited and then finds a card its sender never saw is refused; a
+ *   double-clicked answer applies once; a message past `threadWaitMs` is
+ *   refused and the thread goes on;
+ * - across workers on one Postgres (`createThreadLock`: an advisory lock on a
+ *   real server, the shared in-process lock on the embedded one): two graph
+ *   instances on two pools get a message each at once — no fork.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import type { StateSnapshot } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { TempoError } from "../../errors/index.js";
+import type { TempoState } from "../../graphs/state.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { MemorySaver } from "@langchain/langgraph";
+import { createNotesDomain } from "../support/notes-domain.js";
+import { postgresTargets } from "../support/postgres.js";
+import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import { openTempoOnDatabase, seedStudent, studentOf, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { AsyncScriptedModel } from "./support/async-model.js";
+import { thrownBy } from "./support/thread-state.js";
+
+const message = (text: string) => ({ messages: [new HumanMessage(text)] });
+const accept = resume({ type: "accept", args: null });
+const chatReply = (reply: string) => json({ intent: "chat", reply, reason: "small talk" });
+const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
+const addNote = json({ speak: "Adding.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } });
+
+interface Graphish {
+  getStateHistory(config: { configurable: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
+}
+
+/** Checkpoints with more than one child: each is a fork of the thread. */
+async function forksOf(graph: Graphish, config: { configurable: Record<string, unknown> }): Promise<number> {
+  const children = new Map<string, number>();
+  for await (const snapshot of graph.getStateHistory(config)) {
+    const parent = snapshot.parentConfig?.configurable?.checkpoint_id;
+    if (typeof parent === "string") children.set(parent, (children.get(parent) ?? 0) + 1);
+  }
+  return [...children.values()].filter((count) => count > 1).length;
+}
+
+/** Outcome of a run: "ok", or the code of the TempoError it failed with. */
+async function outcome(run: Promise<unknown>): Promise<string> {
+  const error = await thrownBy(run);
+  if (error === undefined) return "ok";
+  if (error instanceof TempoError) return error.code;
+  throw error;
+}
+
+/** Human messages of the thread's current state. */
+async function humanTexts(graph: { getState(config: object): Promise<StateSnapshot> }, config: object): Promise<string[]> {
+  const values = (await graph.getState(config)).values as TempoState;
+  return values.messages.filter((entry) => entry.getType() === "human").map((entry) => String(entry.content));
+}
+
+describe("in one process", () => {
+  test("two messages at once on one thread: both end in one linear history", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [chatReply("Hello!"), chatReply("You're welcome.")] });
+    const config = threadConfig("two-messages");
+    const outcomes = await Promise.all([outcome(graph.invoke(message("hello"), config)), outcome(graph.invoke(message("thanks"), config))]);
+    expect(outcomes).toEqual(["ok", "ok"]);
+    expect((await humanTexts(graph, config)).sort()).toEqual(["hello", "thanks"]);
+    expect(await forksOf(graph, config)).toBe(0);
+    const values = (await graph.getState(config)).values as TempoState;
+    expect(values.messages.map((entry) => entry.getType())).toEqual(["human", "ai", "human", "ai"]);
+  });
+
+  test("a message that waited and then finds a card its sender never saw is refused with THREAD_BUSY; the card stays open", async () => {
+    const domain = createNotesDomain();
+    const { graph, models } = scriptedGraph({ domain, plan: [plan] });
+    const config = threadConfig("waited-for-card");
+    const [first, second] = await Promise.all([outcome(graph.invoke(message("Add a note: call mom"), config)), outcome(graph.invoke(message("yes"), config))]);
+    expect([first, second]).toEqual(["ok", "THREAD_BUSY"]);
+    const state = await graph.getState(config);
+    expect(state.tasks.flatMap((task) => task.interrupts).map((interrupt) => (interrupt.value as { action_request: { action: string } }).action_request.action)).toEqual(["confirm_plan"]);
+    expect(await humanTexts(graph, config)).toEqual(["Add a note: call mom"]);
+    expect(models.chat.callCount).toBe(1);
+    expect(await forksOf(graph, config)).toBe(0);
+  });
+
+  test("an answer sent twice at once (a double click) applies once; the second gets THREAD_BUSY; no fork", async () => {
+    const domain = createNotesDomain({ "user-1": ["buy milk"] });
+    const { graph } = scriptedGraph({ domain, plan: [plan], execute: [addNote, json({ action: "done", goal_check: "listed" })] });
+    const config = threadConfig("double-click");
+    await graph.invoke(message("Add a note: call mom"), config);
+    await graph.invoke(accept, config);
+    const outcomes = await Promise.all([outcome(graph.invoke(accept, config)), outcome(graph.invoke(accept, config))]);
+    expect(outcomes.sort()).toEqual(["THREAD_BUSY", "ok"]);
+    expect(domain.applied).toHaveLength(1);
+    expect(domain.data.get("user-1")).toEqual({ notes: ["buy milk", "call mom"] });
+    const values = (await graph.getState(config)).values as TempoState;
+    expect(values.phase).toBe("done");
+    expect(unpairedToolCalls(values.messages)).toEqual([]);
+    expect(await forksOf(graph, config)).toBe(0);
+  });
+
+  test("a message still waiting after threadWaitMs is refused with THREAD_BUSY; the running turn ends and the thread goes on", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const chat = new AsyncScriptedModel(async ({ index }) => {
+      if (index === 0) await gate;
+      return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
+    });
+    const graph = buildTempoGraph({ models: { default: chat }, domain: createNotesDomain(), checkpointer: new MemorySaver(), settings: { threadWaitMs: 100 } });
+    const config = threadConfig("wait-timeout");
+    const slow = graph.invoke(message("first"), config);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const refused = await thrownBy(graph.invoke(message("second"), config));
+    expect(refused).toMatchObject({ code: "THREAD_BUSY", message: expect.stringContaining("after waiting 100 ms") });
+    open();
+    await slow;
+    expect(await humanTexts(graph, config)).toEqual(["first"]);
+    const next = await graph.invoke(message("second"), config);
+    expect(String(next.messages.at(-1)?.content)).toBe("Reply 2.");
+    expect(await forksOf(graph, config)).toBe(0);
+  });
+
+  test("a stream left after its first chunk gives the thread back: the next message runs at once", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [chatReply("Hello!"), chatReply("Hi again.")], settings: { threadWaitMs: 0 } });
+    const config = threadConfig("abandoned-stream");
+    for await (const _chunk of await graph.stream(message("hello"), { ...config, streamMode: "values" })) break;
+    // Left before the chat stage ran: the thread is free again, and the next message gets the first reply.
+    const next = await graph.invoke(message("hello again"), config);
+    expect(String(next.messages.at(-1)?.content)).toBe("Hello!");
+    expect(await humanTexts(graph, config)).toEqual(["hello", "hello again"]);
+    expect(await forksOf(graph, config)).toBe(0);
+  });
+
+  test("a resume on a busy thread never waits: THREAD_BUSY at once", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const execute = new AsyncScriptedModel(async () => {
+      await gate;
+      return JSON.stringify({ action: "done", goal_check: "nothing to do" });
+    });
+    const graph = buildTempoGraph({
+      models: { default: scripted([json({ intent: "task" })]), plan: scripted([plan]), execute, deliver: scripted(["Done."]) },
+      domain: createNotesDomain(),
+      checkpointer: new MemorySaver(),
+    });
+    const config = threadConfig("resume-busy");
+    await graph.invoke(message("Add a note"), config);
+    const running = graph.invoke(accept, config);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    expect(await thrownBy(graph.invoke(accept, config))).toMatchObject({ code: "THREAD_BUSY" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    open();
+    expect((await running).phase).toBe("done");
+    expect(interruptsOf(await graph.getState(config))).toEqual([]);
+  });
+});
+
+describe.each(postgresTargets())("two workers on one $kind postgres", (target) => {
+  const env = useTempoOnTarget(target);
+
+  test("a message each on one thread at once: both in one linear history, or a typed refusal — never a fork", async () => {
+    const workers = [await openTempoOnDatabase(env.server.url, { holdThreads: true }), await openTempoOnDatabase(env.server.url, { holdThreads: true })];
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const threadId = `two-workers-${target.kind}-${round}`;
+        await seedStudent(workers[0]!, threadId);
+        const texts = ["hello", "thanks"];
+        const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), studentThread(threadId)))));
+        const kept = await humanTexts(workers[0]!.graph, studentThread(threadId));
+        for (const [index, result] of outcomes.entries()) {
+          expect(["ok", "THREAD_BUSY"]).toContain(result);
+          expect(kept.includes(texts[index]!)).toBe(result === "ok");
+        }
+        const forks = await workers[0]!.database.pool.query<{ count: string }>(
+          // Two roots of a new thread are a fork too.
+          `SELECT count(*) AS count FROM (SELECT 1 FROM checkpoints WHERE thread_id = $1
+             GROUP BY checkpoint_ns, coalesce(parent_checkpoint_id, '') HAVING count(*) > 1) AS forked`,
+          [threadId],
+        );
+        expect(Number(forks.rows[0]?.count)).toBe(0);
+        expect(studentOf(threadId)).toBe((await workers[1]!.graph.getState(studentThread(threadId))).values.userId);
+      }
+    } finally {
+      for (const worker of workers) await worker.close();
+    }
+  });
+});
