@@ -109,13 +109,15 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
     );
   };
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
+  // The recursion limit is set here too: version "v3" hands `stream` the graph's bound limit (on the LangGraph server,
+  // not none), so a protocol run (useStream) would stop short of the round budget and never end for its client.
   target.streamEvents = (input, runOptions, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (runOptions?.version === "v3") {
       return Promise.resolve()
         .then(() => {
           checkInput(input, runOptions, settings);
-          return streamEvents(input, runOptions, streamOptions);
+          return streamEvents(input, withRecursionLimit(runOptions, settings), streamOptions);
         })
         .catch((error: unknown) => {
           throw asDatabaseError(error);
@@ -125,7 +127,7 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
       (async function* guarded() {
         checkInput(input, runOptions, settings);
         try {
-          yield* streamEvents(input, runOptions, streamOptions) as AsyncIterable<unknown>;
+          yield* streamEvents(input, withRecursionLimit(runOptions, settings), streamOptions) as AsyncIterable<unknown>;
         } catch (error) {
           throw asDatabaseError(error);
         }
