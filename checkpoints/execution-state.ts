@@ -16,7 +16,8 @@ import type { PlanStep, TempoState } from "../graphs/state.js";
 /** Metadata key that marks a checkpoint written at a step transition. */
 export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
 
-export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "failed";
+/** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
+export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "partial" | "failed" | "dropped";
 
 /** What the workflow observed: a tool call and its result, or the user's reply to a question (seed 000's user_reply). */
 export type Observation =
@@ -114,10 +115,9 @@ function statusOf(values: Partial<TempoState>): ExecutionStatus {
       return "waiting_user_confirmation";
     case "executing":
       return "running";
-    case "done":
-      return (values.planSteps ?? []).some((step) => step.status === "failed") ? "failed" : "completed";
     default:
-      return values.lastError && (values.planSteps ?? []).length > 0 ? "failed" : "idle";
+      // An ended task (done, or dropped back to chatting) reports its outcome until the next task starts.
+      return values.outcome?.kind ?? "idle";
   }
 }
 

@@ -48,6 +48,10 @@ export interface WorkflowSettings {
    * (a resume never waits: it answers the card its sender saw, which a running run is replacing).
    */
   threadWaitMs: number;
+  /** Failing tool results in a row after which the current step fails. */
+  maxToolErrorsPerStep: number;
+  /** Writes the user declined in a row after which the current step fails (the user is refusing what it needs). */
+  maxRejectionsPerStep: number;
   /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
   replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
@@ -58,6 +62,8 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxRounds: 30,
   maxCorrections: 3,
   maxPlanRounds: 6,
+  maxToolErrorsPerStep: 3,
+  maxRejectionsPerStep: 2,
   replanAfterStep: true,
   maxMessageCharacters: 100_000,
   maxInputCharacters: 200_000,

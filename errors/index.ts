@@ -17,7 +17,8 @@ export type TempoErrorCode =
   | "ALREADY_RESUMED"
   | "THREAD_ACCESS_DENIED"
   | "SCHEDULE_CONFLICT"
-  | "PERSISTENCE_FAILED";
+  | "PERSISTENCE_FAILED"
+  | "ILLEGAL_TRANSITION";
 
 export class TempoError extends Error {
   readonly code: TempoErrorCode;

@@ -11,6 +11,7 @@ import { createStageModels } from "../models/create-models.js";
 import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { withSampleSchedule } from "../tools/schedule/sample-seeding.js";
+import { endThreadOnClientEnd } from "./end-thread.js";
 import { guardRuns } from "./run-guard.js";
 import { createTempoBuilder } from "./tempo.js";
 
@@ -31,5 +32,5 @@ function servedPool(database: typeof settings.database): pg.Pool {
 }
 
 /** The Tempo graph for the LangGraph server and Studio. */
-export const graph = guardRuns(createTempoBuilder({ models, domain, settings: settings.workflow }).compile(), settings.workflow);
+export const graph = guardRuns(endThreadOnClientEnd(createTempoBuilder({ models, domain, settings: settings.workflow }).compile(), domain), settings.workflow);
 graph.name = "Tempo";

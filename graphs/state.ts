@@ -8,8 +8,18 @@
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
 
-/** Where the workflow is (seed 003 §3.2). */
+/** Where the workflow is (seed 003 §3.2); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
+
+/** How a task ended: every task ends in exactly one of these. */
+export type TaskOutcome = "completed" | "partial" | "failed" | "dropped";
+
+/** A task's outcome with the reason, as told to the user and recorded in memory. */
+export interface TaskOutcomeRecord {
+  kind: TaskOutcome;
+  /** One sentence: why the task ended this way. */
+  reason: string;
+}
 
 /** A plan step's lifecycle (seed 001): pending → running → done(summary) | failed; skipped when replanned away. */
 export type StepStatus = "pending" | "running" | "done" | "failed" | "skipped";
@@ -24,6 +34,8 @@ export interface PlanStep {
   status: StepStatus;
   /** Written when the step finishes; the compressed context later steps see (seed 001). */
   summary?: string;
+  /** Why the step failed (repeated tool errors, the round budget spent mid-step, the user declining what it needs). */
+  reason?: string;
 }
 
 /** A write tool waiting for the user's confirmation (seed 003's PendingConfirmTool). */
@@ -131,6 +143,18 @@ export const TempoAnnotation = Annotation.Root({
   pendingAnswer: lastValue<HumanResponse | null>(() => null),
   /** A confirmed write tool that execute applies on its next visit (seed 003's PendingConfirmTool after accept). */
   approvedTool: lastValue<PendingTool | null>(() => null),
+  /** How the last task ended, or null while none has ended (set by the finish / drop transitions). */
+  outcome: lastValue<TaskOutcomeRecord | null>(() => null),
+  /** Setbacks of the current step: failing tool results and declined writes in a row; past the limits the step fails. */
+  stepSetbacks: lastValue<{ toolErrors: number; rejections: number }>(() => ({ toolErrors: 0, rejections: 0 })),
+  /** What the user changed by editing the plan card (normalised step texts): a replan that undoes it is confirmed again. */
+  planEdits: lastValue<{ added: string[]; removed: string[] }>(() => ({ added: [], removed: [] })),
+  /** The domain's live state, read at the start of each planning pass (draft, revise, replan). */
+  liveState: lastValue<string>(() => ""),
+  /** The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`). */
+  openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
+  /** Id of the message that started the current task; the task's own messages follow it. */
+  taskStartMessageId: lastValue<string | null>(() => null),
   /** The delivered summary of the last task. */
   finalAnswer: lastValue<string | null>(() => null),
   /** The last error the workflow recorded (a failed deliver model, an exhausted budget), or null. */

@@ -6,6 +6,9 @@
  *   START → recall → chat ─┬─ chat reply → memorize → END
  *                          ├─ pending answer → confirm | ask_user
  *                          └─ task → plan ⇄ plan → confirm (interrupt) → execute ⇄ execute → deliver → memorize → END
+ *                                                     └─ dropped → memorize → END
+ *
+ * Phase changes and the routers come from one table, `transitions.ts`.
  */
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
@@ -22,7 +25,8 @@ import { createPlanNode } from "../nodes/plan.js";
 import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, NODE } from "./routing.js";
+import { endThreadOnClientEnd } from "./end-thread.js";
+import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "./routing.js";
 import { guardRuns } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
@@ -75,11 +79,12 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addNode(NODE.memorize, createMemorizeNode(dependencies))
       .addEdge(START, NODE.recall)
       .addEdge(NODE.recall, NODE.chat)
-      .addConditionalEdges(NODE.chat, branchAfterChat, [NODE.confirm, NODE.askUser, NODE.plan, NODE.execute, NODE.deliver, NODE.memorize])
-      .addConditionalEdges(NODE.plan, branchAfterPlan, [NODE.askUser, NODE.confirm, NODE.plan, NODE.execute, NODE.deliver, END])
-      .addConditionalEdges(NODE.confirm, branchAfterConfirm, [NODE.askUser, NODE.confirm, NODE.execute, NODE.plan, END])
-      .addConditionalEdges(NODE.askUser, branchAfterAskUser, [NODE.plan, NODE.execute, END])
-      .addConditionalEdges(NODE.execute, branchAfterExecute, [NODE.askUser, NODE.confirm, NODE.execute, NODE.deliver, NODE.plan, END])
+      // Each node's destinations are derived from the phase × event table (graphs/transitions.ts).
+      .addConditionalEdges(NODE.chat, branchAfterChat, destinationsAfter(NODE.chat))
+      .addConditionalEdges(NODE.plan, branchAfterPlan, destinationsAfter(NODE.plan))
+      .addConditionalEdges(NODE.confirm, branchAfterConfirm, destinationsAfter(NODE.confirm))
+      .addConditionalEdges(NODE.askUser, branchAfterAskUser, destinationsAfter(NODE.askUser))
+      .addConditionalEdges(NODE.execute, branchAfterExecute, destinationsAfter(NODE.execute))
       // The summary ends the task; memorize ends the invocation.
       .addEdge(NODE.deliver, NODE.memorize)
       .addEdge(NODE.memorize, END)
@@ -90,6 +95,8 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
 export function buildTempoGraph(options: TempoGraphOptions) {
   const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
   graph.name = "Tempo";
+  // A client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
+  endThreadOnClientEnd(graph, options.domain);
   // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time.
   return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings }, { threadLock: options.threadLock ?? new LocalThreadLock() });
 }

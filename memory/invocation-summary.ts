@@ -24,25 +24,26 @@ export function extractUserFacts(userTexts: string[]): string[] {
 }
 
 /** "User asked X, agent did Y, result Z." for the invocation's messages. */
-export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase">, invocation: BaseMessage[], wasTask: boolean): string {
+export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase" | "outcome">, invocation: BaseMessage[], wasTask: boolean): string {
   const asked = invocation.filter((message) => message.getType() === "human").map(textOf).filter(Boolean);
   const replies = invocation.filter((message) => message.getType() === "ai" && textOf(message)).map(textOf);
   const question = oneLine(wasTask ? state.goal || asked[0] || "" : asked.at(-1) ?? "", 160);
   if (!wasTask) return `User said: "${question}"; agent replied: "${oneLine(replies.at(-1) ?? "", 160)}".`;
   const done = state.planSteps.filter((step) => step.status === "done").length;
   const calls = invocation.filter((message) => message.getType() === "tool").length;
-  return `User asked: "${question}"; agent ran a ${state.planSteps.length}-step plan (${done} done) with ${calls} tool calls; result: "${oneLine(state.finalAnswer ?? replies.at(-1) ?? "", 200)}".`;
+  return `User asked: "${question}"; agent ran a ${state.planSteps.length}-step plan (${done} done) with ${calls} tool calls; ${state.outcome?.kind ?? "ended"}: "${oneLine(state.finalAnswer ?? replies.at(-1) ?? "", 200)}".`;
 }
 
-/** The episode of a finished task: goal, key steps, outcome, lessons. */
-export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError">, invocation: BaseMessage[], now: string): Episode {
+/** The episode of an ended task: goal, key steps, its real outcome (kind, reason, answer), lessons. */
+export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError" | "outcome">, invocation: BaseMessage[], now: string): Episode {
   const rejections = invocation
     .filter((message) => message.getType() === "tool" && textOf(message).startsWith("Not applied"))
     .map((message) => oneLine(textOf(message).replace(/^Not applied: /, ""), 160));
   return {
     goal: state.goal,
-    keySteps: state.planSteps.map((step) => `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}`),
-    outcome: oneLine(state.finalAnswer ?? "", 240),
+    status: state.outcome?.kind,
+    keySteps: state.planSteps.map((step) => `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}${step.reason ? ` — failed: ${oneLine(step.reason, 120)}` : ""}`),
+    outcome: oneLine(`${state.outcome ? `${state.outcome.kind}: ${state.outcome.reason}. ` : ""}${state.finalAnswer ?? ""}`, 240),
     lessons: [...rejections, ...(state.lastError ? [state.lastError] : [])].slice(0, 5),
     createdAt: now,
   };

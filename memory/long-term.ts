@@ -18,6 +18,8 @@ export interface Fact {
 
 export interface Episode {
   goal: string;
+  /** How the task ended (absent in episodes recorded before outcomes existed). */
+  status?: "completed" | "partial" | "failed" | "dropped";
   keySteps: string[];
   outcome: string;
   lessons: string[];
@@ -65,12 +67,17 @@ export async function storeFacts(store: BaseStore, userId: string, texts: string
 
 /** Records a task episode. */
 export async function recordEpisode(store: BaseStore, userId: string, episode: Episode): Promise<void> {
-  await store.put(episodesNamespace(userId), randomUUID(), { ...episode, text: `${episode.goal}\n${episode.keySteps.join("\n")}\n${episode.outcome}` });
+  await store.put(episodesNamespace(userId), randomUUID(), { ...episode, text: `${episode.goal}\n${episode.keySteps.join("\n")}\n${episode.status ?? ""} ${episode.outcome}` });
 }
 
 /** Appends one invocation summary to the thread's conversation memory. */
 export async function appendConversation(store: BaseStore, userId: string, threadId: string, entry: ConversationEntry): Promise<void> {
   await store.put(conversationNamespace(userId, threadId), `${entry.createdAt}-${randomUUID().slice(0, 8)}`, { ...entry });
+}
+
+/** One line for a prompt: goal, how it ended, lessons. */
+export function renderEpisode(episode: Episode): string {
+  return `${episode.goal} → ${episode.status ? `[${episode.status}] ` : ""}${episode.outcome}${episode.lessons.length ? ` (lessons: ${episode.lessons.join("; ")})` : ""}`;
 }
 
 /** Deletes the thread's conversation memory. */

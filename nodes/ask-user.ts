@@ -5,6 +5,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { answerQuestion } from "../graphs/transitions.js";
 import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman } from "./human-response.js";
@@ -42,9 +43,7 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
     // Seed 000: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
     userReplies: [...state.userReplies, { question: pending.question, answer: reply, askedBy: pending.askedBy, at }],
     resumeContext: { question: pending.question, answer: reply },
-    phase: pending.askedBy === "plan" ? "planning" : "executing",
-    pending: null,
-    pendingAnswer: null,
+    ...answerQuestion(state),
     updatedAt: at,
   };
 }

@@ -13,6 +13,8 @@ import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand } from "../graphs/run-guard.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
+import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { invokeContract, messageText } from "../models/invoke-contract.js";
@@ -20,6 +22,7 @@ import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { replyAsHumanResponse } from "./human-response.js";
+import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { conversationMessages, latestUserText, newId, now } from "./messages.js";
 
@@ -35,7 +38,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     const lastMessage = state.messages.at(-1);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
-    if (userText.trim().startsWith("/")) return runCommand(userText.trim(), config);
+    if (userText.trim().startsWith("/")) return runCommand(state, userText.trim(), config);
 
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) {
@@ -53,19 +56,34 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (isRetryPhrase(userText)) {
       if (state.phase === "planning" || state.phase === "executing") {
         emit(config, { kind: "status", node: "chat", text: "Retrying where the task stopped" });
-        return { consecutiveCorrections: 0, lastError: null, updatedAt: now() };
+        return retryStage(state);
       }
-      const unfinished = state.planSteps.some((step) => step.status !== "done");
+      const unfinished = state.outcome !== null && state.outcome.kind !== "completed" && state.outcome.kind !== "dropped";
       if (state.phase === "done" && state.goal && (unfinished || state.lastError)) {
         emit(config, { kind: "status", node: "chat", text: "Retrying the last task from a fresh plan" });
-        return startTask(state.goal, ensureConfiguration(config, dependencies.settings).maxRounds, dependencies);
+        return begin(state, state.goal, config);
       }
     }
 
-    // A retry of a message whose classification failed (the chat model was down) retries that message.
+    // A task that stopped (a failed run) and is not retried ends as dropped: the user moved on.
+    if (taskInProgress(state.phase)) {
+      const dropped = dropTask(state, "it had stopped and you moved on to a new message", appliedChanges(state, dependencies.domain));
+      emitAssistantText(config, "chat", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
+      // The new message is handled in the phase the drop leads to.
+      const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);
+      return { ...dropped, ...next, messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])] };
+    }
+    return respondAfter(state, userText, config);
+  }
+
+  /** A retry of a message whose classification failed (the chat model was down) retries that message. */
+  async function respondAfter(state: TempoState, userText: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(state.messages) : undefined;
-    if (unanswered) return respondTo(unanswered, state, config);
-    return respondTo(userText, state, config);
+    return respondTo(unanswered ?? userText, state, config);
+  }
+
+  function begin(state: TempoState, goal: string, config: LangGraphRunnableConfig): TempoUpdate {
+    return startTask(state, { goal, maxRounds: ensureConfiguration(config, dependencies.settings).maxRounds, workflowVersion: dependencies.workflowVersion });
   }
 
   async function respondTo(userText: string, state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
@@ -79,7 +97,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       conversation: conversationMessages(state, 12).slice(0, -1),
       stageState: "Classify the latest user message.",
       instruction: `Latest user message:\n${userText}`,
-      context: { memory: state.recalled.taskState },
+      context: memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
     });
     const decision = await invokeContract(modelFor(dependencies.models, "chat"), ChatDecisionSchema, messages, {
       structured: dependencies.models.structuredOutput ?? false,
@@ -90,12 +108,12 @@ export function createChatNode(dependencies: NodeDependencies) {
     const intent = decision.ok && decision.value.intent === "chat" && decision.value.reply.trim() !== "" ? "chat" : "task";
 
     if (intent === "chat" && decision.ok) {
-      const reply = new AIMessage({ id: newId("ai"), content: decision.value.reply });
-      emitAssistantText(config, "chat", reply.id!, decision.value.reply);
-      return { messages: [reply], phase: "chatting", updatedAt: now() };
+      const message = new AIMessage({ id: newId("ai"), content: decision.value.reply });
+      emitAssistantText(config, "chat", message.id!, decision.value.reply);
+      return reply(state, message);
     }
     emit(config, { kind: "status", node: "chat", text: "Planning the task" });
-    return startTask(userText, ensureConfiguration(config, dependencies.settings).maxRounds, dependencies);
+    return begin(state, userText, config);
   }
 
   return chat;
@@ -115,56 +133,21 @@ function unansweredRequestBefore(messages: BaseMessage[]): string | undefined {
 }
 
 /** Runs a slash command: `/clear` resets the thread and the user's TaskState; anything else is a typed error. */
-async function runCommand(command: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+async function runCommand(state: TempoState, command: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
   // The run guard refuses unknown commands before they reach the thread; this covers graphs built without it.
   assertKnownCommand(command);
   const { userId, threadId } = ensureConfiguration(config);
   if (config.store) {
     await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
   }
-  const reply = new AIMessage({ id: newId("ai"), content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept." });
-  emitAssistantText(config, "chat", reply.id!, String(reply.content));
-  return {
-    ...CLEARED_TASK,
-    messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), reply],
-    workingMemory: { content: "", roundsSinceUpdate: 0, updatedAt: null },
-    recalled: { taskState: "", facts: [], episodes: [], conversation: [] },
-    memorizedUpTo: reply.id!,
-    phase: "chatting",
-    updatedAt: now(),
-  };
+  const message = new AIMessage({ id: newId("ai"), content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept." });
+  emitAssistantText(config, "chat", message.id!, String(message.content));
+  return { ...clearThread(state), messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message], memorizedUpTo: message.id! };
 }
-
-/** Runtime fields of a task, cleared. */
-const CLEARED_TASK: TempoUpdate = {
-  goal: "",
-  planMode: "draft",
-  planRevision: 0,
-  resumeContext: null,
-  userReplies: [],
-  complexity: null,
-  planSteps: [],
-  currentStepId: null,
-  roundsUsed: 0,
-  planRoundsUsed: 0,
-  consecutiveCorrections: 0,
-  pending: null,
-  pendingAnswer: null,
-  approvedTool: null,
-  finalAnswer: null,
-  lastError: null,
-  workspaceMessageIds: [],
-  pinnedBlocks: {},
-};
 
 const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "try again", "retry", "continue", "again"]);
 
 /** True for seed 000's retry phrases. */
 export function isRetryPhrase(text: string): boolean {
   return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
-}
-
-/** A fresh task: the previous task's runtime state is cleared, the conversation is kept. */
-function startTask(goal: string, maxRounds: number, dependencies: NodeDependencies): TempoUpdate {
-  return { ...CLEARED_TASK, phase: "planning", goal, maxRounds, workflowVersion: dependencies.workflowVersion, updatedAt: now() };
 }

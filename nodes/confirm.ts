@@ -4,8 +4,8 @@
  * it has side effects, since LangGraph re-runs the node on resume — and
  * applies the human's answer:
  *
- *   plan:  accept → execute | edit → execute the edited plan
- *          response → back to planning with the feedback | ignore → back to planning
+ *   plan:  accept → execute | edit → execute the edited plan (through the revision diff: done steps stay done)
+ *          response → back to planning with the feedback | ignore / a dismissal ("no", "cancel", "取消") → the task is dropped
  *   tool:  accept → execute applies it once | edit → applies the edited arguments
  *          response / ignore → execute chooses again, told why
  */
@@ -17,12 +17,14 @@ import { PlanStepDraftSchema } from "../contracts/plan.js";
 import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
 import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments } from "../tools/runner.js";
-import { emit } from "../streaming/events.js";
+import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { awaitHuman, rejectResume } from "./human-response.js";
+import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { planInterrupt, renderPlan, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
-import { resumeExecution } from "./steps.js";
+import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
+import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
+import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { assertThreadOwner } from "./recall.js";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -42,7 +44,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
       const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
-      return answerPlan(state, answer, fromMessage, config);
+      return answerPlan(state, answer, fromMessage, config, appliedChanges(state, dependencies.domain));
     }
     const tool = pending.tool;
     const definition = findTool(dependencies.domain, tool.name);
@@ -105,28 +107,41 @@ function readToolAnswer(answers: CardAnswer[], tool: PendingTool, dependencies: 
   return { response, editedArguments: checked.arguments };
 }
 
-function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig): TempoUpdate {
+function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, applied: number): TempoUpdate {
   const { response } = answer;
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null, updatedAt: now() };
   if (response.type === "accept" || response.type === "edit") {
-    const planSteps = answer.editedPlan ?? state.planSteps;
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
+    const planSteps = answer.editedPlan ? applyEdit(state, answer.editedPlan) : state.planSteps;
+    const edits: TempoUpdate = answer.editedPlan
+      ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
+      : {};
     // Resume from the first unfinished step: a revised plan keeps its matching prefix done (seed 001).
-    return { ...cleared, ...resumeExecution({ currentStepId: state.currentStepId, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, planSteps) };
+    return { ...cleared, ...edits, ...resumeExecution({ ...state, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, planSteps) };
   }
   const feedback = response.type === "response" ? String(response.args) : "";
+  if (feedback === "" || isShortDismissal(feedback)) {
+    // Ignore, "no", "cancel", "取消": the user does not want this task.
+    emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
+    const dropped = dropTask(state, "you declined the plan", applied);
+    emitAssistantText(config, "confirm", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
+    return { ...cleared, ...dropped };
+  }
   emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
-  const note = fromMessage
-    ? []
-    : [new HumanMessage({ id: newId("human"), content: feedback ? `I reject this plan. Feedback: ${feedback}` : "I reject this plan." })];
+  const note = fromMessage ? [] : [new HumanMessage({ id: newId("human"), content: `I reject this plan. Feedback: ${feedback}` })];
   return {
     ...cleared,
+    ...sendToPlanner(state, "revise"),
     messages: note,
     workspaceMessageIds: note.map((message) => message.id!),
-    phase: "planning",
-    planMode: "revise",
-    planRoundsUsed: 0,
   };
+}
+
+/** The edited plan through the revision diff: steps the user kept as they were keep their status and summary. */
+function applyEdit(state: TempoState, edited: PlanStep[]): PlanStep[] {
+  const drafts = edited.map((step) => ({ content: step.content, done_when: step.doneWhen }));
+  // Before execution, an edit is a fresh plan; during it, a revision with its own step ids.
+  return revisePlan(state.planSteps, drafts, executionStarted(state.planSteps) ? state.planRevision + 1 : 0).steps;
 }
 
 /** The plan from an `edit` response: args.args.plan_steps, validated. */
@@ -141,17 +156,27 @@ function editedPlan(response: HumanResponse): PlanStep[] {
 
 function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, config: LangGraphRunnableConfig): TempoUpdate {
   const { response } = answer;
-  const cleared: TempoUpdate = { pending: null, pendingAnswer: null, phase: "executing", updatedAt: now() };
-  if (response.type === "accept") return { ...cleared, approvedTool: tool };
-  if (response.type === "edit") return { ...cleared, approvedTool: { ...tool, arguments: answer.editedArguments ?? tool.arguments } };
+  if (response.type === "accept" || response.type === "edit") {
+    const approved = response.type === "edit" ? { ...tool, arguments: answer.editedArguments ?? tool.arguments } : tool;
+    return { ...approveTool(state, approved), stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
+  }
   // Rejected: the proposal and its rejection are recorded as one tool round, so execute chooses again knowing why.
   // Feedback may concern the plan itself: the planner reviews it first (a no-op revision resumes this step at once).
   const feedback = response.type === "response" ? String(response.args) : "";
-  const review: TempoUpdate = feedback ? { phase: "planning", planMode: "revise", planRoundsUsed: 0 } : {};
+  const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
   const result = feedback
     ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
     : "Not applied: the user rejected this change without comment. Choose a different action.";
   const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
   emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
-  return { ...cleared, ...review, messages: round, workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)] };
+  return {
+    ...next,
+    pending: null,
+    pendingAnswer: null,
+    updatedAt: now(),
+    // Declined writes in a row count against the step (past the limit it fails: the user refuses what it needs).
+    stepSetbacks: { ...state.stepSetbacks, rejections: state.stepSetbacks.rejections + 1 },
+    messages: round,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
+  };
 }

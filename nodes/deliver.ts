@@ -1,72 +1,79 @@
 /**
- * deliver: the final summary (seed 003 §4.6). The deliver model writes it;
- * when the model fails, a mechanical summary lists each step with its status
- * (the named fallback `mechanicalSummary`).
+ * deliver: the answer for an ended task (seed 003 §4.6), honest by
+ * construction. The task's real outcome is reported first (`buildTaskReport`:
+ * steps done, steps left and why, the domain's items still open by name);
+ * the deliver model may phrase it, but its text is checked against the
+ * report (`overclaim`), and the factual summary (`mechanicalSummary`) is
+ * given instead when the model claims more than happened or fails.
  */
-import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import { ensureConfiguration } from "../config/configuration.js";
+import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { answerMessage, deliver as deliverAnswer } from "../graphs/transitions.js";
 import { messageText } from "../models/invoke-contract.js";
 import { modelFor } from "../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../prompts/deliver.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
+import type { OpenItem } from "../tools/domain.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { newId, now } from "./messages.js";
+import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
+
+export { mechanicalSummary } from "./task-report.js";
 
 /** Builds the deliver node. */
 export function createDeliverNode(dependencies: NodeDependencies) {
+  /** The domain's open items now, or undefined for a domain without them. */
+  async function openItemsNow(config: LangGraphRunnableConfig): Promise<OpenItem[] | undefined> {
+    const { domain } = dependencies;
+    if (!domain.openItems) return undefined;
+    return domain.openItems(await domain.load(ensureConfiguration(config, dependencies.settings).userId));
+  }
+
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "deliver", text: "Summarising" });
+    const report = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
+    const factual = mechanicalSummary(report);
     let summary: string;
-    let messageId = newId("ai");
+    let messageId: string | undefined;
     let lastError = state.lastError;
     try {
-      const reply = await modelFor(dependencies.models, "deliver").invoke(
-        buildStageMessages({
-          stagePrompt: DELIVER_STAGE_PROMPT,
-          conversation: state.messages.slice(-12),
-          context: { requirement: state.goal },
-          stageState: `${stepReport(state.planSteps)}${state.lastError ? `\nNote: ${state.lastError}` : ""}`,
-          instruction: "Write the final summary now.",
-        }),
-        config,
-      );
-      summary = messageText(reply).trim();
-      if (summary === "") throw new Error("the deliver model returned an empty summary");
+      const phrased = await phrase(state, report, factual, config);
+      summary = phrased.text;
       // The summary streamed token by token under the reply's id: the stored message keeps it, so a UI shows it
       // once — unless a server reuses ids, when a fresh one keeps earlier messages from being replaced.
-      if (reply.id && !state.messages.some((message) => message.id === reply.id)) messageId = reply.id;
+      if (phrased.id && !state.messages.some((message) => message.id === phrased.id)) messageId = phrased.id;
+      const problem = overclaim(summary, report);
+      if (problem) {
+        // The named fallback: the model claimed more than happened, so the facts are given as they are.
+        emit(config, { kind: "status", node: "deliver", text: `The summary was replaced by the facts: ${problem}` });
+        summary = factual;
+      }
     } catch (error) {
-      summary = mechanicalSummary(state);
+      summary = factual;
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
-    const message = new AIMessage({ id: messageId, content: summary });
+    const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
-    return {
-      messages: [message],
-      finalAnswer: summary,
-      lastError,
-      phase: "done",
-      currentStepId: null,
-      pending: null,
-      pendingAnswer: null,
-      approvedTool: null,
-      workspaceMessageIds: [],
-      updatedAt: now(),
-    };
+    return deliverAnswer(state, message, report.outcome, lastError);
   };
-}
 
-/** Each step with its status and summary, one per line. */
-function stepReport(plan: PlanStep[]): string {
-  return plan.map((step, index) => `${index + 1}. [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`).join("\n");
-}
-
-/** The fallback summary: the goal and each step with its status. */
-export function mechanicalSummary(state: Pick<TempoState, "goal" | "planSteps" | "lastError">): string {
-  const done = state.planSteps.filter((step) => step.status === "done").length;
-  const lines = [`Task: ${state.goal}`, `Finished ${done} of ${state.planSteps.length} steps:`, stepReport(state.planSteps)];
-  if (state.lastError) lines.push(`Note: ${state.lastError}`);
-  return lines.join("\n");
+  async function phrase(state: TempoState, report: TaskReport, factual: string, config: LangGraphRunnableConfig): Promise<{ text: string; id?: string }> {
+    const reply = await modelFor(dependencies.models, "deliver").invoke(
+      buildStageMessages({
+        stagePrompt: DELIVER_STAGE_PROMPT,
+        conversation: state.messages.slice(-12),
+        context: { requirement: state.goal },
+        stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
+        instruction:
+          report.outcome.kind === "completed"
+            ? "Write the final summary now."
+            : "Write the final summary now. The task did not fully succeed: say what was done, what was left and why, and name every item still pending.",
+      }),
+      config,
+    );
+    const text = messageText(reply).trim();
+    if (text === "") throw new Error("the deliver model returned an empty summary");
+    return { text, id: reply.id };
+  }
 }

@@ -5,6 +5,8 @@
  * tool rounds. It is kept under the stage's token budget: system prompt,
  * requirement and plan are never cut; the last tool rounds stay whole and
  * earlier ones become a summary; the conversation excerpt shrinks first.
+ * Recalled memory (TaskState, relevant episodes, facts) is included within
+ * its own share of the budget, and left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { PlanStep, TempoState } from "../graphs/state.js";
@@ -14,6 +16,7 @@ import { buildReminder, reminderDue } from "../memory/working-memory.js";
 import { EXECUTE_STAGE_PROMPT } from "../prompts/execute.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../config/configuration.js";
+import { memoryContext } from "../memory/prompt-memory.js";
 import { conversationMessages, workspaceMessages } from "./messages.js";
 import { executionContext } from "./steps.js";
 
@@ -31,6 +34,8 @@ interface Shape {
   conversation: number;
   keepRounds: number;
   resultCharacters?: number;
+  /** Recalled memory included. */
+  memory: boolean;
 }
 
 /** Builds the execute prompt for `step`, within the execute budget. */
@@ -39,12 +44,13 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
   const ladder: Shape[] = [
-    { conversation: 8, keepRounds: keepToolRounds },
-    { conversation: 4, keepRounds: keepToolRounds },
-    { conversation: 2, keepRounds: Math.max(1, Math.floor(keepToolRounds / 2)) },
-    { conversation: 0, keepRounds: 1, resultCharacters: 2_000 },
-    { conversation: 0, keepRounds: 1, resultCharacters: 400 },
+    { conversation: 8, keepRounds: keepToolRounds, memory: true },
+    { conversation: 4, keepRounds: keepToolRounds, memory: true },
+    { conversation: 2, keepRounds: Math.max(1, Math.floor(keepToolRounds / 2)), memory: true },
+    { conversation: 0, keepRounds: 1, resultCharacters: 2_000, memory: false },
+    { conversation: 0, keepRounds: 1, resultCharacters: 400, memory: false },
   ];
+  const memory = memoryContext(state.recalled, ["taskState", "episodes", "facts"], budget / 6, counter);
   const build = (shape: Shape, reminder: string) =>
     buildStageMessages({
       stagePrompt: EXECUTE_STAGE_PROMPT,
@@ -58,7 +64,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
           .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
           .join("\n"),
         scratchpad: state.workingMemory.content,
-        facts: state.recalled.facts.join("\n"),
+        ...(shape.memory ? memory : {}),
         working_memory_reminder: reminder,
       },
       workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),

@@ -2,10 +2,13 @@
  * execute: one ReAct decision per visit (seed 003 §4.4).
  *
  * Entry priority: (1) a confirmed write tool is applied, once, and the visit
- * ends; (2) a spent round budget goes to deliver; (3) otherwise the execute
- * model decides: continue (a read tool runs at once), confirm (a write tool
- * waits for the human — also enforced when the model calls a write tool with
- * "continue"), ask_user, next_plan or done (both need goal_check).
+ * ends; (2) a spent round budget, or writes the user declined too often in
+ * a row, fail the current step and the task finishes with what was done;
+ * (3) otherwise the execute model decides: continue (a read tool runs at
+ * once), confirm (a write tool waits for the human — also enforced when the
+ * model calls a write tool with "continue"), ask_user, next_plan or done
+ * (both need goal_check). Tool results that fail `maxToolErrorsPerStep`
+ * times in a row fail the step too.
  */
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
@@ -24,7 +27,9 @@ import type { NodeDependencies } from "./dependencies.js";
 import { buildExecutePrompt } from "./execute-context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId, now, toolRound } from "./messages.js";
-import { nextPendingIndex, startStep } from "./steps.js";
+import { nextPendingIndex } from "./steps.js";
+import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
+import type { WorkflowSettings } from "../config/configuration.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
@@ -37,13 +42,16 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (state.approvedTool) return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
 
     const step = currentStep(state);
-    if (!step) {
-      const next = nextPendingIndex(state.planSteps);
-      return { ...startStep(state, next), updatedAt: now() };
-    }
+    if (!step) return resumeExecution(state, state.planSteps);
     if (state.roundsUsed >= state.maxRounds) {
       emit(config, { kind: "status", node: "execute", text: `Round budget of ${state.maxRounds} spent; delivering` });
-      return { phase: "done", lastError: `The round budget (${state.maxRounds}) was spent before the plan finished.`, updatedAt: now() };
+      const lastError = `The round budget (${state.maxRounds}) was spent before the plan finished.`;
+      return failStep({ ...state, lastError }, `the round budget (${state.maxRounds}) ran out during this step`);
+    }
+    const { maxRejectionsPerStep } = dependencies.settings;
+    if (state.stepSetbacks.rejections >= maxRejectionsPerStep) {
+      emit(config, { kind: "status", node: "execute", text: "You declined the changes this step needs; stopping here" });
+      return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
     }
 
     const stepIndex = state.planSteps.indexOf(step);
@@ -79,9 +87,20 @@ async function applyApprovedTool(
     messages: round,
     workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
     approvedTool: null,
-    phase: "executing",
     updatedAt: now(),
+    ...afterToolResult(state, outcome.ok, tool.name, outcome.content, dependencies.settings),
   };
+}
+
+/**
+ * The step's setbacks after a tool result: a success clears the error count; the
+ * `maxToolErrorsPerStep`-th failure in a row fails the step (and so finishes the task).
+ */
+function afterToolResult(state: TempoState, ok: boolean, tool: string, content: string, settings: WorkflowSettings): TempoUpdate {
+  const toolErrors = ok ? 0 : state.stepSetbacks.toolErrors + 1;
+  if (toolErrors < settings.maxToolErrorsPerStep) return { stepSetbacks: { ...state.stepSetbacks, toolErrors } };
+  const last = content.replace(/\s+/g, " ").slice(0, 160);
+  return failStep(state, `${toolErrors} tool errors in a row (last, from ${tool}: ${last})`);
 }
 
 async function applyDecision(
@@ -105,7 +124,7 @@ async function applyDecision(
     if (!decision.tool_call) {
       const message = new AIMessage({ id: newId("ai"), content: speak || decision.reason || "(thinking)" });
       emitAssistantText(config, "execute", message.id!, String(message.content));
-      return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]), phase: "executing" };
+      return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]) };
     }
     const call = { id: newId("call"), name: decision.tool_call.name, arguments: decision.tool_call.arguments };
     const memoryTool = findMemoryTool(call.name);
@@ -116,25 +135,48 @@ async function applyDecision(
         ? await memoryTool.run(checked.data, { state, store: config.store, userId: context.userId })
         : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
       const round = toolRound(call, result.content, speak);
-      return { ...base, ...result.update, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+      return {
+        ...base,
+        ...result.update,
+        messages: [...cleared.messages, ...round],
+        workspaceMessageIds: workspace(round.map((message) => message.id!)),
+        ...afterToolResult(state, checked.success, call.name, result.content, dependencies.settings),
+      };
     }
     const tool = findTool(dependencies.domain, call.name);
     if (!tool) {
-      const round = toolRound(call, unknownToolOutcome(dependencies.domain, call.name).content, speak);
-      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+      const outcome = unknownToolOutcome(dependencies.domain, call.name);
+      const round = toolRound(call, outcome.content, speak);
+      return {
+        ...base,
+        messages: [...cleared.messages, ...round],
+        workspaceMessageIds: workspace(round.map((message) => message.id!)),
+        ...afterToolResult(state, false, call.name, outcome.content, dependencies.settings),
+      };
     }
     if (tool.kind === "read") {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
       const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
       emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
       const round = toolRound(call, outcome.content, speak);
-      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+      return {
+        ...base,
+        messages: [...cleared.messages, ...round],
+        workspaceMessageIds: workspace(round.map((message) => message.id!)),
+        ...afterToolResult(state, outcome.ok, call.name, outcome.content, dependencies.settings),
+      };
     }
     // A write tool: always through confirm, whatever action the model chose. Bad arguments go back to the model first.
     const checked = checkToolArguments(tool, call.arguments);
     if (!checked.ok) {
-      const round = toolRound(call, `Error: ${checked.problem}. Nothing was changed.`, speak);
-      return { ...base, messages: [...cleared.messages, ...round], workspaceMessageIds: workspace(round.map((message) => message.id!)), phase: "executing" };
+      const content = `Error: ${checked.problem}. Nothing was changed.`;
+      const round = toolRound(call, content, speak);
+      return {
+        ...base,
+        messages: [...cleared.messages, ...round],
+        workspaceMessageIds: workspace(round.map((message) => message.id!)),
+        ...afterToolResult(state, false, call.name, content, dependencies.settings),
+      };
     }
     const pendingTool: PendingTool = {
       id: call.id,
@@ -144,7 +186,7 @@ async function applyDecision(
       reason: decision.reason || speak,
       speak,
     };
-    return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, phase: "waiting_confirm", pending: { kind: "confirm_tool", tool: pendingTool } };
+    return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, ...awaitConfirmation(state, { kind: "confirm_tool", tool: pendingTool }) };
   }
 
   if (decision.action === "ask_user") {
@@ -153,25 +195,26 @@ async function applyDecision(
       ...base,
       messages: [...cleared.messages, message],
       workspaceMessageIds: workspace([message.id!]),
-      pending: { kind: "ask_user", question: speak, askedBy: "execute" },
+      ...ask(state, speak, "execute"),
     };
   }
 
   // next_plan / done: the current step is finished with goal_check as its summary.
-  const summary = decision.goal_check.trim();
-  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step));
+  const finished = finishStep(state, decision.goal_check.trim());
+  const planSteps = finished.planSteps;
   const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
   for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
+  const messages = [...cleared.messages, ...speech];
   if (decision.action === "done") {
     // The goal is met: steps never started are skipped, not silently left pending.
-    const finished = planSteps.map((step) => (step.status === "pending" || step.status === "running" ? { ...step, status: "skipped" as const } : step));
-    return { ...base, messages: [...cleared.messages, ...speech], planSteps: finished, currentStepId: null, phase: "done", workspaceMessageIds: [] };
+    const skipped = planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
+    return { ...base, ...finished, ...finishTask(state, skipped), messages };
   }
   const next = nextPendingIndex(planSteps);
   if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
   if (next !== -1 && dependencies.settings.replanAfterStep) {
     // Seed 000's replanAfterStep: the planner reviews the remaining steps before the next one starts.
-    return { ...base, messages: [...cleared.messages, ...speech], planSteps, currentStepId: null, workspaceMessageIds: [], phase: "planning", planMode: "replan", planRoundsUsed: 0 };
+    return { ...base, ...finished, ...sendToPlanner(state, "replan"), messages };
   }
-  return { ...base, messages: [...cleared.messages, ...speech], ...startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, next) };
+  return { ...base, ...finished, ...resumeExecution({ ...state, planSteps, currentStepId: null }, planSteps), messages };
 }

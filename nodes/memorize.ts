@@ -7,7 +7,7 @@
  * into TaskState and removes them from state.
  */
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
@@ -21,17 +21,25 @@ import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { latestUserText, now } from "./messages.js";
+import { buildTaskReport } from "./task-report.js";
+import { ANSWER_ID_PREFIX } from "../graphs/transitions.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {
-  return async function memorize(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  return memorize;
+
+  async function memorize(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const store = config.store;
     const time = now();
     const startIndex = state.memorizedUpTo ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1 : 0;
     const invocation = state.messages.slice(startIndex);
     const command = latestUserText(invocation).startsWith("/");
-    const wasTask = state.phase === "done" && state.planSteps.length > 0;
+    // A task ended in this invocation when its answer (deliver's, or the drop's) is among the new messages
+    // (deliver's answer may keep the id it was streamed under, so it is known by its text too).
+    const wasTask =
+      state.outcome !== null &&
+      invocation.some((message) => message.getType() === "ai" && (message.id?.startsWith(ANSWER_ID_PREFIX) || (state.finalAnswer !== null && messageText(message) === state.finalAnswer)));
 
     if (store && !command && invocation.length > 0) {
       const userTexts = invocation.filter((message) => message.getType() === "human").map(messageText);
@@ -40,21 +48,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
-        const unfinished = state.planSteps.filter((step) => step.status !== "done").length;
-        await saveTaskState(
-          store,
-          userId,
-          mergeTaskState(
-            await loadTaskState(store, userId),
-            {
-              currentGoal: unfinished ? state.goal : "",
-              activeFlow: `${dependencies.domain.name} tasks`,
-              openLoops: unfinished ? [`"${state.goal}" ended with ${unfinished} step(s) not done`] : [],
-              lastDecision: `Finished "${state.goal}": ${episode.outcome.slice(0, 160)}`,
-            },
-            time,
-          ),
-        );
+        await rememberTaskEnd(store, userId, state, episode.outcome, time);
       }
     }
 
@@ -69,8 +63,49 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       memorizedUpTo: state.messages.at(-1)?.id ?? null,
       updatedAt: time,
     };
-  };
+  }
+
+  /**
+   * TaskState after a task ended: an unfinished task (partial, failed) leaves an open loop naming what is
+   * still open; open loops a later task finished are closed (their items are no longer open, or their
+   * goal has now completed); a dropped task leaves no loop.
+   */
+  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, summary: string, time: string): Promise<void> {
+    const { domain } = dependencies;
+    const openNow = domain.openItems ? domain.openItems(await domain.load(userId)) : undefined;
+    const report = buildTaskReport(state, openNow, state.openItemsAtStart ?? undefined);
+    const kind = report.outcome.kind;
+    const openNames = new Set((openNow ?? []).map((item) => item.name));
+    const current = await loadTaskState(store, userId);
+    const openLoops = current.openLoops.filter((loop) => {
+      if (loop.startsWith(`"${state.goal}" ended`)) return false;
+      const pending = OPEN_ITEMS_OF_LOOP.exec(loop)?.[1];
+      if (pending !== undefined && openNow !== undefined) return pending.split("; ").some((name) => openNames.has(name));
+      return true;
+    });
+    const left = report.stillOpen.length
+      ? `still pending: ${report.stillOpen.map((item) => item.name).join("; ")}`
+      : `steps left: ${report.planSteps.filter((step) => step.status !== "done" && step.status !== "skipped").map((step) => step.content).join("; ")}`;
+    const unfinished = kind === "partial" || kind === "failed";
+    await saveTaskState(
+      store,
+      userId,
+      mergeTaskState(
+        { ...current, openLoops, currentGoal: unfinished ? current.currentGoal : "" },
+        {
+          currentGoal: unfinished ? state.goal : "",
+          activeFlow: `${domain.name} tasks`,
+          openLoops: unfinished ? [`"${state.goal}" ended ${kind}; ${left}`] : [],
+          lastDecision: `${kind === "dropped" ? "Dropped" : kind === "completed" ? "Finished" : `Ended (${kind})`} "${state.goal}": ${summary.slice(0, 160)}`,
+        },
+        time,
+      ),
+    );
+  }
 }
+
+/** The item names an open loop lists ("…; still pending: A; B"). */
+const OPEN_ITEMS_OF_LOOP = /; still pending: (.*)$/;
 
 /** The older messages to drop when the conversation is past its bound. */
 function compressHistory(state: TempoState, dependencies: NodeDependencies) {

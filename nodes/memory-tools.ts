@@ -6,7 +6,7 @@
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { searchEpisodes, searchFacts } from "../memory/long-term.js";
+import { renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { now } from "./messages.js";
 
 export interface MemoryToolContext {
@@ -61,7 +61,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
       if (!store) return { content: "no memory store is configured" };
       const episodes = await searchEpisodes(store, userId, String(args.query), Number(args.limit ?? 3));
       if (episodes.length === 0) return { content: "no matching episodes" };
-      return { content: episodes.map((episode) => `- goal: ${episode.goal}; outcome: ${episode.outcome}${episode.lessons.length ? `; lessons: ${episode.lessons.join("; ")}` : ""}`).join("\n") };
+      return { content: episodes.map((episode) => `- ${renderEpisode(episode)}`).join("\n") };
     },
   },
 ];

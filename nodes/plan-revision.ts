@@ -47,6 +47,23 @@ export function executionStarted(steps: PlanStep[]): boolean {
   return steps.some((step) => step.status !== "pending");
 }
 
+/** A step's identity for comparing plans: its content and done-when, normalised. */
+export function normaliseStep(step: Pick<PlanStep, "content" | "doneWhen">): string {
+  return `${normalise(step.content)} | ${normalise(step.doneWhen)}`;
+}
+
+/**
+ * What the user changed by editing the plan card: steps they wrote (in the edited plan, not proposed)
+ * and steps they removed (proposed, not in the edited plan), added to the edits of the task so far.
+ */
+export function recordEdits(proposed: PlanStep[], edited: PlanStep[], previous: { added: string[]; removed: string[] }): { added: string[]; removed: string[] } {
+  const proposedKeys = new Set(proposed.map(normaliseStep));
+  const editedKeys = new Set(edited.map(normaliseStep));
+  const added = [...previous.added.filter((key) => editedKeys.has(key)), ...[...editedKeys].filter((key) => !proposedKeys.has(key))];
+  const removed = [...previous.removed.filter((key) => !editedKeys.has(key)), ...[...proposedKeys].filter((key) => !editedKeys.has(key))];
+  return { added: [...new Set(added)], removed: [...new Set(removed)] };
+}
+
 function normalise(text: string): string {
   return text.trim().replace(/\s+/g, " ").toLowerCase();
 }

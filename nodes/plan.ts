@@ -10,13 +10,20 @@
  *   first unfinished step. A no-op revision of a running plan resumes at once;
  *   a changed plan is confirmed again.
  * - replan (after a finished step, seed 000's replanAfterStep): continue with
- *   the remaining steps, replace them, ask the user, or finish.
+ *   the remaining steps, replace them, ask the user, or finish. A replan that
+ *   would rewrite a done step, or undo what the user edited on the plan card,
+ *   raises the plan card again instead of taking effect.
+ *
+ * Every planning pass (draft, revise, replan) starts from a fresh read of the
+ * live domain state; recalled memory reaches the prompt within its budget.
  */
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision } from "../contracts/plan.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
+import { memoryContext } from "../memory/prompt-memory.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor, type Stage } from "../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
@@ -28,8 +35,7 @@ import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
-import { executionStarted, revisePlan } from "./plan-revision.js";
-import { resumeExecution } from "./steps.js";
+import { executionStarted, normaliseStep, revisePlan } from "./plan-revision.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -51,9 +57,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       pinnedBlocks: state.pinnedBlocks,
       context: {
         live_state: liveState,
-        task_state: state.recalled.taskState,
-        facts: state.recalled.facts.join("\n"),
-        episodes: state.recalled.episodes.join("\n"),
+        ...memoryContext(state.recalled, ["taskState", "facts", "episodes", "conversation"], dependencies.settings.context.promptBudget.plan / 4),
         resume_context: state.resumeContext
           ? `You asked the user: "${state.resumeContext.question}"\nThey replied: "${state.resumeContext.answer}"\nTreat the reply as the answer to that question, not as a new request.`
           : "",
@@ -69,10 +73,11 @@ export function createPlanNode(dependencies: NodeDependencies) {
     });
   }
 
-  /** Runs the domain's preflight read tool (first drafting round only): planning sees live state, not remembered state. */
+  /** Runs the domain's preflight read tool at the start of every planning pass: planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
     const preflight = dependencies.domain.preflight;
-    if (!preflight || state.planMode !== "draft" || state.planRoundsUsed > 0) return "";
+    if (!preflight) return "";
+    if (state.planRoundsUsed > 0) return state.liveState;
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const outcome = await runTool(
       dependencies.domain,
@@ -83,11 +88,20 @@ export function createPlanNode(dependencies: NodeDependencies) {
     return `${preflight.tool} (fetched just now):\n${outcome.content}`;
   }
 
+  /** The domain's open items when the task is first planned: deliver compares them with what is open at the end. */
+  async function openItemsAtStart(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const { domain } = dependencies;
+    if (!domain.openItems || state.openItemsAtStart !== null) return {};
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    return { openItemsAtStart: domain.openItems(await domain.load(userId)) };
+  }
+
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "plan", text: state.planMode === "draft" ? "Planning" : state.planMode === "revise" ? "Revising the plan" : "Reviewing the plan after the step" });
     const liveState = await refreshLiveState(state, config);
+    const fresh: TempoUpdate = { ...(liveState !== state.liveState ? { liveState } : {}), ...(await openItemsAtStart(state, config)) };
     const quick = await decide(state, "plan", config, liveState);
-    if (!quick.ok) return correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections);
+    if (!quick.ok) return { ...fresh, ...correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections) };
 
     let decision: PlanDecision = quick.value;
     if (state.planMode === "draft" && decision.action === "plan_done" && (decision.complexity === "complex" || decision.need_thinking)) {
@@ -96,7 +110,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
       if (deep.ok && deep.value.action === "plan_done") decision = deep.value;
     }
-    return applyPlanDecision(state, decision, dependencies, config);
+    return { ...fresh, ...applyPlanDecision(state, decision, dependencies, config) };
   };
 }
 
@@ -124,23 +138,23 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
 
   if (decision.action === "ask_user") {
     const question = decision.speak.trim();
-    return { ...base, ...keepWorkspace(), pending: { kind: "ask_user", question, askedBy: "plan" } };
+    return { ...base, ...keepWorkspace(), ...ask(state, question, "plan") };
   }
 
   if (state.planMode === "replan" && (decision.action === "continue" || decision.action === "finish")) {
     if (decision.action === "finish") {
+      // The goal is met: steps never started are skipped, not left pending.
       const planSteps = state.planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
-      return { ...base, planSteps, currentStepId: null, phase: "done", planMode: "draft", resumeContext: null, workspaceMessageIds: [] };
+      return { ...base, ...finishTask(state, planSteps), planMode: "draft", resumeContext: null };
     }
     return { ...base, ...resumeExecution(state, state.planSteps), planMode: "draft", resumeContext: null };
   }
 
   const tooManyRounds = state.planRoundsUsed + 1 >= dependencies.settings.maxPlanRounds;
   if (decision.action === "continue" || decision.action === "finish" || decision.plan_steps.length === 0) {
-    if (!tooManyRounds) return { ...base, ...keepWorkspace(), phase: "planning" };
+    if (!tooManyRounds) return { ...base, ...keepWorkspace(), ...sendToPlanner(state, "draft") };
     const problem = `Planning did not finish within ${dependencies.settings.maxPlanRounds} rounds; the task was stopped. Rephrase the request or give more detail.`;
-    const notice = new AIMessage({ id: newId("ai"), content: problem });
-    return { ...base, messages: [...cleared.messages, ...speech, notice], workspaceMessageIds: [], phase: "chatting", lastError: problem };
+    return { ...base, ...finishTask(state, state.planSteps, problem), planMode: "draft", resumeContext: null };
   }
 
   // plan_done: a new plan, or a revision of the current one.
@@ -152,23 +166,39 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });
     return { ...common, ...resumeExecution(state, state.planSteps) };
   }
-  if (state.planMode === "replan") {
+  const pinnedBlocks = { ...state.pinnedBlocks, plan: renderPlan(revised.steps) };
+  const needsConfirmation = replanNeedsConfirmation(state, revised.steps, revised.firstInvalid);
+  if (state.planMode === "replan" && !needsConfirmation) {
     // Replanning replaces the remaining steps without a new confirmation; each write is still confirmed.
     emit(config, { kind: "status", node: "plan", text: "Remaining steps replaced" });
-    return { ...common, ...resumeExecution(state, revised.steps), pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } };
+    return { ...common, ...resumeExecution({ ...state, pinnedBlocks }, revised.steps) };
   }
   if (decision.read_only && state.planSteps.length === 0) {
     // A question needs no confirmation: a new read-only plan runs at once (a write in it would still get its card).
     emit(config, { kind: "status", node: "plan", text: "Looking it up" });
-    return { ...common, workspaceMessageIds: [], ...resumeExecution({ currentStepId: null, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) } }, revised.steps) };
+    return { ...common, workspaceMessageIds: [], ...resumeExecution({ ...state, currentStepId: null, pinnedBlocks }, revised.steps) };
   }
+  if (needsConfirmation) emit(config, { kind: "status", node: "plan", text: needsConfirmation });
   return {
     ...common,
     workspaceMessageIds: [],
     planSteps: revised.steps,
     currentStepId: null,
-    pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(revised.steps) },
-    phase: "waiting_confirm",
-    pending: { kind: "confirm_plan" },
+    pinnedBlocks,
+    ...awaitConfirmation(state, { kind: "confirm_plan" }),
   };
+}
+
+/**
+ * Why a replan must be confirmed again, or "" when it may take effect at once: it would rewrite a done
+ * step (done steps keep their status and summary unless the user confirms), or undo an edit the user made
+ * on the plan card (re-add a step they removed, drop or change a step they wrote).
+ */
+function replanNeedsConfirmation(state: Pick<TempoState, "planMode" | "planSteps" | "planEdits">, revised: PlanStep[], firstInvalid: number): string {
+  if (state.planMode !== "replan") return "";
+  if (state.planSteps.slice(firstInvalid).some((step) => step.status === "done")) return "The replan would redo finished steps; asking you first";
+  const texts = new Set(revised.map(normaliseStep));
+  const readded = state.planEdits.removed.some((text) => texts.has(text));
+  const undone = state.planEdits.added.some((text) => !texts.has(text));
+  return readded || undone ? "The replan would change what you edited; asking you first" : "";
 }

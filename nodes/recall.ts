@@ -9,7 +9,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { conversationMemory, searchEpisodes, searchFacts } from "../memory/long-term.js";
+import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { latestUserText } from "./messages.js";
@@ -32,7 +32,7 @@ export function createRecallNode(dependencies: NodeDependencies) {
       recalled: {
         taskState: renderTaskState(taskState),
         facts: facts.map((fact) => fact.text),
-        episodes: episodes.map((episode) => `${episode.goal} → ${episode.outcome}${episode.lessons.length ? ` (lessons: ${episode.lessons.join("; ")})` : ""}`),
+        episodes: episodes.map(renderEpisode),
         conversation: conversation.map((entry) => entry.summary),
       },
     };

@@ -1,20 +1,5 @@
-/** Plan-step transitions shared by confirm and execute (seed 001's step lifecycle). */
-import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-
-/** The update that starts the step at `index` (or finishes the task when there is none). */
-export function startStep(state: Pick<TempoState, "planSteps" | "pinnedBlocks">, index: number): TempoUpdate {
-  const step = state.planSteps[index];
-  if (!step) return { planSteps: state.planSteps, currentStepId: null, phase: "done", workspaceMessageIds: [] };
-  const planSteps = state.planSteps.map((candidate, position) => (position === index ? { ...candidate, status: "running" as const } : candidate));
-  return {
-    planSteps,
-    currentStepId: step.id,
-    phase: "executing",
-    workspaceMessageIds: [],
-    consecutiveCorrections: 0,
-    pinnedBlocks: { ...state.pinnedBlocks, execution_context: executionContext(planSteps, step) },
-  };
-}
+/** Plan-step helpers shared by the transitions and the execute prompt (seed 001's step lifecycle). */
+import type { PlanStep } from "../graphs/state.js";
 
 /** The step-context block pinned for execute: the plan with status markers and the current step (seed 001). */
 export function executionContext(plan: PlanStep[], current: PlanStep): string {
@@ -30,20 +15,6 @@ function statusMarker(step: PlanStep, current: PlanStep): string {
   if (step.status === "failed") return "FAILED";
   if (step.status === "skipped") return "(skipped)";
   return "";
-}
-
-/**
- * Continues execution at the first unfinished step of `planSteps` (or finishes when none is left).
- * Resuming the step that was already current keeps its workspace (its tool rounds and the feedback in them).
- */
-export function resumeExecution(state: Pick<TempoState, "pinnedBlocks" | "currentStepId">, planSteps: PlanStep[]): TempoUpdate {
-  const index = planSteps.findIndex((step) => step.status !== "done" && step.status !== "skipped");
-  const step = planSteps[index];
-  if (step && step.id === state.currentStepId) {
-    const running = planSteps.map((candidate) => (candidate.id === step.id ? { ...candidate, status: "running" as const } : candidate));
-    return { planSteps: running, currentStepId: step.id, phase: "executing", pinnedBlocks: { ...state.pinnedBlocks, execution_context: executionContext(running, step) } };
-  }
-  return startStep({ planSteps, pinnedBlocks: state.pinnedBlocks }, index);
 }
 
 /** Index of the first step still pending after the current one, or -1. */

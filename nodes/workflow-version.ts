@@ -5,21 +5,17 @@
  * stay done) instead of trusted.
  */
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { now } from "./messages.js";
+import { sendToPlanner, taskInProgress } from "../graphs/transitions.js";
 
 /** The update that sends a stale in-progress task back to planning, or undefined when the task is current. */
 export function staleWorkflowUpdate(state: Pick<TempoState, "workflowVersion" | "planSteps" | "phase">, workflowVersion: string): TempoUpdate | undefined {
-  const inProgress = state.phase === "planning" || state.phase === "executing" || state.phase === "waiting_confirm";
-  if (!inProgress || state.planSteps.length === 0 || !state.workflowVersion || state.workflowVersion === workflowVersion) return undefined;
+  if (!taskInProgress(state.phase) || state.planSteps.length === 0 || !state.workflowVersion || state.workflowVersion === workflowVersion) return undefined;
   return {
-    phase: "planning",
-    planMode: "revise",
-    planRoundsUsed: 0,
+    ...sendToPlanner(state, "revise"),
     pending: null,
     pendingAnswer: null,
     approvedTool: null,
     workflowVersion,
     lastError: `The workflow changed from ${state.workflowVersion} to ${workflowVersion} since this plan was made; it is being replanned.`,
-    updatedAt: now(),
   };
 }

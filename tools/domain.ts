@@ -59,6 +59,12 @@ export interface PersistOptions {
   withinTransaction?: (client: TransactionClient) => Promise<void>;
 }
 
+/** Something the domain's user may expect a task to take care of (e.g. a review task still to place). */
+export interface OpenItem {
+  id: string;
+  name: string;
+}
+
 /** A tool domain the graph takes as a dependency. */
 export interface ToolDomain<TState = any> {
   /** Short name, e.g. "schedule". */
@@ -78,6 +84,11 @@ export interface ToolDomain<TState = any> {
    * undefined to show the tool name and its arguments.
    */
   describeCall?(state: TState, tool: string, args: Record<string, unknown>): string | undefined;
+  /**
+   * Optional: the items still open in `state` (e.g. pending review tasks). Deliver names the ones a task
+   * was about that are still open, so an answer never claims more than happened.
+   */
+  openItems?(state: TState): OpenItem[];
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, in one transaction). */

@@ -78,12 +78,15 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   for (const task of accepted) expect(conversation).toContain(`← placed task ${task} on day`);
   expect(conversation).not.toContain(`← placed task ${rejectedTask} `);
   expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
+  // The rejected review is still pending: the task is told as partial, naming it and why.
   expect(conversation).toContain("tempo> Your review week is partly arranged: 1 review task(s) are still pending.");
+  expect(conversation).toContain(`(${rejectedTask}) — you declined the proposed change`);
+  expect(conversation).not.toContain("Your review week is arranged.");
 
   chat.send("/state");
   const state = await chat.waitFor("you> ");
   expect(state).toContain(`thread:  cli-first (user ${USER})`);
-  expect(state).toContain("status:  completed");
+  expect(state).toContain("status:  partial");
   expect(state).toContain(`goal:    ${TASK}`);
   expect(state).toMatch(/ {2}1\. \[done\] Review the week.*\n(.*\n)* {2}2\. \[done\] Place each pending review task.*\n(.*\n)* {2}3\. \[done\] Verify the schedule/);
   expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
@@ -145,7 +148,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
 
   // /resume: to the finished thread and back; the waiting card comes back with it.
   second.send("/resume cli-first");
-  expect(await second.waitFor("you> ")).toContain(`Resumed thread cli-first (user ${USER}): completed — goal: ${TASK}`);
+  expect(await second.waitFor("you> ")).toContain(`Resumed thread cli-first (user ${USER}): partial — goal: ${TASK}`);
   second.send("/resume no-such-thread");
   expect(await second.waitFor("you> ")).toContain("No saved thread no-such-thread.");
   second.send("/resume cli-second");

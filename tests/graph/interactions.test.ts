@@ -335,7 +335,18 @@ describe("budgets and fallbacks", () => {
     expect(result.roundsUsed).toBe(3);
     expect(models.execute.callCount).toBe(3);
     expect(result.lastError).toBe("The round budget (3) was spent before the plan finished.");
-    expect(result.finalAnswer).toBe("All done.");
+    // The step the budget ran out in failed, so the task failed; the model's "All done." is replaced by the facts.
+    expect(result.planSteps).toEqual([{ id: "step-1", content: "Add the note", doneWhen: "the note is listed", status: "failed", reason: "the round budget (3) ran out during this step" }]);
+    expect(result.outcome).toEqual({ kind: "failed", reason: '0 of 1 step(s) done; step "Add the note" failed: the round budget (3) ran out during this step' });
+    expect(result.finalAnswer).toBe(
+      [
+        "Task: add a note",
+        'Outcome: failed — 0 of 1 step(s) done; step "Add the note" failed: the round budget (3) ran out during this step',
+        "Finished 0 of 1 steps:",
+        "1. [failed] Add the note — failed: the round budget (3) ran out during this step",
+        "Note: The round budget (3) was spent before the plan finished.",
+      ].join("\n"),
+    );
   });
 
   test("the round budget can be set per thread through configurable.max_rounds", async () => {

@@ -1,4 +1,3 @@
-import { END } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan } from "../../graphs/routing.js";
 import type { PendingInteraction, Phase } from "../../graphs/state.js";
@@ -9,6 +8,15 @@ const confirmTool: PendingInteraction = { kind: "confirm_tool", tool };
 const askPlan: PendingInteraction = { kind: "ask_user", question: "Which week?", askedBy: "plan" };
 
 type Row = [Phase, PendingInteraction | null, string];
+/** A state the node can never leave (no transition of it leads there): the router refuses it. */
+const ILLEGAL = "ILLEGAL_TRANSITION";
+const route = (branch: (state: { phase: Phase; pending: PendingInteraction | null }) => string, phase: Phase, pending: PendingInteraction | null) => {
+  try {
+    return branch({ phase, pending });
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+};
 
 // Seed 003 §10: every branch first sends a pending interaction to the node that raises it.
 describe("branchAfterChat", () => {
@@ -18,11 +26,12 @@ describe("branchAfterChat", () => {
     ["planning", askPlan, "ask_user"],
     ["planning", null, "plan"],
     ["executing", null, "execute"],
-    ["done", null, "deliver"],
     ["chatting", null, "memorize"],
     ["waiting_confirm", null, "confirm"],
+    // Chat always takes a transition (reply, start task, retry, drop) or answers a pending card: it never leaves "done".
+    ["done", null, ILLEGAL],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
-    expect(branchAfterChat({ phase, pending })).toBe(expected);
+    expect(route(branchAfterChat, phase, pending)).toBe(expected);
   });
 });
 
@@ -30,27 +39,29 @@ describe("branchAfterPlan", () => {
   test.each<Row>([
     ["planning", askPlan, "ask_user"],
     ["waiting_confirm", confirmPlan, "confirm"],
-    ["waiting_confirm", null, "confirm"],
     ["planning", null, "plan"],
     ["executing", null, "execute"],
-    ["chatting", null, END],
+    // Planning that gives up finishes the task as failed (deliver); it never drops to chatting itself.
+    ["chatting", null, ILLEGAL],
     ["done", null, "deliver"],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
-    expect(branchAfterPlan({ phase, pending })).toBe(expected);
+    expect(route(branchAfterPlan, phase, pending)).toBe(expected);
   });
 });
 
 describe("branchAfterConfirm", () => {
   test.each<Row>([
-    ["executing", confirmTool, "confirm"],
-    ["planning", askPlan, "ask_user"],
     ["executing", null, "execute"],
     ["planning", null, "plan"],
-    ["waiting_confirm", null, "confirm"],
-    ["chatting", null, END],
-    ["done", null, END],
+    // A dropped plan ends the turn through memorize (the drop is remembered), not at END.
+    ["chatting", null, "memorize"],
+    // Confirm always clears what it answered and never ends a task itself.
+    ["executing", confirmTool, ILLEGAL],
+    ["planning", askPlan, ILLEGAL],
+    ["waiting_confirm", null, ILLEGAL],
+    ["done", null, ILLEGAL],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
-    expect(branchAfterConfirm({ phase, pending })).toBe(expected);
+    expect(route(branchAfterConfirm, phase, pending)).toBe(expected);
   });
 });
 
@@ -60,11 +71,12 @@ describe("branchAfterExecute", () => {
     ["waiting_confirm", confirmTool, "confirm"],
     ["executing", null, "execute"],
     ["done", null, "deliver"],
-    ["waiting_confirm", null, "confirm"],
     ["planning", null, "plan"],
-    ["chatting", null, END],
+    // Execute never drops a task or leaves a card phase without its pending interaction.
+    ["waiting_confirm", null, "confirm"],
+    ["chatting", null, ILLEGAL],
   ])("phase %s with pending %j → %s", (phase, pending, expected) => {
-    expect(branchAfterExecute({ phase, pending })).toBe(expected);
+    expect(route(branchAfterExecute, phase, pending)).toBe(expected);
   });
 });
 
@@ -72,9 +84,10 @@ describe("branchAfterAskUser", () => {
   test.each<[Phase, string]>([
     ["planning", "plan"],
     ["executing", "execute"],
-    ["chatting", END],
-    ["done", END],
+    // An answer always goes back to the stage that asked.
+    ["chatting", ILLEGAL],
+    ["done", ILLEGAL],
   ])("phase %s → %s", (phase, expected) => {
-    expect(branchAfterAskUser({ phase, pending: null })).toBe(expected);
+    expect(route(branchAfterAskUser, phase, null)).toBe(expected);
   });
 });

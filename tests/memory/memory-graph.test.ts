@@ -49,13 +49,13 @@ describe("memorize", () => {
 
     const conversation = await store.search(conversationNamespace("alice", "memo-1"));
     expect(conversation.map((item) => item.value.summary)).toEqual([
-      'User asked: "Add a note to call mom. I always call her on Sundays."; agent ran a 1-step plan (1 done) with 1 tool calls; result: "Added your note.".',
+      'User asked: "Add a note to call mom. I always call her on Sundays."; agent ran a 1-step plan (1 done) with 1 tool calls; completed: "Added your note.".',
     ]);
     const facts = await store.search(factsNamespace("alice"));
     expect(facts.map((item) => item.value.text)).toEqual(["I always call her on Sundays"]);
     const episodes = await store.search(episodesNamespace("alice"));
     expect(episodes).toHaveLength(1);
-    expect(episodes[0]?.value).toMatchObject({ goal: "Add a note to call mom. I always call her on Sundays.", outcome: "Added your note.", keySteps: ["[done] Add the note — the note is listed"] });
+    expect(episodes[0]?.value).toMatchObject({ goal: "Add a note to call mom. I always call her on Sundays.", status: "completed", outcome: "completed: all 1 step(s) done. Added your note.", keySteps: ["[done] Add the note — the note is listed"] });
     const taskState = await loadTaskState(store, "alice");
     expect(taskState.lastDecision).toContain('Finished "Add a note to call mom.');
 
@@ -63,7 +63,7 @@ describe("memorize", () => {
     await graph.invoke({ messages: [new HumanMessage("Add a note to call mom again")] }, threadConfig("memo-2", "alice"));
     const secondPlan = prompt(models.plan.calls);
     expect(secondPlan).toContain("<episodes>");
-    expect(secondPlan).toContain("Add a note to call mom. I always call her on Sundays. → Added your note.");
+    expect(secondPlan).toContain("Add a note to call mom. I always call her on Sundays. → [completed] completed: all 1 step(s) done. Added your note.");
     expect(secondPlan).toContain("I always call her on Sundays");
   });
 

@@ -306,3 +306,17 @@ test("hostile input through the server is refused by the run guard; the thread s
   const next = await client.threads.getState(thread.thread_id);
   expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe("place");
 }, 60_000);
+
+test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends the task and clears its card", async () => {
+  const client = new Client({ apiUrl });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: "sdk-resolver" } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
+
+  await client.threads.updateState(thread.thread_id, { values: null, asNode: "__end__" });
+  const state = await client.threads.getState(thread.thread_id);
+  expect(state.next).toEqual([]);
+  expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+  expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+}, 240_000);

@@ -38,6 +38,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     preflight: { tool: "get_overview", arguments: {} },
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.
     describeCall: describeScheduleCall,
+    // Review tasks still pending: what an arranging task may leave open.
+    openItems: (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => ({ id: task.id, name: task.name })),
     load: (userId: string) => repository.load(userId),
     persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);

@@ -61,7 +61,13 @@ export function decideChat(view: PromptView): Record<string, unknown> {
 export function decideDeliver(view: PromptView): string {
   const state = section(view.context, "stage_state");
   const note = /\nNote: ([\s\S]*)$/.exec(state)?.[1]?.trim();
-  const report = note === undefined ? state : state.slice(0, state.indexOf("\nNote: "));
+  // The task's real outcome heads the stage state, and the items it left open follow its steps.
+  const outcome = /^Outcome: (\w+)/m.exec(state)?.[1] ?? "completed";
+  const stillPending = state.split("\n").filter((line) => line.startsWith("Still pending:"));
+  const report = (note === undefined ? state : state.slice(0, state.indexOf("\nNote: ")))
+    .split("\n")
+    .filter((line) => !line.startsWith("Still pending:"))
+    .join("\n");
   const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(([, , status = "", rest = ""]) => {
     const split = rest.indexOf(" — ");
     return { status, content: split === -1 ? rest : rest.slice(0, split), summary: split === -1 ? "" : rest.slice(split + 3).trim() };
@@ -87,7 +93,9 @@ export function decideDeliver(view: PromptView): string {
   } else if (done === steps.length && steps.length > 0) {
     heading = pending === undefined || pending === "0" ? "Your review week is arranged." : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
-  const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`)];
+  // Anything short of "completed" is never told as a full success.
+  if (outcome !== "completed" && (heading === "Your review week is arranged." || heading === "Placed what you asked for.")) heading = `Finished ${done} of ${steps.length} steps (${outcome}).`;
+  const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`), ...stillPending];
   if (note) lines.push(`Note: ${note}`);
   return lines.join("\n");
 }

@@ -1,0 +1,344 @@
+/**
+ * The workflow as one state machine. Every phase change of a thread is one
+ * of the named events below; `TRANSITIONS` says, for every phase and every
+ * event, the phase it leads to — or `null` when the event cannot happen in
+ * that phase (asking for it is a bug: `ILLEGAL_TRANSITION`). Nodes never
+ * write `phase`: they call the typed update builders of this module, each of
+ * which looks its event up in the table. The routers (`routing.ts`) are
+ * derived from the same table: after a node, a pending interaction goes to
+ * the node that raises it, otherwise the phase's serving node
+ * (`PHASE_NODE`); the destinations each node may reach are the phases its
+ * events lead to (`NODE_EVENTS`).
+ *
+ * | phase ↓ event →  | reply    | start_task | plan_round | revise   | replan   | await_confirmation | ask       | answer    | resume_execution | finish_step | fail_step | drop_task | finish_task | deliver | end_thread | clear    |
+ * | ---------------- | -------- | ---------- | ---------- | -------- | -------- | ------------------ | --------- | --------- | ---------------- | ----------- | --------- | --------- | ----------- | ------- | ---------- | -------- |
+ * | chatting         | chatting | planning   | —          | —        | —        | —                  | —         | —         | —                | —           | —         | —         | —           | —       | chatting   | chatting |
+ * | planning         | —        | —          | planning   | planning | —        | waiting_confirm    | planning  | planning  | executing        | —           | —         | chatting  | done        | —       | chatting   | chatting |
+ * | waiting_confirm  | —        | —          | —          | planning | —        | —                  | —         | —         | executing        | —           | —         | chatting  | —           | —       | chatting   | chatting |
+ * | executing        | —        | —          | —          | planning | planning | waiting_confirm    | executing | executing | executing        | executing   | executing | chatting  | done        | —       | chatting   | chatting |
+ * | done             | chatting | planning   | —          | —        | —        | —                  | —         | —         | —                | —           | —         | —         | —           | done    | done       | chatting |
+ *
+ * Every task ends in one of four outcomes: `finish_task` (completed /
+ * partial / failed, judged from the steps) → deliver; or `drop_task`
+ * (dropped: the user declined the plan, a client ended the thread, or the
+ * user moved on from a task that had stopped).
+ */
+import { AIMessage } from "@langchain/core/messages";
+import { TempoError } from "../errors/index.js";
+import { executionContext } from "../nodes/steps.js";
+import { newId, now } from "../nodes/messages.js";
+import type { PendingInteraction, PendingTool, Phase, PlanMode, PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState, TempoUpdate } from "./state.js";
+
+export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
+
+export const WORKFLOW_EVENTS = [
+  /** The chat stage answered directly; no task. */
+  "reply",
+  /** A new task: planning starts from a clean slate. */
+  "start_task",
+  /** The planner needs another round (or retries after a failed run). */
+  "plan_round",
+  /** Send the plan back to the planner for revision (feedback, changed tools). */
+  "revise",
+  /** After a finished step, the planner reviews the remaining steps. */
+  "replan",
+  /** A plan card or a write card waits for the user. */
+  "await_confirmation",
+  /** A question waits for the user. */
+  "ask",
+  /** The user answered the question; back to the stage that asked. */
+  "answer",
+  /** Run the first unfinished step (after a confirmation, a replan, a retry). */
+  "resume_execution",
+  /** The current step is done, with its summary. */
+  "finish_step",
+  /** The current step failed, with its reason. */
+  "fail_step",
+  /** The task ends as dropped. */
+  "drop_task",
+  /** The task ends as completed, partial or failed; deliver tells it. */
+  "finish_task",
+  /** The answer for the ended task was given. */
+  "deliver",
+  /** A client ended the thread (`updateState(…, END)`, Agent Inbox's "Mark as resolved"). */
+  "end_thread",
+  /** `/clear`: the thread and its task are wiped. */
+  "clear",
+] as const;
+export type WorkflowEvent = (typeof WORKFLOW_EVENTS)[number];
+
+/** One row per event: the phase each phase leads to; a phase left out cannot take the event. */
+const ROWS: Record<WorkflowEvent, Partial<Record<Phase, Phase>>> = {
+  reply: { chatting: "chatting", done: "chatting" },
+  start_task: { chatting: "planning", done: "planning" },
+  plan_round: { planning: "planning" },
+  revise: { planning: "planning", waiting_confirm: "planning", executing: "planning" },
+  replan: { executing: "planning" },
+  await_confirmation: { planning: "waiting_confirm", executing: "waiting_confirm" },
+  ask: { planning: "planning", executing: "executing" },
+  answer: { planning: "planning", executing: "executing" },
+  resume_execution: { planning: "executing", waiting_confirm: "executing", executing: "executing" },
+  finish_step: { executing: "executing" },
+  fail_step: { executing: "executing" },
+  drop_task: { planning: "chatting", waiting_confirm: "chatting", executing: "chatting" },
+  finish_task: { planning: "done", executing: "done" },
+  deliver: { done: "done" },
+  end_thread: { chatting: "chatting", planning: "chatting", waiting_confirm: "chatting", executing: "chatting", done: "done" },
+  clear: { chatting: "chatting", planning: "chatting", waiting_confirm: "chatting", executing: "chatting", done: "chatting" },
+};
+
+/** The whole table, phase × event → next phase, or null where the event cannot happen. */
+export const TRANSITIONS: Readonly<Record<Phase, Readonly<Record<WorkflowEvent, Phase | null>>>> = Object.fromEntries(
+  PHASES.map((phase) => [phase, Object.fromEntries(WORKFLOW_EVENTS.map((event) => [event, ROWS[event][phase] ?? null]))]),
+) as Record<Phase, Record<WorkflowEvent, Phase | null>>;
+
+/** The phase `event` leads to from `phase`; throws ILLEGAL_TRANSITION where the table has none. */
+export function nextPhase(phase: Phase, event: WorkflowEvent): Phase {
+  const next = TRANSITIONS[phase]?.[event];
+  if (!next) {
+    throw new TempoError("ILLEGAL_TRANSITION", `The workflow cannot take "${event}" in phase "${phase}". This is a bug in Tempo; the thread is kept at its last checkpoint.`, { phase, event });
+  }
+  return next;
+}
+
+/** True when the phase is inside a task (a plan is being made, confirmed or run). */
+export function taskInProgress(phase: Phase): boolean {
+  return phase === "planning" || phase === "waiting_confirm" || phase === "executing";
+}
+
+/** Messages of the task's answer (deliver, drop) carry this id prefix, so memorize knows a task ended in the invocation. */
+export const ANSWER_ID_PREFIX = "answer-";
+
+type Builder = Pick<TempoState, "phase">;
+
+// ── Task start and chat ─────────────────────────────────────────────────
+
+/** Runtime fields of a task, cleared: nothing of one task leaks into the next. */
+export const CLEARED_TASK = {
+  goal: "",
+  planMode: "draft",
+  planRevision: 0,
+  resumeContext: null,
+  userReplies: [],
+  complexity: null,
+  planSteps: [],
+  currentStepId: null,
+  roundsUsed: 0,
+  planRoundsUsed: 0,
+  consecutiveCorrections: 0,
+  pending: null,
+  pendingAnswer: null,
+  approvedTool: null,
+  finalAnswer: null,
+  lastError: null,
+  outcome: null,
+  workspaceMessageIds: [],
+  pinnedBlocks: {},
+  workingMemory: { content: "", roundsSinceUpdate: 0, updatedAt: null },
+  stepSetbacks: { toolErrors: 0, rejections: 0 },
+  planEdits: { added: [], removed: [] },
+  liveState: "",
+  openItemsAtStart: null,
+  taskStartMessageId: null,
+} satisfies TempoUpdate;
+
+/** start task: a clean slate (working memory, corrections, rounds, workspace, outcome), then planning. */
+export function startTask(
+  state: Builder & Pick<TempoState, "messages">,
+  task: { goal: string; maxRounds: number; workflowVersion: string },
+): TempoUpdate {
+  return {
+    ...CLEARED_TASK,
+    phase: nextPhase(state.phase, "start_task"),
+    goal: task.goal,
+    maxRounds: task.maxRounds,
+    workflowVersion: task.workflowVersion,
+    taskStartMessageId: state.messages.at(-1)?.id ?? null,
+    updatedAt: now(),
+  };
+}
+
+/** reply: the chat stage answered without a task. */
+export function reply(state: Builder, message: AIMessage): TempoUpdate {
+  return { messages: [message], phase: nextPhase(state.phase, "reply"), updatedAt: now() };
+}
+
+/** clear: `/clear` wipes the task (a task in progress is dropped with it). */
+export function clearThread(state: Builder): TempoUpdate {
+  const outcome: TaskOutcomeRecord | null = taskInProgress(state.phase) ? { kind: "dropped", reason: "the conversation was cleared with /clear" } : null;
+  return {
+    ...CLEARED_TASK,
+    outcome,
+    recalled: { taskState: "", facts: [], episodes: [], conversation: [] },
+    phase: nextPhase(state.phase, "clear"),
+    updatedAt: now(),
+  };
+}
+
+// ── Planning ─────────────────────────────────────────────────────────────
+
+/**
+ * send to planner: "draft" continues the current planning pass with another round; "revise" and
+ * "replan" start a new pass (fresh live state, rounds counted from zero).
+ */
+export function sendToPlanner(state: Builder, mode: PlanMode): TempoUpdate {
+  if (mode === "draft") return { phase: nextPhase(state.phase, "plan_round"), updatedAt: now() };
+  return { phase: nextPhase(state.phase, mode), planMode: mode, planRoundsUsed: 0, updatedAt: now() };
+}
+
+/** await confirmation: a plan card or a write card waits for the user. */
+export function awaitConfirmation(state: Builder, pending: Extract<PendingInteraction, { kind: "confirm_plan" | "confirm_tool" }>): TempoUpdate {
+  return { phase: nextPhase(state.phase, "await_confirmation"), pending, updatedAt: now() };
+}
+
+/** ask: a question waits for the user; the stage that asked gets the answer. */
+export function ask(state: Builder, question: string, askedBy: "plan" | "execute"): TempoUpdate {
+  return { phase: nextPhase(state.phase, "ask"), pending: { kind: "ask_user", question, askedBy }, updatedAt: now() };
+}
+
+/** answer: the question is answered; back to the stage that asked. */
+export function answerQuestion(state: Builder): TempoUpdate {
+  return { phase: nextPhase(state.phase, "answer"), pending: null, pendingAnswer: null, updatedAt: now() };
+}
+
+// ── Execution ────────────────────────────────────────────────────────────
+
+type ExecutionState = Builder & Pick<TempoState, "planSteps" | "pinnedBlocks" | "currentStepId">;
+
+/**
+ * resume execution: run the first unfinished step of `planSteps`. Resuming the step that was already
+ * current keeps its workspace (its tool rounds and the feedback in them); a new step starts with an
+ * empty workspace and no setbacks. With no step left, the task finishes.
+ */
+export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" | "lastError">, planSteps: PlanStep[]): TempoUpdate {
+  const index = planSteps.findIndex((step) => step.status === "pending" || step.status === "running");
+  const step = planSteps[index];
+  const phase = nextPhase(state.phase, "resume_execution");
+  if (!step) return finishTask({ ...state, phase }, planSteps);
+  const running = planSteps.map((candidate, position) => (position === index ? { ...candidate, status: "running" as const } : candidate));
+  const pinnedBlocks = { ...state.pinnedBlocks, execution_context: executionContext(running, running[index]!) };
+  if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id, pinnedBlocks, updatedAt: now() };
+  return {
+    phase,
+    planSteps: running,
+    currentStepId: step.id,
+    pinnedBlocks,
+    workspaceMessageIds: [],
+    consecutiveCorrections: 0,
+    stepSetbacks: { toolErrors: 0, rejections: 0 },
+    updatedAt: now(),
+  };
+}
+
+/** finish step: the current step is done with `summary`; the caller goes on (next step, replan, finish). */
+export function finishStep(state: ExecutionState, summary: string): TempoUpdate & { planSteps: PlanStep[] } {
+  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step));
+  return { phase: nextPhase(state.phase, "finish_step"), planSteps, currentStepId: null, workspaceMessageIds: [], stepSetbacks: { toolErrors: 0, rejections: 0 }, updatedAt: now() };
+}
+
+/** fail step: the current step failed, with `reason`; the task then finishes with what was done. */
+export function failStep(state: ExecutionState & Pick<TempoState, "goal" | "lastError">, reason: string): TempoUpdate {
+  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "failed" as const, reason } : step));
+  const failed = { ...state, phase: nextPhase(state.phase, "fail_step"), planSteps };
+  return finishTask(failed, planSteps);
+}
+
+// ── Endings ──────────────────────────────────────────────────────────────
+
+/** The outcome the steps show: completed when every step is done or skipped, partial with some done, failed with none. */
+export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): TaskOutcomeRecord {
+  const done = planSteps.filter((step) => step.status === "done");
+  const failed = planSteps.filter((step) => step.status === "failed");
+  const left = planSteps.filter((step) => step.status === "pending" || step.status === "running");
+  if (planSteps.length > 0 && failed.length === 0 && left.length === 0) {
+    return { kind: "completed", reason: `all ${done.length} step(s) done` };
+  }
+  const why = failed.length > 0 ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}` : (lastError ?? `${left.length} step(s) were not run`);
+  const kind: TaskOutcome = done.length > 0 ? "partial" : "failed";
+  return { kind, reason: planSteps.length === 0 ? (lastError ?? "no plan was made") : `${done.length} of ${planSteps.length} step(s) done; ${why}` };
+}
+
+/** finish task: the task ended (completed, partial or failed, judged from its steps); deliver tells it. */
+export function finishTask(state: Builder & Pick<TempoState, "lastError">, planSteps: PlanStep[], lastError: string | null = state.lastError): TempoUpdate {
+  const ended = planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step));
+  return {
+    phase: nextPhase(state.phase, "finish_task"),
+    planSteps: ended,
+    currentStepId: null,
+    workspaceMessageIds: [],
+    pending: null,
+    pendingAnswer: null,
+    approvedTool: null,
+    lastError,
+    outcome: judgeOutcome(ended, lastError),
+    updatedAt: now(),
+  };
+}
+
+/** deliver: the answer for the ended task, with its (possibly refined) outcome. */
+export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeRecord, lastError: string | null): TempoUpdate {
+  return {
+    phase: nextPhase(state.phase, "deliver"),
+    messages: [answer],
+    finalAnswer: String(answer.content),
+    outcome,
+    lastError,
+    currentStepId: null,
+    pending: null,
+    pendingAnswer: null,
+    approvedTool: null,
+    workspaceMessageIds: [],
+    updatedAt: now(),
+  };
+}
+
+/** The message that answers a task (deliver, drop); `id` keeps the id its text was streamed under. */
+export function answerMessage(text: string, id?: string): AIMessage {
+  return new AIMessage({ id: id ?? newId(ANSWER_ID_PREFIX.slice(0, -1)), content: text });
+}
+
+/**
+ * drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying
+ * so; `appliedChanges` is how many confirmed writes the task had already applied (they stay).
+ */
+export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string, appliedChanges: number): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
+  const kept = appliedChanges > 0 ? `The ${appliedChanges} change(s) already applied stay; nothing more will be done.` : "Nothing was changed.";
+  const text = `Dropped "${state.goal}" (${reason}). ${kept}`;
+  const message = answerMessage(text);
+  return {
+    phase: nextPhase(state.phase, "drop_task"),
+    messages: [message],
+    planSteps: state.planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step)),
+    currentStepId: null,
+    pending: null,
+    pendingAnswer: null,
+    approvedTool: null,
+    workspaceMessageIds: [],
+    outcome: { kind: "dropped", reason },
+    finalAnswer: text,
+    updatedAt: now(),
+  };
+}
+
+/** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
+export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
+  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, approvedTool: null, updatedAt: now() };
+  const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
+  return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
+}
+
+/** Retry after a run that stopped (a model error): the stage that stopped runs again. */
+export function retryStage(state: Builder): TempoUpdate {
+  const event: WorkflowEvent = state.phase === "planning" ? "plan_round" : "resume_execution";
+  return { phase: nextPhase(state.phase, event), consecutiveCorrections: 0, lastError: null, updatedAt: now() };
+}
+
+/** A write the user declined without feedback: back to execute, which chooses again. */
+export function declineTool(state: Builder): TempoUpdate {
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, updatedAt: now() };
+}
+
+/** A write tool confirmed by the user, for execute to apply. */
+export function approveTool(state: Builder, tool: PendingTool): TempoUpdate {
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, approvedTool: tool, updatedAt: now() };
+}

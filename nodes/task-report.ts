@@ -1,0 +1,126 @@
+/**
+ * What a task really did, for an honest answer: the outcome, the steps done,
+ * the steps left and why, and the domain's items the task was about that are
+ * still open (e.g. review tasks still pending), by name and with the reason.
+ * The factual answer (`mechanicalSummary`) is built from it; a model's
+ * phrasing is checked against it (`overclaim`).
+ */
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { PlanStep, TaskOutcomeRecord, TempoState } from "../graphs/state.js";
+import { findTool, type OpenItem, type ToolDomain } from "../tools/domain.js";
+import { messageText } from "../models/invoke-contract.js";
+
+export interface TaskReport {
+  goal: string;
+  planSteps: PlanStep[];
+  outcome: TaskOutcomeRecord;
+  /** Open domain items this task was about, still open, with why. */
+  stillOpen: Array<OpenItem & { why: string }>;
+  lastError: string | null;
+}
+
+/** The messages of the current task: those after the message that started it (all, when it was compressed away). */
+export function taskMessages(state: Pick<TempoState, "messages" | "taskStartMessageId">): BaseMessage[] {
+  const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
+  return start === -1 ? state.messages : state.messages.slice(start);
+}
+
+/**
+ * The report of the ended task. `openItems` are the domain's open items now (undefined for a domain that
+ * has none); the task is about an item when it named it (goal, step summaries, its messages and tool
+ * calls), or about all of them when it closed some. A task whose steps all finished while items it was
+ * about are still open is partial, not completed.
+ */
+export function buildTaskReport(
+  state: Pick<TempoState, "goal" | "planSteps" | "outcome" | "lastError" | "messages" | "taskStartMessageId">,
+  openItems: OpenItem[] | undefined,
+  openAtStart: OpenItem[] | undefined,
+): TaskReport {
+  const outcome = state.outcome ?? { kind: "failed" as const, reason: state.lastError ?? "the task stopped without an outcome" };
+  const messages = taskMessages(state);
+  const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.map(textWithCalls)];
+  const closedSome = openAtStart !== undefined && openItems !== undefined && openAtStart.some((item) => !openItems.some((open) => open.id === item.id));
+  const related = (openItems ?? []).filter((item) => closedSome || texts.some((text) => names(text, item)));
+  const stillOpen = related.map((item) => ({ ...item, why: whyOpen(item, messages) }));
+  const refined: TaskOutcomeRecord =
+    outcome.kind === "completed" && stillOpen.length > 0
+      ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
+      : outcome;
+  return { goal: state.goal, planSteps: state.planSteps, outcome: refined, stillOpen, lastError: state.lastError };
+}
+
+/** How many confirmed writes the current task applied (write-tool results that are neither declined nor errors). */
+export function appliedChanges(state: Pick<TempoState, "messages" | "taskStartMessageId">, domain: ToolDomain): number {
+  const messages = taskMessages(state);
+  const writes = new Set(
+    messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).filter((call) => call.id && findTool(domain, call.name)?.kind === "write").map((call) => call.id!),
+  );
+  return messages.filter((message) => {
+    const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
+    const text = messageText(message);
+    return message.getType() === "tool" && id !== undefined && writes.has(id) && !/^(Not applied|Error)/i.test(text);
+  }).length;
+}
+
+/** Each step with its status, and its summary or failure reason, one per line. */
+export function stepReport(plan: PlanStep[]): string {
+  return plan
+    .map((step, index) => `${index + 1}. [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}${step.status === "failed" && step.reason ? ` — failed: ${step.reason}` : ""}`)
+    .join("\n");
+}
+
+/** The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why. */
+export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> & Partial<Pick<TaskReport, "outcome" | "stillOpen">>): string {
+  const done = report.planSteps.filter((step) => step.status === "done").length;
+  const lines = [`Task: ${report.goal}`];
+  if (report.outcome && report.outcome.kind !== "completed") lines.push(`Outcome: ${report.outcome.kind} — ${report.outcome.reason}`);
+  if (report.planSteps.length > 0) lines.push(`Finished ${done} of ${report.planSteps.length} steps:`, stepReport(report.planSteps));
+  for (const item of report.stillOpen ?? []) lines.push(`Still pending: ${item.name} (${item.id}) — ${item.why}`);
+  if (report.lastError) lines.push(`Note: ${report.lastError}`);
+  return lines.join("\n");
+}
+
+// Claims of full success, in English and Chinese.
+const COMPLETION_CLAIM =
+  /\b(all (done|set|finished|placed|arranged|complete)|everything (is|was|has been) (done|placed|arranged|finished|complete)|is (all )?arranged|fully (done|arranged|complete)|completed successfully|successfully completed|every \w+( \w+)? (has|have|was|were) (a place|been placed|placed|done))\b|全部完成|都安排好|已全部/i;
+// Words that admit something is left.
+const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped)\b|未|没有|剩|失败/i;
+
+/**
+ * What the model's answer claims beyond the report, or "" when it holds: for a task that did not
+ * complete, it must not claim full success, must admit what is left, and must name every item still open.
+ */
+export function overclaim(text: string, report: TaskReport): string {
+  if (report.outcome.kind === "completed") return "";
+  if (COMPLETION_CLAIM.test(text)) return `it claims full success, but the task is ${report.outcome.kind}`;
+  if (!ADMITS_GAP.test(text)) return `it does not say what was left (the task is ${report.outcome.kind})`;
+  const missing = report.stillOpen.filter((item) => !names(text, item));
+  if (missing.length > 0) return `it does not name what is still pending: ${missing.map((item) => item.name).join(", ")}`;
+  return "";
+}
+
+/** True when `text` names the item, by id (as a word) or by name. */
+function names(text: string, item: OpenItem): boolean {
+  const lower = text.toLowerCase();
+  return new RegExp(`(^|[^\\p{L}\\p{N}_-])${escape(item.id.toLowerCase())}($|[^\\p{L}\\p{N}_-])`, "u").test(lower) || lower.includes(item.name.toLowerCase());
+}
+
+/** Why an item is still open: a write on it the user declined, the assistant's own note on skipping it, or not reached. */
+function whyOpen(item: OpenItem, messages: BaseMessage[]): string {
+  const declined = new Set(messages.filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied")).map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
+  const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
+  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args), item))) return "you declined the proposed change";
+  // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
+  const notes = messages.filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item)).map(messageText);
+  const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
+  return note ? note.replace(/\s+/g, " ").trim().slice(0, 160) : "this task did not get to it";
+}
+
+function textWithCalls(message: BaseMessage): string {
+  const calls = (message as AIMessage).tool_calls ?? [];
+  return [messageText(message), ...calls.map((call) => JSON.stringify(call.args))].join(" ");
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

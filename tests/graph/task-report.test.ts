@@ -1,0 +1,80 @@
+/** The honest answer: the report of a task's real outcome, and the check of a model's phrasing against it. */
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import type { PlanStep } from "../../graphs/state.js";
+import { judgeOutcome } from "../../graphs/transitions.js";
+import { buildTaskReport, mechanicalSummary, overclaim } from "../../nodes/task-report.js";
+
+const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({ id, content: `Step ${id}`, doneWhen: "done", status, ...extra });
+const open = [
+  { id: "rev-1", name: "Calculus review 1" },
+  { id: "rev-2", name: "English review 2" },
+];
+
+describe("judgeOutcome", () => {
+  test.each([
+    [[step("1", "done"), step("2", "skipped")], "completed"],
+    [[step("1", "done"), step("2", "failed", { reason: "3 tool errors" })], "partial"],
+    [[step("1", "done"), step("2", "pending")], "partial"],
+    [[step("1", "failed", { reason: "budget" }), step("2", "pending")], "failed"],
+    [[], "failed"],
+  ] as Array<[PlanStep[], string]>)("steps %j → %s", (planSteps, kind) => {
+    expect(judgeOutcome(planSteps, null).kind).toBe(kind);
+  });
+});
+
+describe("buildTaskReport", () => {
+  const messages = [
+    new HumanMessage({ id: "start", content: "Arrange my reviews" }),
+    new AIMessage({ id: "a1", content: "Placing rev-1.", tool_calls: [{ id: "call-1", name: "place", args: { task_id: "rev-1" }, type: "tool_call" }] }),
+    new ToolMessage({ id: "t1", content: "Not applied: the user rejected this change.", tool_call_id: "call-1" }),
+  ];
+  const base = { goal: "Arrange my reviews", planSteps: [step("1", "done")], outcome: { kind: "completed" as const, reason: "all 1 step(s) done" }, lastError: null, messages, taskStartMessageId: "start" };
+
+  test("items the task named and left open make a completed task partial, each with why", () => {
+    const report = buildTaskReport(base, open, open);
+    expect(report.outcome).toEqual({ kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus review 1" });
+    expect(report.stillOpen).toEqual([{ id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" }]);
+  });
+
+  test("when the task closed some items, every item still open is reported; unrelated items of an untouched domain are not", () => {
+    expect(buildTaskReport(base, [open[1]!], [...open, { id: "rev-3", name: "Data review" }]).stillOpen.map((item) => item.id)).toEqual(["rev-2"]);
+    const unrelated = buildTaskReport({ ...base, goal: "Move the lab", messages: [messages[0]!] }, open, open);
+    expect(unrelated.stillOpen).toEqual([]);
+    expect(unrelated.outcome.kind).toBe("completed");
+  });
+
+  test("the factual summary tells the outcome, each step and what is still pending", () => {
+    expect(mechanicalSummary(buildTaskReport(base, open, open))).toBe(
+      [
+        "Task: Arrange my reviews",
+        "Outcome: partial — every step finished, but 1 item(s) are still pending: Calculus review 1",
+        "Finished 1 of 1 steps:",
+        "1. [done] Step 1",
+        "Still pending: Calculus review 1 (rev-1) — you declined the proposed change",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("overclaim", () => {
+  const report = buildTaskReport(
+    { goal: "Arrange", planSteps: [step("1", "done")], outcome: { kind: "completed", reason: "" }, lastError: null, messages: [], taskStartMessageId: null },
+    open,
+    [...open, { id: "rev-9", name: "Closed one" }],
+  );
+
+  test.each([
+    ["Your review week is arranged.", "it claims full success, but the task is partial"],
+    ["全部完成！", "it claims full success, but the task is partial"],
+    ["I placed the reviews you accepted.", "it does not say what was left (the task is partial)"],
+    ["Most reviews are placed; Calculus review 1 is still pending.", "it does not name what is still pending: English review 2"],
+    ["Placed most reviews; Calculus review 1 and rev-2 are still pending.", ""],
+  ])("%s → %s", (text, problem) => {
+    expect(overclaim(text, report)).toBe(problem);
+  });
+
+  test("a completed task may be phrased freely", () => {
+    expect(overclaim("All done!", { ...report, outcome: { kind: "completed", reason: "" }, stillOpen: [] })).toBe("");
+  });
+});

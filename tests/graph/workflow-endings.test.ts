@@ -1,0 +1,187 @@
+/**
+ * Issue 13's conversations on the schedule domain with the offline policy, as a new user would have them:
+ * dropping a plan, honest endings, a clean start for each task, and TaskState's open loops.
+ */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { episodesNamespace } from "../../memory/namespaces.js";
+import { loadTaskState } from "../../memory/task-state.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { interruptsOf, resume, scripted, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+
+type Result = Record<string, unknown> & { messages: BaseMessage[] };
+
+async function setup(options: { deliver?: string[]; week?: ReturnType<typeof sampleWeek> } = {}) {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("student", options.week ?? sampleWeek());
+  const domain = createScheduleDomain({ repository });
+  const store = new InMemoryStore();
+  const models = { default: new ScheduleOfflinePolicy(), ...(options.deliver ? { deliver: scripted(options.deliver) } : {}) };
+  const graph = buildTempoGraph({ models, domain, checkpointer: new MemorySaver(), store });
+  const pendingNames = async () => (await repository.load("student")).tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.name);
+  return { repository, graph, store, pendingNames };
+}
+
+const message = (text: string) => ({ messages: [new HumanMessage(text)] });
+const accept = resume({ type: "accept", args: null });
+const cardOf = (result: object) => interruptsOf(result)[0]?.value as { action_request: { action: string; args: Record<string, unknown> } } | undefined;
+const lastText = (result: Result) => String(result.messages.at(-1)?.content);
+
+/** Answers every remaining card with accept. */
+async function acceptAll(graph: Awaited<ReturnType<typeof setup>>["graph"], config: ReturnType<typeof threadConfig>, result: object): Promise<Result> {
+  let current = result;
+  for (let turn = 0; turn < 30 && interruptsOf(current).length > 0; turn += 1) current = await graph.invoke(accept, config);
+  return current as Result;
+}
+
+describe("dropping a plan", () => {
+  test.each([
+    ["a plain 取消", message("取消")],
+    ["a plain no", message("no")],
+    ["a plain cancel", message("Cancel.")],
+    ["an ignore resume", resume({ type: "ignore", args: null })],
+    ["a response that says cancel", resume({ type: "response", args: "cancel" })],
+  ])("%s on the plan card ends the task: chatting, nothing pending, a short answer, nothing changed", async (_name, answer) => {
+    const { graph, repository, pendingNames } = await setup();
+    const config = threadConfig(`drop-${_name}`, "student");
+    const planned = await graph.invoke(message("Help me arrange next week's review"), config);
+    expect(cardOf(planned)?.action_request.action).toBe("confirm_plan");
+    const before = await repository.load("student");
+
+    const dropped = (await graph.invoke(answer, config)) as Result;
+    expect(interruptsOf(dropped)).toEqual([]);
+    expect(dropped.phase).toBe("chatting");
+    expect(dropped.pending).toBeNull();
+    expect(dropped.outcome).toEqual({ kind: "dropped", reason: "you declined the plan" });
+    expect(lastText(dropped)).toBe(`Dropped "Help me arrange next week's review" (you declined the plan). Nothing was changed.`);
+    expect((await graph.getState(config)).next).toEqual([]);
+    expect((await readExecutionState(graph, config)).status).toBe("dropped");
+    expect(await repository.load("student")).toEqual(before);
+    expect(await pendingNames()).toHaveLength(8);
+
+    // The next message is a new message, not feedback on a card nobody sees.
+    const greeted = (await graph.invoke(message("hello"), config)) as Result;
+    expect(interruptsOf(greeted)).toEqual([]);
+    expect(lastText(greeted)).toContain("Tempo");
+  });
+
+  test("a client ending the thread (updateState as END, Agent Inbox's Mark as resolved) clears the pending card", async () => {
+    const { graph, store, pendingNames } = await setup();
+    const config = threadConfig("end-thread", "student");
+    await graph.invoke(message("Arrange my reviews"), config);
+    const atWrite = await graph.invoke(accept, config);
+    expect(cardOf(atWrite)?.action_request.action).toBe("place");
+
+    await graph.updateState(config, null, END);
+    const ended = await graph.getState(config);
+    expect(ended.next).toEqual([]);
+    expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, approvedTool: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect((await readExecutionState(graph, config)).status).toBe("dropped");
+    expect(await pendingNames()).toHaveLength(8);
+
+    // The next message is classified afresh: a greeting is answered, no card comes back.
+    const next = (await graph.invoke(message("hello"), config)) as Result;
+    expect(interruptsOf(next)).toEqual([]);
+    expect(next.phase).toBe("chatting");
+    expect(lastText(next)).toContain("Tempo");
+    // The dropped task is remembered as dropped when the thread's next invocation ends.
+    expect((await store.search(episodesNamespace("student"))).map((item) => item.value.status)).toEqual(["dropped"]);
+  });
+});
+
+describe("honest endings", () => {
+  test("a rejected placement: the task is partial, the answer names the review still pending and why, memory records it", async () => {
+    const { graph, store, pendingNames } = await setup();
+    const config = threadConfig("partial", "student");
+    await graph.invoke(message("Help me arrange next week's review"), config);
+    const firstCard = await graph.invoke(accept, config);
+    const rejectedId = String(cardOf(firstCard)?.action_request.args.task_id);
+    const final = await acceptAll(graph, config, await graph.invoke(resume({ type: "response", args: "Not this one." }), config));
+
+    const [pending] = await pendingNames();
+    expect(await pendingNames()).toHaveLength(1);
+    expect(final.phase).toBe("done");
+    expect(final.outcome).toEqual({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${pending}` });
+    const answer = String(final.finalAnswer);
+    expect(answer).not.toContain("Your review week is arranged.");
+    expect(answer.split("\n")[0]).toBe("Finished 3 of 3 steps (partial).");
+    expect(answer).toContain(`Still pending: ${pending} (${rejectedId}) — you declined the proposed change`);
+    expect((await readExecutionState(graph, config)).status).toBe("partial");
+    expect(unpairedToolCalls(final.messages)).toEqual([]);
+
+    const episodes = await store.search(episodesNamespace("student"));
+    expect(episodes.map((item) => item.value.status)).toEqual(["partial"]);
+    const taskState = await loadTaskState(store, "student");
+    expect(taskState.openLoops).toEqual([`"Help me arrange next week's review" ended partial; still pending: ${pending}`]);
+  });
+
+  test("a deliver model that claims more than happened is replaced by the facts", async () => {
+    const { graph, pendingNames } = await setup({ deliver: ["All done: your week is arranged and every review has a place."] });
+    const config = threadConfig("overclaim", "student");
+    await graph.invoke(message("Arrange my reviews"), config);
+    await graph.invoke(accept, config);
+    const final = await acceptAll(graph, config, await graph.invoke(resume({ type: "response", args: "Not this one." }), config));
+    const [pending] = await pendingNames();
+    expect(final.finalAnswer).not.toContain("All done");
+    expect(String(final.finalAnswer).split("\n").slice(0, 2)).toEqual([
+      "Task: Arrange my reviews",
+      `Outcome: partial — every step finished, but 1 item(s) are still pending: ${pending}`,
+    ]);
+    expect(final.finalAnswer).toContain(`Still pending: ${pending}`);
+  });
+
+  test("a review no free slot fits: the task is partial and the answer says which and why", async () => {
+    const week = sampleWeek();
+    const tooLong = week.tasks.find((task) => task.source === "task_item")!;
+    // Longer than any free run of the week.
+    if (tooLong.source === "task_item") tooLong.duration = 11;
+    const { graph, pendingNames } = await setup({ week });
+    const config = threadConfig("no-fit", "student");
+    const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
+    expect(await pendingNames()).toEqual([tooLong.name]);
+    expect(final.outcome).toEqual({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${tooLong.name}` });
+    expect(String(final.finalAnswer).split("\n")[0]).toBe("Finished 3 of 3 steps (partial).");
+    expect(final.finalAnswer).toContain(`Still pending: ${tooLong.name} (${tooLong.id}) — Skipping task ${tooLong.id}: no free run fits it.`);
+  });
+
+  test("a week fully arranged is told as completed", async () => {
+    const { graph, pendingNames } = await setup();
+    const config = threadConfig("complete", "student");
+    const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
+    expect(await pendingNames()).toEqual([]);
+    expect(final.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
+    expect(String(final.finalAnswer).split("\n")[0]).toBe("Your review week is arranged.");
+  });
+});
+
+describe("each task starts clean", () => {
+  test("a review rejected in one task is proposed again by the next task, whose working memory starts empty", async () => {
+    const { graph, repository, store, pendingNames } = await setup();
+    const config = threadConfig("clean-start", "student");
+    await graph.invoke(message("Arrange my reviews"), config);
+    const firstCard = await graph.invoke(accept, config);
+    const rejectedId = String(cardOf(firstCard)?.action_request.args.task_id);
+    // "no" on a write card declines it; the policy puts the task on its skip list (in the working memory).
+    const first = await acceptAll(graph, config, await graph.invoke(message("no"), config));
+    expect(first.outcome).toMatchObject({ kind: "partial" });
+    expect((first.workingMemory as { content: string }).content).toContain(`Skip tasks: ${rejectedId}`);
+
+    const planned = (await graph.invoke(message("Place the remaining review too"), config)) as Result;
+    expect(planned).toMatchObject({ phase: "waiting_confirm", roundsUsed: 0, consecutiveCorrections: 0, outcome: null, stepSetbacks: { toolErrors: 0, rejections: 0 } });
+    expect(planned.workingMemory).toEqual({ content: "", roundsSinceUpdate: 0, updatedAt: null });
+    const card = await graph.invoke(accept, config);
+    expect(cardOf(card)?.action_request).toMatchObject({ action: "place", args: { task_id: rejectedId } });
+    const second = await acceptAll(graph, config, card);
+    expect(await pendingNames()).toEqual([]);
+    expect(second.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
+    expect(checkScheduleInvariants(await repository.load("student"))).toEqual([]);
+
+    // The later task finished what the first left open: its open loop is closed.
+    expect((await loadTaskState(store, "student")).openLoops).toEqual([]);
+  });
+});
