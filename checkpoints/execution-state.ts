@@ -3,15 +3,19 @@
  * readable for the current checkpoint and for any past one, so a UI or a
  * report can show the plan as it stood at each step transition.
  *
- * Checkpoints written at a step transition carry `metadata.tempo_step`
- * ({ stepId, status }); `stepSnapshots` filters the history to them (seed
- * 001's agent_state_snapshots).
+ * `stepSnapshots` lists the checkpoints where a plan step became running,
+ * done or failed (seed 001's agent_state_snapshots), computed from
+ * `getStateHistory` alone — each checkpoint's plan against its parent's — so
+ * it reads the same on any checkpointer (Tempo's saver, the LangGraph
+ * server's, MemorySaver). Tempo's saver also marks those checkpoints with
+ * `metadata.tempo_step`, which retention keeps.
  */
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { PlanStep, TempoState } from "../graphs/state.js";
+import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
 
 /** Metadata key that marks a checkpoint written at a step transition. */
 export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
@@ -88,21 +92,35 @@ export async function readExecutionState(graph: StateReader, config: RunnableCon
   return toExecutionState(await graph.getState(config));
 }
 
-/** The step-transition snapshots of a thread, oldest first. */
+/**
+ * The step-transition snapshots of a thread, oldest first: every checkpoint of its history whose plan has a step
+ * that became running, done or failed since the checkpoint's parent (the one it was written after), named after
+ * the last such step in plan order. Checkpoints of other branches (forks) are compared with their own parents.
+ */
 export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
+  const history: StateSnapshot[] = [];
+  for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps((snapshot.values as Partial<TempoState>).planSteps)]));
   const snapshots: StepSnapshot[] = [];
-  for await (const snapshot of graph.getStateHistory(config)) {
-    const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as { stepId?: string; status?: string } | undefined;
-    if (!marker?.stepId) continue;
-    snapshots.push({
-      checkpointId: String(snapshot.config.configurable?.checkpoint_id ?? ""),
-      stepId: marker.stepId,
-      status: marker.status ?? "",
-      createdAt: snapshot.createdAt ?? "",
-      state: toExecutionState(snapshot),
-    });
+  for (const snapshot of history) {
+    const parentId = snapshot.parentConfig ? checkpointIdOf(snapshot.parentConfig) : undefined;
+    const parentPlan = parentId === undefined ? [] : planById.get(parentId);
+    // A parent outside the listed history (a filtered or limited listing): the saver's marker, when there is one.
+    const marker = parentPlan ? stepSnapshotMarker(parentPlan, planById.get(checkpointIdOf(snapshot.config)) ?? []) : savedMarker(snapshot);
+    if (!marker) continue;
+    snapshots.push({ checkpointId: checkpointIdOf(snapshot.config), stepId: marker.stepId, status: marker.status, createdAt: snapshot.createdAt ?? "", state: toExecutionState(snapshot) });
   }
   return snapshots.reverse();
+}
+
+/** The `metadata.tempo_step` marker Tempo's saver wrote on a checkpoint, if any. */
+function savedMarker(snapshot: StateSnapshot): { stepId: string; status: string } | undefined {
+  const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as { stepId?: unknown; status?: unknown } | undefined;
+  return typeof marker?.stepId === "string" ? { stepId: marker.stepId, status: String(marker.status ?? "") } : undefined;
+}
+
+function checkpointIdOf(config: RunnableConfig): string {
+  return String(config.configurable?.checkpoint_id ?? "");
 }
 
 function statusOf(values: Partial<TempoState>): ExecutionStatus {

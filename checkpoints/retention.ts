@@ -18,9 +18,14 @@
  * older than `orphanWritesGraceMs` by the time in their id. A live run's
  * checkpoint is newer than both, so its in-flight writes stay.
  *
- * Threads whose checkpoints use LangGraph's `DeltaChannel` (a value rebuilt
- * from the writes of earlier checkpoints, langgraph#8531) are skipped, never
- * broken, and reported.
+ * Delta chains stay readable (langgraph#8531). The message list is a
+ * LangGraph `DeltaChannel`: a checkpoint stores no value for it, and its
+ * value is rebuilt from the writes of its ancestors back to the nearest one
+ * that stores a value. Before deleting, every kept checkpoint whose parent
+ * goes gets its value of each delta channel rebuilt and stored (a blob at its
+ * version), so the walk from it, or from any kept descendant, stops there
+ * instead of reaching a deleted checkpoint. Those checkpoints cost one copy of
+ * the message list each; the rest stays deltas.
  *
  * Each thread is pruned in one transaction. It is safe next to a run on the
  * same thread that continues from the latest checkpoint (that checkpoint and
@@ -32,7 +37,8 @@ import type pg from "pg";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
-import { RESUME_CLAIMS_TABLE } from "./tempo-saver.js";
+import { DELTA_CHANNELS } from "../graphs/state.js";
+import { RESUME_CLAIMS_TABLE, TempoPostgresSaver, type DeltaChannelSpec } from "./tempo-saver.js";
 
 /** Options of {@link pruneCheckpoints}. */
 export interface PruneOptions {
@@ -58,8 +64,8 @@ export interface PruneReport {
   /** Of `writesDeleted`: writes of checkpoints that were never saved. */
   orphanWritesDeleted: number;
   blobsDeleted: number;
-  /** Threads left alone because they use delta channels. */
-  skippedThreads: string[];
+  /** Delta-channel values stored at kept checkpoints whose parent was deleted, so their chains stay readable. */
+  deltaValuesStored: number;
 }
 
 interface CheckpointRow {
@@ -67,7 +73,8 @@ interface CheckpointRow {
   checkpoint_id: string;
   parent_checkpoint_id: string | null;
   snapshot: boolean;
-  delta: boolean;
+  /** The checkpoint's channel versions. */
+  versions: Record<string, string | number>;
 }
 
 const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -96,7 +103,8 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
           )
         ).rows.map((row) => row.thread_id);
 
-  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, orphanWritesDeleted: 0, blobsDeleted: 0, skippedThreads: [] };
+  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, orphanWritesDeleted: 0, blobsDeleted: 0, deltaValuesStored: 0 };
+  const reader = new TempoPostgresSaver(pool, { schema });
   for (const threadId of threadIds) {
     const client = await pool.connect();
     try {
@@ -105,18 +113,13 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
         await client.query<CheckpointRow>(
           `SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id,
                   metadata ? $2 AS snapshot,
-                  (metadata ? 'counters_since_delta_snapshot' OR metadata ? 'delta_writes_versioned') AS delta
+                  checkpoint -> 'channel_versions' AS versions
              FROM ${tables.checkpoints} WHERE thread_id = $1
             ORDER BY checkpoint_ns, checkpoint_id DESC
               FOR UPDATE`,
           [threadId, STEP_SNAPSHOT_METADATA_KEY],
         )
       ).rows;
-      if (rows.some((row) => row.delta)) {
-        report.skippedThreads.push(threadId);
-        await client.query("ROLLBACK");
-        continue;
-      }
       const orphans = await unsavedCheckpointWrites(client, tables, threadId, rows, orphanCutoff);
       if (orphans.length > 0) {
         const deleted = await client.query(
@@ -131,6 +134,7 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
         await client.query("COMMIT");
         continue;
       }
+      report.deltaValuesStored += await storeDeltaValues(client, reader, tables, threadId, rows, plan.relinked);
       const deletedNs = plan.deleted.map((row) => row.checkpoint_ns);
       const deletedIds = plan.deleted.map((row) => row.checkpoint_id);
       if (plan.relinked.length > 0) {
@@ -227,6 +231,41 @@ export function uuid6Time(id: string): number | undefined {
 
 /** Milliseconds from the Gregorian reform (UUID time zero) to the Unix epoch. */
 const GREGORIAN_TO_UNIX_MS = 12_219_292_800_000;
+
+/**
+ * Stores, at each kept checkpoint whose parent goes (`relinked`), the value of every delta channel it has a version
+ * of, rebuilt from the chain that is about to be cut; a value already stored there is left as it is. Returns how many
+ * values were stored.
+ */
+async function storeDeltaValues(
+  client: pg.PoolClient,
+  reader: TempoPostgresSaver,
+  tables: { blobs: string },
+  threadId: string,
+  rows: readonly CheckpointRow[],
+  relinked: ReadonlyArray<{ ns: string; id: string }>,
+): Promise<number> {
+  const versionsOf = new Map(rows.map((row) => [`${row.checkpoint_ns}\u0000${row.checkpoint_id}`, row.versions]));
+  let stored = 0;
+  for (const link of relinked) {
+    const versions = versionsOf.get(`${link.ns}\u0000${link.id}`) ?? {};
+    for (const [channel, factory] of Object.entries(DELTA_CHANNELS)) {
+      const version = versions[channel];
+      if (version === undefined) continue;
+      const ref = { threadId, checkpointNs: link.ns, checkpointId: link.id };
+      const value = await reader.serializedDeltaValue(ref, channel, factory() as unknown as DeltaChannelSpec, client);
+      if (!value) continue;
+      // PostgresSaver leaves an "empty" row at a version with no value; a stored value (a snapshot) stays.
+      const result = await client.query(
+        `INSERT INTO ${tables.blobs} AS bl (thread_id, checkpoint_ns, channel, version, type, blob) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO UPDATE SET type = EXCLUDED.type, blob = EXCLUDED.blob WHERE bl.type = 'empty'`,
+        [threadId, link.ns, channel, String(version), value[0], value[1]],
+      );
+      stored += result.rowCount ?? 0;
+    }
+  }
+  return stored;
+}
 
 /** Which checkpoints of one thread go, and the new parents of kept ones whose parent goes. */
 function planPrune(

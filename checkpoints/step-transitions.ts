@@ -1,8 +1,9 @@
 /**
  * Step transitions (seed 001's step lifecycle): which plan steps became
- * running, done or failed between two versions of the plan. The Tempo
- * checkpointer marks the checkpoint where that happened with
- * `metadata.tempo_step`, which `stepSnapshots()` reads.
+ * running, done or failed between two versions of the plan. `stepSnapshots()`
+ * compares each checkpoint of a thread's history with its parent this way;
+ * the Tempo checkpointer also marks such checkpoints with
+ * `metadata.tempo_step`, which retention keeps.
  */
 import type { PlanStep, StepStatus } from "../graphs/state.js";
 

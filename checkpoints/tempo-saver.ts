@@ -24,6 +24,15 @@
  *    not advisory locks, decides the winner, so it holds on the embedded
  *    server too.
  *
+ * 3. Delta channels. The message list is a LangGraph `DeltaChannel` (see
+ *    `graphs/state.ts`): most checkpoints store no value for it, only the
+ *    writes of each step. `getDeltaChannelHistory` (what LangGraph calls to
+ *    rebuild such a value) walks the parent chain in one recursive query
+ *    instead of one `getTuple` per ancestor, so loading a thread costs the
+ *    same on turn 200 as on turn 2. Channels without a value in a checkpoint
+ *    get no blob row at all (PostgresSaver writes an "empty" row for each,
+ *    which its reads skip).
+ *
  * The save is PostgresSaver 1.0.5's own statements (blobs, then the
  * checkpoint, in one transaction) plus the claim; LangGraph's checkpointer
  * conformance suite runs against this class.
@@ -47,6 +56,17 @@ export const RESUME_CLAIMS_TABLE = "tempo_resume_claims";
 
 /** The state channel holding the plan. */
 export const PLAN_CHANNEL = "planSteps";
+
+/** What `getDeltaChannelHistory` returns for one channel: its writes oldest first, and the value they start from. */
+type DeltaChannelHistory = Awaited<ReturnType<PostgresSaver["getDeltaChannelHistory"]>>[string];
+
+/** What retention needs of a delta channel's spec (a LangGraph `DeltaChannel`) to rebuild its value. */
+export interface DeltaChannelSpec {
+  fromCheckpoint(checkpoint: unknown): { replayWrites(writes: DeltaChannelHistory["writes"]): void; isAvailable(): boolean; get(): unknown };
+}
+
+/** Blob type PostgresSaver gives a channel that has a version but no value in a checkpoint; its reads skip such rows. */
+const EMPTY_BLOB_TYPE = "empty";
 
 /** Where a checkpoint is: thread, namespace, id. */
 export interface CheckpointRef {
@@ -153,6 +173,84 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   }
 
   /**
+   * The writes of `channels` along the parent chain of a checkpoint, back to the nearest ancestor that stores a value
+   * for the channel (the seed), as LangGraph's default does with one `getTuple` per ancestor — here one query per
+   * channel. Writes are oldest first; within a checkpoint in (task id, index) order, as `getTuple` returns them.
+   */
+  override async getDeltaChannelHistory(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
+    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: checkpointId } = (options.config.configurable ?? {}) as Record<string, string | undefined>;
+    if (threadId === undefined || checkpointId === undefined) return super.getDeltaChannelHistory(options);
+    const histories: Record<string, DeltaChannelHistory> = {};
+    for (const channel of options.channels) histories[channel] = await this.channelHistory({ threadId, checkpointNs, checkpointId }, channel);
+    return histories;
+  }
+
+  /**
+   * A delta channel's value at a checkpoint, rebuilt as LangGraph rebuilds it (its stored value, or the seed before
+   * it with the writes since replayed through `spec`), serialised for a blob row; undefined when it has none. Reads
+   * through `client` when given (retention rebuilds values inside its transaction).
+   */
+  async serializedDeltaValue(ref: CheckpointRef, channel: string, spec: DeltaChannelSpec, client?: pg.PoolClient): Promise<[string, Uint8Array] | undefined> {
+    const history = await this.channelHistory(ref, channel, client, true);
+    const rebuilt = spec.fromCheckpoint(history.seed);
+    rebuilt.replayWrites(history.writes);
+    if (!rebuilt.isAvailable()) return undefined;
+    return this.serde.dumpsTyped(rebuilt.get());
+  }
+
+  /**
+   * The writes of `channel` on the parent chain of a checkpoint back to the nearest checkpoint that stores a value
+   * for it (the seed). With `fromTarget`, the walk starts at the checkpoint itself (its own stored value is the
+   * seed, its own writes are not included); otherwise at its parent, as `getDeltaChannelHistory` requires.
+   */
+  private async channelHistory(ref: CheckpointRef, channel: string, client?: pg.PoolClient, fromTarget = false): Promise<DeltaChannelHistory> {
+    const result = await (client ?? this.db).query<{ depth: number; seed_type: string | null; seed: Buffer | null; writes: Array<[Buffer, Buffer, Buffer]> | null }>(
+      `WITH RECURSIVE chain AS (
+         SELECT cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
+                $5::boolean AND EXISTS (SELECT 1 FROM ${this.tables.blobs} bl
+                                         WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = $4
+                                           AND bl.version = cp.checkpoint -> 'channel_versions' ->> $4 AND bl.type <> '${EMPTY_BLOB_TYPE}') AS seeded
+           FROM ${this.tables.checkpoints} cp
+          WHERE cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
+         UNION ALL
+         SELECT parent.checkpoint_id, parent.parent_checkpoint_id, chain.depth + 1,
+                EXISTS (SELECT 1 FROM ${this.tables.blobs} bl
+                         WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = $4
+                           AND bl.version = parent.checkpoint -> 'channel_versions' ->> $4 AND bl.type <> '${EMPTY_BLOB_TYPE}')
+           FROM chain
+           JOIN ${this.tables.checkpoints} parent
+             ON parent.thread_id = $1 AND parent.checkpoint_ns = $2 AND parent.checkpoint_id = chain.parent_checkpoint_id
+          WHERE NOT chain.seeded
+       )
+       SELECT chain.depth,
+              seed.type AS seed_type, seed.blob AS seed,
+              (SELECT array_agg(array[cw.task_id::bytea, cw.type::bytea, cw.blob] ORDER BY cw.task_id, cw.idx)
+                 FROM ${this.tables.writes} cw
+                WHERE cw.thread_id = $1 AND cw.checkpoint_ns = $2 AND cw.checkpoint_id = chain.checkpoint_id AND cw.channel = $4) AS writes
+         FROM chain
+         LEFT JOIN ${this.tables.checkpoints} cp
+           ON chain.seeded AND cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = chain.checkpoint_id
+         LEFT JOIN ${this.tables.blobs} seed
+           ON chain.seeded AND seed.thread_id = $1 AND seed.checkpoint_ns = $2 AND seed.channel = $4
+          AND seed.version = cp.checkpoint -> 'channel_versions' ->> $4
+        WHERE chain.depth > 0 OR chain.seeded
+        ORDER BY chain.depth DESC`,
+      [ref.threadId, ref.checkpointNs, ref.checkpointId, channel, fromTarget],
+    );
+    const decoder = new TextDecoder();
+    const history: DeltaChannelHistory = { writes: [] };
+    for (const row of result.rows) {
+      if (row.seed_type && row.seed) history.seed = await this.serde.loadsTyped(row.seed_type, new Uint8Array(row.seed));
+      // The target's own writes lead to its children: not part of its value.
+      if (row.depth === 0) continue;
+      for (const [taskId, type, blob] of row.writes ?? []) {
+        history.writes.push([decoder.decode(taskId), channel, await this.serde.loadsTyped(decoder.decode(type), new Uint8Array(blob))]);
+      }
+    }
+    return history;
+  }
+
+  /**
    * For the execution log, before a write: waits until the checkpoint the current graph step runs from is saved.
    * Throws `AlreadyResumedError` when this process failed to save it because another run resumed first. Outside a
    * graph run, or when the checkpoint will not be saved before the run ends (durability "exit"), it lets the write
@@ -216,10 +314,13 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       const marker = stepSnapshotMarker(parent.plan, asPlanSteps(checkpoint.channel_values[PLAN_CHANNEL]));
       if (marker) fullMetadata = { ...metadata, [STEP_SNAPSHOT_METADATA_KEY]: marker } as CheckpointMetadata;
     }
-    const [blobs, dumpedMetadata] = await Promise.all([
-      this._dumpBlobs(ref.threadId, ref.checkpointNs, checkpoint.channel_values, newVersions),
+    // A channel with a version but no value (a delta channel between snapshots, a run-only channel) reads the same with no row.
+    const values = Object.fromEntries(Object.entries(checkpoint.channel_values).filter(([, value]) => value !== undefined));
+    const [allBlobs, dumpedMetadata] = await Promise.all([
+      this._dumpBlobs(ref.threadId, ref.checkpointNs, values, newVersions),
       this._dumpMetadata(fullMetadata),
     ]);
+    const blobs = allBlobs.filter((blob) => blob[4] !== EMPTY_BLOB_TYPE);
     const client = await this.db.connect();
     try {
       await client.query("BEGIN");

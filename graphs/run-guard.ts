@@ -18,7 +18,10 @@
  *   and so does a message that waited and then finds a card its sender has not
  *   seen;
  * - the recursion limit follows the round budget, so `maxRounds` — not
- *   LangGraph's default of 25 steps — bounds a run.
+ *   LangGraph's default of 25 steps — bounds a run;
+ * - durability follows the run's kind (`durabilityFor`): a new message on an
+ *   idle thread (a chat reply, or planning a new task up to its plan card)
+ *   is saved once, when the run ends; every other run saves each step.
  *
  * It wraps `stream` (which `invoke` and `streamEvents`, the LangGraph server's
  * path, use — `version: "v3"` for protocol runs, as `useStream` starts them,
@@ -91,7 +94,7 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
     const run = await startRun(target, input, runOptions, settings, options.threadLock);
     let inner: AsyncIterable<unknown>;
     try {
-      inner = await stream(run.input, pinnedTo(run.checkpointId, withRecursionLimit(runOptions, settings)));
+      inner = await stream(run.input, withDurability(pinnedTo(run.checkpointId, withRecursionLimit(runOptions, settings)), run.input, run.snapshot));
     } catch (error) {
       await run.release();
       throw asDatabaseError(error);
@@ -146,6 +149,8 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
 export interface RunCheck {
   input: unknown;
   checkpointId?: string;
+  /** The state the run starts from, when it was read (it sets the run's durability). */
+  snapshot?: StateSnapshot;
 }
 
 /** A run the guard let through, and the thread to give back. */
@@ -225,7 +230,7 @@ export async function checkRun(
       { threadId },
     );
   }
-  return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined } : { input };
+  return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot } : { input, snapshot };
 }
 
 /** The run's options with `configurable.checkpoint_id` set to `checkpointId`, unless the caller addressed one. */
@@ -233,6 +238,31 @@ function pinnedTo(checkpointId: string | undefined, options: Record<string, unkn
   const configurable = (options.configurable ?? {}) as Record<string, unknown>;
   if (!checkpointId || configurable.checkpoint_id) return options;
   return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
+}
+
+/** Phases in which a task is under way: a message then answers or continues it, and every step is saved. */
+const BUSY_PHASES: ReadonlySet<string> = new Set(["planning", "executing", "waiting_confirm"]);
+
+/**
+ * LangGraph's durability for a run, by its kind. A new message on an idle thread (no interrupt waiting, no task
+ * under way) gets a chat reply or the planning of a new task, which ends at its plan card or a question: no write
+ * tool runs and no plan step starts before a human answers, so the run is saved once, when it ends ("exit") — a
+ * crash mid-run loses only that run, and the message is sent again. Resumes, answers and retries save every step
+ * ("async", LangGraph's default), so each step transition is a checkpoint and a crash resumes from the last step.
+ * Undefined leaves LangGraph's default.
+ */
+export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefined): "exit" | undefined {
+  if (snapshot === undefined || isCommand(input) || inputMessages(input).length === 0) return undefined;
+  const values = (snapshot.values ?? {}) as { phase?: string; pending?: unknown };
+  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0) || (values.pending !== undefined && values.pending !== null);
+  return waiting || BUSY_PHASES.has(values.phase ?? "") ? undefined : "exit";
+}
+
+/** Options with the run kind's durability, unless the caller chose one. */
+function withDurability(options: Record<string, unknown>, input: unknown, snapshot: StateSnapshot | undefined): Record<string, unknown> {
+  if (options.durability !== undefined) return options;
+  const durability = durabilityFor(input, snapshot);
+  return durability ? { ...options, durability } : options;
 }
 
 /** Refuses empty and unknown-command messages (sizes are checked with the whole input). */

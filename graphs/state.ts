@@ -5,7 +5,8 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
-import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
+import { Annotation, DeltaChannel, messagesDeltaReducer, UntrackedValueChannel, type Messages } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
 
 /** Where the workflow is (seed 003 §3.2); `graphs/transitions.ts` is the only writer. */
@@ -89,19 +90,49 @@ export interface UserReply {
   at: string;
 }
 
+/**
+ * A value for the current run only: nodes read and write it as any field, but it is not saved in checkpoints (a
+ * resumed run starts from the default). For facts a checkpoint already holds, or that nothing reads back.
+ */
+function runOnly<T>(initial: () => T) {
+  return () => new UntrackedValueChannel<T>({ guard: false, initialValueFactory: initial });
+}
+
 /** Replace-on-write channel with a default. */
 function lastValue<T>(initial: () => T) {
   return Annotation<T>({ reducer: (_current, next) => next, default: initial });
 }
 
+/**
+ * Message-list writes between two full copies of the list in a checkpoint. The list is a LangGraph `DeltaChannel`
+ * (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in `checkpoint_writes`),
+ * and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint replays the writes since
+ * the nearest copy. Higher: fewer bytes per turn, longer replays.
+ */
+export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
+
+/** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
+function messagesChannel() {
+  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
+}
+
+/** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
+export const DELTA_CHANNELS = { messages: messagesChannel } as const;
+
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
-  /** The conversation: user turns, assistant replies, and tool rounds (each assistant tool call followed by its tool message). */
-  ...MessagesAnnotation.spec,
+  /**
+   * The conversation: user turns, assistant replies, and tool rounds (each assistant tool call followed by its tool
+   * message). Stored as deltas (see `MESSAGES_SNAPSHOT_FREQUENCY`); nodes write only the messages they add or remove.
+   */
+  messages: messagesChannel,
   /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
   workspaceMessageIds: lastValue<string[]>(() => []),
-  /** Context blocks pinned into every later stage prompt, by key (seed 003 §9.3: "plan", "execution_context", ...). */
-  pinnedBlocks: lastValue<Record<string, string>>(() => ({})),
+  /**
+   * Context blocks pinned into later stage prompts, by key (seed 003 §9.3: "plan", "execution_context"), for this
+   * run; not checkpointed: they are rendered from the plan (`pinnedBlocksOf`), which is.
+   */
+  pinnedBlocks: runOnly<Record<string, string>>(() => ({})),
   /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
   workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
 
@@ -112,8 +143,8 @@ export const TempoAnnotation = Annotation.Root({
   phase: lastValue<Phase>(() => "chatting"),
   /** The task's goal: the user request that started planning. */
   goal: lastValue<string>(() => ""),
-  /** Planner's complexity assessment of the task. */
-  complexity: lastValue<"simple" | "moderate" | "complex" | null>(() => null),
+  /** Planner's complexity assessment of the task, for this run (the deep-pass decision reads the model's output; not checkpointed). */
+  complexity: runOnly<"simple" | "moderate" | "complex" | null>(() => null),
   /** The plan, in order. */
   planSteps: lastValue<PlanStep[]>(() => []),
   /** Id of the step being executed, or null. */
@@ -161,8 +192,8 @@ export const TempoAnnotation = Annotation.Root({
   lastError: lastValue<string | null>(() => null),
   /** Graph and tool-domain version this task was planned with ("graph@x/domain@y"). */
   workflowVersion: lastValue<string>(() => ""),
-  /** ISO time of the last state change by a node. */
-  updatedAt: lastValue<string>(() => ""),
+  /** ISO time of the last state change by a node in this run; not checkpointed: a checkpoint's `createdAt` is that time. */
+  updatedAt: runOnly<string>(() => ""),
 
   // ── Memory recalled for this invocation ──────────────────────────────
   /** Id of the last message memorize has summarised; the next invocation's messages follow it. */
@@ -175,7 +206,7 @@ export type TempoState = typeof TempoAnnotation.State;
 export type TempoUpdate = typeof TempoAnnotation.Update;
 
 /** The input the graph takes from a caller: new messages only. */
-export const TempoInputAnnotation = Annotation.Root({ ...MessagesAnnotation.spec });
+export const TempoInputAnnotation = Annotation.Root({ messages: messagesChannel });
 export type TempoInput = typeof TempoInputAnnotation.State;
 
 /** The step currently executing, or undefined. */

@@ -1,7 +1,9 @@
 /**
  * The Tempo graph: wiring only. Nodes hold the logic, `routing.ts` the
  * decisions. Dependencies (models, checkpointer, store, tool domain) are
- * injected; `buildTempoGraph` returns the compiled graph.
+ * injected; `buildTempoGraph` returns the compiled graph. Every node writes
+ * only the fields it changes (`writeChangesOnly`), so a checkpoint stores
+ * what changed.
  *
  *   START → recall → chat ─┬─ chat reply → memorize → END
  *                          ├─ pending answer → confirm | ask_user
@@ -25,6 +27,7 @@ import { createPlanNode } from "../nodes/plan.js";
 import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
+import { writeChangesOnly } from "./changed-writes.js";
 import { endThreadOnClientEnd } from "./end-thread.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "./routing.js";
 import { guardRuns } from "./run-guard.js";
@@ -66,17 +69,17 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)
       // Memory at invocation start: TaskState, relevant facts and episodes, this thread's conversation memory.
-      .addNode(NODE.recall, createRecallNode(dependencies))
+      .addNode(NODE.recall, writeChangesOnly(createRecallNode(dependencies)))
       // Entry: classify the message, or take it as the answer to a pending interaction.
-      .addNode(NODE.chat, createChatNode(dependencies))
-      .addNode(NODE.plan, createPlanNode(dependencies))
+      .addNode(NODE.chat, writeChangesOnly(createChatNode(dependencies)))
+      .addNode(NODE.plan, writeChangesOnly(createPlanNode(dependencies)))
       // Human confirmation of a plan or a write tool; the only node besides ask_user that interrupts.
-      .addNode(NODE.confirm, createConfirmNode(dependencies))
-      .addNode(NODE.askUser, createAskUserNode(dependencies))
-      .addNode(NODE.execute, createExecuteNode(dependencies))
-      .addNode(NODE.deliver, createDeliverNode(dependencies))
+      .addNode(NODE.confirm, writeChangesOnly(createConfirmNode(dependencies)))
+      .addNode(NODE.askUser, writeChangesOnly(createAskUserNode(dependencies)))
+      .addNode(NODE.execute, writeChangesOnly(createExecuteNode(dependencies)))
+      .addNode(NODE.deliver, writeChangesOnly(createDeliverNode(dependencies)))
       // Memory at invocation end, and compression of older turns.
-      .addNode(NODE.memorize, createMemorizeNode(dependencies))
+      .addNode(NODE.memorize, writeChangesOnly(createMemorizeNode(dependencies)))
       .addEdge(START, NODE.recall)
       .addEdge(NODE.recall, NODE.chat)
       // Each node's destinations are derived from the phase × event table (graphs/transitions.ts).

@@ -36,6 +36,7 @@ import type { NodeDependencies } from "./dependencies.js";
 import { renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
 import { executionStarted, normaliseStep, revisePlan } from "./plan-revision.js";
+import { pinnedBlocksOf } from "./steps.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -54,7 +55,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
-      pinnedBlocks: state.pinnedBlocks,
+      pinnedBlocks: pinnedBlocksOf(state),
       context: {
         live_state: liveState,
         ...memoryContext(state.recalled, ["taskState", "facts", "episodes", "conversation"], dependencies.settings.context.promptBudget.plan / 4),

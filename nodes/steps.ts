@@ -1,5 +1,6 @@
-/** Plan-step helpers shared by the transitions and the execute prompt (seed 001's step lifecycle). */
-import type { PlanStep } from "../graphs/state.js";
+/** Plan-step helpers shared by the transitions and the stage prompts (seed 001's step lifecycle). */
+import { currentStep, type PlanStep, type TempoState } from "../graphs/state.js";
+import { renderPlan } from "./interrupt-cards.js";
 
 /** The step-context block pinned for execute: the plan with status markers and the current step (seed 001). */
 export function executionContext(plan: PlanStep[], current: PlanStep): string {
@@ -15,6 +16,13 @@ function statusMarker(step: PlanStep, current: PlanStep): string {
   if (step.status === "failed") return "FAILED";
   if (step.status === "skipped") return "(skipped)";
   return "";
+}
+
+/** The blocks pinned into the plan prompt (seed 003 §9.3), rendered from the plan: the plan, and the current step's context. */
+export function pinnedBlocksOf(state: Pick<TempoState, "planSteps" | "currentStepId">): Record<string, string> {
+  if (state.planSteps.length === 0) return {};
+  const step = currentStep(state);
+  return { plan: renderPlan(state.planSteps), ...(step ? { execution_context: executionContext(state.planSteps, step) } : {}) };
 }
 
 /** Index of the first step still pending after the current one, or -1. */

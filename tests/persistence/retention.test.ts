@@ -1,7 +1,8 @@
 /**
  * Checkpoint retention on every target: `pruneCheckpoints` keeps the latest N checkpoints and every step snapshot,
  * removes the rest with their writes and unreferenced blobs, and leaves getState, getStateHistory, stepSnapshots and
- * the thread's next runs (including answering an open interrupt) working.
+ * the thread's next runs (including answering an open interrupt) working. The message list is a delta channel: the
+ * kept checkpoints whose parent goes get its value stored, so every kept checkpoint reads the same messages.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { v6 } from "@langchain/core/utils/uuid";
@@ -35,22 +36,32 @@ async function count(tempo: TempoOnDatabase, table: string, threadId: string): P
   return Number(result.rows[0]?.count ?? 0);
 }
 
-/** Blobs no checkpoint of the thread points at, and channel versions no blob holds. */
-async function blobIntegrity(tempo: TempoOnDatabase, threadId: string): Promise<{ unreferenced: number; missing: number }> {
-  const referenced = `SELECT cp.checkpoint_ns, version.key AS channel, version.value AS version
-                        FROM checkpoints cp CROSS JOIN LATERAL jsonb_each_text(cp.checkpoint -> 'channel_versions') AS version
-                       WHERE cp.thread_id = $1`;
-  const unreferenced = await tempo.database.pool.query<{ count: string }>(
-    `SELECT count(*) AS count FROM checkpoint_blobs bl WHERE bl.thread_id = $1 AND NOT EXISTS (
-       SELECT 1 FROM (${referenced}) r WHERE r.checkpoint_ns = bl.checkpoint_ns AND r.channel = bl.channel AND r.version = bl.version)`,
+/** The thread's blob rows, and the channel versions its checkpoints point at, as "ns|channel|version" keys. */
+async function blobKeys(tempo: TempoOnDatabase, threadId: string): Promise<{ stored: Set<string>; referenced: Set<string> }> {
+  const stored = await tempo.database.pool.query<{ key: string }>(
+    `SELECT checkpoint_ns || '|' || channel || '|' || version AS key FROM checkpoint_blobs WHERE thread_id = $1`,
     [threadId],
   );
-  const missing = await tempo.database.pool.query<{ count: string }>(
-    `SELECT count(*) AS count FROM (${referenced}) r WHERE NOT EXISTS (
-       SELECT 1 FROM checkpoint_blobs bl WHERE bl.thread_id = $1 AND bl.checkpoint_ns = r.checkpoint_ns AND bl.channel = r.channel AND bl.version = r.version)`,
+  const referenced = await tempo.database.pool.query<{ key: string }>(
+    `SELECT cp.checkpoint_ns || '|' || version.key || '|' || version.value AS key
+       FROM checkpoints cp CROSS JOIN LATERAL jsonb_each_text(cp.checkpoint -> 'channel_versions') AS version
+      WHERE cp.thread_id = $1`,
     [threadId],
   );
-  return { unreferenced: Number(unreferenced.rows[0]?.count), missing: Number(missing.rows[0]?.count) };
+  return { stored: new Set(stored.rows.map((row) => row.key)), referenced: new Set(referenced.rows.map((row) => row.key)) };
+}
+
+/**
+ * After a prune: blobs no checkpoint points at (none should be left), and versions the kept checkpoints point at
+ * whose blob existed before and is gone (none should be). A version with no blob at all is a channel without a value
+ * there (a delta channel between snapshots, a run-only field): Tempo's saver writes no row for it.
+ */
+async function blobIntegrity(tempo: TempoOnDatabase, threadId: string, storedBefore: Set<string>): Promise<{ unreferenced: number; missing: number }> {
+  const { stored, referenced } = await blobKeys(tempo, threadId);
+  return {
+    unreferenced: [...stored].filter((key) => !referenced.has(key)).length,
+    missing: [...referenced].filter((key) => storedBefore.has(key) && !stored.has(key)).length,
+  };
 }
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
@@ -67,17 +78,20 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const historyBefore = await history(env.tempo, threadId);
     const snapshotsBefore = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     const rowsBefore = { checkpoints: await count(env.tempo, "checkpoints", threadId), blobs: await count(env.tempo, "checkpoint_blobs", threadId) };
+    const blobsBefore = (await blobKeys(env.tempo, threadId)).stored;
     expect(snapshotsBefore).toHaveLength(6);
 
     const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
 
     const kept = new Set([...historyBefore.slice(0, 3).map(idOf), ...snapshotsBefore.map((snapshot) => snapshot.checkpointId)]);
-    expect(report).toMatchObject({ threads: 1, skippedThreads: [] });
+    expect(report.threads).toBe(1);
+    // Kept checkpoints whose parent went now hold the message list the deleted chain rebuilt.
+    expect(report.deltaValuesStored).toBeGreaterThan(0);
     expect(report.checkpointsDeleted).toBe(historyBefore.length - kept.size);
     expect(report.blobsDeleted).toBeGreaterThan(0);
     expect(await count(env.tempo, "checkpoints", threadId)).toBe(kept.size);
-    expect(await count(env.tempo, "checkpoint_blobs", threadId)).toBe(rowsBefore.blobs - report.blobsDeleted);
-    expect(await blobIntegrity(env.tempo, threadId)).toEqual({ unreferenced: 0, missing: 0 });
+    expect(await count(env.tempo, "checkpoint_blobs", threadId)).toBe(rowsBefore.blobs - report.blobsDeleted + report.deltaValuesStored);
+    expect(await blobIntegrity(env.tempo, threadId, blobsBefore)).toEqual({ unreferenced: 0, missing: 0 });
 
     const after = await env.tempo.graph.getState(studentThread(threadId));
     expect(idOf(after)).toBe(idOf(before));
@@ -119,22 +133,19 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
   });
 
-  test("prunes every thread when none is named, skips delta-channel threads, and refuses keepLatest below 1", async () => {
+  test("prunes every thread when none is named, each readable after, and refuses keepLatest below 1", async () => {
     await expect(pruneCheckpoints(env.tempo.database.pool, { keepLatest: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
 
-    // A thread whose checkpoints rebuild a DeltaChannel from earlier writes must not lose them.
-    const deltaThread = `retention-delta-${target.kind}`;
-    for (const id of ["00000001", "00000002"]) {
-      await env.tempo.database.pool.query(
-        `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata)
-         VALUES ($1, '', $2, '{"v": 4, "channel_versions": {}, "versions_seen": {}}'::jsonb, $3::jsonb)`,
-        [deltaThread, id, JSON.stringify({ source: "loop", step: 1, counters_since_delta_snapshot: { messages: [1, 1] } })],
-      );
-    }
+    const threadId = `retention-all-${target.kind}`;
+    for (const text of ["hello", "thanks", "hi"]) await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
+    const before = await env.tempo.graph.getState(studentThread(threadId));
+    const blobsBefore = (await blobKeys(env.tempo, threadId)).stored;
     const report = await pruneCheckpoints(env.tempo.database.pool, { keepLatest: 1 });
-    expect(report.skippedThreads).toEqual([deltaThread]);
-    expect(report.threads).toBeGreaterThanOrEqual(2);
-    expect(await count(env.tempo, "checkpoints", deltaThread)).toBe(2);
+    expect(report.threads).toBeGreaterThanOrEqual(1);
+    expect(await count(env.tempo, "checkpoints", threadId)).toBe(1);
+    // The one checkpoint left holds its message list itself: nothing to rebuild it from is left.
+    expect((await env.tempo.graph.getState(studentThread(threadId))).values).toEqual(before.values);
+    expect(await blobIntegrity(env.tempo, threadId, blobsBefore)).toEqual({ unreferenced: 0, missing: 0 });
   });
 
   test("removes the writes of checkpoints that were never saved (a crashed run), keeps a live run's, and the thread goes on", async () => {

@@ -380,10 +380,15 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     // Wait until the checkpoint after the accepted write is saved (LangGraph saves asynchronously), then kill.
     const observer = await openDatabase({ databaseUrl: database.url, poolSize: 2 });
     databases.push(observer);
-    const saver = await createCheckpointer(observer);
+    // The message list is a delta channel, rebuilt from the checkpoint's history: read it through a graph's getState.
+    const reader = buildTempoGraph({
+      models: { default: new ScheduleOfflinePolicy() },
+      domain: createScheduleDomain({ repository: new InMemoryScheduleRepository() }),
+      checkpointer: await createCheckpointer(observer),
+    });
     await until(async () => {
-      const values = (await saver.getTuple(config))?.checkpoint.channel_values as Partial<TempoState> | undefined;
-      return (values?.messages ?? []).some((entry) => entry.getType() === "tool" && (entry as { name?: string }).name === "place");
+      const values = (await reader.getState(config)).values as Partial<TempoState>;
+      return (values.messages ?? []).some((entry) => entry.getType() === "tool" && (entry as { name?: string }).name === "place");
     });
     first.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });

@@ -182,6 +182,7 @@ describe("SQL is parameterised", () => {
     { file: "checkpoints/execution-log.ts", expression: /^(this\.)?table$|^schema$/, reason: "the log table name (tableName) and schema, validated", validatesSchema: true },
     { file: "tools/schedule/postgres-repository.ts", expression: /^lock \? " FOR UPDATE" : ""$/, reason: "a fixed locking clause chosen in code" },
     { file: "bench/persistence.ts", expression: /^setup\.schema$|^table$/, reason: "bench-only: the bench's own fixed schema and table names" },
+    { file: "bench/checkpoint-size.ts", expression: /^schema$|^table$/, reason: "bench-only: the bench's own fixed schema and table names" },
   ];
 
   /** True when `expression` names a same-file `const` initialised with a plain string: a fixed fragment. */

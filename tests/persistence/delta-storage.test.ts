@@ -1,0 +1,113 @@
+/**
+ * Checkpoint storage proportional to what changed, on every Postgres target: the message list is a delta channel
+ * that Tempo's saver rebuilds in one query exactly as LangGraph's default walk does; a new message on an idle thread
+ * is saved once, resumes step by step; any checkpoint reads its own messages and a thread can go on from a past one;
+ * step snapshots come from the history alone, so a MemorySaver graph lists the same ones.
+ */
+import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { STEP_SNAPSHOT_METADATA_KEY, stepSnapshots } from "../../checkpoints/index.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { MemorySaver } from "@langchain/langgraph";
+import { postgresTargets } from "../support/postgres.js";
+import { accept, continueThread, interruptsOf, seedStudent, startUntilFirstWrite, studentOf, studentThread, useTempoOnTarget, userMessage, ARRANGE_REQUEST, type TempoOnDatabase } from "./tempo-on-database.js";
+
+async function history(tempo: TempoOnDatabase, threadId: string): Promise<StateSnapshot[]> {
+  const snapshots: StateSnapshot[] = [];
+  for await (const snapshot of tempo.graph.getStateHistory(studentThread(threadId))) snapshots.push(snapshot);
+  return snapshots;
+}
+
+async function checkpointCount(tempo: TempoOnDatabase, threadId: string): Promise<number> {
+  const result = await tempo.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM checkpoints WHERE thread_id = $1", [threadId]);
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+const texts = (snapshot: StateSnapshot) => ((snapshot.values as { messages?: Array<{ content: unknown }> }).messages ?? []).map((message) => String(message.content));
+
+describe.each(postgresTargets())("$kind postgres", (target) => {
+  const env = useTempoOnTarget(target);
+
+  test("the saver's one-query delta history equals LangGraph's default walk at every checkpoint", async () => {
+    const threadId = `delta-walk-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    await continueThread(env.tempo, threadId, { untilNextCard: true });
+    await env.tempo.graph.invoke(userMessage("hello"), studentThread(threadId));
+
+    const snapshots = await history(env.tempo, threadId);
+    expect(snapshots.length).toBeGreaterThan(10);
+    for (const snapshot of snapshots) {
+      const options = { config: snapshot.config, channels: ["messages"] };
+      const fast = await env.tempo.checkpointer.getDeltaChannelHistory(options);
+      const walked = await BaseCheckpointSaver.prototype.getDeltaChannelHistory.call(env.tempo.checkpointer, options);
+      expect(fast).toEqual(walked);
+    }
+    // Most checkpoints store no copy of the list: its value is rebuilt from the writes.
+    const copies = await env.tempo.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'messages'", [threadId]);
+    expect(Number(copies.rows[0]?.count)).toBeLessThan(snapshots.length / 5);
+  });
+
+  test("a chat turn on an idle thread saves one checkpoint; a resume saves every step; every checkpoint reads its own messages", async () => {
+    const threadId = `delta-durability-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await env.tempo.graph.invoke(userMessage("hello"), studentThread(threadId));
+    // A new thread also keeps the checkpoint its first input starts from.
+    const started = await checkpointCount(env.tempo, threadId);
+    expect(started).toBeLessThanOrEqual(2);
+    await env.tempo.graph.invoke(userMessage("thanks"), studentThread(threadId));
+    expect(await checkpointCount(env.tempo, threadId)).toBe(started + 1);
+
+    // Planning a new task ends at the plan card: one checkpoint, and the card can be answered.
+    const planned = await env.tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId));
+    expect(interruptsOf(planned)).toHaveLength(1);
+    expect(await checkpointCount(env.tempo, threadId)).toBe(started + 2);
+    const resumed = await env.tempo.graph.invoke(accept(), studentThread(threadId));
+    expect(interruptsOf(resumed)).toHaveLength(1);
+    expect(await checkpointCount(env.tempo, threadId)).toBeGreaterThan(started + 6);
+
+    // Each checkpoint's messages are the latest state's messages up to that point.
+    const snapshots = await history(env.tempo, threadId);
+    const latest = texts(snapshots[0]!);
+    for (const snapshot of snapshots) expect(latest.slice(0, texts(snapshot).length)).toEqual(texts(snapshot));
+    expect(snapshots.map(texts)).toContainEqual(["hello", expect.stringContaining("Tempo")]);
+  });
+
+  test("a thread goes on from a past checkpoint with the messages it had there", async () => {
+    const threadId = `delta-fork-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    for (const text of ["hello", "thanks", "hi"]) await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
+    const [latest, , first] = await history(env.tempo, threadId);
+    expect(texts(latest!)).toHaveLength(6);
+    const firstId = String(first!.config.configurable?.checkpoint_id);
+
+    const forked = await env.tempo.graph.invoke(userMessage("good morning"), studentThread(threadId, firstId));
+    expect(forked.messages.map((message) => String(message.content))).toEqual([...texts(first!), "good morning", expect.stringContaining("Tempo")]);
+    const state = await env.tempo.graph.getState(studentThread(threadId));
+    expect(state.parentConfig?.configurable?.checkpoint_id).toBe(firstId);
+    expect(texts(state)).toEqual(forked.messages.map((message) => String(message.content)));
+  });
+
+  test("step snapshots from the history alone: Tempo's saver marks the same checkpoints, a MemorySaver graph lists the same steps", async () => {
+    const threadId = `delta-snapshots-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    await continueThread(env.tempo, threadId);
+    const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
+    expect(snapshots.length).toBeGreaterThanOrEqual(6);
+    for (const snapshot of snapshots) {
+      const tuple = await env.tempo.checkpointer.getTuple(studentThread(threadId, snapshot.checkpointId));
+      expect(tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never]).toMatchObject({ stepId: snapshot.stepId, status: snapshot.status });
+    }
+
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed(studentOf(threadId), sampleWeek());
+    const memoryGraph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+    let result: object = await memoryGraph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId));
+    for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await memoryGraph.invoke(accept(), studentThread(threadId));
+    const onMemory = await stepSnapshots(memoryGraph, studentThread(threadId));
+    expect(onMemory.map((snapshot) => [snapshot.stepId, snapshot.status])).toEqual(snapshots.map((snapshot) => [snapshot.stepId, snapshot.status]));
+  });
+});
