@@ -112,8 +112,7 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
     );
   };
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
-  // The recursion limit is set here too: version "v3" hands `stream` the graph's bound limit (on the LangGraph server,
-  // not none), so a protocol run (useStream) would stop short of the round budget and never end for its client.
+  // The round budget's recursion limit is set here too, before LangGraph's v3 stream binds the graph's own.
   target.streamEvents = (input, runOptions, streamOptions) => {
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (runOptions?.version === "v3") {

@@ -27,8 +27,8 @@ export function taskMessages(state: Pick<TempoState, "messages" | "taskStartMess
 
 /**
  * The report of the ended task. `openItems` are the domain's open items now (undefined for a domain that
- * has none); the task is about an item when it named it (goal, step summaries, its messages and tool
- * calls), or about all of them when it closed some. A task whose steps all finished while items it was
+ * has none); the task is about an item when it named it (goal, step summaries, its human and assistant
+ * messages and tool calls — not tool results), or about all of them when it closed some. A task whose steps all finished while items it was
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
@@ -38,10 +38,12 @@ export function buildTaskReport(
 ): TaskReport {
   const outcome = state.outcome ?? { kind: "failed" as const, reason: state.lastError ?? "the task stopped without an outcome" };
   const messages = taskMessages(state);
-  const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.map(textWithCalls)];
+  // What the task asked for, did or said it would do; not what its reads returned (a listing of the week names every
+  // open item, whether or not the task was about it).
+  const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
   const closedSome = openAtStart !== undefined && openItems !== undefined && openAtStart.some((item) => !openItems.some((open) => open.id === item.id));
   const related = (openItems ?? []).filter((item) => closedSome || texts.some((text) => names(text, item)));
-  const stillOpen = related.map((item) => ({ ...item, why: whyOpen(item, messages) }));
+  const stillOpen = related.map((item) => ({ ...item, why: whyOpen(item, messages, state.planSteps) }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0
       ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
@@ -105,15 +107,21 @@ function names(text: string, item: OpenItem): boolean {
   return new RegExp(`(^|[^\\p{L}\\p{N}_-])${escape(item.id.toLowerCase())}($|[^\\p{L}\\p{N}_-])`, "u").test(lower) || lower.includes(item.name.toLowerCase());
 }
 
-/** Why an item is still open: a write on it the user declined, the assistant's own note on skipping it, or not reached. */
-function whyOpen(item: OpenItem, messages: BaseMessage[]): string {
+/**
+ * Why an item is still open: a write on it the user declined, the assistant's own note on skipping it, the reason a
+ * step's summary gives beside its id ("left pending: review-limits (no free slot fits)"), or not reached.
+ */
+function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
   const declined = new Set(messages.filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied")).map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
   if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args), item))) return "you declined the proposed change";
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
   const notes = messages.filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item)).map(messageText);
   const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
-  return note ? note.replace(/\s+/g, " ").trim().slice(0, 160) : "this task did not get to it";
+  if (note) return note.replace(/\s+/g, " ").trim().slice(0, 160);
+  const beside = new RegExp(`(?:^|[^\\p{L}\\p{N}_-])${escape(item.id)} \\(([^)]{1,120})\\)`, "u");
+  const stated = planSteps.map((step) => beside.exec(step.summary ?? "")?.[1]).find((reason) => reason !== undefined);
+  return stated ?? "this task did not get to it";
 }
 
 function textWithCalls(message: BaseMessage): string {

@@ -109,7 +109,7 @@ describe("honest endings", () => {
     expect(final.outcome).toEqual({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${pending}` });
     const answer = String(final.finalAnswer);
     expect(answer).not.toContain("Your review week is arranged.");
-    expect(answer.split("\n")[0]).toBe("Finished 3 of 3 steps (partial).");
+    expect(answer.split("\n")[0]).toBe("Your review week is partly arranged: 1 review task(s) are still pending.");
     expect(answer).toContain(`Still pending: ${pending} (${rejectedId}) — you declined the proposed change`);
     expect((await readExecutionState(graph, config)).status).toBe("partial");
     expect(unpairedToolCalls(final.messages)).toEqual([]);
@@ -145,8 +145,8 @@ describe("honest endings", () => {
     const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
     expect(await pendingNames()).toEqual([tooLong.name]);
     expect(final.outcome).toEqual({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${tooLong.name}` });
-    expect(String(final.finalAnswer).split("\n")[0]).toBe("Finished 3 of 3 steps (partial).");
-    expect(final.finalAnswer).toContain(`Still pending: ${tooLong.name} (${tooLong.id}) — Skipping task ${tooLong.id}: no free run fits it.`);
+    expect(String(final.finalAnswer).split("\n")[0]).toBe("Your review week is partly arranged: 1 review task(s) are still pending.");
+    expect(final.finalAnswer).toContain(`Still pending: ${tooLong.name} (${tooLong.id}) — no free slot fits`);
   });
 
   test("a week fully arranged is told as completed", async () => {
