@@ -4,7 +4,7 @@
  * environment is read once, in `config/environment.ts`.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { ConfigurationError } from "../errors/index.js";
+import { ConfigurationError, TempoError } from "../errors/index.js";
 
 /** Seed 004's working-memory reminder. */
 export interface WorkingMemoryReminderSettings {
@@ -81,8 +81,15 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
 /** Per-invocation values a caller passes in `configurable`. */
 export interface TempoConfigurable {
   thread_id?: string;
-  /** Whose data the run sees: domain state, memory namespaces. */
+  /**
+   * Whose data the run sees: domain state, memory namespaces. Programmatic callers set it; on the LangGraph server
+   * the authenticated user decides, and a `user_id` that names someone else is refused.
+   */
   user_id?: string;
+  /** Set by the LangGraph server from its `auth` handler: the authenticated user's identity. */
+  langgraph_auth_user_id?: string;
+  /** Set by the LangGraph server: the authenticated user (its `identity` is the user id). */
+  langgraph_auth_user?: { identity?: string };
   /** Overrides `maxRounds` for this thread's next task. */
   max_rounds?: number;
 }
@@ -99,7 +106,7 @@ export const DEFAULT_USER_ID = "local-user";
 /** Reads `configurable` with defaults applied; rejects values that cannot work. */
 export function ensureConfiguration(config: RunnableConfig | undefined, settings: WorkflowSettings = DEFAULT_WORKFLOW_SETTINGS): RunConfiguration {
   const configurable = (config?.configurable ?? {}) as TempoConfigurable;
-  const userId = configurable.user_id ?? DEFAULT_USER_ID;
+  const userId = runUser(configurable);
   if (typeof userId !== "string" || userId.trim() === "") {
     throw new ConfigurationError("configurable.user_id must be a non-empty string.");
   }
@@ -108,4 +115,21 @@ export function ensureConfiguration(config: RunnableConfig | undefined, settings
     throw new ConfigurationError(`configurable.max_rounds must be a positive integer, got ${String(configurable.max_rounds)}.`);
   }
   return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? "") };
+}
+
+/**
+ * The run's user: the server's authenticated user when there is one (a `user_id` naming anyone else is refused
+ * with IDENTITY_MISMATCH), otherwise the caller's `user_id` (programmatic use), otherwise the default user.
+ */
+function runUser(configurable: TempoConfigurable): string {
+  const authenticated = configurable.langgraph_auth_user_id ?? configurable.langgraph_auth_user?.identity;
+  if (authenticated === undefined || authenticated === null || authenticated === "") return configurable.user_id ?? DEFAULT_USER_ID;
+  if (configurable.user_id !== undefined && configurable.user_id !== null && configurable.user_id !== authenticated) {
+    throw new TempoError(
+      "IDENTITY_MISMATCH",
+      `configurable.user_id names another user than the one you are signed in as; the server runs every request as its authenticated user. Leave user_id out (or set it to your own id). Nothing was changed.`,
+      { userId: configurable.user_id },
+    );
+  }
+  return authenticated;
 }

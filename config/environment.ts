@@ -121,3 +121,42 @@ function positiveInteger(raw: string | undefined, name: string, fallback: number
   if (!Number.isInteger(parsed) || parsed < minimum) throw new ConfigurationError(`${name} must be an integer ≥ ${minimum}, got "${raw}".`);
   return parsed;
 }
+
+/** How the served API authenticates callers (see `auth/`). */
+export interface AuthSettings {
+  /** HS256 shared secret: tokens signed with it are accepted, user = `sub`. */
+  jwtSecret?: string;
+  /** JSON Web Key Set of an identity provider: RS256 / ES256 tokens signed by its keys are accepted. */
+  jwksUrl?: string;
+  /** Required `iss` claim, when set. */
+  issuer?: string;
+  /** Required `aud` claim, when set. */
+  audience?: string;
+  /** The one user of open (single-user) development mode, when neither secret nor JWKS is set. */
+  userId: string;
+}
+
+/**
+ * Reads the served API's auth settings:
+ *
+ * | variable              | default    | what it sets                                                  |
+ * |-----------------------|------------|---------------------------------------------------------------|
+ * | TEMPO_AUTH_JWT_SECRET | (none)     | HS256 secret; with it every request needs `Authorization: Bearer <JWT>` |
+ * | TEMPO_AUTH_JWKS_URL   | (none)     | identity provider's JWKS (RS256 / ES256 tokens)               |
+ * | TEMPO_AUTH_ISSUER     | (none)     | required `iss`                                                |
+ * | TEMPO_AUTH_AUDIENCE   | (none)     | required `aud`                                                |
+ * | TEMPO_USER_ID         | local-user | the one user of open development mode (neither of the first two set) |
+ */
+export function readAuthSettings(environment: Environment = process.env): AuthSettings {
+  const value = (name: string) => {
+    const raw = environment[name]?.trim();
+    return raw === undefined || raw === "" ? undefined : raw;
+  };
+  const jwtSecret = value("TEMPO_AUTH_JWT_SECRET");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigurationError("TEMPO_AUTH_JWT_SECRET must be at least 32 characters (a 256-bit HS256 key); generate one with `openssl rand -hex 32`.");
+  }
+  const jwksUrl = value("TEMPO_AUTH_JWKS_URL");
+  if (jwksUrl !== undefined && !URL.canParse(jwksUrl)) throw new ConfigurationError(`TEMPO_AUTH_JWKS_URL must be a URL, got "${jwksUrl}".`);
+  return { jwtSecret, jwksUrl, issuer: value("TEMPO_AUTH_ISSUER"), audience: value("TEMPO_AUTH_AUDIENCE"), userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID };
+}

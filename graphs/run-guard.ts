@@ -2,7 +2,14 @@
  * The run guard: checks a run BEFORE LangGraph writes its input to the
  * thread, so a refused run leaves the thread exactly as it was.
  *
- * - the configured user must own the thread (else THREAD_ACCESS_DENIED);
+ * - the run's user (the server's authenticated user, else `user_id`) must
+ *   own the thread — the owner in its latest checkpoint, or the server's
+ *   `metadata.owner` of the thread — even when the run starts from an earlier
+ *   checkpoint (else THREAD_ACCESS_DENIED);
+ * - from outside, state moves only through a message or the answer to the
+ *   pending card: a `Command` carrying `update` or `goto`, and `updateState` /
+ *   `bulkUpdateState`, are refused (STATE_CHANGE_REFUSED) — except ending the
+ *   thread (`updateState(config, null, END)`), which drops its task;
  * - the input must be storable and within its size limits, and must not remove
  *   or overwrite messages of the thread (`input-check.ts`; else INVALID_INPUT);
  * - a message must be non-empty, and a slash command must be one Tempo knows
@@ -33,7 +40,7 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
-import { isCommand, type StateSnapshot } from "@langchain/langgraph";
+import { END, isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
 import { assertResumeIsCurrent } from "../contracts/cards.js";
 import { DatabaseTimeoutError, DatabaseUnreachableError, InvalidResumeError, TempoError, ThreadBusyError } from "../errors/index.js";
@@ -49,6 +56,8 @@ interface GuardableGraph {
   getStateHistory(config: RunnableConfig, options?: unknown): AsyncIterableIterator<StateSnapshot>;
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   streamEvents(input: unknown, options?: Record<string, unknown>, streamOptions?: unknown): AsyncIterable<unknown> | Promise<unknown>;
+  updateState(...args: unknown[]): Promise<unknown>;
+  bulkUpdateState(...args: unknown[]): Promise<unknown>;
   checkpointer?: unknown;
 }
 
@@ -136,8 +145,23 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
       })(),
     );
   };
+  // No route around a card: state set by hand (an approved write, another owner) would skip the human. The one
+  // update let through is ending the thread — `updateState(config, null, END)`, Agent Inbox's "Mark as resolved" —
+  // which sets nothing itself: `endThreadOnClientEnd` turns it into the end_thread transition.
+  const updateState = target.updateState.bind(target);
+  target.updateState = async (config: unknown, values: unknown, asNode?: unknown) => {
+    if (asNode === END && (values === null || values === undefined)) return updateState(config, values, asNode);
+    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  };
+  target.bulkUpdateState = async () => {
+    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  };
   return graph;
 }
+
+const STATE_CHANGE_REFUSAL =
+  "A Tempo thread's state changes only through a new message or the answer to the card it waits on (a resume); " +
+  "updateState (other than ending the thread: values null, as END) and Command update/goto are refused. Nothing was changed.";
 
 /**
  * What the checks decided: the input to run (a stopped run is continued with `null`) and, for a resume, the
@@ -177,6 +201,9 @@ export function checkInput(input: unknown, options: Record<string, unknown> | un
   const config = (options ?? {}) as RunnableConfig;
   ensureConfiguration(config, settings);
   checkConfigurableIds(config.configurable);
+  if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
+    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  }
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
     throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
   }
@@ -199,15 +226,17 @@ export async function checkRun(
 ): Promise<RunCheck> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
+  // The LangGraph server passes the thread's metadata, where its auth handler stamped the owner at creation.
+  assertOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
   if (!threadId || !graph.checkpointer) return { input };
-  // The checkpoint the run starts from: the latest, or the one the caller addressed.
+  // The checkpoint the run starts from: the latest, or the one the caller addressed. The owner is the latest
+  // checkpoint's, so a run from an early checkpoint (before the owner was recorded) cannot take the thread over.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
-  const snapshot = await graph.getState({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
+  const latest = await graph.getState({ configurable: { thread_id: threadId } });
+  const snapshot = checkpointId ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } }) : latest;
+  assertOwner((latest.values as { userId?: string } | undefined)?.userId, userId);
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
-  const owner = values?.userId;
-  if (owner && owner !== userId) {
-    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", { userId });
-  }
+  assertOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
   const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
   if (waited && waiting && inputMessages(input).length > 0) {
@@ -262,6 +291,17 @@ function withDurability(options: Record<string, unknown>, input: unknown, snapsh
   if (options.durability !== undefined) return options;
   const durability = durabilityFor(input, snapshot);
   return durability ? { ...options, durability } : options;
+}
+
+/** Refuses a run of `userId` on a thread `owner` (when known) owns. */
+function assertOwner(owner: unknown, userId: string): void {
+  if (typeof owner === "string" && owner !== "" && owner !== userId) {
+    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own. Nothing was changed.", { userId });
+  }
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== undefined && value !== null;
 }
 
 /** Refuses empty and unknown-command messages (sizes are checked with the whole input). */

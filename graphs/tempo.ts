@@ -20,6 +20,7 @@ import { createAskUserNode } from "../nodes/ask-user.js";
 import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm.js";
 import type { NodeDependencies } from "../nodes/dependencies.js";
+import { WriteApprovals } from "../nodes/approvals.js";
 import { createDeliverNode } from "../nodes/deliver.js";
 import { createExecuteNode } from "../nodes/execute.js";
 import { createMemorizeNode } from "../nodes/memorize.js";
@@ -65,6 +66,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
     settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
     executionLog: options.executionLog,
+    approvals: new WriteApprovals(),
   };
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)

@@ -34,7 +34,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
-    const { userId } = ensureConfiguration(config, dependencies.settings);
+    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     assertThreadOwner(state, userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
@@ -50,12 +50,13 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const definition = findTool(dependencies.domain, tool.name);
     const card = toolInterrupt(tool, stepPosition(state), definition ? (toJsonSchema(definition.schema) as Record<string, unknown>) : undefined);
     const answer = awaitHuman(card, state.pendingAnswer, (answers) => readToolAnswer(answers, tool, dependencies), config);
-    if (answer.editedArguments) {
-      // What the chat says with the applied call names the edited change, not the proposal.
-      const summary = await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments);
-      return answerTool(state, { ...tool, summary, speak: `Applying your edit: ${summary}.` }, answer, config);
-    }
-    return answerTool(state, tool, answer, config);
+    // What the chat says with an edited call names the edited change, not the proposal.
+    const summary = answer.editedArguments ? await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments) : undefined;
+    const answered = summary === undefined ? tool : { ...tool, summary, speak: `Applying your edit: ${summary}.` };
+    // Only this answer path approves a write: execute applies nothing without the approval recorded here.
+    const approved = approvedCall(answered, answer);
+    if (approved) await dependencies.approvals.record(config.store, threadId, approved);
+    return answerTool(state, answered, answer, config);
   };
 }
 
@@ -156,10 +157,8 @@ function editedPlan(response: HumanResponse): PlanStep[] {
 
 function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, config: LangGraphRunnableConfig): TempoUpdate {
   const { response } = answer;
-  if (response.type === "accept" || response.type === "edit") {
-    const approved = response.type === "edit" ? { ...tool, arguments: answer.editedArguments ?? tool.arguments } : tool;
-    return { ...approveTool(state, approved), stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
-  }
+  const approved = approvedCall(tool, answer);
+  if (approved) return { ...approveTool(state, approved), stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
   // Rejected: the proposal and its rejection are recorded as one tool round, so execute chooses again knowing why.
   // Feedback may concern the plan itself: the planner reviews it first (a no-op revision resumes this step at once).
   const feedback = response.type === "response" ? String(response.args) : "";
@@ -179,4 +178,11 @@ function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, co
     messages: round,
     workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
   };
+}
+
+/** The call an accept or an edit approves (null for a rejection). */
+function approvedCall(tool: PendingTool, { response, editedArguments }: ToolAnswer): PendingTool | null {
+  if (response.type === "accept") return tool;
+  if (response.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments };
+  return null;
 }

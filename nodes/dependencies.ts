@@ -3,6 +3,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import type { StageModels } from "../models/stage-models.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
+import type { WriteApprovals } from "./approvals.js";
 
 export interface NodeDependencies {
   models: StageModels;
@@ -12,4 +13,6 @@ export interface NodeDependencies {
   workflowVersion: string;
   /** Where tool calls are recorded (and writes made exactly-once); optional. */
   executionLog?: ExecutionLog;
+  /** The writes humans approved on their cards: confirm records them, execute applies only those. */
+  approvals: WriteApprovals;
 }

@@ -39,7 +39,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
-    if (state.approvedTool) return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
+    if (state.approvedTool) {
+      // Defence in depth behind the run guard: an approval set by anything but confirm's answer path applies nothing.
+      await dependencies.approvals.assertApproved(config.store, threadId, state.approvedTool);
+      return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
+    }
 
     const step = currentStep(state);
     if (!step) return resumeExecution(state, state.planSteps);

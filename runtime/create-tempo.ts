@@ -1,21 +1,111 @@
 /**
- * Assembles a running Tempo from settings: the database (Postgres at
- * DATABASE_URL, or the embedded one), Tempo's checkpointer (the official
- * PostgresSaver plus step snapshots and one resume per interrupt), the
- * execution log, the schedule domain on its Postgres repository, and the
- * stage models (or the offline policy). Used by the demo, the terminal chat and the benches; the
- * graph itself is built by `buildTempoGraph` and knows none of this.
+ * Tempo's one composition root. `createTempoDependencies` builds what the
+ * graph needs besides a checkpointer and a store — the stage models (or the
+ * offline policy), the schedule domain on its repository, the execution log —
+ * from settings, on a Postgres pool when there is one. Two callers:
+ *
+ * - `createTempo` (the demo, the terminal chat, the benches, your own
+ *   workers): opens the database (Postgres at DATABASE_URL, or the embedded
+ *   one) and adds Tempo's checkpointer (the official PostgresSaver plus step
+ *   snapshots and one resume per interrupt) and the memory store;
+ * - `createServedGraph` (`graphs/index.ts`, for the LangGraph server, which
+ *   brings its own checkpointer and store): with DATABASE_URL, the Postgres
+ *   repository and execution log, so confirmed writes apply once there too.
+ *
+ * The graph itself is built by `buildTempoGraph` and knows none of this.
  */
-import { createTempoCheckpointer, openDatabase, PostgresExecutionLog, redactUrl, type Database, type TempoPostgresSaver } from "../checkpoints/index.js";
+import type pg from "pg";
+import {
+  createTempoCheckpointer,
+  openDatabase,
+  PostgresExecutionLog,
+  redactUrl,
+  type Database,
+  type ResumeGuard,
+  type TempoPostgresSaver,
+} from "../checkpoints/index.js";
 import { createMemoryStore } from "../checkpoints/store.js";
 import { createThreadLock } from "../checkpoints/thread-lock.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";
-import { createScheduleDomain, PostgresScheduleRepository } from "../tools/schedule/index.js";
+import type { StageModels } from "../models/stage-models.js";
+import type { ToolDomain } from "../tools/domain.js";
+import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, type ScheduleState } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { withSampleSchedule } from "../tools/schedule/sample-seeding.js";
 import type { ScheduleRepository } from "../tools/schedule/repository.js";
+
+/** What the graph needs besides its checkpointer and store. */
+export interface TempoDependencies {
+  models: StageModels;
+  domain: ToolDomain<ScheduleState>;
+  repository: ScheduleRepository;
+  /** The Postgres execution log, when built on a pool. */
+  executionLog?: PostgresExecutionLog;
+  /** True when the offline policy drives the graph. */
+  offline: boolean;
+  /** Which model runs, for people. */
+  modelDescription: string;
+}
+
+/** Options of {@link createTempoDependencies}. */
+export interface TempoDependencyOptions {
+  /** Postgres for the schedule repository and the execution log; without it, schedules live in memory and there is no log. */
+  pool?: pg.Pool;
+  /** Refuses a write of a run that lost the race to resume an interrupt (Tempo's checkpointer). */
+  resumeGuard?: ResumeGuard;
+}
+
+/** Builds the models, the schedule domain and (on a pool) the execution log, migrating their tables. */
+export async function createTempoDependencies(settings: TempoSettings, options: TempoDependencyOptions = {}): Promise<TempoDependencies> {
+  let executionLog: PostgresExecutionLog | undefined;
+  let base: ScheduleRepository;
+  if (options.pool) {
+    // Same database as the schedule repository: each write's log entry commits in the write's transaction.
+    executionLog = new PostgresExecutionLog(options.pool, { resumeGuard: options.resumeGuard });
+    await executionLog.migrate();
+    const postgresRepository = new PostgresScheduleRepository(options.pool);
+    await postgresRepository.migrate();
+    base = postgresRepository;
+  } else {
+    base = new InMemoryScheduleRepository();
+  }
+  const repository = settings.sampleData ? withSampleSchedule(base) : base;
+  const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
+  return { models: created.models, domain: createScheduleDomain({ repository }), repository, executionLog, offline: created.offline, modelDescription: created.description };
+}
+
+/** The graph the LangGraph server runs, and what it holds open. */
+export interface ServedGraph {
+  graph: TempoGraph;
+  dependencies: TempoDependencies;
+  /** Closes the pool, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the graph for the LangGraph server: no checkpointer or store (the server attaches its own), the
+ * dependencies of `settings` — with DATABASE_URL, on Postgres.
+ */
+export async function createServedGraph(settings: TempoSettings): Promise<ServedGraph> {
+  const database = settings.database.databaseUrl
+    ? await openDatabase({
+        databaseUrl: settings.database.databaseUrl,
+        poolSize: 5,
+        statementTimeoutMs: settings.database.statementTimeoutMs,
+        lockTimeoutMs: settings.database.lockTimeoutMs,
+      })
+    : undefined;
+  try {
+    const dependencies = await createTempoDependencies(settings, { pool: database?.pool });
+    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow });
+    return { graph, dependencies, close: async () => database?.close() };
+  } catch (error) {
+    await database?.close();
+    throw error;
+  }
+}
 
 export interface Tempo {
   graph: TempoGraph;
@@ -44,26 +134,21 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
-    // Same database as the schedule repository: each write's log entry commits in the write's transaction.
-    const executionLog = new PostgresExecutionLog(database.pool, { resumeGuard: checkpointer });
-    await executionLog.migrate();
     const store = await createMemoryStore(database);
     closers.push(() => store.stop());
-    const postgresRepository = new PostgresScheduleRepository(database.pool);
-    await postgresRepository.migrate();
-    const repository = settings.sampleData ? withSampleSchedule(postgresRepository) : postgresRepository;
-    const domain = createScheduleDomain({ repository });
-    const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-    const graph = buildTempoGraph({ models: created.models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
+    const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
+    const { models, domain, repository, offline } = dependencies;
+    const executionLog = dependencies.executionLog!; // always built on a pool
+    const graph = buildTempoGraph({ models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
     return {
       graph,
       database,
       checkpointer,
       executionLog,
       repository,
-      offline: created.offline,
+      offline,
       describe: () => [
-        `model: ${created.description}`,
+        `model: ${dependencies.modelDescription}`,
         `state: ${database.embedded ? `embedded Postgres (PGlite) in ${settings.database.dataDir ?? ".tempo/pgdata"}` : "Postgres"} at ${redactUrl(database.url)}`,
       ],
       close: async () => {

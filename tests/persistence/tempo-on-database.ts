@@ -1,6 +1,7 @@
 /**
- * Builds Tempo the way `createTempo` does — Tempo's checkpointer, the Postgres execution log, the schedule domain on
- * its Postgres repository, the deterministic offline policy — on a given database URL, for the persistence tests and
+ * Builds Tempo the way `createTempo` does — Tempo's checkpointer, the memory store (where confirm records approved
+ * writes), the Postgres execution log, the schedule domain on its Postgres repository, the deterministic offline
+ * policy — on a given database URL, for the persistence tests and
  * their child processes (which must all build the same graph on the same database).
  */
 import { HumanMessage } from "@langchain/core/messages";
@@ -15,6 +16,7 @@ import {
   type Database,
   type OpenDatabaseOptions,
 } from "../../checkpoints/index.js";
+import { createMemoryStore } from "../../checkpoints/store.js";
 import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
@@ -66,14 +68,16 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     const repository = new PostgresScheduleRepository(database.pool);
     await repository.migrate();
     const domain = createScheduleDomain({ repository });
+    const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
       models: { default: new ScheduleOfflinePolicy() },
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
+      store,
       executionLog,
       ...(options.holdThreads ? { threadLock: createThreadLock(database) } : {}),
     });
-    return { graph, database, checkpointer, executionLog, repository, close: () => database.close() };
+    return { graph, database, checkpointer, executionLog, repository, close: () => store.stop().finally(() => database.close()) };
   } catch (error) {
     await database.close();
     throw error;

@@ -5,7 +5,8 @@
  * Two front ends' requests are reproduced byte for byte: Agent Chat UI's
  * (`runs.stream` with subgraphs on and its stream modes) and `@langchain/react`'s
  * `useStream` (the SDK's `StreamController`: `run.start`, `input.respond` by
- * interrupt id).
+ * interrupt id). The server requires tokens (TEMPO_AUTH_JWT_SECRET), so each
+ * test is its own user with its own schedule.
  *
  * One run per thread on the server is its multitask strategy (issue 12.2):
  * two runs sent at once on one thread never fork it — `reject` (the default)
@@ -16,25 +17,35 @@
  */
 import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { isHitlRequest } from "../../contracts/cards.js";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
+
+const SECRET = "langgraph-dev-test-secret-0123456789abcdef";
 
 let server: LangGraphDevServer;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = await startLangGraphDev();
+  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET });
   apiUrl = server.apiUrl;
 }, 120_000);
+
+/** The Authorization header of a token for `user`. */
+async function bearer(user: string): Promise<{ authorization: string }> {
+  const token = await new SignJWT({ sub: user }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode(SECRET));
+  return { authorization: `Bearer ${token}` };
+}
 
 afterAll(async () => {
   await server?.stop();
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
-  expect(await (await fetch(`${apiUrl}/ok`)).json()).toEqual({ ok: true });
-  const client = new Client({ apiUrl });
+  const headers = await bearer("sdk-student");
+  expect(await (await fetch(`${apiUrl}/ok`, { headers })).json()).toEqual({ ok: true });
+  const client = new Client({ apiUrl, defaultHeaders: headers });
   const assistants = await client.assistants.search({ graphId: "tempo" });
   expect(assistants.length).toBeGreaterThan(0);
   // Studio renders these: the input is { messages }, the configuration has user_id and max_rounds.
@@ -43,6 +54,7 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual(["max_rounds", "user_id"]);
 
   const thread = await client.threads.create();
+  expect(thread.metadata).toMatchObject({ owner: "sdk-student" });
   const config = { configurable: { user_id: "sdk-student" } };
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
   let state = await client.threads.getState(thread.thread_id);
@@ -107,7 +119,7 @@ function modesSeen(events: StreamEvent[]): string[] {
 }
 
 test("Agent Chat UI's request (subgraphs on, values + messages-tuple + custom) runs to Tempo's card, and its resume to the next card", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-student") });
   const thread = await client.threads.create();
   // Agent Chat UI sends the message as content blocks with its own id, and no config.
   const message = { id: "chat-ui-message-1", type: "human", content: [{ type: "text", text: "Arrange my review week" }] };
@@ -129,33 +141,47 @@ test("Agent Chat UI's request (subgraphs on, values + messages-tuple + custom) r
 
 test("a whole conversation driven as @langchain/react's useStream drives it: submit, read interrupts, respond by interrupt id", async () => {
   // useStream is a React binding over the SDK's StreamController; this drives the controller
-  // the way the hook does (activate, submit, respond) and records the commands it sends.
+  // the way the hook does (activate, submit, respond), reads what the hook renders (its root
+  // snapshot), and records the commands it sends.
   const commands: Array<{ method: string; params: { interrupt_id?: string; response?: unknown } }> = [];
   const recordingFetch: typeof fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url.endsWith("/commands") && typeof init?.body === "string") commands.push(JSON.parse(init.body));
     return fetch(input, init);
   };
-  const client = new Client({ apiUrl, callerOptions: { fetch: recordingFetch } });
-  const runEnds: Array<(reason: string) => void> = [];
-  const controller = new StreamController({
-    assistantId: "tempo",
-    client,
-    threadId: null,
-    fetch: recordingFetch,
-    onCompleted: ({ reason }) => runEnds.shift()?.(reason),
-  });
+  // The app's token as useStream takes it (`defaultHeaders`): the SDK puts it on every REST and protocol request.
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("use-stream-student"), callerOptions: { fetch: recordingFetch } });
+  const controller = new StreamController({ assistantId: "tempo", client, threadId: null, fetch: recordingFetch });
   const deactivate = controller.activate();
-  /** Runs one submit / respond and resolves with how its run ended ("interrupt", "success", "error"). */
+  /**
+   * Runs one submit / respond and resolves with how its run ended ("interrupt", "success", "error") once
+   * the snapshot a UI renders settles: loading, then not loading. Not `onCompleted`: SDK 1.15.0 skips it
+   * for a resumed run when the server's two SSE streams deliver its end more than a tick apart (README,
+   * "useStream against the served API").
+   */
   const untilRunEnds = async (start: () => Promise<void>): Promise<string> => {
-    const ended = new Promise<string>((resolve) => runEnds.push(resolve));
-    await start();
-    // A server without the protocol endpoints accepts nothing and ends nothing: fail instead of hanging.
+    let stop = () => {};
+    const settled = new Promise<void>((resolve) => {
+      let loading = false;
+      stop = controller.rootStore.subscribe(() => {
+        const { isLoading } = controller.rootStore.getSnapshot();
+        if (isLoading) loading = true;
+        else if (loading) resolve();
+      });
+    });
     let timer: NodeJS.Timeout | undefined;
+    // A server without the protocol endpoints accepts nothing and ends nothing: fail instead of hanging.
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`the run did not end in ${RUN_END_TIMEOUT_MS / 1000} s:\n${server.output().slice(-4000)}`)), RUN_END_TIMEOUT_MS);
     });
-    return Promise.race([ended, timeout]).finally(() => clearTimeout(timer));
+    try {
+      await Promise.race([start().then(() => settled), timeout]);
+    } finally {
+      clearTimeout(timer);
+      stop();
+    }
+    const snapshot = controller.rootStore.getSnapshot();
+    return snapshot.error ? "error" : snapshot.interrupts.length > 0 ? "interrupt" : "success";
   };
   try {
     const config = { configurable: { user_id: "use-stream-student" } };
@@ -188,7 +214,7 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
 }, 240_000);
 
 test("through the server: the card passes Agent Chat UI's v1 HITL check, messages-tuple has no contract JSON, v1 decisions answer by interrupt id, a repeated answer is STALE_RESUME", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("card-contract-student") });
   const thread = await client.threads.create();
   const first = await streamAsAgentChatUi(client, thread.thread_id, { input: { messages: [{ type: "human", content: "Arrange my review week" }] } });
   expect(first.filter((part) => part.event === "error"), server.output()).toEqual([]);
@@ -239,7 +265,7 @@ async function humanTexts(client: Client, threadId: string): Promise<string[]> {
 const userMessage = (content: string) => ({ messages: [{ role: "user", content }] });
 
 test("two runs at once with the default multitask strategy (reject): the second is refused with 422, no fork", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-reject") });
   const config = { configurable: { user_id: "multitask-reject" } };
   const thread = await client.threads.create();
   const results = await Promise.allSettled([
@@ -257,7 +283,7 @@ test("two runs at once with the default multitask strategy (reject): the second 
 }, 60_000);
 
 test("two messages at once with multitask strategy enqueue: both run, one after the other, in one linear history", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-enqueue") });
   const config = { configurable: { user_id: "multitask-enqueue" } };
   const thread = await client.threads.create();
   const runs = await Promise.all(
@@ -271,7 +297,7 @@ test("two messages at once with multitask strategy enqueue: both run, one after 
 }, 60_000);
 
 test("multitask strategy interrupt stops the first run; the thread is not left stuck and a next message carries it on", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-interrupt") });
   const config = { configurable: { user_id: "multitask-interrupt" } };
   const thread = await client.threads.create();
   const first = await client.runs.create(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
@@ -287,7 +313,7 @@ test("multitask strategy interrupt stops the first run; the thread is not left s
 }, 60_000);
 
 test("hostile input through the server is refused by the run guard; the thread stays usable", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("hostile-sdk") });
   const config = { configurable: { user_id: "hostile-sdk" } };
   const thread = await client.threads.create();
   await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
@@ -308,7 +334,7 @@ test("hostile input through the server is refused by the run guard; the thread s
 }, 60_000);
 
 test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends the task and clears its card", async () => {
-  const client = new Client({ apiUrl });
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("sdk-resolver") });
   const thread = await client.threads.create();
   const config = { configurable: { user_id: "sdk-resolver" } };
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });

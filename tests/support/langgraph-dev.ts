@@ -1,9 +1,17 @@
 /**
  * `langgraph dev` for tests: serves langgraph.json on a free port with no
- * model key and no DATABASE_URL (offline policy, in-memory schedules), waits
- * for /ok, and stops the whole process group afterwards.
+ * model key, no DATABASE_URL (offline policy, in-memory schedules) and no
+ * TEMPO_AUTH_* (open single-user mode) unless the test sets them, waits for
+ * /info (the one route that needs no token), and stops the whole process
+ * group afterwards. Each server keeps its threads, runs and store in a
+ * folder of its own (the dev server persists them in `.langgraph_api` next to
+ * the config it serves), so servers of parallel test files, and of earlier
+ * runs, never see each other's data.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { freePort } from "./postgres.js";
 
 /** A running dev server. */
@@ -24,14 +32,17 @@ const READY_TIMEOUT_MS = 90_000;
  */
 const SCHEMA_TIMEOUT_MS = 150_000;
 
-/** Starts `langgraph dev` on a free port and resolves once it answers /ok. */
-export async function startLangGraphDev(): Promise<LangGraphDevServer> {
+/** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
+export async function startLangGraphDev(environment: Record<string, string> = {}): Promise<LangGraphDevServer> {
   const port = await freePort();
+  const folder = await fs.mkdtemp(path.join(tmpdir(), "tempo-langgraph-dev-"));
+  const config = path.join(folder, "langgraph.json");
+  await fs.writeFile(config, JSON.stringify(await configServedFrom(path.join(process.cwd(), "langgraph.json"), folder)));
   const apiUrl = `http://127.0.0.1:${port}`;
   let output = "";
   const server: ChildProcess = spawn(
     "npx",
-    ["--no-install", "@langchain/langgraph-cli", "dev", "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
+    ["--no-install", "@langchain/langgraph-cli", "dev", "--config", config, "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
     {
       cwd: process.cwd(),
       env: {
@@ -41,6 +52,9 @@ export async function startLangGraphDev(): Promise<LangGraphDevServer> {
         OPENAI_API_KEY: "",
         OPENAI_BASE_URL: "",
         DATABASE_URL: "",
+        TEMPO_AUTH_JWT_SECRET: "",
+        TEMPO_AUTH_JWKS_URL: "",
+        ...environment,
       },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -48,19 +62,30 @@ export async function startLangGraphDev(): Promise<LangGraphDevServer> {
   );
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const stop = () => stopProcessGroup(server);
+  const stop = () => stopProcessGroup(server).finally(() => fs.rm(folder, { recursive: true, force: true }));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
-    const ok = await fetch(`${apiUrl}/ok`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${apiUrl}/info`).then((response) => response.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`langgraph dev did not answer /ok in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
+      throw new Error(`langgraph dev did not answer /info in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return { apiUrl, output: () => output, stop };
+}
+
+/** The project's langgraph.json with its graph and auth paths relative to `folder`, to be served from there. */
+async function configServedFrom(file: string, folder: string): Promise<Record<string, unknown>> {
+  const config = JSON.parse(await fs.readFile(file, "utf8")) as { graphs: Record<string, string>; auth?: { path: string } };
+  const moved = (spec: string) => `./${path.relative(folder, path.resolve(path.dirname(file), spec))}`;
+  return {
+    ...config,
+    graphs: Object.fromEntries(Object.entries(config.graphs).map(([id, spec]) => [id, moved(spec)])),
+    ...(config.auth ? { auth: { ...config.auth, path: moved(config.auth.path) } } : {}),
+  };
 }
 
 async function stopProcessGroup(server: ChildProcess): Promise<void> {

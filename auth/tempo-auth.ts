@@ -1,0 +1,193 @@
+/**
+ * Tempo's `Auth` handler for the LangGraph server (`langgraph.json` → `auth`):
+ * who a request is (`authenticate`), and what that user may do with each
+ * resource (`on`).
+ *
+ * - Authentication: with a secret or a key set configured, every request needs
+ *   `Authorization: Bearer <JWT>` (see `tokens.ts`) — or the JWT in
+ *   `x-api-key`, the header Agent Inbox fills from its "LangSmith API key"
+ *   field; the user is its `sub`.
+ *   With neither, the server is open to one user, `TEMPO_USER_ID` (local
+ *   development).
+ * - Threads: creating one stamps `metadata.owner`; reading, searching,
+ *   history, copying, deleting, cancelling and runs are filtered by owner, so
+ *   another user's thread answers 404 and is left as it was. The owner cannot
+ *   be changed through metadata.
+ * - No route around a card: runs whose command carries `update` or `goto` are
+ *   refused; a state update (`threads.updateState`) reaches the graph only for
+ *   the thread's owner, and the graph's run guard refuses all but ending the
+ *   thread (values null, as END: Agent Inbox's "Mark as resolved"); a run's
+ *   `configurable.user_id` naming someone else is refused before the run
+ *   exists.
+ * - Assistants are shared configurations: anyone may list and read them, only
+ *   the owner may change or delete one, and none may carry another user's
+ *   `user_id`.
+ * - Store: only namespaces under the caller's own `["tempo", "users", <user>]`.
+ * - Crons: not served (refused).
+ * - Anything else: refused.
+ * - The protocol routes `useStream` uses (`/threads/{id}/commands`,
+ *   `/threads/{id}/stream/events`) run no per-resource rule for the caller:
+ *   `@langchain/langgraph-api` 1.5.1 keeps, per thread, the auth of the first
+ *   request that reached them (`dist/protocol/service.mjs:86-108`), runs every
+ *   later command on the thread with it, and attaches any event stream to it
+ *   unchecked (`dist/api/protocol.mjs:115-157`). So a thread's protocol routes
+ *   belong to the first user who reached them since the server started; anyone
+ *   else is answered 404 before the server sees the request.
+ */
+import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
+import type { AuthSettings } from "../config/environment.js";
+import { namespaceLabel } from "../memory/namespaces.js";
+import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
+
+/** The metadata key that records a thread's (or an assistant's) owner. */
+export const OWNER_KEY = "owner";
+
+type Metadata = Record<string, unknown>;
+interface User {
+  identity: string;
+  permissions?: string[];
+}
+
+/** Builds the handler for `settings`; `verifier` replaces the token check (tests). */
+export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier) {
+  const verify = tokensRequired(settings) ? (verifier ?? createTokenVerifier(settings)) : undefined;
+  // Thread id → the user whose requests the server's protocol session for that thread runs as (see above).
+  const protocolUsers = new Map<string, string>();
+
+  return (
+    new Auth()
+      .authenticate(async (request: Request) => {
+        if (!verify) return { identity: settings.userId, permissions: [] };
+        const token = tokenOf(request);
+        if (!token) throw unauthorized("This Tempo server needs `Authorization: Bearer <JWT>` (or the JWT in `x-api-key`) on every request.");
+        let user: { identity: string; permissions: string[] };
+        try {
+          const verified = await verify(token);
+          user = { identity: verified.identity, permissions: verified.permissions };
+        } catch (error) {
+          throw unauthorized(error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.");
+        }
+        claimProtocolThread(protocolUsers, request, user.identity);
+        return user;
+      })
+      // Threads: owned from creation on; every other action sees only the caller's own.
+      .on("threads:create", ({ user, value }) => {
+        signedIn(user, verify);
+        value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
+        return ownedBy(user);
+      })
+      .on("threads:create_run", ({ user, value }) => {
+        signedIn(user, verify);
+        const kwargs = (value.kwargs ?? {}) as { command?: { update?: unknown; goto?: unknown }; config?: { configurable?: { user_id?: unknown } } };
+        if (hasValue(kwargs.command?.update) || hasValue(kwargs.command?.goto)) {
+          throw forbidden("A run's command may only answer the pending card (`resume`); `update` and `goto` are refused.");
+        }
+        refuseOtherUser(kwargs.config?.configurable?.user_id, user);
+        // A thread the run creates (no thread id, or if_not_exists: "create") is owned by the caller too.
+        value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
+        return ownedBy(user);
+      })
+      .on("threads:update", ({ user, value }) => {
+        signedIn(user, verify);
+        // Metadata edits carry `metadata`, cancellations `action`; a request with neither is a state update, which the
+        // server hands the graph: its run guard refuses every one but ending the thread (values null, as END), and
+        // only the owner gets that far (the filter below).
+        refuseOwnerChange(value.metadata, user);
+        return ownedBy(user);
+      })
+      .on(["threads:read", "threads:search", "threads:delete"], ({ user }) => {
+        signedIn(user, verify);
+        return ownedBy(user);
+      })
+      // Assistants: shared to read; an assistant never carries another user's identity.
+      .on("assistants:create", ({ user, value }) => {
+        signedIn(user, verify);
+        refuseOtherUser(value.config?.configurable?.user_id, user);
+        value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
+        return ownedBy(user);
+      })
+      .on("assistants:update", ({ user, value }) => {
+        signedIn(user, verify);
+        refuseOtherUser(value.config?.configurable?.user_id, user);
+        refuseOwnerChange(value.metadata, user);
+        return ownedBy(user);
+      })
+      .on("assistants:delete", ({ user }) => {
+        signedIn(user, verify);
+        return ownedBy(user);
+      })
+      .on(["assistants:read", "assistants:search"], ({ user }) => {
+        signedIn(user, verify);
+        return true;
+      })
+      // Memory: a user's items live under ["tempo", "users", <user>]; nothing else is reachable.
+      .on("store", ({ user, value }) => {
+        signedIn(user, verify);
+        const own = ["tempo", "users", namespaceLabel(user.identity)];
+        const namespace = (value as { namespace?: string[] | null }).namespace ?? [];
+        if (namespace.length < own.length || own.some((label, index) => namespace[index] !== label)) {
+          throw forbidden(`The store holds your memory under ${JSON.stringify(own)}; address a namespace under it.`);
+        }
+        return true;
+      })
+      .on("crons", () => {
+        throw forbidden("Tempo does not serve crons.");
+      })
+      .on("*", () => {
+        throw forbidden("This action is not allowed.");
+      })
+  );
+}
+
+const PROTOCOL_ROUTE = /\/threads\/([^/]+)\/(?:commands|stream\/events)\/?$/;
+
+/** A thread's protocol routes are its first caller's: the server runs them all with that caller's auth. */
+function claimProtocolThread(protocolUsers: Map<string, string>, request: Request, identity: string): void {
+  const threadId = PROTOCOL_ROUTE.exec(new URL(request.url).pathname)?.[1];
+  if (threadId === undefined) return;
+  const holder = protocolUsers.get(threadId);
+  if (holder === undefined) protocolUsers.set(threadId, identity);
+  else if (holder !== identity) throw new HTTPException(404, { message: "Thread not found." });
+}
+
+/** The request's token: `Authorization: Bearer <JWT>`, else `x-api-key` (what Agent Inbox and the SDK's apiKey send). */
+function tokenOf(request: Request): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim());
+  return bearer?.[1] ?? (request.headers.get("x-api-key")?.trim() || undefined);
+}
+
+/** The filter that limits an action to the caller's own resources. */
+function ownedBy(user: User): Record<string, string> {
+  return { [OWNER_KEY]: user.identity };
+}
+
+/** With tokens required, the unauthenticated Studio user (x-auth-scheme: langsmith) gets nothing. */
+function signedIn(user: User, verify: TokenVerifier | undefined): void {
+  if (verify && isStudioUser(user as Parameters<typeof isStudioUser>[0])) {
+    throw forbidden("Sign in with a bearer token: the Studio header is not accepted by this server.");
+  }
+}
+
+/** A `user_id` set by the caller must be the caller's own. */
+function refuseOtherUser(userId: unknown, user: User): void {
+  if (hasValue(userId) && userId !== user.identity) {
+    throw forbidden("configurable.user_id names another user; runs and assistants act only as the signed-in user (leave user_id out).");
+  }
+}
+
+/** Metadata may not hand a resource to someone else. */
+function refuseOwnerChange(metadata: Metadata | null | undefined, user: User): void {
+  if (metadata && OWNER_KEY in metadata && metadata[OWNER_KEY] !== user.identity) throw forbidden("The owner of a thread or assistant cannot be changed.");
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
+}
+
+function unauthorized(message: string): HTTPException {
+  return new HTTPException(401, { message, headers: { "WWW-Authenticate": 'Bearer realm="tempo"' } });
+}
+
+function forbidden(message: string): HTTPException {
+  return new HTTPException(403, { message });
+}

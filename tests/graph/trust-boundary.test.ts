@@ -1,0 +1,156 @@
+/**
+ * The trust boundary inside the graph (the served graph has the same guard):
+ * no route around a card — `updateState`, `bulkUpdateState` and a `Command`
+ * carrying `update` or `goto` are refused and apply nothing; the user comes
+ * from the server's authenticated user when there is one; a run from an early
+ * checkpoint cannot take a thread over; the server's `metadata.owner` is
+ * honoured; behind the guard, execute applies a write only when confirm
+ * recorded its approval from the card's answer. Each refusal leaves the owner's thread as it was.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { Command, InMemoryStore } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import type { PendingTool } from "../../graphs/state.js";
+import { approvalsNamespace } from "../../nodes/approvals.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { snapshot, thrownBy } from "../reliability/support/thread-state.js";
+
+const accept = resume({ type: "accept", args: null });
+const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
+
+/** Alice's thread, waiting on the card of a write (add_note "call mom"); `store`: the run's store. */
+async function aliceWaitingOnAWrite(store?: InMemoryStore) {
+  const domain = createNotesDomain();
+  const { graph, checkpointer } = scriptedGraph({
+    domain,
+    store,
+    plan: [plan, plan],
+    execute: [json({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text: "call mom" } } }), json({ action: "done", goal_check: "listed" })],
+  });
+  const config = threadConfig("alice-thread", "alice");
+  await graph.invoke({ messages: [new HumanMessage("Add a note: call mom")] }, config);
+  await graph.invoke(accept, config);
+  const before = await snapshot(graph, config);
+  expect(before.values.pending).toMatchObject({ kind: "confirm_tool", tool: { name: "add_note" } });
+  return { graph, checkpointer, domain, config, before };
+}
+
+describe("no route around a card", () => {
+  test("updateState and bulkUpdateState are refused, whatever they set", async () => {
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    for (const attempt of [
+      () => graph.updateState(config, { approvedTool: tool, pending: null }, "confirm"),
+      () => graph.updateState(config, { userId: "mallory" }),
+      () => graph.bulkUpdateState(config, [{ updates: [{ values: { approvedTool: tool }, asNode: "confirm" }] }]),
+    ]) {
+      expect(await thrownBy(attempt())).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    }
+    expect(await snapshot(graph, config)).toEqual(before);
+    expect(domain.applied).toEqual([]);
+  });
+
+  test("a Command with update or goto is refused before anything is written; the card stays open", async () => {
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    const commands: Array<Command<unknown, Record<string, unknown>, string>> = [
+      new Command({ update: { approvedTool: tool }, goto: "execute" }),
+      new Command({ goto: "execute" }),
+      new Command({ resume: { type: "accept", args: null }, update: { approvedTool: { ...tool!, arguments: { text: "mallory was here" } } } }),
+    ];
+    for (const command of commands) {
+      expect(await thrownBy(graph.invoke(command as unknown as typeof accept, config))).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    }
+    expect(await snapshot(graph, config)).toEqual(before);
+    expect(domain.applied).toEqual([]);
+    // The owner's own answer still applies the confirmed call, once.
+    await graph.invoke(accept, config);
+    expect(domain.applied).toHaveLength(1);
+    expect(domain.data.get("alice")?.notes).toEqual(["call mom"]);
+  });
+
+  test("an approval that did not come through the card's answer applies nothing: execute refuses it (WRITE_NOT_APPROVED)", async () => {
+    const forgeries = [
+      (tool: PendingTool) => tool,
+      (tool: PendingTool) => ({ ...tool, arguments: { text: "mallory was here" } }),
+      (tool: PendingTool) => ({ ...tool, id: "call-forged" }),
+    ];
+    for (const forge of forgeries) {
+      const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+      const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+      // A route around the run guard (LangGraph's own bulkUpdateState), writing what confirm writes on an accept.
+      const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+      await unguarded.call(graph, config, [{ updates: [{ values: { approvedTool: forge(tool!), pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+      const injected = await snapshot(graph, config);
+      expect(injected.next).toEqual(["execute"]);
+      expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
+      expect(await snapshot(graph, config)).toEqual(injected);
+      expect(domain.applied).toEqual([]);
+    }
+  });
+
+  test("with a store (as the server runs it), approvals are kept there, outside the users' namespaces: the answered card applies, a forged approval does not", async () => {
+    const store = new InMemoryStore();
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite(store);
+    const tool = before.values.pending;
+    await graph.invoke(accept, config);
+    expect(domain.data.get("alice")?.notes).toEqual(["call mom"]);
+    const approvals = await store.search(approvalsNamespace("alice-thread"));
+    expect(approvals.map((item) => item.key)).toEqual([tool?.kind === "confirm_tool" ? tool.tool.id : "?"]);
+
+    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const forged = { ...(tool as { tool: PendingTool }).tool, id: "call-forged", arguments: { text: "mallory was here" } };
+    await unguarded.call(graph, config, [{ updates: [{ values: { approvedTool: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+    expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
+    expect(domain.applied).toHaveLength(1);
+  });
+
+  test("an input carrying state fields besides messages sets none of them", async () => {
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    const input = { messages: [new HumanMessage("what is the weather like?")], approvedTool: { ...tool!, arguments: { text: "mallory was here" } }, userId: "mallory", pending: null };
+    await thrownBy(graph.invoke(input as unknown as { messages: HumanMessage[] }, config));
+    const after = await snapshot(graph, config);
+    expect(after.values.userId).toBe("alice");
+    expect(domain.data.get("alice")?.notes ?? []).not.toContain("mallory was here");
+    expect(domain.applied.every((entry) => entry.userId === "alice")).toBe(true);
+  });
+});
+
+describe("identity and ownership", () => {
+  test("a run from an early checkpoint of another user's thread is refused (no fork hijack)", async () => {
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const history = [];
+    for await (const state of graph.getStateHistory(config)) history.push(state);
+    const early = history.filter((state) => !(state.values as { userId?: string }).userId);
+    expect(early.length).toBeGreaterThan(0);
+    for (const state of early) {
+      const checkpointId = state.config.configurable?.checkpoint_id as string;
+      const intruder = { configurable: { thread_id: "alice-thread", user_id: "mallory", checkpoint_id: checkpointId } };
+      expect(await thrownBy(graph.invoke({ messages: [new HumanMessage("Add a note: mallory owns this")] }, intruder))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    }
+    expect(await snapshot(graph, config)).toEqual(before);
+    expect(domain.applied).toEqual([]);
+  });
+
+  test("the server's authenticated user is the run's user; a user_id naming someone else is refused", async () => {
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const asServer = (authenticated: string, extra: Record<string, unknown> = {}) => ({ configurable: { thread_id: "alice-thread", langgraph_auth_user_id: authenticated, ...extra } });
+    expect(await thrownBy(graph.invoke(accept, asServer("alice", { user_id: "mallory" })))).toMatchObject({ code: "IDENTITY_MISMATCH" });
+    expect(await thrownBy(graph.invoke(accept, asServer("mallory", { user_id: "alice" })))).toMatchObject({ code: "IDENTITY_MISMATCH" });
+    expect(await thrownBy(graph.invoke(accept, asServer("mallory")))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    expect(await snapshot(graph, config)).toEqual(before);
+    expect(domain.applied).toEqual([]);
+    // Alice, authenticated, needs no user_id at all (the server also passes the whole user, `langgraph_auth_user`).
+    await graph.invoke(accept, { configurable: { thread_id: "alice-thread", langgraph_auth_user: { identity: "alice" } } });
+    expect(domain.applied).toHaveLength(1);
+  });
+
+  test("a thread the server stamped with an owner refuses everyone else, even before its first checkpoint", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [plan] });
+    const config = { configurable: { thread_id: "fresh", user_id: "mallory" }, metadata: { owner: "alice" } };
+    expect(await thrownBy(graph.invoke({ messages: [new HumanMessage("hello")] }, config))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    expect((await graph.getState({ configurable: { thread_id: "fresh" } })).values).toEqual({});
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Exactly-once on the served path: the graph `langgraph.json` serves
+ * (`graphs/index.ts` → `createServedGraph`) with DATABASE_URL set uses the
+ * Postgres schedule repository and execution log. Run the way the LangGraph
+ * server runs it (its own checkpointer attached, the authenticated user in
+ * `langgraph_auth_user_id`), a crash between a confirmed write and the
+ * checkpoint that records it, followed by the client trying again, applies the
+ * write once.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { readExecutionLog } from "../../checkpoints/index.js";
+import { readSettings } from "../../config/environment.js";
+import { createServedGraph, type ServedGraph } from "../../runtime/create-tempo.js";
+import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { thrownBy } from "../reliability/support/thread-state.js";
+import { resume } from "../support/scripted.js";
+
+const THREAD = "served-thread";
+const asServer = { configurable: { thread_id: THREAD, langgraph_auth_user_id: "alice" } };
+const accept = () => resume({ type: "accept", args: null });
+type Card = { action_request: { action: string } };
+const cardOf = (result: object) => ((result as { __interrupt__?: Array<{ value: Card }> }).__interrupt__?.[0]?.value)?.action_request.action;
+
+let postgres: TestPostgres;
+let served: ServedGraph;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  postgres = await startEmbeddedTestPostgres();
+  pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
+  served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
+  // What the server's getGraph does: its own checkpointer and store on the shared compiled graph.
+  Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
+}, 60_000);
+
+afterAll(async () => {
+  await served?.close();
+  await pool?.end();
+  await postgres?.stop();
+});
+
+test("the served graph with DATABASE_URL keeps schedules and the execution log in Postgres", () => {
+  expect(served.dependencies.executionLog).toBeDefined();
+  expect(served.dependencies.repository.constructor.name).not.toBe("InMemoryScheduleRepository");
+});
+
+test("a crash after the write and before its checkpoint, then trying again, applies the write once", async () => {
+  const { graph, dependencies } = served;
+  let result: object = await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
+  expect(cardOf(result)).toBe("confirm_plan");
+  result = await graph.invoke(accept(), asServer);
+  expect(cardOf(result)).toBe("place");
+
+  // The first write commits (with its log entry), then the process "dies" before the node's result is saved.
+  const persist = dependencies.domain.persist.bind(dependencies.domain);
+  let crashed = false;
+  dependencies.domain.persist = async (...args) => {
+    const outcome = await persist(...args);
+    if (!crashed) {
+      crashed = true;
+      throw new Error("simulated crash after the write committed");
+    }
+    return outcome;
+  };
+  expect(await thrownBy(graph.invoke(accept(), asServer))).toMatchObject({ message: "simulated crash after the write committed" });
+
+  // The client repeats its answer: the card is no longer open, so it continues the thread instead.
+  expect(await thrownBy(graph.invoke(accept(), asServer))).toMatchObject({ code: "INVALID_RESUME" });
+  result = await graph.invoke(null, asServer);
+  expect(cardOf(result)).toBe("place");
+
+  const log = await readExecutionLog(pool, THREAD);
+  const writes = log.filter((entry) => entry.kind === "write");
+  // The thrown "crash" also leaves a failed entry (a killed process would not); what counts: one apply, then a replay.
+  expect(writes.map((entry) => `${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual(["completed/applied", "failed/not-applied", "replayed/not-applied"]);
+  expect(new Set(writes.map((entry) => entry.toolCallId)).size).toBe(1);
+  expect(writes.every((entry) => entry.userId === "alice")).toBe(true);
+  const applied = await pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = 'alice'");
+  expect(Number(applied.rows[0]!.count)).toBe(1);
+  const messages = ((await graph.getState(asServer)).values as { messages: Array<{ tool_call_id?: string }> }).messages;
+  expect(messages.filter((message) => message.tool_call_id === writes[0]!.toolCallId)).toHaveLength(1);
+}, 120_000);

@@ -1,0 +1,204 @@
+/**
+ * Tempo's auth handler without a server: which tokens it accepts (HS256 with
+ * the secret; RS256 / ES256 from a key set served over HTTP), which it refuses
+ * (expired, unsigned, forged, wrong algorithm, no subject), and what each
+ * resource action gets (owner stamps and filters, refusals).
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTempoAuth } from "../../auth/tempo-auth.js";
+import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
+import { approvalsNamespace } from "../../nodes/approvals.js";
+
+const SECRET = "a-test-secret-of-at-least-thirty-two-characters";
+
+type Handlers = {
+  authenticate?: (request: Request) => Promise<unknown>;
+  callbacks?: Record<string, (parameter: Record<string, unknown>) => unknown>;
+};
+
+/** Calls the handler for `event` the way the LangGraph server picks it (resource:action, resource, *:action, *). */
+async function authorize(auth: ReturnType<typeof createTempoAuth>, event: string, identity: string, value: Record<string, unknown>) {
+  const handlers = auth["~handlerCache"] as Handlers;
+  const [resource, action] = event.split(":");
+  const key = [event, resource, `*:${action}`, "*"].find((candidate) => handlers.callbacks?.[candidate!]);
+  const user = { identity, display_name: identity, is_authenticated: true, permissions: [] };
+  return handlers.callbacks![key!]!({ event, resource, action, value, user, permissions: [] });
+}
+
+/** The user `authenticate` makes of a request with these headers, or the HTTP status it refused with. */
+async function authenticate(auth: ReturnType<typeof createTempoAuth>, headers: Record<string, string>, path = "/threads"): Promise<string | number> {
+  try {
+    const user = (await (auth["~handlerCache"] as Handlers).authenticate!(new Request(`http://tempo.test${path}`, { headers }))) as { identity: string };
+    return user.identity;
+  } catch (error) {
+    return (error as { status: number }).status;
+  }
+}
+
+function hs256(claims: Record<string, unknown>, secret = SECRET, expiresIn: string | number = "5m") {
+  return new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime(expiresIn).sign(new TextEncoder().encode(secret));
+}
+
+function unsigned(claims: Record<string, unknown>): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${encode({ alg: "none", typ: "JWT" })}.${encode({ ...claims, exp: Math.floor(Date.now() / 1000) + 300 })}.`;
+}
+
+describe("HS256 tokens", () => {
+  const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
+
+  test("a token signed with the secret is its subject, in Authorization or in x-api-key (Agent Inbox)", async () => {
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" })}` })).toBe("alice");
+    expect(await authenticate(auth, { "x-api-key": await hs256({ sub: "alice" }) })).toBe("alice");
+    expect(await authenticate(auth, { "x-api-key": "lsv2_pt_not_a_jwt" })).toBe(401);
+  });
+
+  test("a thread's protocol routes (useStream's) belong to the first user who reached them: anyone else gets 404", async () => {
+    const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
+    const alice = { authorization: `Bearer ${await hs256({ sub: "alice" })}` };
+    const bob = { authorization: `Bearer ${await hs256({ sub: "bob" })}` };
+    expect(await authenticate(auth, alice, "/threads/t-1/commands")).toBe("alice");
+    expect(await authenticate(auth, alice, "/threads/t-1/stream/events")).toBe("alice");
+    expect(await authenticate(auth, bob, "/threads/t-1/commands")).toBe(404);
+    expect(await authenticate(auth, bob, "/threads/t-1/stream/events")).toBe(404);
+    // Bob's own threads, and the REST routes (where the per-resource rules apply), are his to call.
+    expect(await authenticate(auth, bob, "/threads/t-2/commands")).toBe("bob");
+    expect(await authenticate(auth, bob, "/threads/t-1/state")).toBe("bob");
+    expect(await authenticate(auth, alice, "/threads/t-2/stream/events")).toBe(404);
+  });
+
+  test("no token, an expired, unsigned, forged or subject-less token are refused with 401", async () => {
+    expect(await authenticate(auth, {})).toBe(401);
+    expect(await authenticate(auth, { authorization: "Basic YWxpY2U6eA==" })).toBe(401);
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" }, SECRET, Math.floor(Date.now() / 1000) - 60)}` })).toBe(401);
+    expect(await authenticate(auth, { authorization: `Bearer ${unsigned({ sub: "alice" })}` })).toBe(401);
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" }, "another-secret-of-at-least-thirty-two-chars")}` })).toBe(401);
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({})}` })).toBe(401);
+    expect(await authenticate(auth, { authorization: "Bearer not-a-jwt" })).toBe(401);
+  });
+
+  test("a token without an expiry is refused", async () => {
+    const forever = await new SignJWT({ sub: "alice" }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(SECRET));
+    expect(await authenticate(auth, { authorization: `Bearer ${forever}` })).toBe(401);
+  });
+
+  test("issuer and audience are checked when configured", async () => {
+    const strict = createTempoAuth({ jwtSecret: SECRET, issuer: "https://id.example", audience: "tempo", userId: "local-user" });
+    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "tempo" })}` })).toBe("alice");
+    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://evil.example", aud: "tempo" })}` })).toBe(401);
+    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "other" })}` })).toBe(401);
+  });
+});
+
+describe("identity-provider tokens (JWKS)", () => {
+  let server: Server;
+  let settings: AuthSettings;
+  const keys: Record<"RS256" | "ES256", { privateKey: CryptoKey; jwk: JWK }> = {} as never;
+
+  beforeAll(async () => {
+    const published: JWK[] = [];
+    for (const alg of ["RS256", "ES256"] as const) {
+      const pair = await generateKeyPair(alg);
+      const jwk = { ...(await exportJWK(pair.publicKey)), kid: `key-${alg}`, alg, use: "sig" };
+      keys[alg] = { privateKey: pair.privateKey, jwk };
+      published.push(jwk);
+    }
+    server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ keys: published }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    settings = { jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`, userId: "local-user" };
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const signed = (alg: "RS256" | "ES256", claims: Record<string, unknown>, privateKey = keys[alg].privateKey) =>
+    new SignJWT(claims).setProtectedHeader({ alg, kid: `key-${alg}` }).setIssuedAt().setExpirationTime("5m").sign(privateKey);
+
+  test("RS256 and ES256 tokens signed by the provider's keys are accepted", async () => {
+    const auth = createTempoAuth(settings);
+    expect(await authenticate(auth, { authorization: `Bearer ${await signed("RS256", { sub: "carol" })}` })).toBe("carol");
+    expect(await authenticate(auth, { authorization: `Bearer ${await signed("ES256", { sub: "dave" })}` })).toBe("dave");
+  });
+
+  test("a token signed by another key, or HS256 with no secret configured, is refused", async () => {
+    const auth = createTempoAuth(settings);
+    const stranger = await generateKeyPair("RS256");
+    expect(await authenticate(auth, { authorization: `Bearer ${await signed("RS256", { sub: "carol" }, stranger.privateKey)}` })).toBe(401);
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "carol" })}` })).toBe(401);
+  });
+});
+
+describe("settings", () => {
+  test("a short secret and a malformed JWKS URL are configuration errors", () => {
+    expect(() => readAuthSettings({ TEMPO_AUTH_JWT_SECRET: "short" })).toThrow(/at least 32 characters/);
+    expect(() => readAuthSettings({ TEMPO_AUTH_JWKS_URL: "not a url" })).toThrow(/must be a URL/);
+    expect(readAuthSettings({})).toEqual({ jwtSecret: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, userId: "local-user" });
+  });
+
+  test("open mode: every request is TEMPO_USER_ID, with or without a token", async () => {
+    const auth = createTempoAuth({ userId: "solo" });
+    expect(await authenticate(auth, {})).toBe("solo");
+    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" })}` })).toBe("solo");
+  });
+});
+
+describe("resource actions", () => {
+  const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
+
+  test("a new thread is stamped with its owner, whatever metadata the caller sent", async () => {
+    const value: Record<string, unknown> = { thread_id: "t1", metadata: { owner: "alice", topic: "review" } };
+    expect(await authorize(auth, "threads:create", "bob", value)).toEqual({ owner: "bob" });
+    expect(value.metadata).toEqual({ owner: "bob", topic: "review" });
+  });
+
+  test("reads, searches, deletes and runs are filtered to the caller's own threads", async () => {
+    for (const event of ["threads:read", "threads:search", "threads:delete"]) expect(await authorize(auth, event, "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
+    const run: Record<string, unknown> = { thread_id: "t1", kwargs: { command: { resume: { type: "accept", args: null } } } };
+    expect(await authorize(auth, "threads:create_run", "bob", run)).toEqual({ owner: "bob" });
+    expect(run.metadata).toEqual({ owner: "bob" });
+  });
+
+  test("state updates, commands with update or goto, and another user's user_id are refused", async () => {
+    await expect(authorize(auth, "threads:update", "bob", { thread_id: "t1" })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { approvedTool: {} } } } })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });
+    expect(await authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+  });
+
+  test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
+    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { topic: "x" } })).toEqual({ owner: "bob" });
+    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", action: "interrupt", metadata: { run_ids: ["r"] } })).toEqual({ owner: "bob" });
+    await expect(authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { owner: "alice" } })).rejects.toMatchObject({ status: 403 });
+  });
+
+  test("an assistant cannot carry another user's identity; only its owner changes it", async () => {
+    await expect(authorize(auth, "assistants:create", "bob", { graph_id: "tempo", config: { configurable: { user_id: "alice" } } })).rejects.toMatchObject({ status: 403 });
+    const own: Record<string, unknown> = { graph_id: "tempo", config: { configurable: { max_rounds: 5 } } };
+    expect(await authorize(auth, "assistants:create", "bob", own)).toEqual({ owner: "bob" });
+    expect(own.metadata).toEqual({ owner: "bob" });
+    await expect(authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable: { user_id: "alice" } } })).rejects.toMatchObject({ status: 403 });
+    expect(await authorize(auth, "assistants:delete", "bob", { assistant_id: "a" })).toEqual({ owner: "bob" });
+    expect(await authorize(auth, "assistants:search", "bob", { graph_id: "tempo" })).toBe(true);
+  });
+
+  test("the store is reachable only under the caller's own namespace", async () => {
+    expect(await authorize(auth, "store:search", "bob", { namespace: ["tempo", "users", "bob", "facts"] })).toBe(true);
+    expect(await authorize(auth, "store:put", "bob.smith", { namespace: ["tempo", "users", "bob~2esmith", "facts"], key: "k", value: {} })).toBe(true);
+    // approvalsNamespace: where confirm records approved writes, out of every client's reach.
+    for (const namespace of [["tempo", "users", "alice", "facts"], approvalsNamespace("bobs-thread"), ["tempo", "users"], ["tempo"], [], null]) {
+      await expect(authorize(auth, "store:search", "bob", { namespace })).rejects.toMatchObject({ status: 403 });
+      await expect(authorize(auth, "store:put", "bob", { namespace, key: "k", value: { text: "injected" } })).rejects.toMatchObject({ status: 403 });
+    }
+    await expect(authorize(auth, "store:list_namespaces", "bob", {})).rejects.toMatchObject({ status: 403 });
+  });
+
+  test("crons and the unauthenticated Studio user are refused", async () => {
+    await expect(authorize(auth, "crons:create", "bob", { schedule: "* * * * *" })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "threads:search", "langgraph-studio-user", {})).rejects.toMatchObject({ status: 403 });
+  });
+});
