@@ -36,6 +36,22 @@ export class TempoError extends Error {
   }
 }
 
+/**
+ * A state change from outside that is not a message or a card's answer (updateState, Command update/goto); nothing
+ * was changed. On the LangGraph server it answers `403` (the server's HTTP layer sends an error's `getResponse()`).
+ */
+export class StateChangeRefusedError extends TempoError {
+  constructor(message: string) {
+    super("STATE_CHANGE_REFUSED", message);
+    this.name = "StateChangeRefusedError";
+  }
+
+  /** The HTTP answer the server gives for this error. */
+  getResponse(): Response {
+    return new Response(JSON.stringify({ error: this.name, code: this.code, message: this.message }), { status: 403, headers: { "content-type": "application/json" } });
+  }
+}
+
 /** A resume value that does not fit the pending interrupt; the thread is left as it was. */
 export class InvalidResumeError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {

@@ -38,12 +38,13 @@
  * `DatabaseUnreachableError` / `DatabaseTimeoutError`, never as a raw driver
  * error.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { END, isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
 import { assertResumeIsCurrent } from "../contracts/cards.js";
-import { DatabaseTimeoutError, DatabaseUnreachableError, InvalidResumeError, TempoError, ThreadBusyError } from "../errors/index.js";
+import { DatabaseTimeoutError, DatabaseUnreachableError, InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
 import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages, messageText } from "./input-check.js";
 import type { ThreadLock } from "./thread-lock.js";
 
@@ -148,13 +149,17 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
   // No route around a card: state set by hand (an approved write, another owner) would skip the human. The one
   // update let through is ending the thread — `updateState(config, null, END)`, Agent Inbox's "Mark as resolved" —
   // which sets nothing itself: `endThreadOnClientEnd` turns it into the end_thread transition.
+  // LangGraph's updateState goes through bulkUpdateState, so that one is let through inside the ending only.
   const updateState = target.updateState.bind(target);
+  const bulkUpdateState = target.bulkUpdateState.bind(target);
+  const ending = new AsyncLocalStorage<true>();
   target.updateState = async (config: unknown, values: unknown, asNode?: unknown) => {
-    if (asNode === END && (values === null || values === undefined)) return updateState(config, values, asNode);
-    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+    if (asNode === END && (values === null || values === undefined)) return ending.run(true, () => updateState(config, values, asNode));
+    throw new StateChangeRefusedError(STATE_CHANGE_REFUSAL);
   };
-  target.bulkUpdateState = async () => {
-    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+  target.bulkUpdateState = async (...args: unknown[]) => {
+    if (ending.getStore()) return bulkUpdateState(...args);
+    throw new StateChangeRefusedError(STATE_CHANGE_REFUSAL);
   };
   return graph;
 }
@@ -202,7 +207,7 @@ export function checkInput(input: unknown, options: Record<string, unknown> | un
   ensureConfiguration(config, settings);
   checkConfigurableIds(config.configurable);
   if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
-    throw new TempoError("STATE_CHANGE_REFUSED", STATE_CHANGE_REFUSAL);
+    throw new StateChangeRefusedError(STATE_CHANGE_REFUSAL);
   }
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
     throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");

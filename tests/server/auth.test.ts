@@ -162,8 +162,8 @@ describe("resource actions", () => {
     expect(run.metadata).toEqual({ owner: "bob" });
   });
 
-  test("state updates, commands with update or goto, and another user's user_id are refused", async () => {
-    await expect(authorize(auth, "threads:update", "bob", { thread_id: "t1" })).rejects.toMatchObject({ status: 403 });
+  test("a state update reaches only the caller's own thread (the graph refuses all but ending it); commands with update or goto, and another user's user_id, are refused", async () => {
+    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { approvedTool: {} } } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });

@@ -125,7 +125,7 @@ test("another user can neither read, run, change nor take over a thread; its own
     copy: 409,
     delete: 404,
     metadata: 404,
-    updateState: 403,
+    updateState: 404,
     run: 404,
     resume: 404,
     fork: 404,
