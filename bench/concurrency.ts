@@ -12,7 +12,9 @@
  *   "yes" must never answer a card its sender has not seen);
  * - `accept@Nms`: the first write card answered "accept" twice, once through
  *   each worker, the second N ms after the first (0, 20, 100, 500) — a double
- *   click or a client retry behind a load balancer.
+ *   click or a client retry behind a load balancer;
+ * - `card@Nms`: the same with both answers bound to the card's interrupt id
+ *   (`{ [interruptId]: { decisions: [approve] } }`, what useStream sends).
  *
  * Prints per case: runs, forks (checkpoints with two children, or two roots),
  * lost messages (a caller told "ok" whose message is not in the thread),
@@ -27,6 +29,7 @@
  *   npx tsx bench/concurrency.ts 50         # 50 repetitions per case
  */
 import { HumanMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import { isTempoError } from "../errors/index.js";
 import { appliedRows } from "../tests/persistence/exactly-once.js";
 import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";
@@ -92,16 +95,21 @@ async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: 
   counts.forks += await forksOf(workers[0]!, threadId);
 }
 
-/** The first write card answered twice, once through each worker, `offsetMs` apart. */
-async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offsetMs: number, counts: CaseCounts): Promise<void> {
+/**
+ * The first write card answered twice, once through each worker, `offsetMs` apart: anonymously (`accept`, which
+ * answers whatever card is current) or bound to the card's interrupt id (what useStream's `respond` sends).
+ */
+async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offsetMs: number, counts: CaseCounts, bound = false): Promise<void> {
   const worker = workers[0]!;
   await seedStudent(worker, threadId);
   await startUntilFirstWrite(worker, threadId);
   const waiting = await worker.graph.getState(studentThread(threadId));
   const firstCall = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
-  const first = outcome(worker.graph.invoke(accept(), studentThread(threadId)));
+  const cardId = waiting.tasks.flatMap((task) => task.interrupts)[0]?.id;
+  const answer = (): ReturnType<typeof accept> => (bound && cardId ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>) : accept());
+  const first = outcome(worker.graph.invoke(answer(), studentThread(threadId)));
   await sleep(offsetMs);
-  const second = outcome(workers[1]!.graph.invoke(accept(), studentThread(threadId)));
+  const second = outcome(workers[1]!.graph.invoke(answer(), studentThread(threadId)));
   record(counts, await Promise.all([first, second]));
   const applied = await appliedRows(worker, threadId, firstCall);
   if (applied > 1) counts.duplicates += applied - 1;
@@ -138,6 +146,11 @@ async function benchTarget(kind: string, server: TestPostgres): Promise<void> {
         const counts = emptyCounts();
         for (let index = 0; index < REPETITIONS; index += 1) await doubleAccept(workers, `bench-acc-${kind}-${holdThreads}-${offset}-${index}`, offset, counts);
         cases.push([`accept@${offset}ms`, counts]);
+      }
+      for (const offset of ACCEPT_OFFSETS_MS) {
+        const counts = emptyCounts();
+        for (let index = 0; index < REPETITIONS; index += 1) await doubleAccept(workers, `bench-card-${kind}-${holdThreads}-${offset}-${index}`, offset, counts, true);
+        cases.push([`card@${offset}ms`, counts]);
       }
       for (const [label, counts] of cases) console.log(line(label, counts));
       console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
