@@ -128,11 +128,6 @@ export const TempoAnnotation = Annotation.Root({
   messages: messagesChannel,
   /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
   workspaceMessageIds: lastValue<string[]>(() => []),
-  /**
-   * Context blocks pinned into later stage prompts, by key (seed 003 §9.3: "plan", "execution_context"), for this
-   * run; not checkpointed: they are rendered from the plan (`pinnedBlocksOf`), which is.
-   */
-  pinnedBlocks: runOnly<Record<string, string>>(() => ({})),
   /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
   workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
 

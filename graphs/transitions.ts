@@ -133,7 +133,6 @@ export const CLEARED_TASK = {
   lastError: null,
   outcome: null,
   workspaceMessageIds: [],
-  pinnedBlocks: {},
   workingMemory: { content: "", roundsSinceUpdate: 0, updatedAt: null },
   stepSetbacks: { toolErrors: 0, rejections: 0 },
   planEdits: { added: [], removed: [] },
@@ -203,7 +202,7 @@ export function answerQuestion(state: Builder): TempoUpdate {
 
 // ── Execution ────────────────────────────────────────────────────────────
 
-type ExecutionState = Builder & Pick<TempoState, "planSteps" | "pinnedBlocks" | "currentStepId">;
+type ExecutionState = Builder & Pick<TempoState, "planSteps" | "currentStepId">;
 
 /**
  * resume execution: run the first unfinished step of `planSteps`. Resuming the step that was already
@@ -216,13 +215,11 @@ export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" 
   const phase = nextPhase(state.phase, "resume_execution");
   if (!step) return finishTask({ ...state, phase }, planSteps);
   const running = planSteps.map((candidate, position) => (position === index ? { ...candidate, status: "running" as const } : candidate));
-  const pinnedBlocks = { ...state.pinnedBlocks, execution_context: executionContext(running, running[index]!) };
-  if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id, pinnedBlocks, updatedAt: now() };
+  if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id, updatedAt: now() };
   return {
     phase,
     planSteps: running,
     currentStepId: step.id,
-    pinnedBlocks,
     workspaceMessageIds: [],
     consecutiveCorrections: 0,
     stepSetbacks: { toolErrors: 0, rejections: 0 },

@@ -20,7 +20,7 @@ import { checkToolArguments } from "../tools/runner.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
-import { planInterrupt, renderPlan, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
+import { planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId, now, toolRound } from "./messages.js";
 import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
@@ -118,7 +118,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
       ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
       : {};
     // Resume from the first unfinished step: a revised plan keeps its matching prefix done (seed 001).
-    return { ...cleared, ...edits, ...resumeExecution({ ...state, pinnedBlocks: { ...state.pinnedBlocks, plan: renderPlan(planSteps) } }, planSteps) };
+    return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
   }
   const feedback = response.type === "response" ? String(response.args) : "";
   if (feedback === "" || isShortDismissal(feedback)) {

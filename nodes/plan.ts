@@ -33,7 +33,6 @@ import { emit, emitAssistantText } from "../streaming/events.js";
 import { runTool } from "../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { renderPlan } from "./interrupt-cards.js";
 import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
 import { executionStarted, normaliseStep, revisePlan } from "./plan-revision.js";
 import { pinnedBlocksOf } from "./steps.js";
@@ -167,17 +166,16 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });
     return { ...common, ...resumeExecution(state, state.planSteps) };
   }
-  const pinnedBlocks = { ...state.pinnedBlocks, plan: renderPlan(revised.steps) };
   const needsConfirmation = replanNeedsConfirmation(state, revised.steps, revised.firstInvalid);
   if (state.planMode === "replan" && !needsConfirmation) {
     // Replanning replaces the remaining steps without a new confirmation; each write is still confirmed.
     emit(config, { kind: "status", node: "plan", text: "Remaining steps replaced" });
-    return { ...common, ...resumeExecution({ ...state, pinnedBlocks }, revised.steps) };
+    return { ...common, ...resumeExecution(state, revised.steps) };
   }
   if (decision.read_only && state.planSteps.length === 0) {
     // A question needs no confirmation: a new read-only plan runs at once (a write in it would still get its card).
     emit(config, { kind: "status", node: "plan", text: "Looking it up" });
-    return { ...common, workspaceMessageIds: [], ...resumeExecution({ ...state, currentStepId: null, pinnedBlocks }, revised.steps) };
+    return { ...common, workspaceMessageIds: [], ...resumeExecution({ ...state, currentStepId: null }, revised.steps) };
   }
   if (needsConfirmation) emit(config, { kind: "status", node: "plan", text: needsConfirmation });
   return {
@@ -185,7 +183,6 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     workspaceMessageIds: [],
     planSteps: revised.steps,
     currentStepId: null,
-    pinnedBlocks,
     ...awaitConfirmation(state, { kind: "confirm_plan" }),
   };
 }

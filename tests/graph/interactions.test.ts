@@ -5,6 +5,7 @@ import { InvalidResumeError, ModelOutputError } from "../../errors/index.js";
 import type { TempoEvent } from "../../streaming/events.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import { pinnedBlocksOf } from "../../nodes/steps.js";
 
 const oneStepPlan = json({
   speak: "Plan ready.",
@@ -98,7 +99,7 @@ describe("plan", () => {
       config,
     );
     expect(edited.planSteps).toEqual([{ id: "step-1", content: "Add an edited note", doneWhen: "added", status: "running" }]);
-    expect(edited.pinnedBlocks.plan).toContain("Add an edited note");
+    expect(pinnedBlocksOf(edited).plan).toContain("Add an edited note");
   });
 
   test("a complex task gets the deep planning pass", async () => {

@@ -7,6 +7,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import { pinnedBlocksOf } from "../../nodes/steps.js";
 
 test("task → plan confirmation → read tools → write confirmation → applied once → deliver", async () => {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });
@@ -41,7 +42,7 @@ test("task → plan confirmation → read tools → write confirmation → appli
   const first = await graph.invoke({ messages: [new HumanMessage("Add a note: call mom")] }, config);
   expect(first.phase).toBe("waiting_confirm");
   expect(first.planSteps.map((step) => [step.id, step.status])).toEqual([["step-1", "pending"], ["step-2", "pending"]]);
-  expect(first.pinnedBlocks.plan).toContain("1. Read the current notes");
+  expect(pinnedBlocksOf(first).plan).toContain("1. Read the current notes");
   expect(interruptsOf(first)).toHaveLength(1);
   const planSteps = [
     { content: "Read the current notes", done_when: "the notes are known" },
