@@ -106,8 +106,6 @@ export function taskInProgress(phase: Phase): boolean {
   return phase === "planning" || phase === "waiting_confirm" || phase === "executing";
 }
 
-/** Messages of the task's answer (deliver, drop) carry this id prefix, so memorize knows a task ended in the invocation. */
-export const ANSWER_ID_PREFIX = "answer-";
 
 type Builder = Pick<TempoState, "phase">;
 
@@ -291,7 +289,7 @@ export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeR
 
 /** The message that answers a task (deliver, drop); `id` keeps the id its text was streamed under. */
 export function answerMessage(text: string, id?: string): AIMessage {
-  return new AIMessage({ id: id ?? newId(ANSWER_ID_PREFIX.slice(0, -1)), content: text });
+  return new AIMessage({ id: id ?? newId("answer"), content: text });
 }
 
 /**

@@ -22,7 +22,6 @@ import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { latestUserText, now } from "./messages.js";
 import { buildTaskReport } from "./task-report.js";
-import { ANSWER_ID_PREFIX } from "../graphs/transitions.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {
@@ -35,11 +34,10 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const startIndex = state.memorizedUpTo ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1 : 0;
     const invocation = state.messages.slice(startIndex);
     const command = latestUserText(invocation).startsWith("/");
-    // A task ended in this invocation when its answer (deliver's, or the drop's) is among the new messages
-    // (deliver's answer may keep the id it was streamed under, so it is known by its text too).
+    // A task ended in this invocation when its answer (deliver's, or the drop's: both set finalAnswer) is among the new
+    // messages. Known by its text: deliver's answer keeps the id it was streamed under.
     const wasTask =
-      state.outcome !== null &&
-      invocation.some((message) => message.getType() === "ai" && (message.id?.startsWith(ANSWER_ID_PREFIX) || (state.finalAnswer !== null && messageText(message) === state.finalAnswer)));
+      state.outcome !== null && state.finalAnswer !== null && invocation.some((message) => message.getType() === "ai" && messageText(message) === state.finalAnswer);
 
     if (store && !command && invocation.length > 0) {
       const userTexts = invocation.filter((message) => message.getType() === "human").map(messageText);
