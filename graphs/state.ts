@@ -71,13 +71,26 @@ export interface RecalledMemory {
   conversation: string[];
 }
 
-/** The scratchpad the model maintains across steps, with seed 004's update tracking. */
+/**
+ * The scratchpad the model maintains across steps, with seed 004's update tracking. It changes only when the model
+ * updates it: the rounds since that update are counted from `roundsUsed` ({@link roundsSinceUpdate}), not stored.
+ */
 export interface WorkingMemory {
   content: string;
-  /** Execute rounds since the model last updated the scratchpad. */
-  roundsSinceUpdate: number;
+  /** The task's execute round (`roundsUsed`) in which the model last updated the scratchpad; 0 if never. */
+  updatedInRound: number;
   /** ISO time of the last update, or null if never. */
   updatedAt: string | null;
+}
+
+/** The scratchpad as a fresh task starts with it. */
+export function emptyWorkingMemory(): WorkingMemory {
+  return { content: "", updatedInRound: 0, updatedAt: null };
+}
+
+/** Execute rounds since the model last updated its scratchpad (seed 004's reminder counts them). */
+export function roundsSinceUpdate(state: Pick<TempoState, "workingMemory" | "roundsUsed">): number {
+  return Math.max(0, state.roundsUsed - state.workingMemory.updatedInRound);
 }
 
 export type PlanMode = "draft" | "revise" | "replan";
@@ -129,7 +142,7 @@ export const TempoAnnotation = Annotation.Root({
   /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
   workspaceMessageIds: lastValue<string[]>(() => []),
   /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
-  workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
+  workingMemory: lastValue<WorkingMemory>(emptyWorkingMemory),
 
   // ── Runtime state ─────────────────────────────────────────────────────
   /** The user this thread belongs to, set on its first message; runs for another user are refused. */
@@ -151,6 +164,7 @@ export const TempoAnnotation = Annotation.Root({
   /**
    * Why the planner runs: "draft" a new plan; "revise" the plan after feedback or a workflow-version
    * change (diff → invalidate → resume, seed 001); "replan" after a finished step (seed 000's replanAfterStep).
+   * Set where a pass starts (a new task, `sendToPlanner`) and read only while planning; a pass that ends leaves it.
    */
   planMode: lastValue<PlanMode>(() => "draft"),
   /** How many times the plan was revised; makes the ids of revised steps unique. */
@@ -175,8 +189,12 @@ export const TempoAnnotation = Annotation.Root({
   stepSetbacks: lastValue<{ toolErrors: number; rejections: number }>(() => ({ toolErrors: 0, rejections: 0 })),
   /** What the user changed by editing the plan card (normalised step texts): a replan that undoes it is confirmed again. */
   planEdits: lastValue<{ added: string[]; removed: string[] }>(() => ({ added: [], removed: [] })),
-  /** The domain's live state, read at the start of each planning pass (draft, revise, replan). */
-  liveState: lastValue<string>(() => ""),
+  /**
+   * The domain's live state, read at the start of each planning pass (draft, revise, replan) and reused by the
+   * pass's later rounds in the same run. Not checkpointed: a pass that goes on in a later run (after a question)
+   * reads it again, fresh.
+   */
+  liveState: runOnly<string>(() => ""),
   /** The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`). */
   openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */

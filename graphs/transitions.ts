@@ -27,7 +27,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { executionContext } from "../nodes/steps.js";
 import { newId, now } from "../nodes/messages.js";
-import type { PendingInteraction, PendingTool, Phase, PlanMode, PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState, TempoUpdate } from "./state.js";
+import { emptyWorkingMemory, type PendingInteraction, type PendingTool, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -131,7 +131,7 @@ export const CLEARED_TASK = {
   lastError: null,
   outcome: null,
   workspaceMessageIds: [],
-  workingMemory: { content: "", roundsSinceUpdate: 0, updatedAt: null },
+  workingMemory: emptyWorkingMemory(),
   stepSetbacks: { toolErrors: 0, rejections: 0 },
   planEdits: { added: [], removed: [] },
   liveState: "",

@@ -8,6 +8,12 @@
 import type { WorkingMemoryReminderSettings } from "../config/configuration.js";
 import type { WorkingMemory } from "../graphs/state.js";
 
+/** The scratchpad with the execute rounds since its last update (see `roundsSinceUpdate` in graphs/state.ts). */
+export interface WorkingMemoryView {
+  memory: WorkingMemory;
+  roundsSinceUpdate: number;
+}
+
 export interface ContextFigures {
   /** Prompt tokens of this round, before the reminder. */
   tokensUsed: number;
@@ -18,20 +24,19 @@ export interface ContextFigures {
 }
 
 /** Whether a reminder is due (seed 004's CheckUpdateNeeded). */
-export function reminderDue(memory: WorkingMemory, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
+export function reminderDue({ roundsSinceUpdate: rounds }: WorkingMemoryView, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
   if (!settings.enabled) return false;
-  const rounds = memory.roundsSinceUpdate;
   if (rounds < settings.minRoundsBeforeCheck) return false;
   if (rounds > settings.maxRoundsWithoutUpdate) return true;
   return tokenPercent(figures) > settings.tokenThresholdPercent && rounds > settings.minRoundsBeforeCheck;
 }
 
 /** The reminder text with the figures (seed 004's buildReminder). */
-export function buildReminder(memory: WorkingMemory, figures: ContextFigures): string {
+export function buildReminder({ memory, roundsSinceUpdate }: WorkingMemoryView, figures: ContextFigures): string {
   const sizeKb = (Buffer.byteLength(memory.content, "utf8") / 1024).toFixed(2);
   return [
     "⚠️ WORKING MEMORY UPDATE NEEDED",
-    `You have not updated your working memory for ${memory.roundsSinceUpdate} rounds.`,
+    `You have not updated your working memory for ${roundsSinceUpdate} rounds.`,
     `- Token use: ${Math.round(tokenPercent(figures))}% (${figures.tokensUsed} / ${figures.tokensMax})`,
     `- Messages in history: ${figures.messagesInHistory}`,
     `- Working memory size: ${sizeKb} KB`,

@@ -9,7 +9,7 @@
  * its own share of the budget, and left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { PlanStep, TempoState } from "../graphs/state.js";
+import { roundsSinceUpdate, type PlanStep, type TempoState } from "../graphs/state.js";
 import { compressToolRounds } from "../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../memory/tokens.js";
 import { buildReminder, reminderDue } from "../memory/working-memory.js";
@@ -82,7 +82,8 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
     if (tokens <= budget) break;
   }
   const figures = { tokensUsed: tokens, tokensMax: budget, messagesInHistory: state.messages.length };
-  if (!reminderDue(state.workingMemory, figures, settings.workingMemory)) return { messages, tokens, budget, reminded: false };
-  const withReminder = build(shape, buildReminder(state.workingMemory, figures));
+  const scratchpad = { memory: state.workingMemory, roundsSinceUpdate: roundsSinceUpdate(state) };
+  if (!reminderDue(scratchpad, figures, settings.workingMemory)) return { messages, tokens, budget, reminded: false };
+  const withReminder = build(shape, buildReminder(scratchpad, figures));
   return { messages: withReminder, tokens: countMessageTokens(withReminder, counter), budget, reminded: true };
 }

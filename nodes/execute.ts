@@ -118,7 +118,6 @@ async function applyDecision(
   const base: TempoUpdate = {
     consecutiveCorrections: 0,
     roundsUsed: state.roundsUsed + 1,
-    workingMemory: { ...state.workingMemory, roundsSinceUpdate: state.workingMemory.roundsSinceUpdate + 1 },
     updatedAt: now(),
   };
   const speak = decision.speak.trim();

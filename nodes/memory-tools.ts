@@ -29,11 +29,12 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
     name: "update_working_memory",
     description: "Replaces your working memory (scratchpad) with new content: what is done, the current status, decisions and open questions. It is shown to you in every later round.",
     schema: z.object({ content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new scratchpad text.") }),
-    async run(args) {
+    async run(args, { state }) {
       const content = String(args.content);
       return {
         content: `working memory updated (${content.length} characters)`,
-        update: { workingMemory: { content, roundsSinceUpdate: 0, updatedAt: now() } },
+        // Updated in this round: the round execute is counting now.
+        update: { workingMemory: { content, updatedInRound: state.roundsUsed + 1, updatedAt: now() } },
       };
     },
   },

@@ -73,11 +73,11 @@ export function createPlanNode(dependencies: NodeDependencies) {
     });
   }
 
-  /** Runs the domain's preflight read tool at the start of every planning pass: planning sees live state, not remembered state. */
+  /** Runs the domain's preflight read tool at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
     const preflight = dependencies.domain.preflight;
     if (!preflight) return "";
-    if (state.planRoundsUsed > 0) return state.liveState;
+    if (state.planRoundsUsed > 0 && state.liveState) return state.liveState;
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const outcome = await runTool(
       dependencies.domain,
@@ -145,22 +145,22 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     if (decision.action === "finish") {
       // The goal is met: steps never started are skipped, not left pending.
       const planSteps = state.planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
-      return { ...base, ...finishTask(state, planSteps), planMode: "draft", resumeContext: null };
+      return { ...base, ...finishTask(state, planSteps), resumeContext: null };
     }
-    return { ...base, ...resumeExecution(state, state.planSteps), planMode: "draft", resumeContext: null };
+    return { ...base, ...resumeExecution(state, state.planSteps), resumeContext: null };
   }
 
   const tooManyRounds = state.planRoundsUsed + 1 >= dependencies.settings.maxPlanRounds;
   if (decision.action === "continue" || decision.action === "finish" || decision.plan_steps.length === 0) {
     if (!tooManyRounds) return { ...base, ...keepWorkspace(), ...sendToPlanner(state, "draft") };
     const problem = `Planning did not finish within ${dependencies.settings.maxPlanRounds} rounds; the task was stopped. Rephrase the request or give more detail.`;
-    return { ...base, ...finishTask(state, state.planSteps, problem), planMode: "draft", resumeContext: null };
+    return { ...base, ...finishTask(state, state.planSteps, problem), resumeContext: null };
   }
 
   // plan_done: a new plan, or a revision of the current one.
   const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
   const revised = revisePlan(state.planSteps, decision.plan_steps, revision);
-  const common: TempoUpdate = { ...base, planMode: "draft", resumeContext: null, planRevision: revised.changed ? revision : state.planRevision };
+  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });

@@ -173,7 +173,7 @@ describe("each task starts clean", () => {
 
     const planned = (await graph.invoke(message("Place the remaining review too"), config)) as Result;
     expect(planned).toMatchObject({ phase: "waiting_confirm", roundsUsed: 0, consecutiveCorrections: 0, outcome: null, stepSetbacks: { toolErrors: 0, rejections: 0 } });
-    expect(planned.workingMemory).toEqual({ content: "", roundsSinceUpdate: 0, updatedAt: null });
+    expect(planned.workingMemory).toEqual({ content: "", updatedInRound: 0, updatedAt: null });
     const card = await graph.invoke(accept, config);
     expect(cardOf(card)?.action_request).toMatchObject({ action: "place", args: { task_id: rejectedId } });
     const second = await acceptAll(graph, config, card);

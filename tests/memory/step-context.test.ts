@@ -2,6 +2,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
+import { roundsSinceUpdate } from "../../graphs/state.js";
 import { countMessageTokens, estimateCounter } from "../../memory/tokens.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
@@ -58,7 +59,9 @@ describe("working-memory reminder", () => {
     expect(reminderAt).toEqual([false, false, false, false, false, false, true, false, false]);
     expect(text(calls[6]!)).toMatch(/You have not updated your working memory for 6 rounds\.\n- Token use: \d+% \(\d+ \/ 12000\)\n- Messages in history: \d+/);
     expect(text(calls[7]!)).toContain("<scratchpad>\nstep 1: listing notes\n</scratchpad>");
-    expect(result.workingMemory).toMatchObject({ content: "step 1: listing notes", roundsSinceUpdate: 2 });
+    // The update was the 7th round; two rounds followed.
+    expect(result.workingMemory).toMatchObject({ content: "step 1: listing notes", updatedInRound: 7 });
+    expect(roundsSinceUpdate(result)).toBe(2);
   });
 
   test("high token use (over 70 % of the budget) brings the reminder earlier: after 4 rounds instead of 6", async () => {
