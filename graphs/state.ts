@@ -151,8 +151,6 @@ export const TempoAnnotation = Annotation.Root({
   phase: lastValue<Phase>(() => "chatting"),
   /** The task's goal: the user request that started planning. */
   goal: lastValue<string>(() => ""),
-  /** Planner's complexity assessment of the task, for this run (the deep-pass decision reads the model's output; not checkpointed). */
-  complexity: runOnly<"simple" | "moderate" | "complex" | null>(() => null),
   /** The plan, in order. */
   planSteps: lastValue<PlanStep[]>(() => []),
   /** Id of the step being executed, or null. */

@@ -118,7 +118,6 @@ export const CLEARED_TASK = {
   planRevision: 0,
   resumeContext: null,
   userReplies: [],
-  complexity: null,
   planSteps: [],
   currentStepId: null,
   roundsUsed: 0,

@@ -129,7 +129,6 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   for (const message of speech) emitAssistantText(config, "plan", message.id!, String(message.content));
   const base: TempoUpdate = {
     consecutiveCorrections: 0,
-    complexity: decision.complexity,
     planRoundsUsed: state.planRoundsUsed + 1,
     messages: [...cleared.messages, ...speech],
     updatedAt: now(),
