@@ -5,11 +5,13 @@
  * 1. Step snapshots. A checkpoint whose plan (`planSteps` channel) has a step
  *    that became running, done or failed since its parent checkpoint gets
  *    `metadata.tempo_step = { stepId, status, transitions }`, so
- *    `stepSnapshots()` lists them (seed 001's agent_state_snapshots). The
- *    new plan is in the checkpoint being saved; the parent's is read from
- *    its blob (PostgresSaver stores one blob per channel version, and a
- *    checkpoint only points at versions), and only when the plan channel
- *    has a new version.
+ *    `stepSnapshots()` lists them (seed 001's agent_state_snapshots). Only
+ *    when the plan channel has a new version, the two plans are compared:
+ *    the parent's (remembered from this process's previous save, or rebuilt
+ *    from the parent chain) and the new one (the checkpoint's stored copy,
+ *    or the plan the step wrote at the parent, which LangGraph stores
+ *    before it saves the checkpoint of a delta channel). The plan may be a
+ *    plain channel or a delta channel (Tempo's is one: `graphs/state.ts`).
  *
  * 2. One resume per interrupt. The first checkpoint saved on top of an
  *    interrupted checkpoint (one with `__interrupt__` writes) claims it: a
@@ -38,6 +40,7 @@
  * conformance suite runs against this class.
  */
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import { isDeltaSnapshot } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { INTERRUPT, type Checkpoint, type CheckpointMetadata } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -50,6 +53,8 @@ import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA, withAdvisoryLock } from "./saver.js";
 import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
+
+type Plan = ReturnType<typeof asPlanSteps>;
 
 /** Table of the resume claims, next to the checkpoint tables. */
 export const RESUME_CLAIMS_TABLE = "tempo_resume_claims";
@@ -111,6 +116,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   private readonly saved = new Map<string, true>();
   /** Checkpoints this process failed to save because another run resumed first, by key. */
   private readonly lost = new Map<string, AlreadyResumedError>();
+  /** The plan at checkpoints this process saved (recent ones), by key: the parent plan of the next save, unread. */
+  private readonly plans = new Map<string, Plan>();
 
   constructor(pool: pg.Pool, options: TempoSaverOptions = {}) {
     const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
@@ -307,12 +314,19 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     metadata: CheckpointMetadata,
     newVersions: Record<string, string | number>,
   ): Promise<void> {
-    const planChanged = Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL);
-    const parent = parentId ? await this.parentFacts(ref, parentId, planChanged) : { interrupted: false, plan: [] };
+    const parentRef = parentId ? { ...ref, checkpointId: parentId } : undefined;
+    const interrupted = parentRef ? await this.isInterrupted(parentRef) : false;
     let fullMetadata = metadata;
-    if (planChanged) {
-      const marker = stepSnapshotMarker(parent.plan, asPlanSteps(checkpoint.channel_values[PLAN_CHANNEL]));
+    if (Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL)) {
+      const before = parentRef ? await this.planAt(parentRef) : [];
+      const stored = checkpoint.channel_values[PLAN_CHANNEL];
+      const after = stored !== undefined ? planOf(stored) : parentRef ? ((await this.planWrittenAt(parentRef)) ?? before) : [];
+      remember(this.plans, keyOf(ref), after);
+      const marker = stepSnapshotMarker(before, after);
       if (marker) fullMetadata = { ...metadata, [STEP_SNAPSHOT_METADATA_KEY]: marker } as CheckpointMetadata;
+    } else {
+      const unchanged = parentRef && this.plans.get(keyOf(parentRef));
+      if (unchanged) remember(this.plans, keyOf(ref), unchanged);
     }
     // A channel with a version but no value (a delta channel between snapshots, a run-only channel) reads the same with no row.
     const values = Object.fromEntries(Object.entries(checkpoint.channel_values).filter(([, value]) => value !== undefined));
@@ -332,7 +346,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
           blob,
         );
       }
-      if (parentId && parent.interrupted) {
+      if (parentId && interrupted) {
         const claim = await client.query<{ checkpoint_id: string }>(
           `INSERT INTO ${this.tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
            VALUES ($1, $2, $3, $4)
@@ -360,27 +374,34 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   }
 
   /** Whether the parent has pending interrupts, and (when asked) its plan, read from the blob its version points at. */
-  private async parentFacts(ref: CheckpointRef, parentId: string, withPlan: boolean): Promise<{ interrupted: boolean; plan: ReturnType<typeof asPlanSteps> }> {
-    const result = await this.db.query<{ interrupted: boolean; type: string | null; blob: Buffer | null }>(
-      `SELECT
-         EXISTS (SELECT 1 FROM ${this.tables.writes}
-                  WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4) AS interrupted,
-         plan.type, plan.blob
-       FROM (SELECT 1) AS one
-       LEFT JOIN LATERAL (
-         SELECT bl.type, bl.blob
-           FROM ${this.tables.checkpoints} cp
-           JOIN ${this.tables.blobs} bl
-             ON bl.thread_id = cp.thread_id AND bl.checkpoint_ns = cp.checkpoint_ns
-            AND bl.channel = $5 AND bl.version = cp.checkpoint -> 'channel_versions' ->> $5
-          WHERE $6 AND cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
-       ) AS plan ON true`,
-      [ref.threadId, ref.checkpointNs, parentId, INTERRUPT, PLAN_CHANNEL, withPlan],
+  /** Whether `ref` is an interrupted checkpoint (it has `__interrupt__` writes): the first save on top of it claims it. */
+  private async isInterrupted(ref: CheckpointRef): Promise<boolean> {
+    const result = await this.db.query(
+      `SELECT 1 FROM ${this.tables.writes} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4 LIMIT 1`,
+      [ref.threadId, ref.checkpointNs, ref.checkpointId, INTERRUPT],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** The plan at checkpoint `ref`: remembered from this process's save, or its stored copy and the plan writes after it on its parent chain. */
+  private async planAt(ref: CheckpointRef): Promise<Plan> {
+    const remembered = this.plans.get(keyOf(ref));
+    if (remembered) return remembered;
+    const history = await this.channelHistory(ref, PLAN_CHANNEL, undefined, true);
+    const last = history.writes.at(-1);
+    return planOf(last ? last[2] : history.seed);
+  }
+
+  /** The last plan the step that runs from checkpoint `ref` wrote (stored under `ref`), or undefined when it wrote none. */
+  private async planWrittenAt(ref: CheckpointRef): Promise<Plan | undefined> {
+    const result = await this.db.query<{ type: string; blob: Buffer | null }>(
+      `SELECT type, blob FROM ${this.tables.writes}
+        WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4
+        ORDER BY task_id DESC, idx DESC LIMIT 1`,
+      [ref.threadId, ref.checkpointNs, ref.checkpointId, PLAN_CHANNEL],
     );
     const row = result.rows[0];
-    let plan: ReturnType<typeof asPlanSteps> = [];
-    if (row?.type && row.type !== "empty" && row.blob) plan = asPlanSteps(await this.serde.loadsTyped(row.type, new Uint8Array(row.blob)));
-    return { interrupted: row?.interrupted === true, plan };
+    return row?.blob ? planOf(await this.serde.loadsTyped(row.type, new Uint8Array(row.blob))) : undefined;
   }
 
   private async isStored(ref: CheckpointRef): Promise<boolean> {
@@ -427,6 +448,11 @@ export function currentRunCheckpoint(): CheckpointRef | undefined {
   const innermost = Object.entries(map).at(-1);
   if (!innermost || typeof innermost[1] !== "string") return undefined;
   return { threadId, checkpointNs: innermost[0], checkpointId: innermost[1] };
+}
+
+/** A stored plan value as steps: a plain value, or a delta channel's whole copy (`DeltaSnapshot`). */
+function planOf(value: unknown): Plan {
+  return asPlanSteps(isDeltaSnapshot(value) ? value.value : value);
 }
 
 function keyOf(ref: CheckpointRef): string {

@@ -129,8 +129,25 @@ function messagesChannel() {
   return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
 }
 
+/** The last write wins: the plan's reducer. */
+function lastWrite<T>(_current: T, writes: T[]): T {
+  return writes[writes.length - 1]!;
+}
+
+/** Plan writes between two whole copies of the plan in a checkpoint (see `planChannel`). */
+export const PLAN_SNAPSHOT_FREQUENCY = 20;
+
+/**
+ * The plan channel: replace-on-write (the last write wins) over a `DeltaChannel`. The plan changes at every step
+ * transition; as a plain field each change would be stored twice (the step's write and a blob row of the new
+ * version), as a delta channel only the write is stored, plus a whole copy every `PLAN_SNAPSHOT_FREQUENCY` writes.
+ */
+function planChannel() {
+  return new DeltaChannel<PlanStep[], PlanStep[]>(lastWrite, { snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
+}
+
 /** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
-export const DELTA_CHANNELS = { messages: messagesChannel } as const;
+export const DELTA_CHANNELS = { messages: messagesChannel, planSteps: planChannel } as const;
 
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
@@ -151,8 +168,8 @@ export const TempoAnnotation = Annotation.Root({
   phase: lastValue<Phase>(() => "chatting"),
   /** The task's goal: the user request that started planning. */
   goal: lastValue<string>(() => ""),
-  /** The plan, in order. */
-  planSteps: lastValue<PlanStep[]>(() => []),
+  /** The plan, in order (a delta channel: see `planChannel`). */
+  planSteps: planChannel,
   /** Id of the step being executed, or null. */
   currentStepId: lastValue<string | null>(() => null),
   /** Execute model calls used in this task. */

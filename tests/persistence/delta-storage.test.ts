@@ -12,7 +12,20 @@ import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "..
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { postgresTargets } from "../support/postgres.js";
-import { accept, continueThread, interruptsOf, seedStudent, startUntilFirstWrite, studentOf, studentThread, useTempoOnTarget, userMessage, ARRANGE_REQUEST, type TempoOnDatabase } from "./tempo-on-database.js";
+import {
+  accept,
+  continueThread,
+  interruptsOf,
+  openTempoOnDatabase,
+  seedStudent,
+  startUntilFirstWrite,
+  studentOf,
+  studentThread,
+  useTempoOnTarget,
+  userMessage,
+  ARRANGE_REQUEST,
+  type TempoOnDatabase,
+} from "./tempo-on-database.js";
 
 async function history(tempo: TempoOnDatabase, threadId: string): Promise<StateSnapshot[]> {
   const snapshots: StateSnapshot[] = [];
@@ -40,7 +53,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const snapshots = await history(env.tempo, threadId);
     expect(snapshots.length).toBeGreaterThan(10);
     for (const snapshot of snapshots) {
-      const options = { config: snapshot.config, channels: ["messages"] };
+      const options = { config: snapshot.config, channels: ["messages", "planSteps"] };
       const fast = await env.tempo.checkpointer.getDeltaChannelHistory(options);
       const walked = await BaseCheckpointSaver.prototype.getDeltaChannelHistory.call(env.tempo.checkpointer, options);
       expect(fast).toEqual(walked);
@@ -109,5 +122,30 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await memoryGraph.invoke(accept(), studentThread(threadId));
     const onMemory = await stepSnapshots(memoryGraph, studentThread(threadId));
     expect(onMemory.map((snapshot) => [snapshot.stepId, snapshot.status])).toEqual(snapshots.map((snapshot) => [snapshot.stepId, snapshot.status]));
+  });
+
+  test("the plan is a delta channel too: few stored copies, and a saver that starts cold (another process) marks the same step transitions", async () => {
+    const threadId = `delta-plan-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    // A second Tempo on the same database, with a saver that has seen none of the thread's checkpoints, carries on.
+    const cold = await openTempoOnDatabase(env.server.url);
+    try {
+      await continueThread(cold, threadId);
+    } finally {
+      await cold.close();
+    }
+    const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
+    expect(snapshots.map((snapshot) => snapshot.status)).toEqual(expect.arrayContaining(["running", "done"]));
+    for (const snapshot of snapshots) {
+      const tuple = await env.tempo.checkpointer.getTuple(studentThread(threadId, snapshot.checkpointId));
+      expect(tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never]).toMatchObject({ stepId: snapshot.stepId, status: snapshot.status });
+    }
+    // Each plan change is one write; whole copies of the plan are rare (every PLAN_SNAPSHOT_FREQUENCY writes).
+    const count = async (sql: string) => Number((await env.tempo.database.pool.query<{ count: string }>(sql, [threadId])).rows[0]?.count);
+    const writes = await count("SELECT count(*) AS count FROM checkpoint_writes WHERE thread_id = $1 AND channel = 'planSteps'");
+    const copies = await count("SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'planSteps'");
+    expect(writes).toBeGreaterThanOrEqual(snapshots.length);
+    expect(copies).toBeLessThan(writes / 3);
   });
 });
