@@ -11,7 +11,7 @@ export {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
-} from "./embedded-postgres.js";
+} from "../database/embedded-postgres.js";
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
@@ -19,7 +19,7 @@ export {
   redactUrl,
   type Database,
   type OpenDatabaseOptions,
-} from "./database.js";
+} from "../database/pool.js";
 export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, withAdvisoryLock, type CheckpointerOptions } from "./saver.js";
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 export {
@@ -57,4 +57,4 @@ export {
   type ResumeGuard,
 } from "./execution-log.js";
 export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";
-export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "./thread-lock.js";
+export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "../database/thread-lock.js";

@@ -7,8 +7,8 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 
 import { ConfigurationError, DatabaseUnreachableError } from "../errors/index.js";
-import type { Database } from "./database.js";
-import { redactUrl } from "./database.js";
+import type { Database } from "../database/pool.js";
+import { redactUrl } from "../database/pool.js";
 
 /** Options of {@link createCheckpointer}. */
 export type CheckpointerOptions = {

@@ -44,8 +44,8 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
-import type { Database } from "./database.js";
-import { redactUrl } from "./database.js";
+import type { Database } from "../database/pool.js";
+import { redactUrl } from "../database/pool.js";
 import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA, withAdvisoryLock } from "./saver.js";

@@ -24,8 +24,8 @@ import {
   type ResumeGuard,
   type TempoPostgresSaver,
 } from "../checkpoints/index.js";
-import { createMemoryStore } from "../checkpoints/store.js";
-import { createThreadLock } from "../checkpoints/thread-lock.js";
+import { createMemoryStore } from "../memory/store.js";
+import { createThreadLock } from "../database/thread-lock.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";

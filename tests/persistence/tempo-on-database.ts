@@ -16,7 +16,7 @@ import {
   type Database,
   type OpenDatabaseOptions,
 } from "../../checkpoints/index.js";
-import { createMemoryStore } from "../../checkpoints/store.js";
+import { createMemoryStore } from "../../memory/store.js";
 import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";

@@ -22,7 +22,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore, MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../checkpoints/index.js";
-import { createMemoryStore } from "../../checkpoints/store.js";
+import { createMemoryStore } from "../../memory/store.js";
 import { TempoError } from "../../errors/index.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { recordEpisode, storeFacts } from "../../memory/long-term.js";

@@ -12,8 +12,8 @@
  */
 import { BaseStore, type Operation, type OperationResults } from "@langchain/langgraph";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import type { Database } from "./database.js";
-import { withAdvisoryLock } from "./saver.js";
+import type { Database } from "../database/pool.js";
+import { withAdvisoryLock } from "../checkpoints/saver.js";
 
 export interface MemoryStoreOptions {
   /** Schema of the store tables (default "public"). */
