@@ -1,26 +1,8 @@
 /**
- * Postgres persistence: embedded server, connection pool, LangGraph checkpointer (plain, or Tempo's with step
- * snapshots and one resume per interrupt), ExecutionState, the execution log, checkpoint retention.
+ * Checkpoints: the LangGraph checkpointer (plain, or Tempo's with step snapshots and one resume per interrupt),
+ * ExecutionState, the execution log, checkpoint retention. The pool and the embedded server are in `database/`.
  */
-export {
-  DEFAULT_EMBEDDED_DATA_DIR,
-  DEFAULT_EMBEDDED_MAX_CONNECTIONS,
-  EMBEDDED_LOCK_FILE,
-  LOCK_HEARTBEAT_MS,
-  LOCK_STALE_MS,
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-  type EmbeddedPostgresOptions,
-} from "../database/embedded-postgres.js";
-export {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_POOL_SIZE,
-  openDatabase,
-  redactUrl,
-  type Database,
-  type OpenDatabaseOptions,
-} from "../database/pool.js";
-export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, withAdvisoryLock, type CheckpointerOptions } from "./saver.js";
+export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, type CheckpointerOptions } from "./saver.js";
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 export {
   STEP_SNAPSHOT_METADATA_KEY,
@@ -57,4 +39,3 @@ export {
   type ResumeGuard,
 } from "./execution-log.js";
 export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";
-export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "../database/thread-lock.js";

@@ -44,11 +44,10 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
-import type { Database } from "../database/pool.js";
-import { redactUrl } from "../database/pool.js";
+import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
 import type { ResumeGuard } from "./execution-log.js";
-import { DEFAULT_CHECKPOINT_SCHEMA, withAdvisoryLock } from "./saver.js";
+import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
 
 /** Table of the resume claims, next to the checkpoint tables. */
@@ -97,7 +96,6 @@ export class AlreadyResumedError extends TempoError {
   }
 }
 
-const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const REMEMBERED = 5_000;
 
 /** PostgresSaver plus step-snapshot metadata and the one-resume-per-interrupt claim. */

@@ -9,7 +9,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { MemoryStore } from "../../../memory/store.js";
-import { createCheckpointer, openDatabase, type Database } from "../../../checkpoints/index.js";
+import { createCheckpointer } from "../../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../../database/index.js";
 import { createMemoryStore } from "../../../memory/store.js";
 import type { WorkflowSettings } from "../../../config/configuration.js";
 import type { TempoState } from "../../../graphs/state.js";
