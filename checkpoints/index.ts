@@ -14,7 +14,7 @@ export {
   type Observation,
   type StateReader,
   type StepSnapshot,
-} from "./execution-state.js";
+} from "../graphs/execution-state.js";
 export {
   AlreadyResumedError,
   PLAN_CHANNEL,

@@ -35,7 +35,7 @@
 import type pg from "pg";
 
 import { ConfigurationError, TempoError } from "../errors/index.js";
-import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "../graphs/execution-state.js";
 import { SCHEMA_PATTERN } from "../database/index.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { DELTA_CHANNELS } from "../graphs/state.js";

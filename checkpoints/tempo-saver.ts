@@ -45,7 +45,7 @@ import type pg from "pg";
 
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
 import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
-import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "../graphs/execution-state.js";
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";

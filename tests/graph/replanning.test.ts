@@ -2,7 +2,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { revisePlan } from "../../nodes/plan-revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";

@@ -14,8 +14,8 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TempoState } from "../graphs/state.js";
-import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
+import type { PlanStep, TempoState } from "./state.js";
+import { asPlanSteps, stepSnapshotMarker } from "../checkpoints/step-transitions.js";
 
 /** Metadata key that marks a checkpoint written at a step transition. */
 export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
