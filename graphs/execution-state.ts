@@ -15,10 +15,10 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { PlanStep, TempoState } from "./state.js";
-import { asPlanSteps, stepSnapshotMarker } from "../checkpoints/step-transitions.js";
+import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "../checkpoints/step-transitions.js";
 
-/** Metadata key that marks a checkpoint written at a step transition. */
-export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
+export { STEP_SNAPSHOT_METADATA_KEY };
+
 
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "partial" | "failed" | "dropped";
@@ -100,7 +100,7 @@ export async function readExecutionState(graph: StateReader, config: RunnableCon
 export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
   const history: StateSnapshot[] = [];
   for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
-  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps((snapshot.values as Partial<TempoState>).planSteps)]));
+  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps<PlanStep>((snapshot.values as Partial<TempoState>).planSteps)]));
   const snapshots: StepSnapshot[] = [];
   for (const snapshot of history) {
     const parentId = snapshot.parentConfig ? checkpointIdOf(snapshot.parentConfig) : undefined;

@@ -5,9 +5,11 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import { Annotation, DeltaChannel, messagesDeltaReducer, UntrackedValueChannel, type Messages } from "@langchain/langgraph";
+import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
+import { messagesChannel } from "./channels.js";
+
+export { DELTA_CHANNELS, MESSAGES_SNAPSHOT_FREQUENCY } from "./channels.js";
 
 /** Where the workflow is (seed 003 §3.2); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -102,22 +104,6 @@ function runOnly<T>(initial: () => T) {
 function lastValue<T>(initial: () => T) {
   return Annotation<T>({ reducer: (_current, next) => next, default: initial });
 }
-
-/**
- * Message-list writes between two full copies of the list in a checkpoint. The list is a LangGraph `DeltaChannel`
- * (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in `checkpoint_writes`),
- * and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint replays the writes since
- * the nearest copy. Higher: fewer bytes per turn, longer replays.
- */
-export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
-
-/** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
-function messagesChannel() {
-  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
-}
-
-/** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
-export const DELTA_CHANNELS = { messages: messagesChannel } as const;
 
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
