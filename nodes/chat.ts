@@ -11,7 +11,7 @@ import { clearTaskState } from "../memory/task-state.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
-import { assertKnownCommand } from "../graphs/run-guard.js";
+import { assertKnownCommand } from "../graphs/commands.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";

@@ -26,7 +26,7 @@ import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } fr
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
 import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
-import { assertThreadOwner } from "./recall.js";
+import { assertThreadOwner } from "../graphs/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 
 /** Builds the confirm node. */
@@ -35,7 +35,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    assertThreadOwner(state, userId);
+    assertThreadOwner(state.userId, userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;
