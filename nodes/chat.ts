@@ -17,7 +17,8 @@ import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInP
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
-import { invokeContract, messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
+import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";

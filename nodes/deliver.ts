@@ -10,7 +10,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../graphs/transitions.js";
-import { messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
 import { modelFor } from "../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../prompts/deliver.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";

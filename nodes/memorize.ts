@@ -16,7 +16,8 @@ import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/in
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
 import { loadTaskState, mergeTaskState, saveTaskState, type TaskState } from "../memory/task-state.js";
 import { estimateCounter } from "../memory/tokens.js";
-import { invokeContract, messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
+import { invokeContract } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./dependencies.js";

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { TempoState } from "../graphs/state.js";
-import { messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
 
 /** A fresh message / tool-call id. */
 export function newId(prefix: string): string {

@@ -27,6 +27,7 @@ import { memoryContext } from "../memory/prompt-memory.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor, type Stage } from "../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
+import { renderPlan } from "../prompts/plan-list.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
@@ -118,7 +119,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
 function planStageState(state: TempoState): string {
   const lines = [`Mode: ${state.planMode}`, `Goal: ${state.goal}`, `Planning rounds used: ${state.planRoundsUsed}`];
   if (state.planSteps.length > 0) {
-    lines.push(`Current plan:\n${state.planSteps.map((step, index) => `${index + 1}. [${step.status}] ${step.content} (done when: ${step.doneWhen})${step.summary ? ` — ${step.summary}` : ""}`).join("\n")}`);
+    lines.push(`Current plan:\n${renderPlan(state.planSteps, { status: true, doneWhen: "inline", summary: true })}`);
   }
   return lines.join("\n");
 }

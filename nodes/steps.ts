@@ -1,12 +1,10 @@
 /** Plan-step helpers shared by the transitions and the stage prompts (seed 001's step lifecycle). */
 import { currentStep, type PlanStep, type TempoState } from "../graphs/state.js";
-import { renderPlan } from "./interrupt-cards.js";
+import { renderPlan } from "../prompts/plan-list.js";
 
 /** The step-context block pinned for execute: the plan with status markers and the current step (seed 001). */
 export function executionContext(plan: PlanStep[], current: PlanStep): string {
-  const overview = plan
-    .map((step, index) => `${index + 1}. ${step.content} ${statusMarker(step, current)}`.trimEnd())
-    .join("\n");
+  const overview = renderPlan(plan, { marker: (step) => statusMarker(step, current) });
   return `Plan overview:\n${overview}\n\nCurrent step (${plan.indexOf(current) + 1} of ${plan.length}): ${current.content}\nDone when: ${current.doneWhen}`;
 }
 

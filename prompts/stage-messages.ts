@@ -11,6 +11,7 @@
  * message mid-conversation or an assistant-first history is rejected by some).
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { messageText } from "../contracts/message-text.js";
 import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
 
 export interface StageMessagesInput {
@@ -51,11 +52,11 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
 export function renderConversation(messages: BaseMessage[]): string {
   return messages
     .map((message) => {
-      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(textOf(message), 300)}`;
-      if (message.getType() === "human") return `user: ${textOf(message)}`;
+      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
+      if (message.getType() === "human") return `user: ${messageText(message)}`;
       if (message.getType() === "ai") {
         const calls = (message as AIMessage).tool_calls ?? [];
-        const text = textOf(message);
+        const text = messageText(message);
         const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`).join(" ");
         return `assistant: ${[text, callText].filter(Boolean).join(" ")}`;
       }
@@ -63,10 +64,6 @@ export function renderConversation(messages: BaseMessage[]): string {
     })
     .filter(Boolean)
     .join("\n");
-}
-
-function textOf(message: BaseMessage): string {
-  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
 }
 
 function oneLine(text: string, limit: number): string {
