@@ -188,7 +188,6 @@ export type TempoUpdate = typeof TempoAnnotation.Update;
 
 /** The input the graph takes from a caller: new messages only. */
 export const TempoInputAnnotation = Annotation.Root({ messages: messagesChannel });
-export type TempoInput = typeof TempoInputAnnotation.State;
 
 /** The step currently executing, or undefined. */
 export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId">): PlanStep | undefined {

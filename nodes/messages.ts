@@ -38,11 +38,6 @@ export function toolRound(call: { id: string; name: string; arguments: Record<st
   ];
 }
 
-/** Ids of messages, for the workspace list. */
-export function idsOf(messages: BaseMessage[]): string[] {
-  return messages.map((message) => message.id).filter((id): id is string => typeof id === "string");
-}
-
 /** The current time as ISO text. */
 export function now(): string {
   return new Date().toISOString();

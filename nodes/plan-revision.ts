@@ -37,11 +37,6 @@ export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revisi
   return { steps: [...kept, ...invalidated], firstInvalid, changed: true };
 }
 
-/** Index of the first step that is neither done nor skipped, or -1. */
-export function firstUnfinishedIndex(steps: PlanStep[]): number {
-  return steps.findIndex((step) => step.status !== "done" && step.status !== "skipped");
-}
-
 /** True once any step has started. */
 export function executionStarted(steps: PlanStep[]): boolean {
   return steps.some((step) => step.status !== "pending");

@@ -10,8 +10,6 @@ export {
   DEFAULT_SLOTS_PER_DAY,
   emptyScheduleState,
   eventTaskSchema,
-  isEventTask,
-  isTaskItem,
   scheduleStateSchema,
   scheduleTaskSchema,
   scheduleWindowSchema,

@@ -194,16 +194,6 @@ export function emptyScheduleState(totalDays = 7, slotsPerDay = DEFAULT_SLOTS_PE
   return { window: { totalDays, slotsPerDay, days: consecutiveDays(totalDays) }, categories: [], tasks: [] };
 }
 
-/** True for a timetable event. */
-export function isEventTask(task: ScheduleTask): task is EventTask {
-  return task.source === "event";
-}
-
-/** True for a task item (a task to place). */
-export function isTaskItem(task: ScheduleTask): task is TaskItem {
-  return task.source === "task_item";
-}
-
 /** The slot ranges a task occupies (empty for a pending task item). */
 export function taskSlots(task: ScheduleTask): SlotRange[] {
   return task.slots ?? [];
