@@ -1,5 +1,5 @@
 /**
- * The execution log in Postgres (seed 001's execution_log): an append-only
+ * The execution log in Postgres (docs/design.md#execution-log): an append-only
  * table `tempo_execution_log` with one row per tool call — the call, its
  * result, whether it applied a change, and how the row came about
  * (`completed`, `replayed` after a crash, `failed`). Rows are never updated

@@ -1,5 +1,5 @@
 /**
- * Step transitions (seed 001's step lifecycle): which plan steps became
+ * Step transitions (docs/design.md#step-snapshots): which plan steps became
  * running, done or failed between two versions of the plan. `stepSnapshots()`
  * compares each checkpoint of a thread's history with its parent this way;
  * the Tempo checkpointer also marks such checkpoints with

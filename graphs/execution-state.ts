@@ -1,10 +1,10 @@
 /**
- * `ExecutionState` (seed 000): a typed projection of the graph state,
+ * `ExecutionState` (docs/design.md#executionstate): a typed projection of the graph state,
  * readable for the current checkpoint and for any past one, so a UI or a
  * report can show the plan as it stood at each step transition.
  *
  * `stepSnapshots` lists the checkpoints where a plan step became running,
- * done or failed (seed 001's agent_state_snapshots), computed from
+ * done or failed (docs/design.md#step-snapshots), computed from
  * `getStateHistory` alone — each checkpoint's plan against its parent's — so
  * it reads the same on any checkpointer (Tempo's saver, the LangGraph
  * server's, MemorySaver). Tempo's saver also marks those checkpoints with
@@ -23,7 +23,7 @@ export { STEP_SNAPSHOT_METADATA_KEY };
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "partial" | "failed" | "dropped";
 
-/** What the workflow observed: a tool call and its result, or the user's reply to a question (seed 000's user_reply). */
+/** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
   | { kind: "tool"; toolCallId: string; tool: string; arguments: Record<string, unknown>; result: string }
   | { kind: "user_reply"; question: string; answer: string; at: string };

@@ -1,12 +1,12 @@
 /**
  * Context compression.
  *
- * In-step (seed 001's table): system prompt, requirement and plan are never
+ * In-step (docs/design.md#step-context): system prompt, requirement and plan are never
  * cut; the last N tool rounds of the current step stay whole; earlier rounds
  * become one summary message. An assistant tool-call message and its tool
  * messages are one unit: they are kept or summarised together, never apart.
  *
- * Across turns (seed 000's maybeCompressHistory): when the conversation in
+ * Across turns (docs/design.md#compression): when the conversation in
  * state grows past a count or token threshold, the older turns are chosen for
  * summarising into TaskState and removed, at a boundary that splits no tool
  * round and touches no message of the live workspace.

@@ -1,5 +1,5 @@
 /**
- * Seed 004's working-memory reminder: the agent's scratchpad tracks the
+ * The working-memory reminder (docs/design.md#working-memory-reminder): the agent's scratchpad tracks the
  * execute rounds since its last update; past a round threshold — or past a
  * lower round count when the prompt uses much of its token budget — a
  * reminder with the figures goes into the context. Updating the scratchpad
@@ -17,7 +17,7 @@ export interface ContextFigures {
   messagesInHistory: number;
 }
 
-/** Whether a reminder is due (seed 004's CheckUpdateNeeded). */
+/** Whether a reminder is due. */
 export function reminderDue(memory: WorkingMemory, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
   if (!settings.enabled) return false;
   const rounds = memory.roundsSinceUpdate;
@@ -26,7 +26,7 @@ export function reminderDue(memory: WorkingMemory, figures: ContextFigures, sett
   return tokenPercent(figures) > settings.tokenThresholdPercent && rounds > settings.minRoundsBeforeCheck;
 }
 
-/** The reminder text with the figures (seed 004's buildReminder). */
+/** The reminder text with the figures. */
 export function buildReminder(memory: WorkingMemory, figures: ContextFigures): string {
   const sizeKb = (Buffer.byteLength(memory.content, "utf8") / 1024).toFixed(2);
   return [

@@ -40,7 +40,7 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   return {
     messages: replyMessage ? [replyMessage] : [],
     workspaceMessageIds: [...state.workspaceMessageIds, ...replyIds],
-    // Seed 000: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
+    // docs/design.md#questions: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
     userReplies: [...state.userReplies, { question: pending.question, answer: reply, askedBy: pending.askedBy, at }],
     resumeContext: { question: pending.question, answer: reply },
     ...answerQuestion(state),

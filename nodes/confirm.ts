@@ -1,5 +1,5 @@
 /**
- * confirm: no model call (seed 003 §4.3). Raises the confirmation card for
+ * confirm: no model call (docs/design.md#confirm). Raises the confirmation card for
  * the plan or for a pending write tool with `interrupt()` — nothing before
  * it has side effects, since LangGraph re-runs the node on resume — and
  * applies the human's answer:
@@ -117,7 +117,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
     const edits: TempoUpdate = answer.editedPlan
       ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
       : {};
-    // Resume from the first unfinished step: a revised plan keeps its matching prefix done (seed 001).
+    // Resume from the first unfinished step: a revised plan keeps its matching prefix done (docs/design.md#plan-revision).
     return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
   }
   const feedback = response.type === "response" ? String(response.args) : "";

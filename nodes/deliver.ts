@@ -1,5 +1,5 @@
 /**
- * deliver: the answer for an ended task (seed 003 §4.6), honest by
+ * deliver: the answer for an ended task (docs/design.md#deliver), honest by
  * construction. The task's real outcome is reported first (`buildTaskReport`:
  * steps done, steps left and why, the domain's items still open by name);
  * the deliver model may phrase it, but its text is checked against the

@@ -1,6 +1,6 @@
 /**
- * memorize: memory at invocation end (seed 002) and history compression
- * (seed 000's maybeCompressHistory). Appends a summary of the invocation to
+ * memorize: memory at invocation end (docs/design.md#long-term-memory) and history
+ * compression (docs/design.md#compression). Appends a summary of the invocation to
  * the thread's conversation memory, stores facts the user stated, records an
  * episode for a finished task, updates the user's TaskState; then, when the
  * conversation in state has grown past its bound, summarises the older turns

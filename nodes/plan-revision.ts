@@ -1,6 +1,6 @@
 /**
- * Plan revision (seed 001's feedback processing, "docker build cache"
- * style): the revised plan is compared with the current one step by step
+ * Plan revision (docs/design.md#plan-revision; feedback is processed like a
+ * build cache): the revised plan is compared with the current one step by step
  * (content and done-when); the matching prefix keeps its status and summary;
  * every step from the first mismatch on is invalidated (pending, no summary);
  * execution resumes from the first step not done. A revision identical to

@@ -1,5 +1,5 @@
 /**
- * plan: the planner (seed 003 §4.2, seed 000, seed 001). Three modes:
+ * plan: the planner (docs/design.md#plan). Three modes:
  *
  * - draft: a quick assessment first, a deep second pass only for complex
  *   tasks; continue / ask_user / plan_done (the plan is pinned and goes to
@@ -9,7 +9,7 @@
  *   the first mismatch on are invalidated, and execution resumes from the
  *   first unfinished step. A no-op revision of a running plan resumes at once;
  *   a changed plan is confirmed again.
- * - replan (after a finished step, seed 000's replanAfterStep): continue with
+ * - replan (after a finished step, docs/design.md#replanning): continue with
  *   the remaining steps, replace them, ask the user, or finish. A replan that
  *   would rewrite a done step, or undo what the user edited on the plan card,
  *   raises the plan card again instead of taking effect.

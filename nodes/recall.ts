@@ -1,5 +1,5 @@
 /**
- * recall: memory at invocation start (seed 002). Loads the user's TaskState,
+ * recall: memory at invocation start (docs/design.md#long-term-memory). Loads the user's TaskState,
  * the long-term facts and past episodes relevant to the message, and this
  * thread's conversation memory, through the LangGraph store. Every namespace
  * is under the user's own prefix, so nothing of another user is visible.

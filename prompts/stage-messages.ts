@@ -1,12 +1,12 @@
 /**
- * The unified stage-message layout (seed 003 §9.1), shared by every stage:
+ * The unified stage-message layout (docs/design.md#prompt-layout), shared by every stage:
  *
  *   msg0 system : global prompt + stage prompt + tool brief
  *   msg1 user   : conversation so far (recent turns, archived summary, pinned blocks)
  *   msg2 …      : the stage workspace as real messages (tool rounds, corrections)
  *   msgN user   : stage state + memory + this round's instruction
  *
- * Seed 003 uses assistant/system roles for msg1 and msgN; user roles are used
+ * The original layout used assistant/system roles for msg1 and msgN; user roles are used
  * here so every OpenAI-compatible server accepts the sequence (a system
  * message mid-conversation or an assistant-first history is rejected by some).
  */

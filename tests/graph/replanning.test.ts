@@ -1,4 +1,4 @@
-/** Seed 000's replanning and resume behaviour, seed 001's plan revision (revise → diff → invalidate → resume). */
+/** Replanning and resume behaviour, and plan revision (revise → diff → invalidate → resume; docs/design.md#plan-revision). */
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";

@@ -103,7 +103,7 @@ describe("(a) the database goes away mid-run", () => {
     expect(domain.applied).toEqual([]);
 
     await server.start();
-    // Seed 000's retry phrase resumes the task where its last checkpoint left it: after the first read round.
+    // The retry phrase resumes the task where its last checkpoint left it: after the first read round.
     const atCard = await graph.invoke(message("try again"), config);
     expect(interruptsOf(atCard)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "call mom" } } });
     const final = await graph.invoke(accept, config);

@@ -1,6 +1,6 @@
 /**
- * `ScheduleState`: the one data source the schedule tools work on (seed 003
- * §6.1). Plain JSON-serialisable data: a window of days split into numbered
+ * `ScheduleState`: the one data source the schedule tools work on
+ * (docs/design.md#schedule-domain). Plain JSON-serialisable data: a window of days split into numbered
  * slots (class sections), a flat task list and the task classes.
  *
  * Canonical form (so that two equal schedules are equal byte for byte as
