@@ -12,7 +12,7 @@
  * round and touches no message of the live workspace.
  */
 import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { messageText } from "../contracts/message-text.js";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import { countMessageTokens, type TokenCounter } from "./tokens.js";
 
 /** A run of messages that must stay together: one tool round, or one other message. */
@@ -130,9 +130,4 @@ export function planHistoryCompression(
   if (firstProtected !== -1) cut = Math.min(cut, firstProtected);
   if (cut === 0) return undefined;
   return { remove: units.slice(0, cut).flatMap((unit) => unit.messages), keep: units.slice(cut).flatMap((unit) => unit.messages) };
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }

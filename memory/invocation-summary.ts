@@ -5,7 +5,7 @@
  * this is the deterministic baseline and the named fallback.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageText } from "../contracts/message-text.js";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import type { TempoState } from "../graphs/state.js";
 import type { Episode } from "./long-term.js";
 
@@ -48,9 +48,4 @@ export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "fina
     lessons: [...rejections, ...(state.lastError ? [state.lastError] : [])].slice(0, 5),
     createdAt: now,
   };
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }

@@ -11,7 +11,7 @@
  * message mid-conversation or an assistant-first history is rejected by some).
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { messageText } from "../contracts/message-text.js";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
 
 export interface StageMessagesInput {
@@ -64,9 +64,4 @@ export function renderConversation(messages: BaseMessage[]): string {
     })
     .filter(Boolean)
     .join("\n");
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }
