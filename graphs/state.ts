@@ -73,7 +73,7 @@ export interface RecalledMemory {
   conversation: string[];
 }
 
-/** The scratchpad the model maintains across steps, with its update tracking (docs/design.md#working-memory-reminder). */
+/** The scratchpad the model maintains across steps, with seed 004's update tracking. */
 export interface WorkingMemory {
   content: string;
   /** Execute rounds since the model last updated the scratchpad. */
@@ -114,7 +114,7 @@ export const TempoAnnotation = Annotation.Root({
   messages: messagesChannel,
   /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; docs/design.md#step-context). */
   workspaceMessageIds: lastValue<string[]>(() => []),
-  /** The model's scratchpad with reminder tracking (docs/design.md#working-memory). */
+  /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
   workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
 
   // ── Runtime state ─────────────────────────────────────────────────────
@@ -136,7 +136,7 @@ export const TempoAnnotation = Annotation.Root({
   maxRounds: lastValue<number>(() => 30),
   /**
    * Why the planner runs: "draft" a new plan; "revise" the plan after feedback or a workflow-version
-   * change (diff → invalidate → resume, docs/design.md#plan-revision); "replan" after a finished step (docs/design.md#replanning).
+   * change (diff → invalidate → resume, seed 001); "replan" after a finished step (seed 000's replanAfterStep).
    */
   planMode: lastValue<PlanMode>(() => "draft"),
   /** How many times the plan was revised; makes the ids of revised steps unique. */

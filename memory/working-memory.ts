@@ -17,7 +17,7 @@ export interface ContextFigures {
   messagesInHistory: number;
 }
 
-/** Whether a reminder is due. */
+/** Whether a reminder is due (seed 004's CheckUpdateNeeded). */
 export function reminderDue(memory: WorkingMemory, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
   if (!settings.enabled) return false;
   const rounds = memory.roundsSinceUpdate;
@@ -26,7 +26,7 @@ export function reminderDue(memory: WorkingMemory, figures: ContextFigures, sett
   return tokenPercent(figures) > settings.tokenThresholdPercent && rounds > settings.minRoundsBeforeCheck;
 }
 
-/** The reminder text with the figures. */
+/** The reminder text with the figures (seed 004's buildReminder). */
 export function buildReminder(memory: WorkingMemory, figures: ContextFigures): string {
   const sizeKb = (Buffer.byteLength(memory.content, "utf8") / 1024).toFixed(2);
   return [
