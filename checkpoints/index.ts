@@ -7,6 +7,7 @@ export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, type CheckpointerOptions
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 export {
   AlreadyResumedError,
+  PLAN_CHANNEL,
   RESUME_CLAIMS_TABLE,
   TempoPostgresSaver,
   createTempoCheckpointer,

@@ -47,11 +47,13 @@ import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../err
 import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
-import { PLAN_CHANNEL } from "../graphs/channels.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
 
 /** Table of the resume claims, next to the checkpoint tables. */
 export const RESUME_CLAIMS_TABLE = "tempo_resume_claims";
+
+/** The state channel holding the plan. */
+export const PLAN_CHANNEL = "planSteps";
 
 /** What `getDeltaChannelHistory` returns for one channel: its writes oldest first, and the value they start from. */
 type DeltaChannelHistory = Awaited<ReturnType<PostgresSaver["getDeltaChannelHistory"]>>[string];

@@ -5,11 +5,9 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
-import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
+import type { BaseMessage } from "@langchain/core/messages";
+import { Annotation, DeltaChannel, messagesDeltaReducer, UntrackedValueChannel, type Messages } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
-import { messagesChannel } from "./channels.js";
-
-export { DELTA_CHANNELS, MESSAGES_SNAPSHOT_FREQUENCY } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -105,6 +103,22 @@ function lastValue<T>(initial: () => T) {
   return Annotation<T>({ reducer: (_current, next) => next, default: initial });
 }
 
+/**
+ * Message-list writes between two full copies of the list in a checkpoint. The list is a LangGraph `DeltaChannel`
+ * (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in `checkpoint_writes`),
+ * and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint replays the writes since
+ * the nearest copy. Higher: fewer bytes per turn, longer replays.
+ */
+export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
+
+/** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
+function messagesChannel() {
+  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
+}
+
+/** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
+export const DELTA_CHANNELS = { messages: messagesChannel } as const;
+
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
   /**
@@ -112,7 +126,7 @@ export const TempoAnnotation = Annotation.Root({
    * message). Stored as deltas (see `MESSAGES_SNAPSHOT_FREQUENCY`); nodes write only the messages they add or remove.
    */
   messages: messagesChannel,
-  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; docs/design.md#step-context). */
+  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
   workspaceMessageIds: lastValue<string[]>(() => []),
   /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
   workingMemory: lastValue<WorkingMemory>(() => ({ content: "", roundsSinceUpdate: 0, updatedAt: null })),
