@@ -5,7 +5,7 @@
  * 1. Step snapshots. A checkpoint whose plan (`planSteps` channel) has a step
  *    that became running, done or failed since its parent checkpoint gets
  *    `metadata.tempo_step = { stepId, status, transitions }`, so
- *    `stepSnapshots()` lists them (docs/design.md#step-snapshots). The
+ *    `stepSnapshots()` lists them (seed 001's agent_state_snapshots). The
  *    new plan is in the checkpoint being saved; the parent's is read from
  *    its blob (PostgresSaver stores one blob per channel version, and a
  *    checkpoint only points at versions), and only when the plan channel
