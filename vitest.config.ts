@@ -1,11 +1,46 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files of the integration tier: they start Postgres (embedded PGlite or a real PostgreSQL 15 server) or child
+ * processes (workers, `langgraph dev`, the terminal chat, the demo), or are slow offline suites (generated model
+ * outputs, placement against an exact solver, long feedback conversations). Every other test file is in the unit
+ * tier: offline, in-process, fast (`npm run test:unit`). `tests/tiers.test.ts` checks that no unit-tier file
+ * starts Postgres or a process.
+ */
+export const INTEGRATION_TESTS = [
+  "tests/checkpoints/**/*.test.ts",
+  "tests/database/**/*.test.ts",
+  "tests/persistence/**/*.test.ts",
+  "tests/server/langgraph-dev.test.ts",
+  "tests/server/served-graph.test.ts",
+  "tests/server/trust-boundary.test.ts",
+  "tests/reliability/database-faults.test.ts",
+  "tests/reliability/faults.test.ts",
+  "tests/reliability/hostile-input.test.ts",
+  "tests/reliability/one-run-per-thread.test.ts",
+  "tests/reliability/security.test.ts",
+  "tests/memory/postgres-store.test.ts",
+  "tests/schedule/postgres-repository.test.ts",
+  "tests/cli/chat.test.ts",
+  "tests/demo/demo.test.ts",
+  // Offline but slow: together they take longer than the whole unit tier.
+  "tests/reliability/model-output-fuzz.test.ts",
+  "tests/graph/offline-placement.test.ts",
+  "tests/graph/offline-feedback.test.ts",
+];
+
+const ALL_TESTS = ["tests/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests start their own Postgres servers; keep parallelism modest on 2-core machines.
     maxWorkers: 2,
+    // `vitest run` runs both tiers (what `npm test` and CI run); `--project unit` / `--project integration` one of them.
+    projects: [
+      { extends: true, test: { name: "unit", include: ALL_TESTS, exclude: INTEGRATION_TESTS, isolate: false } },
+      { extends: true, test: { name: "integration", include: INTEGRATION_TESTS } },
+    ],
   },
 });

@@ -34,7 +34,8 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import { Command, InMemoryStore } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
-import { createCheckpointer, createTempoCheckpointer, openDatabase, PostgresExecutionLog, RESUME_CLAIMS_TABLE, type Database } from "../checkpoints/index.js";
+import { createCheckpointer, createTempoCheckpointer, PostgresExecutionLog, RESUME_CLAIMS_TABLE } from "../checkpoints/index.js";
+import { openDatabase, type Database } from "../database/index.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";

@@ -1,5 +1,5 @@
 /**
- * The execution log in Postgres (seed 001's execution_log): an append-only
+ * The execution log in Postgres (docs/design.md#execution-log): an append-only
  * table `tempo_execution_log` with one row per tool call — the call, its
  * result, whether it applied a change, and how the row came about
  * (`completed`, `replayed` after a crash, `failed`). Rows are never updated
@@ -21,7 +21,7 @@ import type pg from "pg";
 import { ConfigurationError } from "../errors/index.js";
 import type { TransactionClient } from "../tools/domain.js";
 import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
-import { withAdvisoryLock } from "./saver.js";
+import { SCHEMA_PATTERN, withAdvisoryLock } from "../database/index.js";
 
 /** Name of the execution log table. */
 export const EXECUTION_LOG_TABLE = "tempo_execution_log";
@@ -53,8 +53,6 @@ export interface PostgresExecutionLogOptions {
   /** The Tempo checkpointer, so a run that lost the race to resume an interrupt cannot apply a write. */
   resumeGuard?: ResumeGuard;
 }
-
-const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** The quoted table name for `schema`; throws `ConfigurationError` for a schema name that is not a plain identifier. */
 function tableName(schema: string): string {

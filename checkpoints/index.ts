@@ -1,38 +1,10 @@
 /**
- * Postgres persistence: embedded server, connection pool, LangGraph checkpointer (plain, or Tempo's with step
- * snapshots and one resume per interrupt), ExecutionState, the execution log, checkpoint retention.
+ * Checkpoints: the LangGraph checkpointer (plain, or Tempo's with step snapshots and one resume per interrupt),
+ * the execution log, checkpoint retention. The pool and the embedded server are in `database/`; ExecutionState, a
+ * projection of the graph state, is in `graphs/execution-state.ts`.
  */
-export {
-  DEFAULT_EMBEDDED_DATA_DIR,
-  DEFAULT_EMBEDDED_MAX_CONNECTIONS,
-  EMBEDDED_LOCK_FILE,
-  LOCK_HEARTBEAT_MS,
-  LOCK_STALE_MS,
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-  type EmbeddedPostgresOptions,
-} from "./embedded-postgres.js";
-export {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_POOL_SIZE,
-  openDatabase,
-  redactUrl,
-  type Database,
-  type OpenDatabaseOptions,
-} from "./database.js";
-export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, withAdvisoryLock, type CheckpointerOptions } from "./saver.js";
+export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, type CheckpointerOptions } from "./saver.js";
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-export {
-  STEP_SNAPSHOT_METADATA_KEY,
-  readExecutionState,
-  stepSnapshots,
-  toExecutionState,
-  type ExecutionState,
-  type ExecutionStatus,
-  type Observation,
-  type StateReader,
-  type StepSnapshot,
-} from "./execution-state.js";
 export {
   AlreadyResumedError,
   PLAN_CHANNEL,
@@ -44,7 +16,7 @@ export {
   type TempoCheckpointerOptions,
   type TempoSaverOptions,
 } from "./tempo-saver.js";
-export { TRANSITION_STATUSES, asPlanSteps, stepSnapshotMarker, stepTransitions, type StepSnapshotMarker, type StepTransition } from "./step-transitions.js";
+export { STEP_SNAPSHOT_METADATA_KEY, TRANSITION_STATUSES, asPlanSteps, stepSnapshotMarker, stepTransitions, type StepSnapshotMarker, type StepTransition } from "./step-transitions.js";
 export {
   EXECUTION_LOG_TABLE,
   PostgresExecutionLog,
@@ -57,4 +29,3 @@ export {
   type ResumeGuard,
 } from "./execution-log.js";
 export { pruneCheckpoints, type PruneOptions, type PruneReport } from "./retention.js";
-export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "./thread-lock.js";

@@ -35,7 +35,8 @@
 import type pg from "pg";
 
 import { ConfigurationError, TempoError } from "../errors/index.js";
-import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "./step-transitions.js";
+import { SCHEMA_PATTERN } from "../database/index.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { DELTA_CHANNELS } from "../graphs/state.js";
 import { RESUME_CLAIMS_TABLE, TempoPostgresSaver, type DeltaChannelSpec } from "./tempo-saver.js";
@@ -76,8 +77,6 @@ interface CheckpointRow {
   /** The checkpoint's channel versions. */
   versions: Record<string, string | number>;
 }
-
-const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** Deletes old checkpoints as the module comment describes; returns what it removed. */
 export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Promise<PruneReport> {

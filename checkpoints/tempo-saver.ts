@@ -47,12 +47,10 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
-import type { Database } from "./database.js";
-import { redactUrl } from "./database.js";
-import { STEP_SNAPSHOT_METADATA_KEY } from "./execution-state.js";
+import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import type { ResumeGuard } from "./execution-log.js";
-import { DEFAULT_CHECKPOINT_SCHEMA, withAdvisoryLock } from "./saver.js";
-import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
+import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
+import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
 
 type Plan = ReturnType<typeof asPlanSteps>;
 
@@ -102,7 +100,6 @@ export class AlreadyResumedError extends TempoError {
   }
 }
 
-const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const REMEMBERED = 5_000;
 
 /** PostgresSaver plus step-snapshot metadata and the one-resume-per-interrupt claim. */

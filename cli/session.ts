@@ -11,7 +11,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
-import { readExecutionState, stepSnapshots, toExecutionState } from "../checkpoints/execution-state.js";
+import { readExecutionState, stepSnapshots, toExecutionState } from "../graphs/execution-state.js";
 import type { TempoGraph } from "../graphs/tempo.js";
 import { isTempoEvent } from "../streaming/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";

@@ -6,14 +6,14 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 
-/** Seed 004's working-memory reminder. */
+/** The working-memory reminder (docs/design.md#working-memory-reminder). */
 export interface WorkingMemoryReminderSettings {
   enabled: boolean;
-  /** Remind when the scratchpad was not updated for more than this many execute rounds (seed 004: 5). */
+  /** Remind when the scratchpad was not updated for more than this many execute rounds. */
   maxRoundsWithoutUpdate: number;
-  /** With high token use, remind already after more than this many rounds (seed 004: 3). */
+  /** With high token use, remind already after more than this many rounds. */
   minRoundsBeforeCheck: number;
-  /** Token use of the prompt budget, in percent, that counts as high (seed 004: 70). */
+  /** Token use of the prompt budget, in percent, that counts as high. */
   tokenThresholdPercent: number;
 }
 
@@ -25,7 +25,7 @@ export interface ContextSettings {
   maxRecentTokens: number;
   /** Messages kept (newest) after a compression. */
   keepRecentMessages: number;
-  /** Tool rounds of the current step kept whole in the execute prompt; earlier ones become a summary (seed 001). */
+  /** Tool rounds of the current step kept whole in the execute prompt; earlier ones become a summary (docs/design.md#step-context). */
   keepToolRounds: number;
   /** Prompt token budget per stage. */
   promptBudget: { chat: number; plan: number; execute: number; deliver: number };
@@ -33,9 +33,9 @@ export interface ContextSettings {
 
 /** Workflow settings (the graph's behaviour, not its dependencies). */
 export interface WorkflowSettings {
-  /** Execute rounds per task before deliver is forced (seed 003: 30). */
+  /** Execute rounds per task before deliver is forced (docs/design.md#round-budget). */
   maxRounds: number;
-  /** Invalid model outputs in a row before the run stops with a typed error (seed 003: 3). */
+  /** Invalid model outputs in a row before the run stops with a typed error (docs/design.md#correction-loop). */
   maxCorrections: number;
   /** Planning rounds (continue / deep pass) per plan before the planner must finish. */
   maxPlanRounds: number;
@@ -52,7 +52,7 @@ export interface WorkflowSettings {
   maxToolErrorsPerStep: number;
   /** Writes the user declined in a row after which the current step fails (the user is refusing what it needs). */
   maxRejectionsPerStep: number;
-  /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (seed 000). */
+  /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (docs/design.md#replanning). */
   replanAfterStep: boolean;
   workingMemory: WorkingMemoryReminderSettings;
   context: ContextSettings;

@@ -1,4 +1,4 @@
-/** The chat stage's contract (seed 003 §4.1): classify the message, reply directly when it is small talk. */
+/** The chat stage's contract (docs/design.md#chat): classify the message, reply directly when it is small talk. */
 import { z } from "zod";
 
 export const ChatDecisionSchema = z

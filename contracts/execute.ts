@@ -1,4 +1,4 @@
-/** The execute stage's contract (seed 003 §5.1): one ReAct decision per visit. */
+/** The execute stage's contract (docs/design.md#stage-contracts): one ReAct decision per visit. */
 import { z } from "zod";
 
 export const ToolCallRequestSchema = z.object({

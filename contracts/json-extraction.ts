@@ -1,5 +1,5 @@
 /**
- * Tolerant extraction of one JSON object from model text (seed 003 §5.2):
+ * Tolerant extraction of one JSON object from model text (docs/design.md#tolerant-json):
  * prose before or after the object, markdown code fences, nested braces and
  * braces inside strings are all handled. Returns undefined when no complete
  * object can be found.

@@ -1,4 +1,4 @@
-/** The memory stage's contract: older turns summarised into TaskState (seed 000's compression). */
+/** The memory stage's contract: older turns summarised into TaskState (docs/design.md#compression). */
 import { z } from "zod";
 
 export const TaskStateSummarySchema = z

@@ -1,4 +1,4 @@
-/** The plan stage's contract (seed 003 §5.1). */
+/** The plan stage's contract (docs/design.md#stage-contracts). */
 import { z } from "zod";
 
 export const PlanStepDraftSchema = z.object({

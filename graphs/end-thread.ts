@@ -7,30 +7,16 @@
  * a task in progress is dropped, nothing stays pending. The update is
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
-import type { RunnableConfig } from "@langchain/core/runnables";
-import { END, type StateSnapshot } from "@langchain/langgraph";
-import { NODE } from "./routing.js";
-import type { TempoState } from "./state.js";
+import type { StateSnapshot } from "@langchain/langgraph";
 import { appliedChanges } from "../nodes/task-report.js";
 import type { ToolDomain } from "../tools/domain.js";
+import { NODE } from "./routing.js";
+import type { TempoState, TempoUpdate } from "./state.js";
 import { endThread } from "./transitions.js";
 
-interface UpdatableGraph {
-  updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig>;
-  getState(config: RunnableConfig): Promise<StateSnapshot>;
-}
-
-/** Installs the end-thread handling on a compiled graph (in place) and returns it. */
-export function endThreadOnClientEnd<G>(graph: G, domain: ToolDomain): G {
-  const target = graph as unknown as UpdatableGraph;
-  const updateState = target.updateState.bind(target);
-  target.updateState = async (config, values, asNode) => {
-    if (asNode !== END || (values !== null && values !== undefined)) return updateState(config, values, asNode);
-    const snapshot = await target.getState(config);
-    // A thread with no checkpoint yet has nothing to end.
-    if (!snapshot.createdAt) return updateState(config, values, asNode);
-    const state = snapshot.values as TempoState;
-    return updateState(config, endThread(state, appliedChanges(state, domain)), NODE.memorize);
-  };
-  return graph;
+/** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
+export function endThreadUpdate(snapshot: StateSnapshot, domain: ToolDomain): { values: TempoUpdate; asNode: typeof NODE.memorize } | undefined {
+  if (!snapshot.createdAt) return undefined;
+  const state = snapshot.values as TempoState;
+  return { values: endThread(state, appliedChanges(state, domain)), asNode: NODE.memorize };
 }

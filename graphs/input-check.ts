@@ -18,6 +18,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
+import { messageText } from "../contracts/message-text.js";
 
 /** Configurable keys that name where a run writes; checked like input text. */
 const ID_KEYS = ["thread_id", "user_id", "checkpoint_id", "checkpoint_ns"] as const;
@@ -102,15 +103,6 @@ export function inputMessages(input: unknown): unknown[] {
   if (input === null || typeof input !== "object" || isCommand(input) || !("messages" in input)) return [];
   const raw = (input as { messages: unknown }).messages;
   return Array.isArray(raw) ? raw : [raw];
-}
-
-/** The text of a message-like value: a string, or its content (text parts joined). */
-export function messageText(message: unknown): string {
-  if (typeof message === "string") return message;
-  const content = (message as BaseMessage | { content?: unknown } | null)?.content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
-  return "";
 }
 
 function idOf(message: unknown): unknown {

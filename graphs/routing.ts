@@ -1,7 +1,7 @@
 /**
  * Routing, derived from the transition table (`transitions.ts`). After a
  * node, a pending interaction goes to the node that raises its `interrupt()`
- * (seed 003's `branchIfInterrupted`); otherwise the phase's serving node
+ * (docs/design.md#routing); otherwise the phase's serving node
  * (`PHASE_NODE`, the table's "served by" column). The destinations each
  * node may reach are the phases its events (`NODE_EVENTS`) lead to in the
  * table; a router asked to go anywhere else throws ILLEGAL_TRANSITION, so a

@@ -1,6 +1,6 @@
 /**
- * The one state schema of the Tempo graph. Grouped as seed 003 §3.1 and seed
- * 000 describe: the runtime state (what the workflow is doing), the
+ * The one state schema of the Tempo graph (docs/design.md#the-state), in
+ * three groups: the runtime state (what the workflow is doing), the
  * conversation context (what the models see), and memory recalled for this
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
@@ -9,7 +9,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, DeltaChannel, messagesDeltaReducer, UntrackedValueChannel, type Messages } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
 
-/** Where the workflow is (seed 003 §3.2); `graphs/transitions.ts` is the only writer. */
+/** Where the workflow is (docs/design.md#phases-and-transitions); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
 
 /** How a task ended: every task ends in exactly one of these. */
@@ -22,7 +22,7 @@ export interface TaskOutcomeRecord {
   reason: string;
 }
 
-/** A plan step's lifecycle (seed 001): pending → running → done(summary) | failed; skipped when replanned away. */
+/** A plan step's lifecycle (docs/design.md#plan-steps): pending → running → done(summary) | failed; skipped when replanned away. */
 export type StepStatus = "pending" | "running" | "done" | "failed" | "skipped";
 
 export interface PlanStep {
@@ -30,16 +30,16 @@ export interface PlanStep {
   id: string;
   /** What the step does. */
   content: string;
-  /** Observable completion condition (seed 003's done_when). */
+  /** Observable completion condition (the contract's done_when). */
   doneWhen: string;
   status: StepStatus;
-  /** Written when the step finishes; the compressed context later steps see (seed 001). */
+  /** Written when the step finishes; the compressed context later steps see (docs/design.md#plan-steps). */
   summary?: string;
   /** Why the step failed (repeated tool errors, the round budget spent mid-step, the user declining what it needs). */
   reason?: string;
 }
 
-/** A write tool waiting for the user's confirmation (seed 003's PendingConfirmTool). */
+/** A write tool waiting for the user's confirmation (docs/design.md#pending-interaction). */
 export interface PendingTool {
   /** Tool-call id; also the idempotency key that makes the write apply once. */
   id: string;
@@ -53,7 +53,7 @@ export interface PendingTool {
   speak: string;
 }
 
-/** What the graph waits on (seed 003's PendingInteraction). */
+/** What the graph waits on (docs/design.md#pending-interaction). */
 export type PendingInteraction =
   | { kind: "confirm_plan" }
   | { kind: "confirm_tool"; tool: PendingTool }
@@ -61,7 +61,7 @@ export type PendingInteraction =
 
 /** Memory recalled at invocation start (the memory layer fills it; empty until then). */
 export interface RecalledMemory {
-  /** The user's durable TaskState rendered as text (seed 000). */
+  /** The user's durable TaskState rendered as text (docs/design.md#taskstate). */
   taskState: string;
   /** Long-term facts relevant to the message. */
   facts: string[];
@@ -184,19 +184,19 @@ export const TempoAnnotation = Annotation.Root({
   planMode: lastValue<PlanMode>(() => "draft"),
   /** How many times the plan was revised; makes the ids of revised steps unique. */
   planRevision: lastValue<number>(() => 0),
-  /** The question asked and the answer given, for the planner, so a short reply is not mistaken for a new request (seed 000). */
+  /** The question asked and the answer given, for the planner, so a short reply is not mistaken for a new request (docs/design.md#questions). */
   resumeContext: lastValue<{ question: string; answer: string } | null>(() => null),
-  /** The user's replies to questions in this task, as observations (seed 000's user_reply). */
+  /** The user's replies to questions in this task, as observations (docs/design.md#questions). */
   userReplies: lastValue<UserReply[]>(() => []),
   /** Planner calls since planning (or the last plan revision) started; bounded by maxPlanRounds. */
   planRoundsUsed: lastValue<number>(() => 0),
-  /** Invalid model outputs in a row in the current stage (seed 003 §5.3). */
+  /** Invalid model outputs in a row in the current stage (docs/design.md#correction-loop). */
   consecutiveCorrections: lastValue<number>(() => 0),
   /** What the graph waits on from the human, or null. */
   pending: lastValue<PendingInteraction | null>(() => null),
   /** An answer to `pending` that arrived as a plain user message instead of a resume. */
   pendingAnswer: lastValue<HumanResponse | null>(() => null),
-  /** A confirmed write tool that execute applies on its next visit (seed 003's PendingConfirmTool after accept). */
+  /** A confirmed write tool that execute applies on its next visit (docs/design.md#pending-interaction). */
   approvedTool: lastValue<PendingTool | null>(() => null),
   /** How the last task ended, or null while none has ended (set by the finish / drop transitions). */
   outcome: lastValue<TaskOutcomeRecord | null>(() => null),
@@ -235,7 +235,6 @@ export type TempoUpdate = typeof TempoAnnotation.Update;
 
 /** The input the graph takes from a caller: new messages only. */
 export const TempoInputAnnotation = Annotation.Root({ messages: messagesChannel });
-export type TempoInput = typeof TempoInputAnnotation.State;
 
 /** The step currently executing, or undefined. */
 export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId">): PlanStep | undefined {

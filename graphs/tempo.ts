@@ -29,7 +29,6 @@ import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { writeChangesOnly } from "./changed-writes.js";
-import { endThreadOnClientEnd } from "./end-thread.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "./routing.js";
 import { guardRuns } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
@@ -100,10 +99,9 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
 export function buildTempoGraph(options: TempoGraphOptions) {
   const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
   graph.name = "Tempo";
-  // A client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
-  endThreadOnClientEnd(graph, options.domain);
-  // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time.
-  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings }, { threadLock: options.threadLock ?? new LocalThreadLock() });
+  // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
+  // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
+  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings }, { domain: options.domain, threadLock: options.threadLock ?? new LocalThreadLock() });
 }
 
 export type TempoGraph = ReturnType<typeof buildTempoGraph>;

@@ -1,17 +1,18 @@
 /**
  * Context compression.
  *
- * In-step (seed 001's table): system prompt, requirement and plan are never
+ * In-step (docs/design.md#step-context): system prompt, requirement and plan are never
  * cut; the last N tool rounds of the current step stay whole; earlier rounds
  * become one summary message. An assistant tool-call message and its tool
  * messages are one unit: they are kept or summarised together, never apart.
  *
- * Across turns (seed 000's maybeCompressHistory): when the conversation in
+ * Across turns (docs/design.md#compression): when the conversation in
  * state grows past a count or token threshold, the older turns are chosen for
  * summarising into TaskState and removed, at a boundary that splits no tool
  * round and touches no message of the live workspace.
  */
 import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import { countMessageTokens, type TokenCounter } from "./tokens.js";
 
 /** A run of messages that must stay together: one tool round, or one other message. */
@@ -79,16 +80,16 @@ function describeUnit(unit: MessageUnit): string {
   if (!first) return "";
   if (unit.toolRound) {
     const call = (first as AIMessage).tool_calls?.[0];
-    const result = oneLine(textOf(rest[0]), SUMMARY_RESULT_CHARACTERS);
+    const result = oneLine(messageText(rest[0]), SUMMARY_RESULT_CHARACTERS);
     return `- called ${call?.name ?? "?"} ${oneLine(JSON.stringify(call?.args ?? {}), 80)} → ${result}`;
   }
-  const text = oneLine(textOf(first), SUMMARY_RESULT_CHARACTERS);
+  const text = oneLine(messageText(first), SUMMARY_RESULT_CHARACTERS);
   return text ? `- ${first.getType() === "human" ? "user" : "assistant"}: ${text}` : "";
 }
 
 function truncateToolResult(message: BaseMessage, limit: number): BaseMessage {
   if (message.getType() !== "tool") return message;
-  const text = textOf(message);
+  const text = messageText(message);
   if (text.length <= limit) return message;
   return new ToolMessage({
     id: message.id,
@@ -129,14 +130,4 @@ export function planHistoryCompression(
   if (firstProtected !== -1) cut = Math.min(cut, firstProtected);
   if (cut === 0) return undefined;
   return { remove: units.slice(0, cut).flatMap((unit) => unit.messages), keep: units.slice(cut).flatMap((unit) => unit.messages) };
-}
-
-function textOf(message: BaseMessage | undefined): string {
-  if (!message) return "";
-  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }

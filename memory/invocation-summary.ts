@@ -5,6 +5,7 @@
  * this is the deterministic baseline and the named fallback.
  */
 import type { BaseMessage } from "@langchain/core/messages";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import type { TempoState } from "../graphs/state.js";
 import type { Episode } from "./long-term.js";
 
@@ -25,8 +26,8 @@ export function extractUserFacts(userTexts: string[]): string[] {
 
 /** "User asked X, agent did Y, result Z." for the invocation's messages. */
 export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase" | "outcome">, invocation: BaseMessage[], wasTask: boolean): string {
-  const asked = invocation.filter((message) => message.getType() === "human").map(textOf).filter(Boolean);
-  const replies = invocation.filter((message) => message.getType() === "ai" && textOf(message)).map(textOf);
+  const asked = invocation.filter((message) => message.getType() === "human").map(messageText).filter(Boolean);
+  const replies = invocation.filter((message) => message.getType() === "ai" && messageText(message)).map(messageText);
   const question = oneLine(wasTask ? state.goal || asked[0] || "" : asked.at(-1) ?? "", 160);
   if (!wasTask) return `User said: "${question}"; agent replied: "${oneLine(replies.at(-1) ?? "", 160)}".`;
   const done = state.planSteps.filter((step) => step.status === "done").length;
@@ -37,8 +38,8 @@ export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps"
 /** The episode of an ended task: goal, key steps, its real outcome (kind, reason, answer), lessons. */
 export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError" | "outcome">, invocation: BaseMessage[], now: string): Episode {
   const rejections = invocation
-    .filter((message) => message.getType() === "tool" && textOf(message).startsWith("Not applied"))
-    .map((message) => oneLine(textOf(message).replace(/^Not applied: /, ""), 160));
+    .filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied"))
+    .map((message) => oneLine(messageText(message).replace(/^Not applied: /, ""), 160));
   return {
     goal: state.goal,
     status: state.outcome?.kind,
@@ -47,13 +48,4 @@ export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "fina
     lessons: [...rejections, ...(state.lastError ? [state.lastError] : [])].slice(0, 5),
     createdAt: now,
   };
-}
-
-function textOf(message: BaseMessage): string {
-  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }

@@ -1,5 +1,5 @@
 /**
- * Long-term memory around an invocation (seed 002): facts and episodes per
+ * Long-term memory around an invocation (docs/design.md#long-term-memory): facts and episodes per
  * user, and one summary per invocation per thread, all through the LangGraph
  * `BaseStore` (PostgresStore in production — text search by default, vector
  * search when the store has an embedding index — InMemoryStore in tests).

@@ -1,5 +1,5 @@
 /**
- * TaskState (seed 000): the durable, structured, per-user summary that
+ * TaskState (docs/design.md#taskstate): the durable, structured, per-user summary that
  * survives beyond recent turns and is injected into planning. It holds only
  * durable context — never live data that tools can re-fetch (balances,
  * current positions or prices, the current schedule's contents, whether
@@ -28,7 +28,7 @@ export const EMPTY_TASK_STATE: TaskState = { currentGoal: "", activeFlow: "", op
 const TASK_STATE_KEY = "current";
 const MAX_LIST_ENTRIES = 12;
 
-// Seed 000's bad fits: live operational state and step-level pending work.
+// What TaskState must never hold (docs/design.md#taskstate): live operational state and step-level pending work.
 const LIVE_DATA_PATTERNS: RegExp[] = [
   /\b(balance|balances|position|positions|price|prices|equity|margin|pnl)\b/i,
   /\b(is|are|was|were|not|isn't|aren't)\s+(currently\s+)?(configured|set up|available|connected|enabled)\b/i,

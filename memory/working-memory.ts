@@ -1,5 +1,5 @@
 /**
- * Seed 004's working-memory reminder: the agent's scratchpad tracks the
+ * The working-memory reminder (docs/design.md#working-memory-reminder): the agent's scratchpad tracks the
  * execute rounds since its last update; past a round threshold — or past a
  * lower round count when the prompt uses much of its token budget — a
  * reminder with the figures goes into the context. Updating the scratchpad

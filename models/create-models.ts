@@ -1,6 +1,6 @@
 /**
  * Stage models from settings: `ChatOpenAI` against OpenAI or any
- * OpenAI-compatible base URL, with seed 003's per-stage temperature and token
+ * OpenAI-compatible base URL, with the per-stage temperature and token
  * limits; or, with no API key and no base URL, the domain's offline policy.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";

@@ -10,19 +10,11 @@ import type { z } from "zod";
 import { isGraphBubbleUp } from "@langchain/langgraph";
 import { parseContract } from "../contracts/parse-contract.js";
 import { isTempoError, ModelUnavailableError } from "../errors/index.js";
+import { messageText } from "../contracts/message-text.js";
 
 export type ContractCall<T> =
   | { ok: true; value: T; raw: string }
   | { ok: false; raw: string; problem: string };
-
-/** Text content of a model message. */
-export function messageText(message: BaseMessage): string {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return content
-    .map((part) => (typeof part === "string" ? part : part.type === "text" && "text" in part ? String(part.text) : ""))
-    .join("");
-}
 
 /**
  * The tag LangGraph's `messages` stream mode (the server's `messages-tuple`) honours: calls carrying it are

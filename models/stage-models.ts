@@ -27,7 +27,7 @@ export function modelFor(models: StageModels, stage: Stage): BaseChatModel {
   return models[stage] ?? models.default;
 }
 
-/** Seed 003's per-stage sampling settings. */
+/** Per-stage sampling settings (docs/design.md#stage-sampling). */
 export const STAGE_SAMPLING: Record<Stage, { temperature: number; maxTokens: number }> = {
   chat: { temperature: 0.3, maxTokens: 800 },
   plan: { temperature: 0.2, maxTokens: 1600 },

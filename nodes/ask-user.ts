@@ -10,7 +10,7 @@ import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman } from "./human-response.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
-import { assertThreadOwner } from "./recall.js";
+import { assertThreadOwner } from "../graphs/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { questionInterrupt } from "./interrupt-cards.js";
 import { newId, now } from "./messages.js";
@@ -23,7 +23,7 @@ export function createAskUserNode(dependencies: NodeDependencies) {
 async function askUser(state: TempoState, config: LangGraphRunnableConfig, dependencies: NodeDependencies): Promise<TempoUpdate> {
   const pending = state.pending;
   if (!pending || pending.kind !== "ask_user") return {};
-  assertThreadOwner(state, ensureConfiguration(config, dependencies.settings).userId);
+  assertThreadOwner(state.userId, ensureConfiguration(config, dependencies.settings).userId);
   // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
   const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
   if (stale) return stale;
@@ -40,7 +40,7 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   return {
     messages: replyMessage ? [replyMessage] : [],
     workspaceMessageIds: [...state.workspaceMessageIds, ...replyIds],
-    // Seed 000: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
+    // docs/design.md#questions: the reply is a user_reply observation, and the planner gets the question and answer as resume context.
     userReplies: [...state.userReplies, { question: pending.question, answer: reply, askedBy: pending.askedBy, at }],
     resumeContext: { question: pending.question, answer: reply },
     ...answerQuestion(state),

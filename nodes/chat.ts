@@ -1,5 +1,5 @@
 /**
- * chat: the entry stage (seed 003 §4.1). A message that answers a pending
+ * chat: the entry stage (docs/design.md#chat). A message that answers a pending
  * interaction is turned into that answer in code (no model call); otherwise
  * the chat model classifies the intent — chat replies directly and the turn
  * ends; task (the conservative default) starts planning.
@@ -11,13 +11,14 @@ import { clearTaskState } from "../memory/task-state.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
-import { assertKnownCommand } from "../graphs/run-guard.js";
+import { assertKnownCommand } from "../graphs/commands.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
-import { invokeContract, messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
+import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor } from "../models/stage-models.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -47,12 +48,12 @@ export function createChatNode(dependencies: NodeDependencies) {
     }
 
     if (state.pending) {
-      // Seed 000's resume behaviour: a plain message on a waiting thread is the answer.
+      // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
       return { pendingAnswer: replyAsHumanResponse(userText, state.pending.kind), updatedAt: now() };
     }
 
-    // Seed 000's reset strategy: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
+    // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
     if (isRetryPhrase(userText)) {
       if (state.phase === "planning" || state.phase === "executing") {
         emit(config, { kind: "status", node: "chat", text: "Retrying where the task stopped" });
@@ -147,7 +148,7 @@ async function runCommand(state: TempoState, command: string, config: LangGraphR
 
 const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "try again", "retry", "continue", "again"]);
 
-/** True for seed 000's retry phrases. */
+/** True for a retry phrase (docs/design.md#resets-and-retries). */
 export function isRetryPhrase(text: string): boolean {
   return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
 }

@@ -1,5 +1,5 @@
 /**
- * confirm: no model call (seed 003 §4.3). Raises the confirmation card for
+ * confirm: no model call (docs/design.md#confirm). Raises the confirmation card for
  * the plan or for a pending write tool with `interrupt()` — nothing before
  * it has side effects, since LangGraph re-runs the node on resume — and
  * applies the human's answer:
@@ -26,7 +26,7 @@ import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } fr
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
 import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
-import { assertThreadOwner } from "./recall.js";
+import { assertThreadOwner } from "../graphs/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 
 /** Builds the confirm node. */
@@ -35,7 +35,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    assertThreadOwner(state, userId);
+    assertThreadOwner(state.userId, userId);
     // The tools or the graph changed since the plan was made: replan instead of trusting it (no interrupt raised).
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;
@@ -117,7 +117,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
     const edits: TempoUpdate = answer.editedPlan
       ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
       : {};
-    // Resume from the first unfinished step: a revised plan keeps its matching prefix done (seed 001).
+    // Resume from the first unfinished step: a revised plan keeps its matching prefix done (docs/design.md#plan-revision).
     return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
   }
   const feedback = response.type === "response" ? String(response.args) : "";

@@ -1,5 +1,5 @@
 /**
- * The correction loop (seed 003 §5.3): an invalid model output and a
+ * The correction loop (docs/design.md#correction-loop): an invalid model output and a
  * correction request go into the stage workspace and the stage runs again;
  * `maxCorrections` invalid outputs in a row end the run with a typed error,
  * the state as it was at the last checkpoint. Once the model answers

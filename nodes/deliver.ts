@@ -1,5 +1,5 @@
 /**
- * deliver: the answer for an ended task (seed 003 §4.6), honest by
+ * deliver: the answer for an ended task (docs/design.md#deliver), honest by
  * construction. The task's real outcome is reported first (`buildTaskReport`:
  * steps done, steps left and why, the domain's items still open by name);
  * the deliver model may phrase it, but its text is checked against the
@@ -10,7 +10,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../graphs/transitions.js";
-import { messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
 import { modelFor } from "../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../prompts/deliver.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";

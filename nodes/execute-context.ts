@@ -1,5 +1,5 @@
 /**
- * The execute prompt (seed 001's step context within seed 003's layout):
+ * The execute prompt (docs/design.md#step-context within docs/design.md#prompt-layout):
  * requirement, plan overview with status markers, the current step, the
  * summaries of done steps and the scratchpad; then the current step's own
  * tool rounds. It is kept under the stage's token budget: system prompt,

@@ -1,5 +1,5 @@
 /**
- * execute: one ReAct decision per visit (seed 003 §4.4).
+ * execute: one ReAct decision per visit (docs/design.md#execute).
  *
  * Entry priority: (1) a confirmed write tool is applied, once, and the visit
  * ends; (2) a spent round budget, or writes the user declined too often in
@@ -216,7 +216,7 @@ async function applyDecision(
   const next = nextPendingIndex(planSteps);
   if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
   if (next !== -1 && dependencies.settings.replanAfterStep) {
-    // Seed 000's replanAfterStep: the planner reviews the remaining steps before the next one starts.
+    // docs/design.md#replanning: the planner reviews the remaining steps before the next one starts.
     return { ...base, ...finished, ...sendToPlanner(state, "replan"), messages };
   }
   return { ...base, ...finished, ...resumeExecution({ ...state, planSteps, currentStepId: null }, planSteps), messages };

@@ -6,6 +6,7 @@
  */
 import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type DecisionType } from "../contracts/cards.js";
 import type { PendingTool, PlanStep } from "../graphs/state.js";
+import { renderPlan } from "../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
@@ -17,22 +18,12 @@ export interface StepPosition {
   content: string;
 }
 
-/** Renders the plan as a numbered list (the plan pinned into later prompts). */
-export function renderPlan(plan: PlanStep[]): string {
-  return plan.map((step, index) => `${index + 1}. ${step.content} (done when: ${step.doneWhen})`).join("\n");
-}
-
-/** The plan as a markdown list for the card: each step with its done-when on its own line. */
-function planMarkdown(plan: PlanStep[]): string {
-  return plan.map((step, index) => `${index + 1}. ${step.content}  \n   *done when:* ${step.doneWhen}`).join("\n");
-}
-
 /** The plan confirmation card: approve, edit the steps, or reject (with feedback: revise it). */
 export function planInterrupt(goal: string, plan: PlanStep[]): Card {
   const args = { plan_steps: plan.map((step) => ({ content: step.content, done_when: step.doneWhen })) };
   const description = [
     `**Plan for:** ${goal}`,
-    planMarkdown(plan),
+    renderPlan(plan, { doneWhen: "markdown" }),
     "Approve to run it, edit the steps, or reject with feedback to have it revised.",
   ].join("\n\n");
   return buildCard("confirm_plan", [{ name: CONFIRM_PLAN_ACTION, args, description, allowed: CONFIRM_DECISIONS }], {

@@ -1,6 +1,6 @@
 /**
- * memorize: memory at invocation end (seed 002) and history compression
- * (seed 000's maybeCompressHistory). Appends a summary of the invocation to
+ * memorize: memory at invocation end (docs/design.md#long-term-memory) and history
+ * compression (docs/design.md#compression). Appends a summary of the invocation to
  * the thread's conversation memory, stores facts the user stated, records an
  * episode for a finished task, updates the user's TaskState; then, when the
  * conversation in state has grown past its bound, summarises the older turns
@@ -16,7 +16,8 @@ import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/in
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
 import { loadTaskState, mergeTaskState, saveTaskState, type TaskState } from "../memory/task-state.js";
 import { estimateCounter } from "../memory/tokens.js";
-import { invokeContract, messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
+import { invokeContract } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./dependencies.js";

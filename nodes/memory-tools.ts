@@ -1,6 +1,6 @@
 /**
- * Graph-level tools every domain gets: the scratchpad (seed 001 / 004) and
- * mid-invocation memory retrieval (seed 002's RetrieveFacts / RecallEpisodes).
+ * Graph-level tools every domain gets: the scratchpad (docs/design.md#working-memory) and
+ * mid-invocation memory retrieval (docs/design.md#long-term-memory).
  * They touch only the agent's own memory, so they run without confirmation.
  */
 import type { BaseStore } from "@langchain/langgraph";

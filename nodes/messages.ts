@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { TempoState } from "../graphs/state.js";
-import { messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
 
 /** A fresh message / tool-call id. */
 export function newId(prefix: string): string {
@@ -36,11 +36,6 @@ export function toolRound(call: { id: string; name: string; arguments: Record<st
     new AIMessage({ id: newId("ai"), content: speak, tool_calls: [{ id: call.id, name: call.name, args: call.arguments, type: "tool_call" }] }),
     new ToolMessage({ id: newId("tool"), content: result, tool_call_id: call.id, name: call.name }),
   ];
-}
-
-/** Ids of messages, for the workspace list. */
-export function idsOf(messages: BaseMessage[]): string[] {
-  return messages.map((message) => message.id).filter((id): id is string => typeof id === "string");
 }
 
 /** The current time as ISO text. */

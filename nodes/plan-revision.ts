@@ -1,6 +1,6 @@
 /**
- * Plan revision (seed 001's feedback processing, "docker build cache"
- * style): the revised plan is compared with the current one step by step
+ * Plan revision (docs/design.md#plan-revision; feedback is processed like a
+ * build cache): the revised plan is compared with the current one step by step
  * (content and done-when); the matching prefix keeps its status and summary;
  * every step from the first mismatch on is invalidated (pending, no summary);
  * execution resumes from the first step not done. A revision identical to
@@ -35,11 +35,6 @@ export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revisi
     }),
   );
   return { steps: [...kept, ...invalidated], firstInvalid, changed: true };
-}
-
-/** Index of the first step that is neither done nor skipped, or -1. */
-export function firstUnfinishedIndex(steps: PlanStep[]): number {
-  return steps.findIndex((step) => step.status !== "done" && step.status !== "skipped");
 }
 
 /** True once any step has started. */

@@ -1,5 +1,5 @@
 /**
- * plan: the planner (seed 003 §4.2, seed 000, seed 001). Three modes:
+ * plan: the planner (docs/design.md#plan). Three modes:
  *
  * - draft: a quick assessment first, a deep second pass only for complex
  *   tasks; continue / ask_user / plan_done (the plan is pinned and goes to
@@ -9,7 +9,7 @@
  *   the first mismatch on are invalidated, and execution resumes from the
  *   first unfinished step. A no-op revision of a running plan resumes at once;
  *   a changed plan is confirmed again.
- * - replan (after a finished step, seed 000's replanAfterStep): continue with
+ * - replan (after a finished step, docs/design.md#replanning): continue with
  *   the remaining steps, replace them, ask the user, or finish. A replan that
  *   would rewrite a done step, or undo what the user edited on the plan card,
  *   raises the plan card again instead of taking effect.
@@ -27,6 +27,7 @@ import { memoryContext } from "../memory/prompt-memory.js";
 import { invokeContract } from "../models/invoke-contract.js";
 import { modelFor, type Stage } from "../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
+import { renderPlan } from "../prompts/plan-list.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
@@ -118,7 +119,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
 function planStageState(state: TempoState): string {
   const lines = [`Mode: ${state.planMode}`, `Goal: ${state.goal}`, `Planning rounds used: ${state.planRoundsUsed}`];
   if (state.planSteps.length > 0) {
-    lines.push(`Current plan:\n${state.planSteps.map((step, index) => `${index + 1}. [${step.status}] ${step.content} (done when: ${step.doneWhen})${step.summary ? ` — ${step.summary}` : ""}`).join("\n")}`);
+    lines.push(`Current plan:\n${renderPlan(state.planSteps, { status: true, doneWhen: "inline", summary: true })}`);
   }
   return lines.join("\n");
 }

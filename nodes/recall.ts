@@ -1,5 +1,5 @@
 /**
- * recall: memory at invocation start (seed 002). Loads the user's TaskState,
+ * recall: memory at invocation start (docs/design.md#long-term-memory). Loads the user's TaskState,
  * the long-term facts and past episodes relevant to the message, and this
  * thread's conversation memory, through the LangGraph store. Every namespace
  * is under the user's own prefix, so nothing of another user is visible.
@@ -7,7 +7,7 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
-import { TempoError } from "../errors/index.js";
+import { assertThreadOwner } from "../graphs/ownership.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
@@ -18,7 +18,7 @@ import { latestUserText } from "./messages.js";
 export function createRecallNode(dependencies: NodeDependencies) {
   return async function recall(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    assertThreadOwner(state, userId);
+    assertThreadOwner(state.userId, userId);
     const store = config.store;
     const query = latestUserText(state.messages);
     if (!store || query.startsWith("/")) return {};
@@ -37,13 +37,4 @@ export function createRecallNode(dependencies: NodeDependencies) {
       },
     };
   };
-}
-
-/** Refuses a run whose configured user is not the thread's owner. */
-export function assertThreadOwner(state: Pick<TempoState, "userId">, userId: string): void {
-  if (state.userId && state.userId !== userId) {
-    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own (configurable.user_id must match the thread's owner).", {
-      userId,
-    });
-  }
 }

@@ -1,12 +1,10 @@
-/** Plan-step helpers shared by the transitions and the stage prompts (seed 001's step lifecycle). */
+/** Plan-step helpers shared by the transitions and the stage prompts (docs/design.md#plan-steps). */
 import { currentStep, type PlanStep, type TempoState } from "../graphs/state.js";
-import { renderPlan } from "./interrupt-cards.js";
+import { renderPlan } from "../prompts/plan-list.js";
 
-/** The step-context block pinned for execute: the plan with status markers and the current step (seed 001). */
+/** The step-context block pinned for execute: the plan with status markers and the current step (docs/design.md#step-context). */
 export function executionContext(plan: PlanStep[], current: PlanStep): string {
-  const overview = plan
-    .map((step, index) => `${index + 1}. ${step.content} ${statusMarker(step, current)}`.trimEnd())
-    .join("\n");
+  const overview = renderPlan(plan, { marker: (step) => statusMarker(step, current) });
   return `Plan overview:\n${overview}\n\nCurrent step (${plan.indexOf(current) + 1} of ${plan.length}): ${current.content}\nDone when: ${current.doneWhen}`;
 }
 
@@ -18,7 +16,7 @@ function statusMarker(step: PlanStep, current: PlanStep): string {
   return "";
 }
 
-/** The blocks pinned into the plan prompt (seed 003 §9.3), rendered from the plan: the plan, and the current step's context. */
+/** The blocks pinned into the plan prompt (docs/design.md#pinned-blocks), rendered from the plan: the plan, and the current step's context. */
 export function pinnedBlocksOf(state: Pick<TempoState, "planSteps" | "currentStepId">): Record<string, string> {
   if (state.planSteps.length === 0) return {};
   const step = currentStep(state);

@@ -8,7 +8,8 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcomeRecord, TempoState } from "../graphs/state.js";
 import { findTool, type OpenItem, type ToolDomain } from "../tools/domain.js";
-import { messageText } from "../models/invoke-contract.js";
+import { messageText } from "../contracts/message-text.js";
+import { renderPlan } from "../prompts/plan-list.js";
 
 export interface TaskReport {
   goal: string;
@@ -66,9 +67,7 @@ export function appliedChanges(state: Pick<TempoState, "messages" | "taskStartMe
 
 /** Each step with its status, and its summary or failure reason, one per line. */
 export function stepReport(plan: PlanStep[]): string {
-  return plan
-    .map((step, index) => `${index + 1}. [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}${step.status === "failed" && step.reason ? ` — failed: ${step.reason}` : ""}`)
-    .join("\n");
+  return renderPlan(plan, { status: true, summary: true, failure: true });
 }
 
 /** The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why. */

@@ -1,5 +1,5 @@
 /**
- * Workflow versioning (seed 000's suggested improvement): a task records the
+ * Workflow versioning (docs/design.md#workflow-version): a task records the
  * graph and tool-domain version its plan was made with; a thread resumed
  * after either changed is replanned (a revision: done steps that still hold
  * stay done) instead of trusted.

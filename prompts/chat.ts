@@ -1,4 +1,4 @@
-/** Chat stage prompt: intent classification, conservative default "task" (seed 003 §9.2). */
+/** Chat stage prompt: intent classification, conservative default "task" (docs/design.md#chat). */
 import { contractSection } from "./global.js";
 
 export const CHAT_STAGE_PROMPT = `<stage name="chat">

@@ -1,4 +1,4 @@
-/** Execute stage prompt: one ReAct decision per visit (seed 003 §4.4). */
+/** Execute stage prompt: one ReAct decision per visit (docs/design.md#execute). */
 import { contractSection } from "./global.js";
 
 export const EXECUTE_STAGE_PROMPT = `<stage name="execute">

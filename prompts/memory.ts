@@ -1,4 +1,4 @@
-/** Memory stage prompt: summarise older turns into TaskState (seed 000). */
+/** Memory stage prompt: summarise older turns into TaskState (docs/design.md#taskstate). */
 import { contractSection } from "./global.js";
 
 export const MEMORY_STAGE_PROMPT = `<stage name="memory">

@@ -1,4 +1,4 @@
-/** Plan stage prompts: quick assessment and the deep pass for complex tasks (seed 003 §4.2). */
+/** Plan stage prompts: quick assessment and the deep pass for complex tasks (docs/design.md#plan). */
 import { contractSection } from "./global.js";
 
 const PLAN_CONTRACT = contractSection(

@@ -1,16 +1,17 @@
 /**
- * The unified stage-message layout (seed 003 §9.1), shared by every stage:
+ * The unified stage-message layout (docs/design.md#prompt-layout), shared by every stage:
  *
  *   msg0 system : global prompt + stage prompt + tool brief
  *   msg1 user   : conversation so far (recent turns, archived summary, pinned blocks)
  *   msg2 …      : the stage workspace as real messages (tool rounds, corrections)
  *   msgN user   : stage state + memory + this round's instruction
  *
- * Seed 003 uses assistant/system roles for msg1 and msgN; user roles are used
+ * The original layout used assistant/system roles for msg1 and msgN; user roles are used
  * here so every OpenAI-compatible server accepts the sequence (a system
  * message mid-conversation or an assistant-first history is rejected by some).
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { messageText, oneLine } from "../contracts/message-text.js";
 import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
 
 export interface StageMessagesInput {
@@ -51,11 +52,11 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
 export function renderConversation(messages: BaseMessage[]): string {
   return messages
     .map((message) => {
-      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(textOf(message), 300)}`;
-      if (message.getType() === "human") return `user: ${textOf(message)}`;
+      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
+      if (message.getType() === "human") return `user: ${messageText(message)}`;
       if (message.getType() === "ai") {
         const calls = (message as AIMessage).tool_calls ?? [];
-        const text = textOf(message);
+        const text = messageText(message);
         const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`).join(" ");
         return `assistant: ${[text, callText].filter(Boolean).join(" ")}`;
       }
@@ -63,13 +64,4 @@ export function renderConversation(messages: BaseMessage[]): string {
     })
     .filter(Boolean)
     .join("\n");
-}
-
-function textOf(message: BaseMessage): string {
-  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
-}
-
-function oneLine(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }

@@ -15,17 +15,9 @@
  * The graph itself is built by `buildTempoGraph` and knows none of this.
  */
 import type pg from "pg";
-import {
-  createTempoCheckpointer,
-  openDatabase,
-  PostgresExecutionLog,
-  redactUrl,
-  type Database,
-  type ResumeGuard,
-  type TempoPostgresSaver,
-} from "../checkpoints/index.js";
-import { createMemoryStore } from "../checkpoints/store.js";
-import { createThreadLock } from "../checkpoints/thread-lock.js";
+import { createTempoCheckpointer, PostgresExecutionLog, type ResumeGuard, type TempoPostgresSaver } from "../checkpoints/index.js";
+import { createThreadLock, openDatabase, redactUrl, type Database } from "../database/index.js";
+import { createMemoryStore } from "../memory/store.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
 import { createStageModels } from "../models/create-models.js";

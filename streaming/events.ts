@@ -1,5 +1,5 @@
 /**
- * Seed 003 §7's event kinds, carried by LangGraph's `custom` stream mode.
+ * Tempo's stream event kinds (docs/design.md#streaming), carried by LangGraph's `custom` stream mode.
  * Nodes emit them through `config.writer`; `stream(..., { streamMode: "custom" })`
  * yields them as these typed objects.
  */
@@ -9,7 +9,7 @@ import type { Card } from "../contracts/cards.js";
 export type TempoEvent =
   /** Progress the UI shows as a status line ("executing step 2 of 3"). */
   | { kind: "status"; node: string; text: string }
-  /** A short chunk of assistant text (pseudo-streamed, seed 003 §7.2). */
+  /** A short chunk of assistant text (pseudo-streamed, docs/design.md#streaming). */
   | { kind: "assistant_text"; node: string; messageId: string; text: string }
   /** A tool call about to run (read) or applied after confirmation (write). */
   | { kind: "tool_call"; node: string; id: string; name: string; arguments: Record<string, unknown> }
@@ -27,7 +27,7 @@ export function emit(config: LangGraphRunnableConfig | undefined, event: TempoEv
   config?.writer?.(event);
 }
 
-/** Splits text into chunks of about 8–24 characters, preferring punctuation and spaces (seed 003 §7.2). */
+/** Splits text into chunks of about 8–24 characters, preferring punctuation and spaces, so a whole answer reads as a stream. */
 export function splitPseudoStream(text: string, minimum = 8, maximum = 24): string[] {
   const chunks: string[] = [];
   let rest = text;

@@ -1,5 +1,5 @@
 /**
- * Tempo's stream as OpenAI-compatible server-sent events (seed 003 §7.3).
+ * Tempo's stream as OpenAI-compatible server-sent events (docs/design.md#streaming).
  * Assistant text travels as ordinary `delta.content`, so any OpenAI chat
  * client shows it; everything else (status lines, tool calls and results,
  * confirmation cards, questions) rides in an `ext` field beside `choices`,
@@ -30,7 +30,7 @@ export interface OpenAIChunkChoice {
   finish_reason: OpenAIFinishReason;
 }
 
-/** Seed 003 §7.3's extension: what a chunk carries besides assistant text. */
+/** Tempo's extension of an OpenAI chunk: what it carries besides assistant text. */
 export type TempoChunkExtension =
   /** A piece of assistant text (also in `delta.content`); chunks of one message share `message_id`. */
   | { kind: "assistant_text"; node: string; message_id: string }

@@ -76,7 +76,7 @@ export interface ToolDomain<TState = any> {
   tools: ReadonlyArray<DomainTool<TState>>;
   /**
    * A read tool run before planning so the planner sees live state instead of
-   * trusting memory (seed 000's dynamic refresh as an explicit preflight).
+   * trusting memory (docs/design.md#live-data-refresh).
    */
   preflight?: { tool: string; arguments: Record<string, unknown> };
   /**

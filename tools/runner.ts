@@ -33,7 +33,7 @@ export interface ToolRunContext {
 }
 
 /**
- * The append-only record of tool calls (seed 001's execution_log). The
+ * The append-only record of tool calls (docs/design.md#execution-log). The
  * runner writes every call to it. Before a write runs, the runner asks it:
  * a write whose tool-call id already has a completed entry is not run again,
  * and the recorded outcome is returned.

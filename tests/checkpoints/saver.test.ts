@@ -5,7 +5,8 @@ import { promisify } from "node:util";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createCheckpointer, openDatabase, withAdvisoryLock, type Database } from "../../checkpoints/index.js";
+import { createCheckpointer } from "../../checkpoints/index.js";
+import { openDatabase, withAdvisoryLock, type Database } from "../../database/index.js";
 import { ConfigurationError } from "../../errors/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 

@@ -13,7 +13,8 @@ import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { validate, type CheckpointSaverTestInitializer } from "@langchain/langgraph-checkpoint-validation";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test } from "vitest";
 
-import { createCheckpointer, createTempoCheckpointer, openDatabase, type Database } from "../../checkpoints/index.js";
+import { createCheckpointer, createTempoCheckpointer } from "../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../database/index.js";
 import { postgresTargets, type PostgresTarget, type TestPostgres } from "../support/postgres.js";
 
 Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, test });

@@ -1,6 +1,6 @@
 /** The chat's look: cards, stream lines, and the /state, /history and /threads output. */
 import { describe, expect, test } from "vitest";
-import type { ExecutionState, StepSnapshot } from "../../checkpoints/execution-state.js";
+import type { ExecutionState, StepSnapshot } from "../../graphs/execution-state.js";
 import type { PlanStep } from "../../graphs/state.js";
 import { planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";

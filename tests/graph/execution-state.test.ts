@@ -1,6 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
-import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { readExecutionState } from "../../graphs/execution-state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 

@@ -373,7 +373,7 @@ describe("budgets and fallbacks", () => {
 });
 
 describe("streaming", () => {
-  test("the custom stream carries seed 003's event kinds", async () => {
+  test("the custom stream carries Tempo's event kinds", async () => {
     const domain = createNotesDomain();
     const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("x"), done], deliver: ["Your note is added, all good."] });
     const config = threadConfig("stream");

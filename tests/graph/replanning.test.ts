@@ -1,8 +1,8 @@
-/** Seed 000's replanning and resume behaviour, seed 001's plan revision (revise → diff → invalidate → resume). */
+/** Replanning and resume behaviour, and plan revision (revise → diff → invalidate → resume; docs/design.md#plan-revision). */
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { revisePlan } from "../../nodes/plan-revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";

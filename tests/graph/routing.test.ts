@@ -18,7 +18,7 @@ const route = (branch: (state: { phase: Phase; pending: PendingInteraction | nul
   }
 };
 
-// Seed 003 §10: every branch first sends a pending interaction to the node that raises it.
+// docs/design.md#routing: every branch first sends a pending interaction to the node that raises it.
 describe("branchAfterChat", () => {
   test.each<Row>([
     ["executing", confirmTool, "confirm"],

@@ -1,5 +1,5 @@
 /**
- * Seed 003 §2.3's three requests, driven end to end with scripted models:
+ * A task in three requests (docs/design.md#three-requests), driven end to end with scripted models:
  * task → plan → plan confirmation; accept → read tools → write confirmation;
  * accept → write applied once → next step → done → deliver.
  */
@@ -24,7 +24,7 @@ test("task → plan confirmation → read tools → write confirmation → appli
           { content: "Add the new note", done_when: "list_notes shows it" },
         ],
       }),
-      // Seed 000's replan after step 1: the remaining step still holds.
+      // The replan after step 1: the remaining step still holds.
       json({ speak: "", action: "continue", reason: "the remaining step still holds" }),
     ],
     execute: [

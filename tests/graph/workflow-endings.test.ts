@@ -5,7 +5,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../checkpoints/execution-state.js";
+import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";

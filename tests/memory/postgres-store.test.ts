@@ -1,8 +1,8 @@
 /** Memory on the PostgresStore (same database as the checkpoints): text search, per-user isolation, awkward ids. */
-import type { MemoryStore } from "../../checkpoints/store.js";
+import type { MemoryStore } from "../../memory/store.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openDatabase, type Database } from "../../checkpoints/database.js";
-import { createMemoryStore } from "../../checkpoints/store.js";
+import { openDatabase, type Database } from "../../database/pool.js";
+import { createMemoryStore } from "../../memory/store.js";
 import { appendConversation, conversationMemory, searchFacts, storeFacts } from "../../memory/long-term.js";
 import { loadTaskState, saveTaskState, EMPTY_TASK_STATE } from "../../memory/task-state.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";

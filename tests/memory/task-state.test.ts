@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { isLiveData, mergeTaskState, sanitizeTaskState, EMPTY_TASK_STATE } from "../../memory/task-state.js";
 
-// Seed 000's lists of what TaskState is for, and what it must never hold.
+// What TaskState is for, and what it must never hold (docs/design.md#taskstate).
 const GOOD_FITS = [
   "Prepare for the calculus midterm on Saturday",
   "The user wants review sessions spread over the whole week",

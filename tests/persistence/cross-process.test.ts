@@ -5,7 +5,8 @@
  * process with the write applied exactly once and the right tool message.
  */
 import { describe, expect, test } from "vitest";
-import { readExecutionLog, stepSnapshots } from "../../checkpoints/index.js";
+import { readExecutionLog } from "../../checkpoints/index.js";
+import { stepSnapshots } from "../../graphs/execution-state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";

@@ -6,7 +6,8 @@
  */
 import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { STEP_SNAPSHOT_METADATA_KEY, stepSnapshots } from "../../checkpoints/index.js";
+import { STEP_SNAPSHOT_METADATA_KEY } from "../../checkpoints/index.js";
+import { stepSnapshots } from "../../graphs/execution-state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";

@@ -5,16 +5,8 @@
  * transitions that name step snapshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  EXECUTION_LOG_TABLE,
-  migrateExecutionLog,
-  openDatabase,
-  PostgresExecutionLog,
-  readExecutionLog,
-  stepSnapshotMarker,
-  stepTransitions,
-  type Database,
-} from "../../checkpoints/index.js";
+import { EXECUTION_LOG_TABLE, migrateExecutionLog, PostgresExecutionLog, readExecutionLog, stepSnapshotMarker, stepTransitions } from "../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../database/index.js";
 import type { PlanStep } from "../../graphs/state.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { runTool, type ExecutionLogEntry, type ToolRunContext } from "../../tools/runner.js";

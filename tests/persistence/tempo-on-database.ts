@@ -7,16 +7,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type Interrupt } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import {
-  createThreadLock,
-  createTempoCheckpointer,
-  openDatabase,
-  PostgresExecutionLog,
-  TempoPostgresSaver,
-  type Database,
-  type OpenDatabaseOptions,
-} from "../../checkpoints/index.js";
-import { createMemoryStore } from "../../checkpoints/store.js";
+import { createTempoCheckpointer, PostgresExecutionLog, TempoPostgresSaver } from "../../checkpoints/index.js";
+import { createThreadLock, openDatabase, type Database, type OpenDatabaseOptions } from "../../database/index.js";
+import { createMemoryStore } from "../../memory/store.js";
 import { buildTempoGraph, type TempoGraph } from "../../graphs/tempo.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";

@@ -16,7 +16,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createCheckpointer, openDatabase, type Database } from "../../checkpoints/index.js";
+import { createCheckpointer } from "../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../database/index.js";
 import type { ModelSettings } from "../../config/environment.js";
 import { ModelUnavailableError, TempoError } from "../../errors/index.js";
 import type { TempoState } from "../../graphs/state.js";
@@ -102,7 +103,7 @@ describe("(a) the database goes away mid-run", () => {
     expect(domain.applied).toEqual([]);
 
     await server.start();
-    // Seed 000's retry phrase resumes the task where its last checkpoint left it: after the first read round.
+    // The retry phrase resumes the task where its last checkpoint left it: after the first read round.
     const atCard = await graph.invoke(message("try again"), config);
     expect(interruptsOf(atCard)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "call mom" } } });
     const final = await graph.invoke(accept, config);

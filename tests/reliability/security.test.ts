@@ -21,8 +21,8 @@ import { fileURLToPath } from "node:url";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore, MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openDatabase, type Database } from "../../checkpoints/index.js";
-import { createMemoryStore } from "../../checkpoints/store.js";
+import { openDatabase, type Database } from "../../database/index.js";
+import { createMemoryStore } from "../../memory/store.js";
 import { TempoError } from "../../errors/index.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { recordEpisode, storeFacts } from "../../memory/long-term.js";
@@ -175,7 +175,7 @@ describe("SQL is parameterised", () => {
    * `^[A-Za-z_][A-Za-z0-9_]{0,62}$` (the file must contain that check), and fixed SQL fragments chosen in code.
    */
   const ALLOWED: Array<{ file: string; expression: RegExp; reason: string; validatesSchema?: boolean }> = [
-    { file: "checkpoints/saver.ts", expression: /^lockExpression$/, reason: "one of two fixed fragments (hashtextextended($1::text, 0) or $1::bigint); the key is a parameter" },
+    { file: "database/advisory-lock.ts", expression: /^lockExpression$/, reason: "one of two fixed fragments (hashtextextended($1::text, 0) or $1::bigint); the key is a parameter" },
     { file: "checkpoints/tempo-saver.ts", expression: /^this\.tables\.\w+$/, reason: "table names built from the validated schema name", validatesSchema: true },
     { file: "checkpoints/retention.ts", expression: /^tables\.\w+$/, reason: "table names built from the validated schema name", validatesSchema: true },
     { file: "checkpoints/retention.ts", expression: /^gone$/, reason: "a fixed subquery over the parameters $2 and $3" },
@@ -208,7 +208,7 @@ describe("SQL is parameterised", () => {
     const contents = new Map(files.map((file) => [file, readFileSync(path.join(root, file), "utf8")]));
     const findings = files.flatMap((file) => sqlInterpolations(file, contents.get(file)!));
     // The scan sees the SQL it should: the schedule repository and the advisory lock build SQL from fragments.
-    expect(findings.some((finding) => finding.file === "checkpoints/saver.ts")).toBe(true);
+    expect(findings.some((finding) => finding.file === "database/advisory-lock.ts")).toBe(true);
     expect(findings.some((finding) => finding.file === "tools/schedule/postgres-repository.ts")).toBe(true);
     expect(disallowed(findings, (file) => contents.get(file)!)).toEqual([]);
   });

@@ -14,7 +14,7 @@ describe("diffScheduleState", () => {
     expect(diffScheduleState(smallSchedule(), smallSchedule())).toEqual([]);
   });
 
-  it("turns a task-item placement into a place change (the seed's gap), with its host", () => {
+  it("turns a task-item placement into a place change (the gap of the original design), with its host", () => {
     const before = smallSchedule();
     const free = write("place", before, { task_id: "a", day: 3, slot_start: 1 });
     expect(diffScheduleState(before, free)).toEqual([

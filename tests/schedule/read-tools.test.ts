@@ -3,7 +3,7 @@ import { emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the ten tools of seed 003, five reads then five writes, each with a described snake_case schema", () => {
+  it("has the ten schedule tools, five reads then five writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],

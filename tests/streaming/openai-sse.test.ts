@@ -179,7 +179,7 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     // Pseudo-streaming: the summary arrived in several short chunks.
     expect(delivered.filter((chunk) => chunk.ext.kind === "assistant_text" && chunk.ext.node === "deliver").length).toBeGreaterThan(2);
 
-    // Across the conversation, every seed 003 §7.3 kind Tempo emits was present.
+    // Across the conversation, every event kind Tempo emits was present.
     expect(new Set(requests.flat().map((chunk) => chunk.ext.kind))).toEqual(
       new Set(["status", "assistant_text", "tool_call", "tool_result", "confirm_request", "interrupt", "finish"]),
     );

@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 
 import { PGlite } from "@electric-sql/pglite";
 
-import { startEmbeddedPostgres } from "../../checkpoints/embedded-postgres.js";
+import { startEmbeddedPostgres } from "../../database/embedded-postgres.js";
 
 const run = promisify(execFile);
 

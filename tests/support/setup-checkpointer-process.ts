@@ -3,7 +3,8 @@
  *   node --import tsx setup-checkpointer-process.ts <databaseUrl> <schema> [startAtEpochMs]
  * Waits until startAtEpochMs (so sibling processes collide), runs createCheckpointer, exits 0 on success.
  */
-import { createCheckpointer, openDatabase } from "../../checkpoints/index.js";
+import { createCheckpointer } from "../../checkpoints/index.js";
+import { openDatabase } from "../../database/index.js";
 
 const [databaseUrl, schema, startAt] = process.argv.slice(2);
 if (!databaseUrl || !schema) {

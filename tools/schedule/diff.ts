@@ -1,8 +1,8 @@
 /**
- * Persistence by difference (seed 003 §6.4): `diffScheduleState` turns a
+ * Persistence by difference (docs/design.md#diff-persistence): `diffScheduleState` turns a
  * tool's before/after states into place / move / unplace changes — for both
- * task sources, events and task items (the seed's gap was that task-item
- * placement was not persisted) — and `applyScheduleChanges` replays them on a
+ * task sources, events and task items (the original design lost task-item
+ * placements) — and `applyScheduleChanges` replays them on a
  * stored schedule, checking that each change still fits what is stored.
  *
  * Hosts' `embeds` lists are not part of a change: they follow from the task

@@ -1,5 +1,5 @@
 /**
- * The schedule domain (seed 003 §6): data model, the ten tools, diff
+ * The schedule domain (docs/design.md#schedule-domain): data model, the ten tools, diff
  * persistence, repositories and sample data.
  */
 export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, type ScheduleDomainOptions } from "./domain.js";
@@ -10,8 +10,6 @@ export {
   DEFAULT_SLOTS_PER_DAY,
   emptyScheduleState,
   eventTaskSchema,
-  isEventTask,
-  isTaskItem,
   scheduleStateSchema,
   scheduleTaskSchema,
   scheduleWindowSchema,

@@ -10,7 +10,7 @@
  * - `tempo_schedule_applied`: the applyIds already applied, per user.
  */
 import type pg from "pg";
-import { withAdvisoryLock } from "../../checkpoints/saver.js";
+import { withAdvisoryLock } from "../../database/index.js";
 
 /** Advisory lock key the migration runs under. */
 export const SCHEDULE_MIGRATION_LOCK_KEY = "tempo_schedule_migrate";

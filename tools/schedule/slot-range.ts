@@ -27,21 +27,9 @@ export function rangeContains(outer: SlotRange, inner: SlotRange): boolean {
   return outer.day === inner.day && outer.start <= inner.start && inner.end <= outer.end;
 }
 
-/** True when two ranges share at least one slot. */
-export function rangesOverlap(left: SlotRange, right: SlotRange): boolean {
-  return left.day === right.day && left.start <= right.end && right.start <= left.end;
-}
-
 /** The range of `length` slots starting at `start` on `day`. */
 export function rangeFrom(day: number, start: number, length: number): SlotRange {
   return { day, start, end: start + length - 1 };
-}
-
-/** Total number of slots over a list of ranges. */
-export function totalLength(ranges: readonly SlotRange[]): number {
-  let total = 0;
-  for (const range of ranges) total += rangeLength(range);
-  return total;
 }
 
 /** Why a range does not fit the window, or undefined when it fits. */

@@ -1,6 +1,6 @@
 /**
- * `ScheduleState`: the one data source the schedule tools work on (seed 003
- * §6.1). Plain JSON-serialisable data: a window of days split into numbered
+ * `ScheduleState`: the one data source the schedule tools work on
+ * (docs/design.md#schedule-domain). Plain JSON-serialisable data: a window of days split into numbered
  * slots (class sections), a flat task list and the task classes.
  *
  * Canonical form (so that two equal schedules are equal byte for byte as
@@ -192,16 +192,6 @@ export function consecutiveDays(totalDays: number, firstWeek = 1, firstDayOfWeek
 /** An empty schedule: one week of `slotsPerDay` slots, no tasks, no task classes. */
 export function emptyScheduleState(totalDays = 7, slotsPerDay = DEFAULT_SLOTS_PER_DAY): ScheduleState {
   return { window: { totalDays, slotsPerDay, days: consecutiveDays(totalDays) }, categories: [], tasks: [] };
-}
-
-/** True for a timetable event. */
-export function isEventTask(task: ScheduleTask): task is EventTask {
-  return task.source === "event";
-}
-
-/** True for a task item (a task to place). */
-export function isTaskItem(task: ScheduleTask): task is TaskItem {
-  return task.source === "task_item";
 }
 
 /** The slot ranges a task occupies (empty for a pending task item). */

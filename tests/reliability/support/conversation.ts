@@ -149,7 +149,7 @@ function answerFor(card: string, answer: CardAnswer, state: TempoState): HumanRe
 
 /**
  * Sends `message` on a fresh thread, then answers each interrupt with the next of `answers` (accept when they run
- * out) for at most `maxTurns` turns. After a MODEL_OUTPUT_INVALID error it sends seed 000's retry phrase "try again"
+ * out) for at most `maxTurns` turns. After a MODEL_OUTPUT_INVALID error it sends the retry phrase "try again"
  * (at most `retries` times; `onRetry` is told first). Checks the invariants after every turn, an error included.
  */
 export async function runConversation(

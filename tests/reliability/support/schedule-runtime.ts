@@ -8,9 +8,10 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import type { MemoryStore } from "../../../checkpoints/store.js";
-import { createCheckpointer, openDatabase, type Database } from "../../../checkpoints/index.js";
-import { createMemoryStore } from "../../../checkpoints/store.js";
+import type { MemoryStore } from "../../../memory/store.js";
+import { createCheckpointer } from "../../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../../database/index.js";
+import { createMemoryStore } from "../../../memory/store.js";
 import type { WorkflowSettings } from "../../../config/configuration.js";
 import type { TempoState } from "../../../graphs/state.js";
 import { buildTempoGraph, type TempoGraph } from "../../../graphs/tempo.js";

@@ -8,6 +8,7 @@
  * one-line summaries of compressed rounds.
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import { messageText as textOf } from "../../../contracts/message-text.js";
 
 /** One tool round as the prompt shows it. */
 export interface RoundView {
@@ -111,10 +112,4 @@ function summaryArguments(text: string): Record<string, unknown> {
     for (const match of text.matchAll(/"(\w+)":(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/g)) fields[match[1] ?? ""] = match[2] ?? Number(match[3]);
     return fields;
   }
-}
-
-/** The text of a message ("" for none). */
-export function textOf(message: BaseMessage | undefined): string {
-  if (!message) return "";
-  return typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
 }

@@ -10,7 +10,7 @@ import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
-import { moveAtomically } from "./move-batch.js";
+import { moveAtomically } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Most moves in one batch_move call. */

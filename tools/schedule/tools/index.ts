@@ -1,5 +1,5 @@
 /**
- * The ten schedule tools (seed 003 §6.2): five reads that run at once and
+ * The ten schedule tools (docs/design.md#schedule-tools): five reads that run at once and
  * five writes that wait for a confirmation.
  */
 import type { DomainTool } from "../../domain.js";
@@ -26,7 +26,7 @@ export { queryRangeArgumentsSchema, queryRangeTool, QUERY_RANGE_DAY_LIMIT, type 
 export { swapArgumentsSchema, swapTool, type SwapArguments } from "./swap.js";
 export { unplaceArgumentsSchema, unplaceTool, type UnplaceArguments } from "./unplace.js";
 
-/** All ten tools, reads first, in the order of seed 003 §6.2. */
+/** All ten tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,

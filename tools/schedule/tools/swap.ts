@@ -8,7 +8,7 @@ import { failure } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
-import { moveAtomically, request, taskLabel } from "./move-batch.js";
+import { moveAtomically, request, taskLabel } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of swap. */

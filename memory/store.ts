@@ -12,8 +12,7 @@
  */
 import { BaseStore, type Operation, type OperationResults } from "@langchain/langgraph";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import type { Database } from "./database.js";
-import { withAdvisoryLock } from "./saver.js";
+import { withAdvisoryLock, type Database } from "../database/index.js";
 
 export interface MemoryStoreOptions {
   /** Schema of the store tables (default "public"). */

@@ -7,13 +7,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import {
-  DEFAULT_EMBEDDED_DATA_DIR,
-  EMBEDDED_LOCK_FILE,
-  LOCK_STALE_MS,
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-} from "../../checkpoints/index.js";
+import { DEFAULT_EMBEDDED_DATA_DIR, EMBEDDED_LOCK_FILE, LOCK_STALE_MS, startEmbeddedPostgres, type EmbeddedPostgres } from "../../database/index.js";
 import { DatabaseUnreachableError } from "../../errors/index.js";
 import { startWorker, type WorkerProcess } from "../reliability/support/worker-process.js";
 import { embeddedTemplateDir } from "../support/postgres.js";

@@ -1,6 +1,6 @@
 /** Regression: concurrent parameterised queries over the embedded server's pool never interleave. */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openDatabase, type Database } from "../../checkpoints/index.js";
+import { openDatabase, type Database } from "../../database/index.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

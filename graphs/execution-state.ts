@@ -1,10 +1,10 @@
 /**
- * `ExecutionState` (seed 000): a typed projection of the graph state,
+ * `ExecutionState` (docs/design.md#executionstate): a typed projection of the graph state,
  * readable for the current checkpoint and for any past one, so a UI or a
  * report can show the plan as it stood at each step transition.
  *
  * `stepSnapshots` lists the checkpoints where a plan step became running,
- * done or failed (seed 001's agent_state_snapshots), computed from
+ * done or failed (docs/design.md#step-snapshots), computed from
  * `getStateHistory` alone — each checkpoint's plan against its parent's — so
  * it reads the same on any checkpointer (Tempo's saver, the LangGraph
  * server's, MemorySaver). Tempo's saver also marks those checkpoints with
@@ -14,16 +14,16 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TempoState } from "../graphs/state.js";
-import { asPlanSteps, stepSnapshotMarker } from "./step-transitions.js";
+import type { PlanStep, TempoState } from "./state.js";
+import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "../checkpoints/step-transitions.js";
 
-/** Metadata key that marks a checkpoint written at a step transition. */
-export const STEP_SNAPSHOT_METADATA_KEY = "tempo_step";
+export { STEP_SNAPSHOT_METADATA_KEY };
+
 
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "partial" | "failed" | "dropped";
 
-/** What the workflow observed: a tool call and its result, or the user's reply to a question (seed 000's user_reply). */
+/** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
   | { kind: "tool"; toolCallId: string; tool: string; arguments: Record<string, unknown>; result: string }
   | { kind: "user_reply"; question: string; answer: string; at: string };
@@ -100,7 +100,7 @@ export async function readExecutionState(graph: StateReader, config: RunnableCon
 export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
   const history: StateSnapshot[] = [];
   for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
-  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps((snapshot.values as Partial<TempoState>).planSteps)]));
+  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps<PlanStep>((snapshot.values as Partial<TempoState>).planSteps)]));
   const snapshots: StepSnapshot[] = [];
   for (const snapshot of history) {
     const parentId = snapshot.parentConfig ? checkpointIdOf(snapshot.parentConfig) : undefined;

@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { EMBEDDED_LOCK_FILE, openDatabase, redactUrl, type Database } from "../../checkpoints/index.js";
+import { EMBEDDED_LOCK_FILE, openDatabase, redactUrl, type Database } from "../../database/index.js";
 import { DatabaseUnreachableError, isTempoError } from "../../errors/index.js";
 import { embeddedTemplateDir, freePort, postgresTargets, type TestPostgres } from "../support/postgres.js";
 

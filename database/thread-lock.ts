@@ -15,8 +15,8 @@ import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
 import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "../graphs/thread-lock.js";
-import type { Database } from "./database.js";
-import { redactUrl } from "./database.js";
+import type { Database } from "./pool.js";
+import { redactUrl } from "./pool.js";
 
 /** Options of {@link PostgresThreadLock}. */
 export interface PostgresThreadLockOptions {

@@ -3,11 +3,11 @@
  * checked (task exists, may move, lands in the window without conflict) and
  * either all land or none does.
  */
-import { failure, movedTaskLine, quoteName } from "../format.js";
-import type { OccupancyIndex } from "../occupancy-index.js";
-import { commitPlacements, resolvePlacements, type PlacementRequest } from "../placement.js";
-import type { ScheduleState, ScheduleTask, SlotRange } from "../state.js";
-import type { ToolRun } from "../../domain.js";
+import { failure, movedTaskLine, quoteName } from "./format.js";
+import type { OccupancyIndex } from "./occupancy-index.js";
+import { commitPlacements, resolvePlacements, type PlacementRequest } from "./placement.js";
+import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
+import type { ToolRun } from "../domain.js";
 
 /** Moves every request atomically; `header` starts the success text, which then lists each task's new place. */
 export function moveAtomically(

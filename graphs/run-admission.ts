@@ -1,0 +1,159 @@
+/**
+ * The checks a run passes BEFORE LangGraph writes its input to the thread, so a refused run leaves the thread
+ * exactly as it was. Plain functions; `admitRun` runs them in order and holds the thread:
+ *
+ * - the run's user (the server's authenticated user, else `user_id`) must own the thread — the owner in its latest
+ *   checkpoint, or the server's `metadata.owner` of the thread — even when the run starts from an earlier
+ *   checkpoint (else THREAD_ACCESS_DENIED, `ownership.ts`);
+ * - from outside, state moves only through a message or the answer to the pending card: a `Command` carrying
+ *   `update` or `goto` is refused (STATE_CHANGE_REFUSED; `updateState` is refused in `run-guard.ts`);
+ * - the input must be storable and within its size limits, and must not remove or overwrite messages of the thread
+ *   (`input-check.ts`; else INVALID_INPUT);
+ * - a message must be non-empty, and a slash command must be one Tempo knows (`commands.ts`; else INVALID_INPUT);
+ * - a resume needs a thread that waits on an interrupt, and a non-null value (else INVALID_RESUME) — except on a
+ *   thread whose last run stopped mid-way (`next` set, no card): there the resume carries that run on; one bound
+ *   to a card — a resume map keyed by interrupt id, a `card_id`, an echoed action — needs that card to be the one
+ *   pending (else STALE_RESUME);
+ * - one run per thread at a time: the run holds its thread (`ThreadLock`) from these checks to its end. A new
+ *   message waits up to `threadWaitMs` for the run before it; a resume does not wait. Either gets THREAD_BUSY past
+ *   that, and so does a message that waited and then finds a card its sender has not seen.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { isCommand, type StateSnapshot } from "@langchain/langgraph";
+import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
+import { assertResumeIsCurrent } from "../contracts/cards.js";
+import { messageText } from "../contracts/message-text.js";
+import { asDatabaseError } from "../database/driver-errors.js";
+import { InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
+import { assertKnownCommand } from "./commands.js";
+import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages } from "./input-check.js";
+import { assertThreadOwner } from "./ownership.js";
+import type { RunOptions } from "./run-options.js";
+import type { ThreadLock } from "./thread-lock.js";
+
+/** What the run checks read of the graph: its state, and whether it has a checkpointer at all. */
+export interface ThreadStateReader {
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+  checkpointer?: unknown;
+}
+
+/** The refusal of a state change from outside (an `updateState`, a `Command` with `update` or `goto`). */
+export function stateChangeRefused(): StateChangeRefusedError {
+  return new StateChangeRefusedError(
+    "A Tempo thread's state changes only through a new message or the answer to the card it waits on (a resume); " +
+      "updateState (other than ending the thread: values null, as END) and Command update/goto are refused. Nothing was changed.",
+  );
+}
+
+/**
+ * What the checks decided: the input to run (a stopped run is continued with `null`) and, for a resume, the
+ * checkpoint it was checked against (the run is pinned to it, `pinnedTo`).
+ */
+export interface RunCheck {
+  input: unknown;
+  checkpointId?: string;
+  /** The state the run starts from, when it was read (it sets the run's durability). */
+  snapshot?: StateSnapshot;
+}
+
+/** A run the checks let through, and the thread to give back when it ends. */
+export interface AdmittedRun extends RunCheck {
+  release(): Promise<void>;
+}
+
+/** Checks the input, holds the thread, checks the thread: a run ready to go, or the typed error it deserves. */
+export async function admitRun(
+  graph: ThreadStateReader,
+  input: unknown,
+  options: RunOptions | undefined,
+  settings: WorkflowSettings,
+  threadLock: ThreadLock | undefined,
+): Promise<AdmittedRun> {
+  checkInput(input, options, settings);
+  const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
+  const message = inputMessages(input).length > 0;
+  const lease = threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
+  try {
+    const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false });
+    return { ...checked, release: async () => lease?.release() };
+  } catch (error) {
+    await lease?.release();
+    throw asDatabaseError(error);
+  }
+}
+
+/** The checks that need no database: ids, storable and bounded text, a resume value, the message itself. */
+export function checkInput(input: unknown, options: RunOptions | undefined, settings: WorkflowSettings): void {
+  const config = (options ?? {}) as RunnableConfig;
+  ensureConfiguration(config, settings);
+  checkConfigurableIds(config.configurable);
+  if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
+    throw stateChangeRefused();
+  }
+  if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
+    throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
+  }
+  checkInputContent(input, settings);
+  const messages = inputMessages(input);
+  if (input !== null && typeof input === "object" && "messages" in input) checkMessage(messages.length === 0 ? "" : messageText(messages.at(-1)));
+}
+
+/**
+ * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a resume,
+ * the checkpoint to pin it to. `waited` says the run waited for another run on the thread (a message that then
+ * finds a card would answer a card nobody saw).
+ */
+export async function checkRun(
+  graph: ThreadStateReader,
+  input: unknown,
+  options: RunOptions | undefined,
+  settings: WorkflowSettings,
+  { waited }: { waited: boolean } = { waited: false },
+): Promise<RunCheck> {
+  const config = (options ?? {}) as RunnableConfig;
+  const { userId, threadId } = ensureConfiguration(config, settings);
+  // The LangGraph server passes the thread's metadata, where its auth handler stamped the owner at creation.
+  assertThreadOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
+  if (!threadId || !graph.checkpointer) return { input };
+  // The checkpoint the run starts from: the latest, or the one the caller addressed. The owner is the latest
+  // checkpoint's, so a run from an early checkpoint (before the owner was recorded) cannot take the thread over.
+  const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
+  const latest = await graph.getState({ configurable: { thread_id: threadId } });
+  const snapshot = checkpointId ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } }) : latest;
+  assertThreadOwner((latest.values as { userId?: string } | undefined)?.userId, userId);
+  const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
+  assertThreadOwner(values?.userId, userId);
+  checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
+  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
+  if (waited && waiting && inputMessages(input).length > 0) {
+    throw new ThreadBusyError(
+      `While this message waited for the run before it, thread ${threadId} stopped at a new card its sender has not seen; the message was not taken as its answer and nothing was written. Read the card, then answer it.`,
+      { threadId },
+    );
+  }
+  const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
+  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
+  if (resume && !waiting) {
+    // A run that stopped mid-way (a database or model fault) after the answer was recorded: the answer carries it on.
+    if (snapshot.next.length > 0) return { input: null };
+    throw new InvalidResumeError(
+      snapshot.createdAt
+        ? "This thread is not waiting for an answer, so there is nothing to resume; send a new message instead."
+        : "There is no thread with this id to resume; start it with a message first.",
+      { threadId },
+    );
+  }
+  return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot } : { input, snapshot };
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** Refuses empty and unknown-command messages (sizes are checked with the whole input). */
+function checkMessage(text: string): void {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
+  if (trimmed.startsWith("/")) assertKnownCommand(trimmed);
+}

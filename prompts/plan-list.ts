@@ -1,0 +1,34 @@
+/**
+ * The one plan renderer: a plan as a numbered list, one step a line, for the prompts (the pinned plan block, the
+ * step context, the planner's current plan), the plan card and the task report. Each caller picks what a line
+ * shows; the numbering and the order of the parts are the same everywhere.
+ */
+import type { PlanStep } from "../graphs/state.js";
+
+/** What each line of {@link renderPlan} shows besides "N. content". */
+export interface PlanListOptions {
+  /** The step's status before its content: "1. [done] …". */
+  status?: boolean;
+  /** The step's done-when condition: after the content "(done when: …)", or on a markdown line of its own (the card). */
+  doneWhen?: "inline" | "markdown";
+  /** " — summary" for a step that has one. */
+  summary?: boolean;
+  /** " — failed: reason" for a failed step with a reason. */
+  failure?: boolean;
+  /** A marker after the line (e.g. ">> current"); an empty marker leaves the line as it is. */
+  marker?: (step: PlanStep) => string;
+}
+
+/** The plan as a numbered list; by default each step with its done-when condition (the plan pinned into later prompts). */
+export function renderPlan(plan: readonly PlanStep[], options: PlanListOptions = { doneWhen: "inline" }): string {
+  return plan.map((step, index) => planLine(step, index, options)).join("\n");
+}
+
+function planLine(step: PlanStep, index: number, options: PlanListOptions): string {
+  let line = `${index + 1}. ${options.status ? `[${step.status}] ` : ""}${step.content}`;
+  if (options.doneWhen === "inline") line += ` (done when: ${step.doneWhen})`;
+  if (options.doneWhen === "markdown") line += `  \n   *done when:* ${step.doneWhen}`;
+  if (options.summary && step.summary) line += ` — ${step.summary}`;
+  if (options.failure && step.status === "failed" && step.reason) line += ` — failed: ${step.reason}`;
+  return options.marker ? `${line} ${options.marker(step)}`.trimEnd() : line;
+}
