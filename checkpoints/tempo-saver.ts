@@ -5,13 +5,13 @@
  * 1. Step snapshots. A checkpoint whose plan (`planSteps` channel) has a step
  *    that became running, done or failed since its parent checkpoint gets
  *    `metadata.tempo_step = { stepId, status, transitions }`, so
- *    `stepSnapshots()` lists them (seed 001's agent_state_snapshots). Only
+ *    `stepSnapshots()` lists them (docs/design.md#persistence). Only
  *    when the plan channel has a new version, the two plans are compared:
  *    the parent's (remembered from this process's previous save, or rebuilt
  *    from the parent chain) and the new one (the checkpoint's stored copy,
  *    or the plan the step wrote at the parent, which LangGraph stores
  *    before it saves the checkpoint of a delta channel). The plan may be a
- *    plain channel or a delta channel (Tempo's is one: `graphs/state.ts`).
+ *    plain channel or a delta channel (Tempo's is one: `graphs/channels.ts`).
  *
  * 2. One resume per interrupt. The first checkpoint saved on top of an
  *    interrupted checkpoint (one with `__interrupt__` writes) claims it: a
@@ -27,7 +27,7 @@
  *    server too.
  *
  * 3. Delta channels. The message list is a LangGraph `DeltaChannel` (see
- *    `graphs/state.ts`): most checkpoints store no value for it, only the
+ *    `graphs/channels.ts`): most checkpoints store no value for it, only the
  *    writes of each step. `getDeltaChannelHistory` (what LangGraph calls to
  *    rebuild such a value) walks the parent chain in one recursive query
  *    instead of one `getTuple` per ancestor, so loading a thread costs the
@@ -51,14 +51,14 @@ import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../d
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
+import { PLAN_CHANNEL } from "../graphs/channels.js";
 
 type Plan = ReturnType<typeof asPlanSteps>;
 
 /** Table of the resume claims, next to the checkpoint tables. */
 export const RESUME_CLAIMS_TABLE = "tempo_resume_claims";
 
-/** The state channel holding the plan. */
-export const PLAN_CHANNEL = "planSteps";
+export { PLAN_CHANNEL };
 
 /** What `getDeltaChannelHistory` returns for one channel: its writes oldest first, and the value they start from. */
 type DeltaChannelHistory = Awaited<ReturnType<PostgresSaver["getDeltaChannelHistory"]>>[string];

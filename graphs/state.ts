@@ -5,9 +5,9 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import { Annotation, DeltaChannel, messagesDeltaReducer, UntrackedValueChannel, type Messages } from "@langchain/langgraph";
+import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import type { HumanResponse } from "../contracts/cards.js";
+import { messagesChannel, planChannel } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -72,7 +72,7 @@ export interface RecalledMemory {
 }
 
 /**
- * The scratchpad the model maintains across steps, with seed 004's update tracking. It changes only when the model
+ * The scratchpad the model maintains across steps, with update tracking for the reminder (docs/design.md#memory-layers). It changes only when the model
  * updates it: the rounds since that update are counted from `roundsUsed` ({@link roundsSinceUpdate}), not stored.
  */
 export interface WorkingMemory {
@@ -88,7 +88,7 @@ export function emptyWorkingMemory(): WorkingMemory {
   return { content: "", updatedInRound: 0, updatedAt: null };
 }
 
-/** Execute rounds since the model last updated its scratchpad (seed 004's reminder counts them). */
+/** Execute rounds since the model last updated its scratchpad (the working-memory reminder counts them). */
 export function roundsSinceUpdate(state: Pick<TempoState, "workingMemory" | "roundsUsed">): number {
   return Math.max(0, state.roundsUsed - state.workingMemory.updatedInRound);
 }
@@ -116,49 +116,16 @@ function lastValue<T>(initial: () => T) {
   return Annotation<T>({ reducer: (_current, next) => next, default: initial });
 }
 
-/**
- * Message-list writes between two full copies of the list in a checkpoint. The list is a LangGraph `DeltaChannel`
- * (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in `checkpoint_writes`),
- * and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint replays the writes since
- * the nearest copy. Higher: fewer bytes per turn, longer replays.
- */
-export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
-
-/** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
-function messagesChannel() {
-  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
-}
-
-/** The last write wins: the plan's reducer. */
-function lastWrite<T>(_current: T, writes: T[]): T {
-  return writes[writes.length - 1]!;
-}
-
-/** Plan writes between two whole copies of the plan in a checkpoint (see `planChannel`). */
-export const PLAN_SNAPSHOT_FREQUENCY = 20;
-
-/**
- * The plan channel: replace-on-write (the last write wins) over a `DeltaChannel`. The plan changes at every step
- * transition; as a plain field each change would be stored twice (the step's write and a blob row of the new
- * version), as a delta channel only the write is stored, plus a whole copy every `PLAN_SNAPSHOT_FREQUENCY` writes.
- */
-function planChannel() {
-  return new DeltaChannel<PlanStep[], PlanStep[]>(lastWrite, { snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
-}
-
-/** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
-export const DELTA_CHANNELS = { messages: messagesChannel, planSteps: planChannel } as const;
-
 export const TempoAnnotation = Annotation.Root({
   // ── Conversation context ──────────────────────────────────────────────
   /**
    * The conversation: user turns, assistant replies, and tool rounds (each assistant tool call followed by its tool
-   * message). Stored as deltas (see `MESSAGES_SNAPSHOT_FREQUENCY`); nodes write only the messages they add or remove.
+   * message). Stored as deltas (see `MESSAGES_SNAPSHOT_FREQUENCY` in `channels.ts`); nodes write only the messages they add or remove.
    */
   messages: messagesChannel,
-  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections; seed 001's current_step_chat_history). */
+  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections: docs/design.md#prompt-layout). */
   workspaceMessageIds: lastValue<string[]>(() => []),
-  /** The model's scratchpad (seed 001) with reminder tracking (seed 004). */
+  /** The model's scratchpad with reminder tracking (docs/design.md#memory-layers). */
   workingMemory: lastValue<WorkingMemory>(emptyWorkingMemory),
 
   // ── Runtime state ─────────────────────────────────────────────────────
@@ -168,7 +135,7 @@ export const TempoAnnotation = Annotation.Root({
   phase: lastValue<Phase>(() => "chatting"),
   /** The task's goal: the user request that started planning. */
   goal: lastValue<string>(() => ""),
-  /** The plan, in order (a delta channel: see `planChannel`). */
+  /** The plan, in order (a delta channel: see `planChannel` in `channels.ts`). */
   planSteps: planChannel,
   /** Id of the step being executed, or null. */
   currentStepId: lastValue<string | null>(() => null),
@@ -178,7 +145,7 @@ export const TempoAnnotation = Annotation.Root({
   maxRounds: lastValue<number>(() => 30),
   /**
    * Why the planner runs: "draft" a new plan; "revise" the plan after feedback or a workflow-version
-   * change (diff → invalidate → resume, seed 001); "replan" after a finished step (seed 000's replanAfterStep).
+   * change (diff → invalidate → resume); "replan" after a finished step (docs/design.md#plan).
    * Set where a pass starts (a new task, `sendToPlanner`) and read only while planning; a pass that ends leaves it.
    */
   planMode: lastValue<PlanMode>(() => "draft"),

@@ -23,7 +23,7 @@ export interface ContextFigures {
   messagesInHistory: number;
 }
 
-/** Whether a reminder is due (seed 004's CheckUpdateNeeded). */
+/** Whether a reminder is due: past the round threshold, or past a lower one when the prompt uses much of its budget. */
 export function reminderDue({ roundsSinceUpdate: rounds }: WorkingMemoryView, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
   if (!settings.enabled) return false;
   if (rounds < settings.minRoundsBeforeCheck) return false;
@@ -31,7 +31,7 @@ export function reminderDue({ roundsSinceUpdate: rounds }: WorkingMemoryView, fi
   return tokenPercent(figures) > settings.tokenThresholdPercent && rounds > settings.minRoundsBeforeCheck;
 }
 
-/** The reminder text with the figures (seed 004's buildReminder). */
+/** The reminder text with the figures. */
 export function buildReminder({ memory, roundsSinceUpdate }: WorkingMemoryView, figures: ContextFigures): string {
   const sizeKb = (Buffer.byteLength(memory.content, "utf8") / 1024).toFixed(2);
   return [
