@@ -6,6 +6,13 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 
+/**
+ * Execute rounds per task by default. A round is one model decision — answering a card and applying its writes
+ * use none. A week of 20 pending tasks proposed one write a decision takes about 30 (reads, 20 proposals, memory
+ * updates, step ends); 60 leaves room for feedback. With batch cards the same week takes under 10.
+ */
+export const DEFAULT_MAX_ROUNDS = 60;
+
 /** Seed 004's working-memory reminder. */
 export interface WorkingMemoryReminderSettings {
   enabled: boolean;
@@ -33,7 +40,7 @@ export interface ContextSettings {
 
 /** Workflow settings (the graph's behaviour, not its dependencies). */
 export interface WorkflowSettings {
-  /** Execute rounds per task before deliver is forced (seed 003: 30). */
+  /** Execute rounds (model decisions) per task before deliver is forced (seed 003 said 30; see DEFAULT_MAX_ROUNDS). */
   maxRounds: number;
   /** Invalid model outputs in a row before the run stops with a typed error (seed 003: 3). */
   maxCorrections: number;
@@ -59,7 +66,7 @@ export interface WorkflowSettings {
 }
 
 export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
-  maxRounds: 30,
+  maxRounds: DEFAULT_MAX_ROUNDS,
   maxCorrections: 3,
   maxPlanRounds: 6,
   maxToolErrorsPerStep: 3,

@@ -17,7 +17,7 @@
  * | TEMPO_DB_STATEMENT_TIMEOUT| 30                   | seconds a statement may run (0: no limit)                |
  * | TEMPO_DB_LOCK_TIMEOUT     | 5                    | seconds a statement may wait for a lock (0: no limit)    |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
- * | TEMPO_MAX_ROUNDS          | 30                   | execute rounds per task                                  |
+ * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
  * | TEMPO_SAMPLE_DATA         | true                 | give a user with an empty schedule the sample week       |
  * | TEMPO_USER_ID             | local-user           | user id of the terminal chat and the demo                |

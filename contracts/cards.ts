@@ -15,7 +15,7 @@
  * `args` there. `card_id` is the LangGraph interrupt id of the wait.
  *
  * A card holds one or more action requests, decided one by one: a v1 resume
- * has one decision per action request, in order. Today's cards hold one.
+ * has one decision per action request, in order. A batch write card holds one per proposed write.
  *
  * Resumes, all read by {@link readCardResume} into one {@link CardAnswer}
  * per action request:
