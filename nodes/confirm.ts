@@ -23,7 +23,7 @@ import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
-import { newId, now, toolRound } from "./messages.js";
+import { newId, now, toolRoundOf } from "./messages.js";
 import { approveTool, approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
 import { appliedChanges } from "./task-report.js";
@@ -192,10 +192,11 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
   if (approved.length > 0) return { ...approveWrites(state, answered), ...cleared };
   const feedback = answers.some((answer) => answer.response.type === "response");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
-  const rounds = answered.flatMap(({ tool, result }) => {
-    emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
-    return toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result!, tool.speak);
-  });
+  for (const { tool, result } of answered) emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
+  const rounds = toolRoundOf(
+    answered.map(({ tool, result }) => ({ call: { id: tool.id, name: tool.name, arguments: tool.arguments }, result: result! })),
+    answered[0]!.tool.speak,
+  );
   return {
     ...next,
     pending: null,

@@ -27,7 +27,7 @@ import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { buildExecutePrompt } from "./execute-context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, now, toolRound } from "./messages.js";
+import { newId, now, toolRound, toolRoundOf, type RoundCall } from "./messages.js";
 import { nextPendingIndex } from "./steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import type { WorkflowSettings } from "../config/configuration.js";
@@ -132,11 +132,10 @@ async function runCalls(
   config: LangGraphRunnableConfig,
 ): Promise<CallsRun> {
   const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false };
+  const entries: Array<{ call: RoundCall; result: string }> = [];
   let setbacks = state.stepSetbacks;
-  // The speech goes with the first round only.
-  const said = () => (run.rounds.length === 0 ? speak : "");
-  const record = (call: { id: string; name: string; arguments: Record<string, unknown> }, ok: boolean, content: string) => {
-    run.rounds.push(...toolRound(call, content, said()));
+  const record = (call: RoundCall, ok: boolean, content: string) => {
+    entries.push({ call, result: content });
     const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
@@ -177,12 +176,14 @@ async function runCalls(
     const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments);
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary, reason: "", speak: "" });
   }
+  // The calls that ran make one round (parallel calls stay together), with the decision's speech.
+  run.rounds = toolRoundOf(entries, speak);
   return run;
 }
 
 /**
  * Applies a batch card's answered writes in order: each approved one once (its own tool-call id, so its own
- * execution-log entry), each rejected one as a round saying why. A write that fails — a conflict with an earlier
+ * execution-log entry), each rejected one with a result saying why — all in one round. A write that fails — a conflict with an earlier
  * one of the batch, say — is reported to the model as its result, and the later writes still run. Every approval
  * is checked before anything is applied: one missing applies nothing (WRITE_NOT_APPROVED).
  */
@@ -194,7 +195,7 @@ async function applyAnsweredWrites(
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
   for (const write of answered) if (write.approved) await dependencies.approvals.assertApproved(config.store, context.threadId, write.tool);
-  const rounds: BaseMessage[] = [];
+  const entries: Array<{ call: RoundCall; result: string }> = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
   for (const { tool, approved, result } of answered) {
@@ -206,14 +207,18 @@ async function applyAnsweredWrites(
       const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
       emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
       ({ ok, content } = outcome);
+    } else {
+      emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
     }
-    rounds.push(...toolRound(call, content, tool.speak));
+    entries.push({ call, result: content });
     // A rejection is the user's choice, not a tool error: it neither counts nor clears the error streak.
     if (!approved) continue;
     update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, tool.name, content, dependencies.settings) };
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
   }
+  // The batch is one round: the calls as the model proposed them (edits applied), each answered by its result.
+  const rounds = toolRoundOf(entries, answered[0]?.tool.speak ?? "");
   return {
     messages: rounds,
     workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],

@@ -80,7 +80,7 @@ describe("batch cards", () => {
     expect(placeOf(schedule, "derivative-drills")).toBe("pending");
     expect(placeOf(schedule, "binary-tree-review")).toBe("pending");
 
-    // One tool round per write, in the card's order, each with its own tool-call id; the rejected ones say so.
+    // One round for the batch: the writes in the card's order, each answered with its own tool-call id; the rejected ones say so.
     const rounds = done.messages.filter((message) => message.getType() === "tool") as ToolMessage[];
     expect(rounds).toHaveLength(8);
     expect(new Set(rounds.map((message) => message.tool_call_id)).size).toBe(8);

@@ -20,13 +20,13 @@ describe("offline policy", () => {
     const { repository, graph } = await setup();
     const config = threadConfig("offline-1", "student");
     let result = await graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config);
-    const cards: string[] = [];
+    const cards: string[][] = [];
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
-      cards.push(String((interruptsOf(result)[0]?.value as { action_request: { action: string } }).action_request.action));
+      cards.push((interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string }> }).action_requests.map((request) => request.name));
       result = await graph.invoke(resume({ type: "accept", args: null }), config);
     }
-    expect(cards[0]).toBe("confirm_plan");
-    expect(cards.slice(1)).toEqual(Array(8).fill("place"));
+    // Two cards: the plan, then the week's eight placements on one batch card.
+    expect(cards).toEqual([["confirm_plan"], Array(8).fill("place")]);
     expect(result.phase).toBe("done");
     expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
     expect(result.finalAnswer).toContain("Your review week is arranged.");
@@ -47,8 +47,10 @@ describe("offline policy", () => {
     const config = threadConfig("offline-2", "student");
     let result = await graph.invoke({ messages: [new HumanMessage("Arrange my reviews")] }, config);
     result = await graph.invoke(resume({ type: "accept", args: null }), config);
-    const first = (interruptsOf(result)[0]?.value as { action_request: { args: { task_id: string } } }).action_request.args.task_id;
-    result = await graph.invoke(resume({ type: "response", args: "Not this one." }), config);
+    const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ args: { task_id: string } }> }).action_requests;
+    const first = requests[0]!.args.task_id;
+    // One legacy response per write of the batch card: the first declined, the others accepted.
+    result = await graph.invoke(resume(requests.map((_, index) => (index === 0 ? { type: "response", args: "Not this one." } : { type: "accept", args: null }))), config);
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
     const schedule = await repository.load("student");
     const pending = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
