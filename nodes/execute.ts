@@ -8,16 +8,20 @@
  * once), confirm (a write tool waits for the human — also enforced when the
  * model calls a write tool with "continue"; several writes in one decision
  * become one batch card), ask_user, next_plan or done
- * (both need goal_check). Tool results that fail `maxToolErrorsPerStep`
+ * (both need goal_check) — as the JSON contract in text, or, for a model
+ * that calls tools natively, as its tool calls (control actions as tools:
+ * ask_user, next_plan, done). Tool results that fail `maxToolErrorsPerStep`
  * times in a row fail the step too.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
-import { decisionCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../contracts/execute.js";
+import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../contracts/execute.js";
 import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
-import { invokeContract } from "../models/invoke-contract.js";
-import { modelFor } from "../models/stage-models.js";
+import type { Runnable } from "@langchain/core/runnables";
+import { invokeContract, invokeToolCalling } from "../models/invoke-contract.js";
+import { callsToolsNatively, modelFor } from "../models/stage-models.js";
+import { langChainTools } from "../tools/langchain-tools.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
@@ -34,8 +38,15 @@ import type { WorkflowSettings } from "../config/configuration.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
-  const tools = toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
-  const counter = tokenCounterFor(modelFor(dependencies.models, "execute"));
+  const model = modelFor(dependencies.models, "execute");
+  const counter = tokenCounterFor(model);
+  // Native tool calling: the domain's, memory and control tools bound to the model, from their zod schemas;
+  // otherwise the tools listed in the prompt and the JSON contract (the named fallback).
+  const native = callsToolsNatively(dependencies.models, "execute");
+  const bound = native ? model.bindTools!(langChainTools(dependencies.domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS])) : undefined;
+  const tools = native
+    ? `<tools domain="${dependencies.domain.name}">\n${dependencies.domain.description}\n</tools>`
+    : toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -65,13 +76,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (state.workspaceMessageIds.length === 0) {
       emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     }
-    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter);
+    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native);
     const messages = prompt.messages;
-    const decision = await invokeContract(modelFor(dependencies.models, "execute"), ExecuteDecisionSchema, messages, {
-      structured: dependencies.models.structuredOutput ?? false,
-      name: "execute_decision",
-      config,
-    });
+    const decision = bound
+      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", config })
+      : await invokeContract(model, ExecuteDecisionSchema, messages, { structured: dependencies.models.structuredOutput ?? false, name: "execute_decision", config });
     if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
     return applyDecision(state, decision.value, context, dependencies, config);
   };

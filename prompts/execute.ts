@@ -18,3 +18,17 @@ ${contractSection(
     "Use tool names and argument names exactly as listed.",
   ],
 )}`;
+
+/**
+ * The execute stage for a model that calls tools natively: the same rules, said as tool calls. The tools
+ * (domain, memory, and the control actions ask_user / next_plan / done) are bound to the call, not listed here.
+ */
+export const EXECUTE_STAGE_PROMPT_NATIVE = `<stage name="execute">
+Carry out the current plan step with the tools. Each answer is ONE decision: call tools, then observe the results on your next turn. Every answer calls at least one tool.
+- Read tools run at once; several calls in one answer run in order.
+- Write tools change the user's data: the user confirms each before it runs. Several writes known at once (placing many tasks, say) go in one answer: the user decides each on one card.
+- When the current step's done_when is met, call next_plan with goal_check citing the tool results.
+- When the whole goal is met, call done with goal_check.
+- Call ask_user only when you cannot proceed otherwise.
+- Use tool names and argument names exactly as bound.
+</stage>`;
