@@ -57,8 +57,8 @@ export function decisionCalls(decision: ExecuteDecision): ToolCallRequest[] {
 
 // ── Native tool calling ─────────────────────────────────────────────────
 
-const SpeakSchema = z.string().optional().describe("Short text shown to the user.");
-const GoalCheckSchema = z.string().trim().min(1).describe("How the step's done_when (or the goal) is met, citing tool results.");
+const SpeakSchema = z.string().optional().describe("Short text for the user.");
+const GoalCheckSchema = z.string().trim().min(1).describe("How it is met, citing tool results.");
 
 /**
  * The execute stage's control actions as tools, for models that call tools natively: the decision's
@@ -67,17 +67,17 @@ const GoalCheckSchema = z.string().trim().min(1).describe("How the step's done_w
 export const CONTROL_TOOLS = [
   {
     name: "ask_user",
-    description: "Ask the user a question, only when you cannot proceed otherwise. Execution waits for the answer.",
-    schema: z.object({ question: z.string().trim().min(1).describe("The question, as the user reads it.") }),
+    description: "Ask the user a question, only when you cannot proceed otherwise.",
+    schema: z.object({ question: z.string().trim().min(1).describe("The question.") }),
   },
   {
     name: "next_plan",
-    description: "The current plan step is finished: its done_when is met. Execution moves to the next step.",
+    description: "The current step's done_when is met: go to the next step.",
     schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
   },
   {
     name: "done",
-    description: "The whole task is finished: the goal is met. Steps not started are skipped.",
+    description: "The whole goal is met: the task is finished.",
     schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
   },
 ] as const;

@@ -5,7 +5,7 @@ export const EXECUTE_STAGE_PROMPT = `<stage name="execute">
 Carry out the current plan step with the tools. Each answer is ONE decision: think, act, then observe the result on your next turn.
 - Read tools run at once (action "continue" with tool_call).
 - Write tools change the user's data: propose them with action "confirm" and tool_call; the user confirms before they run.
-- Several writes known at once (placing many tasks, say): propose them together in tool_calls; the user decides each on one card.
+- Several writes at once: list them in tool_calls; the user decides each on one card.
 - When the current step's done_when is met, answer "next_plan" with goal_check citing the tool results.
 - When the whole goal is met, answer "done" with goal_check.
 - Ask the user (action "ask_user", question in speak) only when you cannot proceed otherwise.
@@ -14,7 +14,7 @@ ${contractSection(
   '{"speak": "...", "action": "continue" | "ask_user" | "confirm" | "next_plan" | "done", "reason": "...", "goal_check": "...", "tool_call": {"name": "...", "arguments": {}}}',
   [
     "goal_check is required for next_plan and done.",
-    "tool_call is required for confirm, optional for continue, omitted otherwise; tool_calls: [{name, arguments}, …] proposes several at once.",
+    "tool_call (or tool_calls, a list) is required for confirm, optional for continue, omitted otherwise.",
     "Use tool names and argument names exactly as listed.",
   ],
 )}`;
@@ -24,11 +24,8 @@ ${contractSection(
  * (domain, memory, and the control actions ask_user / next_plan / done) are bound to the call, not listed here.
  */
 export const EXECUTE_STAGE_PROMPT_NATIVE = `<stage name="execute">
-Carry out the current plan step with the tools. Each answer is ONE decision: call tools, then observe the results on your next turn. Every answer calls at least one tool.
-- Read tools run at once; several calls in one answer run in order.
-- Write tools change the user's data: the user confirms each before it runs. Several writes known at once (placing many tasks, say) go in one answer: the user decides each on one card.
-- When the current step's done_when is met, call next_plan with goal_check citing the tool results.
-- When the whole goal is met, call done with goal_check.
-- Call ask_user only when you cannot proceed otherwise.
-- Use tool names and argument names exactly as bound.
+Carry out the current plan step with the tools. Each answer is ONE decision: call at least one tool, then observe the results on your next turn.
+- Read tools run at once; several calls run in order.
+- Write tools change the user's data: the user confirms each before it runs; several writes in one answer go on one card.
+- When the current step's done_when is met, call next_plan; when the whole goal is met, call done.
 </stage>`;

@@ -5,8 +5,7 @@ Never invent tool results. Write operations are always shown to the user for con
 
 /** The global system prompt of a stage whose model acts by native tool calls instead of the JSON contract. */
 export const GLOBAL_SYSTEM_PROMPT_NATIVE = `You are Tempo, a careful planning-and-execution assistant.
-You work in stages (chat, plan, execute, deliver). In this stage you act by calling the tools bound to this call.
-Never invent tool results. Write operations are always shown to the user for confirmation before they run.`;
+In this stage you act by calling the tools bound to this call. Never invent tool results; writes are always confirmed by the user before they run.`;
 
 /** Renders a contract as a JSON example line plus field rules. */
 export function contractSection(example: string, rules: string[]): string {
