@@ -11,6 +11,7 @@ import type { Card } from "../../contracts/cards.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 import { placeOf } from "./support/offline-conversation.js";
+import { createNotesDomain } from "../support/notes-domain.js";
 
 const PLAN = json({
   speak: "One step.",
@@ -133,5 +134,24 @@ describe("batch cards", () => {
     await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     await expect(graph.invoke(null, config)).rejects.toMatchObject({ code: "WRITE_NOT_APPROVED" });
     expect(await placedItems(repository)).toEqual([]);
+  });
+});
+
+describe("the round budget", () => {
+  test("counts model decisions, not confirmations: 20 writes proposed one per decision fit the default budget", async () => {
+    const domain = createNotesDomain({ "user-1": [] });
+    const oneStep = json({ speak: "", action: "plan_done", reason: "", complexity: "simple", plan_steps: [{ content: "Add twenty notes", done_when: "list_notes shows 20" }] });
+    const writes = Array.from({ length: 20 }, (_, index) => json({ speak: "", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: `note ${index + 1}` } } }));
+    const { graph } = scriptedGraph({ domain, plan: [oneStep], execute: [...writes, json({ speak: "", action: "done", reason: "", goal_check: "20 notes added" })] });
+    const config = threadConfig("twenty-writes");
+    let result = await graph.invoke({ messages: [new HumanMessage("Add twenty notes")] }, config);
+    let cards = 0;
+    for (; cards < 30 && interruptsOf(result).length > 0; cards += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(result.phase).toBe("done");
+    expect(result.outcome?.kind).toBe("completed");
+    expect(domain.data.get("user-1")?.notes).toHaveLength(20);
+    // 21 cards answered (the plan and 20 writes), 21 rounds used (20 proposals and done) of the default 60.
+    expect(cards).toBe(21);
+    expect([result.roundsUsed, result.maxRounds]).toEqual([21, 60]);
   });
 });
