@@ -7,11 +7,11 @@ import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 
-async function setup() {
+async function setup(options: { writesPerCard?: number } = {}) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", sampleWeek());
   const domain = createScheduleDomain({ repository });
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy(options) }, domain, checkpointer: new MemorySaver() });
   return { repository, graph };
 }
 
@@ -56,6 +56,30 @@ describe("offline policy", () => {
     const pending = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
     expect(pending).toEqual([first]);
     expect(result.finalAnswer).toContain("pending");
+  });
+
+  test("with writesPerCard 3, the week's placements come three to a card; a rejected one is skipped, the rest still placed", async () => {
+    const { repository, graph } = await setup({ writesPerCard: 3 });
+    const config = threadConfig("offline-chunks", "student");
+    let result = await graph.invoke({ messages: [new HumanMessage("Arrange my reviews")] }, config);
+    const sizes: number[] = [];
+    let rejected = "";
+    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
+      const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: { task_id?: string } }> }).action_requests;
+      sizes.push(requests.length);
+      // The second card's first placement is declined; everything else approved.
+      const decisions = requests.map((request, index) => {
+        if (turn !== 2 || index !== 0) return { type: "approve" };
+        rejected = String(request.args.task_id);
+        return { type: "reject" };
+      });
+      result = await graph.invoke(resume({ decisions }), config);
+    }
+    expect(sizes).toEqual([1, 3, 3, 2]);
+    const schedule = await repository.load("student");
+    expect(schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id)).toEqual([rejected]);
+    expect(result.phase).toBe("done");
+    expect(checkScheduleInvariants(schedule)).toEqual([]);
   });
 
   test("small talk is answered without a plan", async () => {

@@ -131,7 +131,7 @@ function remember(memory: ArrangeMemory, speak: string, reason: string): Decisio
 const LISTING_ARGUMENTS = { source: "task_item", limit: 100 };
 
 /** The arrange step's decision. */
-export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
+export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard = Number.POSITIVE_INFINITY): Decision {
   const { rounds } = view;
   const memory = readMemory(section(view.context, "scratchpad"));
   const readListing = (speak: string) => read(speak, "list_tasks", LISTING_ARGUMENTS, "need the pending tasks, and where the placed ones are");
@@ -151,31 +151,37 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   }
   if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
 
-  // Plan mode: the whole plan goes out as one batch card; once it is answered, act on what the answers said.
-  const plan = memory.plan;
-  const batch = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
-  if (batch.length > 0) return afterBatch(batch, memory, facts, end);
+  // Plan mode: the plan goes out as one batch card (or cards of `writesPerCard`); once one is answered, act on
+  // what the answers said, then propose the rest.
+  const proposed = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
+  const proposedIds = new Set(proposed.map((round) => String(round.arguments.task_id)));
+  const plan = memory.plan.filter((entry) => !proposedIds.has(entry.id));
+  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end) : undefined;
+  if (answered) return answered;
   if (plan.length === 0) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
+  const card = plan.slice(0, writesPerCard);
   const where = (entry: PlannedPlacement) => `${entry.id} on ${dayLabel(entry.day, (day) => weekdayOf(facts, day))} slots ${entry.start}-${entry.end}`;
   return proposeAll(
-    plan.length === 1 ? `Placing task ${where(plan[0]!)}.` : `Placing ${plan.length} tasks: ${plan.map(where).join("; ")}.`,
-    plan.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } })),
-    `the placement plan puts them there (${plan.length} placement(s), one card)`,
+    card.length === 1 ? `Placing task ${where(card[0]!)}.` : `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`,
+    card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } })),
+    `the placement plan puts them there (${plan.length} placement(s) left)`,
   );
 }
 
 /**
- * After the batch card: rejected placements are skipped or re-planned under their feedback; a placement that
- * failed (an edit took its room, say) sends the step back to read the week and place what is still pending.
+ * After a card of placements, with `memory.plan` the placements not proposed yet: rejected placements are skipped
+ * or re-planned under their feedback; a placement that failed (an edit took its room, say) sends the step back to
+ * read the week and place what is still pending. Undefined when every placement applied: the rest of the plan goes on.
  */
-function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish): Decision {
+function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish): Decision | undefined {
   const rejected = batch.filter((round) => isRejected(round.result));
   const failed = batch.some((round) => round.result.startsWith("error:"));
   if (rejected.length === 0) {
     if (failed) return read("A placement failed; reading the week again.", "list_tasks", LISTING_ARGUMENTS, "need the pending tasks again");
+    if (Array.isArray(memory.plan) && memory.plan.length > 0) return undefined;
     return memory.more ? read("Reading the week again for the rest of the tasks.", "list_tasks", LISTING_ARGUMENTS, "more tasks to place") : finishArrange({ ...memory, plan: [] }, end);
   }
-  let next: ArrangeMemory = { ...memory, plan: [] };
+  let next: ArrangeMemory = memory;
   const said: string[] = [];
   for (const round of rejected) {
     const answer = afterRejection(round, next, facts);
