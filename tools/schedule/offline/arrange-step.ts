@@ -154,8 +154,10 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   // Plan mode: the plan goes out as one batch card (or cards of `writesPerCard`); once one is answered, act on
   // what the answers said, then propose the rest.
   const proposed = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
+  // Cards go out in plan order and older rounds may be summarised away: what follows the last one in view is left.
   const proposedIds = new Set(proposed.map((round) => String(round.arguments.task_id)));
-  const plan = memory.plan.filter((entry) => !proposedIds.has(entry.id));
+  const lastProposed = Math.max(-1, ...memory.plan.map((entry, index) => (proposedIds.has(entry.id) ? index : -1)));
+  const plan = memory.plan.slice(lastProposed + 1);
   const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end) : undefined;
   if (answered) return answered;
   if (plan.length === 0) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
