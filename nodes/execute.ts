@@ -2,8 +2,9 @@
  * execute: one ReAct decision per visit (seed 003 §4.4).
  *
  * Entry priority: (1) a confirmed write tool — or a batch card's approved
- * writes, in order — is applied, once each, and the visit ends; (2) a spent round budget, or writes the user declined too often in
- * a row, fail the current step and the task finishes with what was done;
+ * writes, in order — is applied, once each, and the visit ends; (2) a spent
+ * round budget, or writes the user declined too often in a row, fail the
+ * current step and the task finishes with what was done;
  * (3) otherwise the execute model decides: continue (a read tool runs at
  * once), confirm (a write tool waits for the human — also enforced when the
  * model calls a write tool with "continue"; several writes in one decision
@@ -129,8 +130,8 @@ interface CallsRun {
 }
 
 /**
- * Runs a decision's tool calls in order: memory and read tools at once (each its own round), unknown tools and
- * writes with arguments that do not fit their schema as error rounds; valid writes are collected for one card.
+ * Runs a decision's tool calls in order: memory and read tools at once, unknown tools and writes with arguments
+ * that do not fit their schema as errors — all in one round; valid writes are collected for one card.
  */
 async function runCalls(
   state: TempoState,
@@ -262,7 +263,8 @@ async function applyDecision(
       return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]) };
     }
     const ran = await runCalls(state, calls, speak, context, dependencies, config);
-    const update: TempoUpdate = { ...base, ...ran.update, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)) };
+    // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
+    const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card.
     for (const write of ran.writes) write.reason = decision.reason || speak;
