@@ -1,7 +1,10 @@
 /**
  * Reading the user's answer to a card in the terminal: a choice (approve,
  * edit, reject with feedback, reject without) and, for an edit, the edited
- * tool arguments (JSON) or plan steps. Pure functions from typed text to the
+ * tool arguments (JSON) or plan steps. A batch card (several writes) takes
+ * one choice for all ("a" accepts all) or one letter per write, in order
+ * ("a a r e": approve, approve, reject with feedback, edit — each r asks for
+ * its feedback, each e for its arguments; i rejects without feedback). Pure functions from typed text to the
  * v1 `{ decisions }` resume of the card contract (contracts/cards.ts).
  */
 import { ANSWER_FIELD, type Card, type DecisionsResponse, type DecisionType } from "../contracts/cards.js";
@@ -12,6 +15,11 @@ export type CardReply =
   | { kind: "answer"; response: DecisionsResponse }
   /** The user chose edit: ask for the edited arguments or plan steps. */
   | { kind: "edit" }
+  /**
+   * A batch card answered item by item: `decisions` holds one decision per write; ask for the arguments of the
+   * writes in `edits` and for the feedback on those in `feedback` (none given: rejected without).
+   */
+  | { kind: "items"; decisions: DecisionsResponse["decisions"]; edits: number[]; feedback: number[] }
   /** The user chose reject without feedback yet: ask for it. */
   | { kind: "feedback" }
   /** Not an answer this card takes; `message` says what it takes. */
@@ -35,6 +43,11 @@ export function isPlanCard(card: Card): boolean {
   return card.kind === "confirm_plan";
 }
 
+/** True for a write card holding several writes (a batch card). */
+export function isBatchCard(card: Card): boolean {
+  return card.kind === "confirm_tool" && card.action_requests.length > 1;
+}
+
 /** The decisions the card's (first) action allows. */
 function allowedOf(card: Card): readonly DecisionType[] {
   return card.review_configs[0]?.allowed_decisions ?? [];
@@ -48,12 +61,37 @@ export function choicesOf(card: Card): string {
   if (allowed.includes("approve")) choices.push("a approve");
   if (allowed.includes("edit")) choices.push(isPlanCard(card) ? "e edit the steps" : "e edit the arguments");
   if (allowed.includes("reject")) choices.push("r reject with feedback", "i ignore (reject without)");
+  if (isBatchCard(card)) {
+    const all = choices.filter((choice) => !choice.startsWith("e ")).join(" / ").replace("a approve", "a accept all").replace(/ (reject|ignore)/g, " $1 all");
+    return `${all} — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. ${itemExample(card, "r")})`;
+  }
   return choices.join(" / ");
 }
 
-/** The one-decision resume for a single-action card. */
-function decided(decision: DecisionsResponse["decisions"][number]): DecisionsResponse {
-  return { decisions: [decision] };
+type Decision = DecisionsResponse["decisions"][number];
+
+/** "a r a a …": one letter per change of a batch card, `letter` at the second. */
+function itemExample(card: Card, letter: string): string {
+  return card.action_requests.map((_, index) => (index === 1 ? letter : "a")).join(" ");
+}
+
+/** The resume deciding every action of `card` the same way (a single-action card has one). */
+function decided(decision: Decision, card?: Card): DecisionsResponse {
+  return { decisions: Array.from({ length: card?.action_requests.length ?? 1 }, () => decision) };
+}
+
+const ITEM_LETTERS: Readonly<Record<string, "approve" | "edit" | "feedback" | "ignore">> = { a: "approve", y: "approve", e: "edit", r: "feedback", i: "ignore", n: "ignore" };
+
+/** One letter per write of a batch card ("a a r e" or "aare"), or undefined when `text` is not that. */
+function readItemLetters(text: string, card: Card): CardReply | undefined {
+  const letters = text.toLowerCase().replace(/[\s,]+/g, "").split("");
+  if (letters.length !== card.action_requests.length || !letters.every((letter) => letter in ITEM_LETTERS)) return undefined;
+  const meanings = letters.map((letter) => ITEM_LETTERS[letter]!);
+  const decisions: Decision[] = meanings.map((meaning) => (meaning === "approve" ? { type: "approve" } : { type: "reject" }));
+  const where = (wanted: string) => meanings.flatMap((meaning, index) => (meaning === wanted ? [index] : []));
+  const [edits, feedback] = [where("edit"), where("feedback")];
+  if (edits.length + feedback.length > 0) return { kind: "items", decisions, edits, feedback };
+  return { kind: "answer", response: { decisions } };
 }
 
 /**
@@ -71,23 +109,31 @@ export function readCardReply(line: string, card: Card): CardReply {
   const word = first.toLowerCase().replace(/[:,.!]+$/, "");
   const feedback = text.slice(first.length).replace(/^[\s:,-]+/, "").trim();
   const allowed = allowedOf(card);
-  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve")) return { kind: "answer", response: decided({ type: "approve" }) };
-  if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) return { kind: "edit" };
-  if (REJECT_WORDS.has(word) && allowed.includes("reject")) {
-    return feedback === "" ? { kind: "feedback" } : { kind: "answer", response: decided({ type: "reject", message: feedback }) };
+  const batch = isBatchCard(card);
+  // On a batch card, one letter per write decides each; "a" alone accepts all, "r …" / "i" reject all.
+  const items = batch && (rest.length > 0 || word.length > 1) ? readItemLetters(text, card) : undefined;
+  if (items) return items;
+  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve")) return { kind: "answer", response: decided({ type: "approve" }, card) };
+  if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) {
+    // On a batch card, an edit names its change: one letter per change.
+    if (batch) return { kind: "invalid", message: `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).` };
+    return { kind: "edit" };
   }
-  if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject")) return { kind: "answer", response: decided({ type: "reject" }) };
+  if (REJECT_WORDS.has(word) && allowed.includes("reject")) {
+    return feedback === "" ? { kind: "feedback" } : { kind: "answer", response: decided({ type: "reject", message: feedback }, card) };
+  }
+  if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject")) return { kind: "answer", response: decided({ type: "reject" }, card) };
   return { kind: "invalid", message: `Answer with ${choicesOf(card)} (or a /command).` };
 }
 
-/** The reject-with-feedback answer; empty feedback is refused (use ignore to reject without it). */
-export function feedbackResponse(feedback: string): EditReading {
+/** The reject-with-feedback answer (for every write of a batch card); empty feedback is refused (use ignore to reject without it). */
+export function feedbackResponse(feedback: string, card?: Card): EditReading {
   const text = feedback.trim();
-  return text === "" ? { ok: false, message: "No feedback given; the card is still waiting." } : { ok: true, response: decided({ type: "reject", message: text }) };
+  return text === "" ? { ok: false, message: "No feedback given; the card is still waiting." } : { ok: true, response: decided({ type: "reject", message: text }, card) };
 }
 
-/** Reads edited tool arguments: one JSON object. */
-export function readEditedArguments(text: string, card: Card): EditReading {
+/** Reads edited tool arguments: one JSON object, for the write at `index` of the card (the resume holds that one decision). */
+export function readEditedArguments(text: string, card: Card, index = 0): EditReading {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -97,7 +143,7 @@ export function readEditedArguments(text: string, card: Card): EditReading {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, message: "The arguments must be a JSON object, e.g. {\"day\": 2}; the card is still waiting." };
   }
-  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: value as Record<string, unknown> } }) };
+  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[index]!.name, args: value as Record<string, unknown> } }) };
 }
 
 /**

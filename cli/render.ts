@@ -5,7 +5,7 @@
  * functions from values to text, so the look is unit-tested.
  */
 import type { Card } from "../contracts/cards.js";
-import { choicesOf, isPlanCard, isQuestionCard } from "./card-answer.js";
+import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
 import { COMMAND_HELP } from "./commands.js";
 
 /** Prefix of the assistant's text. */
@@ -46,6 +46,15 @@ export function renderCard(card: Card): string {
   if (isQuestionCard(card)) {
     title = "Question";
     body = [request!.description];
+  } else if (isBatchCard(card)) {
+    // A batch card: each change numbered, with its arguments; then why and where the plan stands.
+    const [heading = "", , ...context] = withoutInstructions(card.description ?? "");
+    title = `Confirm ${card.action_requests.length} writes`;
+    body = [
+      plainText(heading),
+      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(action.description.split(/\n\s*\n/)[0] ?? "")}\n   arguments: ${JSON.stringify(action.args)}`),
+      ...context.map(plainText),
+    ];
   } else {
     title = isPlanCard(card) ? "Plan" : `Confirm write: ${request!.name}`;
     body = card.action_requests.flatMap((action) => [
@@ -67,12 +76,13 @@ function plainText(markdown: string): string {
   return markdown.replace(/\*\*([^*]+)\*\*/g, "$1").replace(/\*([^*]+)\*/g, "$1").replace(/ {2}$/gm, "");
 }
 
-/** What to type to edit `card`. */
-export function renderEditInstructions(card: Card): string {
+/** What to type to edit `card` (its write at `index`, on a batch card). */
+export function renderEditInstructions(card: Card, index = 0): string {
   if (isPlanCard(card)) {
     return "Enter the plan, one step a line as `what to do | done when` (or one JSON list of {content, done_when}); an empty line ends it.";
   }
-  return `Enter the arguments as one JSON object (now: ${JSON.stringify(card.action_requests[0]?.args ?? {})}); an empty line keeps the card waiting.`;
+  const which = isBatchCard(card) ? ` of change ${index + 1}` : "";
+  return `Enter the arguments${which} as one JSON object (now: ${JSON.stringify(card.action_requests[index]?.args ?? {})}); an empty line keeps the card waiting.`;
 }
 
 /** The /help text. */

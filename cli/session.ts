@@ -140,8 +140,10 @@ export class ChatSession {
         return { kind: "waiting" };
       case "feedback": {
         const feedback = await this.options.input.read("feedback> ");
-        return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback));
+        return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback, card));
       }
+      case "items":
+        return this.answerItems(card, reply.decisions, reply.edits, reply.feedback);
       case "edit": {
         this.print(renderEditInstructions(card));
         if (!isPlanCard(card)) {
@@ -161,6 +163,27 @@ export class ChatSession {
         return this.checked(readEditedPlan(lines, card));
       }
     }
+  }
+
+  /** A batch card answered item by item: the feedback on each rejected write, then the arguments of each edited one. */
+  private async answerItems(card: Card, decisions: DecisionsResponse["decisions"], edits: number[], feedback: number[]): Promise<CardAnswer> {
+    const answered = [...decisions];
+    for (const index of feedback) {
+      const text = await this.options.input.read(`feedback ${index + 1}> `);
+      if (text === null) return { kind: "ended" };
+      // No feedback: rejected without.
+      if (text.trim() !== "") answered[index] = { type: "reject", message: text.trim() };
+    }
+    for (const index of edits) {
+      this.print(renderEditInstructions(card, index));
+      const text = await this.options.input.read(`arguments ${index + 1}> `);
+      if (text === null) return { kind: "ended" };
+      if (text.trim() === "") return { kind: "waiting" };
+      const reading = readEditedArguments(text, card, index);
+      if (!reading.ok) return this.checked(reading);
+      answered[index] = reading.response.decisions[0]!;
+    }
+    return { kind: "answered", response: { decisions: answered } };
   }
 
   private checked(reading: EditReading): CardAnswer {

@@ -6,6 +6,13 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 
+/**
+ * Execute rounds per task by default. A round is one model decision — answering a card and applying its writes
+ * use none. A week of 20 pending tasks proposed one write a decision takes about 30 (reads, 20 proposals, memory
+ * updates, step ends); 60 leaves room for feedback. With batch cards the same week takes under 10.
+ */
+export const DEFAULT_MAX_ROUNDS = 60;
+
 /** The working-memory reminder (docs/design.md#working-memory-reminder). */
 export interface WorkingMemoryReminderSettings {
   enabled: boolean;
@@ -33,7 +40,7 @@ export interface ContextSettings {
 
 /** Workflow settings (the graph's behaviour, not its dependencies). */
 export interface WorkflowSettings {
-  /** Execute rounds per task before deliver is forced (docs/design.md#round-budget). */
+  /** Execute rounds (model decisions) per task before deliver is forced (docs/design.md#round-budget; see DEFAULT_MAX_ROUNDS). */
   maxRounds: number;
   /** Invalid model outputs in a row before the run stops with a typed error (docs/design.md#correction-loop). */
   maxCorrections: number;
@@ -59,7 +66,7 @@ export interface WorkflowSettings {
 }
 
 export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
-  maxRounds: 30,
+  maxRounds: DEFAULT_MAX_ROUNDS,
   maxCorrections: 3,
   maxPlanRounds: 6,
   maxToolErrorsPerStep: 3,

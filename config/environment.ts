@@ -9,6 +9,7 @@
  * | TEMPO_MODEL               | gpt-4o-mini          | default model name for every stage                       |
  * | TEMPO_MODEL_<STAGE>       | TEMPO_MODEL          | per-stage model (CHAT, PLAN, PLAN_DEEP, EXECUTE, DELIVER, MEMORY) |
  * | TEMPO_STRUCTURED_OUTPUT   | auto                 | on / off / auto (on for api.openai.com, off with a base URL) |
+ * | TEMPO_TOOL_CALLING        | auto                 | auto / native / json: execute by native tool calls (auto: when the model has bindTools) or the JSON contract in text |
  * | TEMPO_MODEL_TIMEOUT_MS    | 60000                | per model call                                           |
  * | TEMPO_MODEL_MAX_RETRIES   | 2                    | retries with backoff on timeouts / HTTP errors           |
  * | DATABASE_URL              | (none)               | Postgres; unset → embedded Postgres (PGlite)             |
@@ -17,7 +18,7 @@
  * | TEMPO_DB_STATEMENT_TIMEOUT| 30                   | seconds a statement may run (0: no limit)                |
  * | TEMPO_DB_LOCK_TIMEOUT     | 5                    | seconds a statement may wait for a lock (0: no limit)    |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
- * | TEMPO_MAX_ROUNDS          | 30                   | execute rounds per task                                  |
+ * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
  * | TEMPO_SAMPLE_DATA         | true                 | give a user with an empty schedule the sample week       |
  * | TEMPO_USER_ID             | local-user           | user id of the terminal chat and the demo                |
@@ -34,6 +35,8 @@ export interface ModelSettings {
   /** Per-stage model names. */
   stageModels: Partial<Record<(typeof MODEL_STAGES)[number], string>>;
   structuredOutput: "auto" | "on" | "off";
+  /** How the execute stage's model acts: native tool calls, the JSON contract in text, or auto (native when the model can bind tools; the default). */
+  toolCalling?: "auto" | "native" | "json";
   timeoutMs: number;
   maxRetries: number;
 }
@@ -79,6 +82,10 @@ export function readSettings(environment: Environment = process.env): TempoSetti
   if (!["auto", "on", "off"].includes(structuredOutput)) {
     throw new ConfigurationError(`TEMPO_STRUCTURED_OUTPUT must be auto, on or off, got "${structuredOutput}".`);
   }
+  const toolCalling = value("TEMPO_TOOL_CALLING") ?? "auto";
+  if (!["auto", "native", "json"].includes(toolCalling)) {
+    throw new ConfigurationError(`TEMPO_TOOL_CALLING must be auto, native or json, got "${toolCalling}".`);
+  }
   return {
     models: {
       apiKey: value("OPENAI_API_KEY"),
@@ -86,6 +93,7 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       model: value("TEMPO_MODEL") ?? "gpt-4o-mini",
       stageModels,
       structuredOutput: structuredOutput as ModelSettings["structuredOutput"],
+      toolCalling: toolCalling as ModelSettings["toolCalling"],
       timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", 60_000),
       maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", 2, 0),
     },

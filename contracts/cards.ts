@@ -15,7 +15,7 @@
  * `args` there. `card_id` is the LangGraph interrupt id of the wait.
  *
  * A card holds one or more action requests, decided one by one: a v1 resume
- * has one decision per action request, in order. Today's cards hold one.
+ * has one decision per action request, in order. A batch write card holds one per proposed write.
  *
  * Resumes, all read by {@link readCardResume} into one {@link CardAnswer}
  * per action request:
@@ -23,7 +23,8 @@
  *   (optionally with `card_id`, checked against the card);
  * - legacy `HumanResponse` (`accept` / `edit` / `response` / `ignore`), alone or
  *   in a list of one per action request (Agent Inbox sends a one-element list;
- *   its accept echoes the card's `{ action, args }`, its edits are text);
+ *   its accept echoes the card's `{ action, args }`, its edits are text); one
+ *   response alone decides every action request of a card, except an edit;
  * - for a question card, also a plain non-empty string.
  *
  * An answer that names another card — another `card_id`, an echoed action or
@@ -198,6 +199,12 @@ export function readCardResume(card: Card, value: unknown): CardAnswer[] {
     const responses = Array.isArray(legacy.data) ? legacy.data : [legacy.data];
     if (responses.length !== 1 && responses.length !== card.action_requests.length) {
       throw new InvalidResumeError(`The card has ${card.action_requests.length} action(s) but ${responses.length} responses came.`, { expected: card.action_requests.length });
+    }
+    // One legacy edit cannot stand for several writes: each has its own arguments.
+    if (responses.length === 1 && card.action_requests.length > 1 && responses[0]!.type === "edit") {
+      throw new InvalidResumeError(`The card holds ${card.action_requests.length} writes: an edit names one of them; send one response per write, in order (or v1 decisions).`, {
+        expected: card.action_requests.length,
+      });
     }
     return card.action_requests.map((_, index) => readHumanResponse(card, index, responses[responses.length === 1 ? 0 : index]!));
   }

@@ -1,10 +1,18 @@
-/** The execute stage's contract (docs/design.md#stage-contracts): one ReAct decision per visit. */
+/**
+ * The execute stage's contract (docs/design.md#stage-contracts): one ReAct decision per visit — as a JSON object in text
+ * (`ExecuteDecisionSchema`), or, for models that call tools natively, as tool calls: the domain's and memory
+ * tools, and the control actions (`CONTROL_TOOLS`) read back into the same decision.
+ */
 import { z } from "zod";
+import { parseContract, type ContractParse } from "./parse-contract.js";
 
 export const ToolCallRequestSchema = z.object({
   name: z.string().trim().min(1).describe("Name of the tool to call, exactly as listed."),
   arguments: z.record(z.string(), z.unknown()).default({}).describe("Arguments for the tool, matching its schema."),
 });
+
+/** Most tool calls one decision may make (a batch card holds at most this many writes). */
+export const MAX_CALLS_PER_DECISION = 40;
 
 export const ExecuteDecisionSchema = z
   .object({
@@ -20,13 +28,18 @@ export const ExecuteDecisionSchema = z
       .default("")
       .describe("Required for next_plan and done: how the step's done_when (or the goal) is met, citing tool results."),
     tool_call: ToolCallRequestSchema.nullish().describe("The tool to call, for continue and confirm."),
+    tool_calls: z
+      .array(ToolCallRequestSchema)
+      .max(MAX_CALLS_PER_DECISION)
+      .optional()
+      .describe("Several tool calls at once, run in order (instead of tool_call): the writes among them go to the user as one card, decided one by one."),
   })
   .superRefine((decision, context) => {
     if ((decision.action === "next_plan" || decision.action === "done") && decision.goal_check.trim() === "") {
       context.addIssue({ code: "custom", path: ["goal_check"], message: `goal_check is required when action is ${decision.action}` });
     }
-    if (decision.action === "confirm" && !decision.tool_call) {
-      context.addIssue({ code: "custom", path: ["tool_call"], message: "tool_call is required when action is confirm" });
+    if (decision.action === "confirm" && !decision.tool_call && !decision.tool_calls?.length) {
+      context.addIssue({ code: "custom", path: ["tool_call"], message: "tool_call (or tool_calls) is required when action is confirm" });
     }
     if (decision.action === "ask_user" && decision.speak.trim() === "") {
       context.addIssue({ code: "custom", path: ["speak"], message: "speak must hold the question when action is ask_user" });
@@ -36,3 +49,67 @@ export const ExecuteDecisionSchema = z
 
 export type ExecuteDecision = z.infer<typeof ExecuteDecisionSchema>;
 export type ToolCallRequest = z.infer<typeof ToolCallRequestSchema>;
+
+/** The tool calls of a decision, in order: `tool_call` first, then `tool_calls`. */
+export function decisionCalls(decision: ExecuteDecision): ToolCallRequest[] {
+  return [...(decision.tool_call ? [decision.tool_call] : []), ...(decision.tool_calls ?? [])];
+}
+
+// ── Native tool calling ─────────────────────────────────────────────────
+
+const SpeakSchema = z.string().optional().describe("Short text for the user.");
+const GoalCheckSchema = z.string().trim().min(1).describe("How it is met, citing tool results.");
+
+/**
+ * The execute stage's control actions as tools, for models that call tools natively: the decision's
+ * non-tool actions, with the same rules as the JSON contract (goal_check required to finish, a question to ask).
+ */
+export const CONTROL_TOOLS = [
+  {
+    name: "ask_user",
+    description: "Ask the user a question, only when you cannot proceed otherwise.",
+    schema: z.object({ question: z.string().trim().min(1).describe("The question.") }),
+  },
+  {
+    name: "next_plan",
+    description: "The current step's done_when is met: go to the next step.",
+    schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
+  },
+  {
+    name: "done",
+    description: "The whole goal is met: the task is finished.",
+    schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
+  },
+] as const;
+
+/** True for the name of a control action tool. */
+export function isControlTool(name: string): boolean {
+  return CONTROL_TOOLS.some((control) => control.name === name);
+}
+
+/**
+ * Reads a natively tool-calling model's reply as an execute decision. Tool calls of the domain or of memory
+ * become one decision calling them in order (writes go to a card in the execute node); a control call alone
+ * asks, finishes the step or the task, its arguments checked against its schema. A reply with no call is
+ * read as the JSON contract (the named fallback: a model that answered in text); anything else is corrected.
+ */
+export function decisionFromToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
+  const speak = text.trim();
+  const toolCalls = calls.filter((call) => !isControlTool(call.name)).map((call) => ({ name: call.name, arguments: call.args ?? {} }));
+  if (toolCalls.length > 0) return { ok: true, value: { speak, action: "continue", reason: "", goal_check: "", tool_calls: toolCalls } };
+  const control = calls[0];
+  if (!control) {
+    const parsed = parseContract(ExecuteDecisionSchema, text);
+    if (parsed.ok) return parsed;
+    return { ok: false, problem: `${parsed.problem}, and no tool was called (call a tool, or next_plan / done / ask_user)` };
+  }
+  const definition = CONTROL_TOOLS.find((candidate) => candidate.name === control.name)!;
+  const checked = definition.schema.safeParse(control.args ?? {});
+  if (!checked.success) {
+    const issues = checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ");
+    return { ok: false, problem: `the ${control.name} call's arguments did not fit its schema (${issues})` };
+  }
+  const args = checked.data as { question?: string; goal_check?: string; speak?: string };
+  if (control.name === "ask_user") return { ok: true, value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "" } };
+  return { ok: true, value: { speak: (args.speak ?? speak).trim(), action: control.name as "next_plan" | "done", reason: "", goal_check: args.goal_check! } };
+}

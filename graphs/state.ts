@@ -6,6 +6,7 @@
  * exported types.
  */
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
+import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { HumanResponse } from "../contracts/cards.js";
 import { messagesChannel, planChannel } from "./channels.js";
 
@@ -53,10 +54,22 @@ export interface PendingTool {
   speak: string;
 }
 
-/** What the graph waits on (docs/design.md#pending-interaction). */
+/** A write of a batch card, once the user decided it: approved (as proposed or edited) or rejected. */
+export interface AnsweredWrite {
+  /** The write as it applies: an edit's arguments replace the proposal's. */
+  tool: PendingTool;
+  approved: boolean;
+  /** For a rejected write: the tool result the model reads (why it was not applied). */
+  result?: string;
+}
+
+/**
+ * What the graph waits on (docs/design.md#pending-interaction). A write card holds `tool`, or — a batch card —
+ * several writes proposed at once in `tools` (in order; `tool` is the first), decided one by one.
+ */
 export type PendingInteraction =
   | { kind: "confirm_plan" }
-  | { kind: "confirm_tool"; tool: PendingTool }
+  | { kind: "confirm_tool"; tool: PendingTool; tools?: PendingTool[] }
   | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
 
 /** Memory recalled at invocation start (the memory layer fills it; empty until then). */
@@ -141,8 +154,8 @@ export const TempoAnnotation = Annotation.Root({
   currentStepId: lastValue<string | null>(() => null),
   /** Execute model calls used in this task. */
   roundsUsed: lastValue<number>(() => 0),
-  /** Execute round budget; when spent, the task goes to deliver. */
-  maxRounds: lastValue<number>(() => 30),
+  /** Execute round budget (model decisions; answering a card and applying its writes use none); when spent, the task goes to deliver. */
+  maxRounds: lastValue<number>(() => DEFAULT_MAX_ROUNDS),
   /**
    * Why the planner runs: "draft" a new plan; "revise" the plan after feedback or a workflow-version
    * change (diff → invalidate → resume); "replan" after a finished step (docs/design.md#plan).
@@ -165,6 +178,8 @@ export const TempoAnnotation = Annotation.Root({
   pendingAnswer: lastValue<HumanResponse | null>(() => null),
   /** A confirmed write tool that execute applies on its next visit (docs/design.md#pending-interaction). */
   approvedTool: lastValue<PendingTool | null>(() => null),
+  /** A batch card's writes as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
+  answeredWrites: lastValue<AnsweredWrite[]>(() => []),
   /** How the last task ended, or null while none has ended (set by the finish / drop transitions). */
   outcome: lastValue<TaskOutcomeRecord | null>(() => null),
   /** Setbacks of the current step: failing tool results and declined writes in a row; past the limits the step fails. */
@@ -215,6 +230,6 @@ export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId
 export const TempoConfigurableAnnotation = Annotation.Root({
   /** Whose data the run sees (schedules, memory) and who owns the thread; default "local-user". */
   user_id: Annotation<string>,
-  /** The execute round budget for the thread's next task; default 30. */
+  /** The execute round budget for the thread's next task; default 60. */
   max_rounds: Annotation<number>,
 });

@@ -27,7 +27,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { executionContext } from "../nodes/steps.js";
 import { newId, now } from "../nodes/messages.js";
-import { emptyWorkingMemory, type PendingInteraction, type PendingTool, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import { emptyWorkingMemory, type AnsweredWrite, type PendingInteraction, type PendingTool, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -126,6 +126,7 @@ export const CLEARED_TASK = {
   pending: null,
   pendingAnswer: null,
   approvedTool: null,
+  answeredWrites: [],
   finalAnswer: null,
   lastError: null,
   outcome: null,
@@ -263,6 +264,7 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     pending: null,
     pendingAnswer: null,
     approvedTool: null,
+    answeredWrites: [],
     lastError,
     outcome: judgeOutcome(ended, lastError),
     updatedAt: now(),
@@ -281,6 +283,7 @@ export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeR
     pending: null,
     pendingAnswer: null,
     approvedTool: null,
+    answeredWrites: [],
     workspaceMessageIds: [],
     updatedAt: now(),
   };
@@ -307,6 +310,7 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
     pending: null,
     pendingAnswer: null,
     approvedTool: null,
+    answeredWrites: [],
     workspaceMessageIds: [],
     outcome: { kind: "dropped", reason },
     finalAnswer: text,
@@ -316,7 +320,7 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
 export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
-  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, approvedTool: null, updatedAt: now() };
+  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, approvedTool: null, answeredWrites: [], updatedAt: now() };
   const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
@@ -330,6 +334,11 @@ export function retryStage(state: Builder): TempoUpdate {
 /** A write the user declined without feedback: back to execute, which chooses again. */
 export function declineTool(state: Builder): TempoUpdate {
   return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, updatedAt: now() };
+}
+
+/** A batch card answered with at least one write approved: execute applies the approved ones, in order. */
+export function approveWrites(state: Builder, answered: AnsweredWrite[]): TempoUpdate {
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, answeredWrites: answered, updatedAt: now() };
 }
 
 /** A write tool confirmed by the user, for execute to apply. */

@@ -79,9 +79,13 @@ function describeUnit(unit: MessageUnit): string {
   const [first, ...rest] = unit.messages;
   if (!first) return "";
   if (unit.toolRound) {
-    const call = (first as AIMessage).tool_calls?.[0];
-    const result = oneLine(messageText(rest[0]), SUMMARY_RESULT_CHARACTERS);
-    return `- called ${call?.name ?? "?"} ${oneLine(JSON.stringify(call?.args ?? {}), 80)} → ${result}`;
+    // One line per call (a batch round carries several), each with its own result.
+    return ((first as AIMessage).tool_calls ?? [])
+      .map((call) => {
+        const answer = rest.find((message) => (message as ToolMessage).tool_call_id === call.id);
+        return `- called ${call.name} ${oneLine(JSON.stringify(call.args ?? {}), 80)} → ${oneLine(messageText(answer), SUMMARY_RESULT_CHARACTERS)}`;
+      })
+      .join("\n");
   }
   const text = oneLine(messageText(first), SUMMARY_RESULT_CHARACTERS);
   return text ? `- ${first.getType() === "human" ? "user" : "assistant"}: ${text}` : "";

@@ -25,7 +25,7 @@ export function isOffline(settings: ModelSettings): boolean {
 export function createStageModels(settings: ModelSettings, offlinePolicy: () => BaseChatModel): CreatedModels {
   if (isOffline(settings)) {
     return {
-      models: { default: offlinePolicy(), structuredOutput: false },
+      models: { default: offlinePolicy(), structuredOutput: false, toolCalling: settings.toolCalling },
       offline: true,
       description: "offline policy (no OPENAI_API_KEY or OPENAI_BASE_URL set): deterministic, no network",
     };
@@ -41,7 +41,7 @@ export function createStageModels(settings: ModelSettings, offlinePolicy: () => 
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
     });
-  const models: StageModels = { default: build("execute") };
+  const models: StageModels = { default: build("execute"), toolCalling: settings.toolCalling };
   for (const stage of MODEL_STAGES) models[stage] = build(stage);
   models.structuredOutput = settings.structuredOutput === "on" || (settings.structuredOutput === "auto" && !settings.baseUrl);
   const where = settings.baseUrl ?? "api.openai.com";

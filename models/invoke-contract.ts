@@ -1,14 +1,15 @@
 /**
  * Calls a stage model and validates its output against the stage contract.
  * Structured output is used when the model supports it; otherwise (or when
- * structured output fails) the text is parsed tolerantly.
+ * structured output fails) the text is parsed tolerantly. A model with tools
+ * bound (native tool calling) is read from its text and tool calls.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
-import type { RunnableConfig } from "@langchain/core/runnables";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import type { z } from "zod";
 import { isGraphBubbleUp } from "@langchain/langgraph";
-import { parseContract } from "../contracts/parse-contract.js";
+import { parseContract, type ContractParse } from "../contracts/parse-contract.js";
 import { isTempoError, ModelUnavailableError } from "../errors/index.js";
 import { messageText } from "../contracts/message-text.js";
 
@@ -33,12 +34,49 @@ export async function invokeContract<T>(
   messages: BaseMessage[],
   options: { structured: boolean; name: string; config?: RunnableConfig },
 ): Promise<ContractCall<T>> {
-  const config: RunnableConfig = { ...options.config, tags: [...(options.config?.tags ?? []), NOSTREAM_TAG] };
+  const config = unstreamed(options.config);
+  return guarded(options.name, () => invokeAndParse(model, schema, messages, { ...options, config }));
+}
+
+/** A tool call as a natively tool-calling model returns it. */
+export interface ModelToolCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * Invokes a model with tools bound (`bindTools`) on `messages` and reads its reply — text and tool calls — with
+ * `read`; like {@link invokeContract}, untagged for streaming, and a failing call is ModelUnavailableError.
+ */
+export async function invokeToolCalling<T>(
+  model: Runnable<BaseMessage[], BaseMessage>,
+  messages: BaseMessage[],
+  read: (text: string, calls: ModelToolCall[]) => ContractParse<T>,
+  options: { name: string; config?: RunnableConfig },
+): Promise<ContractCall<T>> {
+  return guarded(options.name, async () => {
+    const reply = await model.invoke(messages, unstreamed(options.config));
+    const text = messageText(reply);
+    const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
+    // What the model said and called, for a correction message when the reply does not fit.
+    const raw = calls.length > 0 ? [text, ...calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`)].filter(Boolean).join(" ") : text;
+    const parsed = read(text, calls);
+    return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
+  });
+}
+
+/** The run config with the no-stream tag added. */
+function unstreamed(config: RunnableConfig | undefined): RunnableConfig {
+  return { ...config, tags: [...(config?.tags ?? []), NOSTREAM_TAG] };
+}
+
+/** Runs a stage's model call; an error of the model (not Tempo's, not the graph's, not an abort) becomes ModelUnavailableError. */
+async function guarded<T>(name: string, call: () => Promise<T>): Promise<T> {
   try {
-    return await invokeAndParse(model, schema, messages, { ...options, config });
+    return await call();
   } catch (error) {
     if (isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
-    throw new ModelUnavailableError(options.name.replace(/_decision$|_summary$/, ""), error);
+    throw new ModelUnavailableError(name.replace(/_decision$|_summary$/, ""), error);
   }
 }
 

@@ -5,6 +5,7 @@
  * parsed from text.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ConfigurationError } from "../errors/index.js";
 
 export type Stage = "chat" | "plan" | "plan_deep" | "execute" | "deliver" | "memory";
 
@@ -19,6 +20,27 @@ export interface StageModels {
   memory?: BaseChatModel;
   /** Use `withStructuredOutput` for contract stages (set for ChatOpenAI; fakes and the offline policy answer in text). */
   structuredOutput?: boolean;
+  /**
+   * How the execute stage's model acts (`TEMPO_TOOL_CALLING`): "native" binds the tools (`bindTools`) and reads its
+   * tool calls; "json" asks for the JSON contract in text (the named fallback); "auto" (the default) is native for
+   * a model that has `bindTools`, json otherwise.
+   */
+  toolCalling?: ToolCallingMode;
+}
+
+export const TOOL_CALLING_MODES = ["auto", "native", "json"] as const;
+export type ToolCallingMode = (typeof TOOL_CALLING_MODES)[number];
+
+/** True when `stage`'s model calls tools natively under the models' tool-calling mode; "native" on a model without `bindTools` is a configuration error. */
+export function callsToolsNatively(models: StageModels, stage: Stage): boolean {
+  const mode = models.toolCalling ?? "auto";
+  if (mode === "json") return false;
+  const model = modelFor(models, stage);
+  const canBind = typeof (model as { bindTools?: unknown }).bindTools === "function";
+  if (mode === "native" && !canBind) {
+    throw new ConfigurationError(`Tool calling is set to native, but the ${stage} model (${model.getName()}) has no bindTools; use TEMPO_TOOL_CALLING=json or auto.`);
+  }
+  return canBind;
 }
 
 /** The model serving `stage`. */

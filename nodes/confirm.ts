@@ -8,21 +8,23 @@
  *          response → back to planning with the feedback | ignore / a dismissal ("no", "cancel", "取消") → the task is dropped
  *   tool:  accept → execute applies it once | edit → applies the edited arguments
  *          response / ignore → execute chooses again, told why
+ *   batch: each write decided on its own (one v1 decision each, or one legacy response for all / a list of one
+ *          each); the approved ones apply in order, once each; all rejected → as a rejected single write
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import { parseTextValues, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
+import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
 import { PlanStepDraftSchema } from "../contracts/plan.js";
-import type { PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
+import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
 import { describeToolCall, findTool } from "../tools/domain.js";
 import { checkToolArguments } from "../tools/runner.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
-import { planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
-import { newId, now, toolRound } from "./messages.js";
-import { approveTool, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
+import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
+import { newId, now, toolRoundOf } from "./messages.js";
+import { approveTool, approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
 import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
@@ -46,18 +48,21 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
       return answerPlan(state, answer, fromMessage, config, appliedChanges(state, dependencies.domain));
     }
-    const tool = pending.tool;
-    const definition = findTool(dependencies.domain, tool.name);
-    const card = toolInterrupt(tool, stepPosition(state), definition ? (toJsonSchema(definition.schema) as Record<string, unknown>) : undefined);
-    const answer = awaitHuman(card, state.pendingAnswer, (answers) => readToolAnswer(answers, tool, dependencies), config);
-    // What the chat says with an edited call names the edited change, not the proposal.
-    const summary = answer.editedArguments ? await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments) : undefined;
-    const answered = summary === undefined ? tool : { ...tool, summary, speak: `Applying your edit: ${summary}.` };
-    // Only this answer path approves a write: execute applies nothing without the approval recorded here.
-    const approved = approvedCall(answered, answer);
-    if (approved) await dependencies.approvals.record(config.store, threadId, approved);
-    return answerTool(state, answered, answer, config);
-  };
+    const tools = pending.tools ?? [pending.tool];
+    const card = writeCard(tools, stepPosition(state), dependencies);
+    const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, tools[index]!, dependencies)), config);
+    const answered: AnsweredWrite[] = [];
+    for (const [index, answer] of answers.entries()) {
+      const tool = tools[index]!;
+      // What the chat says with an edited call names the edited change, not the proposal.
+      const summary = answer.editedArguments ? await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments) : undefined;
+      const shown = summary === undefined ? tool : { ...tool, summary, speak: `Applying your edit: ${summary}.` };
+      // Only this answer path approves a write: execute applies nothing without the approval recorded here.
+      const approved = approvedCall(shown, answer);
+      if (approved) await dependencies.approvals.record(config.store, threadId, approved);
+      answered.push(approved ? { tool: approved, approved: true } : { tool: shown, approved: false, result: rejectionResult(answer.response) });
+    }
+    return answerWrites(state, answered, answers, config);  };
 }
 
 type PlanAnswer = { response: HumanResponse; editedPlan?: PlanStep[] };
@@ -92,9 +97,20 @@ function readPlanAnswer(answers: CardAnswer[]): PlanAnswer {
   return response.type === "edit" ? { response, editedPlan: editedPlan(response) } : { response };
 }
 
-/** Validates an answer to a write-tool card; edited arguments must fit the tool's schema. */
-function readToolAnswer(answers: CardAnswer[], tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
-  const response = asResponse(answers[0]!);
+/** The card for pending writes: one write's card, or a batch card of several. */
+function writeCard(tools: PendingTool[], step: StepPosition | null, dependencies: NodeDependencies): Card {
+  const schemas = new Map<string, Record<string, unknown>>();
+  for (const tool of tools) {
+    const definition = findTool(dependencies.domain, tool.name);
+    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, toJsonSchema(definition.schema) as Record<string, unknown>);
+  }
+  const [first, ...rest] = tools as [PendingTool, ...PendingTool[]];
+  return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name)) : batchInterrupt([first, ...rest], step, schemas);
+}
+
+/** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
+function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
+  const response = asResponse(answer);
   if (response.type !== "edit") return { response };
   const definition = findTool(dependencies.domain, tool.name);
   const edited = (response.args as { args: Record<string, unknown> }).args;
@@ -155,28 +171,41 @@ function editedPlan(response: HumanResponse): PlanStep[] {
   return steps.data.map((step, index) => ({ id: `step-${index + 1}`, content: step.content, doneWhen: step.done_when, status: "pending" }));
 }
 
-function answerTool(state: TempoState, tool: PendingTool, answer: ToolAnswer, config: LangGraphRunnableConfig): TempoUpdate {
-  const { response } = answer;
-  const approved = approvedCall(tool, answer);
-  if (approved) return { ...approveTool(state, approved), stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
-  // Rejected: the proposal and its rejection are recorded as one tool round, so execute chooses again knowing why.
-  // Feedback may concern the plan itself: the planner reviews it first (a no-op revision resumes this step at once).
-  const feedback = response.type === "response" ? String(response.args) : "";
-  const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
-  const result = feedback
-    ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
+/** What the model reads for a write the user rejected. */
+function rejectionResult(response: HumanResponse): string {
+  return response.type === "response"
+    ? `Not applied: the user rejected this change. Their feedback: ${String(response.args)}`
     : "Not applied: the user rejected this change without comment. Choose a different action.";
-  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, result, tool.speak);
-  emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result });
+}
+
+/**
+ * Applies the answers to a write card. A single approved write goes to execute as `approvedTool`; a batch with
+ * any write approved goes as `answeredWrites` (execute applies the approved ones in order and tells the model
+ * of the rejected ones). When every write is rejected, the rejections are recorded as tool rounds at once, so
+ * execute chooses again knowing why; feedback may concern the plan itself, so the planner reviews it first
+ * (a no-op revision resumes this step at once).
+ */
+function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: ToolAnswer[], config: LangGraphRunnableConfig): TempoUpdate {
+  const approved = answered.filter((write) => write.approved);
+  const cleared: TempoUpdate = { stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
+  if (approved.length > 0 && answered.length === 1) return { ...approveTool(state, approved[0]!.tool), ...cleared };
+  if (approved.length > 0) return { ...approveWrites(state, answered), ...cleared };
+  const feedback = answers.some((answer) => answer.response.type === "response");
+  const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
+  for (const { tool, result } of answered) emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
+  const rounds = toolRoundOf(
+    answered.map(({ tool, result }) => ({ call: { id: tool.id, name: tool.name, arguments: tool.arguments }, result: result! })),
+    answered[0]!.tool.speak,
+  );
   return {
     ...next,
     pending: null,
     pendingAnswer: null,
     updatedAt: now(),
-    // Declined writes in a row count against the step (past the limit it fails: the user refuses what it needs).
+    // Declined cards in a row count against the step (past the limit it fails: the user refuses what it needs).
     stepSetbacks: { ...state.stepSetbacks, rejections: state.stepSetbacks.rejections + 1 },
-    messages: round,
-    workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
+    messages: rounds,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
   };
 }
 

@@ -13,7 +13,8 @@ import { roundsSinceUpdate, type PlanStep, type TempoState } from "../graphs/sta
 import { compressToolRounds } from "../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../memory/tokens.js";
 import { buildReminder, reminderDue } from "../memory/working-memory.js";
-import { EXECUTE_STAGE_PROMPT } from "../prompts/execute.js";
+import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../prompts/execute.js";
+import { GLOBAL_SYSTEM_PROMPT_NATIVE } from "../prompts/global.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { memoryContext } from "../memory/prompt-memory.js";
@@ -38,8 +39,11 @@ interface Shape {
   memory: boolean;
 }
 
-/** Builds the execute prompt for `step`, within the execute budget. */
-export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter): ExecutePrompt {
+/**
+ * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
+ * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
+ */
+export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false): ExecutePrompt {
   const { keepToolRounds, promptBudget } = settings.context;
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
@@ -53,7 +57,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
   const memory = memoryContext(state.recalled, ["taskState", "episodes", "facts"], budget / 6, counter);
   const build = (shape: Shape, reminder: string) =>
     buildStageMessages({
-      stagePrompt: EXECUTE_STAGE_PROMPT,
+      ...(native ? { globalPrompt: GLOBAL_SYSTEM_PROMPT_NATIVE, stagePrompt: EXECUTE_STAGE_PROMPT_NATIVE } : { stagePrompt: EXECUTE_STAGE_PROMPT }),
       toolBrief,
       conversation: shape.conversation > 0 ? conversationMessages(state, shape.conversation) : [],
       pinnedBlocks: { execution_context: executionContext(state.planSteps, step) },

@@ -1,22 +1,28 @@
 /**
  * execute: one ReAct decision per visit (docs/design.md#execute).
  *
- * Entry priority: (1) a confirmed write tool is applied, once, and the visit
- * ends; (2) a spent round budget, or writes the user declined too often in
- * a row, fail the current step and the task finishes with what was done;
+ * Entry priority: (1) a confirmed write tool — or a batch card's approved
+ * writes, in order — is applied, once each, and the visit ends; (2) a spent
+ * round budget, or writes the user declined too often in a row, fail the
+ * current step and the task finishes with what was done;
  * (3) otherwise the execute model decides: continue (a read tool runs at
  * once), confirm (a write tool waits for the human — also enforced when the
- * model calls a write tool with "continue"), ask_user, next_plan or done
- * (both need goal_check). Tool results that fail `maxToolErrorsPerStep`
+ * model calls a write tool with "continue"; several writes in one decision
+ * become one batch card), ask_user, next_plan or done
+ * (both need goal_check) — as the JSON contract in text, or, for a model
+ * that calls tools natively, as its tool calls (control actions as tools:
+ * ask_user, next_plan, done). Tool results that fail `maxToolErrorsPerStep`
  * times in a row fail the step too.
  */
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
-import { ExecuteDecisionSchema, type ExecuteDecision } from "../contracts/execute.js";
-import { currentStep, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
-import { invokeContract } from "../models/invoke-contract.js";
-import { modelFor } from "../models/stage-models.js";
+import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../contracts/execute.js";
+import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
+import type { Runnable } from "@langchain/core/runnables";
+import { invokeContract, invokeToolCalling } from "../models/invoke-contract.js";
+import { callsToolsNatively, modelFor } from "../models/stage-models.js";
+import { langChainTools } from "../tools/langchain-tools.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import { toolBrief } from "../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
@@ -26,15 +32,22 @@ import { clearCorrections, correctionUpdate } from "./correction.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { buildExecutePrompt } from "./execute-context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, now, toolRound } from "./messages.js";
+import { newId, now, toolRound, toolRoundOf, type RoundCall } from "./messages.js";
 import { nextPendingIndex } from "./steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import type { WorkflowSettings } from "../config/configuration.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
-  const tools = toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
-  const counter = tokenCounterFor(modelFor(dependencies.models, "execute"));
+  const model = modelFor(dependencies.models, "execute");
+  const counter = tokenCounterFor(model);
+  // Native tool calling: the domain's, memory and control tools bound to the model, from their zod schemas;
+  // otherwise the tools listed in the prompt and the JSON contract (the named fallback).
+  const native = callsToolsNatively(dependencies.models, "execute");
+  const bound = native ? model.bindTools!(langChainTools(dependencies.domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS])) : undefined;
+  const tools = native
+    ? `<tools domain="${dependencies.domain.name}">\n${dependencies.domain.description}\n</tools>`
+    : toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -44,6 +57,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       await dependencies.approvals.assertApproved(config.store, threadId, state.approvedTool);
       return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
     }
+    if (state.answeredWrites.length > 0) return applyAnsweredWrites(state, state.answeredWrites, context, dependencies, config);
 
     const step = currentStep(state);
     if (!step) return resumeExecution(state, state.planSteps);
@@ -63,13 +77,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (state.workspaceMessageIds.length === 0) {
       emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     }
-    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter);
+    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native);
     const messages = prompt.messages;
-    const decision = await invokeContract(modelFor(dependencies.models, "execute"), ExecuteDecisionSchema, messages, {
-      structured: dependencies.models.structuredOutput ?? false,
-      name: "execute_decision",
-      config,
-    });
+    const decision = bound
+      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", config })
+      : await invokeContract(model, ExecuteDecisionSchema, messages, { structured: dependencies.models.structuredOutput ?? false, name: "execute_decision", config });
     if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
     return applyDecision(state, decision.value, context, dependencies, config);
   };
@@ -107,6 +119,125 @@ function afterToolResult(state: TempoState, ok: boolean, tool: string, content: 
   return failStep(state, `${toolErrors} tool errors in a row (last, from ${tool}: ${last})`);
 }
 
+/** What running a decision's tool calls gave: the rounds of the calls run, the writes to confirm, the state update. */
+interface CallsRun {
+  rounds: BaseMessage[];
+  /** Valid writes, for one card (their `reason` and `speak` are filled in by the caller). */
+  writes: PendingTool[];
+  update: TempoUpdate;
+  /** True when the step failed on tool errors: nothing more is proposed. */
+  failed: boolean;
+}
+
+/**
+ * Runs a decision's tool calls in order: memory and read tools at once, unknown tools and writes with arguments
+ * that do not fit their schema as errors — all in one round; valid writes are collected for one card.
+ */
+async function runCalls(
+  state: TempoState,
+  calls: ToolCallRequest[],
+  speak: string,
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<CallsRun> {
+  const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false };
+  const entries: Array<{ call: RoundCall; result: string }> = [];
+  let setbacks = state.stepSetbacks;
+  const record = (call: RoundCall, ok: boolean, content: string) => {
+    entries.push({ call, result: content });
+    const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
+    run.update = { ...run.update, ...after };
+    if (after.phase !== undefined) run.failed = true;
+    setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
+  };
+  for (const request of calls) {
+    if (run.failed) break;
+    const call = { id: newId("call"), name: request.name, arguments: request.arguments };
+    const memoryTool = findMemoryTool(call.name);
+    if (memoryTool) {
+      // The agent's own memory: runs at once, whatever the action.
+      const checked = memoryTool.schema.safeParse(call.arguments);
+      const result = checked.success
+        ? await memoryTool.run(checked.data, { state, store: config.store, userId: context.userId })
+        : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
+      run.update = { ...run.update, ...result.update };
+      record(call, checked.success, result.content);
+      continue;
+    }
+    const tool = findTool(dependencies.domain, call.name);
+    if (!tool) {
+      record(call, false, unknownToolOutcome(dependencies.domain, call.name).content);
+      continue;
+    }
+    if (tool.kind === "read") {
+      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
+      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
+      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+      record(call, outcome.ok, outcome.content);
+      continue;
+    }
+    // A write: bad arguments go back to the model first; a valid one waits for the card.
+    const checked = checkToolArguments(tool, call.arguments);
+    if (!checked.ok) {
+      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+      continue;
+    }
+    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments);
+    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary, reason: "", speak: "" });
+  }
+  // The calls that ran make one round (parallel calls stay together), with the decision's speech.
+  run.rounds = toolRoundOf(entries, speak);
+  return run;
+}
+
+/**
+ * Applies a batch card's answered writes in order: each approved one once (its own tool-call id, so its own
+ * execution-log entry), each rejected one with a result saying why — all in one round. A write that fails — a conflict with an earlier
+ * one of the batch, say — is reported to the model as its result, and the later writes still run. Every approval
+ * is checked before anything is applied: one missing applies nothing (WRITE_NOT_APPROVED).
+ */
+async function applyAnsweredWrites(
+  state: TempoState,
+  answered: AnsweredWrite[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  for (const write of answered) if (write.approved) await dependencies.approvals.assertApproved(config.store, context.threadId, write.tool);
+  const entries: Array<{ call: RoundCall; result: string }> = [];
+  let setbacks = state.stepSetbacks;
+  let update: TempoUpdate = {};
+  for (const { tool, approved, result } of answered) {
+    const call = { id: tool.id, name: tool.name, arguments: tool.arguments };
+    let ok = false;
+    let content = result ?? "Not applied: the user rejected this change.";
+    if (approved) {
+      emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
+      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
+      emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
+      ({ ok, content } = outcome);
+    } else {
+      emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
+    }
+    entries.push({ call, result: content });
+    // A rejection is the user's choice, not a tool error: it neither counts nor clears the error streak.
+    if (!approved) continue;
+    update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, tool.name, content, dependencies.settings) };
+    setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
+    if (update.phase !== undefined) break;
+  }
+  // The batch is one round: the calls as the model proposed them (edits applied), each answered by its result.
+  const rounds = toolRoundOf(entries, answered[0]?.tool.speak ?? "");
+  return {
+    messages: rounds,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
+    answeredWrites: [],
+    updatedAt: now(),
+    ...update,
+  };
+}
+
 async function applyDecision(
   state: TempoState,
   decision: ExecuteDecision,
@@ -124,72 +255,22 @@ async function applyDecision(
   const workspace = (added: string[]) => [...cleared.workspaceMessageIds, ...added];
 
   if (decision.action === "continue" || decision.action === "confirm") {
-    if (!decision.tool_call) {
+    const calls = decisionCalls(decision);
+    if (calls.length === 0) {
       const message = new AIMessage({ id: newId("ai"), content: speak || decision.reason || "(thinking)" });
       emitAssistantText(config, "execute", message.id!, String(message.content));
       return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]) };
     }
-    const call = { id: newId("call"), name: decision.tool_call.name, arguments: decision.tool_call.arguments };
-    const memoryTool = findMemoryTool(call.name);
-    if (memoryTool) {
-      // The agent's own memory: runs at once, whatever the action.
-      const checked = memoryTool.schema.safeParse(call.arguments);
-      const result = checked.success
-        ? await memoryTool.run(checked.data, { state, store: config.store, userId: context.userId })
-        : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
-      const round = toolRound(call, result.content, speak);
-      return {
-        ...base,
-        ...result.update,
-        messages: [...cleared.messages, ...round],
-        workspaceMessageIds: workspace(round.map((message) => message.id!)),
-        ...afterToolResult(state, checked.success, call.name, result.content, dependencies.settings),
-      };
-    }
-    const tool = findTool(dependencies.domain, call.name);
-    if (!tool) {
-      const outcome = unknownToolOutcome(dependencies.domain, call.name);
-      const round = toolRound(call, outcome.content, speak);
-      return {
-        ...base,
-        messages: [...cleared.messages, ...round],
-        workspaceMessageIds: workspace(round.map((message) => message.id!)),
-        ...afterToolResult(state, false, call.name, outcome.content, dependencies.settings),
-      };
-    }
-    if (tool.kind === "read") {
-      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
-      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
-      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
-      const round = toolRound(call, outcome.content, speak);
-      return {
-        ...base,
-        messages: [...cleared.messages, ...round],
-        workspaceMessageIds: workspace(round.map((message) => message.id!)),
-        ...afterToolResult(state, outcome.ok, call.name, outcome.content, dependencies.settings),
-      };
-    }
-    // A write tool: always through confirm, whatever action the model chose. Bad arguments go back to the model first.
-    const checked = checkToolArguments(tool, call.arguments);
-    if (!checked.ok) {
-      const content = `Error: ${checked.problem}. Nothing was changed.`;
-      const round = toolRound(call, content, speak);
-      return {
-        ...base,
-        messages: [...cleared.messages, ...round],
-        workspaceMessageIds: workspace(round.map((message) => message.id!)),
-        ...afterToolResult(state, false, call.name, content, dependencies.settings),
-      };
-    }
-    const pendingTool: PendingTool = {
-      id: call.id,
-      name: call.name,
-      arguments: checked.arguments,
-      summary: await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments),
-      reason: decision.reason || speak,
-      speak,
-    };
-    return { ...base, messages: cleared.messages, workspaceMessageIds: cleared.workspaceMessageIds, ...awaitConfirmation(state, { kind: "confirm_tool", tool: pendingTool }) };
+    const ran = await runCalls(state, calls, speak, context, dependencies, config);
+    // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
+    const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
+    if (ran.failed || ran.writes.length === 0) return update;
+    // Writes: always through confirm, whatever action the model chose — several at once as one batch card.
+    for (const write of ran.writes) write.reason = decision.reason || speak;
+    const [first, ...rest] = ran.writes as [PendingTool, ...PendingTool[]];
+    // The proposal's speech goes with the first write, unless a read or memory call of the same decision carried it.
+    if (ran.rounds.length === 0) first.speak = speak;
+    return { ...update, ...awaitConfirmation(state, { kind: "confirm_tool", tool: first, ...(rest.length > 0 ? { tools: [first, ...rest] } : {}) }) };
   }
 
   if (decision.action === "ask_user") {

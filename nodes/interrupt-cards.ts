@@ -1,10 +1,10 @@
 /**
  * The cards Tempo raises (contract: contracts/cards.ts): the plan card, the
- * write-tool card and the question, each in LangChain v1's HITL shape with
+ * write-tool card (one write, or a batch of several) and the question, each in LangChain v1's HITL shape with
  * the legacy `HumanInterrupt` fields, and a markdown description a person
  * can read.
  */
-import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type DecisionType } from "../contracts/cards.js";
+import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../contracts/cards.js";
 import type { PendingTool, PlanStep } from "../graphs/state.js";
 import { renderPlan } from "../prompts/plan-list.js";
 
@@ -35,16 +35,46 @@ export function planInterrupt(goal: string, plan: PlanStep[]): Card {
 
 /** The write-tool card: what the write does, why, and where the plan stands. */
 export function toolInterrupt(tool: PendingTool, step: StepPosition | null = null, argsSchema?: Record<string, unknown>): Card {
-  const lines = [`**${tool.summary}**`];
-  if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
-  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
-  lines.push("Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).");
-  const description = lines.join("\n\n");
-  return buildCard("confirm_tool", [{ name: tool.name, args: tool.arguments, description, allowed: CONFIRM_DECISIONS, ...(argsSchema ? { argsSchema } : {}) }], {
+  const description = writeDescription(tool, step, "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).");
+  return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
     action_request: { action: tool.name, args: tool.arguments },
     config: CONFIRM_CONFIG,
     description,
   });
+}
+
+/**
+ * A batch card: several writes proposed at once, one action request each, decided one by one (a v1 resume has
+ * one decision per write). Its legacy fields show the first write and describe them all, since one legacy
+ * answer decides every write (a list of legacy responses, one per write, decides each).
+ */
+export function batchInterrupt(tools: readonly [PendingTool, ...PendingTool[]], step: StepPosition | null = null, argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Card {
+  const actions = tools.map((tool) => writeAction(tool, writeDescription(tool, null, "Approve, edit or reject this change."), argsSchemas.get(tool.name)));
+  const lines = [`**${tools.length} changes proposed together:**`, tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n")];
+  const reason = tools[0].reason.trim();
+  if (reason) lines.push(`**Why:** ${reason}`);
+  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
+  lines.push("Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.");
+  const description = lines.join("\n\n");
+  return buildCard("confirm_tool", actions as [CardAction, ...CardAction[]], {
+    action_request: { action: tools[0].name, args: tools[0].arguments },
+    config: CONFIRM_CONFIG,
+    description,
+  });
+}
+
+/** A write's markdown: what it does, why, where the plan stands, and how to answer. */
+function writeDescription(tool: PendingTool, step: StepPosition | null, howToAnswer: string): string {
+  const lines = [`**${tool.summary}**`];
+  if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
+  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
+  lines.push(howToAnswer);
+  return lines.join("\n\n");
+}
+
+/** One write as a card's action request. */
+function writeAction(tool: PendingTool, description: string, argsSchema?: Record<string, unknown>): CardAction {
+  return { name: tool.name, args: tool.arguments, description, allowed: CONFIRM_DECISIONS, ...(argsSchema ? { argsSchema } : {}) };
 }
 
 /** A question: answered with text (v1: an edit of its `answer` field; legacy: a response). */

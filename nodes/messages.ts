@@ -30,11 +30,27 @@ export function latestUserText(messages: BaseMessage[]): string {
   return "";
 }
 
+/** A tool call as a round records it. */
+export interface RoundCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** The assistant tool-call message and its tool message, as one round (they never travel apart). */
-export function toolRound(call: { id: string; name: string; arguments: Record<string, unknown> }, result: string, speak = ""): [AIMessage, ToolMessage] {
+export function toolRound(call: RoundCall, result: string, speak = ""): [AIMessage, ToolMessage] {
+  return toolRoundOf([{ call, result }], speak) as [AIMessage, ToolMessage];
+}
+
+/**
+ * Several calls made together (a batch, parallel tool calls) as one round: one assistant message carrying every
+ * call, then one tool message per call, in order — kept or summarised together, like any round.
+ */
+export function toolRoundOf(entries: ReadonlyArray<{ call: RoundCall; result: string }>, speak = ""): BaseMessage[] {
+  if (entries.length === 0) return [];
   return [
-    new AIMessage({ id: newId("ai"), content: speak, tool_calls: [{ id: call.id, name: call.name, args: call.arguments, type: "tool_call" }] }),
-    new ToolMessage({ id: newId("tool"), content: result, tool_call_id: call.id, name: call.name }),
+    new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
+    ...entries.map(({ call, result }) => new ToolMessage({ id: newId("tool"), content: result, tool_call_id: call.id, name: call.name })),
   ];
 }
 

@@ -15,6 +15,8 @@ import { messageText, oneLine } from "../contracts/message-text.js";
 import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
 
 export interface StageMessagesInput {
+  /** The global system prompt; default GLOBAL_SYSTEM_PROMPT (the JSON contract). */
+  globalPrompt?: string;
   stagePrompt: string;
   toolBrief?: string;
   /** Recent conversation turns (user / assistant), rendered as text. */
@@ -32,7 +34,7 @@ export interface StageMessagesInput {
 
 /** Assembles a stage's messages in the fixed layout. */
 export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
-  const system = [GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
+  const system = [input.globalPrompt ?? GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
   const pinned = Object.entries(input.pinnedBlocks ?? {})
     .filter(([, content]) => content.trim() !== "")
     .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);

@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: a whole scheduling conversation with no network. The user
- * asks to arrange next week's review; the plan is shown and confirmed; each
- * write is shown and confirmed; the summary is delivered. Confirmations are
+ * asks to arrange next week's review; the plan is shown and confirmed; the
+ * week's placements are shown on one batch card and each confirmed; the
+ * summary is delivered. Confirmations are
  * answered by this script and printed as such, with the terminal chat's
  * cards and stream lines (`cli/render.ts`, `cli/stream-printer.ts`).
  */
@@ -17,7 +18,7 @@ import { isTempoEvent } from "../streaming/openai-sse.js";
 
 const REQUEST = "Help me arrange next week's review sessions.";
 
-/** Cards the demo answers at most; the offline policy needs one for the plan and one per review task. */
+/** Cards the demo answers at most; the offline policy needs one for the plan and one batch card for the week. */
 const MAX_CARDS = 40;
 
 async function main(): Promise<void> {
@@ -41,15 +42,17 @@ async function main(): Promise<void> {
       const card = pending ? asCard(pending.value) : null;
       if (!pending || !card) break;
       console.log(renderCard(card));
-      console.log("demo answers: approve\n");
-      // A v1 decision addressed to this card's interrupt id.
-      input = new Command({ resume: { [pending.id!]: { decisions: [{ type: "approve" }] } } }) as typeof input;
+      const writes = card.action_requests.length;
+      console.log(writes > 1 ? `demo answers: approve all ${writes}\n` : "demo answers: approve\n");
+      // V1 decisions, one per action request, addressed to this card's interrupt id.
+      input = new Command({ resume: { [pending.id!]: { decisions: card.action_requests.map(() => ({ type: "approve" })) } } }) as typeof input;
     }
     if (answered > MAX_CARDS) throw new Error(`The demo answered ${MAX_CARDS} cards and the thread still waits; stopping.`);
 
     const final = await tempo.graph.getState(config);
     const steps = final.values.planSteps as Array<{ content: string; status: string }>;
-    console.log(`\nphase: ${final.values.phase}; steps: ${steps.map((step) => step.status).join(", ")}; cards answered: ${answered}`);
+    const rounds = `rounds used: ${final.values.roundsUsed} of ${final.values.maxRounds}`;
+    console.log(`\nphase: ${final.values.phase}; steps: ${steps.map((step) => step.status).join(", ")}; cards answered: ${answered}; ${rounds}`);
     console.log(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log("\nThe conversation is checkpointed in Postgres; any process can resume it:");
     for (const line of tempo.describe()) console.log(`  ${line}`);

@@ -51,30 +51,27 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(planned).toContain("└─ a approve / e edit the steps / r reject with feedback / i ignore (reject without)");
   chat.send("a");
 
-  // The first write: a card naming the task, the weekday and the slots, why, where execution stands, and its arguments; rejected with feedback.
-  const firstWrite = await chat.waitFor("choice> ");
-  expect(firstWrite).toContain("· Plan confirmed");
-  expect(firstWrite).toContain("→ get_overview {}");
-  expect(firstWrite).toMatch(
-    /┌─ Confirm write: place\n│ Place "[^"]+" \([\w-]+\) on (Mon|Tue|Wed|Thu|Fri|Sat|Sun), week \d+ \(day \d+\), slots? \d+(–\d+)?\n│ Why: .+\n│ Step 2 of 3: Place each pending review task into a free slot that fits it\n│ arguments: \{"task_id":"([\w-]+)"/,
+  // The week's writes on one batch card: each change naming the task, the weekday and the slots, with its arguments;
+  // then why and where execution stands. The first is rejected with feedback, the others accepted.
+  const batch = await chat.waitFor("choice> ");
+  expect(batch).toContain("· Plan confirmed");
+  expect(batch).toContain("→ get_overview {}");
+  const writes = Number(/┌─ Confirm (\d+) writes/.exec(batch)?.[1]);
+  expect(writes).toBeGreaterThanOrEqual(2);
+  expect(batch).toMatch(
+    /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place "[^"]+" \([\w-]+\) on (Mon|Tue|Wed|Thu|Fri|Sat|Sun), week \d+ \(day \d+\), slots? \d+(–\d+)?\n│ {4}arguments: \{"task_id":"([\w-]+)"/,
   );
-  const rejectedTask = /arguments: \{"task_id":"([\w-]+)"/.exec(firstWrite)?.[1];
-  chat.send("r");
-  await chat.waitFor("feedback> ");
+  expect(batch).toMatch(/│ Why: .+\n│ Step 2 of 3: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/);
+  const [rejectedTask, ...accepted] = [...batch.matchAll(/arguments: \{"task_id":"([\w-]+)"/g)].map((match) => match[1]);
+  expect(accepted).toHaveLength(writes - 1);
+  chat.send(["r", ...accepted.map(() => "a")].join(" "));
+  await chat.waitFor("feedback 1> ");
   chat.send("not that one, it can wait");
 
-  // Every later write is accepted until the summary is delivered and the chat waits for a message again.
-  const accepted: string[] = [];
-  for (let card = 0; card < 20; card += 1) {
-    const turn = await chat.waitFor(/choice> |you> /);
-    if (turn.endsWith("you> ")) break;
-    accepted.push(/arguments: \{"task_id":"([\w-]+)"/.exec(turn)?.[1] ?? "?");
-    chat.send("a");
-  }
+  // Nothing else to confirm: the summary is delivered and the chat waits for a message again.
+  await chat.waitFor("you> ");
   const conversation = chat.stdout;
   expect(conversation).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
-  expect(accepted.length).toBeGreaterThanOrEqual(2);
-  expect(accepted).not.toContain(rejectedTask);
   for (const task of accepted) expect(conversation).toContain(`← placed task ${task} on day`);
   expect(conversation).not.toContain(`← placed task ${rejectedTask} `);
   expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
@@ -132,6 +129,8 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   const write = await second.waitFor("choice> ");
   expect(write).toContain("│ Step 2 of 3: ");
 
+  // The same user's week has one review left pending (the one rejected above): a single write card.
+  expect(write).toContain("┌─ Confirm write: place");
   // Edits: bad JSON and arguments the tool refuses leave the card waiting.
   second.send("e");
   await second.waitFor("arguments> ");

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { ExecutionState, StepSnapshot } from "../../graphs/execution-state.js";
 import type { PlanStep } from "../../graphs/state.js";
-import { planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
 import { cardPrompt, renderCard, renderError } from "../../cli/render.js";
@@ -47,6 +47,24 @@ describe("cards", () => {
         "│ Step 2 of 2: Add the note",
         '│ arguments: {"text":"call mom"}',
         "└─ a approve / e edit the arguments / r reject with feedback / i ignore (reject without)",
+      ].join("\n"),
+    );
+  });
+
+  test("a batch card lists each change with its arguments, then why and where the plan stands", () => {
+    const note = (index: number, text: string) => ({ id: `call-${index}`, name: "add_note", arguments: { text }, summary: `add_note ${text}`, reason: "the user asked", speak: "" });
+    const card = batchInterrupt([note(1, "call mom"), note(2, "buy milk")], { index: 2, total: 2, content: "Add the notes" });
+    expect(renderCard(card)).toBe(
+      [
+        "┌─ Confirm 2 writes",
+        "│ 2 changes proposed together:",
+        "│ 1. add_note call mom",
+        '│    arguments: {"text":"call mom"}',
+        "│ 2. add_note buy milk",
+        '│    arguments: {"text":"buy milk"}',
+        "│ Why: the user asked",
+        "│ Step 2 of 2: Add the notes",
+        "└─ a accept all / r reject all with feedback / i ignore all (reject without) — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. a r)",
       ].join("\n"),
     );
   });

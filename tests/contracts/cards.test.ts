@@ -48,6 +48,10 @@ describe("a card with several action requests", () => {
   test("legacy responses: one for every action, or one each", () => {
     expect(readCardResume(BATCH, [{ type: "accept", args: null }])).toEqual([{ type: "approve" }, { type: "approve" }]);
     expect(readCardResume(BATCH, [{ type: "accept", args: null }, { type: "response", args: "not b" }])).toEqual([{ type: "approve" }, { type: "reject", message: "not b" }]);
+    // One edit cannot stand for several writes: each has its own arguments.
+    const edit = { type: "edit", args: { action: "place", args: { task_id: "a", day: 2, slot_start: 3 } } };
+    expect(() => readCardResume(BATCH, edit)).toThrow(expect.objectContaining({ code: "INVALID_RESUME", message: expect.stringContaining("send one response per write") }));
+    expect(readCardResume(BATCH, [edit, { type: "accept", args: null }])).toEqual([{ type: "edit", args: { task_id: "a", day: 2, slot_start: 3 } }, { type: "approve" }]);
   });
 
   test("an answer naming another card is STALE_RESUME", () => {

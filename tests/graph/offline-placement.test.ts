@@ -71,3 +71,26 @@ function searchedCount(week: ScheduleState): number {
   const runs = parseFreeRuns(findFreeTool.run(week, { min_length: 1, limit: 100 }).content);
   return searchPlacements(listing.map((task) => ({ id: task.id, duration: task.duration })), runs).placements.length;
 }
+
+test("a week of 20 pending tasks fits the default round budget: one batch card, every task that fits placed", async () => {
+  // 40 tasks on 7 × 12: about half are pending task items; the seed gives exactly 20.
+  const week = generateSchedule({ days: 7, slotsPerDay: 12, taskCount: 40, seed: 7 });
+  expect(pendingIds(week)).toHaveLength(20);
+  const tempo = await offlineTempo(week);
+  const config = { configurable: { thread_id: "twenty", user_id: "student" } };
+  let result = await tempo.graph.invoke({ messages: [new HumanMessage("Arrange my review tasks")] }, config);
+  const cards: number[] = [];
+  for (let turn = 0; turn < 10 && interruptsOf(result).length > 0; turn += 1) {
+    const requests = (interruptsOf(result)[0]!.value as { action_requests: unknown[] }).action_requests;
+    cards.push(requests.length);
+    result = await tempo.graph.invoke(resume({ decisions: requests.map(() => ({ type: "approve" })) }), config);
+  }
+  expect(result.phase).toBe("done");
+  const schedule = await tempo.repository.load("student");
+  expect(pendingIds(schedule)).toEqual([]);
+  expect(checkScheduleInvariants(schedule)).toEqual([]);
+  // The plan card and one card for the twenty placements; the rounds are model decisions only.
+  expect(cards).toEqual([1, 20]);
+  expect(result.maxRounds).toBe(60);
+  expect(result.roundsUsed).toBeLessThanOrEqual(12);
+}, 60_000);

@@ -7,11 +7,11 @@ import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 
-async function setup() {
+async function setup(options: { writesPerCard?: number } = {}) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", sampleWeek());
   const domain = createScheduleDomain({ repository });
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy(options) }, domain, checkpointer: new MemorySaver() });
   return { repository, graph };
 }
 
@@ -20,13 +20,13 @@ describe("offline policy", () => {
     const { repository, graph } = await setup();
     const config = threadConfig("offline-1", "student");
     let result = await graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config);
-    const cards: string[] = [];
+    const cards: string[][] = [];
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
-      cards.push(String((interruptsOf(result)[0]?.value as { action_request: { action: string } }).action_request.action));
+      cards.push((interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string }> }).action_requests.map((request) => request.name));
       result = await graph.invoke(resume({ type: "accept", args: null }), config);
     }
-    expect(cards[0]).toBe("confirm_plan");
-    expect(cards.slice(1)).toEqual(Array(8).fill("place"));
+    // Two cards: the plan, then the week's eight placements on one batch card.
+    expect(cards).toEqual([["confirm_plan"], Array(8).fill("place")]);
     expect(result.phase).toBe("done");
     expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
     expect(result.finalAnswer).toContain("Your review week is arranged.");
@@ -47,13 +47,39 @@ describe("offline policy", () => {
     const config = threadConfig("offline-2", "student");
     let result = await graph.invoke({ messages: [new HumanMessage("Arrange my reviews")] }, config);
     result = await graph.invoke(resume({ type: "accept", args: null }), config);
-    const first = (interruptsOf(result)[0]?.value as { action_request: { args: { task_id: string } } }).action_request.args.task_id;
-    result = await graph.invoke(resume({ type: "response", args: "Not this one." }), config);
+    const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ args: { task_id: string } }> }).action_requests;
+    const first = requests[0]!.args.task_id;
+    // One legacy response per write of the batch card: the first declined, the others accepted.
+    result = await graph.invoke(resume(requests.map((_, index) => (index === 0 ? { type: "response", args: "Not this one." } : { type: "accept", args: null }))), config);
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
     const schedule = await repository.load("student");
     const pending = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
     expect(pending).toEqual([first]);
     expect(result.finalAnswer).toContain("pending");
+  });
+
+  test("with writesPerCard 3, the week's placements come three to a card; a rejected one is skipped, the rest still placed", async () => {
+    const { repository, graph } = await setup({ writesPerCard: 3 });
+    const config = threadConfig("offline-chunks", "student");
+    let result = await graph.invoke({ messages: [new HumanMessage("Arrange my reviews")] }, config);
+    const sizes: number[] = [];
+    let rejected = "";
+    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
+      const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: { task_id?: string } }> }).action_requests;
+      sizes.push(requests.length);
+      // The second card's first placement is declined; everything else approved.
+      const decisions = requests.map((request, index) => {
+        if (turn !== 2 || index !== 0) return { type: "approve" };
+        rejected = String(request.args.task_id);
+        return { type: "reject" };
+      });
+      result = await graph.invoke(resume({ decisions }), config);
+    }
+    expect(sizes).toEqual([1, 3, 3, 2]);
+    const schedule = await repository.load("student");
+    expect(schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id)).toEqual([rejected]);
+    expect(result.phase).toBe("done");
+    expect(checkScheduleInvariants(schedule)).toEqual([]);
   });
 
   test("small talk is answered without a plan", async () => {

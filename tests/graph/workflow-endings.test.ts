@@ -28,7 +28,7 @@ async function setup(options: { deliver?: string[]; week?: ReturnType<typeof sam
 
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 const accept = resume({ type: "accept", args: null });
-const cardOf = (result: object) => interruptsOf(result)[0]?.value as { action_request: { action: string; args: Record<string, unknown> } } | undefined;
+const cardOf = (result: object) => interruptsOf(result)[0]?.value as { action_request: { action: string; args: Record<string, unknown> }; action_requests: unknown[] } | undefined;
 const lastText = (result: Result) => String(result.messages.at(-1)?.content);
 
 /** Answers every remaining card with accept. */
@@ -94,6 +94,12 @@ describe("dropping a plan", () => {
   });
 });
 
+/** A v1 resume declining the first write of the pending card ("Not this one.") and approving the rest. */
+function declineFirst(result: object) {
+  const count = cardOf(result)?.action_requests.length ?? 1;
+  return { decisions: [{ type: "reject", message: "Not this one." }, ...Array.from({ length: count - 1 }, () => ({ type: "approve" }))] };
+}
+
 describe("honest endings", () => {
   test("a rejected placement: the task is partial, the answer names the review still pending and why, memory records it", async () => {
     const { graph, store, pendingNames } = await setup();
@@ -101,7 +107,8 @@ describe("honest endings", () => {
     await graph.invoke(message("Help me arrange next week's review"), config);
     const firstCard = await graph.invoke(accept, config);
     const rejectedId = String(cardOf(firstCard)?.action_request.args.task_id);
-    const final = await acceptAll(graph, config, await graph.invoke(resume({ type: "response", args: "Not this one." }), config));
+    // The week's placements come on one batch card: the first is declined, the others approved.
+    const final = await acceptAll(graph, config, await graph.invoke(resume(declineFirst(firstCard)), config));
 
     const [pending] = await pendingNames();
     expect(await pendingNames()).toHaveLength(1);
@@ -124,8 +131,8 @@ describe("honest endings", () => {
     const { graph, pendingNames } = await setup({ deliver: ["All done: your week is arranged and every review has a place."] });
     const config = threadConfig("overclaim", "student");
     await graph.invoke(message("Arrange my reviews"), config);
-    await graph.invoke(accept, config);
-    const final = await acceptAll(graph, config, await graph.invoke(resume({ type: "response", args: "Not this one." }), config));
+    const batch = await graph.invoke(accept, config);
+    const final = await acceptAll(graph, config, await graph.invoke(resume(declineFirst(batch)), config));
     const [pending] = await pendingNames();
     expect(final.finalAnswer).not.toContain("All done");
     expect(String(final.finalAnswer).split("\n").slice(0, 2)).toEqual([

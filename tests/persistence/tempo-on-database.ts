@@ -63,7 +63,8 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     const domain = createScheduleDomain({ repository });
     const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
-      models: { default: new ScheduleOfflinePolicy() },
+      // One write per card: these tests follow a write card, then the next one.
+      models: { default: new ScheduleOfflinePolicy({ writesPerCard: 1 }) },
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
       store,

@@ -119,7 +119,8 @@ describe("real postgres", () => {
     const servedPool = new pg.Pool({ connectionString: server.url, max: 2 });
     servedPool.on("error", () => undefined);
     const served = buildTempoGraph({
-      models: { default: new ScheduleOfflinePolicy() },
+      // One write per card: these tests follow a write card, then the next one.
+      models: { default: new ScheduleOfflinePolicy({ writesPerCard: 1 }) },
       domain: createScheduleDomain({ repository: withSampleSchedule(new PostgresScheduleRepository(servedPool)) }),
       checkpointer: new MemorySaver(),
     });

@@ -46,7 +46,7 @@ async function refusal(request: Promise<unknown>): Promise<number> {
   }
 }
 
-type Card = { action_request: { action: string; args: Record<string, unknown> } };
+type Card = { action_request: { action: string; args: Record<string, unknown> }; action_requests: Array<{ name: string }> };
 const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) => state.tasks[0]?.interrupts[0]?.value as Card | undefined;
 
 async function countRows(sql: string, values: unknown[]): Promise<number> {
@@ -154,14 +154,17 @@ test("another user can neither read, run, change nor take over a thread; its own
   const inbox = clientWith({ "x-api-key": await token("alice") });
   expect((await inbox.threads.search({ status: "interrupted", limit: 100 })).map((found) => found.thread_id)).toContain(id);
 
-  // Alice answers her card while Bob tries to roll back her in-flight run: her run finishes, the write applies once.
-  const run = await alice.runs.create(id, "tempo", { command: ACCEPT });
+  // Alice answers her card (the week's placements on one batch card: she approves the first and declines the rest,
+  // so her later tests still find reviews to place) while Bob tries to roll back her in-flight run: her run
+  // finishes, the write applies once.
+  const decisions = card.action_requests.map((_, index) => ({ type: index === 0 ? "approve" : "reject" }));
+  const run = await alice.runs.create(id, "tempo", { command: { resume: { decisions } } });
   expect(await refusal(bob.runs.create(id, "tempo", { input: ARRANGE, multitaskStrategy: "rollback" }))).toBe(404);
   expect(await refusal(bob.runs.cancel(id, run.run_id))).toBe(404);
   await alice.runs.join(id, run.run_id);
   expect((await alice.runs.get(id, run.run_id)).status).toBe("success");
   const next = await alice.threads.getState(id);
-  expect(cardOf(next)?.action_request.action).toBe("place");
+  expect(cardOf(next)).toBeUndefined();
   expect(await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND user_id = 'alice' AND kind = 'write' AND status = 'completed' AND applied", [id])).toBe(1);
   expect(await countRows("SELECT count(*) FROM tempo_schedule_applied WHERE user_id = 'alice'", [])).toBe(1);
   expect(await countRows("SELECT count(*) FROM tempo_schedule_applied WHERE user_id = 'bob'", [])).toBe(0);

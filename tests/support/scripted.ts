@@ -5,6 +5,7 @@ import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import type { ToolDomain } from "../../tools/domain.js";
+import type { ToolCallingMode } from "../../models/stage-models.js";
 
 /** A scripted model reply carrying `value` as JSON text. */
 export function json(value: unknown): AIMessage {
@@ -29,6 +30,8 @@ export function scriptedGraph(options: {
   deliver?: Script;
   settings?: Partial<WorkflowSettings>;
   store?: BaseStore;
+  /** The execute stage's tool calling (default auto: native, since fake models have bindTools). */
+  toolCalling?: ToolCallingMode;
 }) {
   const models = {
     chat: scripted(options.chat ?? [json({ intent: "task", reply: "", reason: "needs tools" })]),
@@ -37,7 +40,7 @@ export function scriptedGraph(options: {
     deliver: scripted(options.deliver ?? ["All done."]),
   };
   const checkpointer = new MemorySaver();
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain: options.domain, checkpointer, settings: options.settings, store: options.store });
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings: options.settings, store: options.store });
   return { graph, models, checkpointer };
 }
 

@@ -27,8 +27,12 @@ export { OFFLINE_PLAN_STEPS } from "./offline/plan-stage.js";
 
 /** A deterministic stand-in for a chat model, driving the schedule domain through the stage contracts. */
 export class ScheduleOfflinePolicy extends BaseChatModel {
-  constructor() {
+  /** Most writes the arrange step proposes on one card (default: all of the step's placements on one batch card). */
+  readonly writesPerCard: number;
+
+  constructor(options: { writesPerCard?: number } = {}) {
     super({});
+    this.writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   }
 
   static override lc_name(): string {
@@ -40,13 +44,13 @@ export class ScheduleOfflinePolicy extends BaseChatModel {
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const text = decide(messages);
+    const text = decide(messages, this.writesPerCard);
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
 }
 
 /** The policy's answer to a stage prompt. */
-export function decide(messages: BaseMessage[]): string {
+export function decide(messages: BaseMessage[], writesPerCard = Number.POSITIVE_INFINITY): string {
   const view = readPrompt(messages);
   switch (view.stage) {
     case "chat":
@@ -55,7 +59,7 @@ export function decide(messages: BaseMessage[]): string {
     case "plan_deep":
       return JSON.stringify(decidePlan(view));
     case "execute":
-      return JSON.stringify(decideExecute(view));
+      return JSON.stringify(decideExecute(view, writesPerCard));
     case "deliver":
       return decideDeliver(view);
     default:

@@ -1,7 +1,7 @@
 /**
  * Drives whole conversations through the graph with the offline policy playing
- * every stage: a message, then each card answered in turn (accept unless an
- * answer is scripted), collecting the cards, the final answer and the
+ * every stage: a message, then each card answered in turn — each write of a
+ * batch card on its own (accept unless an answer is scripted) — collecting the cards, the final answer and the
  * schedule afterwards.
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
@@ -19,7 +19,10 @@ export interface SeenCard {
 
 /** What a conversation ended with. */
 export interface ConversationOutcome {
+  /** Every action request of every card, in order (a batch card's writes one by one). */
   cards: SeenCard[];
+  /** How many action requests each card held, card by card (a batch card holds several). */
+  cardCounts: number[];
   finalAnswer: string | null;
   /** The assistant's messages, in order. */
   said: string[];
@@ -81,13 +84,18 @@ export async function converse(
   let result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
   const cards: SeenCard[] = [];
   const queue = [...answers];
+  const cardCounts: number[] = [];
   for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
-    const request = (interruptsOf(result)[0]?.value as { action_request: SeenCard }).action_request;
-    cards.push({ action: request.action, args: request.args });
-    result = await tempo.graph.invoke(resume(queue.shift() ?? { type: "accept", args: null }), config);
+    // A batch card holds several writes: each is one entry of `cards`, answered by the next scripted answer.
+    const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
+    cards.push(...requests.map((request) => ({ action: request.name, args: request.args })));
+    cardCounts.push(requests.length);
+    const given = requests.map(() => queue.shift() ?? { type: "accept", args: null });
+    result = await tempo.graph.invoke(resume(given.length === 1 ? given[0] : given), config);
   }
   return {
     cards,
+    cardCounts,
     finalAnswer: result.finalAnswer,
     said: result.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content)).filter(Boolean),
     toolCalls: result.messages.flatMap((entry) => (entry as AIMessage).tool_calls ?? []).map((call) => call.name),

@@ -2,23 +2,24 @@
  * The arrange step of the offline policy: read the week once, choose where
  * every task in scope goes with the placement search (as many as fit, hardest
  * first, spread over the days, exact for small sets), keep that placement
- * plan in working memory, and propose one `place` per card in plan order.
+ * plan in working memory, and propose every `place` of the plan at once, as
+ * one batch card (one action request per placement, decided one by one).
  *
  * The week is read again only when something invalidates the plan: a write
- * failed, the user edited a card (the task landed elsewhere), or feedback
- * added a constraint. Working memory (the scratchpad) carries the plan, the
+ * failed (an edited placement took another's room, say), or feedback added a
+ * constraint; then the tasks still pending go out on a new card. Working memory (the scratchpad) carries the plan, the
  * skipped tasks and the constraints, because older tool rounds of the step
  * are compressed away; what was already proposed is read from the rounds
  * still in view, which always include the last one.
  *
- * Feedback on a card: "skip this one" (or a rejection without a comment)
+ * Feedback on a placement: "skip this one" (or a rejection without a comment)
  * leaves the task pending; "not Monday", "Friday instead", "in the evening",
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
-import { parseFreeRuns, parseOverflowCount, parsePlacedResult, parseTaskListing, type ListedTask } from "../result-parsing.js";
+import { parseFreeRuns, parseOverflowCount, parseTaskListing, type ListedTask } from "../result-parsing.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
-import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
+import { finish, proposeAll, read, type Decision, type Finish } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import { section, type PromptView, type RoundView } from "./prompt-reading.js";
 import { cannotActOn } from "./replies.js";
@@ -130,13 +131,12 @@ function remember(memory: ArrangeMemory, speak: string, reason: string): Decisio
 const LISTING_ARGUMENTS = { source: "task_item", limit: 100 };
 
 /** The arrange step's decision. */
-export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
+export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard = Number.POSITIVE_INFINITY): Decision {
   const { rounds } = view;
   const memory = readMemory(section(view.context, "scratchpad"));
   const readListing = (speak: string) => read(speak, "list_tasks", LISTING_ARGUMENTS, "need the pending tasks, and where the placed ones are");
   const last = rounds.at(-1);
   if (!last) return readListing("Reading the review tasks.");
-  if (last.name === "place" && isRejected(last.result)) return afterRejection(last, memory, facts);
 
   const lastWrite = rounds.findLastIndex((round) => round.name === "place" || round.name === "update_working_memory");
   const reads = rounds.slice(lastWrite + 1);
@@ -149,28 +149,50 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
     const tasks = [...parseTaskListing(listing.result).filter((task) => task.kind !== "pending"), ...parseTaskListing((pendingListing ?? listing).result).filter((task) => task.kind === "pending")];
     return planFromReads(reads.slice(reads.indexOf(pendingListing ?? listing) + 1), tasks, memory, request, facts, end);
   }
-  if (last.name === "place" && last.result.startsWith("error:")) return readListing("That place failed; reading the week again.");
   if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
 
-  // Plan mode: propose the next placement after the last one proposed since the plan was written.
-  const plan = memory.plan;
-  const sincePlan = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
-  const lastPlace = sincePlan.at(-1);
-  if (lastPlace && lastPlace === last) {
-    const entry = plan.find((candidate) => candidate.id === String(last.arguments.task_id));
-    const placed = parsePlacedResult(last.result);
-    // An edited card put the task elsewhere: the rest of the plan may no longer fit.
-    if (!entry || !placed || placed.day !== entry.day || placed.start !== entry.start) return readListing("The task went elsewhere than planned; reading the week again.");
-  }
-  const proposedIndex = Math.max(-1, ...sincePlan.map((round) => plan.findIndex((entry) => entry.id === String(round.arguments.task_id))));
-  const next = plan[proposedIndex + 1];
-  if (!next) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
-  return propose(
-    `Placing task ${next.id} on ${dayLabel(next.day, (day) => weekdayOf(facts, day))} slots ${next.start}-${next.end}.`,
-    "place",
-    { task_id: next.id, day: next.day, slot_start: next.start },
-    `the placement plan puts it there (${plan.length - proposedIndex - 1} placement(s) left)`,
+  // Plan mode: the plan goes out as one batch card (or cards of `writesPerCard`); once one is answered, act on
+  // what the answers said, then propose the rest.
+  const proposed = rounds.slice(rounds.findLastIndex((round) => round.name === "update_working_memory") + 1).filter((round) => round.name === "place");
+  // Cards go out in plan order and older rounds may be summarised away: what follows the last one in view is left.
+  const proposedIds = new Set(proposed.map((round) => String(round.arguments.task_id)));
+  const lastProposed = Math.max(-1, ...memory.plan.map((entry, index) => (proposedIds.has(entry.id) ? index : -1)));
+  const plan = memory.plan.slice(lastProposed + 1);
+  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end) : undefined;
+  if (answered) return answered;
+  if (plan.length === 0) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
+  const card = plan.slice(0, writesPerCard);
+  const where = (entry: PlannedPlacement) => `${entry.id} on ${dayLabel(entry.day, (day) => weekdayOf(facts, day))} slots ${entry.start}-${entry.end}`;
+  return proposeAll(
+    card.length === 1 ? `Placing task ${where(card[0]!)}.` : `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`,
+    card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } })),
+    `the placement plan puts them there (${plan.length} placement(s) left)`,
   );
+}
+
+/**
+ * After a card of placements, with `memory.plan` the placements not proposed yet: rejected placements are skipped
+ * or re-planned under their feedback; a placement that failed (an edit took its room, say) sends the step back to
+ * read the week and place what is still pending. Undefined when every placement applied: the rest of the plan goes on.
+ */
+function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish): Decision | undefined {
+  const rejected = batch.filter((round) => isRejected(round.result));
+  const failed = batch.some((round) => round.result.startsWith("error:"));
+  if (rejected.length === 0) {
+    if (failed) return read("A placement failed; reading the week again.", "list_tasks", LISTING_ARGUMENTS, "need the pending tasks again");
+    if (Array.isArray(memory.plan) && memory.plan.length > 0) return undefined;
+    return memory.more ? read("Reading the week again for the rest of the tasks.", "list_tasks", LISTING_ARGUMENTS, "more tasks to place") : finishArrange({ ...memory, plan: [] }, end);
+  }
+  let next: ArrangeMemory = memory;
+  const said: string[] = [];
+  for (const round of rejected) {
+    const answer = afterRejection(round, next, facts);
+    next = answer.memory;
+    said.push(answer.speak);
+  }
+  // A re-plan (feedback with a constraint), a failure, or more tasks: read the week again before the next card.
+  if (failed || next.plan === "reread" || memory.more) next = { ...next, plan: "reread" };
+  return remember(next, said.join(" "), "keep the skips and constraints in working memory so they survive context compression");
 }
 
 /** After reading the tasks (and the free runs): find room, choose the placements, write the plan. */
@@ -244,20 +266,18 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   return remember(next, `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory.`, "the plan must survive the compression of older tool rounds");
 }
 
-/** A rejected card: skip the task, or re-plan it under the feedback's constraint. */
-function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts): Decision {
+/** A rejected placement: skip the task, or re-plan it under the feedback's constraint. */
+function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts): { memory: ArrangeMemory; speak: string } {
   const taskId = String(round.arguments.task_id);
   const day = Number(round.arguments.day);
   const start = Number(round.arguments.slot_start);
   const text = feedbackOfResult(round.result);
   const feedback = parseFeedback(text);
-  const plan = Array.isArray(memory.plan) ? memory.plan : [];
-  const rest = plan.slice(plan.findIndex((entry) => entry.id === taskId) + 1);
   if (feedback.kind !== "constrain") {
     const speak = feedback.kind === "unclear"
       ? cannotActOn(feedback.text, { en: `so I'm leaving task ${taskId} pending`, zh: `任务 ${taskId} 先保持待安排` })
       : `Skipping task ${taskId}: you rejected its placement.`;
-    return remember({ ...memory, skip: [...memory.skip, taskId], plan: rest }, speak, "keep the skip list in working memory so it survives context compression");
+    return { memory: { ...memory, skip: [...memory.skip, taskId] }, speak };
   }
   const limits: Avoid = { ...(memory.avoid.get(taskId) ?? { notDays: [] }) };
   limits.notDays = [...new Set([...limits.notDays, ...resolveDays(feedback.not, facts)])];
@@ -269,7 +289,7 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   if (feedback.later && Number.isFinite(start)) limits.from = Math.max(limits.from ?? 1, start + 1);
   if (feedback.earlier && Number.isFinite(start)) limits.to = Math.min(limits.to ?? Number.POSITIVE_INFINITY, start - 1);
   const avoid = new Map(memory.avoid).set(taskId, limits);
-  return remember({ ...memory, avoid, plan: "reread" }, `Understood: finding task ${taskId} another place (${text}).`, "the feedback changes where the task may go; the plan is made again");
+  return { memory: { ...memory, avoid, plan: "reread" }, speak: `Understood: finding task ${taskId} another place (${text}).` };
 }
 
 /** The end of the step: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */

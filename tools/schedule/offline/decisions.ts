@@ -16,6 +16,11 @@ export function propose(speak: string, name: string, args: Record<string, unknow
   return { speak, action: "confirm", reason, tool_call: { name, arguments: args } };
 }
 
+/** Several writes for the user to confirm on one batch card, decided one by one. */
+export function proposeAll(speak: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>, reason: string): Decision {
+  return { speak, action: "confirm", reason, tool_calls: calls };
+}
+
 /** The end of the step, with what was found or done as its summary. */
 export function finish(action: Finish, speak: string, goalCheck: string, reason = "the step's condition is met"): Decision {
   return { speak, action, reason, goal_check: goalCheck };

@@ -17,7 +17,7 @@ import { matchTask, type TaskMatch } from "./task-matching.js";
 import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
 /** The execute stage's decision. */
-export function decideExecute(view: PromptView): Decision {
+export function decideExecute(view: PromptView, writesPerCard = Number.POSITIVE_INFINITY): Decision {
   const step = currentStepOf(view);
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const lower = step.content.toLowerCase();
@@ -27,7 +27,7 @@ export function decideExecute(view: PromptView): Decision {
   const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
   switch (request.kind) {
     case "arrange":
-      return arrangeStep(view, request, facts, end);
+      return arrangeStep(view, request, facts, end, writesPerCard);
     case "move":
       return moveStep(view.rounds, request, facts, end);
     case "swap":

@@ -7,7 +7,7 @@
  * the workspace — the tool rounds of the current step, whole or as the
  * one-line summaries of compressed rounds.
  */
-import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { messageText as textOf } from "../../../contracts/message-text.js";
 
 /** One tool round as the prompt shows it. */
@@ -95,10 +95,13 @@ function toolRounds(messages: BaseMessage[]): RoundView[] {
       }
       return;
     }
-    const call = (message as AIMessage).tool_calls?.[0];
-    const result = messages[index + 1];
-    if (!call || !result || result.getType() !== "tool") return;
-    rounds.push({ name: call.name, arguments: call.args, speak: textOf(message), result: textOf(result), summarised: false });
+    // A round may carry several calls (a batch card's writes): each with the tool message answering it.
+    const answers = messages.slice(index + 1).filter((candidate) => candidate.getType() === "tool") as ToolMessage[];
+    ((message as AIMessage).tool_calls ?? []).forEach((call, position) => {
+      const result = answers.find((answer) => answer.tool_call_id === call.id);
+      if (!result) return;
+      rounds.push({ name: call.name, arguments: call.args, speak: position === 0 ? textOf(message) : "", result: textOf(result), summarised: false });
+    });
   });
   return rounds;
 }

@@ -1,0 +1,157 @@
+/**
+ * Batch cards: several writes proposed in one execute decision become ONE
+ * interrupt with one action request per write, decided one by one; the
+ * approved ones apply in order, once each, with their own tool-call ids; a
+ * write that conflicts with an earlier one of the batch is reported back to
+ * the model; and no write applies without its decision.
+ */
+import { HumanMessage, type AIMessage, type ToolMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import type { Card } from "../../contracts/cards.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import { placeOf } from "./support/offline-conversation.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+
+const PLAN = json({
+  speak: "One step.",
+  action: "plan_done",
+  reason: "clear",
+  complexity: "simple",
+  plan_steps: [{ content: "Place the review tasks", done_when: "every review task has a place" }],
+});
+
+/** Eight placements that fit the sample week together. */
+const EIGHT = [
+  { task_id: "review-limits", day: 1, slot_start: 5 },
+  { task_id: "derivative-drills", day: 1, slot_start: 12 },
+  { task_id: "matrix-review", day: 2, slot_start: 3 },
+  { task_id: "determinant-exercises", day: 2, slot_start: 11 },
+  { task_id: "vocabulary-list", day: 3, slot_start: 3 },
+  { task_id: "essay-draft", day: 4, slot_start: 1 },
+  { task_id: "linked-list-exercises", day: 4, slot_start: 7 },
+  { task_id: "binary-tree-review", day: 5, slot_start: 4 },
+];
+
+const propose = (placements: Array<Record<string, unknown>>) =>
+  json({ speak: "Placing them all.", action: "confirm", reason: "the plan", tool_calls: placements.map((args) => ({ name: "place", arguments: args })) });
+
+async function batchGraph(placements: Array<Record<string, unknown>>, after: ReturnType<typeof json>[]) {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("user-1", sampleWeek());
+  const { graph, models } = scriptedGraph({
+    domain: createScheduleDomain({ repository }),
+    plan: [PLAN],
+    execute: [propose(placements), ...after],
+    settings: { replanAfterStep: false },
+  });
+  const config = threadConfig(`batch-${Math.random().toString(36).slice(2)}`);
+  await graph.invoke({ messages: [new HumanMessage("Place my review tasks")] }, config);
+  const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
+  return { graph, models, repository, config, waiting };
+}
+
+const placedItems = async (repository: InMemoryScheduleRepository) =>
+  (await repository.load("user-1")).tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
+
+describe("batch cards", () => {
+  test("8 writes in one decision make one card with 8 action requests; 2 rejected and 1 edited apply exactly 6, with the edit", async () => {
+    const { graph, repository, config, waiting } = await batchGraph(EIGHT, [json({ speak: "", action: "done", reason: "placed", goal_check: "6 placed, 2 declined" })]);
+    const interrupts = interruptsOf(waiting);
+    expect(interrupts).toHaveLength(1);
+    const card = interrupts[0]!.value as Card;
+    expect(card.kind).toBe("confirm_tool");
+    expect(card.action_requests.map((request) => [request.name, request.args])).toEqual(EIGHT.map((args) => ["place", args]));
+    expect(card.review_configs.map((review) => review.allowed_decisions)).toEqual(EIGHT.map(() => ["approve", "edit", "reject"]));
+    expect(card.description).toContain("8 changes proposed together");
+    expect(await placedItems(repository)).toEqual([]);
+
+    const decisions = EIGHT.map((args, index) => {
+      if (index === 1 || index === 7) return { type: "reject" };
+      if (args.task_id === "essay-draft") return { type: "edit", edited_action: { name: "place", args: { task_id: "essay-draft", day: 6, slot_start: 1 } } };
+      return { type: "approve" };
+    });
+    const done = await graph.invoke(resume({ decisions }), config);
+    expect(interruptsOf(done)).toEqual([]);
+    expect(done.phase).toBe("done");
+
+    const schedule = await repository.load("user-1");
+    expect((await placedItems(repository)).sort()).toEqual(["determinant-exercises", "essay-draft", "linked-list-exercises", "matrix-review", "review-limits", "vocabulary-list"]);
+    expect(placeOf(schedule, "essay-draft")).toBe("day 6 slots 1-2");
+    expect(placeOf(schedule, "derivative-drills")).toBe("pending");
+    expect(placeOf(schedule, "binary-tree-review")).toBe("pending");
+
+    // One round for the batch: the writes in the card's order, each answered with its own tool-call id; the rejected ones say so.
+    const rounds = done.messages.filter((message) => message.getType() === "tool") as ToolMessage[];
+    expect(rounds).toHaveLength(8);
+    expect(new Set(rounds.map((message) => message.tool_call_id)).size).toBe(8);
+    expect(rounds.map((message) => String(message.content).startsWith("Not applied"))).toEqual([false, true, false, false, false, false, false, true]);
+    const calls = done.messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
+    expect(calls.map((call) => call.args.task_id)).toEqual(EIGHT.map((args) => args.task_id));
+    expect(calls[5]?.args).toEqual({ task_id: "essay-draft", day: 6, slot_start: 1 });
+    expect(unpairedToolCalls(done.messages)).toEqual([]);
+    // Answering the card cost no round: one decision proposed the batch, one finished.
+    expect(done.roundsUsed).toBe(2);
+  });
+
+  test("a batch whose third write conflicts with the first applies the first two and reports the third to the model", async () => {
+    const three = [
+      { task_id: "review-limits", day: 1, slot_start: 5 },
+      { task_id: "matrix-review", day: 2, slot_start: 3 },
+      { task_id: "derivative-drills", day: 1, slot_start: 6 },
+    ];
+    const { graph, models, repository, config } = await batchGraph(three, [
+      json({ speak: "", action: "done", reason: "two placed", goal_check: "2 placed; derivative-drills conflicted" }),
+    ]);
+    // One legacy accept decides every write of the card.
+    const done = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(done.phase).toBe("done");
+    expect((await placedItems(repository)).sort()).toEqual(["matrix-review", "review-limits"]);
+    const results = done.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    expect(results).toHaveLength(3);
+    expect(results[0]).toMatch(/^placed task review-limits/);
+    expect(results[1]).toMatch(/^placed task matrix-review/);
+    expect(results[2]).toMatch(/^error:/);
+    // The model's next decision saw the conflict as the third write's result.
+    const lastPrompt = models.execute.calls.at(-1)!.messages;
+    const seen = lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    expect(seen.at(-1)).toBe(results[2]);
+  });
+
+  test("no write of a batch applies without its decision", async () => {
+    const { graph, repository, config, waiting } = await batchGraph(EIGHT.slice(0, 3), []);
+    const cardId = interruptsOf(waiting)[0]!.id;
+    // Fewer decisions than writes: refused, the card stays open, nothing applied.
+    await expect(graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config)).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    expect(await placedItems(repository)).toEqual([]);
+    const state = await graph.getState(config);
+    expect(state.tasks.flatMap((task) => task.interrupts).map((pending) => pending.id)).toEqual([cardId]);
+
+    // Writes forged into the state around the run guard, as a batch answer would write them: nothing applies.
+    const pending = state.values.pending as { tools: Array<{ id: string; name: string; arguments: Record<string, unknown> }> };
+    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const forged = pending.tools.map((tool) => ({ tool, approved: true }));
+    await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+    await expect(graph.invoke(null, config)).rejects.toMatchObject({ code: "WRITE_NOT_APPROVED" });
+    expect(await placedItems(repository)).toEqual([]);
+  });
+});
+
+describe("the round budget", () => {
+  test("counts model decisions, not confirmations: 20 writes proposed one per decision fit the default budget", async () => {
+    const domain = createNotesDomain({ "user-1": [] });
+    const oneStep = json({ speak: "", action: "plan_done", reason: "", complexity: "simple", plan_steps: [{ content: "Add twenty notes", done_when: "list_notes shows 20" }] });
+    const writes = Array.from({ length: 20 }, (_, index) => json({ speak: "", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: `note ${index + 1}` } } }));
+    const { graph } = scriptedGraph({ domain, plan: [oneStep], execute: [...writes, json({ speak: "", action: "done", reason: "", goal_check: "20 notes added" })] });
+    const config = threadConfig("twenty-writes");
+    let result = await graph.invoke({ messages: [new HumanMessage("Add twenty notes")] }, config);
+    let cards = 0;
+    for (; cards < 30 && interruptsOf(result).length > 0; cards += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(result.phase).toBe("done");
+    expect(result.outcome?.kind).toBe("completed");
+    expect(domain.data.get("user-1")?.notes).toHaveLength(20);
+    // 21 cards answered (the plan and 20 writes), 21 rounds used (20 proposals and done) of the default 60.
+    expect(cards).toBe(21);
+    expect([result.roundsUsed, result.maxRounds]).toEqual([21, 60]);
+  });
+});
