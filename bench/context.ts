@@ -8,8 +8,9 @@
  * Twice: with the JSON contract in text (`TEMPO_TOOL_CALLING=json`), and with
  * native tool calling (the model answers with `tool_calls`). Native calls
  * also send the bound tools with every request, so on that run both sides
- * count them (Tempo: the domain's, memory and control tools; the plain loop:
- * its one tool) as OpenAI's chat models read them: rendered into the system
+ * count them (the plain loop: the same domain's tools, as a ReAct agent over
+ * that domain binds them; Tempo: those, plus its memory and control tools) as
+ * OpenAI's chat models read them: rendered into the system
  * prompt as a TypeScript-like `namespace functions` (the format of OpenAI's
  * token-counting cookbook; an estimate, not a provider's count). The JSON the
  * request carries is counted too, as an upper bound.
@@ -105,7 +106,9 @@ async function reactPromptTokens(mode: "json" | "native"): Promise<number[]> {
   model.respond(new AIMessage("All pages read."));
   const agent = createReactAgent({ llm: model, tools: [readPage], prompt: "You are a careful assistant. Read every page of notes with the read_page tool." });
   await agent.invoke({ messages: [new HumanMessage("Read all my note pages")] }, { recursionLimit: ROUNDS * 3 + 50 });
-  const bound = mode === "native" ? toolTokens([readPage]) : 0;
+  // The plain loop is an agent over the same domain: it carries the domain's tools (read_page among them), as Tempo does.
+  const domainTools = createNotesDomain({}).tools.map((spec) => tool(async () => "", { name: spec.name, description: spec.description, schema: spec.schema }));
+  const bound = mode === "native" ? toolTokens([...domainTools, readPage]) : 0;
   return model.calls.slice(0, ROUNDS).map((call) => countMessageTokens(call.messages as BaseMessage[], tiktokenCounter) + bound);
 }
 

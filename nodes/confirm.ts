@@ -13,7 +13,6 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
 import { PlanStepDraftSchema } from "../contracts/plan.js";
 import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
@@ -30,6 +29,7 @@ import { appliedChanges } from "./task-report.js";
 import { staleWorkflowUpdate } from "./workflow-version.js";
 import { assertThreadOwner } from "../graphs/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
+import { argumentsSchema } from "../tools/langchain-tools.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
@@ -102,7 +102,7 @@ function writeCard(tools: PendingTool[], step: StepPosition | null, dependencies
   const schemas = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const definition = findTool(dependencies.domain, tool.name);
-    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, toJsonSchema(definition.schema) as Record<string, unknown>);
+    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
   }
   const [first, ...rest] = tools as [PendingTool, ...PendingTool[]];
   return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name)) : batchInterrupt([first, ...rest], step, schemas);

@@ -5,7 +5,14 @@
  * (`bindTools`). The model only proposes calls: Tempo's execute stage runs
  * them itself (arguments checked against the schema first, writes always
  * through a card), so a bound tool's own function refuses to run.
+ *
+ * What a model (or a card's edit form) is shown of the arguments is
+ * {@link argumentsSchema}: the zod schema's JSON schema without what only
+ * costs tokens — the `$schema` URL and the safe-integer bounds zod gives every
+ * integer. The bound tools go with every execute request, so this is paid on
+ * every round.
  */
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { z } from "zod";
 import { TempoError } from "../errors/index.js";
@@ -18,7 +25,26 @@ export interface ToolSpec {
   schema: z.ZodType;
 }
 
-/** A LangChain tool with `spec`'s name, description and zod schema; calls go through Tempo's execute stage. */
+/** The bounds zod writes for any integer (`z.number().int()`): they say nothing the type does not. */
+const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/** The JSON schema of a tool's arguments as a model or an edit form reads it (see the module comment). */
+export function argumentsSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _url, ...rest } = toJsonSchema(schema) as Record<string, unknown>;
+  return withoutSafeIntegerBounds(rest) as Record<string, unknown>;
+}
+
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, entry]) => SAFE_INTEGER_BOUNDS[key] !== entry)
+      .map(([key, entry]) => [key, withoutSafeIntegerBounds(entry)]),
+  );
+}
+
+/** A LangChain tool with `spec`'s name, description and arguments schema; calls go through Tempo's execute stage. */
 export function asLangChainTool(spec: ToolSpec): StructuredToolInterface {
   return tool(
     async () => {
@@ -27,7 +53,7 @@ export function asLangChainTool(spec: ToolSpec): StructuredToolInterface {
         tool: spec.name,
       });
     },
-    { name: spec.name, description: spec.description, schema: spec.schema as z.ZodObject },
+    { name: spec.name, description: spec.description, schema: argumentsSchema(spec.schema) },
   ) as StructuredToolInterface;
 }
 

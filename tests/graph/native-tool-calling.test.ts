@@ -16,7 +16,8 @@ import { buildTempoGraph } from "../../graphs/tempo.js";
 import { createStageModels } from "../../models/create-models.js";
 import { callsToolsNatively } from "../../models/stage-models.js";
 import { MEMORY_TOOLS } from "../../nodes/memory-tools.js";
-import { langChainTools } from "../../tools/langchain-tools.js";
+import { z } from "zod";
+import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
@@ -142,7 +143,15 @@ describe("tool-calling mode", () => {
     const tools = langChainTools(domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS]);
     expect(tools.map((entry) => entry.name)).toEqual([...domain.tools.map((entry) => entry.name), "update_working_memory", "retrieve_facts", "recall_episodes", "ask_user", "next_plan", "done"]);
     const place = domain.tools.find((entry) => entry.name === "place")!;
-    expect(toJsonSchema(tools.find((entry) => entry.name === "place")!.schema)).toEqual(toJsonSchema(place.schema));
+    // The same schema as JSON, less what only costs tokens: the $schema URL and zod's safe-integer bounds.
+    const bound = toJsonSchema(tools.find((entry) => entry.name === "place")!.schema) as { properties: Record<string, Record<string, unknown>> };
+    const full = toJsonSchema(place.schema) as { $schema?: string; properties: Record<string, Record<string, unknown>> };
+    expect(full.$schema).toBeDefined();
+    expect(bound).not.toHaveProperty("$schema");
+    expect(Object.keys(bound.properties)).toEqual(Object.keys(full.properties));
+    expect(full.properties.day).toMatchObject({ type: "integer", maximum: Number.MAX_SAFE_INTEGER });
+    expect(bound.properties.day).toEqual({ type: "integer", description: full.properties.day!.description });
+    expect(argumentsSchema(z.object({ count: z.number().int().min(1).max(5) }))).toMatchObject({ properties: { count: { type: "integer", minimum: 1, maximum: 5 } } });
   });
 
   test("auto is native for a model with bindTools and json for one without; native without bindTools is a configuration error", () => {
