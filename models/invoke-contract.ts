@@ -12,6 +12,7 @@ import { isGraphBubbleUp } from "@langchain/langgraph";
 import { parseContract, type ContractParse } from "../contracts/parse-contract.js";
 import { isTempoError, ModelUnavailableError } from "../errors/index.js";
 import { messageText } from "../contracts/message-text.js";
+import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
 export type ContractCall<T> =
   | { ok: true; value: T; raw: string }
@@ -36,6 +37,14 @@ export async function invokeContract<T>(
 ): Promise<ContractCall<T>> {
   const config = unstreamed(options.config);
   return guarded(options.name, () => invokeAndParse(model, schema, messages, { ...options, config }));
+}
+
+/**
+ * The one way a node asks a stage for its contract decision: `stage`'s model (`modelFor`), structured output as
+ * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`.
+ */
+export function callStage<T>(models: StageModels, stage: Stage, schema: z.ZodType<T>, messages: BaseMessage[], name: string, config?: RunnableConfig): Promise<ContractCall<T>> {
+  return invokeContract(modelFor(models, stage), schema, messages, { structured: models.structuredOutput ?? false, name, config });
 }
 
 /** A tool call as a natively tool-calling model returns it. */

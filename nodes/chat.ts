@@ -18,8 +18,7 @@ import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { messageText } from "../contracts/message-text.js";
-import { invokeContract } from "../models/invoke-contract.js";
-import { modelFor } from "../models/stage-models.js";
+import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { replyAsHumanResponse } from "./human-response.js";
@@ -100,11 +99,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       instruction: `Latest user message:\n${userText}`,
       context: memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
     });
-    const decision = await invokeContract(modelFor(dependencies.models, "chat"), ChatDecisionSchema, messages, {
-      structured: dependencies.models.structuredOutput ?? false,
-      name: "chat_decision",
-      config,
-    });
+    const decision = await callStage(dependencies.models, "chat", ChatDecisionSchema, messages, "chat_decision", config);
     // Conservative default: anything that is not clearly chat is a task.
     const intent = decision.ok && decision.value.intent === "chat" && decision.value.reply.trim() !== "" ? "chat" : "task";
 

@@ -20,7 +20,7 @@ import { ensureConfiguration } from "../config/configuration.js";
 import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../contracts/execute.js";
 import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
 import type { Runnable } from "@langchain/core/runnables";
-import { invokeContract, invokeToolCalling } from "../models/invoke-contract.js";
+import { callStage, invokeToolCalling } from "../models/invoke-contract.js";
 import { callsToolsNatively, modelFor } from "../models/stage-models.js";
 import { langChainTools } from "../tools/langchain-tools.js";
 import { tokenCounterFor } from "../memory/tokens.js";
@@ -81,7 +81,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const messages = prompt.messages;
     const decision = bound
       ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", config })
-      : await invokeContract(model, ExecuteDecisionSchema, messages, { structured: dependencies.models.structuredOutput ?? false, name: "execute_decision", config });
+      : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
     return applyDecision(state, decision.value, context, dependencies, config);
   };

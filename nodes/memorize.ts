@@ -17,7 +17,7 @@ import { appendConversation, recordEpisode, storeFacts } from "../memory/long-te
 import { loadTaskState, mergeTaskState, saveTaskState, type TaskState } from "../memory/task-state.js";
 import { estimateCounter } from "../memory/tokens.js";
 import { messageText } from "../contracts/message-text.js";
-import { invokeContract } from "../models/invoke-contract.js";
+import { callStage } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -124,15 +124,10 @@ function compressHistory(state: TempoState, dependencies: NodeDependencies) {
  */
 async function summarizeTurns(removed: BaseMessage[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<Partial<TaskState>> {
   const mechanical = mechanicalTurnSummary(removed);
-  const model = dependencies.models.memory;
-  if (!model) return mechanical;
+  if (!dependencies.models.memory) return mechanical;
   try {
-    const result = await invokeContract(
-      model,
-      TaskStateSummarySchema,
-      buildStageMessages({ stagePrompt: MEMORY_STAGE_PROMPT, conversation: removed, stageState: "", instruction: "Summarise the conversation above into TaskState." }),
-      { structured: dependencies.models.structuredOutput ?? false, name: "task_state_summary", config },
-    );
+    const messages = buildStageMessages({ stagePrompt: MEMORY_STAGE_PROMPT, conversation: removed, stageState: "", instruction: "Summarise the conversation above into TaskState." });
+    const result = await callStage(dependencies.models, "memory", TaskStateSummarySchema, messages, "task_state_summary", config);
     if (!result.ok) return mechanical;
     return {
       currentGoal: result.value.current_goal,

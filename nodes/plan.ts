@@ -24,8 +24,8 @@ import { PlanDecisionSchema, type PlanDecision } from "../contracts/plan.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";
-import { invokeContract } from "../models/invoke-contract.js";
-import { modelFor, type Stage } from "../models/stage-models.js";
+import { callStage } from "../models/invoke-contract.js";
+import type { Stage } from "../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
 import { renderPlan } from "../prompts/plan-list.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -67,11 +67,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       stageState: planStageState(state),
       instruction: stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
     });
-    return invokeContract(modelFor(dependencies.models, stage), PlanDecisionSchema, messages, {
-      structured: dependencies.models.structuredOutput ?? false,
-      name: "plan_decision",
-      config,
-    });
+    return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config);
   }
 
   /** Runs the domain's preflight read tool at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
