@@ -31,7 +31,7 @@ import { buildTempoGraph } from "../graphs/tempo.js";
 import { countMessageTokens, tiktokenCounter } from "../memory/tokens.js";
 import { createNotesDomain } from "../tests/support/notes-domain.js";
 import { CONTROL_TOOLS } from "../contracts/execute.js";
-import { MEMORY_TOOLS } from "../nodes/memory-tools.js";
+import { MEMORY_TOOLS } from "../nodes/execute/memory-tools.js";
 import { langChainTools } from "../tools/langchain-tools.js";
 
 const ROUNDS = Number(process.argv[2] ?? 100);

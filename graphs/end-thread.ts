@@ -8,7 +8,7 @@
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
-import { appliedChanges } from "../nodes/task-report.js";
+import { appliedChanges } from "../nodes/deliver/task-report.js";
 import type { ToolDomain } from "../tools/domain.js";
 import { NODE } from "./routing.js";
 import type { TempoState, TempoUpdate } from "./state.js";

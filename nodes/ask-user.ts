@@ -7,13 +7,13 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { answerQuestion } from "../graphs/transitions.js";
 import { emit } from "../streaming/events.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { awaitHuman } from "./human-response.js";
-import { staleWorkflowUpdate } from "./workflow-version.js";
+import type { NodeDependencies } from "./shared/dependencies.js";
+import { awaitHuman } from "./confirm/human-response.js";
+import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { assertThreadOwner } from "../graphs/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
-import { questionInterrupt } from "./interrupt-cards.js";
-import { newId, now } from "./messages.js";
+import { questionInterrupt } from "./confirm/interrupt-cards.js";
+import { newId, now } from "./shared/messages.js";
 
 /** Builds the ask_user node. */
 export function createAskUserNode(dependencies: NodeDependencies) {

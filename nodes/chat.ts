@@ -20,11 +20,11 @@ import { buildStageMessages } from "../prompts/stage-messages.js";
 import { messageText } from "../contracts/message-text.js";
 import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { replyAsHumanResponse } from "./human-response.js";
-import { appliedChanges } from "./task-report.js";
-import { staleWorkflowUpdate } from "./workflow-version.js";
-import { conversationMessages, latestUserText, newId, now } from "./messages.js";
+import type { NodeDependencies } from "./shared/dependencies.js";
+import { replyAsHumanResponse } from "./confirm/human-response.js";
+import { appliedChanges } from "./deliver/task-report.js";
+import { staleWorkflowUpdate } from "./shared/workflow-version.js";
+import { conversationMessages, latestUserText, newId, now } from "./shared/messages.js";
 
 /** Builds the chat node. */
 export function createChatNode(dependencies: NodeDependencies) {

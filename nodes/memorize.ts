@@ -20,9 +20,9 @@ import { messageText } from "../contracts/message-text.js";
 import { callStage } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { latestUserText, now } from "./messages.js";
-import { buildTaskReport } from "./task-report.js";
+import type { NodeDependencies } from "./shared/dependencies.js";
+import { latestUserText, now } from "./shared/messages.js";
+import { buildTaskReport } from "./deliver/task-report.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {

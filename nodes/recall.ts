@@ -11,8 +11,8 @@ import { assertThreadOwner } from "../graphs/ownership.js";
 import type { TempoState, TempoUpdate } from "../graphs/state.js";
 import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { latestUserText } from "./messages.js";
+import type { NodeDependencies } from "./shared/dependencies.js";
+import { latestUserText } from "./shared/messages.js";
 
 /** Builds the recall node. */
 export function createRecallNode(dependencies: NodeDependencies) {

@@ -1,7 +1,7 @@
 /** Reading answers to cards: choice words, feedback, edited arguments and edited plans. */
 import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../graphs/state.js";
-import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
 import { choicesOf, feedbackResponse, readCardReply, readEditedArguments, readEditedPlan } from "../../cli/card-answer.js";
 
 const PLAN: PlanStep[] = [

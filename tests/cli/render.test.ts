@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { ExecutionState, StepSnapshot } from "../../graphs/execution-state.js";
 import type { PlanStep } from "../../graphs/state.js";
-import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
 import { cardPrompt, renderCard, renderError } from "../../cli/render.js";

@@ -5,7 +5,7 @@ import { InvalidResumeError, ModelOutputError } from "../../errors/index.js";
 import type { TempoEvent } from "../../streaming/events.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
-import { pinnedBlocksOf } from "../../nodes/steps.js";
+import { pinnedBlocksOf } from "../../nodes/shared/steps.js";
 
 const oneStepPlan = json({
   speak: "Plan ready.",

@@ -15,7 +15,7 @@ import { CONTROL_TOOLS } from "../../contracts/execute.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { createStageModels } from "../../models/create-models.js";
 import { callsToolsNatively } from "../../models/stage-models.js";
-import { MEMORY_TOOLS } from "../../nodes/memory-tools.js";
+import { MEMORY_TOOLS } from "../../nodes/execute/memory-tools.js";
 import { z } from "zod";
 import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";

@@ -4,7 +4,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
-import { revisePlan } from "../../nodes/plan-revision.js";
+import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
 

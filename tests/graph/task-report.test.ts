@@ -3,7 +3,7 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../graphs/state.js";
 import { judgeOutcome } from "../../graphs/transitions.js";
-import { buildTaskReport, mechanicalSummary, overclaim } from "../../nodes/task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim } from "../../nodes/deliver/task-report.js";
 
 const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({ id, content: `Step ${id}`, doneWhen: "done", status, ...extra });
 const open = [

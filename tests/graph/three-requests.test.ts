@@ -7,7 +7,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
-import { pinnedBlocksOf } from "../../nodes/steps.js";
+import { pinnedBlocksOf } from "../../nodes/shared/steps.js";
 
 test("task → plan confirmation → read tools → write confirmation → applied once → deliver", async () => {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });

@@ -11,7 +11,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { PendingTool } from "../../graphs/state.js";
-import { approvalsNamespace } from "../../nodes/approvals.js";
+import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 import { snapshot, thrownBy } from "../reliability/support/thread-state.js";

@@ -23,7 +23,7 @@ import { ModelUnavailableError, TempoError } from "../../errors/index.js";
 import type { TempoState } from "../../graphs/state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { createStageModels } from "../../models/create-models.js";
-import { mechanicalSummary } from "../../nodes/deliver.js";
+import { mechanicalSummary } from "../../nodes/deliver/index.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { startFakeOpenAIServer, toLangChainMessages, type FakeOpenAIReply, type FakeOpenAIServer } from "../support/fake-openai-server.js";

@@ -9,17 +9,17 @@
  * its own share of the budget, and left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { roundsSinceUpdate, type PlanStep, type TempoState } from "../graphs/state.js";
-import { compressToolRounds } from "../memory/compression.js";
-import { countMessageTokens, type TokenCounter } from "../memory/tokens.js";
-import { buildReminder, reminderDue } from "../memory/working-memory.js";
-import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../prompts/execute.js";
-import { GLOBAL_SYSTEM_PROMPT_NATIVE } from "../prompts/global.js";
-import { buildStageMessages } from "../prompts/stage-messages.js";
-import type { WorkflowSettings } from "../config/configuration.js";
-import { memoryContext } from "../memory/prompt-memory.js";
-import { conversationMessages, workspaceMessages } from "./messages.js";
-import { executionContext } from "./steps.js";
+import { roundsSinceUpdate, type PlanStep, type TempoState } from "../../graphs/state.js";
+import { compressToolRounds } from "../../memory/compression.js";
+import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
+import { buildReminder, reminderDue } from "../../memory/working-memory.js";
+import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../../prompts/execute.js";
+import { GLOBAL_SYSTEM_PROMPT_NATIVE } from "../../prompts/global.js";
+import { buildStageMessages } from "../../prompts/stage-messages.js";
+import type { WorkflowSettings } from "../../config/configuration.js";
+import { memoryContext } from "../../memory/prompt-memory.js";
+import { conversationMessages, workspaceMessages } from "../shared/messages.js";
+import { executionContext } from "../shared/steps.js";
 
 export interface ExecutePrompt {
   messages: BaseMessage[];

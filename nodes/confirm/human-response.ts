@@ -9,9 +9,9 @@
  */
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { readCardResume, type Card, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
-import { InvalidResumeError, TempoError } from "../errors/index.js";
-import { emit } from "../streaming/events.js";
+import { readCardResume, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
+import { InvalidResumeError, TempoError } from "../../errors/index.js";
+import { emit } from "../../streaming/events.js";
 
 /** Throws an InvalidResumeError describing what was expected. */
 export function rejectResume(message: string, details?: Record<string, unknown>): never {

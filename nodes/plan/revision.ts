@@ -6,8 +6,8 @@
  * execution resumes from the first step not done. A revision identical to
  * the current plan changes nothing.
  */
-import type { PlanStepDraft } from "../contracts/plan.js";
-import type { PlanStep } from "../graphs/state.js";
+import type { PlanStepDraft } from "../../contracts/plan.js";
+import type { PlanStep } from "../../graphs/state.js";
 
 export interface PlanRevision {
   steps: PlanStep[];

@@ -5,9 +5,9 @@
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
-import { now } from "./messages.js";
+import type { TempoState, TempoUpdate } from "../../graphs/state.js";
+import { renderEpisode, searchEpisodes, searchFacts } from "../../memory/long-term.js";
+import { now } from "../shared/messages.js";
 
 export interface MemoryToolContext {
   state: TempoState;

@@ -13,23 +13,23 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../contracts/cards.js";
-import { PlanStepDraftSchema } from "../contracts/plan.js";
-import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-import { describeToolCall, findTool } from "../tools/domain.js";
-import { checkToolArguments } from "../tools/runner.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
-import type { NodeDependencies } from "./dependencies.js";
+import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
+import { PlanStepDraftSchema } from "../../contracts/plan.js";
+import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../../graphs/state.js";
+import { describeToolCall, findTool } from "../../tools/domain.js";
+import { checkToolArguments } from "../../tools/runner.js";
+import { emit, emitAssistantText } from "../../streaming/events.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
-import { newId, now, toolRoundOf } from "./messages.js";
-import { approveTool, approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
-import { executionStarted, recordEdits, revisePlan } from "./plan-revision.js";
-import { appliedChanges } from "./task-report.js";
-import { staleWorkflowUpdate } from "./workflow-version.js";
-import { assertThreadOwner } from "../graphs/ownership.js";
-import { ensureConfiguration } from "../config/configuration.js";
-import { argumentsSchema } from "../tools/langchain-tools.js";
+import { newId, now, toolRoundOf } from "../shared/messages.js";
+import { approveTool, approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
+import { appliedChanges } from "../deliver/task-report.js";
+import { staleWorkflowUpdate } from "../shared/workflow-version.js";
+import { assertThreadOwner } from "../../graphs/ownership.js";
+import { ensureConfiguration } from "../../config/configuration.js";
+import { argumentsSchema } from "../../tools/langchain-tools.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {

@@ -4,9 +4,9 @@
  * the legacy `HumanInterrupt` fields, and a markdown description a person
  * can read.
  */
-import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../contracts/cards.js";
-import type { PendingTool, PlanStep } from "../graphs/state.js";
-import { renderPlan } from "../prompts/plan-list.js";
+import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
+import type { PendingTool, PlanStep } from "../../graphs/state.js";
+import { renderPlan } from "../../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };

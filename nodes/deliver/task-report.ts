@@ -6,10 +6,10 @@
  * phrasing is checked against it (`overclaim`).
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import type { PlanStep, TaskOutcomeRecord, TempoState } from "../graphs/state.js";
-import { findTool, type OpenItem, type ToolDomain } from "../tools/domain.js";
-import { messageText } from "../contracts/message-text.js";
-import { renderPlan } from "../prompts/plan-list.js";
+import type { PlanStep, TaskOutcomeRecord, TempoState } from "../../graphs/state.js";
+import { findTool, type OpenItem, type ToolDomain } from "../../tools/domain.js";
+import { messageText } from "../../contracts/message-text.js";
+import { renderPlan } from "../../prompts/plan-list.js";
 
 export interface TaskReport {
   goal: string;

@@ -7,16 +7,16 @@
  * given instead when the model claims more than happened or fails.
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { ensureConfiguration } from "../config/configuration.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { answerMessage, deliver as deliverAnswer } from "../graphs/transitions.js";
-import { messageText } from "../contracts/message-text.js";
-import { modelFor } from "../models/stage-models.js";
-import { DELIVER_STAGE_PROMPT } from "../prompts/deliver.js";
-import { buildStageMessages } from "../prompts/stage-messages.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
-import type { OpenItem } from "../tools/domain.js";
-import type { NodeDependencies } from "./dependencies.js";
+import { ensureConfiguration } from "../../config/configuration.js";
+import type { TempoState, TempoUpdate } from "../../graphs/state.js";
+import { answerMessage, deliver as deliverAnswer } from "../../graphs/transitions.js";
+import { messageText } from "../../contracts/message-text.js";
+import { modelFor } from "../../models/stage-models.js";
+import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
+import { buildStageMessages } from "../../prompts/stage-messages.js";
+import { emit, emitAssistantText } from "../../streaming/events.js";
+import type { OpenItem } from "../../tools/domain.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
 
 export { mechanicalSummary } from "./task-report.js";

@@ -13,9 +13,9 @@
  * memory.
  */
 import type { BaseStore } from "@langchain/langgraph";
-import { TempoError } from "../errors/index.js";
-import type { PendingTool } from "../graphs/state.js";
-import { namespaceLabel } from "../memory/namespaces.js";
+import { TempoError } from "../../errors/index.js";
+import type { PendingTool } from "../../graphs/state.js";
+import { namespaceLabel } from "../../memory/namespaces.js";
 
 /** How many approvals a graph keeps in memory when it has no store (the oldest go first). */
 const MEMORY_LIMIT = 10_000;

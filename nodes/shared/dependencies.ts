@@ -1,9 +1,9 @@
 /** What the nodes are built with: injected, never read from the environment. */
-import type { WorkflowSettings } from "../config/configuration.js";
-import type { StageModels } from "../models/stage-models.js";
-import type { ToolDomain } from "../tools/domain.js";
-import type { ExecutionLog } from "../tools/runner.js";
-import type { WriteApprovals } from "./approvals.js";
+import type { WorkflowSettings } from "../../config/configuration.js";
+import type { StageModels } from "../../models/stage-models.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import type { ExecutionLog } from "../../tools/runner.js";
+import type { WriteApprovals } from "../confirm/approvals.js";
 
 export interface NodeDependencies {
   models: StageModels;

@@ -1,8 +1,8 @@
 /** Message helpers shared by the nodes: ids, workspace selection, text. */
 import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TempoState } from "../graphs/state.js";
-import { messageText } from "../contracts/message-text.js";
+import type { TempoState } from "../../graphs/state.js";
+import { messageText } from "../../contracts/message-text.js";
 
 /** A fresh message / tool-call id. */
 export function newId(prefix: string): string {

@@ -16,26 +16,26 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { ensureConfiguration } from "../config/configuration.js";
-import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../contracts/execute.js";
-import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../graphs/state.js";
+import { ensureConfiguration } from "../../config/configuration.js";
+import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
+import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../../graphs/state.js";
 import type { Runnable } from "@langchain/core/runnables";
-import { callStage, invokeToolCalling } from "../models/invoke-contract.js";
-import { callsToolsNatively, modelFor } from "../models/stage-models.js";
-import { langChainTools } from "../tools/langchain-tools.js";
-import { tokenCounterFor } from "../memory/tokens.js";
-import { toolBrief } from "../prompts/tool-brief.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
-import { describeToolCall, findTool } from "../tools/domain.js";
-import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../tools/runner.js";
-import { clearCorrections, correctionUpdate } from "./correction.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { buildExecutePrompt } from "./execute-context.js";
+import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
+import { callsToolsNatively, modelFor } from "../../models/stage-models.js";
+import { langChainTools } from "../../tools/langchain-tools.js";
+import { tokenCounterFor } from "../../memory/tokens.js";
+import { toolBrief } from "../../prompts/tool-brief.js";
+import { emit, emitAssistantText } from "../../streaming/events.js";
+import { describeToolCall, findTool } from "../../tools/domain.js";
+import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
+import { clearCorrections, correctionUpdate } from "../shared/correction.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
+import { buildExecutePrompt } from "./context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, now, toolRound, toolRoundOf, type RoundCall } from "./messages.js";
-import { nextPendingIndex } from "./steps.js";
-import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
-import type { WorkflowSettings } from "../config/configuration.js";
+import { newId, now, toolRound, toolRoundOf, type RoundCall } from "../shared/messages.js";
+import { nextPendingIndex } from "../shared/steps.js";
+import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import type { WorkflowSettings } from "../../config/configuration.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {

@@ -6,8 +6,8 @@
  * validly, the correction messages are removed from the conversation.
  */
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
-import { ModelOutputError } from "../errors/index.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { ModelOutputError } from "../../errors/index.js";
+import type { TempoState, TempoUpdate } from "../../graphs/state.js";
 import { newId, now } from "./messages.js";
 
 /** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */

@@ -19,24 +19,24 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { ensureConfiguration } from "../config/configuration.js";
-import { PlanDecisionSchema, type PlanDecision } from "../contracts/plan.js";
-import type { PlanStep, TempoState, TempoUpdate } from "../graphs/state.js";
-import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../graphs/transitions.js";
-import { memoryContext } from "../memory/prompt-memory.js";
-import { callStage } from "../models/invoke-contract.js";
-import type { Stage } from "../models/stage-models.js";
-import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../prompts/plan.js";
-import { renderPlan } from "../prompts/plan-list.js";
-import { buildStageMessages } from "../prompts/stage-messages.js";
-import { toolBrief } from "../prompts/tool-brief.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
-import { runTool } from "../tools/runner.js";
-import { clearCorrections, correctionUpdate } from "./correction.js";
-import type { NodeDependencies } from "./dependencies.js";
-import { conversationMessages, newId, now, workspaceMessages } from "./messages.js";
-import { executionStarted, normaliseStep, revisePlan } from "./plan-revision.js";
-import { pinnedBlocksOf } from "./steps.js";
+import { ensureConfiguration } from "../../config/configuration.js";
+import { PlanDecisionSchema, type PlanDecision } from "../../contracts/plan.js";
+import type { PlanStep, TempoState, TempoUpdate } from "../../graphs/state.js";
+import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import { memoryContext } from "../../memory/prompt-memory.js";
+import { callStage } from "../../models/invoke-contract.js";
+import type { Stage } from "../../models/stage-models.js";
+import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
+import { renderPlan } from "../../prompts/plan-list.js";
+import { buildStageMessages } from "../../prompts/stage-messages.js";
+import { toolBrief } from "../../prompts/tool-brief.js";
+import { emit, emitAssistantText } from "../../streaming/events.js";
+import { runTool } from "../../tools/runner.js";
+import { clearCorrections, correctionUpdate } from "../shared/correction.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
+import { conversationMessages, newId, now, workspaceMessages } from "../shared/messages.js";
+import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
+import { pinnedBlocksOf } from "../shared/steps.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
