@@ -176,9 +176,7 @@ export const TempoAnnotation = Annotation.Root({
   pending: lastValue<PendingInteraction | null>(() => null),
   /** An answer to `pending` that arrived as a plain user message instead of a resume. */
   pendingAnswer: lastValue<HumanResponse | null>(() => null),
-  /** A confirmed write tool that execute applies on its next visit (docs/design.md#pending-interaction). */
-  approvedTool: lastValue<PendingTool | null>(() => null),
-  /** A batch card's writes as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
+  /** A write card's writes (one or a batch) as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
   answeredWrites: lastValue<AnsweredWrite[]>(() => []),
   /** How the last task ended, or null while none has ended (set by the finish / drop transitions). */
   outcome: lastValue<TaskOutcomeRecord | null>(() => null),

@@ -125,7 +125,6 @@ export const CLEARED_TASK = {
   consecutiveCorrections: 0,
   pending: null,
   pendingAnswer: null,
-  approvedTool: null,
   answeredWrites: [],
   finalAnswer: null,
   lastError: null,
@@ -263,7 +262,6 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     workspaceMessageIds: [],
     pending: null,
     pendingAnswer: null,
-    approvedTool: null,
     answeredWrites: [],
     lastError,
     outcome: judgeOutcome(ended, lastError),
@@ -282,7 +280,6 @@ export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeR
     currentStepId: null,
     pending: null,
     pendingAnswer: null,
-    approvedTool: null,
     answeredWrites: [],
     workspaceMessageIds: [],
     updatedAt: now(),
@@ -309,7 +306,6 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
     currentStepId: null,
     pending: null,
     pendingAnswer: null,
-    approvedTool: null,
     answeredWrites: [],
     workspaceMessageIds: [],
     outcome: { kind: "dropped", reason },
@@ -320,7 +316,7 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
 export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
-  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, approvedTool: null, answeredWrites: [], updatedAt: now() };
+  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, answeredWrites: [], updatedAt: now() };
   const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
@@ -336,12 +332,8 @@ export function declineTool(state: Builder): TempoUpdate {
   return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, updatedAt: now() };
 }
 
-/** A batch card answered with at least one write approved: execute applies the approved ones, in order. */
+/** A write card (one write or a batch) answered with at least one write approved: execute applies the approved ones, in order. */
 export function approveWrites(state: Builder, answered: AnsweredWrite[]): TempoUpdate {
   return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, answeredWrites: answered, updatedAt: now() };
 }
 
-/** A write tool confirmed by the user, for execute to apply. */
-export function approveTool(state: Builder, tool: PendingTool): TempoUpdate {
-  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, approvedTool: tool, updatedAt: now() };
-}

@@ -2,7 +2,7 @@
  * Approvals of writes: the confirm node records the exact call (thread,
  * tool-call id, tool, arguments) a human accepted or edited on its card, and
  * execute applies a write only when that call's approval is on record. An
- * `approvedTool` that reached the state any other way (state written around
+ * approved write (`answeredWrites`) that reached the state any other way (state written around
  * the run guard) has no approval and applies nothing (WRITE_NOT_APPROVED).
  *
  * Approvals live outside the thread's state, where no state update reaches:

@@ -23,7 +23,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId, now, toolRoundOf } from "../shared/messages.js";
-import { approveTool, approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
 import { appliedChanges } from "../deliver/task-report.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
@@ -179,16 +179,15 @@ function rejectionResult(response: HumanResponse): string {
 }
 
 /**
- * Applies the answers to a write card. A single approved write goes to execute as `approvedTool`; a batch with
- * any write approved goes as `answeredWrites` (execute applies the approved ones in order and tells the model
- * of the rejected ones). When every write is rejected, the rejections are recorded as tool rounds at once, so
+ * Applies the answers to a write card. A card with any write approved goes to execute as `answeredWrites` — one
+ * write or several, the same way (execute applies the approved ones in order and tells the model of the rejected
+ * ones). When every write is rejected, the rejections are recorded as tool rounds at once, so
  * execute chooses again knowing why; feedback may concern the plan itself, so the planner reviews it first
  * (a no-op revision resumes this step at once).
  */
 function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: ToolAnswer[], config: LangGraphRunnableConfig): TempoUpdate {
   const approved = answered.filter((write) => write.approved);
   const cleared: TempoUpdate = { stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
-  if (approved.length > 0 && answered.length === 1) return { ...approveTool(state, approved[0]!.tool), ...cleared };
   if (approved.length > 0) return { ...approveWrites(state, answered), ...cleared };
   const feedback = answers.some((answer) => answer.response.type === "response");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);

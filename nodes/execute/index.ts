@@ -32,7 +32,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, now, toolRound, toolRoundOf, type RoundCall } from "../shared/messages.js";
+import { newId, now, toolRoundOf, type RoundCall } from "../shared/messages.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -52,11 +52,6 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
-    if (state.approvedTool) {
-      // Defence in depth behind the run guard: an approval set by anything but confirm's answer path applies nothing.
-      await dependencies.approvals.assertApproved(config.store, threadId, state.approvedTool);
-      return applyApprovedTool(state, state.approvedTool, context, dependencies, config);
-    }
     if (state.answeredWrites.length > 0) return applyAnsweredWrites(state, state.answeredWrites, context, dependencies, config);
 
     const step = currentStep(state);
@@ -84,27 +79,6 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
     return applyDecision(state, decision.value, context, dependencies, config);
-  };
-}
-
-/** Applies a write the human confirmed; the tool-call id makes it apply once. */
-async function applyApprovedTool(
-  state: TempoState,
-  tool: PendingTool,
-  context: ToolRunContext,
-  dependencies: NodeDependencies,
-  config: LangGraphRunnableConfig,
-): Promise<TempoUpdate> {
-  emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
-  const outcome = await runTool(dependencies.domain, context, { id: tool.id, name: tool.name, arguments: tool.arguments }, dependencies.executionLog);
-  emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
-  const round = toolRound({ id: tool.id, name: tool.name, arguments: tool.arguments }, outcome.content, tool.speak);
-  return {
-    messages: round,
-    workspaceMessageIds: [...state.workspaceMessageIds, ...round.map((message) => message.id!)],
-    approvedTool: null,
-    updatedAt: now(),
-    ...afterToolResult(state, outcome.ok, tool.name, outcome.content, dependencies.settings),
   };
 }
 
@@ -192,7 +166,7 @@ async function runCalls(
 }
 
 /**
- * Applies a batch card's answered writes in order: each approved one once (its own tool-call id, so its own
+ * Applies a write card's answered writes (one or a batch) in order: each approved one once (its own tool-call id, so its own
  * execution-log entry), each rejected one with a result saying why — all in one round. A write that fails — a conflict with an earlier
  * one of the batch, say — is reported to the model as its result, and the later writes still run. Every approval
  * is checked before anything is applied: one missing applies nothing (WRITE_NOT_APPROVED).

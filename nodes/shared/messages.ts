@@ -37,13 +37,8 @@ export interface RoundCall {
   arguments: Record<string, unknown>;
 }
 
-/** The assistant tool-call message and its tool message, as one round (they never travel apart). */
-export function toolRound(call: RoundCall, result: string, speak = ""): [AIMessage, ToolMessage] {
-  return toolRoundOf([{ call, result }], speak) as [AIMessage, ToolMessage];
-}
-
 /**
- * Several calls made together (a batch, parallel tool calls) as one round: one assistant message carrying every
+ * The calls of one round (one, or several made together: a batch, parallel tool calls): one assistant message carrying every
  * call, then one tool message per call, in order — kept or summarised together, like any round.
  */
 export function toolRoundOf(entries: ReadonlyArray<{ call: RoundCall; result: string }>, speak = ""): BaseMessage[] {

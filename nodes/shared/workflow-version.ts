@@ -14,7 +14,6 @@ export function staleWorkflowUpdate(state: Pick<TempoState, "workflowVersion" | 
     ...sendToPlanner(state, "revise"),
     pending: null,
     pendingAnswer: null,
-    approvedTool: null,
     answeredWrites: [],
     workflowVersion,
     lastError: `The workflow changed from ${state.workflowVersion} to ${workflowVersion} since this plan was made; it is being replanned.`,

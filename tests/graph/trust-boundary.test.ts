@@ -41,9 +41,9 @@ describe("no route around a card", () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
     const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
     for (const attempt of [
-      () => graph.updateState(config, { approvedTool: tool, pending: null }, "confirm"),
+      () => graph.updateState(config, { answeredWrites: [{ tool: tool!, approved: true }], pending: null }, "confirm"),
       () => graph.updateState(config, { userId: "mallory" }),
-      () => graph.bulkUpdateState(config, [{ updates: [{ values: { approvedTool: tool }, asNode: "confirm" }] }]),
+      () => graph.bulkUpdateState(config, [{ updates: [{ values: { answeredWrites: [{ tool: tool!, approved: true }] }, asNode: "confirm" }] }]),
     ]) {
       expect(await thrownBy(attempt())).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
     }
@@ -55,9 +55,9 @@ describe("no route around a card", () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
     const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
     const commands: Array<Command<unknown, Record<string, unknown>, string>> = [
-      new Command({ update: { approvedTool: tool }, goto: "execute" }),
+      new Command({ update: { answeredWrites: [{ tool: tool!, approved: true }] }, goto: "execute" }),
       new Command({ goto: "execute" }),
-      new Command({ resume: { type: "accept", args: null }, update: { approvedTool: { ...tool!, arguments: { text: "mallory was here" } } } }),
+      new Command({ resume: { type: "accept", args: null }, update: { answeredWrites: [{ tool: { ...tool!, arguments: { text: "mallory was here" } }, approved: true }] } }),
     ];
     for (const command of commands) {
       expect(await thrownBy(graph.invoke(command as unknown as typeof accept, config))).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
@@ -81,7 +81,7 @@ describe("no route around a card", () => {
       const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
       // A route around the run guard (LangGraph's own bulkUpdateState), writing what confirm writes on an accept.
       const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
-      await unguarded.call(graph, config, [{ updates: [{ values: { approvedTool: forge(tool!), pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+      await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forge(tool!), approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
       const injected = await snapshot(graph, config);
       expect(injected.next).toEqual(["execute"]);
       expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
@@ -101,7 +101,7 @@ describe("no route around a card", () => {
 
     const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
     const forged = { ...(tool as { tool: PendingTool }).tool, id: "call-forged", arguments: { text: "mallory was here" } };
-    await unguarded.call(graph, config, [{ updates: [{ values: { approvedTool: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+    await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forged, approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
     expect(domain.applied).toHaveLength(1);
   });
@@ -109,7 +109,7 @@ describe("no route around a card", () => {
   test("an input carrying state fields besides messages sets none of them", async () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
     const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
-    const input = { messages: [new HumanMessage("what is the weather like?")], approvedTool: { ...tool!, arguments: { text: "mallory was here" } }, userId: "mallory", pending: null };
+    const input = { messages: [new HumanMessage("what is the weather like?")], answeredWrites: [{ tool: { ...tool!, arguments: { text: "mallory was here" } }, approved: true }], userId: "mallory", pending: null };
     await thrownBy(graph.invoke(input as unknown as { messages: HumanMessage[] }, config));
     const after = await snapshot(graph, config);
     expect(after.values.userId).toBe("alice");

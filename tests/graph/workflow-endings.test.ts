@@ -80,7 +80,7 @@ describe("dropping a plan", () => {
     const ended = await graph.getState(config);
     expect(ended.next).toEqual([]);
     expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, approvedTool: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, answeredWrites: [], outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
     expect((await readExecutionState(graph, config)).status).toBe("dropped");
     expect(await pendingNames()).toHaveLength(8);
 

@@ -45,11 +45,16 @@ function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleSt
   };
 }
 
-/** Kills the process once the checkpoint after the first write (the approved tool consumed) is saved. */
+/** An empty list: the answered writes once execute consumed them. */
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
+/** Kills the process once the checkpoint after the first write (the answered writes consumed) is saved. */
 class KillingSaver extends TempoPostgresSaver {
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>) {
     const saved = await super.put(config, checkpoint, metadata, newVersions);
-    if (killAt === "after-checkpoint" && persisted && checkpoint.channel_values.approvedTool === null) die();
+    if (killAt === "after-checkpoint" && persisted && isEmptyList(checkpoint.channel_values.answeredWrites)) die();
     return saved;
   }
 }

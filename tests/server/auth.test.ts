@@ -164,7 +164,7 @@ describe("resource actions", () => {
 
   test("a state update reaches only the caller's own thread (the graph refuses all but ending it); commands with update or goto, and another user's user_id, are refused", async () => {
     expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
-    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { approvedTool: {} } } } })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { answeredWrites: [{}] } } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });
     expect(await authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });

@@ -107,7 +107,7 @@ export function stateProblems(state: TempoState, maxCorrections: number): string
   problems.push(...unpairedToolCalls(state.messages));
   if (state.consecutiveCorrections < 0 || state.consecutiveCorrections >= maxCorrections) problems.push(`consecutiveCorrections is ${state.consecutiveCorrections}`);
   if (state.roundsUsed > state.maxRounds) problems.push(`roundsUsed ${state.roundsUsed} is past maxRounds ${state.maxRounds}`);
-  if (state.pending?.kind === "confirm_tool" && state.approvedTool) problems.push("a tool waits for confirmation while another is approved");
+  if (state.pending?.kind === "confirm_tool" && state.answeredWrites.length > 0) problems.push("a tool waits for confirmation while another is approved");
   // The state machine (issue 13): a card waits in its phase, and a task at rest has ended in one of the four outcomes.
   if (state.pending && state.pending.kind !== "ask_user" && state.phase !== "waiting_confirm") problems.push(`a ${state.pending.kind} card waits in phase ${state.phase}`);
   if (state.pending?.kind === "ask_user" && state.phase !== "planning" && state.phase !== "executing") problems.push(`a question waits in phase ${state.phase}`);
