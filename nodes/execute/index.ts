@@ -145,9 +145,7 @@ async function runCalls(
       continue;
     }
     if (tool.kind === "read") {
-      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
-      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
-      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+      const outcome = await runReported(call, context, dependencies, config);
       record(call, outcome.ok, outcome.content);
       continue;
     }
@@ -163,6 +161,14 @@ async function runCalls(
   // The calls that ran make one round (parallel calls stay together), with the decision's speech.
   run.rounds = toolRoundOf(entries, speak);
   return run;
+}
+
+/** Runs a tool call through the execution log, with its call and result on the stream. */
+async function runReported(call: RoundCall, context: ToolRunContext, dependencies: NodeDependencies, config: LangGraphRunnableConfig) {
+  emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
+  const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
+  emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+  return outcome;
 }
 
 /**
@@ -187,10 +193,7 @@ async function applyAnsweredWrites(
     let ok = false;
     let content = result ?? "Not applied: the user rejected this change.";
     if (approved) {
-      emit(config, { kind: "tool_call", node: "execute", id: tool.id, name: tool.name, arguments: tool.arguments });
-      const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
-      emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: outcome.ok, content: outcome.content });
-      ({ ok, content } = outcome);
+      ({ ok, content } = await runReported(call, context, dependencies, config));
     } else {
       emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
     }
