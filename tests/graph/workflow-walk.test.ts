@@ -39,7 +39,7 @@ test("random walks of user actions never leave a thread stuck, and every task en
 
       for (const action of actions) {
         const before = await graph.getState(config);
-        const card = before.tasks.flatMap((task) => task.interrupts)[0]?.value as { action_request: { action: string; args: Record<string, unknown> } } | undefined;
+        const card = before.tasks.flatMap((task) => task.interrupts)[0]?.value as ShownCard | undefined;
         await perform(action, card, { message, resume: (value) => graph.invoke(resume(value), config), end: () => graph.updateState(config, null, END), started: Boolean(before.createdAt) });
 
         const snapshot = await graph.getState(config);
@@ -65,9 +65,11 @@ test("random walks of user actions never leave a thread stuck, and every task en
     }),
     {
       numRuns: 16,
-      // Always walked too, so the coverage checked below never depends on chance: a write card, a drop, a spent budget.
+      // Always walked too, so the coverage checked below never depends on chance: a write card, a drop, a spent budget,
+      // an edited plan followed by an edited batch card.
       examples: [
         [["task", "accept", "accept", "reject", "accept"], 30],
+        [["task", "edit", "edit"], 30],
         [["task", "cancel", "hello"], 30],
         [["task", "accept", "accept"], 5],
       ],
@@ -84,8 +86,14 @@ interface Driver {
   started: boolean;
 }
 
+/** What the walk reads of a card: its legacy action request, and its action requests (several on a batch card). */
+interface ShownCard {
+  action_request: { action: string; args: Record<string, unknown> };
+  action_requests: Array<{ name: string; args: Record<string, unknown> }>;
+}
+
 /** Does what a user would do with `action`, given the card the thread shows (if any). */
-async function perform(action: Action, card: { action_request: { action: string; args: Record<string, unknown> } } | undefined, driver: Driver): Promise<void> {
+async function perform(action: Action, card: ShownCard | undefined, driver: Driver): Promise<void> {
   switch (action) {
     case "task":
       return void (await driver.message("Arrange my reviews"));
@@ -103,6 +111,8 @@ async function perform(action: Action, card: { action_request: { action: string;
       if (card?.action_request.action === "confirm_plan") {
         return void (await driver.resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: OFFLINE_PLAN_STEPS.slice(1) } } }));
       }
+      // A batch card takes one response per write (a legacy edit names one write): each write edited as shown.
+      if (card && card.action_requests.length > 1) return void (await driver.resume(card.action_requests.map((request) => ({ type: "edit", args: { action: request.name, args: request.args } }))));
       if (card) return void (await driver.resume({ type: "edit", args: { action: card.action_request.action, args: card.action_request.args } }));
       return void (await driver.message("Arrange my reviews, but verify first"));
     case "end":
