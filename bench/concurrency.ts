@@ -104,7 +104,7 @@ async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offset
   await seedStudent(worker, threadId);
   await startUntilFirstWrite(worker, threadId);
   const waiting = await worker.graph.getState(studentThread(threadId));
-  const firstCall = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
+  const firstCall = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
   const cardId = waiting.tasks.flatMap((task) => task.interrupts)[0]?.id;
   const answer = (): ReturnType<typeof accept> => (bound && cardId ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>) : accept());
   const first = outcome(worker.graph.invoke(answer(), studentThread(threadId)));

@@ -64,12 +64,12 @@ export interface AnsweredWrite {
 }
 
 /**
- * What the graph waits on (docs/design.md#pending-interaction). A write card holds `tool`, or — a batch card —
- * several writes proposed at once in `tools` (in order; `tool` is the first), decided one by one.
+ * What the graph waits on (docs/design.md#pending-interaction). A write card holds the writes proposed together,
+ * in order (`tools`: one, or a batch), decided one by one.
  */
 export type PendingInteraction =
   | { kind: "confirm_plan" }
-  | { kind: "confirm_tool"; tool: PendingTool; tools?: PendingTool[] }
+  | { kind: "confirm_tool"; tools: [PendingTool, ...PendingTool[]] }
   | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
 
 /** Memory recalled at invocation start (the memory layer fills it; empty until then). */

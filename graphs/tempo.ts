@@ -34,8 +34,12 @@ import { guardRuns } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
 
-/** Bumped when the graph's behaviour changes in a way that invalidates saved plans. */
-export const GRAPH_VERSION = "1";
+/**
+ * Bumped when the graph's behaviour changes in a way that invalidates saved plans. 2: a write card's pending
+ * writes are `pending.tools` (one or a batch) and approved writes wait in `answeredWrites`; a thread saved by
+ * version 1 (waiting on `pending.tool`, or with an `approvedTool`) is replanned when it resumes, not misread.
+ */
+export const GRAPH_VERSION = "2";
 
 export interface TempoGraphOptions {
   /** One model for every stage, or per-stage models with a default. */

@@ -48,7 +48,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
       return answerPlan(state, answer, fromMessage, config, appliedChanges(state, dependencies.domain));
     }
-    const tools = pending.tools ?? [pending.tool];
+    const tools = pending.tools;
     const card = writeCard(tools, stepPosition(state), dependencies);
     const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, tools[index]!, dependencies)), config);
     const answered: AnsweredWrite[] = [];

@@ -247,7 +247,7 @@ async function applyDecision(
     const [first, ...rest] = ran.writes as [PendingTool, ...PendingTool[]];
     // The proposal's speech goes with the first write, unless a read or memory call of the same decision carried it.
     if (ran.rounds.length === 0) first.speak = speak;
-    return { ...update, ...awaitConfirmation(state, { kind: "confirm_tool", tool: first, ...(rest.length > 0 ? { tools: [first, ...rest] } : {}) }) };
+    return { ...update, ...awaitConfirmation(state, { kind: "confirm_tool", tools: [first, ...rest] }) };
   }
 
   if (decision.action === "ask_user") {

@@ -1,6 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
 import { readExecutionState } from "../../graphs/execution-state.js";
+import { GRAPH_VERSION } from "../../graphs/tempo.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 
@@ -21,7 +22,7 @@ test("ExecutionState projects the graph state as the task moves through its phas
     currentStepId: null,
     observations: [],
     finalAnswer: null,
-    workflowVersion: "graph@1/notes@1",
+    workflowVersion: `graph@${GRAPH_VERSION}/notes@1`,
   });
   expect(planned.planId).toMatch(/^plan-[0-9a-f]{12}$/);
 

@@ -3,7 +3,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { readExecutionState } from "../../graphs/execution-state.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph, GRAPH_VERSION } from "../../graphs/tempo.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
@@ -162,10 +162,39 @@ describe("resume behaviour", () => {
     const result = await after.graph.invoke(resume({ type: "accept", args: null }), config);
     expect(after.models.plan.callCount).toBe(1);
     expect(after.models.execute.callCount).toBe(0);
-    expect(result.workflowVersion).toBe("graph@1/notes@2");
-    expect(result.lastError).toContain("The workflow changed from graph@1/notes@1 to graph@1/notes@2");
+    expect(result.workflowVersion).toBe(`graph@${GRAPH_VERSION}/notes@2`);
+    expect(result.lastError).toContain(`The workflow changed from graph@${GRAPH_VERSION}/notes@1 to graph@${GRAPH_VERSION}/notes@2`);
     expect(result.planSteps.map((step) => step.content)).toEqual(["Add a note with the new tool"]);
     expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+  });
+
+  test("a thread saved by graph version 1, waiting on a write card in the old shape (pending.tool), is replanned when it resumes: nothing applied, the write is proposed again", async () => {
+    const checkpointer = new MemorySaver();
+    const domain = createNotesDomain();
+    const models = {
+      chat: scripted([json({ intent: "task" })]),
+      plan: scripted([planDone(steps("Add note x")), planDone(steps("Add note x"))]),
+      execute: scripted([addNote("x"), addNote("x")]),
+      deliver: scripted(["Done."]),
+    };
+    const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain, checkpointer });
+    const config = threadConfig("graph-v1");
+    await graph.invoke({ messages: [new HumanMessage("add note x")] }, config);
+    const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const pending = waiting.pending as { kind: string; tools: unknown[] };
+    expect(pending.kind).toBe("confirm_tool");
+    // What version 1 saved: the write in pending.tool, under its version tag (written around the run guard).
+    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const v1 = `graph@1/${domain.name}@${domain.version}`;
+    await unguarded.call(graph, config, [{ updates: [{ values: { pending: { kind: "confirm_tool", tool: pending.tools[0] }, workflowVersion: v1 }, asNode: "execute" }] }]);
+
+    const result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(result.lastError).toContain(`The workflow changed from ${v1} to graph@${GRAPH_VERSION}/`);
+    // The revision keeps the plan (nothing changed), so the step goes on and proposes its write again, in today's shape.
+    expect(models.plan.callCount).toBe(2);
+    expect(domain.applied).toEqual([]);
+    expect(result.pending).toMatchObject({ kind: "confirm_tool", tools: [{ name: "add_note", arguments: { text: "x" } }] });
+    expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
   });
 });
 

@@ -4,7 +4,7 @@ import type { PendingInteraction, Phase } from "../../graphs/state.js";
 
 const tool = { id: "call-1", name: "place", arguments: {}, summary: "place", reason: "", speak: "" };
 const confirmPlan: PendingInteraction = { kind: "confirm_plan" };
-const confirmTool: PendingInteraction = { kind: "confirm_tool", tool };
+const confirmTool: PendingInteraction = { kind: "confirm_tool", tools: [tool] };
 const askPlan: PendingInteraction = { kind: "ask_user", question: "Which week?", askedBy: "plan" };
 
 type Row = [Phase, PendingInteraction | null, string];

@@ -32,14 +32,14 @@ async function aliceWaitingOnAWrite(store?: InMemoryStore) {
   await graph.invoke({ messages: [new HumanMessage("Add a note: call mom")] }, config);
   await graph.invoke(accept, config);
   const before = await snapshot(graph, config);
-  expect(before.values.pending).toMatchObject({ kind: "confirm_tool", tool: { name: "add_note" } });
+  expect(before.values.pending).toMatchObject({ kind: "confirm_tool", tools: [{ name: "add_note" }] });
   return { graph, checkpointer, domain, config, before };
 }
 
 describe("no route around a card", () => {
   test("updateState and bulkUpdateState are refused, whatever they set", async () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
-    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tools[0] : undefined;
     for (const attempt of [
       () => graph.updateState(config, { answeredWrites: [{ tool: tool!, approved: true }], pending: null }, "confirm"),
       () => graph.updateState(config, { userId: "mallory" }),
@@ -53,7 +53,7 @@ describe("no route around a card", () => {
 
   test("a Command with update or goto is refused before anything is written; the card stays open", async () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
-    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tools[0] : undefined;
     const commands: Array<Command<unknown, Record<string, unknown>, string>> = [
       new Command({ update: { answeredWrites: [{ tool: tool!, approved: true }] }, goto: "execute" }),
       new Command({ goto: "execute" }),
@@ -78,7 +78,7 @@ describe("no route around a card", () => {
     ];
     for (const forge of forgeries) {
       const { graph, domain, config, before } = await aliceWaitingOnAWrite();
-      const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+      const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tools[0] : undefined;
       // A route around the run guard (LangGraph's own bulkUpdateState), writing what confirm writes on an accept.
       const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
       await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forge(tool!), approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
@@ -97,10 +97,10 @@ describe("no route around a card", () => {
     await graph.invoke(accept, config);
     expect(domain.data.get("alice")?.notes).toEqual(["call mom"]);
     const approvals = await store.search(approvalsNamespace("alice-thread"));
-    expect(approvals.map((item) => item.key)).toEqual([tool?.kind === "confirm_tool" ? tool.tool.id : "?"]);
+    expect(approvals.map((item) => item.key)).toEqual([tool?.kind === "confirm_tool" ? tool.tools[0].id : "?"]);
 
     const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
-    const forged = { ...(tool as { tool: PendingTool }).tool, id: "call-forged", arguments: { text: "mallory was here" } };
+    const forged = { ...(tool as { tools: PendingTool[] }).tools[0]!, id: "call-forged", arguments: { text: "mallory was here" } };
     await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forged, approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
     expect(domain.applied).toHaveLength(1);
@@ -108,7 +108,7 @@ describe("no route around a card", () => {
 
   test("an input carrying state fields besides messages sets none of them", async () => {
     const { graph, domain, config, before } = await aliceWaitingOnAWrite();
-    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tool : undefined;
+    const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tools[0] : undefined;
     const input = { messages: [new HumanMessage("what is the weather like?")], answeredWrites: [{ tool: { ...tool!, arguments: { text: "mallory was here" } }, approved: true }], userId: "mallory", pending: null };
     await thrownBy(graph.invoke(input as unknown as { messages: HumanMessage[] }, config));
     const after = await snapshot(graph, config);

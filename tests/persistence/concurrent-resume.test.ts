@@ -28,7 +28,7 @@ async function waitingWrite(tempo: TempoOnDatabase, threadId: string): Promise<{
   const state = await tempo.graph.getState(studentThread(threadId));
   return {
     checkpointId: String(state.config.configurable?.checkpoint_id),
-    callId: (state.values as { pending: { tool: { id: string } } }).pending.tool.id,
+    callId: (state.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id,
   };
 }
 

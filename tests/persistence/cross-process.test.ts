@@ -68,8 +68,8 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       const threadId = `crash-${killAt}-${target.kind}`;
       await seedStudent(env.tempo, threadId);
       await startUntilFirstWrite(env.tempo, threadId);
-      const pending = (await env.tempo.graph.getState(studentThread(threadId))).values as { pending: { tool: { id: string } } };
-      const callId = pending.pending.tool.id;
+      const pending = (await env.tempo.graph.getState(studentThread(threadId))).values as { pending: { tools: Array<{ id: string }> } };
+      const callId = pending.pending.tools[0]!.id;
 
       const killed = await runChild({ url: env.server.url, threadId, mode: "continue", untilNextCard: true }, killAt);
       expect(killed.signal).toBe("SIGKILL");

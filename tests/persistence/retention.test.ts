@@ -121,7 +121,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await seedStudent(env.tempo, threadId);
     await startUntilFirstWrite(env.tempo, threadId);
     const waiting = await env.tempo.graph.getState(studentThread(threadId));
-    const callId = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
+    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
 
     const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1 });
     expect(report.checkpointsDeleted).toBeGreaterThan(0);

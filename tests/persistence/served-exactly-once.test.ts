@@ -55,7 +55,7 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   // The week's placements on one batch card: its first write is the one the crash hits.
   expect(cardOf(result)).toBe("place");
   const batch = interruptsOf(result)[0]!.value as { action_requests: unknown[] };
-  const firstCall = ((await graph.getState(asServer)).values as { pending: { tool: { id: string } } }).pending.tool.id;
+  const firstCall = ((await graph.getState(asServer)).values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
 
   // The first write commits (with its log entry), then the process "dies" before the node's result is saved.
   const persist = dependencies.domain.persist.bind(dependencies.domain);

@@ -36,7 +36,7 @@ async function waitingWrite(tempo: TempoOnDatabase, threadId: string) {
   return {
     interruptId: pending!.id!,
     echo: { action: card.action_requests[0]!.name, args: card.action_requests[0]!.arguments },
-    callId: (state.values as { pending: { tool: { id: string } } }).pending.tool.id,
+    callId: (state.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id,
   };
 }
 

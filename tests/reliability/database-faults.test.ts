@@ -62,7 +62,7 @@ describe("real postgres", () => {
     await seedStudent(tempo, threadId);
     await startUntilFirstWrite(tempo, threadId);
     const waiting = await tempo.graph.getState(studentThread(threadId));
-    const callId = (waiting.values as { pending: { tool: { id: string } } }).pending.tool.id;
+    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
 
     const lock = await lockTable(server.url, "tempo_execution_log");
     let failure: unknown;
@@ -88,7 +88,7 @@ describe("real postgres", () => {
     expect(cardOf(next)).toBe("place");
     expect(await appliedRows(tempo, threadId, callId)).toBe(1);
     const after = await tempo.graph.getState(studentThread(threadId));
-    expect((after.values as { pending: { tool: { id: string } } }).pending.tool.id).not.toBe(callId);
+    expect((after.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id).not.toBe(callId);
   });
 
   test("a lock on the checkpoint table refuses the run at its start in bounded time; nothing is written; the thread goes on after", async () => {

@@ -289,7 +289,7 @@ describe("prompt injection through a tool result", () => {
     const pending = (await snapshot(graph, config)).values.pending;
     expect(pending?.kind).toBe("confirm_tool");
     await graph.invoke(accept, config);
-    expect(domain.applied).toEqual([{ userId: "user-1", applyId: pending?.kind === "confirm_tool" ? pending.tool.id : "" }]);
+    expect(domain.applied).toEqual([{ userId: "user-1", applyId: pending?.kind === "confirm_tool" ? pending.tools[0].id : "" }]);
     expect(interruptsOf(card)).toHaveLength(1);
   });
 

@@ -141,7 +141,7 @@ function answerFor(card: string, answer: CardAnswer, state: TempoState): HumanRe
     if (card === "confirm_plan") {
       return { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Edited step", done_when: "edited" }] } } };
     }
-    const tool = state.pending?.kind === "confirm_tool" ? state.pending.tool : undefined;
+    const tool = state.pending?.kind === "confirm_tool" ? state.pending.tools[0] : undefined;
     return { type: "edit", args: { action: card, args: tool?.arguments ?? {} } };
   }
   return { type: "accept", args: null };
@@ -199,7 +199,7 @@ export async function runConversation(
     cards.push(card);
     const answer = answerFor(card, options.answers[answered] ?? "accept", state);
     answered += 1;
-    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit")) confirmedToolIds.push(state.pending.tool.id);
+    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit")) confirmedToolIds.push(state.pending.tools[0]!.id);
     input = resume(answer);
   }
   return { end: "turns", problems, confirmedToolIds, cards, finalState: await check(-1) };
