@@ -51,7 +51,7 @@ import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../d
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
-import { PLAN_CHANNEL } from "../graphs/channels.js";
+import { applyPlanWrites, PLAN_CHANNEL, type PlanWrite } from "../graphs/channels.js";
 
 type Plan = ReturnType<typeof asPlanSteps>;
 
@@ -317,7 +317,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     if (Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL)) {
       const before = parentRef ? await this.planAt(parentRef) : [];
       const stored = checkpoint.channel_values[PLAN_CHANNEL];
-      const after = stored !== undefined ? planOf(stored) : parentRef ? ((await this.planWrittenAt(parentRef)) ?? before) : [];
+      const after = stored !== undefined ? planOf(stored) : parentRef ? await this.planAfterWrites(parentRef, before) : [];
       remember(this.plans, keyOf(ref), after);
       const marker = stepSnapshotMarker(before, after);
       if (marker) fullMetadata = { ...metadata, [STEP_SNAPSHOT_METADATA_KEY]: marker } as CheckpointMetadata;
@@ -385,20 +385,20 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     const remembered = this.plans.get(keyOf(ref));
     if (remembered) return remembered;
     const history = await this.channelHistory(ref, PLAN_CHANNEL, undefined, true);
-    const last = history.writes.at(-1);
-    return planOf(last ? last[2] : history.seed);
+    return applyPlanWrites(planOf(history.seed), history.writes.map(([, , write]) => write as PlanWrite<Plan[number]>));
   }
 
-  /** The last plan the step that runs from checkpoint `ref` wrote (stored under `ref`), or undefined when it wrote none. */
-  private async planWrittenAt(ref: CheckpointRef): Promise<Plan | undefined> {
+  /** The plan after the writes of the step that runs from checkpoint `ref` (stored under `ref`), applied to `before`, the plan at `ref`. */
+  private async planAfterWrites(ref: CheckpointRef, before: Plan): Promise<Plan> {
     const result = await this.db.query<{ type: string; blob: Buffer | null }>(
       `SELECT type, blob FROM ${this.tables.writes}
         WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4
-        ORDER BY task_id DESC, idx DESC LIMIT 1`,
+        ORDER BY task_id, idx`,
       [ref.threadId, ref.checkpointNs, ref.checkpointId, PLAN_CHANNEL],
     );
-    const row = result.rows[0];
-    return row?.blob ? planOf(await this.serde.loadsTyped(row.type, new Uint8Array(row.blob))) : undefined;
+    const writes: PlanWrite<Plan[number]>[] = [];
+    for (const row of result.rows) if (row.blob) writes.push((await this.serde.loadsTyped(row.type, new Uint8Array(row.blob))) as PlanWrite<Plan[number]>);
+    return applyPlanWrites(before, writes);
   }
 
   private async isStored(ref: CheckpointRef): Promise<boolean> {

@@ -6,15 +6,20 @@
  * fields whose value differs from the state the node ran on; an empty message
  * list is dropped too. Dropping a write of an equal value changes nothing in
  * the state, the routing or the stream of values; it only saves rows.
+ *
+ * For the delta channels it also writes the smaller value where one exists: the plan's changed steps instead of the
+ * whole plan, the ids a round added to the workspace instead of the whole list (`channels.ts`). The state after the
+ * write is the same; an `updates` stream shows the smaller write, as it shows only the new messages.
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { isDeepStrictEqual } from "node:util";
-import type { TempoState, TempoUpdate } from "./state.js";
+import { PLAN_CHANNEL, planWrite, workspaceWrite } from "./channels.js";
+import type { PlanStep, TempoState, TempoUpdate } from "./state.js";
 
 /** A Tempo node: the state in, an update out. */
 export type TempoNode = (state: TempoState, config: LangGraphRunnableConfig) => Promise<TempoUpdate>;
 
-/** The fields of `update` that change `state` (messages: any non-empty write; other fields: a value not deep-equal to the current one). */
+/** The fields of `update` that change `state` (messages: any non-empty write; other fields: a value not deep-equal to the current one, as its delta channel's smaller write where it has one). */
 export function changedFields(state: TempoState, update: TempoUpdate): TempoUpdate {
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(update)) {
@@ -23,7 +28,12 @@ export function changedFields(state: TempoState, update: TempoUpdate): TempoUpda
       if (!Array.isArray(value) || value.length > 0) changed[key] = value;
       continue;
     }
-    if (!isDeepStrictEqual(value, (state as Record<string, unknown>)[key])) changed[key] = value;
+    const current = (state as Record<string, unknown>)[key];
+    if (isDeepStrictEqual(value, current)) continue;
+    // The delta channels' smaller writes: the plan's changed steps, the ids a round added to the workspace.
+    if (key === PLAN_CHANNEL && Array.isArray(value)) changed[key] = planWrite(current as PlanStep[], value as PlanStep[]);
+    else if (key === "workspaceMessageIds" && Array.isArray(value)) changed[key] = workspaceWrite(current as string[], value as string[]);
+    else changed[key] = value;
   }
   return changed as TempoUpdate;
 }

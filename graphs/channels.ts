@@ -4,6 +4,7 @@
  * module: `checkpoints/` imports it without the state schema. See docs/design.md#persistence.
  */
 import type { BaseMessage } from "@langchain/core/messages";
+import { isDeepStrictEqual } from "node:util";
 import { DeltaChannel, messagesDeltaReducer, type Messages } from "@langchain/langgraph";
 import type { PlanStep } from "./state.js";
 
@@ -23,23 +24,67 @@ export function messagesChannel() {
   return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
 }
 
-/** The last write wins: the plan's reducer. */
-function lastWrite<T>(_current: T, writes: T[]): T {
-  return writes[writes.length - 1]!;
+/**
+ * A write to the plan: the whole plan, or `{ steps }` — the steps whose content changed, each replacing the step
+ * with its id (a status change writes one step, not the plan). Nodes return whole plans; `planWrite` turns one into
+ * the smaller write where the steps are the same ones in the same order.
+ */
+export type PlanWrite<Step extends { id: string } = PlanStep> = Step[] | { steps: Step[] };
+
+/** The plan's reducer: each write in order, a whole plan replacing it, changed steps replacing theirs by id. */
+export function applyPlanWrites<Step extends { id: string }>(current: Step[], writes: readonly PlanWrite<Step>[]): Step[] {
+  return writes.reduce<Step[]>((plan, write) => {
+    if (Array.isArray(write)) return write;
+    const changed = new Map(write.steps.map((step) => [step.id, step]));
+    return plan.map((step) => changed.get(step.id) ?? step);
+  }, current);
+}
+
+/** The write that turns `current` into `next`: the changed steps when both hold the same step ids in order, else the whole plan. */
+export function planWrite(current: readonly PlanStep[], next: PlanStep[]): PlanWrite {
+  const sameSteps = current.length === next.length && current.every((step, index) => step.id === next[index]!.id);
+  if (!sameSteps) return next;
+  return { steps: next.filter((step, index) => !isDeepStrictEqual(step, current[index])) };
 }
 
 /** Plan writes between two whole copies of the plan in a checkpoint (see `planChannel`). */
 export const PLAN_SNAPSHOT_FREQUENCY = 20;
 
 /**
- * The plan channel: replace-on-write (the last write wins) over a `DeltaChannel`. The plan changes at every step
- * transition; as a plain field each change would be stored twice (the step's write and a blob row of the new
- * version), as a delta channel only the write is stored, plus a whole copy every `PLAN_SNAPSHOT_FREQUENCY` writes.
+ * The plan channel over a `DeltaChannel`: the plan changes at every step transition; as a plain field each change
+ * would be stored twice (the step's write and a blob row of the new version) and whole; as a delta channel only the
+ * write is stored — the steps that changed (`PlanWrite`) — plus a whole copy every `PLAN_SNAPSHOT_FREQUENCY` writes.
  */
 export function planChannel() {
-  return new DeltaChannel<PlanStep[], PlanStep[]>(lastWrite, { snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
+  return new DeltaChannel<PlanStep[], PlanWrite>(applyPlanWrites, { snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
+}
+
+/** A write to the step workspace: the whole id list, or `{ append }` — ids added after the ones it holds. */
+export type WorkspaceWrite = string[] | { append: string[] };
+
+/** The workspace's reducer: each write in order, a whole list replacing it, appended ids added at its end. */
+export function applyWorkspaceWrites(current: string[], writes: readonly WorkspaceWrite[]): string[] {
+  return writes.reduce<string[]>((ids, write) => (Array.isArray(write) ? write : [...ids, ...write.append]), current);
+}
+
+/** The write that turns `current` into `next`: `{ append }` when `next` extends `current`, else the whole list. */
+export function workspaceWrite(current: readonly string[], next: string[]): WorkspaceWrite {
+  const extends_ = next.length > current.length && current.every((id, index) => id === next[index]);
+  return extends_ ? { append: next.slice(current.length) } : next;
+}
+
+/** Workspace writes between two whole copies of it in a checkpoint (see `workspaceChannel`). */
+export const WORKSPACE_SNAPSHOT_FREQUENCY = 20;
+
+/**
+ * The step workspace (ids of the current stage's messages) over a `DeltaChannel`: it grows by a round's messages at
+ * every execute round and is emptied when a step ends. Stored as what each round appended (`{ append }`), plus a
+ * whole copy every `WORKSPACE_SNAPSHOT_FREQUENCY` writes, instead of the whole growing list and a blob row per round.
+ */
+export function workspaceChannel() {
+  return new DeltaChannel<string[], WorkspaceWrite>(applyWorkspaceWrites, { snapshotFrequency: WORKSPACE_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
 }
 
 /** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
-export const DELTA_CHANNELS = { messages: messagesChannel, [PLAN_CHANNEL]: planChannel } as const;
+export const DELTA_CHANNELS = { messages: messagesChannel, [PLAN_CHANNEL]: planChannel, workspaceMessageIds: workspaceChannel } as const;
 

@@ -82,7 +82,7 @@ export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
     ],
     finalAnswer: values.finalAnswer ?? null,
     lastError: values.lastError ?? null,
-    updatedAt: values.updatedAt || snapshot.createdAt || "",
+    updatedAt: snapshot.createdAt ?? "",
     workflowVersion: values.workflowVersion ?? "",
   };
 }

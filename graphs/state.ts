@@ -8,7 +8,7 @@
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { HumanResponse } from "../contracts/cards.js";
-import { messagesChannel, planChannel } from "./channels.js";
+import { messagesChannel, planChannel, workspaceChannel } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `graphs/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -136,8 +136,8 @@ export const TempoAnnotation = Annotation.Root({
    * message). Stored as deltas (see `MESSAGES_SNAPSHOT_FREQUENCY` in `channels.ts`); nodes write only the messages they add or remove.
    */
   messages: messagesChannel,
-  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections: docs/design.md#prompt-layout). */
-  workspaceMessageIds: lastValue<string[]>(() => []),
+  /** Ids of the messages that form the current stage's workspace (plan rounds, or the current step's tool rounds and corrections: docs/design.md#prompt-layout); a delta channel, stored as what each round appended (`workspaceChannel` in `channels.ts`). */
+  workspaceMessageIds: workspaceChannel,
   /** The model's scratchpad with reminder tracking (docs/design.md#memory-layers). */
   workingMemory: lastValue<WorkingMemory>(emptyWorkingMemory),
 
@@ -200,8 +200,6 @@ export const TempoAnnotation = Annotation.Root({
   lastError: lastValue<string | null>(() => null),
   /** Graph and tool-domain version this task was planned with ("graph@x/domain@y"). */
   workflowVersion: lastValue<string>(() => ""),
-  /** ISO time of the last state change by a node in this run; not checkpointed: a checkpoint's `createdAt` is that time. */
-  updatedAt: runOnly<string>(() => ""),
 
   // ── Memory recalled for this invocation ──────────────────────────────
   /** Id of the last message memorize has summarised; the next invocation's messages follow it. */

@@ -26,7 +26,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { executionContext } from "../nodes/shared/steps.js";
-import { newId, now } from "../nodes/shared/messages.js";
+import { newId } from "../nodes/shared/messages.js";
 import { emptyWorkingMemory, type AnsweredWrite, type PendingInteraction, type PendingTool, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
@@ -150,13 +150,12 @@ export function startTask(
     maxRounds: task.maxRounds,
     workflowVersion: task.workflowVersion,
     taskStartMessageId: state.messages.at(-1)?.id ?? null,
-    updatedAt: now(),
   };
 }
 
 /** reply: the chat stage answered without a task. */
 export function reply(state: Builder, message: AIMessage): TempoUpdate {
-  return { messages: [message], phase: nextPhase(state.phase, "reply"), updatedAt: now() };
+  return { messages: [message], phase: nextPhase(state.phase, "reply") };
 }
 
 /** clear: `/clear` wipes the task (a task in progress is dropped with it). */
@@ -167,7 +166,6 @@ export function clearThread(state: Builder): TempoUpdate {
     outcome,
     recalled: { taskState: "", facts: [], episodes: [], conversation: [] },
     phase: nextPhase(state.phase, "clear"),
-    updatedAt: now(),
   };
 }
 
@@ -178,23 +176,23 @@ export function clearThread(state: Builder): TempoUpdate {
  * "replan" start a new pass (fresh live state, rounds counted from zero).
  */
 export function sendToPlanner(state: Builder, mode: PlanMode): TempoUpdate {
-  if (mode === "draft") return { phase: nextPhase(state.phase, "plan_round"), updatedAt: now() };
-  return { phase: nextPhase(state.phase, mode), planMode: mode, planRoundsUsed: 0, updatedAt: now() };
+  if (mode === "draft") return { phase: nextPhase(state.phase, "plan_round") };
+  return { phase: nextPhase(state.phase, mode), planMode: mode, planRoundsUsed: 0 };
 }
 
 /** await confirmation: a plan card or a write card waits for the user. */
 export function awaitConfirmation(state: Builder, pending: Extract<PendingInteraction, { kind: "confirm_plan" | "confirm_tool" }>): TempoUpdate {
-  return { phase: nextPhase(state.phase, "await_confirmation"), pending, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "await_confirmation"), pending };
 }
 
 /** ask: a question waits for the user; the stage that asked gets the answer. */
 export function ask(state: Builder, question: string, askedBy: "plan" | "execute"): TempoUpdate {
-  return { phase: nextPhase(state.phase, "ask"), pending: { kind: "ask_user", question, askedBy }, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "ask"), pending: { kind: "ask_user", question, askedBy } };
 }
 
 /** answer: the question is answered; back to the stage that asked. */
 export function answerQuestion(state: Builder): TempoUpdate {
-  return { phase: nextPhase(state.phase, "answer"), pending: null, pendingAnswer: null, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "answer"), pending: null, pendingAnswer: null };
 }
 
 // ── Execution ────────────────────────────────────────────────────────────
@@ -212,7 +210,7 @@ export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" 
   const phase = nextPhase(state.phase, "resume_execution");
   if (!step) return finishTask({ ...state, phase }, planSteps);
   const running = planSteps.map((candidate, position) => (position === index ? { ...candidate, status: "running" as const } : candidate));
-  if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id, updatedAt: now() };
+  if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id };
   return {
     phase,
     planSteps: running,
@@ -220,14 +218,13 @@ export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" 
     workspaceMessageIds: [],
     consecutiveCorrections: 0,
     stepSetbacks: { toolErrors: 0, rejections: 0 },
-    updatedAt: now(),
   };
 }
 
 /** finish step: the current step is done with `summary`; the caller goes on (next step, replan, finish). */
 export function finishStep(state: ExecutionState, summary: string): TempoUpdate & { planSteps: PlanStep[] } {
   const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step));
-  return { phase: nextPhase(state.phase, "finish_step"), planSteps, currentStepId: null, workspaceMessageIds: [], stepSetbacks: { toolErrors: 0, rejections: 0 }, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "finish_step"), planSteps, currentStepId: null, workspaceMessageIds: [], stepSetbacks: { toolErrors: 0, rejections: 0 } };
 }
 
 /** fail step: the current step failed, with `reason`; the task then finishes with what was done. */
@@ -265,7 +262,6 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     answeredWrites: [],
     lastError,
     outcome: judgeOutcome(ended, lastError),
-    updatedAt: now(),
   };
 }
 
@@ -282,7 +278,6 @@ export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeR
     pendingAnswer: null,
     answeredWrites: [],
     workspaceMessageIds: [],
-    updatedAt: now(),
   };
 }
 
@@ -310,13 +305,12 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
     workspaceMessageIds: [],
     outcome: { kind: "dropped", reason },
     finalAnswer: text,
-    updatedAt: now(),
   };
 }
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
 export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
-  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, answeredWrites: [], updatedAt: now() };
+  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, answeredWrites: [] };
   const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
@@ -324,16 +318,16 @@ export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps"
 /** Retry after a run that stopped (a model error): the stage that stopped runs again. */
 export function retryStage(state: Builder): TempoUpdate {
   const event: WorkflowEvent = state.phase === "planning" ? "plan_round" : "resume_execution";
-  return { phase: nextPhase(state.phase, event), consecutiveCorrections: 0, lastError: null, updatedAt: now() };
+  return { phase: nextPhase(state.phase, event), consecutiveCorrections: 0, lastError: null };
 }
 
 /** A write the user declined without feedback: back to execute, which chooses again. */
 export function declineTool(state: Builder): TempoUpdate {
-  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null };
 }
 
 /** A write card (one write or a batch) answered with at least one write approved: execute applies the approved ones, in order. */
 export function approveWrites(state: Builder, answered: AnsweredWrite[]): TempoUpdate {
-  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, answeredWrites: answered, updatedAt: now() };
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, answeredWrites: answered };
 }
 

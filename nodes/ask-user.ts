@@ -44,6 +44,5 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
     userReplies: [...state.userReplies, { question: pending.question, answer: reply, askedBy: pending.askedBy, at }],
     resumeContext: { question: pending.question, answer: reply },
     ...answerQuestion(state),
-    updatedAt: at,
   };
 }

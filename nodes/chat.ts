@@ -24,7 +24,7 @@ import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsHumanResponse } from "./confirm/human-response.js";
 import { appliedChanges } from "./deliver/task-report.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
-import { conversationMessages, latestUserText, newId, now } from "./shared/messages.js";
+import { conversationMessages, latestUserText, newId } from "./shared/messages.js";
 
 /** Builds the chat node. */
 export function createChatNode(dependencies: NodeDependencies) {
@@ -49,7 +49,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (state.pending) {
       // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
-      return { pendingAnswer: replyAsHumanResponse(userText, state.pending.kind), updatedAt: now() };
+      return { pendingAnswer: replyAsHumanResponse(userText, state.pending.kind) };
     }
 
     // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.

@@ -52,7 +52,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     }
 
     const compression = compressHistory(state, dependencies);
-    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null, updatedAt: time };
+    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null };
     if (store) {
       const summary = await summarizeTurns(compression.remove, dependencies, config);
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
@@ -60,7 +60,6 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     return {
       messages: compression.remove.filter((message) => message.id).map((message) => new RemoveMessage({ id: message.id! })),
       memorizedUpTo: state.messages.at(-1)?.id ?? null,
-      updatedAt: time,
     };
   }
 

@@ -22,7 +22,7 @@ import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
-import { newId, now, toolRoundOf } from "../shared/messages.js";
+import { newId, toolRoundOf } from "../shared/messages.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
 import { appliedChanges } from "../deliver/task-report.js";
@@ -126,7 +126,7 @@ function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: Nod
 
 function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, applied: number): TempoUpdate {
   const { response } = answer;
-  const cleared: TempoUpdate = { pending: null, pendingAnswer: null, updatedAt: now() };
+  const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (response.type === "accept" || response.type === "edit") {
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
     const planSteps = answer.editedPlan ? applyEdit(state, answer.editedPlan) : state.planSteps;
@@ -200,7 +200,6 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
     ...next,
     pending: null,
     pendingAnswer: null,
-    updatedAt: now(),
     // Declined cards in a row count against the step (past the limit it fails: the user refuses what it needs).
     stepSetbacks: { ...state.stepSetbacks, rejections: state.stepSetbacks.rejections + 1 },
     messages: rounds,

@@ -32,7 +32,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, now, toolRoundOf, type RoundCall } from "../shared/messages.js";
+import { newId, toolRoundOf, type RoundCall } from "../shared/messages.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -210,7 +210,6 @@ async function applyAnsweredWrites(
     messages: rounds,
     workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
     answeredWrites: [],
-    updatedAt: now(),
     ...update,
   };
 }
@@ -226,7 +225,6 @@ async function applyDecision(
   const base: TempoUpdate = {
     consecutiveCorrections: 0,
     roundsUsed: state.roundsUsed + 1,
-    updatedAt: now(),
   };
   const speak = decision.speak.trim();
   const workspace = (added: string[]) => [...cleared.workspaceMessageIds, ...added];

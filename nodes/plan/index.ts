@@ -34,7 +34,7 @@ import { emit, emitAssistantText } from "../../streaming/events.js";
 import { runTool } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { conversationMessages, newId, now, workspaceMessages } from "../shared/messages.js";
+import { conversationMessages, newId, workspaceMessages } from "../shared/messages.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 
@@ -128,7 +128,6 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     consecutiveCorrections: 0,
     planRoundsUsed: state.planRoundsUsed + 1,
     messages: [...cleared.messages, ...speech],
-    updatedAt: now(),
   };
   const keepWorkspace = (): TempoUpdate => ({ workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)] });
 

@@ -8,7 +8,7 @@
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { ModelOutputError } from "../../errors/index.js";
 import type { TempoState, TempoUpdate } from "../../graphs/state.js";
-import { newId, now } from "./messages.js";
+import { newId } from "./messages.js";
 
 /** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */
 const CORRECTION_PREFIX = "do-not-render-correction-";
@@ -36,7 +36,6 @@ export function correctionUpdate(
     messages: [invalid, request] as unknown as BaseMessage[],
     workspaceMessageIds: [...state.workspaceMessageIds, invalid.id, request.id],
     consecutiveCorrections: attempts,
-    updatedAt: now(),
   };
 }
 

@@ -54,7 +54,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const snapshots = await history(env.tempo, threadId);
     expect(snapshots.length).toBeGreaterThan(10);
     for (const snapshot of snapshots) {
-      const options = { config: snapshot.config, channels: ["messages", "planSteps"] };
+      const options = { config: snapshot.config, channels: ["messages", "planSteps", "workspaceMessageIds"] };
       const fast = await env.tempo.checkpointer.getDeltaChannelHistory(options);
       const walked = await BaseCheckpointSaver.prototype.getDeltaChannelHistory.call(env.tempo.checkpointer, options);
       expect(fast).toEqual(walked);

@@ -21,9 +21,9 @@ export async function snapshot(graph: TempoGraph, config: { configurable: Record
   };
 }
 
-/** The task's runtime fields (everything but the conversation, recalled memory and timestamps). */
+/** The task's runtime fields (everything but the conversation and recalled memory). */
 export function taskFields(values: TempoState): Partial<TempoState> {
-  const { messages: _messages, recalled: _recalled, updatedAt: _updatedAt, ...rest } = values;
+  const { messages: _messages, recalled: _recalled, ...rest } = values;
   return rest;
 }
 
