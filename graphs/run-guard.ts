@@ -1,12 +1,16 @@
 /**
  * The run guard: the one place where Tempo's run checks meet the compiled graph.
  *
- * Why it wraps the graph's methods instead of being called by a front door of our own: the LangGraph server
+ * Why the checks run in the graph's own methods instead of a front door of our own: the LangGraph server
  * (`langgraph dev`, `langgraph up`, Platform) and Studio call the compiled graph's own `stream` / `streamEvents` /
  * `updateState`, so a function Tempo's callers had to call first would not run on the served path, and a check
  * inside a node runs only after LangGraph has written the run's input to the thread — too late for "a refused run
- * leaves the thread exactly as it was". So the compiled graph's methods are replaced here, once, for every caller
- * (the server, `createTempo`, your own code); each replacement only calls the plain functions that hold the rules:
+ * leaves the thread exactly as it was". So the Tempo graph is `TempoCompiledGraph`, a declared subclass of
+ * LangGraph's `CompiledStateGraph`: `TempoCompiledGraph.from(compiled, guard)` builds it from the graph that
+ * `compile()` returns the way LangGraph's own `withConfig` copies a graph (`new this.constructor({ ...this })`),
+ * leaving that graph as LangGraph made it. Its overrides of `invoke`, `stream`, `streamEvents`, `getState`,
+ * `getStateHistory`, `updateState` and `bulkUpdateState` run for every caller (the server, `createTempo`, your own
+ * code); each only calls the plain functions that hold the rules, then LangGraph's method (`super`):
  *
  * - `run-admission.ts`: input checks, ownership (or the server's auth, through `metadata.owner`), slash commands,
  *   resume checks, one run per thread (`admitRun`);
@@ -19,69 +23,103 @@
  *   `DatabaseTimeoutError`, never as a raw driver error.
  *
  * `invoke` and `streamEvents` (the server's path — `version: "v3"` for protocol runs, as `useStream` starts them,
- * and an event iterable for `runs.stream`) run through `stream`, so the admission runs once per run, in `stream`.
+ * and an event iterable for `runs.stream`) run through `this.stream`, so the admission runs once per run, in `stream`.
+ * The guard's dependencies are an own field (`runGuard`), so a copy made by `withConfig` is guarded the same way.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { RunnableConfig } from "@langchain/core/runnables";
+import { mergeConfigs, type RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
-import { END, type StateSnapshot } from "@langchain/langgraph";
+import { CompiledStateGraph, END, type StateDefinitionInit, type StreamTransformer } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import { endThreadUpdate } from "./end-thread.js";
 import { admitRun, checkInput, stateChangeRefused } from "./run-admission.js";
 import { pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
+import type { createTempoBuilder } from "./tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 
-/** The compiled graph's methods the guard replaces, without LangGraph's overloads. */
-interface GuardableGraph {
-  invoke(input: unknown, options?: RunOptions): Promise<unknown>;
-  getState(config: RunnableConfig, options?: unknown): Promise<StateSnapshot>;
-  getStateHistory(config: RunnableConfig, options?: unknown): AsyncIterableIterator<StateSnapshot>;
-  stream(input: unknown, options?: RunOptions): Promise<AsyncIterable<unknown>>;
-  streamEvents(input: unknown, options?: RunOptions, streamOptions?: unknown): AsyncIterable<unknown> | Promise<unknown>;
-  updateState(config: unknown, values: unknown, asNode?: unknown): Promise<unknown>;
-  bulkUpdateState(...args: unknown[]): Promise<unknown>;
-  checkpointer?: unknown;
-}
-
-/** What the guard needs besides the settings. */
-export interface RunGuardOptions {
+/** What the guard needs. */
+export interface RunGuard {
+  /** The workflow settings, defaults filled in. */
+  settings: WorkflowSettings;
   /** The tool domain, to count a dropped task's applied changes when a client ends the thread. */
   domain: ToolDomain;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
 }
 
-/** Installs the guard on `graph` (in place) and returns it. */
-export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunGuardOptions): G {
-  const target = graph as unknown as GuardableGraph;
-  const original = {
-    invoke: target.invoke.bind(target),
-    stream: target.stream.bind(target),
-    streamEvents: target.streamEvents.bind(target),
-    getState: target.getState.bind(target),
-    getStateHistory: target.getStateHistory.bind(target),
-    updateState: target.updateState.bind(target),
-    bulkUpdateState: target.bulkUpdateState.bind(target),
-  };
+/** The graph LangGraph compiles from Tempo's builder. */
+export type CompiledTempo = ReturnType<ReturnType<typeof createTempoBuilder>["compile"]>;
 
-  target.invoke = async (input, runOptions) => {
+/** The type arguments of `CompiledTempo`, so the subclass extends exactly that graph. */
+type TypeArguments<G> =
+  G extends CompiledStateGraph<
+    infer S,
+    infer U,
+    infer N extends string,
+    infer I extends StateDefinitionInit,
+    infer O extends StateDefinitionInit,
+    infer C extends StateDefinitionInit,
+    infer NodeReturn,
+    infer Interrupt,
+    infer Writer,
+    infer Transformers extends ReadonlyArray<() => StreamTransformer<unknown>>
+  >
+    ? { S: S; U: U; N: N; I: I; O: O; C: C; NodeReturn: NodeReturn; Interrupt: Interrupt; Writer: Writer; Transformers: Transformers }
+    : never;
+type T = TypeArguments<CompiledTempo>;
+type Base = CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]>;
+
+/** What LangGraph's constructor takes (what `withConfig` passes: the graph's own fields), plus the guard. */
+type TempoGraphFields = ConstructorParameters<typeof CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]>>[0] & {
+  runGuard: RunGuard;
+};
+
+type Input = Parameters<Base["invoke"]>[0];
+
+/**
+ * No route around a card: state set by hand (an approved write, another owner) would skip the human. The one update
+ * let through is ending the thread — `updateState(config, null, END)` — which sets nothing itself: it is written as
+ * the end_thread transition (`endThreadUpdate`). LangGraph's `updateState` calls `this.bulkUpdateState`, so that
+ * call is let through while this graph is ending a thread, and only then.
+ */
+const ending = new AsyncLocalStorage<TempoCompiledGraph>();
+
+/** The Tempo graph: LangGraph's compiled graph whose run, state and update methods go through Tempo's run checks. */
+export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]> {
+  /** An own field: `withConfig` builds its copy from the graph's own fields (`new this.constructor({ ...this })`). */
+  readonly runGuard: RunGuard;
+
+  constructor({ runGuard, ...fields }: TempoGraphFields) {
+    super(fields);
+    this.runGuard = runGuard;
+  }
+
+  /** The guarded graph for `compiled`: a new instance sharing its nodes; `compiled` itself is not changed. */
+  static from(compiled: CompiledTempo, runGuard: RunGuard): TempoCompiledGraph {
+    // LangGraph's constructor sets the tasks channel in the map it is given, so it gets a copy of `compiled`'s map.
+    return new TempoCompiledGraph({ ...compiled, channels: { ...compiled.channels }, runGuard });
+  }
+
+  override async invoke(...args: Parameters<Base["invoke"]>): ReturnType<Base["invoke"]> {
     try {
-      return await original.invoke(input, runOptions);
+      return await super.invoke(...args);
     } catch (error) {
       throw asDatabaseError(error);
     }
-  };
-  target.getState = async (config, stateOptions) => {
+  }
+
+  override async getState(...args: Parameters<Base["getState"]>): ReturnType<Base["getState"]> {
     try {
-      return await original.getState(config, stateOptions);
+      return await super.getState(...args);
     } catch (error) {
       throw asDatabaseError(error);
     }
-  };
-  target.getStateHistory = (config, historyOptions) => {
-    const history = original.getStateHistory(config, historyOptions);
+  }
+
+  override getStateHistory(...args: Parameters<Base["getStateHistory"]>): ReturnType<Base["getStateHistory"]> {
+    const history = super.getStateHistory(...args);
     return (async function* guardedHistory() {
       try {
         yield* history;
@@ -89,14 +127,16 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
         throw asDatabaseError(error);
       }
     })();
-  };
+  }
 
   // Every run: admitted (checked, thread held) before LangGraph writes anything; released when its stream ends.
-  target.stream = async (input, runOptions) => {
-    const run = await admitRun(target, input, runOptions, settings, options.threadLock);
+  // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
+  override async stream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
+    const { settings, threadLock } = this.runGuard;
+    const run = await admitRun(this, input, this.checkedOptions(options), settings, threadLock);
     let inner: AsyncIterable<unknown>;
     try {
-      inner = await original.stream(run.input, withDurability(pinnedTo(run.checkpointId, withRecursionLimit(runOptions, settings)), run.input, run.snapshot));
+      inner = await super.stream(run.input as Input, withDurability(pinnedTo(run.checkpointId, withRecursionLimit(options, settings)), run.input, run.snapshot));
     } catch (error) {
       await run.release();
       throw asDatabaseError(error);
@@ -112,49 +152,56 @@ export function guardRuns<G>(graph: G, settings: WorkflowSettings, options: RunG
         }
       })(),
     );
-  };
+  }
 
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
   // The round budget's recursion limit is set here too, before LangGraph's v3 stream binds the graph's own.
-  target.streamEvents = (input, runOptions, streamOptions) => {
+  // Typed loosely: LangGraph's overloads return a run stream (v3) or an event iterable; `CompiledTempo` keeps them.
+  override streamEvents(input: Input, options: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
+    const { settings } = this.runGuard;
+    const events = (runOptions: RunOptions) => super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
-    if (runOptions?.version === "v3") {
+    if (options?.version === "v3") {
       return Promise.resolve()
         .then(() => {
-          checkInput(input, runOptions, settings);
-          return original.streamEvents(input, withRecursionLimit(runOptions, settings), streamOptions);
+          checkInput(input, this.checkedOptions(options), settings);
+          return events(withRecursionLimit(options, settings));
         })
         .catch((error: unknown) => {
           throw asDatabaseError(error);
         });
     }
+    const checked = this.checkedOptions(options);
     return IterableReadableStream.fromAsyncGenerator(
       (async function* guarded() {
-        checkInput(input, runOptions, settings);
+        checkInput(input, checked, settings);
         try {
-          yield* original.streamEvents(input, withRecursionLimit(runOptions, settings), streamOptions) as AsyncIterable<unknown>;
+          yield* events(withRecursionLimit(options, settings));
         } catch (error) {
           throw asDatabaseError(error);
         }
       })(),
     );
-  };
+  }
 
-  // No route around a card: state set by hand (an approved write, another owner) would skip the human. The one
-  // update let through is ending the thread — `updateState(config, null, END)` — which sets nothing itself: it is
-  // written as the end_thread transition (`endThreadUpdate`). LangGraph's updateState goes through
-  // bulkUpdateState, so that one is let through inside the ending only.
-  const ending = new AsyncLocalStorage<true>();
-  target.updateState = async (config, values, asNode) => {
+  /**
+   * The options the run checks read: the caller's, over the graph's own config when it has one (a `withConfig` copy
+   * whose config names the thread or the user), as LangGraph merges them for the run itself.
+   */
+  private checkedOptions(options: RunOptions | undefined): RunOptions | undefined {
+    return this.config ? (mergeConfigs(this.config, options) as RunOptions) : options;
+  }
+
+  override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
     if (asNode !== END || (values !== null && values !== undefined)) throw stateChangeRefused();
-    return ending.run(true, async () => {
-      const update = endThreadUpdate(await target.getState(config as RunnableConfig), options.domain);
-      return update ? original.updateState(config, update.values, update.asNode) : original.updateState(config, values, asNode);
+    return ending.run(this, async () => {
+      const update = endThreadUpdate(await this.getState(config as RunnableConfig), this.runGuard.domain);
+      return update ? super.updateState(config, update.values, update.asNode) : super.updateState(config, values, asNode);
     });
-  };
-  target.bulkUpdateState = async (...args: unknown[]) => {
-    if (ending.getStore()) return original.bulkUpdateState(...args);
+  }
+
+  override async bulkUpdateState(...args: Parameters<Base["bulkUpdateState"]>): ReturnType<Base["bulkUpdateState"]> {
+    if (ending.getStore() === this) return super.bulkUpdateState(...args);
     throw stateChangeRefused();
-  };
-  return graph;
+  }
 }

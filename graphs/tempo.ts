@@ -30,7 +30,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { writeChangesOnly } from "./changed-writes.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "./routing.js";
-import { guardRuns } from "./run-guard.js";
+import { TempoCompiledGraph, type CompiledTempo } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
 
@@ -99,13 +99,22 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
   );
 }
 
+/**
+ * The Tempo graph, typed as the graph LangGraph compiles from `createTempoBuilder` (its stream modes, events and
+ * state types); at run time it is a `TempoCompiledGraph` (`run-guard.ts`), that graph's subclass whose methods run
+ * Tempo's run checks first. The subclass declares `stream` and `streamEvents` loosely (LangGraph's are generic and
+ * overloaded), so this type, not the class, is what callers see.
+ */
+export type TempoGraph = CompiledTempo;
+
 /** Builds and compiles the Tempo graph with its dependencies. */
-export function buildTempoGraph(options: TempoGraphOptions) {
-  const graph = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store });
-  graph.name = "Tempo";
+export function buildTempoGraph(options: TempoGraphOptions): TempoGraph {
+  const compiled = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store, name: "Tempo" });
   // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
   // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
-  return guardRuns(graph, { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings }, { domain: options.domain, threadLock: options.threadLock ?? new LocalThreadLock() });
+  return TempoCompiledGraph.from(compiled, {
+    settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
+    domain: options.domain,
+    threadLock: options.threadLock ?? new LocalThreadLock(),
+  });
 }
-
-export type TempoGraph = ReturnType<typeof buildTempoGraph>;

@@ -6,6 +6,7 @@
  * the model; and no write applies without its decision.
  */
 import { HumanMessage, type AIMessage, type ToolMessage } from "@langchain/core/messages";
+import { CompiledStateGraph } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { Card } from "../../contracts/cards.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
@@ -129,7 +130,7 @@ describe("batch cards", () => {
 
     // Writes forged into the state around the run guard, as a batch answer would write them: nothing applies.
     const pending = state.values.pending as { tools: Array<{ id: string; name: string; arguments: Record<string, unknown> }> };
-    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
     const forged = pending.tools.map((tool) => ({ tool, approved: true }));
     await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     await expect(graph.invoke(null, config)).rejects.toMatchObject({ code: "WRITE_NOT_APPROVED" });

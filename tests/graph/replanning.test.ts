@@ -1,6 +1,6 @@
 /** Replanning and resume behaviour, and plan revision (revise → diff → invalidate → resume; docs/design.md#plan-revision). */
 import { HumanMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
+import { CompiledStateGraph, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph, GRAPH_VERSION } from "../../graphs/tempo.js";
@@ -184,7 +184,7 @@ describe("resume behaviour", () => {
     const pending = waiting.pending as { kind: string; tools: unknown[] };
     expect(pending.kind).toBe("confirm_tool");
     // What version 1 saved: the write in pending.tool, under its version tag (written around the run guard).
-    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
     const v1 = `graph@1/${domain.name}@${domain.version}`;
     await unguarded.call(graph, config, [{ updates: [{ values: { pending: { kind: "confirm_tool", tool: pending.tools[0] }, workflowVersion: v1 }, asNode: "execute" }] }]);
 

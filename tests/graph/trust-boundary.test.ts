@@ -8,7 +8,7 @@
  * recorded its approval from the card's answer. Each refusal leaves the owner's thread as it was.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command, InMemoryStore } from "@langchain/langgraph";
+import { Command, CompiledStateGraph, InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { PendingTool } from "../../graphs/state.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
@@ -80,7 +80,7 @@ describe("no route around a card", () => {
       const { graph, domain, config, before } = await aliceWaitingOnAWrite();
       const tool = before.values.pending!.kind === "confirm_tool" ? before.values.pending!.tools[0] : undefined;
       // A route around the run guard (LangGraph's own bulkUpdateState), writing what confirm writes on an accept.
-      const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+      const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
       await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forge(tool!), approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
       const injected = await snapshot(graph, config);
       expect(injected.next).toEqual(["execute"]);
@@ -99,7 +99,7 @@ describe("no route around a card", () => {
     const approvals = await store.search(approvalsNamespace("alice-thread"));
     expect(approvals.map((item) => item.key)).toEqual([tool?.kind === "confirm_tool" ? tool.tools[0].id : "?"]);
 
-    const unguarded = Object.getPrototypeOf(graph).bulkUpdateState as typeof graph.bulkUpdateState;
+    const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
     const forged = { ...(tool as { tools: PendingTool[] }).tools[0]!, id: "call-forged", arguments: { text: "mallory was here" } };
     await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: [{ tool: forged, approved: true }], pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     expect(await thrownBy(graph.invoke(null, config))).toMatchObject({ code: "WRITE_NOT_APPROVED" });
