@@ -15,7 +15,7 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { PlanStep, TempoState } from "./state.js";
-import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "../checkpoints/step-transitions.js";
+import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
 
 export { STEP_SNAPSHOT_METADATA_KEY };
 
@@ -46,9 +46,10 @@ export interface ExecutionState {
   workflowVersion: string;
 }
 
-/** A checkpoint written at a step transition. */
+/** A step transition and the checkpoint that first holds it (several transitions can share one). */
 export interface StepSnapshot {
   checkpointId: string;
+  /** The step that became `status` (running, done or failed). */
   stepId: string;
   status: string;
   createdAt: string;
@@ -93,30 +94,39 @@ export async function readExecutionState(graph: StateReader, config: RunnableCon
 }
 
 /**
- * The step-transition snapshots of a thread, oldest first: every checkpoint of its history whose plan has a step
- * that became running, done or failed since the checkpoint's parent (the one it was written after), named after
- * the last such step in plan order. Checkpoints of other branches (forks) are compared with their own parents.
+ * The step-transition snapshots of a thread, oldest first: one for every step that became running, done or failed,
+ * at the checkpoint of its history that first holds it (compared with that checkpoint's parent, the one it was written
+ * after). A checkpoint can hold several transitions, in plan order: a run that applies no write is saved once, when it
+ * ends (`durabilityFor`), so "step 1 done, step 2 running" can land in one checkpoint. Checkpoints of other branches
+ * (forks) are compared with their own parents.
  */
 export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
   const history: StateSnapshot[] = [];
   for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
   const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps<PlanStep>((snapshot.values as Partial<TempoState>).planSteps)]));
-  const snapshots: StepSnapshot[] = [];
+  const byCheckpoint: StepSnapshot[][] = [];
   for (const snapshot of history) {
     const parentId = snapshot.parentConfig ? checkpointIdOf(snapshot.parentConfig) : undefined;
     const parentPlan = parentId === undefined ? [] : planById.get(parentId);
     // A parent outside the listed history (a filtered or limited listing): the saver's marker, when there is one.
-    const marker = parentPlan ? stepSnapshotMarker(parentPlan, planById.get(checkpointIdOf(snapshot.config)) ?? []) : savedMarker(snapshot);
-    if (!marker) continue;
-    snapshots.push({ checkpointId: checkpointIdOf(snapshot.config), stepId: marker.stepId, status: marker.status, createdAt: snapshot.createdAt ?? "", state: toExecutionState(snapshot) });
+    const transitions = parentPlan ? stepTransitions(parentPlan, planById.get(checkpointIdOf(snapshot.config)) ?? []) : savedTransitions(snapshot);
+    if (transitions.length === 0) continue;
+    const common = { checkpointId: checkpointIdOf(snapshot.config), createdAt: snapshot.createdAt ?? "", state: toExecutionState(snapshot) };
+    byCheckpoint.push(transitions.map((transition) => ({ ...common, stepId: transition.stepId, status: transition.status })));
   }
-  return snapshots.reverse();
+  return byCheckpoint.reverse().flat();
 }
 
-/** The `metadata.tempo_step` marker Tempo's saver wrote on a checkpoint, if any. */
-function savedMarker(snapshot: StateSnapshot): { stepId: string; status: string } | undefined {
-  const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as { stepId?: unknown; status?: unknown } | undefined;
-  return typeof marker?.stepId === "string" ? { stepId: marker.stepId, status: String(marker.status ?? "") } : undefined;
+/** The transitions of the `metadata.tempo_step` marker Tempo's saver wrote on a checkpoint, if any. */
+function savedTransitions(snapshot: StateSnapshot): StepTransition[] {
+  const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as
+    | { stepId?: unknown; status?: unknown; transitions?: unknown }
+    | undefined;
+  if (typeof marker?.stepId !== "string") return [];
+  const listed = Array.isArray(marker.transitions)
+    ? marker.transitions.filter((transition): transition is StepTransition => typeof transition?.stepId === "string" && typeof transition?.status === "string")
+    : [];
+  return listed.length > 0 ? listed : [{ stepId: marker.stepId, status: String(marker.status ?? "") }];
 }
 
 function checkpointIdOf(config: RunnableConfig): string {

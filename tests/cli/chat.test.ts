@@ -89,10 +89,11 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
   expect(state).toContain("answer:  Your review week is partly arranged: 1 review task(s) are still pending.");
 
-  // Step snapshots: one checkpoint per step transition, oldest first.
+  // Step snapshots: every step transition, oldest first. The answer to the plan card applies no write, so that run is
+  // saved once, at its first write card: step 1's start is in no checkpoint, its end is the first snapshot.
   chat.send("/history");
   const history = await chat.waitFor("you> ");
-  expect(history).toMatch(/\d+ step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → running/);
+  expect(history).toMatch(/\d+ step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → done .*\n {2}\S+ {2}step 2 of 3 → running/);
   expect(history).toMatch(/step 3 of 3 → done {2}\(thread completed; checkpoint \S+\)/);
 
   chat.send("/threads");

@@ -101,12 +101,16 @@ test("a whole task run through the graph reads back the same plan and workspace 
     const values = snapshot.values as TempoState;
     if (values.planSteps.length > 0) expect(streamed).toContain(JSON.stringify([values.planSteps, values.workspaceMessageIds]));
   }
-  expect(checkpoints).toBeGreaterThan(10);
+  expect(checkpoints).toBeGreaterThan(8);
   // The stored writes: the plan's status changes as the changed steps, the rounds' ids as appends.
   const stored: Record<string, unknown[]> = { planSteps: [], workspaceMessageIds: [] };
   for await (const tuple of checkpointer.list(config)) {
     for (const [, channel, value] of tuple.pendingWrites ?? []) stored[channel]?.push(value);
   }
-  expect(stored.planSteps!.filter((write) => !Array.isArray(write)).length).toBeGreaterThanOrEqual(4);
-  expect(stored.workspaceMessageIds!.filter((write) => !Array.isArray(write)).length).toBeGreaterThanOrEqual(4);
+  // (The plan card's answer is saved once, at the batch card: the stored writes are those of the other runs.)
+  const patches = stored.planSteps!.filter((write) => !Array.isArray(write)) as Array<{ steps: PlanStep[] }>;
+  expect(stored.planSteps!.filter((write) => Array.isArray(write))).toHaveLength(1); // the drafted plan
+  expect(patches.length).toBeGreaterThanOrEqual(3);
+  for (const patch of patches) expect(patch.steps).toHaveLength(1);
+  expect(stored.workspaceMessageIds!.filter((write) => !Array.isArray(write)).length).toBeGreaterThanOrEqual(2);
 });

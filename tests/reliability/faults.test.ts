@@ -94,7 +94,9 @@ describe("(a) the database goes away mid-run", () => {
 
     const planned = await graph.invoke(message("Add a note: call mom"), config);
     expect(interruptsOf(planned)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
-    const failure = await thrownBy(graph.invoke(accept, config));
+    // The answer to a plan card applies no write, so by default its run is saved once, when it ends; saving every
+    // step here (as the answer to a write card does) is what puts a checkpoint between the two execute rounds.
+    const failure = await thrownBy(graph.invoke(accept, { ...config, durability: "async" }));
     expect(stopped).toBe(true);
     expect(failure).toBeInstanceOf(Error);
     // A typed error, whose cause is the refused connection to the stopped server.

@@ -1,0 +1,49 @@
+/**
+ * Durability by run kind: a run that applies no write (a new message on an idle thread, the answer to a plan card
+ * or a question) is saved once, when it ends; the answer to a write card and a message on a task under way save
+ * every step; a caller's own choice wins.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { Command, type StateSnapshot } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { durabilityFor, withDurability } from "../../graphs/run-options.js";
+
+const message = { messages: [new HumanMessage("hello")] };
+const answer = new Command({ resume: { type: "accept", args: null } });
+
+function thread(values: Record<string, unknown>, waitingOn?: string): StateSnapshot {
+  const interrupts = waitingOn ? [{ id: "i", value: { kind: waitingOn } }] : [];
+  return { values, next: [], tasks: [{ id: "t", name: "confirm", interrupts }], config: {}, metadata: undefined, createdAt: undefined, parentConfig: undefined } as unknown as StateSnapshot;
+}
+
+describe("durabilityFor", () => {
+  test("a new message on an idle thread, and the answer to a plan card or a question, are saved once", () => {
+    expect(durabilityFor(message, thread({ phase: "chatting", pending: null }))).toBe("exit");
+    expect(durabilityFor(message, thread({ phase: "done", pending: null }))).toBe("exit");
+    expect(durabilityFor(answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_plan" } }, "confirm_plan"))).toBe("exit");
+    expect(durabilityFor(answer, thread({ phase: "waiting_user", pending: { kind: "ask_user" } }, "ask_user"))).toBe("exit");
+    // A plain message taken as the answer to the plan card.
+    expect(durabilityFor(message, thread({ phase: "waiting_confirm", pending: { kind: "confirm_plan" } }, "confirm_plan"))).toBe("exit");
+  });
+
+  test("the answer to a write card, a message on a task under way, and anything unknown save every step", () => {
+    const writeCard = thread({ phase: "waiting_confirm", pending: { kind: "confirm_tool", tools: [] } }, "confirm_tool");
+    expect(durabilityFor(answer, writeCard)).toBeUndefined();
+    expect(durabilityFor(message, writeCard)).toBeUndefined();
+    // The card's kind from either place: a pending write with no interrupt yet, an interrupt of unknown kind.
+    expect(durabilityFor(answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_tool", tools: [] } }))).toBeUndefined();
+    expect(durabilityFor(answer, thread({ phase: "waiting_confirm", pending: null }, "something_else"))).toBeUndefined();
+    expect(durabilityFor(message, thread({ phase: "executing", pending: null }))).toBeUndefined();
+    expect(durabilityFor(message, thread({ phase: "planning", pending: null }))).toBeUndefined();
+    expect(durabilityFor(answer, thread({ phase: "chatting", pending: null }))).toBeUndefined();
+    expect(durabilityFor({ messages: [] }, thread({ phase: "chatting", pending: null }))).toBeUndefined();
+    expect(durabilityFor(message, undefined)).toBeUndefined();
+  });
+
+  test("the caller's durability wins", () => {
+    const idle = thread({ phase: "chatting", pending: null });
+    expect(withDurability({}, message, idle)).toEqual({ durability: "exit" });
+    expect(withDurability({ durability: "sync" }, message, idle)).toEqual({ durability: "sync" });
+    expect(withDurability({}, answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_tool", tools: [] } }, "confirm_tool"))).toEqual({});
+  });
+});
