@@ -13,8 +13,8 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { isDeepStrictEqual } from "node:util";
-import { PLAN_CHANNEL, planWrite, workspaceWrite } from "./channels.js";
-import type { PlanStep, TempoState, TempoUpdate } from "./state.js";
+import { SMALLER_WRITES } from "./channels.js";
+import type { TempoState, TempoUpdate } from "./state.js";
 
 /** A Tempo node: the state in, an update out. */
 export type TempoNode = (state: TempoState, config: LangGraphRunnableConfig) => Promise<TempoUpdate>;
@@ -31,9 +31,8 @@ export function changedFields(state: TempoState, update: TempoUpdate): TempoUpda
     const current = (state as Record<string, unknown>)[key];
     if (isDeepStrictEqual(value, current)) continue;
     // The delta channels' smaller writes: the plan's changed steps, the ids a round added to the workspace.
-    if (key === PLAN_CHANNEL && Array.isArray(value)) changed[key] = planWrite(current as PlanStep[], value as PlanStep[]);
-    else if (key === "workspaceMessageIds" && Array.isArray(value)) changed[key] = workspaceWrite(current as string[], value as string[]);
-    else changed[key] = value;
+    const smaller = SMALLER_WRITES[key];
+    changed[key] = smaller && Array.isArray(value) ? smaller(current as never, value as never) : value;
   }
   return changed as TempoUpdate;
 }

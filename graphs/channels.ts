@@ -85,6 +85,15 @@ export function workspaceChannel() {
   return new DeltaChannel<string[], WorkspaceWrite>(applyWorkspaceWrites, { snapshotFrequency: WORKSPACE_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
 }
 
+/**
+ * The delta channels whose writes can be smaller than the value a node returns, by name: the write that turns the
+ * current value into the node's (`changedFields` stores that instead of the whole value).
+ */
+export const SMALLER_WRITES: Readonly<Record<string, (current: never, next: never) => unknown>> = {
+  [PLAN_CHANNEL]: planWrite,
+  workspaceMessageIds: workspaceWrite,
+};
+
 /** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
 export const DELTA_CHANNELS = { messages: messagesChannel, [PLAN_CHANNEL]: planChannel, workspaceMessageIds: workspaceChannel } as const;
 
