@@ -25,9 +25,8 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
-import { executionContext } from "../nodes/shared/steps.js";
 import { newId } from "../nodes/shared/messages.js";
-import { emptyWorkingMemory, type AnsweredWrite, type PendingInteraction, type PendingTool, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import { emptyWorkingMemory, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
