@@ -10,17 +10,11 @@ import { CompiledStateGraph } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { Card } from "../../contracts/cards.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls, planDone } from "../support/scripted.js";
 import { placeOf } from "./support/offline-conversation.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 
-const PLAN = json({
-  speak: "One step.",
-  action: "plan_done",
-  reason: "clear",
-  complexity: "simple",
-  plan_steps: [{ content: "Place the review tasks", done_when: "every review task has a place" }],
-});
+const PLAN = planDone([{ content: "Place the review tasks", done_when: "every review task has a place" }], { speak: "One step.", reason: "clear", complexity: "simple" });
 
 /** Eight placements that fit the sample week together. */
 const EIGHT = [
@@ -141,7 +135,7 @@ describe("batch cards", () => {
 describe("the round budget", () => {
   test("counts model decisions, not confirmations: 20 writes proposed one per decision fit the default budget", async () => {
     const domain = createNotesDomain({ "user-1": [] });
-    const oneStep = json({ speak: "", action: "plan_done", reason: "", complexity: "simple", plan_steps: [{ content: "Add twenty notes", done_when: "list_notes shows 20" }] });
+    const oneStep = planDone([{ content: "Add twenty notes", done_when: "list_notes shows 20" }], { speak: "", reason: "", complexity: "simple" });
     const writes = Array.from({ length: 20 }, (_, index) => json({ speak: "", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: `note ${index + 1}` } } }));
     const { graph } = scriptedGraph({ domain, plan: [oneStep], execute: [...writes, json({ speak: "", action: "done", reason: "", goal_check: "20 notes added" })] });
     const config = threadConfig("twenty-writes");

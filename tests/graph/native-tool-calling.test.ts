@@ -20,18 +20,15 @@ import { z } from "zod";
 import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls, planDone } from "../support/scripted.js";
 
-const PLAN = json({
-  speak: "Two steps.",
-  action: "plan_done",
-  reason: "clear",
-  complexity: "simple",
-  plan_steps: [
+const PLAN = planDone(
+  [
     { content: "Read the week", done_when: "the pending tasks and the free time are known" },
     { content: "Place the calculus reviews", done_when: "they have a place" },
   ],
-});
+  { speak: "Two steps.", reason: "clear", complexity: "simple" },
+);
 const READS = [
   { name: "list_tasks", args: { source: "task_item", limit: 100 } },
   { name: "find_free", args: { min_length: 1, limit: 100 } },
@@ -125,7 +122,7 @@ describe("native tool calling", () => {
       new AIMessage({ content: "", tool_calls: [call({ name: "done", args: {} }, 0)] }),
       new AIMessage({ content: "", tool_calls: [call({ name: "done", args: { goal_check: "nothing to do" } }, 1)] }),
     ];
-    const oneStep = json({ speak: "", action: "plan_done", reason: "", complexity: "simple", plan_steps: [{ content: "Check", done_when: "checked" }] });
+    const oneStep = planDone([{ content: "Check", done_when: "checked" }], { speak: "", reason: "", complexity: "simple" });
     const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [oneStep], execute, toolCalling: "native" });
     const config = threadConfig("native-correction");
     await graph.invoke({ messages: [new HumanMessage("Check my week")] }, config);

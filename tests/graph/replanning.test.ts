@@ -6,11 +6,10 @@ import { readExecutionState } from "../../graphs/execution-state.js";
 import { buildTempoGraph, GRAPH_VERSION } from "../../graphs/tempo.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
 
-const steps = (...contents: string[]) => contents.map((content) => ({ content, done_when: `${content} is done` }));
-const FOUR = steps("Collect notes", "Sort notes", "Add note x", "Report");
-const planDone = (plan: ReturnType<typeof steps>) => json({ speak: "Plan.", action: "plan_done", plan_steps: plan });
+const FOUR = stepsOf("Collect notes", "Sort notes", "Add note x", "Report");
+const planned = (steps: StepDraft[]) => planDone(steps, { speak: "Plan." });
 const keep = json({ action: "continue", reason: "the remaining steps hold" });
 const next = (summary: string) => json({ action: "next_plan", goal_check: summary });
 const addNote = (text: string) => json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
@@ -21,7 +20,7 @@ async function toStepThree(planAfter: ReturnType<typeof json>[], executeAfter: R
   const domain = createNotesDomain();
   const { graph, models } = scriptedGraph({
     domain,
-    plan: [planDone(FOUR), keep, keep, ...planAfter],
+    plan: [planned(FOUR), keep, keep, ...planAfter],
     execute: [next("notes collected: 0"), next("notes sorted"), addNote("x"), ...executeAfter],
   });
   const config = threadConfig(`revise-${Math.random()}`);
@@ -34,8 +33,8 @@ async function toStepThree(planAfter: ReturnType<typeof json>[], executeAfter: R
 
 describe("plan revision on feedback", () => {
   test("feedback that changes step 3: steps 1–2 stay done with their summaries, 3–4 are pending, execution resumes at 3", async () => {
-    const revised = steps("Collect notes", "Sort notes", "Add note y", "Report");
-    const { graph, models, config, domain } = await toStepThree([planDone(revised)], [addNote("y")]);
+    const revised = stepsOf("Collect notes", "Sort notes", "Add note y", "Report");
+    const { graph, models, config, domain } = await toStepThree([planned(revised)], [addNote("y")]);
     const revisedState = await graph.invoke(resume({ type: "response", args: "Step 3 should add y, not x." }), config);
     expect(revisedState.phase).toBe("waiting_confirm");
     expect(revisedState.planSteps).toEqual([
@@ -55,7 +54,7 @@ describe("plan revision on feedback", () => {
   });
 
   test("feedback that changes nothing invalidates nothing and execution goes on at step 3", async () => {
-    const { graph, config } = await toStepThree([planDone(FOUR)], [addNote("x again")]);
+    const { graph, config } = await toStepThree([planned(FOUR)], [addNote("x again")]);
     const result = await graph.invoke(resume({ type: "response", args: "Hmm, not now." }), config);
     expect(result.planSteps.map((step) => [step.id, step.status, step.summary])).toEqual([
       ["step-1", "done", "notes collected: 0"],
@@ -68,7 +67,7 @@ describe("plan revision on feedback", () => {
   });
 
   test("a revision that adds a step at the end leaves only that step pending", async () => {
-    const { graph, config } = await toStepThree([planDone([...FOUR, ...steps("Archive")])], [addNote("x")]);
+    const { graph, config } = await toStepThree([planned([...FOUR, ...stepsOf("Archive")])], [addNote("x")]);
     const revisedState = await graph.invoke(resume({ type: "response", args: "Also archive them at the end." }), config);
     expect(revisedState.planSteps.map((step) => [step.id, step.status])).toEqual([
       ["step-1", "done"],
@@ -99,10 +98,10 @@ describe("plan revision on feedback", () => {
 describe("replan after a step", () => {
   test("the planner can replace the remaining steps; done steps are kept", async () => {
     const domain = createNotesDomain();
-    const replaced = steps("Collect notes", "Add note z");
+    const replaced = stepsOf("Collect notes", "Add note z");
     const { graph } = scriptedGraph({
       domain,
-      plan: [planDone(FOUR), planDone(replaced)],
+      plan: [planned(FOUR), planned(replaced)],
       execute: [next("collected"), addNote("z"), json({ action: "done", goal_check: "z added" })],
     });
     const config = threadConfig("replan-replace");
@@ -120,7 +119,7 @@ describe("replan after a step", () => {
   test("the planner can finish early: the remaining steps are skipped and the task is delivered", async () => {
     const { graph } = scriptedGraph({
       domain: createNotesDomain(),
-      plan: [planDone(FOUR), json({ action: "finish", reason: "nothing left to do" })],
+      plan: [planned(FOUR), json({ action: "finish", reason: "nothing left to do" })],
       execute: [next("collected: nothing to organise")],
     });
     const config = threadConfig("replan-finish");
@@ -135,7 +134,7 @@ describe("resume behaviour", () => {
   test("a reply to a question becomes a user_reply observation and the planner's resume context", async () => {
     const { graph, models } = scriptedGraph({
       domain: createNotesDomain(),
-      plan: [json({ speak: "Which note?", action: "ask_user" }), planDone(steps("Add note yes"))],
+      plan: [json({ speak: "Which note?", action: "ask_user" }), planned(stepsOf("Add note yes"))],
     });
     const config = threadConfig("resume-context");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
@@ -155,10 +154,10 @@ describe("resume behaviour", () => {
       return { graph: buildTempoGraph({ models: { default: models.chat, ...models }, domain, checkpointer }), models };
     };
     const config = threadConfig("versioned");
-    const before = build("1", [planDone(steps("Add a note"))]);
+    const before = build("1", [planned(stepsOf("Add a note"))]);
     await before.graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
 
-    const after = build("2", [planDone(steps("Add a note with the new tool"))]);
+    const after = build("2", [planned(stepsOf("Add a note with the new tool"))]);
     const result = await after.graph.invoke(resume({ type: "accept", args: null }), config);
     expect(after.models.plan.callCount).toBe(1);
     expect(after.models.execute.callCount).toBe(0);
@@ -173,7 +172,7 @@ describe("resume behaviour", () => {
     const domain = createNotesDomain();
     const models = {
       chat: scripted([json({ intent: "task" })]),
-      plan: scripted([planDone(steps("Add note x")), planDone(steps("Add note x"))]),
+      plan: scripted([planned(stepsOf("Add note x")), planned(stepsOf("Add note x"))]),
       execute: scripted([addNote("x"), addNote("x")]),
       deliver: scripted(["Done."]),
     };
@@ -205,7 +204,7 @@ describe("several workflows per user", () => {
     const { graph } = scriptedGraph({
       domain,
       chat: [task, task],
-      plan: [planDone(steps("Add note one")), planDone(steps("Add note two", "Check"))],
+      plan: [planned(stepsOf("Add note one")), planned(stepsOf("Add note two", "Check"))],
       execute: [addNote("one")],
     });
     const first = threadConfig("workflow-a", "same-user");

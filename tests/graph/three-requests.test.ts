@@ -6,7 +6,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls, planDone } from "../support/scripted.js";
 import { pinnedBlocksOf } from "../../nodes/shared/steps.js";
 
 test("task → plan confirmation → read tools → write confirmation → applied once → deliver", async () => {
@@ -14,16 +14,13 @@ test("task → plan confirmation → read tools → write confirmation → appli
   const { graph, models } = scriptedGraph({
     domain,
     plan: [
-      json({
-        speak: "Two steps: look, then add.",
-        action: "plan_done",
-        reason: "clear request",
-        complexity: "simple",
-        plan_steps: [
+      planDone(
+        [
           { content: "Read the current notes", done_when: "the notes are known" },
           { content: "Add the new note", done_when: "list_notes shows it" },
         ],
-      }),
+        { speak: "Two steps: look, then add.", reason: "clear request", complexity: "simple" },
+      ),
       // The replan after step 1: the remaining step still holds.
       json({ speak: "", action: "continue", reason: "the remaining step still holds" }),
     ],

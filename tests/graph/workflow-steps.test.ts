@@ -8,10 +8,9 @@ import { describe, expect, test } from "vitest";
 import { readExecutionState } from "../../graphs/execution-state.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { interruptsOf, json, resume, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
 
-const steps = (...contents: string[]) => contents.map((content) => ({ content, done_when: `${content} is done` }));
-const planDone = (plan: ReturnType<typeof steps>) => json({ speak: "Plan.", action: "plan_done", plan_steps: plan });
+const planned = (steps: StepDraft[]) => planDone(steps, { speak: "Plan." });
 const keep = json({ action: "continue", reason: "the remaining steps hold" });
 const next = (summary: string) => json({ action: "next_plan", goal_check: summary });
 const addNote = (text: string) => json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
@@ -27,7 +26,7 @@ describe("steps that fail", () => {
     const { graph } = scriptedGraph({
       domain: createNotesDomain(),
       store,
-      plan: [planDone(steps("Collect notes", "Shred notes")), keep],
+      plan: [planned(stepsOf("Collect notes", "Shred notes")), keep],
       execute: [next("collected"), unknownTool, unknownTool, unknownTool],
       deliver: ["Everything is done."],
     });
@@ -48,7 +47,7 @@ describe("steps that fail", () => {
 
   test("the user declining the step's writes twice in a row fails the step: the task failed, nothing applied", async () => {
     const domain = createNotesDomain();
-    const { graph, models } = scriptedGraph({ domain, plan: [planDone(steps("Add the note"))], execute: [addNote("x"), addNote("y")] });
+    const { graph, models } = scriptedGraph({ domain, plan: [planned(stepsOf("Add the note"))], execute: [addNote("x"), addNote("y")] });
     const config = threadConfig("declined");
     await graph.invoke(message("add a note"), config);
     await graph.invoke(accept, config);
@@ -64,14 +63,14 @@ describe("steps that fail", () => {
 });
 
 describe("plan edits and replans go through the revision diff", () => {
-  const FOUR = steps("Collect notes", "Sort notes", "Add note x", "Report");
+  const FOUR = stepsOf("Collect notes", "Sort notes", "Add note x", "Report");
 
   test("an edit of the plan mid-execution keeps done steps with their summaries; they are not run again", async () => {
     const domain = createNotesDomain();
-    const revised = steps("Collect notes", "Sort notes", "Add note y", "Report");
+    const revised = stepsOf("Collect notes", "Sort notes", "Add note y", "Report");
     const { graph, models } = scriptedGraph({
       domain,
-      plan: [planDone(FOUR), keep, keep, planDone(revised)],
+      plan: [planned(FOUR), keep, keep, planned(revised)],
       execute: [next("collected: 0"), next("sorted"), addNote("x"), addNote("z")],
     });
     const config = threadConfig("edit-mid");
@@ -82,7 +81,7 @@ describe("plan edits and replans go through the revision diff", () => {
     const executeCalls = models.execute.callCount;
 
     // The user edits the card: steps 1–2 as they were, step 3 their own, step 4 removed.
-    const edited = [...steps("Collect notes", "Sort notes").map((step) => ({ ...step })), { content: "Add note z", done_when: "Add note z is done" }];
+    const edited = [...stepsOf("Collect notes", "Sort notes").map((step) => ({ ...step })), { content: "Add note z", done_when: "Add note z is done" }];
     const resumed = await graph.invoke(resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: edited } } }), config);
     expect(resumed.planSteps).toEqual([
       { id: "step-1", content: "Collect notes", doneWhen: "Collect notes is done", status: "done", summary: "collected: 0" },
@@ -99,7 +98,7 @@ describe("plan edits and replans go through the revision diff", () => {
   test("a replan that re-adds a step the user removed raises the plan card again", async () => {
     const { graph } = scriptedGraph({
       domain: createNotesDomain(),
-      plan: [planDone(FOUR), planDone(FOUR)],
+      plan: [planned(FOUR), planned(FOUR)],
       execute: [next("collected")],
     });
     const config = threadConfig("replan-readd");
@@ -117,8 +116,8 @@ describe("plan edits and replans go through the revision diff", () => {
   });
 
   test("a replan that would rewrite a done step asks first instead of taking effect", async () => {
-    const rewritten = steps("Collect all notes", "Sort notes", "Add note x", "Report");
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [planDone(FOUR), planDone(rewritten)], execute: [next("collected")] });
+    const rewritten = stepsOf("Collect all notes", "Sort notes", "Add note x", "Report");
+    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [planned(FOUR), planned(rewritten)], execute: [next("collected")] });
     const config = threadConfig("replan-done");
     await graph.invoke(message("organise my notes"), config);
     const card = await graph.invoke(accept, config);
@@ -138,7 +137,7 @@ describe("memory reaches the stages", () => {
     const domain = { ...createNotesDomain({ "user-1": ["old note"] }), preflight: { tool: "list_notes", arguments: {} } };
     const { graph, models } = scriptedGraph({
       domain,
-      plan: [planDone(steps("Add note x", "Report")), keep, planDone(steps("Add note x", "Report"))],
+      plan: [planned(stepsOf("Add note x", "Report")), keep, planned(stepsOf("Add note x", "Report"))],
       execute: [addNote("x"), next("x added"), addNote("again"), json({ action: "done", goal_check: "reported" })],
     });
     const config = threadConfig("live-state");
@@ -163,7 +162,7 @@ describe("memory reaches the stages", () => {
       domain: createNotesDomain(),
       store,
       chat: [json({ intent: "chat", reply: "Hi Alice." }), task, task],
-      plan: [planDone(steps("Add the note")), planDone(steps("Add the note"))],
+      plan: [planned(stepsOf("Add the note")), planned(stepsOf("Add the note"))],
       execute: [addNote("call mom"), json({ action: "done", goal_check: "added" }), json({ action: "done", goal_check: "already there" })],
       deliver: ["Added.", "Nothing to add."],
     });

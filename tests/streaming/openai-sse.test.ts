@@ -16,7 +16,7 @@ import {
   type OpenAIChatCompletionChunk,
 } from "../../streaming/openai-sse.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { json, resume, scriptedGraph, threadConfig, planDone } from "../support/scripted.js";
 
 /** OpenAI's `chat.completion.chunk`: the fields a client needs, with their types (extra top-level fields allowed). */
 const OpenAIChunkSchema = z.object({
@@ -76,13 +76,7 @@ async function collect(stream: AsyncIterable<string>): Promise<string> {
   return text;
 }
 
-const ONE_STEP_PLAN = json({
-  speak: "One step: add the note.",
-  action: "plan_done",
-  reason: "clear request",
-  complexity: "simple",
-  plan_steps: [{ content: "Add the note", done_when: "list_notes shows it" }],
-});
+const ONE_STEP_PLAN = planDone([{ content: "Add the note", done_when: "list_notes shows it" }], { speak: "One step: add the note.", reason: "clear request", complexity: "simple" });
 
 function notesGraph() {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });

@@ -12,6 +12,19 @@ export function json(value: unknown): AIMessage {
   return new AIMessage(JSON.stringify(value));
 }
 
+/** A plan step as the planner writes it. */
+export type StepDraft = { content: string; done_when: string };
+
+/** Plan steps named by their contents, each done when "<content> is done". */
+export function stepsOf(...contents: string[]): StepDraft[] {
+  return contents.map((content) => ({ content, done_when: `${content} is done` }));
+}
+
+/** A planner reply that finishes the plan: `plan_done` with `steps`, and the other fields given (speak, reason, complexity …). */
+export function planDone(steps: StepDraft[], fields: Record<string, unknown> = {}): AIMessage {
+  return json({ ...fields, action: "plan_done", plan_steps: steps });
+}
+
 export type Script = Array<AIMessage | Error | string>;
 
 /** A fake model answering the given replies in order (strings become AI text). */
