@@ -8,8 +8,26 @@ import { parseContract, type ContractParse } from "./parse-contract.js";
 
 export const ToolCallRequestSchema = z.object({
   name: z.string().trim().min(1).describe("Name of the tool to call, exactly as listed."),
-  arguments: z.record(z.string(), z.unknown()).default({}).describe("Arguments for the tool, matching its schema."),
+  arguments: z
+    .preprocess(argumentsFromText, z.record(z.string(), z.unknown()))
+    .default({})
+    .describe("Arguments for the tool, matching its schema."),
 });
+
+/**
+ * Arguments given as JSON text (OpenAI's own function-call shape, and the strict structured-output schema, where an open
+ * record must be a string: contracts/strict-schema.ts) read as the object they hold; anything else as it is.
+ */
+function argumentsFromText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (text === "") return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return value;
+  }
+}
 
 /** Most tool calls one decision may make (a batch card holds at most this many writes). */
 export const MAX_CALLS_PER_DECISION = 40;

@@ -10,6 +10,8 @@ import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import type { z } from "zod";
 import { isGraphBubbleUp } from "@langchain/langgraph";
 import { parseContract, type ContractParse } from "../contracts/parse-contract.js";
+import { extractJsonObject } from "../contracts/json-extraction.js";
+import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
 import { isTempoError, ModelUnavailableError } from "../errors/index.js";
 import { messageText } from "../contracts/message-text.js";
 import { modelFor, type Stage, type StageModels } from "./stage-models.js";
@@ -96,11 +98,14 @@ async function invokeAndParse<T>(
   options: { structured: boolean; name: string; config?: RunnableConfig },
 ): Promise<ContractCall<T>> {
   if (options.structured) {
-    const runnable = model.withStructuredOutput(schema as z.ZodType<Record<string, unknown>>, { includeRaw: true, name: options.name });
+    // The contract as a strict schema (every request valid for OpenAI's structured outputs); zod checks the answer.
+    const runnable = model.withStructuredOutput(strictJsonSchema(schema), { includeRaw: true, name: options.name, strict: true });
     const output = (await runnable.invoke(messages, options.config)) as { raw: BaseMessage; parsed: unknown };
     const raw = messageText(output.raw);
     const structuredArguments = (output.raw as { tool_calls?: Array<{ args: unknown }> }).tool_calls?.[0]?.args;
-    const parsed = parseContract(schema, output.parsed ?? structuredArguments ?? raw);
+    // What the server parsed, or the JSON in the text (a server that fenced it, or wrote prose around it).
+    const answer = output.parsed ?? structuredArguments ?? extractJsonObject(raw);
+    const parsed = parseContract(schema, answer === undefined || answer === null ? raw : fromStrictOutput(answer));
     return parsed.ok ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) } : { ok: false, raw, problem: parsed.problem };
   }
   const reply = await model.invoke(messages, options.config);

@@ -24,7 +24,7 @@ ${contractSection(
  * (domain, memory, and the control actions ask_user / next_plan / done) are bound to the call, not listed here.
  */
 export const EXECUTE_STAGE_PROMPT_NATIVE = `<stage name="execute">
-Carry out the current plan step with the tools. Each answer is ONE decision: call at least one tool, then observe the results on your next turn.
+Carry out the current plan step with the tools. Each answer is ONE decision: call at least one tool (never answer with JSON text), then observe the results on your next turn.
 - Read tools run at once; several calls run in order.
 - Write tools change the user's data: the user confirms each before it runs; several writes in one answer go on one card.
 - When the current step's done_when is met, call next_plan; when the whole goal is met, call done.

@@ -10,13 +10,12 @@
  * here so every OpenAI-compatible server accepts the sequence (a system
  * message mid-conversation or an assistant-first history is rejected by some).
  */
+import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
 import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
 
 export interface StageMessagesInput {
-  /** The global system prompt; default GLOBAL_SYSTEM_PROMPT (the JSON contract). */
-  globalPrompt?: string;
   stagePrompt: string;
   toolBrief?: string;
   /** Recent conversation turns (user / assistant), rendered as text. */
@@ -34,7 +33,7 @@ export interface StageMessagesInput {
 
 /** Assembles a stage's messages in the fixed layout. */
 export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
-  const system = [input.globalPrompt ?? GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
+  const system = [GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
   const pinned = Object.entries(input.pinnedBlocks ?? {})
     .filter(([, content]) => content.trim() !== "")
     .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);
@@ -45,7 +44,7 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   return [
     new SystemMessage(system),
     new HumanMessage([conversation, ...pinned].join("\n\n")),
-    ...(input.workspace ?? []),
+    ...(input.workspace ?? []).map(withSendableToolCallIds),
     new HumanMessage([...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n")),
   ];
 }
@@ -66,4 +65,24 @@ export function renderConversation(messages: BaseMessage[]): string {
     })
     .filter(Boolean)
     .join("\n");
+}
+
+/** Longest tool-call id OpenAI's API accepts (`messages[i].tool_calls[j].id`: "maximum length 40"); gateways (LiteLLM, OpenRouter) enforce it too. */
+export const MAX_TOOL_CALL_ID_LENGTH = 40;
+
+/** A tool-call id a model server accepts: ids within the limit as they are, longer ones (threads saved before ids were short) as a stable digest. */
+export function sendableToolCallId(id: string): string {
+  return id.length <= MAX_TOOL_CALL_ID_LENGTH ? id : `call_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
+}
+
+/** The message with every tool-call id it carries made sendable; the same message when none needs it. */
+function withSendableToolCallIds(message: BaseMessage): BaseMessage {
+  if (message instanceof ToolMessage && message.tool_call_id.length > MAX_TOOL_CALL_ID_LENGTH) {
+    return new ToolMessage({ id: message.id, content: message.content, name: message.name, status: message.status, tool_call_id: sendableToolCallId(message.tool_call_id) });
+  }
+  const calls = (message as AIMessage).tool_calls ?? [];
+  if (message.getType() === "ai" && calls.some((call) => (call.id ?? "").length > MAX_TOOL_CALL_ID_LENGTH)) {
+    return new AIMessage({ id: message.id, content: message.content, tool_calls: calls.map((call) => ({ ...call, id: call.id === undefined ? undefined : sendableToolCallId(call.id) })) });
+  }
+  return message;
 }

@@ -88,13 +88,38 @@ export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | {
 
 /** Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. */
 export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): ArgumentCheck {
-  const result = tool.schema.safeParse(args ?? {});
+  let result = tool.schema.safeParse(args ?? {});
+  if (!result.success) {
+    // Numbers, booleans and lists given as text (`"day": "3"`, as models and edit forms send them) read as JSON —
+    // only the fields the schema refused, so a text field holding digits stays text.
+    const coerced = withTextValuesRead(args, new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string")));
+    const retried = coerced === undefined ? undefined : tool.schema.safeParse(coerced);
+    if (retried?.success) result = retried;
+  }
   if (result.success) return { ok: true, arguments: result.data as Record<string, unknown> };
   const problems = result.error.issues
     .slice(0, 4)
     .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
     .join("; ");
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
+}
+
+/** `args` with the text values of `keys` read as JSON, or undefined when none of them is text that reads as JSON. */
+function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+  let changed = false;
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const key of keys) {
+    const value = out[key];
+    if (typeof value !== "string") continue;
+    try {
+      out[key] = JSON.parse(value.trim()) as unknown;
+      changed = true;
+    } catch {
+      // Not JSON: left as it is, and the schema's complaint stands.
+    }
+  }
+  return changed ? out : undefined;
 }
 
 /** A tool-call result for a tool the domain does not have. */

@@ -10,6 +10,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import type { TempoState, TempoUpdate } from "../../graphs/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../graphs/transitions.js";
+import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { messageText } from "../../contracts/message-text.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
@@ -72,8 +73,21 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       }),
       config,
     );
-    const text = messageText(reply).trim();
+    const text = plainText(messageText(reply).trim());
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };
   }
+}
+
+/**
+ * The summary as plain text: a model that answered with a JSON object anyway (`{"summary": "…"}`, fenced or not) is
+ * read for its one text field, so a person never reads raw JSON; other text is kept as it is.
+ */
+export function plainText(text: string): string {
+  if (!/^(?:```(?:json)?\s*)?\{/.test(text)) return text;
+  const object = extractJsonObject(text);
+  if (!object || typeof object !== "object") return text;
+  const fields = Object.values(object as Record<string, unknown>).filter((value): value is string => typeof value === "string" && value.trim() !== "");
+  const preferred = ["summary", "answer", "text", "message", "content", "final_answer"].map((key) => (object as Record<string, unknown>)[key]).find((value) => typeof value === "string" && value.trim() !== "");
+  return ((preferred as string | undefined) ?? (fields.length === 1 ? fields[0]! : "")).trim();
 }

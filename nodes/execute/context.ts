@@ -14,7 +14,6 @@ import { compressToolRounds } from "../../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
 import { buildReminder, reminderDue } from "../../memory/working-memory.js";
 import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../../prompts/execute.js";
-import { GLOBAL_SYSTEM_PROMPT_NATIVE } from "../../prompts/global.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
@@ -57,7 +56,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
   const memory = memoryContext(state.recalled, ["taskState", "episodes", "facts"], budget / 6, counter);
   const build = (shape: Shape, reminder: string) =>
     buildStageMessages({
-      ...(native ? { globalPrompt: GLOBAL_SYSTEM_PROMPT_NATIVE, stagePrompt: EXECUTE_STAGE_PROMPT_NATIVE } : { stagePrompt: EXECUTE_STAGE_PROMPT }),
+      stagePrompt: native ? EXECUTE_STAGE_PROMPT_NATIVE : EXECUTE_STAGE_PROMPT,
       toolBrief,
       conversation: shape.conversation > 0 ? conversationMessages(state, shape.conversation) : [],
       pinnedBlocks: { execution_context: executionContext(state.planSteps, step) },

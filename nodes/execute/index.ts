@@ -32,7 +32,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, toolRoundOf, type RoundCall } from "../shared/messages.js";
+import { newId, newToolCallId, toolRoundOf, type RoundCall } from "../shared/messages.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -118,6 +118,7 @@ async function runCalls(
   const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false };
   const entries: Array<{ call: RoundCall; result: string }> = [];
   let setbacks = state.stepSetbacks;
+  let invalidWrites = 0;
   const record = (call: RoundCall, ok: boolean, content: string) => {
     entries.push({ call, result: content });
     const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
@@ -127,7 +128,7 @@ async function runCalls(
   };
   for (const request of calls) {
     if (run.failed) break;
-    const call = { id: newId("call"), name: request.name, arguments: request.arguments };
+    const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
     const memoryTool = findMemoryTool(call.name);
     if (memoryTool) {
       // The agent's own memory: runs at once, whatever the action.
@@ -153,10 +154,21 @@ async function runCalls(
     const checked = checkToolArguments(tool, call.arguments);
     if (!checked.ok) {
       record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+      invalidWrites += 1;
       continue;
     }
     const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments);
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary, reason: "", speak: "" });
+  }
+  if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {
+    // A batch with a write the tool refuses goes back to the model whole: the card shows every write it proposed, or none.
+    for (const write of run.writes) {
+      entries.push({
+        call: { id: write.id, name: write.name, arguments: write.arguments },
+        result: `Not proposed yet: ${invalidWrites} other write(s) of this batch had invalid arguments. Propose the batch again with every call valid; nothing was changed.`,
+      });
+    }
+    run.writes = [];
   }
   // The calls that ran make one round (parallel calls stay together), with the decision's speech.
   run.rounds = toolRoundOf(entries, speak);

@@ -34,7 +34,7 @@ import { emit, emitAssistantText } from "../../streaming/events.js";
 import { runTool } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { conversationMessages, newId, workspaceMessages } from "../shared/messages.js";
+import { conversationMessages, newId, newToolCallId, workspaceMessages } from "../shared/messages.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 
@@ -79,7 +79,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
     const outcome = await runTool(
       dependencies.domain,
       { userId, threadId, stepId: null },
-      { id: newId("preflight"), name: preflight.tool, arguments: preflight.arguments },
+      { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments },
       dependencies.executionLog,
     );
     return `${preflight.tool} (fetched just now):\n${outcome.content}`;

@@ -4,9 +4,14 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import type { TempoState } from "../../graphs/state.js";
 import { messageText } from "../../contracts/message-text.js";
 
-/** A fresh message / tool-call id. */
+/** A fresh message id. */
 export function newId(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
+}
+
+/** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
+export function newToolCallId(): string {
+  return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
 
 /** Messages of the current stage workspace, in conversation order. */

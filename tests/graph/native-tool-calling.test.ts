@@ -91,7 +91,7 @@ describe("native tool calling", () => {
     const calls = models.execute.calls;
     expect(calls).toHaveLength(5);
     const system = String(calls[0]!.messages[0]!.content);
-    expect(system).toContain("you act by calling the tools bound to this call");
+    expect(system).toContain("call at least one tool (never answer with JSON text)");
     expect(system).not.toContain("<contract>");
     const second = calls[1]!.messages as BaseMessage[];
     expect(second.filter((message) => message.getType() === "tool").map((message) => String(message.content).split("\n")[0])).toEqual([

@@ -1,0 +1,157 @@
+/**
+ * What Tempo sends a model server is valid where OpenAI's API checks it: tool-call ids of at most 40 characters
+ * (also for threads saved with longer ones), contract schemas in the strict structured-output subset, one output
+ * rule per stage; and what a model sends back is read as a person would mean it (numbers as text in tool
+ * arguments, a batch with a bad call returned to the model whole, a JSON summary read as text).
+ */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { ChatDecisionSchema } from "../../contracts/chat.js";
+import { ExecuteDecisionSchema } from "../../contracts/execute.js";
+import { TaskStateSummarySchema } from "../../contracts/memory.js";
+import { parseContract } from "../../contracts/parse-contract.js";
+import { PlanDecisionSchema } from "../../contracts/plan.js";
+import { fromStrictOutput, strictJsonSchema } from "../../contracts/strict-schema.js";
+import { plainText } from "../../nodes/deliver/index.js";
+import { newToolCallId } from "../../nodes/shared/messages.js";
+import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
+import { buildStageMessages, sendableToolCallId } from "../../prompts/stage-messages.js";
+import { checkToolArguments } from "../../tools/runner.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { findTool } from "../../tools/domain.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { MemorySaver } from "@langchain/langgraph";
+import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
+
+const CONTRACTS = { chat_decision: ChatDecisionSchema, plan_decision: PlanDecisionSchema, execute_decision: ExecuteDecisionSchema, task_state_summary: TaskStateSummarySchema };
+
+/** Every place a strict schema breaks OpenAI's subset, as "path: problem" lines. */
+function strictProblems(node: Record<string, unknown>, path = "$"): string[] {
+  const problems: string[] = [];
+  for (const keyword of ["propertyNames", "patternProperties", "oneOf", "default", "minLength", "maxItems", "not", "if"]) {
+    if (keyword in node) problems.push(`${path}: ${keyword}`);
+  }
+  if (node.type === "object") {
+    const keys = Object.keys((node.properties as object | undefined) ?? {});
+    if (node.additionalProperties !== false) problems.push(`${path}: additionalProperties is not false`);
+    const required = new Set((node.required as string[] | undefined) ?? []);
+    for (const key of keys) if (!required.has(key)) problems.push(`${path}: ${key} not required`);
+  }
+  for (const [key, value] of Object.entries((node.properties as Record<string, Record<string, unknown>> | undefined) ?? {})) problems.push(...strictProblems(value, `${path}.${key}`));
+  if (node.items) problems.push(...strictProblems(node.items as Record<string, unknown>, `${path}[]`));
+  for (const [index, option] of ((node.anyOf as Array<Record<string, unknown>> | undefined) ?? []).entries()) problems.push(...strictProblems(option, `${path}|${index}`));
+  return problems;
+}
+
+describe("tool-call ids", () => {
+  test("a minted id is at most 40 characters, and a whole offline task mints no longer one", async () => {
+    expect(newToolCallId()).toMatch(/^call_[0-9a-f]{24}$/);
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("user-1", sampleWeek());
+    const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+    const config = threadConfig("ids");
+    await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, config);
+    await graph.invoke(resume({ type: "accept", args: null }), config);
+    const done = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const ids = (done.messages as BaseMessage[]).flatMap((message) => [...((message as AIMessage).tool_calls ?? []).map((call) => call.id ?? ""), ...(message.getType() === "tool" ? [(message as ToolMessage).tool_call_id] : [])]);
+    expect(ids.length).toBeGreaterThan(4);
+    expect(ids.filter((id) => id.length > 40)).toEqual([]);
+  });
+
+  test("a thread saved with longer ids is sent with short ones, call and answer still paired", () => {
+    const long = `call-${"0".repeat(8)}-1111-2222-3333-${"4".repeat(12)}`;
+    expect(long).toHaveLength(41);
+    const workspace = [
+      new AIMessage({ id: "a1", content: "Reading.", tool_calls: [{ id: long, name: "get_overview", args: {}, type: "tool_call" }] }),
+      new ToolMessage({ id: "t1", content: "week", tool_call_id: long, name: "get_overview" }),
+    ];
+    const messages = buildStageMessages({ stagePrompt: "<stage name=\"execute\"></stage>", conversation: [], workspace, stageState: "", instruction: "Go." });
+    const call = (messages[2] as AIMessage).tool_calls![0]!;
+    expect(call.id).toBe(sendableToolCallId(long));
+    expect(call.id!.length).toBeLessThanOrEqual(40);
+    expect((messages[3] as ToolMessage).tool_call_id).toBe(call.id);
+    // The saved messages are not changed: the execution log keeps its keys.
+    expect(workspace[0]!.tool_calls![0]!.id).toBe(long);
+    expect(sendableToolCallId("call_short")).toBe("call_short");
+  });
+});
+
+describe("strict structured-output schemas", () => {
+  test.each(Object.entries(CONTRACTS))("%s is in OpenAI's strict subset", (_name, schema) => {
+    expect(strictProblems(strictJsonSchema(schema))).toEqual([]);
+  });
+
+  test("the zod form still shows the problems the strict form removes (the check above can fail)", () => {
+    expect(strictProblems(strictJsonSchema(ExecuteDecisionSchema))).toEqual([]);
+    const loose = { type: "object", properties: { arguments: { type: "object", propertyNames: { type: "string" } } }, required: [] };
+    expect(strictProblems(loose)).toEqual(["$: additionalProperties is not false", "$: arguments not required", "$.arguments: propertyNames", "$.arguments: additionalProperties is not false"]);
+  });
+
+  test("a strict answer (nulls for what is left out, arguments as JSON text) reads as the contract's decision", () => {
+    const answer = { speak: "Placing.", action: "confirm", reason: null, goal_check: null, tool_call: null, tool_calls: [{ name: "place", arguments: '{"task_id":"review-limits","day":1,"slot_start":5}' }] };
+    const parsed = parseContract(ExecuteDecisionSchema, fromStrictOutput(answer));
+    expect(parsed).toEqual({
+      ok: true,
+      value: { speak: "Placing.", action: "confirm", reason: "", goal_check: "", tool_calls: [{ name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } }] },
+    });
+    const broken = parseContract(ExecuteDecisionSchema, { action: "confirm", tool_call: { name: "place", arguments: "{not json" } });
+    expect(broken.ok).toBe(false);
+  });
+});
+
+describe("one output rule per stage", () => {
+  test("the deliver prompt asks for plain text only; a contract stage for one JSON object only", () => {
+    const deliver = String(buildStageMessages({ stagePrompt: DELIVER_STAGE_PROMPT, conversation: [], stageState: "", instruction: "" })[0]!.content);
+    expect(deliver).toContain("plain text");
+    expect(deliver).not.toMatch(/JSON object/);
+  });
+
+  test("a summary given as JSON anyway is read as its text; plain text and unusable JSON are told apart", () => {
+    expect(plainText('{"summary": "Your week is arranged."}')).toBe("Your week is arranged.");
+    expect(plainText('```json\n{"final_answer": "Done: 8 placed."}\n```')).toBe("Done: 8 placed.");
+    expect(plainText("Placed 8 reviews {see the grid}.")).toBe("Placed 8 reviews {see the grid}.");
+    expect(plainText('{"placed": 8, "left": 0}')).toBe("");
+  });
+});
+
+describe("tool arguments as a model sends them", () => {
+  const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
+  const place = findTool(domain, "place")!;
+
+  test("numbers given as text are read as numbers; a text field holding digits stays text", () => {
+    expect(checkToolArguments(place, { task_id: "review-limits", day: "3", slot_start: "5" })).toEqual({ ok: true, arguments: { task_id: "review-limits", day: 3, slot_start: 5 } });
+    const digits = checkToolArguments(place, { task_id: "123", day: "2", slot_start: 1 });
+    expect(digits).toEqual({ ok: true, arguments: { task_id: "123", day: 2, slot_start: 1 } });
+    const wrong = checkToolArguments(place, { task_id: "review-limits", day: "Monday", slot_start: 5 });
+    expect(wrong.ok).toBe(false);
+  });
+
+  test("a batch with one invalid write goes back to the model whole, and the card it proposes next shows every write", async () => {
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("user-1", sampleWeek());
+    const place = (task: string, day: unknown, slot: number) => ({ name: "place", arguments: { task_id: task, day, slot_start: slot } });
+    const execute = [
+      json({ speak: "Placing both.", action: "confirm", reason: "", tool_calls: [place("review-limits", "1", 5), place("derivative-drills", "Tuesday", 3)] }),
+      json({ speak: "Placing both.", action: "confirm", reason: "", tool_calls: [place("review-limits", 1, 5), place("derivative-drills", 2, 3)] }),
+      json({ speak: "", action: "done", reason: "", goal_check: "both placed" }),
+    ];
+    const oneStep = planDone([{ content: "Place the calculus reviews", done_when: "both placed" }], { complexity: "simple" });
+    const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [oneStep], execute, toolCalling: "json" });
+    const config = threadConfig("batch-invalid");
+    await graph.invoke({ messages: [new HumanMessage("Place my calculus reviews")] }, config);
+    const card = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const requests = (interruptsOf(card)[0]?.value as { action_requests: Array<{ args: Record<string, unknown> }> }).action_requests;
+    expect(requests.map((request) => request.args)).toEqual([
+      { task_id: "review-limits", day: 1, slot_start: 5 },
+      { task_id: "derivative-drills", day: 2, slot_start: 3 },
+    ]);
+    // The model was told about the bad call and that the good one was not proposed yet.
+    const second = (models.execute.calls[1]!.messages as BaseMessage[]).filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    expect(second).toEqual([expect.stringMatching(/^Error: invalid arguments for place: day/), expect.stringMatching(/^Not proposed yet: 1 other write/)]);
+    const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config);
+    expect(done.phase).toBe("done");
+    const placed = (await repository.load("user-1")).tasks.filter((task) => task.status === "placed" && task.source === "task_item").map((task) => task.id);
+    expect(placed.sort()).toEqual(["derivative-drills", "review-limits"]);
+  });
+});
