@@ -45,6 +45,16 @@ export const ExecuteDecisionSchema = z
       .string()
       .default("")
       .describe("Required for next_plan and done: how the step's done_when (or the goal) is met, citing tool results."),
+    answer: z
+      .string()
+      .default("")
+      .describe("With done (or then=done): the final answer to the user, as it is; leave empty to have the summary written after."),
+    then: z
+      .enum(["next_plan", "done"])
+      .nullish()
+      .describe(
+        "With confirm: how the step ends once the user approves every write unchanged and each applies — next_plan or done, goal_check saying why. A rejection, an edit or a failed write brings the decision back to you instead.",
+      ),
     tool_call: ToolCallRequestSchema.nullish().describe("The tool to call, for continue and confirm."),
     tool_calls: z
       .array(ToolCallRequestSchema)
@@ -55,6 +65,12 @@ export const ExecuteDecisionSchema = z
   .superRefine((decision, context) => {
     if ((decision.action === "next_plan" || decision.action === "done") && decision.goal_check.trim() === "") {
       context.addIssue({ code: "custom", path: ["goal_check"], message: `goal_check is required when action is ${decision.action}` });
+    }
+    if (decision.then && decision.action !== "confirm") {
+      context.addIssue({ code: "custom", path: ["then"], message: "then is only for action confirm (the step's end once its writes apply)" });
+    }
+    if (decision.then && decision.goal_check.trim() === "") {
+      context.addIssue({ code: "custom", path: ["goal_check"], message: `goal_check is required with then=${decision.then}` });
     }
     if (decision.action === "confirm" && !decision.tool_call && !decision.tool_calls?.length) {
       context.addIssue({ code: "custom", path: ["tool_call"], message: "tool_call (or tool_calls) is required when action is confirm" });
@@ -90,15 +106,21 @@ export const CONTROL_TOOLS = [
   },
   {
     name: "next_plan",
-    description: "The current step's done_when is met: go to the next step.",
+    description: "The current step's done_when is met: go to the next step. Called together with write tools, it ends the step once the user approves every write unchanged and each applies.",
     schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
   },
   {
     name: "done",
-    description: "The whole goal is met: the task is finished.",
-    schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
+    description:
+      "The whole goal is met: the task is finished. Called together with write tools, it ends the task once the user approves every write unchanged and each applies (otherwise you decide again).",
+    schema: z.object({ goal_check: GoalCheckSchema, answer: z.string().optional().describe("The final answer to the user; leave out to have the summary written after."), speak: SpeakSchema }),
   },
 ] as const;
+
+/** The control action tool of that name (one of CONTROL_TOOLS). */
+function controlTool(name: string): (typeof CONTROL_TOOLS)[number] {
+  return CONTROL_TOOLS.find((candidate) => candidate.name === name)!;
+}
 
 /** True for the name of a control action tool. */
 export function isControlTool(name: string): boolean {
@@ -114,20 +136,26 @@ export function isControlTool(name: string): boolean {
 export function decisionFromToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
   const speak = text.trim();
   const toolCalls = calls.filter((call) => !isControlTool(call.name)).map((call) => ({ name: call.name, arguments: call.args ?? {} }));
-  if (toolCalls.length > 0) return { ok: true, value: { speak, action: "continue", reason: "", goal_check: "", tool_calls: toolCalls } };
-  const control = calls[0];
+  const control = calls.find((call) => isControlTool(call.name));
+  if (toolCalls.length > 0) {
+    // next_plan / done beside the calls: the step's end once the writes apply (writes among the calls go to a card).
+    const ending = control && control.name !== "ask_user" ? controlTool(control.name).schema.safeParse(control.args ?? {}) : undefined;
+    const fields = ending?.success ? (ending.data as { goal_check: string; answer?: string }) : undefined;
+    const then = fields ? { then: control!.name as "next_plan" | "done", goal_check: fields.goal_check, answer: fields.answer?.trim() ?? "" } : {};
+    return { ok: true, value: { speak, action: "continue", reason: "", goal_check: "", answer: "", ...then, tool_calls: toolCalls } };
+  }
   if (!control) {
     const parsed = parseContract(ExecuteDecisionSchema, text);
     if (parsed.ok) return parsed;
     return { ok: false, problem: `${parsed.problem}, and no tool was called (call a tool, or next_plan / done / ask_user)` };
   }
-  const definition = CONTROL_TOOLS.find((candidate) => candidate.name === control.name)!;
+  const definition = controlTool(control.name);
   const checked = definition.schema.safeParse(control.args ?? {});
   if (!checked.success) {
     const issues = checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ");
     return { ok: false, problem: `the ${control.name} call's arguments did not fit its schema (${issues})` };
   }
   const args = checked.data as { question?: string; goal_check?: string; speak?: string };
-  if (control.name === "ask_user") return { ok: true, value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "" } };
-  return { ok: true, value: { speak: (args.speak ?? speak).trim(), action: control.name as "next_plan" | "done", reason: "", goal_check: args.goal_check! } };
+  if (control.name === "ask_user") return { ok: true, value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "", answer: "" } };
+  return { ok: true, value: { speak: (args.speak ?? speak).trim(), action: control.name as "next_plan" | "done", reason: "", goal_check: args.goal_check!, answer: (args as { answer?: string }).answer?.trim() ?? "" } };
 }

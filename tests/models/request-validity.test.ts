@@ -72,7 +72,7 @@ describe("tool-call ids", () => {
     expect(call.id!.length).toBeLessThanOrEqual(40);
     expect((messages[3] as ToolMessage).tool_call_id).toBe(call.id);
     // The saved messages are not changed: the execution log keeps its keys.
-    expect(workspace[0]!.tool_calls![0]!.id).toBe(long);
+    expect((workspace[0] as AIMessage).tool_calls![0]!.id).toBe(long);
     expect(sendableToolCallId("call_short")).toBe("call_short");
   });
 });
@@ -151,7 +151,7 @@ describe("tool arguments as a model sends them", () => {
     expect(second).toEqual([expect.stringMatching(/^Error: invalid arguments for place: day/), expect.stringMatching(/^Not proposed yet: 1 other write/)]);
     const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config);
     expect(done.phase).toBe("done");
-    const placed = (await repository.load("user-1")).tasks.filter((task) => task.status === "placed" && task.source === "task_item").map((task) => task.id);
+    const placed = (await repository.load("user-1")).tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
     expect(placed.sort()).toEqual(["derivative-drills", "review-limits"]);
   });
 });
