@@ -59,8 +59,12 @@ export interface WorkflowSettings {
   maxToolErrorsPerStep: number;
   /** Writes the user declined in a row after which the current step fails (the user is refusing what it needs). */
   maxRejectionsPerStep: number;
-  /** After each finished step (with steps left), the planner may continue, replace the rest, ask, or finish (docs/design.md#replanning). */
-  replanAfterStep: boolean;
+  /**
+   * After a finished step with steps left, whether the planner reviews the rest — it may continue, replace the rest,
+   * ask, or finish (docs/design.md#replanning): "always"; "when_needed" (the default) — only after a step that met a
+   * setback (a write declined or failed, a tool error), a clean step going straight on to the next; or "never".
+   */
+  replanAfterStep: "always" | "when_needed" | "never";
   workingMemory: WorkingMemoryReminderSettings;
   context: ContextSettings;
 }
@@ -71,7 +75,7 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
   maxPlanRounds: 6,
   maxToolErrorsPerStep: 3,
   maxRejectionsPerStep: 2,
-  replanAfterStep: true,
+  replanAfterStep: "when_needed",
   maxMessageCharacters: 100_000,
   maxInputCharacters: 200_000,
   threadWaitMs: 10_000,

@@ -52,6 +52,18 @@ export interface PendingTool {
   reason: string;
   /** What the model said with the proposal; becomes the content of the assistant tool-call message. */
   speak: string;
+  /**
+   * How the step ends once every write of the card is approved unchanged and applies (the proposal's `then`): no
+   * further model turn. An edit drops it, and a rejection or a failed write leaves the decision to the model.
+   */
+  then?: StepEnding;
+}
+
+/** The end a proposal gave its step: next_plan or done, why it is met, and for done the final answer (may be ""). */
+export interface StepEnding {
+  action: "next_plan" | "done";
+  goalCheck: string;
+  answer: string;
 }
 
 /** A write of a batch card, once the user decided it: approved (as proposed or edited) or rejected. */
@@ -196,6 +208,11 @@ export const TempoAnnotation = Annotation.Root({
   taskStartMessageId: lastValue<string | null>(() => null),
   /** The delivered summary of the last task. */
   finalAnswer: lastValue<string | null>(() => null),
+  /**
+   * The execute model's own final answer, given with the decision that finished the task (`done`'s answer): a
+   * completed task is answered with it, without a deliver model call. Null when none was given.
+   */
+  closingWords: lastValue<string | null>(() => null),
   /** The last error the workflow recorded (a failed deliver model, an exhausted budget), or null. */
   lastError: lastValue<string | null>(() => null),
   /** Graph and tool-domain version this task was planned with ("graph@x/domain@y"). */

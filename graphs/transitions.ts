@@ -126,6 +126,7 @@ export const CLEARED_TASK = {
   pendingAnswer: null,
   answeredWrites: [],
   finalAnswer: null,
+  closingWords: null,
   lastError: null,
   outcome: null,
   workspaceMessageIds: [],

@@ -210,6 +210,7 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
 /** The call an accept or an edit approves (null for a rejection). */
 function approvedCall(tool: PendingTool, { response, editedArguments }: ToolAnswer): PendingTool | null {
   if (response.type === "accept") return tool;
-  if (response.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments };
+  // An edit changes what the proposal's ending (`then`) was judged on: the model decides after it instead.
+  if (response.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments, then: undefined };
   return null;
 }

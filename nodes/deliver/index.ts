@@ -39,7 +39,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     let messageId: string | undefined;
     let lastError = state.lastError;
     try {
-      const phrased = await phrase(state, report, factual, config);
+      // A completed task the execute model already answered (done's answer) needs no second model call.
+      const closing = report.outcome.kind === "completed" ? state.closingWords?.trim() : undefined;
+      const phrased = closing ? { text: closing, id: undefined } : await phrase(state, report, factual, config);
       summary = phrased.text;
       // The summary streamed token by token under the reply's id: the stored message keeps it, so a UI shows it
       // once — unless a server reuses ids, when a fresh one keeps earlier messages from being replaced.

@@ -6,7 +6,8 @@
  * requirement and plan are never cut; the last tool rounds stay whole and
  * earlier ones become a summary; the conversation excerpt shrinks first.
  * Recalled memory (TaskState, relevant episodes, facts) is included within
- * its own share of the budget, and left out on the last rungs.
+ * its own share of the budget, and so is the domain's live state; both are
+ * left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { roundsSinceUpdate, type PlanStep, type TempoState } from "../../graphs/state.js";
@@ -42,7 +43,7 @@ interface Shape {
  * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
  * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
  */
-export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false): ExecutePrompt {
+export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState = ""): ExecutePrompt {
   const { keepToolRounds, promptBudget } = settings.context;
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
@@ -67,6 +68,8 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
           .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
           .join("\n"),
         scratchpad: state.workingMemory.content,
+        // The domain's live state, read fresh (nodes/shared/live-state.ts): no read tool for what it shows.
+        live_state: shape.memory ? liveState : "",
         ...(shape.memory ? memory : {}),
         working_memory_reminder: reminder,
       },

@@ -18,7 +18,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
-import { currentStep, type AnsweredWrite, type PendingTool, type TempoState, type TempoUpdate } from "../../graphs/state.js";
+import { currentStep, type AnsweredWrite, type PendingTool, type StepEnding, type TempoState, type TempoUpdate } from "../../graphs/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor } from "../../models/stage-models.js";
@@ -31,8 +31,10 @@ import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } 
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
+import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, newToolCallId, toolRoundOf, type RoundCall } from "../shared/messages.js";
+import { newId, newToolCallId, toolRoundOf, workspaceMessages, type RoundCall } from "../shared/messages.js";
+import { messageText } from "../../contracts/message-text.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -72,13 +74,16 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (state.workspaceMessageIds.length === 0) {
       emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     }
-    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native);
+    // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
+    const liveState = state.liveState || (await readLiveState(dependencies, config, state.currentStepId));
+    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
     const messages = prompt.messages;
     const decision = bound
       ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", config })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
-    if (!decision.ok) return correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections);
-    return applyDecision(state, decision.value, context, dependencies, config);
+    const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
+    if (!decision.ok) return { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) };
+    return { ...fresh, ...(await applyDecision(state, decision.value, context, dependencies, config)) };
   };
 }
 
@@ -200,12 +205,14 @@ async function applyAnsweredWrites(
   const entries: Array<{ call: RoundCall; result: string }> = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
+  let okCount = 0;
   for (const { tool, approved, result } of answered) {
     const call = { id: tool.id, name: tool.name, arguments: tool.arguments };
     let ok = false;
     let content = result ?? "Not applied: the user rejected this change.";
     if (approved) {
       ({ ok, content } = await runReported(call, context, dependencies, config));
+      if (ok) okCount += 1;
     } else {
       emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
     }
@@ -218,12 +225,19 @@ async function applyAnsweredWrites(
   }
   // The batch is one round: the calls as the model proposed them (edits applied), each answered by its result.
   const rounds = toolRoundOf(entries, answered[0]?.tool.speak ?? "");
-  return {
+  const applied: TempoUpdate = {
     messages: rounds,
     workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
     answeredWrites: [],
+    liveState: "",
     ...update,
   };
+  // The proposal's own ending, when every write was approved unchanged and applied: the step ends with no model turn.
+  const ending = answered[0]?.tool.then;
+  const clean = answered.every((write) => write.approved && write.tool.then !== undefined) && okCount === answered.length && update.phase === undefined;
+  if (!ending || !clean) return applied;
+  const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
+  return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...rounds], dependencies, config) };
 }
 
 async function applyDecision(
@@ -253,7 +267,8 @@ async function applyDecision(
     const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card.
-    for (const write of ran.writes) write.reason = decision.reason || speak;
+    const then: StepEnding | undefined = decision.then ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer } : undefined;
+    for (const write of ran.writes) Object.assign(write, { reason: decision.reason || speak }, then ? { then } : {});
     const [first, ...rest] = ran.writes as [PendingTool, ...PendingTool[]];
     // The proposal's speech goes with the first write, unless a read or memory call of the same decision carried it.
     if (ran.rounds.length === 0) first.speak = speak;
@@ -271,21 +286,40 @@ async function applyDecision(
   }
 
   // next_plan / done: the current step is finished with goal_check as its summary.
-  const finished = finishStep(state, decision.goal_check.trim());
-  const planSteps = finished.planSteps;
   const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
   for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
-  const messages = [...cleared.messages, ...speech];
-  if (decision.action === "done") {
+  const ending = { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer };
+  return { ...base, ...endStep(state, ending, workspaceMessages(state), dependencies, config), messages: [...cleared.messages, ...speech] };
+}
+
+/**
+ * Ends the current step (next_plan) or the task (done) with `ending.goalCheck` as the step's summary. After a step
+ * with steps left, the planner reviews the rest (docs/design.md#replanning) when `replanAfterStep` says so: "always",
+ * or "when_needed" — only when the step met a setback (a write declined or failed, a tool error); otherwise the
+ * next step starts without a planner call. A done's answer is kept as the task's closing words.
+ */
+function endStep(state: TempoState, ending: StepEnding, stepMessages: BaseMessage[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
+  const finished = finishStep(state, ending.goalCheck.trim());
+  const planSteps = finished.planSteps;
+  if (ending.action === "done") {
     // The goal is met: steps never started are skipped, not silently left pending.
     const skipped = planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
-    return { ...base, ...finished, ...finishTask(state, skipped), messages };
+    return { ...finished, ...finishTask(state, skipped), closingWords: ending.answer.trim() || null };
   }
   const next = nextPendingIndex(planSteps);
   if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
-  if (next !== -1 && dependencies.settings.replanAfterStep) {
+  if (next !== -1 && replanNeeded(dependencies.settings.replanAfterStep, stepMessages)) {
     // docs/design.md#replanning: the planner reviews the remaining steps before the next one starts.
-    return { ...base, ...finished, ...sendToPlanner(state, "replan"), messages };
+    return { ...finished, ...sendToPlanner(state, "replan") };
   }
-  return { ...base, ...finished, ...resumeExecution({ ...state, planSteps, currentStepId: null }, planSteps), messages };
+  return { ...finished, ...resumeExecution({ ...state, planSteps, currentStepId: null }, planSteps) };
 }
+
+/** Whether the planner reviews the plan after a step whose rounds were `stepMessages`. */
+function replanNeeded(mode: WorkflowSettings["replanAfterStep"], stepMessages: BaseMessage[]): boolean {
+  if (mode === "always" || mode === "never") return mode === "always";
+  return stepMessages.some((message) => message.getType() === "tool" && SETBACK_RESULT.test(messageText(message)));
+}
+
+/** A tool result that tells of a setback: a write the user declined, or an error. */
+const SETBACK_RESULT = /^(Not applied|Not proposed|Error)\b/;

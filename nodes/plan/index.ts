@@ -31,10 +31,10 @@ import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { runTool } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { conversationMessages, newId, newToolCallId, workspaceMessages } from "../shared/messages.js";
+import { conversationMessages, newId, workspaceMessages } from "../shared/messages.js";
+import { readLiveState } from "../shared/live-state.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 
@@ -70,19 +70,10 @@ export function createPlanNode(dependencies: NodeDependencies) {
     return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config);
   }
 
-  /** Runs the domain's preflight read tool at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
+  /** The live state at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
-    const preflight = dependencies.domain.preflight;
-    if (!preflight) return "";
     if (state.planRoundsUsed > 0 && state.liveState) return state.liveState;
-    const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    const outcome = await runTool(
-      dependencies.domain,
-      { userId, threadId, stepId: null },
-      { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments },
-      dependencies.executionLog,
-    );
-    return `${preflight.tool} (fetched just now):\n${outcome.content}`;
+    return readLiveState(dependencies, config);
   }
 
   /** The domain's open items when the task is first planned: deliver compares them with what is open at the end. */

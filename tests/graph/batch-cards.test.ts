@@ -38,7 +38,7 @@ async function batchGraph(placements: Array<Record<string, unknown>>, after: Ret
     domain: createScheduleDomain({ repository }),
     plan: [PLAN],
     execute: [propose(placements), ...after],
-    settings: { replanAfterStep: false },
+    settings: { replanAfterStep: "never" },
   });
   const config = threadConfig(`batch-${Math.random().toString(36).slice(2)}`);
   await graph.invoke({ messages: [new HumanMessage("Place my review tasks")] }, config);

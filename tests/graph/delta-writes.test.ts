@@ -110,7 +110,10 @@ test("a whole task run through the graph reads back the same plan and workspace 
   // (The plan card's answer is saved once, at the batch card: the stored writes are those of the other runs.)
   const patches = stored.planSteps!.filter((write) => !Array.isArray(write)) as Array<{ steps: PlanStep[] }>;
   expect(stored.planSteps!.filter((write) => Array.isArray(write))).toHaveLength(1); // the drafted plan
-  expect(patches.length).toBeGreaterThanOrEqual(3);
-  for (const patch of patches) expect(patch.steps).toHaveLength(1);
+  // (A clean step goes straight on to the next, with no replan round: fewer runs, fewer stored patches.)
+  expect(patches.length).toBeGreaterThanOrEqual(2);
+  // Each patch holds only the steps that changed: one, or a finished step and the next one starting together.
+  for (const patch of patches) expect(patch.steps.length).toBeLessThanOrEqual(2);
+  expect(patches.some((patch) => patch.steps.length === 1)).toBe(true);
   expect(stored.workspaceMessageIds!.filter((write) => !Array.isArray(write)).length).toBeGreaterThanOrEqual(2);
 });

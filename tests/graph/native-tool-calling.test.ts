@@ -59,7 +59,7 @@ const JSON_FALLBACK = [
 async function run(execute: AIMessage[], toolCalling: "native" | "json") {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("user-1", sampleWeek());
-  const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [PLAN], execute, settings: { replanAfterStep: false }, toolCalling });
+  const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [PLAN], execute, settings: { replanAfterStep: "never" }, toolCalling });
   const config = threadConfig(`native-${toolCalling}`);
   await graph.invoke({ messages: [new HumanMessage("Place my calculus reviews")] }, config);
   const batch = await graph.invoke(resume({ type: "accept", args: null }), config);

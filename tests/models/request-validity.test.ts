@@ -93,7 +93,7 @@ describe("strict structured-output schemas", () => {
     const parsed = parseContract(ExecuteDecisionSchema, fromStrictOutput(answer));
     expect(parsed).toEqual({
       ok: true,
-      value: { speak: "Placing.", action: "confirm", reason: "", goal_check: "", tool_calls: [{ name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } }] },
+      value: { speak: "Placing.", action: "confirm", reason: "", goal_check: "", answer: "", tool_calls: [{ name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } }] },
     });
     const broken = parseContract(ExecuteDecisionSchema, { action: "confirm", tool_call: { name: "place", arguments: "{not json" } });
     expect(broken.ok).toBe(false);

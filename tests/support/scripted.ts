@@ -53,7 +53,9 @@ export function scriptedGraph(options: {
     deliver: scripted(options.deliver ?? ["All done."]),
   };
   const checkpointer = new MemorySaver();
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings: options.settings, store: options.store });
+  // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.
+  const settings = { replanAfterStep: "always" as const, ...options.settings };
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store });
   return { graph, models, checkpointer };
 }
 

@@ -1,0 +1,19 @@
+/**
+ * The domain's live state (its preflight read, e.g. the schedule's get_overview), read fresh for a stage prompt:
+ * the planner plans on it and the execute model acts on it without calling a read tool for what it shows. Kept in
+ * the run-only `liveState` field; a write applied in the run clears it, so the next prompt reads it again.
+ */
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../../config/configuration.js";
+import { runTool } from "../../tools/runner.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { newToolCallId } from "./messages.js";
+
+/** Runs the domain's preflight read now: its result headed "<tool> (fetched just now):", or "" for a domain without one. */
+export async function readLiveState(dependencies: NodeDependencies, config: LangGraphRunnableConfig, stepId: string | null = null): Promise<string> {
+  const preflight = dependencies.domain.preflight;
+  if (!preflight) return "";
+  const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+  const outcome = await runTool(dependencies.domain, { userId, threadId, stepId }, { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments }, dependencies.executionLog);
+  return `${preflight.tool} (fetched just now):\n${outcome.content}`;
+}
