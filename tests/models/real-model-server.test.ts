@@ -1,0 +1,156 @@
+/**
+ * Tempo against a model server that checks requests the way OpenAI does (issue 24): real `ChatOpenAI` over HTTP
+ * to the OpenAI server double (`tests/support/openai-double/`), which plays the schedule model (the offline
+ * policy, answered as tool calls, JSON or text as each request asks). The demo task ("arrange my review week",
+ * plan card and batch card approved) and a move / swap / read conversation must complete in every mode — native
+ * tool calling, the JSON contract in text, the JSON contract with structured output, and streamed model calls —
+ * with no request refused, and end where the same conversations end on the offline policy in process.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver, type Interrupt } from "@langchain/langgraph";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readSettings } from "../../config/environment.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { createStageModels } from "../../models/create-models.js";
+import type { StageModels } from "../../models/stage-models.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
+import { startOpenAIDouble, type OpenAIDouble } from "../support/openai-double/index.js";
+import { resume, threadConfig } from "../support/scripted.js";
+
+const USER = "student";
+const DEMO = "Help me arrange next week's review sessions.";
+const CONVERSATION = ["Move my matrix review to Thursday", "Swap review-limits and matrix-review", "When am I free on Saturday afternoon?"];
+
+interface Mode {
+  name: string;
+  environment: Record<string, string>;
+  /** Model calls streamed: the graph is run with `.stream` in the messages and custom modes. */
+  streamed: boolean;
+}
+
+const MODES: Mode[] = [
+  { name: "native tool calling", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
+  { name: "JSON contract in text", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
+  { name: "JSON contract with structured output", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "on" }, streamed: false },
+  { name: "streamed model calls (native)", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: true },
+];
+
+/** What a conversation ended with. */
+interface Outcome {
+  /** Each card's action requests (name, arguments). */
+  cards: Array<Array<[string, Record<string, unknown>]>>;
+  /** The final answer of each message's task. */
+  answers: Array<string | null>;
+  phases: string[];
+  schedule: ScheduleState;
+  /** The run's error, if it stopped on one. */
+  error?: string;
+}
+
+/**
+ * Sends each message on one thread and approves every card (a batch card's writes each), as `scripts/demo.ts` does;
+ * with `streamed`, through `.stream` (messages and custom modes, every event read), else `.invoke`.
+ */
+async function converse(models: StageModels, week: ScheduleState, messages: string[], streamed: boolean): Promise<Outcome> {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed(USER, week);
+  const settings = readSettings({}).workflow;
+  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings });
+  const config = threadConfig(`real-model-${Math.random().toString(36).slice(2)}`, USER);
+  const outcome: Outcome = { cards: [], answers: [], phases: [], schedule: week };
+  const run = async (input: Parameters<typeof graph.invoke>[0]) => {
+    if (!streamed) return void (await graph.invoke(input, config));
+    for await (const _event of await graph.stream(input, { ...config, streamMode: ["messages", "custom"] })) void _event;
+  };
+  try {
+    for (const message of messages) {
+      await run({ messages: [new HumanMessage(message)] });
+      for (let turn = 0; turn < 20; turn += 1) {
+        const state = await graph.getState(config);
+        const pending = state.tasks.flatMap((task) => task.interrupts as Interrupt[])[0];
+        if (!pending) break;
+        const requests = (pending.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
+        outcome.cards.push(requests.map((request) => [request.name, request.args]));
+        await run(resume({ decisions: requests.map(() => ({ type: "approve" })) }));
+      }
+      const values = (await graph.getState(config)).values as { finalAnswer: string | null; phase: string };
+      outcome.answers.push(values.finalAnswer);
+      outcome.phases.push(values.phase);
+    }
+  } catch (error) {
+    outcome.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+  outcome.schedule = await repository.load(USER);
+  return outcome;
+}
+
+/** The stage models of `mode`: ChatOpenAI at the double. */
+function httpModels(double: OpenAIDouble, mode: Mode): StageModels {
+  const settings = readSettings({ OPENAI_BASE_URL: double.baseUrl, OPENAI_API_KEY: "test", TEMPO_MODEL_MAX_RETRIES: "0", TEMPO_MODEL_TIMEOUT_MS: "20000", ...mode.environment });
+  const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
+  expect(created.offline).toBe(false);
+  return created.models;
+}
+
+const placedReviews = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
+
+let double: OpenAIDouble;
+let demoReference: Outcome;
+let conversationReference: Outcome;
+
+beforeAll(async () => {
+  double = await startOpenAIDouble();
+  // The same conversations on the offline policy in process: where a faithful model server must end too.
+  demoReference = await converse({ default: new ScheduleOfflinePolicy() }, sampleWeek(), [DEMO], false);
+  conversationReference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), CONVERSATION, false);
+});
+afterAll(() => double.close());
+
+test("the references: the offline policy in process arranges the week and moves, swaps and reads", () => {
+  expect(demoReference.error).toBeUndefined();
+  expect(demoReference.phases).toEqual(["done"]);
+  expect(demoReference.cards.map((card) => card.map(([name]) => name))).toEqual([["confirm_plan"], expect.arrayContaining(["place"])]);
+  expect(placedReviews(demoReference.schedule).length).toBeGreaterThanOrEqual(placedReviews(sampleWeek()).length + 4);
+  expect(conversationReference.error).toBeUndefined();
+  expect(conversationReference.phases).toEqual(["done", "done", "done"]);
+  expect(placeOf(conversationReference.schedule, "matrix-review")).toBe("day 1 slots 5-6");
+  expect(placeOf(conversationReference.schedule, "review-limits")).toBe("day 4 slots 7-8");
+  expect(conversationReference.answers[2]).toBe("You are free in slots 5-8:\n- Saturday (day 6): slots 6-8");
+});
+
+describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
+  /** Runs a conversation through the double; the requests it made and the refusals among them. */
+  async function throughDouble(week: ScheduleState, messages: string[]) {
+    const first = double.requests.length;
+    const outcome = await converse(httpModels(double, mode), week, messages, mode.streamed);
+    const requests = double.requests.slice(first);
+    const refusals = requests.flatMap((request) => (request.refusal ? [`request ${request.index - first} (${request.stage}): ${request.refusal.message}`] : []));
+    return { outcome, requests, refusals };
+  }
+
+  test("the demo task: plan card and batch card approved, the week arranged, no request refused", async () => {
+    const { outcome, requests, refusals } = await throughDouble(sampleWeek(), [DEMO]);
+    expect(refusals).toEqual([]);
+    expect(outcome.error).toBeUndefined();
+    expect(requests.every((request) => request.body.stream === mode.streamed || request.stage === "memory")).toBe(true);
+    expect(outcome.phases).toEqual(["done"]);
+    expect(outcome.cards).toEqual(demoReference.cards);
+    expect(placedReviews(outcome.schedule)).toEqual(placedReviews(demoReference.schedule));
+    expect(outcome.schedule).toEqual(demoReference.schedule);
+    expect(outcome.answers).toEqual(demoReference.answers);
+  });
+
+  test("a move, a swap and a read on one thread, no request refused", async () => {
+    const { outcome, refusals } = await throughDouble(halfPlacedWeek(), CONVERSATION);
+    expect(refusals).toEqual([]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.phases).toEqual(["done", "done", "done"]);
+    expect(outcome.cards).toEqual(conversationReference.cards);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 1 slots 5-6");
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 4 slots 7-8");
+    expect(outcome.schedule).toEqual(conversationReference.schedule);
+    expect(outcome.answers).toEqual(conversationReference.answers);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * What the OpenAI server double answers: a brain's decision — text and tool calls — in the shape the request
+ * asked for, with the switchable imperfections of real models applied.
+ *
+ * The default brain plays a schedule model: Tempo's offline policy (`decide`) reads the request's messages as
+ * LangChain messages and returns the stage's JSON contract (plain text for deliver). With `tools` in the request
+ * (native tool calling) an execute decision becomes tool calls — its `tool_call` / `tool_calls`, or a call of
+ * the control tool `next_plan` / `done` / `ask_user`; a `tool_choice` naming one function (structured output by
+ * function calling) gets the contract as that function's arguments; otherwise the contract is the content.
+ */
+import { randomBytes } from "node:crypto";
+import { decide } from "../../../tools/schedule/offline-policy.js";
+import { toLangChainMessages, type OpenAIChatMessage } from "../fake-openai-server.js";
+import type { ChatMessage, ChatRequestBody } from "./validation.js";
+
+/** A request the double received. */
+export interface DoubleRequest {
+  /** 0 for the first completions request. */
+  index: number;
+  body: ChatRequestBody;
+  /** The stage tag of the system message (`<stage name="plan">` → "plan"), or "". */
+  stage: string;
+  receivedAt: number;
+}
+
+/** A tool call the brain makes; `arguments` as an object, or as text sent verbatim. */
+export interface BrainCall {
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
+/** What the model says: text (or null) and tool calls, and optionally reasoning. */
+export interface BrainReply {
+  content: string | null;
+  toolCalls?: BrainCall[];
+  reasoning?: string;
+}
+
+/** Decides a reply to a request: text, or a reply with tool calls. */
+export type Brain = (request: DoubleRequest) => string | BrainReply | Promise<string | BrainReply>;
+
+/**
+ * Imperfections of real models, switched on per server or per request:
+ * - `text-before-call`: some text with every tool call;
+ * - `one-call-at-a-time`: of several parallel calls only the first (as with `parallel_tool_calls: false`);
+ * - `fenced-json`: JSON content inside a ```json fence (never under strict `json_schema`);
+ * - `numbers-as-strings`: numbers in tool arguments as strings (`"day": "3"`);
+ * - `json-for-text`: the deliver stage's text as `{"summary": …}`;
+ * - `reasoning`: a `reasoning_content` (DeepSeek / vLLM style) on the message or delta.
+ */
+export type Imperfection = "text-before-call" | "one-call-at-a-time" | "fenced-json" | "numbers-as-strings" | "json-for-text" | "reasoning";
+
+export const IMPERFECTIONS: readonly Imperfection[] = ["text-before-call", "one-call-at-a-time", "fenced-json", "numbers-as-strings", "json-for-text", "reasoning"];
+
+/** The stage tag of the first system (or developer) message, or "". */
+export function stageOf(messages: readonly ChatMessage[]): string {
+  const system = messages.find((message) => message.role === "system" || message.role === "developer");
+  return /<stage name="(\w+)">/.exec(contentText(system?.content))?.[1] ?? "";
+}
+
+export function contentText(content: ChatMessage["content"]): string {
+  if (content === null || content === undefined) return "";
+  return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
+}
+
+/** The function a `tool_choice` forces, or undefined. */
+function forcedFunction(body: ChatRequestBody): string | undefined {
+  return (body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
+}
+
+/** The schedule model: Tempo's offline policy, answered in the request's shape. */
+export const scheduleBrain: Brain = (request) => {
+  const text = decide(toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[]));
+  const forced = forcedFunction(request.body);
+  if (forced) return { content: null, toolCalls: [{ name: forced, arguments: JSON.parse(text) as Record<string, unknown> }] };
+  if (!request.body.tools?.length || request.stage !== "execute") return text;
+  return nativeExecute(JSON.parse(text) as ExecuteJson);
+};
+
+interface ExecuteJson {
+  speak?: string;
+  action?: string;
+  reason?: string;
+  goal_check?: string;
+  tool_call?: { name: string; arguments?: Record<string, unknown> } | null;
+  tool_calls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
+}
+
+/** An execute decision of the JSON contract as a natively tool-calling model makes it. */
+function nativeExecute(decision: ExecuteJson): BrainReply {
+  const speak = (decision.speak ?? "").trim();
+  const calls = [...(decision.tool_call ? [decision.tool_call] : []), ...(decision.tool_calls ?? [])];
+  if (calls.length > 0) return { content: speak || null, toolCalls: calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} })) };
+  switch (decision.action) {
+    case "next_plan":
+    case "done":
+      return { content: null, toolCalls: [{ name: decision.action, arguments: { goal_check: decision.goal_check ?? "", ...(speak ? { speak } : {}) } }] };
+    case "ask_user":
+      return { content: null, toolCalls: [{ name: "ask_user", arguments: { question: speak } }] };
+    default:
+      return { content: speak || decision.reason || "Thinking." };
+  }
+}
+
+/** A tool-call id like OpenAI's: `call_` and 24 random characters (29 in all, within the 40 allowed). */
+export function callId(): string {
+  return `call_${randomBytes(18).toString("base64url").slice(0, 24)}`;
+}
+
+/** `reply` as the request gets it: imperfections applied, `parallel_tool_calls: false` honoured. */
+export function shapeReply(reply: BrainReply, body: ChatRequestBody, stage: string, imperfections: ReadonlySet<Imperfection>): BrainReply {
+  let calls = reply.toolCalls ?? [];
+  let content = reply.content;
+  const strictSchema = body.response_format?.type === "json_schema";
+  const jsonOnly = strictSchema || body.response_format?.type === "json_object";
+  if (body.parallel_tool_calls === false || imperfections.has("one-call-at-a-time")) calls = calls.slice(0, 1);
+  if (imperfections.has("numbers-as-strings")) {
+    calls = calls.map((call) => ({ ...call, arguments: typeof call.arguments === "string" ? call.arguments : numbersAsStrings(call.arguments) }));
+    if (content && stage === "execute") content = executeNumbersAsStrings(content);
+  }
+  if (imperfections.has("text-before-call") && calls.length > 0 && !content) content = "Let me look at that.";
+  if (imperfections.has("json-for-text") && stage === "deliver" && content && !looksLikeJson(content)) content = JSON.stringify({ summary: content });
+  if (imperfections.has("fenced-json") && !jsonOnly && content && looksLikeJson(content)) content = "```json\n" + content + "\n```";
+  const reasoning = reply.reasoning ?? (imperfections.has("reasoning") ? `The ${stage || "model"} stage: reading the request and deciding.` : undefined);
+  return { content, toolCalls: calls, ...(reasoning ? { reasoning } : {}) };
+}
+
+function looksLikeJson(text: string): boolean {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function numbersAsStrings(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === "number" ? String(value) : value]));
+}
+
+/** The execute contract's tool arguments with numbers as strings (other JSON left as it is). */
+function executeNumbersAsStrings(content: string): string {
+  if (!looksLikeJson(content)) return content;
+  const decision = JSON.parse(content) as ExecuteJson;
+  const fix = (call: { name: string; arguments?: Record<string, unknown> }) => ({ ...call, arguments: numbersAsStrings(call.arguments ?? {}) });
+  return JSON.stringify({ ...decision, ...(decision.tool_call ? { tool_call: fix(decision.tool_call) } : {}), ...(decision.tool_calls ? { tool_calls: decision.tool_calls.map(fix) } : {}) });
+}
