@@ -31,10 +31,23 @@ interface JsonSchema {
 
 const REASONABLE_BOUND = 1_000_000;
 
-/** Renders the domain's tools (and any graph-level tools) for a system prompt. */
+/** Renders the domain's tools (and any graph-level tools) for a system prompt: what each does and its arguments. */
 export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] = []): string {
   const lines = [...domain.tools, ...extraTools].map((tool) => `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${renderArguments(tool.schema)}`);
   return `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
+}
+
+/**
+ * The tools as a planner needs them: each one's name, kind and first sentence, no arguments — the planner writes
+ * steps, never calls; the execute stage gets the whole brief (or the bound schemas). A quarter of the whole brief.
+ */
+export function plannerToolBrief(domain: ToolDomain): string {
+  const lines = domain.tools.map((tool) => `- ${tool.name} [${tool.kind}]: ${firstSentence(tool.description)}`);
+  return `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
+}
+
+function firstSentence(text: string): string {
+  return /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim();
 }
 
 /** "task_id: string — Id of …; limit?: integer 1-100 — …", or "none". */

@@ -29,7 +29,7 @@ import type { Stage } from "../../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
-import { toolBrief } from "../../prompts/tool-brief.js";
+import { plannerToolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -48,7 +48,7 @@ const MODE_INSTRUCTIONS = {
 
 /** Builds the plan node. */
 export function createPlanNode(dependencies: NodeDependencies) {
-  const tools = toolBrief(dependencies.domain);
+  const tools = plannerToolBrief(dependencies.domain);
 
   async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig, liveState: string) {
     const messages = buildStageMessages({
