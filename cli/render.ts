@@ -18,6 +18,12 @@ export function renderStatus(text: string): string {
   return `  · ${text}`;
 }
 
+/** The reasoning a model returned, as its own indented block (never part of the answer line). */
+export function renderReasoning(text: string): string {
+  const lines = text.trim().split(/\r?\n/).filter((line) => line.trim() !== "");
+  return ["  ┆ reasoning", ...lines.map((line) => `  ┆ ${line}`)].join("\n");
+}
+
 /** A tool call about to run or being applied. */
 export function renderToolCall(name: string, args: Record<string, unknown>): string {
   return `  → ${name} ${JSON.stringify(args)}`;

@@ -1,12 +1,12 @@
 /**
  * Turns the `custom` stream's Tempo events into terminal text as they
- * arrive: status lines, tool activity, and the assistant's text, whose
+ * arrive: status lines, reasoning blocks, tool activity, and the assistant's text, whose
  * pseudo-streamed chunks join into one `tempo>` line per message. Cards
  * are not printed from the stream: the chat renders them from the saved
  * state, which also covers a card re-shown after a restart.
  */
 import type { TempoEvent } from "../streaming/events.js";
-import { ASSISTANT_PREFIX, renderStatus, renderToolCall, renderToolResult } from "./render.js";
+import { ASSISTANT_PREFIX, renderReasoning, renderStatus, renderToolCall, renderToolResult } from "./render.js";
 
 /** Stateful only in which assistant message is open on the current line. */
 export class StreamPrinter {
@@ -36,6 +36,8 @@ function lineOf(event: Exclude<TempoEvent, { kind: "assistant_text" }>): string 
   switch (event.kind) {
     case "status":
       return renderStatus(event.text);
+    case "reasoning":
+      return renderReasoning(event.text);
     case "tool_call":
       return renderToolCall(event.name, event.arguments);
     case "tool_result":

@@ -103,6 +103,8 @@ export interface TempoConfigurable {
   langgraph_auth_user?: { identity?: string };
   /** Overrides `maxRounds` for this thread's next task. */
   max_rounds?: number;
+  /** How long a model call runs before the stream says it is waiting, and how often after, in ms (default 3000). */
+  model_status_ms?: number;
 }
 
 /** What a node needs from the run config: ids and the effective workflow settings. */

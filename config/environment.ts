@@ -10,8 +10,8 @@
  * | TEMPO_MODEL_<STAGE>       | TEMPO_MODEL          | per-stage model (CHAT, PLAN, PLAN_DEEP, EXECUTE, DELIVER, MEMORY) |
  * | TEMPO_STRUCTURED_OUTPUT   | auto                 | on / off / auto (on for api.openai.com, off with a base URL) |
  * | TEMPO_TOOL_CALLING        | auto                 | auto / native / json: execute by native tool calls (auto: when the model has bindTools) or the JSON contract in text |
- * | TEMPO_MODEL_TIMEOUT_MS    | 60000                | per model call                                           |
- * | TEMPO_MODEL_MAX_RETRIES   | 2                    | retries with backoff on timeouts / HTTP errors           |
+ * | TEMPO_MODEL_TIMEOUT_MS    | 20000                | per model request attempt                                |
+ * | TEMPO_MODEL_MAX_RETRIES   | 1                    | retries with backoff on timeouts, dropped connections, 5xx, 429 (never 400/401/403/404) |
  * | DATABASE_URL              | (none)               | Postgres; unset → embedded Postgres (PGlite)             |
  * | TEMPO_DATA_DIR            | ./.tempo/pgdata      | embedded Postgres data folder                            |
  * | TEMPO_DB_SCHEMA           | public               | schema of the checkpoint tables                          |
@@ -40,6 +40,16 @@ export interface ModelSettings {
   timeoutMs: number;
   maxRetries: number;
 }
+
+/**
+ * Model call bounds (docs/design.md#model-failures). A model that never answers is told after at most
+ * (1 + retries) × timeout + the wait between attempts: 2 × 20 s + ≤ 2 s backoff = 42 s by default; a 429's
+ * Retry-After is honoured up to RETRY_AFTER_LIMIT_MS (5 s), so no path passes 20 + 5 + 20 = 45 s.
+ */
+export const DEFAULT_MODEL_TIMEOUT_MS = 20_000;
+export const DEFAULT_MODEL_MAX_RETRIES = 1;
+/** The longest Retry-After of a 429 that is waited for; a longer one ends the call at once (MODEL_UNAVAILABLE, naming the wait). */
+export const RETRY_AFTER_LIMIT_MS = 5_000;
 
 /** Default `statement_timeout` of Tempo's connections, in ms. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
@@ -94,8 +104,8 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       stageModels,
       structuredOutput: structuredOutput as ModelSettings["structuredOutput"],
       toolCalling: toolCalling as ModelSettings["toolCalling"],
-      timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", 60_000),
-      maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", 2, 0),
+      timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", DEFAULT_MODEL_TIMEOUT_MS),
+      maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", DEFAULT_MODEL_MAX_RETRIES, 0),
     },
     database: {
       databaseUrl: value("DATABASE_URL"),

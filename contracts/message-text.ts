@@ -1,15 +1,51 @@
 /**
  * The one way to read a message's text: a string, or a message's content — a string, or content parts whose text
- * is joined (parts without text, such as images or tool calls, count for nothing). Works on anything message-like,
- * including untrusted input, and is "" for no message. `oneLine` shortens such text for a summary line.
+ * is joined (parts without text, such as images or tool calls, count for nothing, and reasoning parts are never
+ * text). Works on anything message-like, including untrusted input, and is "" for no message. `reasoningText` reads
+ * the reasoning a model returned beside its answer; `oneLine` shortens text for a summary line.
  */
 
-/** The text of a message-like value: a string, or its content (text parts joined); "" for anything else. */
+/** Content part types that carry a model's reasoning, not its answer. */
+const REASONING_PARTS = new Set(["reasoning", "reasoning_content", "thinking", "redacted_thinking"]);
+
+/** The text of a message-like value: a string, or its content (text parts joined, reasoning parts left out); "" for anything else. */
 export function messageText(message: unknown): string {
   if (typeof message === "string") return message;
   const content = (message as { content?: unknown } | null | undefined)?.content;
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (typeof part === "string" ? part : REASONING_PARTS.has(part?.type) ? "" : typeof part?.text === "string" ? part.text : ""))
+      .join("");
+  }
+  return "";
+}
+
+/**
+ * The reasoning a message carries, "" for none: `additional_kwargs.reasoning_content` (how ChatOpenAI passes on the
+ * `reasoning_content` of DeepSeek / Qwen / vLLM servers), a string or summarised `additional_kwargs.reasoning`, and
+ * LangChain reasoning content parts (`{type: "reasoning", reasoning}`, summaries, Anthropic's `thinking`).
+ */
+export function reasoningText(message: unknown): string {
+  if (message === null || typeof message !== "object") return "";
+  const found: string[] = [];
+  const kwargs = (message as { additional_kwargs?: Record<string, unknown> }).additional_kwargs ?? {};
+  if (typeof kwargs.reasoning_content === "string") found.push(kwargs.reasoning_content);
+  found.push(reasoningOf(kwargs.reasoning));
+  const content = (message as { content?: unknown }).content;
+  if (Array.isArray(content)) {
+    for (const part of content) if (part && typeof part === "object" && REASONING_PARTS.has((part as { type?: string }).type ?? "")) found.push(reasoningOf(part));
+  }
+  return found.filter((text) => text.trim() !== "").join("\n\n");
+}
+
+/** The text of one reasoning value: a string, or an object's `reasoning` / `thinking` / `text` / `summary[].text`. */
+function reasoningOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === null || typeof value !== "object") return "";
+  const part = value as { reasoning?: unknown; thinking?: unknown; text?: unknown; summary?: unknown };
+  for (const text of [part.reasoning, part.thinking, part.text]) if (typeof text === "string" && text.trim()) return text;
+  if (Array.isArray(part.summary)) return part.summary.map((item) => (typeof item?.text === "string" ? item.text : "")).filter(Boolean).join("\n");
   return "";
 }
 

@@ -9,6 +9,9 @@ export type TempoErrorCode =
   | "INVALID_CONFIGURATION"
   | "MODEL_OUTPUT_INVALID"
   | "MODEL_UNAVAILABLE"
+  | "MODEL_REQUEST_REFUSED"
+  | "MODEL_AUTH"
+  | "MODEL_NOT_FOUND"
   | "DATABASE_UNREACHABLE"
   | "DATABASE_TIMEOUT"
   | "THREAD_BUSY"
@@ -82,17 +85,106 @@ export class ModelOutputError extends TempoError {
   }
 }
 
-/** A model call failed (timeout, HTTP error, refused connection) after the client's own retries. */
+/** Where a failed model call went: the stage, the model's name and the server (for the messages below). */
+export interface ModelCallContext {
+  stage: string;
+  model?: string;
+  /** The server's base URL; unset means api.openai.com. */
+  baseUrl?: string;
+}
+
+/** `model "m" at URL`, or less when it is not known. */
+function modelAt(context: ModelCallContext): string {
+  const where = context.baseUrl ?? "api.openai.com";
+  return context.model ? `model "${context.model}" at ${where}` : where;
+}
+
+/**
+ * A model call failed after the client's own retries: connection refused or reset, a dropped socket, timeouts,
+ * 5xx and 429 answers. Retrying later can work.
+ */
 export class ModelUnavailableError extends TempoError {
-  constructor(stage: string, cause: unknown) {
+  constructor(stage: string, cause: unknown, context: Partial<ModelCallContext> & { advice?: string; attempts?: number } = {}) {
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const where = context.model || context.baseUrl ? `; ${modelAt({ stage, ...context })}` : "";
+    const attempts = context.attempts && context.attempts > 1 ? `, after ${context.attempts} attempts` : "";
+    const advice = context.advice ?? "check OPENAI_BASE_URL / OPENAI_API_KEY and that the server is running if it persists";
     super(
       "MODEL_UNAVAILABLE",
-      `The ${stage} model could not be reached (${reason}). The thread is kept as it was: retry by sending "try again", and check OPENAI_BASE_URL / OPENAI_API_KEY if it persists.`,
-      { stage, reason },
+      `The ${stage} model could not be reached (${reason}${where}${attempts}). The thread is kept as it was: send "try again" to retry; ${advice}.`,
+      { stage, reason, model: context.model, baseUrl: context.baseUrl, attempts: context.attempts },
       { cause },
     );
     this.name = "ModelUnavailableError";
+  }
+}
+
+/**
+ * The model server refused the request itself (HTTP 400 / 422): Tempo sent something this server does not accept.
+ * The same request would be refused again, so it is not retried; the run ends with the thread kept as it was.
+ */
+export class ModelRequestRefusedError extends TempoError {
+  constructor(context: ModelCallContext, status: number, serverMessage: string, options: { hint?: string; cause?: unknown } = {}) {
+    const hint =
+      options.hint ??
+      "change the setting the server names (TEMPO_STRUCTURED_OUTPUT=off, TEMPO_TOOL_CALLING=json, or another TEMPO_MODEL) and restart, or report it with this message";
+    super(
+      "MODEL_REQUEST_REFUSED",
+      `The ${context.stage} model server refused Tempo's request (HTTP ${status}: ${serverMessage}; ${modelAt(context)}). ` +
+        `This is a Tempo bug or an unsupported model setting, not a passing fault: "try again" would send the same request and be refused again. ` +
+        `The thread is kept as it was: ${hint}.`,
+      { stage: context.stage, status, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      { cause: options.cause },
+    );
+    this.name = "ModelRequestRefusedError";
+  }
+}
+
+/** The model server did not accept the credentials (HTTP 401) or does not let them use the model (403). */
+export class ModelAuthError extends TempoError {
+  constructor(context: ModelCallContext, status: number, serverMessage: string, options: { cause?: unknown } = {}) {
+    const what = status === 403 ? "does not allow this API key to use it" : "did not accept the API key";
+    super(
+      "MODEL_AUTH",
+      `The ${context.stage} model server ${what} (HTTP ${status}: ${serverMessage}; ${modelAt(context)}). ` +
+        `Set a valid OPENAI_API_KEY for this server (and check OPENAI_BASE_URL), restart, then send "try again"; the thread is kept as it was.`,
+      { stage: context.stage, status, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      { cause: options.cause },
+    );
+    this.name = "ModelAuthError";
+  }
+}
+
+/** HTTP 404: the server has no such model, or the base URL does not lead to a chat completions endpoint. */
+export class ModelNotFoundError extends TempoError {
+  constructor(context: ModelCallContext, serverMessage: string, options: { cause?: unknown } = {}) {
+    super(
+      "MODEL_NOT_FOUND",
+      `The ${context.stage} model "${context.model ?? "(unnamed)"}" was not found at ${context.baseUrl ?? "api.openai.com"} (HTTP 404: ${serverMessage}). ` +
+        `Check TEMPO_MODEL (or TEMPO_MODEL_${context.stage.toUpperCase()}) against the server's model list, and OPENAI_BASE_URL ` +
+        `(an OpenAI-compatible server's base URL usually ends in /v1); restart, then send "try again". The thread is kept as it was.`,
+      { stage: context.stage, status: 404, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      { cause: options.cause },
+    );
+    this.name = "ModelNotFoundError";
+  }
+}
+
+/**
+ * The server answered, but not with a chat completion: an HTML page, an empty body, `choices: []`, plain text.
+ * (`ModelOutputError`, the same code, is a completion whose content failed the stage's contract too often.)
+ */
+export class ModelResponseInvalidError extends TempoError {
+  constructor(context: ModelCallContext, what: string, options: { cause?: unknown } = {}) {
+    super(
+      "MODEL_OUTPUT_INVALID",
+      `The ${context.stage} model server answered with something that is not a chat completion (${what}; ${modelAt(context)}). ` +
+        `Check that OPENAI_BASE_URL is the server's OpenAI-compatible API (usually ending in /v1), not a web page, a login page or a proxy; ` +
+        `then send "try again". The thread is kept as it was.`,
+      { stage: context.stage, what, model: context.model, baseUrl: context.baseUrl },
+      { cause: options.cause },
+    );
+    this.name = "ModelResponseInvalidError";
   }
 }
 

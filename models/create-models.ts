@@ -5,7 +5,8 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
-import { MODEL_STAGES, type ModelSettings } from "../config/environment.js";
+import { MODEL_STAGES, RETRY_AFTER_LIMIT_MS, type ModelSettings } from "../config/environment.js";
+import { boundedRetries, checkedFetch } from "./model-errors.js";
 import { STAGE_SAMPLING, type Stage, type StageModels } from "./stage-models.js";
 
 export interface CreatedModels {
@@ -37,9 +38,12 @@ export function createStageModels(settings: ModelSettings, offlinePolicy: () => 
       maxTokens: STAGE_SAMPLING[stage].maxTokens,
       // Local OpenAI-compatible servers often need no key, but the client requires one.
       apiKey: settings.apiKey ?? "not-needed",
-      configuration: settings.baseUrl ? { baseURL: settings.baseUrl } : undefined,
+      // checkedFetch names a reply that is not a completion (an HTML page, an empty body, `choices: []`) and bounds a
+      // body that never ends; boundedRetries keeps a 429's Retry-After within the wait bound (models/model-errors.ts).
+      configuration: { ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch: checkedFetch({ timeoutMs: settings.timeoutMs }) },
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      onFailedAttempt: boundedRetries(RETRY_AFTER_LIMIT_MS),
     });
   const models: StageModels = { default: build("execute"), toolCalling: settings.toolCalling };
   for (const stage of MODEL_STAGES) models[stage] = build(stage);

@@ -8,12 +8,11 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import type { z } from "zod";
-import { isGraphBubbleUp } from "@langchain/langgraph";
 import { parseContract, type ContractParse } from "../contracts/parse-contract.js";
 import { extractJsonObject } from "../contracts/json-extraction.js";
 import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
-import { isTempoError, ModelUnavailableError } from "../errors/index.js";
 import { messageText } from "../contracts/message-text.js";
+import { emitReasoning, stageOfName, watchModelCall } from "./model-call.js";
 import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
 export type ContractCall<T> =
@@ -27,18 +26,19 @@ export type ContractCall<T> =
 export const NOSTREAM_TAG = "langsmith:nostream";
 
 /**
- * Invokes `model` on `messages` and validates the answer against `schema`; a failing model call becomes
- * ModelUnavailableError. The call is tagged not to stream: what a person reads (`speak`, replies) reaches
- * the stream as the AI messages the nodes return.
+ * Invokes `model` on `messages` and validates the answer against `schema`; a failing model call becomes Tempo's
+ * typed model error (models/model-errors.ts), a slow one reports that it is waiting, and the reply's reasoning is
+ * streamed as a `reasoning` event (models/model-call.ts). The call is tagged not to stream: what a person reads
+ * (`speak`, replies) reaches the stream as the AI messages the nodes return.
  */
 export async function invokeContract<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig },
+  options: { structured: boolean; name: string; config?: RunnableConfig; stage?: string },
 ): Promise<ContractCall<T>> {
   const config = unstreamed(options.config);
-  return guarded(options.name, () => invokeAndParse(model, schema, messages, { ...options, config }));
+  return invokeAndParse(model, schema, messages, { ...options, config, stage: options.stage ?? stageOfName(options.name) });
 }
 
 /**
@@ -46,7 +46,7 @@ export async function invokeContract<T>(
  * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`.
  */
 export function callStage<T>(models: StageModels, stage: Stage, schema: z.ZodType<T>, messages: BaseMessage[], name: string, config?: RunnableConfig): Promise<ContractCall<T>> {
-  return invokeContract(modelFor(models, stage), schema, messages, { structured: models.structuredOutput ?? false, name, config });
+  return invokeContract(modelFor(models, stage), schema, messages, { structured: models.structuredOutput ?? false, name, config, stage });
 }
 
 /** A tool call as a natively tool-calling model returns it. */
@@ -57,7 +57,8 @@ export interface ModelToolCall {
 
 /**
  * Invokes a model with tools bound (`bindTools`) on `messages` and reads its reply — text and tool calls — with
- * `read`; like {@link invokeContract}, untagged for streaming, and a failing call is ModelUnavailableError.
+ * `read`; like {@link invokeContract}, untagged for streaming, told while slow, its reasoning streamed, and a
+ * failing call is a typed model error.
  */
 export async function invokeToolCalling<T>(
   model: Runnable<BaseMessage[], BaseMessage>,
@@ -65,15 +66,15 @@ export async function invokeToolCalling<T>(
   read: (text: string, calls: ModelToolCall[]) => ContractParse<T>,
   options: { name: string; config?: RunnableConfig },
 ): Promise<ContractCall<T>> {
-  return guarded(options.name, async () => {
-    const reply = await model.invoke(messages, unstreamed(options.config));
-    const text = messageText(reply);
-    const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
-    // What the model said and called, for a correction message when the reply does not fit.
-    const raw = calls.length > 0 ? [text, ...calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`)].filter(Boolean).join(" ") : text;
-    const parsed = read(text, calls);
-    return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
-  });
+  const stage = stageOfName(options.name);
+  const reply = await watchModelCall(model, stage, options.config, () => model.invoke(messages, unstreamed(options.config)));
+  emitReasoning(options.config, stage, reply);
+  const text = messageText(reply);
+  const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
+  // What the model said and called, for a correction message when the reply does not fit.
+  const raw = calls.length > 0 ? [text, ...calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`)].filter(Boolean).join(" ") : text;
+  const parsed = read(text, calls);
+  return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
 }
 
 /** The run config with the no-stream tag added. */
@@ -81,26 +82,18 @@ function unstreamed(config: RunnableConfig | undefined): RunnableConfig {
   return { ...config, tags: [...(config?.tags ?? []), NOSTREAM_TAG] };
 }
 
-/** Runs a stage's model call; an error of the model (not Tempo's, not the graph's, not an abort) becomes ModelUnavailableError. */
-async function guarded<T>(name: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
-    throw new ModelUnavailableError(name.replace(/_decision$|_summary$/, ""), error);
-  }
-}
-
 async function invokeAndParse<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig },
+  options: { structured: boolean; name: string; config?: RunnableConfig; stage: string },
 ): Promise<ContractCall<T>> {
+  const { stage, config } = options;
   if (options.structured) {
     // The contract as a strict schema (every request valid for OpenAI's structured outputs); zod checks the answer.
     const runnable = model.withStructuredOutput(strictJsonSchema(schema), { includeRaw: true, name: options.name, strict: true });
-    const output = (await runnable.invoke(messages, options.config)) as { raw: BaseMessage; parsed: unknown };
+    const output = (await watchModelCall(model, stage, config, () => runnable.invoke(messages, config))) as { raw: BaseMessage; parsed: unknown };
+    emitReasoning(config, stage, output.raw);
     const raw = messageText(output.raw);
     const structuredArguments = (output.raw as { tool_calls?: Array<{ args: unknown }> }).tool_calls?.[0]?.args;
     // What the server parsed, or the JSON in the text (a server that fenced it, or wrote prose around it).
@@ -108,7 +101,8 @@ async function invokeAndParse<T>(
     const parsed = parseContract(schema, answer === undefined || answer === null ? raw : fromStrictOutput(answer));
     return parsed.ok ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) } : { ok: false, raw, problem: parsed.problem };
   }
-  const reply = await model.invoke(messages, options.config);
+  const reply = await watchModelCall(model, stage, config, () => model.invoke(messages, config));
+  emitReasoning(config, stage, reply);
   const raw = messageText(reply);
   const parsed = parseContract(schema, raw);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };

@@ -7,8 +7,13 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Card } from "../contracts/cards.js";
 
 export type TempoEvent =
-  /** Progress the UI shows as a status line ("executing step 2 of 3"). */
-  | { kind: "status"; node: string; text: string }
+  /**
+   * Progress the UI shows as a status line ("executing step 2 of 3"); while a model call runs longer than a few
+   * seconds, "Waiting for the execute model… 6 s" with `elapsedMs` (models/model-call.ts).
+   */
+  | { kind: "status"; node: string; text: string; elapsedMs?: number }
+  /** The reasoning a model returned with a decision (`reasoning_content`, reasoning blocks): shown as its own block, never part of the answer. */
+  | { kind: "reasoning"; node: string; text: string }
   /** A short chunk of assistant text (pseudo-streamed, docs/design.md#streaming). */
   | { kind: "assistant_text"; node: string; messageId: string; text: string }
   /** A tool call about to run (read) or applied after confirmation (write). */

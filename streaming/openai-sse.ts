@@ -1,7 +1,9 @@
 /**
  * Tempo's stream as OpenAI-compatible server-sent events (docs/design.md#streaming).
  * Assistant text travels as ordinary `delta.content`, so any OpenAI chat
- * client shows it; everything else (status lines, tool calls and results,
+ * client shows it; a model's reasoning as `delta.reasoning_content` (the
+ * field DeepSeek-style clients show as thinking, never as the answer) with
+ * `ext.kind` "reasoning_text"; everything else (status lines, tool calls and results,
  * confirmation cards, questions) rides in an `ext` field beside `choices`,
  * which OpenAI clients ignore and a Tempo front end reads.
  *
@@ -18,6 +20,8 @@ import type { TempoEvent } from "./events.js";
 export interface OpenAIChunkDelta {
   role?: "assistant";
   content?: string;
+  /** A model's reasoning (also in `ext` as `reasoning_text`); never the answer. */
+  reasoning_content?: string;
 }
 
 /** Why the stream ended; `null` on every chunk but the last. */
@@ -34,8 +38,10 @@ export interface OpenAIChunkChoice {
 export type TempoChunkExtension =
   /** A piece of assistant text (also in `delta.content`); chunks of one message share `message_id`. */
   | { kind: "assistant_text"; node: string; message_id: string }
-  /** A status line ("Executing step 2 of 3: …"). */
-  | { kind: "status"; node: string; text: string }
+  /** A status line ("Executing step 2 of 3: …"; "Waiting for the execute model… 6 s" with `elapsed_ms`). */
+  | { kind: "status"; node: string; text: string; elapsed_ms?: number }
+  /** The reasoning a model returned (also in `delta.reasoning_content`): its own block, in time order with the rest. */
+  | { kind: "reasoning_text"; node: string; text: string }
   /** A tool call about to run (read tool) or being applied after its confirmation (write tool). */
   | { kind: "tool_call"; node: string; tool_call: { id: string; name: string; arguments: Record<string, unknown> } }
   /** A tool's result. */
@@ -105,7 +111,9 @@ export class OpenAIChunkEncoder {
       case "assistant_text":
         return this.chunk({ content: event.text }, null, { kind: "assistant_text", node: event.node, message_id: event.messageId });
       case "status":
-        return this.chunk({}, null, { kind: "status", node: event.node, text: event.text });
+        return this.chunk({}, null, { kind: "status", node: event.node, text: event.text, ...(event.elapsedMs === undefined ? {} : { elapsed_ms: event.elapsedMs }) });
+      case "reasoning":
+        return this.chunk({ reasoning_content: event.text }, null, { kind: "reasoning_text", node: event.node, text: event.text });
       case "tool_call":
         return this.chunk({}, null, { kind: "tool_call", node: event.node, tool_call: { id: event.id, name: event.name, arguments: event.arguments } });
       case "tool_result":
@@ -163,7 +171,15 @@ export function formatServerSentEvent(chunk: OpenAIChatCompletionChunk): string 
 export function isTempoEvent(value: unknown): value is TempoEvent {
   if (value === null || typeof value !== "object") return false;
   const kind = (value as { kind?: unknown }).kind;
-  return kind === "status" || kind === "assistant_text" || kind === "tool_call" || kind === "tool_result" || kind === "confirm_request" || kind === "interrupt";
+  return (
+    kind === "status" ||
+    kind === "reasoning" ||
+    kind === "assistant_text" ||
+    kind === "tool_call" ||
+    kind === "tool_result" ||
+    kind === "confirm_request" ||
+    kind === "interrupt"
+  );
 }
 
 /** Options of {@link streamOpenAISse}. */

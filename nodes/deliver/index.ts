@@ -12,6 +12,7 @@ import type { TempoState, TempoUpdate } from "../../graphs/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../graphs/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { messageText } from "../../contracts/message-text.js";
+import { emitReasoning, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
@@ -62,19 +63,20 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   };
 
   async function phrase(state: TempoState, report: TaskReport, factual: string, config: LangGraphRunnableConfig): Promise<{ text: string; id?: string }> {
-    const reply = await modelFor(dependencies.models, "deliver").invoke(
-      buildStageMessages({
-        stagePrompt: DELIVER_STAGE_PROMPT,
-        conversation: state.messages.slice(-12),
-        context: { requirement: state.goal },
-        stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
-        instruction:
-          report.outcome.kind === "completed"
-            ? "Write the final summary now."
-            : "Write the final summary now. The task did not fully succeed: say what was done, what was left and why, and name every item still pending.",
-      }),
-      config,
-    );
+    const model = modelFor(dependencies.models, "deliver");
+    const messages = buildStageMessages({
+      stagePrompt: DELIVER_STAGE_PROMPT,
+      conversation: state.messages.slice(-12),
+      context: { requirement: state.goal },
+      stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
+      instruction:
+        report.outcome.kind === "completed"
+          ? "Write the final summary now."
+          : "Write the final summary now. The task did not fully succeed: say what was done, what was left and why, and name every item still pending.",
+    });
+    // Told while slow, its reasoning streamed as its own block; a failure is not classified: it becomes the facts.
+    const reply = await watchModelCall(model, "deliver", config, () => model.invoke(messages, config), { classify: false });
+    emitReasoning(config, "deliver", reply);
     const text = plainText(messageText(reply).trim());
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };

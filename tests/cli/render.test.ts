@@ -8,7 +8,7 @@ import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../
 import { cardPrompt, renderCard, renderError } from "../../cli/render.js";
 import type { Card } from "../../contracts/cards.js";
 import { StreamPrinter } from "../../cli/stream-printer.js";
-import { InvalidResumeError } from "../../errors/index.js";
+import { InvalidResumeError, ModelNotFoundError } from "../../errors/index.js";
 
 const PLAN: PlanStep[] = [
   { id: "step-1", content: "Read the notes", doneWhen: "the notes are known", status: "done", summary: "2 notes" },
@@ -102,8 +102,25 @@ describe("stream lines", () => {
     );
   });
 
+  test("a model's reasoning is a block of its own, closing an open answer line; a waiting status is a status line", () => {
+    const printer = new StreamPrinter();
+    const text = [
+      printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "Planning." }),
+      printer.print({ kind: "status", node: "execute", text: "Waiting for the execute model… 6 s", elapsedMs: 6010 }),
+      printer.print({ kind: "reasoning", node: "execute", text: "The week has room on Monday.\nPlace it there." }),
+      printer.print({ kind: "assistant_text", node: "execute", messageId: "m2", text: "Placing it." }),
+      printer.close(),
+    ].join("");
+    expect(text).toBe(
+      ["tempo> Planning.", "  · Waiting for the execute model… 6 s", "  ┆ reasoning", "  ┆ The week has room on Monday.", "  ┆ Place it there.", "tempo> Placing it.", ""].join("\n"),
+    );
+  });
+
   test("errors show their code", () => {
     expect(renderError(new InvalidResumeError("Expected a response."))).toBe("error: [INVALID_RESUME] Expected a response.");
+    expect(renderError(new ModelNotFoundError({ stage: "plan", model: "qwen3", baseUrl: "http://localhost:8000/v1" }, "no such model"))).toMatch(
+      /^error: \[MODEL_NOT_FOUND\] The plan model "qwen3" was not found at http:\/\/localhost:8000\/v1 \(HTTP 404: no such model\)\./,
+    );
     expect(renderError("boom")).toBe("error: boom");
   });
 });

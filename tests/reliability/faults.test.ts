@@ -18,15 +18,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createCheckpointer } from "../../checkpoints/index.js";
 import { openDatabase, type Database } from "../../database/index.js";
-import type { ModelSettings } from "../../config/environment.js";
-import { ModelUnavailableError, TempoError } from "../../errors/index.js";
+import { ModelRequestRefusedError, ModelUnavailableError, TempoError } from "../../errors/index.js";
 import type { TempoState } from "../../graphs/state.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
-import { createStageModels } from "../../models/create-models.js";
 import { mechanicalSummary } from "../../nodes/deliver/index.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { startFakeOpenAIServer, toLangChainMessages, type FakeOpenAIReply, type FakeOpenAIServer } from "../support/fake-openai-server.js";
+import { graphOnOpenAI, openAISettings } from "../support/openai-graph.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { interruptsOf, json, resume, scripted, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
@@ -158,29 +157,12 @@ describe("(b) the model times out or answers with HTTP errors", () => {
   });
 
   /** Model settings pointing at the fake server. */
-  const settingsFor = (baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings => ({
-    apiKey: "test-key",
-    baseUrl,
-    model: "fake-model",
-    stageModels: {},
-    structuredOutput: "auto",
-    timeoutMs: 400,
-    maxRetries: 2,
-    ...overrides,
-  });
+  const settingsFor = openAISettings;
   const requestsOf = (stage: string) => server!.requests.filter((request) => request.stage === stage);
   const planDone = { content: text({ speak: "Plan.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] }) };
   const chatTask = { content: text({ intent: "task", reply: "", reason: "needs tools" }) };
 
-  /** The graph on ChatOpenAI models from settings, the notes domain and a MemorySaver. */
-  function graphOn(settings: ModelSettings) {
-    const { models, offline } = createStageModels(settings, () => {
-      throw new Error("the offline policy must not be used when a base URL is set");
-    });
-    expect(offline).toBe(false);
-    const domain = createNotesDomain({ "user-1": [] });
-    return { graph: buildTempoGraph({ models, domain, checkpointer: new MemorySaver() }), domain };
-  }
+  const graphOn = graphOnOpenAI;
 
   /** A script answering per stage: `failures[stage]` first (in order), then `healthy[stage]`. */
   function perStage(failures: Partial<Record<string, FakeOpenAIReply[]>>, healthy: Record<string, FakeOpenAIReply>) {
@@ -225,12 +207,12 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     expect(requestsOf("plan")).toHaveLength(2);
   });
 
-  test("HTTP 400 is not retried: one request, then ModelUnavailableError", async () => {
+  test("HTTP 400 is not retried: one request, then ModelRequestRefusedError with the server's message", async () => {
     server = await startFakeOpenAIServer(perStage({ plan: [{ status: 400, message: "context length exceeded" }] }, { chat: chatTask, plan: planDone }));
     const { graph } = graphOn(settingsFor(server.baseUrl));
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), threadConfig("bad-request")));
-    expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "plan", reason: expect.stringContaining("context length exceeded") } });
+    expect(error).toBeInstanceOf(ModelRequestRefusedError);
+    expect(error).toMatchObject({ code: "MODEL_REQUEST_REFUSED", details: { stage: "plan", serverMessage: "context length exceeded" } });
     expect(requestsOf("plan")).toHaveLength(1);
   });
 
@@ -246,7 +228,7 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     const config = threadConfig("past-bound");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
     expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", message: expect.stringContaining("The plan model could not be reached (503 overloaded)") });
+    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", message: expect.stringContaining("The plan model could not be reached (503 overloaded; model \"fake-model\" at ") });
     expect(requestsOf("plan")).toHaveLength(3);
     const kept = (await graph.getState(config)).values as TempoState;
     expect(kept.phase).toBe("planning");

@@ -12,7 +12,10 @@
  *   await server.close();
  *
  * Streaming requests (`stream: true`) get the same content as server-sent
- * chunks.
+ * chunks. For the failure classes of a real server there are raw bodies
+ * (`{ raw: "<html>…" }`, an empty body, `choices: []`), a dropped socket
+ * (`{ drop: true }`), and `reasoning` (a completion whose message carries
+ * `reasoning_content`, as DeepSeek / Qwen / vLLM servers send it).
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -42,13 +45,18 @@ export interface FakeOpenAIRequest {
 
 /**
  * What to answer:
- * - `{ content }`: a completion with that assistant text (after `delayMs`);
+ * - `{ content }`: a completion with that assistant text (after `delayMs`), its message carrying `reasoning` as
+ *   `reasoning_content` when given (streamed as `delta.reasoning_content` chunks before the text);
  * - `{ status }`: that HTTP status with an OpenAI-shaped error body (after `delayMs`), with optional headers;
+ * - `{ raw }`: exactly that body (status 200 and `text/html` unless given), for bodies that are not a completion;
+ * - `{ drop: true }`: the socket is destroyed once the request is read, with no answer at all;
  * - `{ hang: true }`: never answer (the client times out or goes away).
  */
 export type FakeOpenAIReply =
-  | { content: string; delayMs?: number }
+  | { content: string; reasoning?: string; delayMs?: number }
   | { status: number; message?: string; headers?: Record<string, string>; delayMs?: number }
+  | { raw: string; status?: number; contentType?: string; delayMs?: number }
+  | { drop: true }
   | { hang: true };
 
 export type FakeOpenAIScript = (request: FakeOpenAIRequest) => FakeOpenAIReply | Promise<FakeOpenAIReply>;
@@ -94,15 +102,24 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
     requests.push(request);
     const reply = await script(request);
     if ("hang" in reply) return;
+    if ("drop" in reply) {
+      incoming.socket.destroy();
+      return;
+    }
     if (reply.delayMs) await wait(reply.delayMs);
     if (response.destroyed || response.writableEnded) return;
+    if ("raw" in reply) {
+      response.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "text/html", "content-length": Buffer.byteLength(reply.raw) });
+      response.end(reply.raw);
+      return;
+    }
     if ("status" in reply) {
       const type = reply.status === 429 ? "rate_limit_error" : reply.status >= 500 ? "server_error" : "invalid_request_error";
       sendJson(response, reply.status, { error: { message: reply.message ?? `scripted HTTP ${reply.status}`, type, code: null, param: null } }, reply.headers);
       return;
     }
-    if (body.stream) sendStream(response, body.model ?? "fake", reply.content);
-    else sendJson(response, 200, completion(body.model ?? "fake", reply.content));
+    if (body.stream) sendStream(response, body.model ?? "fake", reply.content, reply.reasoning);
+    else sendJson(response, 200, completion(body.model ?? "fake", reply.content, reply.reasoning));
   }
 
   const server = createServer((incoming, response) => {
@@ -168,13 +185,14 @@ export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): Bas
   });
 }
 
-function completion(model: string, content: string) {
+function completion(model: string, content: string, reasoning?: string) {
+  const message = reasoning === undefined ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: reasoning };
   return {
     id: `chatcmpl-fake-${Date.now()}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+    choices: [{ index: 0, message, finish_reason: "stop", logprobs: null }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
 }
@@ -185,13 +203,14 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
   response.end(text);
 }
 
-function sendStream(response: ServerResponse, model: string, content: string): void {
+function sendStream(response: ServerResponse, model: string, content: string, reasoning?: string): void {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const id = `chatcmpl-fake-${Date.now()}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   response.write(chunk({ role: "assistant", content: "" }, null));
+  for (let start = 0; start < (reasoning ?? "").length; start += 64) response.write(chunk({ reasoning_content: reasoning!.slice(start, start + 64) }, null));
   for (let start = 0; start < content.length; start += 64) response.write(chunk({ content: content.slice(start, start + 64) }, null));
   response.write(chunk({}, "stop"));
   response.end("data: [DONE]\n\n");

@@ -1,0 +1,27 @@
+/**
+ * Tempo's graph on real `ChatOpenAI` models (`createStageModels` with a base URL) against a local OpenAI-compatible
+ * test server, on the notes domain and a MemorySaver: what the model-fault tests drive.
+ *
+ *   const server = await startFakeOpenAIServer(script);
+ *   const { graph, domain } = graphOnOpenAI(openAISettings(server.baseUrl, { maxRetries: 1 }));
+ */
+import { MemorySaver } from "@langchain/langgraph";
+import type { ModelSettings } from "../../config/environment.js";
+import { buildTempoGraph } from "../../graphs/tempo.js";
+import { createStageModels } from "../../models/create-models.js";
+import { createNotesDomain } from "./notes-domain.js";
+
+/** Model settings pointing at `baseUrl`: model "fake-model", a test key, the given overrides. */
+export function openAISettings(baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
+  return { apiKey: "test-key", baseUrl, model: "fake-model", stageModels: {}, structuredOutput: "auto", timeoutMs: 400, maxRetries: 2, ...overrides };
+}
+
+/** The graph on ChatOpenAI models from `settings`, the notes domain (user-1, no notes) and a MemorySaver. */
+export function graphOnOpenAI(settings: ModelSettings) {
+  const { models, offline } = createStageModels(settings, () => {
+    throw new Error("the offline policy must not be used when a base URL is set");
+  });
+  if (offline) throw new Error("the models are offline although a base URL is set");
+  const domain = createNotesDomain({ "user-1": [] });
+  return { graph: buildTempoGraph({ models, domain, checkpointer: new MemorySaver() }), domain };
+}
