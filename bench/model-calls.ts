@@ -7,7 +7,8 @@
  * - move: "Move my matrix review to Thursday", swap: "Swap review-limits and matrix-review" and
  *   read: "When am I free on Saturday afternoon?", each on the half-placed week (both reviews placed);
  *
- * in three modes: native tool calling, the JSON contract in text, the JSON contract with structured output.
+ * in four modes: native tool calling (structured output off, and on: OpenAI's default), the JSON contract in text,
+ * the JSON contract with structured output.
  * Per task and mode it prints model calls and prompt tokens per stage (by the `<stage name=…>` tag of each
  * request's system message) and in total, prompt characters, and refused requests.
  *
@@ -55,12 +56,14 @@ export const TASKS: readonly BenchTask[] = [
 ];
 
 export interface BenchMode {
-  name: "native" | "json" | "json+structured";
+  name: "native" | "native+structured" | "json" | "json+structured";
   environment: Record<string, string>;
 }
 
 export const MODES: readonly BenchMode[] = [
   { name: "native", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" } },
+  // OpenAI's default (both settings auto, no base URL): chat and plan by strict response_format, execute by tools.
+  { name: "native+structured", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" } },
   { name: "json", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" } },
   { name: "json+structured", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "on" } },
 ];
@@ -108,21 +111,25 @@ export const BASELINE_COMMIT = "50bd5ee";
 export const BASELINE: Readonly<Record<BenchTask["name"], Readonly<Record<BenchMode["name"], BaselineFigures>>>> = {
   demo: {
     native: { calls: 14, promptTokens: 39_167, promptChars: 161_328, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [269, 8_391, 0, 29_868, 639, 0], refused: 6 },
+    "native+structured": { calls: 14, promptTokens: 41_323, promptChars: 170_347, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [514, 10_302, 0, 29_868, 639, 0], refused: 6 },
     json: { calls: 14, promptTokens: 32_786, promptChars: 129_810, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [269, 8_391, 0, 23_487, 639, 0], refused: 6 },
     "json+structured": { calls: 14, promptTokens: 40_081, promptChars: 160_231, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [514, 10_302, 0, 28_626, 639, 0], refused: 9 },
   },
   move: {
     native: { calls: 7, promptTokens: 16_046, promptChars: 66_687, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [268, 2_232, 0, 12_957, 589, 0], refused: 3 },
+    "native+structured": { calls: 7, promptTokens: 16_928, promptChars: 70_384, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [513, 2_869, 0, 12_957, 589, 0], refused: 3 },
     json: { calls: 7, promptTokens: 13_210, promptChars: 52_679, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [268, 2_232, 0, 10_121, 589, 0], refused: 3 },
     "json+structured": { calls: 7, promptTokens: 16_376, promptChars: 65_888, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [513, 2_869, 0, 12_405, 589, 0], refused: 4 },
   },
   swap: {
     native: { calls: 6, promptTokens: 12_505, promptChars: 52_302, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [269, 2_234, 0, 9_468, 534, 0], refused: 2 },
+    "native+structured": { calls: 6, promptTokens: 13_387, promptChars: 55_999, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [514, 2_871, 0, 9_468, 534, 0], refused: 2 },
     json: { calls: 6, promptTokens: 10_378, promptChars: 41_796, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [269, 2_234, 0, 7_341, 534, 0], refused: 2 },
     "json+structured": { calls: 6, promptTokens: 12_973, promptChars: 52_627, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [514, 2_871, 0, 9_054, 534, 0], refused: 3 },
   },
   read: {
     native: { calls: 5, promptTokens: 8_427, promptChars: 35_466, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [269, 2_234, 0, 5_537, 387, 0], refused: 1 },
+    "native+structured": { calls: 5, promptTokens: 9_309, promptChars: 39_163, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [514, 2_871, 0, 5_537, 387, 0], refused: 1 },
     json: { calls: 5, promptTokens: 7_009, promptChars: 28_462, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [269, 2_234, 0, 4_119, 387, 0], refused: 1 },
     "json+structured": { calls: 5, promptTokens: 9_033, promptChars: 36_915, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [514, 2_871, 0, 5_261, 387, 0], refused: 2 },
   },
