@@ -1,6 +1,6 @@
 /**
- * Runs every bench script in bench/ (schedule-tools, context, persistence,
- * load, then any other, alphabetically) one after the other, each as its own
+ * Runs every bench script in bench/ (schedule-tools, context, model-calls,
+ * persistence, load, then any other, alphabetically) one after the other, each as its own
  * child process (`npx tsx bench/<name>.ts`), captures what it prints, and
  * writes bench/RESULTS.md with the figures, the machine (CPU model, cores,
  * memory, Node version, OS) and the date. A bench that fails is recorded
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
 /** Benches run first, in this order; any other bench script follows alphabetically. */
-const PREFERRED_ORDER = ["schedule-tools", "context", "persistence", "load"];
+const PREFERRED_ORDER = ["schedule-tools", "context", "model-calls", "persistence", "load"];
 /** A bench running longer than this is stopped and recorded as such. */
 const BENCH_TIME_LIMIT_MS = 10 * 60_000;
 

@@ -3,8 +3,9 @@
  * to the OpenAI server double (`tests/support/openai-double/`), which plays the schedule model (the offline
  * policy, answered as tool calls, JSON or text as each request asks). The demo task ("arrange my review week",
  * plan card and batch card approved) and a move / swap / read conversation must complete in every mode — native
- * tool calling, the JSON contract in text, the JSON contract with structured output, and streamed model calls —
- * with no request refused, and end where the same conversations end on the offline policy in process.
+ * tool calling with structured output off and on (OpenAI's default), the JSON contract in text, the JSON contract
+ * with structured output, and streamed model calls — with no request refused, and end where the same
+ * conversations end on the offline policy in process.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver, type Interrupt } from "@langchain/langgraph";
@@ -32,6 +33,8 @@ interface Mode {
 
 const MODES: Mode[] = [
   { name: "native tool calling", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
+  // OpenAI's default (both settings auto, no base URL): chat and plan by strict response_format, execute by tools.
+  { name: "native tool calling with structured output", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }, streamed: false },
   { name: "JSON contract in text", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
   { name: "JSON contract with structured output", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "on" }, streamed: false },
   { name: "streamed model calls (native)", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: true },
