@@ -1,9 +1,11 @@
 /**
- * The arrange step of the offline policy: read the week once, choose where
- * every task in scope goes with the placement search (as many as fit, hardest
- * first, spread over the days, exact for small sets), keep that placement
- * plan in working memory, and propose every `place` of the plan at once, as
- * one batch card (one action request per placement, decided one by one).
+ * The arrange step of the offline policy: read the week once (list_tasks and
+ * find_free in one round), choose where every task in scope goes with the
+ * placement search (as many as fit, hardest first, spread over the days,
+ * exact for small sets), and in one decision keep that placement plan in
+ * working memory and propose every `place` of the plan at once, as one batch
+ * card (one action request per placement, decided one by one) whose `then`
+ * ends the step once every placement applies unchanged.
  *
  * The week is read again only when something invalidates the plan: a write
  * failed (an edited placement took another's room, say), or feedback added a
