@@ -76,7 +76,9 @@ test("a whole task run through the graph reads back the same plan and workspace 
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", sampleWeek());
   const checkpointer = new MemorySaver();
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer });
+  // Three placements a card: the runs answering the first cards add rounds to a step still under way (stored as
+  // appends); the last card's run ends its step (a proposal's then) and the task.
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy({ writesPerCard: 3 }) }, domain: createScheduleDomain({ repository }), checkpointer });
   const config = { configurable: { thread_id: "delta-writes", user_id: "student" } };
   const streamed: string[] = [];
   const record = async (input: unknown) => {

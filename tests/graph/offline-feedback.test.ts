@@ -63,9 +63,9 @@ describe("feedback on the offline policy's cards", () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [respond("not on Monday")]);
     expect(outcome.cards[0]?.action).toBe("confirm_plan");
-    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { plan_steps: [expect.anything(), { content: "Place each pending review task into a free slot that fits it, not on Monday (day 1)" }, expect.anything()] } });
+    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: "Place each pending review task into a free slot that fits it, not on Monday (day 1)" }, expect.anything()] } });
     expect(outcome.cards.slice(2).map((card) => card.args.day)).not.toContain(1);
-    expect(outcome.said).toContain("I've changed the plan as you asked. Here is the plan: review the week, place the pending review tasks into free slots that fit them, then verify.");
+    expect(outcome.said).toContain("I've changed the plan as you asked. Here is the plan: place the pending review tasks into free slots that fit them, then verify.");
   });
 
   test("feedback on the plan card it cannot act on keeps the plan and says so", async () => {

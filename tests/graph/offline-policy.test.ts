@@ -28,7 +28,7 @@ describe("offline policy", () => {
     // Two cards: the plan, then the week's eight placements on one batch card.
     expect(cards).toEqual([["confirm_plan"], Array(8).fill("place")]);
     expect(result.phase).toBe("done");
-    expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
+    expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done"]);
     expect(result.finalAnswer).toContain("Your review week is arranged.");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
 

@@ -61,7 +61,7 @@ const ROWS: Row[] = [
     request: "Schedule the linked list exercises on Friday evening",
     cards: [["confirm_plan"], ["place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }]],
     then: (outcome) => {
-      expect(outcome.planSteps[1]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)');
+      expect(outcome.planSteps[0]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)');
       expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10");
       expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
       expect(outcome.finalAnswer).toMatch(/^Placed what you asked for\. 3 review task\(s\) in the whole week are still pending\./);
@@ -71,7 +71,7 @@ const ROWS: Row[] = [
     request: "arrange Wednesday",
     cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
     then: (outcome) => {
-      expect(outcome.planSteps[1]).toBe("Place each pending review task into a free slot that fits it, on Wednesday (day 3)");
+      expect(outcome.planSteps[0]).toBe("Place each pending review task into a free slot that fits it, on Wednesday (day 3)");
       // The four pending reviews (five slots) all fit on Wednesday: two free runs and the study hall.
       const placedOnWednesday = outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 3);
       expect(placedOnWednesday).toHaveLength(4);
@@ -82,7 +82,7 @@ const ROWS: Row[] = [
     request: "Arrange my reviews, but not on Monday or Sunday",
     cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
     then: (outcome) => {
-      expect(outcome.planSteps[1]).toBe("Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)");
+      expect(outcome.planSteps[0]).toBe("Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)");
       const days = outcome.cards.slice(1).map((card) => card.args.day);
       expect(days).not.toContain(1);
       expect(days).not.toContain(7);
@@ -182,7 +182,7 @@ const ROWS: Row[] = [
     request: "只安排周三",
     chinese: true,
     cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
-    then: (outcome) => expect(outcome.planSteps[1]).toContain("on Wednesday (day 3)"),
+    then: (outcome) => expect(outcome.planSteps[0]).toContain("on Wednesday (day 3)"),
   },
   {
     request: "周六下午什么时候有空？",

@@ -161,7 +161,7 @@ describe("honest endings", () => {
     const config = threadConfig("complete", "student");
     const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
     expect(await pendingNames()).toEqual([]);
-    expect(final.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
+    expect(final.outcome).toEqual({ kind: "completed", reason: "all 2 step(s) done" });
     expect(String(final.finalAnswer).split("\n")[0]).toBe("Your review week is arranged.");
   });
 });
@@ -185,7 +185,7 @@ describe("each task starts clean", () => {
     expect(cardOf(card)?.action_request).toMatchObject({ action: "place", args: { task_id: rejectedId } });
     const second = await acceptAll(graph, config, card);
     expect(await pendingNames()).toEqual([]);
-    expect(second.outcome).toEqual({ kind: "completed", reason: "all 3 step(s) done" });
+    expect(second.outcome).toEqual({ kind: "completed", reason: "all 2 step(s) done" });
     expect(checkScheduleInvariants(await repository.load("student"))).toEqual([]);
 
     // The later task finished what the first left open: its open loop is closed.

@@ -29,18 +29,18 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const log = await expectEveryWriteAppliedOnce(env.tempo, threadId);
     const finished = await env.tempo.graph.getState(studentThread(threadId));
-    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
+    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done"]);
     expect(String((finished.values as { finalAnswer?: string }).finalAnswer)).toContain("Your review week is arranged.");
 
     // Step snapshots: the plan's lifecycle, oldest first, each showing the step in its status. The answer to the plan
-    // card applies no write, so its run is saved once, at the first write card: step 1 started and finished in it.
+    // card applies no write, so its run is saved once, at the first write card: step 1 (place) started in it and waits
+    // at that card; the write card's answer finishes it and runs step 2 (verify).
     const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual([
+      "step-1:running",
       "step-1:done",
       "step-2:running",
       "step-2:done",
-      "step-3:running",
-      "step-3:done",
     ]);
     for (const snapshot of snapshots) {
       expect(snapshot.state.steps.find((step) => step.id === snapshot.stepId)?.status).toBe(snapshot.status);
@@ -58,7 +58,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     // The week is read once for the place step (list_tasks, find_free), then every placement is proposed.
     expect(tools.filter((tool) => tool === "find_free")).toHaveLength(1);
     expect(tools[tools.indexOf("place") - 1]).toBe("find_free");
-    expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-2" && entry.ok && entry.applied)).toBe(true);
+    expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
     expect(tools.at(-1)).toBe("get_overview");
   });
 

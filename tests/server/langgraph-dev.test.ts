@@ -81,7 +81,8 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   // and is saved once, at the batch card; the batch card's answer applies the writes and saves every step.
   expect(checkpointsAdded).toHaveLength(2);
   expect(checkpointsAdded[0]).toBe(1);
-  expect(checkpointsAdded[1]).toBeGreaterThan(5);
+  // (The batch's writes, the place step's end, the verify step and the answer: a checkpoint each.)
+  expect(checkpointsAdded[1]).toBeGreaterThan(3);
 }, 240_000);
 
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */

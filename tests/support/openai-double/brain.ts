@@ -4,8 +4,9 @@
  *
  * The default brain plays a schedule model: Tempo's offline policy (`decide`) reads the request's messages as
  * LangChain messages and returns the stage's JSON contract (plain text for deliver). With `tools` in the request
- * (native tool calling) an execute decision becomes tool calls — its `tool_call` / `tool_calls`, or a call of
- * the control tool `next_plan` / `done` / `ask_user`; a `tool_choice` naming one function (structured output by
+ * (native tool calling) an execute decision becomes tool calls — its `tool_call` / `tool_calls` (with a proposal's
+ * `then`, the control tool `next_plan` / `done` called beside them, goal_check and answer as its arguments), or a
+ * call of the control tool `next_plan` / `done` (with done's answer) / `ask_user`; a `tool_choice` naming one function (structured output by
  * function calling) gets the contract as that function's arguments; otherwise the contract is the content.
  */
 import { randomBytes } from "node:crypto";
@@ -82,6 +83,8 @@ interface ExecuteJson {
   action?: string;
   reason?: string;
   goal_check?: string;
+  answer?: string;
+  then?: "next_plan" | "done" | null;
   tool_call?: { name: string; arguments?: Record<string, unknown> } | null;
   tool_calls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
 }
@@ -90,11 +93,17 @@ interface ExecuteJson {
 function nativeExecute(decision: ExecuteJson): BrainReply {
   const speak = (decision.speak ?? "").trim();
   const calls = [...(decision.tool_call ? [decision.tool_call] : []), ...(decision.tool_calls ?? [])];
-  if (calls.length > 0) return { content: speak || null, toolCalls: calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} })) };
+  const answer = (decision.answer ?? "").trim();
+  if (calls.length > 0) {
+    const toolCalls: BrainCall[] = calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} }));
+    // A proposal's then: next_plan / done called beside the writes, ending the step once they apply.
+    if (decision.then) toolCalls.push({ name: decision.then, arguments: { goal_check: decision.goal_check ?? "", ...(decision.then === "done" && answer ? { answer } : {}) } });
+    return { content: speak || null, toolCalls };
+  }
   switch (decision.action) {
     case "next_plan":
     case "done":
-      return { content: null, toolCalls: [{ name: decision.action, arguments: { goal_check: decision.goal_check ?? "", ...(speak ? { speak } : {}) } }] };
+      return { content: null, toolCalls: [{ name: decision.action, arguments: { goal_check: decision.goal_check ?? "", ...(decision.action === "done" && answer ? { answer } : {}), ...(speak ? { speak } : {}) } }] };
     case "ask_user":
       return { content: null, toolCalls: [{ name: "ask_user", arguments: { question: speak } }] };
     default:

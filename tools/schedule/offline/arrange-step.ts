@@ -1,9 +1,11 @@
 /**
- * The arrange step of the offline policy: read the week once, choose where
- * every task in scope goes with the placement search (as many as fit, hardest
- * first, spread over the days, exact for small sets), keep that placement
- * plan in working memory, and propose every `place` of the plan at once, as
- * one batch card (one action request per placement, decided one by one).
+ * The arrange step of the offline policy: read the week once (list_tasks and
+ * find_free in one round), choose where every task in scope goes with the
+ * placement search (as many as fit, hardest first, spread over the days,
+ * exact for small sets), and in one decision keep that placement plan in
+ * working memory and propose every `place` of the plan at once, as one batch
+ * card (one action request per placement, decided one by one) whose `then`
+ * ends the step once every placement applies unchanged.
  *
  * The week is read again only when something invalidates the plan: a write
  * failed (an edited placement took another's room, say), or feedback added a
@@ -19,7 +21,7 @@
  */
 import { parseFreeRuns, parseOverflowCount, parseTaskListing, type ListedTask } from "../result-parsing.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
-import { finish, proposeAll, read, type Decision, type Finish } from "./decisions.js";
+import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import { section, type PromptView, type RoundView } from "./prompt-reading.js";
 import { cannotActOn } from "./replies.js";
@@ -118,23 +120,44 @@ function renderMemory(memory: ArrangeMemory): string {
   return lines.join("\n");
 }
 
-/** Writes the scratchpad (a memory tool: runs at once, no card). */
-function remember(memory: ArrangeMemory, speak: string, reason: string): Decision {
-  let fitted = memory;
-  // A plan too long for working memory is cut; the rest is planned again once the kept part is proposed.
-  while (renderMemory(fitted).length > SCRATCHPAD_LIMIT && Array.isArray(fitted.plan) && fitted.plan.length > 1) {
-    fitted = { ...fitted, plan: fitted.plan.slice(0, Math.ceil(fitted.plan.length * 0.8)), more: true };
+/** The memory as working memory can hold it: a plan too long is cut, the rest planned again once the kept part is proposed. */
+function fitted(memory: ArrangeMemory): ArrangeMemory {
+  let fitting = memory;
+  while (renderMemory(fitting).length > SCRATCHPAD_LIMIT && Array.isArray(fitting.plan) && fitting.plan.length > 1) {
+    fitting = { ...fitting, plan: fitting.plan.slice(0, Math.ceil(fitting.plan.length * 0.8)), more: true };
   }
-  return { speak, action: "continue", reason, tool_call: { name: "update_working_memory", arguments: { content: renderMemory(fitted) } } };
+  return fitting;
+}
+
+/** The update_working_memory call that writes the step's memory (a memory tool: runs at once, no card). */
+function memoryCall(memory: ArrangeMemory): Call {
+  return { name: "update_working_memory", arguments: { content: renderMemory(fitted(memory)) } };
+}
+
+/** Writes the scratchpad. */
+function remember(memory: ArrangeMemory, speak: string, reason: string): Decision {
+  const call = memoryCall(memory);
+  return { speak, action: "continue", reason, tool_call: call };
 }
 
 const LISTING_ARGUMENTS = { source: "task_item", limit: 100 };
+
+/**
+ * The week's reads in one round: the review tasks, and the free runs long enough for the shortest pending task
+ * the live state shows (any length when it shows none, or not all).
+ */
+function readWeek(view: PromptView, speak: string): Decision {
+  const live = section(view.context, "live_state");
+  const durations = parseTaskListing(live).filter((task) => task.kind === "pending").map((task) => task.duration).filter((duration) => duration > 0);
+  const shortest = durations.length > 0 && parseOverflowCount(live) === 0 ? Math.min(...durations) : 1;
+  return readAll(speak, [{ name: "list_tasks", arguments: LISTING_ARGUMENTS }, { name: "find_free", arguments: { min_length: shortest, limit: 100 } }], "need the pending tasks, where the placed ones are, and the free room of the week");
+}
 
 /** The arrange step's decision. */
 export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard = Number.POSITIVE_INFINITY): Decision {
   const { rounds } = view;
   const memory = readMemory(section(view.context, "scratchpad"));
-  const readListing = (speak: string) => read(speak, "list_tasks", LISTING_ARGUMENTS, "need the pending tasks, and where the placed ones are");
+  const readListing = (speak: string) => readWeek(view, speak);
   const last = rounds.at(-1);
   if (!last) return readListing("Reading the review tasks.");
 
@@ -147,7 +170,7 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
     const pendingListing = reads.find((round) => round.name === "list_tasks" && round.arguments.status === "pending" && !round.summarised);
     if (!pendingListing && parseOverflowCount(listing.result) > 0) return read("Listing the pending tasks on their own.", "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
     const tasks = [...parseTaskListing(listing.result).filter((task) => task.kind !== "pending"), ...parseTaskListing((pendingListing ?? listing).result).filter((task) => task.kind === "pending")];
-    return planFromReads(reads.slice(reads.indexOf(pendingListing ?? listing) + 1), tasks, memory, request, facts, end);
+    return planFromReads(reads, tasks, memory, request, facts, end, writesPerCard);
   }
   if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
 
@@ -158,15 +181,27 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   const proposedIds = new Set(proposed.map((round) => String(round.arguments.task_id)));
   const lastProposed = Math.max(-1, ...memory.plan.map((entry, index) => (proposedIds.has(entry.id) ? index : -1)));
   const plan = memory.plan.slice(lastProposed + 1);
-  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end) : undefined;
+  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end, readListing) : undefined;
   if (answered) return answered;
   if (plan.length === 0) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
+  return proposeCard(plan, memory, facts, end, writesPerCard);
+}
+
+/**
+ * The next card of `plan` (the placements not proposed yet), after `before` (the plan's update_working_memory call,
+ * when it goes in the same decision). A card that holds the rest of the plan ends the step once every placement
+ * applies unchanged (then), with the summary the step would give then.
+ */
+function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, writesPerCard: number, before: Call[] = [], preface = ""): Decision {
   const card = plan.slice(0, writesPerCard);
   const where = (entry: PlannedPlacement) => `${entry.id} on ${dayLabel(entry.day, (day) => weekdayOf(facts, day))} slots ${entry.start}-${entry.end}`;
+  const last = card.length === plan.length && !memory.more;
+  const then: Then | undefined = last ? { action: end, goalCheck: arrangeSummary({ ...memory, plan: [] }) } : undefined;
   return proposeAll(
-    card.length === 1 ? `Placing task ${where(card[0]!)}.` : `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`,
-    card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } })),
+    `${preface}${card.length === 1 ? `Placing task ${where(card[0]!)}.` : `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`}`,
+    [...before, ...card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }))],
     `the placement plan puts them there (${plan.length} placement(s) left)`,
+    then,
   );
 }
 
@@ -175,13 +210,13 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
  * or re-planned under their feedback; a placement that failed (an edit took its room, say) sends the step back to
  * read the week and place what is still pending. Undefined when every placement applied: the rest of the plan goes on.
  */
-function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish): Decision | undefined {
+function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, readWeekAgain: (speak: string) => Decision): Decision | undefined {
   const rejected = batch.filter((round) => isRejected(round.result));
   const failed = batch.some((round) => round.result.startsWith("error:"));
   if (rejected.length === 0) {
-    if (failed) return read("A placement failed; reading the week again.", "list_tasks", LISTING_ARGUMENTS, "need the pending tasks again");
+    if (failed) return readWeekAgain("A placement failed; reading the week again.");
     if (Array.isArray(memory.plan) && memory.plan.length > 0) return undefined;
-    return memory.more ? read("Reading the week again for the rest of the tasks.", "list_tasks", LISTING_ARGUMENTS, "more tasks to place") : finishArrange({ ...memory, plan: [] }, end);
+    return memory.more ? readWeekAgain("Reading the week again for the rest of the tasks.") : finishArrange({ ...memory, plan: [] }, end);
   }
   let next: ArrangeMemory = memory;
   const said: string[] = [];
@@ -196,7 +231,7 @@ function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts,
 }
 
 /** After reading the tasks (and the free runs): find room, choose the placements, write the plan. */
-function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish): Decision {
+function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard: number): Decision {
   const pending = listing.filter((task) => task.kind === "pending");
   const leftOut: string[] = [];
   const alreadyPlaced: string[] = [];
@@ -232,7 +267,9 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
     return read("Looking for the rest of the free runs.", "find_free", { min_length: shortest, days, limit: 100 }, "the list of free runs was cut");
   }
   const seen = new Set<string>();
+  // Runs too short for every task in scope are left out (the first search may have asked for a shorter length).
   const freeRuns = searches.flatMap((round) => parseFreeRuns(round.result)).filter((run) => {
+    if (run.end - run.start + 1 < shortest) return false;
     const key = `${run.day}:${run.start}:${run.end}`;
     if (seen.has(key)) return false;
     seen.add(key);
@@ -263,7 +300,10 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   for (const task of candidates) if (!placedIds.has(task.id)) leftOut.push(`${task.id} (no free slot fits)`);
   const next: ArrangeMemory = { ...memory, plan: placements, leftOut, more: false };
   if (placements.length === 0) return finishArrange(next, end);
-  return remember(next, `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory.`, "the plan must survive the compression of older tool rounds");
+  // The plan goes into working memory (it must survive the compression of older tool rounds) and its first card
+  // out, in one decision.
+  const kept = fitted(next);
+  return proposeCard(kept.plan as PlannedPlacement[], kept, facts, end, writesPerCard, [memoryCall(kept)], `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory. `);
 }
 
 /** A rejected placement: skip the task, or re-plan it under the feedback's constraint. */
@@ -292,11 +332,18 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   return { memory: { ...memory, avoid, plan: "reread" }, speak: `Understood: finding task ${taskId} another place (${text}).` };
 }
 
-/** The end of the step: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
-function finishArrange(memory: ArrangeMemory, end: Finish, note = ""): Decision {
+/** The step's summary at its end: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
+function arrangeSummary(memory: ArrangeMemory, note = ""): string {
   const skipped = memory.skip.length ? `; skipped: ${memory.skip.join(", ")}` : "";
   const leftOut = memory.leftOut.length ? `; left pending: ${memory.leftOut.join("; ")}` : "";
   const already = note ? `; ${note}` : "";
-  const speak = skipped || leftOut || already ? `Every placement that fits was proposed${skipped}${leftOut}${already}.` : "Every pending review task in scope has been proposed a place.";
-  return finish(end, speak, `every placement the plan had room for was proposed${skipped}${leftOut}${already}`, "no placement is left to propose");
+  return `every placement the plan had room for was proposed${skipped}${leftOut}${already}`;
+}
+
+/** The end of the step, with its summary. */
+function finishArrange(memory: ArrangeMemory, end: Finish, note = ""): Decision {
+  const summary = arrangeSummary(memory, note);
+  const rest = summary.slice("every placement the plan had room for was proposed".length);
+  const speak = rest ? `Every placement that fits was proposed${rest}.` : "Every pending review task in scope has been proposed a place.";
+  return finish(end, speak, summary, "no placement is left to propose");
 }

@@ -6,22 +6,52 @@ export type Decision = Record<string, unknown>;
 /** How a step ends: `next_plan` with steps left, `done` on the last one. */
 export type Finish = "next_plan" | "done";
 
+/** A tool call of a decision. */
+export interface Call {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * How a proposal ends its step once the user approves every write unchanged and each applies (the contract's
+ * `then`): with `goalCheck` as the step's summary and, for `done`, `answer` as the final answer. Anything else
+ * (a rejection, an edit, a failed write) brings the decision back to the policy.
+ */
+export interface Then {
+  action: Finish;
+  goalCheck: string;
+  answer?: string;
+}
+
+function thenFields(then: Then | undefined): Decision {
+  if (!then) return {};
+  return { then: then.action, goal_check: then.goalCheck, ...(then.action === "done" && then.answer ? { answer: then.answer } : {}) };
+}
+
 /** A read tool call. */
 export function read(speak: string, name: string, args: Record<string, unknown>, reason: string): Decision {
   return { speak, action: "continue", reason, tool_call: { name, arguments: args } };
 }
 
-/** A write for the user to confirm. */
-export function propose(speak: string, name: string, args: Record<string, unknown>, reason: string): Decision {
-  return { speak, action: "confirm", reason, tool_call: { name, arguments: args } };
+/** Several read (or memory) tool calls at once: run in order, in one round. */
+export function readAll(speak: string, calls: Call[], reason: string): Decision {
+  return calls.length === 1 ? read(speak, calls[0]!.name, calls[0]!.arguments, reason) : { speak, action: "continue", reason, tool_calls: calls };
 }
 
-/** Several writes for the user to confirm on one batch card, decided one by one. */
-export function proposeAll(speak: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>, reason: string): Decision {
-  return { speak, action: "confirm", reason, tool_calls: calls };
+/** A write for the user to confirm (ending the step with `then` once it applies unchanged). */
+export function propose(speak: string, name: string, args: Record<string, unknown>, reason: string, then?: Then): Decision {
+  return { speak, action: "confirm", reason, ...thenFields(then), tool_call: { name, arguments: args } };
 }
 
-/** The end of the step, with what was found or done as its summary. */
-export function finish(action: Finish, speak: string, goalCheck: string, reason = "the step's condition is met"): Decision {
-  return { speak, action, reason, goal_check: goalCheck };
+/**
+ * Several writes for the user to confirm on one batch card, decided one by one (memory calls among them run at
+ * once); with `then`, the step ends once every write applies unchanged.
+ */
+export function proposeAll(speak: string, calls: Call[], reason: string, then?: Then): Decision {
+  return { speak, action: "confirm", reason, ...thenFields(then), tool_calls: calls };
+}
+
+/** The end of the step, with what was found or done as its summary; with `done`, `answer` is the final answer. */
+export function finish(action: Finish, speak: string, goalCheck: string, reason = "the step's condition is met", answer = ""): Decision {
+  return { speak, action, reason, goal_check: goalCheck, ...(action === "done" && answer ? { answer } : {}) };
 }

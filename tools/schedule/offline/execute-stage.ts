@@ -6,23 +6,71 @@
  * exactly that write, and finish with its result — or say plainly why not.
  * The arrange step is `arrange-step.ts`.
  */
-import { parseFreeRuns, parseTaskListing, type FreeRunEntry, type ListedTask } from "../result-parsing.js";
+import { parseFreeRuns, parseOverflowCount, parseTaskListing, type FreeRunEntry, type ListedTask } from "../result-parsing.js";
 import { arrangeStep } from "./arrange-step.js";
-import { finish, propose, read, type Decision, type Finish } from "./decisions.js";
+import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
-import { currentStepOf, type PromptView, type RoundView } from "./prompt-reading.js";
-import { cannotActOn } from "./replies.js";
+import { currentStepOf, goalOf, section, type PromptView, type RoundView } from "./prompt-reading.js";
+import { cannotActOn, finalAnswer, type StepOutcome } from "./replies.js";
 import { dayLabel, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
-/** The execute stage's decision. */
+/**
+ * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the
+ * final answer the deliver stage would write for the task as it then stands, so a completed task needs no deliver
+ * call.
+ */
 export function decideExecute(view: PromptView, writesPerCard = Number.POSITIVE_INFINITY): Decision {
+  const decision = decideStep(view, writesPerCard);
+  const endsTask = decision.action === "done" || decision.then === "done";
+  if (!endsTask || decision.answer) return decision;
+  return { ...decision, answer: answerOf(view, String(decision.goal_check ?? "")) };
+}
+
+/** The final answer of the task once the current step ends with `goalCheck` as its summary (every step before it as it ended). */
+export function answerOf(view: PromptView, goalCheck: string): string {
+  const context = section(view.context, "execution_context") || view.context;
+  const overview = /Plan overview:\n([\s\S]*?)\n\nCurrent step/.exec(context)?.[1] ?? "";
+  const summaries = section(view.context, "done_step_summaries");
+  const markers: Array<[string, string]> = [[" >> current", "current"], [" ✓ done", "done"], [" FAILED", "failed"], [" (skipped)", "skipped"]];
+  const lines = overview.split("\n").flatMap((line) => {
+    const match = /^\d+\. (.*)$/.exec(line);
+    if (!match) return [];
+    let content = match[1] ?? "";
+    let status = "pending";
+    for (const [marker, name] of markers) {
+      if (!content.endsWith(marker)) continue;
+      content = content.slice(0, -marker.length);
+      status = name;
+      break;
+    }
+    return [{ content, status }];
+  });
+  // Each done step's summary: from its "- content: " line to the next step's.
+  const starts = lines.map((line) => summaries.indexOf(`- ${line.content}: `)).filter((index) => index !== -1).sort((a, b) => a - b);
+  const summaryOf = (content: string) => {
+    const start = summaries.indexOf(`- ${content}: `);
+    if (start === -1) return "";
+    const next = starts.find((index) => index > start) ?? summaries.length;
+    return summaries.slice(start + content.length + 4, next).trim();
+  };
+  const steps: StepOutcome[] = lines.map((line) => {
+    if (line.status === "current") return { status: "done", content: line.content, summary: goalCheck.trim() };
+    // Steps never started are skipped when the task ends.
+    return { status: line.status === "pending" ? "skipped" : line.status, content: line.content, summary: line.status === "done" ? summaryOf(line.content) : "" };
+  });
+  // The answer stands in for the deliver stage's only when the task completes: no item it was about left open.
+  return finalAnswer({ goal: goalOf(view), steps, outcome: "completed" });
+}
+
+/** The decision for the current step. */
+function decideStep(view: PromptView, writesPerCard: number): Decision {
   const step = currentStepOf(view);
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const lower = step.content.toLowerCase();
-  if (/^(verify|check)\b/.test(lower)) return overviewStep(view.rounds, "done");
-  if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view.rounds, "next_plan");
+  if (/^(verify|check)\b/.test(lower)) return overviewStep(view, "done");
+  if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan");
   const request = parseScheduleRequest(step.content);
   const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
   switch (request.kind) {
@@ -48,11 +96,15 @@ export function decideExecute(view: PromptView, writesPerCard = Number.POSITIVE_
   }
 }
 
-/** Overview and verify: read the overview once, then finish the step citing the pending count. */
-function overviewStep(rounds: RoundView[], action: Finish): Decision {
-  const overview = rounds.findLast((round) => round.name === "get_overview" && !round.summarised);
-  if (!overview) return read("Reading the week's overview.", "get_overview", {}, "need free time and pending tasks");
-  const pending = /pending tasks \(([\d,]+)\)/.exec(overview.result)?.[1] ?? "0";
+/**
+ * Overview and verify: the overview the prompt's live state holds (read fresh for this prompt), else read it once;
+ * then finish the step citing the pending count.
+ */
+function overviewStep(view: PromptView, action: Finish): Decision {
+  const live = section(view.context, "live_state");
+  const overview = /^get_overview \(fetched just now\):/.test(live) ? live : view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised)?.result;
+  if (overview === undefined) return read("Reading the week's overview.", "get_overview", {}, "need free time and pending tasks");
+  const pending = /pending tasks \(([\d,]+)\)/.exec(overview)?.[1] ?? "0";
   const speak = action === "done" ? (pending === "0" ? "Every review task has a place." : `${pending} review task(s) are still pending.`) : "";
   return finish(action, speak, `get_overview reports ${pending} pending review task(s)`);
 }
@@ -88,7 +140,20 @@ function lastWriteOutcome(rounds: RoundView[], names: readonly string[]): { roun
   return { round: last, outcome: last.result.startsWith("error:") ? "failed" : "applied" };
 }
 
-/** Move: find the task, find room where the step says, propose move (place for a pending task). */
+/** The room a move needs, read beside the task's listing before the task is known: every free run where the step says. */
+function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts): Record<string, unknown> {
+  const args: Record<string, unknown> = { min_length: 1, limit: 100 };
+  const days = allowedDays(request.where, facts);
+  if (days) args.days = days;
+  return args;
+}
+
+/** "day 2 slots 3-4" for a slot range. */
+function rangeText(range: { day: number; start: number; end: number }): string {
+  return `day ${range.day} slots ${range.start}-${range.end}`;
+}
+
+/** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
 function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish): Decision {
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
@@ -99,7 +164,14 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id, length and place");
+  if (!tasks) {
+    // The task and the free room in one round: the room is read for every length and narrowed once the task is known.
+    return readAll(
+      `Looking up ${JSON.stringify(request.task)} and the free time.`,
+      [{ name: "list_tasks", arguments: LIST_ALL }, { name: "find_free", arguments: moveSearchArguments(request, facts) }],
+      "need the task's id, length and place, and room that fits it",
+    );
+  }
   const match = matchTask(request.task, tasks.filter(movable)) ?? matchTask(request.task, tasks);
   if (!match) return finish(end, `I found no task matching "${request.task}".`, `not carried out: list_tasks shows no task matching "${request.task}"`);
   const { task } = match;
@@ -113,22 +185,43 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   let days = allowedDays(constraints.where, facts);
   // "to the evening" with no day keeps the task's day.
   if (constraints.where.only.days.length + constraints.where.only.weekdays.length === 0 && current && (constraints.where.slots.part || constraints.where.slots.from !== undefined)) days = [current.day].filter((day) => !constraints.notDays.has(day));
-  const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
-  if (exactStart !== undefined && days && days.length > 0) {
-    return propose(`${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${dayLabel(days[0]!, (day) => weekdayOf(facts, day))}, slot ${exactStart}.`, tool, { task_id: task.id, day: days[0]!, slot_start: exactStart }, "the slot the request names");
-  }
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
+  // The free runs of the step's days, when a search since the last proposal shows them all.
+  const runs = search && parseOverflowCount(search.result) === 0 && !search.result.startsWith("error:") ? parseFreeRuns(search.result).filter((run) => !days || days.includes(run.day)) : undefined;
+  // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
+  const then = (day: number, start: number, hostId: string | undefined): Then => {
+    const to = `${rangeText({ day, start, end: start + task.duration - 1 })}${hostId ? ` embedded in host ${hostId}` : ""}`;
+    return { action: end, goalCheck: tool === "place" ? `placed task ${task.id} on ${to}` : `moved task ${task.id} from ${current ? rangeText(current) : "its place"} to ${to}` };
+  };
+  const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
+  if (exactStart !== undefined && days && days.length > 0) {
+    const day = days[0]!;
+    const room = runs?.find((run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end);
+    return propose(
+      `${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${dayLabel(day, (candidate) => weekdayOf(facts, candidate))}, slot ${exactStart}.`,
+      tool,
+      { task_id: task.id, day, slot_start: exactStart },
+      "the slot the request names",
+      room ? then(day, exactStart, room.hostId) : undefined,
+    );
+  }
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
-  if (!search) {
+  if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, limit: 100 };
     if (days) args.days = days;
     return read(`Looking for ${task.duration} free slot(s) for ${label(task)}.`, "find_free", args, "need room that fits the task");
   }
-  const spot = firstFit(parseFreeRuns(search.result), task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
+  const spot = firstFit(runs, task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
   if (!spot) return finish(end, `No free slot fits ${label(task)} there.`, `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task)} where asked`);
   const where = `${dayLabel(spot.day, (day) => weekdayOf(facts, day))}, slots ${spot.start}-${spot.start + task.duration - 1}`;
-  return propose(`${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${where}${ambiguity(match)}.`, tool, { task_id: task.id, day: spot.day, slot_start: spot.start }, `a free run fits its ${task.duration} slot(s)`);
+  return propose(
+    `${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${where}${ambiguity(match)}.`,
+    tool,
+    { task_id: task.id, day: spot.day, slot_start: spot.start },
+    `a free run fits its ${task.duration} slot(s)`,
+    then(spot.day, spot.start, spot.hostId),
+  );
 }
 
 /** What a user's rejections of earlier proposals add to where a task may go. */
@@ -175,13 +268,13 @@ export function allowedDays(where: Where, facts: WeekFacts): number[] | undefine
 }
 
 /** The first place in the runs where `duration` slots fit inside the window, avoiding the task's current place. */
-function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number; to: number }, notDays: ReadonlySet<number>, current: { day: number; start: number } | undefined): { day: number; start: number } | undefined {
+function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number; to: number }, notDays: ReadonlySet<number>, current: { day: number; start: number } | undefined): { day: number; start: number; hostId?: string } | undefined {
   for (const run of runs) {
     if (notDays.has(run.day)) continue;
     const start = Math.max(run.start, window.from);
     if (start + duration - 1 > Math.min(run.end, window.to)) continue;
     if (current && current.day === run.day && current.start === start) continue;
-    return { day: run.day, start };
+    return { day: run.day, start, ...(run.hostId ? { hostId: run.hostId } : {}) };
   }
   return undefined;
 }
@@ -208,7 +301,12 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const second = matchTask(request.second, candidates.filter((task) => task.id !== first?.task.id));
   const missing = !first ? request.first : !second ? request.second : undefined;
   if (missing !== undefined || !first || !second) return finish(end, `I found no placed task matching "${missing}".`, `not carried out: list_tasks shows no placed task matching "${missing}"`);
-  return propose(`Swapping ${label(first.task)} and ${label(second.task)}${ambiguity(first)}${ambiguity(second)}.`, "swap", { first_task_id: first.task.id, second_task_id: second.task.id }, "the tasks the request names");
+  // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
+  const [a, b] = [first.task, second.task];
+  const landing = (task: ListedTask, other: ListedTask) => `task ${task.id} now on ${rangeText(other.slots[0]!)}${task.kind === "placed" && other.hostId ? ` embedded in host ${other.hostId}` : ""}`;
+  const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
+  const then: Then | undefined = predictable ? { action: end, goalCheck: `swapped task ${a.id} and task ${b.id}; ${landing(a, b)}; ${landing(b, a)}` } : undefined;
+  return propose(`Swapping ${label(a)} and ${label(b)}${ambiguity(first)}${ambiguity(second)}.`, "swap", { first_task_id: a.id, second_task_id: b.id }, "the tasks the request names", then);
 }
 
 /** Unplace: find the placed task item, propose unplace. */
@@ -227,7 +325,10 @@ function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
     const why = match.task.kind === "pending" ? "it is pending already, not on the schedule" : "it is a timetable event; only review tasks can be unplaced";
     return finish(end, `${label(match.task)} cannot be unplaced: ${why}.`, `not carried out: ${label(match.task)} — ${why}`);
   }
-  return propose(`Taking ${label(match.task)} off the schedule${ambiguity(match)}.`, "unplace", { task_id: match.task.id }, "the task the request names");
+  const { task } = match;
+  // What unplace reports once it applies as proposed.
+  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: `unplaced task ${task.id} from ${rangeText(task.slots[0])}${task.hostId ? ` (was embedded in host ${task.hostId})` : ""}; it is pending again` } : undefined;
+  return propose(`Taking ${label(task)} off the schedule${ambiguity(match)}.`, "unplace", { task_id: task.id }, "the task the request names", then);
 }
 
 /** "Monday (day 1)" for a day index. */

@@ -2,8 +2,8 @@
  * The offline policy's plan stage. A draft plans exactly what the request
  * asks: a read request is one read-only step (it runs without a plan card),
  * a move / swap / unplace is one step proposing that write, an arrange
- * request is overview → place → verify with the request's scope in the place
- * step. The step texts are written so that the request parser reads them
+ * request is place → verify with the request's scope in the place step (the
+ * week's overview is the prompts' live state: no step reads it). The step texts are written so that the request parser reads them
  * back (`Move "limits" to Thursday (day 4)`), so the execute stage carries
  * out what the card shows, also after the user edited it.
  *
@@ -32,9 +32,8 @@ export interface StepDraft {
   done_when: string;
 }
 
-/** The first and last step of an arrange plan, and the place step without a scope. */
+/** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
-  { content: "Review the week: read the overview of free time and pending review tasks", done_when: "the pending review tasks and the free time are known" },
   { content: "Place each pending review task into a free slot that fits it", done_when: "no review task is left pending, or no free slot fits the rest" },
   { content: "Verify the schedule", done_when: "the overview shows how many review tasks are still pending" },
 ];
@@ -70,7 +69,7 @@ function isPlannable(request: ScheduleRequest): boolean {
 function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string): Record<string, unknown> {
   const steps = stepsFor(request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
-  const speak = readOnly ? "" : `${preface}${steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: review the week, place the pending review tasks into free slots that fit them, then verify."}`;
+  const speak = readOnly ? "" : `${preface}${steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify."}`;
   return {
     speak,
     action: "plan_done",
@@ -86,9 +85,9 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string): R
 export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
     case "arrange": {
-      const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[1]!.content;
+      const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[0]!.content;
       const where = whereText(request.where, facts);
-      return [OFFLINE_PLAN_STEPS[0]!, { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[1]!.done_when }, OFFLINE_PLAN_STEPS[2]!];
+      return [{ content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when }, OFFLINE_PLAN_STEPS[1]!];
     }
     case "move": {
       const where = whereText(request.where, facts, "move");

@@ -57,6 +57,13 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
 }
 
+/** A plan step as it ended: its status ("done", "failed", …), its text and its summary. */
+export interface StepOutcome {
+  status: string;
+  content: string;
+  summary: string;
+}
+
 /** The deliver stage's answer: a read request's answer as found, or the task's steps as they ended. */
 export function decideDeliver(view: PromptView): string {
   const state = section(view.context, "stage_state");
@@ -72,7 +79,17 @@ export function decideDeliver(view: PromptView): string {
     const split = rest.indexOf(" — ");
     return { status, content: split === -1 ? rest : rest.slice(0, split), summary: split === -1 ? "" : rest.slice(split + 3).trim() };
   });
-  const request = parseScheduleRequest(goalOf(view));
+  return finalAnswer({ goal: goalOf(view), steps, outcome, stillPending, ...(note === undefined ? {} : { note }) });
+}
+
+/**
+ * The final answer for a task that ended with `steps`: a read request's answer as found, a single write's result, or
+ * the steps as they ended under a heading that never claims more than `outcome`. The deliver stage answers with it,
+ * and the execute stage gives it as done's answer (so a completed task needs no deliver call).
+ */
+export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome: string; stillPending?: string[]; note?: string }): string {
+  const { steps, outcome, note } = input;
+  const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
     return only.status === "done" && only.summary ? only.summary : `I could not answer that: ${note ?? "the step did not finish"}.`;
@@ -95,7 +112,7 @@ export function decideDeliver(view: PromptView): string {
   }
   // Anything short of "completed" is never told as a full success.
   if (outcome !== "completed" && (heading === "Your review week is arranged." || heading === "Placed what you asked for.")) heading = `Finished ${done} of ${steps.length} steps (${outcome}).`;
-  const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`), ...stillPending];
+  const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`), ...(input.stillPending ?? [])];
   if (note) lines.push(`Note: ${note}`);
   return lines.join("\n");
 }
