@@ -31,6 +31,7 @@
  * arguments that are not this card's — is refused with `StaleResumeError`
  * (`STALE_RESUME`); one that does not fit, with `InvalidResumeError`.
  */
+import { fromJsonText } from "./json-extraction.js";
 import { z } from "zod";
 import { InvalidResumeError, StaleResumeError } from "../errors/index.js";
 
@@ -363,16 +364,7 @@ function editAnswer(card: Card, edited: Record<string, unknown>): CardAnswer {
 
 /** Values given as JSON text (as Agent Inbox and Agent Chat UI edit forms send them) read as JSON; other values as they are. */
 export function parseTextValues(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(values ?? {}).map(([key, value]) => {
-      if (typeof value !== "string") return [key, value];
-      try {
-        return [key, JSON.parse(value) as unknown];
-      } catch {
-        return [key, value];
-      }
-    }),
-  );
+  return Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [key, fromJsonText(value)]));
 }
 
 /** True when two argument objects are the same once text values are read as JSON (an edit form turns 3 into "3"). */

@@ -4,6 +4,7 @@
  * tools, and the control actions (`CONTROL_TOOLS`) read back into the same decision.
  */
 import { z } from "zod";
+import { fromJsonText } from "./json-extraction.js";
 import { parseContract, type ContractParse } from "./parse-contract.js";
 
 export const ToolCallRequestSchema = z.object({
@@ -16,17 +17,10 @@ export const ToolCallRequestSchema = z.object({
 
 /**
  * Arguments given as JSON text (OpenAI's own function-call shape, and the strict structured-output schema, where an open
- * record must be a string: contracts/strict-schema.ts) read as the object they hold; anything else as it is.
+ * record must be a string: contracts/strict-schema.ts) read as the object they hold; "" as no arguments.
  */
 function argumentsFromText(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const text = value.trim();
-  if (text === "") return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return value;
-  }
+  return typeof value === "string" && value.trim() === "" ? {} : fromJsonText(value);
 }
 
 /** Most tool calls one decision may make (a batch card holds at most this many writes). */

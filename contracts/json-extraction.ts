@@ -5,6 +5,19 @@
  * object can be found.
  */
 
+/**
+ * A value given as JSON text read as the JSON it holds (`"3"` → 3, `"[1,2]"` → [1, 2], `'{"day":1}'` → the object),
+ * anything else — and text that is not JSON — as it is. Edit forms and models send numbers, lists and objects so.
+ */
+export function fromJsonText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value.trim()) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /** Opening braces tried per text: bounds the work on adversarial output (many unbalanced braces) to linear. */
 const MAX_STARTS = 32;
 

@@ -7,6 +7,7 @@
  */
 import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
+import { fromJsonText } from "../contracts/json-extraction.js";
 
 /** One tool call as the model made it. */
 export interface ToolInvocation {
@@ -90,7 +91,7 @@ export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | {
 export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): ArgumentCheck {
   let result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
-    // Numbers, booleans and lists given as text (`"day": "3"`, as models and edit forms send them) read as JSON —
+    // Numbers, booleans and lists given as text (`"day": "3"`, as models and card edit forms send them) read as JSON —
     // only the fields the schema refused, so a text field holding digits stays text.
     const coerced = withTextValuesRead(args, new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string")));
     const retried = coerced === undefined ? undefined : tool.schema.safeParse(coerced);
@@ -104,22 +105,12 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
 }
 
-/** `args` with the text values of `keys` read as JSON, or undefined when none of them is text that reads as JSON. */
+/** `args` with the text values of `keys` read as JSON (`fromJsonText`), or undefined when that changes none of them. */
 function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
-  let changed = false;
-  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
-  for (const key of keys) {
-    const value = out[key];
-    if (typeof value !== "string") continue;
-    try {
-      out[key] = JSON.parse(value.trim()) as unknown;
-      changed = true;
-    } catch {
-      // Not JSON: left as it is, and the schema's complaint stands.
-    }
-  }
-  return changed ? out : undefined;
+  const given = args as Record<string, unknown>;
+  const read = Object.fromEntries([...keys].filter((key) => key in given).map((key) => [key, fromJsonText(given[key])]));
+  return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
 /** A tool-call result for a tool the domain does not have. */

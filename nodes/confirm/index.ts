@@ -114,12 +114,8 @@ function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: Nod
   if (response.type !== "edit") return { response };
   const definition = findTool(dependencies.domain, tool.name);
   const edited = (response.args as { args: Record<string, unknown> }).args;
-  let checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
-  // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): read such values as JSON before refusing.
-  if (!checked.ok && definition) {
-    const parsed = checkToolArguments(definition, parseTextValues(edited));
-    if (parsed.ok) checked = parsed;
-  }
+  // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
+  const checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
   if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
   return { response, editedArguments: checked.arguments };
 }
