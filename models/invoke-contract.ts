@@ -12,7 +12,7 @@ import { parseContract, type ContractParse } from "../contracts/parse-contract.j
 import { extractJsonObject } from "../contracts/json-extraction.js";
 import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
 import { messageText } from "../contracts/message-text.js";
-import { emitReasoning, stageOfName, watchModelCall } from "./model-call.js";
+import { watchModelCall } from "./model-call.js";
 import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
 export type ContractCall<T> =
@@ -35,10 +35,9 @@ export async function invokeContract<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig; stage?: string },
+  options: { structured: boolean; name: string; config?: RunnableConfig; stage: Stage },
 ): Promise<ContractCall<T>> {
-  const config = unstreamed(options.config);
-  return invokeAndParse(model, schema, messages, { ...options, config, stage: options.stage ?? stageOfName(options.name) });
+  return invokeAndParse(model, schema, messages, { ...options, config: unstreamed(options.config) });
 }
 
 /**
@@ -64,11 +63,9 @@ export async function invokeToolCalling<T>(
   model: Runnable<BaseMessage[], BaseMessage>,
   messages: BaseMessage[],
   read: (text: string, calls: ModelToolCall[]) => ContractParse<T>,
-  options: { name: string; config?: RunnableConfig },
+  options: { name: string; stage: Stage; config?: RunnableConfig },
 ): Promise<ContractCall<T>> {
-  const stage = stageOfName(options.name);
-  const reply = await watchModelCall(model, stage, options.config, () => model.invoke(messages, unstreamed(options.config)));
-  emitReasoning(options.config, stage, reply);
+  const reply = await watchModelCall(model, options.stage, options.config, () => model.invoke(messages, unstreamed(options.config)));
   const text = messageText(reply);
   const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
   // What the model said and called, for a correction message when the reply does not fit.
@@ -86,14 +83,16 @@ async function invokeAndParse<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig; stage: string },
+  options: { structured: boolean; name: string; config?: RunnableConfig; stage: Stage },
 ): Promise<ContractCall<T>> {
   const { stage, config } = options;
   if (options.structured) {
     // The contract as a strict schema (every request valid for OpenAI's structured outputs); zod checks the answer.
     const runnable = model.withStructuredOutput(strictJsonSchema(schema), { includeRaw: true, name: options.name, strict: true });
-    const output = (await watchModelCall(model, stage, config, () => runnable.invoke(messages, config))) as { raw: BaseMessage; parsed: unknown };
-    emitReasoning(config, stage, output.raw);
+    const output = (await watchModelCall(model, stage, config, () => runnable.invoke(messages, config), { replyOf: (result) => (result as { raw?: BaseMessage }).raw })) as {
+      raw: BaseMessage;
+      parsed: unknown;
+    };
     const raw = messageText(output.raw);
     const structuredArguments = (output.raw as { tool_calls?: Array<{ args: unknown }> }).tool_calls?.[0]?.args;
     // What the server parsed, or the JSON in the text (a server that fenced it, or wrote prose around it).
@@ -102,7 +101,6 @@ async function invokeAndParse<T>(
     return parsed.ok ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) } : { ok: false, raw, problem: parsed.problem };
   }
   const reply = await watchModelCall(model, stage, config, () => model.invoke(messages, config));
-  emitReasoning(config, stage, reply);
   const raw = messageText(reply);
   const parsed = parseContract(schema, raw);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };

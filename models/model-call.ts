@@ -28,7 +28,8 @@ function statusEveryMs(config: RunnableConfig | undefined): number {
 
 /**
  * Runs `call` (one request to `stage`'s `model`) with waiting statuses while it runs, every `model_status_ms`
- * (default 3 s); the timer is cleared however the call ends. A failure of the model becomes a typed TempoError
+ * (default 3 s); the timer is cleared however the call ends. The reasoning of the reply (`replyOf` the result: the
+ * result itself by default) is streamed as one `reasoning` event. A failure of the model becomes a typed TempoError
  * (unless `classify` is false); Tempo's own errors, the graph's interrupts and aborts pass through unchanged.
  */
 export async function watchModelCall<T>(
@@ -36,7 +37,7 @@ export async function watchModelCall<T>(
   stage: string,
   config: RunnableConfig | undefined,
   call: () => Promise<T>,
-  options: { classify?: boolean } = {},
+  options: { classify?: boolean; replyOf?: (result: T) => BaseMessage | undefined } = {},
 ): Promise<T> {
   const writer = (config as LangGraphRunnableConfig | undefined)?.writer;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -52,7 +53,9 @@ export async function watchModelCall<T>(
     timer = setTimeout(tick, every);
   }
   try {
-    return await call();
+    const result = await call();
+    emitReasoning(config, stage, options.replyOf ? options.replyOf(result) : (result as BaseMessage | undefined));
+    return result;
   } catch (error) {
     if (options.classify === false || isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
     throw classifyModelError(error, describeModel(model, stage));
@@ -62,12 +65,7 @@ export async function watchModelCall<T>(
 }
 
 /** Streams the reasoning `reply` carries, if any, as one `reasoning` event of the node running `stage`. */
-export function emitReasoning(config: RunnableConfig | undefined, stage: string, reply: BaseMessage | undefined): void {
+function emitReasoning(config: RunnableConfig | undefined, stage: string, reply: BaseMessage | undefined): void {
   const text = reasoningText(reply);
   if (text.trim() !== "") emit(config as LangGraphRunnableConfig, { kind: "reasoning", node: nodeOf(config, stage), text });
-}
-
-/** The stage a contract name belongs to: "execute_decision" → "execute", "task_state_summary" → "task_state". */
-export function stageOfName(name: string): string {
-  return name.replace(/_decision$|_summary$/, "");
 }
