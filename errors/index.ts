@@ -93,6 +93,11 @@ export interface ModelCallContext {
   baseUrl?: string;
 }
 
+/** The details every model-server error carries: stage, model, server, and what the server answered. */
+function serverDetails(context: ModelCallContext, answer: Record<string, unknown>): Record<string, unknown> {
+  return { stage: context.stage, ...answer, model: context.model, baseUrl: context.baseUrl };
+}
+
 /** `model "m" at URL`, or less when it is not known. */
 function modelAt(context: ModelCallContext): string {
   const where = context.baseUrl ?? "api.openai.com";
@@ -112,7 +117,7 @@ export class ModelUnavailableError extends TempoError {
     super(
       "MODEL_UNAVAILABLE",
       `The ${stage} model could not be reached (${reason}${where}${attempts}). The thread is kept as it was: send "try again" to retry; ${advice}.`,
-      { stage, reason, model: context.model, baseUrl: context.baseUrl, attempts: context.attempts },
+      { ...serverDetails({ stage, ...context }, { reason }), attempts: context.attempts },
       { cause },
     );
     this.name = "ModelUnavailableError";
@@ -133,7 +138,7 @@ export class ModelRequestRefusedError extends TempoError {
       `The ${context.stage} model server refused Tempo's request (HTTP ${status}: ${serverMessage}; ${modelAt(context)}). ` +
         `This is a Tempo bug or an unsupported model setting, not a passing fault: "try again" would send the same request and be refused again. ` +
         `The thread is kept as it was: ${hint}.`,
-      { stage: context.stage, status, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      serverDetails(context, { status, serverMessage }),
       { cause: options.cause },
     );
     this.name = "ModelRequestRefusedError";
@@ -148,7 +153,7 @@ export class ModelAuthError extends TempoError {
       "MODEL_AUTH",
       `The ${context.stage} model server ${what} (HTTP ${status}: ${serverMessage}; ${modelAt(context)}). ` +
         `Set a valid OPENAI_API_KEY for this server (and check OPENAI_BASE_URL), restart, then send "try again"; the thread is kept as it was.`,
-      { stage: context.stage, status, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      serverDetails(context, { status, serverMessage }),
       { cause: options.cause },
     );
     this.name = "ModelAuthError";
@@ -163,7 +168,7 @@ export class ModelNotFoundError extends TempoError {
       `The ${context.stage} model "${context.model ?? "(unnamed)"}" was not found at ${context.baseUrl ?? "api.openai.com"} (HTTP 404: ${serverMessage}). ` +
         `Check TEMPO_MODEL (or TEMPO_MODEL_${context.stage.toUpperCase()}) against the server's model list, and OPENAI_BASE_URL ` +
         `(an OpenAI-compatible server's base URL usually ends in /v1); restart, then send "try again". The thread is kept as it was.`,
-      { stage: context.stage, status: 404, serverMessage, model: context.model, baseUrl: context.baseUrl },
+      serverDetails(context, { status: 404, serverMessage }),
       { cause: options.cause },
     );
     this.name = "ModelNotFoundError";
@@ -181,7 +186,7 @@ export class ModelResponseInvalidError extends TempoError {
       `The ${context.stage} model server answered with something that is not a chat completion (${what}; ${modelAt(context)}). ` +
         `Check that OPENAI_BASE_URL is the server's OpenAI-compatible API (usually ending in /v1), not a web page, a login page or a proxy; ` +
         `then send "try again". The thread is kept as it was.`,
-      { stage: context.stage, what, model: context.model, baseUrl: context.baseUrl },
+      serverDetails(context, { what }),
       { cause: options.cause },
     );
     this.name = "ModelResponseInvalidError";
