@@ -205,18 +205,19 @@ async function applyAnsweredWrites(
   const entries: Array<{ call: RoundCall; result: string }> = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
-  let okCount = 0;
+  // Every write approved and applied: only then may the proposal's own ending (`then`) end the step.
+  let allApplied = true;
   for (const { tool, approved, result } of answered) {
     const call = { id: tool.id, name: tool.name, arguments: tool.arguments };
     let ok = false;
     let content = result ?? "Not applied: the user rejected this change.";
     if (approved) {
       ({ ok, content } = await runReported(call, context, dependencies, config));
-      if (ok) okCount += 1;
     } else {
       emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
     }
     entries.push({ call, result: content });
+    allApplied &&= ok;
     // A rejection is the user's choice, not a tool error: it neither counts nor clears the error streak.
     if (!approved) continue;
     update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, tool.name, content, dependencies.settings) };
@@ -232,10 +233,10 @@ async function applyAnsweredWrites(
     liveState: "",
     ...update,
   };
-  // The proposal's own ending, when every write was approved unchanged and applied: the step ends with no model turn.
+  // The proposal's own ending, when every write was approved unchanged (an edit drops `then`) and applied: the step
+  // ends with no model turn.
   const ending = answered[0]?.tool.then;
-  const clean = answered.every((write) => write.approved && write.tool.then !== undefined) && okCount === answered.length && update.phase === undefined;
-  if (!ending || !clean) return applied;
+  if (!ending || !allApplied || answered.some((write) => write.tool.then === undefined)) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...rounds], dependencies, config) };
 }
