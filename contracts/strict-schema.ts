@@ -12,13 +12,21 @@ import { z } from "zod";
 
 type JsonSchema = Record<string, unknown>;
 
-/** Keywords a strict schema may carry; anything else is dropped (the zod contract still enforces it). */
-const KEPT = new Set(["type", "description", "enum", "const", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs", "title"]);
+/** Keywords kept as they are (the zod contract still enforces the dropped ones); objects' own keywords are rebuilt below. */
+const KEPT = new Set(["type", "description", "enum", "const", "anyOf", "items", "$ref", "$defs", "title"]);
+
+/** Strict schemas by contract: a contract is converted once, not on every call that uses it. */
+const converted = new WeakMap<z.ZodType, JsonSchema>();
 
 /** The strict structured-output schema of a zod contract. */
 export function strictJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...root } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  return strictNode(root);
+  let strict = converted.get(schema);
+  if (!strict) {
+    const { $schema: _dialect, ...root } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    strict = strictNode(root);
+    converted.set(schema, strict);
+  }
+  return strict;
 }
 
 function strictNode(node: JsonSchema): JsonSchema {
@@ -27,13 +35,14 @@ function strictNode(node: JsonSchema): JsonSchema {
     return { type: "string", description };
   }
   const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "oneOf") out.anyOf = (value as JsonSchema[]).map(strictNode);
-    else if (!KEPT.has(key)) continue;
-    else if (key === "anyOf") out.anyOf = (value as JsonSchema[]).map(strictNode);
+  for (const [given, value] of Object.entries(node)) {
+    // oneOf is outside the subset; for a contract's alternatives anyOf says the same.
+    const key = given === "oneOf" ? "anyOf" : given;
+    if (!KEPT.has(key)) continue;
+    if (key === "anyOf") out.anyOf = (value as JsonSchema[]).map(strictNode);
     else if (key === "items") out.items = strictNode(value as JsonSchema);
     else if (key === "$defs") out.$defs = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, def]) => [name, strictNode(def)]));
-    else if (key !== "properties" && key !== "required" && key !== "additionalProperties") out[key] = value;
+    else out[key] = value;
   }
   if (node.type === "object" || node.properties) {
     const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
