@@ -27,17 +27,16 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HumanMessage } from "@langchain/core/messages";
-import { MemorySaver, type Interrupt } from "@langchain/langgraph";
+import { MemorySaver } from "@langchain/langgraph";
 import { readSettings } from "../config/environment.js";
 import { buildTempoGraph } from "../graphs/tempo.js";
 import { tiktokenCounter } from "../memory/tokens.js";
-import { createStageModels } from "../models/create-models.js";
-import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
 import { halfPlacedWeek } from "../tests/graph/support/offline-conversation.js";
 import { contentText } from "../tests/support/openai-double/brain.js";
 import { startOpenAIDouble, type ChatRequestBody, type OpenAIDouble } from "../tests/support/openai-double/index.js";
-import { resume, threadConfig } from "../tests/support/scripted.js";
+import { approveEveryCard, modelsAtDouble } from "../tests/support/openai-double/drive.js";
+import { threadConfig } from "../tests/support/scripted.js";
 
 export const STAGES = ["chat", "plan", "plan_deep", "execute", "deliver", "memory"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -164,21 +163,14 @@ export async function measure(double: OpenAIDouble, task: BenchTask, mode: Bench
   const user = "student";
   const repository = new InMemoryScheduleRepository();
   await repository.seed(user, task.week());
-  const settings = readSettings({ OPENAI_BASE_URL: double.baseUrl, OPENAI_API_KEY: "test", TEMPO_MODEL_MAX_RETRIES: "0", TEMPO_MODEL_TIMEOUT_MS: "20000", ...mode.environment });
-  const { models } = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: settings.workflow });
+  const graph = buildTempoGraph({ models: modelsAtDouble(double, mode.environment), domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
   const config = threadConfig(`bench-${task.name}-${mode.name}`, user);
   const first = double.requests.length;
   let cards = 0;
   let error: string | undefined;
   try {
     await graph.invoke({ messages: [new HumanMessage(task.message)] }, config);
-    for (; cards < 20; cards += 1) {
-      const pending = (await graph.getState(config)).tasks.flatMap((entry) => entry.interrupts as Interrupt[])[0];
-      if (!pending) break;
-      const requests = (pending.value as { action_requests: unknown[] }).action_requests;
-      await graph.invoke(resume({ decisions: requests.map(() => ({ type: "approve" })) }), config);
-    }
+    cards = (await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config))).length;
   } catch (caught) {
     error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
   }

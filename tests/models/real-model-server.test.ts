@@ -8,17 +8,17 @@
  * conversations end on the offline policy in process.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { MemorySaver, type Interrupt } from "@langchain/langgraph";
+import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
-import { createStageModels } from "../../models/create-models.js";
 import type { StageModels } from "../../models/stage-models.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
+import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
 import { startOpenAIDouble, type OpenAIDouble } from "../support/openai-double/index.js";
-import { resume, threadConfig } from "../support/scripted.js";
+import { threadConfig } from "../support/scripted.js";
 
 const USER = "student";
 const DEMO = "Help me arrange next week's review sessions.";
@@ -70,14 +70,8 @@ async function converse(models: StageModels, week: ScheduleState, messages: stri
   try {
     for (const message of messages) {
       await run({ messages: [new HumanMessage(message)] });
-      for (let turn = 0; turn < 20; turn += 1) {
-        const state = await graph.getState(config);
-        const pending = state.tasks.flatMap((task) => task.interrupts as Interrupt[])[0];
-        if (!pending) break;
-        const requests = (pending.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
-        outcome.cards.push(requests.map((request) => [request.name, request.args]));
-        await run(resume({ decisions: requests.map(() => ({ type: "approve" })) }));
-      }
+      const cards = await approveEveryCard(graph, config, run);
+      outcome.cards.push(...cards.map((requests) => requests.map((request): [string, Record<string, unknown>] => [request.name, request.args])));
       const values = (await graph.getState(config)).values as { finalAnswer: string | null; phase: string };
       outcome.answers.push(values.finalAnswer);
       outcome.phases.push(values.phase);
@@ -87,14 +81,6 @@ async function converse(models: StageModels, week: ScheduleState, messages: stri
   }
   outcome.schedule = await repository.load(USER);
   return outcome;
-}
-
-/** The stage models of `mode`: ChatOpenAI at the double. */
-function httpModels(double: OpenAIDouble, mode: Mode): StageModels {
-  const settings = readSettings({ OPENAI_BASE_URL: double.baseUrl, OPENAI_API_KEY: "test", TEMPO_MODEL_MAX_RETRIES: "0", TEMPO_MODEL_TIMEOUT_MS: "20000", ...mode.environment });
-  const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-  expect(created.offline).toBe(false);
-  return created.models;
 }
 
 const placedReviews = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
@@ -127,7 +113,7 @@ describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
   /** Runs a conversation through the double; the requests it made and the refusals among them. */
   async function throughDouble(week: ScheduleState, messages: string[]) {
     const first = double.requests.length;
-    const outcome = await converse(httpModels(double, mode), week, messages, mode.streamed);
+    const outcome = await converse(modelsAtDouble(double, mode.environment), week, messages, mode.streamed);
     const requests = double.requests.slice(first);
     const refusals = requests.flatMap((request) => (request.refusal ? [`request ${request.index - first} (${request.stage}): ${request.refusal.message}`] : []));
     return { outcome, requests, refusals };
