@@ -33,7 +33,6 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   }
 
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    emit(config, { kind: "status", node: "deliver", text: "Summarising" });
     const report = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
     const factual = mechanicalSummary(report);
     let summary: string;
@@ -63,6 +62,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   };
 
   async function phrase(state: TempoState, report: TaskReport, factual: string, config: LangGraphRunnableConfig): Promise<{ text: string; id?: string }> {
+    // Said only when a model is asked: a task the execute model already answered is told at once.
+    emit(config, { kind: "status", node: "deliver", text: "Summarising" });
     const model = modelFor(dependencies.models, "deliver");
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
