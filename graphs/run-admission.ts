@@ -25,9 +25,11 @@ import { assertResumeIsCurrent } from "../contracts/cards.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import { InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
+import { isRetryPhrase } from "../nodes/chat.js";
 import { assertKnownCommand } from "./commands.js";
 import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages } from "./input-check.js";
 import { assertThreadOwner } from "./ownership.js";
+import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import type { RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
 
@@ -54,6 +56,11 @@ export interface RunCheck {
   checkpointId?: string;
   /** The state the run starts from, when it was read (it sets the run's durability). */
   snapshot?: StateSnapshot;
+  /**
+   * The thread's last run stopped mid-way (a killed worker, a restart) or stopped at a card whose answer was already
+   * recorded: it is carried on first (`stream(null)`), and only then is `input` taken (`carryOnThen`).
+   */
+  carryOn?: boolean;
 }
 
 /** A run the checks let through, and the thread to give back when it ends. */
@@ -124,7 +131,11 @@ export async function checkRun(
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
   assertThreadOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
-  const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
+  // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
+  // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork).
+  const point = checkpointId ? runPoint(snapshot) : await readRunPoint(graph.checkpointer, snapshot);
+  if (!checkpointId && mustCarryOn(point)) return { input, snapshot, carryOn: true };
+  const waiting = point === "waiting" || snapshot.tasks.some((task) => task.interrupts.length > 0 && task.result === undefined);
   if (waited && waiting && inputMessages(input).length > 0) {
     throw new ThreadBusyError(
       `While this message waited for the run before it, thread ${threadId} stopped at a new card its sender has not seen; the message was not taken as its answer and nothing was written. Read the card, then answer it.`,
@@ -145,6 +156,27 @@ export async function checkRun(
     );
   }
   return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot } : { input, snapshot };
+}
+
+/**
+ * After a stopped run was carried on (`RunCheck.carryOn`): what of the caller's own input is left to run. A resume
+ * and a retry phrase ("continue") were answered by carrying the run on: nothing is left (undefined). A message is
+ * taken now — unless the carried-on run stopped at a card or a question, which its sender has not seen: then it is
+ * not taken as that answer (THREAD_BUSY) and nothing of it is written.
+ */
+export async function inputAfterCarryOn(graph: ThreadStateReader, input: unknown, options: RunOptions | undefined, settings: WorkflowSettings): Promise<RunCheck | undefined> {
+  const messages = inputMessages(input);
+  if (messages.length === 0 || isRetryPhrase(messageText(messages.at(-1)))) return undefined;
+  const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
+  const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
+  const point = await readRunPoint(graph.checkpointer, snapshot);
+  if (point !== "idle") {
+    throw new ThreadBusyError(
+      `Thread ${threadId} had a run that stopped mid-way (a restart or a crash); it was carried on first and now ${point === "failed" ? "stopped on an error" : "waits on a card"} that your message was not sent for, so the message was not taken and nothing of it was written. Read the thread's state, then answer the card or send your message again.`,
+      { threadId, point },
+    );
+  }
+  return { input, snapshot };
 }
 
 function hasValue(value: unknown): boolean {

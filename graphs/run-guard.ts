@@ -34,7 +34,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import { endThreadUpdate } from "./end-thread.js";
-import { admitRun, checkInput, stateChangeRefused } from "./run-admission.js";
+import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "./tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
@@ -130,21 +130,29 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   }
 
   // Every run: admitted (checked, thread held) before LangGraph writes anything; released when its stream ends.
+  // A thread whose last run stopped mid-way is carried on first (`stream(null)`, streamed to the caller as part of
+  // this run), and only then is the caller's input taken (`inputAfterCarryOn`), the thread held throughout.
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
   override async stream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
     const { settings, threadLock } = this.runGuard;
-    const run = await admitRun(this, input, this.checkedOptions(options), settings, threadLock);
+    const checked = this.checkedOptions(options);
+    const run = await admitRun(this, input, checked, settings, threadLock);
+    const start = (check: RunCheck) =>
+      super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, withRecursionLimit(options, settings)), check.input, check.snapshot));
     let inner: AsyncIterable<unknown>;
     try {
-      inner = await super.stream(run.input as Input, withDurability(pinnedTo(run.checkpointId, withRecursionLimit(options, settings)), run.input, run.snapshot));
+      inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);
     } catch (error) {
       await run.release();
       throw asDatabaseError(error);
     }
+    const after = run.carryOn ? () => inputAfterCarryOn(this, input, checked, settings) : async () => undefined;
     return IterableReadableStream.fromAsyncGenerator(
       (async function* held() {
         try {
           yield* inner;
+          const rest = await after();
+          if (rest) yield* await start(rest);
         } catch (error) {
           throw asDatabaseError(error);
         } finally {
