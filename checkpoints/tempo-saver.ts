@@ -13,11 +13,15 @@
  *    before it saves the checkpoint of a delta channel). The plan may be a
  *    plain channel or a delta channel (Tempo's is one: `graphs/channels.ts`).
  *
- * 2. One resume per interrupt. The first checkpoint saved on top of an
- *    interrupted checkpoint (one with `__interrupt__` writes) claims it: a
- *    row in `tempo_resume_claims`, keyed by the interrupted checkpoint,
- *    inserted in the same transaction as the new checkpoint. A second run
- *    resuming the same interrupt fails to save with a `TempoError` coded
+ * 2. One run on from each checkpoint. The first checkpoint saved on top of
+ *    another claims it: a row in `tempo_resume_claims`, keyed by the parent,
+ *    inserted in the same transaction as the new checkpoint — for every save
+ *    of a run (an interrupt's resume, a run carried on after a crash, a new
+ *    message), and for a branch (time travel: a run its caller addressed to
+ *    an earlier checkpoint, `BRANCH_RUN_KEY`, or a `source: "fork"` save)
+ *    only when it branches off an interrupted checkpoint. A second run going on from the same
+ *    checkpoint — a second resume of one interrupt, two workers carrying one
+ *    stopped run on — fails to save with a `TempoError` coded
  *    `ALREADY_RESUMED` instead of forking the thread, and — through
  *    `admitCurrentRun`, which the execution log calls before a write — never
  *    applies a write: a write waits until the checkpoint its step runs from
@@ -52,6 +56,7 @@ import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
 import { applyPlanWrites, PLAN_CHANNEL, type PlanWrite } from "../graphs/channels.js";
+import { BRANCH_RUN_KEY } from "../graphs/run-options.js";
 
 type Plan = ReturnType<typeof asPlanSteps>;
 
@@ -86,7 +91,7 @@ export interface TempoSaverOptions {
   saveWaitMs?: number;
 }
 
-/** The error a run gets when another run resumed the same interrupt first. */
+/** The error a run gets when another run resumed the same interrupt (or went on from the same checkpoint) first. */
 export class AlreadyResumedError extends TempoError {
   constructor(ref: CheckpointRef, interruptedCheckpointId: string, winnerCheckpointId: string) {
     super(
@@ -113,6 +118,11 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   private readonly saved = new Map<string, true>();
   /** Checkpoints this process failed to save because another run resumed first, by key. */
   private readonly lost = new Map<string, AlreadyResumedError>();
+  /**
+   * The last save this process lost on each thread (by thread prefix): the checkpoints a run makes after one it lost
+   * are never saved (LangGraph saves them one after another), so a write waiting on one of them is refused too.
+   */
+  private readonly lostOnThread = new Map<string, { checkpointId: string; error: AlreadyResumedError; at: number }>();
   /** The plan at checkpoints this process saved (recent ones), by key: the parent plan of the next save, unread. */
   private readonly plans = new Map<string, Plan>();
 
@@ -156,13 +166,17 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     // A missing thread id is passed through as PostgresSaver does: the database refuses it (thread_id is NOT NULL).
     const ref: CheckpointRef = { threadId: threadId as string, checkpointNs, checkpointId: checkpoint.id };
     const key = keyOf(ref);
-    const work = this.save(ref, parentId, checkpoint, metadata, newVersions);
+    const branch = (config.configurable as Record<string, unknown>)[BRANCH_RUN_KEY] === true;
+    const work = this.save(ref, parentId, checkpoint, metadata, newVersions, branch);
     this.saving.set(key, work);
     try {
       await work;
       remember(this.saved, key, true);
     } catch (error) {
-      if (error instanceof AlreadyResumedError) remember(this.lost, key, error);
+      if (error instanceof AlreadyResumedError) {
+        remember(this.lost, key, error);
+        remember(this.lostOnThread, threadPrefix(ref), { checkpointId: checkpoint.id, error, at: Date.now() });
+      }
       throw error;
     } finally {
       if (this.saving.get(key) === work) this.saving.delete(key);
@@ -291,6 +305,9 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
         await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
       } else {
         idleSince ??= Date.now();
+        // A later checkpoint (ids are time-ordered) of a run whose earlier save on this thread just lost its claim.
+        const lostBefore = this.lostOnThread.get(threadPrefix(ref));
+        if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs) throw lostBefore.error;
         if (Date.now() - idleSince >= graceMs) return "unknown";
         await sleep(10);
       }
@@ -310,9 +327,13 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: Record<string, string | number>,
+    branch = false,
   ): Promise<void> {
     const parentRef = parentId ? { ...ref, checkpointId: parentId } : undefined;
-    const interrupted = parentRef ? await this.isInterrupted(parentRef) : false;
+    // A branch from an earlier checkpoint (a run addressed to it, a fork) is deliberate, unless it branches off an
+    // open interrupt (a late resume of a card already answered).
+    const deliberate = branch || metadata.source === "fork";
+    const claims = parentRef !== undefined && (!deliberate || (await this.isInterrupted(parentRef)));
     let fullMetadata = metadata;
     if (Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL)) {
       const before = parentRef ? await this.planAt(parentRef) : [];
@@ -343,7 +364,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
           blob,
         );
       }
-      if (parentId && interrupted) {
+      if (parentId && claims) {
         const claim = await client.query<{ checkpoint_id: string }>(
           `INSERT INTO ${this.tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
            VALUES ($1, $2, $3, $4)

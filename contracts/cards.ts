@@ -277,6 +277,11 @@ export function assertResumeIsCurrent(resume: unknown, pending: readonly Pending
   if (card) assertAddressedTo({ ...card, card_id: current?.id ?? card.card_id }, resume);
 }
 
+/** True when a resume value names the card it answers: a resume map keyed by interrupt id, or a `card_id`. */
+export function namesCard(resume: unknown): boolean {
+  return isResumeMap(resume) || namedTarget(resume).cardId !== undefined;
+}
+
 /** An action request a resume echoes: its position among the card's action requests, its name, and (for an accept) its arguments. */
 interface Echo {
   index: number;

@@ -16,16 +16,20 @@
  *   pending (else STALE_RESUME);
  * - one run per thread at a time: the run holds its thread (`ThreadLock`) from these checks to its end. A new
  *   message waits up to `threadWaitMs` for the run before it; a resume does not wait. Either gets THREAD_BUSY past
- *   that, and so does a message that waited and then finds a card its sender has not seen.
+ *   that, and so does a message that waited and then finds a card its sender has not seen;
+ * - an answer only answers a card its sender could have seen: a message, or a resume that does not name its card,
+ *   created before the checkpoint of the card it would answer gets THREAD_BUSY (`card-seen.ts`; a served run dates
+ *   from its UUIDv7 run id, so one queued behind the run that raised the card is caught too).
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
-import { assertResumeIsCurrent } from "../contracts/cards.js";
+import { assertResumeIsCurrent, namesCard } from "../contracts/cards.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import { InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
 import { isRetryPhrase } from "../nodes/chat.js";
+import { runCreatedAt, sentBeforeCard } from "./card-seen.js";
 import { assertKnownCommand } from "./commands.js";
 import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages } from "./input-check.js";
 import { assertThreadOwner } from "./ownership.js";
@@ -76,12 +80,14 @@ export async function admitRun(
   settings: WorkflowSettings,
   threadLock: ThreadLock | undefined,
 ): Promise<AdmittedRun> {
+  const admittedAt = Date.now();
   checkInput(input, options, settings);
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const message = inputMessages(input).length > 0;
   const lease = threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
   try {
-    const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false });
+    const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
+    const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
     return { ...checked, release: async () => lease?.release() };
   } catch (error) {
     await lease?.release();
@@ -115,7 +121,7 @@ export async function checkRun(
   input: unknown,
   options: RunOptions | undefined,
   settings: WorkflowSettings,
-  { waited }: { waited: boolean } = { waited: false },
+  { waited, createdAt }: { waited: boolean; createdAt?: number } = { waited: false },
 ): Promise<RunCheck> {
   const config = (options ?? {}) as RunnableConfig;
   const { userId, threadId } = ensureConfiguration(config, settings);
@@ -133,8 +139,13 @@ export async function checkRun(
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
   // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
   // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork).
+  const resuming = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
+  if (resuming) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
   const point = checkpointId ? runPoint(snapshot) : await readRunPoint(graph.checkpointer, snapshot);
-  if (!checkpointId && mustCarryOn(point)) return { input, snapshot, carryOn: true };
+  // A resume of a card whose answer is recorded answers it afresh (its run died, or another worker is running it
+  // now: then the one-resume-per-interrupt claim refuses one of them, ALREADY_RESUMED); it is not carried on twice.
+  if (!checkpointId && mustCarryOn(point) && !(resuming && point === "answered")) return { input, snapshot, carryOn: true };
   const waiting = point === "waiting" || snapshot.tasks.some((task) => task.interrupts.length > 0 && task.result === undefined);
   if (waited && waiting && inputMessages(input).length > 0) {
     throw new ThreadBusyError(
@@ -142,9 +153,15 @@ export async function checkRun(
       { threadId },
     );
   }
-  const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
-  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
-  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
+  const resume = resuming;
+  // A message taken as the answer, or an anonymous resume, sent before the card was raised: its sender never saw it.
+  const anonymous = inputMessages(input).length > 0 || (resume && !namesCard((input as { resume?: unknown }).resume));
+  if (waiting && anonymous && createdAt !== undefined && sentBeforeCard(createdAt, snapshot)) {
+    throw new ThreadBusyError(
+      `This ${resume ? "answer" : "message"} was sent before thread ${threadId} stopped at the card it now waits on, so its sender has not seen that card; it was not taken as its answer and nothing was written. Read the card, then answer it.`,
+      { threadId, sentAt: new Date(createdAt).toISOString(), cardAt: snapshot.createdAt },
+    );
+  }
   if (resume && !waiting) {
     // A run that stopped mid-way (a database or model fault) after the answer was recorded: the answer carries it on.
     if (snapshot.next.length > 0) return { input: null };
@@ -170,9 +187,10 @@ export async function inputAfterCarryOn(graph: ThreadStateReader, input: unknown
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
   const point = await readRunPoint(graph.checkpointer, snapshot);
-  if (point !== "idle") {
+  // A carried-on run that ended, or failed (the message then drops the task, telling what it applied), takes it.
+  if (point !== "idle" && point !== "failed") {
     throw new ThreadBusyError(
-      `Thread ${threadId} had a run that stopped mid-way (a restart or a crash); it was carried on first and now ${point === "failed" ? "stopped on an error" : "waits on a card"} that your message was not sent for, so the message was not taken and nothing of it was written. Read the thread's state, then answer the card or send your message again.`,
+      `Thread ${threadId} had a run that stopped mid-way (a restart or a crash); it was carried on first and now waits on a card that your message was not sent for, so the message was not taken and nothing of it was written. Read the thread's state, then answer the card or send your message again.`,
       { threadId, point },
     );
   }

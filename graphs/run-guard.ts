@@ -36,7 +36,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endThreadUpdate } from "./end-thread.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
-import { pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
+import { markedBranch, pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "./tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 
@@ -140,7 +140,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const checked = this.checkedOptions(options);
     const run = await admitRun(this, input, checked, settings, threadLock);
     const start = (check: RunCheck) =>
-      super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, withRecursionLimit(options, settings)), check.input, check.snapshot));
+      super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, withRecursionLimit(markedBranch(options), settings)), check.input, check.snapshot));
     let inner: AsyncIterable<unknown>;
     try {
       inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);

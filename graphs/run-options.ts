@@ -33,6 +33,22 @@ export function pinnedTo(checkpointId: string | undefined, options: RunOptions):
   return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
 }
 
+/**
+ * The configurable key that marks a run addressed to an earlier checkpoint by its caller (time travel): its saves
+ * branch off on purpose, so Tempo's saver claims their parent only when it is an open interrupt.
+ */
+export const BRANCH_RUN_KEY = "tempo_branch_run";
+
+/**
+ * A run its caller addressed to a checkpoint (`configurable.checkpoint_id`, time travel) branches the thread there on
+ * purpose: marked so Tempo's saver does not refuse its saves as a second run going on from that checkpoint.
+ */
+export function markedBranch(options: RunOptions | undefined): RunOptions | undefined {
+  const configurable = (options?.configurable ?? {}) as Record<string, unknown>;
+  if (!configurable.checkpoint_id) return options;
+  return { ...options, configurable: { ...configurable, [BRANCH_RUN_KEY]: true } };
+}
+
 /** Phases in which a task is under way: a message then answers or continues it, and every step is saved. */
 const BUSY_PHASES: ReadonlySet<string> = new Set(["planning", "executing", "waiting_confirm"]);
 

@@ -113,6 +113,10 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
   return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
+/** What a write's result says when the repository had already applied its tool-call id. */
+const ALREADY_APPLIED_NOTE = "(this change had already been applied; nothing was applied twice)";
+const ALREADY_APPLIED = /\(this change had already been applied; nothing was applied twice\)$/;
+
 /** A tool-call result for a tool the domain does not have. */
 export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcome {
   const names = domain.tools.map((tool) => tool.name).join(", ");
@@ -173,7 +177,10 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
     throw error;
   }
-  if (!recordedWithin) await log?.append(entry(outcome, "completed"));
+  // The repository had already applied this call (another run got there first): recorded as a replay, not a second
+  // completed entry (the log allows one completed entry per write).
+  const status: ExecutionLogStatus = tool?.kind === "write" && !outcome.applied && outcome.ok && ALREADY_APPLIED.test(outcome.content) ? "replayed" : "completed";
+  if (!recordedWithin) await log?.append(entry(outcome, status));
   return outcome;
 }
 
@@ -195,6 +202,6 @@ async function runToolOnce(
     applyId: call.id,
     ...(withinTransaction ? { withinTransaction: (client: TransactionClient) => withinTransaction(client, applied) } : {}),
   });
-  if (!persisted.applied) return { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` };
+  if (!persisted.applied) return { ok: true, applied: false, content: `${run.content} ${ALREADY_APPLIED_NOTE}` };
   return applied;
 }

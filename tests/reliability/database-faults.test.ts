@@ -78,10 +78,12 @@ describe("real postgres", () => {
     expect((failure as Error).cause).toMatchObject({ code: "55P03" });
     expect(await appliedRows(tempo, threadId, callId)).toBe(0);
 
-    // What the issue found: the run stopped mid-way, `next` set and no card.
+    // The run stopped where confirm looked the card's writes up in the log (reconciling): the card is still open,
+    // its task holding the error.
     const stopped = await tempo.graph.getState(studentThread(threadId));
-    expect(stopped.next).toEqual(["execute"]);
-    expect(stopped.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+    expect(stopped.next).toEqual(["confirm"]);
+    expect(stopped.tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
+    expect(stopped.tasks.some((task) => task.error !== undefined)).toBe(true);
 
     // The user answers the card they saw again: the recorded answer carries the run on, and the write applies once.
     const next = await tempo.graph.invoke(accept(), studentThread(threadId));
