@@ -90,7 +90,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           throw forbidden("Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.");
         }
         startFromLatestCheckpoint(kwargs);
-        runOwners.record(String(value.run_id), user.identity);
+        if (typeof value.run_id === "string") runOwners.record(value.run_id, user.identity);
         // A thread the run creates (no thread id, or if_not_exists: "create") is owned by the caller too.
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);

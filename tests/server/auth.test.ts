@@ -56,18 +56,53 @@ describe("HS256 tokens", () => {
     expect(await authenticate(auth, { "x-api-key": "lsv2_pt_not_a_jwt" })).toBe(401);
   });
 
-  test("a thread's protocol routes (useStream's) belong to the first user who reached them: anyone else gets 404", async () => {
+  test("guarded routes: /internal refused for everyone, a run joined by id alone only by the user who created it, protocol and run-join routes only as the server's own owner check answers", async () => {
     const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
     const alice = { authorization: `Bearer ${await hs256({ sub: "alice" })}` };
     const bob = { authorization: `Bearer ${await hs256({ sub: "bob" })}` };
-    expect(await authenticate(auth, alice, "/threads/t-1/commands")).toBe("alice");
-    expect(await authenticate(auth, alice, "/threads/t-1/stream/events")).toBe("alice");
-    expect(await authenticate(auth, bob, "/threads/t-1/commands")).toBe(404);
-    expect(await authenticate(auth, bob, "/threads/t-1/stream/events")).toBe(404);
-    // Bob's own threads, and the REST routes (where the per-resource rules apply), are his to call.
-    expect(await authenticate(auth, bob, "/threads/t-2/commands")).toBe("bob");
-    expect(await authenticate(auth, bob, "/threads/t-1/state")).toBe("bob");
-    expect(await authenticate(auth, alice, "/threads/t-2/stream/events")).toBe(404);
+    // The server's loopback fetch, as langgraph-api binds it: here alice owns t-1 (and run r-1 on it); t-new is nobody's yet.
+    const asked: string[] = [];
+    const owners = new Map([["t-1", "alice"]]);
+    const loopback = async (url: string, init?: RequestInit) => {
+      const caller = (init?.headers as Record<string, string>).authorization === alice.authorization ? "alice" : "bob";
+      asked.push(`${init?.method} ${url} as ${caller}`);
+      if (url === "/threads") {
+        const threadId = JSON.parse(String(init?.body)).thread_id as string;
+        if (!owners.has(threadId)) owners.set(threadId, caller);
+        return new Response(null, { status: owners.get(threadId) === caller ? 200 : 409 });
+      }
+      return new Response(null, { status: url === "/threads/t-1/runs/r-1" && caller === "alice" ? 200 : 404 });
+    };
+    const key = Symbol.for("langgraph_api:fetch");
+    const global = globalThis as Record<symbol, unknown>;
+    const bound = global[key];
+    global[key] = loopback;
+    try {
+      expect(await authenticate(auth, alice, "/internal/truncate")).toBe(403);
+      expect(await authenticate(auth, alice, "/runs/crons/search")).toBe(403);
+      // A run is joined by its id alone only by the user whose request created it (threads:create_run records it).
+      await authorize(auth, "threads:create_run", "alice", { thread_id: "t-1", run_id: "r-1", kwargs: {} });
+      expect(await authenticate(auth, alice, "/runs/r-1/stream")).toBe("alice");
+      expect(await authenticate(auth, bob, "/runs/r-1/stream")).toBe(404);
+      expect(await authenticate(auth, bob, "/run%73/r-1/stream/")).toBe(404);
+      expect(await authenticate(auth, alice, "/runs/r-unknown/stream")).toBe(404);
+      // Through a thread: the run must be on a thread of the caller's.
+      expect(await authenticate(auth, alice, "/threads/t-1/runs/r-1/stream")).toBe("alice");
+      expect(await authenticate(auth, bob, "/threads/t-2/runs/r-1/join")).toBe(404);
+      // Protocol routes: the thread's owner only; a new id becomes its first caller's (the server's POST /threads).
+      expect(await authenticate(auth, bob, "/threads/t-1/commands")).toBe(404);
+      expect(await authenticate(auth, alice, "/threads/t-1/stream/events")).toBe("alice");
+      expect(await authenticate(auth, bob, "/threads/t-new/stream/events")).toBe("bob");
+      expect(await authenticate(auth, alice, "/threads/t-new/commands")).toBe(404);
+      // The REST routes are left to the per-resource rules.
+      expect(await authenticate(auth, bob, "/threads/t-1/state")).toBe("bob");
+      expect(asked).toContain("GET /threads/t-2/runs/r-1 as bob");
+      expect(asked).not.toContain("GET /threads/t-1/state as bob");
+    } finally {
+      global[key] = bound;
+    }
+    // Outside the server (no loopback bound) ownership cannot be checked: refused.
+    if (bound === undefined) expect(await authenticate(auth, alice, "/threads/t-1/commands")).toBe(503);
   });
 
   test("no token, an expired, unsigned, forged or subject-less token are refused with 401", async () => {
@@ -167,7 +202,24 @@ describe("resource actions", () => {
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { answeredWrites: [{}] } } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });
-    expect(await authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+  });
+
+  test("runs only on a thread, and never from an earlier checkpoint; a checkpoint a thread's stored config holds is overridden", async () => {
+    await expect(authorize(auth, "threads:create_run", "bob", { run_id: "r", kwargs: { config: { configurable: {} } } })).rejects.toMatchObject({ status: 403 });
+    for (const configurable of [{ checkpoint_id: "1f0-old" }, { checkpoint_map: { "": "1f0-old" } }, { checkpoint_ns: "sub:1" }]) {
+      await expect(authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } })).rejects.toMatchObject({
+        status: 403,
+        message: expect.stringContaining("latest checkpoint"),
+      });
+    }
+    const kwargs: Record<string, unknown> = { config: { configurable: { checkpoint_ns: "", checkpoint_map: {}, max_rounds: 3 } } };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs })).toEqual({ owner: "bob" });
+    const configurable = (kwargs.config as { configurable: Record<string, unknown> }).configurable;
+    expect(configurable).toMatchObject({ max_rounds: 3 });
+    // Present and undefined: merged last over the thread's stored config, it leaves no checkpoint_id to start from.
+    expect("checkpoint_id" in configurable && configurable.checkpoint_id === undefined).toBe(true);
+    expect({ ...{ checkpoint_id: "1f0-stale" }, ...configurable }.checkpoint_id).toBeUndefined();
   });
 
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {

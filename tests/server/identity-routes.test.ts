@@ -70,7 +70,10 @@ beforeAll(async () => {
   bobThread = (await bob.threads.create()).thread_id;
   const run = await alice.runs.create(aliceThread, "tempo", { input: ARRANGE, streamResumable: true });
   aliceRun = run.run_id;
-  await alice.runs.join(aliceThread, aliceRun);
+  // Waited on by polling, not joined: the run's queue is then made by the run itself, resumable, and keeps every event.
+  for (let wait = 0; wait < 240 && ["pending", "running"].includes((await alice.runs.get(aliceThread, aliceRun)).status); wait += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
 }, 150_000);
 
