@@ -254,3 +254,49 @@ describe("resource actions", () => {
     await expect(authorize(auth, "threads:search", "langgraph-studio-user", {})).rejects.toMatchObject({ status: 403 });
   });
 });
+
+describe("every route `langgraph dev` mounts", () => {
+  // How each route of @langchain/langgraph-api 1.5.1 is held to its owner; a route added by an upgrade fails this
+  // test until it is looked at (and guarded in auth/served-routes.ts when no resource rule reaches it).
+  const ROUTES: Record<string, string> = {
+    "GET /info": "public", "GET /ok": "public",
+    "POST /internal/truncate": "refused in authenticate",
+    "POST /assistants": "assistants:create", "POST /assistants/search": "assistants:search", "POST /assistants/count": "assistants:search",
+    "GET /assistants/:assistant_id": "assistants:read", "DELETE /assistants/:assistant_id": "assistants:delete",
+    "PATCH /assistants/:assistant_id": "assistants:update", "GET /assistants/:assistant_id/graph": "assistants:read",
+    "GET /assistants/:assistant_id/schemas": "assistants:read", "GET /assistants/:assistant_id/subgraphs/:namespace?": "assistants:read",
+    "POST /assistants/:assistant_id/latest": "assistants:update", "POST /assistants/:assistant_id/versions": "assistants:read",
+    "POST /threads": "threads:create", "POST /threads/search": "threads:search", "POST /threads/count": "threads:search",
+    "GET /threads/:thread_id/state": "threads:read", "POST /threads/:thread_id/state": "threads:update (graph refuses all but END)",
+    "GET /threads/:thread_id/state/:checkpoint_id": "threads:read", "POST /threads/:thread_id/state/checkpoint": "threads:read",
+    "GET /threads/:thread_id/history": "threads:read", "POST /threads/:thread_id/history": "threads:read",
+    "GET /threads/:thread_id": "threads:read", "DELETE /threads/:thread_id": "threads:delete", "PATCH /threads/:thread_id": "threads:update",
+    "POST /threads/:thread_id/copy": "threads:read + threads:create",
+    "POST /runs/crons": "refused in authenticate", "POST /runs/crons/search": "refused in authenticate",
+    "DELETE /runs/crons/:cron_id": "refused in authenticate", "POST /threads/:thread_id/runs/crons": "refused in authenticate",
+    "POST /runs/stream": "threads:create_run refuses stateless", "POST /runs/wait": "threads:create_run refuses stateless",
+    "POST /runs": "threads:create_run refuses stateless", "POST /runs/batch": "threads:create_run refuses stateless",
+    "GET /runs/:run_id/stream": "authenticate: the run's creator only",
+    "GET /threads/:thread_id/runs": "threads:search", "POST /threads/:thread_id/runs": "threads:create_run",
+    "POST /threads/:thread_id/runs/stream": "threads:create_run", "POST /threads/:thread_id/runs/wait": "threads:create_run",
+    "GET /threads/:thread_id/runs/:run_id": "threads:read, run on the thread", "DELETE /threads/:thread_id/runs/:run_id": "threads:delete, run on the thread",
+    "GET /threads/:thread_id/runs/:run_id/join": "authenticate: run on a thread of the caller's",
+    "GET /threads/:thread_id/runs/:run_id/stream": "authenticate: run on a thread of the caller's",
+    "POST /threads/:thread_id/runs/:run_id/cancel": "threads:update, run on the thread",
+    "POST /store/namespaces": "store (refused)", "POST /store/items/search": "store", "PUT /store/items": "store",
+    "DELETE /store/items": "store", "GET /store/items": "store",
+    "GET /threads/:thread_id/stream/events": "authenticate: thread owner", "POST /threads/:thread_id/commands": "authenticate: thread owner",
+    "POST /threads/:thread_id/stream/events": "authenticate: thread owner",
+  };
+
+  test("are the routes listed here, each with the rule that holds it", async () => {
+    const { readFile, readdir } = await import("node:fs/promises");
+    const dist = "node_modules/@langchain/langgraph-cli/node_modules/@langchain/langgraph-api/dist";
+    const files = [`${dist}/server.mjs`, ...(await readdir(`${dist}/api`)).filter((name) => name.endsWith(".mjs")).map((name) => `${dist}/api/${name}`)];
+    const mounted = new Set<string>();
+    for (const file of files) {
+      for (const match of (await readFile(file, "utf8")).matchAll(/\b(?:api|app)\.(get|post|put|patch|delete)\("([^"]+)"/g)) mounted.add(`${match[1]!.toUpperCase()} ${match[2]}`);
+    }
+    expect([...mounted].sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+});
