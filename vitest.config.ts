@@ -14,6 +14,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/langgraph-dev.test.ts",
   "tests/server/served-graph.test.ts",
   "tests/server/trust-boundary.test.ts",
+  "tests/server/identity-routes.test.ts",
   "tests/reliability/database-faults.test.ts",
   "tests/reliability/faults.test.ts",
   "tests/reliability/hostile-input.test.ts",

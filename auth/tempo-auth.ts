@@ -24,19 +24,19 @@
  *   `user_id`.
  * - Store: only namespaces under the caller's own `["tempo", "users", <user>]`.
  * - Crons: not served (refused).
+ * - Runs: only on a thread (stateless runs are refused: a card needs a thread
+ *   to be answered on); a run never starts from an earlier checkpoint
+ *   (`checkpoint_id`, `checkpoint`): `langgraph dev` would copy it into the
+ *   thread's stored config and start every later run there.
  * - Anything else: refused.
- * - The protocol routes `useStream` uses (`/threads/{id}/commands`,
- *   `/threads/{id}/stream/events`) run no per-resource rule for the caller:
- *   `@langchain/langgraph-api` 1.5.1 keeps, per thread, the auth of the first
- *   request that reached them (`dist/protocol/service.mjs:86-108`), runs every
- *   later command on the thread with it, and attaches any event stream to it
- *   unchecked (`dist/api/protocol.mjs:115-157`). So a thread's protocol routes
- *   belong to the first user who reached them since the server started; anyone
- *   else is answered 404 before the server sees the request.
+ * - Routes the per-resource rules do not reach (`/internal/*`, thread-less and
+ *   cross-thread run streams and joins, useStream's protocol routes, crons)
+ *   are guarded by path in `authenticate`: see `served-routes.ts`.
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
 import type { AuthSettings } from "../config/environment.js";
 import { namespaceLabel } from "../memory/namespaces.js";
+import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
 
 /** The metadata key that records a thread's (or an assistant's) owner. */
@@ -51,13 +51,16 @@ interface User {
 /** Builds the handler for `settings`; `verifier` replaces the token check (tests). */
 export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier) {
   const verify = tokensRequired(settings) ? (verifier ?? createTokenVerifier(settings)) : undefined;
-  // Thread id → the user whose requests the server's protocol session for that thread runs as (see above).
-  const protocolUsers = new Map<string, string>();
+  // Run id → the user whose request created it: who may join it without naming its thread (served-routes.ts).
+  const runOwners = new RunOwners();
 
   return (
     new Auth()
       .authenticate(async (request: Request) => {
-        if (!verify) return { identity: settings.userId, permissions: [] };
+        if (!verify) {
+          await guardServedRoute(request, settings.userId, runOwners);
+          return { identity: settings.userId, permissions: [] };
+        }
         const token = tokenOf(request);
         if (!token) throw unauthorized("This Tempo server needs `Authorization: Bearer <JWT>` (or the JWT in `x-api-key`) on every request.");
         let user: { identity: string; permissions: string[] };
@@ -67,7 +70,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         } catch (error) {
           throw unauthorized(error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.");
         }
-        claimProtocolThread(protocolUsers, request, user.identity);
+        await guardServedRoute(request, user.identity, runOwners);
         return user;
       })
       // Threads: owned from creation on; every other action sees only the caller's own.
@@ -78,11 +81,16 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       })
       .on("threads:create_run", ({ user, value }) => {
         signedIn(user, verify);
-        const kwargs = (value.kwargs ?? {}) as { command?: { update?: unknown; goto?: unknown }; config?: { configurable?: { user_id?: unknown } } };
+        const kwargs = (value.kwargs ?? {}) as RunKwargs;
         if (hasValue(kwargs.command?.update) || hasValue(kwargs.command?.goto)) {
           throw forbidden("A run's command may only answer the pending card (`resume`); `update` and `goto` are refused.");
         }
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
+        if (!hasValue(value.thread_id)) {
+          throw forbidden("Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.");
+        }
+        startFromLatestCheckpoint(kwargs);
+        if (typeof value.run_id === "string") runOwners.record(value.run_id, user.identity);
         // A thread the run creates (no thread id, or if_not_exists: "create") is owned by the caller too.
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
@@ -139,21 +147,36 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
   );
 }
 
-const PROTOCOL_ROUTE = /\/threads\/([^/]+)\/(?:commands|stream\/events)\/?$/;
-
-/** A thread's protocol routes are its first caller's: the server runs them all with that caller's auth. */
-function claimProtocolThread(protocolUsers: Map<string, string>, request: Request, identity: string): void {
-  const threadId = PROTOCOL_ROUTE.exec(new URL(request.url).pathname)?.[1];
-  if (threadId === undefined) return;
-  const holder = protocolUsers.get(threadId);
-  if (holder === undefined) protocolUsers.set(threadId, identity);
-  else if (holder !== identity) throw new HTTPException(404, { message: "Thread not found." });
-}
-
 /** The request's token: `Authorization: Bearer <JWT>`, else `x-api-key` (what Agent Inbox and the SDK's apiKey send). */
 function tokenOf(request: Request): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim());
   return bearer?.[1] ?? (request.headers.get("x-api-key")?.trim() || undefined);
+}
+
+type RunKwargs = { command?: { update?: unknown; goto?: unknown }; config?: { configurable?: Record<string, unknown> } };
+
+/**
+ * A run starts from the thread's latest checkpoint. `langgraph dev` copies a run's `configurable` into the
+ * thread's stored config (`dist/storage/ops.mjs`, `Runs.put`) and merges that into every later run, so a
+ * `checkpoint_id` (sent as `checkpoint_id`, `checkpoint` or `config.configurable.checkpoint_id`) would start them
+ * all from that old checkpoint, where every answer is stale. It is refused; and the key is set to `undefined` on
+ * every run, which also overrides one a thread's stored config already holds (the server merges the run's
+ * `configurable` last and stores the result).
+ */
+function startFromLatestCheckpoint(kwargs: RunKwargs): void {
+  const configurable = kwargs.config?.configurable ?? {};
+  const checkpointNamespace = configurable.checkpoint_ns;
+  const checkpointMap = configurable.checkpoint_map;
+  const namesCheckpoint =
+    hasValue(configurable.checkpoint_id) ||
+    (hasValue(checkpointMap) && !(typeof checkpointMap === "object" && Object.keys(checkpointMap as object).length === 0)) ||
+    (hasValue(checkpointNamespace) && checkpointNamespace !== "");
+  if (namesCheckpoint) {
+    throw forbidden(
+      "A run starts from the thread's latest checkpoint: `checkpoint_id` / `checkpoint` are refused (the server would keep it in the thread's config and start every later run from it). Send the run without it; to start over, create a new thread.",
+    );
+  }
+  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined } };
 }
 
 /** The filter that limits an action to the caller's own resources. */

@@ -56,18 +56,53 @@ describe("HS256 tokens", () => {
     expect(await authenticate(auth, { "x-api-key": "lsv2_pt_not_a_jwt" })).toBe(401);
   });
 
-  test("a thread's protocol routes (useStream's) belong to the first user who reached them: anyone else gets 404", async () => {
+  test("guarded routes: /internal refused for everyone, a run joined by id alone only by the user who created it, protocol and run-join routes only as the server's own owner check answers", async () => {
     const auth = createTempoAuth({ jwtSecret: SECRET, userId: "local-user" });
     const alice = { authorization: `Bearer ${await hs256({ sub: "alice" })}` };
     const bob = { authorization: `Bearer ${await hs256({ sub: "bob" })}` };
-    expect(await authenticate(auth, alice, "/threads/t-1/commands")).toBe("alice");
-    expect(await authenticate(auth, alice, "/threads/t-1/stream/events")).toBe("alice");
-    expect(await authenticate(auth, bob, "/threads/t-1/commands")).toBe(404);
-    expect(await authenticate(auth, bob, "/threads/t-1/stream/events")).toBe(404);
-    // Bob's own threads, and the REST routes (where the per-resource rules apply), are his to call.
-    expect(await authenticate(auth, bob, "/threads/t-2/commands")).toBe("bob");
-    expect(await authenticate(auth, bob, "/threads/t-1/state")).toBe("bob");
-    expect(await authenticate(auth, alice, "/threads/t-2/stream/events")).toBe(404);
+    // The server's loopback fetch, as langgraph-api binds it: here alice owns t-1 (and run r-1 on it); t-new is nobody's yet.
+    const asked: string[] = [];
+    const owners = new Map([["t-1", "alice"]]);
+    const loopback = async (url: string, init?: RequestInit) => {
+      const caller = (init?.headers as Record<string, string>).authorization === alice.authorization ? "alice" : "bob";
+      asked.push(`${init?.method} ${url} as ${caller}`);
+      if (url === "/threads") {
+        const threadId = JSON.parse(String(init?.body)).thread_id as string;
+        if (!owners.has(threadId)) owners.set(threadId, caller);
+        return new Response(null, { status: owners.get(threadId) === caller ? 200 : 409 });
+      }
+      return new Response(null, { status: url === "/threads/t-1/runs/r-1" && caller === "alice" ? 200 : 404 });
+    };
+    const key = Symbol.for("langgraph_api:fetch");
+    const global = globalThis as Record<symbol, unknown>;
+    const bound = global[key];
+    global[key] = loopback;
+    try {
+      expect(await authenticate(auth, alice, "/internal/truncate")).toBe(403);
+      expect(await authenticate(auth, alice, "/runs/crons/search")).toBe(403);
+      // A run is joined by its id alone only by the user whose request created it (threads:create_run records it).
+      await authorize(auth, "threads:create_run", "alice", { thread_id: "t-1", run_id: "r-1", kwargs: {} });
+      expect(await authenticate(auth, alice, "/runs/r-1/stream")).toBe("alice");
+      expect(await authenticate(auth, bob, "/runs/r-1/stream")).toBe(404);
+      expect(await authenticate(auth, bob, "/run%73/r-1/stream/")).toBe(404);
+      expect(await authenticate(auth, alice, "/runs/r-unknown/stream")).toBe(404);
+      // Through a thread: the run must be on a thread of the caller's.
+      expect(await authenticate(auth, alice, "/threads/t-1/runs/r-1/stream")).toBe("alice");
+      expect(await authenticate(auth, bob, "/threads/t-2/runs/r-1/join")).toBe(404);
+      // Protocol routes: the thread's owner only; a new id becomes its first caller's (the server's POST /threads).
+      expect(await authenticate(auth, bob, "/threads/t-1/commands")).toBe(404);
+      expect(await authenticate(auth, alice, "/threads/t-1/stream/events")).toBe("alice");
+      expect(await authenticate(auth, bob, "/threads/t-new/stream/events")).toBe("bob");
+      expect(await authenticate(auth, alice, "/threads/t-new/commands")).toBe(404);
+      // The REST routes are left to the per-resource rules.
+      expect(await authenticate(auth, bob, "/threads/t-1/state")).toBe("bob");
+      expect(asked).toContain("GET /threads/t-2/runs/r-1 as bob");
+      expect(asked).not.toContain("GET /threads/t-1/state as bob");
+    } finally {
+      global[key] = bound;
+    }
+    // Outside the server (no loopback bound) ownership cannot be checked: refused.
+    if (bound === undefined) expect(await authenticate(auth, alice, "/threads/t-1/commands")).toBe(503);
   });
 
   test("no token, an expired, unsigned, forged or subject-less token are refused with 401", async () => {
@@ -167,7 +202,24 @@ describe("resource actions", () => {
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { answeredWrites: [{}] } } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });
-    expect(await authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+  });
+
+  test("runs only on a thread, and never from an earlier checkpoint; a checkpoint a thread's stored config holds is overridden", async () => {
+    await expect(authorize(auth, "threads:create_run", "bob", { run_id: "r", kwargs: { config: { configurable: {} } } })).rejects.toMatchObject({ status: 403 });
+    for (const configurable of [{ checkpoint_id: "1f0-old" }, { checkpoint_map: { "": "1f0-old" } }, { checkpoint_ns: "sub:1" }]) {
+      await expect(authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } })).rejects.toMatchObject({
+        status: 403,
+        message: expect.stringContaining("latest checkpoint"),
+      });
+    }
+    const kwargs: Record<string, unknown> = { config: { configurable: { checkpoint_ns: "", checkpoint_map: {}, max_rounds: 3 } } };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs })).toEqual({ owner: "bob" });
+    const configurable = (kwargs.config as { configurable: Record<string, unknown> }).configurable;
+    expect(configurable).toMatchObject({ max_rounds: 3 });
+    // Present and undefined: merged last over the thread's stored config, it leaves no checkpoint_id to start from.
+    expect("checkpoint_id" in configurable && configurable.checkpoint_id === undefined).toBe(true);
+    expect({ ...{ checkpoint_id: "1f0-stale" }, ...configurable }.checkpoint_id).toBeUndefined();
   });
 
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
@@ -200,5 +252,51 @@ describe("resource actions", () => {
   test("crons and the unauthenticated Studio user are refused", async () => {
     await expect(authorize(auth, "crons:create", "bob", { schedule: "* * * * *" })).rejects.toMatchObject({ status: 403 });
     await expect(authorize(auth, "threads:search", "langgraph-studio-user", {})).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe("every route `langgraph dev` mounts", () => {
+  // How each route of @langchain/langgraph-api 1.5.1 is held to its owner; a route added by an upgrade fails this
+  // test until it is looked at (and guarded in auth/served-routes.ts when no resource rule reaches it).
+  const ROUTES: Record<string, string> = {
+    "GET /info": "public", "GET /ok": "public",
+    "POST /internal/truncate": "refused in authenticate",
+    "POST /assistants": "assistants:create", "POST /assistants/search": "assistants:search", "POST /assistants/count": "assistants:search",
+    "GET /assistants/:assistant_id": "assistants:read", "DELETE /assistants/:assistant_id": "assistants:delete",
+    "PATCH /assistants/:assistant_id": "assistants:update", "GET /assistants/:assistant_id/graph": "assistants:read",
+    "GET /assistants/:assistant_id/schemas": "assistants:read", "GET /assistants/:assistant_id/subgraphs/:namespace?": "assistants:read",
+    "POST /assistants/:assistant_id/latest": "assistants:update", "POST /assistants/:assistant_id/versions": "assistants:read",
+    "POST /threads": "threads:create", "POST /threads/search": "threads:search", "POST /threads/count": "threads:search",
+    "GET /threads/:thread_id/state": "threads:read", "POST /threads/:thread_id/state": "threads:update (graph refuses all but END)",
+    "GET /threads/:thread_id/state/:checkpoint_id": "threads:read", "POST /threads/:thread_id/state/checkpoint": "threads:read",
+    "GET /threads/:thread_id/history": "threads:read", "POST /threads/:thread_id/history": "threads:read",
+    "GET /threads/:thread_id": "threads:read", "DELETE /threads/:thread_id": "threads:delete", "PATCH /threads/:thread_id": "threads:update",
+    "POST /threads/:thread_id/copy": "threads:read + threads:create",
+    "POST /runs/crons": "refused in authenticate", "POST /runs/crons/search": "refused in authenticate",
+    "DELETE /runs/crons/:cron_id": "refused in authenticate", "POST /threads/:thread_id/runs/crons": "refused in authenticate",
+    "POST /runs/stream": "threads:create_run refuses stateless", "POST /runs/wait": "threads:create_run refuses stateless",
+    "POST /runs": "threads:create_run refuses stateless", "POST /runs/batch": "threads:create_run refuses stateless",
+    "GET /runs/:run_id/stream": "authenticate: the run's creator only",
+    "GET /threads/:thread_id/runs": "threads:search", "POST /threads/:thread_id/runs": "threads:create_run",
+    "POST /threads/:thread_id/runs/stream": "threads:create_run", "POST /threads/:thread_id/runs/wait": "threads:create_run",
+    "GET /threads/:thread_id/runs/:run_id": "threads:read, run on the thread", "DELETE /threads/:thread_id/runs/:run_id": "threads:delete, run on the thread",
+    "GET /threads/:thread_id/runs/:run_id/join": "authenticate: run on a thread of the caller's",
+    "GET /threads/:thread_id/runs/:run_id/stream": "authenticate: run on a thread of the caller's",
+    "POST /threads/:thread_id/runs/:run_id/cancel": "threads:update, run on the thread",
+    "POST /store/namespaces": "store (refused)", "POST /store/items/search": "store", "PUT /store/items": "store",
+    "DELETE /store/items": "store", "GET /store/items": "store",
+    "GET /threads/:thread_id/stream/events": "authenticate: thread owner", "POST /threads/:thread_id/commands": "authenticate: thread owner",
+    "POST /threads/:thread_id/stream/events": "authenticate: thread owner",
+  };
+
+  test("are the routes listed here, each with the rule that holds it", async () => {
+    const { readFile, readdir } = await import("node:fs/promises");
+    const dist = "node_modules/@langchain/langgraph-cli/node_modules/@langchain/langgraph-api/dist";
+    const files = [`${dist}/server.mjs`, ...(await readdir(`${dist}/api`)).filter((name) => name.endsWith(".mjs")).map((name) => `${dist}/api/${name}`)];
+    const mounted = new Set<string>();
+    for (const file of files) {
+      for (const match of (await readFile(file, "utf8")).matchAll(/\b(?:api|app)\.(get|post|put|patch|delete)\("([^"]+)"/g)) mounted.add(`${match[1]!.toUpperCase()} ${match[2]}`);
+    }
+    expect([...mounted].sort()).toEqual(Object.keys(ROUTES).sort());
   });
 });

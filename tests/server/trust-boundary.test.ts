@@ -8,12 +8,12 @@
  * Postgres execution log the served graph now uses. The protocol routes
  * `useStream` uses answer nobody but the thread's own user.
  */
-import { Client } from "@langchain/langgraph-sdk";
-import { SignJWT } from "jose";
+import type { Client } from "@langchain/langgraph-sdk";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { clientWith as servedClientWith, refusal, signToken } from "../support/served-users.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
 const ACCEPT = { resume: { type: "accept", args: null } };
@@ -24,26 +24,15 @@ let pool: pg.Pool;
 let server: LangGraphDevServer;
 
 function token(sub: string | undefined, options: { secret?: string; expiresAt?: number } = {}): Promise<string> {
-  const jwt = new SignJWT(sub ? { sub } : {}).setProtectedHeader({ alg: "HS256" }).setIssuedAt();
-  return jwt.setExpirationTime(options.expiresAt ?? "10m").sign(new TextEncoder().encode(options.secret ?? SECRET));
+  return signToken(SECRET, sub, options);
 }
 
 function clientWith(headers: Record<string, string>): Client {
-  return new Client({ apiUrl: server.apiUrl, defaultHeaders: headers, callerOptions: { maxRetries: 0 } });
+  return servedClientWith(server, headers);
 }
 
 async function clientOf(user: string): Promise<Client> {
   return clientWith({ authorization: `Bearer ${await token(user)}` });
-}
-
-/** The HTTP status a request was refused with (0 when it was not refused). */
-async function refusal(request: Promise<unknown>): Promise<number> {
-  try {
-    await request;
-    return 0;
-  } catch (error) {
-    return (error as { status?: number }).status ?? -1;
-  }
 }
 
 type Card = { action_request: { action: string; args: Record<string, unknown> }; action_requests: Array<{ name: string }> };
@@ -128,7 +117,7 @@ test("another user can neither read, run, change nor take over a thread; its own
     updateState: 404,
     run: 404,
     resume: 404,
-    fork: 404,
+    fork: 403,
     rollback: 404,
     storeSearch: 403,
     storePut: 403,

@@ -62,7 +62,8 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   );
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const stop = () => stopProcessGroup(server).finally(() => fs.rm(folder, { recursive: true, force: true }));
+  // The server may still be flushing its store into the folder as it exits: removal retries (ENOTEMPTY).
+  const stop = () => stopProcessGroup(server).finally(() => fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
