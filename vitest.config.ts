@@ -15,6 +15,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/served-graph.test.ts",
   "tests/server/trust-boundary.test.ts",
   "tests/reliability/database-faults.test.ts",
+  "tests/reliability/database-bounds.test.ts",
   "tests/reliability/faults.test.ts",
   "tests/reliability/hostile-input.test.ts",
   "tests/reliability/one-run-per-thread.test.ts",
