@@ -6,14 +6,12 @@
  *   any stage's model is sent is within that stage's budget by the project's own token counter, and the cut is said
  *   (a marker in the prompt, a status in the stream);
  * - a tool call without arguments (`args` undefined) gives no TypeError and no false "completed";
- * - run metadata 100 000 levels deep, or too large, is INVALID_INPUT, not a RangeError;
- * - Postgres class 53 and 57P0x codes, and node-postgres's query read timeout, become typed Tempo errors.
+ * - run metadata 100 000 levels deep, or too large, is INVALID_INPUT, not a RangeError.
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
-import { asDatabaseError } from "../../database/driver-errors.js";
 import { TempoError } from "../../errors/index.js";
 import { checkRunMetadata } from "../../graphs/input-check.js";
 import { cutMarker, fitPromptToBudget } from "../../memory/compression.js";
@@ -187,33 +185,5 @@ describe("run metadata is bounded", () => {
     expect(() => checkRunMetadata({ note: "a\u0000b" }, settings)).toThrow(/a NUL character .* at metadata\.note/);
     expect(() => checkRunMetadata({ owner: "user-1", langgraph_auth_user: { identity: "user-1", permissions: ["read"] }, tags: ["a", "b"], n: 3 }, settings)).not.toThrow();
     expect(() => checkRunMetadata(undefined, settings)).not.toThrow();
-  });
-});
-
-describe("database driver errors are typed", () => {
-  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
-
-  test.each([
-    ["53300", "sorry, too many clients already", "DATABASE_RESOURCES", /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/],
-    ["53100", "could not extend file: No space left on device", "DATABASE_RESOURCES", /no disk space left \(disk full\).*free disk space/],
-    ["53200", "out of memory", "DATABASE_RESOURCES", /ran out of memory/],
-    ["53400", "configuration limit exceeded", "DATABASE_RESOURCES", /reached a configured limit/],
-    ["53000", "insufficient resources", "DATABASE_RESOURCES", /lacks a resource \(Postgres error 53000: insufficient resources\)/],
-    ["57P01", "terminating connection due to administrator command", "DATABASE_UNREACHABLE", /shutting down or an administrator ended the session.*resume it once the database is back/],
-    ["57P03", "the database system is starting up", "DATABASE_UNREACHABLE", /starting up or in recovery/],
-  ])("pg %s → %s", (code, message, expected, says) => {
-    const typed = asDatabaseError(pgError(code, message));
-    expect(typed).toBeInstanceOf(TempoError);
-    expect(typed).toMatchObject({ code: expected, details: { code } });
-    expect((typed as Error).message).toMatch(says);
-    expect((typed as Error).message).toContain("last checkpoint");
-    expect((typed as Error).cause).toMatchObject({ code });
-  });
-
-  test("node-postgres's query read timeout → DATABASE_TIMEOUT naming TEMPO_DB_QUERY_TIMEOUT; a dropped connection → DATABASE_UNREACHABLE; other errors unchanged", () => {
-    expect(asDatabaseError(new Error("Query read timeout"))).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
-    expect(asDatabaseError(new Error("Client has encountered a connection error and is not queryable"))).toMatchObject({ code: "DATABASE_UNREACHABLE" });
-    const other = pgError("23505", "duplicate key");
-    expect(asDatabaseError(other)).toBe(other);
   });
 });

@@ -5,7 +5,9 @@
  *   (`queryTimeoutMs`, `connectTimeoutMs`) with a typed Tempo error, instead of waiting for ever; after SIGCONT the
  *   same pool serves again and the thread goes on (the write applies once);
  * - a server out of connections (53300, here a role's CONNECTION LIMIT) is DatabaseResourcesError with a message
- *   that says what to do, at open and on a call.
+ *   that says what to do, at open and on a call;
+ * - by code (no server needed): every Postgres class 53 code, 57P01 / 57P03, and node-postgres's query read
+ *   timeout become typed Tempo errors.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
@@ -146,5 +148,33 @@ describe("real postgres", () => {
       await holder.end();
       await database.close();
     }
+  });
+});
+
+describe("database driver errors are typed", () => {
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  test.each([
+    ["53300", "sorry, too many clients already", "DATABASE_RESOURCES", /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/],
+    ["53100", "could not extend file: No space left on device", "DATABASE_RESOURCES", /no disk space left \(disk full\).*free disk space/],
+    ["53200", "out of memory", "DATABASE_RESOURCES", /ran out of memory/],
+    ["53400", "configuration limit exceeded", "DATABASE_RESOURCES", /reached a configured limit/],
+    ["53000", "insufficient resources", "DATABASE_RESOURCES", /lacks a resource \(Postgres error 53000: insufficient resources\)/],
+    ["57P01", "terminating connection due to administrator command", "DATABASE_UNREACHABLE", /shutting down or an administrator ended the session.*resume it once the database is back/],
+    ["57P03", "the database system is starting up", "DATABASE_UNREACHABLE", /starting up or in recovery/],
+  ])("pg %s → %s", (code, message, expected, says) => {
+    const typed = asDatabaseError(pgError(code, message));
+    expect(typed).toBeInstanceOf(TempoError);
+    expect(typed).toMatchObject({ code: expected, details: { code } });
+    expect((typed as Error).message).toMatch(says);
+    expect((typed as Error).message).toContain("last checkpoint");
+    expect((typed as Error).cause).toMatchObject({ code });
+  });
+
+  test("node-postgres's query read timeout → DATABASE_TIMEOUT naming TEMPO_DB_QUERY_TIMEOUT; a dropped connection → DATABASE_UNREACHABLE; other errors unchanged", () => {
+    expect(asDatabaseError(new Error("Query read timeout"))).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
+    expect(asDatabaseError(new Error("Client has encountered a connection error and is not queryable"))).toMatchObject({ code: "DATABASE_UNREACHABLE" });
+    const other = pgError("23505", "duplicate key");
+    expect(asDatabaseError(other)).toBe(other);
   });
 });
