@@ -16,6 +16,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/trust-boundary.test.ts",
   "tests/server/identity-routes.test.ts",
   "tests/reliability/database-faults.test.ts",
+  "tests/reliability/database-bounds.test.ts",
   "tests/reliability/faults.test.ts",
   "tests/reliability/hostile-input.test.ts",
   "tests/reliability/one-run-per-thread.test.ts",

@@ -17,6 +17,7 @@
  * | TEMPO_DB_SCHEMA           | public               | schema of the checkpoint tables                          |
  * | TEMPO_DB_STATEMENT_TIMEOUT| 30                   | seconds a statement may run (0: no limit)                |
  * | TEMPO_DB_LOCK_TIMEOUT     | 5                    | seconds a statement may wait for a lock (0: no limit)    |
+ * | TEMPO_DB_QUERY_TIMEOUT    | 15                   | seconds any database call waits for the server's answer, on the client (0: no limit) |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
@@ -57,6 +58,9 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 /** Default `lock_timeout` of Tempo's connections, in ms. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 
+/** Default client-side bound of every database call (node-postgres `query_timeout`), in ms: a frozen server ends a call after it. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+
 export interface DatabaseSettings {
   databaseUrl?: string;
   dataDir?: string;
@@ -65,6 +69,8 @@ export interface DatabaseSettings {
   statementTimeoutMs: number;
   /** `lock_timeout` of Tempo's connections, in ms (0: none). */
   lockTimeoutMs: number;
+  /** Client-side bound of every database call (`query_timeout`), in ms (0: none). */
+  queryTimeoutMs: number;
 }
 
 export interface TempoSettings {
@@ -113,6 +119,7 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       schema: value("TEMPO_DB_SCHEMA"),
       statementTimeoutMs: seconds(value("TEMPO_DB_STATEMENT_TIMEOUT"), "TEMPO_DB_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT_MS),
       lockTimeoutMs: seconds(value("TEMPO_DB_LOCK_TIMEOUT"), "TEMPO_DB_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT_MS),
+      queryTimeoutMs: seconds(value("TEMPO_DB_QUERY_TIMEOUT"), "TEMPO_DB_QUERY_TIMEOUT", DEFAULT_QUERY_TIMEOUT_MS),
     },
     workflow: {
       ...DEFAULT_WORKFLOW_SETTINGS,

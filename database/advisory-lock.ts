@@ -5,8 +5,16 @@
  */
 import pg from "pg";
 
-import { DatabaseUnreachableError } from "../errors/index.js";
+import { DatabaseTimeoutError, DatabaseUnreachableError } from "../errors/index.js";
+import { QUERY_READ_TIMEOUT } from "./driver-errors.js";
 import { redactUrl } from "./pool.js";
+
+/**
+ * Longest wait for an advisory lock another process holds (its table set-up or migration takes seconds), in ms. The
+ * wait is exempt from the pool's query timeout, which bounds ordinary calls, but not unbounded: a holder stuck
+ * (or a frozen server) ends it with DatabaseTimeoutError.
+ */
+export const ADVISORY_LOCK_WAIT_MS = 120_000;
 
 /**
  * Runs `fn` while holding the Postgres session advisory lock `key` (a string, hashed by the server, or a 64-bit
@@ -37,7 +45,16 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
     try {
       // This connection waits for the lock on purpose (another process sets up the same tables): no pool timeouts here.
       await client.query("SET lock_timeout = 0; SET statement_timeout = 0");
-      await client.query(`SELECT pg_advisory_lock(${lockExpression})`, [typeof key === "string" ? key : key.toString()]);
+      await client
+        .query({ text: `SELECT pg_advisory_lock(${lockExpression})`, values: [typeof key === "string" ? key : key.toString()], query_timeout: ADVISORY_LOCK_WAIT_MS } as pg.QueryConfig)
+        .catch((error: unknown) => {
+          if (!(error instanceof Error && QUERY_READ_TIMEOUT.test(error.message))) throw error;
+          throw new DatabaseTimeoutError(
+            `Waited ${ADVISORY_LOCK_WAIT_MS / 1000} s for advisory lock ${String(key)}, which another process holds while it sets up the same tables (or the database does not answer); nothing was changed. Check for a stuck Tempo process on this database, then start again.`,
+            { key: String(key) },
+            { cause: error },
+          );
+        });
       try {
         return await fn();
       } finally {

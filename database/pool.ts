@@ -5,8 +5,9 @@
  */
 import pg from "pg";
 
-import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "../config/environment.js";
-import { ConfigurationError, DatabaseUnreachableError } from "../errors/index.js";
+import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "../config/environment.js";
+import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
+import { asDatabaseError, QUERY_READ_TIMEOUT } from "./driver-errors.js";
 import { DEFAULT_EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 /** An open database: a connection pool and where it points. */
@@ -35,6 +36,12 @@ export type OpenDatabaseOptions = {
   statementTimeoutMs?: number;
   /** Longest a statement may wait for a lock another session holds (Postgres `lock_timeout`), in ms; 0 for none. Default 5 000. */
   lockTimeoutMs?: number;
+  /**
+   * Longest any call waits for the server's answer, on the client (node-postgres `query_timeout`), in ms; 0 for none.
+   * Default 15 000. Bounds what the server-side timeouts cannot: a frozen or cut-off server. A connection whose call
+   * timed out is dropped, never reused (it may hold an open transaction).
+   */
+  queryTimeoutMs?: number;
 };
 
 /** Default number of connections in a pool. */
@@ -54,10 +61,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
     throw new DatabaseUnreachableError(`Invalid pool size ${String(poolSize)}: use a whole number of at least 1.`, { poolSize });
   }
-  for (const [name, value] of Object.entries({ statementTimeoutMs, lockTimeoutMs })) {
+  for (const [name, value] of Object.entries({ statementTimeoutMs, lockTimeoutMs, queryTimeoutMs })) {
     if (!Number.isInteger(value) || value < 0) throw new ConfigurationError(`Invalid ${name} ${String(value)}: use a whole number of milliseconds, 0 for none.`, { [name]: value });
   }
 
@@ -81,6 +89,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     // Sent with each connection's startup; pg leaves a setting of 0 out, which means "none" on the server too.
     statement_timeout: statementTimeoutMs,
     lock_timeout: lockTimeoutMs,
+    // On the client: every call has an answer or an error within this bound, a frozen server included.
+    ...boundedClientOptions(queryTimeoutMs),
   });
   // An idle client that loses its connection is dropped by the pool, and the next query opens a new one; without a
   // listener the pool's 'error' event would crash the process.
@@ -115,6 +125,37 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   };
 }
 
+/**
+ * A pg client that drops its connection when a call had no answer within `query_timeout`. node-postgres gives up on
+ * the call but keeps the connection, its statement still in flight: reused, it would run the next caller's queries
+ * behind it, or inside a transaction whose ROLLBACK never went out. Dropped, it fails the calls queued on it at once,
+ * and the pool opens a fresh connection for the next one.
+ */
+export class BoundedClient extends pg.Client {
+  override query(...args: unknown[]): any {
+    const drop = (error: unknown) => {
+      if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message)) (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    };
+    // Callback style (pg-pool's own `pool.query`): the callback learns of the timeout first, then the connection goes.
+    const last = args.length - 1;
+    if (typeof args[last] === "function") {
+      const callback = args[last] as (error: unknown, result: unknown) => void;
+      args[last] = (error: unknown, result: unknown) => {
+        callback(error, result);
+        drop(error);
+      };
+    }
+    const result = (super.query as (...queryArgs: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) result.catch(drop);
+    return result;
+  }
+}
+
+/** Pool or client options that bound every call by `queryTimeoutMs` (0: no bound) with a {@link BoundedClient}. */
+export function boundedClientOptions(queryTimeoutMs: number): { query_timeout?: number; Client: typeof BoundedClient } {
+  return queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs, Client: BoundedClient } : { Client: BoundedClient };
+}
+
 /** Replaces the password of a connection URL with `***` (`postgres://user:***@host:port/db`). */
 export function redactUrl(url: string): string {
   try {
@@ -130,7 +171,10 @@ export function redactUrl(url: string): string {
   }
 }
 
-function unreachable(url: string, embedded: boolean, cause: unknown): DatabaseUnreachableError {
+function unreachable(url: string, embedded: boolean, cause: unknown): TempoError {
+  // A server that answered "no room" (too many connections, disk full) or did not answer in time: said as such.
+  const typed = asDatabaseError(cause);
+  if (typed instanceof TempoError && typed.code !== "DATABASE_UNREACHABLE") return typed;
   const redacted = redactUrl(url);
   const reason = scrubPassword(cause instanceof Error ? cause.message : String(cause), url);
   const advice = embedded

@@ -14,6 +14,7 @@
 import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
+import { asDatabaseError } from "./driver-errors.js";
 import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "../graphs/thread-lock.js";
 import type { Database } from "./pool.js";
 import { redactUrl } from "./pool.js";
@@ -102,7 +103,8 @@ export class PostgresThreadLock implements ThreadLock {
     } catch (error) {
       await client.end().catch(() => undefined);
       await local.release();
-      throw error;
+      // A frozen server (no answer within the query timeout) or one out of connections: typed, like a run's own calls.
+      throw asDatabaseError(error);
     }
   }
 }

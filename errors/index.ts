@@ -14,6 +14,7 @@ export type TempoErrorCode =
   | "MODEL_NOT_FOUND"
   | "DATABASE_UNREACHABLE"
   | "DATABASE_TIMEOUT"
+  | "DATABASE_RESOURCES"
   | "THREAD_BUSY"
   | "ALREADY_RESUMED"
   | "THREAD_ACCESS_DENIED"
@@ -209,11 +210,25 @@ export class DatabaseUnreachableError extends TempoError {
   }
 }
 
-/** A statement ran longer than `statement_timeout`, or waited longer than `lock_timeout` for a lock; nothing of it was kept. */
+/**
+ * A statement ran longer than `statement_timeout`, waited longer than `lock_timeout` for a lock, or had no answer within
+ * the client's query timeout (`TEMPO_DB_QUERY_TIMEOUT`); nothing of it was kept.
+ */
 export class DatabaseTimeoutError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
     super("DATABASE_TIMEOUT", message, details, options);
     this.name = "DatabaseTimeoutError";
+  }
+}
+
+/**
+ * The database server is out of a resource (Postgres class 53: connections, disk, memory, a configured limit);
+ * nothing of the call was kept. The message names the resource and what to free or raise.
+ */
+export class DatabaseResourcesError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super("DATABASE_RESOURCES", message, details, options);
+    this.name = "DatabaseResourcesError";
   }
 }
 

@@ -12,7 +12,12 @@
  *   within `maxMessageCharacters`, the whole input within `maxInputCharacters`;
  * - messages that would remove or overwrite messages of the thread: a
  *   `remove` message, or a message whose id the thread (or the same input)
- *   already holds.
+ *   already holds;
+ * - run metadata (`config.metadata`, which the LangGraph server fills from a
+ *   run's `metadata` and checkpoints keep) nested deeper than `MAX_DEPTH`,
+ *   larger than `maxInputCharacters`, or holding unstorable text: walked
+ *   without recursion, so even a 100 000-deep object is refused, not a
+ *   RangeError.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { isCommand } from "@langchain/langgraph";
@@ -95,6 +100,44 @@ export function checkMessageIds(input: unknown, existingIds: ReadonlySet<string>
       );
     }
     seen.add(id);
+  }
+}
+
+/**
+ * Throws INVALID_INPUT for run metadata nested deeper than `MAX_DEPTH` levels, over `maxInputCharacters` (keys and
+ * strings counted, one per other value), or holding a NUL or an unpaired surrogate. Iterative: no depth of input
+ * makes it overflow the stack. Cyclic metadata is refused by the depth bound.
+ */
+export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSettings, "maxInputCharacters">): void {
+  if (metadata === null || typeof metadata !== "object") return;
+  const limit = settings.maxInputCharacters;
+  let total = 0;
+  const pending: Array<{ value: unknown; where: string; depth: number }> = [{ value: metadata, where: "metadata", depth: 0 }];
+  while (pending.length > 0) {
+    const { value, where, depth } = pending.pop()!;
+    if (typeof value === "string") {
+      checkText(value, where);
+      total += value.length;
+    } else if (value !== null && typeof value === "object") {
+      if (depth > MAX_DEPTH) {
+        throw new TempoError(
+          "INVALID_INPUT",
+          `The run metadata nests deeper than ${MAX_DEPTH} levels (at ${where.length > 120 ? `${where.slice(0, 120)}…` : where}); send flat metadata (a few keys with short values). Nothing was changed.`,
+          { limit: MAX_DEPTH },
+        );
+      }
+      const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      for (const [key, item] of entries) {
+        if (!Array.isArray(value)) checkText(key, `${where} (a key)`);
+        total += Array.isArray(value) ? 1 : key.length + 1;
+        pending.push({ value: item, where: Array.isArray(value) ? `${where}[${key}]` : `${where}.${key}`, depth: depth + 1 });
+      }
+    } else {
+      total += 1;
+    }
+    if (total > limit) {
+      throw new TempoError("INVALID_INPUT", `The run metadata has more than ${limit} characters; send less (a few keys with short values). Nothing was changed.`, { limit });
+    }
   }
 }
 

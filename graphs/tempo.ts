@@ -15,7 +15,7 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
-import type { StageModels } from "../models/stage-models.js";
+import { stagePromptBudgets, type StageModels } from "../models/stage-models.js";
 import { createAskUserNode } from "../nodes/ask-user.js";
 import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm/index.js";
@@ -63,10 +63,12 @@ export interface TempoGraphOptions {
 
 /** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
 export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointer" | "store">) {
+  const settings = { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings };
   const dependencies: NodeDependencies = {
-    models: options.models,
+    // Every prompt a stage's model is sent is fitted within the stage's budget (models/model-call.ts fitStagePrompt).
+    models: { promptBudget: stagePromptBudgets(settings.context.promptBudget), ...options.models },
     domain: options.domain,
-    settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
+    settings,
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
     executionLog: options.executionLog,
     approvals: new WriteApprovals(),

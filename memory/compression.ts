@@ -11,7 +11,7 @@
  * summarising into TaskState and removed, at a boundary that splits no tool
  * round and touches no message of the live workspace.
  */
-import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
 import { countMessageTokens, type TokenCounter } from "./tokens.js";
 
@@ -134,4 +134,115 @@ export function planHistoryCompression(
   if (firstProtected !== -1) cut = Math.min(cut, firstProtected);
   if (cut === 0) return undefined;
   return { remove: units.slice(0, cut).flatMap((unit) => unit.messages), keep: units.slice(cut).flatMap((unit) => unit.messages) };
+}
+
+/** A prompt fitted to its budget: the messages to send, their measured tokens, and what was cut. */
+export interface FittedPrompt {
+  messages: BaseMessage[];
+  /** Tokens of `messages`, by the counter given. */
+  tokens: number;
+  /** Characters cut from message contents (0 when the prompt fitted as it was). */
+  cutCharacters: number;
+  /** Messages whose content was cut. */
+  cutMessages: number;
+}
+
+/** The note left where a message's content was cut. */
+export function cutMarker(characters: number): string {
+  return `[… ${characters} characters cut to fit the context budget]`;
+}
+
+/** Rounds of measuring and cutting before the last, character-only cut. */
+const FIT_ROUNDS = 6;
+
+/**
+ * The one bound on every prompt a model is sent (docs/design.md#prompt-layout): within `budgetTokens` by `counter`,
+ * whatever the messages hold. A prompt within its budget is returned as it is. Otherwise the longest message contents
+ * are cut — the largest first, evenly (water-filling), each keeping its beginning and its end with
+ * {@link cutMarker} between, so a long user message keeps its request and a rendered conversation its newest turns
+ * and the closing instruction. The system message and tool-call arguments are never cut; a tool-call message and its
+ * tool messages stay paired (only their text shrinks). Measured again after each cut (tokens are not proportional
+ * to characters), so the result holds by the same counter that checks it.
+ */
+export function fitPromptToBudget(messages: BaseMessage[], budgetTokens: number, counter: TokenCounter): FittedPrompt {
+  let tokens = countMessageTokens(messages, counter);
+  if (tokens <= budgetTokens) return { messages, tokens, cutCharacters: 0, cutMessages: 0 };
+  const originals = messages.map((message) => (cuttable(message) ? (message.content as string) : undefined));
+  const sizes = originals.map((text) => (text === undefined ? 0 : counter.count(text)));
+  let fitted = messages;
+  let cap = waterLevel(sizes, budgetTokens - (tokens - sizes.reduce((sum, size) => sum + size, 0)));
+  for (let round = 0; round <= FIT_ROUNDS; round += 1) {
+    const last = round === FIT_ROUNDS;
+    fitted = messages.map((message, index) => {
+      const text = originals[index];
+      if (text === undefined || sizes[index]! <= cap) return message;
+      // Characters kept in proportion to the tokens allowed; the last round counts one token per character at most.
+      const keep = last ? Math.max(0, cap - 16) : Math.floor((text.length * Math.max(0, cap - 16)) / sizes[index]!);
+      return withContent(message, cutMiddle(text, keep));
+    });
+    tokens = countMessageTokens(fitted, counter);
+    if (tokens <= budgetTokens) break;
+    // Over still: lower the level by the share it is over, and at least a little.
+    cap = Math.max(0, Math.floor(cap * Math.min(0.9, budgetTokens / tokens)));
+  }
+  let cutCharacters = 0;
+  let cutMessages = 0;
+  fitted.forEach((message, index) => {
+    if (message === messages[index]) return;
+    cutMessages += 1;
+    cutCharacters += originals[index]!.length - keptCharacters(message.content as string, originals[index]!);
+  });
+  return { messages: fitted, tokens, cutCharacters, cutMessages };
+}
+
+/** The largest per-message size C with Σ min(size, C) ≤ available (every size when they all fit). */
+function waterLevel(sizes: number[], available: number): number {
+  const sorted = sizes.filter((size) => size > 0).sort((a, b) => a - b);
+  let used = 0;
+  for (let index = 0; index < sorted.length; index += 1) {
+    const left = sorted.length - index;
+    if (used + sorted[index]! * left > available) return Math.max(0, Math.floor((available - used) / left));
+    used += sorted[index]!;
+  }
+  return Math.max(0, ...sorted);
+}
+
+/** A message whose text may be cut: string content, not the system message. */
+function cuttable(message: BaseMessage): boolean {
+  return typeof message.content === "string" && message.getType() !== "system" && message.content.length > 0;
+}
+
+/** `text` with its middle replaced by the cut marker, keeping about `keep` characters (half at each end). */
+function cutMiddle(text: string, keep: number): string {
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  // Never split a surrogate pair: a lone half cannot be stored or sent.
+  const start = safeIndex(text, head);
+  const end = safeIndex(text, text.length - tail);
+  return `${text.slice(0, start)}\n${cutMarker(end - start)}\n${text.slice(end)}`;
+}
+
+function safeIndex(text: string, index: number): number {
+  const code = text.charCodeAt(index - 1);
+  return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
+}
+
+/** Characters of `original` still in `cut` (everything but the marker's count). */
+function keptCharacters(cut: string, original: string): number {
+  const marked = /\n\[… (\d+) characters cut to fit the context budget\]\n/.exec(cut);
+  return marked ? original.length - Number(marked[1]) : original.length;
+}
+
+/** The same message with `content`: its id, role, tool calls and tool-call id kept. */
+function withContent(message: BaseMessage, content: string): BaseMessage {
+  switch (message.getType()) {
+    case "human":
+      return new HumanMessage({ id: message.id, name: message.name, content });
+    case "ai":
+      return new AIMessage({ id: message.id, name: message.name, content, tool_calls: (message as AIMessage).tool_calls ?? [] });
+    case "tool":
+      return new ToolMessage({ id: message.id, name: message.name, content, tool_call_id: (message as ToolMessage).tool_call_id, status: (message as ToolMessage).status });
+    default:
+      return message;
+  }
 }

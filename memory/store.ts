@@ -13,6 +13,7 @@
 import { BaseStore, type Operation, type OperationResults } from "@langchain/langgraph";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { withAdvisoryLock, type Database } from "../database/index.js";
+import { boundedClientOptions } from "../database/pool.js";
 
 export interface MemoryStoreOptions {
   /** Schema of the store tables (default "public"). */
@@ -60,12 +61,14 @@ export class MemoryStore extends BaseStore {
 export async function createMemoryStore(database: Database, options: MemoryStoreOptions = {}): Promise<MemoryStore> {
   const poolSize = Math.max(2, options.poolSize ?? 8);
   const store = new PostgresStore({
-    // The same statement and lock timeouts as Tempo's pool (`openDatabase`).
+    // The same statement, lock, connect and client-side query timeouts as Tempo's pool (`openDatabase`).
     connectionOptions: {
       connectionString: database.url,
       max: poolSize,
       statement_timeout: database.pool.options.statement_timeout,
       lock_timeout: database.pool.options.lock_timeout,
+      connectionTimeoutMillis: database.pool.options.connectionTimeoutMillis,
+      ...boundedClientOptions(Number(database.pool.options.query_timeout ?? 0)),
     },
     schema: options.schema,
     index: options.index,

@@ -12,8 +12,8 @@ import { parseContract, type ContractParse } from "../contracts/parse-contract.j
 import { extractJsonObject } from "../contracts/json-extraction.js";
 import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
 import { messageText } from "../contracts/message-text.js";
-import { watchModelCall } from "./model-call.js";
-import { modelFor, type Stage, type StageModels } from "./stage-models.js";
+import { fitModelPrompt, fitStagePrompt, watchModelCall } from "./model-call.js";
+import { modelFor, promptBudgetFor, type Stage, type StageModels } from "./stage-models.js";
 
 export type ContractCall<T> =
   | { ok: true; value: T; raw: string }
@@ -45,7 +45,9 @@ export async function invokeContract<T>(
  * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`.
  */
 export function callStage<T>(models: StageModels, stage: Stage, schema: z.ZodType<T>, messages: BaseMessage[], name: string, config?: RunnableConfig): Promise<ContractCall<T>> {
-  return invokeContract(modelFor(models, stage), schema, messages, { structured: models.structuredOutput ?? false, name, config, stage });
+  // Within the stage's prompt budget, whatever the messages hold (a cut is said in the prompt and in the stream).
+  const fitted = fitStagePrompt(models, stage, messages, config);
+  return invokeContract(modelFor(models, stage), schema, fitted, { structured: models.structuredOutput ?? false, name, config, stage });
 }
 
 /** A tool call as a natively tool-calling model returns it. */
@@ -57,15 +59,18 @@ export interface ModelToolCall {
 /**
  * Invokes a model with tools bound (`bindTools`) on `messages` and reads its reply — text and tool calls — with
  * `read`; like {@link invokeContract}, untagged for streaming, told while slow, its reasoning streamed, and a
- * failing call is a typed model error.
+ * failing call is a typed model error. The prompt is fitted within `promptBudget` tokens (default: the stage's
+ * budget in the default settings).
  */
 export async function invokeToolCalling<T>(
   model: Runnable<BaseMessage[], BaseMessage>,
   messages: BaseMessage[],
   read: (text: string, calls: ModelToolCall[]) => ContractParse<T>,
-  options: { name: string; stage: Stage; config?: RunnableConfig },
+  options: { name: string; stage: Stage; config?: RunnableConfig; promptBudget?: number },
 ): Promise<ContractCall<T>> {
-  const reply = await watchModelCall(model, options.stage, options.config, () => model.invoke(messages, unstreamed(options.config)));
+  // Within the stage's prompt budget (the given one, else the default settings'), like every other model call.
+  const fitted = fitModelPrompt(model, options.stage, messages, options.config, options.promptBudget ?? promptBudgetFor(undefined, options.stage));
+  const reply = await watchModelCall(model, options.stage, options.config, () => model.invoke(fitted, unstreamed(options.config)));
   const text = messageText(reply);
   const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
   // What the model said and called, for a correction message when the reply does not fit.

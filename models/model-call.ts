@@ -9,7 +9,11 @@ import { isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgr
 import { reasoningText } from "../contracts/message-text.js";
 import { isTempoError } from "../errors/index.js";
 import { emit } from "../streaming/events.js";
+import { fitPromptToBudget } from "../memory/compression.js";
+import { tokenCounterFor } from "../memory/tokens.js";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { classifyModelError, describeModel } from "./model-errors.js";
+import { modelFor, promptBudgetFor, type Stage, type StageModels } from "./stage-models.js";
 
 /** How long a model call runs before the first waiting status, and between the next ones, by default (ms). */
 export const DEFAULT_MODEL_STATUS_MS = 3_000;
@@ -62,6 +66,36 @@ export async function watchModelCall<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `messages` within `stage`'s prompt budget (`promptBudgetFor`), measured by the counter of the model that reads them
+ * (`tokenCounterFor`): the one bound every model call goes through (`fitPromptToBudget`). When something had to be
+ * cut, the prompt says so where it was cut, and the run's stream says so in a status the user sees.
+ */
+export function fitStagePrompt(models: StageModels, stage: Stage, messages: BaseMessage[], config: RunnableConfig | undefined, budget = promptBudgetFor(models, stage)): BaseMessage[] {
+  return fitModelPrompt(modelFor(models, stage), stage, messages, config, budget);
+}
+
+/** {@link fitStagePrompt} for a given model (a model with tools bound, for one): `model`'s counter, `budget` tokens. */
+export function fitModelPrompt(model: unknown, stage: Stage, messages: BaseMessage[], config: RunnableConfig | undefined, budget: number): BaseMessage[] {
+  const counter = tokenCounterFor(unboundModel(model));
+  const fitted = fitPromptToBudget(messages, budget, counter);
+  if (fitted.cutCharacters > 0 && (config as LangGraphRunnableConfig | undefined)?.writer) {
+    emit(config as LangGraphRunnableConfig, {
+      kind: "status",
+      node: nodeOf(config, stage),
+      text: `The conversation is too long for the ${stage} model's context budget (${budget} tokens): ${fitted.cutCharacters} characters of ${fitted.cutMessages} message(s) were cut from the middle; their beginning and end were kept`,
+    });
+  }
+  return fitted.messages;
+}
+
+/** The chat model under a `bindTools` / `withConfig` binding (its `bound`), for the token counter. */
+function unboundModel(model: unknown): BaseChatModel {
+  let current = model as { bound?: unknown; _llmType?: unknown };
+  while (typeof current._llmType !== "function" && current.bound) current = current.bound as typeof current;
+  return (typeof current._llmType === "function" ? current : { _llmType: () => "unknown" }) as BaseChatModel;
 }
 
 /** Streams the reasoning `reply` carries, if any, as one `reasoning` event of the node running `stage`. */

@@ -5,6 +5,7 @@
  * parsed from text.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { DEFAULT_WORKFLOW_SETTINGS, type ContextSettings } from "../config/configuration.js";
 import { ConfigurationError } from "../errors/index.js";
 
 export type Stage = "chat" | "plan" | "plan_deep" | "execute" | "deliver" | "memory";
@@ -26,6 +27,21 @@ export interface StageModels {
    * a model that has `bindTools`, json otherwise.
    */
   toolCalling?: ToolCallingMode;
+  /**
+   * The prompt token budget of each stage (`settings.context.promptBudget`, set by `createTempoBuilder`): every prompt
+   * a stage's model is sent is fitted within it (`fitStagePrompt`). Stages left out use the default settings' budget.
+   */
+  promptBudget?: Partial<Record<Stage, number>>;
+}
+
+/** Each stage's prompt budget from the settings' four: the deep pass shares plan's, the memory stage takes plan's too. */
+export function stagePromptBudgets(budget: ContextSettings["promptBudget"]): Record<Stage, number> {
+  return { chat: budget.chat, plan: budget.plan, plan_deep: budget.plan, execute: budget.execute, deliver: budget.deliver, memory: budget.plan };
+}
+
+/** The prompt token budget of `stage`: the models' own, else the default settings'. */
+export function promptBudgetFor(models: Pick<StageModels, "promptBudget"> | undefined, stage: Stage): number {
+  return models?.promptBudget?.[stage] ?? stagePromptBudgets(DEFAULT_WORKFLOW_SETTINGS.context.promptBudget)[stage];
 }
 
 export const TOOL_CALLING_MODES = ["auto", "native", "json"] as const;

@@ -87,6 +87,7 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
         poolSize: 5,
         statementTimeoutMs: settings.database.statementTimeoutMs,
         lockTimeoutMs: settings.database.lockTimeoutMs,
+        queryTimeoutMs: settings.database.queryTimeoutMs,
       })
     : undefined;
   try {
@@ -122,6 +123,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     dataDir: settings.database.dataDir,
     statementTimeoutMs: settings.database.statementTimeoutMs,
     lockTimeoutMs: settings.database.lockTimeoutMs,
+    queryTimeoutMs: settings.database.queryTimeoutMs,
   });
   const closers: Array<() => Promise<void>> = [];
   try {

@@ -12,7 +12,7 @@ import type { TempoState, TempoUpdate } from "../../graphs/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../graphs/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { messageText } from "../../contracts/message-text.js";
-import { watchModelCall } from "../../models/model-call.js";
+import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
@@ -79,7 +79,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
           : "Write the final summary now. The task did not fully succeed: say what was done, what was left and why, and name every item still pending.",
     });
     // Told while slow, its reasoning streamed as its own block; a failure is not classified: it becomes the facts.
-    const reply = await watchModelCall(model, "deliver", config, () => model.invoke(messages, config), { classify: false });
+    const reply = await watchModelCall(model, "deliver", config, () => model.invoke(fitStagePrompt(dependencies.models, "deliver", messages, config), config), { classify: false });
     const text = plainText(messageText(reply).trim());
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };

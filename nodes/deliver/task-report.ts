@@ -109,7 +109,7 @@ function names(text: string, item: OpenItem): boolean {
 function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
   const declined = new Set(messages.filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied")).map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
-  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args), item))) return "you declined the proposed change";
+  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args ?? {}), item))) return "you declined the proposed change";
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
   const notes = messages.filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item)).map(messageText);
   const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
@@ -121,7 +121,7 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
 
 function textWithCalls(message: BaseMessage): string {
   const calls = (message as AIMessage).tool_calls ?? [];
-  return [messageText(message), ...calls.map((call) => JSON.stringify(call.args))].join(" ");
+  return [messageText(message), ...calls.map((call) => JSON.stringify(call.args ?? {}))].join(" ");
 }
 
 function escape(text: string): string {

@@ -79,7 +79,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
     const messages = prompt.messages;
     const decision = bound
-      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config })
+      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: dependencies.settings.context.promptBudget.execute })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
     if (!decision.ok) return { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) };

@@ -1,0 +1,180 @@
+/**
+ * Database bounds on a real PostgreSQL 15 (issue 25 point 6):
+ *
+ * - a frozen server (every server process SIGSTOPped) ends `getState` and a run within the client-side bounds
+ *   (`queryTimeoutMs`, `connectTimeoutMs`) with a typed Tempo error, instead of waiting for ever; after SIGCONT the
+ *   same pool serves again and the thread goes on (the write applies once);
+ * - a server out of connections (53300, here a role's CONNECTION LIMIT) is DatabaseResourcesError with a message
+ *   that says what to do, at open and on a call;
+ * - by code (no server needed): every Postgres class 53 code, 57P01 / 57P03, and node-postgres's query read
+ *   timeout become typed Tempo errors.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { asDatabaseError } from "../../database/driver-errors.js";
+import { openDatabase } from "../../database/pool.js";
+import { DatabaseResourcesError, TempoError } from "../../errors/index.js";
+import { appliedRows } from "../persistence/exactly-once.js";
+import { accept, cardOf, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "../persistence/tempo-on-database.js";
+import { startRealTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { thrownBy } from "./support/thread-state.js";
+
+const QUERY_TIMEOUT_MS = 1_000;
+const CONNECT_TIMEOUT_MS = 1_000;
+/** What a call may take on a frozen server: its bound, plus the in-flight work that fails behind it, plus slack. */
+const FROZEN_BOUND_MS = 4_000;
+
+/** The server's postmaster and every process it started (backends, checkpointer, walwriter …). */
+async function serverProcesses(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const dataDir = (await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory;
+  await client.end();
+  const postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // "pid (comm) state ppid …": the parent is the second field after the command's closing parenthesis.
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function signal(pids: number[], name: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
+}
+
+async function timed(promise: Promise<unknown>): Promise<{ failure: unknown; ms: number }> {
+  const started = Date.now();
+  const failure = await thrownBy(promise);
+  return { failure, ms: Date.now() - started };
+}
+
+describe("real postgres", () => {
+  let server: TestPostgres;
+  let tempo: TempoOnDatabase;
+
+  beforeAll(async () => {
+    server = await startRealTestPostgres();
+    tempo = await openTempoOnDatabase(server.url, { holdThreads: true, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } });
+  });
+  afterAll(async () => {
+    await tempo?.close();
+    await server?.stop();
+  });
+
+  test("a frozen server (SIGSTOP): getState and a run fail within the bound, typed; after SIGCONT the thread goes on and the write applies once", async () => {
+    const threadId = "frozen-server";
+    await seedStudent(tempo, threadId);
+    await startUntilFirstWrite(tempo, threadId);
+    const config = studentThread(threadId);
+    const waiting = await tempo.graph.getState(config);
+    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+
+    const processes = await serverProcesses(server.url);
+    expect(processes.length).toBeGreaterThan(3);
+    signal(processes, "SIGSTOP");
+    let read: { failure: unknown; ms: number };
+    let run: { failure: unknown; ms: number };
+    try {
+      read = await timed(tempo.graph.getState(config));
+      run = await timed(tempo.graph.invoke(accept(), config));
+    } finally {
+      signal(processes, "SIGCONT");
+    }
+    for (const { failure, ms } of [read, run]) {
+      expect(ms).toBeLessThan(FROZEN_BOUND_MS);
+      expect(failure).toBeInstanceOf(TempoError);
+      expect((failure as TempoError).code).toMatch(/^DATABASE_(TIMEOUT|UNREACHABLE)$/);
+      // What the user can do: nothing was kept, go on once the database answers.
+      expect((failure as Error).message).toMatch(/last checkpoint|Nothing was written/);
+      expect((failure as Error).message).toMatch(/once the database (answers|is back)/);
+    }
+    // A pooled connection that had no answer: the client-side query timeout, said as such.
+    expect(read.failure).toMatchObject({ code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
+
+    // Back: the same pool serves (connections that timed out were dropped), the thread is where it was.
+    const after = await tempo.graph.getState(config);
+    expect(after.config.configurable?.checkpoint_id).toBe(waiting.config.configurable?.checkpoint_id);
+    expect(await appliedRows(tempo, threadId, callId)).toBe(0);
+    expect(cardOf(await tempo.graph.invoke(accept(), config))).toBe("place");
+    expect(await appliedRows(tempo, threadId, callId)).toBe(1);
+  });
+
+  test("a long legitimate statement within the bound still runs", async () => {
+    const result = await tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [(QUERY_TIMEOUT_MS * 0.5) / 1000]);
+    expect(result.rows[0]?.ok).toBe(1);
+  });
+
+  test("too many connections (53300): DatabaseResourcesError that says what to do, at open and on a call", async () => {
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query("CREATE ROLE limited LOGIN CONNECTION LIMIT 2");
+    await admin.query("CREATE DATABASE limited_db OWNER limited");
+    await admin.end();
+    const url = new URL(server.url);
+    url.username = "limited";
+    url.pathname = "/limited_db";
+
+    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4, queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+    const holder = new pg.Client({ connectionString: url.toString() });
+    await holder.connect();
+    try {
+      // Both of the role's connections are taken (the pool's one, the holder): a second open is refused by the server.
+      const refused = await thrownBy(openDatabase({ databaseUrl: url.toString(), queryTimeoutMs: QUERY_TIMEOUT_MS }));
+      expect(refused).toBeInstanceOf(DatabaseResourcesError);
+      expect(refused).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
+      expect((refused as Error).message).toMatch(/too many connections.*max_connections/);
+
+      // A call that needs a second pooled connection meets the same refusal, typed by the driver-error map.
+      const calls = await Promise.allSettled([database.pool.query("SELECT pg_sleep(0.3)"), database.pool.query("SELECT 1")]);
+      const failed = calls.find((call) => call.status === "rejected") as PromiseRejectedResult | undefined;
+      expect(failed?.reason).toMatchObject({ code: "53300" });
+      expect(asDatabaseError(failed?.reason)).toMatchObject({ name: "DatabaseResourcesError", message: expect.stringContaining("close other clients of this server") });
+    } finally {
+      await holder.end();
+      await database.close();
+    }
+  });
+});
+
+describe("database driver errors are typed", () => {
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  test.each([
+    ["53300", "sorry, too many clients already", "DATABASE_RESOURCES", /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/],
+    ["53100", "could not extend file: No space left on device", "DATABASE_RESOURCES", /no disk space left \(disk full\).*free disk space/],
+    ["53200", "out of memory", "DATABASE_RESOURCES", /ran out of memory/],
+    ["53400", "configuration limit exceeded", "DATABASE_RESOURCES", /reached a configured limit/],
+    ["53000", "insufficient resources", "DATABASE_RESOURCES", /lacks a resource \(Postgres error 53000: insufficient resources\)/],
+    ["57P01", "terminating connection due to administrator command", "DATABASE_UNREACHABLE", /shutting down or an administrator ended the session.*resume it once the database is back/],
+    ["57P03", "the database system is starting up", "DATABASE_UNREACHABLE", /starting up or in recovery/],
+  ])("pg %s → %s", (code, message, expected, says) => {
+    const typed = asDatabaseError(pgError(code, message));
+    expect(typed).toBeInstanceOf(TempoError);
+    expect(typed).toMatchObject({ code: expected, details: { code } });
+    expect((typed as Error).message).toMatch(says);
+    expect((typed as Error).message).toContain("last checkpoint");
+    expect((typed as Error).cause).toMatchObject({ code });
+  });
+
+  test("node-postgres's query read timeout → DATABASE_TIMEOUT naming TEMPO_DB_QUERY_TIMEOUT; a dropped connection → DATABASE_UNREACHABLE; other errors unchanged", () => {
+    expect(asDatabaseError(new Error("Query read timeout"))).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
+    expect(asDatabaseError(new Error("Client has encountered a connection error and is not queryable"))).toMatchObject({ code: "DATABASE_UNREACHABLE" });
+    const other = pgError("23505", "duplicate key");
+    expect(asDatabaseError(other)).toBe(other);
+  });
+});
