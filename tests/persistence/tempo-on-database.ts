@@ -49,6 +49,11 @@ export interface TempoOnDatabaseOptions {
   holdThreads?: boolean;
   /** Pool settings (timeouts) beyond the URL and the pool size. */
   databaseOptions?: Omit<OpenDatabaseOptions, "databaseUrl" | "poolSize">;
+  /**
+   * Writes per card of the offline policy: 1 (the default here) raises one card per write; the kill-point sweep
+   * uses `Infinity`, the policy's own default, so one card carries all eight writes.
+   */
+  writesPerCard?: number;
 }
 
 /** Opens a pool on `url` and builds the graph on it. */
@@ -63,8 +68,8 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     const domain = createScheduleDomain({ repository });
     const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
-      // One write per card: these tests follow a write card, then the next one.
-      models: { default: new ScheduleOfflinePolicy({ writesPerCard: 1 }) },
+      // One write per card unless asked: these tests follow a write card, then the next one.
+      models: { default: new ScheduleOfflinePolicy({ writesPerCard: options.writesPerCard ?? 1 }) },
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
       store,
