@@ -10,7 +10,7 @@ import type { ThreadEntry } from "./thread-registry.js";
 export function renderExecutionState(state: ExecutionState): string {
   const lines = [
     `thread:  ${state.sessionId}${state.userId ? ` (user ${state.userId})` : ""}`,
-    `status:  ${state.status}`,
+    `status:  ${state.status === "stopped" ? "stopped, will carry on (the last run stopped part-way; your next message or /continue finishes it first)" : state.status}`,
     `goal:    ${state.goal || "(none yet)"}`,
   ];
   if (state.steps.length > 0) {

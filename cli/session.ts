@@ -11,7 +11,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
-import { readExecutionState, stepSnapshots, toExecutionState } from "../graphs/execution-state.js";
+import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../graphs/execution-state.js";
 import type { TempoGraph } from "../graphs/tempo.js";
 import { isTempoEvent } from "../streaming/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
@@ -274,7 +274,7 @@ export class ChatSession {
       this.print(`${label} ${this.threadId} (user ${this.options.userId}): new`);
       return;
     }
-    const state = toExecutionState(snapshot);
+    const state = toExecutionState(snapshot, { running: await runningNow(threadLockOf(this.options.graph), this.threadId) });
     this.print(`${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`);
   }
 

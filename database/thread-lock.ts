@@ -39,7 +39,14 @@ export class PostgresThreadLock implements ThreadLock {
   /** Whether the server is PGlite (found out on first use): its advisory locks never block. */
   private pglite: Promise<boolean> | undefined;
 
-  async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
+  async holds(threadId: string): Promise<boolean> {
+    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").isHeld(threadId);
+    if (this.local.isHeld(threadId)) return true;
+    const result = await this.pool.query<{ held: boolean }>(HELD_QUERY, [lockKey(threadId)]);
+    return result.rows[0]?.held === true;
+  }
+
+  private isEmbedded(): Promise<boolean> {
     this.pglite ??= this.pool.query<{ version: string }>("SELECT version() AS version").then(
       (result) => /PGlite/i.test(result.rows[0]?.version ?? ""),
       (error: unknown) => {
@@ -47,7 +54,11 @@ export class PostgresThreadLock implements ThreadLock {
         throw error;
       },
     );
-    if (await this.pglite.catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
+    return this.pglite;
+  }
+
+  async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
+    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
     const deadline = Date.now() + Math.max(0, waitMs);
     // Runs of this process queue in memory first, so they do not each take a connection to wait.
     const local = await this.local.acquire(threadId, waitMs);
@@ -95,6 +106,17 @@ export class PostgresThreadLock implements ThreadLock {
     }
   }
 }
+
+/**
+ * Whether any session on this database holds the advisory lock of `threadId`: a session advisory lock on one bigint
+ * key shows in `pg_locks` with the key's high half in `classid`, its low half in `objid`, and `objsubid` 1.
+ */
+const HELD_QUERY = `SELECT EXISTS (
+  SELECT 1 FROM pg_locks
+   WHERE locktype = 'advisory' AND objsubid = 1 AND granted
+     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1::text, 0)
+) AS held`;
 
 /** In-process locks of embedded databases, by URL: every graph of this process on one embedded server shares one. */
 const embeddedLocks = new Map<string, LocalThreadLock>();

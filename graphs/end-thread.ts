@@ -8,15 +8,21 @@
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
-import { appliedChanges } from "../nodes/deliver/task-report.js";
+import { droppedWritesText, readWriteFacts } from "../nodes/deliver/write-facts.js";
 import type { ToolDomain } from "../tools/domain.js";
+import type { ExecutionLog } from "../tools/runner.js";
 import { NODE } from "./routing.js";
 import type { TempoState, TempoUpdate } from "./state.js";
 import { endThread } from "./transitions.js";
 
 /** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
-export function endThreadUpdate(snapshot: StateSnapshot, domain: ToolDomain): { values: TempoUpdate; asNode: typeof NODE.memorize } | undefined {
+export async function endThreadUpdate(
+  snapshot: StateSnapshot,
+  domain: ToolDomain,
+  log: ExecutionLog | undefined,
+): Promise<{ values: TempoUpdate; asNode: typeof NODE.memorize } | undefined> {
   if (!snapshot.createdAt) return undefined;
   const state = snapshot.values as TempoState;
-  return { values: endThread(state, appliedChanges(state, domain)), asNode: NODE.memorize };
+  const threadId = String(snapshot.config.configurable?.thread_id ?? "");
+  return { values: endThread(state, droppedWritesText(await readWriteFacts(state, domain, log, threadId))), asNode: NODE.memorize };
 }

@@ -15,13 +15,29 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { PlanStep, TempoState } from "./state.js";
+import { runPoint } from "./stopped-run.js";
+import type { ThreadLock } from "./thread-lock.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
 
 export { STEP_SNAPSHOT_METADATA_KEY };
 
 
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
-export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "completed" | "partial" | "failed" | "dropped";
+/**
+ * `stopped`: the last run died part-way (a killed worker, a server restart) with no card open and no error; nothing
+ * runs it now, and the next resume, "continue" or message on the thread carries it on first (graphs/stopped-run.ts).
+ */
+export type ExecutionStatus =
+  | "idle"
+  | "planning"
+  | "waiting_user_confirmation"
+  | "waiting_user"
+  | "running"
+  | "stopped"
+  | "completed"
+  | "partial"
+  | "failed"
+  | "dropped";
 
 /** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
@@ -62,8 +78,17 @@ export interface StateReader {
   getStateHistory(config: RunnableConfig): AsyncIterableIterator<StateSnapshot>;
 }
 
+/** What a projection knows beyond the snapshot. */
+export interface ExecutionStateOptions {
+  /**
+   * Whether a run holds the thread now. A run in progress and a run that died leave the same kind of checkpoint; a
+   * snapshot of either reads as `stopped` unless this is true (a past checkpoint of history: leave it undefined).
+   */
+  running?: boolean;
+}
+
 /** Projects a state snapshot onto ExecutionState. */
-export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
+export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStateOptions = {}): ExecutionState {
   const values = snapshot.values as Partial<TempoState>;
   const configurable = (snapshot.config.configurable ?? {}) as Record<string, unknown>;
   const metadata = (snapshot.metadata ?? {}) as Record<string, unknown>;
@@ -73,7 +98,7 @@ export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
     sessionId: String(configurable.thread_id ?? ""),
     userId: values.userId || String(metadata.user_id ?? configurable.user_id ?? ""),
     goal,
-    status: statusOf(values),
+    status: options.running === false && runPoint(snapshot) === "stopped" ? "stopped" : statusOf(values),
     planId: steps.length ? planIdOf(goal, steps) : "",
     steps,
     currentStepId: values.currentStepId ?? null,
@@ -88,9 +113,23 @@ export function toExecutionState(snapshot: StateSnapshot): ExecutionState {
   };
 }
 
-/** The current ExecutionState of a thread. */
-export async function readExecutionState(graph: StateReader, config: RunnableConfig): Promise<ExecutionState> {
-  return toExecutionState(await graph.getState(config));
+/**
+ * The current ExecutionState of a thread. With the thread lock the graph runs under (`threadLock`, the Tempo graph's
+ * own by default), a run that stopped part-way reads as `stopped`, not `running`.
+ */
+export async function readExecutionState(graph: StateReader, config: RunnableConfig, threadLock = threadLockOf(graph)): Promise<ExecutionState> {
+  const snapshot = await graph.getState(config);
+  return toExecutionState(snapshot, { running: await runningNow(threadLock, config.configurable?.thread_id) });
+}
+
+/** The thread lock a Tempo graph runs under (its run guard's), if it has one. */
+export function threadLockOf(graph: unknown): ThreadLock | undefined {
+  return (graph as { runGuard?: { threadLock?: ThreadLock } }).runGuard?.threadLock;
+}
+
+/** Whether a run holds `threadId` now, or undefined when the lock cannot tell. */
+export async function runningNow(threadLock: ThreadLock | undefined, threadId: unknown): Promise<boolean | undefined> {
+  return threadLock?.holds && typeof threadId === "string" ? threadLock.holds(threadId) : undefined;
 }
 
 /**

@@ -33,6 +33,7 @@ import { CompiledStateGraph, END, type StateDefinitionInit, type StreamTransform
 import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
+import type { ExecutionLog } from "../tools/runner.js";
 import { endThreadUpdate } from "./end-thread.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
@@ -43,8 +44,9 @@ import type { ThreadLock } from "./thread-lock.js";
 export interface RunGuard {
   /** The workflow settings, defaults filled in. */
   settings: WorkflowSettings;
-  /** The tool domain, to count a dropped task's applied changes when a client ends the thread. */
+  /** The tool domain and execution log, to tell what a dropped task applied when a client ends the thread. */
   domain: ToolDomain;
+  executionLog?: ExecutionLog;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
 }
@@ -203,7 +205,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
     if (asNode !== END || (values !== null && values !== undefined)) throw stateChangeRefused();
     return ending.run(this, async () => {
-      const update = endThreadUpdate(await this.getState(config as RunnableConfig), this.runGuard.domain);
+      const update = await endThreadUpdate(await this.getState(config as RunnableConfig), this.runGuard.domain, this.runGuard.executionLog);
       return update ? super.updateState(config, update.values, update.asNode) : super.updateState(config, values, asNode);
     });
   }

@@ -115,6 +115,7 @@ export function buildTempoGraph(options: TempoGraphOptions): TempoGraph {
   return TempoCompiledGraph.from(compiled, {
     settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
     domain: options.domain,
+    executionLog: options.executionLog,
     threadLock: options.threadLock ?? new LocalThreadLock(),
   });
 }

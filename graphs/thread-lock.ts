@@ -22,6 +22,11 @@ export interface ThreadLease {
 export interface ThreadLock {
   /** Takes the thread, waiting at most `waitMs` for the run holding it; throws `ThreadBusyError` past that. */
   acquire(threadId: string, waitMs: number): Promise<ThreadLease>;
+  /**
+   * Optional: whether a run holds `threadId` now (in any process this lock spans). Tells a run in progress from a
+   * run that stopped (a killed worker) when both leave the same checkpoint.
+   */
+  holds?(threadId: string): Promise<boolean>;
 }
 
 /** The error a run gets when the thread is still busy after `waitMs`. */
@@ -65,6 +70,10 @@ export class LocalThreadLock implements ThreadLock {
   /** True while a run holds `threadId` in this process. */
   isHeld(threadId: string): boolean {
     return this.held.has(threadId);
+  }
+
+  async holds(threadId: string): Promise<boolean> {
+    return this.isHeld(threadId);
   }
 
   private lease(threadId: string, waited: boolean): ThreadLease {

@@ -288,11 +288,11 @@ export function answerMessage(text: string, id?: string): AIMessage {
 
 /**
  * drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying
- * so; `appliedChanges` is how many confirmed writes the task had already applied (they stay).
+ * so; `leaves` says what the task leaves behind, from the facts (`droppedWritesText`: the changes applied, the
+ * approved ones not applied, or "Nothing was changed.").
  */
-export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string, appliedChanges: number): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
-  const kept = appliedChanges > 0 ? `The ${appliedChanges} change(s) already applied stay; nothing more will be done.` : "Nothing was changed.";
-  const text = `Dropped "${state.goal}" (${reason}). ${kept}`;
+export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string, leaves: string): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
+  const text = `Dropped "${state.goal}" (${reason}). ${leaves}`;
   const message = answerMessage(text);
   return {
     phase: nextPhase(state.phase, "drop_task"),
@@ -309,9 +309,9 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
 }
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
-export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, appliedChanges: number): TempoUpdate {
+export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, leaves: string): TempoUpdate {
   if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, answeredWrites: [] };
-  const dropped = dropTask(state, "the thread was ended from the client", appliedChanges);
+  const dropped = dropTask(state, "the thread was ended from the client", leaves);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
 

@@ -22,7 +22,7 @@ import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsHumanResponse } from "./confirm/human-response.js";
-import { appliedChanges } from "./deliver/task-report.js";
+import { droppedWritesText, readWriteFacts } from "./deliver/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { conversationMessages, latestUserText, newId } from "./shared/messages.js";
 
@@ -67,7 +67,9 @@ export function createChatNode(dependencies: NodeDependencies) {
 
     // A task that stopped (a failed run) and is not retried ends as dropped: the user moved on.
     if (taskInProgress(state.phase)) {
-      const dropped = dropTask(state, "it had stopped and you moved on to a new message", appliedChanges(state, dependencies.domain));
+      const { threadId } = ensureConfiguration(config, dependencies.settings);
+      const facts = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
+      const dropped = dropTask(state, "it had stopped and you moved on to a new message", droppedWritesText(facts));
       emitAssistantText(config, "chat", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);

@@ -11,7 +11,7 @@
  *   batch: each write decided on its own (one v1 decision each, or one legacy response for all / a list of one
  *          each); the approved ones apply in order, once each; all rejected → as a rejected single write
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
 import { PlanStepDraftSchema } from "../../contracts/plan.js";
@@ -25,7 +25,7 @@ import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from 
 import { newId, toolRoundOf } from "../shared/messages.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
-import { appliedChanges } from "../deliver/task-report.js";
+import { droppedWritesText, readWriteFacts } from "../deliver/write-facts.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
 import { assertThreadOwner } from "../../graphs/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
@@ -46,14 +46,28 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
       const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
-      return answerPlan(state, answer, fromMessage, config, appliedChanges(state, dependencies.domain));
+      // What a dropped task leaves is read only when the answer drops it (one log read per write).
+      const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
+      return answerPlan(state, answer, fromMessage, config, leaves);
     }
     const tools = pending.tools;
+    // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
+    // answer): never asked about again (docs/design.md#reconcile).
+    const logged = await loggedWrites(tools, dependencies, threadId);
+    if (logged.length === tools.length) return reconcile(state, tools, dependencies, config, threadId);
     const card = writeCard(tools, stepPosition(state), dependencies);
     const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, tools[index]!, dependencies)), config);
     const answered: AnsweredWrite[] = [];
+    const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
+    if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
     for (const [index, answer] of answers.entries()) {
       const tool = tools[index]!;
+      if (logged.includes(tool)) {
+        // Already applied: it stays, and execute answers it from the log (it is not applied again).
+        await dependencies.approvals.record(config.store, threadId, tool);
+        answered.push({ tool, approved: true });
+        continue;
+      }
       // What the chat says with an edited call names the edited change, not the proposal.
       const summary = answer.editedArguments ? await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments) : undefined;
       const shown = summary === undefined ? tool : { ...tool, summary, speak: `Applying your edit: ${summary}.` };
@@ -62,7 +76,44 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       if (approved) await dependencies.approvals.record(config.store, threadId, approved);
       answered.push(approved ? { tool: approved, approved: true } : { tool: shown, approved: false, result: rejectionResult(answer.response) });
     }
-    return answerWrites(state, answered, answers, config);  };
+    const update = answerWrites(state, answered, answers, config);
+    return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
+  };
+}
+
+/** The writes of `tools` the execution log holds as run (completed) on this thread. */
+async function loggedWrites(tools: readonly PendingTool[], dependencies: NodeDependencies, threadId: string): Promise<PendingTool[]> {
+  const log = dependencies.executionLog;
+  if (!log) return [];
+  const outcomes = await Promise.all(tools.map((tool) => log.completed(tool.id, threadId)));
+  return tools.filter((_, index) => outcomes[index] !== undefined);
+}
+
+/** What the user is told about writes of a card that had already been applied. */
+function appliedNote(logged: readonly PendingTool[], when: string): AIMessage {
+  const names = logged.map((tool) => tool.summary || tool.name).join("; ");
+  return new AIMessage({
+    id: newId("reconciled"),
+    content: `${logged.length} change(s) on this card had already been applied before the interruption, so they stay ${when}: ${names}.`,
+  });
+}
+
+/**
+ * A write card whose every write the execution log already holds as applied (the run that applied them died before
+ * its checkpoint saved the answer, or the server lost its recent checkpoints): the card is not shown again. The thread
+ * moves on as if the card had been approved — execute answers each write from the log, applying nothing twice — and
+ * the user is told what had been applied.
+ */
+async function reconcile(state: TempoState, tools: PendingTool[], dependencies: NodeDependencies, config: LangGraphRunnableConfig, threadId: string): Promise<TempoUpdate> {
+  for (const tool of tools) await dependencies.approvals.record(config.store, threadId, tool);
+  emit(config, { kind: "status", node: "confirm", text: "These changes were already applied; going on" });
+  const note = appliedNote(tools, "and the card is not asked again");
+  emitAssistantText(config, "confirm", note.id!, String(note.content));
+  return {
+    ...approveWrites(state, tools.map((tool) => ({ tool, approved: true }))),
+    stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
+    messages: [note],
+  };
 }
 
 type PlanAnswer = { response: HumanResponse; editedPlan?: PlanStep[] };
@@ -120,7 +171,7 @@ function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: Nod
   return { response, editedArguments: checked.arguments };
 }
 
-function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, applied: number): TempoUpdate {
+async function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, leaves: () => Promise<string>): Promise<TempoUpdate> {
   const { response } = answer;
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (response.type === "accept" || response.type === "edit") {
@@ -136,7 +187,7 @@ function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean,
   if (feedback === "" || isShortDismissal(feedback)) {
     // Ignore, "no", "cancel", "取消": the user does not want this task.
     emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
-    const dropped = dropTask(state, "you declined the plan", applied);
+    const dropped = dropTask(state, "you declined the plan", await leaves());
     emitAssistantText(config, "confirm", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
     return { ...cleared, ...dropped };
   }

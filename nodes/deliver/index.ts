@@ -20,6 +20,7 @@ import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
+import { readWriteFacts } from "./write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
 
@@ -33,7 +34,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   }
 
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    const report = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
+    const { threadId } = ensureConfiguration(config, dependencies.settings);
+    const writes = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
+    const report = { ...buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined), writes };
     const factual = mechanicalSummary(report);
     let summary: string;
     let messageId: string | undefined;

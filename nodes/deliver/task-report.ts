@@ -7,9 +7,10 @@
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcomeRecord, TempoState } from "../../graphs/state.js";
-import { findTool, type OpenItem, type ToolDomain } from "../../tools/domain.js";
+import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
+import { nameWrites, type WriteFacts } from "./write-facts.js";
 
 export interface TaskReport {
   goal: string;
@@ -18,6 +19,8 @@ export interface TaskReport {
   /** Open domain items this task was about, still open, with why. */
   stillOpen: Array<OpenItem & { why: string }>;
   lastError: string | null;
+  /** What the task's writes did, from the execution log (`readWriteFacts`); absent when not read. */
+  writes?: WriteFacts;
 }
 
 /** The messages of the current task: those after the message that started it (all, when it was compressed away). */
@@ -52,31 +55,24 @@ export function buildTaskReport(
   return { goal: state.goal, planSteps: state.planSteps, outcome: refined, stillOpen, lastError: state.lastError };
 }
 
-/** How many confirmed writes the current task applied (write-tool results that are neither declined nor errors). */
-export function appliedChanges(state: Pick<TempoState, "messages" | "taskStartMessageId">, domain: ToolDomain): number {
-  const messages = taskMessages(state);
-  const writes = new Set(
-    messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).filter((call) => call.id && findTool(domain, call.name)?.kind === "write").map((call) => call.id!),
-  );
-  return messages.filter((message) => {
-    const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
-    const text = messageText(message);
-    return message.getType() === "tool" && id !== undefined && writes.has(id) && !/^(Not applied|Error)/i.test(text);
-  }).length;
-}
-
 /** Each step with its status, and its summary or failure reason, one per line. */
 export function stepReport(plan: PlanStep[]): string {
   return renderPlan(plan, { status: true, summary: true, failure: true });
 }
 
 /** The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why. */
-export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> & Partial<Pick<TaskReport, "outcome" | "stillOpen">>): string {
+export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> & Partial<Pick<TaskReport, "outcome" | "stillOpen" | "writes">>): string {
   const done = report.planSteps.filter((step) => step.status === "done").length;
   const lines = [`Task: ${report.goal}`];
   if (report.outcome && report.outcome.kind !== "completed") lines.push(`Outcome: ${report.outcome.kind} — ${report.outcome.reason}`);
   if (report.planSteps.length > 0) lines.push(`Finished ${done} of ${report.planSteps.length} steps:`, stepReport(report.planSteps));
   for (const item of report.stillOpen ?? []) lines.push(`Still pending: ${item.name} (${item.id}) — ${item.why}`);
+  const writes = report.writes;
+  // A task that did not complete says what it changed all the same (the changes stay), and an approval it never applied.
+  if (writes && writes.applied.length > 0 && report.outcome && report.outcome.kind !== "completed") {
+    lines.push(`Changes applied (they stay): ${writes.applied.length} — ${nameWrites(writes.applied)}`);
+  }
+  if (writes && writes.approvedNotApplied.length > 0) lines.push(`Approved but not applied: ${writes.approvedNotApplied.length} — ${nameWrites(writes.approvedNotApplied)}`);
   if (report.lastError) lines.push(`Note: ${report.lastError}`);
   return lines.join("\n");
 }

@@ -47,13 +47,10 @@ export interface TempoOnDatabaseOptions {
    * the resume-race tests exercise the one-resume-per-interrupt claim underneath it.
    */
   holdThreads?: boolean;
+  /** Most writes on one card (default 1: these tests follow a write card, then the next one). */
+  writesPerCard?: number;
   /** Pool settings (timeouts) beyond the URL and the pool size. */
   databaseOptions?: Omit<OpenDatabaseOptions, "databaseUrl" | "poolSize">;
-  /**
-   * Writes per card of the offline policy: 1 (the default here) raises one card per write; the kill-point sweep
-   * uses `Infinity`, the policy's own default, so one card carries all eight writes.
-   */
-  writesPerCard?: number;
 }
 
 /** Opens a pool on `url` and builds the graph on it. */
@@ -68,7 +65,6 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     const domain = createScheduleDomain({ repository });
     const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
-      // One write per card unless asked: these tests follow a write card, then the next one.
       models: { default: new ScheduleOfflinePolicy({ writesPerCard: options.writesPerCard ?? 1 }) },
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
@@ -144,12 +140,12 @@ export interface TempoOnTarget {
 }
 
 /** Registers the beforeAll / afterAll that start and stop a server of `target` with Tempo on it. */
-export function useTempoOnTarget(target: PostgresTarget): TempoOnTarget {
+export function useTempoOnTarget(target: PostgresTarget, options: TempoOnDatabaseOptions = {}): TempoOnTarget {
   let server: TestPostgres | undefined;
   let tempo: TempoOnDatabase | undefined;
   beforeAll(async () => {
     server = await target.start();
-    tempo = await openTempoOnDatabase(server.url);
+    tempo = await openTempoOnDatabase(server.url, options);
   });
   afterAll(async () => {
     await tempo?.close();

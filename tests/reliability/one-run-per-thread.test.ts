@@ -24,6 +24,8 @@ import { postgresTargets } from "../support/postgres.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 import { openTempoOnDatabase, seedStudent, studentOf, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
 import { AsyncScriptedModel } from "./support/async-model.js";
+import { createThreadLock } from "../../database/index.js";
+import type { ThreadLock } from "../../graphs/thread-lock.js";
 import { thrownBy } from "./support/thread-state.js";
 
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
@@ -183,6 +185,23 @@ describe.each(postgresTargets())("two workers on one $kind postgres", (target) =
         expect(Number(forks.rows[0]?.count)).toBe(0);
         expect(studentOf(threadId)).toBe((await workers[1]!.graph.getState(studentThread(threadId))).values.userId);
       }
+    } finally {
+      for (const worker of workers) await worker.close();
+    }
+  });
+
+  test("the lock tells a run in progress in another worker from a run that stopped: holds() sees the other worker's lease", async () => {
+    const workers = [await openTempoOnDatabase(env.server.url), await openTempoOnDatabase(env.server.url)];
+    const [first, second] = workers.map((worker) => createThreadLock(worker.database)) as [ThreadLock, ThreadLock];
+    try {
+      const threadId = `holds-${target.kind}`;
+      expect(await second.holds!(threadId)).toBe(false);
+      const lease = await first.acquire(threadId, 0);
+      // On the embedded server both workers share this process's lock; on a real server the advisory lock shows in pg_locks.
+      expect(await second.holds!(threadId)).toBe(true);
+      expect(await second.holds!(`${threadId}-other`)).toBe(false);
+      await lease.release();
+      expect(await second.holds!(threadId)).toBe(false);
     } finally {
       for (const worker of workers) await worker.close();
     }

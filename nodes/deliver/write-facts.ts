@@ -1,0 +1,115 @@
+/**
+ * What a task's writes really did, read from the facts rather than from the conversation: the execution log holds a
+ * completed entry for every write the repository applied (it commits in the repository's transaction), so a write
+ * applied by a run that died before its checkpoint — whose tool message never reached the state — still counts.
+ * A task's endings (a drop, the end of a thread, the final report) are told from these facts: never "Nothing was
+ * changed" over applied writes, and an approval that was recorded but never applied is said, not lost in silence.
+ *
+ * Without an execution log (a test graph with no database), the conversation is the record: a write's tool message
+ * that is neither "Not applied" nor an error counts as applied.
+ */
+import type { AIMessage } from "@langchain/core/messages";
+import type { TempoState } from "../../graphs/state.js";
+import { messageText } from "../../contracts/message-text.js";
+import { findTool, type ToolDomain } from "../../tools/domain.js";
+import type { ExecutionLog } from "../../tools/runner.js";
+import { taskMessages } from "./task-report.js";
+
+/** One write of the task: its tool-call id, tool and what the card called it. */
+export interface WriteFact {
+  id: string;
+  name: string;
+  summary: string;
+}
+
+/** The task's writes by what became of them. */
+export interface WriteFacts {
+  /** Applied to the repository (the log holds them as completed and applied). */
+  applied: WriteFact[];
+  /** Approved on a card and not applied (yet): the run stopped before applying them. */
+  approvedNotApplied: WriteFact[];
+}
+
+/** No writes at all. */
+export const NO_WRITES: WriteFacts = { applied: [], approvedNotApplied: [] };
+
+type FactsState = Pick<TempoState, "messages" | "taskStartMessageId" | "answeredWrites" | "pending">;
+
+/**
+ * The facts of the task's writes: every write it proposed (its tool calls in the conversation, the writes answered
+ * and waiting to apply, the card open now), each looked up in `log` for thread `threadId`.
+ */
+export async function readWriteFacts(state: FactsState, domain: ToolDomain, log: ExecutionLog | undefined, threadId: string): Promise<WriteFacts> {
+  const writes = new Map<string, WriteFact>();
+  const messages = taskMessages(state);
+  for (const message of messages) {
+    for (const call of (message as AIMessage).tool_calls ?? []) {
+      if (call.id && findTool(domain, call.name)?.kind === "write") writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
+    }
+  }
+  const pendingTools = state.pending?.kind === "confirm_tool" ? state.pending.tools : [];
+  for (const tool of [...state.answeredWrites.map((write) => write.tool), ...pendingTools]) {
+    writes.set(tool.id, { id: tool.id, name: tool.name, summary: tool.summary || describe(tool.name, tool.arguments) });
+  }
+  const approved = new Set(state.answeredWrites.filter((write) => write.approved).map((write) => write.tool.id));
+  // What each applied write did, in the words of its recorded result ("placed task … on …").
+  const applied = log ? await appliedInLog([...writes.keys()], log, threadId) : appliedInMessages(messages, new Set(writes.keys()));
+  const facts: WriteFacts = { applied: [], approvedNotApplied: [] };
+  for (const write of writes.values()) {
+    const result = applied.get(write.id);
+    if (result !== undefined) facts.applied.push({ ...write, summary: firstLine(result) || write.summary });
+    else if (approved.has(write.id)) facts.approvedNotApplied.push(write);
+  }
+  return facts;
+}
+
+/** The ids among `ids` that the log holds as completed and applied, with their recorded results. */
+async function appliedInLog(ids: string[], log: ExecutionLog, threadId: string): Promise<Map<string, string>> {
+  const outcomes = await Promise.all(ids.map(async (id) => [id, await log.completed(id, threadId)] as const));
+  return new Map(outcomes.flatMap(([id, outcome]) => (outcome?.applied === true ? [[id, outcome.content] as const] : [])));
+}
+
+/** The ids among `writes` whose tool message in the conversation says they applied, with that message. */
+function appliedInMessages(messages: ReturnType<typeof taskMessages>, writes: ReadonlySet<string>): Map<string, string> {
+  const applied = new Map<string, string>();
+  for (const message of messages) {
+    const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
+    const text = messageText(message);
+    if (message.getType() === "tool" && id !== undefined && writes.has(id) && !/^(Not applied|Error)/i.test(text)) applied.set(id, text);
+  }
+  return applied;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0]!.trim();
+  return line.length > 140 ? `${line.slice(0, 137)}...` : line;
+}
+
+function describe(name: string, args: Record<string, unknown> | undefined): string {
+  const text = JSON.stringify(args ?? {});
+  return `${name} ${text.length > 120 ? `${text.slice(0, 117)}...` : text}`;
+}
+
+/** How many to name in a sentence before "and N more". */
+const NAMED = 5;
+
+/** The writes named in one phrase: "a; b; c and 5 more". */
+export function nameWrites(writes: readonly WriteFact[]): string {
+  const named = writes.slice(0, NAMED).map((write) => write.summary);
+  const more = writes.length - named.length;
+  return more > 0 ? `${named.join("; ")} and ${more} more` : named.join("; ");
+}
+
+/**
+ * What a dropped task leaves, in a sentence or two: the changes applied (they stay), the approved ones that were not
+ * applied (and now will not be), or that nothing was changed.
+ */
+export function droppedWritesText(facts: WriteFacts): string {
+  const parts: string[] = [];
+  if (facts.applied.length > 0) parts.push(`The ${facts.applied.length} change(s) already applied stay: ${nameWrites(facts.applied)}.`);
+  if (facts.approvedNotApplied.length > 0) {
+    parts.push(`${facts.approvedNotApplied.length} change(s) you approved were not applied and will not be: ${nameWrites(facts.approvedNotApplied)}.`);
+  }
+  if (parts.length === 0) return "Nothing was changed.";
+  return `${parts.join(" ")} Nothing more will be done.`;
+}
