@@ -112,8 +112,9 @@ async function standing(tempo: TempoOnDatabase, threadId: string) {
   const values = snapshot.values as ThreadValues;
   const point = await readRunPoint(tempo.checkpointer, snapshot);
   const card = snapshot.tasks.some((task) => task.interrupts.length > 0 && task.result === undefined);
-  const ended = point === "idle" && !card && Boolean(values.outcome) && Boolean(values.finalAnswer);
   const last = values.messages?.at(-1);
+  const answered = Boolean(values.finalAnswer) || (values.messages ?? []).some((message) => message.getType() === "ai");
+  const ended = point === "idle" && !card && Boolean(values.outcome) && answered;
   const describe = () =>
     `point=${point} next=[${snapshot.next.join(",")}] tasks=[${snapshot.tasks
       .map((task) => `${task.name}${task.interrupts.length ? "(card)" : ""}${task.error ? "(error)" : ""}`)
