@@ -112,11 +112,14 @@ async function standing(tempo: TempoOnDatabase, threadId: string) {
   const values = snapshot.values as ThreadValues;
   const point = await readRunPoint(tempo.checkpointer, snapshot);
   const card = snapshot.tasks.some((task) => task.interrupts.length > 0 && task.result === undefined);
+  // Writes saved on the latest checkpoint but not yet in its values (a run that died before its next checkpoint).
+  const tuple = await tempo.checkpointer.getTuple(snapshot.config);
+  const pendingWrites = (tuple?.pendingWrites ?? []).map(([, channel]) => channel);
   const last = values.messages?.at(-1);
   const answered = Boolean(values.finalAnswer) || (values.messages ?? []).some((message) => message.getType() === "ai");
   const ended = point === "idle" && !card && Boolean(values.outcome) && answered;
   const describe = () =>
-    `point=${point} next=[${snapshot.next.join(",")}] tasks=[${snapshot.tasks
+    `point=${point} next=[${snapshot.next.join(",")}] pendingWrites=[${pendingWrites.join(",")}] tasks=[${snapshot.tasks
       .map((task) => `${task.name}${task.interrupts.length ? "(card)" : ""}${task.error ? "(error)" : ""}`)
       .join(",")}] phase=${values.phase} pending=${values.pending?.kind ?? "none"} outcome=${values.outcome?.kind ?? "none"} last=${
       last ? `${last.getType()}: ${JSON.stringify(String(last.content).slice(0, 140))}` : "none"
@@ -247,7 +250,8 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     if (followUpError !== undefined && !(errorCode(followUpError) === "THREAD_BUSY" && afterFollowUp.card)) {
       problems.push(at(`the follow-up failed: ${errorText(followUpError)}; after the kill ${afterKill.describe()}`));
     }
-    if (!afterFollowUp.card && !afterFollowUp.ended) {
+    const limbo = !afterFollowUp.card && !afterFollowUp.ended;
+    if (limbo) {
       problems.push(at(`limbo after the follow-up (no card, no ending): ${afterFollowUp.describe()}; after the kill ${afterKill.describe()}`));
     }
 
@@ -273,7 +277,10 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     }
 
     const end = await standing(tempo, threadId);
-    if (!end.ended) problems.push(at(`the thread did not end: ${end.describe()}`));
+    // (A thread left in limbo by the follow-up and never shown a card since is reported once, above.)
+    if (!end.ended && !(limbo && !end.card && end.snapshot.config.configurable?.checkpoint_id === afterFollowUp.snapshot.config.configurable?.checkpoint_id)) {
+      problems.push(at(`the thread did not end: ${end.describe()}`));
+    }
     for (const problem of await approvedWriteProblems(tempo, threadId, approved)) problems.push(at(`${problem}; after the kill ${afterKill.describe()}; at the end ${end.describe()}`));
 
     // The answers are true to the repository.
