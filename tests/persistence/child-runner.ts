@@ -15,6 +15,8 @@ export interface ChildArguments {
   startAt?: number;
   /** One card carries all of the plan's writes (the offline policy's default) instead of one card per write. */
   oneCard?: boolean;
+  /** Print the checkpointer's saves (`saves` in the output), to count a run's kill points. */
+  reportSaves?: boolean;
 }
 
 /** A checkpoint save the child made, in order: `put` (a checkpoint) or `putWrites` (a task's pending writes). */

@@ -202,7 +202,7 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     // Dry runs: each run's saves, counted by an unkilled child, and the card it stops at.
     for (const run of Object.keys(RUNS) as RunName[]) {
       const { threadId } = await threadFor(run, "dry");
-      const dry = await runChild(childArgs(run, threadId));
+      const dry = await runChild({ ...childArgs(run, threadId), reportSaves: true });
       expect(dry.output, dry.stderr).toMatchObject({ ok: true, card: RUNS[run].endsAt });
       saves.set(run, dry.output?.saves ?? []);
     }

@@ -2,7 +2,7 @@
  * Child process of the persistence tests: builds Tempo on the test's database (by URL) and drives one thread.
  *
  *   node --import tsx tests/persistence/tempo-child.ts '<json>'
- *     { url, threadId, mode: "start" | "arrange" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt?, oneCard? }
+ *     { url, threadId, mode: "start" | "arrange" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt?, oneCard?, reportSaves? }
  *
  * - start: sends the arrange request, accepts the plan, stops at the first write card.
  * - arrange: sends the arrange request only (one run: it stops at the plan card).
@@ -14,8 +14,8 @@
  * "before-persist", "after-persist" (the change and its log entry are committed) or "after-checkpoint" (the
  * checkpoint that records the write's tool message is saved). `put:K` / `putWrites:K` kill it right after the K-th
  * successful `put` / `putWrites` of the checkpointer in this process (the kill-point sweep). Prints one JSON line:
- * `{ ok, card, phase, saves }` (`saves`: the checkpointer's saves in order, to count the kill points) or
- * `{ ok: false, code, message, saves }`.
+ * `{ ok, card, phase }` or `{ ok: false, code, message }`, with `saves` (the checkpointer's saves in order, to count
+ * the kill points) when `reportSaves` is set.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
@@ -104,11 +104,11 @@ try {
   else if (args.mode === "arrange") result = await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(args.threadId));
   else if (args.mode === "resume-at") result = await tempo.graph.invoke(accept(), studentThread(args.threadId, args.checkpointId));
   else result = await continueThread(tempo, args.threadId, { untilNextCard: args.untilNextCard });
-  output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null, saves };
+  output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null };
 } catch (error) {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : null;
-  output = { ok: false, code, name: error instanceof Error ? error.name : null, message: error instanceof Error ? error.message : String(error), saves };
+  output = { ok: false, code, name: error instanceof Error ? error.name : null, message: error instanceof Error ? error.message : String(error) };
 } finally {
   await tempo.close();
 }
-process.stdout.write(`${JSON.stringify(output)}\n`);
+process.stdout.write(`${JSON.stringify(args.reportSaves ? { ...output, saves } : output)}\n`);
