@@ -9,22 +9,29 @@ const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export interface ChildArguments {
   url: string;
   threadId: string;
-  mode: "start" | "continue" | "resume-at";
+  mode: "start" | "arrange" | "continue" | "resume-at";
   checkpointId?: string;
   untilNextCard?: boolean;
   startAt?: number;
+  /** One card carries all of the plan's writes (the offline policy's default) instead of one card per write. */
+  oneCard?: boolean;
+  /** Print the checkpointer's saves (`saves` in the output), to count a run's kill points. */
+  reportSaves?: boolean;
 }
+
+/** A checkpoint save the child made, in order: `put` (a checkpoint) or `putWrites` (a task's pending writes). */
+export type SaveKind = "put" | "putWrites";
 
 /** How a child ended. */
 export interface ChildResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   /** The JSON line it printed, if any. */
-  output?: { ok: boolean; code?: string | null; card?: string | null; phase?: string | null; message?: string };
+  output?: { ok: boolean; code?: string | null; card?: string | null; phase?: string | null; message?: string; saves?: SaveKind[] };
   stderr: string;
 }
 
-/** Spawns the child with `killAt` as TEMPO_TEST_KILL_AT; kills it (and fails) after `timeoutMs`. */
+/** Spawns the child with `killAt` as TEMPO_TEST_KILL_AT (see tempo-child.ts); kills it (and fails) after `timeoutMs`. */
 export function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env };

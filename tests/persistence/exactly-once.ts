@@ -31,23 +31,39 @@ export async function toolMessagesOf(tempo: TempoOnDatabase, threadId: string, t
     .map((message) => String(message.content));
 }
 
+/** The thread's writes as the execution log and the repository hold them. */
+export interface AppliedWrites {
+  log: ExecutionLogRecord[];
+  /** Completed write entries per tool call id (exactly once: 1 each). */
+  completedPerCall: Map<string, number>;
+  /** Ids of the completed, applied writes of the log, sorted. */
+  loggedApplied: string[];
+  /** `apply_id`s of the student's rows in `tempo_schedule_applied`, sorted. */
+  rows: string[];
+}
+
+/** Reads what the thread applied: its execution log's write entries and the student's applied rows. */
+export async function appliedWrites(tempo: TempoOnDatabase, threadId: string): Promise<AppliedWrites> {
+  const log = await readExecutionLog(tempo.database.pool, threadId);
+  const completedWrites = log.filter((entry) => entry.kind === "write" && entry.status === "completed");
+  const completedPerCall = new Map<string, number>();
+  for (const entry of completedWrites) completedPerCall.set(entry.toolCallId, (completedPerCall.get(entry.toolCallId) ?? 0) + 1);
+  const loggedApplied = completedWrites.filter((entry) => entry.applied).map((entry) => entry.toolCallId).sort();
+  const result = await tempo.database.pool.query<{ apply_id: string }>("SELECT apply_id FROM tempo_schedule_applied WHERE user_id = $1 ORDER BY apply_id", [
+    studentOf(threadId),
+  ]);
+  return { log, completedPerCall, loggedApplied, rows: result.rows.map((row) => row.apply_id) };
+}
+
 /**
  * Checks a finished thread: one completed log entry per write call; the repository's applied ids are exactly the
  * applied ones of the log; the eight review tasks are placed, the schedule valid; tool calls and results paired.
  */
 export async function expectEveryWriteAppliedOnce(tempo: TempoOnDatabase, threadId: string): Promise<ExecutionLogRecord[]> {
-  const log = await readExecutionLog(tempo.database.pool, threadId);
-  const completedWrites = log.filter((entry) => entry.kind === "write" && entry.status === "completed");
-  const perCall = new Map<string, number>();
-  for (const entry of completedWrites) perCall.set(entry.toolCallId, (perCall.get(entry.toolCallId) ?? 0) + 1);
-  expect([...perCall.values()].every((count) => count === 1)).toBe(true);
-
-  const appliedIds = completedWrites.filter((entry) => entry.applied).map((entry) => entry.toolCallId).sort();
-  const rows = await tempo.database.pool.query<{ apply_id: string }>("SELECT apply_id FROM tempo_schedule_applied WHERE user_id = $1 ORDER BY apply_id", [
-    studentOf(threadId),
-  ]);
-  expect(rows.rows.map((row) => row.apply_id)).toEqual(appliedIds);
-  expect(appliedIds).toHaveLength(8);
+  const { log, completedPerCall, loggedApplied, rows } = await appliedWrites(tempo, threadId);
+  expect([...completedPerCall.values()].every((count) => count === 1)).toBe(true);
+  expect(rows).toEqual(loggedApplied);
+  expect(loggedApplied).toHaveLength(8);
 
   const schedule = await tempo.repository.load(studentOf(threadId));
   expect(schedule.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(Array(8).fill("placed"));
@@ -58,4 +74,27 @@ export async function expectEveryWriteAppliedOnce(tempo: TempoOnDatabase, thread
   expect(values.phase).toBe("done");
   expect(unpairedToolCalls(values.messages ?? [])).toEqual([]);
   return log;
+}
+
+/**
+ * What breaks "every approved write applied exactly once" on a thread, as sentences (empty when nothing does): a
+ * write completed twice in the log, the repository and the log disagreeing, an approved write not applied (lost), a
+ * write applied that was never approved, a schedule whose placed review tasks do not match the applied writes or
+ * that breaks an invariant.
+ */
+export async function approvedWriteProblems(tempo: TempoOnDatabase, threadId: string, approved: ReadonlySet<string>): Promise<string[]> {
+  const { completedPerCall, loggedApplied, rows } = await appliedWrites(tempo, threadId);
+  const problems: string[] = [];
+  for (const [callId, count] of completedPerCall) if (count > 1) problems.push(`write ${callId} completed ${count} times in the log`);
+  if (rows.join() !== loggedApplied.join()) problems.push(`repository rows [${rows.join(", ")}] differ from the log's applied writes [${loggedApplied.join(", ")}]`);
+  const lost = [...approved].filter((id) => !rows.includes(id));
+  if (lost.length > 0) problems.push(`${lost.length} of ${approved.size} approved write(s) never applied: ${lost.join(", ")}`);
+  const unapproved = rows.filter((id) => !approved.has(id));
+  if (unapproved.length > 0) problems.push(`${unapproved.length} write(s) applied without an approval: ${unapproved.join(", ")}`);
+  const schedule = await tempo.repository.load(studentOf(threadId));
+  const placed = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+  if (placed !== new Set(rows).size) problems.push(`${placed} review task(s) placed for ${new Set(rows).size} applied write(s)`);
+  const broken = checkScheduleInvariants(schedule);
+  if (broken.length > 0) problems.push(`schedule invariants broken: ${JSON.stringify(broken)}`);
+  return problems;
 }

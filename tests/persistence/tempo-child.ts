@@ -2,25 +2,29 @@
  * Child process of the persistence tests: builds Tempo on the test's database (by URL) and drives one thread.
  *
  *   node --import tsx tests/persistence/tempo-child.ts '<json>'
- *     { url, threadId, mode: "start" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt? }
+ *     { url, threadId, mode: "start" | "arrange" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt?, oneCard?, reportSaves? }
  *
  * - start: sends the arrange request, accepts the plan, stops at the first write card.
+ * - arrange: sends the arrange request only (one run: it stops at the plan card).
  * - continue: answers the open card with accept (or continues after a crash) and accepts every card to the end
  *   (only to the next card with untilNextCard).
  * - resume-at: accepts the interrupt of checkpoint `checkpointId` (two of these race in the concurrency test).
  *
  * `TEMPO_TEST_KILL_AT` (read only here) makes the process SIGKILL itself during the first confirmed write:
  * "before-persist", "after-persist" (the change and its log entry are committed) or "after-checkpoint" (the
- * checkpoint that records the write's tool message is saved). Prints one JSON line: `{ ok, ... }` or
- * `{ ok: false, code, message }`.
+ * checkpoint that records the write's tool message is saved). `put:K` / `putWrites:K` kill it right after the K-th
+ * successful `put` / `putWrites` of the checkpointer in this process (the kill-point sweep). Prints one JSON line:
+ * `{ ok, card, phase }` or `{ ok: false, code, message }`, with `saves` (the checkpointer's saves in order, to count
+ * the kill points) when `reportSaves` is set.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
+import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { TempoPostgresSaver } from "../../checkpoints/index.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
-import type { ChildArguments } from "./child-runner.js";
-import { accept, cardOf, continueThread, openTempoOnDatabase, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+import type { ChildArguments, SaveKind } from "./child-runner.js";
+import { accept, ARRANGE_REQUEST, cardOf, continueThread, openTempoOnDatabase, startUntilFirstWrite, studentThread, userMessage } from "./tempo-on-database.js";
 
 
 const killAt = process.env.TEMPO_TEST_KILL_AT;
@@ -50,12 +54,33 @@ function isEmptyList(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
 
-/** Kills the process once the checkpoint after the first write (the answered writes consumed) is saved. */
+/** The checkpointer's saves so far, in order. */
+const saves: SaveKind[] = [];
+
+/** `put:K` / `putWrites:K`: the save after which to die. */
+const killAfterSave = /^(put|putWrites):(\d+)$/.exec(killAt ?? "");
+
+/** Records a save; dies when it is the one `killAt` names. */
+function saved(kind: SaveKind): void {
+  saves.push(kind);
+  if (killAfterSave && killAfterSave[1] === kind && saves.filter((save) => save === kind).length === Number(killAfterSave[2])) die();
+}
+
+/**
+ * Counts the checkpointer's saves (and kills the process after the one `killAt` names); with "after-checkpoint", kills
+ * it once the checkpoint after the first write (the answered writes consumed) is saved.
+ */
 class KillingSaver extends TempoPostgresSaver {
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>) {
-    const saved = await super.put(config, checkpoint, metadata, newVersions);
+    const result = await super.put(config, checkpoint, metadata, newVersions);
     if (killAt === "after-checkpoint" && persisted && isEmptyList(checkpoint.channel_values.answeredWrites)) die();
-    return saved;
+    saved("put");
+    return result;
+  }
+
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    await super.putWrites(config, writes, taskId);
+    saved("putWrites");
   }
 }
 
@@ -63,13 +88,12 @@ const args = JSON.parse(process.argv[2] ?? "{}") as ChildArguments;
 const tempo = await openTempoOnDatabase(args.url, {
   poolSize: 3,
   wrapDomain: killAt ? killingDomain : undefined,
-  makeCheckpointer: killAt === "after-checkpoint"
-    ? async (database) => {
-        const saver = new KillingSaver(database.pool);
-        await saver.setup();
-        return saver;
-      }
-    : undefined,
+  makeCheckpointer: async (database) => {
+    const saver = new KillingSaver(database.pool);
+    await saver.setup();
+    return saver;
+  },
+  ...(args.oneCard ? { writesPerCard: Number.POSITIVE_INFINITY } : {}),
 });
 let output: Record<string, unknown>;
 try {
@@ -77,6 +101,7 @@ try {
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   let result: object;
   if (args.mode === "start") result = await startUntilFirstWrite(tempo, args.threadId);
+  else if (args.mode === "arrange") result = await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(args.threadId));
   else if (args.mode === "resume-at") result = await tempo.graph.invoke(accept(), studentThread(args.threadId, args.checkpointId));
   else result = await continueThread(tempo, args.threadId, { untilNextCard: args.untilNextCard });
   output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null };
@@ -86,4 +111,4 @@ try {
 } finally {
   await tempo.close();
 }
-process.stdout.write(`${JSON.stringify(output)}\n`);
+process.stdout.write(`${JSON.stringify(args.reportSaves ? { ...output, saves } : output)}\n`);
