@@ -31,7 +31,7 @@ import { InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyErro
 import { isRetryPhrase } from "../nodes/chat.js";
 import { runCreatedAt, sentBeforeCard } from "./card-seen.js";
 import { assertKnownCommand } from "./commands.js";
-import { checkConfigurableIds, checkInputContent, checkMessageIds, inputMessages } from "./input-check.js";
+import { checkConfigurableIds, checkInputContent, checkMessageIds, checkRunMetadata, inputMessages } from "./input-check.js";
 import { assertThreadOwner } from "./ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import type { RunOptions } from "./run-options.js";
@@ -100,6 +100,7 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
   const config = (options ?? {}) as RunnableConfig;
   ensureConfiguration(config, settings);
   checkConfigurableIds(config.configurable);
+  checkRunMetadata(config.metadata, settings);
   if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
     throw stateChangeRefused();
   }

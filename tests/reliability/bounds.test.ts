@@ -176,6 +176,18 @@ describe("run metadata is bounded", () => {
     expect(thrown).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/^The run metadata nests deeper than 64 levels .*send flat metadata/) });
   });
 
+  test("sent with a run, 100 000-deep metadata is refused at admission (INVALID_INPUT) and the thread is left as it was", async () => {
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [json({ intent: "chat", reply: "Hello!", reason: "greeting" })] });
+    const config = threadConfig("deep-metadata");
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let level = 0; level < 100_000; level += 1) deep = (deep.a = {}) as Record<string, unknown>;
+    await expect(graph.invoke({ messages: [new HumanMessage("hello")] }, { ...config, metadata: { deep: root } })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    expect((await graph.getState(config)).createdAt).toBeUndefined();
+    const answered = await graph.invoke({ messages: [new HumanMessage("hello")] }, config);
+    expect(String(answered.messages.at(-1)?.content)).toBe("Hello!");
+  });
+
   test("a cycle, an oversized value, unstorable text: INVALID_INPUT; ordinary metadata passes", () => {
     const cyclic: Record<string, unknown> = { name: "x" };
     cyclic.self = cyclic;
