@@ -94,6 +94,6 @@ test.each(cases)("%s: the %s card accepted, the anonymous accept repeated later 
     // The answered write card's 8 writes applied once (an interrupted or rolled-back first run leaves them to the
     // repeat, which answered the same card); nothing beyond the cards answered.
     if (at === "write") expect(await appliedWrites(user), context).toBe(8 + result.extraWrites);
-    expect(result.extraWrites, context).toBe(result.late);
+    expect(result.extraWrites > 0, context).toBe(result.late === 1);
   }
 }, 120_000);

@@ -20,9 +20,9 @@ export type Strategy = "enqueue" | "reject" | "interrupt" | "rollback";
 export interface RaceResult {
   /** Per run sent: "ok", the run's error name (e.g. "ThreadBusyError"), "refused <status>" when the server did not create it, or the run's status. */
   outcomes: string[];
-  /** Approvals of a card raised after the answer that approved it was created. */
+  /** Cards approved that were raised after the answer that approved them was created (0 or 1). */
   unseen: number;
-  /** Approvals of a card raised before the (repeated) answer was created: its sender could have seen it. */
+  /** Cards approved that were raised before the (repeated) answer was created: its sender could have seen them (0 or 1). */
   late: number;
   /** How long after the card was raised the earliest late answer was created (ms), when there was one. */
   lateByMs?: number;
@@ -123,8 +123,8 @@ export async function taskAndYes(client: Client, strategy: Strategy): Promise<Ra
 
 /**
  * A card — the plan card (`at: "plan"`) or the first write card (`"write"`) — answered with an anonymous accept, the
- * same accept sent again `offsetMs` later: any write applied beyond the answered card's was approved by the repeat —
- * unseen when its card was raised after the repeat was created. Applied writes are the rows the schedule applied
+ * same accept sent again `offsetMs` later: writes applied beyond the answered card's were approved by the repeat
+ * (`extraWrites`) — an unseen approval when their card was raised after the repeat was created. Applied writes are the rows the schedule applied
  * for `user` (`pool`: the served graph's Postgres).
  */
 export async function repeatedAccept(
@@ -155,8 +155,8 @@ export async function repeatedAccept(
     const raised = [...(await raisedTimes(client, threadId)).entries()].filter(([id]) => !seen.has(id)).map(([, at]) => at);
     const nextCard = raised.length > 0 ? Math.min(...raised) : undefined;
     const created = uuid7Time(repeat.runId);
-    if (created === undefined || nextCard === undefined || created < nextCard) unseen = extraWrites;
-    else [late, lateByMs] = [extraWrites, created - nextCard];
+    if (created === undefined || nextCard === undefined || created < nextCard) unseen = 1;
+    else [late, lateByMs] = [1, created - nextCard];
   }
   const card = cardAction(await client.threads.getState(threadId));
   return { outcomes, unseen, late, ...(lateByMs === undefined ? {} : { lateByMs }), extraWrites, forks: await forksOf(client, threadId), ...(card ? { card } : {}) };
