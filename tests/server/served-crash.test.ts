@@ -128,10 +128,12 @@ async function crashAfterAccepting(label: string, attempt: number): Promise<Cras
     expect(card.action_requests.map((request) => request.name)).toEqual(Array(8).fill("place"));
     return { server: restarted, user, threadId: thread.thread_id, killedAfterMs, before };
   }
-  // The dev server saved the run's checkpoints in time: nothing was lost, the task is finished as it was.
+  // The dev server saved checkpoints past the card (a step took over 3 s, or the kill came late): not the case this
+  // test is about. The thread is not left in limbo: finished as it was, or stopped at a step still to run.
   console.info(`[served-crash] attempt ${attempt}: killed ${killedAfterMs} ms after the run; checkpoints saved during the run: ${savedDuringRun}; no card re-shown`);
   expect(savedDuringRun || killedAfterMs >= FLUSH_DELAY_MS).toBe(true);
-  expect((again.values as Values).finalAnswer ?? "").toContain("Your review week is arranged.");
+  const finished = ((again.values as Values).finalAnswer ?? "").includes("Your review week is arranged.");
+  expect(finished || again.next.length > 0, JSON.stringify(again.values).slice(0, 2000)).toBe(true);
   await restarted.stop();
   return undefined;
 }
@@ -140,7 +142,10 @@ async function crashAfterAccepting(label: string, attempt: number): Promise<Cras
 async function crashUntilReshown(label: string): Promise<Crashed> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const crashed = await crashAfterAccepting(label, attempt);
-    if (crashed) return crashed;
+    if (crashed) {
+      console.info(`[served-crash] ${label}: card re-shown at attempt ${attempt}, killed ${crashed.killedAfterMs} ms after the run ended`);
+      return crashed;
+    }
   }
   throw new Error(`in ${ATTEMPTS} attempts the dev server always saved its checkpoints past the card before the kill`);
 }
@@ -158,10 +163,11 @@ async function answerReshownCard(crashed: Crashed, command: { resume: unknown })
   expect(values.phase).toBe("done");
   const texts = (values.messages ?? []).map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)));
   // The user is told the card's writes had already been applied…
-  expect(texts.some((text) => text.includes("8 change(s) on this card had already been applied"))).toBe(true);
+  expect(texts.some((text) => text.includes("8 change(s) on this card had already been applied")), `${texts.join("\n")}\n${values.finalAnswer}`).toBe(true);
   // …and the ending reads the facts: the week is arranged, nothing of it "skipped".
   expect(values.finalAnswer).toContain("Your review week is arranged.");
   expect(values.finalAnswer).not.toMatch(/skipped/i);
+  expect(texts.filter((text) => /Not applied|you rejected/.test(text))).toEqual([]);
 
   // No write applied twice: the log's 8 completed writes, the repository's 8 applications and the placed tasks are
   // as they were at the crash.
