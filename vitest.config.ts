@@ -15,6 +15,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/served-graph.test.ts",
   "tests/server/trust-boundary.test.ts",
   "tests/server/identity-routes.test.ts",
+  "tests/server/unseen-answers.test.ts",
   "tests/server/served-crash.test.ts",
   "tests/reliability/database-faults.test.ts",
   "tests/reliability/database-bounds.test.ts",

@@ -18,18 +18,24 @@
  *
  * Prints per case: runs, forks (checkpoints with two children, or two roots),
  * lost messages (a caller told "ok" whose message is not in the thread),
- * duplicates (a write applied twice), unseen approvals (a write applied that
- * the second answer approved without anyone having seen its card — an
- * anonymous answer that arrives after the first run ended answers the next
- * card; binding answers to the card's interrupt id is issue 12.1), and
- * refusals by code ("raw …" for a driver error that reached the caller).
- * Figures are printed, not asserted.
+ * duplicates (a write applied twice), unseen approvals (a card approved — the
+ * plan card by the "yes", a write applied by the second answer — that was
+ * raised after the answer was created, so its sender cannot have seen it;
+ * each run is sent with a UUIDv7 run id, as the LangGraph server names its
+ * runs, and dates from it; a card is raised at its checkpoint's time), late
+ * answers (the same, for a card raised before the answer was created: an
+ * anonymous answer sent once the next card is up answers it — binding answers
+ * to the card's interrupt id is issue 12.1), and refusals by code ("raw …" for
+ * a driver error that reached the caller). Figures are printed, not asserted.
+ * The served twin is bench/concurrency-served.ts.
  *
  *   npx tsx bench/concurrency.ts            # 20 repetitions per case
  *   npx tsx bench/concurrency.ts 50         # 50 repetitions per case
  */
 import { HumanMessage } from "@langchain/core/messages";
+import { v7 as uuid7 } from "@langchain/core/utils/uuid";
 import { Command } from "@langchain/langgraph";
+import { uuid7Time } from "../graphs/card-seen.js";
 import { isTempoError } from "../errors/index.js";
 import { appliedRows } from "../tests/persistence/exactly-once.js";
 import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";
@@ -45,6 +51,9 @@ interface CaseCounts {
   lost: number;
   duplicates: number;
   unseenApprovals: number;
+  lateAnswers: number;
+  /** The smallest margin (ms) by which a late answer was created after its card was raised. */
+  lateByMs?: number;
   refusals: Record<string, number>;
 }
 
@@ -82,17 +91,56 @@ function record(counts: CaseCounts, outcomes: string[]): void {
 }
 
 function emptyCounts(): CaseCounts {
-  return { runs: 0, forks: 0, lost: 0, duplicates: 0, unseenApprovals: 0, refusals: {} };
+  return { runs: 0, forks: 0, lost: 0, duplicates: 0, unseenApprovals: 0, lateAnswers: 0, refusals: {} };
 }
 
-/** Two messages at once, one per worker, on a fresh thread. */
+/** A run's config on the thread, with a UUIDv7 run id (what the LangGraph server gives each run): it dates the run. */
+function runOf(threadId: string): { config: ReturnType<typeof studentThread>; createdAt: number } {
+  const runId = uuid7();
+  return { config: { ...studentThread(threadId), runId }, createdAt: uuid7Time(runId)! };
+}
+
+/** When each card of the thread was raised: the time of the earliest checkpoint waiting on its interrupt. */
+async function cardsRaised(tempo: TempoOnDatabase, threadId: string): Promise<Array<{ id: string; action?: string; at: number }>> {
+  const cards = new Map<string, { id: string; action?: string; at: number }>();
+  for await (const snapshot of tempo.graph.getStateHistory(studentThread(threadId))) {
+    const at = snapshot.createdAt ? Date.parse(snapshot.createdAt) : Number.NaN;
+    for (const interrupt of snapshot.tasks.flatMap((task) => task.interrupts)) {
+      const action = (interrupt.value as { action_request?: { action?: string } } | undefined)?.action_request?.action;
+      if (interrupt.id && !Number.isNaN(at) && at <= (cards.get(interrupt.id)?.at ?? Number.POSITIVE_INFINITY)) cards.set(interrupt.id, { id: interrupt.id, action, at });
+    }
+  }
+  return [...cards.values()].sort((a, b) => a.at - b.at);
+}
+
+/** Counts `approvals` of a card raised at `raisedAt` by an answer created at `createdAt`: unseen when raised after it. */
+function countApproval(counts: CaseCounts, approvals: number, createdAt: number, raisedAt: number | undefined): void {
+  if (approvals <= 0) return;
+  if (raisedAt === undefined || createdAt < raisedAt) {
+    counts.unseenApprovals += approvals;
+    return;
+  }
+  counts.lateAnswers += approvals;
+  counts.lateByMs = Math.min(counts.lateByMs ?? Number.POSITIVE_INFINITY, createdAt - raisedAt);
+}
+
+/**
+ * Two messages at once, one per worker, on a fresh thread. For a task and "yes": the plan card approved (the thread
+ * gone past it) by a "yes" created before the card was raised is an unseen approval.
+ */
 async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: [string, string], counts: CaseCounts): Promise<void> {
   await seedStudent(workers[0]!, threadId);
-  const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), studentThread(threadId)))));
+  const runs = texts.map(() => runOf(threadId));
+  const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), runs[index]!.config))));
   record(counts, outcomes);
   const kept = await humanTexts(workers[0]!, threadId);
   counts.lost += outcomes.filter((result, index) => result === "ok" && !kept.includes(texts[index]!)).length;
   counts.forks += await forksOf(workers[0]!, threadId);
+  if (texts[1] === "yes" && outcomes[1] === "ok") {
+    const cards = await cardsRaised(workers[0]!, threadId);
+    const pastPlan = cards.some((card) => card.action !== "confirm_plan");
+    countApproval(counts, pastPlan ? 1 : 0, runs[1]!.createdAt, cards.find((card) => card.action === "confirm_plan")?.at);
+  }
 }
 
 /**
@@ -107,15 +155,19 @@ async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offset
   const firstCall = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
   const cardId = waiting.tasks.flatMap((task) => task.interrupts)[0]?.id;
   const answer = (): ReturnType<typeof accept> => (bound && cardId ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>) : accept());
+  const seen = new Set((await cardsRaised(worker, threadId)).map((card) => card.id));
   const first = outcome(worker.graph.invoke(answer(), studentThread(threadId)));
   await sleep(offsetMs);
-  const second = outcome(workers[1]!.graph.invoke(answer(), studentThread(threadId)));
+  const repeat = runOf(threadId);
+  const second = outcome(workers[1]!.graph.invoke(answer(), repeat.config));
   record(counts, await Promise.all([first, second]));
   const applied = await appliedRows(worker, threadId, firstCall);
   if (applied > 1) counts.duplicates += applied - 1;
   const writes = await worker.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [studentOf(threadId)]);
-  // One card was seen and answered; any further write was approved by the repeated answer.
-  counts.unseenApprovals += Math.max(0, Number(writes.rows[0]?.count ?? 0) - 1);
+  // One card was seen and answered; any further write was approved by the repeated answer: unseen when its card
+  // (the first one raised after the answered card) was raised after the repeat was created.
+  const next = (await cardsRaised(worker, threadId)).find((card) => !seen.has(card.id));
+  countApproval(counts, Math.max(0, Number(writes.rows[0]?.count ?? 0) - 1), repeat.createdAt, next?.at);
   counts.forks += await forksOf(worker, threadId);
 }
 
@@ -125,7 +177,9 @@ function line(label: string, counts: CaseCounts): string {
     .join(", ");
   return `  ${label.padEnd(14)} runs ${String(counts.runs).padStart(4)}  forks ${String(counts.forks).padStart(3)}  lost ${String(counts.lost).padStart(3)}  duplicates ${String(
     counts.duplicates,
-  ).padStart(3)}  unseen approvals ${String(counts.unseenApprovals).padStart(3)}  refusals: ${refusals || "none"}`;
+  ).padStart(3)}  unseen approvals ${String(counts.unseenApprovals).padStart(3)}  late answers ${String(counts.lateAnswers).padStart(3)}${
+    counts.lateByMs === undefined ? "" : ` (${counts.lateByMs} ms or more after the card)`
+  }  refusals: ${refusals || "none"}`;
 }
 
 async function benchTarget(kind: string, server: TestPostgres): Promise<void> {

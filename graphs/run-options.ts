@@ -49,26 +49,23 @@ export function markedBranch(options: RunOptions | undefined): RunOptions | unde
   return { ...options, configurable: { ...configurable, [BRANCH_RUN_KEY]: true } };
 }
 
-/** Phases in which a task is under way: a message then answers or continues it, and every step is saved. */
-const BUSY_PHASES: ReadonlySet<string> = new Set(["planning", "executing", "waiting_confirm"]);
-
 /** The kinds of what a thread can wait on whose answer applies no write: the plan card and a question. */
 const ANSWERS_WITHOUT_WRITES: ReadonlySet<string> = new Set(["confirm_plan", "ask_user"]);
 
 /**
  * LangGraph's durability for a run, by its kind. A run in which no write can apply is saved once, when it ends
  * ("exit"): writes apply only in the run that answers their card, so such a run changes nothing of the user's data
- * before it stops at the next card or question, or ends. Those runs are
- * - a new message on an idle thread (no interrupt waiting, no task under way): a chat reply, or the planning of a new
- *   task up to its plan card or a question;
- * - the answer to a plan card or to a question (a resume, or a plain message taken as the answer): the plan runs up to
- *   its first write card, a question, or its end.
+ * before it stops at the next card or question, or ends. Those runs are the answer to a plan card or to a question (a
+ * resume, or a plain message taken as the answer): the plan runs up to its first write card, a question, or its end.
  * A run that fails with an error is saved where it failed (LangGraph saves such a run when it ends, error or not) and
- * goes on from there, as any stopped run; a process that dies mid-run loses only that run: the thread is as it was
- * before it, the card still open (the run's one save would have claimed it), and the message or answer is sent
- * again. The answer to a write card, and messages on a task under way (retries), save every step ("async",
- * LangGraph's default): each step transition is a checkpoint, a crash resumes from the last step, and a write waits
- * for the checkpoint of its step to be saved (one resume per card). Undefined leaves LangGraph's default.
+ * goes on from there, as any stopped run; a process that dies mid-run leaves the card it answered open (its answer
+ * recorded: the next resume, "continue" or message carries it on), so nothing the user sent is lost.
+ * Every other run saves every step ("async", LangGraph's default): a new message on an idle thread — its input is
+ * saved before anything runs, so a worker killed mid-run leaves a stopped run that is carried on, never a request
+ * lost without a word (an "exit" save cut by a kill leaves nothing to carry on: issue 25) — the answer to a write
+ * card and messages on a task under way (retries): each step transition is a checkpoint, a crash resumes from the
+ * last step, and a write waits for the checkpoint of its step to be saved (one resume per card). Undefined leaves
+ * LangGraph's default.
  */
 export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefined): "exit" | undefined {
   if (snapshot === undefined) return undefined;
@@ -79,8 +76,7 @@ export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefine
     ...(values.pending ? [values.pending.kind] : []),
     ...snapshot.tasks.flatMap((task) => task.interrupts.map((interrupt) => (interrupt.value as { kind?: string } | undefined)?.kind)),
   ];
-  if (waitingOn.length > 0) return waitingOn.every((kind) => kind !== undefined && ANSWERS_WITHOUT_WRITES.has(kind)) ? "exit" : undefined;
-  return !resume && !BUSY_PHASES.has(values.phase ?? "") ? "exit" : undefined;
+  return waitingOn.length > 0 && waitingOn.every((kind) => kind !== undefined && ANSWERS_WITHOUT_WRITES.has(kind)) ? "exit" : undefined;
 }
 
 /** Options with the run kind's durability, unless the caller chose one. */

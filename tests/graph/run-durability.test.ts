@@ -1,7 +1,6 @@
 /**
- * Durability by run kind: a run that applies no write (a new message on an idle thread, the answer to a plan card
- * or a question) is saved once, when it ends; the answer to a write card and a message on a task under way save
- * every step; a caller's own choice wins.
+ * Durability by run kind: the answer to a plan card or a question is saved once, when it ends (a kill leaves the
+ * card open, its answer recorded); every other run saves every step; a caller's own choice wins.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type StateSnapshot } from "@langchain/langgraph";
@@ -17,9 +16,9 @@ function thread(values: Record<string, unknown>, waitingOn?: string): StateSnaps
 }
 
 describe("durabilityFor", () => {
-  test("a new message on an idle thread, and the answer to a plan card or a question, are saved once", () => {
-    expect(durabilityFor(message, thread({ phase: "chatting", pending: null }))).toBe("exit");
-    expect(durabilityFor(message, thread({ phase: "done", pending: null }))).toBe("exit");
+  test("the answer to a plan card or a question is saved once; a new message on an idle thread saves every step (a kill never loses it)", () => {
+    expect(durabilityFor(message, thread({ phase: "chatting", pending: null }))).toBeUndefined();
+    expect(durabilityFor(message, thread({ phase: "done", pending: null }))).toBeUndefined();
     expect(durabilityFor(answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_plan" } }, "confirm_plan"))).toBe("exit");
     expect(durabilityFor(answer, thread({ phase: "waiting_user", pending: { kind: "ask_user" } }, "ask_user"))).toBe("exit");
     // A plain message taken as the answer to the plan card.
@@ -42,7 +41,7 @@ describe("durabilityFor", () => {
 
   test("the caller's durability wins", () => {
     const idle = thread({ phase: "chatting", pending: null });
-    expect(withDurability({}, message, idle)).toEqual({ durability: "exit" });
+    expect(withDurability({}, message, idle)).toEqual({});
     expect(withDurability({ durability: "sync" }, message, idle)).toEqual({ durability: "sync" });
     expect(withDurability({}, answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_tool", tools: [] } }, "confirm_tool"))).toEqual({});
   });

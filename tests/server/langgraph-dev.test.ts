@@ -21,6 +21,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { isHitlRequest } from "../../contracts/cards.js";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
+import { forksOf } from "../support/served-answers.js";
 
 const SECRET = "langgraph-dev-test-secret-0123456789abcdef";
 
@@ -253,17 +254,6 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
   expect(after.checkpoint.checkpoint_id).toBe(waiting.checkpoint.checkpoint_id);
   expect(after.tasks[0]?.interrupts[0]?.id).toBe(writeCard?.id);
 }, 240_000);
-
-/** Checkpoints of the thread's history with more than one child (a fork), counting several roots as one too. */
-async function forksOf(client: Client, threadId: string): Promise<number> {
-  const history = await client.threads.getHistory(threadId, { limit: 500 });
-  const children = new Map<string, number>();
-  for (const state of history) {
-    const parent = state.parent_checkpoint?.checkpoint_id ?? "(root)";
-    children.set(parent, (children.get(parent) ?? 0) + 1);
-  }
-  return [...children.values()].filter((count) => count > 1).length;
-}
 
 /** The human messages of the thread's state. */
 async function humanTexts(client: Client, threadId: string): Promise<string[]> {

@@ -1,0 +1,99 @@
+/**
+ * On the served path an answer only answers a card its sender could have seen (issue 25.5), under every multitask
+ * strategy: `langgraph dev` with TEMPO_AUTH_JWT_SECRET and DATABASE_URL (a Postgres started here, the schedules on
+ * it), each case its own user. The server names each run with a UUIDv7 when it accepts the request; the run guard
+ * dates the run from it, so a run queued behind the run that raises a card (`enqueue`) is still one created before
+ * that card.
+ *
+ * - a task request and "yes" sent back to back (`enqueue`): the "yes" is refused THREAD_BUSY and the plan card stays
+ *   open, every time;
+ * - a card answered with an anonymous accept and the same accept repeated 0, 100 and 500 ms later, under each
+ *   strategy: no write is applied whose card was raised after the repeat was created (a repeat that arrives once
+ *   the next card is up answers it, as any anonymous answer does: counted apart, as late), the answered card's
+ *   writes are applied once, and the thread never forks.
+ */
+import type { Client } from "@langchain/langgraph-sdk";
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
+import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { repeatedAccept, taskAndYes, type Strategy } from "../support/served-answers.js";
+import { clientWith, signToken } from "../support/served-users.js";
+
+const SECRET = "unseen-answers-test-secret-0123456789abcdef";
+
+let postgres: TestPostgres;
+let pool: pg.Pool;
+let server: LangGraphDevServer;
+let users = 0;
+
+/** A new user (its own schedule) and an SDK client sending its token. */
+async function newUser(): Promise<{ user: string; client: Client }> {
+  users += 1;
+  const user = `unseen-${users}`;
+  return { user, client: clientWith(server, { authorization: `Bearer ${await signToken(SECRET, user)}` }) };
+}
+
+/** Rows the schedule applied for `user`. */
+async function appliedWrites(user: string): Promise<number> {
+  return Number((await pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [user])).rows[0]?.count ?? 0);
+}
+
+beforeAll(async () => {
+  // Real PostgreSQL 15 when installed (required with TEMPO_REQUIRE_REAL_POSTGRES=1), else the embedded one.
+  postgres = await postgresTargets().at(-1)!.start();
+  pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET, DATABASE_URL: postgres.url });
+}, 150_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await pool?.end();
+  await postgres?.stop();
+});
+
+test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves the plan card it was sent before", async () => {
+  for (let repetition = 0; repetition < 4; repetition += 1) {
+    const { user, client } = await newUser();
+    const result = await taskAndYes(client, "enqueue");
+    expect(result, server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, late: 0, forks: 0, card: "confirm_plan" });
+    expect(await appliedWrites(user)).toBe(0);
+  }
+}, 120_000);
+
+test("enqueue: the plan card accepted twice at once — the repeat, queued before the write card existed, does not approve it", async () => {
+  for (let repetition = 0; repetition < 3; repetition += 1) {
+    const { user, client } = await newUser();
+    const result = await repeatedAccept(client, pool, user, { at: "plan", offsetMs: 0, strategy: "enqueue" });
+    // The 8-write card the first accept led to stays open, nothing of it applied.
+    expect(result, server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, extraWrites: 0, forks: 0, card: "place" });
+    expect(await appliedWrites(user)).toBe(0);
+  }
+}, 120_000);
+
+const cases: Array<[Strategy, "plan" | "write", number[]]> = [
+  ["enqueue", "plan", [100, 500]],
+  ["enqueue", "write", [0, 100, 500]],
+  ["reject", "plan", [0, 100]],
+  ["reject", "write", [0, 500]],
+  ["interrupt", "plan", [0, 100]],
+  ["interrupt", "write", [0, 500]],
+  ["rollback", "plan", [0, 100]],
+  ["rollback", "write", [0, 500]],
+];
+
+test.each(cases)("%s: the %s card accepted, the anonymous accept repeated later — no write approved whose card was raised after the repeat", async (strategy, at, offsets) => {
+  for (const offsetMs of offsets) {
+    const { user, client } = await newUser();
+    const result = await repeatedAccept(client, pool, user, { at, offsetMs, strategy });
+    const context = `${strategy} ${at}@${offsetMs}ms: ${JSON.stringify(result)}`;
+    expect(result.unseen, context).toBe(0);
+    expect(result.forks, context).toBe(0);
+    // A repeat that did approve a card was created after that card was raised.
+    if (result.late > 0) expect(result.lateByMs, context).toBeGreaterThanOrEqual(0);
+    // The answered write card's 8 writes applied once (an interrupted or rolled-back first run leaves them to the
+    // repeat, which answered the same card); nothing beyond the cards answered.
+    if (at === "write") expect(await appliedWrites(user), context).toBe(8 + result.extraWrites);
+    expect(result.extraWrites, context).toBe(result.late);
+  }
+}, 120_000);
