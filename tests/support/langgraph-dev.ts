@@ -6,7 +6,8 @@
  * group afterwards. Each server keeps its threads, runs and store in a
  * folder of its own (the dev server persists them in `.langgraph_api` next to
  * the config it serves), so servers of parallel test files, and of earlier
- * runs, never see each other's data.
+ * runs, never see each other's data — unless a test passes a `folder`, to
+ * restart a server on what an earlier one (stopped or killed) left there.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { promises as fs } from "node:fs";
