@@ -16,6 +16,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/trust-boundary.test.ts",
   "tests/server/identity-routes.test.ts",
   "tests/server/unseen-answers.test.ts",
+  "tests/server/served-crash.test.ts",
   "tests/reliability/database-faults.test.ts",
   "tests/reliability/database-bounds.test.ts",
   "tests/reliability/faults.test.ts",

@@ -6,7 +6,8 @@
  * group afterwards. Each server keeps its threads, runs and store in a
  * folder of its own (the dev server persists them in `.langgraph_api` next to
  * the config it serves), so servers of parallel test files, and of earlier
- * runs, never see each other's data.
+ * runs, never see each other's data — unless a test passes a `folder`, to
+ * restart a server on what an earlier one (stopped or killed) left there.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { promises as fs } from "node:fs";
@@ -22,7 +23,14 @@ export type LangGraphDevServer = {
   output: () => string;
   /** Stops the server and its workers (SIGTERM, then SIGKILL after 5 s). */
   stop: () => Promise<void>;
+  /** Kills the server and its workers at once (SIGKILL): a crash, with no flush of the dev server's store. */
+  kill: () => Promise<void>;
+  /** The folder the server keeps its threads, runs and store in (`.langgraph_api`). */
+  folder: string;
 };
+
+/** Where a server keeps its data: a folder of its own by default, removed on stop; or `folder`, kept (a restart). */
+export type LangGraphDevOptions = { folder?: string };
 
 const READY_TIMEOUT_MS = 90_000;
 /**
@@ -33,9 +41,9 @@ const READY_TIMEOUT_MS = 90_000;
 const SCHEMA_TIMEOUT_MS = 150_000;
 
 /** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
-export async function startLangGraphDev(environment: Record<string, string> = {}): Promise<LangGraphDevServer> {
+export async function startLangGraphDev(environment: Record<string, string> = {}, options: LangGraphDevOptions = {}): Promise<LangGraphDevServer> {
   const port = await freePort();
-  const folder = await fs.mkdtemp(path.join(tmpdir(), "tempo-langgraph-dev-"));
+  const folder = options.folder ?? (await fs.mkdtemp(path.join(tmpdir(), "tempo-langgraph-dev-")));
   const config = path.join(folder, "langgraph.json");
   await fs.writeFile(config, JSON.stringify(await configServedFrom(path.join(process.cwd(), "langgraph.json"), folder)));
   const apiUrl = `http://127.0.0.1:${port}`;
@@ -63,7 +71,14 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // The server may still be flushing its store into the folder as it exits: removal retries (ENOTEMPTY).
-  const stop = () => stopProcessGroup(server).finally(() => fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+  const removeFolder = () => (options.folder ? Promise.resolve() : fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+  const stop = () => stopProcessGroup(server).finally(removeFolder);
+  const kill = async () => {
+    if (!server.pid || server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    signalGroup(-server.pid, "SIGKILL");
+    await exited;
+  };
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
@@ -75,7 +90,7 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return { apiUrl, output: () => output, stop };
+  return { apiUrl, output: () => output, stop, kill, folder };
 }
 
 /** The project's langgraph.json with its graph and auth paths relative to `folder`, to be served from there. */
