@@ -24,8 +24,9 @@ export { STEP_SNAPSHOT_METADATA_KEY };
 
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 /**
- * `stopped`: the last run died part-way (a killed worker, a server restart) with no card open and no error; nothing
- * runs it now, and the next resume, "continue" or message on the thread carries it on first (graphs/stopped-run.ts).
+ * `stopped`: the last run died part-way (a killed worker, a server restart) or failed on an error, with no card open;
+ * nothing runs it now: the next resume or "continue" carries it on first (graphs/stopped-run.ts), a new message after
+ * a failure drops the task, saying what it applied.
  */
 export type ExecutionStatus =
   | "idle"
@@ -98,7 +99,7 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
     sessionId: String(configurable.thread_id ?? ""),
     userId: values.userId || String(metadata.user_id ?? configurable.user_id ?? ""),
     goal,
-    status: options.running === false && runPoint(snapshot) === "stopped" ? "stopped" : statusOf(values),
+    status: options.running === false && ["stopped", "failed"].includes(runPoint(snapshot)) ? "stopped" : statusOf(values),
     planId: steps.length ? planIdOf(goal, steps) : "",
     steps,
     currentStepId: values.currentStepId ?? null,

@@ -3,6 +3,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { mustCarryOn, runPoint, type PendingWrite } from "../../graphs/stopped-run.js";
 import { droppedWritesText, type WriteFact } from "../../nodes/deliver/write-facts.js";
+import { toExecutionState } from "../../graphs/execution-state.js";
 
 type Task = StateSnapshot["tasks"][number];
 const task = (fields: Partial<Task> = {}): Task => ({ id: "t1", name: "confirm", interrupts: [], path: ["__pregel_pull", "confirm"], ...fields }) as Task;
@@ -39,5 +40,19 @@ describe("droppedWritesText", () => {
   test("an approval that was never applied is said, not lost in silence", () => {
     const text = droppedWritesText({ applied: [fact("a")], approvedNotApplied: [fact("b"), fact("c")] });
     expect(text).toBe("The 1 change(s) already applied stay: placed task a. 2 change(s) you approved were not applied and will not be: placed task b; placed task c. Nothing more will be done.");
+  });
+});
+
+describe("ExecutionState of a stopped run", () => {
+  const snapshot = (tasks: Task[]) =>
+    ({ values: { phase: "executing", pending: null, planSteps: [], messages: [] }, next: tasks.map((entry) => entry.name), tasks, config: { configurable: { thread_id: "t" } }, metadata: {}, createdAt: "2026-11-24T00:00:00.000Z" }) as unknown as StateSnapshot;
+
+  test("a run left part-way with nobody running it reads 'stopped'; one in progress reads 'running'; unknown keeps the phase; a failed step reads 'stopped'", () => {
+    const left = snapshot([task({ name: "execute" })]);
+    expect(toExecutionState(left, { running: false }).status).toBe("stopped");
+    expect(toExecutionState(left, { running: true }).status).toBe("running");
+    expect(toExecutionState(left).status).toBe("running");
+    // A step that failed on an error is stopped too (nothing runs it; "continue" retries it).
+    expect(toExecutionState(snapshot([task({ name: "execute", error: new Error("model down") })]), { running: false }).status).toBe("stopped");
   });
 });
