@@ -16,10 +16,11 @@
  *   pending (else STALE_RESUME);
  * - one run per thread at a time: the run holds its thread (`ThreadLock`) from these checks to its end. A new
  *   message waits up to `threadWaitMs` for the run before it; a resume does not wait. Either gets THREAD_BUSY past
- *   that, and so does a message that waited and then finds a card its sender has not seen;
+ *   that;
  * - an answer only answers a card its sender could have seen: a message, or a resume that does not name its card,
- *   created before the checkpoint of the card it would answer gets THREAD_BUSY (`card-seen.ts`; a served run dates
- *   from its UUIDv7 run id, so one queued behind the run that raised the card is caught too).
+ *   created before the checkpoint of the card it would answer, or that waited for the run that raised it, gets
+ *   THREAD_BUSY (`card-seen.ts`; a served run dates from its UUIDv7 run id, so one queued behind the run that
+ *   raised the card is caught too).
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { isCommand, type StateSnapshot } from "@langchain/langgraph";
@@ -114,8 +115,8 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
 
 /**
  * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a resume,
- * the checkpoint to pin it to. `waited` says the run waited for another run on the thread (a message that then
- * finds a card would answer a card nobody saw).
+ * the checkpoint to pin it to. `waited` says the run waited for another run on the thread, `createdAt` when the run
+ * was created: either way an anonymous answer to a card raised since is one its sender never saw.
  */
 export async function checkRun(
   graph: ThreadStateReader,
@@ -138,29 +139,23 @@ export async function checkRun(
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
   assertThreadOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
-  // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
-  // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork).
-  const resuming = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
   // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
-  if (resuming) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
-  const point = checkpointId ? runPoint(snapshot) : await readRunPoint(graph.checkpointer, snapshot);
-  // A resume of a card whose answer is recorded answers it afresh (its run died, or another worker is running it
-  // now: then the one-resume-per-interrupt claim refuses one of them, ALREADY_RESUMED); it is not carried on twice.
-  if (!checkpointId && mustCarryOn(point) && !(resuming && point === "answered")) return { input, snapshot, carryOn: true };
-  const waiting = point === "waiting" || snapshot.tasks.some((task) => task.interrupts.length > 0 && task.result === undefined);
-  if (waited && waiting && inputMessages(input).length > 0) {
-    throw new ThreadBusyError(
-      `While this message waited for the run before it, thread ${threadId} stopped at a new card its sender has not seen; the message was not taken as its answer and nothing was written. Read the card, then answer it.`,
-      { threadId },
-    );
-  }
-  const resume = resuming;
-  // A message taken as the answer, or an anonymous resume, sent before the card was raised: its sender never saw it.
+  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
+  // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
+  // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork). A resume of a
+  // card whose answer is recorded answers it afresh (its run died, or another worker is running it now: then the
+  // one-run-per-checkpoint claim refuses one of them), so for a resume the recorded answer is not read.
+  const point = checkpointId || resume ? runPoint(snapshot) : await readRunPoint(graph.checkpointer, snapshot);
+  if (!checkpointId && mustCarryOn(point)) return { input, snapshot, carryOn: true };
+  const waiting = point === "waiting" || point === "answered";
+  // A message taken as the answer, or a resume that does not name its card, sent before the card was raised — or
+  // while the run that raised it was running, which it waited for: its sender never saw that card.
   const anonymous = inputMessages(input).length > 0 || (resume && !namesCard((input as { resume?: unknown }).resume));
-  if (waiting && anonymous && createdAt !== undefined && sentBeforeCard(createdAt, snapshot)) {
+  if (waiting && anonymous && (waited || (createdAt !== undefined && sentBeforeCard(createdAt, snapshot)))) {
     throw new ThreadBusyError(
       `This ${resume ? "answer" : "message"} was sent before thread ${threadId} stopped at the card it now waits on, so its sender has not seen that card; it was not taken as its answer and nothing was written. Read the card, then answer it.`,
-      { threadId, sentAt: new Date(createdAt).toISOString(), cardAt: snapshot.createdAt },
+      { threadId, sentAt: createdAt === undefined ? undefined : new Date(createdAt).toISOString(), cardAt: snapshot.createdAt },
     );
   }
   if (resume && !waiting) {
@@ -187,7 +182,7 @@ export async function inputAfterCarryOn(graph: ThreadStateReader, input: unknown
   if (messages.length === 0 || isRetryPhrase(messageText(messages.at(-1)))) return undefined;
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
-  const point = await readRunPoint(graph.checkpointer, snapshot);
+  const point = runPoint(snapshot);
   // A carried-on run that ended, or failed (the message then drops the task, telling what it applied), takes it.
   if (point !== "idle" && point !== "failed") {
     throw new ThreadBusyError(
