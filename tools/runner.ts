@@ -113,10 +113,6 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
   return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
-/** What a write's result says when the repository had already applied its tool-call id. */
-const ALREADY_APPLIED_NOTE = "(this change had already been applied; nothing was applied twice)";
-const ALREADY_APPLIED = /\(this change had already been applied; nothing was applied twice\)$/;
-
 /** A tool-call result for a tool the domain does not have. */
 export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcome {
   const names = domain.tools.map((tool) => tool.name).join(", ");
@@ -170,38 +166,43 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
       }
     : undefined;
   let outcome: ToolOutcome;
+  let status: ExecutionLogStatus;
   try {
-    outcome = await runToolOnce(domain, context.userId, call, withinTransaction);
+    ({ outcome, status } = await runToolOnce(domain, context.userId, call, withinTransaction));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
     throw error;
   }
-  // The repository had already applied this call (another run got there first): recorded as a replay, not a second
-  // completed entry (the log allows one completed entry per write).
-  const status: ExecutionLogStatus = tool?.kind === "write" && !outcome.applied && outcome.ok && ALREADY_APPLIED.test(outcome.content) ? "replayed" : "completed";
   if (!recordedWithin) await log?.append(entry(outcome, status));
   return outcome;
 }
 
+/**
+ * Runs the tool once and says how to record it: `completed`, or `replayed` when the repository had already applied
+ * this tool-call id (another run got there first) — never a second completed entry (the log allows one per write).
+ */
 async function runToolOnce(
   domain: ToolDomain,
   userId: string,
   call: ToolInvocation,
   withinTransaction?: (client: TransactionClient, outcome: ToolOutcome) => Promise<void>,
-): Promise<ToolOutcome> {
+): Promise<{ outcome: ToolOutcome; status: ExecutionLogStatus }> {
+  const completed = (outcome: ToolOutcome) => ({ outcome, status: "completed" as const });
   const tool = findTool(domain, call.name);
-  if (!tool) return unknownToolOutcome(domain, call.name);
+  if (!tool) return completed(unknownToolOutcome(domain, call.name));
   const checked = checkToolArguments(tool, call.arguments);
-  if (!checked.ok) return { ok: false, applied: false, content: `Error: ${checked.problem}` };
+  if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
   const before = await domain.load(userId);
   const run = tool.run(before, checked.arguments);
-  if (tool.kind === "read" || !run.ok || run.state === undefined) return { ok: run.ok, content: run.content, applied: false };
+  if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false });
   const applied: ToolOutcome = { ok: true, applied: true, content: run.content };
   const persisted = await domain.persist(userId, before, run.state, {
     applyId: call.id,
     ...(withinTransaction ? { withinTransaction: (client: TransactionClient) => withinTransaction(client, applied) } : {}),
   });
-  if (!persisted.applied) return { ok: true, applied: false, content: `${run.content} ${ALREADY_APPLIED_NOTE}` };
-  return applied;
+  if (!persisted.applied) {
+    return { outcome: { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` }, status: "replayed" };
+  }
+  return completed(applied);
 }
