@@ -147,14 +147,18 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
     status,
   });
 
+  // A write the log holds as completed is answered from the record, and the answer logged as a replay.
+  const replay = async (): Promise<ToolOutcome | undefined> => {
+    const recorded = await log?.completed(call.id, context.threadId);
+    if (!recorded) return undefined;
+    const replayed: ToolOutcome = { ok: recorded.ok, content: recorded.content, applied: false };
+    await log!.append(entry(replayed, "replayed"));
+    return replayed;
+  };
   if (tool?.kind === "write" && log) {
     await log.admitWrite?.(context, call);
-    const recorded = await log.completed(call.id, context.threadId);
-    if (recorded) {
-      const replayed: ToolOutcome = { ok: recorded.ok, content: recorded.content, applied: false };
-      await log.append(entry(replayed, "replayed"));
-      return replayed;
-    }
+    const replayed = await replay();
+    if (replayed) return replayed;
   }
 
   let recordedWithin = false;
@@ -174,7 +178,23 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
     throw error;
   }
-  if (!recordedWithin) await log?.append(entry(outcome, status));
+  if (tool?.kind === "write" && !outcome.applied && status === "completed") {
+    // Not applied here: if another run completed this write meanwhile (two runs got past the check above at once),
+    // this one only replays it — the log keeps one completed entry per write.
+    const replayed = await replay();
+    if (replayed) return replayed;
+  }
+  if (!recordedWithin && log) {
+    // A second completed entry is refused by the log (one per write): the other run completed it at the same moment.
+    const lost = await log.append(entry(outcome, status)).then(
+      () => false,
+      async (error: unknown) => {
+        if (tool?.kind === "write" && (await log.completed(call.id, context.threadId))) return true;
+        throw error;
+      },
+    );
+    if (lost) return (await replay())!;
+  }
   return outcome;
 }
 

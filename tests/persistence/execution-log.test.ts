@@ -79,6 +79,29 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(entries[0]!.finishedAt.getTime()).toBeGreaterThanOrEqual(entries[0]!.startedAt.getTime());
   });
 
+  test("a run that asked the log before another completed the write (no lock between them) replays that write's result, never a second completed entry or a raw duplicate-key error", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new PostgresScheduleRepository(database!.pool);
+    await repository.seed("race-user", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const threadId = `log-race-${target.kind}`;
+    // The second run asked the log before the first recorded its write: it finds nothing and goes to the repository.
+    let asked = 0;
+    const blind: typeof log = Object.assign(Object.create(log) as typeof log, {
+      completed: async (id: string, thread?: string) => (asked++ === 0 ? undefined : log.completed(id, thread)),
+    });
+    const first = await runTool(domain, context(threadId, "race-user"), placeCall("call-race"), log);
+    const second = await runTool(domain, context(threadId, "race-user"), placeCall("call-race"), blind);
+    expect(first).toMatchObject({ ok: true, applied: true });
+    // It finds the task placed, then the log's entry: it answers with the first run's result.
+    expect(second).toEqual({ ok: true, applied: false, content: first.content });
+    const entries = await readExecutionLog(database!.pool, threadId);
+    expect(entries.map((row) => [row.status, row.applied])).toEqual([
+      ["completed", true],
+      ["replayed", false],
+    ]);
+  });
+
   test("a write that fails in its transaction leaves neither the change nor a completed entry, and runs again", async () => {
     const log = new PostgresExecutionLog(database!.pool);
     const repository = new PostgresScheduleRepository(database!.pool);
