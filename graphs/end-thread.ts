@@ -13,7 +13,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { NODE } from "./routing.js";
 import type { TempoState, TempoUpdate } from "./state.js";
-import { endThread } from "./transitions.js";
+import { endThread, taskInProgress } from "./transitions.js";
 
 /** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
 export async function endThreadUpdate(
@@ -24,5 +24,7 @@ export async function endThreadUpdate(
   if (!snapshot.createdAt) return undefined;
   const state = snapshot.values as TempoState;
   const threadId = String(snapshot.config.configurable?.thread_id ?? "");
-  return { values: endThread(state, droppedWritesText(await readWriteFacts(state, domain, log, threadId))), asNode: NODE.memorize };
+  // What a dropped task leaves is read only when a task is dropped.
+  const leaves = taskInProgress(state.phase) ? droppedWritesText(await readWriteFacts(state, domain, log, threadId)) : "";
+  return { values: endThread(state, leaves), asNode: NODE.memorize };
 }

@@ -25,7 +25,7 @@ import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from 
 import { newId, toolRoundOf } from "../shared/messages.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
-import { droppedWritesText, readWriteFacts } from "../deliver/write-facts.js";
+import { droppedWritesText, loggedOutcomes, readWriteFacts } from "../deliver/write-facts.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
 import { assertThreadOwner } from "../../graphs/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
@@ -51,12 +51,13 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       return answerPlan(state, answer, fromMessage, config, leaves);
     }
     const tools = pending.tools;
-    // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
-    // answer): never asked about again (docs/design.md#reconcile).
-    const logged = await loggedWrites(tools, dependencies, threadId);
-    if (logged.length === tools.length) return reconcile(state, tools, dependencies, config, threadId);
     const card = writeCard(tools, stepPosition(state), dependencies);
     const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, tools[index]!, dependencies)), config);
+    // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
+    // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
+    // again (docs/design.md#reconcile). Looked up once an answer is in: a card just raised has nothing logged.
+    const logged = await loggedWrites(tools, dependencies, threadId);
+    if (logged.length === tools.length) return reconcile(state, tools, dependencies, config, threadId);
     const answered: AnsweredWrite[] = [];
     const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
     if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
@@ -83,10 +84,9 @@ export function createConfirmNode(dependencies: NodeDependencies) {
 
 /** The writes of `tools` the execution log holds as run (completed) on this thread. */
 async function loggedWrites(tools: readonly PendingTool[], dependencies: NodeDependencies, threadId: string): Promise<PendingTool[]> {
-  const log = dependencies.executionLog;
-  if (!log) return [];
-  const outcomes = await Promise.all(tools.map((tool) => log.completed(tool.id, threadId)));
-  return tools.filter((_, index) => outcomes[index] !== undefined);
+  if (!dependencies.executionLog) return [];
+  const logged = await loggedOutcomes(tools.map((tool) => tool.id), dependencies.executionLog, threadId);
+  return tools.filter((tool) => logged.has(tool.id));
 }
 
 /** What the user is told about writes of a card that had already been applied. */
@@ -100,8 +100,8 @@ function appliedNote(logged: readonly PendingTool[], when: string): AIMessage {
 
 /**
  * A write card whose every write the execution log already holds as applied (the run that applied them died before
- * its checkpoint saved the answer, or the server lost its recent checkpoints): the card is not shown again. The thread
- * moves on as if the card had been approved — execute answers each write from the log, applying nothing twice — and
+ * its checkpoint saved the answer, or the server lost its recent checkpoints): its answer, whatever it is, is not
+ * taken, and the card is not asked again. The thread moves on as if the card had been approved — execute answers each write from the log, applying nothing twice — and
  * the user is told what had been applied.
  */
 async function reconcile(state: TempoState, tools: PendingTool[], dependencies: NodeDependencies, config: LangGraphRunnableConfig, threadId: string): Promise<TempoUpdate> {

@@ -34,9 +34,12 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   }
 
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    const built = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
+    // What the writes did is told for a task that did not complete, or that ends with approved writes waiting
+    // (`mechanicalSummary`): only then is the log read.
+    const told = built.outcome.kind !== "completed" || state.answeredWrites.some((write) => write.approved);
     const { threadId } = ensureConfiguration(config, dependencies.settings);
-    const writes = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
-    const report = { ...buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined), writes };
+    const report = told ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
     const factual = mechanicalSummary(report);
     let summary: string;
     let messageId: string | undefined;

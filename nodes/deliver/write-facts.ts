@@ -12,7 +12,7 @@ import type { AIMessage } from "@langchain/core/messages";
 import type { TempoState } from "../../graphs/state.js";
 import { messageText } from "../../contracts/message-text.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
-import type { ExecutionLog } from "../../tools/runner.js";
+import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
 import { taskMessages } from "./task-report.js";
 
 /** One write of the task: its tool-call id, tool and what the card called it. */
@@ -29,9 +29,6 @@ export interface WriteFacts {
   /** Approved on a card and not applied (yet): the run stopped before applying them. */
   approvedNotApplied: WriteFact[];
 }
-
-/** No writes at all. */
-export const NO_WRITES: WriteFacts = { applied: [], approvedNotApplied: [] };
 
 type FactsState = Pick<TempoState, "messages" | "taskStartMessageId" | "answeredWrites" | "pending">;
 
@@ -63,10 +60,16 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
   return facts;
 }
 
+/** The recorded outcome of each of `ids` the log holds as completed on thread `threadId`. */
+export async function loggedOutcomes(ids: readonly string[], log: ExecutionLog, threadId: string): Promise<Map<string, ToolOutcome>> {
+  const outcomes = await Promise.all(ids.map(async (id) => [id, await log.completed(id, threadId)] as const));
+  return new Map(outcomes.flatMap(([id, outcome]) => (outcome ? [[id, outcome] as const] : [])));
+}
+
 /** The ids among `ids` that the log holds as completed and applied, with their recorded results. */
 async function appliedInLog(ids: string[], log: ExecutionLog, threadId: string): Promise<Map<string, string>> {
-  const outcomes = await Promise.all(ids.map(async (id) => [id, await log.completed(id, threadId)] as const));
-  return new Map(outcomes.flatMap(([id, outcome]) => (outcome?.applied === true ? [[id, outcome.content] as const] : [])));
+  const logged = await loggedOutcomes(ids, log, threadId);
+  return new Map([...logged].flatMap(([id, outcome]) => (outcome.applied ? [[id, outcome.content] as const] : [])));
 }
 
 /** The ids among `writes` whose tool message in the conversation says they applied, with that message. */
