@@ -170,29 +170,26 @@ export function fitPromptToBudget(messages: BaseMessage[], budgetTokens: number,
   const originals = messages.map((message) => (cuttable(message) ? (message.content as string) : undefined));
   const sizes = originals.map((text) => (text === undefined ? 0 : counter.count(text)));
   let fitted = messages;
+  let cuts: number[] = [];
   let cap = waterLevel(sizes, budgetTokens - (tokens - sizes.reduce((sum, size) => sum + size, 0)));
   for (let round = 0; round <= FIT_ROUNDS; round += 1) {
     const last = round === FIT_ROUNDS;
+    cuts = [];
     fitted = messages.map((message, index) => {
       const text = originals[index];
       if (text === undefined || sizes[index]! <= cap) return message;
       // Characters kept in proportion to the tokens allowed; the last round counts one token per character at most.
       const keep = last ? Math.max(0, cap - 16) : Math.floor((text.length * Math.max(0, cap - 16)) / sizes[index]!);
-      return withContent(message, cutMiddle(text, keep));
+      const cut = cutMiddle(text, keep);
+      cuts.push(cut.removed);
+      return withContent(message, cut.text);
     });
     tokens = countMessageTokens(fitted, counter);
     if (tokens <= budgetTokens) break;
     // Over still: lower the level by the share it is over, and at least a little.
     cap = Math.max(0, Math.floor(cap * Math.min(0.9, budgetTokens / tokens)));
   }
-  let cutCharacters = 0;
-  let cutMessages = 0;
-  fitted.forEach((message, index) => {
-    if (message === messages[index]) return;
-    cutMessages += 1;
-    cutCharacters += originals[index]!.length - keptCharacters(message.content as string, originals[index]!);
-  });
-  return { messages: fitted, tokens, cutCharacters, cutMessages };
+  return { messages: fitted, tokens, cutCharacters: cuts.reduce((sum, removed) => sum + removed, 0), cutMessages: cuts.length };
 }
 
 /** The largest per-message size C with Σ min(size, C) ≤ available (every size when they all fit). */
@@ -213,24 +210,18 @@ function cuttable(message: BaseMessage): boolean {
 }
 
 /** `text` with its middle replaced by the cut marker, keeping about `keep` characters (half at each end). */
-function cutMiddle(text: string, keep: number): string {
+function cutMiddle(text: string, keep: number): { text: string; removed: number } {
   const head = Math.ceil(keep / 2);
   const tail = keep - head;
   // Never split a surrogate pair: a lone half cannot be stored or sent.
   const start = safeIndex(text, head);
   const end = safeIndex(text, text.length - tail);
-  return `${text.slice(0, start)}\n${cutMarker(end - start)}\n${text.slice(end)}`;
+  return { text: `${text.slice(0, start)}\n${cutMarker(end - start)}\n${text.slice(end)}`, removed: end - start };
 }
 
 function safeIndex(text: string, index: number): number {
   const code = text.charCodeAt(index - 1);
   return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
-}
-
-/** Characters of `original` still in `cut` (everything but the marker's count). */
-function keptCharacters(cut: string, original: string): number {
-  const marked = /\n\[… (\d+) characters cut to fit the context budget\]\n/.exec(cut);
-  return marked ? original.length - Number(marked[1]) : original.length;
 }
 
 /** The same message with `content`: its id, role, tool calls and tool-call id kept. */

@@ -13,7 +13,7 @@ import { extractJsonObject } from "../contracts/json-extraction.js";
 import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
 import { messageText } from "../contracts/message-text.js";
 import { fitModelPrompt, fitStagePrompt, watchModelCall } from "./model-call.js";
-import { modelFor, promptBudgetFor, type Stage, type StageModels } from "./stage-models.js";
+import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
 export type ContractCall<T> =
   | { ok: true; value: T; raw: string }
@@ -59,17 +59,16 @@ export interface ModelToolCall {
 /**
  * Invokes a model with tools bound (`bindTools`) on `messages` and reads its reply — text and tool calls — with
  * `read`; like {@link invokeContract}, untagged for streaming, told while slow, its reasoning streamed, and a
- * failing call is a typed model error. The prompt is fitted within `promptBudget` tokens (default: the stage's
- * budget in the default settings).
+ * failing call is a typed model error. The prompt is fitted within `promptBudget` tokens (the stage's budget).
  */
 export async function invokeToolCalling<T>(
   model: Runnable<BaseMessage[], BaseMessage>,
   messages: BaseMessage[],
   read: (text: string, calls: ModelToolCall[]) => ContractParse<T>,
-  options: { name: string; stage: Stage; config?: RunnableConfig; promptBudget?: number },
+  options: { name: string; stage: Stage; config?: RunnableConfig; promptBudget: number },
 ): Promise<ContractCall<T>> {
-  // Within the stage's prompt budget (the given one, else the default settings'), like every other model call.
-  const fitted = fitModelPrompt(model, options.stage, messages, options.config, options.promptBudget ?? promptBudgetFor(undefined, options.stage));
+  // Within the stage's prompt budget, like every other model call.
+  const fitted = fitModelPrompt(model, options.stage, messages, options.config, options.promptBudget);
   const reply = await watchModelCall(model, options.stage, options.config, () => model.invoke(fitted, unstreamed(options.config)));
   const text = messageText(reply);
   const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));

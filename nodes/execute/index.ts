@@ -21,7 +21,7 @@ import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSch
 import { currentStep, type AnsweredWrite, type PendingTool, type StepEnding, type TempoState, type TempoUpdate } from "../../graphs/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
-import { callsToolsNatively, modelFor } from "../../models/stage-models.js";
+import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
 import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
@@ -79,7 +79,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
     const messages = prompt.messages;
     const decision = bound
-      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: dependencies.settings.context.promptBudget.execute })
+      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
     if (!decision.ok) return { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) };
