@@ -11,13 +11,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { asDatabaseError } from "../../database/driver-errors.js";
 import { openDatabase } from "../../database/pool.js";
 import { DatabaseResourcesError, TempoError } from "../../errors/index.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "../persistence/tempo-on-database.js";
-import { startRealTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
 
 const QUERY_TIMEOUT_MS = 1_000;
@@ -64,34 +64,24 @@ async function timed(promise: Promise<unknown>): Promise<{ failure: unknown; ms:
 }
 
 describe("real postgres", () => {
-  let server: TestPostgres;
-  let tempo: TempoOnDatabase;
-
-  beforeAll(async () => {
-    server = await startRealTestPostgres();
-    tempo = await openTempoOnDatabase(server.url, { holdThreads: true, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } });
-  });
-  afterAll(async () => {
-    await tempo?.close();
-    await server?.stop();
-  });
+  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres }, { holdThreads: true, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } });
 
   test("a frozen server (SIGSTOP): getState and a run fail within the bound, typed; after SIGCONT the thread goes on and the write applies once", async () => {
     const threadId = "frozen-server";
-    await seedStudent(tempo, threadId);
-    await startUntilFirstWrite(tempo, threadId);
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
     const config = studentThread(threadId);
-    const waiting = await tempo.graph.getState(config);
+    const waiting = await env.tempo.graph.getState(config);
     const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
 
-    const processes = await serverProcesses(server.url);
+    const processes = await serverProcesses(env.server.url);
     expect(processes.length).toBeGreaterThan(3);
     signal(processes, "SIGSTOP");
     let read: { failure: unknown; ms: number };
     let run: { failure: unknown; ms: number };
     try {
-      read = await timed(tempo.graph.getState(config));
-      run = await timed(tempo.graph.invoke(accept(), config));
+      read = await timed(env.tempo.graph.getState(config));
+      run = await timed(env.tempo.graph.invoke(accept(), config));
     } finally {
       signal(processes, "SIGCONT");
     }
@@ -107,25 +97,25 @@ describe("real postgres", () => {
     expect(read.failure).toMatchObject({ code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
 
     // Back: the same pool serves (connections that timed out were dropped), the thread is where it was.
-    const after = await tempo.graph.getState(config);
+    const after = await env.tempo.graph.getState(config);
     expect(after.config.configurable?.checkpoint_id).toBe(waiting.config.configurable?.checkpoint_id);
-    expect(await appliedRows(tempo, threadId, callId)).toBe(0);
-    expect(cardOf(await tempo.graph.invoke(accept(), config))).toBe("place");
-    expect(await appliedRows(tempo, threadId, callId)).toBe(1);
+    expect(await appliedRows(env.tempo, threadId, callId)).toBe(0);
+    expect(cardOf(await env.tempo.graph.invoke(accept(), config))).toBe("place");
+    expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
   });
 
   test("a long legitimate statement within the bound still runs", async () => {
-    const result = await tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [(QUERY_TIMEOUT_MS * 0.5) / 1000]);
+    const result = await env.tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [(QUERY_TIMEOUT_MS * 0.5) / 1000]);
     expect(result.rows[0]?.ok).toBe(1);
   });
 
   test("too many connections (53300): DatabaseResourcesError that says what to do, at open and on a call", async () => {
-    const admin = new pg.Client({ connectionString: server.url });
+    const admin = new pg.Client({ connectionString: env.server.url });
     await admin.connect();
     await admin.query("CREATE ROLE limited LOGIN CONNECTION LIMIT 2");
     await admin.query("CREATE DATABASE limited_db OWNER limited");
     await admin.end();
-    const url = new URL(server.url);
+    const url = new URL(env.server.url);
     url.username = "limited";
     url.pathname = "/limited_db";
 

@@ -18,15 +18,15 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import pg from "pg";
 import { runPoint } from "../../graphs/stopped-run.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { DatabaseTimeoutError, DatabaseUnreachableError } from "../../errors/index.js";
 import { buildTempoGraph } from "../../graphs/tempo.js";
 import { createScheduleDomain, PostgresScheduleRepository } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, type TempoOnDatabase } from "../persistence/tempo-on-database.js";
-import { startRealTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
 
 const LOCK_TIMEOUT_MS = 300;
@@ -46,30 +46,20 @@ async function lockTable(url: string, table: string): Promise<{ release(): Promi
 }
 
 describe("real postgres", () => {
-  let server: TestPostgres;
-  let tempo: TempoOnDatabase;
-
-  beforeAll(async () => {
-    server = await startRealTestPostgres();
-    tempo = await openTempoOnDatabase(server.url, { holdThreads: true, databaseOptions: { lockTimeoutMs: LOCK_TIMEOUT_MS, statementTimeoutMs: 5_000 } });
-  });
-  afterAll(async () => {
-    await tempo?.close();
-    await server?.stop();
-  });
+  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres }, { holdThreads: true, databaseOptions: { lockTimeoutMs: LOCK_TIMEOUT_MS, statementTimeoutMs: 5_000 } });
 
   test("a lock held past lock_timeout ends the run with DATABASE_TIMEOUT; the card's answer, given again, carries the thread on", async () => {
     const threadId = "lock-mid-run";
-    await seedStudent(tempo, threadId);
-    await startUntilFirstWrite(tempo, threadId);
-    const waiting = await tempo.graph.getState(studentThread(threadId));
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    const waiting = await env.tempo.graph.getState(studentThread(threadId));
     const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
 
-    const lock = await lockTable(server.url, "tempo_execution_log");
+    const lock = await lockTable(env.server.url, "tempo_execution_log");
     let failure: unknown;
     const started = Date.now();
     try {
-      failure = await thrownBy(tempo.graph.invoke(accept(), studentThread(threadId)));
+      failure = await thrownBy(env.tempo.graph.invoke(accept(), studentThread(threadId)));
     } finally {
       await lock.release();
     }
@@ -77,49 +67,49 @@ describe("real postgres", () => {
     expect(failure).toBeInstanceOf(DatabaseTimeoutError);
     expect(failure).toMatchObject({ code: "DATABASE_TIMEOUT", message: expect.stringContaining("lock_timeout") });
     expect((failure as Error).cause).toMatchObject({ code: "55P03" });
-    expect(await appliedRows(tempo, threadId, callId)).toBe(0);
+    expect(await appliedRows(env.tempo, threadId, callId)).toBe(0);
 
     // The run stopped where confirm looked the answered card's writes up in the log (reconciling): the card is still
     // open, its task holding the error, waiting for the answer again.
-    const stopped = await tempo.graph.getState(studentThread(threadId));
+    const stopped = await env.tempo.graph.getState(studentThread(threadId));
     expect(runPoint(stopped)).toBe("waiting");
     expect(stopped.tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
     expect(stopped.tasks.some((task) => task.error !== undefined)).toBe(true);
 
     // The user answers the card they saw again: the recorded answer carries the run on, and the write applies once.
-    const next = await tempo.graph.invoke(accept(), studentThread(threadId));
+    const next = await env.tempo.graph.invoke(accept(), studentThread(threadId));
     expect(cardOf(next)).toBe("place");
-    expect(await appliedRows(tempo, threadId, callId)).toBe(1);
-    const after = await tempo.graph.getState(studentThread(threadId));
+    expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
+    const after = await env.tempo.graph.getState(studentThread(threadId));
     expect((after.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id).not.toBe(callId);
   });
 
   test("a lock on the checkpoint table refuses the run at its start in bounded time; nothing is written; the thread goes on after", async () => {
     const threadId = "lock-checkpoints";
-    await seedStudent(tempo, threadId);
-    await startUntilFirstWrite(tempo, threadId);
-    const before = await tempo.graph.getState(studentThread(threadId));
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
+    const before = await env.tempo.graph.getState(studentThread(threadId));
 
-    const lock = await lockTable(server.url, "checkpoints");
+    const lock = await lockTable(env.server.url, "checkpoints");
     let failures: unknown[];
     try {
-      failures = [await thrownBy(tempo.graph.invoke(accept(), studentThread(threadId))), await thrownBy(tempo.graph.getState(studentThread(threadId)))];
+      failures = [await thrownBy(env.tempo.graph.invoke(accept(), studentThread(threadId))), await thrownBy(env.tempo.graph.getState(studentThread(threadId)))];
     } finally {
       await lock.release();
     }
     for (const failure of failures) expect(failure).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT" });
 
-    const after = await tempo.graph.getState(studentThread(threadId));
+    const after = await env.tempo.graph.getState(studentThread(threadId));
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
-    expect(cardOf(await tempo.graph.invoke(accept(), studentThread(threadId)))).toBe("place");
+    expect(cardOf(await env.tempo.graph.invoke(accept(), studentThread(threadId)))).toBe("place");
   });
 
   test("with the server down, getState, getStateHistory, invoke and streamEvents report DatabaseUnreachableError", async () => {
     const threadId = "server-down";
-    await seedStudent(tempo, threadId);
-    await startUntilFirstWrite(tempo, threadId);
+    await seedStudent(env.tempo, threadId);
+    await startUntilFirstWrite(env.tempo, threadId);
     // The served graph: the server's own checkpointer, the schedule in Postgres (graphs/index.ts with DATABASE_URL).
-    const servedPool = new pg.Pool({ connectionString: server.url, max: 2 });
+    const servedPool = new pg.Pool({ connectionString: env.server.url, max: 2 });
     servedPool.on("error", () => undefined);
     const served = buildTempoGraph({
       // One write per card: these tests follow a write card, then the next one.
@@ -127,17 +117,17 @@ describe("real postgres", () => {
       domain: createScheduleDomain({ repository: withSampleSchedule(new PostgresScheduleRepository(servedPool)) }),
       checkpointer: new MemorySaver(),
     });
-    await server.stop();
+    await env.server.stop();
     try {
       const config = studentThread(threadId);
       const reads = [
-        await thrownBy(tempo.graph.getState(config)),
+        await thrownBy(env.tempo.graph.getState(config)),
         await thrownBy(
           (async () => {
-            for await (const _snapshot of tempo.graph.getStateHistory(config)) break;
+            for await (const _snapshot of env.tempo.graph.getStateHistory(config)) break;
           })(),
         ),
-        await thrownBy(tempo.graph.invoke(accept(), config)),
+        await thrownBy(env.tempo.graph.invoke(accept(), config)),
         await thrownBy(
           (async () => {
             const events = served.streamEvents({ messages: [new HumanMessage("Help me arrange next week's review")] }, { ...studentThread("served"), version: "v2" });

@@ -9,26 +9,22 @@
  * `useStream` uses answer nobody but the thread's own user.
  */
 import type { Client } from "@langchain/langgraph-sdk";
-import pg from "pg";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
-import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { clientWith as servedClientWith, refusal, signToken } from "../support/served-users.js";
+import { expect, test } from "vitest";
+import { startEmbeddedTestPostgres } from "../support/postgres.js";
+import { clientWith as servedClientWith, refusal, signToken, useServedOnPostgres } from "../support/served-users.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
 const ACCEPT = { resume: { type: "accept", args: null } };
 const ARRANGE = { messages: [{ role: "user", content: "Arrange my review week" }] };
 
-let postgres: TestPostgres;
-let pool: pg.Pool;
-let server: LangGraphDevServer;
+const served = useServedOnPostgres(SECRET, startEmbeddedTestPostgres);
 
 function token(sub: string | undefined, options: { secret?: string; expiresAt?: number } = {}): Promise<string> {
   return signToken(SECRET, sub, options);
 }
 
 function clientWith(headers: Record<string, string>): Client {
-  return servedClientWith(server, headers);
+  return servedClientWith(served.server, headers);
 }
 
 async function clientOf(user: string): Promise<Client> {
@@ -39,25 +35,13 @@ type Card = { action_request: { action: string; args: Record<string, unknown> };
 const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) => state.tasks[0]?.interrupts[0]?.value as Card | undefined;
 
 async function countRows(sql: string, values: unknown[]): Promise<number> {
-  return Number((await pool.query<{ count: string }>(sql, values)).rows[0]?.count ?? 0);
+  return Number((await served.pool.query<{ count: string }>(sql, values)).rows[0]?.count ?? 0);
 }
 
-beforeAll(async () => {
-  postgres = await startEmbeddedTestPostgres();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
-  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET, DATABASE_URL: postgres.url });
-}, 150_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await pool?.end();
-  await postgres?.stop();
-});
-
 test("the server says tokens are required, and refuses requests without a valid one", async () => {
-  expect(server.output()).toContain("[tempo] auth: bearer tokens required (HS256 secret)");
-  expect((await fetch(`${server.apiUrl}/info`)).status).toBe(200);
-  expect((await fetch(`${server.apiUrl}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+  expect(served.server.output()).toContain("[tempo] auth: bearer tokens required (HS256 secret)");
+  expect((await fetch(`${served.server.apiUrl}/info`)).status).toBe(200);
+  expect((await fetch(`${served.server.apiUrl}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
   // Studio's header is no way in: disable_studio_auth makes it go through the token check like any other request.
   expect(await refusal(clientWith({ "x-auth-scheme": "langsmith" }).threads.search())).toBe(401);
   const past = Math.floor(Date.now() / 1000) - 60;
@@ -173,7 +157,7 @@ test("an assistant carrying a user gives nobody else that user's identity", asyn
   const run = await bob.runs.create(thread.thread_id, assistant.assistant_id, { input: ARRANGE });
   await bob.runs.join(thread.thread_id, run.run_id);
   expect((await bob.runs.get(thread.thread_id, run.run_id)).status).toBe("error");
-  expect(server.output()).toContain("IDENTITY_MISMATCH");
+  expect(served.server.output()).toContain("IDENTITY_MISMATCH");
   expect((await bob.threads.getState(thread.thread_id)).values).toEqual({});
   expect(await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1", [thread.thread_id])).toBe(0);
 }, 120_000);
@@ -184,7 +168,7 @@ test("useStream's protocol routes: another user can neither read a thread's even
   const aliceHeaders = await headersOf("alice");
   const bobHeaders = await headersOf("bob");
   const id = crypto.randomUUID(); // useStream mints the thread id and creates the thread with its first command
-  const command = (headers: Record<string, string>, body: object) => fetch(`${server.apiUrl}/threads/${id}/commands`, { method: "POST", headers, body: JSON.stringify(body) });
+  const command = (headers: Record<string, string>, body: object) => fetch(`${served.server.apiUrl}/threads/${id}/commands`, { method: "POST", headers, body: JSON.stringify(body) });
   const start = await command(aliceHeaders, { id: 1, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE } });
   expect(start.status).toBe(200);
   let before = await alice.threads.getState(id);
@@ -196,7 +180,7 @@ test("useStream's protocol routes: another user can neither read a thread's even
   expect(card.action_request.action).toBe("confirm_plan");
   const interruptId = before.tasks[0]!.interrupts[0]!.id;
 
-  const events = await fetch(`${server.apiUrl}/threads/${id}/stream/events`, { method: "POST", headers: { ...bobHeaders, accept: "text/event-stream" }, body: JSON.stringify({ channels: ["values", "lifecycle", "input"] }) });
+  const events = await fetch(`${served.server.apiUrl}/threads/${id}/stream/events`, { method: "POST", headers: { ...bobHeaders, accept: "text/event-stream" }, body: JSON.stringify({ channels: ["values", "lifecycle", "input"] }) });
   const respond = await command(bobHeaders, { id: 2, method: "input.respond", params: { interrupt_id: interruptId, response: { type: "accept", args: null } } });
   const runStart = await command(bobHeaders, { id: 3, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE } });
   expect({ events: events.status, respond: respond.status, runStart: runStart.status }).toEqual({ events: 404, respond: 404, runStart: 404 });

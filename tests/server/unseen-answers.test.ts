@@ -13,50 +13,34 @@
  *   writes are applied once, and the thread never forks.
  */
 import type { Client } from "@langchain/langgraph-sdk";
-import pg from "pg";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
-import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { expect, test } from "vitest";
+import { postgresTargets } from "../support/postgres.js";
 import { repeatedAccept, taskAndYes, type Strategy } from "../support/served-answers.js";
-import { clientWith, signToken } from "../support/served-users.js";
+import { clientWith, signToken, useServedOnPostgres } from "../support/served-users.js";
 
 const SECRET = "unseen-answers-test-secret-0123456789abcdef";
 
-let postgres: TestPostgres;
-let pool: pg.Pool;
-let server: LangGraphDevServer;
+// Real PostgreSQL 15 when installed (required with TEMPO_REQUIRE_REAL_POSTGRES=1), else the embedded one.
+const served = useServedOnPostgres(SECRET, () => postgresTargets().at(-1)!.start());
 let users = 0;
 
 /** A new user (its own schedule) and an SDK client sending its token. */
 async function newUser(): Promise<{ user: string; client: Client }> {
   users += 1;
   const user = `unseen-${users}`;
-  return { user, client: clientWith(server, { authorization: `Bearer ${await signToken(SECRET, user)}` }) };
+  return { user, client: clientWith(served.server, { authorization: `Bearer ${await signToken(SECRET, user)}` }) };
 }
 
 /** Rows the schedule applied for `user`. */
 async function appliedWrites(user: string): Promise<number> {
-  return Number((await pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [user])).rows[0]?.count ?? 0);
+  return Number((await served.pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [user])).rows[0]?.count ?? 0);
 }
-
-beforeAll(async () => {
-  // Real PostgreSQL 15 when installed (required with TEMPO_REQUIRE_REAL_POSTGRES=1), else the embedded one.
-  postgres = await postgresTargets().at(-1)!.start();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
-  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET, DATABASE_URL: postgres.url });
-}, 150_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await pool?.end();
-  await postgres?.stop();
-});
 
 test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves the plan card it was sent before", async () => {
   for (let repetition = 0; repetition < 4; repetition += 1) {
     const { user, client } = await newUser();
     const result = await taskAndYes(client, "enqueue");
-    expect(result, server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, late: 0, forks: 0, card: "confirm_plan" });
+    expect(result, served.server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, late: 0, forks: 0, card: "confirm_plan" });
     expect(await appliedWrites(user)).toBe(0);
   }
 }, 120_000);
@@ -64,9 +48,9 @@ test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves t
 test("enqueue: the plan card accepted twice at once — the repeat, queued before the write card existed, does not approve it", async () => {
   for (let repetition = 0; repetition < 3; repetition += 1) {
     const { user, client } = await newUser();
-    const result = await repeatedAccept(client, pool, user, { at: "plan", offsetMs: 0, strategy: "enqueue" });
+    const result = await repeatedAccept(client, served.pool, user, { at: "plan", offsetMs: 0, strategy: "enqueue" });
     // The 8-write card the first accept led to stays open, nothing of it applied.
-    expect(result, server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, extraWrites: 0, forks: 0, card: "place" });
+    expect(result, served.server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, extraWrites: 0, forks: 0, card: "place" });
     expect(await appliedWrites(user)).toBe(0);
   }
 }, 120_000);
@@ -85,7 +69,7 @@ const cases: Array<[Strategy, "plan" | "write", number[]]> = [
 test.each(cases)("%s: the %s card accepted, the anonymous accept repeated later — no write approved whose card was raised after the repeat", async (strategy, at, offsets) => {
   for (const offsetMs of offsets) {
     const { user, client } = await newUser();
-    const result = await repeatedAccept(client, pool, user, { at, offsetMs, strategy });
+    const result = await repeatedAccept(client, served.pool, user, { at, offsetMs, strategy });
     const context = `${strategy} ${at}@${offsetMs}ms: ${JSON.stringify(result)}`;
     expect(result.unseen, context).toBe(0);
     expect(result.forks, context).toBe(0);

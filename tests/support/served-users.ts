@@ -5,7 +5,10 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import { SignJWT } from "jose";
-import type { LangGraphDevServer } from "./langgraph-dev.js";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { startLangGraphDev, type LangGraphDevServer } from "./langgraph-dev.js";
+import type { TestPostgres } from "./postgres.js";
 
 /** A signed token naming `sub` (none when undefined), by default with the served secret and valid for 10 minutes. */
 export function signToken(secret: string, sub: string | undefined, options: { secret?: string; expiresAt?: number } = {}): Promise<string> {
@@ -26,4 +29,46 @@ export async function refusal(request: Promise<unknown>): Promise<number> {
   } catch (error) {
     return (error as { status?: number }).status ?? -1;
   }
+}
+
+/** A served Tempo on its own Postgres: the database, a small pool on it, and `langgraph dev` with tokens on. */
+export interface ServedOnPostgres {
+  readonly postgres: TestPostgres;
+  readonly pool: pg.Pool;
+  readonly server: LangGraphDevServer;
+}
+
+/**
+ * Registers the beforeAll / afterAll that start Postgres (`startPostgres`), a pool on it and `langgraph dev` with
+ * TEMPO_AUTH_JWT_SECRET=`secret` and DATABASE_URL on it (the schedules and the execution log there), and stop them.
+ */
+export function useServedOnPostgres(secret: string, startPostgres: () => Promise<TestPostgres>): ServedOnPostgres {
+  let postgres: TestPostgres | undefined;
+  let pool: pg.Pool | undefined;
+  let server: LangGraphDevServer | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+    server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: secret, DATABASE_URL: postgres.url });
+  }, 150_000);
+  afterAll(async () => {
+    await server?.stop();
+    await pool?.end();
+    await postgres?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} has not started`);
+    return value;
+  };
+  return {
+    get postgres() {
+      return started(postgres, "Postgres");
+    },
+    get pool() {
+      return started(pool, "the pool");
+    },
+    get server() {
+      return started(server, "langgraph dev");
+    },
+  };
 }
