@@ -91,7 +91,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         }
         startFromLatestCheckpoint(kwargs);
         if (typeof value.run_id === "string") runOwners.record(value.run_id, user.identity);
-        // A thread the run creates (no thread id, or if_not_exists: "create") is owned by the caller too.
+        // A thread the run creates (`if_not_exists: "create"`) is owned by the caller too.
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
       })

@@ -27,15 +27,12 @@ export function runCreatedAt(runId: unknown, admittedAt: number): number {
   return uuid7Time(runId) ?? admittedAt;
 }
 
-/** When the card `snapshot` waits on was raised at the earliest (its checkpoint's time), or undefined. */
-export function cardRaisedAt(snapshot: Pick<StateSnapshot, "createdAt">): number | undefined {
-  const time = snapshot.createdAt ? Date.parse(snapshot.createdAt) : Number.NaN;
-  return Number.isNaN(time) ? undefined : time;
-}
-
-/** True when an answer created at `createdAt` cannot have seen the card of `snapshot`. */
+/**
+ * True when an answer created at `createdAt` cannot have seen the card of `snapshot`: created before the card's
+ * checkpoint, the earliest the card was raised. Strictly before: a caller in the same process may answer within the
+ * millisecond the card's checkpoint was made.
+ */
 export function sentBeforeCard(createdAt: number, snapshot: Pick<StateSnapshot, "createdAt">): boolean {
-  const raised = cardRaisedAt(snapshot);
-  // Strictly before: a caller in the same process may answer within the millisecond the card's checkpoint was made.
-  return raised !== undefined && createdAt < raised;
+  const raised = snapshot.createdAt ? Date.parse(snapshot.createdAt) : Number.NaN;
+  return !Number.isNaN(raised) && createdAt < raised;
 }
