@@ -146,11 +146,25 @@ export function startTask(
   return {
     ...CLEARED_TASK,
     phase: nextPhase(state.phase, "start_task"),
-    goal: task.goal,
+    goal: boundedGoal(task.goal),
     maxRounds: task.maxRounds,
     workflowVersion: task.workflowVersion,
     taskStartMessageId: state.messages.at(-1)?.id ?? null,
   };
+}
+
+/** Longest goal a task keeps, in characters: the goal is repeated in every stage's prompt and in the task's answer. */
+export const MAX_GOAL_CHARACTERS = 1_000;
+
+/**
+ * The task's goal: the request as the user wrote it, up to {@link MAX_GOAL_CHARACTERS}; a longer message (a pasted
+ * document) keeps its beginning and says how much more the message holds — the whole message stays in the
+ * conversation, where each prompt's budget bounds it.
+ */
+export function boundedGoal(text: string): string {
+  if (text.length <= MAX_GOAL_CHARACTERS) return text;
+  const kept = text.slice(0, MAX_GOAL_CHARACTERS).replace(/[\ud800-\udbff]$/, "");
+  return `${kept.trimEnd()} […${text.length - kept.length} more characters in your message]`;
 }
 
 /** reply: the chat stage answered without a task. */

@@ -181,6 +181,26 @@ test("a model that writes the final summary as JSON: the person reads text, as f
   expect(outcome.answers[0]).not.toMatch(/^\s*(```|\{)/);
 });
 
+test("a 99 000-character request through the strict server: every prompt is cut to its stage's budget, no request refused, the week arranged as for the short request", async () => {
+  // The request, then a pasted wall of text: over every stage's prompt budget (chat 4 000 tokens).
+  const long = `${DEMO}\n${"Here are my notes from the lecture. ".repeat(2_750)}`;
+  expect(long.length).toBeGreaterThan(99_000);
+  const first = double.requests.length;
+  const outcome = await converse(modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }), sampleWeek(), [long], false);
+  const requests = double.requests.slice(first);
+  expect(requests.filter((request) => request.refusal)).toEqual([]);
+  expect(outcome.error).toBeUndefined();
+  expect(outcome.phases).toEqual(["done"]);
+  // The goal keeps the request's first 1 000 characters: the week is arranged as for the short request, and the
+  // answer a person reads does not echo the pasted text.
+  expect(outcome.schedule).toEqual(demoReference.schedule);
+  expect(outcome.answers).toEqual(demoReference.answers);
+  // Each request the model server got is far below the message's size, and says where it was cut.
+  const sizes = requests.map((request) => JSON.stringify(request.body.messages).length);
+  expect(Math.max(...sizes)).toBeLessThan(40_000);
+  expect(requests.some((request) => /characters cut to fit the context budget/.test(JSON.stringify(request.body.messages)))).toBe(true);
+});
+
 /** One message through the double with one imperfection on: the outcome, the refusals, the stages asked. */
 async function withImperfection(imperfection: Imperfection, toolCalling: "native" | "json", week: ScheduleState, message: string) {
   double.set({ imperfections: [imperfection] });

@@ -97,7 +97,9 @@ describe("messages the graph cannot use", () => {
     const text = `Add this note: ${"x".repeat(100_000 - 15)}`;
     const first = await graph.invoke(message(text), config);
     expect(first.phase).toBe("waiting_confirm");
-    expect(first.goal).toBe(text);
+    // The whole message is in the thread; the task's goal keeps its first 1 000 characters and says how much more.
+    expect(String(first.messages.find((entry) => entry.getType() === "human")?.content)).toBe(text);
+    expect(first.goal).toBe(`${text.slice(0, 1_000)} […${text.length - 1_000} more characters in your message]`);
   });
 });
 
