@@ -25,9 +25,9 @@
  * - Store: only namespaces under the caller's own `["tempo", "users", <user>]`.
  * - Crons: not served (refused).
  * - Runs: only on a thread (stateless runs are refused: a card needs a thread
- *   to be answered on); a run never starts from an earlier checkpoint
- *   (`checkpoint_id`, `checkpoint`): `langgraph dev` would copy it into the
- *   thread's stored config and start every later run there.
+ *   to be answered on); a run always starts from the thread's latest
+ *   checkpoint: a `checkpoint_id` (useStream sends the head it last read) is
+ *   kept as what the sender saw and checked by the run (`startFromLatestCheckpoint`).
  * - Anything else: refused.
  * - Routes the per-resource rules do not reach (`/internal/*`, thread-less and
  *   cross-thread run streams and joins, useStream's protocol routes, crons)
@@ -35,6 +35,7 @@
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
 import type { AuthSettings } from "../config/environment.js";
+import { SEEN_CHECKPOINT_KEY } from "../graphs/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
@@ -158,25 +159,25 @@ type RunKwargs = { command?: { update?: unknown; goto?: unknown }; config?: { co
 /**
  * A run starts from the thread's latest checkpoint. `langgraph dev` copies a run's `configurable` into the
  * thread's stored config (`dist/storage/ops.mjs`, `Runs.put`) and merges that into every later run, so a
- * `checkpoint_id` (sent as `checkpoint_id`, `checkpoint` or `config.configurable.checkpoint_id`) would start them
- * all from that old checkpoint, where every answer is stale. It is refused; and the key is set to `undefined` on
- * every run, which also overrides one a thread's stored config already holds (the server merges the run's
- * `configurable` last and stores the result).
+ * `checkpoint_id` left there would start them all from that checkpoint, where every answer is stale. Agent Chat UI
+ * (useStream) sends the thread's head as it last read it with every submit: that is what its user saw, so it is kept
+ * as the run's seen checkpoint (`SEEN_CHECKPOINT_KEY`, which the run checks compare with the latest — an answer
+ * sent from an older view is STALE_RESUME) and `checkpoint_id` is set to `undefined` on every run, which also
+ * overrides one a thread's stored config holds (the server merges the run's `configurable` last and stores the
+ * result). A run addressed into a subgraph (`checkpoint_ns`, `checkpoint_map`) is refused.
  */
 function startFromLatestCheckpoint(kwargs: RunKwargs): void {
   const configurable = kwargs.config?.configurable ?? {};
   const checkpointNamespace = configurable.checkpoint_ns;
   const checkpointMap = configurable.checkpoint_map;
-  const namesCheckpoint =
-    hasValue(configurable.checkpoint_id) ||
+  if (
     (hasValue(checkpointMap) && !(typeof checkpointMap === "object" && Object.keys(checkpointMap as object).length === 0)) ||
-    (hasValue(checkpointNamespace) && checkpointNamespace !== "");
-  if (namesCheckpoint) {
-    throw forbidden(
-      "A run starts from the thread's latest checkpoint: `checkpoint_id` / `checkpoint` are refused (the server would keep it in the thread's config and start every later run from it). Send the run without it; to start over, create a new thread.",
-    );
+    (hasValue(checkpointNamespace) && checkpointNamespace !== "")
+  ) {
+    throw forbidden("A run starts from the thread's latest checkpoint: `checkpoint_ns` / `checkpoint_map` are refused. Send the run without them.");
   }
-  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined } };
+  const seen = typeof configurable.checkpoint_id === "string" && configurable.checkpoint_id !== "" ? configurable.checkpoint_id : undefined;
+  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: seen } };
 }
 
 /** The filter that limits an action to the caller's own resources. */

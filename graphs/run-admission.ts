@@ -28,14 +28,14 @@ import { ensureConfiguration, type WorkflowSettings } from "../config/configurat
 import { assertResumeIsCurrent, namesCard } from "../contracts/cards.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
-import { InvalidResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
+import { InvalidResumeError, StaleResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
 import { isRetryPhrase } from "../nodes/chat.js";
 import { runCreatedAt, sentBeforeCard } from "./card-seen.js";
 import { assertKnownCommand } from "./commands.js";
 import { checkConfigurableIds, checkInputContent, checkMessageIds, checkRunMetadata, inputMessages } from "./input-check.js";
 import { assertThreadOwner } from "./ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
-import type { RunOptions } from "./run-options.js";
+import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
 
 /** What the run checks read of the graph: its state, and whether it has a checkpointer at all. */
@@ -140,6 +140,15 @@ export async function checkRun(
   assertThreadOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
   const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  // A served answer sent from the thread's head as its client last read it: the thread must still be there.
+  const seen = (config.configurable as Record<string, unknown> | undefined)?.[SEEN_CHECKPOINT_KEY];
+  const head = latest.config.configurable?.checkpoint_id;
+  if (resume && typeof seen === "string" && head !== undefined && seen !== head) {
+    throw new StaleResumeError(
+      `This answer was sent while the thread stood at checkpoint ${seen}; it has moved on since (now ${String(head)}), so the card it answered may be gone. Nothing was changed: read the thread's state, then answer what it waits on now.`,
+      { threadId, seenCheckpointId: seen, checkpointId: head },
+    );
+  }
   // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
   if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
   // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken

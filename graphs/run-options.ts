@@ -40,6 +40,14 @@ export function pinnedTo(checkpointId: string | undefined, options: RunOptions):
 export const BRANCH_RUN_KEY = "tempo_branch_run";
 
 /**
+ * The configurable key holding the checkpoint a served client last read — the `checkpoint_id` useStream sends with
+ * every submit (the thread's head as it saw it). The auth handler moves it here (a run always starts from the
+ * thread's latest checkpoint), and the run checks refuse an answer sent from a view the thread has since moved past
+ * (STALE_RESUME).
+ */
+export const SEEN_CHECKPOINT_KEY = "tempo_seen_checkpoint";
+
+/**
  * A run its caller addressed to a checkpoint (`configurable.checkpoint_id`, time travel) branches the thread there on
  * purpose: marked so Tempo's saver does not refuse its saves as a second run going on from that checkpoint.
  */

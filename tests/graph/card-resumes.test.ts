@@ -11,6 +11,7 @@ import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
 import { StaleResumeError } from "../../errors/index.js";
+import { SEEN_CHECKPOINT_KEY } from "../../graphs/run-options.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 
@@ -171,6 +172,20 @@ describe("approve / edit / reject, v1 and legacy", () => {
 });
 
 describe("STALE_RESUME: answers bound to a card", () => {
+  test("an answer sent with the head its client read (useStream's checkpoint, kept as the seen checkpoint) applies while the thread is there; from an older view it is refused and nothing changes", async () => {
+    const { graph, config } = await atPlanCard("seen-checkpoint");
+    const head = String((await graph.getState(config)).config.configurable?.checkpoint_id);
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+    const older = String(history.at(-1)!.config.configurable?.checkpoint_id);
+    expect(older).not.toBe(head);
+    const from = (seen: string) => ({ ...config, configurable: { ...config.configurable, [SEEN_CHECKPOINT_KEY]: seen } });
+    await expect(graph.invoke(resume(approve), from(older))).rejects.toBeInstanceOf(StaleResumeError);
+    expect(String((await graph.getState(config)).config.configurable?.checkpoint_id)).toBe(head);
+    const answered = await graph.invoke(resume(approve), from(head));
+    expect((interruptsOf(answered)[0]?.value as Card | undefined)?.action_requests[0]?.name).toBe("add_note");
+  });
+
   test("a resume addressed by interrupt id applies while that card is pending; later, or to another id, it is refused and nothing changes", async () => {
     const { domain, graph, config } = await atPlanCard("stale-map", [addNote("x"), addNote("y"), done]);
     const plan = await waitingCard(graph, config);

@@ -10,6 +10,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
+import { SEEN_CHECKPOINT_KEY } from "../../graphs/run-options.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
 
 const SECRET = "a-test-secret-of-at-least-thirty-two-characters";
@@ -205,14 +206,18 @@ describe("resource actions", () => {
     expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
   });
 
-  test("runs only on a thread, and never from an earlier checkpoint; a checkpoint a thread's stored config holds is overridden", async () => {
+  test("runs only on a thread, always from its latest checkpoint: a sent checkpoint_id is kept as what the sender saw; a checkpoint a thread's stored config holds is overridden", async () => {
     await expect(authorize(auth, "threads:create_run", "bob", { run_id: "r", kwargs: { config: { configurable: {} } } })).rejects.toMatchObject({ status: 403 });
-    for (const configurable of [{ checkpoint_id: "1f0-old" }, { checkpoint_map: { "": "1f0-old" } }, { checkpoint_ns: "sub:1" }]) {
+    for (const configurable of [{ checkpoint_map: { "": "1f0-old" } }, { checkpoint_ns: "sub:1" }]) {
       await expect(authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } })).rejects.toMatchObject({
         status: 403,
         message: expect.stringContaining("latest checkpoint"),
       });
     }
+    // What useStream sends with every submit: the head it read. The run starts from the latest; the head is kept.
+    const sent: Record<string, unknown> = { config: { configurable: { checkpoint_id: "1f0-head", checkpoint_ns: "", checkpoint_map: {} } } };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: sent })).toEqual({ owner: "bob" });
+    expect((sent.config as { configurable: Record<string, unknown> }).configurable).toMatchObject({ checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: "1f0-head" });
     const kwargs: Record<string, unknown> = { config: { configurable: { checkpoint_ns: "", checkpoint_map: {}, max_rounds: 3 } } };
     expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs })).toEqual({ owner: "bob" });
     const configurable = (kwargs.config as { configurable: Record<string, unknown> }).configurable;

@@ -8,7 +8,8 @@
  * items, the protocol routes before Alice ever used them, and
  * `/internal/truncate`; every one is refused and Alice's thread is as it was,
  * and Alice herself still streams, joins and drives her thread. A run sent
- * with `checkpoint_id` is refused, never reaches the thread's stored config,
+ * with `checkpoint_id` starts from the latest checkpoint (an answer from an older view is STALE_RESUME), never
+ * reaches the thread's stored config,
  * and Alice's next answer moves her thread on.
  */
 import type { Client } from "@langchain/langgraph-sdk";
@@ -201,28 +202,33 @@ test("useStream's protocol routes belong to the thread's owner: a stranger who n
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
 }, 60_000);
 
-test("a run naming a checkpoint is refused, never sticks to the thread, and the owner's next answer moves the thread on", async () => {
+test("a run naming a checkpoint starts from the latest one: an answer sent from an earlier view is STALE_RESUME, the checkpoint never sticks to the thread, and an answer from the head (what useStream sends) moves the thread on", async () => {
   const history = await alice.threads.getHistory(aliceThread, { limit: 100 });
   const earliest = history.at(-1)!.checkpoint.checkpoint_id!;
+  const head = (await alice.threads.getState(aliceThread)).checkpoint.checkpoint_id!;
   const accept = { resume: { type: "accept", args: null } };
-  const attempts = {
-    checkpointId: await refusal(alice.runs.create(aliceThread, "tempo", { command: accept, checkpointId: earliest })),
-    checkpoint: await refusal(alice.runs.create(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } })),
-    configurable: await refusal(alice.runs.create(aliceThread, "tempo", { input: ARRANGE, config: { configurable: { checkpoint_id: earliest } } })),
-  };
-  expect(attempts).toEqual({ checkpointId: 403, checkpoint: 403, configurable: 403 });
+  // The run is created and refused by the run checks: what the client reads is the typed error.
+  const outcome = (options: Parameters<typeof alice.runs.wait>[2]) => alice.runs.wait(aliceThread, "tempo", options).then(JSON.stringify, String);
+  expect(await outcome({ command: accept, checkpointId: earliest })).toContain("StaleResumeError");
+  expect(await outcome({ command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } })).toContain("StaleResumeError");
+  expect(await refusal(alice.runs.create(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "sub:1", checkpoint_map: {} } }))).toBe(403);
+  expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
   const protocol = await fetch(`${server.apiUrl}/threads/${aliceThread}/commands`, {
     method: "POST",
     headers: { ...headers.alice, "content-type": "application/json" },
-    body: JSON.stringify({ id: 7, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE, config: { configurable: { checkpoint_id: earliest } } } }),
+    body: JSON.stringify({ id: 7, method: "run.start", params: { assistant_id: "tempo", input: accept, config: { configurable: { checkpoint_id: earliest, checkpoint_ns: "sub:1" } } } }),
   });
   expect(await protocol.text()).toContain("checkpoint");
-  const thread = await alice.threads.get(aliceThread);
-  expect(JSON.stringify(thread.config ?? {})).not.toContain(earliest);
+  // No checkpoint to start from sticks to the thread's stored config (what a run last saw is recorded as that,
+  // and every run sets it anew).
+  const storedCheckpoint = async () => ((await alice.threads.get(aliceThread)).config?.configurable as Record<string, unknown> | undefined)?.checkpoint_id;
+  expect(await storedCheckpoint()).toBeUndefined();
 
-  // Her answer to the plan card is taken (not STALE_RESUME): the thread moves on to its first write card.
-  await alice.runs.wait(aliceThread, "tempo", { command: accept });
+  // Her answer to the plan card, sent with the head she read (as Agent Chat UI sends it), is taken: the thread moves
+  // on to its first write card, and no checkpoint sticks to its config.
+  await alice.runs.wait(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: head, checkpoint_ns: "", checkpoint_map: {} } });
   const next = await alice.threads.getState(aliceThread);
   expect(cardOf(next)?.action_request.action).toBe("place");
+  expect(await storedCheckpoint()).toBeUndefined();
   expect(JSON.stringify((await alice.threads.get(aliceThread)).config ?? {})).not.toContain(earliest);
 }, 120_000);

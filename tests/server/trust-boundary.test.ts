@@ -101,7 +101,7 @@ test("another user can neither read, run, change nor take over a thread; its own
     updateState: 404,
     run: 404,
     resume: 404,
-    fork: 403,
+    fork: 404,
     rollback: 404,
     storeSearch: 403,
     storePut: 403,
