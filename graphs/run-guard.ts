@@ -36,7 +36,7 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endThreadUpdate } from "./end-thread.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
-import { markedBranch, pinnedTo, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
+import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "./tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 
@@ -81,12 +81,13 @@ type TempoGraphFields = ConstructorParameters<typeof CompiledStateGraph<T["S"], 
 type Input = Parameters<Base["invoke"]>[0];
 
 /**
- * No route around a card: state set by hand (an approved write, another owner) would skip the human. The one update
- * let through is ending the thread — `updateState(config, null, END)` — which sets nothing itself: it is written as
- * the end_thread transition (`endThreadUpdate`). LangGraph's `updateState` calls `this.bulkUpdateState`, so that
- * call is let through while this graph is ending a thread, and only then.
+ * No route around a card: state set by hand (an approved write, another owner) would skip the human. The updates
+ * let through are the guard's own: ending the thread — `updateState(config, null, END)` — which sets nothing itself
+ * (it is written as the end_thread transition, `endThreadUpdate`), and saving a new message's input before its run
+ * (`savesInputFirst`). LangGraph's `updateState` calls `this.bulkUpdateState`, so that call is let through while
+ * this graph makes one of those updates, and only then.
  */
-const ending = new AsyncLocalStorage<TempoCompiledGraph>();
+const ownUpdate = new AsyncLocalStorage<TempoCompiledGraph>();
 
 /** The Tempo graph: LangGraph's compiled graph whose run, state and update methods go through Tempo's run checks. */
 export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]> {
@@ -139,8 +140,14 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const { settings, threadLock } = this.runGuard;
     const checked = this.checkedOptions(options);
     const run = await admitRun(this, input, checked, settings, threadLock);
-    const start = (check: RunCheck) =>
-      super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, withRecursionLimit(markedBranch(options), settings)), check.input, check.snapshot));
+    const start = async (check: RunCheck) => {
+      const runOptions = withRecursionLimit(markedBranch(options), settings);
+      if (!savesInputFirst(check.input, check.snapshot, runOptions)) {
+        return super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, runOptions), check.input, check.snapshot));
+      }
+      await ownUpdate.run(this, () => super.updateState({ configurable: runOptions.configurable as Record<string, unknown> }, check.input, "__input__"));
+      return super.stream(null, { ...runOptions, durability: "exit" });
+    };
     let inner: AsyncIterable<unknown>;
     try {
       inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);
@@ -204,14 +211,14 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
 
   override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
     if (asNode !== END || (values !== null && values !== undefined)) throw stateChangeRefused();
-    return ending.run(this, async () => {
+    return ownUpdate.run(this, async () => {
       const update = await endThreadUpdate(await this.getState(config as RunnableConfig), this.runGuard.domain, this.runGuard.executionLog);
       return update ? super.updateState(config, update.values, update.asNode) : super.updateState(config, values, asNode);
     });
   }
 
   override async bulkUpdateState(...args: Parameters<Base["bulkUpdateState"]>): ReturnType<Base["bulkUpdateState"]> {
-    if (ending.getStore() === this) return super.bulkUpdateState(...args);
+    if (ownUpdate.getStore() === this) return super.bulkUpdateState(...args);
     throw stateChangeRefused();
   }
 }

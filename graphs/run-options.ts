@@ -7,6 +7,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { inputMessages } from "./input-check.js";
+import { runPoint } from "./stopped-run.js";
 
 /** A run's options, as LangGraph's `stream` / `streamEvents` take them. */
 export type RunOptions = Record<string, unknown>;
@@ -68,12 +69,10 @@ const ANSWERS_WITHOUT_WRITES: ReadonlySet<string> = new Set(["confirm_plan", "as
  * A run that fails with an error is saved where it failed (LangGraph saves such a run when it ends, error or not) and
  * goes on from there, as any stopped run; a process that dies mid-run leaves the card it answered open (its answer
  * recorded: the next resume, "continue" or message carries it on), so nothing the user sent is lost.
- * Every other run saves every step ("async", LangGraph's default): a new message on an idle thread — its input is
- * saved before anything runs, so a worker killed mid-run leaves a stopped run that is carried on, never a request
- * lost without a word (an "exit" save cut by a kill leaves nothing to carry on: issue 25) — the answer to a write
- * card and messages on a task under way (retries): each step transition is a checkpoint, a crash resumes from the
- * last step, and a write waits for the checkpoint of its step to be saved (one resume per card). Undefined leaves
- * LangGraph's default.
+ * A new message on an idle thread is saved as its input first, then runs "exit" too (`savesInputFirst`).
+ * Every other run saves every step ("async", LangGraph's default): the answer to a write card and messages on a task
+ * under way (retries): each step transition is a checkpoint, a crash resumes from the last step, and a write waits
+ * for the checkpoint of its step to be saved (one resume per card). Undefined leaves LangGraph's default.
  */
 export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefined): "exit" | undefined {
   if (snapshot === undefined) return undefined;
@@ -85,6 +84,20 @@ export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefine
     ...snapshot.tasks.flatMap((task) => task.interrupts.map((interrupt) => (interrupt.value as { kind?: string } | undefined)?.kind)),
   ];
   return waitingOn.length > 0 && waitingOn.every((kind) => kind !== undefined && ANSWERS_WITHOUT_WRITES.has(kind)) ? "exit" : undefined;
+}
+
+/**
+ * A new message on a thread whose last run ended (nothing waits, nothing to carry on): its input is saved first, as
+ * LangGraph's own input checkpoint (`updateState(config, input, "__input__")`), and the run goes on from there with
+ * durability "exit" — saved once more when it stops at a card or a question, or ends. Such a run applies no write
+ * (writes apply only in the run that answers their card), so a worker killed mid-run leaves the saved input: a
+ * stopped run, carried on by the next resume, "continue" or message — the request is never lost, and small talk costs
+ * two checkpoints a turn instead of one per step. Not when the caller chose a durability or addressed a checkpoint.
+ */
+export function savesInputFirst(input: unknown, snapshot: StateSnapshot | undefined, options: RunOptions | undefined): boolean {
+  if (snapshot === undefined || options?.durability !== undefined || isCommand(input)) return false;
+  if (((options?.configurable ?? {}) as { checkpoint_id?: unknown }).checkpoint_id) return false;
+  return inputMessages(input).length > 0 && runPoint(snapshot) === "idle";
 }
 
 /** Options with the run kind's durability, unless the caller chose one. */

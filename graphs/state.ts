@@ -84,7 +84,11 @@ export type PendingInteraction =
   | { kind: "confirm_tool"; tools: [PendingTool, ...PendingTool[]] }
   | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
 
-/** Memory recalled at invocation start (the memory layer fills it; empty until then). */
+/**
+ * Memory recalled at invocation start (the memory layer fills it; empty until then). It lives for the invocation: the
+ * store holds it, recall reads it again when the next message arrives, and memorize empties it when the invocation
+ * ends — so a checkpoint between turns holds no copy of the store (a task's cards in between keep it).
+ */
 export interface RecalledMemory {
   /** The user's durable TaskState rendered as text (docs/design.md#taskstate). */
   taskState: string;
@@ -222,8 +226,13 @@ export const TempoAnnotation = Annotation.Root({
   /** Id of the last message memorize has summarised; the next invocation's messages follow it. */
   memorizedUpTo: lastValue<string | null>(() => null),
   /** What the memory layer recalled at invocation start. */
-  recalled: lastValue<RecalledMemory>(() => ({ taskState: "", facts: [], episodes: [], conversation: [] })),
+  recalled: lastValue<RecalledMemory>(nothingRecalled),
 });
+
+/** The recalled memory of no invocation (a new thread, a turn that ended, a cleared thread). */
+export function nothingRecalled(): RecalledMemory {
+  return { taskState: "", facts: [], episodes: [], conversation: [] };
+}
 
 export type TempoState = typeof TempoAnnotation.State;
 export type TempoUpdate = typeof TempoAnnotation.Update;

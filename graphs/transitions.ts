@@ -26,7 +26,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { newId } from "../nodes/shared/messages.js";
-import { emptyWorkingMemory, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import { emptyWorkingMemory, nothingRecalled, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -178,7 +178,7 @@ export function clearThread(state: Builder): TempoUpdate {
   return {
     ...CLEARED_TASK,
     outcome,
-    recalled: { taskState: "", facts: [], episodes: [], conversation: [] },
+    recalled: nothingRecalled(),
     phase: nextPhase(state.phase, "clear"),
   };
 }

@@ -10,7 +10,7 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { nothingRecalled, type RecalledMemory, type TempoState, type TempoUpdate } from "../graphs/state.js";
 import { planHistoryCompression } from "../memory/compression.js";
 import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
@@ -51,8 +51,10 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       }
     }
 
+    // The recalled memory lived for this invocation; the next one recalls afresh (the store holds it).
+    const forget = isNothingRecalled(state.recalled) ? {} : { recalled: nothingRecalled() };
     const compression = compressHistory(state, dependencies);
-    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null };
+    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null, ...forget };
     if (store) {
       const summary = await summarizeTurns(compression.remove, dependencies, config);
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
@@ -60,6 +62,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     return {
       messages: compression.remove.filter((message) => message.id).map((message) => new RemoveMessage({ id: message.id! })),
       memorizedUpTo: state.messages.at(-1)?.id ?? null,
+      ...forget,
     };
   }
 
@@ -147,3 +150,6 @@ function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
   return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
 }
 
+function isNothingRecalled(recalled: RecalledMemory): boolean {
+  return recalled.taskState === "" && recalled.facts.length === 0 && recalled.episodes.length === 0 && recalled.conversation.length === 0;
+}

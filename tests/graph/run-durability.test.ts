@@ -5,14 +5,15 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { durabilityFor, withDurability } from "../../graphs/run-options.js";
+import { durabilityFor, savesInputFirst, withDurability } from "../../graphs/run-options.js";
 
 const message = { messages: [new HumanMessage("hello")] };
 const answer = new Command({ resume: { type: "accept", args: null } });
 
-function thread(values: Record<string, unknown>, waitingOn?: string): StateSnapshot {
+function thread(values: Record<string, unknown>, waitingOn?: string, next: string[] = []): StateSnapshot {
   const interrupts = waitingOn ? [{ id: "i", value: { kind: waitingOn } }] : [];
-  return { values, next: [], tasks: [{ id: "t", name: "confirm", interrupts }], config: {}, metadata: undefined, createdAt: undefined, parentConfig: undefined } as unknown as StateSnapshot;
+  const tasks = waitingOn || next.length > 0 ? [{ id: "t", name: next[0] ?? "confirm", interrupts }] : [];
+  return { values, next, tasks, config: {}, metadata: undefined, createdAt: undefined, parentConfig: undefined } as unknown as StateSnapshot;
 }
 
 describe("durabilityFor", () => {
@@ -44,5 +45,24 @@ describe("durabilityFor", () => {
     expect(withDurability({}, message, idle)).toEqual({});
     expect(withDurability({ durability: "sync" }, message, idle)).toEqual({ durability: "sync" });
     expect(withDurability({}, answer, thread({ phase: "waiting_confirm", pending: { kind: "confirm_tool", tools: [] } }, "confirm_tool"))).toEqual({});
+  });
+});
+
+describe("savesInputFirst", () => {
+  const idle = thread({ phase: "chatting", pending: null });
+
+  test("a new message on a thread whose last run ended is saved as its input before it runs", () => {
+    expect(savesInputFirst(message, idle, {})).toBe(true);
+    expect(savesInputFirst(message, thread({ phase: "done", pending: null }), { configurable: { thread_id: "t" } })).toBe(true);
+  });
+
+  test("not an answer, a message to a card, a stopped run, an empty input, a new thread, the caller's durability or checkpoint", () => {
+    expect(savesInputFirst(answer, idle, {})).toBe(false);
+    expect(savesInputFirst(message, thread({ phase: "waiting_confirm", pending: { kind: "confirm_plan" } }, "confirm_plan"), {})).toBe(false);
+    expect(savesInputFirst(message, thread({ phase: "executing", pending: null }, undefined, ["execute"]), {})).toBe(false);
+    expect(savesInputFirst({ messages: [] }, idle, {})).toBe(false);
+    expect(savesInputFirst(message, undefined, {})).toBe(false);
+    expect(savesInputFirst(message, idle, { durability: "async" })).toBe(false);
+    expect(savesInputFirst(message, idle, { configurable: { checkpoint_id: "1ef" } })).toBe(false);
   });
 });

@@ -66,21 +66,27 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(Number(copies.rows[0]?.count)).toBeLessThan(snapshots.length / 5);
   });
 
-  test("the plan card's answer saves one checkpoint; a new message and the answer to a write card save every step, the message's input first; every checkpoint reads its own messages", async () => {
+  test("a new message saves its input, then once where it stops; the plan card's answer saves one checkpoint; the answer to a write card every step; every checkpoint reads its own messages", async () => {
     const threadId = `delta-durability-${target.kind}`;
     await seedStudent(env.tempo, threadId);
     await env.tempo.graph.invoke(userMessage("hello"), studentThread(threadId));
     const started = await checkpointCount(env.tempo, threadId);
-    // A chat turn saves its input, then each step: a worker killed mid-run leaves a run to carry on, not a lost message.
+    // A chat turn saves its input first (a worker killed mid-run leaves a run to carry on, not a lost message), then
+    // once when it ends.
     await env.tempo.graph.invoke(userMessage("thanks"), studentThread(threadId));
     const chatted = await checkpointCount(env.tempo, threadId);
-    expect(chatted).toBeGreaterThanOrEqual(started + 3);
+    expect(chatted).toBe(started + 2);
+    const [ended, input] = await history(env.tempo, threadId);
+    expect(input!.metadata?.source).toBe("input");
+    expect(input!.next).toEqual(["__start__"]);
+    expect(ended!.next).toEqual([]);
+    expect(texts(ended!).at(-2)).toBe("thanks");
 
-    // Planning a new task ends at the plan card, every step saved, and the card can be answered.
+    // Planning a new task: its input, then the plan card, where the run stops; the card can be answered.
     const planned = await env.tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId));
     expect(interruptsOf(planned)).toHaveLength(1);
     const atPlanCard = await checkpointCount(env.tempo, threadId);
-    expect(atPlanCard).toBeGreaterThanOrEqual(chatted + 3);
+    expect(atPlanCard).toBe(chatted + 2);
     // The plan card's answer runs the plan up to its first write card, and is saved once, there.
     const resumed = await env.tempo.graph.invoke(accept(), studentThread(threadId));
     expect(cardOf(resumed)).toBe("place");
