@@ -4,6 +4,8 @@
  * which mode it runs in, so an open server is never open by surprise.
  */
 import { readAuthSettings } from "../config/environment.js";
+import { servedGraph } from "../graphs/index.js";
+import { AppliedCards } from "./applied-cards.js";
 import { createTempoAuth } from "./tempo-auth.js";
 import { tokensRequired } from "./tokens.js";
 
@@ -12,8 +14,14 @@ export { AuthenticationError, createTokenVerifier, tokensRequired, type TokenUse
 
 const settings = readAuthSettings();
 
+/**
+ * Cards the execution log holds as applied are settled before a read (`applied-cards.ts`), with the served graph's
+ * log: the same module instance the server loads for `./graphs/index.ts:graph`, built on first use.
+ */
+const appliedCards = new AppliedCards(async () => (await servedGraph()).dependencies.executionLog);
+
 /** The handler `langgraph.json` points at (`./auth/index.ts:auth`). */
-export const auth = createTempoAuth(settings);
+export const auth = createTempoAuth(settings, undefined, appliedCards);
 
 console.warn(
   tokensRequired(settings)

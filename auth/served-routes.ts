@@ -85,7 +85,7 @@ export async function guardServedRoute(request: Request, identity: string, runOw
 }
 
 /** The path's non-empty segments, percent-decoded (the server routes on the decoded path). */
-function segmentsOf(request: Request): string[] {
+export function segmentsOf(request: Request): string[] {
   return new URL(request.url).pathname
     .split("/")
     .filter((segment) => segment !== "")
@@ -99,7 +99,7 @@ function segmentsOf(request: Request): string[] {
 }
 
 /** The headers that carry the caller's token, for a loopback request made as the caller. */
-function credentialsOf(request: Request): Record<string, string> {
+export function credentialsOf(request: Request): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of ["authorization", "x-api-key"]) {
     const value = request.headers.get(name);
@@ -108,7 +108,7 @@ function credentialsOf(request: Request): Record<string, string> {
   return headers;
 }
 
-async function loopback(url: string, init: RequestInit): Promise<Response> {
+export async function loopback(url: string, init: RequestInit): Promise<Response> {
   const fetch = (globalThis as Record<symbol, LoopbackFetch | undefined>)[LOOPBACK_FETCH];
   // Outside the LangGraph server (no loopback bound), ownership cannot be checked: refuse rather than guess.
   if (!fetch) throw new HTTPException(503, { message: "Ownership of this thread or run cannot be checked outside the LangGraph server." });

@@ -37,6 +37,7 @@ import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth
 import type { AuthSettings } from "../config/environment.js";
 import { SEEN_CHECKPOINT_KEY } from "../graphs/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
+import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
 
@@ -49,8 +50,11 @@ interface User {
   permissions?: string[];
 }
 
-/** Builds the handler for `settings`; `verifier` replaces the token check (tests). */
-export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier) {
+/**
+ * Builds the handler for `settings`; `verifier` replaces the token check (tests); `appliedCards` settles a write card
+ * the execution log holds as applied before a thread is read (`applied-cards.ts`).
+ */
+export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier, appliedCards?: AppliedCards) {
   const verify = tokensRequired(settings) ? (verifier ?? createTokenVerifier(settings)) : undefined;
   // Run id → the user whose request created it: who may join it without naming its thread (served-routes.ts).
   const runOwners = new RunOwners();
@@ -60,6 +64,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .authenticate(async (request: Request) => {
         if (!verify) {
           await guardServedRoute(request, settings.userId, runOwners);
+          await appliedCards?.beforeRead(request, settings.userId);
           return { identity: settings.userId, permissions: [] };
         }
         const token = tokenOf(request);
@@ -72,6 +77,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           throw unauthorized(error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.");
         }
         await guardServedRoute(request, user.identity, runOwners);
+        await appliedCards?.beforeRead(request, user.identity);
         return user;
       })
       // Threads: owned from creation on; every other action sees only the caller's own.

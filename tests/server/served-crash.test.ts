@@ -3,14 +3,15 @@
  * are in Postgres (DATABASE_URL), the dev server's threads and checkpoints in its own in-memory store, saved to disk
  * 3 s after its last write (upstream: langgraph-api's storage/persist.mjs). A user accepts the week's 8 placements on
  * one batch card; the run applies them and ends; the server is killed (SIGKILL) before the store is saved. Restarted on
- * the same folder and database, the server shows the card again — its last saved checkpoint — while the execution
- * log holds the 8 applied writes. Whatever the answer (a rejection, or an accept), confirm reconciles the card with
- * the log: the 8 writes stay, none is applied twice, the user is told they had already been applied, and the task
- * ends arranged — never "skipped" for writes that were made.
+ * the same folder and database, the server holds the card again — its last saved checkpoint — while the execution
+ * log holds the 8 applied writes. The card is never shown: the first read of the thread (its state) or the user's
+ * first search settles it (auth/applied-cards.ts) — and an answer sent before any read is reconciled by confirm. Either
+ * way the 8 writes stay, none is applied twice, the user is told they had already been applied, and the task ends
+ * arranged — never "skipped" for writes that were made.
  *
  * The dev server saving its store in time (the run took more than 3 s between two checkpoints, or the kill came
- * late) makes the crash lose nothing: that attempt is checked as such and the setup is run again, until the card is
- * shown again (at most three attempts; the re-shown case is required).
+ * late) makes the crash lose nothing: that attempt is checked as such and the setup is run again, until the restart
+ * holds the card again (at most three attempts; the stale-card case is required).
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import { promises as fs } from "node:fs";
@@ -88,23 +89,29 @@ async function checkpointsSavedAt(folder: string): Promise<number> {
 }
 
 type Crashed = { server: LangGraphDevServer; user: string; threadId: string; killedAfterMs: number; before: Awaited<ReturnType<typeof facts>> };
+/** What the user does first on the restarted server. */
+type FirstAction = (client: Client, threadId: string) => Promise<void>;
+
+/** The dev server's word that it settled the thread's applied card (auth/applied-cards.ts). */
+const settledLine = (threadId: string) => `thread ${threadId}: a card whose 8 write(s) the execution log holds as applied was settled`;
 
 /**
  * One attempt: a fresh user's thread to the 8-write card, saved to disk; the card accepted and the server killed as
- * soon as the run ends; the server restarted on the same folder and database. Resolves with the restarted server when
- * it shows the card again, or undefined when the dev server had saved past it (checked to be the finished task).
+ * soon as the run ends; the server restarted on the same folder and database, where the user does `first`. Resolves
+ * with the restarted server when it held the card again (the server settled it, or confirm reconciled the answer
+ * sent first), or undefined when the dev server had saved past it (checked to be the finished task).
  */
-async function crashAfterAccepting(label: string, attempt: number): Promise<Crashed | undefined> {
+async function crashAfterAccepting(label: string, attempt: number, first: FirstAction): Promise<Crashed | undefined> {
   const folder = await fs.mkdtemp(path.join(tmpdir(), "tempo-served-crash-"));
   folders.push(folder);
   const user = `crash-${label}-${attempt}`;
-  const first = await start(folder);
-  const client = await clientOf(first, user);
+  const before = await start(folder);
+  const client = await clientOf(before, user);
   const thread = await client.threads.create();
   await client.runs.wait(thread.thread_id, "tempo", { input: ARRANGE });
   await client.runs.wait(thread.thread_id, "tempo", { command: ACCEPT });
   const waiting = await client.threads.getState(thread.thread_id);
-  expect(cardOf(waiting)?.action_requests.map((request) => request.name), first.output()).toEqual(Array(8).fill("place"));
+  expect(cardOf(waiting)?.action_requests.map((request) => request.name), before.output()).toEqual(Array(8).fill("place"));
   // The card is on disk before it is answered (the dev server saves 3 s after its last write).
   const cardShownAt = Date.now();
   for (let wait = 0; wait < 100 && (await checkpointsSavedAt(folder)) < cardShownAt; wait += 1) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -113,51 +120,47 @@ async function crashAfterAccepting(label: string, attempt: number): Promise<Cras
   const saved = await checkpointsSavedAt(folder);
   await client.runs.wait(thread.thread_id, "tempo", { command: ACCEPT });
   const ended = Date.now();
-  await first.kill();
+  await before.kill();
   const killedAfterMs = Date.now() - ended;
   const savedDuringRun = (await checkpointsSavedAt(folder)) > saved;
-  const before = await facts(user, thread.thread_id);
+  const applied = await facts(user, thread.thread_id);
   // The run applied the 8 writes before the crash: the log and the repository hold them.
-  expect(before.completedWrites).toBe(8);
-  expect(before.applied).toHaveLength(8);
+  expect(applied.completedWrites).toBe(8);
+  expect(applied.applied).toHaveLength(8);
 
   const restarted = await start(folder);
-  const again = await (await clientOf(restarted, user)).threads.getState(thread.thread_id);
-  const card = cardOf(again);
-  if (card) {
-    expect(card.action_requests.map((request) => request.name)).toEqual(Array(8).fill("place"));
-    return { server: restarted, user, threadId: thread.thread_id, killedAfterMs, before };
+  await first(await clientOf(restarted, user), thread.thread_id);
+  const state = await (await clientOf(restarted, user)).threads.getState(thread.thread_id);
+  const texts = ((state.values as Values).messages ?? []).map((message) => JSON.stringify(message.content));
+  if (texts.some((text) => text.includes("8 change(s) on this card had already been applied"))) {
+    return { server: restarted, user, threadId: thread.thread_id, killedAfterMs, before: applied };
   }
   // The dev server saved checkpoints past the card (a step took over 3 s, or the kill came late): not the case this
   // test is about. The thread is not left in limbo: finished as it was, or stopped at a step still to run.
-  console.info(`[served-crash] attempt ${attempt}: killed ${killedAfterMs} ms after the run; checkpoints saved during the run: ${savedDuringRun}; no card re-shown`);
+  console.info(`[served-crash] attempt ${attempt}: killed ${killedAfterMs} ms after the run; checkpoints saved during the run: ${savedDuringRun}; no card held again`);
   expect(savedDuringRun || killedAfterMs >= FLUSH_DELAY_MS).toBe(true);
-  const finished = ((again.values as Values).finalAnswer ?? "").includes("Your review week is arranged.");
-  expect(finished || again.next.length > 0, JSON.stringify(again.values).slice(0, 2000)).toBe(true);
+  expect(restarted.output()).not.toContain(settledLine(thread.thread_id));
+  const finished = ((state.values as Values).finalAnswer ?? "").includes("Your review week is arranged.");
+  expect(finished || state.next.length > 0, JSON.stringify(state.values).slice(0, 2000)).toBe(true);
   await restarted.stop();
   return undefined;
 }
 
-/** Runs attempts until the restarted server shows the accepted card again (required at least once). */
-async function crashUntilReshown(label: string): Promise<Crashed> {
+/** Runs attempts until the restarted server held the accepted card again (required at least once). */
+async function crashUntilHeldAgain(label: string, first: FirstAction): Promise<Crashed> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    const crashed = await crashAfterAccepting(label, attempt);
+    const crashed = await crashAfterAccepting(label, attempt, first);
     if (crashed) {
-      console.info(`[served-crash] ${label}: card re-shown at attempt ${attempt}, killed ${crashed.killedAfterMs} ms after the run ended`);
+      console.info(`[served-crash] ${label}: card held again at attempt ${attempt}, killed ${crashed.killedAfterMs} ms after the run ended`);
       return crashed;
     }
   }
   throw new Error(`in ${ATTEMPTS} attempts the dev server always saved its checkpoints past the card before the kill`);
 }
 
-/** Answers the re-shown card with `command` and checks the thread moved on as if approved, nothing applied twice. */
-async function answerReshownCard(crashed: Crashed, command: { resume: unknown }): Promise<void> {
-  const client = await clientOf(crashed.server, crashed.user);
-  const run = await client.runs.create(crashed.threadId, "tempo", { command });
-  await client.runs.join(crashed.threadId, run.run_id);
-  expect((await client.runs.get(crashed.threadId, run.run_id)).status, crashed.server.output().slice(-4000)).toBe("success");
-
-  const state = await client.threads.getState(crashed.threadId);
+/** The thread moved on as if the card was approved, the user told the writes had been applied, nothing applied twice. */
+async function expectSettled(crashed: Crashed): Promise<void> {
+  const state = await (await clientOf(crashed.server, crashed.user)).threads.getState(crashed.threadId);
   expect(cardOf(state)).toBeUndefined();
   const values = state.values as Values;
   expect(values.phase).toBe("done");
@@ -179,12 +182,30 @@ async function answerReshownCard(crashed: Crashed, command: { resume: unknown })
   expect(crashed.killedAfterMs).toBeLessThan(FLUSH_DELAY_MS);
 }
 
-test("killed after the 8 writes applied, restarted: the card is shown again; rejecting it keeps the 8 writes, applies none twice and says they had been applied", async () => {
-  const crashed = await crashUntilReshown("reject");
-  await answerReshownCard(crashed, { resume: { decisions: Array.from({ length: 8 }, () => ({ type: "reject" })) } });
+test("killed after the 8 writes applied, restarted: the first read of the thread settles the card, never shown again", async () => {
+  const crashed = await crashUntilHeldAgain("read", async (client, threadId) => {
+    const state = await client.threads.getState(threadId);
+    // The very first read answers the settled thread: no card.
+    expect(cardOf(state)).toBeUndefined();
+  });
+  expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
+  await expectSettled(crashed);
 }, 600_000);
 
-test("killed after the 8 writes applied, restarted: accepting the re-shown card applies none of them again", async () => {
-  const crashed = await crashUntilReshown("accept");
-  await answerReshownCard(crashed, ACCEPT);
+test("killed after the 8 writes applied, restarted: the user's first search (Agent Inbox's list) no longer lists the card", async () => {
+  const crashed = await crashUntilHeldAgain("search", async (client, threadId) => {
+    const interrupted = await client.threads.search({ status: "interrupted", limit: 100 });
+    expect(interrupted.map((thread) => thread.thread_id)).not.toContain(threadId);
+  });
+  expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
+  await expectSettled(crashed);
+}, 600_000);
+
+test("killed after the 8 writes applied, restarted: a rejection sent before any read keeps the 8 writes, applies none twice and says they had been applied", async () => {
+  const crashed = await crashUntilHeldAgain("reject", async (client, threadId) => {
+    const run = await client.runs.create(threadId, "tempo", { command: { resume: { decisions: Array.from({ length: 8 }, () => ({ type: "reject" })) } } });
+    await client.runs.join(threadId, run.run_id);
+    expect((await client.runs.get(threadId, run.run_id)).status).toBe("success");
+  });
+  await expectSettled(crashed);
 }, 600_000);

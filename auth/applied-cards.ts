@@ -1,0 +1,119 @@
+/**
+ * Write cards already applied, settled before anyone reads them (issue 25, "Reconcile"). `langgraph dev` keeps its
+ * threads and checkpoints in its own store, saved to disk 3 s after its last write; killed in between, it restarts on
+ * an older checkpoint — a write card its last run answered and applied — while the execution log (Postgres) holds the
+ * card's writes as applied. Such a card is never shown again: the first time a thread is read after the server
+ * started (`GET /threads/{id}`, its `/state`, its `/history`), or a user first searches their threads (Agent Inbox
+ * and Agent Chat UI list them with `POST /threads/search`), a card whose every write the log holds is answered by
+ * a run made as the caller — confirm takes no answer for such a card, it reconciles it with the log (the thread moves
+ * on as if approved, applies nothing twice, and tells the user what had been applied) — and only then is the read
+ * answered. A stale card can only come from a start, so each thread is checked once per process, and each user's
+ * interrupted threads once.
+ */
+import { randomUUID } from "node:crypto";
+import type { ExecutionLog } from "../tools/runner.js";
+import { credentialsOf, loopback, segmentsOf } from "./served-routes.js";
+
+/** How many threads (and users) a process remembers having checked; past it the oldest is forgotten (checked again). */
+export const APPLIED_CARDS_LIMIT = 10_000;
+/** How many of a user's interrupted threads one search checks, at most. */
+const SEARCH_LIMIT = 100;
+/** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
+const GRAPH_ID = "tempo";
+
+type ThreadState = {
+  values?: { pending?: { kind?: string; tools?: Array<{ id?: unknown }> } | null };
+  tasks?: Array<{ interrupts?: unknown[] }>;
+  checkpoint?: { checkpoint_id?: string };
+};
+
+/** The write-card tool-call ids of a thread's state, when it waits on a write card; else undefined. */
+export function waitingWriteIds(state: ThreadState): string[] | undefined {
+  const pending = state.values?.pending;
+  if (pending?.kind !== "confirm_tool" || !(state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return undefined;
+  const ids = (pending.tools ?? []).map((tool) => tool.id);
+  return ids.length > 0 && ids.every((id): id is string => typeof id === "string") ? ids : undefined;
+}
+
+export class AppliedCards {
+  /** Marks this class's own loopback requests, which are not checked again (a forged mark only skips the check). */
+  readonly #mark = randomUUID();
+  readonly #threads = new Map<string, Promise<void>>();
+  readonly #users = new Map<string, Promise<void>>();
+
+  /** `executionLog` resolves the served graph's log, or undefined when it has none (no DATABASE_URL). */
+  constructor(
+    private readonly executionLog: () => Promise<ExecutionLog | undefined>,
+    private readonly limit = APPLIED_CARDS_LIMIT,
+  ) {}
+
+  /** Settles the applied card a request is about to read, if any. Never fails the request: a failed check is logged. */
+  async beforeRead(request: Request, identity: string): Promise<void> {
+    if (request.headers.get(MARK_HEADER) === this.#mark) return;
+    const [first, second, third] = segmentsOf(request).map((segment) => segment.toLowerCase());
+    const path = segmentsOf(request);
+    const credentials = credentialsOf(request);
+    if (first === "threads" && second === "search" && path.length === 2) {
+      await once(this.#users, identity, this.limit, () => this.#settleInterrupted(identity, credentials));
+    } else if (first === "threads" && second !== undefined && (path.length === 2 || (path.length === 3 && (third === "state" || third === "history")))) {
+      if (request.method === "GET" || third === "history") await this.#settle(identity, path[1]!, credentials);
+    }
+  }
+
+  /** Settles the caller's interrupted threads (the first search of a user in this process). */
+  async #settleInterrupted(identity: string, credentials: Record<string, string>): Promise<void> {
+    const response = await this.#loopback("/threads/search", credentials, { status: "interrupted", limit: SEARCH_LIMIT });
+    if (!response.ok) return;
+    const threads = (await response.json()) as Array<{ thread_id?: unknown }>;
+    for (const thread of threads) if (typeof thread.thread_id === "string") await this.#settle(identity, thread.thread_id, credentials);
+  }
+
+  /** Checked once per caller and thread: another user's probe (refused) does not count as the owner's check. */
+  #settle(identity: string, threadId: string, credentials: Record<string, string>): Promise<void> {
+    return once(this.#threads, `${identity}\n${threadId}`, this.limit, async () => {
+      const read = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/state`, credentials);
+      // Not the caller's thread, or no state yet: nothing to settle (the read itself answers as it would).
+      if (!read.ok) return;
+      const state = (await read.json()) as ThreadState;
+      const ids = waitingWriteIds(state);
+      const log = ids ? await this.executionLog() : undefined;
+      if (!ids || !log) return;
+      const logged = await Promise.all(ids.map((id) => log.completed(id, threadId)));
+      if (logged.some((outcome) => outcome === undefined)) return;
+      // The answer is not taken: confirm reconciles a card whose every write is logged (nodes/confirm).
+      const run = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/runs/wait`, credentials, {
+        assistant_id: GRAPH_ID,
+        command: { resume: { type: "accept", args: null } },
+        checkpoint_id: state.checkpoint?.checkpoint_id,
+      });
+      // `runs/wait` answers at once and streams the run's last values (or `__error__`) when it ends: read to the end.
+      const ended = await run.text();
+      const failed = !run.ok || /"__error__"/.test(ended);
+      console.warn(
+        failed
+          ? `[tempo] thread ${threadId}: settling a card already applied failed (HTTP ${run.status}): ${ended.slice(0, 500)}`
+          : `[tempo] thread ${threadId}: a card whose ${ids.length} write(s) the execution log holds as applied was settled, not shown again.`,
+      );
+    });
+  }
+
+  #loopback(url: string, credentials: Record<string, string>, body?: unknown): Promise<Response> {
+    const headers = { ...credentials, [MARK_HEADER]: this.#mark, ...(body === undefined ? {} : { "content-type": "application/json" }) };
+    return loopback(url, body === undefined ? { method: "GET", headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  }
+}
+
+/** The header that marks `AppliedCards`' own loopback requests. */
+const MARK_HEADER = "x-tempo-settling";
+
+/** Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown. */
+function once(checked: Map<string, Promise<void>>, key: string, limit: number, check: () => Promise<void>): Promise<void> {
+  const known = checked.get(key);
+  if (known) return known;
+  const running = check().catch((error: unknown) => {
+    console.warn(`[tempo] checking ${key} for a card already applied failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  checked.set(key, running);
+  if (checked.size > limit) checked.delete(checked.keys().next().value!);
+  return running;
+}
