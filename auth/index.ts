@@ -4,7 +4,7 @@
  * which mode it runs in, so an open server is never open by surprise.
  */
 import { readAuthSettings } from "../config/environment.js";
-import { servedGraph } from "../graphs/index.js";
+import { servedGraph } from "../server/served.js";
 import { AppliedCards } from "./applied-cards.js";
 import { createTempoAuth } from "./tempo-auth.js";
 import { tokensRequired } from "./tokens.js";
@@ -16,7 +16,7 @@ const settings = readAuthSettings();
 
 /**
  * Cards the execution log holds as applied are settled before a read (`applied-cards.ts`), with the served graph's
- * log: the same module instance the server loads for `./graphs/index.ts:graph`, built on first use.
+ * log: the same module instance the server loads for `./server/served.ts:graph`, built on first use.
  */
 const appliedCards = new AppliedCards(async () => (await servedGraph()).dependencies.executionLog);
 

@@ -35,7 +35,7 @@
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
 import type { AuthSettings } from "../config/environment.js";
-import { SEEN_CHECKPOINT_KEY } from "../graphs/run-options.js";
+import { SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
 import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";

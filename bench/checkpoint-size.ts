@@ -36,7 +36,7 @@ import { Command, InMemoryStore } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { createCheckpointer, createTempoCheckpointer, PostgresExecutionLog, RESUME_CLAIMS_TABLE } from "../checkpoints/index.js";
 import { openDatabase, type Database } from "../database/index.js";
-import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
+import { buildTempoGraph, type TempoGraph } from "../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { realPostgresAvailable, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";

@@ -35,7 +35,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { v7 as uuid7 } from "@langchain/core/utils/uuid";
 import { Command } from "@langchain/langgraph";
-import { uuid7Time } from "../graphs/card-seen.js";
+import { uuid7Time } from "../server/card-seen.js";
 import { isTempoError } from "../errors/index.js";
 import { appliedRows } from "../tests/persistence/exactly-once.js";
 import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";

@@ -27,7 +27,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { MemorySaver } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
-import { buildTempoGraph } from "../graphs/tempo.js";
+import { buildTempoGraph } from "../server/tempo-graph.js";
 import { countMessageTokens, tiktokenCounter } from "../memory/tokens.js";
 import { createNotesDomain } from "../tests/support/notes-domain.js";
 import { CONTROL_TOOLS } from "../contracts/execute.js";

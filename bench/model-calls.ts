@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { readSettings } from "../config/environment.js";
-import { buildTempoGraph } from "../graphs/tempo.js";
+import { buildTempoGraph } from "../server/tempo-graph.js";
 import { tiktokenCounter } from "../memory/tokens.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
 import { halfPlacedWeek } from "../tests/graph/support/offline-conversation.js";

@@ -25,7 +25,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { createCheckpointer, createTempoCheckpointer, PostgresExecutionLog, pruneCheckpoints, RESUME_CLAIMS_TABLE } from "../checkpoints/index.js";
 import { openDatabase, type Database } from "../database/index.js";
-import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
+import { buildTempoGraph, type TempoGraph } from "../server/tempo-graph.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek, type ScheduleRepository } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";

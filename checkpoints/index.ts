@@ -1,7 +1,7 @@
 /**
  * Checkpoints: the LangGraph checkpointer (plain, or Tempo's with step snapshots and one resume per interrupt),
  * the execution log, checkpoint retention. The pool and the embedded server are in `database/`; ExecutionState, a
- * projection of the graph state, is in `graphs/execution-state.ts`.
+ * projection of the graph state, is in `server/execution-state.ts`.
  */
 export { DEFAULT_CHECKPOINT_SCHEMA, createCheckpointer, type CheckpointerOptions } from "./saver.js";
 export type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";

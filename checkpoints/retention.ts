@@ -38,7 +38,7 @@ import { ConfigurationError, TempoError } from "../errors/index.js";
 import { STEP_SNAPSHOT_METADATA_KEY } from "./step-transitions.js";
 import { SCHEMA_PATTERN } from "../database/index.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
-import { DELTA_CHANNELS } from "../graphs/channels.js";
+import { DELTA_CHANNELS } from "../kernel/channels.js";
 import { RESUME_CLAIMS_TABLE, TempoPostgresSaver, type DeltaChannelSpec } from "./tempo-saver.js";
 
 /** Options of {@link pruneCheckpoints}. */

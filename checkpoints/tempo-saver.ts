@@ -11,7 +11,7 @@
  *    from the parent chain) and the new one (the checkpoint's stored copy,
  *    or the plan the step wrote at the parent, which LangGraph stores
  *    before it saves the checkpoint of a delta channel). The plan may be a
- *    plain channel or a delta channel (Tempo's is one: `graphs/channels.ts`).
+ *    plain channel or a delta channel (Tempo's is one: `kernel/channels.ts`).
  *
  * 2. One run on from each checkpoint. The first checkpoint saved on top of
  *    another claims it: a row in `tempo_resume_claims`, keyed by the parent,
@@ -31,7 +31,7 @@
  *    server too.
  *
  * 3. Delta channels. The message list is a LangGraph `DeltaChannel` (see
- *    `graphs/channels.ts`): most checkpoints store no value for it, only the
+ *    `kernel/channels.ts`): most checkpoints store no value for it, only the
  *    writes of each step. `getDeltaChannelHistory` (what LangGraph calls to
  *    rebuild such a value) walks the parent chain in one recursive query
  *    instead of one `getTuple` per ancestor, so loading a thread costs the
@@ -55,8 +55,13 @@ import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../d
 import type { ResumeGuard } from "./execution-log.js";
 import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
-import { applyPlanWrites, PLAN_CHANNEL, type PlanWrite } from "../graphs/channels.js";
-import { BRANCH_RUN_KEY } from "../graphs/run-options.js";
+import { applyPlanWrites, PLAN_CHANNEL, type PlanWrite } from "../kernel/channels.js";
+
+/**
+ * The configurable key that marks a run addressed to an earlier checkpoint by its caller (time travel): its saves
+ * branch off on purpose, so Tempo's saver claims their parent only when it is an open interrupt.
+ */
+export const BRANCH_RUN_KEY = "tempo_branch_run";
 
 type Plan = ReturnType<typeof asPlanSteps>;
 

@@ -8,7 +8,7 @@
  */
 import { createInterface } from "node:readline";
 import { readSettings } from "../config/environment.js";
-import { createTempo } from "../runtime/create-tempo.js";
+import { createTempo } from "../server/create-tempo.js";
 import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
 import { LineReader } from "./line-reader.js";
 import { renderError } from "./render.js";

@@ -3,7 +3,7 @@
  * ExecutionState, its step-transition snapshots, and this CLI's thread list.
  * Pure functions from values to text.
  */
-import type { ExecutionState, StepSnapshot } from "../graphs/execution-state.js";
+import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
 import type { ThreadEntry } from "./thread-registry.js";
 
 /** The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer. */

@@ -11,9 +11,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
-import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../graphs/execution-state.js";
-import type { TempoGraph } from "../graphs/tempo.js";
-import { isTempoEvent } from "../streaming/openai-sse.js";
+import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
+import type { TempoGraph } from "../server/tempo-graph.js";
+import { isTempoEvent } from "../server/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";

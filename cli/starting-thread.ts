@@ -4,7 +4,7 @@
  * else a fresh one.
  */
 import { randomUUID } from "node:crypto";
-import type { TempoGraph } from "../graphs/tempo.js";
+import type { TempoGraph } from "../server/tempo-graph.js";
 import type { ThreadRegistry } from "./thread-registry.js";
 
 /** A fresh thread id for the chat. */

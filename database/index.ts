@@ -16,4 +16,3 @@ export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, openDatabase, redactUrl,
 export { withAdvisoryLock } from "./advisory-lock.js";
 export { asDatabaseError } from "./driver-errors.js";
 export { SCHEMA_PATTERN } from "./schema-name.js";
-export { PostgresThreadLock, createThreadLock, type PostgresThreadLockOptions } from "./thread-lock.js";

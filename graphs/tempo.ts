@@ -1,7 +1,8 @@
 /**
- * The Tempo graph: wiring only. Nodes hold the logic, `routing.ts` the
- * decisions. Dependencies (models, checkpointer, store, tool domain) are
- * injected; `buildTempoGraph` returns the compiled graph. Every node writes
+ * The Tempo graph: wiring only. Nodes hold the logic, `kernel/routing.ts` the
+ * decisions. Dependencies (models, tool domain, settings, execution log) are
+ * injected; the server's `buildTempoGraph` (`server/tempo-graph.ts`) compiles
+ * it with a checkpointer and a store behind Tempo's run checks. Every node writes
  * only the fields it changes (`writeChangesOnly`), so a checkpoint stores
  * what changed.
  *
@@ -12,7 +13,6 @@
  *
  * Phase changes and the routers come from one table, `transitions.ts`.
  */
-import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { stagePromptBudgets, type StageModels } from "../models/stage-models.js";
@@ -28,11 +28,9 @@ import { createPlanNode } from "../nodes/plan/index.js";
 import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { writeChangesOnly } from "./changed-writes.js";
-import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "./routing.js";
-import { TempoCompiledGraph, type CompiledTempo } from "./run-guard.js";
-import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
-import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "./state.js";
+import { writeChangesOnly } from "../kernel/changed-writes.js";
+import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "../kernel/routing.js";
+import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "../kernel/state.js";
 
 /**
  * Bumped when the graph's behaviour changes in a way that invalidates saved plans. 2: a write card's pending
@@ -41,28 +39,20 @@ import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } fr
  */
 export const GRAPH_VERSION = "2";
 
-export interface TempoGraphOptions {
+/** What the graph is built from: the agent's dependencies (persistence and run checks are the server's). */
+export interface TempoBuilderOptions {
   /** One model for every stage, or per-stage models with a default. */
   models: StageModels;
   /** The tool domain (e.g. `createScheduleDomain(...)`). */
   domain: ToolDomain;
-  /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */
-  checkpointer?: BaseCheckpointSaver | boolean;
-  /** Memory store (`PostgresStore` / `InMemoryStore`). */
-  store?: BaseStore;
   /** Workflow settings; defaults apply to anything left out. */
   settings?: Partial<WorkflowSettings>;
   /** Records every tool call and makes confirmed writes apply once per tool-call id. */
   executionLog?: ExecutionLog;
-  /**
-   * Holds a thread for the whole run, so two runs never fork it: `createThreadLock(database)` for workers that share
-   * a Postgres. Default: an in-process lock (enough for one process, and for the embedded database).
-   */
-  threadLock?: ThreadLock;
 }
 
 /** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
-export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointer" | "store">) {
+export function createTempoBuilder(options: TempoBuilderOptions) {
   const settings = { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings };
   const dependencies: NodeDependencies = {
     // Every prompt a stage's model is sent is fitted within the stage's budget (models/model-call.ts fitStagePrompt).
@@ -89,7 +79,7 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addNode(NODE.memorize, writeChangesOnly(createMemorizeNode(dependencies)))
       .addEdge(START, NODE.recall)
       .addEdge(NODE.recall, NODE.chat)
-      // Each node's destinations are derived from the phase × event table (graphs/transitions.ts).
+      // Each node's destinations are derived from the phase × event table (kernel/transitions.ts).
       .addConditionalEdges(NODE.chat, branchAfterChat, destinationsAfter(NODE.chat))
       .addConditionalEdges(NODE.plan, branchAfterPlan, destinationsAfter(NODE.plan))
       .addConditionalEdges(NODE.confirm, branchAfterConfirm, destinationsAfter(NODE.confirm))
@@ -99,25 +89,4 @@ export function createTempoBuilder(options: Omit<TempoGraphOptions, "checkpointe
       .addEdge(NODE.deliver, NODE.memorize)
       .addEdge(NODE.memorize, END)
   );
-}
-
-/**
- * The Tempo graph, typed as the graph LangGraph compiles from `createTempoBuilder` (its stream modes, events and
- * state types); at run time it is a `TempoCompiledGraph` (`run-guard.ts`), that graph's subclass whose methods run
- * Tempo's run checks first. The subclass declares `stream` and `streamEvents` loosely (LangGraph's are generic and
- * overloaded), so this type, not the class, is what callers see.
- */
-export type TempoGraph = CompiledTempo;
-
-/** Builds and compiles the Tempo graph with its dependencies. */
-export function buildTempoGraph(options: TempoGraphOptions): TempoGraph {
-  const compiled = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store, name: "Tempo" });
-  // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
-  // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
-  return TempoCompiledGraph.from(compiled, {
-    settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
-    domain: options.domain,
-    executionLog: options.executionLog,
-    threadLock: options.threadLock ?? new LocalThreadLock(),
-  });
 }

@@ -6,7 +6,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
-import type { TempoState } from "../graphs/state.js";
+import type { TempoState } from "../kernel/state.js";
 import type { Episode } from "./long-term.js";
 
 const SELF_STATEMENT = /\b(i|i'm|i am|my|we|we're|our)\b[^.!?\n]*\b(prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have)\b[^.!?\n]*/gi;

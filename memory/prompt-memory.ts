@@ -6,7 +6,7 @@
  * first: the oldest conversation summaries, then the lowest-ranked episodes
  * and facts; TaskState is cut last, from its end.
  */
-import type { RecalledMemory } from "../graphs/state.js";
+import type { RecalledMemory } from "../kernel/state.js";
 import { estimateCounter, type TokenCounter } from "./tokens.js";
 
 export type MemorySection = "taskState" | "facts" | "episodes" | "conversation";

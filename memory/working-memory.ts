@@ -6,9 +6,9 @@
  * (the `update_working_memory` tool) resets the count.
  */
 import type { WorkingMemoryReminderSettings } from "../config/configuration.js";
-import type { WorkingMemory } from "../graphs/state.js";
+import type { WorkingMemory } from "../kernel/state.js";
 
-/** The scratchpad with the execute rounds since its last update (see `roundsSinceUpdate` in graphs/state.ts). */
+/** The scratchpad with the execute rounds since its last update (see `roundsSinceUpdate` in kernel/state.ts). */
 export interface WorkingMemoryView {
   memory: WorkingMemory;
   roundsSinceUpdate: number;

@@ -4,16 +4,17 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { answerQuestion } from "../graphs/transitions.js";
+import type { TempoState, TempoUpdate } from "../kernel/state.js";
+import { answerQuestion } from "../kernel/transitions.js";
 import { emit } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { awaitHuman } from "./confirm/human-response.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
-import { assertThreadOwner } from "../graphs/ownership.js";
+import { assertThreadOwner } from "../kernel/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { questionInterrupt } from "./confirm/interrupt-cards.js";
-import { newId, now } from "./shared/messages.js";
+import { newId } from "../kernel/ids.js";
+import { now } from "./shared/messages.js";
 
 /** Builds the ask_user node. */
 export function createAskUserNode(dependencies: NodeDependencies) {

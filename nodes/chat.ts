@@ -11,9 +11,9 @@ import { clearTaskState } from "../memory/task-state.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
-import { assertKnownCommand } from "../graphs/commands.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
-import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../graphs/transitions.js";
+import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
+import type { TempoState, TempoUpdate } from "../kernel/state.js";
+import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../kernel/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -24,7 +24,8 @@ import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsHumanResponse } from "./confirm/human-response.js";
 import { droppedWritesText, readWriteFacts } from "./deliver/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
-import { conversationMessages, latestUserText, newId } from "./shared/messages.js";
+import { newId } from "../kernel/ids.js";
+import { conversationMessages, latestUserText } from "./shared/messages.js";
 
 /** Builds the chat node. */
 export function createChatNode(dependencies: NodeDependencies) {
@@ -143,9 +144,3 @@ async function runCommand(state: TempoState, command: string, config: LangGraphR
   return { ...clearThread(state), messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message], memorizedUpTo: message.id! };
 }
 
-const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "try again", "retry", "continue", "again"]);
-
-/** True for a retry phrase (docs/design.md#resets-and-retries). */
-export function isRetryPhrase(text: string): boolean {
-  return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
-}

@@ -10,7 +10,7 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
-import { nothingRecalled, type RecalledMemory, type TempoState, type TempoUpdate } from "../graphs/state.js";
+import { nothingRecalled, type RecalledMemory, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import { planHistoryCompression } from "../memory/compression.js";
 import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";

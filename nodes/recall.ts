@@ -7,8 +7,8 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
-import { assertThreadOwner } from "../graphs/ownership.js";
-import type { TempoState, TempoUpdate } from "../graphs/state.js";
+import { assertThreadOwner } from "../kernel/ownership.js";
+import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
 import type { NodeDependencies } from "./shared/dependencies.js";

@@ -3,7 +3,7 @@
  * step context, the planner's current plan), the plan card and the task report. Each caller picks what a line
  * shows; the numbering and the order of the parts are the same everywhere.
  */
-import type { PlanStep } from "../graphs/state.js";
+import type { PlanStep } from "../kernel/state.js";
 
 /** What each line of {@link renderPlan} shows besides "N. content". */
 export interface PlanListOptions {

@@ -13,8 +13,8 @@ import { renderCard, renderError } from "../cli/render.js";
 import { StreamPrinter } from "../cli/stream-printer.js";
 import { readSettings } from "../config/environment.js";
 import { asCard } from "../contracts/cards.js";
-import { createTempo } from "../runtime/create-tempo.js";
-import { isTempoEvent } from "../streaming/openai-sse.js";
+import { createTempo } from "../server/create-tempo.js";
+import { isTempoEvent } from "../server/openai-sse.js";
 
 const REQUEST = "Help me arrange next week's review sessions.";
 

@@ -1,19 +1,2 @@
-/** Streaming: Tempo's typed custom-stream events, and their OpenAI-compatible SSE form. */
+/** Streaming: Tempo's typed custom-stream events (their OpenAI-compatible SSE form is the server's: server/openai-sse.ts). */
 export { emit, emitAssistantText, splitPseudoStream, type TempoEvent, type TempoEventKind } from "./events.js";
-export {
-  formatServerSentEvent,
-  isTempoEvent,
-  OpenAIChunkEncoder,
-  pendingInterrupts,
-  SSE_DONE,
-  streamOpenAISse,
-  type FinalStateLike,
-  type OpenAIChatCompletionChunk,
-  type OpenAIChunkChoice,
-  type OpenAIChunkDelta,
-  type OpenAIChunkOptions,
-  type OpenAIFinishReason,
-  type OpenAISseOptions,
-  type TempoChunkExtension,
-  type TempoChunkExtensionKind,
-} from "./openai-sse.js";

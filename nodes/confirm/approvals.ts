@@ -14,7 +14,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { TempoError } from "../../errors/index.js";
-import type { PendingTool } from "../../graphs/state.js";
+import type { PendingTool } from "../../kernel/state.js";
 import { namespaceLabel } from "../../memory/namespaces.js";
 
 /** How many approvals a graph keeps in memory when it has no store (the oldest go first). */

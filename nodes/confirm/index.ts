@@ -15,19 +15,20 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
 import { PlanStepDraftSchema } from "../../contracts/plan.js";
-import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../../graphs/state.js";
+import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { describeToolCall, findTool } from "../../tools/domain.js";
 import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
-import { newId, toolRoundOf } from "../shared/messages.js";
-import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import { newId } from "../../kernel/ids.js";
+import { toolRoundOf } from "../shared/messages.js";
+import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
 import { droppedWritesText, loggedOutcomes, readWriteFacts } from "../deliver/write-facts.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
-import { assertThreadOwner } from "../../graphs/ownership.js";
+import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { argumentsSchema } from "../../tools/langchain-tools.js";
 

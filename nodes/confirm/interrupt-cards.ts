@@ -5,7 +5,7 @@
  * can read.
  */
 import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
-import type { PendingTool, PlanStep } from "../../graphs/state.js";
+import type { PendingTool, PlanStep } from "../../kernel/state.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];

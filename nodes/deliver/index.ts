@@ -8,8 +8,8 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import type { TempoState, TempoUpdate } from "../../graphs/state.js";
-import { answerMessage, deliver as deliverAnswer } from "../../graphs/transitions.js";
+import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";

@@ -6,7 +6,7 @@
  * phrasing is checked against it (`overclaim`).
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import type { PlanStep, TaskOutcomeRecord, TempoState } from "../../graphs/state.js";
+import type { PlanStep, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";

@@ -9,7 +9,7 @@
  * that is neither "Not applied" nor an error counts as applied.
  */
 import type { AIMessage } from "@langchain/core/messages";
-import type { TempoState } from "../../graphs/state.js";
+import type { TempoState } from "../../kernel/state.js";
 import { messageText } from "../../contracts/message-text.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";

@@ -10,7 +10,7 @@
  * left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { roundsSinceUpdate, type PlanStep, type TempoState } from "../../graphs/state.js";
+import { roundsSinceUpdate, type PlanStep, type TempoState } from "../../kernel/state.js";
 import { compressToolRounds } from "../../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
 import { buildReminder, reminderDue } from "../../memory/working-memory.js";

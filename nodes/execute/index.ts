@@ -18,7 +18,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
-import { currentStep, type AnsweredWrite, type PendingTool, type StepEnding, type TempoState, type TempoUpdate } from "../../graphs/state.js";
+import { currentStep, type AnsweredWrite, type PendingTool, type StepEnding, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
@@ -33,10 +33,11 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
-import { newId, newToolCallId, toolRoundOf, workspaceMessages, type RoundCall } from "../shared/messages.js";
+import { newId } from "../../kernel/ids.js";
+import { newToolCallId, toolRoundOf, workspaceMessages, type RoundCall } from "../shared/messages.js";
 import { messageText } from "../../contracts/message-text.js";
 import { nextPendingIndex } from "../shared/steps.js";
-import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../graphs/transitions.js";
+import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 
 /** Builds the execute node. */

@@ -5,7 +5,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
-import type { TempoState, TempoUpdate } from "../../graphs/state.js";
+import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import { renderEpisode, searchEpisodes, searchFacts } from "../../memory/long-term.js";
 import { now } from "../shared/messages.js";
 

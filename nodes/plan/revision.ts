@@ -7,7 +7,7 @@
  * the current plan changes nothing.
  */
 import type { PlanStepDraft } from "../../contracts/plan.js";
-import type { PlanStep } from "../../graphs/state.js";
+import type { PlanStep } from "../../kernel/state.js";
 
 export interface PlanRevision {
   steps: PlanStep[];

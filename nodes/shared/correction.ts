@@ -7,8 +7,8 @@
  */
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { ModelOutputError } from "../../errors/index.js";
-import type { TempoState, TempoUpdate } from "../../graphs/state.js";
-import { newId } from "./messages.js";
+import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import { newId } from "../../kernel/ids.js";
 
 /** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */
 const CORRECTION_PREFIX = "do-not-render-correction-";

@@ -1,13 +1,9 @@
 /** Message helpers shared by the nodes: ids, workspace selection, text. */
 import { randomUUID } from "node:crypto";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TempoState } from "../../graphs/state.js";
+import type { TempoState } from "../../kernel/state.js";
+import { newId } from "../../kernel/ids.js";
 import { messageText } from "../../contracts/message-text.js";
-
-/** A fresh message id. */
-export function newId(prefix: string): string {
-  return `${prefix}-${randomUUID()}`;
-}
 
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
 export function newToolCallId(): string {

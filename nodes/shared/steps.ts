@@ -1,5 +1,5 @@
 /** Plan-step helpers shared by the transitions and the stage prompts (docs/design.md#plan-steps). */
-import { currentStep, type PlanStep, type TempoState } from "../../graphs/state.js";
+import { currentStep, type PlanStep, type TempoState } from "../../kernel/state.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 
 /** The step-context block pinned for execute: the plan with status markers and the current step (docs/design.md#step-context). */

@@ -4,8 +4,8 @@
  * after either changed is replanned (a revision: done steps that still hold
  * stay done) instead of trusted.
  */
-import type { TempoState, TempoUpdate } from "../../graphs/state.js";
-import { sendToPlanner, taskInProgress } from "../../graphs/transitions.js";
+import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import { sendToPlanner, taskInProgress } from "../../kernel/transitions.js";
 
 /** The update that sends a stale in-progress task back to planning, or undefined when the task is current. */
 export function staleWorkflowUpdate(state: Pick<TempoState, "workflowVersion" | "planSteps" | "phase">, workflowVersion: string): TempoUpdate | undefined {

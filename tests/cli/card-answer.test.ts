@@ -1,6 +1,6 @@
 /** Reading answers to cards: choice words, feedback, edited arguments and edited plans. */
 import { describe, expect, test } from "vitest";
-import type { PlanStep } from "../../graphs/state.js";
+import type { PlanStep } from "../../kernel/state.js";
 import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
 import { choicesOf, feedbackResponse, readCardReply, readEditedArguments, readEditedPlan } from "../../cli/card-answer.js";
 

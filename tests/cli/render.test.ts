@@ -1,7 +1,7 @@
 /** The chat's look: cards, stream lines, and the /state, /history and /threads output. */
 import { describe, expect, test } from "vitest";
-import type { ExecutionState, StepSnapshot } from "../../graphs/execution-state.js";
-import type { PlanStep } from "../../graphs/state.js";
+import type { ExecutionState, StepSnapshot } from "../../server/execution-state.js";
+import type { PlanStep } from "../../kernel/state.js";
 import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";

@@ -11,7 +11,7 @@ import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
 import { StaleResumeError } from "../../errors/index.js";
-import { SEEN_CHECKPOINT_KEY } from "../../graphs/run-options.js";
+import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 

@@ -5,10 +5,10 @@
  */
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { applyPlanWrites, applyWorkspaceWrites, planWrite, workspaceWrite, type PlanWrite, type WorkspaceWrite } from "../../graphs/channels.js";
-import { changedFields } from "../../graphs/changed-writes.js";
-import type { PlanStep, TempoState } from "../../graphs/state.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { applyPlanWrites, applyWorkspaceWrites, planWrite, workspaceWrite, type PlanWrite, type WorkspaceWrite } from "../../kernel/channels.js";
+import { changedFields } from "../../kernel/changed-writes.js";
+import type { PlanStep, TempoState } from "../../kernel/state.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 

@@ -1,6 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
-import { readExecutionState } from "../../graphs/execution-state.js";
+import { readExecutionState } from "../../server/execution-state.js";
 import { GRAPH_VERSION } from "../../graphs/tempo.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";

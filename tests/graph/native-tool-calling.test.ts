@@ -12,7 +12,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
 import { CONTROL_TOOLS } from "../../contracts/execute.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createStageModels } from "../../models/create-models.js";
 import { callsToolsNatively } from "../../models/stage-models.js";
 import { MEMORY_TOOLS } from "../../nodes/execute/memory-tools.js";

@@ -2,7 +2,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";

@@ -2,8 +2,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { CompiledStateGraph, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../graphs/execution-state.js";
-import { buildTempoGraph, GRAPH_VERSION } from "../../graphs/tempo.js";
+import { readExecutionState } from "../../server/execution-state.js";
+import { GRAPH_VERSION } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";

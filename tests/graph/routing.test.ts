@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan } from "../../graphs/routing.js";
-import type { PendingInteraction, Phase } from "../../graphs/state.js";
+import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan } from "../../kernel/routing.js";
+import type { PendingInteraction, Phase } from "../../kernel/state.js";
 
 const tool = { id: "call-1", name: "place", arguments: {}, summary: "place", reason: "", speak: "" };
 const confirmPlan: PendingInteraction = { kind: "confirm_plan" };

@@ -5,7 +5,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { durabilityFor, savesInputFirst, withDurability } from "../../graphs/run-options.js";
+import { durabilityFor, savesInputFirst, withDurability } from "../../server/run-options.js";
 
 const message = { messages: [new HumanMessage("hello")] };
 const answer = new Command({ resume: { type: "accept", args: null } });

@@ -1,9 +1,9 @@
-/** Where a thread's last run left it (graphs/stopped-run.ts), and what a dropped task says it leaves (write-facts). */
+/** Where a thread's last run left it (server/stopped-run.ts), and what a dropped task says it leaves (write-facts). */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { mustCarryOn, runPoint, type PendingWrite } from "../../graphs/stopped-run.js";
+import { mustCarryOn, runPoint, type PendingWrite } from "../../server/stopped-run.js";
 import { droppedWritesText, type WriteFact } from "../../nodes/deliver/write-facts.js";
-import { toExecutionState } from "../../graphs/execution-state.js";
+import { toExecutionState } from "../../server/execution-state.js";
 
 type Task = StateSnapshot["tasks"][number];
 const task = (fields: Partial<Task> = {}): Task => ({ id: "t1", name: "confirm", interrupts: [], path: ["__pregel_pull", "confirm"], ...fields }) as Task;

@@ -1,8 +1,8 @@
 /** The honest answer: the report of a task's real outcome, and the check of a model's phrasing against it. */
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import type { PlanStep } from "../../graphs/state.js";
-import { judgeOutcome } from "../../graphs/transitions.js";
+import type { PlanStep } from "../../kernel/state.js";
+import { judgeOutcome } from "../../kernel/transitions.js";
 import { buildTaskReport, mechanicalSummary, overclaim } from "../../nodes/deliver/task-report.js";
 
 const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({ id, content: `Step ${id}`, doneWhen: "done", status, ...extra });

@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { destinationsAfter, NODE, NODE_EVENTS, PHASE_NODE, type RoutedNode } from "../../graphs/routing.js";
-import type { Phase } from "../../graphs/state.js";
-import { nextPhase, PHASES, TRANSITIONS, WORKFLOW_EVENTS, type WorkflowEvent } from "../../graphs/transitions.js";
+import { destinationsAfter, NODE, NODE_EVENTS, PHASE_NODE, type RoutedNode } from "../../kernel/routing.js";
+import type { Phase } from "../../kernel/state.js";
+import { nextPhase, PHASES, TRANSITIONS, WORKFLOW_EVENTS, type WorkflowEvent } from "../../kernel/transitions.js";
 
 describe("the transition table", () => {
   test("is total: every phase × event is a phase or an explicit refusal, and a refusal throws ILLEGAL_TRANSITION", () => {
@@ -85,13 +85,13 @@ describe("routers derived from the table", () => {
 });
 
 describe("no node writes phase itself", () => {
-  test("phase appears as a written field only in graphs/transitions.ts", () => {
+  test("phase appears as a written field only in kernel/transitions.ts", () => {
     const folders = ["nodes", "graphs"];
     const writers: string[] = [];
     for (const folder of folders) {
       for (const file of readdirSync(folder).filter((name) => name.endsWith(".ts"))) {
         const path = `${folder}/${file}`;
-        if (path === "graphs/transitions.ts" || path === "graphs/state.ts") continue;
+        if (path === "kernel/transitions.ts" || path === "kernel/state.ts") continue;
         const source = readFileSync(path, "utf8");
         // A literal phase written into an update: `phase: "…"`.
         if (/\bphase:\s*"(chatting|planning|waiting_confirm|executing|done)"/.test(source)) writers.push(path);

@@ -10,7 +10,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, CompiledStateGraph, InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import type { PendingTool } from "../../graphs/state.js";
+import type { PendingTool } from "../../kernel/state.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";

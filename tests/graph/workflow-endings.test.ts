@@ -5,8 +5,8 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../graphs/execution-state.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { readExecutionState } from "../../server/execution-state.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";

@@ -5,7 +5,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readExecutionState } from "../../graphs/execution-state.js";
+import { readExecutionState } from "../../server/execution-state.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";

@@ -2,7 +2,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
-import { roundsSinceUpdate } from "../../graphs/state.js";
+import { roundsSinceUpdate } from "../../kernel/state.js";
 import { countMessageTokens, estimateCounter } from "../../memory/tokens.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";

@@ -11,7 +11,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { StageModels } from "../../models/stage-models.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";

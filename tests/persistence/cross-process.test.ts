@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { readExecutionLog } from "../../checkpoints/index.js";
-import { stepSnapshots } from "../../graphs/execution-state.js";
+import { stepSnapshots } from "../../server/execution-state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";

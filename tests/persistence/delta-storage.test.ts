@@ -7,9 +7,9 @@
 import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { STEP_SNAPSHOT_METADATA_KEY } from "../../checkpoints/index.js";
-import { PLAN_SNAPSHOT_FREQUENCY } from "../../graphs/channels.js";
-import { stepSnapshots } from "../../graphs/execution-state.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { PLAN_SNAPSHOT_FREQUENCY } from "../../kernel/channels.js";
+import { stepSnapshots } from "../../server/execution-state.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { MemorySaver } from "@langchain/langgraph";

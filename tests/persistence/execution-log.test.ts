@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXECUTION_LOG_TABLE, migrateExecutionLog, PostgresExecutionLog, readExecutionLog, stepSnapshotMarker, stepTransitions } from "../../checkpoints/index.js";
 import { openDatabase, type Database } from "../../database/index.js";
-import type { PlanStep } from "../../graphs/state.js";
+import type { PlanStep } from "../../kernel/state.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { runTool, type ExecutionLogEntry, type ToolRunContext } from "../../tools/runner.js";
 import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";

@@ -25,7 +25,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readRunPoint } from "../../graphs/stopped-run.js";
+import { readRunPoint } from "../../server/stopped-run.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { runChild, type ChildArguments, type SaveKind } from "./child-runner.js";
 import { appliedWrites, approvedWriteProblems } from "./exactly-once.js";

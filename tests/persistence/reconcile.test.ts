@@ -9,7 +9,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { runTool } from "../../tools/runner.js";
 import { createScheduleDomain } from "../../tools/schedule/index.js";
-import type { PendingTool } from "../../graphs/state.js";
+import type { PendingTool } from "../../kernel/state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { resume } from "../support/scripted.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall } from "./exactly-once.js";

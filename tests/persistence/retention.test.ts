@@ -8,7 +8,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { v6 } from "@langchain/core/utils/uuid";
 import { describe, expect, test } from "vitest";
 import { pruneCheckpoints } from "../../checkpoints/index.js";
-import { stepSnapshots } from "../../graphs/execution-state.js";
+import { stepSnapshots } from "../../server/execution-state.js";
 import { uuid6Time } from "../../checkpoints/retention.js";
 import { postgresTargets } from "../support/postgres.js";
 import { appliedRows } from "./exactly-once.js";

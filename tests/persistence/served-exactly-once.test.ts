@@ -1,6 +1,6 @@
 /**
  * Exactly-once on the served path: the graph `langgraph.json` serves
- * (`graphs/index.ts` → `createServedGraph`) with DATABASE_URL set uses the
+ * (`server/served.ts` → `createServedGraph`) with DATABASE_URL set uses the
  * Postgres schedule repository and execution log. Run the way the LangGraph
  * server runs it (its own checkpointer attached, the authenticated user in
  * `langgraph_auth_user_id`), a crash between a confirmed write and the
@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readExecutionLog } from "../../checkpoints/index.js";
 import { readSettings } from "../../config/environment.js";
-import { createServedGraph, type ServedGraph } from "../../runtime/create-tempo.js";
+import { createServedGraph, type ServedGraph } from "../../server/create-tempo.js";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
 import { interruptsOf, resume } from "../support/scripted.js";

@@ -13,7 +13,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { TempoError } from "../../errors/index.js";
-import { checkRunMetadata } from "../../graphs/input-check.js";
+import { checkRunMetadata } from "../../server/input-check.js";
 import { cutMarker, fitPromptToBudget } from "../../memory/compression.js";
 import { countMessageTokens, estimateCounter, tiktokenCounter, tokenCounterFor } from "../../memory/tokens.js";
 import { buildTaskReport } from "../../nodes/deliver/task-report.js";

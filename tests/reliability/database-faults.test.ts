@@ -17,10 +17,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import pg from "pg";
-import { runPoint } from "../../graphs/stopped-run.js";
+import { runPoint } from "../../server/stopped-run.js";
 import { describe, expect, test } from "vitest";
 import { DatabaseTimeoutError, DatabaseUnreachableError } from "../../errors/index.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, PostgresScheduleRepository } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
@@ -108,7 +108,7 @@ describe("real postgres", () => {
     const threadId = "server-down";
     await seedStudent(env.tempo, threadId);
     await startUntilFirstWrite(env.tempo, threadId);
-    // The served graph: the server's own checkpointer, the schedule in Postgres (graphs/index.ts with DATABASE_URL).
+    // The served graph: the server's own checkpointer, the schedule in Postgres (server/served.ts with DATABASE_URL).
     const servedPool = new pg.Pool({ connectionString: env.server.url, max: 2 });
     servedPool.on("error", () => undefined);
     const served = buildTempoGraph({

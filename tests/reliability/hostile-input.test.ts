@@ -13,8 +13,8 @@ import { AIMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages
 import { describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
 import { TempoError } from "../../errors/index.js";
-import type { TempoState } from "../../graphs/state.js";
-import { createTempo, type Tempo } from "../../runtime/create-tempo.js";
+import type { TempoState } from "../../kernel/state.js";
+import { createTempo, type Tempo } from "../../server/create-tempo.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";

@@ -15,7 +15,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { afterAll, describe, expect, test } from "vitest";
 import { ModelOutputError } from "../../errors/index.js";
-import type { TempoState } from "../../graphs/state.js";
+import type { TempoState } from "../../kernel/state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
 import { correctionProblems, errorCode, fuzzGraph, runConversation, stateProblems, type ConversationOutcome } from "./support/conversation.js";

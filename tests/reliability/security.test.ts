@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../database/index.js";
 import { createMemoryStore } from "../../memory/store.js";
 import { TempoError } from "../../errors/index.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { recordEpisode, storeFacts } from "../../memory/long-term.js";
 import { saveTaskState } from "../../memory/task-state.js";
 import { createNotesDomain, type NotesDomain } from "../support/notes-domain.js";

@@ -10,7 +10,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
-import { SEEN_CHECKPOINT_KEY } from "../../graphs/run-options.js";
+import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
 
 const SECRET = "a-test-secret-of-at-least-thirty-two-characters";

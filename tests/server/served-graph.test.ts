@@ -1,5 +1,5 @@
 /**
- * `graphs/index.ts` as langgraph.json loads it: importing the module opens
+ * `server/served.ts` as langgraph.json loads it: importing the module opens
  * nothing (no pool, no connection), even with a DATABASE_URL that cannot be
  * reached; the server's first request for the graph is what builds it — and a
  * failed build is reported and retried on the next request, not cached.
@@ -28,7 +28,7 @@ test("importing the served module connects to nothing; asking for the graph does
   process.env.DATABASE_URL = `postgres://tempo@127.0.0.1:${(database.address() as AddressInfo).port}/tempo`;
   process.env.OPENAI_API_KEY = "";
   process.env.OPENAI_BASE_URL = "";
-  const served = await import("../../graphs/index.js");
+  const served = await import("../../server/served.js");
   expect(typeof served.graph).toBe("function");
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(connections).toBe(0);

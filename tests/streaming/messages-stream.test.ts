@@ -10,7 +10,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { expect, test } from "vitest";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { threadConfig } from "../support/scripted.js";
 

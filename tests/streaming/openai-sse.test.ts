@@ -14,7 +14,7 @@ import {
   SSE_DONE,
   streamOpenAISse,
   type OpenAIChatCompletionChunk,
-} from "../../streaming/openai-sse.js";
+} from "../../server/openai-sse.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig, planDone } from "../support/scripted.js";
 

@@ -35,7 +35,7 @@ export type LangGraphDevOptions = { folder?: string };
 const READY_TIMEOUT_MS = 90_000;
 /**
  * The dev server types the graph's input and configuration by type-checking
- * graphs/index.ts in a worker, which takes ~50 s on a busy 2-core machine
+ * server/served.ts in a worker, which takes ~50 s on a busy 2-core machine
  * (its own limit is 30 s; `/assistants/{id}/schemas` answers 500 past it).
  */
 const SCHEMA_TIMEOUT_MS = 150_000;

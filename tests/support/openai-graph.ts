@@ -7,7 +7,7 @@
  */
 import { MemorySaver } from "@langchain/langgraph";
 import type { ModelSettings } from "../../config/environment.js";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createStageModels } from "../../models/create-models.js";
 import { createNotesDomain } from "./notes-domain.js";
 

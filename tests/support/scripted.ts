@@ -2,7 +2,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain/langgraph";
-import { buildTempoGraph } from "../../graphs/tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ToolCallingMode } from "../../models/stage-models.js";

@@ -10,7 +10,7 @@
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import type pg from "pg";
-import { uuid7Time } from "../../graphs/card-seen.js";
+import { uuid7Time } from "../../server/card-seen.js";
 import { ARRANGE_REQUEST } from "../persistence/tempo-on-database.js";
 
 /** A multitask strategy of the LangGraph server. */

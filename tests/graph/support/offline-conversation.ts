@@ -6,7 +6,7 @@
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { buildTempoGraph } from "../../../graphs/tempo.js";
+import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../../support/scripted.js";

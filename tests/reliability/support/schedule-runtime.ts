@@ -2,7 +2,7 @@
  * A Tempo wired for the schedule domain on a given Postgres — the official
  * PostgresSaver and the Postgres schedule repository (with the sample week
  * for new users) — driven by any stage models. The pieces are those of
- * `runtime/create-tempo.ts`; the models are injected, which the reliability
+ * `server/create-tempo.ts`; the models are injected, which the reliability
  * tests and the load bench need (a fake OpenAI server, the offline policy
  * with delays).
  */
@@ -13,8 +13,8 @@ import { createCheckpointer } from "../../../checkpoints/index.js";
 import { openDatabase, type Database } from "../../../database/index.js";
 import { createMemoryStore } from "../../../memory/store.js";
 import type { WorkflowSettings } from "../../../config/configuration.js";
-import type { TempoState } from "../../../graphs/state.js";
-import { buildTempoGraph, type TempoGraph } from "../../../graphs/tempo.js";
+import type { TempoState } from "../../../kernel/state.js";
+import { buildTempoGraph, type TempoGraph } from "../../../server/tempo-graph.js";
 import type { StageModels } from "../../../models/stage-models.js";
 import { createScheduleDomain, PostgresScheduleRepository, type ScheduleState } from "../../../tools/schedule/index.js";
 import { withSampleSchedule } from "../../../tools/schedule/sample-seeding.js";

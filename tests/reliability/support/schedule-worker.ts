@@ -11,7 +11,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import type { TempoState } from "../../../graphs/state.js";
+import type { TempoState } from "../../../kernel/state.js";
 import { createStageModels } from "../../../models/create-models.js";
 import { interruptsOf } from "../../support/scripted.js";
 import { openScheduleTempo, summarizeConversation } from "./schedule-runtime.js";

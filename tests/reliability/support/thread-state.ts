@@ -1,6 +1,6 @@
 /** Reading a thread's state for before/after comparisons. */
-import type { TempoGraph } from "../../../graphs/tempo.js";
-import type { TempoState } from "../../../graphs/state.js";
+import type { TempoGraph } from "../../../server/tempo-graph.js";
+import type { TempoState } from "../../../kernel/state.js";
 
 /** What a caller can observe of a thread: its values, the checkpoint it is at, the nodes to run and the open interrupts. */
 export interface ThreadSnapshot {

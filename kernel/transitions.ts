@@ -25,7 +25,7 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
-import { newId } from "../nodes/shared/messages.js";
+import { newId } from "./ids.js";
 import { emptyWorkingMemory, nothingRecalled, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];

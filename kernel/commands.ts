@@ -1,6 +1,7 @@
 /**
- * Slash commands: the ones Tempo knows, checked before a run starts (an unknown command is refused with nothing
- * written) and again by the chat node that carries them out.
+ * What a message means before any model reads it: slash commands — the ones Tempo knows, checked before a run starts
+ * (an unknown command is refused with nothing written) and again by the chat node that carries them out — and retry
+ * phrases ("continue", "retry"), which the run checks and the chat node both read.
  */
 import { TempoError } from "../errors/index.js";
 
@@ -14,4 +15,11 @@ export function assertKnownCommand(text: string): (typeof KNOWN_COMMANDS)[number
     throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
   }
   return name as (typeof KNOWN_COMMANDS)[number];
+}
+
+const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "try again", "retry", "continue", "again"]);
+
+/** True for a retry phrase (docs/design.md#resets-and-retries). */
+export function isRetryPhrase(text: string): boolean {
+  return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
 }

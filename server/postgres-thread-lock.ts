@@ -14,10 +14,10 @@
 import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
-import { asDatabaseError } from "./driver-errors.js";
-import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "../graphs/thread-lock.js";
-import type { Database } from "./pool.js";
-import { redactUrl } from "./pool.js";
+import { asDatabaseError } from "../database/driver-errors.js";
+import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
+import type { Database } from "../database/pool.js";
+import { redactUrl } from "../database/pool.js";
 
 /** Options of {@link PostgresThreadLock}. */
 export interface PostgresThreadLockOptions {

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { HumanResponse } from "../contracts/cards.js";
 import { messagesChannel, planChannel, workspaceChannel } from "./channels.js";
 
-/** Where the workflow is (docs/design.md#phases-and-transitions); `graphs/transitions.ts` is the only writer. */
+/** Where the workflow is (docs/design.md#phases-and-transitions); `kernel/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
 
 /** How a task ended: every task ends in exactly one of these. */

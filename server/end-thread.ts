@@ -11,9 +11,9 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { droppedWritesText, readWriteFacts } from "../nodes/deliver/write-facts.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { NODE } from "./routing.js";
-import type { TempoState, TempoUpdate } from "./state.js";
-import { endThread, taskInProgress } from "./transitions.js";
+import { NODE } from "../kernel/routing.js";
+import type { TempoState, TempoUpdate } from "../kernel/state.js";
+import { endThread, taskInProgress } from "../kernel/transitions.js";
 
 /** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
 export async function endThreadUpdate(

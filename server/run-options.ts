@@ -7,6 +7,7 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { inputMessages } from "./input-check.js";
+import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
 import { runPoint } from "./stopped-run.js";
 
 /** A run's options, as LangGraph's `stream` / `streamEvents` take them. */
@@ -33,12 +34,6 @@ export function pinnedTo(checkpointId: string | undefined, options: RunOptions):
   if (!checkpointId || configurable.checkpoint_id) return options;
   return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
 }
-
-/**
- * The configurable key that marks a run addressed to an earlier checkpoint by its caller (time travel): its saves
- * branch off on purpose, so Tempo's saver claims their parent only when it is an open interrupt.
- */
-export const BRANCH_RUN_KEY = "tempo_branch_run";
 
 /**
  * The configurable key holding the checkpoint a served client last read — the `checkpoint_id` useStream sends with

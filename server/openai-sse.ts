@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { asCard, type Card } from "../contracts/cards.js";
-import type { TempoEvent } from "./events.js";
+import type { TempoEvent } from "../streaming/events.js";
 
 /** The `delta` of a chunk: the role on the first chunk, assistant text when there is some. */
 export interface OpenAIChunkDelta {

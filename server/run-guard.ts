@@ -37,7 +37,7 @@ import type { ExecutionLog } from "../tools/runner.js";
 import { endThreadUpdate } from "./end-thread.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
-import type { createTempoBuilder } from "./tempo.js";
+import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 
 /** What the guard needs. */

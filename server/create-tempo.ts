@@ -8,7 +8,7 @@
  *   workers): opens the database (Postgres at DATABASE_URL, or the embedded
  *   one) and adds Tempo's checkpointer (the official PostgresSaver plus step
  *   snapshots and one resume per interrupt) and the memory store;
- * - `createServedGraph` (`graphs/index.ts`, for the LangGraph server, which
+ * - `createServedGraph` (`server/served.ts`, for the LangGraph server, which
  *   brings its own checkpointer and store): with DATABASE_URL, the Postgres
  *   repository and execution log, so confirmed writes apply once there too.
  *
@@ -16,10 +16,11 @@
  */
 import type pg from "pg";
 import { createTempoCheckpointer, PostgresExecutionLog, type ResumeGuard, type TempoPostgresSaver } from "../checkpoints/index.js";
-import { createThreadLock, openDatabase, redactUrl, type Database } from "../database/index.js";
+import { openDatabase, redactUrl, type Database } from "../database/index.js";
+import { createThreadLock } from "./postgres-thread-lock.js";
 import { createMemoryStore } from "../memory/store.js";
 import type { TempoSettings } from "../config/environment.js";
-import { buildTempoGraph, type TempoGraph } from "../graphs/tempo.js";
+import { buildTempoGraph, type TempoGraph } from "./tempo-graph.js";
 import { createStageModels } from "../models/create-models.js";
 import type { StageModels } from "../models/stage-models.js";
 import type { ToolDomain } from "../tools/domain.js";

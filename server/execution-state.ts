@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TempoState } from "./state.js";
+import type { PlanStep, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
@@ -25,7 +25,7 @@ export { STEP_SNAPSHOT_METADATA_KEY };
 /** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 /**
  * `stopped`: the last run died part-way (a killed worker, a server restart) or failed on an error, with no card open;
- * nothing runs it now: the next resume or "continue" carries it on first (graphs/stopped-run.ts), a new message after
+ * nothing runs it now: the next resume or "continue" carries it on first (server/stopped-run.ts), a new message after
  * a failure drops the task, saying what it applied.
  */
 export type ExecutionStatus =

@@ -9,12 +9,13 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { readSettings } from "../config/environment.js";
-import { createServedGraph, type ServedGraph } from "../runtime/create-tempo.js";
-import type { TempoGraph } from "./tempo.js";
+import { createServedGraph, type ServedGraph } from "./create-tempo.js";
+import type { TempoGraph } from "./tempo-graph.js";
 
-export { buildTempoGraph, createTempoBuilder, GRAPH_VERSION, type TempoGraph, type TempoGraphOptions } from "./tempo.js";
-export * from "./state.js";
-export * from "./routing.js";
+export { createTempoBuilder, GRAPH_VERSION } from "../graphs/tempo.js";
+export { buildTempoGraph, type TempoGraph, type TempoGraphOptions } from "./tempo-graph.js";
+export * from "../kernel/state.js";
+export * from "../kernel/routing.js";
 
 let served: Promise<ServedGraph> | undefined;
 
@@ -27,7 +28,7 @@ export function servedGraph(): Promise<ServedGraph> {
   return served;
 }
 
-/** The Tempo graph for the LangGraph server and Studio (`./graphs/index.ts:graph`). */
+/** The Tempo graph for the LangGraph server and Studio (`./server/served.ts:graph`). */
 export async function graph(_config?: RunnableConfig): Promise<TempoGraph> {
   return (await servedGraph()).graph;
 }

@@ -5,7 +5,7 @@
  *
  * `LocalThreadLock` serialises the runs of one process (and is the whole lock
  * on the embedded database, which only ever runs inside one process);
- * `PostgresThreadLock` (`database/thread-lock.ts`) adds a Postgres advisory
+ * `PostgresThreadLock` (`server/postgres-thread-lock.ts`) adds a Postgres advisory
  * lock so workers in several processes on one database hold threads too.
  */
 import { ThreadBusyError } from "../errors/index.js";

@@ -1,0 +1,42 @@
+/**
+ * The Tempo graph as callers run it: the agent's graph (`graphs/tempo.ts`) compiled with a checkpointer and a store,
+ * behind Tempo's run checks (`run-guard.ts`).
+ */
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
+import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
+import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
+import { TempoCompiledGraph, type CompiledTempo } from "./run-guard.js";
+import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
+
+export interface TempoGraphOptions extends TempoBuilderOptions {
+  /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */
+  checkpointer?: BaseCheckpointSaver | boolean;
+  /** Memory store (`PostgresStore` / `InMemoryStore`). */
+  store?: BaseStore;
+  /**
+   * Holds a thread for the whole run, so two runs never fork it: `createThreadLock(database)` for workers that share
+   * a Postgres. Default: an in-process lock (enough for one process, and for the embedded database).
+   */
+  threadLock?: ThreadLock;
+}
+
+/**
+ * The Tempo graph, typed as the graph LangGraph compiles from `createTempoBuilder` (its stream modes, events and
+ * state types); at run time it is a `TempoCompiledGraph` (`run-guard.ts`), that graph's subclass whose methods run
+ * Tempo's run checks first. The subclass declares `stream` and `streamEvents` loosely (LangGraph's are generic and
+ * overloaded), so this type, not the class, is what callers see.
+ */
+export type TempoGraph = CompiledTempo;
+
+/** Builds and compiles the Tempo graph with its dependencies. */
+export function buildTempoGraph(options: TempoGraphOptions): TempoGraph {
+  const compiled = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store, name: "Tempo" });
+  // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
+  // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
+  return TempoCompiledGraph.from(compiled, {
+    settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
+    domain: options.domain,
+    executionLog: options.executionLog,
+    threadLock: options.threadLock ?? new LocalThreadLock(),
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * The house (docs/design.md#layout): three layers, arrows pointing one way.
+ *
+ * - the foundation: `config/`, `errors/`, `contracts/`, `database/` — import nothing above them;
+ * - the agent: `kernel/` (state, channels, transitions, routing, ownership, commands), `nodes/`, `graphs/` (the
+ *   builder), `prompts/`, `models/`, `memory/`, `tools/`, `streaming/` (the events nodes emit) — never the edge;
+ * - the server edge: `server/` (the guarded graph, admission, input checks, run options, thread locks, ending a
+ *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`.
+ *
+ * No file of the kernel imports a node or the builder, and no two folders import each other.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const FOUNDATION = ["config", "errors", "contracts", "database"];
+const AGENT = ["kernel", "nodes", "graphs", "prompts", "models", "memory", "tools", "streaming"];
+const EDGE = ["server", "checkpoints", "auth", "cli"];
+const SOURCE_FOLDERS = [...FOUNDATION, ...AGENT, ...EDGE];
+
+type Import = { from: string; to: string };
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const full = path.join(folder, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** Every relative import (static, `export … from`, dynamic) of the source folders, as repo-relative file paths. */
+function imports(): Import[] {
+  return SOURCE_FOLDERS.flatMap((folder) =>
+    sourceFiles(path.join(ROOT, folder)).flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      return [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => ({
+        from: path.relative(ROOT, file),
+        to: path.relative(ROOT, path.resolve(path.dirname(file), match[1]!)),
+      }));
+    }),
+  );
+}
+
+const folderOf = (file: string) => file.split(path.sep)[0]!;
+const layerOf = (folder: string) => (FOUNDATION.includes(folder) ? 0 : AGENT.includes(folder) ? 1 : EDGE.includes(folder) ? 2 : undefined);
+
+describe("the house", () => {
+  const all = imports();
+
+  test("the scan sees the code (a broken scan would pass everything)", () => {
+    expect(all.length).toBeGreaterThan(300);
+    expect(all).toContainEqual({ from: path.join("server", "tempo-graph.ts"), to: path.join("graphs", "tempo.js") });
+  });
+
+  test("every source file is in a known folder of a layer", () => {
+    const topLevel = readdirSync(ROOT).filter((name) => statSync(path.join(ROOT, name)).isDirectory() && sourceFiles(path.join(ROOT, name)).length > 0);
+    const others = ["node_modules", "tests", "bench", "scripts", "docs", ".git", ".ci", ".tempo", ".langgraph_api"];
+    expect(topLevel.filter((name) => !others.includes(name) && layerOf(name) === undefined)).toEqual([]);
+  });
+
+  test("arrows point down: the foundation imports no layer above it, the agent never imports the server edge", () => {
+    const upward = all.filter(({ from, to }) => (layerOf(folderOf(to)) ?? 0) > (layerOf(folderOf(from)) ?? 0));
+    expect(upward).toEqual([]);
+  });
+
+  test("no file of the kernel imports a node, the builder or anything above the kernel", () => {
+    const kernelImports = all.filter(({ from }) => folderOf(from) === "kernel");
+    expect(kernelImports.length).toBeGreaterThan(5);
+    expect(kernelImports.filter(({ to }) => ["nodes", "graphs", "prompts", "models", "memory", "tools", ...EDGE].includes(folderOf(to)))).toEqual([]);
+  });
+
+  test("no two folders import each other", () => {
+    const edges = new Set(all.filter(({ from, to }) => folderOf(from) !== folderOf(to)).map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`));
+    const both = [...edges].filter((edge) => edges.has(edge.split(" → ").reverse().join(" → ")));
+    expect(both).toEqual([]);
+  });
+});
