@@ -29,6 +29,10 @@ export function renderExecutionState(state: ExecutionState): string {
   for (const reply of state.observations.filter((observation) => observation.kind === "user_reply")) {
     lines.push(`asked:   ${reply.question} → ${reply.answer}`);
   }
+  if (state.outcome) {
+    lines.push(`ended:   ${state.outcome.kind} — ${state.outcome.reason}`);
+    for (const item of state.outcome.stillOpen ?? []) lines.push(`  still open: ${item.name} (${item.id}) — ${item.why}`);
+  }
   if (state.finalAnswer) lines.push(`answer:  ${indentRest(state.finalAnswer, "         ")}`);
   if (state.lastError) lines.push(`error:   ${state.lastError}`);
   if (state.updatedAt) lines.push(`updated: ${state.updatedAt}`);

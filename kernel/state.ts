@@ -21,6 +21,11 @@ export interface TaskOutcomeRecord {
   kind: TaskOutcome;
   /** One sentence: why the task ended this way. */
   reason: string;
+  /**
+   * The domain's items the task was about that were still open when it ended, and why (deliver's report, from the
+   * repository and the conversation); absent for a dropped task and for a domain without open items.
+   */
+  stillOpen?: Array<{ id: string; name: string; why: string }>;
 }
 
 /** A plan step's lifecycle (docs/design.md#plan-steps): pending → running → done(summary) | failed; skipped when replanned away. */

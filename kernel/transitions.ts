@@ -26,7 +26,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { newId } from "./ids.js";
-import { emptyWorkingMemory, nothingRecalled, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcome, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import { emptyWorkingMemory, nothingRecalled, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -250,20 +250,10 @@ export function failStep(state: ExecutionState & Pick<TempoState, "goal" | "last
 
 // ── Endings ──────────────────────────────────────────────────────────────
 
-/** The outcome the steps show: completed when every step is done or skipped, partial with some done, failed with none. */
-export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): TaskOutcomeRecord {
-  const done = planSteps.filter((step) => step.status === "done");
-  const failed = planSteps.filter((step) => step.status === "failed");
-  const left = planSteps.filter((step) => step.status === "pending" || step.status === "running");
-  if (planSteps.length > 0 && failed.length === 0 && left.length === 0) {
-    return { kind: "completed", reason: `all ${done.length} step(s) done` };
-  }
-  const why = failed.length > 0 ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}` : (lastError ?? `${left.length} step(s) were not run`);
-  const kind: TaskOutcome = done.length > 0 ? "partial" : "failed";
-  return { kind, reason: planSteps.length === 0 ? (lastError ?? "no plan was made") : `${done.length} of ${planSteps.length} step(s) done; ${why}` };
-}
-
-/** finish task: the task ended (completed, partial or failed, judged from its steps); deliver tells it. */
+/**
+ * finish task: the task ended; deliver judges how (completed, partial or failed: `buildTaskReport`, from the steps,
+ * the repository and the log) and tells it. Until then the outcome is unset.
+ */
 export function finishTask(state: Builder & Pick<TempoState, "lastError">, planSteps: PlanStep[], lastError: string | null = state.lastError): TempoUpdate {
   const ended = planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step));
   return {
@@ -275,11 +265,11 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     pendingAnswer: null,
     answeredWrites: [],
     lastError,
-    outcome: judgeOutcome(ended, lastError),
+    outcome: null,
   };
 }
 
-/** deliver: the answer for the ended task, with its (possibly refined) outcome. */
+/** deliver: the answer for the ended task, with its outcome (judged once, by deliver's report). */
 export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeRecord, lastError: string | null): TempoUpdate {
   return {
     phase: nextPhase(state.phase, "deliver"),

@@ -10,7 +10,7 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
-import { nothingRecalled, type RecalledMemory, type TempoState, type TempoUpdate } from "../kernel/state.js";
+import { nothingRecalled, type RecalledMemory, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import { planHistoryCompression } from "../memory/compression.js";
 import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
@@ -22,7 +22,6 @@ import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText, now } from "./shared/messages.js";
-import { buildTaskReport } from "./deliver/task-report.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {
@@ -47,7 +46,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
-        await rememberTaskEnd(store, userId, state, episode.outcome, time);
+        await rememberTaskEnd(store, userId, state, state.outcome!, episode.outcome, time);
       }
     }
 
@@ -67,15 +66,16 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
   }
 
   /**
-   * TaskState after a task ended: an unfinished task (partial, failed) leaves an open loop naming what is
-   * still open; open loops a later task finished are closed (their items are no longer open, or their
-   * goal has now completed); a dropped task leaves no loop.
+   * TaskState after a task ended, from the outcome deliver judged (or the drop recorded): an unfinished task
+   * (partial, failed) leaves an open loop naming what is still open; open loops a later task finished are closed
+   * (their items are no longer open, or their goal has now completed); a dropped task leaves no loop.
    */
-  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, summary: string, time: string): Promise<void> {
+  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, outcome: TaskOutcomeRecord, summary: string, time: string): Promise<void> {
     const { domain } = dependencies;
+    // Read for the older loops only: this task's own still-open items are in its outcome.
     const openNow = domain.openItems ? domain.openItems(await domain.load(userId)) : undefined;
-    const report = buildTaskReport(state, openNow, state.openItemsAtStart ?? undefined);
-    const kind = report.outcome.kind;
+    const kind = outcome.kind;
+    const stillOpen = outcome.stillOpen ?? [];
     const openNames = new Set((openNow ?? []).map((item) => item.name));
     const current = await loadTaskState(store, userId);
     const openLoops = current.openLoops.filter((loop) => {
@@ -84,9 +84,9 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       if (pending !== undefined && openNow !== undefined) return pending.split("; ").some((name) => openNames.has(name));
       return true;
     });
-    const left = report.stillOpen.length
-      ? `still pending: ${report.stillOpen.map((item) => item.name).join("; ")}`
-      : `steps left: ${report.planSteps.filter((step) => step.status !== "done" && step.status !== "skipped").map((step) => step.content).join("; ")}`;
+    const left = stillOpen.length
+      ? `still pending: ${stillOpen.map((item) => item.name).join("; ")}`
+      : `steps left: ${state.planSteps.filter((step) => step.status !== "done" && step.status !== "skipped").map((step) => step.content).join("; ")}`;
     const unfinished = kind === "partial" || kind === "failed";
     await saveTaskState(
       store,

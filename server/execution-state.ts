@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TempoState } from "../kernel/state.js";
+import type { PlanStep, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
@@ -57,6 +57,8 @@ export interface ExecutionState {
   currentStepId: string | null;
   observations: Observation[];
   finalAnswer: string | null;
+  /** How the last task ended — kind, why, and what was still open — as deliver judged it (or the drop recorded it). */
+  outcome: TaskOutcomeRecord | null;
   lastError: string | null;
   updatedAt: string;
   /** Graph and tool-domain version the plan was made with. */
@@ -108,6 +110,7 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
       ...(values.userReplies ?? []).map((reply): Observation => ({ kind: "user_reply", question: reply.question, answer: reply.answer, at: reply.at })),
     ],
     finalAnswer: values.finalAnswer ?? null,
+    outcome: values.outcome ?? null,
     lastError: values.lastError ?? null,
     updatedAt: snapshot.createdAt ?? "",
     workflowVersion: values.workflowVersion ?? "",
@@ -183,6 +186,9 @@ function statusOf(values: Partial<TempoState>): ExecutionStatus {
       return "waiting_user_confirmation";
     case "executing":
       return "running";
+    case "done":
+      // Ended, and judged by deliver: until deliver has run (the same run goes on to it), the task is still running.
+      return values.outcome?.kind ?? "running";
     default:
       // An ended task (done, or dropped back to chatting) reports its outcome until the next task starts.
       return values.outcome?.kind ?? "idle";

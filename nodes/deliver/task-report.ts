@@ -6,7 +6,7 @@
  * phrasing is checked against it (`overclaim`).
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import type { PlanStep, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
+import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
@@ -29,18 +29,32 @@ export function taskMessages(state: Pick<TempoState, "messages" | "taskStartMess
   return start === -1 ? state.messages : state.messages.slice(start);
 }
 
+/** The outcome the steps show: completed when every step is done or skipped, partial with some done, failed with none. */
+export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): TaskOutcomeRecord {
+  const done = planSteps.filter((step) => step.status === "done");
+  const failed = planSteps.filter((step) => step.status === "failed");
+  const left = planSteps.filter((step) => step.status === "pending" || step.status === "running");
+  if (planSteps.length > 0 && failed.length === 0 && left.length === 0) {
+    return { kind: "completed", reason: `all ${done.length} step(s) done` };
+  }
+  const why = failed.length > 0 ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}` : (lastError ?? `${left.length} step(s) were not run`);
+  const kind: TaskOutcome = done.length > 0 ? "partial" : "failed";
+  return { kind, reason: planSteps.length === 0 ? (lastError ?? "no plan was made") : `${done.length} of ${planSteps.length} step(s) done; ${why}` };
+}
+
 /**
- * The report of the ended task. `openItems` are the domain's open items now (undefined for a domain that
+ * The report of the ended task: its outcome, judged here and only here (deliver stores it, memorize, ExecutionState and
+ * the CLI read it). `openItems` are the domain's open items now (undefined for a domain that
  * has none); the task is about an item when it named it (goal, step summaries, its human and assistant
  * messages and tool calls — not tool results), or about all of them when it closed some. A task whose steps all finished while items it was
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
-  state: Pick<TempoState, "goal" | "planSteps" | "outcome" | "lastError" | "messages" | "taskStartMessageId">,
+  state: Pick<TempoState, "goal" | "planSteps" | "lastError" | "messages" | "taskStartMessageId">,
   openItems: OpenItem[] | undefined,
   openAtStart: OpenItem[] | undefined,
 ): TaskReport {
-  const outcome = state.outcome ?? { kind: "failed" as const, reason: state.lastError ?? "the task stopped without an outcome" };
+  const outcome = judgeOutcome(state.planSteps, state.lastError);
   const messages = taskMessages(state);
   // What the task asked for, did or said it would do; not what its reads returned (a listing of the week names every
   // open item, whether or not the task was about it).
@@ -52,7 +66,8 @@ export function buildTaskReport(
     outcome.kind === "completed" && stillOpen.length > 0
       ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
       : outcome;
-  return { goal: state.goal, planSteps: state.planSteps, outcome: refined, stillOpen, lastError: state.lastError };
+  const ending = stillOpen.length > 0 ? { ...refined, stillOpen: stillOpen.map(({ id, name, why }) => ({ id, name, why })) } : refined;
+  return { goal: state.goal, planSteps: state.planSteps, outcome: ending, stillOpen, lastError: state.lastError };
 }
 
 /** Each step with its status, and its summary or failure reason, one per line. */

@@ -139,6 +139,7 @@ describe("state, history and threads", () => {
       { kind: "user_reply", question: "Which note?", answer: "call mom", at: "2026-01-01T00:00:00.000Z" },
     ],
     finalAnswer: null,
+    outcome: null,
     lastError: null,
     updatedAt: "2026-01-01T00:00:00.000Z",
     workflowVersion: "graph@1/notes@1",
@@ -160,6 +161,18 @@ describe("state, history and threads", () => {
         "version: graph@1/notes@1",
       ].join("\n"),
     );
+  });
+
+  test("/state of an ended task says how it ended and what was still open", () => {
+    const ended: ExecutionState = {
+      ...state,
+      status: "partial",
+      currentStepId: null,
+      outcome: { kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus", stillOpen: [{ id: "rev-1", name: "Calculus", why: "you declined the proposed change" }] },
+      finalAnswer: "Placed one; Calculus is still pending.",
+    };
+    const text = renderExecutionState(ended);
+    expect(text).toContain("ended:   partial — every step finished, but 1 item(s) are still pending: Calculus\n  still open: Calculus (rev-1) — you declined the proposed change\nanswer:  Placed one;");
   });
 
   test("/history prints one line per step snapshot, or says there are none", () => {

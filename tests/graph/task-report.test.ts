@@ -2,8 +2,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../kernel/state.js";
-import { judgeOutcome } from "../../kernel/transitions.js";
-import { buildTaskReport, mechanicalSummary, overclaim } from "../../nodes/deliver/task-report.js";
+import { buildTaskReport, judgeOutcome, mechanicalSummary, overclaim } from "../../nodes/deliver/task-report.js";
 
 const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({ id, content: `Step ${id}`, doneWhen: "done", status, ...extra });
 const open = [
@@ -29,11 +28,12 @@ describe("buildTaskReport", () => {
     new AIMessage({ id: "a1", content: "Placing rev-1.", tool_calls: [{ id: "call-1", name: "place", args: { task_id: "rev-1" }, type: "tool_call" }] }),
     new ToolMessage({ id: "t1", content: "Not applied: the user rejected this change.", tool_call_id: "call-1" }),
   ];
-  const base = { goal: "Arrange my reviews", planSteps: [step("1", "done")], outcome: { kind: "completed" as const, reason: "all 1 step(s) done" }, lastError: null, messages, taskStartMessageId: "start" };
+  const base = { goal: "Arrange my reviews", planSteps: [step("1", "done")], lastError: null, messages, taskStartMessageId: "start" };
 
-  test("items the task named and left open make a completed task partial, each with why", () => {
+  test("items the task named and left open make a completed task partial, each with why; the outcome records them", () => {
     const report = buildTaskReport(base, open, open);
-    expect(report.outcome).toEqual({ kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus review 1" });
+    const stillOpen = [{ id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" }];
+    expect(report.outcome).toEqual({ kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus review 1", stillOpen });
     expect(report.stillOpen).toEqual([{ id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" }]);
   });
 
@@ -41,7 +41,7 @@ describe("buildTaskReport", () => {
     expect(buildTaskReport(base, [open[1]!], [...open, { id: "rev-3", name: "Data review" }]).stillOpen.map((item) => item.id)).toEqual(["rev-2"]);
     const unrelated = buildTaskReport({ ...base, goal: "Move the lab", messages: [messages[0]!] }, open, open);
     expect(unrelated.stillOpen).toEqual([]);
-    expect(unrelated.outcome.kind).toBe("completed");
+    expect(unrelated.outcome).toEqual({ kind: "completed", reason: "all 1 step(s) done" });
   });
 
   test("the factual summary tells the outcome, each step and what is still pending", () => {
@@ -59,7 +59,7 @@ describe("buildTaskReport", () => {
 
 describe("overclaim", () => {
   const report = buildTaskReport(
-    { goal: "Arrange", planSteps: [step("1", "done")], outcome: { kind: "completed", reason: "" }, lastError: null, messages: [], taskStartMessageId: null },
+    { goal: "Arrange", planSteps: [step("1", "done")], lastError: null, messages: [], taskStartMessageId: null },
     open,
     [...open, { id: "rev-9", name: "Closed one" }],
   );

@@ -128,7 +128,7 @@ describe("a tool call without arguments", () => {
     ];
     const open = [{ id: "rev-1", name: "Calculus review 1" }];
     const report = buildTaskReport(
-      { goal: "Arrange my reviews", planSteps: [{ id: "1", content: "Place", doneWhen: "placed", status: "done" }], outcome: { kind: "completed", reason: "all 1 step(s) done" }, lastError: null, messages, taskStartMessageId: "start" },
+      { goal: "Arrange my reviews", planSteps: [{ id: "1", content: "Place", doneWhen: "placed", status: "done" }], lastError: null, messages, taskStartMessageId: "start" },
       open,
       open,
     );
