@@ -166,8 +166,8 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
   /**
    * Runs one submit / respond and resolves with how its run ended ("interrupt", "success", "error") once
    * the snapshot a UI renders settles: loading, then not loading. Not `onCompleted`: SDK 1.15.0 skips it
-   * for a resumed run when the server's two SSE streams deliver its end more than a tick apart (README,
-   * "useStream against the served API").
+   * for a resumed run when the server's two SSE streams deliver its end more than a tick apart (docs/front-ends.md,
+   * "Authentication and ownership on the served API").
    */
   const untilRunEnds = async (start: () => Promise<void>): Promise<string> => {
     let stop = () => {};
