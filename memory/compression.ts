@@ -99,6 +99,8 @@ function truncateToolResult(message: BaseMessage, limit: number): BaseMessage {
     id: message.id,
     name: message.name,
     tool_call_id: (message as ToolMessage).tool_call_id,
+    status: (message as ToolMessage).status,
+    artifact: (message as ToolMessage).artifact,
     content: `${text.slice(0, limit)}… (${text.length - limit} more characters cut to fit the prompt budget)`,
   });
 }
@@ -232,7 +234,7 @@ function withContent(message: BaseMessage, content: string): BaseMessage {
     case "ai":
       return new AIMessage({ id: message.id, name: message.name, content, tool_calls: (message as AIMessage).tool_calls ?? [] });
     case "tool":
-      return new ToolMessage({ id: message.id, name: message.name, content, tool_call_id: (message as ToolMessage).tool_call_id, status: (message as ToolMessage).status });
+      return new ToolMessage({ id: message.id, name: message.name, content, tool_call_id: (message as ToolMessage).tool_call_id, status: (message as ToolMessage).status, artifact: (message as ToolMessage).artifact });
     default:
       return message;
   }

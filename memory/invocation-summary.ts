@@ -7,6 +7,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
 import type { TempoState } from "../kernel/state.js";
+import { callOutcomeOf } from "../kernel/tool-results.js";
 import type { Episode } from "./long-term.js";
 
 const SELF_STATEMENT = /\b(i|i'm|i am|my|we|we're|our)\b[^.!?\n]*\b(prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have)\b[^.!?\n]*/gi;
@@ -38,7 +39,7 @@ export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps"
 /** The episode of an ended task: goal, key steps, its real outcome (kind, reason, answer), lessons. */
 export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError" | "outcome">, invocation: BaseMessage[], now: string): Episode {
   const rejections = invocation
-    .filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied"))
+    .filter((message) => callOutcomeOf(message) === "declined")
     .map((message) => oneLine(messageText(message).replace(/^Not applied: /, ""), 160));
   return {
     goal: state.goal,

@@ -241,7 +241,7 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
   for (const { tool, result } of answered) emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
   const rounds = toolRoundOf(
-    answered.map(({ tool, result }) => ({ call: { id: tool.id, name: tool.name, arguments: tool.arguments }, result: result! })),
+    answered.map(({ tool, result }) => ({ call: { id: tool.id, name: tool.name, arguments: tool.arguments }, result: result!, outcome: "declined" as const })),
     answered[0]!.tool.speak,
   );
   return {

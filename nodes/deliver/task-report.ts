@@ -7,6 +7,7 @@
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
@@ -122,7 +123,7 @@ function names(text: string, item: OpenItem): boolean {
  * step's summary gives beside its id ("left pending: review-limits (no free slot fits)"), or not reached.
  */
 function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
-  const declined = new Set(messages.filter((message) => message.getType() === "tool" && messageText(message).startsWith("Not applied")).map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
+  const declined = new Set(messages.filter((message) => callOutcomeOf(message) === "declined").map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
   if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args ?? {}), item))) return "you declined the proposed change";
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.

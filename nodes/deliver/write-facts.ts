@@ -10,6 +10,7 @@
  */
 import type { AIMessage } from "@langchain/core/messages";
 import type { TempoState } from "../../kernel/state.js";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { messageText } from "../../contracts/message-text.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
@@ -78,7 +79,7 @@ function appliedInMessages(messages: ReturnType<typeof taskMessages>, writes: Re
   for (const message of messages) {
     const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
     const text = messageText(message);
-    if (message.getType() === "tool" && id !== undefined && writes.has(id) && !/^(Not applied|Error)/i.test(text)) applied.set(id, text);
+    if (id !== undefined && writes.has(id) && callOutcomeOf(message) === "applied") applied.set(id, text);
   }
   return applied;
 }

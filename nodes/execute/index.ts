@@ -34,8 +34,8 @@ import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId } from "../../kernel/ids.js";
-import { newToolCallId, toolRoundOf, workspaceMessages, type RoundCall } from "../shared/messages.js";
-import { messageText } from "../../contracts/message-text.js";
+import { newToolCallId, toolRoundOf, workspaceMessages, type RoundCall, type RoundEntry } from "../shared/messages.js";
+import { callOutcomeOf, SETBACKS } from "../../kernel/tool-results.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -122,11 +122,11 @@ async function runCalls(
   config: LangGraphRunnableConfig,
 ): Promise<CallsRun> {
   const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false };
-  const entries: Array<{ call: RoundCall; result: string }> = [];
+  const entries: RoundEntry[] = [];
   let setbacks = state.stepSetbacks;
   let invalidWrites = 0;
   const record = (call: RoundCall, ok: boolean, content: string) => {
-    entries.push({ call, result: content });
+    entries.push({ call, result: content, outcome: ok ? "done" : "failed" });
     const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
@@ -172,6 +172,7 @@ async function runCalls(
       entries.push({
         call: { id: write.id, name: write.name, arguments: write.arguments },
         result: `Not proposed yet: ${invalidWrites} other write(s) of this batch had invalid arguments. Propose the batch again with every call valid; nothing was changed.`,
+        outcome: "held",
       });
     }
     run.writes = [];
@@ -203,7 +204,7 @@ async function applyAnsweredWrites(
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
   for (const write of answered) if (write.approved) await dependencies.approvals.assertApproved(config.store, context.threadId, write.tool);
-  const entries: Array<{ call: RoundCall; result: string }> = [];
+  const entries: RoundEntry[] = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
   // Every write approved and applied: only then may the proposal's own ending (`then`) end the step.
@@ -217,7 +218,7 @@ async function applyAnsweredWrites(
     } else {
       emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
     }
-    entries.push({ call, result: content });
+    entries.push({ call, result: content, outcome: !approved ? "declined" : ok ? "applied" : "failed" });
     allApplied &&= ok;
     // A rejection is the user's choice, not a tool error: it neither counts nor clears the error streak.
     if (!approved) continue;
@@ -320,8 +321,5 @@ function endStep(state: TempoState, ending: StepEnding, stepMessages: BaseMessag
 /** Whether the planner reviews the plan after a step whose rounds were `stepMessages`. */
 function replanNeeded(mode: WorkflowSettings["replanAfterStep"], stepMessages: BaseMessage[]): boolean {
   if (mode === "always" || mode === "never") return mode === "always";
-  return stepMessages.some((message) => message.getType() === "tool" && SETBACK_RESULT.test(messageText(message)));
+  return stepMessages.some((message) => SETBACKS.has(callOutcomeOf(message)!));
 }
-
-/** A tool result that tells of a setback: a write the user declined, or an error. */
-const SETBACK_RESULT = /^(Not applied|Not proposed|Error)\b/;

@@ -1,8 +1,9 @@
 /** Message helpers shared by the nodes: ids, workspace selection, text. */
 import { randomUUID } from "node:crypto";
-import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { TempoState } from "../../kernel/state.js";
 import { newId } from "../../kernel/ids.js";
+import { toolResultMessage, type CallOutcome } from "../../kernel/tool-results.js";
 import { messageText } from "../../contracts/message-text.js";
 
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
@@ -42,12 +43,19 @@ export interface RoundCall {
  * The calls of one round (one, or several made together: a batch, parallel tool calls): one assistant message carrying every
  * call, then one tool message per call, in order — kept or summarised together, like any round.
  */
-export function toolRoundOf(entries: ReadonlyArray<{ call: RoundCall; result: string }>, speak = ""): BaseMessage[] {
+export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = ""): BaseMessage[] {
   if (entries.length === 0) return [];
   return [
     new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
-    ...entries.map(({ call, result }) => new ToolMessage({ id: newId("tool"), content: result, tool_call_id: call.id, name: call.name })),
+    ...entries.map(({ call, result, outcome }) => toolResultMessage(newId("tool"), call, result, outcome)),
   ];
+}
+
+/** One call of a round: the call, its result as the model reads it, and what happened to it (kernel/tool-results.ts). */
+export interface RoundEntry {
+  call: RoundCall;
+  result: string;
+  outcome: CallOutcome;
 }
 
 /** The current time as ISO text. */

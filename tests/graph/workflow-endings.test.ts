@@ -2,9 +2,10 @@
  * Issue 13's conversations on the schedule domain with the offline policy, as a new user would have them:
  * dropping a plan, honest endings, a clean start for each task, and TaskState's open loops.
  */
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { readExecutionState } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
@@ -124,6 +125,9 @@ describe("honest endings", () => {
     expect(answer).toContain(`Still pending: ${pending} (${rejectedId}) — you declined the proposed change`);
     expect((await readExecutionState(graph, config)).status).toBe("partial");
     expect(unpairedToolCalls(final.messages)).toEqual([]);
+    // Each write's tool message records what happened to it, as data: the declined one and the applied ones.
+    const writes = (final.messages as BaseMessage[]).filter((message) => message.getType() === "tool" && (message as ToolMessage).name === "place");
+    expect(writes.map((message) => callOutcomeOf(message)).sort()).toEqual([...Array(writes.length - 1).fill("applied"), "declined"]);
 
     const episodes = await store.search(episodesNamespace("student"));
     expect(episodes.map((item) => item.value.status)).toEqual(["partial"]);

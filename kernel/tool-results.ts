@@ -1,0 +1,46 @@
+/**
+ * What a tool message says happened to its call, kept on the message as data (its `status` and `artifact`), so no
+ * reader parses it back from the text the model is shown (docs/design.md#tool-results). LangChain's own shape:
+ * `status: "error"` for a call that did not do its work (as LangChain v1's human-in-the-loop middleware answers a
+ * rejected call), `artifact` for what only the program reads.
+ */
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+
+/**
+ * - `done`: a read (or the agent's own memory tool) ran;
+ * - `applied`: a write changed the repository (or had, in an earlier run: answered from the execution log);
+ * - `declined`: the user rejected the write;
+ * - `held`: the write was not proposed, held back with a batch that had invalid calls;
+ * - `failed`: an error (bad arguments, an unknown tool, the tool failed).
+ */
+export type CallOutcome = "done" | "applied" | "declined" | "held" | "failed";
+
+/** The outcomes that set a step back: the planner reviews the plan after a step that met one. */
+export const SETBACKS: ReadonlySet<CallOutcome> = new Set(["declined", "held", "failed"]);
+
+/** The tool message answering call `call` with `result`, its outcome recorded. */
+export function toolResultMessage(id: string, call: { id: string; name: string }, result: string, outcome: CallOutcome): ToolMessage {
+  return new ToolMessage({
+    id,
+    content: result,
+    tool_call_id: call.id,
+    name: call.name,
+    status: outcome === "done" || outcome === "applied" ? "success" : "error",
+    artifact: { outcome },
+  });
+}
+
+/**
+ * The recorded outcome of a tool message; undefined for any other message. A thread saved before outcomes were
+ * recorded (no artifact) is read from its text, the one place that still does: the texts Tempo wrote then.
+ */
+export function callOutcomeOf(message: BaseMessage): CallOutcome | undefined {
+  if (message.getType() !== "tool") return undefined;
+  const recorded = ((message as ToolMessage).artifact as { outcome?: CallOutcome } | undefined)?.outcome;
+  if (recorded) return recorded;
+  const text = typeof message.content === "string" ? message.content : "";
+  if (text.startsWith("Not applied")) return "declined";
+  if (text.startsWith("Not proposed")) return "held";
+  if (/^Error\b/i.test(text)) return "failed";
+  return "done";
+}
