@@ -11,6 +11,7 @@
  * interrupted threads once.
  */
 import { randomUUID } from "node:crypto";
+import { loggedOutcomes } from "../nodes/deliver/write-facts.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { credentialsOf, loopback, segmentsOf } from "./served-routes.js";
 
@@ -50,8 +51,8 @@ export class AppliedCards {
   /** Settles the applied card a request is about to read, if any. Never fails the request: a failed check is logged. */
   async beforeRead(request: Request, identity: string): Promise<void> {
     if (request.headers.get(MARK_HEADER) === this.#mark) return;
-    const [first, second, third] = segmentsOf(request).map((segment) => segment.toLowerCase());
     const path = segmentsOf(request);
+    const [first, second, third] = path.map((segment) => segment.toLowerCase());
     const credentials = credentialsOf(request);
     if (first === "threads" && second === "search" && path.length === 2) {
       await once(this.#users, identity, this.limit, () => this.#settleInterrupted(identity, credentials));
@@ -78,8 +79,7 @@ export class AppliedCards {
       const ids = waitingWriteIds(state);
       const log = ids ? await this.executionLog() : undefined;
       if (!ids || !log) return;
-      const logged = await Promise.all(ids.map((id) => log.completed(id, threadId)));
-      if (logged.some((outcome) => outcome === undefined)) return;
+      if ((await loggedOutcomes(ids, log, threadId)).size < ids.length) return;
       // The answer is not taken: confirm reconciles a card whose every write is logged (nodes/confirm).
       const run = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/runs/wait`, credentials, {
         assistant_id: GRAPH_ID,
