@@ -10,7 +10,7 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
-import { nothingRecalled, type RecalledMemory, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "../kernel/state.js";
+import { nothingRecalled, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import { planHistoryCompression } from "../memory/compression.js";
 import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
@@ -46,12 +46,13 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
-        await rememberTaskEnd(store, userId, state, state.outcome!, episode.outcome, time);
+        await rememberTaskEnd(store, userId, state, episode.outcome, time);
       }
     }
 
-    // The recalled memory lived for this invocation; the next one recalls afresh (the store holds it).
-    const forget = isNothingRecalled(state.recalled) ? {} : { recalled: nothingRecalled() };
+    // The recalled memory lived for this invocation; the next one recalls afresh (the store holds it). Already empty,
+    // the write is dropped (writeChangesOnly).
+    const forget = { recalled: nothingRecalled() };
     const compression = compressHistory(state, dependencies);
     if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null, ...forget };
     if (store) {
@@ -70,7 +71,8 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
    * (partial, failed) leaves an open loop naming what is still open; open loops a later task finished are closed
    * (their items are no longer open, or their goal has now completed); a dropped task leaves no loop.
    */
-  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, outcome: TaskOutcomeRecord, summary: string, time: string): Promise<void> {
+  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, summary: string, time: string): Promise<void> {
+    const outcome = state.outcome!;
     const { domain } = dependencies;
     // Read for the older loops only: this task's own still-open items are in its outcome.
     const openNow = domain.openItems ? domain.openItems(await domain.load(userId)) : undefined;
@@ -148,8 +150,4 @@ function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
   const userTexts = removed.filter((message) => message.getType() === "human").map(messageText);
   const lastReply = removed.filter((message) => message.getType() === "ai" && messageText(message).trim()).map(messageText).at(-1) ?? "";
   return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
-}
-
-function isNothingRecalled(recalled: RecalledMemory): boolean {
-  return recalled.taskState === "" && recalled.facts.length === 0 && recalled.episodes.length === 0 && recalled.conversation.length === 0;
 }
