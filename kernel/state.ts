@@ -199,7 +199,7 @@ export const TempoAnnotation = Annotation.Root({
   pendingAnswer: lastValue<HumanResponse | null>(() => null),
   /** A write card's writes (one or a batch) as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
   answeredWrites: lastValue<AnsweredWrite[]>(() => []),
-  /** How the last task ended, or null while none has ended (set by the finish / drop transitions). */
+  /** How the last task ended, or null while none has ended (set by deliver's report, or by a drop). */
   outcome: lastValue<TaskOutcomeRecord | null>(() => null),
   /** Setbacks of the current step: failing tool results and declined writes in a row; past the limits the step fails. */
   stepSetbacks: lastValue<{ toolErrors: number; rejections: number }>(() => ({ toolErrors: 0, rejections: 0 })),

@@ -18,8 +18,8 @@
  * | executing        | —        | —          | —          | planning | planning | waiting_confirm    | executing | executing | executing        | executing   | executing | chatting  | done        | —       | chatting   | chatting |
  * | done             | chatting | planning   | —          | —        | —        | —                  | —         | —         | —                | —           | —         | —         | —           | done    | done       | chatting |
  *
- * Every task ends in one of four outcomes: `finish_task` (completed /
- * partial / failed, judged from the steps) → deliver; or `drop_task`
+ * Every task ends in one of four outcomes: `finish_task` → deliver, which
+ * judges it completed / partial / failed from the facts; or `drop_task`
  * (dropped: the user declined the plan, a client ended the thread, or the
  * user moved on from a task that had stopped).
  */
@@ -252,7 +252,7 @@ export function failStep(state: ExecutionState & Pick<TempoState, "goal" | "last
 
 /**
  * finish task: the task ended; deliver judges how (completed, partial or failed: `buildTaskReport`, from the steps,
- * the repository and the log) and tells it. Until then the outcome is unset.
+ * the repository and the log) and tells it. Until then the outcome stays unset (the task started with none).
  */
 export function finishTask(state: Builder & Pick<TempoState, "lastError">, planSteps: PlanStep[], lastError: string | null = state.lastError): TempoUpdate {
   const ended = planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step));
@@ -265,7 +265,6 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     pendingAnswer: null,
     answeredWrites: [],
     lastError,
-    outcome: null,
   };
 }
 

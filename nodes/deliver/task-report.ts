@@ -62,13 +62,12 @@ export function buildTaskReport(
   const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
   const closedSome = openAtStart !== undefined && openItems !== undefined && openAtStart.some((item) => !openItems.some((open) => open.id === item.id));
   const related = (openItems ?? []).filter((item) => closedSome || texts.some((text) => names(text, item)));
-  const stillOpen = related.map((item) => ({ ...item, why: whyOpen(item, messages, state.planSteps) }));
+  const stillOpen = related.map((item) => ({ id: item.id, name: item.name, why: whyOpen(item, messages, state.planSteps) }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0
       ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
       : outcome;
-  const ending = stillOpen.length > 0 ? { ...refined, stillOpen: stillOpen.map(({ id, name, why }) => ({ id, name, why })) } : refined;
-  return { goal: state.goal, planSteps: state.planSteps, outcome: ending, stillOpen, lastError: state.lastError };
+  return { goal: state.goal, planSteps: state.planSteps, outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined, stillOpen, lastError: state.lastError };
 }
 
 /** Each step with its status, and its summary or failure reason, one per line. */
