@@ -5,6 +5,7 @@
  * rejected call), `artifact` for what only the program reads.
  */
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { newId } from "./ids.js";
 
 /**
  * - `done`: a read (or the agent's own memory tool) ran;
@@ -15,13 +16,16 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
  */
 export type CallOutcome = "done" | "applied" | "declined" | "held" | "failed";
 
-/** The outcomes that set a step back: the planner reviews the plan after a step that met one. */
-export const SETBACKS: ReadonlySet<CallOutcome> = new Set(["declined", "held", "failed"]);
+/** True for a tool message that set its step back (declined, held, failed): the planner reviews the plan after it. */
+export function isSetback(message: BaseMessage): boolean {
+  const outcome = callOutcomeOf(message);
+  return outcome === "declined" || outcome === "held" || outcome === "failed";
+}
 
 /** The tool message answering call `call` with `result`, its outcome recorded. */
-export function toolResultMessage(id: string, call: { id: string; name: string }, result: string, outcome: CallOutcome): ToolMessage {
+export function toolResultMessage(call: { id: string; name: string }, result: string, outcome: CallOutcome): ToolMessage {
   return new ToolMessage({
-    id,
+    id: newId("tool"),
     content: result,
     tool_call_id: call.id,
     name: call.name,

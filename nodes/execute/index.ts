@@ -35,7 +35,7 @@ import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, workspaceMessages, type RoundCall, type RoundEntry } from "../shared/messages.js";
-import { callOutcomeOf, SETBACKS } from "../../kernel/tool-results.js";
+import { isSetback } from "../../kernel/tool-results.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -321,5 +321,5 @@ function endStep(state: TempoState, ending: StepEnding, stepMessages: BaseMessag
 /** Whether the planner reviews the plan after a step whose rounds were `stepMessages`. */
 function replanNeeded(mode: WorkflowSettings["replanAfterStep"], stepMessages: BaseMessage[]): boolean {
   if (mode === "always" || mode === "never") return mode === "always";
-  return stepMessages.some((message) => SETBACKS.has(callOutcomeOf(message)!));
+  return stepMessages.some(isSetback);
 }

@@ -47,7 +47,7 @@ export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = ""): Bas
   if (entries.length === 0) return [];
   return [
     new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
-    ...entries.map(({ call, result, outcome }) => toolResultMessage(newId("tool"), call, result, outcome)),
+    ...entries.map(({ call, result, outcome }) => toolResultMessage(call, result, outcome)),
   ];
 }
 

@@ -1,7 +1,7 @@
 /** A tool message records what happened to its call as data (kernel/tool-results.ts); readers never parse its text. */
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import { callOutcomeOf, SETBACKS, toolResultMessage } from "../../kernel/tool-results.js";
+import { callOutcomeOf, isSetback, toolResultMessage } from "../../kernel/tool-results.js";
 import { toolRoundOf } from "../../nodes/shared/messages.js";
 
 const call = { id: "call-1", name: "place", arguments: { task_id: "rev-1" } };
@@ -9,16 +9,17 @@ const call = { id: "call-1", name: "place", arguments: { task_id: "rev-1" } };
 describe("tool results as data", () => {
   test("each outcome is on the message: LangChain's status, and the outcome in its artifact", () => {
     for (const outcome of ["done", "applied", "declined", "held", "failed"] as const) {
-      const message = toolResultMessage("t1", call, "whatever the model reads", outcome);
+      const message = toolResultMessage(call, "whatever the model reads", outcome);
       expect(callOutcomeOf(message)).toBe(outcome);
       expect(message.status).toBe(outcome === "done" || outcome === "applied" ? "success" : "error");
+      expect(isSetback(message)).toBe(outcome === "declined" || outcome === "held" || outcome === "failed");
     }
-    expect([...SETBACKS].sort()).toEqual(["declined", "failed", "held"]);
+    expect(isSetback(new HumanMessage("Error: not a tool result"))).toBe(false);
   });
 
   test("the text no longer decides: an applied write whose result reads like an error is still applied", () => {
-    expect(callOutcomeOf(toolResultMessage("t1", call, "Error-free placement: Not applied anywhere else", "applied"))).toBe("applied");
-    expect(callOutcomeOf(toolResultMessage("t1", call, "Placed.", "declined"))).toBe("declined");
+    expect(callOutcomeOf(toolResultMessage(call, "Error-free placement: Not applied anywhere else", "applied"))).toBe("applied");
+    expect(callOutcomeOf(toolResultMessage(call, "Placed.", "declined"))).toBe("declined");
   });
 
   test("a round's tool messages carry their entries' outcomes, in order", () => {
