@@ -18,7 +18,7 @@ import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type Sche
 import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
 import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
 import { startOpenAIDouble, type Imperfection, type OpenAIDouble } from "../support/openai-double/index.js";
-import { threadConfig } from "../support/scripted.js";
+import { resume, threadConfig } from "../support/scripted.js";
 
 const USER = "student";
 const DEMO = "Help me arrange next week's review sessions.";
@@ -213,3 +213,33 @@ async function withImperfection(imperfection: Imperfection, toolCalling: "native
     double.set({ imperfections: [] });
   }
 }
+
+/**
+ * A write declined with feedback through the strict double (native tool calling): the declined call's tool message
+ * (status "error", its outcome in the artifact: kernel/tool-results.ts) goes on to the model as OpenAI documents a
+ * tool message — role, tool_call_id, content (and the tool's name, as Tempo sent it before), nothing of what only
+ * Tempo reads (no status, no artifact) — and no request is refused.
+ */
+test("a declined write through the strict server: its tool message is sent as OpenAI's, nothing refused, the task ends", async () => {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed(USER, sampleWeek());
+  const models = modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" });
+  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
+  const config = threadConfig("real-model-declined", USER);
+  const first = double.requests.length;
+  await graph.invoke({ messages: [new HumanMessage(DEMO)] }, config);
+  await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+  const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]?.value as { action_requests: Array<{ name: string }> };
+  expect(card.action_requests.length).toBeGreaterThan(1);
+  const declined = { decisions: [{ type: "reject", message: "Not this one." }, ...card.action_requests.slice(1).map(() => ({ type: "approve" }))] };
+  await graph.invoke(resume(declined), config);
+  await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
+
+  const state = await graph.getState(config);
+  expect((state.values as { phase: string }).phase).toBe("done");
+  const requests = double.requests.slice(first);
+  expect(requests.flatMap((request) => (request.refusal ? [request.refusal.message] : []))).toEqual([]);
+  const toolMessages = requests.flatMap((request) => (request.body.messages as Array<Record<string, unknown>>).filter((message) => message.role === "tool"));
+  expect(toolMessages.some((message) => String(message.content).startsWith("Not applied: the user rejected this change"))).toBe(true);
+  expect([...new Set(toolMessages.map((message) => Object.keys(message).sort().join(",")))]).toEqual(["content,name,role,tool_call_id"]);
+});
