@@ -106,11 +106,15 @@ export class AppliedCards {
 /** The header that marks `AppliedCards`' own loopback requests. */
 const MARK_HEADER = "x-tempo-settling";
 
-/** Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown. */
+/**
+ * Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown, and
+ * forgotten, so the next read checks again (a database back from an outage settles the card then).
+ */
 function once(checked: Map<string, Promise<void>>, key: string, limit: number, check: () => Promise<void>): Promise<void> {
   const known = checked.get(key);
   if (known) return known;
   const running = check().catch((error: unknown) => {
+    checked.delete(key);
     console.warn(`[tempo] checking ${key} for a card already applied failed: ${error instanceof Error ? error.message : String(error)}`);
   });
   checked.set(key, running);

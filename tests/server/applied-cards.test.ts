@@ -126,8 +126,14 @@ describe("AppliedCards", () => {
     expect(runs()).toHaveLength(1);
   });
 
-  test("a failed check never fails the read", async () => {
+  test("a failed check never fails the read, and the next read checks again", async () => {
+    const fetch = (globalThis as Record<symbol, unknown>)[LOOPBACK_FETCH];
     delete (globalThis as Record<symbol, unknown>)[LOOPBACK_FETCH];
-    await expect(new AppliedCards(async () => logOf([])).beforeRead(request("GET", "/threads/t-card/state"), "alice")).resolves.toBeUndefined();
+    const cards = new AppliedCards(async () => logOf(["call-1", "call-2"]));
+    await expect(cards.beforeRead(request("GET", "/threads/t-card/state"), "alice")).resolves.toBeUndefined();
+    (globalThis as Record<symbol, unknown>)[LOOPBACK_FETCH] = fetch;
+    states["t-card"] = { status: 200, body: CARD_STATE };
+    await cards.beforeRead(request("GET", "/threads/t-card/state"), "alice");
+    expect(runs().map((call) => call.url)).toEqual(["/threads/t-card/runs/wait"]);
   });
 });
