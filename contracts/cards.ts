@@ -163,6 +163,9 @@ export const HumanResponseSchema = z.object({
 });
 export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
+/** A resume value Tempo itself makes (from a reply by message): v1 decisions, or a question's text. */
+export type CardResume = DecisionsResponse | string;
+
 /** What one action request was answered with, whatever shape the resume had. */
 export type CardAnswer =
   | { type: "approve" }

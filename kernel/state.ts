@@ -7,7 +7,7 @@
  */
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
-import type { HumanResponse } from "../contracts/cards.js";
+import type { CardResume } from "../contracts/cards.js";
 import { messagesChannel, planChannel, workspaceChannel } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `kernel/transitions.ts` is the only writer. */
@@ -195,8 +195,11 @@ export const TempoAnnotation = Annotation.Root({
   consecutiveCorrections: lastValue<number>(() => 0),
   /** What the graph waits on from the human, or null. */
   pending: lastValue<PendingInteraction | null>(() => null),
-  /** An answer to `pending` that arrived as a plain user message instead of a resume. */
-  pendingAnswer: lastValue<HumanResponse | null>(() => null),
+  /**
+   * An answer to `pending` that arrived as a plain user message instead of a resume, as the resume it stands for
+   * (chat translates it; a thread saved by graph@2 may hold a legacy HumanResponse, which the card contract still reads).
+   */
+  pendingAnswer: lastValue<CardResume | null>(() => null),
   /** A write card's writes (one or a batch) as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
   answeredWrites: lastValue<AnsweredWrite[]>(() => []),
   /** How the last task ended, or null while none has ended (set by deliver's report, or by a drop). */

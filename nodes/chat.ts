@@ -21,7 +21,7 @@ import { messageText } from "../contracts/message-text.js";
 import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
-import { replyAsHumanResponse } from "./confirm/human-response.js";
+import { replyAsResume } from "./confirm/human-response.js";
 import { droppedWritesText, readWriteFacts } from "./deliver/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { newId } from "../kernel/ids.js";
@@ -50,7 +50,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (state.pending) {
       // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
-      return { pendingAnswer: replyAsHumanResponse(userText, state.pending.kind) };
+      return { pendingAnswer: replyAsResume(userText, state.pending.kind, state.pending.kind === "confirm_tool" ? state.pending.tools.length : 1) };
     }
 
     // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.

@@ -9,7 +9,7 @@
  */
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { readCardResume, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
+import { readCardResume, type Card, type CardAnswer, type CardResume } from "../../contracts/cards.js";
 import { InvalidResumeError, TempoError } from "../../errors/index.js";
 import { emit } from "../../streaming/events.js";
 
@@ -27,19 +27,20 @@ export function rejectResume(message: string, details?: Record<string, unknown>)
  */
 export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: CardAnswer[]) => T, config?: LangGraphRunnableConfig, node = "confirm"): T {
   if (answered !== null && answered !== undefined) return read(readCardResume(card, answered));
+  // The resume is read once, inside the schema LangGraph checks it with; the value `interrupt()` returns is not read again.
+  let taken: { value: T } | undefined;
   let refusal: TempoError | undefined;
   const responseSchema = z.unknown().superRefine((value, context) => {
     try {
-      read(readCardResume(card, value));
+      taken = { value: read(readCardResume(card, value)) };
     } catch (error) {
       if (!(error instanceof TempoError)) throw error;
       refusal = error;
       context.addIssue({ code: "custom", message: error.message });
     }
   });
-  let answer: unknown;
   try {
-    answer = interrupt(card, { responseSchema });
+    interrupt(card, { responseSchema });
   } catch (error) {
     if (isGraphInterrupt(error)) {
       // The card's id is the interrupt id LangGraph gave this wait: clients see it in the value and answer by it.
@@ -56,7 +57,8 @@ export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: Car
     const issue = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
     throw new InvalidResumeError(issue ?? "Invalid resume value.", { interrupt: card.action_requests[0]!.name }, { cause: error });
   }
-  return read(readCardResume(card, answer));
+  if (!taken) throw new InvalidResumeError("The resume value was not read.", { interrupt: card.action_requests[0]!.name });
+  return taken.value;
 }
 
 const SHORT_CONFIRMATIONS = new Set([
@@ -80,10 +82,14 @@ export function isShortDismissal(text: string): boolean {
   return SHORT_DISMISSALS.has(normalise(text));
 }
 
-/** Turns a plain user message into the HumanResponse it stands for while `kind` is pending. */
-export function replyAsHumanResponse(text: string, kind: "confirm_plan" | "confirm_tool" | "ask_user"): HumanResponse {
-  if (kind === "ask_user") return { type: "response", args: text };
-  if (isShortConfirmation(text)) return { type: "accept", args: null };
-  if (isShortDismissal(text)) return { type: "ignore", args: null };
-  return { type: "response", args: text };
+/**
+ * Turns a plain user message, sent while a card is open, into the resume it stands for — the one place a reply by
+ * message is translated: an answer to a question is its text; on a plan or write card (of `actions` action requests)
+ * a short confirmation approves every action, a dismissal rejects them without comment, and anything else rejects them
+ * with the text as feedback.
+ */
+export function replyAsResume(text: string, kind: "confirm_plan" | "confirm_tool" | "ask_user", actions: number): CardResume {
+  if (kind === "ask_user") return text;
+  const decision = isShortConfirmation(text) ? { type: "approve" as const } : { type: "reject" as const, message: isShortDismissal(text) ? "" : text };
+  return { decisions: Array.from({ length: Math.max(1, actions) }, () => decision) };
 }

@@ -2,18 +2,19 @@
  * confirm: no model call (docs/design.md#confirm). Raises the confirmation card for
  * the plan or for a pending write tool with `interrupt()` — nothing before
  * it has side effects, since LangGraph re-runs the node on resume — and
- * applies the human's answer:
+ * applies the human's answer — one vocabulary, approve / edit / reject (with or without feedback), whatever shape
+ * the resume came in (contracts/cards.ts reads them all):
  *
- *   plan:  accept → execute | edit → execute the edited plan (through the revision diff: done steps stay done)
- *          response → back to planning with the feedback | ignore / a dismissal ("no", "cancel", "取消") → the task is dropped
- *   tool:  accept → execute applies it once | edit → applies the edited arguments
- *          response / ignore → execute chooses again, told why
- *   batch: each write decided on its own (one v1 decision each, or one legacy response for all / a list of one
- *          each); the approved ones apply in order, once each; all rejected → as a rejected single write
+ *   plan:  approve → execute | edit → execute the edited plan (through the revision diff: done steps stay done)
+ *          reject with feedback → back to planning | reject without, or a dismissal ("no", "cancel", "取消") → the task is dropped
+ *   tool:  approve → execute applies it once | edit → applies the edited arguments
+ *          reject → execute chooses again, told why (with feedback, the planner reviews the plan first)
+ *   batch: each write decided on its own; the approved ones apply in order, once each; all rejected → as a rejected
+ *          single write
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { parseTextValues, type Card, type CardAnswer, type HumanResponse } from "../../contracts/cards.js";
+import { parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
 import { PlanStepDraftSchema } from "../../contracts/plan.js";
 import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { describeToolCall, findTool } from "../../tools/domain.js";
@@ -76,7 +77,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // Only this answer path approves a write: execute applies nothing without the approval recorded here.
       const approved = approvedCall(shown, answer);
       if (approved) await dependencies.approvals.record(config.store, threadId, approved);
-      answered.push(approved ? { tool: approved, approved: true } : { tool: shown, approved: false, result: rejectionResult(answer.response) });
+      answered.push(approved ? { tool: approved, approved: true } : { tool: shown, approved: false, result: rejectionResult(answer.answer) });
     }
     const update = answerWrites(state, answered, answers, config);
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
@@ -117,8 +118,10 @@ async function reconcile(state: TempoState, tools: PendingTool[], dependencies: 
   };
 }
 
-type PlanAnswer = { response: HumanResponse; editedPlan?: PlanStep[] };
-type ToolAnswer = { response: HumanResponse; editedArguments?: Record<string, unknown> };
+/** The answer to the plan card; an edit carries the edited plan, validated. */
+type PlanAnswer = { answer: CardAnswer; editedPlan?: PlanStep[] };
+/** The answer to one write; an edit carries its arguments, checked against the tool's schema. */
+type ToolAnswer = { answer: CardAnswer; editedArguments?: Record<string, unknown> };
 
 /** Where execution stands, for the write card: the current step and its position. */
 function stepPosition(state: TempoState): StepPosition | null {
@@ -126,27 +129,9 @@ function stepPosition(state: TempoState): StepPosition | null {
   return index === -1 ? null : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
 }
 
-/**
- * The confirm logic speaks the four answers of the legacy HumanResponse: accept, edit, response (reject
- * with feedback) and ignore (reject without). A card answer, whatever shape it came in, maps onto them.
- */
-function asResponse(answer: CardAnswer): HumanResponse {
-  switch (answer.type) {
-    case "approve":
-      return { type: "accept", args: null };
-    case "edit":
-      return { type: "edit", args: { action: "", args: answer.args } };
-    case "reject":
-      return answer.message ? { type: "response", args: answer.message } : { type: "ignore", args: null };
-    case "answer":
-      return { type: "response", args: answer.text };
-  }
-}
-
 /** Validates an answer to the plan card; an edit must carry a valid plan. */
-function readPlanAnswer(answers: CardAnswer[]): PlanAnswer {
-  const response = asResponse(answers[0]!);
-  return response.type === "edit" ? { response, editedPlan: editedPlan(response) } : { response };
+function readPlanAnswer([answer]: CardAnswer[]): PlanAnswer {
+  return answer!.type === "edit" ? { answer: answer!, editedPlan: editedPlan(answer!.args) } : { answer: answer! };
 }
 
 /** The card for pending writes: one write's card, or a batch card of several. */
@@ -162,29 +147,26 @@ function writeCard(tools: PendingTool[], step: StepPosition | null, dependencies
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
 function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
-  const response = asResponse(answer);
-  if (response.type !== "edit") return { response };
+  if (answer.type !== "edit") return { answer };
   const definition = findTool(dependencies.domain, tool.name);
-  const edited = (response.args as { args: Record<string, unknown> }).args;
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
-  const checked = definition ? checkToolArguments(definition, edited) : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  const checked = definition ? checkToolArguments(definition, answer.args) : { ok: false as const, problem: `unknown tool ${tool.name}` };
   if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
-  return { response, editedArguments: checked.arguments };
+  return { answer, editedArguments: checked.arguments };
 }
 
-async function answerPlan(state: TempoState, answer: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, leaves: () => Promise<string>): Promise<TempoUpdate> {
-  const { response } = answer;
+async function answerPlan(state: TempoState, { answer, editedPlan }: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, leaves: () => Promise<string>): Promise<TempoUpdate> {
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
-  if (response.type === "accept" || response.type === "edit") {
+  if (answer.type === "approve" || answer.type === "edit") {
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
-    const planSteps = answer.editedPlan ? applyEdit(state, answer.editedPlan) : state.planSteps;
-    const edits: TempoUpdate = answer.editedPlan
+    const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
+    const edits: TempoUpdate = editedPlan
       ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
       : {};
     // Resume from the first unfinished step: a revised plan keeps its matching prefix done (docs/design.md#plan-revision).
     return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
   }
-  const feedback = response.type === "response" ? String(response.args) : "";
+  const feedback = answer.type === "reject" ? answer.message : answer.type === "answer" ? answer.text : "";
   if (feedback === "" || isShortDismissal(feedback)) {
     // Ignore, "no", "cancel", "取消": the user does not want this task.
     emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
@@ -209,9 +191,9 @@ function applyEdit(state: TempoState, edited: PlanStep[]): PlanStep[] {
   return revisePlan(state.planSteps, drafts, executionStarted(state.planSteps) ? state.planRevision + 1 : 0).steps;
 }
 
-/** The plan from an `edit` response: args.args.plan_steps, validated. */
-function editedPlan(response: HumanResponse): PlanStep[] {
-  const args = parseTextValues((response.args as { args: Record<string, unknown> }).args);
+/** The plan from an edit: its `plan_steps`, validated. */
+function editedPlan(edited: Record<string, unknown>): PlanStep[] {
+  const args = parseTextValues(edited);
   const steps = PlanStepDraftSchema.array().min(1).safeParse(args.plan_steps);
   if (!steps.success) {
     rejectResume('An "edit" of the plan needs args.args.plan_steps: a non-empty list of {content, done_when}.', { expected: ["edit"] });
@@ -220,9 +202,10 @@ function editedPlan(response: HumanResponse): PlanStep[] {
 }
 
 /** What the model reads for a write the user rejected. */
-function rejectionResult(response: HumanResponse): string {
-  return response.type === "response"
-    ? `Not applied: the user rejected this change. Their feedback: ${String(response.args)}`
+function rejectionResult(answer: CardAnswer): string {
+  const feedback = answer.type === "reject" ? answer.message : "";
+  return feedback
+    ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
     : "Not applied: the user rejected this change without comment. Choose a different action.";
 }
 
@@ -237,7 +220,7 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
   const approved = answered.filter((write) => write.approved);
   const cleared: TempoUpdate = { stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
   if (approved.length > 0) return { ...approveWrites(state, answered), ...cleared };
-  const feedback = answers.some((answer) => answer.response.type === "response");
+  const feedback = answers.some(({ answer }) => answer.type === "reject" && answer.message !== "");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
   for (const { tool, result } of answered) emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
   const rounds = toolRoundOf(
@@ -256,9 +239,9 @@ function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: Too
 }
 
 /** The call an accept or an edit approves (null for a rejection). */
-function approvedCall(tool: PendingTool, { response, editedArguments }: ToolAnswer): PendingTool | null {
-  if (response.type === "accept") return tool;
+function approvedCall(tool: PendingTool, { answer, editedArguments }: ToolAnswer): PendingTool | null {
+  if (answer.type === "approve") return tool;
   // An edit changes what the proposal's ending (`then`) was judged on: the model decides after it instead.
-  if (response.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments, then: undefined };
+  if (answer.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments, then: undefined };
   return null;
 }
