@@ -1,0 +1,146 @@
+/**
+ * Golden cards: the exact JSON of the plan card, a write card and a batch write card, as clients read it — Agent Chat
+ * UI (`action_requests` / `review_configs`, checked by `isHitlRequest`), current Agent Inbox (`action_requests[0]
+ * .arguments`), older Agent Inbox (the legacy `action_request` / `config` / `description`) and LangChain JS (the
+ * camelCase copies). The literals below were generated once from the card builders and read against those clients;
+ * whatever changes inside (where a proposal is kept, what type it has), these bytes must not.
+ */
+import { describe, expect, test } from "vitest";
+import { CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
+import { batchInterrupt, planInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
+
+/** The proposal a card is built from. The one place that knows the builders' input type. */
+type Proposal = Parameters<typeof toolInterrupt>[0];
+function write(id: string, name: string, args: Record<string, unknown>, summary: string, reason: string): Proposal {
+  // What the model said with the proposal goes to the chat, never onto a card: it is set here only to show that.
+  return { ...{ id, name, arguments: args, summary, reason }, speak: "This speech is not on the card." } as Proposal;
+}
+
+/** Both its casings, as a card carries it, and a byte-for-byte check (key order included). */
+function expectGolden(card: Card, golden: Record<string, unknown>) {
+  expect(card).toEqual(golden);
+  expect(JSON.stringify(card)).toBe(JSON.stringify(golden));
+  expect(CardSchema.parse(card)).toEqual(card);
+  expect(isHitlRequest(card)).toBe(true);
+}
+
+const ALLOWED = ["approve", "edit", "reject"];
+const LEGACY_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
+
+describe("golden card JSON", () => {
+  test("one write, at step 2 of 3, with its argument schema", () => {
+    const schema = { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false };
+    const card = toolInterrupt(write("call-1", "add_note", { text: "buy milk" }, "Add note 3: buy milk", "The user asked for it."), { index: 2, total: 3, content: "Add the note" }, schema);
+
+    const description =
+      "**Add note 3: buy milk**\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
+      "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).";
+    const requests = [{ name: "add_note", args: { text: "buy milk" }, description, arguments: { text: "buy milk" } }];
+    const configs = [
+      {
+        action_name: "add_note",
+        allowed_decisions: ALLOWED,
+        actionName: "add_note",
+        allowedDecisions: ALLOWED,
+        args_schema: { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false },
+        argsSchema: { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false },
+      },
+    ];
+    expectGolden(card, {
+      kind: "confirm_tool",
+      action_requests: requests,
+      review_configs: configs,
+      actionRequests: requests,
+      reviewConfigs: configs,
+      action_request: { action: "add_note", args: { text: "buy milk" } },
+      config: LEGACY_CONFIG,
+      description,
+    });
+  });
+
+  test("a batch of three writes: one action request each, the legacy fields showing the first and describing all", () => {
+    const place = { type: "object", properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } }, required: ["task_id", "day", "slot_start"] };
+    const card = batchInterrupt(
+      [
+        write("call-a", "place", { task_id: "matrix-review", day: 1, slot_start: 3 }, "Place matrix-review on day 1 at slot 3", "Both reviews fit Monday morning."),
+        write("call-b", "place", { task_id: "review-limits", day: 1, slot_start: 5 }, "Place review-limits on day 1 at slot 5", "Right after matrix-review."),
+        write("call-c", "unplace", { task_id: "essay-draft" }, "Take essay-draft off the schedule", ""),
+      ],
+      { index: 1, total: 2, content: "Place the reviews" },
+      new Map([["place", place]]),
+    );
+
+    const placeSchema = { type: "object", properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } }, required: ["task_id", "day", "slot_start"] };
+    const requests = [
+      {
+        name: "place",
+        args: { task_id: "matrix-review", day: 1, slot_start: 3 },
+        description: "**Place matrix-review on day 1 at slot 3**\n\n**Why:** Both reviews fit Monday morning.\n\nApprove, edit or reject this change.",
+        arguments: { task_id: "matrix-review", day: 1, slot_start: 3 },
+      },
+      {
+        name: "place",
+        args: { task_id: "review-limits", day: 1, slot_start: 5 },
+        description: "**Place review-limits on day 1 at slot 5**\n\n**Why:** Right after matrix-review.\n\nApprove, edit or reject this change.",
+        arguments: { task_id: "review-limits", day: 1, slot_start: 5 },
+      },
+      {
+        name: "unplace",
+        args: { task_id: "essay-draft" },
+        description: "**Take essay-draft off the schedule**\n\nApprove, edit or reject this change.",
+        arguments: { task_id: "essay-draft" },
+      },
+    ];
+    const configs = [
+      { action_name: "place", allowed_decisions: ALLOWED, actionName: "place", allowedDecisions: ALLOWED, args_schema: placeSchema, argsSchema: placeSchema },
+      { action_name: "place", allowed_decisions: ALLOWED, actionName: "place", allowedDecisions: ALLOWED, args_schema: placeSchema, argsSchema: placeSchema },
+      // No schema given for a tool: the config has none (no empty one).
+      { action_name: "unplace", allowed_decisions: ALLOWED, actionName: "unplace", allowedDecisions: ALLOWED },
+    ];
+    expectGolden(card, {
+      kind: "confirm_tool",
+      action_requests: requests,
+      review_configs: configs,
+      actionRequests: requests,
+      reviewConfigs: configs,
+      action_request: { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } },
+      config: LEGACY_CONFIG,
+      description:
+        "**3 changes proposed together:**\n\n" +
+        "1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
+        "**Why:** Both reviews fit Monday morning.\n\n" +
+        "**Step 1 of 2:** Place the reviews\n\n" +
+        "Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.",
+    });
+  });
+
+  test("a plan of two steps", () => {
+    const card = planInterrupt("organise my notes", [
+      { id: "step-1", content: "List the notes", doneWhen: "list_notes was read", status: "pending" },
+      { id: "step-2", content: "Add note x", doneWhen: "note x is in the list", status: "pending" },
+    ]);
+
+    const args = {
+      plan_steps: [
+        { content: "List the notes", done_when: "list_notes was read" },
+        { content: "Add note x", done_when: "note x is in the list" },
+      ],
+    };
+    const description =
+      "**Plan for:** organise my notes\n\n" +
+      "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
+      "Approve to run it, edit the steps, or reject with feedback to have it revised.";
+    const requests = [{ name: "confirm_plan", args, description, arguments: args }];
+    const configs = [{ action_name: "confirm_plan", allowed_decisions: ALLOWED, actionName: "confirm_plan", allowedDecisions: ALLOWED }];
+    expectGolden(card, {
+      kind: "confirm_plan",
+      action_requests: requests,
+      review_configs: configs,
+      actionRequests: requests,
+      reviewConfigs: configs,
+      action_request: { action: "confirm_plan", args },
+      config: LEGACY_CONFIG,
+      description,
+    });
+  });
+});
