@@ -13,6 +13,8 @@
 import { randomUUID } from "node:crypto";
 import { loggedOutcomes } from "../nodes/deliver/write-facts.js";
 import type { ExecutionLog } from "../tools/runner.js";
+import { proposedWrites } from "../kernel/proposal.js";
+import type { TempoState } from "../kernel/state.js";
 import { credentialsOf, loopback, segmentsOf } from "./served-routes.js";
 
 /** How many threads (and users) a process remembers having checked; past it the oldest is forgotten (checked again). */
@@ -23,7 +25,7 @@ const SEARCH_LIMIT = 100;
 const GRAPH_ID = "tempo";
 
 type ThreadState = {
-  values?: { pending?: { kind?: string; tools?: Array<{ id?: unknown }> } | null };
+  values?: { pending?: { kind?: string; messageId?: string; tools?: Array<{ id?: unknown }> } | null; messages?: unknown[] };
   tasks?: Array<{ interrupts?: unknown[] }>;
   checkpoint?: { checkpoint_id?: string };
 };
@@ -32,7 +34,9 @@ type ThreadState = {
 export function waitingWriteIds(state: ThreadState): string[] | undefined {
   const pending = state.values?.pending;
   if (pending?.kind !== "confirm_tool" || !(state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return undefined;
-  const ids = (pending.tools ?? []).map((tool) => tool.id);
+  // Today's card is its proposal's tool calls; a thread saved by graph@2 kept them in `pending.tools`.
+  const values = { pending: { summaries: {}, reason: "", ...pending }, messages: state.values?.messages ?? [] } as unknown as Pick<TempoState, "pending" | "messages">;
+  const ids = pending.messageId !== undefined ? proposedWrites(values).map((write) => write.id as unknown) : (pending.tools ?? []).map((tool) => tool.id);
   return ids.length > 0 && ids.every((id): id is string => typeof id === "string") ? ids : undefined;
 }
 

@@ -40,6 +40,8 @@ import { isTempoError } from "../errors/index.js";
 import { appliedRows } from "../tests/persistence/exactly-once.js";
 import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";
 import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
+import { proposedWrites } from "../kernel/proposal.js";
+import type { TempoState } from "../kernel/state.js";
 
 const REPETITIONS = Number(process.argv[2] ?? 20);
 const ACCEPT_OFFSETS_MS = [0, 20, 100, 500];
@@ -152,7 +154,7 @@ async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offset
   await seedStudent(worker, threadId);
   await startUntilFirstWrite(worker, threadId);
   const waiting = await worker.graph.getState(studentThread(threadId));
-  const firstCall = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+  const firstCall = proposedWrites(waiting.values as TempoState)[0]!.id;
   const cardId = waiting.tasks.flatMap((task) => task.interrupts)[0]?.id;
   const answer = (): ReturnType<typeof accept> => (bound && cardId ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>) : accept());
   const seen = new Set((await cardsRaised(worker, threadId)).map((card) => card.id));

@@ -33,11 +33,12 @@ import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExe
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "../kernel/state.js";
 
 /**
- * Bumped when the graph's behaviour changes in a way that invalidates saved plans. 2: a write card's pending
- * writes are `pending.tools` (one or a batch) and approved writes wait in `answeredWrites`; a thread saved by
- * version 1 (waiting on `pending.tool`, or with an `approvedTool`) is replanned when it resumes, not misread.
+ * Bumped when the graph's behaviour changes in a way that invalidates saved plans. 3: a write card's writes are the
+ * tool calls of its proposal's assistant message (`pending.messageId`), and approved ones wait there unanswered. A
+ * thread saved by version 2 waiting on a card (`pending.tools`) is replanned when it resumes, not misread; one
+ * stopped between a card's answer and its writes (`answeredWrites`) has them applied once (execute, until graph@4).
  */
-export const GRAPH_VERSION = "2";
+export const GRAPH_VERSION = "3";
 
 /** What the graph is built from: the agent's dependencies (persistence and run checks are the server's). */
 export interface TempoBuilderOptions {

@@ -45,23 +45,19 @@ export interface PlanStep {
   reason?: string;
 }
 
-/** A write tool waiting for the user's confirmation (docs/design.md#pending-interaction). */
-export interface PendingTool {
-  /** Tool-call id; also the idempotency key that makes the write apply once. */
+/** A write tool call as it is proposed, approved and applied: its tool-call id (also the key that makes it apply once), tool and arguments. */
+export interface WriteCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+}
+
+/** A write on a card: a tool call of the proposal's assistant message, with what the card says of it. */
+export interface ProposedWrite extends WriteCall {
   /** One-line description of the change for the confirmation card. */
   summary: string;
   /** The model's reason for the call. */
   reason: string;
-  /** What the model said with the proposal; becomes the content of the assistant tool-call message. */
-  speak: string;
-  /**
-   * How the step ends once every write of the card is approved unchanged and applies (the proposal's `then`): no
-   * further model turn. An edit drops it, and a rejection or a failed write leaves the decision to the model.
-   */
-  then?: StepEnding;
 }
 
 /** The end a proposal gave its step: next_plan or done, why it is met, and for done the final answer (may be ""). */
@@ -71,22 +67,25 @@ export interface StepEnding {
   answer: string;
 }
 
-/** A write of a batch card, once the user decided it: approved (as proposed or edited) or rejected. */
-export interface AnsweredWrite {
-  /** The write as it applies: an edit's arguments replace the proposal's. */
-  tool: PendingTool;
+/**
+ * What graph@2 saved for a write card's answered writes (`answeredWrites`): read once by execute, for a thread that
+ * stopped between the answer and the writes, and never written. Goes with graph@4.
+ */
+export interface LegacyAnsweredWrite {
+  tool: WriteCall & { summary?: string; speak?: string; then?: StepEnding };
   approved: boolean;
-  /** For a rejected write: the tool result the model reads (why it was not applied). */
   result?: string;
 }
 
 /**
- * What the graph waits on (docs/design.md#pending-interaction). A write card holds the writes proposed together,
- * in order (`tools`: one, or a batch), decided one by one.
+ * What the graph waits on (docs/design.md#pending-interaction). A write card's writes are the tool calls of one
+ * assistant message in the conversation (`messageId`), unanswered until the card is: the proposal itself, as
+ * LangChain's human-in-the-loop middleware keeps it. The card holds only what the message does not: each write's
+ * description by tool-call id, the model's reason, and how the step ends once every write applies unchanged (`then`).
  */
 export type PendingInteraction =
   | { kind: "confirm_plan" }
-  | { kind: "confirm_tool"; tools: [PendingTool, ...PendingTool[]] }
+  | { kind: "confirm_tool"; messageId: string; summaries: Record<string, string>; reason: string; then?: StepEnding }
   | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
 
 /**
@@ -200,8 +199,13 @@ export const TempoAnnotation = Annotation.Root({
    * (chat translates it; a thread saved by graph@2 may hold a legacy HumanResponse, which the card contract still reads).
    */
   pendingAnswer: lastValue<CardResume | null>(() => null),
-  /** A write card's writes (one or a batch) as the user decided them, in order: execute applies the approved ones, once each, on its next visit. */
-  answeredWrites: lastValue<AnsweredWrite[]>(() => []),
+  /**
+   * How the step ends once the approved writes apply (the proposal's `then`, kept by confirm when every write of the
+   * card was approved unchanged; null otherwise): execute ends the step with no model turn.
+   */
+  stepEnding: lastValue<StepEnding | null>(() => null),
+  /** graph@2's answered writes (see {@link LegacyAnsweredWrite}): read once by execute, written only empty. */
+  answeredWrites: lastValue<LegacyAnsweredWrite[]>(() => []),
   /** How the last task ended, or null while none has ended (set by deliver's report, or by a drop). */
   outcome: lastValue<TaskOutcomeRecord | null>(() => null),
   /** Setbacks of the current step: failing tool results and declined writes in a row; past the limits the step fails. */

@@ -11,7 +11,8 @@ import { newId } from "./ids.js";
  * - `done`: a read (or the agent's own memory tool) ran;
  * - `applied`: a write changed the repository (or had, in an earlier run: answered from the execution log);
  * - `declined`: the user rejected the write;
- * - `held`: the write was not proposed, held back with a batch that had invalid calls;
+ * - `held`: the call did not run: a write held back with a batch that had invalid calls, or a call its task left
+ *   unanswered (a card dropped or replanned: kernel/proposal.ts `closeOpenCalls`);
  * - `failed`: an error (bad arguments, an unknown tool, the tool failed).
  */
 export type CallOutcome = "done" | "applied" | "declined" | "held" | "failed";

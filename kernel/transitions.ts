@@ -23,10 +23,11 @@
  * (dropped: the user declined the plan, a client ended the thread, or the
  * user moved on from a task that had stopped).
  */
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { newId } from "./ids.js";
-import { emptyWorkingMemory, nothingRecalled, type AnsweredWrite, type PendingInteraction, type Phase, type PlanMode, type PlanStep, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import { closeOpenCalls } from "./proposal.js";
+import { emptyWorkingMemory, nothingRecalled, type PendingInteraction, type StepEnding, type Phase, type PlanMode, type PlanStep, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -124,6 +125,7 @@ export const CLEARED_TASK = {
   consecutiveCorrections: 0,
   pending: null,
   pendingAnswer: null,
+  stepEnding: null,
   answeredWrites: [],
   finalAnswer: null,
   closingWords: null,
@@ -263,7 +265,6 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
     workspaceMessageIds: [],
     pending: null,
     pendingAnswer: null,
-    answeredWrites: [],
     lastError,
   };
 }
@@ -279,7 +280,6 @@ export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeR
     currentStepId: null,
     pending: null,
     pendingAnswer: null,
-    answeredWrites: [],
     workspaceMessageIds: [],
   };
 }
@@ -292,19 +292,23 @@ export function answerMessage(text: string, id?: string): AIMessage {
 /**
  * drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying
  * so; `leaves` says what the task leaves behind, from the facts (`droppedWritesText`: the changes applied, the
- * approved ones not applied, or "Nothing was changed.").
+ * approved ones not applied, or "Nothing was changed."), the last of its messages. Calls the task leaves open (its
+ * card's) are answered first.
  */
-export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">, reason: string, leaves: string): Omit<TempoUpdate, "messages"> & { messages: AIMessage[] } {
+export function dropTask(
+  state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">,
+  reason: string,
+  leaves: string,
+): Omit<TempoUpdate, "messages"> & { messages: [...BaseMessage[], AIMessage] } {
   const text = `Dropped "${state.goal}" (${reason}). ${leaves}`;
-  const message = answerMessage(text);
+  const answer = answerMessage(text);
   return {
     phase: nextPhase(state.phase, "drop_task"),
-    messages: [message],
+    messages: [...closeOpenCalls(state, `the task was dropped (${reason})`), answer],
     planSteps: state.planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step)),
     currentStepId: null,
     pending: null,
     pendingAnswer: null,
-    answeredWrites: [],
     workspaceMessageIds: [],
     outcome: { kind: "dropped", reason },
     finalAnswer: text,
@@ -312,8 +316,8 @@ export function dropTask(state: Builder & Pick<TempoState, "goal" | "planSteps">
 }
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
-export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps">, leaves: string): TempoUpdate {
-  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null, answeredWrites: [] };
+export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">, leaves: string): TempoUpdate {
+  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null };
   const dropped = dropTask(state, "the thread was ended from the client", leaves);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
@@ -329,8 +333,10 @@ export function declineTool(state: Builder): TempoUpdate {
   return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null };
 }
 
-/** A write card (one write or a batch) answered with at least one write approved: execute applies the approved ones, in order. */
-export function approveWrites(state: Builder, answered: AnsweredWrite[]): TempoUpdate {
-  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, answeredWrites: answered };
+/**
+ * A write card (one write or a batch) answered with at least one write approved: execute applies the approved calls
+ * — the proposal's calls left unanswered — in order, then ends the step by `stepEnding` when it is set.
+ */
+export function approveWrites(state: Builder, stepEnding: StepEnding | null): TempoUpdate {
+  return { phase: nextPhase(state.phase, "resume_execution"), pending: null, pendingAnswer: null, stepEnding };
 }
-

@@ -22,6 +22,7 @@ import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsResume } from "./confirm/human-response.js";
+import { proposedWrites } from "../kernel/proposal.js";
 import { droppedWritesText, readWriteFacts } from "./deliver/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { newId } from "../kernel/ids.js";
@@ -50,7 +51,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (state.pending) {
       // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
-      return { pendingAnswer: replyAsResume(userText, state.pending.kind, state.pending.kind === "confirm_tool" ? state.pending.tools.length : 1) };
+      return { pendingAnswer: replyAsResume(userText, state.pending.kind, state.pending.kind === "confirm_tool" ? proposedWrites(state).length : 1) };
     }
 
     // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
@@ -71,7 +72,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       const { threadId } = ensureConfiguration(config, dependencies.settings);
       const facts = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
       const dropped = dropTask(state, "it had stopped and you moved on to a new message", droppedWritesText(facts));
-      emitAssistantText(config, "chat", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
+      emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);
       return { ...dropped, ...next, messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])] };

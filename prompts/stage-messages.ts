@@ -44,9 +44,32 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   return [
     new SystemMessage(system),
     new HumanMessage([conversation, ...pinned].join("\n\n")),
-    ...(input.workspace ?? []).map(withSendableToolCallIds),
+    ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds),
     new HumanMessage([...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n")),
   ];
+}
+
+/**
+ * The workspace with each assistant message's tool calls followed at once by their answers, in call order — as
+ * OpenAI-compatible servers require. A card's calls are answered at two times (a rejection when the card is
+ * answered, the approved writes as they apply), so their tool messages are not always in call order in the state.
+ */
+export function answersAfterCalls(workspace: readonly BaseMessage[]): BaseMessage[] {
+  const answers = new Map<string, BaseMessage>();
+  for (const message of workspace) if (message instanceof ToolMessage) answers.set(message.tool_call_id, message);
+  const placed = new Set<BaseMessage>();
+  const ordered: BaseMessage[] = [];
+  for (const message of workspace) {
+    if (placed.has(message)) continue;
+    ordered.push(message);
+    for (const call of (message as AIMessage).tool_calls ?? []) {
+      const answer = call.id === undefined ? undefined : answers.get(call.id);
+      if (!answer || placed.has(answer)) continue;
+      ordered.push(answer);
+      placed.add(answer);
+    }
+  }
+  return ordered;
 }
 
 /** Renders user/assistant turns as "role: text" lines; tool rounds become one-line notes. */

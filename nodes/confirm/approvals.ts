@@ -1,9 +1,9 @@
 /**
  * Approvals of writes: the confirm node records the exact call (thread,
  * tool-call id, tool, arguments) a human accepted or edited on its card, and
- * execute applies a write only when that call's approval is on record. An
- * approved write (`answeredWrites`) that reached the state any other way (state written around
- * the run guard) has no approval and applies nothing (WRITE_NOT_APPROVED).
+ * execute applies a write only when that call's approval is on record. A
+ * write call that reached the state any other way (state written around the
+ * run guard) has no approval and applies nothing (WRITE_NOT_APPROVED).
  *
  * Approvals live outside the thread's state, where no state update reaches:
  * in the run's store when it has one (the LangGraph server's, Postgres with
@@ -14,7 +14,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { TempoError } from "../../errors/index.js";
-import type { PendingTool } from "../../kernel/state.js";
+import type { WriteCall } from "../../kernel/state.js";
 import { namespaceLabel } from "../../memory/namespaces.js";
 
 /** How many approvals a graph keeps in memory when it has no store (the oldest go first). */
@@ -25,7 +25,7 @@ export class WriteApprovals {
   readonly #memory = new Map<string, string>();
 
   /** Records that a human approved `tool` (with these arguments) on thread `threadId`. */
-  async record(store: BaseStore | undefined, threadId: string, tool: PendingTool): Promise<void> {
+  async record(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
     const call = describeCall(tool);
     if (store) return store.put(approvalsNamespace(threadId), tool.id, { call });
     this.#memory.delete(memoryKey(threadId, tool.id));
@@ -34,7 +34,7 @@ export class WriteApprovals {
   }
 
   /** Throws WRITE_NOT_APPROVED unless a human approved exactly `tool` on thread `threadId`. */
-  async assertApproved(store: BaseStore | undefined, threadId: string, tool: PendingTool): Promise<void> {
+  async assertApproved(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
     const recorded = store
       ? ((await store.get(approvalsNamespace(threadId), tool.id))?.value as { call?: unknown } | undefined)?.call
       : this.#memory.get(memoryKey(threadId, tool.id));
@@ -58,7 +58,7 @@ function memoryKey(threadId: string, toolCallId: string): string {
 }
 
 /** The call as canonical JSON (keys sorted), so a stored copy compares equal whatever its key order. */
-function describeCall(tool: PendingTool): string {
+function describeCall(tool: WriteCall): string {
   return JSON.stringify(sortKeys({ name: tool.name, arguments: tool.arguments }));
 }
 

@@ -16,7 +16,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
 import { PlanStepDraftSchema } from "../../contracts/plan.js";
-import type { AnsweredWrite, PendingTool, PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
+import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { describeToolCall, findTool } from "../../tools/domain.js";
 import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
@@ -24,7 +24,9 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
-import { toolRoundOf } from "../shared/messages.js";
+import { proposalMessage, proposedWrites } from "../../kernel/proposal.js";
+import { toolResultMessage } from "../../kernel/tool-results.js";
+import { TempoError } from "../../errors/index.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
 import { droppedWritesText, loggedOutcomes, readWriteFacts } from "../deliver/write-facts.js";
@@ -52,48 +54,55 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
       return answerPlan(state, answer, fromMessage, config, leaves);
     }
-    const tools = pending.tools;
-    const card = writeCard(tools, stepPosition(state), dependencies);
-    const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, tools[index]!, dependencies)), config);
+    const proposal = proposalMessage(state);
+    const writes = proposedWrites(state);
+    if (!proposal || writes.length === 0) {
+      // Only a state written around the run guard gets here: a card with no proposal in the conversation.
+      throw new TempoError("ILLEGAL_TRANSITION", "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.", { messageId: pending.messageId });
+    }
+    const card = writeCard(writes, stepPosition(state), dependencies);
+    const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies)), config);
     // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
     // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
     // again (docs/design.md#reconcile). Looked up once an answer is in: a card just raised has nothing logged.
-    const logged = await loggedWrites(tools, dependencies, threadId);
-    if (logged.length === tools.length) return reconcile(state, tools, dependencies, config, threadId);
-    const answered: AnsweredWrite[] = [];
+    const logged = await loggedWrites(writes, dependencies, threadId);
+    if (logged.length === writes.length) return reconcile(state, writes, pending.then, dependencies, config, threadId);
     const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
     if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
+    const decided: DecidedWrite[] = [];
     for (const [index, answer] of answers.entries()) {
-      const tool = tools[index]!;
-      if (logged.includes(tool)) {
-        // Already applied: it stays, and execute answers it from the log (it is not applied again).
-        await dependencies.approvals.record(config.store, threadId, tool);
-        answered.push({ tool, approved: true });
-        continue;
-      }
-      // What the chat says with an edited call names the edited change, not the proposal.
-      const summary = answer.editedArguments ? await describeToolCall(dependencies.domain, userId, tool.name, answer.editedArguments) : undefined;
-      const shown = summary === undefined ? tool : { ...tool, summary, speak: `Applying your edit: ${summary}.` };
+      const write = writes[index]!;
+      // Already applied: it stays, and execute answers it from the log (it is not applied again).
+      const given = logged.includes(write) ? { answer: { type: "approve" as const } } : answer;
+      const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
       // Only this answer path approves a write: execute applies nothing without the approval recorded here.
-      const approved = approvedCall(shown, answer);
-      if (approved) await dependencies.approvals.record(config.store, threadId, approved);
-      answered.push(approved ? { tool: approved, approved: true } : { tool: shown, approved: false, result: rejectionResult(answer.answer) });
+      if (given.answer.type === "approve" || given.answer.type === "edit") await dependencies.approvals.record(config.store, threadId, call);
+      // What the chat says with an edited call names the edited change, not the proposal.
+      const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments) : undefined;
+      decided.push({ call, answer: given.answer, edited });
     }
-    const update = answerWrites(state, answered, answers, config);
+    const update = answerWrites(state, proposal, decided, pending.then, config);
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
   };
 }
 
-/** The writes of `tools` the execution log holds as run (completed) on this thread. */
-async function loggedWrites(tools: readonly PendingTool[], dependencies: NodeDependencies, threadId: string): Promise<PendingTool[]> {
+/** A write of the card once decided: the call as it applies (an edit's arguments), the answer, and an edit's description. */
+interface DecidedWrite {
+  call: ProposedWrite;
+  answer: CardAnswer;
+  edited?: string;
+}
+
+/** The writes of `writes` the execution log holds as run (completed) on this thread. */
+async function loggedWrites(writes: readonly ProposedWrite[], dependencies: NodeDependencies, threadId: string): Promise<ProposedWrite[]> {
   if (!dependencies.executionLog) return [];
-  const logged = await loggedOutcomes(tools.map((tool) => tool.id), dependencies.executionLog, threadId);
-  return tools.filter((tool) => logged.has(tool.id));
+  const logged = await loggedOutcomes(writes.map((write) => write.id), dependencies.executionLog, threadId);
+  return writes.filter((write) => logged.has(write.id));
 }
 
 /** What the user is told about writes of a card that had already been applied. */
-function appliedNote(logged: readonly PendingTool[], when: string): AIMessage {
-  const names = logged.map((tool) => tool.summary || tool.name).join("; ");
+function appliedNote(logged: readonly ProposedWrite[], when: string): AIMessage {
+  const names = logged.map((write) => write.summary || write.name).join("; ");
   return new AIMessage({
     id: newId("reconciled"),
     content: `${logged.length} change(s) on this card had already been applied before the interruption, so they stay ${when}: ${names}.`,
@@ -103,22 +112,28 @@ function appliedNote(logged: readonly PendingTool[], when: string): AIMessage {
 /**
  * A write card whose every write the execution log already holds as applied (the run that applied them died before
  * its checkpoint saved the answer, or the server lost its recent checkpoints): its answer, whatever it is, is not
- * taken, and the card is not asked again. The thread moves on as if the card had been approved — execute answers each write from the log, applying nothing twice — and
- * the user is told what had been applied.
+ * taken, and the card is not asked again. The thread moves on as if the card had been approved — execute answers
+ * each write from the log, applying nothing twice — and the user is told what had been applied.
  */
-async function reconcile(state: TempoState, tools: PendingTool[], dependencies: NodeDependencies, config: LangGraphRunnableConfig, threadId: string): Promise<TempoUpdate> {
-  for (const tool of tools) await dependencies.approvals.record(config.store, threadId, tool);
+async function reconcile(
+  state: TempoState,
+  writes: ProposedWrite[],
+  then: StepEnding | undefined,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  threadId: string,
+): Promise<TempoUpdate> {
+  for (const write of writes) await dependencies.approvals.record(config.store, threadId, write);
   emit(config, { kind: "status", node: "confirm", text: "These changes were already applied; going on" });
-  const note = appliedNote(tools, "and the card is not asked again");
+  const note = appliedNote(writes, "and the card is not asked again");
   emitAssistantText(config, "confirm", note.id!, String(note.content));
   return {
-    ...approveWrites(state, tools.map((tool) => ({ tool, approved: true }))),
+    ...approveWrites(state, then ?? null),
     stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
     messages: [note],
   };
 }
 
-/** The answer to the plan card; an edit carries the edited plan, validated. */
 type PlanAnswer = { answer: CardAnswer; editedPlan?: PlanStep[] };
 /** The answer to one write; an edit carries its arguments, checked against the tool's schema. */
 type ToolAnswer = { answer: CardAnswer; editedArguments?: Record<string, unknown> };
@@ -135,18 +150,18 @@ function readPlanAnswer([answer]: CardAnswer[]): PlanAnswer {
 }
 
 /** The card for pending writes: one write's card, or a batch card of several. */
-function writeCard(tools: PendingTool[], step: StepPosition | null, dependencies: NodeDependencies): Card {
+function writeCard(tools: ProposedWrite[], step: StepPosition | null, dependencies: NodeDependencies): Card {
   const schemas = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const definition = findTool(dependencies.domain, tool.name);
     if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
   }
-  const [first, ...rest] = tools as [PendingTool, ...PendingTool[]];
+  const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
   return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name)) : batchInterrupt([first, ...rest], step, schemas);
 }
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
-function readToolAnswer(answer: CardAnswer, tool: PendingTool, dependencies: NodeDependencies): ToolAnswer {
+function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, dependencies: NodeDependencies): ToolAnswer {
   if (answer.type !== "edit") return { answer };
   const definition = findTool(dependencies.domain, tool.name);
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
@@ -171,7 +186,7 @@ async function answerPlan(state: TempoState, { answer, editedPlan }: PlanAnswer,
     // Ignore, "no", "cancel", "取消": the user does not want this task.
     emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
     const dropped = dropTask(state, "you declined the plan", await leaves());
-    emitAssistantText(config, "confirm", dropped.messages[0]!.id!, String(dropped.messages[0]!.content));
+    emitAssistantText(config, "confirm", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
     return { ...cleared, ...dropped };
   }
   emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
@@ -210,38 +225,48 @@ function rejectionResult(answer: CardAnswer): string {
 }
 
 /**
- * Applies the answers to a write card. A card with any write approved goes to execute as `answeredWrites` — one
- * write or several, the same way (execute applies the approved ones in order and tells the model of the rejected
- * ones). When every write is rejected, the rejections are recorded as tool rounds at once, so
- * execute chooses again knowing why; feedback may concern the plan itself, so the planner reviews it first
- * (a no-op revision resumes this step at once).
+ * Applies the answers to a write card, in the proposal itself: an edit rewrites its call in the proposal's message
+ * (the same message id, so the conversation shows the call as it will apply), a rejection answers its call with a
+ * tool message saying why (status error). With any write approved, execute applies the calls left unanswered, in
+ * order, and the proposal's own ending (`then`) stands only when every write was approved unchanged. When every
+ * write is rejected, execute chooses again knowing why; feedback may concern the plan itself, so the planner
+ * reviews it first (a no-op revision resumes this step at once).
  */
-function answerWrites(state: TempoState, answered: AnsweredWrite[], answers: ToolAnswer[], config: LangGraphRunnableConfig): TempoUpdate {
-  const approved = answered.filter((write) => write.approved);
-  const cleared: TempoUpdate = { stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
-  if (approved.length > 0) return { ...approveWrites(state, answered), ...cleared };
-  const feedback = answers.some(({ answer }) => answer.type === "reject" && answer.message !== "");
+function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWrite[], then: StepEnding | undefined, config: LangGraphRunnableConfig): TempoUpdate {
+  const rejections = decided.flatMap(({ call, answer }) => {
+    if (answer.type !== "reject" && answer.type !== "answer") return [];
+    const result = rejectionResult(answer);
+    emit(config, { kind: "tool_result", node: "confirm", id: call.id, name: call.name, ok: false, content: result });
+    return [toolResultMessage(call, result, "declined")];
+  });
+  const edits = decided.filter((write) => write.edited !== undefined);
+  const rewritten =
+    edits.length === 0
+      ? []
+      : [
+          new AIMessage({
+            id: proposal.id,
+            content: edits.map((write) => `Applying your edit: ${write.edited}.`).join(" "),
+            tool_calls: decided.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })),
+          }),
+        ];
+  const answered: TempoUpdate = {
+    messages: [...rewritten, ...rejections],
+    workspaceMessageIds: [...state.workspaceMessageIds, ...rejections.map((message) => message.id!)],
+  };
+  if (rejections.length < decided.length) {
+    // An edit or a rejection changes what the proposal's ending was judged on: the model decides after it instead.
+    const unchanged = edits.length === 0 && rejections.length === 0;
+    return { ...approveWrites(state, unchanged ? (then ?? null) : null), ...answered, stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
+  }
+  const feedback = decided.some(({ answer }) => answer.type === "reject" && answer.message !== "");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
-  for (const { tool, result } of answered) emit(config, { kind: "tool_result", node: "confirm", id: tool.id, name: tool.name, ok: false, content: result! });
-  const rounds = toolRoundOf(
-    answered.map(({ tool, result }) => ({ call: { id: tool.id, name: tool.name, arguments: tool.arguments }, result: result!, outcome: "declined" as const })),
-    answered[0]!.tool.speak,
-  );
   return {
     ...next,
+    ...answered,
     pending: null,
     pendingAnswer: null,
     // Declined cards in a row count against the step (past the limit it fails: the user refuses what it needs).
     stepSetbacks: { ...state.stepSetbacks, rejections: state.stepSetbacks.rejections + 1 },
-    messages: rounds,
-    workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
   };
-}
-
-/** The call an accept or an edit approves (null for a rejection). */
-function approvedCall(tool: PendingTool, { answer, editedArguments }: ToolAnswer): PendingTool | null {
-  if (answer.type === "approve") return tool;
-  // An edit changes what the proposal's ending (`then`) was judged on: the model decides after it instead.
-  if (answer.type === "edit") return { ...tool, arguments: editedArguments ?? tool.arguments, then: undefined };
-  return null;
 }

@@ -5,7 +5,7 @@
  * can read.
  */
 import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
-import type { PendingTool, PlanStep } from "../../kernel/state.js";
+import type { PlanStep, ProposedWrite } from "../../kernel/state.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
@@ -34,7 +34,7 @@ export function planInterrupt(goal: string, plan: PlanStep[]): Card {
 }
 
 /** The write-tool card: what the write does, why, and where the plan stands. */
-export function toolInterrupt(tool: PendingTool, step: StepPosition | null = null, argsSchema?: Record<string, unknown>): Card {
+export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = null, argsSchema?: Record<string, unknown>): Card {
   const description = writeDescription(tool, step, "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).");
   return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
     action_request: { action: tool.name, args: tool.arguments },
@@ -48,7 +48,7 @@ export function toolInterrupt(tool: PendingTool, step: StepPosition | null = nul
  * one decision per write). Its legacy fields show the first write and describe them all, since one legacy
  * answer decides every write (a list of legacy responses, one per write, decides each).
  */
-export function batchInterrupt(tools: readonly [PendingTool, ...PendingTool[]], step: StepPosition | null = null, argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Card {
+export function batchInterrupt(tools: readonly [ProposedWrite, ...ProposedWrite[]], step: StepPosition | null = null, argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Card {
   const actions = tools.map((tool) => writeAction(tool, writeDescription(tool, null, "Approve, edit or reject this change."), argsSchemas.get(tool.name)));
   const lines = [`**${tools.length} changes proposed together:**`, tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n")];
   const reason = tools[0].reason.trim();
@@ -64,7 +64,7 @@ export function batchInterrupt(tools: readonly [PendingTool, ...PendingTool[]], 
 }
 
 /** A write's markdown: what it does, why, where the plan stands, and how to answer. */
-function writeDescription(tool: PendingTool, step: StepPosition | null, howToAnswer: string): string {
+function writeDescription(tool: ProposedWrite, step: StepPosition | null, howToAnswer: string): string {
   const lines = [`**${tool.summary}**`];
   if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
   if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
@@ -73,7 +73,7 @@ function writeDescription(tool: PendingTool, step: StepPosition | null, howToAns
 }
 
 /** One write as a card's action request. */
-function writeAction(tool: PendingTool, description: string, argsSchema?: Record<string, unknown>): CardAction {
+function writeAction(tool: ProposedWrite, description: string, argsSchema?: Record<string, unknown>): CardAction {
   return { name: tool.name, args: tool.arguments, description, allowed: CONFIRM_DECISIONS, ...(argsSchema ? { argsSchema } : {}) };
 }
 

@@ -19,7 +19,8 @@ import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
+import { unansweredCalls } from "../../kernel/proposal.js";
 import { readWriteFacts } from "./write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
@@ -37,7 +38,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const built = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
     // What the writes did is told for a task that did not complete, or that ends with approved writes waiting
     // (`mechanicalSummary`): only then is the log read.
-    const told = built.outcome.kind !== "completed" || state.answeredWrites.some((write) => write.approved);
+    const told = built.outcome.kind !== "completed" || unansweredCalls(taskMessages(state)).length > 0;
     const { threadId } = ensureConfiguration(config, dependencies.settings);
     const report = told ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
     const factual = mechanicalSummary(report);

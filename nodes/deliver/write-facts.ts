@@ -9,8 +9,9 @@
  * that is neither "Not applied" nor an error counts as applied.
  */
 import type { AIMessage } from "@langchain/core/messages";
-import type { TempoState } from "../../kernel/state.js";
+import type { LegacyAnsweredWrite, TempoState } from "../../kernel/state.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
+import { proposedWrites, unansweredCalls } from "../../kernel/proposal.js";
 import { messageText } from "../../contracts/message-text.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
@@ -34,8 +35,9 @@ export interface WriteFacts {
 type FactsState = Pick<TempoState, "messages" | "taskStartMessageId" | "answeredWrites" | "pending">;
 
 /**
- * The facts of the task's writes: every write it proposed (its tool calls in the conversation, the writes answered
- * and waiting to apply, the card open now), each looked up in `log` for thread `threadId`.
+ * The facts of the task's writes: every write it proposed (its tool calls in the conversation — the open card's
+ * among them), each looked up in `log` for thread `threadId`. A write call no tool message answers and no open card
+ * holds was approved and has not run (yet).
  */
 export async function readWriteFacts(state: FactsState, domain: ToolDomain, log: ExecutionLog | undefined, threadId: string): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
@@ -45,11 +47,15 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
       if (call.id && findTool(domain, call.name)?.kind === "write") writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
     }
   }
-  const pendingTools = state.pending?.kind === "confirm_tool" ? state.pending.tools : [];
-  for (const tool of [...state.answeredWrites.map((write) => write.tool), ...pendingTools]) {
+  const onCard = new Set(proposedWrites(state).map((write) => write.id));
+  const approved = new Set(unansweredCalls(messages).flatMap((call) => (writes.has(call.id) && !onCard.has(call.id) ? [call.id] : [])));
+  for (const write of proposedWrites(state)) writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
+  // A thread saved by graph@2 kept its card's writes and the answered ones outside the conversation.
+  const legacyCard = (state.pending as { tools?: LegacyAnsweredWrite["tool"][] } | null)?.tools ?? [];
+  for (const tool of [...state.answeredWrites.map((write) => write.tool), ...legacyCard]) {
     writes.set(tool.id, { id: tool.id, name: tool.name, summary: tool.summary || describe(tool.name, tool.arguments) });
   }
-  const approved = new Set(state.answeredWrites.filter((write) => write.approved).map((write) => write.tool.id));
+  for (const write of state.answeredWrites) if (write.approved) approved.add(write.tool.id);
   // What each applied write did, in the words of its recorded result ("placed task … on …").
   const applied = log ? await appliedInLog([...writes.keys()], log, threadId) : appliedInMessages(messages, new Set(writes.keys()));
   const facts: WriteFacts = { applied: [], approvedNotApplied: [] };

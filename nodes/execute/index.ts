@@ -1,8 +1,9 @@
 /**
  * execute: one ReAct decision per visit (docs/design.md#execute).
  *
- * Entry priority: (1) a confirmed write tool — or a batch card's approved
- * writes, in order — is applied, once each, and the visit ends; (2) a spent
+ * Entry priority: (1) the approved writes of an answered card — its
+ * proposal's tool calls the answer left unanswered — apply, in order, once
+ * each, and the visit ends; (2) a spent
  * round budget, or writes the user declined too often in a row, fail the
  * current step and the task finishes with what was done;
  * (3) otherwise the execute model decides: continue (a read tool runs at
@@ -18,7 +19,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
-import { currentStep, type AnsweredWrite, type PendingTool, type StepEnding, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import { currentStep, type LegacyAnsweredWrite, type StepEnding, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
@@ -35,7 +36,8 @@ import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, workspaceMessages, type RoundCall, type RoundEntry } from "../shared/messages.js";
-import { isSetback } from "../../kernel/tool-results.js";
+import { isSetback, toolResultMessage } from "../../kernel/tool-results.js";
+import { unansweredCalls } from "../../kernel/proposal.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -55,7 +57,10 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
-    if (state.answeredWrites.length > 0) return applyAnsweredWrites(state, state.answeredWrites, context, dependencies, config);
+    if (state.answeredWrites.length > 0) return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
+    // The proposal's calls a card left unanswered were approved on it: they apply now.
+    const approved = unansweredCalls(workspaceMessages(state));
+    if (approved.length > 0) return applyApprovedWrites(state, approved, context, dependencies, config);
 
     const step = currentStep(state);
     if (!step) return resumeExecution(state, state.planSteps);
@@ -102,8 +107,8 @@ function afterToolResult(state: TempoState, ok: boolean, tool: string, content: 
 /** What running a decision's tool calls gave: the rounds of the calls run, the writes to confirm, the state update. */
 interface CallsRun {
   rounds: BaseMessage[];
-  /** Valid writes, for one card (their `reason` and `speak` are filled in by the caller). */
-  writes: PendingTool[];
+  /** Valid writes, for one card, with what the card says of each. */
+  writes: Array<WriteCall & { summary: string }>;
   update: TempoUpdate;
   /** True when the step failed on tool errors: nothing more is proposed. */
   failed: boolean;
@@ -164,7 +169,7 @@ async function runCalls(
       continue;
     }
     const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments);
-    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary, reason: "", speak: "" });
+    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   }
   if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {
     // A batch with a write the tool refuses goes back to the model whole: the card shows every write it proposed, or none.
@@ -191,56 +196,68 @@ async function runReported(call: RoundCall, context: ToolRunContext, dependencie
 }
 
 /**
- * Applies a write card's answered writes (one or a batch) in order: each approved one once (its own tool-call id, so its own
- * execution-log entry), each rejected one with a result saying why — all in one round. A write that fails — a conflict with an earlier
- * one of the batch, say — is reported to the model as its result, and the later writes still run. Every approval
- * is checked before anything is applied: one missing applies nothing (WRITE_NOT_APPROVED).
+ * Applies the approved writes of a card — the proposal's calls its answer left unanswered — in order, each once (its
+ * own tool-call id, so its own execution-log entry), each answered by a tool message with its result. A write that
+ * fails — a conflict with an earlier one of the batch, say — is reported to the model as its result, and the later
+ * writes still run. Every approval is checked before anything is applied: one missing applies nothing
+ * (WRITE_NOT_APPROVED).
  */
-async function applyAnsweredWrites(
+async function applyApprovedWrites(
   state: TempoState,
-  answered: AnsweredWrite[],
+  calls: WriteCall[],
   context: ToolRunContext,
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
-  for (const write of answered) if (write.approved) await dependencies.approvals.assertApproved(config.store, context.threadId, write.tool);
-  const entries: RoundEntry[] = [];
+  for (const call of calls) await dependencies.approvals.assertApproved(config.store, context.threadId, call);
+  const results: BaseMessage[] = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
-  // Every write approved and applied: only then may the proposal's own ending (`then`) end the step.
   let allApplied = true;
-  for (const { tool, approved, result } of answered) {
-    const call = { id: tool.id, name: tool.name, arguments: tool.arguments };
-    let ok = false;
-    let content = result ?? "Not applied: the user rejected this change.";
-    if (approved) {
-      ({ ok, content } = await runReported(call, context, dependencies, config));
-    } else {
-      emit(config, { kind: "tool_result", node: "execute", id: tool.id, name: tool.name, ok: false, content });
-    }
-    entries.push({ call, result: content, outcome: !approved ? "declined" : ok ? "applied" : "failed" });
+  for (const call of calls) {
+    const { ok, content } = await runReported(call, context, dependencies, config);
+    results.push(toolResultMessage(call, content, ok ? "applied" : "failed"));
     allApplied &&= ok;
-    // A rejection is the user's choice, not a tool error: it neither counts nor clears the error streak.
-    if (!approved) continue;
-    update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, tool.name, content, dependencies.settings) };
+    update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings) };
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
   }
-  // The batch is one round: the calls as the model proposed them (edits applied), each answered by its result.
-  const rounds = toolRoundOf(entries, answered[0]?.tool.speak ?? "");
   const applied: TempoUpdate = {
-    messages: rounds,
-    workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
-    answeredWrites: [],
+    messages: results,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...results.map((message) => message.id!)],
+    stepEnding: null,
     liveState: "",
     ...update,
   };
-  // The proposal's own ending, when every write was approved unchanged (an edit drops `then`) and applied: the step
-  // ends with no model turn.
-  const ending = answered[0]?.tool.then;
-  if (!ending || !allApplied || answered.some((write) => write.tool.then === undefined)) return applied;
+  // The proposal's own ending, kept when every write was approved unchanged, once they all applied: the step ends
+  // with no model turn.
+  const ending = state.stepEnding;
+  if (!ending || !allApplied || update.phase !== undefined) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
-  return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...rounds], dependencies, config) };
+  return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
+}
+
+/**
+ * A thread saved by graph@2 between a card's answer and its writes kept them in `answeredWrites`, outside the
+ * conversation: they become today's shape once — the proposal's message with their calls, the rejected ones
+ * answered — and the approved ones apply as any card's. Goes with graph@4.
+ */
+async function applyLegacyAnswers(
+  state: TempoState,
+  answered: LegacyAnsweredWrite[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const calls = answered.map(({ tool }) => ({ id: tool.id, name: tool.name, arguments: tool.arguments }));
+  const proposal = new AIMessage({ id: newId("ai"), content: answered[0]?.tool.speak ?? "", tool_calls: calls.map((call) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) });
+  const rejected = answered.flatMap(({ tool, approved, result }) => (approved ? [] : [toolResultMessage(tool, result ?? "Not applied: the user rejected this change.", "declined")]));
+  const added = [proposal, ...rejected];
+  const ending = answered.every((write) => write.approved && write.tool.then) ? answered[0]!.tool.then! : null;
+  const converted = { ...state, messages: [...state.messages, ...added], workspaceMessageIds: [...state.workspaceMessageIds, ...added.map((message) => message.id!)], stepEnding: ending };
+  const open = unansweredCalls(added);
+  const applied = open.length > 0 ? await applyApprovedWrites(converted, open, context, dependencies, config) : { workspaceMessageIds: converted.workspaceMessageIds };
+  return { ...applied, answeredWrites: [], messages: [...added, ...((applied.messages as BaseMessage[] | undefined) ?? [])] };
 }
 
 async function applyDecision(
@@ -269,13 +286,22 @@ async function applyDecision(
     // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
     const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
     if (ran.failed || ran.writes.length === 0) return update;
-    // Writes: always through confirm, whatever action the model chose — several at once as one batch card.
+    // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
+    // proposal is an assistant message with their calls, unanswered until the card is; it carries the decision's
+    // speech unless a read or memory call of the same decision did.
     const then: StepEnding | undefined = decision.then ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer } : undefined;
-    for (const write of ran.writes) Object.assign(write, { reason: decision.reason || speak }, then ? { then } : {});
-    const [first, ...rest] = ran.writes as [PendingTool, ...PendingTool[]];
-    // The proposal's speech goes with the first write, unless a read or memory call of the same decision carried it.
-    if (ran.rounds.length === 0) first.speak = speak;
-    return { ...update, ...awaitConfirmation(state, { kind: "confirm_tool", tools: [first, ...rest] }) };
+    const proposal = new AIMessage({
+      id: newId("ai"),
+      content: ran.rounds.length === 0 ? speak : "",
+      tool_calls: ran.writes.map((write) => ({ id: write.id, name: write.name, args: write.arguments, type: "tool_call" as const })),
+    });
+    const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
+    return {
+      ...update,
+      messages: [...(update.messages as BaseMessage[]), proposal],
+      workspaceMessageIds: [...(update.workspaceMessageIds as string[]), proposal.id!],
+      ...awaitConfirmation(state, { kind: "confirm_tool", messageId: proposal.id!, summaries, reason: decision.reason || speak, ...(then ? { then } : {}) }),
+    };
   }
 
   if (decision.action === "ask_user") {

@@ -15,10 +15,10 @@ const PLAN: PlanStep[] = [
   { id: "step-2", content: "Add the note", doneWhen: "list_notes shows it", status: "running" },
 ];
 const PLAN_CARD = planInterrupt("Add a note", PLAN);
-const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked", speak: "" });
+const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked" });
 const QUESTION_CARD = questionInterrupt("What should the note say?");
 const TOOL_WITH_STEP = toolInterrupt(
-  { id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked", speak: "" },
+  { id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked" },
   { index: 2, total: 2, content: "Add the note" },
 );
 
@@ -52,7 +52,7 @@ describe("cards", () => {
   });
 
   test("a batch card lists each change with its arguments, then why and where the plan stands", () => {
-    const note = (index: number, text: string) => ({ id: `call-${index}`, name: "add_note", arguments: { text }, summary: `add_note ${text}`, reason: "the user asked", speak: "" });
+    const note = (index: number, text: string) => ({ id: `call-${index}`, name: "add_note", arguments: { text }, summary: `add_note ${text}`, reason: "the user asked" });
     const card = batchInterrupt([note(1, "call mom"), note(2, "buy milk")], { index: 2, total: 2, content: "Add the notes" });
     expect(renderCard(card)).toBe(
       [

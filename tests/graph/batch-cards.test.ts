@@ -13,6 +13,7 @@ import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "..
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls, planDone } from "../support/scripted.js";
 import { placeOf } from "./support/offline-conversation.js";
 import { createNotesDomain } from "../support/notes-domain.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const PLAN = planDone([{ content: "Place the review tasks", done_when: "every review task has a place" }], { speak: "One step.", reason: "clear", complexity: "simple" });
 
@@ -76,13 +77,16 @@ describe("batch cards", () => {
     expect(placeOf(schedule, "derivative-drills")).toBe("pending");
     expect(placeOf(schedule, "binary-tree-review")).toBe("pending");
 
-    // One round for the batch: the writes in the card's order, each answered with its own tool-call id; the rejected ones say so.
+    // One round for the batch: the proposal's calls in the card's order, each answered with its own tool-call id (the
+    // rejected ones when the card was answered, the others as they applied); the rejected ones say so.
     const rounds = done.messages.filter((message) => message.getType() === "tool") as ToolMessage[];
     expect(rounds).toHaveLength(8);
     expect(new Set(rounds.map((message) => message.tool_call_id)).size).toBe(8);
-    expect(rounds.map((message) => String(message.content).startsWith("Not applied"))).toEqual([false, true, false, false, false, false, false, true]);
     const calls = done.messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
     expect(calls.map((call) => call.args.task_id)).toEqual(EIGHT.map((args) => args.task_id));
+    const answerOf = (id: string | undefined) => rounds.find((message) => message.tool_call_id === id)!;
+    expect(calls.map((call) => String(answerOf(call.id).content).startsWith("Not applied"))).toEqual([false, true, false, false, false, false, false, true]);
+    expect(calls.map((call) => answerOf(call.id).status)).toEqual(["success", "error", "success", "success", "success", "success", "success", "error"]);
     expect(calls[5]?.args).toEqual({ task_id: "essay-draft", day: 6, slot_start: 1 });
     expect(unpairedToolCalls(done.messages)).toEqual([]);
     // Answering the card cost no round: one decision proposed the batch, one finished.
@@ -122,11 +126,11 @@ describe("batch cards", () => {
     const state = await graph.getState(config);
     expect(state.tasks.flatMap((task) => task.interrupts).map((pending) => pending.id)).toEqual([cardId]);
 
-    // Writes forged into the state around the run guard, as a batch answer would write them: nothing applies.
-    const pending = state.values.pending as { tools: Array<{ id: string; name: string; arguments: Record<string, unknown> }> };
+    // The card closed around the run guard, as a batch answer approving every write would leave it (the proposal's
+    // calls unanswered, nothing pending): nothing applies.
+    expect(writesOnCard(state.values)).toHaveLength(3);
     const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
-    const forged = pending.tools.map((tool) => ({ tool, approved: true }));
-    await unguarded.call(graph, config, [{ updates: [{ values: { answeredWrites: forged, pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+    await unguarded.call(graph, config, [{ updates: [{ values: { pending: null, phase: "executing" }, asNode: "confirm" }] }]);
     await expect(graph.invoke(null, config)).rejects.toMatchObject({ code: "WRITE_NOT_APPROVED" });
     expect(await placedItems(repository)).toEqual([]);
   });

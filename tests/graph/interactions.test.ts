@@ -267,7 +267,8 @@ describe("model output", () => {
     const waiting = await graph.invoke(accept, config);
     expect(waiting.consecutiveCorrections).toBe(0);
     expect(lastPrompt(models.execute.calls)).toContain("Your last answer could not be used: no JSON object was found in the output");
-    expect(transcript(waiting.messages)).toEqual(["human:add a note", "ai:Plan ready."]);
+    // The corrections are gone; the proposal waits on its card as the assistant's tool call, unanswered.
+    expect(transcript(waiting.messages)).toEqual(["human:add a note", "ai:Plan ready.", 'ai:Adding x.|calls:add_note({"text":"x"})']);
     expect(waiting.phase).toBe("waiting_confirm");
   });
 

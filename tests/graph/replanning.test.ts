@@ -8,6 +8,7 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const FOUR = stepsOf("Collect notes", "Sort notes", "Add note x", "Report");
 const planned = (steps: StepDraft[]) => planDone(steps, { speak: "Plan." });
@@ -181,19 +182,19 @@ describe("resume behaviour", () => {
     const config = threadConfig("graph-v1");
     await graph.invoke({ messages: [new HumanMessage("add note x")] }, config);
     const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
-    const pending = waiting.pending as { kind: string; tools: unknown[] };
-    expect(pending.kind).toBe("confirm_tool");
+    expect(waiting.pending?.kind).toBe("confirm_tool");
+    const { reason: _reason, ...write } = writesOnCard(waiting)[0]!;
     // What version 1 saved: the write in pending.tool, under its version tag (written around the run guard).
     const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
     const v1 = `graph@1/${domain.name}@${domain.version}`;
-    await unguarded.call(graph, config, [{ updates: [{ values: { pending: { kind: "confirm_tool", tool: pending.tools[0] }, workflowVersion: v1 }, asNode: "execute" }] }]);
+    await unguarded.call(graph, config, [{ updates: [{ values: { pending: { kind: "confirm_tool", tool: { ...write, reason: "", speak: "" } }, workflowVersion: v1 }, asNode: "execute" }] }]);
 
     const result = await graph.invoke(resume({ type: "accept", args: null }), config);
     expect(result.lastError).toContain(`The workflow changed from ${v1} to graph@${GRAPH_VERSION}/`);
     // The revision keeps the plan (nothing changed), so the step goes on and proposes its write again, in today's shape.
     expect(models.plan.callCount).toBe(2);
     expect(domain.applied).toEqual([]);
-    expect(result.pending).toMatchObject({ kind: "confirm_tool", tools: [{ name: "add_note", arguments: { text: "x" } }] });
+    expect(writesOnCard(result)).toMatchObject([{ name: "add_note", arguments: { text: "x" } }]);
     expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
   });
 });

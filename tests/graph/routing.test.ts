@@ -2,9 +2,8 @@ import { describe, expect, test } from "vitest";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan } from "../../kernel/routing.js";
 import type { PendingInteraction, Phase } from "../../kernel/state.js";
 
-const tool = { id: "call-1", name: "place", arguments: {}, summary: "place", reason: "", speak: "" };
 const confirmPlan: PendingInteraction = { kind: "confirm_plan" };
-const confirmTool: PendingInteraction = { kind: "confirm_tool", tools: [tool] };
+const confirmTool: PendingInteraction = { kind: "confirm_tool", messageId: "ai-1", summaries: { "call-1": "place" }, reason: "" };
 const askPlan: PendingInteraction = { kind: "ask_user", question: "Which week?", askedBy: "plan" };
 
 type Row = [Phase, PendingInteraction | null, string];

@@ -15,7 +15,7 @@ import { fromStrictOutput, strictJsonSchema } from "../../contracts/strict-schem
 import { plainText } from "../../nodes/deliver/index.js";
 import { newToolCallId } from "../../nodes/shared/messages.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
-import { buildStageMessages, sendableToolCallId } from "../../prompts/stage-messages.js";
+import { answersAfterCalls, buildStageMessages, sendableToolCallId } from "../../prompts/stage-messages.js";
 import { checkToolArguments } from "../../tools/runner.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { findTool } from "../../tools/domain.js";
@@ -58,6 +58,21 @@ describe("tool-call ids", () => {
     // The saved messages are not changed: the execution log keeps its keys.
     expect((workspace[0] as AIMessage).tool_calls![0]!.id).toBe(long);
     expect(sendableToolCallId("call_short")).toBe("call_short");
+  });
+});
+
+describe("a card's answers", () => {
+  test("answered at two times (a rejection on the card, the approved write as it applies), they are sent right after their calls, in call order", () => {
+    const call = (id: string) => ({ id, name: "place", args: { task_id: id }, type: "tool_call" as const });
+    const workspace = [
+      new AIMessage({ id: "p", content: "Placing both.", tool_calls: [call("call_a"), call("call_b")] }),
+      new ToolMessage({ id: "tb", content: "Not applied: the user rejected this change.", tool_call_id: "call_b", name: "place", status: "error" }),
+      new AIMessage({ id: "note", content: "1 change(s) on this card had already been applied." }),
+      new ToolMessage({ id: "ta", content: "placed task call_a", tool_call_id: "call_a", name: "place" }),
+    ];
+    const sent = buildStageMessages({ stagePrompt: "", conversation: [], workspace, stageState: "", instruction: "Go." }).slice(2, -1);
+    expect(sent.map((message) => message.id)).toEqual(["p", "ta", "tb", "note"]);
+    expect(answersAfterCalls(workspace)).toHaveLength(workspace.length);
   });
 });
 

@@ -22,13 +22,14 @@ import {
   userMessage,
   type TempoOnDatabase,
 } from "./tempo-on-database.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 /** The checkpoint the thread waits at, and the id of the write its card proposes. */
 async function waitingWrite(tempo: TempoOnDatabase, threadId: string): Promise<{ checkpointId: string; callId: string }> {
   const state = await tempo.graph.getState(studentThread(threadId));
   return {
     checkpointId: String(state.config.configurable?.checkpoint_id),
-    callId: (state.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id,
+    callId: writesOnCard(state.values)[0]!.id,
   };
 }
 

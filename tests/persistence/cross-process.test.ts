@@ -11,6 +11,7 @@ import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
 import { continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
   const env = useTempoOnTarget(target);
@@ -68,8 +69,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       const threadId = `crash-${killAt}-${target.kind}`;
       await seedStudent(env.tempo, threadId);
       await startUntilFirstWrite(env.tempo, threadId);
-      const pending = (await env.tempo.graph.getState(studentThread(threadId))).values as { pending: { tools: Array<{ id: string }> } };
-      const callId = pending.pending.tools[0]!.id;
+      const callId = writesOnCard((await env.tempo.graph.getState(studentThread(threadId))).values)[0]!.id;
 
       const killed = await runChild({ url: env.server.url, threadId, mode: "continue", untilNextCard: true }, killAt);
       expect(killed.signal).toBe("SIGKILL");

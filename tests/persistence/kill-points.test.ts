@@ -40,6 +40,7 @@ import {
   userMessage,
   type TempoOnDatabase,
 } from "./tempo-on-database.js";
+import { writesOnCard as cardWrites } from "../support/card-writes.js";
 
 /** Real PostgreSQL 15 when installed (postgresTargets throws when it is required and missing), else the embedded one. */
 const targets = postgresTargets();
@@ -94,7 +95,7 @@ function atFirstWriteCard(writes: number): SweptRun["setUp"] {
 
 interface ThreadValues {
   messages?: BaseMessage[];
-  pending?: { kind: string; tools?: Array<{ id: string }> } | null;
+  pending?: { kind: string } | null;
   phase?: string;
   finalAnswer?: string | null;
   outcome?: { kind: string; reason: string } | null;
@@ -103,7 +104,7 @@ interface ThreadValues {
 /** The ids of the writes on the thread's open write card (none when no write card is open). */
 async function writesOnCard(tempo: TempoOnDatabase, threadId: string): Promise<string[]> {
   const values = (await tempo.graph.getState(studentThread(threadId))).values as ThreadValues;
-  return values.pending?.kind === "confirm_tool" ? (values.pending.tools ?? []).map((tool) => tool.id) : [];
+  return cardWrites(values).map((write) => write.id);
 }
 
 /** Where the thread is, as the user would see it: a card, an ended task, or neither (limbo). */

@@ -9,23 +9,24 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { runTool } from "../../tools/runner.js";
 import { createScheduleDomain } from "../../tools/schedule/index.js";
-import type { PendingTool } from "../../kernel/state.js";
+import type { ProposedWrite } from "../../kernel/state.js";
+import { writesOnCard } from "../support/card-writes.js";
 import { postgresTargets } from "../support/postgres.js";
 import { resume } from "../support/scripted.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall } from "./exactly-once.js";
 import { cardOf, continueThread, interruptsOf, seedStudent, startUntilFirstWrite, studentOf, studentThread, useTempoOnTarget, type TempoOnDatabase } from "./tempo-on-database.js";
 
-type Values = { pending: { kind: string; tools: PendingTool[] } | null; messages: BaseMessage[]; phase: string; finalAnswer: string | null };
+type Values = { pending: { kind: string } | null; messages: BaseMessage[]; phase: string; finalAnswer: string | null };
 
 /** The writes of the open card. */
-async function cardWrites(tempo: TempoOnDatabase, threadId: string): Promise<PendingTool[]> {
+async function cardWrites(tempo: TempoOnDatabase, threadId: string): Promise<ProposedWrite[]> {
   const values = (await tempo.graph.getState(studentThread(threadId))).values as Values;
   expect(values.pending?.kind).toBe("confirm_tool");
-  return values.pending!.tools;
+  return writesOnCard(values);
 }
 
 /** Applies `writes` the way a run that then died would have: through the runner, recorded in the log, no checkpoint. */
-async function applyBehindTheCard(tempo: TempoOnDatabase, threadId: string, writes: PendingTool[]): Promise<void> {
+async function applyBehindTheCard(tempo: TempoOnDatabase, threadId: string, writes: ProposedWrite[]): Promise<void> {
   const domain = createScheduleDomain({ repository: tempo.repository });
   for (const write of writes) {
     const outcome = await runTool(domain, { userId: studentOf(threadId), threadId, stepId: "step-1" }, { id: write.id, name: write.name, arguments: write.arguments }, tempo.executionLog);

@@ -21,6 +21,7 @@ import {
   userMessage,
   type TempoOnDatabase,
 } from "./tempo-on-database.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 async function history(tempo: TempoOnDatabase, threadId: string): Promise<StateSnapshot[]> {
   const snapshots: StateSnapshot[] = [];
@@ -122,7 +123,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await seedStudent(env.tempo, threadId);
     await startUntilFirstWrite(env.tempo, threadId);
     const waiting = await env.tempo.graph.getState(studentThread(threadId));
-    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+    const callId = writesOnCard(waiting.values)[0]!.id;
 
     const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1 });
     expect(report.checkpointsDeleted).toBeGreaterThan(0);

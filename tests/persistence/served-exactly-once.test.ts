@@ -17,6 +17,7 @@ import { createServedGraph, type ServedGraph } from "../../server/create-tempo.j
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
 import { interruptsOf, resume } from "../support/scripted.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const THREAD = "served-thread";
 const asServer = { configurable: { thread_id: THREAD, langgraph_auth_user_id: "alice" } };
@@ -55,7 +56,7 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   // The week's placements on one batch card: its first write is the one the crash hits.
   expect(cardOf(result)).toBe("place");
   const batch = interruptsOf(result)[0]!.value as { action_requests: unknown[] };
-  const firstCall = ((await graph.getState(asServer)).values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+  const firstCall = writesOnCard((await graph.getState(asServer)).values)[0]!.id;
 
   // The first write commits (with its log entry), then the process "dies" before the node's result is saved.
   const persist = dependencies.domain.persist.bind(dependencies.domain);

@@ -15,6 +15,7 @@ import { isTempoError } from "../../errors/index.js";
 import { postgresTargets } from "../support/postgres.js";
 import { appliedRows, logOfCall } from "./exactly-once.js";
 import { openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget, type TempoOnDatabase } from "./tempo-on-database.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const DELAYS_MS = [0, 20, 100, 500];
 
@@ -36,7 +37,7 @@ async function waitingWrite(tempo: TempoOnDatabase, threadId: string) {
   return {
     interruptId: pending!.id!,
     echo: { action: card.action_requests[0]!.name, args: card.action_requests[0]!.arguments },
-    callId: (state.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id,
+    callId: writesOnCard(state.values)[0]!.id,
   };
 }
 

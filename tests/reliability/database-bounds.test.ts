@@ -19,6 +19,7 @@ import { appliedRows } from "../persistence/exactly-once.js";
 import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const QUERY_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 1_000;
@@ -72,7 +73,7 @@ describe("real postgres", () => {
     await startUntilFirstWrite(env.tempo, threadId);
     const config = studentThread(threadId);
     const waiting = await env.tempo.graph.getState(config);
-    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+    const callId = writesOnCard(waiting.values)[0]!.id;
 
     const processes = await serverProcesses(env.server.url);
     expect(processes.length).toBeGreaterThan(3);

@@ -28,6 +28,7 @@ import { appliedRows } from "../persistence/exactly-once.js";
 import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const LOCK_TIMEOUT_MS = 300;
 
@@ -53,7 +54,7 @@ describe("real postgres", () => {
     await seedStudent(env.tempo, threadId);
     await startUntilFirstWrite(env.tempo, threadId);
     const waiting = await env.tempo.graph.getState(studentThread(threadId));
-    const callId = (waiting.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id;
+    const callId = writesOnCard(waiting.values)[0]!.id;
 
     const lock = await lockTable(env.server.url, "tempo_execution_log");
     let failure: unknown;
@@ -81,7 +82,7 @@ describe("real postgres", () => {
     expect(cardOf(next)).toBe("place");
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
     const after = await env.tempo.graph.getState(studentThread(threadId));
-    expect((after.values as { pending: { tools: Array<{ id: string }> } }).pending.tools[0]!.id).not.toBe(callId);
+    expect(writesOnCard(after.values)[0]!.id).not.toBe(callId);
   });
 
   test("a lock on the checkpoint table refuses the run at its start in bounded time; nothing is written; the thread goes on after", async () => {

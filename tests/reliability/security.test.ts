@@ -33,6 +33,7 @@ import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, tran
 import { fuzzGraph, runConversation } from "./support/conversation.js";
 import { sqlInterpolations, type SqlInterpolation } from "./support/sql-interpolation.js";
 import { snapshot, taskFields, thrownBy } from "./support/thread-state.js";
+import { writesOnCard } from "../support/card-writes.js";
 
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 const accept = resume({ type: "accept", args: null });
@@ -286,10 +287,10 @@ describe("prompt injection through a tool result", () => {
     const config = threadConfig("injection-accepted");
     await graph.invoke(message("List my notes"), config);
     const card = await graph.invoke(accept, config);
-    const pending = (await snapshot(graph, config)).values.pending;
-    expect(pending?.kind).toBe("confirm_tool");
+    const waiting = (await snapshot(graph, config)).values;
+    expect(waiting.pending?.kind).toBe("confirm_tool");
     await graph.invoke(accept, config);
-    expect(domain.applied).toEqual([{ userId: "user-1", applyId: pending?.kind === "confirm_tool" ? pending.tools[0].id : "" }]);
+    expect(domain.applied).toEqual([{ userId: "user-1", applyId: writesOnCard(waiting)[0]?.id ?? "" }]);
     expect(interruptsOf(card)).toHaveLength(1);
   });
 

@@ -72,23 +72,23 @@ export function transcript(messages: BaseMessage[]): string[] {
 }
 
 /**
- * Pairing problems, [] when every assistant tool-call message is directly followed by the tool
- * messages answering all its calls, and every tool message answers a call of that preceding run.
+ * Pairing problems, [] when every tool call is answered, once, by a later tool message, and every tool message
+ * answers an open call. Not necessarily directly: between a card's proposal and its answers may come the user's
+ * reply by message or a note (prompts send only the workspace, where answers follow their calls). `waiting`: the calls
+ * of the card the thread waits on, open until it is answered.
  */
-export function unpairedToolCalls(messages: BaseMessage[]): string[] {
+export function unpairedToolCalls(messages: BaseMessage[], waiting: readonly string[] = []): string[] {
   const problems: string[] = [];
-  let open = new Set<string>();
+  const open = new Set<string>();
   messages.forEach((message, index) => {
-    const type = message.getType();
     const toolCallId = (message as unknown as { tool_call_id?: string }).tool_call_id;
-    if (type === "tool") {
-      if (!toolCallId || !open.has(toolCallId)) problems.push(`tool message ${toolCallId} at ${index} answers no open call`);
-      else open.delete(toolCallId);
-      return;
+    if (message.getType() !== "tool") {
+      for (const call of (message as AIMessage).tool_calls ?? []) open.add(call.id ?? "");
+    } else if (!toolCallId || !open.delete(toolCallId)) {
+      problems.push(`tool message ${toolCallId} at ${index} answers no open call`);
     }
-    if (open.size > 0) problems.push(`calls ${[...open].join(", ")} are not answered before message ${index}`);
-    open = new Set(((message as AIMessage).tool_calls ?? []).map((call) => call.id ?? ""));
   });
+  for (const id of waiting) open.delete(id);
   if (open.size > 0) problems.push(`calls ${[...open].join(", ")} are never answered`);
   return problems;
 }

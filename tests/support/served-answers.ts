@@ -12,6 +12,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import type pg from "pg";
 import { uuid7Time } from "../../server/card-seen.js";
 import { ARRANGE_REQUEST } from "../persistence/tempo-on-database.js";
+import { writesOnCard } from "./card-writes.js";
 
 /** A multitask strategy of the LangGraph server. */
 export type Strategy = "enqueue" | "reject" | "interrupt" | "rollback";
@@ -139,7 +140,7 @@ export async function repeatedAccept(
   const answered = await client.threads.getState(threadId);
   const expected = at === "write" ? "place" : "confirm_plan";
   if (cardAction(answered) !== expected) throw new Error(`expected the ${expected} card, got ${String(cardAction(answered))}`);
-  const firstCard = new Set(((answered.values as { pending?: { tools?: Array<{ id: string }> } }).pending?.tools ?? []).map((tool) => tool.id));
+  const firstCard = new Set(writesOnCard(answered.values).map((write) => write.id));
   const seen = new Set((await raisedTimes(client, threadId)).keys());
   const first = await send(client, threadId, { command: ACCEPT }, strategy);
   await sleep(offsetMs);

@@ -13,6 +13,7 @@ import type { TempoState } from "../../../kernel/state.js";
 import { createNotesDomain, type NotesDomain } from "../../support/notes-domain.js";
 import { interruptsOf, json, resume, threadConfig, unpairedToolCalls } from "../../support/scripted.js";
 import type { CardAnswer, StageOutput } from "./stage-outputs.js";
+import { writesOnCard } from "../../support/card-writes.js";
 
 export const PHASES = ["chatting", "planning", "waiting_confirm", "executing", "done"] as const;
 export const STEP_STATUSES = ["pending", "running", "done", "failed", "skipped"] as const;
@@ -104,10 +105,10 @@ export function stateProblems(state: TempoState, maxCorrections: number): string
   if (state.currentStepId !== null && !state.planSteps.some((step) => step.id === state.currentStepId)) problems.push(`currentStepId ${state.currentStepId} is not a step of the plan`);
   const ids = state.planSteps.map((step) => step.id);
   if (new Set(ids).size !== ids.length) problems.push(`duplicate step ids: ${ids.join(", ")}`);
-  problems.push(...unpairedToolCalls(state.messages));
+  problems.push(...unpairedToolCalls(state.messages, writesOnCard(state).map((write) => write.id)));
   if (state.consecutiveCorrections < 0 || state.consecutiveCorrections >= maxCorrections) problems.push(`consecutiveCorrections is ${state.consecutiveCorrections}`);
   if (state.roundsUsed > state.maxRounds) problems.push(`roundsUsed ${state.roundsUsed} is past maxRounds ${state.maxRounds}`);
-  if (state.pending?.kind === "confirm_tool" && state.answeredWrites.length > 0) problems.push("a tool waits for confirmation while another is approved");
+  if (state.pending?.kind === "confirm_tool" && writesOnCard(state).length === 0) problems.push("a write card waits with no proposal in the conversation");
   // The state machine (issue 13): a card waits in its phase, and a task at rest has ended in one of the four outcomes.
   if (state.pending && state.pending.kind !== "ask_user" && state.phase !== "waiting_confirm") problems.push(`a ${state.pending.kind} card waits in phase ${state.phase}`);
   if (state.pending?.kind === "ask_user" && state.phase !== "planning" && state.phase !== "executing") problems.push(`a question waits in phase ${state.phase}`);
@@ -141,7 +142,7 @@ function answerFor(card: string, answer: CardAnswer, state: TempoState): HumanRe
     if (card === "confirm_plan") {
       return { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Edited step", done_when: "edited" }] } } };
     }
-    const tool = state.pending?.kind === "confirm_tool" ? state.pending.tools[0] : undefined;
+    const tool = writesOnCard(state)[0];
     return { type: "edit", args: { action: card, args: tool?.arguments ?? {} } };
   }
   return { type: "accept", args: null };
@@ -199,7 +200,7 @@ export async function runConversation(
     cards.push(card);
     const answer = answerFor(card, options.answers[answered] ?? "accept", state);
     answered += 1;
-    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit")) confirmedToolIds.push(state.pending.tools[0]!.id);
+    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit")) confirmedToolIds.push(writesOnCard(state)[0]!.id);
     input = resume(answer);
   }
   return { end: "turns", problems, confirmedToolIds, cards, finalState: await check(-1) };

@@ -1,0 +1,58 @@
+/**
+ * A write proposal is an assistant message's tool calls (docs/design.md#one-write-path): execute writes the message
+ * when it proposes, confirm raises the card from its calls and answers the rejected ones (a tool message with status
+ * error) or rewrites the edited ones (the same message id, edited arguments), and execute applies what is left
+ * unanswered — approved — and answers each call with its result. A call is open until a tool message answers it.
+ */
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { ProposedWrite, TempoState, WriteCall } from "./state.js";
+import { toolResultMessage } from "./tool-results.js";
+
+/** The calls of `messages`' assistant messages that no tool message among `messages` answers, in order. */
+export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
+  const answered = new Set(messages.flatMap((message) => (message.getType() === "tool" ? [(message as ToolMessage).tool_call_id] : [])));
+  return messages.flatMap((message) =>
+    message.getType() !== "ai"
+      ? []
+      : ((message as AIMessage).tool_calls ?? []).flatMap((call) => (call.id && !answered.has(call.id) ? [{ id: call.id, name: call.name, arguments: call.args }] : [])),
+  );
+}
+
+/**
+ * The assistant message of the open write card, when the thread waits on one. Read by id and its tool calls alone, so
+ * state values as a server returns them (messages as JSON) read the same.
+ */
+export function proposalMessage(state: Pick<TempoState, "pending" | "messages">): AIMessage | undefined {
+  const pending = state.pending;
+  if (pending?.kind !== "confirm_tool") return undefined;
+  return state.messages.find((message) => message.id === pending.messageId && Array.isArray((message as AIMessage).tool_calls)) as AIMessage | undefined;
+}
+
+/** The writes of the open write card, as the card shows them; [] when the thread waits on none. */
+export function proposedWrites(state: Pick<TempoState, "pending" | "messages">): ProposedWrite[] {
+  const pending = state.pending;
+  const message = proposalMessage(state);
+  if (pending?.kind !== "confirm_tool" || !message) return [];
+  return (message.tool_calls ?? []).map((call) => ({
+    id: call.id!,
+    name: call.name,
+    arguments: call.args,
+    summary: pending.summaries[call.id!] ?? call.name,
+    reason: pending.reason,
+  }));
+}
+
+/** The messages of `state`'s workspace, in conversation order. */
+function workspaceOf(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {
+  const ids = new Set(state.workspaceMessageIds);
+  return state.messages.filter((message) => message.id !== undefined && ids.has(message.id));
+}
+
+/**
+ * Tool messages closing the workspace's open calls when the task leaves them (a card dropped, a thread ended, a stale
+ * plan replanned): every call in the conversation is answered. What a call did is not claimed here — a run may have
+ * applied it and died before saying so; the task's endings tell that from the execution log.
+ */
+export function closeOpenCalls(state: Pick<TempoState, "messages" | "workspaceMessageIds">, why: string): ToolMessage[] {
+  return unansweredCalls(workspaceOf(state)).map((call) => toolResultMessage(call, `Left unanswered: ${why}.`, "held"));
+}
