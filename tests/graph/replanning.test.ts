@@ -8,6 +8,7 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
+import { unpairedToolCalls } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 const FOUR = stepsOf("Collect notes", "Sort notes", "Add note x", "Report");
@@ -195,6 +196,8 @@ describe("resume behaviour", () => {
     expect(models.plan.callCount).toBe(2);
     expect(domain.applied).toEqual([]);
     expect(writesOnCard(result)).toMatchObject([{ name: "add_note", arguments: { text: "x" } }]);
+    // The old card's call is answered as not run; only the new card's call is open.
+    expect(unpairedToolCalls(result.messages, writesOnCard(result).map((write) => write.id))).toEqual([]);
     expect(interruptsOf(result)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
   });
 });

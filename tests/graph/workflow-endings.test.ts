@@ -6,6 +6,7 @@ import { HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/cor
 import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
+import { writesOnCard } from "../support/card-writes.js";
 import { readExecutionState } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
@@ -76,12 +77,20 @@ describe("dropping a plan", () => {
     await graph.invoke(message("Arrange my reviews"), config);
     const atWrite = await graph.invoke(accept, config);
     expect(cardOf(atWrite)?.action_request.action).toBe("place");
+    const onCard = new Set(writesOnCard((await graph.getState(config)).values).map((write) => write.id));
+    expect(onCard.size).toBe(8);
 
     await graph.updateState(config, null, END);
     const ended = await graph.getState(config);
     expect(ended.next).toEqual([]);
     expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, answeredWrites: [], outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    // The card's proposal stays in the conversation, each of its 8 calls answered as not run: no call is left open.
+    const closing = (ended.values.messages as ToolMessage[]).filter((item) => item.getType() === "tool" && onCard.has(item.tool_call_id));
+    expect(closing).toHaveLength(8);
+    expect(closing.every((item) => item.status === "error" && callOutcomeOf(item) === "held" && String(item.content).startsWith("Left unanswered: the task was dropped"))).toBe(true);
+    expect(unpairedToolCalls(ended.values.messages)).toEqual([]);
+    expect(String((ended.values.messages as BaseMessage[]).at(-1)!.content)).toContain("Nothing was changed.");
     expect((await readExecutionState(graph, config)).status).toBe("dropped");
     expect(await pendingNames()).toHaveLength(8);
 
