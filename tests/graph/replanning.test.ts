@@ -7,8 +7,7 @@ import { GRAPH_VERSION } from "../../graphs/tempo.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { revisePlan } from "../../nodes/plan/revision.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
-import { unpairedToolCalls } from "../support/scripted.js";
+import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, planDone, stepsOf, unpairedToolCalls, type StepDraft } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 const FOUR = stepsOf("Collect notes", "Sort notes", "Add note x", "Report");
