@@ -28,6 +28,7 @@ import { createPlanNode } from "../nodes/plan/index.js";
 import { createRecallNode } from "../nodes/recall.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
+import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 import { writeChangesOnly } from "../kernel/changed-writes.js";
 import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "../kernel/routing.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "../kernel/state.js";
@@ -48,7 +49,10 @@ export interface TempoBuilderOptions {
   domain: ToolDomain;
   /** Workflow settings; defaults apply to anything left out. */
   settings?: Partial<WorkflowSettings>;
-  /** Records every tool call and makes confirmed writes apply once per tool-call id. */
+  /**
+   * Records every tool call and makes confirmed writes apply once per tool-call id; the one place "was this write
+   * applied?" is answered. Default: a log in this process's memory (`MemoryExecutionLog`).
+   */
   executionLog?: ExecutionLog;
 }
 
@@ -61,7 +65,7 @@ export function createTempoBuilder(options: TempoBuilderOptions) {
     domain: options.domain,
     settings,
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
-    executionLog: options.executionLog,
+    executionLog: options.executionLog ?? new MemoryExecutionLog(),
     approvals: new WriteApprovals(),
   };
   return (

@@ -19,7 +19,7 @@ import { endThread, taskInProgress } from "../kernel/transitions.js";
 export async function endThreadUpdate(
   snapshot: StateSnapshot,
   domain: ToolDomain,
-  log: ExecutionLog | undefined,
+  log: ExecutionLog,
 ): Promise<{ values: TempoUpdate; asNode: typeof NODE.memorize } | undefined> {
   if (!snapshot.createdAt) return undefined;
   const state = snapshot.values as TempoState;

@@ -46,7 +46,7 @@ export interface RunGuard {
   settings: WorkflowSettings;
   /** The tool domain and execution log, to tell what a dropped task applied when a client ends the thread. */
   domain: ToolDomain;
-  executionLog?: ExecutionLog;
+  executionLog: ExecutionLog;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
 }

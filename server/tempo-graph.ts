@@ -7,6 +7,7 @@ import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
 import { TempoCompiledGraph, type CompiledTempo } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
+import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 
 export interface TempoGraphOptions extends TempoBuilderOptions {
   /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */
@@ -29,7 +30,9 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
 export type TempoGraph = CompiledTempo;
 
 /** Builds and compiles the Tempo graph with its dependencies. */
-export function buildTempoGraph(options: TempoGraphOptions): TempoGraph {
+export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
+  // One log for the agent and the run checks (ending a thread reads it), in memory when none is given.
+  const options = { ...given, executionLog: given.executionLog ?? new MemoryExecutionLog() };
   const compiled = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store, name: "Tempo" });
   // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
   // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.

@@ -95,7 +95,6 @@ interface DecidedWrite {
 
 /** The writes of `writes` the execution log holds as run (completed) on this thread. */
 async function loggedWrites(writes: readonly ProposedWrite[], dependencies: NodeDependencies, threadId: string): Promise<ProposedWrite[]> {
-  if (!dependencies.executionLog) return [];
   const logged = await loggedOutcomes(writes.map((write) => write.id), dependencies.executionLog, threadId);
   return writes.filter((write) => logged.has(write.id));
 }

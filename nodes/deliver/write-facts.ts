@@ -4,15 +4,11 @@
  * applied by a run that died before its checkpoint — whose tool message never reached the state — still counts.
  * A task's endings (a drop, the end of a thread, the final report) are told from these facts: never "Nothing was
  * changed" over applied writes, and an approval that was recorded but never applied is said, not lost in silence.
- *
- * Without an execution log (a test graph with no database), the conversation is the record: a write's tool message
- * that is neither "Not applied" nor an error counts as applied.
+ * (A graph built without a database keeps its log in memory: the log is always the record.)
  */
 import type { AIMessage } from "@langchain/core/messages";
 import type { LegacyAnsweredWrite, TempoState } from "../../kernel/state.js";
-import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { proposedWrites, unansweredCalls } from "../../kernel/proposal.js";
-import { messageText } from "../../contracts/message-text.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
 import { taskMessages } from "./task-report.js";
@@ -39,7 +35,7 @@ type FactsState = Pick<TempoState, "messages" | "taskStartMessageId" | "answered
  * among them), each looked up in `log` for thread `threadId`. A write call no tool message answers and no open card
  * holds was approved and has not run (yet).
  */
-export async function readWriteFacts(state: FactsState, domain: ToolDomain, log: ExecutionLog | undefined, threadId: string): Promise<WriteFacts> {
+export async function readWriteFacts(state: FactsState, domain: ToolDomain, log: ExecutionLog, threadId: string): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
   const messages = taskMessages(state);
   for (const message of messages) {
@@ -57,7 +53,7 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
   }
   for (const write of state.answeredWrites) if (write.approved) approved.add(write.tool.id);
   // What each applied write did, in the words of its recorded result ("placed task … on …").
-  const applied = log ? await appliedInLog([...writes.keys()], log, threadId) : appliedInMessages(messages, new Set(writes.keys()));
+  const applied = await appliedInLog([...writes.keys()], log, threadId);
   const facts: WriteFacts = { applied: [], approvedNotApplied: [] };
   for (const write of writes.values()) {
     const result = applied.get(write.id);
@@ -77,17 +73,6 @@ export async function loggedOutcomes(ids: readonly string[], log: ExecutionLog, 
 async function appliedInLog(ids: string[], log: ExecutionLog, threadId: string): Promise<Map<string, string>> {
   const logged = await loggedOutcomes(ids, log, threadId);
   return new Map([...logged].flatMap(([id, outcome]) => (outcome.applied ? [[id, outcome.content] as const] : [])));
-}
-
-/** The ids among `writes` whose tool message in the conversation says they applied, with that message. */
-function appliedInMessages(messages: ReturnType<typeof taskMessages>, writes: ReadonlySet<string>): Map<string, string> {
-  const applied = new Map<string, string>();
-  for (const message of messages) {
-    const id = (message as unknown as { tool_call_id?: string }).tool_call_id;
-    const text = messageText(message);
-    if (id !== undefined && writes.has(id) && callOutcomeOf(message) === "applied") applied.set(id, text);
-  }
-  return applied;
 }
 
 function firstLine(text: string): string {

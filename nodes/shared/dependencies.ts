@@ -11,8 +11,8 @@ export interface NodeDependencies {
   settings: WorkflowSettings;
   /** "graph@<graph version>/domain@<domain version>", recorded with each plan. */
   workflowVersion: string;
-  /** Where tool calls are recorded (and writes made exactly-once); optional. */
-  executionLog?: ExecutionLog;
+  /** Where tool calls are recorded, writes made exactly-once, and "was this write applied?" answered. */
+  executionLog: ExecutionLog;
   /** The writes humans approved on their cards: confirm records them, execute applies only those. */
   approvals: WriteApprovals;
 }

@@ -14,6 +14,7 @@ import { LocalThreadLock } from "../../server/thread-lock.js";
 import { snapshot, thrownBy } from "../reliability/support/thread-state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 
 const GUARDED = ["invoke", "stream", "streamEvents", "getState", "getStateHistory", "updateState", "bulkUpdateState"] as const;
 const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
@@ -30,7 +31,7 @@ describe("the Tempo graph is a subclass of LangGraph's compiled graph", () => {
     const domain = createNotesDomain();
     const compiled = createTempoBuilder({ models: { default: scripted([]) }, domain }).compile({ checkpointer: new MemorySaver(), name: "Tempo" });
     const before = ownFields(compiled);
-    const guard: RunGuard = { settings: DEFAULT_WORKFLOW_SETTINGS, domain, threadLock: new LocalThreadLock() };
+    const guard: RunGuard = { settings: DEFAULT_WORKFLOW_SETTINGS, domain, executionLog: new MemoryExecutionLog(), threadLock: new LocalThreadLock() };
 
     const graph = TempoCompiledGraph.from(compiled, guard);
 
