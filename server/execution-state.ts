@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
+import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
@@ -22,23 +22,14 @@ import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTran
 export { STEP_SNAPSHOT_METADATA_KEY };
 
 
-/** Where the thread's task stands; an ended task carries its real outcome (completed, partial, failed, dropped). */
 /**
+ * Where the thread's task stands: a task in progress by its phase, an ended one by its recorded outcome — the
+ * `TaskOutcome` deliver judged (completed, partial, failed, dropped), not a vocabulary of its own.
  * `stopped`: the last run died part-way (a killed worker, a server restart) or failed on an error, with no card open;
  * nothing runs it now: the next resume or "continue" carries it on first (server/stopped-run.ts), a new message after
  * a failure drops the task, saying what it applied.
  */
-export type ExecutionStatus =
-  | "idle"
-  | "planning"
-  | "waiting_user_confirmation"
-  | "waiting_user"
-  | "running"
-  | "stopped"
-  | "completed"
-  | "partial"
-  | "failed"
-  | "dropped";
+export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "stopped" | TaskOutcome;
 
 /** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
