@@ -40,6 +40,7 @@ import { namespaceLabel } from "../memory/namespaces.js";
 import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
+import { endsThread } from "../server/end-thread.js";
 
 /** The metadata key that records a thread's (or an assistant's) owner. */
 export const OWNER_KEY = "owner";
@@ -89,8 +90,8 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .on("threads:create_run", ({ user, value }) => {
         signedIn(user, verify);
         const kwargs = (value.kwargs ?? {}) as RunKwargs;
-        if (hasValue(kwargs.command?.update) || hasValue(kwargs.command?.goto)) {
-          throw forbidden("A run's command may only answer the pending card (`resume`); `update` and `goto` are refused.");
+        if ((hasValue(kwargs.command?.update) || hasValue(kwargs.command?.goto)) && !endsThread(kwargs.command)) {
+          throw forbidden("A run's command may only answer the pending card (`resume`) or end the thread (`goto: \"__end__\"` alone); other `update` and `goto` are refused.");
         }
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
         if (!hasValue(value.thread_id)) {

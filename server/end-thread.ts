@@ -7,13 +7,25 @@
  * a task in progress is dropped, nothing stays pending. The update is
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
-import type { StateSnapshot } from "@langchain/langgraph";
+import { END, type StateSnapshot } from "@langchain/langgraph";
 import { droppedWritesText, readWriteFacts } from "../nodes/deliver/write-facts.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { NODE } from "../kernel/routing.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { endThread, taskInProgress } from "../kernel/transitions.js";
+
+/**
+ * True for a run input that ends the thread: a `Command` (or its JSON, as the server receives it) whose only field is
+ * `goto: "__end__"` — what Agent Chat UI's "Mark as Resolved" sends. Any other `goto`, and any `update`, stays refused.
+ */
+export function endsThread(input: unknown): boolean {
+  if (input === null || typeof input !== "object") return false;
+  const { goto, update, resume } = input as { goto?: unknown; update?: unknown; resume?: unknown };
+  const targets = Array.isArray(goto) ? goto : goto === undefined || goto === null ? [] : [goto];
+  const empty = (value: unknown) => value === undefined || value === null;
+  return targets.length === 1 && targets[0] === END && empty(update) && empty(resume);
+}
 
 /** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
 export async function endThreadUpdate(

@@ -37,6 +37,7 @@ import { assertThreadOwner } from "../kernel/ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
+import { endsThread } from "./end-thread.js";
 
 /** What the run checks read of the graph: its state, and whether it has a checkpointer at all. */
 export interface ThreadStateReader {
@@ -102,7 +103,7 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
   ensureConfiguration(config, settings);
   checkConfigurableIds(config.configurable);
   checkRunMetadata(config.metadata, settings);
-  if (isCommand(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
+  if (isCommand(input) && !endsThread(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
     throw stateChangeRefused();
   }
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {

@@ -34,7 +34,9 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { endThreadUpdate } from "./end-thread.js";
+import { endsThread, endThreadUpdate } from "./end-thread.js";
+import { ensureConfiguration } from "../config/configuration.js";
+import { assertThreadOwner } from "../kernel/ownership.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
@@ -139,6 +141,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   override async stream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
     const { settings, threadLock } = this.runGuard;
     const checked = this.checkedOptions(options);
+    if (endsThread(input)) return this.endThreadRun(checked, options);
     const run = await admitRun(this, input, checked, settings, threadLock);
     const start = async (check: RunCheck) => {
       const runOptions = withRecursionLimit(markedBranch(options), settings);
@@ -207,6 +210,23 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    */
   private checkedOptions(options: RunOptions | undefined): RunOptions | undefined {
     return this.config ? (mergeConfigs(this.config, options) as RunOptions) : options;
+  }
+
+  /**
+   * A run whose input ends the thread (`Command({ goto: END })`, Agent Chat UI's "Mark as Resolved"): the same
+   * transition as `updateState(config, null, END)` — a task in progress dropped, no card left — made as the thread's
+   * owner, then a run with nothing left to do, so the server records the thread as idle.
+   */
+  private async endThreadRun(checked: RunOptions | undefined, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
+    const { settings } = this.runGuard;
+    checkInput(null, checked, settings);
+    const config = (checked ?? {}) as RunnableConfig;
+    const { userId, threadId } = ensureConfiguration(config, settings);
+    assertThreadOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
+    const thread = { configurable: { thread_id: threadId } };
+    assertThreadOwner(((await this.getState(thread)).values as { userId?: string } | undefined)?.userId, userId);
+    await this.updateState(thread, null, END);
+    return super.stream(null, withRecursionLimit(markedBranch(options), settings));
   }
 
   override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {

@@ -3,7 +3,7 @@
  * dropping a plan, honest endings, a clean start for each task, and TaskState's open loops.
  */
 import { HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
-import { END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { Command, END, InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { writesOnCard } from "../support/card-writes.js";
@@ -69,6 +69,27 @@ describe("dropping a plan", () => {
     const greeted = (await graph.invoke(message("hello"), config)) as Result;
     expect(interruptsOf(greeted)).toEqual([]);
     expect(lastText(greeted)).toContain("Tempo");
+  });
+
+  test("a run whose command is goto END (Agent Chat UI's Mark as Resolved) ends the thread as updateState as END does; an update beside it is refused", async () => {
+    const { graph } = await setup();
+    const config = threadConfig("end-by-command", "student");
+    await graph.invoke(message("Arrange my reviews"), config);
+    await graph.invoke(accept, config);
+    const waiting = await graph.getState(config);
+    expect(writesOnCard(waiting.values)).toHaveLength(8);
+    await expect(graph.invoke(new Command({ goto: END, update: { pending: null } }) as never, config)).rejects.toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    await expect(graph.invoke(new Command({ goto: "execute" }) as never, config)).rejects.toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    expect((await graph.getState(config)).values).toEqual(waiting.values);
+
+    await graph.invoke(new Command({ goto: END }) as never, config);
+    const ended = await graph.getState(config);
+    expect(ended.next).toEqual([]);
+    expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect(unpairedToolCalls(ended.values.messages)).toEqual([]);
+    // Another user cannot end it.
+    await expect(graph.invoke(new Command({ goto: END }) as never, threadConfig("end-by-command", "mallory"))).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
   });
 
   test("a client ending the thread (updateState as END, Agent Inbox's Mark as resolved) clears the pending card", async () => {

@@ -346,3 +346,28 @@ test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends t
   expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
   expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
 }, 240_000);
+
+test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) ends the task, clears its card and leaves the thread idle; any other goto stays refused", async () => {
+  const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-resolver") });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: "chat-ui-resolver" } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
+
+  // Refused before anything is written: another node, or an update beside the end.
+  for (const command of [{ goto: "plan" }, { goto: "__end__", update: { pending: null } }]) {
+    await expect(client.runs.wait(thread.thread_id, "tempo", { command, config })).rejects.toMatchObject({ status: 403 });
+  }
+  expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
+
+  await client.runs.wait(thread.thread_id, "tempo", { command: { goto: "__end__" }, config });
+  const state = await client.threads.getState(thread.thread_id);
+  expect(state.next).toEqual([]);
+  expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
+  expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+  expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+
+  // The thread goes on: a new message starts a new task.
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "hello" }] }, config });
+  expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+}, 240_000);
