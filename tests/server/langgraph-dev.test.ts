@@ -360,7 +360,24 @@ test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) end
   }
   expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
 
-  await client.runs.wait(thread.thread_id, "tempo", { command: { goto: "__end__" }, config });
+  // Agent Chat UI's body, byte for byte (its use-interrupted-actions: thread.submit({}, { command: { goto: "__end__" } })).
+  const head = (await client.threads.getState(thread.thread_id)).checkpoint;
+  const response = await fetch(`${apiUrl}/threads/${thread.thread_id}/runs/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(await bearer("chat-ui-resolver")) },
+    body: JSON.stringify({
+      input: {},
+      command: { goto: "__end__" },
+      stream_mode: ["messages-tuple", "values", "custom"],
+      stream_resumable: false,
+      assistant_id: "tempo",
+      checkpoint: { checkpoint_id: head.checkpoint_id, checkpoint_ns: "", checkpoint_map: null },
+      on_disconnect: "cancel",
+    }),
+  });
+  expect(response.status).toBe(200);
+  const events = await response.text();
+  expect(events).not.toContain("event: error");
   const state = await client.threads.getState(thread.thread_id);
   expect(state.next).toEqual([]);
   expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
