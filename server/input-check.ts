@@ -141,6 +141,22 @@ export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSetti
   }
 }
 
+/** The id prefix of the tool answers Agent Chat UI makes up (its `ensureToolCallsHaveResponses`). */
+const STAND_IN_ANSWER_PREFIX = "do-not-render-";
+
+/**
+ * The input without the tool answers Agent Chat UI makes up on every send — "Successfully handled tool call." for each
+ * assistant tool call not directly followed by a tool message, ids `do-not-render-…` — which Tempo never needs: it
+ * answers every call itself (an open card's calls when the card is answered), and a made-up answer would claim a
+ * write that never ran. Any other input is returned as it is.
+ */
+export function withoutStandInAnswers<T>(input: T): T {
+  const messages = inputMessages(input);
+  const kept = messages.filter((message) => !(messageType(message) === "tool" && String(idOf(message) ?? "").startsWith(STAND_IN_ANSWER_PREFIX)));
+  if (kept.length === messages.length) return input;
+  return { ...(input as object), messages: kept } as T;
+}
+
 /** The messages of a `{ messages }` input (one or a list), or [] for other inputs. */
 export function inputMessages(input: unknown): unknown[] {
   if (input === null || typeof input !== "object" || isCommand(input) || !("messages" in input)) return [];

@@ -38,6 +38,7 @@ import { endsThread, endThreadUpdate } from "./end-thread.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
 import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
+import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
@@ -138,8 +139,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // A thread whose last run stopped mid-way is carried on first (`stream(null)`, streamed to the caller as part of
   // this run), and only then is the caller's input taken (`inputAfterCarryOn`), the thread held throughout.
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
-  override async stream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
+  override async stream(given: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
     const { settings, threadLock } = this.runGuard;
+    const input = withoutStandInAnswers(given);
     const checked = this.checkedOptions(options);
     if (endsThread(input)) return this.endThreadRun(checked, options);
     const run = await admitRun(this, input, checked, settings, threadLock);

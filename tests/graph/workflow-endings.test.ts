@@ -71,6 +71,26 @@ describe("dropping a plan", () => {
     expect(lastText(greeted)).toContain("Tempo");
   });
 
+  test("a \"yes\" typed in Agent Chat UI while a write card is open: the tool answers it makes up for the open calls are dropped, the 8 writes apply and are answered by their real results", async () => {
+    const { graph, pendingNames } = await setup();
+    const config = threadConfig("chat-ui-yes", "student");
+    await graph.invoke(message("Arrange my reviews"), config);
+    await graph.invoke(accept, config);
+    const calls = writesOnCard((await graph.getState(config)).values);
+    expect(calls).toHaveLength(8);
+    // Agent Chat UI's send (its ensureToolCallsHaveResponses): a made-up answer per open call, then the human message.
+    const madeUp = calls.map((call, index) => ({ type: "tool", tool_call_id: call.id, id: `do-not-render-${index}`, name: call.name, content: "Successfully handled tool call." }));
+    const done = (await graph.invoke({ messages: [...madeUp, { type: "human", content: "yes" }] } as never, config)) as Result;
+    expect(await pendingNames()).toEqual([]);
+    const texts = done.messages.map((item) => String(item.content));
+    expect(texts.filter((text) => text === "Successfully handled tool call.")).toEqual([]);
+    expect(done.messages.some((item) => String(item.id).startsWith("do-not-render-"))).toBe(false);
+    const answers = (done.messages as ToolMessage[]).filter((item) => item.getType() === "tool" && calls.some((call) => call.id === item.tool_call_id));
+    expect(answers).toHaveLength(8);
+    expect(answers.every((item) => callOutcomeOf(item) === "applied")).toBe(true);
+    expect(unpairedToolCalls(done.messages)).toEqual([]);
+  });
+
   test("a run whose command is goto END (Agent Chat UI's Mark as Resolved) ends the thread as updateState as END does; an update beside it is refused", async () => {
     const { graph } = await setup();
     const config = threadConfig("end-by-command", "student");
