@@ -5,7 +5,7 @@
  * unanswered — approved — and answers each call with its result. A call is open until a tool message answers it.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { ProposedWrite, TempoState, WriteCall } from "./state.js";
+import { workspaceMessages, type ProposedWrite, type TempoState, type WriteCall } from "./state.js";
 import { toolResultMessage } from "./tool-results.js";
 
 /** The calls of `messages`' assistant messages that no tool message among `messages` answers, in order. */
@@ -42,17 +42,11 @@ export function proposedWrites(state: Pick<TempoState, "pending" | "messages">):
   }));
 }
 
-/** The messages of `state`'s workspace, in conversation order. */
-function workspaceOf(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {
-  const ids = new Set(state.workspaceMessageIds);
-  return state.messages.filter((message) => message.id !== undefined && ids.has(message.id));
-}
-
 /**
  * Tool messages closing the workspace's open calls when the task leaves them (a card dropped, a thread ended, a stale
  * plan replanned): every call in the conversation is answered. What a call did is not claimed here — a run may have
  * applied it and died before saying so; the task's endings tell that from the execution log.
  */
 export function closeOpenCalls(state: Pick<TempoState, "messages" | "workspaceMessageIds">, why: string): ToolMessage[] {
-  return unansweredCalls(workspaceOf(state)).map((call) => toolResultMessage(call, `Left unanswered: ${why}.`, "held"));
+  return unansweredCalls(workspaceMessages(state)).map((call) => toolResultMessage(call, `Left unanswered: ${why}.`, "held"));
 }

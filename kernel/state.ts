@@ -5,6 +5,7 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
+import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { CardResume } from "../contracts/cards.js";
@@ -251,6 +252,12 @@ export type TempoUpdate = typeof TempoAnnotation.Update;
 
 /** The input the graph takes from a caller: new messages only. */
 export const TempoInputAnnotation = Annotation.Root({ messages: messagesChannel });
+
+/** Messages of the current stage workspace, in conversation order. */
+export function workspaceMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {
+  const ids = new Set(state.workspaceMessageIds);
+  return state.messages.filter((message) => message.id !== undefined && ids.has(message.id));
+}
 
 /** The step currently executing, or undefined. */
 export function currentStep(state: Pick<TempoState, "planSteps" | "currentStepId">): PlanStep | undefined {

@@ -10,7 +10,7 @@
  * left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { roundsSinceUpdate, type PlanStep, type TempoState } from "../../kernel/state.js";
+import { roundsSinceUpdate, workspaceMessages, type PlanStep, type TempoState } from "../../kernel/state.js";
 import { compressToolRounds } from "../../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
 import { buildReminder, reminderDue } from "../../memory/working-memory.js";
@@ -18,7 +18,7 @@ import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../../prompts
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
-import { conversationMessages, workspaceMessages } from "../shared/messages.js";
+import { conversationMessages } from "../shared/messages.js";
 import { executionContext } from "../shared/steps.js";
 
 export interface ExecutePrompt {

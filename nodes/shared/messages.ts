@@ -1,4 +1,4 @@
-/** Message helpers shared by the nodes: ids, workspace selection, text. */
+/** Message helpers shared by the nodes: ids, the conversation outside the workspace, text, tool rounds. */
 import { randomUUID } from "node:crypto";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { TempoState } from "../../kernel/state.js";
@@ -9,12 +9,6 @@ import { messageText } from "../../contracts/message-text.js";
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
 export function newToolCallId(): string {
   return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
-}
-
-/** Messages of the current stage workspace, in conversation order. */
-export function workspaceMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {
-  const ids = new Set(state.workspaceMessageIds);
-  return state.messages.filter((message) => message.id !== undefined && ids.has(message.id));
 }
 
 /** Recent conversation turns outside the workspace (the stage sees its workspace separately). */
