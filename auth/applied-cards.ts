@@ -35,8 +35,8 @@ export function waitingWriteIds(state: ThreadState): string[] | undefined {
   const pending = state.values?.pending;
   if (pending?.kind !== "confirm_tool" || !(state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return undefined;
   // Today's card is its proposal's tool calls; a thread saved by graph@2 kept them in `pending.tools`.
-  const values = { pending: { summaries: {}, reason: "", ...pending }, messages: state.values?.messages ?? [] } as unknown as Pick<TempoState, "pending" | "messages">;
-  const ids = pending.messageId !== undefined ? proposedWrites(values).map((write) => write.id as unknown) : (pending.tools ?? []).map((tool) => tool.id);
+  const values = { ...state.values, messages: state.values?.messages ?? [] } as Pick<TempoState, "pending" | "messages">;
+  const ids: unknown[] = pending.messageId !== undefined ? proposedWrites(values).map((write) => write.id) : (pending.tools ?? []).map((tool) => tool.id);
   return ids.length > 0 && ids.every((id): id is string => typeof id === "string") ? ids : undefined;
 }
 

@@ -19,27 +19,22 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
 }
 
 /**
- * The assistant message of the open write card, when the thread waits on one. Read by id and its tool calls alone, so
- * state values as a server returns them (messages as JSON) read the same.
+ * The open write card's proposal — its assistant message, and its writes as the card shows them — when the thread
+ * waits on one. The message is found by id and its tool calls alone, so state values as a server returns them
+ * (messages as JSON) read the same.
  */
-export function proposalMessage(state: Pick<TempoState, "pending" | "messages">): AIMessage | undefined {
+export function openProposal(state: Pick<TempoState, "pending" | "messages">): { message: AIMessage; writes: ProposedWrite[] } | undefined {
   const pending = state.pending;
   if (pending?.kind !== "confirm_tool") return undefined;
-  return state.messages.find((message) => message.id === pending.messageId && Array.isArray((message as AIMessage).tool_calls)) as AIMessage | undefined;
+  const message = state.messages.find((candidate) => candidate.id === pending.messageId && Array.isArray((candidate as AIMessage).tool_calls)) as AIMessage | undefined;
+  if (!message) return undefined;
+  const writes = message.tool_calls!.map((call) => ({ id: call.id!, name: call.name, arguments: call.args, summary: pending.summaries[call.id!] ?? call.name, reason: pending.reason }));
+  return { message, writes };
 }
 
 /** The writes of the open write card, as the card shows them; [] when the thread waits on none. */
 export function proposedWrites(state: Pick<TempoState, "pending" | "messages">): ProposedWrite[] {
-  const pending = state.pending;
-  const message = proposalMessage(state);
-  if (pending?.kind !== "confirm_tool" || !message) return [];
-  return (message.tool_calls ?? []).map((call) => ({
-    id: call.id!,
-    name: call.name,
-    arguments: call.args,
-    summary: pending.summaries[call.id!] ?? call.name,
-    reason: pending.reason,
-  }));
+  return openProposal(state)?.writes ?? [];
 }
 
 /**

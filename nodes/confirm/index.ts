@@ -24,7 +24,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
-import { proposalMessage, proposedWrites } from "../../kernel/proposal.js";
+import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
 import { TempoError } from "../../errors/index.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
@@ -54,8 +54,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
       return answerPlan(state, answer, fromMessage, config, leaves);
     }
-    const proposal = proposalMessage(state);
-    const writes = proposedWrites(state);
+    const { message: proposal, writes } = openProposal(state) ?? { writes: [] };
     if (!proposal || writes.length === 0) {
       // Only a state written around the run guard gets here: a card with no proposal in the conversation.
       throw new TempoError("ILLEGAL_TRANSITION", "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.", { messageId: pending.messageId });
@@ -233,7 +232,7 @@ function rejectionResult(answer: CardAnswer): string {
  */
 function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWrite[], then: StepEnding | undefined, config: LangGraphRunnableConfig): TempoUpdate {
   const rejections = decided.flatMap(({ call, answer }) => {
-    if (answer.type !== "reject" && answer.type !== "answer") return [];
+    if (answer.type !== "reject") return [];
     const result = rejectionResult(answer);
     emit(config, { kind: "tool_result", node: "confirm", id: call.id, name: call.name, ok: false, content: result });
     return [toolResultMessage(call, result, "declined")];

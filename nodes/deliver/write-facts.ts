@@ -43,9 +43,9 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
       if (call.id && findTool(domain, call.name)?.kind === "write") writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
     }
   }
-  const onCard = new Set(proposedWrites(state).map((write) => write.id));
-  const approved = new Set(unansweredCalls(messages).flatMap((call) => (writes.has(call.id) && !onCard.has(call.id) ? [call.id] : [])));
-  for (const write of proposedWrites(state)) writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
+  const onCard = proposedWrites(state);
+  const approved = new Set(unansweredCalls(messages).flatMap((call) => (writes.has(call.id) && !onCard.some((write) => write.id === call.id) ? [call.id] : [])));
+  for (const write of onCard) writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
   // A thread saved by graph@2 kept its card's writes and the answered ones outside the conversation.
   const legacyCard = (state.pending as { tools?: LegacyAnsweredWrite["tool"][] } | null)?.tools ?? [];
   for (const tool of [...state.answeredWrites.map((write) => write.tool), ...legacyCard]) {

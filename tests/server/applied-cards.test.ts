@@ -51,6 +51,11 @@ const runs = () => calls.filter((call) => call.url.endsWith("/runs/wait"));
 describe("waitingWriteIds", () => {
   test("the tool-call ids of a write card that is waiting; nothing for any other state", () => {
     expect(waitingWriteIds(CARD_STATE)).toEqual(["call-1", "call-2"]);
+    // Today's card, as the server returns the state (messages as JSON): its proposal's tool calls.
+    const proposal = { type: "ai", id: "ai-1", content: "", tool_calls: [{ id: "call-3", name: "place", args: {} }, { id: "call-4", name: "place", args: {} }] };
+    const today = { ...CARD_STATE, values: { pending: { kind: "confirm_tool", messageId: "ai-1", summaries: {}, reason: "" }, messages: [{ type: "human", id: "h-1", content: "go" }, proposal] } };
+    expect(waitingWriteIds(today)).toEqual(["call-3", "call-4"]);
+    expect(waitingWriteIds({ ...today, values: { ...today.values, messages: [] } })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, tasks: [{ interrupts: [] }] })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, values: { pending: { kind: "confirm_plan" } } })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, values: { pending: null } })).toBeUndefined();
