@@ -232,7 +232,7 @@ async function applyApprovedWrites(
   // The proposal's own ending, kept when every write was approved unchanged, once they all applied: the step ends
   // with no model turn.
   const ending = state.stepEnding;
-  if (!ending || !allApplied || update.phase !== undefined) return applied;
+  if (!ending || !allApplied) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
 }
