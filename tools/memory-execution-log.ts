@@ -1,46 +1,37 @@
 /**
  * The execution log of a graph built without a database (tests, `buildTempoGraph` with an in-memory checkpointer):
- * the same contract as the Postgres log (checkpoints/execution-log.ts) — one completed entry per write and thread,
- * answered by tool-call id — kept in this process's memory, so every reader asks "applied?" of one table, with or
- * without a database. Bounded: past `limit` entries the oldest go first.
+ * the part of the Postgres log's contract (checkpoints/execution-log.ts) that answers "was this call completed?" —
+ * one completed entry per write and thread, the first kept, looked up by tool-call id — kept in this process's
+ * memory, so every reader asks "applied?" of one table, with or without a database. Replayed and failed entries,
+ * which only the audit reads, are not kept. Bounded: past `limit` completed calls the oldest are forgotten.
  */
 import { TempoError } from "../errors/index.js";
 import type { ExecutionLog, ExecutionLogEntry, ToolOutcome } from "./runner.js";
 
-/** How many entries a log keeps in memory by default. */
+/** How many completed calls a log keeps in memory by default. */
 const DEFAULT_LIMIT = 10_000;
 
 export class MemoryExecutionLog implements ExecutionLog {
-  readonly #entries: ExecutionLogEntry[] = [];
-  readonly #completed = new Map<string, ToolOutcome>();
+  /** Completed calls by thread and tool-call id, oldest first. */
+  readonly #completed = new Map<string, ToolOutcome & { toolCallId: string }>();
 
   constructor(private readonly limit = DEFAULT_LIMIT) {}
 
   async completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined> {
-    if (threadId !== undefined) return this.#completed.get(key(threadId, toolCallId));
-    const entry = this.#entries.find((candidate) => candidate.toolCallId === toolCallId && (candidate.status ?? "completed") === "completed");
-    return entry ? { ok: entry.ok, content: entry.result, applied: entry.applied } : undefined;
+    const found = threadId !== undefined ? this.#completed.get(key(threadId, toolCallId)) : [...this.#completed.values()].find((entry) => entry.toolCallId === toolCallId);
+    return found && { ok: found.ok, content: found.content, applied: found.applied };
   }
 
   async append(entry: ExecutionLogEntry): Promise<void> {
-    const completed = (entry.status ?? "completed") === "completed";
+    if ((entry.status ?? "completed") !== "completed") return;
     const id = key(entry.threadId, entry.toolCallId);
-    if (completed && entry.kind === "write" && this.#completed.has(id)) {
-      // As the Postgres log's unique index does: a write completes once per thread.
-      throw new TempoError("PERSISTENCE_FAILED", `The write ${entry.toolCallId} already has a completed entry on thread ${entry.threadId}.`, { toolCallId: entry.toolCallId });
+    if (this.#completed.has(id)) {
+      // As the Postgres log's unique index does: a write completes once per thread (a read's id is never reused).
+      if (entry.kind === "write") throw new TempoError("PERSISTENCE_FAILED", `The write ${entry.toolCallId} already has a completed entry on thread ${entry.threadId}.`, { toolCallId: entry.toolCallId });
+      return;
     }
-    this.#entries.push(entry);
-    if (completed && !this.#completed.has(id)) this.#completed.set(id, { ok: entry.ok, content: entry.result, applied: entry.applied });
-    while (this.#entries.length > this.limit) {
-      const dropped = this.#entries.shift()!;
-      const droppedKey = key(dropped.threadId, dropped.toolCallId);
-      if (!this.#entries.some((kept) => key(kept.threadId, kept.toolCallId) === droppedKey)) this.#completed.delete(droppedKey);
-    }
-  }
-
-  /** Every entry kept, oldest first (for inspection). */
-  entries(): readonly ExecutionLogEntry[] {
-    return this.#entries;
+    this.#completed.set(id, { toolCallId: entry.toolCallId, ok: entry.ok, content: entry.result, applied: entry.applied });
+    if (this.#completed.size > this.limit) this.#completed.delete(this.#completed.keys().next().value!);
   }
 }
 
