@@ -115,6 +115,25 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
 }
 
 /**
+ * The run's caller and thread, once its owner checks pass: the owner the LangGraph server stamped in the thread's
+ * metadata at creation, and the user of the thread's latest checkpoint (THREAD_ACCESS_DENIED otherwise). `latest` is
+ * that checkpoint's state, undefined when the run names no thread or the graph keeps none.
+ */
+export async function readOwnedThread(
+  graph: ThreadStateReader,
+  options: RunOptions | undefined,
+  settings: WorkflowSettings,
+): Promise<{ userId: string; threadId: string; latest?: StateSnapshot }> {
+  const config = (options ?? {}) as RunnableConfig;
+  const { userId, threadId } = ensureConfiguration(config, settings);
+  assertThreadOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
+  if (!threadId || !graph.checkpointer) return { userId, threadId };
+  const latest = await graph.getState({ configurable: { thread_id: threadId } });
+  assertThreadOwner((latest.values as { userId?: string } | undefined)?.userId, userId);
+  return { userId, threadId, latest };
+}
+
+/**
  * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a resume,
  * the checkpoint to pin it to. `waited` says the run waited for another run on the thread, `createdAt` when the run
  * was created: either way an anonymous answer to a card raised since is one its sender never saw.
@@ -127,16 +146,12 @@ export async function checkRun(
   { waited, createdAt }: { waited: boolean; createdAt?: number } = { waited: false },
 ): Promise<RunCheck> {
   const config = (options ?? {}) as RunnableConfig;
-  const { userId, threadId } = ensureConfiguration(config, settings);
-  // The LangGraph server passes the thread's metadata, where its auth handler stamped the owner at creation.
-  assertThreadOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
-  if (!threadId || !graph.checkpointer) return { input };
+  const { userId, threadId, latest } = await readOwnedThread(graph, options, settings);
+  if (!latest) return { input };
   // The checkpoint the run starts from: the latest, or the one the caller addressed. The owner is the latest
   // checkpoint's, so a run from an early checkpoint (before the owner was recorded) cannot take the thread over.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
-  const latest = await graph.getState({ configurable: { thread_id: threadId } });
   const snapshot = checkpointId ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } }) : latest;
-  assertThreadOwner((latest.values as { userId?: string } | undefined)?.userId, userId);
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
   assertThreadOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));

@@ -29,15 +29,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mergeConfigs, type RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
-import { CompiledStateGraph, END, type StateDefinitionInit, type StreamTransformer } from "@langchain/langgraph";
+import { CompiledStateGraph, END, type StateDefinitionInit, type StateSnapshot, type StreamTransformer } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endThreadUpdate } from "./end-thread.js";
-import { ensureConfiguration } from "../config/configuration.js";
-import { assertThreadOwner } from "../kernel/ownership.js";
-import { admitRun, checkInput, inputAfterCarryOn, stateChangeRefused, type RunCheck } from "./run-admission.js";
+import { admitRun, checkInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
@@ -222,20 +220,21 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   private async endThreadRun(checked: RunOptions | undefined, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
     const { settings } = this.runGuard;
     checkInput(null, checked, settings);
-    const config = (checked ?? {}) as RunnableConfig;
-    const { userId, threadId } = ensureConfiguration(config, settings);
-    assertThreadOwner(((config.metadata ?? {}) as { owner?: unknown }).owner, userId);
-    const thread = { configurable: { thread_id: threadId } };
-    assertThreadOwner(((await this.getState(thread)).values as { userId?: string } | undefined)?.userId, userId);
-    await this.updateState(thread, null, END);
+    const { threadId, latest } = await readOwnedThread(this, checked, settings);
+    if (latest) await this.endThread({ configurable: { thread_id: threadId } }, latest);
     return super.stream(null, withRecursionLimit(markedBranch(options), settings));
   }
 
   override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
     if (asNode !== END || (values !== null && values !== undefined)) throw stateChangeRefused();
+    return this.endThread(config, await this.getState(config as RunnableConfig));
+  }
+
+  /** The end-thread transition on the thread of `snapshot` (docs/design.md: ending a thread), written as this guard's own update. */
+  private endThread(config: RunnableConfig, snapshot: StateSnapshot): ReturnType<Base["updateState"]> {
     return ownUpdate.run(this, async () => {
-      const update = await endThreadUpdate(await this.getState(config as RunnableConfig), this.runGuard.domain, this.runGuard.executionLog);
-      return update ? super.updateState(config, update.values, update.asNode) : super.updateState(config, values, asNode);
+      const update = await endThreadUpdate(snapshot, this.runGuard.domain, this.runGuard.executionLog);
+      return update ? super.updateState(config, update.values, update.asNode) : super.updateState(config, null, END);
     });
   }
 
