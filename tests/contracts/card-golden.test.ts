@@ -12,8 +12,7 @@ import { batchInterrupt, planInterrupt, toolInterrupt } from "../../nodes/confir
 /** The proposal a card is built from. The one place that knows the builders' input type. */
 type Proposal = Parameters<typeof toolInterrupt>[0];
 function write(id: string, name: string, args: Record<string, unknown>, summary: string, reason: string): Proposal {
-  // What the model said with the proposal goes to the chat, never onto a card: it is set here only to show that.
-  return { ...{ id, name, arguments: args, summary, reason }, speak: "This speech is not on the card." } as Proposal;
+  return { id, name, arguments: args, summary, reason };
 }
 
 /** Both its casings, as a card carries it, and a byte-for-byte check (key order included). */
@@ -26,6 +25,11 @@ function expectGolden(card: Card, golden: Record<string, unknown>) {
 
 const ALLOWED = ["approve", "edit", "reject"];
 const LEGACY_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
+
+/** A write card's JSON: its requests and configs in both casings, and the legacy fields (write 1, the description). */
+function writeCardJson(requests: unknown[], configs: unknown[], legacy: { action: string; args: Record<string, unknown> }, description: string) {
+  return { kind: "confirm_tool", action_requests: requests, review_configs: configs, actionRequests: requests, reviewConfigs: configs, action_request: legacy, config: LEGACY_CONFIG, description };
+}
 
 describe("golden card JSON", () => {
   test("one write, at step 2 of 3, with its argument schema", () => {
@@ -46,16 +50,7 @@ describe("golden card JSON", () => {
         argsSchema: { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false },
       },
     ];
-    expectGolden(card, {
-      kind: "confirm_tool",
-      action_requests: requests,
-      review_configs: configs,
-      actionRequests: requests,
-      reviewConfigs: configs,
-      action_request: { action: "add_note", args: { text: "buy milk" } },
-      config: LEGACY_CONFIG,
-      description,
-    });
+    expectGolden(card, writeCardJson(requests, configs, { action: "add_note", args: { text: "buy milk" } }, description));
   });
 
   test("a batch of three writes: one action request each, the legacy fields showing the first and describing all", () => {
@@ -97,21 +92,13 @@ describe("golden card JSON", () => {
       // No schema given for a tool: the config has none (no empty one).
       { action_name: "unplace", allowed_decisions: ALLOWED, actionName: "unplace", allowedDecisions: ALLOWED },
     ];
-    expectGolden(card, {
-      kind: "confirm_tool",
-      action_requests: requests,
-      review_configs: configs,
-      actionRequests: requests,
-      reviewConfigs: configs,
-      action_request: { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } },
-      config: LEGACY_CONFIG,
-      description:
-        "**3 changes proposed together:**\n\n" +
-        "1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
-        "**Why:** Both reviews fit Monday morning.\n\n" +
-        "**Step 1 of 2:** Place the reviews\n\n" +
-        "Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.",
-    });
+    const description =
+      "**3 changes proposed together:**\n\n" +
+      "1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
+      "**Why:** Both reviews fit Monday morning.\n\n" +
+      "**Step 1 of 2:** Place the reviews\n\n" +
+      "Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.";
+    expectGolden(card, writeCardJson(requests, configs, { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } }, description));
   });
 
   test("a plan of two steps", () => {
