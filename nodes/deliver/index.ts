@@ -19,8 +19,7 @@ import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
-import { unansweredCalls } from "../../kernel/proposal.js";
+import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
 import { readWriteFacts } from "./write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
@@ -36,11 +35,10 @@ export function createDeliverNode(dependencies: NodeDependencies) {
 
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const built = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
-    // What the writes did is told for a task that did not complete, or that ends with approved writes waiting
-    // (`mechanicalSummary`): only then is the log read.
-    const told = built.outcome.kind !== "completed" || unansweredCalls(taskMessages(state)).length > 0;
+    // What the writes did is told for a task that did not complete (`mechanicalSummary`): only then is the log read.
+    // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
     const { threadId } = ensureConfiguration(config, dependencies.settings);
-    const report = told ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
+    const report = built.outcome.kind !== "completed" ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
     const factual = mechanicalSummary(report);
     let summary: string;
     let messageId: string | undefined;
