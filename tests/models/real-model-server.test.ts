@@ -243,3 +243,25 @@ test("a declined write through the strict server: its tool message is sent as Op
   expect(toolMessages.some((message) => String(message.content).startsWith("Not applied: the user rejected this change"))).toBe(true);
   expect([...new Set(toolMessages.map((message) => Object.keys(message).sort().join(",")))]).toEqual(["content,name,role,tool_call_id"]);
 });
+
+test("a write card answered by a plain \"yes\" through the strict server: the message sits between the proposal and its answers in the state, nothing any request carries is refused, the writes apply and the task ends", async () => {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed(USER, sampleWeek());
+  const models = modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" });
+  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
+  const config = threadConfig("real-model-yes", USER);
+  const first = double.requests.length;
+  await graph.invoke({ messages: [new HumanMessage(DEMO)] }, config);
+  await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+  expect((await graph.getState(config)).tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
+  await graph.invoke({ messages: [new HumanMessage("yes")] }, config);
+  await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
+
+  const state = await graph.getState(config);
+  expect((state.values as { phase: string }).phase).toBe("done");
+  expect(placedReviews(await repository.load(USER)).length).toBeGreaterThan(0);
+  const requests = double.requests.slice(first);
+  expect(requests.flatMap((request) => (request.refusal ? [request.refusal.message] : []))).toEqual([]);
+  // The request after the "yes" (the proposal ended its step: deliver's) reads the applied placements.
+  expect(JSON.stringify(requests.at(-1)!.body.messages)).toContain("tool result: placed task");
+});
