@@ -220,15 +220,21 @@ async function withImperfection(imperfection: Imperfection, toolCalling: "native
  * tool message — role, tool_call_id, content (and the tool's name, as Tempo sent it before), nothing of what only
  * Tempo reads (no status, no artifact) — and no request is refused.
  */
-test("a declined write through the strict server: its tool message is sent as OpenAI's, nothing refused, the task ends", async () => {
+/** The demo on native tool calling through the strict server, its plan approved: at its batch card. `first`: the double's requests before it. */
+async function demoAtBatchCard(threadId: string) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed(USER, sampleWeek());
   const models = modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" });
   const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
-  const config = threadConfig("real-model-declined", USER);
+  const config = threadConfig(threadId, USER);
   const first = double.requests.length;
   await graph.invoke({ messages: [new HumanMessage(DEMO)] }, config);
   await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+  return { repository, graph, config, first };
+}
+
+test("a declined write through the strict server: its tool message is sent as OpenAI's, nothing refused, the task ends", async () => {
+  const { graph, config, first } = await demoAtBatchCard("real-model-declined");
   const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]?.value as { action_requests: Array<{ name: string }> };
   expect(card.action_requests.length).toBeGreaterThan(1);
   const declined = { decisions: [{ type: "reject", message: "Not this one." }, ...card.action_requests.slice(1).map(() => ({ type: "approve" }))] };
@@ -245,14 +251,7 @@ test("a declined write through the strict server: its tool message is sent as Op
 });
 
 test("a write card answered by a plain \"yes\" through the strict server: the message sits between the proposal and its answers in the state, nothing any request carries is refused, the writes apply and the task ends", async () => {
-  const repository = new InMemoryScheduleRepository();
-  await repository.seed(USER, sampleWeek());
-  const models = modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" });
-  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
-  const config = threadConfig("real-model-yes", USER);
-  const first = double.requests.length;
-  await graph.invoke({ messages: [new HumanMessage(DEMO)] }, config);
-  await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+  const { repository, graph, config, first } = await demoAtBatchCard("real-model-yes");
   expect((await graph.getState(config)).tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
   await graph.invoke({ messages: [new HumanMessage("yes")] }, config);
   await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
