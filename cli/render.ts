@@ -54,11 +54,12 @@ export function renderCard(card: Card): string {
     body = [request!.description];
   } else if (isBatchCard(card)) {
     // A batch card: each change numbered, with its arguments; then why and where the plan stands.
-    const [heading = "", , ...context] = withoutInstructions(card.description ?? "");
+    const context = request!.description.split(/\n\s*\n/).filter((paragraph) => /^\*\*(Why|Step)\b/.test(paragraph));
+    const change = (action: Card["action_requests"][number]) => (action.description.split(/\n\s*\n/)[0] ?? "").replace(/^Change \d+ of \d+: /, "");
     title = `Confirm ${card.action_requests.length} writes`;
     body = [
-      plainText(heading),
-      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(action.description.split(/\n\s*\n/)[0] ?? "")}\n   arguments: ${JSON.stringify(action.args)}`),
+      `${card.action_requests.length} changes proposed together:`,
+      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${JSON.stringify(action.args)}`),
       ...context.map(plainText),
     ];
   } else {

@@ -23,8 +23,13 @@
  *   (optionally with `card_id`, checked against the card);
  * - legacy `HumanResponse` (`accept` / `edit` / `response` / `ignore`), alone or
  *   in a list of one per action request (Agent Inbox sends a one-element list;
- *   its accept echoes the card's `{ action, args }`, its edits are text); one
- *   response alone decides every action request of a card, except an edit;
+ *   its accept echoes the card's `{ action, args }`, its edits are text). One
+ *   response alone that echoes an action decides the card's first action request
+ *   only — the one the legacy fields and Agent Inbox show — and leaves the others
+ *   undecided (`later`): they come back on the next card, so a client that shows
+ *   one write never applies writes it did not show. One that echoes nothing
+ *   (accept with null args, ignore, a response's text) decides every action
+ *   request alike;
  * - for a question card, also a plain non-empty string.
  *
  * An answer that names another card — another `card_id`, an echoed action or
@@ -174,7 +179,9 @@ export type CardAnswer =
   /** Rejected; `message` is the feedback, "" when there is none (the legacy ignore). */
   | { type: "reject"; message: string }
   /** The text answer to a question. */
-  | { type: "answer"; text: string };
+  | { type: "answer"; text: string }
+  /** Not decided by this resume (a lone legacy response on a card of several): the action stays on the next card. */
+  | { type: "later" };
 
 /**
  * Reads `value` as the answer to `card`: one {@link CardAnswer} per action
@@ -204,11 +211,14 @@ export function readCardResume(card: Card, value: unknown): CardAnswer[] {
     if (responses.length !== 1 && responses.length !== card.action_requests.length) {
       throw new InvalidResumeError(`The card has ${card.action_requests.length} action(s) but ${responses.length} responses came.`, { expected: card.action_requests.length });
     }
-    // One legacy edit cannot stand for several writes: each has its own arguments.
+    // A lone response that names the action it answers (Agent Inbox's accept and edit echo `{ action, args }`) decides
+    // that one — the first, what a legacy client shows — and the rest wait for the next card. One that names none
+    // (accept with null args, ignore, a response's text) decides every action request alike.
+    if (responses.length === 1 && card.action_requests.length > 1 && echoOf(responses[0], 0).length > 0) {
+      return card.action_requests.map((_, index) => (index === 0 ? readHumanResponse(card, 0, responses[0]!) : { type: "later" as const }));
+    }
     if (responses.length === 1 && card.action_requests.length > 1 && responses[0]!.type === "edit") {
-      throw new InvalidResumeError(`The card holds ${card.action_requests.length} writes: an edit names one of them; send one response per write, in order (or v1 decisions).`, {
-        expected: card.action_requests.length,
-      });
+      throw new InvalidResumeError(`The card holds ${card.action_requests.length} writes: an edit names the one it changes in args { action, args }.`, { expected: ["edit"] });
     }
     return card.action_requests.map((_, index) => readHumanResponse(card, index, responses[responses.length === 1 ? 0 : index]!));
   }

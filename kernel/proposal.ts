@@ -19,8 +19,8 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
 }
 
 /**
- * The open write card's proposal — its assistant message, and its writes as the card shows them — when the thread
- * waits on one. The message is found by id and its tool calls alone, so state values as a server returns them
+ * The open write card's proposal — its assistant message, and its writes as the card shows them (the message's calls
+ * not answered yet: a card that decided only some of them comes back with the rest) — when the thread waits on one. The message is found by id and its tool calls alone, so state values as a server returns them
  * (messages as JSON) read the same.
  */
 export function openProposal(state: Pick<TempoState, "pending" | "messages">): { message: AIMessage; writes: ProposedWrite[] } | undefined {
@@ -28,8 +28,18 @@ export function openProposal(state: Pick<TempoState, "pending" | "messages">): {
   if (pending?.kind !== "confirm_tool") return undefined;
   const message = state.messages.find((candidate) => candidate.id === pending.messageId && Array.isArray((candidate as AIMessage).tool_calls)) as AIMessage | undefined;
   if (!message) return undefined;
-  const writes = message.tool_calls!.map((call) => ({ id: call.id!, name: call.name, arguments: call.args, summary: pending.summaries[call.id!] ?? call.name, reason: pending.reason }));
+  // A call already answered (applied, or declined on an earlier card of the same proposal) is not on the card again.
+  const answered = new Set(state.messages.flatMap((candidate) => answeredCallId(candidate) ?? []));
+  const writes = message
+    .tool_calls!.filter((call) => !answered.has(call.id!))
+    .map((call) => ({ id: call.id!, name: call.name, arguments: call.args, summary: pending.summaries[call.id!] ?? call.name, reason: pending.reason }));
   return { message, writes };
+}
+
+/** The call a tool message answers — a message object, or its JSON as a server returns it; undefined for others. */
+function answeredCallId(message: BaseMessage): string | undefined {
+  const type = typeof message.getType === "function" ? message.getType() : (message as unknown as { type?: unknown }).type;
+  return type === "tool" ? (message as ToolMessage).tool_call_id : undefined;
 }
 
 /** The writes of the open write card, as the card shows them; [] when the thread waits on none. */

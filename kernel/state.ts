@@ -84,10 +84,14 @@ export interface LegacyAnsweredWrite {
  * LangChain's human-in-the-loop middleware keeps it. The card holds only what the message does not: each write's
  * description by tool-call id, the model's reason, and how the step ends once every write applies unchanged (`then`).
  */
-export type PendingInteraction =
+export type PendingInteraction = (
   | { kind: "confirm_plan" }
   | { kind: "confirm_tool"; messageId: string; summaries: Record<string, string>; reason: string; then?: StepEnding }
-  | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" };
+  | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" }
+) & {
+  /** Why the last answer to this card was refused, when the served graph raised it again (its card says so first). */
+  refusal?: string;
+};
 
 /**
  * Memory recalled at invocation start (the memory layer fills it; empty until then). It lives for the invocation: the

@@ -12,7 +12,7 @@ import { awaitHuman } from "./confirm/human-response.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
-import { questionInterrupt } from "./confirm/interrupt-cards.js";
+import { questionInterrupt, withRefusal } from "./confirm/interrupt-cards.js";
 import { newId } from "../kernel/ids.js";
 import { now } from "./shared/messages.js";
 
@@ -30,7 +30,7 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   if (stale) return stale;
   const fromMessage = state.pendingAnswer !== null;
   // A question card's only answer is text (contracts/cards.ts reads it from any resume shape).
-  const reply = awaitHuman(questionInterrupt(pending.question), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
+  const reply = awaitHuman(withRefusal(questionInterrupt(pending.question), pending.refusal), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
   emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
 
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.

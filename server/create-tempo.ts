@@ -93,7 +93,8 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
     : undefined;
   try {
     const dependencies = await createTempoDependencies(settings, { pool: database?.pool });
-    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow });
+    // A refused answer raises its card again: a failed run would leave the server's thread in `error`.
+    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again" });
     return { graph, dependencies, close: async () => database?.close() };
   } catch (error) {
     await database?.close();

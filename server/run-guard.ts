@@ -40,6 +40,11 @@ import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
+import { AIMessage } from "@langchain/core/messages";
+import { TempoError } from "../errors/index.js";
+import { newId } from "../kernel/ids.js";
+import { NODE } from "../kernel/routing.js";
+import type { TempoState } from "../kernel/state.js";
 
 /** What the guard needs. */
 export interface RunGuard {
@@ -50,6 +55,20 @@ export interface RunGuard {
   executionLog: ExecutionLog;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
+  /**
+   * A refused answer to a card: `throw` its typed error (INVALID_RESUME, STALE_RESUME; the default, for callers of
+   * `invoke` / `stream`), or `ask_again` — raise the card again with the reason, so the run ends cleanly (the served
+   * graph: a failed run leaves a LangGraph server's thread in `error`).
+   */
+  refusedAnswers?: RefusedAnswers;
+}
+
+/** What a refused answer to a card does: see {@link RunGuard.refusedAnswers}. */
+export type RefusedAnswers = "throw" | "ask_again";
+
+/** True for a run input that answers a card: a `Command` (or its JSON) with a `resume`. */
+function isResume(input: unknown): boolean {
+  return input !== null && typeof input === "object" && (input as { resume?: unknown }).resume !== undefined;
 }
 
 /** The graph LangGraph compiles from Tempo's builder. */
@@ -138,8 +157,30 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // this run), and only then is the caller's input taken (`inputAfterCarryOn`), the thread held throughout.
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
   override async stream(given: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
-    const { settings, threadLock } = this.runGuard;
     const input = withoutStandInAnswers(given);
+    if (this.runGuard.refusedAnswers !== "ask_again" || !isResume(input)) return this.admittedStream(input, options);
+    // Served: a refused answer raises its card again with the reason, instead of failing the run (which would leave
+    // the thread in `error`, off Agent Inbox's list, its card unanswerable).
+    let inner: AsyncIterable<unknown>;
+    try {
+      inner = await this.admittedStream(input, options);
+    } catch (error) {
+      return this.askAgain(error, options);
+    }
+    const askAgain = (error: unknown) => this.askAgain(error, options);
+    return IterableReadableStream.fromAsyncGenerator(
+      (async function* answered() {
+        try {
+          yield* inner;
+        } catch (error) {
+          yield* await askAgain(error);
+        }
+      })(),
+    );
+  }
+
+  private async admittedStream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
+    const { settings, threadLock } = this.runGuard;
     const checked = this.checkedOptions(options);
     if (endsThread(input)) return this.endThreadRun(checked, options);
     const run = await admitRun(this, input, checked, settings, threadLock);
@@ -210,6 +251,34 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    */
   private checkedOptions(options: RunOptions | undefined): RunOptions | undefined {
     return this.config ? (mergeConfigs(this.config, options) as RunOptions) : options;
+  }
+
+  /**
+   * After an answer was refused (INVALID_RESUME, STALE_RESUME, or INVALID_INPUT: text that cannot be stored) on the served graph: the thread keeps waiting. Its card
+   * is raised again with the reason first (`pending.refusal`: what Agent Inbox shows) after an assistant message
+   * saying it (the last message, where Agent Chat UI draws the card); a thread that waits on no card gets the message
+   * alone. Both are written as this guard's own update — as chat, which routes to the pending card's node, or as
+   * memorize, which ends — and then run, so the run ends cleanly and the server keeps the thread's status. Any other
+   * error is thrown as it came.
+   */
+  private async askAgain(error: unknown, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
+    const code = error instanceof TempoError ? error.code : undefined;
+    if (code !== "INVALID_RESUME" && code !== "STALE_RESUME" && code !== "INVALID_INPUT") throw asDatabaseError(error);
+    const { settings } = this.runGuard;
+    const { threadId, latest } = await readOwnedThread(this, this.checkedOptions(options), settings);
+    if (!latest?.createdAt) throw error;
+    const state = latest.values as TempoState;
+    const reason = (error as TempoError).message;
+    const waiting = state.pending && latest.tasks.some((task) => task.interrupts.length > 0) ? state.pending : undefined;
+    const note = new AIMessage({
+      id: newId("refused"),
+      content: waiting ? `I could not use that answer: ${reason} The card is still open; answer it again.` : `I could not use that answer: ${reason}`,
+    });
+    const config = { configurable: { thread_id: threadId } };
+    await ownUpdate.run(this, () =>
+      waiting ? super.updateState(config, { messages: [note], pending: { ...waiting, refusal: reason } }, NODE.chat) : super.updateState(config, { messages: [note] }, NODE.memorize),
+    );
+    return super.stream(null, withRecursionLimit(markedBranch(options), settings));
   }
 
   /**

@@ -5,7 +5,7 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
-import { TempoCompiledGraph, type CompiledTempo } from "./run-guard.js";
+import { TempoCompiledGraph, type CompiledTempo, type RefusedAnswers } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 
@@ -19,6 +19,8 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
    * a Postgres. Default: an in-process lock (enough for one process, and for the embedded database).
    */
   threadLock?: ThreadLock;
+  /** What a refused answer to a card does (run-guard.ts `RunGuard.refusedAnswers`): `throw` (default) or `ask_again` (served). */
+  refusedAnswers?: RefusedAnswers;
 }
 
 /**
@@ -41,5 +43,6 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     domain: options.domain,
     executionLog: options.executionLog,
     threadLock: options.threadLock ?? new LocalThreadLock(),
+    refusedAnswers: options.refusedAnswers ?? "throw",
   });
 }

@@ -5,6 +5,10 @@
  * write call that reached the state any other way (state written around the
  * run guard) has no approval and applies nothing (WRITE_NOT_APPROVED).
  *
+ * A write its card's answer left undecided (a lone legacy response decides a batch's first write only) is recorded
+ * as held, with what its next card says of it: execute raises that card for it, and never applies it until a later
+ * answer approves it.
+ *
  * Approvals live outside the thread's state, where no state update reaches:
  * in the run's store when it has one (the LangGraph server's, Postgres with
  * `createTempo`), under `["tempo", "approvals", <thread>]` — a namespace the
@@ -22,22 +26,27 @@ const MEMORY_LIMIT = 10_000;
 
 /** The approvals one built graph records and checks. */
 export class WriteApprovals {
-  readonly #memory = new Map<string, string>();
+  readonly #memory = new Map<string, ApprovalRecord>();
 
   /** Records that a human approved `tool` (with these arguments) on thread `threadId`. */
   async record(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
-    const call = describeCall(tool);
-    if (store) return store.put(approvalsNamespace(threadId), tool.id, { call });
-    this.#memory.delete(memoryKey(threadId, tool.id));
-    this.#memory.set(memoryKey(threadId, tool.id), call);
-    if (this.#memory.size > MEMORY_LIMIT) this.#memory.delete(this.#memory.keys().next().value!);
+    await this.#put(store, threadId, tool.id, { call: describeCall(tool) });
+  }
+
+  /** Records that `tool`'s card left it undecided: it waits for the next card, which shows it as `held` says. */
+  async hold(store: BaseStore | undefined, threadId: string, tool: WriteCall, held: HeldWrite): Promise<void> {
+    await this.#put(store, threadId, tool.id, { held: { ...held, call: describeCall(tool) } });
+  }
+
+  /** What the next card says of `tool` when its last card left it undecided (the same call); else undefined. */
+  async heldOf(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<HeldWrite | undefined> {
+    const held = (await this.#get(store, threadId, tool.id))?.held;
+    return held && held.call === describeCall(tool) ? { summary: held.summary, reason: held.reason } : undefined;
   }
 
   /** Throws WRITE_NOT_APPROVED unless a human approved exactly `tool` on thread `threadId`. */
   async assertApproved(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
-    const recorded = store
-      ? ((await store.get(approvalsNamespace(threadId), tool.id))?.value as { call?: unknown } | undefined)?.call
-      : this.#memory.get(memoryKey(threadId, tool.id));
+    const recorded = (await this.#get(store, threadId, tool.id))?.call;
     if (recorded !== describeCall(tool)) {
       throw new TempoError(
         "WRITE_NOT_APPROVED",
@@ -46,6 +55,30 @@ export class WriteApprovals {
       );
     }
   }
+
+  async #get(store: BaseStore | undefined, threadId: string, toolCallId: string): Promise<ApprovalRecord | undefined> {
+    if (!store) return this.#memory.get(memoryKey(threadId, toolCallId));
+    return (await store.get(approvalsNamespace(threadId), toolCallId))?.value as ApprovalRecord | undefined;
+  }
+
+  async #put(store: BaseStore | undefined, threadId: string, toolCallId: string, record: ApprovalRecord): Promise<void> {
+    if (store) return store.put(approvalsNamespace(threadId), toolCallId, { ...record });
+    this.#memory.delete(memoryKey(threadId, toolCallId));
+    this.#memory.set(memoryKey(threadId, toolCallId), record);
+    if (this.#memory.size > MEMORY_LIMIT) this.#memory.delete(this.#memory.keys().next().value!);
+  }
+}
+
+/** What a card shows of a write it waits on: its description and the model's reason. */
+export interface HeldWrite {
+  summary: string;
+  reason: string;
+}
+
+/** One write's record: approved (`call`), or held for the next card (`held`), each with the call as canonical JSON. */
+interface ApprovalRecord {
+  call?: string;
+  held?: HeldWrite & { call: string };
 }
 
 /** The store namespace of a thread's approvals (outside every user's own `["tempo", "users", …]`). */

@@ -10,7 +10,7 @@
  *   tool:  approve → execute applies it once | edit → applies the edited arguments
  *          reject → execute chooses again, told why (with feedback, the planner reviews the plan first)
  *   batch: each write decided on its own; the approved ones apply in order, once each; all rejected → as a rejected
- *          single write
+ *          single write; a lone legacy answer decides the first write only, and the rest come back on the next card
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
@@ -22,7 +22,7 @@ import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
-import { batchInterrupt, planInterrupt, toolInterrupt, type StepPosition } from "./interrupt-cards.js";
+import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
 import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
@@ -49,7 +49,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     // An answer that came as a plain user message is already in the conversation.
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
-      const answer = awaitHuman(planInterrupt(state.goal, state.planSteps), state.pendingAnswer, readPlanAnswer, config);
+      const answer = awaitHuman(withRefusal(planInterrupt(state.goal, state.planSteps), pending.refusal), state.pendingAnswer, readPlanAnswer, config);
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
       const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
       return answerPlan(state, answer, fromMessage, config, leaves);
@@ -59,7 +59,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // Only a state written around the run guard gets here: a card with no proposal in the conversation.
       throw new TempoError("ILLEGAL_TRANSITION", "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.", { messageId: pending.messageId });
     }
-    const card = writeCard(writes, stepPosition(state), dependencies);
+    const card = withRefusal(writeCard(writes, stepPosition(state), dependencies), pending.refusal);
     const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies)), config);
     // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
     // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
@@ -69,10 +69,17 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
     if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
     const decided: DecidedWrite[] = [];
+    let later = 0;
     for (const [index, answer] of answers.entries()) {
       const write = writes[index]!;
       // Already applied: it stays, and execute answers it from the log (it is not applied again).
       const given = logged.includes(write) ? { answer: { type: "approve" as const } } : answer;
+      if (given.answer.type === "later") {
+        // Left undecided (a lone legacy answer decides the first write only): execute raises it on the next card.
+        await dependencies.approvals.hold(config.store, threadId, write, { summary: write.summary, reason: write.reason });
+        later += 1;
+        continue;
+      }
       const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
       // Only this answer path approves a write: execute applies nothing without the approval recorded here.
       if (given.answer.type === "approve" || given.answer.type === "edit") await dependencies.approvals.record(config.store, threadId, call);
@@ -80,7 +87,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments) : undefined;
       decided.push({ call, answer: given.answer, edited });
     }
-    const update = answerWrites(state, proposal, decided, pending.then, config);
+    const update = answerWrites(state, proposal, decided, later, pending.then, config);
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
   };
 }
@@ -230,7 +237,7 @@ function rejectionResult(answer: CardAnswer): string {
  * write is rejected, execute chooses again knowing why; feedback may concern the plan itself, so the planner
  * reviews it first (a no-op revision resumes this step at once).
  */
-function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWrite[], then: StepEnding | undefined, config: LangGraphRunnableConfig): TempoUpdate {
+function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWrite[], later: number, then: StepEnding | undefined, config: LangGraphRunnableConfig): TempoUpdate {
   const rejections = decided.flatMap(({ call, answer }) => {
     if (answer.type !== "reject") return [];
     const result = rejectionResult(answer);
@@ -245,7 +252,11 @@ function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWr
           new AIMessage({
             id: proposal.id,
             content: edits.map((write) => `Applying your edit: ${write.edited}.`).join(" "),
-            tool_calls: decided.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })),
+            // Every call of the proposal, the edited ones as they will apply (calls answered on an earlier card stay as they were).
+            tool_calls: (proposal.tool_calls ?? []).map((call) => {
+              const edit = edits.find((write) => write.call.id === call.id);
+              return edit ? { id: call.id, name: call.name, args: edit.call.arguments, type: "tool_call" as const } : call;
+            }),
           }),
         ];
   const answered: TempoUpdate = {
@@ -253,10 +264,13 @@ function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWr
     workspaceMessageIds: [...state.workspaceMessageIds, ...rejections.map((message) => message.id!)],
   };
   if (rejections.length < decided.length) {
-    // An edit or a rejection changes what the proposal's ending was judged on: the model decides after it instead.
-    const unchanged = edits.length === 0 && rejections.length === 0;
+    // An edit, a rejection or a write left for later changes what the proposal's ending was judged on: the model
+    // decides after it instead.
+    const unchanged = edits.length === 0 && rejections.length === 0 && later === 0;
     return { ...approveWrites(state, unchanged ? (then ?? null) : null), ...answered, stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
   }
+  // Every decided write rejected, others left for later: execute raises the next card for them (the step goes on).
+  if (later > 0) return { ...approveWrites(state, null), ...answered };
   const feedback = decided.some(({ answer }) => answer.type === "reject" && answer.message !== "");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
   return {

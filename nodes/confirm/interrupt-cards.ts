@@ -22,7 +22,7 @@ export interface StepPosition {
 export function planInterrupt(goal: string, plan: PlanStep[]): Card {
   const args = { plan_steps: plan.map((step) => ({ content: step.content, done_when: step.doneWhen })) };
   const description = [
-    `**Plan for:** ${goal}`,
+    `Plan for: ${goal}`,
     renderPlan(plan, { doneWhen: "markdown" }),
     "Approve to run it, edit the steps, or reject with feedback to have it revised.",
   ].join("\n\n");
@@ -45,27 +45,34 @@ export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = n
 
 /**
  * A batch card: several writes proposed at once, one action request each, decided one by one (a v1 resume has
- * one decision per write). Its legacy fields show the first write and describe them all, since one legacy
- * answer decides every write (a list of legacy responses, one per write, decides each).
+ * one decision per write). A lone legacy answer decides the first write only, so the legacy fields show that write,
+ * and the rest come back on the next card: what a client shows is what its answer applies. Each action's description
+ * opens with "Change k of n" in plain words (Agent Inbox previews a description's first characters as plain text);
+ * the first also lists every change by number, since Agent Chat UI shows the first description for every action.
  */
 export function batchInterrupt(tools: readonly [ProposedWrite, ...ProposedWrite[]], step: StepPosition | null = null, argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Card {
-  const actions = tools.map((tool) => writeAction(tool, writeDescription(tool, null, "Approve, edit or reject this change."), argsSchemas.get(tool.name)));
-  const lines = [`**${tools.length} changes proposed together:**`, tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n")];
-  const reason = tools[0].reason.trim();
-  if (reason) lines.push(`**Why:** ${reason}`);
-  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
-  lines.push("Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.");
-  const description = lines.join("\n\n");
+  const total = tools.length;
+  const list = tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n");
+  const actions = tools.map((tool, index) => {
+    const lines = [`Change ${index + 1} of ${total}: ${tool.summary}`];
+    if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
+    if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
+    if (index === 0) {
+      lines.push(`**All ${total} changes proposed together:**\n\n${list}`);
+      lines.push("Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change (as Agent Inbox sends) applies this one alone, and the others come back on the next card.");
+    }
+    return writeAction(tool, lines.join("\n\n"), argsSchemas.get(tool.name));
+  });
   return buildCard("confirm_tool", actions as [CardAction, ...CardAction[]], {
     action_request: { action: tools[0].name, args: tools[0].arguments },
     config: CONFIRM_CONFIG,
-    description,
+    description: actions[0]!.description,
   });
 }
 
-/** A write's markdown: what it does, why, where the plan stands, and how to answer. */
+/** A write's markdown: what it does (its first line plain, for previews), why, where the plan stands, and how to answer. */
 function writeDescription(tool: ProposedWrite, step: StepPosition | null, howToAnswer: string): string {
-  const lines = [`**${tool.summary}**`];
+  const lines = [tool.summary];
   if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
   if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
   lines.push(howToAnswer);
@@ -84,4 +91,15 @@ export function questionInterrupt(question: string): Card {
     config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
     description: question,
   });
+}
+
+/**
+ * `card` raised again after its last answer was refused (the served graph does that instead of failing the run, which
+ * would strand the thread): the reason opens its first description — what Agent Inbox shows — and the legacy one.
+ */
+export function withRefusal(card: Card, refusal: string | undefined): Card {
+  if (!refusal) return card;
+  const note = `Your last answer could not be used: ${refusal}`;
+  const requests = card.action_requests.map((request, index) => (index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request));
+  return { ...card, action_requests: requests, actionRequests: requests, description: `${note}\n\n${card.description ?? ""}`.trimEnd() };
 }

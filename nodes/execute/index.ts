@@ -36,7 +36,8 @@ import { readLiveState } from "../shared/live-state.js";
 import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
-import { isSetback, toolResultMessage } from "../../kernel/tool-results.js";
+import { callOutcomeOf, isSetback, toolResultMessage } from "../../kernel/tool-results.js";
+import type { HeldWrite } from "../confirm/approvals.js";
 import { unansweredCalls } from "../../kernel/proposal.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
@@ -58,9 +59,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
     if (state.answeredWrites.length > 0) return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
-    // The proposal's calls a card left unanswered were approved on it: they apply now.
-    const approved = unansweredCalls(workspaceMessages(state));
-    if (approved.length > 0) return applyApprovedWrites(state, approved, context, dependencies, config);
+    // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
+    const open = unansweredCalls(workspaceMessages(state));
+    if (open.length > 0) return settleOpenCalls(state, open, context, dependencies, config);
 
     const step = currentStep(state);
     if (!step) return resumeExecution(state, state.planSteps);
@@ -235,6 +236,53 @@ async function applyApprovedWrites(
   if (!ending || !allApplied) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
+}
+
+/**
+ * The open calls of an answered card: the approved ones apply, in order; the ones its answer left undecided (a lone
+ * legacy answer decides a batch's first write only) come back on the next card, after a line saying where the
+ * proposal stands — or, when the step stopped on a failed write, are closed unapplied.
+ */
+async function settleOpenCalls(
+  state: TempoState,
+  open: WriteCall[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const held: Array<WriteCall & HeldWrite> = [];
+  const approved: WriteCall[] = [];
+  for (const call of open) {
+    const onHold = await dependencies.approvals.heldOf(config.store, context.threadId, call);
+    if (onHold) held.push({ ...call, ...onHold });
+    else approved.push(call);
+  }
+  if (held.length === 0) return applyApprovedWrites(state, open, context, dependencies, config);
+  const applied = approved.length > 0 ? await applyApprovedWrites(state, approved, context, dependencies, config) : {};
+  const results = (applied.messages as BaseMessage[] | undefined) ?? [];
+  const ids = (applied.workspaceMessageIds as string[] | undefined) ?? state.workspaceMessageIds;
+  if (applied.phase !== undefined) {
+    const closed = held.map((call) => toolResultMessage(call, "Left unanswered: the step stopped on a failed change before this one was decided.", "held"));
+    return { ...applied, messages: [...results, ...closed], workspaceMessageIds: [...ids, ...closed.map((message) => message.id!)] };
+  }
+  const proposal = workspaceMessages(state).find((message) => ((message as AIMessage).tool_calls ?? []).some((call) => call.id === held[0]!.id))!;
+  const done = results.filter((message) => callOutcomeOf(message) === "applied").length;
+  const note = new AIMessage({
+    id: newId("ai"),
+    content: `${done > 0 ? `${done} change(s) applied. ` : ""}${held.length} more of the changes proposed together wait on the card: ${held.map((call) => call.summary).join("; ")}.`,
+  });
+  emitAssistantText(config, "execute", note.id!, String(note.content));
+  return {
+    ...applied,
+    messages: [...results, note],
+    workspaceMessageIds: [...ids, note.id!],
+    ...awaitConfirmation(state, {
+      kind: "confirm_tool",
+      messageId: proposal.id!,
+      summaries: Object.fromEntries(held.map((call) => [call.id, call.summary])),
+      reason: held[0]!.reason,
+    }),
+  };
 }
 
 /**

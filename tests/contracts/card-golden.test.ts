@@ -37,7 +37,7 @@ describe("golden card JSON", () => {
     const card = toolInterrupt(write("call-1", "add_note", { text: "buy milk" }, "Add note 3: buy milk", "The user asked for it."), { index: 2, total: 3, content: "Add the note" }, schema);
 
     const description =
-      "**Add note 3: buy milk**\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
+      "Add note 3: buy milk\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
       "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).";
     const requests = [{ name: "add_note", args: { text: "buy milk" }, description, arguments: { text: "buy milk" } }];
     const configs = [
@@ -53,7 +53,7 @@ describe("golden card JSON", () => {
     expectGolden(card, writeCardJson(requests, configs, { action: "add_note", args: { text: "buy milk" } }, description));
   });
 
-  test("a batch of three writes: one action request each, the legacy fields showing the first and describing all", () => {
+  test("a batch of three writes: one action request each, numbered; the first lists them all; the legacy fields are the first write's", () => {
     const place = { type: "object", properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } }, required: ["task_id", "day", "slot_start"] };
     const card = batchInterrupt(
       [
@@ -70,19 +70,22 @@ describe("golden card JSON", () => {
       {
         name: "place",
         args: { task_id: "matrix-review", day: 1, slot_start: 3 },
-        description: "**Place matrix-review on day 1 at slot 3**\n\n**Why:** Both reviews fit Monday morning.\n\nApprove, edit or reject this change.",
+        description:
+          "Change 1 of 3: Place matrix-review on day 1 at slot 3\n\n**Why:** Both reviews fit Monday morning.\n\n**Step 1 of 2:** Place the reviews\n\n" +
+          "**All 3 changes proposed together:**\n\n1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
+          "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change (as Agent Inbox sends) applies this one alone, and the others come back on the next card.",
         arguments: { task_id: "matrix-review", day: 1, slot_start: 3 },
       },
       {
         name: "place",
         args: { task_id: "review-limits", day: 1, slot_start: 5 },
-        description: "**Place review-limits on day 1 at slot 5**\n\n**Why:** Right after matrix-review.\n\nApprove, edit or reject this change.",
+        description: "Change 2 of 3: Place review-limits on day 1 at slot 5\n\n**Why:** Right after matrix-review.\n\n**Step 1 of 2:** Place the reviews",
         arguments: { task_id: "review-limits", day: 1, slot_start: 5 },
       },
       {
         name: "unplace",
         args: { task_id: "essay-draft" },
-        description: "**Take essay-draft off the schedule**\n\nApprove, edit or reject this change.",
+        description: "Change 3 of 3: Take essay-draft off the schedule\n\n**Step 1 of 2:** Place the reviews",
         arguments: { task_id: "essay-draft" },
       },
     ];
@@ -92,12 +95,8 @@ describe("golden card JSON", () => {
       // No schema given for a tool: the config has none (no empty one).
       { action_name: "unplace", allowed_decisions: ALLOWED, actionName: "unplace", allowedDecisions: ALLOWED },
     ];
-    const description =
-      "**3 changes proposed together:**\n\n" +
-      "1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
-      "**Why:** Both reviews fit Monday morning.\n\n" +
-      "**Step 1 of 2:** Place the reviews\n\n" +
-      "Decide each change: approve, edit its arguments, or reject it. Approved changes apply in order; a rejected one is left out.";
+    // The legacy fields are the first write's: a lone legacy answer decides it alone.
+    const description = requests[0]!.description;
     expectGolden(card, writeCardJson(requests, configs, { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } }, description));
   });
 
@@ -114,7 +113,7 @@ describe("golden card JSON", () => {
       ],
     };
     const description =
-      "**Plan for:** organise my notes\n\n" +
+      "Plan for: organise my notes\n\n" +
       "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
       "Approve to run it, edit the steps, or reject with feedback to have it revised.";
     const requests = [{ name: "confirm_plan", args, description, arguments: args }];

@@ -45,13 +45,25 @@ describe("a card with several action requests", () => {
     );
   });
 
-  test("legacy responses: one for every action, or one each", () => {
+  test("legacy responses: a lone one echoing the first action decides it alone (what a legacy client shows); one echoing nothing decides all; or one each", () => {
+    const later = { type: "later" };
+    // Agent Inbox's accept and edit echo the write they show (its edit, the changed field as text): that write alone.
+    expect(readCardResume(BATCH, [{ type: "accept", args: { action: "place", args: { task_id: "a", day: 1, slot_start: 3 } } }])).toEqual([{ type: "approve" }, later]);
+    const edit = { type: "edit", args: { action: "place", args: { task_id: "a", day: "2", slot_start: 3 } } };
+    expect(readCardResume(BATCH, [edit])).toEqual([{ type: "edit", args: { task_id: "a", day: "2", slot_start: 3 } }, later]);
+    // Echoing nothing: every action alike.
     expect(readCardResume(BATCH, [{ type: "accept", args: null }])).toEqual([{ type: "approve" }, { type: "approve" }]);
+    expect(readCardResume(BATCH, { type: "ignore", args: null })).toEqual([{ type: "reject", message: "" }, { type: "reject", message: "" }]);
+    expect(readCardResume(BATCH, [{ type: "response", args: "not on Monday" }])).toEqual([
+      { type: "reject", message: "not on Monday" },
+      { type: "reject", message: "not on Monday" },
+    ]);
+    expect(() => readCardResume(BATCH, { type: "edit", args: "tomorrow" })).toThrow(expect.objectContaining({ code: "INVALID_RESUME" }));
+    // One each.
     expect(readCardResume(BATCH, [{ type: "accept", args: null }, { type: "response", args: "not b" }])).toEqual([{ type: "approve" }, { type: "reject", message: "not b" }]);
-    // One edit cannot stand for several writes: each has its own arguments.
-    const edit = { type: "edit", args: { action: "place", args: { task_id: "a", day: 2, slot_start: 3 } } };
-    expect(() => readCardResume(BATCH, edit)).toThrow(expect.objectContaining({ code: "INVALID_RESUME", message: expect.stringContaining("send one response per write") }));
-    expect(readCardResume(BATCH, [edit, { type: "accept", args: null }])).toEqual([{ type: "edit", args: { task_id: "a", day: 2, slot_start: 3 } }, { type: "approve" }]);
+    expect(readCardResume(BATCH, [edit, { type: "accept", args: null }])).toEqual([{ type: "edit", args: { task_id: "a", day: "2", slot_start: 3 } }, { type: "approve" }]);
+    const accept = { type: "accept", args: null };
+    expect(() => readCardResume(BATCH, [accept, accept, accept])).toThrow(expect.objectContaining({ code: "INVALID_RESUME" }));
   });
 
   test("an answer naming another card is STALE_RESUME", () => {

@@ -102,8 +102,7 @@ describe("batch cards", () => {
     const { graph, models, repository, config } = await batchGraph(three, [
       json({ speak: "", action: "done", reason: "two placed", goal_check: "2 placed; derivative-drills conflicted" }),
     ]);
-    // One legacy accept decides every write of the card.
-    const done = await graph.invoke(resume({ type: "accept", args: null }), config);
+    const done = await graph.invoke(resume({ decisions: three.map(() => ({ type: "approve" })) }), config);
     expect(done.phase).toBe("done");
     expect((await placedItems(repository)).sort()).toEqual(["matrix-review", "review-limits"]);
     const results = done.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
@@ -115,6 +114,39 @@ describe("batch cards", () => {
     const lastPrompt = models.execute.calls.at(-1)!.messages;
     const seen = lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content));
     expect(seen.at(-1)).toBe(results[2]);
+  });
+
+  test("Agent Inbox's answers (one legacy response echoing the write it shows) decide that write alone; the rest come back on the next card", async () => {
+    const three = EIGHT.slice(0, 3);
+    const { graph, models, repository, config, waiting } = await batchGraph(three, [json({ speak: "", action: "done", reason: "placed", goal_check: "2 placed, 1 declined" })]);
+    const firstCard = interruptsOf(waiting)[0]!;
+    // The bodies Agent Inbox sends (clients-27 A): accept echoing the write, edit with its changed field as text, ignore.
+    const accept = await graph.invoke(resume([{ type: "accept", args: { action: "place", args: three[0] } }]), config);
+    expect(await placedItems(repository)).toEqual(["review-limits"]);
+    const second = interruptsOf(accept)[0]!;
+    expect(second.id).not.toBe(firstCard.id);
+    expect((second.value as Card).action_requests.map((request) => request.args)).toEqual(three.slice(1));
+    expect((second.value as Card).action_requests[0]!.description).toMatch(/^Change 1 of 2: Place "/);
+    // Where the proposal stands, as the last message (Agent Chat UI draws the card under it).
+    expect(String(accept.messages.at(-1)!.content)).toMatch(/^1 change\(s\) applied\. 2 more of the changes proposed together wait on the card: /);
+
+    const edited = await graph.invoke(resume([{ type: "edit", args: { action: "place", args: { ...three[1], day: "3" } } }]), config);
+    expect((await placedItems(repository)).sort()).toEqual(["derivative-drills", "review-limits"]);
+    expect(placeOf(await repository.load("user-1"), "derivative-drills")).toBe("day 3 slots 12-12");
+    expect((interruptsOf(edited)[0]!.value as Card).action_requests.map((request) => request.args)).toEqual([three[2]]);
+
+    const ignored = await graph.invoke(resume([{ type: "ignore", args: null }]), config);
+    expect(interruptsOf(ignored)).toEqual([]);
+    expect(ignored.phase).toBe("done");
+    expect((await placedItems(repository)).sort()).toEqual(["derivative-drills", "review-limits"]);
+    // Every call answered once: two applied (the second as edited), the third declined.
+    expect(unpairedToolCalls(ignored.messages)).toEqual([]);
+    const results = ignored.messages.filter((message) => message.getType() === "tool") as ToolMessage[];
+    expect(results.map((message) => message.status)).toEqual(["success", "success", "error"]);
+    const calls = ignored.messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
+    expect(calls.map((call) => call.args)).toEqual([three[0], { ...three[1], day: 3 }, three[2]]);
+    // The model decided once more, after the last card.
+    expect(models.execute.callCount).toBe(2);
   });
 
   test("no write of a batch applies without its decision", async () => {

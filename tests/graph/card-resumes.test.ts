@@ -64,7 +64,7 @@ describe("the card value", () => {
     const write = cards[2]!;
     expect(write.review_configs[0]).toMatchObject({ allowed_decisions: ["approve", "edit", "reject"], args_schema: { type: "object", properties: { text: { type: "string" } } } });
     expect(write.description).toBe(
-      '**add_note {"text":"x"}**\n\n' +
+      'add_note {"text":"x"}\n\n' +
         "**Why:** the user asked\n\n**Step 1 of 1:** Add the note\n\nApprove to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).",
     );
     expect(cards[0]!.review_configs[0]!.allowed_decisions).toEqual(["edit"]);

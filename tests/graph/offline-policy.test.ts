@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import { approveCard, interruptsOf, resume, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 
 async function setup(options: { writesPerCard?: number } = {}) {
   const repository = new InMemoryScheduleRepository();
@@ -23,7 +23,7 @@ describe("offline policy", () => {
     const cards: string[][] = [];
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
       cards.push((interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string }> }).action_requests.map((request) => request.name));
-      result = await graph.invoke(resume({ type: "accept", args: null }), config);
+      result = await graph.invoke(approveCard(result), config);
     }
     // Two cards: the plan, then the week's eight placements on one batch card.
     expect(cards).toEqual([["confirm_plan"], Array(8).fill("place")]);

@@ -45,7 +45,7 @@ test("task → plan confirmation → read tools → write confirmation → appli
     { content: "Read the current notes", done_when: "the notes are known" },
     { content: "Add the new note", done_when: "list_notes shows it" },
   ];
-  const description = expect.stringMatching(/^\*\*Plan for:\*\* Add a note: call mom\n\n1\. Read the current notes {2}\n {3}\*done when:\* the notes are known\n2\. Add the new note/);
+  const description = expect.stringMatching(/^Plan for: Add a note: call mom\n\n1\. Read the current notes {2}\n {3}\*done when:\* the notes are known\n2\. Add the new note/);
   const allowed = ["approve", "edit", "reject"];
   const request = { name: "confirm_plan", args: { plan_steps: planSteps }, arguments: { plan_steps: planSteps }, description };
   const review = { action_name: "confirm_plan", allowed_decisions: allowed, actionName: "confirm_plan", allowedDecisions: allowed };

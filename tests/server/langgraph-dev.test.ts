@@ -87,7 +87,7 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
 }, 240_000);
 
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */
-type Card = { action_request: { action: string }; action_requests: Array<{ name: string }> };
+type Card = { kind: string; action_request: { action: string }; action_requests: Array<{ name: string; args: Record<string, unknown>; description: string }> };
 
 /** How long one run of the useStream conversation may take before the test fails. */
 const RUN_END_TIMEOUT_MS = 60_000;
@@ -247,12 +247,17 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
   expect(writeCard?.value).toMatchObject({ kind: "confirm_tool" });
   expect((writeCard?.value as Card).action_requests.map((request) => request.name)).toEqual(Array(8).fill("place"));
 
-  // The same answer again (a double click, a retry): refused, and the write card waits unanswered.
+  // The same answer again (a double click, a retry): refused without failing the run — the write card is raised
+  // again with the reason (its description first, and the last message), the thread still interrupted, nothing applied.
   const repeated = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, ...answer });
-  expect(repeated.filter((part) => part.event === "error").map((part) => part.data)).toEqual([expect.objectContaining({ error: "StaleResumeError", message: expect.stringContaining("no longer waits on") })]);
+  expect(repeated.filter((part) => part.event === "error"), server.output()).toEqual([]);
   const after = await client.threads.getState(thread.thread_id);
-  expect(after.checkpoint.checkpoint_id).toBe(waiting.checkpoint.checkpoint_id);
-  expect(after.tasks[0]?.interrupts[0]?.id).toBe(writeCard?.id);
+  const again = after.tasks[0]?.interrupts[0]?.value as Card;
+  expect(again.action_requests.map((request) => request.args)).toEqual((writeCard?.value as Card).action_requests.map((request) => request.args));
+  expect(again.action_requests[0]!.description).toMatch(/^Your last answer could not be used: This answer is addressed to interrupt .* no longer waits on/);
+  const messages = (after.values as { messages: Array<{ type: string; content: string }> }).messages;
+  expect(messages.at(-1)).toMatchObject({ type: "ai", content: expect.stringMatching(/^I could not use that answer: .*answer it again\.$/) });
+  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 }, 240_000);
 
 /** The human messages of the thread's state. */
@@ -318,16 +323,19 @@ test("hostile input through the server is refused by the run guard; the thread s
   const thread = await client.threads.create();
   await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
   const before = await client.threads.getState(thread.thread_id);
-  for (const payload of [
-    { input: userMessage("arrange\u0000it") },
-    { command: { resume: { type: "response", args: "later\udc00" } } },
-    { command: { resume: { type: "response", args: "x".repeat(200_001) } } },
-    { input: { messages: [{ type: "remove", id: "anything" }] } },
-  ]) {
+  for (const payload of [{ input: userMessage("arrange\u0000it") }, { input: { messages: [{ type: "remove", id: "anything" }] } }]) {
     await expect(client.runs.wait(thread.thread_id, "tempo", { ...payload, config })).rejects.toThrow(/INVALID_INPUT|cannot be stored|limit is|Removing messages/);
   }
   const after = await client.threads.getState(thread.thread_id);
   expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+  // An answer that cannot be stored is refused without failing the run: the card is raised again, saying why.
+  for (const resume of [{ type: "response", args: "later\udc00" }, { type: "response", args: "x".repeat(200_001) }]) {
+    await client.runs.wait(thread.thread_id, "tempo", { command: { resume }, config });
+    const card = (await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts[0]?.value as Card;
+    expect(card.kind).toBe("confirm_plan");
+    expect(card.action_requests[0]!.description).toMatch(/^Your last answer could not be used: .*(cannot be stored|limit is)/);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
+  }
   await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { type: "accept", args: null } }, config });
   const next = await client.threads.getState(thread.thread_id);
   expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe("place");
@@ -387,4 +395,60 @@ test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) end
   // The thread goes on: a new message starts a new task.
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "hello" }] }, config });
   expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+}, 240_000);
+
+/** Agent Inbox's answer, byte for byte (its sendHumanResponse: runs.stream with a one-element resume list, stream mode events). */
+async function answerAsAgentInbox(user: string, threadId: string, response: unknown): Promise<string> {
+  const reply = await fetch(`${apiUrl}/threads/${threadId}/runs/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(await bearer(user)) },
+    body: JSON.stringify({ command: { resume: [response] }, stream_mode: "events", assistant_id: "tempo" }),
+  });
+  expect(reply.status).toBe(200);
+  return reply.text();
+}
+
+test("Agent Inbox's bodies on a batch card: each answer decides the write it shows, the rest come back on the next card; a refused edit keeps the thread interrupted with the reason in the card", async () => {
+  const user = "inbox-batch";
+  const client = new Client({ apiUrl, defaultHeaders: await bearer(user) });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: user } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
+  await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { decisions: [{ type: "approve" }] } }, config });
+  // What Agent Inbox lists and opens: the server's thread, its status and cached interrupts.
+  const cardOf = async () => {
+    const listed = await client.threads.get(thread.thread_id);
+    return { status: listed.status, card: Object.values(listed.interrupts ?? {}).flat()[0]?.value as Card | undefined };
+  };
+  const first = await cardOf();
+  expect(first.status).toBe("interrupted");
+  expect(first.card!.action_requests).toHaveLength(8);
+  const [write1, write2] = first.card!.action_requests;
+  expect(first.card!.action_requests[0]!.description).toMatch(/^Change 1 of 8: Place "/);
+
+  // Accept (Agent Inbox echoes the write it shows): that write alone applies; 7 come back on the next card.
+  const accepted = await answerAsAgentInbox(user, thread.thread_id, { type: "accept", args: { action: write1!.name, args: write1!.args } });
+  expect(accepted, server.output()).not.toContain("event: error");
+  const second = await cardOf();
+  expect(second.status).toBe("interrupted");
+  expect(second.card!.action_requests.map((request) => request.args)).toEqual(first.card!.action_requests.slice(1).map((request) => request.args));
+  const state = await client.threads.getState(thread.thread_id);
+  const results = (state.values as { messages: Array<{ type: string; status?: string }> }).messages.filter((message) => message.type === "tool");
+  expect(results.at(-1)).toMatchObject({ status: "success" });
+
+  // An edit whose changed field (text, as Agent Inbox sends it) does not fit: refused, the thread stays interrupted,
+  // the same writes on the card, the reason first in the description Agent Inbox shows.
+  const refused = await answerAsAgentInbox(user, thread.thread_id, { type: "edit", args: { action: write2!.name, args: { ...write2!.args, day: "someday" } } });
+  expect(refused).not.toContain("event: error");
+  const third = await cardOf();
+  expect(third.status).toBe("interrupted");
+  expect(third.card!.action_requests.map((request) => request.args)).toEqual(second.card!.action_requests.map((request) => request.args));
+  expect(third.card!.action_requests[0]!.description).toMatch(/^Your last answer could not be used: The edited arguments do not fit place/);
+
+  // A response (Respond to assistant) declines the write shown, with the feedback; the other 6 come back.
+  await answerAsAgentInbox(user, thread.thread_id, { type: "response", args: "Not that one." });
+  const fourth = await cardOf();
+  expect(fourth.status).toBe("interrupted");
+  expect(fourth.card!.action_requests).toHaveLength(6);
+  expect(fourth.card!.action_requests[0]!.description).toMatch(/^Change 1 of 6: /);
 }, 240_000);

@@ -1,4 +1,5 @@
 /** Helpers for driving the graph with scripted models. */
+import type { RefusedAnswers } from "../../server/run-guard.js";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain/langgraph";
@@ -45,6 +46,8 @@ export function scriptedGraph(options: {
   store?: BaseStore;
   /** The execute stage's tool calling (default auto: native, since fake models have bindTools). */
   toolCalling?: ToolCallingMode;
+  /** What a refused answer does (default `throw`; the served graph's `ask_again`). */
+  refusedAnswers?: RefusedAnswers;
 }) {
   const models = {
     chat: scripted(options.chat ?? [json({ intent: "task", reply: "", reason: "needs tools" })]),
@@ -55,7 +58,7 @@ export function scriptedGraph(options: {
   const checkpointer = new MemorySaver();
   // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.
   const settings = { replanAfterStep: "always" as const, ...options.settings };
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store });
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers });
   return { graph, models, checkpointer };
 }
 
@@ -106,4 +109,10 @@ export function resume(value: unknown): Command<unknown, Record<string, never>, 
 /** The interrupts an invoke result carries (LangGraph puts them under `__interrupt__`). */
 export function interruptsOf(result: object): Interrupt[] {
   return (result as { __interrupt__?: Interrupt[] }).__interrupt__ ?? [];
+}
+
+/** The resume approving every action of the card `result` waits on (v1 decisions, one per action). */
+export function approveCard(result: object): Command<unknown, Record<string, never>, never> {
+  const card = interruptsOf(result)[0]?.value as { action_requests?: unknown[] } | undefined;
+  return resume({ decisions: (card?.action_requests ?? [null]).map(() => ({ type: "approve" })) });
 }
