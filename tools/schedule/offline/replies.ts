@@ -3,13 +3,11 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
+import { languageOf } from "../../../contracts/language.js";
 import { goalOf, latestUserLine, section, type PromptView } from "./prompt-reading.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
-/** "zh" when the text has Chinese characters, else "en". */
-export function languageOf(text: string): "en" | "zh" {
-  return /[\u3400-\u9fff]/.test(text) ? "zh" : "en";
-}
+export { languageOf };
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
