@@ -63,7 +63,7 @@ export function answerOf(view: PromptView, goalCheck: string): string {
     return { status: line.status === "pending" ? "skipped" : line.status, content: line.content, summary: line.status === "done" ? summaryOf(line.content) : "" };
   });
   // The answer stands in for the deliver stage's only when the task completes: no item it was about left open.
-  return finalAnswer({ goal: goalOf(view), steps, outcome: "completed" });
+  return finalAnswer({ goal: goalOf(view), steps, outcome: "completed", language: userLanguage(view) });
 }
 
 /** The decision for the current step. */
@@ -71,7 +71,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const step = currentStepOf(view);
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const lower = step.content.toLowerCase();
-  if (/^(verify|check)\b/.test(lower)) return overviewStep(view, "done");
+  if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done");
   if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan");
   const request = parseScheduleRequest(step.content);
   const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));

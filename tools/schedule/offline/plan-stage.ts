@@ -98,7 +98,7 @@ function isPlannable(request: ScheduleRequest): boolean {
 
 /** The plan_done decision for a request. */
 function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, language: Language): Record<string, unknown> {
-  const steps = stepsFor(request, facts);
+  const steps = language === "zh" ? chineseStepsFor(request, facts) : stepsFor(request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
   const plan =
     language === "zh"
@@ -148,6 +148,72 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
     default:
       return [];
   }
+}
+
+/** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
+export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
+  { content: "把所有待安排的复习任务放进能容纳它们的时段", done_when: "没有待安排的复习任务，或剩下的任务没有能容纳它们的时段" },
+  { content: "核对日程", done_when: "日程概览显示还有多少复习任务待安排" },
+];
+
+/**
+ * The steps that carry out a request, written in Chinese for a Chinese-speaking user; like the English ones, their
+ * texts parse back to the request (task names in ASCII quotes, a day as "周五 (day 5)", slots as "(slots 9-12)").
+ */
+export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  const quoted = (task: string) => JSON.stringify(task);
+  switch (request.kind) {
+    case "arrange": {
+      const scope = request.tasks.length > 0 ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段` : OFFLINE_PLAN_STEPS_ZH[0]!.content;
+      const where = chineseWhere(request.where, facts);
+      return [{ content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when }, OFFLINE_PLAN_STEPS_ZH[1]!];
+    }
+    case "move": {
+      const where = chineseWhere(request.where, facts, "move");
+      return [{ content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`, done_when: "move 报告任务的新时段，或无法移动的原因" }];
+    }
+    case "swap":
+      return [{ content: `交换 ${quoted(request.first)} 和 ${quoted(request.second)}`, done_when: "swap 报告两个任务的新时段，或无法交换的原因" }];
+    case "unplace":
+      return [{ content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" }];
+    case "free": {
+      const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";
+      const where = chineseWhere(request.where, facts);
+      return [{ content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "find_free 已列出空闲时段" }];
+    }
+    case "day":
+      return [{ content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" }];
+    case "list": {
+      const which = request.status === "all" ? "所有复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务";
+      return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];
+    }
+    case "explain":
+      return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+    default:
+      return [];
+  }
+}
+
+const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+const WEEKDAY_ZH = ["", "周一", "周二", "周三", "周四", "周五", "周六", "周日"];
+
+/** "周一 (day 1)，晚上 (slots 9-12)，不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
+function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+  const parts: string[] = [];
+  const only = resolveDays(where.only, facts);
+  const days = purpose === "move" ? only.slice(0, 1) : only;
+  if (days.length > 0) parts.push(days.map((day) => `${WEEKDAY_ZH[weekdayOf(facts, day)]} (day ${day})`).join("和"));
+  const { slots } = where;
+  if (purpose === "move" && slots.from !== undefined && !slots.part) {
+    parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
+  } else if (slots.part || slots.from !== undefined || slots.to !== undefined) {
+    const range = slotRangeOf(slots, facts);
+    parts.push(`${slots.part ? PART_ZH[slots.part] : ""} (slots ${range.from}-${range.to})`.trim());
+  }
+  // Excluded days by weekday only: "(day N)" after them would read as a day to use.
+  const not = resolveDays(where.not, facts);
+  if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => WEEKDAY_ZH[weekdayOf(facts, day)]))].join("、")}`);
+  return parts.join("，");
 }
 
 /** "on Monday (day 1), in the evening (slots 9-12), not on Tuesday (day 2)", or "" for anywhere. */
