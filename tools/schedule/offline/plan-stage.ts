@@ -13,7 +13,7 @@
  * anything else keeps the plan and says so. A replan after a step continues.
  */
 import { isRejected } from "./feedback.js";
-import type { Language } from "../../../contracts/language.js";
+import { weekdayName, type Language } from "../../../contracts/language.js";
 import { capabilities, languageOf } from "./replies.js";
 import { goalOf, latestUserLine, section, userLanguage, userLines, type PromptView } from "./prompt-reading.js";
 import {
@@ -195,14 +195,13 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
 }
 
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
-const WEEKDAY_ZH = ["", "周一", "周二", "周三", "周四", "周五", "周六", "周日"];
 
 /** "周一 (day 1)，晚上 (slots 9-12)，不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
-  if (days.length > 0) parts.push(days.map((day) => `${WEEKDAY_ZH[weekdayOf(facts, day)]} (day ${day})`).join("和"));
+  if (days.length > 0) parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")} (day ${day})`).join("和"));
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
@@ -212,7 +211,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   }
   // Excluded days by weekday only: "(day N)" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
-  if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => WEEKDAY_ZH[weekdayOf(facts, day)]))].join("、")}`);
+  if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
   return parts.join("，");
 }
 
