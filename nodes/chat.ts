@@ -16,6 +16,7 @@ import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../kernel/transitions.js";
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
+import { languageOf } from "../contracts/language.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { messageText } from "../contracts/message-text.js";
 import { callStage } from "../models/invoke-contract.js";
@@ -102,6 +103,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       stageState: "Classify the latest user message.",
       instruction: `Latest user message:\n${userText}`,
       context: memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
+      language: languageOf(state.messages),
     });
     const decision = await callStage(dependencies.models, "chat", ChatDecisionSchema, messages, "chat_decision", config);
     // Conservative default: anything that is not clearly chat is a task.

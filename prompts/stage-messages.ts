@@ -13,7 +13,8 @@
 import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
-import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
+import { languageOf, type Language } from "../contracts/language.js";
+import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
 export interface StageMessagesInput {
   stagePrompt: string;
@@ -29,11 +30,14 @@ export interface StageMessagesInput {
   /** The current stage state and the round's instruction. */
   stageState: string;
   instruction: string;
+  /** The user's language; read from the conversation when not given. */
+  language?: Language;
 }
 
 /** Assembles a stage's messages in the fixed layout. */
 export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
-  const system = [GLOBAL_SYSTEM_PROMPT, input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
+  const language = input.language ?? languageOf(input.conversation);
+  const system = [GLOBAL_SYSTEM_PROMPT, languageInstruction(language), input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
   const pinned = Object.entries(input.pinnedBlocks ?? {})
     .filter(([, content]) => content.trim() !== "")
     .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);

@@ -11,6 +11,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
+import { languageOf, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
@@ -40,6 +41,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const { threadId } = ensureConfiguration(config, dependencies.settings);
     const report = built.outcome.kind !== "completed" ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
     const factual = mechanicalSummary(report);
+    // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote them).
+    const told = factsInLanguage(factual, languageOf(state.messages));
     let summary: string;
     let messageId: string | undefined;
     let lastError = state.lastError;
@@ -55,10 +58,10 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       if (problem) {
         // The named fallback: the model claimed more than happened, so the facts are given as they are.
         emit(config, { kind: "status", node: "deliver", text: `The summary was replaced by the facts: ${problem}` });
-        summary = factual;
+        summary = told;
       }
     } catch (error) {
-      summary = factual;
+      summary = told;
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
     const message = answerMessage(summary, messageId);
@@ -99,4 +102,29 @@ export function plainText(text: string): string {
   const fields = Object.values(object as Record<string, unknown>).filter((value): value is string => typeof value === "string" && value.trim() !== "");
   const preferred = ["summary", "answer", "text", "message", "content", "final_answer"].map((key) => (object as Record<string, unknown>)[key]).find((value) => typeof value === "string" && value.trim() !== "");
   return ((preferred as string | undefined) ?? (fields.length === 1 ? fields[0]! : "")).trim();
+}
+
+const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "部分完成，未全部完成", failed: "失败", dropped: "已放弃，未完成" };
+const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
+
+/**
+ * The factual summary (`mechanicalSummary`) with its own words in the user's language; what the tools and the user
+ * wrote (the goal, step texts, item names, reasons) stays as it is. English is returned unchanged.
+ */
+export function factsInLanguage(factual: string, language: Language): string {
+  if (language === "en") return factual;
+  return factual
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^Task: /, "任务：")
+        .replace(/^Outcome: (\w+) — /, (_, kind: string) => `结果：${OUTCOME_ZH[kind] ?? kind} — `)
+        .replace(/^Finished (\d+) of (\d+) steps:$/, "完成了 $2 个步骤中的 $1 个：")
+        .replace(/^(\d+)\. \[(\w+)\] /, (_, index: string, status: string) => `${index}. [${STATUS_ZH[status] ?? status}] `)
+        .replace(/^Still pending: /, "仍未完成：")
+        .replace(/^Changes applied \(they stay\): /, "已应用的修改（保留）：")
+        .replace(/^Approved but not applied: /, "已批准但未应用：")
+        .replace(/^Note: /, "备注："),
+    )
+    .join("\n");
 }

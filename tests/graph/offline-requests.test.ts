@@ -151,14 +151,19 @@ const ROWS: Row[] = [
     cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
     then: (outcome) => {
       expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
-      expect(outcome.finalAnswer).toContain("Your review week is arranged.");
+      // A Chinese request is answered in Chinese: the plan's steps and the final answer.
+      expect(outcome.planSteps).toEqual(["把所有待安排的复习任务放进能容纳它们的时段", "核对日程"]);
+      expect(outcome.finalAnswer).toMatch(/^你的复习周已安排好。\n- \[完成\] /);
     },
   },
   {
     request: "把矩阵复习移到周四下午",
     chinese: true,
-    cards: [planStep('Move "矩阵复习" to Thursday (day 4), in the afternoon (slots 5-8)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
-    then: (outcome) => expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8"),
+    cards: [planStep('把 "矩阵复习" 移到 周四 (day 4)，下午 (slots 5-8)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
+    then: (outcome) => {
+      expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
+      expect(outcome.finalAnswer).toBe("完成：已把任务 matrix-review 从第2天第3-4节移到第4天第7-8节。");
+    },
   },
   {
     request: "交换极限复习和矩阵复习",
@@ -182,7 +187,7 @@ const ROWS: Row[] = [
     request: "只安排周三",
     chinese: true,
     cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
-    then: (outcome) => expect(outcome.planSteps[0]).toContain("on Wednesday (day 3)"),
+    then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，周三 (day 3)"),
   },
   {
     request: "周六下午什么时候有空？",

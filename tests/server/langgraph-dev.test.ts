@@ -451,4 +451,33 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
   expect(fourth.status).toBe("interrupted");
   expect(fourth.card!.action_requests).toHaveLength(6);
   expect(fourth.card!.action_requests[0]!.description).toMatch(/^Change 1 of 6: /);
+test("a question answered with Agent Chat UI's exact resume body moves on: the plan card for the completed request, not the question again", async () => {
+  const user = "chat-ui-answerer";
+  const client = new Client({ apiUrl, defaultHeaders: await bearer(user) });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: user } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "move the matrix review to day 9" }] }, config });
+  const asked = await client.threads.getState(thread.thread_id);
+  expect((asked.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string }> }).action_requests[0]?.name).toBe("ask_user");
+
+  // Agent Chat UI's body, byte for byte (its question card: one "Answer" textarea, submitted as an edit of ask_user).
+  const response = await fetch(`${apiUrl}/threads/${thread.thread_id}/runs/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(await bearer(user)) },
+    body: JSON.stringify({
+      input: {},
+      command: { resume: { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "Friday" } } }] } },
+      stream_mode: ["messages-tuple", "values", "custom"],
+      stream_resumable: false,
+      assistant_id: "tempo",
+      checkpoint: { checkpoint_id: asked.checkpoint.checkpoint_id, checkpoint_ns: "", checkpoint_map: null },
+      on_disconnect: "cancel",
+    }),
+  });
+  expect(response.status).toBe(200);
+  expect(await response.text()).not.toContain("event: error");
+  const planned = await client.threads.getState(thread.thread_id);
+  const card = planned.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string; args: { plan_steps?: Array<{ content: string }> } }> };
+  expect(card.action_requests[0]).toMatchObject({ name: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Friday (day 5)' }] } });
+  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 }, 240_000);

@@ -10,9 +10,11 @@ import { parseFreeRuns, parseOverflowCount, parseTaskListing, type FreeRunEntry,
 import { arrangeStep } from "./arrange-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
-import { currentStepOf, goalOf, section, type PromptView, type RoundView } from "./prompt-reading.js";
+import type { Language } from "../../../contracts/language.js";
+import { messageText } from "../../../contracts/message-text.js";
+import { currentStepOf, goalOf, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
 import { cannotActOn, finalAnswer, type StepOutcome } from "./replies.js";
-import { dayLabel, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
+import { dayLabel, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
@@ -61,7 +63,7 @@ export function answerOf(view: PromptView, goalCheck: string): string {
     return { status: line.status === "pending" ? "skipped" : line.status, content: line.content, summary: line.status === "done" ? summaryOf(line.content) : "" };
   });
   // The answer stands in for the deliver stage's only when the task completes: no item it was about left open.
-  return finalAnswer({ goal: goalOf(view), steps, outcome: "completed" });
+  return finalAnswer({ goal: goalOf(view), steps, outcome: "completed", language: userLanguage(view) });
 }
 
 /** The decision for the current step. */
@@ -69,19 +71,20 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const step = currentStepOf(view);
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const lower = step.content.toLowerCase();
-  if (/^(verify|check)\b/.test(lower)) return overviewStep(view, "done");
+  if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done");
   if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan");
   const request = parseScheduleRequest(step.content);
   const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
+  const asked: Asked = { answer: questionAnswer(view), language: userLanguage(view) };
   switch (request.kind) {
     case "arrange":
       return arrangeStep(view, request, facts, end, writesPerCard);
     case "move":
-      return moveStep(view.rounds, request, facts, end);
+      return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
       return swapStep(view.rounds, request, end);
     case "unplace":
-      return unplaceStep(view.rounds, request, end);
+      return unplaceStep(view.rounds, request, end, asked);
     case "free":
       return freeStep(view.rounds, request, facts, end);
     case "day":
@@ -89,7 +92,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "list":
       return listStep(view.rounds, request, facts, end);
     case "explain":
-      return explainStep(view.rounds, request, end);
+      return explainStep(view.rounds, request, end, asked);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(end, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
@@ -107,6 +110,46 @@ function overviewStep(view: PromptView, action: Finish): Decision {
   const pending = /pending tasks \(([\d,]+)\)/.exec(overview)?.[1] ?? "0";
   const speak = action === "done" ? (pending === "0" ? "Every review task has a place." : `${pending} review task(s) are still pending.`) : "";
   return finish(action, speak, `get_overview reports ${pending} pending review task(s)`);
+}
+
+/** The user's answer to the step's own question, when the workspace ends with one, and the user's language. */
+interface Asked {
+  answer: string | undefined;
+  language: Language;
+}
+
+/** The user's reply to a question the execute stage asked in this step: a user message right after an assistant message with no calls. */
+export function questionAnswer(view: PromptView): string | undefined {
+  const messages = view.workspace;
+  for (let index = messages.length - 1; index > 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.getType() !== "human") continue;
+    const before = messages[index - 1]!;
+    const text = messageText(message).trim();
+    if (before.getType() === "ai" && ((before as { tool_calls?: unknown[] }).tool_calls ?? []).length === 0 && text !== "" && !text.startsWith("- called ") && !text.startsWith("Your last answer could not be used")) return text;
+  }
+  return undefined;
+}
+
+/**
+ * The task a step names: the step's phrase, else the user's answer to "which task?" (a name or an id); when the
+ * phrase names nothing and no answer came yet, the question to ask.
+ */
+function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], asked: Asked, reason: string): { match: TaskMatch; phrase: string } | { question: Decision } | { none: string } {
+  const direct = matchTask(phrase, candidates) ?? matchTask(phrase, all);
+  if (direct) return { match: direct, phrase };
+  if (asked.answer !== undefined) {
+    const answer = taskPhrase(asked.answer);
+    const answered = matchTask(answer, candidates) ?? matchTask(answer, all);
+    return answered ? { match: answered, phrase: answer } : { none: `"${phrase}" or "${answer}"` };
+  }
+  // Review tasks first: they are what a person moves most.
+  const examples = [...candidates.filter((task) => task.kind !== "event"), ...candidates.filter((task) => task.kind === "event")].slice(0, 6).map((task) => `${task.name} (${task.id})`).join(asked.language === "zh" ? "、" : ", ");
+  const speak =
+    asked.language === "zh"
+      ? `我没有找到与“${phrase}”匹配的任务。你指的是哪个任务？请回答任务名称或 id${examples ? `，例如：${examples}` : ""}。`
+      : `I found no task matching "${phrase}". Which task do you mean? Answer with its name or id${examples ? `, for example: ${examples}` : ""}.`;
+  return { question: { speak, action: "ask_user", reason } };
 }
 
 /** The tasks of the newest whole list_tasks round, or undefined when none is in view. */
@@ -154,7 +197,7 @@ function rangeText(range: { day: number; start: number; end: number }): string {
 }
 
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
-function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish): Decision {
+function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
   if (outcome?.outcome === "failed") return finish(end, `That did not work: ${outcome.round.result.replace(/^error: /, "")}`, `not carried out: ${outcome.round.result.replace(/^error: /, "")}`);
@@ -172,8 +215,10 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
       "need the task's id, length and place, and room that fits it",
     );
   }
-  const match = matchTask(request.task, tasks.filter(movable)) ?? matchTask(request.task, tasks);
-  if (!match) return finish(end, `I found no task matching "${request.task}".`, `not carried out: list_tasks shows no task matching "${request.task}"`);
+  const named = namedTask(request.task, tasks.filter(movable), tasks, asked, "the step names no task the schedule has");
+  if ("question" in named) return named.question;
+  if ("none" in named) return finish(end, `I found no task matching ${named.none}.`, `not carried out: list_tasks shows no task matching ${named.none}`);
+  const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
     const why = task.locked ? "it is locked and never moves" : "it is not on a single slot range";
@@ -310,7 +355,7 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
 }
 
 /** Unplace: find the placed task item, propose unplace. */
-function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish): Decision {
+function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked): Decision {
   const outcome = lastWriteOutcome(rounds, ["unplace"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
   if (outcome) {
@@ -319,8 +364,10 @@ function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   }
   const tasks = listingOf(rounds);
   if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
-  const match = matchTask(request.task, tasks.filter((task) => task.kind === "placed")) ?? matchTask(request.task, tasks);
-  if (!match) return finish(end, `I found no task matching "${request.task}".`, `not carried out: list_tasks shows no task matching "${request.task}"`);
+  const named = namedTask(request.task, tasks.filter((task) => task.kind === "placed"), tasks, asked, "the step names no task the schedule has");
+  if ("question" in named) return named.question;
+  if ("none" in named) return finish(end, `I found no task matching ${named.none}.`, `not carried out: list_tasks shows no task matching ${named.none}`);
+  const { match } = named;
   if (match.task.kind !== "placed") {
     const why = match.task.kind === "pending" ? "it is pending already, not on the schedule" : "it is a timetable event; only review tasks can be unplaced";
     return finish(end, `${label(match.task)} cannot be unplaced: ${why}.`, `not carried out: ${label(match.task)} — ${why}`);
@@ -417,7 +464,7 @@ function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
 }
 
 /** Explain a task: find it, then get_task_info. */
-function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish): Decision {
+function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked): Decision {
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info) {
     if (info.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${info.result.replace(/^error: /, "")}`);
@@ -426,7 +473,9 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   }
   const tasks = listingOf(rounds);
   if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
-  const match = matchTask(request.task, tasks);
-  if (!match) return finish(end, "", `I found no task matching "${request.task}".`);
+  const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
+  if ("question" in named) return named.question;
+  if ("none" in named) return finish(end, "", `I found no task matching ${named.none}.`);
+  const { match } = named;
   return read(`Reading ${label(match.task)}${ambiguity(match)}.`, "get_task_info", { task_id: match.task.id }, "the question is about this task");
 }

@@ -13,13 +13,17 @@
  * anything else keeps the plan and says so. A replan after a step continues.
  */
 import { isRejected } from "./feedback.js";
+import { weekdayName, type Language } from "../../../contracts/language.js";
 import { capabilities, languageOf } from "./replies.js";
-import { goalOf, latestUserLine, section, type PromptView } from "./prompt-reading.js";
+import { goalOf, latestUserLine, section, userLanguage, userLines, type PromptView } from "./prompt-reading.js";
 import {
   dayLabel,
   isAnywhere,
   isEmptySelection,
+  normalizeText,
   parseScheduleRequest,
+  readNumber,
+  readWhere,
   READ_REQUEST_KINDS,
   type ScheduleRequest,
   type Where,
@@ -48,16 +52,43 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
 
   const facts = readWeekFacts(section(view.context, "live_state"));
   const goal = goalOf(view);
-  // An answer to the planner's own question is the request it asked for.
+  const language = userLanguage(view);
+  // An answer to the planner's own question completes the request it asked about (or is a new request of its own).
   const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
-  const fromAnswer = answer === undefined ? undefined : parseScheduleRequest(answer);
-  const request = fromAnswer && isPlannable(fromAnswer) ? fromAnswer : parseScheduleRequest(goal);
+  const request = withAnswer(parseScheduleRequest(goal), answer);
   if (!isPlannable(request)) {
-    return { speak: `${capabilities(languageOf(goal))}\nWhich of these do you want?`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
+    const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
+    return { speak: `${capabilities(language)}\n${which}`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
   }
-  const missing = missingDays(request, facts);
+  const missing = missingDays(request, facts, answer, language);
   if (missing) return { speak: missing, action: "ask_user", reason: "the request names a day outside the schedule", complexity: "simple" };
-  return planFor(request, facts, "");
+  return planFor(request, facts, "", language);
+}
+
+/**
+ * The request once the user's answer to the planner's question is taken: an answer that is a whole request of its
+ * own replaces it; an answer that only names days or times ("Friday", "day 5", "周五", "5", "the evening")
+ * completes it — its days take the place of the days the request named.
+ */
+export function withAnswer(original: ScheduleRequest, answer: string | undefined): ScheduleRequest {
+  if (answer === undefined || answer.trim() === "") return original;
+  const own = parseScheduleRequest(answer);
+  if (isPlannable(own) && !namesOnlyAPronoun(own)) return own;
+  if (!isPlannable(original)) return isPlannable(own) ? own : original;
+  if (!("where" in original)) return original;
+  const where = readWhere(normalizeText(answer));
+  // A bare number answers "which day": "5", "第5天", "五".
+  const bare = /^\s*第?(\d+|[一二两三四五六七八九十]+)\s*(?:天|号)?\s*[.。!！]?\s*$/.exec(answer)?.[1];
+  if (bare !== undefined && isEmptySelection(where.only) && Number.isInteger(readNumber(bare))) where.only = { weekdays: [], days: [readNumber(bare)] };
+  return isAnywhere(where) ? original : ({ ...original, where: mergeWhere(original.where, where) } as ScheduleRequest);
+}
+
+/** True for a request whose task is only "it" / "that" ("move it to Friday"): the task is the one asked about. */
+function namesOnlyAPronoun(request: ScheduleRequest): boolean {
+  const pronoun = (phrase: string) => /^(?:it|that|this|them|that one|this one|它|这个|那个)$/.test(phrase.trim());
+  if (request.kind === "move" || request.kind === "unplace" || request.kind === "explain") return pronoun(request.task);
+  if (request.kind === "swap") return pronoun(request.first) || pronoun(request.second);
+  return false;
 }
 
 /** True for requests a plan can carry out. */
@@ -66,10 +97,14 @@ function isPlannable(request: ScheduleRequest): boolean {
 }
 
 /** The plan_done decision for a request. */
-function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string): Record<string, unknown> {
-  const steps = stepsFor(request, facts);
+function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, language: Language): Record<string, unknown> {
+  const steps = language === "zh" ? chineseStepsFor(request, facts) : stepsFor(request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
-  const speak = readOnly ? "" : `${preface}${steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify."}`;
+  const plan =
+    language === "zh"
+      ? steps.length === 1 ? `计划：${steps[0]!.content}。` : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
+      : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
+  const speak = readOnly ? "" : `${preface}${plan}`;
   return {
     speak,
     action: "plan_done",
@@ -115,6 +150,71 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
   }
 }
 
+/** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
+export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
+  { content: "把所有待安排的复习任务放进能容纳它们的时段", done_when: "没有待安排的复习任务，或剩下的任务没有能容纳它们的时段" },
+  { content: "核对日程", done_when: "日程概览显示还有多少复习任务待安排" },
+];
+
+/**
+ * The steps that carry out a request, written in Chinese for a Chinese-speaking user; like the English ones, their
+ * texts parse back to the request (task names in ASCII quotes, a day as "周五 (day 5)", slots as "(slots 9-12)").
+ */
+export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  const quoted = (task: string) => JSON.stringify(task);
+  switch (request.kind) {
+    case "arrange": {
+      const scope = request.tasks.length > 0 ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段` : OFFLINE_PLAN_STEPS_ZH[0]!.content;
+      const where = chineseWhere(request.where, facts);
+      return [{ content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when }, OFFLINE_PLAN_STEPS_ZH[1]!];
+    }
+    case "move": {
+      const where = chineseWhere(request.where, facts, "move");
+      return [{ content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`, done_when: "move 报告任务的新时段，或无法移动的原因" }];
+    }
+    case "swap":
+      return [{ content: `交换 ${quoted(request.first)} 和 ${quoted(request.second)}`, done_when: "swap 报告两个任务的新时段，或无法交换的原因" }];
+    case "unplace":
+      return [{ content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" }];
+    case "free": {
+      const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";
+      const where = chineseWhere(request.where, facts);
+      return [{ content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "find_free 已列出空闲时段" }];
+    }
+    case "day":
+      return [{ content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" }];
+    case "list": {
+      const which = request.status === "all" ? "所有复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务";
+      return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];
+    }
+    case "explain":
+      return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+    default:
+      return [];
+  }
+}
+
+const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+
+/** "周一 (day 1)，晚上 (slots 9-12)，不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
+function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+  const parts: string[] = [];
+  const only = resolveDays(where.only, facts);
+  const days = purpose === "move" ? only.slice(0, 1) : only;
+  if (days.length > 0) parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")} (day ${day})`).join("和"));
+  const { slots } = where;
+  if (purpose === "move" && slots.from !== undefined && !slots.part) {
+    parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
+  } else if (slots.part || slots.from !== undefined || slots.to !== undefined) {
+    const range = slotRangeOf(slots, facts);
+    parts.push(`${slots.part ? PART_ZH[slots.part] : ""} (slots ${range.from}-${range.to})`.trim());
+  }
+  // Excluded days by weekday only: "(day N)" after them would read as a day to use.
+  const not = resolveDays(where.not, facts);
+  if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
+  return parts.join("，");
+}
+
 /** "on Monday (day 1), in the evening (slots 9-12), not on Tuesday (day 2)", or "" for anywhere. */
 export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
@@ -136,11 +236,17 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   return parts.join(", ");
 }
 
-/** A question when the request names days the window does not have, else undefined. */
-function missingDays(request: ScheduleRequest, facts: WeekFacts): string | undefined {
+/** A question when the request names days the window does not have (after the user's answer, if any), else undefined. */
+function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string | undefined, language: Language): string | undefined {
   const where = "where" in request ? request.where : undefined;
   if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
-  return `Your schedule has no such day (it covers ${facts.totalDays ?? 7} days). Which day do you mean?`;
+  const total = facts.totalDays ?? 7;
+  if (language === "zh") {
+    const unread = answer === undefined ? "" : `我没能从你的回答“${answer}”中读出日程里的某一天。`;
+    return `${unread}你的日程里没有这一天（共 ${total} 天：第1天到第${total}天）。你指的是哪一天？可以回答星期几（如“周五”）或第几天（如“第5天”）。`;
+  }
+  const unread = answer === undefined ? "" : `I could not read a day of your schedule in your answer "${answer}". `;
+  return `${unread}Your schedule has no such day (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`;
 }
 
 /** The plan in the stage state, as step drafts. */
@@ -164,14 +270,14 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
 
   const facts = readWeekFacts(section(view.context, "live_state"));
   const asRequest = parseScheduleRequest(feedback);
-  if (isPlannable(asRequest) && asRequest.kind !== "arrange") return planFor(asRequest, facts, "I've changed the plan to your new request. ");
+  const language = languageOf([goalOf(view), ...userLines(view), feedback]);
+  if (isPlannable(asRequest) && asRequest.kind !== "arrange") return planFor(asRequest, facts, language === "zh" ? "已按你的新请求修改计划。" : "I've changed the plan to your new request. ", language);
   const planned = parseScheduleRequest(current.find((step) => /^(place|move|find|show)\b/i.test(step.content))?.content ?? current[0]!.content);
   const extra = asRequest.kind === "arrange" ? asRequest.where : parseScheduleRequest(`arrange ${feedback}`).kind === "arrange" ? (parseScheduleRequest(`arrange ${feedback}`) as { where: Where }).where : undefined;
   if ((planned.kind === "arrange" || planned.kind === "move" || planned.kind === "free") && extra && !isAnywhere(extra)) {
     const merged = { ...planned, where: mergeWhere(planned.where, extra) } as ScheduleRequest;
-    return planFor(merged, facts, "I've changed the plan as you asked. ");
+    return planFor(merged, facts, language === "zh" ? "已按你的要求修改计划。" : "I've changed the plan as you asked. ", language);
   }
-  const language = languageOf(feedback);
   const said = language === "zh"
     ? `离线模式下我无法理解这条反馈：“${feedback}”（配置模型密钥后可处理自由表述的请求）。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`
     : `Offline, I can't act on the feedback "${feedback}" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.`;

@@ -8,6 +8,7 @@
  * one-line summaries of compressed rounds.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { languageOf, type Language } from "../../../contracts/language.js";
 import { messageText as textOf } from "../../../contracts/message-text.js";
 
 /** One tool round as the prompt shows it. */
@@ -76,6 +77,19 @@ export function latestUserLine(view: PromptView): string {
     if (line.startsWith("user: ")) return line.slice("user: ".length);
   }
   return "";
+}
+
+/** Every `user:` line of the conversation section, oldest first. */
+export function userLines(view: PromptView): string[] {
+  return section(view.context, "conversation")
+    .split("\n")
+    .filter((line) => line.startsWith("user: "))
+    .map((line) => line.slice("user: ".length));
+}
+
+/** The user's language, from what they wrote: the conversation's user lines and the task's goal (`contracts/language.ts`). */
+export function userLanguage(view: PromptView): Language {
+  return languageOf([goalOf(view), ...userLines(view)]);
 }
 
 /** The current step of the pinned execution context: its position and text. */

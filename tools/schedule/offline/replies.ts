@@ -3,13 +3,11 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { goalOf, latestUserLine, section, type PromptView } from "./prompt-reading.js";
+import { languageOf, type Language } from "../../../contracts/language.js";
+import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "./prompt-reading.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
-/** "zh" when the text has Chinese characters, else "en". */
-export function languageOf(text: string): "en" | "zh" {
-  return /[\u3400-\u9fff]/.test(text) ? "zh" : "en";
-}
+export { languageOf };
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -79,7 +77,7 @@ export function decideDeliver(view: PromptView): string {
     const split = rest.indexOf(" — ");
     return { status, content: split === -1 ? rest : rest.slice(0, split), summary: split === -1 ? "" : rest.slice(split + 3).trim() };
   });
-  return finalAnswer({ goal: goalOf(view), steps, outcome, stillPending, ...(note === undefined ? {} : { note }) });
+  return finalAnswer({ goal: goalOf(view), steps, outcome, stillPending, language: userLanguage(view), ...(note === undefined ? {} : { note }) });
 }
 
 /**
@@ -87,32 +85,76 @@ export function decideDeliver(view: PromptView): string {
  * the steps as they ended under a heading that never claims more than `outcome`. The deliver stage answers with it,
  * and the execute stage gives it as done's answer (so a completed task needs no deliver call).
  */
-export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome: string; stillPending?: string[]; note?: string }): string {
+export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome: string; stillPending?: string[]; note?: string; language?: Language }): string {
   const { steps, outcome, note } = input;
+  const zh = input.language === "zh";
+  const summaryText = (summary: string) => (zh ? summaryInChinese(summary) : summary);
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
-    return only.status === "done" && only.summary ? only.summary : `I could not answer that: ${note ?? "the step did not finish"}.`;
+    if (only.status === "done" && only.summary) return summaryText(only.summary);
+    return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
   if (only && only.status === "done") {
-    return only.summary.startsWith("not carried out") ? `Your schedule is unchanged: ${only.summary.replace(/^not carried out: /, "")}.` : `Done: ${only.summary}.`;
+    if (only.summary.startsWith("not carried out")) {
+      const why = only.summary.replace(/^not carried out: /, "");
+      return zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`;
+    }
+    return zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`;
   }
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
   const pending = /reports (\d[\d,]*) pending/.exec(verify)?.[1];
-  const place = steps.find((step) => /^place\b/i.test(step.content));
+  const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
   const scoped = place ? parseScheduleRequest(place.content) : undefined;
-  let heading = `Finished ${done} of ${steps.length} steps.`;
+  const finished = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个。` : `Finished ${done} of ${steps.length} steps.`;
+  let heading = finished;
+  let fullSuccess = false;
   if (done === steps.length && steps.length > 0 && scoped?.kind === "arrange" && (scoped.tasks.length > 0 || !isAnywhere({ ...scoped.where, not: { weekdays: [], days: [] } }))) {
     // A scoped arrange ("only Wednesday", named tasks) is judged by its own step, not by the whole week.
-    heading = /skipped|left pending/.test(place?.summary ?? "") ? "Placed what fits of what you asked; some of it is left pending (below)." : "Placed what you asked for.";
-    if (pending !== undefined && pending !== "0") heading += ` ${pending} review task(s) in the whole week are still pending.`;
+    const someLeft = /skipped|left pending/.test(place?.summary ?? "");
+    // Told as a full success only when nothing is left anywhere (as before: a heading with more after it is not).
+    fullSuccess = !someLeft && (pending === undefined || pending === "0");
+    heading = someLeft
+      ? zh ? "已安排能放下的部分，其余仍待安排（见下）。" : "Placed what fits of what you asked; some of it is left pending (below)."
+      : zh ? "已按你的要求安排好。" : "Placed what you asked for.";
+    if (pending !== undefined && pending !== "0") heading += zh ? `本周还有 ${pending} 个复习任务待安排。` : ` ${pending} review task(s) in the whole week are still pending.`;
   } else if (done === steps.length && steps.length > 0) {
-    heading = pending === undefined || pending === "0" ? "Your review week is arranged." : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+    fullSuccess = pending === undefined || pending === "0";
+    heading = fullSuccess
+      ? zh ? "你的复习周已安排好。" : "Your review week is arranged."
+      : zh ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。` : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
   // Anything short of "completed" is never told as a full success.
-  if (outcome !== "completed" && (heading === "Your review week is arranged." || heading === "Placed what you asked for.")) heading = `Finished ${done} of ${steps.length} steps (${outcome}).`;
-  const lines = [heading, ...steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`), ...(input.stillPending ?? [])];
-  if (note) lines.push(`Note: ${note}`);
+  if (outcome !== "completed" && fullSuccess) heading = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。` : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+  const status = (name: string) => (zh ? (STATUS_ZH[name] ?? name) : name);
+  const lines = [
+    heading,
+    ...steps.map((step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`),
+    ...(input.stillPending ?? []).map((line) => (zh ? line.replace(/^Still pending: /, "仍待安排：") : line)),
+  ];
+  if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
   return lines.join("\n");
+}
+
+const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
+const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "未全部完成", failed: "失败", dropped: "已放弃，未完成" };
+
+/**
+ * A step summary the tools wrote in English, in Chinese as far as its usual shapes go ("moved task x from day 2
+ * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are.
+ */
+export function summaryInChinese(summary: string): string {
+  return summary
+    .replace(/^not carried out: /, "未执行：")
+    .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
+    .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
+    .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
+    .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
+    .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
+    .replace(/get_overview reports ([\d,]+) pending review task\(s\)/, "日程显示还有 $1 个复习任务待安排")
+    .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
+    .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
+    .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
+    .replace(/ embedded in host (\S+)/g, "（嵌入 $1）");
 }

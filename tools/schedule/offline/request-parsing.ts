@@ -349,7 +349,7 @@ function namedTasks(rest: string): string[] {
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ");
-  const generic = /^(?:(?:help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周)\s*)*$/;
+  const generic = /^(?:(?:help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     .map((phrase) => phrase.trim())

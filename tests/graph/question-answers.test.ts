@@ -1,0 +1,172 @@
+/**
+ * Issue 27 items 6 and 7, through the whole graph with the offline policy: a question card takes a plain answer
+ * in the shape each client sends it (Agent Chat UI, Agent Inbox, a legacy HumanResponse, a chat message while the
+ * card is open) and the answer completes the request the question was about — for the planner's question and for
+ * the execute stage's. And what Tempo writes follows the user's language (Chinese in, Chinese out; English stays).
+ */
+import { HumanMessage, AIMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { languageOf } from "../../contracts/language.js";
+import { factsInLanguage } from "../../nodes/deliver/index.js";
+import { buildStageMessages } from "../../prompts/stage-messages.js";
+import { messageText } from "../../contracts/message-text.js";
+import { halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+
+type Tempo = Awaited<ReturnType<typeof offlineTempo>>;
+interface Shown {
+  action: string;
+  args: Record<string, unknown>;
+  description: string;
+}
+
+/** How each client answers a question card with `text`. */
+const CLIENTS: Array<[string, (text: string) => unknown]> = [
+  ["Agent Chat UI", (text) => resume({ decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: text } } }] })],
+  ["Agent Inbox", (text) => resume([{ type: "edit", args: { action: "ask_user", args: { answer: text } } }])],
+  ["a legacy response", (text) => resume({ type: "response", args: text })],
+  ["a chat message while the card is open", (text) => ({ messages: [new HumanMessage(text)] })],
+];
+
+function cardOf(result: object): Shown | undefined {
+  const value = interruptsOf(result)[0]?.value as { action_requests?: Array<{ name: string; args: Record<string, unknown>; description?: string }> } | undefined;
+  const request = value?.action_requests?.[0];
+  return request ? { action: request.name, args: request.args, description: request.description ?? "" } : undefined;
+}
+
+async function start(tempo: Tempo, message: string, thread = `q-${Math.random().toString(36).slice(2)}`) {
+  const config = threadConfig(thread, "student");
+  const result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
+  return { config, result };
+}
+
+async function send(tempo: Tempo, config: ReturnType<typeof threadConfig>, input: unknown) {
+  return tempo.graph.invoke(input as Parameters<Tempo["graph"]["invoke"]>[0], config);
+}
+
+const accept = resume({ decisions: [{ type: "approve" }] });
+
+describe("a question card takes a plain answer, in every client's shape", () => {
+  describe.each(CLIENTS)("%s", (_client, answer) => {
+    test.each(["Friday", "day 5", "周五", "5"])('the planner asked which day; "%s" completes the move: plan card, move card, moved to Friday', async (text) => {
+      const tempo = await offlineTempo(halfPlacedWeek());
+      const { config, result: asked } = await start(tempo, "move the matrix review to day 9");
+      expect(cardOf(asked)?.action).toBe("ask_user");
+      expect(cardOf(asked)?.description).toContain("Which day do you mean?");
+
+      const planned = await send(tempo, config, answer(text));
+      expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Friday (day 5)' }] } });
+      const proposed = await send(tempo, config, accept);
+      expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
+      const done = await send(tempo, config, accept);
+      expect(interruptsOf(done)).toEqual([]);
+      expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
+      // The answer's language is the user's latest word: 周五 turns the final answer Chinese.
+      expect(done.finalAnswer).toMatch(text === "周五" ? /^完成：已把任务 matrix-review 从第2天第3-4节移到第5天/ : /^Done: moved task matrix-review from day 2 slots 3-4 to day 5 /);
+    });
+
+    test("the execute stage asked which task; a name answers it and the move is proposed for that task", async () => {
+      const tempo = await offlineTempo(halfPlacedWeek());
+      const { config } = await start(tempo, "move the zebra thing to Friday");
+      const asked = await send(tempo, config, accept);
+      expect(cardOf(asked)?.action).toBe("ask_user");
+      expect(cardOf(asked)?.description).toMatch(/^I found no task matching "zebra thing"\. Which task do you mean\?/);
+
+      const proposed = await send(tempo, config, answer("matrix review"));
+      expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
+      const done = await send(tempo, config, accept);
+      expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
+      expect(done.finalAnswer).toMatch(/^Done: moved task matrix-review/);
+    });
+  });
+
+  test("a whole new request given as the answer replaces the one asked about", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config } = await start(tempo, "move the matrix review to day 9");
+    const planned = await send(tempo, config, CLIENTS[0]![1]("move review-limits to Thursday"));
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "review-limits" to Thursday (day 4)' }] } });
+  });
+
+  test("an answer that names no day is asked about again, quoting it (not the same question word for word)", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config, result: first } = await start(tempo, "move the matrix review to day 9");
+    const again = await send(tempo, config, CLIENTS[0]![1]("purple"));
+    expect(cardOf(again)?.action).toBe("ask_user");
+    expect(cardOf(again)?.description).toMatch(/^I could not read a day of your schedule in your answer "purple"\./);
+    expect(cardOf(again)?.description).not.toBe(cardOf(first)?.description);
+    // The next answer still completes the original request.
+    const planned = await send(tempo, config, CLIENTS[1]![1]("Saturday"));
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Saturday (day 6)' }] } });
+  });
+
+  test("an execute question answered with a name that matches nothing ends the step honestly, with the schedule unchanged", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config } = await start(tempo, "move the zebra thing to Friday");
+    await send(tempo, config, accept);
+    const done = await send(tempo, config, CLIENTS[2]![1]("unicorn"));
+    expect(interruptsOf(done)).toEqual([]);
+    expect(done.finalAnswer).toBe('Your schedule is unchanged: list_tasks shows no task matching "zebra thing" or "unicorn".');
+    expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toBe("day 2 slots 3-4");
+  });
+});
+
+describe("Tempo answers in the user's language", () => {
+  test("a Chinese request: the question, the plan step, the plan's words and the final answer are Chinese; the answer 周五 completes it", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const { config, result: asked } = await start(tempo, "把矩阵运算复习移到第9天");
+    expect(cardOf(asked)?.description).toMatch(/^你的日程里没有这一天（共 7 天：第1天到第7天）。你指的是哪一天？/);
+    const planned = await send(tempo, config, CLIENTS[3]![1]("周五"));
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: '把 "矩阵运算复习" 移到 周五 (day 5)' }] } });
+    expect(planned.messages.filter((message) => message.getType() === "ai").map(messageText).at(-1)).toBe('计划：把 "矩阵运算复习" 移到 周五 (day 5)。');
+    await send(tempo, config, accept);
+    const done = await send(tempo, config, accept);
+    expect(done.finalAnswer).toMatch(/^完成：已把任务 matrix-review 从第2天第3-4节移到第5天第\d+-\d+节。$/);
+    // Action names and argument keys stay ASCII.
+    expect(Object.keys(cardOf(planned)!.args)).toEqual(["plan_steps"]);
+  });
+
+  test("a Chinese user's execute question is Chinese, and an answer typed as an id (ASCII) keeps the reply Chinese", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const { config } = await start(tempo, "把斑马任务移到周五");
+    const asked = await send(tempo, config, accept);
+    expect(cardOf(asked)?.description).toMatch(/^我没有找到与“斑马”匹配的任务。你指的是哪个任务？/);
+    await send(tempo, config, CLIENTS[1]![1]("matrix-review"));
+    const done = await send(tempo, config, accept);
+    expect(done.finalAnswer).toMatch(/^完成：已把任务 matrix-review/);
+  });
+
+  test("an English request stays English end to end", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config, result: asked } = await start(tempo, "move the matrix review to day 9");
+    expect(cardOf(asked)?.description).toMatch(/^Your schedule has no such day/);
+    await send(tempo, config, CLIENTS[0]![1]("Friday"));
+    await send(tempo, config, accept);
+    const done = await send(tempo, config, accept);
+    expect(done.finalAnswer).toMatch(/^Done: /);
+    expect(done.messages.map(messageText).join("\n")).not.toMatch(/[\u3400-\u9fff]/);
+  });
+
+  test("languageOf: Chinese characters decide; a short ASCII answer keeps the conversation's language; client bookkeeping is not read", () => {
+    expect(languageOf("把矩阵复习移到周五")).toBe("zh");
+    expect(languageOf("move it to Friday")).toBe("en");
+    expect(languageOf([new HumanMessage("把矩阵复习移到第9天"), new AIMessage("你指的是哪一天？"), new HumanMessage("day 5")])).toBe("zh");
+    expect(languageOf([new HumanMessage("把矩阵复习移到第9天"), new HumanMessage("please move the limits review instead")])).toBe("en");
+    expect(languageOf([new HumanMessage("move the matrix review please"), new HumanMessage({ id: "do-not-render-1", content: "好的好的" })])).toBe("en");
+    expect(languageOf([])).toBe("en");
+  });
+
+  test("a real model is told to write in Chinese when the user does, and nothing is added for English", () => {
+    const build = (text: string) => messageText(buildStageMessages({ stagePrompt: '<stage name="plan">x</stage>', conversation: [new HumanMessage(text)], stageState: "", instruction: "go" })[0]);
+    expect(build("帮我安排下周的复习")).toContain("The user writes in Chinese. Write everything the user reads in Simplified Chinese");
+    expect(build("arrange my reviews for next week")).not.toContain("<language>");
+    expect(build("arrange my reviews for next week")).toContain("Write what the user reads in the language the user writes in");
+  });
+
+  test("the deliver stage's factual fallback is told in Chinese to a Chinese user, and unchanged in English", () => {
+    const factual = "Task: 帮我安排复习\nOutcome: partial — 1 of 2 step(s) done\nFinished 1 of 2 steps:\n1. [done] a — b\n2. [skipped] c\nStill pending: 导数练习 (derivative-drills) — no free slot fits\nNote: stopped";
+    expect(factsInLanguage(factual, "zh")).toBe(
+      "任务：帮我安排复习\n结果：部分完成，未全部完成 — 1 of 2 step(s) done\n完成了 2 个步骤中的 1 个：\n1. [完成] a — b\n2. [跳过] c\n仍未完成：导数练习 (derivative-drills) — no free slot fits\n备注：stopped",
+    );
+    expect(factsInLanguage(factual, "en")).toBe(factual);
+  });
+});
