@@ -107,8 +107,11 @@ export class AppliedCards {
   }
 }
 
-/** The header that marks `AppliedCards`' own loopback requests. */
-const MARK_HEADER = "x-tempo-settling";
+/**
+ * The header that marks `AppliedCards`' own loopback requests. A request that carries it passes it on to its own
+ * loopback reads (server/http-app.ts), so a settling run's reads are not settled again (waiting on itself).
+ */
+export const MARK_HEADER = "x-tempo-settling";
 
 /**
  * Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown, and
