@@ -22,7 +22,7 @@
  */
 import { Hono, type Context, type Next } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { MARK_HEADER } from "../auth/applied-cards.js";
+import { appliedCards } from "../auth/index.js";
 import { credentialsOf, loopback } from "../auth/served-routes.js";
 
 /** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
@@ -61,11 +61,10 @@ async function refuseAnswerWithoutCard(c: Context, next: Next): Promise<void> {
   const body = (await c.req.json().catch(() => undefined)) as { command?: { resume?: unknown } | null } | undefined;
   if (body?.command?.resume !== undefined && body.command.resume !== null) {
     const threadId = c.req.param("thread_id")!;
-    // An `AppliedCards` settling run passes its mark on: its read is not settled again (it would wait on itself).
-    const mark = c.req.header(MARK_HEADER);
+    // The thread as it stands: a card its execution log holds as applied is not settled first (the run reconciles it).
     const read = await loopback(`/threads/${encodeURIComponent(threadId)}/state`, {
       method: "GET",
-      headers: { ...credentialsOf(c.req.raw), ...(mark === undefined ? {} : { [MARK_HEADER]: mark }) },
+      headers: { ...credentialsOf(c.req.raw), ...appliedCards.unsettledRead() },
     });
     // Not the caller's thread, or none yet: the server answers the run as it would.
     if (read.ok) {
