@@ -54,7 +54,7 @@ export class AppliedCards {
 
   /**
    * The headers of a loopback read that sees a thread as it stands, not settled first: a check made before a run
-   * (server/http-app.ts) — the run itself takes a card already applied to confirm, which reconciles it, and a
+   * (auth/http-app.ts) — the run itself takes a card already applied to confirm, which reconciles it, and a
    * settling run's own check must not wait on that settle.
    */
   unsettledRead(): Record<string, string> {

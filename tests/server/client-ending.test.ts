@@ -4,7 +4,7 @@
  *
  * - Agent Inbox's "Mark as resolved": `POST /threads/{id}/state {"values":null,"as_node":"__end__"}` with its key in
  *   `x-api-key`, then at once `POST /threads/search {metadata:{graph_id:"tempo"},limit,offset,status:"interrupted"}`.
- *   The thread must be `idle` with no interrupts by then (server/http-app.ts settles it), add nothing to the
+ *   The thread must be `idle` with no interrupts by then (auth/http-app.ts settles it), add nothing to the
  *   conversation, and take a new message as a new task.
  * - Agent Chat UI's "Mark as Resolved" (`command: {goto: "__end__"}`) still ends the thread.
  * - Agent Chat UI's first request, `GET /info` with `X-Api-Key`: 401 with a reason when the server needs a token and

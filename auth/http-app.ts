@@ -9,7 +9,7 @@
  *   credentials are checked by the server's own auth (a loopback `GET /ok` made as the caller): refused → 401 with
  *   the reason as JSON; accepted (or auth open) → the built-in `/info`.
  * - `POST /threads/{thread_id}/state` — Agent Inbox's "Mark as resolved" (`{"values": null, "as_node": "__end__"}`).
- *   The run guard ends the task on that update (`run-guard.ts`, `updateState`), but the server recomputes a
+ *   The run guard ends the task on that update (`server/run-guard.ts`, `updateState`), but the server recomputes a
  *   thread's `status` and `interrupts` only when a run ends (`dist/storage/ops.mjs`, `Threads.setStatus`), so the
  *   thread stayed `interrupted` with its old card. Once the update succeeded, a settling run is made as the caller
  *   — `command: { goto: "__end__" }`, the run Agent Chat UI's "Mark as Resolved" sends, which has nothing left to
@@ -22,8 +22,8 @@
  */
 import { Hono, type Context, type Next } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { appliedCards } from "../auth/index.js";
-import { credentialsOf, loopback } from "../auth/served-routes.js";
+import { appliedCards } from "./index.js";
+import { credentialsOf, loopback } from "./served-routes.js";
 
 /** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
 const GRAPH_ID = "tempo";
