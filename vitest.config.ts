@@ -12,6 +12,7 @@ export const INTEGRATION_TESTS = [
   "tests/database/**/*.test.ts",
   "tests/persistence/**/*.test.ts",
   "tests/server/langgraph-dev.test.ts",
+  "tests/server/client-ending.test.ts",
   "tests/server/served-graph.test.ts",
   "tests/server/trust-boundary.test.ts",
   "tests/server/identity-routes.test.ts",

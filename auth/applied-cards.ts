@@ -52,6 +52,15 @@ export class AppliedCards {
     private readonly limit = APPLIED_CARDS_LIMIT,
   ) {}
 
+  /**
+   * The headers of a loopback read that sees a thread as it stands, not settled first: a check made before a run
+   * (auth/http-app.ts) — the run itself takes a card already applied to confirm, which reconciles it, and a
+   * settling run's own check must not wait on that settle.
+   */
+  unsettledRead(): Record<string, string> {
+    return { [MARK_HEADER]: this.#mark };
+  }
+
   /** Settles the applied card a request is about to read, if any. Never fails the request: a failed check is logged. */
   async beforeRead(request: Request, identity: string): Promise<void> {
     if (request.headers.get(MARK_HEADER) === this.#mark) return;

@@ -18,7 +18,7 @@ const settings = readAuthSettings();
  * Cards the execution log holds as applied are settled before a read (`applied-cards.ts`), with the served graph's
  * log: the same module instance the server loads for `./server/served.ts:graph`, built on first use.
  */
-const appliedCards = new AppliedCards(async () => (await servedGraph()).dependencies.executionLog);
+export const appliedCards = new AppliedCards(async () => (await servedGraph()).dependencies.executionLog);
 
 /** The handler `langgraph.json` points at (`./auth/index.ts:auth`). */
 export const auth = createTempoAuth(settings, undefined, appliedCards);

@@ -2,7 +2,7 @@
  * `langgraph dev` for tests: serves langgraph.json on a free port with no
  * model key, no DATABASE_URL (offline policy, in-memory schedules) and no
  * TEMPO_AUTH_* (open single-user mode) unless the test sets them, waits for
- * /info (the one route that needs no token), and stops the whole process
+ * /info to answer (200, or 401 when tokens are required), and stops the whole process
  * group afterwards. Each server keeps its threads, runs and store in a
  * folder of its own (the dev server persists them in `.langgraph_api` next to
  * the config it serves), so servers of parallel test files, and of earlier
@@ -82,8 +82,9 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
-    const ok = await fetch(`${apiUrl}/info`).then((response) => response.ok, () => false);
-    if (ok) break;
+    // Any answer means the server listens, graphs registered (with tokens required, Tempo's /info answers 401).
+    const answered = await fetch(`${apiUrl}/info`).then((response) => response.ok || response.status === 401, () => false);
+    if (answered) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`langgraph dev did not answer /info in ${READY_TIMEOUT_MS / 1000} s:\n${output}`);
@@ -93,14 +94,15 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   return { apiUrl, output: () => output, stop, kill, folder };
 }
 
-/** The project's langgraph.json with its graph and auth paths relative to `folder`, to be served from there. */
+/** The project's langgraph.json with its graph, auth and http app paths relative to `folder`, to be served from there. */
 async function configServedFrom(file: string, folder: string): Promise<Record<string, unknown>> {
-  const config = JSON.parse(await fs.readFile(file, "utf8")) as { graphs: Record<string, string>; auth?: { path: string } };
+  const config = JSON.parse(await fs.readFile(file, "utf8")) as { graphs: Record<string, string>; auth?: { path: string }; http?: { app?: string } };
   const moved = (spec: string) => `./${path.relative(folder, path.resolve(path.dirname(file), spec))}`;
   return {
     ...config,
     graphs: Object.fromEntries(Object.entries(config.graphs).map(([id, spec]) => [id, moved(spec)])),
     ...(config.auth ? { auth: { ...config.auth, path: moved(config.auth.path) } } : {}),
+    ...(config.http?.app ? { http: { ...config.http, app: moved(config.http.app) } } : {}),
   };
 }
 

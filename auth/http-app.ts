@@ -1,0 +1,115 @@
+/**
+ * Tempo's custom routes for the LangGraph server (`langgraph.json` → `http.app`). `@langchain/langgraph-api` 1.5.1
+ * mounts this Hono app after its auth middleware and before its own routes (`dist/server.mjs`), so a route here runs
+ * first and may hand over to the built-in one (`next()`):
+ *
+ * - `GET /info` — the first request Agent Chat UI makes (with `X-Api-Key`), whose answer decides whether it warns
+ *   "Failed to connect to LangGraph server … your API key is correctly set". The server skips auth for `/info`
+ *   (`dist/auth/custom.mjs`), so a missing or wrong key went unnoticed until a message failed. Here the caller's
+ *   credentials are checked by the server's own auth (a loopback `GET /ok` made as the caller): refused → 401 with
+ *   the reason as JSON; accepted (or auth open) → the built-in `/info`.
+ * - `POST /threads/{thread_id}/state` — Agent Inbox's "Mark as resolved" (`{"values": null, "as_node": "__end__"}`).
+ *   The run guard ends the task on that update (`server/run-guard.ts`, `updateState`), but the server recomputes a
+ *   thread's `status` and `interrupts` only when a run ends (`dist/storage/ops.mjs`, `Threads.setStatus`), so the
+ *   thread stayed `interrupted` with its old card. Once the update succeeded, a settling run is made as the caller
+ *   — `command: { goto: "__end__" }`, the run Agent Chat UI's "Mark as Resolved" sends, which has nothing left to
+ *   end and adds no message — and read to its end, so the server records the thread as `idle` with no interrupts
+ *   before the update is answered: the search Inbox sends right after no longer lists it.
+ * - `POST /threads/{thread_id}/runs`, `/runs/stream`, `/runs/wait` with `command.resume` on a thread that waits on
+ *   no card (ended, or moved on: no task interrupts and nothing next) — an answer from a page opened before the
+ *   thread was resolved. The graph would refuse it inside the run, and a run that throws leaves the thread in
+ *   `error`; refused here instead (409, nothing created), the thread stays as it was.
+ */
+import { Hono, type Context, type Next } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { appliedCards } from "./index.js";
+import { credentialsOf, loopback } from "./served-routes.js";
+
+/** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
+const GRAPH_ID = "tempo";
+
+export const app = new Hono();
+
+app.get("/info", async (c, next) => {
+  const check = await loopback("/ok", { method: "GET", headers: credentialsOf(c.req.raw) });
+  if (check.status === 401 || check.status === 403) {
+    const reason = (await check.text()).trim() || "This Tempo server needs a token.";
+    return c.json(
+      {
+        error: "Unauthorized",
+        message: `${reason} Agent Chat UI: put the token in the "LangSmith API Key" field of its setup form (sent as X-Api-Key); Agent Inbox: in its "LangSmith API Key" setting.`,
+      },
+      401,
+      { "WWW-Authenticate": check.headers.get("www-authenticate") ?? 'Bearer realm="tempo"' },
+    );
+  }
+  await next();
+});
+
+app.post("/threads/:thread_id/state", async (c, next) => {
+  const body = await c.req.json().catch(() => undefined);
+  await next();
+  if (c.res.ok && endsThreadByUpdate(body)) await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
+});
+
+for (const path of ["/threads/:thread_id/runs", "/threads/:thread_id/runs/stream", "/threads/:thread_id/runs/wait"]) {
+  app.post(path, refuseAnswerWithoutCard);
+}
+
+/** Refuses (409) a run that answers a card on a thread waiting on none; hands every other run to the server. */
+async function refuseAnswerWithoutCard(c: Context, next: Next): Promise<void> {
+  const body = (await c.req.json().catch(() => undefined)) as { command?: { resume?: unknown } | null } | undefined;
+  if (body?.command?.resume !== undefined && body.command.resume !== null) {
+    const threadId = c.req.param("thread_id")!;
+    // The thread as it stands: a card its execution log holds as applied is not settled first (the run reconciles it).
+    const read = await loopback(`/threads/${encodeURIComponent(threadId)}/state`, {
+      method: "GET",
+      headers: { ...credentialsOf(c.req.raw), ...appliedCards.unsettledRead() },
+    });
+    // Not the caller's thread, or none yet: the server answers the run as it would.
+    if (read.ok) {
+      const state = (await read.json()) as { next?: string[]; tasks?: Array<{ interrupts?: unknown[] }> };
+      const waiting = (state.next ?? []).length > 0 || (state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0);
+      if (!waiting) {
+        throw new HTTPException(409, {
+          message: `Thread ${threadId} waits on no card (it was resolved or has moved on), so this answer was not taken and nothing was changed. Reload the thread; send a new message to start a task.`,
+        });
+      }
+    }
+  }
+  await next();
+}
+
+/** True for the body of a state update that ends the thread: `values` null (or absent), `as_node` END. */
+function endsThreadByUpdate(body: unknown): boolean {
+  if (body === null || typeof body !== "object") return false;
+  const { values, as_node: asNode } = body as { values?: unknown; as_node?: unknown };
+  return asNode === "__end__" && (values === null || values === undefined);
+}
+
+/**
+ * Makes the server record an ended thread as `idle`: a run with nothing left to do, as the caller, read to its end.
+ * A thread the server already shows idle with no card needs none. Never fails the update (it has been made): a
+ * failed settle is logged, and the thread is settled by its next run.
+ */
+async function settleEndedThread(threadId: string, credentials: Record<string, string>): Promise<void> {
+  const thread = `/threads/${encodeURIComponent(threadId)}`;
+  try {
+    const read = await loopback(thread, { method: "GET", headers: credentials });
+    if (!read.ok) return;
+    const { status, interrupts } = (await read.json()) as { status?: string; interrupts?: Record<string, unknown> | null };
+    if (status === "idle" && Object.keys(interrupts ?? {}).length === 0) return;
+    const run = await loopback(`${thread}/runs/wait`, {
+      method: "POST",
+      headers: { ...credentials, "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: GRAPH_ID, command: { goto: "__end__" } }),
+    });
+    // `runs/wait` answers at once and sends the run's last values (or `__error__`) when it ends: read to the end.
+    const ended = await run.text();
+    if (!run.ok || /"__error__"/.test(ended)) {
+      console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed (HTTP ${run.status}): ${ended.slice(0, 500)}`);
+    }
+  } catch (error) {
+    console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
