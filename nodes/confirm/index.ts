@@ -24,6 +24,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
+import { answeredProposalText } from "../shared/card-answers.js";
 import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
 import { TempoError } from "../../errors/index.js";
@@ -245,13 +246,19 @@ function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWr
     return [toolResultMessage(call, result, "declined")];
   });
   const edits = decided.filter((write) => write.edited !== undefined);
+  // With an edit or a rejection, the proposal says what will apply (the chat shows it; deliver names the decisions).
+  const leftOut = decided.flatMap(({ call, answer }) => (answer.type === "reject" ? [{ summary: call.summary || call.name, feedback: answer.message }] : []));
   const rewritten =
-    edits.length === 0
+    edits.length === 0 && leftOut.length === 0
       ? []
       : [
           new AIMessage({
             id: proposal.id,
-            content: edits.map((write) => `Applying your edit: ${write.edited}.`).join(" "),
+            content: answeredProposalText(
+              edits.map((write) => write.edited!),
+              leftOut,
+              decided.length - edits.length - leftOut.length,
+            ),
             // Every call of the proposal, the edited ones as they will apply (calls answered on an earlier card stay as they were).
             tool_calls: (proposal.tool_calls ?? []).map((call) => {
               const edit = edits.find((write) => write.call.id === call.id);

@@ -20,7 +20,8 @@ import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, type TaskReport } from "./task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
+import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
 import { readWriteFacts } from "./write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
@@ -64,6 +65,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       summary = told;
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
+    // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
+    const decisions = decisionsLine(cardDecisions(taskMessages(state)));
+    if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
     return deliverAnswer(state, message, report.outcome, lastError);

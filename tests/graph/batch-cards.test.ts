@@ -91,6 +91,13 @@ describe("batch cards", () => {
     expect(unpairedToolCalls(done.messages)).toEqual([]);
     // Answering the card cost no round: one decision proposed the batch, one finished.
     expect(done.roundsUsed).toBe(2);
+    // What the chat says matches what applied: the proposal now names the edit, the two left out, and the rest; the
+    // final answer names the user's decisions.
+    const proposal = done.messages.find((message) => ((message as AIMessage).tool_calls ?? []).length === 8)!;
+    expect(String(proposal.content)).toMatch(
+      /^Applying your edit: Place "[^"]+" on Sat, week 1 \(day 6\), slots 1–2\.\nLeft out at your request: Place "[^"]+" on Mon.*\.\nLeft out at your request: Place "[^"]+" on Fri.*\.\nApplying the other 5 changes as proposed\.$/,
+    );
+    expect(done.finalAnswer).toMatch(/\n\nYour decisions on the cards: applied with your edit — Place "[^"]+" on Sat.*; left out at your request — Place .*; Place .*\.$/);
   });
 
   test("a batch whose third write conflicts with the first applies the first two and reports the third to the model", async () => {

@@ -69,7 +69,8 @@ describe("a proposal's then", () => {
     expect(models.execute.calls).toHaveLength(2);
     expect(final.planSteps.map((step: { summary?: string }) => step.summary)).toEqual(["decided again"]);
     expect(models.deliver.calls).toHaveLength(1);
-    expect(final.finalAnswer).toBe("The deliver model's summary.");
+    // The model's words, then the user's own decision on the card, named whoever phrased the answer.
+    expect(final.finalAnswer).toMatch(/^The deliver model's summary\.\n\nYour decisions on the cards: applied with your edit — .*y.*\.$/);
   });
 
   test("a rejection gives the decision back to the model; nothing is applied", async () => {

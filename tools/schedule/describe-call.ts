@@ -1,8 +1,8 @@
 /**
  * Write calls in words a person reads on a confirmation card: the task by
- * name and id, the day as its weekday and week (what the window maps the
+ * name (its id is in the card's arguments), the day as its weekday and week (what the window maps the
  * day index to), and the slot range — `Place "Review: limits"
- * (review-limits) on Wed, week 1 (day 3), slots 5–6`.
+ * on Wed, week 1 (day 3), slots 5–6`.
  */
 import { dayOfWeekName, taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 
@@ -42,9 +42,9 @@ export function describeScheduleCall(state: ScheduleState, tool: string, args: R
   }
 }
 
-/** `"Review: limits" (review-limits)`. */
+/** `"Review: limits"`: the name a person reads (the card's arguments carry the id). */
 function label(task: ScheduleTask): string {
-  return `${JSON.stringify(task.name)} (${task.id})`;
+  return JSON.stringify(task.name);
 }
 
 /** The slots a task takes: its duration, or its one range's length. */
