@@ -35,7 +35,7 @@ import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endThreadUpdate } from "./end-thread.js";
-import { admitRun, checkInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
+import { admitRun, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
@@ -221,6 +221,8 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   override streamEvents(input: Input, options: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
     const { settings } = this.runGuard;
     const events = (runOptions: RunOptions) => super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
+    // An answer refused on the served graph raises its card again (`stream`): its input is checked there, not here.
+    const checkInput = this.runGuard.refusedAnswers === "ask_again" && isResume(input) ? () => undefined : checkRunInput;
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
       return Promise.resolve()
@@ -288,7 +290,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    */
   private async endThreadRun(checked: RunOptions | undefined, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
     const { settings } = this.runGuard;
-    checkInput(null, checked, settings);
+    checkRunInput(null, checked, settings);
     const { threadId, latest } = await readOwnedThread(this, checked, settings);
     if (latest) await this.endThread({ configurable: { thread_id: threadId } }, latest);
     return super.stream(null, withRecursionLimit(markedBranch(options), settings));

@@ -113,6 +113,8 @@ interface CallsRun {
   update: TempoUpdate;
   /** True when the step failed on tool errors: nothing more is proposed. */
   failed: boolean;
+  /** True when a round carries the decision's speech (else a proposal does). */
+  spoke: boolean;
 }
 
 /**
@@ -127,7 +129,7 @@ async function runCalls(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<CallsRun> {
-  const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false };
+  const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false, spoke: false };
   const entries: RoundEntry[] = [];
   let setbacks = state.stepSetbacks;
   let invalidWrites = 0;
@@ -184,7 +186,15 @@ async function runCalls(
     run.writes = [];
   }
   // The calls that ran make one round (parallel calls stay together), with the decision's speech.
-  run.rounds = toolRoundOf(entries, speak);
+  // A round of memory calls alone is the agent's bookkeeping, kept from what a person reads; its speech goes with the
+  // proposal, or stands as its own message.
+  const internal = entries.length > 0 && entries.every(({ call }) => findMemoryTool(call.name) !== undefined);
+  run.rounds = toolRoundOf(entries, internal ? "" : speak, internal);
+  run.spoke = entries.length > 0 && !internal;
+  if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {
+    run.rounds.push(new AIMessage({ id: newId("ai"), content: speak }));
+    run.spoke = true;
+  }
   return run;
 }
 
@@ -340,7 +350,7 @@ async function applyDecision(
     const then: StepEnding | undefined = decision.then ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer } : undefined;
     const proposal = new AIMessage({
       id: newId("ai"),
-      content: ran.rounds.length === 0 ? speak : "",
+      content: ran.spoke ? "" : speak,
       tool_calls: ran.writes.map((write) => ({ id: write.id, name: write.name, args: write.arguments, type: "tool_call" as const })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));

@@ -37,13 +37,20 @@ export interface RoundCall {
  * The calls of one round (one, or several made together: a batch, parallel tool calls): one assistant message carrying every
  * call, then one tool message per call, in order — kept or summarised together, like any round.
  */
-export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = ""): BaseMessage[] {
+export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = "", internal = false): BaseMessage[] {
   if (entries.length === 0) return [];
-  return [
+  const round = [
     new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
     ...entries.map(({ call, result, outcome }) => toolResultMessage(call, result, outcome)),
   ];
+  // The agent's own bookkeeping (working memory, recalled facts) is not for a person to read: Agent Chat UI does not
+  // draw messages whose id starts with this prefix. Models still read the round.
+  if (internal) for (const message of round) message.id = `${HIDDEN_PREFIX}${message.id}`;
+  return round;
 }
+
+/** The id prefix of messages Agent Chat UI does not draw (its `DO_NOT_RENDER_ID_PREFIX`). */
+export const HIDDEN_PREFIX = "do-not-render-";
 
 /** One call of a round: the call, its result as the model reads it, and what happened to it (kernel/tool-results.ts). */
 export interface RoundEntry {

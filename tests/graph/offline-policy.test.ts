@@ -1,5 +1,5 @@
 /** The offline policy drives the whole graph on the sample week, with no network. */
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessage, type ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
@@ -23,6 +23,8 @@ describe("offline policy", () => {
     const cards: string[][] = [];
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
       cards.push((interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string }> }).action_requests.map((request) => request.name));
+      // Agent Chat UI draws a card under the last message: never one it hides.
+      expect(result.messages.at(-1)!.id).not.toMatch(/^do-not-render-/);
       result = await graph.invoke(approveCard(result), config);
     }
     // Two cards: the plan, then the week's eight placements on one batch card.
@@ -31,6 +33,12 @@ describe("offline policy", () => {
     expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done"]);
     expect(result.finalAnswer).toContain("Your review week is arranged.");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
+    // The agent's bookkeeping (working memory rounds, call and result) is kept from what a person reads in Agent Chat UI.
+    const memoryCalls = result.messages.filter((message) => ((message as AIMessage).tool_calls ?? []).some((call) => call.name === "update_working_memory"));
+    expect(memoryCalls.length).toBeGreaterThan(0);
+    const memoryIds = new Set(memoryCalls.flatMap((message) => ((message as AIMessage).tool_calls ?? []).map((call) => call.id)));
+    const memoryResults = result.messages.filter((message) => memoryIds.has((message as ToolMessage).tool_call_id));
+    for (const message of [...memoryCalls, ...memoryResults]) expect(message.id).toMatch(/^do-not-render-/);
 
     const schedule = await repository.load("student");
     const items = schedule.tasks.filter((task) => task.source === "task_item");

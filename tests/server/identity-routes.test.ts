@@ -202,15 +202,18 @@ test("useStream's protocol routes belong to the thread's owner: a stranger who n
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
 }, 60_000);
 
-test("a run naming a checkpoint starts from the latest one: an answer sent from an earlier view is STALE_RESUME, the checkpoint never sticks to the thread, and an answer from the head (what useStream sends) moves the thread on", async () => {
+test("a run naming a checkpoint starts from the latest one: an answer sent from an earlier view is refused (its card raised again, saying why), the checkpoint never sticks to the thread, and an answer from the head (what useStream sends) moves the thread on", async () => {
   const history = await alice.threads.getHistory(aliceThread, { limit: 100 });
   const earliest = history.at(-1)!.checkpoint.checkpoint_id!;
-  const head = (await alice.threads.getState(aliceThread)).checkpoint.checkpoint_id!;
   const accept = { resume: { type: "accept", args: null } };
-  // The run is created and refused by the run checks: what the client reads is the typed error.
+  // The run is created and its answer refused by the run checks: the served graph raises the card again, saying why
+  // (the run ends cleanly, so the thread stays interrupted and answerable).
   const outcome = (options: Parameters<typeof alice.runs.wait>[2]) => alice.runs.wait(aliceThread, "tempo", options).then(JSON.stringify, String);
-  expect(await outcome({ command: accept, checkpointId: earliest })).toContain("StaleResumeError");
-  expect(await outcome({ command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } })).toContain("StaleResumeError");
+  for (const from of [{ checkpointId: earliest }, { checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } }]) {
+    expect(await outcome({ command: accept, ...from })).toMatch(/"description":"Your last answer could not be used: This answer was sent (before thread|while the thread stood at checkpoint)/);
+    expect((await alice.threads.get(aliceThread)).status).toBe("interrupted");
+  }
+  const head = (await alice.threads.getState(aliceThread)).checkpoint.checkpoint_id!;
   expect(await refusal(alice.runs.create(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "sub:1", checkpoint_map: {} } }))).toBe(403);
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
   const protocol = await fetch(`${server.apiUrl}/threads/${aliceThread}/commands`, {

@@ -449,7 +449,7 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
   const responded = await answerAsAgentInbox(user, thread.thread_id, { type: "response", args: "Not that one." });
   expect(responded).not.toContain("event: error");
   const after = await client.threads.getState(thread.thread_id);
-  const answers = (after.values as { messages: Array<{ type: string; status?: string; content: unknown }> }).messages.filter((message) => message.type === "tool");
+  const answers = (after.values as { messages: Array<{ type: string; name?: string; status?: string; content: unknown }> }).messages.filter((message) => message.type === "tool" && message.name === "place");
   expect(answers.filter((message) => message.status === "success")).toHaveLength(1);
   expect(answers.filter((message) => message.status === "error" && String(message.content).includes("Not that one."))).toHaveLength(7);
   expect(["interrupted", "idle"]).toContain((await client.threads.get(thread.thread_id)).status);
