@@ -50,7 +50,7 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("→ list_tasks {");
   expect(output).toContain("→ find_free {");
   expect(output).not.toContain("→ get_overview");
-  const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" \([\w-]+\) on \w{3}, week \d+ \(day \d+\), slots? .*\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
+  const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on \w{3}, week \d+ \(day \d+\), slots? .*\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
   expect(batchCards).toHaveLength(1);
   expect(output).not.toContain("┌─ Confirm write:");
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(output)?.[1]);

@@ -40,7 +40,8 @@ async function countRows(sql: string, values: unknown[]): Promise<number> {
 
 test("the server says tokens are required, and refuses requests without a valid one", async () => {
   expect(served.server.output()).toContain("[tempo] auth: bearer tokens required (HS256 secret)");
-  expect((await fetch(`${served.server.apiUrl}/info`)).status).toBe(200);
+  // `/info` too (Tempo's http.app): Agent Chat UI checks it on load, so a missing key is said at once.
+  expect((await fetch(`${served.server.apiUrl}/info`)).status).toBe(401);
   expect((await fetch(`${served.server.apiUrl}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
   // Studio's header is no way in: disable_studio_auth makes it go through the token check like any other request.
   expect(await refusal(clientWith({ "x-auth-scheme": "langsmith" }).threads.search())).toBe(401);
