@@ -5,6 +5,17 @@
  * the reasoning a model returned beside its answer; `oneLine` shortens text for a summary line.
  */
 
+/**
+ * The id prefix of messages Agent Chat UI never draws (its `DO_NOT_RENDER_ID_PREFIX`): the stand-in tool answers it
+ * makes up, and Tempo's own bookkeeping (corrections, working-memory rounds) kept from what a person reads.
+ */
+export const HIDDEN_ID_PREFIX = "do-not-render-";
+
+/** True for a message (or its id) Agent Chat UI does not draw. */
+export function isHiddenId(id: unknown): boolean {
+  return typeof id === "string" && id.startsWith(HIDDEN_ID_PREFIX);
+}
+
 /** Content part types that carry a model's reasoning, not its answer. */
 const REASONING_PARTS = new Set(["reasoning", "reasoning_content", "thinking", "redacted_thinking"]);
 

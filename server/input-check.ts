@@ -23,7 +23,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
-import { messageText } from "../contracts/message-text.js";
+import { isHiddenId, messageText } from "../contracts/message-text.js";
 
 /** Configurable keys that name where a run writes; checked like input text. */
 const ID_KEYS = ["thread_id", "user_id", "checkpoint_id", "checkpoint_ns"] as const;
@@ -141,9 +141,6 @@ export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSetti
   }
 }
 
-/** The id prefix of the tool answers Agent Chat UI makes up (its `ensureToolCallsHaveResponses`). */
-const STAND_IN_ANSWER_PREFIX = "do-not-render-";
-
 /**
  * The input without the tool answers Agent Chat UI makes up on every send — "Successfully handled tool call." for each
  * assistant tool call not directly followed by a tool message, ids `do-not-render-…` — which Tempo never needs: it
@@ -152,7 +149,7 @@ const STAND_IN_ANSWER_PREFIX = "do-not-render-";
  */
 export function withoutStandInAnswers<T>(input: T): T {
   const messages = inputMessages(input);
-  const kept = messages.filter((message) => !(messageType(message) === "tool" && String(idOf(message) ?? "").startsWith(STAND_IN_ANSWER_PREFIX)));
+  const kept = messages.filter((message) => !(messageType(message) === "tool" && isHiddenId(idOf(message))));
   if (kept.length === messages.length) return input;
   return { ...(input as object), messages: kept } as T;
 }

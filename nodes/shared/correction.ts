@@ -9,9 +9,10 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { ModelOutputError } from "../../errors/index.js";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import { newId } from "../../kernel/ids.js";
+import { HIDDEN_ID_PREFIX } from "../../contracts/message-text.js";
 
-/** Agent Chat UI never renders a message whose id starts with "do-not-render-", from the stream or from state. */
-const CORRECTION_PREFIX = "do-not-render-correction-";
+/** A correction round is hidden from Agent Chat UI, from the stream and from state. */
+const CORRECTION_PREFIX = `${HIDDEN_ID_PREFIX}correction-`;
 
 /** The update that records an invalid output and asks for a corrected one; throws when the limit is reached. */
 export function correctionUpdate(

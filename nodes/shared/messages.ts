@@ -4,7 +4,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { TempoState } from "../../kernel/state.js";
 import { newId } from "../../kernel/ids.js";
 import { toolResultMessage, type CallOutcome } from "../../kernel/tool-results.js";
-import { messageText } from "../../contracts/message-text.js";
+import { HIDDEN_ID_PREFIX, messageText } from "../../contracts/message-text.js";
 
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
 export function newToolCallId(): string {
@@ -45,12 +45,9 @@ export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = "", inte
   ];
   // The agent's own bookkeeping (working memory, recalled facts) is not for a person to read: Agent Chat UI does not
   // draw messages whose id starts with this prefix. Models still read the round.
-  if (internal) for (const message of round) message.id = `${HIDDEN_PREFIX}${message.id}`;
+  if (internal) for (const message of round) message.id = `${HIDDEN_ID_PREFIX}${message.id}`;
   return round;
 }
-
-/** The id prefix of messages Agent Chat UI does not draw (its `DO_NOT_RENDER_ID_PREFIX`). */
-export const HIDDEN_PREFIX = "do-not-render-";
 
 /** One call of a round: the call, its result as the model reads it, and what happened to it (kernel/tool-results.ts). */
 export interface RoundEntry {
