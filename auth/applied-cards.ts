@@ -15,14 +15,12 @@ import { loggedOutcomes } from "../nodes/deliver/write-facts.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
-import { credentialsOf, loopback, segmentsOf } from "./served-routes.js";
+import { credentialsOf, loopback, runToEnd, segmentsOf } from "./served-routes.js";
 
 /** How many threads (and users) a process remembers having checked; past it the oldest is forgotten (checked again). */
 export const APPLIED_CARDS_LIMIT = 10_000;
 /** How many of a user's interrupted threads one search checks, at most. */
 const SEARCH_LIMIT = 100;
-/** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
-const GRAPH_ID = "tempo";
 
 type ThreadState = {
   values?: { pending?: { kind?: string; messageId?: string; tools?: Array<{ id?: unknown }> } | null; messages?: unknown[] };
@@ -94,17 +92,14 @@ export class AppliedCards {
       if (!ids || !log) return;
       if ((await loggedOutcomes(ids, log, threadId)).size < ids.length) return;
       // The answer is not taken: confirm reconciles a card whose every write is logged (nodes/confirm).
-      const run = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/runs/wait`, credentials, {
-        assistant_id: GRAPH_ID,
-        command: { resume: { type: "accept", args: null } },
-        checkpoint_id: state.checkpoint?.checkpoint_id,
-      });
-      // `runs/wait` answers at once and streams the run's last values (or `__error__`) when it ends: read to the end.
-      const ended = await run.text();
-      const failed = !run.ok || /"__error__"/.test(ended);
+      const failed = await runToEnd(
+        threadId,
+        { command: { resume: { type: "accept", args: null } }, checkpoint_id: state.checkpoint?.checkpoint_id },
+        { ...credentials, [MARK_HEADER]: this.#mark },
+      );
       console.warn(
         failed
-          ? `[tempo] thread ${threadId}: settling a card already applied failed (HTTP ${run.status}): ${ended.slice(0, 500)}`
+          ? `[tempo] thread ${threadId}: settling a card already applied failed (${failed})`
           : `[tempo] thread ${threadId}: a card whose ${ids.length} write(s) the execution log holds as applied was settled, not shown again.`,
       );
     });

@@ -23,10 +23,7 @@
 import { Hono, type Context, type Next } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { appliedCards } from "./index.js";
-import { credentialsOf, loopback } from "./served-routes.js";
-
-/** The graph id `langgraph.json` serves, and so the assistant a settling run is made on. */
-const GRAPH_ID = "tempo";
+import { credentialsOf, loopback, runToEnd } from "./served-routes.js";
 
 export const app = new Hono();
 
@@ -99,16 +96,8 @@ async function settleEndedThread(threadId: string, credentials: Record<string, s
     if (!read.ok) return;
     const { status, interrupts } = (await read.json()) as { status?: string; interrupts?: Record<string, unknown> | null };
     if (status === "idle" && Object.keys(interrupts ?? {}).length === 0) return;
-    const run = await loopback(`${thread}/runs/wait`, {
-      method: "POST",
-      headers: { ...credentials, "content-type": "application/json" },
-      body: JSON.stringify({ assistant_id: GRAPH_ID, command: { goto: "__end__" } }),
-    });
-    // `runs/wait` answers at once and sends the run's last values (or `__error__`) when it ends: read to the end.
-    const ended = await run.text();
-    if (!run.ok || /"__error__"/.test(ended)) {
-      console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed (HTTP ${run.status}): ${ended.slice(0, 500)}`);
-    }
+    const failed = await runToEnd(threadId, { command: { goto: "__end__" } }, credentials);
+    if (failed) console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed (${failed})`);
   } catch (error) {
     console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed: ${error instanceof Error ? error.message : String(error)}`);
   }

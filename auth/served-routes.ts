@@ -114,3 +114,21 @@ export async function loopback(url: string, init: RequestInit): Promise<Response
   if (!fetch) throw new HTTPException(503, { message: "Ownership of this thread or run cannot be checked outside the LangGraph server." });
   return fetch(url, init);
 }
+
+/** The graph id `langgraph.json` serves: the assistant of the runs Tempo makes itself through loopback. */
+export const GRAPH_ID = "tempo";
+
+/**
+ * Makes a run on `threadId` through loopback (with `headers`: the caller's credentials) and waits for its end;
+ * returns why it failed, or undefined. `runs/wait` answers at once and sends the run's last values (or `__error__`)
+ * when it ends, so its body is read to the end.
+ */
+export async function runToEnd(threadId: string, body: Record<string, unknown>, headers: Record<string, string>): Promise<string | undefined> {
+  const run = await loopback(`/threads/${encodeURIComponent(threadId)}/runs/wait`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ assistant_id: GRAPH_ID, ...body }),
+  });
+  const ended = await run.text();
+  return !run.ok || /"__error__"/.test(ended) ? `HTTP ${run.status}: ${ended.slice(0, 500)}` : undefined;
+}
