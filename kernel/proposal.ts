@@ -10,7 +10,7 @@ import { toolResultMessage } from "./tool-results.js";
 
 /** The calls of `messages`' assistant messages that no tool message among `messages` answers, in order. */
 export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
-  const answered = new Set(messages.flatMap((message) => (message.getType() === "tool" ? [(message as ToolMessage).tool_call_id] : [])));
+  const answered = answeredCallIds(messages);
   return messages.flatMap((message) =>
     message.getType() !== "ai"
       ? []
@@ -20,8 +20,9 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
 
 /**
  * The open write card's proposal — its assistant message, and its writes as the card shows them (the message's calls
- * not answered yet: a card that decided only some of them comes back with the rest) — when the thread waits on one. The message is found by id and its tool calls alone, so state values as a server returns them
- * (messages as JSON) read the same.
+ * not answered yet: a card that decided only some of them comes back with the rest) — when the thread waits on one.
+ * The message is found by id and its tool calls alone, so state values as a server returns them (messages as JSON)
+ * read the same.
  */
 export function openProposal(state: Pick<TempoState, "pending" | "messages">): { message: AIMessage; writes: ProposedWrite[] } | undefined {
   const pending = state.pending;
@@ -29,17 +30,17 @@ export function openProposal(state: Pick<TempoState, "pending" | "messages">): {
   const message = state.messages.find((candidate) => candidate.id === pending.messageId && Array.isArray((candidate as AIMessage).tool_calls)) as AIMessage | undefined;
   if (!message) return undefined;
   // A call already answered (applied, or declined on an earlier card of the same proposal) is not on the card again.
-  const answered = new Set(state.messages.flatMap((candidate) => answeredCallId(candidate) ?? []));
+  const answered = answeredCallIds(state.messages);
   const writes = message
     .tool_calls!.filter((call) => !answered.has(call.id!))
     .map((call) => ({ id: call.id!, name: call.name, arguments: call.args, summary: pending.summaries[call.id!] ?? call.name, reason: pending.reason }));
   return { message, writes };
 }
 
-/** The call a tool message answers — a message object, or its JSON as a server returns it; undefined for others. */
-function answeredCallId(message: BaseMessage): string | undefined {
-  const type = typeof message.getType === "function" ? message.getType() : (message as unknown as { type?: unknown }).type;
-  return type === "tool" ? (message as ToolMessage).tool_call_id : undefined;
+/** The calls the tool messages among `messages` answer — message objects, or their JSON as a server returns them. */
+function answeredCallIds(messages: readonly BaseMessage[]): Set<string> {
+  const isTool = (message: BaseMessage) => (typeof message.getType === "function" ? message.getType() : (message as unknown as { type?: unknown }).type) === "tool";
+  return new Set(messages.flatMap((message) => (isTool(message) ? [(message as ToolMessage).tool_call_id] : [])));
 }
 
 /** The writes of the open write card, as the card shows them; [] when the thread waits on none. */
