@@ -38,22 +38,22 @@ export class WriteApprovals {
     await this.#put(store, threadId, tool.id, { held: { ...held, call: describeCall(tool) } });
   }
 
-  /** What the next card says of `tool` when its last card left it undecided (the same call); else undefined. */
-  async heldOf(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<HeldWrite | undefined> {
-    const held = (await this.#get(store, threadId, tool.id))?.held;
-    return held && held.call === describeCall(tool) ? { summary: held.summary, reason: held.reason } : undefined;
-  }
-
-  /** Throws WRITE_NOT_APPROVED unless a human approved exactly `tool` on thread `threadId`. */
-  async assertApproved(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
-    const recorded = (await this.#get(store, threadId, tool.id))?.call;
-    if (recorded !== describeCall(tool)) {
+  /**
+   * What a human decided on exactly `tool` on thread `threadId`, in one read: approved (`{}`), or left for the next card
+   * (`{ held }`, what that card says of it). Throws WRITE_NOT_APPROVED for any other call.
+   */
+  async decisionOf(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<{ held?: HeldWrite }> {
+    const recorded = await this.#get(store, threadId, tool.id);
+    const call = describeCall(tool);
+    if (recorded?.held?.call === call) return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
+    if (recorded?.call !== call) {
       throw new TempoError(
         "WRITE_NOT_APPROVED",
         `The write ${tool.name} (${tool.id}) was not approved on its card, so it was not applied; a write applies only after its card is answered. Nothing was changed.`,
         { threadId, toolCallId: tool.id },
       );
     }
+    return {};
   }
 
   async #get(store: BaseStore | undefined, threadId: string, toolCallId: string): Promise<ApprovalRecord | undefined> {

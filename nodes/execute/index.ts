@@ -210,8 +210,7 @@ async function runReported(call: RoundCall, context: ToolRunContext, dependencie
  * Applies the approved writes of a card — the proposal's calls its answer left unanswered — in order, each once (its
  * own tool-call id, so its own execution-log entry), each answered by a tool message with its result. A write that
  * fails — a conflict with an earlier one of the batch, say — is reported to the model as its result, and the later
- * writes still run. Every approval is checked before anything is applied: one missing applies nothing
- * (WRITE_NOT_APPROVED).
+ * writes still run. The caller has read every call's approval first (`settleOpenCalls`).
  */
 async function applyApprovedWrites(
   state: TempoState,
@@ -220,7 +219,6 @@ async function applyApprovedWrites(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
-  for (const call of calls) await dependencies.approvals.assertApproved(config.store, context.threadId, call);
   const results: BaseMessage[] = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
@@ -262,12 +260,13 @@ async function settleOpenCalls(
 ): Promise<TempoUpdate> {
   const held: Array<WriteCall & HeldWrite> = [];
   const approved: WriteCall[] = [];
+  // Every call's decision is read before any applies: one not decided on its card refuses them all (WRITE_NOT_APPROVED).
   for (const call of open) {
-    const onHold = await dependencies.approvals.heldOf(config.store, context.threadId, call);
-    if (onHold) held.push({ ...call, ...onHold });
+    const decision = await dependencies.approvals.decisionOf(config.store, context.threadId, call);
+    if (decision.held) held.push({ ...call, ...decision.held });
     else approved.push(call);
   }
-  if (held.length === 0) return applyApprovedWrites(state, open, context, dependencies, config);
+  if (held.length === 0) return applyApprovedWrites(state, approved, context, dependencies, config);
   const applied = approved.length > 0 ? await applyApprovedWrites(state, approved, context, dependencies, config) : {};
   const results = (applied.messages as BaseMessage[] | undefined) ?? [];
   const ids = (applied.workspaceMessageIds as string[] | undefined) ?? state.workspaceMessageIds;
@@ -314,7 +313,7 @@ async function applyLegacyAnswers(
   const ending = answered.every((write) => write.approved && write.tool.then) ? answered[0]!.tool.then! : null;
   const converted = { ...state, messages: [...state.messages, ...added], workspaceMessageIds: [...state.workspaceMessageIds, ...added.map((message) => message.id!)], stepEnding: ending };
   const open = unansweredCalls(added);
-  const applied = open.length > 0 ? await applyApprovedWrites(converted, open, context, dependencies, config) : { workspaceMessageIds: converted.workspaceMessageIds };
+  const applied = open.length > 0 ? await settleOpenCalls(converted, open, context, dependencies, config) : { workspaceMessageIds: converted.workspaceMessageIds };
   return { ...applied, answeredWrites: [], messages: [...added, ...((applied.messages as BaseMessage[] | undefined) ?? [])] };
 }
 
