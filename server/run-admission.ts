@@ -133,6 +133,11 @@ export async function readOwnedThread(
   return { userId, threadId, latest };
 }
 
+/** True for a run input that answers a card: a `Command` with a `resume`. */
+export function answersCard(input: unknown): boolean {
+  return isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+}
+
 /**
  * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a resume,
  * the checkpoint to pin it to. `waited` says the run waited for another run on the thread, `createdAt` when the run
@@ -155,7 +160,7 @@ export async function checkRun(
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
   assertThreadOwner(values?.userId, userId);
   checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
-  const resume = isCommand(input) && (input as { resume?: unknown }).resume !== undefined;
+  const resume = answersCard(input);
   // A served answer sent from the thread's head as its client last read it: the thread must still be there.
   const seen = (config.configurable as Record<string, unknown> | undefined)?.[SEEN_CHECKPOINT_KEY];
   const head = latest.config.configurable?.checkpoint_id;

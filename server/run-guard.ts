@@ -35,7 +35,7 @@ import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endThreadUpdate } from "./end-thread.js";
-import { admitRun, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
+import { admitRun, answersCard, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
@@ -65,11 +65,6 @@ export interface RunGuard {
 
 /** What a refused answer to a card does: see {@link RunGuard.refusedAnswers}. */
 export type RefusedAnswers = "throw" | "ask_again";
-
-/** True for a run input that answers a card: a `Command` (or its JSON) with a `resume`. */
-function isResume(input: unknown): boolean {
-  return input !== null && typeof input === "object" && (input as { resume?: unknown }).resume !== undefined;
-}
 
 /** The graph LangGraph compiles from Tempo's builder. */
 export type CompiledTempo = ReturnType<ReturnType<typeof createTempoBuilder>["compile"]>;
@@ -158,7 +153,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
   override async stream(given: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
     const input = withoutStandInAnswers(given);
-    if (this.runGuard.refusedAnswers !== "ask_again" || !isResume(input)) return this.admittedStream(input, options);
+    if (this.runGuard.refusedAnswers !== "ask_again" || !answersCard(input)) return this.admittedStream(input, options);
     // Served: a refused answer raises its card again with the reason, instead of failing the run (which would leave
     // the thread in `error`, off Agent Inbox's list, its card unanswerable).
     let inner: AsyncIterable<unknown>;
@@ -222,7 +217,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const { settings } = this.runGuard;
     const events = (runOptions: RunOptions) => super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
     // An answer refused on the served graph raises its card again (`stream`): its input is checked there, not here.
-    const checkInput = this.runGuard.refusedAnswers === "ask_again" && isResume(input) ? () => undefined : checkRunInput;
+    const checkInput = this.runGuard.refusedAnswers === "ask_again" && answersCard(input) ? () => undefined : checkRunInput;
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
       return Promise.resolve()
