@@ -9,6 +9,7 @@
  * `Move the task matching "limits" to Thursday (day 4), slots 5-6` parses back
  * to the same request, and a step the user edited is read the same way.
  */
+import { weekdayName } from "../../../contracts/language.js";
 
 /** A part of the day: the first, middle or last third of its slots. */
 export type PartOfDay = "morning" | "afternoon" | "evening";
@@ -374,11 +375,8 @@ function unique(values: number[]): number[] {
   return [...new Set(values)];
 }
 
-/** Weekday names for step texts, 1 = Monday. */
-const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-
 /** "Thursday (day 4)" for a day index whose weekday is known, else "day 4". */
 export function dayLabel(day: number, weekdayOf: (day: number) => number | undefined): string {
   const weekday = weekdayOf(day);
-  return weekday === undefined ? `day ${day}` : `${WEEKDAY_NAMES[weekday]} (day ${day})`;
+  return weekday === undefined ? `day ${day}` : `${weekdayName(weekday, "en")} (day ${day})`;
 }
