@@ -5,7 +5,7 @@
  * write call that reached the state any other way (state written around the
  * run guard) has no approval and applies nothing (WRITE_NOT_APPROVED).
  *
- * A write its card's answer left undecided (a lone legacy response decides a batch's first write only) is recorded
+ * A write its card's answer left undecided (a lone legacy response naming a batch's first write decides it alone) is recorded
  * as held, with what its next card says of it: execute raises that card for it, and never applies it until a later
  * answer approves it.
  *

@@ -10,7 +10,7 @@
  *   tool:  approve → execute applies it once | edit → applies the edited arguments
  *          reject → execute chooses again, told why (with feedback, the planner reviews the plan first)
  *   batch: each write decided on its own; the approved ones apply in order, once each; all rejected → as a rejected
- *          single write; a lone legacy answer decides the first write only, and the rest come back on the next card
+ *          single write; a lone legacy answer naming the first write decides it alone, and the rest come back on the next card
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
@@ -76,7 +76,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // Already applied: it stays, and execute answers it from the log (it is not applied again).
       const given = logged.includes(write) ? { answer: { type: "approve" as const } } : answer;
       if (given.answer.type === "later") {
-        // Left undecided (a lone legacy answer decides the first write only): execute raises it on the next card.
+        // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
         await dependencies.approvals.hold(config.store, threadId, write, { summary: write.summary, reason: write.reason });
         later += 1;
         continue;

@@ -45,7 +45,7 @@ export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = n
 
 /**
  * A batch card: several writes proposed at once, one action request each, decided one by one (a v1 resume has
- * one decision per write). A lone legacy answer decides the first write only, so the legacy fields show that write,
+ * one decision per write). A lone legacy answer naming the first write decides it alone, so the legacy fields show that write,
  * and the rest come back on the next card: what a client shows is what its answer applies. Each action's description
  * opens with "Change k of n" in plain words (Agent Inbox previews a description's first characters as plain text);
  * the first also lists every change by number, since Agent Chat UI shows the first description for every action.

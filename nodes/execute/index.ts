@@ -248,7 +248,7 @@ async function applyApprovedWrites(
 
 /**
  * The open calls of an answered card: the approved ones apply, in order; the ones its answer left undecided (a lone
- * legacy answer decides a batch's first write only) come back on the next card, after a line saying where the
+ * legacy answer naming a batch's first write decides it alone) come back on the next card, after a line saying where the
  * proposal stands — or, when the step stopped on a failed write, are closed unapplied.
  */
 async function settleOpenCalls(
