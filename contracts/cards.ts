@@ -50,6 +50,11 @@ export const CONFIRM_PLAN_ACTION = "confirm_plan";
 export const ASK_USER_ACTION = "ask_user";
 /** The argument a question card's edit form fills in. */
 export const ANSWER_FIELD = "answer";
+/**
+ * The plan card's one argument: the plan as text, one step a line ("1. what to do — done when: how to tell"). An
+ * edit sends it back changed; `plan_steps` (a list of {content, done_when}, or its JSON text) is read too.
+ */
+export const PLAN_STEPS_FIELD = "steps";
 
 /** LangChain v1's decision types. */
 export const DECISION_TYPES = ["approve", "edit", "reject"] as const;

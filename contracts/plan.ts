@@ -41,3 +41,44 @@ export const PlanDecisionSchema = z
 
 export type PlanDecision = z.infer<typeof PlanDecisionSchema>;
 export type PlanStepDraft = z.infer<typeof PlanStepDraftSchema>;
+
+/** The label between a step and its done-when condition in a plan written as text, per language (both are read back). */
+const DONE_WHEN_LABEL = { en: "done when:", zh: "完成标志：" } as const;
+
+/**
+ * A plan as text a person reads and edits in a card's form field: one step a line, "1. what to do — done when: how
+ * to tell" (Agent Inbox and Agent Chat UI show a list argument as one line of JSON, a text argument as it is).
+ */
+export function planStepsText(steps: readonly PlanStepDraft[], language: "en" | "zh" = "en"): string {
+  return steps.map((step, index) => `${index + 1}. ${step.content} — ${DONE_WHEN_LABEL[language]} ${step.done_when}`).join("\n");
+}
+
+/**
+ * Reads a plan written as text back (the inverse of {@link planStepsText}): each non-empty line is a step, its
+ * numbering ("1.", "2)", "3、", "-") dropped; "— done when: …" (or "(done when: …)", "完成标志：…") gives its
+ * condition, and a line without one is done when the step itself is carried out. A JSON list of
+ * {content, done_when} is read as such. Undefined when no step is left.
+ */
+export function readPlanStepsText(text: string): PlanStepDraft[] | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("[")) {
+    try {
+      const parsed = PlanStepDraftSchema.array().min(1).safeParse(JSON.parse(trimmed));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const steps = trimmed
+    .split(/\r?\n/)
+    .map((line) => line.replace(/^\s*(?:\d+\s*[.)、．:：]|[-*•])\s*/u, "").trim())
+    .filter((line) => line !== "")
+    .map((line) => {
+      const split = /^(.*?)\s*(?:[—–-]+\s*|\(\s*|（\s*)?(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*[)）]?$/iu.exec(line);
+      const content = (split?.[1] ?? line).trim();
+      const doneWhen = (split?.[2] ?? "").trim();
+      const step = content || line;
+      return { content: step, done_when: doneWhen || `"${step}" is carried out` };
+    });
+  return steps.length > 0 ? steps : undefined;
+}

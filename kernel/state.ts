@@ -91,6 +91,12 @@ export type PendingInteraction = (
 ) & {
   /** Why the last answer to this card was refused, when the served graph raised it again (its card says so first). */
   refusal?: string;
+  /**
+   * The id of the assistant message that told the user so (the chat's last message while the card waits): it is
+   * replaced by the next refusal, and removed once the card is answered, so a proposal's calls and their answers
+   * stay next to each other.
+   */
+  refusalNoteId?: string;
 };
 
 /**

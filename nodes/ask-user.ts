@@ -13,12 +13,14 @@ import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { questionInterrupt, withRefusal } from "./confirm/interrupt-cards.js";
+import { withRefusalNoteRemoved } from "./confirm/human-response.js";
+import { languageOf } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
 import { now } from "./shared/messages.js";
 
 /** Builds the ask_user node. */
 export function createAskUserNode(dependencies: NodeDependencies) {
-  return (state: TempoState, config: LangGraphRunnableConfig) => askUser(state, config, dependencies);
+  return async (state: TempoState, config: LangGraphRunnableConfig) => withRefusalNoteRemoved(state.pending, await askUser(state, config, dependencies));
 }
 
 async function askUser(state: TempoState, config: LangGraphRunnableConfig, dependencies: NodeDependencies): Promise<TempoUpdate> {
@@ -30,7 +32,7 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   if (stale) return stale;
   const fromMessage = state.pendingAnswer !== null;
   // A question card's only answer is text (contracts/cards.ts reads it from any resume shape).
-  const reply = awaitHuman(withRefusal(questionInterrupt(pending.question), pending.refusal), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
+  const reply = awaitHuman(withRefusal(questionInterrupt(pending.question), pending.refusal, languageOf(state.messages)), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
   emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
 
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.

@@ -98,11 +98,21 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
     if (retried?.success) result = retried;
   }
   if (result.success) return { ok: true, arguments: result.data as Record<string, unknown> };
+  // Each problem names the value given (an edit form sends text: "expected number, received string" alone does not say which).
   const problems = result.error.issues
     .slice(0, 4)
-    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}`)
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}${givenValue(args, issue.path)}`)
     .join("; ");
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
+}
+
+/** " (given: "someday")" for the value at `path` of `args`, cut to 40 characters; "" when there is none. */
+function givenValue(args: unknown, path: ReadonlyArray<PropertyKey>): string {
+  let value: unknown = args;
+  for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  if (value === undefined || path.length === 0) return "";
+  const text = JSON.stringify(value) ?? String(value);
+  return ` (given: ${text.length > 40 ? `${text.slice(0, 39)}…` : text})`;
 }
 
 /** `args` with the text values of `keys` read as JSON (`fromJsonText`), or undefined when that changes none of them. */

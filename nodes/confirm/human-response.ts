@@ -7,11 +7,24 @@
  * interrupt's `responseSchema`, so LangGraph records no resume for the task
  * and the next resume is read afresh.
  */
+import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import { readCardResume, type Card, type CardAnswer, type CardResume } from "../../contracts/cards.js";
 import { InvalidResumeError, TempoError } from "../../errors/index.js";
+import type { PendingInteraction, TempoUpdate } from "../../kernel/state.js";
 import { emit } from "../../streaming/events.js";
+
+/**
+ * `update` with the note of a refused answer to `pending`'s card removed (server/run-guard.ts writes it while the
+ * card waits): the card is answered, so the note has done its job, and a proposal's calls get their answers right
+ * after them again. `update` as it is when there is no note.
+ */
+export function withRefusalNoteRemoved(pending: PendingInteraction | null, update: TempoUpdate): TempoUpdate {
+  const id = pending?.refusalNoteId;
+  if (!id || Object.keys(update).length === 0) return update;
+  return { ...update, messages: [new RemoveMessage({ id }), ...((update.messages as BaseMessage[] | undefined) ?? [])] };
+}
 
 /** Throws an InvalidResumeError describing what was expected. */
 export function rejectResume(message: string, details?: Record<string, unknown>): never {

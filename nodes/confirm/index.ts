@@ -14,14 +14,15 @@
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
-import { PlanStepDraftSchema } from "../../contracts/plan.js";
+import { PLAN_STEPS_FIELD, parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
+import { languageOf, type Language } from "../../contracts/language.js";
+import { PlanStepDraftSchema, readPlanStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { describeToolCall, findTool } from "../../tools/domain.js";
 import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { awaitHuman, isShortDismissal, rejectResume } from "./human-response.js";
+import { awaitHuman, isShortDismissal, rejectResume, withRefusalNoteRemoved } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
 import { answeredProposalText } from "../shared/card-answers.js";
@@ -39,6 +40,11 @@ import { argumentsSchema } from "../../tools/langchain-tools.js";
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
   return async function confirm(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    return withRefusalNoteRemoved(state.pending, await answerCard(state, config));
+  };
+
+  /** Raises the pending plan or write card and applies its answer. */
+  async function answerCard(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const pending = state.pending;
     if (!pending || pending.kind === "ask_user") return {};
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -47,10 +53,12 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) return stale;
 
+    // Tempo's own words on the card in the user's language (contracts/language.ts).
+    const language = languageOf(state.messages);
     // An answer that came as a plain user message is already in the conversation.
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
-      const answer = awaitHuman(withRefusal(planInterrupt(state.goal, state.planSteps), pending.refusal), state.pendingAnswer, readPlanAnswer, config);
+      const answer = awaitHuman(withRefusal(planInterrupt(state.goal, state.planSteps, language), pending.refusal, language), state.pendingAnswer, readPlanAnswer, config);
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
       const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
       return answerPlan(state, answer, fromMessage, config, leaves);
@@ -60,7 +68,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // Only a state written around the run guard gets here: a card with no proposal in the conversation.
       throw new TempoError("ILLEGAL_TRANSITION", "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.", { messageId: pending.messageId });
     }
-    const card = withRefusal(writeCard(writes, stepPosition(state), dependencies), pending.refusal);
+    const card = withRefusal(writeCard(writes, stepPosition(state), dependencies, language), pending.refusal, language);
     const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies)), config);
     // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
     // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
@@ -90,7 +98,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     }
     const update = answerWrites(state, proposal, decided, later, pending.then, config);
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
-  };
+  }
 }
 
 /** A write of the card once decided: the call as it applies (an edit's arguments), the answer, and an edit's description. */
@@ -156,14 +164,14 @@ function readPlanAnswer([answer]: CardAnswer[]): PlanAnswer {
 }
 
 /** The card for pending writes: one write's card, or a batch card of several. */
-function writeCard(tools: ProposedWrite[], step: StepPosition | null, dependencies: NodeDependencies): Card {
+function writeCard(tools: ProposedWrite[], step: StepPosition | null, dependencies: NodeDependencies, language: Language): Card {
   const schemas = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const definition = findTool(dependencies.domain, tool.name);
     if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
   }
   const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
-  return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name)) : batchInterrupt([first, ...rest], step, schemas);
+  return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name), language) : batchInterrupt([first, ...rest], step, schemas, language);
 }
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
@@ -212,14 +220,22 @@ function applyEdit(state: TempoState, edited: PlanStep[]): PlanStep[] {
   return revisePlan(state.planSteps, drafts, executionStarted(state.planSteps) ? state.planRevision + 1 : 0).steps;
 }
 
-/** The plan from an edit: its `plan_steps`, validated. */
+/**
+ * The plan from an edit: its `steps` text (one step a line, what the card's edit box shows), or a `plan_steps` list
+ * of {content, done_when} (or that list's JSON text), validated.
+ */
 function editedPlan(edited: Record<string, unknown>): PlanStep[] {
-  const args = parseTextValues(edited);
-  const steps = PlanStepDraftSchema.array().min(1).safeParse(args.plan_steps);
-  if (!steps.success) {
-    rejectResume('An "edit" of the plan needs args.args.plan_steps: a non-empty list of {content, done_when}.', { expected: ["edit"] });
+  const text = edited[PLAN_STEPS_FIELD];
+  const listed = parseTextValues(edited).plan_steps;
+  const drafts =
+    typeof text === "string" && listed === undefined ? readPlanStepsText(text) : listed !== undefined ? PlanStepDraftSchema.array().min(1).safeParse(listed).data : undefined;
+  if (!drafts) {
+    rejectResume(
+      `An "edit" of the plan needs its steps: args.args.${PLAN_STEPS_FIELD} as text, one step a line ("1. what to do — done when: how to tell"), or args.args.plan_steps: a non-empty list of {content, done_when}.`,
+      { expected: ["edit"] },
+    );
   }
-  return steps.data.map((step, index) => ({ id: `step-${index + 1}`, content: step.content, doneWhen: step.done_when, status: "pending" }));
+  return drafts.map((step, index) => ({ id: `step-${index + 1}`, content: step.content, doneWhen: step.done_when, status: "pending" }));
 }
 
 /** What the model reads for a write the user rejected. */

@@ -4,12 +4,41 @@
  * the legacy `HumanInterrupt` fields, and a markdown description a person
  * can read.
  */
-import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
+import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, PLAN_STEPS_FIELD, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
+import type { Language } from "../../contracts/language.js";
+import { planStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite } from "../../kernel/state.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
+
+/** The words of Tempo's own on a card, per language (what the tools and the user wrote is shown as it is). */
+const WORDS = {
+  en: {
+    planFor: "Plan for:",
+    planHow: "Approve to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback to have it revised.",
+    why: "Why:",
+    step: (index: number, total: number) => `Step ${index} of ${total}:`,
+    change: (index: number, total: number) => `Change ${index} of ${total}:`,
+    all: (total: number) => `All ${total} changes proposed together:`,
+    batchHow:
+      "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
+    writeHow: "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).",
+    refused: "Your last answer could not be used:",
+  },
+  zh: {
+    planFor: "计划：",
+    planHow: "批准即开始执行；也可以修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或拒绝并说明原因，计划会重新修订。",
+    why: "原因：",
+    step: (index: number, total: number) => `第 ${index} 步（共 ${total} 步）：`,
+    change: (index: number, total: number) => `第 ${index} 项修改（共 ${total} 项）：`,
+    all: (total: number) => `一起提出的全部 ${total} 项修改：`,
+    batchHow: "请逐项批准、修改或拒绝；批准的修改按顺序应用。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
+    writeHow: "批准即应用；也可以修改参数，或拒绝（说明原因时会重新审视计划；不说明时会换一个方案）。",
+    refused: "上一次的回答无法使用：",
+  },
+} as const;
 
 /** Where execution stands when a write is proposed: step `index` (from 1) of `total`. */
 export interface StepPosition {
@@ -18,14 +47,15 @@ export interface StepPosition {
   content: string;
 }
 
-/** The plan confirmation card: approve, edit the steps, or reject (with feedback: revise it). */
-export function planInterrupt(goal: string, plan: PlanStep[]): Card {
-  const args = { plan_steps: plan.map((step) => ({ content: step.content, done_when: step.doneWhen })) };
-  const description = [
-    `Plan for: ${goal}`,
-    renderPlan(plan, { doneWhen: "markdown" }),
-    "Approve to run it, edit the steps, or reject with feedback to have it revised.",
-  ].join("\n\n");
+/**
+ * The plan confirmation card: approve, edit the steps, or reject (with feedback: revise it). Its one argument,
+ * `steps`, is the plan as text, one step a line (`planStepsText`): both clients show a text argument as it is in an
+ * edit box, where a list would be one line of JSON.
+ */
+export function planInterrupt(goal: string, plan: PlanStep[], language: Language = "en"): Card {
+  const words = WORDS[language];
+  const args = { [PLAN_STEPS_FIELD]: planStepsText(plan.map((step) => ({ content: step.content, done_when: step.doneWhen })), language) };
+  const description = [`${words.planFor} ${goal}`, renderPlan(plan, { doneWhen: "markdown" }), words.planHow].join("\n\n");
   return buildCard("confirm_plan", [{ name: CONFIRM_PLAN_ACTION, args, description, allowed: CONFIRM_DECISIONS }], {
     action_request: { action: CONFIRM_PLAN_ACTION, args },
     config: CONFIRM_CONFIG,
@@ -34,8 +64,8 @@ export function planInterrupt(goal: string, plan: PlanStep[]): Card {
 }
 
 /** The write-tool card: what the write does, why, and where the plan stands. */
-export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = null, argsSchema?: Record<string, unknown>): Card {
-  const description = writeDescription(tool, step, "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).");
+export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = null, argsSchema?: Record<string, unknown>, language: Language = "en"): Card {
+  const description = writeDescription(tool, step, WORDS[language]);
   return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
     action_request: { action: tool.name, args: tool.arguments },
     config: CONFIRM_CONFIG,
@@ -50,16 +80,22 @@ export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = n
  * opens with "Change k of n" in plain words (Agent Inbox previews a description's first characters as plain text);
  * the first also lists every change by number, since Agent Chat UI shows the first description for every action.
  */
-export function batchInterrupt(tools: readonly [ProposedWrite, ...ProposedWrite[]], step: StepPosition | null = null, argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map()): Card {
+export function batchInterrupt(
+  tools: readonly [ProposedWrite, ...ProposedWrite[]],
+  step: StepPosition | null = null,
+  argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+  language: Language = "en",
+): Card {
+  const words = WORDS[language];
   const total = tools.length;
   const list = tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n");
   const actions = tools.map((tool, index) => {
-    const lines = [`Change ${index + 1} of ${total}: ${tool.summary}`];
-    if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
-    if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
+    const lines = [`${words.change(index + 1, total)} ${tool.summary}`];
+    if (tool.reason.trim()) lines.push(`**${words.why}** ${tool.reason.trim()}`);
+    if (step) lines.push(`**${words.step(step.index, step.total)}** ${step.content}`);
     if (index === 0) {
-      lines.push(`**All ${total} changes proposed together:**\n\n${list}`);
-      lines.push("Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change (as Agent Inbox sends) applies this one alone, and the others come back on the next card.");
+      lines.push(`**${words.all(total)}**\n\n${list}`);
+      lines.push(words.batchHow);
     }
     return writeAction(tool, lines.join("\n\n"), argsSchemas.get(tool.name));
   });
@@ -71,11 +107,11 @@ export function batchInterrupt(tools: readonly [ProposedWrite, ...ProposedWrite[
 }
 
 /** A write's markdown: what it does (its first line plain, for previews), why, where the plan stands, and how to answer. */
-function writeDescription(tool: ProposedWrite, step: StepPosition | null, howToAnswer: string): string {
+function writeDescription(tool: ProposedWrite, step: StepPosition | null, words: (typeof WORDS)[Language]): string {
   const lines = [tool.summary];
-  if (tool.reason.trim()) lines.push(`**Why:** ${tool.reason.trim()}`);
-  if (step) lines.push(`**Step ${step.index} of ${step.total}:** ${step.content}`);
-  lines.push(howToAnswer);
+  if (tool.reason.trim()) lines.push(`**${words.why}** ${tool.reason.trim()}`);
+  if (step) lines.push(`**${words.step(step.index, step.total)}** ${step.content}`);
+  lines.push(words.writeHow);
   return lines.join("\n\n");
 }
 
@@ -97,9 +133,9 @@ export function questionInterrupt(question: string): Card {
  * `card` raised again after its last answer was refused (the served graph does that instead of failing the run, which
  * would strand the thread): the reason opens its first description — what Agent Inbox shows — and the legacy one.
  */
-export function withRefusal(card: Card, refusal: string | undefined): Card {
+export function withRefusal(card: Card, refusal: string | undefined, language: Language = "en"): Card {
   if (!refusal) return card;
-  const note = `Your last answer could not be used: ${refusal}`;
+  const note = `${WORDS[language].refused} ${refusal}`;
   const requests = card.action_requests.map((request, index) => (index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request));
   return { ...card, action_requests: requests, actionRequests: requests, description: `${note}\n\n${card.description ?? ""}`.trimEnd() };
 }

@@ -73,7 +73,7 @@ describe("golden card JSON", () => {
         description:
           "Change 1 of 3: Place matrix-review on day 1 at slot 3\n\n**Why:** Both reviews fit Monday morning.\n\n**Step 1 of 2:** Place the reviews\n\n" +
           "**All 3 changes proposed together:**\n\n1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
-          "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change (as Agent Inbox sends) applies this one alone, and the others come back on the next card.",
+          "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
         arguments: { task_id: "matrix-review", day: 1, slot_start: 3 },
       },
       {
@@ -106,16 +106,12 @@ describe("golden card JSON", () => {
       { id: "step-2", content: "Add note x", doneWhen: "note x is in the list", status: "pending" },
     ]);
 
-    const args = {
-      plan_steps: [
-        { content: "List the notes", done_when: "list_notes was read" },
-        { content: "Add note x", done_when: "note x is in the list" },
-      ],
-    };
+    // The plan as text, one step a line: what both clients' edit boxes show and send back.
+    const args = { steps: "1. List the notes — done when: list_notes was read\n2. Add note x — done when: note x is in the list" };
     const description =
       "Plan for: organise my notes\n\n" +
       "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
-      "Approve to run it, edit the steps, or reject with feedback to have it revised.";
+      "Approve to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback to have it revised.";
     const requests = [{ name: "confirm_plan", args, description, arguments: args }];
     const configs = [{ action_name: "confirm_plan", allowed_decisions: ALLOWED, actionName: "confirm_plan", allowedDecisions: ALLOWED }];
     expectGolden(card, {

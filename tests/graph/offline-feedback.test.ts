@@ -63,7 +63,7 @@ describe("feedback on the offline policy's cards", () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [respond("not on Monday")]);
     expect(outcome.cards[0]?.action).toBe("confirm_plan");
-    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: "Place each pending review task into a free slot that fits it, not on Monday (day 1)" }, expect.anything()] } });
+    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringMatching(/^1\. Place each pending review task into a free slot that fits it, not on Monday \(day 1\) — done when: .+\n2\. /) } });
     expect(outcome.cards.slice(2).map((card) => card.args.day)).not.toContain(1);
     expect(outcome.said).toContain("I've changed the plan as you asked. Here is the plan: place the pending review tasks into free slots that fit them, then verify.");
   });
@@ -72,7 +72,7 @@ describe("feedback on the offline policy's cards", () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [respond("make it fun"), { type: "ignore", args: null }]);
     expect(outcome.said).toContain('Offline, I can\'t act on the feedback "make it fun" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.');
-    expect(outcome.cards[1]?.args.plan_steps).toEqual(outcome.cards[0]?.args.plan_steps);
+    expect(outcome.cards[1]?.args.steps).toEqual(outcome.cards[0]?.args.steps);
   });
 });
 

@@ -55,7 +55,9 @@ describe("a question card takes a plain answer, in every client's shape", () => 
       expect(cardOf(asked)?.description).toContain("Which day do you mean?");
 
       const planned = await send(tempo, config, answer(text));
-      expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Friday (day 5)' }] } });
+      // The card's own words follow the user's newest message that tells a language: "周五" is Chinese.
+      const doneWhen = text === "周五" ? "完成标志：" : "done when: ";
+      expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining(`1. Move "matrix review" to Friday (day 5) — ${doneWhen}`) } });
       const proposed = await send(tempo, config, accept);
       expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
       const done = await send(tempo, config, accept);
@@ -84,7 +86,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
     const tempo = await offlineTempo(halfPlacedWeek());
     const { config } = await start(tempo, "move the matrix review to day 9");
     const planned = await send(tempo, config, CLIENTS[0]![1]("move review-limits to Thursday"));
-    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "review-limits" to Thursday (day 4)' }] } });
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining('1. Move "review-limits" to Thursday (day 4) — done when: ') } });
   });
 
   test("an answer that names no day is asked about again, quoting it (not the same question word for word)", async () => {
@@ -96,7 +98,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
     expect(cardOf(again)?.description).not.toBe(cardOf(first)?.description);
     // The next answer still completes the original request.
     const planned = await send(tempo, config, CLIENTS[1]![1]("Saturday"));
-    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Saturday (day 6)' }] } });
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining('1. Move "matrix review" to Saturday (day 6) — done when: ') } });
   });
 
   test("an execute question answered with a name that matches nothing ends the step honestly, with the schedule unchanged", async () => {
@@ -116,13 +118,13 @@ describe("Tempo answers in the user's language", () => {
     const { config, result: asked } = await start(tempo, "把矩阵运算复习移到第9天");
     expect(cardOf(asked)?.description).toMatch(/^你的日程里没有这一天（共 7 天：第1天到第7天）。你指的是哪一天？/);
     const planned = await send(tempo, config, CLIENTS[3]![1]("周五"));
-    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { plan_steps: [{ content: '把 "矩阵运算复习" 移到 周五 (day 5)' }] } });
+    expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining('1. 把 "矩阵运算复习" 移到 周五 (day 5) — 完成标志：') } });
     expect(planned.messages.filter((message) => message.getType() === "ai").map(messageText).at(-1)).toBe('计划：把 "矩阵运算复习" 移到 周五 (day 5)。');
     await send(tempo, config, accept);
     const done = await send(tempo, config, accept);
     expect(done.finalAnswer).toMatch(/^完成：已把任务 matrix-review 从第2天第3-4节移到第5天第\d+-\d+节。$/);
     // Action names and argument keys stay ASCII.
-    expect(Object.keys(cardOf(planned)!.args)).toEqual(["plan_steps"]);
+    expect(Object.keys(cardOf(planned)!.args)).toEqual(["steps"]);
   });
 
   test("a Chinese user's execute question is Chinese, and an answer typed as an id (ASCII) keeps the reply Chinese", async () => {

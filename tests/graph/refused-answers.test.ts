@@ -49,6 +49,8 @@ describe("a refused answer on the served graph", () => {
     const card = again.value as Card;
     expect(card.action_requests.map((request) => request.args)).toEqual(TWO);
     expect(card.action_requests[0]!.description).toMatch(/^Your last answer could not be used: The edited arguments do not fit place/);
+    // The reason names the value the form sent, not only its type.
+    expect(card.action_requests[0]!.description).toContain('day: Invalid input: expected number, received string (given: "Monday")');
     expect(card.description).toBe(card.action_requests[0]!.description);
     const last = refused.messages.at(-1)!;
     expect(last.getType()).toBe("ai");
@@ -60,6 +62,10 @@ describe("a refused answer on the served graph", () => {
     const stale = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }], card_id: "f".repeat(32) }), config);
     expect((interruptsOf(stale)[0]!.value as Card).action_requests[0]!.description).toMatch(/^Your last answer could not be used: This answer is for another card/);
     expect(await placed()).toEqual([]);
+    // One note for the open card: the second refusal replaced the first, in place.
+    const notes = (messages: typeof stale.messages) => messages.filter((message) => String(message.content).startsWith("I could not use that answer"));
+    expect(notes(stale.messages).map((message) => message.id)).toEqual([last.id]);
+    expect(String(notes(stale.messages)[0]!.content)).toContain("This answer is for another card");
 
     // The next good answer is taken; the card it raised is gone, and nothing is refused any more.
     const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config);
@@ -67,6 +73,10 @@ describe("a refused answer on the served graph", () => {
     expect(done.phase).toBe("done");
     expect(done.pending).toBeNull();
     expect((await placed()).sort()).toEqual(["matrix-review", "review-limits"]);
+    // The answered card's note is gone: the proposal's calls are followed by their answers, as OpenAI requires.
+    expect(notes(done.messages)).toEqual([]);
+    const proposalAt = done.messages.findIndex((message) => (message as { tool_calls?: unknown[] }).tool_calls?.length === 2);
+    expect(done.messages.slice(proposalAt + 1, proposalAt + 3).map((message) => message.getType())).toEqual(["tool", "tool"]);
   });
 
   test("an answer to a thread that waits on no card is refused with a message, and the thread stays as it was", async () => {

@@ -41,13 +41,10 @@ test("task → plan confirmation → read tools → write confirmation → appli
   expect(first.planSteps.map((step) => [step.id, step.status])).toEqual([["step-1", "pending"], ["step-2", "pending"]]);
   expect(pinnedBlocksOf(first).plan).toContain("1. Read the current notes");
   expect(interruptsOf(first)).toHaveLength(1);
-  const planSteps = [
-    { content: "Read the current notes", done_when: "the notes are known" },
-    { content: "Add the new note", done_when: "list_notes shows it" },
-  ];
+  const planSteps = "1. Read the current notes — done when: the notes are known\n2. Add the new note — done when: list_notes shows it";
   const description = expect.stringMatching(/^Plan for: Add a note: call mom\n\n1\. Read the current notes {2}\n {3}\*done when:\* the notes are known\n2\. Add the new note/);
   const allowed = ["approve", "edit", "reject"];
-  const request = { name: "confirm_plan", args: { plan_steps: planSteps }, arguments: { plan_steps: planSteps }, description };
+  const request = { name: "confirm_plan", args: { steps: planSteps }, arguments: { steps: planSteps }, description };
   const review = { action_name: "confirm_plan", allowed_decisions: allowed, actionName: "confirm_plan", allowedDecisions: allowed };
   expect(interruptsOf(first)[0]?.value).toEqual({
     card_id: interruptsOf(first)[0]?.id,
@@ -56,7 +53,7 @@ test("task → plan confirmation → read tools → write confirmation → appli
     review_configs: [review],
     actionRequests: [request],
     reviewConfigs: [review],
-    action_request: { action: "confirm_plan", args: { plan_steps: planSteps } },
+    action_request: { action: "confirm_plan", args: { steps: planSteps } },
     config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
     description,
   });

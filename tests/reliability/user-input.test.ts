@@ -126,7 +126,7 @@ describe("resumes", () => {
     ["an unknown type", { type: "approve", args: null }, /Invalid resume value \{"type":"approve","args":null\} for confirm_plan/],
     ["a response without text", { type: "response", args: "  " }, /"response" needs its text in args/],
     ["an edit without args", { type: "edit", args: null }, /"edit" needs args \{ action, args/],
-    ["an edit with an empty plan", { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [] } } }, /needs args\.args\.plan_steps: a non-empty list/],
+    ["an edit with an empty plan", { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [] } } }, /needs its steps: args\.args\.steps as text, one step a line/],
     ["a list of two answers", [{ type: "accept", args: null }, { type: "ignore", args: null }], /The card has 1 action\(s\) but 2 responses came/],
     ["a number", 42, /Invalid resume value 42/],
   ];

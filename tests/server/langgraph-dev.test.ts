@@ -414,12 +414,15 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
   const thread = await client.threads.create();
   const config = { configurable: { user_id: user } };
   await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
-  await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { decisions: [{ type: "approve" }] } }, config });
   // What Agent Inbox lists and opens: the server's thread, its status and cached interrupts.
   const cardOf = async () => {
     const listed = await client.threads.get(thread.thread_id);
     return { status: listed.status, card: Object.values(listed.interrupts ?? {}).flat()[0]?.value as Card | undefined };
   };
+  // The plan card's edit box holds the plan as text, one step a line; Accept echoes it untouched.
+  const plan = (await cardOf()).card!.action_requests[0]!;
+  expect(plan.args).toEqual({ steps: expect.stringMatching(/^1\. .+ — done when: .+\n2\. .+ — done when: /) });
+  expect(await answerAsAgentInbox(user, thread.thread_id, { type: "accept", args: { action: plan.name, args: plan.args } })).not.toContain("event: error");
   const first = await cardOf();
   expect(first.status).toBe("interrupted");
   expect(first.card!.action_requests).toHaveLength(8);
@@ -481,7 +484,7 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
   expect(response.status).toBe(200);
   expect(await response.text()).not.toContain("event: error");
   const planned = await client.threads.getState(thread.thread_id);
-  const card = planned.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string; args: { plan_steps?: Array<{ content: string }> } }> };
-  expect(card.action_requests[0]).toMatchObject({ name: "confirm_plan", args: { plan_steps: [{ content: 'Move "matrix review" to Friday (day 5)' }] } });
+  const card = planned.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string; args: { steps?: string } }> };
+  expect(card.action_requests[0]).toMatchObject({ name: "confirm_plan", args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday \(day 5\) — done when: /) } });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 }, 240_000);

@@ -138,7 +138,7 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     // Request 2: the plan card is a `confirm_request`.
     expect(planned.find((chunk) => chunk.ext.kind === "confirm_request")?.ext).toMatchObject({
       node: "confirm",
-      interrupt: { action_request: { action: "confirm_plan", args: { plan_steps: [{ content: "Add the note", done_when: "list_notes shows it" }] } } },
+      interrupt: { action_request: { action: "confirm_plan", args: { steps: "1. Add the note — done when: list_notes shows it" } } },
     });
     expect(planned.at(-1)?.ext).toMatchObject({ kind: "finish", phase: "waiting_confirm", waiting: true });
 
