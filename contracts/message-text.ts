@@ -16,6 +16,18 @@ export function isHiddenId(id: unknown): boolean {
   return typeof id === "string" && id.startsWith(HIDDEN_ID_PREFIX);
 }
 
+/**
+ * The id prefix of Tempo's progress lines in the conversation ("Step 2 of 3: …", the execute node's announcement of
+ * a step): Agent Chat UI draws the messages of a thread's state, not Tempo's `custom` status events, so a step's
+ * start is an assistant message a person sees. The prompts leave them out (they say nothing the plan does not).
+ */
+export const PROGRESS_ID_PREFIX = "progress-";
+
+/** True for a progress line (or its id). */
+export function isProgressId(id: unknown): boolean {
+  return typeof id === "string" && id.startsWith(PROGRESS_ID_PREFIX);
+}
+
 /** Content part types that carry a model's reasoning, not its answer. */
 const REASONING_PARTS = new Set(["reasoning", "reasoning_content", "thinking", "redacted_thinking"]);
 

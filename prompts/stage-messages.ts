@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { messageText, oneLine } from "../contracts/message-text.js";
+import { isProgressId, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
@@ -80,6 +80,8 @@ export function answersAfterCalls(workspace: readonly BaseMessage[]): BaseMessag
 export function renderConversation(messages: BaseMessage[]): string {
   return messages
     .map((message) => {
+      // Progress lines ("Step 2 of 3: …") are for the person watching; the plan says the same to the model.
+      if (isProgressId(message.id)) return "";
       if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
       if (message.getType() === "human") return `user: ${messageText(message)}`;
       if (message.getType() === "ai") {

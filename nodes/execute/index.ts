@@ -42,6 +42,8 @@ import { unansweredCalls } from "../../kernel/proposal.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
+import { languageOf } from "../../contracts/language.js";
+import { PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
@@ -77,10 +79,12 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     }
 
     const stepIndex = state.planSteps.indexOf(step);
-    // Announce a step once, on its first visit.
-    if (state.workspaceMessageIds.length === 0) {
-      emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
-    }
+    // Announce a step once, on its first visit: a status event, and a progress line in the conversation (what Agent
+    // Chat UI shows while the step runs), given with whatever this round returns.
+    // A plan of one step has nothing to count: its status event alone.
+    const firstVisit = state.workspaceMessageIds.length === 0;
+    const announcement = firstVisit && state.planSteps.length > 1 ? stepAnnouncement(state, stepIndex) : undefined;
+    if (firstVisit) emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState = state.liveState || (await readLiveState(dependencies, config, state.currentStepId));
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
@@ -89,9 +93,23 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
-    if (!decision.ok) return { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) };
-    return { ...fresh, ...(await applyDecision(state, decision.value, context, dependencies, config)) };
+    if (!decision.ok) return announced(announcement, { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) });
+    return announced(announcement, { ...fresh, ...(await applyDecision(state, decision.value, context, dependencies, config)) });
   };
+}
+
+/** The progress line that opens step `index` in the conversation: "Step 2 of 3: …" in the user's language. */
+function stepAnnouncement(state: TempoState, index: number): AIMessage {
+  const step = state.planSteps[index]!;
+  const total = state.planSteps.length;
+  const content = languageOf(state.messages) === "zh" ? `第 ${index + 1} 步（共 ${total} 步）：${step.content}` : `Step ${index + 1} of ${total}: ${step.content}`;
+  return new AIMessage({ id: `${PROGRESS_ID_PREFIX}${newId("step")}`, content });
+}
+
+/** `update` with the step's progress line before the messages it adds (when the step was announced in this round). */
+function announced(announcement: AIMessage | undefined, update: TempoUpdate): TempoUpdate {
+  if (!announcement) return update;
+  return { ...update, messages: [announcement, ...((update.messages as BaseMessage[] | undefined) ?? [])] };
 }
 
 /**

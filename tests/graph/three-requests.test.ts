@@ -81,8 +81,11 @@ test("task → plan confirmation → read tools → write confirmation → appli
   expect(transcript(third.messages)).toEqual([
     "human:Add a note: call mom",
     "ai:Two steps: look, then add.",
+    // Each step opens with a progress line (what Agent Chat UI shows while it runs; prompts leave it out).
+    "ai:Step 1 of 2: Read the current notes",
     'ai:Reading notes.|calls:list_notes({})',
     "tool:1. buy milk",
+    "ai:Step 2 of 2: Add the new note",
     'ai:Adding it.|calls:add_note({"text":"call mom"})',
     "tool:added note 2: call mom",
     'ai:Checking.|calls:list_notes({})',
