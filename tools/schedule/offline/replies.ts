@@ -9,6 +9,11 @@ import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-
 
 export { languageOf };
 
+/** The policy's words in the user's language: `english`, or `chinese` for a Chinese-speaking user. */
+export function say(language: Language, english: string, chinese: string): string {
+  return language === "zh" ? chinese : english;
+}
+
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
   if (language === "zh") {
@@ -155,6 +160,12 @@ export function summaryInChinese(summary: string): string {
     .replace(/get_overview reports ([\d,]+) pending review task\(s\)/, "日程显示还有 $1 个复习任务待安排")
     .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
     .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
+    .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
+    .replace(/; skipped: /, "；跳过：")
+    .replace(/; left pending: /, "；仍待安排：")
+    .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+    .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
+    .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
     .replace(/ embedded in host (\S+)/g, "（嵌入 $1）");
 }
