@@ -136,10 +136,18 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const lines = [
     heading,
     ...steps.map((step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`),
-    ...(input.stillPending ?? []).map((line) => (zh ? line.replace(/^Still pending: /, "仍待安排：") : line)),
+    ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
   if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
   return lines.join("\n");
+}
+
+/** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
+function stillPendingInChinese(line: string): string {
+  return line
+    .replace(/^Still pending: /, "仍待安排：")
+    .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
+    .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它");
 }
 
 const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
@@ -154,6 +162,9 @@ export function summaryInChinese(summary: string): string {
     .replace(/^not carried out: /, "未执行：")
     .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
     .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
+    .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
+    .replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — ")
+    .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
     .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
     .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
     .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
