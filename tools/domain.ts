@@ -11,6 +11,7 @@
  * data.
  */
 import type { z } from "zod";
+import type { Language } from "../contracts/language.js";
 
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
 export type ToolKind = "read" | "write";
@@ -80,10 +81,10 @@ export interface ToolDomain<TState = any> {
    */
   preflight?: { tool: string; arguments: Record<string, unknown> };
   /**
-   * Optional: a write call in words a person reads on its confirmation card (names, days, places), or
-   * undefined to show the tool name and its arguments.
+   * Optional: a write call in words a person reads on its confirmation card (names, days, places), in the user's
+   * language (`contracts/language.ts`; English when not given), or undefined to show the tool name and its arguments.
    */
-  describeCall?(state: TState, tool: string, args: Record<string, unknown>): string | undefined;
+  describeCall?(state: TState, tool: string, args: Record<string, unknown>, language?: Language): string | undefined;
   /**
    * Optional: the items still open in `state` (e.g. pending review tasks). Deliver names the ones a task
    * was about that are still open, so an answer never claims more than happened.
@@ -100,9 +101,12 @@ export function findTool<TState>(domain: ToolDomain<TState>, name: string): Doma
   return domain.tools.find((tool) => tool.name === name);
 }
 
-/** A write call as its confirmation card names it: the domain's description, or the tool and its arguments. */
-export async function describeToolCall<TState>(domain: ToolDomain<TState>, userId: string, tool: string, args: Record<string, unknown>): Promise<string> {
+/**
+ * A write call as its confirmation card names it — the one text cards, chat and the final answer use for it
+ * (`ProposedWrite.summary`): the domain's description in the user's `language`, or the tool and its arguments.
+ */
+export async function describeToolCall<TState>(domain: ToolDomain<TState>, userId: string, tool: string, args: Record<string, unknown>, language: Language = "en"): Promise<string> {
   const fallback = `${tool} ${JSON.stringify(args)}`;
   if (!domain.describeCall) return fallback;
-  return domain.describeCall(await domain.load(userId), tool, args) ?? fallback;
+  return domain.describeCall(await domain.load(userId), tool, args, language) ?? fallback;
 }

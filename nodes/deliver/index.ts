@@ -43,7 +43,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const report = built.outcome.kind !== "completed" ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
     const factual = mechanicalSummary(report);
     // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote them).
-    const told = factsInLanguage(factual, languageOf(state.messages));
+    const language = languageOf(state.messages);
+    const told = factsInLanguage(factual, language);
     let summary: string;
     let messageId: string | undefined;
     let lastError = state.lastError;
@@ -66,7 +67,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
-    const decisions = decisionsLine(cardDecisions(taskMessages(state)));
+    const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
     if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
@@ -128,7 +129,16 @@ export function factsInLanguage(factual: string, language: Language): string {
         .replace(/^Still pending: /, "仍未完成：")
         .replace(/^Changes applied \(they stay\): /, "已应用的修改（保留）：")
         .replace(/^Approved but not applied: /, "已批准但未应用：")
-        .replace(/^Note: /, "备注："),
+        .replace(/^Note: /, "备注：")
+        // The report's own phrases (`judgeOutcome`, `buildTaskReport`, `nameWrites`); what they quote stays as it is.
+        .replace(/^(结果：.*? — )all (\d+) step\(s\) done/, "$1全部 $2 个步骤已完成")
+        .replace(/^(结果：.*? — )(\d+) of (\d+) step\(s\) done; /, "$1完成了 $3 个步骤中的 $2 个；")
+        .replace(/^(结果：.*? — )every step finished, but (\d+) item\(s\) are still pending: /, "$1每个步骤都完成了，但还有 $2 项未完成：")
+        .replace(/；(\d+) step\(s\) were not run$/, "；$1 个步骤没有执行")
+        .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
+        .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
+        .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它")
+        .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),
     )
     .join("\n");
 }

@@ -96,7 +96,7 @@ export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" 
 const COMPLETION_CLAIM =
   /\b(all (done|set|finished|placed|arranged|complete)|everything (is|was|has been) (done|placed|arranged|finished|complete)|is (all )?arranged|fully (done|arranged|complete)|completed successfully|successfully completed|every \w+( \w+)? (has|have|was|were) (a place|been placed|placed|done))\b|全部完成|都安排好|已全部/i;
 // Words that admit something is left.
-const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped)\b|未|没有|剩|失败/i;
+const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped)\b|未|没有|剩|失败|待安排|跳过|拒绝/i;
 
 /**
  * What the model's answer claims beyond the report, or "" when it holds: for a task that did not

@@ -1,41 +1,49 @@
 /**
- * Write calls in words a person reads on a confirmation card: the task by
+ * Write calls in words a person reads on a confirmation card, in the user's language: the task by
  * name (its id is in the card's arguments), the day as its weekday and week (what the window maps the
- * day index to), and the slot range — `Place "Review: limits"
- * on Wed, week 1 (day 3), slots 5–6`.
+ * day index to), and the slot range — `Place "Review: limits" on Wed, week 1 (day 3), slots 5–6`, or for a
+ * Chinese user `安排 "Review: limits" 到 周三，第1周（第3天），第5–6节`. Task names stay as the data has them.
  */
+import { weekdayName, type Language } from "../../contracts/language.js";
 import { dayOfWeekName, taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
-export function describeScheduleCall(state: ScheduleState, tool: string, args: Record<string, unknown>): string | undefined {
+export function describeScheduleCall(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language = "en"): string | undefined {
   const task = (id: unknown) => state.tasks.find((candidate) => candidate.id === id);
+  const zh = language === "zh";
+  const at = (range: SlotRange) => where(state, range, language);
+  const now = (found: ScheduleTask) => places(state, found, language);
   switch (tool) {
     case "place":
     case "move": {
       const found = task(args.task_id);
       if (!found) return undefined;
-      const target = rangeAt(args.day, args.slot_start, lengthOf(found));
-      const from = tool === "move" && taskSlots(found)[0] ? ` from ${where(state, taskSlots(found)[0]!)}` : "";
-      return `${tool === "place" ? "Place" : "Move"} ${label(found)}${from} ${tool === "place" ? "on" : "to"} ${target ? where(state, target) : "?"}`;
+      const range = rangeAt(args.day, args.slot_start, lengthOf(found));
+      const target = range ? at(range) : "?";
+      const current = tool === "move" ? taskSlots(found)[0] : undefined;
+      if (zh) return tool === "place" ? `安排 ${label(found)} 到 ${target}` : `把 ${label(found)}${current ? ` 从 ${at(current)}` : ""} 移到 ${target}`;
+      return `${tool === "place" ? "Place" : "Move"} ${label(found)}${current ? ` from ${at(current)}` : ""} ${tool === "place" ? "on" : "to"} ${target}`;
     }
     case "swap": {
       const first = task(args.first_task_id);
       const second = task(args.second_task_id);
       if (!first || !second) return undefined;
-      return `Swap ${label(first)} (${places(state, first)}) with ${label(second)} (${places(state, second)})`;
+      return zh ? `交换 ${label(first)}（${now(first)}）和 ${label(second)}（${now(second)}）` : `Swap ${label(first)} (${now(first)}) with ${label(second)} (${now(second)})`;
     }
     case "unplace": {
       const found = task(args.task_id);
-      return found ? `Take ${label(found)} off ${places(state, found)}; it is pending again` : undefined;
+      if (!found) return undefined;
+      return zh ? `把 ${label(found)} 从 ${now(found)} 撤下，它重新待安排` : `Take ${label(found)} off ${now(found)}; it is pending again`;
     }
     case "batch_move": {
       const moves = Array.isArray(args.moves) ? (args.moves as Array<Record<string, unknown>>) : [];
       const lines = moves.map((move) => {
         const found = task(move.task_id);
         const target = found ? rangeAt(move.day, move.slot_start, lengthOf(found)) : undefined;
-        return found && target ? `${label(found)} to ${where(state, target)}` : `${String(move.task_id)} to day ${String(move.day)}`;
+        if (found && target) return zh ? `${label(found)} 到 ${at(target)}` : `${label(found)} to ${at(target)}`;
+        return zh ? `${String(move.task_id)} 到第${String(move.day)}天` : `${String(move.task_id)} to day ${String(move.day)}`;
       });
-      return `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
+      return zh ? `一起移动 ${moves.length} 个任务：${lines.join("；")}` : `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
     }
     default:
       return undefined;
@@ -58,15 +66,21 @@ function rangeAt(day: unknown, start: unknown, length: number): SlotRange | unde
   return typeof day === "number" && typeof start === "number" ? { day, start, end: start + length - 1 } : undefined;
 }
 
-/** `Wed, week 1 (day 3), slots 5–6`. */
-function where(state: ScheduleState, range: SlotRange): string {
+/** `Wed, week 1 (day 3), slots 5–6`, or `周三，第1周（第3天），第5–6节`. */
+function where(state: ScheduleState, range: SlotRange, language: Language): string {
   const mapping = state.window.days.find((day) => day.dayIndex === range.day);
+  const slots = range.start === range.end ? `${range.start}` : `${range.start}–${range.end}`;
+  if (language === "zh") {
+    const day = mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${range.day}天）` : `第${range.day}天`;
+    return `${day}，第${slots}节`;
+  }
   const day = mapping ? `${dayOfWeekName(mapping.dayOfWeek)}, week ${mapping.week} (day ${range.day})` : `day ${range.day}`;
-  return `${day}, ${range.start === range.end ? `slot ${range.start}` : `slots ${range.start}–${range.end}`}`;
+  return `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
 }
 
 /** Where a task is now, or "not on the schedule". */
-function places(state: ScheduleState, task: ScheduleTask): string {
+function places(state: ScheduleState, task: ScheduleTask, language: Language): string {
   const ranges = taskSlots(task);
-  return ranges.length === 0 ? "not on the schedule" : ranges.map((range) => where(state, range)).join("; ");
+  if (ranges.length === 0) return language === "zh" ? "不在日程上" : "not on the schedule";
+  return ranges.map((range) => where(state, range, language)).join(language === "zh" ? "；" : "; ");
 }

@@ -23,9 +23,10 @@ import { parseFreeRuns, parseOverflowCount, parseTaskListing, type ListedTask } 
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
-import { section, type PromptView, type RoundView } from "./prompt-reading.js";
-import { cannotActOn } from "./replies.js";
-import { dayLabel, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
+import { section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
+import { cannotActOn, say, summaryInChinese } from "./replies.js";
+import { dayLabelIn, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
+import type { Language } from "../../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
 import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
@@ -156,10 +157,11 @@ function readWeek(view: PromptView, speak: string): Decision {
 /** The arrange step's decision. */
 export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard = Number.POSITIVE_INFINITY): Decision {
   const { rounds } = view;
+  const language = userLanguage(view);
   const memory = readMemory(section(view.context, "scratchpad"));
   const readListing = (speak: string) => readWeek(view, speak);
   const last = rounds.at(-1);
-  if (!last) return readListing("Reading the review tasks.");
+  if (!last) return readListing(say(language, "Reading the review tasks.", "正在读取复习任务。"));
 
   const lastWrite = rounds.findLastIndex((round) => round.name === "place" || round.name === "update_working_memory");
   const reads = rounds.slice(lastWrite + 1);
@@ -168,11 +170,11 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
     // A listing cut at 100 lines may hide pending tasks: list the pending ones on their own (the first listing still
     // gives the placed ones, for the day loads).
     const pendingListing = reads.find((round) => round.name === "list_tasks" && round.arguments.status === "pending" && !round.summarised);
-    if (!pendingListing && parseOverflowCount(listing.result) > 0) return read("Listing the pending tasks on their own.", "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
+    if (!pendingListing && parseOverflowCount(listing.result) > 0) return read(say(language, "Listing the pending tasks on their own.", "正在单独列出待安排的任务。"), "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
     const tasks = [...parseTaskListing(listing.result).filter((task) => task.kind !== "pending"), ...parseTaskListing((pendingListing ?? listing).result).filter((task) => task.kind === "pending")];
-    return planFromReads(reads, tasks, memory, request, facts, end, writesPerCard);
+    return planFromReads(reads, tasks, memory, request, facts, end, writesPerCard, language);
   }
-  if (!Array.isArray(memory.plan)) return readListing("Reading the week again.");
+  if (!Array.isArray(memory.plan)) return readListing(say(language, "Reading the week again.", "正在重新读取本周日程。"));
 
   // Plan mode: the plan goes out as one batch card (or cards of `writesPerCard`); once one is answered, act on
   // what the answers said, then propose the rest.
@@ -181,10 +183,14 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   const proposedIds = new Set(proposed.map((round) => String(round.arguments.task_id)));
   const lastProposed = Math.max(-1, ...memory.plan.map((entry, index) => (proposedIds.has(entry.id) ? index : -1)));
   const plan = memory.plan.slice(lastProposed + 1);
-  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end, readListing) : undefined;
+  const answered = proposed.length > 0 ? afterBatch(proposed, { ...memory, plan }, facts, end, readListing, language) : undefined;
   if (answered) return answered;
-  if (plan.length === 0) return memory.more ? readListing("Reading the week again for the rest of the tasks.") : finishArrange(memory, end);
-  return proposeCard(plan, memory, facts, end, writesPerCard);
+  if (plan.length === 0) return memory.more ? readListing(readAgainForTheRest(language)) : finishArrange(memory, end, language);
+  return proposeCard(plan, memory, facts, end, writesPerCard, language);
+}
+
+function readAgainForTheRest(language: Language): string {
+  return say(language, "Reading the week again for the rest of the tasks.", "正在重新读取本周日程，安排其余任务。");
 }
 
 /**
@@ -192,15 +198,20 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
  * when it goes in the same decision). A card that holds the rest of the plan ends the step once every placement
  * applies unchanged (then), with the summary the step would give then.
  */
-function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, writesPerCard: number, before: Call[] = [], preface = ""): Decision {
+function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, writesPerCard: number, language: Language, before: Call[] = [], preface = ""): Decision {
   const card = plan.slice(0, writesPerCard);
-  const where = (entry: PlannedPlacement) => `${entry.id} on ${dayLabel(entry.day, (day) => weekdayOf(facts, day))} slots ${entry.start}-${entry.end}`;
+  const day = (entry: PlannedPlacement) => dayLabelIn(entry.day, (candidate) => weekdayOf(facts, candidate), language);
+  const where = (entry: PlannedPlacement) => say(language, `${entry.id} on ${day(entry)} slots ${entry.start}-${entry.end}`, `${entry.id} 到${day(entry)}第${entry.start}-${entry.end}节`);
   const last = card.length === plan.length && !memory.more;
   const then: Then | undefined = last ? { action: end, goalCheck: arrangeSummary({ ...memory, plan: [] }) } : undefined;
+  const placing =
+    card.length === 1
+      ? say(language, `Placing task ${where(card[0]!)}.`, `安排任务 ${where(card[0]!)}。`)
+      : say(language, `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`, `安排 ${card.length} 个任务：${card.map(where).join("；")}。`);
   return proposeAll(
-    `${preface}${card.length === 1 ? `Placing task ${where(card[0]!)}.` : `Placing ${card.length} tasks: ${card.map(where).join("; ")}.`}`,
+    `${preface}${placing}`,
     [...before, ...card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }))],
-    `the placement plan puts them there (${plan.length} placement(s) left)`,
+    say(language, `the placement plan puts them there (${plan.length} placement(s) left)`, `安排计划把它们放在这里（还剩 ${plan.length} 项安排）`),
     then,
   );
 }
@@ -210,18 +221,18 @@ function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: Wee
  * or re-planned under their feedback; a placement that failed (an edit took its room, say) sends the step back to
  * read the week and place what is still pending. Undefined when every placement applied: the rest of the plan goes on.
  */
-function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, readWeekAgain: (speak: string) => Decision): Decision | undefined {
+function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, readWeekAgain: (speak: string) => Decision, language: Language): Decision | undefined {
   const rejected = batch.filter((round) => isRejected(round.result));
   const failed = batch.some((round) => round.result.startsWith("error:"));
   if (rejected.length === 0) {
-    if (failed) return readWeekAgain("A placement failed; reading the week again.");
+    if (failed) return readWeekAgain(say(language, "A placement failed; reading the week again.", "有一项安排没有成功，正在重新读取本周日程。"));
     if (Array.isArray(memory.plan) && memory.plan.length > 0) return undefined;
-    return memory.more ? readWeekAgain("Reading the week again for the rest of the tasks.") : finishArrange({ ...memory, plan: [] }, end);
+    return memory.more ? readWeekAgain(readAgainForTheRest(language)) : finishArrange({ ...memory, plan: [] }, end, language);
   }
   let next: ArrangeMemory = memory;
   const said: string[] = [];
   for (const round of rejected) {
-    const answer = afterRejection(round, next, facts);
+    const answer = afterRejection(round, next, facts, language);
     next = answer.memory;
     said.push(answer.speak);
   }
@@ -231,7 +242,7 @@ function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts,
 }
 
 /** After reading the tasks (and the free runs): find room, choose the placements, write the plan. */
-function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard: number): Decision {
+function planFromReads(after: RoundView[], listing: ListedTask[], memory: ArrangeMemory, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard: number, language: Language): Decision {
   const pending = listing.filter((task) => task.kind === "pending");
   const leftOut: string[] = [];
   const alreadyPlaced: string[] = [];
@@ -252,19 +263,19 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   const candidates = scope.filter((task) => !memory.skip.includes(task.id));
   if (candidates.length === 0) {
     const placedNote = alreadyPlaced.length > 0 && !Array.isArray(memory.plan) ? `${alreadyPlaced.join(", ")} already on the schedule` : "";
-    return finishArrange({ ...memory, plan: [], leftOut }, end, placedNote);
+    return finishArrange({ ...memory, plan: [], leftOut }, end, language, placedNote);
   }
 
   const searches = after.filter((round) => round.name === "find_free" && !round.summarised);
   const shortest = Math.min(...candidates.map((task) => task.duration));
-  if (searches.length === 0) return read(`Looking for free runs for ${candidates.length} task(s).`, "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
+  if (searches.length === 0) return read(say(language, `Looking for free runs for ${candidates.length} task(s).`, `正在为 ${candidates.length} 个任务查找空闲时段。`), "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
   // A list of free runs cut at 100 lines goes on from the last day it reached (runs seen twice count once).
   const lastSearch = searches.at(-1)!.result;
   const lastDay = parseFreeRuns(lastSearch).at(-1)?.day;
   const windowEnd = Number(/on days [\d,-]*?(\d+) slots/.exec(lastSearch)?.[1] ?? 0);
   if (parseOverflowCount(lastSearch) > 0 && lastDay !== undefined && lastDay < windowEnd && searches.length < 20) {
     const days = Array.from({ length: windowEnd - lastDay + 1 }, (_, offset) => lastDay + offset);
-    return read("Looking for the rest of the free runs.", "find_free", { min_length: shortest, days, limit: 100 }, "the list of free runs was cut");
+    return read(say(language, "Looking for the rest of the free runs.", "正在查找其余的空闲时段。"), "find_free", { min_length: shortest, days, limit: 100 }, "the list of free runs was cut");
   }
   const seen = new Set<string>();
   // Runs too short for every task in scope are left out (the first search may have asked for a shorter length).
@@ -299,15 +310,16 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
   const placedIds = new Set(placements.map((entry) => entry.id));
   for (const task of candidates) if (!placedIds.has(task.id)) leftOut.push(`${task.id} (no free slot fits)`);
   const next: ArrangeMemory = { ...memory, plan: placements, leftOut, more: false };
-  if (placements.length === 0) return finishArrange(next, end);
+  if (placements.length === 0) return finishArrange(next, end, language);
   // The plan goes into working memory (it must survive the compression of older tool rounds) and its first card
   // out, in one decision.
   const kept = fitted(next);
-  return proposeCard(kept.plan as PlannedPlacement[], kept, facts, end, writesPerCard, [memoryCall(kept)], `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory. `);
+  const found = say(language, `Found room for ${placements.length} of ${candidates.length} task(s); keeping the placement plan in working memory. `, `为 ${candidates.length} 个任务中的 ${placements.length} 个找到了位置。`);
+  return proposeCard(kept.plan as PlannedPlacement[], kept, facts, end, writesPerCard, language, [memoryCall(kept)], found);
 }
 
 /** A rejected placement: skip the task, or re-plan it under the feedback's constraint. */
-function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts): { memory: ArrangeMemory; speak: string } {
+function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts, language: Language): { memory: ArrangeMemory; speak: string } {
   const taskId = String(round.arguments.task_id);
   const day = Number(round.arguments.day);
   const start = Number(round.arguments.slot_start);
@@ -316,7 +328,7 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   if (feedback.kind !== "constrain") {
     const speak = feedback.kind === "unclear"
       ? cannotActOn(feedback.text, { en: `so I'm leaving task ${taskId} pending`, zh: `任务 ${taskId} 先保持待安排` })
-      : `Skipping task ${taskId}: you rejected its placement.`;
+      : say(language, `Skipping task ${taskId}: you rejected its placement.`, `跳过任务 ${taskId}：你拒绝了它的安排。`);
     return { memory: { ...memory, skip: [...memory.skip, taskId] }, speak };
   }
   const limits: Avoid = { ...(memory.avoid.get(taskId) ?? { notDays: [] }) };
@@ -329,7 +341,7 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   if (feedback.later && Number.isFinite(start)) limits.from = Math.max(limits.from ?? 1, start + 1);
   if (feedback.earlier && Number.isFinite(start)) limits.to = Math.min(limits.to ?? Number.POSITIVE_INFINITY, start - 1);
   const avoid = new Map(memory.avoid).set(taskId, limits);
-  return { memory: { ...memory, avoid, plan: "reread" }, speak: `Understood: finding task ${taskId} another place (${text}).` };
+  return { memory: { ...memory, avoid, plan: "reread" }, speak: say(language, `Understood: finding task ${taskId} another place (${text}).`, `明白：为任务 ${taskId} 另找位置（${text}）。`) };
 }
 
 /** The step's summary at its end: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
@@ -341,9 +353,12 @@ function arrangeSummary(memory: ArrangeMemory, note = ""): string {
 }
 
 /** The end of the step, with its summary. */
-function finishArrange(memory: ArrangeMemory, end: Finish, note = ""): Decision {
+function finishArrange(memory: ArrangeMemory, end: Finish, language: Language, note = ""): Decision {
   const summary = arrangeSummary(memory, note);
   const rest = summary.slice("every placement the plan had room for was proposed".length);
-  const speak = rest ? `Every placement that fits was proposed${rest}.` : "Every pending review task in scope has been proposed a place.";
+  const speak =
+    language === "zh"
+      ? rest ? `${summaryInChinese(summary)}。` : "范围内每个待安排的复习任务都已提出安排。"
+      : rest ? `Every placement that fits was proposed${rest}.` : "Every pending review task in scope has been proposed a place.";
   return finish(end, speak, summary, "no placement is left to propose");
 }

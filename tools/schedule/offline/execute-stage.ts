@@ -13,8 +13,8 @@ import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import type { Language } from "../../../contracts/language.js";
 import { messageText } from "../../../contracts/message-text.js";
 import { currentStepOf, goalOf, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
-import { cannotActOn, finalAnswer, type StepOutcome } from "./replies.js";
-import { dayLabel, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
+import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
+import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
@@ -71,31 +71,32 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const step = currentStepOf(view);
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const lower = step.content.toLowerCase();
-  if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done");
-  if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan");
+  const language = userLanguage(view);
+  if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done", language);
+  if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan", language);
   const request = parseScheduleRequest(step.content);
   const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
-  const asked: Asked = { answer: questionAnswer(view), language: userLanguage(view) };
+  const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {
     case "arrange":
       return arrangeStep(view, request, facts, end, writesPerCard);
     case "move":
       return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
-      return swapStep(view.rounds, request, end);
+      return swapStep(view.rounds, request, end, language);
     case "unplace":
       return unplaceStep(view.rounds, request, end, asked);
     case "free":
-      return freeStep(view.rounds, request, facts, end);
+      return freeStep(view.rounds, request, facts, end, language);
     case "day":
-      return dayStep(view.rounds, request, facts, end);
+      return dayStep(view.rounds, request, facts, end, language);
     case "list":
-      return listStep(view.rounds, request, facts, end);
+      return listStep(view.rounds, request, facts, end, language);
     case "explain":
       return explainStep(view.rounds, request, end, asked);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
-      return finish(end, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
+      return finish(end, say(language, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`), `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
   }
 }
 
@@ -103,12 +104,12 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  * Overview and verify: the overview the prompt's live state holds (read fresh for this prompt), else read it once;
  * then finish the step citing the pending count.
  */
-function overviewStep(view: PromptView, action: Finish): Decision {
+function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
   const live = section(view.context, "live_state");
   const overview = /^get_overview \(fetched just now\):/.test(live) ? live : view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised)?.result;
-  if (overview === undefined) return read("Reading the week's overview.", "get_overview", {}, "need free time and pending tasks");
+  if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
   const pending = /pending tasks \(([\d,]+)\)/.exec(overview)?.[1] ?? "0";
-  const speak = action === "done" ? (pending === "0" ? "Every review task has a place." : `${pending} review task(s) are still pending.`) : "";
+  const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
   return finish(action, speak, `get_overview reports ${pending} pending review task(s)`);
 }
 
@@ -165,14 +166,17 @@ function movable(task: ListedTask): boolean {
   return task.kind === "placed" || (task.kind === "event" && !task.locked && task.slots.length === 1);
 }
 
-/** "task x "Name"" for messages. */
-function label(task: ListedTask): string {
-  return `${task.kind === "event" ? "event" : "task"} ${task.id} ${JSON.stringify(task.name)}`;
+/** "task x "Name"" (任务 x "Name") for messages. */
+function label(task: ListedTask, language: Language): string {
+  const kind = task.kind === "event" ? say(language, "event", "活动") : say(language, "task", "任务");
+  return `${kind} ${task.id} ${JSON.stringify(task.name)}`;
 }
 
 /** " (it also matches …)" when a phrase named several tasks. */
-function ambiguity(match: TaskMatch): string {
-  return match.alsoMatching.length > 0 ? ` ("${match.alsoMatching.map((task) => task.name).join('", "')}" match as well; name one by id to choose another)` : "";
+function ambiguity(match: TaskMatch, language: Language): string {
+  if (match.alsoMatching.length === 0) return "";
+  const names = match.alsoMatching.map((task) => JSON.stringify(task.name));
+  return say(language, ` (${names.join(", ")} match as well; name one by id to choose another)`, `（${names.join("、")} 也匹配；要选别的请用 id 指明）`);
 }
 
 /** The last round, when it is one of the step's writes: applied, rejected or failed. */
@@ -198,31 +202,33 @@ function rangeText(range: { day: number; start: number; end: number }): string {
 
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
 function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
+  const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
-  if (outcome?.outcome === "failed") return finish(end, `That did not work: ${outcome.round.result.replace(/^error: /, "")}`, `not carried out: ${outcome.round.result.replace(/^error: /, "")}`);
+  if (outcome?.outcome === "failed") return finish(end, didNotWork(outcome.round.result.replace(/^error: /, ""), language), `not carried out: ${outcome.round.result.replace(/^error: /, "")}`);
   const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && isRejected(round.result));
   if (outcome?.outcome === "rejected") {
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
+    if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback, language), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
   }
   const tasks = listingOf(rounds);
   if (!tasks) {
     // The task and the free room in one round: the room is read for every length and narrowed once the task is known.
     return readAll(
-      `Looking up ${JSON.stringify(request.task)} and the free time.`,
+      say(language, `Looking up ${JSON.stringify(request.task)} and the free time.`, `正在查找 ${JSON.stringify(request.task)} 和空闲时间。`),
       [{ name: "list_tasks", arguments: LIST_ALL }, { name: "find_free", arguments: moveSearchArguments(request, facts) }],
       "need the task's id, length and place, and room that fits it",
     );
   }
   const named = namedTask(request.task, tasks.filter(movable), tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, `I found no task matching ${named.none}.`, `not carried out: list_tasks shows no task matching ${named.none}`);
+  if ("none" in named) return finish(end, noTaskMatching(named.none, language), `not carried out: list_tasks shows no task matching ${named.none}`);
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
     const why = task.locked ? "it is locked and never moves" : "it is not on a single slot range";
-    return finish(end, `${label(task)} cannot move: ${why}.`, `not carried out: ${label(task)} cannot move (${why})`);
+    const whyZh = task.locked ? "它已锁定，不能移动" : "它不在单一的连续时段上";
+    return finish(end, say(language, `${label(task, language)} cannot move: ${why}.`, `${label(task, language)} 不能移动：${whyZh}。`), `not carried out: ${label(task, "en")} cannot move (${why})`);
   }
   const tool = task.kind === "pending" ? "place" : "move";
   const constraints = constraintsFrom(rejected, request.where);
@@ -244,10 +250,10 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     const day = days[0]!;
     const room = runs?.find((run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end);
     return propose(
-      `${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${dayLabel(day, (candidate) => weekdayOf(facts, candidate))}, slot ${exactStart}.`,
+      say(language, `${tool === "place" ? "Placing" : "Moving"} ${label(task, language)} to ${dayName(day, facts, language)}, slot ${exactStart}.`, `${tool === "place" ? "安排" : "移动"}${label(task, language)}到${dayName(day, facts, language)}第${exactStart}节。`),
       tool,
       { task_id: task.id, day, slot_start: exactStart },
-      "the slot the request names",
+      say(language, "the slot the request names", "请求指定的时段"),
       room ? then(day, exactStart, room.hostId) : undefined,
     );
   }
@@ -255,16 +261,16 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, limit: 100 };
     if (days) args.days = days;
-    return read(`Looking for ${task.duration} free slot(s) for ${label(task)}.`, "find_free", args, "need room that fits the task");
+    return read(say(language, `Looking for ${task.duration} free slot(s) for ${label(task, language)}.`, `正在为${label(task, language)}查找 ${task.duration} 节空闲时段。`), "find_free", args, "need room that fits the task");
   }
   const spot = firstFit(runs, task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
-  if (!spot) return finish(end, `No free slot fits ${label(task)} there.`, `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task)} where asked`);
-  const where = `${dayLabel(spot.day, (day) => weekdayOf(facts, day))}, slots ${spot.start}-${spot.start + task.duration - 1}`;
+  if (!spot) return finish(end, say(language, `No free slot fits ${label(task, language)} there.`, `那里没有能容纳${label(task, language)}的空闲时段。`), `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked`);
+  const slots = `${spot.start}-${spot.start + task.duration - 1}`;
   return propose(
-    `${tool === "place" ? "Placing" : "Moving"} ${label(task)} to ${where}${ambiguity(match)}.`,
+    say(language, `${tool === "place" ? "Placing" : "Moving"} ${label(task, language)} to ${dayName(spot.day, facts, language)}, slots ${slots}${ambiguity(match, language)}.`, `${tool === "place" ? "安排" : "移动"}${label(task, language)}到${dayName(spot.day, facts, language)}第${slots}节${ambiguity(match, language)}。`),
     tool,
     { task_id: task.id, day: spot.day, slot_start: spot.start },
-    `a free run fits its ${task.duration} slot(s)`,
+    say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
     then(spot.day, spot.start, spot.hostId),
   );
 }
@@ -325,66 +331,79 @@ function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number
 }
 
 /** What the policy says when a rejected write is left as it was. */
-function unchangedBecause(feedback: ReturnType<typeof parseFeedback>): string {
+function unchangedBecause(feedback: ReturnType<typeof parseFeedback>, language: Language): string {
   if (feedback.kind === "unclear") return cannotActOn(feedback.text, { en: "so I left it as it was", zh: "所以保持原样" });
-  return "Understood: I left it as it was.";
+  return say(language, "Understood: I left it as it was.", "明白：保持原样。");
+}
+
+/** "That did not work: …" for a write the tool refused (its reason as the tool wrote it). */
+function didNotWork(why: string, language: Language): string {
+  return say(language, `That did not work: ${why}`, `没有成功：${summaryInChinese(why)}`);
+}
+
+/** "I found no task matching …". */
+function noTaskMatching(names: string, language: Language): string {
+  return say(language, `I found no task matching ${names}.`, `我没有找到与 ${names} 匹配的任务。`);
 }
 
 /** Swap: find both tasks, propose swap. */
-function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish): Decision {
+function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish, language: Language): Decision {
   const outcome = lastWriteOutcome(rounds, ["swap"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result.replace(/\n- /g, "; "));
   if (outcome) {
     const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected the swap";
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    return finish(end, outcome.outcome === "failed" ? `That did not work: ${why}` : unchangedBecause(feedback), `not carried out: ${why}`);
+    return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(feedback, language), `not carried out: ${why}`);
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read("Looking up both tasks.", "list_tasks", LIST_ALL, "need the tasks' ids");
+  if (!tasks) return read(say(language, "Looking up both tasks.", "正在查找这两个任务。"), "list_tasks", LIST_ALL, "need the tasks' ids");
   const candidates = tasks.filter(movable);
   const first = matchTask(request.first, candidates);
   const second = matchTask(request.second, candidates.filter((task) => task.id !== first?.task.id));
   const missing = !first ? request.first : !second ? request.second : undefined;
-  if (missing !== undefined || !first || !second) return finish(end, `I found no placed task matching "${missing}".`, `not carried out: list_tasks shows no placed task matching "${missing}"`);
+  if (missing !== undefined || !first || !second) return finish(end, say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`), `not carried out: list_tasks shows no placed task matching "${missing}"`);
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];
   const landing = (task: ListedTask, other: ListedTask) => `task ${task.id} now on ${rangeText(other.slots[0]!)}${task.kind === "placed" && other.hostId ? ` embedded in host ${other.hostId}` : ""}`;
   const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
   const then: Then | undefined = predictable ? { action: end, goalCheck: `swapped task ${a.id} and task ${b.id}; ${landing(a, b)}; ${landing(b, a)}` } : undefined;
-  return propose(`Swapping ${label(a)} and ${label(b)}${ambiguity(first)}${ambiguity(second)}.`, "swap", { first_task_id: a.id, second_task_id: b.id }, "the tasks the request names", then);
+  const speak = say(language, `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`, `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`);
+  return propose(speak, "swap", { first_task_id: a.id, second_task_id: b.id }, say(language, "the tasks the request names", "请求指定的任务"), then);
 }
 
 /** Unplace: find the placed task item, propose unplace. */
 function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked): Decision {
+  const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["unplace"]);
   if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
   if (outcome) {
     const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected it";
-    return finish(end, outcome.outcome === "failed" ? `That did not work: ${why}` : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result))), `not carried out: ${why}`);
+    return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language), `not carried out: ${why}`);
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
+  if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
   const named = namedTask(request.task, tasks.filter((task) => task.kind === "placed"), tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, `I found no task matching ${named.none}.`, `not carried out: list_tasks shows no task matching ${named.none}`);
+  if ("none" in named) return finish(end, noTaskMatching(named.none, language), `not carried out: list_tasks shows no task matching ${named.none}`);
   const { match } = named;
   if (match.task.kind !== "placed") {
     const why = match.task.kind === "pending" ? "it is pending already, not on the schedule" : "it is a timetable event; only review tasks can be unplaced";
-    return finish(end, `${label(match.task)} cannot be unplaced: ${why}.`, `not carried out: ${label(match.task)} — ${why}`);
+    const whyZh = match.task.kind === "pending" ? "它本来就待安排，不在日程上" : "它是课表上的活动，只有复习任务可以撤下";
+    return finish(end, say(language, `${label(match.task, language)} cannot be unplaced: ${why}.`, `${label(match.task, language)} 不能撤下：${whyZh}。`), `not carried out: ${label(match.task, "en")} — ${why}`);
   }
   const { task } = match;
   // What unplace reports once it applies as proposed.
   const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: `unplaced task ${task.id} from ${rangeText(task.slots[0])}${task.hostId ? ` (was embedded in host ${task.hostId})` : ""}; it is pending again` } : undefined;
-  return propose(`Taking ${label(task)} off the schedule${ambiguity(match)}.`, "unplace", { task_id: task.id }, "the task the request names", then);
+  return propose(say(language, `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`, `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`), "unplace", { task_id: task.id }, say(language, "the task the request names", "请求指定的任务"), then);
 }
 
-/** "Monday (day 1)" for a day index. */
-function dayName(day: number, facts: WeekFacts): string {
-  return dayLabel(day, (candidate) => weekdayOf(facts, candidate));
+/** "Monday (day 1)" (周一（第1天）) for a day index. */
+function dayName(day: number, facts: WeekFacts, language: Language): string {
+  return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
 }
 
 /** When am I free: find_free where asked, answered day by day. */
-function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "free" }>, facts: WeekFacts, end: Finish): Decision {
+function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "free" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const days = allowedDays(request.where, facts);
   const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
   const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
@@ -393,23 +412,33 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     if (days) args.days = days;
     if (window.from > 1) args.slot_start = window.from;
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
-    return read("Looking for free time.", "find_free", args, "the question is about free time");
+    return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", args, "the question is about free time");
   }
-  if (search.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${search.result.replace(/^error: /, "")}`);
+  if (search.result.startsWith("error:")) return finish(end, "", couldNotLookUp(search.result, language));
   const runs = parseFreeRuns(search.result);
-  const slots = window.from > 1 || window.to < facts.slotsPerDay ? ` in slots ${window.from}-${window.to}` : "";
-  if (runs.length === 0) return finish(end, "", `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${days.map((day) => dayName(day, facts)).join(", ")}` : " this week"}.`);
+  const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
+  const slots = narrowed ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`) : "";
+  if (runs.length === 0) {
+    const where = days ? days.map((day) => dayName(day, facts, language)).join(say(language, ", ", "、")) : "";
+    return finish(end, "", say(language, `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${where}` : " this week"}.`, `${days ? where : "本周"}${slots}没有连续 ${request.minLength} 节的空闲时间。`));
+  }
   const byDay = new Map<number, string[]>();
   for (const run of runs) {
-    const text = `slots ${run.start}-${run.end}${run.hostId ? ` (inside ${run.hostId}, free for a review task)` : ""}`;
+    const text = say(language, `slots ${run.start}-${run.end}${run.hostId ? ` (inside ${run.hostId}, free for a review task)` : ""}`, `第${run.start}-${run.end}节${run.hostId ? `（在 ${run.hostId} 内，可放复习任务）` : ""}`);
     byDay.set(run.day, [...(byDay.get(run.day) ?? []), text]);
   }
-  const lines = [...byDay].map(([day, texts]) => `- ${dayName(day, facts)}: ${texts.join(", ")}`);
-  return finish(end, "", [`You are free${slots}:`, ...lines].join("\n"));
+  const lines = [...byDay].map(([day, texts]) => `- ${dayName(day, facts, language)}${say(language, ": ", "：")}${texts.join(say(language, ", ", "，"))}`);
+  return finish(end, "", [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines].join("\n"));
+}
+
+/** "I could not look that up: …" for a read the tool refused. */
+function couldNotLookUp(result: string, language: Language): string {
+  const why = result.replace(/^error: /, "");
+  return say(language, `I could not look that up: ${why}`, `查询失败：${why}`);
 }
 
 /** What's on a day: query_range, answered segment by segment. */
-function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "day" }>, facts: WeekFacts, end: Finish): Decision {
+function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "day" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const days = allowedDays(request.where, facts) ?? [1];
   const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
   const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
@@ -420,9 +449,9 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     if (last > first) args.day_end = last;
     if (window.from > 1) args.slot_start = window.from;
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
-    return read("Looking at the day.", "query_range", args, "the question is about what is on a day");
+    return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", args, "the question is about what is on a day");
   }
-  if (query.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${query.result.replace(/^error: /, "")}`);
+  if (query.result.startsWith("error:")) return finish(end, "", couldNotLookUp(query.result, language));
   const wanted = new Set(days);
   const lines: string[] = [];
   let showing = false;
@@ -430,52 +459,74 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     const header = /^day (\d+) week \d+ \w+ slots (\d+)-(\d+):$/.exec(line);
     if (header) {
       showing = wanted.has(Number(header[1]));
-      if (showing) lines.push(`${dayName(Number(header[1]), facts)}, slots ${header[2]}-${header[3]}:`);
+      if (showing) lines.push(say(language, `${dayName(Number(header[1]), facts, language)}, slots ${header[2]}-${header[3]}:`, `${dayName(Number(header[1]), facts, language)}，第${header[2]}-${header[3]}节：`));
       continue;
     }
-    if (showing) lines.push(readableSegment(line));
+    if (showing) lines.push(readableSegment(line, language));
   }
   return finish(end, "", lines.join("\n"));
 }
 
-/** A query_range segment line with names first: `- slots 1-2: Calculus lecture (event mon-calculus)`. */
-function readableSegment(line: string): string {
+/** A query_range segment line with names first: `- slots 1-2: Calculus lecture (event mon-calculus)` (`- 第1-2节：…（活动 mon-calculus）`). */
+function readableSegment(line: string, language: Language): string {
+  if (language === "zh") {
+    return line
+      .replace(/^- slots (\d+)-(\d+): /, "- 第$1-$2节：")
+      .replace(/：free$/, "：空闲")
+      .replace(/(event|task) (\S+) ("(?:[^"\\]|\\.)*")((?: locked| can_embed)*)(?: category=\S+)?/g, (_, kind: string, id: string, name: string, flags: string) => `${JSON.parse(name) as string}（${kind === "event" ? "活动" : "任务"} ${id}${flags.replaceAll(" can_embed", "，可嵌入").replaceAll(" locked", "，锁定")}）`)
+      .replace(", free for embedding", "，可嵌入复习任务")
+      .replace(", embedded ", "；其中：");
+  }
   return line
     .replace(/(event|task) (\S+) ("(?:[^"\\]|\\.)*")((?: locked| can_embed)*)(?: category=\S+)?/g, (_, kind: string, id: string, name: string, flags: string) => `${JSON.parse(name) as string} (${kind} ${id}${flags.replaceAll(" can_embed", ", embeddable").replaceAll(" locked", ", locked")})`)
     .replace(", embedded ", "; inside it: ");
 }
 
 /** List pending / placed / all review tasks. */
-function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish): Decision {
+function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
   if (!listing) {
     const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
-    return read("Listing the review tasks.", "list_tasks", args, "the question is about the review tasks");
+    return read(say(language, "Listing the review tasks.", "正在列出复习任务。"), "list_tasks", args, "the question is about the review tasks");
   }
   const tasks = parseTaskListing(listing.result).filter((task) => task.kind !== "event");
-  const which = request.status === "all" ? "review task(s)" : `${request.status} review task(s)`;
-  if (tasks.length === 0) return finish(end, "", `You have no ${which}.`);
+  const which = language === "zh"
+    ? request.status === "all" ? "复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务"
+    : request.status === "all" ? "review task(s)" : `${request.status} review task(s)`;
+  if (tasks.length === 0) return finish(end, "", say(language, `You have no ${which}.`, `你没有${which}。`));
   const lines = tasks.map((task) => {
-    const where = task.slots[0] ? `, on ${dayName(task.slots[0].day, facts)} slots ${task.slots[0].start}-${task.slots[0].end}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
+    const range = task.slots[0];
+    if (language === "zh") {
+      const where = range ? `，在${dayName(range.day, facts, language)}第${range.start}-${range.end}节${task.hostId ? `（${task.hostId} 内）` : ""}` : "，待安排";
+      return `- ${task.name} (${task.id})，${task.duration} 节${where}`;
+    }
+    const where = range ? `, on ${dayName(range.day, facts, language)} slots ${range.start}-${range.end}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
     return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
   });
   const more = /^\.\.\. and ([\d,]+) more/m.exec(listing.result)?.[1];
-  return finish(end, "", [`${tasks.length}${more ? `+${more}` : ""} ${which}:`, ...lines].join("\n"));
+  const count = `${tasks.length}${more ? `+${more}` : ""}`;
+  return finish(end, "", [say(language, `${count} ${which}:`, `${count} 个${which}：`), ...lines].join("\n"));
 }
+
+/** get_task_info's keys in Chinese. */
+const INFO_KEYS_ZH: Readonly<Record<string, string>> = { source: "来源", status: "状态", duration: "时长（节）", category: "类别", slots: "时段", "embedded in": "嵌入在", locked: "锁定", can_embed: "可嵌入", embeds: "嵌入的任务数" };
 
 /** Explain a task: find it, then get_task_info. */
 function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked): Decision {
+  const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info) {
-    if (info.result.startsWith("error:")) return finish(end, "", `I could not look that up: ${info.result.replace(/^error: /, "")}`);
+    if (info.result.startsWith("error:")) return finish(end, "", couldNotLookUp(info.result, language));
     const [title = "", ...details] = info.result.split("\n");
-    return finish(end, "", [`${title.replace(/^task /, "Task ")}:`, ...details.map((line) => (line.startsWith("- ") ? `  ${line}` : `- ${line}`))].join("\n"));
+    const detail = (line: string) => (language === "zh" ? line.replace(/^status: (placed|pending)$/, (_, status: string) => `status: ${status === "placed" ? "已安排" : "待安排"}`).replace(/^([a-z_ ]+): /, (whole, key: string) => (INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：` : whole)) : line);
+    const heading = language === "zh" ? `${title.replace(/^task /, "任务 ")}：` : `${title.replace(/^task /, "Task ")}:`;
+    return finish(end, "", [heading, ...details.map((line) => (line.startsWith("- ") ? `  ${line}` : `- ${detail(line)}`))].join("\n"));
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(`Looking up ${JSON.stringify(request.task)}.`, "list_tasks", LIST_ALL, "need the task's id");
+  if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, "", `I found no task matching ${named.none}.`);
+  if ("none" in named) return finish(end, "", noTaskMatching(named.none, language));
   const { match } = named;
-  return read(`Reading ${label(match.task)}${ambiguity(match)}.`, "get_task_info", { task_id: match.task.id }, "the question is about this task");
+  return read(say(language, `Reading ${label(match.task, language)}${ambiguity(match, language)}.`, `正在读取${label(match.task, language)}${ambiguity(match, language)}。`), "get_task_info", { task_id: match.task.id }, "the question is about this task");
 }

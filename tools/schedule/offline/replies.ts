@@ -9,6 +9,11 @@ import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-
 
 export { languageOf };
 
+/** The policy's words in the user's language: `english`, or `chinese` for a Chinese-speaking user. */
+export function say(language: Language, english: string, chinese: string): string {
+  return language === "zh" ? chinese : english;
+}
+
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
   if (language === "zh") {
@@ -131,10 +136,18 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const lines = [
     heading,
     ...steps.map((step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`),
-    ...(input.stillPending ?? []).map((line) => (zh ? line.replace(/^Still pending: /, "仍待安排：") : line)),
+    ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
   if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
   return lines.join("\n");
+}
+
+/** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
+function stillPendingInChinese(line: string): string {
+  return line
+    .replace(/^Still pending: /, "仍待安排：")
+    .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
+    .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它");
 }
 
 const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
@@ -149,12 +162,21 @@ export function summaryInChinese(summary: string): string {
     .replace(/^not carried out: /, "未执行：")
     .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
     .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
+    .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
+    .replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — ")
+    .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
     .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
     .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
     .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
     .replace(/get_overview reports ([\d,]+) pending review task\(s\)/, "日程显示还有 $1 个复习任务待安排")
     .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
     .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
+    .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
+    .replace(/; skipped: /, "；跳过：")
+    .replace(/; left pending: /, "；仍待安排：")
+    .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+    .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
+    .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
     .replace(/ embedded in host (\S+)/g, "（嵌入 $1）");
 }

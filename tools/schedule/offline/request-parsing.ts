@@ -9,7 +9,7 @@
  * `Move the task matching "limits" to Thursday (day 4), slots 5-6` parses back
  * to the same request, and a step the user edited is read the same way.
  */
-import { weekdayName } from "../../../contracts/language.js";
+import { weekdayName, type Language } from "../../../contracts/language.js";
 
 /** A part of the day: the first, middle or last third of its slots. */
 export type PartOfDay = "morning" | "afternoon" | "evening";
@@ -288,7 +288,10 @@ function readUnplace(body: string): ScheduleRequest | undefined {
 
 function readFree(body: string): ScheduleRequest | undefined {
   // "place X into a free slot" is an arrange request, not a question about free time.
-  const text = body.replace(/\b(?:into|in|to|onto)\s+(?:a\s+|the\s+|another\s+)?free\s+(?:slots?|runs?|time)\b/g, " ");
+  // So is "把复习安排到下周的空闲时间": a placing verb before the free time makes it the target, not the question.
+  const text = body
+    .replace(/\b(?:into|in|to|onto)\s+(?:a\s+|the\s+|another\s+)?free\s+(?:slots?|runs?|time)\b/g, " ")
+    .replace(/(?:安排|排|放|塞|填)(?:到|进|入|在)[^,.?!]*?(?:有空|空闲|空余|空档|空着)[^,.?!]*/g, " ");
   const english = /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b/.test(text);
   const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
   if (!english && !chinese) return undefined;
@@ -329,14 +332,14 @@ function readExplain(body: string): ScheduleRequest | undefined {
 
 function readArrange(body: string): ScheduleRequest | undefined {
   const english = /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b/.exec(body);
-  const chinese = /安排|排一下|排进|规划|放进|放入|放到|排课|排程/.exec(body);
+  const chinese = /安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/.exec(body);
   const match = english ?? chinese;
   if (!match) return undefined;
   const where = readWhere(body);
   const quoted = [...body.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
   if (quoted.length > 0) return { kind: "arrange", tasks: quoted, where };
   // Chinese puts the object first: 把 X 安排到 周五.
-  const object = /(?:把|将)(.+?)(?:安排|排|放)(?:到|在|进|入)?/.exec(body);
+  const object = /(?:把|将)(.+?)(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body);
   const rest = object ? (object[1] ?? "") : body.slice(match.index + match[0].length);
   return { kind: "arrange", tasks: namedTasks(rest), where };
 }
@@ -377,6 +380,12 @@ function unique(values: number[]): number[] {
 
 /** "Thursday (day 4)" for a day index whose weekday is known, else "day 4". */
 export function dayLabel(day: number, weekdayOf: (day: number) => number | undefined): string {
+  return dayLabelIn(day, weekdayOf, "en");
+}
+
+/** `dayLabel` in the user's language: "Thursday (day 4)", or "周四（第4天）" (not read back as a request). */
+export function dayLabelIn(day: number, weekdayOf: (day: number) => number | undefined, language: Language): string {
   const weekday = weekdayOf(day);
+  if (language === "zh") return weekday === undefined ? `第${day}天` : `${weekdayName(weekday, "zh")}（第${day}天）`;
   return weekday === undefined ? `day ${day}` : `${weekdayName(weekday, "en")} (day ${day})`;
 }

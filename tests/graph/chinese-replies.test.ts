@@ -1,0 +1,161 @@
+/**
+ * Issue 27 item 7 for the offline policy, the write summaries and the final answer's own words: a Chinese request is
+ * read as the request it is (an arrange request that mentions free time is not a free-time question), and what Tempo
+ * says back — the plan, the execute stage's speech and card reasons, read answers, write summaries, the card
+ * decisions and the factual answer — is Chinese; the same run in English is unchanged.
+ */
+import { AIMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { factsInLanguage } from "../../nodes/deliver/index.js";
+import { answeredProposalText, cardDecisions, decisionsLine } from "../../nodes/shared/card-answers.js";
+import { describeToolCall } from "../../tools/domain.js";
+import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
+import { createScheduleDomain, InMemoryScheduleRepository } from "../../tools/schedule/index.js";
+import { OFFLINE_PLAN_STEPS_ZH } from "../../tools/schedule/offline/plan-stage.js";
+import { parseScheduleRequest } from "../../tools/schedule/offline/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+const LATIN_WORDS = /\b[A-Za-z]{4,}\b/;
+
+describe("Chinese requests are read as what they ask", () => {
+  test.each([
+    ["帮我把复习安排到下周的空闲时间", "arrange"],
+    ["安排复习", "arrange"],
+    ["把复习放到空闲时间", "arrange"],
+    ["把复习排进空闲时段", "arrange"],
+    ["把复习填到空档里", "arrange"],
+    ["把矩阵复习移到周五", "move"],
+    ["下周哪里有空", "free"],
+    ["周三晚上有空吗", "free"],
+    ["我下周什么时候有空", "free"],
+    ["arrange my reviews into free slots", "arrange"],
+    ["when am I free next week", "free"],
+  ])("%s → %s", (text, kind) => {
+    expect(parseScheduleRequest(text).kind).toBe(kind);
+  });
+
+  test("an arrange request that names a day keeps it, and the free-time words name no task", () => {
+    expect(parseScheduleRequest("帮我把矩阵复习安排到周五空闲的时候")).toMatchObject({ kind: "arrange", tasks: ["矩阵复习"], where: { only: { weekdays: [5] } } });
+    expect(parseScheduleRequest("帮我把复习安排到下周的空闲时间")).toMatchObject({ kind: "arrange", tasks: [] });
+  });
+});
+
+describe("the demo arrange request through the graph", () => {
+  test("in Chinese: the arrange plan (not a free-time answer), Chinese speech and card reasons, every review placed, a Chinese final answer", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, "帮我把复习安排到下周的空闲时间");
+    expect(outcome.planSteps).toEqual(OFFLINE_PLAN_STEPS_ZH.map((step) => step.content));
+    expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { plan_steps: OFFLINE_PLAN_STEPS_ZH } });
+    expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
+    for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
+    expect(outcome.said).toContain("正在读取复习任务。");
+    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/binary-tree-review 到周一（第1天）第9-9节；/);
+    expect(outcome.said).toContain("每个复习任务都安排好了。");
+    expect(outcome.finalAnswer).toBe(
+      "你的复习周已安排好。\n- [完成] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- [完成] 核对日程 — 日程显示还有 0 个复习任务待安排",
+    );
+    // What the assistant says has no English words of its own (ids and task names aside).
+    for (const text of outcome.said) expect(text.replace(/[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
+  });
+
+  test("in English: the same run is unchanged", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(tempo, "arrange my reviews into free slots");
+    expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", "Verify the schedule"]);
+    expect(outcome.said).toContain("Reading the review tasks.");
+    expect(outcome.said.find((text) => text.startsWith("Found room for 4 of 4 task(s); keeping the placement plan in working memory. Placing 4 tasks: binary-tree-review on Monday (day 1) slots 9-9;"))).toBeDefined();
+    expect(outcome.said).toContain("Every review task has a place.");
+    expect(outcome.finalAnswer).toMatch(/^Your review week is arranged\.\n- \[done\] Place each pending review task/);
+    expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);
+  });
+
+  test("a Chinese free-time question stays a question: no card, a Chinese answer day by day", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, "周五有空吗");
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.finalAnswer).toBe("你有空的时间：\n- 周五（第5天）：第4-4节，第9-12节");
+  });
+
+  test("a Chinese move: the proposal's speech and reason are Chinese, and the answer says what moved", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, "把矩阵运算复习移到周五");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(outcome.said).toContain('移动任务 matrix-review "矩阵运算复习"到周五（第5天）第9-10节。');
+    expect(outcome.finalAnswer).toBe("完成：已把任务 matrix-review 从第2天第3-4节移到第5天第9-10节。");
+  });
+
+  test("a Chinese rejection of one placement: the skip is said in Chinese and the task stays pending", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, "安排复习", [{ type: "accept", args: null }, { type: "response", args: "跳过" }]);
+    expect(placeOf(outcome.schedule, "binary-tree-review")).toBe("pending");
+    expect(outcome.said.some((text) => text.includes("跳过任务 binary-tree-review：你拒绝了它的安排。"))).toBe(true);
+    expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
+    expect(outcome.finalAnswer).toContain("\n已应用的修改（保留）：3 — 已把任务 linked-list-exercises 安排在第3天第3-4节; ");
+    expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");
+  });
+});
+
+describe("write summaries in the user's language", () => {
+  const week = halfPlacedWeek({ chinese: true });
+
+  test("place, move, swap, unplace and batch_move in Chinese; English unchanged", () => {
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 周二，第1周（第2天），第11节');
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "zh")).toBe('把 "矩阵运算复习" 从 周二，第1周（第2天），第3–4节 移到 周五，第1周（第5天），第9–10节');
+    expect(describeScheduleCall(week, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" }, "zh")).toBe('交换 "矩阵运算复习"（周二，第1周（第2天），第3–4节）和 "英语作文草稿"（周六，第1周（第6天），第1–2节）');
+    expect(describeScheduleCall(week, "unplace", { task_id: "essay-draft" }, "zh")).toBe('把 "英语作文草稿" 从 周六，第1周（第6天），第1–2节 撤下，它重新待安排');
+    expect(describeScheduleCall(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 5, slot_start: 9 }] }, "zh")).toBe('一起移动 1 个任务："矩阵运算复习" 到 周五，第1周（第5天），第9–10节');
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue, week 1 (day 2), slot 11');
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe('Move "矩阵运算复习" from Tue, week 1 (day 2), slots 3–4 to Fri, week 1 (day 5), slots 9–10');
+  });
+
+  test("describeToolCall passes the language to the domain (the ProposedWrite.summary path)", async () => {
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("student", week);
+    const domain = createScheduleDomain({ repository });
+    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 周二，第1周（第2天），第11节');
+    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue, week 1 (day 2), slot 11');
+  });
+});
+
+describe("the final answer's own words in Chinese", () => {
+  test("a card's answer is told in Chinese and read back in either language for the decisions line", () => {
+    const zh = answeredProposalText(["安排 \"导数练习\" 到 周五"], [{ summary: "安排 \"链表习题\" 到 周一", feedback: "不要周一" }], 2, "zh");
+    expect(zh).toBe('按你的修改执行：安排 "导数练习" 到 周五。\n按你的要求不执行：安排 "链表习题" 到 周一（你说：“不要周一”）。\n其余 2 项修改按提议执行。');
+    expect(answeredProposalText([], [{ summary: "x", feedback: "" }], 1, "zh")).toBe("按你的要求不执行：x。\n另一项修改按提议执行。");
+    const proposal = (text: string) => new AIMessage({ content: text, tool_calls: [{ id: "c1", name: "place", args: {} }] });
+    const decisions = cardDecisions([proposal(zh), proposal(answeredProposalText(["Place A"], [], 0))]);
+    expect(decisions).toEqual({ edited: ['安排 "导数练习" 到 周五', "Place A"], leftOut: ['安排 "链表习题" 到 周一（你说：“不要周一”）'] });
+    expect(decisionsLine(decisions, "zh")).toBe('你在卡片上的决定：按你的修改执行 — 安排 "导数练习" 到 周五；Place A；按你的要求不执行 — 安排 "链表习题" 到 周一（你说：“不要周一”）。');
+    // English is unchanged.
+    expect(answeredProposalText(["a"], [{ summary: "b", feedback: "no" }], 2)).toBe("Applying your edit: a.\nLeft out at your request: b (you said: “no”).\nApplying the other 2 changes as proposed.");
+    expect(decisionsLine({ edited: ["a"], leftOut: [] })).toBe("Your decisions on the cards: applied with your edit — a.");
+  });
+
+  test("the factual summary's outcome reasons and why-open phrases are Chinese", () => {
+    const factual = [
+      "Task: 安排复习",
+      "Outcome: partial — every step finished, but 2 item(s) are still pending: 导数练习, 链表习题",
+      "Still pending: 导数练习 (derivative-drills) — you declined the proposed change",
+      "Still pending: 链表习题 (linked-list-exercises) — this task did not get to it",
+      "Changes applied (they stay): 7 — a; b; c; d; e and 2 more",
+    ].join("\n");
+    expect(factsInLanguage(factual, "zh")).toBe(
+      [
+        "任务：安排复习",
+        "结果：部分完成，未全部完成 — 每个步骤都完成了，但还有 2 项未完成：导数练习, 链表习题",
+        "仍未完成：导数练习 (derivative-drills) — 你拒绝了提议的修改",
+        "仍未完成：链表习题 (linked-list-exercises) — 这次任务没有处理到它",
+        "已应用的修改（保留）：7 — a; b; c; d; e 等（另有 2 项）",
+      ].join("\n"),
+    );
+    expect(factsInLanguage("Outcome: failed — 0 of 2 step(s) done; 2 step(s) were not run", "zh")).toBe("结果：失败 — 完成了 2 个步骤中的 0 个；2 个步骤没有执行");
+    expect(factsInLanguage(factual, "en")).toBe(factual);
+  });
+
+  test("a Chinese user's final answer names a write left out at their request in Chinese", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, "安排复习", [{ type: "accept", args: null }, { type: "response", args: "跳过" }]);
+    expect(outcome.finalAnswer).toMatch(/你在卡片上的决定：按你的要求不执行 — /);
+    expect(outcome.finalAnswer).not.toMatch(/Your decisions on the cards/);
+  });
+});
