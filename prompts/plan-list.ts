@@ -15,6 +15,8 @@ export interface PlanListOptions {
   summary?: boolean;
   /** " — failed: reason" for a failed step with a reason. */
   failure?: boolean;
+  /** The words of the markdown done-when label (the card, read by a person): "en" unless the user writes Chinese. */
+  language?: "en" | "zh";
   /** A marker after the line (e.g. ">> current"); an empty marker leaves the line as it is. */
   marker?: (step: PlanStep) => string;
 }
@@ -27,7 +29,7 @@ export function renderPlan(plan: readonly PlanStep[], options: PlanListOptions =
 function planLine(step: PlanStep, index: number, options: PlanListOptions): string {
   let line = `${index + 1}. ${options.status ? `[${step.status}] ` : ""}${step.content}`;
   if (options.doneWhen === "inline") line += ` (done when: ${step.doneWhen})`;
-  if (options.doneWhen === "markdown") line += `  \n   *done when:* ${step.doneWhen}`;
+  if (options.doneWhen === "markdown") line += `  \n   *${options.language === "zh" ? "完成标志：" : "done when:"}* ${step.doneWhen}`;
   if (options.summary && step.summary) line += ` — ${step.summary}`;
   if (options.failure && step.status === "failed" && step.reason) line += ` — failed: ${step.reason}`;
   return options.marker ? `${line} ${options.marker(step)}`.trimEnd() : line;

@@ -93,7 +93,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // Only this answer path approves a write: execute applies nothing without the approval recorded here.
       if (given.answer.type === "approve" || given.answer.type === "edit") await dependencies.approvals.record(config.store, threadId, call);
       // What the chat says with an edited call names the edited change, not the proposal.
-      const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments) : undefined;
+      const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language) : undefined;
       decided.push({ call, answer: given.answer, edited });
     }
     const update = answerWrites(state, proposal, decided, later, pending.then, config);
@@ -274,6 +274,7 @@ function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWr
               edits.map((write) => write.edited!),
               leftOut,
               decided.length - edits.length - leftOut.length,
+              languageOf(state.messages),
             ),
             // Every call of the proposal, the edited ones as they will apply (calls answered on an earlier card stay as they were).
             tool_calls: (proposal.tool_calls ?? []).map((call) => {

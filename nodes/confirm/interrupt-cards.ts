@@ -16,24 +16,24 @@ const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: tr
 /** The words of Tempo's own on a card, per language (what the tools and the user wrote is shown as it is). */
 const WORDS = {
   en: {
-    planFor: "Plan for:",
+    planFor: "Plan for: ",
     planHow: "Approve to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback to have it revised.",
-    why: "Why:",
-    step: (index: number, total: number) => `Step ${index} of ${total}:`,
-    change: (index: number, total: number) => `Change ${index} of ${total}:`,
-    all: (total: number) => `All ${total} changes proposed together:`,
+    why: "**Why:** ",
+    step: (index: number, total: number) => `**Step ${index} of ${total}:** `,
+    change: (index: number, total: number) => `Change ${index} of ${total}: `,
+    all: (total: number) => `**All ${total} changes proposed together:**`,
     batchHow:
       "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
     writeHow: "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).",
-    refused: "Your last answer could not be used:",
+    refused: "Your last answer could not be used: ",
   },
   zh: {
     planFor: "计划：",
     planHow: "批准即开始执行；也可以修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或拒绝并说明原因，计划会重新修订。",
-    why: "原因：",
-    step: (index: number, total: number) => `第 ${index} 步（共 ${total} 步）：`,
+    why: "**原因：**",
+    step: (index: number, total: number) => `**第 ${index} 步（共 ${total} 步）：**`,
     change: (index: number, total: number) => `第 ${index} 项修改（共 ${total} 项）：`,
-    all: (total: number) => `一起提出的全部 ${total} 项修改：`,
+    all: (total: number) => `**一起提出的全部 ${total} 项修改：**`,
     batchHow: "请逐项批准、修改或拒绝；批准的修改按顺序应用。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
     writeHow: "批准即应用；也可以修改参数，或拒绝（说明原因时会重新审视计划；不说明时会换一个方案）。",
     refused: "上一次的回答无法使用：",
@@ -55,7 +55,7 @@ export interface StepPosition {
 export function planInterrupt(goal: string, plan: PlanStep[], language: Language = "en"): Card {
   const words = WORDS[language];
   const args = { [PLAN_STEPS_FIELD]: planStepsText(plan.map((step) => ({ content: step.content, done_when: step.doneWhen })), language) };
-  const description = [`${words.planFor} ${goal}`, renderPlan(plan, { doneWhen: "markdown" }), words.planHow].join("\n\n");
+  const description = [`${words.planFor}${goal}`, renderPlan(plan, { doneWhen: "markdown", language }), words.planHow].join("\n\n");
   return buildCard("confirm_plan", [{ name: CONFIRM_PLAN_ACTION, args, description, allowed: CONFIRM_DECISIONS }], {
     action_request: { action: CONFIRM_PLAN_ACTION, args },
     config: CONFIRM_CONFIG,
@@ -90,11 +90,11 @@ export function batchInterrupt(
   const total = tools.length;
   const list = tools.map((tool, index) => `${index + 1}. ${tool.summary}`).join("\n");
   const actions = tools.map((tool, index) => {
-    const lines = [`${words.change(index + 1, total)} ${tool.summary}`];
-    if (tool.reason.trim()) lines.push(`**${words.why}** ${tool.reason.trim()}`);
-    if (step) lines.push(`**${words.step(step.index, step.total)}** ${step.content}`);
+    const lines = [`${words.change(index + 1, total)}${tool.summary}`];
+    if (tool.reason.trim()) lines.push(`${words.why}${tool.reason.trim()}`);
+    if (step) lines.push(`${words.step(step.index, step.total)}${step.content}`);
     if (index === 0) {
-      lines.push(`**${words.all(total)}**\n\n${list}`);
+      lines.push(`${words.all(total)}\n\n${list}`);
       lines.push(words.batchHow);
     }
     return writeAction(tool, lines.join("\n\n"), argsSchemas.get(tool.name));
@@ -109,8 +109,8 @@ export function batchInterrupt(
 /** A write's markdown: what it does (its first line plain, for previews), why, where the plan stands, and how to answer. */
 function writeDescription(tool: ProposedWrite, step: StepPosition | null, words: (typeof WORDS)[Language]): string {
   const lines = [tool.summary];
-  if (tool.reason.trim()) lines.push(`**${words.why}** ${tool.reason.trim()}`);
-  if (step) lines.push(`**${words.step(step.index, step.total)}** ${step.content}`);
+  if (tool.reason.trim()) lines.push(`${words.why}${tool.reason.trim()}`);
+  if (step) lines.push(`${words.step(step.index, step.total)}${step.content}`);
   lines.push(words.writeHow);
   return lines.join("\n\n");
 }
@@ -135,7 +135,7 @@ export function questionInterrupt(question: string): Card {
  */
 export function withRefusal(card: Card, refusal: string | undefined, language: Language = "en"): Card {
   if (!refusal) return card;
-  const note = `${WORDS[language].refused} ${refusal}`;
+  const note = `${WORDS[language].refused}${refusal}`;
   const requests = card.action_requests.map((request, index) => (index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request));
   return { ...card, action_requests: requests, actionRequests: requests, description: `${note}\n\n${card.description ?? ""}`.trimEnd() };
 }

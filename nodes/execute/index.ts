@@ -189,7 +189,7 @@ async function runCalls(
       invalidWrites += 1;
       continue;
     }
-    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments);
+    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   }
   if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {

@@ -4,7 +4,10 @@
  * says back — the plan, the execute stage's speech and card reasons, read answers, write summaries, the card
  * decisions and the factual answer — is Chinese; the same run in English is unchanged.
  */
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import type { Card } from "../../contracts/cards.js";
+import { planStepsText } from "../../contracts/plan.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { describe, expect, test } from "vitest";
 import { factsInLanguage } from "../../nodes/deliver/index.js";
 import { answeredProposalText, cardDecisions, decisionsLine } from "../../nodes/shared/card-answers.js";
@@ -45,7 +48,7 @@ describe("the demo arrange request through the graph", () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "帮我把复习安排到下周的空闲时间");
     expect(outcome.planSteps).toEqual(OFFLINE_PLAN_STEPS_ZH.map((step) => step.content));
-    expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { plan_steps: OFFLINE_PLAN_STEPS_ZH } });
+    expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { steps: planStepsText(OFFLINE_PLAN_STEPS_ZH, "zh") } });
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
     for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
     expect(outcome.said).toContain("正在读取复习任务。");
@@ -56,6 +59,22 @@ describe("the demo arrange request through the graph", () => {
     );
     // What the assistant says has no English words of its own (ids and task names aside).
     for (const text of outcome.said) expect(text.replace(/[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
+  });
+
+  test("in Chinese, the cards' own words too: the plan card and each write's description", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const config = threadConfig(`zh-cards-${Math.random().toString(36).slice(2)}`, "student");
+    const planned = await tempo.graph.invoke({ messages: [new HumanMessage("帮我把复习安排到下周的空闲时间")] }, config);
+    const plan = interruptsOf(planned)[0]!.value as Card;
+    expect(plan.action_requests[0]!.description).toMatch(/^计划：帮我把复习安排到下周的空闲时间\n\n1\. 把所有待安排的复习任务放进能容纳它们的时段 {2}\n {3}\*完成标志：\* /);
+    const batch = interruptsOf(await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config))[0]!.value as Card;
+    const [first, second] = batch.action_requests;
+    expect(first!.description).toMatch(/^第 1 项修改（共 4 项）：安排 "/);
+    expect(first!.description).toContain("**原因：**本周的安排计划把它们放在这里");
+    expect(first!.description).toContain("**一起提出的全部 4 项修改：**");
+    expect(second!.description).toMatch(/^第 2 项修改（共 4 项）：安排 "/);
+    // Tempo's own words carry no English (ids, arguments and task names aside).
+    for (const request of batch.action_requests) expect(request.description!.replace(/"[^"]*"|[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
   });
 
   test("in English: the same run is unchanged", async () => {

@@ -211,7 +211,7 @@ function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: Wee
   return proposeAll(
     `${preface}${placing}`,
     [...before, ...card.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }))],
-    say(language, `the placement plan puts them there (${plan.length} placement(s) left)`, `安排计划把它们放在这里（还剩 ${plan.length} 项安排）`),
+    say(language, "the placement plan for the week puts them there", "本周的安排计划把它们放在这里"),
     then,
   );
 }
