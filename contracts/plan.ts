@@ -43,14 +43,14 @@ export type PlanDecision = z.infer<typeof PlanDecisionSchema>;
 export type PlanStepDraft = z.infer<typeof PlanStepDraftSchema>;
 
 /** The label between a step and its done-when condition in a plan written as text, per language (both are read back). */
-const DONE_WHEN_LABEL = { en: "done when:", zh: "完成标志：" } as const;
+const DONE_WHEN_LABEL = { en: "done when: ", zh: "完成标志：" } as const;
 
 /**
  * A plan as text a person reads and edits in a card's form field: one step a line, "1. what to do — done when: how
  * to tell" (Agent Inbox and Agent Chat UI show a list argument as one line of JSON, a text argument as it is).
  */
 export function planStepsText(steps: readonly PlanStepDraft[], language: "en" | "zh" = "en"): string {
-  return steps.map((step, index) => `${index + 1}. ${step.content} — ${DONE_WHEN_LABEL[language]} ${step.done_when}`).join("\n");
+  return steps.map((step, index) => `${index + 1}. ${step.content} — ${DONE_WHEN_LABEL[language]}${step.done_when}`).join("\n");
 }
 
 /**

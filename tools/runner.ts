@@ -101,18 +101,24 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
   // Each problem names the value given (an edit form sends text: "expected number, received string" alone does not say which).
   const problems = result.error.issues
     .slice(0, 4)
-    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(arguments)"}: ${issue.message}${givenValue(args, issue.path)}`)
+    .map((issue) => {
+      const field = issue.path.length ? issue.path.join(".") : "(arguments)";
+      const given = givenValue(args, issue.path);
+      // "day: expected a number, got "someday"" — the wrong type said with the value, as a person typed it.
+      if (issue.code === "invalid_type" && given) return `${field}: expected a ${String((issue as { expected?: unknown }).expected)}, got ${given}`;
+      return `${field}: ${issue.message}${given ? ` (given: ${given})` : ""}`;
+    })
     .join("; ");
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
 }
 
-/** " (given: "someday")" for the value at `path` of `args`, cut to 40 characters; "" when there is none. */
+/** The value at `path` of `args` as JSON (`"someday"`), cut to 40 characters; "" when there is none. */
 function givenValue(args: unknown, path: ReadonlyArray<PropertyKey>): string {
   let value: unknown = args;
   for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   if (value === undefined || path.length === 0) return "";
   const text = JSON.stringify(value) ?? String(value);
-  return ` (given: ${text.length > 40 ? `${text.slice(0, 39)}…` : text})`;
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 /** `args` with the text values of `keys` read as JSON (`fromJsonText`), or undefined when that changes none of them. */

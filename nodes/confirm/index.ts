@@ -25,7 +25,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume, withRefusalNoteRemoved } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
-import { answeredProposalText } from "../shared/card-answers.js";
+import { answeredProposalText, CARD_ANSWERS_KEY, cardAnswersRecord } from "../shared/card-answers.js";
 import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
 import { TempoError } from "../../errors/index.js";
@@ -180,7 +180,7 @@ function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, dependencies: N
   const definition = findTool(dependencies.domain, tool.name);
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
   const checked = definition ? checkToolArguments(definition, answer.args) : { ok: false as const, problem: `unknown tool ${tool.name}` };
-  if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem}.`, { expected: ["edit"] });
+  if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem.replace(`invalid arguments for ${tool.name}: `, "")}.`, { expected: ["edit"] });
   return { answer, editedArguments: checked.arguments };
 }
 
@@ -276,6 +276,11 @@ function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWr
               decided.length - edits.length - leftOut.length,
               languageOf(state.messages),
             ),
+            // Which call each line is about, so deliver can tell an edit that applied from one that failed.
+            additional_kwargs: {
+              ...(proposal.additional_kwargs ?? {}),
+              [CARD_ANSWERS_KEY]: cardAnswersRecord(proposal, edits.map((write) => ({ callId: write.call.id, text: write.edited! })), decided.flatMap(({ call, answer }) => (answer.type === "reject" ? [{ callId: call.id, text: call.summary || call.name }] : []))),
+            },
             // Every call of the proposal, the edited ones as they will apply (calls answered on an earlier card stay as they were).
             tool_calls: (proposal.tool_calls ?? []).map((call) => {
               const edit = edits.find((write) => write.call.id === call.id);

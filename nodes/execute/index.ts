@@ -43,7 +43,7 @@ import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import { languageOf } from "../../contracts/language.js";
-import { PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
+import { messageText, PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
@@ -249,9 +249,14 @@ async function applyApprovedWrites(
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
   }
+  // A write that failed is said in the chat, not only in its tool result (which a person may not see): the card's
+  // answer promised it.
+  const failed = await failedWritesNote(state, calls, results, context, dependencies);
+  const said = failed ? [...results, failed] : results;
+  if (failed) emitAssistantText(config, "execute", failed.id!, String(failed.content));
   const applied: TempoUpdate = {
-    messages: results,
-    workspaceMessageIds: [...state.workspaceMessageIds, ...results.map((message) => message.id!)],
+    messages: said,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...said.map((message) => message.id!)],
     stepEnding: null,
     liveState: "",
     ...update,
@@ -262,6 +267,23 @@ async function applyApprovedWrites(
   if (!ending || !allApplied) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
+}
+
+/**
+ * The note for the approved writes that failed when applied ("Could not apply: <change> — <why>"), in the user's
+ * language, or undefined when none did; the change is named as the card named it (an edit as edited).
+ */
+async function failedWritesNote(state: TempoState, calls: readonly WriteCall[], results: readonly BaseMessage[], context: ToolRunContext, dependencies: NodeDependencies): Promise<AIMessage | undefined> {
+  const zh = languageOf(state.messages) === "zh";
+  const lines: string[] = [];
+  for (const [index, result] of results.entries()) {
+    if (callOutcomeOf(result) !== "failed") continue;
+    const call = calls[index]!;
+    const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, zh ? "zh" : "en");
+    const why = messageText(result).split("\n")[0]!.replace(/^error:\s*/i, "").trim();
+    lines.push(zh ? `未能执行：${change} — ${why}` : `Could not apply: ${change} — ${why}`);
+  }
+  return lines.length === 0 ? undefined : new AIMessage({ id: newId("ai"), content: lines.join("\n\n") });
 }
 
 /**

@@ -38,7 +38,7 @@ describe("golden card JSON", () => {
 
     const description =
       "Add note 3: buy milk\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
-      "Approve to apply it, edit its arguments, or reject it (with feedback, the plan is reviewed; without, another option is chosen).";
+      "Approve (Accept) to apply it, edit its arguments, or reject it (Respond: with feedback, the plan is reviewed; without, another option is chosen).";
     const requests = [{ name: "add_note", args: { text: "buy milk" }, description, arguments: { text: "buy milk" } }];
     const configs = [
       {
@@ -111,7 +111,7 @@ describe("golden card JSON", () => {
     const description =
       "Plan for: organise my notes\n\n" +
       "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
-      "Approve to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback to have it revised.";
+      "Approve (Accept) to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback (Respond) to have it revised.";
     const requests = [{ name: "confirm_plan", args, description, arguments: args }];
     const configs = [{ action_name: "confirm_plan", allowed_decisions: ALLOWED, actionName: "confirm_plan", allowedDecisions: ALLOWED }];
     expectGolden(card, {

@@ -100,6 +100,22 @@ describe("batch cards", () => {
     expect(done.finalAnswer).toMatch(/\n\nYour decisions on the cards: applied with your edit — Place "[^"]+" on Sat.*; left out at your request — Place .*; Place .*\.$/);
   });
 
+  test("an edit whose write then fails is said as failed: a note in the chat, and the final answer does not call it applied", async () => {
+    const two = [
+      { task_id: "review-limits", day: 1, slot_start: 5 },
+      { task_id: "matrix-review", day: 2, slot_start: 3 },
+    ];
+    const { graph, repository, config } = await batchGraph(two, [json({ speak: "", action: "done", reason: "one placed", goal_check: "1 placed; the edit did not fit" })]);
+    // Day 4 slots 3-4 is taken by a lesson: the edit passes the schema but cannot apply.
+    const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "edit", edited_action: { name: "place", args: { task_id: "matrix-review", day: "4", slot_start: "3" } } }] }), config);
+    expect(done.phase).toBe("done");
+    expect(await placedItems(repository)).toEqual(["review-limits"]);
+    const said = done.messages.filter((message) => message.getType() === "ai").map((message) => String(message.content));
+    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu, week 1 \(day 4\), slots 3–4 — cannot place task matrix-review .*overlaps/));
+    expect(done.finalAnswer).toContain('Your decisions on the cards: your edit could not be applied — Place "Matrix operations review" on Thu');
+    expect(done.finalAnswer).not.toContain("applied with your edit");
+  });
+
   test("a batch whose third write conflicts with the first applies the first two and reports the third to the model", async () => {
     const three = [
       { task_id: "review-limits", day: 1, slot_start: 5 },

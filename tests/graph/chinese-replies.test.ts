@@ -66,12 +66,12 @@ describe("the demo arrange request through the graph", () => {
     const config = threadConfig(`zh-cards-${Math.random().toString(36).slice(2)}`, "student");
     const planned = await tempo.graph.invoke({ messages: [new HumanMessage("帮我把复习安排到下周的空闲时间")] }, config);
     const plan = interruptsOf(planned)[0]!.value as Card;
-    expect(plan.action_requests[0]!.description).toMatch(/^计划：帮我把复习安排到下周的空闲时间\n\n1\. 把所有待安排的复习任务放进能容纳它们的时段 {2}\n {3}\*完成标志：\* /);
+    expect(plan.action_requests[0]!.description).toMatch(/^计划：帮我把复习安排到下周的空闲时间\n\n1\. 把所有待安排的复习任务放进能容纳它们的时段 {2}\n {3}\*完成标志\*：/);
     const batch = interruptsOf(await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config))[0]!.value as Card;
     const [first, second] = batch.action_requests;
     expect(first!.description).toMatch(/^第 1 项修改（共 4 项）：安排 "/);
-    expect(first!.description).toContain("**原因：**本周的安排计划把它们放在这里");
-    expect(first!.description).toContain("**一起提出的全部 4 项修改：**");
+    expect(first!.description).toContain("**原因**：本周的安排计划把它们放在这里");
+    expect(first!.description).toContain("**一起提出的全部 4 项修改**：");
     expect(second!.description).toMatch(/^第 2 项修改（共 4 项）：安排 "/);
     // Tempo's own words carry no English (ids, arguments and task names aside).
     for (const request of batch.action_requests) expect(request.description!.replace(/"[^"]*"|[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
@@ -143,7 +143,7 @@ describe("the final answer's own words in Chinese", () => {
     expect(answeredProposalText([], [{ summary: "x", feedback: "" }], 1, "zh")).toBe("按你的要求不执行：x。\n另一项修改按提议执行。");
     const proposal = (text: string) => new AIMessage({ content: text, tool_calls: [{ id: "c1", name: "place", args: {} }] });
     const decisions = cardDecisions([proposal(zh), proposal(answeredProposalText(["Place A"], [], 0))]);
-    expect(decisions).toEqual({ edited: ['安排 "导数练习" 到 周五', "Place A"], leftOut: ['安排 "链表习题" 到 周一（你说：“不要周一”）'] });
+    expect(decisions).toEqual({ failed: [], edited: ['安排 "导数练习" 到 周五', "Place A"], leftOut: ['安排 "链表习题" 到 周一（你说：“不要周一”）'] });
     expect(decisionsLine(decisions, "zh")).toBe('你在卡片上的决定：按你的修改执行 — 安排 "导数练习" 到 周五；Place A；按你的要求不执行 — 安排 "链表习题" 到 周一（你说：“不要周一”）。');
     // English is unchanged.
     expect(answeredProposalText(["a"], [{ summary: "b", feedback: "no" }], 2)).toBe("Applying your edit: a.\nLeft out at your request: b (you said: “no”).\nApplying the other 2 changes as proposed.");

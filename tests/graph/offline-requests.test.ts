@@ -19,7 +19,7 @@ interface Row {
 }
 
 /** A plan card whose first step is `content` (the card's `steps` text, one numbered step a line). */
-const planStep = (content: string) => ["confirm_plan", { steps: expect.stringMatching(new RegExp(`^1\\. ${content.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — (done when:|完成标志：) `)) }] as [string, Record<string, unknown>];
+const planStep = (content: string) => ["confirm_plan", { steps: expect.stringMatching(new RegExp(`^1\\. ${content.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — (done when: |完成标志：)`)) }] as [string, Record<string, unknown>];
 
 const ROWS: Row[] = [
   // Writes: a plan card for exactly that write, then the write's card, then the result.

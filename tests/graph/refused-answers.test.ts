@@ -50,7 +50,7 @@ describe("a refused answer on the served graph", () => {
     expect(card.action_requests.map((request) => request.args)).toEqual(TWO);
     expect(card.action_requests[0]!.description).toMatch(/^Your last answer could not be used: The edited arguments do not fit place/);
     // The reason names the value the form sent, not only its type.
-    expect(card.action_requests[0]!.description).toContain('day: Invalid input: expected number, received string (given: "Monday")');
+    expect(card.action_requests[0]!.description).toContain('The edited arguments do not fit place: day: expected a number, got "Monday".');
     expect(card.description).toBe(card.action_requests[0]!.description);
     const last = refused.messages.at(-1)!;
     expect(last.getType()).toBe("ai");

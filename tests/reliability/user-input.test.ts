@@ -163,7 +163,7 @@ describe("resumes", () => {
     const atCard = await snapshot(graph, config);
     expect(atCard.interrupts).toEqual([expect.objectContaining({ action_request: { action: "add_note", args: { text: "call mom" } } })]);
     for (const [answer, expected] of [
-      [{ type: "edit", args: { action: "add_note", args: { text: 5 } } }, /The edited arguments do not fit add_note: invalid arguments for add_note: text/],
+      [{ type: "edit", args: { action: "add_note", args: { text: 5 } } }, /The edited arguments do not fit add_note: text: expected a string, got 5\./],
       [{ type: "edit", args: { action: "add_note", args: {} } }, /The edited arguments do not fit add_note/],
       ["accept", /Invalid resume value "accept"/],
       [{ type: "respond", args: "no" }, /Invalid resume value \{"type":"respond","args":"no"\}/],
