@@ -89,7 +89,9 @@ export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" 
   }
   if (writes && writes.approvedNotApplied.length > 0) lines.push(`Approved but not applied: ${writes.approvedNotApplied.length} — ${nameWrites(writes.approvedNotApplied)}`);
   if (report.lastError) lines.push(`Note: ${report.lastError}`);
-  return lines.join("\n");
+  // One paragraph a line (a blank line between): Markdown front ends (Agent Chat UI, Agent Inbox) join lines a single
+  // newline apart into one paragraph, and lines after a numbered list into its last item. The step list stays a list.
+  return lines.join("\n\n");
 }
 
 // Claims of full success, in English and Chinese.

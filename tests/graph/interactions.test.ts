@@ -347,7 +347,8 @@ describe("budgets and fallbacks", () => {
         "Finished 0 of 1 steps:",
         "1. [failed] Add the note — failed: the round budget (3) ran out during this step",
         "Note: The round budget (3) was spent before the plan finished.",
-      ].join("\n"),
+        // A blank line between paragraphs: Markdown front ends keep them apart.
+      ].join("\n\n"),
     );
   });
 
@@ -367,7 +368,7 @@ describe("budgets and fallbacks", () => {
     const config = threadConfig("deliver-fallback");
     await graph.invoke(userMessage("add a note"), config);
     const result = await graph.invoke(accept, config);
-    expect(result.finalAnswer).toBe("Task: add a note\nFinished 1 of 1 steps:\n1. [done] Add the note — the note is listed");
+    expect(result.finalAnswer).toBe("Task: add a note\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — the note is listed");
     expect(result.lastError).toContain("The deliver model failed (model unavailable)");
     expect(transcript(result.messages).at(-1)).toBe(`ai:${result.finalAnswer}`);
   });

@@ -52,7 +52,8 @@ describe("buildTaskReport", () => {
         "Finished 1 of 1 steps:",
         "1. [done] Step 1",
         "Still pending: Calculus review 1 (rev-1) — you declined the proposed change",
-      ].join("\n"),
+        // A blank line between paragraphs: Markdown front ends keep them apart.
+      ].join("\n\n"),
     );
   });
 });

@@ -193,7 +193,7 @@ describe("honest endings", () => {
     const final = await acceptAll(graph, config, await graph.invoke(resume(declineFirst(batch)), config));
     const [pending] = await pendingNames();
     expect(final.finalAnswer).not.toContain("All done");
-    expect(String(final.finalAnswer).split("\n").slice(0, 2)).toEqual([
+    expect(String(final.finalAnswer).split("\n\n").slice(0, 2)).toEqual([
       "Task: Arrange my reviews",
       `Outcome: partial — every step finished, but 1 item(s) are still pending: ${pending}`,
     ]);

@@ -290,7 +290,7 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     expect(final.phase).toBe("done");
     expect(requestsOf("deliver")).toHaveLength(2);
     expect(final.finalAnswer).toBe(mechanicalSummary({ goal: "Add a note: call mom", planSteps: final.planSteps, lastError: null }));
-    expect(final.finalAnswer).toBe("Task: Add a note: call mom\nFinished 1 of 1 steps:\n1. [done] Add the note — nothing to add");
+    expect(final.finalAnswer).toBe("Task: Add a note: call mom\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — nothing to add");
     expect(final.lastError).toMatch(/^The deliver model failed \(500 deliver is down\); a mechanical summary was given\.$/);
     expect(String(final.messages.at(-1)?.content)).toBe(final.finalAnswer);
   });
