@@ -52,7 +52,7 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
     for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
     expect(outcome.said).toContain("正在读取复习任务。");
-    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/binary-tree-review 到周一（第1天）第9-9节；/);
+    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到周一（第1天）第9-9节；/);
     expect(outcome.said).toContain("每个复习任务都安排好了。");
     expect(outcome.finalAnswer).toBe(
       "你的复习周已安排好。\n- [完成] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- [完成] 核对日程 — 日程显示还有 0 个复习任务待安排",
@@ -82,7 +82,7 @@ describe("the demo arrange request through the graph", () => {
     const outcome = await converse(tempo, "arrange my reviews into free slots");
     expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", "Verify the schedule"]);
     expect(outcome.said).toContain("Reading the review tasks.");
-    expect(outcome.said.find((text) => text.startsWith("Found room for 4 of 4 task(s); keeping the placement plan in working memory. Placing 4 tasks: binary-tree-review on Monday (day 1) slots 9-9;"))).toBeDefined();
+    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s); keeping the placement plan in working memory. Placing 4 tasks: "Binary tree review" on Monday (day 1) slots 9-9;'))).toBeDefined();
     expect(outcome.said).toContain("Every review task has a place.");
     expect(outcome.finalAnswer).toMatch(/^Your review week is arranged\.\n- \[done\] Place each pending review task/);
     expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);
@@ -107,7 +107,7 @@ describe("the demo arrange request through the graph", () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "安排复习", [{ type: "accept", args: null }, { type: "response", args: "跳过" }]);
     expect(placeOf(outcome.schedule, "binary-tree-review")).toBe("pending");
-    expect(outcome.said.some((text) => text.includes("跳过任务 binary-tree-review：你拒绝了它的安排。"))).toBe(true);
+    expect(outcome.said.some((text) => text.includes("跳过“二叉树复习”：你拒绝了它的安排。"))).toBe(true);
     expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
     expect(outcome.finalAnswer).toContain("\n已应用的修改（保留）：3 — 已把任务 linked-list-exercises 安排在第3天第3-4节; ");
     expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");

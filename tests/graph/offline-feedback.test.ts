@@ -46,7 +46,7 @@ describe("feedback on the offline policy's cards", () => {
   test("feedback it cannot act on is said so, and the task is left pending", async () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("make it feel more balanced somehow")]);
-    expect(outcome.said).toContain('Offline, I can\'t act on "make it feel more balanced somehow" (a model key unlocks free-form feedback), so I\'m leaving task review-limits pending.');
+    expect(outcome.said).toContain('Offline, I can\'t act on "make it feel more balanced somehow" (a model key unlocks free-form feedback), so I\'m leaving "Review limits and continuity" pending.');
     expect(placeOf(outcome.schedule, "review-limits")).toBe("pending");
   });
 
@@ -90,6 +90,6 @@ describe("feedback in Chinese", () => {
     expect(placeOf(skipped.schedule, "review-limits")).toBe("pending");
 
     const unclear = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("弄得好看一点")], "zh-unclear");
-    expect(unclear.said).toContain("离线模式下我无法理解“弄得好看一点”（配置模型密钥后可处理自由表述的反馈），任务 review-limits 先保持待安排。");
+    expect(unclear.said).toContain("离线模式下我无法理解“弄得好看一点”（配置模型密钥后可处理自由表述的反馈），“Review limits and continuity” 先保持待安排。");
   });
 });

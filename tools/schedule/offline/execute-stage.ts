@@ -11,8 +11,7 @@ import { arrangeStep } from "./arrange-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "./decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import type { Language } from "../../../contracts/language.js";
-import { messageText } from "../../../contracts/message-text.js";
-import { currentStepOf, goalOf, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
+import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
 import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
@@ -117,19 +116,6 @@ function overviewStep(view: PromptView, action: Finish, language: Language): Dec
 interface Asked {
   answer: string | undefined;
   language: Language;
-}
-
-/** The user's reply to a question the execute stage asked in this step: a user message right after an assistant message with no calls. */
-export function questionAnswer(view: PromptView): string | undefined {
-  const messages = view.workspace;
-  for (let index = messages.length - 1; index > 0; index -= 1) {
-    const message = messages[index]!;
-    if (message.getType() !== "human") continue;
-    const before = messages[index - 1]!;
-    const text = messageText(message).trim();
-    if (before.getType() === "ai" && ((before as { tool_calls?: unknown[] }).tool_calls ?? []).length === 0 && text !== "" && !text.startsWith("- called ") && !text.startsWith("Your last answer could not be used")) return text;
-  }
-  return undefined;
 }
 
 /**

@@ -1,10 +1,13 @@
 /**
  * Plain-words feedback on a card, as the offline policy understands it:
  * "skip this one", "not Monday", "later in the day", "earlier", "in the
- * evening", "Friday instead" (and their Chinese forms). Anything else is
- * `unclear`, and the policy says so instead of guessing.
+ * evening", "Friday instead" (and their Chinese forms). A day named in a
+ * negative sentence is a day to avoid ("Friday is my day off", "I have
+ * practice on Friday", "周五我休息", "周五不行", "不要安排在周五"), never the
+ * only day. Anything else is `unclear`, and the policy says so instead of
+ * guessing.
  */
-import { isEmptySelection, normalizeText, readPartOfDay, readWhere, type DaySelection, type PartOfDay } from "./request-parsing.js";
+import { isEmptySelection, normalizeText, readWhere, type DaySelection, type PartOfDay } from "./request-parsing.js";
 
 /** What the feedback asks for. */
 export type Feedback =
@@ -21,12 +24,15 @@ const EARLIER = /\bearlier\b|\bsooner\b|\bbefore\b|早一点|早点|提前|往�
 export function parseFeedback(text: string): Feedback {
   const normalized = normalizeText(text);
   if (normalized === "") return { kind: "none" };
-  if (SKIP.test(normalized)) return { kind: "skip" };
+  // Days named win over a skip: "don't schedule it on Friday" and "别排周五" avoid Friday, they do not drop the task.
   const where = readWhere(normalized);
+  const namesDays = !isEmptySelection(where.only) || !isEmptySelection(where.not);
+  if (!namesDays && SKIP.test(normalized)) return { kind: "skip" };
   const later = LATER.test(normalized);
   const earlier = !later && EARLIER.test(normalized);
-  const part = readPartOfDay(normalized);
-  if (isEmptySelection(where.only) && isEmptySelection(where.not) && !later && !earlier && !part) return { kind: "unclear", text: text.trim() };
+  // A part of the day named in a negative clause ("I'm busy in the morning") is not where to go.
+  const part = where.slots.part;
+  if (!namesDays && !later && !earlier && !part) return { kind: "unclear", text: text.trim() };
   const feedback: Feedback = { kind: "constrain", only: where.only, not: where.not, later, earlier };
   if (part) feedback.part = part;
   return feedback;

@@ -92,6 +92,19 @@ export function userLanguage(view: PromptView): Language {
   return languageOf([goalOf(view), ...userLines(view)]);
 }
 
+/** The user's reply to a question the execute stage asked in this step: a user message right after an assistant message with no calls. */
+export function questionAnswer(view: PromptView): string | undefined {
+  const messages = view.workspace;
+  for (let index = messages.length - 1; index > 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.getType() !== "human") continue;
+    const before = messages[index - 1]!;
+    const text = textOf(message).trim();
+    if (before.getType() === "ai" && ((before as { tool_calls?: unknown[] }).tool_calls ?? []).length === 0 && text !== "" && !text.startsWith("- called ") && !text.startsWith("Your last answer could not be used")) return text;
+  }
+  return undefined;
+}
+
 /** The current step of the pinned execution context: its position and text. */
 export function currentStepOf(view: PromptView): { index: number; total: number; content: string } {
   const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(section(view.context, "execution_context") || view.context);

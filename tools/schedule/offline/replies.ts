@@ -117,12 +117,14 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   let fullSuccess = false;
   if (done === steps.length && steps.length > 0 && scoped?.kind === "arrange" && (scoped.tasks.length > 0 || !isAnywhere({ ...scoped.where, not: { weekdays: [], days: [] } }))) {
     // A scoped arrange ("only Wednesday", named tasks) is judged by its own step, not by the whole week.
-    const someLeft = /skipped|left pending/.test(place?.summary ?? "");
+    const someLeft = /skipped|left pending|^not carried out/.test(place?.summary ?? "");
     // Told as a full success only when nothing is left anywhere (as before: a heading with more after it is not).
     fullSuccess = !someLeft && (pending === undefined || pending === "0");
     heading = someLeft
       ? zh ? "已安排能放下的部分，其余仍待安排（见下）。" : "Placed what fits of what you asked; some of it is left pending (below)."
       : zh ? "已按你的要求安排好。" : "Placed what you asked for.";
+    // A place step that placed nothing (its tasks matched nothing) is never told as placing.
+    if (place?.summary.startsWith("not carried out")) heading = zh ? "没有安排任何任务（见下）。" : "Nothing was placed (below).";
     if (pending !== undefined && pending !== "0") heading += zh ? `本周还有 ${pending} 个复习任务待安排。` : ` ${pending} review task(s) in the whole week are still pending.`;
   } else if (done === steps.length && steps.length > 0) {
     fullSuccess = pending === undefined || pending === "0";
@@ -150,6 +152,21 @@ function stillPendingInChinese(line: string): string {
     .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它");
 }
 
+const WEEKDAYS_ZH: Readonly<Record<string, string>> = { Monday: "周一", Tuesday: "周二", Wednesday: "周三", Thursday: "周四", Friday: "周五", Saturday: "周六", Sunday: "周日" };
+
+/** A left-out task's limits ("outside Friday, in slots 9-12") in Chinese ("周五以外，第9-12节"). */
+function limitsInChinese(limits: string): string {
+  const days = (text: string) => text.split(" and ").map((day) => WEEKDAYS_ZH[day] ?? day.replace(/^day (\d+)$/, "第$1天")).join("、");
+  const parts = limits.split(", ").map((part) =>
+    part
+      .replace(/^only on (.+)$/, (_, named: string) => `只在${days(named)}`)
+      .replace(/^outside (.+)$/, (_, named: string) => `${days(named)}以外`)
+      .replace(/^in slots (\d+)-(\d+)$/, "第$1-$2节")
+      .replace(/^away from the places you rejected$/, "避开你拒绝的位置"),
+  );
+  return `${parts.join("，")}：`;
+}
+
 const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
 const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "未全部完成", failed: "失败", dropped: "已放弃，未完成" };
 
@@ -175,6 +192,10 @@ export function summaryInChinese(summary: string): string {
     .replace(/; skipped: /, "；跳过：")
     .replace(/; left pending: /, "；仍待安排：")
     .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+    .replace(/ \(no free slot fits ([^)]*)\)/g, (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`)
+    .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
+    .replace(/no pending task matches /g, "没有匹配的待安排任务：")
+    .replace(/" or "/g, "\" 或 \"")
     .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
     .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")

@@ -166,20 +166,44 @@ export function resolveSlotWindow(window: SlotWindow, slotsPerDay: number): { fr
 
 const DAY_WORD = String.raw`(?:[a-z]+day\s*(?:\(day \d+\))?|mon|tue|wed|thu|fri|sat|sun|weekends?|day \d+)`;
 const DAY_WORD_ZH = String.raw`(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|第\d+天)`;
-/** "not on Monday or Sunday", "except day 3", "不要周一和周日": group 1 (English) or 2 (Chinese) holds the days. */
+/**
+ * "not on Monday or Sunday", "except day 3", "keep it off Friday", "Saturday instead of Friday", "不要周一和周日",
+ * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
+ */
 const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|except|but not|avoid(?:ing)?|no)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD})*)|(?:不要|别|不|除了|避开)(?:在|放在|排在)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
+  String.raw`\b(?:not|except|but not|avoid(?:ing)?|no|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
   "g",
 );
 
-/** Reads where a fragment points: days to use, days to avoid, slots. */
+/**
+ * Words that make a clause about days negative: the days it names are days to avoid ("Friday is my day off",
+ * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
+ */
+const NEGATIVE_CLAUSE =
+  /\b(?:not|no|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
+/** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
+const NOT_NEGATIVE = /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
+/** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
+const CLAUSE_BREAK = /[,;.!?]|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+
+/**
+ * Reads where a fragment points: days to use, days to avoid, slots. Days named with a negation ("not Monday") are to
+ * avoid, and so are the days of a clause that is negative as a whole ("Friday is my day off", "周五我休息"); slots
+ * are read from the clauses that are not negative.
+ */
 export function readWhere(fragment: string): Where {
   const negated: string[] = [];
-  const positive = fragment.replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
+  const rest = fragment.replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
     negated.push(english ?? chinese ?? "");
     return " ";
   });
-  return { only: readDays(positive), not: readDays(negated.join(" ")), slots: readSlots(positive) };
+  const positive: string[] = [];
+  for (const clause of rest.split(new RegExp(CLAUSE_BREAK, "g"))) {
+    const negative = NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
+    (negative ? negated : positive).push(clause);
+  }
+  const kept = positive.join(" , ");
+  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots: readSlots(kept) };
 }
 
 /** True when a selection names no day. */
@@ -346,14 +370,15 @@ function readArrange(body: string): ScheduleRequest | undefined {
 
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
-  const stripped = rest
+  const stripped = withoutConstraints(rest)
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
     .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
-    .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ");
-  const generic = /^(?:(?:help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
+    .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
+    .replace(/[()[\]]/g, " ");
+  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     .map((phrase) => phrase.trim())
@@ -361,6 +386,33 @@ function namedTasks(rest: string): string[] {
     .map(taskPhrase)
     .filter(Boolean);
   return phrases;
+}
+
+/** True when a fragment only limits where things go ("not Friday", "only mornings", "Friday is my day off", "不要周五"). */
+function isConstraint(fragment: string): boolean {
+  const namesWhen = !isAnywhere(readWhere(fragment)) || readPartOfDay(fragment) !== undefined;
+  return namesWhen && (NEGATIVE_CLAUSE.test(fragment.replace(NOT_NEGATIVE, " ")) || readTaskWords(fragment).trim() === "");
+}
+
+/** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
+function readTaskWords(fragment: string): string {
+  return fragment
+    .replace(NEGATED_DAYS, " ")
+    .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g, " ")
+    .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ");
+}
+
+/**
+ * The task part of an arrange request, without the limits on where: a parenthesised constraint ("(not Friday)",
+ * "(only mornings)", "（不要周五）") and a clause that avoids days ("Friday is my day off", "周五不行") are limits
+ * (read by `readWhere`), not task names.
+ */
+function withoutConstraints(text: string): string {
+  const unbracketed = text.replace(/\(([^()]*)\)/g, (whole, inner: string) => (isConstraint(inner) ? " " : whole));
+  return unbracketed
+    .split(/\s*(?:[,;]|\bbut\b)\s*/)
+    .filter((segment) => !(NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) && !isEmptySelection(readDays(segment))))
+    .join(", ");
 }
 
 /** A task phrase with filler words around it removed ("my linear algebra review" → "linear algebra review"). */
