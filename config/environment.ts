@@ -21,11 +21,15 @@
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
+ * | TEMPO_DOMAINS             | schedule             | the tool domains served, by plug-in name, comma-separated (tools/registry.ts) |
  * | TEMPO_SAMPLE_DATA         | true                 | give a user with an empty schedule the sample week       |
  * | TEMPO_USER_ID             | local-user           | user id of the terminal chat and the demo                |
  */
 import { ConfigurationError } from "../errors/index.js";
 import { DEFAULT_USER_ID, DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "./configuration.js";
+
+/** The tool domains served when `TEMPO_DOMAINS` is not set. */
+export const DEFAULT_DOMAIN_NAMES: readonly string[] = ["schedule"];
 
 export const MODEL_STAGES = ["chat", "plan", "plan_deep", "execute", "deliver", "memory"] as const;
 
@@ -77,6 +81,8 @@ export interface TempoSettings {
   models: ModelSettings;
   database: DatabaseSettings;
   workflow: WorkflowSettings;
+  /** The tool domains served, by plug-in name (`TEMPO_DOMAINS`; the plug-ins are listed in `tools/registry.ts`). */
+  domains: string[];
   sampleData: boolean;
   userId: string;
 }
@@ -127,6 +133,10 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       maxRounds: positiveInteger(value("TEMPO_MAX_ROUNDS"), "TEMPO_MAX_ROUNDS", DEFAULT_WORKFLOW_SETTINGS.maxRounds),
       maxCorrections: positiveInteger(value("TEMPO_MAX_CORRECTIONS"), "TEMPO_MAX_CORRECTIONS", DEFAULT_WORKFLOW_SETTINGS.maxCorrections),
     },
+    domains: (value("TEMPO_DOMAINS") ?? DEFAULT_DOMAIN_NAMES.join(","))
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
     sampleData: (value("TEMPO_SAMPLE_DATA") ?? "true") !== "false",
     userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
   };

@@ -1,8 +1,9 @@
 /**
  * Tempo's one composition root. `createTempoDependencies` builds what the
  * graph needs besides a checkpointer and a store — the stage models (or the
- * offline policy), the schedule domain on its repository, the execution log —
- * from settings, on a Postgres pool when there is one. Two callers:
+ * offline policy), the tool domains `TEMPO_DOMAINS` names (plug-ins from
+ * `tools/registry.ts`; none is named here) on their repositories, the execution
+ * log — from settings, on a Postgres pool when there is one. Two callers:
  *
  * - `createTempo` (the demo, the terminal chat, the benches, your own
  *   workers): opens the database (Postgres at DATABASE_URL, or the embedded
@@ -23,17 +24,19 @@ import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "./tempo-graph.js";
 import { createStageModels } from "../models/create-models.js";
 import type { StageModels } from "../models/stage-models.js";
+import { ConfigurationError } from "../errors/index.js";
+import { combineDomains } from "../tools/combined-domain.js";
 import type { ToolDomain } from "../tools/domain.js";
-import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, type ScheduleState } from "../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
-import { withSampleSchedule } from "../tools/schedule/sample-seeding.js";
-import type { ScheduleRepository } from "../tools/schedule/repository.js";
+import type { BuiltDomain, DomainPlugin } from "../tools/plugin.js";
+import { DOMAIN_PLUGINS, pluginsNamed } from "../tools/registry.js";
 
 /** What the graph needs besides its checkpointer and store. */
 export interface TempoDependencies {
   models: StageModels;
-  domain: ToolDomain<ScheduleState>;
-  repository: ScheduleRepository;
+  /** The domain the graph takes: the served domains combined (`tools/combined-domain.ts`), one as it is. */
+  domain: ToolDomain;
+  /** Each served domain as built, by plug-in name (its repository, to seed or read). */
+  domains: ReadonlyMap<string, BuiltDomain>;
   /** The Postgres execution log, when built on a pool. */
   executionLog?: PostgresExecutionLog;
   /** True when the offline policy drives the graph. */
@@ -48,25 +51,31 @@ export interface TempoDependencyOptions {
   pool?: pg.Pool;
   /** Refuses a write of a run that lost the race to resume an interrupt (Tempo's checkpointer). */
   resumeGuard?: ResumeGuard;
+  /** The plug-ins `settings.domains` picks from; default every registered one (`DOMAIN_PLUGINS`). */
+  plugins?: readonly DomainPlugin[];
 }
 
-/** Builds the models, the schedule domain and (on a pool) the execution log, migrating their tables. */
+/** Builds the models, the served domains and (on a pool) the execution log, migrating their tables. */
 export async function createTempoDependencies(settings: TempoSettings, options: TempoDependencyOptions = {}): Promise<TempoDependencies> {
+  const plugins = pluginsNamed(settings.domains, options.plugins ?? DOMAIN_PLUGINS);
   let executionLog: PostgresExecutionLog | undefined;
-  let base: ScheduleRepository;
   if (options.pool) {
-    // Same database as the schedule repository: each write's log entry commits in the write's transaction.
+    // Same database as the domains' repositories: each write's log entry commits in the write's transaction.
     executionLog = new PostgresExecutionLog(options.pool, { resumeGuard: options.resumeGuard });
     await executionLog.migrate();
-    const postgresRepository = new PostgresScheduleRepository(options.pool);
-    await postgresRepository.migrate();
-    base = postgresRepository;
-  } else {
-    base = new InMemoryScheduleRepository();
   }
-  const repository = settings.sampleData ? withSampleSchedule(base) : base;
-  const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
-  return { models: created.models, domain: createScheduleDomain({ repository }), repository, executionLog, offline: created.offline, modelDescription: created.description };
+  const domains = new Map<string, BuiltDomain>();
+  for (const plugin of plugins) domains.set(plugin.name, await plugin.build({ pool: options.pool, sampleData: settings.sampleData }));
+  const domain = combineDomains([...domains.values()].map((built) => built.domain));
+  // Offline, the first served domain with a policy answers for every stage.
+  const offlinePlugin = plugins.find((plugin) => plugin.offlinePolicy);
+  const created = createStageModels(settings.models, () => {
+    if (!offlinePlugin?.offlinePolicy) {
+      throw new ConfigurationError(`No served domain (${plugins.map((plugin) => plugin.name).join(", ")}) has an offline policy: set OPENAI_API_KEY or OPENAI_BASE_URL.`);
+    }
+    return offlinePlugin.offlinePolicy();
+  });
+  return { models: created.models, domain, domains, executionLog, offline: created.offline, modelDescription: created.description };
 }
 
 /** The graph the LangGraph server runs, and what it holds open. */
@@ -109,7 +118,10 @@ export interface Tempo {
   checkpointer: TempoPostgresSaver;
   /** The execution log (`tempo_execution_log`): every tool call, and each confirmed write once. */
   executionLog: PostgresExecutionLog;
-  repository: ScheduleRepository;
+  /** Each served domain as built, by plug-in name. */
+  domains: ReadonlyMap<string, BuiltDomain>;
+  /** The repository of the served domain `name` (e.g. to seed or read a user's data); a name not served throws. */
+  repositoryOf<TRepository>(name: string): TRepository;
   /** True when the offline policy drives the graph. */
   offline: boolean;
   /** Human-readable lines: where the state lives, which model runs. */
@@ -133,7 +145,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     const store = await createMemoryStore(database);
     closers.push(() => store.stop());
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
-    const { models, domain, repository, offline } = dependencies;
+    const { models, domain, domains, offline } = dependencies;
     const executionLog = dependencies.executionLog!; // always built on a pool
     const graph = buildTempoGraph({ models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
     return {
@@ -141,7 +153,8 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
       database,
       checkpointer,
       executionLog,
-      repository,
+      domains,
+      repositoryOf: <TRepository>(name: string) => repositoryOf<TRepository>(domains, name),
       offline,
       describe: () => [
         `model: ${dependencies.modelDescription}`,
@@ -157,4 +170,11 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     await database.close();
     throw error;
   }
+}
+
+/** The repository of served domain `name`; a ConfigurationError naming the served ones when it is not served. */
+export function repositoryOf<TRepository>(domains: ReadonlyMap<string, BuiltDomain>, name: string): TRepository {
+  const built = domains.get(name);
+  if (!built) throw new ConfigurationError(`The ${name} domain is not served (served: ${[...domains.keys()].join(", ")}); add it to TEMPO_DOMAINS.`);
+  return built.repository as TRepository;
 }

@@ -45,7 +45,7 @@ afterAll(async () => {
 
 test("the served graph with DATABASE_URL keeps schedules and the execution log in Postgres", () => {
   expect(served.dependencies.executionLog).toBeDefined();
-  expect(served.dependencies.repository.constructor.name).not.toBe("InMemoryScheduleRepository");
+  expect((served.dependencies.domains.get("schedule")?.repository as object).constructor.name).not.toBe("InMemoryScheduleRepository");
 });
 
 test("a crash after the write and before its checkpoint, then trying again, applies the write once", async () => {

@@ -15,6 +15,7 @@ import { readSettings } from "../../config/environment.js";
 import { TempoError } from "../../errors/index.js";
 import type { TempoState } from "../../kernel/state.js";
 import { createTempo, type Tempo } from "../../server/create-tempo.js";
+import type { ScheduleRepository } from "../../tools/schedule/repository.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
@@ -129,7 +130,7 @@ describe.each(postgresTargets())("through createTempo on $kind postgres", (targe
     const config = { configurable: { thread_id: `hostile-pg-${target.kind}`, user_id: `student-hostile-${target.kind}` } };
     const first = await tempo.graph.invoke(message("Help me arrange next week's review"), config);
     expect(interruptsOf(first)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
-    const scheduleBefore = await tempo.repository.load(config.configurable.user_id);
+    const scheduleBefore = await tempo.repositoryOf<ScheduleRepository>("schedule").load(config.configurable.user_id);
     const before = await tempo.graph.getState(config);
 
     for (const input of [resume({ type: "response", args: `later${NUL}` }), message(`arrange ${LONE_LOW}`), resume({ type: "response", args: "x".repeat(10 * 1024 * 1024) })]) {
@@ -138,7 +139,7 @@ describe.each(postgresTargets())("through createTempo on $kind postgres", (targe
     }
     const after = await tempo.graph.getState(config);
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
-    expect(await tempo.repository.load(config.configurable.user_id)).toEqual(scheduleBefore);
+    expect(await tempo.repositoryOf<ScheduleRepository>("schedule").load(config.configurable.user_id)).toEqual(scheduleBefore);
 
     let result: object = await tempo.graph.invoke(accept, config);
     for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) result = await tempo.graph.invoke(accept, config);

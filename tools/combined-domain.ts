@@ -1,0 +1,66 @@
+/**
+ * Several tool domains served as one (`TEMPO_DOMAINS=schedule,notes`): the graph takes one `ToolDomain`, whose
+ * state is each domain's state by name. A tool runs on its own domain's state and a write persists through its own
+ * domain only; cards, open items and the prompt's description come from the domain a tool belongs to. One domain
+ * is served as it is.
+ */
+import { ConfigurationError } from "../errors/index.js";
+import type { DomainTool, OpenItem, ToolDomain } from "./domain.js";
+
+/** The state of combined domains: each domain's state under its name. */
+export type CombinedState = Readonly<Record<string, unknown>>;
+
+/** `domains` as one domain; a single domain is returned unchanged. Two tools of one name, or two domains of one name, are a ConfigurationError. */
+export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
+  if (domains.length === 0) throw new ConfigurationError("No tool domain to serve.");
+  if (domains.length === 1) return domains[0]!;
+  const owners = new Map<string, ToolDomain>();
+  for (const domain of domains) {
+    if (domains.filter((other) => other.name === domain.name).length > 1) throw new ConfigurationError(`Two tool domains are named "${domain.name}".`);
+    for (const tool of domain.tools) {
+      const owner = owners.get(tool.name);
+      if (owner) throw new ConfigurationError(`The tool "${tool.name}" is in both the ${owner.name} and the ${domain.name} domain; tool names must be unique across the domains served.`);
+      owners.set(tool.name, domain);
+    }
+  }
+  const ownerOf = (tool: string) => owners.get(tool);
+  const tools = domains.flatMap((domain) => domain.tools.map((tool) => onItsState(domain.name, tool)));
+  return {
+    name: domains.map((domain) => domain.name).join("+"),
+    // A saved thread replans when any served domain changed, or the set of domains did.
+    version: domains.map((domain) => `${domain.name}@${domain.version}`).join("+"),
+    description: domains.map((domain) => `${domain.name}: ${domain.description}`).join("\n"),
+    tools,
+    // The planner's live read: the first domain's that has one.
+    preflight: domains.find((domain) => domain.preflight)?.preflight,
+    describeCall(state: CombinedState, tool: string, args: Record<string, unknown>, language) {
+      const owner = ownerOf(tool);
+      return owner?.describeCall?.(state[owner.name], tool, args, language);
+    },
+    openItems(state: CombinedState): OpenItem[] {
+      return domains.flatMap((domain) => domain.openItems?.(state[domain.name]) ?? []);
+    },
+    async load(userId: string): Promise<CombinedState> {
+      const states = await Promise.all(domains.map((domain) => domain.load(userId)));
+      return Object.fromEntries(domains.map((domain, index) => [domain.name, states[index]]));
+    },
+    async persist(userId, before: CombinedState, after: CombinedState, options) {
+      // A tool changes its own domain's state only: that domain persists it.
+      const changed = domains.filter((domain) => before[domain.name] !== after[domain.name]);
+      if (changed.length !== 1) throw new Error(`A write changed ${changed.length} domains (${changed.map((domain) => domain.name).join(", ") || "none"}); a write belongs to one.`);
+      const [domain] = changed;
+      return domain!.persist(userId, before[domain!.name], after[domain!.name], options);
+    },
+  };
+}
+
+/** `tool` of domain `name`, run on that domain's part of the combined state. */
+function onItsState(name: string, tool: DomainTool<unknown>): DomainTool<CombinedState> {
+  return {
+    ...tool,
+    run(state: CombinedState, args: unknown) {
+      const ran = tool.run(state[name], args);
+      return ran.state === undefined ? { ok: ran.ok, content: ran.content } : { ok: ran.ok, content: ran.content, state: { ...state, [name]: ran.state } };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * A tool domain as a plug-in: everything the runtime needs to serve a domain — its tools on a repository (in
+ * memory, or on Postgres with its tables migrated), its sample data and its offline policy — built from one
+ * object, so the composition root (`server/create-tempo.ts`) names no domain. The plug-ins a build can serve are
+ * listed once, in `tools/registry.ts`; `TEMPO_DOMAINS` picks which ones run.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type pg from "pg";
+import type { ToolDomain } from "./domain.js";
+
+/** What a plug-in is built on. */
+export interface DomainBuildOptions {
+  /** Postgres, when there is one: the plug-in migrates its own tables on it. Without it, data lives in memory. */
+  pool?: pg.Pool;
+  /** Give a user with no data the domain's sample data (`TEMPO_SAMPLE_DATA`). */
+  sampleData: boolean;
+}
+
+/** A plug-in once built: the domain the graph takes, and its repository (for code and tests that seed or read it). */
+export interface BuiltDomain<TState = any, TRepository = unknown> {
+  domain: ToolDomain<TState>;
+  repository: TRepository;
+}
+
+/** One tool domain, ready to be served. */
+export interface DomainPlugin<TState = any, TRepository = unknown> {
+  /** The name `TEMPO_DOMAINS` uses, and the domain's own `name`. */
+  name: string;
+  /** One line for people: what the domain does. */
+  summary: string;
+  /** Builds the domain on Postgres (its tables migrated) or in memory. */
+  build(options: DomainBuildOptions): Promise<BuiltDomain<TState, TRepository>>;
+  /** The chat model that stands in for every stage when no model key is set, for this domain's requests. */
+  offlinePolicy?(): BaseChatModel;
+}

@@ -1,0 +1,27 @@
+/** The schedule domain as a plug-in (`tools/plugin.ts`): its repository, sample week and offline policy. */
+import type { DomainPlugin } from "../plugin.js";
+import { createScheduleDomain } from "./domain.js";
+import { InMemoryScheduleRepository } from "./in-memory-repository.js";
+import { ScheduleOfflinePolicy } from "./offline-policy.js";
+import { PostgresScheduleRepository } from "./postgres-repository.js";
+import type { ScheduleRepository } from "./repository.js";
+import { withSampleSchedule } from "./sample-seeding.js";
+import type { ScheduleState } from "./state.js";
+
+export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
+  name: "schedule",
+  summary: "a student's study week: find free slots, place, move and swap review tasks",
+  async build({ pool, sampleData }) {
+    let base: ScheduleRepository;
+    if (pool) {
+      const postgres = new PostgresScheduleRepository(pool);
+      await postgres.migrate();
+      base = postgres;
+    } else {
+      base = new InMemoryScheduleRepository();
+    }
+    const repository = sampleData ? withSampleSchedule(base) : base;
+    return { domain: createScheduleDomain({ repository }), repository };
+  },
+  offlinePolicy: () => new ScheduleOfflinePolicy(),
+};
