@@ -42,6 +42,7 @@ import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, student
 import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../tests/support/applied-writes.js";
 
 const REPETITIONS = Number(process.argv[2] ?? 20);
 const ACCEPT_OFFSETS_MS = [0, 20, 100, 500];
@@ -165,11 +166,11 @@ async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offset
   record(counts, await Promise.all([first, second]));
   const applied = await appliedRows(worker, threadId, firstCall);
   if (applied > 1) counts.duplicates += applied - 1;
-  const writes = await worker.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [studentOf(threadId)]);
+  const writes = (await worker.database.pool.query(APPLIED_WRITES_OF_USER_SQL, [studentOf(threadId)])).rowCount ?? 0;
   // One card was seen and answered; any further write was approved by the repeated answer: unseen when its card
   // (the first one raised after the answered card) was raised after the repeat was created.
   const next = (await cardsRaised(worker, threadId)).find((card) => !seen.has(card.id));
-  countApproval(counts, Math.max(0, Number(writes.rows[0]?.count ?? 0) - 1), repeat.createdAt, next?.at);
+  countApproval(counts, Math.max(0, writes - 1), repeat.createdAt, next?.at);
   counts.forks += await forksOf(worker, threadId);
 }
 

@@ -6,12 +6,14 @@
  * or deleted by Tempo; a thread's rows read back in the order they were
  * written (`readExecutionLog`).
  *
- * It is also what makes a confirmed write exactly-once: the runner asks it
- * for a completed entry before running a write, and writes the entry inside
- * the repository's transaction (`appendWithin`), so a write is never applied
- * without its entry. A partial unique index allows one completed write entry
- * per (thread, tool-call id): a second one aborts the transaction that would
- * apply the write again. With a `resumeGuard` (the Tempo checkpointer) it
+ * It is also what makes a confirmed write exactly-once, for every domain: the
+ * runner asks it for a completed entry before running a write, then
+ * `applyOnce` claims the write — inserts its completed entry, unless a
+ * partial unique index on (thread, tool-call id) already holds one — and
+ * applies the change in the same transaction (every domain keeps its tables
+ * in this database), so a write is never applied without its entry and never
+ * twice: a run claiming it at the same moment waits for the first to commit,
+ * then finds it claimed and applies nothing. With a `resumeGuard` (the Tempo checkpointer) it
  * also refuses a write of a run that lost the race to resume an interrupt.
  *
  * Every statement is parameterised; the schema name is checked and quoted.
@@ -21,7 +23,7 @@ import type pg from "pg";
 import { ConfigurationError } from "../errors/index.js";
 import type { TransactionClient } from "../tools/domain.js";
 import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
-import { SCHEMA_PATTERN, withAdvisoryLock } from "../database/index.js";
+import { inTransaction, SCHEMA_PATTERN, withAdvisoryLock } from "../database/index.js";
 
 /** Name of the execution log table. */
 export const EXECUTION_LOG_TABLE = "tempo_execution_log";
@@ -46,8 +48,9 @@ export interface PostgresExecutionLogOptions {
   /** Schema of the table (created if missing). Default "public". */
   schema?: string;
   /**
-   * Write each entry of an applied write inside the repository's transaction (default true). Only correct when the
-   * repository stores its data in the same database as this log — as `createTempo` wires them.
+   * Claim a write and apply it in one transaction on this log's database (default true). Only correct when the
+   * domains store their data in the same database as this log — as `createTempo` wires them; without it, the entry
+   * is written after the change.
    */
   sameDatabaseAsRepository?: boolean;
   /** The Tempo checkpointer, so a run that lost the race to resume an interrupt cannot apply a write. */
@@ -123,6 +126,12 @@ function insertStatement(table: string): string {
   return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)`;
 }
 
+/** The insert of a write's completed entry that does nothing when the write already has one (the claim). */
+function claimStatement(table: string): string {
+  return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)
+    ON CONFLICT (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed' DO NOTHING`;
+}
+
 function insertValues(entry: ExecutionLogEntry): unknown[] {
   return [
     entry.threadId,
@@ -154,14 +163,14 @@ export class PostgresExecutionLog implements ExecutionLog {
     this.schema = options.schema ?? "public";
     this.table = tableName(this.schema);
     this.resumeGuard = options.resumeGuard;
-    if (options.sameDatabaseAsRepository ?? true) this.appendWithin = (client, entry) => this.appendInTransaction(client, entry);
+    if (options.sameDatabaseAsRepository ?? true) this.applyOnce = (entry, apply) => this.claimAndApply(entry, apply);
   }
 
   /**
-   * Appends one entry inside the caller's open transaction (the repository's), so both commit together; absent
-   * when the log is not in the repository's database (`sameDatabaseAsRepository: false`).
+   * Claims the write of `entry` and runs `apply` in the same transaction (see the module note); absent when the
+   * domains are not in this log's database (`sameDatabaseAsRepository: false`).
    */
-  readonly appendWithin?: (client: TransactionClient, entry: ExecutionLogEntry) => Promise<void>;
+  readonly applyOnce?: (entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>;
 
   /** Creates the table if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
   migrate(): Promise<void> {
@@ -191,12 +200,17 @@ export class PostgresExecutionLog implements ExecutionLog {
     await this.pool.query(insertStatement(this.table), insertValues(entry));
   }
 
-  private async appendInTransaction(client: TransactionClient, entry: ExecutionLogEntry): Promise<void> {
-    // Never migrate from inside the transaction: the migration's advisory lock takes another connection, which on
-    // the embedded server waits for this very transaction. The table exists by now — the runner asks `completed`
-    // (which migrates) before any write — and if it did not, the insert fails and the write is rolled back.
-    if (this.migrated) await this.migrated;
-    await client.query(insertStatement(this.table), insertValues(entry));
+  private async claimAndApply(entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>): Promise<boolean> {
+    // Migrated before the transaction: the migration's advisory lock takes another connection, which on the embedded
+    // server would wait for this very transaction.
+    await this.migrate();
+    return inTransaction(this.pool, async (client) => {
+      // A run claiming the same write at this moment waits here for the first to commit, then inserts nothing.
+      const claimed = await client.query(claimStatement(this.table), insertValues(entry));
+      if (claimed.rowCount === 0) return false;
+      await apply(client);
+      return true;
+    });
   }
 
   /** Lets a write through only for the run that owns the thread's resume (see `ResumeGuard`). */

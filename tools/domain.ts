@@ -44,20 +44,21 @@ export interface TransactionClient {
   query(text: string, values?: unknown[]): Promise<unknown>;
 }
 
-/** Options for applying a confirmed change. */
+/**
+ * Options for applying a confirmed change. Exactly-once is the runner's (tools/runner.ts): it claims the write's
+ * tool-call id in the execution log and applies the change in the same transaction, so a repository only applies
+ * what it is given — it keeps no record of applied ids.
+ */
 export interface PersistOptions {
-  /**
-   * Idempotency key (the tool-call id). A repository that has already applied
-   * a change with this key must not apply it again, and answers `applied: false`.
-   */
+  /** The write's tool-call id (for a repository's own audit, if it keeps one). */
   applyId: string;
   /**
-   * Optional. A repository that keeps its data in Postgres calls this inside the transaction that applies the
-   * change (after recording `applyId`, only when it applies), so the caller's own record of the write — the
-   * execution log entry — commits with the change or not at all. A repository that cannot (in memory) ignores it,
-   * and the caller records the write afterwards.
+   * The transaction the runner opened (on the execution log's database, which is where Tempo keeps every domain's
+   * tables): a repository that stores its data in Postgres applies the change through it and commits nothing
+   * itself, so the change and the log entry that claims it commit together or not at all. Absent (a log in memory,
+   * no log), the repository applies the change on its own.
    */
-  withinTransaction?: (client: TransactionClient) => Promise<void>;
+  client?: TransactionClient;
 }
 
 /** Something the domain's user may expect a task to take care of (e.g. a review task still to place). */
@@ -92,8 +93,8 @@ export interface ToolDomain<TState = any> {
   openItems?(state: TState): OpenItem[];
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
-  /** Persists `after` relative to `before` (a diff, in one transaction). */
-  persist(userId: string, before: TState, after: TState, options: PersistOptions): Promise<{ applied: boolean }>;
+  /** Persists `after` relative to `before` (a diff, all or nothing: through `options.client` when given). */
+  persist(userId: string, before: TState, after: TState, options: PersistOptions): Promise<unknown>;
 }
 
 /** Finds a tool by name, or undefined. */

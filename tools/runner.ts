@@ -45,11 +45,13 @@ export interface ExecutionLog {
   /** Appends one entry. */
   append(entry: ExecutionLogEntry): Promise<void>;
   /**
-   * Optional: appends one entry through `client`, inside a repository's transaction (see
-   * `PersistOptions.withinTransaction`), so a write and its entry commit together. Only for a log stored in the
-   * same database as the repository.
+   * Optional, and what makes a write exactly-once: claims the write — records `entry` (its completed entry) unless
+   * the log already holds a completed entry for its tool-call id on its thread — and, when claimed, runs `apply`
+   * in the same transaction (the Postgres log passes its transaction's `client`, where every domain's tables live),
+   * so the change and its entry commit together or not at all. Resolves false, having applied nothing, when the
+   * write was already claimed (by another run, maybe at the same moment); `apply`'s error rolls the claim back.
    */
-  appendWithin?(client: TransactionClient, entry: ExecutionLogEntry): Promise<void>;
+  applyOnce?(entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>): Promise<boolean>;
   /**
    * Optional: called before a confirmed write runs (or is answered from the record). Resolves when this run may
    * go on; rejects — e.g. with a `TempoError` coded `ALREADY_RESUMED` — when another run resumed the thread first.
@@ -139,10 +141,11 @@ export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcom
  * Runs one tool call; never throws for bad calls (they become error results), only for repository and log failures
  * (and for `admitWrite`'s refusal).
  *
- * A write runs at most once per tool-call id: the log is asked first (a completed call returns its recorded result,
- * so a resume after a crash gets the same tool message), the repository refuses a repeated `applyId`, and with a log
- * that supports it the log entry commits in the repository's transaction — so there is no moment where the change is
- * applied but not recorded.
+ * A write runs at most once per tool-call id, for every domain alike: the log is asked first (a completed call returns
+ * its recorded result, so a resume after a crash gets the same tool message); then the log claims the write — its
+ * completed entry — and the domain persists the change in the same transaction (`ExecutionLog.applyOnce`), so there
+ * is no moment where the change is applied but not recorded, and a second run claiming the same write applies
+ * nothing. Repositories keep no record of applied ids.
  */
 export async function runTool(domain: ToolDomain, context: ToolRunContext, call: ToolInvocation, log?: ExecutionLog): Promise<ToolOutcome> {
   const startedAt = new Date();
@@ -177,53 +180,41 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
     if (replayed) return replayed;
   }
 
-  let recordedWithin = false;
-  const appendWithin = log?.appendWithin?.bind(log);
-  const withinTransaction = appendWithin
-    ? async (client: TransactionClient, outcome: ToolOutcome) => {
-        await appendWithin(client, entry(outcome, "completed"));
-        recordedWithin = true;
-      }
-    : undefined;
   let outcome: ToolOutcome;
-  let status: ExecutionLogStatus;
+  let status: "completed" | "claimed" | "replayed";
   try {
-    ({ outcome, status } = await runToolOnce(domain, context.userId, call, withinTransaction));
+    ({ outcome, status } = await runToolOnce(domain, context.userId, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
     throw error;
   }
-  if (tool?.kind === "write" && !outcome.applied && status === "completed") {
-    // Not applied here: if another run completed this write meanwhile (two runs got past the check above at once),
-    // this one only replays it — the log keeps one completed entry per write.
-    const replayed = await replay();
-    if (replayed) return replayed;
-  }
-  if (!recordedWithin && log) {
-    // A second completed entry is refused by the log (one per write): the other run completed it at the same moment.
-    const lost = await log.append(entry(outcome, status)).then(
-      () => false,
-      async (error: unknown) => {
-        if (tool?.kind === "write" && (await log.completed(call.id, context.threadId))) return true;
-        throw error;
-      },
-    );
-    if (lost) return (await replay())!;
-  }
+  // Claimed by another run (maybe at the same moment): this one only replays it — one completed entry per write.
+  if (status === "replayed") return (await replay()) ?? outcome;
+  if (status === "claimed" || !log) return outcome;
+  // A log that cannot claim (no `applyOnce`): the entry follows the change. A second completed entry is refused by
+  // the log (one per write): the other run completed it at the same moment.
+  const lost = await log.append(entry(outcome, "completed")).then(
+    () => false,
+    async (error: unknown) => {
+      if (tool?.kind === "write" && (await log.completed(call.id, context.threadId))) return true;
+      throw error;
+    },
+  );
+  if (lost) return (await replay())!;
   return outcome;
 }
 
 /**
- * Runs the tool once and says how to record it: `completed`, or `replayed` when the repository had already applied
- * this tool-call id (another run got there first) — never a second completed entry (the log allows one per write).
+ * Runs the tool once and says what became of it: `completed` (to record), `claimed` (a write applied and its entry
+ * committed with it, through `claim`), or `replayed` (the write was claimed already: nothing applied).
  */
 async function runToolOnce(
   domain: ToolDomain,
   userId: string,
   call: ToolInvocation,
-  withinTransaction?: (client: TransactionClient, outcome: ToolOutcome) => Promise<void>,
-): Promise<{ outcome: ToolOutcome; status: ExecutionLogStatus }> {
+  claim?: (applied: ToolOutcome, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>,
+): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
   const completed = (outcome: ToolOutcome) => ({ outcome, status: "completed" as const });
   const tool = findTool(domain, call.name);
   if (!tool) return completed(unknownToolOutcome(domain, call.name));
@@ -233,12 +224,16 @@ async function runToolOnce(
   const run = tool.run(before, checked.arguments);
   if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false });
   const applied: ToolOutcome = { ok: true, applied: true, content: run.content };
-  const persisted = await domain.persist(userId, before, run.state, {
-    applyId: call.id,
-    ...(withinTransaction ? { withinTransaction: (client: TransactionClient) => withinTransaction(client, applied) } : {}),
-  });
-  if (!persisted.applied) {
+  const after = run.state;
+  const persist = async (client?: TransactionClient) => {
+    await domain.persist(userId, before, after, { applyId: call.id, ...(client ? { client } : {}) });
+  };
+  if (!claim) {
+    await persist();
+    return completed(applied);
+  }
+  if (!(await claim(applied, persist))) {
     return { outcome: { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` }, status: "replayed" };
   }
-  return completed(applied);
+  return { outcome: applied, status: "claimed" };
 }

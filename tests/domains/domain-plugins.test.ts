@@ -13,6 +13,7 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { combineDomains } from "../../tools/combined-domain.js";
 import type { DomainPlugin } from "../../tools/plugin.js";
 import { DOMAIN_PLUGINS, pluginsNamed } from "../../tools/registry.js";
+import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { runTool } from "../../tools/runner.js";
 import { schedulePlugin } from "../../tools/schedule/plugin.js";
 import type { ScheduleRepository } from "../../tools/schedule/repository.js";
@@ -75,14 +76,15 @@ describe("served apart and together", () => {
 
     // A notes write through the runner: applied in the notes domain, the schedule untouched; the same id never twice.
     const context = { userId: "both", threadId: "t", stepId: null };
+    const log = new MemoryExecutionLog();
     const schedule = dependencies.domains.get("schedule")!.repository as ScheduleRepository;
     const before = await schedule.load("both");
-    expect(await runTool(domain, context, { id: "call-note", name: "add_note", arguments: { text: "buy milk" } })).toMatchObject({ ok: true, applied: true });
-    expect(await runTool(domain, context, { id: "call-note", name: "add_note", arguments: { text: "buy milk" } })).toMatchObject({ applied: false });
+    expect(await runTool(domain, context, { id: "call-note", name: "add_note", arguments: { text: "buy milk" } }, log)).toMatchObject({ ok: true, applied: true });
+    expect(await runTool(domain, context, { id: "call-note", name: "add_note", arguments: { text: "buy milk" } }, log)).toMatchObject({ applied: false });
     expect(notes.built!.data.get("both")).toEqual({ notes: ["buy milk"] });
     expect(await schedule.load("both")).toEqual(before);
     // A schedule write: placed in the schedule, the notes untouched.
-    expect(await runTool(domain, context, { id: "call-place", name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } })).toMatchObject({ ok: true, applied: true });
+    expect(await runTool(domain, context, { id: "call-place", name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } }, log)).toMatchObject({ ok: true, applied: true });
     expect((await schedule.load("both")).tasks.find((task) => task.id === "review-limits")).toMatchObject({ status: "placed" });
     expect(notes.built!.applied).toHaveLength(1);
     // Cards name a write in its own domain's words; open items come from every domain.

@@ -1,8 +1,8 @@
 /**
  * The Postgres execution log and the runner's exactly-once rule, on every target: entries in order, per thread; a
- * completed write is answered from the log without touching the domain; the write's entry commits in the
- * repository's transaction (and only then); the database refuses a second completed entry for a write; the step
- * transitions that name step snapshots.
+ * completed write is answered from the log without touching the domain; the log claims a write and the domain
+ * applies it in one transaction (both or neither); two runs claiming one write at once apply it once; the database
+ * refuses a second completed entry for a write; the step transitions that name step snapshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXECUTION_LOG_TABLE, migrateExecutionLog, PostgresExecutionLog, readExecutionLog, stepSnapshotMarker, stepTransitions } from "../../checkpoints/index.js";
@@ -108,25 +108,44 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await repository.seed("log-user-2", sampleWeek());
     const domain = createScheduleDomain({ repository });
     const threadId = `log-fail-${target.kind}`;
-    // The log entry is written in the repository's transaction; make that insert fail once.
+    // The change is made through the runner's transaction, then something fails before it commits, once.
     let failures = 1;
-    const failingLog = Object.assign(Object.create(log) as PostgresExecutionLog, {
-      appendWithin: async (client: { query(text: string, values?: unknown[]): Promise<unknown> }, logged: ExecutionLogEntry) => {
-        if (failures-- > 0) throw new Error("log insert failed");
-        return log.appendWithin!(client, logged);
+    const failing: ToolDomain<ScheduleState> = {
+      ...domain,
+      persist: async (userId, before, after, options) => {
+        const result = await domain.persist(userId, before, after, options);
+        if (failures-- > 0) throw new Error("failed after the change, before the commit");
+        return result;
       },
-    });
-    await expect(runTool(domain, context(threadId, "log-user-2"), placeCall("call-f1"), failingLog)).rejects.toThrow("log insert failed");
+    };
+    await expect(runTool(failing, context(threadId, "log-user-2"), placeCall("call-f1"), log)).rejects.toThrow("failed after the change");
     const schedule = await repository.load("log-user-2");
     expect(schedule.tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "pending" });
     expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed"]);
 
-    const retried = await runTool(domain, context(threadId, "log-user-2"), placeCall("call-f1"), failingLog);
+    const retried = await runTool(failing, context(threadId, "log-user-2"), placeCall("call-f1"), log);
     expect(retried).toMatchObject({ ok: true, applied: true });
     expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed", "completed"]);
   });
 
-  test("with an in-memory repository the entry is appended after the write, and a repeat still runs once", async () => {
+  test("two runs claiming one write at the same moment (neither saw the other's entry) apply it once; the other replays it", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const repository = new PostgresScheduleRepository(database!.pool);
+    await repository.seed("claim-user", sampleWeek());
+    const threadId = `log-claim-${target.kind}`;
+    let applies = 0;
+    const domain = createScheduleDomain({ repository });
+    const counting: ToolDomain<ScheduleState> = { ...domain, persist: async (...args) => ((applies += 1), domain.persist(...args)) };
+    // Both asked the log before either wrote: each goes on to claim the write.
+    const blind = () => Object.assign(Object.create(log) as typeof log, { completed: async () => undefined });
+    const results = await Promise.all([1, 2].map(() => runTool(counting, context(threadId, "claim-user"), placeCall("call-claim"), blind())));
+    expect(results.map((result) => result.applied).sort()).toEqual([false, true]);
+    expect(applies).toBe(1);
+    expect((await repository.load("claim-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "placed" });
+    expect((await readExecutionLog(database!.pool, threadId)).filter((row) => row.status === "completed")).toHaveLength(1);
+  });
+
+  test("with an in-memory repository the log's claim still makes a repeat run once", async () => {
     const log = new PostgresExecutionLog(database!.pool);
     const repository = new InMemoryScheduleRepository();
     await repository.seed("mem-user", sampleWeek());

@@ -261,7 +261,7 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
       const now = await standing(tempo, threadId);
       if (!now.card) break;
       const onCard = await writesOnCard(tempo, threadId);
-      const applied = (await appliedWrites(tempo, threadId)).rows;
+      const applied = (await appliedWrites(tempo, threadId)).loggedApplied;
       const again = onCard.filter((id) => applied.includes(id));
       if (again.length > 0) problems.push(at(`a card was shown again for ${again.length} write(s) already applied`));
       for (const id of onCard) approved.add(id);
@@ -285,7 +285,7 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     for (const problem of await approvedWriteProblems(tempo, threadId, approved)) problems.push(at(`${problem}; after the kill ${afterKill.describe()}; at the end ${end.describe()}`));
 
     // The answers are true to the repository.
-    const rows = new Set((await appliedWrites(tempo, threadId)).rows).size;
+    const rows = new Set((await appliedWrites(tempo, threadId)).loggedApplied).size;
     if (end.values.outcome?.kind === "completed" && rows !== 8) {
       problems.push(at(`the task ended completed with ${rows} of its 8 writes applied: ${JSON.stringify(end.values.finalAnswer?.slice(0, 200))}`));
     }

@@ -15,6 +15,7 @@ import { postgresTargets } from "../support/postgres.js";
 import { resume } from "../support/scripted.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall } from "./exactly-once.js";
 import { cardOf, continueThread, interruptsOf, seedStudent, startUntilFirstWrite, studentOf, studentThread, useTempoOnTarget, type TempoOnDatabase } from "./tempo-on-database.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 type Values = { pending: { kind: string } | null; messages: BaseMessage[]; phase: string; finalAnswer: string | null };
 
@@ -86,7 +87,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const finalAnswer = ((await env.tempo.graph.getState(studentThread(threadId))).values as Values).finalAnswer ?? "";
     expect(finalAnswer).toMatch(/partly arranged: 5 review task\(s\) are still pending/);
     expect(finalAnswer).toMatch(/Changes applied \(they stay\): 3 — placed task /);
-    const rows = await env.tempo.database.pool.query("SELECT apply_id FROM tempo_schedule_applied WHERE user_id = $1", [studentOf(threadId)]);
+    const rows = await env.tempo.database.pool.query(APPLIED_WRITES_OF_USER_SQL, [studentOf(threadId)]);
     expect(rows.rows.map((row: { apply_id: string }) => row.apply_id).sort()).toEqual(applied.map((write) => write.id).sort());
   });
 

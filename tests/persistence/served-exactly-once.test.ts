@@ -18,6 +18,7 @@ import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgre
 import { thrownBy } from "../reliability/support/thread-state.js";
 import { interruptsOf, resume } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 const THREAD = "served-thread";
 const asServer = { configurable: { thread_id: THREAD, langgraph_auth_user_id: "alice" } };
@@ -58,16 +59,18 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   const batch = interruptsOf(result)[0]!.value as { action_requests: unknown[] };
   const firstCall = writesOnCard((await graph.getState(asServer)).values)[0]!.id;
 
-  // The first write commits (with its log entry), then the process "dies" before the node's result is saved.
-  const persist = dependencies.domain.persist.bind(dependencies.domain);
+  // The first write commits (with its log entry: the log's claim), then the process "dies" before the node's result
+  // is saved.
+  const claiming = dependencies.executionLog! as { applyOnce?: NonNullable<typeof dependencies.executionLog>["applyOnce"] };
+  const applyOnce = claiming.applyOnce!;
   let crashed = false;
-  dependencies.domain.persist = async (...args) => {
-    const outcome = await persist(...args);
+  claiming.applyOnce = async (...args) => {
+    const claimed = await applyOnce(...args);
     if (!crashed) {
       crashed = true;
       throw new Error("simulated crash after the write committed");
     }
-    return outcome;
+    return claimed;
   };
   expect(await thrownBy(graph.invoke(accept(), asServer))).toMatchObject({ message: "simulated crash after the write committed" });
 
@@ -87,8 +90,7 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   expect(others.map((entry) => `${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual(Array(batch.action_requests.length - 1).fill("completed/applied"));
   expect(new Set(writes.map((entry) => entry.toolCallId)).size).toBe(batch.action_requests.length);
   expect(writes.every((entry) => entry.userId === "alice")).toBe(true);
-  const applied = await pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = 'alice'");
-  expect(Number(applied.rows[0]!.count)).toBe(batch.action_requests.length);
+  expect((await pool.query(APPLIED_WRITES_OF_USER_SQL, ["alice"])).rowCount).toBe(batch.action_requests.length);
   const messages = ((await graph.getState(asServer)).values as { messages: Array<{ tool_call_id?: string }> }).messages;
   expect(messages.filter((message) => message.tool_call_id === firstCall)).toHaveLength(1);
 }, 120_000);

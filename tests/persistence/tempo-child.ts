@@ -11,7 +11,8 @@
  * - resume-at: accepts the interrupt of checkpoint `checkpointId` (two of these race in the concurrency test).
  *
  * `TEMPO_TEST_KILL_AT` (read only here) makes the process SIGKILL itself during the first confirmed write:
- * "before-persist", "after-persist" (the change and its log entry are committed) or "after-checkpoint" (the
+ * "before-persist" (inside the transaction that claims the write, before the change), "after-persist" (the change and
+ * its log entry are committed: right after the log's `applyOnce`) or "after-checkpoint" (the
  * checkpoint that records the write's tool message is saved). `put:K` / `putWrites:K` kill it right after the K-th
  * successful `put` / `putWrites` of the checkpointer in this process (the kill-point sweep). Prints one JSON line:
  * `{ ok, card, phase }` or `{ ok: false, code, message }`, with `saves` (the checkpointer's saves in order, to count
@@ -20,7 +21,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
-import { TempoPostgresSaver } from "../../checkpoints/index.js";
+import { TempoPostgresSaver, type PostgresExecutionLog } from "../../checkpoints/index.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
 import type { ChildArguments, SaveKind } from "./child-runner.js";
@@ -35,7 +36,7 @@ function die(): never {
   throw new Error("unreachable");
 }
 
-/** Kills the process right before or right after the first write's persist. */
+/** Kills the process right before the first write's persist (its transaction, the claim included, dies with it). */
 function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleState> {
   return {
     ...domain,
@@ -43,10 +44,21 @@ function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleSt
       if (killAt === "before-persist") die();
       const result = await domain.persist(userId, before, after, options);
       persisted = true;
-      if (killAt === "after-persist") die();
       return result;
     },
   };
+}
+
+/** Kills the process right after the first write and its log entry committed (`applyOnce` resolved). */
+function killingLog(log: PostgresExecutionLog): PostgresExecutionLog {
+  const applyOnce = log.applyOnce!;
+  return Object.assign(Object.create(log) as PostgresExecutionLog, {
+    applyOnce: async (...args: Parameters<typeof applyOnce>) => {
+      const claimed = await applyOnce(...args);
+      if (killAt === "after-persist") die();
+      return claimed;
+    },
+  });
 }
 
 /** An empty list: the answered writes once execute consumed them. */
@@ -85,6 +97,7 @@ const args = JSON.parse(process.argv[2] ?? "{}") as ChildArguments;
 const tempo = await openTempoOnDatabase(args.url, {
   poolSize: 3,
   wrapDomain: killAt ? killingDomain : undefined,
+  wrapExecutionLog: killAt === "after-persist" ? killingLog : undefined,
   makeCheckpointer: async (database) => {
     const saver = new KillingSaver(database.pool);
     await saver.setup();

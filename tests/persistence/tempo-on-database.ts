@@ -41,6 +41,8 @@ export interface TempoOnDatabaseOptions {
   poolSize?: number;
   /** Wraps the schedule domain (the crash tests kill the process around `persist`). */
   wrapDomain?: (domain: ToolDomain<ScheduleState>) => ToolDomain<ScheduleState>;
+  /** Wraps the execution log the graph writes to (e.g. to stop the process right after a write commits). */
+  wrapExecutionLog?: (log: PostgresExecutionLog) => PostgresExecutionLog;
   /** Makes the checkpointer (the crash tests use a subclass that kills the process after a save). */
   makeCheckpointer?: (database: Database) => Promise<TempoPostgresSaver>;
   /**
@@ -70,7 +72,7 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
       store,
-      executionLog,
+      executionLog: options.wrapExecutionLog ? options.wrapExecutionLog(executionLog) : executionLog,
       ...(options.holdThreads ? { threadLock: createThreadLock(database) } : {}),
     });
     return { graph, database, checkpointer, executionLog, repository, close: () => store.stop().finally(() => database.close()) };

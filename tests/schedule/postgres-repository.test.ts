@@ -1,12 +1,14 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ScheduleConflictError,
   diffScheduleState,
   migrateScheduleTables,
   PostgresScheduleRepository,
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { inTransaction } from "../../database/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { repositoryContract } from "./repository-contract.js";
 import { pending, write } from "./support.js";
@@ -38,15 +40,15 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     const tables = await pool.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'tempo_schedule_%' ORDER BY table_name",
     );
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["tempo_schedule_applied", "tempo_schedule_tasks", "tempo_schedule_windows"]);
+    // No table of applied ids: the execution log claims each write (tools/runner.ts).
+    expect(tables.rows.map((row) => row.table_name)).toEqual(["tempo_schedule_tasks", "tempo_schedule_windows"]);
   });
 
-  it("stores one row per task, and one applied row per applyId written in the same transaction", async () => {
+  it("stores one row per task and writes only the changed rows", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();
     await repository.seed("rows-user", before);
     const after = write("place", before, { task_id: "review-limits", day: 1, slot_start: 9 });
-    await repository.applyChanges("rows-user", diffScheduleState(before, after), { applyId: "tool-call-7" });
     await repository.applyChanges("rows-user", diffScheduleState(before, after), { applyId: "tool-call-7" });
     const tasks = await pool.query<{ count: string }>("SELECT count(*) FROM tempo_schedule_tasks WHERE user_id = $1", ["rows-user"]);
     expect(Number(tasks.rows[0]?.count)).toBe(before.tasks.length);
@@ -55,19 +57,33 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
       "review-limits",
     ]);
     expect(placed.rows).toEqual([{ status: "placed", slots: [{ day: 1, start: 9, end: 10 }], embedded_in: "mon-study-hall" }]);
-    const applied = await pool.query("SELECT apply_id, change_count FROM tempo_schedule_applied WHERE user_id = $1", ["rows-user"]);
-    expect(applied.rows).toEqual([{ apply_id: "tool-call-7", change_count: 1 }]);
   });
 
-  it("leaves no applied row when the transaction fails", async () => {
+  it("applies through the caller's transaction when given one: its rollback undoes the change, its commit keeps it", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const before = sampleWeek();
+    await repository.seed("client-user", before);
+    const changes = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
+    const status = async () => (await repository.load("client-user")).tasks.find((task) => task.id === "review-limits");
+    await expect(
+      inTransaction(pool, async (client) => {
+        await repository.applyChanges("client-user", changes, { applyId: "c-1", client });
+        throw new Error("the caller's transaction fails after the change");
+      }),
+    ).rejects.toThrow("the caller's transaction fails");
+    expect(await status()).toMatchObject({ status: "pending" });
+    await inTransaction(pool, (client) => repository.applyChanges("client-user", changes, { applyId: "c-1", client }));
+    expect(await status()).toMatchObject({ status: "placed" });
+  });
+
+  it("changes nothing when the transaction fails", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();
     await repository.seed("rollback-user", before);
     const clash = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
     const conflicting = clash.map((change) => (change.kind === "place" ? { ...change, slots: [{ day: 1, start: 1, end: 2 }] } : change));
     await expect(repository.applyChanges("rollback-user", conflicting, { applyId: "doomed" })).rejects.toThrow(/overlap/);
-    const applied = await pool.query("SELECT 1 FROM tempo_schedule_applied WHERE user_id = $1", ["rollback-user"]);
-    expect(applied.rowCount).toBe(0);
+    expect(JSON.stringify(await repository.load("rollback-user"))).toBe(JSON.stringify(before));
   });
 
   it("keeps quotes and SQL-looking text intact (every statement is parameterised)", async () => {
@@ -91,6 +107,7 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     const after = write("place", before, { task_id: "essay-draft", day: 7, slot_start: 5 });
     await writer.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" });
     expect(JSON.stringify(await reader.load("shared-user"))).toBe(JSON.stringify(after));
-    expect(await reader.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" })).toEqual({ applied: false });
+    // The reader sees the change applied: the same change again is stale there.
+    await expect(reader.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" })).rejects.toBeInstanceOf(ScheduleConflictError);
   });
 });

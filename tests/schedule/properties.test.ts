@@ -11,6 +11,7 @@ import {
   parsePendingTasks,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
 import { runTool, taskById } from "./support.js";
 
@@ -144,11 +145,12 @@ describe("schedule properties", () => {
     );
   });
 
-  it("in-memory round trip: seed → random writes persisted as diffs → load equals the modified state; applyIds apply once", async () => {
+  it("in-memory round trip: seed → random writes persisted as diffs → load equals the modified state; each write, claimed in the log, applies once", async () => {
     await fc.assert(
       fc.asyncProperty(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }), async (initial, commands) => {
         const repository = new InMemoryScheduleRepository();
         const domain = createScheduleDomain({ repository });
+        const log = new MemoryExecutionLog();
         await repository.seed("user-1", initial);
         let expected = await domain.load("user-1");
         expect(JSON.stringify(expected)).toBe(JSON.stringify(initial));
@@ -156,9 +158,12 @@ describe("schedule properties", () => {
           const { name, args } = resolveCommand(expected, command);
           const result = runTool(name, expected, args);
           if (result.state === undefined) continue;
-          expect(await domain.persist("user-1", expected, result.state, { applyId: `call-${step}` })).toEqual({ applied: true });
-          // A replay of the same tool call (same applyId) applies nothing.
-          expect(await domain.persist("user-1", expected, result.state, { applyId: `call-${step}` })).toEqual({ applied: false });
+          // The runner's claim (tools/runner.ts): the write applies once; a replay of the same tool call applies nothing.
+          const at = new Date();
+          const entry = { threadId: "t", userId: "user-1", stepId: null, toolCallId: `call-${step}`, tool: name, kind: "write" as const, arguments: args, result: result.content, ok: true, applied: true, startedAt: at, finishedAt: at };
+          const persist = async () => void (await domain.persist("user-1", expected, result.state!, { applyId: `call-${step}` }));
+          expect(await log.applyOnce(entry, persist)).toBe(true);
+          expect(await log.applyOnce(entry, persist)).toBe(false);
           expected = result.state;
           expect(JSON.stringify(await domain.load("user-1"))).toBe(JSON.stringify(expected));
         }

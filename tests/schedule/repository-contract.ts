@@ -75,7 +75,7 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(await repository.load(user))).toBe(json(sampleWeek()));
   });
 
-  it("applies a change once per applyId", async () => {
+  it("applies what it is given and keeps no record of applied ids: a change applied already is refused as stale", async () => {
     const repository = options.makeRepository();
     const user = freshUser("idempotent");
     const before = sampleWeek();
@@ -84,30 +84,29 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     const changes = diffScheduleState(before, after);
     expect(await repository.applyChanges(user, changes, { applyId: "call-1" })).toEqual({ applied: true });
     expect(json(await repository.load(user))).toBe(json(after));
-    expect(await repository.applyChanges(user, changes, { applyId: "call-1" })).toEqual({ applied: false });
-    // Even different changes under a used applyId are not applied.
-    const other = diffScheduleState(after, write("move", after, { task_id: "review-limits", day: 4, slot_start: 1 }));
-    expect(await repository.applyChanges(user, other, { applyId: "call-1" })).toEqual({ applied: false });
+    // Exactly-once is the runner's (the execution log claims each write): here the same change again no longer fits.
+    await expect(repository.applyChanges(user, changes, { applyId: "call-1" })).rejects.toBeInstanceOf(ScheduleConflictError);
     expect(json(await repository.load(user))).toBe(json(after));
-    // The same applyId for another user is another change.
-    const otherUser = freshUser("idempotent-other");
-    await repository.seed(otherUser, before);
-    expect(await repository.applyChanges(otherUser, changes, { applyId: "call-1" })).toEqual({ applied: true });
+    // An applyId is not a key here: a different change under a used one applies.
+    const moved = write("move", after, { task_id: "review-limits", day: 4, slot_start: 1 });
+    expect(await repository.applyChanges(user, diffScheduleState(after, moved), { applyId: "call-1" })).toEqual({ applied: true });
+    expect(json(await repository.load(user))).toBe(json(moved));
   });
 
-  it("applies one of several concurrent calls with the same applyId", async () => {
+  it("applies one of several concurrent applies of one change; the others find it stale and change nothing", async () => {
     const repository = options.makeRepository();
     const user = freshUser("concurrent");
     const before = sampleWeek();
     await repository.seed(user, before);
     const after = write("place", before, { task_id: "essay-draft", day: 4, slot_start: 1 });
     const changes = diffScheduleState(before, after);
-    const results = await Promise.all([1, 2, 3, 4].map(() => repository.applyChanges(user, changes, { applyId: "same-call" })));
-    expect(results.filter((result) => result.applied)).toHaveLength(1);
+    const results = await Promise.allSettled([1, 2, 3, 4].map(() => repository.applyChanges(user, changes, { applyId: "same-call" })));
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    for (const result of results) if (result.status === "rejected") expect(result.reason).toBeInstanceOf(ScheduleConflictError);
     expect(json(await repository.load(user))).toBe(json(after));
   });
 
-  it("refuses a stale or conflicting change, applies nothing and does not burn the applyId", async () => {
+  it("refuses a stale or conflicting change and applies nothing; a retry that fits applies", async () => {
     const repository = options.makeRepository();
     const user = freshUser("conflict");
     const before = sampleWeek();
@@ -122,7 +121,7 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     const staleMove = diffScheduleState(first, write("move", first, { task_id: "review-limits", day: 4, slot_start: 1 }));
     await repository.applyChanges(user, diffScheduleState(first, write("unplace", first, { task_id: "review-limits" })), { applyId: "unplace" });
     await expect(repository.applyChanges(user, staleMove, { applyId: "stale" })).rejects.toThrow(/no longer where the change expects it/);
-    // "second" was not recorded: a retry with a change that fits is applied.
+    // A retry with a change that fits is applied.
     const current = await repository.load(user);
     const retry = diffScheduleState(current, write("place", current, { task_id: "matrix-review", day: 4, slot_start: 1 }));
     expect(await repository.applyChanges(user, retry, { applyId: "second" })).toEqual({ applied: true });

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { clientWith, signToken } from "../support/served-users.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 const SECRET = "served-crash-test-secret-0123456789abcdef";
 const ARRANGE = { messages: [{ role: "user", content: "Arrange my review week" }] };
@@ -77,7 +78,7 @@ async function facts(user: string, threadId: string) {
     completedWrites: completed.length,
     distinctCompletedWrites: new Set(completed).size,
     replayedOrFailed: log.filter((row) => row.status !== "completed").length,
-    applied: await rows<{ apply_id: string; change_count: number }>("SELECT apply_id, change_count FROM tempo_schedule_applied WHERE user_id = $1 ORDER BY apply_id", [user]),
+    applied: await rows<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user]),
     tasks: await rows("SELECT task_id, status, slots, embedded_in FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY task_id", [user]),
   };
 }

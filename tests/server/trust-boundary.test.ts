@@ -12,6 +12,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { expect, test } from "vitest";
 import { startEmbeddedTestPostgres } from "../support/postgres.js";
 import { clientWith as servedClientWith, refusal, signToken, useServedOnPostgres } from "../support/served-users.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
 const ACCEPT = { resume: { type: "accept", args: null } };
@@ -140,8 +141,8 @@ test("another user can neither read, run, change nor take over a thread; its own
   const next = await alice.threads.getState(id);
   expect(cardOf(next)).toBeUndefined();
   expect(await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND user_id = 'alice' AND kind = 'write' AND status = 'completed' AND applied", [id])).toBe(1);
-  expect(await countRows("SELECT count(*) FROM tempo_schedule_applied WHERE user_id = 'alice'", [])).toBe(1);
-  expect(await countRows("SELECT count(*) FROM tempo_schedule_applied WHERE user_id = 'bob'", [])).toBe(0);
+  expect(await countRows(`SELECT count(*) FROM (${APPLIED_WRITES_OF_USER_SQL}) AS applied`, ["alice"])).toBe(1);
+  expect(await countRows(`SELECT count(*) FROM (${APPLIED_WRITES_OF_USER_SQL}) AS applied`, ["bob"])).toBe(0);
 }, 240_000);
 
 test("an assistant carrying a user gives nobody else that user's identity", async () => {

@@ -17,6 +17,7 @@ import { expect, test } from "vitest";
 import { postgresTargets } from "../support/postgres.js";
 import { repeatedAccept, taskAndYes, type Strategy } from "../support/served-answers.js";
 import { clientWith, signToken, useServedOnPostgres } from "../support/served-users.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 const SECRET = "unseen-answers-test-secret-0123456789abcdef";
 
@@ -31,9 +32,9 @@ async function newUser(): Promise<{ user: string; client: Client }> {
   return { user, client: clientWith(served.server, { authorization: `Bearer ${await signToken(SECRET, user)}` }) };
 }
 
-/** Rows the schedule applied for `user`. */
+/** Writes applied for `user` (the execution log's record). */
 async function appliedWrites(user: string): Promise<number> {
-  return Number((await served.pool.query<{ count: string }>("SELECT count(*) AS count FROM tempo_schedule_applied WHERE user_id = $1", [user])).rows[0]?.count ?? 0);
+  return (await served.pool.query(APPLIED_WRITES_OF_USER_SQL, [user])).rowCount ?? 0;
 }
 
 test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves the plan card it was sent before", async () => {

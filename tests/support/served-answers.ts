@@ -13,6 +13,7 @@ import type pg from "pg";
 import { uuid7Time } from "../../server/card-seen.js";
 import { ARRANGE_REQUEST } from "../persistence/tempo-on-database.js";
 import { writesOnCard } from "./card-writes.js";
+import { APPLIED_WRITES_OF_USER_SQL } from "./applied-writes.js";
 
 /** A multitask strategy of the LangGraph server. */
 export type Strategy = "enqueue" | "reject" | "interrupt" | "rollback";
@@ -146,7 +147,7 @@ export async function repeatedAccept(
   await sleep(offsetMs);
   const repeat = await send(client, threadId, { command: ACCEPT }, strategy);
   const outcomes = [await outcomeOf(client, threadId, first), await outcomeOf(client, threadId, repeat)];
-  const rows = await pool.query<{ apply_id: string }>("SELECT apply_id FROM tempo_schedule_applied WHERE user_id = $1", [user]);
+  const rows = await pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user]);
   const extraWrites = rows.rows.filter((row) => !firstCard.has(row.apply_id)).length;
   let unseen = 0;
   let late = 0;

@@ -13,7 +13,6 @@ import { parseScheduleState } from "./validation.js";
 /** Schedules kept in a Map, per user. */
 export class InMemoryScheduleRepository implements ScheduleRepository {
   private readonly schedules = new Map<string, ScheduleState>();
-  private readonly appliedIds = new Map<string, Set<string>>();
   private readonly whenMissing: (userId: string) => ScheduleState;
 
   constructor(options: ScheduleRepositoryOptions = {}) {
@@ -26,17 +25,13 @@ export class InMemoryScheduleRepository implements ScheduleRepository {
     return structuredClone(stored ?? this.whenMissing(userId));
   }
 
-  /** Applies the changes once per applyId; all or nothing. */
-  async applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult> {
-    const applied = this.appliedIds.get(userId) ?? new Set<string>();
-    if (applied.has(options.applyId)) return { applied: false };
+  /** Applies the changes, all or nothing (exactly-once is the runner's: tools/runner.ts). */
+  async applyChanges(userId: string, changes: readonly ScheduleChange[], _options: PersistOptions): Promise<ApplyResult> {
     const stored = this.schedules.get(userId);
     if (stored === undefined && changes.length > 0) {
       throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
     }
     if (stored !== undefined) this.schedules.set(userId, structuredClone(applyScheduleChanges(stored, changes)));
-    applied.add(options.applyId);
-    this.appliedIds.set(userId, applied);
     return { applied: true };
   }
 

@@ -1,13 +1,13 @@
 /**
  * A `ScheduleRepository` on Postgres (its own tables, see postgres-schema.ts).
- * Every statement is parameterised. `applyChanges` runs in one transaction:
- * lock the user's window row, record the applyId (a second call with the same
- * id stops there), replay the changes on the stored schedule with
- * `applyScheduleChanges` (which checks that they still fit), write the
- * changed task rows, and run the caller's `withinTransaction` hook (its
- * execution log entry) before committing.
+ * Every statement is parameterised. `applyChanges` runs in one transaction —
+ * the runner's (`options.client`: the one that claims the write in the
+ * execution log), or its own: lock the user's window row, replay the changes
+ * on the stored schedule with `applyScheduleChanges` (which checks that they
+ * still fit), write the changed task rows.
  */
 import type pg from "pg";
+import { inTransaction } from "../../database/index.js";
 import type { PersistOptions } from "../domain.js";
 import { sortIds } from "./canonical-form.js";
 import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
@@ -72,21 +72,14 @@ export class PostgresScheduleRepository implements ScheduleRepository {
     return (await readSchedule(this.pool, userId)) ?? this.whenMissing(userId);
   }
 
-  /** Applies the changes in one transaction, once per applyId. */
+  /** Applies the changes, all or nothing: in the caller's transaction (`options.client`), or in one of its own. */
   async applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult> {
+    // Migrated at build; never from inside the caller's transaction (the migration's lock takes another connection).
     await this.migrate();
-    return inTransaction(this.pool, async (client) => {
+    const apply = async (client: Queryable): Promise<ApplyResult> => {
       // Lock the user's window row first: concurrent applies for one user run one after the other.
       const window = await readWindow(client, userId, true);
-      const recorded = await client.query(
-        "INSERT INTO tempo_schedule_applied (user_id, apply_id, change_count) VALUES ($1, $2, $3) ON CONFLICT (user_id, apply_id) DO NOTHING",
-        [userId, options.applyId, changes.length],
-      );
-      if (recorded.rowCount === 0) return { applied: false };
-      if (changes.length === 0) {
-        await options.withinTransaction?.(client);
-        return { applied: true };
-      }
+      if (changes.length === 0) return { applied: true };
       if (window === undefined) {
         throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
       }
@@ -101,10 +94,9 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         [userId, JSON.stringify(rows)],
       );
       await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
-      // The caller's record of this write (its execution log entry) commits with the change, or neither does.
-      await options.withinTransaction?.(client);
       return { applied: true };
-    });
+    };
+    return options.client ? apply(options.client as Queryable) : inTransaction(this.pool, apply);
   }
 
   /** Validates `state` and replaces the user's stored schedule with it, in one transaction. */
@@ -153,22 +145,6 @@ async function readWindow(queryable: Queryable, userId: string, lock: boolean): 
 async function readTaskRows(queryable: Queryable, userId: string): Promise<TaskRow[]> {
   const tasks = await queryable.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY ordinal`, [userId]);
   return tasks.rows;
-}
-
-/** Runs `work` in a transaction on one pooled client: commit on success, rollback on any error. */
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /** The stored row of a task. */

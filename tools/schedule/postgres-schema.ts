@@ -7,7 +7,10 @@
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
  *   placement columns (`slots`, `status`, `embedded_in`) are what changes write.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
- * - `tempo_schedule_applied`: the applyIds already applied, per user.
+ *
+ * Which writes were applied is not the repository's to keep: the execution log claims each write in the transaction
+ * that applies it (tools/runner.ts). A database made before that may still hold a `tempo_schedule_applied` table,
+ * no longer written or read.
  */
 import type pg from "pg";
 import { withAdvisoryLock } from "../../database/index.js";
@@ -41,13 +44,6 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
     PRIMARY KEY (user_id, task_id)
   )`,
   `CREATE INDEX IF NOT EXISTS tempo_schedule_tasks_user_ordinal ON tempo_schedule_tasks (user_id, ordinal)`,
-  `CREATE TABLE IF NOT EXISTS tempo_schedule_applied (
-    user_id text NOT NULL,
-    apply_id text NOT NULL,
-    change_count integer NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (user_id, apply_id)
-  )`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */

@@ -1,7 +1,9 @@
 /**
  * Where schedules live. The repository is the source of truth: the graph
  * loads a user's schedule for each tool call and persists a confirmed write as
- * a diff, in one transaction, at most once per `applyId`.
+ * a diff, in one transaction — the runner's, which also claims the write in the
+ * execution log, so it applies once (tools/runner.ts); the repository keeps no
+ * record of applied ids.
  */
 import type { PersistOptions } from "../domain.js";
 import type { ScheduleChange } from "./diff.js";
@@ -9,7 +11,7 @@ import type { ScheduleState } from "./state.js";
 
 /** What `applyChanges` reports. */
 export interface ApplyResult {
-  /** True when this call applied the changes; false when a change with the same `applyId` had already been applied. */
+  /** True once the changes are applied (a repository applies every call it gets). */
   applied: boolean;
 }
 
@@ -18,9 +20,8 @@ export interface ScheduleRepository {
   /** The user's current schedule (a fresh copy the caller may keep); a user with none stored gets the repository's default. */
   load(userId: string): Promise<ScheduleState>;
   /**
-   * Applies `changes` atomically, recording `options.applyId`; with an `applyId` seen before for this user it changes
-   * nothing and answers `applied: false`. Throws `ScheduleConflictError` (nothing applied, applyId not recorded) when a
-   * change no longer fits the stored schedule.
+   * Applies `changes` atomically — through `options.client` when the caller holds the transaction — or throws
+   * `ScheduleConflictError` (nothing applied) when a change no longer fits the stored schedule.
    */
   applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult>;
   /** Replaces the user's schedule with `state` (validated first; throws `InvalidScheduleError`), e.g. to load sample data. */
