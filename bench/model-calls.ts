@@ -86,6 +86,8 @@ export interface Measurement {
   firstRefusal?: string;
   /** Cards approved. */
   cards: number;
+  /** Execute requests that carried tool schemas, and the characters of those schemas (`tools` as sent) in all. */
+  executeTools: { calls: number; chars: number };
   /** The thread's phase at the end ("done" when the task finished). */
   phase: string;
   /** The run's error, if it stopped on one. */
@@ -159,12 +161,15 @@ export function promptSize(body: ChatRequestBody): Omit<Figures, "calls"> {
 const emptyFigures = (): Figures => ({ calls: 0, promptTokens: 0, promptChars: 0 });
 
 /** Runs `task` in `mode` through the double on a fresh thread, approving every card, and measures its requests. */
-export async function measure(double: OpenAIDouble, task: BenchTask, mode: BenchMode): Promise<Measurement> {
+export async function measure(double: OpenAIDouble, task: BenchTask, mode: BenchMode, options: { everyTool?: boolean } = {}): Promise<Measurement> {
   const user = "student";
   const repository = new InMemoryScheduleRepository();
   await repository.seed(user, task.week());
-  const graph = buildTempoGraph({ models: modelsAtDouble(double, mode.environment), domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
-  const config = threadConfig(`bench-${task.name}-${mode.name}`, user);
+  const schedule = createScheduleDomain({ repository });
+  // The baseline of tool packs, in the same process: every tool in one pack, always bound (as before packs).
+  const domain = options.everyTool ? { ...schedule, packs: [{ name: "schedule.all", description: "every tool", tools: schedule.tools.map((tool) => tool.name), default: true }] } : schedule;
+  const graph = buildTempoGraph({ models: modelsAtDouble(double, mode.environment), domain, checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
+  const config = threadConfig(`bench-${task.name}-${mode.name}${options.everyTool ? "-every-tool" : ""}`, user);
   const first = double.requests.length;
   let cards = 0;
   let error: string | undefined;
@@ -187,7 +192,13 @@ export async function measure(double: OpenAIDouble, task: BenchTask, mode: Bench
     }
   }
   const refusals = requests.filter((request) => request.refusal);
-  return { task: task.name, mode: mode.name, stages, total, refused: refusals.length, firstRefusal: refusals[0]?.refusal?.message, cards, phase, ...(error ? { error } : {}) };
+  const executeTools = { calls: 0, chars: 0 };
+  for (const request of requests) {
+    if (request.stage !== "execute" || !request.body.tools?.length) continue;
+    executeTools.calls += 1;
+    executeTools.chars += JSON.stringify(request.body.tools).length;
+  }
+  return { task: task.name, mode: mode.name, stages, total, refused: refusals.length, firstRefusal: refusals[0]?.refusal?.message, cards, phase, executeTools, ...(error ? { error } : {}) };
 }
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -244,11 +255,25 @@ export function clean(measurements: readonly Measurement[]): boolean {
   return measurements.every((entry) => entry.refused === 0 && !entry.error && entry.phase === "done");
 }
 
+/** Tool-schema characters per execute call, with the domain's packs and with every tool bound, per native task. */
+export function packLines(withPacks: readonly Measurement[], everyTool: readonly Measurement[]): string[] {
+  return withPacks.flatMap((entry) => {
+    const base = everyTool.find((other) => other.task === entry.task && other.mode === entry.mode);
+    if (!base || entry.executeTools.calls === 0 || base.executeTools.calls === 0) return [];
+    const now = entry.executeTools.chars / entry.executeTools.calls;
+    const before = base.executeTools.chars / base.executeTools.calls;
+    return [`${entry.task}, ${entry.mode}: ${number(Math.round(now))} tool-schema chars per execute call with packs vs ${number(Math.round(before))} with every tool bound (${percent(now / before)}; ${entry.executeTools.calls} vs ${base.executeTools.calls} execute calls)`];
+  });
+}
+
 async function main(): Promise<void> {
   const double = await startOpenAIDouble();
   const measurements: Measurement[] = [];
+  const everyTool: Measurement[] = [];
   try {
     for (const task of TASKS) for (const mode of MODES) measurements.push(await measure(double, task, mode));
+    // The same tasks with every tool bound on every call: the baseline of tool packs, run in this process.
+    for (const task of TASKS) for (const mode of MODES.filter((each) => each.name.startsWith("native"))) everyTool.push(await measure(double, task, mode, { everyTool: true }));
   } finally {
     await double.close();
   }
@@ -258,7 +283,9 @@ async function main(): Promise<void> {
   for (const line of baselineTable()) console.log(line);
   console.log("");
   for (const line of goalLines(measurements)) console.log(line);
-  if (!clean(measurements)) {
+  console.log("\nTool packs: tool-schema characters per execute call (the JSON of `tools` as sent)\n");
+  for (const line of packLines(measurements, everyTool)) console.log(line);
+  if (!clean(measurements) || !clean(everyTool)) {
     console.error("\nFAILED: a request was refused or a task did not finish (see above).");
     process.exitCode = 1;
   }

@@ -99,6 +99,12 @@ export type PendingInteraction = (
   refusalNoteId?: string;
 };
 
+/** The tool packs active in step `stepId`. */
+export interface ActivePacks {
+  stepId: string | null;
+  packs: string[];
+}
+
 /**
  * Memory recalled at invocation start (the memory layer fills it; empty until then). It lives for the invocation: the
  * store holds it, recall reads it again when the next message arrives, and memorize empties it when the invocation
@@ -171,6 +177,11 @@ export const TempoAnnotation = Annotation.Root({
   workspaceMessageIds: workspaceChannel,
   /** The model's scratchpad with reminder tracking (docs/design.md#memory-layers). */
   workingMemory: lastValue<WorkingMemory>(emptyWorkingMemory),
+  /**
+   * The tool packs the execute model is offered in the current step (`ToolPack`, tools/domain.ts), as
+   * `context_tools_add` / `context_tools_remove` left them; null, or another step's, means the domain's defaults.
+   */
+  activePacks: lastValue<ActivePacks | null>(() => null),
 
   // ── Runtime state ─────────────────────────────────────────────────────
   /** The user this thread belongs to, set on its first message; runs for another user are refused. */

@@ -5,7 +5,7 @@
  * is served as it is.
  */
 import { ConfigurationError } from "../errors/index.js";
-import type { DomainTool, OpenItem, ToolDomain } from "./domain.js";
+import { packsOf, type DomainTool, type OpenItem, type ToolDomain } from "./domain.js";
 
 /** The state of combined domains: each domain's state under its name. */
 export type CombinedState = Readonly<Record<string, unknown>>;
@@ -24,6 +24,10 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     }
   }
   const ownerOf = (tool: string) => owners.get(tool);
+  const packs = domains.flatMap((domain) => packsOf(domain));
+  for (const pack of packs) {
+    if (packs.filter((other) => other.name === pack.name).length > 1) throw new ConfigurationError(`Two tool packs are named "${pack.name}"; pack names must be unique across the domains served.`);
+  }
   const tools = domains.flatMap((domain) => domain.tools.map((tool) => onItsState(domain.name, tool)));
   return {
     name: domains.map((domain) => domain.name).join("+"),
@@ -31,6 +35,7 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     version: domains.map((domain) => `${domain.name}@${domain.version}`).join("+"),
     description: domains.map((domain) => `${domain.name}: ${domain.description}`).join("\n"),
     tools,
+    packs,
     // The planner's live read: the first domain's that has one.
     preflight: domains.find((domain) => domain.preflight)?.preflight,
     describeCall(state: CombinedState, tool: string, args: Record<string, unknown>, language) {

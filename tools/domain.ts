@@ -67,6 +67,21 @@ export interface OpenItem {
   name: string;
 }
 
+/**
+ * A group of a domain's tools that the agent brings into its context when a step needs it, and drops after (seed
+ * 003's tool packs): the execute model is offered the tools of the active packs only, and can add or remove packs
+ * (`context_tools_add` / `context_tools_remove`). Names are unique across the domains served ("schedule.read").
+ */
+export interface ToolPack {
+  name: string;
+  /** One line for the model: what the pack's tools are for. */
+  description: string;
+  /** The names of its tools; every tool of a domain is in exactly one pack. */
+  tools: readonly string[];
+  /** Active when a step starts. */
+  default?: boolean;
+}
+
 /** A tool domain the graph takes as a dependency. */
 export interface ToolDomain<TState = any> {
   /** Short name, e.g. "schedule". */
@@ -76,6 +91,8 @@ export interface ToolDomain<TState = any> {
   /** One or two sentences for the system prompt: what the domain is about. */
   description: string;
   tools: ReadonlyArray<DomainTool<TState>>;
+  /** Its tools in packs (`ToolPack`); without, all of them are one pack, named as the domain, always active. */
+  packs?: readonly ToolPack[];
   /**
    * A read tool run before planning so the planner sees live state instead of
    * trusting memory (docs/design.md#live-data-refresh).
@@ -110,4 +127,47 @@ export async function describeToolCall<TState>(domain: ToolDomain<TState>, userI
   const fallback = `${tool} ${JSON.stringify(args)}`;
   if (!domain.describeCall) return fallback;
   return domain.describeCall(await domain.load(userId), tool, args, language) ?? fallback;
+}
+
+/** The domain's packs: its own, or one pack of all its tools named as the domain (active by default). */
+export function packsOf(domain: ToolDomain): readonly ToolPack[] {
+  return domain.packs ?? [{ name: domain.name, description: domain.description, tools: domain.tools.map((tool) => tool.name), default: true }];
+}
+
+/** The packs active when a step starts. */
+export function defaultPacks(domain: ToolDomain): string[] {
+  return packsOf(domain)
+    .filter((pack) => pack.default)
+    .map((pack) => pack.name);
+}
+
+/** The pack holding the tool named `tool`, if any. */
+export function packOfTool(domain: ToolDomain, tool: string): ToolPack | undefined {
+  return packsOf(domain).find((pack) => pack.tools.includes(tool));
+}
+
+/** The domain's tools in the packs named, in the domain's order. */
+export function toolsInPacks<TState>(domain: ToolDomain<TState>, packs: readonly string[]): Array<DomainTool<TState>> {
+  const names = new Set(packsOf(domain).filter((pack) => packs.includes(pack.name)).flatMap((pack) => pack.tools));
+  return domain.tools.filter((tool) => names.has(tool.name));
+}
+
+/**
+ * Problems with the domain's packs, as sentences (empty when none): a pack naming a tool the domain lacks, a tool in
+ * no pack or in two, two packs of one name.
+ */
+export function packProblems(domain: ToolDomain): string[] {
+  const problems: string[] = [];
+  const packs = packsOf(domain);
+  const names = new Set<string>();
+  for (const pack of packs) {
+    if (names.has(pack.name)) problems.push(`two packs are named "${pack.name}"`);
+    names.add(pack.name);
+    for (const tool of pack.tools) if (!findTool(domain, tool)) problems.push(`pack "${pack.name}" names "${tool}", which the ${domain.name} domain has no tool of`);
+  }
+  for (const tool of domain.tools) {
+    const holding = packs.filter((pack) => pack.tools.includes(tool.name)).length;
+    if (holding !== 1) problems.push(`the tool "${tool.name}" is in ${holding} packs (each tool is in exactly one)`);
+  }
+  return problems;
 }

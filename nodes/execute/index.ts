@@ -27,13 +27,14 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool } from "../../tools/domain.js";
+import { describeToolCall, findTool, toolsInPacks } from "../../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
-import { findMemoryTool, MEMORY_TOOLS } from "./memory-tools.js";
+import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
+import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
 import { callOutcomeOf, isSetback, toolResultMessage } from "../../kernel/tool-results.js";
@@ -45,17 +46,37 @@ import type { WorkflowSettings } from "../../config/configuration.js";
 import { languageOf } from "../../contracts/language.js";
 import { messageText, PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 
+/** The tools of the agent itself, run at once without a card: its memory and its tool packs. */
+const AGENT_TOOLS: readonly MemoryTool[] = [...MEMORY_TOOLS, ...PACK_TOOLS];
+
+/** The agent's own tool named `name`, if any. */
+function findAgentTool(name: string): MemoryTool | undefined {
+  return AGENT_TOOLS.find((tool) => tool.name === name);
+}
+
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
   const model = modelFor(dependencies.models, "execute");
   const counter = tokenCounterFor(model);
-  // Native tool calling: the domain's, memory and control tools bound to the model, from their zod schemas;
-  // otherwise the tools listed in the prompt and the JSON contract (the named fallback).
+  // Native tool calling: the active packs' tools, the agent's own tools (memory, packs) and the control tools bound
+  // to the model, from their zod schemas; otherwise the tools listed in the prompt and the JSON contract (the named
+  // fallback). Built for the packs active on each visit (nodes/execute/packs.ts), once per set of packs.
   const native = callsToolsNatively(dependencies.models, "execute");
-  const bound = native ? model.bindTools!(langChainTools(dependencies.domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS])) : undefined;
-  const tools = native
-    ? `<tools domain="${dependencies.domain.name}">\n${dependencies.domain.description}\n</tools>`
-    : toolBrief(dependencies.domain, MEMORY_TOOLS.map((tool) => ({ ...tool, kind: "memory" })));
+  const { domain } = dependencies;
+  const offers = new Map<string, { bound?: Runnable<BaseMessage[], BaseMessage>; tools: string }>();
+  const offerFor = (active: readonly string[]) => {
+    const key = active.join("\n");
+    let offer = offers.get(key);
+    if (!offer) {
+      const offered = { ...domain, tools: toolsInPacks(domain, active) };
+      const packs = packList(domain, active);
+      offer = native
+        ? { bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...CONTROL_TOOLS])) as Runnable<BaseMessage[], BaseMessage>, tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}` }
+        : { tools: `${toolBrief(offered, AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })))}\n${packs}` };
+      offers.set(key, offer);
+    }
+    return offer;
+  };
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -87,10 +108,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (firstVisit) emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState = state.liveState || (await readLiveState(dependencies, config, state.currentStepId));
+    const { bound, tools } = offerFor(activePacksIn(state, domain));
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
     const messages = prompt.messages;
     const decision = bound
-      ? await invokeToolCalling(bound as Runnable<BaseMessage[], BaseMessage>, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
+      ? await invokeToolCalling(bound, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
     if (!decision.ok) return announced(announcement, { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) });
@@ -161,12 +183,12 @@ async function runCalls(
   for (const request of calls) {
     if (run.failed) break;
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
-    const memoryTool = findMemoryTool(call.name);
+    const memoryTool = findAgentTool(call.name);
     if (memoryTool) {
-      // The agent's own memory: runs at once, whatever the action.
+      // The agent's own memory and tool packs: runs at once, whatever the action, on the state as this round left it.
       const checked = memoryTool.schema.safeParse(call.arguments);
       const result = checked.success
-        ? await memoryTool.run(checked.data, { state, store: config.store, userId: context.userId })
+        ? await memoryTool.run(checked.data, { state: { ...state, ...run.update } as TempoState, store: config.store, userId: context.userId, domain: dependencies.domain })
         : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
       run.update = { ...run.update, ...result.update };
       record(call, checked.success, result.content);
@@ -177,6 +199,10 @@ async function runCalls(
       record(call, false, unknownToolOutcome(dependencies.domain, call.name).content);
       continue;
     }
+    // A tool of a pack not active brings its pack in (a model told of the packs, or one that knew the tool anyway).
+    const active = activePacksIn({ ...state, ...run.update } as TempoState, dependencies.domain);
+    const widened = withPackOf(dependencies.domain, active, call.name);
+    if (widened.length > active.length) run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
       const outcome = await runReported(call, context, dependencies, config);
       record(call, outcome.ok, outcome.content);
@@ -206,7 +232,7 @@ async function runCalls(
   // The calls that ran make one round (parallel calls stay together), with the decision's speech.
   // A round of memory calls alone is the agent's bookkeeping, kept from what a person reads; its speech goes with the
   // proposal, or stands as its own message.
-  const internal = entries.length > 0 && entries.every(({ call }) => findMemoryTool(call.name) !== undefined);
+  const internal = entries.length > 0 && entries.every(({ call }) => findAgentTool(call.name) !== undefined);
   run.rounds = toolRoundOf(entries, internal ? "" : speak, internal);
   run.spoke = entries.length > 0 && !internal;
   if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {

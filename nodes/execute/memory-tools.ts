@@ -6,6 +6,7 @@
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import type { ToolDomain } from "../../tools/domain.js";
 import { renderEpisode, searchEpisodes, searchFacts } from "../../memory/long-term.js";
 import { now } from "../shared/messages.js";
 
@@ -13,6 +14,8 @@ export interface MemoryToolContext {
   state: TempoState;
   store: BaseStore | undefined;
   userId: string;
+  /** The tool domain (its packs: nodes/execute/packs.ts). */
+  domain: ToolDomain;
 }
 
 export interface MemoryTool {

@@ -2,7 +2,7 @@
  * The schedule tool domain: the ten tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
-import type { PersistOptions, ToolDomain } from "../domain.js";
+import type { PersistOptions, ToolDomain, ToolPack } from "../domain.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
@@ -17,6 +17,17 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
   "A student's study schedule: days split into numbered class sections (slots) holding timetable events " +
   "(lectures, labs, exams; some locked, some embeddable like a self-study hall) and review tasks of task classes " +
   "(courses) that are pending until placed into free slots or inside an embeddable event.";
+
+/**
+ * The schedule's tool packs: reading the week and placing tasks are active when a step starts; a day's contents and
+ * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
+ */
+export const SCHEDULE_PACKS: readonly ToolPack[] = [
+  { name: "schedule.read", description: "the week at a glance: the overview, pending tasks, free slots", tools: ["get_overview", "list_tasks", "find_free"], default: true },
+  { name: "schedule.place", description: "place, move, swap or unplace one task (each through a card)", tools: ["place", "move", "swap", "unplace"], default: true },
+  { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
+  { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
+];
 
 /** Options of `createScheduleDomain`. */
 export interface ScheduleDomainOptions {
@@ -34,6 +45,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     version: options.version ?? SCHEDULE_DOMAIN_VERSION,
     description: SCHEDULE_DOMAIN_DESCRIPTION,
     tools: scheduleTools,
+    packs: SCHEDULE_PACKS,
     // Planning starts from the live schedule, never from remembered contents.
     preflight: { tool: "get_overview", arguments: {} },
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.

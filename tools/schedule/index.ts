@@ -2,7 +2,7 @@
  * The schedule domain (docs/design.md#schedule-domain): data model, the ten tools, diff
  * persistence, repositories and sample data.
  */
-export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, type ScheduleDomainOptions } from "./domain.js";
+export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, SCHEDULE_PACKS, type ScheduleDomainOptions } from "./domain.js";
 export {
   consecutiveDays,
   dayMappingSchema,

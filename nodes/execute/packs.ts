@@ -1,0 +1,68 @@
+/**
+ * Tool packs in a step (seed 003): which of the domain's packs the execute model is offered, and the two tools it
+ * changes them with — `context_tools_add` / `context_tools_remove`, which run at once (no card: they change only
+ * what the agent sees). A step starts with the domain's default packs; the active set is state (`activePacks`,
+ * checkpointed), read afresh on every visit; a saved thread naming packs that no longer exist falls back to the
+ * defaults. A call to a tool of a pack not active brings that pack in (`withPackOf`).
+ */
+import { z } from "zod";
+import type { TempoState } from "../../kernel/state.js";
+import { defaultPacks, packOfTool, packsOf, type ToolDomain } from "../../tools/domain.js";
+import type { MemoryTool } from "./memory-tools.js";
+
+/** The packs active in the current step: those the step's calls left, or the domain's defaults. */
+export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId">, domain: ToolDomain): string[] {
+  const known = new Set(packsOf(domain).map((pack) => pack.name));
+  const saved = state.activePacks && state.activePacks.stepId === state.currentStepId ? state.activePacks.packs.filter((name) => known.has(name)) : [];
+  return saved.length > 0 ? saved : defaultPacks(domain);
+}
+
+/** The packs of the domain as the model reads them: name, whether active, what for, and its tools. */
+export function packList(domain: ToolDomain, active: readonly string[]): string {
+  const lines = packsOf(domain).map((pack) => `- ${pack.name}${active.includes(pack.name) ? " (active)" : ""}: ${pack.description} — ${pack.tools.join(", ")}`);
+  return `<packs>\nTool packs; only the active ones' tools are offered. context_tools_add / context_tools_remove change them.\n${lines.join("\n")}\n</packs>`;
+}
+
+/** `active` with the pack of `tool` added (a call to a tool of a pack not active brings it in), or as it is. */
+export function withPackOf(domain: ToolDomain, active: readonly string[], tool: string): string[] {
+  const pack = packOfTool(domain, tool);
+  return pack && !active.includes(pack.name) ? [...active, pack.name] : [...active];
+}
+
+const packsArgument = z.object({ packs: z.array(z.string().min(1)).min(1).describe("Names of tool packs, as the <packs> list gives them.") });
+
+/** The tools that change the active packs; they need the domain (`PackToolContext`). */
+export const PACK_TOOLS: readonly MemoryTool[] = [
+  {
+    name: "context_tools_add",
+    description: "Brings tool packs into your context for this step, so their tools are offered from the next round on.",
+    schema: packsArgument,
+    async run(args, { state, domain }) {
+      const active = activePacksIn(state, domain);
+      const unknown = unknownPacks(domain, args.packs as string[]);
+      if (unknown) return { content: unknown };
+      const packs = [...new Set([...active, ...(args.packs as string[])])];
+      return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
+    },
+  },
+  {
+    name: "context_tools_remove",
+    description: "Drops tool packs you no longer need in this step, so their tools stop costing context.",
+    schema: packsArgument,
+    async run(args, { state, domain }) {
+      const active = activePacksIn(state, domain);
+      const unknown = unknownPacks(domain, args.packs as string[]);
+      if (unknown) return { content: unknown };
+      const packs = active.filter((name) => !(args.packs as string[]).includes(name));
+      if (packs.length === 0) return { content: "Error: at least one pack stays active; nothing was changed." };
+      return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
+    },
+  },
+];
+
+/** An error text naming the packs the domain does not have, or undefined when it has them all. */
+function unknownPacks(domain: ToolDomain, names: readonly string[]): string | undefined {
+  const known = packsOf(domain).map((pack) => pack.name);
+  const unknown = names.filter((name) => !known.includes(name));
+  return unknown.length === 0 ? undefined : `Error: no pack named ${unknown.map((name) => `"${name}"`).join(", ")}; the packs are: ${known.join(", ")}. Nothing was changed.`;
+}

@@ -1,0 +1,130 @@
+/**
+ * Tool packs (seed 003): a step starts with the domain's default packs; `context_tools_add` / `context_tools_remove`
+ * run at once (no card) and change what the execute model is offered from the next round — asserted on the tools
+ * bound to each request the scripted model receives; a call to a tool of a pack not active brings its pack in; a
+ * thread saved with packs that no longer exist goes on with the defaults.
+ */
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
+import { packProblems, type ToolPack } from "../../tools/domain.js";
+import { createScheduleDomain, InMemoryScheduleRepository, SCHEDULE_PACKS, sampleWeek } from "../../tools/schedule/index.js";
+import { interruptsOf, json, planDone, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
+
+const PLAN = planDone([{ content: "Look at Wednesday", done_when: "its contents are known" }], { speak: "One step.", complexity: "simple", read_only: true });
+
+let callCount = 0;
+/** A native tool call reply. */
+const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `c${(callCount += 1)}`, name, args, type: "tool_call" }] });
+
+async function scheduleDomain() {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("user-1", sampleWeek());
+  return createScheduleDomain({ repository });
+}
+
+/** A scripted execute model that records, for each request, the names of the tools bound to it. */
+function recordingExecute(script: Parameters<typeof scripted>[0]) {
+  const model = scripted(script);
+  const offered: string[][] = [];
+  const bindTools = model.bindTools.bind(model);
+  model.bindTools = ((tools: Array<{ name: string }>) => {
+    const bound = bindTools(tools as never);
+    const names = tools.map((tool) => tool.name);
+    return RunnableLambda.from(async (messages: BaseMessage[], config) => {
+      offered.push(names);
+      return bound.invoke(messages, config);
+    });
+  }) as never;
+  return { model, offered };
+}
+
+describe("tool packs", () => {
+  test("the schedule's packs hold every tool once; defaults are reading and placing", async () => {
+    expect(packProblems(await scheduleDomain())).toEqual([]);
+    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual(["schedule.read", "schedule.place"]);
+    const broken = { ...(await scheduleDomain()), packs: [{ name: "only", description: "", tools: ["place", "nope"] }] as ToolPack[] };
+    expect(packProblems(broken)).toEqual(expect.arrayContaining(['pack "only" names "nope", which the schedule domain has no tool of', 'the tool "get_overview" is in 0 packs (each tool is in exactly one)']));
+  });
+
+  test("added and removed mid-step, they change the tools bound to the next request; a tool of an inactive pack brings it in", async () => {
+    const execute = recordingExecute([
+      calling("get_overview"),
+      calling("context_tools_add", { packs: ["schedule.inspect"] }),
+      calling("query_range", { day: 3 }),
+      calling("context_tools_remove", { packs: ["schedule.inspect", "schedule.place"] }),
+      calling("get_task_info", { task_id: "matrix-review" }),
+      calling("done", { goal_check: "Wednesday is known" }),
+    ]);
+    const graph = buildTempoGraph({
+      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan: scripted([PLAN]), execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" },
+      domain: await scheduleDomain(),
+      checkpointer: new MemorySaver(),
+      settings: { replanAfterStep: "never" },
+    });
+    const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs"));
+    expect(result.phase).toBe("done");
+    const offered = execute.offered;
+    expect(offered).toHaveLength(6);
+    const has = (index: number, tool: string) => offered[index]!.includes(tool);
+    // Step start: the defaults (read, place), the agent's tools and the control tools; not the inspect or bulk tools.
+    expect(["get_overview", "find_free", "list_tasks", "place", "move", "context_tools_add", "update_working_memory", "done"].every((tool) => has(0, tool))).toBe(true);
+    expect(["query_range", "get_task_info", "batch_move"].some((tool) => has(0, tool))).toBe(false);
+    // After context_tools_add: the inspect tools are offered.
+    expect(has(2, "query_range") && has(2, "get_task_info")).toBe(true);
+    // After context_tools_remove of inspect and place: only reading is left.
+    expect(has(4, "query_range") || has(4, "place") || has(4, "move")).toBe(false);
+    expect(has(4, "get_overview")).toBe(true);
+    // get_task_info, whose pack was removed, still ran and brought the inspect pack back in.
+    expect(has(5, "get_task_info")).toBe(true);
+    expect(result.messages.some((message) => message.getType() === "tool" && String(message.content).includes("matrix-review"))).toBe(true);
+    // No card was raised for any of it.
+    expect(interruptsOf(result)).toEqual([]);
+  });
+
+  test("an unknown pack is refused with the list of packs, and nothing changes; the JSON-mode prompt lists the packs", async () => {
+    const { graph, models } = scriptedGraph({
+      domain: await scheduleDomain(),
+      plan: [PLAN],
+      execute: [
+        json({ speak: "", action: "continue", reason: "", tool_call: { name: "context_tools_add", arguments: { packs: ["schedule.everything"] } } }),
+        json({ speak: "", action: "done", reason: "", goal_check: "nothing to do" }),
+      ],
+      settings: { replanAfterStep: "never" },
+      toolCalling: "json",
+    });
+    const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs-json"));
+    const refused = result.messages.find((message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"));
+    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.place, schedule.inspect, schedule.bulk. Nothing was changed.');
+    const system = String(models.execute.calls[1]!.messages[0]!.content);
+    expect(system).toContain("- schedule.read (active): the week at a glance");
+    expect(system).toContain("- schedule.inspect: details:");
+    expect(system).not.toMatch(/- query_range \[read\]/);
+  });
+
+  test("a thread saved with packs that no longer exist goes on with the defaults", async () => {
+    const checkpointer = new MemorySaver();
+    const domain = await scheduleDomain();
+    // An older build: one pack of everything, then added by the model.
+    const older = { ...domain, packs: [{ name: "schedule.all", description: "everything", tools: domain.tools.map((tool) => tool.name), default: true }] };
+    const config = threadConfig("packs-saved");
+    const first = buildTempoGraph({
+      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan: scripted([PLAN]), execute: scripted([calling("context_tools_add", { packs: ["schedule.all"] }), new Error("the process stops here")]), toolCalling: "native" },
+      domain: older,
+      checkpointer,
+      settings: { replanAfterStep: "never" },
+    });
+    await expect(first.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, config)).rejects.toThrow();
+    expect((await first.getState(config)).values.activePacks).toMatchObject({ packs: ["schedule.all"] });
+
+    const execute = recordingExecute([calling("get_overview"), calling("done", { goal_check: "known" })]);
+    const later = buildTempoGraph({ models: { default: scripted(["unused"]), execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" }, domain, checkpointer, settings: { replanAfterStep: "never" } });
+    const resumed = await later.invoke({ messages: [new HumanMessage("try again")] }, config);
+    expect(resumed.phase).toBe("done");
+    const offered = execute.offered[0]!;
+    expect(offered).toContain("get_overview");
+    expect(offered).not.toContain("query_range");
+  });
+});
