@@ -31,34 +31,30 @@ export function withPackOf(domain: ToolDomain, active: readonly string[], tool: 
 
 const packsArgument = z.object({ packs: z.array(z.string().min(1)).min(1).describe("Names of tool packs, as the <packs> list gives them.") });
 
-/** The tools that change the active packs; they need the domain (`PackToolContext`). */
+/** The tools that change the active packs (they read the domain's packs from their context). */
 export const PACK_TOOLS: readonly MemoryTool[] = [
   {
     name: "context_tools_add",
     description: "Brings tool packs into your context for this step, so their tools are offered from the next round on.",
     schema: packsArgument,
-    async run(args, { state, domain }) {
-      const active = activePacksIn(state, domain);
-      const unknown = unknownPacks(domain, args.packs as string[]);
-      if (unknown) return { content: unknown };
-      const packs = [...new Set([...active, ...(args.packs as string[])])];
-      return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
-    },
+    run: (args, { state, domain }) => changePacks(state, domain, args.packs as string[], (active, named) => [...new Set([...active, ...named])]),
   },
   {
     name: "context_tools_remove",
     description: "Drops tool packs you no longer need in this step, so their tools stop costing context.",
     schema: packsArgument,
-    async run(args, { state, domain }) {
-      const active = activePacksIn(state, domain);
-      const unknown = unknownPacks(domain, args.packs as string[]);
-      if (unknown) return { content: unknown };
-      const packs = active.filter((name) => !(args.packs as string[]).includes(name));
-      if (packs.length === 0) return { content: "Error: at least one pack stays active; nothing was changed." };
-      return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
-    },
+    run: (args, { state, domain }) => changePacks(state, domain, args.packs as string[], (active, named) => active.filter((name) => !named.includes(name))),
   },
 ];
+
+/** The step's active packs changed by `change` with the packs `named`; unknown names, or no pack left, change nothing. */
+async function changePacks(state: TempoState, domain: ToolDomain, named: readonly string[], change: (active: string[], named: readonly string[]) => string[]) {
+  const unknown = unknownPacks(domain, named);
+  if (unknown) return { content: unknown };
+  const packs = change(activePacksIn(state, domain), named);
+  if (packs.length === 0) return { content: "Error: at least one pack stays active; nothing was changed." };
+  return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
+}
 
 /** An error text naming the packs the domain does not have, or undefined when it has them all. */
 function unknownPacks(domain: ToolDomain, names: readonly string[]): string | undefined {
