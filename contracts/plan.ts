@@ -4,6 +4,10 @@ import { z } from "zod";
 export const PlanStepDraftSchema = z.object({
   content: z.string().trim().min(1).describe("What this step does, in one imperative sentence."),
   done_when: z.string().trim().min(1).describe("An observable condition that tells the step is finished."),
+  packs: z
+    .array(z.string().trim().min(1))
+    .optional()
+    .describe("The tool packs the step needs, by name (the <packs> list); omit it for the default packs."),
 });
 
 export const PlanDecisionSchema = z

@@ -44,6 +44,8 @@ export interface PlanStep {
   summary?: string;
   /** Why the step failed (repeated tool errors, the round budget spent mid-step, the user declining what it needs). */
   reason?: string;
+  /** The tool packs the planner named for the step (it starts with them instead of the domain's defaults). */
+  packs?: string[];
 }
 
 /** A write tool call as it is proposed, approved and applied: its tool-call id (also the key that makes it apply once), tool and arguments. */

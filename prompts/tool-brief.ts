@@ -43,7 +43,11 @@ export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] =
  */
 export function plannerToolBrief(domain: ToolDomain): string {
   const lines = domain.tools.map((tool) => `- ${tool.name} [${tool.kind}]: ${firstSentence(tool.description)}`);
-  return `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
+  const brief = `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
+  if (!domain.packs) return brief;
+  // The packs a step may name (`packs` of a plan step): it starts with them instead of the defaults.
+  const packs = domain.packs.map((pack) => `- ${pack.name}${pack.default ? " (default)" : ""}: ${pack.tools.join(", ")}`);
+  return `${brief}\n<packs>\nA step may name the tool packs it needs ("packs"); without, it gets the defaults.\n${packs.join("\n")}\n</packs>`;
 }
 
 function firstSentence(text: string): string {

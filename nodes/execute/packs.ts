@@ -10,11 +10,16 @@ import type { TempoState } from "../../kernel/state.js";
 import { defaultPacks, packOfTool, packsOf, type ToolDomain } from "../../tools/domain.js";
 import type { MemoryTool } from "./memory-tools.js";
 
-/** The packs active in the current step: those the step's calls left, or the domain's defaults. */
-export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId">, domain: ToolDomain): string[] {
+/**
+ * The packs active in the current step: those the step's calls left; else those its plan step names (the ones the
+ * domain has); else the domain's defaults.
+ */
+export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">, domain: ToolDomain): string[] {
   const known = new Set(packsOf(domain).map((pack) => pack.name));
   const saved = state.activePacks && state.activePacks.stepId === state.currentStepId ? state.activePacks.packs.filter((name) => known.has(name)) : [];
-  return saved.length > 0 ? saved : defaultPacks(domain);
+  if (saved.length > 0) return saved;
+  const named = (state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []).filter((name) => known.has(name));
+  return named.length > 0 ? [...new Set(named)] : defaultPacks(domain);
 }
 
 /** The packs of the domain as the model reads them: name, whether active, what for, and its tools. */

@@ -32,6 +32,7 @@ export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revisi
       content: draft.content.trim(),
       doneWhen: draft.done_when.trim(),
       status: "pending",
+      ...(draft.packs && draft.packs.length > 0 ? { packs: draft.packs } : {}),
     }),
   );
   return { steps: [...kept, ...invalidated], firstInvalid, changed: true };

@@ -84,6 +84,36 @@ describe("tool packs", () => {
     expect(interruptsOf(result)).toEqual([]);
   });
 
+  test("a plan step that names packs starts with them; the next step, naming none, with the defaults; the planner is told the packs", async () => {
+    const execute = recordingExecute([calling("query_range", { day: 3 }), calling("next_plan", { goal_check: "Wednesday read" }), calling("done", { goal_check: "overview read" })]);
+    const plan = scripted([
+      planDone(
+        [
+          { content: "Look at Wednesday", done_when: "its contents are known", packs: ["schedule.inspect", "schedule.unknown"] },
+          { content: "Read the overview", done_when: "it is read" },
+        ],
+        { speak: "Two steps.", complexity: "simple", read_only: true },
+      ),
+    ]);
+    const graph = buildTempoGraph({
+      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan, execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" },
+      domain: await scheduleDomain(),
+      checkpointer: new MemorySaver(),
+      settings: { replanAfterStep: "never" },
+    });
+    const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday, and the week?")] }, threadConfig("packs-named"));
+    expect(result.phase).toBe("done");
+    expect(result.planSteps[0]!.packs).toEqual(["schedule.inspect", "schedule.unknown"]);
+    // Step 1: only the pack it named (an unknown name is ignored): the inspect tools, none of reading or placing.
+    expect(execute.offered[0]).toEqual(expect.arrayContaining(["query_range", "get_task_info"]));
+    expect(execute.offered[0]!.some((tool) => ["get_overview", "place"].includes(tool))).toBe(false);
+    // Step 2 names none: the defaults.
+    expect(execute.offered[2]).toEqual(expect.arrayContaining(["get_overview", "place"]));
+    expect(execute.offered[2]).not.toContain("query_range");
+    const planner = String(plan.calls[0]!.messages[0]!.content);
+    expect(planner).toContain("- schedule.inspect: query_range, get_task_info");
+  });
+
   test("an unknown pack is refused with the list of packs, and nothing changes; the JSON-mode prompt lists the packs", async () => {
     const { graph, models } = scriptedGraph({
       domain: await scheduleDomain(),

@@ -14,7 +14,7 @@ export function json(value: unknown): AIMessage {
 }
 
 /** A plan step as the planner writes it. */
-export type StepDraft = { content: string; done_when: string };
+export type StepDraft = { content: string; done_when: string; packs?: string[] };
 
 /** Plan steps named by their contents, each done when "<content> is done". */
 export function stepsOf(...contents: string[]): StepDraft[] {
