@@ -109,7 +109,8 @@ function overviewStep(view: PromptView, action: Finish, language: Language): Dec
   if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
   const pending = /pending tasks \(([\d,]+)\)/.exec(overview)?.[1] ?? "0";
   const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
-  return finish(action, speak, `get_overview reports ${pending} pending review task(s)`);
+  // What the final answer says of the check: what the schedule shows, not the tool that read it.
+  return finish(action, speak, `the schedule shows ${pending} review task(s) still pending`);
 }
 
 /** The user's answer to the step's own question, when the workspace ends with one, and the user's language. */

@@ -109,7 +109,7 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   }
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
-  const pending = /reports (\d[\d,]*) pending/.exec(verify)?.[1];
+  const pending = /shows (\d[\d,]*) review task\(s\) still pending/.exec(verify)?.[1];
   const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
   const scoped = place ? parseScheduleRequest(place.content) : undefined;
   const finished = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个。` : `Finished ${done} of ${steps.length} steps.`;
@@ -185,7 +185,7 @@ export function summaryInChinese(summary: string): string {
     .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
     .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
     .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
-    .replace(/get_overview reports ([\d,]+) pending review task\(s\)/, "日程显示还有 $1 个复习任务待安排")
+    .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
     .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
     .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
     .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
