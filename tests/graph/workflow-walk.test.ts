@@ -75,7 +75,10 @@ test("random walks of user actions never leave a thread stuck, and every task en
       ],
     },
   );
-  expect([...seen.cards].sort()).toEqual(["confirm_plan", "confirm_tool"]);
+  // Plan and write cards are always seen; a question is a legitimate pause too (a revised plan whose tasks match
+  // nothing asks which tasks are meant), never any other kind.
+  expect([...seen.cards]).toEqual(expect.arrayContaining(["confirm_plan", "confirm_tool"]));
+  for (const kind of seen.cards) expect(["confirm_plan", "confirm_tool", "ask_user"]).toContain(kind);
   expect(seen.outcomes.size).toBeGreaterThanOrEqual(2);
 }, 240_000);
 
