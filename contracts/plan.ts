@@ -46,6 +46,12 @@ export const PlanDecisionSchema = z
 export type PlanDecision = z.infer<typeof PlanDecisionSchema>;
 export type PlanStepDraft = z.infer<typeof PlanStepDraftSchema>;
 
+const DONE_WHEN_IN_BRACKETS = /^(.*?)\s*[(（]\s*(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*[)）]\s*$/iu;
+const DONE_WHEN_AFTER = /^(.*?)\s*(?:[—–-]+\s*)?(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*$/iu;
+
+/** A limit in brackets at the end of a line: "(not Friday)", "(only mornings)", "（不要周五）". */
+const TRAILING_LIMIT = /\s*[(（]\s*(?:not|no|only|except|avoid|never|keep|不要|不|别|只|除了)[^()（）]*[)）]\s*$/iu;
+
 /** The label between a step and its done-when condition in a plan written as text, per language (both are read back). */
 const DONE_WHEN_LABEL = { en: "done when: ", zh: "完成标志：" } as const;
 
@@ -78,9 +84,16 @@ export function readPlanStepsText(text: string): PlanStepDraft[] | undefined {
     .map((line) => line.replace(/^\s*(?:\d+\s*[.)、．:：]|[-*•])\s*/u, "").trim())
     .filter((line) => line !== "")
     .map((line) => {
-      const split = /^(.*?)\s*(?:[—–-]+\s*|\(\s*|（\s*)?(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*[)）]?$/iu.exec(line);
-      const content = (split?.[1] ?? line).trim();
-      const doneWhen = (split?.[2] ?? "").trim();
+      // "… (done when: …)", or "… — done when: …" (the dash optional).
+      const split = DONE_WHEN_IN_BRACKETS.exec(line) ?? DONE_WHEN_AFTER.exec(line);
+      let content = (split?.[1] ?? line).trim();
+      let doneWhen = (split?.[2] ?? "").trim();
+      // A limit typed at the end of the line ("… — done when: …, (not Friday)") is about the step, not its check.
+      const limit = TRAILING_LIMIT.exec(doneWhen);
+      if (limit && limit.index > 0) {
+        content = `${content} ${limit[0].trim()}`;
+        doneWhen = doneWhen.slice(0, limit.index).replace(/[\s,，;；]+$/u, "");
+      }
       const step = content || line;
       return { content: step, done_when: doneWhen || `"${step}" is carried out` };
     });

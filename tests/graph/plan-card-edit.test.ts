@@ -7,7 +7,10 @@ import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { CardSchema, type Card } from "../../contracts/cards.js";
 import { planStepsText, readPlanStepsText } from "../../contracts/plan.js";
+import { sampleWeek } from "../../tools/schedule/index.js";
+import { OFFLINE_PLAN_STEPS } from "../../tools/schedule/offline-policy.js";
 import { createNotesDomain } from "../support/notes-domain.js";
+import { converse, offlineTempo } from "./support/offline-conversation.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 
 const twoSteps = json({
@@ -92,6 +95,19 @@ describe("the plan card's steps, as text", () => {
   });
 });
 
+describe("an edit through the offline policy", () => {
+  test('"(not Friday)" typed at the end of the first line, after its done-when: no review goes on Friday', async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    const [first, ...rest] = planStepsText(OFFLINE_PLAN_STEPS).split("\n");
+    const steps = [`${first} (not Friday)`, ...rest].join("\n");
+    const outcome = await converse(tempo, "Arrange my reviews", [{ type: "edit", args: { action: "confirm_plan", args: { steps } } }]);
+    expect(outcome.planSteps[0]).toBe(`${OFFLINE_PLAN_STEPS[0]!.content} (not Friday)`);
+    const placed = outcome.cards.filter((card) => card.action === "place");
+    expect(placed.length).toBeGreaterThan(0);
+    expect(placed.map((card) => card.args.day)).not.toContain(5);
+  });
+});
+
 describe("planStepsText / readPlanStepsText", () => {
   test("read back what they write, in both languages, and take the numberings people type", () => {
     const drafts = [
@@ -104,6 +120,11 @@ describe("planStepsText / readPlanStepsText", () => {
       { content: "one", done_when: "a" },
       { content: "two", done_when: "b" },
       { content: "three", done_when: '"three" is carried out' },
+    ]);
+    // A limit typed at the very end of a line, after its done-when, belongs to the step.
+    expect(readPlanStepsText("1. Place the reviews — done when: all placed (not Friday)\n2. 复习 — 完成标志：都放好了（不要周五）")).toEqual([
+      { content: "Place the reviews (not Friday)", done_when: "all placed" },
+      { content: "复习 （不要周五）", done_when: "都放好了" },
     ]);
     expect(readPlanStepsText(" \n\t")).toBeUndefined();
     expect(readPlanStepsText("[1, 2]")).toBeUndefined();
