@@ -97,6 +97,11 @@ interface ShownCard {
 
 /** Does what a user would do with `action`, given the card the thread shows (if any). */
 async function perform(action: Action, card: ShownCard | undefined, driver: Driver): Promise<void> {
+  // A question takes text: whatever the user does at it, they answer it (the question asks which tasks are meant).
+  const question = card?.action_requests[0]?.name === "ask_user";
+  if (question && ["accept", "reject", "ignore", "edit"].includes(action)) {
+    return void (await driver.resume({ type: "response", args: action === "accept" || action === "edit" ? "all of them" : "Not this one." }));
+  }
   switch (action) {
     case "task":
       return void (await driver.message("Arrange my reviews"));
