@@ -39,6 +39,11 @@ export function languageOf(input: string | ReadonlyArray<BaseMessage | string> |
   return texts.some((text) => CJK.test(text)) ? "zh" : "en";
 }
 
+/** Words in the user's language: `english`, or `chinese` for a Chinese-speaking user. */
+export function say(language: Language, english: string, chinese: string): string {
+  return language === "zh" ? chinese : english;
+}
+
 /** Weekday names, 1 = Monday … 7 = Sunday. */
 const WEEKDAYS: Readonly<Record<Language, readonly string[]>> = {
   en: ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],

@@ -40,7 +40,7 @@ import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
-import { languageOf } from "../contracts/language.js";
+import { languageOf, say } from "../contracts/language.js";
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { newId } from "../kernel/ids.js";
@@ -268,18 +268,13 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const state = latest.values as TempoState;
     const reason = (error as TempoError).message;
     const waiting = state.pending && latest.tasks.some((task) => task.interrupts.length > 0) ? state.pending : undefined;
-    const zh = languageOf(state.messages) === "zh";
+    const language = languageOf(state.messages);
+    const stillOpen = waiting ? say(language, " The card is still open; answer it again.", " 卡片仍然有效，请重新回答。") : "";
     // One note per open card: a second refusal replaces the first in place, and the card's answer removes it
     // (nodes/confirm/human-response.ts), so it never stays between a proposal and its calls' answers.
     const note = new AIMessage({
       id: waiting?.refusalNoteId ?? newId("refused"),
-      content: waiting
-        ? zh
-          ? `这个回答无法使用：${reason} 卡片仍然有效，请重新回答。`
-          : `I could not use that answer: ${reason} The card is still open; answer it again.`
-        : zh
-          ? `这个回答无法使用：${reason}`
-          : `I could not use that answer: ${reason}`,
+      content: `${say(language, "I could not use that answer: ", "这个回答无法使用：")}${reason}${stillOpen}`,
     });
     const config = { configurable: { thread_id: threadId } };
     await ownUpdate.run(this, () =>

@@ -43,7 +43,7 @@ import { unansweredCalls } from "../../kernel/proposal.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
-import { languageOf } from "../../contracts/language.js";
+import { languageOf, say } from "../../contracts/language.js";
 import { messageText, PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 
 /** The tools of the agent itself, run at once without a card: its memory and its tool packs. */
@@ -124,7 +124,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
 function stepAnnouncement(state: TempoState, index: number): AIMessage {
   const step = state.planSteps[index]!;
   const total = state.planSteps.length;
-  const content = languageOf(state.messages) === "zh" ? `第 ${index + 1} 步（共 ${total} 步）：${step.content}` : `Step ${index + 1} of ${total}: ${step.content}`;
+  const content = say(languageOf(state.messages), `Step ${index + 1} of ${total}: `, `第 ${index + 1} 步（共 ${total} 步）：`) + step.content;
   return new AIMessage({ id: `${PROGRESS_ID_PREFIX}${newId("step")}`, content });
 }
 
@@ -300,14 +300,14 @@ async function applyApprovedWrites(
  * language, or undefined when none did; the change is named as the card named it (an edit as edited).
  */
 async function failedWritesNote(state: TempoState, calls: readonly WriteCall[], results: readonly BaseMessage[], context: ToolRunContext, dependencies: NodeDependencies): Promise<AIMessage | undefined> {
-  const zh = languageOf(state.messages) === "zh";
+  const language = languageOf(state.messages);
   const lines: string[] = [];
   for (const [index, result] of results.entries()) {
     if (callOutcomeOf(result) !== "failed") continue;
     const call = calls[index]!;
-    const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, zh ? "zh" : "en");
+    const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, language);
     const why = messageText(result).split("\n")[0]!.replace(/^error:\s*/i, "").trim();
-    lines.push(zh ? `未能执行：${change} — ${why}` : `Could not apply: ${change} — ${why}`);
+    lines.push(`${say(language, "Could not apply: ", "未能执行：")}${change} — ${why}`);
   }
   return lines.length === 0 ? undefined : new AIMessage({ id: newId("ai"), content: lines.join("\n\n") });
 }

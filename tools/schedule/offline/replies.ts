@@ -3,16 +3,11 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, type Language } from "../../../contracts/language.js";
+import { languageOf, say, type Language } from "../../../contracts/language.js";
 import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "./prompt-reading.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
-export { languageOf };
-
-/** The policy's words in the user's language: `english`, or `chinese` for a Chinese-speaking user. */
-export function say(language: Language, english: string, chinese: string): string {
-  return language === "zh" ? chinese : english;
-}
+export { languageOf, say };
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
