@@ -25,7 +25,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, isShortDismissal, rejectResume, withRefusalNoteRemoved } from "./human-response.js";
 import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
-import { answeredProposalText, CARD_ANSWERS_KEY, cardAnswersRecord } from "../shared/card-answers.js";
+import { answeredProposal } from "../shared/card-answers.js";
 import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
 import { TempoError } from "../../errors/index.js";
@@ -96,7 +96,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language) : undefined;
       decided.push({ call, answer: given.answer, edited });
     }
-    const update = answerWrites(state, proposal, decided, later, pending.then, config);
+    const update = answerWrites(state, proposal, decided, later, pending.then, config, language);
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
   }
 }
@@ -254,34 +254,37 @@ function rejectionResult(answer: CardAnswer): string {
  * write is rejected, execute chooses again knowing why; feedback may concern the plan itself, so the planner
  * reviews it first (a no-op revision resumes this step at once).
  */
-function answerWrites(state: TempoState, proposal: AIMessage, decided: DecidedWrite[], later: number, then: StepEnding | undefined, config: LangGraphRunnableConfig): TempoUpdate {
-  const rejections = decided.flatMap(({ call, answer }) => {
-    if (answer.type !== "reject") return [];
+function answerWrites(
+  state: TempoState,
+  proposal: AIMessage,
+  decided: DecidedWrite[],
+  later: number,
+  then: StepEnding | undefined,
+  config: LangGraphRunnableConfig,
+  language: Language,
+): TempoUpdate {
+  const rejected = decided.filter(({ answer }) => answer.type === "reject");
+  const rejections = rejected.map(({ call, answer }) => {
     const result = rejectionResult(answer);
     emit(config, { kind: "tool_result", node: "confirm", id: call.id, name: call.name, ok: false, content: result });
-    return [toolResultMessage(call, result, "declined")];
+    return toolResultMessage(call, result, "declined");
   });
   const edits = decided.filter((write) => write.edited !== undefined);
-  // With an edit or a rejection, the proposal says what will apply (the chat shows it; deliver names the decisions).
-  const leftOut = decided.flatMap(({ call, answer }) => (answer.type === "reject" ? [{ summary: call.summary || call.name, feedback: answer.message }] : []));
+  // With an edit or a rejection, the proposal says what will apply (the chat shows it; deliver names the decisions),
+  // its edited calls as they will apply (calls answered on an earlier card stay as they were).
   const rewritten =
-    edits.length === 0 && leftOut.length === 0
+    edits.length === 0 && rejected.length === 0
       ? []
       : [
           new AIMessage({
             id: proposal.id,
-            content: answeredProposalText(
-              edits.map((write) => write.edited!),
-              leftOut,
-              decided.length - edits.length - leftOut.length,
-              languageOf(state.messages),
+            ...answeredProposal(
+              proposal,
+              edits.map(({ call, edited }) => ({ callId: call.id, text: edited! })),
+              rejected.map(({ call, answer }) => ({ callId: call.id, text: call.summary || call.name, feedback: answer.type === "reject" ? answer.message : "" })),
+              decided.length - edits.length - rejected.length,
+              language,
             ),
-            // Which call each line is about, so deliver can tell an edit that applied from one that failed.
-            additional_kwargs: {
-              ...(proposal.additional_kwargs ?? {}),
-              [CARD_ANSWERS_KEY]: cardAnswersRecord(proposal, edits.map((write) => ({ callId: write.call.id, text: write.edited! })), decided.flatMap(({ call, answer }) => (answer.type === "reject" ? [{ callId: call.id, text: call.summary || call.name }] : []))),
-            },
-            // Every call of the proposal, the edited ones as they will apply (calls answered on an earlier card stay as they were).
             tool_calls: (proposal.tool_calls ?? []).map((call) => {
               const edit = edits.find((write) => write.call.id === call.id);
               return edit ? { id: call.id, name: call.name, args: edit.call.arguments, type: "tool_call" as const } : call;

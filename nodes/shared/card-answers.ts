@@ -6,28 +6,41 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { callOutcomeOf, type CallOutcome } from "../../kernel/tool-results.js";
-import type { Language } from "../../contracts/language.js";
+import { say, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
 
-/** The line heads, by language. */
+/** The chat's and the final answer's own words, by language. */
 const WORDS = {
-  en: { edited: "Applying your edit: ", leftOut: "Left out at your request: ", end: "." },
-  zh: { edited: "按你的修改执行：", leftOut: "按你的要求不执行：", end: "。" },
+  en: {
+    edited: "Applying your edit: ",
+    leftOut: "Left out at your request: ",
+    end: ".",
+    join: "; ",
+    decisions: "Your decisions on the cards: ",
+    decided: { edited: "applied with your edit — ", failed: "your edit could not be applied — ", leftOut: "left out at your request — " },
+  },
+  zh: {
+    edited: "按你的修改执行：",
+    leftOut: "按你的要求不执行：",
+    end: "。",
+    join: "；",
+    decisions: "你在卡片上的决定：",
+    decided: { edited: "按你的修改执行 — ", failed: "你的修改未能执行 — ", leftOut: "按你的要求不执行 — " },
+  },
 } as const;
 
 /** The proposal's new text after its card's answer: the edits, the writes left out (with feedback), the rest. */
 export function answeredProposalText(edited: readonly string[], leftOut: ReadonlyArray<{ summary: string; feedback: string }>, asProposed: number, language: Language = "en"): string {
   const words = WORDS[language];
-  const said = (feedback: string) => (feedback ? (language === "zh" ? `（你说：“${feedback}”）` : ` (you said: “${feedback}”)`) : "");
+  const said = (feedback: string) => (feedback ? say(language, ` (you said: “${feedback}”)`, `（你说：“${feedback}”）`) : "");
   const lines = [...edited.map((text) => `${words.edited}${text}${words.end}`), ...leftOut.map(({ summary, feedback }) => `${words.leftOut}${summary}${said(feedback)}${words.end}`)];
-  if (asProposed > 0) {
-    lines.push(language === "zh" ? `${asProposed === 1 ? "另一项修改" : `其余 ${asProposed} 项修改`}按提议执行。` : `Applying ${asProposed === 1 ? "the other change" : `the other ${asProposed} changes`} as proposed.`);
-  }
+  if (asProposed === 1) lines.push(say(language, "Applying the other change as proposed.", "另一项修改按提议执行。"));
+  if (asProposed > 1) lines.push(say(language, `Applying the other ${asProposed} changes as proposed.`, `其余 ${asProposed} 项修改按提议执行。`));
   return lines.join("\n");
 }
 
 /** Where a rewritten proposal records which of its calls were edited or left out (`additional_kwargs`; never sent to a model server). */
-export const CARD_ANSWERS_KEY = "tempo_card_answers";
+const CARD_ANSWERS_KEY = "tempo_card_answers";
 
 /** One decided call: its id and how the chat named it (the edit as edited). */
 export interface DecidedCall {
@@ -40,10 +53,32 @@ interface CardAnswersRecord {
   leftOut: DecidedCall[];
 }
 
-/** The record for a proposal rewritten after its card's answer: earlier cards' decisions on it, and these. */
-export function cardAnswersRecord(proposal: AIMessage, edited: DecidedCall[], leftOut: DecidedCall[]): CardAnswersRecord {
+/**
+ * The proposal as its card's answer leaves it — its text saying what will apply (`answeredProposalText`) and the
+ * record of which call each line is about (after any earlier card's on the same proposal), so deliver can tell an
+ * edit that applied from one that failed. The caller keeps the id and sets the calls.
+ */
+export function answeredProposal(
+  proposal: AIMessage,
+  edited: readonly DecidedCall[],
+  leftOut: ReadonlyArray<DecidedCall & { feedback: string }>,
+  asProposed: number,
+  language: Language,
+): { content: string; additional_kwargs: Record<string, unknown> } {
   const earlier = recordOf(proposal);
-  return { edited: [...(earlier?.edited ?? []), ...edited], leftOut: [...(earlier?.leftOut ?? []), ...leftOut] };
+  const record: CardAnswersRecord = {
+    edited: [...(earlier?.edited ?? []), ...edited],
+    leftOut: [...(earlier?.leftOut ?? []), ...leftOut.map(({ callId, text }) => ({ callId, text }))],
+  };
+  return {
+    content: answeredProposalText(
+      edited.map((call) => call.text),
+      leftOut.map(({ text, feedback }) => ({ summary: text, feedback })),
+      asProposed,
+      language,
+    ),
+    additional_kwargs: { ...(proposal.additional_kwargs ?? {}), [CARD_ANSWERS_KEY]: record },
+  };
 }
 
 function recordOf(message: BaseMessage): CardAnswersRecord | undefined {
@@ -85,18 +120,13 @@ export function cardDecisions(messages: readonly BaseMessage[]): { edited: strin
 
 /** The final answer's line naming the card decisions, or "" when the user approved everything as proposed. */
 export function decisionsLine({ edited, failed = [], leftOut }: { edited: string[]; failed?: string[]; leftOut: string[] }, language: Language = "en"): string {
-  if (language === "zh") {
-    const parts = [
-      ...(edited.length > 0 ? [`按你的修改执行 — ${edited.join("；")}`] : []),
-      ...(failed.length > 0 ? [`你的修改未能执行 — ${failed.join("；")}`] : []),
-      ...(leftOut.length > 0 ? [`按你的要求不执行 — ${leftOut.join("；")}`] : []),
-    ];
-    return parts.length === 0 ? "" : `你在卡片上的决定：${parts.join("；")}。`;
-  }
-  const parts = [
-    ...(edited.length > 0 ? [`applied with your edit — ${edited.join("; ")}`] : []),
-    ...(failed.length > 0 ? [`your edit could not be applied — ${failed.join("; ")}`] : []),
-    ...(leftOut.length > 0 ? [`left out at your request — ${leftOut.join("; ")}`] : []),
-  ];
-  return parts.length === 0 ? "" : `Your decisions on the cards: ${parts.join("; ")}.`;
+  const words = WORDS[language];
+  const parts = (
+    [
+      [words.decided.edited, edited],
+      [words.decided.failed, failed],
+      [words.decided.leftOut, leftOut],
+    ] as const
+  ).flatMap(([head, texts]) => (texts.length > 0 ? [`${head}${texts.join(words.join)}`] : []));
+  return parts.length === 0 ? "" : `${words.decisions}${parts.join(words.join)}${words.end}`;
 }
