@@ -24,6 +24,7 @@ import { Hono, type Context, type Next } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { appliedCards } from "./index.js";
 import { credentialsOf, loopback, runToEnd } from "./served-routes.js";
+import { endsThreadByUpdate } from "../server/end-thread.js";
 
 export const app = new Hono();
 
@@ -46,7 +47,8 @@ app.get("/info", async (c, next) => {
 app.post("/threads/:thread_id/state", async (c, next) => {
   const body = await c.req.json().catch(() => undefined);
   await next();
-  if (c.res.ok && endsThreadByUpdate(body)) await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
+  const { values, as_node: asNode } = (body ?? {}) as { values?: unknown; as_node?: unknown };
+  if (c.res.ok && endsThreadByUpdate(values, asNode)) await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
 });
 
 for (const path of ["/threads/:thread_id/runs", "/threads/:thread_id/runs/stream", "/threads/:thread_id/runs/wait"]) {
@@ -75,13 +77,6 @@ async function refuseAnswerWithoutCard(c: Context, next: Next): Promise<void> {
     }
   }
   await next();
-}
-
-/** True for the body of a state update that ends the thread: `values` null (or absent), `as_node` END. */
-function endsThreadByUpdate(body: unknown): boolean {
-  if (body === null || typeof body !== "object") return false;
-  const { values, as_node: asNode } = body as { values?: unknown; as_node?: unknown };
-  return asNode === "__end__" && (values === null || values === undefined);
 }
 
 /**

@@ -27,6 +27,14 @@ export function endsThread(input: unknown): boolean {
   return targets.length === 1 && targets[0] === END && empty(update) && empty(resume);
 }
 
+/**
+ * True for a state update that ends the thread — values null (or absent), as END: Agent Inbox's "Mark as resolved"
+ * (`POST /threads/{id}/state {"values": null, "as_node": "__end__"}`), the one update the run guard takes.
+ */
+export function endsThreadByUpdate(values: unknown, asNode: unknown): boolean {
+  return asNode === END && (values === null || values === undefined);
+}
+
 /** The update that ends the thread of `snapshot`, as the node it is written as; undefined for a thread with no checkpoint yet (nothing to end). */
 export async function endThreadUpdate(
   snapshot: StateSnapshot,

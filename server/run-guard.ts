@@ -34,7 +34,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { endsThread, endThreadUpdate } from "./end-thread.js";
+import { endsThread, endsThreadByUpdate, endThreadUpdate } from "./end-thread.js";
 import { admitRun, answersCard, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
 import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
@@ -299,7 +299,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   }
 
   override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
-    if (asNode !== END || (values !== null && values !== undefined)) throw stateChangeRefused();
+    if (!endsThreadByUpdate(values, asNode)) throw stateChangeRefused();
     return this.endThread(config, await this.getState(config as RunnableConfig));
   }
 
