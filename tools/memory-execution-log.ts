@@ -29,14 +29,13 @@ export class MemoryExecutionLog implements ExecutionLog {
   async applyOnce(entry: ExecutionLogEntry, apply: () => Promise<void>): Promise<boolean> {
     const id = key(entry.threadId, entry.toolCallId);
     if (this.#completed.has(id)) return false;
-    this.#completed.set(id, { toolCallId: entry.toolCallId, ok: entry.ok, content: entry.result, applied: entry.applied });
+    this.#remember(id, entry);
     try {
       await apply();
     } catch (error) {
       this.#completed.delete(id);
       throw error;
     }
-    if (this.#completed.size > this.limit) this.#completed.delete(this.#completed.keys().next().value!);
     return true;
   }
 
@@ -48,6 +47,11 @@ export class MemoryExecutionLog implements ExecutionLog {
       if (entry.kind === "write") throw new TempoError("PERSISTENCE_FAILED", `The write ${entry.toolCallId} already has a completed entry on thread ${entry.threadId}.`, { toolCallId: entry.toolCallId });
       return;
     }
+    this.#remember(id, entry);
+  }
+
+  /** Keeps `entry` as the completed call `id`; past `limit` calls the oldest is forgotten. */
+  #remember(id: string, entry: ExecutionLogEntry): void {
     this.#completed.set(id, { toolCallId: entry.toolCallId, ok: entry.ok, content: entry.result, applied: entry.applied });
     if (this.#completed.size > this.limit) this.#completed.delete(this.#completed.keys().next().value!);
   }
