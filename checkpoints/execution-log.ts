@@ -126,10 +126,12 @@ function insertStatement(table: string): string {
   return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)`;
 }
 
+/** The unique index's conflict: a write that already has its completed entry on the thread. */
+const ALREADY_COMPLETED = " ON CONFLICT (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed' DO NOTHING";
+
 /** The insert of a write's completed entry that does nothing when the write already has one (the claim). */
 function claimStatement(table: string): string {
-  return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)
-    ON CONFLICT (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed' DO NOTHING`;
+  return insertStatement(table) + ALREADY_COMPLETED;
 }
 
 function insertValues(entry: ExecutionLogEntry): unknown[] {
