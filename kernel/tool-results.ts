@@ -23,16 +23,30 @@ export function isSetback(message: BaseMessage): boolean {
   return outcome === "declined" || outcome === "held" || outcome === "failed";
 }
 
-/** The tool message answering call `call` with `result`, its outcome recorded. */
-export function toolResultMessage(call: { id: string; name: string }, result: string, outcome: CallOutcome): ToolMessage {
+/** What a tool message of Tempo's carries as its `artifact`. */
+export interface ToolResultArtifact {
+  outcome: CallOutcome;
+  /** The tool's structured result (`ToolRun.data`), when it gave one. */
+  data?: unknown;
+}
+
+/** The tool message answering call `call` with `result`, its outcome (and the tool's structured result, `data`) recorded. */
+export function toolResultMessage(call: { id: string; name: string }, result: string, outcome: CallOutcome, data?: unknown): ToolMessage {
+  const artifact: ToolResultArtifact = data === undefined ? { outcome } : { outcome, data };
   return new ToolMessage({
     id: newId("tool"),
     content: result,
     tool_call_id: call.id,
     name: call.name,
     status: outcome === "done" || outcome === "applied" ? "success" : "error",
-    artifact: { outcome },
+    artifact,
   });
+}
+
+/** The structured result a tool message carries (`ToolRun.data`); undefined when it has none. */
+export function toolResultData(message: BaseMessage): unknown {
+  if (message.getType() !== "tool") return undefined;
+  return ((message as ToolMessage).artifact as Partial<ToolResultArtifact> | undefined)?.data;
 }
 
 /**
@@ -41,7 +55,7 @@ export function toolResultMessage(call: { id: string; name: string }, result: st
  */
 export function callOutcomeOf(message: BaseMessage): CallOutcome | undefined {
   if (message.getType() !== "tool") return undefined;
-  const recorded = ((message as ToolMessage).artifact as { outcome?: CallOutcome } | undefined)?.outcome;
+  const recorded = ((message as ToolMessage).artifact as Partial<ToolResultArtifact> | undefined)?.outcome;
   if (recorded) return recorded;
   const text = typeof message.content === "string" ? message.content : "";
   if (text.startsWith("Not applied")) return "declined";

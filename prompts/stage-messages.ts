@@ -107,7 +107,7 @@ export function sendableToolCallId(id: string): string {
 /** The message with every tool-call id it carries made sendable; the same message when none needs it. */
 function withSendableToolCallIds(message: BaseMessage): BaseMessage {
   if (message instanceof ToolMessage && message.tool_call_id.length > MAX_TOOL_CALL_ID_LENGTH) {
-    return new ToolMessage({ id: message.id, content: message.content, name: message.name, status: message.status, tool_call_id: sendableToolCallId(message.tool_call_id) });
+    return new ToolMessage({ id: message.id, content: message.content, name: message.name, status: message.status, artifact: message.artifact, tool_call_id: sendableToolCallId(message.tool_call_id) });
   }
   const calls = (message as AIMessage).tool_calls ?? [];
   if (message.getType() === "ai" && calls.some((call) => (call.id ?? "").length > MAX_TOOL_CALL_ID_LENGTH)) {

@@ -29,6 +29,7 @@ import { combineDomains } from "../tools/combined-domain.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { BuiltDomain, DomainPlugin } from "../tools/plugin.js";
 import { DOMAIN_PLUGINS, pluginsNamed } from "../tools/registry.js";
+import { OfflineRouter } from "../tools/offline/router.js";
 
 /** What the graph needs besides its checkpointer and store. */
 export interface TempoDependencies {
@@ -67,13 +68,13 @@ export async function createTempoDependencies(settings: TempoSettings, options: 
   const domains = new Map<string, BuiltDomain>();
   for (const plugin of plugins) domains.set(plugin.name, await plugin.build({ pool: options.pool, sampleData: settings.sampleData }));
   const domain = combineDomains([...domains.values()].map((built) => built.domain));
-  // Offline, the first served domain with a policy answers for every stage.
-  const offlinePlugin = plugins.find((plugin) => plugin.offlinePolicy);
+  // Offline, each prompt is answered by the policy of the domain it is about (the first served one by default).
   const created = createStageModels(settings.models, () => {
-    if (!offlinePlugin?.offlinePolicy) {
+    const policies = plugins.flatMap((plugin) => (plugin.offline ? [{ domain: plugin.name, policy: plugin.offline() }] : []));
+    if (policies.length === 0) {
       throw new ConfigurationError(`No served domain (${plugins.map((plugin) => plugin.name).join(", ")}) has an offline policy: set OPENAI_API_KEY or OPENAI_BASE_URL.`);
     }
-    return offlinePlugin.offlinePolicy();
+    return new OfflineRouter(policies);
   });
   return { models: created.models, domain, domains, executionLog, offline: created.offline, modelDescription: created.description };
 }

@@ -64,8 +64,8 @@ function onItsState(name: string, tool: DomainTool<unknown>): DomainTool<Combine
   return {
     ...tool,
     run(state: CombinedState, args: unknown) {
-      const ran = tool.run(state[name], args);
-      return ran.state === undefined ? { ok: ran.ok, content: ran.content } : { ok: ran.ok, content: ran.content, state: { ...state, [name]: ran.state } };
+      const { state: next, ...ran } = tool.run(state[name], args);
+      return next === undefined ? ran : { ...ran, state: { ...state, [name]: next } };
     },
   };
 }

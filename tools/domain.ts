@@ -24,6 +24,11 @@ export interface ToolRun<TState> {
   content: string;
   /** The next domain state, for a successful write only. */
   state?: TState;
+  /**
+   * What `content` says, as data — for programs, not the model: the tool message's `artifact.data`, which the
+   * offline policies read instead of parsing `content` back (kernel/tool-results.ts). JSON-serialisable.
+   */
+  data?: unknown;
 }
 
 /** One tool of a domain. */

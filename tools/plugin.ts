@@ -4,9 +4,9 @@
  * object, so the composition root (`server/create-tempo.ts`) names no domain. The plug-ins a build can serve are
  * listed once, in `tools/registry.ts`; `TEMPO_DOMAINS` picks which ones run.
  */
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type pg from "pg";
 import type { ToolDomain } from "./domain.js";
+import type { OfflinePolicy } from "./offline/router.js";
 
 /** What a plug-in is built on. */
 export interface DomainBuildOptions {
@@ -30,6 +30,12 @@ export interface DomainPlugin<TState = any, TRepository = unknown> {
   summary: string;
   /** Builds the domain on Postgres (its tables migrated) or in memory. */
   build(options: DomainBuildOptions): Promise<BuiltDomain<TState, TRepository>>;
-  /** The chat model that stands in for every stage when no model key is set, for this domain's requests. */
-  offlinePolicy?(): BaseChatModel;
+  /**
+   * The policy that stands in for a model when no model key is set, for the prompts about this domain
+   * (`tools/offline/router.ts` picks the domain each prompt is about). It reads the tools' structured results
+   * (`ToolRun.data`, the rounds' `data` in `tools/offline/prompt-reading.ts`).
+   */
+  offline?(): OfflinePolicy;
+  /** A request that shows the domain at work: `npm run demo` sends it, on a thread of its own, for every served domain. */
+  demoRequest?: string;
 }

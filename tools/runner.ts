@@ -23,6 +23,8 @@ export interface ToolOutcome {
   content: string;
   /** For writes: whether this call changed the repository (false when already applied or failed). */
   applied: boolean;
+  /** The tool's structured result (`ToolRun.data`), when it gave one; a write answered from the log has none. */
+  data?: unknown;
 }
 
 /** Who and where a tool call runs for. */
@@ -222,8 +224,9 @@ async function runToolOnce(
   if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
   const before = await domain.load(userId);
   const run = tool.run(before, checked.arguments);
-  if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false });
-  const applied: ToolOutcome = { ok: true, applied: true, content: run.content };
+  const data = run.data === undefined ? {} : { data: run.data };
+  if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false, ...data });
+  const applied: ToolOutcome = { ok: true, applied: true, content: run.content, ...data };
   const after = run.state;
   const persist = async (client?: TransactionClient) => {
     await domain.persist(userId, before, after, { applyId: call.id, ...(client ? { client } : {}) });

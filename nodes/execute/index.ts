@@ -173,8 +173,8 @@ async function runCalls(
   const entries: RoundEntry[] = [];
   let setbacks = state.stepSetbacks;
   let invalidWrites = 0;
-  const record = (call: RoundCall, ok: boolean, content: string) => {
-    entries.push({ call, result: content, outcome: ok ? "done" : "failed" });
+  const record = (call: RoundCall, ok: boolean, content: string, data?: unknown) => {
+    entries.push({ call, result: content, outcome: ok ? "done" : "failed", ...(data === undefined ? {} : { data }) });
     const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
@@ -205,7 +205,7 @@ async function runCalls(
     if (widened.length > active.length) run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
       const outcome = await runReported(call, context, dependencies, config);
-      record(call, outcome.ok, outcome.content);
+      record(call, outcome.ok, outcome.content, outcome.data);
       continue;
     }
     // A write: bad arguments go back to the model first; a valid one waits for the card.
@@ -268,8 +268,8 @@ async function applyApprovedWrites(
   let update: TempoUpdate = {};
   let allApplied = true;
   for (const call of calls) {
-    const { ok, content } = await runReported(call, context, dependencies, config);
-    results.push(toolResultMessage(call, content, ok ? "applied" : "failed"));
+    const { ok, content, data } = await runReported(call, context, dependencies, config);
+    results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
     update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings) };
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };

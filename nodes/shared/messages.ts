@@ -41,7 +41,7 @@ export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = "", inte
   if (entries.length === 0) return [];
   const round = [
     new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
-    ...entries.map(({ call, result, outcome }) => toolResultMessage(call, result, outcome)),
+    ...entries.map(({ call, result, outcome, data }) => toolResultMessage(call, result, outcome, data)),
   ];
   // The agent's own bookkeeping (working memory, recalled facts) is not for a person to read: Agent Chat UI does not
   // draw messages whose id starts with this prefix. Models still read the round.
@@ -54,6 +54,8 @@ export interface RoundEntry {
   call: RoundCall;
   result: string;
   outcome: CallOutcome;
+  /** The tool's structured result, when it gave one (the tool message's `artifact.data`). */
+  data?: unknown;
 }
 
 /** The current time as ISO text. */

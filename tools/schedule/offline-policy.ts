@@ -20,7 +20,9 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { decideExecute } from "./offline/execute-stage.js";
 import { decidePlan } from "./offline/plan-stage.js";
-import { readPrompt } from "./offline/prompt-reading.js";
+import { readPrompt } from "../offline/prompt-reading.js";
+import type { OfflinePolicy } from "../offline/router.js";
+import { parseScheduleRequest } from "./offline/request-parsing.js";
 import { decideChat, decideDeliver } from "./offline/replies.js";
 
 export { OFFLINE_PLAN_STEPS } from "./offline/plan-stage.js";
@@ -47,6 +49,20 @@ export class ScheduleOfflinePolicy extends BaseChatModel {
     const text = decide(messages, this.writesPerCard);
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
+}
+
+/** Words that name the schedule outright. */
+const SCHEDULE_NAMED = /\b(?:schedul\w*|timetable|calendar)\b|日程|课表/i;
+/** Words of the schedule's own business (another domain's items may share them: "add 'review notes' to my to-do list"). */
+const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|free|busy)\b|复习|空闲|安排|有空/i;
+
+/** The schedule's offline policy for `OfflineRouter` (`tools/offline/router.ts`). */
+export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
+  const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
+  return {
+    understands: (request) => (SCHEDULE_NAMED.test(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
+    decide: (messages) => decide(messages, writesPerCard),
+  };
 }
 
 /** The policy's answer to a stage prompt. */

@@ -2,7 +2,7 @@
 import type { DomainPlugin } from "../plugin.js";
 import { createScheduleDomain } from "./domain.js";
 import { InMemoryScheduleRepository } from "./in-memory-repository.js";
-import { ScheduleOfflinePolicy } from "./offline-policy.js";
+import { scheduleOfflinePolicy } from "./offline-policy.js";
 import { PostgresScheduleRepository } from "./postgres-repository.js";
 import type { ScheduleRepository } from "./repository.js";
 import { withSampleSchedule } from "./sample-seeding.js";
@@ -23,5 +23,6 @@ export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
     const repository = sampleData ? withSampleSchedule(base) : base;
     return { domain: createScheduleDomain({ repository }), repository };
   },
-  offlinePolicy: () => new ScheduleOfflinePolicy(),
+  offline: () => scheduleOfflinePolicy(),
+  demoRequest: "Help me arrange next week's review sessions.",
 };

@@ -21,9 +21,9 @@
  */
 import { parseFreeRuns, parseOverflowCount, parseTaskListing, type ListedTask } from "../result-parsing.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
-import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "./decisions.js";
+import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
-import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
+import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, say, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { weekdayName, type Language } from "../../../contracts/language.js";

@@ -8,10 +8,10 @@
  */
 import { parseFreeRuns, parseOverflowCount, parseTaskListing, type FreeRunEntry, type ListedTask } from "../result-parsing.js";
 import { arrangeStep } from "./arrange-step.js";
-import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "./decisions.js";
+import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
 import type { Language } from "../../../contracts/language.js";
-import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "./prompt-reading.js";
+import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";

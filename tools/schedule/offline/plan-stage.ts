@@ -15,7 +15,7 @@
 import { isRejected } from "./feedback.js";
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import { capabilities, languageOf } from "./replies.js";
-import { goalOf, latestUserLine, section, userLanguage, userLines, type PromptView } from "./prompt-reading.js";
+import { goalOf, latestUserLine, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
 import {
   dayLabel,
   isAnywhere,

@@ -4,7 +4,7 @@
  * (the answer to a read request, or the summary of a task as it went).
  */
 import { languageOf, say, type Language } from "../../../contracts/language.js";
-import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "./prompt-reading.js";
+import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
 export { languageOf, say };

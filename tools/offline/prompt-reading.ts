@@ -1,5 +1,5 @@
 /**
- * Reads a stage prompt the way the offline policy needs it, by the section
+ * Reads a stage prompt the way an offline policy (any domain's) needs it, by the section
  * names of `prompts/` rather than by message positions, so that sections
  * added to a prompt (memory, task state, …) change nothing: the stage tag of
  * the system message, tagged sections (`<requirement>`, `<scratchpad>`,
@@ -8,8 +8,9 @@
  * one-line summaries of compressed rounds.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { languageOf, type Language } from "../../../contracts/language.js";
-import { messageText as textOf } from "../../../contracts/message-text.js";
+import { languageOf, type Language } from "../../contracts/language.js";
+import { messageText as textOf } from "../../contracts/message-text.js";
+import { callOutcomeOf, toolResultData, type CallOutcome } from "../../kernel/tool-results.js";
 
 /** One tool round as the prompt shows it. */
 export interface RoundView {
@@ -23,6 +24,10 @@ export interface RoundView {
   result: string;
   /** True for a round seen only as a summary line. */
   summarised: boolean;
+  /** What became of the call (the tool message's recorded outcome); undefined for a summarised round. */
+  outcome?: CallOutcome;
+  /** The tool's structured result (`ToolRun.data`, the tool message's artifact); undefined for a summarised round or a tool that gives none. */
+  data?: unknown;
 }
 
 /** A stage prompt, read. */
@@ -127,7 +132,8 @@ function toolRounds(messages: BaseMessage[]): RoundView[] {
     ((message as AIMessage).tool_calls ?? []).forEach((call, position) => {
       const result = answers.find((answer) => answer.tool_call_id === call.id);
       if (!result) return;
-      rounds.push({ name: call.name, arguments: call.args, speak: position === 0 ? textOf(message) : "", result: textOf(result), summarised: false });
+      const data = toolResultData(result);
+      rounds.push({ name: call.name, arguments: call.args, speak: position === 0 ? textOf(message) : "", result: textOf(result), summarised: false, outcome: callOutcomeOf(result), ...(data === undefined ? {} : { data }) });
     });
   });
   return rounds;
