@@ -43,7 +43,7 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       return owner?.describeCall?.(state[owner.name], tool, args, language);
     },
     openItems(state: CombinedState): OpenItem[] {
-      return domains.flatMap((domain) => domain.openItems?.(state[domain.name]) ?? []);
+      return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));
     },
     async load(userId: string): Promise<CombinedState> {
       const states = await Promise.all(domains.map((domain) => domain.load(userId)));

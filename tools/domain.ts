@@ -70,6 +70,8 @@ export interface PersistOptions {
 export interface OpenItem {
   id: string;
   name: string;
+  /** The domain it belongs to, when several are served (`tools/combined-domain.ts` sets it). */
+  domain?: string;
 }
 
 /**

@@ -5,9 +5,10 @@
 import { ConfigurationError } from "../errors/index.js";
 import type { DomainPlugin } from "./plugin.js";
 import { schedulePlugin } from "./schedule/plugin.js";
+import { todoPlugin } from "./todo/plugin.js";
 
 /** Every domain plug-in, by name. */
-export const DOMAIN_PLUGINS: readonly DomainPlugin[] = [schedulePlugin];
+export const DOMAIN_PLUGINS: readonly DomainPlugin[] = [schedulePlugin, todoPlugin];
 
 /** The plug-ins named by `names`, in that order; a name no plug-in has, a repeat or an empty list is a ConfigurationError. */
 export function pluginsNamed(names: readonly string[], plugins: readonly DomainPlugin[] = DOMAIN_PLUGINS): DomainPlugin[] {

@@ -47,7 +47,8 @@ export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): T
  * The report of the ended task: its outcome, judged here and only here (deliver stores it, memorize, ExecutionState and
  * the CLI read it). `openItems` are the domain's open items now (undefined for a domain that
  * has none); the task is about an item when it named it (goal, step summaries, its human and assistant
- * messages and tool calls — not tool results), or about all of them when it closed some. A task whose steps all finished while items it was
+ * messages and tool calls — not tool results), or about all of its domain's when it closed some of them (closing a
+ * to-do says nothing of the week's review tasks). A task whose steps all finished while items it was
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
@@ -60,8 +61,8 @@ export function buildTaskReport(
   // What the task asked for, did or said it would do; not what its reads returned (a listing of the week names every
   // open item, whether or not the task was about it).
   const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
-  const closedSome = openAtStart !== undefined && openItems !== undefined && openAtStart.some((item) => !openItems.some((open) => open.id === item.id));
-  const related = (openItems ?? []).filter((item) => closedSome || texts.some((text) => names(text, item)));
+  const closedIn = new Set((openAtStart ?? []).filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id)).map((item) => item.domain));
+  const related = (openItems ?? []).filter((item) => closedIn.has(item.domain) || texts.some((text) => names(text, item)));
   const stillOpen = related.map((item) => ({ id: item.id, name: item.name, why: whyOpen(item, messages, state.planSteps) }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0

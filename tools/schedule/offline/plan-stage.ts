@@ -13,9 +13,10 @@
  * anything else keeps the plan and says so. A replan after a step continues.
  */
 import { isRejected } from "./feedback.js";
+import { currentPlanSteps, planCardFeedback, type StepDraft } from "../../offline/stage-state.js";
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import { capabilities, languageOf } from "./replies.js";
-import { goalOf, latestUserLine, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
+import { goalOf, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
 import {
   dayLabel,
   isAnywhere,
@@ -30,11 +31,7 @@ import {
 } from "./request-parsing.js";
 import { readWeekFacts, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 
-/** A plan step as the plan contract carries it. */
-export interface StepDraft {
-  content: string;
-  done_when: string;
-}
+export type { StepDraft };
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
@@ -46,7 +43,7 @@ export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
 export function decidePlan(view: PromptView): Record<string, unknown> {
   const state = section(view.context, "stage_state");
   const mode = /^Mode: (\w+)/m.exec(state)?.[1] ?? "draft";
-  const current = currentPlan(state).length > 0 ? currentPlan(state) : currentPlan(section(view.context, "plan").replace(/^(\d+)\. /gm, "$1. [pending] "));
+  const current = currentPlanSteps(state).length > 0 ? currentPlanSteps(state) : currentPlanSteps(section(view.context, "plan").replace(/^(\d+)\. /gm, "$1. [pending] "));
   if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
   if (mode === "revise" && current.length > 0) return revise(view, current);
 
@@ -249,22 +246,12 @@ function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string 
   return `${unread}Your schedule has no such day (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`;
 }
 
-/** The plan in the stage state, as step drafts. */
-function currentPlan(state: string): StepDraft[] {
-  const steps: StepDraft[] = [];
-  for (const line of state.split("\n")) {
-    const match = /^\d+\. \[\w+\] (.*) \(done when: (.*?)\)(?: — [\s\S]*)?$/.exec(line);
-    if (match) steps.push({ content: match[1] ?? "", done_when: match[2] ?? "" });
-  }
-  return steps;
-}
-
 /** A revision: after a rejected write, or feedback on the plan card. */
 function revise(view: PromptView, current: StepDraft[]): Record<string, unknown> {
   const keep = (speak: string, reason: string) => ({ speak, action: "plan_done", reason, complexity: current.length === 1 ? "simple" : "moderate", need_thinking: false, plan_steps: current });
   // Feedback on a write: the plan stands; the execute stage acts on the feedback in the step.
   if (view.rounds.length > 0 && isRejected(view.rounds.at(-1)!.result)) return keep("", "the feedback concerns one write; the step handles it");
-  const feedback = planFeedback(view);
+  const feedback = planCardFeedback(view);
   // No feedback (the tools changed, or a plain rejection): the plan stands.
   if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
 
@@ -282,17 +269,6 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
     ? `离线模式下我无法理解这条反馈：“${feedback}”（配置模型密钥后可处理自由表述的请求）。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`
     : `Offline, I can't act on the feedback "${feedback}" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.`;
   return keep(said, "the feedback was not understood offline");
-}
-
-/** The feedback on the plan card: from the rejection note in the workspace, or the user's latest message. */
-function planFeedback(view: PromptView): string {
-  for (const message of [...view.workspace].reverse()) {
-    if (message.getType() !== "human") continue;
-    const text = typeof message.content === "string" ? message.content : "";
-    const match = /^I reject this plan\.(?: Feedback: ([\s\S]*))?$/.exec(text.trim());
-    if (match) return (match[1] ?? "").trim();
-  }
-  return latestUserLine(view).trim();
 }
 
 /** Adds the feedback's days and slots to the plan's. */

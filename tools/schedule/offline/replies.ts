@@ -5,6 +5,7 @@
  */
 import { languageOf, say, type Language } from "../../../contracts/language.js";
 import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
+import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
 export { languageOf, say };
@@ -55,29 +56,11 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
 }
 
-/** A plan step as it ended: its status ("done", "failed", …), its text and its summary. */
-export interface StepOutcome {
-  status: string;
-  content: string;
-  summary: string;
-}
+export type { StepOutcome };
 
 /** The deliver stage's answer: a read request's answer as found, or the task's steps as they ended. */
 export function decideDeliver(view: PromptView): string {
-  const state = section(view.context, "stage_state");
-  const note = /\nNote: ([\s\S]*)$/.exec(state)?.[1]?.trim();
-  // The task's real outcome heads the stage state, and the items it left open follow its steps.
-  const outcome = /^Outcome: (\w+)/m.exec(state)?.[1] ?? "completed";
-  const stillPending = state.split("\n").filter((line) => line.startsWith("Still pending:"));
-  const report = (note === undefined ? state : state.slice(0, state.indexOf("\nNote: ")))
-    .split("\n")
-    .filter((line) => !line.startsWith("Still pending:"))
-    .join("\n");
-  const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(([, , status = "", rest = ""]) => {
-    const split = rest.indexOf(" — ");
-    return { status, content: split === -1 ? rest : rest.slice(0, split), summary: split === -1 ? "" : rest.slice(split + 3).trim() };
-  });
-  return finalAnswer({ goal: goalOf(view), steps, outcome, stillPending, language: userLanguage(view), ...(note === undefined ? {} : { note }) });
+  return finalAnswer({ goal: goalOf(view), ...readTaskAccount(view), language: userLanguage(view) });
 }
 
 /**
