@@ -3,6 +3,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./tempo-child.ts", import.meta.url));
+/** The child that serves every registered domain through their plug-ins (domains-child.ts). */
+export const DOMAINS_CHILD_SCRIPT = fileURLToPath(new URL("./domains-child.ts", import.meta.url));
 const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** What the child was asked to do (see tempo-child.ts). */
@@ -15,6 +17,8 @@ export interface ChildArguments {
   startAt?: number;
   /** One card carries all of the plan's writes (the offline policy's default) instead of one card per write. */
   oneCard?: boolean;
+  /** The user's request (domains-child.ts's start). */
+  request?: string;
   /** Print the checkpointer's saves (`saves` in the output), to count a run's kill points. */
   reportSaves?: boolean;
 }
@@ -31,13 +35,16 @@ export interface ChildResult {
   stderr: string;
 }
 
-/** Spawns the child with `killAt` as TEMPO_TEST_KILL_AT (see tempo-child.ts); kills it (and fails) after `timeoutMs`. */
-export function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000): Promise<ChildResult> {
+/**
+ * Spawns the child with `killAt` as TEMPO_TEST_KILL_AT (see tempo-child.ts); kills it (and fails) after `timeoutMs`.
+ * `script` is another child script of this folder taking the same JSON argument (domains-child.ts).
+ */
+export function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000, script = CHILD_SCRIPT): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.TEMPO_TEST_KILL_AT;
     if (killAt) env.TEMPO_TEST_KILL_AT = killAt;
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -21,7 +21,8 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
-import { TempoPostgresSaver, type PostgresExecutionLog } from "../../checkpoints/index.js";
+import { TempoPostgresSaver } from "../../checkpoints/index.js";
+import { die, killingLog } from "./kill-switch.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
 import type { ChildArguments, SaveKind } from "./child-runner.js";
@@ -30,11 +31,6 @@ import { accept, ARRANGE_REQUEST, cardOf, continueThread, openTempoOnDatabase, s
 
 const killAt = process.env.TEMPO_TEST_KILL_AT;
 let persisted = false;
-
-function die(): never {
-  process.kill(process.pid, "SIGKILL");
-  throw new Error("unreachable");
-}
 
 /** Kills the process right before the first write's persist (its transaction, the claim included, dies with it). */
 function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleState> {
@@ -49,19 +45,6 @@ function killingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleSt
   };
 }
 
-/** Kills the process right after the first write and its log entry committed (`applyOnce` resolved). */
-function killingLog(log: PostgresExecutionLog): PostgresExecutionLog {
-  const applyOnce = log.applyOnce!;
-  return Object.assign(Object.create(log) as PostgresExecutionLog, {
-    applyOnce: async (...args: Parameters<typeof applyOnce>) => {
-      const claimed = await applyOnce(...args);
-      if (killAt === "after-persist") die();
-      return claimed;
-    },
-  });
-}
-
-/** An empty list: the answered writes once execute consumed them. */
 /** The checkpointer's saves so far, in order. */
 const saves: SaveKind[] = [];
 
@@ -97,7 +80,7 @@ const args = JSON.parse(process.argv[2] ?? "{}") as ChildArguments;
 const tempo = await openTempoOnDatabase(args.url, {
   poolSize: 3,
   wrapDomain: killAt ? killingDomain : undefined,
-  wrapExecutionLog: killAt === "after-persist" ? killingLog : undefined,
+  wrapExecutionLog: killAt === "after-persist" ? killingLog : undefined, // dies once the first write committed
   makeCheckpointer: async (database) => {
     const saver = new KillingSaver(database.pool);
     await saver.setup();
