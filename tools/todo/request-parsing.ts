@@ -39,7 +39,7 @@ const PATTERNS: ReadonlyArray<[TodoRequest["kind"], RegExp]> = [
   ["add", /^待办[:：]\s*(.+)$/],
 ];
 
-const LIST_EN = new RegExp(String.raw`\b(?:show|list|what'?s|what is|what are|see|view|read)\b.*\b(?:to-?dos?|to-?do list|todo list)\b|^(?:my\s+)?to-?dos?\??$`, "i");
+const LIST_EN = new RegExp(String.raw`\b(?:show|list|what'?s|what is|what are|which|see|view|read)\b.*\b(?:to-?dos?|to-?do list|todo list)\b|^(?:my\s+)?to-?dos?\??$`, "i");
 const LIST_ZH = /(?:看看|列出|显示|查看|有哪些|还有什么|还有哪些).*待办|待办(?:清单|列表|事项)?(?:有哪些|是什么|还有什么)?[?？]?$/;
 
 /** What `text` asks of the to-do list. */

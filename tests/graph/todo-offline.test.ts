@@ -1,0 +1,115 @@
+/**
+ * The to-do domain through the whole graph, offline, as `createTempo` builds it from `TEMPO_DOMAINS`: served with the
+ * schedule (the router hands each prompt to the domain it is about) and alone. Every write waits on its card; the
+ * answer says what happened, a declined or unmatched change included; the policy reads the tools' data, not their
+ * text.
+ */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { readSettings } from "../../config/environment.js";
+import { asCard } from "../../contracts/cards.js";
+import { createTempoDependencies } from "../../server/create-tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import type { TodoRepository } from "../../tools/todo/index.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+
+type Decision = { type: "approve" } | { type: "reject"; message?: string };
+
+/** Tempo offline on `domains`, in memory; `wrap` changes the served domain (to hide tool text). */
+async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolDomain = (domain) => domain) {
+  const settings = readSettings({ TEMPO_DOMAINS: domains });
+  const dependencies = await createTempoDependencies(settings);
+  const graph = buildTempoGraph({ models: dependencies.models, domain: wrap(dependencies.domain), checkpointer: new MemorySaver(), settings: settings.workflow });
+  const todos = dependencies.domains.get("todo")?.repository as TodoRepository | undefined;
+  let thread = 0;
+  /** Sends `text` on a new thread and answers each card with the next of `decisions` (approve when they run out). */
+  async function ask(text: string, decisions: Decision[] = []) {
+    const config = threadConfig(`thread-${(thread += 1)}`, "student");
+    let result: object = await graph.invoke({ messages: [new HumanMessage(text)] }, config);
+    const cards: string[] = [];
+    for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1) {
+      const card = asCard(interruptsOf(result)[0]!.value)!;
+      cards.push(card.action_requests.map((request) => request.name).join(","));
+      const decision = decisions.shift() ?? { type: "approve" };
+      result = await graph.invoke(resume({ decisions: card.action_requests.map(() => decision) }), config);
+    }
+    const state = (await graph.getState(config)).values as { finalAnswer: string | null; phase: string; outcome: { kind: string } | null; messages: BaseMessage[] };
+    // A task's final answer, or the chat's reply.
+    const answer = state.finalAnswer ?? String(state.messages.findLast((message) => message.getType() === "ai")?.content ?? "");
+    return { cards, answer, phase: state.phase, outcome: state.outcome?.kind };
+  }
+  return { ask, todos: todos!, domain: dependencies.domain };
+}
+
+describe("schedule and todo served together", () => {
+  test("a to-do is added through the plan card and its write card, and the answer says so", async () => {
+    const { ask, todos } = await tempoServing("schedule,todo");
+    const added = await ask('Add "Call the bursar" to my to-do list');
+    expect(added.cards).toEqual(["confirm_plan", "add_todo"]);
+    expect(added).toMatchObject({ answer: 'Done: added the to-do "Call the bursar".', phase: "done", outcome: "completed" });
+    expect((await todos.load("student")).items.at(-1)).toEqual({ id: "todo-5", title: "Call the bursar", done: false });
+  });
+
+  test("a question about the list runs with no card; the week's questions still go to the schedule", async () => {
+    const { ask } = await tempoServing("schedule,todo");
+    const listed = await ask("what's on my to-do list?");
+    expect(listed.cards).toEqual([]);
+    expect(listed.answer).toBe(["Your open to-dos (3):", "- Email the calculus TA about the midterm", "- Return the linear algebra library books", "- Buy index cards for flashcards"].join("\n"));
+    const free = await ask("when am I free on Monday?");
+    expect(free.cards).toEqual([]);
+    expect(free.answer).toMatch(/^You are free:\n- Monday \(day 1\): slots 5-6/);
+  });
+
+  test("an item named in the user's words is found on the list and marked done", async () => {
+    const { ask, todos } = await tempoServing("schedule,todo");
+    const done = await ask("tick off the index cards");
+    expect(done.cards).toEqual(["confirm_plan", "complete_todo"]);
+    expect(done.answer).toBe('Done: marked the to-do "Buy index cards for flashcards" done.');
+    expect((await todos.load("student")).items.find((item) => item.id === "todo-3")?.done).toBe(true);
+  });
+
+  test("a declined change and an item that matches nothing leave the list as it was, and the answer says why", async () => {
+    const { ask, todos } = await tempoServing("schedule,todo");
+    const before = await todos.load("student");
+    const declined = await ask("remove the library books from my to-do list", [{ type: "approve" }, { type: "reject" }]);
+    expect(declined.cards).toEqual(["confirm_plan", "remove_todo"]);
+    expect(declined.answer).toBe('Your to-do list is unchanged: you declined the change.\n\nYour decisions on the cards: left out at your request — Remove the to-do "Return the linear algebra library books".');
+    const unmatched = await ask("mark the groceries as done");
+    expect(unmatched.cards).toEqual(["confirm_plan"]);
+    expect(unmatched.answer).toBe('Your to-do list is unchanged: no to-do matches "groceries".');
+    expect(await todos.load("student")).toEqual(before);
+  });
+
+  test("Chinese requests are answered in Chinese", async () => {
+    const { ask, todos } = await tempoServing("schedule,todo");
+    const added = await ask("把交学费加到待办");
+    expect(added.answer).toBe("完成：已添加待办“交学费”。");
+    expect((await todos.load("student")).items.map((item) => item.title)).toContain("交学费");
+  });
+
+  test("the policy reads the listing's data, not its text", async () => {
+    // list_todos answers the model with text that names no item; its data is whole.
+    const hideListing = (domain: ToolDomain): ToolDomain => ({
+      ...domain,
+      tools: domain.tools.map((tool) => (tool.name === "list_todos" ? { ...tool, run: (state, args) => ({ ...tool.run(state, args), content: "(the listing is withheld)" }) } : tool)),
+    });
+    const { ask, todos } = await tempoServing("schedule,todo", hideListing);
+    const done = await ask("tick off the library books");
+    expect(done.cards).toEqual(["confirm_plan", "complete_todo"]);
+    expect((await todos.load("student")).items.find((item) => item.id === "todo-2")?.done).toBe(true);
+  });
+});
+
+describe("todo served alone", () => {
+  test("it has only its own tools and answers a schedule request honestly", async () => {
+    const { ask, domain } = await tempoServing("todo");
+    expect(domain.tools.map((tool) => tool.name)).toEqual(["list_todos", "add_todo", "complete_todo", "reopen_todo", "remove_todo"]);
+    const week = await ask("when am I free on Monday?");
+    expect(week.cards).toEqual([]);
+    expect(week.answer).toMatch(/^Offline, I can't tell what to do with "when am I free on Monday\?"\.\nI'm running offline .* For your to-do list I understand/);
+    const added = await ask("todo: renew the bus pass");
+    expect(added.answer).toBe('Done: added the to-do "renew the bus pass".');
+  });
+});
