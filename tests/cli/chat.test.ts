@@ -31,9 +31,14 @@ afterAll(async () => {
 
 /** Starts the chat on the test database with the offline policy, its thread list in the test's directory. */
 function startChat(...args: string[]): ScriptProcess {
+  return startChatServing("schedule", ...args);
+}
+
+/** The chat as `startChat` starts it, serving the domains `domains` names (TEMPO_DOMAINS). */
+function startChatServing(domains: string, ...args: string[]): ScriptProcess {
   const child = ScriptProcess.start("cli/chat.ts", ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...args], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "" },
+    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "", TEMPO_DOMAINS: domains },
   });
   processes.push(child);
   return child;
@@ -183,4 +188,30 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   third.endInput();
   await third.waitFor("Bye.");
   expect(await third.exitCode()).toBe(0);
+}, 90_000);
+
+test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the week, each write on its card", async () => {
+  const chat = startChatServing("schedule,todo", "--thread", "cli-todo");
+  await chat.waitFor("you> ");
+  chat.send("show my to-dos");
+  const listed = await chat.waitFor("you> ");
+  expect(listed).toContain("→ list_todos {\"status\":\"open\"}");
+  expect(listed).toMatch(/tempo> Your open to-dos \(3\):\n- Email the calculus TA about the midterm/);
+
+  chat.send("Add \"Renew the bus pass\" to my to-do list");
+  expect(await chat.waitFor("choice> ")).toMatch(/┌─ Plan\n│ Plan for: Add "Renew the bus pass" to my to-do list\n│ 1\. Add the to-do "Renew the bus pass"/);
+  chat.send("a");
+  const card = await chat.waitFor("choice> ");
+  expect(card).toMatch(/┌─ Confirm write: add_todo\n│ Add the to-do "Renew the bus pass"/);
+  chat.send("a");
+  const added = await chat.waitFor("you> ");
+  expect(added).toContain('← added to-do todo-5 "Renew the bus pass" (open)');
+  expect(added).toContain('tempo> Done: added the to-do "Renew the bus pass".');
+
+  // The schedule is still served beside it.
+  chat.send("when am I free on Monday?");
+  expect(await chat.waitFor("you> ")).toMatch(/tempo> You are free:\n- Monday \(day 1\)/);
+  chat.send("/quit");
+  await chat.waitFor("Bye.");
+  expect(await chat.exitCode()).toBe(0);
 }, 90_000);

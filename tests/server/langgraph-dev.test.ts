@@ -6,7 +6,8 @@
  * (`runs.stream` with subgraphs on and its stream modes) and `@langchain/react`'s
  * `useStream` (the SDK's `StreamController`: `run.start`, `input.respond` by
  * interrupt id). The server requires tokens (TEMPO_AUTH_JWT_SECRET), so each
- * test is its own user with its own schedule.
+ * test is its own user with its own schedule. It serves both shipped domains
+ * (TEMPO_DOMAINS=schedule,todo): a to-do is added through its cards too.
  *
  * One run per thread on the server is its multitask strategy (issue 12.2):
  * two runs sent at once on one thread never fork it — `reject` (the default)
@@ -29,7 +30,8 @@ let server: LangGraphDevServer;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET });
+  // Both shipped domains served together (TEMPO_DOMAINS): the schedule's conversations below, and a to-do's.
+  server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET, TEMPO_DOMAINS: "schedule,todo" });
   apiUrl = server.apiUrl;
 }, 120_000);
 
@@ -41,6 +43,27 @@ async function bearer(user: string): Promise<{ authorization: string }> {
 
 afterAll(async () => {
   await server?.stop();
+});
+
+test("the served graph serves the to-do domain beside the schedule: a to-do added through its plan card and write card", async () => {
+  const headers = await bearer("todo-student");
+  const client = new Client({ apiUrl, defaultHeaders: headers });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: "todo-student" } };
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: 'Add "Renew the bus pass" to my to-do list' }] }, config });
+  let state = await client.threads.getState(thread.thread_id);
+  const actions: string[] = [];
+  for (let turn = 0; turn < 5 && state.tasks.some((task) => task.interrupts.length > 0); turn += 1) {
+    const card = state.tasks[0]?.interrupts[0]?.value as Card;
+    actions.push(...card.action_requests.map((request) => request.name));
+    await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { decisions: card.action_requests.map(() => ({ type: "approve" })) } }, config });
+    state = await client.threads.getState(thread.thread_id);
+  }
+  expect(actions).toEqual(["confirm_plan", "add_todo"]);
+  expect(state.values).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
+  // The next question on the same thread is the schedule's.
+  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "when am I free on Monday?" }] }, config });
+  expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(/^You are free:\n- Monday \(day 1\)/);
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
