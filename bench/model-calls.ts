@@ -32,6 +32,8 @@ import { readSettings } from "../config/environment.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { tiktokenCounter } from "../memory/tokens.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
+import { combineDomains } from "../tools/combined-domain.js";
+import { createTodoDomain, InMemoryTodoRepository, withSampleTodos } from "../tools/todo/index.js";
 import { halfPlacedWeek } from "../tests/graph/support/offline-conversation.js";
 import { contentText } from "../tests/support/openai-double/brain.js";
 import { startOpenAIDouble, type ChatRequestBody, type OpenAIDouble } from "../tests/support/openai-double/index.js";
@@ -161,15 +163,17 @@ export function promptSize(body: ChatRequestBody): Omit<Figures, "calls"> {
 const emptyFigures = (): Figures => ({ calls: 0, promptTokens: 0, promptChars: 0 });
 
 /** Runs `task` in `mode` through the double on a fresh thread, approving every card, and measures its requests. */
-export async function measure(double: OpenAIDouble, task: BenchTask, mode: BenchMode, options: { everyTool?: boolean } = {}): Promise<Measurement> {
+export async function measure(double: OpenAIDouble, task: BenchTask, mode: BenchMode, options: { everyTool?: boolean; withTodo?: boolean } = {}): Promise<Measurement> {
   const user = "student";
   const repository = new InMemoryScheduleRepository();
   await repository.seed(user, task.week());
   const schedule = createScheduleDomain({ repository });
+  // With the to-do domain served beside it (TEMPO_DOMAINS=schedule,todo): its tools are two more packs.
+  const served = options.withTodo ? combineDomains([schedule, createTodoDomain({ repository: withSampleTodos(new InMemoryTodoRepository()) })]) : schedule;
   // The baseline of tool packs, in the same process: every tool in one pack, always bound (as before packs).
-  const domain = options.everyTool ? { ...schedule, packs: [{ name: "schedule.all", description: "every tool", tools: schedule.tools.map((tool) => tool.name), default: true }] } : schedule;
+  const domain = options.everyTool ? { ...served, packs: [{ name: "all", description: "every tool", tools: served.tools.map((tool) => tool.name), default: true }] } : served;
   const graph = buildTempoGraph({ models: modelsAtDouble(double, mode.environment), domain, checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
-  const config = threadConfig(`bench-${task.name}-${mode.name}${options.everyTool ? "-every-tool" : ""}`, user);
+  const config = threadConfig(`bench-${task.name}-${mode.name}${options.everyTool ? "-every-tool" : ""}${options.withTodo ? "-with-todo" : ""}`, user);
   const first = double.requests.length;
   let cards = 0;
   let error: string | undefined;
@@ -270,10 +274,16 @@ async function main(): Promise<void> {
   const double = await startOpenAIDouble();
   const measurements: Measurement[] = [];
   const everyTool: Measurement[] = [];
+  const withTodo: Measurement[] = [];
+  const withTodoEveryTool: Measurement[] = [];
   try {
     for (const task of TASKS) for (const mode of MODES) measurements.push(await measure(double, task, mode));
     // The same tasks with every tool bound on every call: the baseline of tool packs, run in this process.
     for (const task of TASKS) for (const mode of MODES.filter((each) => each.name.startsWith("native"))) everyTool.push(await measure(double, task, mode, { everyTool: true }));
+    // The demo with the to-do domain served beside the schedule: its packs and every tool of both.
+    const native = MODES.filter((each) => each.name.startsWith("native"));
+    for (const mode of native) withTodo.push(await measure(double, TASKS[0]!, mode, { withTodo: true }));
+    for (const mode of native) withTodoEveryTool.push(await measure(double, TASKS[0]!, mode, { withTodo: true, everyTool: true }));
   } finally {
     await double.close();
   }
@@ -285,7 +295,9 @@ async function main(): Promise<void> {
   for (const line of goalLines(measurements)) console.log(line);
   console.log("\nTool packs: tool-schema characters per execute call (the JSON of `tools` as sent)\n");
   for (const line of packLines(measurements, everyTool)) console.log(line);
-  if (!clean(measurements) || !clean(everyTool)) {
+  console.log("\nWith the to-do domain served beside the schedule (TEMPO_DOMAINS=schedule,todo):\n");
+  for (const line of packLines(withTodo, withTodoEveryTool)) console.log(line);
+  if (!clean(measurements) || !clean(everyTool) || !clean(withTodo) || !clean(withTodoEveryTool)) {
     console.error("\nFAILED: a request was refused or a task did not finish (see above).");
     process.exitCode = 1;
   }
