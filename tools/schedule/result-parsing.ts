@@ -1,7 +1,18 @@
 /**
  * Parsers for the stable lines of format.ts, for a deterministic policy (and
  * the tests) that read tool results back. Each pattern matches one whole line.
+ * The tools give the same facts as data (their `ToolRun.data`), which programs should read instead: these parsers
+ * remain for text that has no data beside it (the prompt's `<live_state>`, the summary lines of compressed rounds)
+ * and for the tests that check a tool's data says what its text says.
  */
+import type { PendingTaskEntry } from "./tools/get-overview.js";
+import type { FreeRunEntry } from "./tools/find-free.js";
+import type { ListedTask } from "./tools/list-tasks.js";
+import type { PlaceData } from "./tools/place.js";
+
+export type { FreeRunEntry, ListedTask, PendingTaskEntry };
+/** A successful place read from its result line. */
+export type PlacedEntry = PlaceData;
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
@@ -11,46 +22,6 @@ export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) fre
 export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/;
 /** The overflow line of a capped list; group: the count left out, with thousands commas. */
 export const OVERFLOW_LINE_PATTERN = /^\.\.\. and ([\d,]+) more; .+$/;
-
-/** A pending task read from a `- task …` line. */
-export interface PendingTaskEntry {
-  /** Task id. */
-  id: string;
-  /** Display name. */
-  name: string;
-  /** Consecutive slots it needs. */
-  duration: number;
-  /** Id of its task class. */
-  categoryId: string;
-}
-
-/** A free run read from a `- day … (n free)` line. */
-export interface FreeRunEntry {
-  /** Day index. */
-  day: number;
-  /** First free slot. */
-  start: number;
-  /** Last free slot, inclusive. */
-  end: number;
-  /** Number of free slots. */
-  length: number;
-  /** Id of the embeddable host the run lies in, if any. */
-  hostId?: string;
-}
-
-/** A successful place read from its result line. */
-export interface PlacedEntry {
-  /** Task id. */
-  id: string;
-  /** Day index. */
-  day: number;
-  /** First slot. */
-  start: number;
-  /** Last slot, inclusive. */
-  end: number;
-  /** Id of the host it was embedded in, if any. */
-  hostId?: string;
-}
 
 /** Every pending task line of a get_overview or list_tasks result, in order. */
 export function parsePendingTasks(content: string): PendingTaskEntry[] {
@@ -99,28 +70,6 @@ export function parseOverflowCount(content: string): number {
 
 /** Any task line of a list_tasks result; groups: kind ("task" / "placed task" / "event"), id, name, rest of the line. */
 export const TASK_LINE_PATTERN = /^- (task|placed task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
-
-/** A task read from a list_tasks line: a pending or placed task item, or an event. */
-export interface ListedTask {
-  /** Task id. */
-  id: string;
-  /** Display name. */
-  name: string;
-  /** "pending" / "placed" task item, or "event". */
-  kind: "pending" | "placed" | "event";
-  /** Slots it needs (task items), or the length of its single range (events). */
-  duration: number;
-  /** Task class id (task items). */
-  categoryId?: string;
-  /** Where it sits: placed task items and events on the timetable. */
-  slots: Array<{ day: number; start: number; end: number }>;
-  /** Host it is embedded in (placed task items). */
-  hostId?: string;
-  /** Locked event. */
-  locked: boolean;
-  /** Embeddable event. */
-  canEmbed: boolean;
-}
 
 /** Every task line of a list_tasks (or get_overview) result, in order. */
 export function parseTaskListing(content: string): ListedTask[] {
