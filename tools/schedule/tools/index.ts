@@ -16,7 +16,7 @@ import { swapTool } from "./swap.js";
 import { unplaceTool } from "./unplace.js";
 
 export { batchMoveArgumentsSchema, batchMovedText, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments, type BatchMoveData } from "./batch-move.js";
-export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FindFreeData, type FreeRun } from "./find-free.js";
+export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FindFreeData, type FreeRun, type FreeRunEntry } from "./find-free.js";
 export {
   getOverviewArgumentsSchema,
   getOverviewTool,
@@ -25,9 +25,10 @@ export {
   type OverviewCategory,
   type OverviewDay,
   type OverviewHost,
+  type PendingTaskEntry,
 } from "./get-overview.js";
 export { getTaskInfoArgumentsSchema, getTaskInfoTool, taskInfoFields, taskInfoGuestLines, type GetTaskInfoArguments, type GetTaskInfoData } from "./get-task-info.js";
-export { listedTask, listTasksArgumentsSchema, listTasksTool, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
+export { listedTask, listTasksArgumentsSchema, listTasksTool, type ListedTask, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
 export { movedText, moveArgumentsSchema, moveTool, type MoveArguments, type MoveData } from "./move.js";
 export { placeArgumentsSchema, placedText, placeTool, type PlaceArguments, type PlaceData } from "./place.js";
 export {
