@@ -37,7 +37,12 @@ describe("createScheduleDomain", () => {
     const domain = createScheduleDomain({ repository });
     const call = { id: "call-1", name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 9 } };
     const first = await runTool(domain, { userId: "student", threadId: "thread-1", stepId: null }, call);
-    expect(first).toEqual({ ok: true, applied: true, content: "placed task review-limits on day 1 slots 9-10 embedded in host mon-study-hall" });
+    expect(first).toEqual({
+      ok: true,
+      applied: true,
+      content: "placed task review-limits on day 1 slots 9-10 embedded in host mon-study-hall",
+      data: { id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" },
+    });
     expect(parsePlacedResult(first.content)).toEqual({ id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" });
     const stored = await repository.load("student");
     expect(stored.tasks.find((task) => task.id === "mon-study-hall")).toMatchObject({ embeds: ["review-limits"] });
@@ -50,6 +55,7 @@ describe("createScheduleDomain", () => {
       ok: true,
       applied: false,
       content: "free runs with min_length=2 on days 1 slots 1-12: 1 found\n- day 1 slots 5-6 (2 free)",
+      data: { runs: [{ day: 1, start: 5, end: 6, length: 2 }], found: 1, omitted: 0, lastDay: 1 },
     });
   });
 });

@@ -50,6 +50,35 @@ describe("get_overview", () => {
         '- task c "Task c" duration=2 category=english',
         '- task d "Task d" duration=3 category=math',
       ].join("\n"),
+      data: {
+        totalDays: 3,
+        slotsPerDay: 8,
+        events: 4,
+        embeddableEvents: 1,
+        lockedEvents: 1,
+        placed: 0,
+        pending: 4,
+        days: [
+          { day: 1, week: 1, dayOfWeek: 1, occupied: 6, free: 2, embeddable: 4, embedded: 0 },
+          { day: 2, week: 1, dayOfWeek: 2, occupied: 4, free: 4, embeddable: 0, embedded: 0 },
+          { day: 3, week: 1, dayOfWeek: 3, occupied: 0, free: 8, embeddable: 0, embedded: 0 },
+        ],
+        daysOmitted: 0,
+        hosts: [{ id: "hall", name: "Event hall", day: 1, start: 4, end: 7, open: 4 }],
+        hostsOmitted: 0,
+        categories: [
+          { id: "math", name: "Math", pending: 3, placed: 0 },
+          { id: "english", name: "English", pending: 1, placed: 0 },
+        ],
+        categoriesOmitted: 0,
+        pendingTasks: [
+          { id: "a", name: "Task a", duration: 2, categoryId: "math" },
+          { id: "b", name: "Task b", duration: 1, categoryId: "math" },
+          { id: "c", name: "Task c", duration: 2, categoryId: "english" },
+          { id: "d", name: "Task d", duration: 3, categoryId: "math" },
+        ],
+        pendingOmitted: 0,
+      },
     });
   });
 
@@ -177,7 +206,11 @@ describe("find_free", () => {
   });
 
   it("says so when nothing fits", () => {
-    expect(runTool("find_free", smallSchedule(), { min_length: 9 })).toEqual({ ok: true, content: "no free run with min_length=9 on days 1-3 slots 1-8" });
+    expect(runTool("find_free", smallSchedule(), { min_length: 9 })).toEqual({
+      ok: true,
+      content: "no free run with min_length=9 on days 1-3 slots 1-8",
+      data: { runs: [], found: 0, omitted: 0, lastDay: 3 },
+    });
   });
 
   it.each([

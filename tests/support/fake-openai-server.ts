@@ -21,6 +21,8 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
+import { parseToolData } from "../../tools/schedule/result-parsing.js";
 
 /** One chat message as the OpenAI API carries it. */
 export interface OpenAIChatMessage {
@@ -164,8 +166,13 @@ function contentText(content: OpenAIChatMessage["content"]): string {
   return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
 }
 
-/** The request's messages as LangChain messages (to feed a policy that reads prompts, such as the offline policy). */
+/**
+ * The request's messages as LangChain messages (to feed a policy that reads prompts, such as the offline policy).
+ * A model gets a tool's result as text only; the offline policy reads the tool's data (the message's artifact), so a
+ * schedule tool's data is read back from its text here, as a model would read it.
+ */
 export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): BaseMessage[] {
+  const callNames = new Map(messages.flatMap((message) => (message.tool_calls ?? []).map((call) => [call.id, call.function.name] as const)));
   return messages.map((message) => {
     const content = contentText(message.content);
     switch (message.role) {
@@ -174,8 +181,12 @@ export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): Bas
         return new SystemMessage(content);
       case "user":
         return new HumanMessage(content);
-      case "tool":
-        return new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name });
+      case "tool": {
+        const name = message.name ?? callNames.get(message.tool_call_id ?? "");
+        const plain = new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name });
+        const data = parseToolData(name ?? "", content);
+        return data === undefined ? plain : new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name, artifact: { outcome: callOutcomeOf(plain), data } });
+      }
       case "assistant":
         return new AIMessage({
           content,

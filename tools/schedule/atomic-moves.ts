@@ -9,13 +9,33 @@ import { commitPlacements, resolvePlacements, type PlacementRequest } from "./pl
 import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
 import type { ToolRun } from "../domain.js";
 
-/** Moves every request atomically; `header` starts the success text, which then lists each task's new place. */
-export function moveAtomically(
+/** A task a multi-task move put somewhere (one `- task <id> now on …` line). */
+export interface MovedTask {
+  /** Task id. */
+  id: string;
+  day: number;
+  start: number;
+  end: number;
+  /** Id of the host it landed embedded in, if any. */
+  hostId?: string;
+}
+
+/** `header`, then one `- task <id> now on …` line per moved task. */
+export function movesText(header: string, moved: readonly MovedTask[]): string {
+  return [header, ...moved.map((task) => movedTaskLine(task.id, task, task.hostId))].join("\n");
+}
+
+/**
+ * Moves every request atomically. On success, `report` gives the result's data from the tasks moved (in request
+ * order) and `text` its content from that data.
+ */
+export function moveAtomically<TData>(
   state: ScheduleState,
   index: OccupancyIndex,
   requests: readonly PlacementRequest[],
-  header: string,
   failurePrefix: string,
+  report: (moved: MovedTask[]) => TData,
+  text: (data: TData) => string,
 ): ToolRun<ScheduleState> {
   const outcome = resolvePlacements(index, requests);
   if (!outcome.ok) {
@@ -24,13 +44,14 @@ export function moveAtomically(
     return failure(`${failurePrefix}${which}: ${outcome.problem}; nothing was moved`);
   }
   const next = commitPlacements(state, index, outcome.placements);
-  const lines = [header];
-  for (const placement of outcome.placements) {
+  const moved = outcome.placements.map((placement): MovedTask => {
     const task = state.tasks[placement.position] as ScheduleTask;
     const hostId = placement.hostPosition === undefined ? undefined : state.tasks[placement.hostPosition]?.id;
-    lines.push(movedTaskLine(task.id, placement.range, hostId));
-  }
-  return { ok: true, content: lines.join("\n"), state: next };
+    const { day, start, end } = placement.range;
+    return hostId === undefined ? { id: task.id, day, start, end } : { id: task.id, day, start, end, hostId };
+  });
+  const data = report(moved);
+  return { ok: true, content: text(data), state: next, data };
 }
 
 /** `task <id> "<name>"` for messages. */

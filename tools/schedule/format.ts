@@ -57,6 +57,11 @@
  *   swap           `swapped task <id> and task <id>` + two move result lines
  *   batch_move     `moved <n> tasks` + one move result line per task, in request order
  *   unplace        `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`
+ *
+ * Beside the text, every successful call gives the same facts as data (`ToolRun.data`, typed next to each tool:
+ * `ListTasksData`, `FindFreeData`, `GetOverviewData`, `QueryRangeData`, `GetTaskInfoData`, `PlaceData`, `MoveData`,
+ * `SwapData`, `BatchMoveData`, `UnplaceData`); programs (the offline policy) read that, not the text. A failure
+ * gives none: its `error:` line is all there is.
  */
 import type { ToolRun } from "../domain.js";
 import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleTask, type SlotRange, type TaskItem } from "./state.js";
@@ -157,11 +162,12 @@ export function overflowLine(count: number, hint: string): string {
   return `... and ${formatCount(count)} more; ${hint}`;
 }
 
-/** Appends up to `limit` lines from `items` to `lines`, then the overflow line when some were left out. */
-export function appendCapped<T>(lines: string[], items: readonly T[], limit: number, render: (item: T) => string, hint: string): void {
-  const shown = Math.min(items.length, limit);
-  for (let index = 0; index < shown; index += 1) lines.push(render(items[index] as T));
-  if (items.length > shown) lines.push(overflowLine(items.length - shown, hint));
+/** Appends up to `limit` lines from `items` to `lines`, then the overflow line when some were left out; answers the items shown. */
+export function appendCapped<T>(lines: string[], items: readonly T[], limit: number, render: (item: T) => string, hint: string): T[] {
+  const shown = items.slice(0, Math.min(items.length, limit));
+  for (const item of shown) lines.push(render(item));
+  if (items.length > shown.length) lines.push(overflowLine(items.length - shown.length, hint));
+  return shown;
 }
 
 /** A failed tool run: one `error: …` line, no state. */
@@ -169,7 +175,7 @@ export function failure<TState>(message: string): ToolRun<TState> {
   return { ok: false, content: `error: ${message}` };
 }
 
-/** A successful read: the text, no state. */
-export function readResult<TState>(lines: readonly string[]): ToolRun<TState> {
-  return { ok: true, content: lines.join("\n") };
+/** A successful read: the text, and what it says as data (`ToolRun.data`), no state. */
+export function readResult<TState>(lines: readonly string[], data: unknown): ToolRun<TState> {
+  return { ok: true, content: lines.join("\n"), data };
 }

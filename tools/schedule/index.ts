@@ -53,6 +53,7 @@ export {
   parseOverflowCount,
   parsePendingTasks,
   parsePlacedResult,
+  parseToolData,
   parseTaskListing,
   PENDING_TASK_LINE_PATTERN,
   PLACED_RESULT_PATTERN,

@@ -1,7 +1,26 @@
 /**
  * Parsers for the stable lines of format.ts, for a deterministic policy (and
  * the tests) that read tool results back. Each pattern matches one whole line.
+ * The tools give the same facts as data (their `ToolRun.data`), which programs should read instead: these parsers
+ * remain for text that has no data beside it (the prompt's `<live_state>`, the summary lines of compressed rounds)
+ * and for the tests that check a tool's data says what its text says.
  */
+import type { MovedTask } from "./atomic-moves.js";
+import type { SlotRange } from "./state.js";
+import type { BatchMoveData } from "./tools/batch-move.js";
+import type { FindFreeData, FreeRunEntry } from "./tools/find-free.js";
+import type { GetOverviewData, PendingTaskEntry } from "./tools/get-overview.js";
+import type { GetTaskInfoData } from "./tools/get-task-info.js";
+import type { ListedTask, ListTasksData } from "./tools/list-tasks.js";
+import type { MoveData } from "./tools/move.js";
+import type { PlaceData } from "./tools/place.js";
+import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "./tools/query-range.js";
+import type { SwapData } from "./tools/swap.js";
+import type { UnplaceData } from "./tools/unplace.js";
+
+export type { FreeRunEntry, ListedTask, PendingTaskEntry };
+/** A successful place read from its result line. */
+export type PlacedEntry = PlaceData;
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
@@ -11,46 +30,6 @@ export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) fre
 export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/;
 /** The overflow line of a capped list; group: the count left out, with thousands commas. */
 export const OVERFLOW_LINE_PATTERN = /^\.\.\. and ([\d,]+) more; .+$/;
-
-/** A pending task read from a `- task …` line. */
-export interface PendingTaskEntry {
-  /** Task id. */
-  id: string;
-  /** Display name. */
-  name: string;
-  /** Consecutive slots it needs. */
-  duration: number;
-  /** Id of its task class. */
-  categoryId: string;
-}
-
-/** A free run read from a `- day … (n free)` line. */
-export interface FreeRunEntry {
-  /** Day index. */
-  day: number;
-  /** First free slot. */
-  start: number;
-  /** Last free slot, inclusive. */
-  end: number;
-  /** Number of free slots. */
-  length: number;
-  /** Id of the embeddable host the run lies in, if any. */
-  hostId?: string;
-}
-
-/** A successful place read from its result line. */
-export interface PlacedEntry {
-  /** Task id. */
-  id: string;
-  /** Day index. */
-  day: number;
-  /** First slot. */
-  start: number;
-  /** Last slot, inclusive. */
-  end: number;
-  /** Id of the host it was embedded in, if any. */
-  hostId?: string;
-}
 
 /** Every pending task line of a get_overview or list_tasks result, in order. */
 export function parsePendingTasks(content: string): PendingTaskEntry[] {
@@ -100,28 +79,6 @@ export function parseOverflowCount(content: string): number {
 /** Any task line of a list_tasks result; groups: kind ("task" / "placed task" / "event"), id, name, rest of the line. */
 export const TASK_LINE_PATTERN = /^- (task|placed task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
 
-/** A task read from a list_tasks line: a pending or placed task item, or an event. */
-export interface ListedTask {
-  /** Task id. */
-  id: string;
-  /** Display name. */
-  name: string;
-  /** "pending" / "placed" task item, or "event". */
-  kind: "pending" | "placed" | "event";
-  /** Slots it needs (task items), or the length of its single range (events). */
-  duration: number;
-  /** Task class id (task items). */
-  categoryId?: string;
-  /** Where it sits: placed task items and events on the timetable. */
-  slots: Array<{ day: number; start: number; end: number }>;
-  /** Host it is embedded in (placed task items). */
-  hostId?: string;
-  /** Locked event. */
-  locked: boolean;
-  /** Embeddable event. */
-  canEmbed: boolean;
-}
-
 /** Every task line of a list_tasks (or get_overview) result, in order. */
 export function parseTaskListing(content: string): ListedTask[] {
   const tasks: ListedTask[] = [];
@@ -140,4 +97,192 @@ export function parseTaskListing(content: string): ListedTask[] {
     tasks.push(task);
   }
   return tasks;
+}
+
+/** A count as the texts write it ("4,812"). */
+function count(text: string | undefined): number {
+  return Number((text ?? "0").replaceAll(",", ""));
+}
+
+/** `day <d> slots <a>-<b>` ranges, in order. */
+function rangesIn(text: string): SlotRange[] {
+  return [...text.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({ day: Number(day), start: Number(start), end: Number(end) }));
+}
+
+/** A `<id> "<name>"` pair at the start of `text`. */
+const ID_NAME = /^(\S+) ("(?:[^"\\]|\\.)*")/;
+
+const WEEKDAYS = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/**
+ * The data a schedule tool gives beside its text (`ToolRun.data`), read back from the text alone — for a reader
+ * that has only the text (a model stand-in fed over the wire, a tool message saved before tools gave data).
+ * Undefined for a failure (`error: …`), a tool it does not know, or text of another shape.
+ */
+export function parseToolData(name: string, content: string): unknown {
+  if (content.startsWith("error:")) return undefined;
+  const lines = content.split("\n");
+  switch (name) {
+    case "list_tasks": {
+      const header = /^tasks matching .*: ([\d,]+) of ([\d,]+)$/.exec(lines[0] ?? "");
+      if (!header) return undefined;
+      return { tasks: parseTaskListing(content), matching: count(header[1]), total: count(header[2]), omitted: parseOverflowCount(content) } satisfies ListTasksData;
+    }
+    case "find_free": {
+      const header = /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?:: ([\d,]+) found)?$/.exec(lines[0] ?? "");
+      if (!header) return undefined;
+      return { runs: parseFreeRuns(content), found: count(header[2]), omitted: parseOverflowCount(content), lastDay: Number(header[1]) } satisfies FindFreeData;
+    }
+    case "get_overview":
+      return parseOverview(lines);
+    case "query_range":
+      return parseQueryRange(lines);
+    case "get_task_info":
+      return parseTaskInfo(lines);
+    case "place":
+      return parsePlacedResult(content);
+    case "move": {
+      const match = /^moved task (\S+) from (day \d+ slots \d+-\d+) to (day \d+ slots \d+-\d+)(?: embedded in host (\S+))?$/.exec(content);
+      if (!match) return undefined;
+      const data: MoveData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]!, to: rangesIn(match[3] ?? "")[0]! };
+      if (match[4] !== undefined) data.hostId = match[4];
+      return data;
+    }
+    case "swap": {
+      const match = /^swapped task (\S+) and task (\S+)$/.exec(lines[0] ?? "");
+      return match ? ({ swapped: [match[1] ?? "", match[2] ?? ""], moved: parseMovedLines(lines) } satisfies SwapData) : undefined;
+    }
+    case "batch_move":
+      return /^moved \d+ tasks$/.test(lines[0] ?? "") ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData) : undefined;
+    case "unplace": {
+      const match = /^unplaced task (\S+) from (day \d+ slots \d+-\d+)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(content);
+      if (!match) return undefined;
+      const data: UnplaceData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]! };
+      if (match[3] !== undefined) data.hostId = match[3];
+      return data;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The `- task <id> now on …` lines of swap and batch_move. */
+function parseMovedLines(lines: readonly string[]): MovedTask[] {
+  return lines.flatMap((line) => {
+    const match = /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/.exec(line);
+    if (!match) return [];
+    const moved: MovedTask = { id: match[1] ?? "", day: Number(match[2]), start: Number(match[3]), end: Number(match[4]) };
+    if (match[5] !== undefined) moved.hostId = match[5];
+    return [moved];
+  });
+}
+
+/** get_overview's data from its text. */
+function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
+  const window = /^schedule: ([\d,]+) days.*, (\d+) slots per day$/.exec(lines[0] ?? "");
+  const tasks = /^tasks: ([\d,]+) events \(([\d,]+) embeddable, ([\d,]+) locked\), [\d,]+ task items \(([\d,]+) placed, ([\d,]+) pending\)$/.exec(lines[1] ?? "");
+  if (!window || !tasks) return undefined;
+  const data: GetOverviewData = {
+    totalDays: count(window[1]),
+    slotsPerDay: Number(window[2]),
+    events: count(tasks[1]),
+    embeddableEvents: count(tasks[2]),
+    lockedEvents: count(tasks[3]),
+    placed: count(tasks[4]),
+    pending: count(tasks[5]),
+    days: [],
+    daysOmitted: 0,
+    hosts: [],
+    hostsOmitted: 0,
+    categories: [],
+    categoriesOmitted: 0,
+    pendingTasks: [],
+    pendingOmitted: 0,
+  };
+  let section: "days" | "hosts" | "categories" | "pending" = "days";
+  const omitted = { days: "daysOmitted", hosts: "hostsOmitted", categories: "categoriesOmitted", pending: "pendingOmitted" } as const;
+  for (const line of lines.slice(2)) {
+    if (line === "days:") section = "days";
+    else if (line.startsWith("embeddable hosts (")) section = "hosts";
+    else if (line.startsWith("categories (")) section = "categories";
+    else if (line.startsWith("pending tasks (")) section = "pending";
+    const overflow = OVERFLOW_LINE_PATTERN.exec(line);
+    if (overflow) data[omitted[section]] = count(overflow[1]);
+    const day = /^- day (\d+) week (\d+) (\w+): occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
+    if (day) data.days.push({ day: Number(day[1]), week: Number(day[2]), dayOfWeek: WEEKDAYS.indexOf(day[3] ?? ""), occupied: Number(day[4]), free: Number(day[5]), embeddable: Number(day[6]), embedded: Number(day[7]) });
+    const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(line);
+    if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
+    const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)$/.exec(line);
+    if (category) data.categories.push({ id: category[1] ?? "", name: JSON.parse(category[2] ?? '""') as string, pending: Number(category[3]), placed: Number(category[4]) });
+  }
+  data.pendingTasks = parsePendingTasks(lines.join("\n"));
+  return data;
+}
+
+/** A query_range segment's occupant from its text. */
+function parseOccupant(text: string): RangeOccupant | undefined {
+  if (text === "free") return { kind: "free" };
+  const task = /^task (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(text);
+  if (task) return { kind: "task", id: task[1] ?? "", name: JSON.parse(task[2] ?? '""') as string, categoryId: task[3] ?? "" };
+  const event = /^event (\S+) ("(?:[^"\\]|\\.)*")( locked)?( can_embed)?(?:, free for embedding|, embedded task (\S+) ("(?:[^"\\]|\\.)*") category=(\S+))?$/.exec(text);
+  if (!event) return undefined;
+  const occupant: RangeOccupant = { kind: "event", id: event[1] ?? "", name: JSON.parse(event[2] ?? '""') as string, locked: event[3] !== undefined, canEmbed: event[4] !== undefined };
+  if (event[5] !== undefined) occupant.embedded = { id: event[5], name: JSON.parse(event[6] ?? '""') as string, categoryId: event[7] ?? "" };
+  return occupant;
+}
+
+/** query_range's data from its text. */
+function parseQueryRange(lines: readonly string[]): QueryRangeData | undefined {
+  const days: QueryRangeDay[] = [];
+  for (const line of lines) {
+    const header = /^day (\d+)(?: week (\d+) (\w+))? slots (\d+)-(\d+):$/.exec(line);
+    if (header) {
+      const day: QueryRangeDay = { day: Number(header[1]), slotStart: Number(header[4]), slotEnd: Number(header[5]), segments: [] };
+      if (header[2] !== undefined) [day.week, day.dayOfWeek] = [Number(header[2]), WEEKDAYS.indexOf(header[3] ?? "")];
+      days.push(day);
+      continue;
+    }
+    const segment = /^- slots (\d+)-(\d+): (.*)$/.exec(line);
+    const occupant = segment ? parseOccupant(segment[3] ?? "") : undefined;
+    if (!segment || !occupant || days.length === 0) return undefined;
+    days.at(-1)!.segments.push({ start: Number(segment[1]), end: Number(segment[2]), occupant });
+  }
+  return days.length > 0 ? { days } : undefined;
+}
+
+/** get_task_info's data from its text. */
+function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
+  const title = /^task (\S+) ("(?:[^"\\]|\\.)*")$/.exec(lines[0] ?? "");
+  if (!title) return undefined;
+  const fields = new Map<string, string>();
+  const embeds: Array<{ id: string; task?: ListedTask }> = [];
+  for (const line of lines.slice(1)) {
+    const unknown = /^- unknown task (\S+)$/.exec(line);
+    const [guest] = parseTaskListing(line);
+    if (unknown) embeds.push({ id: unknown[1] ?? "" });
+    else if (guest) embeds.push({ id: guest.id, task: guest });
+    else {
+      const field = /^([a-z_ ]+): (.*)$/.exec(line);
+      if (field) fields.set(field[1] ?? "", field[2] ?? "");
+    }
+  }
+  const id = title[1] ?? "";
+  const name = JSON.parse(title[2] ?? '""') as string;
+  const slots = rangesIn(fields.get("slots") ?? "");
+  if (fields.get("source") === "event") {
+    const only = slots.length === 1 ? slots[0]! : undefined;
+    const task: ListedTask = { id, name, kind: "event", duration: only ? only.end - only.start + 1 : 0, slots, locked: fields.get("locked") === "true", canEmbed: fields.get("can_embed") === "true" };
+    return { task, embeds };
+  }
+  const status = fields.get("status") === "placed" ? "placed" : "pending";
+  const category = ID_NAME.exec(fields.get("category") ?? "") ?? /^(\S+)/.exec(fields.get("category") ?? "");
+  const task: ListedTask = { id, name, kind: status, duration: Number(fields.get("duration") ?? 0), categoryId: category?.[1] ?? "", slots, locked: false, canEmbed: false };
+  const data: GetTaskInfoData = { task };
+  if (category?.[2] !== undefined) data.categoryName = JSON.parse(category[2]) as string;
+  const host = /^host (\S+)(?: ("(?:[^"\\]|\\.)*"))?$/.exec(fields.get("embedded in") ?? "");
+  if (host) {
+    task.hostId = host[1] ?? "";
+    if (host[2] !== undefined) data.hostName = JSON.parse(host[2]) as string;
+  }
+  return data;
 }

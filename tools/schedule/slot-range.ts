@@ -27,6 +27,11 @@ export function rangeContains(outer: SlotRange, inner: SlotRange): boolean {
   return outer.day === inner.day && outer.start <= inner.start && inner.end <= outer.end;
 }
 
+/** A copy of a range, so data never shares the state's objects. */
+export function copyRange(range: SlotRange): SlotRange {
+  return { day: range.day, start: range.start, end: range.end };
+}
+
 /** The range of `length` slots starting at `start` on `day`. */
 export function rangeFrom(day: number, start: number, length: number): SlotRange {
   return { day, start, end: start + length - 1 };

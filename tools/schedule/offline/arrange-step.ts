@@ -19,10 +19,12 @@
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
-import { parseFreeRuns, parseOverflowCount, parseTaskListing, type ListedTask } from "../result-parsing.js";
+import { parseOverflowCount, parseTaskListing } from "../result-parsing.js";
+import type { FindFreeData, ListedTask, ListTasksData } from "../tools/index.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
-import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
+import { feedbackOfResult, parseFeedback } from "./feedback.js";
+import { callResultOf, findFreeDataOf, listTasksDataOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, say, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
@@ -150,9 +152,21 @@ type Names = ReadonlyMap<string, string>;
 
 function namesOf(view: PromptView): Names {
   const names = new Map<string, string>();
-  const listings = [section(view.context, "live_state"), ...view.rounds.filter((round) => round.name === "list_tasks").map((round) => round.result)];
-  for (const listing of listings) for (const task of parseTaskListing(listing)) if (task.name) names.set(task.id, task.name);
+  // The live state and the summaries of compressed rounds are text; a whole round's listing is its data.
+  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (listTasksDataOf(round)?.tasks ?? []));
+  const listings = [parseTaskListing(section(view.context, "live_state")), ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
+  for (const listing of listings) for (const task of listing) if (task.name) names.set(task.id, task.name);
   return names;
+}
+
+/** A whole list_tasks round's listing: its data, or nothing listed when it failed; undefined without data (read again). */
+function listingOfRound(round: RoundView): ListTasksData | undefined {
+  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : listTasksDataOf(round);
+}
+
+/** A whole find_free round's runs: its data, or no run when it failed; undefined without data. */
+function runsOfRound(round: RoundView): FindFreeData | undefined {
+  return callResultOf(round) === "failed" ? { runs: [], found: 0, omitted: 0, lastDay: 0 } : findFreeDataOf(round);
 }
 
 /** A task as the policy names it when it speaks: by its name ("Review limits and continuity"), by id only when no listing in view names it. */
@@ -196,13 +210,17 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
 
   const lastWrite = rounds.findLastIndex((round) => round.name === "place" || round.name === "update_working_memory");
   const reads = rounds.slice(lastWrite + 1);
-  const listing = reads.find((round) => round.name === "list_tasks" && !round.summarised);
+  const listings = reads.filter((round) => round.name === "list_tasks" && !round.summarised).flatMap((round) => {
+    const listed = listingOfRound(round);
+    return listed ? [{ round, listed }] : [];
+  });
+  const listing = listings[0]?.listed;
   if (listing) {
     // A listing cut at 100 lines may hide pending tasks: list the pending ones on their own (the first listing still
     // gives the placed ones, for the day loads).
-    const pendingListing = reads.find((round) => round.name === "list_tasks" && round.arguments.status === "pending" && !round.summarised);
-    if (!pendingListing && parseOverflowCount(listing.result) > 0) return read(say(language, "Listing the pending tasks on their own.", "正在单独列出待安排的任务。"), "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
-    const tasks = [...parseTaskListing(listing.result).filter((task) => task.kind !== "pending"), ...parseTaskListing((pendingListing ?? listing).result).filter((task) => task.kind === "pending")];
+    const pendingListing = listings.find(({ round }) => round.arguments.status === "pending")?.listed;
+    if (!pendingListing && listing.omitted > 0) return read(say(language, "Listing the pending tasks on their own.", "正在单独列出待安排的任务。"), "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
+    const tasks = [...listing.tasks.filter((task) => task.kind !== "pending"), ...(pendingListing ?? listing).tasks.filter((task) => task.kind === "pending")];
     return planFromReads(reads, tasks, memory, request, facts, end, writesPerCard, language, names, questionAnswer(view));
   }
   if (!Array.isArray(memory.plan)) return readListing(say(language, "Reading the week again.", "正在重新读取本周日程。"));
@@ -254,8 +272,8 @@ function proposeCard(plan: PlannedPlacement[], memory: ArrangeMemory, facts: Wee
  * read the week and place what is still pending. Undefined when every placement applied: the rest of the plan goes on.
  */
 function afterBatch(batch: RoundView[], memory: ArrangeMemory, facts: WeekFacts, end: Finish, readWeekAgain: (speak: string) => Decision, language: Language, names: Names): Decision | undefined {
-  const rejected = batch.filter((round) => isRejected(round.result));
-  const failed = batch.some((round) => round.result.startsWith("error:"));
+  const rejected = batch.filter((round) => callResultOf(round) === "rejected");
+  const failed = batch.some((round) => callResultOf(round) === "failed");
   if (rejected.length === 0) {
     if (failed) return readWeekAgain(say(language, "A placement failed; reading the week again.", "有一项安排没有成功，正在重新读取本周日程。"));
     if (Array.isArray(memory.plan) && memory.plan.length > 0) return undefined;
@@ -312,20 +330,20 @@ function planFromReads(after: RoundView[], listing: ListedTask[], memory: Arrang
     return finishArrange({ ...memory, plan: [], leftOut }, end, language, names, placedNote);
   }
 
-  const searches = after.filter((round) => round.name === "find_free" && !round.summarised);
+  const searches = after.filter((round) => round.name === "find_free" && !round.summarised).flatMap((round) => runsOfRound(round) ?? []);
   const shortest = Math.min(...candidates.map((task) => task.duration));
   if (searches.length === 0) return read(say(language, `Looking for free runs for ${candidates.length} task(s).`, `正在为 ${candidates.length} 个任务查找空闲时段。`), "find_free", { min_length: shortest, limit: 100 }, "need the free room of the week, once");
   // A list of free runs cut at 100 lines goes on from the last day it reached (runs seen twice count once).
-  const lastSearch = searches.at(-1)!.result;
-  const lastDay = parseFreeRuns(lastSearch).at(-1)?.day;
-  const windowEnd = Number(/on days [\d,-]*?(\d+) slots/.exec(lastSearch)?.[1] ?? 0);
-  if (parseOverflowCount(lastSearch) > 0 && lastDay !== undefined && lastDay < windowEnd && searches.length < 20) {
+  const lastSearch = searches.at(-1)!;
+  const lastDay = lastSearch.runs.at(-1)?.day;
+  const windowEnd = lastSearch.lastDay;
+  if (lastSearch.omitted > 0 && lastDay !== undefined && lastDay < windowEnd && searches.length < 20) {
     const days = Array.from({ length: windowEnd - lastDay + 1 }, (_, offset) => lastDay + offset);
     return read(say(language, "Looking for the rest of the free runs.", "正在查找其余的空闲时段。"), "find_free", { min_length: shortest, days, limit: 100 }, "the list of free runs was cut");
   }
   const seen = new Set<string>();
   // Runs too short for every task in scope are left out (the first search may have asked for a shorter length).
-  const freeRuns = searches.flatMap((round) => parseFreeRuns(round.result)).filter((run) => {
+  const freeRuns = searches.flatMap((search) => search.runs).filter((run) => {
     if (run.end - run.start + 1 < shortest) return false;
     const key = `${run.day}:${run.start}:${run.end}`;
     if (seen.has(key)) return false;

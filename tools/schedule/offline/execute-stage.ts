@@ -6,16 +6,18 @@
  * exactly that write, and finish with its result — or say plainly why not.
  * The arrange step is `arrange-step.ts`.
  */
-import { parseFreeRuns, parseOverflowCount, parseTaskListing, type FreeRunEntry, type ListedTask } from "../result-parsing.js";
+import { formatCount } from "../format.js";
+import { taskInfoFields, taskInfoGuestLines, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
-import { feedbackOfResult, isRejected, parseFeedback } from "./feedback.js";
+import { feedbackOfResult, parseFeedback } from "./feedback.js";
+import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
 import type { Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
-import { readWeekFacts, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
 
 /**
  * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the
@@ -74,7 +76,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done", language);
   if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan", language);
   const request = parseScheduleRequest(step.content);
-  const facts = readWeekFacts([view.context, ...view.rounds.map((round) => round.result)].join("\n"));
+  const facts = weekFactsOf(view);
   const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {
     case "arrange":
@@ -104,10 +106,12 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  * then finish the step citing the pending count.
  */
 function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
+  // The live state is text in the prompt (no data beside it); the step's own get_overview round carries data.
   const live = section(view.context, "live_state");
-  const overview = /^get_overview \(fetched just now\):/.test(live) ? live : view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised)?.result;
-  if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
-  const pending = /pending tasks \(([\d,]+)\)/.exec(overview)?.[1] ?? "0";
+  const fresh = /^get_overview \(fetched just now\):/.test(live);
+  const overview = fresh ? undefined : overviewDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised));
+  if (!fresh && overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
+  const pending = overview ? formatCount(overview.pending) : (/pending tasks \(([\d,]+)\)/.exec(live)?.[1] ?? "0");
   const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
   return finish(action, speak, `the schedule shows ${pending} review task(s) still pending`);
@@ -140,10 +144,14 @@ function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], 
   return { question: { speak, action: "ask_user", reason } };
 }
 
-/** The tasks of the newest whole list_tasks round, or undefined when none is in view. */
+/**
+ * The tasks of the newest whole list_tasks round (none when it failed), or undefined when none is in view (or it
+ * carries no data: read the tasks again).
+ */
 export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
-  return listing ? parseTaskListing(listing.result) : undefined;
+  if (listing && callResultOf(listing) === "failed") return [];
+  return listTasksDataOf(listing)?.tasks;
 }
 
 const LIST_ALL = { limit: 100 };
@@ -170,8 +178,7 @@ function ambiguity(match: TaskMatch, language: Language): string {
 function lastWriteOutcome(rounds: RoundView[], names: readonly string[]): { round: RoundView; outcome: "applied" | "rejected" | "failed" } | undefined {
   const last = rounds.at(-1);
   if (!last || !names.includes(last.name)) return undefined;
-  if (isRejected(last.result)) return { round: last, outcome: "rejected" };
-  return { round: last, outcome: last.result.startsWith("error:") ? "failed" : "applied" };
+  return { round: last, outcome: callResultOf(last) };
 }
 
 /** The room a move needs, read beside the task's listing before the task is known: every free run where the step says. */
@@ -191,9 +198,9 @@ function rangeText(range: { day: number; start: number; end: number }): string {
 function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
-  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
-  if (outcome?.outcome === "failed") return finish(end, didNotWork(outcome.round.result.replace(/^error: /, ""), language), `not carried out: ${outcome.round.result.replace(/^error: /, "")}`);
-  const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && isRejected(round.result));
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round));
+  if (outcome?.outcome === "failed") return finish(end, didNotWork(failureOf(outcome.round), language), `not carried out: ${failureOf(outcome.round)}`);
+  const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected");
   if (outcome?.outcome === "rejected") {
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
     if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback, language), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
@@ -226,7 +233,8 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
-  const runs = search && parseOverflowCount(search.result) === 0 && !search.result.startsWith("error:") ? parseFreeRuns(search.result).filter((run) => !days || days.includes(run.day)) : undefined;
+  const found = findFreeDataOf(search);
+  const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
   // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
   const then = (day: number, start: number, hostId: string | undefined): Then => {
     const to = `${rangeText({ day, start, end: start + task.duration - 1 })}${hostId ? ` embedded in host ${hostId}` : ""}`;
@@ -336,9 +344,9 @@ function noTaskMatching(names: string, language: Language): string {
 /** Swap: find both tasks, propose swap. */
 function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish, language: Language): Decision {
   const outcome = lastWriteOutcome(rounds, ["swap"]);
-  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result.replace(/\n- /g, "; "));
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round).replace(/\n- /g, "; "));
   if (outcome) {
-    const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected the swap";
+    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected the swap";
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
     return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(feedback, language), `not carried out: ${why}`);
   }
@@ -362,9 +370,9 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
 function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["unplace"]);
-  if (outcome?.outcome === "applied") return finish(end, "", outcome.round.result);
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round));
   if (outcome) {
-    const why = outcome.outcome === "failed" ? outcome.round.result.replace(/^error: /, "") : "the user rejected it";
+    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
     return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language), `not carried out: ${why}`);
   }
   const tasks = listingOf(rounds);
@@ -401,8 +409,9 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
     return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", args, "the question is about free time");
   }
-  if (search.result.startsWith("error:")) return finish(end, "", couldNotLookUp(search.result, language));
-  const runs = parseFreeRuns(search.result);
+  if (callResultOf(search) === "failed") return finish(end, "", couldNotLookUp(failureOf(search), language));
+  const runs = findFreeDataOf(search)?.runs;
+  if (!runs) return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", search.arguments, "the question is about free time");
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
   const slots = narrowed ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`) : "";
   if (runs.length === 0) {
@@ -418,9 +427,8 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   return finish(end, "", [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines].join("\n"));
 }
 
-/** "I could not look that up: …" for a read the tool refused. */
-function couldNotLookUp(result: string, language: Language): string {
-  const why = result.replace(/^error: /, "");
+/** "I could not look that up: …" for a read the tool refused (`why`, as it said it). */
+function couldNotLookUp(why: string, language: Language): string {
   return say(language, `I could not look that up: ${why}`, `查询失败：${why}`);
 }
 
@@ -438,45 +446,42 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
     return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", args, "the question is about what is on a day");
   }
-  if (query.result.startsWith("error:")) return finish(end, "", couldNotLookUp(query.result, language));
+  if (callResultOf(query) === "failed") return finish(end, "", couldNotLookUp(failureOf(query), language));
+  const shown = queryRangeDataOf(query);
+  if (!shown) return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", query.arguments, "the question is about what is on a day");
   const wanted = new Set(days);
   const lines: string[] = [];
-  let showing = false;
-  for (const line of query.result.split("\n")) {
-    const header = /^day (\d+) week \d+ \w+ slots (\d+)-(\d+):$/.exec(line);
-    if (header) {
-      showing = wanted.has(Number(header[1]));
-      if (showing) lines.push(say(language, `${dayName(Number(header[1]), facts, language)}, slots ${header[2]}-${header[3]}:`, `${dayName(Number(header[1]), facts, language)}，第${header[2]}-${header[3]}节：`));
-      continue;
-    }
-    if (showing) lines.push(readableSegment(line, language));
+  for (const day of shown.days) {
+    if (!wanted.has(day.day)) continue;
+    lines.push(say(language, `${dayName(day.day, facts, language)}, slots ${day.slotStart}-${day.slotEnd}:`, `${dayName(day.day, facts, language)}，第${day.slotStart}-${day.slotEnd}节：`));
+    for (const segment of day.segments) lines.push(say(language, `- slots ${segment.start}-${segment.end}: `, `- 第${segment.start}-${segment.end}节：`) + readableOccupant(segment.occupant, language));
   }
   return finish(end, "", lines.join("\n"));
 }
 
-/** A query_range segment line with names first: `- slots 1-2: Calculus lecture (event mon-calculus)` (`- 第1-2节：…（活动 mon-calculus）`). */
-function readableSegment(line: string, language: Language): string {
-  if (language === "zh") {
-    return line
-      .replace(/^- slots (\d+)-(\d+): /, "- 第$1-$2节：")
-      .replace(/：free$/, "：空闲")
-      .replace(/(event|task) (\S+) ("(?:[^"\\]|\\.)*")((?: locked| can_embed)*)(?: category=\S+)?/g, (_, kind: string, id: string, name: string, flags: string) => `${JSON.parse(name) as string}（${kind === "event" ? "活动" : "任务"} ${id}${flags.replaceAll(" can_embed", "，可嵌入").replaceAll(" locked", "，锁定")}）`)
-      .replace(", free for embedding", "，可嵌入复习任务")
-      .replace(", embedded ", "；其中：");
-  }
-  return line
-    .replace(/(event|task) (\S+) ("(?:[^"\\]|\\.)*")((?: locked| can_embed)*)(?: category=\S+)?/g, (_, kind: string, id: string, name: string, flags: string) => `${JSON.parse(name) as string} (${kind} ${id}${flags.replaceAll(" can_embed", ", embeddable").replaceAll(" locked", ", locked")})`)
-    .replace(", embedded ", "; inside it: ");
+/** What occupies a run of slots, names first: `Calculus lecture (event mon-calculus, locked)` (`…（活动 mon-calculus，锁定）`). */
+function readableOccupant(occupant: RangeOccupant, language: Language): string {
+  const named = (kind: "event" | "task", id: string, name: string, flags: string[] = []) =>
+    language === "zh" ? `${name}（${kind === "event" ? "活动" : "任务"} ${id}${flags.map((flag) => `，${flag}`).join("")}）` : `${name} (${kind} ${id}${flags.map((flag) => `, ${flag}`).join("")})`;
+  if (occupant.kind === "free") return say(language, "free", "空闲");
+  if (occupant.kind === "task") return named("task", occupant.id, occupant.name);
+  const flags = [...(occupant.locked ? [say(language, "locked", "锁定")] : []), ...(occupant.canEmbed ? [say(language, "embeddable", "可嵌入")] : [])];
+  const event = named("event", occupant.id, occupant.name, flags);
+  if (!occupant.canEmbed) return event;
+  const guest = occupant.embedded;
+  return guest ? `${event}${say(language, "; inside it: ", "；其中：")}${named("task", guest.id, guest.name)}` : `${event}${say(language, ", free for embedding", "，可嵌入复习任务")}`;
 }
 
 /** List pending / placed / all review tasks. */
 function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
-  if (!listing) {
+  const listed = listTasksDataOf(listing);
+  // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
+  if (!listing || (!listed && callResultOf(listing) !== "failed")) {
     const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
     return read(say(language, "Listing the review tasks.", "正在列出复习任务。"), "list_tasks", args, "the question is about the review tasks");
   }
-  const tasks = parseTaskListing(listing.result).filter((task) => task.kind !== "event");
+  const tasks = (listed?.tasks ?? []).filter((task) => task.kind !== "event");
   const which = language === "zh"
     ? request.status === "all" ? "复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务"
     : request.status === "all" ? "review task(s)" : `${request.status} review task(s)`;
@@ -490,7 +495,7 @@ function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     const where = range ? `, on ${dayName(range.day, facts, language)} slots ${range.start}-${range.end}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
     return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
   });
-  const more = /^\.\.\. and ([\d,]+) more/m.exec(listing.result)?.[1];
+  const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
   const count = `${tasks.length}${more ? `+${more}` : ""}`;
   return finish(end, "", [say(language, `${count} ${which}:`, `${count} 个${which}：`), ...lines].join("\n"));
 }
@@ -502,12 +507,17 @@ const INFO_KEYS_ZH: Readonly<Record<string, string>> = { source: "来源", statu
 function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked): Decision {
   const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
-  if (info) {
-    if (info.result.startsWith("error:")) return finish(end, "", couldNotLookUp(info.result, language));
-    const [title = "", ...details] = info.result.split("\n");
-    const detail = (line: string) => (language === "zh" ? line.replace(/^status: (placed|pending)$/, (_, status: string) => `status: ${status === "placed" ? "已安排" : "待安排"}`).replace(/^([a-z_ ]+): /, (whole, key: string) => (INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：` : whole)) : line);
-    const heading = language === "zh" ? `${title.replace(/^task /, "任务 ")}：` : `${title.replace(/^task /, "Task ")}:`;
-    return finish(end, "", [heading, ...details.map((line) => (line.startsWith("- ") ? `  ${line}` : `- ${detail(line)}`))].join("\n"));
+  if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
+  const shown = taskInfoDataOf(info);
+  if (shown) {
+    const { task } = shown;
+    const detail = ([key, value]: [string, string]) => {
+      if (language !== "zh") return `${key}: ${value}`;
+      const told = key === "status" ? (value === "placed" ? "已安排" : value === "pending" ? "待安排" : value) : value;
+      return INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：${told}` : `${key}: ${told}`;
+    };
+    const heading = say(language, `Task ${task.id} ${JSON.stringify(task.name)}:`, `任务 ${task.id} ${JSON.stringify(task.name)}：`);
+    return finish(end, "", [heading, ...taskInfoFields(shown).map((field) => `- ${detail(field)}`), ...taskInfoGuestLines(shown).map((line) => `  ${line}`)].join("\n"));
   }
   const tasks = listingOf(rounds);
   if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");

@@ -12,7 +12,7 @@
  * scope ("not Monday", "only in the evening", "move X instead") is applied;
  * anything else keeps the plan and says so. A replan after a step continues.
  */
-import { isRejected } from "./feedback.js";
+import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../../offline/stage-state.js";
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import { capabilities, languageOf } from "./replies.js";
@@ -250,7 +250,7 @@ function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string 
 function revise(view: PromptView, current: StepDraft[]): Record<string, unknown> {
   const keep = (speak: string, reason: string) => ({ speak, action: "plan_done", reason, complexity: current.length === 1 ? "simple" : "moderate", need_thinking: false, plan_steps: current });
   // Feedback on a write: the plan stands; the execute stage acts on the feedback in the step.
-  if (view.rounds.length > 0 && isRejected(view.rounds.at(-1)!.result)) return keep("", "the feedback concerns one write; the step handles it");
+  if (view.rounds.length > 0 && callResultOf(view.rounds.at(-1)!) === "rejected") return keep("", "the feedback concerns one write; the step handles it");
   const feedback = planCardFeedback(view);
   // No feedback (the tools changed, or a plain rejection): the plan stands.
   if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");

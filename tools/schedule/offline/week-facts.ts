@@ -1,11 +1,13 @@
 /**
- * What the offline policy knows about the window from tool results in its
- * prompt: the number of days and of slots per day, and which weekday each day
- * index is (from get_overview's day lines or query_range's headers). Without
- * them it assumes a window that starts on a Monday, as the sample week and
- * the generated schedules do.
+ * What the offline policy knows about the window from its prompt: the number
+ * of days and of slots per day, and which weekday each day index is (from
+ * get_overview's and query_range's data, or the live state's overview lines).
+ * Without them it assumes a window that starts on a Monday, as the sample
+ * week and the generated schedules do.
  */
+import type { PromptView } from "../../offline/prompt-reading.js";
 import { resolveSlotWindow, type DaySelection, type SlotWindow } from "./request-parsing.js";
+import { overviewDataOf, queryRangeDataOf } from "./tool-data.js";
 
 /** Facts about the window. */
 export interface WeekFacts {
@@ -29,6 +31,21 @@ export function readWeekFacts(text: string): WeekFacts {
   }
   for (const match of text.matchAll(/day (\d+) week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g)) {
     facts.weekdays.set(Number(match[1]), DOW.indexOf(match[2] ?? ""));
+  }
+  return facts;
+}
+
+/**
+ * The window facts a prompt shows: from the data of its whole get_overview and query_range rounds, and from the
+ * text that has no data beside it — the prompt's context (the live state's overview) and the summary lines of
+ * compressed rounds.
+ */
+export function weekFactsOf(view: PromptView): WeekFacts {
+  const facts = readWeekFacts([view.context, ...view.rounds.filter((round) => round.summarised).map((round) => round.result)].join("\n"));
+  for (const round of view.rounds) {
+    const overview = overviewDataOf(round);
+    if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
+    for (const day of overview?.days ?? queryRangeDataOf(round)?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
   }
   return facts;
 }

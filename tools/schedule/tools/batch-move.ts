@@ -10,7 +10,7 @@ import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
-import { moveAtomically } from "../atomic-moves.js";
+import { moveAtomically, movesText, type MovedTask } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Most moves in one batch_move call. */
@@ -33,6 +33,16 @@ export const batchMoveArgumentsSchema = z.object({
 
 /** Parsed arguments of batch_move. */
 export type BatchMoveArguments = z.infer<typeof batchMoveArgumentsSchema>;
+
+/** What batch_move did, as data: where each task now sits, in request order. */
+export interface BatchMoveData {
+  moved: MovedTask[];
+}
+
+/** batch_move's text: `moved <n> tasks` + one move result line per task. */
+export function batchMovedText(data: BatchMoveData): string {
+  return movesText(`moved ${data.moved.length} tasks`, data.moved);
+}
 
 /** Moves several tasks atomically. */
 export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
@@ -62,6 +72,6 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       requests.push({ position, range });
     }
     if (changes === 0) return failure("every task is already where the batch would put it; nothing to move");
-    return moveAtomically(state, index, requests, `moved ${requests.length} tasks`, "cannot apply batch_move");
+    return moveAtomically(state, index, requests, "cannot apply batch_move", (moved): BatchMoveData => ({ moved }), batchMovedText);
   },
 };

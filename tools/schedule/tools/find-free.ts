@@ -43,6 +43,38 @@ export interface FreeRun {
   hostId?: string;
 }
 
+/** A free run as find_free lists it (one `- day … (n free)` line). */
+export interface FreeRunEntry {
+  /** Day index. */
+  day: number;
+  /** First free slot. */
+  start: number;
+  /** Last free slot, inclusive. */
+  end: number;
+  /** Number of free slots. */
+  length: number;
+  /** Id of the embeddable host the run lies in, if any. */
+  hostId?: string;
+}
+
+/** What find_free says, as data. */
+export interface FindFreeData {
+  /** The runs listed, in day then slot order (at most the call's limit). */
+  runs: FreeRunEntry[];
+  /** Runs found in all. */
+  found: number;
+  /** Runs left out of the list (the overflow line's count). */
+  omitted: number;
+  /** The last day searched. */
+  lastDay: number;
+}
+
+/** A free run as find_free lists it. */
+function freeRunEntry(run: FreeRun): FreeRunEntry {
+  const { day, start, end } = run.range;
+  return run.hostId === undefined ? { day, start, end, length: end - start + 1 } : { day, start, end, length: end - start + 1, hostId: run.hostId };
+}
+
 /** Finds runs of free consecutive slots. */
 export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
   name: "find_free",
@@ -69,10 +101,12 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
 
     const runs = findFreeRuns(buildOccupancyIndex(state), days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
     const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}`;
-    if (runs.length === 0) return readResult([`no free run with min_length=${minLength} ${where}`]);
+    const lastDay = days[days.length - 1] as number;
+    if (runs.length === 0) return readResult([`no free run with min_length=${minLength} ${where}`], { runs: [], found: 0, omitted: 0, lastDay } satisfies FindFreeData);
     const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];
-    appendCapped(lines, runs, args.limit ?? RUN_LINE_LIMIT, (run) => freeRunLine(run.range, run.hostId), "narrow with day/slot filters");
-    return readResult(lines);
+    const shown = appendCapped(lines, runs, args.limit ?? RUN_LINE_LIMIT, (run) => freeRunLine(run.range, run.hostId), "narrow with day/slot filters");
+    const data: FindFreeData = { runs: shown.map(freeRunEntry), found: runs.length, omitted: runs.length - shown.length, lastDay };
+    return readResult(lines, data);
   },
 };
 

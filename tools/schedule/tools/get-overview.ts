@@ -24,6 +24,76 @@ export const getOverviewArgumentsSchema = z.object({}).describe("No arguments.")
 /** Parsed arguments of get_overview. */
 export type GetOverviewArguments = z.infer<typeof getOverviewArgumentsSchema>;
 
+/** A day of the overview (one `- day … occupied=…` line). */
+export interface OverviewDay {
+  /** Day index. */
+  day: number;
+  /** Week of the term. */
+  week: number;
+  /** Day of the week, 1 = Monday … 7 = Sunday. */
+  dayOfWeek: number;
+  /** Slots taken by a task without a host (hosts included). */
+  occupied: number;
+  /** The other slots. */
+  free: number;
+  /** Host slots still open for embedding. */
+  embeddable: number;
+  /** Slots of embedded task items. */
+  embedded: number;
+}
+
+/** A range of an embeddable event (one `- host …` line). */
+export interface OverviewHost {
+  id: string;
+  name: string;
+  day: number;
+  start: number;
+  end: number;
+  /** Slots of the range still free for embedding. */
+  open: number;
+}
+
+/** A task class with its counts (one `- category …` line). */
+export interface OverviewCategory {
+  id: string;
+  name: string;
+  pending: number;
+  placed: number;
+}
+
+/** A pending task item (one `- task …` line). */
+export interface PendingTaskEntry {
+  /** Task id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Consecutive slots it needs. */
+  duration: number;
+  /** Id of its task class. */
+  categoryId: string;
+}
+
+/** What get_overview says, as data: the counts, and the lines of each list it shows (each capped as the text is). */
+export interface GetOverviewData {
+  totalDays: number;
+  slotsPerDay: number;
+  /** Events, embeddable events (on the timetable), locked events. */
+  events: number;
+  embeddableEvents: number;
+  lockedEvents: number;
+  /** Task items placed and pending. */
+  placed: number;
+  pending: number;
+  days: OverviewDay[];
+  daysOmitted: number;
+  hosts: OverviewHost[];
+  hostsOmitted: number;
+  categories: OverviewCategory[];
+  categoriesOmitted: number;
+  pendingTasks: PendingTaskEntry[];
+  pendingOmitted: number;
+}
+
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
 export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = {
   name: "get_overview",
@@ -70,7 +140,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     );
 
     lines.push("days:");
-    appendCapped(
+    const days: OverviewDay[] = [];
+    const shownDays = appendCapped(
       lines,
       window.days,
       DAY_LINE_LIMIT,
@@ -87,7 +158,9 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
           const task = occupant === FREE ? undefined : index.tasks[occupant];
           if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
         }
-        return `- ${formatDay(day)}: occupied=${occupied} free=${window.slotsPerDay - occupied} embeddable=${embeddable} embedded=${embedded}`;
+        const free = window.slotsPerDay - occupied;
+        days.push({ day: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, occupied, free, embeddable, embedded });
+        return `- ${formatDay(day)}: occupied=${occupied} free=${free} embeddable=${embeddable} embedded=${embedded}`;
       },
       "use query_range or find_free with days to look at later days",
     );
@@ -95,7 +168,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     const hostRanges: Array<{ host: EventTask; range: SlotRange }> = [];
     for (const host of hosts) for (const range of host.slots) hostRanges.push({ host, range });
     lines.push(`embeddable hosts (${formatCount(hostRanges.length)}):`);
-    appendCapped(
+    const hostRows: OverviewHost[] = [];
+    const shownHosts = appendCapped(
       lines,
       hostRanges,
       HOST_LINE_LIMIT,
@@ -104,23 +178,45 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
         for (let slot = range.start; slot <= range.end; slot += 1) {
           if ((index.embedded[cellOf(index, range.day, slot)] ?? FREE) === FREE) open += 1;
         }
+        hostRows.push({ id: host.id, name: host.name, day: range.day, start: range.start, end: range.end, open });
         return `- host ${host.id} ${quoteName(host.name)} day ${range.day} slots ${range.start}-${range.end} (${open} free for embedding)`;
       },
       "use find_free with days to find embeddable room on other days",
     );
 
     lines.push(`categories (${formatCount(state.categories.length)}):`);
-    appendCapped(
+    const categories: OverviewCategory[] = [];
+    const shownCategories = appendCapped(
       lines,
       state.categories,
       TASK_LINE_LIMIT,
-      (category) =>
-        `- category ${category.id} ${quoteName(category.name)} pending=${pendingByCategory.get(category.id) ?? 0} placed=${placedByCategory.get(category.id) ?? 0}`,
+      (category) => {
+        const row = { id: category.id, name: category.name, pending: pendingByCategory.get(category.id) ?? 0, placed: placedByCategory.get(category.id) ?? 0 };
+        categories.push(row);
+        return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}`;
+      },
       "use list_tasks with a category to see one task class",
     );
 
     lines.push(`pending tasks (${formatCount(pending.length)}):`);
-    appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
-    return readResult(lines);
+    const shownPending = appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
+    const data: GetOverviewData = {
+      totalDays: window.totalDays,
+      slotsPerDay: window.slotsPerDay,
+      events: events.length,
+      embeddableEvents: hosts.length,
+      lockedEvents: lockedCount,
+      placed: placedCount,
+      pending: pending.length,
+      days,
+      daysOmitted: window.days.length - shownDays.length,
+      hosts: hostRows,
+      hostsOmitted: hostRanges.length - shownHosts.length,
+      categories,
+      categoriesOmitted: state.categories.length - shownCategories.length,
+      pendingTasks: shownPending.map(({ id, name, duration, categoryId }) => ({ id, name, duration, categoryId })),
+      pendingOmitted: pending.length - shownPending.length,
+    };
+    return readResult(lines, data);
   },
 };

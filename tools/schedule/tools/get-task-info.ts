@@ -6,6 +6,7 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatRanges, placedTaskLine, quoteName, readResult } from "../format.js";
 import { findPositions, positionOf } from "../occupancy-index.js";
 import type { ScheduleState, ScheduleTask } from "../state.js";
+import { listedTask, type ListedTask } from "./list-tasks.js";
 import { taskIdField } from "./argument-fields.js";
 
 /** Arguments of get_task_info. */
@@ -36,24 +37,56 @@ export const getTaskInfoTool: DomainTool<ScheduleState, GetTaskInfoArguments> = 
       const found = related.get(id);
       return found === undefined ? undefined : state.tasks[found];
     };
-    const lines = [`task ${task.id} ${quoteName(task.name)}`, `source: ${task.source}`];
+    const data: GetTaskInfoData = { task: listedTask(task) };
     if (task.source === "task_item") {
       const category = state.categories.find((candidate) => candidate.id === task.categoryId);
-      lines.push(`status: ${task.status}`, `duration: ${task.duration}`);
-      lines.push(`category: ${task.categoryId}${category === undefined ? "" : ` ${quoteName(category.name)}`}`);
-      if (task.status === "placed") lines.push(`slots: ${formatRanges(task.slots ?? [])}`);
-      if (task.embeddedIn !== undefined) {
-        const host = byId(task.embeddedIn);
-        lines.push(`embedded in: host ${task.embeddedIn}${host === undefined ? "" : ` ${quoteName(host.name)}`}`);
-      }
-      return readResult(lines);
+      if (category !== undefined) data.categoryName = category.name;
+      const host = task.embeddedIn === undefined ? undefined : byId(task.embeddedIn);
+      if (host !== undefined) data.hostName = host.name;
+    } else {
+      data.embeds = task.embeds.map((id) => {
+        const guest = byId(id);
+        return guest !== undefined && guest.source === "task_item" ? { id, task: listedTask(guest) } : { id };
+      });
     }
-    lines.push(`slots: ${formatRanges(task.slots)}`, `locked: ${task.locked}`, `can_embed: ${task.canEmbed}`);
-    lines.push(`embeds: ${task.embeds.length}`);
-    for (const guestId of task.embeds) {
-      const guest = byId(guestId);
-      lines.push(guest !== undefined && guest.source === "task_item" ? placedTaskLine(guest) : `- unknown task ${guestId}`);
-    }
-    return readResult(lines);
+    return readResult(taskInfoLines(data), data);
   },
 };
+
+/** What get_task_info says, as data: the task as a list shows it, and the names and guests its lines add. */
+export interface GetTaskInfoData {
+  task: ListedTask;
+  /** Name of the task item's class, when the schedule has it. */
+  categoryName?: string;
+  /** Name of the event a task item is embedded in. */
+  hostName?: string;
+  /** An event's embedded task items, in its order (`task` absent for an id the schedule does not have). */
+  embeds?: Array<{ id: string; task?: ListedTask }>;
+}
+
+/** The `key: value` lines of a task's info, in order: `[key, value]`. */
+export function taskInfoFields(data: GetTaskInfoData): Array<[string, string]> {
+  const { task } = data;
+  if (task.kind === "event") {
+    return [["source", "event"], ["slots", formatRanges(task.slots)], ["locked", String(task.locked)], ["can_embed", String(task.canEmbed)], ["embeds", String(data.embeds?.length ?? 0)]];
+  }
+  const fields: Array<[string, string]> = [["source", "task_item"], ["status", task.kind], ["duration", String(task.duration)]];
+  fields.push(["category", `${task.categoryId ?? ""}${data.categoryName === undefined ? "" : ` ${quoteName(data.categoryName)}`}`]);
+  if (task.kind === "placed") fields.push(["slots", formatRanges(task.slots)]);
+  if (task.hostId !== undefined) fields.push(["embedded in", `host ${task.hostId}${data.hostName === undefined ? "" : ` ${quoteName(data.hostName)}`}`]);
+  return fields;
+}
+
+/** The `- placed task …` lines of an event's embedded task items. */
+export function taskInfoGuestLines(data: GetTaskInfoData): string[] {
+  return (data.embeds ?? []).map(({ id, task }) =>
+    task === undefined
+      ? `- unknown task ${id}`
+      : placedTaskLine({ id, name: task.name, source: "task_item", status: "placed", duration: task.duration, categoryId: task.categoryId ?? "", slots: task.slots, ...(task.hostId === undefined ? {} : { embeddedIn: task.hostId }) }),
+  );
+}
+
+/** get_task_info's text: `task <id> "<name>"`, the fields, the guests. */
+function taskInfoLines(data: GetTaskInfoData): string[] {
+  return [`task ${data.task.id} ${quoteName(data.task.name)}`, ...taskInfoFields(data).map(([key, value]) => `${key}: ${value}`), ...taskInfoGuestLines(data)];
+}

@@ -15,16 +15,36 @@ import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
 import { unplaceTool } from "./unplace.js";
 
-export { batchMoveArgumentsSchema, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments } from "./batch-move.js";
-export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FreeRun } from "./find-free.js";
-export { getOverviewArgumentsSchema, getOverviewTool, type GetOverviewArguments } from "./get-overview.js";
-export { getTaskInfoArgumentsSchema, getTaskInfoTool, type GetTaskInfoArguments } from "./get-task-info.js";
-export { listTasksArgumentsSchema, listTasksTool, type ListTasksArguments } from "./list-tasks.js";
-export { moveArgumentsSchema, moveTool, type MoveArguments } from "./move.js";
-export { placeArgumentsSchema, placeTool, type PlaceArguments } from "./place.js";
-export { queryRangeArgumentsSchema, queryRangeTool, QUERY_RANGE_DAY_LIMIT, type QueryRangeArguments } from "./query-range.js";
-export { swapArgumentsSchema, swapTool, type SwapArguments } from "./swap.js";
-export { unplaceArgumentsSchema, unplaceTool, type UnplaceArguments } from "./unplace.js";
+export { batchMoveArgumentsSchema, batchMovedText, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments, type BatchMoveData } from "./batch-move.js";
+export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FindFreeData, type FreeRun, type FreeRunEntry } from "./find-free.js";
+export {
+  getOverviewArgumentsSchema,
+  getOverviewTool,
+  type GetOverviewArguments,
+  type GetOverviewData,
+  type OverviewCategory,
+  type OverviewDay,
+  type OverviewHost,
+  type PendingTaskEntry,
+} from "./get-overview.js";
+export { getTaskInfoArgumentsSchema, getTaskInfoTool, taskInfoFields, taskInfoGuestLines, type GetTaskInfoArguments, type GetTaskInfoData } from "./get-task-info.js";
+export { listedTask, listTasksArgumentsSchema, listTasksTool, type ListedTask, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
+export { movedText, moveArgumentsSchema, moveTool, type MoveArguments, type MoveData } from "./move.js";
+export { placeArgumentsSchema, placedText, placeTool, type PlaceArguments, type PlaceData } from "./place.js";
+export {
+  queryRangeArgumentsSchema,
+  queryRangeTool,
+  QUERY_RANGE_DAY_LIMIT,
+  type QueryRangeArguments,
+  type QueryRangeData,
+  type QueryRangeDay,
+  type RangeOccupant,
+  type RangeSegment,
+  type SegmentTask,
+} from "./query-range.js";
+export { swapArgumentsSchema, swappedText, swapTool, type SwapArguments, type SwapData } from "./swap.js";
+export { unplaceArgumentsSchema, unplacedText, unplaceTool, type UnplaceArguments, type UnplaceData } from "./unplace.js";
+export type { MovedTask } from "../atomic-moves.js";
 
 /** All ten tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [

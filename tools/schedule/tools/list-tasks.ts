@@ -5,8 +5,54 @@
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import { copyRange } from "../slot-range.js";
+import type { ScheduleState, ScheduleTask, SlotRange } from "../state.js";
 import { limitField, optionalDayField } from "./argument-fields.js";
+
+/** A task as a list shows it (one `- task` / `- placed task` / `- event` line): a pending or placed task item, or an event. */
+export interface ListedTask {
+  /** Task id. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** "pending" / "placed" task item, or "event". */
+  kind: "pending" | "placed" | "event";
+  /** Slots it needs (task items), or the length of its single range (events; 0 for an event on several ranges or none). */
+  duration: number;
+  /** Task class id (task items). */
+  categoryId?: string;
+  /** Where it sits: placed task items and events on the timetable. */
+  slots: SlotRange[];
+  /** Host it is embedded in (placed task items). */
+  hostId?: string;
+  /** Locked event. */
+  locked: boolean;
+  /** Embeddable event. */
+  canEmbed: boolean;
+}
+
+/** What list_tasks says, as data: the tasks it lists, and how many matched in all. */
+export interface ListTasksData {
+  /** The tasks listed, in task-list order (at most the call's limit). */
+  tasks: ListedTask[];
+  /** Tasks that matched the filters. */
+  matching: number;
+  /** Tasks of the schedule. */
+  total: number;
+  /** Matching tasks left out of the list (the overflow line's count). */
+  omitted: number;
+}
+
+/** A task as a list shows it. */
+export function listedTask(task: ScheduleTask): ListedTask {
+  if (task.source === "event") {
+    const only = task.slots.length === 1 ? task.slots[0] : undefined;
+    return { id: task.id, name: task.name, kind: "event", duration: only ? only.end - only.start + 1 : 0, slots: task.slots.map(copyRange), locked: task.locked, canEmbed: task.canEmbed };
+  }
+  const listed: ListedTask = { id: task.id, name: task.name, kind: task.status, duration: task.duration, categoryId: task.categoryId, slots: (task.slots ?? []).map(copyRange), locked: false, canEmbed: false };
+  if (task.embeddedIn !== undefined) listed.hostId = task.embeddedIn;
+  return listed;
+}
 
 /** Arguments of list_tasks. */
 export const listTasksArgumentsSchema = z.object({
@@ -49,8 +95,9 @@ export const listTasksTool: DomainTool<ScheduleState, ListTasksArguments> = {
     const matches = state.tasks.filter((task) => matchesFilters(task, args));
     const filters = describeFilters(args);
     const lines = [`tasks matching ${filters}: ${formatCount(matches.length)} of ${formatCount(state.tasks.length)}`];
-    appendCapped(lines, matches, args.limit ?? TASK_LINE_LIMIT, taskLine, "narrow with source/status/category/day filters");
-    return readResult(lines);
+    const shown = appendCapped(lines, matches, args.limit ?? TASK_LINE_LIMIT, taskLine, "narrow with source/status/category/day filters");
+    const data: ListTasksData = { tasks: shown.map(listedTask), matching: matches.length, total: state.tasks.length, omitted: matches.length - shown.length };
+    return readResult(lines, data);
   },
 };
 

@@ -7,8 +7,8 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatRange, hostSuffix } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
-import { rangeFrom, rangesEqual } from "../slot-range.js";
-import type { ScheduleState } from "../state.js";
+import { copyRange, rangeFrom, rangesEqual } from "../slot-range.js";
+import type { ScheduleState, SlotRange } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
@@ -21,6 +21,21 @@ export const moveArgumentsSchema = z.object({
 
 /** Parsed arguments of move. */
 export type MoveArguments = z.infer<typeof moveArgumentsSchema>;
+
+/** What move did, as data: the task, where it was and where it is now. */
+export interface MoveData {
+  /** Task id. */
+  id: string;
+  from: SlotRange;
+  to: SlotRange;
+  /** Id of the host it landed embedded in, if any. */
+  hostId?: string;
+}
+
+/** move's text: `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
+export function movedText(data: MoveData): string {
+  return `moved task ${data.id} from ${formatRange(data.from)} to ${formatRange(data.to)}${hostSuffix(data.hostId)}`;
+}
 
 /** Moves one task. */
 export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
@@ -45,10 +60,7 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;
     const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;
-    return {
-      ok: true,
-      content: `moved task ${task.id} from ${formatRange(current.value)} to ${formatRange(range)}${hostSuffix(hostId)}`,
-      state: next,
-    };
+    const data: MoveData = { id: task.id, from: copyRange(current.value), to: range, ...(hostId === undefined ? {} : { hostId }) };
+    return { ok: true, content: movedText(data), state: next, data };
   },
 };

@@ -22,6 +22,25 @@ export const placeArgumentsSchema = z.object({
 /** Parsed arguments of place. */
 export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
 
+/** What place did, as data: the task and where it now sits. */
+export interface PlaceData {
+  /** Task id. */
+  id: string;
+  /** Day index. */
+  day: number;
+  /** First slot. */
+  start: number;
+  /** Last slot, inclusive. */
+  end: number;
+  /** Id of the host it was embedded in, if any. */
+  hostId?: string;
+}
+
+/** place's text: `placed task <id> on day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
+export function placedText(data: PlaceData): string {
+  return `placed task ${data.id} on ${formatRange(data)}${hostSuffix(data.hostId)}`;
+}
+
 /** Places a pending task item. */
 export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
   name: "place",
@@ -48,6 +67,7 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
     const next = commitPlacements(state, index, outcome.placements);
     const placed = outcome.placements[0];
     const hostId = placed?.hostPosition === undefined ? undefined : state.tasks[placed.hostPosition]?.id;
-    return { ok: true, content: `placed task ${task.id} on ${formatRange(range)}${hostSuffix(hostId)}`, state: next };
+    const data: PlaceData = hostId === undefined ? { id: task.id, ...range } : { id: task.id, ...range, hostId };
+    return { ok: true, content: placedText(data), state: next, data };
   },
 };

@@ -23,6 +23,43 @@ export const queryRangeArgumentsSchema = z.object({
 /** Parsed arguments of query_range. */
 export type QueryRangeArguments = z.infer<typeof queryRangeArgumentsSchema>;
 
+/** A task item as a segment names it. */
+export interface SegmentTask {
+  id: string;
+  name: string;
+  categoryId: string;
+}
+
+/** What occupies a run of slots: nothing, a task item, or an event (a host, with the task item embedded in it if any). */
+export type RangeOccupant =
+  | { kind: "free" }
+  | ({ kind: "task" } & SegmentTask)
+  | { kind: "event"; id: string; name: string; locked: boolean; canEmbed: boolean; embedded?: SegmentTask };
+
+/** A run of slots with the same occupants (one `- slots a-b: …` line). */
+export interface RangeSegment {
+  start: number;
+  end: number;
+  occupant: RangeOccupant;
+}
+
+/** One day of a query_range answer (a `day … slots a-b:` block). */
+export interface QueryRangeDay {
+  /** Day index. */
+  day: number;
+  /** Week of the term and day of the week (1 = Monday), when the window maps the day. */
+  week?: number;
+  dayOfWeek?: number;
+  slotStart: number;
+  slotEnd: number;
+  segments: RangeSegment[];
+}
+
+/** What query_range says, as data. */
+export interface QueryRangeData {
+  days: QueryRangeDay[];
+}
+
 /** Shows a day / slot range in detail. */
 export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
   name: "query_range",
@@ -50,19 +87,24 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
 
     const index = buildOccupancyIndex(state);
     const lines: string[] = [];
+    const days: QueryRangeDay[] = [];
     for (let day = firstDay; day <= lastDay; day += 1) {
       const mapping = window.days[day - 1];
       const label = mapping === undefined ? `day ${day}` : formatDay(mapping);
       lines.push(`${label} slots ${slotStart}-${slotEnd}:`);
+      const segments: RangeSegment[] = [];
       let segmentStart = slotStart;
       for (let slot = slotStart; slot <= slotEnd; slot += 1) {
         const next = slot + 1;
         if (next <= slotEnd && sameOccupants(index, day, slot, next)) continue;
-        lines.push(`- slots ${segmentStart}-${slot}: ${describeCell(index, day, slot)}`);
+        const segment: RangeSegment = { start: segmentStart, end: slot, occupant: occupantOf(index, day, slot) };
+        segments.push(segment);
+        lines.push(`- slots ${segment.start}-${segment.end}: ${occupantText(segment.occupant)}`);
         segmentStart = next;
       }
+      days.push(mapping === undefined ? { day, slotStart, slotEnd, segments } : { day, week: mapping.week, dayOfWeek: mapping.dayOfWeek, slotStart, slotEnd, segments });
     }
-    return readResult(lines);
+    return readResult(lines, { days } satisfies QueryRangeData);
   },
 };
 
@@ -73,16 +115,27 @@ function sameOccupants(index: OccupancyIndex, day: number, slot: number, other: 
   return index.primary[left] === index.primary[right] && index.embedded[left] === index.embedded[right];
 }
 
-/** The occupant text of a cell, per the range segment format of format.ts. */
-function describeCell(index: OccupancyIndex, day: number, slot: number): string {
+/** What occupies a cell. */
+function occupantOf(index: OccupancyIndex, day: number, slot: number): RangeOccupant {
   const cell = cellOf(index, day, slot);
   const occupant = index.tasks[index.primary[cell] ?? FREE];
-  if (occupant === undefined) return "free";
-  if (occupant.source === "task_item") return `task ${occupant.id} ${quoteName(occupant.name)} category=${occupant.categoryId}`;
+  if (occupant === undefined) return { kind: "free" };
+  if (occupant.source === "task_item") return { kind: "task", id: occupant.id, name: occupant.name, categoryId: occupant.categoryId };
+  const event: Extract<RangeOccupant, { kind: "event" }> = { kind: "event", id: occupant.id, name: occupant.name, locked: occupant.locked, canEmbed: occupant.canEmbed };
+  if (!occupant.canEmbed) return event;
+  const guest = index.tasks[index.embedded[cell] ?? FREE];
+  if (guest === undefined || guest.source !== "task_item") return event;
+  return { ...event, embedded: { id: guest.id, name: guest.name, categoryId: guest.categoryId } };
+}
+
+/** The occupant text of a segment, per the range segment format of format.ts. */
+function occupantText(occupant: RangeOccupant): string {
+  if (occupant.kind === "free") return "free";
+  if (occupant.kind === "task") return `task ${occupant.id} ${quoteName(occupant.name)} category=${occupant.categoryId}`;
   const flags = `${occupant.locked ? " locked" : ""}${occupant.canEmbed ? " can_embed" : ""}`;
   const text = `event ${occupant.id} ${quoteName(occupant.name)}${flags}`;
   if (!occupant.canEmbed) return text;
-  const guest = index.tasks[index.embedded[cell] ?? FREE];
-  if (guest === undefined || guest.source !== "task_item") return `${text}, free for embedding`;
+  const guest = occupant.embedded;
+  if (guest === undefined) return `${text}, free for embedding`;
   return `${text}, embedded task ${guest.id} ${quoteName(guest.name)} category=${guest.categoryId}`;
 }

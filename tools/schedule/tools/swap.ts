@@ -8,7 +8,7 @@ import { failure } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
-import { moveAtomically, request, taskLabel } from "../atomic-moves.js";
+import { moveAtomically, movesText, request, taskLabel, type MovedTask } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of swap. */
@@ -19,6 +19,17 @@ export const swapArgumentsSchema = z.object({
 
 /** Parsed arguments of swap. */
 export type SwapArguments = z.infer<typeof swapArgumentsSchema>;
+
+/** What swap did, as data: the two tasks, and where each now sits. */
+export interface SwapData {
+  swapped: [string, string];
+  moved: MovedTask[];
+}
+
+/** swap's text: `swapped task <id> and task <id>` + two move result lines. */
+export function swappedText(data: SwapData): string {
+  return movesText(`swapped task ${data.swapped[0]} and task ${data.swapped[1]}`, data.moved);
+}
 
 /** Swaps two tasks of equal length. */
 export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
@@ -50,8 +61,9 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
       state,
       index,
       [request(firstPosition, secondRange.value), request(secondPosition, firstRange.value)],
-      `swapped task ${firstTask.id} and task ${secondTask.id}`,
       `cannot swap ${firstTask.id} and ${secondTask.id}`,
+      (moved): SwapData => ({ swapped: [firstTask.id, secondTask.id], moved }),
+      swappedText,
     );
   },
 };

@@ -7,7 +7,8 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatRange, quoteName } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitUnplace } from "../placement.js";
-import type { ScheduleState } from "../state.js";
+import { copyRange } from "../slot-range.js";
+import type { ScheduleState, SlotRange } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
 
@@ -18,6 +19,21 @@ export const unplaceArgumentsSchema = z.object({
 
 /** Parsed arguments of unplace. */
 export type UnplaceArguments = z.infer<typeof unplaceArgumentsSchema>;
+
+/** What unplace did, as data: the task and where it was. */
+export interface UnplaceData {
+  /** Task id. */
+  id: string;
+  from: SlotRange;
+  /** Id of the host it was embedded in, if any. */
+  hostId?: string;
+}
+
+/** unplace's text: `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`. */
+export function unplacedText(data: UnplaceData): string {
+  const host = data.hostId === undefined ? "" : ` (was embedded in host ${data.hostId})`;
+  return `unplaced task ${data.id} from ${formatRange(data.from)}${host}; it is pending again`;
+}
 
 /** Returns a placed task item to pending. */
 export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
@@ -36,7 +52,7 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
     const range = task.slots?.[0];
     if (task.status === "pending" || range === undefined) return failure(`task ${task.id} is already pending; nothing to unplace`);
     const next = commitUnplace(state, index, position);
-    const host = task.embeddedIn === undefined ? "" : ` (was embedded in host ${task.embeddedIn})`;
-    return { ok: true, content: `unplaced task ${task.id} from ${formatRange(range)}${host}; it is pending again`, state: next };
+    const data: UnplaceData = { id: task.id, from: copyRange(range), ...(task.embeddedIn === undefined ? {} : { hostId: task.embeddedIn }) };
+    return { ok: true, content: unplacedText(data), state: next, data };
   },
 };

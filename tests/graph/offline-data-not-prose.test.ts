@@ -1,0 +1,116 @@
+/**
+ * Issue 28 item 4: the schedule's offline policy reads the tools' structured results (the tool messages' artifact
+ * data and recorded outcome), not their prose. Conversations of every kind the policy handles run twice through the
+ * graph: with the policy as it is, and with a policy that sees every tool result's text replaced by words nothing
+ * can parse (its artifact intact). Each prompt gets the same decision either way, so the conversations end the
+ * same; and without the data the hidden text would not do, so the data is what the decisions come from.
+ */
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { toolResultData } from "../../kernel/tool-results.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
+import { createScheduleDomain, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
+import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+const HIDDEN = "(this tool result's text is hidden from the policy)";
+
+/** The prompt with every tool result that carries data shown as HIDDEN (its artifact kept, or dropped with `dropData`). */
+function hideText(messages: BaseMessage[], dropData = false): BaseMessage[] {
+  return messages.map((message) => {
+    if (message.getType() !== "tool" || toolResultData(message) === undefined) return message;
+    const tool = message as ToolMessage;
+    const artifact = tool.artifact as { outcome: string; data?: unknown };
+    return new ToolMessage({ id: tool.id, content: HIDDEN, tool_call_id: tool.tool_call_id, name: tool.name, status: tool.status, artifact: dropData ? { outcome: artifact.outcome } : artifact });
+  });
+}
+
+/** What the blindfolded policy saw. */
+interface Seen {
+  /** Prompts that held at least one hidden tool result. */
+  prompts: number;
+  /** Tools whose results were hidden. */
+  tools: Set<string>;
+  /** Prompts whose decision differed between the real and the hidden text (must stay empty). */
+  differing: string[];
+  /** Prompts whose decision changed once the data was dropped too. */
+  neededData: number;
+}
+
+/** The offline policy, answering every prompt from the prompt with the tools' text hidden; checks each against the real one. */
+class BlindfoldedPolicy extends ScheduleOfflinePolicy {
+  constructor(readonly seen: Seen) {
+    super();
+  }
+
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const hidden = hideText(messages);
+    const text = decide(hidden);
+    const tools = messages.filter((message, index) => message !== hidden[index]).map((message) => String((message as ToolMessage).name));
+    if (tools.length > 0) {
+      this.seen.prompts += 1;
+      for (const tool of tools) this.seen.tools.add(tool);
+      if (decide(messages) !== text) this.seen.differing.push(text);
+      if (decide(hideText(messages, true)) !== text) this.seen.neededData += 1;
+    }
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+async function blindfoldedTempo(week: ScheduleState, seen: Seen) {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("student", week);
+  const graph = buildTempoGraph({ models: { default: new BlindfoldedPolicy(seen) }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  return { graph, repository };
+}
+
+const accept = { type: "accept", args: null };
+const respond = (text: string) => ({ type: "response", args: text });
+const edit = (action: string, args: Record<string, unknown>) => ({ type: "edit", args: { action, args } });
+
+/** Requests of every kind, with the card answers they get. */
+const CONVERSATIONS: Array<{ request: string; answers?: Array<{ type: string; args: unknown }>; chinese?: boolean }> = [
+  { request: "arrange my reviews into free slots", answers: [accept, respond("not Monday")] },
+  { request: "Arrange my reviews", answers: [accept, respond("later in the day please")] },
+  { request: "Arrange my reviews", answers: [accept, respond("skip this one")] },
+  { request: "Move my matrix review to Thursday", answers: [accept, respond("Friday instead")] },
+  { request: "Move the limits review to the evening" },
+  // An edited write voids the proposal's ending: the step reads the write's applied result to finish.
+  { request: "Move my matrix review to Thursday", answers: [accept, edit("move", { task_id: "matrix-review", day: 4, slot_start: 11 })] },
+  { request: "unplace the vocabulary list", answers: [accept, edit("unplace", { task_id: "essay-draft" })] },
+  { request: "Swap review-limits and matrix-review", answers: [accept, edit("swap", { first_task_id: "matrix-review", second_task_id: "review-limits" })] },
+  { request: "Swap review-limits and matrix-review" },
+  { request: "unplace the vocabulary list" },
+  { request: "Schedule the linked list exercises on Friday evening" },
+  { request: "When am I free on Saturday afternoon?" },
+  { request: "what's on Tuesday?" },
+  { request: "Which tasks are still pending?" },
+  { request: "show me the placed tasks" },
+  { request: "explain the essay draft" },
+  { request: "explain the self-study hall" },
+  { request: "帮我把复习安排到下周的空闲时间", answers: [accept, respond("不要周一")], chinese: true },
+  { request: "第2天有什么安排", chinese: true },
+  { request: "解释一下英语作文", chinese: true },
+];
+
+describe("the offline policy decides from tool data, not tool text", () => {
+  test.each(CONVERSATIONS)("$request: the same conversation with every tool result's text hidden", async ({ request, answers = [], chinese = false }) => {
+    const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
+    const real = await converse(await offlineTempo(halfPlacedWeek({ chinese })), request, answers, "real");
+    const blind = await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers, "blind");
+    expect(seen.differing).toEqual([]);
+    expect(blind).toEqual(real);
+    // The conversation did read tools, and their data decided something the hidden text alone could not.
+    expect(seen.prompts).toBeGreaterThan(0);
+    expect(seen.neededData).toBeGreaterThan(0);
+  });
+
+  test("together the conversations hide the results of the read tools the steps call (the overview comes in the live state) and of every write", async () => {
+    const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
+    for (const { request, answers = [], chinese = false } of CONVERSATIONS) await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers);
+    expect(seen.differing).toEqual([]);
+    expect([...seen.tools].sort()).toEqual(expect.arrayContaining(["find_free", "get_task_info", "list_tasks", "move", "place", "query_range", "swap", "unplace"]));
+  });
+});

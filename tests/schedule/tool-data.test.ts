@@ -1,0 +1,147 @@
+/**
+ * Each schedule tool's data (`ToolRun.data`) says what its text says: read back from the text alone
+ * (`parseToolData`), the text gives exactly the data — for hand-made cases of every tool, and for random
+ * schedules and random call sequences. A failure gives no data; data survives JSON (checkpoints hold it) and stays
+ * about as small as the text.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  generateSchedule,
+  parseFreeRuns,
+  parseTaskListing,
+  parseToolData,
+  sampleWeek,
+  type FindFreeData,
+  type GetOverviewData,
+  type GetTaskInfoData,
+  type ListTasksData,
+  type QueryRangeData,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
+import { runTool, smallSchedule, write } from "./support.js";
+
+/** Runs a tool and checks its data against its text; answers the data. */
+function dataOf(name: string, state: ScheduleState, args: Record<string, unknown> = {}): unknown {
+  const result = runTool(name, state, args);
+  if (!result.ok) {
+    expect(result.data).toBeUndefined();
+    return undefined;
+  }
+  expect(result.data).toBeDefined();
+  expect(parseToolData(name, result.content)).toEqual(result.data);
+  expect(JSON.parse(JSON.stringify(result.data))).toEqual(result.data);
+  return result.data;
+}
+
+/** The small schedule with task a embedded in the hall, b placed on its own. */
+function withPlacements(): ScheduleState {
+  return write("place", write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 }), { task_id: "b", day: 3, slot_start: 2 });
+}
+
+describe("each tool's data says what its text says", () => {
+  it("list_tasks: the tasks listed as the lines show them, the counts of the header and the overflow line", () => {
+    const data = dataOf("list_tasks", withPlacements(), { limit: 3 }) as ListTasksData;
+    expect(data.tasks.map((task) => [task.id, task.kind])).toEqual([
+      ["lecture", "event"],
+      ["hall", "event"],
+      ["exam", "event"],
+    ]);
+    expect(data).toMatchObject({ matching: 8, total: 8, omitted: 5 });
+    const placed = dataOf("list_tasks", withPlacements(), { status: "placed" }) as ListTasksData;
+    expect(placed.tasks).toEqual(parseTaskListing(runTool("list_tasks", withPlacements(), { status: "placed" }).content));
+    expect(placed.tasks.find((task) => task.id === "a")).toMatchObject({ kind: "placed", hostId: "hall", slots: [{ day: 1, start: 4, end: 5 }] });
+    for (const args of [{}, { source: "event" }, { status: "pending" }, { category: "english" }, { day: 1 }]) dataOf("list_tasks", sampleWeek(), args);
+    expect(dataOf("list_tasks", smallSchedule(), { category: "nope" })).toBeUndefined();
+  });
+
+  it("find_free: the runs listed, how many were found and left out, and the last day searched", () => {
+    const data = dataOf("find_free", smallSchedule(), { limit: 2 }) as FindFreeData;
+    expect(data.runs).toEqual(parseFreeRuns(runTool("find_free", smallSchedule(), { limit: 2 }).content));
+    expect(data).toMatchObject({ omitted: data.found - 2, lastDay: 3 });
+    expect(dataOf("find_free", smallSchedule(), { days: [2, 1] })).toMatchObject({ lastDay: 2 });
+    expect(dataOf("find_free", smallSchedule(), { min_length: 9 })).toEqual({ runs: [], found: 0, omitted: 0, lastDay: 3 });
+    dataOf("find_free", withPlacements(), { include_embeddable: true, slot_start: 2, slot_end: 7 });
+  });
+
+  it("get_overview: the counts and every list as capped in the text", () => {
+    const big = generateSchedule({ seed: 7, days: 140, taskCount: 2_000 });
+    const data = dataOf("get_overview", big) as GetOverviewData;
+    expect(data.days).toHaveLength(31);
+    expect(data.daysOmitted).toBe(big.window.totalDays - 31);
+    expect(data.pendingTasks).toHaveLength(20);
+    expect(data.pendingOmitted).toBe(data.pending - 20);
+    const content = runTool("get_overview", big).content;
+    expect(JSON.stringify(data).length).toBeLessThan(3 * content.length);
+    dataOf("get_overview", sampleWeek());
+    dataOf("get_overview", withPlacements());
+  });
+
+  it("query_range: each day's header and segments, embedded guests included", () => {
+    const data = dataOf("query_range", withPlacements(), { day: 1, day_end: 3 }) as QueryRangeData;
+    expect(data.days.map((day) => [day.day, day.dayOfWeek])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(data.days[0]!.segments).toContainEqual({
+      start: 4,
+      end: 5,
+      occupant: { kind: "event", id: "hall", name: "Event hall", locked: false, canEmbed: true, embedded: { id: "a", name: "Task a", categoryId: "math" } },
+    });
+    dataOf("query_range", sampleWeek(), { day: 2, slot_start: 3, slot_end: 9 });
+    expect(dataOf("query_range", smallSchedule(), { day: 9 })).toBeUndefined();
+  });
+
+  it("get_task_info: the task, its class and host names, an event's guests", () => {
+    const state = withPlacements();
+    expect(dataOf("get_task_info", state, { task_id: "a" })).toEqual({
+      task: { id: "a", name: "Task a", kind: "placed", duration: 2, categoryId: "math", slots: [{ day: 1, start: 4, end: 5 }], hostId: "hall", locked: false, canEmbed: false },
+      categoryName: "Math",
+      hostName: "Event hall",
+    } satisfies GetTaskInfoData);
+    const hall = dataOf("get_task_info", state, { task_id: "hall" }) as GetTaskInfoData;
+    expect(hall.embeds?.map((embed) => [embed.id, embed.task?.kind])).toEqual([["a", "placed"]]);
+    for (const id of ["c", "exam", "lecture"]) dataOf("get_task_info", state, { task_id: id });
+  });
+
+  it("the writes: what changed — placed, moved, swapped, unplaced", () => {
+    const state = withPlacements();
+    expect(dataOf("place", state, { task_id: "c", day: 3, slot_start: 5 })).toEqual({ id: "c", day: 3, start: 5, end: 6 });
+    expect(dataOf("place", state, { task_id: "d", day: 1, slot_start: 6 })).toBeUndefined();
+    expect(dataOf("move", state, { task_id: "b", day: 3, slot_start: 7 })).toEqual({ id: "b", from: { day: 3, start: 2, end: 2 }, to: { day: 3, start: 7, end: 7 } });
+    expect(dataOf("unplace", state, { task_id: "a" })).toEqual({ id: "a", from: { day: 1, start: 4, end: 5 }, hostId: "hall" });
+    const moved = write("place", state, { task_id: "c", day: 3, slot_start: 5 });
+    expect(dataOf("swap", moved, { first_task_id: "a", second_task_id: "c" })).toEqual({
+      swapped: ["a", "c"],
+      moved: [
+        { id: "a", day: 3, start: 5, end: 6 },
+        { id: "c", day: 1, start: 4, end: 5, hostId: "hall" },
+      ],
+    });
+    expect(dataOf("batch_move", moved, { moves: [{ task_id: "b", day: 3, slot_start: 1 }, { task_id: "c", day: 3, slot_start: 7 }] })).toEqual({
+      moved: [
+        { id: "b", day: 3, start: 1, end: 1 },
+        { id: "c", day: 3, start: 7, end: 8 },
+      ],
+    });
+  });
+
+  it("random schedules and random call sequences: every success's data is what its text says, no failure has data", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 20 }), (initial, commands) => {
+        let state = initial;
+        for (const command of commands) {
+          const { name, args } = resolveCommand(state, command);
+          if (dataOf(name, state, args) !== undefined) checked += 1;
+          const result = runTool(name, state, args);
+          if (result.state !== undefined) state = result.state;
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(checked).toBeGreaterThan(500);
+  });
+});
