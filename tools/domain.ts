@@ -16,6 +16,19 @@ import type { Language } from "../contracts/language.js";
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
 export type ToolKind = "read" | "write";
 
+/** A change a proposing tool offers (`DomainTool.proposes`): the real write calls it stands for, and what it does in words. */
+export interface ProposedCandidate {
+  /** Unique in its listing ("c1", "a1"). */
+  id: string;
+  writes: Array<{ name: string; arguments: Record<string, unknown> }>;
+  summary: string;
+}
+
+/** The data of a proposing tool's result: the candidates `choose_candidate` picks from, valid until the next write. */
+export interface CandidateListing {
+  candidates: ProposedCandidate[];
+}
+
 /** What one tool run gives back. */
 export interface ToolRun<TState> {
   /** False when the call was rejected (bad arguments, conflict, unknown id); the state is then unchanged. */
@@ -40,6 +53,11 @@ export interface DomainTool<TState, TArgs = any> {
   /** Arguments schema; every field carries `.describe()`. */
   schema: z.ZodType<TArgs>;
   kind: ToolKind;
+  /**
+   * True for a read tool whose `data` is a `CandidateListing`: changes the backend proposes, which the model picks
+   * by id with `choose_candidate` (seed 003: the backend decides, the model chooses).
+   */
+  proposes?: boolean;
   /** Pure: never mutates `state`. Arguments have already been validated by `schema`. */
   run(state: TState, args: TArgs): ToolRun<TState>;
 }

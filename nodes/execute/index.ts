@@ -27,13 +27,14 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool, toolsInPacks } from "../../tools/domain.js";
+import { describeToolCall, findTool, toolsInPacks, type DomainTool } from "../../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
+import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, offersCandidates } from "./candidates.js";
 import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -70,9 +71,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (!offer) {
       const offered = { ...domain, tools: toolsInPacks(domain, active) };
       const packs = packList(domain, active);
+      // choose_candidate comes with the tools that list candidates.
+      const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
       offer = native
-        ? { bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...CONTROL_TOOLS])) as Runnable<BaseMessage[], BaseMessage>, tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}` }
-        : { tools: `${toolBrief(offered, AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })))}\n${packs}` };
+        ? { bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...choose, ...CONTROL_TOOLS])) as Runnable<BaseMessage[], BaseMessage>, tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}` }
+        : { tools: `${toolBrief(offered, [...AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}` };
       offers.set(key, offer);
     }
     return offer;
@@ -180,9 +183,37 @@ async function runCalls(
     if (after.phase !== undefined) run.failed = true;
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
+  /** A write for the card: bad arguments go back to the model first; a valid one waits for the card. */
+  const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
+    const checked = checkToolArguments(tool, call.arguments);
+    if (!checked.ok) {
+      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+      invalidWrites += 1;
+      return;
+    }
+    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
+    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
+  };
   for (const request of calls) {
     if (run.failed) break;
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
+    if (call.name === CHOOSE_CANDIDATE) {
+      // A candidate the backend listed: its writes go to the card as if the model had written them.
+      const choice = chooseCandidate(call.arguments, workspaceMessages(state));
+      if (choice.kind === "error") record(call, false, choice.message);
+      else if (choice.kind === "none") record(call, true, "no candidate chosen");
+      else {
+        const { candidate } = choice;
+        record(call, true, `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`);
+        for (const write of candidate.writes) {
+          const tool = findTool(dependencies.domain, write.name);
+          const writeCall = { id: newToolCallId(), name: write.name, arguments: write.arguments };
+          if (tool?.kind === "write") await proposeWrite(writeCall, tool);
+          else record(writeCall, false, `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`);
+        }
+      }
+      continue;
+    }
     const memoryTool = findAgentTool(call.name);
     if (memoryTool) {
       // The agent's own memory and tool packs: runs at once, whatever the action, on the state as this round left it.
@@ -208,15 +239,7 @@ async function runCalls(
       record(call, outcome.ok, outcome.content, outcome.data);
       continue;
     }
-    // A write: bad arguments go back to the model first; a valid one waits for the card.
-    const checked = checkToolArguments(tool, call.arguments);
-    if (!checked.ok) {
-      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
-      invalidWrites += 1;
-      continue;
-    }
-    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
-    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
+    await proposeWrite(call, tool);
   }
   if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {
     // A batch with a write the tool refuses goes back to the model whole: the card shows every write it proposed, or none.

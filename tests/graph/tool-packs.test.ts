@@ -42,9 +42,9 @@ function recordingExecute(script: Parameters<typeof scripted>[0]) {
 }
 
 describe("tool packs", () => {
-  test("the schedule's packs hold every tool once; defaults are reading and placing", async () => {
+  test("the schedule's packs hold every tool once; defaults are reading, the backend's candidates and placing", async () => {
     expect(packProblems(await scheduleDomain())).toEqual([]);
-    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual(["schedule.read", "schedule.place"]);
+    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual(["schedule.read", "schedule.optimize", "schedule.place"]);
     const broken = { ...(await scheduleDomain()), packs: [{ name: "only", description: "", tools: ["place", "nope"] }] as ToolPack[] };
     expect(packProblems(broken)).toEqual(expect.arrayContaining(['pack "only" names "nope", which the schedule domain has no tool of', 'the tool "get_overview" is in 0 packs (each tool is in exactly one)']));
   });
@@ -127,7 +127,7 @@ describe("tool packs", () => {
     });
     const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs-json"));
     const refused = result.messages.find((message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"));
-    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.place, schedule.inspect, schedule.bulk. Nothing was changed.');
+    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk. Nothing was changed.');
     const system = String(models.execute.calls[1]!.messages[0]!.content);
     expect(system).toContain("- schedule.read (active): the week at a glance");
     expect(system).toContain("- schedule.inspect: details:");

@@ -3,13 +3,16 @@ import { emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the ten schedule tools, five reads then five writes, each with a described snake_case schema", () => {
+  it("has the thirteen schedule tools, eight reads then five writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
       ["find_free", "read"],
       ["list_tasks", "read"],
       ["get_task_info", "read"],
+      ["analyze_health", "read"],
+      ["propose_arrangement", "read"],
+      ["propose_candidates", "read"],
       ["place", "write"],
       ["move", "write"],
       ["swap", "write"],

@@ -1,5 +1,5 @@
 /**
- * The schedule tool domain: the ten tools over `ScheduleState`, loaded from
+ * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
 import type { PersistOptions, ToolDomain, ToolPack } from "../domain.js";
@@ -10,7 +10,7 @@ import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-1";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-2";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =
@@ -19,12 +19,14 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
   "(courses) that are pending until placed into free slots or inside an embeddable event.";
 
 /**
- * The schedule's tool packs: reading the week and placing tasks are active when a step starts; a day's contents and
+ * The schedule's tool packs: reading the week, the health judge with the backend's candidates, and placing tasks by
+ * hand are active when a step starts; a day's contents and
  * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
  */
 export const SCHEDULE_PACKS: readonly ToolPack[] = [
   { name: "schedule.read", description: "the week at a glance: the overview, pending tasks, free slots", tools: ["get_overview", "list_tasks", "find_free"], default: true },
-  { name: "schedule.place", description: "place, move, swap or unplace one task (each through a card)", tools: ["place", "move", "swap", "unplace"], default: true },
+  { name: "schedule.optimize", description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)", tools: ["analyze_health", "propose_arrangement", "propose_candidates"], default: true },
+  { name: "schedule.place", description: "place, move, swap or unplace one task by hand (each through a card)", tools: ["place", "move", "swap", "unplace"], default: true },
   { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
 ];

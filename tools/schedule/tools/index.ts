@@ -8,6 +8,7 @@ import { batchMoveTool } from "./batch-move.js";
 import { findFreeTool } from "./find-free.js";
 import { getOverviewTool } from "./get-overview.js";
 import { getTaskInfoTool } from "./get-task-info.js";
+import { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
 import { listTasksTool } from "./list-tasks.js";
 import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
@@ -46,13 +47,18 @@ export { swapArgumentsSchema, swappedText, swapTool, type SwapArguments, type Sw
 export { unplaceArgumentsSchema, unplacedText, unplaceTool, type UnplaceArguments, type UnplaceData } from "./unplace.js";
 export type { MovedTask } from "../atomic-moves.js";
 
-/** All ten tools, reads first, in a fixed order (the tool brief lists them so). */
+export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
+
+/** All thirteen tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
   findFreeTool,
   listTasksTool,
   getTaskInfoTool,
+  analyzeHealthTool,
+  proposeArrangementTool,
+  proposeCandidatesTool,
   placeTool,
   moveTool,
   swapTool,

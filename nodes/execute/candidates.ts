@@ -1,0 +1,59 @@
+/**
+ * `choose_candidate` (seed 003: the backend decides, the model chooses): the model picks, by id, one of the
+ * changes a proposing tool listed (`DomainTool.proposes`, its data a `CandidateListing`), and the candidate's real
+ * write calls go to the batch card exactly as if the model had written them. A listing is valid until a write
+ * applies after it: the latest listing of the step answers, an id from an earlier one or from no listing is a
+ * clear error back to the model, and `"none"` chooses nothing.
+ */
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import { callOutcomeOf, toolResultData } from "../../kernel/tool-results.js";
+import type { CandidateListing, ProposedCandidate, ToolDomain } from "../../tools/domain.js";
+
+/** The control decision's name. */
+export const CHOOSE_CANDIDATE = "choose_candidate";
+
+/** Its arguments, as the model sends them. */
+export const chooseCandidateSchema = z.object({
+  id: z.string().trim().min(1).describe('The id of a candidate in the latest listing (e.g. "c1"), or "none" to choose none of them.'),
+});
+
+/** How the model is told of it (bound in native mode, listed in the JSON-mode brief). */
+export const CHOOSE_CANDIDATE_TOOL = {
+  name: CHOOSE_CANDIDATE,
+  description:
+    "Chooses one of the candidates the latest propose_* call listed, by its id: its writes go to the user's card as they are (no need to write them yourself). " +
+    'Prefer this to placing or moving by hand. "none" chooses none.',
+  schema: chooseCandidateSchema,
+};
+
+/** True when one of `tools` lists candidates (so `choose_candidate` is offered with them). */
+export function offersCandidates(domain: Pick<ToolDomain, "tools">): boolean {
+  return domain.tools.some((tool) => tool.proposes === true);
+}
+
+/** What choosing gave: the candidate, none, or the reason it cannot be chosen. */
+export type Choice = { kind: "chosen"; candidate: ProposedCandidate } | { kind: "none" } | { kind: "error"; message: string };
+
+/** Reads `args` against the step's messages (oldest first): the latest listing, unless a write applied after it. */
+export function chooseCandidate(args: unknown, messages: readonly BaseMessage[]): Choice {
+  const parsed = chooseCandidateSchema.safeParse(args);
+  if (!parsed.success) return { kind: "error", message: `Error: invalid arguments for ${CHOOSE_CANDIDATE}: id: give the id of a candidate, or "none".` };
+  const id = parsed.data.id;
+  if (id.toLowerCase() === "none") return { kind: "none" };
+  const listings: Array<{ index: number; listing: CandidateListing; tool: string }> = [];
+  messages.forEach((message, index) => {
+    const data = toolResultData(message) as Partial<CandidateListing> | undefined;
+    if (data && Array.isArray(data.candidates)) listings.push({ index, listing: data as CandidateListing, tool: (message as ToolMessage).name ?? "the listing" });
+  });
+  const latest = listings.at(-1);
+  if (!latest) return { kind: "error", message: `Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.` };
+  const offered = latest.listing.candidates.map((candidate) => candidate.id);
+  const changedSince = messages.slice(latest.index + 1).some((message) => callOutcomeOf(message) === "applied");
+  if (changedSince) return { kind: "error", message: `Error: the candidates ${offered.join(", ") || "listed"} are stale: a change applied since ${latest.tool} listed them. Call ${latest.tool} again and choose from the new list.` };
+  const candidate = latest.listing.candidates.find((entry) => entry.id === id);
+  if (candidate) return { kind: "chosen", candidate };
+  const earlier = listings.slice(0, -1).some((entry) => entry.listing.candidates.some((old) => old.id === id));
+  const offer = offered.length > 0 ? `the latest listing offers ${offered.join(", ")}` : "the latest listing is empty";
+  return { kind: "error", message: `Error: ${earlier ? `candidate "${id}" is from an earlier listing` : `no candidate "${id}"`}; ${offer}, or "none". Nothing was changed.` };
+}

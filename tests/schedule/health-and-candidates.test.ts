@@ -1,0 +1,157 @@
+/**
+ * The health judge and the backend's candidates (issue 29): the judge's score is 100 minus its issues, each naming
+ * tasks and days; a review proved not to fit is a forced imperfection; the arrangement places as many reviews as the
+ * exact solver proves fit; every candidate's score is what the judge gives the week once its writes apply with the
+ * real tools; choosing among the top candidates never lowers the score, and any choice among the top three ends
+ * within 5 % of always taking the best.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { applyWrites, MIN_GAIN, proposeArrangement, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { analyzeHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
+import { emptyScheduleState, generateSchedule, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { maximumPlaceable } from "./exact-solver.js";
+
+/** Small weeks (at most 6 pending, so the brute-force solver stays quick). */
+const smallWeek: fc.Arbitrary<ScheduleState> = fc
+  .record({ days: fc.integer({ min: 1, max: 4 }), slotsPerDay: fc.integer({ min: 3, max: 8 }), taskCount: fc.integer({ min: 2, max: 12 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .map((options) => generateSchedule(options))
+  .filter((state) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length <= 6);
+
+/** A week of `days` days of 6 slots with the given reviews placed (day, start, duration) and nothing else. */
+function weekWith(days: number, reviews: Array<{ id: string; day?: number; start?: number; duration: number }>): ScheduleState {
+  const state = emptyScheduleState();
+  state.window = { totalDays: days, slotsPerDay: 6, days: Array.from({ length: days }, (_, offset) => ({ dayIndex: offset + 1, week: 1, dayOfWeek: (offset % 7) + 1 })) };
+  state.categories = [{ id: "cat", name: "Calculus" }];
+  state.tasks = reviews.map((review) =>
+    review.day === undefined
+      ? { id: review.id, name: review.id, source: "task_item" as const, duration: review.duration, categoryId: "cat", status: "pending" as const }
+      : { id: review.id, name: review.id, source: "task_item" as const, duration: review.duration, categoryId: "cat", status: "placed" as const, slots: [{ day: review.day, start: review.start!, end: review.start! + review.duration - 1 }] },
+  );
+  return state;
+}
+
+/** Applies the listing's candidate at `pick` (0 = the best) until no candidate is left; returns the week and the scores. */
+function refine(state: ScheduleState, pick: (count: number) => number): { week: ScheduleState; scores: number[] } {
+  let week = state;
+  const arrangement = proposeArrangement(week).candidates[0];
+  if (arrangement) week = applyWrites(week, arrangement.writes)!;
+  const scores = [analyzeHealth(week).score];
+  for (let round = 0; round < 40; round += 1) {
+    const listing = proposeCandidates(week, { k: 3 });
+    if (listing.candidates.length === 0) break;
+    const chosen = listing.candidates[pick(listing.candidates.length)]!;
+    week = applyWrites(week, chosen.writes)!;
+    scores.push(analyzeHealth(week).score);
+  }
+  return { week, scores };
+}
+
+describe("the health judge", () => {
+  test("the score is 100 minus the issues' penalties; every issue names what it is about", () => {
+    fc.assert(
+      fc.property(smallWeek, (state) => {
+        const report = analyzeHealth(state);
+        const lost = report.issues.reduce((sum, issue) => sum + issue.penalty, 0);
+        expect(report.score).toBeCloseTo(Math.max(0, 100 - lost), 5);
+        expect(report.score).toBeGreaterThanOrEqual(0);
+        for (const issue of report.issues) expect(issue.tasks.length + issue.days.length).toBeGreaterThan(0);
+        expect(report.rhythm.dailyLoad).toHaveLength(state.window.totalDays);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  test("the sample week before arranging: its eight pending reviews fit and are not placed", () => {
+    const report = analyzeHealth(sampleWeek());
+    expect(report.feasibility).toEqual({ pending: 8, placeable: 8, cannotFit: 0, proved: true });
+    expect(report.issues[0]).toMatchObject({ kind: "unplaced", penalty: 8 * HEALTH_PENALTIES.unplaced, forced: false });
+  });
+
+  test("back to back, a heavy day, no buffer and an avoided day are each an issue naming its tasks and days", () => {
+    const state = weekWith(2, [
+      { id: "a", day: 1, start: 1, duration: 2 },
+      { id: "b", day: 1, start: 3, duration: 2 },
+      { id: "c", day: 1, start: 5, duration: 1 },
+    ]);
+    const report = analyzeHealth(state, { avoidDays: [1] });
+    const kinds = report.issues.map((issue) => issue.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["back_to_back", "heavy_day", "no_buffer", "off_profile", "uneven"]));
+    expect(report.issues.find((issue) => issue.kind === "back_to_back" && issue.tasks.includes("a"))).toMatchObject({ tasks: ["a", "b"], days: [1] });
+    expect(report.issues.find((issue) => issue.kind === "heavy_day")).toMatchObject({ days: [1], penalty: (5 - 4) * HEALTH_PENALTIES.heavySlot });
+    expect(report.profile.offProfile).toBe(3);
+  });
+
+  test("a review that fits nowhere is a forced imperfection, proved", () => {
+    const state = weekWith(1, [{ id: "long", duration: 7 }]);
+    const report = analyzeHealth(state);
+    expect(report.feasibility).toEqual({ pending: 1, placeable: 0, cannotFit: 1, proved: true });
+    expect(report.issues).toEqual([expect.objectContaining({ kind: "cannot_fit", forced: true, tasks: ["long"] })]);
+  });
+});
+
+describe("the backend's candidates", () => {
+  test("the arrangement places as many reviews as the exact solver proves fit, and its score is the judge's", () => {
+    fc.assert(
+      fc.property(smallWeek, (state) => {
+        const listing = proposeArrangement(state);
+        const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+        const placed = listing.candidates[0]?.writes.length ?? 0;
+        expect(placed).toBe(maximumPlaceable(state));
+        if (pending > 0 && placed > 0) {
+          const after = applyWrites(state, listing.candidates[0]!.writes);
+          expect(after).toBeDefined();
+          expect(listing.candidates[0]!.scoreAfter).toBe(analyzeHealth(after!).score);
+        } else {
+          expect(listing.candidates).toEqual([]);
+          expect(listing.empty).toBeTruthy();
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  test("every candidate applies with the real tools, raises the score by its delta, and the list is best first", () => {
+    fc.assert(
+      fc.property(smallWeek, fc.integer({ min: 1, max: 10 }), (state, k) => {
+        const listing = proposeCandidates(state, { k });
+        expect(listing.candidates.length).toBeLessThanOrEqual(k);
+        expect(listing.candidates.map((candidate) => candidate.id)).toEqual(listing.candidates.map((_, index) => `c${index + 1}`));
+        for (const [index, candidate] of listing.candidates.entries()) {
+          const after = applyWrites(state, candidate.writes)!;
+          expect(after).toBeDefined();
+          expect(candidate.scoreAfter).toBe(analyzeHealth(after).score);
+          expect(candidate.delta).toBeGreaterThanOrEqual(MIN_GAIN);
+          if (index > 0) expect(candidate.delta).toBeLessThanOrEqual(listing.candidates[index - 1]!.delta);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("refining never lowers the score; any choice among the top three keeps the most placed and ends within 5 % of the best", () => {
+    fc.assert(
+      fc.property(smallWeek, fc.infiniteStream(fc.nat()), (state, choices) => {
+        const best = refine(state, () => 0);
+        const iterator = choices[Symbol.iterator]();
+        const random = refine(state, (count) => iterator.next().value % count);
+        for (const run of [best, random]) {
+          for (let index = 1; index < run.scores.length; index += 1) expect(run.scores[index]).toBeGreaterThan(run.scores[index - 1]!);
+          const placed = run.week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+          const placedBefore = state.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+          expect(placed).toBe(placedBefore + maximumPlaceable(state));
+        }
+        expect(random.scores.at(-1)!).toBeGreaterThanOrEqual(0.95 * best.scores.at(-1)!);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("the sample week: arranged in one proposal, then refined to a week no single change improves", () => {
+    const { week, scores } = refine(sampleWeek(), () => 0);
+    expect(week.tasks.filter((task) => task.source === "task_item").every((task) => task.status === "placed")).toBe(true);
+    expect(scores[0]).toBeGreaterThan(90);
+    expect(scores.at(-1)).toBeGreaterThan(scores[0]!);
+    expect(proposeCandidates(week)).toMatchObject({ candidates: [], empty: "no single move, swap or placement raises the score" });
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * The health judge of a week (seed 003's `analyze_health`): a pure function of the schedule — and of the user's
+ * preferences, when there are any — to metrics a student would recognise, one score out of 100, and the issues
+ * behind the lost points, each naming its tasks and days. The candidate loop (`candidates.ts`) re-runs it on every
+ * changed week it considers, so a candidate's worth is the score it would leave.
+ *
+ * - rhythm: review slots per day, how unevenly they spread (standard deviation), days heavier than
+ *   `HEAVY_DAY_SLOTS`, reviews right after one another with no break (back to back);
+ * - tightness: reviews with something busy on both sides (no buffer), single free slots left between busy ones
+ *   (fragmented free time);
+ * - profile: reviews on a day the user avoids or outside the part of the day they prefer;
+ * - feasibility: pending reviews that still fit somewhere (the exact placement search says how many at most) and
+ *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection.
+ */
+import { searchPlacements, type SearchRun, type SearchTask } from "./placement-search.js";
+import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
+import type { ScheduleState, TaskItem } from "./state.js";
+import { findFreeRuns } from "./tools/find-free.js";
+
+/** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
+export interface HealthPreferences {
+  /** Day indices the user does not want reviews on. */
+  avoidDays?: readonly number[];
+  /** The part of the day reviews should lie in (slots, inclusive). */
+  preferredSlots?: { from: number; to: number };
+}
+
+/** The kinds of issue the judge reports. */
+export type HealthIssueKind = "unplaced" | "cannot_fit" | "heavy_day" | "uneven" | "back_to_back" | "no_buffer" | "fragmented" | "off_profile";
+
+/** One reason the week loses points. */
+export interface HealthIssue {
+  kind: HealthIssueKind;
+  /** Points it costs. */
+  penalty: number;
+  /** True when nothing can fix it (a review proved not to fit anywhere). */
+  forced: boolean;
+  /** Ids of the tasks concerned. */
+  tasks: string[];
+  /** Day indices concerned. */
+  days: number[];
+  /** One sentence for the model and the user. */
+  message: string;
+}
+
+/** The judge's verdict on a week. */
+export interface HealthReport {
+  /** 100 minus the issues' penalties, never below 0, to one decimal. */
+  score: number;
+  rhythm: {
+    /** Review slots per day, day 1 first. */
+    dailyLoad: number[];
+    /** Standard deviation of `dailyLoad`, to two decimals. */
+    spread: number;
+    /** Days with more than `HEAVY_DAY_SLOTS` review slots. */
+    heavyDays: number[];
+    /** Pairs of reviews with no free slot between them. */
+    backToBack: number;
+  };
+  tightness: {
+    /** Placed reviews with something busy right before and right after. */
+    unbuffered: number;
+    /** Single free slots with something busy on both sides. */
+    isolatedSlots: number;
+  };
+  profile: {
+    /** Reviews on an avoided day or outside the preferred slots. */
+    offProfile: number;
+  };
+  feasibility: {
+    /** Pending reviews. */
+    pending: number;
+    /** How many of them fit into the free time at most. */
+    placeable: number;
+    /** Pending reviews that fit nowhere beside the others. */
+    cannotFit: number;
+    /** True when the search proved `placeable` is the most that fits. */
+    proved: boolean;
+  };
+  /** Every issue, the costliest first. */
+  issues: HealthIssue[];
+}
+
+/** Review slots in a day above which the day is heavy. */
+export const HEAVY_DAY_SLOTS = 4;
+
+/** Points each issue costs. */
+export const HEALTH_PENALTIES = {
+  /** A pending review that still fits somewhere. */
+  unplaced: 12,
+  /** A pending review that fits nowhere. */
+  cannotFit: 6,
+  /** Each review slot of a day above `HEAVY_DAY_SLOTS`. */
+  heavySlot: 3,
+  /** Per unit of standard deviation of the daily review load. */
+  spread: 2,
+  /** Each pair of reviews back to back. */
+  backToBack: 3,
+  /** Each review with no buffer on either side. */
+  noBuffer: 1.5,
+  /** Each single free slot squeezed between busy ones. */
+  isolatedSlot: 0.5,
+  /** Each review outside the user's preferences. */
+  offProfile: 5,
+} as const;
+
+/** Judges the week. */
+export function analyzeHealth(state: ScheduleState, preferences: HealthPreferences = {}): HealthReport {
+  const index = buildOccupancyIndex(state);
+  const { totalDays, slotsPerDay } = state.window;
+  const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
+  const placed = reviews.filter((task) => task.status === "placed" && (task.slots?.length ?? 0) > 0);
+  const pending = reviews.filter((task) => task.status === "pending");
+  const issues: HealthIssue[] = [];
+  const name = (task: TaskItem) => JSON.stringify(task.name);
+
+  // Rhythm.
+  const dailyLoad = Array.from({ length: totalDays }, () => 0);
+  for (const task of placed) for (const range of task.slots!) dailyLoad[range.day - 1]! += range.end - range.start + 1;
+  const mean = dailyLoad.reduce((sum, load) => sum + load, 0) / Math.max(1, totalDays);
+  const spread = round(Math.sqrt(dailyLoad.reduce((sum, load) => sum + (load - mean) ** 2, 0) / Math.max(1, totalDays)), 2);
+  const heavyDays = dailyLoad.flatMap((load, offset) => (load > HEAVY_DAY_SLOTS ? [offset + 1] : []));
+  for (const day of heavyDays) {
+    const over = dailyLoad[day - 1]! - HEAVY_DAY_SLOTS;
+    issues.push({ kind: "heavy_day", penalty: over * HEALTH_PENALTIES.heavySlot, forced: false, tasks: placed.filter((task) => task.slots![0]!.day === day).map((task) => task.id), days: [day], message: `day ${day} holds ${dailyLoad[day - 1]} review slots (more than ${HEAVY_DAY_SLOTS})` });
+  }
+  if (spread >= 1) {
+    const heaviest = dailyLoad.indexOf(Math.max(...dailyLoad)) + 1;
+    const lightest = dailyLoad.indexOf(Math.min(...dailyLoad)) + 1;
+    issues.push({ kind: "uneven", penalty: round(spread * HEALTH_PENALTIES.spread, 1), forced: false, tasks: [], days: [heaviest, lightest], message: `reviews are spread unevenly (day ${heaviest} has ${dailyLoad[heaviest - 1]} slots, day ${lightest} has ${dailyLoad[lightest - 1]})` });
+  }
+  const byStart = [...placed].sort((a, b) => a.slots![0]!.day - b.slots![0]!.day || a.slots![0]!.start - b.slots![0]!.start);
+  let backToBack = 0;
+  for (let position = 1; position < byStart.length; position += 1) {
+    const before = byStart[position - 1]!.slots![0]!;
+    const after = byStart[position]!.slots![0]!;
+    if (before.day !== after.day || before.end + 1 !== after.start) continue;
+    backToBack += 1;
+    issues.push({ kind: "back_to_back", penalty: HEALTH_PENALTIES.backToBack, forced: false, tasks: [byStart[position - 1]!.id, byStart[position]!.id], days: [after.day], message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on day ${after.day}` });
+  }
+
+  // Tightness.
+  const busy = (day: number, slot: number) => slot >= 1 && slot <= slotsPerDay && isBusy(index, day, slot);
+  let unbuffered = 0;
+  for (const task of placed) {
+    const range = task.slots![0]!;
+    if (!busy(range.day, range.start - 1) || !busy(range.day, range.end + 1)) continue;
+    unbuffered += 1;
+    issues.push({ kind: "no_buffer", penalty: HEALTH_PENALTIES.noBuffer, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} has something busy right before and right after it on day ${range.day}` });
+  }
+  let isolatedSlots = 0;
+  const isolatedDays = new Set<number>();
+  for (let day = 1; day <= totalDays; day += 1) {
+    for (let slot = 2; slot < slotsPerDay; slot += 1) {
+      if (busy(day, slot) || !busy(day, slot - 1) || !busy(day, slot + 1)) continue;
+      isolatedSlots += 1;
+      isolatedDays.add(day);
+    }
+  }
+  if (isolatedSlots > 0) {
+    issues.push({ kind: "fragmented", penalty: isolatedSlots * HEALTH_PENALTIES.isolatedSlot, forced: false, tasks: [], days: [...isolatedDays], message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (days ${[...isolatedDays].join(", ")})` });
+  }
+
+  // Profile.
+  const avoid = new Set(preferences.avoidDays ?? []);
+  const window = preferences.preferredSlots;
+  let offProfile = 0;
+  for (const task of placed) {
+    const range = task.slots![0]!;
+    const why = avoid.has(range.day) ? `on day ${range.day}, which you avoid` : window && (range.start < window.from || range.end > window.to) ? `outside slots ${window.from}-${window.to}` : undefined;
+    if (!why) continue;
+    offProfile += 1;
+    issues.push({ kind: "off_profile", penalty: HEALTH_PENALTIES.offProfile, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} is ${why}` });
+  }
+
+  // Feasibility: how many pending reviews fit beside one another, at most.
+  const runs: SearchRun[] = findFreeRuns(index, Array.from({ length: totalDays }, (_, offset) => offset + 1), 1, slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
+  const searchTasks: SearchTask[] = pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }));
+  const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad: new Map(dailyLoad.map((load, offset) => [offset + 1, load])) });
+  const fitting = new Set(search.placements.map((placement) => placement.id));
+  const unplaced = pending.filter((task) => fitting.has(task.id));
+  const cannotFit = pending.filter((task) => !fitting.has(task.id));
+  if (unplaced.length > 0) {
+    issues.push({ kind: "unplaced", penalty: unplaced.length * HEALTH_PENALTIES.unplaced, forced: false, tasks: unplaced.map((task) => task.id), days: [], message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}` });
+  }
+  if (cannotFit.length > 0) {
+    const proof = search.exact ? "the search proved no free time holds them beside the others" : "the search found no room for them (not proved)";
+    issues.push({ kind: "cannot_fit", penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit, forced: search.exact, tasks: cannotFit.map((task) => task.id), days: [], message: `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})` });
+  }
+
+  issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
+  const score = Math.max(0, round(100 - issues.reduce((sum, issue) => sum + issue.penalty, 0), 1));
+  return {
+    score,
+    rhythm: { dailyLoad, spread, heavyDays, backToBack },
+    tightness: { unbuffered, isolatedSlots },
+    profile: { offProfile },
+    feasibility: { pending: pending.length, placeable: unplaced.length, cannotFit: cannotFit.length, proved: search.exact },
+    issues,
+  };
+}
+
+/** True when (day, slot) is taken by something a student is busy with: an event that holds no reviews, or a review. */
+function isBusy(index: OccupancyIndex, day: number, slot: number): boolean {
+  const cell = cellOf(index, day, slot);
+  if ((index.embedded[cell] ?? FREE) !== FREE) return true;
+  const occupant = index.primary[cell] ?? FREE;
+  if (occupant === FREE) return false;
+  const task = index.tasks[occupant];
+  // An embeddable event (a self-study hall) with no review in this slot is room, not a commitment.
+  return !(task?.source === "event" && task.canEmbed);
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** The report as the model reads it: the score, the metrics in a line each, the issues. */
+export function formatHealth(report: HealthReport): string {
+  const lines = [
+    `health score ${report.score}/100`,
+    `rhythm: review slots per day ${report.rhythm.dailyLoad.join(" ")}; spread ${report.rhythm.spread}; heavy days ${report.rhythm.heavyDays.join(", ") || "none"}; back to back ${report.rhythm.backToBack}`,
+    `tightness: reviews without a buffer ${report.tightness.unbuffered}; single free slots ${report.tightness.isolatedSlots}`,
+    `profile: reviews outside your preferences ${report.profile.offProfile}`,
+    `feasibility: pending ${report.feasibility.pending}, of which fit ${report.feasibility.placeable}, cannot fit ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : " (not proved)") : ""}`,
+  ];
+  if (report.issues.length === 0) lines.push("issues: none");
+  else lines.push(`issues (${report.issues.length}):`, ...report.issues.map((issue) => `- ${issue.kind} -${issue.penalty}${issue.forced ? " (forced)" : ""}: ${issue.message}`));
+  return lines.join("\n");
+}
