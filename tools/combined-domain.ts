@@ -36,8 +36,9 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     description: domains.map((domain) => `${domain.name}: ${domain.description}`).join("\n"),
     tools,
     packs,
-    // The planner's live read: the first domain's that has one.
+    // The planner's live read, and the refinement loop: the first domain's that has one.
     preflight: domains.find((domain) => domain.preflight)?.preflight,
+    refinement: domains.find((domain) => domain.refinement)?.refinement,
     describeCall(state: CombinedState, tool: string, args: Record<string, unknown>, language) {
       const owner = ownerOf(tool);
       return owner?.describeCall?.(state[owner.name], tool, args, language);

@@ -27,6 +27,27 @@ export interface ProposedCandidate {
 /** The data of a proposing tool's result: the candidates `choose_candidate` picks from, valid until the next write. */
 export interface CandidateListing {
   candidates: ProposedCandidate[];
+  /** The domain's judge's score of the state the listing was made from (the refinement loop tracks it). */
+  score?: number;
+  /** What no candidate can fix, for people ("binary-tree-review (fits nowhere beside the others, proved)"). */
+  forced?: string;
+  /** Why the list is empty, when it is. */
+  empty?: string;
+}
+
+/**
+ * How a domain refines after a rough first pass (seed 003's active optimisation): a plan step that lists candidates
+ * and has the model choose, round after round, until the code stops it — no gain of `minGain` for `stagnantRounds`
+ * listings, `maxRounds` listings, or a listing with nothing left to choose (the rest is forced).
+ */
+export interface Refinement {
+  /** The refinement step: inserted after the first step of a `first_full` plan that has none; a step of this text refines. */
+  step: { content: string; doneWhen: string };
+  /** The packs a refinement step is limited to (the whitelist while optimising). */
+  packs: readonly string[];
+  maxRounds: number;
+  stagnantRounds: number;
+  minGain: number;
 }
 
 /** What one tool run gives back. */
@@ -118,6 +139,8 @@ export interface ToolDomain<TState = any> {
   tools: ReadonlyArray<DomainTool<TState>>;
   /** Its tools in packs (`ToolPack`); without, all of them are one pack, named as the domain, always active. */
   packs?: readonly ToolPack[];
+  /** Optional: how the domain refines with its candidates (`Refinement`). */
+  refinement?: Refinement;
   /**
    * A read tool run before planning so the planner sees live state instead of
    * trusting memory (docs/design.md#live-data-refresh).

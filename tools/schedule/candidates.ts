@@ -17,6 +17,7 @@ import { searchPlacements, type SearchRun } from "./placement-search.js";
 import { buildOccupancyIndex } from "./occupancy-index.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 import { findFreeRuns } from "./tools/find-free.js";
+import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
 import { placeTool } from "./tools/place.js";
 import { swapTool } from "./tools/swap.js";
@@ -32,7 +33,7 @@ export const MAX_CANDIDATES = 10;
 
 /** A candidate of the schedule: its writes, what it does in words, and the score it leaves. */
 export interface ScheduleCandidate extends ProposedCandidate {
-  kind: "arrangement" | "move" | "swap" | "place";
+  kind: "arrangement" | "move" | "swap" | "place" | "chain";
   /** The health score once its writes apply. */
   scoreAfter: number;
   /** `scoreAfter` minus the current score. */
@@ -43,16 +44,14 @@ export interface ScheduleCandidate extends ProposedCandidate {
 export interface ScheduleListing extends CandidateListing {
   candidates: ScheduleCandidate[];
   /** The week's score now. */
-  scoreBefore: number;
-  /** Why the list is empty, when it is. */
-  empty?: string;
+  score: number;
 }
 
 type Write = { name: string; arguments: Record<string, unknown> };
 
 /** The week after `writes`, applied in order with the real tools, or undefined when one of them fails. */
 export function applyWrites(state: ScheduleState, writes: readonly Write[]): ScheduleState | undefined {
-  const tools = { place: placeTool, move: moveTool, swap: swapTool, unplace: unplaceTool } as const;
+  const tools = { place: placeTool, move: moveTool, swap: swapTool, unplace: unplaceTool, batch_move: batchMoveTool } as const;
   let current = state;
   for (const write of writes) {
     const tool = tools[write.name as keyof typeof tools];
@@ -79,39 +78,60 @@ function dayLoad(state: ScheduleState): Map<number, number> {
 
 /** One proposal that places as many pending reviews as fit (none when nothing is pending or nothing fits). */
 export function proposeArrangement(state: ScheduleState, preferences: HealthPreferences = {}): ScheduleListing {
-  const scoreBefore = analyzeHealth(state, preferences).score;
+  const score = analyzeHealth(state, preferences).score;
   const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
-  if (pending.length === 0) return { candidates: [], scoreBefore, empty: "no review task is pending" };
+  if (pending.length === 0) return { candidates: [], score, empty: "no review task is pending" };
   const avoid = new Set(preferences.avoidDays ?? []);
   const search = searchPlacements(
     pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })),
     searchRuns(state),
     { dayLoad: dayLoad(state) },
   );
-  if (search.placements.length === 0) return { candidates: [], scoreBefore, empty: "no pending review fits into the free time" };
+  if (search.placements.length === 0) return { candidates: [], score, empty: "no pending review fits into the free time" };
   const writes = search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } }));
   const after = applyWrites(state, writes);
-  if (!after) return { candidates: [], scoreBefore, empty: "the search's placements do not apply (a bug: please report it)" };
+  if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
   const scoreAfter = analyzeHealth(after, preferences).score;
   const left = pending.length - writes.length;
   const summary = `place ${writes.length} of ${pending.length} pending review(s)${left > 0 ? `; ${left} cannot fit${search.exact ? " (proved)" : ""}` : ""}`;
-  return { candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: round(scoreAfter - scoreBefore) }], scoreBefore };
+  const forced = forcedText(analyzeHealth(after, preferences));
+  return { candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: round(scoreAfter - score) }], score, ...(forced ? { forced } : {}) };
 }
 
-/** The top `k` single changes that raise the week's score, best first (ties: moves before swaps, then by id). */
+/**
+ * The top `k` changes that raise the week's score, best first (ties: placements, moves, swaps, then by summary): single
+ * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
+ * `batch_move` (the reviews moved to where the chain leaves them, checked together).
+ */
 export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences } = {}): ScheduleListing {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
-  const scoreBefore = analyzeHealth(state, preferences).score;
+  const report = analyzeHealth(state, preferences);
+  const singles = singleChanges(state, report.score, preferences);
+  const chain = chainOf(state, report.score, singles, preferences);
+  const ranked = chain && chain.delta > (singles[0]?.delta ?? 0) ? [chain, ...singles] : singles;
+  const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
+  const forced = forcedText(report);
+  const listing: ScheduleListing = { candidates, score: report.score, ...(forced ? { forced } : {}) };
+  return candidates.length > 0 ? listing : { ...listing, empty: "no single move, swap or placement raises the score" };
+}
+
+/** What no change can fix: the reviews proved not to fit. */
+function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefined {
+  const forced = report.issues.filter((issue) => issue.forced).flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
+  return forced.length > 0 ? forced.join(", ") : undefined;
+}
+
+/** Every single change that raises the score by at least `MIN_GAIN`, best first, the best one per task. */
+function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences): Array<Omit<ScheduleCandidate, "id">> {
   const scored: Array<Omit<ScheduleCandidate, "id">> = [];
   const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
     const after = applyWrites(state, writes);
     if (!after) return;
     const scoreAfter = analyzeHealth(after, preferences).score;
-    const delta = round(scoreAfter - scoreBefore);
+    const delta = round(scoreAfter - score);
     if (delta < MIN_GAIN) return;
-    const summary = writes.map((write) => describeScheduleCall(state, write.name, write.arguments) ?? `${write.name} ${JSON.stringify(write.arguments)}`).join("; ");
-    scored.push({ kind, writes, summary, scoreAfter, delta });
+    scored.push({ kind, writes, summary: summaryOf(state, writes), scoreAfter, delta });
   };
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
   const placed = reviews.filter((task) => task.status === "placed" && task.slots?.length === 1);
@@ -137,18 +157,52 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
   for (const task of reviews.filter((candidate) => candidate.status === "pending")) {
     for (const run of runs) for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
-  const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, place: 1, move: 2, swap: 3 };
+  const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
   scored.sort((a, b) => b.delta - a.delta || order[a.kind] - order[b.kind] || a.summary.localeCompare(b.summary));
   // One candidate per task (its best), so the list offers different changes rather than one task's many slots.
   const seen = new Set<string>();
-  const distinct = scored.filter((candidate) => {
+  return scored.filter((candidate) => {
     const key = candidate.writes.map((write) => String(write.arguments.task_id ?? `${String(write.arguments.first_task_id)}+${String(write.arguments.second_task_id)}`)).join(",");
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  const candidates = distinct.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
-  return candidates.length > 0 ? { candidates, scoreBefore } : { candidates, scoreBefore, empty: "no single move, swap or placement raises the score" };
+}
+
+/** Most single changes a chain strings together. */
+const MAX_CHAIN = 8;
+
+/**
+ * The best single move or swap, then the best one after it, and so on while the score rises: as one `batch_move` of
+ * the reviews it moved, or undefined when fewer than two changes chain (placements are not chained: a pending
+ * review is placed on its own card).
+ */
+function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences): Omit<ScheduleCandidate, "id"> | undefined {
+  let current = state;
+  let next = singles.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+  let steps = 0;
+  while (next && steps < MAX_CHAIN) {
+    const after = applyWrites(current, next.writes);
+    if (!after) break;
+    current = after;
+    steps += 1;
+    next = singleChanges(current, analyzeHealth(current, preferences).score, preferences).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+  }
+  if (steps < 2) return undefined;
+  const where = (week: ScheduleState) => new Map(week.tasks.flatMap((task) => (task.source === "task_item" && task.slots?.length === 1 ? [[task.id, task.slots[0]!] as const] : [])));
+  const before = where(state);
+  const moves = [...where(current)].filter(([id, range]) => before.get(id)?.day !== range.day || before.get(id)?.start !== range.start).map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
+  const writes = [{ name: "batch_move", arguments: { moves } }];
+  const applied = applyWrites(state, writes);
+  if (moves.length < 2 || !applied) return undefined;
+  const scoreAfter = analyzeHealth(applied, preferences).score;
+  const summary = `move ${moves.length} reviews in one change: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
+  return { kind: "chain", writes, summary, scoreAfter, delta: round(scoreAfter - score) };
+}
+
+/** The writes as cards name them. */
+function summaryOf(state: ScheduleState, writes: readonly Write[]): string {
+  return writes.map((write) => describeScheduleCall(state, write.name, write.arguments) ?? `${write.name} ${JSON.stringify(write.arguments)}`).join("; ");
 }
 
 function round(value: number): number {
@@ -157,8 +211,9 @@ function round(value: number): number {
 
 /** A listing as the model reads it: the score now, then one line a candidate. */
 export function formatListing(listing: ScheduleListing): string {
-  const head = `health score now ${listing.scoreBefore}/100`;
-  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}`;
+  const head = `health score now ${listing.score}/100`;
+  const forced = listing.forced ? `\nforced (no change can fix): ${listing.forced}` : "";
+  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${forced}`;
   const lines = listing.candidates.map((candidate) => `- ${candidate.id} (${candidate.delta >= 0 ? "+" : ""}${candidate.delta} → ${candidate.scoreAfter}): ${candidate.summary}`);
-  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n");
+  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + forced;
 }
