@@ -24,6 +24,12 @@ export const PlanDecisionSchema = z
       .default("moderate")
       .describe("How hard the task is; complex tasks get a second, deeper planning pass."),
     need_thinking: z.boolean().default(false).describe("Whether the deeper planning pass is wanted."),
+    run_mode: z
+      .enum(["first_full", "global_reopt", "local_adjust"])
+      .optional()
+      .describe(
+        "What kind of change the plan makes to the domain's data: first_full arranges what is pending and refines after (a refinement step is added when the plan has none); global_reopt re-arranges what is already placed (through the refinement step); local_adjust is exactly the user's own move or swap. Omit it for a question.",
+      ),
     read_only: z
       .boolean()
       .default(false)

@@ -108,6 +108,30 @@ export interface ActivePacks {
 }
 
 /**
+ * What kind of change a plan asks for (seed 003's run modes): `first_full` arranges what is pending and then refines
+ * by default; `global_reopt` re-arranges what is placed; `local_adjust` is the user's own move or swap, no more.
+ */
+export type RunMode = "first_full" | "global_reopt" | "local_adjust";
+
+/** How a refinement loop ended, or `running`. */
+export type OptimizationVerdict = "running" | "forced" | "stagnant" | "budget";
+
+/** The refinement loop of step `stepId` (`Refinement`, tools/domain.ts): its listings so far, its scores, its verdict. */
+export interface Optimization {
+  stepId: string | null;
+  /** Candidate listings seen in the step. */
+  rounds: number;
+  /** The judge's score at the first listing, and the best since. */
+  startScore: number;
+  bestScore: number;
+  /** Listings in a row without a gain of the domain's `minGain`. */
+  stagnantRounds: number;
+  verdict: OptimizationVerdict;
+  /** What no change can fix, as the last listing said (the task report gives it as the reason an item stays open). */
+  forced?: string;
+}
+
+/**
  * Memory recalled at invocation start (the memory layer fills it; empty until then). It lives for the invocation: the
  * store holds it, recall reads it again when the next message arrives, and memorize empties it when the invocation
  * ends — so a checkpoint between turns holds no copy of the store (a task's cards in between keep it).
@@ -184,6 +208,10 @@ export const TempoAnnotation = Annotation.Root({
    * `context_tools_add` / `context_tools_remove` left them; null, or another step's, means the domain's defaults.
    */
   activePacks: lastValue<ActivePacks | null>(() => null),
+  /** The run mode of the current plan (`RunMode`), as the planner gave it; null when it gave none. */
+  runMode: lastValue<RunMode | null>(() => null),
+  /** The refinement loop of the current (or last) refinement step, checkpointed; null before any. */
+  optimization: lastValue<Optimization | null>(() => null),
 
   // ── Runtime state ─────────────────────────────────────────────────────
   /** The user this thread belongs to, set on its first message; runs for another user are refused. */

@@ -162,6 +162,12 @@ export interface ToolDomain<TState = any> {
   persist(userId: string, before: TState, after: TState, options: PersistOptions): Promise<unknown>;
 }
 
+/** True when `content` is the text of the domain's refinement step (such a step runs the candidate loop). */
+export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content: string): boolean {
+  const normal = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+  return domain.refinement !== undefined && normal(content) === normal(domain.refinement.step.content);
+}
+
 /** Finds a tool by name, or undefined. */
 export function findTool<TState>(domain: ToolDomain<TState>, name: string): DomainTool<TState> | undefined {
   return domain.tools.find((tool) => tool.name === name);

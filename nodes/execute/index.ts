@@ -35,6 +35,7 @@ import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
 import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, offersCandidates } from "./candidates.js";
+import { afterListing, lastListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -228,6 +229,13 @@ async function runCalls(
     const tool = findTool(dependencies.domain, call.name);
     if (!tool) {
       record(call, false, unknownToolOutcome(dependencies.domain, call.name).content);
+      continue;
+    }
+    // While refining, the step keeps to the domain's whitelisted packs: it chooses among candidates.
+    const refining = refinementOf(state, dependencies.domain);
+    const refused = refining ? outsideWhitelist(dependencies.domain, refining, call.name) : undefined;
+    if (refused) {
+      record(call, false, refused);
       continue;
     }
     // A tool of a pack not active brings its pack in (a model told of the packs, or one that knew the tool anyway).
@@ -431,6 +439,19 @@ async function applyDecision(
     const ran = await runCalls(state, calls, speak, context, dependencies, config);
     // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
     const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
+    // In a refinement step, each listing moves the loop on; the code ends the step when the loop stops.
+    const refinement = ran.failed ? undefined : refinementOf(state, dependencies.domain);
+    const listing = refinement ? lastListing(ran.rounds) : undefined;
+    if (refinement && listing) {
+      const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
+      update.optimization = optimization;
+      if (optimization.verdict !== "running") {
+        const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
+        emit(config, { kind: "status", node: "execute", text: `Refinement stopped (${optimization.verdict}): health ${optimization.startScore} → ${optimization.bestScore}` });
+        const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: refinementSummary(optimization, refinement), answer: "" };
+        return { ...update, ...endStep(state, ending, [...workspaceMessages(state), ...ran.rounds], dependencies, config), messages: update.messages };
+      }
+    }
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
     // proposal is an assistant message with their calls, unanswered until the card is; it carries the decision's

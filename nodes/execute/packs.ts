@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { TempoState } from "../../kernel/state.js";
 import { defaultPacks, packOfTool, packsOf, type ToolDomain } from "../../tools/domain.js";
 import type { MemoryTool } from "./memory-tools.js";
+import { refinementOf } from "./refinement.js";
 
 /**
  * The packs active in the current step: those the step's calls left; else those its plan step names (the ones the
@@ -16,10 +17,15 @@ import type { MemoryTool } from "./memory-tools.js";
  */
 export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">, domain: ToolDomain): string[] {
   const known = new Set(packsOf(domain).map((pack) => pack.name));
-  const saved = state.activePacks && state.activePacks.stepId === state.currentStepId ? state.activePacks.packs.filter((name) => known.has(name)) : [];
+  // A refinement step keeps to the domain's whitelist (its packs that exist).
+  const refinement = refinementOf(state, domain);
+  const allowed = (names: readonly string[]) => (refinement ? names.filter((name) => refinement.packs.includes(name)) : [...names]);
+  const saved = allowed(state.activePacks && state.activePacks.stepId === state.currentStepId ? state.activePacks.packs.filter((name) => known.has(name)) : []);
   if (saved.length > 0) return saved;
-  const named = (state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []).filter((name) => known.has(name));
-  return named.length > 0 ? [...new Set(named)] : defaultPacks(domain);
+  const named = allowed((state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []).filter((name) => known.has(name)));
+  if (named.length > 0) return [...new Set(named)];
+  const defaults = allowed(defaultPacks(domain));
+  return defaults.length > 0 || !refinement ? defaults : refinement.packs.filter((name) => known.has(name));
 }
 
 /** The packs of the domain as the model reads them: name, whether active, what for, and its tools. */
@@ -56,6 +62,9 @@ export const PACK_TOOLS: readonly MemoryTool[] = [
 async function changePacks(state: TempoState, domain: ToolDomain, named: readonly string[], change: (active: string[], named: readonly string[]) => string[]) {
   const unknown = unknownPacks(domain, named);
   if (unknown) return { content: unknown };
+  const refinement = refinementOf(state, domain);
+  const barred = refinement ? named.filter((name) => !refinement.packs.includes(name)) : [];
+  if (refinement && barred.length > 0) return { content: `Error: while refining, only ${refinement.packs.join(", ")} may be active (not ${barred.join(", ")}); choose among the candidates. Nothing was changed.` };
   const packs = change(activePacksIn(state, domain), named);
   if (packs.length === 0) return { content: "Error: at least one pack stays active; nothing was changed." };
   return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };

@@ -20,8 +20,8 @@
 import { AIMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import { PlanDecisionSchema, type PlanDecision } from "../../contracts/plan.js";
-import { workspaceMessages, type PlanStep, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../../contracts/plan.js";
+import { workspaceMessages, type PlanStep, type RunMode, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
 import { callStage } from "../../models/invoke-contract.js";
@@ -38,6 +38,7 @@ import { conversationMessages } from "../shared/messages.js";
 import { readLiveState } from "../shared/live-state.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
+import { isRefinementStep, type Refinement } from "../../tools/domain.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -103,6 +104,18 @@ export function createPlanNode(dependencies: NodeDependencies) {
   };
 }
 
+/**
+ * `steps` with the domain's refinement step, for a `first_full` or `global_reopt` plan that has none: after the first
+ * step (the rough arrangement), or as the only step of an empty plan. A `local_adjust` plan, a question, a domain
+ * without refinement: as they are.
+ */
+export function withRefinementStep(steps: PlanStepDraft[], runMode: RunMode | undefined, refinement: Refinement | undefined): PlanStepDraft[] {
+  if (!refinement || (runMode !== "first_full" && runMode !== "global_reopt")) return steps;
+  if (steps.some((step) => isRefinementStep({ refinement }, step.content))) return steps;
+  const step: PlanStepDraft = { content: refinement.step.content, done_when: refinement.step.doneWhen, packs: [...refinement.packs] };
+  return [...steps.slice(0, 1), step, ...steps.slice(1)];
+}
+
 /** The stage state block: mode, goal, the current plan with statuses, rounds. */
 function planStageState(state: TempoState): string {
   const lines = [`Mode: ${state.planMode}`, `Goal: ${state.goal}`, `Planning rounds used: ${state.planRoundsUsed}`];
@@ -146,8 +159,11 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
 
   // plan_done: a new plan, or a revision of the current one.
   const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
-  const revised = revisePlan(state.planSteps, decision.plan_steps, revision);
-  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision };
+  // A new plan that arranges or re-arranges refines by default (seed 003): the domain's refinement step is added.
+  const drafts = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement) : decision.plan_steps;
+  const revised = revisePlan(state.planSteps, drafts, revision);
+  const runMode = decision.run_mode ?? (state.planSteps.length === 0 ? null : state.runMode);
+  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });

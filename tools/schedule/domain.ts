@@ -2,7 +2,8 @@
  * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
-import type { PersistOptions, ToolDomain, ToolPack } from "../domain.js";
+import type { PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
+import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
@@ -31,12 +32,27 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
 ];
 
+/**
+ * How the schedule refines after a rough arrangement (seed 003): the refinement step lists the backend's candidates
+ * and chooses, keeping to reading and the candidates (no placing by hand), until no change raises the health score,
+ * two listings in a row gain less than `MIN_GAIN`, or six listings were made.
+ */
+export const SCHEDULE_REFINEMENT: Refinement = {
+  step: { content: "Refine the week: choose the backend's best changes until none helps", doneWhen: "no candidate raises the health score, or the refinement stops" },
+  packs: ["schedule.read", "schedule.optimize"],
+  maxRounds: 6,
+  stagnantRounds: 2,
+  minGain: MIN_GAIN,
+};
+
 /** Options of `createScheduleDomain`. */
 export interface ScheduleDomainOptions {
   /** Where schedules are loaded from and persisted to. */
   repository: ScheduleRepository;
   /** Domain version; default `SCHEDULE_DOMAIN_VERSION`. */
   version?: string;
+  /** Refine after arranging (`SCHEDULE_REFINEMENT`); default true. */
+  refine?: boolean;
 }
 
 /** Builds the "schedule" tool domain on a repository. */
@@ -48,6 +64,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     description: SCHEDULE_DOMAIN_DESCRIPTION,
     tools: scheduleTools,
     packs: SCHEDULE_PACKS,
+    ...(options.refine === false ? {} : { refinement: SCHEDULE_REFINEMENT }),
     // Planning starts from the live schedule, never from remembered contents.
     preflight: { tool: "get_overview", arguments: {} },
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.

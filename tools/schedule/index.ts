@@ -2,7 +2,7 @@
  * The schedule domain (docs/design.md#schedule-domain): data model, the ten tools, diff
  * persistence, repositories and sample data.
  */
-export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, SCHEDULE_PACKS, type ScheduleDomainOptions } from "./domain.js";
+export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, SCHEDULE_PACKS, SCHEDULE_REFINEMENT, type ScheduleDomainOptions } from "./domain.js";
 export {
   consecutiveDays,
   dayMappingSchema,
@@ -63,3 +63,5 @@ export {
   type PendingTaskEntry,
   type PlacedEntry,
 } from "./result-parsing.js";
+export { analyzeHealth, formatHealth, HEALTH_PENALTIES, HEAVY_DAY_SLOTS, type HealthIssue, type HealthPreferences, type HealthReport } from "./health.js";
+export { applyWrites, formatListing, MIN_GAIN, proposeArrangement, proposeCandidates, type ScheduleCandidate, type ScheduleListing } from "./candidates.js";
