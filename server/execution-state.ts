@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
-import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
+import type { Optimization, PlanStep, RunMode, TaskOutcome, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
@@ -54,6 +54,10 @@ export interface ExecutionState {
   updatedAt: string;
   /** Graph and tool-domain version the plan was made with. */
   workflowVersion: string;
+  /** The plan's run mode (first_full, global_reopt, local_adjust), when the planner gave one. */
+  runMode: RunMode | null;
+  /** The refinement loop of the last refinement step: listings, scores, stagnation, verdict; null before any. */
+  optimization: Optimization | null;
 }
 
 /** A step transition and the checkpoint that first holds it (several transitions can share one). */
@@ -105,6 +109,8 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
     lastError: values.lastError ?? null,
     updatedAt: snapshot.createdAt ?? "",
     workflowVersion: values.workflowVersion ?? "",
+    runMode: values.runMode ?? null,
+    optimization: values.optimization ?? null,
   };
 }
 

@@ -143,6 +143,8 @@ describe("state, history and threads", () => {
     lastError: null,
     updatedAt: "2026-01-01T00:00:00.000Z",
     workflowVersion: "graph@1/notes@1",
+    runMode: null,
+    optimization: null,
   };
 
   test("/state lists the plan with statuses, the current step, tool calls and replies", () => {

@@ -9,6 +9,7 @@
 import { formatCount } from "../format.js";
 import { taskInfoFields, taskInfoGuestLines, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
+import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
@@ -75,6 +76,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const language = userLanguage(view);
   if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done", language);
   if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan", language);
+  if (isRefineStep(step.content)) return refineStep(view, end, language);
   const request = parseScheduleRequest(step.content);
   const facts = weekFactsOf(view);
   const asked: Asked = { answer: questionAnswer(view), language };

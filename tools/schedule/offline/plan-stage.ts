@@ -14,7 +14,8 @@
  */
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../../offline/stage-state.js";
-import { weekdayName, type Language } from "../../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../../contracts/language.js";
+import { SCHEDULE_REFINEMENT } from "../domain.js";
 import { capabilities, languageOf } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
 import {
@@ -25,6 +26,7 @@ import {
   parseScheduleRequest,
   readNumber,
   readWhere,
+  OPTIMIZE_REQUEST,
   READ_REQUEST_KINDS,
   type ScheduleRequest,
   type Where,
@@ -50,6 +52,7 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   const facts = readWeekFacts(section(view.context, "live_state"));
   const goal = goalOf(view);
   const language = userLanguage(view);
+  if (OPTIMIZE_REQUEST.test(goal)) return optimizePlan(language);
   // An answer to the planner's own question completes the request it asked about (or is a new request of its own).
   const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
   const request = withAnswer(parseScheduleRequest(goal), answer);
@@ -101,6 +104,10 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
     language === "zh"
       ? steps.length === 1 ? `计划：${steps[0]!.content}。` : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
       : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
+  // A move, a swap or an unplace changes exactly what was asked (local_adjust). An arrange plan gives no run mode yet:
+  // with first_full the planner would add the refinement step, which the offline arrange does not take by default
+  // (issue 29: its tests and its rejected-slot memory first); "optimise my week" refines (optimizePlan).
+  const runMode = request.kind === "arrange" || readOnly ? undefined : "local_adjust";
   const speak = readOnly ? "" : `${preface}${plan}`;
   return {
     speak,
@@ -109,7 +116,21 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
     complexity: steps.length === 1 ? "simple" : "moderate",
     need_thinking: false,
     read_only: readOnly,
+    ...(runMode ? { run_mode: runMode } : {}),
     plan_steps: steps,
+  };
+}
+
+/** The plan for an optimise request: the refinement step alone (global_reopt). */
+function optimizePlan(language: Language): Record<string, unknown> {
+  return {
+    speak: say(language, `Plan: ${SCHEDULE_REFINEMENT.step.content}.`, `计划：${SCHEDULE_REFINEMENT.step.content}（用后端评分最高的调整来优化这一周）。`),
+    action: "plan_done",
+    reason: "the request asks to improve what is already placed",
+    complexity: "simple",
+    need_thinking: false,
+    run_mode: "global_reopt",
+    plan_steps: [{ content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_REFINEMENT.step.doneWhen }],
   };
 }
 

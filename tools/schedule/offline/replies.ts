@@ -6,7 +6,7 @@
 import { languageOf, say, type Language } from "../../../contracts/language.js";
 import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
-import { isAnywhere, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
+import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
 export { languageOf, say };
 
@@ -49,6 +49,7 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     return { intent: "chat", reply, reason: "a greeting" };
   }
   if (request.kind === "help") return { intent: "chat", reply: capabilities(language), reason: "a question about what Tempo can do" };
+  if (OPTIMIZE_REQUEST.test(message)) return { intent: "task", reply: "", reason: "a request to improve the arranged week" };
   if (request.kind === "unknown") {
     const preface = language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;
     return { intent: "chat", reply: `${preface}\n${capabilities(language)}`, reason: "not a request the offline policy understands" };

@@ -219,6 +219,9 @@ export function isAnywhere(where: Where): boolean {
 const GREETING = /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
 const HELP = /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
 
+/** A request to make the arranged week better without adding anything ("optimise my week", "优化一下我的日程"). */
+export const OPTIMIZE_REQUEST = /\b(?:optimi[sz]e|re-?arrange|improve|rebalance|tidy up|refine)\b.*\b(?:week|schedule|timetable|reviews?)\b|优化.*(?:日程|安排|一周|复习)/i;
+
 /** Reads a request from a message or a plan step. */
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const normalized = normalizeText(text);

@@ -1,0 +1,156 @@
+/**
+ * The refinement loop (issue 29): a first_full plan gets the domain's refinement step after its rough arrangement;
+ * in that step the code — not the model — ends the loop when nothing is left to choose (a forced imperfection, which
+ * the task report gives as the reason a review stays open), after listings that gain nothing (stagnation) or on the
+ * round budget; refining never lowers the score; the step keeps to its whitelisted packs; the loop's state is
+ * checkpointed and shown in ExecutionState. Offline, "optimise my week" refines an arranged week end to end.
+ */
+import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { readSettings } from "../../config/environment.js";
+import { asCard } from "../../contracts/cards.js";
+import { createTempoDependencies } from "../../server/create-tempo.js";
+import { toExecutionState } from "../../server/execution-state.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
+import { analyzeHealth, createScheduleDomain, InMemoryScheduleRepository, sampleWeek, SCHEDULE_REFINEMENT, type ScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
+import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
+
+let callCount = 0;
+const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
+const chat = () => scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]);
+const REFINE = { content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_REFINEMENT.step.doneWhen };
+
+/** The sample week with its reviews arranged as the offline arrangement places them. */
+async function arrangedWeek(): Promise<ScheduleState> {
+  const { proposeArrangement, applyWrites } = await import("../../tools/schedule/candidates.js");
+  const week = sampleWeek();
+  return applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
+}
+
+/** Tempo with a scripted planner and executor on a repository seeded with `week`. */
+async function scriptedTempo(week: ScheduleState, plan: AIMessage, execute: AIMessage[], refinement = SCHEDULE_REFINEMENT) {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("user-1", week);
+  const domain = { ...createScheduleDomain({ repository }), refinement };
+  const graph = buildTempoGraph({
+    models: { default: chat(), plan: scripted([plan]), execute: scripted(execute), deliver: scripted(["Done."]), toolCalling: "native" },
+    domain,
+    checkpointer: new MemorySaver(),
+    settings: { replanAfterStep: "never" },
+  });
+  return { graph, repository };
+}
+
+function toolResults(messages: BaseMessage[]): string[] {
+  return messages.filter((message) => message.getType() === "tool").map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
+}
+
+describe("run modes", () => {
+  test("a first_full plan gets the refinement step after its rough arrangement; local_adjust and questions do not", async () => {
+    const place = { content: "Place the pending reviews", done_when: "none is pending" };
+    const verify = { content: "Verify the schedule", done_when: "the overview is read" };
+    const { graph } = await scriptedTempo(sampleWeek(), planDone([place, verify], { run_mode: "first_full" }), []);
+    const result = await graph.invoke({ messages: [new HumanMessage("Arrange my week")] }, threadConfig("first-full"));
+    expect(result.planSteps.map((step) => step.content)).toEqual([place.content, SCHEDULE_REFINEMENT.step.content, verify.content]);
+    expect(result.planSteps[1]!.packs).toEqual(["schedule.read", "schedule.optimize"]);
+    expect(result.runMode).toBe("first_full");
+    expect(asCard(interruptsOf(result)[0]!.value)!.action_requests[0]!.name).toBe("confirm_plan");
+
+    const local = await scriptedTempo(sampleWeek(), planDone([{ content: "Move the matrix review to Friday", done_when: "moved" }], { run_mode: "local_adjust" }), []);
+    const moved = await local.graph.invoke({ messages: [new HumanMessage("Move the matrix review to Friday")] }, threadConfig("local"));
+    expect(moved.planSteps).toHaveLength(1);
+  });
+});
+
+describe("the refinement loop", () => {
+  test("offline, 'optimise my week' refines the arranged week: one chosen change on a card, then the code stops the loop", async () => {
+    const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
+    const dependencies = await createTempoDependencies(settings);
+    const repository = dependencies.domains.get("schedule")!.repository as ScheduleRepository;
+    await repository.seed("student", await arrangedWeek());
+    const before = analyzeHealth(await repository.load("student")).score;
+    const graph = buildTempoGraph({ models: dependencies.models, domain: dependencies.domain, checkpointer: new MemorySaver(), settings: settings.workflow });
+    const config = threadConfig("optimise", "student");
+    let result = await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
+    expect(result.planSteps.map((step) => step.content)).toEqual([SCHEDULE_REFINEMENT.step.content]);
+    result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const card = asCard(interruptsOf(result)[0]!.value)!;
+    expect(card.action_requests.map((request) => request.name)).toEqual(["batch_move"]);
+    result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(result.phase).toBe("done");
+    const after = analyzeHealth(await repository.load("student")).score;
+    expect(after).toBeGreaterThan(before);
+    expect(result.optimization).toMatchObject({ rounds: 2, startScore: before, bestScore: after, verdict: "forced" });
+    expect(result.planSteps[0]!.summary).toBe(`refined in 2 round(s): health score ${before} → ${after}; stopped: no change raises the score any more`);
+    expect(result.outcome?.kind).toBe("completed");
+    // ExecutionState shows the run mode and the loop.
+    const shown = toExecutionState(await graph.getState(config));
+    expect(shown.runMode).toBe("global_reopt");
+    expect(shown.optimization).toMatchObject({ verdict: "forced", rounds: 2 });
+  });
+
+  test("listings that gain nothing end the loop in code (stagnation); the model is not asked again", async () => {
+    const execute = [
+      calling("propose_candidates", { k: 2 }),
+      calling("choose_candidate", { id: "none" }),
+      calling("propose_candidates", { k: 2 }),
+      calling("choose_candidate", { id: "none" }),
+      calling("propose_candidates", { k: 2 }),
+      calling("analyze_health"),
+    ];
+    const { graph } = await scriptedTempo(await arrangedWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
+    const config = threadConfig("stagnant");
+    await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(result.phase).toBe("done");
+    expect(result.optimization).toMatchObject({ rounds: 3, stagnantRounds: 2, verdict: "stagnant" });
+    expect(result.planSteps[0]!.summary).toMatch(/stopped: no gain of 0\.05 or more in 2 rounds in a row$/);
+    // The sixth scripted reply (analyze_health) was never asked for.
+    expect(toolResults(result.messages).some((line) => line.startsWith("analyze_health"))).toBe(false);
+  });
+
+  test("the round budget ends the loop; while refining, placing by hand and bringing in other packs are refused", async () => {
+    const execute = [
+      calling("place", { task_id: "matrix-review", day: 2, slot_start: 3 }),
+      calling("context_tools_add", { packs: ["schedule.place"] }),
+      calling("propose_candidates", { k: 1 }),
+      calling("choose_candidate", { id: "none" }),
+      calling("propose_candidates", { k: 1 }),
+    ];
+    const budget = { ...SCHEDULE_REFINEMENT, maxRounds: 2, stagnantRounds: 5 };
+    const { graph, repository } = await scriptedTempo(await arrangedWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute, budget);
+    const config = threadConfig("budget");
+    const before = await repository.load("user-1");
+    await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const results = toolResults(result.messages);
+    expect(results[0]).toBe("place: Error: while refining, only the tools of schedule.read, schedule.optimize are offered: list candidates and choose one (choose_candidate) instead of calling place. Nothing was changed.");
+    expect(results[1]).toBe("context_tools_add: Error: while refining, only schedule.read, schedule.optimize may be active (not schedule.place); choose among the candidates. Nothing was changed.");
+    expect(result.optimization).toMatchObject({ rounds: 2, verdict: "budget" });
+    expect(result.planSteps[0]!.summary).toMatch(/stopped: the budget of 2 rounds is spent$/);
+    expect(await repository.load("user-1")).toEqual(before);
+  });
+
+  test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {
+    const week = await arrangedWeek();
+    week.tasks.push({ id: "thesis-marathon", name: "Thesis marathon", source: "task_item", duration: 12, categoryId: week.categories[0]!.id, status: "pending" });
+    const execute = [calling("propose_candidates", { k: 3 }), calling("choose_candidate", { id: "c1" }), calling("propose_candidates", { k: 3 })];
+    const { graph } = await scriptedTempo(week, planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
+    const config = threadConfig("forced");
+    await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
+    let result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(result.phase).toBe("done");
+    expect(result.optimization).toMatchObject({ verdict: "forced", forced: "thesis-marathon (fits nowhere beside the others, proved)" });
+    expect(result.outcome).toMatchObject({ kind: "partial" });
+    expect(result.outcome?.stillOpen).toEqual([{ id: "thesis-marathon", name: "Thesis marathon", why: "fits nowhere beside the others, proved" }]);
+    // Every listing's score is at least the one before: refining never lowers it.
+    const scores = result.messages.flatMap((message) => {
+      const data = (message as ToolMessage).artifact?.data as { score?: number; candidates?: unknown[] } | undefined;
+      return message.getType() === "tool" && data?.candidates && typeof data.score === "number" ? [data.score] : [];
+    });
+    expect(scores.length).toBe(2);
+    expect(scores[1]).toBeGreaterThan(scores[0]!);
+  });
+});
