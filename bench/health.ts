@@ -1,0 +1,151 @@
+/**
+ * `npx tsx bench/health.ts`: the backend decides, the model chooses (issue 29), against the model's free search, on
+ * the same generated weeks. Three ways to arrange each week, each a sequence of model decisions made through the
+ * real tools (one decision = one model call):
+ *
+ * - backend, best: propose_arrangement, choose a1; then propose_candidates and choose the top candidate until the
+ *   list is empty (what the offline policy does);
+ * - backend, random top 3: the same, choosing at random among the top three (a model that chooses loosely);
+ * - free choice: for each pending review, in list order, find_free with its length and place it on the first free
+ *   run it reads (a model searching the week itself, as the execute stage did before candidates); no refinement.
+ *
+ * Printed per week and on average: reviews placed against the most that fit (the placement search, proved when
+ * `exact`), the final health score (`analyzeHealth`) and its ratio to the best path's, and model calls per review.
+ * Exits non-zero when a backend path places fewer reviews than the search proves fit, or lowers the score.
+ */
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { applyWrites, proposeArrangement, proposeCandidates } from "../tools/schedule/candidates.js";
+import { analyzeHealth } from "../tools/schedule/health.js";
+import { searchPlacements } from "../tools/schedule/placement-search.js";
+import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/schedule/index.js";
+import { buildOccupancyIndex } from "../tools/schedule/occupancy-index.js";
+import { findFreeRuns } from "../tools/schedule/tools/find-free.js";
+import { placeTool } from "../tools/schedule/tools/place.js";
+
+/** How one path ended on one week. */
+export interface PathResult {
+  placed: number;
+  score: number;
+  calls: number;
+  /** Scores after each change, in order (a backend path never lowers it). */
+  scores: number[];
+}
+
+const pendingOf = (week: ScheduleState) => week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
+const placedOf = (week: ScheduleState) => week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+
+/** The backend path: arrange by choosing a1, then refine by choosing `pick(count)` among the top three. */
+export function backendPath(start: ScheduleState, pick: (count: number) => number): PathResult {
+  let week = start;
+  let calls = 1; // propose_arrangement
+  const arrangement = proposeArrangement(week).candidates[0];
+  if (arrangement) {
+    week = applyWrites(week, arrangement.writes)!;
+    calls += 1; // choose_candidate a1
+  }
+  const scores = [analyzeHealth(week).score];
+  for (let round = 0; round < 20; round += 1) {
+    const listing = proposeCandidates(week, { k: 3 });
+    calls += 1; // propose_candidates
+    if (listing.candidates.length === 0) break;
+    week = applyWrites(week, listing.candidates[pick(listing.candidates.length)]!.writes)!;
+    calls += 1; // choose_candidate
+    scores.push(analyzeHealth(week).score);
+  }
+  return { placed: placedOf(week), score: scores.at(-1)!, calls, scores };
+}
+
+/** The free-choice path: per pending review, find_free with its length, then place it on the first run read. */
+export function freeChoicePath(start: ScheduleState): PathResult {
+  let week = start;
+  let calls = 0;
+  for (const task of pendingOf(start)) {
+    const days = Array.from({ length: week.window.totalDays }, (_, offset) => offset + 1);
+    const runs = findFreeRuns(buildOccupancyIndex(week), days, 1, week.window.slotsPerDay, task.duration, true);
+    calls += 1; // find_free
+    const first = runs[0];
+    if (!first) continue;
+    const placed = placeTool.run(week, { task_id: task.id, day: first.range.day, slot_start: first.range.start });
+    calls += 1; // place
+    if (placed.ok && placed.state) week = placed.state;
+  }
+  const score = analyzeHealth(week).score;
+  return { placed: placedOf(week), score, calls, scores: [score] };
+}
+
+/** The most pending reviews that fit (the placement search), and whether it proved it. */
+export function mostThatFit(week: ScheduleState): { most: number; proved: boolean } {
+  const days = Array.from({ length: week.window.totalDays }, (_, offset) => offset + 1);
+  const runs = findFreeRuns(buildOccupancyIndex(week), days, 1, week.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
+  const search = searchPlacements(pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })), runs);
+  return { most: search.placements.length, proved: search.exact };
+}
+
+/** A seeded generator of choices among the top three. */
+function seededPick(seed: number): (count: number) => number {
+  let state = seed >>> 0 || 1;
+  return (count) => {
+    state = (state * 1_103_515_245 + 12_345) >>> 0;
+    return state % count;
+  };
+}
+
+/** The generated weeks: roomy ones (7 days of 12 slots, 18-30 tasks) and tight ones (3 days of 8 slots, 14-22 tasks), alternately. */
+export function benchWeeks(count: number): ScheduleState[] {
+  return Array.from({ length: count }, (_, index) =>
+    index % 2 === 0
+      ? generateSchedule({ days: 7, slotsPerDay: 12, taskCount: 18 + (index % 13), seed: 1000 + index })
+      : generateSchedule({ days: 3, slotsPerDay: 8, taskCount: 14 + (index % 9), seed: 2000 + index }),
+  );
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  const weeks = benchWeeks(24);
+  const rows: string[] = [];
+  const totals = { most: 0, best: { placed: 0, score: 0, calls: 0 }, random: { placed: 0, score: 0, calls: 0 }, free: { placed: 0, score: 0, calls: 0 }, reviews: 0, worstRandom: 1 };
+  let failures = 0;
+  rows.push("week  pending  most fit  | best: placed score calls | random top 3: placed score (ratio) calls | free choice: placed score (ratio) calls");
+  for (const [index, week] of weeks.entries()) {
+    const pending = pendingOf(week).length;
+    const { most, proved } = mostThatFit(week);
+    const best = backendPath(week, () => 0);
+    const random = backendPath(week, seededPick(index + 7));
+    const free = freeChoicePath(week);
+    const before = placedOf(week);
+    for (const path of [best, random]) {
+      if (proved && path.placed - before < most) failures += 1;
+      if (path.scores.some((score, at) => at > 0 && score < path.scores[at - 1]!)) failures += 1;
+    }
+    totals.most += most;
+    totals.reviews += pending;
+    for (const [name, path] of [["best", best], ["random", random], ["free", free]] as const) {
+      totals[name].placed += path.placed - before;
+      totals[name].score += path.score;
+      totals[name].calls += path.calls;
+    }
+    totals.worstRandom = Math.min(totals.worstRandom, random.score / best.score);
+    rows.push(
+      `${String(index + 1).padStart(4)}  ${String(pending).padStart(7)}  ${`${most}${proved ? "" : "?"}`.padStart(8)}  | ${String(best.placed - before).padStart(11)} ${fixed(best.score).padStart(5)} ${String(best.calls).padStart(5)} | ${String(random.placed - before).padStart(20)} ${fixed(random.score).padStart(5)} (${fixed((random.score / best.score) * 100)} %) ${String(random.calls).padStart(3)} | ${String(free.placed - before).padStart(19)} ${fixed(free.score).padStart(5)} (${fixed((free.score / best.score) * 100)} %) ${String(free.calls).padStart(3)}`,
+    );
+  }
+  const n = weeks.length;
+  console.log(`Health of ${n} generated weeks (roomy: 7 days × 12 slots, 18-30 tasks; tight: 3 days × 8 slots, 14-22 tasks, alternately): the backend's candidates against the model's free search\n`);
+  for (const row of rows) console.log(row);
+  console.log("");
+  console.log(`reviews pending in all: ${totals.reviews}; the most that fit (placement search): ${totals.most}`);
+  const line = (name: string, total: { placed: number; score: number; calls: number }) =>
+    `${name.padEnd(22)} placed ${String(total.placed).padStart(4)} of ${totals.most} (${fixed((total.placed / totals.most) * 100)} %); mean health ${fixed(total.score / n)} (${fixed((total.score / totals.best.score) * 100)} % of best); ${fixed(total.calls / totals.reviews, 2)} model calls per review`;
+  console.log(line("backend, best", totals.best));
+  console.log(line("backend, random top 3", totals.random));
+  console.log(line("free choice", totals.free));
+  console.log(`worst random-top-3 week: ${fixed(totals.worstRandom * 100)} % of the best path's score (goal ≥ 95 %)`);
+  if (failures > 0 || totals.worstRandom < 0.95) {
+    console.error(`\nFAILED: ${failures} path(s) placed fewer than the search proves fit or lowered the score; worst ratio ${fixed(totals.worstRandom * 100)} %.`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
