@@ -124,8 +124,11 @@ export interface ToolPack {
   description: string;
   /** The names of its tools; every tool of a domain is in exactly one pack. */
   tools: readonly string[];
-  /** Active when a step starts. */
-  default?: boolean;
+  /**
+   * Active when a step starts: always (`true`), or only in a plan that writes (`"writing"`: placing, candidates — a
+   * question's steps start without them, so they cost a question nothing).
+   */
+  default?: boolean | "writing";
 }
 
 /** A tool domain the graph takes as a dependency. */
@@ -188,10 +191,11 @@ export function packsOf(domain: ToolDomain): readonly ToolPack[] {
   return domain.packs ?? [{ name: domain.name, description: domain.description, tools: domain.tools.map((tool) => tool.name), default: true }];
 }
 
-/** The packs active when a step starts. */
-export function defaultPacks(domain: ToolDomain): string[] {
+/** The packs active when a step starts: of a plan that writes, or (`writing: false`) of a question's. */
+export function defaultPacks(domain: ToolDomain, options: { writing?: boolean } = {}): string[] {
+  const writing = options.writing ?? true;
   return packsOf(domain)
-    .filter((pack) => pack.default)
+    .filter((pack) => pack.default === true || (writing && pack.default === "writing"))
     .map((pack) => pack.name);
 }
 

@@ -15,15 +15,13 @@ export const CHOOSE_CANDIDATE = "choose_candidate";
 
 /** Its arguments, as the model sends them. */
 export const chooseCandidateSchema = z.object({
-  id: z.string().trim().min(1).describe('The id of a candidate in the latest listing (e.g. "c1"), or "none" to choose none of them.'),
+  id: z.string().trim().min(1).describe('A candidate id of the latest list ("c1"), or "none".'),
 });
 
 /** How the model is told of it (bound in native mode, listed in the JSON-mode brief). */
 export const CHOOSE_CANDIDATE_TOOL = {
   name: CHOOSE_CANDIDATE,
-  description:
-    "Chooses one of the candidates the latest propose_* call listed, by its id: its writes go to the user's card as they are (no need to write them yourself). " +
-    'Prefer this to placing or moving by hand. "none" chooses none.',
+  description: 'Chooses a candidate of the latest propose_* list by id; its writes go to the card as they are. Prefer it to writing by hand. "none" chooses none.',
   schema: chooseCandidateSchema,
 };
 

@@ -38,7 +38,7 @@ import { conversationMessages } from "../shared/messages.js";
 import { readLiveState } from "../shared/live-state.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
-import { isRefinementStep, type Refinement } from "../../tools/domain.js";
+import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -160,7 +160,10 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   // plan_done: a new plan, or a revision of the current one.
   const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
   // A new plan that arranges or re-arranges refines by default (seed 003): the domain's refinement step is added.
-  const drafts = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement) : decision.plan_steps;
+  const withRefinement = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement) : decision.plan_steps;
+  // A question's steps start with the packs for reading: the ones for writing would cost every call and serve none.
+  const readingPacks = defaultPacks(dependencies.domain, { writing: false });
+  const drafts = decision.read_only && readingPacks.length > 0 ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks })) : withRefinement;
   const revised = revisePlan(state.planSteps, drafts, revision);
   const runMode = decision.run_mode ?? (state.planSteps.length === 0 ? null : state.runMode);
   const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode };

@@ -69,9 +69,10 @@ describe("tool packs", () => {
     const offered = execute.offered;
     expect(offered).toHaveLength(6);
     const has = (index: number, tool: string) => offered[index]!.includes(tool);
-    // Step start: the defaults (read, place), the agent's tools and the control tools; not the inspect or bulk tools.
-    expect(["get_overview", "find_free", "list_tasks", "place", "move", "context_tools_add", "update_working_memory", "done"].every((tool) => has(0, tool))).toBe(true);
-    expect(["query_range", "get_task_info", "batch_move"].some((tool) => has(0, tool))).toBe(false);
+    // Step start of a question's plan: the defaults for reading, the agent's tools and the control tools; not the
+    // inspect or bulk tools, nor placing and the candidates (defaults of a plan that writes only).
+    expect(["get_overview", "find_free", "list_tasks", "context_tools_add", "update_working_memory", "done"].every((tool) => has(0, tool))).toBe(true);
+    expect(["query_range", "get_task_info", "batch_move", "place", "move", "propose_candidates"].some((tool) => has(0, tool))).toBe(false);
     // After context_tools_add: the inspect tools are offered.
     expect(has(2, "query_range") && has(2, "get_task_info")).toBe(true);
     // After context_tools_remove of inspect and place: only reading is left.
@@ -107,9 +108,10 @@ describe("tool packs", () => {
     // Step 1: only the pack it named (an unknown name is ignored): the inspect tools, none of reading or placing.
     expect(execute.offered[0]).toEqual(expect.arrayContaining(["query_range", "get_task_info"]));
     expect(execute.offered[0]!.some((tool) => ["get_overview", "place"].includes(tool))).toBe(false);
-    // Step 2 names none: the defaults.
-    expect(execute.offered[2]).toEqual(expect.arrayContaining(["get_overview", "place"]));
-    expect(execute.offered[2]).not.toContain("query_range");
+    // Step 2 names none: the defaults of a question's plan (reading; placing and the candidates only when it writes).
+    expect(result.planSteps[1]!.packs).toEqual(["schedule.read"]);
+    expect(execute.offered[2]).toEqual(expect.arrayContaining(["get_overview", "find_free"]));
+    expect(execute.offered[2]!.some((tool) => ["query_range", "place", "propose_candidates"].includes(tool))).toBe(false);
     const planner = String(plan.calls[0]!.messages[0]!.content);
     expect(planner).toContain("- schedule.inspect: query_range, get_task_info");
   });

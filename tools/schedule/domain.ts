@@ -20,14 +20,14 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
   "(courses) that are pending until placed into free slots or inside an embeddable event.";
 
 /**
- * The schedule's tool packs: reading the week, the health judge with the backend's candidates, and placing tasks by
- * hand are active when a step starts; a day's contents and
+ * The schedule's tool packs: reading the week is active when a step starts; the health judge with the backend's
+ * candidates, and placing tasks by hand, too in a plan that writes (a question starts without them); a day's contents and
  * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
  */
 export const SCHEDULE_PACKS: readonly ToolPack[] = [
   { name: "schedule.read", description: "the week at a glance: the overview, pending tasks, free slots", tools: ["get_overview", "list_tasks", "find_free"], default: true },
-  { name: "schedule.optimize", description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)", tools: ["analyze_health", "propose_arrangement", "propose_candidates"], default: true },
-  { name: "schedule.place", description: "place, move, swap or unplace one task by hand (each through a card)", tools: ["place", "move", "swap", "unplace"], default: true },
+  { name: "schedule.optimize", description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)", tools: ["analyze_health", "propose_arrangement", "propose_candidates"], default: "writing" },
+  { name: "schedule.place", description: "place, move, swap or unplace one task by hand (each through a card)", tools: ["place", "move", "swap", "unplace"], default: "writing" },
   { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
 ];

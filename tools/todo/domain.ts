@@ -11,10 +11,10 @@ export const TODO_DOMAIN_VERSION = "todo-1";
 /** What the domain is about, for the system prompt. */
 export const TODO_DOMAIN_DESCRIPTION = "The user's to-do list: short items (todo-<n>) that are open until marked done; items can be added, completed, reopened and removed.";
 
-/** Reading the list is active when a step starts; changing it comes in when a step needs it (or a call to its tools brings it in). */
+/** Reading the list is active when a step starts; changing it too in a plan that writes (a call to its tools brings it in anyway). */
 export const TODO_PACKS: readonly ToolPack[] = [
   { name: "todo.read", description: "the to-do list: its items and their ids", tools: ["list_todos"], default: true },
-  { name: "todo.edit", description: "add, complete, reopen or remove a to-do item (each through a card)", tools: ["add_todo", "complete_todo", "reopen_todo", "remove_todo"] },
+  { name: "todo.edit", description: "add, complete, reopen or remove a to-do item (each through a card)", tools: ["add_todo", "complete_todo", "reopen_todo", "remove_todo"], default: "writing" },
 ];
 
 /** Builds the "todo" domain on a repository. */

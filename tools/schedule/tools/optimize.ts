@@ -13,9 +13,8 @@ import type { ScheduleState } from "../state.js";
 export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>> = {
   name: "analyze_health",
   description:
-    "Judges the week: a health score out of 100, the rhythm (review slots per day, how evenly they spread, back-to-back reviews), the tightness " +
-    "(reviews with no break around them, single free slots), the fit to preferences, and feasibility (pending reviews that fit, and those proved not to), " +
-    "with the issues behind the lost points. Call it before refining.",
+    "Judges the week: a health score out of 100 and the issues that cost points (uneven or heavy days, reviews back to back or without a break, " +
+    "pending reviews that still fit or cannot fit).",
   schema: z.object({}),
   kind: "read",
   run(state) {
@@ -28,8 +27,8 @@ export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>>
 export const proposeArrangementTool: DomainTool<ScheduleState, Record<string, never>> = {
   name: "propose_arrangement",
   description:
-    "Proposes where every pending review goes: the placement search places the most that fit, on the quietest days first (proved optimal when the pending set is small). " +
-    "Nothing is applied: choose it with choose_candidate {\"id\": \"a1\"} and its placements go to the user's card. The easy way to arrange a week.",
+    "Proposes where the pending reviews go: the most that fit, quietest days first. Nothing is applied; choose it with choose_candidate " +
+    "(id a1) and its placements go to the card. The easy way to arrange a week.",
   schema: z.object({}),
   kind: "read",
   proposes: true,
@@ -43,8 +42,8 @@ export const proposeArrangementTool: DomainTool<ScheduleState, Record<string, ne
 export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number }> = {
   name: "propose_candidates",
   description:
-    "Lists the best single changes to the week — a review moved, two reviews swapped, a pending review placed — each scored by the health judge on the changed week, " +
-    "best first, with its score delta. Nothing is applied: choose one with choose_candidate {\"id\": \"c1\"} (or \"none\"). An empty list means no single change helps.",
+    "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
+    "choose one with choose_candidate. An empty list means no change helps.",
   schema: z.object({ k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`) }),
   kind: "read",
   proposes: true,
