@@ -77,3 +77,10 @@ export function oneLine(text: string, limit: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }
+
+/**
+ * Where a stage prompt's context message keeps the structured data of its sections, by section name (the live
+ * state's tool data): `additional_kwargs[CONTEXT_DATA_KEY]`, read by programs that read prompts (offline policies),
+ * never sent to a model server.
+ */
+export const CONTEXT_DATA_KEY = "tempo_context_data";

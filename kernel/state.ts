@@ -270,6 +270,8 @@ export const TempoAnnotation = Annotation.Root({
    * reads it again, fresh.
    */
   liveState: runOnly<string>(() => ""),
+  /** The live state's structured result (the preflight tool's `data`), beside `liveState`'s text; null without. */
+  liveStateData: runOnly<unknown>(() => null),
   /** The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`). */
   openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */

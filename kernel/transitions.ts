@@ -136,6 +136,7 @@ export const CLEARED_TASK = {
   stepSetbacks: { toolErrors: 0, rejections: 0 },
   planEdits: { added: [], removed: [] },
   liveState: "",
+  liveStateData: null,
   openItemsAtStart: null,
   taskStartMessageId: null,
 } satisfies TempoUpdate;

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { isProgressId, messageText, oneLine } from "../contracts/message-text.js";
+import { CONTEXT_DATA_KEY, isProgressId, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
@@ -25,6 +25,12 @@ export interface StageMessagesInput {
   pinnedBlocks?: Record<string, string>;
   /** Extra context sections (memory, task state), rendered as tagged blocks. */
   context?: Record<string, string>;
+  /**
+   * Structured data of context sections, by section name (the live state's tool data): kept on the context message
+   * as `additional_kwargs.tempo_context_data` for a program that reads the prompt (an offline policy). OpenAI-compatible
+   * clients send the text only.
+   */
+  contextData?: Record<string, unknown>;
   /** The stage workspace, as real messages. */
   workspace?: BaseMessage[];
   /** The current stage state and the round's instruction. */
@@ -49,7 +55,10 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
     new SystemMessage(system),
     new HumanMessage([conversation, ...pinned].join("\n\n")),
     ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds),
-    new HumanMessage([...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n")),
+    new HumanMessage({
+      content: [...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n"),
+      ...(input.contextData && Object.keys(input.contextData).length > 0 ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } } : {}),
+    }),
   ];
 }
 

@@ -20,6 +20,7 @@ import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
 import { conversationMessages } from "../shared/messages.js";
 import { executionContext } from "../shared/steps.js";
+import type { LiveState } from "../shared/live-state.js";
 
 export interface ExecutePrompt {
   messages: BaseMessage[];
@@ -43,7 +44,7 @@ interface Shape {
  * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
  * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
  */
-export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState = ""): ExecutePrompt {
+export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState: LiveState = { text: "" }): ExecutePrompt {
   const { keepToolRounds, promptBudget } = settings.context;
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
@@ -69,10 +70,12 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
           .join("\n"),
         scratchpad: state.workingMemory.content,
         // The domain's live state, read fresh (nodes/shared/live-state.ts): no read tool for what it shows.
-        live_state: shape.memory ? liveState : "",
+        live_state: shape.memory ? liveState.text : "",
         ...(shape.memory ? memory : {}),
         working_memory_reminder: reminder,
       },
+      // The live state's data beside its text, for a program reading the prompt (an offline policy); never sent.
+      ...(shape.memory && liveState.data !== undefined ? { contextData: { live_state: liveState.data } } : {}),
       workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),
       stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
       instruction: "Decide the next action for the current step.",

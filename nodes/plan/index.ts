@@ -35,7 +35,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { newId } from "../../kernel/ids.js";
 import { conversationMessages } from "../shared/messages.js";
-import { readLiveState } from "../shared/live-state.js";
+import { keepLiveState, keptLiveState, readLiveState, type LiveState } from "../shared/live-state.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
@@ -52,19 +52,20 @@ const MODE_INSTRUCTIONS = {
 export function createPlanNode(dependencies: NodeDependencies) {
   const tools = plannerToolBrief(dependencies.domain);
 
-  async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig, liveState: string) {
+  async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig, liveState: LiveState) {
     const messages = buildStageMessages({
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
       pinnedBlocks: pinnedBlocksOf(state),
       context: {
-        live_state: liveState,
+        live_state: liveState.text,
         ...memoryContext(state.recalled, ["taskState", "facts", "episodes", "conversation"], dependencies.settings.context.promptBudget.plan / 4),
         resume_context: state.resumeContext
           ? `You asked the user: "${state.resumeContext.question}"\nThey replied: "${state.resumeContext.answer}"\nTreat the reply as the answer to that question, not as a new request.`
           : "",
       },
+      ...(liveState.data === undefined ? {} : { contextData: { live_state: liveState.data } }),
       workspace: workspaceMessages(state),
       stageState: planStageState(state),
       instruction: stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
@@ -73,9 +74,9 @@ export function createPlanNode(dependencies: NodeDependencies) {
   }
 
   /** The live state at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
-  async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<string> {
-    if (state.planRoundsUsed > 0 && state.liveState) return state.liveState;
-    return readLiveState(dependencies, config);
+  async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<LiveState> {
+    const kept = state.planRoundsUsed > 0 ? keptLiveState(state) : undefined;
+    return kept ?? readLiveState(dependencies, config);
   }
 
   /** The domain's open items when the task is first planned: deliver compares them with what is open at the end. */
@@ -89,7 +90,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "plan", text: state.planMode === "draft" ? "Planning" : state.planMode === "revise" ? "Revising the plan" : "Reviewing the plan after the step" });
     const liveState = await refreshLiveState(state, config);
-    const fresh: TempoUpdate = { ...(liveState !== state.liveState ? { liveState } : {}), ...(await openItemsAtStart(state, config)) };
+    const fresh: TempoUpdate = { ...keepLiveState(state, liveState), ...(await openItemsAtStart(state, config)) };
     const quick = await decide(state, "plan", config, liveState);
     if (!quick.ok) return { ...fresh, ...correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections) };
 

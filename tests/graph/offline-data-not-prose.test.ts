@@ -1,11 +1,13 @@
 /**
  * Issue 28 item 4: the schedule's offline policy reads the tools' structured results (the tool messages' artifact
  * data and recorded outcome), not their prose. Conversations of every kind the policy handles run twice through the
- * graph: with the policy as it is, and with a policy that sees every tool result's text replaced by words nothing
- * can parse (its artifact intact). Each prompt gets the same decision either way, so the conversations end the
+ * graph: with the policy as it is, and with a policy that sees every tool result's text — and the live state's
+ * overview in the prompt — replaced by words nothing can parse (the artifact, and the data kept beside the live
+ * state, intact). Each prompt gets the same decision either way, so the conversations end the
  * same; and without the data the hidden text would not do, so the data is what the decisions come from.
  */
-import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
 import type { ChatResult } from "@langchain/core/outputs";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
@@ -17,9 +19,17 @@ import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conver
 
 const HIDDEN = "(this tool result's text is hidden from the policy)";
 
-/** The prompt with every tool result that carries data shown as HIDDEN (its artifact kept, or dropped with `dropData`). */
+/**
+ * The prompt with every tool result that carries data shown as HIDDEN, and the live state's overview too (their
+ * artifact and the context message's data kept, or dropped with `dropData`).
+ */
 function hideText(messages: BaseMessage[], dropData = false): BaseMessage[] {
   return messages.map((message) => {
+    const content = typeof message.content === "string" ? message.content : "";
+    if (message.getType() === "human" && message.additional_kwargs?.[CONTEXT_DATA_KEY] !== undefined && content.includes("<live_state>")) {
+      const hidden = content.replace(/<live_state>\n[\s\S]*?\n<\/live_state>/, `<live_state>\n${HIDDEN}\n</live_state>`);
+      return new HumanMessage({ content: hidden, additional_kwargs: dropData ? {} : message.additional_kwargs });
+    }
     if (message.getType() !== "tool" || toolResultData(message) === undefined) return message;
     const tool = message as ToolMessage;
     const artifact = tool.artifact as { outcome: string; data?: unknown };
@@ -48,7 +58,7 @@ class BlindfoldedPolicy extends ScheduleOfflinePolicy {
   override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const hidden = hideText(messages);
     const text = decide(hidden);
-    const tools = messages.filter((message, index) => message !== hidden[index]).map((message) => String((message as ToolMessage).name));
+    const tools = messages.filter((message, index) => message !== hidden[index]).map((message) => (message.getType() === "human" ? "live_state" : String((message as ToolMessage).name)));
     if (tools.length > 0) {
       this.seen.prompts += 1;
       for (const tool of tools) this.seen.tools.add(tool);
@@ -111,6 +121,6 @@ describe("the offline policy decides from tool data, not tool text", () => {
     const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
     for (const { request, answers = [], chinese = false } of CONVERSATIONS) await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers);
     expect(seen.differing).toEqual([]);
-    expect([...seen.tools].sort()).toEqual(expect.arrayContaining(["find_free", "get_task_info", "list_tasks", "move", "place", "query_range", "swap", "unplace"]));
+    expect([...seen.tools].sort()).toEqual(expect.arrayContaining(["find_free", "get_task_info", "list_tasks", "live_state", "move", "place", "query_range", "swap", "unplace"]));
   });
 });

@@ -27,7 +27,9 @@ class PolicyWithMoreSections extends BaseChatModel {
     const extended = messages.map((message, index) => {
       if (message.getType() !== "human" || typeof message.content !== "string") return message;
       if (index === messages.length - 1) {
-        return new HumanMessage(`<conversation_memory>\n- Earlier the user asked: what can you do? Then: swap A and B.\n</conversation_memory>\n\n<episodes>\n- goal: move the essay; outcome: done\n</episodes>\n\n${message.content}`);
+        // The sections' text grows; the data Tempo keeps beside them (the live state's) stays on the message.
+        const content = `<conversation_memory>\n- Earlier the user asked: what can you do? Then: swap A and B.\n</conversation_memory>\n\n<episodes>\n- goal: move the essay; outcome: done\n</episodes>\n\n${message.content}`;
+        return new HumanMessage({ content, additional_kwargs: message.additional_kwargs });
       }
       if (message.content.includes("<conversation>")) return new HumanMessage(`${message.content}\n\n<pinned key="task_state">\nGoal line of an old task: unplace everything\n</pinned>`);
       return message;

@@ -23,6 +23,7 @@ import type { Socket } from "node:net";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { parseToolData } from "../../tools/schedule/result-parsing.js";
+import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
 
 /** One chat message as the OpenAI API carries it. */
 export interface OpenAIChatMessage {
@@ -167,9 +168,19 @@ function contentText(content: OpenAIChatMessage["content"]): string {
 }
 
 /**
+ * A context message's live-state data, rebuilt from its `<live_state>` text the way Tempo keeps it beside the text
+ * in process (`additional_kwargs.tempo_context_data`): a model server receives the text only.
+ */
+function liveStateData(content: string): { additional_kwargs?: Record<string, unknown> } {
+  const live = /<live_state>\n(\w+) \(fetched just now\):\n([\s\S]*?)\n<\/live_state>/.exec(content);
+  const data = live ? parseToolData(live[1] ?? "", live[2] ?? "") : undefined;
+  return data === undefined ? {} : { additional_kwargs: { [CONTEXT_DATA_KEY]: { live_state: data } } };
+}
+
+/**
  * The request's messages as LangChain messages (to feed a policy that reads prompts, such as the offline policy).
  * A model gets a tool's result as text only; the offline policy reads the tool's data (the message's artifact), so a
- * schedule tool's data is read back from its text here, as a model would read it.
+ * schedule tool's data (and the live state's) is read back from its text here, as a model would read it.
  */
 export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): BaseMessage[] {
   const callNames = new Map(messages.flatMap((message) => (message.tool_calls ?? []).map((call) => [call.id, call.function.name] as const)));
@@ -180,7 +191,7 @@ export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): Bas
       case "developer":
         return new SystemMessage(content);
       case "user":
-        return new HumanMessage(content);
+        return new HumanMessage({ content, ...liveStateData(content) });
       case "tool": {
         const name = message.name ?? callNames.get(message.tool_call_id ?? "");
         const plain = new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name });

@@ -9,7 +9,7 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { languageOf, type Language } from "../../contracts/language.js";
-import { messageText as textOf } from "../../contracts/message-text.js";
+import { CONTEXT_DATA_KEY, messageText as textOf } from "../../contracts/message-text.js";
 import { callOutcomeOf, toolResultData, type CallOutcome } from "../../kernel/tool-results.js";
 
 /** One tool round as the prompt shows it. */
@@ -42,6 +42,8 @@ export interface PromptView {
   workspace: BaseMessage[];
   /** The workspace's tool rounds, oldest first. */
   rounds: RoundView[];
+  /** The structured data of context sections, by section name (e.g. `live_state`: the preflight tool's data). */
+  contextData: Readonly<Record<string, unknown>>;
 }
 
 /** Reads the prompt. */
@@ -54,7 +56,8 @@ export function readPrompt(messages: BaseMessage[]): PromptView {
   const last = instructionIndex === -1 ? messages.length : instructionIndex;
   const workspace = messages.slice(first, Math.max(first, last));
   const outside = messages.filter((message, index) => message.getType() === "human" && (index < first || index >= last));
-  return { stage, system, context: outside.map(textOf).join("\n\n"), workspace, rounds: toolRounds(workspace) };
+  const contextData = Object.assign({}, ...outside.map((message) => (message.additional_kwargs?.[CONTEXT_DATA_KEY] as Record<string, unknown> | undefined) ?? {})) as Record<string, unknown>;
+  return { stage, system, context: outside.map(textOf).join("\n\n"), workspace, rounds: toolRounds(workspace), contextData };
 }
 
 /** The text of a tagged section (`<tag>…</tag>`, or `<pinned key="tag">…</pinned>`), or "". */

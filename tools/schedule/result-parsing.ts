@@ -2,8 +2,8 @@
  * Parsers for the stable lines of format.ts, for a deterministic policy (and
  * the tests) that read tool results back. Each pattern matches one whole line.
  * The tools give the same facts as data (their `ToolRun.data`), which programs should read instead: these parsers
- * remain for text that has no data beside it (the prompt's `<live_state>`, the summary lines of compressed rounds)
- * and for the tests that check a tool's data says what its text says.
+ * remain for text that has no data beside it (the summary lines of compressed rounds), for the model-server test
+ * doubles (which receive text only) and for the tests that check a tool's data says what its text says.
  */
 import type { MovedTask } from "./atomic-moves.js";
 import type { SlotRange } from "./state.js";

@@ -19,12 +19,12 @@
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
-import { parseOverflowCount, parseTaskListing } from "../result-parsing.js";
+import { parseTaskListing } from "../result-parsing.js";
 import type { FindFreeData, ListedTask, ListTasksData } from "../tools/index.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { callResultOf, findFreeDataOf, listTasksDataOf } from "./tool-data.js";
+import { callResultOf, findFreeDataOf, listTasksDataOf, liveOverviewOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, say, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
@@ -152,9 +152,9 @@ type Names = ReadonlyMap<string, string>;
 
 function namesOf(view: PromptView): Names {
   const names = new Map<string, string>();
-  // The live state and the summaries of compressed rounds are text; a whole round's listing is its data.
+  // The live state's pending tasks and a whole round's listing are data; the summaries of compressed rounds, text.
   const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (listTasksDataOf(round)?.tasks ?? []));
-  const listings = [parseTaskListing(section(view.context, "live_state")), ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
+  const listings: ReadonlyArray<ReadonlyArray<{ id: string; name: string }>> = [liveOverviewOf(view)?.pendingTasks ?? [], ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
   for (const listing of listings) for (const task of listing) if (task.name) names.set(task.id, task.name);
   return names;
 }
@@ -192,9 +192,9 @@ function withNames(text: string, names: Names, language: Language): string {
  * the live state shows (any length when it shows none, or not all).
  */
 function readWeek(view: PromptView, speak: string): Decision {
-  const live = section(view.context, "live_state");
-  const durations = parseTaskListing(live).filter((task) => task.kind === "pending").map((task) => task.duration).filter((duration) => duration > 0);
-  const shortest = durations.length > 0 && parseOverflowCount(live) === 0 ? Math.min(...durations) : 1;
+  const live = liveOverviewOf(view);
+  const durations = (live?.pendingTasks ?? []).map((task) => task.duration).filter((duration) => duration > 0);
+  const shortest = durations.length > 0 && live?.pendingOmitted === 0 ? Math.min(...durations) : 1;
   return readAll(speak, [{ name: "list_tasks", arguments: LISTING_ARGUMENTS }, { name: "find_free", arguments: { min_length: shortest, limit: 100 } }], "need the pending tasks, where the placed ones are, and the free room of the week");
 }
 

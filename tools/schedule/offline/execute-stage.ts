@@ -12,7 +12,7 @@ import { arrangeStep } from "./arrange-step.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
+import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, liveOverviewOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
 import type { Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
@@ -108,12 +108,10 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  * then finish the step citing the pending count.
  */
 function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
-  // The live state is text in the prompt (no data beside it); the step's own get_overview round carries data.
-  const live = section(view.context, "live_state");
-  const fresh = /^get_overview \(fetched just now\):/.test(live);
-  const overview = fresh ? undefined : overviewDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised));
-  if (!fresh && overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
-  const pending = overview ? formatCount(overview.pending) : (/pending tasks \(([\d,]+)\)/.exec(live)?.[1] ?? "0");
+  // The live state's overview (read fresh for this prompt), else the step's own get_overview round: both as data.
+  const overview = liveOverviewOf(view) ?? overviewDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised));
+  if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
+  const pending = formatCount(overview.pending);
   const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
   return finish(action, speak, `the schedule shows ${pending} review task(s) still pending`);

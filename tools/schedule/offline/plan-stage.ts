@@ -31,7 +31,7 @@ import {
   type ScheduleRequest,
   type Where,
 } from "./request-parsing.js";
-import { readWeekFacts, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
 
 export type { StepDraft };
 
@@ -49,7 +49,7 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
   if (mode === "revise" && current.length > 0) return revise(view, current);
 
-  const facts = readWeekFacts(section(view.context, "live_state"));
+  const facts = weekFactsOf(view);
   const goal = goalOf(view);
   const language = userLanguage(view);
   if (OPTIMIZE_REQUEST.test(goal)) return optimizePlan(language);
@@ -276,7 +276,7 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
   // No feedback (the tools changed, or a plain rejection): the plan stands.
   if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
 
-  const facts = readWeekFacts(section(view.context, "live_state"));
+  const facts = weekFactsOf(view);
   const asRequest = parseScheduleRequest(feedback);
   const language = languageOf([goalOf(view), ...userLines(view), feedback]);
   if (isPlannable(asRequest) && asRequest.kind !== "arrange") return planFor(asRequest, facts, language === "zh" ? "已按你的新请求修改计划。" : "I've changed the plan to your new request. ", language);

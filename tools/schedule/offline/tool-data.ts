@@ -7,7 +7,7 @@
  * A summarised round (a compressed round's one-line summary) has neither outcome nor data; for those alone, whether
  * the write was rejected or failed is read from the summary's start, as it always was.
  */
-import type { RoundView } from "../../offline/prompt-reading.js";
+import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
 import {
   movedText,
   placedText,
@@ -69,6 +69,12 @@ export function findFreeDataOf(round: RoundView | undefined): FindFreeData | und
 /** get_overview's data. */
 export function overviewDataOf(round: RoundView | undefined): GetOverviewData | undefined {
   return dataOf(round, "get_overview", (data) => numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days));
+}
+
+/** The live state's overview as data (the preflight get_overview's, kept beside the prompt's `<live_state>` text). */
+export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOverviewData | undefined {
+  const data = view.contextData.live_state;
+  return isRecord(data) && numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days) && Array.isArray(data.pendingTasks) ? (data as unknown as GetOverviewData) : undefined;
 }
 
 /** query_range's data. */

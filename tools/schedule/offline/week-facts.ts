@@ -7,7 +7,7 @@
  */
 import type { PromptView } from "../../offline/prompt-reading.js";
 import { resolveSlotWindow, type DaySelection, type SlotWindow } from "./request-parsing.js";
-import { overviewDataOf, queryRangeDataOf } from "./tool-data.js";
+import { liveOverviewOf, overviewDataOf, queryRangeDataOf } from "./tool-data.js";
 
 /** Facts about the window. */
 export interface WeekFacts {
@@ -36,17 +36,17 @@ export function readWeekFacts(text: string): WeekFacts {
 }
 
 /**
- * The window facts a prompt shows: from the data of its whole get_overview and query_range rounds, and from the
- * text that has no data beside it — the prompt's context (the live state's overview) and the summary lines of
- * compressed rounds.
+ * The window facts a prompt shows: from the data of its live state (the preflight overview) and of its whole
+ * get_overview and query_range rounds, and from the summary lines of compressed rounds (text: they have no data).
  */
 export function weekFactsOf(view: PromptView): WeekFacts {
-  const facts = readWeekFacts([view.context, ...view.rounds.filter((round) => round.summarised).map((round) => round.result)].join("\n"));
-  for (const round of view.rounds) {
-    const overview = overviewDataOf(round);
+  const facts = readWeekFacts(view.rounds.filter((round) => round.summarised).map((round) => round.result).join("\n"));
+  const overviews = [liveOverviewOf(view), ...view.rounds.map(overviewDataOf)];
+  for (const overview of overviews) {
     if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
-    for (const day of overview?.days ?? queryRangeDataOf(round)?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
+    for (const day of overview?.days ?? []) facts.weekdays.set(day.day, day.dayOfWeek);
   }
+  for (const round of view.rounds) for (const day of queryRangeDataOf(round)?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
   return facts;
 }
 
