@@ -124,6 +124,9 @@ describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
     expect(refusals).toEqual([]);
     expect(outcome.error).toBeUndefined();
     expect(requests.every((request) => request.body.stream === mode.streamed || request.stage === "memory")).toBe(true);
+    // What Tempo keeps beside the text for programs (tool data, the live state's data) never reaches the server.
+    expect(requests.some((request) => /tempo_context_data|"artifact"|pendingTasks/.test(JSON.stringify(request.body)))).toBe(false);
+    expect(requests.some((request) => JSON.stringify(request.body).includes("<live_state>"))).toBe(true);
     expect(outcome.phases).toEqual(["done"]);
     expect(outcome.cards).toEqual(demoReference.cards);
     expect(placedReviews(outcome.schedule)).toEqual(placedReviews(demoReference.schedule));
