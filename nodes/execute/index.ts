@@ -51,6 +51,10 @@ import { messageText, PROGRESS_ID_PREFIX } from "../../contracts/message-text.js
 /** The tools of the agent itself, run at once without a card: its memory and its tool packs. */
 const AGENT_TOOLS: readonly MemoryTool[] = [...MEMORY_TOOLS, ...PACK_TOOLS];
 
+/** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
+const CHOOSING_RULE =
+  "<choosing>\nTo change the data, prefer the backend's candidates to searching yourself: call a propose_* tool, then choose_candidate with the id of the best one for the user (its writes go to the card as they are). Write by hand only what no candidate offers.\n</choosing>";
+
 /** The agent's own tool named `name`, if any. */
 function findAgentTool(name: string): MemoryTool | undefined {
   return AGENT_TOOLS.find((tool) => tool.name === name);
@@ -71,9 +75,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     let offer = offers.get(key);
     if (!offer) {
       const offered = { ...domain, tools: toolsInPacks(domain, active) };
-      const packs = packList(domain, active);
-      // choose_candidate comes with the tools that list candidates.
+      // choose_candidate comes with the tools that list candidates, and so does the rule to prefer it.
       const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
+      const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
       offer = native
         ? { bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...choose, ...CONTROL_TOOLS])) as Runnable<BaseMessage[], BaseMessage>, tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}` }
         : { tools: `${toolBrief(offered, [...AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}` };

@@ -40,7 +40,7 @@ async function setup(script: AIMessage[]) {
     checkpointer: new MemorySaver(),
     settings: { replanAfterStep: "never" },
   });
-  return { graph, repository, offered };
+  return { graph, repository, offered, execute };
 }
 
 /** Every tool message of the thread, as "name: content". */
@@ -107,11 +107,15 @@ describe("choose_candidate", () => {
   });
 
   test("offered with the tools that list candidates, and only then", async () => {
-    const { graph, offered } = await setup([calling("context_tools_remove", { packs: ["schedule.optimize"] }), calling("get_overview"), calling("done", { goal_check: "read" })]);
+    const { graph, offered, execute } = await setup([calling("context_tools_remove", { packs: ["schedule.optimize"] }), calling("get_overview"), calling("done", { goal_check: "read" })]);
     await graph.invoke({ messages: [new HumanMessage("What does my week look like?")] }, threadConfig("offer"));
     await graph.invoke(resume({ decisions: [{ type: "approve" }] }), threadConfig("offer")); // the plan
     expect(offered[0]).toEqual(expect.arrayContaining(["analyze_health", "propose_arrangement", "propose_candidates", "choose_candidate"]));
     expect(offered[1]).not.toContain("choose_candidate");
     expect(offered[1]).not.toContain("propose_candidates");
+    // The rule to prefer the candidates comes with them.
+    const prompt = (index: number) => execute.calls[index]!.messages.map((message) => String(message.content)).join("\n");
+    expect(prompt(0)).toContain("<choosing>");
+    expect(prompt(1)).not.toContain("<choosing>");
   });
 });
