@@ -147,6 +147,27 @@ describe("the backend's candidates", () => {
     );
   });
 
+  test("avoided days and rejected places are hard limits: no candidate puts a review there", () => {
+    fc.assert(
+      fc.property(smallWeek, fc.integer({ min: 1, max: 4 }), (state, avoidDay) => {
+        const free = proposeCandidates(state, { k: 10 });
+        const rejected = free.candidates.flatMap((candidate) => candidate.writes.filter((write) => write.name === "move" || write.name === "place").map((write) => ({ task_id: String(write.arguments.task_id), day: Number(write.arguments.day), slot_start: Number(write.arguments.slot_start) })));
+        const limited = proposeCandidates(state, { k: 10, preferences: { avoidDays: [avoidDay] }, avoid: rejected });
+        for (const candidate of limited.candidates) {
+          const after = applyWrites(state, candidate.writes)!;
+          const moved = after.tasks.filter((task) => task.source === "task_item" && task.slots?.[0] && JSON.stringify(task.slots) !== JSON.stringify(state.tasks.find((old) => old.id === task.id)?.slots));
+          for (const task of moved) {
+            expect(task.slots![0]!.day).not.toBe(avoidDay);
+            expect(rejected).not.toContainEqual({ task_id: task.id, day: task.slots![0]!.day, slot_start: task.slots![0]!.start });
+          }
+        }
+        // The arrangement keeps off the avoided day too.
+        for (const write of proposeArrangement(state, { avoidDays: [avoidDay] }).candidates[0]?.writes ?? []) expect(write.arguments.day).not.toBe(avoidDay);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   test("the sample week: arranged in one proposal, then refined to a week no single change improves", () => {
     const { week, scores } = refine(sampleWeek(), () => 0);
     expect(week.tasks.filter((task) => task.source === "task_item").every((task) => task.status === "placed")).toBe(true);

@@ -103,12 +103,14 @@ export function proposeArrangement(state: ScheduleState, preferences: HealthPref
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences } = {}): ScheduleListing {
+export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[] } = {}): ScheduleListing {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const report = analyzeHealth(state, preferences);
-  const singles = singleChanges(state, report.score, preferences);
-  const chain = chainOf(state, report.score, singles, preferences);
+  // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
+  const allowed = (writes: readonly Write[]) => targetsOf(state, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => place.task_id === target.task_id && place.day === target.day && place.slot_start === target.slot_start));
+  const singles = singleChanges(state, report.score, preferences, allowed);
+  const chain = chainOf(state, report.score, singles, preferences, allowed);
   const ranked = chain && chain.delta > (singles[0]?.delta ?? 0) ? [chain, ...singles] : singles;
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
   const forced = forcedText(report);
@@ -122,10 +124,37 @@ function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefine
   return forced.length > 0 ? forced.join(", ") : undefined;
 }
 
-/** Every single change that raises the score by at least `MIN_GAIN`, best first, the best one per task. */
-function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences): Array<Omit<ScheduleCandidate, "id">> {
+/** A place the user rejected for a task: never proposed again. */
+export interface AvoidedPlace {
+  task_id: string;
+  day: number;
+  slot_start: number;
+}
+
+/** Where each task the writes move or place ends up (a swap moves each task to the other's place). */
+function targetsOf(state: ScheduleState, writes: readonly Write[]): AvoidedPlace[] {
+  const startOf = (id: unknown) => {
+    const task = state.tasks.find((candidate) => candidate.id === id);
+    const range = task?.slots?.[0];
+    return range ? { day: range.day, slot_start: range.start } : undefined;
+  };
+  return writes.flatMap((write): AvoidedPlace[] => {
+    const args = write.arguments;
+    if (write.name === "place" || write.name === "move") return [{ task_id: String(args.task_id), day: Number(args.day), slot_start: Number(args.slot_start) }];
+    if (write.name === "batch_move") return ((args.moves as AvoidedPlace[] | undefined) ?? []).map((move) => ({ task_id: move.task_id, day: move.day, slot_start: move.slot_start }));
+    if (write.name === "swap") {
+      const [first, second] = [startOf(args.first_task_id), startOf(args.second_task_id)];
+      return first && second ? [{ task_id: String(args.first_task_id), ...second }, { task_id: String(args.second_task_id), ...first }] : [];
+    }
+    return [];
+  });
+}
+
+/** Every single change that raises the score by at least `MIN_GAIN` (and `allowed`), best first, the best one per task. */
+function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean = () => true): Array<Omit<ScheduleCandidate, "id">> {
   const scored: Array<Omit<ScheduleCandidate, "id">> = [];
   const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
+    if (!allowed(writes)) return;
     const after = applyWrites(state, writes);
     if (!after) return;
     const scoreAfter = analyzeHealth(after, preferences).score;
@@ -177,7 +206,7 @@ const MAX_CHAIN = 8;
  * the reviews it moved, or undefined when fewer than two changes chain (placements are not chained: a pending
  * review is placed on its own card).
  */
-function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences): Omit<ScheduleCandidate, "id"> | undefined {
+function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean): Omit<ScheduleCandidate, "id"> | undefined {
   let current = state;
   let next = singles.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
   let steps = 0;
@@ -186,7 +215,7 @@ function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omi
     if (!after) break;
     current = after;
     steps += 1;
-    next = singleChanges(current, analyzeHealth(current, preferences).score, preferences).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+    next = singleChanges(current, analyzeHealth(current, preferences).score, preferences, allowed).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
   }
   if (steps < 2) return undefined;
   const where = (week: ScheduleState) => new Map(week.tasks.flatMap((task) => (task.source === "task_item" && task.slots?.length === 1 ? [[task.id, task.slots[0]!] as const] : [])));
@@ -194,7 +223,7 @@ function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omi
   const moves = [...where(current)].filter(([id, range]) => before.get(id)?.day !== range.day || before.get(id)?.start !== range.start).map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
   const writes = [{ name: "batch_move", arguments: { moves } }];
   const applied = applyWrites(state, writes);
-  if (moves.length < 2 || !applied) return undefined;
+  if (moves.length < 2 || !applied || !allowed(writes)) return undefined;
   const scoreAfter = analyzeHealth(applied, preferences).score;
   const summary = `move ${moves.length} reviews in one change: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
   return { kind: "chain", writes, summary, scoreAfter, delta: round(scoreAfter - score) };

@@ -24,31 +24,39 @@ export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>>
 };
 
 /** One proposal placing as many pending reviews as fit, found by the exact-when-possible search. */
-export const proposeArrangementTool: DomainTool<ScheduleState, Record<string, never>> = {
+export const proposeArrangementTool: DomainTool<ScheduleState, { avoid_days?: number[] }> = {
   name: "propose_arrangement",
   description:
     "Proposes where the pending reviews go: the most that fit, quietest days first. Nothing is applied; choose it with choose_candidate " +
     "(id a1) and its placements go to the card. The easy way to arrange a week.",
-  schema: z.object({}),
+  schema: z.object({ avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: nothing is placed there.") }),
   kind: "read",
   proposes: true,
-  run(state) {
-    const listing: ScheduleListing = proposeArrangement(state);
+  run(state, args) {
+    const listing: ScheduleListing = proposeArrangement(state, args.avoid_days ? { avoidDays: args.avoid_days } : {});
     return { ok: true, content: formatListing(listing), data: listing };
   },
 };
 
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
-export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number }> = {
+export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; avoid?: Array<{ task_id: string; day: number; slot_start: number }> }> = {
   name: "propose_candidates",
   description:
     "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
     "choose one with choose_candidate. An empty list means no change helps.",
-  schema: z.object({ k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`) }),
+  schema: z.object({
+    k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
+    avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
+    avoid: z
+      .array(z.object({ task_id: z.string().min(1).describe("The task."), day: z.number().int().min(1).describe("The day it was proposed on."), slot_start: z.number().int().min(1).describe("Its first slot there.") }))
+      .max(200)
+      .optional()
+      .describe("Places the user rejected for a task: no candidate puts that task there again."),
+  }),
   kind: "read",
   proposes: true,
   run(state, args) {
-    const listing: ScheduleListing = proposeCandidates(state, { k: args.k });
+    const listing: ScheduleListing = proposeCandidates(state, { k: args.k, preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {}, ...(args.avoid ? { avoid: args.avoid } : {}) });
     return { ok: true, content: formatListing(listing), data: listing };
   },
 };
