@@ -49,6 +49,9 @@ export function useServedOnPostgres(secret: string, startPostgres: () => Promise
   beforeAll(async () => {
     postgres = await startPostgres();
     pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
+    // A client the pool is still closing when the server stops gets 57P01 ("terminating connection due to
+    // administrator command"); without a listener, pg throws it as an uncaught error after the tests passed.
+    pool.on("error", () => undefined);
     server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: secret, DATABASE_URL: postgres.url });
   }, 150_000);
   afterAll(async () => {
