@@ -176,3 +176,32 @@ describe("the backend's candidates", () => {
     expect(proposeCandidates(week)).toMatchObject({ candidates: [], empty: "no single move, swap or placement raises the score" });
   });
 });
+
+describe("what the offline refinement reads", () => {
+  test("the arrange step's limits become propose_candidates' avoid: a skipped or window-bound task stays, rejected days and places are barred", async () => {
+    const { arrangeLimits } = await import("../../tools/schedule/offline/arrange-step.js");
+    const scratchpad = ["Placement plan: (nothing left)", "Skip tasks: essay-draft", "Avoid: matrix-review not 1,5 at 2:3; review-limits days 2,3; vocabulary-list from 9", "a note of the model's own"].join("\n");
+    expect(arrangeLimits(scratchpad)).toEqual([
+      { task_id: "essay-draft" },
+      { task_id: "matrix-review", day: 1 },
+      { task_id: "matrix-review", day: 5 },
+      { task_id: "matrix-review", day: 2, slot_start: 3 },
+      { task_id: "review-limits" },
+      { task_id: "vocabulary-list" },
+    ]);
+    expect(arrangeLimits("")).toEqual([]);
+  });
+
+  test("a listing read back from its text (as a model reads it) has the same ids, gains and scores as its data", async () => {
+    const { parseToolData } = await import("../../tools/schedule/result-parsing.js");
+    const { formatListing } = await import("../../tools/schedule/candidates.js");
+    const { proposeArrangement: arrange } = await import("../../tools/schedule/candidates.js");
+    const week = applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!;
+    for (const listing of [proposeCandidates(week, { k: 3 }), arrange(sampleWeek()), proposeCandidates(applyWrites(week, proposeCandidates(week).candidates[0]!.writes)!)]) {
+      const read = parseToolData("propose_candidates", formatListing(listing)) as { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number }>; empty?: string };
+      expect(read.score).toBe(listing.score);
+      expect(read.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter }))).toEqual(listing.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter })));
+      expect(read.empty).toBe(listing.empty);
+    }
+  });
+});

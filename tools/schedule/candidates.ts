@@ -108,7 +108,8 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const report = analyzeHealth(state, preferences);
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
-  const allowed = (writes: readonly Write[]) => targetsOf(state, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => place.task_id === target.task_id && place.day === target.day && place.slot_start === target.slot_start));
+  const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) => place.task_id === target.task_id && (place.day === undefined || place.day === target.day) && (place.slot_start === undefined || place.slot_start === target.slot_start);
+  const allowed = (writes: readonly Write[]) => targetsOf(state, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
   const singles = singleChanges(state, report.score, preferences, allowed);
   const chain = chainOf(state, report.score, singles, preferences, allowed);
   const ranked = chain && chain.delta > (singles[0]?.delta ?? 0) ? [chain, ...singles] : singles;
@@ -124,24 +125,24 @@ function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefine
   return forced.length > 0 ? forced.join(", ") : undefined;
 }
 
-/** A place the user rejected for a task: never proposed again. */
+/** Where a task must not go: a place the user rejected (day and slot), a day, or — with neither — anywhere (left as it is). */
 export interface AvoidedPlace {
   task_id: string;
-  day: number;
-  slot_start: number;
+  day?: number;
+  slot_start?: number;
 }
 
 /** Where each task the writes move or place ends up (a swap moves each task to the other's place). */
-function targetsOf(state: ScheduleState, writes: readonly Write[]): AvoidedPlace[] {
+function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Required<AvoidedPlace>> {
   const startOf = (id: unknown) => {
     const task = state.tasks.find((candidate) => candidate.id === id);
     const range = task?.slots?.[0];
     return range ? { day: range.day, slot_start: range.start } : undefined;
   };
-  return writes.flatMap((write): AvoidedPlace[] => {
+  return writes.flatMap((write): Array<Required<AvoidedPlace>> => {
     const args = write.arguments;
     if (write.name === "place" || write.name === "move") return [{ task_id: String(args.task_id), day: Number(args.day), slot_start: Number(args.slot_start) }];
-    if (write.name === "batch_move") return ((args.moves as AvoidedPlace[] | undefined) ?? []).map((move) => ({ task_id: move.task_id, day: move.day, slot_start: move.slot_start }));
+    if (write.name === "batch_move") return ((args.moves as Array<Required<AvoidedPlace>> | undefined) ?? []).map((move) => ({ task_id: move.task_id, day: move.day, slot_start: move.slot_start }));
     if (write.name === "swap") {
       const [first, second] = [startOf(args.first_task_id), startOf(args.second_task_id)];
       return first && second ? [{ task_id: String(args.first_task_id), ...second }, { task_id: String(args.second_task_id), ...first }] : [];

@@ -154,6 +154,9 @@ export function parseToolData(name: string, content: string): unknown {
     }
     case "batch_move":
       return /^moved \d+ tasks$/.test(lines[0] ?? "") ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData) : undefined;
+    case "propose_candidates":
+    case "propose_arrangement":
+      return parseListing(lines);
     case "unplace": {
       const match = /^unplaced task (\S+) from (day \d+ slots \d+-\d+)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(content);
       if (!match) return undefined;
@@ -164,6 +167,22 @@ export function parseToolData(name: string, content: string): unknown {
     default:
       return undefined;
   }
+}
+
+/**
+ * A candidate listing as its text shows it: the score, each candidate's id, gain, score after and summary (its writes
+ * are not in the text: a reader of the text chooses by id), why it is empty, and what is forced.
+ */
+function parseListing(lines: readonly string[]): { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number; summary: string; writes: [] }>; empty?: string; forced?: string } | undefined {
+  const score = /^health score now ([\d.]+)\/100$/.exec(lines[0] ?? "");
+  if (!score) return undefined;
+  const candidates = lines.flatMap((line) => {
+    const match = /^- (\S+) \(([+-]?[\d.]+) → ([\d.]+)\): (.*)$/.exec(line);
+    return match ? [{ id: match[1] ?? "", delta: Number(match[2]), scoreAfter: Number(match[3]), summary: match[4] ?? "", writes: [] as [] }] : [];
+  });
+  const empty = lines.map((line) => /^no candidates: (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
+  const forced = lines.map((line) => /^forced \(no change can fix\): (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
+  return { score: Number(score[1]), candidates, ...(empty ? { empty } : {}), ...(forced ? { forced } : {}) };
 }
 
 /** The `- task <id> now on …` lines of swap and batch_move. */

@@ -103,6 +103,25 @@ function readMemory(scratchpad: string): ArrangeMemory {
   return memory;
 }
 
+/**
+ * What the arrange step's working memory says the refinement must respect, as `propose_candidates`' `avoid`: a task
+ * left pending on purpose, or limited to some days or slots, stays as it is; a day or a place the user rejected for
+ * a task is never proposed for it.
+ */
+export function arrangeLimits(scratchpad: string): Array<{ task_id: string; day?: number; slot_start?: number }> {
+  const memory = readMemory(scratchpad);
+  const limits: Array<{ task_id: string; day?: number; slot_start?: number }> = memory.skip.map((id) => ({ task_id: id }));
+  for (const [id, avoid] of memory.avoid) {
+    if (avoid.days || avoid.from !== undefined || avoid.to !== undefined) limits.push({ task_id: id });
+    for (const day of avoid.notDays) limits.push({ task_id: id, day });
+    for (const place of avoid.notAt) {
+      const [day, start] = place.split(":").map(Number);
+      if (day && start) limits.push({ task_id: id, day, slot_start: start });
+    }
+  }
+  return limits;
+}
+
 function numbers(text: string | undefined): number[] {
   return (text ?? "").split(",").filter(Boolean).map(Number);
 }

@@ -6,7 +6,8 @@
  */
 import { say, type Language } from "../../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../../offline/decisions.js";
-import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import { section, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
+import { arrangeLimits } from "./arrange-step.js";
 import type { ScheduleListing } from "../candidates.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
 import { callResultOf } from "./tool-data.js";
@@ -32,7 +33,11 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
     return finish(end, say(language, "Understood: the week stays as it is.", "好的，这一周保持现状。"), "not carried out: you declined the refinement; the week stays as arranged", "the user declined the change");
   }
   const listing = rounds.slice(lastWrite + 1).map(listingOf).findLast((found) => found !== undefined);
-  if (!listing) return read(say(language, "Looking for changes that make the week better.", "正在寻找能让这一周更合理的调整。"), "propose_candidates", { k: 3 }, "the step chooses among the backend's candidates");
+  if (!listing) {
+    // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
+    const avoid = arrangeLimits(section(view.context, "scratchpad"));
+    return read(say(language, "Looking for changes that make the week better.", "正在寻找能让这一周更合理的调整。"), "propose_candidates", { k: 3, ...(avoid.length > 0 ? { avoid } : {}) }, "the step chooses among the backend's candidates");
+  }
   const best = listing.candidates[0];
   if (!best) return finish(end, "", `refined: health score ${listing.score}; ${listing.empty ?? "no change raises it"}`, "nothing left to choose");
   const speak = say(language, `This raises the week's health score from ${listing.score} to ${best.scoreAfter}: ${best.summary}.`, `这项调整把这一周的健康分从 ${listing.score} 提高到 ${best.scoreAfter}。`);

@@ -39,7 +39,7 @@ export const proposeArrangementTool: DomainTool<ScheduleState, { avoid_days?: nu
 };
 
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
-export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; avoid?: Array<{ task_id: string; day: number; slot_start: number }> }> = {
+export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; avoid?: Array<{ task_id: string; day?: number; slot_start?: number }> }> = {
   name: "propose_candidates",
   description:
     "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
@@ -48,10 +48,16 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid
     k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
     avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
     avoid: z
-      .array(z.object({ task_id: z.string().min(1).describe("The task."), day: z.number().int().min(1).describe("The day it was proposed on."), slot_start: z.number().int().min(1).describe("Its first slot there.") }))
+      .array(
+        z.object({
+          task_id: z.string().min(1).describe("The task."),
+          day: z.number().int().min(1).optional().describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
+          slot_start: z.number().int().min(1).optional().describe("With day: the place the user rejected (its first slot)."),
+        }),
+      )
       .max(200)
       .optional()
-      .describe("Places the user rejected for a task: no candidate puts that task there again."),
+      .describe("Where tasks must not go: places the user rejected, days, or (task only) tasks to leave as they are."),
   }),
   kind: "read",
   proposes: true,
