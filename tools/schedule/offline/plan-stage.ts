@@ -104,11 +104,11 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
     language === "zh"
       ? steps.length === 1 ? `计划：${steps[0]!.content}。` : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
       : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
-  // A move, a swap or an unplace changes exactly what was asked (local_adjust). An arrange plan gives no run mode yet:
-  // with first_full the planner would add the refinement step, which the offline arrange does not take by default
-  // (issue 29: its tests and its rejected-slot memory first); "optimise my week" refines (optimizePlan).
-  const runMode = request.kind === "arrange" || readOnly ? undefined : "local_adjust";
-  const speak = readOnly ? "" : `${preface}${plan}`;
+  // A whole-week arrange refines after (first_full: the planner adds the domain's refinement step); a scoped one, a
+  // move, a swap or an unplace changes exactly what was asked.
+  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
+  const refines = runMode === "first_full" ? say(language, " After placing, I'll refine the week with the backend's best changes.", "放好之后，我会用后端给出的最佳调整再优化一下这一周。") : "";
+  const speak = readOnly ? "" : `${preface}${plan}${refines}`;
   return {
     speak,
     action: "plan_done",
