@@ -43,6 +43,8 @@ export interface CandidateListing {
 export interface Refinement {
   /** The refinement step: inserted after the first step of a `first_full` plan that has none; a step of this text refines. */
   step: { content: string; doneWhen: string };
+  /** The step in other languages (inserted for a user writing in one; a step of any of these texts refines too). */
+  localized?: Partial<Record<Language, { content: string; doneWhen: string }>>;
   /** The packs a refinement step is limited to (the whitelist while optimising). */
   packs: readonly string[];
   maxRounds: number;
@@ -168,7 +170,9 @@ export interface ToolDomain<TState = any> {
 /** True when `content` is the text of the domain's refinement step (such a step runs the candidate loop). */
 export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content: string): boolean {
   const normal = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
-  return domain.refinement !== undefined && normal(content) === normal(domain.refinement.step.content);
+  const refinement = domain.refinement;
+  if (!refinement) return false;
+  return [refinement.step, ...Object.values(refinement.localized ?? {})].some((step) => step !== undefined && normal(step.content) === normal(content));
 }
 
 /** Finds a tool by name, or undefined. */

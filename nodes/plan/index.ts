@@ -18,6 +18,7 @@
  * live domain state; recalled memory reaches the prompt within its budget.
  */
 import { AIMessage } from "@langchain/core/messages";
+import { languageOf, type Language } from "../../contracts/language.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../../contracts/plan.js";
@@ -110,10 +111,11 @@ export function createPlanNode(dependencies: NodeDependencies) {
  * step (the rough arrangement), or as the only step of an empty plan. A `local_adjust` plan, a question, a domain
  * without refinement: as they are.
  */
-export function withRefinementStep(steps: PlanStepDraft[], runMode: RunMode | undefined, refinement: Refinement | undefined): PlanStepDraft[] {
+export function withRefinementStep(steps: PlanStepDraft[], runMode: RunMode | undefined, refinement: Refinement | undefined, language: Language = "en"): PlanStepDraft[] {
   if (!refinement || (runMode !== "first_full" && runMode !== "global_reopt")) return steps;
   if (steps.some((step) => isRefinementStep({ refinement }, step.content))) return steps;
-  const step: PlanStepDraft = { content: refinement.step.content, done_when: refinement.step.doneWhen, packs: [...refinement.packs] };
+  const text = refinement.localized?.[language] ?? refinement.step;
+  const step: PlanStepDraft = { content: text.content, done_when: text.doneWhen, packs: [...refinement.packs] };
   return [...steps.slice(0, 1), step, ...steps.slice(1)];
 }
 
@@ -161,7 +163,7 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   // plan_done: a new plan, or a revision of the current one.
   const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
   // A new plan that arranges or re-arranges refines by default (seed 003): the domain's refinement step is added.
-  const withRefinement = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement) : decision.plan_steps;
+  const withRefinement = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement, languageOf(state.messages)) : decision.plan_steps;
   // A question's steps start with the packs for reading: the ones for writing would cost every call and serve none.
   const readingPacks = defaultPacks(dependencies.domain, { writing: false });
   const drafts = decision.read_only && readingPacks.length > 0 ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks })) : withRefinement;

@@ -8,6 +8,7 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { Card } from "../../contracts/cards.js";
 import { planStepsText } from "../../contracts/plan.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { describe, expect, test } from "vitest";
 import { factsInLanguage } from "../../nodes/deliver/index.js";
 import { answeredProposalText, cardDecisions, decisionsLine } from "../../nodes/shared/card-answers.js";
@@ -47,15 +48,18 @@ describe("the demo arrange request through the graph", () => {
   test("in Chinese: the arrange plan (not a free-time answer), Chinese speech and card reasons, every review placed, a Chinese final answer", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "帮我把复习安排到下周的空闲时间");
-    expect(outcome.planSteps).toEqual(OFFLINE_PLAN_STEPS_ZH.map((step) => step.content));
-    expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { steps: planStepsText(OFFLINE_PLAN_STEPS_ZH, "zh") } });
+    // The place step, the refinement step (in Chinese too), the check.
+    const refine = SCHEDULE_REFINEMENT.localized!.zh!;
+    const steps = [OFFLINE_PLAN_STEPS_ZH[0]!, { content: refine.content, done_when: refine.doneWhen }, OFFLINE_PLAN_STEPS_ZH[1]!];
+    expect(outcome.planSteps).toEqual(steps.map((step) => step.content));
+    expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { steps: planStepsText(steps, "zh") } });
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
     for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
     expect(outcome.said).toContain("正在读取复习任务。");
     expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到周一（第1天）第9-9节；/);
     expect(outcome.said).toContain("每个复习任务都安排好了。");
-    expect(outcome.finalAnswer).toBe(
-      "你的复习周已安排好。\n- [完成] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- [完成] 核对日程 — 日程显示还有 0 个复习任务待安排",
+    expect(outcome.finalAnswer).toMatch(
+      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 优化了 2 轮：健康分 [\d.]+ → [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排$/,
     );
     // What the assistant says has no English words of its own (ids and task names aside).
     for (const text of outcome.said) expect(text.replace(/[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
@@ -80,7 +84,7 @@ describe("the demo arrange request through the graph", () => {
   test("in English: the same run is unchanged", async () => {
     const tempo = await offlineTempo(halfPlacedWeek());
     const outcome = await converse(tempo, "arrange my reviews into free slots");
-    expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", "Verify the schedule"]);
+    expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", SCHEDULE_REFINEMENT.step.content, "Verify the schedule"]);
     expect(outcome.said).toContain("Reading the review tasks.");
     expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s); keeping the placement plan in working memory. Placing 4 tasks: "Binary tree review" on Monday (day 1) slots 9-9;'))).toBeDefined();
     expect(outcome.said).toContain("Every review task has a place.");
@@ -109,7 +113,9 @@ describe("the demo arrange request through the graph", () => {
     expect(placeOf(outcome.schedule, "binary-tree-review")).toBe("pending");
     expect(outcome.said.some((text) => text.includes("跳过“二叉树复习”：你拒绝了它的安排。"))).toBe(true);
     expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
-    expect(outcome.finalAnswer).toContain("\n已应用的修改（保留）：3 — 已把任务 linked-list-exercises 安排在第3天第3-4节; ");
+    // The three placements and the refinement's one change.
+    expect(outcome.finalAnswer).toContain("\n已应用的修改（保留）：4 — 已把任务 linked-list-exercises 安排在第3天第3-4节; ");
+    expect(outcome.finalAnswer).toContain("移动了 5 个任务");
     expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");
   });
 });

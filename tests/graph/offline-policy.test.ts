@@ -27,10 +27,12 @@ describe("offline policy", () => {
       expect(result.messages.at(-1)!.id).not.toMatch(/^do-not-render-/);
       result = await graph.invoke(approveCard(result), config);
     }
-    // Two cards: the plan, then the week's eight placements on one batch card.
-    expect(cards).toEqual([["confirm_plan"], Array(8).fill("place")]);
+    // Three cards: the plan, the week's eight placements on one batch card, then the refinement's one change (a
+    // batch_move of the reviews its chain of moves improves).
+    expect(cards).toEqual([["confirm_plan"], Array(8).fill("place"), ["batch_move"]]);
     expect(result.phase).toBe("done");
-    expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done"]);
+    expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
+    expect(result.optimization).toMatchObject({ verdict: "forced", rounds: 2 });
     expect(result.finalAnswer).toContain("Your review week is arranged.");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
     // The agent's bookkeeping (working memory rounds, call and result) is kept from what a person reads in Agent Chat UI.
@@ -83,7 +85,8 @@ describe("offline policy", () => {
       });
       result = await graph.invoke(resume({ decisions }), config);
     }
-    expect(sizes).toEqual([1, 3, 3, 2]);
+    // The plan, the placements three to a card, then the refinement's one change.
+    expect(sizes).toEqual([1, 3, 3, 2, 1]);
     const schedule = await repository.load("student");
     expect(schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id)).toEqual([rejected]);
     expect(result.phase).toBe("done");

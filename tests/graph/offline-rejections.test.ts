@@ -26,8 +26,9 @@ async function rejectDerivative(feedback: string, again: string[] = []) {
   const index = probe.cards.findIndex((card) => card.args.task_id === "derivative-drills");
   expect(probe.cards[index]?.args).toMatchObject({ day: 5 });
   const answers = probe.cards.slice(0, index + 1).map((_, position) => (position === index ? respond(feedback) : accept));
-  // The cards after the batch hold one placement each: reject them with `again` in turn.
-  answers.push(...probe.cards.slice(index + 1).map(() => accept), ...again.map(respond));
+  // The rest of the batch is accepted; the cards after it hold one placement each: reject them with `again` in turn.
+  // (The probe's last card, the refinement's batch_move, comes after those and is accepted by default.)
+  answers.push(...probe.cards.slice(index + 1).filter((card) => card.action === "place").map(() => accept), ...again.map(respond));
   const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
   return converse(tempo, request, answers);
 }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { converse, halfPlacedWeek, offlineTempo, placeOf, type ConversationOutcome } from "./support/offline-conversation.js";
+import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 
 interface Row {
   /** What the user types. */
@@ -149,11 +150,13 @@ const ROWS: Row[] = [
   {
     request: "帮我安排下周的复习",
     chinese: true,
-    cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
+    // The plan, the four placements, then the refinement's one change.
+    cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"], ["batch_move"]],
     then: (outcome) => {
       expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
-      // A Chinese request is answered in Chinese: the plan's steps and the final answer.
-      expect(outcome.planSteps).toEqual(["把所有待安排的复习任务放进能容纳它们的时段", "核对日程"]);
+      // A Chinese request is answered in Chinese: the plan's steps (the refinement step in the domain's Chinese) and
+      // the final answer.
+      expect(outcome.planSteps).toEqual(["把所有待安排的复习任务放进能容纳它们的时段", SCHEDULE_REFINEMENT.localized!.zh!.content, "核对日程"]);
       expect(outcome.finalAnswer).toMatch(/^你的复习周已安排好。\n- \[完成\] /);
     },
   },

@@ -100,7 +100,8 @@ afterAll(() => double.close());
 test("the references: the offline policy in process arranges the week and moves, swaps and reads", () => {
   expect(demoReference.error).toBeUndefined();
   expect(demoReference.phases).toEqual(["done"]);
-  expect(demoReference.cards.map((card) => card.map(([name]) => name))).toEqual([["confirm_plan"], expect.arrayContaining(["place"])]);
+  // The plan, the week's placements, then the refinement's one change.
+  expect(demoReference.cards.map((card) => card.map(([name]) => name))).toEqual([["confirm_plan"], expect.arrayContaining(["place"]), ["batch_move"]]);
   expect(placedReviews(demoReference.schedule).length).toBeGreaterThanOrEqual(placedReviews(sampleWeek()).length + 4);
   expect(conversationReference.error).toBeUndefined();
   expect(conversationReference.phases).toEqual(["done", "done", "done"]);
@@ -264,6 +265,8 @@ test("a write card answered by a plain \"yes\" through the strict server: the me
   expect(placedReviews(await repository.load(USER)).length).toBeGreaterThan(0);
   const requests = double.requests.slice(first);
   expect(requests.flatMap((request) => (request.refusal ? [request.refusal.message] : []))).toEqual([]);
-  // The request after the "yes" (the proposal ended its step: deliver's) reads the applied placements.
-  expect(JSON.stringify(requests.at(-1)!.body.messages)).toContain("tool result: placed task");
+  // The requests after the "yes" (the refinement's, then the check's) read the applied placements, then the refinement's change.
+  const after = requests.map((request) => JSON.stringify(request.body.messages));
+  expect(after.some((body) => body.includes("tool result: placed task"))).toBe(true);
+  expect(after.at(-1)).toContain("tool result: moved 5 tasks");
 });

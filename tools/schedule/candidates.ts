@@ -103,14 +103,15 @@ export function proposeArrangement(state: ScheduleState, preferences: HealthPref
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[] } = {}): ScheduleListing {
+export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[]; placePending?: boolean } = {}): ScheduleListing {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const report = analyzeHealth(state, preferences);
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) => place.task_id === target.task_id && (place.day === undefined || place.day === target.day) && (place.slot_start === undefined || place.slot_start === target.slot_start);
   const allowed = (writes: readonly Write[]) => targetsOf(state, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
-  const singles = singleChanges(state, report.score, preferences, allowed);
+  // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
+  const singles = singleChanges(state, report.score, preferences, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
   const chain = chainOf(state, report.score, singles, preferences, allowed);
   const ranked = chain && chain.delta > (singles[0]?.delta ?? 0) ? [chain, ...singles] : singles;
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));

@@ -39,6 +39,7 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
  */
 export const SCHEDULE_REFINEMENT: Refinement = {
   step: { content: "Refine the week: choose the backend's best changes until none helps", doneWhen: "no candidate raises the health score, or the refinement stops" },
+  localized: { zh: { content: "优化这一周：选择后端评分最高的调整，直到没有调整能再改善", doneWhen: "没有候选能提高健康分，或优化停止" } },
   packs: ["schedule.read", "schedule.optimize"],
   maxRounds: 6,
   stagnantRounds: 2,

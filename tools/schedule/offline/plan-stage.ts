@@ -123,14 +123,15 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
 
 /** The plan for an optimise request: the refinement step alone (global_reopt). */
 function optimizePlan(language: Language): Record<string, unknown> {
+  const step = SCHEDULE_REFINEMENT.localized?.[language] ?? SCHEDULE_REFINEMENT.step;
   return {
-    speak: say(language, `Plan: ${SCHEDULE_REFINEMENT.step.content}.`, `计划：${SCHEDULE_REFINEMENT.step.content}（用后端评分最高的调整来优化这一周）。`),
+    speak: say(language, `Plan: ${step.content}.`, `计划：${step.content}。`),
     action: "plan_done",
     reason: "the request asks to improve what is already placed",
     complexity: "simple",
     need_thinking: false,
     run_mode: "global_reopt",
-    plan_steps: [{ content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_REFINEMENT.step.doneWhen }],
+    plan_steps: [{ content: step.content, done_when: step.doneWhen }],
   };
 }
 

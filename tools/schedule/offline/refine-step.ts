@@ -9,13 +9,13 @@ import { finish, read, type Decision, type Finish } from "../../offline/decision
 import { section, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
 import type { ScheduleListing } from "../candidates.js";
+import { isRefinementStep } from "../../domain.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
 import { callResultOf } from "./tool-data.js";
 
 /** True for the text of the schedule's refinement step. */
 export function isRefineStep(content: string): boolean {
-  const normal = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
-  return normal(content) === normal(SCHEDULE_REFINEMENT.step.content);
+  return isRefinementStep({ refinement: SCHEDULE_REFINEMENT }, content);
 }
 
 /** The listing of a whole propose_candidates round, as data. */
@@ -36,7 +36,8 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
   if (!listing) {
     // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
     const avoid = arrangeLimits(section(view.context, "scratchpad"));
-    return read(say(language, "Looking for changes that make the week better.", "正在寻找能让这一周更合理的调整。"), "propose_candidates", { k: 3, ...(avoid.length > 0 ? { avoid } : {}) }, "the step chooses among the backend's candidates");
+    // Refining moves what is placed; what the arrangement left pending stays pending (the user's choice, or no room).
+    return read(say(language, "Looking for changes that make the week better.", "正在寻找能让这一周更合理的调整。"), "propose_candidates", { k: 3, place_pending: false, ...(avoid.length > 0 ? { avoid } : {}) }, "the step chooses among the backend's candidates");
   }
   const best = listing.candidates[0];
   if (!best) return finish(end, "", `refined: health score ${listing.score}; ${listing.empty ?? "no change raises it"}`, "nothing left to choose");

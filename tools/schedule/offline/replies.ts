@@ -156,6 +156,11 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", p
 export function summaryInChinese(summary: string): string {
   return summary
     .replace(/^not carried out: /, "未执行：")
+    .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
+    .replace(/no change raises the score any more/, "没有调整能再提高分数")
+    .replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1")
+    .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
+    .replace(/; forced, no change can fix: /, "；无法改善（已证明）：")
     .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
     .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
     .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
@@ -163,6 +168,7 @@ export function summaryInChinese(summary: string): string {
     .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
     .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
     .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
+    .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
     .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
     .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
     .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")

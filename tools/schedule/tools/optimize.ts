@@ -39,7 +39,7 @@ export const proposeArrangementTool: DomainTool<ScheduleState, { avoid_days?: nu
 };
 
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
-export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; avoid?: Array<{ task_id: string; day?: number; slot_start?: number }> }> = {
+export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; place_pending?: boolean; avoid?: Array<{ task_id: string; day?: number; slot_start?: number }> }> = {
   name: "propose_candidates",
   description:
     "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
@@ -47,6 +47,7 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid
   schema: z.object({
     k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
     avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
+    place_pending: z.boolean().optional().describe("false to only move and swap what is placed (refining); default true: pending reviews may be placed too."),
     avoid: z
       .array(
         z.object({
@@ -62,7 +63,7 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid
   kind: "read",
   proposes: true,
   run(state, args) {
-    const listing: ScheduleListing = proposeCandidates(state, { k: args.k, preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {}, ...(args.avoid ? { avoid: args.avoid } : {}) });
+    const listing: ScheduleListing = proposeCandidates(state, { k: args.k, preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {}, ...(args.avoid ? { avoid: args.avoid } : {}), ...(args.place_pending === false ? { placePending: false } : {}) });
     return { ok: true, content: formatListing(listing), data: listing };
   },
 };
