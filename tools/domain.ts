@@ -47,6 +47,11 @@ export interface Refinement {
   localized?: Partial<Record<Language, { content: string; doneWhen: string }>>;
   /** The packs a refinement step is limited to (the whitelist while optimising). */
   packs: readonly string[];
+  /**
+   * The listing the code makes itself in a refinement step, at its start and after each change applied (a read tool
+   * whose data is a `CandidateListing` with a `score`): the model then only chooses. Without, the model lists.
+   */
+  list?: { tool: string; arguments: Record<string, unknown> };
   maxRounds: number;
   stagnantRounds: number;
   minGain: number;

@@ -19,7 +19,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
-import { currentStep, workspaceMessages, type LegacyAnsweredWrite, type StepEnding, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
+import { currentStep, workspaceMessages, type LegacyAnsweredWrite, type Optimization, type StepEnding, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
@@ -27,7 +27,7 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool, toolsInPacks, type DomainTool } from "../../tools/domain.js";
+import { describeToolCall, findTool, toolsInPacks, type CandidateListing, type DomainTool, type Refinement } from "../../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -106,6 +106,10 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       emit(config, { kind: "status", node: "execute", text: "You declined the changes this step needs; stopping here" });
       return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
     }
+
+    // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
+    const refining = refinementOf(state, domain);
+    if (refining?.list && !listingIsCurrent(workspaceMessages(state))) return listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config);
 
     const stepIndex = state.planSteps.indexOf(step);
     // Announce a step once, on its first visit: a status event, and a progress line in the conversation (what Agent
@@ -448,14 +452,9 @@ async function applyDecision(
     const refinement = ran.failed ? undefined : refinementOf(state, dependencies.domain);
     const listing = refinement ? lastListing(ran.rounds) : undefined;
     if (refinement && listing) {
-      const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
-      update.optimization = optimization;
-      if (optimization.verdict !== "running") {
-        const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
-        emit(config, { kind: "status", node: "execute", text: `Refinement stopped (${optimization.verdict}): health ${optimization.startScore} → ${optimization.bestScore}` });
-        const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: refinementSummary(optimization, refinement), answer: "" };
-        return { ...update, ...endStep(state, ending, [...workspaceMessages(state), ...ran.rounds], dependencies, config), messages: update.messages };
-      }
+      const moved = refinementMoved(state, refinement, listing, ran.rounds, update, dependencies, config);
+      if ((moved.optimization as Optimization | undefined)?.verdict !== "running") return moved;
+      Object.assign(update, moved);
     }
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
@@ -491,6 +490,43 @@ async function applyDecision(
   for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
   const ending = { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer };
   return { ...base, ...endStep(state, ending, workspaceMessages(state), dependencies, config), messages: [...cleared.messages, ...speech] };
+}
+
+/**
+ * The refinement loop after a listing (`rounds`, which hold it, just ran): `update` with the loop moved on, and — when
+ * the loop stops (nothing left to choose, stagnation, the budget) — the step ended in code, its summary saying why.
+ */
+function refinementMoved(state: TempoState, refinement: Refinement, listing: CandidateListing, rounds: BaseMessage[], update: TempoUpdate, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
+  const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
+  if (optimization.verdict === "running") return { ...update, optimization };
+  const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
+  emit(config, { kind: "status", node: "execute", text: `Refinement stopped (${optimization.verdict}): health ${optimization.startScore} → ${optimization.bestScore}` });
+  const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: refinementSummary(optimization, refinement), answer: "" };
+  return { ...update, optimization, ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config), messages: update.messages };
+}
+
+/**
+ * A refinement step's listing, made by the code (the backend lists, the model chooses): at the step's start and after
+ * each change applied, the domain's listing tool runs as a round of the step — no model call — and the loop moves on;
+ * when it stops the step ends here, else the model next chooses from what the round shows.
+ */
+async function listForRefinement(state: TempoState, refinement: Refinement & { list: NonNullable<Refinement["list"]> }, context: ToolRunContext, dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  const call = { id: newToolCallId(), name: refinement.list.tool, arguments: refinement.list.arguments };
+  const outcome = await runReported(call, context, dependencies, config);
+  const rounds = toolRoundOf([{ call, result: outcome.content, outcome: outcome.ok ? "done" : "failed", ...(outcome.data === undefined ? {} : { data: outcome.data }) }]);
+  const update: TempoUpdate = { messages: rounds, workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)] };
+  const listing = lastListing(rounds);
+  // A listing that failed is the model's to handle, as any tool error.
+  return listing ? refinementMoved(state, refinement, listing, rounds, update, dependencies, config) : update;
+}
+
+/** True when the step's messages hold a listing made after the last change that applied (it is still current). */
+function listingIsCurrent(messages: readonly BaseMessage[]): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (callOutcomeOf(messages[index]!) === "applied") return false;
+    if (lastListing([messages[index]!])) return true;
+  }
+  return false;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The refinement loop (issue 29): a first_full plan gets the domain's refinement step after its rough arrangement;
- * in that step the code — not the model — ends the loop when nothing is left to choose (a forced imperfection, which
+ * in that step the code lists the candidates (at the start and after each change applied) and the model only
+ * chooses; the code — not the model — ends the loop when nothing is left to choose (a forced imperfection, which
  * the task report gives as the reason a review stays open), after listings that gain nothing (stagnation) or on the
  * round budget; refining never lowers the score; the step keeps to its whitelisted packs; the loop's state is
  * checkpointed and shown in ExecutionState. Offline, "optimise my week" refines an arranged week end to end.
@@ -125,8 +126,10 @@ describe("the refinement loop", () => {
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     const results = toolResults(result.messages);
-    expect(results[0]).toBe("place: Error: while refining, only the tools of schedule.read, schedule.optimize are offered: list candidates and choose one (choose_candidate) instead of calling place. Nothing was changed.");
-    expect(results[1]).toBe("context_tools_add: Error: while refining, only schedule.read, schedule.optimize may be active (not schedule.place); choose among the candidates. Nothing was changed.");
+    // The code lists first (no model call); then the model's hand-made place and its pack request are refused.
+    expect(results[0]).toMatch(/^propose_candidates: health score now /);
+    expect(results[1]).toBe("place: Error: while refining, only the tools of schedule.read, schedule.optimize are offered: list candidates and choose one (choose_candidate) instead of calling place. Nothing was changed.");
+    expect(results[2]).toBe("context_tools_add: Error: while refining, only schedule.read, schedule.optimize may be active (not schedule.place); choose among the candidates. Nothing was changed.");
     expect(result.optimization).toMatchObject({ rounds: 2, verdict: "budget" });
     expect(result.planSteps[0]!.summary).toMatch(/stopped: the budget of 2 rounds is spent$/);
     expect(await repository.load("user-1")).toEqual(before);
@@ -135,7 +138,8 @@ describe("the refinement loop", () => {
   test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {
     const week = await arrangedWeek();
     week.tasks.push({ id: "thesis-marathon", name: "Thesis marathon", source: "task_item", duration: 12, categoryId: week.categories[0]!.id, status: "pending" });
-    const execute = [calling("propose_candidates", { k: 3 }), calling("choose_candidate", { id: "c1" }), calling("propose_candidates", { k: 3 })];
+    // The code lists at the step's start and after the change applies; the model only chooses.
+    const execute = [calling("choose_candidate", { id: "c1" })];
     const { graph } = await scriptedTempo(week, planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
     const config = threadConfig("forced");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);

@@ -41,6 +41,8 @@ export const SCHEDULE_REFINEMENT: Refinement = {
   step: { content: "Refine the week: choose the backend's best changes until none helps", doneWhen: "no candidate raises the health score, or the refinement stops" },
   localized: { zh: { content: "优化这一周：选择后端评分最高的调整，直到没有调整能再改善", doneWhen: "没有候选能提高健康分，或优化停止" } },
   packs: ["schedule.read", "schedule.optimize"],
+  // The code lists (moves and swaps of what is placed, the top three); the model chooses.
+  list: { tool: "propose_candidates", arguments: { k: 3, place_pending: false } },
   maxRounds: 6,
   stagnantRounds: 2,
   minGain: MIN_GAIN,

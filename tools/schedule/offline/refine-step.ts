@@ -8,7 +8,7 @@ import { say, type Language } from "../../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../../offline/decisions.js";
 import { section, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import type { ScheduleListing } from "../candidates.js";
+import type { ScheduleCandidate, ScheduleListing } from "../candidates.js";
 import { isRefinementStep } from "../../domain.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
 import { callResultOf } from "./tool-data.js";
@@ -24,23 +24,39 @@ function listingOf(round: RoundView): ScheduleListing | undefined {
   return round.name === "propose_candidates" && !round.summarised && data && Array.isArray(data.candidates) && typeof data.score === "number" ? (data as ScheduleListing) : undefined;
 }
 
-/** The refinement step's next decision. */
+/** The ids of the tasks a candidate's writes move or place. */
+function tasksOf(candidate: ScheduleCandidate): string[] {
+  return candidate.writes.flatMap((write) => {
+    const args = write.arguments;
+    if (write.name === "batch_move") return ((args.moves as Array<{ task_id: string }> | undefined) ?? []).map((move) => move.task_id);
+    if (write.name === "swap") return [String(args.first_task_id), String(args.second_task_id)];
+    return [String(args.task_id)];
+  });
+}
+
+/**
+ * The refinement step's next decision. The code lists the candidates (at the step's start and after each change);
+ * the policy chooses the best one that leaves alone every task the user turned something down for while arranging —
+ * listing again itself with those limits (`avoid`) when every candidate touches one.
+ */
 export function refineStep(view: PromptView, end: Finish, language: Language): Decision {
   const rounds = view.rounds.filter((round) => !round.summarised);
-  const lastWrite = rounds.findLastIndex((round) => round.name !== "propose_candidates" && round.name !== "choose_candidate" && round.name !== "analyze_health");
+  const lastWrite = rounds.findLastIndex((round) => !["propose_candidates", "choose_candidate", "analyze_health"].includes(round.name));
   const write = lastWrite === -1 ? undefined : rounds[lastWrite]!;
   if (write && callResultOf(write) === "rejected") {
     return finish(end, say(language, "Understood: the week stays as it is.", "好的，这一周保持现状。"), "not carried out: you declined the refinement; the week stays as arranged", "the user declined the change");
   }
-  const listing = rounds.slice(lastWrite + 1).map(listingOf).findLast((found) => found !== undefined);
-  if (!listing) {
+  const limits = arrangeLimits(section(view.context, "scratchpad"));
+  const limited = new Set(limits.map((limit) => limit.task_id));
+  const listingRound = rounds.slice(lastWrite + 1).findLast((round) => listingOf(round) !== undefined);
+  const listing = listingRound ? listingOf(listingRound) : undefined;
+  const listedWithLimits = listingRound?.arguments.avoid !== undefined;
+  const best = listing?.candidates.find((candidate) => tasksOf(candidate).every((id) => !limited.has(id)));
+  if (!listing || (!best && listing.candidates.length > 0 && limits.length > 0 && !listedWithLimits)) {
     // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
-    const avoid = arrangeLimits(section(view.context, "scratchpad"));
-    // Refining moves what is placed; what the arrangement left pending stays pending (the user's choice, or no room).
-    return read(say(language, "Looking for changes that make the week better.", "正在寻找能让这一周更合理的调整。"), "propose_candidates", { k: 3, place_pending: false, ...(avoid.length > 0 ? { avoid } : {}) }, "the step chooses among the backend's candidates");
+    return read(say(language, "Looking for changes that keep to what you asked.", "正在寻找符合你要求的调整。"), "propose_candidates", { k: 3, place_pending: false, ...(limits.length > 0 ? { avoid: limits } : {}) }, "the step chooses among the backend's candidates");
   }
-  const best = listing.candidates[0];
-  if (!best) return finish(end, "", `refined: health score ${listing.score}; ${listing.empty ?? "no change raises it"}`, "nothing left to choose");
+  if (!best) return finish(end, "", `refined: health score ${listing.score}; ${listing.empty ?? "no change keeps to your limits"}`, "nothing left to choose");
   const speak = say(language, `This raises the week's health score from ${listing.score} to ${best.scoreAfter}: ${best.summary}.`, `这项调整把这一周的健康分从 ${listing.score} 提高到 ${best.scoreAfter}。`);
   return { speak, action: "confirm", reason: `the backend's best candidate (+${best.delta})`, tool_call: { name: "choose_candidate", arguments: { id: best.id } } };
 }
