@@ -52,6 +52,12 @@ export interface TempoOnDatabaseOptions {
   holdThreads?: boolean;
   /** Most writes on one card (default 1: these tests follow a write card, then the next one). */
   writesPerCard?: number;
+  /**
+   * The schedule's refinement step after arranging (default true, as served: its one batch_move card follows the
+   * placements). The kill-point sweep turns it off: its subject is the arrangement's writes, and the refinement's
+   * listing and card would multiply its save points.
+   */
+  refine?: boolean;
   /** Pool settings (timeouts) beyond the URL and the pool size. */
   databaseOptions?: Omit<OpenDatabaseOptions, "databaseUrl" | "poolSize">;
 }
@@ -65,7 +71,7 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     await executionLog.migrate();
     const repository = new PostgresScheduleRepository(database.pool);
     await repository.migrate();
-    const domain = createScheduleDomain({ repository });
+    const domain = createScheduleDomain({ repository, refine: options.refine ?? true });
     const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
       models: { default: new ScheduleOfflinePolicy({ writesPerCard: options.writesPerCard ?? 1 }) },
