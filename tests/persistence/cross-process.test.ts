@@ -10,7 +10,7 @@ import { stepSnapshots } from "../../server/execution-state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
-import { continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+import { ARRANGE_STEP_TRANSITIONS, continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
@@ -38,14 +38,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     // at that card; the write cards' answers finish it and run step 2 (refine: its one batch_move card) and step 3
     // (verify).
     const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
-    expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual([
-      "step-1:running",
-      "step-1:done",
-      "step-2:running",
-      "step-2:done",
-      "step-3:running",
-      "step-3:done",
-    ]);
+    expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual(ARRANGE_STEP_TRANSITIONS);
     for (const snapshot of snapshots) {
       expect(snapshot.state.steps.find((step) => step.id === snapshot.stepId)?.status).toBe(snapshot.status);
     }

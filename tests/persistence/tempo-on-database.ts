@@ -26,6 +26,12 @@ export function studentOf(threadId: string): string {
 /** The request that starts the offline policy's three-step plan. */
 export const ARRANGE_REQUEST = "Help me arrange next week's review";
 
+/**
+ * The step snapshots of the arrange task run to its end, oldest first ("stepId:status"): place, refine (the
+ * schedule's refinement step, on by default), verify.
+ */
+export const ARRANGE_STEP_TRANSITIONS = ["step-1:running", "step-1:done", "step-2:running", "step-2:done", "step-3:running", "step-3:done"];
+
 /** A Tempo built on a test database, and what the tests inspect. */
 export interface TempoOnDatabase {
   graph: TempoGraph;
