@@ -44,7 +44,7 @@ function startChatServing(domains: string, ...args: string[]): ScriptProcess {
   return child;
 }
 
-test("a task through a pipe: plan accepted, a write rejected with feedback, the rest accepted, delivered; then the commands", async () => {
+test("a task through a pipe: plan accepted, a write rejected with feedback, the rest accepted, the refinement card approved, delivered; then the commands", async () => {
   const chat = startChat("--thread", "cli-first");
   await chat.waitFor("you> ");
   chat.send(TASK);
@@ -52,7 +52,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // The plan arrives as a numbered card.
   const planned = await chat.waitFor("choice> ");
   expect(planned).toContain("· Planning");
-  expect(planned).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place each pending review task.*\n│ {4}done when: .*\n│ 2\. Verify the schedule/);
+  expect(planned).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place each pending review task.*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule/);
   expect(planned).toContain("└─ a approve / e edit the steps / r reject with feedback / i ignore (reject without)");
   chat.send("a");
 
@@ -69,20 +69,33 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(batch).toMatch(
     /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place "[^"]+" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun), week \d+ \(day \d+\), slots? \d+(–\d+)?\n│ {4}arguments: \{"task_id":"([\w-]+)"/,
   );
-  expect(batch).toMatch(/│ Why: .+\n│ Step 1 of 2: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/);
+  expect(batch).toMatch(/│ Why: .+\n│ Step 1 of 3: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/);
   const [rejectedTask, ...accepted] = [...batch.matchAll(/arguments: \{"task_id":"([\w-]+)"/g)].map((match) => match[1]);
   expect(accepted).toHaveLength(writes - 1);
   chat.send(["r", ...accepted.map(() => "a")].join(" "));
   await chat.waitFor("feedback 1> ");
   chat.send("not that one, it can wait");
 
-  // Nothing else to confirm: the summary is delivered and the chat waits for a message again.
+  // The refinement step (on by default after arranging) lists the backend's candidates, barring the rejected task,
+  // and puts the top one — one batch_move of the placed reviews — on a single-write card; it is approved.
+  const refine = await chat.waitFor("choice> ");
+  expect(refine).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
+  for (const task of accepted) expect(refine).toContain(`← placed task ${task} on day`);
+  expect(refine).not.toContain(`← placed task ${rejectedTask} `);
+  expect(refine).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
+  expect(refine).toContain(`→ propose_candidates {"k":3,"avoid":[{"task_id":"${rejectedTask}"}]}`);
+  expect(refine).toMatch(/┌─ Confirm write: batch_move\n│ Move \d+ task\(s\) together: .+\n│ Why: the backend's best candidate \(\+[\d.]+\)\n│ Step 2 of 3: Refine the week: .+\n│ arguments: \{"moves":\[/);
+  expect(/│ arguments: (.+)\n└/.exec(refine)?.[1]).not.toContain(`"task_id":"${rejectedTask}"`);
+  chat.send("a");
+
+  // Nothing else to confirm: the next listing finds nothing better, the summary is delivered and the chat waits.
   await chat.waitFor("you> ");
   const conversation = chat.stdout;
-  expect(conversation).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
-  for (const task of accepted) expect(conversation).toContain(`← placed task ${task} on day`);
-  expect(conversation).not.toContain(`← placed task ${rejectedTask} `);
-  expect(conversation).toContain("· Executing step 2 of 2: Verify the schedule");
+  expect(conversation.match(/┌─ Confirm write:/g)).toHaveLength(1);
+  expect(conversation.match(/← moved \d+ tasks/g)).toHaveLength(1);
+  expect(conversation.match(/→ propose_candidates /g)).toHaveLength(2);
+  expect(conversation).toMatch(/- \[done\] Refine the week: .* — refined in 2 round\(s\): health score [\d.]+ → [\d.]+; stopped: no change raises the score any more/);
+  expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
   // The rejected review is still pending: the task is told as partial, naming it and why.
   expect(conversation).toContain("tempo> Your review week is partly arranged: 1 review task(s) are still pending.");
   expect(conversation).toContain(`(${rejectedTask}) — you declined the proposed change`);
@@ -93,7 +106,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(state).toContain(`thread:  cli-first (user ${USER})`);
   expect(state).toContain("status:  partial");
   expect(state).toContain(`goal:    ${TASK}`);
-  expect(state).toMatch(/ {2}1\. \[done\] Place each pending review task.*\n(.*\n)* {2}2\. \[done\] Verify the schedule/);
+  expect(state).toMatch(/ {2}1\. \[done\] Place each pending review task.*\n(.*\n)* {2}2\. \[done\] Refine the week: .*\n {5}refined in 2 round\(s\).*\n {2}3\. \[done\] Verify the schedule/);
   expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
   expect(state).toContain("answer:  Your review week is partly arranged: 1 review task(s) are still pending.");
   expect(state).toMatch(/ended: {3}partial — every step finished, but 1 item\(s\) are still pending: .+\n {2}still open: .+ — you declined the proposed change/);
@@ -103,10 +116,10 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // writes in its first run); the rejection above has the planner review the plan after it.
   chat.send("/history");
   const history = await chat.waitFor("you> ");
-  expect(history).toMatch(/\d+ step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 2 → running .*\n {2}\S+ {2}step 1 of 2 → done .*\n {2}\S+ {2}step 2 of 2 → running/);
+  expect(history).toMatch(/6 step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → running .*\n {2}\S+ {2}step 1 of 3 → done .*\n {2}\S+ {2}step 2 of 3 → running .*\n {2}\S+ {2}step 2 of 3 → done .*\n {2}\S+ {2}step 3 of 3 → running/);
   // The last step done is the task's end, judged by deliver, which runs next: the thread is still running there (it
   // used to read "completed" — a guess from the steps, wrong for this task, which ended partial).
-  expect(history).toMatch(/step 2 of 2 → done {2}\(thread running; checkpoint \S+\)/);
+  expect(history).toMatch(/step 3 of 3 → done {2}\(thread running; checkpoint \S+\)/);
 
   chat.send("/threads");
   expect(await chat.waitFor("you> ")).toMatch(new RegExp(`Threads of ${USER}.*\\n\\* cli-first  \\S+  "Help me arrange next week's review sessions\\."`));
@@ -140,7 +153,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   expect(reopened).toContain("┌─ Plan\n│ Plan for: Arrange my review week, please.");
   second.send("a");
   const write = await second.waitFor("choice> ");
-  expect(write).toContain("│ Step 1 of 2: ");
+  expect(write).toContain("│ Step 1 of 3: ");
 
   // The same user's week has one review left pending (the one rejected above): a single write card.
   expect(write).toContain("┌─ Confirm write: place");
@@ -154,7 +167,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   second.send('{"task_id": 42}');
   const refused = await second.waitFor("choice> ");
   expect(refused).toContain("error: [INVALID_RESUME] The edited arguments do not fit place");
-  expect(refused).toContain("│ Step 1 of 2: ");
+  expect(refused).toContain("│ Step 1 of 3: ");
   second.send("maybe");
   expect(await second.waitFor("choice> ")).toContain("Answer with a approve / e edit the arguments / r reject with feedback / i ignore (reject without) (or a /command).");
 
@@ -166,7 +179,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   second.send("/resume cli-second");
   const back = await second.waitFor("choice> ");
   expect(back).toContain(`Resumed thread cli-second (user ${USER}): waiting_user_confirmation`);
-  expect(back).toContain("│ Step 1 of 2: ");
+  expect(back).toContain("│ Step 1 of 3: ");
   second.send("/threads");
   expect(await second.waitFor("choice> ")).toMatch(/\* cli-second {2}\S+ {2}waiting: place {2}"Arrange my review week, please\."/);
   second.endInput();
@@ -177,7 +190,7 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   const third = startChat();
   const again = await third.waitFor("choice> ");
   expect(again).toContain("Your last thread waits for an answer; reopening it");
-  expect(again).toContain("│ Step 1 of 2: ");
+  expect(again).toContain("│ Step 1 of 3: ");
   third.send("i");
   const next = await third.waitFor(/choice> |you> /);
   expect(next).toMatch(/✗ Not applied: the user rejected this change without comment/);

@@ -41,31 +41,43 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("user> Help me arrange next week's review sessions.");
 
   // The plan card, numbered, answered by the script.
-  expect(output).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. .*\n│ {4}done when: .*\n│ 2\. .*\n│ {4}done when: .*\n└/);
+  // Three steps: place, refine (the offline arrange refines by default), verify.
+  expect(output).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place .*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule\n│ {4}done when: .*\n└/);
   expect(output).toContain("· Plan confirmed");
 
-  // Execution: progress through the steps, read tools, then the week's writes on ONE batch card, each applied.
+  // Execution: progress through the steps, read tools, then the week's placements on ONE batch card, each applied.
   // The week's overview is in the prompts' live state: the place step reads the tasks and the free runs in one round.
-  expect(output).toContain("· Executing step 1 of 2");
+  expect(output).toContain("· Executing step 1 of 3");
   expect(output).toContain("→ list_tasks {");
   expect(output).toContain("→ find_free {");
   expect(output).not.toContain("→ get_overview");
   const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on \w{3}, week \d+ \(day \d+\), slots? .*\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
   expect(batchCards).toHaveLength(1);
-  expect(output).not.toContain("┌─ Confirm write:");
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(output)?.[1]);
   // The sample week's eight pending reviews all fit: one card for the week instead of eight.
   expect(writes).toBe(8);
-  expect(output).toMatch(/│ Why: .*\n│ Step 1 of 2: .*\n└─ a accept all/);
-  expect(output.match(/demo answers: approve\n/g)?.length).toBe(1);
+  expect(output).toMatch(/│ Why: .*\n│ Step 1 of 3: .*\n└─ a accept all/);
   expect(output).toContain(`demo answers: approve all ${writes}`);
   expect(output.match(/← placed task [\w-]+ on day \d/g)?.length).toBe(writes);
-  expect(output).toContain("· Executing step 2 of 2: Verify the schedule");
 
-  // The summary and the end state: two cards answered (the plan and the week), a few rounds of the budget.
+  // Refinement: the backend's candidates are listed, the top one (one batch_move of several reviews) goes on ONE
+  // single-write card, is applied, and the next listing finds nothing that raises the score, so the code ends the step.
+  expect(output).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
+  expect(output.match(/→ propose_candidates \{"k":3\}/g)?.length).toBe(2);
+  const refineCards = output.match(/┌─ Confirm write: batch_move\n│ Move \d+ task\(s\) together: .*\n│ Why: the backend's best candidate \(\+[\d.]+\)\n│ Step 2 of 3: .*\n/g) ?? [];
+  expect(refineCards).toHaveLength(1);
+  expect(output.match(/┌─ Confirm write:/g)?.length).toBe(1);
+  expect(output.match(/demo answers: approve\n/g)?.length).toBe(2);
+  expect(output.match(/← moved \d+ tasks/g)?.length).toBe(1);
+  const refined = /\[done\] Refine the week: .* — refined in 2 round\(s\): health score ([\d.]+) → ([\d.]+); stopped: no change raises the score any more/.exec(output);
+  expect(refined, output).not.toBeNull();
+  expect(Number(refined![2])).toBeGreaterThan(Number(refined![1]));
+  expect(output).toContain("· Executing step 3 of 3: Verify the schedule");
+
+  // The summary and the end state: three cards answered (the plan, the week, the refinement), a few rounds of the budget.
   expect(output).toContain("tempo> Your review week is arranged.");
   expect(output).toMatch(/\[done\] Verify the schedule/);
-  const rounds = /phase: done; steps: done, done; cards answered: 2; rounds used: (\d+) of 60/.exec(output);
+  const rounds = /phase: done; steps: done, done, done; cards answered: 3; rounds used: (\d+) of 60/.exec(output);
   expect(rounds, output).not.toBeNull();
   expect(Number(rounds![1])).toBeLessThanOrEqual(10);
 

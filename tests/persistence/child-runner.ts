@@ -17,6 +17,8 @@ export interface ChildArguments {
   startAt?: number;
   /** One card carries all of the plan's writes (the offline policy's default) instead of one card per write. */
   oneCard?: boolean;
+  /** false: build the schedule domain without its refinement step (tempo-child.ts; the kill-point sweep). */
+  refine?: boolean;
   /** The user's request (domains-child.ts's start). */
   request?: string;
   /** Print the checkpointer's saves (`saves` in the output), to count a run's kill points. */

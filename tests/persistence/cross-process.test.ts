@@ -10,7 +10,7 @@ import { stepSnapshots } from "../../server/execution-state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
-import { continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+import { ARRANGE_STEP_TRANSITIONS, continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
@@ -30,19 +30,15 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const log = await expectEveryWriteAppliedOnce(env.tempo, threadId);
     const finished = await env.tempo.graph.getState(studentThread(threadId));
-    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done"]);
+    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
     expect(String((finished.values as { finalAnswer?: string }).finalAnswer)).toContain("Your review week is arranged.");
 
     // Step snapshots: the plan's lifecycle, oldest first, each showing the step in its status. The answer to the plan
     // card applies no write, so its run is saved once, at the first write card: step 1 (place) started in it and waits
-    // at that card; the write card's answer finishes it and runs step 2 (verify).
+    // at that card; the write cards' answers finish it and run step 2 (refine: its one batch_move card) and step 3
+    // (verify).
     const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
-    expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual([
-      "step-1:running",
-      "step-1:done",
-      "step-2:running",
-      "step-2:done",
-    ]);
+    expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual(ARRANGE_STEP_TRANSITIONS);
     for (const snapshot of snapshots) {
       expect(snapshot.state.steps.find((step) => step.id === snapshot.stepId)?.status).toBe(snapshot.status);
     }
@@ -60,7 +56,12 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(tools.filter((tool) => tool === "find_free")).toHaveLength(1);
     expect(tools[tools.indexOf("place") - 1]).toBe("find_free");
     expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
-    expect(tools.at(-1)).toBe("get_overview");
+    // The refinement step: the week read, the candidates listed, the top one's batch_move applied; listed again,
+    // nothing raises the score, and the step ends there (the verify step reads the live week, no tool call).
+    const refining = log.filter((entry) => entry.stepId === "step-2");
+    expect(refining.map((entry) => entry.tool)).toEqual(["get_overview", "propose_candidates", "batch_move", "get_overview", "propose_candidates"]);
+    expect(refining.filter((entry) => entry.applied).map((entry) => entry.tool)).toEqual(["batch_move"]);
+    expect(tools.at(-1)).toBe("propose_candidates");
   });
 
   test.each(["before-persist", "after-persist", "after-checkpoint"])(

@@ -81,8 +81,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const snapshotsBefore = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     const rowsBefore = { checkpoints: await count(env.tempo, "checkpoints", threadId), blobs: await count(env.tempo, "checkpoint_blobs", threadId) };
     const blobsBefore = (await blobKeys(env.tempo, threadId)).stored;
-    // Step 1 (place) started in the plan card's answer, saved once at its write card; then its end, step 2's start and end.
-    expect(snapshotsBefore).toHaveLength(4);
+    // Step 1 (place) started in the plan card's answer, saved once at its write card; then its end, the start and end
+    // of step 2 (refine) and of step 3 (verify).
+    expect(snapshotsBefore).toHaveLength(6);
 
     const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
 

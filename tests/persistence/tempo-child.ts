@@ -2,7 +2,7 @@
  * Child process of the persistence tests: builds Tempo on the test's database (by URL) and drives one thread.
  *
  *   node --import tsx tests/persistence/tempo-child.ts '<json>'
- *     { url, threadId, mode: "start" | "arrange" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt?, oneCard?, reportSaves? }
+ *     { url, threadId, mode: "start" | "arrange" | "continue" | "resume-at", checkpointId?, untilNextCard?, startAt?, oneCard?, refine?, reportSaves? }
  *
  * - start: sends the arrange request, accepts the plan, stops at the first write card.
  * - arrange: sends the arrange request only (one run: it stops at the plan card).
@@ -87,6 +87,7 @@ const tempo = await openTempoOnDatabase(args.url, {
     return saver;
   },
   ...(args.oneCard ? { writesPerCard: Number.POSITIVE_INFINITY } : {}),
+  ...(args.refine === false ? { refine: false } : {}),
 });
 let output: Record<string, unknown>;
 try {

@@ -26,6 +26,12 @@ export function studentOf(threadId: string): string {
 /** The request that starts the offline policy's three-step plan. */
 export const ARRANGE_REQUEST = "Help me arrange next week's review";
 
+/**
+ * The step snapshots of the arrange task run to its end, oldest first ("stepId:status"): place, refine (the
+ * schedule's refinement step, on by default), verify.
+ */
+export const ARRANGE_STEP_TRANSITIONS = ["step-1:running", "step-1:done", "step-2:running", "step-2:done", "step-3:running", "step-3:done"];
+
 /** A Tempo built on a test database, and what the tests inspect. */
 export interface TempoOnDatabase {
   graph: TempoGraph;
@@ -52,6 +58,12 @@ export interface TempoOnDatabaseOptions {
   holdThreads?: boolean;
   /** Most writes on one card (default 1: these tests follow a write card, then the next one). */
   writesPerCard?: number;
+  /**
+   * The schedule's refinement step after arranging (default true, as served: its one batch_move card follows the
+   * placements). The kill-point sweep turns it off: its subject is the arrangement's writes, and the refinement's
+   * listing and card would multiply its save points.
+   */
+  refine?: boolean;
   /** Pool settings (timeouts) beyond the URL and the pool size. */
   databaseOptions?: Omit<OpenDatabaseOptions, "databaseUrl" | "poolSize">;
 }
@@ -65,7 +77,7 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     await executionLog.migrate();
     const repository = new PostgresScheduleRepository(database.pool);
     await repository.migrate();
-    const domain = createScheduleDomain({ repository });
+    const domain = createScheduleDomain({ repository, refine: options.refine ?? true });
     const store = await createMemoryStore(database, { poolSize: 2 });
     const graph = buildTempoGraph({
       models: { default: new ScheduleOfflinePolicy({ writesPerCard: options.writesPerCard ?? 1 }) },

@@ -393,7 +393,7 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     const lone = await loneRun();
     expect(final).toEqual(lone);
     expect(final.phase).toBe("done");
-    expect(final.stepStatuses).toEqual(["done", "done"]);
+    expect(final.stepStatuses).toEqual(["done", "done", "done"]); // place, refine (on by default after arranging), verify
     expect(final.unpaired).toEqual([]);
     expect(final.reviewTasks.map((task) => task.status)).toEqual(Array(8).fill("placed"));
     const schedule = await new PostgresScheduleRepository(observer.pool).load("student");
