@@ -107,10 +107,6 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
     }
 
-    // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
-    const refining = refinementOf(state, domain);
-    if (refining?.list && !listingIsCurrent(workspaceMessages(state))) return listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config);
-
     const stepIndex = state.planSteps.indexOf(step);
     // Announce a step once, on its first visit: a status event, and a progress line in the conversation (what Agent
     // Chat UI shows while the step runs), given with whatever this round returns.
@@ -118,6 +114,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const firstVisit = state.workspaceMessageIds.length === 0;
     const announcement = firstVisit && state.planSteps.length > 1 ? stepAnnouncement(state, stepIndex) : undefined;
     if (firstVisit) emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
+    // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
+    const refining = refinementOf(state, domain);
+    if (refining?.list && !listingIsCurrent(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState = keptLiveState(state) ?? (await readLiveState(dependencies, config, state.currentStepId));
     const { bound, tools } = offerFor(activePacksIn(state, domain));

@@ -76,14 +76,15 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   await chat.waitFor("feedback 1> ");
   chat.send("not that one, it can wait");
 
-  // The refinement step (on by default after arranging) lists the backend's candidates, barring the rejected task,
-  // and puts the top one — one batch_move of the placed reviews — on a single-write card; it is approved.
+  // The refinement step (on by default after arranging): the code lists the backend's candidates — moves and swaps of
+  // what is placed, so never the rejected task, which stays pending — and the top one, one batch_move of the placed
+  // reviews, goes on a single-write card; it is approved.
   const refine = await chat.waitFor("choice> ");
   expect(refine).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
   for (const task of accepted) expect(refine).toContain(`← placed task ${task} on day`);
   expect(refine).not.toContain(`← placed task ${rejectedTask} `);
   expect(refine).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
-  expect(refine).toContain(`→ propose_candidates {"k":3,"avoid":[{"task_id":"${rejectedTask}"}]}`);
+  expect(refine).toContain(`→ propose_candidates {"k":3,"place_pending":false}`);
   expect(refine).toMatch(/┌─ Confirm write: batch_move\n│ Move \d+ task\(s\) together: .+\n│ Why: the backend's best candidate \(\+[\d.]+\)\n│ Step 2 of 3: Refine the week: .+\n│ arguments: \{"moves":\[/);
   expect(/│ arguments: (.+)\n└/.exec(refine)?.[1]).not.toContain(`"task_id":"${rejectedTask}"`);
   chat.send("a");

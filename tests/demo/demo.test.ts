@@ -63,7 +63,7 @@ test("npm run demo runs the whole conversation offline and says where the state 
   // Refinement: the backend's candidates are listed, the top one (one batch_move of several reviews) goes on ONE
   // single-write card, is applied, and the next listing finds nothing that raises the score, so the code ends the step.
   expect(output).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
-  expect(output.match(/→ propose_candidates \{"k":3\}/g)?.length).toBe(2);
+  expect(output.match(/→ propose_candidates \{"k":3,"place_pending":false\}/g)?.length).toBe(2);
   const refineCards = output.match(/┌─ Confirm write: batch_move\n│ Move \d+ task\(s\) together: .*\n│ Why: the backend's best candidate \(\+[\d.]+\)\n│ Step 2 of 3: .*\n/g) ?? [];
   expect(refineCards).toHaveLength(1);
   expect(output.match(/┌─ Confirm write:/g)?.length).toBe(1);

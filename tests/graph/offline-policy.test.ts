@@ -33,6 +33,14 @@ describe("offline policy", () => {
     expect(result.phase).toBe("done");
     expect(result.planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
     expect(result.optimization).toMatchObject({ verdict: "forced", rounds: 2 });
+    // Each step opens with its progress line in the conversation (what Agent Chat UI shows), the refinement's too,
+    // though its first round is the code's listing, not a model call.
+    const progress = result.messages.filter((message) => String(message.id).startsWith("progress-")).map((message) => String(message.content));
+    expect(progress).toEqual([
+      "Step 1 of 3: Place each pending review task into a free slot that fits it",
+      "Step 2 of 3: Refine the week: choose the backend's best changes until none helps",
+      "Step 3 of 3: Verify the schedule",
+    ]);
     expect(result.finalAnswer).toContain("Your review week is arranged.");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
     // The agent's bookkeeping (working memory rounds, call and result) is kept from what a person reads in Agent Chat UI.

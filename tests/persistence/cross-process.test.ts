@@ -56,12 +56,15 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(tools.filter((tool) => tool === "find_free")).toHaveLength(1);
     expect(tools[tools.indexOf("place") - 1]).toBe("find_free");
     expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
-    // The refinement step: the week read, the candidates listed, the top one's batch_move applied; listed again,
-    // nothing raises the score, and the step ends there (the verify step reads the live week, no tool call).
+    // The refinement step: the code lists the candidates (no model call), the week is read for the model's prompt, the
+    // top one's batch_move applied; the code lists again, nothing raises the score, and the step ends there (the
+    // verify step reads the live week, no tool call).
     const refining = log.filter((entry) => entry.stepId === "step-2");
-    expect(refining.map((entry) => entry.tool)).toEqual(["get_overview", "propose_candidates", "batch_move", "get_overview", "propose_candidates"]);
+    expect(refining.map((entry) => entry.tool)).toEqual(["propose_candidates", "get_overview", "batch_move", "propose_candidates"]);
     expect(refining.filter((entry) => entry.applied).map((entry) => entry.tool)).toEqual(["batch_move"]);
-    expect(tools.at(-1)).toBe("propose_candidates");
+    // The last entry is the verify step's live read of the week (the prompt's live state; the model calls no tool).
+    expect(tools.at(-1)).toBe("get_overview");
+    expect(log.at(-1)?.stepId).toBe("step-3");
   });
 
   test.each(["before-persist", "after-persist", "after-checkpoint"])(
