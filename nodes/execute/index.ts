@@ -500,7 +500,8 @@ function refinementMoved(state: TempoState, refinement: Refinement, listing: Can
   if (optimization.verdict === "running") return { ...update, optimization };
   const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
   const why = { running: "", forced: "no change improves it any more", stagnant: "the last changes gained too little", budget: "its round budget is spent" }[optimization.verdict];
-  emit(config, { kind: "status", node: "execute", text: `Refined the week: health ${optimization.startScore} → ${optimization.bestScore} (${why})` });
+  const told = optimization.bestScore > optimization.startScore ? `Refined the week: health ${optimization.startScore} → ${optimization.bestScore}` : `Nothing to refine: health ${optimization.startScore}`;
+  emit(config, { kind: "status", node: "execute", text: `${told} (${why})` });
   const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: refinementSummary(optimization, refinement), answer: "" };
   return { ...update, optimization, ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config), messages: update.messages };
 }

@@ -55,5 +55,7 @@ export function refinementSummary(optimization: Optimization, refinement: Refine
     budget: `the budget of ${refinement.maxRounds} rounds is spent`,
   }[optimization.verdict];
   const forced = optimization.forced ? `; forced, no change can fix: ${optimization.forced}` : "";
+  // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
+  if (optimization.bestScore <= optimization.startScore) return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
   return `refined in ${optimization.rounds} round(s): health score ${optimization.startScore} → ${optimization.bestScore}; stopped: ${why}${forced}`;
 }

@@ -91,6 +91,28 @@ describe("the refinement loop", () => {
     expect(shown.optimization).toMatchObject({ verdict: "forced", rounds: 2 });
   });
 
+  test("a week no change improves: the step says there was nothing to refine, and no card is raised", async () => {
+    const { applyWrites, proposeCandidates } = await import("../../tools/schedule/candidates.js");
+    let week = await arrangedWeek();
+    for (let round = 0; round < 6; round += 1) {
+      const top = proposeCandidates(week, { k: 1, placePending: false }).candidates[0];
+      if (!top) break;
+      week = applyWrites(week, top.writes)!;
+    }
+    const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
+    const dependencies = await createTempoDependencies(settings);
+    await (dependencies.domains.get("schedule")!.repository as ScheduleRepository).seed("student", week);
+    const graph = buildTempoGraph({ models: dependencies.models, domain: dependencies.domain, checkpointer: new MemorySaver(), settings: settings.workflow });
+    const config = threadConfig("nothing-to-refine", "student");
+    await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(interruptsOf(result)).toEqual([]);
+    expect(result.phase).toBe("done");
+    const score = analyzeHealth(week).score;
+    expect(result.planSteps[0]!.summary).toBe(`nothing to refine: health score ${score}; stopped: no change raises the score any more`);
+    expect(result.optimization).toMatchObject({ rounds: 1, startScore: score, bestScore: score, verdict: "forced" });
+  });
+
   test("listings that gain nothing end the loop in code (stagnation); the model is not asked again", async () => {
     const execute = [
       calling("propose_candidates", { k: 2 }),

@@ -157,6 +157,7 @@ export function summaryInChinese(summary: string): string {
   return summary
     .replace(/^not carried out: /, "未执行：")
     .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
+    .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
     .replace(/no change raises the score any more/, "没有调整能再提高分数")
     .replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1")
     .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
