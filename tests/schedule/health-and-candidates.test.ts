@@ -139,7 +139,8 @@ describe("the backend's candidates", () => {
           for (let index = 1; index < run.scores.length; index += 1) expect(run.scores[index]).toBeGreaterThan(run.scores[index - 1]!);
           const placed = run.week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
           const placedBefore = state.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
-          expect(placed).toBe(placedBefore + maximumPlaceable(state));
+          // At least the most that fit beside the reviews placed before; arranging those again can make room for more.
+          expect(placed).toBeGreaterThanOrEqual(placedBefore + maximumPlaceable(state));
         }
         expect(random.scores.at(-1)!).toBeGreaterThanOrEqual(0.95 * best.scores.at(-1)!);
       }),

@@ -109,11 +109,18 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
   const report = analyzeHealth(state, preferences);
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) => place.task_id === target.task_id && (place.day === undefined || place.day === target.day) && (place.slot_start === undefined || place.slot_start === target.slot_start);
-  const allowed = (writes: readonly Write[]) => targetsOf(state, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
+  const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
+  const allowed = allowedIn(state);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
   const singles = singleChanges(state, report.score, preferences, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
   const chain = chainOf(state, report.score, singles, preferences, allowed);
-  const ranked = chain && chain.delta > (singles[0]?.delta ?? 0) ? [chain, ...singles] : singles;
+  // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
+  const fresh = rearrangementOf(state, report.score, preferences, allowedIn);
+  const best = singles[0]?.delta ?? 0;
+  const wholesale = [chain, fresh].filter((candidate): candidate is Omit<ScheduleCandidate, "id"> => candidate !== undefined && candidate.delta > best).sort((a, b) => b.delta - a.delta);
+  // Two wholesale changes ending in the same week are one candidate.
+  const distinct = wholesale.filter((candidate, index) => index === 0 || JSON.stringify(candidate.writes) !== JSON.stringify(wholesale[0]!.writes));
+  const ranked = [...distinct, ...singles];
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
   const forced = forcedText(report);
   const listing: ScheduleListing = { candidates, score: report.score, ...(forced ? { forced } : {}) };
@@ -220,15 +227,49 @@ function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omi
     next = singleChanges(current, analyzeHealth(current, preferences).score, preferences, allowed).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
   }
   if (steps < 2) return undefined;
+  return batchMoveTo(state, current, score, preferences, allowed, (count) => `move ${count} reviews in one change`);
+}
+
+/**
+ * The reviews of `state` placed where `target` has them, as one `batch_move` candidate (checked together, so they may
+ * take each other's slots); undefined when fewer than two move, it does not apply, or it crosses a hard limit.
+ */
+function batchMoveTo(state: ScheduleState, target: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean, label: (count: number) => string): Omit<ScheduleCandidate, "id"> | undefined {
   const where = (week: ScheduleState) => new Map(week.tasks.flatMap((task) => (task.source === "task_item" && task.slots?.length === 1 ? [[task.id, task.slots[0]!] as const] : [])));
   const before = where(state);
-  const moves = [...where(current)].filter(([id, range]) => before.get(id)?.day !== range.day || before.get(id)?.start !== range.start).map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
+  const moves = [...where(target)].filter(([id, range]) => before.has(id) && (before.get(id)!.day !== range.day || before.get(id)!.start !== range.start)).map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
   const writes = [{ name: "batch_move", arguments: { moves } }];
-  const applied = applyWrites(state, writes);
-  if (moves.length < 2 || !applied || !allowed(writes)) return undefined;
+  const applied = moves.length >= 2 ? applyWrites(state, writes) : undefined;
+  if (!applied || !allowed(writes)) return undefined;
   const scoreAfter = analyzeHealth(applied, preferences).score;
-  const summary = `move ${moves.length} reviews in one change: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
+  const summary = `${label(moves.length)}: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
   return { kind: "chain", writes, summary, scoreAfter, delta: round(scoreAfter - score) };
+}
+
+/**
+ * Every placed review arranged again from scratch — the placement search on the week without them, on the quietest days
+ * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
+ * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
+ */
+function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: (week: ScheduleState) => (writes: readonly Write[]) => boolean): Omit<ScheduleCandidate, "id"> | undefined {
+  const placed = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1);
+  if (placed.length < 2) return undefined;
+  let base = state;
+  for (const task of placed) {
+    const unplaced = unplaceTool.run(base, { task_id: task.id });
+    if (!unplaced.ok || !unplaced.state) return undefined;
+    base = unplaced.state;
+  }
+  const avoid = new Set(preferences.avoidDays ?? []);
+  const search = searchPlacements(placed.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })), searchRuns(base), { dayLoad: dayLoad(base) });
+  if (search.placements.length < placed.length) return undefined;
+  let current = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
+  for (let steps = 0; current && steps < MAX_CHAIN; steps += 1) {
+    const next = singleChanges(current, analyzeHealth(current, preferences).score, preferences, allowedIn(current)).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+    if (!next) break;
+    current = applyWrites(current, next.writes);
+  }
+  return current ? batchMoveTo(state, current, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
 }
 
 /** The writes as cards name them. */
