@@ -23,7 +23,7 @@ import type pg from "pg";
 import { ConfigurationError } from "../errors/index.js";
 import type { TransactionClient } from "../tools/domain.js";
 import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
-import { inTransaction, SCHEMA_PATTERN, withAdvisoryLock } from "../database/index.js";
+import { inTransaction, onceUntilFailure, runMigration, SCHEMA_PATTERN } from "../database/index.js";
 
 /** Name of the execution log table. */
 export const EXECUTION_LOG_TABLE = "tempo_execution_log";
@@ -97,10 +97,7 @@ export function executionLogMigration(schema = "public"): string[] {
 
 /** Creates the execution log table if it is missing; safe from any number of processes (advisory lock). */
 export async function migrateExecutionLog(pool: pg.Pool, schema = "public"): Promise<void> {
-  const statements = executionLogMigration(schema);
-  await withAdvisoryLock(pool, `tempo:execution-log:migrate:${schema}`, async () => {
-    for (const statement of statements) await pool.query(statement);
-  });
+  await runMigration(pool, `tempo:execution-log:migrate:${schema}`, executionLogMigration(schema));
 }
 
 interface LogRow {
@@ -158,7 +155,6 @@ export class PostgresExecutionLog implements ExecutionLog {
   private readonly schema: string;
   private readonly table: string;
   private readonly resumeGuard?: ResumeGuard;
-  private migrated: Promise<void> | undefined;
 
   constructor(pool: pg.Pool, options: PostgresExecutionLogOptions = {}) {
     this.pool = pool;
@@ -175,13 +171,7 @@ export class PostgresExecutionLog implements ExecutionLog {
   readonly applyOnce?: (entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>;
 
   /** Creates the table if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
-  migrate(): Promise<void> {
-    this.migrated ??= migrateExecutionLog(this.pool, this.schema).catch((error: unknown) => {
-      this.migrated = undefined;
-      throw error;
-    });
-    return this.migrated;
-  }
+  readonly migrate = onceUntilFailure(() => migrateExecutionLog(this.pool, this.schema));
 
   /** The first completed entry of this call (in this thread, when given), as the outcome to give back. */
   async completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined> {

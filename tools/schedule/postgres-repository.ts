@@ -7,7 +7,7 @@
  * still fit), write the changed task rows.
  */
 import type pg from "pg";
-import { inTransaction } from "../../database/index.js";
+import { inTransaction, onceUntilFailure } from "../../database/index.js";
 import type { PersistOptions } from "../domain.js";
 import { sortIds } from "./canonical-form.js";
 import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
@@ -50,7 +50,6 @@ const TASK_RECORD =
 export class PostgresScheduleRepository implements ScheduleRepository {
   private readonly pool: pg.Pool;
   private readonly whenMissing: (userId: string) => ScheduleState;
-  private migrated: Promise<void> | undefined;
 
   constructor(pool: pg.Pool, options: ScheduleRepositoryOptions = {}) {
     this.pool = pool;
@@ -58,13 +57,7 @@ export class PostgresScheduleRepository implements ScheduleRepository {
   }
 
   /** Creates the tables if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
-  migrate(): Promise<void> {
-    this.migrated ??= migrateScheduleTables(this.pool).catch((error: unknown) => {
-      this.migrated = undefined;
-      throw error;
-    });
-    return this.migrated;
-  }
+  readonly migrate = onceUntilFailure(() => migrateScheduleTables(this.pool));
 
   /** The user's schedule, or the default when none is stored. */
   async load(userId: string): Promise<ScheduleState> {

@@ -13,7 +13,7 @@
  * no longer written or read.
  */
 import type pg from "pg";
-import { withAdvisoryLock } from "../../database/index.js";
+import { runMigration } from "../../database/index.js";
 
 /** Advisory lock key the migration runs under. */
 export const SCHEDULE_MIGRATION_LOCK_KEY = "tempo_schedule_migrate";
@@ -48,7 +48,5 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */
 export async function migrateScheduleTables(pool: pg.Pool): Promise<void> {
-  await withAdvisoryLock(pool, SCHEDULE_MIGRATION_LOCK_KEY, async () => {
-    for (const statement of SCHEDULE_MIGRATION_STATEMENTS) await pool.query(statement);
-  });
+  await runMigration(pool, SCHEDULE_MIGRATION_LOCK_KEY, SCHEDULE_MIGRATION_STATEMENTS);
 }

@@ -4,7 +4,7 @@
  * the tables are migrated idempotently under an advisory lock.
  */
 import type pg from "pg";
-import { inTransaction, withAdvisoryLock } from "../../database/index.js";
+import { inTransaction, onceUntilFailure, runMigration } from "../../database/index.js";
 import type { PersistOptions, TransactionClient } from "../domain.js";
 import type { TodoRepository } from "./repository.js";
 import { applyTodoChanges, parseTodoState, type TodoChange, type TodoItem, type TodoState } from "./state.js";
@@ -36,20 +36,10 @@ type Queryable = Pick<pg.Pool, "query"> | TransactionClient;
 
 /** To-do lists in Postgres, per user. */
 export class PostgresTodoRepository implements TodoRepository {
-  private migrated: Promise<void> | undefined;
-
   constructor(private readonly pool: pg.Pool) {}
 
   /** Creates the tables if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
-  migrate(): Promise<void> {
-    this.migrated ??= withAdvisoryLock(this.pool, "tempo_todo_migrate", async () => {
-      for (const statement of TODO_MIGRATION_STATEMENTS) await this.pool.query(statement);
-    }).catch((error: unknown) => {
-      this.migrated = undefined;
-      throw error;
-    });
-    return this.migrated;
-  }
+  readonly migrate = onceUntilFailure(() => runMigration(this.pool, "tempo_todo_migrate", TODO_MIGRATION_STATEMENTS));
 
   async load(userId: string): Promise<TodoState> {
     await this.migrate();
