@@ -33,22 +33,43 @@ export function offersCandidates(domain: Pick<ToolDomain, "tools">): boolean {
 /** What choosing gave: the candidate, none, or the reason it cannot be chosen. */
 export type Choice = { kind: "chosen"; candidate: ProposedCandidate } | { kind: "none" } | { kind: "error"; message: string };
 
+/** A candidate listing among a step's messages: where it is, what it lists, the tool that listed it. */
+export interface ListingAt {
+  index: number;
+  listing: CandidateListing;
+  tool: string;
+}
+
+/** Every candidate listing among `messages` (tool results whose data lists candidates), oldest first. */
+export function listingsIn(messages: readonly BaseMessage[]): ListingAt[] {
+  return messages.flatMap((message, index) => {
+    const data = toolResultData(message) as Partial<CandidateListing> | undefined;
+    return data && Array.isArray(data.candidates) ? [{ index, listing: data as CandidateListing, tool: (message as ToolMessage).name ?? "the listing" }] : [];
+  });
+}
+
+/** True when a change applied after the listing at `latest` (its candidates are stale). */
+function changedSince(messages: readonly BaseMessage[], latest: ListingAt): boolean {
+  return messages.slice(latest.index + 1).some((message) => callOutcomeOf(message) === "applied");
+}
+
+/** The latest listing of `messages` while no change applied after it, else undefined. */
+export function currentListing(messages: readonly BaseMessage[]): CandidateListing | undefined {
+  const latest = listingsIn(messages).at(-1);
+  return latest && !changedSince(messages, latest) ? latest.listing : undefined;
+}
+
 /** Reads `args` against the step's messages (oldest first): the latest listing, unless a write applied after it. */
 export function chooseCandidate(args: unknown, messages: readonly BaseMessage[]): Choice {
   const parsed = chooseCandidateSchema.safeParse(args);
   if (!parsed.success) return { kind: "error", message: `Error: invalid arguments for ${CHOOSE_CANDIDATE}: id: give the id of a candidate, or "none".` };
   const id = parsed.data.id;
   if (id.toLowerCase() === "none") return { kind: "none" };
-  const listings: Array<{ index: number; listing: CandidateListing; tool: string }> = [];
-  messages.forEach((message, index) => {
-    const data = toolResultData(message) as Partial<CandidateListing> | undefined;
-    if (data && Array.isArray(data.candidates)) listings.push({ index, listing: data as CandidateListing, tool: (message as ToolMessage).name ?? "the listing" });
-  });
+  const listings = listingsIn(messages);
   const latest = listings.at(-1);
   if (!latest) return { kind: "error", message: `Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.` };
   const offered = latest.listing.candidates.map((candidate) => candidate.id);
-  const changedSince = messages.slice(latest.index + 1).some((message) => callOutcomeOf(message) === "applied");
-  if (changedSince) return { kind: "error", message: `Error: the candidates ${offered.join(", ") || "listed"} are stale: a change applied since ${latest.tool} listed them. Call ${latest.tool} again and choose from the new list.` };
+  if (changedSince(messages, latest)) return { kind: "error", message: `Error: the candidates ${offered.join(", ") || "listed"} are stale: a change applied since ${latest.tool} listed them. Call ${latest.tool} again and choose from the new list.` };
   const candidate = latest.listing.candidates.find((entry) => entry.id === id);
   if (candidate) return { kind: "chosen", candidate };
   const earlier = listings.slice(0, -1).some((entry) => entry.listing.candidates.some((old) => old.id === id));

@@ -27,15 +27,15 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool, toolsInPacks, type CandidateListing, type DomainTool, type Refinement } from "../../tools/domain.js";
+import { describeToolCall, findTool, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { keepLiveState, keptLiveState, readLiveState } from "../shared/live-state.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
-import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, offersCandidates } from "./candidates.js";
-import { afterListing, lastListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
+import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, currentListing, listingsIn, offersCandidates } from "./candidates.js";
+import { afterListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -116,7 +116,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     if (firstVisit) emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
     // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
     const refining = refinementOf(state, domain);
-    if (refining?.list && !listingIsCurrent(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
+    if (refining?.list && !currentListing(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState = keptLiveState(state) ?? (await readLiveState(dependencies, config, state.currentStepId));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
@@ -202,6 +202,7 @@ async function runCalls(
     const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };
+  const refining = refinementOf(state, dependencies.domain);
   for (const request of calls) {
     if (run.failed) break;
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
@@ -239,7 +240,6 @@ async function runCalls(
       continue;
     }
     // While refining, the step keeps to the domain's whitelisted packs: it chooses among candidates.
-    const refining = refinementOf(state, dependencies.domain);
     const refused = refining ? outsideWhitelist(dependencies.domain, refining, call.name) : undefined;
     if (refused) {
       record(call, false, refused);
@@ -449,11 +449,11 @@ async function applyDecision(
     const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
     // In a refinement step, each listing moves the loop on; the code ends the step when the loop stops.
     const refinement = ran.failed ? undefined : refinementOf(state, dependencies.domain);
-    const listing = refinement ? lastListing(ran.rounds) : undefined;
+    const listing = refinement ? listingsIn(ran.rounds).at(-1)?.listing : undefined;
     if (refinement && listing) {
-      const moved = refinementMoved(state, refinement, listing, ran.rounds, update, dependencies, config);
-      if ((moved.optimization as Optimization | undefined)?.verdict !== "running") return moved;
-      Object.assign(update, moved);
+      const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
+      if (optimization.verdict !== "running") return endRefinement(state, refinement, optimization, ran.rounds, update, dependencies, config);
+      update.optimization = optimization;
     }
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
@@ -492,17 +492,14 @@ async function applyDecision(
 }
 
 /**
- * The refinement loop after a listing (`rounds`, which hold it, just ran): `update` with the loop moved on, and — when
- * the loop stops (nothing left to choose, stagnation, the budget) — the step ended in code, its summary saying why.
+ * The refinement step ended in code, its loop stopped (nothing left to choose, stagnation, the budget) after `rounds`
+ * (just run): `update` with the loop's state and the step's ending, its summary saying what it gained and why it stopped.
  */
-function refinementMoved(state: TempoState, refinement: Refinement, listing: CandidateListing, rounds: BaseMessage[], update: TempoUpdate, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
-  const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
-  if (optimization.verdict === "running") return { ...update, optimization };
+function endRefinement(state: TempoState, refinement: Refinement, optimization: Optimization, rounds: BaseMessage[], update: TempoUpdate, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
   const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
-  const why = { running: "", forced: "no change improves it any more", stagnant: "the last changes gained too little", budget: "its round budget is spent" }[optimization.verdict];
-  const told = optimization.bestScore > optimization.startScore ? `Refined the week: health ${optimization.startScore} → ${optimization.bestScore}` : `Nothing to refine: health ${optimization.startScore}`;
-  emit(config, { kind: "status", node: "execute", text: `${told} (${why})` });
-  const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: refinementSummary(optimization, refinement), answer: "" };
+  const summary = refinementSummary(optimization, refinement);
+  emit(config, { kind: "status", node: "execute", text: summary });
+  const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: summary, answer: "" };
   return { ...update, optimization, ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config), messages: update.messages };
 }
 
@@ -516,18 +513,11 @@ async function listForRefinement(state: TempoState, refinement: Refinement & { l
   const outcome = await runReported(call, context, dependencies, config);
   const rounds = toolRoundOf([{ call, result: outcome.content, outcome: outcome.ok ? "done" : "failed", ...(outcome.data === undefined ? {} : { data: outcome.data }) }]);
   const update: TempoUpdate = { messages: rounds, workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)] };
-  const listing = lastListing(rounds);
+  const listing = listingsIn(rounds).at(-1)?.listing;
   // A listing that failed is the model's to handle, as any tool error.
-  return listing ? refinementMoved(state, refinement, listing, rounds, update, dependencies, config) : update;
-}
-
-/** True when the step's messages hold a listing made after the last change that applied (it is still current). */
-function listingIsCurrent(messages: readonly BaseMessage[]): boolean {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    if (callOutcomeOf(messages[index]!) === "applied") return false;
-    if (lastListing([messages[index]!])) return true;
-  }
-  return false;
+  if (!listing) return update;
+  const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
+  return optimization.verdict === "running" ? { ...update, optimization } : endRefinement(state, refinement, optimization, rounds, update, dependencies, config);
 }
 
 /**

@@ -1,13 +1,12 @@
 /**
  * The refinement loop (seed 003's active optimisation, `Refinement` in tools/domain.ts): in a refinement step the
- * model lists candidates and chooses, round after round; the code — not the model — ends the step when a listing
+ * code lists the candidates (`Refinement.list`; the model may list again) and the model chooses, round after round;
+ * the code — not the model — ends the step when a listing
  * has nothing left to choose (what is left is forced), when `stagnantRounds` listings in a row gained less than
  * `minGain`, or after `maxRounds` listings. The loop's state (`Optimization`) is checkpointed and shown in
  * ExecutionState. While refining, the step is limited to the domain's whitelisted packs.
  */
-import type { BaseMessage } from "@langchain/core/messages";
 import type { Optimization, PlanStep, TempoState } from "../../kernel/state.js";
-import { toolResultData } from "../../kernel/tool-results.js";
 import { isRefinementStep, packOfTool, type CandidateListing, type Refinement, type ToolDomain } from "../../tools/domain.js";
 
 /** The domain's refinement when the current step is its refinement step, else undefined. */
@@ -21,15 +20,6 @@ export function outsideWhitelist(domain: ToolDomain, refinement: Refinement, too
   const pack = packOfTool(domain, tool);
   if (!pack || refinement.packs.includes(pack.name)) return undefined;
   return `Error: while refining, only the tools of ${refinement.packs.join(", ")} are offered: list candidates and choose one (choose_candidate) instead of calling ${tool}. Nothing was changed.`;
-}
-
-/** The last candidate listing among `messages` (a proposing tool's result that carries a score), if any. */
-export function lastListing(messages: readonly BaseMessage[]): CandidateListing | undefined {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const data = toolResultData(messages[index]!) as Partial<CandidateListing> | undefined;
-    if (data && Array.isArray(data.candidates) && typeof data.score === "number") return data as CandidateListing;
-  }
-  return undefined;
 }
 
 /** The loop after one more listing in step `stepId`: counts, scores and the verdict (`running` while it goes on). */
