@@ -16,16 +16,17 @@ import { refinementOf } from "./refinement.js";
  * domain has); else the domain's defaults.
  */
 export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">, domain: ToolDomain): string[] {
-  const known = new Set(packsOf(domain).map((pack) => pack.name));
-  // A refinement step keeps to the domain's whitelist (its packs that exist).
+  // The packs a step may have: the domain's, or in a refinement step its whitelist (those the domain has).
+  const known = packsOf(domain).map((pack) => pack.name);
   const refinement = refinementOf(state, domain);
-  const allowed = (names: readonly string[]) => (refinement ? names.filter((name) => refinement.packs.includes(name)) : [...names]);
-  const saved = allowed(state.activePacks && state.activePacks.stepId === state.currentStepId ? state.activePacks.packs.filter((name) => known.has(name)) : []);
+  const usable = new Set(refinement ? refinement.packs.filter((name) => known.includes(name)) : known);
+  const keep = (names: readonly string[]) => [...new Set(names.filter((name) => usable.has(name)))];
+  const saved = state.activePacks?.stepId === state.currentStepId ? keep(state.activePacks.packs) : [];
   if (saved.length > 0) return saved;
-  const named = allowed((state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []).filter((name) => known.has(name)));
-  if (named.length > 0) return [...new Set(named)];
-  const defaults = allowed(defaultPacks(domain));
-  return defaults.length > 0 || !refinement ? defaults : refinement.packs.filter((name) => known.has(name));
+  const named = keep(state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []);
+  if (named.length > 0) return named;
+  const defaults = keep(defaultPacks(domain));
+  return defaults.length > 0 || !refinement ? defaults : [...usable];
 }
 
 /** The packs of the domain as the model reads them: name, whether active, what for, and its tools. */
