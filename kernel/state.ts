@@ -101,6 +101,12 @@ export type PendingInteraction = (
   refusalNoteId?: string;
 };
 
+/** The domain's live state as a prompt shows it (`text`), and its preflight tool's structured result (`data`) for programs. */
+export interface LiveState {
+  text: string;
+  data?: unknown;
+}
+
 /** The tool packs active in step `stepId`. */
 export interface ActivePacks {
   stepId: string | null;
@@ -269,9 +275,7 @@ export const TempoAnnotation = Annotation.Root({
    * pass's later rounds in the same run. Not checkpointed: a pass that goes on in a later run (after a question)
    * reads it again, fresh.
    */
-  liveState: runOnly<string>(() => ""),
-  /** The live state's structured result (the preflight tool's `data`), beside `liveState`'s text; null without. */
-  liveStateData: runOnly<unknown>(() => null),
+  liveState: runOnly<LiveState | null>(() => null),
   /** The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`). */
   openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */

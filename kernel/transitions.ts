@@ -135,8 +135,7 @@ export const CLEARED_TASK = {
   workingMemory: emptyWorkingMemory(),
   stepSetbacks: { toolErrors: 0, rejections: 0 },
   planEdits: { added: [], removed: [] },
-  liveState: "",
-  liveStateData: null,
+  liveState: null,
   openItemsAtStart: null,
   taskStartMessageId: null,
 } satisfies TempoUpdate;

@@ -10,7 +10,7 @@
  * left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { roundsSinceUpdate, workspaceMessages, type PlanStep, type TempoState } from "../../kernel/state.js";
+import { roundsSinceUpdate, workspaceMessages, type LiveState, type PlanStep, type TempoState } from "../../kernel/state.js";
 import { compressToolRounds } from "../../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
 import { buildReminder, reminderDue } from "../../memory/working-memory.js";
@@ -20,7 +20,6 @@ import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
 import { conversationMessages } from "../shared/messages.js";
 import { executionContext } from "../shared/steps.js";
-import type { LiveState } from "../shared/live-state.js";
 
 export interface ExecutePrompt {
   messages: BaseMessage[];

@@ -32,7 +32,7 @@ import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } 
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
-import { keepLiveState, keptLiveState, readLiveState } from "../shared/live-state.js";
+import { readLiveState } from "../shared/live-state.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
 import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, currentListing, listingsIn, offersCandidates } from "./candidates.js";
 import { afterListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
@@ -118,14 +118,14 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const refining = refinementOf(state, domain);
     if (refining?.list && !currentListing(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
-    const liveState = keptLiveState(state) ?? (await readLiveState(dependencies, config, state.currentStepId));
+    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
     const messages = prompt.messages;
     const decision = bound
       ? await invokeToolCalling(bound, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
-    const fresh: TempoUpdate = keepLiveState(state, liveState);
+    const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
     if (!decision.ok) return announced(announcement, { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) });
     return announced(announcement, { ...fresh, ...(await applyDecision(state, decision.value, context, dependencies, config)) });
   };
@@ -322,8 +322,7 @@ async function applyApprovedWrites(
     messages: said,
     workspaceMessageIds: [...state.workspaceMessageIds, ...said.map((message) => message.id!)],
     stepEnding: null,
-    liveState: "",
-    liveStateData: null,
+    liveState: null,
     ...update,
   };
   // The proposal's own ending, kept when every write was approved unchanged, once they all applied: the step ends

@@ -22,7 +22,7 @@ import { languageOf, type Language } from "../../contracts/language.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../../contracts/plan.js";
-import { workspaceMessages, type PlanStep, type RunMode, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import { workspaceMessages, type LiveState, type PlanStep, type RunMode, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { memoryContext } from "../../memory/prompt-memory.js";
 import { callStage } from "../../models/invoke-contract.js";
@@ -36,7 +36,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { newId } from "../../kernel/ids.js";
 import { conversationMessages } from "../shared/messages.js";
-import { keepLiveState, keptLiveState, readLiveState, type LiveState } from "../shared/live-state.js";
+import { readLiveState } from "../shared/live-state.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
@@ -76,8 +76,8 @@ export function createPlanNode(dependencies: NodeDependencies) {
 
   /** The live state at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<LiveState> {
-    const kept = state.planRoundsUsed > 0 ? keptLiveState(state) : undefined;
-    return kept ?? readLiveState(dependencies, config);
+    if (state.planRoundsUsed > 0 && state.liveState) return state.liveState;
+    return readLiveState(dependencies, config);
   }
 
   /** The domain's open items when the task is first planned: deliver compares them with what is open at the end. */
@@ -91,7 +91,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     emit(config, { kind: "status", node: "plan", text: state.planMode === "draft" ? "Planning" : state.planMode === "revise" ? "Revising the plan" : "Reviewing the plan after the step" });
     const liveState = await refreshLiveState(state, config);
-    const fresh: TempoUpdate = { ...keepLiveState(state, liveState), ...(await openItemsAtStart(state, config)) };
+    const fresh: TempoUpdate = { ...(liveState !== state.liveState ? { liveState } : {}), ...(await openItemsAtStart(state, config)) };
     const quick = await decide(state, "plan", config, liveState);
     if (!quick.ok) return { ...fresh, ...correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections) };
 
