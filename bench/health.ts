@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { applyWrites, proposeArrangement, proposeCandidates } from "../tools/schedule/candidates.js";
 import { analyzeHealth } from "../tools/schedule/health.js";
-import { searchPlacements } from "../tools/schedule/placement-search.js";
+import { searchInputOf, searchPlacements } from "../tools/schedule/placement-search.js";
 import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/schedule/index.js";
 import { buildOccupancyIndex } from "../tools/schedule/occupancy-index.js";
 import { findFreeRuns } from "../tools/schedule/tools/find-free.js";
@@ -76,9 +76,7 @@ export function freeChoicePath(start: ScheduleState): PathResult {
 
 /** The most pending reviews that fit (the placement search), and whether it proved it. */
 export function mostThatFit(week: ScheduleState): { most: number; proved: boolean } {
-  const days = Array.from({ length: week.window.totalDays }, (_, offset) => offset + 1);
-  const runs = findFreeRuns(buildOccupancyIndex(week), days, 1, week.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
-  const search = searchPlacements(pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })), runs);
+  const search = searchPlacements(pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })), searchInputOf(week).runs);
   return { most: search.placements.length, proved: search.exact };
 }
 

@@ -13,10 +13,8 @@
  */
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { searchPlacements, type SearchRun } from "./placement-search.js";
-import { buildOccupancyIndex } from "./occupancy-index.js";
+import { searchInputOf, searchPlacements } from "./placement-search.js";
 import type { ScheduleState, TaskItem } from "./state.js";
-import { findFreeRuns } from "./tools/find-free.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
 import { placeTool } from "./tools/place.js";
@@ -63,29 +61,17 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
   return current;
 }
 
-/** The free runs of the week, as the placement search takes them. */
-function searchRuns(state: ScheduleState): SearchRun[] {
-  const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
-  return findFreeRuns(buildOccupancyIndex(state), days, 1, state.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
-}
-
-/** Review slots per day. */
-function dayLoad(state: ScheduleState): Map<number, number> {
-  const load = new Map<number, number>();
-  for (const task of state.tasks) if (task.source === "task_item" && task.status === "placed") for (const range of task.slots ?? []) load.set(range.day, (load.get(range.day) ?? 0) + range.end - range.start + 1);
-  return load;
-}
-
 /** One proposal that places as many pending reviews as fit (none when nothing is pending or nothing fits). */
 export function proposeArrangement(state: ScheduleState, preferences: HealthPreferences = {}): ScheduleListing {
   const score = analyzeHealth(state, preferences).score;
   const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
   if (pending.length === 0) return { candidates: [], score, empty: "no review task is pending" };
   const avoid = new Set(preferences.avoidDays ?? []);
+  const { runs, dayLoad } = searchInputOf(state);
   const search = searchPlacements(
     pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })),
-    searchRuns(state),
-    { dayLoad: dayLoad(state) },
+    runs,
+    { dayLoad },
   );
   if (search.placements.length === 0) return { candidates: [], score, empty: "no pending review fits into the free time" };
   const writes = search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } }));
@@ -178,7 +164,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
     const without = unplaceTool.run(state, { task_id: task.id });
     if (!without.ok || !without.state) continue;
     const current = task.slots![0]!;
-    for (const run of searchRuns(without.state)) {
+    for (const run of searchInputOf(without.state).runs) {
       for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) {
         if (run.day === current.day && start === current.start) continue;
         consider("move", [{ name: "move", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
@@ -191,7 +177,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
       consider("swap", [{ name: "swap", arguments: { first_task_id: placed[first]!.id, second_task_id: placed[second]!.id } }]);
     }
   }
-  const runs = searchRuns(state);
+  const { runs } = searchInputOf(state);
   for (const task of reviews.filter((candidate) => candidate.status === "pending")) {
     for (const run of runs) for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
@@ -261,7 +247,8 @@ function rearrangementOf(state: ScheduleState, score: number, preferences: Healt
     base = unplaced.state;
   }
   const avoid = new Set(preferences.avoidDays ?? []);
-  const search = searchPlacements(placed.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })), searchRuns(base), { dayLoad: dayLoad(base) });
+  const { runs, dayLoad } = searchInputOf(base);
+  const search = searchPlacements(placed.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })), runs, { dayLoad });
   if (search.placements.length < placed.length) return undefined;
   let current = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
   for (let steps = 0; current && steps < MAX_CHAIN; steps += 1) {

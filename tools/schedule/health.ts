@@ -12,10 +12,9 @@
  * - feasibility: pending reviews that still fit somewhere (the exact placement search says how many at most) and
  *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection.
  */
-import { searchPlacements, type SearchRun, type SearchTask } from "./placement-search.js";
+import { searchInputOf, searchPlacements, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import type { ScheduleState, TaskItem } from "./state.js";
-import { findFreeRuns } from "./tools/find-free.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
 export interface HealthPreferences {
@@ -174,9 +173,9 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
-  const runs: SearchRun[] = findFreeRuns(index, Array.from({ length: totalDays }, (_, offset) => offset + 1), 1, slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
   const searchTasks: SearchTask[] = pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }));
-  const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad: new Map(dailyLoad.map((load, offset) => [offset + 1, load])) });
+  const { runs, dayLoad } = searchInputOf(state);
+  const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
   const cannotFit = pending.filter((task) => !fitting.has(task.id));

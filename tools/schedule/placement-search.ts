@@ -13,6 +13,9 @@
  * that for a small pending set it is exact: no placement fits more tasks.
  * Past a node budget it keeps the best placement found.
  */
+import { buildOccupancyIndex } from "./occupancy-index.js";
+import type { ScheduleState } from "./state.js";
+import { findFreeRuns } from "./tools/find-free.js";
 
 /** A task to place, with the slots it may use. */
 export interface SearchTask {
@@ -55,6 +58,18 @@ export interface SearchOptions {
   dayLoad?: ReadonlyMap<number, number>;
   /** Search nodes before the best placement found so far is kept; default 200,000. */
   nodeLimit?: number;
+}
+
+/**
+ * A week as the search takes it: every free run (plain, and inside embeddable hosts no task item uses yet) and the
+ * task items placed per day — what `find_free` and `list_tasks` show, read from the state itself.
+ */
+export function searchInputOf(state: ScheduleState): { runs: SearchRun[]; dayLoad: Map<number, number> } {
+  const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
+  const runs = findFreeRuns(buildOccupancyIndex(state), days, 1, state.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
+  const dayLoad = new Map<number, number>();
+  for (const task of state.tasks) if (task.source === "task_item" && task.status === "placed") for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
+  return { runs, dayLoad };
 }
 
 /** The chosen placements (in day and slot order) and whether the search proved no placement fits more tasks. */
