@@ -99,7 +99,7 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
   const allowed = allowedIn(state);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
   const singles = singleChanges(state, report.score, preferences, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
-  const chain = chainOf(state, report.score, singles, preferences, allowed);
+  const chain = chainOf(state, report.score, singles, preferences, allowedIn);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
   const fresh = rearrangementOf(state, report.score, preferences, allowedIn);
   const best = singles[0]?.delta ?? 0;
@@ -196,24 +196,34 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
 /** Most single changes a chain strings together. */
 const MAX_CHAIN = 8;
 
+/** Limits that apply to changes made from a week (a swap's targets depend on where its tasks are in that week). */
+type AllowedIn = (week: ScheduleState) => (writes: readonly Write[]) => boolean;
+
 /**
- * The best single move or swap, then the best one after it, and so on while the score rises: as one `batch_move` of
- * the reviews it moved, or undefined when fewer than two changes chain (placements are not chained: a pending
- * review is placed on its own card).
+ * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
+ * `MAX_CHAIN`); `singles`, the start's single changes when already known, are not scanned again.
  */
-function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean): Omit<ScheduleCandidate, "id"> | undefined {
-  let current = state;
-  let next = singles.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>): { week: ScheduleState; steps: number } {
+  let week = start;
   let steps = 0;
-  while (next && steps < MAX_CHAIN) {
-    const after = applyWrites(current, next.writes);
+  while (steps < MAX_CHAIN) {
+    const changes = steps === 0 && singles ? singles : singleChanges(week, analyzeHealth(week, preferences).score, preferences, allowedIn(week));
+    const next = changes.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
+    const after = next ? applyWrites(week, next.writes) : undefined;
     if (!after) break;
-    current = after;
+    week = after;
     steps += 1;
-    next = singleChanges(current, analyzeHealth(current, preferences).score, preferences, allowed).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
   }
-  if (steps < 2) return undefined;
-  return batchMoveTo(state, current, score, preferences, allowed, (count) => `move ${count} reviews in one change`);
+  return { week, steps };
+}
+
+/**
+ * The climb from `state` as one `batch_move` of the reviews it moved, or undefined when fewer than two changes chain
+ * (placements are not chained: a pending review is placed on its own card).
+ */
+function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowedIn: AllowedIn): Omit<ScheduleCandidate, "id"> | undefined {
+  const { week, steps } = climb(state, preferences, allowedIn, singles);
+  return steps < 2 ? undefined : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
 }
 
 /**
@@ -237,7 +247,7 @@ function batchMoveTo(state: ScheduleState, target: ScheduleState, score: number,
  * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
  * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
  */
-function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: (week: ScheduleState) => (writes: readonly Write[]) => boolean): Omit<ScheduleCandidate, "id"> | undefined {
+function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: AllowedIn): Omit<ScheduleCandidate, "id"> | undefined {
   const placed = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1);
   if (placed.length < 2) return undefined;
   let base = state;
@@ -250,13 +260,8 @@ function rearrangementOf(state: ScheduleState, score: number, preferences: Healt
   const { runs, dayLoad } = searchInputOf(base);
   const search = searchPlacements(placed.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })), runs, { dayLoad });
   if (search.placements.length < placed.length) return undefined;
-  let current = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
-  for (let steps = 0; current && steps < MAX_CHAIN; steps += 1) {
-    const next = singleChanges(current, analyzeHealth(current, preferences).score, preferences, allowedIn(current)).find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
-    if (!next) break;
-    current = applyWrites(current, next.writes);
-  }
-  return current ? batchMoveTo(state, current, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
+  const arranged = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
+  return arranged ? batchMoveTo(state, climb(arranged, preferences, allowedIn).week, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
 }
 
 /** The writes as cards name them. */
