@@ -1,4 +1,8 @@
-/** Builders of the execute decisions the offline policy answers with (the execute stage's JSON contract). */
+/**
+ * What an offline policy answers with: the stage rules a domain gives (`answerStage` dispatches a prompt to them),
+ * and builders of the execute decisions (the execute stage's JSON contract).
+ */
+import type { PromptView } from "./prompt-reading.js";
 
 /** An execute decision, as the contract reads it. */
 export type Decision = Record<string, unknown>;
@@ -54,4 +58,29 @@ export function proposeAll(speak: string, calls: Call[], reason: string, then?: 
 /** The end of the step, with what was found or done as its summary; with `done`, `answer` is the final answer. */
 export function finish(action: Finish, speak: string, goalCheck: string, reason = "the step's condition is met", answer = ""): Decision {
   return { speak, action, reason, goal_check: goalCheck, ...(action === "done" && answer ? { answer } : {}) };
+}
+
+/** A domain's answer to each stage's prompt: the stage contract's JSON object, or (deliver) the final answer's text. */
+export interface StageRules {
+  chat(view: PromptView): Decision;
+  plan(view: PromptView): Decision;
+  execute(view: PromptView): Decision;
+  deliver(view: PromptView): string;
+}
+
+/** The answer `rules` give the prompt `view`, by its stage (`plan_deep` as `plan`); a stage they do not cover goes on unchanged. */
+export function answerStage(view: PromptView, rules: StageRules): string {
+  switch (view.stage) {
+    case "chat":
+      return JSON.stringify(rules.chat(view));
+    case "plan":
+    case "plan_deep":
+      return JSON.stringify(rules.plan(view));
+    case "execute":
+      return JSON.stringify(rules.execute(view));
+    case "deliver":
+      return rules.deliver(view);
+    default:
+      return JSON.stringify({ speak: "", action: "continue", reason: `the offline policy has no rule for stage "${view.stage}"` });
+  }
 }

@@ -87,6 +87,11 @@ export function latestUserLine(view: PromptView): string {
   return "";
 }
 
+/** The message the chat stage is asked about: its instruction's "Latest user message", else the latest `user:` line. */
+export function latestMessage(view: PromptView): string {
+  return (/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)).trim();
+}
+
 /** Every `user:` line of the conversation section, oldest first. */
 export function userLines(view: PromptView): string[] {
   return section(view.context, "conversation")

@@ -9,7 +9,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { currentStepOf, goalOf, latestUserLine, readPrompt, section, type PromptView } from "./prompt-reading.js";
+import { currentStepOf, goalOf, latestMessage, readPrompt, type PromptView } from "./prompt-reading.js";
 
 /** A domain's offline policy: a pure function from a stage prompt to the stage's answer. */
 export interface OfflinePolicy {
@@ -18,8 +18,8 @@ export interface OfflinePolicy {
    * names the domain outright ("my to-do list", "the schedule").
    */
   understands(request: string): number;
-  /** The answer to a stage prompt: the stage contract's JSON, or the final answer's text for deliver. */
-  decide(messages: BaseMessage[]): string;
+  /** The answer to a stage prompt, read (`readPrompt`): the stage contract's JSON, or the final answer's text for deliver. */
+  decide(view: PromptView): string;
 }
 
 /** A policy with the name of its domain. */
@@ -47,14 +47,19 @@ export class OfflineRouter extends BaseChatModel {
   }
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const text = this.policyFor(messages).policy.decide(messages);
+    // The prompt is read once: the router chooses by it, and the chosen policy answers it.
+    const view = readPrompt(messages);
+    const text = this.policyForView(view).policy.decide(view);
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
 
   /** The policy that answers `messages`. */
   policyFor(messages: BaseMessage[]): NamedOfflinePolicy {
+    return this.policyForView(readPrompt(messages));
+  }
+
+  private policyForView(view: PromptView): NamedOfflinePolicy {
     if (this.policies.length === 1) return this.policies[0]!;
-    const view = readPrompt(messages);
     for (const request of requestsOf(view)) {
       const surest = this.surest(request);
       if (surest) return surest;
@@ -78,7 +83,7 @@ export class OfflineRouter extends BaseChatModel {
 function requestsOf(view: PromptView): string[] {
   switch (view.stage) {
     case "chat":
-      return [(/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)).trim()];
+      return [latestMessage(view)];
     case "execute":
       return [currentStepOf(view).content, goalOf(view)];
     case "plan":

@@ -22,6 +22,7 @@ import { decideExecute } from "./offline/execute-stage.js";
 import { decidePlan } from "./offline/plan-stage.js";
 import { readPrompt } from "../offline/prompt-reading.js";
 import type { OfflinePolicy } from "../offline/router.js";
+import { answerStage, type StageRules } from "../offline/decisions.js";
 import { parseScheduleRequest } from "./offline/request-parsing.js";
 import { decideChat, decideDeliver } from "./offline/replies.js";
 
@@ -61,24 +62,16 @@ export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}):
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {
     understands: (request) => (SCHEDULE_NAMED.test(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
-    decide: (messages) => decide(messages, writesPerCard),
+    decide: (view) => answerStage(view, scheduleRules(writesPerCard)),
   };
+}
+
+/** The schedule's stage rules (`writesPerCard`: most writes on one card). */
+function scheduleRules(writesPerCard: number): StageRules {
+  return { chat: decideChat, plan: decidePlan, execute: (view) => decideExecute(view, writesPerCard), deliver: decideDeliver };
 }
 
 /** The policy's answer to a stage prompt. */
 export function decide(messages: BaseMessage[], writesPerCard = Number.POSITIVE_INFINITY): string {
-  const view = readPrompt(messages);
-  switch (view.stage) {
-    case "chat":
-      return JSON.stringify(decideChat(view));
-    case "plan":
-    case "plan_deep":
-      return JSON.stringify(decidePlan(view));
-    case "execute":
-      return JSON.stringify(decideExecute(view, writesPerCard));
-    case "deliver":
-      return decideDeliver(view);
-    default:
-      return JSON.stringify({ speak: "", action: "continue", reason: `the offline policy has no rule for stage "${view.stage}"` });
-  }
+  return answerStage(readPrompt(messages), scheduleRules(writesPerCard));
 }

@@ -3,10 +3,9 @@
  * in English and Chinese, plans one step a request, and carries it out through the to-do tools — reading their
  * structured results (`ToolRun.data`: the listed items, the item a write changed), never their text.
  */
-import type { BaseMessage } from "@langchain/core/messages";
 import { languageOf, say, type Language } from "../../contracts/language.js";
-import { finish, propose, read, type Decision, type Finish } from "../offline/decisions.js";
-import { currentStepOf, goalOf, readPrompt, section, userLanguage, type PromptView, type RoundView } from "../offline/prompt-reading.js";
+import { answerStage, finish, propose, read, type Decision, type Finish } from "../offline/decisions.js";
+import { currentStepOf, goalOf, latestMessage, section, userLanguage, type PromptView, type RoundView } from "../offline/prompt-reading.js";
 import type { OfflinePolicy } from "../offline/router.js";
 import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../offline/stage-state.js";
 import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
@@ -20,26 +19,8 @@ type ItemRequest = Extract<TodoRequest, { title: string }>;
 export function todoOfflinePolicy(): OfflinePolicy {
   return {
     understands: (request) => (NAMES_TODO_LIST.test(request) ? 1 : parseTodoRequest(request).kind === "unknown" ? 0 : 0.5),
-    decide: (messages) => decideTodo(messages),
+    decide: (view) => answerStage(view, { chat, plan, execute, deliver }),
   };
-}
-
-/** The policy's answer to a stage prompt. */
-export function decideTodo(messages: BaseMessage[]): string {
-  const view = readPrompt(messages);
-  switch (view.stage) {
-    case "chat":
-      return JSON.stringify(chat(view));
-    case "plan":
-    case "plan_deep":
-      return JSON.stringify(plan(view));
-    case "execute":
-      return JSON.stringify(execute(view));
-    case "deliver":
-      return deliver(view);
-    default:
-      return JSON.stringify({ speak: "", action: "continue", reason: `the to-do policy has no rule for stage "${view.stage}"` });
-  }
 }
 
 /** What the policy understands, in the user's language. */
@@ -52,7 +33,7 @@ function capabilities(language: Language): string {
 }
 
 function chat(view: PromptView): Record<string, unknown> {
-  const message = (/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? "").trim();
+  const message = latestMessage(view);
   const language = languageOf(message);
   const request = parseTodoRequest(message);
   if (request.kind !== "unknown") return { intent: "task", reply: "", reason: `a to-do request (${request.kind})` };

@@ -4,7 +4,7 @@
  * (the answer to a read request, or the summary of a task as it went).
  */
 import { languageOf, say, type Language } from "../../../contracts/language.js";
-import { goalOf, latestUserLine, section, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
+import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 
@@ -41,7 +41,7 @@ export function cannotActOn(feedback: string, consequence: { en: string; zh: str
 
 /** The chat stage's decision for the latest user message. */
 export function decideChat(view: PromptView): Record<string, unknown> {
-  const message = (/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)).trim();
+  const message = latestMessage(view);
   const language = languageOf(message);
   const request = parseScheduleRequest(message);
   if (request.kind === "greeting") {
