@@ -24,7 +24,7 @@ import type { FindFreeData, ListedTask, ListTasksData } from "../tools/index.js"
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { callResultOf, findFreeDataOf, listTasksDataOf, liveOverviewOf } from "./tool-data.js";
+import { callResultOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, say, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
@@ -172,7 +172,7 @@ type Names = ReadonlyMap<string, string>;
 function namesOf(view: PromptView): Names {
   const names = new Map<string, string>();
   // The live state's pending tasks and a whole round's listing are data; the summaries of compressed rounds, text.
-  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (listTasksDataOf(round)?.tasks ?? []));
+  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (toolDataOf(round, "list_tasks")?.tasks ?? []));
   const listings: ReadonlyArray<ReadonlyArray<{ id: string; name: string }>> = [liveOverviewOf(view)?.pendingTasks ?? [], ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
   for (const listing of listings) for (const task of listing) if (task.name) names.set(task.id, task.name);
   return names;
@@ -180,12 +180,12 @@ function namesOf(view: PromptView): Names {
 
 /** A whole list_tasks round's listing: its data, or nothing listed when it failed; undefined without data (read again). */
 function listingOfRound(round: RoundView): ListTasksData | undefined {
-  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : listTasksDataOf(round);
+  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : toolDataOf(round, "list_tasks");
 }
 
 /** A whole find_free round's runs: its data, or no run when it failed; undefined without data. */
 function runsOfRound(round: RoundView): FindFreeData | undefined {
-  return callResultOf(round) === "failed" ? { runs: [], found: 0, omitted: 0, lastDay: 0 } : findFreeDataOf(round);
+  return callResultOf(round) === "failed" ? { runs: [], found: 0, omitted: 0, lastDay: 0 } : toolDataOf(round, "find_free");
 }
 
 /** A task as the policy names it when it speaks: by its name ("Review limits and continuity"), by id only when no listing in view names it. */

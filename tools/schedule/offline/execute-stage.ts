@@ -12,7 +12,7 @@ import { arrangeStep } from "./arrange-step.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, liveOverviewOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
+import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import type { Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
@@ -109,7 +109,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  */
 function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
   // The live state's overview (read fresh for this prompt), else the step's own get_overview round: both as data.
-  const overview = liveOverviewOf(view) ?? overviewDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised));
+  const overview = liveOverviewOf(view) ?? toolDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised), "get_overview");
   if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
   const pending = formatCount(overview.pending);
   const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
@@ -151,7 +151,7 @@ function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], 
 export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
   if (listing && callResultOf(listing) === "failed") return [];
-  return listTasksDataOf(listing)?.tasks;
+  return toolDataOf(listing, "list_tasks")?.tasks;
 }
 
 const LIST_ALL = { limit: 100 };
@@ -233,7 +233,7 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
-  const found = findFreeDataOf(search);
+  const found = toolDataOf(search, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
   // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
   const then = (day: number, start: number, hostId: string | undefined): Then => {
@@ -410,7 +410,7 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", args, "the question is about free time");
   }
   if (callResultOf(search) === "failed") return finish(end, "", couldNotLookUp(failureOf(search), language));
-  const runs = findFreeDataOf(search)?.runs;
+  const runs = toolDataOf(search, "find_free")?.runs;
   if (!runs) return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", search.arguments, "the question is about free time");
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
   const slots = narrowed ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`) : "";
@@ -447,7 +447,7 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", args, "the question is about what is on a day");
   }
   if (callResultOf(query) === "failed") return finish(end, "", couldNotLookUp(failureOf(query), language));
-  const shown = queryRangeDataOf(query);
+  const shown = toolDataOf(query, "query_range");
   if (!shown) return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", query.arguments, "the question is about what is on a day");
   const wanted = new Set(days);
   const lines: string[] = [];
@@ -475,7 +475,7 @@ function readableOccupant(occupant: RangeOccupant, language: Language): string {
 /** List pending / placed / all review tasks. */
 function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
-  const listed = listTasksDataOf(listing);
+  const listed = toolDataOf(listing, "list_tasks");
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
   if (!listing || (!listed && callResultOf(listing) !== "failed")) {
     const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
@@ -508,7 +508,7 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
-  const shown = taskInfoDataOf(info);
+  const shown = toolDataOf(info, "get_task_info");
   if (shown) {
     const { task } = shown;
     const detail = ([key, value]: [string, string]) => {

@@ -7,7 +7,7 @@
  */
 import type { PromptView } from "../../offline/prompt-reading.js";
 import { resolveSlotWindow, type DaySelection, type SlotWindow } from "./request-parsing.js";
-import { liveOverviewOf, overviewDataOf, queryRangeDataOf } from "./tool-data.js";
+import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
 /** Facts about the window. */
 export interface WeekFacts {
@@ -41,12 +41,12 @@ export function readWeekFacts(text: string): WeekFacts {
  */
 export function weekFactsOf(view: PromptView): WeekFacts {
   const facts = readWeekFacts(view.rounds.filter((round) => round.summarised).map((round) => round.result).join("\n"));
-  const overviews = [liveOverviewOf(view), ...view.rounds.map(overviewDataOf)];
+  const overviews = [liveOverviewOf(view), ...view.rounds.map((round) => toolDataOf(round, "get_overview"))];
   for (const overview of overviews) {
     if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
     for (const day of overview?.days ?? []) facts.weekdays.set(day.day, day.dayOfWeek);
   }
-  for (const round of view.rounds) for (const day of queryRangeDataOf(round)?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
+  for (const round of view.rounds) for (const day of toolDataOf(round, "query_range")?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
   return facts;
 }
 
