@@ -7,7 +7,7 @@
  * The arrange step is `arrange-step.ts`.
  */
 import { formatCount } from "../format.js";
-import { taskInfoFields, taskInfoGuestLines, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
+import { movedText, placedText, swappedText, taskInfoFields, taskInfoGuestLines, unplacedText, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
@@ -189,11 +189,6 @@ function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>
   return args;
 }
 
-/** "day 2 slots 3-4" for a slot range. */
-function rangeText(range: { day: number; start: number; end: number }): string {
-  return `day ${range.day} slots ${range.start}-${range.end}`;
-}
-
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
 function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
   const { language } = asked;
@@ -237,8 +232,9 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
   // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
   const then = (day: number, start: number, hostId: string | undefined): Then => {
-    const to = `${rangeText({ day, start, end: start + task.duration - 1 })}${hostId ? ` embedded in host ${hostId}` : ""}`;
-    return { action: end, goalCheck: tool === "place" ? `placed task ${task.id} on ${to}` : `moved task ${task.id} from ${current ? rangeText(current) : "its place"} to ${to}` };
+    const to = { day, start, end: start + task.duration - 1 };
+    const host = hostId ? { hostId } : {};
+    return { action: end, goalCheck: tool === "move" && current ? movedText({ id: task.id, from: current, to, ...host }) : placedText({ id: task.id, ...to, ...host }) };
   };
   const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
@@ -359,9 +355,9 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   if (missing !== undefined || !first || !second) return finish(end, say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`), `not carried out: list_tasks shows no placed task matching "${missing}"`);
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];
-  const landing = (task: ListedTask, other: ListedTask) => `task ${task.id} now on ${rangeText(other.slots[0]!)}${task.kind === "placed" && other.hostId ? ` embedded in host ${other.hostId}` : ""}`;
+  const landing = (task: ListedTask, other: ListedTask) => ({ id: task.id, ...other.slots[0]!, ...(task.kind === "placed" && other.hostId ? { hostId: other.hostId } : {}) });
   const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
-  const then: Then | undefined = predictable ? { action: end, goalCheck: `swapped task ${a.id} and task ${b.id}; ${landing(a, b)}; ${landing(b, a)}` } : undefined;
+  const then: Then | undefined = predictable ? { action: end, goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }).replace(/\n- /g, "; ") } : undefined;
   const speak = say(language, `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`, `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`);
   return propose(speak, "swap", { first_task_id: a.id, second_task_id: b.id }, say(language, "the tasks the request names", "请求指定的任务"), then);
 }
@@ -388,7 +384,7 @@ function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   }
   const { task } = match;
   // What unplace reports once it applies as proposed.
-  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: `unplaced task ${task.id} from ${rangeText(task.slots[0])}${task.hostId ? ` (was embedded in host ${task.hostId})` : ""}; it is pending again` } : undefined;
+  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: unplacedText({ id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) }) } : undefined;
   return propose(say(language, `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`, `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`), "unplace", { task_id: task.id }, say(language, "the task the request names", "请求指定的任务"), then);
 }
 
