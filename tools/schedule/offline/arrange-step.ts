@@ -19,6 +19,7 @@
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
+import type { AvoidedPlace } from "../candidates.js";
 import { parseTaskListing } from "../result-parsing.js";
 import type { FindFreeData, ListedTask, ListTasksData } from "../tools/index.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
@@ -108,9 +109,9 @@ function readMemory(scratchpad: string): ArrangeMemory {
  * left pending on purpose, or limited to some days or slots, stays as it is; a day or a place the user rejected for
  * a task is never proposed for it.
  */
-export function arrangeLimits(scratchpad: string): Array<{ task_id: string; day?: number; slot_start?: number }> {
+export function arrangeLimits(scratchpad: string): AvoidedPlace[] {
   const memory = readMemory(scratchpad);
-  const limits: Array<{ task_id: string; day?: number; slot_start?: number }> = memory.skip.map((id) => ({ task_id: id }));
+  const limits: AvoidedPlace[] = memory.skip.map((id) => ({ task_id: id }));
   for (const [id, avoid] of memory.avoid) {
     if (avoid.days || avoid.from !== undefined || avoid.to !== undefined) limits.push({ task_id: id });
     for (const day of avoid.notDays) limits.push({ task_id: id, day });
