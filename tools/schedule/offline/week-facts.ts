@@ -1,7 +1,8 @@
 /**
  * What the offline policy knows about the window from its prompt: the number
  * of days and of slots per day, and which weekday each day index is (from
- * get_overview's and query_range's data, or the live state's overview lines).
+ * the live state's and get_overview's and query_range's data, or the lines of
+ * compressed rounds' summaries).
  * Without them it assumes a window that starts on a Monday, as the sample
  * week and the generated schedules do.
  */
@@ -21,8 +22,8 @@ export interface WeekFacts {
 
 const DOW = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-/** Reads the window facts from any tool-result text. */
-export function readWeekFacts(text: string): WeekFacts {
+/** Reads the window facts from tool-result text (the summaries of compressed rounds). */
+function readWeekFacts(text: string): WeekFacts {
   const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map() };
   const header = /schedule: ([\d,]+) days.*?, (\d+) slots per day/.exec(text);
   if (header) {
