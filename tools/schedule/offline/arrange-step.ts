@@ -27,9 +27,9 @@ import { finish, proposeAll, read, readAll, type Call, type Decision, type Finis
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { callResultOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
-import { cannotActOn, say, summaryInChinese } from "./replies.js";
+import { cannotActOn, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
-import { weekdayName, type Language } from "../../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
 import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
