@@ -9,7 +9,7 @@ import { commitPlacements, resolvePlacements, type PlacementRequest } from "./pl
 import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
 import type { ToolRun } from "../domain.js";
 
-/** A task a multi-task move put somewhere (one `- task <id> now on …` line). */
+/** A task a write put somewhere: place's data, and each `- task <id> now on …` line of a multi-task move. */
 export interface MovedTask {
   /** Task id. */
   id: string;

@@ -58,10 +58,6 @@ export {
   PENDING_TASK_LINE_PATTERN,
   PLACED_RESULT_PATTERN,
   TASK_LINE_PATTERN,
-  type FreeRunEntry,
-  type ListedTask,
-  type PendingTaskEntry,
-  type PlacedEntry,
 } from "./result-parsing.js";
 export { analyzeHealth, formatHealth, HEALTH_PENALTIES, HEAVY_DAY_SLOTS, type HealthIssue, type HealthPreferences, type HealthReport } from "./health.js";
 export { applyWrites, formatListing, MIN_GAIN, proposeArrangement, proposeCandidates, type ScheduleCandidate, type ScheduleListing } from "./candidates.js";

@@ -18,10 +18,6 @@ import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "./tools/query
 import type { SwapData } from "./tools/swap.js";
 import type { UnplaceData } from "./tools/unplace.js";
 
-export type { FreeRunEntry, ListedTask, PendingTaskEntry };
-/** A successful place read from its result line. */
-export type PlacedEntry = PlaceData;
-
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
 /** A free run line; groups: day, first slot, last slot, length, host id (optional). */
@@ -58,11 +54,11 @@ export function parseFreeRuns(content: string): FreeRunEntry[] {
 }
 
 /** The placement a successful place result reports, or undefined for any other text. */
-export function parsePlacedResult(content: string): PlacedEntry | undefined {
+export function parsePlacedResult(content: string): PlaceData | undefined {
   const match = PLACED_RESULT_PATTERN.exec(content.trim());
   if (match === null) return undefined;
   const [, id = "", day = "0", start = "0", end = "0", hostId] = match;
-  const entry: PlacedEntry = { id, day: Number(day), start: Number(start), end: Number(end) };
+  const entry: PlaceData = { id, day: Number(day), start: Number(start), end: Number(end) };
   if (hostId !== undefined) entry.hostId = hostId;
   return entry;
 }

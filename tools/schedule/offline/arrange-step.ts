@@ -19,16 +19,17 @@
  * "later" / "earlier" (in the same day) re-plan that task under the
  * constraint; anything else leaves the task pending and says so.
  */
+import type { AvoidedPlace } from "../candidates.js";
 import { parseTaskListing } from "../result-parsing.js";
 import type { FindFreeData, ListedTask, ListTasksData } from "../tools/index.js";
 import { searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "../placement-search.js";
 import { finish, proposeAll, read, readAll, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { callResultOf, findFreeDataOf, listTasksDataOf, liveOverviewOf } from "./tool-data.js";
+import { callResultOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
-import { cannotActOn, say, summaryInChinese } from "./replies.js";
+import { cannotActOn, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest, type Where } from "./request-parsing.js";
-import { weekdayName, type Language } from "../../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
 import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
@@ -108,9 +109,9 @@ function readMemory(scratchpad: string): ArrangeMemory {
  * left pending on purpose, or limited to some days or slots, stays as it is; a day or a place the user rejected for
  * a task is never proposed for it.
  */
-export function arrangeLimits(scratchpad: string): Array<{ task_id: string; day?: number; slot_start?: number }> {
+export function arrangeLimits(scratchpad: string): AvoidedPlace[] {
   const memory = readMemory(scratchpad);
-  const limits: Array<{ task_id: string; day?: number; slot_start?: number }> = memory.skip.map((id) => ({ task_id: id }));
+  const limits: AvoidedPlace[] = memory.skip.map((id) => ({ task_id: id }));
   for (const [id, avoid] of memory.avoid) {
     if (avoid.days || avoid.from !== undefined || avoid.to !== undefined) limits.push({ task_id: id });
     for (const day of avoid.notDays) limits.push({ task_id: id, day });
@@ -172,7 +173,7 @@ type Names = ReadonlyMap<string, string>;
 function namesOf(view: PromptView): Names {
   const names = new Map<string, string>();
   // The live state's pending tasks and a whole round's listing are data; the summaries of compressed rounds, text.
-  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (listTasksDataOf(round)?.tasks ?? []));
+  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (toolDataOf(round, "list_tasks")?.tasks ?? []));
   const listings: ReadonlyArray<ReadonlyArray<{ id: string; name: string }>> = [liveOverviewOf(view)?.pendingTasks ?? [], ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
   for (const listing of listings) for (const task of listing) if (task.name) names.set(task.id, task.name);
   return names;
@@ -180,12 +181,12 @@ function namesOf(view: PromptView): Names {
 
 /** A whole list_tasks round's listing: its data, or nothing listed when it failed; undefined without data (read again). */
 function listingOfRound(round: RoundView): ListTasksData | undefined {
-  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : listTasksDataOf(round);
+  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : toolDataOf(round, "list_tasks");
 }
 
 /** A whole find_free round's runs: its data, or no run when it failed; undefined without data. */
 function runsOfRound(round: RoundView): FindFreeData | undefined {
-  return callResultOf(round) === "failed" ? { runs: [], found: 0, omitted: 0, lastDay: 0 } : findFreeDataOf(round);
+  return callResultOf(round) === "failed" ? { runs: [], found: 0, omitted: 0, lastDay: 0 } : toolDataOf(round, "find_free");
 }
 
 /** A task as the policy names it when it speaks: by its name ("Review limits and continuity"), by id only when no listing in view names it. */

@@ -7,15 +7,16 @@
  * The arrange step is `arrange-step.ts`.
  */
 import { formatCount } from "../format.js";
-import { taskInfoFields, taskInfoGuestLines, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
+import { movedText, placedText, swappedText, taskInfoFields, taskInfoGuestLines, unplacedText, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
-import { appliedWriteText, callResultOf, failureOf, findFreeDataOf, listTasksDataOf, liveOverviewOf, overviewDataOf, queryRangeDataOf, taskInfoDataOf } from "./tool-data.js";
-import type { Language } from "../../../contracts/language.js";
+import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
+import { say, type Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
-import { cannotActOn, finalAnswer, say, summaryInChinese, type StepOutcome } from "./replies.js";
+import { cannotActOn, finalAnswer, summaryInChinese } from "./replies.js";
+import type { StepOutcome } from "../../offline/stage-state.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
@@ -109,7 +110,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  */
 function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
   // The live state's overview (read fresh for this prompt), else the step's own get_overview round: both as data.
-  const overview = liveOverviewOf(view) ?? overviewDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised));
+  const overview = liveOverviewOf(view) ?? toolDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised), "get_overview");
   if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
   const pending = formatCount(overview.pending);
   const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
@@ -151,7 +152,7 @@ function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], 
 export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
   if (listing && callResultOf(listing) === "failed") return [];
-  return listTasksDataOf(listing)?.tasks;
+  return toolDataOf(listing, "list_tasks")?.tasks;
 }
 
 const LIST_ALL = { limit: 100 };
@@ -187,11 +188,6 @@ function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>
   const days = allowedDays(request.where, facts);
   if (days) args.days = days;
   return args;
-}
-
-/** "day 2 slots 3-4" for a slot range. */
-function rangeText(range: { day: number; start: number; end: number }): string {
-  return `day ${range.day} slots ${range.start}-${range.end}`;
 }
 
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
@@ -233,12 +229,13 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
-  const found = findFreeDataOf(search);
+  const found = toolDataOf(search, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
   // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
   const then = (day: number, start: number, hostId: string | undefined): Then => {
-    const to = `${rangeText({ day, start, end: start + task.duration - 1 })}${hostId ? ` embedded in host ${hostId}` : ""}`;
-    return { action: end, goalCheck: tool === "place" ? `placed task ${task.id} on ${to}` : `moved task ${task.id} from ${current ? rangeText(current) : "its place"} to ${to}` };
+    const to = { day, start, end: start + task.duration - 1 };
+    const host = hostId ? { hostId } : {};
+    return { action: end, goalCheck: tool === "move" && current ? movedText({ id: task.id, from: current, to, ...host }) : placedText({ id: task.id, ...to, ...host }) };
   };
   const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
@@ -359,9 +356,9 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   if (missing !== undefined || !first || !second) return finish(end, say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`), `not carried out: list_tasks shows no placed task matching "${missing}"`);
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];
-  const landing = (task: ListedTask, other: ListedTask) => `task ${task.id} now on ${rangeText(other.slots[0]!)}${task.kind === "placed" && other.hostId ? ` embedded in host ${other.hostId}` : ""}`;
+  const landing = (task: ListedTask, other: ListedTask) => ({ id: task.id, ...other.slots[0]!, ...(task.kind === "placed" && other.hostId ? { hostId: other.hostId } : {}) });
   const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
-  const then: Then | undefined = predictable ? { action: end, goalCheck: `swapped task ${a.id} and task ${b.id}; ${landing(a, b)}; ${landing(b, a)}` } : undefined;
+  const then: Then | undefined = predictable ? { action: end, goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }).replace(/\n- /g, "; ") } : undefined;
   const speak = say(language, `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`, `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`);
   return propose(speak, "swap", { first_task_id: a.id, second_task_id: b.id }, say(language, "the tasks the request names", "请求指定的任务"), then);
 }
@@ -388,7 +385,7 @@ function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   }
   const { task } = match;
   // What unplace reports once it applies as proposed.
-  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: `unplaced task ${task.id} from ${rangeText(task.slots[0])}${task.hostId ? ` (was embedded in host ${task.hostId})` : ""}; it is pending again` } : undefined;
+  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: unplacedText({ id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) }) } : undefined;
   return propose(say(language, `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`, `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`), "unplace", { task_id: task.id }, say(language, "the task the request names", "请求指定的任务"), then);
 }
 
@@ -410,7 +407,7 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", args, "the question is about free time");
   }
   if (callResultOf(search) === "failed") return finish(end, "", couldNotLookUp(failureOf(search), language));
-  const runs = findFreeDataOf(search)?.runs;
+  const runs = toolDataOf(search, "find_free")?.runs;
   if (!runs) return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", search.arguments, "the question is about free time");
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
   const slots = narrowed ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`) : "";
@@ -447,7 +444,7 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", args, "the question is about what is on a day");
   }
   if (callResultOf(query) === "failed") return finish(end, "", couldNotLookUp(failureOf(query), language));
-  const shown = queryRangeDataOf(query);
+  const shown = toolDataOf(query, "query_range");
   if (!shown) return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", query.arguments, "the question is about what is on a day");
   const wanted = new Set(days);
   const lines: string[] = [];
@@ -475,7 +472,7 @@ function readableOccupant(occupant: RangeOccupant, language: Language): string {
 /** List pending / placed / all review tasks. */
 function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
-  const listed = listTasksDataOf(listing);
+  const listed = toolDataOf(listing, "list_tasks");
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
   if (!listing || (!listed && callResultOf(listing) !== "failed")) {
     const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
@@ -508,7 +505,7 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
-  const shown = taskInfoDataOf(info);
+  const shown = toolDataOf(info, "get_task_info");
   if (shown) {
     const { task } = shown;
     const detail = ([key, value]: [string, string]) => {

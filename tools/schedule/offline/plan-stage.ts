@@ -14,9 +14,9 @@
  */
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../../offline/stage-state.js";
-import { say, weekdayName, type Language } from "../../../contracts/language.js";
+import { languageOf, say, weekdayName, type Language } from "../../../contracts/language.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
-import { capabilities, languageOf } from "./replies.js";
+import { capabilities } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
 import {
   dayLabel,
@@ -32,8 +32,6 @@ import {
   type Where,
 } from "./request-parsing.js";
 import { resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
-
-export type { StepDraft };
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [

@@ -6,22 +6,16 @@
  */
 import { say, type Language } from "../../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../../offline/decisions.js";
-import { section, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
+import { section, type PromptView } from "../../offline/prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import type { ScheduleCandidate, ScheduleListing } from "../candidates.js";
+import type { ScheduleCandidate } from "../candidates.js";
 import { isRefinementStep } from "../../domain.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
-import { callResultOf } from "./tool-data.js";
+import { callResultOf, toolDataOf } from "./tool-data.js";
 
 /** True for the text of the schedule's refinement step. */
 export function isRefineStep(content: string): boolean {
   return isRefinementStep({ refinement: SCHEDULE_REFINEMENT }, content);
-}
-
-/** The listing of a whole propose_candidates round, as data. */
-function listingOf(round: RoundView): ScheduleListing | undefined {
-  const data = round.data as Partial<ScheduleListing> | undefined;
-  return round.name === "propose_candidates" && !round.summarised && data && Array.isArray(data.candidates) && typeof data.score === "number" ? (data as ScheduleListing) : undefined;
 }
 
 /** The ids of the tasks a candidate's writes move or place. */
@@ -48,8 +42,8 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
   }
   const limits = arrangeLimits(section(view.context, "scratchpad"));
   const limited = new Set(limits.map((limit) => limit.task_id));
-  const listingRound = rounds.slice(lastWrite + 1).findLast((round) => listingOf(round) !== undefined);
-  const listing = listingRound ? listingOf(listingRound) : undefined;
+  const listingRound = rounds.slice(lastWrite + 1).findLast((round) => toolDataOf(round, "propose_candidates") !== undefined);
+  const listing = toolDataOf(listingRound, "propose_candidates");
   const listedWithLimits = listingRound?.arguments.avoid !== undefined;
   const best = listing?.candidates.find((candidate) => tasksOf(candidate).every((id) => !limited.has(id)));
   if (!listing || (!best && listing.candidates.length > 0 && limits.length > 0 && !listedWithLimits)) {

@@ -3,12 +3,10 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, say, type Language } from "../../../contracts/language.js";
+import { languageOf, type Language } from "../../../contracts/language.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
-
-export { languageOf, say };
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -56,8 +54,6 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   }
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
 }
-
-export type { StepOutcome };
 
 /** The deliver stage's answer: a read request's answer as found, or the task's steps as they ended. */
 export function decideDeliver(view: PromptView): string {

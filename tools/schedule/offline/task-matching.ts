@@ -6,7 +6,7 @@
  * prefix of four letters or more counts ("calc"), and Chinese is compared by
  * character pairs.
  */
-import type { ListedTask } from "../result-parsing.js";
+import type { ListedTask } from "../tools/index.js";
 
 /** The best match for a phrase, and whether another task matched as well. */
 export interface TaskMatch {

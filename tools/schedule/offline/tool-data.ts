@@ -1,7 +1,7 @@
 /**
  * What the offline policy knows of a tool round: its recorded outcome and the tool's structured result
  * (`RoundView.outcome` / `RoundView.data`, the tool message's artifact), never a parse of the text the model is
- * shown. Each reader answers a round's data when the round is whole, is the tool's, and carries data of the tool's
+ * shown. `toolDataOf` answers a round's data when the round is whole, is the tool's, and carries data of the tool's
  * shape (a round saved before tools gave data has none: the policy reads that tool again).
  *
  * A summarised round (a compressed round's one-line summary) has neither outcome nor data; for those alone, whether
@@ -23,6 +23,7 @@ import {
   type SwapData,
   type UnplaceData,
 } from "../tools/index.js";
+import type { ScheduleListing } from "../candidates.js";
 import { isRejected } from "./feedback.js";
 
 /** What became of a call, as the policy acts on it. */
@@ -48,64 +49,50 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The data of a whole round of tool `name`, when it has the shape `is` checks. */
-function dataOf<T>(round: RoundView | undefined, name: string, is: (data: Record<string, unknown>) => boolean): T | undefined {
-  if (!round || round.summarised || round.name !== name || !isRecord(round.data) || !is(round.data)) return undefined;
-  return round.data as T;
-}
-
 const numeric = (value: unknown) => typeof value === "number";
 
-/** list_tasks' data. */
-export function listTasksDataOf(round: RoundView | undefined): ListTasksData | undefined {
-  return dataOf(round, "list_tasks", (data) => Array.isArray(data.tasks) && numeric(data.omitted));
+/** The data each tool gives, by tool name. */
+interface ToolData {
+  list_tasks: ListTasksData;
+  find_free: FindFreeData;
+  get_overview: GetOverviewData;
+  query_range: QueryRangeData;
+  get_task_info: GetTaskInfoData;
+  place: PlaceData;
+  move: MoveData;
+  swap: SwapData;
+  unplace: UnplaceData;
+  propose_candidates: ScheduleListing;
 }
 
-/** find_free's data. */
-export function findFreeDataOf(round: RoundView | undefined): FindFreeData | undefined {
-  return dataOf(round, "find_free", (data) => Array.isArray(data.runs) && numeric(data.omitted) && numeric(data.lastDay));
-}
+/** The check a round's data must pass to be read as the tool's. */
+const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) => boolean } = {
+  list_tasks: (data) => Array.isArray(data.tasks) && numeric(data.omitted),
+  find_free: (data) => Array.isArray(data.runs) && numeric(data.omitted) && numeric(data.lastDay),
+  get_overview: (data) => numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days) && Array.isArray(data.pendingTasks),
+  query_range: (data) => Array.isArray(data.days),
+  get_task_info: (data) => isRecord(data.task) && typeof data.task.id === "string",
+  place: (data) => typeof data.id === "string" && numeric(data.day) && numeric(data.start) && numeric(data.end),
+  move: (data) => typeof data.id === "string" && isRecord(data.from) && isRecord(data.to),
+  swap: (data) => Array.isArray(data.swapped) && Array.isArray(data.moved),
+  unplace: (data) => typeof data.id === "string" && isRecord(data.from),
+  propose_candidates: (data) => Array.isArray(data.candidates) && numeric(data.score),
+};
 
-/** get_overview's data. */
-export function overviewDataOf(round: RoundView | undefined): GetOverviewData | undefined {
-  return dataOf(round, "get_overview", (data) => numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days));
+/** The data of a whole round of tool `name`, when it has the tool's shape. */
+export function toolDataOf<N extends keyof ToolData>(round: RoundView | undefined, name: N): ToolData[N] | undefined {
+  if (!round || round.summarised || round.name !== name || !isRecord(round.data) || !SHAPES[name](round.data)) return undefined;
+  return round.data as unknown as ToolData[N];
 }
 
 /** The live state's overview as data (the preflight get_overview's, kept beside the prompt's `<live_state>` text). */
 export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOverviewData | undefined {
   const data = view.contextData.live_state;
-  return isRecord(data) && numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days) && Array.isArray(data.pendingTasks) ? (data as unknown as GetOverviewData) : undefined;
+  return isRecord(data) && SHAPES.get_overview(data) ? (data as unknown as GetOverviewData) : undefined;
 }
 
-/** query_range's data. */
-export function queryRangeDataOf(round: RoundView | undefined): QueryRangeData | undefined {
-  return dataOf(round, "query_range", (data) => Array.isArray(data.days));
-}
-
-/** get_task_info's data. */
-export function taskInfoDataOf(round: RoundView | undefined): GetTaskInfoData | undefined {
-  return dataOf(round, "get_task_info", (data) => isRecord(data.task) && typeof data.task.id === "string");
-}
-
-/** place's data. */
-export function placeDataOf(round: RoundView | undefined): PlaceData | undefined {
-  return dataOf(round, "place", (data) => typeof data.id === "string" && numeric(data.day) && numeric(data.start) && numeric(data.end));
-}
-
-/** move's data. */
-export function moveDataOf(round: RoundView | undefined): MoveData | undefined {
-  return dataOf(round, "move", (data) => typeof data.id === "string" && isRecord(data.from) && isRecord(data.to));
-}
-
-/** swap's data. */
-export function swapDataOf(round: RoundView | undefined): SwapData | undefined {
-  return dataOf(round, "swap", (data) => Array.isArray(data.swapped) && Array.isArray(data.moved));
-}
-
-/** unplace's data. */
-export function unplaceDataOf(round: RoundView | undefined): UnplaceData | undefined {
-  return dataOf(round, "unplace", (data) => typeof data.id === "string" && isRecord(data.from));
-}
+/** The text each write gives for its data. */
+const WRITE_TEXTS: { readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N]) => string } = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
 
 /**
  * What an applied write reports, from its data: the text the tool wrote for it (its result line, the step's
@@ -113,13 +100,8 @@ export function unplaceDataOf(round: RoundView | undefined): UnplaceData | undef
  * quoted as it stands.
  */
 export function appliedWriteText(round: RoundView): string {
-  const place = placeDataOf(round);
-  if (place) return placedText(place);
-  const move = moveDataOf(round);
-  if (move) return movedText(move);
-  const swap = swapDataOf(round);
-  if (swap) return swappedText(swap);
-  const unplace = unplaceDataOf(round);
-  if (unplace) return unplacedText(unplace);
-  return round.result;
+  if (!Object.hasOwn(WRITE_TEXTS, round.name)) return round.result;
+  const name = round.name as keyof typeof WRITE_TEXTS;
+  const data = toolDataOf(round, name);
+  return data ? (WRITE_TEXTS[name] as (data: unknown) => string)(data) : round.result;
 }

@@ -1,13 +1,14 @@
 /**
  * What the offline policy knows about the window from its prompt: the number
  * of days and of slots per day, and which weekday each day index is (from
- * get_overview's and query_range's data, or the live state's overview lines).
+ * the live state's and get_overview's and query_range's data, or the lines of
+ * compressed rounds' summaries).
  * Without them it assumes a window that starts on a Monday, as the sample
  * week and the generated schedules do.
  */
 import type { PromptView } from "../../offline/prompt-reading.js";
 import { resolveSlotWindow, type DaySelection, type SlotWindow } from "./request-parsing.js";
-import { liveOverviewOf, overviewDataOf, queryRangeDataOf } from "./tool-data.js";
+import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
 /** Facts about the window. */
 export interface WeekFacts {
@@ -21,8 +22,8 @@ export interface WeekFacts {
 
 const DOW = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-/** Reads the window facts from any tool-result text. */
-export function readWeekFacts(text: string): WeekFacts {
+/** Reads the window facts from tool-result text (the summaries of compressed rounds). */
+function readWeekFacts(text: string): WeekFacts {
   const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map() };
   const header = /schedule: ([\d,]+) days.*?, (\d+) slots per day/.exec(text);
   if (header) {
@@ -41,12 +42,12 @@ export function readWeekFacts(text: string): WeekFacts {
  */
 export function weekFactsOf(view: PromptView): WeekFacts {
   const facts = readWeekFacts(view.rounds.filter((round) => round.summarised).map((round) => round.result).join("\n"));
-  const overviews = [liveOverviewOf(view), ...view.rounds.map(overviewDataOf)];
+  const overviews = [liveOverviewOf(view), ...view.rounds.map((round) => toolDataOf(round, "get_overview"))];
   for (const overview of overviews) {
     if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
     for (const day of overview?.days ?? []) facts.weekdays.set(day.day, day.dayOfWeek);
   }
-  for (const round of view.rounds) for (const day of queryRangeDataOf(round)?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
+  for (const round of view.rounds) for (const day of toolDataOf(round, "query_range")?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
   return facts;
 }
 

@@ -40,7 +40,7 @@ export interface BatchMoveData {
 }
 
 /** batch_move's text: `moved <n> tasks` + one move result line per task. */
-export function batchMovedText(data: BatchMoveData): string {
+function batchMovedText(data: BatchMoveData): string {
   return movesText(`moved ${data.moved.length} tasks`, data.moved);
 }
 

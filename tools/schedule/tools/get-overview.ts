@@ -141,7 +141,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     lines.push("days:");
     const days: OverviewDay[] = [];
-    const shownDays = appendCapped(
+    appendCapped(
       lines,
       window.days,
       DAY_LINE_LIMIT,
@@ -169,7 +169,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     for (const host of hosts) for (const range of host.slots) hostRanges.push({ host, range });
     lines.push(`embeddable hosts (${formatCount(hostRanges.length)}):`);
     const hostRows: OverviewHost[] = [];
-    const shownHosts = appendCapped(
+    appendCapped(
       lines,
       hostRanges,
       HOST_LINE_LIMIT,
@@ -186,7 +186,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     lines.push(`categories (${formatCount(state.categories.length)}):`);
     const categories: OverviewCategory[] = [];
-    const shownCategories = appendCapped(
+    appendCapped(
       lines,
       state.categories,
       TASK_LINE_LIMIT,
@@ -209,11 +209,11 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       placed: placedCount,
       pending: pending.length,
       days,
-      daysOmitted: window.days.length - shownDays.length,
+      daysOmitted: window.days.length - days.length,
       hosts: hostRows,
-      hostsOmitted: hostRanges.length - shownHosts.length,
+      hostsOmitted: hostRanges.length - hostRows.length,
       categories,
-      categoriesOmitted: state.categories.length - shownCategories.length,
+      categoriesOmitted: state.categories.length - categories.length,
       pendingTasks: shownPending.map(({ id, name, duration, categoryId }) => ({ id, name, duration, categoryId })),
       pendingOmitted: pending.length - shownPending.length,
     };

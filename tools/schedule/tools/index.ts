@@ -16,7 +16,7 @@ import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
 import { unplaceTool } from "./unplace.js";
 
-export { batchMoveArgumentsSchema, batchMovedText, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments, type BatchMoveData } from "./batch-move.js";
+export { batchMoveArgumentsSchema, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments, type BatchMoveData } from "./batch-move.js";
 export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FindFreeData, type FreeRun, type FreeRunEntry } from "./find-free.js";
 export {
   getOverviewArgumentsSchema,
@@ -29,7 +29,7 @@ export {
   type PendingTaskEntry,
 } from "./get-overview.js";
 export { getTaskInfoArgumentsSchema, getTaskInfoTool, taskInfoFields, taskInfoGuestLines, type GetTaskInfoArguments, type GetTaskInfoData } from "./get-task-info.js";
-export { listedTask, listTasksArgumentsSchema, listTasksTool, type ListedTask, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
+export { listTasksArgumentsSchema, listTasksTool, type ListedTask, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
 export { movedText, moveArgumentsSchema, moveTool, type MoveArguments, type MoveData } from "./move.js";
 export { placeArgumentsSchema, placedText, placeTool, type PlaceArguments, type PlaceData } from "./place.js";
 export {

@@ -8,6 +8,7 @@ import type { DomainTool } from "../../domain.js";
 import { DEFAULT_CANDIDATES, formatListing, MAX_CANDIDATES, proposeArrangement, proposeCandidates, type ScheduleListing } from "../candidates.js";
 import { analyzeHealth, formatHealth, type HealthReport } from "../health.js";
 import type { ScheduleState } from "../state.js";
+import { taskIdField } from "./argument-fields.js";
 
 /** Judges the week: its score out of 100, its metrics, and the issues behind the lost points. */
 export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>> = {
@@ -38,28 +39,30 @@ export const proposeArrangementTool: DomainTool<ScheduleState, { avoid_days?: nu
   },
 };
 
+const proposeCandidatesArgumentsSchema = z.object({
+  k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
+  avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
+  place_pending: z.boolean().optional().describe("false to only move and swap what is placed (refining); default true: pending reviews may be placed too."),
+  avoid: z
+    .array(
+      z.object({
+        task_id: taskIdField("The task."),
+        day: z.number().int().min(1).optional().describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
+        slot_start: z.number().int().min(1).optional().describe("With day: the place the user rejected (its first slot)."),
+      }),
+    )
+    .max(200)
+    .optional()
+    .describe("Where tasks must not go: places the user rejected, days, or (task only) tasks to leave as they are."),
+});
+
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
-export const proposeCandidatesTool: DomainTool<ScheduleState, { k: number; avoid_days?: number[]; place_pending?: boolean; avoid?: Array<{ task_id: string; day?: number; slot_start?: number }> }> = {
+export const proposeCandidatesTool: DomainTool<ScheduleState, z.infer<typeof proposeCandidatesArgumentsSchema>> = {
   name: "propose_candidates",
   description:
     "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
     "choose one with choose_candidate. An empty list means no change helps.",
-  schema: z.object({
-    k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
-    avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
-    place_pending: z.boolean().optional().describe("false to only move and swap what is placed (refining); default true: pending reviews may be placed too."),
-    avoid: z
-      .array(
-        z.object({
-          task_id: z.string().min(1).describe("The task."),
-          day: z.number().int().min(1).optional().describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
-          slot_start: z.number().int().min(1).optional().describe("With day: the place the user rejected (its first slot)."),
-        }),
-      )
-      .max(200)
-      .optional()
-      .describe("Where tasks must not go: places the user rejected, days, or (task only) tasks to leave as they are."),
-  }),
+  schema: proposeCandidatesArgumentsSchema,
   kind: "read",
   proposes: true,
   run(state, args) {

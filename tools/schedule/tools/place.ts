@@ -9,6 +9,7 @@ import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { rangeFrom } from "../slot-range.js";
 import type { ScheduleState } from "../state.js";
+import type { MovedTask } from "../atomic-moves.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
 
@@ -22,19 +23,8 @@ export const placeArgumentsSchema = z.object({
 /** Parsed arguments of place. */
 export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
 
-/** What place did, as data: the task and where it now sits. */
-export interface PlaceData {
-  /** Task id. */
-  id: string;
-  /** Day index. */
-  day: number;
-  /** First slot. */
-  start: number;
-  /** Last slot, inclusive. */
-  end: number;
-  /** Id of the host it was embedded in, if any. */
-  hostId?: string;
-}
+/** What place did, as data: the task and where it now sits (as a multi-task move reports each task). */
+export type PlaceData = MovedTask;
 
 /** place's text: `placed task <id> on day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
 export function placedText(data: PlaceData): string {
