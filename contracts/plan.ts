@@ -105,3 +105,8 @@ export function readPlanStepsText(text: string): PlanStepDraft[] | undefined {
     });
   return steps.length > 0 ? steps : undefined;
 }
+
+/** A step's text as plans are compared: trimmed, its spaces collapsed, in lower case. */
+export function normalizeStepText(text: string): string {
+  return text.trim().replace(/\s+/g, " ").toLowerCase();
+}

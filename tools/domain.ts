@@ -12,6 +12,7 @@
  */
 import type { z } from "zod";
 import type { Language } from "../contracts/language.js";
+import { normalizeStepText } from "../contracts/plan.js";
 
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
 export type ToolKind = "read" | "write";
@@ -174,10 +175,9 @@ export interface ToolDomain<TState = any> {
 
 /** True when `content` is the text of the domain's refinement step (such a step runs the candidate loop). */
 export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content: string): boolean {
-  const normal = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
   const refinement = domain.refinement;
   if (!refinement) return false;
-  return [refinement.step, ...Object.values(refinement.localized ?? {})].some((step) => step !== undefined && normal(step.content) === normal(content));
+  return [refinement.step, ...Object.values(refinement.localized ?? {})].some((step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content));
 }
 
 /** Finds a tool by name, or undefined. */

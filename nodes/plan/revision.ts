@@ -6,7 +6,7 @@
  * execution resumes from the first step not done. A revision identical to
  * the current plan changes nothing.
  */
-import type { PlanStepDraft } from "../../contracts/plan.js";
+import { normalizeStepText, type PlanStepDraft } from "../../contracts/plan.js";
 import type { PlanStep } from "../../kernel/state.js";
 
 export interface PlanRevision {
@@ -20,7 +20,7 @@ export interface PlanRevision {
 /** Applies a revised list of steps to the current plan. `revision` makes the ids of new steps unique. */
 export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revision: number): PlanRevision {
   const same = (step: PlanStep | undefined, draft: PlanStepDraft | undefined) =>
-    step !== undefined && draft !== undefined && normalise(step.content) === normalise(draft.content) && normalise(step.doneWhen) === normalise(draft.done_when);
+    step !== undefined && draft !== undefined && normalizeStepText(step.content) === normalizeStepText(draft.content) && normalizeStepText(step.doneWhen) === normalizeStepText(draft.done_when);
   let firstInvalid = 0;
   while (firstInvalid < revised.length && same(current[firstInvalid], revised[firstInvalid])) firstInvalid += 1;
   const changed = firstInvalid < revised.length || revised.length !== current.length;
@@ -45,7 +45,7 @@ export function executionStarted(steps: PlanStep[]): boolean {
 
 /** A step's identity for comparing plans: its content and done-when, normalised. */
 export function normaliseStep(step: Pick<PlanStep, "content" | "doneWhen">): string {
-  return `${normalise(step.content)} | ${normalise(step.doneWhen)}`;
+  return `${normalizeStepText(step.content)} | ${normalizeStepText(step.doneWhen)}`;
 }
 
 /**
@@ -58,8 +58,4 @@ export function recordEdits(proposed: PlanStep[], edited: PlanStep[], previous: 
   const added = [...previous.added.filter((key) => editedKeys.has(key)), ...[...editedKeys].filter((key) => !proposedKeys.has(key))];
   const removed = [...previous.removed.filter((key) => !editedKeys.has(key)), ...[...proposedKeys].filter((key) => !editedKeys.has(key))];
   return { added: [...new Set(added)], removed: [...new Set(removed)] };
-}
-
-function normalise(text: string): string {
-  return text.trim().replace(/\s+/g, " ").toLowerCase();
 }

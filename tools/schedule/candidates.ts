@@ -126,6 +126,16 @@ export interface AvoidedPlace {
   slot_start?: number;
 }
 
+/** The ids of the tasks `writes` place, move or swap, in order. */
+export function tasksOf(writes: readonly Write[]): string[] {
+  return writes.flatMap((write) => {
+    const args = write.arguments;
+    if (write.name === "batch_move") return ((args.moves as Array<{ task_id: string }> | undefined) ?? []).map((move) => move.task_id);
+    if (write.name === "swap") return [String(args.first_task_id), String(args.second_task_id)];
+    return [String(args.task_id)];
+  });
+}
+
 /** Where each task the writes move or place ends up (a swap moves each task to the other's place). */
 function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Required<AvoidedPlace>> {
   const startOf = (id: unknown) => {
@@ -186,7 +196,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
   // One candidate per task (its best), so the list offers different changes rather than one task's many slots.
   const seen = new Set<string>();
   return scored.filter((candidate) => {
-    const key = candidate.writes.map((write) => String(write.arguments.task_id ?? `${String(write.arguments.first_task_id)}+${String(write.arguments.second_task_id)}`)).join(",");
+    const key = tasksOf(candidate.writes).join(",");
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -8,7 +8,7 @@ import { say, type Language } from "../../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../../offline/decisions.js";
 import { section, type PromptView } from "../../offline/prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import type { ScheduleCandidate } from "../candidates.js";
+import { tasksOf } from "../candidates.js";
 import { isRefinementStep } from "../../domain.js";
 import { SCHEDULE_REFINEMENT } from "../domain.js";
 import { callResultOf, toolDataOf } from "./tool-data.js";
@@ -16,16 +16,6 @@ import { callResultOf, toolDataOf } from "./tool-data.js";
 /** True for the text of the schedule's refinement step. */
 export function isRefineStep(content: string): boolean {
   return isRefinementStep({ refinement: SCHEDULE_REFINEMENT }, content);
-}
-
-/** The ids of the tasks a candidate's writes move or place. */
-function tasksOf(candidate: ScheduleCandidate): string[] {
-  return candidate.writes.flatMap((write) => {
-    const args = write.arguments;
-    if (write.name === "batch_move") return ((args.moves as Array<{ task_id: string }> | undefined) ?? []).map((move) => move.task_id);
-    if (write.name === "swap") return [String(args.first_task_id), String(args.second_task_id)];
-    return [String(args.task_id)];
-  });
 }
 
 /**
@@ -45,7 +35,7 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
   const listingRound = rounds.slice(lastWrite + 1).findLast((round) => toolDataOf(round, "propose_candidates") !== undefined);
   const listing = toolDataOf(listingRound, "propose_candidates");
   const listedWithLimits = listingRound?.arguments.avoid !== undefined;
-  const best = listing?.candidates.find((candidate) => tasksOf(candidate).every((id) => !limited.has(id)));
+  const best = listing?.candidates.find((candidate) => tasksOf(candidate.writes).every((id) => !limited.has(id)));
   if (!listing || (!best && listing.candidates.length > 0 && limits.length > 0 && !listedWithLimits)) {
     // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
     return read(say(language, "Looking for changes that keep to what you asked.", "正在寻找符合你要求的调整。"), "propose_candidates", { k: 3, place_pending: false, ...(limits.length > 0 ? { avoid: limits } : {}) }, "the step chooses among the backend's candidates");
