@@ -130,9 +130,14 @@ function changed(kind: ItemRequest["kind"], title: string, language: Language): 
   }
 }
 
+/** The answer for a change made: "Done: <what>." */
+function doneAnswer(summary: string, language: Language): string {
+  return say(language, `Done: ${summary}.`, `完成：${summary}。`);
+}
+
 /** How the step ends once its write applies unchanged; a last step carries the final answer. */
 function then(action: Finish, summary: string, language: Language) {
-  return { action, goalCheck: summary, answer: say(language, `Done: ${summary}.`, `完成：${summary}。`) };
+  return { action, goalCheck: summary, answer: doneAnswer(summary, language) };
 }
 
 /** The step's end after its write was decided: applied, declined or failed. */
@@ -140,7 +145,7 @@ function afterWrite(round: RoundView, request: ItemRequest, end: Finish, languag
   const item = (round.data as TodoWriteData | undefined)?.item;
   if (round.outcome === "applied" && item) {
     const summary = changed(request.kind, item.title, language);
-    return finish(end, "", summary, "the write applied", say(language, `Done: ${summary}.`, `完成：${summary}。`));
+    return finish(end, "", summary, "the write applied", doneAnswer(summary, language));
   }
   if (round.outcome === "declined") {
     const why = say(language, "you declined the change", "你拒绝了这项修改");
@@ -209,9 +214,10 @@ function deliver(view: PromptView): string {
   const only = account.steps.length === 1 ? account.steps[0] : undefined;
   if (only && only.status === "done" && only.summary) {
     if (only.summary.startsWith("not carried out: ")) return say(language, `Your to-do list is unchanged: ${only.summary.slice("not carried out: ".length)}.`, `待办清单没有改动：${only.summary.slice("not carried out: ".length)}。`);
-    return /\n/.test(only.summary) ? only.summary : say(language, `Done: ${only.summary}.`, `完成：${only.summary}。`);
+    return /\n/.test(only.summary) ? only.summary : doneAnswer(only.summary, language);
   }
   const lines = account.steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`);
-  const heading = say(language, `Finished ${account.steps.filter((step) => step.status === "done").length} of ${account.steps.length} steps (${account.outcome}).`, `完成了 ${account.steps.length} 个步骤中的 ${account.steps.filter((step) => step.status === "done").length} 个。`);
+  const done = account.steps.filter((step) => step.status === "done").length;
+  const heading = say(language, `Finished ${done} of ${account.steps.length} steps (${account.outcome}).`, `完成了 ${account.steps.length} 个步骤中的 ${done} 个。`);
   return [heading, ...lines, ...(account.note ? [say(language, `Note: ${account.note}`, `备注：${account.note}`)] : [])].join("\n");
 }
