@@ -15,7 +15,8 @@
  */
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { applyWrites, proposeArrangement, proposeCandidates } from "../tools/schedule/candidates.js";
+import { proposeArrangement } from "../tools/schedule/arrangement.js";
+import { applyWrites, proposeCandidates } from "../tools/schedule/candidates.js";
 import { analyzeHealth } from "../tools/schedule/health.js";
 import { searchInputOf, searchPlacements } from "../tools/schedule/placement-search.js";
 import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/schedule/index.js";

@@ -60,10 +60,10 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // then why and where execution stands. The first is rejected with feedback, the others accepted.
   const batch = await chat.waitFor("choice> ");
   expect(batch).toContain("· Plan confirmed");
-  // The week's reads in one round (its overview is in the prompts' live state: no get_overview call).
-  expect(batch).toContain("→ list_tasks {");
-  expect(batch).toContain("→ find_free {");
-  expect(batch).not.toContain("→ get_overview");
+  // The backend's arrangement, asked for once (the overview is in the prompts' live state: no get_overview call, and
+  // nothing searched by hand).
+  expect(batch).toContain("→ propose_arrangement {");
+  expect(batch).not.toMatch(/→ (get_overview|list_tasks|find_free) /);
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(batch)?.[1]);
   expect(writes).toBeGreaterThanOrEqual(2);
   expect(batch).toMatch(

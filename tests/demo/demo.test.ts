@@ -46,11 +46,10 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("· Plan confirmed");
 
   // Execution: progress through the steps, read tools, then the week's placements on ONE batch card, each applied.
-  // The week's overview is in the prompts' live state: the place step reads the tasks and the free runs in one round.
+  // The week's overview is in the prompts' live state: the place step asks the backend for the arrangement, once.
   expect(output).toContain("· Executing step 1 of 3");
-  expect(output).toContain("→ list_tasks {");
-  expect(output).toContain("→ find_free {");
-  expect(output).not.toContain("→ get_overview");
+  expect(output).toContain("→ propose_arrangement {");
+  expect(output).not.toMatch(/→ (get_overview|list_tasks|find_free) /);
   const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on \w{3}, week \d+ \(day \d+\), slots? .*\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
   expect(batchCards).toHaveLength(1);
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(output)?.[1]);

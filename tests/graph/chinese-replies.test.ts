@@ -55,7 +55,7 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { steps: planStepsText(steps, "zh") } });
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
     for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
-    expect(outcome.said).toContain("正在读取复习任务。");
+    expect(outcome.said).toContain("正在为待安排的任务寻找位置。");
     expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到周一（第1天）第9-9节；/);
     expect(outcome.said).toContain("每个复习任务都安排好了。");
     expect(outcome.finalAnswer).toMatch(
@@ -74,7 +74,7 @@ describe("the demo arrange request through the graph", () => {
     const batch = interruptsOf(await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config))[0]!.value as Card;
     const [first, second] = batch.action_requests;
     expect(first!.description).toMatch(/^第 1 项修改（共 4 项）：安排 "/);
-    expect(first!.description).toContain("**原因**：本周的安排计划把它们放在这里");
+    expect(first!.description).toContain("**原因**：后台的安排放下了尽可能多的任务");
     expect(first!.description).toContain("**一起提出的全部 4 项修改**：");
     expect(second!.description).toMatch(/^第 2 项修改（共 4 项）：安排 "/);
     // Tempo's own words carry no English (ids, arguments and task names aside).
@@ -85,8 +85,8 @@ describe("the demo arrange request through the graph", () => {
     const tempo = await offlineTempo(halfPlacedWeek());
     const outcome = await converse(tempo, "arrange my reviews into free slots");
     expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", SCHEDULE_REFINEMENT.step.content, "Verify the schedule"]);
-    expect(outcome.said).toContain("Reading the review tasks.");
-    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s); keeping the placement plan in working memory. Placing 4 tasks: "Binary tree review" on Monday (day 1) slots 9-9;'))).toBeDefined();
+    expect(outcome.said).toContain("Finding room for the pending tasks.");
+    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s). Placing 4 tasks: "Binary tree review" on Monday (day 1) slots 9-9;'))).toBeDefined();
     expect(outcome.said).toContain("Every review task has a place.");
     expect(outcome.finalAnswer).toMatch(/^Your review week is arranged\.\n- \[done\] Place each pending review task/);
     expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);

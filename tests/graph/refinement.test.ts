@@ -24,7 +24,8 @@ const REFINE = { content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_
 
 /** The sample week with its reviews arranged as the offline arrangement places them. */
 async function arrangedWeek(): Promise<ScheduleState> {
-  const { proposeArrangement, applyWrites } = await import("../../tools/schedule/candidates.js");
+  const { applyWrites } = await import("../../tools/schedule/candidates.js");
+  const { proposeArrangement } = await import("../../tools/schedule/arrangement.js");
   const week = sampleWeek();
   return applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
 }

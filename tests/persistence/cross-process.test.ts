@@ -52,9 +52,12 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(log[0]).toMatchObject({ tool: "get_overview", kind: "read", status: "completed", threadId, stepId: null });
     const tools = log.map((entry) => entry.tool);
     expect(tools.filter((tool) => tool === "place")).toHaveLength(8);
-    // The week is read once for the place step (list_tasks, find_free), then every placement is proposed.
-    expect(tools.filter((tool) => tool === "find_free")).toHaveLength(1);
-    expect(tools[tools.indexOf("place") - 1]).toBe("find_free");
+    // One placement a card here (writesPerCard 1): the backend's arrangement is asked for before each card, and the
+    // placement it proposes applied; nothing is searched by hand.
+    expect(tools.filter((tool) => ["find_free", "list_tasks"].includes(tool))).toHaveLength(0);
+    // (Between them, the live state's get_overview: the prompt's week is read again once a write applied.)
+    const placeStep = tools.slice(tools.indexOf("propose_arrangement"), tools.lastIndexOf("place") + 1);
+    expect(placeStep.filter((tool) => tool !== "get_overview")).toEqual(Array.from({ length: 8 }, () => ["propose_arrangement", "place"]).flat());
     expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
     // The refinement step: the code lists the candidates (no model call), the week is read for the model's prompt, the
     // top one's batch_move applied; the code lists again, nothing raises the score, and the step ends there (the

@@ -7,7 +7,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { applyWrites, MIN_GAIN, proposeArrangement, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { applyWrites, MIN_GAIN, proposeCandidates } from "../../tools/schedule/candidates.js";
 import { analyzeHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
 import { emptyScheduleState, generateSchedule, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "./exact-solver.js";
@@ -196,7 +197,7 @@ describe("what the offline refinement reads", () => {
   test("a listing read back from its text (as a model reads it) has the same ids, gains and scores as its data", async () => {
     const { parseToolData } = await import("../../tools/schedule/result-parsing.js");
     const { formatListing } = await import("../../tools/schedule/candidates.js");
-    const { proposeArrangement: arrange } = await import("../../tools/schedule/candidates.js");
+    const arrange = proposeArrangement;
     const week = applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!;
     for (const listing of [proposeCandidates(week, { k: 3 }), arrange(sampleWeek()), proposeCandidates(applyWrites(week, proposeCandidates(week).candidates[0]!.writes)!)]) {
       const read = parseToolData("propose_candidates", formatListing(listing)) as { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number }>; empty?: string };

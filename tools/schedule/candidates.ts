@@ -2,8 +2,8 @@
  * The backend decides, the model chooses (seed 003): candidates the backend generates and scores, for the model to
  * pick from by id instead of searching the week itself.
  *
- * - `proposeArrangement`: the exact-when-possible placement search places what is pending — one proposal of
- *   `place` writes, the most reviews that fit, on the quietest days first;
+ * - `proposeArrangement` (arrangement.ts): the exact-when-possible placement search places what is pending — one
+ *   proposal of `place` writes, the most reviews that fit, on the quietest days first;
  * - `proposeCandidates`: single changes scanned from the current week — each placed review moved to every slot it
  *   fits, each pair of reviews of one length swapped, each pending review placed — each scored by re-running the
  *   health judge on the changed week; the top k that raise the score, best first.
@@ -13,7 +13,7 @@
  */
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { searchInputOf, searchPlacements } from "./placement-search.js";
+import { searchInputOf, searchPlacements, type PlannedPlacement } from "./placement-search.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
@@ -36,6 +36,8 @@ export interface ScheduleCandidate extends ProposedCandidate {
   scoreAfter: number;
   /** `scoreAfter` minus the current score. */
   delta: number;
+  /** An arrangement's placements, where each task goes (day, first and last slot). */
+  places?: PlannedPlacement[];
 }
 
 /** What `propose_*` gives as data: the listing `choose_candidate` picks from. */
@@ -43,6 +45,10 @@ export interface ScheduleListing extends CandidateListing {
   candidates: ScheduleCandidate[];
   /** The week's score now. */
   score: number;
+  /** An arrangement's: placements that fit beyond its card, proposed once its writes apply and the week is listed again. */
+  later?: number;
+  /** An arrangement's: the pending tasks in scope it gives no place, each with why. */
+  left?: Array<{ id: string; why: string }>;
 }
 
 type Write = { name: string; arguments: Record<string, unknown> };
@@ -59,29 +65,6 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
     current = ran.state;
   }
   return current;
-}
-
-/** One proposal that places as many pending reviews as fit (none when nothing is pending or nothing fits). */
-export function proposeArrangement(state: ScheduleState, preferences: HealthPreferences = {}): ScheduleListing {
-  const score = analyzeHealth(state, preferences).score;
-  const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
-  if (pending.length === 0) return { candidates: [], score, empty: "no review task is pending" };
-  const avoid = new Set(preferences.avoidDays ?? []);
-  const { runs, dayLoad } = searchInputOf(state);
-  const search = searchPlacements(
-    pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) })),
-    runs,
-    { dayLoad },
-  );
-  if (search.placements.length === 0) return { candidates: [], score, empty: "no pending review fits into the free time" };
-  const writes = search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } }));
-  const after = applyWrites(state, writes);
-  if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
-  const scoreAfter = analyzeHealth(after, preferences).score;
-  const left = pending.length - writes.length;
-  const summary = `place ${writes.length} of ${pending.length} pending review(s)${left > 0 ? `; ${left} cannot fit${search.exact ? " (proved)" : ""}` : ""}`;
-  const forced = forcedText(analyzeHealth(after, preferences));
-  return { candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: round(scoreAfter - score) }], score, ...(forced ? { forced } : {}) };
 }
 
 /**
@@ -114,7 +97,7 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
 }
 
 /** What no change can fix: the reviews proved not to fit. */
-function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefined {
+export function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefined {
   const forced = report.issues.filter((issue) => issue.forced).flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
   return forced.length > 0 ? forced.join(", ") : undefined;
 }
@@ -287,7 +270,11 @@ function round(value: number): number {
 export function formatListing(listing: ScheduleListing): string {
   const head = `health score now ${listing.score}/100`;
   const forced = listing.forced ? `\nforced (no change can fix): ${listing.forced}` : "";
-  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${forced}`;
-  const lines = listing.candidates.map((candidate) => `- ${candidate.id} (${candidate.delta >= 0 ? "+" : ""}${candidate.delta} → ${candidate.scoreAfter}): ${candidate.summary}`);
-  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + forced;
+  const left = listing.left?.length ? `\nleft pending:\n${listing.left.map((entry) => `  - task ${entry.id}: ${entry.why}`).join("\n")}` : "";
+  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${left}${forced}`;
+  const lines = listing.candidates.flatMap((candidate) => [
+    `- ${candidate.id} (${candidate.delta >= 0 ? "+" : ""}${candidate.delta} → ${candidate.scoreAfter}): ${candidate.summary}`,
+    ...(candidate.places ?? []).map((place) => `  - task ${place.id} on day ${place.day} slots ${place.start}-${place.end}${place.hostId ? ` in host ${place.hostId}` : ""}`),
+  ]);
+  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + left + forced;
 }

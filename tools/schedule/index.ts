@@ -60,4 +60,5 @@ export {
   TASK_LINE_PATTERN,
 } from "./result-parsing.js";
 export { analyzeHealth, formatHealth, HEALTH_PENALTIES, HEAVY_DAY_SLOTS, type HealthIssue, type HealthPreferences, type HealthReport } from "./health.js";
-export { applyWrites, formatListing, MIN_GAIN, proposeArrangement, proposeCandidates, type ScheduleCandidate, type ScheduleListing } from "./candidates.js";
+export { proposeArrangement, type ArrangementOptions, type TaskLimits } from "./arrangement.js";
+export { applyWrites, formatListing, MIN_GAIN, proposeCandidates, type ScheduleCandidate, type ScheduleListing } from "./candidates.js";

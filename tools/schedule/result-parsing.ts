@@ -6,6 +6,8 @@
  * doubles (which receive text only) and for the tests that check a tool's data says what its text says.
  */
 import type { MovedTask } from "./atomic-moves.js";
+import type { ScheduleCandidate, ScheduleListing } from "./candidates.js";
+import type { PlannedPlacement } from "./placement-search.js";
 import type { SlotRange } from "./state.js";
 import type { BatchMoveData } from "./tools/batch-move.js";
 import type { FindFreeData, FreeRunEntry } from "./tools/find-free.js";
@@ -167,18 +169,44 @@ export function parseToolData(name: string, content: string): unknown {
 
 /**
  * A candidate listing as its text shows it: the score, each candidate's id, gain, score after and summary (its writes
- * are not in the text: a reader of the text chooses by id), why it is empty, and what is forced.
+ * are not in the text: a reader of the text chooses by id) with an arrangement's places, what the arrangement leaves
+ * pending and why, how many more fit later, why it is empty, and what is forced.
  */
-function parseListing(lines: readonly string[]): { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number; summary: string; writes: [] }>; empty?: string; forced?: string } | undefined {
+function parseListing(lines: readonly string[]): ScheduleListing | undefined {
   const score = /^health score now ([\d.]+)\/100$/.exec(lines[0] ?? "");
   if (!score) return undefined;
-  const candidates = lines.flatMap((line) => {
-    const match = /^- (\S+) \(([+-]?[\d.]+) → ([\d.]+)\): (.*)$/.exec(line);
-    return match ? [{ id: match[1] ?? "", delta: Number(match[2]), scoreAfter: Number(match[3]), summary: match[4] ?? "", writes: [] as [] }] : [];
-  });
+  const candidates: ScheduleListing["candidates"] = [];
+  const left: Array<{ id: string; why: string }> = [];
+  let later: number | undefined;
+  let inLeft = false;
+  for (const line of lines) {
+    const candidate = /^- (\S+) \(([+-]?[\d.]+) → ([\d.]+)\): (.*)$/.exec(line);
+    const place = /^ {2}- task (\S+) on day (\d+) slots (\d+)-(\d+)(?: in host (\S+))?$/.exec(line);
+    const leftOut = /^ {2}- task (\S+): (.*)$/.exec(line);
+    if (line === "left pending:") inLeft = true;
+    else if (candidate) {
+      const summary = candidate[4] ?? "";
+      const more = /; (\d+) more fit after these/.exec(summary);
+      if (more) later = Number(more[1]);
+      candidates.push({ id: candidate[1] ?? "", kind: kindOf(summary), delta: Number(candidate[2]), scoreAfter: Number(candidate[3]), summary, writes: [] });
+    } else if (place && !inLeft && candidates.length > 0) {
+      const last = candidates.at(-1)!;
+      const entry: PlannedPlacement = { id: place[1] ?? "", day: Number(place[2]), start: Number(place[3]), end: Number(place[4]) };
+      if (place[5] !== undefined) entry.hostId = place[5];
+      last.places = [...(last.places ?? []), entry];
+    } else if (leftOut && inLeft) left.push({ id: leftOut[1] ?? "", why: leftOut[2] ?? "" });
+  }
   const empty = lines.map((line) => /^no candidates: (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
   const forced = lines.map((line) => /^forced \(no change can fix\): (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
-  return { score: Number(score[1]), candidates, ...(empty ? { empty } : {}), ...(forced ? { forced } : {}) };
+  return { score: Number(score[1]), candidates, ...(later !== undefined ? { later } : {}), ...(left.length > 0 ? { left } : {}), ...(empty ? { empty } : {}), ...(forced ? { forced } : {}) };
+}
+
+/** A candidate's kind, from how its summary starts ("place 8 of 8 pending review(s)", "Move …", "Swap …", "Place …"). */
+function kindOf(summary: string): ScheduleCandidate["kind"] {
+  if (/^place \d+ of \d+ pending/.test(summary)) return "arrangement";
+  if (summary.startsWith("Swap")) return "swap";
+  if (summary.startsWith("Place")) return "place";
+  return summary.startsWith("Move") ? "move" : "chain";
 }
 
 /** The `- task <id> now on …` lines of swap and batch_move. */

@@ -63,6 +63,7 @@ interface ToolData {
   swap: SwapData;
   unplace: UnplaceData;
   propose_candidates: ScheduleListing;
+  propose_arrangement: ScheduleListing;
 }
 
 /** The check a round's data must pass to be read as the tool's. */
@@ -77,6 +78,7 @@ const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) 
   swap: (data) => Array.isArray(data.swapped) && Array.isArray(data.moved),
   unplace: (data) => typeof data.id === "string" && isRecord(data.from),
   propose_candidates: (data) => Array.isArray(data.candidates) && numeric(data.score),
+  propose_arrangement: (data) => Array.isArray(data.candidates) && numeric(data.score),
 };
 
 /** The data of a whole round of tool `name`, when it has the tool's shape. */

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { DEFAULT_CANDIDATES, formatListing, MAX_CANDIDATES, proposeArrangement, proposeCandidates, type ScheduleListing } from "../candidates.js";
+import { proposeArrangement, type ArrangementOptions } from "../arrangement.js";
+import { DEFAULT_CANDIDATES, formatListing, MAX_CANDIDATES, proposeCandidates, type ScheduleListing } from "../candidates.js";
 import { analyzeHealth, formatHealth, type HealthReport } from "../health.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
@@ -24,17 +25,54 @@ export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>>
   },
 };
 
-/** One proposal placing as many pending reviews as fit, found by the exact-when-possible search. */
-export const proposeArrangementTool: DomainTool<ScheduleState, { avoid_days?: number[] }> = {
+const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
+
+const proposeArrangementArgumentsSchema = z.object({
+  task_ids: z.array(taskIdField("A pending task.")).max(400).optional().describe("Only these pending tasks (default: every pending review)."),
+  skip_task_ids: z.array(taskIdField("A pending task.")).max(400).optional().describe("Pending tasks to leave pending."),
+  days: dayList("Only these day indices."),
+  avoid_days: dayList("Day indices the user does not want reviews on: nothing is placed there."),
+  slots: z.object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }).optional().describe("Only these slots of a day (first and last, inclusive)."),
+  limits: z
+    .array(
+      z.object({
+        task_id: taskIdField("The task."),
+        days: dayList("Only these days."),
+        not_days: dayList("Never these days."),
+        from: z.number().int().min(1).optional().describe("First slot it may start at."),
+        to: z.number().int().min(1).optional().describe("Last slot it may end at."),
+        not_at: z.array(z.object({ day: z.number().int().min(1), slot_start: z.number().int().min(1) })).max(100).optional().describe("Places the user rejected."),
+      }),
+    )
+    .max(200)
+    .optional()
+    .describe("One task's limits from the user's feedback."),
+  max_places: z.number().int().min(1).max(400).optional().describe("At most this many placements (one card); list again for the rest once they apply."),
+});
+
+/** One proposal placing as many pending reviews as fit, found by the exact-when-possible search, within the limits given. */
+export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof proposeArrangementArgumentsSchema>> = {
   name: "propose_arrangement",
   description:
-    "Proposes where the pending reviews go: the most that fit, quietest days first. Nothing is applied; choose it with choose_candidate " +
-    "(id a1) and its placements go to the card. The easy way to arrange a week.",
-  schema: z.object({ avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: nothing is placed there.") }),
+    "Proposes where the pending reviews go: the most that fit, quietest days first, within the limits given. Nothing is applied; choose it with " +
+    "choose_candidate (id a1) and its placements go to the card. The easy way to arrange a week.",
+  schema: proposeArrangementArgumentsSchema,
   kind: "read",
   proposes: true,
   run(state, args) {
-    const listing: ScheduleListing = proposeArrangement(state, args.avoid_days ? { avoidDays: args.avoid_days } : {});
+    const known = new Set(state.tasks.map((task) => task.id));
+    const unknown = [...(args.task_ids ?? []), ...(args.skip_task_ids ?? []), ...(args.limits ?? []).map((entry) => entry.task_id)].filter((id) => !known.has(id));
+    if (unknown.length > 0) return { ok: false, content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.` };
+    const options: ArrangementOptions = {
+      ...(args.task_ids ? { taskIds: args.task_ids } : {}),
+      ...(args.skip_task_ids ? { skipIds: args.skip_task_ids } : {}),
+      ...(args.days ? { days: args.days } : {}),
+      ...(args.avoid_days ? { avoidDays: args.avoid_days } : {}),
+      ...(args.slots ? { slots: args.slots } : {}),
+      ...(args.limits ? { limits: args.limits } : {}),
+      ...(args.max_places ? { maxPlaces: args.max_places } : {}),
+    };
+    const listing: ScheduleListing = proposeArrangement(state, options);
     return { ok: true, content: formatListing(listing), data: listing };
   },
 };

@@ -1,0 +1,204 @@
+/**
+ * `propose_arrangement`'s search (seed 003: the backend decides, the model chooses): where the pending reviews go,
+ * found by the exact-when-possible placement search, as one candidate (`a1`) of `place` writes for the model — or
+ * the offline policy — to choose. It keeps to the limits the step and the user gave: which tasks, which days and
+ * slots, and per task the days, slots and places the user turned down (a rejected place is never proposed again).
+ * What gets no place is told, each with why, truthfully.
+ *
+ * Nothing here changes the week; the score of each proposal is the health judge's once its writes apply.
+ */
+import { weekdayName } from "../../contracts/language.js";
+import { applyWrites, forcedText, type ScheduleListing } from "./candidates.js";
+import { analyzeHealth, type HealthPreferences } from "./health.js";
+import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
+import type { ScheduleState, TaskItem } from "./state.js";
+
+/** One task's limits, as the user gave them (feedback on a card, or the request). */
+export interface TaskLimits {
+  task_id: string;
+  /** Only these days. */
+  days?: number[];
+  /** Never these days. */
+  not_days?: number[];
+  /** First slot it may start at. */
+  from?: number;
+  /** Last slot it may end at. */
+  to?: number;
+  /** Places the user rejected: never proposed again. */
+  not_at?: Array<{ day: number; slot_start: number }>;
+}
+
+/** What an arrangement keeps to. */
+export interface ArrangementOptions extends HealthPreferences {
+  /** Only these pending tasks (default: every pending review). */
+  taskIds?: readonly string[];
+  /** Pending tasks to leave pending. */
+  skipIds?: readonly string[];
+  /** Only these days. */
+  days?: readonly number[];
+  /** Only these slots of each day. */
+  slots?: { from?: number; to?: number };
+  /** Per task. */
+  limits?: readonly TaskLimits[];
+  /** At most this many placements in the proposal (a card); the rest fit once they apply and the week is listed again. */
+  maxPlaces?: number;
+}
+
+/** A pending task the arrangement gives no place, and why. */
+export interface LeftPending {
+  id: string;
+  why: string;
+}
+
+/** One proposal that places as many of the pending reviews in scope as fit, within the limits. */
+export function proposeArrangement(state: ScheduleState, options: ArrangementOptions = {}): ScheduleListing {
+  const preferences: HealthPreferences = { ...(options.avoidDays ? { avoidDays: options.avoidDays } : {}), ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}) };
+  const score = analyzeHealth(state, preferences).score;
+  const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
+  const named = options.taskIds ? new Set(options.taskIds) : undefined;
+  const skipped = new Set(options.skipIds ?? []);
+  const scope = pending.filter((task) => (!named || named.has(task.id)) && !skipped.has(task.id));
+  if (scope.length === 0) return { candidates: [], score, empty: pending.length === 0 ? "no review task is pending" : "none of the tasks asked for is pending" };
+
+  const { runs: free, dayLoad } = searchInputOf(state);
+  const only = new Set(options.days ?? []);
+  const notDays = new Set(options.avoidDays ?? []);
+  const from = Math.max(1, options.slots?.from ?? 1);
+  const to = Math.min(state.window.slotsPerDay, options.slots?.to ?? state.window.slotsPerDay);
+  const runs: SearchRun[] = free
+    .filter((run) => (only.size === 0 || only.has(run.day)) && !notDays.has(run.day))
+    .map((run) => ({ ...run, start: Math.max(run.start, from), end: Math.min(run.end, to) }))
+    .filter((run) => run.end >= run.start);
+  const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
+  const tasks = scope.map((task) => searchTaskOf(task, limits.get(task.id)));
+  const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
+  const search = searchAvoiding(tasks, runs, dayLoad, rejectedAt);
+  // Tasks the user gave limits for come first: their place answers what they said.
+  const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
+  const placed = new Set(placements.map((entry) => entry.id));
+  const stepLimited = only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay;
+  const left: LeftPending[] = scope
+    .filter((task) => !placed.has(task.id))
+    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state) }));
+  const leftPart = left.length > 0 ? { left } : {};
+  if (placements.length === 0) return { candidates: [], score, empty: "no pending review in scope fits into the free time", ...leftPart };
+
+  const chosen = placements.slice(0, Math.max(1, options.maxPlaces ?? placements.length));
+  const later = placements.length - chosen.length;
+  const writes = chosen.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }));
+  const after = applyWrites(state, writes);
+  if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
+  const afterReport = analyzeHealth(after, preferences);
+  const scoreAfter = afterReport.score;
+  const proved = search.exact && !stepLimited && limits.size === 0;
+  const summary = [
+    `place ${writes.length} of ${scope.length} pending review(s)`,
+    ...(later > 0 ? [`${later} more fit after these: list again once they apply`] : []),
+    ...(left.length > 0 ? [`${left.length} cannot fit${proved ? " (proved)" : ""}`] : []),
+  ].join("; ");
+  const forced = later === 0 ? forcedText(afterReport) : undefined;
+  return {
+    candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: Math.round((scoreAfter - score) * 10) / 10, places: chosen }],
+    score,
+    ...(later > 0 ? { later } : {}),
+    ...leftPart,
+    ...(forced ? { forced } : {}),
+  };
+}
+
+/** The search's view of a task under its limits. */
+function searchTaskOf(task: TaskItem, limits: TaskLimits | undefined): SearchTask {
+  const searchTask: SearchTask = { id: task.id, duration: task.duration };
+  if (limits?.days?.length) searchTask.days = new Set(limits.days);
+  if (limits?.not_days?.length) searchTask.notDays = new Set(limits.not_days);
+  if (limits?.from !== undefined) searchTask.from = limits.from;
+  if (limits?.to !== undefined) searchTask.to = limits.to;
+  return searchTask;
+}
+
+/**
+ * The placement search, never putting a task where the user rejected it (`rejectedAt`: "day:start" per task). When
+ * the search picks a rejected place, that task is searched again on the other days, or later or earlier on that day
+ * (whichever places the most); a place still rejected after a few tries is left out.
+ */
+function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>): { placements: PlannedPlacement[]; exact: boolean } {
+  const rejected = (entry: PlannedPlacement) => rejectedAt.get(entry.id)?.has(`${entry.day}:${entry.start}`) ?? false;
+  let current = tasks;
+  const first = searchPlacements(current, runs, { dayLoad });
+  let placements = first.placements;
+  for (let attempt = 0; attempt < 8; attempt += 1) {
+    const bad = placements.find(rejected);
+    if (!bad) return { placements, exact: attempt === 0 && first.exact };
+    const index = current.findIndex((task) => task.id === bad.id);
+    const task = current[index]!;
+    const variants: SearchTask[] = [
+      { ...task, notDays: new Set([...(task.notDays ?? []), bad.day]) },
+      { ...task, days: new Set([bad.day]), from: Math.max(task.from ?? 1, bad.start + 1) },
+      { ...task, days: new Set([bad.day]), to: Math.min(task.to ?? Number.POSITIVE_INFINITY, bad.start + task.duration - 2) },
+    ];
+    let best: { tasks: SearchTask[]; placements: PlannedPlacement[]; score: number } | undefined;
+    for (const variant of variants) {
+      const tried = current.map((candidate, position) => (position === index ? variant : candidate));
+      const found = searchPlacements(tried, runs, { dayLoad }).placements;
+      const score = found.length * 2 + Number(found.some((entry) => entry.id === task.id));
+      if (!best || score > best.score) best = { tasks: tried, placements: found, score };
+    }
+    current = best!.tasks;
+    placements = best!.placements;
+  }
+  return { placements: placements.filter((entry) => !rejected(entry)), exact: false };
+}
+
+/** True when some run could take the task on its own, within its limits and away from the places rejected for it. */
+function fitsSomewhere(task: SearchTask, notAt: ReadonlySet<string>, runs: readonly SearchRun[]): boolean {
+  return runs.some((run) => {
+    if (task.days && !task.days.has(run.day)) return false;
+    if (task.notDays?.has(run.day)) return false;
+    const last = Math.min(run.end, task.to ?? run.end) - task.duration + 1;
+    for (let start = Math.max(run.start, task.from ?? run.start); start <= last; start += 1) if (!notAt.has(`${run.day}:${start}`)) return true;
+    return false;
+  });
+}
+
+/** The step's own limits: its days, the days it avoids, its slots. */
+interface StepLimits {
+  days: number[];
+  notDays: number[];
+  from: number;
+  to: number;
+}
+
+/**
+ * Why a task in scope got no place, truthfully: the other placements took the room it fits in, or its limits (the
+ * user's, the step's days and slots) leave no free slot that fits, or no free slot fits it at all.
+ */
+function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState): string {
+  const bare: SearchTask = { id: task.id, duration: task.duration };
+  const notAt = new Set((limits?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`));
+  if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) return "no room left beside the other placements";
+  if (!fitsSomewhere(bare, new Set(), free)) return "no free slot fits";
+  const blocking = step && !fitsSomewhere(bare, new Set(), runs) ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state) : [];
+  // The places rejected for it are named only when they are what blocks it.
+  if (limits) {
+    blocking.push(...limitsText({ ...limits, not_at: [] }, state));
+    if (fitsSomewhere(searchTaskOf(task, limits), new Set(), runs)) blocking.push("away from the places you rejected");
+  }
+  return blocking.length > 0 ? `no free slot fits ${blocking.join(", ")}` : "no free slot fits";
+}
+
+/** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one. */
+function daysText(days: readonly number[], state: ScheduleState): string {
+  const long = state.window.totalDays > 7;
+  const weekday = (day: number) => state.window.days.find((entry) => entry.dayIndex === day)?.dayOfWeek ?? ((day - 1) % 7) + 1;
+  return [...new Set(days.map((day) => (long ? `day ${day}` : weekdayName(weekday(day), "en"))))].join(" and ");
+}
+
+/** Limits in words ("only on Tuesday", "outside Friday", "in slots 9-12"). */
+function limitsText(limits: TaskLimits, state: ScheduleState): string[] {
+  const parts: string[] = [];
+  const slots = state.window.slotsPerDay;
+  if (limits.days?.length) parts.push(`only on ${daysText(limits.days, state)}`);
+  if (limits.not_days?.length) parts.push(`outside ${daysText(limits.not_days, state)}`);
+  if ((limits.from !== undefined && limits.from > 1) || (limits.to !== undefined && limits.to < slots)) parts.push(`in slots ${limits.from ?? 1}-${Math.min(limits.to ?? slots, slots)}`);
+  return parts;
+}
