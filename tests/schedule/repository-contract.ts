@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import {
+  canonicalScheduleState,
   createScheduleDomain,
   diffScheduleState,
   emptyScheduleState,
@@ -52,6 +53,27 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     const large = generateSchedule({ days: 112, taskCount: 2_000, seed: 5 });
     await repository.seed(user, large);
     expect(json(await repository.load(user))).toBe(json(large));
+  });
+
+  it("keeps a calendar, task classes' profiles and tasks' rules (deadline, priority, earliest day), byte for byte", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("profiles");
+    const week = sampleWeek();
+    const dated: ScheduleState = {
+      ...week,
+      window: {
+        ...week.window,
+        days: week.window.days.map((day) => ({ ...day, date: `2026-03-${String(8 + day.dayIndex).padStart(2, "0")}` })),
+        timeZone: "Asia/Shanghai",
+        slotTimes: Array.from({ length: week.window.slotsPerDay }, (_, index) => ({ start: `${String(8 + index).padStart(2, "0")}:00`, end: `${String(8 + index).padStart(2, "0")}:45` })),
+      },
+      categories: week.categories.map((category, index) =>
+        index === 0 ? { ...category, preferredParts: ["morning" as const], minSession: 1, maxSession: 3, excludedDaysOfWeek: [7], blockedDays: [6], strategy: "compact" as const, bufferSlots: 1 } : category,
+      ),
+      tasks: week.tasks.map((task, index) => (task.source === "task_item" && index % 2 === 0 ? { ...task, dueBefore: { day: 6 }, priority: "high" as const, earliestDay: 2 } : task.source === "task_item" ? { ...task, dueBefore: { eventId: "sat-calculus-midterm" } } : task)),
+    };
+    await repository.seed(user, dated);
+    expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(dated)));
   });
 
   it("rejects an invalid seed and keeps what was stored", async () => {

@@ -3,7 +3,7 @@
  * order, optional keys absent rather than undefined, `embeds` sorted), so two
  * equal schedules serialise to the same JSON byte for byte.
  */
-import type { EventTask, ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
+import type { EventTask, ScheduleState, ScheduleTask, ScheduleWindow, SlotRange, TaskCategory, TaskItem } from "./state.js";
 
 /** Sorts ids ascending in code-unit order (the order `embeds` is kept in). */
 export function sortIds(ids: Iterable<string>): string[] {
@@ -40,6 +40,9 @@ export function buildTaskItem(task: TaskItem): TaskItem {
   };
   if (task.status === "placed" && task.slots !== undefined) item.slots = task.slots.map(canonicalRange);
   if (task.status === "placed" && task.embeddedIn !== undefined) item.embeddedIn = task.embeddedIn;
+  if (task.dueBefore !== undefined) item.dueBefore = "eventId" in task.dueBefore ? { eventId: task.dueBefore.eventId } : { day: task.dueBefore.day };
+  if (task.priority !== undefined) item.priority = task.priority;
+  if (task.earliestDay !== undefined) item.earliestDay = task.earliestDay;
   return item;
 }
 
@@ -50,13 +53,25 @@ export function canonicalTask(task: ScheduleTask): ScheduleTask {
 
 /** A deep copy of a schedule in canonical form. */
 export function canonicalScheduleState(state: ScheduleState): ScheduleState {
-  return {
-    window: {
-      totalDays: state.window.totalDays,
-      slotsPerDay: state.window.slotsPerDay,
-      days: state.window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek })),
-    },
-    categories: state.categories.map((category) => ({ id: category.id, name: category.name })),
-    tasks: state.tasks.map(canonicalTask),
+  const window: ScheduleWindow = {
+    totalDays: state.window.totalDays,
+    slotsPerDay: state.window.slotsPerDay,
+    days: state.window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, ...(day.date !== undefined ? { date: day.date } : {}) })),
   };
+  if (state.window.timeZone !== undefined) window.timeZone = state.window.timeZone;
+  if (state.window.slotTimes !== undefined) window.slotTimes = state.window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  return { window, categories: state.categories.map(canonicalCategory), tasks: state.tasks.map(canonicalTask) };
+}
+
+/** A task class in canonical form: its profile's keys in a fixed order, the unset ones absent. */
+export function canonicalCategory(category: TaskCategory): TaskCategory {
+  const built: TaskCategory = { id: category.id, name: category.name };
+  if (category.preferredParts !== undefined) built.preferredParts = [...category.preferredParts];
+  if (category.minSession !== undefined) built.minSession = category.minSession;
+  if (category.maxSession !== undefined) built.maxSession = category.maxSession;
+  if (category.excludedDaysOfWeek !== undefined) built.excludedDaysOfWeek = [...category.excludedDaysOfWeek];
+  if (category.blockedDays !== undefined) built.blockedDays = [...category.blockedDays];
+  if (category.strategy !== undefined) built.strategy = category.strategy;
+  if (category.bufferSlots !== undefined) built.bufferSlots = category.bufferSlots;
+  return built;
 }

@@ -9,12 +9,12 @@
 import type pg from "pg";
 import { inTransaction, onceUntilFailure } from "../../database/index.js";
 import type { PersistOptions } from "../domain.js";
-import { sortIds } from "./canonical-form.js";
+import { canonicalScheduleState, sortIds } from "./canonical-form.js";
 import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
 import { ScheduleConflictError } from "./errors.js";
 import { migrateScheduleTables } from "./postgres-schema.js";
 import type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
-import { emptyScheduleState, type DayMapping, type EventTask, type ScheduleState, type ScheduleTask, type SlotRange, type TaskCategory, type TaskItem } from "./state.js";
+import { emptyScheduleState, type DayMapping, type EventTask, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type SlotTime, type TaskCategory, type TaskItem } from "./state.js";
 import { parseScheduleState } from "./validation.js";
 
 /** A row of `tempo_schedule_windows`. */
@@ -23,6 +23,7 @@ interface WindowRow {
   slots_per_day: number;
   days: DayMapping[];
   categories: TaskCategory[];
+  calendar: { timeZone?: string; slotTimes?: SlotTime[] };
 }
 
 /** A row of `tempo_schedule_tasks` (also the shape written through `jsonb_to_recordset`). */
@@ -38,13 +39,14 @@ interface TaskRow {
   category_id: string | null;
   status: "pending" | "placed" | null;
   embedded_in: string | null;
+  attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay">;
 }
 
 /** Column list of task rows, in `TaskRow` order. */
-const TASK_COLUMNS = "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in";
+const TASK_COLUMNS = "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes";
 /** The record definition that reads task rows out of a JSON array parameter. */
 const TASK_RECORD =
-  "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text";
+  "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text, attributes jsonb";
 
 /** Schedules in Postgres, per user. */
 export class PostgresScheduleRepository implements ScheduleRepository {
@@ -98,12 +100,12 @@ export class PostgresScheduleRepository implements ScheduleRepository {
     await this.migrate();
     await inTransaction(this.pool, async (client) => {
       await client.query(
-        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories)
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)
+        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)
          ON CONFLICT (user_id) DO UPDATE
            SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
-               days = EXCLUDED.days, categories = EXCLUDED.categories, updated_at = now()`,
-        [userId, valid.window.totalDays, valid.window.slotsPerDay, JSON.stringify(valid.window.days), JSON.stringify(valid.categories)],
+               days = EXCLUDED.days, categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, updated_at = now()`,
+        [userId, valid.window.totalDays, valid.window.slotsPerDay, JSON.stringify(valid.window.days), JSON.stringify(valid.categories), JSON.stringify(calendarOf(valid.window))],
       );
       await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
       const rows = valid.tasks.map(taskToRow);
@@ -128,7 +130,7 @@ async function readSchedule(queryable: Queryable, userId: string): Promise<Sched
 /** Reads a user's window row (optionally locking it until the transaction ends), or undefined. */
 async function readWindow(queryable: Queryable, userId: string, lock: boolean): Promise<WindowRow | undefined> {
   const windows = await queryable.query<WindowRow>(
-    `SELECT total_days, slots_per_day, days, categories FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
+    `SELECT total_days, slots_per_day, days, categories, calendar FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
     [userId],
   );
   return windows.rows[0];
@@ -145,13 +147,14 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
   if (task.source === "event") {
     return {
       task_id: task.id, ordinal, source: "event", name: task.name, slots: task.slots,
-      can_embed: task.canEmbed, locked: task.locked, duration: null, category_id: null, status: null, embedded_in: null,
+      can_embed: task.canEmbed, locked: task.locked, duration: null, category_id: null, status: null, embedded_in: null, attributes: {},
     };
   }
   return {
     task_id: task.id, ordinal, source: "task_item", name: task.name, slots: task.slots ?? [],
     can_embed: null, locked: null, duration: task.duration, category_id: task.categoryId, status: task.status,
     embedded_in: task.embeddedIn ?? null,
+    attributes: { ...(task.dueBefore ? { dueBefore: task.dueBefore } : {}), ...(task.priority ? { priority: task.priority } : {}), ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}) },
   };
 }
 
@@ -176,15 +179,12 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
     };
     if (item.status === "placed") item.slots = slots;
     if (item.status === "placed" && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
-    return item;
+    return { ...item, ...row.attributes };
   });
-  return {
-    window: {
-      totalDays: window.total_days,
-      slotsPerDay: window.slots_per_day,
-      days: window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek })),
-    },
-    categories: window.categories.map((category) => ({ id: category.id, name: category.name })),
-    tasks,
-  };
+  return canonicalScheduleState({ window: { totalDays: window.total_days, slotsPerDay: window.slots_per_day, days: window.days, ...window.calendar }, categories: window.categories, tasks });
+}
+
+/** The window's calendar as stored: its time zone and the clock times of its slots. */
+function calendarOf(window: ScheduleWindow): WindowRow["calendar"] {
+  return { ...(window.timeZone !== undefined ? { timeZone: window.timeZone } : {}), ...(window.slotTimes !== undefined ? { slotTimes: window.slotTimes } : {}) };
 }

@@ -3,9 +3,11 @@
  * migration, run under an advisory lock so that concurrent processes never
  * race on `CREATE TABLE`.
  *
- * - `tempo_schedule_windows`: one row per user — the window and task classes.
+ * - `tempo_schedule_windows`: one row per user — the window (its days with their dates, and in `calendar` its time
+ *   zone and the clock times of its slots) and the task classes with their profiles.
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
- *   placement columns (`slots`, `status`, `embedded_in`) are what changes write.
+ *   placement columns (`slots`, `status`, `embedded_in`) are what changes write; a task item's deadline,
+ *   priority and earliest day are in `attributes`.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
  *
  * Which writes were applied is not the repository's to keep: the execution log claims each write in the transaction
@@ -44,6 +46,9 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
     PRIMARY KEY (user_id, task_id)
   )`,
   `CREATE INDEX IF NOT EXISTS tempo_schedule_tasks_user_ordinal ON tempo_schedule_tasks (user_id, ordinal)`,
+  // The calendar (time zone, clock times of the slots) and a task item's rules (deadline, priority, earliest day).
+  `ALTER TABLE tempo_schedule_windows ADD COLUMN IF NOT EXISTS calendar jsonb NOT NULL DEFAULT '{}'::jsonb`,
+  `ALTER TABLE tempo_schedule_tasks ADD COLUMN IF NOT EXISTS attributes jsonb NOT NULL DEFAULT '{}'::jsonb`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */

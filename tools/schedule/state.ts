@@ -35,6 +35,14 @@ export interface DayMapping {
   week: number;
   /** Day of the week, 1 = Monday … 7 = Sunday. */
   dayOfWeek: number;
+  /** The calendar date, ISO "YYYY-MM-DD" (a window made before dates has none). */
+  date?: string;
+}
+
+/** When a slot starts and ends on the clock, "HH:MM" (24-hour, the window's time zone). */
+export interface SlotTime {
+  start: string;
+  end: string;
 }
 
 /** The stretch of time the schedule covers. */
@@ -43,17 +51,47 @@ export interface ScheduleWindow {
   totalDays: number;
   /** Number of slots (class sections) in each day; 12 by default. */
   slotsPerDay: number;
-  /** One entry per day index, in order: day index → (week, day of week). */
+  /** One entry per day index, in order: day index → (week, day of week, date). */
   days: DayMapping[];
+  /** IANA time zone of the dates and clock times ("Asia/Shanghai"); absent in a window made before dates. */
+  timeZone?: string;
+  /** Clock times of slots 1…slotsPerDay, in order; absent in a window made before dates. */
+  slotTimes?: SlotTime[];
 }
 
-/** A task class (a course or subject) that task items belong to. */
+/** A part of the day a task class prefers. */
+export type DayPart = "morning" | "afternoon" | "evening";
+
+/** How a task class's sessions are spread: `steady` over the days, `compact` together on few days. */
+export type PlacementStrategy = "steady" | "compact";
+
+/** A task class (a course or subject) that task items belong to, with its study profile. */
 export interface TaskCategory {
   /** Stable id, referenced by `TaskItem.categoryId`. */
   id: string;
   /** Display name, e.g. "Calculus". */
   name: string;
+  /** Parts of the day its sessions should lie in (soft). */
+  preferredParts?: DayPart[];
+  /** Fewest slots one session of it takes (hard, for its tasks' durations). */
+  minSession?: number;
+  /** Most slots one session of it takes (hard, for its tasks' durations). */
+  maxSession?: number;
+  /** Days of the week (1 = Monday … 7 = Sunday) none of its sessions may use (hard). */
+  excludedDaysOfWeek?: number[];
+  /** Whole days of the window (day indices) none of its sessions may use (hard). */
+  blockedDays?: number[];
+  /** How its sessions are spread (soft); `steady` by default. */
+  strategy?: PlacementStrategy;
+  /** Free slots kept between its session and the next busy slot on the same day (hard). */
+  bufferSlots?: number;
 }
+
+/** What a task must be done before: a day of the window (it ends on an earlier day), or an event (it ends before the event starts). */
+export type DueBefore = { day: number } | { eventId: string };
+
+/** How much a task matters when not everything fits. */
+export type TaskPriority = "high" | "normal" | "low";
 
 /** An existing entry of the timetable (a lecture, a lab, an exam). */
 export interface EventTask {
@@ -91,6 +129,12 @@ export interface TaskItem {
   slots?: SlotRange[];
   /** Id of the `canEmbed` event it sits inside; absent when it has no host. */
   embeddedIn?: string;
+  /** Its deadline (hard): it must end before this. */
+  dueBefore?: DueBefore;
+  /** How much it matters; `normal` when absent. */
+  priority?: TaskPriority;
+  /** The first day of the window it may go on (hard). */
+  earliestDay?: number;
 }
 
 /** Any task of the flat task list. */
@@ -123,20 +167,38 @@ export const dayMappingSchema = z.object({
   dayIndex: positiveInteger.describe("Day index in the window, 1-based."),
   week: positiveInteger.describe("Week number of the term, 1-based."),
   dayOfWeek: z.number().int().min(1).max(7).describe("Day of the week, 1 = Monday … 7 = Sunday."),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD").optional().describe("The calendar date."),
 }) satisfies z.ZodType<DayMapping>;
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a clock time is HH:MM");
+
+/** Validates a `SlotTime`. */
+export const slotTimeSchema = z.object({ start: clockTime, end: clockTime }) satisfies z.ZodType<SlotTime>;
 
 /** Validates a `ScheduleWindow`. */
 export const scheduleWindowSchema = z.object({
   totalDays: z.number().int().min(0).describe("Number of days in the window."),
   slotsPerDay: positiveInteger.max(96).describe("Number of slots in each day."),
-  days: z.array(dayMappingSchema).describe("Day index → (week, day of week), in order."),
+  days: z.array(dayMappingSchema).describe("Day index → (week, day of week, date), in order."),
+  timeZone: z.string().min(1).optional().describe("IANA time zone of the dates and clock times."),
+  slotTimes: z.array(slotTimeSchema).optional().describe("Clock times of slots 1…slotsPerDay."),
 }) satisfies z.ZodType<ScheduleWindow>;
 
 /** Validates a `TaskCategory`. */
-export const taskCategorySchema = z.object({
+export const taskCategorySchema = z.strictObject({
   id: taskId.describe("Stable id of the task class."),
   name: z.string().min(1).describe("Display name."),
+  preferredParts: z.array(z.enum(["morning", "afternoon", "evening"])).optional().describe("Parts of the day its sessions should lie in."),
+  minSession: positiveInteger.optional().describe("Fewest slots one session takes."),
+  maxSession: positiveInteger.optional().describe("Most slots one session takes."),
+  excludedDaysOfWeek: z.array(z.number().int().min(1).max(7)).optional().describe("Days of the week none of its sessions may use (1 = Monday)."),
+  blockedDays: z.array(positiveInteger).optional().describe("Whole days of the window (day indices) none of its sessions may use."),
+  strategy: z.enum(["steady", "compact"]).optional().describe("steady: spread over the days; compact: together on few days."),
+  bufferSlots: z.number().int().min(0).max(12).optional().describe("Free slots kept between a session and the next busy slot."),
 }) satisfies z.ZodType<TaskCategory>;
+
+/** Validates a `DueBefore`. */
+export const dueBeforeSchema = z.union([z.strictObject({ day: positiveInteger.describe("A day index: the task ends on an earlier day.") }), z.strictObject({ eventId: taskId.describe("An event: the task ends before it starts.") })]) satisfies z.ZodType<DueBefore>;
 
 /** Validates an `EventTask`. */
 export const eventTaskSchema = z.strictObject({
@@ -159,6 +221,9 @@ export const taskItemSchema = z.strictObject({
   status: z.enum(["pending", "placed"]).describe("pending until placed."),
   slots: z.array(slotRangeSchema).optional().describe("Where it is placed; absent while pending."),
   embeddedIn: taskId.optional().describe("Id of the canEmbed event it sits inside."),
+  dueBefore: dueBeforeSchema.optional().describe("Its deadline: it must end before this."),
+  priority: z.enum(["high", "normal", "low"]).optional().describe("How much it matters."),
+  earliestDay: positiveInteger.optional().describe("The first day of the window it may go on."),
 }) satisfies z.ZodType<TaskItem>;
 
 /** Validates any task. */
