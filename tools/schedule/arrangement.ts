@@ -11,6 +11,7 @@ import { weekdayName } from "../../contracts/language.js";
 import { applyWrites, forcedText, type ScheduleListing } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
+import { ruleBookOf, withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
@@ -70,7 +71,8 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     .map((run) => ({ ...run, start: Math.max(run.start, from), end: Math.min(run.end, to) }))
     .filter((run) => run.end >= run.start);
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
-  const tasks = scope.map((task) => searchTaskOf(task, limits.get(task.id)));
+  const book = ruleBookOf(state);
+  const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
   const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
   const search = searchAvoiding(tasks, runs, dayLoad, rejectedAt);
   // Tasks the user gave limits for come first: their place answers what they said.

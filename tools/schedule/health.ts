@@ -14,6 +14,7 @@
  */
 import { searchInputOf, searchPlacements, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
+import { partsOf, ruleBookOf, withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
@@ -162,18 +163,27 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
 
   // Profile.
   const avoid = new Set(preferences.avoidDays ?? []);
+  const categories = new Map(state.categories.map((category) => [category.id, category]));
   const window = preferences.preferredSlots;
   let offProfile = 0;
   for (const task of placed) {
     const range = task.slots![0]!;
-    const why = avoid.has(range.day) ? `on day ${range.day}, which you avoid` : window && (range.start < window.from || range.end > window.to) ? `outside slots ${window.from}-${window.to}` : undefined;
+    const preferred = categories.get(task.categoryId)?.preferredParts ?? [];
+    const why = avoid.has(range.day)
+      ? `on day ${range.day}, which you avoid`
+      : window && (range.start < window.from || range.end > window.to)
+        ? `outside slots ${window.from}-${window.to}`
+        : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
+          ? `outside the ${preferred.join(" or ")} its class prefers`
+          : undefined;
     if (!why) continue;
     offProfile += 1;
     issues.push({ kind: "off_profile", penalty: HEALTH_PENALTIES.offProfile, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} is ${why}` });
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
-  const searchTasks: SearchTask[] = pending.map((task) => ({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }));
+  const book = ruleBookOf(state);
+  const searchTasks: SearchTask[] = pending.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book));
   const { runs, dayLoad } = searchInputOf(state);
   const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));

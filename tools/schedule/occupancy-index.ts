@@ -4,6 +4,7 @@
  * call in O(tasks + cells), so every lookup after that is O(1) per cell and no
  * tool is quadratic in the task count.
  */
+import { ruleBookOf, type RuleBook } from "./rules.js";
 import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
 
 /** Marks a free cell in the occupancy arrays. */
@@ -21,6 +22,8 @@ export interface OccupancyIndex {
   readonly embedded: Int32Array;
   /** The task list the positions refer to. */
   readonly tasks: readonly ScheduleTask[];
+  /** The hard rules of its task classes and task items (rules.ts). */
+  readonly rules: RuleBook;
 }
 
 /** Position of the cell (day, slot) in the occupancy arrays. */
@@ -39,7 +42,7 @@ export function buildOccupancyIndex(state: ScheduleState): OccupancyIndex {
       markRange(layer, slotsPerDay, totalDays, range, position);
     }
   });
-  return { totalDays, slotsPerDay, primary, embedded, tasks: state.tasks };
+  return { totalDays, slotsPerDay, primary, embedded, tasks: state.tasks, rules: ruleBookOf(state) };
 }
 
 /** A copy of the index whose cell arrays can be changed without touching the original. */

@@ -31,6 +31,8 @@ export interface SearchTask {
   from?: number;
   /** Last slot it may end at, inclusive. */
   to?: number;
+  /** Free slots it keeps on each side inside its run (its class's buffer). */
+  pad?: number;
 }
 
 /** A run of free slots on one day (inside a host when `hostId` is set). */
@@ -137,12 +139,13 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
         .filter((run) => previous === undefined || run >= previous.run)
         .sort((a, b) => (load.get(runs[a]!.day) ?? 0) - (load.get(runs[b]!.day) ?? 0) || runs[a]!.day - runs[b]!.day || runs[a]!.start - runs[b]!.start);
       for (const run of runOrder) {
-        const start = Math.max(cursor[run]!, task.from ?? 1);
+        const pad = task.pad ?? 0;
+        const start = Math.max(cursor[run]! + pad, task.from ?? 1);
         const end = start + task.duration - 1;
-        if (end > Math.min(runs[run]!.end, task.to ?? Number.POSITIVE_INFINITY)) continue;
+        if (end + pad > runs[run]!.end || end > (task.to ?? Number.POSITIVE_INFINITY)) continue;
         const saved = cursor[run]!;
         const day = runs[run]!.day;
-        cursor[run] = end + 1;
+        cursor[run] = end + 1 + pad;
         load.set(day, (load.get(day) ?? 0) + 1);
         chosen[position] = { task: taskIndex, run, start };
         search(position + 1, placed + 1);
@@ -171,14 +174,15 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
 function fitsAlone(task: SearchTask, run: SearchRun): boolean {
   if (task.days && !task.days.has(run.day)) return false;
   if (task.notDays?.has(run.day)) return false;
-  const from = Math.max(run.start, task.from ?? 1);
-  const to = Math.min(run.end, task.to ?? Number.POSITIVE_INFINITY);
+  const pad = task.pad ?? 0;
+  const from = Math.max(run.start + pad, task.from ?? 1);
+  const to = Math.min(run.end - pad, task.to ?? Number.POSITIVE_INFINITY);
   return to - from + 1 >= task.duration;
 }
 
 /** True when two tasks can take each other's place: same length, same limits. */
 function interchangeable(a: SearchTask, b: SearchTask): boolean {
-  return a.duration === b.duration && a.from === b.from && a.to === b.to && sameSet(a.days, b.days) && sameSet(a.notDays, b.notDays);
+  return a.duration === b.duration && a.from === b.from && a.to === b.to && a.pad === b.pad && sameSet(a.days, b.days) && sameSet(a.notDays, b.notDays);
 }
 
 function sameSet(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | undefined): boolean {

@@ -9,6 +9,7 @@
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import { formatRange, quoteName } from "./format.js";
 import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, findPositions, type OccupancyIndex } from "./occupancy-index.js";
+import { bufferProblem, placementRuleProblem, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
 
@@ -43,6 +44,22 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
     placements.push(outcome);
     landed.set(request.position, request.range);
   }
+  // The rules, once everything landed: an event moved in the batch is the deadline where it lands, and a session's
+  // buffer may be broken by another landing of the batch.
+  const rangeOf = (position: number) => landed.get(position) ?? work.tasks[position]?.slots?.[0];
+  const book = withEventsMoved(work.rules, work.tasks, landed);
+  const movedEvents = new Set([...landed.keys()].flatMap((position) => (work.tasks[position]?.source === "event" ? [work.tasks[position]!.id] : [])));
+  for (const [position, task] of work.tasks.entries()) {
+    const range = rangeOf(position);
+    if (task.source !== "task_item" || !range) continue;
+    const due = task.dueBefore;
+    if (!landed.has(position) && !(due && "eventId" in due && movedEvents.has(due.eventId))) continue;
+    const broken = placementRuleProblem(task, range, book);
+    if (broken !== undefined) return { ok: false, problem: broken, requestIndex: Math.max(0, requests.findIndex((request) => request.position === position)) };
+  }
+  const occupants = (day: number, slot: number) => [work.primary[cellOf(work, day, slot)] ?? FREE, work.embedded[cellOf(work, day, slot)] ?? FREE].filter((position) => position !== FREE);
+  const crowded = bufferProblem(work.tasks, rangeOf, occupants, work.slotsPerDay, new Set(landed.keys()), work.rules);
+  if (crowded !== undefined) return { ok: false, problem: crowded, requestIndex: 0 };
   return { ok: true, placements };
 }
 
@@ -87,6 +104,16 @@ function landOne(work: OccupancyIndex, request: PlacementRequest, landed: Readon
   }
   fillRange(work, work.embedded, range, request.position);
   return { ...request, hostPosition: firstOccupant };
+}
+
+/** The rule book with the events a batch moves at the places they land. */
+function withEventsMoved(book: RuleBook, tasks: readonly ScheduleTask[], landed: ReadonlyMap<number, SlotRange>): RuleBook {
+  const eventStarts = new Map(book.eventStarts);
+  for (const [position, range] of landed) {
+    const task = tasks[position];
+    if (task?.source === "event") eventStarts.set(task.id, { range, name: task.name });
+  }
+  return { ...book, eventStarts };
 }
 
 /** `task <id> "<name>"` or `locked event <id> "<name>"` for conflict messages. */

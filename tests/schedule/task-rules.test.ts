@@ -1,0 +1,120 @@
+/**
+ * The hard rules of task classes and task items (issue 30): no placement on a day its class excludes or blocks,
+ * none before a task's earliest day or after its deadline (a day, or an event such as an exam), and a class's
+ * buffer held — ever: whatever the writes, the arrangement and the candidates do, starting from a week that keeps
+ * them. A write that would break one is refused with the rule named, and changes nothing.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { findFreeTool, generateSchedule, placeTool, moveTool, sampleWeek, type FindFreeData, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { commandArbitrary, resolveCommand } from "./arbitraries.js";
+import { runTool } from "./support.js";
+
+/** A generated week with rules drawn for its classes and tasks, every task item pending (a sound start). */
+const ruledWeek: fc.Arbitrary<ScheduleState> = fc
+  .record({ days: fc.integer({ min: 2, max: 7 }), slotsPerDay: fc.integer({ min: 4, max: 10 }), taskCount: fc.integer({ min: 3, max: 14 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .map((options) => generateSchedule(options))
+  .chain((week) => {
+    const days = week.window.totalDays;
+    const classRules = fc.record(
+      { excludedDaysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }), blockedDays: fc.uniqueArray(fc.integer({ min: 1, max: days }), { maxLength: 1 }), bufferSlots: fc.integer({ min: 0, max: 2 }) },
+      { requiredKeys: [] },
+    );
+    const events = week.tasks.filter((task) => task.source === "event" && task.slots.length > 0).map((task) => task.id);
+    const due = events.length > 0 ? fc.oneof(fc.record({ day: fc.integer({ min: 1, max: days + 1 }) }), fc.record({ eventId: fc.constantFrom(...events) })) : fc.record({ day: fc.integer({ min: 1, max: days + 1 }) });
+    const taskRules = fc.record({ dueBefore: due, earliestDay: fc.integer({ min: 1, max: days }) }, { requiredKeys: [] });
+    return fc.tuple(fc.array(classRules, { minLength: week.categories.length, maxLength: week.categories.length }), fc.array(taskRules, { minLength: week.tasks.length, maxLength: week.tasks.length })).map(([classes, tasks]) => ({
+      ...week,
+      categories: week.categories.map((category, index) => ({ ...category, ...classes[index] })),
+      tasks: week.tasks.map((task, index) => {
+        if (task.source !== "task_item") return { ...task, embeds: [] };
+        const item: TaskItem = { id: task.id, name: task.name, source: "task_item", duration: task.duration, categoryId: task.categoryId, status: "pending", ...tasks[index] };
+        return item;
+      }),
+    }));
+  });
+
+/** The rules each placed task item breaks, checked here on their own (sharing no code with rules.ts). */
+function broken(state: ScheduleState): string[] {
+  const problems: string[] = [];
+  const categories = new Map(state.categories.map((category) => [category.id, category]));
+  const weekday = (day: number) => state.window.days[day - 1]!.dayOfWeek;
+  for (const task of state.tasks) {
+    const range = task.slots?.[0];
+    if (task.source !== "task_item" || !range) continue;
+    const category = categories.get(task.categoryId);
+    if (category?.excludedDaysOfWeek?.includes(weekday(range.day))) problems.push(`${task.id} on an excluded weekday`);
+    if (category?.blockedDays?.includes(range.day)) problems.push(`${task.id} on a blocked day`);
+    if (task.earliestDay !== undefined && range.day < task.earliestDay) problems.push(`${task.id} before its earliest day`);
+    const due = task.dueBefore;
+    if (due && "day" in due && range.day >= due.day) problems.push(`${task.id} after its deadline`);
+    if (due && "eventId" in due) {
+      const first = [...(state.tasks.find((other) => other.id === due.eventId)?.slots ?? [])].sort((a, b) => a.day - b.day || a.start - b.start)[0];
+      if (first && (range.day > first.day || (range.day === first.day && range.end >= first.start))) problems.push(`${task.id} after its exam`);
+    }
+    const buffer = category?.bufferSlots ?? 0;
+    for (const other of state.tasks) {
+      if (other.id === task.id || other.id === task.embeddedIn) continue;
+      for (const near of other.slots ?? []) {
+        if (near.day === range.day && near.start <= range.end + buffer && near.end >= range.start - buffer) problems.push(`${task.id} within ${buffer} slot(s) of ${other.id}`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe("the hard rules of classes and tasks", () => {
+  test("never broken: random writes, the arrangement and the candidates' changes all keep them", () => {
+    fc.assert(
+      fc.property(ruledWeek, fc.array(commandArbitrary, { minLength: 5, maxLength: 25 }), (initial, commands) => {
+        // Sound events: an event scheduled before a rule is no placement of a task item.
+        expect(broken(initial)).toEqual([]);
+        let week = initial;
+        const arrangement = proposeArrangement(week).candidates[0];
+        if (arrangement) week = applyWrites(week, arrangement.writes)!;
+        expect(arrangement === undefined || week !== undefined).toBe(true);
+        expect(broken(week)).toEqual([]);
+        for (const candidate of proposeCandidates(week, { k: 5 }).candidates) expect(broken(applyWrites(week, candidate.writes)!)).toEqual([]);
+        for (const command of commands) {
+          const { name, args } = resolveCommand(week, command);
+          const result = runTool(name, week, args);
+          if (result.state === undefined) continue;
+          week = result.state;
+          expect(broken(week)).toEqual([]);
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  test("a write that would break a rule is refused with the rule named, and the week is unchanged", () => {
+    const week = sampleWeek();
+    const calculus = week.tasks.find((task): task is TaskItem => task.source === "task_item" && task.status === "pending" && /derivative/.test(task.id))!;
+    const ruled: ScheduleState = {
+      ...week,
+      categories: week.categories.map((category) => (category.id === calculus.categoryId ? { ...category, excludedDaysOfWeek: [7], bufferSlots: 1 } : category)),
+      tasks: week.tasks.map((task) => (task.id === calculus.id ? { ...calculus, dueBefore: { eventId: "sat-calculus-midterm" } } : task)),
+    };
+    const className = ruled.categories.find((category) => category.id === calculus.categoryId)!.name;
+    const sunday = placeTool.run(ruled, { task_id: calculus.id, day: 7, slot_start: 1 });
+    expect(sunday).toMatchObject({ ok: false });
+    expect(sunday.content).toContain(`its class ${JSON.stringify(className)} excludes Sun`);
+    const afterExam = placeTool.run(ruled, { task_id: calculus.id, day: 6, slot_start: 9 });
+    expect(afterExam.content).toMatch(/must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3\)/);
+    // Right after something busy (a free run's first slot, outside any host, before the exam): the buffer of one free
+    // slot is not kept.
+    const run = (findFreeTool.run(ruled, { min_length: 1, limit: 100 }).data as FindFreeData).runs.find((free) => free.day < 6 && free.start > 1 && free.hostId === undefined)!;
+    const tight = placeTool.run(ruled, { task_id: calculus.id, day: run.day, slot_start: run.start });
+    expect(tight.content).toMatch(/keeps 1 free slot\(s\) around it/);
+    expect(tight.state).toBeUndefined();
+    // Before the exam and away from others, it goes.
+    const proposal = proposeArrangement(ruled, { taskIds: [calculus.id] }).candidates[0]!;
+    const placed = applyWrites(ruled, proposal.writes)!;
+    expect(broken(placed)).toEqual([]);
+    expect((placed.tasks.find((task) => task.id === calculus.id)!.slots ?? [])[0]!.day).toBeLessThan(6);
+    // A move onto an excluded day is refused too.
+    expect(moveTool.run(placed, { task_id: calculus.id, day: 7, slot_start: 3 }).ok).toBe(false);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The hard rules of task classes and task items (issue 30): a class's excluded days of the week and blocked days,
+ * a task's deadline (`dueBefore`: a day, or an event such as an exam) and earliest day, and a class's buffer (free
+ * slots between one of its sessions and anything else on the same day). The placement engine checks them on every
+ * write (a refusal names the rule), and the search keeps to them (`searchLimitsOf`), so the backend never proposes
+ * what a write would refuse. The soft rules (preferred parts of the day, the strategy) are the health judge's.
+ */
+import type { SearchTask } from "./placement-search.js";
+import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type TaskCategory, type TaskItem } from "./state.js";
+
+/** What the rules need to know of a schedule. */
+export interface RuleBook {
+  /** Task classes by id. */
+  categories: ReadonlyMap<string, TaskCategory>;
+  /** Day of the week of each day index (index 0 is day 1). */
+  weekdays: readonly number[];
+  /** Each event's earliest range, by id. */
+  eventStarts: ReadonlyMap<string, { range: SlotRange; name: string }>;
+}
+
+/** The rule book of a schedule. */
+export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | "tasks">): RuleBook {
+  const eventStarts = new Map<string, { range: SlotRange; name: string }>();
+  for (const task of state.tasks) {
+    if (task.source !== "event") continue;
+    const first = [...task.slots].sort((a, b) => a.day - b.day || a.start - b.start)[0];
+    if (first) eventStarts.set(task.id, { range: first, name: task.name });
+  }
+  const weekdays = Array.from({ length: state.window.totalDays }, (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1);
+  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts };
+}
+
+/** `task <id> "<name>"`. */
+function label(task: TaskItem): string {
+  return `task ${task.id} ${JSON.stringify(task.name)}`;
+}
+
+/** Why `task` may not go on `range` under its class's days and its own deadline and earliest day, or undefined. */
+export function placementRuleProblem(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
+  const category = book.categories.get(task.categoryId);
+  const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
+  const className = category ? JSON.stringify(category.name) : "";
+  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on day ${range.day} (${dayOfWeekName(weekday)}): its class ${className} excludes ${dayOfWeekName(weekday)}`;
+  if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on day ${range.day}: the whole day is blocked for its class ${className}`;
+  if (task.earliestDay !== undefined && range.day < task.earliestDay) return `${label(task)} cannot go before day ${task.earliestDay} (its earliest day); day ${range.day} is too early`;
+  const due = task.dueBefore;
+  if (due && "day" in due && range.day >= due.day) return `${label(task)} is due before day ${due.day}; day ${range.day} is too late`;
+  if (due && "eventId" in due) {
+    const event = book.eventStarts.get(due.eventId);
+    if (event && (range.day > event.range.day || (range.day === event.range.day && range.end >= event.range.start))) {
+      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}); day ${range.day} slots ${range.start}-${range.end} is too late`;
+    }
+  }
+  return undefined;
+}
+
+/** A task item's buffer: the free slots its class keeps around each session (0 for none). */
+export function bufferOf(task: ScheduleTask, book: RuleBook): number {
+  return task.source === "task_item" ? (book.categories.get(task.categoryId)?.bufferSlots ?? 0) : 0;
+}
+
+/** What occupies a slot: the positions (in the task list) there, without a host and embedded. */
+export type SlotOccupants = (day: number, slot: number) => readonly number[];
+
+/**
+ * The first buffer a set of landings breaks, or undefined: around each placed task item whose class keeps a buffer
+ * on the days `landed` touches, no other task (its own host aside) within `buffer` slots — counted only when the
+ * buffered task or the one too close is among `landed` (an old week's breaches block no unrelated write).
+ */
+export function bufferProblem(tasks: readonly ScheduleTask[], rangeOf: (position: number) => SlotRange | undefined, occupants: SlotOccupants, slotsPerDay: number, landed: ReadonlySet<number>, book: RuleBook): string | undefined {
+  const days = new Set([...landed].flatMap((position) => rangeOf(position)?.day ?? []));
+  for (const [position, task] of tasks.entries()) {
+    const buffer = bufferOf(task, book);
+    const range = rangeOf(position);
+    if (buffer === 0 || !range || !days.has(range.day) || task.source !== "task_item") continue;
+    for (const slot of [...Array.from({ length: buffer }, (_, offset) => range.start - 1 - offset), ...Array.from({ length: buffer }, (_, offset) => range.end + 1 + offset)]) {
+      if (slot < 1 || slot > slotsPerDay) continue;
+      for (const other of occupants(range.day, slot)) {
+        const neighbour = tasks[other];
+        // Its own host (a study hall it sits inside) is no neighbour.
+        const hosts = neighbour?.source === "event" && neighbour.canEmbed && neighbour.slots.some((slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end);
+        if (other === position || !neighbour || hosts || (!landed.has(position) && !landed.has(other))) continue;
+        const category = book.categories.get(task.categoryId);
+        return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What the placement search must keep to for a task item: the days its rules rule out, and its buffer. */
+export function searchLimitsOf(task: TaskItem, book: RuleBook): { notDays: Set<number>; pad: number } {
+  const notDays = new Set<number>();
+  for (let day = 1; day <= book.weekdays.length; day += 1) {
+    // The whole day of a deadline event is left out: the search does not split a day around it.
+    const probe = { day, start: 1, end: 1 };
+    const event = task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
+    if (placementRuleProblem(task, probe, book) !== undefined || (event && day >= event.range.day)) notDays.add(day);
+  }
+  return { notDays, pad: bufferOf(task, book) };
+}
+
+/** A search task kept to the task's hard rules too: the days its class and deadline rule out, its buffer. */
+export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook): SearchTask {
+  const rules = searchLimitsOf(task, book);
+  const notDays = new Set([...(searchTask.notDays ?? []), ...rules.notDays]);
+  return { ...searchTask, ...(notDays.size > 0 ? { notDays } : {}), ...(rules.pad > 0 ? { pad: rules.pad } : {}) };
+}
+
+/**
+ * The slots a part of the day covers: by the clock when the window has slot times (morning before 12:00, afternoon
+ * before 18:00, evening after), else by thirds of the day's slots.
+ */
+export function slotsOfPart(part: DayPart, window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">): { from: number; to: number } {
+  const times = window.slotTimes;
+  if (times && times.length === window.slotsPerDay) {
+    const inPart = times.flatMap((time, index) => {
+      const hour = Number(time.start.slice(0, 2));
+      const of: DayPart = hour < 12 ? "morning" : hour < 18 ? "afternoon" : "evening";
+      return of === part ? [index + 1] : [];
+    });
+    if (inPart.length > 0) return { from: Math.min(...inPart), to: Math.max(...inPart) };
+  }
+  const third = Math.max(1, Math.round(window.slotsPerDay / 3));
+  if (part === "morning") return { from: 1, to: Math.min(window.slotsPerDay, third) };
+  if (part === "afternoon") return { from: Math.min(window.slotsPerDay, third + 1), to: Math.min(window.slotsPerDay, 2 * third) };
+  return { from: Math.min(window.slotsPerDay, 2 * third + 1), to: window.slotsPerDay };
+}
+
+/** The parts of the day a range lies wholly inside. */
+export function partsOf(range: SlotRange, window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">): DayPart[] {
+  return (["morning", "afternoon", "evening"] as const).filter((part) => {
+    const slots = slotsOfPart(part, window);
+    return range.start >= slots.from && range.end <= slots.to;
+  });
+}
