@@ -4,8 +4,10 @@ import {
   diffScheduleState,
   InvalidScheduleError,
   ScheduleConflictError,
+  canonicalScheduleState,
   type ScheduleChange,
   type ScheduleState,
+  type TaskItem,
 } from "../../tools/schedule/index.js";
 import { deepFreeze, event, smallSchedule, taskById, write } from "./support.js";
 
@@ -66,11 +68,17 @@ describe("diffScheduleState", () => {
   it("refuses differences a change cannot carry", () => {
     const before = smallSchedule();
     const renamed = structuredClone(before);
-    taskById(renamed, "a").name = "Renamed";
-    expect(() => diffScheduleState(before, renamed)).toThrow(InvalidScheduleError);
+    taskById(renamed, "lecture").name = "Renamed";
+    expect(() => diffScheduleState(before, renamed)).toThrow(/event lecture changed name/);
     const added = structuredClone(before);
     added.tasks.push(event("new", 3, 1, 1));
-    expect(() => diffScheduleState(before, added)).toThrow(/task new was added/);
+    expect(() => diffScheduleState(before, added)).toThrow(/task new was added as an event/);
+    const noEvent = structuredClone(before);
+    noEvent.tasks = noEvent.tasks.filter((task) => task.id !== "lab");
+    expect(() => diffScheduleState(before, noEvent)).toThrow(/event lab was removed; events stay as imported/);
+    const noClass = structuredClone(before);
+    noClass.categories = noClass.categories.filter((category) => category.id !== "english");
+    expect(() => diffScheduleState(before, noClass)).toThrow(InvalidScheduleError);
     const wider = structuredClone(before);
     wider.window.slotsPerDay = 9;
     expect(() => diffScheduleState(before, wider)).toThrow(/the window changed/);
@@ -125,5 +133,35 @@ describe("applyScheduleChanges", () => {
     expect((caught as Error).message).toMatch(message);
     expect((caught as Error).message).toMatch(/Nothing was applied; reload the schedule and try again\.$/);
     expect(JSON.stringify(state)).toBe(before);
+  });
+});
+
+describe("task and class changes", () => {
+  it("a class upserted, tasks added, changed and removed: the diff replays exactly, and a stale replay is refused whole", () => {
+    const before = deepFreeze(smallSchedule());
+    const after = structuredClone(before) as ScheduleState;
+    after.categories = [{ ...after.categories[0]!, excludedDaysOfWeek: [7], bufferSlots: 1 }, after.categories[1]!, { id: "physics", name: "Physics", strategy: "compact" }];
+    const a = taskById(after, "a") as TaskItem;
+    a.name = "Limits review";
+    a.dueBefore = { eventId: "exam" };
+    after.tasks = after.tasks.filter((task) => task.id !== "d");
+    after.tasks.push({ id: "waves", name: "Waves review", source: "task_item", duration: 2, categoryId: "physics", status: "pending", priority: "high" });
+    const changes = diffScheduleState(before, after);
+    expect(changes.map((change) => change.kind).sort()).toEqual(["add", "class", "class", "remove", "update"]);
+    const replayed = applyScheduleChanges(before, changes);
+    expect(JSON.stringify(replayed)).toBe(JSON.stringify(canonicalScheduleState(after)));
+    // Applied once already: every part of it is stale now, and nothing changes.
+    expect(() => applyScheduleChanges(replayed, changes)).toThrow(ScheduleConflictError);
+    const update = changes.find((change) => change.kind === "update")!;
+    expect(() => applyScheduleChanges(replayed, [update])).toThrow(/no longer as the change expects it/);
+  });
+
+  it("removing a task embedded in a host takes it out of the host's embeds", () => {
+    const before = write("place", smallSchedule(), { task_id: "b", day: 1, slot_start: 5 });
+    expect(taskById(before, "hall")).toMatchObject({ embeds: ["b"] });
+    const after = { ...before, tasks: before.tasks.filter((task) => task.id !== "b") };
+    const replayed = applyScheduleChanges(before, diffScheduleState(before, after));
+    expect(taskById(replayed, "hall")).toMatchObject({ embeds: [] });
+    expect(replayed.tasks.map((task) => task.id)).not.toContain("b");
   });
 });

@@ -55,6 +55,26 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(await repository.load(user))).toBe(json(large));
   });
 
+  it("persists task classes and tasks added, changed and removed, all or nothing; a stale repeat changes nothing", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("task-writes");
+    const before = write("place", sampleWeek(), { task_id: "review-limits", day: 1, slot_start: 9 });
+    await repository.seed(user, before);
+    const after = structuredClone(before);
+    after.categories = [...after.categories.map((category, index) => (index === 0 ? { ...category, preferredParts: ["evening" as const], bufferSlots: 1 } : category)), { id: "physics", name: "Physics" }];
+    after.tasks = after.tasks
+      .filter((task) => task.id !== "review-limits")
+      .map((task) => (task.id === "vocabulary-list" && task.source === "task_item" ? { ...task, name: "Vocabulary list unit 6", duration: 2, priority: "low" as const } : task))
+      // The removed review leaves its study hall.
+      .map((task) => (task.source === "event" ? { ...task, embeds: task.embeds.filter((id) => id !== "review-limits") } : task));
+    after.tasks.push({ id: "waves-review", name: "Waves review", source: "task_item", duration: 2, categoryId: "physics", status: "pending", dueBefore: { day: 5 } });
+    const changes = diffScheduleState(before, after);
+    expect(await repository.applyChanges(user, changes, { applyId: "task-writes-1" })).toEqual({ applied: true });
+    expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
+    await expect(repository.applyChanges(user, changes, { applyId: "task-writes-2" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
+  });
+
   it("keeps a calendar, task classes' profiles and tasks' rules (deadline, priority, earliest day), byte for byte", async () => {
     const repository = options.makeRepository();
     const user = freshUser("profiles");

@@ -8,10 +8,10 @@
  * Hosts' `embeds` lists are not part of a change: they follow from the task
  * items' `embeddedIn`, and are rebuilt for every host a change touches.
  */
-import { buildEventTask, buildTaskItem, canonicalRange, sortIds } from "./canonical-form.js";
+import { buildEventTask, buildTaskItem, canonicalCategory, canonicalRange, sortIds } from "./canonical-form.js";
 import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
 import { rangeListsEqual } from "./slot-range.js";
-import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
+import type { ScheduleState, ScheduleTask, SlotRange, TaskCategory, TaskItem } from "./state.js";
 import { checkScheduleInvariants } from "./validation.js";
 
 /** The two task sources. */
@@ -60,23 +60,89 @@ export interface UnplaceChange {
   fromEmbeddedIn: string | null;
 }
 
-/** One persisted change of a schedule. */
-export type ScheduleChange = PlaceChange | MoveChange | UnplaceChange;
+/** A task class is added (`from` null) or its name or profile changes. */
+export interface ClassChange {
+  kind: "class";
+  /** Id of the class. */
+  classId: string;
+  /** The class as stored before (checked), or null for a new one. */
+  from: TaskCategory | null;
+  /** The class after. */
+  to: TaskCategory;
+}
 
-/** The changes that turn `before` into `after`, in the order of `after.tasks`; throws when the two differ in anything but placements. */
+/** A pending task item is added at the end of the task list. */
+export interface AddChange {
+  kind: "add";
+  taskId: string;
+  source: "task_item";
+  task: TaskItem;
+}
+
+/** What a task item is, apart from where it is. */
+export type TaskFields = Pick<TaskItem, "name" | "duration" | "categoryId" | "dueBefore" | "priority" | "earliestDay">;
+
+/** A task item's name, length, class or rules change. */
+export interface UpdateChange {
+  kind: "update";
+  taskId: string;
+  source: "task_item";
+  /** Its fields as stored before (checked). */
+  from: TaskFields;
+  to: TaskFields;
+}
+
+/** A task item leaves the task list. */
+export interface RemoveChange {
+  kind: "remove";
+  taskId: string;
+  source: "task_item";
+  /** The task as stored before (checked). */
+  task: TaskItem;
+}
+
+/** One persisted change of a schedule. */
+export type ScheduleChange = PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange;
+
+/** A change of a task (every kind but a class's). */
+export type TaskChange = Exclude<ScheduleChange, ClassChange>;
+
+/**
+ * The changes that turn `before` into `after`: task classes added or changed, task items added (pending, at the end),
+ * changed or removed, and placements; throws when the two differ in anything else (the window, an event's fields, a
+ * class removed, the order of the tasks).
+ */
 export function diffScheduleState(before: ScheduleState, after: ScheduleState): ScheduleChange[] {
   const problems: string[] = [];
-  if (JSON.stringify(before.window) !== JSON.stringify(after.window)) problems.push("the window changed; only placements can be persisted");
-  if (JSON.stringify(before.categories) !== JSON.stringify(after.categories)) problems.push("the task classes changed; only placements can be persisted");
+  if (JSON.stringify(before.window) !== JSON.stringify(after.window)) problems.push("the window changed; only placements and tasks can be persisted");
+  const changes: ScheduleChange[] = [];
+  const classesBefore = new Map(before.categories.map((category) => [category.id, category]));
+  for (const category of after.categories) {
+    const previous = classesBefore.get(category.id);
+    if (previous === undefined || JSON.stringify(canonicalCategory(previous)) !== JSON.stringify(canonicalCategory(category))) {
+      changes.push({ kind: "class", classId: category.id, from: previous === undefined ? null : canonicalCategory(previous), to: canonicalCategory(category) });
+    }
+  }
+  const classesAfter = new Set(after.categories.map((category) => category.id));
+  for (const category of before.categories) if (!classesAfter.has(category.id)) problems.push(`task class ${category.id} was removed; classes are never removed`);
+
   const beforeById = new Map<string, ScheduleTask>();
   for (const task of before.tasks) beforeById.set(task.id, task);
-  if (before.tasks.length !== after.tasks.length) problems.push(`the task count changed from ${before.tasks.length} to ${after.tasks.length}`);
-
-  const changes: ScheduleChange[] = [];
+  const afterIds = new Set(after.tasks.map((task) => task.id));
+  // The tasks kept stay in their order; new ones come after them.
+  const kept = before.tasks.filter((task) => afterIds.has(task.id)).map((task) => task.id);
+  if (JSON.stringify(after.tasks.slice(0, kept.length).map((task) => task.id)) !== JSON.stringify(kept)) problems.push("the tasks changed order");
+  const removals: ScheduleChange[] = [];
+  for (const task of before.tasks) {
+    if (afterIds.has(task.id)) continue;
+    if (task.source === "event") problems.push(`event ${task.id} was removed; events stay as imported`);
+    else removals.push({ kind: "remove", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
+  }
   for (const task of after.tasks) {
     const previous = beforeById.get(task.id);
     if (previous === undefined) {
-      problems.push(`task ${task.id} was added; tools never add tasks`);
+      if (task.source === "task_item" && task.status === "pending") changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
+      else problems.push(`task ${task.id} was added ${task.source === "event" ? "as an event" : "placed"}; only pending task items are added`);
       continue;
     }
     const fixedProblem = fixedFieldProblem(previous, task);
@@ -84,22 +150,27 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
       problems.push(fixedProblem);
       continue;
     }
+    if (previous.source === "task_item" && task.source === "task_item" && JSON.stringify(fieldsOf(previous)) !== JSON.stringify(fieldsOf(task))) {
+      changes.push({ kind: "update", taskId: task.id, source: "task_item", from: fieldsOf(previous), to: fieldsOf(task) });
+    }
     const change = placementChange(previous, task);
     if (change !== undefined) changes.push(change);
   }
   if (problems.length > 0) throw new InvalidScheduleError(problems);
-  return changes;
+  return [...changes, ...removals];
+}
+
+/** A task item's fields apart from its place, in canonical form (unset ones absent). */
+function fieldsOf(task: TaskItem): TaskFields {
+  const { name, duration, categoryId, dueBefore, priority, earliestDay } = buildTaskItem(task);
+  return { name, duration, categoryId, ...(dueBefore ? { dueBefore } : {}), ...(priority ? { priority } : {}), ...(earliestDay ? { earliestDay } : {}) };
 }
 
 /** Why a task changed in a field a change cannot carry, or undefined. */
 function fixedFieldProblem(before: ScheduleTask, after: ScheduleTask): string | undefined {
   if (before.source !== after.source) return `task ${after.id} changed source`;
-  if (before.name !== after.name) return `task ${after.id} changed name`;
-  if (before.source === "event" && after.source === "event" && (before.canEmbed !== after.canEmbed || before.locked !== after.locked)) {
-    return `event ${after.id} changed canEmbed or locked`;
-  }
-  if (before.source === "task_item" && after.source === "task_item" && (before.duration !== after.duration || before.categoryId !== after.categoryId)) {
-    return `task ${after.id} changed duration or category`;
+  if (before.source === "event" && after.source === "event" && (before.name !== after.name || before.canEmbed !== after.canEmbed || before.locked !== after.locked)) {
+    return `event ${after.id} changed name, canEmbed or locked`;
   }
   return undefined;
 }
@@ -133,15 +204,47 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
   if (changes.length === 0) return state;
   const positions = new Map<string, number>();
   state.tasks.forEach((task, position) => positions.set(task.id, position));
-  const tasks = state.tasks.slice();
+  let tasks = state.tasks.slice();
+  const categories = state.categories.slice();
   const touchedHosts = new Set<string>();
+  const removed = new Set<string>();
 
   for (const change of changes) {
+    if (change.kind === "class") {
+      const index = categories.findIndex((category) => category.id === change.classId);
+      const stored = index === -1 ? null : canonicalCategory(categories[index]!);
+      if (JSON.stringify(stored) !== JSON.stringify(change.from)) throw new ScheduleConflictError(`Task class ${change.classId} is no longer as the change expects it.`, { change });
+      if (index === -1) categories.push(canonicalCategory(change.to));
+      else categories[index] = canonicalCategory(change.to);
+      continue;
+    }
+    if (change.kind === "add") {
+      if (positions.has(change.taskId)) throw new ScheduleConflictError(`Task ${change.taskId} is already in the stored schedule, so it cannot be added.`, { change });
+      positions.set(change.taskId, tasks.length);
+      tasks.push(buildTaskItem(change.task));
+      continue;
+    }
     const position = positions.get(change.taskId);
     const current = position === undefined ? undefined : tasks[position];
     if (position === undefined || current === undefined) throw new ScheduleConflictError(`Task ${change.taskId} is not in the stored schedule.`, { change });
-    if (current.source !== change.source) {
-      throw new ScheduleConflictError(`Task ${change.taskId} is stored as ${current.source}, but the change is for ${change.source}.`, { change });
+    if (current.source !== change.source || removed.has(change.taskId)) {
+      throw new ScheduleConflictError(`Task ${change.taskId} is stored as ${removed.has(change.taskId) ? "removed" : current.source}, but the change is for ${change.source}.`, { change });
+    }
+    if (change.kind === "remove" || change.kind === "update") {
+      const stored = current as TaskItem;
+      const expected = change.kind === "remove" ? JSON.stringify(buildTaskItem(change.task)) === JSON.stringify(buildTaskItem(stored)) : JSON.stringify(fieldsOf(stored)) === JSON.stringify(change.from);
+      if (!expected) throw new ScheduleConflictError(`Task ${change.taskId} is no longer as the change expects it.`, { change });
+      if (change.kind === "remove") {
+        removed.add(change.taskId);
+        if (stored.embeddedIn !== undefined) touchedHosts.add(stored.embeddedIn);
+      } else {
+        const next: TaskItem = { ...stored, name: change.to.name, duration: change.to.duration, categoryId: change.to.categoryId };
+        delete next.dueBefore;
+        delete next.priority;
+        delete next.earliestDay;
+        tasks[position] = buildTaskItem({ ...next, ...change.to });
+      }
+      continue;
     }
     const currentSlots = current.slots ?? [];
     const currentHost = hostOf(current);
@@ -158,8 +261,13 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
     tasks[position] = current.source === "event" ? buildEventTask({ ...current, slots }) : placedOrPending(current, slots, host);
   }
 
+  if (removed.size > 0) {
+    tasks = tasks.filter((task) => !removed.has(task.id));
+    positions.clear();
+    tasks.forEach((task, position) => positions.set(task.id, position));
+  }
   rebuildEmbeds(tasks, positions, touchedHosts);
-  const next: ScheduleState = { ...state, tasks };
+  const next: ScheduleState = { ...state, categories, tasks };
   const problems = checkScheduleInvariants(next);
   if (problems.length > 0) {
     throw new ScheduleConflictError(`The changes do not fit the stored schedule: ${problems.slice(0, 3).join("; ")}.`, { problems });

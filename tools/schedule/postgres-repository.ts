@@ -78,17 +78,39 @@ export class PostgresScheduleRepository implements ScheduleRepository {
       if (window === undefined) {
         throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
       }
-      const next = applyScheduleChanges(rowsToSchedule(window, await readTaskRows(client, userId)), changes);
-      const changedIds = new Set(changes.map((change) => change.taskId));
-      const rows = next.tasks.flatMap((task, ordinal) => (changedIds.has(task.id) ? [taskToRow(task, ordinal)] : []));
-      await client.query(
-        `UPDATE tempo_schedule_tasks AS stored
-            SET slots = changed.slots, status = changed.status, embedded_in = changed.embedded_in
-           FROM jsonb_to_recordset($2::jsonb) AS changed(${TASK_RECORD})
-          WHERE stored.user_id = $1 AND stored.task_id = changed.task_id`,
-        [userId, JSON.stringify(rows)],
-      );
-      await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
+      const storedRows = await readTaskRows(client, userId);
+      const next = applyScheduleChanges(rowsToSchedule(window, storedRows), changes);
+      const removed = changes.flatMap((change) => (change.kind === "remove" ? [change.taskId] : []));
+      const added = new Set(changes.flatMap((change) => (change.kind === "add" ? [change.taskId] : [])));
+      const changedIds = new Set(changes.flatMap((change) => (change.kind === "class" || change.kind === "remove" || change.kind === "add" ? [] : [change.taskId])));
+      // A host whose guest is removed needs no write: hosts' embeds are derived on load.
+      const ordinals = new Map(storedRows.map((row) => [row.task_id, row.ordinal]));
+      let nextOrdinal = Math.max(-1, ...storedRows.map((row) => row.ordinal)) + 1;
+      const rows = next.tasks.flatMap((task) => (changedIds.has(task.id) ? [taskToRow(task, ordinals.get(task.id) ?? 0)] : []));
+      const newRows = next.tasks.flatMap((task) => (added.has(task.id) ? [taskToRow(task, nextOrdinal++)] : []));
+      if (rows.length > 0) {
+        await client.query(
+          `UPDATE tempo_schedule_tasks AS stored
+              SET name = changed.name, duration = changed.duration, category_id = changed.category_id, slots = changed.slots,
+                  status = changed.status, embedded_in = changed.embedded_in, attributes = changed.attributes
+             FROM jsonb_to_recordset($2::jsonb) AS changed(${TASK_RECORD})
+            WHERE stored.user_id = $1 AND stored.task_id = changed.task_id`,
+          [userId, JSON.stringify(rows)],
+        );
+      }
+      if (newRows.length > 0) {
+        await client.query(
+          `INSERT INTO tempo_schedule_tasks (user_id, ${TASK_COLUMNS})
+           SELECT $1, ${TASK_COLUMNS} FROM jsonb_to_recordset($2::jsonb) AS added(${TASK_RECORD})`,
+          [userId, JSON.stringify(newRows)],
+        );
+      }
+      if (removed.length > 0) await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1 AND task_id = ANY($2::text[])", [userId, removed]);
+      if (changes.some((change) => change.kind === "class")) {
+        await client.query("UPDATE tempo_schedule_windows SET categories = $2::jsonb, updated_at = now() WHERE user_id = $1", [userId, JSON.stringify(next.categories)]);
+      } else {
+        await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
+      }
       return { applied: true };
     };
     return options.client ? apply(options.client as Queryable) : inTransaction(this.pool, apply);
