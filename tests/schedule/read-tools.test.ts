@@ -3,7 +3,7 @@ import { emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the thirteen schedule tools, eight reads then five writes, each with a described snake_case schema", () => {
+  it("has the seventeen schedule tools, eight reads then nine writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -18,6 +18,10 @@ describe("the tool list", () => {
       ["swap", "write"],
       ["batch_move", "write"],
       ["unplace", "write"],
+      ["upsert_task_class", "write"],
+      ["add_task", "write"],
+      ["update_task", "write"],
+      ["remove_task", "write"],
     ]);
     for (const tool of scheduleTools) {
       expect(tool.description.length).toBeGreaterThan(40);

@@ -5,6 +5,7 @@
  * Chinese user `安排 "Review: limits" 到 周三，第1周（第3天），第5–6节`. Task names stay as the data has them.
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
+import { describeTaskWrite } from "./tools/task-writes.js";
 import { dayOfWeekName, taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
@@ -46,7 +47,7 @@ export function describeScheduleCall(state: ScheduleState, tool: string, args: R
       return zh ? `一起移动 ${moves.length} 个任务：${lines.join("；")}` : `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
     }
     default:
-      return undefined;
+      return describeTaskWrite(state, tool, args, language);
   }
 }
 

@@ -11,7 +11,7 @@ import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-2";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-3";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =
@@ -30,6 +30,7 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   { name: "schedule.place", description: "place, move, swap or unplace one task by hand (each through a card)", tools: ["place", "move", "swap", "unplace"], default: "writing" },
   { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
+  { name: "schedule.tasks", description: "what there is to arrange: add, change or remove tasks; create or change a course's study profile (each through a card)", tools: ["upsert_task_class", "add_task", "update_task", "remove_task"] },
 ];
 
 /**

@@ -50,6 +50,8 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
     }
     if (task.source === "task_item") {
       if (!categoryIds.has(task.categoryId)) problems.push(`task ${task.id} refers to unknown category ${task.categoryId}`);
+      const due = task.dueBefore;
+      if (due && "eventId" in due && !state.tasks.some((other) => other.id === due.eventId && other.source === "event")) problems.push(`task ${task.id} is due before ${due.eventId}, which is no event`);
       if (task.status === "pending" && (task.slots !== undefined || task.embeddedIn !== undefined)) {
         problems.push(`pending task ${task.id} must have no slots and no host`);
       }

@@ -9,6 +9,7 @@ import { findFreeTool } from "./find-free.js";
 import { getOverviewTool } from "./get-overview.js";
 import { getTaskInfoTool } from "./get-task-info.js";
 import { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
+import { addTaskTool, removeTaskTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
 import { listTasksTool } from "./list-tasks.js";
 import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
@@ -48,8 +49,9 @@ export { unplaceArgumentsSchema, unplacedText, unplaceTool, type UnplaceArgument
 export type { MovedTask } from "../atomic-moves.js";
 
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
+export { addTaskTool, describeTaskWrite, removeTaskTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
 
-/** All thirteen tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All seventeen tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -64,4 +66,8 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   swapTool,
   batchMoveTool,
   unplaceTool,
+  upsertTaskClassTool,
+  addTaskTool,
+  updateTaskTool,
+  removeTaskTool,
 ];

@@ -1,0 +1,110 @@
+/**
+ * The task and class writes (issue 30): upsert_task_class, add_task, update_task and remove_task change what there is
+ * to arrange, each refusing with the rule named (a session length outside its class's bounds, a placed session a new
+ * rule would rule out, an unknown class or exam, an event) and the week unchanged; through the graph each goes on a
+ * card, and only what the user approved is stored, once.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { asCard } from "../../contracts/cards.js";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import {
+  addTaskTool,
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  placeTool,
+  removeTaskTool,
+  sampleWeek,
+  updateTaskTool,
+  upsertTaskClassTool,
+  type ScheduleState,
+  type TaskItem,
+} from "../../tools/schedule/index.js";
+import { interruptsOf, json, planDone, resume, scriptedGraph, stepsOf, threadConfig } from "../support/scripted.js";
+
+const calculusClass = (week: ScheduleState) => week.categories.find((category) => /calculus/i.test(category.name))!;
+/** The week with the limits review placed where the backend's arrangement puts it, after the first day. */
+function placedReview(week: ScheduleState) {
+  const spot = proposeArrangement(week, { taskIds: ["review-limits"], avoidDays: [1] }).candidates[0]!.places![0]!;
+  return { placed: placeTool.run(week, { task_id: "review-limits", day: spot.day, slot_start: spot.start }).state!, spot };
+}
+
+const items = (week: ScheduleState) => week.tasks.filter((task): task is TaskItem => task.source === "task_item");
+
+describe("the task and class writes", () => {
+  test("a class is created with its profile, and changed; a change its placed sessions would break is refused, naming one", () => {
+    const week = sampleWeek();
+    const created = upsertTaskClassTool.run(week, { name: "Physics", preferred_parts: ["morning"], excluded_days_of_week: [7], buffer_slots: 1, strategy: "compact" });
+    expect(created).toMatchObject({ ok: true, content: 'created task class physics "Physics"' });
+    expect(created.state!.categories.at(-1)).toEqual({ id: "physics", name: "Physics", preferredParts: ["morning"], excludedDaysOfWeek: [7], strategy: "compact", bufferSlots: 1 });
+    // Calculus with a review placed: excluding that weekday now is refused, the review named.
+    const { placed, spot } = placedReview(week);
+    const calculus = calculusClass(week);
+    const refused = upsertTaskClassTool.run(placed, { class_id: calculus.id, name: calculus.name, excluded_days_of_week: [week.window.days[spot.day - 1]!.dayOfWeek] });
+    expect(refused.ok).toBe(false);
+    expect(refused.content).toMatch(new RegExp(`task review-limits "[^"]+" cannot go on day ${spot.day} \\(\\w+\\).*; move or unplace it first`));
+    expect(refused.state).toBeUndefined();
+    // Bounds every calculus task already keeps are taken; bounds one breaks are refused.
+    const durations = items(week).filter((task) => task.categoryId === calculus.id).map((task) => task.duration);
+    expect(upsertTaskClassTool.run(week, { class_id: calculus.id, name: calculus.name, min_session: Math.min(...durations) }).ok).toBe(true);
+    expect(upsertTaskClassTool.run(week, { class_id: calculus.id, name: calculus.name, max_session: Math.max(...durations) - 1 }).content).toMatch(/takes at most \d+ slot\(s\); \d+ is too long for task/);
+    expect(upsertTaskClassTool.run(week, { name: "X", min_session: 3, max_session: 2 }).content).toBe("error: min_session 3 is more than max_session 2");
+  });
+
+  test("a task is added pending, changed and removed; bad classes, exams, lengths and events are refused", () => {
+    const week = sampleWeek();
+    const calculus = calculusClass(week);
+    const added = addTaskTool.run(week, { name: "Series review", class_id: calculus.id, duration: 2, due_before_event: "sat-calculus-midterm", priority: "high" });
+    expect(added.content).toBe(`added task series-review "Series review" (2 slot(s), class ${calculus.id}); it is pending`);
+    expect(added.state!.tasks.at(-1)).toEqual({ id: "series-review", name: "Series review", source: "task_item", duration: 2, categoryId: calculus.id, status: "pending", dueBefore: { eventId: "sat-calculus-midterm" }, priority: "high" });
+    expect(addTaskTool.run(added.state!, { name: "Series review", class_id: calculus.id, duration: 1 }).state!.tasks.at(-1)!.id).toBe("series-review-2");
+    expect(addTaskTool.run(week, { name: "Waves", class_id: "physics", duration: 1 }).content).toMatch(/^error: no task class "physics"; the classes are /);
+    expect(addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_event: "review-limits" }).content).toMatch(/no event with id "review-limits"/);
+    expect(addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_day: 99 }).content).toMatch(/due_before_day 99 is outside the window/);
+
+    const updated = updateTaskTool.run(added.state!, { task_id: "series-review", name: "Series and sequences", clear_due_before: true, earliest_day: 2 });
+    expect(updated.state!.tasks.at(-1)).toEqual({ id: "series-review", name: "Series and sequences", source: "task_item", duration: 2, categoryId: calculus.id, status: "pending", priority: "high", earliestDay: 2 });
+    expect(updateTaskTool.run(added.state!, { task_id: "series-review", priority: "high" }).content).toMatch(/nothing to change/);
+    expect(updateTaskTool.run(week, { task_id: "sat-calculus-midterm", name: "x" }).content).toMatch(/is a timetable event; events stay as imported/);
+    const { placed, spot } = placedReview(week);
+    expect(updateTaskTool.run(placed, { task_id: "review-limits", duration: 1 }).content).toMatch(/is placed; unplace it before changing its length/);
+    // A deadline its place would break: refused.
+    expect(updateTaskTool.run(placed, { task_id: "review-limits", due_before_day: spot.day }).content).toContain(`is due before day ${spot.day}; day ${spot.day} is too late; move or unplace it first`);
+
+    const removed = removeTaskTool.run(placed, { task_id: "review-limits" });
+    expect(removed.state!.tasks.some((task) => task.id === "review-limits")).toBe(false);
+    expect(removeTaskTool.run(week, { task_id: "sat-calculus-midterm" }).content).toMatch(/events stay as imported/);
+  });
+
+  test("through the graph: a class and a task proposed together on one card; the approved one is stored once, the rejected one is not", async () => {
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("user-1", sampleWeek());
+    const domain = createScheduleDomain({ repository });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [planDone(stepsOf("Add the physics class and its first review"), { run_mode: "local_adjust" })],
+      execute: [
+        json({ speak: "Adding the class and a review.", action: "confirm", reason: "asked", then: "done", goal_check: "added", tool_calls: [
+          { name: "upsert_task_class", arguments: { name: "Physics", excluded_days_of_week: [7] } },
+          { name: "add_task", arguments: { name: "Waves review", class_id: "calculus", duration: 2 } },
+        ] }),
+        json({ speak: "", action: "done", reason: "", goal_check: "the class is added; the review was declined" }),
+      ],
+      settings: { replanAfterStep: "never" },
+    });
+    const config = threadConfig("task-writes");
+    await graph.invoke({ messages: [new HumanMessage("Add a physics class and a waves review")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const card = asCard(interruptsOf(result)[0]!.value)!;
+    expect(card.action_requests.map((request) => request.name)).toEqual(["upsert_task_class", "add_task"]);
+    expect(card.action_requests[0]!.description).toMatch(/^Change 1 of 2: Create the class "Physics": never on Sunday/);
+    const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "reject" }] }), config);
+    expect(done.phase).toBe("done");
+    const stored = await repository.load("user-1");
+    expect(stored.categories.at(-1)).toEqual({ id: "physics", name: "Physics", excludedDaysOfWeek: [7] });
+    expect(stored.tasks.some((task) => task.name === "Waves review")).toBe(false);
+    // Resumed again (a double submit): nothing is applied twice.
+    await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config).catch(() => undefined);
+    expect((await repository.load("user-1")).categories.filter((category) => category.id === "physics")).toHaveLength(1);
+  });
+});

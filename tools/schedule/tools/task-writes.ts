@@ -1,0 +1,244 @@
+/**
+ * The writes that shape what there is to arrange (issue 30), each through a card like any write and persisted with
+ * the rest: `upsert_task_class` (a course with its study profile), `add_task`, `update_task` and `remove_task` (task
+ * items only: events stay as imported). Each checks the rules it would break — a session length outside its class's
+ * bounds, a placed session its new rules would rule out, an unknown class or exam — and refuses, saying which, with the
+ * week unchanged.
+ */
+import { z } from "zod";
+import { weekdayName, type Language } from "../../../contracts/language.js";
+import type { DomainTool } from "../../domain.js";
+import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
+import { failure, quoteName } from "../format.js";
+import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
+import { TASK_ID_PATTERN, type DueBefore, type ScheduleState, type TaskCategory, type TaskItem } from "../state.js";
+import { checkScheduleInvariants } from "../validation.js";
+import { taskIdField } from "./argument-fields.js";
+
+const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
+
+const upsertTaskClassArgumentsSchema = z.object({
+  class_id: z.string().min(1).optional().describe("Id of the class to change; omit to create one (its id is made from the name)."),
+  name: z.string().trim().min(1).max(80).describe("The class's name (a course or subject)."),
+  preferred_parts: z.array(z.enum(["morning", "afternoon", "evening"])).max(3).optional().describe("Parts of the day its sessions should lie in."),
+  min_session: z.number().int().min(1).max(24).optional().describe("Fewest slots one session takes."),
+  max_session: z.number().int().min(1).max(24).optional().describe("Most slots one session takes."),
+  excluded_days_of_week: z.array(z.number().int().min(1).max(7)).max(7).optional().describe("Weekdays none of its sessions may use (1 = Monday … 7 = Sunday)."),
+  blocked_days: dayList("Whole days (day indices) none of its sessions may use."),
+  strategy: z.enum(["steady", "compact"]).optional().describe("steady: spread over the days; compact: together on few days."),
+  buffer_slots: z.number().int().min(0).max(12).optional().describe("Free slots kept between a session and anything else that day."),
+});
+
+const dueFields = {
+  due_before_day: z.number().int().min(1).optional().describe("It must end on an earlier day than this day index."),
+  due_before_event: z.string().min(1).optional().describe("It must end before this event (an exam, say) starts."),
+  priority: z.enum(["high", "normal", "low"]).optional().describe("How much it matters."),
+  earliest_day: z.number().int().min(1).optional().describe("The first day index it may go on."),
+};
+
+const addTaskArgumentsSchema = z.object({
+  name: z.string().trim().min(1).max(120).describe("The task's name."),
+  class_id: taskIdField("Id of its class."),
+  duration: z.number().int().min(1).max(24).describe("Consecutive slots it needs."),
+  task_id: z.string().min(1).optional().describe("Its id; omit to make one from the name."),
+  ...dueFields,
+});
+
+const updateTaskArgumentsSchema = z.object({
+  task_id: taskIdField("Id of the task item."),
+  name: z.string().trim().min(1).max(120).optional().describe("A new name."),
+  class_id: z.string().min(1).optional().describe("A new class."),
+  duration: z.number().int().min(1).max(24).optional().describe("A new length in slots (a placed task must be unplaced first)."),
+  clear_due_before: z.boolean().optional().describe("true to drop its deadline."),
+  ...dueFields,
+});
+
+const removeTaskArgumentsSchema = z.object({ task_id: taskIdField("Id of the task item to remove.") });
+
+/** A slug id from a name, unique among `taken`. */
+function idFrom(name: string, taken: ReadonlySet<string>): string {
+  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48) || "task";
+  let id = base;
+  for (let suffix = 2; taken.has(id); suffix += 1) id = `${base}-${suffix}`;
+  return id;
+}
+
+/** Why the placed sessions of `classId` (or the one task) would break the rules of `next`, or undefined. */
+function placedRuleProblem(next: ScheduleState, taskIds: ReadonlySet<string>): string | undefined {
+  const book = ruleBookOf(next);
+  for (const task of next.tasks) {
+    const range = task.slots?.[0];
+    if (task.source !== "task_item" || !range || !taskIds.has(task.id)) continue;
+    const broken = placementRuleProblem(task, range, book);
+    if (broken) return `${broken}; move or unplace it first`;
+  }
+  const positions = new Set(next.tasks.flatMap((task, position) => (taskIds.has(task.id) ? [position] : [])));
+  const occupants = (day: number, slot: number) => next.tasks.flatMap((task, position) => ((task.slots ?? []).some((range) => range.day === day && range.start <= slot && range.end >= slot) ? [position] : []));
+  const crowded = bufferProblem(next.tasks, (position) => next.tasks[position]?.slots?.[0], occupants, next.window.slotsPerDay, positions, book);
+  return crowded ? `${crowded}; move or unplace it first` : undefined;
+}
+
+/** The deadline the arguments give, or a problem. */
+function dueOf(state: ScheduleState, args: { due_before_day?: number | undefined; due_before_event?: string | undefined }): { ok: true; due?: DueBefore } | { ok: false; problem: string } {
+  if (args.due_before_day !== undefined && args.due_before_event !== undefined) return { ok: false, problem: "give due_before_day or due_before_event, not both" };
+  if (args.due_before_event !== undefined) {
+    const event = state.tasks.find((task) => task.id === args.due_before_event);
+    if (event?.source !== "event") return { ok: false, problem: `no event with id ${quoteName(args.due_before_event)}; list_tasks source=event shows the events` };
+    return { ok: true, due: { eventId: event.id } };
+  }
+  if (args.due_before_day !== undefined) {
+    if (args.due_before_day < 2 || args.due_before_day > state.window.totalDays + 1) return { ok: false, problem: `due_before_day ${args.due_before_day} is outside the window (2-${state.window.totalDays + 1})` };
+    return { ok: true, due: { day: args.due_before_day } };
+  }
+  return { ok: true };
+}
+
+/** Why `duration` does not fit its class's session bounds, or undefined. */
+function sessionProblem(duration: number, category: TaskCategory): string | undefined {
+  if (category.minSession !== undefined && duration < category.minSession) return `a session of ${quoteName(category.name)} takes at least ${category.minSession} slot(s); ${duration} is too short`;
+  if (category.maxSession !== undefined && duration > category.maxSession) return `a session of ${quoteName(category.name)} takes at most ${category.maxSession} slot(s); ${duration} is too long`;
+  return undefined;
+}
+
+/** Creates a task class, or changes one's name or profile (the fields given replace those stored). */
+export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upsertTaskClassArgumentsSchema>> = {
+  name: "upsert_task_class",
+  description: "Creates a task class (a course) or changes one: its name and study profile — preferred parts of the day, session length bounds, excluded weekdays, blocked days, strategy, buffer.",
+  schema: upsertTaskClassArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const existing = args.class_id === undefined ? undefined : state.categories.find((category) => category.id === args.class_id);
+    if (args.class_id !== undefined && !TASK_ID_PATTERN.test(args.class_id)) return failure(`class id ${quoteName(args.class_id)} may hold only A-Z a-z 0-9 _ . : - (1-64)`);
+    const id = args.class_id ?? idFrom(args.name, new Set(state.categories.map((category) => category.id)));
+    const next: TaskCategory = { ...(existing ?? {}), id, name: args.name };
+    if (args.preferred_parts !== undefined) next.preferredParts = [...new Set(args.preferred_parts)];
+    if (args.min_session !== undefined) next.minSession = args.min_session;
+    if (args.max_session !== undefined) next.maxSession = args.max_session;
+    if (args.excluded_days_of_week !== undefined) next.excludedDaysOfWeek = [...new Set(args.excluded_days_of_week)].sort((a, b) => a - b);
+    if (args.blocked_days !== undefined) next.blockedDays = [...new Set(args.blocked_days)].sort((a, b) => a - b);
+    if (args.strategy !== undefined) next.strategy = args.strategy;
+    if (args.buffer_slots !== undefined) next.bufferSlots = args.buffer_slots;
+    if (next.minSession !== undefined && next.maxSession !== undefined && next.minSession > next.maxSession) return failure(`min_session ${next.minSession} is more than max_session ${next.maxSession}`);
+    const outside = (next.blockedDays ?? []).find((day) => day > state.window.totalDays);
+    if (outside !== undefined) return failure(`blocked day ${outside} is outside the window (days 1-${state.window.totalDays})`);
+    const members = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.categoryId === id);
+    for (const task of members) {
+      const problem = sessionProblem(task.duration, next);
+      if (problem) return failure(`${problem} for task ${task.id} ${quoteName(task.name)}; change its duration first`);
+    }
+    const category = canonicalCategory(next);
+    const after: ScheduleState = { ...state, categories: existing ? state.categories.map((entry) => (entry.id === id ? category : entry)) : [...state.categories, category] };
+    const broken = placedRuleProblem(after, new Set(members.map((task) => task.id)));
+    if (broken) return failure(broken);
+    return { ok: true, content: `${existing ? "updated" : "created"} task class ${id} ${quoteName(category.name)}`, state: after, data: { class: category, created: !existing } };
+  },
+};
+
+/** Adds a pending task item to a class. */
+export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgumentsSchema>> = {
+  name: "add_task",
+  description: "Adds a task to arrange (pending) to a class: its name, length in slots, and optionally a deadline (a day, or an exam event), a priority, an earliest day.",
+  schema: addTaskArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const category = state.categories.find((entry) => entry.id === args.class_id);
+    if (!category) return failure(`no task class ${quoteName(args.class_id)}; the classes are ${state.categories.map((entry) => entry.id).join(", ") || "none yet (upsert_task_class makes one)"}`);
+    const taken = new Set(state.tasks.map((task) => task.id));
+    if (args.task_id !== undefined && (taken.has(args.task_id) || !TASK_ID_PATTERN.test(args.task_id))) return failure(`task id ${quoteName(args.task_id)} ${taken.has(args.task_id) ? "is taken" : "may hold only A-Z a-z 0-9 _ . : - (1-64)"}`);
+    const session = sessionProblem(args.duration, category);
+    if (session) return failure(session);
+    const due = dueOf(state, args);
+    if (!due.ok) return failure(due.problem);
+    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays) return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
+    const task = buildTaskItem({
+      id: args.task_id ?? idFrom(args.name, taken),
+      name: args.name,
+      source: "task_item",
+      duration: args.duration,
+      categoryId: category.id,
+      status: "pending",
+      ...(due.due ? { dueBefore: due.due } : {}),
+      ...(args.priority ? { priority: args.priority } : {}),
+      ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
+    });
+    const next: ScheduleState = { ...state, tasks: [...state.tasks, task] };
+    const problems = checkScheduleInvariants(next);
+    if (problems.length > 0) return failure(problems.join("; "));
+    return { ok: true, content: `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${category.id}); it is pending`, state: next, data: { task } };
+  },
+};
+
+/** Changes a task item's name, length, class, deadline, priority or earliest day. */
+export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTaskArgumentsSchema>> = {
+  name: "update_task",
+  description: "Changes a task item: its name, class, length (unplace it first), deadline (or clear_due_before), priority or earliest day. Events stay as imported.",
+  schema: updateTaskArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const current = state.tasks.find((task) => task.id === args.task_id);
+    if (!current) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
+    if (current.source === "event") return failure(`${current.id} ${quoteName(current.name)} is a timetable event; events stay as imported`);
+    if (args.duration !== undefined && args.duration !== current.duration && current.status === "placed") return failure(`task ${current.id} is placed; unplace it before changing its length`);
+    const classId = args.class_id ?? current.categoryId;
+    const category = state.categories.find((entry) => entry.id === classId);
+    if (!category) return failure(`no task class ${quoteName(classId)}`);
+    const session = sessionProblem(args.duration ?? current.duration, category);
+    if (session) return failure(session);
+    const due = dueOf(state, args);
+    if (!due.ok) return failure(due.problem);
+    if (args.clear_due_before && due.due) return failure("give a new deadline or clear_due_before, not both");
+    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays) return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
+    const next: TaskItem = { ...current, name: args.name ?? current.name, categoryId: classId, duration: args.duration ?? current.duration };
+    if (args.clear_due_before) delete next.dueBefore;
+    if (due.due) next.dueBefore = due.due;
+    if (args.priority) next.priority = args.priority;
+    if (args.earliest_day) next.earliestDay = args.earliest_day;
+    const task = buildTaskItem(next);
+    if (JSON.stringify(task) === JSON.stringify(buildTaskItem(current))) return failure(`nothing to change for task ${current.id}: every value given is already so`);
+    const after: ScheduleState = { ...state, tasks: state.tasks.map((entry) => (entry.id === task.id ? task : entry)) };
+    const broken = placedRuleProblem(after, new Set([task.id]));
+    if (broken) return failure(broken);
+    return { ok: true, content: `updated task ${task.id} ${quoteName(task.name)}`, state: after, data: { task } };
+  },
+};
+
+/** Removes a task item (from its place too); events stay as imported. */
+export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTaskArgumentsSchema>> = {
+  name: "remove_task",
+  description: "Removes a task item, placed or pending. Events stay as imported.",
+  schema: removeTaskArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const current = state.tasks.find((task) => task.id === args.task_id);
+    if (!current) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
+    if (current.source === "event") return failure(`${current.id} ${quoteName(current.name)} is a timetable event; events stay as imported`);
+    const tasks = state.tasks.filter((task) => task.id !== current.id).map((task) => (task.source === "event" && task.embeds.includes(current.id) ? { ...task, embeds: task.embeds.filter((id) => id !== current.id) } : task));
+    return { ok: true, content: `removed task ${current.id} ${quoteName(current.name)}`, state: { ...state, tasks }, data: { id: current.id } };
+  },
+};
+
+/** The task writes as a card names them, in the user's language; undefined for another tool. */
+export function describeTaskWrite(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language): string | undefined {
+  const zh = language === "zh";
+  const task = state.tasks.find((entry) => entry.id === args.task_id);
+  const named = (fallback: unknown) => JSON.stringify(task?.name ?? String(fallback));
+  const className = (id: unknown) => JSON.stringify(state.categories.find((entry) => entry.id === id)?.name ?? String(id));
+  switch (tool) {
+    case "upsert_task_class": {
+      const parts: string[] = [];
+      if (Array.isArray(args.excluded_days_of_week)) parts.push(zh ? `不用${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "zh")).join("、")}` : `never on ${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "en")).join(", ")}`);
+      if (Array.isArray(args.preferred_parts)) parts.push(zh ? `偏好${(args.preferred_parts as string[]).map((part) => ({ morning: "上午", afternoon: "下午", evening: "晚上" })[part] ?? part).join("、")}` : `prefers the ${(args.preferred_parts as string[]).join(" or ")}`);
+      if (typeof args.buffer_slots === "number") parts.push(zh ? `前后留 ${args.buffer_slots} 节空` : `${args.buffer_slots} free slot(s) around each session`);
+      const what = args.class_id !== undefined && state.categories.some((entry) => entry.id === args.class_id) ? (zh ? "修改课程" : "Change the class") : zh ? "新建课程" : "Create the class";
+      return `${what} ${JSON.stringify(String(args.name))}${parts.length > 0 ? (zh ? `：${parts.join("，")}` : `: ${parts.join("; ")}`) : ""}`;
+    }
+    case "add_task":
+      return zh ? `新增任务 ${JSON.stringify(String(args.name))}（${String(args.duration)} 节，${className(args.class_id)}），待安排` : `Add the task ${JSON.stringify(String(args.name))} (${String(args.duration)} slot(s), ${className(args.class_id)}), pending`;
+    case "update_task":
+      return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
+    case "remove_task":
+      return zh ? `删除任务 ${named(args.task_id)}` : `Remove the task ${named(args.task_id)}`;
+    default:
+      return undefined;
+  }
+}
