@@ -93,6 +93,14 @@ function dueOf(state: ScheduleState, args: { due_before_day?: number | undefined
   return { ok: true };
 }
 
+/** The task item with this id, or why there is none to change (an unknown id, an event). */
+function taskItemOf(state: ScheduleState, id: string): { ok: true; task: TaskItem } | { ok: false; problem: string } {
+  const task = state.tasks.find((entry) => entry.id === id);
+  if (!task) return { ok: false, problem: `no task with id ${quoteName(id)}; use list_tasks to find ids` };
+  if (task.source === "event") return { ok: false, problem: `${task.id} ${quoteName(task.name)} is a timetable event; events stay as imported` };
+  return { ok: true, task };
+}
+
 /** Why `duration` does not fit its class's session bounds, or undefined. */
 function sessionProblem(duration: number, category: TaskCategory): string | undefined {
   if (category.minSession !== undefined && duration < category.minSession) return `a session of ${quoteName(category.name)} takes at least ${category.minSession} slot(s); ${duration} is too short`;
@@ -175,9 +183,9 @@ export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTask
   schema: updateTaskArgumentsSchema,
   kind: "write",
   run(state, args) {
-    const current = state.tasks.find((task) => task.id === args.task_id);
-    if (!current) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
-    if (current.source === "event") return failure(`${current.id} ${quoteName(current.name)} is a timetable event; events stay as imported`);
+    const found = taskItemOf(state, args.task_id);
+    if (!found.ok) return failure(found.problem);
+    const current = found.task;
     if (args.duration !== undefined && args.duration !== current.duration && current.status === "placed") return failure(`task ${current.id} is placed; unplace it before changing its length`);
     const classId = args.class_id ?? current.categoryId;
     const category = state.categories.find((entry) => entry.id === classId);
@@ -209,9 +217,9 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
   schema: removeTaskArgumentsSchema,
   kind: "write",
   run(state, args) {
-    const current = state.tasks.find((task) => task.id === args.task_id);
-    if (!current) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
-    if (current.source === "event") return failure(`${current.id} ${quoteName(current.name)} is a timetable event; events stay as imported`);
+    const found = taskItemOf(state, args.task_id);
+    if (!found.ok) return failure(found.problem);
+    const current = found.task;
     const tasks = state.tasks.filter((task) => task.id !== current.id).map((task) => (task.source === "event" && task.embeds.includes(current.id) ? { ...task, embeds: task.embeds.filter((id) => id !== current.id) } : task));
     return { ok: true, content: `removed task ${current.id} ${quoteName(current.name)}`, state: { ...state, tasks }, data: { id: current.id } };
   },
