@@ -77,8 +77,27 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
   return { task: top[0]!, alsoMatching: top.slice(1) };
 }
 
-/** Every candidate `phrase` names with the best score (a phrase like "linear algebra" may name several). */
+/** Words that say what kind of session, not which: "the calculus reviews" names the class. */
+const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study", "homework", "reading", "复习", "练习", "作业"]);
+
+/**
+ * The candidates of the task class a phrase names ("the calculus reviews", "linear algebra", "微积分复习"): every word
+ * of the phrase, beside the kind of session, is a word of the class's id. Empty when the phrase names no class, or
+ * names a task itself by its id or whole name.
+ */
+export function classMembers(phrase: string, candidates: readonly ListedTask[]): ListedTask[] {
+  const wanted = matchTokens(phrase).filter((token) => !KIND_WORDS.has(token));
+  if (wanted.length === 0 || candidates.some((task) => task.id.toLowerCase() === phrase.trim().toLowerCase() || task.name.toLowerCase() === phrase.trim().toLowerCase())) return [];
+  return candidates.filter((task) => {
+    const classTokens = new Set(matchTokens(task.categoryId ?? ""));
+    return classTokens.size > 0 && wanted.every((token) => hasToken(classTokens, token));
+  });
+}
+
+/** Every candidate `phrase` names: a whole class's, or those with the best score (a phrase like "linear algebra" may name several). */
 export function matchTasks(phrase: string, candidates: readonly ListedTask[]): ListedTask[] {
+  const members = classMembers(phrase, candidates);
+  if (members.length > 0) return members;
   const match = matchTask(phrase, candidates);
   return match ? [match.task, ...match.alsoMatching] : [];
 }
