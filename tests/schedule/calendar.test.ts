@@ -24,6 +24,7 @@ import {
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
+import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { scheduleArbitrary } from "./arbitraries.js";
 
 describe("a dated window", () => {
@@ -71,6 +72,12 @@ describe("a dated window", () => {
     expect(placeName(undated, { day: 3, start: 2, end: 2 })).toBe("Wed, week 1 (day 3), slot 2");
     expect(placeName(undated, { day: 1, start: 9, end: 10 }, "zh")).toBe("周一，第1周（第1天），第9–10节");
     expect(placeName(undated, { day: 9, start: 1, end: 2 })).toBe("day 9, slots 1–2");
+    // A card over a window stored before dates reads as it always did; over a dated one, by date and clock.
+    const { window: _dated, ...rest } = sampleWeek();
+    const old: ScheduleState = { ...rest, window: { ...undated } };
+    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 })).toBe('Place "Review limits and continuity" on Mon, week 1 (day 1), slots 9–10');
+    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 }, "zh")).toBe('安排 "Review limits and continuity" 到 周一，第1周（第1天），第9–10节');
+    expect(describeScheduleCall(sampleWeek(), "place", { task_id: "review-limits", day: 4, slot_start: 5 })).toBe('Place "Review limits and continuity" on Thu 14 Mar, 14:00–15:40');
   });
 
   it("refuses a calendar that cannot be: a bad date, a bad zone, clock times that do not fit the slots", () => {
