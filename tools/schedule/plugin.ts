@@ -1,5 +1,6 @@
 /** The schedule domain as a plug-in (`tools/plugin.ts`): its repository, sample week and offline policy. */
 import type { DomainPlugin } from "../plugin.js";
+import { scheduleTimeZone } from "./calendar.js";
 import { createScheduleDomain } from "./domain.js";
 import { InMemoryScheduleRepository } from "./in-memory-repository.js";
 import { scheduleOfflinePolicy } from "./offline-policy.js";
@@ -21,7 +22,8 @@ export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
       base = new InMemoryScheduleRepository();
     }
     const repository = sampleData ? withSampleSchedule(base) : base;
-    return { domain: createScheduleDomain({ repository }), repository };
+    // The window's time zone is the default of the "now" the stages are told (until domain.ts says it itself).
+    return { domain: { ...createScheduleDomain({ repository }), timeZone: scheduleTimeZone }, repository };
   },
   offline: () => scheduleOfflinePolicy(),
   demoRequest: "Help me arrange next week's review sessions.",
