@@ -4,6 +4,7 @@
  * environment is read once, in `config/environment.ts`.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
+import { isTimeZone } from "../contracts/clock.js";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 
 /**
@@ -105,12 +106,20 @@ export interface TempoConfigurable {
   max_rounds?: number;
   /** How long a model call runs before the stream says it is waiting, and how often after, in ms (default 3000). */
   model_status_ms?: number;
+  /** The IANA time zone "now" is told in to every stage ("Asia/Shanghai"); default the domain's (the schedule window's), else UTC. */
+  time_zone?: string;
+  /** The moment the stages take as now, an ISO date-time ("2024-03-14T06:30:00Z"); default the clock (for tests and replays). */
+  now?: string;
 }
 
 /** What a node needs from the run config: ids and the effective workflow settings. */
 export interface RunConfiguration extends WorkflowSettings {
   threadId: string;
   userId: string;
+  /** `configurable.time_zone`, checked. */
+  timeZone?: string;
+  /** `configurable.now`, read. */
+  now?: Date;
 }
 
 /** The user id used when a caller gives none (single-user local use). */
@@ -127,7 +136,15 @@ export function ensureConfiguration(config: RunnableConfig | undefined, settings
   if (!Number.isInteger(maxRounds) || maxRounds < 1) {
     throw new ConfigurationError(`configurable.max_rounds must be a positive integer, got ${String(configurable.max_rounds)}.`);
   }
-  return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? "") };
+  const timeZone = configurable.time_zone;
+  if (timeZone !== undefined && (typeof timeZone !== "string" || !isTimeZone(timeZone))) {
+    throw new ConfigurationError(`configurable.time_zone must be an IANA time zone such as "Asia/Shanghai" or "UTC", got ${JSON.stringify(timeZone)}.`);
+  }
+  const now = configurable.now === undefined ? undefined : new Date(typeof configurable.now === "string" && /^\d{4}-\d{2}-\d{2}T/.test(configurable.now) ? configurable.now : Number.NaN);
+  if (now !== undefined && Number.isNaN(now.getTime())) {
+    throw new ConfigurationError(`configurable.now must be an ISO date-time such as "2024-03-14T06:30:00Z", got ${JSON.stringify(configurable.now)}.`);
+  }
+  return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? ""), ...(timeZone === undefined ? {} : { timeZone }), ...(now === undefined ? {} : { now }) };
 }
 
 /**

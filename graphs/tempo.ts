@@ -54,6 +54,8 @@ export interface TempoBuilderOptions {
    * applied?" is answered. Default: a log in this process's memory (`MemoryExecutionLog`).
    */
   executionLog?: ExecutionLog;
+  /** The clock every stage prompt's "now" is read from (`configurable.now` overrides it per run); default the system clock. */
+  now?: () => Date;
 }
 
 /** The uncompiled graph, for callers that compile it themselves (e.g. with their own checkpointer). */
@@ -67,6 +69,7 @@ export function createTempoBuilder(options: TempoBuilderOptions) {
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
     executionLog: options.executionLog ?? new MemoryExecutionLog(),
     approvals: new WriteApprovals(),
+    ...(options.now ? { now: options.now } : {}),
   };
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)

@@ -330,4 +330,6 @@ export const TempoConfigurableAnnotation = Annotation.Root({
   user_id: Annotation<string>,
   /** The execute round budget for the thread's next task; default 60. */
   max_rounds: Annotation<number>,
+  /** The IANA time zone the stages are told "now" in; default the schedule window's, else UTC. */
+  time_zone: Annotation<string>,
 });

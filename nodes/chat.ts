@@ -18,6 +18,7 @@ import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { languageOf } from "../contracts/language.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
+import { stageNow } from "./shared/now.js";
 import { messageText } from "../contracts/message-text.js";
 import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
@@ -104,6 +105,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       instruction: `Latest user message:\n${userText}`,
       context: memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
       language: languageOf(state.messages),
+      now: await stageNow(dependencies, config),
     });
     const decision = await callStage(dependencies.models, "chat", ChatDecisionSchema, messages, "chat_decision", config);
     // Conservative default: anything that is not clearly chat is a task.

@@ -4,7 +4,7 @@
  *   msg0 system : global prompt + stage prompt + tool brief
  *   msg1 user   : conversation so far (recent turns, archived summary, pinned blocks)
  *   msg2 …      : the stage workspace as real messages (tool rounds, corrections)
- *   msgN user   : stage state + memory + this round's instruction
+ *   msgN user   : "now" (one line) + stage state + memory + this round's instruction
  *
  * The original layout used assistant/system roles for msg1 and msgN; user roles are used
  * here so every OpenAI-compatible server accepts the sequence (a system
@@ -38,6 +38,8 @@ export interface StageMessagesInput {
   instruction: string;
   /** The user's language; read from the conversation when not given. */
   language?: Language;
+  /** The "now" line (`contracts/clock.ts` `nowLine`), first in the last message. */
+  now?: string;
 }
 
 /** Assembles a stage's messages in the fixed layout. */
@@ -56,7 +58,7 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
     new HumanMessage([conversation, ...pinned].join("\n\n")),
     ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds),
     new HumanMessage({
-      content: [...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n"),
+      content: [...(input.now ? [input.now] : []), ...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n"),
       ...(input.contextData && Object.keys(input.contextData).length > 0 ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } } : {}),
     }),
   ];

@@ -43,6 +43,10 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       const owner = ownerOf(tool);
       return owner?.describeCall?.(state[owner.name], tool, args, language);
     },
+    // The first domain's time zone that has one (only when one can have one: it costs a load).
+    ...(domains.some((domain) => domain.timeZone)
+      ? { timeZone: (state: CombinedState) => domains.map((domain) => domain.timeZone?.(state[domain.name])).find((zone) => zone !== undefined) }
+      : {}),
     openItems(state: CombinedState): OpenItem[] {
       return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));
     },

@@ -167,6 +167,11 @@ export interface ToolDomain<TState = any> {
    * was about that are still open, so an answer never claims more than happened.
    */
   openItems?(state: TState): OpenItem[];
+  /**
+   * Optional: the time zone the domain's data lives in (the schedule window's), the default of the "now" every stage
+   * prompt carries when the thread's configuration names none (`configurable.time_zone`).
+   */
+  timeZone?(state: TState): string | undefined;
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, all or nothing: through `options.client` when given). */

@@ -17,6 +17,7 @@ import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
+import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -87,6 +88,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
         report.outcome.kind === "completed"
           ? "Write the final summary now."
           : "Write the final summary now. The task did not fully succeed: say what was done, what was left and why, and name every item still pending.",
+      now: await stageNow(dependencies, config),
     });
     // Told while slow, its reasoning streamed as its own block; a failure is not classified: it becomes the facts.
     const reply = await watchModelCall(model, "deliver", config, () => model.invoke(fitStagePrompt(dependencies.models, "deliver", messages, config), config), { classify: false });

@@ -43,7 +43,7 @@ interface Shape {
  * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
  * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
  */
-export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState: LiveState = { text: "" }): ExecutePrompt {
+export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState: LiveState = { text: "" }, now?: string): ExecutePrompt {
   const { keepToolRounds, promptBudget } = settings.context;
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
@@ -78,6 +78,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
       workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),
       stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
       instruction: "Decide the next action for the current step.",
+      now,
     });
 
   let messages: BaseMessage[] = [];

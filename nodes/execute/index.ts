@@ -33,6 +33,7 @@ import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
+import { stageNow } from "../shared/now.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
 import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, currentListing, listingsIn, offersCandidates } from "./candidates.js";
 import { afterListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
@@ -120,7 +121,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
-    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState);
+    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState, await stageNow(dependencies, config));
     const messages = prompt.messages;
     const decision = bound
       ? await invokeToolCalling(bound, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })

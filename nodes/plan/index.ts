@@ -30,6 +30,7 @@ import type { Stage } from "../../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
+import { stageNow } from "../shared/now.js";
 import { plannerToolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
@@ -70,6 +71,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       workspace: workspaceMessages(state),
       stageState: planStageState(state),
       instruction: stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
+      now: await stageNow(dependencies, config),
     });
     return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config);
   }

@@ -15,4 +15,6 @@ export interface NodeDependencies {
   executionLog: ExecutionLog;
   /** The writes humans approved on their cards: confirm records them, execute applies only those. */
   approvals: WriteApprovals;
+  /** The clock the stages' "now" is read from (`nodes/shared/now.ts`); the system clock when absent. */
+  now?: () => Date;
 }

@@ -67,7 +67,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(batch)?.[1]);
   expect(writes).toBeGreaterThanOrEqual(2);
   expect(batch).toMatch(
-    /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place "[^"]+" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun), week \d+ \(day \d+\), slots? \d+(–\d+)?\n│ {4}arguments: \{"task_id":"([\w-]+)"/,
+    /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place "[^"]+" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec), \d\d:\d\d–\d\d:\d\d\n│ {4}arguments: \{"task_id":"([\w-]+)"/,
   );
   expect(batch).toMatch(/│ Why: .+\n│ Step 1 of 3: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/);
   const [rejectedTask, ...accepted] = [...batch.matchAll(/arguments: \{"task_id":"([\w-]+)"/g)].map((match) => match[1]);

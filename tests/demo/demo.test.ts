@@ -50,7 +50,7 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("· Executing step 1 of 3");
   expect(output).toContain("→ propose_arrangement {");
   expect(output).not.toMatch(/→ (get_overview|list_tasks|find_free) /);
-  const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on \w{3}, week \d+ \(day \d+\), slots? .*\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
+  const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec), \d\d:\d\d–\d\d:\d\d\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
   expect(batchCards).toHaveLength(1);
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(output)?.[1]);
   // The sample week's eight pending reviews all fit: one card for the week instead of eight.

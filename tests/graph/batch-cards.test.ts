@@ -95,7 +95,7 @@ describe("batch cards", () => {
     // final answer names the user's decisions.
     const proposal = done.messages.find((message) => ((message as AIMessage).tool_calls ?? []).length === 8)!;
     expect(String(proposal.content)).toMatch(
-      /^Applying your edit: Place "[^"]+" on Sat, week 1 \(day 6\), slots 1–2\.\nLeft out at your request: Place "[^"]+" on Mon.*\.\nLeft out at your request: Place "[^"]+" on Fri.*\.\nApplying the other 5 changes as proposed\.$/,
+      /^Applying your edit: Place "[^"]+" on Sat 16 Mar, 08:00–09:40\.\nLeft out at your request: Place "[^"]+" on Mon.*\.\nLeft out at your request: Place "[^"]+" on Fri.*\.\nApplying the other 5 changes as proposed\.$/,
     );
     expect(done.finalAnswer).toMatch(/\n\nYour decisions on the cards: applied with your edit — Place "[^"]+" on Sat.*; left out at your request — Place .*; Place .*\.$/);
   });
@@ -111,7 +111,7 @@ describe("batch cards", () => {
     expect(done.phase).toBe("done");
     expect(await placedItems(repository)).toEqual(["review-limits"]);
     const said = done.messages.filter((message) => message.getType() === "ai").map((message) => String(message.content));
-    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu, week 1 \(day 4\), slots 3–4 — cannot place task matrix-review .*overlaps/));
+    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu 14 Mar, 10:00–11:40 — cannot place task matrix-review .*overlaps/));
     expect(done.finalAnswer).toContain('Your decisions on the cards: your edit could not be applied — Place "Matrix operations review" on Thu');
     expect(done.finalAnswer).not.toContain("applied with your edit");
   });

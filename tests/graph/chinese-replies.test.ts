@@ -124,21 +124,21 @@ describe("write summaries in the user's language", () => {
   const week = halfPlacedWeek({ chinese: true });
 
   test("place, move, swap, unplace and batch_move in Chinese; English unchanged", () => {
-    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 周二，第1周（第2天），第11节');
-    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "zh")).toBe('把 "矩阵运算复习" 从 周二，第1周（第2天），第3–4节 移到 周五，第1周（第5天），第9–10节');
-    expect(describeScheduleCall(week, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" }, "zh")).toBe('交换 "矩阵运算复习"（周二，第1周（第2天），第3–4节）和 "英语作文草稿"（周六，第1周（第6天），第1–2节）');
-    expect(describeScheduleCall(week, "unplace", { task_id: "essay-draft" }, "zh")).toBe('把 "英语作文草稿" 从 周六，第1周（第6天），第1–2节 撤下，它重新待安排');
-    expect(describeScheduleCall(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 5, slot_start: 9 }] }, "zh")).toBe('一起移动 1 个任务："矩阵运算复习" 到 周五，第1周（第5天），第9–10节');
-    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue, week 1 (day 2), slot 11');
-    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe('Move "矩阵运算复习" from Tue, week 1 (day 2), slots 3–4 to Fri, week 1 (day 5), slots 9–10');
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 3月12日周二 20:50–21:35');
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "zh")).toBe('把 "矩阵运算复习" 从 3月12日周二 10:00–11:40 移到 3月15日周五 19:00–20:40');
+    expect(describeScheduleCall(week, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" }, "zh")).toBe('交换 "矩阵运算复习"（3月12日周二 10:00–11:40）和 "英语作文草稿"（3月16日周六 08:00–09:40）');
+    expect(describeScheduleCall(week, "unplace", { task_id: "essay-draft" }, "zh")).toBe('把 "英语作文草稿" 从 3月16日周六 08:00–09:40 撤下，它重新待安排');
+    expect(describeScheduleCall(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 5, slot_start: 9 }] }, "zh")).toBe('一起移动 1 个任务："矩阵运算复习" 到 3月15日周五 19:00–20:40');
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue 12 Mar, 20:50–21:35');
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe('Move "矩阵运算复习" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, 19:00–20:40');
   });
 
   test("describeToolCall passes the language to the domain (the ProposedWrite.summary path)", async () => {
     const repository = new InMemoryScheduleRepository();
     await repository.seed("student", week);
     const domain = createScheduleDomain({ repository });
-    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 周二，第1周（第2天），第11节');
-    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue, week 1 (day 2), slot 11');
+    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 3月12日周二 20:50–21:35');
+    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue 12 Mar, 20:50–21:35');
   });
 });
 

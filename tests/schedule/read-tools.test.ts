@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount, parsePendingTasks, sampleWeek, scheduleTools } from "../../tools/schedule/index.js";
+import { DEFAULT_SLOT_TIMES, emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount, parsePendingTasks, parseToolData, sampleWeek, scheduleTools } from "../../tools/schedule/index.js";
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
@@ -111,10 +111,15 @@ describe("get_overview", () => {
 
   it("reads the sample week", () => {
     const content = runTool("get_overview", sampleWeek()).content;
-    expect(content.split("\n").slice(0, 2)).toEqual([
-      "schedule: 7 days (week 1 Mon - week 1 Sun), 12 slots per day",
+    expect(content.split("\n").slice(0, 5)).toEqual([
+      "schedule: 7 days (week 1 Mon 2024-03-11 - week 1 Sun 2024-03-17, Asia/Shanghai), 12 slots per day",
       "tasks: 18 events (4 embeddable, 2 locked), 8 task items (0 placed, 8 pending)",
+      "slot times: 1 08:00-08:45, 2 08:55-09:40, 3 10:00-10:45, 4 10:55-11:40, 5 14:00-14:45, 6 14:55-15:40, 7 16:00-16:45, 8 16:55-17:40, 9 19:00-19:45, 10 19:55-20:40, 11 20:50-21:35, 12 21:45-22:30",
+      "days:",
+      "- day 1 week 1 Mon 2024-03-11: occupied=9 free=3 embeddable=3 embedded=0",
     ]);
+    expect(parseToolData("get_overview", content)).toMatchObject({ timeZone: "Asia/Shanghai", slotTimes: DEFAULT_SLOT_TIMES, days: expect.arrayContaining([expect.objectContaining({ day: 4, date: "2024-03-14", dayOfWeek: 4 })]) });
+    expect(runTool("query_range", sampleWeek(), { day: 4, slot_start: 9, slot_end: 10 }).content.split("\n")[0]).toBe("day 4 week 1 Thu 2024-03-14 slots 9-10:");
     expect(parsePendingTasks(content)).toHaveLength(8);
   });
 });

@@ -1,6 +1,7 @@
 /** The offline policy's request parser: the forms each request takes in English and Chinese. */
 import { describe, expect, test } from "vitest";
-import { parseScheduleRequest, readNumber, readSlots, readWhere, resolveSlotWindow } from "../../tools/schedule/offline/request-parsing.js";
+import { normalizeText, parseScheduleRequest, readDates, readNumber, readSlots, readWhere, resolveSlotWindow } from "../../tools/schedule/offline/request-parsing.js";
+import { resolveDays, unresolvedDates, type WeekFacts } from "../../tools/schedule/offline/week-facts.js";
 import { parseFeedback } from "../../tools/schedule/offline/feedback.js";
 import { matchTask } from "../../tools/schedule/offline/task-matching.js";
 import type { ListedTask } from "../../tools/schedule/index.js";
@@ -68,5 +69,46 @@ describe("request parsing", () => {
     expect(matchTask("单词表", tasks)?.task.id).toBe("vocab");
     expect(matchTask("linear algebra", tasks)).toMatchObject({ task: { id: "matrix-review" }, alsoMatching: [{ id: "determinant-exercises" }] });
     expect(matchTask("physics lab", tasks)).toBeUndefined();
+  });
+});
+
+describe("calendar days", () => {
+  test.each([
+    ["tomorrow", [{ kind: "offset", days: 1 }]],
+    ["the day after tomorrow", [{ kind: "offset", days: 2 }]],
+    ["today or tonight", [{ kind: "offset", days: 0 }, { kind: "offset", days: 0 }]],
+    ["明天和大后天", [{ kind: "offset", days: 3 }, { kind: "offset", days: 1 }]],
+    ["this thursday", [{ kind: "weekday", weekday: 4, weeks: 0 }]],
+    ["next mon", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
+    ["下周一", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
+    ["本周日", [{ kind: "weekday", weekday: 7, weeks: 0 }]],
+    ["on the 14th", [{ kind: "date", day: 14 }]],
+    ["14 march", [{ kind: "date", month: 3, day: 14 }]],
+    ["march 14th", [{ kind: "date", month: 3, day: 14 }]],
+    ["2024-03-14", [{ kind: "date", year: 2024, month: 3, day: 14 }]],
+    ["3月14日", [{ kind: "date", month: 3, day: 14 }]],
+    ["十四号", [{ kind: "date", day: 14 }]],
+    // Not calendar days: a slot number before "may", "this month", a weekday alone, a day index, Sunday in Chinese.
+    ["day 5 may not work", []],
+    ["this month", []],
+    ["friday", []],
+    ["第3天", []],
+    ["周日", []],
+  ])("%s", (text, expected) => {
+    expect(readDates(text).dates.map(({ text: _text, ...spec }) => spec)).toEqual(expected);
+  });
+
+  test("resolve through the window's dates and now; outside the window they are named, without now a weekday is any", () => {
+    const facts: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map([1, 2, 3, 4, 5, 6, 7].map((day) => [day, `2024-03-${String(10 + day).padStart(2, "0")}`])), now: { date: "2024-03-13", time: "10:00", dayOfWeek: 3, timeZone: "Asia/Shanghai" } };
+    const where = (text: string) => readWhere(normalizeText(text));
+    expect(resolveDays(where("tomorrow").only, facts)).toEqual([4]);
+    expect(resolveDays(where("on the 14th or 3月16日").only, facts)).toEqual([4, 6]);
+    expect(resolveDays(where("this Sunday").only, facts)).toEqual([7]);
+    expect(resolveDays(where("not tomorrow").not, facts)).toEqual([4]);
+    expect(unresolvedDates(where("next Monday and the 20th").only, facts)).toEqual(["next monday", "the 20th"]);
+    expect(unresolvedDates(where("today").only, facts)).toEqual([]);
+    const undated: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
+    expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
+    expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);
   });
 });

@@ -72,10 +72,10 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   const client = new Client({ apiUrl, defaultHeaders: headers });
   const assistants = await client.assistants.search({ graphId: "tempo" });
   expect(assistants.length).toBeGreaterThan(0);
-  // Studio renders these: the input is { messages }, the configuration has user_id and max_rounds.
+  // Studio renders these: the input is { messages }, the configuration has user_id, max_rounds and time_zone.
   const schemas = await client.assistants.getSchemas(assistants[0]!.assistant_id);
   expect(Object.keys((schemas.input_schema as { properties?: object } | null)?.properties ?? {})).toEqual(["messages"]);
-  expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual(["max_rounds", "user_id"]);
+  expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual(["max_rounds", "time_zone", "user_id"]);
 
   const thread = await client.threads.create();
   expect(thread.metadata).toMatchObject({ owner: "sdk-student" });

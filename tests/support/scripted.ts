@@ -48,6 +48,8 @@ export function scriptedGraph(options: {
   toolCalling?: ToolCallingMode;
   /** What a refused answer does (default `throw`; the served graph's `ask_again`). */
   refusedAnswers?: RefusedAnswers;
+  /** The clock the stages' "now" is read from (default the system clock). */
+  now?: () => Date;
 }) {
   const models = {
     chat: scripted(options.chat ?? [json({ intent: "task", reply: "", reason: "needs tools" })]),
@@ -58,7 +60,7 @@ export function scriptedGraph(options: {
   const checkpointer = new MemorySaver();
   // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.
   const settings = { replanAfterStep: "always" as const, ...options.settings };
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers });
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers, now: options.now });
   return { graph, models, checkpointer };
 }
 

@@ -1,12 +1,14 @@
 /**
  * Write calls in words a person reads on a confirmation card, in the user's language: the task by
- * name (its id is in the card's arguments), the day as its weekday and week (what the window maps the
- * day index to), and the slot range — `Place "Review: limits" on Wed, week 1 (day 3), slots 5–6`, or for a
- * Chinese user `安排 "Review: limits" 到 周三，第1周（第3天），第5–6节`. Task names stay as the data has them.
+ * name (its id is in the card's arguments) and the place by date and time of day (`calendar.ts` `placeName`) —
+ * `Place "Review: limits" on Wed 13 Mar, 10:00–11:40`, or for a Chinese user `安排 "Review: limits" 到 3月13日周三
+ * 10:00–11:40`. A window without dates names the weekday, week and slots instead: `Wed, week 1 (day 3), slots 3–4`.
+ * Task names stay as the data has them.
  */
-import { weekdayName, type Language } from "../../contracts/language.js";
+import type { Language } from "../../contracts/language.js";
+import { placeName } from "./calendar.js";
+import { taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
-import { dayOfWeekName, taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
 export function describeScheduleCall(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language = "en"): string | undefined {
@@ -67,16 +69,9 @@ function rangeAt(day: unknown, start: unknown, length: number): SlotRange | unde
   return typeof day === "number" && typeof start === "number" ? { day, start, end: start + length - 1 } : undefined;
 }
 
-/** `Wed, week 1 (day 3), slots 5–6`, or `周三，第1周（第3天），第5–6节`. */
+/** The place as a person reads it (`placeName`). */
 function where(state: ScheduleState, range: SlotRange, language: Language): string {
-  const mapping = state.window.days.find((day) => day.dayIndex === range.day);
-  const slots = range.start === range.end ? `${range.start}` : `${range.start}–${range.end}`;
-  if (language === "zh") {
-    const day = mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${range.day}天）` : `第${range.day}天`;
-    return `${day}，第${slots}节`;
-  }
-  const day = mapping ? `${dayOfWeekName(mapping.dayOfWeek)}, week ${mapping.week} (day ${range.day})` : `day ${range.day}`;
-  return `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
+  return placeName(state.window, range, language);
 }
 
 /** Where a task is now, or "not on the schedule". */

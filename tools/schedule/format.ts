@@ -22,7 +22,8 @@
  *   event               `- event <id> "<name>" <where>[ locked][ can_embed][ embeds <id>,<id>...]`
  *                        where <where> is `day <d> slots <a>-<b>` joined by `; `, or `not on the timetable`
  *   free run            `- day <d> slots <a>-<b> (<len> free)[ embeddable host <hostId>]`
- *   day occupancy       `- day <d> week <w> <Dow>: occupied=<n> free=<n> embeddable=<n> embedded=<n>`
+ *   day occupancy       `- day <d> week <w> <Dow>[ <YYYY-MM-DD>]: occupied=<n> free=<n> embeddable=<n> embedded=<n>`
+ *                        (the date in a dated window)
  *                        occupied = slots taken by a task without a host (hosts included), free = the rest,
  *                        embeddable = host slots still open for embedding, embedded = slots of embedded task items
  *   embeddable host     `- host <id> "<name>" day <d> slots <a>-<b> (<n> free for embedding)`  (one line per host range)
@@ -34,8 +35,9 @@
  *   move result         `- task <id> now on day <d> slots <a>-<b>[ embedded in host <hostId>]`
  *
  * Results
- *   get_overview   `schedule: <n> days (week <w> <Dow> - week <w> <Dow>), <n> slots per day`
+ *   get_overview   `schedule: <n> days (week <w> <Dow>[ <date>] - week <w> <Dow>[ <date>][, <time zone>]), <n> slots per day`
  *                  `tasks: <n> events (<n> embeddable, <n> locked), <n> task items (<n> placed, <n> pending)`
+ *                  `slot times: 1 <HH:MM>-<HH:MM>, 2 …` (a window with clock times only)
  *                  `days:` + day occupancy lines (capped)
  *                  `embeddable hosts (<count>):` + host lines (capped)
  *                  `categories (<count>):` + category lines
@@ -95,9 +97,9 @@ export function formatRanges(ranges: readonly SlotRange[]): string {
   return ranges.length === 0 ? "not on the timetable" : ranges.map(formatRange).join("; ");
 }
 
-/** `day <d> week <w> <Dow>`. */
+/** `day <d> week <w> <Dow>`, with ` <YYYY-MM-DD>` after it in a dated window. */
 export function formatDay(day: DayMapping): string {
-  return `day ${day.dayIndex} week ${day.week} ${dayOfWeekName(day.dayOfWeek)}`;
+  return `day ${day.dayIndex} week ${day.week} ${dayOfWeekName(day.dayOfWeek)}${day.date === undefined ? "" : ` ${day.date}`}`;
 }
 
 /** Day indices compressed into runs: "1-3,5,7-9". */

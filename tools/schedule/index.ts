@@ -43,7 +43,8 @@ export type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from 
 export { InMemoryScheduleRepository } from "./in-memory-repository.js";
 export { PostgresScheduleRepository } from "./postgres-repository.js";
 export { migrateScheduleTables, SCHEDULE_MIGRATION_LOCK_KEY, SCHEDULE_MIGRATION_STATEMENTS } from "./postgres-schema.js";
-export { generateSchedule, sampleWeek, type GenerateScheduleOptions } from "./sample-data.js";
+export { generateSchedule, SAMPLE_TIME_ZONE, SAMPLE_WEEK_MONDAY, sampleWeek, sampleWeekFrom, type GenerateScheduleOptions, type SampleWeekOptions } from "./sample-data.js";
+export { calendarProblems, dateOfDay, datedWindow, dayName, dayOfDate, DEFAULT_SLOT_TIMES, formatDate, placeName, rollWindow, slotClock, type DatedWindowOptions } from "./calendar.js";
 export { DAY_LINE_LIMIT, HOST_LINE_LIMIT, RUN_LINE_LIMIT, TASK_LINE_LIMIT } from "./format.js";
 export * from "./tools/index.js";
 export {

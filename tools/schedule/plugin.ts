@@ -21,6 +21,7 @@ export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
       base = new InMemoryScheduleRepository();
     }
     const repository = sampleData ? withSampleSchedule(base) : base;
+    // The window's time zone is the default of the "now" the stages are told (until domain.ts says it itself).
     return { domain: createScheduleDomain({ repository }), repository };
   },
   offline: () => scheduleOfflinePolicy(),

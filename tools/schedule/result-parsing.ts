@@ -222,12 +222,18 @@ function parseMovedLines(lines: readonly string[]): MovedTask[] {
 
 /** get_overview's data from its text. */
 function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
-  const window = /^schedule: ([\d,]+) days.*, (\d+) slots per day$/.exec(lines[0] ?? "");
+  const window = /^schedule: ([\d,]+) days(?: \(.*?(?:, ([^\s,()]+))?\))?, (\d+) slots per day$/.exec(lines[0] ?? "");
   const tasks = /^tasks: ([\d,]+) events \(([\d,]+) embeddable, ([\d,]+) locked\), [\d,]+ task items \(([\d,]+) placed, ([\d,]+) pending\)$/.exec(lines[1] ?? "");
   if (!window || !tasks) return undefined;
+  const slotTimes = /^slot times: (.*)$/.exec(lines[2] ?? "")?.[1]?.split(", ").map((entry) => {
+    const [, start = "", end = ""] = /^\d+ (\d\d:\d\d)-(\d\d:\d\d)$/.exec(entry) ?? [];
+    return { start, end };
+  });
   const data: GetOverviewData = {
     totalDays: count(window[1]),
-    slotsPerDay: Number(window[2]),
+    slotsPerDay: Number(window[3]),
+    ...(window[2] === undefined ? {} : { timeZone: window[2] }),
+    ...(slotTimes === undefined ? {} : { slotTimes }),
     events: count(tasks[1]),
     embeddableEvents: count(tasks[2]),
     lockedEvents: count(tasks[3]),
@@ -251,8 +257,11 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     else if (line.startsWith("pending tasks (")) section = "pending";
     const overflow = OVERFLOW_LINE_PATTERN.exec(line);
     if (overflow) data[omitted[section]] = count(overflow[1]);
-    const day = /^- day (\d+) week (\d+) (\w+): occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
-    if (day) data.days.push({ day: Number(day[1]), week: Number(day[2]), dayOfWeek: WEEKDAYS.indexOf(day[3] ?? ""), occupied: Number(day[4]), free: Number(day[5]), embeddable: Number(day[6]), embedded: Number(day[7]) });
+    const day = /^- day (\d+) week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?: occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
+    if (day) {
+      const [, index, week, weekday = "", date, occupied, free, embeddable, embedded] = day;
+      data.days.push({ day: Number(index), week: Number(week), dayOfWeek: WEEKDAYS.indexOf(weekday), ...(date === undefined ? {} : { date }), occupied: Number(occupied), free: Number(free), embeddable: Number(embeddable), embedded: Number(embedded) });
+    }
     const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(line);
     if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
     const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)$/.exec(line);
@@ -278,10 +287,11 @@ function parseOccupant(text: string): RangeOccupant | undefined {
 function parseQueryRange(lines: readonly string[]): QueryRangeData | undefined {
   const days: QueryRangeDay[] = [];
   for (const line of lines) {
-    const header = /^day (\d+)(?: week (\d+) (\w+))? slots (\d+)-(\d+):$/.exec(line);
+    const header = /^day (\d+)(?: week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?)? slots (\d+)-(\d+):$/.exec(line);
     if (header) {
-      const day: QueryRangeDay = { day: Number(header[1]), slotStart: Number(header[4]), slotEnd: Number(header[5]), segments: [] };
+      const day: QueryRangeDay = { day: Number(header[1]), slotStart: Number(header[5]), slotEnd: Number(header[6]), segments: [] };
       if (header[2] !== undefined) [day.week, day.dayOfWeek] = [Number(header[2]), WEEKDAYS.indexOf(header[3] ?? "")];
+      if (header[4] !== undefined) day.date = header[4];
       days.push(day);
       continue;
     }

@@ -3,6 +3,9 @@
  * tests, and `generateSchedule()`, a deterministic generator of schedules of
  * any size for benches and property tests.
  */
+import { addDays, dayOfWeekOfDate, isIsoDate, localClock } from "../../contracts/clock.js";
+import { TempoError } from "../../errors/index.js";
+import { datedWindow } from "./calendar.js";
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import { consecutiveDays, DEFAULT_SLOTS_PER_DAY, type EventTask, type ScheduleState, type ScheduleTask, type TaskCategory, type TaskItem } from "./state.js";
 
@@ -51,8 +54,26 @@ const SAMPLE_TASK_ITEMS: ReadonlyArray<[id: string, name: string, duration: numb
   ["binary-tree-review", "Binary tree review", 1, "data-structures"],
 ];
 
-/** A student's week: 7 days × 12 sections, 18 timetable events (4 embeddable, 2 locked), 4 task classes, 8 pending reviews. */
-export function sampleWeek(): ScheduleState {
+/** The Monday the sample week starts on unless told otherwise: fixed, so that tests and benches never depend on the clock. */
+export const SAMPLE_WEEK_MONDAY = "2024-03-11";
+/** The sample week's time zone (a Chinese university's). */
+export const SAMPLE_TIME_ZONE = "Asia/Shanghai";
+
+/** Where the sample week lies in the calendar. */
+export interface SampleWeekOptions {
+  /** The date of its Monday, "YYYY-MM-DD" (it must be a Monday: the timetable is Monday's to Sunday's); `SAMPLE_WEEK_MONDAY` by default. */
+  monday?: string;
+  /** IANA time zone; `SAMPLE_TIME_ZONE` by default. */
+  timeZone?: string;
+}
+
+/**
+ * A student's week: 7 dated days × 12 sections (`DEFAULT_SLOT_TIMES`, 08:00–22:30), 18 timetable events (4 embeddable,
+ * 2 locked), 4 task classes, 8 pending reviews. Monday 11 March 2024 in Asia/Shanghai unless `options` say otherwise.
+ */
+export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
+  const monday = options.monday ?? SAMPLE_WEEK_MONDAY;
+  if (!isIsoDate(monday) || dayOfWeekOfDate(monday) !== 1) throw new TempoError("INVALID_INPUT", `The sample week starts on a Monday: ${monday} is not one (write it YYYY-MM-DD).`);
   const events: ScheduleTask[] = SAMPLE_EVENTS.map(([id, name, day, start, end, flags]) =>
     buildEventTask({
       id,
@@ -68,10 +89,19 @@ export function sampleWeek(): ScheduleState {
     buildTaskItem({ id, name, source: "task_item", duration, categoryId, status: "pending" }),
   );
   return {
-    window: { totalDays: 7, slotsPerDay: DEFAULT_SLOTS_PER_DAY, days: consecutiveDays(7) },
+    window: datedWindow({ firstDate: monday, days: 7, timeZone: options.timeZone ?? SAMPLE_TIME_ZONE }),
     categories: SAMPLE_CATEGORIES.map((category) => ({ ...category })),
     tasks: [...events, ...items],
   };
+}
+
+/**
+ * The sample week for a user seeded at `now`: the coming week — from the Monday on or after today in the sample's time
+ * zone (today, on a Monday), so nothing of it is past when it is first seen.
+ */
+export function sampleWeekFrom(now: Date, timeZone = SAMPLE_TIME_ZONE): ScheduleState {
+  const today = localClock(now, timeZone);
+  return sampleWeek({ monday: addDays(today.date, (8 - today.dayOfWeek) % 7), timeZone });
 }
 
 /** Options of `generateSchedule`. */

@@ -1,8 +1,9 @@
 /**
  * Whole-schedule validation: the zod structure check plus the invariants the
- * tools keep (everything inside the window, no two tasks without a host on the
+ * tools keep (a sound calendar: `calendar.ts` `calendarProblems`; everything inside the window, no two tasks without a host on the
  * same slot, embed relations consistent both ways). Runs in O(tasks + cells).
  */
+import { calendarProblems } from "./calendar.js";
 import { canonicalScheduleState, sortIds } from "./canonical-form.js";
 import { InvalidScheduleError } from "./errors.js";
 import { rangeContains, rangeLength, windowProblem } from "./slot-range.js";
@@ -18,6 +19,7 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
   window.days.forEach((day, position) => {
     if (day.dayIndex !== position + 1) problems.push(`window.days[${position}] has dayIndex ${day.dayIndex}, expected ${position + 1}`);
   });
+  problems.push(...calendarProblems(window));
 
   const categoryIds = new Set<string>();
   for (const category of state.categories) {

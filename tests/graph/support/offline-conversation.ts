@@ -6,6 +6,7 @@
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
+import { scheduleTimeZone } from "../../../tools/schedule/calendar.js";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
@@ -65,11 +66,12 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
   return week;
 }
 
-/** A graph on the offline policy and an in-memory repository seeded with `week` for user "student". */
-export async function offlineTempo(week: ScheduleState) {
+/** A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from `now`, in the window's time zone). */
+export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date()) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  const domain = { ...createScheduleDomain({ repository }), timeZone: scheduleTimeZone };
+  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now });
   return { graph, repository };
 }
 

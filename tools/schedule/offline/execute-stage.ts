@@ -17,7 +17,7 @@ import { say, type Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer, summaryInChinese } from "./replies.js";
 import type { StepOutcome } from "../../offline/stage-state.js";
-import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
+import { dayLabelIn, isEmptySelection, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
 
@@ -225,7 +225,7 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const current = task.slots[0];
   let days = allowedDays(constraints.where, facts);
   // "to the evening" with no day keeps the task's day.
-  if (constraints.where.only.days.length + constraints.where.only.weekdays.length === 0 && current && (constraints.where.slots.part || constraints.where.slots.from !== undefined)) days = [current.day].filter((day) => !constraints.notDays.has(day));
+  if (isEmptySelection(constraints.where.only) && current && (constraints.where.slots.part || constraints.where.slots.from !== undefined)) days = [current.day].filter((day) => !constraints.notDays.has(day));
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
@@ -279,7 +279,7 @@ export interface Constraints {
 
 /** Folds the feedback of rejected proposals into the step's `where`. */
 export function constraintsFrom(rejected: RoundView[], base: Where): Constraints {
-  const constraints: Constraints = { where: { ...base, only: { ...base.only }, not: { weekdays: [...base.not.weekdays], days: [...base.not.days] }, slots: { ...base.slots } }, notDays: new Set(), from: 1, to: Number.POSITIVE_INFINITY };
+  const constraints: Constraints = { where: { ...base, only: { ...base.only }, not: { weekdays: [...base.not.weekdays], days: [...base.not.days], ...(base.not.dates ? { dates: [...base.not.dates] } : {}) }, slots: { ...base.slots } }, notDays: new Set(), from: 1, to: Number.POSITIVE_INFINITY };
   for (const round of rejected) {
     const feedback = parseFeedback(feedbackOfResult(round.result));
     const day = Number(round.arguments.day);
@@ -290,10 +290,11 @@ export function constraintsFrom(rejected: RoundView[], base: Where): Constraints
     }
     constraints.where.not.weekdays.push(...feedback.not.weekdays);
     constraints.where.not.days.push(...feedback.not.days);
-    if (feedback.only.weekdays.length + feedback.only.days.length > 0) constraints.where.only = feedback.only;
+    if (feedback.not.dates) constraints.where.not.dates = [...(constraints.where.not.dates ?? []), ...feedback.not.dates];
+    if (!isEmptySelection(feedback.only)) constraints.where.only = feedback.only;
     if (feedback.part) constraints.where.slots = { part: feedback.part };
     // "Later" and "earlier" mean later or earlier on the same day.
-    if ((feedback.later || feedback.earlier) && feedback.only.weekdays.length + feedback.only.days.length === 0 && Number.isFinite(day)) constraints.where.only = { weekdays: [], days: [day] };
+    if ((feedback.later || feedback.earlier) && isEmptySelection(feedback.only) && Number.isFinite(day)) constraints.where.only = { weekdays: [], days: [day] };
     if (feedback.later && Number.isFinite(start)) constraints.from = Math.max(constraints.from, start + 1);
     if (feedback.earlier && Number.isFinite(start)) constraints.to = Math.min(constraints.to, start - 1);
   }

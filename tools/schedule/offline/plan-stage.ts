@@ -31,7 +31,8 @@ import {
   type ScheduleRequest,
   type Where,
 } from "./request-parsing.js";
-import { resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
+import { resolveDays, slotRangeOf, unresolvedDates, weekdayOf, weekFactsOf, windowDates, type WeekFacts } from "./week-facts.js";
+import { formatDate } from "../calendar.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
@@ -253,9 +254,14 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   return parts.join(", ");
 }
 
-/** A question when the request names days the window does not have (after the user's answer, if any), else undefined. */
+/**
+ * A question when the request names days the window does not have (after the user's answer, if any), else undefined:
+ * a calendar day outside the window ("the 20th", "next Monday") is named with the window's first and last dates.
+ */
 function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string | undefined, language: Language): string | undefined {
   const where = "where" in request ? request.where : undefined;
+  const outside = where ? [...unresolvedDates(where.only, facts), ...unresolvedDates(where.not, facts)] : [];
+  if (where && outside.length > 0) return outsideWindow(outside, facts, language);
   if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
   const total = facts.totalDays ?? 7;
   if (language === "zh") {
@@ -264,6 +270,25 @@ function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string 
   }
   const unread = answer === undefined ? "" : `I could not read a day of your schedule in your answer "${answer}". `;
   return `${unread}Your schedule has no such day (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`;
+}
+
+/** "Your schedule covers Mon 11 Mar to Sun 17 Mar (day 1 to day 7); "the 20th" is not in it. …" (or, undated, that days have no dates). */
+function outsideWindow(named: string[], facts: WeekFacts, language: Language): string {
+  const dates = windowDates(facts);
+  const total = facts.totalDays ?? 7;
+  const quoted = named.map((text) => `"${text}"`).join(language === "zh" ? "、" : ", ");
+  if (!dates) {
+    return say(
+      language,
+      `Your schedule's days have no dates, so I can't tell which day ${quoted} is (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`,
+      `你的日程没有日期，我无法确定 ${quoted} 是哪一天（共 ${total} 天：第1天到第${total}天）。你指的是哪一天？可以回答星期几（如“周五”）或第几天（如“第5天”）。`,
+    );
+  }
+  return say(
+    language,
+    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)} (${dates.first} to ${dates.last}, day 1 to day ${total}); ${quoted} is not in it, so I have planned nothing. Which day of it do you mean? Answer with a date ("${formatDate(dates.first)}"), a weekday ("Friday") or a day number ("day 5").`,
+    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}（${dates.first} 至 ${dates.last}，第1天到第${total}天）；${quoted} 不在其中，所以我没有做任何计划。你指的是其中哪一天？可以回答日期（如“${formatDate(dates.first, "zh")}”）、星期几（如“周五”）或第几天（如“第5天”）。`,
+  );
 }
 
 /** A revision: after a rejected write, or feedback on the plan card. */
@@ -295,7 +320,7 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
 function mergeWhere(base: Where, extra: Where): Where {
   return {
     only: isEmptySelection(extra.only) ? base.only : extra.only,
-    not: { weekdays: [...base.not.weekdays, ...extra.not.weekdays], days: [...base.not.days, ...extra.not.days] },
+    not: { weekdays: [...base.not.weekdays, ...extra.not.weekdays], days: [...base.not.days, ...extra.not.days], ...(base.not.dates || extra.not.dates ? { dates: [...(base.not.dates ?? []), ...(extra.not.dates ?? [])] } : {}) },
     slots: extra.slots.part || extra.slots.from !== undefined ? extra.slots : base.slots,
   };
 }

@@ -24,12 +24,25 @@ export interface SlotWindow {
   part?: PartOfDay;
 }
 
-/** The days a request names: weekdays (1 = Mon … 7 = Sun) and day indices of the window. */
+/**
+ * A day named by the calendar, resolved against the window's dates and "now" (`week-facts.ts` `resolveDays`):
+ * a relative day ("today", "tomorrow", "明天", "后天": `offset` days from today), a weekday of this or a later week
+ * ("this Thursday", "next Monday", "下周一": `weeks` weeks after this one, weeks starting on Monday), or a date
+ * ("the 14th", "14 March", "March 14", "2024-03-14", "3月14日", "14号": the month and year when said).
+ */
+export type DateSpec =
+  | { kind: "offset"; days: number; text: string }
+  | { kind: "weekday"; weekday: number; weeks: number; text: string }
+  | { kind: "date"; year?: number; month?: number; day: number; text: string };
+
+/** The days a request names: weekdays (1 = Mon … 7 = Sun), day indices of the window, and calendar days. */
 export interface DaySelection {
   /** Days of the week named (1 = Monday … 7 = Sunday). */
   weekdays: number[];
   /** Day indices of the window named directly ("day 3", "第3天", or a weekday annotated "(day 3)"). */
   days: number[];
+  /** Days named by the calendar ("tomorrow", "this Thursday", "the 14th"), when any. */
+  dates?: DateSpec[];
 }
 
 /** Where a request wants things to go (or to look). */
@@ -101,10 +114,54 @@ export function normalizeText(text: string): string {
     .toLowerCase();
 }
 
+const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const WEEKDAY_WORD = String.raw`(mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
+const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+/** A month after a day number: not "may" ("day 5 may not work"), and not after "day" / "slot". */
+const MONTH_AFTER_NUMBER = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/** Calendar words and what they name, first match first (a longer phrase before the words inside it). */
+const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | undefined]> = [
+  [/\b(\d{4})-(\d{2})-(\d{2})\b/g, (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] })],
+  [/\b(?:the )?day after tomorrow\b|大后天|后天/g, (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] })],
+  [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
+  [/\btoday\b|\btonight\b|今天|今晚|今早|今日/g, (m) => ({ kind: "offset", days: 0, text: m[0] })],
+  [new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"), (m) => ({ kind: "weekday", weekday: WEEKDAY_PREFIXES.indexOf((m[2] ?? "").slice(0, 3)), weeks: m[1] === "next" ? 1 : 0, text: m[0] })],
+  [/(这|本|下下|下)个?(?:周|星期|礼拜)([一二三四五六日天1-7])/g, (m) => ({ kind: "weekday", weekday: ZH_WEEKDAY_NUMBER[m[2] ?? ""] ?? Number(m[2]), weeks: m[1] === "下" ? 1 : m[1] === "下下" ? 2 : 0, text: m[0] })],
+  [new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`, "g"), (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[1] ?? "").slice(0, 3)) + 1, day: Number(m[2]), text: m[0] })],
+  [new RegExp(String.raw`(?<!\b(?:day|slots?|sections?|periods?)\s)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_AFTER_NUMBER}\b`, "g"), (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[2] ?? "").slice(0, 3)) + 1, day: Number(m[1]), text: m[0] })],
+  [/\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b/g, (m) => ({ kind: "date", day: Number(m[1]), text: m[0] })],
+  [new RegExp(String.raw`${NUMBER}月${NUMBER}[日号]`, "g"), (m) => ({ kind: "date", month: readNumber(m[1] ?? ""), day: readNumber(m[2] ?? ""), text: m[0] })],
+  [new RegExp(String.raw`(?<![第\d])${NUMBER}[日号]`, "g"), (m) => ({ kind: "date", day: readNumber(m[1] ?? ""), text: m[0] })],
+];
+
+/** The calendar days a fragment names ("tomorrow", "this Thursday", "the 14th", "3月14日"), and the fragment without them. */
+export function readDates(fragment: string): { dates: DateSpec[]; rest: string } {
+  const dates: DateSpec[] = [];
+  let rest = fragment;
+  for (const [pattern, read] of DATE_PATTERNS) {
+    rest = rest.replace(pattern, (whole: string) => {
+      const match = new RegExp(pattern.source).exec(whole);
+      const spec = match ? read(match) : undefined;
+      if (!spec || !validDateSpec(spec)) return whole;
+      dates.push(spec);
+      return " ";
+    });
+  }
+  return { dates, rest };
+}
+
+function validDateSpec(spec: DateSpec): boolean {
+  if (spec.kind === "weekday") return spec.weekday >= 1 && spec.weekday <= 7;
+  if (spec.kind === "date") return Number.isInteger(spec.day) && spec.day >= 1 && spec.day <= 31 && (spec.month === undefined || (spec.month >= 1 && spec.month <= 12));
+  return true;
+}
+
 /** Reads the day selection of a fragment; a weekday annotated "(day N)" counts as day N. */
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
-  let text = fragment.replace(/\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g, (_, english?: string, chinese?: string) => {
+  const calendar = readDates(fragment);
+  let text = calendar.rest.replace(/\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g, (_, english?: string, chinese?: string) => {
     selection.days.push(Number(english ?? chinese));
     return " ";
   });
@@ -120,7 +177,8 @@ export function readDays(fragment: string): DaySelection {
     const token = match[1] ?? "";
     selection.weekdays.push(ZH_WEEKDAY_NUMBER[token] ?? Number(token));
   }
-  return { weekdays: unique(selection.weekdays), days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)) };
+  const days = { weekdays: unique(selection.weekdays), days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)) };
+  return calendar.dates.length > 0 ? { ...days, dates: calendar.dates } : days;
 }
 
 /** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
@@ -208,7 +266,7 @@ export function readWhere(fragment: string): Where {
 
 /** True when a selection names no day. */
 export function isEmptySelection(selection: DaySelection): boolean {
-  return selection.weekdays.length === 0 && selection.days.length === 0;
+  return selection.weekdays.length === 0 && selection.days.length === 0 && (selection.dates ?? []).length === 0;
 }
 
 /** True when `where` restricts nothing. */
@@ -373,7 +431,7 @@ function readArrange(body: string): ScheduleRequest | undefined {
 
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
-  const stripped = withoutConstraints(rest)
+  const stripped = withoutConstraints(readDates(rest).rest)
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
     .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
@@ -399,7 +457,7 @@ function isConstraint(fragment: string): boolean {
 
 /** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
 function readTaskWords(fragment: string): string {
-  return fragment
+  return readDates(fragment).rest
     .replace(NEGATED_DAYS, " ")
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g, " ")
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ");

@@ -1,13 +1,15 @@
 /**
  * What the offline policy knows about the window from its prompt: the number
- * of days and of slots per day, and which weekday each day index is (from
+ * of days and of slots per day, which weekday and date each day index is (from
  * the live state's and get_overview's and query_range's data, or the lines of
- * compressed rounds' summaries).
+ * compressed rounds' summaries), and "now" (the prompt's now line).
  * Without them it assumes a window that starts on a Monday, as the sample
- * week and the generated schedules do.
+ * week and the generated schedules do. Calendar days ("tomorrow", "this Thursday", "the 14th") resolve through the
+ * dates and now; a window without dates resolves none of them.
  */
+import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from "../../../contracts/clock.js";
 import type { PromptView } from "../../offline/prompt-reading.js";
-import { resolveSlotWindow, type DaySelection, type SlotWindow } from "./request-parsing.js";
+import { resolveSlotWindow, type DateSpec, type DaySelection, type SlotWindow } from "./request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
 /** Facts about the window. */
@@ -18,20 +20,25 @@ export interface WeekFacts {
   slotsPerDay: number;
   /** Day index → weekday (1 = Monday), for the days a tool result listed. */
   weekdays: Map<number, number>;
+  /** Day index → date ("YYYY-MM-DD"), for the days of a dated window a tool result listed. */
+  dates: Map<number, string>;
+  /** The prompt's "now", when it has one. */
+  now?: LocalClock;
 }
 
 const DOW = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 /** Reads the window facts from tool-result text (the summaries of compressed rounds). */
 function readWeekFacts(text: string): WeekFacts {
-  const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map() };
+  const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
   const header = /schedule: ([\d,]+) days.*?, (\d+) slots per day/.exec(text);
   if (header) {
     facts.totalDays = Number((header[1] ?? "0").replaceAll(",", ""));
     facts.slotsPerDay = Number(header[2]);
   }
-  for (const match of text.matchAll(/day (\d+) week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/g)) {
+  for (const match of text.matchAll(/day (\d+) week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b(?: (\d{4}-\d{2}-\d{2}))?/g)) {
     facts.weekdays.set(Number(match[1]), DOW.indexOf(match[2] ?? ""));
+    if (match[3] !== undefined) facts.dates.set(Number(match[1]), match[3]);
   }
   return facts;
 }
@@ -45,9 +52,19 @@ export function weekFactsOf(view: PromptView): WeekFacts {
   const overviews = [liveOverviewOf(view), ...view.rounds.map((round) => toolDataOf(round, "get_overview"))];
   for (const overview of overviews) {
     if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
-    for (const day of overview?.days ?? []) facts.weekdays.set(day.day, day.dayOfWeek);
+    for (const day of overview?.days ?? []) {
+      facts.weekdays.set(day.day, day.dayOfWeek);
+      if (day.date !== undefined) facts.dates.set(day.day, day.date);
+    }
   }
-  for (const round of view.rounds) for (const day of toolDataOf(round, "query_range")?.days ?? []) if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
+  for (const round of view.rounds) {
+    for (const day of toolDataOf(round, "query_range")?.days ?? []) {
+      if (day.dayOfWeek !== undefined) facts.weekdays.set(day.day, day.dayOfWeek);
+      if (day.date !== undefined) facts.dates.set(day.day, day.date);
+    }
+  }
+  const now = parseNowLine(view.context);
+  if (now) facts.now = now;
   return facts;
 }
 
@@ -56,14 +73,49 @@ export function weekdayOf(facts: WeekFacts, day: number): number {
   return facts.weekdays.get(day) ?? ((day - 1) % 7) + 1;
 }
 
-/** The day indices a selection names in the window (every occurrence of a weekday), ascending. */
+/** The day indices a selection names in the window (every occurrence of a weekday; the calendar days it covers), ascending. */
 export function resolveDays(selection: DaySelection, facts: WeekFacts): number[] {
   const total = facts.totalDays ?? Math.max(7, ...facts.weekdays.keys(), ...selection.days);
   const days = new Set(selection.days.filter((day) => day <= total));
-  if (selection.weekdays.length > 0) {
-    for (let day = 1; day <= total; day += 1) if (selection.weekdays.includes(weekdayOf(facts, day))) days.add(day);
+  // "this Thursday" without a now to count from is any Thursday, as "Thursday" is.
+  const weekdays = [...selection.weekdays, ...(facts.now ? [] : (selection.dates ?? []).flatMap((spec) => (spec.kind === "weekday" ? [spec.weekday] : [])))];
+  if (weekdays.length > 0) {
+    for (let day = 1; day <= total; day += 1) if (weekdays.includes(weekdayOf(facts, day))) days.add(day);
   }
+  for (const spec of selection.dates ?? []) for (const day of daysOfDate(spec, facts)) days.add(day);
   return [...days].sort((a, b) => a - b);
+}
+
+/** The calendar days of a selection the window does not cover (or cannot place: no dates, no now), as the user wrote them. */
+export function unresolvedDates(selection: DaySelection, facts: WeekFacts): string[] {
+  return (selection.dates ?? []).filter((spec) => daysOfDate(spec, facts).length === 0 && !(spec.kind === "weekday" && !facts.now)).map((spec) => spec.text);
+}
+
+/** The window's first and last dates, when it is dated. */
+export function windowDates(facts: WeekFacts): { first: string; last: string } | undefined {
+  const first = facts.dates.get(1);
+  if (first === undefined) return undefined;
+  const total = facts.totalDays ?? Math.max(...facts.dates.keys());
+  return { first, last: facts.dates.get(total) ?? addDays(first, total - 1) };
+}
+
+/** The day indices a calendar day names: the day of its date in the window, or none (outside it, or no dates / now to count from). */
+function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
+  const window = windowDates(facts);
+  if (!window) return [];
+  const dayOf = (date: string) => {
+    const day = daysBetween(window.first, date) + 1;
+    return day >= 1 && day <= daysBetween(window.first, window.last) + 1 ? [day] : [];
+  };
+  if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
+  if (spec.kind === "weekday") return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
+  // A date: the window's day of that day of the month (and month, and year, when said).
+  const days: number[] = [];
+  for (let day = 1; day <= daysBetween(window.first, window.last) + 1; day += 1) {
+    const [year, month, dayOfMonth] = addDays(window.first, day - 1).split("-").map(Number);
+    if (dayOfMonth === spec.day && (spec.month === undefined || spec.month === month) && (spec.year === undefined || spec.year === year)) days.push(day);
+  }
+  return days;
 }
 
 /** The slot range a window allows, for these facts. */

@@ -16,7 +16,7 @@ import {
   readResult,
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf } from "../occupancy-index.js";
-import { dayOfWeekName, type EventTask, type ScheduleState, type SlotRange, type TaskItem } from "../state.js";
+import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleState, type SlotRange, type SlotTime, type TaskItem } from "../state.js";
 
 /** Arguments of get_overview: none. */
 export const getOverviewArgumentsSchema = z.object({}).describe("No arguments.");
@@ -32,6 +32,8 @@ export interface OverviewDay {
   week: number;
   /** Day of the week, 1 = Monday … 7 = Sunday. */
   dayOfWeek: number;
+  /** Its date, "YYYY-MM-DD", in a dated window. */
+  date?: string;
   /** Slots taken by a task without a host (hosts included). */
   occupied: number;
   /** The other slots. */
@@ -77,6 +79,9 @@ export interface PendingTaskEntry {
 export interface GetOverviewData {
   totalDays: number;
   slotsPerDay: number;
+  /** The window's time zone and its slots' clock times, when it has them. */
+  timeZone?: string;
+  slotTimes?: SlotTime[];
   /** Events, embeddable events (on the timetable), locked events. */
   events: number;
   embeddableEvents: number;
@@ -110,9 +115,9 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     const first = window.days[0];
     const last = window.days[window.days.length - 1];
-    const span = first !== undefined && last !== undefined
-      ? ` (week ${first.week} ${dayOfWeekName(first.dayOfWeek)} - week ${last.week} ${dayOfWeekName(last.dayOfWeek)})`
-      : "";
+    const dated = (day: DayMapping) => `week ${day.week} ${dayOfWeekName(day.dayOfWeek)}${day.date === undefined ? "" : ` ${day.date}`}`;
+    const zone = window.timeZone === undefined ? "" : `, ${window.timeZone}`;
+    const span = first !== undefined && last !== undefined ? ` (${dated(first)} - ${dated(last)}${zone})` : "";
     lines.push(`schedule: ${formatCount(window.totalDays)} days${span}, ${window.slotsPerDay} slots per day`);
 
     const events: EventTask[] = [];
@@ -139,6 +144,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
         `${formatCount(pending.length + placedCount)} task items (${formatCount(placedCount)} placed, ${formatCount(pending.length)} pending)`,
     );
 
+    if (window.slotTimes !== undefined) lines.push(`slot times: ${window.slotTimes.map((time, index) => `${index + 1} ${time.start}-${time.end}`).join(", ")}`);
     lines.push("days:");
     const days: OverviewDay[] = [];
     appendCapped(
@@ -159,7 +165,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
           if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
         }
         const free = window.slotsPerDay - occupied;
-        days.push({ day: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, occupied, free, embeddable, embedded });
+        days.push({ day: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, ...(day.date === undefined ? {} : { date: day.date }), occupied, free, embeddable, embedded });
         return `- ${formatDay(day)}: occupied=${occupied} free=${free} embeddable=${embeddable} embedded=${embedded}`;
       },
       "use query_range or find_free with days to look at later days",
@@ -203,6 +209,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
+      ...(window.timeZone === undefined ? {} : { timeZone: window.timeZone }),
+      ...(window.slotTimes === undefined ? {} : { slotTimes: window.slotTimes.map(({ start, end }) => ({ start, end })) }),
       events: events.length,
       embeddableEvents: hosts.length,
       lockedEvents: lockedCount,

@@ -50,6 +50,8 @@ export interface QueryRangeDay {
   /** Week of the term and day of the week (1 = Monday), when the window maps the day. */
   week?: number;
   dayOfWeek?: number;
+  /** Its date, "YYYY-MM-DD", in a dated window. */
+  date?: string;
   slotStart: number;
   slotEnd: number;
   segments: RangeSegment[];
@@ -102,7 +104,7 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
         lines.push(`- slots ${segment.start}-${segment.end}: ${occupantText(segment.occupant)}`);
         segmentStart = next;
       }
-      days.push(mapping === undefined ? { day, slotStart, slotEnd, segments } : { day, week: mapping.week, dayOfWeek: mapping.dayOfWeek, slotStart, slotEnd, segments });
+      days.push(mapping === undefined ? { day, slotStart, slotEnd, segments } : { day, week: mapping.week, dayOfWeek: mapping.dayOfWeek, ...(mapping.date === undefined ? {} : { date: mapping.date }), slotStart, slotEnd, segments });
     }
     return readResult(lines, { days } satisfies QueryRangeData);
   },

@@ -1,0 +1,89 @@
+/**
+ * Wall-clock facts in a time zone, with the stdlib only: `Intl.DateTimeFormat` with `timeZone` does the zone work (no
+ * hand-written tz database). Dates are ISO "YYYY-MM-DD" strings, computed on UTC midnights so that day arithmetic
+ * never meets a daylight-saving jump. The "now" every stage prompt carries is built here (`nowLine`).
+ */
+
+/** A moment as a person in a time zone reads it. */
+export interface LocalClock {
+  /** "YYYY-MM-DD" in the zone. */
+  date: string;
+  /** "HH:MM", 24-hour, in the zone. */
+  time: string;
+  /** 1 = Monday … 7 = Sunday. */
+  dayOfWeek: number;
+  /** The IANA zone it was read in. */
+  timeZone: string;
+}
+
+const WEEKDAY_SHORT = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+
+/** True for a time zone `Intl` knows ("Asia/Shanghai", "UTC"). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** `moment` read in `timeZone` (which must be valid: see `isTimeZone`). */
+export function localClock(moment: Date, timeZone: string): LocalClock {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    formatters.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(moment).map((part) => [part.type, part.value]));
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  return { date, time: `${parts.hour}:${parts.minute}`, dayOfWeek: dayOfWeekOfDate(date), timeZone };
+}
+
+/** True for a real calendar date written "YYYY-MM-DD". */
+export function isIsoDate(date: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return false;
+  const moment = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return moment.toISOString().slice(0, 10) === date;
+}
+
+/** The date `days` days after `date` (before it for a negative count). */
+export function addDays(date: string, days: number): string {
+  const moment = new Date(`${date}T00:00:00Z`);
+  moment.setUTCDate(moment.getUTCDate() + days);
+  return moment.toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The day of the week of a date, 1 = Monday … 7 = Sunday. */
+export function dayOfWeekOfDate(date: string): number {
+  const sunday0 = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return sunday0 === 0 ? 7 : sunday0;
+}
+
+/** The Monday on or before `date`. */
+export function mondayOf(date: string): string {
+  return addDays(date, 1 - dayOfWeekOfDate(date));
+}
+
+/**
+ * The one line every stage prompt carries: `Now: Thu 2024-03-14 09:30 (Asia/Shanghai)` — what "today", "tomorrow"
+ * and "this Thursday" mean for this thread.
+ */
+export function nowLine(clock: LocalClock): string {
+  return `Now: ${WEEKDAY_SHORT[clock.dayOfWeek]} ${clock.date} ${clock.time} (${clock.timeZone})`;
+}
+
+/** Reads a `nowLine` back (for a program that reads the prompt, the offline policy), or undefined. */
+export function parseNowLine(text: string): LocalClock | undefined {
+  const match = /Now: (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) \(([^)\s]+)\)/.exec(text);
+  if (!match || !isIsoDate(match[1]!)) return undefined;
+  return { date: match[1]!, time: match[2]!, dayOfWeek: dayOfWeekOfDate(match[1]!), timeZone: match[3]! };
+}

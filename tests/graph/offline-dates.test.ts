@@ -1,0 +1,68 @@
+/**
+ * The offline policy reads calendar days: dates ("the 14th", "14 March", "3月14日"), weekdays of this or next week
+ * ("this Friday", "下周一") and relative days ("tomorrow", "明天", "后天") resolve to the window's days through its
+ * dates and the prompt's "now"; a day outside the window gets a clear answer naming the window's first and last
+ * dates, and no plan. Driven through the whole graph; now is Wednesday 13 March 2024, 10:00 in Asia/Shanghai.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { generateSchedule } from "../../tools/schedule/index.js";
+import { interruptsOf, threadConfig } from "../support/scripted.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+const WEDNESDAY = () => new Date("2024-03-13T02:00:00Z");
+
+describe("calendar days resolve to the window", () => {
+  test.each([
+    ["Move my matrix review to tomorrow", 4],
+    ["move the matrix review to the 14th", 4],
+    ["Move my matrix review to 14 March", 4],
+    ["move matrix review to this Friday", 5],
+    ["move matrix review to the day after tomorrow", 5],
+    ["把矩阵运算复习移到明天", 4],
+    ["把矩阵运算复习移到3月14日", 4],
+    ["把矩阵运算复习移到后天", 5],
+    ["把矩阵运算复习移到这周六", 6],
+  ])("%s → day %i", async (request, day) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u3400-\u9fff]/.test(request) }), WEDNESDAY);
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(outcome.cards[1]!.args).toMatchObject({ task_id: "matrix-review", day });
+    expect(placeOf(outcome.schedule, "matrix-review")).toMatch(new RegExp(`^day ${day} slots`));
+  });
+
+  test("a scoped arrange on a date plans for that day only", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek(), WEDNESDAY);
+    const outcome = await converse(tempo, "arrange the linked list exercises on Friday 15 March");
+    expect(outcome.planSteps[0]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)');
+    expect(placeOf(outcome.schedule, "linked-list-exercises")).toMatch(/^day 5 slots/);
+  });
+});
+
+describe("a day outside the window", () => {
+  async function ask(request: string, week = halfPlacedWeek()) {
+    const tempo = await offlineTempo(week, WEDNESDAY);
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, threadConfig(`outside-${Math.random()}`, "student"));
+    const card = interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; description?: string }> };
+    return { result, request: card.action_requests[0]!, schedule: await tempo.repository.load("student") };
+  }
+
+  test("is answered with the window's first and last dates, and nothing is planned or changed", async () => {
+    const { result, request, schedule } = await ask("move the matrix review to next Monday");
+    expect(request.name).not.toBe("confirm_plan");
+    expect(request.description).toBe(
+      'Your schedule covers Mon 11 Mar to Sun 17 Mar (2024-03-11 to 2024-03-17, day 1 to day 7); "next monday" is not in it, so I have planned nothing. Which day of it do you mean? Answer with a date ("Mon 11 Mar"), a weekday ("Friday") or a day number ("day 5").',
+    );
+    expect(result.planSteps).toEqual([]);
+    expect(schedule).toEqual(halfPlacedWeek());
+    const twentieth = await ask("arrange the essay draft on the 20th");
+    expect(twentieth.request.description).toMatch(/^Your schedule covers Mon 11 Mar to Sun 17 Mar .*"the 20th" is not in it/);
+  });
+
+  test("in Chinese, and for a window without dates", async () => {
+    const chinese = await ask("把矩阵运算复习移到下周一", halfPlacedWeek({ chinese: true }));
+    expect(chinese.request.description).toMatch(/^你的日程覆盖 3月11日周一 到 3月17日周日（2024-03-11 至 2024-03-17，第1天到第7天）；"下周一" 不在其中，所以我没有做任何计划。/);
+    const undated = await ask("move task-1 to tomorrow", generateSchedule({ days: 7, taskCount: 12, seed: 3 }));
+    expect(undated.request.description).toMatch(/^Your schedule's days have no dates, so I can't tell which day "tomorrow" is \(it covers 7 days: day 1 to day 7\)/);
+  });
+});

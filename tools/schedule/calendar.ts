@@ -1,0 +1,205 @@
+/**
+ * The schedule's calendar: which date each day index of the window is, in which time zone, and when each slot starts
+ * and ends on the clock — and a place named as a person reads it ("Thu 14 Mar, 14:00–15:30", "3月14日周四 14:00–15:30").
+ * Pure functions over the window, with the stdlib only (`contracts/clock.ts`: `Intl` does the zone work).
+ *
+ * A window made before dates (old stored ones, `generateSchedule`'s) has no `date`, `timeZone` or `slotTimes`: every
+ * formatter then falls back to the wording of week and day index ("Mon, week 1 (day 1), slots 9–10").
+ *
+ * `rollWindow` moves a window on by a week (or any number of days): the past days go with what was on them.
+ */
+import { addDays, dayOfWeekOfDate, daysBetween, isIsoDate, isTimeZone } from "../../contracts/clock.js";
+import { weekdayName, type Language } from "../../contracts/language.js";
+import { TempoError } from "../../errors/index.js";
+import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
+import { dayOfWeekName, type DayMapping, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type SlotTime, type TaskCategory, type TaskItem } from "./state.js";
+
+/**
+ * The default timetable of 12 sections, as a Chinese university's day runs: 45-minute sections with 10-minute breaks
+ * (20 minutes mid-morning and mid-afternoon); the morning is 1–4 (08:00–11:40), the afternoon 5–8 (14:00–17:40),
+ * the evening 9–12 (19:00–22:30) — the thirds the offline policy calls morning, afternoon and evening.
+ */
+export const DEFAULT_SLOT_TIMES: readonly SlotTime[] = [
+  { start: "08:00", end: "08:45" },
+  { start: "08:55", end: "09:40" },
+  { start: "10:00", end: "10:45" },
+  { start: "10:55", end: "11:40" },
+  { start: "14:00", end: "14:45" },
+  { start: "14:55", end: "15:40" },
+  { start: "16:00", end: "16:45" },
+  { start: "16:55", end: "17:40" },
+  { start: "19:00", end: "19:45" },
+  { start: "19:55", end: "20:40" },
+  { start: "20:50", end: "21:35" },
+  { start: "21:45", end: "22:30" },
+];
+
+/** What a dated window is built from. */
+export interface DatedWindowOptions {
+  /** The date of day 1, "YYYY-MM-DD". */
+  firstDate: string;
+  /** Days in the window. */
+  days: number;
+  /** IANA time zone of the dates and clock times. */
+  timeZone: string;
+  /** Clock times of the slots, one per slot; `DEFAULT_SLOT_TIMES` (12 slots) by default. */
+  slotTimes?: readonly SlotTime[];
+  /** Week of the term of day 1; 1 by default (weeks turn on Mondays). */
+  firstWeek?: number;
+}
+
+/** A window of `days` consecutive dated days from `firstDate`: weekdays from the dates, weeks turning on Mondays. */
+export function datedWindow(options: DatedWindowOptions): ScheduleWindow {
+  const slotTimes = (options.slotTimes ?? DEFAULT_SLOT_TIMES).map((time) => ({ start: time.start, end: time.end }));
+  const window: ScheduleWindow = { totalDays: options.days, slotsPerDay: slotTimes.length, days: [], timeZone: options.timeZone, slotTimes };
+  if (!isIsoDate(options.firstDate)) throw calendarError(`firstDate "${options.firstDate}" is not a date written YYYY-MM-DD`);
+  const firstDayOfWeek = dayOfWeekOfDate(options.firstDate);
+  for (let offset = 0; offset < options.days; offset += 1) {
+    const absolute = firstDayOfWeek - 1 + offset;
+    window.days.push({ dayIndex: offset + 1, week: (options.firstWeek ?? 1) + Math.floor(absolute / 7), dayOfWeek: (absolute % 7) + 1, date: addDays(options.firstDate, offset) });
+  }
+  const problems = calendarProblems(window);
+  if (problems.length > 0) throw calendarError(problems.join("; "));
+  return window;
+}
+
+/**
+ * What is wrong with a window's calendar, one line each (empty for a sound one, and for a window without dates):
+ * every day dated or none, consecutive dates whose weekdays match, a time zone `Intl` knows, one clock time per slot,
+ * each ending after it starts and not before the previous one ends.
+ */
+export function calendarProblems(window: ScheduleWindow): string[] {
+  const problems: string[] = [];
+  const dated = window.days.filter((day) => day.date !== undefined);
+  if (dated.length > 0 && dated.length < window.days.length) problems.push("window.days: either every day has a date or none has");
+  window.days.forEach((day, position) => {
+    if (day.date === undefined) return;
+    if (!isIsoDate(day.date)) problems.push(`window.days[${position}].date ${day.date} is not a calendar date`);
+    else if (dayOfWeekOfDate(day.date) !== day.dayOfWeek) problems.push(`window.days[${position}] says day of week ${day.dayOfWeek} but ${day.date} is a ${weekdayName(dayOfWeekOfDate(day.date), "en")}`);
+    const previous = window.days[position - 1]?.date;
+    if (previous !== undefined && isIsoDate(previous) && isIsoDate(day.date) && daysBetween(previous, day.date) !== 1) problems.push(`window.days[${position}].date ${day.date} does not follow ${previous}`);
+  });
+  if (window.timeZone !== undefined && !isTimeZone(window.timeZone)) problems.push(`window.timeZone "${window.timeZone}" is not a time zone (use an IANA name such as "Asia/Shanghai" or "UTC")`);
+  if (window.slotTimes !== undefined) {
+    if (window.slotTimes.length !== window.slotsPerDay) problems.push(`window.slotTimes has ${window.slotTimes.length} entries for ${window.slotsPerDay} slots per day`);
+    window.slotTimes.forEach((time, index) => {
+      if (time.end <= time.start) problems.push(`slot ${index + 1} ends (${time.end}) before it starts (${time.start})`);
+      const previous = window.slotTimes?.[index - 1];
+      if (previous !== undefined && time.start < previous.end) problems.push(`slot ${index + 1} starts (${time.start}) before slot ${index} ends (${previous.end})`);
+    });
+  }
+  return problems;
+}
+
+/** The schedule's time zone (`ToolDomain.timeZone`): its window's, if it has one. */
+export function scheduleTimeZone(state: ScheduleState): string | undefined {
+  return state.window.timeZone;
+}
+
+/** The date of a day index, or undefined (no such day, or a window without dates). */
+export function dateOfDay(window: ScheduleWindow, day: number): string | undefined {
+  return window.days[day - 1]?.date;
+}
+
+/** The day index of a date, or undefined when the window does not cover it (or has no dates). */
+export function dayOfDate(window: ScheduleWindow, date: string): number | undefined {
+  const first = window.days[0]?.date;
+  if (first === undefined || !isIsoDate(date)) return undefined;
+  const day = daysBetween(first, date) + 1;
+  return day >= 1 && day <= window.days.length ? day : undefined;
+}
+
+/** "14:00–15:40" for slots `start`…`end`, or undefined for a window without clock times (or slots outside it). */
+export function slotClock(window: ScheduleWindow, start: number, end: number = start): string | undefined {
+  const first = window.slotTimes?.[start - 1];
+  const last = window.slotTimes?.[end - 1];
+  return first && last ? `${first.start}–${last.end}` : undefined;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+
+/** A date as a person reads it: "Thu 14 Mar", or "3月14日周四". */
+export function formatDate(date: string, language: Language = "en"): string {
+  const [, month = 1, dayOfMonth = 1] = date.split("-").map(Number);
+  const weekday = dayOfWeekOfDate(date);
+  if (language === "zh") return `${month}月${dayOfMonth}日${weekdayName(weekday, "zh")}`;
+  return `${dayOfWeekName(weekday)} ${dayOfMonth} ${MONTHS[month - 1]}`;
+}
+
+/** A day as a person reads it: "Thu 14 Mar" / "3月14日周四", or without a date "Thu, week 1 (day 4)" / "周四，第1周（第4天）". */
+export function dayName(window: ScheduleWindow, day: number, language: Language = "en"): string {
+  const mapping: DayMapping | undefined = window.days[day - 1];
+  if (mapping?.date !== undefined) return formatDate(mapping.date, language);
+  if (language === "zh") return mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${day}天）` : `第${day}天`;
+  return mapping ? `${dayOfWeekName(mapping.dayOfWeek)}, week ${mapping.week} (day ${day})` : `day ${day}`;
+}
+
+/**
+ * A place as a person reads it: "Thu 14 Mar, 14:00–15:40" / "3月14日周四 14:00–15:40" in a dated window with clock
+ * times; otherwise the day as `dayName` gives it and the slots ("Mon, week 1 (day 1), slots 9–10", "周一，第1周（第1天），第9–10节").
+ */
+export function placeName(window: ScheduleWindow, range: SlotRange, language: Language = "en"): string {
+  const day = dayName(window, range.day, language);
+  const clock = slotClock(window, range.start, range.end);
+  if (clock !== undefined && window.days[range.day - 1]?.date !== undefined) return language === "zh" ? `${day} ${clock}` : `${day}, ${clock}`;
+  const slots = range.start === range.end ? `${range.start}` : `${range.start}–${range.end}`;
+  return language === "zh" ? `${day}，第${slots}节` : `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
+}
+
+/**
+ * The schedule a week (or `days` days) later: the first `days` days are dropped and as many new days appended after
+ * the last (dated when the window is). What lay wholly in the dropped days goes with them — events, placed task
+ * items (they are past), embedded guests; everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
+ * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
+ * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
+ */
+export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
+  const { window } = state;
+  if (!Number.isInteger(days) || days < 1 || days > window.totalDays) {
+    throw calendarError(`a window of ${window.totalDays} days rolls forward by 1 to ${window.totalDays} days, not ${days}`);
+  }
+  const shift = (range: SlotRange): SlotRange | undefined => (range.day > days ? { day: range.day - days, start: range.start, end: range.end } : undefined);
+  const kept = window.days.slice(days).map((day, index) => ({ ...day, dayIndex: index + 1 }));
+  let last = window.days[window.days.length - 1]!;
+  const added: DayMapping[] = [];
+  for (let offset = 1; offset <= days; offset += 1) {
+    const dayOfWeek = (last.dayOfWeek % 7) + 1;
+    const next: DayMapping = { dayIndex: kept.length + offset, week: dayOfWeek === 1 ? last.week + 1 : last.week, dayOfWeek };
+    if (last.date !== undefined) next.date = addDays(last.date, 1);
+    added.push(next);
+    last = next;
+  }
+
+  const removed = new Set<string>();
+  for (const task of state.tasks) {
+    const slots = task.slots ?? [];
+    if (slots.length > 0 && slots.every((range) => range.day <= days)) removed.add(task.id);
+  }
+  const tasks = state.tasks.flatMap((task): ScheduleTask[] => {
+    if (removed.has(task.id)) return [];
+    if (task.source === "event") {
+      return [buildEventTask({ ...task, slots: task.slots.flatMap((range) => shift(range) ?? []), embeds: task.embeds.filter((id) => !removed.has(id)) })];
+    }
+    const item: TaskItem = { ...task, ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}) };
+    if (task.dueBefore !== undefined) {
+      const dueDay = "day" in task.dueBefore ? task.dueBefore.day - days : removed.has(task.dueBefore.eventId) ? 0 : undefined;
+      item.dueBefore = dueDay === undefined ? task.dueBefore : { day: Math.max(1, dueDay) };
+    }
+    if (task.earliestDay !== undefined) item.earliestDay = Math.max(1, task.earliestDay - days);
+    return [buildTaskItem(item)];
+  });
+  const categories = state.categories.map((category): TaskCategory => {
+    if (category.blockedDays === undefined) return canonicalCategory(category);
+    const blockedDays = category.blockedDays.filter((day) => day > days).map((day) => day - days);
+    const { blockedDays: _dropped, ...rest } = category;
+    return canonicalCategory(blockedDays.length > 0 ? { ...rest, blockedDays } : rest);
+  });
+  const rolled: ScheduleWindow = { totalDays: window.totalDays, slotsPerDay: window.slotsPerDay, days: [...kept, ...added] };
+  if (window.timeZone !== undefined) rolled.timeZone = window.timeZone;
+  if (window.slotTimes !== undefined) rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  return { window: rolled, categories, tasks };
+}
+
+function calendarError(message: string): TempoError {
+  return new TempoError("INVALID_INPUT", `The calendar is not valid: ${message}.`);
+}
