@@ -33,9 +33,19 @@ const ROWS: Row[] = [
     },
   },
   {
+    // Friday evening: before Saturday's calculus midterm, which the review is due before.
+    request: "move review-limits to Friday slot 9",
+    cards: [planStep('Move "review-limits" to Friday (day 5), slot 9'), ["move", { task_id: "review-limits", day: 5, slot_start: 9 }]],
+    then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 5 slots 9-10"),
+  },
+  {
+    // After the midterm: the move is refused with the deadline named, and the review stays where it was.
     request: "move review-limits to Saturday slot 7",
     cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7'), ["move", { task_id: "review-limits", day: 6, slot_start: 7 }]],
-    then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 6 slots 7-8"),
+    then: (outcome) => {
+      expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
+      expect(outcome.finalAnswer).toContain('must be done before event sat-calculus-midterm "Calculus midterm exam" (day 6 slot 3)');
+    },
   },
   {
     request: "Move the limits review to the evening",

@@ -85,8 +85,9 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
       embeds: [],
     }),
   );
+  // The calculus reviews prepare Saturday's midterm: they are due before it.
   const items: ScheduleTask[] = SAMPLE_TASK_ITEMS.map(([id, name, duration, categoryId]) =>
-    buildTaskItem({ id, name, source: "task_item", duration, categoryId, status: "pending" }),
+    buildTaskItem({ id, name, source: "task_item", duration, categoryId, status: "pending", ...(categoryId === "calculus" ? { dueBefore: { eventId: "sat-calculus-midterm" } } : {}) }),
   );
   return {
     window: datedWindow({ firstDate: monday, days: 7, timeZone: options.timeZone ?? SAMPLE_TIME_ZONE }),

@@ -268,7 +268,31 @@ function arrangementArguments(taskIds: string[] | undefined, request: Extract<Sc
 function listArrangement(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, end: Finish, writesPerCard: number, language: Language, names: Names, speak: string): Decision {
   const scope = scopeOf(view, request, memory, end, language, names);
   if (scope.kind === "decided") return scope.decision;
-  return read(speak, "propose_arrangement", arrangementArguments(scope.taskIds, request, memory, facts, writesPerCard), "the backend finds where the tasks go; the step chooses its proposal");
+  const before = daysBefore(view, request, facts, end, language);
+  if (before !== undefined && !Array.isArray(before)) return before;
+  const args = arrangementArguments(scope.taskIds, request, memory, facts, writesPerCard);
+  if (before) {
+    const only = (args.days as number[] | undefined) ?? before;
+    args.days = only.filter((day) => before.includes(day));
+    if ((args.days as number[]).length === 0) return finish(end, say(language, `No day of the window comes before the ${request.where.before}, so nothing was placed.`, `窗口里没有在${request.where.before}之前的日子，所以没有安排任何任务。`), `not carried out: no day comes before the ${request.where.before}`, "no day before the event");
+  }
+  return read(speak, "propose_arrangement", args, "the backend finds where the tasks go; the step chooses its proposal");
+}
+
+/**
+ * The days before the event the step must finish before ("before the midterm": the days before the event's first
+ * day), read from a listing of the events; a decision when the events must be listed first, or none matches.
+ */
+function daysBefore(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, language: Language): number[] | Decision | undefined {
+  const phrase = request.where.before;
+  if (!phrase) return undefined;
+  const listing = view.rounds.filter((round) => round.name === "list_tasks" && round.arguments.source === "event").flatMap((round) => toolDataOf(round, "list_tasks")?.tasks ?? []);
+  if (listing.length === 0 && !view.rounds.some((round) => round.name === "list_tasks" && round.arguments.source === "event")) {
+    return read(say(language, `Looking for the ${phrase} among your events.`, `正在你的日程中查找${phrase}。`), "list_tasks", { source: "event", limit: 100 }, "the step must finish before an event");
+  }
+  const event = matchTasks(phrase, listing).flatMap((task) => task.slots).sort((a, b) => a.day - b.day)[0];
+  if (!event) return finish(end, say(language, `I found no event matching "${phrase}", so nothing was placed.`, `我没有找到与“${phrase}”匹配的日程，所以没有安排任何任务。`), `not carried out: no event matches "${phrase}"`, "the step names an event the schedule does not have");
+  return Array.from({ length: Math.max(0, event.day - 1) }, (_, offset) => offset + 1).filter((day) => day <= (facts.totalDays ?? day));
 }
 
 /** The latest whole `propose_arrangement` listing of the step (undefined when none, or it was compressed). */

@@ -230,6 +230,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   // Excluded days by weekday only: "(day N)" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
   if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
+  if (where.before) parts.push(`在${where.before}之前`);
   return parts.join("，");
 }
 
@@ -249,6 +250,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   }
   const not = resolveDays(where.not, facts);
   if (not.length > 0) parts.push(`not on ${not.map(label).join(" and ")}`);
+  if (where.before) parts.push(`before the ${where.before}`);
   // "Move X to the evening": no day, so no "in".
   if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the ")) parts[0] = parts[0].slice("in ".length);
   return parts.join(", ");
@@ -322,5 +324,6 @@ function mergeWhere(base: Where, extra: Where): Where {
     only: isEmptySelection(extra.only) ? base.only : extra.only,
     not: { weekdays: [...base.not.weekdays, ...extra.not.weekdays], days: [...base.not.days, ...extra.not.days], ...(base.not.dates || extra.not.dates ? { dates: [...(base.not.dates ?? []), ...(extra.not.dates ?? [])] } : {}) },
     slots: extra.slots.part || extra.slots.from !== undefined ? extra.slots : base.slots,
+    ...((extra.before ?? base.before) ? { before: (extra.before ?? base.before)! } : {}),
   };
 }

@@ -53,6 +53,8 @@ export interface Where {
   not: DaySelection;
   /** Slots to use. */
   slots: SlotWindow;
+  /** An event the tasks must be done before ("before the midterm"), as the request names it. */
+  before?: string;
 }
 
 /** What a schedule request asks for. */
@@ -261,7 +263,19 @@ export function readWhere(fragment: string): Where {
     (negative ? negated : positive).push(clause);
   }
   const kept = positive.join(" , ");
-  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots: readSlots(kept) };
+  const before = readBefore(fragment);
+  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots: readSlots(kept), ...(before ? { before } : {}) };
+}
+
+/** "before the midterm" / "ahead of my exam" / "在期中考试之前": the event named, or undefined. */
+const BEFORE_EVENT = /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z][a-z0-9 -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
+
+function readBefore(fragment: string): string | undefined {
+  const match = BEFORE_EVENT.exec(fragment.toLowerCase());
+  const phrase = (match?.[1] ?? match?.[2] ?? "").trim();
+  // "before Friday" / "before 10" are days and slots, not events.
+  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|tomorrow|today|周.|星期.)$/.test(phrase)) return undefined;
+  return phrase;
 }
 
 /** True when a selection names no day. */
@@ -271,7 +285,7 @@ export function isEmptySelection(selection: DaySelection): boolean {
 
 /** True when `where` restricts nothing. */
 export function isAnywhere(where: Where): boolean {
-  return isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part;
+  return !where.before && isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part;
 }
 
 const GREETING = /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
@@ -432,6 +446,7 @@ function readArrange(body: string): ScheduleRequest | undefined {
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(readDates(rest).rest)
+    .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
     .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
