@@ -1,7 +1,7 @@
 /**
  * The terminal chat's command-line flags:
  *
- *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--help]
+ *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>] [--help]
  */
 import { TempoError } from "../errors/index.js";
 
@@ -13,6 +13,8 @@ export interface ChatArguments {
   userId?: string;
   /** The JSON file listing this CLI's threads; default `.tempo/cli-threads.json`. */
   threadsFile?: string;
+  /** A week file (examples/week.json's shape) that replaces the user's schedule before the chat starts. */
+  weekFile?: string;
   /** Print the usage and exit. */
   help: boolean;
 }
@@ -27,13 +29,14 @@ export class ChatUsageError extends TempoError {
 
 /** One-paragraph usage text. */
 export const CHAT_USAGE = [
-  "usage: npm start -- [--thread <id>] [--user <id>] [--threads-file <path>]",
+  "usage: npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>]",
   "  --thread <id>         open this thread (a thread waiting for an answer shows its card again)",
   "  --user <id>           chat as this user (default: TEMPO_USER_ID, else local-user)",
   "  --threads-file <path> where /threads keeps this CLI's thread list (default: .tempo/cli-threads.json)",
+  "  --week <file>         replace your schedule with this week file first (see examples/week.json)",
 ].join("\n");
 
-const VALUE_FLAGS = { "--thread": "threadId", "--user": "userId", "--threads-file": "threadsFile" } as const;
+const VALUE_FLAGS = { "--thread": "threadId", "--user": "userId", "--threads-file": "threadsFile", "--week": "weekFile" } as const;
 
 /** Parses `argv` (without node and the script); `--flag value` and `--flag=value` both work. */
 export function parseChatArguments(argv: readonly string[]): ChatArguments {

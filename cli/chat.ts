@@ -12,6 +12,8 @@ import { createTempo } from "../server/create-tempo.js";
 import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
 import { LineReader } from "./line-reader.js";
 import { renderError } from "./render.js";
+import { readWeekFile } from "../tools/schedule/week-file.js";
+import type { ScheduleRepository } from "../tools/schedule/index.js";
 import { ChatSession } from "./session.js";
 import { chooseStartingThread } from "./starting-thread.js";
 import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
@@ -44,6 +46,12 @@ async function main(): Promise<void> {
     const tempo = await createTempo(settings);
     try {
       for (const line of tempo.describe()) write(`  ${line}\n`);
+      if (chatArguments.weekFile) {
+        // Checked whole before anything is stored: a file with a problem changes nothing.
+        const week = await readWeekFile(chatArguments.weekFile);
+        await tempo.repositoryOf<ScheduleRepository>("schedule").seed(userId, week);
+        write(`  week: ${chatArguments.weekFile} (${week.window.totalDays} days, ${week.tasks.length} tasks) is now ${userId}'s schedule\n`);
+      }
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
       if (start.reason === "waiting") write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);

@@ -385,10 +385,13 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     const final = (await second.waitFor((event) => event.event === "final")).summary as ConversationSummary;
     expect(await second.exited, second.output()).toEqual({ code: 0, signal: null });
 
-    // The new process asked first what the killed one was waiting for: it resumed at the last checkpoint.
+    // The new process asked first what the killed one was waiting for: it resumed at the last checkpoint. The same
+    // prompt, but for its "Now:" line — the clock moved on between the two processes.
     const resumedRequest = openai.requests[requestsBeforeResume]!;
     expect(resumedRequest.stage).toBe("execute");
-    expect(JSON.stringify(resumedRequest.body.messages)).toBe(JSON.stringify((hangingPrompt.body as { messages: unknown }).messages));
+    const withoutNow = (messages: unknown) => JSON.stringify(messages).replace(/Now: [^\\"]+/g, "Now: …");
+    expect(JSON.stringify(resumedRequest.body.messages)).toMatch(/Now: \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(withoutNow(resumedRequest.body.messages)).toBe(withoutNow((hangingPrompt.body as { messages: unknown }).messages));
 
     const lone = await loneRun();
     expect(final).toEqual(lone);

@@ -1,0 +1,47 @@
+/**
+ * The week a user fills in (examples/week.json, README "Your own week"): it reads as a valid week with a calendar,
+ * class profiles and task rules; a missing file, a file that is not JSON and a week with problems are refused with
+ * every problem told, by where it is.
+ */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { parseChatArguments } from "../../cli/arguments.js";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { readWeekFile, WeekFileError } from "../../tools/schedule/week-file.js";
+
+describe("a week file", () => {
+  test("the example reads as a dated week with class profiles and task rules, and arranges within them", async () => {
+    const week = await readWeekFile("examples/week.json");
+    expect(week.window).toMatchObject({ totalDays: 7, slotsPerDay: 12, timeZone: "Asia/Shanghai" });
+    expect(week.window.days[0]).toEqual({ dayIndex: 1, week: 1, dayOfWeek: 1, date: "2024-03-11" });
+    expect(week.window.slotTimes).toHaveLength(12);
+    expect(week.categories.find((category) => category.id === "english")).toEqual({ id: "english", name: "English", excludedDaysOfWeek: [7], strategy: "compact" });
+    expect(week.tasks.find((task) => task.id === "essay-draft")).toMatchObject({ dueBefore: { day: 5 }, priority: "high" });
+    // The essay (English, due before day 5) goes on none of Sunday or days 5-7.
+    const essay = proposeArrangement(week).candidates[0]!.places!.find((place) => place.id === "essay-draft")!;
+    expect(essay.day).toBeLessThan(5);
+  });
+
+  test("a missing file, a file that is not JSON, and a week with problems are refused, every problem named", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "tempo-week-"));
+    await expect(readWeekFile(join(folder, "nope.json"))).rejects.toThrow(/cannot be used: there is no such file\./);
+    await writeFile(join(folder, "broken.json"), "{ not json");
+    await expect(readWeekFile(join(folder, "broken.json"))).rejects.toThrow(/cannot be used: it is not JSON/);
+    const bad = JSON.parse(await (await import("node:fs/promises")).readFile("examples/week.json", "utf8"));
+    bad.tasks.push({ id: "x", name: "X", source: "task_item", duration: 1, categoryId: "physics", status: "pending", dueBefore: { eventId: "nowhere" } });
+    bad.window.days[1].date = "2024-03-20";
+    await writeFile(join(folder, "bad.json"), JSON.stringify(bad));
+    const error = await readWeekFile(join(folder, "bad.json")).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WeekFileError);
+    expect((error as Error).message).toMatch(/task x refers to unknown category physics/);
+    expect((error as Error).message).toMatch(/task x is due before nowhere, which is no event/);
+    expect((error as Error).message).toMatch(/2024-03-20/);
+  });
+
+  test("the terminal chat takes --week <file>", () => {
+    expect(parseChatArguments(["--week", "examples/week.json"])).toEqual({ help: false, weekFile: "examples/week.json" });
+    expect(() => parseChatArguments(["--week"])).toThrow(/--week needs a value/);
+  });
+});
