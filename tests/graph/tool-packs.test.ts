@@ -129,7 +129,7 @@ describe("tool packs", () => {
     });
     const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs-json"));
     const refused = result.messages.find((message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"));
-    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks. Nothing was changed.');
+    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks, schedule.calendar. Nothing was changed.');
     const system = String(models.execute.calls[1]!.messages[0]!.content);
     expect(system).toContain("- schedule.read (active): the week at a glance");
     expect(system).toContain("- schedule.inspect: details:");

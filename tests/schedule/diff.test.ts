@@ -71,8 +71,12 @@ describe("diffScheduleState", () => {
     taskById(renamed, "lecture").name = "Renamed";
     expect(() => diffScheduleState(before, renamed)).toThrow(/event lecture changed name/);
     const added = structuredClone(before);
-    added.tasks.push(event("new", 3, 1, 1));
-    expect(() => diffScheduleState(before, added)).toThrow(/task new was added as an event/);
+    added.tasks.push({ id: "new", name: "New", source: "task_item", duration: 1, categoryId: "math", status: "placed", slots: [{ day: 3, start: 1, end: 1 }] });
+    expect(() => diffScheduleState(before, added)).toThrow(/task new was added placed; task items are added pending/);
+    // An imported event is added whole.
+    const imported = structuredClone(before);
+    imported.tasks.push(event("new", 3, 1, 1));
+    expect(diffScheduleState(before, imported)).toEqual([{ kind: "add", taskId: "new", source: "event", task: event("new", 3, 1, 1) }]);
     const noEvent = structuredClone(before);
     noEvent.tasks = noEvent.tasks.filter((task) => task.id !== "lab");
     expect(() => diffScheduleState(before, noEvent)).toThrow(/event lab was removed; events stay as imported/);

@@ -3,7 +3,7 @@ import { DEFAULT_SLOT_TIMES, emptyScheduleState, generateSchedule, parseFreeRuns
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the seventeen schedule tools, eight reads then nine writes, each with a described snake_case schema", () => {
+  it("has the nineteen schedule tools, nine reads then ten writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -13,6 +13,7 @@ describe("the tool list", () => {
       ["analyze_health", "read"],
       ["propose_arrangement", "read"],
       ["propose_candidates", "read"],
+      ["export_calendar", "read"],
       ["place", "write"],
       ["move", "write"],
       ["swap", "write"],
@@ -22,6 +23,7 @@ describe("the tool list", () => {
       ["add_task", "write"],
       ["update_task", "write"],
       ["remove_task", "write"],
+      ["import_calendar", "write"],
     ]);
     for (const tool of scheduleTools) {
       expect(tool.description.length).toBeGreaterThan(40);

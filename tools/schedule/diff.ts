@@ -71,12 +71,12 @@ export interface ClassChange {
   to: TaskCategory;
 }
 
-/** A pending task item is added at the end of the task list. */
+/** A pending task item, or an imported event, is added at the end of the task list. */
 export interface AddChange {
   kind: "add";
   taskId: string;
-  source: "task_item";
-  task: TaskItem;
+  source: ScheduleTask["source"];
+  task: ScheduleTask;
 }
 
 /** What a task item is, apart from where it is. */
@@ -141,8 +141,9 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   for (const task of after.tasks) {
     const previous = beforeById.get(task.id);
     if (previous === undefined) {
-      if (task.source === "task_item" && task.status === "pending") changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
-      else problems.push(`task ${task.id} was added ${task.source === "event" ? "as an event" : "placed"}; only pending task items are added`);
+      if (task.source === "event") changes.push({ kind: "add", taskId: task.id, source: "event", task: buildEventTask(task) });
+      else if (task.status === "pending") changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
+      else problems.push(`task ${task.id} was added placed; task items are added pending`);
       continue;
     }
     const fixedProblem = fixedFieldProblem(previous, task);
@@ -221,7 +222,7 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
     if (change.kind === "add") {
       if (positions.has(change.taskId)) throw new ScheduleConflictError(`Task ${change.taskId} is already in the stored schedule, so it cannot be added.`, { change });
       positions.set(change.taskId, tasks.length);
-      tasks.push(buildTaskItem(change.task));
+      tasks.push(change.task.source === "event" ? buildEventTask(change.task) : buildTaskItem(change.task));
       continue;
     }
     const position = positions.get(change.taskId);

@@ -11,8 +11,10 @@ import type { DomainTool } from "../../domain.js";
 import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
-import { TASK_ID_PATTERN, type DueBefore, type ScheduleState, type TaskCategory, type TaskItem } from "../state.js";
+import { TASK_ID_PATTERN, type DueBefore, type EventTask, type ScheduleState, type TaskCategory, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
+import { CalendarFileError, exportCalendar, importTimetable } from "../calendar-files.js";
+import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
@@ -246,7 +248,69 @@ export function describeTaskWrite(state: ScheduleState, tool: string, args: Reco
       return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
     case "remove_task":
       return zh ? `删除任务 ${named(args.task_id)}` : `Remove the task ${named(args.task_id)}`;
+    case "import_calendar": {
+      const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
+      const events = outcome.ok ? ((outcome.data as { events: EventTask[] }).events ?? []) : [];
+      return zh ? `从日历文件导入 ${events.length} 个日程：${events.map((event) => event.name).join("、")}` : `Import ${events.length} event(s) from the calendar file: ${events.map((event) => event.name).join(", ")}`;
+    }
     default:
       return undefined;
   }
 }
+
+const importCalendarArgumentsSchema = z.object({ ics: z.string().min(1).max(1_000_000).describe("The timetable as iCalendar (.ics) text.") });
+
+/** Adds a timetable's events from an iCalendar file, recurring ones expanded into the window; a card before anything is stored. */
+export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof importCalendarArgumentsSchema>> = {
+  name: "import_calendar",
+  description: "Imports a timetable from iCalendar (.ics) text: each event's occurrences in the window become an event on the slots they cover (recurring lectures expanded). What does not fit is told.",
+  schema: importCalendarArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    let found: ReturnType<typeof importTimetable>;
+    try {
+      found = importTimetable(state, args.ics);
+    } catch (error) {
+      if (error instanceof CalendarFileError) return failure(error.message);
+      throw error;
+    }
+    const index = buildOccupancyIndex(state);
+    const skipped = [...found.skipped];
+    // An event that overlaps what is there, or an event of the file taken before it, is left out and told.
+    const taken = new Map<number, string>();
+    const events = found.events.filter((event) => {
+      const cells = event.slots.flatMap((range) => Array.from({ length: range.end - range.start + 1 }, (_, offset) => cellOf(index, range.day, range.start + offset)));
+      const there = cells.map((cell) => index.primary[cell] ?? FREE).find((position) => position !== FREE);
+      const clash = there !== undefined ? (index.tasks[there]?.name ?? "another task") : cells.map((cell) => taken.get(cell)).find((name) => name !== undefined);
+      if (clash !== undefined) {
+        skipped.push(`${event.name}: it overlaps ${clash}`);
+        return false;
+      }
+      for (const cell of cells) taken.set(cell, event.name);
+      return true;
+    });
+    if (events.length === 0) return failure(`no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`);
+    const next: ScheduleState = { ...state, tasks: [...state.tasks, ...events] };
+    const problems = checkScheduleInvariants(next);
+    if (problems.length > 0) return failure(problems.join("; "));
+    const skippedText = skipped.length > 0 ? `; left out: ${skipped.join("; ")}` : "";
+    return { ok: true, content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`, state: next, data: { events, skipped } };
+  },
+};
+
+/** The arranged week as iCalendar text. */
+export const exportCalendarTool: DomainTool<ScheduleState, Record<string, never>> = {
+  name: "export_calendar",
+  description: "Exports the week as iCalendar (.ics) text: every timetable event and every placed review, with its date and clock times.",
+  schema: z.object({}),
+  kind: "read",
+  run(state) {
+    try {
+      const ics = exportCalendar(state);
+      return { ok: true, content: ics, data: { ics } };
+    } catch (error) {
+      if (error instanceof CalendarFileError) return failure(error.message);
+      throw error;
+    }
+  },
+};

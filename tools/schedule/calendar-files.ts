@@ -1,0 +1,157 @@
+/**
+ * Calendar files (issue 30): a timetable read from iCalendar (RFC 5545) with ical.js — recurring lectures expanded
+ * into the window's dates, each occurrence mapped to the slots whose clock times it covers in the window's time zone
+ * — and the arranged week written as iCalendar with ical-generator, every event and every placed review with its real
+ * start and end. No RFC 5545 parsing by hand. A file that cannot be read, or a window without dates, is a clear error
+ * (`CalendarFileError`) and changes nothing.
+ */
+import ICAL from "ical.js";
+import ical from "ical-generator";
+import { TempoError } from "../../errors/index.js";
+import { addDays, localClock } from "../../contracts/clock.js";
+import { buildEventTask } from "./canonical-form.js";
+import { dateOfDay, dayOfDate } from "./calendar.js";
+import { TASK_ID_PATTERN, type EventTask, type ScheduleState, type SlotRange } from "./state.js";
+
+/** A calendar file that cannot be used. */
+export class CalendarFileError extends TempoError {
+  constructor(message: string) {
+    super("INVALID_INPUT", message);
+    this.name = "CalendarFileError";
+  }
+}
+
+/** What an import found: the events to add, and what it left out with why. */
+export interface TimetableImport {
+  events: EventTask[];
+  skipped: string[];
+}
+
+/** The window's calendar, or an error saying the window has none. */
+function calendarOf(state: ScheduleState): { timeZone: string; slotTimes: NonNullable<ScheduleState["window"]["slotTimes"]> } {
+  const { timeZone, slotTimes } = state.window;
+  if (!timeZone || !slotTimes || state.window.days.some((day) => !day.date)) throw new CalendarFileError("The schedule's window has no dates, time zone or slot times, so calendar files cannot be mapped onto it.");
+  return { timeZone, slotTimes };
+}
+
+/** The UTC instant of a wall-clock time ("YYYY-MM-DD", "HH:MM") in a time zone. */
+export function instantOf(date: string, time: string, timeZone: string): Date {
+  const [year, month, day] = date.split("-").map(Number);
+  const [hour, minute] = time.split(":").map(Number);
+  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!);
+  let guess = wall;
+  // The zone's offset at the guess, applied until it settles (twice covers a change of offset).
+  for (let round = 0; round < 3; round += 1) {
+    const seen = localClock(new Date(guess), timeZone);
+    const [seenHour, seenMinute] = seen.time.split(":").map(Number);
+    const seenWall = Date.UTC(...(seen.date.split("-").map(Number) as [number, number, number]).map((value, index) => (index === 1 ? value - 1 : value)) as [number, number, number], seenHour!, seenMinute!);
+    guess += wall - seenWall;
+  }
+  return new Date(guess);
+}
+
+/** Minutes after midnight of "HH:MM". */
+function minutesOf(time: string): number {
+  const [hour, minute] = time.split(":").map(Number);
+  return hour! * 60 + minute!;
+}
+
+/** An ICAL.Time as the window's wall clock: a zoned or UTC time converted, a floating one taken as it is. */
+function wallClockOf(time: ICAL.Time, timeZone: string): { date: string; minutes: number } {
+  const floating = time.zone === undefined || time.zone === ICAL.Timezone.localTimezone;
+  if (floating) {
+    const date = `${String(time.year).padStart(4, "0")}-${String(time.month).padStart(2, "0")}-${String(time.day).padStart(2, "0")}`;
+    return { date, minutes: time.isDate ? 0 : time.hour * 60 + time.minute };
+  }
+  const clock = localClock(time.toJSDate(), timeZone);
+  return { date: clock.date, minutes: minutesOf(clock.time) };
+}
+
+/** A readable, unique id for an imported event. */
+function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
+  const base = (summary || uid).toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 56) || "event";
+  let id = base;
+  for (let suffix = 2; taken.has(id) || !TASK_ID_PATTERN.test(id); suffix += 1) id = `${base}-${suffix}`;
+  taken.add(id);
+  return id;
+}
+
+/**
+ * The events of an iCalendar text, in the window: each VEVENT one event, its occurrences (recurrences expanded) in the
+ * window's dates mapped to the slots they cover. Occurrences outside the window, all-day ones and those that cover no
+ * slot are left out and told.
+ */
+export function importTimetable(state: ScheduleState, text: string): TimetableImport {
+  const { timeZone, slotTimes } = calendarOf(state);
+  let calendar: ICAL.Component;
+  try {
+    calendar = new ICAL.Component(ICAL.parse(text));
+  } catch (error) {
+    throw new CalendarFileError(`The calendar file cannot be read: ${(error as Error).message}.`);
+  }
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
+  const first = dateOfDay(state.window, 1)!;
+  const last = dateOfDay(state.window, state.window.totalDays)!;
+  const taken = new Set(state.tasks.map((task) => task.id));
+  const events: EventTask[] = [];
+  const skipped: string[] = [];
+  for (const component of calendar.getAllSubcomponents("vevent")) {
+    const event = new ICAL.Event(component);
+    const summary = event.summary || "(untitled event)";
+    const ranges: SlotRange[] = [];
+    const occurrences: Array<{ start: ICAL.Time; end: ICAL.Time }> = [];
+    if (event.isRecurring()) {
+      const iterator = event.iterator();
+      for (let next = iterator.next(), count = 0; next && count < 1_000; next = iterator.next(), count += 1) {
+        const details = event.getOccurrenceDetails(next);
+        if (wallClockOf(details.startDate, timeZone).date > addDays(last, 1)) break;
+        occurrences.push({ start: details.startDate, end: details.endDate });
+      }
+    } else {
+      occurrences.push({ start: event.startDate, end: event.endDate });
+    }
+    for (const occurrence of occurrences) {
+      const start = wallClockOf(occurrence.start, timeZone);
+      const end = wallClockOf(occurrence.end, timeZone);
+      if (start.date < first || start.date > last) continue;
+      if (occurrence.start.isDate) {
+        skipped.push(`${summary} on ${start.date}: an all-day event takes no slots`);
+        continue;
+      }
+      if (end.date !== start.date) {
+        skipped.push(`${summary} on ${start.date}: it runs past midnight`);
+        continue;
+      }
+      const covered = slotTimes.flatMap((slot, index) => (minutesOf(slot.start) < end.minutes && minutesOf(slot.end) > start.minutes ? [index + 1] : []));
+      if (covered.length === 0) {
+        skipped.push(`${summary} on ${start.date}: it falls between slots`);
+        continue;
+      }
+      ranges.push({ day: dayOfDate(state.window, start.date)!, start: covered[0]!, end: covered.at(-1)! });
+    }
+    if (ranges.length === 0) continue;
+    ranges.sort((a, b) => a.day - b.day || a.start - b.start);
+    events.push(buildEventTask({ id: eventIdOf(summary, event.uid ?? "", taken), name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+  }
+  return { events, skipped };
+}
+
+/** The week as iCalendar: every event's ranges and every placed review, with their dates and clock times. */
+export function exportCalendar(state: ScheduleState, name = "Tempo week"): string {
+  const { timeZone, slotTimes } = calendarOf(state);
+  const calendar = ical({ name, prodId: { company: "tempo", product: "tempo-schedule" } });
+  for (const task of state.tasks) {
+    (task.slots ?? []).forEach((range, index) => {
+      const date = dateOfDay(state.window, range.day)!;
+      calendar.createEvent({
+        id: `${task.id}-${index + 1}@tempo`,
+        start: instantOf(date, slotTimes[range.start - 1]!.start, timeZone),
+        end: instantOf(date, slotTimes[range.end - 1]!.end, timeZone),
+        summary: task.name,
+        description: task.source === "task_item" ? `review (${task.categoryId})` : "timetable",
+        categories: [{ name: task.source === "task_item" ? "review" : "timetable" }],
+      });
+    });
+  }
+  return calendar.toString();
+}
