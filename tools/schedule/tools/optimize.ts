@@ -36,17 +36,17 @@ const proposeArrangementArgumentsSchema = z.object({
   limits: z
     .array(
       z.object({
-        task_id: taskIdField("The task."),
-        days: dayList("Only these days."),
-        not_days: dayList("Never these days."),
-        from: z.number().int().min(1).optional().describe("First slot it may start at."),
-        to: z.number().int().min(1).optional().describe("Last slot it may end at."),
-        not_at: z.array(z.object({ day: z.number().int().min(1), slot_start: z.number().int().min(1) })).max(100).optional().describe("Places the user rejected."),
+        task_id: z.string().min(1),
+        days: z.array(z.number().int().min(1)).max(400).optional(),
+        not_days: z.array(z.number().int().min(1)).max(400).optional(),
+        from: z.number().int().min(1).optional(),
+        to: z.number().int().min(1).optional(),
+        not_at: z.array(z.object({ day: z.number().int().min(1), slot_start: z.number().int().min(1) })).max(100).optional(),
       }),
     )
     .max(200)
     .optional()
-    .describe("One task's limits from the user's feedback."),
+    .describe("Per task, from the user's feedback: only `days`, never `not_days`, slots `from`-`to`, rejected places `not_at` [{day, slot_start}]."),
   max_places: z.number().int().min(1).max(400).optional().describe("At most this many placements (one card); list again for the rest once they apply."),
 });
 
