@@ -118,3 +118,30 @@ describe("the hard rules of classes and tasks", () => {
     expect(moveTool.run(placed, { task_id: calculus.id, day: 7, slot_start: 3 }).ok).toBe(false);
   });
 });
+
+describe("the soft rules of classes", () => {
+  test("a class's strategy is judged — compact wants its sessions together, steady spread — and the candidates follow it", async () => {
+    const { analyzeHealth } = await import("../../tools/schedule/health.js");
+    const base = sampleWeek();
+    const arranged = applyWrites(base, proposeArrangement(base).candidates[0]!.writes)!;
+    const english = (week: ScheduleState) => week.tasks.filter((task) => task.source === "task_item" && task.categoryId === "english").map((task) => task.slots![0]!.day);
+    expect(new Set(english(arranged)).size).toBe(2);
+    const compact = { ...arranged, categories: arranged.categories.map((category) => (category.id === "english" ? { ...category, strategy: "compact" as const } : category)) };
+    const issue = analyzeHealth(compact).issues.find((entry) => entry.kind === "off_strategy");
+    expect(issue?.penalty).toBe(2);
+    expect([...issue!.tasks].sort()).toEqual(["essay-draft", "vocabulary-list"]);
+    expect(issue!.message).toMatch(/English is spread over 2 days; its strategy is compact/);
+    // Refining with the candidates brings the English sessions onto one day.
+    let week: ScheduleState = compact;
+    for (let round = 0; round < 10; round += 1) {
+      const top = proposeCandidates(week, { k: 1, placePending: false }).candidates[0];
+      if (!top) break;
+      week = applyWrites(week, top.writes)!;
+    }
+    expect(new Set(english(week)).size).toBe(1);
+    expect(analyzeHealth(week).issues.some((entry) => entry.kind === "off_strategy")).toBe(false);
+    // Steady: two sessions on one day are off.
+    const steady = { ...week, categories: week.categories.map((category) => (category.id === "english" ? { ...category, strategy: "steady" as const } : category)) };
+    expect(analyzeHealth(steady).issues.find((entry) => entry.kind === "off_strategy")?.message).toMatch(/1 English session\(s\) share a day with another; its strategy is steady/);
+  });
+});

@@ -26,7 +26,7 @@ export interface HealthPreferences {
 }
 
 /** The kinds of issue the judge reports. */
-export type HealthIssueKind = "unplaced" | "cannot_fit" | "heavy_day" | "uneven" | "back_to_back" | "no_buffer" | "fragmented" | "off_profile";
+export type HealthIssueKind = "unplaced" | "cannot_fit" | "heavy_day" | "uneven" | "back_to_back" | "no_buffer" | "fragmented" | "off_profile" | "off_strategy";
 
 /** One reason the week loses points. */
 export interface HealthIssue {
@@ -102,6 +102,8 @@ export const HEALTH_PENALTIES = {
   isolatedSlot: 0.5,
   /** Each review outside the user's preferences. */
   offProfile: 5,
+  /** Each session against its class's strategy: a second one on a day (steady), or a day more than needed (compact). */
+  offStrategy: 2,
 } as const;
 
 /** Judges the week. */
@@ -179,6 +181,18 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     if (!why) continue;
     offProfile += 1;
     issues.push({ kind: "off_profile", penalty: HEALTH_PENALTIES.offProfile, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} is ${why}` });
+  }
+
+  // Strategy, for a class that names one: `steady` spreads its sessions (no two on a day), `compact` keeps them on as
+  // few days as they can share (one day per session beyond the first that opens a day of its own is off).
+  for (const category of state.categories) {
+    if (!category.strategy) continue;
+    const sessions = placed.filter((task) => task.categoryId === category.id);
+    const days = [...new Set(sessions.map((task) => task.slots![0]!.day))];
+    const off = category.strategy === "steady" ? sessions.length - days.length : days.length - 1;
+    if (off <= 0) continue;
+    const message = category.strategy === "steady" ? `${off} ${category.name} session(s) share a day with another; its strategy is steady (spread over the days)` : `${category.name} is spread over ${days.length} days; its strategy is compact (together on few days)`;
+    issues.push({ kind: "off_strategy", penalty: off * HEALTH_PENALTIES.offStrategy, forced: false, tasks: sessions.map((task) => task.id), days, message });
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
