@@ -145,3 +145,23 @@ describe("propose_arrangement with limits", () => {
     );
   });
 });
+
+describe("priorities", () => {
+  test("a task that matters more is never left out for one that matters less: as many high-priority tasks as fit at all are placed", () => {
+    fc.assert(
+      fc.property(smallWeek, fc.array(fc.constantFrom("high", "normal", "low"), { minLength: 6, maxLength: 6 }), (week, priorities) => {
+        let index = 0;
+        const ranked: ScheduleState = { ...week, tasks: week.tasks.map((task) => (task.source === "task_item" && task.status === "pending" ? { ...task, priority: priorities[index++] as "high" | "normal" | "low" } : task)) };
+        const proposal = proposeArrangement(ranked).candidates[0];
+        const after = applyWrites(ranked, proposal?.writes ?? []);
+        expect(after).toBeDefined();
+        const placed = new Set((proposal?.writes ?? []).map((write) => String(write.arguments.task_id)));
+        // Only the high ones pending: the most of them that fit, proved by brute force.
+        const highOnly: ScheduleState = { ...ranked, tasks: ranked.tasks.filter((task) => task.source === "event" || task.status === "placed" || task.priority === "high") };
+        const high = pendingIds(highOnly);
+        expect(high.filter((id) => placed.has(id))).toHaveLength(maximumPlaceable(highOnly));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

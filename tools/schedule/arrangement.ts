@@ -74,7 +74,7 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const book = ruleBookOf(state);
   const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
   const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
-  const search = searchAvoiding(tasks, runs, dayLoad, rejectedAt);
+  const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt);
   // Tasks the user gave limits for come first: their place answers what they said.
   const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
   const placed = new Set(placements.map((entry) => entry.id));
@@ -116,6 +116,37 @@ function searchTaskOf(task: TaskItem, limits: TaskLimits | undefined): SearchTas
   if (limits?.from !== undefined) searchTask.from = limits.from;
   if (limits?.to !== undefined) searchTask.to = limits.to;
   return searchTask;
+}
+
+const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
+
+/**
+ * The search by priority when the tasks in scope differ in it: as many high-priority tasks as fit first, then the
+ * normal ones in the room left, then the low ones — a task that matters more is never left out for one that matters
+ * less. With one priority in scope it is the plain search (exact for small sets).
+ */
+function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>): { placements: PlannedPlacement[]; exact: boolean } {
+  const rankOf = new Map(scope.map((task) => [task.id, PRIORITY_RANK[task.priority ?? "normal"]]));
+  const ranks = [...new Set(rankOf.values())].sort();
+  if (ranks.length <= 1) return searchAvoiding(tasks, runs, dayLoad, rejectedAt);
+  let room = runs;
+  const load = new Map(dayLoad);
+  const placements: PlannedPlacement[] = [];
+  for (const rank of ranks) {
+    const tier = tasks.filter((task) => rankOf.get(task.id) === rank);
+    const found = searchAvoiding(tier, room, load, rejectedAt).placements;
+    placements.push(...found);
+    for (const placement of found) {
+      load.set(placement.day, (load.get(placement.day) ?? 0) + 1);
+      // The room it takes, its buffer included, leaves the runs of the next tier.
+      const pad = tier.find((task) => task.id === placement.id)?.pad ?? 0;
+      room = room.flatMap((run) => {
+        if (run.day !== placement.day || run.end < placement.start - pad || run.start > placement.end + pad) return [run];
+        return [{ ...run, end: placement.start - pad - 1 }, { ...run, start: placement.end + pad + 1 }].filter((part) => part.end >= part.start);
+      });
+    }
+  }
+  return { placements: placements.sort((a, b) => a.day - b.day || a.start - b.start), exact: false };
 }
 
 /**
