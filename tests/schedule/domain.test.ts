@@ -11,12 +11,12 @@ import {
 } from "../../tools/schedule/index.js";
 
 describe("createScheduleDomain", () => {
-  it("describes the schedule domain with its nineteen tools", () => {
+  it("describes the schedule domain with its twenty tools", () => {
     const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
     expect(domain.name).toBe("schedule");
     expect(domain.version).toBe(SCHEDULE_DOMAIN_VERSION);
     expect(domain.description).toMatch(/study schedule/);
-    expect(domain.tools).toHaveLength(19);
+    expect(domain.tools).toHaveLength(20);
     expect(createScheduleDomain({ repository: new InMemoryScheduleRepository(), version: "custom" }).version).toBe("custom");
   });
 

@@ -3,7 +3,7 @@ import { DEFAULT_SLOT_TIMES, emptyScheduleState, generateSchedule, parseFreeRuns
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the nineteen schedule tools, nine reads then ten writes, each with a described snake_case schema", () => {
+  it("has the twenty schedule tools, nine reads then eleven writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -24,6 +24,7 @@ describe("the tool list", () => {
       ["update_task", "write"],
       ["remove_task", "write"],
       ["import_calendar", "write"],
+      ["roll_window", "write"],
     ]);
     for (const tool of scheduleTools) {
       expect(tool.description.length).toBeGreaterThan(40);

@@ -12,6 +12,7 @@ import {
   generateSchedule,
   InvalidScheduleError,
   sampleWeek,
+  rollWindowTool,
   ScheduleConflictError,
   type ScheduleRepository,
   type ScheduleRepositoryOptions,
@@ -73,6 +74,23 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
     await expect(repository.applyChanges(user, changes, { applyId: "task-writes-2" })).rejects.toBeInstanceOf(ScheduleConflictError);
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
+  });
+
+  it("persists a roll of the window forward, once: a repeat finds the window moved and changes nothing", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("roll");
+    const before = write("place", sampleWeek(), { task_id: "vocabulary-list", day: 7, slot_start: 6 });
+    await repository.seed(user, before);
+    const rolled = rollWindowTool.run(before, { days: 3 });
+    expect(rolled.content).toMatch(/^moved the window on by 3 day\(s\): it now runs \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}; \d+ past item\(s\) left with the old days/);
+    const changes = diffScheduleState(before, rolled.state!);
+    expect(changes).toEqual([{ kind: "roll", days: 3, from: before.window.days[0] }]);
+    expect(await repository.applyChanges(user, changes, { applyId: "roll-1" })).toEqual({ applied: true });
+    const stored = await repository.load(user);
+    expect(json(stored)).toBe(json(canonicalScheduleState(rolled.state!)));
+    expect(stored.tasks.find((task) => task.id === "vocabulary-list")?.slots).toEqual([{ day: 4, start: 6, end: 6 }]);
+    await expect(repository.applyChanges(user, changes, { applyId: "roll-2" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(json(await repository.load(user))).toBe(json(stored));
   });
 
   it("keeps a calendar, task classes' profiles and tasks' rules (deadline, priority, earliest day), byte for byte", async () => {

@@ -8,10 +8,11 @@
  * Hosts' `embeds` lists are not part of a change: they follow from the task
  * items' `embeddedIn`, and are rebuilt for every host a change touches.
  */
-import { buildEventTask, buildTaskItem, canonicalCategory, canonicalRange, sortIds } from "./canonical-form.js";
+import { rollWindow } from "./calendar.js";
+import { buildEventTask, buildTaskItem, canonicalCategory, canonicalRange, canonicalScheduleState, sortIds } from "./canonical-form.js";
 import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
 import { rangeListsEqual } from "./slot-range.js";
-import type { ScheduleState, ScheduleTask, SlotRange, TaskCategory, TaskItem } from "./state.js";
+import type { DayMapping, ScheduleState, ScheduleTask, SlotRange, TaskCategory, TaskItem } from "./state.js";
 import { checkScheduleInvariants } from "./validation.js";
 
 /** The two task sources. */
@@ -101,11 +102,19 @@ export interface RemoveChange {
   task: TaskItem;
 }
 
-/** One persisted change of a schedule. */
-export type ScheduleChange = PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange;
+/** The window moves on by `days` days (`rollWindow`): past days go with what was on them, the rest shifts. */
+export interface RollChange {
+  kind: "roll";
+  days: number;
+  /** The window's first day before (checked: a roll applies to the window it was made on, once). */
+  from: DayMapping;
+}
 
-/** A change of a task (every kind but a class's). */
-export type TaskChange = Exclude<ScheduleChange, ClassChange>;
+/** One persisted change of a schedule. */
+export type ScheduleChange = PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange | RollChange;
+
+/** A change of a task (every kind but a class's and the window's). */
+export type TaskChange = Exclude<ScheduleChange, ClassChange | RollChange>;
 
 /**
  * The changes that turn `before` into `after`: task classes added or changed, task items added (pending, at the end),
@@ -114,7 +123,12 @@ export type TaskChange = Exclude<ScheduleChange, ClassChange>;
  */
 export function diffScheduleState(before: ScheduleState, after: ScheduleState): ScheduleChange[] {
   const problems: string[] = [];
-  if (JSON.stringify(before.window) !== JSON.stringify(after.window)) problems.push("the window changed; only placements and tasks can be persisted");
+  if (JSON.stringify(before.window) !== JSON.stringify(after.window)) {
+    // The one window change there is: a roll forward, whole (anything else with it is a separate write).
+    const days = rolledBy(before, after);
+    if (days !== undefined) return [{ kind: "roll", days, from: { ...before.window.days[0]! } }];
+    problems.push("the window changed other than by rolling forward; only placements, tasks and rolls can be persisted");
+  }
   const changes: ScheduleChange[] = [];
   const classesBefore = new Map(before.categories.map((category) => [category.id, category]));
   for (const category of after.categories) {
@@ -159,6 +173,15 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   }
   if (problems.length > 0) throw new InvalidScheduleError(problems);
   return [...changes, ...removals];
+}
+
+/** How many days `after` is `before` rolled forward by, or undefined when it is not a roll of it. */
+function rolledBy(before: ScheduleState, after: ScheduleState): number | undefined {
+  const wanted = JSON.stringify(canonicalScheduleState(after));
+  for (let days = 1; days <= before.window.totalDays; days += 1) {
+    if (JSON.stringify(canonicalScheduleState(rollWindow(before, days))) === wanted) return days;
+  }
+  return undefined;
 }
 
 /** A task item's fields apart from its place, in canonical form (unset ones absent). */
@@ -211,6 +234,10 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
   const removed = new Set<string>();
 
   for (const change of changes) {
+    if (change.kind === "roll") {
+      if (JSON.stringify(state.window.days[0]) !== JSON.stringify(change.from) || changes.length > 1) throw new ScheduleConflictError("The window is no longer where the roll expects it.", { change });
+      return rollWindow(state, change.days);
+    }
     if (change.kind === "class") {
       const index = categories.findIndex((category) => category.id === change.classId);
       const stored = index === -1 ? null : canonicalCategory(categories[index]!);

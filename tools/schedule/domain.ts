@@ -32,7 +32,7 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
   { name: "schedule.tasks", description: "what there is to arrange: add, change or remove tasks; create or change a course's study profile (each through a card)", tools: ["upsert_task_class", "add_task", "update_task", "remove_task"] },
-  { name: "schedule.calendar", description: "calendar files: import a timetable from iCalendar (.ics, through a card), export the week as .ics", tools: ["import_calendar", "export_calendar"] },
+  { name: "schedule.calendar", description: "the calendar: import a timetable from iCalendar (.ics, through a card), export the week as .ics, move the window on a week", tools: ["import_calendar", "export_calendar", "roll_window"] },
 ];
 
 /**

@@ -80,9 +80,14 @@ export class PostgresScheduleRepository implements ScheduleRepository {
       }
       const storedRows = await readTaskRows(client, userId);
       const next = applyScheduleChanges(rowsToSchedule(window, storedRows), changes);
+      // A roll changes every row: the schedule is written whole, in this transaction.
+      if (changes.some((change) => change.kind === "roll")) {
+        await writeSchedule(client, userId, next);
+        return { applied: true };
+      }
       const removed = changes.flatMap((change) => (change.kind === "remove" ? [change.taskId] : []));
       const added = new Set(changes.flatMap((change) => (change.kind === "add" ? [change.taskId] : [])));
-      const changedIds = new Set(changes.flatMap((change) => (change.kind === "class" || change.kind === "remove" || change.kind === "add" ? [] : [change.taskId])));
+      const changedIds = new Set(changes.flatMap((change) => (change.kind === "class" || change.kind === "remove" || change.kind === "add" || change.kind === "roll" ? [] : [change.taskId])));
       // A host whose guest is removed needs no write: hosts' embeds are derived on load.
       const ordinals = new Map(storedRows.map((row) => [row.task_id, row.ordinal]));
       let nextOrdinal = Math.max(-1, ...storedRows.map((row) => row.ordinal)) + 1;
@@ -120,24 +125,26 @@ export class PostgresScheduleRepository implements ScheduleRepository {
   async seed(userId: string, state: ScheduleState): Promise<void> {
     const valid = parseScheduleState(state);
     await this.migrate();
-    await inTransaction(this.pool, async (client) => {
-      await client.query(
-        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)
-         ON CONFLICT (user_id) DO UPDATE
-           SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
-               days = EXCLUDED.days, categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, updated_at = now()`,
-        [userId, valid.window.totalDays, valid.window.slotsPerDay, JSON.stringify(valid.window.days), JSON.stringify(valid.categories), JSON.stringify(calendarOf(valid.window))],
-      );
-      await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
-      const rows = valid.tasks.map(taskToRow);
-      await client.query(
-        `INSERT INTO tempo_schedule_tasks (user_id, ${TASK_COLUMNS})
-         SELECT $1, ${TASK_COLUMNS} FROM jsonb_to_recordset($2::jsonb) AS seeded(${TASK_RECORD})`,
-        [userId, JSON.stringify(rows)],
-      );
-    });
+    await inTransaction(this.pool, (client) => writeSchedule(client, userId, valid));
   }
+}
+
+/** Writes a user's whole schedule (window row and every task row) in the caller's transaction. */
+async function writeSchedule(client: Queryable, userId: string, state: ScheduleState): Promise<void> {
+  await client.query(
+    `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
+     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)
+     ON CONFLICT (user_id) DO UPDATE
+       SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
+           days = EXCLUDED.days, categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, updated_at = now()`,
+    [userId, state.window.totalDays, state.window.slotsPerDay, JSON.stringify(state.window.days), JSON.stringify(state.categories), JSON.stringify(calendarOf(state.window))],
+  );
+  await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
+  await client.query(
+    `INSERT INTO tempo_schedule_tasks (user_id, ${TASK_COLUMNS})
+     SELECT $1, ${TASK_COLUMNS} FROM jsonb_to_recordset($2::jsonb) AS seeded(${TASK_RECORD})`,
+    [userId, JSON.stringify(state.tasks.map(taskToRow))],
+  );
 }
 
 /** Something that runs queries: the pool or a client inside a transaction. */

@@ -9,7 +9,7 @@ import { findFreeTool } from "./find-free.js";
 import { getOverviewTool } from "./get-overview.js";
 import { getTaskInfoTool } from "./get-task-info.js";
 import { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-import { addTaskTool, exportCalendarTool, importCalendarTool, removeTaskTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
+import { addTaskTool, exportCalendarTool, importCalendarTool, removeTaskTool, rollWindowTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
 import { listTasksTool } from "./list-tasks.js";
 import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
@@ -49,9 +49,9 @@ export { unplaceArgumentsSchema, unplacedText, unplaceTool, type UnplaceArgument
 export type { MovedTask } from "../atomic-moves.js";
 
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-export { addTaskTool, describeTaskWrite, exportCalendarTool, importCalendarTool, removeTaskTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
+export { addTaskTool, describeTaskWrite, exportCalendarTool, importCalendarTool, removeTaskTool, rollWindowTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
 
-/** All nineteen tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All twenty tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -72,4 +72,5 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   updateTaskTool,
   removeTaskTool,
   importCalendarTool,
+  rollWindowTool,
 ];

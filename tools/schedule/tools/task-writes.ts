@@ -14,6 +14,7 @@ import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
 import { TASK_ID_PATTERN, type DueBefore, type EventTask, type ScheduleState, type TaskCategory, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 import { CalendarFileError, exportCalendar, importTimetable } from "../calendar-files.js";
+import { rollWindow } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -248,6 +249,10 @@ export function describeTaskWrite(state: ScheduleState, tool: string, args: Reco
       return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
     case "remove_task":
       return zh ? `删除任务 ${named(args.task_id)}` : `Remove the task ${named(args.task_id)}`;
+    case "roll_window": {
+      const days = typeof args.days === "number" ? args.days : 7;
+      return zh ? `把日程窗口向后移动 ${days} 天（之前的日子和其上的安排移出）` : `Move the window on by ${days} day(s) (the past days go, with what was on them)`;
+    }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
       const events = outcome.ok ? ((outcome.data as { events: EventTask[] }).events ?? []) : [];
@@ -312,5 +317,24 @@ export const exportCalendarTool: DomainTool<ScheduleState, Record<string, never>
       if (error instanceof CalendarFileError) return failure(error.message);
       throw error;
     }
+  },
+};
+
+const rollWindowArgumentsSchema = z.object({ days: z.number().int().min(1).max(366).default(7).describe("Days to move on by (default 7: the next week).") });
+
+/** Moves the window on: the past days go with what was on them, the rest shifts, new days come after. */
+export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindowArgumentsSchema>> = {
+  name: "roll_window",
+  description: "Moves the window on by some days (default a week): the first days go with what was on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending.",
+  schema: rollWindowArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    if (args.days > state.window.totalDays) return failure(`a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`);
+    const next = rollWindow(state, args.days);
+    const gone = state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id));
+    const first = next.window.days[0];
+    const last = next.window.days.at(-1);
+    const span = first?.date && last?.date ? `${first.date} – ${last.date}` : `week ${first?.week ?? "?"} to week ${last?.week ?? "?"}`;
+    return { ok: true, content: `moved the window on by ${args.days} day(s): it now runs ${span}; ${gone.length} past item(s) left with the old days${gone.length > 0 ? `: ${gone.map((task) => task.id).join(", ")}` : ""}`, state: next, data: { days: args.days, removed: gone.map((task) => task.id) } };
   },
 };
