@@ -11,7 +11,7 @@ import { weekdayName } from "../../contracts/language.js";
 import { applyWrites, forcedText, type ScheduleListing } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
-import { ruleBookOf, withRules } from "./rules.js";
+import { withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
@@ -61,7 +61,7 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const scope = pending.filter((task) => (!named || named.has(task.id)) && !skipped.has(task.id));
   if (scope.length === 0) return { candidates: [], score, empty: pending.length === 0 ? "no review task is pending" : "none of the tasks asked for is pending" };
 
-  const { runs: free, dayLoad } = searchInputOf(state);
+  const { runs: free, dayLoad, rules: book } = searchInputOf(state);
   const only = new Set(options.days ?? []);
   const notDays = new Set(options.avoidDays ?? []);
   const from = Math.max(1, options.slots?.from ?? 1);
@@ -71,7 +71,6 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     .map((run) => ({ ...run, start: Math.max(run.start, from), end: Math.min(run.end, to) }))
     .filter((run) => run.end >= run.start);
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
-  const book = ruleBookOf(state);
   const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
   const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
   const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt);

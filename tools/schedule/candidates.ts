@@ -14,7 +14,7 @@
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import { searchInputOf, searchPlacements, type PlannedPlacement } from "./placement-search.js";
-import { ruleBookOf, withRules } from "./rules.js";
+import { withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
@@ -251,8 +251,7 @@ function rearrangementOf(state: ScheduleState, score: number, preferences: Healt
     base = unplaced.state;
   }
   const avoid = new Set(preferences.avoidDays ?? []);
-  const { runs, dayLoad } = searchInputOf(base);
-  const book = ruleBookOf(base);
+  const { runs, dayLoad, rules: book } = searchInputOf(base);
   const search = searchPlacements(placed.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book)), runs, { dayLoad });
   if (search.placements.length < placed.length) return undefined;
   const arranged = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));

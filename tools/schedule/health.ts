@@ -14,7 +14,7 @@
  */
 import { searchInputOf, searchPlacements, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
-import { partsOf, ruleBookOf, withRules } from "./rules.js";
+import { partsOf, withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
@@ -196,9 +196,8 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
-  const book = ruleBookOf(state);
-  const searchTasks: SearchTask[] = pending.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book));
-  const { runs, dayLoad } = searchInputOf(state);
+  const { runs, dayLoad, rules } = searchInputOf(state, index);
+  const searchTasks: SearchTask[] = pending.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules));
   const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));

@@ -13,7 +13,8 @@
  * that for a small pending set it is exact: no placement fits more tasks.
  * Past a node budget it keeps the best placement found.
  */
-import { buildOccupancyIndex } from "./occupancy-index.js";
+import { buildOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
+import type { RuleBook } from "./rules.js";
 import type { ScheduleState } from "./state.js";
 import { findFreeRuns } from "./tools/find-free.js";
 
@@ -66,12 +67,12 @@ export interface SearchOptions {
  * A week as the search takes it: every free run (plain, and inside embeddable hosts no task item uses yet) and the
  * task items placed per day — what `find_free` and `list_tasks` show, read from the state itself.
  */
-export function searchInputOf(state: ScheduleState): { runs: SearchRun[]; dayLoad: Map<number, number> } {
+export function searchInputOf(state: ScheduleState, index: OccupancyIndex = buildOccupancyIndex(state)): { runs: SearchRun[]; dayLoad: Map<number, number>; rules: RuleBook } {
   const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
-  const runs = findFreeRuns(buildOccupancyIndex(state), days, 1, state.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
+  const runs = findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
   const dayLoad = new Map<number, number>();
   for (const task of state.tasks) if (task.source === "task_item" && task.status === "placed") for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
-  return { runs, dayLoad };
+  return { runs, dayLoad, rules: index.rules };
 }
 
 /** The chosen placements (in day and slot order) and whether the search proved no placement fits more tasks. */

@@ -47,13 +47,14 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
   // The rules, once everything landed: an event moved in the batch is the deadline where it lands, and a session's
   // buffer may be broken by another landing of the batch.
   const rangeOf = (position: number) => landed.get(position) ?? work.tasks[position]?.slots?.[0];
-  const book = withEventsMoved(work.rules, work.tasks, landed);
   const movedEvents = new Set([...landed.keys()].flatMap((position) => (work.tasks[position]?.source === "event" ? [work.tasks[position]!.id] : [])));
-  for (const [position, task] of work.tasks.entries()) {
+  const book = movedEvents.size === 0 ? work.rules : withEventsMoved(work.rules, work.tasks, landed);
+  // The task items that landed, and — only when an event moved — those due before it.
+  const checked = movedEvents.size === 0 ? [...landed.keys()] : work.tasks.flatMap((task, position) => (landed.has(position) || (task.source === "task_item" && task.dueBefore && "eventId" in task.dueBefore && movedEvents.has(task.dueBefore.eventId)) ? [position] : []));
+  for (const position of checked) {
+    const task = work.tasks[position];
     const range = rangeOf(position);
-    if (task.source !== "task_item" || !range) continue;
-    const due = task.dueBefore;
-    if (!landed.has(position) && !(due && "eventId" in due && movedEvents.has(due.eventId))) continue;
+    if (task?.source !== "task_item" || !range) continue;
     const broken = placementRuleProblem(task, range, book);
     if (broken !== undefined) return { ok: false, problem: broken, requestIndex: Math.max(0, requests.findIndex((request) => request.position === position)) };
   }

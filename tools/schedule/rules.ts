@@ -16,6 +16,8 @@ export interface RuleBook {
   weekdays: readonly number[];
   /** Each event's earliest range, by id. */
   eventStarts: ReadonlyMap<string, { range: SlotRange; name: string }>;
+  /** True when some class keeps a buffer (no buffer to check otherwise). */
+  buffered: boolean;
 }
 
 /** The rule book of a schedule. */
@@ -23,11 +25,11 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
   const eventStarts = new Map<string, { range: SlotRange; name: string }>();
   for (const task of state.tasks) {
     if (task.source !== "event") continue;
-    const first = [...task.slots].sort((a, b) => a.day - b.day || a.start - b.start)[0];
+    const first = task.slots.reduce<SlotRange | undefined>((earliest, range) => (!earliest || range.day < earliest.day || (range.day === earliest.day && range.start < earliest.start) ? range : earliest), undefined);
     if (first) eventStarts.set(task.id, { range: first, name: task.name });
   }
   const weekdays = Array.from({ length: state.window.totalDays }, (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1);
-  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts };
+  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts, buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0) };
 }
 
 /** `task <id> "<name>"`. */
@@ -68,6 +70,7 @@ export type SlotOccupants = (day: number, slot: number) => readonly number[];
  * buffered task or the one too close is among `landed` (an old week's breaches block no unrelated write).
  */
 export function bufferProblem(tasks: readonly ScheduleTask[], rangeOf: (position: number) => SlotRange | undefined, occupants: SlotOccupants, slotsPerDay: number, landed: ReadonlySet<number>, book: RuleBook): string | undefined {
+  if (!book.buffered) return undefined;
   const days = new Set([...landed].flatMap((position) => rangeOf(position)?.day ?? []));
   for (const [position, task] of tasks.entries()) {
     const buffer = bufferOf(task, book);
