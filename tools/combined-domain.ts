@@ -43,9 +43,17 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       const owner = ownerOf(tool);
       return owner?.describeCall?.(state[owner.name], tool, args, language);
     },
-    // The first domain's time zone that has one (only when one can have one: it costs a load).
+    // The first domain's time zone that has one.
     ...(domains.some((domain) => domain.timeZone)
-      ? { timeZone: (state: CombinedState) => domains.map((domain) => domain.timeZone?.(state[domain.name])).find((zone) => zone !== undefined) }
+      ? {
+          async timeZone(userId: string) {
+            for (const domain of domains) {
+              const zone = await domain.timeZone?.(userId);
+              if (zone !== undefined) return zone;
+            }
+            return undefined;
+          },
+        }
       : {}),
     openItems(state: CombinedState): OpenItem[] {
       return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));

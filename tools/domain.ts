@@ -168,10 +168,11 @@ export interface ToolDomain<TState = any> {
    */
   openItems?(state: TState): OpenItem[];
   /**
-   * Optional: the time zone the domain's data lives in (the schedule window's), the default of the "now" every stage
-   * prompt carries when the thread's configuration names none (`configurable.time_zone`).
+   * Optional: the time zone the user's data lives in (the schedule window's), the default of the "now" every stage
+   * prompt carries when the thread's configuration names none (`configurable.time_zone`). Asked on every stage call:
+   * answer it without loading the whole state.
    */
-  timeZone?(state: TState): string | undefined;
+  timeZone?(userId: string): Promise<string | undefined>;
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, all or nothing: through `options.client` when given). */

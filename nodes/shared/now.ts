@@ -20,6 +20,6 @@ export async function stageNow(dependencies: NodeDependencies, config: LangGraph
 async function domainTimeZone(dependencies: NodeDependencies, userId: string): Promise<string | undefined> {
   const { domain } = dependencies;
   if (!domain.timeZone) return undefined;
-  const zone = domain.timeZone(await domain.load(userId));
+  const zone = await domain.timeZone(userId);
   return zone !== undefined && isTimeZone(zone) ? zone : undefined;
 }

@@ -7,7 +7,6 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { ConfigurationError } from "../../errors/index.js";
 import { createScheduleDomain, generateSchedule, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { scheduleTimeZone } from "../../tools/schedule/calendar.js";
 import { json, scriptedGraph, threadConfig } from "../support/scripted.js";
 
 const CLOCK = () => new Date("2024-03-14T06:30:00Z");
@@ -15,7 +14,7 @@ const CLOCK = () => new Date("2024-03-14T06:30:00Z");
 /** The schedule domain over `week`, telling its window's time zone. */
 function scheduleDomain(week: ScheduleState) {
   const repository = new InMemoryScheduleRepository({ whenMissing: () => structuredClone(week) });
-  return { ...createScheduleDomain({ repository }), timeZone: scheduleTimeZone };
+  return createScheduleDomain({ repository });
 }
 
 /** A task through every stage: chat, plan (one read step), execute (a read, then done with no answer of its own), deliver. */

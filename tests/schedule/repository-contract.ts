@@ -93,6 +93,16 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(await repository.load(user))).toBe(json(stored));
   });
 
+  it("tells a user's time zone without loading the schedule: the stored window's, else the default's", async () => {
+    const repository = options.makeRepository({ whenMissing: () => sampleWeek() });
+    const user = freshUser("zone");
+    expect(await repository.timeZone(user)).toBe(sampleWeek().window.timeZone);
+    await repository.seed(user, { ...sampleWeek(), window: { ...sampleWeek().window, timeZone: "Europe/Berlin" } });
+    expect(await repository.timeZone(user)).toBe("Europe/Berlin");
+    await repository.seed(user, emptyScheduleState());
+    expect(await repository.timeZone(user)).toBeUndefined();
+  });
+
   it("keeps a calendar, task classes' profiles and tasks' rules (deadline, priority, earliest day), byte for byte", async () => {
     const repository = options.makeRepository();
     const user = freshUser("profiles");

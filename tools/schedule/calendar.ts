@@ -91,11 +91,6 @@ export function calendarProblems(window: ScheduleWindow): string[] {
   return problems;
 }
 
-/** The schedule's time zone (`ToolDomain.timeZone`): its window's, if it has one. */
-export function scheduleTimeZone(state: ScheduleState): string | undefined {
-  return state.window.timeZone;
-}
-
 /** The date of a day index, or undefined (no such day, or a window without dates). */
 export function dateOfDay(window: ScheduleWindow, day: number): string | undefined {
   return window.days[day - 1]?.date;

@@ -3,7 +3,6 @@
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
 import type { PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
-import { scheduleTimeZone } from "./calendar.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -76,7 +75,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.
     describeCall: describeScheduleCall,
     // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
-    timeZone: scheduleTimeZone,
+    timeZone: (userId: string) => repository.timeZone(userId),
     // Review tasks still pending: what an arranging task may leave open.
     openItems: (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => ({ id: task.id, name: task.name })),
     load: (userId: string) => repository.load(userId),

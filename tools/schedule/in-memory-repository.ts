@@ -35,6 +35,11 @@ export class InMemoryScheduleRepository implements ScheduleRepository {
     return { applied: true };
   }
 
+  /** The time zone of the user's window (the default's for a user with none stored). */
+  async timeZone(userId: string): Promise<string | undefined> {
+    return (this.schedules.get(userId) ?? this.whenMissing(userId)).window.timeZone;
+  }
+
   /** Validates and stores a copy of `state` as the user's schedule. */
   async seed(userId: string, state: ScheduleState): Promise<void> {
     this.schedules.set(userId, parseScheduleState(structuredClone(state)));

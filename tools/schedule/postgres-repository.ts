@@ -121,6 +121,14 @@ export class PostgresScheduleRepository implements ScheduleRepository {
     return options.client ? apply(options.client as Queryable) : inTransaction(this.pool, apply);
   }
 
+  /** The time zone of the user's window, read from its row alone. */
+  async timeZone(userId: string): Promise<string | undefined> {
+    await this.migrate();
+    const rows = await this.pool.query<{ zone: string | null }>("SELECT calendar->>'timeZone' AS zone FROM tempo_schedule_windows WHERE user_id = $1", [userId]);
+    const row = rows.rows[0];
+    return row === undefined ? this.whenMissing(userId).window.timeZone : (row.zone ?? undefined);
+  }
+
   /** Validates `state` and replaces the user's stored schedule with it, in one transaction. */
   async seed(userId: string, state: ScheduleState): Promise<void> {
     const valid = parseScheduleState(state);

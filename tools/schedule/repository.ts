@@ -26,6 +26,8 @@ export interface ScheduleRepository {
   applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult>;
   /** Replaces the user's schedule with `state` (validated first; throws `InvalidScheduleError`), e.g. to load sample data. */
   seed(userId: string, state: ScheduleState): Promise<void>;
+  /** The time zone of the user's window (undefined when it has none, or nothing is stored), without loading the schedule. */
+  timeZone(userId: string): Promise<string | undefined>;
 }
 
 /** Options shared by the repositories. */

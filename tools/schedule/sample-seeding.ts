@@ -24,5 +24,9 @@ export function withSampleSchedule(repository: ScheduleRepository, sample: (now:
     seed(userId: string, state: ScheduleState): Promise<void> {
       return repository.seed(userId, state);
     },
+    // A user with nothing stored is seeded (as loading does) and gets the sample's zone.
+    async timeZone(userId: string): Promise<string | undefined> {
+      return (await repository.timeZone(userId)) ?? (await this.load(userId)).window.timeZone;
+    },
   };
 }

@@ -6,7 +6,6 @@
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { scheduleTimeZone } from "../../../tools/schedule/calendar.js";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
@@ -70,7 +69,7 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
 export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date()) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
-  const domain = { ...createScheduleDomain({ repository }), timeZone: scheduleTimeZone };
+  const domain = createScheduleDomain({ repository });
   const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now });
   return { graph, repository };
 }
