@@ -328,7 +328,7 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   if (last.name !== "place") return list(say(language, "Finding room for the pending tasks.", "正在为待安排的任务寻找位置。"));
 
   // A card was answered: act on what its answers said.
-  const card = rounds.slice(rounds.findLastIndex((round) => round.name !== "place") + 1);
+  const card = lastCard(rounds);
   const rejected = card.filter((round) => callResultOf(round) === "rejected");
   if (rejected.length === 0) {
     if (card.some((round) => callResultOf(round) === "failed")) return list(say(language, "A placement failed; reading the week again.", "有一项安排没有成功，正在重新读取本周日程。"));
@@ -345,9 +345,14 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
   return remember(next, said.join(" "), "keep the skips and constraints in working memory so they survive context compression");
 }
 
+/** The place rounds of the last card answered (the rounds after the last that is not a placement). */
+function lastCard(rounds: readonly RoundView[]): readonly RoundView[] {
+  return rounds.slice(rounds.findLastIndex((round) => round.name !== "place") + 1);
+}
+
 /** True when the card before a memory write needs the week arranged again: a constraint to honour, a failure, or more that fit. */
 function relistAfterCard(rounds: readonly RoundView[]): boolean {
-  const card = rounds.slice(rounds.findLastIndex((round) => round.name !== "place") + 1);
+  const card = lastCard(rounds);
   if (card.length === 0) return true;
   if (card.some((round) => callResultOf(round) === "failed")) return true;
   if (card.some((round) => callResultOf(round) === "rejected" && parseFeedback(feedbackOfResult(round.result)).kind === "constrain")) return true;
