@@ -192,7 +192,13 @@ async function runCalls(
     if (after.phase !== undefined) run.failed = true;
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
-  /** A write for the card: bad arguments go back to the model first; a valid one waits for the card. */
+  // The domain state the card's writes are tried on, each after the ones before it (loaded on the first write).
+  let trial: { state: unknown } | undefined;
+  /**
+   * A write for the card: bad arguments go back to the model first; a write the tool would refuse (a deadline, an
+   * excluded day, a conflict) too — tried on the state as the card's earlier writes leave it, so no card shows a change
+   * that cannot apply; a valid one waits for the card.
+   */
   const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
     const checked = checkToolArguments(tool, call.arguments);
     if (!checked.ok) {
@@ -200,6 +206,15 @@ async function runCalls(
       invalidWrites += 1;
       return;
     }
+    trial ??= { state: await dependencies.domain.load(context.userId) };
+    const tried = tool.run(trial.state, checked.arguments);
+    if (!tried.ok) {
+      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
+      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: false, content: tried.content });
+      record(call, false, tried.content);
+      return;
+    }
+    if (tried.state !== undefined) trial.state = tried.state;
     const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };

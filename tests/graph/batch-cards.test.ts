@@ -116,27 +116,33 @@ describe("batch cards", () => {
     expect(done.finalAnswer).not.toContain("applied with your edit");
   });
 
-  test("a batch whose third write conflicts with the first applies the first two and reports the third to the model", async () => {
+  test("a batch whose third write conflicts with the first never shows it: the model hears the conflict, the card holds the first two", async () => {
     const three = [
       { task_id: "review-limits", day: 1, slot_start: 5 },
       { task_id: "matrix-review", day: 2, slot_start: 3 },
       { task_id: "derivative-drills", day: 1, slot_start: 6 },
     ];
-    const { graph, models, repository, config } = await batchGraph(three, [
+    const { graph, models, repository, config, waiting } = await batchGraph(three, [
       json({ speak: "", action: "done", reason: "two placed", goal_check: "2 placed; derivative-drills conflicted" }),
     ]);
-    const done = await graph.invoke(resume({ decisions: three.map(() => ({ type: "approve" })) }), config);
+    // The third write was tried after the first two before the card: refused, it is a tool error, not a card entry.
+    const card = interruptsOf(waiting)[0]!.value as Card;
+    expect(card.action_requests.map((request) => request.args)).toEqual(three.slice(0, 2));
+    const refused = waiting.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    expect(refused).toEqual([expect.stringMatching(/^error: cannot place task derivative-drills/)]);
+    expect(await placedItems(repository)).toEqual([]);
+    const done = await graph.invoke(resume({ decisions: three.slice(0, 2).map(() => ({ type: "approve" })) }), config);
     expect(done.phase).toBe("done");
     expect((await placedItems(repository)).sort()).toEqual(["matrix-review", "review-limits"]);
     const results = done.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
     expect(results).toHaveLength(3);
-    expect(results[0]).toMatch(/^placed task review-limits/);
-    expect(results[1]).toMatch(/^placed task matrix-review/);
-    expect(results[2]).toMatch(/^error:/);
-    // The model's next decision saw the conflict as the third write's result.
+    expect(results[1]).toMatch(/^placed task review-limits/);
+    expect(results[2]).toMatch(/^placed task matrix-review/);
+    // No "Could not apply" note: nothing approved failed.
+    expect(done.messages.some((message) => String(message.content).startsWith("Could not apply"))).toBe(false);
+    // The model's next decision saw the conflict among the results.
     const lastPrompt = models.execute.calls.at(-1)!.messages;
-    const seen = lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content));
-    expect(seen.at(-1)).toBe(results[2]);
+    expect(lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content))).toContain(refused[0]);
   });
 
   test("Agent Inbox's answers (one legacy response echoing the write it shows) decide that write alone; the rest come back on the next card", async () => {

@@ -41,7 +41,8 @@ const ROWS: Row[] = [
   {
     // After the midterm: the move is refused with the deadline named, and the review stays where it was.
     request: "move review-limits to Saturday slot 7",
-    cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7'), ["move", { task_id: "review-limits", day: 6, slot_start: 7 }]],
+    // Tried before any card: the write is refused, so no move card is shown.
+    cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7')],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
       expect(outcome.finalAnswer).toContain('must be done before event sat-calculus-midterm "Calculus midterm exam" (day 6 slot 3)');
