@@ -17,25 +17,25 @@ const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: tr
 const WORDS = {
   en: {
     planFor: "Plan for: ",
-    planHow: "Approve (Accept) to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback (Respond) to have it revised.",
+    planHow: "You can run it as it is, edit the steps first (one a line: what to do — done when: how to tell), or turn it down with a reason to have it revised.",
     why: "**Why:** ",
     step: (index: number, total: number) => `**Step ${index} of ${total}:** `,
     change: (index: number, total: number) => `Change ${index} of ${total}: `,
     all: (total: number) => `**All ${total} changes proposed together:**`,
     batchHow:
-      "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
-    writeHow: "Approve (Accept) to apply it, edit its arguments, or reject it (Respond: with feedback, the plan is reviewed; without, another option is chosen).",
+      "Decide each change on its own — apply it, edit it or turn it down; the ones you apply go in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
+    writeHow: "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, another option is chosen).",
     refused: "Your last answer could not be used: ",
   },
   zh: {
     planFor: "计划：",
-    planHow: "批准（Accept）即开始执行；也可以修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或拒绝并说明原因，计划会重新修订。",
+    planHow: "可以直接执行，也可以先修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或说明原因拒绝，计划会重新修订。",
     why: "**原因**：",
     step: (index: number, total: number) => `**第 ${index} 步（共 ${total} 步）**：`,
     change: (index: number, total: number) => `第 ${index} 项修改（共 ${total} 项）：`,
     all: (total: number) => `**一起提出的全部 ${total} 项修改**：`,
-    batchHow: "请逐项批准、修改或拒绝；批准的修改按顺序应用。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
-    writeHow: "批准即应用；也可以修改参数，或拒绝（说明原因时会重新审视计划；不说明时会换一个方案）。",
+    batchHow: "请逐项决定：应用、修改或拒绝；应用的修改按顺序执行。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
+    writeHow: "可以直接应用，也可以先修改参数，或拒绝（说明原因时会重新审视计划；不说明时会换一个方案）。",
     refused: "上一次的回答无法使用：",
   },
 } as const;

@@ -38,7 +38,7 @@ describe("golden card JSON", () => {
 
     const description =
       "Add note 3: buy milk\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
-      "Approve (Accept) to apply it, edit its arguments, or reject it (Respond: with feedback, the plan is reviewed; without, another option is chosen).";
+      "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, another option is chosen).";
     const requests = [{ name: "add_note", args: { text: "buy milk" }, description, arguments: { text: "buy milk" } }];
     const configs = [
       {
@@ -73,7 +73,7 @@ describe("golden card JSON", () => {
         description:
           "Change 1 of 3: Place matrix-review on day 1 at slot 3\n\n**Why:** Both reviews fit Monday morning.\n\n**Step 1 of 2:** Place the reviews\n\n" +
           "**All 3 changes proposed together:**\n\n1. Place matrix-review on day 1 at slot 3\n2. Place review-limits on day 1 at slot 5\n3. Take essay-draft off the schedule\n\n" +
-          "Approve, edit or reject each change; approved changes apply in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
+          "Decide each change on its own — apply it, edit it or turn it down; the ones you apply go in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
         arguments: { task_id: "matrix-review", day: 1, slot_start: 3 },
       },
       {
@@ -111,7 +111,7 @@ describe("golden card JSON", () => {
     const description =
       "Plan for: organise my notes\n\n" +
       "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
-      "Approve (Accept) to run it, edit the steps (one a line: what to do — done when: how to tell), or reject with feedback (Respond) to have it revised.";
+      "You can run it as it is, edit the steps first (one a line: what to do — done when: how to tell), or turn it down with a reason to have it revised.";
     const requests = [{ name: "confirm_plan", args, description, arguments: args }];
     const configs = [{ action_name: "confirm_plan", allowed_decisions: ALLOWED, actionName: "confirm_plan", allowedDecisions: ALLOWED }];
     expectGolden(card, {
@@ -124,5 +124,19 @@ describe("golden card JSON", () => {
       config: LEGACY_CONFIG,
       description,
     });
+  });
+  test("no card's words name one client's buttons (Agent Inbox's Accept / Respond / Ignore), in English or Chinese", () => {
+    const one = write("call-1", "batch_move", { moves: [] }, "Move 2 task(s) together", "the backend's best candidate (+6)");
+    for (const language of ["en", "zh"] as const) {
+      const cards = [
+        planInterrupt("arrange my week", [{ id: "step-1", content: "Place the reviews", doneWhen: "placed", status: "pending" }], language),
+        toolInterrupt(one, { index: 2, total: 3, content: "Refine the week" }, undefined, language),
+        batchInterrupt([one, { ...one, id: "call-2" }], null, new Map(), language),
+      ];
+      const texts = cards.flatMap((card) => [card.description ?? "", ...card.action_requests.map((request) => request.description ?? "")]);
+      expect(texts.filter((text) => /\b(Accept|Respond|Ignore)\b/.test(text))).toEqual([]);
+      // Each still says how to answer.
+      expect(texts.filter((text) => /edit|修改/.test(text)).length).toBeGreaterThanOrEqual(3);
+    }
   });
 });

@@ -87,7 +87,7 @@ describe("the plan card's steps, as text", () => {
     const steps = card.action_requests[0]!.args.steps as string;
     expect(steps).toBe("1. List the notes — 完成标志：the list was read\n2. Add the note — 完成标志：the note is listed");
     expect(card.action_requests[0]!.description).toMatch(/^计划：帮我加一条笔记/);
-    expect(card.action_requests[0]!.description).toContain("批准（Accept）即开始执行");
+    expect(card.action_requests[0]!.description).toContain("可以直接执行");
     expect(readPlanStepsText(steps)).toEqual([
       { content: "List the notes", done_when: "the list was read" },
       { content: "Add the note", done_when: "the note is listed" },
