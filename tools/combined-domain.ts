@@ -55,6 +55,14 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    // Each domain's own words in turn (each rewrites only what its tools wrote).
+    readable(state: CombinedState, text: string, language) {
+      return domains.reduce((told, domain) => domain.readable?.(state[domain.name], told, language) ?? told, text);
+    },
+    changesLine(state: CombinedState, results: readonly string[], language) {
+      const lines = domains.flatMap((domain) => domain.changesLine?.(state[domain.name], results, language) ?? []);
+      return lines.length > 0 ? lines.join("\n\n") : undefined;
+    },
     openItems(state: CombinedState): OpenItem[] {
       return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));
     },

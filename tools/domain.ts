@@ -163,6 +163,18 @@ export interface ToolDomain<TState = any> {
    */
   describeCall?(state: TState, tool: string, args: Record<string, unknown>, language?: Language): string | undefined;
   /**
+   * Optional: text the domain's tools wrote for the model (ids, indices) in the words a person reads, in `language` —
+   * names for ids, dates and clock times for places. Deliver passes the answer and the task report through it, so
+   * what a person reads names things as the cards do. Without it the text is shown as it is.
+   */
+  readable?(state: TState, text: string, language: Language): string;
+  /**
+   * Optional: where a task's applied writes left things, in one compact line in `language` ("Where things are now:
+   * …"), from their tool results and the state now; undefined when there is nothing to list. Deliver adds it to the
+   * answer of a task whose writes touched several items (a single write's answer says it already).
+   */
+  changesLine?(state: TState, results: readonly string[], language: Language): string | undefined;
+  /**
    * Optional: the items still open in `state` (e.g. pending review tasks). Deliver names the ones a task
    * was about that are still open, so an answer never claims more than happened.
    */

@@ -19,7 +19,6 @@ import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
@@ -29,23 +28,21 @@ export { mechanicalSummary } from "./task-report.js";
 
 /** Builds the deliver node. */
 export function createDeliverNode(dependencies: NodeDependencies) {
-  /** The domain's open items now, or undefined for a domain without them. */
-  async function openItemsNow(config: LangGraphRunnableConfig): Promise<OpenItem[] | undefined> {
-    const { domain } = dependencies;
-    if (!domain.openItems) return undefined;
-    return domain.openItems(await domain.load(ensureConfiguration(config, dependencies.settings).userId));
-  }
-
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    const built = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
-    // What the writes did is told for a task that did not complete (`mechanicalSummary`): only then is the log read.
+    const { domain } = dependencies;
+    const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
+    const data = domain.readable || domain.changesLine || domain.openItems ? await domain.load(userId) : undefined;
+    const built = buildTaskReport(state, data !== undefined && domain.openItems ? domain.openItems(data) : undefined, state.openItemsAtStart ?? undefined);
+    // What the writes did: told for a task that did not complete (`mechanicalSummary`), and where they left things.
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
-    const { threadId } = ensureConfiguration(config, dependencies.settings);
-    const report = built.outcome.kind !== "completed" ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
+    const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
+    const report = built.outcome.kind !== "completed" ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);
-    // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote them).
+    // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote
+    // them), with names and dates for the tools' ids and indices.
     const language = languageOf(state.messages);
-    const told = factsInLanguage(factual, language);
+    const readable = (text: string) => (data !== undefined && domain.readable ? domain.readable(data, text, language) : text);
+    const told = readable(factsInLanguage(factual, language));
     let summary: string;
     let messageId: string | undefined;
     let lastError = state.lastError;
@@ -67,6 +64,10 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       summary = told;
       lastError = `The deliver model failed (${error instanceof Error ? error.message : String(error)}); a mechanical summary was given.`;
     }
+    summary = readable(summary);
+    // Where the task's writes left things, once (an answer that already names each place needs no list).
+    const where = data !== undefined ? domain.changesLine?.(data, writes.applied.flatMap((write) => write.result ?? []), language) : undefined;
+    if (where && !summary.includes(where)) summary = `${summary}\n\n${where}`;
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
     const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
     if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;

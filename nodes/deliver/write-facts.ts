@@ -18,6 +18,8 @@ export interface WriteFact {
   id: string;
   name: string;
   summary: string;
+  /** What an applied write's tool result said, whole (a batch's lines included). */
+  result?: string;
 }
 
 /** The task's writes by what became of them. */
@@ -57,7 +59,7 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
   const facts: WriteFacts = { applied: [], approvedNotApplied: [] };
   for (const write of writes.values()) {
     const result = applied.get(write.id);
-    if (result !== undefined) facts.applied.push({ ...write, summary: firstLine(result) || write.summary });
+    if (result !== undefined) facts.applied.push({ ...write, summary: firstLine(result) || write.summary, result });
     else if (approved.has(write.id)) facts.approvedNotApplied.push(write);
   }
   return facts;

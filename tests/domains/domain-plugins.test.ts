@@ -71,7 +71,7 @@ describe("served apart and together", () => {
     const dependencies = await createTempoDependencies(settingsWith("schedule,notes"), { plugins: [schedulePlugin, notes] });
     const { domain } = dependencies;
     expect(domain.name).toBe("schedule+notes");
-    expect(domain.version).toBe("schedule@schedule-3+notes@1");
+    expect(domain.version).toBe("schedule@schedule-4+notes@1");
     expect(domain.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["place", "find_free", "add_note", "list_notes"]));
 
     // A notes write through the runner: applied in the notes domain, the schedule untouched; the same id never twice.

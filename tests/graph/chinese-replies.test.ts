@@ -56,11 +56,13 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
     for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
     expect(outcome.said).toContain("正在为待安排的任务寻找位置。");
-    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到周一（第1天）第9-9节；/);
+    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到3月11日周一 19:00–19:45；/);
     expect(outcome.said).toContain("每个复习任务都安排好了。");
     expect(outcome.finalAnswer).toMatch(
-      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 优化了 2 轮：健康分 [\d.]+ → [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排$/,
+      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 优化了 2 轮：健康分 [\d.]+ → [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
     );
+    // Where each review went: all seven that the task placed or moved, by name, date and time.
+    expect(outcome.finalAnswer!.split("现在的安排：")[1]!.split("；")).toHaveLength(7);
     // What the assistant says has no English words of its own (ids and task names aside).
     for (const text of outcome.said) expect(text.replace(/[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
   });
@@ -86,7 +88,7 @@ describe("the demo arrange request through the graph", () => {
     const outcome = await converse(tempo, "arrange my reviews into free slots");
     expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", SCHEDULE_REFINEMENT.step.content, "Verify the schedule"]);
     expect(outcome.said).toContain("Finding room for the pending tasks.");
-    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s). Placing 4 tasks: "Binary tree review" on Monday (day 1) slots 9-9;'))).toBeDefined();
+    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s). Placing 4 tasks: "Binary tree review" on Mon 11 Mar, 19:00–19:45;'))).toBeDefined();
     expect(outcome.said).toContain("Every review task has a place.");
     expect(outcome.finalAnswer).toMatch(/^Your review week is arranged\.\n- \[done\] Place each pending review task/);
     expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);
@@ -96,15 +98,15 @@ describe("the demo arrange request through the graph", () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "周五有空吗");
     expect(outcome.cards).toEqual([]);
-    expect(outcome.finalAnswer).toBe("你有空的时间：\n- 周五（第5天）：第4-4节，第9-12节");
+    expect(outcome.finalAnswer).toBe("你有空的时间：\n- 3月15日周五：10:55–11:40，19:00–22:30");
   });
 
   test("a Chinese move: the proposal's speech and reason are Chinese, and the answer says what moved", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "把矩阵运算复习移到周五");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
-    expect(outcome.said).toContain('移动任务 matrix-review "矩阵运算复习"到周五（第5天）第9-10节。');
-    expect(outcome.finalAnswer).toBe("完成：已把任务 matrix-review 从第2天第3-4节移到第5天第9-10节。");
+    expect(outcome.said).toContain('移动"矩阵运算复习"到3月15日周五 19:00–20:40。');
+    expect(outcome.finalAnswer).toBe('完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月15日周五 19:00–20:40。');
   });
 
   test("a Chinese rejection of one placement: the skip is said in Chinese and the task stays pending", async () => {
@@ -114,7 +116,7 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.said.some((text) => text.includes("跳过“二叉树复习”：你拒绝了它的安排。"))).toBe(true);
     expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
     // The three placements and the refinement's one change.
-    expect(outcome.finalAnswer).toContain("\n已应用的修改（保留）：4 — 已把任务 linked-list-exercises 安排在第3天第3-4节; ");
+    expect(outcome.finalAnswer).toContain('\n已应用的修改（保留）：4 — 已把"链表习题" 安排在3月13日周三 10:00–11:40; ');
     expect(outcome.finalAnswer).toContain("移动了 5 个任务");
     expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");
   });

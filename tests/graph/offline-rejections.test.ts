@@ -152,7 +152,7 @@ describe("the policy's speech names tasks, not ids", () => {
     const english = await rejectDerivative("Friday is my day off");
     const speech = english.said.join("\n");
     expect(speech).toContain('Understood: finding "Derivative practice set" another place (Friday is my day off).');
-    expect(speech).toMatch(/Placing "Derivative practice set" on \w+ \(day \d\) slots/);
+    expect(speech).toMatch(/Placing "Derivative practice set" on \w{3} \d+ Mar, \d\d:\d\d–\d\d:\d\d/);
     expect(speech).not.toMatch(/Placing [^\n]*derivative-drills|finding task/);
 
     const chinese = await rejectDerivative("周五我休息");

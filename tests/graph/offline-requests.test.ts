@@ -29,7 +29,8 @@ const ROWS: Row[] = [
     cards: [planStep('Move "matrix review" to Thursday (day 4)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
-      expect(outcome.finalAnswer).toBe("Done: moved task matrix-review from day 2 slots 3-4 to day 4 slots 7-8.");
+      // The task by its name, the places by date and clock time (the sample week is dated).
+      expect(outcome.finalAnswer).toBe('Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.');
     },
   },
   {
@@ -45,14 +46,16 @@ const ROWS: Row[] = [
     cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7')],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
-      expect(outcome.finalAnswer).toContain('must be done before event sat-calculus-midterm "Calculus midterm exam" (day 6 slot 3)');
+      // The exam by name and its start by date and time; the refusal said once, in the answer alone.
+      expect(outcome.finalAnswer).toBe('Your schedule is unchanged: "Review limits and continuity" must be done before "Calculus midterm exam" (Sat 16 Mar, 10:00); Sat 16 Mar, 16:00–17:40 is too late.');
+      expect(outcome.said.filter((text) => text.includes("must be done before"))).toHaveLength(1);
     },
   },
   {
     request: "Move the limits review to the evening",
     // Same day (Monday); the evening's room for two slots is inside the study hall, so the review embeds there.
     cards: [planStep('Move "limits review" to the evening (slots 9-12)'), ["move", { task_id: "review-limits", day: 1, slot_start: 9 }]],
-    then: (outcome) => expect(outcome.finalAnswer).toBe("Done: moved task review-limits from day 1 slots 5-6 to day 1 slots 9-10 embedded in host mon-study-hall."),
+    then: (outcome) => expect(outcome.finalAnswer).toBe('Done: moved "Review limits and continuity" from Mon 11 Mar, 14:00–15:40 to Mon 11 Mar, 19:00–20:40 inside "Evening self-study hall".'),
   },
   {
     request: "Swap review-limits and matrix-review",
@@ -106,15 +109,15 @@ const ROWS: Row[] = [
   {
     request: "When am I free on Saturday afternoon?",
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toBe("You are free in slots 5-8:\n- Saturday (day 6): slots 6-8"),
+    then: (outcome) => expect(outcome.finalAnswer).toBe("You are free in slots 5-8:\n- Sat 16 Mar: 14:55–17:40"),
   },
   {
     request: "what's on Tuesday?",
     cards: [],
     then: (outcome) => {
-      expect(outcome.finalAnswer).toContain("Tuesday (day 2), slots 1-12:");
-      expect(outcome.finalAnswer).toContain("- slots 3-4: Matrix operations review (task matrix-review)");
-      expect(outcome.finalAnswer).toContain("- slots 11-12: free");
+      expect(outcome.finalAnswer).toContain("Tue 12 Mar, 08:00–22:30:");
+      expect(outcome.finalAnswer).toContain("- 10:00–11:40: Matrix operations review (task matrix-review)");
+      expect(outcome.finalAnswer).toContain("- 20:50–22:30: free");
     },
   },
   {
@@ -128,14 +131,14 @@ const ROWS: Row[] = [
   {
     request: "show me the placed tasks",
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toContain("- Matrix operations review (matrix-review), 2 slot(s), on Tuesday (day 2) slots 3-4"),
+    then: (outcome) => expect(outcome.finalAnswer).toContain("- Matrix operations review (matrix-review), 2 slot(s), on Tue 12 Mar, 10:00–11:40"),
   },
   {
     request: "explain the essay draft",
     cards: [],
     then: (outcome) => {
       expect(outcome.finalAnswer).toContain('Task essay-draft "Draft the English essay":');
-      expect(outcome.finalAnswer).toContain("- slots: day 6 slots 1-2");
+      expect(outcome.finalAnswer).toContain("- slots: Sat 16 Mar, 08:00–09:40");
     },
   },
   // What it cannot do offline: an honest answer, never a plan.
@@ -177,7 +180,7 @@ const ROWS: Row[] = [
     cards: [planStep('把 "矩阵复习" 移到 周四 (day 4)，下午 (slots 5-8)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
-      expect(outcome.finalAnswer).toBe("完成：已把任务 matrix-review 从第2天第3-4节移到第4天第7-8节。");
+      expect(outcome.finalAnswer).toBe('完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40。');
     },
   },
   {
@@ -208,13 +211,13 @@ const ROWS: Row[] = [
     request: "周六下午什么时候有空？",
     chinese: true,
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toBe("你有空的时间（第5-8节）：\n- 周六（第6天）：第6-8节"),
+    then: (outcome) => expect(outcome.finalAnswer).toBe("你有空的时间（第5-8节）：\n- 3月16日周六：14:55–17:40"),
   },
   {
     request: "第2天有什么安排",
     chinese: true,
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toContain("- 第3-4节：矩阵运算复习（任务 matrix-review）"),
+    then: (outcome) => expect(outcome.finalAnswer).toContain("- 10:00–11:40：矩阵运算复习（任务 matrix-review）"),
   },
   {
     request: "还有哪些任务没安排？",
@@ -226,7 +229,7 @@ const ROWS: Row[] = [
     request: "解释一下英语作文",
     chinese: true,
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toContain('任务 essay-draft "英语作文草稿"：'),
+    then: (outcome) => expect(outcome.finalAnswer).toMatch(/^"英语作文草稿"：\n.*\n- 时段：3月16日周六 08:00–09:40/s),
   },
   {
     request: "你能做什么？",

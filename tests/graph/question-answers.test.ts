@@ -64,7 +64,8 @@ describe("a question card takes a plain answer, in every client's shape", () => 
       expect(interruptsOf(done)).toEqual([]);
       expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
       // The answer's language is the user's latest word: 周五 turns the final answer Chinese.
-      expect(done.finalAnswer).toMatch(text === "周五" ? /^完成：已把任务 matrix-review 从第2天第3-4节移到第5天/ : /^Done: moved task matrix-review from day 2 slots 3-4 to day 5 /);
+      // The task by name, the places by date and clock time.
+      expect(done.finalAnswer).toMatch(text === "周五" ? /^完成：已把"Matrix operations review" 从3月12日周二 10:00–11:40移到3月15日周五 / : /^Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, /);
     });
 
     test("the execute stage asked which task; a name answers it and the move is proposed for that task", async () => {
@@ -78,7 +79,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
       expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
       const done = await send(tempo, config, accept);
       expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
-      expect(done.finalAnswer).toMatch(/^Done: moved task matrix-review/);
+      expect(done.finalAnswer).toMatch(/^Done: moved "Matrix operations review" from Tue 12 Mar/);
     });
   });
 
@@ -122,7 +123,7 @@ describe("Tempo answers in the user's language", () => {
     expect(planned.messages.filter((message) => message.getType() === "ai").map(messageText).at(-1)).toBe('计划：把 "矩阵运算复习" 移到 周五 (day 5)。');
     await send(tempo, config, accept);
     const done = await send(tempo, config, accept);
-    expect(done.finalAnswer).toMatch(/^完成：已把任务 matrix-review 从第2天第3-4节移到第5天第\d+-\d+节。$/);
+    expect(done.finalAnswer).toMatch(/^完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月15日周五 \d\d:\d\d–\d\d:\d\d。$/);
     // Action names and argument keys stay ASCII.
     expect(Object.keys(cardOf(planned)!.args)).toEqual(["steps"]);
   });
@@ -134,7 +135,7 @@ describe("Tempo answers in the user's language", () => {
     expect(cardOf(asked)?.description).toMatch(/^我没有找到与“斑马”匹配的任务。你指的是哪个任务？/);
     await send(tempo, config, CLIENTS[1]![1]("matrix-review"));
     const done = await send(tempo, config, accept);
-    expect(done.finalAnswer).toMatch(/^完成：已把任务 matrix-review/);
+    expect(done.finalAnswer).toMatch(/^完成：已把"矩阵运算复习" 从3月12日周二/);
   });
 
   test("an English request stays English end to end", async () => {

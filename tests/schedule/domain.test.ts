@@ -40,7 +40,7 @@ describe("createScheduleDomain", () => {
     expect(first).toEqual({
       ok: true,
       applied: true,
-      content: "placed task review-limits on day 1 slots 9-10 embedded in host mon-study-hall",
+      content: "placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall",
       data: { id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" },
     });
     expect(parsePlacedResult(first.content)).toEqual({ id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" });

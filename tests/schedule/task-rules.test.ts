@@ -102,7 +102,8 @@ describe("the hard rules of classes and tasks", () => {
     expect(sunday).toMatchObject({ ok: false });
     expect(sunday.content).toContain(`its class ${JSON.stringify(className)} excludes Sun`);
     const afterExam = placeTool.run(ruled, { task_id: calculus.id, day: 6, slot_start: 9 });
-    expect(afterExam.content).toMatch(/must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3\)/);
+    // The exam's start by date and clock time beside its day and slot, and the refused place likewise.
+    expect(afterExam.content).toMatch(/must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3 \(Sat 16 Mar 2024, 10:00\)\); day 6 slots \d+-\d+ \(Sat 16 Mar 2024, \d\d:\d\d–\d\d:\d\d\) is too late/);
     // Right after something busy (a free run's first slot, outside any host, before the exam): the buffer of one free
     // slot is not kept.
     const run = (findFreeTool.run(ruled, { min_length: 1, limit: 100 }).data as FindFreeData).runs.find((free) => free.day < 6 && free.start > 1 && free.hostId === undefined)!;

@@ -42,7 +42,7 @@ describe("the task and class writes", () => {
     const calculus = calculusClass(week);
     const refused = upsertTaskClassTool.run(placed, { class_id: calculus.id, name: calculus.name, excluded_days_of_week: [week.window.days[spot.day - 1]!.dayOfWeek] });
     expect(refused.ok).toBe(false);
-    expect(refused.content).toMatch(new RegExp(`task review-limits "[^"]+" cannot go on day ${spot.day} \\(\\w+\\).*; move or unplace it first`));
+    expect(refused.content).toMatch(new RegExp(`task review-limits "[^"]+" cannot go on day ${spot.day} \\(\\w+ \\d+ \\w+ 2024\\).*; move or unplace it first`));
     expect(refused.state).toBeUndefined();
     // Bounds every calculus task already keeps are taken; bounds one breaks are refused.
     const durations = items(week).filter((task) => task.categoryId === calculus.id).map((task) => task.duration);
@@ -69,7 +69,7 @@ describe("the task and class writes", () => {
     const { placed, spot } = placedReview(week);
     expect(updateTaskTool.run(placed, { task_id: "review-limits", duration: 1 }).content).toMatch(/is placed; unplace it before changing its length/);
     // A deadline its place would break: refused.
-    expect(updateTaskTool.run(placed, { task_id: "review-limits", due_before_day: spot.day }).content).toContain(`is due before day ${spot.day}; day ${spot.day} is too late; move or unplace it first`);
+    expect(updateTaskTool.run(placed, { task_id: "review-limits", due_before_day: spot.day }).content).toMatch(new RegExp(`is due before day ${spot.day} \\(\\w+ \\d+ Mar 2024\\); day ${spot.day} \\(\\w+ \\d+ Mar 2024\\) is too late; move or unplace it first`));
 
     const removed = removeTaskTool.run(placed, { task_id: "review-limits" });
     expect(removed.state!.tasks.some((task) => task.id === "review-limits")).toBe(false);

@@ -3,7 +3,7 @@
  * checked (task exists, may move, lands in the window without conflict) and
  * either all land or none does.
  */
-import { failure, movedTaskLine, quoteName } from "./format.js";
+import { failure, movedTaskLine, quoteName, type Dating } from "./format.js";
 import type { OccupancyIndex } from "./occupancy-index.js";
 import { commitPlacements, resolvePlacements, type PlacementRequest } from "./placement.js";
 import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
@@ -21,8 +21,8 @@ export interface MovedTask {
 }
 
 /** `header`, then one `- task <id> now on …` line per moved task. */
-export function movesText(header: string, moved: readonly MovedTask[]): string {
-  return [header, ...moved.map((task) => movedTaskLine(task.id, task, task.hostId))].join("\n");
+export function movesText(header: string, moved: readonly MovedTask[], window?: Dating): string {
+  return [header, ...moved.map((task) => movedTaskLine(task.id, task, task.hostId, window))].join("\n");
 }
 
 /**
@@ -35,7 +35,7 @@ export function moveAtomically<TData>(
   requests: readonly PlacementRequest[],
   failurePrefix: string,
   report: (moved: MovedTask[]) => TData,
-  text: (data: TData) => string,
+  text: (data: TData, window?: Dating) => string,
 ): ToolRun<ScheduleState> {
   const outcome = resolvePlacements(index, requests);
   if (!outcome.ok) {
@@ -51,7 +51,7 @@ export function moveAtomically<TData>(
     return hostId === undefined ? { id: task.id, day, start, end } : { id: task.id, day, start, end, hostId };
   });
   const data = report(moved);
-  return { ok: true, content: text(data), state: next, data };
+  return { ok: true, content: text(data, state.window), state: next, data };
 }
 
 /** `task <id> "<name>"` for messages. */

@@ -105,7 +105,7 @@ export function dayOfDate(window: ScheduleWindow, date: string): number | undefi
 }
 
 /** "14:00–15:40" for slots `start`…`end`, or undefined for a window without clock times (or slots outside it). */
-export function slotClock(window: ScheduleWindow, start: number, end: number = start): string | undefined {
+export function slotClock(window: Pick<ScheduleWindow, "slotTimes">, start: number, end: number = start): string | undefined {
   const first = window.slotTimes?.[start - 1];
   const last = window.slotTimes?.[end - 1];
   return first && last ? `${first.start}–${last.end}` : undefined;
@@ -122,7 +122,7 @@ export function formatDate(date: string, language: Language = "en"): string {
 }
 
 /** A day as a person reads it: "Thu 14 Mar" / "3月14日周四", or without a date "Thu, week 1 (day 4)" / "周四，第1周（第4天）". */
-export function dayName(window: ScheduleWindow, day: number, language: Language = "en"): string {
+export function dayName(window: Pick<ScheduleWindow, "days">, day: number, language: Language = "en"): string {
   const mapping: DayMapping | undefined = window.days[day - 1];
   if (mapping?.date !== undefined) return formatDate(mapping.date, language);
   if (language === "zh") return mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${day}天）` : `第${day}天`;
@@ -133,12 +133,25 @@ export function dayName(window: ScheduleWindow, day: number, language: Language 
  * A place as a person reads it: "Thu 14 Mar, 14:00–15:40" / "3月14日周四 14:00–15:40" in a dated window with clock
  * times; otherwise the day as `dayName` gives it and the slots ("Mon, week 1 (day 1), slots 9–10", "周一，第1周（第1天），第9–10节").
  */
-export function placeName(window: ScheduleWindow, range: SlotRange, language: Language = "en"): string {
+export function placeName(window: Pick<ScheduleWindow, "days" | "slotTimes">, range: SlotRange, language: Language = "en"): string {
   const day = dayName(window, range.day, language);
   const clock = slotClock(window, range.start, range.end);
   if (clock !== undefined && window.days[range.day - 1]?.date !== undefined) return language === "zh" ? `${day} ${clock}` : `${day}, ${clock}`;
   const slots = range.start === range.end ? `${range.start}` : `${range.start}–${range.end}`;
   return language === "zh" ? `${day}，第${slots}节` : `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
+}
+
+/**
+ * A place's date and clock time as the tools' result text carries it beside `day D slots a-b`, for a model to tell a
+ * person: "Thu 14 Mar 2024, 14:00–15:40" (a single slot with `startOnly`: "Sat 16 Mar 2024, 10:00", when an event
+ * starts); undefined in a window without dates or clock times. `readable.ts` turns it into the user's language.
+ */
+export function placeNote(window: Pick<ScheduleWindow, "days" | "slotTimes">, range: SlotRange, options: { startOnly?: boolean } = {}): string | undefined {
+  const date = window.days[range.day - 1]?.date;
+  const first = window.slotTimes?.[range.start - 1];
+  const last = window.slotTimes?.[range.end - 1];
+  if (date === undefined || !first || !last) return undefined;
+  return `${formatDate(date)} ${date.slice(0, 4)}, ${options.startOnly ? first.start : `${first.start}–${last.end}`}`;
 }
 
 /**

@@ -6,12 +6,14 @@ import type { PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
+import { readableScheduleText, whereThingsAre } from "./readable.js";
+import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-3";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-4";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =
@@ -74,6 +76,10 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     preflight: { tool: "get_overview", arguments: {} },
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.
     describeCall: describeScheduleCall,
+    // Answers name tasks and places as the cards do: "Matrix operations review", Thu 14 Mar, 16:00–17:40.
+    readable: (state: ScheduleState, text: string, language: Language) => readableScheduleText(text, language, state),
+    // An arranging task's answer lists where each review went.
+    changesLine: whereThingsAre,
     // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
     timeZone: (userId: string) => repository.timeZone(userId),
     // Review tasks still pending: what an arranging task may leave open.

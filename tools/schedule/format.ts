@@ -10,6 +10,9 @@
  * - Numbers in item lines are plain digits; counts in headers and in the
  *   overflow line group thousands with commas ("4,812").
  * - Slot ranges are inclusive and 1-based: `slots 3-4` is two slots, `slots 5-5` one.
+ * - In a dated window with clock times, the ranges of write results (place, move, swap, batch_move, unplace) and of
+ *   rule refusals carry their date and clock time after them: `day 4 slots 7-8 (Thu 14 Mar 2024, 16:00–17:40)`
+ *   (`<place>` below stands for the range with that note); an event's start in a deadline, its start time alone.
  * - Lists are capped; a capped list ends with the overflow line
  *     `... and <count> more; <hint>`
  * - A failed call (ok: false) answers exactly one line:
@@ -32,7 +35,7 @@
  *                        `task <id> "<name>" category=<categoryId>`, or
  *                        `event <id> "<name>"[ locked][ can_embed]` followed, for a host, by
  *                        `, free for embedding` or `, embedded task <id> "<name>" category=<categoryId>`
- *   move result         `- task <id> now on day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *   move result         `- task <id> now on <place>[ embedded in host <hostId>]`
  *
  * Results
  *   get_overview   `schedule: <n> days (week <w> <Dow>[ <date>] - week <w> <Dow>[ <date>][, <time zone>]), <n> slots per day`
@@ -54,11 +57,11 @@
  *                             `category: <id> "<name>"`, `slots: <where>` (placed), `embedded in: host <id> "<name>"` (if any)
  *                  event:     `source: event`, `slots: <where>`, `locked: true|false`, `can_embed: true|false`,
  *                             `embeds: <n>` + `- placed task …` lines of the embedded task items
- *   place          `placed task <id> on day <d> slots <a>-<b>[ embedded in host <hostId>]`
- *   move           `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`
+ *   place          `placed task <id> on <place>[ embedded in host <hostId>]`
+ *   move           `moved task <id> from <place> to <place>[ embedded in host <hostId>]`
  *   swap           `swapped task <id> and task <id>` + two move result lines
  *   batch_move     `moved <n> tasks` + one move result line per task, in request order
- *   unplace        `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`
+ *   unplace        `unplaced task <id> from <place>[ (was embedded in host <hostId>)]; it is pending again`
  *
  * Beside the text, every successful call gives the same facts as data (`ToolRun.data`, typed next to each tool:
  * `ListTasksData`, `FindFreeData`, `GetOverviewData`, `QueryRangeData`, `GetTaskInfoData`, `PlaceData`, `MoveData`,
@@ -66,7 +69,8 @@
  * gives none: its `error:` line is all there is.
  */
 import type { ToolRun } from "../domain.js";
-import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleTask, type SlotRange, type TaskItem } from "./state.js";
+import { placeNote } from "./calendar.js";
+import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleTask, type ScheduleWindow, type SlotRange, type TaskItem } from "./state.js";
 
 /** Lines of tasks shown before a list is cut. */
 export const TASK_LINE_LIMIT = 20;
@@ -87,14 +91,23 @@ export function quoteName(name: string): string {
   return JSON.stringify(name);
 }
 
-/** `day <d> slots <a>-<b>`. */
-export function formatRange(range: SlotRange): string {
-  return `day ${range.day} slots ${range.start}-${range.end}`;
+/** What a range's date and clock time are read from: the window (without one, or undated, the range stands alone). */
+export type Dating = Pick<ScheduleWindow, "days" | "slotTimes"> | undefined;
+
+/** `day <d> slots <a>-<b>`, and in a dated window with clock times ` (<Dow> <d> <Mon> <yyyy>, <HH:MM>–<HH:MM>)`. */
+export function formatRange(range: SlotRange, window?: Dating): string {
+  return `day ${range.day} slots ${range.start}-${range.end}${dateNote(range, window)}`;
+}
+
+/** ` (Thu 14 Mar 2024, 14:00–15:40)` beside a range in a dated window (`calendar.ts` `placeNote`), else "". */
+export function dateNote(range: SlotRange, window: Dating, options: { startOnly?: boolean } = {}): string {
+  const note = window === undefined ? undefined : placeNote(window, range, options);
+  return note === undefined ? "" : ` (${note})`;
 }
 
 /** Ranges joined by "; ", or `not on the timetable` when there are none. */
-export function formatRanges(ranges: readonly SlotRange[]): string {
-  return ranges.length === 0 ? "not on the timetable" : ranges.map(formatRange).join("; ");
+export function formatRanges(ranges: readonly SlotRange[], window?: Dating): string {
+  return ranges.length === 0 ? "not on the timetable" : ranges.map((range) => formatRange(range, window)).join("; ");
 }
 
 /** `day <d> week <w> <Dow>`, with ` <YYYY-MM-DD>` after it in a dated window. */
@@ -149,9 +162,9 @@ export function freeRunLine(range: SlotRange, hostId?: string): string {
   return `- day ${range.day} slots ${range.start}-${range.end} (${range.end - range.start + 1} free)${host}`;
 }
 
-/** `- task <id> now on day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
-export function movedTaskLine(taskId: string, range: SlotRange, hostId?: string): string {
-  return `- task ${taskId} now on ${formatRange(range)}${hostSuffix(hostId)}`;
+/** `- task <id> now on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>]`. */
+export function movedTaskLine(taskId: string, range: SlotRange, hostId?: string, window?: Dating): string {
+  return `- task ${taskId} now on ${formatRange(range, window)}${hostSuffix(hostId)}`;
 }
 
 /** ` embedded in host <hostId>`, or nothing without a host. */

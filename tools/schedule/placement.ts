@@ -7,7 +7,7 @@
  * touches an occupied slot is a conflict, and the whole batch fails.
  */
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
-import { formatRange, quoteName } from "./format.js";
+import { formatRange, quoteName, type Dating } from "./format.js";
 import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, findPositions, type OccupancyIndex } from "./occupancy-index.js";
 import { bufferProblem, placementRuleProblem, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
@@ -86,21 +86,21 @@ function landOne(work: OccupancyIndex, request: PlacementRequest, landed: Readon
     return { ...request };
   }
   const occupant = work.tasks[firstOccupant] as ScheduleTask;
-  const where = formatRange(range);
+  const where = formatRange(range, work.rules.window);
   if (occupant.source !== "event" || !occupant.canEmbed) {
-    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, firstOccupant, range, landed)}`;
+    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, firstOccupant, range, landed, work.rules.window)}`;
   }
   if (task.source === "event") {
     return `${where} overlaps embeddable event ${occupant.id} ${quoteName(occupant.name)}; only task items can sit inside it`;
   }
   if (anyFree || !sameOccupantEverywhere) {
-    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, firstOccupant, range, landed)}); place it entirely inside or entirely outside`;
+    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, firstOccupant, range, landed, work.rules.window)}); place it entirely inside or entirely outside`;
   }
   for (let slot = range.start; slot <= range.end; slot += 1) {
     const embedded = work.embedded[cellOf(work, range.day, slot)] ?? FREE;
     if (embedded !== FREE) {
       const other = work.tasks[embedded] as ScheduleTask;
-      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, embedded, range, landed)}`;
+      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, embedded, range, landed, work.rules.window)}`;
     }
   }
   fillRange(work, work.embedded, range, request.position);
@@ -124,10 +124,10 @@ function occupantLabel(task: ScheduleTask): string {
 }
 
 /** The occupant's range on the conflicting day (where it landed, if it moved in this batch), as `day <d> slots <a>-<b>`. */
-function occupantRangeText(task: ScheduleTask, position: number, near: SlotRange, landed: ReadonlyMap<number, SlotRange>): string {
+function occupantRangeText(task: ScheduleTask, position: number, near: SlotRange, landed: ReadonlyMap<number, SlotRange>, window: Dating): string {
   const moved = landed.get(position);
   const match = (moved === undefined ? (task.slots ?? []) : [moved]).find((range) => range.day === near.day && range.start <= near.end && near.start <= range.end);
-  return match === undefined ? `day ${near.day}` : formatRange(match);
+  return match === undefined ? `day ${near.day}` : formatRange(match, window);
 }
 
 /** The next state after resolved placements: tasks moved or placed, embed relations updated both ways. */

@@ -24,8 +24,8 @@ import type { UnplaceData } from "./tools/unplace.js";
 export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
 /** A free run line; groups: day, first slot, last slot, length, host id (optional). */
 export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) free\)(?: embeddable host (\S+))?$/;
-/** A successful place result; groups: id, day, first slot, last slot, host id (optional). */
-export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/;
+/** A successful place result; groups: id, day, first slot, last slot, host id (optional); the date note is skipped. */
+export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/;
 /** The overflow line of a capped list; group: the count left out, with thousands commas. */
 export const OVERFLOW_LINE_PATTERN = /^\.\.\. and ([\d,]+) more; .+$/;
 
@@ -140,7 +140,7 @@ export function parseToolData(name: string, content: string): unknown {
     case "place":
       return parsePlacedResult(content);
     case "move": {
-      const match = /^moved task (\S+) from (day \d+ slots \d+-\d+) to (day \d+ slots \d+-\d+)(?: embedded in host (\S+))?$/.exec(content);
+      const match = /^moved task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?) to (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: embedded in host (\S+))?$/.exec(content);
       if (!match) return undefined;
       const data: MoveData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]!, to: rangesIn(match[3] ?? "")[0]! };
       if (match[4] !== undefined) data.hostId = match[4];
@@ -156,7 +156,7 @@ export function parseToolData(name: string, content: string): unknown {
     case "propose_arrangement":
       return parseListing(lines);
     case "unplace": {
-      const match = /^unplaced task (\S+) from (day \d+ slots \d+-\d+)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(content);
+      const match = /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(content);
       if (!match) return undefined;
       const data: UnplaceData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]! };
       if (match[3] !== undefined) data.hostId = match[3];
@@ -212,7 +212,7 @@ function kindOf(summary: string): ScheduleCandidate["kind"] {
 /** The `- task <id> now on …` lines of swap and batch_move. */
 function parseMovedLines(lines: readonly string[]): MovedTask[] {
   return lines.flatMap((line) => {
-    const match = /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: embedded in host (\S+))?$/.exec(line);
+    const match = /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/.exec(line);
     if (!match) return [];
     const moved: MovedTask = { id: match[1] ?? "", day: Number(match[2]), start: Number(match[3]), end: Number(match[4]) };
     if (match[5] !== undefined) moved.hostId = match[5];

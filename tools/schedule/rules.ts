@@ -5,6 +5,8 @@
  * write (a refusal names the rule), and the search keeps to them (`searchLimitsOf`), so the backend never proposes
  * what a write would refuse. The soft rules (preferred parts of the day, the strategy) are the health judge's.
  */
+import { formatDate } from "./calendar.js";
+import { dateNote, formatRange, type Dating } from "./format.js";
 import type { SearchTask } from "./placement-search.js";
 import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type TaskCategory, type TaskItem } from "./state.js";
 
@@ -18,6 +20,8 @@ export interface RuleBook {
   eventStarts: ReadonlyMap<string, { range: SlotRange; name: string }>;
   /** True when some class keeps a buffer (no buffer to check otherwise). */
   buffered: boolean;
+  /** The window, so that a refusal names dates and clock times beside day and slot indices (when it has them). */
+  window?: Dating;
 }
 
 /** The rule book of a schedule. */
@@ -29,7 +33,7 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
     if (first) eventStarts.set(task.id, { range: first, name: task.name });
   }
   const weekdays = Array.from({ length: state.window.totalDays }, (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1);
-  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts, buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0) };
+  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts, buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0), window: state.window };
 }
 
 /** `task <id> "<name>"`. */
@@ -37,20 +41,28 @@ function label(task: TaskItem): string {
   return `task ${task.id} ${JSON.stringify(task.name)}`;
 }
 
+/** `day <d>`, with its date in a dated window: `day 7 (Sun 17 Mar 2024)`. */
+function dayText(day: number, book: RuleBook): string {
+  const date = book.window?.days[day - 1]?.date;
+  return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
+}
+
 /** Why `task` may not go on `range` under its class's days and its own deadline and earliest day, or undefined. */
 export function placementRuleProblem(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
   const className = category ? JSON.stringify(category.name) : "";
-  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on day ${range.day} (${dayOfWeekName(weekday)}): its class ${className} excludes ${dayOfWeekName(weekday)}`;
-  if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on day ${range.day}: the whole day is blocked for its class ${className}`;
-  if (task.earliestDay !== undefined && range.day < task.earliestDay) return `${label(task)} cannot go before day ${task.earliestDay} (its earliest day); day ${range.day} is too early`;
+  const dated = book.window?.days[range.day - 1]?.date !== undefined;
+  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on ${dated ? dayText(range.day, book) : `day ${range.day} (${dayOfWeekName(weekday)})`}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
+  if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
+  if (task.earliestDay !== undefined && range.day < task.earliestDay) return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
   const due = task.dueBefore;
-  if (due && "day" in due && range.day >= due.day) return `${label(task)} is due before day ${due.day}; day ${range.day} is too late`;
+  if (due && "day" in due && range.day >= due.day) return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
   if (due && "eventId" in due) {
     const event = book.eventStarts.get(due.eventId);
     if (event && (range.day > event.range.day || (range.day === event.range.day && range.end >= event.range.start))) {
-      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}); day ${range.day} slots ${range.start}-${range.end} is too late`;
+      const starts = { day: event.range.day, start: event.range.start, end: event.range.start };
+      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}); ${formatRange(range, book.window)} is too late`;
     }
   }
   return undefined;
@@ -84,7 +96,7 @@ export function bufferProblem(tasks: readonly ScheduleTask[], rangeOf: (position
         const hosts = neighbour?.source === "event" && neighbour.canEmbed && neighbour.slots.some((slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end);
         if (other === position || !neighbour || hosts || (!landed.has(position) && !landed.has(other))) continue;
         const category = book.categories.get(task.categoryId);
-        return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}`;
+        return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;
       }
     }
   }

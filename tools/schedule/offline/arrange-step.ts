@@ -26,7 +26,8 @@ import { cannotActOn, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
 import { say, type Language } from "../../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
-import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { placeName } from "../calendar.js";
 
 /** Limits on one task's place, from the user's feedback. */
 interface Avoid {
@@ -376,7 +377,12 @@ function chooseArrangement(view: PromptView, listing: ScheduleListing, request: 
   const places = proposal.places ?? proposal.writes.map((write) => ({ id: String(write.arguments.task_id), day: Number(write.arguments.day), start: Number(write.arguments.slot_start), end: Number(write.arguments.slot_start) }));
   const day = (entry: { day: number }) => dayLabelIn(entry.day, (candidate) => weekdayOf(facts, candidate), language);
   const name = (entry: { id: string }) => taskName(entry.id, names, language);
-  const where = (entry: { id: string; day: number; start: number; end: number }) => say(language, `${name(entry)} on ${day(entry)} slots ${entry.start}-${entry.end}`, `${name(entry)}到${day(entry)}第${entry.start}-${entry.end}节`);
+  // By date and clock time in a dated window, as the card names it; else by day and slots.
+  const dating = datingOf(facts);
+  const where = (entry: { id: string; day: number; start: number; end: number }) =>
+    dating
+      ? say(language, `${name(entry)} on ${placeName(dating, entry, language)}`, `${name(entry)}到${placeName(dating, entry, language)}`)
+      : say(language, `${name(entry)} on ${day(entry)} slots ${entry.start}-${entry.end}`, `${name(entry)}到${day(entry)}第${entry.start}-${entry.end}节`);
   const later = listing.later ?? 0;
   const fit = places.length + later;
   const total = fit + (listing.left?.length ?? 0);

@@ -6,7 +6,8 @@
  * exactly that write, and finish with its result — or say plainly why not.
  * The arrange step is `arrange-step.ts`.
  */
-import { formatCount } from "../format.js";
+import { formatCount, formatRanges } from "../format.js";
+import { readablePlaces } from "../readable.js";
 import { movedText, placedText, swappedText, taskInfoFields, taskInfoGuestLines, unplacedText, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
@@ -15,11 +16,13 @@ import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { say, type Language } from "../../../contracts/language.js";
 import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
-import { cannotActOn, finalAnswer, summaryInChinese } from "./replies.js";
+import { cannotActOn, finalAnswer } from "./replies.js";
 import type { StepOutcome } from "../../offline/stage-state.js";
 import { dayLabelIn, isEmptySelection, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
-import { resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
+import { dayName as calendarDayName, placeName, slotClock } from "../calendar.js";
+import type { Dating } from "../format.js";
 
 /**
  * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the
@@ -87,9 +90,9 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "move":
       return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
-      return swapStep(view.rounds, request, end, language);
+      return swapStep(view.rounds, request, end, language, datingOf(facts));
     case "unplace":
-      return unplaceStep(view.rounds, request, end, asked);
+      return unplaceStep(view.rounds, request, end, asked, datingOf(facts));
     case "free":
       return freeStep(view.rounds, request, facts, end, language);
     case "day":
@@ -97,7 +100,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "list":
       return listStep(view.rounds, request, facts, end, language);
     case "explain":
-      return explainStep(view.rounds, request, end, asked);
+      return explainStep(view.rounds, request, end, asked, datingOf(facts));
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(end, say(language, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`), `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
@@ -168,6 +171,11 @@ function label(task: ListedTask, language: Language): string {
   return `${kind} ${task.id} ${JSON.stringify(task.name)}`;
 }
 
+/** A task as a person reads it: its name ("Matrix operations review"); its id is in the card's arguments. */
+function nameOf(task: ListedTask): string {
+  return JSON.stringify(task.name);
+}
+
 /** " (it also matches …)" when a phrase named several tasks. */
 function ambiguity(match: TaskMatch, language: Language): string {
   if (match.alsoMatching.length === 0) return "";
@@ -194,8 +202,8 @@ function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>
 function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round));
-  if (outcome?.outcome === "failed") return finish(end, didNotWork(failureOf(outcome.round), language), `not carried out: ${failureOf(outcome.round)}`);
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
+  if (outcome?.outcome === "failed") return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
   const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected");
   if (outcome?.outcome === "rejected") {
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
@@ -235,14 +243,14 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const then = (day: number, start: number, hostId: string | undefined): Then => {
     const to = { day, start, end: start + task.duration - 1 };
     const host = hostId ? { hostId } : {};
-    return { action: end, goalCheck: tool === "move" && current ? movedText({ id: task.id, from: current, to, ...host }) : placedText({ id: task.id, ...to, ...host }) };
+    return { action: end, goalCheck: tool === "move" && current ? movedText({ id: task.id, from: current, to, ...host }, datingOf(facts)) : placedText({ id: task.id, ...to, ...host }, datingOf(facts)) };
   };
   const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;
     const room = runs?.find((run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end);
     return propose(
-      say(language, `${tool === "place" ? "Placing" : "Moving"} ${label(task, language)} to ${dayName(day, facts, language)}, slot ${exactStart}.`, `${tool === "place" ? "安排" : "移动"}${label(task, language)}到${dayName(day, facts, language)}第${exactStart}节。`),
+      say(language, `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}.`, `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}。`),
       tool,
       { task_id: task.id, day, slot_start: exactStart },
       say(language, "the slot the request names", "请求指定的时段"),
@@ -257,9 +265,9 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   }
   const spot = firstFit(runs, task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
   if (!spot) return finish(end, say(language, `No free slot fits ${label(task, language)} there.`, `那里没有能容纳${label(task, language)}的空闲时段。`), `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked`);
-  const slots = `${spot.start}-${spot.start + task.duration - 1}`;
+  const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
   return propose(
-    say(language, `${tool === "place" ? "Placing" : "Moving"} ${label(task, language)} to ${dayName(spot.day, facts, language)}, slots ${slots}${ambiguity(match, language)}.`, `${tool === "place" ? "安排" : "移动"}${label(task, language)}到${dayName(spot.day, facts, language)}第${slots}节${ambiguity(match, language)}。`),
+    say(language, `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${where}${ambiguity(match, language)}.`, `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${where}${ambiguity(match, language)}。`),
     tool,
     { task_id: task.id, day: spot.day, slot_start: spot.start },
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
@@ -329,10 +337,11 @@ function unchangedBecause(feedback: ReturnType<typeof parseFeedback>, language: 
   return say(language, "Understood: I left it as it was.", "明白：保持原样。");
 }
 
-/** "That did not work: …" for a write the tool refused (its reason as the tool wrote it). */
-function didNotWork(why: string, language: Language): string {
-  return say(language, `That did not work: ${why}`, `没有成功：${summaryInChinese(why)}`);
-}
+/**
+ * What the policy says when the tool refused a write: nothing of its own — the refusal is the step's summary, and the
+ * final answer tells it (`finalAnswer`): a person hears why once, not in a note and again in the answer.
+ */
+const REFUSAL_TOLD_IN_ANSWER = "";
 
 /** "I found no task matching …". */
 function noTaskMatching(names: string, language: Language): string {
@@ -340,13 +349,13 @@ function noTaskMatching(names: string, language: Language): string {
 }
 
 /** Swap: find both tasks, propose swap. */
-function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish, language: Language): Decision {
+function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish, language: Language, dating: Dating): Decision {
   const outcome = lastWriteOutcome(rounds, ["swap"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round).replace(/\n- /g, "; "));
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
   if (outcome) {
     const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected the swap";
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(feedback, language), `not carried out: ${why}`);
+    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(feedback, language), `not carried out: ${why}`);
   }
   const tasks = listingOf(rounds);
   if (!tasks) return read(say(language, "Looking up both tasks.", "正在查找这两个任务。"), "list_tasks", LIST_ALL, "need the tasks' ids");
@@ -359,19 +368,19 @@ function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const [a, b] = [first.task, second.task];
   const landing = (task: ListedTask, other: ListedTask) => ({ id: task.id, ...other.slots[0]!, ...(task.kind === "placed" && other.hostId ? { hostId: other.hostId } : {}) });
   const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
-  const then: Then | undefined = predictable ? { action: end, goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }).replace(/\n- /g, "; ") } : undefined;
+  const then: Then | undefined = predictable ? { action: end, goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }, dating).replace(/\n- /g, "; ") } : undefined;
   const speak = say(language, `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`, `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`);
   return propose(speak, "swap", { first_task_id: a.id, second_task_id: b.id }, say(language, "the tasks the request names", "请求指定的任务"), then);
 }
 
 /** Unplace: find the placed task item, propose unplace. */
-function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked): Decision {
+function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked, dating: Dating): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["unplace"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round));
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, dating));
   if (outcome) {
     const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
-    return finish(end, outcome.outcome === "failed" ? didNotWork(why, language) : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language), `not carried out: ${why}`);
+    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language), `not carried out: ${why}`);
   }
   const tasks = listingOf(rounds);
   if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
@@ -386,13 +395,29 @@ function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   }
   const { task } = match;
   // What unplace reports once it applies as proposed.
-  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: unplacedText({ id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) }) } : undefined;
+  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: unplacedText({ id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) }, dating) } : undefined;
   return propose(say(language, `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`, `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`), "unplace", { task_id: task.id }, say(language, "the task the request names", "请求指定的任务"), then);
 }
 
-/** "Monday (day 1)" (周一（第1天）) for a day index. */
+/** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */
 function dayName(day: number, facts: WeekFacts, language: Language): string {
+  const dating = datingOf(facts);
+  if (dating) return calendarDayName(dating, day, language);
   return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
+}
+
+/** Slots `start`…`end` as a person reads them: "14:00–15:40" in a window with clock times, else "slots 5-6" (第5-6节). */
+function slotWords(start: number, end: number, facts: WeekFacts, language: Language): string {
+  const dating = datingOf(facts);
+  const clock = dating ? slotClock(dating, start, end) : undefined;
+  return clock ?? say(language, `slots ${start}-${end}`, `第${start}-${end}节`);
+}
+
+/** A place as the cards name it: "Thu 14 Mar, 16:00–17:40" in a dated window, else "Thursday (day 4), slots 7-8" (周四（第4天）第7-8节). */
+function placeWords(range: { day: number; start: number; end: number }, facts: WeekFacts, language: Language): string {
+  const dating = datingOf(facts);
+  if (dating) return placeName(dating, range, language);
+  return say(language, `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`, `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`);
 }
 
 /** When am I free: find_free where asked, answered day by day. */
@@ -418,7 +443,7 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   }
   const byDay = new Map<number, string[]>();
   for (const run of runs) {
-    const text = say(language, `slots ${run.start}-${run.end}${run.hostId ? ` (inside ${run.hostId}, free for a review task)` : ""}`, `第${run.start}-${run.end}节${run.hostId ? `（在 ${run.hostId} 内，可放复习任务）` : ""}`);
+    const text = `${slotWords(run.start, run.end, facts, language)}${run.hostId ? say(language, ` (inside ${run.hostId}, free for a review task)`, `（在 ${run.hostId} 内，可放复习任务）`) : ""}`;
     byDay.set(run.day, [...(byDay.get(run.day) ?? []), text]);
   }
   const lines = [...byDay].map(([day, texts]) => `- ${dayName(day, facts, language)}${say(language, ": ", "：")}${texts.join(say(language, ", ", "，"))}`);
@@ -451,8 +476,8 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
   const lines: string[] = [];
   for (const day of shown.days) {
     if (!wanted.has(day.day)) continue;
-    lines.push(say(language, `${dayName(day.day, facts, language)}, slots ${day.slotStart}-${day.slotEnd}:`, `${dayName(day.day, facts, language)}，第${day.slotStart}-${day.slotEnd}节：`));
-    for (const segment of day.segments) lines.push(say(language, `- slots ${segment.start}-${segment.end}: `, `- 第${segment.start}-${segment.end}节：`) + readableOccupant(segment.occupant, language));
+    lines.push(say(language, `${dayName(day.day, facts, language)}, ${slotWords(day.slotStart, day.slotEnd, facts, language)}:`, `${dayName(day.day, facts, language)}，${slotWords(day.slotStart, day.slotEnd, facts, language)}：`));
+    for (const segment of day.segments) lines.push(`- ${slotWords(segment.start, segment.end, facts, language)}${say(language, ": ", "：")}${readableOccupant(segment.occupant, language)}`);
   }
   return finish(end, "", lines.join("\n"));
 }
@@ -487,10 +512,10 @@ function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const lines = tasks.map((task) => {
     const range = task.slots[0];
     if (language === "zh") {
-      const where = range ? `，在${dayName(range.day, facts, language)}第${range.start}-${range.end}节${task.hostId ? `（${task.hostId} 内）` : ""}` : "，待安排";
+      const where = range ? `，在${placeWords(range, facts, language)}${task.hostId ? `（${task.hostId} 内）` : ""}` : "，待安排";
       return `- ${task.name} (${task.id})，${task.duration} 节${where}`;
     }
-    const where = range ? `, on ${dayName(range.day, facts, language)} slots ${range.start}-${range.end}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
+    const where = range ? `, on ${placeWords(range, facts, language)}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
     return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
@@ -502,14 +527,16 @@ function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
 const INFO_KEYS_ZH: Readonly<Record<string, string>> = { source: "来源", status: "状态", duration: "时长（节）", category: "类别", slots: "时段", "embedded in": "嵌入在", locked: "锁定", can_embed: "可嵌入", embeds: "嵌入的任务数" };
 
 /** Explain a task: find it, then get_task_info. */
-function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked): Decision {
+function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked, dating: Dating): Decision {
   const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
   const shown = toolDataOf(info, "get_task_info");
   if (shown) {
     const { task } = shown;
-    const detail = ([key, value]: [string, string]) => {
+    const detail = ([key, shown]: [string, string]) => {
+      // Its places by date and clock time in a dated window.
+      const value = key === "slots" && dating ? readablePlaces(formatRanges(task.slots, dating), language) : shown;
       if (language !== "zh") return `${key}: ${value}`;
       const told = key === "status" ? (value === "placed" ? "已安排" : value === "pending" ? "待安排" : value) : value;
       return INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：${told}` : `${key}: ${told}`;

@@ -7,6 +7,7 @@ import { languageOf, type Language } from "../../../contracts/language.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
+import { readablePlaces, readableScheduleText } from "../readable.js";
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -72,15 +73,15 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
-    if (only.status === "done" && only.summary) return summaryText(only.summary);
+    if (only.status === "done" && only.summary) return readableScheduleText(summaryText(only.summary), input.language ?? "en");
     return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
   if (only && only.status === "done") {
     if (only.summary.startsWith("not carried out")) {
       const why = only.summary.replace(/^not carried out: /, "");
-      return zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`;
+      return readableScheduleText(zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`, input.language ?? "en");
     }
-    return zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`;
+    return readableScheduleText(zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`, input.language ?? "en");
   }
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
@@ -116,7 +117,8 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
   if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
-  return lines.join("\n");
+  // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
+  return readableScheduleText(lines.join("\n"), input.language ?? "en");
 }
 
 /** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
@@ -150,7 +152,8 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", p
  * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are.
  */
 export function summaryInChinese(summary: string): string {
-  return summary
+  // Dated places first, by date and clock time; what is left undated is said by day and slots below.
+  return readablePlaces(summary, "zh")
     .replace(/^not carried out: /, "未执行：")
     .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
     .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
@@ -181,5 +184,5 @@ export function summaryInChinese(summary: string): string {
     .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
     .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
-    .replace(/ embedded in host (\S+)/g, "（嵌入 $1）");
+    .replace(/ embedded in host ([A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_])/g, "（嵌入 $1）");
 }

@@ -24,6 +24,7 @@ import {
   type UnplaceData,
 } from "../tools/index.js";
 import type { ScheduleListing } from "../candidates.js";
+import type { Dating } from "../format.js";
 import { isRejected } from "./feedback.js";
 
 /** What became of a call, as the policy acts on it. */
@@ -94,16 +95,16 @@ export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOvervi
 }
 
 /** The text each write gives for its data. */
-const WRITE_TEXTS: { readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N]) => string } = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
+const WRITE_TEXTS: { readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N], window?: Dating) => string } = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
 
 /**
  * What an applied write reports, from its data: the text the tool wrote for it (its result line, the step's
- * summary). A write answered from the execution log (applied in an earlier run) carries no data: its text is
+ * summary), dated from `window` as the tool dates it. A write answered from the execution log (applied in an earlier run) carries no data: its text is
  * quoted as it stands.
  */
-export function appliedWriteText(round: RoundView): string {
+export function appliedWriteText(round: RoundView, window?: Dating): string {
   if (!Object.hasOwn(WRITE_TEXTS, round.name)) return round.result;
   const name = round.name as keyof typeof WRITE_TEXTS;
   const data = toolDataOf(round, name);
-  return data ? (WRITE_TEXTS[name] as (data: unknown) => string)(data) : round.result;
+  return data ? (WRITE_TEXTS[name] as (data: unknown, window?: Dating) => string)(data, window) : round.result;
 }

@@ -9,6 +9,8 @@
  */
 import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from "../../../contracts/clock.js";
 import type { PromptView } from "../../offline/prompt-reading.js";
+import type { Dating } from "../format.js";
+import type { SlotTime } from "../state.js";
 import { resolveSlotWindow, type DateSpec, type DaySelection, type SlotWindow } from "./request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
@@ -24,6 +26,8 @@ export interface WeekFacts {
   dates: Map<number, string>;
   /** The prompt's "now", when it has one. */
   now?: LocalClock;
+  /** Clock times of the slots, when an overview listed them. */
+  slotTimes?: SlotTime[];
 }
 
 const DOW = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -36,6 +40,8 @@ function readWeekFacts(text: string): WeekFacts {
     facts.totalDays = Number((header[1] ?? "0").replaceAll(",", ""));
     facts.slotsPerDay = Number(header[2]);
   }
+  const times = /slot times: ((?:\d+ \d\d:\d\d-\d\d:\d\d(?:, )?)+)/.exec(text)?.[1];
+  if (times) facts.slotTimes = [...times.matchAll(/\d+ (\d\d:\d\d)-(\d\d:\d\d)/g)].map(([, start = "", end = ""]) => ({ start, end }));
   for (const match of text.matchAll(/day (\d+) week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b(?: (\d{4}-\d{2}-\d{2}))?/g)) {
     facts.weekdays.set(Number(match[1]), DOW.indexOf(match[2] ?? ""));
     if (match[3] !== undefined) facts.dates.set(Number(match[1]), match[3]);
@@ -52,6 +58,7 @@ export function weekFactsOf(view: PromptView): WeekFacts {
   const overviews = [liveOverviewOf(view), ...view.rounds.map((round) => toolDataOf(round, "get_overview"))];
   for (const overview of overviews) {
     if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
+    if (overview?.slotTimes && facts.slotTimes === undefined) facts.slotTimes = overview.slotTimes;
     for (const day of overview?.days ?? []) {
       facts.weekdays.set(day.day, day.dayOfWeek);
       if (day.date !== undefined) facts.dates.set(day.day, day.date);
@@ -66,6 +73,18 @@ export function weekFactsOf(view: PromptView): WeekFacts {
   const now = parseNowLine(view.context);
   if (now) facts.now = now;
   return facts;
+}
+
+/**
+ * The window as far as the facts date it — each day's date and the slots' clock times — for the tools' result texts
+ * (a prediction of a write's result reads as the tool will write it); undefined without dates or clock times.
+ */
+export function datingOf(facts: WeekFacts): Dating {
+  const first = facts.dates.get(1);
+  if (first === undefined || facts.slotTimes === undefined) return undefined;
+  const total = facts.totalDays ?? Math.max(...facts.dates.keys());
+  const days = Array.from({ length: total }, (_, offset) => ({ dayIndex: offset + 1, week: 0, dayOfWeek: weekdayOf(facts, offset + 1), date: facts.dates.get(offset + 1) ?? addDays(first, offset) }));
+  return { days, slotTimes: facts.slotTimes };
 }
 
 /** The weekday of a day index: as listed, else counted from a Monday. */

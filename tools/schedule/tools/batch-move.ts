@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure } from "../format.js";
+import { failure, type Dating } from "../format.js";
 import { buildOccupancyIndex, findPositions } from "../occupancy-index.js";
 import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
@@ -40,8 +40,8 @@ export interface BatchMoveData {
 }
 
 /** batch_move's text: `moved <n> tasks` + one move result line per task. */
-function batchMovedText(data: BatchMoveData): string {
-  return movesText(`moved ${data.moved.length} tasks`, data.moved);
+function batchMovedText(data: BatchMoveData, window?: Dating): string {
+  return movesText(`moved ${data.moved.length} tasks`, data.moved, window);
 }
 
 /** Moves several tasks atomically. */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure, formatRange, hostSuffix } from "../format.js";
+import { failure, formatRange, hostSuffix, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { copyRange, rangeFrom, rangesEqual } from "../slot-range.js";
@@ -32,9 +32,9 @@ export interface MoveData {
   hostId?: string;
 }
 
-/** move's text: `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
-export function movedText(data: MoveData): string {
-  return `moved task ${data.id} from ${formatRange(data.from)} to ${formatRange(data.to)}${hostSuffix(data.hostId)}`;
+/** move's text: `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`, each range dated from `window`. */
+export function movedText(data: MoveData, window?: Dating): string {
+  return `moved task ${data.id} from ${formatRange(data.from, window)} to ${formatRange(data.to, window)}${hostSuffix(data.hostId)}`;
 }
 
 /** Moves one task. */
@@ -54,13 +54,13 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     const current = movableRange(task);
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
-    if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range)}; nothing to move`);
+    if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range, state.window)}; nothing to move`);
     const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;
     const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;
     const data: MoveData = { id: task.id, from: copyRange(current.value), to: range, ...(hostId === undefined ? {} : { hostId }) };
-    return { ok: true, content: movedText(data), state: next, data };
+    return { ok: true, content: movedText(data, state.window), state: next, data };
   },
 };

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure, formatRange, formatRanges, hostSuffix, quoteName } from "../format.js";
+import { failure, formatRange, formatRanges, hostSuffix, quoteName, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { rangeFrom } from "../slot-range.js";
@@ -26,9 +26,9 @@ export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
 /** What place did, as data: the task and where it now sits (as a multi-task move reports each task). */
 export type PlaceData = MovedTask;
 
-/** place's text: `placed task <id> on day <d> slots <a>-<b>[ embedded in host <hostId>]`. */
-export function placedText(data: PlaceData): string {
-  return `placed task ${data.id} on ${formatRange(data)}${hostSuffix(data.hostId)}`;
+/** place's text: `placed task <id> on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>]` (dated from `window`). */
+export function placedText(data: PlaceData, window?: Dating): string {
+  return `placed task ${data.id} on ${formatRange(data, window)}${hostSuffix(data.hostId)}`;
 }
 
 /** Places a pending task item. */
@@ -49,7 +49,7 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
       return failure(`${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`);
     }
     if (task.status === "placed") {
-      return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [])}; use move to change it`);
+      return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [], state.window)}; use move to change it`);
     }
     const range = rangeFrom(args.day, args.slot_start, task.duration);
     const outcome = resolvePlacements(index, [{ position, range }]);
@@ -58,6 +58,6 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
     const placed = outcome.placements[0];
     const hostId = placed?.hostPosition === undefined ? undefined : state.tasks[placed.hostPosition]?.id;
     const data: PlaceData = hostId === undefined ? { id: task.id, ...range } : { id: task.id, ...range, hostId };
-    return { ok: true, content: placedText(data), state: next, data };
+    return { ok: true, content: placedText(data, state.window), state: next, data };
   },
 };

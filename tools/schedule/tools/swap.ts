@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure } from "../format.js";
+import { failure, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
@@ -27,8 +27,8 @@ export interface SwapData {
 }
 
 /** swap's text: `swapped task <id> and task <id>` + two move result lines. */
-export function swappedText(data: SwapData): string {
-  return movesText(`swapped task ${data.swapped[0]} and task ${data.swapped[1]}`, data.moved);
+export function swappedText(data: SwapData, window?: Dating): string {
+  return movesText(`swapped task ${data.swapped[0]} and task ${data.swapped[1]}`, data.moved, window);
 }
 
 /** Swaps two tasks of equal length. */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure, formatRange, quoteName } from "../format.js";
+import { failure, formatRange, quoteName, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitUnplace } from "../placement.js";
 import { copyRange } from "../slot-range.js";
@@ -30,9 +30,9 @@ export interface UnplaceData {
 }
 
 /** unplace's text: `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`. */
-export function unplacedText(data: UnplaceData): string {
+export function unplacedText(data: UnplaceData, window?: Dating): string {
   const host = data.hostId === undefined ? "" : ` (was embedded in host ${data.hostId})`;
-  return `unplaced task ${data.id} from ${formatRange(data.from)}${host}; it is pending again`;
+  return `unplaced task ${data.id} from ${formatRange(data.from, window)}${host}; it is pending again`;
 }
 
 /** Returns a placed task item to pending. */
@@ -53,6 +53,6 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
     if (task.status === "pending" || range === undefined) return failure(`task ${task.id} is already pending; nothing to unplace`);
     const next = commitUnplace(state, index, position);
     const data: UnplaceData = { id: task.id, from: copyRange(range), ...(task.embeddedIn === undefined ? {} : { hostId: task.embeddedIn }) };
-    return { ok: true, content: unplacedText(data), state: next, data };
+    return { ok: true, content: unplacedText(data, state.window), state: next, data };
   },
 };

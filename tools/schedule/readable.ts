@@ -1,0 +1,90 @@
+/**
+ * The schedule tools' result text in the words a person reads (issue 30): the tools write for a model — `task <id>`,
+ * `day 4 slots 7-8 (Thu 14 Mar 2024, 16:00–17:40)` — and a person reads `"Matrix operations review"` and
+ * `Thu 14 Mar, 16:00–17:40` (`3月14日周四 16:00–17:40` in Chinese), as the cards name them (`calendar.ts` `placeName`).
+ * A range without its date note (a window without dates or clock times) is left as it is: its wording stays.
+ * Pure text functions: the answers, the task report and the offline policy's replies pass through them.
+ */
+import type { Language } from "../../contracts/language.js";
+import { formatDate, placeName } from "./calendar.js";
+import type { ScheduleState } from "./state.js";
+
+const WEEKDAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A day / range with the date note the tools put after it: `day 6 slot 3 (Sat 16 Mar 2024, 10:00)`, `day 7 (Sun 17 Mar 2024)`. */
+const DATED_PLACE = new RegExp(`\\bday \\d+(?: slots? \\d+(?:-\\d+)?)? \\(${WEEKDAY} (\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})(?:, (\\d\\d:\\d\\d(?:–\\d\\d:\\d\\d)?))?\\)`, "g");
+
+/** Every dated day and range of `text` by its date and clock time in `language`; undated ones stay as they are. */
+export function readablePlaces(text: string, language: Language): string {
+  return text.replace(DATED_PLACE, (_, day: string, month: string, year: string, clock: string | undefined) => {
+    const date = `${year}-${String(MONTHS.indexOf(month) + 1).padStart(2, "0")}-${day.padStart(2, "0")}`;
+    const named = formatDate(date, language);
+    if (clock === undefined) return named;
+    return language === "zh" ? `${named} ${clock}` : `${named}, ${clock}`;
+  });
+}
+
+/** `task <id> "<name>"`, `event <id> "<name>"` (and the Chinese 任务 / 活动): the name alone. */
+// (Not "task matching "…"": words the offline policy writes before a quoted phrase are no ids.)
+const LABELLED = /(?:\btask|\bevent|任务|活动) (?!match(?:ing|es) |named |called )[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g;
+/** `cannot move task <id>: task <id> "<name>" …` (and place, with its duration): the refusal names the task once. */
+const REPEATED_SUBJECT = /\bcannot (?:move|place) task ([A-Za-z0-9_][A-Za-z0-9_.:-]*?)(?: \(duration \d+\))?: (?=(?:task|event) \1 ")/g;
+/**
+ * `task <id>` / `event <id>` / `任务 <id>` without a name: named when the schedule knows the id — not `(task <id>)`,
+ * which an answer writes after a name on purpose (the id to refer to it by).
+ */
+const BARE = /(?<![(（])(\btask|\bevent|任务|活动) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
+/** The host a task sits inside: ` embedded in host <id>`, ` (was embedded in host <id>)`, `inside <id>`, `（嵌入 <id>）`, `（在 <id> 内`. */
+const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
+
+/**
+ * `text` as a person reads it, in `language`: dated places by date and clock time (`readablePlaces`), tasks and events
+ * by their names — from the text itself (`task x "Name"`), else from `state` when given — and a refusal that named its
+ * task twice names it once.
+ */
+export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
+  const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
+  return readablePlaces(text, language)
+    .replace(REPEATED_SUBJECT, "")
+    .replace(LABELLED, "$1")
+    .replace(BARE, (whole, _kind: string, id: string) => {
+      // An id at the end of a sentence keeps its full stop or colon outside the name.
+      const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+      const name = names.get(bare);
+      return name === undefined ? whole : `${JSON.stringify(name)}${trail}`;
+    })
+    .replace(HOST, (whole, words: string, id: string) => {
+      const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+      const name = names.get(bare);
+      if (name === undefined) return whole;
+      return `${/^[a-z]/.test(words) ? "inside" : words} ${JSON.stringify(name)}${trail}`;
+    });
+}
+
+/** The task ids a write's result says it placed, moved or took off (`placed task x`, `moved task x`, `- task x now on`, `unplaced task x`, swap's pair). */
+const TOUCHED = /(?:^|\n)(?:placed task|moved task|unplaced task|- task|swapped task) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)(?: and task ([A-Za-z0-9_][A-Za-z0-9_.:-]*))?/g;
+
+/** How many items the line names before "and N more". */
+const LISTED = 12;
+
+/**
+ * Where the tasks that applied writes touched are now, in one line — `Where things are now: "Binary tree review" —
+ * Mon 11 Mar, 19:00–19:45; "Essay draft" — pending` — read from the state (what the writes left, a later move over an
+ * earlier place), in the order the writes first touched them; undefined when fewer than two tasks were touched (a
+ * single write's answer names its place already).
+ */
+export function whereThingsAre(state: ScheduleState, results: readonly string[], language: Language): string | undefined {
+  const ids = [...new Set(results.flatMap((result) => [...result.matchAll(TOUCHED)].flatMap((match) => [match[1]!, ...(match[2] ? [match[2]] : [])])))];
+  const tasks = ids.flatMap((id) => state.tasks.filter((task) => task.id === id && task.source === "task_item"));
+  if (tasks.length < 2) return undefined;
+  const zh = language === "zh";
+  const entries = tasks.slice(0, LISTED).map((task) => {
+    const range = task.slots?.[0];
+    const where = range ? placeName(state.window, range, language) : zh ? "待安排" : "pending";
+    return `${JSON.stringify(task.name)} — ${where}`;
+  });
+  const more = tasks.length - entries.length;
+  if (zh) return `现在的安排：${entries.join("；")}${more > 0 ? `；另有 ${more} 项` : ""}。`;
+  return `Where things are now: ${entries.join("; ")}${more > 0 ? `; and ${more} more` : ""}.`;
+}
