@@ -13,6 +13,7 @@ import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
 import { LineReader } from "./line-reader.js";
 import { renderError } from "./render.js";
 import { readWeekFile } from "../tools/schedule/week-file.js";
+import { exportCalendar as exportCalendarText } from "../tools/schedule/calendar-files.js";
 import type { ScheduleRepository } from "../tools/schedule/index.js";
 import { ChatSession } from "./session.js";
 import { chooseStartingThread } from "./starting-thread.js";
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
       if (start.reason === "waiting") write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
       await registry.touch(start.threadId, userId);
-      await new ChatSession({ graph: tempo.graph, userId, threadId: start.threadId, registry, input, write }).run();
+      // /export writes the user's week as iCalendar (a read of the schedule; no card).
+      const exportCalendar = async (user: string) => exportCalendarText(await tempo.repositoryOf<ScheduleRepository>("schedule").load(user));
+      await new ChatSession({ graph: tempo.graph, userId, threadId: start.threadId, registry, input, write, exportCalendar }).run();
     } finally {
       await tempo.close();
     }

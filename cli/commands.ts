@@ -10,6 +10,10 @@ export type ChatCommand =
   | { name: "history" }
   | { name: "threads" }
   | { name: "resume"; threadId: string }
+  /** Send a local .ics file to be imported: a card comes first, nothing is stored without it. */
+  | { name: "import"; path: string }
+  /** Write the week as a local .ics file. */
+  | { name: "export"; path: string }
   | { name: "help" }
   | { name: "quit" }
   /** A slash command the chat does not know, or one used wrongly; `message` says what to do. */
@@ -22,6 +26,8 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/history", "show the snapshots taken at each step transition"],
   ["/threads", "list your threads seen by this CLI"],
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
+  ["/import <file.ics>", "import a timetable from an iCalendar file (shown on a card first; nothing is stored until you approve)"],
+  ["/export <file.ics>", "write your week (timetable and placed reviews) to an iCalendar file"],
   ["/help", "show this help"],
   ["/quit", "leave (also /exit, or end the input)"],
 ];
@@ -53,6 +59,13 @@ export function parseCommand(line: string): ChatCommand {
     case "/quit":
     case "/exit":
       return noArgument({ name: "quit" });
+    case "/import":
+    case "/export": {
+      // The path is the rest of the line (it may hold spaces); quotes around it are dropped.
+      const path = line.trim().slice(head.length).trim().replace(/^(["'])(.*)\1$/, "$2").trim();
+      if (path === "") return { name: "invalid", message: `Usage: ${name} <file.ics>.` };
+      return { name: name === "/import" ? "import" : "export", path };
+    }
     case "/resume":
       if (rest.length !== 1) return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
       return { name: "resume", threadId: rest[0]! };

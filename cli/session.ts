@@ -16,6 +16,8 @@ import type { TempoGraph } from "../server/tempo-graph.js";
 import { isTempoEvent } from "../server/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
+import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
+import { calendarImportMessage } from "../tools/schedule/offline/calendar-import.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
 import {
   cardPrompt,
@@ -40,6 +42,8 @@ export interface ChatSessionOptions {
   write: (text: string) => void;
   /** Makes the id of a fresh thread (for /clear). */
   newThreadId?: () => string;
+  /** The user's week as iCalendar text (for /export); without it /export says it is not available. */
+  exportCalendar?: (userId: string) => Promise<string>;
 }
 
 /** A card the thread waits on, with where execution stands. */
@@ -236,6 +240,12 @@ export class ChatSession {
       case "resume":
         await this.resume(command.threadId);
         break;
+      case "import":
+        await this.importCalendar(command.path);
+        break;
+      case "export":
+        await this.exportCalendar(command.path);
+        break;
     }
     return "continue";
   }
@@ -248,6 +258,38 @@ export class ChatSession {
     await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: null });
     await this.runGraph({ messages: [new HumanMessage("/clear")] });
     this.print(`New thread ${this.threadId} (the previous one, ${previous}, stays available: /resume ${previous}).`);
+  }
+
+  /**
+   * Sends a local calendar file to be imported: the agent proposes `import_calendar` with its text, and the card comes
+   * first — nothing is stored until it is approved. A file that cannot be read, or is not iCalendar, sends nothing.
+   */
+  private async importCalendar(file: string): Promise<void> {
+    if (await this.pendingCard()) {
+      this.print("This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.");
+      return;
+    }
+    const reading = await readCalendarFile(file);
+    if (!reading.ok) {
+      this.print(reading.message);
+      return;
+    }
+    this.print(`Sending ${reading.fileName} to be imported; you will see what it adds on a card first.`);
+    await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
+    await this.runGraph({ messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics))] });
+  }
+
+  /** Writes the week to a local .ics file (a read: no card). */
+  private async exportCalendar(file: string): Promise<void> {
+    if (!this.options.exportCalendar) {
+      this.print("/export is not available here (no schedule is served). Nothing was written.");
+      return;
+    }
+    try {
+      this.print(await writeCalendarFile(file, await this.options.exportCalendar(this.options.userId)));
+    } catch (error) {
+      this.print(renderError(error));
+    }
   }
 
   private async resume(threadId: string): Promise<void> {

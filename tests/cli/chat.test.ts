@@ -130,8 +130,40 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
 
   chat.send("/help");
   const help = await chat.waitFor("you> ");
-  for (const command of ["/clear", "/state", "/history", "/threads", "/resume <thread>", "/help", "/quit"]) expect(help).toContain(command);
+  for (const command of ["/clear", "/state", "/history", "/threads", "/resume <thread>", "/import <file.ics>", "/export <file.ics>", "/help", "/quit"]) expect(help).toContain(command);
 
+  chat.send("/quit");
+  await chat.waitFor("Bye.");
+  expect(await chat.exitCode()).toBe(0);
+}, 90_000);
+
+test("/import sends a local .ics file through a card, nothing stored before it is approved; a bad file changes nothing; /export writes the week", async () => {
+  const seminar = path.join(directory, "seminar.ics");
+  // Sunday 17 March 2024, 14:00–15:40 in Shanghai: free in examples/week.json.
+  await fs.writeFile(seminar, ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", "UID:seminar-1@uni", "DTSTAMP:20240301T000000Z", "DTSTART:20240317T060000Z", "DTEND:20240317T074000Z", "SUMMARY:History seminar", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+  const chat = ScriptProcess.start("cli/chat.ts", ["--user", "cli-ics", "--threads-file", path.join(directory, "ics-threads.json"), "--thread", "cli-ics", "--week", "examples/week.json"], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "", TEMPO_DOMAINS: "schedule" },
+  });
+  processes.push(chat);
+  await chat.waitFor("you> ");
+  chat.send(`/import ${path.join(directory, "missing.ics")}`);
+  expect(await chat.waitFor("you> ")).toContain("there is no such file. Nothing was changed.");
+  chat.send(`/import ${seminar}`);
+  expect(await chat.waitFor("choice> ")).toContain("Import the timetable from the calendar file seminar.ics");
+  chat.send("a");
+  const card = await chat.waitFor("choice> ");
+  expect(card).toContain("Confirm write: import_calendar");
+  expect(card).toContain("Import 1 event(s) from the calendar file: History seminar");
+  // Nothing is stored before the approval: the week written out now has no seminar.
+  chat.send(`/export ${path.join(directory, "before.ics")}`);
+  await chat.waitFor("choice> ");
+  expect(await fs.readFile(path.join(directory, "before.ics"), "utf8")).not.toContain("History seminar");
+  chat.send("a");
+  expect(await chat.waitFor("you> ")).toMatch(/Done: imported 1 event\(s\): .*"History seminar"/);
+  chat.send(`/export ${path.join(directory, "after.ics")}`);
+  expect(await chat.waitFor("you> ")).toContain(`Wrote your week to ${path.join(directory, "after.ics")}.`);
+  expect(await fs.readFile(path.join(directory, "after.ics"), "utf8")).toContain("SUMMARY:History seminar");
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);

@@ -13,6 +13,15 @@ describe("commands and flags", () => {
     expect(parseCommand("/nope")).toEqual({ name: "invalid", message: "Unknown command /nope. Type /help for the commands." });
   });
 
+  test("/import and /export take a path: the rest of the line, spaces kept, quotes dropped; none says how to use them", () => {
+    expect(parseCommand("/import week.ics")).toEqual({ name: "import", path: "week.ics" });
+    expect(parseCommand("/import  my files/spring  term.ics ")).toEqual({ name: "import", path: "my files/spring  term.ics" });
+    expect(parseCommand('/IMPORT "a b.ics"')).toEqual({ name: "import", path: "a b.ics" });
+    expect(parseCommand("/export out/week.ics")).toEqual({ name: "export", path: "out/week.ics" });
+    expect(parseCommand("/import")).toEqual({ name: "invalid", message: "Usage: /import <file.ics>." });
+    expect(parseCommand("/export ''")).toEqual({ name: "invalid", message: "Usage: /export <file.ics>." });
+  });
+
   test("flags take a value, separate or after =", () => {
     expect(parseChatArguments(["--thread", "t1", "--user=bob"])).toEqual({ help: false, threadId: "t1", userId: "bob" });
     expect(parseChatArguments(["--help"])).toEqual({ help: true });

@@ -25,6 +25,7 @@ import type { OfflinePolicy } from "../offline/router.js";
 import { answerStage, type StageRules } from "../offline/decisions.js";
 import { parseScheduleRequest } from "./offline/request-parsing.js";
 import { decideChat, decideDeliver } from "./offline/replies.js";
+import { attachedCalendar, calendarChat, calendarExecute, calendarPlan } from "./offline/calendar-import.js";
 
 export { OFFLINE_PLAN_STEPS } from "./offline/plan-stage.js";
 
@@ -61,14 +62,20 @@ const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|f
 export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {
-    understands: (request) => (SCHEDULE_NAMED.test(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
+    understands: (request) => (SCHEDULE_NAMED.test(request) || attachedCalendar(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
     decide: (view) => answerStage(view, scheduleRules(writesPerCard)),
   };
 }
 
 /** The schedule's stage rules (`writesPerCard`: most writes on one card). */
 function scheduleRules(writesPerCard: number): StageRules {
-  return { chat: decideChat, plan: decidePlan, execute: (view) => decideExecute(view, writesPerCard), deliver: decideDeliver };
+  // A calendar file sent to be imported is checked first: its text is no request to parse.
+  return {
+    chat: (view) => calendarChat(view) ?? decideChat(view),
+    plan: (view) => calendarPlan(view) ?? decidePlan(view),
+    execute: (view) => calendarExecute(view) ?? decideExecute(view, writesPerCard),
+    deliver: decideDeliver,
+  };
 }
 
 /** The policy's answer to a stage prompt. */
