@@ -183,6 +183,12 @@ export function summaryInChinese(summary: string): string {
     .replace(/" or "/g, "\" 或 \"")
     .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
     .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
+    // The hard rules' refusals (`rules.ts`), their places already by date and time above.
+    .replace(/ must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g, " 必须在$1（$2）之前完成；$3 太晚了")
+    .replace(/ is due before (.+?); (.+?) is too late/g, " 必须在$1之前完成；$2 太晚了")
+    .replace(/ cannot go before (.+?) \(its earliest day\); (.+?) is too early/g, " 不能早于$1（它的最早日期）；$2 太早了")
+    .replace(/ cannot go on (.+?): its class ("(?:[^"\\]|\\.)*") excludes \w+/g, " 不能安排在$1：它的课程 $2 不排这一天")
+    .replace(/ cannot go on (.+?): the whole day is blocked for its class ("(?:[^"\\]|\\.)*")/g, " 不能安排在$1：这一整天对它的课程 $2 不可用")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
     .replace(/ embedded in host ([A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_])/g, "（嵌入 $1）");
 }
