@@ -17,6 +17,7 @@ import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInP
 import { memoryContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { languageOf } from "../contracts/language.js";
+import { readableText } from "../tools/domain.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
 import { messageText } from "../contracts/message-text.js";
@@ -73,7 +74,9 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (taskInProgress(state.phase)) {
       const { threadId } = ensureConfiguration(config, dependencies.settings);
       const facts = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
-      const dropped = dropTask(state, "it had stopped and you moved on to a new message", droppedWritesText(facts));
+      // What stays, said as a person reads it (names, dates).
+      const told = await readableText(dependencies.domain, ensureConfiguration(config, dependencies.settings).userId, droppedWritesText(facts), languageOf(state.messages));
+      const dropped = dropTask(state, "it had stopped and you moved on to a new message", told);
       emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);

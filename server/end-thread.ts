@@ -9,7 +9,8 @@
  */
 import { END, type StateSnapshot } from "@langchain/langgraph";
 import { droppedWritesText, readWriteFacts } from "../nodes/deliver/write-facts.js";
-import type { ToolDomain } from "../tools/domain.js";
+import { readableText, type ToolDomain } from "../tools/domain.js";
+import { languageOf } from "../contracts/language.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { NODE } from "../kernel/routing.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
@@ -45,6 +46,6 @@ export async function endThreadUpdate(
   const state = snapshot.values as TempoState;
   const threadId = String(snapshot.config.configurable?.thread_id ?? "");
   // What a dropped task leaves is read only when a task is dropped.
-  const leaves = taskInProgress(state.phase) ? droppedWritesText(await readWriteFacts(state, domain, log, threadId)) : "";
+  const leaves = taskInProgress(state.phase) ? await readableText(domain, state.userId ?? "", droppedWritesText(await readWriteFacts(state, domain, log, threadId)), languageOf(state.messages)) : "";
   return { values: endThread(state, leaves), asNode: NODE.memorize };
 }

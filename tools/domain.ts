@@ -213,6 +213,12 @@ export async function describeToolCall<TState>(domain: ToolDomain<TState>, userI
   return domain.describeCall(await domain.load(userId), tool, args, language) ?? fallback;
 }
 
+/** `text` the domain's tools wrote, in the words a person reads (`ToolDomain.readable`), or as it is for a domain without them. */
+export async function readableText<TState>(domain: ToolDomain<TState>, userId: string, text: string, language: Language): Promise<string> {
+  // No user (a thread saved before it had an owner): the text as it is.
+  return domain.readable && userId !== "" ? domain.readable(await domain.load(userId), text, language) : text;
+}
+
 /** The domain's packs: its own, or one pack of all its tools named as the domain (active by default). */
 export function packsOf(domain: ToolDomain): readonly ToolPack[] {
   return domain.packs ?? [{ name: domain.name, description: domain.description, tools: domain.tools.map((tool) => tool.name), default: true }];

@@ -18,7 +18,7 @@ import { PLAN_STEPS_FIELD, parseTextValues, type Card, type CardAnswer } from ".
 import { languageOf, type Language } from "../../contracts/language.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
-import { describeToolCall, findTool } from "../../tools/domain.js";
+import { describeToolCall, findTool, readableText } from "../../tools/domain.js";
 import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -60,7 +60,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     if (pending.kind === "confirm_plan") {
       const answer = awaitHuman(withRefusal(planInterrupt(state.goal, state.planSteps, language), pending.refusal, language), state.pendingAnswer, readPlanAnswer, config);
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
-      const leaves = async () => droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId));
+      const leaves = async () => readableText(dependencies.domain, userId, droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId)), language);
       return answerPlan(state, answer, fromMessage, config, leaves);
     }
     const { message: proposal, writes } = openProposal(state) ?? { writes: [] };

@@ -27,7 +27,7 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
+import { describeToolCall, findTool, readableText, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
 import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -356,11 +356,12 @@ async function applyApprovedWrites(
 async function failedWritesNote(state: TempoState, calls: readonly WriteCall[], results: readonly BaseMessage[], context: ToolRunContext, dependencies: NodeDependencies): Promise<AIMessage | undefined> {
   const language = languageOf(state.messages);
   const lines: string[] = [];
+  // The tool's reason in the words a person reads (names, dates), when the domain has them.
   for (const [index, result] of results.entries()) {
     if (callOutcomeOf(result) !== "failed") continue;
     const call = calls[index]!;
     const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, language);
-    const why = messageText(result).split("\n")[0]!.replace(/^error:\s*/i, "").trim();
+    const why = await readableText(dependencies.domain, context.userId, messageText(result).split("\n")[0]!.replace(/^error:\s*/i, "").trim(), language);
     lines.push(`${say(language, "Could not apply: ", "未能执行：")}${change} — ${why}`);
   }
   return lines.length === 0 ? undefined : new AIMessage({ id: newId("ai"), content: lines.join("\n\n") });

@@ -111,7 +111,8 @@ describe("batch cards", () => {
     expect(done.phase).toBe("done");
     expect(await placedItems(repository)).toEqual(["review-limits"]);
     const said = done.messages.filter((message) => message.getType() === "ai").map((message) => String(message.content));
-    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu 14 Mar, 10:00–11:40 — cannot place task matrix-review .*overlaps/));
+    // The reason in a person's words too: the task and the lecture by name, the places by date and time.
+    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu 14 Mar, 10:00–11:40 — cannot place "Matrix operations review" \(duration 2\): Thu 14 Mar, 10:00–11:40 overlaps .*"Linear Algebra lecture" on Thu 14 Mar, 10:00–11:40$/));
     expect(done.finalAnswer).toContain('Your decisions on the cards: your edit could not be applied — Place "Matrix operations review" on Thu');
     expect(done.finalAnswer).not.toContain("applied with your edit");
   });

@@ -63,7 +63,7 @@ test("the served graph serves the to-do domain beside the schedule: a to-do adde
   expect(state.values).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
   // The next question on the same thread is the schedule's.
   await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "when am I free on Monday?" }] }, config });
-  expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(/^You are free:\n- Monday \(day 1\)/);
+  expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(/^You are free:\n- Mon \d+ \w{3}: \d\d:\d\d–/);
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
