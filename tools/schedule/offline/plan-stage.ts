@@ -105,7 +105,7 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
       : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
   // A whole-week arrange refines after (first_full: the planner adds the domain's refinement step); a scoped one, a
   // move, a swap or an unplace changes exactly what was asked.
-  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
+  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && !request.except?.length && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
   const refines = runMode === "first_full" ? say(language, " After placing, I'll refine the week with the backend's best changes.", "放好之后，我会用后端给出的最佳调整再优化一下这一周。") : "";
   const speak = readOnly ? "" : `${preface}${plan}${refines}`;
   return {
@@ -139,7 +139,7 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
   switch (request.kind) {
     case "arrange": {
       const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[0]!.content;
-      const where = whereText(request.where, facts);
+      const where = [whereText(request.where, facts), ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : [])].filter(Boolean).join(", ");
       return [{ content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when }, OFFLINE_PLAN_STEPS[1]!];
     }
     case "move": {
@@ -183,7 +183,7 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
   switch (request.kind) {
     case "arrange": {
       const scope = request.tasks.length > 0 ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段` : OFFLINE_PLAN_STEPS_ZH[0]!.content;
-      const where = chineseWhere(request.where, facts);
+      const where = [chineseWhere(request.where, facts), ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : [])].filter(Boolean).join("，");
       return [{ content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when }, OFFLINE_PLAN_STEPS_ZH[1]!];
     }
     case "move": {
