@@ -521,7 +521,7 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, "", noTaskMatching(named.none, language));
+  if ("none" in named) return finish(end, "", `not carried out: ${noTaskMatching(named.none, "en")}`);
   const { match } = named;
   return read(say(language, `Reading ${label(match.task, language)}${ambiguity(match, language)}.`, `正在读取${label(match.task, language)}${ambiguity(match, language)}。`), "get_task_info", { task_id: match.task.id }, "the question is about this task");
 }

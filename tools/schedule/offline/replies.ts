@@ -72,6 +72,9 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
+    // A question the step could not answer says so ("not carried out: I found no task matching …").
+    const unanswered = /^not carried out: (.+?)\.?$/s.exec(only.summary ?? "")?.[1];
+    if (only.status === "done" && unanswered) return zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`;
     if (only.status === "done" && only.summary) return summaryText(only.summary);
     return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
