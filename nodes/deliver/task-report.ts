@@ -63,7 +63,9 @@ export function buildTaskReport(
   const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
   const closedIn = new Set((openAtStart ?? []).filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id)).map((item) => item.domain));
   // A question is about what it asks, never about closing items (its answer may name many of them).
-  const related = state.readOnlyPlan ? [] : (openItems ?? []).filter((item) => closedIn.has(item.domain) || texts.some((text) => names(text, item)));
+  // An item the task itself created (a task added to a class) is its result, not something it left undone.
+  const wasOpen = (item: OpenItem) => openAtStart === undefined || openAtStart.some((open) => open.id === item.id);
+  const related = state.readOnlyPlan ? [] : (openItems ?? []).filter((item) => wasOpen(item) && (closedIn.has(item.domain) || texts.some((text) => names(text, item))));
   const stillOpen = related.map((item) => ({ id: item.id, name: item.name, why: whyOpen(item, messages, state.planSteps) }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0
