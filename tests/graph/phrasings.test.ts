@@ -148,6 +148,21 @@ function placedItems(schedule: ScheduleState): TaskItem[] {
   return schedule.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed");
 }
 
+describe("tasks and class rules asked for in words are stored once approved, and told in the user's language", () => {
+  test("a task added to a class by a Chinese request is in the week, pending, and the answer is Chinese", async () => {
+    const outcome = await run({ say: "给微积分添加任务“积分复习”，2节", expect: { places: [] } });
+    const added = outcome.schedule.tasks.find((task) => task.name === "积分复习");
+    expect(added).toMatchObject({ source: "task_item", categoryId: "calculus", duration: 2, status: "pending" });
+    expect(outcome.finalAnswer).toBe("完成：已在课程 calculus 中添加任务“积分复习”。");
+  });
+
+  test("'make calculus mornings only' sets the class's preferred part, once approved", async () => {
+    const outcome = await run({ say: "make calculus mornings only", expect: { places: [] } });
+    expect(outcome.schedule.categories.find((category) => category.id === "calculus")).toMatchObject({ preferredParts: ["morning"] });
+    expect(outcome.finalAnswer).toBe('Done: updated task class calculus "Calculus".');
+  });
+});
+
 describe("the phrasings people use (offline, through the graph)", () => {
   test("the table holds at least 60 phrasings, both languages", () => {
     expect(PHRASINGS.length).toBeGreaterThanOrEqual(60);

@@ -155,6 +155,9 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", p
 export function summaryInChinese(summary: string): string {
   return summary
     .replace(/^not carried out: /, "未执行：")
+    .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
+    .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
+    .replace(/^(created|updated) task class (\S+) "(.+?)"/, (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`)
     .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
     .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
     .replace(/no change raises the score any more/, "没有调整能再提高分数")
