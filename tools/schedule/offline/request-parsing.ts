@@ -340,8 +340,9 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   const sentences = polite.split(/[?!]+|\.(?=\s|$)/).map((sentence) => sentence.trim()).filter((sentence) => sentence !== "");
   if (sentences.length <= 1) return parseSentence(polite.replace(/[.!?]+$/, "").trim());
   const readings = sentences.map(parseSentence);
-  const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind) && !(reading.kind === "arrange" && reading.tasks.length === 0 && isAnywhere(reading.where) && !ARRANGE_VERB.test(sentences[readings.indexOf(reading)] ?? "")));
-  const found = main === -1 ? readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" as const } : readings[main]!;
+  const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
+  if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
+  const found = readings[main]!;
   if (!("where" in found)) return found;
   const extra = sentences.filter((_, index) => index !== main).map((sentence) => readWhere(sentence)).reduce(mergeWheres, found.where);
   return { ...found, where: extra } as ScheduleRequest;
@@ -537,7 +538,9 @@ function readDayContents(body: string): ScheduleRequest | undefined {
   return { kind: "day", where };
 }
 
-function readList(body: string): ScheduleRequest | undefined {
+function readList(quotedBody: string): ScheduleRequest | undefined {
+  // Names in quotes are names ("vocabulary list"), not the words of the question.
+  const body = quotedBody.replace(/"[^"]*"/g, " ");
   const pending = /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(body);
   const placed = /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(body);
   const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
