@@ -8,6 +8,7 @@
 import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
+import type { Preference } from "../contracts/preferences.js";
 
 /** One tool call as the model made it. */
 export interface ToolInvocation {
@@ -33,6 +34,8 @@ export interface ToolRunContext {
   threadId: string;
   /** The plan step the call belongs to, or null. */
   stepId: string | null;
+  /** The user's standing preferences (recalled for the invocation): the domain's `withPreferences` folds them into the state the tool runs on. */
+  preferences?: readonly Preference[];
 }
 
 /**
@@ -185,7 +188,7 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
   let outcome: ToolOutcome;
   let status: "completed" | "claimed" | "replayed";
   try {
-    ({ outcome, status } = await runToolOnce(domain, context.userId, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
+    ({ outcome, status } = await runToolOnce(domain, context, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
@@ -213,7 +216,7 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
  */
 async function runToolOnce(
   domain: ToolDomain,
-  userId: string,
+  context: Pick<ToolRunContext, "userId" | "preferences">,
   call: ToolInvocation,
   claim?: (applied: ToolOutcome, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
@@ -222,7 +225,10 @@ async function runToolOnce(
   if (!tool) return completed(unknownToolOutcome(domain, call.name));
   const checked = checkToolArguments(tool, call.arguments);
   if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
-  const before = await domain.load(userId);
+  const { userId } = context;
+  const loaded = await domain.load(userId);
+  // The user's standing preferences ride on the state as rules; `persist` never stores them.
+  const before = context.preferences?.length && domain.withPreferences ? domain.withPreferences(loaded, context.preferences) : loaded;
   const run = tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
   if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false, ...data });
