@@ -68,13 +68,14 @@ const ModelPreferenceSchema = z.object({
   kind: z.enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "not_before_hour", "note"]).describe("What it means to the rules."),
   value: z.union([z.number(), z.array(z.number()), z.string()]).describe("avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; not_before_hour: 0-23; note: the preference in words."),
   text: z.string().default("").describe("The preference as the user would read it, short."),
+  source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
 });
 
 /** The memory stage's contract for standing preferences. */
 export const PreferenceExtractionSchema = z
   .object({
     preferences: z.array(ModelPreferenceSchema).default([]).describe("Standing preferences the user stated (every time, never, always, I prefer). Not one-off requests such as 'Saturday instead'."),
-    lifted: z.array(ModelPreferenceSchema.omit({ text: true })).default([]).describe("Standing preferences the user takes back ('Mondays are fine now')."),
+    lifted: z.array(ModelPreferenceSchema.omit({ text: true, source_index: true })).default([]).describe("Standing preferences the user takes back ('Mondays are fine now')."),
   })
   .describe("Standing preferences in what the user wrote");
 

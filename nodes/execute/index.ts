@@ -89,7 +89,8 @@ export function createExecuteNode(dependencies: NodeDependencies) {
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
+    // The standing preferences recall loaded: every tool run (reads, and the approved writes) keeps to them.
+    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId, preferences: state.recalled.preferences ?? [] };
     if (state.answeredWrites.length > 0) return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
     // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
     const open = unansweredCalls(workspaceMessages(state));
@@ -119,7 +120,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const refining = refinementOf(state, domain);
     if (refining?.list && !currentListing(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
-    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId));
+    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState, await stageNow(dependencies, config));
     const messages = prompt.messages;
