@@ -10,7 +10,9 @@ import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { messageText } from "../contracts/message-text.js";
 import { LIFT_CUE, NO_PREFERENCE_CHANGE, PreferenceExtractionSchema, ruleOf, STANDING_CUE, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceOrigin } from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
-import { applyPreferenceChange } from "../memory/preferences.js";
+import { applyPreferenceChange, mergePreferences } from "../memory/preferences.js";
+import type { RecalledMemory } from "../kernel/state.js";
+import type { ToolDomain } from "../tools/domain.js";
 import { callStage } from "../models/invoke-contract.js";
 import { PREFERENCES_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -38,10 +40,15 @@ export function preferenceSources(invocation: readonly BaseMessage[], threadId: 
     const feedback = message.getType() === "tool" && callOutcomeOf(message) === "declined" ? REJECTION_FEEDBACK.exec(text)?.[1]?.trim() : undefined;
     if (feedback) {
       const tool = (message as ToolMessage).name ?? "a write";
-      sources.push({ text: feedback, origin: { kind: "card_feedback", tool }, source: `card feedback on ${tool} (thread ${threadId})` });
+      sources.push({ text: feedback, origin: { kind: "card_feedback", tool }, source: feedbackSource(tool, threadId) });
     }
   }
   return sources;
+}
+
+/** Where a preference said in feedback on a card came from. */
+function feedbackSource(tool: string, threadId: string): string {
+  return `card feedback on ${tool} (thread ${threadId})`;
 }
 
 /** Reads the invocation's standing preferences and updates the user's profile; returns what was added and removed. */
@@ -87,4 +94,21 @@ async function readByModel(sources: readonly PreferenceSource[], dependencies: N
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The recalled memory with the standing preferences said in feedback on a card (read offline, at once), or undefined
+ * when the feedback states none: they bind the rest of this task's tool runs — its refinement proposes no Monday
+ * after "never on Monday" — while memorize stores them, by the memory model when there is one, when the task ends.
+ */
+export function withPreferencesHeard(recalled: RecalledMemory, feedback: ReadonlyArray<{ text: string; tool: string }>, domain: ToolDomain, threadId: string, now: string): RecalledMemory | undefined {
+  let preferences = recalled.preferences ?? [];
+  let heard = false;
+  for (const { text, tool } of feedback) {
+    const change = domain.readPreferences?.(text, { kind: "card_feedback", tool }) ?? NO_PREFERENCE_CHANGE;
+    if (change.add.length === 0 && change.lift.length === 0) continue;
+    preferences = mergePreferences(preferences, change, feedbackSource(tool, threadId), now).profile;
+    heard = true;
+  }
+  return heard ? { ...recalled, preferences } : undefined;
 }
