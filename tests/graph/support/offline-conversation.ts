@@ -68,13 +68,13 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
 /**
  * A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from
  * `now`, in the window's time zone); with `store`, the graph has long-term memory (recall, memorize, preferences) —
- * without, it runs with none.
+ * without, it runs with none; `policy` stands in for the offline policy (a subclass that records the prompts).
  */
-export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date(), options: { store?: BaseStore } = {}) {
+export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date(), options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {}) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
   const domain = createScheduleDomain({ repository });
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now, ...(options.store ? { store: options.store } : {}) });
+  const graph = buildTempoGraph({ models: { default: options.policy ?? new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now, ...(options.store ? { store: options.store } : {}) });
   return { graph, repository };
 }
 
