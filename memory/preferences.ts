@@ -61,7 +61,8 @@ export function mergePreferences(existing: readonly Preference[], change: Prefer
     const id = preferenceId(draft);
     if (profile.some((entry) => entry.id === id)) continue;
     drop((entry) => !contradicts(draft, entry));
-    const entry = { ...(draft as PreferenceDraft), id, text: draft.text.trim() || describeRule(draft), source, createdAt: now } as Preference;
+    // Bounded words: a long message names its preference in its first 200 characters.
+    const entry = { ...(draft as PreferenceDraft), id, text: (draft.text.trim() || describeRule(draft)).slice(0, 200), source: source.slice(0, 200), createdAt: now } as Preference;
     profile.push(entry);
     added.push(entry);
   }
