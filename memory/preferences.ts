@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
-import { describeRule, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../contracts/preferences.js";
+import { describeRule, ruleOf, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../contracts/preferences.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
 import { preferencesNamespace } from "./namespaces.js";
 
@@ -72,12 +72,19 @@ export function mergePreferences(existing: readonly Preference[], change: Prefer
   return { profile, added: added.filter((entry) => !gone.has(entry.id)), removed: removed.filter((entry) => !profile.some((kept) => kept.id === entry.id)) };
 }
 
-/** The user's preferences, oldest first (the numbering `/prefs` shows). */
+/**
+ * The user's preferences, oldest first (the numbering `/prefs` shows). Only well-formed entries: the store API lets a
+ * user write their own namespace, and an entry the rules cannot read must not break a tool run.
+ */
 export async function loadPreferences(store: BaseStore, userId: string): Promise<Preference[]> {
   const items = await store.search(preferencesNamespace(userId), { limit: MAX_PREFERENCES * 2 });
   return items
-    .map((item) => item.value as unknown as Preference)
-    .filter((entry) => typeof entry?.id === "string" && typeof entry.kind === "string")
+    .map((item) => item.value as Partial<Preference>)
+    .flatMap((entry) => {
+      const rule = entry && typeof entry.kind === "string" ? ruleOf({ kind: entry.kind, value: entry.value }) : undefined;
+      if (!rule || typeof entry.id !== "string" || typeof entry.text !== "string" || typeof entry.createdAt !== "string") return [];
+      return [{ ...rule, id: entry.id, text: entry.text, source: typeof entry.source === "string" ? entry.source : "", createdAt: entry.createdAt } as Preference];
+    })
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 

@@ -106,6 +106,15 @@ describe("the profile", () => {
     await expect(removePreference(store, "alice", "5")).rejects.toMatchObject({ code: "PREFERENCE_NOT_FOUND", message: expect.stringContaining("1-1") });
     expect((await loadPreferences(store, "alice")).map((entry) => entry.text)).toEqual(["never on Monday"]);
   });
+
+  test("an entry the rules cannot read (written through the store API) is left out, never breaking a run", async () => {
+    const store = new InMemoryStore();
+    await store.put(preferencesNamespace("alice"), "bad-1", { id: "bad-1", kind: "only_days", value: "weekends", text: "x", createdAt: NOW });
+    await store.put(preferencesNamespace("alice"), "bad-2", { id: "bad-2", kind: "avoid_day", value: 1, text: "no createdAt" });
+    await store.put(preferencesNamespace("alice"), "bad-3", { kind: "teleport", value: 1, text: "?", id: "bad-3", createdAt: NOW });
+    await applyPreferenceChange(store, "alice", change("never on Monday"), "s", NOW);
+    expect((await loadPreferences(store, "alice")).map((entry) => entry.text)).toEqual(["never on Monday"]);
+  });
 });
 
 describe("extraction from an invocation", () => {
