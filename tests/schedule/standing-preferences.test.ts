@@ -56,6 +56,10 @@ describe("an avoided day is hard", () => {
     const free = await run(domain, "find_free", { min_length: 1 });
     expect((free.data as { runs: Array<{ day: number }> }).runs.map((entry) => entry.day)).not.toContain(1);
     expect(free.content).toContain("left out: your standing preferences rule them out");
+    // Asked for Monday outright, nothing is placed, and the listing says which preference stands in the way.
+    const onMonday = (await run(domain, "propose_arrangement", { task_ids: ["review-limits"], days: [1] })).data as CandidateListing & { left?: Array<{ id: string; why: string }> };
+    expect(onMonday.candidates).toEqual([]);
+    expect(onMonday.left).toEqual([{ id: "review-limits", why: expect.stringContaining('your standing preference "never on Monday" rules out the free time it fits in') }]);
     // Asked for Monday by name, the read shows it.
     expect(((await run(domain, "find_free", { days: [1] })).data as { runs: unknown[] }).runs.length).toBeGreaterThan(0);
   });
