@@ -130,6 +130,14 @@ describe("the user's own profile", () => {
     expect(again.cards.filter(onMonday).length).toBeGreaterThan(0);
   });
 
+  test("saying 'Mondays are fine now' takes the preference back", async () => {
+    const { store, tempo } = await tempoWithMemory();
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(store, "student", readSchedulePreferences("I prefer mornings"), "stated in a message (thread t-1)", "2026-01-05T10:01:00.000Z");
+    await converse(tempo, "Mondays are fine now", [], "t-8");
+    expect((await loadPreferences(store, "student")).map((entry) => entry.text)).toEqual(["I prefer mornings"]);
+  });
+
   test("another user never sees it: Bob's task proposes Monday and his prompts hold no preference of Alice's", async () => {
     const { store, policy, tempo } = await tempoWithMemory();
     await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
