@@ -136,6 +136,20 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
   return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
+/**
+ * Why the user's standing preferences refuse a write (`ToolRunContext.preferences`, folded in by the domain's
+ * `withPreferences`), or undefined: when the write fails on the state with them and succeeds on the state without.
+ * Pure — nothing is persisted — so a write they rule out can be refused before its card.
+ */
+export async function preferenceRefusal(domain: ToolDomain, context: Pick<ToolRunContext, "userId" | "preferences">, call: Omit<ToolInvocation, "id">): Promise<string | undefined> {
+  const tool = findTool(domain, call.name);
+  if (!tool || tool.kind !== "write" || !context.preferences?.length || !domain.withPreferences) return undefined;
+  const state = await domain.load(context.userId);
+  const ruled = tool.run(domain.withPreferences(state, context.preferences), call.arguments);
+  if (ruled.ok) return undefined;
+  return tool.run(state, call.arguments).ok ? ruled.content : undefined;
+}
+
 /** A tool-call result for a tool the domain does not have. */
 export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcome {
   const names = domain.tools.map((tool) => tool.name).join(", ");

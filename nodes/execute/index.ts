@@ -28,7 +28,7 @@ import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { describeToolCall, findTool, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
-import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
+import { checkToolArguments, preferenceRefusal, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
@@ -193,11 +193,15 @@ async function runCalls(
     if (after.phase !== undefined) run.failed = true;
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
-  /** A write for the card: bad arguments go back to the model first; a valid one waits for the card. */
+  /**
+   * A write for the card: bad arguments go back to the model first, and so does a write the user's standing
+   * preferences rule out (its card could only be refused); a valid one waits for the card.
+   */
   const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
     const checked = checkToolArguments(tool, call.arguments);
-    if (!checked.ok) {
-      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+    const refused = checked.ok ? await preferenceRefusal(dependencies.domain, context, { ...call, arguments: checked.arguments }) : undefined;
+    if (!checked.ok || refused !== undefined) {
+      record(call, false, `Error: ${checked.ok ? refused!.replace(/[.\s]+$/, "") : checked.problem}. Nothing was changed.`);
       invalidWrites += 1;
       return;
     }

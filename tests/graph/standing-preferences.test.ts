@@ -21,7 +21,7 @@ import { applyPreferenceChange, loadPreferences } from "../../memory/preferences
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, offlineTempo, type SeenCard } from "./support/offline-conversation.js";
+import { converse, HALF_PLACED, halfPlacedWeek, offlineTempo, placeOf, type SeenCard } from "./support/offline-conversation.js";
 
 /** The offline policy, recording the last message of every stage prompt it answers. */
 class RecordingPolicy extends ScheduleOfflinePolicy {
@@ -74,6 +74,22 @@ describe("a rejected Monday", () => {
     }
     // The profile is still the one entry: the same preference is not stored twice.
     expect(await loadPreferences(store, "student")).toHaveLength(1);
+  });
+});
+
+describe("a write onto an avoided day", () => {
+  test("asked outright to move a review onto Monday, no card is raised: the move is refused naming the preference and how to remove it", async () => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    const outcome = await converse(tempo, "Move the matrix review to Monday", [], "t-9");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.toolCalls).toContain("move");
+    const said = outcome.said.join("\n");
+    expect(said).toContain('your standing preference "never on Monday" rules Mon out');
+    expect(said).toContain("/forget pref-");
+    expect(said).toContain('"Mondays are fine now"');
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
   });
 });
 

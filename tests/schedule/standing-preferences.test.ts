@@ -71,7 +71,7 @@ describe("an avoided day is hard", () => {
     expect(place.ok).toBe(false);
     expect(place.content).toContain('your standing preference "never on Monday" rules Mon out');
     expect(place.content).toContain(`/forget ${NEVER_MONDAY.id}`);
-    expect(place.content).toContain('"Mon is fine now"');
+    expect(place.content).toContain('"Mondays are fine now"');
     expect(await repository.load("student")).toEqual(before);
     // Placed elsewhere, then moved onto Monday: refused too.
     expect((await run(domain, "place", { task_id: "review-limits", day: 2, slot_start: 3 })).ok).toBe(true);

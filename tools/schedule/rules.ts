@@ -11,6 +11,7 @@
  * names the preference and how to remove it.
  */
 import type { SearchTask } from "./placement-search.js";
+import { weekdayName } from "../../contracts/language.js";
 import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type StandingRule, type TaskCategory, type TaskItem } from "./state.js";
 
 /** The user's standing preferences as the rules read them. */
@@ -83,7 +84,7 @@ export function standingBookOf(rules: readonly StandingRule[], window: Pick<Sche
 
 /** What a person does to lift a standing preference, said after a refusal. */
 function liftHint(rule: StandingRule): string {
-  const say = rule.kind === "avoid_day" ? ` or tell me "${dayOfWeekName(rule.value)} is fine now"` : "";
+  const say = rule.kind === "avoid_day" ? ` or tell me "${weekdayName(rule.value, "en")}s are fine now"` : "";
   return `to change it, remove it (/prefs lists your preferences, /forget ${rule.id} removes this one)${say}`;
 }
 
