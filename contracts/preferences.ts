@@ -57,7 +57,7 @@ export const NO_PREFERENCE_CHANGE: PreferenceChange = { add: [], lift: [] };
  * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都 …
  */
 export const STANDING_CUE =
-  /\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后都|以后不要|以后别|每次都|一律|都不要/i;
+  /\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要/i;
 
 /** Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了". */
 export const LIFT_CUE =

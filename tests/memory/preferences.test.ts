@@ -31,6 +31,8 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     ["don't ever put anything on Sunday", [{ kind: "avoid_day", value: 7 }]],
     ["我从不在周一学习", [{ kind: "avoid_day", value: 1 }]],
     ["always keep Saturday free", [{ kind: "avoid_day", value: 6 }]],
+    ["Sundays always stay free", [{ kind: "avoid_day", value: 7 }]],
+    ["以后周日都空出来", [{ kind: "avoid_day", value: 7 }]],
     ["I prefer mornings", [{ kind: "part_of_day", value: "morning" }]],
     ["我喜欢晚上复习", [{ kind: "part_of_day", value: "evening" }]],
     ["only in the evening from now on", [{ kind: "only_part_of_day", value: "evening" }]],
