@@ -13,6 +13,7 @@ import type { CandidateListing } from "../../tools/domain.js";
 import { runTool } from "../../tools/runner.js";
 import { withStandingPreferences } from "../../tools/schedule/domain.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
+import { summaryInChinese } from "../../tools/schedule/offline/replies.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { createTodoDomain } from "../../tools/todo/domain.js";
 import { InMemoryTodoRepository } from "../../tools/todo/repository.js";
@@ -60,6 +61,10 @@ describe("an avoided day is hard", () => {
     const onMonday = (await run(domain, "propose_arrangement", { task_ids: ["review-limits"], days: [1] })).data as CandidateListing & { left?: Array<{ id: string; why: string }> };
     expect(onMonday.candidates).toEqual([]);
     expect(onMonday.left).toEqual([{ id: "review-limits", why: expect.stringContaining('your standing preference "never on Monday" rules out the free time it fits in') }]);
+    // A Chinese user reads the reason in Chinese.
+    expect(summaryInChinese(`every placement the plan had room for was proposed; left pending: review-limits (${onMonday.left![0]!.why})`)).toBe(
+      "已为计划中放得下的每个任务提出了安排；仍待安排：review-limits（你的长期偏好 \"never on Monday\" 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条）",
+    );
     // Asked for Monday by name, the read shows it.
     expect(((await run(domain, "find_free", { days: [1] })).data as { runs: unknown[] }).runs.length).toBeGreaterThan(0);
   });
