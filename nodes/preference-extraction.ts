@@ -26,15 +26,19 @@ export interface PreferenceSource {
   source: string;
 }
 
-/** The feedback a rejected write's tool message carries, or "" (`nodes/confirm` writes "… Their feedback: <text>"). */
+/** The feedback a rejected write's tool message carries (`nodes/confirm` writes "… Their feedback: <text>"). */
 const REJECTION_FEEDBACK = /^Not applied: the user rejected this change\. Their feedback: ([\s\S]*)$/;
+/** The feedback of a rejected plan card, as `nodes/confirm` puts it in the conversation. */
+const PLAN_FEEDBACK = /^I reject this plan\. Feedback: ([\s\S]*)$/;
 
 /** The texts of `invocation` that may state a standing preference: the user's messages and their card feedback. */
 export function preferenceSources(invocation: readonly BaseMessage[], threadId: string): PreferenceSource[] {
   const sources: PreferenceSource[] = [];
   for (const message of invocation) {
     const text = messageText(message).trim();
-    if (message.getType() === "human" && text !== "" && !text.startsWith("/")) {
+    const onPlan = message.getType() === "human" ? PLAN_FEEDBACK.exec(text)?.[1]?.trim() : undefined;
+    if (onPlan) sources.push({ text: onPlan, origin: { kind: "card_feedback", tool: "the plan" }, source: feedbackSource("the plan", threadId) });
+    else if (message.getType() === "human" && text !== "" && !text.startsWith("/")) {
       sources.push({ text, origin: { kind: "message" }, source: `stated in a message (thread ${threadId})` });
     }
     const feedback = message.getType() === "tool" && callOutcomeOf(message) === "declined" ? REJECTION_FEEDBACK.exec(text)?.[1]?.trim() : undefined;

@@ -123,6 +123,7 @@ describe("extraction from an invocation", () => {
   const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
   const invocation = [
     new HumanMessage("Arrange my reviews. I prefer mornings."),
+    new HumanMessage("I reject this plan. Feedback: never before 10"),
     new AIMessage({ content: "", tool_calls: [{ id: "call-1", name: "place", args: { task_id: "a", day: 1, slot_start: 1 } }] }),
     new ToolMessage({ tool_call_id: "call-1", name: "place", content: "Not applied: the user rejected this change. Their feedback: never on Monday", artifact: { outcome: "declined" } }),
     new ToolMessage({ tool_call_id: "call-2", name: "place", content: "Not applied: the user rejected this change. Their feedback: Saturday instead", artifact: { outcome: "declined" } }),
@@ -131,6 +132,7 @@ describe("extraction from an invocation", () => {
   test("messages and card feedback are the sources, each saying where it came from", () => {
     expect(preferenceSources(invocation, "t-9")).toEqual([
       { text: "Arrange my reviews. I prefer mornings.", origin: { kind: "message" }, source: "stated in a message (thread t-9)" },
+      { text: "never before 10", origin: { kind: "card_feedback", tool: "the plan" }, source: "card feedback on the plan (thread t-9)" },
       { text: "never on Monday", origin: { kind: "card_feedback", tool: "place" }, source: "card feedback on place (thread t-9)" },
       { text: "Saturday instead", origin: { kind: "card_feedback", tool: "place" }, source: "card feedback on place (thread t-9)" },
     ]);
@@ -140,16 +142,18 @@ describe("extraction from an invocation", () => {
     const store = new InMemoryStore();
     const dependencies = { models: { default: scripted([]) }, domain } as unknown as NodeDependencies;
     await rememberPreferences(store, "student", preferenceSources(invocation, "t-9"), dependencies, {}, NOW);
-    expect((await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source }))).toEqual([
-      { kind: "part_of_day", value: "morning", source: "stated in a message (thread t-9)" },
+    const stored = (await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source }));
+    expect(stored.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
       { kind: "avoid_day", value: 1, source: "card feedback on place (thread t-9)" },
+      { kind: "not_before_hour", value: 10, source: "card feedback on the plan (thread t-9)" },
+      { kind: "part_of_day", value: "morning", source: "stated in a message (thread t-9)" },
     ]);
   });
 
   test("with a memory model: the model extracts (its reading, not the offline one), each entry from the text it names; a text with no lasting word costs no call", async () => {
     const store = new InMemoryStore();
     const memory = scripted([
-      json({ preferences: [{ kind: "avoid_day", value: 1, text: "never Mondays", source_index: 2 }, { kind: "note", value: "short sessions", text: "short sessions", source_index: 1 }, { kind: "avoid_day", value: 9, text: "bad day" }], lifted: [] }),
+      json({ preferences: [{ kind: "avoid_day", value: 1, text: "never Mondays", source_index: 3 }, { kind: "note", value: "short sessions", text: "short sessions", source_index: 1 }, { kind: "avoid_day", value: 9, text: "bad day" }], lifted: [] }),
     ]);
     const dependencies = { models: { default: scripted([]), memory }, domain } as unknown as NodeDependencies;
     await rememberPreferences(store, "student", preferenceSources(invocation, "t-9"), dependencies, {}, NOW);
