@@ -286,6 +286,11 @@ export const TempoAnnotation = Annotation.Root({
   openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */
   taskStartMessageId: lastValue<string | null>(() => null),
+  /**
+   * True when the task's plan only reads (a question, answered without a card). Such a task changes nothing by
+   * design; any other task that changed nothing did not complete (deliver's `unchangedOutcome`).
+   */
+  readOnlyPlan: lastValue<boolean>(() => false),
   /** The delivered summary of the last task. */
   finalAnswer: lastValue<string | null>(() => null),
   /**

@@ -22,7 +22,7 @@ import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { OpenItem } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, unchangedOutcome, writeOutcomes, type TaskReport } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
 import { readWriteFacts } from "./write-facts.js";
 
@@ -38,11 +38,17 @@ export function createDeliverNode(dependencies: NodeDependencies) {
   }
 
   return async function deliver(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    const built = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
-    // What the writes did is told for a task that did not complete (`mechanicalSummary`): only then is the log read.
+    const judged = buildTaskReport(state, await openItemsNow(config), state.openItemsAtStart ?? undefined);
+    // What the writes did is told for a task that did not complete (`mechanicalSummary`), and checked for one that
+    // would complete having applied nothing in its messages (a write applied by a run that crashed is in the log only).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
     const { threadId } = ensureConfiguration(config, dependencies.settings);
-    const report = built.outcome.kind !== "completed" ? { ...built, writes: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) } : built;
+    const seen = writeOutcomes(taskMessages(state));
+    const readLog = judged.outcome.kind !== "completed" || (seen.applied === 0 && !state.readOnlyPlan);
+    const writes = readLog ? await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) : undefined;
+    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, { applied: Math.max(seen.applied, writes?.applied.length ?? 0), declined: seen.declined });
+    const built = outcome === judged.outcome ? judged : { ...judged, outcome };
+    const report = built.outcome.kind !== "completed" && writes ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);
     // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote them).
     const language = languageOf(state.messages);

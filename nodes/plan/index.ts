@@ -172,7 +172,8 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   const drafts = decision.read_only && readingPacks.length > 0 ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks })) : withRefinement;
   const revised = revisePlan(state.planSteps, drafts, revision);
   const runMode = decision.run_mode ?? (state.planSteps.length === 0 ? null : state.runMode);
-  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode };
+  const readOnlyPlan = state.planSteps.length === 0 ? decision.read_only === true : state.readOnlyPlan;
+  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode, readOnlyPlan };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });

@@ -89,6 +89,14 @@ const PHRASINGS: Phrasing[] = [
   { say: "取消安排单词表", halfPlaced: true, expect: { write: "unplace", args: { task_id: "vocabulary-list" } } },
   { say: "把作文挪到周日", halfPlaced: true, expect: { write: "move", args: { task_id: "essay-draft", day: 7 } } },
   { say: "move the quantum physics review to Friday", halfPlaced: true, expect: { nothing: /no (?:placed )?task (?:matching|named) "quantum physics review"/i } },
+  // ── What there is to arrange: tasks added to a class, a class's standing rules (each through a card) ──
+  { say: 'add a 2-slot task "integrals review" to calculus', expect: { write: "add_task", args: { name: "integrals review", class_id: "calculus", duration: 2 } } },
+  { say: "add a task called flashcards to English, 1 slot", expect: { write: "add_task", args: { name: "flashcards", class_id: "english", duration: 1 } } },
+  { say: "给微积分添加任务“积分复习”，2节", expect: { write: "add_task", args: { name: "积分复习", class_id: "calculus", duration: 2 } } },
+  { say: "make calculus mornings only", expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } } },
+  { say: "never schedule linear algebra on Monday", expect: { write: "upsert_task_class", args: { class_id: "linear-algebra", excluded_days_of_week: [1] } } },
+  { say: "微积分只在上午", expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } } },
+  { say: "add a task called pottery to the ceramics class", expect: { nothing: /no class matching "ceramics"/ } },
   // ── Questions: answered, never planned as writes ──
   { say: "what do I still need to schedule?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "which tasks are pending?", expect: { answers: /^8 pending review task\(s\):/ } },
@@ -139,6 +147,21 @@ async function run(phrasing: Phrasing): Promise<Outcome> {
 function placedItems(schedule: ScheduleState): TaskItem[] {
   return schedule.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed");
 }
+
+describe("tasks and class rules asked for in words are stored once approved, and told in the user's language", () => {
+  test("a task added to a class by a Chinese request is in the week, pending, and the answer is Chinese", async () => {
+    const outcome = await run({ say: "给微积分添加任务“积分复习”，2节", expect: { places: [] } });
+    const added = outcome.schedule.tasks.find((task) => task.name === "积分复习");
+    expect(added).toMatchObject({ source: "task_item", categoryId: "calculus", duration: 2, status: "pending" });
+    expect(outcome.finalAnswer).toBe("完成：已在课程 calculus 中添加任务“积分复习”。");
+  });
+
+  test("'make calculus mornings only' sets the class's preferred part, once approved", async () => {
+    const outcome = await run({ say: "make calculus mornings only", expect: { places: [] } });
+    expect(outcome.schedule.categories.find((category) => category.id === "calculus")).toMatchObject({ preferredParts: ["morning"] });
+    expect(outcome.finalAnswer).toBe('Done: updated task class calculus "Calculus".');
+  });
+});
 
 describe("the phrasings people use (offline, through the graph)", () => {
   test("the table holds at least 60 phrasings, both languages", () => {

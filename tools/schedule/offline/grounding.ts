@@ -52,6 +52,17 @@ export function groundRequest(request: ScheduleRequest, overview: GetOverviewDat
       if (unknown.length === 0) return { kind: "grounded", request, unknown: [] };
       return { kind: "ask", question: whichTasks(unknown, all.filter((task) => task.kind === "placed"), "placed", language), unknown };
     }
+    case "add_task":
+    case "class_rules": {
+      const classes = overview.categories;
+      if (overview.categoriesOmitted > 0 || classes.some((category) => matchTasks(request.classPhrase, [{ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }]).length > 0)) return { kind: "grounded", request, unknown: [] };
+      const names = classes.map((category) => `${category.name} (${category.id})`).join(language === "zh" ? "、" : ", ");
+      return {
+        kind: "ask",
+        question: say(language, `I found no class matching "${request.classPhrase}", so I have planned nothing. Your classes: ${names}. Which do you mean?`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有做任何计划。你的课程：${names}。你指的是哪一个？`),
+        unknown: [request.classPhrase],
+      };
+    }
     default:
       return { kind: "grounded", request, unknown: [] };
   }

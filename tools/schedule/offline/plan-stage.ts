@@ -193,10 +193,19 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
     }
     case "explain":
       return [{ content: `Explain ${JSON.stringify(request.task)}`, done_when: "get_task_info has shown the task" }];
+    case "add_task":
+      return [{ content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots`, done_when: "add_task reports the new task, or why it cannot be added", packs: [...CLASS_PACKS] }];
+    case "class_rules": {
+      const rules = [...request.parts.map((part) => `${part}s only`), ...(request.excludedWeekdays.length > 0 ? [`never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" and ")}`] : [])];
+      return [{ content: `Set the class ${JSON.stringify(request.classPhrase)} to ${rules.join(", ")}`, done_when: "upsert_task_class reports the class changed, or why it cannot", packs: [...CLASS_PACKS] }];
+    }
     default:
       return [];
   }
 }
+
+/** The packs a step about tasks and classes needs (the tasks pack is not active by default). */
+const CLASS_PACKS = ["schedule.read", "schedule.tasks"] as const;
 
 /** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
@@ -237,6 +246,12 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
     }
     case "explain":
       return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+    case "add_task":
+      return [{ content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节`, done_when: "add_task 报告新任务，或无法添加的原因", packs: [...CLASS_PACKS] }];
+    case "class_rules": {
+      const rules = [...request.parts.map((part) => `只在${PART_ZH[part]}`), ...(request.excludedWeekdays.length > 0 ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`] : [])];
+      return [{ content: `设置课程 ${quoted(request.classPhrase)}：${rules.join("，")}`, done_when: "upsert_task_class 报告课程已修改，或无法修改的原因", packs: [...CLASS_PACKS] }];
+    }
     default:
       return [];
   }

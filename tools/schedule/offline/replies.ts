@@ -72,6 +72,9 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
+    // A question the step could not answer says so ("not carried out: I found no task matching …").
+    const unanswered = /^not carried out: (.+?)\.?$/s.exec(only.summary ?? "")?.[1];
+    if (only.status === "done" && unanswered) return zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`;
     if (only.status === "done" && only.summary) return summaryText(only.summary);
     return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
@@ -152,6 +155,9 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", p
 export function summaryInChinese(summary: string): string {
   return summary
     .replace(/^not carried out: /, "未执行：")
+    .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
+    .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
+    .replace(/^(created|updated) task class (\S+) "(.+?)"/, (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`)
     .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
     .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
     .replace(/no change raises the score any more/, "没有调整能再提高分数")

@@ -68,6 +68,10 @@ export type ScheduleRequest =
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
   | { kind: "explain"; task: string }
+  /** A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节". */
+  | { kind: "add_task"; name: string; classPhrase: string; duration: number }
+  /** A class's standing rules: "calculus only in the mornings", "never calculus on Monday", "微积分只在上午". */
+  | { kind: "class_rules"; classPhrase: string; parts: PartOfDay[]; excludedWeekdays: number[] }
   | { kind: "help" }
   | { kind: "greeting" }
   | { kind: "unknown" };
@@ -368,6 +372,8 @@ function parseSentence(body: string): ScheduleRequest {
   const byVerb = LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
   return (
+    readAddTask(body) ??
+    readClassRules(body) ??
     readSwap(body) ??
     readMove(body) ??
     readFindTimeFor(body) ??
@@ -379,6 +385,51 @@ function parseSentence(body: string): ScheduleRequest {
     readArrange(body) ??
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
+}
+
+/**
+ * "add a task "integrals review" to calculus (2 slots)", "add a 2-slot integrals review to the calculus class",
+ * "add task integrals review for calculus, 2 slots", "给微积分添加任务“积分复习”，2节", "在微积分里加一个任务：积分复习，两节".
+ */
+function readAddTask(body: string): ScheduleRequest | undefined {
+  const english = /^(?:(?:can you|could you|would you|help me|i want to|i'd like to|let's|now)\s+)*(?:add|create|new)\s+(?:a\s+|an\s+|one\s+)?(?:new\s+)?(?:(\d+|one|two|three|four)[- ]slots?\s+)?(?:task|review|session|item)?\s*(?:called|named|:)?\s*(.+?)\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?(.+?)(?:\s+class|\s+course)?(?:\s*[,(]\s*(\d+|one|two|three|four)\s+slots?\)?)?$/.exec(body);
+  const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4 };
+  if (english) {
+    const [, before, rawName = "", rawClass = "", after] = english;
+    const duration = Number(words[before ?? ""] ?? before ?? words[after ?? ""] ?? after ?? 1);
+    const name = taskPhrase(rawName.replace(/^(?:task|review task)\s+/, ""));
+    const classPhrase = taskPhrase(rawClass.replace(/\s+(?:class|course)$/, ""));
+    return name && classPhrase && Number.isInteger(duration) && duration >= 1 ? { kind: "add_task", name, classPhrase, duration } : undefined;
+  }
+  const chinese = /(?:给|在|往|为)(.+?)(?:里|中|下)?(?:添加|增加|加|新建|新增)(?:一个|个)?(?:新)?任务[:：]?\s*(.+?)(?:[,，]\s*(\d+|[一二两三四])\s*节)?$/.exec(body);
+  if (!chinese) return undefined;
+  const duration = chinese[3] ? readNumber(chinese[3]) : 1;
+  const name = taskPhrase(chinese[2] ?? "");
+  const classPhrase = taskPhrase(chinese[1] ?? "");
+  return name && classPhrase && Number.isInteger(duration) ? { kind: "add_task", name, classPhrase, duration } : undefined;
+}
+
+/**
+ * A class's standing rules: "make calculus mornings only", "calculus only in the mornings", "keep calculus off
+ * Mondays", "never schedule calculus on Monday", `Set the class "calculus" to the morning, not on Monday` (a step),
+ * "微积分只在上午", "微积分不要排在周一". Only when the sentence names no arranging of it ("arrange calculus in the
+ * morning" is an arrangement).
+ */
+function readClassRules(body: string): ScheduleRequest | undefined {
+  const step = /^set the class "([^"]+)" to (.+)$/.exec(body) ?? /^设置课程 "([^"]+)"[:：](.+)$/.exec(body);
+  const english = step ?? /^(?:make|keep|set|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:(?:sessions|reviews|class|course)\s+)?(?:to\s+)?(?:(?:only\s+(?:in\s+)?(?:the\s+)?)(?:mornings?|afternoons?|evenings?)|(?:mornings?|afternoons?|evenings?)\s+only|off\s+.+|away from\s+.+)$/.exec(body)
+    ?? /^(?:(?:never|don't ever|do not ever|don't|do not)\s+(?:schedule|put|place|arrange)\s+(?:the\s+|my\s+)?(.+?)\s+(?:on|in)\s+.+)$/.exec(body)
+    ?? /^(?:the\s+|my\s+)?([a-z][a-z -]*?)\s+(?:(?:sessions|reviews|class)\s+)?(?:only\s+(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?)|(?:should|must)\s+(?:never|not)\s+be\s+on\s+.+)$/.exec(body);
+  const chinese = /^(.+?)(?:的复习|复习)?(?:只|只能|只在|只排在|只安排在)(?:在)?(上午|下午|晚上)/.exec(body) ?? /^(.+?)(?:的复习|复习)?(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
+  if (!classPhrase) return undefined;
+  const where = readWhere(step ? (step[2] ?? "") : body);
+  const part = readPartOfDay(step ? (step[2] ?? "") : body);
+  const excludedWeekdays = [...new Set([...where.not.weekdays, ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : [])])];
+  const parts = part ? [part] : [];
+  return parts.length > 0 || excludedWeekdays.length > 0 ? { kind: "class_rules", classPhrase, parts, excludedWeekdays } : undefined;
 }
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
