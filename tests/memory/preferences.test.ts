@@ -45,7 +45,7 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     expect(change.lift).toEqual([]);
   });
 
-  test.each(["Saturday instead", "I'd prefer Saturday instead", "周一不行", "not this one", "later in the day", "I like the plan"])("%s is no standing preference", (text) => {
+  test.each(["Saturday instead", "never schedule linear algebra on Monday", "never put calculus on Friday", "微积分以后只在上午", "I'd prefer Saturday instead", "周一不行", "not this one", "later in the day", "I like the plan"])("%s is no standing preference", (text) => {
     expect(readSchedulePreferences(text)).toEqual({ add: [], lift: [] });
   });
 

@@ -7,8 +7,13 @@
  * now" takes a preference back (`LIFT_CUE`).
  */
 import { describeRule, LIFT_CUE, STANDING_CUE, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../../../contracts/preferences.js";
-import { normalizeText, readDays, readPartOfDay, readWhere } from "./request-parsing.js";
+import { normalizeText, parseScheduleRequest, readDays, readPartOfDay, readWhere } from "./request-parsing.js";
 
+/**
+ * What a rule about "everything" names ("never put anything on Sunday", "never schedule reviews on Monday"): such a
+ * rule is the user's own; one naming a class ("never schedule linear algebra on Monday") is that class's.
+ */
+const EVERYTHING = /(?:^|\s)(?:a?nything|everything|something|stuff|things?|it|them|tasks?|reviews?|review sessions?|sessions?|study|studying|work|all)$|任何|所有|东西|复习|任务|学习/;
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
 /** "keep Saturday free", "Sundays stay free", "周日留空": the days named are to avoid (the request reader reads them as wanted). */
@@ -27,6 +32,9 @@ export function readSchedulePreferences(text: string): PreferenceChange {
       continue;
     }
     if (!STANDING_CUE.test(normalized)) continue;
+    // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept for every task.
+    const request = parseScheduleRequest(normalized);
+    if (request.kind === "class_rules" && !EVERYTHING.test(request.classPhrase.trim())) continue;
     change.add.push(...standingIn(normalized, sentence.trim()));
   }
   return change;
