@@ -10,6 +10,10 @@ export type ChatCommand =
   | { name: "history" }
   | { name: "threads" }
   | { name: "resume"; threadId: string }
+  /** List the user's standing preferences, numbered. */
+  | { name: "prefs" }
+  /** Remove one standing preference, by its number in /prefs or its id. */
+  | { name: "forget"; reference: string }
   | { name: "help" }
   | { name: "quit" }
   /** A slash command the chat does not know, or one used wrongly; `message` says what to do. */
@@ -22,6 +26,8 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/history", "show the snapshots taken at each step transition"],
   ["/threads", "list your threads seen by this CLI"],
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
+  ["/prefs", "list your standing preferences (\"never on Monday\", \"I prefer mornings\"), numbered"],
+  ["/forget <n|id>", "remove a standing preference by its number in /prefs or its id"],
   ["/help", "show this help"],
   ["/quit", "leave (also /exit, or end the input)"],
 ];
@@ -53,6 +59,12 @@ export function parseCommand(line: string): ChatCommand {
     case "/quit":
     case "/exit":
       return noArgument({ name: "quit" });
+    case "/prefs":
+    case "/preferences":
+      return noArgument({ name: "prefs" });
+    case "/forget":
+      if (rest.length !== 1) return { name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." };
+      return { name: "forget", reference: rest[0]! };
     case "/resume":
       if (rest.length !== 1) return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
       return { name: "resume", threadId: rest[0]! };

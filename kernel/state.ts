@@ -5,6 +5,7 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
+import type { Preference } from "../contracts/preferences.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
@@ -151,6 +152,11 @@ export interface RecalledMemory {
   episodes: string[];
   /** Summaries of earlier invocations in this thread. */
   conversation: string[];
+  /**
+   * The user's standing preferences (the whole profile, at most `MAX_PREFERENCES`): every stage prompt shows them, and
+   * every tool run keeps to them through the domain's rules. Absent in a checkpoint made before preferences existed.
+   */
+  preferences?: Preference[];
 }
 
 /**
@@ -306,7 +312,7 @@ export const TempoAnnotation = Annotation.Root({
 
 /** The recalled memory of no invocation (a new thread, a turn that ended, a cleared thread). */
 export function nothingRecalled(): RecalledMemory {
-  return { taskState: "", facts: [], episodes: [], conversation: [] };
+  return { taskState: "", facts: [], episodes: [], conversation: [], preferences: [] };
 }
 
 export type TempoState = typeof TempoAnnotation.State;

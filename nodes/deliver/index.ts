@@ -16,6 +16,7 @@ import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
+import { preferencesContext } from "../../memory/prompt-memory.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
@@ -88,7 +89,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
       conversation: state.messages.slice(-12),
-      context: { requirement: state.goal },
+      context: { requirement: state.goal, ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10) },
       stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
       instruction:
         report.outcome.kind === "completed"
