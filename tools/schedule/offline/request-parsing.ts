@@ -425,7 +425,8 @@ function readClassRules(body: string): ScheduleRequest | undefined {
   const match = english ?? chinese;
   if (!match) return undefined;
   const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
-  if (!classPhrase) return undefined;
+  // "never put anything on Sunday", "keep my reviews off Monday": about everything, not one class.
+  if (!classPhrase || /^(?:anything|everything|something|nothing|it|them|reviews?|tasks?|sessions?|studying|study|work|复习|任务|所有|全部|都)$/.test(classPhrase)) return undefined;
   const where = readWhere(step ? (step[2] ?? "") : body);
   const part = readPartOfDay(step ? (step[2] ?? "") : body);
   const excludedWeekdays = [...new Set([...where.not.weekdays, ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : [])])];
@@ -618,7 +619,7 @@ function namedTasks(rest: string): string[] {
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
     .replace(/[()[\]]/g, " ");
-  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
+  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     .map((phrase) => phrase.trim())
@@ -660,7 +661,7 @@ export function taskPhrase(text: string): string {
   const quoted = /"([^"]+)"/.exec(text);
   if (quoted) return (quoted[1] ?? "").trim();
   return text
-    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching|请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
+    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
     .replace(/\s*(?:please|for me|吧|一下|的任务|任务)$/g, "")
     .replace(/^["']|["']$/g, "")
     .trim();
