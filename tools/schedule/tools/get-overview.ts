@@ -12,7 +12,6 @@ import {
   formatCount,
   formatDay,
   pendingTaskLine,
-  placedTaskLine,
   quoteName,
   readResult,
 } from "../format.js";
@@ -220,7 +219,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     lines.push(`pending tasks (${formatCount(pending.length)}):`);
     const shownPending = appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
     lines.push(`placed tasks (${formatCount(placed.length)}):`);
-    const shownPlaced = appendCapped(lines, placed, TASK_LINE_LIMIT, placedTaskLine, "narrow with list_tasks status=placed and a category");
+    // Names only (a planner names the task a move is about); list_tasks tells where each one is.
+    const shownPlaced = appendCapped(lines, placed, TASK_LINE_LIMIT, (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`, "narrow with list_tasks status=placed and a category");
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
