@@ -14,6 +14,10 @@ export type ChatCommand =
   | { name: "import"; path: string }
   /** Write the week as a local .ics file. */
   | { name: "export"; path: string }
+  /** List the user's standing preferences, numbered. */
+  | { name: "prefs" }
+  /** Remove one standing preference, by its number in /prefs or its id. */
+  | { name: "forget"; reference: string }
   | { name: "help" }
   | { name: "quit" }
   /** A slash command the chat does not know, or one used wrongly; `message` says what to do. */
@@ -28,6 +32,8 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
   ["/import <file.ics>", "import a timetable from an iCalendar file (shown on a card first; nothing is stored until you approve)"],
   ["/export <file.ics>", "write your week (timetable and placed reviews) to an iCalendar file"],
+  ["/prefs", "list your standing preferences (\"never on Monday\", \"I prefer mornings\"), numbered"],
+  ["/forget <n|id>", "remove a standing preference by its number in /prefs or its id"],
   ["/help", "show this help"],
   ["/quit", "leave (also /exit, or end the input)"],
 ];
@@ -66,6 +72,12 @@ export function parseCommand(line: string): ChatCommand {
       if (path === "") return { name: "invalid", message: `Usage: ${name} <file.ics>.` };
       return { name: name === "/import" ? "import" : "export", path };
     }
+    case "/prefs":
+    case "/preferences":
+      return noArgument({ name: "prefs" });
+    case "/forget":
+      if (rest.length !== 1) return { name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." };
+      return { name: "forget", reference: rest[0]! };
     case "/resume":
       if (rest.length !== 1) return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
       return { name: "resume", threadId: rest[0]! };

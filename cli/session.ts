@@ -9,7 +9,9 @@
  * saved state says the thread stands.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { Command, type BaseStore } from "@langchain/langgraph";
+import { isTempoError } from "../errors/index.js";
+import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
 import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
 import type { TempoGraph } from "../server/tempo-graph.js";
@@ -44,6 +46,8 @@ export interface ChatSessionOptions {
   newThreadId?: () => string;
   /** The user's week as iCalendar text (for /export); without it /export says it is not available. */
   exportCalendar?: (userId: string) => Promise<string>;
+  /** Where the user's memory lives (/prefs, /forget); the graph's own store when not given. */
+  store?: BaseStore;
 }
 
 /** A card the thread waits on, with where execution stands. */
@@ -246,8 +250,32 @@ export class ChatSession {
       case "export":
         await this.exportCalendar(command.path);
         break;
+      case "prefs":
+      case "forget":
+        await this.preferences(command);
+        break;
     }
     return "continue";
+  }
+
+  /** /prefs lists the user's standing preferences; /forget removes one (the next task no longer keeps to it). */
+  private async preferences(command: Extract<ChatCommand, { name: "prefs" | "forget" }>): Promise<void> {
+    const store = this.options.store ?? this.options.graph.store;
+    if (!store) {
+      this.print("This chat has no memory store, so there are no standing preferences.");
+      return;
+    }
+    if (command.name === "prefs") {
+      this.print(renderPreferenceList(await loadPreferences(store, this.options.userId)));
+      return;
+    }
+    try {
+      const removed = await removePreference(store, this.options.userId, command.reference);
+      this.print(`Removed: "${removed.text}". The next task no longer keeps to it.`);
+    } catch (error) {
+      if (!isTempoError(error) || error.code !== "PREFERENCE_NOT_FOUND") throw error;
+      this.print(error.message);
+    }
   }
 
   /** A fresh thread; the graph's /clear on it clears the user's task summary. The old thread stays resumable. */

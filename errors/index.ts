@@ -25,7 +25,8 @@ export type TempoErrorCode =
   | "SCHEDULE_CONFLICT"
   | "DOMAIN_CONFLICT"
   | "PERSISTENCE_FAILED"
-  | "ILLEGAL_TRANSITION";
+  | "ILLEGAL_TRANSITION"
+  | "PREFERENCE_NOT_FOUND";
 
 export class TempoError extends Error {
   readonly code: TempoErrorCode;
@@ -192,6 +193,14 @@ export class ModelResponseInvalidError extends TempoError {
       { cause: options.cause },
     );
     this.name = "ModelResponseInvalidError";
+  }
+}
+
+/** A standing preference asked for (to remove it) that the user's profile does not hold. */
+export class PreferenceNotFoundError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("PREFERENCE_NOT_FOUND", message, details);
+    this.name = "PreferenceNotFoundError";
   }
 }
 

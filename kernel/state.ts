@@ -5,6 +5,7 @@
  * invocation. Every field is documented; `TempoState` / `TempoUpdate` are the
  * exported types.
  */
+import type { Preference } from "../contracts/preferences.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
@@ -151,6 +152,11 @@ export interface RecalledMemory {
   episodes: string[];
   /** Summaries of earlier invocations in this thread. */
   conversation: string[];
+  /**
+   * The user's standing preferences (the whole profile, at most `MAX_PREFERENCES`): every stage prompt shows them, and
+   * every tool run keeps to them through the domain's rules. Absent in a checkpoint made before preferences existed.
+   */
+  preferences?: Preference[];
 }
 
 /**
@@ -280,6 +286,11 @@ export const TempoAnnotation = Annotation.Root({
   openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */
   taskStartMessageId: lastValue<string | null>(() => null),
+  /**
+   * True when the task's plan only reads (a question, answered without a card). Such a task changes nothing by
+   * design; any other task that changed nothing did not complete (deliver's `unchangedOutcome`).
+   */
+  readOnlyPlan: lastValue<boolean>(() => false),
   /** The delivered summary of the last task. */
   finalAnswer: lastValue<string | null>(() => null),
   /**
@@ -301,7 +312,7 @@ export const TempoAnnotation = Annotation.Root({
 
 /** The recalled memory of no invocation (a new thread, a turn that ended, a cleared thread). */
 export function nothingRecalled(): RecalledMemory {
-  return { taskState: "", facts: [], episodes: [], conversation: [] };
+  return { taskState: "", facts: [], episodes: [], conversation: [], preferences: [] };
 }
 
 export type TempoState = typeof TempoAnnotation.State;

@@ -138,6 +138,7 @@ export const CLEARED_TASK = {
   liveState: null,
   openItemsAtStart: null,
   taskStartMessageId: null,
+  readOnlyPlan: false,
 } satisfies TempoUpdate;
 
 /** start task: a clean slate (working memory, corrections, rounds, workspace, outcome), then planning. */

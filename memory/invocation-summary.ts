@@ -10,16 +10,28 @@ import type { TempoState } from "../kernel/state.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import type { Episode } from "./long-term.js";
 
-const SELF_STATEMENT = /\b(i|i'm|i am|my|we|we're|our)\b[^.!?\n]*\b(prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have)\b[^.!?\n]*/gi;
-const SELF_STATEMENT_CHINESE = /我[^。！？\n]*(喜欢|不喜欢|习惯|希望|想|不想|一般|通常|总是|从不|不能|需要)[^。！？\n]*/g;
+/** A sentence about the user: it names them (I, my, me, we …; 我) and says something that lasts about them. */
+const SELF_STATEMENT = /\b(?:i|i'm|i am|my|me|mine|we|we're|our|us)\b[^.!?\n]*\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b|\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b[^.!?\n]*\b(?:i|me|my|mine|we|us|our)\b/i;
+/** A lasting statement that names no one ("Mornings work best", "Never on Monday", "晚上复习效果最好"). */
+const STANDING_STATEMENT = /\b(?:never|always|usually|normally|every (?:day|week|morning|evening|time)|works? best|is best|are best)\b|喜欢|不喜欢|习惯|希望|一般|通常|总是|从不|从来不|不能|需要|最好|效果好/i;
+/** Chinese first person with what lasts about them. */
+const SELF_STATEMENT_CHINESE = /我[^。！？\n]*(?:喜欢|不喜欢|习惯|希望|想|不想|一般|通常|总是|从不|不能|需要)/;
+const CJK = /[\u3400-\u9fff]/;
 
-/** Sentences in which the user states durable things about themselves. */
+/**
+ * Sentences in which the user states durable things about themselves — whether or not they begin with "I" or "my"
+ * ("Mornings work best for me", "Never on Monday"), Chinese ones however short ("我喜欢晚上复习": a Chinese character
+ * says as much as an English word). Questions are asked, not stated.
+ */
 export function extractUserFacts(userTexts: string[]): string[] {
   const facts: string[] = [];
   for (const text of userTexts) {
-    for (const match of [...text.matchAll(SELF_STATEMENT), ...text.matchAll(SELF_STATEMENT_CHINESE)]) {
-      const sentence = match[0].trim().replace(/[,;，；]+$/, "");
-      if (sentence.length >= 8 && sentence.length <= 200) facts.push(sentence);
+    for (const piece of text.split(/(?<=[.!?。！？\n])|[;；]/)) {
+      const sentence = piece.trim().replace(/[,;，；.。!！]+$/, "");
+      if (sentence === "" || /[?？]$/.test(sentence)) continue;
+      const stated = SELF_STATEMENT.test(sentence) || SELF_STATEMENT_CHINESE.test(sentence) || STANDING_STATEMENT.test(sentence);
+      const shortest = CJK.test(sentence) ? 4 : 8;
+      if (stated && sentence.length >= shortest && sentence.length <= 200) facts.push(sentence);
     }
   }
   return [...new Set(facts)];
@@ -46,7 +58,19 @@ export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "fina
     status: state.outcome?.kind,
     keySteps: state.planSteps.map((step) => `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}${step.reason ? ` — failed: ${oneLine(step.reason, 120)}` : ""}`),
     outcome: oneLine(`${state.outcome ? `${state.outcome.kind}: ${state.outcome.reason}. ` : ""}${state.finalAnswer ?? ""}`, 240),
-    lessons: [...rejections, ...(state.lastError ? [state.lastError] : [])].slice(0, 5),
+    // One lesson once: the same rejection on five cards is one lesson.
+    lessons: uniqueLessons([...rejections, ...(state.lastError ? [state.lastError] : [])]).slice(0, 5),
     createdAt: now,
   };
+}
+
+/** The lessons without repeats (compared without case, spacing and punctuation), first said first. */
+export function uniqueLessons(lessons: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return lessons.filter((lesson) => {
+    const key = lesson.toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim();
+    if (key === "" || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

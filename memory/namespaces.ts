@@ -34,6 +34,11 @@ export function episodesNamespace(userId: string): Namespace {
   return [...userPrefix(userId), "episodes"];
 }
 
+/** The user's standing preferences (one item a preference, keyed by its id). */
+export function preferencesNamespace(userId: string): Namespace {
+  return [...userPrefix(userId), "preferences"];
+}
+
 /** Per-invocation summaries of one thread of the user. */
 export function conversationNamespace(userId: string, threadId: string): Namespace {
   return [...userPrefix(userId), "threads", namespaceLabel(threadId), "conversation"];

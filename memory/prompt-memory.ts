@@ -8,6 +8,7 @@
  */
 import type { RecalledMemory } from "../kernel/state.js";
 import { estimateCounter, type TokenCounter } from "./tokens.js";
+import { preferencePromptLines } from "./preferences.js";
 
 export type MemorySection = "taskState" | "facts" | "episodes" | "conversation";
 
@@ -50,4 +51,20 @@ export function memoryContext(recalled: RecalledMemory, sections: readonly Memor
     if (characters <= 0) break;
   }
   return render();
+}
+
+/** Prompt tag of the standing preferences. */
+export const PREFERENCES_TAG = "standing_preferences";
+
+/**
+ * The user's standing preferences as a prompt section ("Your standing preferences"), for every stage and every
+ * prompt shape (a shape that drops the other memory keeps them: they bind the tools too), within `budgetTokens`:
+ * over it, the newest entries stay (the oldest go first, as the store drops them).
+ */
+export function preferencesContext(recalled: RecalledMemory, budgetTokens: number, counter: TokenCounter = estimateCounter): Record<string, string> {
+  const lines = preferencePromptLines(recalled.preferences ?? []);
+  if (lines.length === 0) return {};
+  const render = () => `Your standing preferences (the user set them; keep to them until the user changes them — the tools refuse what a hard one rules out):\n${lines.join("\n")}`;
+  while (lines.length > 1 && counter.count(render()) > budgetTokens) lines.shift();
+  return { [PREFERENCES_TAG]: render() };
 }

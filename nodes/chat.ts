@@ -14,7 +14,7 @@ import { TempoError } from "../errors/index.js";
 import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../kernel/transitions.js";
-import { memoryContext } from "../memory/prompt-memory.js";
+import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { languageOf } from "../contracts/language.js";
 import { readableText } from "../tools/domain.js";
@@ -106,7 +106,10 @@ export function createChatNode(dependencies: NodeDependencies) {
       conversation: conversationMessages(state, 12).slice(0, -1),
       stageState: "Classify the latest user message.",
       instruction: `Latest user message:\n${userText}`,
-      context: memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
+      context: {
+        ...memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
+        ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.chat / 10),
+      },
       language: languageOf(state.messages),
       now: await stageNow(dependencies, config),
     });

@@ -22,6 +22,9 @@ import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText, now } from "./shared/messages.js";
+import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
+import { emit } from "../streaming/events.js";
+import type { Preference } from "../contracts/preferences.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {
@@ -43,6 +46,9 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       const userTexts = invocation.filter((message) => message.getType() === "human").map(messageText);
       await appendConversation(store, userId, threadId, { summary: summarizeInvocation(state, invocation, wasTask), createdAt: time });
       await storeFacts(store, userId, extractUserFacts(userTexts), "user", time);
+      // Standing preferences from the messages and the card feedback: the profile every later task keeps to.
+      const remembered = await rememberPreferences(store, userId, preferenceSources(invocation, threadId), dependencies, config, time);
+      if (remembered.added.length + remembered.removed.length > 0) emit(config, { kind: "status", node: "memorize", text: preferenceNews(remembered) });
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
@@ -105,6 +111,15 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       ),
     );
   }
+}
+
+/** What the profile gained and lost, in a line for the person watching. */
+function preferenceNews(change: { added: Preference[]; removed: Preference[] }): string {
+  const parts = [
+    ...(change.added.length > 0 ? [`Remembered as a standing preference: ${change.added.map((entry) => `"${entry.text}"`).join(", ")}`] : []),
+    ...(change.removed.length > 0 ? [`No longer a standing preference: ${change.removed.map((entry) => `"${entry.text}"`).join(", ")}`] : []),
+  ];
+  return `${parts.join(". ")} (/prefs lists them, /forget removes one).`;
 }
 
 /** The item names an open loop lists ("…; still pending: A; B"). */

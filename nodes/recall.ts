@@ -1,7 +1,8 @@
 /**
  * recall: memory at invocation start (docs/design.md#long-term-memory). Loads the user's TaskState,
  * the long-term facts and past episodes relevant to the message, and this
- * thread's conversation memory, through the LangGraph store. Every namespace
+ * thread's conversation memory and the user's standing preferences (all of them: few, and every stage and tool
+ * keeps to them), through the LangGraph store. Every namespace
  * is under the user's own prefix, so nothing of another user is visible.
  * Without a store, the recalled memory is empty.
  */
@@ -11,6 +12,7 @@ import { assertThreadOwner } from "../kernel/ownership.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
+import { loadPreferences } from "../memory/preferences.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText } from "./shared/messages.js";
 
@@ -22,11 +24,12 @@ export function createRecallNode(dependencies: NodeDependencies) {
     const store = config.store;
     const query = latestUserText(state.messages);
     if (!store || query.startsWith("/")) return {};
-    const [taskState, facts, episodes, conversation] = await Promise.all([
+    const [taskState, facts, episodes, conversation, preferences] = await Promise.all([
       loadTaskState(store, userId),
       searchFacts(store, userId, query),
       searchEpisodes(store, userId, query),
       conversationMemory(store, userId, threadId),
+      loadPreferences(store, userId),
     ]);
     return {
       recalled: {
@@ -34,6 +37,7 @@ export function createRecallNode(dependencies: NodeDependencies) {
         facts: facts.map((fact) => fact.text),
         episodes: episodes.map(renderEpisode),
         conversation: conversation.map((entry) => entry.summary),
+        preferences,
       },
     };
   };

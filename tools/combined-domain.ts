@@ -63,6 +63,22 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       const lines = domains.flatMap((domain) => domain.changesLine?.(state[domain.name], results, language) ?? []);
       return lines.length > 0 ? lines.join("\n\n") : undefined;
     },
+    // Each domain folds the preferences into its own part, and reads them by its own rules.
+    ...(domains.some((domain) => domain.withPreferences)
+      ? {
+          withPreferences(state: CombinedState, preferences) {
+            return Object.fromEntries(domains.map((domain) => [domain.name, domain.withPreferences ? domain.withPreferences(state[domain.name], preferences) : state[domain.name]]));
+          },
+        }
+      : {}),
+    ...(domains.some((domain) => domain.readPreferences)
+      ? {
+          readPreferences(text: string, origin) {
+            const read = domains.flatMap((domain) => (domain.readPreferences ? [domain.readPreferences(text, origin)] : []));
+            return { add: read.flatMap((change) => change.add), lift: read.flatMap((change) => change.lift) };
+          },
+        }
+      : {}),
     openItems(state: CombinedState): OpenItem[] {
       return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));
     },

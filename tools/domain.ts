@@ -12,6 +12,7 @@
  */
 import type { z } from "zod";
 import type { Language } from "../contracts/language.js";
+import type { Preference, PreferenceChange, PreferenceOrigin } from "../contracts/preferences.js";
 import { normalizeStepText } from "../contracts/plan.js";
 
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
@@ -185,6 +186,19 @@ export interface ToolDomain<TState = any> {
    * answer it without loading the whole state.
    */
   timeZone?(userId: string): Promise<string | undefined>;
+  /**
+   * Optional: `state` with the user's standing preferences (`contracts/preferences.ts`) folded in as user-level rules
+   * its tools keep to — the search and the candidates never propose what they rule out, and a write onto it is
+   * refused naming the preference. Never persisted: `persist` leaves them out. The runner calls it on every tool run
+   * with the preferences recall loaded (`ToolRunContext.preferences`); pure, and `state` unchanged without any.
+   */
+  withPreferences?(state: TState, preferences: readonly Preference[]): TState;
+  /**
+   * Optional: the offline reader of standing preferences in what the user wrote (a message, or feedback on one of
+   * this domain's cards): the ones to add, and the ones taken back. Used when no memory model is configured (and as
+   * its fallback). A one-off wish ("Saturday instead") is no preference.
+   */
+  readPreferences?(text: string, origin: PreferenceOrigin): PreferenceChange;
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, all or nothing: through `options.client` when given). */

@@ -8,6 +8,7 @@
 import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
+import type { Preference } from "../contracts/preferences.js";
 
 /** One tool call as the model made it. */
 export interface ToolInvocation {
@@ -33,6 +34,8 @@ export interface ToolRunContext {
   threadId: string;
   /** The plan step the call belongs to, or null. */
   stepId: string | null;
+  /** The user's standing preferences (recalled for the invocation): the domain's `withPreferences` folds them into the state the tool runs on. */
+  preferences?: readonly Preference[];
 }
 
 /**
@@ -133,6 +136,20 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
   return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
+/**
+ * Why the user's standing preferences refuse a write (`ToolRunContext.preferences`, folded in by the domain's
+ * `withPreferences`), or undefined: when the write fails on the state with them and succeeds on the state without.
+ * Pure — nothing is persisted — so a write they rule out can be refused before its card.
+ */
+export async function preferenceRefusal(domain: ToolDomain, context: Pick<ToolRunContext, "userId" | "preferences">, call: Omit<ToolInvocation, "id">): Promise<string | undefined> {
+  const tool = findTool(domain, call.name);
+  if (!tool || tool.kind !== "write" || !context.preferences?.length || !domain.withPreferences) return undefined;
+  const state = await domain.load(context.userId);
+  const ruled = tool.run(domain.withPreferences(state, context.preferences), call.arguments);
+  if (ruled.ok) return undefined;
+  return tool.run(state, call.arguments).ok ? ruled.content : undefined;
+}
+
 /** A tool-call result for a tool the domain does not have. */
 export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcome {
   const names = domain.tools.map((tool) => tool.name).join(", ");
@@ -185,7 +202,7 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
   let outcome: ToolOutcome;
   let status: "completed" | "claimed" | "replayed";
   try {
-    ({ outcome, status } = await runToolOnce(domain, context.userId, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
+    ({ outcome, status } = await runToolOnce(domain, context, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
@@ -213,7 +230,7 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
  */
 async function runToolOnce(
   domain: ToolDomain,
-  userId: string,
+  context: Pick<ToolRunContext, "userId" | "preferences">,
   call: ToolInvocation,
   claim?: (applied: ToolOutcome, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
@@ -222,7 +239,10 @@ async function runToolOnce(
   if (!tool) return completed(unknownToolOutcome(domain, call.name));
   const checked = checkToolArguments(tool, call.arguments);
   if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
-  const before = await domain.load(userId);
+  const { userId } = context;
+  const loaded = await domain.load(userId);
+  // The user's standing preferences ride on the state as rules; `persist` never stores them.
+  const before = context.preferences?.length && domain.withPreferences ? domain.withPreferences(loaded, context.preferences) : loaded;
   const run = tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
   if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false, ...data });

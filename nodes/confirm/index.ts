@@ -36,6 +36,8 @@ import { staleWorkflowUpdate } from "../shared/workflow-version.js";
 import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { argumentsSchema } from "../../tools/langchain-tools.js";
+import { withPreferencesHeard } from "../preference-extraction.js";
+import { now } from "../shared/messages.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
@@ -96,7 +98,11 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language) : undefined;
       decided.push({ call, answer: given.answer, edited });
     }
-    const update = answerWrites(state, proposal, decided, later, pending.then, config, language);
+    const answered = answerWrites(state, proposal, decided, later, pending.then, config, language);
+    // A standing preference said in the feedback ("never on Monday") binds the rest of this task at once.
+    const feedback = decided.flatMap(({ call, answer }) => (answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : []));
+    const heard = withPreferencesHeard(state.recalled, feedback, dependencies.domain, threadId, now());
+    const update = heard ? { ...answered, recalled: heard } : answered;
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
   }
 }

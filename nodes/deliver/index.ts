@@ -16,11 +16,12 @@ import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
+import { preferencesContext } from "../../memory/prompt-memory.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, type TaskReport } from "./task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, unchangedOutcome, writeOutcomes, type TaskReport } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
 import { readWriteFacts } from "./write-facts.js";
 
@@ -32,10 +33,15 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const { domain } = dependencies;
     const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
     const data = domain.readable || domain.changesLine || domain.openItems ? await domain.load(userId) : undefined;
-    const built = buildTaskReport(state, data !== undefined && domain.openItems ? domain.openItems(data) : undefined, state.openItemsAtStart ?? undefined);
-    // What the writes did: told for a task that did not complete (`mechanicalSummary`), and where they left things.
+    const judged = buildTaskReport(state, data !== undefined && domain.openItems ? domain.openItems(data) : undefined, state.openItemsAtStart ?? undefined);
+    // What the writes did: told for a task that did not complete (`mechanicalSummary`), checked for one that would
+    // complete having applied nothing in its messages (a write applied by a run that crashed is in the log only), and
+    // where they left things (`changesLine`).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
+    const seen = writeOutcomes(taskMessages(state));
     const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
+    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, { applied: Math.max(seen.applied, writes.applied.length), declined: seen.declined });
+    const built = outcome === judged.outcome ? judged : { ...judged, outcome };
     const report = built.outcome.kind !== "completed" ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);
     // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote
@@ -83,7 +89,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
       conversation: state.messages.slice(-12),
-      context: { requirement: state.goal },
+      context: { requirement: state.goal, ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10) },
       stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
       instruction:
         report.outcome.kind === "completed"

@@ -52,7 +52,7 @@ export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): T
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
-  state: Pick<TempoState, "goal" | "planSteps" | "lastError" | "messages" | "taskStartMessageId">,
+  state: Pick<TempoState, "goal" | "planSteps" | "lastError" | "messages" | "taskStartMessageId"> & Partial<Pick<TempoState, "readOnlyPlan">>,
   openItems: OpenItem[] | undefined,
   openAtStart: OpenItem[] | undefined,
 ): TaskReport {
@@ -62,13 +62,55 @@ export function buildTaskReport(
   // open item, whether or not the task was about it).
   const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
   const closedIn = new Set((openAtStart ?? []).filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id)).map((item) => item.domain));
-  const related = (openItems ?? []).filter((item) => closedIn.has(item.domain) || texts.some((text) => names(text, item)));
+  // A question is about what it asks, never about closing items (its answer may name many of them).
+  // An item the task itself created (a task added to a class) is its result, not something it left undone.
+  const wasOpen = (item: OpenItem) => openAtStart === undefined || openAtStart.some((open) => open.id === item.id);
+  const related = state.readOnlyPlan ? [] : (openItems ?? []).filter((item) => wasOpen(item) && (closedIn.has(item.domain) || texts.some((text) => names(text, item))));
   const stillOpen = related.map((item) => ({ id: item.id, name: item.name, why: whyOpen(item, messages, state.planSteps) }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0
       ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
       : outcome;
   return { goal: state.goal, planSteps: state.planSteps, outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined, stillOpen, lastError: state.lastError };
+}
+
+/** How the task's write calls came out, from its tool messages: applied, and declined by the user. */
+export function writeOutcomes(messages: readonly BaseMessage[]): { applied: number; declined: number } {
+  const outcomes = messages.map(callOutcomeOf);
+  return { applied: outcomes.filter((outcome) => outcome === "applied").length, declined: outcomes.filter((outcome) => outcome === "declined").length };
+}
+
+/** A step the policy ended without doing it ("not carried out: no pending task matches …"): its reason, or undefined. */
+function notCarriedOut(step: PlanStep): string | undefined {
+  return /^not carried out: (.+)$/s.exec(step.summary ?? "")?.[1];
+}
+
+/**
+ * The outcome of a task that changed nothing: a task that was to change something (not a question) is never completed
+ * when nothing was applied — every write it proposed declined, or none proposed (the step says why) — and no task is
+ * completed when none of its steps was carried out. A refinement that found nothing better (`global_reopt`, nothing
+ * declined) did what it was asked. `applied` counts every write applied (the execution log's, crashes included).
+ */
+export function unchangedOutcome(
+  outcome: TaskOutcomeRecord,
+  planSteps: readonly PlanStep[],
+  task: { readOnlyPlan: boolean; runMode: string | null },
+  writes: { applied: number; declined: number },
+): TaskOutcomeRecord {
+  if (writes.applied > 0 || outcome.kind === "failed" || outcome.kind === "dropped") return outcome;
+  // A partial task that applied nothing did nothing: it failed ("partial" would claim something was done).
+  if (outcome.kind === "partial" && !task.readOnlyPlan) return { ...outcome, kind: "failed", reason: writes.declined > 0 ? declinedReason(writes.declined) : `nothing was changed: ${outcome.reason}` };
+  if (outcome.kind !== "completed") return outcome;
+  const reasons = planSteps.flatMap((step) => notCarriedOut(step) ?? []);
+  const done = planSteps.filter((step) => step.status === "done");
+  if (task.readOnlyPlan) return done.length > 0 && done.every((step) => notCarriedOut(step) !== undefined) ? { kind: "failed", reason: `nothing was found: ${reasons.join("; ")}` } : outcome;
+  if (writes.declined > 0) return { kind: "failed", reason: declinedReason(writes.declined) };
+  if (task.runMode === "global_reopt" && reasons.length === 0) return outcome;
+  return { kind: "failed", reason: `nothing was changed: ${reasons.length > 0 ? reasons.join("; ") : "no change was proposed"}` };
+}
+
+function declinedReason(declined: number): string {
+  return `nothing was changed: you declined ${declined === 1 ? "the change" : `all ${declined} changes`} it proposed`;
 }
 
 /** Each step with its status, and its summary or failure reason, one per line. */
@@ -99,7 +141,7 @@ export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" 
 const COMPLETION_CLAIM =
   /\b(all (done|set|finished|placed|arranged|complete)|everything (is|was|has been) (done|placed|arranged|finished|complete)|is (all )?arranged|fully (done|arranged|complete)|completed successfully|successfully completed|every \w+( \w+)? (has|have|was|were) (a place|been placed|placed|done))\b|全部完成|都安排好|已全部/i;
 // Words that admit something is left.
-const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped)\b|未|没有|剩|失败|待安排|跳过|拒绝/i;
+const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped|unchanged|nothing)\b|未|没有|剩|失败|待安排|跳过|拒绝|不变/i;
 
 /**
  * What the model's answer claims beyond the report, or "" when it holds: for a task that did not

@@ -17,7 +17,7 @@ import { buildReminder, reminderDue } from "../../memory/working-memory.js";
 import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../../prompts/execute.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
-import { memoryContext } from "../../memory/prompt-memory.js";
+import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
 import { conversationMessages } from "../shared/messages.js";
 import { executionContext } from "../shared/steps.js";
 
@@ -55,6 +55,8 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
     { conversation: 0, keepRounds: 1, resultCharacters: 400, memory: false },
   ];
   const memory = memoryContext(state.recalled, ["taskState", "episodes", "facts"], budget / 6, counter);
+  // Kept in every shape: the preferences bind the tools, so the model must know them whatever else is cut.
+  const preferences = preferencesContext(state.recalled, budget / 10, counter);
   const build = (shape: Shape, reminder: string) =>
     buildStageMessages({
       stagePrompt: native ? EXECUTE_STAGE_PROMPT_NATIVE : EXECUTE_STAGE_PROMPT,
@@ -71,6 +73,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
         // The domain's live state, read fresh (nodes/shared/live-state.ts): no read tool for what it shows.
         live_state: shape.memory ? liveState.text : "",
         ...(shape.memory ? memory : {}),
+        ...preferences,
         working_memory_reminder: reminder,
       },
       // The live state's data beside its text, for a program reading the prompt (an offline policy); never sent.

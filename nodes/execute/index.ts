@@ -28,7 +28,7 @@ import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { describeToolCall, findTool, readableText, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
-import { checkToolArguments, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
+import { checkToolArguments, preferenceRefusal, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
@@ -89,7 +89,8 @@ export function createExecuteNode(dependencies: NodeDependencies) {
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId };
+    // The standing preferences recall loaded: every tool run (reads, and the approved writes) keeps to them.
+    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId, preferences: state.recalled.preferences ?? [] };
     if (state.answeredWrites.length > 0) return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
     // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
     const open = unansweredCalls(workspaceMessages(state));
@@ -119,7 +120,7 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     const refining = refinementOf(state, domain);
     if (refining?.list && !currentListing(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
-    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId));
+    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
     const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState, await stageNow(dependencies, config));
     const messages = prompt.messages;
@@ -195,14 +196,16 @@ async function runCalls(
   // The domain state the card's writes are tried on, each after the ones before it (loaded on the first write).
   let trial: { state: unknown } | undefined;
   /**
-   * A write for the card: bad arguments go back to the model first; a write the tool would refuse (a deadline, an
-   * excluded day, a conflict) too — tried on the state as the card's earlier writes leave it, so no card shows a change
-   * that cannot apply; a valid one waits for the card.
+   * A write for the card: bad arguments go back to the model first, and so does a write the user's standing
+   * preferences rule out (its card could only be refused), or one the tool would refuse (a deadline, an excluded day,
+   * a conflict) — tried on the state as the card's earlier writes leave it, so no card shows a change that cannot
+   * apply; a valid one waits for the card.
    */
   const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
     const checked = checkToolArguments(tool, call.arguments);
-    if (!checked.ok) {
-      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+    const refused = checked.ok ? await preferenceRefusal(dependencies.domain, context, { ...call, arguments: checked.arguments }) : undefined;
+    if (!checked.ok || refused !== undefined) {
+      record(call, false, `Error: ${checked.ok ? refused!.replace(/[.\s]+$/, "") : checked.problem}. Nothing was changed.`);
       invalidWrites += 1;
       return;
     }

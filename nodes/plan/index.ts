@@ -24,7 +24,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../../contracts/plan.js";
 import { workspaceMessages, type LiveState, type PlanStep, type RunMode, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
-import { memoryContext } from "../../memory/prompt-memory.js";
+import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
 import { callStage } from "../../models/invoke-contract.js";
 import type { Stage } from "../../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
@@ -63,6 +63,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
       context: {
         live_state: liveState.text,
         ...memoryContext(state.recalled, ["taskState", "facts", "episodes", "conversation"], dependencies.settings.context.promptBudget.plan / 4),
+        ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.plan / 10),
         resume_context: state.resumeContext
           ? `You asked the user: "${state.resumeContext.question}"\nThey replied: "${state.resumeContext.answer}"\nTreat the reply as the answer to that question, not as a new request.`
           : "",
@@ -79,7 +80,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
   /** The live state at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */
   async function refreshLiveState(state: TempoState, config: LangGraphRunnableConfig): Promise<LiveState> {
     if (state.planRoundsUsed > 0 && state.liveState) return state.liveState;
-    return readLiveState(dependencies, config);
+    return readLiveState(dependencies, config, null, state.recalled.preferences);
   }
 
   /** The domain's open items when the task is first planned: deliver compares them with what is open at the end. */
@@ -171,7 +172,8 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   const drafts = decision.read_only && readingPacks.length > 0 ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks })) : withRefinement;
   const revised = revisePlan(state.planSteps, drafts, revision);
   const runMode = decision.run_mode ?? (state.planSteps.length === 0 ? null : state.runMode);
-  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode };
+  const readOnlyPlan = state.planSteps.length === 0 ? decision.read_only === true : state.readOnlyPlan;
+  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode, readOnlyPlan };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });

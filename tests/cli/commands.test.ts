@@ -10,6 +10,12 @@ describe("commands and flags", () => {
     expect(parseCommand("/resume t-9")).toEqual({ name: "resume", threadId: "t-9" });
     expect(parseCommand("/resume")).toEqual({ name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." });
     expect(parseCommand("/state now")).toEqual({ name: "invalid", message: "/state takes no argument. Type /help for the commands." });
+    expect(parseCommand("/prefs")).toEqual({ name: "prefs" });
+    expect(parseCommand("/preferences")).toEqual({ name: "prefs" });
+    expect(parseCommand("/forget 2")).toEqual({ name: "forget", reference: "2" });
+    expect(parseCommand("/forget pref-1ab596a029")).toEqual({ name: "forget", reference: "pref-1ab596a029" });
+    expect(parseCommand("/forget")).toEqual({ name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." });
+    expect(parseCommand("/prefs all")).toEqual({ name: "invalid", message: "/prefs takes no argument. Type /help for the commands." });
     expect(parseCommand("/nope")).toEqual({ name: "invalid", message: "Unknown command /nope. Type /help for the commands." });
   });
 

@@ -364,9 +364,10 @@ describe("budgets and fallbacks", () => {
 
   test("deliver falls back to a mechanical summary when its model fails", async () => {
     const domain = createNotesDomain();
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [done], deliver: [new Error("model unavailable")] });
+    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("x"), done], deliver: [new Error("model unavailable")] });
     const config = threadConfig("deliver-fallback");
     await graph.invoke(userMessage("add a note"), config);
+    await graph.invoke(accept, config);
     const result = await graph.invoke(accept, config);
     expect(result.finalAnswer).toBe("Task: add a note\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — the note is listed");
     expect(result.lastError).toContain("The deliver model failed (model unavailable)");

@@ -68,14 +68,16 @@ describe("a question card takes a plain answer, in every client's shape", () => 
       expect(done.finalAnswer).toMatch(text === "周五" ? /^完成：已把"Matrix operations review" 从3月12日周二 10:00–11:40移到3月15日周五 / : /^Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, /);
     });
 
-    test("the execute stage asked which task; a name answers it and the move is proposed for that task", async () => {
+    test("the planner found no task by that name and asked which; a name answers it, and the move is planned and proposed for that task", async () => {
       const tempo = await offlineTempo(halfPlacedWeek());
-      const { config } = await start(tempo, "move the zebra thing to Friday");
-      const asked = await send(tempo, config, accept);
+      const { config, result: asked } = await start(tempo, "move the zebra thing to Friday");
+      // Never a plan for a made-up name: the question comes first, naming the placed tasks.
       expect(cardOf(asked)?.action).toBe("ask_user");
-      expect(cardOf(asked)?.description).toMatch(/^I found no task matching "zebra thing"\. Which task do you mean\?/);
+      expect(cardOf(asked)?.description).toMatch(/^I found no placed task matching "zebra thing", so I have planned nothing\. Your placed tasks: Review limits and continuity \(review-limits\), Matrix operations review \(matrix-review\), /);
 
-      const proposed = await send(tempo, config, answer("matrix review"));
+      const planned = await send(tempo, config, answer("matrix review"));
+      expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining('1. Move "matrix review" to Friday (day 5) — ') } });
+      const proposed = await send(tempo, config, accept);
       expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
       const done = await send(tempo, config, accept);
       expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
@@ -102,13 +104,13 @@ describe("a question card takes a plain answer, in every client's shape", () => 
     expect(cardOf(planned)).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringContaining('1. Move "matrix review" to Saturday (day 6) — done when: ') } });
   });
 
-  test("an execute question answered with a name that matches nothing ends the step honestly, with the schedule unchanged", async () => {
+  test("the planner's question answered with a name that matches nothing is asked again, quoting it; nothing is planned or changed", async () => {
     const tempo = await offlineTempo(halfPlacedWeek());
     const { config } = await start(tempo, "move the zebra thing to Friday");
-    await send(tempo, config, accept);
-    const done = await send(tempo, config, CLIENTS[2]![1]("unicorn"));
-    expect(interruptsOf(done)).toEqual([]);
-    expect(done.finalAnswer).toBe('Your schedule is unchanged: list_tasks shows no task matching "zebra thing" or "unicorn".');
+    const again = await send(tempo, config, CLIENTS[2]![1]("unicorn"));
+    expect(cardOf(again)?.action).toBe("ask_user");
+    expect(cardOf(again)?.description).toMatch(/^I found no placed task matching "unicorn", so I have planned nothing\./);
+    expect(again.planSteps).toEqual([]);
     expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toBe("day 2 slots 3-4");
   });
 });
@@ -128,12 +130,12 @@ describe("Tempo answers in the user's language", () => {
     expect(Object.keys(cardOf(planned)!.args)).toEqual(["steps"]);
   });
 
-  test("a Chinese user's execute question is Chinese, and an answer typed as an id (ASCII) keeps the reply Chinese", async () => {
+  test("a Chinese user's question about a name that matches nothing is Chinese, and an answer typed as an id (ASCII) keeps the reply Chinese", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
-    const { config } = await start(tempo, "把斑马任务移到周五");
-    const asked = await send(tempo, config, accept);
-    expect(cardOf(asked)?.description).toMatch(/^我没有找到与“斑马”匹配的任务。你指的是哪个任务？/);
+    const { config, result: asked } = await start(tempo, "把斑马任务移到周五");
+    expect(cardOf(asked)?.description).toMatch(/^我没有找到与 "斑马" 匹配的已安排的任务，所以没有做任何计划。你的已安排的任务：/);
     await send(tempo, config, CLIENTS[1]![1]("matrix-review"));
+    await send(tempo, config, accept);
     const done = await send(tempo, config, accept);
     expect(done.finalAnswer).toMatch(/^完成：已把"矩阵运算复习" 从3月12日周二/);
   });

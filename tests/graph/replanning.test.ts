@@ -118,7 +118,7 @@ describe("replan after a step", () => {
     expect(domain.data.get("user-1")).toEqual({ notes: ["z"] });
   });
 
-  test("the planner can finish early: the remaining steps are skipped and the task is delivered", async () => {
+  test("the planner can finish early: the remaining steps are skipped and the task is delivered, as a task that changed nothing", async () => {
     const { graph } = scriptedGraph({
       domain: createNotesDomain(),
       plan: [planned(FOUR), json({ action: "finish", reason: "nothing left to do" })],
@@ -128,7 +128,9 @@ describe("replan after a step", () => {
     await graph.invoke({ messages: [new HumanMessage("organise my notes")] }, config);
     const final = await graph.invoke(resume({ type: "accept", args: null }), config);
     expect(statuses(final)).toEqual(["done", "skipped", "skipped", "skipped"]);
-    expect(final.finalAnswer).toBe("All done.");
+    // Nothing was changed: never "completed", and the model's "All done." gives way to the facts.
+    expect(final.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: no change was proposed" });
+    expect(final.finalAnswer).toMatch(/^Task: organise my notes\n\nOutcome: failed — nothing was changed: no change was proposed/);
   });
 });
 

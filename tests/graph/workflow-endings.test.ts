@@ -237,7 +237,8 @@ describe("each task starts clean", () => {
     const rejectedId = String(cardOf(firstCard)?.action_request.args.task_id);
     // "no" on a write card declines it; the policy puts the task on its skip list (in the working memory).
     const first = await acceptAll(graph, config, await graph.invoke(message("no"), config));
-    expect(first.outcome).toMatchObject({ kind: "partial" });
+    // "no" declined the whole batch card: the task changed nothing, and says so.
+    expect(first.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: you declined all 8 changes it proposed" });
     expect((first.workingMemory as { content: string }).content).toContain(`Skip tasks: ${rejectedId}`);
 
     const planned = (await graph.invoke(message("Place the remaining review too"), config)) as Result;

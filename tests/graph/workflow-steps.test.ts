@@ -21,7 +21,7 @@ const prompts = (calls: Array<{ messages: BaseMessage[] }>) => calls.map((call) 
 const cardAction = (result: object) => (interruptsOf(result)[0]?.value as { action_request?: { action: string } } | undefined)?.action_request?.action;
 
 describe("steps that fail", () => {
-  test("repeated tool errors fail the step with its reason; the task is partial and told so", async () => {
+  test("repeated tool errors fail the step with its reason; the task, which changed nothing, failed and is told so", async () => {
     const store = new InMemoryStore();
     const { graph } = scriptedGraph({
       domain: createNotesDomain(),
@@ -38,11 +38,11 @@ describe("steps that fail", () => {
       ["done", undefined],
       ["failed", expect.stringMatching(/^3 tool errors in a row \(last, from shred_notes: Error: unknown tool "shred_notes"/)],
     ]);
-    expect(final.outcome).toMatchObject({ kind: "partial", reason: expect.stringContaining('1 of 2 step(s) done; step "Shred notes" failed: 3 tool errors in a row') });
+    expect(final.outcome).toMatchObject({ kind: "failed", reason: expect.stringContaining('nothing was changed: 1 of 2 step(s) done; step "Shred notes" failed: 3 tool errors in a row') });
     expect(final.finalAnswer).not.toBe("Everything is done.");
     expect(final.finalAnswer).toContain("2. [failed] Shred notes — failed: 3 tool errors in a row");
-    expect((await readExecutionState(graph, config)).status).toBe("partial");
-    expect((await store.search(episodesNamespace("user-1")))[0]?.value).toMatchObject({ status: "partial" });
+    expect((await readExecutionState(graph, config)).status).toBe("failed");
+    expect((await store.search(episodesNamespace("user-1")))[0]?.value).toMatchObject({ status: "failed" });
   });
 
   test("the user declining the step's writes twice in a row fails the step: the task failed, nothing applied", async () => {

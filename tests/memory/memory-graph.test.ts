@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { TempoError } from "../../errors/index.js";
 import { storeFacts } from "../../memory/long-term.js";
-import { episodesNamespace, conversationNamespace, factsNamespace, taskStateNamespace } from "../../memory/namespaces.js";
+import { episodesNamespace, conversationNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
@@ -156,5 +156,25 @@ describe("reset", () => {
     expect(retried.planSteps.map((step) => step.status)).toEqual(["pending"]);
     expect(models.plan.callCount).toBe(2);
     expect(models.chat.callCount).toBe(1);
+  });
+});
+
+describe("standing preferences with a memory model", () => {
+  test("the memory model extracts them (the notes domain has no offline reader: the entry is the model's), and the next invocation's prompts carry them; another user's do not", async () => {
+    const store = new InMemoryStore();
+    const chat = (reply: string) => json({ intent: "chat", reply });
+    const memory = [json({ preferences: [{ kind: "note", value: "notes stay under ten words", text: "keep my notes short", source_index: 1 }], lifted: [] })];
+    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), store, chat: [chat("Noted."), chat("Sure."), chat("Hello.")], memory });
+    await graph.invoke({ messages: [new HumanMessage("I always want my notes short.")] }, threadConfig("prefs-1", "alice"));
+    expect(models.memory!.callCount).toBe(1);
+    // A message with no word of a lasting wish costs no memory call.
+    await graph.invoke({ messages: [new HumanMessage("what can you do")] }, threadConfig("prefs-2", "alice"));
+    expect(models.memory!.callCount).toBe(1);
+    const stored = await store.search(preferencesNamespace("alice"));
+    expect(stored.map((item) => item.value)).toEqual([expect.objectContaining({ kind: "note", value: "notes stay under ten words", text: "keep my notes short", source: "stated in a message (thread prefs-1)" })]);
+    expect(prompt(models.chat.calls, 1)).toContain("<standing_preferences>\nYour standing preferences");
+    expect(prompt(models.chat.calls, 1)).toContain("- keep my notes short");
+    await graph.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("prefs-3", "bob"));
+    expect(prompt(models.chat.calls, 2)).not.toContain("keep my notes short");
   });
 });

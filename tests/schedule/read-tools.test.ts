@@ -59,6 +59,7 @@ describe("get_overview", () => {
         '- task b "Task b" duration=1 category=math',
         '- task c "Task c" duration=2 category=english',
         '- task d "Task d" duration=3 category=math',
+        "placed tasks (0):",
       ].join("\n"),
       data: {
         totalDays: 3,
@@ -88,6 +89,8 @@ describe("get_overview", () => {
           { id: "d", name: "Task d", duration: 3, categoryId: "math" },
         ],
         pendingOmitted: 0,
+        placedTasks: [],
+        placedOmitted: 0,
       },
     });
   });

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { normalizeText, parseScheduleRequest, readDates, readNumber, readSlots, readWhere, resolveSlotWindow } from "../../tools/schedule/offline/request-parsing.js";
 import { resolveDays, unresolvedDates, type WeekFacts } from "../../tools/schedule/offline/week-facts.js";
 import { parseFeedback } from "../../tools/schedule/offline/feedback.js";
+import { chineseStepsFor, stepsFor } from "../../tools/schedule/offline/plan-stage.js";
 import { matchTask } from "../../tools/schedule/offline/task-matching.js";
 import type { ListedTask } from "../../tools/schedule/index.js";
 
@@ -110,5 +111,38 @@ describe("calendar days", () => {
     const undated: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
     expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
     expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);
+  });
+});
+
+describe("requests as people phrase them (issue 31)", () => {
+  test.each([
+    ["Please arrange my pending review tasks into free slots next week, thanks!", { kind: "arrange", tasks: [] }],
+    ["Can you schedule my reviews for next week? I prefer mornings.", { kind: "arrange", tasks: [], where: { slots: { part: "morning" } } }],
+    ["Could you get my reviews into the calendar? Not on Friday though.", { kind: "arrange", tasks: [], where: { not: days([5]) } }],
+    ["arrange everything except the binary tree review", { kind: "arrange", tasks: [], except: ["binary tree review"] }],
+    ["schedule everything but the essay and the vocabulary list", { kind: "arrange", tasks: [], except: ["essay", "vocabulary list"] }],
+    ["arrange my reviews except on Tuesday", { kind: "arrange", tasks: [], where: { not: days([2]) } }],
+    ["除了二叉树复习，其他都安排一下", { kind: "arrange", tasks: [], except: ["二叉树复习"] }],
+    ["fill my free time with the review tasks, but keep Saturday free", { kind: "arrange", tasks: [], where: { not: days([6]) } }],
+    ["Could you please find time for all my pending reviews this week?", { kind: "arrange", tasks: [] }],
+    ["what do I still need to schedule?", { kind: "list", status: "pending" }],
+    ["do I have any free time on the weekend?", { kind: "free", where: { only: days([6, 7]) } }],
+    ["Is there anything on Saturday?", { kind: "day", where: { only: days([6]) } }],
+    ["thanks!", { kind: "greeting" }],
+    ['add a 2-slot task "integrals review" to calculus', { kind: "add_task", name: "integrals review", classPhrase: "calculus", duration: 2 }],
+    ["make calculus mornings only", { kind: "class_rules", classPhrase: "calculus", parts: ["morning"], excludedWeekdays: [] }],
+    ["never schedule linear algebra on Monday", { kind: "class_rules", classPhrase: "linear algebra", parts: [], excludedWeekdays: [1] }],
+    ["微积分只在上午", { kind: "class_rules", classPhrase: "微积分", parts: ["morning"], excludedWeekdays: [] }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("the plan steps written for them read back as the same request, in English and in Chinese", () => {
+    const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map(), dates: new Map(), totalDays: 7 };
+    for (const text of ["arrange everything except the binary tree review", "schedule everything but the essay and the vocabulary list", 'add a 2-slot task "integrals review" to calculus', "make calculus mornings only", "never schedule linear algebra on Monday and Tuesday", "给微积分添加任务“积分复习”，2节", "微积分只在上午"]) {
+      const request = parseScheduleRequest(text);
+      expect(parseScheduleRequest(stepsFor(request, facts)[0]!.content)).toMatchObject(request);
+      expect(parseScheduleRequest(chineseStepsFor(request, facts)[0]!.content)).toMatchObject(request);
+    }
   });
 });

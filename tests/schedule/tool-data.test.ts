@@ -74,8 +74,14 @@ describe("each tool's data says what its text says", () => {
     expect(data.pendingOmitted).toBe(data.pending - 20);
     const content = runTool("get_overview", big).content;
     expect(JSON.stringify(data).length).toBeLessThan(3 * content.length);
+    expect(data.placedTasks).toHaveLength(Math.min(20, data.placed));
+    expect(data.placedOmitted).toBe(data.placed - data.placedTasks.length);
     dataOf("get_overview", sampleWeek());
-    dataOf("get_overview", withPlacements());
+    // The placed tasks by name (what a planner grounds a move in).
+    expect((dataOf("get_overview", withPlacements()) as GetOverviewData).placedTasks).toEqual([
+      { id: "a", name: "Task a", categoryId: "math" },
+      { id: "b", name: "Task b", categoryId: "math" },
+    ]);
   });
 
   it("query_range: each day's header and segments, embedded guests included", () => {

@@ -12,6 +12,7 @@ import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
 import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
+import { preferencesNamespace } from "../../memory/namespaces.js";
 
 const SECRET = "a-test-secret-of-at-least-thirty-two-characters";
 
@@ -252,6 +253,18 @@ describe("resource actions", () => {
       await expect(authorize(auth, "store:put", "bob", { namespace, key: "k", value: { text: "injected" } })).rejects.toMatchObject({ status: 403 });
     }
     await expect(authorize(auth, "store:list_namespaces", "bob", {})).rejects.toMatchObject({ status: 403 });
+  });
+
+  test("standing preferences: a user reads and deletes their own entries, never another's", async () => {
+    const own = preferencesNamespace("bob");
+    expect(own).toEqual(["tempo", "users", "bob", "preferences"]);
+    expect(await authorize(auth, "store:search", "bob", { namespace: own })).toBe(true);
+    expect(await authorize(auth, "store:get", "bob", { namespace: own, key: "pref-1" })).toBe(true);
+    expect(await authorize(auth, "store:delete", "bob", { namespace: own, key: "pref-1" })).toBe(true);
+    const alices = preferencesNamespace("alice");
+    for (const action of ["store:search", "store:get", "store:delete", "store:put"] as const) {
+      await expect(authorize(auth, action, "bob", { namespace: alices, key: "pref-1", value: { kind: "note" } })).rejects.toMatchObject({ status: 403 });
+    }
   });
 
   test("crons and the unauthenticated Studio user are refused", async () => {

@@ -16,6 +16,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 import { clientWith, refusal, signToken } from "../support/served-users.js";
+import { preferencesNamespace } from "../../memory/namespaces.js";
 
 const SECRET = "identity-routes-test-secret-0123456789abcdef";
 const ARRANGE = { messages: [{ role: "user", content: "Arrange my review week" }] };
@@ -172,6 +173,24 @@ test("another user's thread answers 404 on its checkpoint reads and counts as no
   expect(statuses).toEqual({ stateAt: 404, stateAtPost: 404, historyPost: 404, storeGet: 403, storeDelete: 403 });
   expect(await bob.threads.count()).toBe(1);
   expect((await alice.store.getItem(["tempo", "users", "alice", "facts"], "sleep"))?.value).toEqual({ text: "Alice sleeps late" });
+}, 60_000);
+
+test("standing preferences through the store API: Alice lists and removes her own entries; Bob can neither read, search nor delete them", async () => {
+  const namespace = preferencesNamespace("alice");
+  const entry = (id: string, text: string) => ({ id, kind: "note", value: text, text, source: "stated in a message (thread t-1)", createdAt: "2026-01-05T10:00:00.000Z" });
+  await alice.store.putItem(namespace, "pref-monday", entry("pref-monday", "never on Monday"));
+  await alice.store.putItem(namespace, "pref-morning", entry("pref-morning", "I prefer mornings"));
+  const statuses = {
+    search: (await call("bob", "POST", "/store/items/search", { body: { namespace_prefix: namespace } })).status,
+    get: (await call("bob", "GET", `/store/items?namespace=${namespace.join(".")}&key=pref-monday`)).status,
+    delete: (await call("bob", "DELETE", "/store/items", { body: { namespace, key: "pref-monday" } })).status,
+  };
+  expect(statuses).toEqual({ search: 403, get: 403, delete: 403 });
+  expect((await alice.store.searchItems(namespace)).items.map((item) => item.key).sort()).toEqual(["pref-monday", "pref-morning"]);
+  await alice.store.deleteItem(namespace, "pref-morning");
+  expect((await alice.store.searchItems(namespace)).items.map((item) => item.value.text)).toEqual(["never on Monday"]);
+  // Bob's own profile is his to read: empty.
+  expect((await bob.store.searchItems(preferencesNamespace("bob"))).items).toEqual([]);
 }, 60_000);
 
 test("useStream's protocol routes belong to the thread's owner: a stranger who names the thread first is refused and does not lock the owner out", async () => {

@@ -42,6 +42,8 @@ export function scriptedGraph(options: {
   plan?: Script;
   execute?: Script;
   deliver?: Script;
+  /** The memory stage's model (TaskState summaries, standing preferences); none when absent. */
+  memory?: Script;
   settings?: Partial<WorkflowSettings>;
   store?: BaseStore;
   /** The execute stage's tool calling (default auto: native, since fake models have bindTools). */
@@ -56,6 +58,7 @@ export function scriptedGraph(options: {
     plan: scripted(options.plan ?? []),
     execute: scripted(options.execute ?? []),
     deliver: scripted(options.deliver ?? ["All done."]),
+    ...(options.memory ? { memory: scripted(options.memory) } : {}),
   };
   const checkpointer = new MemorySaver();
   // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.

@@ -8,6 +8,8 @@ import { latestUserLine, section, type PromptView } from "./prompt-reading.js";
 export interface StepDraft {
   content: string;
   done_when: string;
+  /** The tool packs the step needs, when not the default ones. */
+  packs?: string[];
 }
 
 /** A plan step as it ended: its status ("done", "failed", …), its text and its summary. */

@@ -11,7 +11,7 @@ import { weekdayName } from "../../contracts/language.js";
 import { applyWrites, forcedText, type ScheduleListing } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
-import { withRules } from "./rules.js";
+import { withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
@@ -80,7 +80,7 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const stepLimited = only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay;
   const left: LeftPending[] = scope
     .filter((task) => !placed.has(task.id))
-    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state) }));
+    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state, book) }));
   const leftPart = left.length > 0 ? { left } : {};
   if (placements.length === 0) return { candidates: [], score, empty: "no pending review in scope fits into the free time", ...leftPart };
 
@@ -204,10 +204,17 @@ interface StepLimits {
  * Why a task in scope got no place, truthfully: the other placements took the room it fits in, or its limits (the
  * user's, the step's days and slots) leave no free slot that fits, or no free slot fits it at all.
  */
-function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState): string {
+function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState, book: RuleBook): string {
   const bare: SearchTask = { id: task.id, duration: task.duration };
   const notAt = new Set((limits?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`));
-  if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) return "no room left beside the other placements";
+  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs)) return "no room left beside the other placements";
+  // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
+  if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) {
+    const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };
+    if (!fitsSomewhere(withRules(searchTaskOf(task, limits), task, withoutStanding), notAt, runs)) return "its class's rules or its deadline leave no free slot that fits";
+    const standing = [...new Set([...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) => (rule ? [JSON.stringify(rule.text)] : [])))];
+    return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
+  }
   if (!fitsSomewhere(bare, new Set(), free)) return "no free slot fits";
   const blocking = step && !fitsSomewhere(bare, new Set(), runs) ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state) : [];
   // The places rejected for it are named only when they are what blocks it.

@@ -11,6 +11,8 @@ import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
+import { readSchedulePreferences } from "./offline/preferences.js";
+import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
 export const SCHEDULE_DOMAIN_VERSION = "schedule-4";
@@ -84,9 +86,19 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     timeZone: (userId: string) => repository.timeZone(userId),
     // Review tasks still pending: what an arranging task may leave open.
     openItems: (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => ({ id: task.id, name: task.name })),
+    // Standing preferences become rules of the loaded state (never persisted: the diff leaves `standing` out).
+    withPreferences: (state: ScheduleState, preferences: readonly Preference[]) => withStandingPreferences(state, preferences),
+    // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
+    readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),
     persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);
     },
   };
+}
+
+/** `state` with the preferences that bind the schedule as its standing rules (notes are for the prompts only). */
+export function withStandingPreferences(state: ScheduleState, preferences: readonly Preference[]): ScheduleState {
+  const standing = preferences.filter((entry) => entry.kind !== "note").map(({ source: _source, createdAt: _createdAt, ...rule }) => rule);
+  return standing.length === 0 ? state : { ...state, standing };
 }

@@ -167,16 +167,21 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
   const avoid = new Set(preferences.avoidDays ?? []);
   const categories = new Map(state.categories.map((category) => [category.id, category]));
   const window = preferences.preferredSlots;
+  // The user's standing preferences: a day they rule out (a session placed before they said so), the parts they prefer.
+  const { standing, weekdays } = index.rules;
   let offProfile = 0;
   for (const task of placed) {
     const range = task.slots![0]!;
-    const preferred = categories.get(task.categoryId)?.preferredParts ?? [];
+    const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
+    const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
     const why = avoid.has(range.day)
       ? `on day ${range.day}, which you avoid`
+      : ruledOut
+        ? `on day ${range.day}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
       : window && (range.start < window.from || range.end > window.to)
         ? `outside slots ${window.from}-${window.to}`
         : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
-          ? `outside the ${preferred.join(" or ")} its class prefers`
+          ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
           : undefined;
     if (!why) continue;
     offProfile += 1;

@@ -247,14 +247,17 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     categoriesOmitted: 0,
     pendingTasks: [],
     pendingOmitted: 0,
+    placedTasks: [],
+    placedOmitted: 0,
   };
-  let section: "days" | "hosts" | "categories" | "pending" = "days";
-  const omitted = { days: "daysOmitted", hosts: "hostsOmitted", categories: "categoriesOmitted", pending: "pendingOmitted" } as const;
+  let section: "days" | "hosts" | "categories" | "pending" | "placed" = "days";
+  const omitted = { days: "daysOmitted", hosts: "hostsOmitted", categories: "categoriesOmitted", pending: "pendingOmitted", placed: "placedOmitted" } as const;
   for (const line of lines.slice(2)) {
     if (line === "days:") section = "days";
     else if (line.startsWith("embeddable hosts (")) section = "hosts";
     else if (line.startsWith("categories (")) section = "categories";
     else if (line.startsWith("pending tasks (")) section = "pending";
+    else if (line.startsWith("placed tasks (")) section = "placed";
     const overflow = OVERFLOW_LINE_PATTERN.exec(line);
     if (overflow) data[omitted[section]] = count(overflow[1]);
     const day = /^- day (\d+) week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?: occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
@@ -266,6 +269,8 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
     const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)$/.exec(line);
     if (category) data.categories.push({ id: category[1] ?? "", name: JSON.parse(category[2] ?? '""') as string, pending: Number(category[3]), placed: Number(category[4]) });
+    const placedTask = /^- placed (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
+    if (placedTask) data.placedTasks.push({ id: placedTask[1] ?? "", name: JSON.parse(placedTask[2] ?? '""') as string, categoryId: placedTask[3] ?? "" });
   }
   data.pendingTasks = parsePendingTasks(lines.join("\n"));
   return data;

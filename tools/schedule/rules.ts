@@ -4,12 +4,29 @@
  * slots between one of its sessions and anything else on the same day). The placement engine checks them on every
  * write (a refusal names the rule), and the search keeps to them (`searchLimitsOf`), so the backend never proposes
  * what a write would refuse. The soft rules (preferred parts of the day, the strategy) are the health judge's.
+ *
+ * The user's standing preferences (`ScheduleState.standing`, issue 31) are rules too, over every task item: a day
+ * they rule out ("never on Monday", "only on weekends") and the slots they rule out ("nothing before 10:00", "only in
+ * the evening") are hard like a class's; a preferred part of the day is soft, for a class that names none. A refusal
+ * names the preference and how to remove it.
  */
 import { formatDate } from "./calendar.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import type { SearchTask } from "./placement-search.js";
-import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type TaskCategory, type TaskItem } from "./state.js";
+import { weekdayName } from "../../contracts/language.js";
+import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type StandingRule, type TaskCategory, type TaskItem } from "./state.js";
 
+/** The user's standing preferences as the rules read them. */
+export interface StandingBook {
+  /** Days of the week ruled out, each with the preference that rules it out. */
+  avoid: ReadonlyMap<number, StandingRule>;
+  /** The first slot of a day allowed, and the preference behind it. */
+  from?: { slot: number; rule: StandingRule };
+  /** The last slot of a day allowed, and the preference behind it. */
+  to?: { slot: number; rule: StandingRule };
+  /** Soft: the parts of the day preferred (for a class that names none). */
+  preferredParts: DayPart[];
+}
 /** What the rules need to know of a schedule. */
 export interface RuleBook {
   /** Task classes by id. */
@@ -22,10 +39,12 @@ export interface RuleBook {
   buffered: boolean;
   /** The window, so that a refusal names dates and clock times beside day and slot indices (when it has them). */
   window?: Dating;
+  /** The user's standing preferences. */
+  standing: StandingBook;
 }
 
 /** The rule book of a schedule. */
-export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | "tasks">): RuleBook {
+export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | "tasks" | "standing">): RuleBook {
   const eventStarts = new Map<string, { range: SlotRange; name: string }>();
   for (const task of state.tasks) {
     if (task.source !== "event") continue;
@@ -33,7 +52,60 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
     if (first) eventStarts.set(task.id, { range: first, name: task.name });
   }
   const weekdays = Array.from({ length: state.window.totalDays }, (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1);
-  return { categories: new Map(state.categories.map((category) => [category.id, category])), weekdays, eventStarts, buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0), window: state.window };
+  return {
+    categories: new Map(state.categories.map((category) => [category.id, category])),
+    weekdays,
+    eventStarts,
+    buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0),
+    standing: standingBookOf(state.standing ?? [], state.window),
+    window: state.window,
+  };
+}
+
+/** The standing preferences as rules of a window: the days and slots they rule out, the parts they prefer. */
+export function standingBookOf(rules: readonly StandingRule[], window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">): StandingBook {
+  const avoid = new Map<number, StandingRule>();
+  const book: StandingBook = { avoid, preferredParts: [] };
+  const bound = (from: number, to: number, rule: StandingRule) => {
+    if (!book.from || from > book.from.slot) book.from = { slot: from, rule };
+    if (!book.to || to < book.to.slot) book.to = { slot: to, rule };
+  };
+  for (const rule of rules) {
+    if (rule.kind === "avoid_day") avoid.set(rule.value, rule);
+    if (rule.kind === "only_days") for (let weekday = 1; weekday <= 7; weekday += 1) if (!rule.value.includes(weekday) && !avoid.has(weekday)) avoid.set(weekday, rule);
+    if (rule.kind === "part_of_day") book.preferredParts.push(rule.value);
+    if (rule.kind === "only_part_of_day") {
+      const part = slotsOfPart(rule.value, window);
+      bound(part.from, part.to, rule);
+    }
+    if (rule.kind === "not_before_hour") {
+      // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
+      const first = window.slotTimes?.findIndex((time) => Number(time.start.slice(0, 2)) >= rule.value) ?? -1;
+      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay) bound(first < 0 ? window.slotsPerDay + 1 : first + 1, window.slotsPerDay, rule);
+    }
+  }
+  return book;
+}
+
+/** What a person does to lift a standing preference, said after a refusal. */
+function liftHint(rule: StandingRule): string {
+  const say = rule.kind === "avoid_day" ? ` or tell me "${weekdayName(rule.value, "en")}s are fine now"` : "";
+  return `to change it, remove it (/prefs lists your preferences, /forget ${rule.id} removes this one)${say}`;
+}
+
+/** Why a standing preference rules out `range` (its day; with `slots`, its slots too), or undefined. */
+function standingProblem(task: TaskItem, range: SlotRange, weekday: number, book: RuleBook, slots: boolean): string | undefined {
+  const { standing } = book;
+  const day = standing.avoid.get(weekday);
+  if (day) return `${label(task)} cannot go on day ${range.day} (${dayOfWeekName(weekday)}): your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+  if (!slots) return undefined;
+  if (standing.from && range.start < standing.from.slot) {
+    return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from.rule.text)} allows slots ${standing.from.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from.rule)}`;
+  }
+  if (standing.to && range.end > standing.to.slot) {
+    return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to.rule.text)} allows slots up to ${standing.to.slot} only; ${liftHint(standing.to.rule)}`;
+  }
+  return undefined;
 }
 
 /** `task <id> "<name>"`. */
@@ -47,14 +119,19 @@ function dayText(day: number, book: RuleBook): string {
   return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
 }
 
-/** Why `task` may not go on `range` under its class's days and its own deadline and earliest day, or undefined. */
-export function placementRuleProblem(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
+/**
+ * Why `task` may not go on `range` under its class's days, its own deadline and earliest day, and the user's standing
+ * preferences, or undefined. `slots: false` checks the day only (the search keeps to the slots by its bounds).
+ */
+export function placementRuleProblem(task: TaskItem, range: SlotRange, book: RuleBook, options: { slots?: boolean } = {}): string | undefined {
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
   const className = category ? JSON.stringify(category.name) : "";
   const dated = book.window?.days[range.day - 1]?.date !== undefined;
   if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on ${dated ? dayText(range.day, book) : `day ${range.day} (${dayOfWeekName(weekday)})`}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
   if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
+  const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
+  if (standing) return standing;
   if (task.earliestDay !== undefined && range.day < task.earliestDay) return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
   const due = task.dueBefore;
   if (due && "day" in due && range.day >= due.day) return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
@@ -110,7 +187,7 @@ export function searchLimitsOf(task: TaskItem, book: RuleBook): { notDays: Set<n
     // The whole day of a deadline event is left out: the search does not split a day around it.
     const probe = { day, start: 1, end: 1 };
     const event = task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
-    if (placementRuleProblem(task, probe, book) !== undefined || (event && day >= event.range.day)) notDays.add(day);
+    if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined || (event && day >= event.range.day)) notDays.add(day);
   }
   return { notDays, pad: bufferOf(task, book) };
 }
@@ -119,7 +196,13 @@ export function searchLimitsOf(task: TaskItem, book: RuleBook): { notDays: Set<n
 export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook): SearchTask {
   const rules = searchLimitsOf(task, book);
   const notDays = new Set([...(searchTask.notDays ?? []), ...rules.notDays]);
-  return { ...searchTask, ...(notDays.size > 0 ? { notDays } : {}), ...(rules.pad > 0 ? { pad: rules.pad } : {}) };
+  // The standing preferences' slot bounds narrow the task's own.
+  const { from, to } = book.standing;
+  const bounds = {
+    ...(from ? { from: Math.max(searchTask.from ?? 1, from.slot) } : {}),
+    ...(to ? { to: Math.min(searchTask.to ?? Number.MAX_SAFE_INTEGER, to.slot) } : {}),
+  };
+  return { ...searchTask, ...bounds, ...(notDays.size > 0 ? { notDays } : {}), ...(rules.pad > 0 ? { pad: rules.pad } : {}) };
 }
 
 /**

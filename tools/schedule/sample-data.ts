@@ -54,6 +54,30 @@ const SAMPLE_TASK_ITEMS: ReadonlyArray<[id: string, name: string, duration: numb
   ["binary-tree-review", "Binary tree review", 1, "data-structures"],
 ];
 
+/**
+ * Other names people use for the sample week's tasks, classes and events, by id — Chinese ones above all, since its
+ * names are English: the offline policy matches a request's words against them as against the names themselves
+ * ("交换极限复习和矩阵复习", "把微积分复习安排好", "在期中考试之前"). A user's own week brings its own names.
+ */
+export const SAMPLE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  "review-limits": ["极限与连续复习", "极限复习", "极限", "limits review", "limits"],
+  "derivative-drills": ["导数练习", "导数习题", "导数", "derivative drills", "derivatives"],
+  "matrix-review": ["矩阵运算复习", "矩阵复习", "矩阵"],
+  "determinant-exercises": ["行列式习题", "行列式练习", "行列式"],
+  "vocabulary-list": ["第五单元单词表", "单词表", "单词", "vocabulary"],
+  "essay-draft": ["英语作文草稿", "英语作文", "作文", "essay"],
+  "linked-list-exercises": ["链表习题", "链表练习", "链表"],
+  "binary-tree-review": ["二叉树复习", "二叉树"],
+  calculus: ["微积分", "高数", "高等数学", "calc"],
+  "linear-algebra": ["线性代数", "线代"],
+  english: ["英语", "英文"],
+  "data-structures": ["数据结构"],
+  "sat-calculus-midterm": ["微积分期中考试", "期中考试", "期中", "midterm", "calculus midterm"],
+  "fri-english-quiz": ["英语单词测验", "单词测验", "小测", "quiz", "vocabulary quiz"],
+  "thu-club": ["机器人社团", "社团"],
+  "fri-physics-lab": ["物理实验"],
+};
+
 /** The Monday the sample week starts on unless told otherwise: fixed, so that tests and benches never depend on the clock. */
 export const SAMPLE_WEEK_MONDAY = "2024-03-11";
 /** The sample week's time zone (a Chinese university's). */

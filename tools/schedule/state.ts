@@ -10,6 +10,7 @@
  * - an event always has `embeds`, sorted ascending by id (code-unit order).
  */
 import { z } from "zod";
+import type { PreferenceRule } from "../../contracts/preferences.js";
 
 /** The number of slots (class sections) in a day unless a window says otherwise. */
 export const DEFAULT_SLOTS_PER_DAY = 12;
@@ -140,6 +141,9 @@ export interface TaskItem {
 /** Any task of the flat task list. */
 export type ScheduleTask = EventTask | TaskItem;
 
+/** A user-level rule from one of the user's standing preferences: its meaning, its words, its entry's id. */
+export type StandingRule = PreferenceRule & { text: string; id: string };
+
 /** The whole schedule of one user. */
 export interface ScheduleState {
   /** The days and slots the schedule covers. */
@@ -148,6 +152,11 @@ export interface ScheduleState {
   categories: TaskCategory[];
   /** Events and task items, in a stable order. */
   tasks: ScheduleTask[];
+  /**
+   * The user's standing preferences as rules every task item keeps to (`rules.ts`), folded in at load by the domain's
+   * `withPreferences`. Never persisted: the diff, the canonical form and the repositories leave it out.
+   */
+  standing?: StandingRule[];
 }
 
 const positiveInteger = z.number().int().min(1);

@@ -5,7 +5,7 @@
  * schedule afterwards.
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
+import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
@@ -65,12 +65,16 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
   return week;
 }
 
-/** A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from `now`, in the window's time zone). */
-export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date()) {
+/**
+ * A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from
+ * `now`, in the window's time zone); with `store`, the graph has long-term memory (recall, memorize, preferences) —
+ * without, it runs with none; `policy` stands in for the offline policy (a subclass that records the prompts).
+ */
+export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date(), options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {}) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
   const domain = createScheduleDomain({ repository });
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now });
+  const graph = buildTempoGraph({ models: { default: options.policy ?? new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now, ...(options.store ? { store: options.store } : {}) });
   return { graph, repository };
 }
 
@@ -78,20 +82,23 @@ export async function offlineTempo(week: ScheduleState, now: () => Date = () => 
 export async function converse(
   tempo: Awaited<ReturnType<typeof offlineTempo>>,
   message: string,
-  answers: Array<{ type: string; args: unknown }> = [],
+  answers: Array<{ type: string; args: unknown }> | ((card: SeenCard) => { type: string; args: unknown }) = [],
   threadId = `thread-${Math.random().toString(36).slice(2)}`,
+  userId = "student",
 ): Promise<ConversationOutcome> {
-  const config = threadConfig(threadId, "student");
+  const config = threadConfig(threadId, userId);
   let result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
   const cards: SeenCard[] = [];
-  const queue = [...answers];
+  // Scripted answers in order, or an answer chosen for each card as it comes.
+  const queue = Array.isArray(answers) ? [...answers] : [];
+  const answer = (card: SeenCard) => (Array.isArray(answers) ? queue.shift() : answers(card)) ?? { type: "accept", args: null };
   const cardCounts: number[] = [];
   for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
     // A batch card holds several writes: each is one entry of `cards`, answered by the next scripted answer.
     const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
     cards.push(...requests.map((request) => ({ action: request.name, args: request.args })));
     cardCounts.push(requests.length);
-    const given = requests.map(() => queue.shift() ?? { type: "accept", args: null });
+    const given = requests.map((request) => answer({ action: request.name, args: request.args }));
     result = await tempo.graph.invoke(resume(given.length === 1 ? given[0] : given), config);
   }
   return {
@@ -102,7 +109,7 @@ export async function converse(
     toolCalls: result.messages.flatMap((entry) => (entry as AIMessage).tool_calls ?? []).map((call) => call.name),
     phase: result.phase,
     planSteps: result.planSteps.map((step) => step.content),
-    schedule: await tempo.repository.load("student"),
+    schedule: await tempo.repository.load(userId),
   };
 }
 

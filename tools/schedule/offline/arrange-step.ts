@@ -179,7 +179,7 @@ function withNames(text: string, names: Names, language: Language): string {
 /** What the request's task names come to, against the tasks listed. */
 type Scope =
   | { kind: "decided"; decision: Decision }
-  | { kind: "scope"; taskIds?: string[]; leftOut: string[]; note: string };
+  | { kind: "scope"; taskIds?: string[]; leftOut: string[]; note: string; exceptIds?: string[] };
 
 /** The latest task listing in view (a whole round's data, or a compressed round's text), with the pending tasks a cut listing hid listed on their own. */
 function latestListing(view: PromptView, language: Language): ListedTask[] | Decision | undefined {
@@ -206,10 +206,14 @@ function latestListing(view: PromptView, language: Language): ListedTask[] | Dec
  * names all match nothing asks which tasks are meant, once.
  */
 function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, end: Finish, language: Language, names: Names): Scope {
-  if (request.tasks.length === 0) return { kind: "scope", leftOut: [], note: "" };
+  const except = request.except ?? [];
+  if (request.tasks.length === 0 && except.length === 0) return { kind: "scope", leftOut: [], note: "" };
   const listing = latestListing(view, language);
   if (listing === undefined) return { kind: "decided", decision: read(say(language, "Reading the review tasks.", "正在读取复习任务。"), "list_tasks", LISTING_ARGUMENTS, "need the tasks the step names") };
   if (!Array.isArray(listing)) return { kind: "decided", decision: listing };
+  // The tasks the step leaves out ("everything except the essay"): never proposed.
+  const exceptIds = [...new Set(except.flatMap((phrase) => matchTasks(phrase, listing).map((task) => task.id)))];
+  if (request.tasks.length === 0) return { kind: "scope", leftOut: [], note: "", exceptIds };
   const pending = listing.filter((task) => task.kind === "pending");
   const started = view.rounds.some((round) => round.name === "place");
   let phrases = request.tasks;
@@ -240,23 +244,24 @@ function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "ar
     if (placed) alreadyPlaced.push(placed.id);
     else leftOut.push(`"${phrase}" (no pending task matches)`);
   }
-  const taskIds = [...chosen];
+  const taskIds = [...chosen].filter((id) => !exceptIds.includes(id));
   if (taskIds.every((id) => memory.skip.includes(id))) {
     const note = alreadyPlaced.length > 0 && !started ? `${alreadyPlaced.join(", ")} already on the schedule` : "";
     return { kind: "decided", decision: finishArrange(memory, leftOut, end, language, names, note) };
   }
-  return { kind: "scope", taskIds, leftOut, note: "" };
+  return { kind: "scope", taskIds, leftOut, note: "", exceptIds };
 }
 
 /** `propose_arrangement`'s arguments for the step: its tasks, days and slots, the user's limits, the card's size. */
-function arrangementArguments(taskIds: string[] | undefined, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, writesPerCard: number): Record<string, unknown> {
+function arrangementArguments(taskIds: string[] | undefined, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, writesPerCard: number, exceptIds: readonly string[] = []): Record<string, unknown> {
   const only = resolveDays(request.where.only, facts);
+  const skip = [...new Set([...memory.skip, ...exceptIds])];
   const not = resolveDays(request.where.not, facts);
   const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
   const limits = taskLimitsOf(memory);
   return {
     ...(taskIds ? { task_ids: taskIds } : {}),
-    ...(memory.skip.length > 0 ? { skip_task_ids: memory.skip } : {}),
+    ...(skip.length > 0 ? { skip_task_ids: skip } : {}),
     ...(only.length > 0 ? { days: only } : {}),
     ...(not.length > 0 ? { avoid_days: not } : {}),
     ...(window.from > 1 || window.to < facts.slotsPerDay ? { slots: { from: window.from, to: window.to } } : {}),
@@ -271,7 +276,7 @@ function listArrangement(view: PromptView, request: Extract<ScheduleRequest, { k
   if (scope.kind === "decided") return scope.decision;
   const before = daysBefore(view, request, facts, end, language);
   if (before !== undefined && !Array.isArray(before)) return before;
-  const args = arrangementArguments(scope.taskIds, request, memory, facts, writesPerCard);
+  const args = arrangementArguments(scope.taskIds, request, memory, facts, writesPerCard, scope.exceptIds);
   if (before) {
     const only = (args.days as number[] | undefined) ?? before;
     args.days = only.filter((day) => before.includes(day));

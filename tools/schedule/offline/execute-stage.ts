@@ -10,6 +10,7 @@ import { formatCount, formatRanges } from "../format.js";
 import { readablePlaces } from "../readable.js";
 import { movedText, placedText, swappedText, taskInfoFields, taskInfoGuestLines, unplacedText, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
+import { addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
@@ -101,6 +102,10 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return listStep(view.rounds, request, facts, end, language);
     case "explain":
       return explainStep(view.rounds, request, end, asked, datingOf(facts));
+    case "add_task":
+      return addTaskStep(view, request, end, language);
+    case "class_rules":
+      return classRulesStep(view, request, end, language);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(end, say(language, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`), `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
@@ -548,7 +553,7 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
   if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, "", noTaskMatching(named.none, language));
+  if ("none" in named) return finish(end, "", `not carried out: ${noTaskMatching(named.none, "en")}`);
   const { match } = named;
   return read(say(language, `Reading ${label(match.task, language)}${ambiguity(match, language)}.`, `正在读取${label(match.task, language)}${ambiguity(match, language)}。`), "get_task_info", { task_id: match.task.id }, "the question is about this task");
 }

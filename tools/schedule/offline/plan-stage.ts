@@ -26,6 +26,7 @@ import {
   parseScheduleRequest,
   readNumber,
   readWhere,
+  taskPhrase,
   OPTIMIZE_REQUEST,
   READ_REQUEST_KINDS,
   type ScheduleRequest,
@@ -33,6 +34,8 @@ import {
 } from "./request-parsing.js";
 import { resolveDays, slotRangeOf, unresolvedDates, weekdayOf, weekFactsOf, windowDates, type WeekFacts } from "./week-facts.js";
 import { formatDate } from "../calendar.js";
+import { groundRequest, meansAll, type Grounding } from "./grounding.js";
+import { liveOverviewOf } from "./tool-data.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
@@ -54,14 +57,41 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   if (OPTIMIZE_REQUEST.test(goal)) return optimizePlan(language);
   // An answer to the planner's own question completes the request it asked about (or is a new request of its own).
   const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
-  const request = withAnswer(parseScheduleRequest(goal), answer);
+  const asked = parseScheduleRequest(goal);
+  const overview = liveOverviewOf(view);
+  const request = withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer);
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
     return { speak: `${capabilities(language)}\n${which}`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
   }
   const missing = missingDays(request, facts, answer, language);
   if (missing) return { speak: missing, action: "ask_user", reason: "the request names a day outside the schedule", complexity: "simple" };
-  return planFor(request, facts, "", language);
+  // Only names of real tasks and classes are planned: a name that matches nothing is said, and asked about.
+  const grounding = groundRequest(request, overview, language);
+  if (grounding.kind === "ask") return { speak: grounding.question, action: "ask_user", reason: "the request names tasks the schedule does not have", complexity: "simple" };
+  const dropped = grounding.unknown.length > 0 ? say(language, `I found no task matching ${grounding.unknown.map((name) => JSON.stringify(name)).join(", ")}; I left it out. `, `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`) : "";
+  return planFor(grounding.request, facts, dropped, language);
+}
+
+/**
+ * The request once the user answered the planner's question about names it could not find: "all" arranges every
+ * pending task; an answer naming tasks takes the place of the names that matched nothing (an answer that is a whole
+ * request of its own was taken by `withAnswer`).
+ */
+function withNamesAnswered(request: ScheduleRequest, asked: Grounding, answer: string | undefined): ScheduleRequest {
+  if (answer === undefined || asked.kind !== "ask") return request;
+  // An answer that is a request of its own has replaced the request (`withAnswer`).
+  if (isPlannable(parseScheduleRequest(answer))) return request;
+  if (request.kind === "arrange") {
+    if (meansAll(answer)) return { ...request, tasks: [] };
+    const named = parseScheduleRequest(`place ${answer}`);
+    return named.kind === "arrange" && named.tasks.length > 0 ? { ...request, tasks: named.tasks } : request;
+  }
+  const phrase = taskPhrase(normalizeText(answer));
+  if (phrase === "") return request;
+  if (request.kind === "move" || request.kind === "unplace") return asked.unknown.includes(request.task) ? { ...request, task: phrase } : request;
+  if (request.kind === "swap") return asked.unknown.includes(request.first) ? { ...request, first: phrase } : asked.unknown.includes(request.second) ? { ...request, second: phrase } : request;
+  return request;
 }
 
 /**
@@ -105,7 +135,7 @@ function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, la
       : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
   // A whole-week arrange refines after (first_full: the planner adds the domain's refinement step); a scoped one, a
   // move, a swap or an unplace changes exactly what was asked.
-  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
+  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && !request.except?.length && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
   const refines = runMode === "first_full" ? say(language, " After placing, I'll refine the week with the backend's best changes.", "放好之后，我会用后端给出的最佳调整再优化一下这一周。") : "";
   const speak = readOnly ? "" : `${preface}${plan}${refines}`;
   return {
@@ -139,7 +169,7 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
   switch (request.kind) {
     case "arrange": {
       const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[0]!.content;
-      const where = whereText(request.where, facts);
+      const where = [whereText(request.where, facts), ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : [])].filter(Boolean).join(", ");
       return [{ content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when }, OFFLINE_PLAN_STEPS[1]!];
     }
     case "move": {
@@ -163,10 +193,19 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
     }
     case "explain":
       return [{ content: `Explain ${JSON.stringify(request.task)}`, done_when: "get_task_info has shown the task" }];
+    case "add_task":
+      return [{ content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots`, done_when: "add_task reports the new task, or why it cannot be added", packs: [...CLASS_PACKS] }];
+    case "class_rules": {
+      const rules = [...request.parts.map((part) => `${part}s only`), ...(request.excludedWeekdays.length > 0 ? [`never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" and ")}`] : [])];
+      return [{ content: `Set the class ${JSON.stringify(request.classPhrase)} to ${rules.join(", ")}`, done_when: "upsert_task_class reports the class changed, or why it cannot", packs: [...CLASS_PACKS] }];
+    }
     default:
       return [];
   }
 }
+
+/** The packs a step about tasks and classes needs (the tasks pack is not active by default). */
+const CLASS_PACKS = ["schedule.read", "schedule.tasks"] as const;
 
 /** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
@@ -183,7 +222,7 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
   switch (request.kind) {
     case "arrange": {
       const scope = request.tasks.length > 0 ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段` : OFFLINE_PLAN_STEPS_ZH[0]!.content;
-      const where = chineseWhere(request.where, facts);
+      const where = [chineseWhere(request.where, facts), ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : [])].filter(Boolean).join("，");
       return [{ content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when }, OFFLINE_PLAN_STEPS_ZH[1]!];
     }
     case "move": {
@@ -207,6 +246,12 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
     }
     case "explain":
       return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+    case "add_task":
+      return [{ content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节`, done_when: "add_task 报告新任务，或无法添加的原因", packs: [...CLASS_PACKS] }];
+    case "class_rules": {
+      const rules = [...request.parts.map((part) => `只在${PART_ZH[part]}`), ...(request.excludedWeekdays.length > 0 ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`] : [])];
+      return [{ content: `设置课程 ${quoted(request.classPhrase)}：${rules.join("，")}`, done_when: "upsert_task_class 报告课程已修改，或无法修改的原因", packs: [...CLASS_PACKS] }];
+    }
     default:
       return [];
   }

@@ -73,6 +73,9 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
+    // A question the step could not answer says so ("not carried out: I found no task matching …").
+    const unanswered = /^not carried out: (.+?)\.?$/s.exec(only.summary ?? "")?.[1];
+    if (only.status === "done" && unanswered) return readableScheduleText(zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`, input.language ?? "en");
     if (only.status === "done" && only.summary) return readableScheduleText(summaryText(only.summary), input.language ?? "en");
     return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
@@ -155,6 +158,9 @@ export function summaryInChinese(summary: string): string {
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return readablePlaces(summary, "zh")
     .replace(/^not carried out: /, "未执行：")
+    .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
+    .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
+    .replace(/^(created|updated) task class (\S+) "(.+?)"/, (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`)
     .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
     .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
     .replace(/no change raises the score any more/, "没有调整能再提高分数")
@@ -179,6 +185,7 @@ export function summaryInChinese(summary: string): string {
     .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
     .replace(/ \(no free slot fits ([^)]*)\)/g, (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`)
     .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
+    .replace(/ \(your standing preference (.+?) rules out the free time it fits in \(\/prefs lists your preferences, \/forget removes one\)\)/g, "（你的长期偏好 $1 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条）")
     .replace(/no pending task matches /g, "没有匹配的待安排任务：")
     .replace(/" or "/g, "\" 或 \"")
     .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")

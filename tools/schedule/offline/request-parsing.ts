@@ -59,7 +59,8 @@ export interface Where {
 
 /** What a schedule request asks for. */
 export type ScheduleRequest =
-  | { kind: "arrange"; tasks: string[]; where: Where }
+  /** `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. */
+  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[] }
   | { kind: "move"; task: string; where: Where }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
@@ -67,6 +68,10 @@ export type ScheduleRequest =
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
   | { kind: "explain"; task: string }
+  /** A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节". */
+  | { kind: "add_task"; name: string; classPhrase: string; duration: number }
+  /** A class's standing rules: "calculus only in the mornings", "never calculus on Monday", "微积分只在上午". */
+  | { kind: "class_rules"; classPhrase: string; parts: PartOfDay[]; excludedWeekdays: number[] }
   | { kind: "help" }
   | { kind: "greeting" }
   | { kind: "unknown" };
@@ -235,12 +240,18 @@ const NEGATED_DAYS = new RegExp(
   "g",
 );
 
+/** "keep Saturday free", "leave the weekend open", "空出周六", "周六留空": days to keep free are days to avoid. */
+const KEEP_FREE = new RegExp(
+  String.raw`\b(?:keep|leave)\s+(?:my\s+|the\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD})*)\s+(?:free|clear|open|empty|off)\b|(?:空出|留出|空着|留空|腾出)(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)|(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:要|得|请)?(?:空着|留空|空出来|空下来)`,
+  "g",
+);
+
 /**
  * Words that make a clause about days negative: the days it names are days to avoid ("Friday is my day off",
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 const NEGATIVE_CLAUSE =
-  /\b(?:not|no|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
+  /\b(?:not|no|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
 const NOT_NEGATIVE = /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
 /** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
@@ -253,7 +264,10 @@ const CLAUSE_BREAK = /[,;.!?]|\b(?:but|so|since|because|instead|then|though|alth
  */
 export function readWhere(fragment: string): Where {
   const negated: string[] = [];
-  const rest = fragment.replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
+  const rest = fragment.replace(KEEP_FREE, (_, english?: string, chinese?: string, chineseAfter?: string) => {
+    negated.push(english ?? chinese ?? chineseAfter ?? "");
+    return " ";
+  }).replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
     negated.push(english ?? chinese ?? "");
     return " ";
   });
@@ -294,19 +308,76 @@ const HELP = /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i u
 /** A request to make the arranged week better without adding anything ("optimise my week", "优化一下我的日程"). */
 export const OPTIMIZE_REQUEST = /\b(?:optimi[sz]e|re-?arrange|improve|rebalance|tidy up|refine)\b.*\b(?:week|schedule|timetable|reviews?)\b|优化.*(?:日程|安排|一周|复习)/i;
 
+/**
+ * Words of politeness and filler that never name anything: "please", "thanks", "cheers", "though", "谢谢", "麻烦了".
+ * They go before a request is read, so "…, thanks!" never becomes a task named "thanks".
+ */
+const POLITENESS =
+  /\b(?:please|pls|plz|kindly|thanks(?: a lot| so much)?|thank you(?: (?:so|very) much)?|thx|ty|cheers|though|if you can|if possible|if you could|when you can)\b|谢谢(?:你|您)?|多谢|谢啦|感谢|麻烦(?:你|您)?了?|辛苦(?:你|您)?了|拜托(?:你|您)?了?|请(?=[\u3400-\u9fff])/g;
+
+/** Strips politeness and filler ("please", "thanks", "谢谢") and the punctuation they leave behind. */
+export function withoutPoliteness(text: string): string {
+  return text
+    .replace(POLITENESS, " ")
+    .replace(/\s*,(?:\s*,)+/g, ",")
+    .replace(/^[\s,]+|[\s,]+$/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** A question about the week ("what do I still need to schedule?"), not a request to change it ("can you arrange …?"). */
+const QUESTION_START = /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
+
 /** Reads a request from a message or a plan step. */
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const normalized = normalizeText(text);
   if (normalized === "") return { kind: "unknown" };
   if (GREETING.test(normalized)) return { kind: "greeting" };
-  const body = normalized.replace(/[.!?]+$/, "").trim();
+  const polite = withoutPoliteness(normalized);
+  if (polite === "" || /^[\s,.!?]*$/.test(polite)) return { kind: "greeting" };
+  // Sentences: the first that is a request is the request; the others may say where things go ("I prefer mornings.",
+  // "Not on Friday though.") and never name tasks.
+  const sentences = polite.split(/[?!]+|\.(?=\s|$)/).map((sentence) => sentence.trim()).filter((sentence) => sentence !== "");
+  if (sentences.length <= 1) return parseSentence(polite.replace(/[.!?]+$/, "").trim());
+  const readings = sentences.map(parseSentence);
+  const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
+  if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
+  const found = readings[main]!;
+  if (!("where" in found)) return found;
+  const extra = sentences.filter((_, index) => index !== main).map((sentence) => readWhere(sentence)).reduce(mergeWheres, found.where);
+  return { ...found, where: extra } as ScheduleRequest;
+}
+
+/** Two readings of where, together: both sets of days, the later slots. */
+function mergeWheres(base: Where, extra: Where): Where {
+  const join = (first: DaySelection, second: DaySelection): DaySelection => {
+    const dates = [...(first.dates ?? []), ...(second.dates ?? [])];
+    return { weekdays: unique([...first.weekdays, ...second.weekdays]), days: unique([...first.days, ...second.days]), ...(dates.length > 0 ? { dates } : {}) };
+  };
+  const slots = extra.slots.part || extra.slots.from !== undefined || extra.slots.to !== undefined ? { ...base.slots, ...extra.slots } : base.slots;
+  const before = extra.before ?? base.before;
+  return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
+}
+
+/** Reads one sentence of a request. */
+function parseSentence(body: string): ScheduleRequest {
+  if (body === "") return { kind: "unknown" };
+  // A question is answered, never turned into a change ("what do I still need to schedule?").
+  if (QUESTION_START.test(body)) {
+    const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);
+    if (read) return read;
+    if (HELP.test(body)) return { kind: "help" };
+  }
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
-  const verb = /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|now)\s+)*([a-z]+)/.exec(body)?.[1] ?? "";
+  const verb = /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(body)?.[1] ?? "";
   const byVerb = LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
   return (
+    readAddTask(body) ??
+    readClassRules(body) ??
     readSwap(body) ??
     readMove(body) ??
+    readFindTimeFor(body) ??
     readFree(body) ??
     readDayContents(body) ??
     readList(body) ??
@@ -315,6 +386,62 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
     readArrange(body) ??
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
+}
+
+/**
+ * "add a task "integrals review" to calculus (2 slots)", "add a 2-slot integrals review to the calculus class",
+ * "add task integrals review for calculus, 2 slots", "给微积分添加任务“积分复习”，2节", "在微积分里加一个任务：积分复习，两节".
+ */
+function readAddTask(body: string): ScheduleRequest | undefined {
+  const english = /^(?:(?:can you|could you|would you|help me|i want to|i'd like to|let's|now)\s+)*(?:add|create|new)\s+(?:a\s+|an\s+|one\s+)?(?:new\s+)?(?:(\d+|one|two|three|four)[- ]slots?\s+)?(?:task|review|session|item)?\s*(?:called|named|:)?\s*(.+?)\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?(.+?)(?:\s+class|\s+course)?(?:\s*[,(]\s*(\d+|one|two|three|four)\s+slots?\)?)?$/.exec(body);
+  const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4 };
+  if (english) {
+    const [, before, rawName = "", rawClass = "", after] = english;
+    const duration = Number(words[before ?? ""] ?? before ?? words[after ?? ""] ?? after ?? 1);
+    const name = taskPhrase(rawName.replace(/^(?:task|review task)\s+/, ""));
+    const classPhrase = taskPhrase(rawClass.replace(/\s+(?:class|course)$/, ""));
+    return name && classPhrase && Number.isInteger(duration) && duration >= 1 ? { kind: "add_task", name, classPhrase, duration } : undefined;
+  }
+  const chinese = /(?:给|在|往|为)(.+?)(?:里|中|下)?(?:添加|增加|加|新建|新增)(?:一个|个)?(?:新)?任务[:：]?\s*(.+?)(?:[,，]\s*(\d+|[一二两三四])\s*节)?$/.exec(body);
+  if (!chinese) return undefined;
+  const duration = chinese[3] ? readNumber(chinese[3]) : 1;
+  const name = taskPhrase(chinese[2] ?? "");
+  const classPhrase = taskPhrase(chinese[1] ?? "");
+  return name && classPhrase && Number.isInteger(duration) ? { kind: "add_task", name, classPhrase, duration } : undefined;
+}
+
+/**
+ * A class's standing rules: "make calculus mornings only", "calculus only in the mornings", "keep calculus off
+ * Mondays", "never schedule calculus on Monday", `Set the class "calculus" to the morning, not on Monday` (a step),
+ * "微积分只在上午", "微积分不要排在周一". Only when the sentence names no arranging of it ("arrange calculus in the
+ * morning" is an arrangement).
+ */
+function readClassRules(body: string): ScheduleRequest | undefined {
+  const step = /^set the class "([^"]+)" to (.+)$/.exec(body) ?? /^设置课程 "([^"]+)"[:：](.+)$/.exec(body);
+  const english = step ?? /^(?:make|keep|set|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:(?:sessions|reviews|class|course)\s+)?(?:to\s+)?(?:(?:only\s+(?:in\s+)?(?:the\s+)?)(?:mornings?|afternoons?|evenings?)|(?:mornings?|afternoons?|evenings?)\s+only|off\s+.+|away from\s+.+)$/.exec(body)
+    ?? /^(?:(?:never|don't ever|do not ever|don't|do not)\s+(?:schedule|put|place|arrange)\s+(?:the\s+|my\s+)?(.+?)\s+(?:on|in)\s+.+)$/.exec(body)
+    ?? /^(?:the\s+|my\s+)?([a-z][a-z -]*?)\s+(?:(?:sessions|reviews|class)\s+)?(?:only\s+(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?)|(?:should|must)\s+(?:never|not)\s+be\s+on\s+.+)$/.exec(body);
+  const chinese = /^(.+?)(?:的复习|复习)?(?:只|只能|只在|只排在|只安排在)(?:在)?(上午|下午|晚上)/.exec(body) ?? /^(.+?)(?:的复习|复习)?(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
+  // "never put anything on Sunday", "keep my reviews off Monday": about everything, not one class.
+  if (!classPhrase || /^(?:anything|everything|something|nothing|it|them|reviews?|tasks?|sessions?|studying|study|work|复习|任务|所有|全部|都)$/.test(classPhrase)) return undefined;
+  const where = readWhere(step ? (step[2] ?? "") : body);
+  const part = readPartOfDay(step ? (step[2] ?? "") : body);
+  const excludedWeekdays = [...new Set([...where.not.weekdays, ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : [])])];
+  const parts = part ? [part] : [];
+  return parts.length > 0 || excludedWeekdays.length > 0 ? { kind: "class_rules", classPhrase, parts, excludedWeekdays } : undefined;
+}
+
+/** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
+const FIND_TIME_FOR = /\b(?:find|make|set aside|block(?: out)?|carve out)\s+(?:some\s+|a\s+|the\s+)?(?:time|room|space|slots?|a place|places|free time)\s+(?:for|to do)\s+(.+)$|\bfill\b.*?\bwith\s+(.+)$|\b(?:get|fit|squeeze|work)\s+(.+?)\s+(?:into|onto|in|on)\s+(?:the\s+|my\s+)?(?:calendar|schedule|week|timetable|diary|planner)\b(.*)$/;
+
+function readFindTimeFor(body: string): ScheduleRequest | undefined {
+  const match = FIND_TIME_FOR.exec(body);
+  if (!match) return undefined;
+  const object = match[1] ?? match[2] ?? `${match[3] ?? ""} ${match[4] ?? ""}`;
+  return arrangeOf(body, object);
 }
 
 /** Readers chosen by a request's first verb. */
@@ -335,7 +462,11 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   unplace: (body) => readUnplace(body),
   unschedule: (body) => readUnplace(body),
   remove: (body) => readUnplace(body),
-  find: (body) => readFree(body),
+  find: (body) => readFindTimeFor(body) ?? readFree(body),
+  fill: (body) => readFindTimeFor(body),
+  get: (body) => readFindTimeFor(body),
+  fit: (body) => readFindTimeFor(body) ?? readArrange(body),
+  make: (body) => readFindTimeFor(body),
   list: (body) => readList(body),
   show: (body) => readDayContents(body) ?? readList(body),
   explain: (body) => readExplain(body),
@@ -400,7 +531,7 @@ function readFree(body: string): ScheduleRequest | undefined {
 }
 
 function readDayContents(body: string): ScheduleRequest | undefined {
-  const english = /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(body);
+  const english = /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(body);
   const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
   if (!english && !chinese) return undefined;
   const where = readWhere(body);
@@ -408,8 +539,10 @@ function readDayContents(body: string): ScheduleRequest | undefined {
   return { kind: "day", where };
 }
 
-function readList(body: string): ScheduleRequest | undefined {
-  const pending = /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange)|still to (?:place|schedule)|remaining)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(body);
+function readList(quotedBody: string): ScheduleRequest | undefined {
+  // Names in quotes are names ("vocabulary list"), not the words of the question.
+  const body = quotedBody.replace(/"[^"]*"/g, " ");
+  const pending = /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(body);
   const placed = /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(body);
   const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
   const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(body);
@@ -429,23 +562,55 @@ function readExplain(body: string): ScheduleRequest | undefined {
   return { kind: "explain", task };
 }
 
+/** An arranging verb, English or Chinese. */
+const ARRANGE_VERB = /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
+
 function readArrange(body: string): ScheduleRequest | undefined {
-  const english = /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b/.exec(body);
-  const chinese = /安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/.exec(body);
-  const match = english ?? chinese;
+  const match = ARRANGE_VERB.exec(body);
   if (!match) return undefined;
-  const where = readWhere(body);
-  const quoted = [...body.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
-  if (quoted.length > 0) return { kind: "arrange", tasks: quoted, where };
   // Chinese puts the object first: 把 X 安排到 周五.
   const object = /(?:把|将)(.+?)(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body);
-  const rest = object ? (object[1] ?? "") : body.slice(match.index + match[0].length);
-  return { kind: "arrange", tasks: namedTasks(rest), where };
+  return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
+}
+
+/**
+ * Tasks left out of an arrangement: "except the essay", "everything but the essay and the vocabulary list", "other
+ * than X", "apart from X", `except "X"` (a step's text), "除了X（以外），其他都…". Days left out ("except Monday")
+ * are days, read by `readWhere`.
+ */
+const EXCEPT_TASKS = /\b(?:except(?: for)?|excluding|other than|apart from|aside from|besides|save for|without)\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before|and (?:not|never|keep|avoid)|but)\b)|\b(?:everything|all(?: of)?(?: my| the)?(?: [a-z]+)?|anything)\s+but\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before)\b)|(?:除了|除去|不包括|不算)(.+?)(?:以外|之外)?(?=[,，]|其他|其余|别的|都|全部|$)/g;
+
+/** An arrange request for `object` (the words after the verb) in `body`: the tasks it names, those it leaves out, where. */
+function arrangeOf(body: string, object: string): ScheduleRequest {
+  const where = readWhere(body);
+  const except: string[] = [];
+  const withoutExcept = (text: string) =>
+    text.replace(NEGATED_DAYS, " ").replace(EXCEPT_TASKS, (whole, english?: string, but?: string, chinese?: string) => {
+      const phrase = english ?? but ?? chinese ?? "";
+      // "except on Monday", "except mornings": a limit on where, not a task.
+      if (readTaskWords(phrase).replace(/[\s,]+/g, "") === "") return whole;
+      except.push(...splitPhrases(phrase));
+      return " ";
+    });
+  const inBody = withoutExcept(body);
+  const quoted = [...inBody.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
+  const tasks = quoted.length > 0 ? quoted : namedTasks(withoutExcept(object));
+  return { kind: "arrange", tasks, where, ...(except.length > 0 ? { except: [...new Set(except)] } : {}) };
+}
+
+/** Task phrases of a list ("the essay and the vocabulary list", "单词表和作文"). */
+function splitPhrases(text: string): string[] {
+  const quoted = [...text.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
+  if (quoted.length > 0) return quoted;
+  return text
+    .split(/\s*(?:,|\band\b|\bor\b|&|和|、|及|以及|或)\s*/)
+    .map(taskPhrase)
+    .filter((phrase) => phrase !== "");
 }
 
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
-  const stripped = withoutConstraints(readDates(rest).rest)
+  const stripped = withoutConstraints(readDates(rest.replace(KEEP_FREE, " ")).rest)
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
@@ -454,7 +619,7 @@ function namedTasks(rest: string): string[] {
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
     .replace(/[()[\]]/g, " ");
-  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
+  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     .map((phrase) => phrase.trim())
@@ -496,7 +661,7 @@ export function taskPhrase(text: string): string {
   const quoted = /"([^"]+)"/.exec(text);
   if (quoted) return (quoted[1] ?? "").trim();
   return text
-    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching|请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
+    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
     .replace(/\s*(?:please|for me|吧|一下|的任务|任务)$/g, "")
     .replace(/^["']|["']$/g, "")
     .trim();

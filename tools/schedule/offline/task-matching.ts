@@ -7,6 +7,17 @@
  * character pairs.
  */
 import type { ListedTask } from "../tools/index.js";
+import { SAMPLE_ALIASES } from "../sample-data.js";
+
+/** The other names a task, class or event goes by (the sample week's Chinese names: `SAMPLE_ALIASES`). */
+export function aliasesOf(id: string | undefined): readonly string[] {
+  return id === undefined ? [] : (SAMPLE_ALIASES[id] ?? []);
+}
+
+/** A phrase without spaces and punctuation, lowercase: how aliases are compared ("极限 复习" = "极限复习"). */
+function squeezed(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
+}
 
 /** The best match for a phrase, and whether another task matched as well. */
 export interface TaskMatch {
@@ -36,8 +47,8 @@ export function matchTokens(text: string): string[] {
 function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
   const wanted = matchTokens(phrase);
   if (wanted.length === 0) return candidates.map(() => 0);
-  const own = candidates.map((task) => new Set([...matchTokens(task.name), ...matchTokens(task.id)]));
-  const category = candidates.map((task) => new Set(matchTokens(task.categoryId ?? "")));
+  const own = candidates.map((task) => new Set([...matchTokens(task.name), ...matchTokens(task.id), ...aliasesOf(task.id).flatMap(matchTokens)]));
+  const category = candidates.map((task) => new Set([...matchTokens(task.categoryId ?? ""), ...aliasesOf(task.categoryId).flatMap(matchTokens)]));
   // Rarer words weigh more: a word every candidate has tells nothing apart.
   const weight = (token: string) => Math.log(1 + candidates.length / (1 + own.filter((tokens) => hasToken(tokens, token)).length));
   const total = wanted.reduce((sum, token) => sum + weight(token), 0) || 1;
@@ -70,6 +81,9 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
   if (byId) return { task: byId, alsoMatching: [] };
   const byName = candidates.filter((task) => task.name.toLowerCase() === trimmed.toLowerCase());
   if (byName.length > 0) return { task: byName[0]!, alsoMatching: byName.slice(1) };
+  // Another name it goes by, said whole ("极限复习", "the essay").
+  const byAlias = candidates.filter((task) => aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(trimmed)));
+  if (byAlias.length > 0) return { task: byAlias[0]!, alsoMatching: byAlias.slice(1) };
   const scored = scores(trimmed, candidates);
   const best = Math.max(0, ...scored);
   if (best === 0) return undefined;
@@ -78,7 +92,7 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
 }
 
 /** Words that say what kind of session, not which: "the calculus reviews" names the class. */
-const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study", "homework", "reading", "复习", "练习", "作业"]);
+const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study", "homework", "reading", "work", "stuff", "thing", "session", "prep", "coursework", "assignment", "复习", "练习", "作业", "习题", "任务"]);
 
 /**
  * The candidates of the task class a phrase names ("the calculus reviews", "linear algebra", "微积分复习"): every word
@@ -87,10 +101,14 @@ const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study
  */
 export function classMembers(phrase: string, candidates: readonly ListedTask[]): ListedTask[] {
   const wanted = matchTokens(phrase).filter((token) => !KIND_WORDS.has(token));
-  if (wanted.length === 0 || candidates.some((task) => task.id.toLowerCase() === phrase.trim().toLowerCase() || task.name.toLowerCase() === phrase.trim().toLowerCase())) return [];
+  const named = (task: ListedTask) => task.id.toLowerCase() === phrase.trim().toLowerCase() || task.name.toLowerCase() === phrase.trim().toLowerCase() || aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(phrase));
+  if (wanted.length === 0 || candidates.some(named)) return [];
+  // The class said by a name it goes by, with the kind of session around it ("微积分复习", "线性代数的复习").
+  const bare = squeezed([...KIND_WORDS].reduce((text, word) => text.replaceAll(word, " "), phrase.toLowerCase()).replace(/的/g, " "));
   return candidates.filter((task) => {
     const classTokens = new Set(matchTokens(task.categoryId ?? ""));
-    return classTokens.size > 0 && wanted.every((token) => hasToken(classTokens, token));
+    if (classTokens.size > 0 && wanted.every((token) => hasToken(classTokens, token))) return true;
+    return bare.length >= 2 && aliasesOf(task.categoryId).some((alias) => squeezed(alias) === bare);
   });
 }
 

@@ -94,13 +94,17 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
       return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
     }
-    const days = args.days === undefined ? allDays(window.totalDays) : [...new Set(args.days)].sort((left, right) => left - right);
+    // Asked for any day, the days a standing preference rules out are not suggested (asked for them by name, they are shown).
+    const index = buildOccupancyIndex(state);
+    const ruledOut = args.days === undefined ? allDays(window.totalDays).filter((day) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0)) : [];
+    const days = args.days === undefined ? allDays(window.totalDays).filter((day) => !ruledOut.includes(day)) : [...new Set(args.days)].sort((left, right) => left - right);
     const outside = days.find((day) => day < 1 || day > window.totalDays);
     if (outside !== undefined) return failure(`day ${outside} is outside the window (days 1-${window.totalDays})`);
-    if (days.length === 0) return failure("days is empty; leave it out to search every day");
+    if (days.length === 0) return failure(ruledOut.length > 0 ? "your standing preferences rule out every day of the window" : "days is empty; leave it out to search every day");
 
-    const runs = findFreeRuns(buildOccupancyIndex(state), days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
-    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}`;
+    const runs = findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
+    const left = ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
+    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${left}`;
     const lastDay = days[days.length - 1] as number;
     if (runs.length === 0) return readResult([`no free run with min_length=${minLength} ${where}`], { runs: [], found: 0, omitted: 0, lastDay } satisfies FindFreeData);
     const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];

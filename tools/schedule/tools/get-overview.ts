@@ -75,6 +75,13 @@ export interface PendingTaskEntry {
   categoryId: string;
 }
 
+/** A placed task item (one `- placed task …` line): enough to name it. */
+export interface PlacedTaskEntry {
+  id: string;
+  name: string;
+  categoryId: string;
+}
+
 /** What get_overview says, as data: the counts, and the lines of each list it shows (each capped as the text is). */
 export interface GetOverviewData {
   totalDays: number;
@@ -97,6 +104,9 @@ export interface GetOverviewData {
   categoriesOmitted: number;
   pendingTasks: PendingTaskEntry[];
   pendingOmitted: number;
+  /** The placed task items (by name: a planner names the tasks a move or a swap is about from them). */
+  placedTasks: PlacedTaskEntry[];
+  placedOmitted: number;
 }
 
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
@@ -122,6 +132,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     const events: EventTask[] = [];
     const pending: TaskItem[] = [];
+    const placed: TaskItem[] = [];
     let placedCount = 0;
     let lockedCount = 0;
     const pendingByCategory = new Map<string, number>();
@@ -134,6 +145,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
         pending.push(task);
         pendingByCategory.set(task.categoryId, (pendingByCategory.get(task.categoryId) ?? 0) + 1);
       } else {
+        placed.push(task);
         placedCount += 1;
         placedByCategory.set(task.categoryId, (placedByCategory.get(task.categoryId) ?? 0) + 1);
       }
@@ -206,6 +218,9 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     lines.push(`pending tasks (${formatCount(pending.length)}):`);
     const shownPending = appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
+    lines.push(`placed tasks (${formatCount(placed.length)}):`);
+    // Names only (a planner names the task a move is about); list_tasks tells where each one is.
+    const shownPlaced = appendCapped(lines, placed, TASK_LINE_LIMIT, (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`, "narrow with list_tasks status=placed and a category");
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
@@ -224,6 +239,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       categoriesOmitted: state.categories.length - categories.length,
       pendingTasks: shownPending.map(({ id, name, duration, categoryId }) => ({ id, name, duration, categoryId })),
       pendingOmitted: pending.length - shownPending.length,
+      placedTasks: shownPlaced.map(({ id, name, categoryId }) => ({ id, name, categoryId })),
+      placedOmitted: placed.length - shownPlaced.length,
     };
     return readResult(lines, data);
   },

@@ -68,7 +68,8 @@ function idFrom(name: string, taken: ReadonlySet<string>): string {
 
 /** Why the placed sessions of `classId` (or the one task) would break the rules of `next`, or undefined. */
 function placedRuleProblem(next: ScheduleState, taskIds: ReadonlySet<string>): string | undefined {
-  const book = ruleBookOf(next);
+  // A class's own rules: sessions placed before a standing preference was stated are not the class edit's business.
+  const book = ruleBookOf({ ...next, standing: undefined });
   for (const task of next.tasks) {
     const range = task.slots?.[0];
     if (task.source !== "task_item" || !range || !taskIds.has(task.id)) continue;

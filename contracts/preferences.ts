@@ -1,0 +1,127 @@
+/**
+ * Standing preferences (docs/design.md#standing-preferences): what a user wants every time ("never on Monday",
+ * "I prefer mornings", "我喜欢晚上复习"), kept per user in the store (`memory/preferences.ts`), fed into every stage
+ * prompt and, through a domain's `withPreferences`, into its rules. One entry is one preference; its `kind` says
+ * what it means to the rules, its `text` is what a person reads.
+ *
+ * Here because three layers share it: the memory layer stores it, the tools keep to it, the memory model extracts it.
+ */
+import { z } from "zod";
+
+/** A part of the day. */
+export type PreferencePart = "morning" | "afternoon" | "evening";
+
+/** What a preference means, by kind; hard ones bind the domain's search and writes, soft ones its judge. */
+export type PreferenceRule =
+  /** Never this day of the week (1 = Monday … 7 = Sunday). Hard. */
+  | { kind: "avoid_day"; value: number }
+  /** Only these days of the week. Hard. */
+  | { kind: "only_days"; value: number[] }
+  /** Rather this part of the day. Soft (the health judge). */
+  | { kind: "part_of_day"; value: PreferencePart }
+  /** Only this part of the day ("only in the evening"). Hard. */
+  | { kind: "only_part_of_day"; value: PreferencePart }
+  /** Nothing starting before this hour of the clock (0-23). Hard. */
+  | { kind: "not_before_hour"; value: number }
+  /** Anything else, in the user's words: for the prompts only. */
+  | { kind: "note"; value: string };
+
+export type PreferenceKind = PreferenceRule["kind"];
+
+/** A preference to store: its meaning and its words. */
+export type PreferenceDraft = PreferenceRule & { text: string };
+
+/** A stored preference: one entry of a user's profile. */
+export type Preference = PreferenceDraft & {
+  /** Stable id: the same meaning always has the same id (`memory/preferences.ts` `preferenceId`). */
+  id: string;
+  /** Where it came from: "card feedback on place (thread t-1)", "stated in a message (thread t-1)". */
+  source: string;
+  /** ISO time it was stored. */
+  createdAt: string;
+};
+
+/** What one text says about standing preferences: new ones, and ones the user takes back ("Mondays are fine now"). */
+export interface PreferenceChange {
+  add: PreferenceDraft[];
+  lift: PreferenceRule[];
+}
+
+/** Where a text a preference is read from was written. */
+export type PreferenceOrigin = { kind: "message" } | { kind: "card_feedback"; tool: string };
+
+export const NO_PREFERENCE_CHANGE: PreferenceChange = { add: [], lift: [] };
+
+/**
+ * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are
+ * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都 …
+ */
+export const STANDING_CUE =
+  /\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要/i;
+
+/** Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了". */
+export const LIFT_CUE =
+  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study on) [a-z ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又)?(?:可以|没问题|行)了|不再(?:避开|忙)/i;
+
+/** A preference as the memory model gives it. */
+const ModelPreferenceSchema = z.object({
+  kind: z.enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "not_before_hour", "note"]).describe("What it means to the rules."),
+  value: z.union([z.number(), z.array(z.number()), z.string()]).describe("avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; not_before_hour: 0-23; note: the preference in words."),
+  text: z.string().default("").describe("The preference as the user would read it, short."),
+  source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
+});
+
+/** The memory stage's contract for standing preferences. */
+export const PreferenceExtractionSchema = z
+  .object({
+    preferences: z.array(ModelPreferenceSchema).default([]).describe("Standing preferences the user stated (every time, never, always, I prefer). Not one-off requests such as 'Saturday instead'."),
+    lifted: z.array(ModelPreferenceSchema.omit({ text: true, source_index: true })).default([]).describe("Standing preferences the user takes back ('Mondays are fine now')."),
+  })
+  .describe("Standing preferences in what the user wrote");
+
+export type PreferenceExtraction = z.infer<typeof PreferenceExtractionSchema>;
+
+/** A model's preference as a rule, or undefined when its value does not fit its kind. */
+export function ruleOf(entry: { kind: PreferenceKind; value: unknown }): PreferenceRule | undefined {
+  const { kind, value } = entry;
+  const weekday = (day: unknown) => typeof day === "number" && Number.isInteger(day) && day >= 1 && day <= 7;
+  const part = (text: unknown): text is PreferencePart => text === "morning" || text === "afternoon" || text === "evening";
+  switch (kind) {
+    case "avoid_day":
+      return weekday(value) ? { kind, value: value as number } : undefined;
+    case "only_days":
+      return Array.isArray(value) && value.length > 0 && value.every(weekday) ? { kind, value: [...new Set(value as number[])].sort() } : undefined;
+    case "part_of_day":
+    case "only_part_of_day":
+      return part(value) ? { kind, value } : undefined;
+    case "not_before_hour":
+      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23 ? { kind, value } : undefined;
+    case "note":
+      return typeof value === "string" && value.trim() !== "" ? { kind, value: value.trim().slice(0, 200) } : undefined;
+  }
+}
+
+const WEEKDAYS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** A rule in plain English, for an entry without words of its own and for the prompts ("never on Monday"). */
+export function describeRule(rule: PreferenceRule): string {
+  switch (rule.kind) {
+    case "avoid_day":
+      return `never on ${WEEKDAYS[rule.value]}`;
+    case "only_days":
+      return `only on ${rule.value.map((day) => WEEKDAYS[day]).join(", ")}`;
+    case "part_of_day":
+      return `rather in the ${rule.value}`;
+    case "only_part_of_day":
+      return `only in the ${rule.value}`;
+    case "not_before_hour":
+      return `nothing before ${String(rule.value).padStart(2, "0")}:00`;
+    case "note":
+      return rule.value;
+  }
+}
+
+/** True for the kinds a domain's search and writes must keep to (the others are soft or for the prompts only). */
+export function isHardRule(rule: PreferenceRule): boolean {
+  return rule.kind === "avoid_day" || rule.kind === "only_days" || rule.kind === "only_part_of_day" || rule.kind === "not_before_hour";
+}

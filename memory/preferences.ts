@@ -1,0 +1,136 @@
+/**
+ * The user's standing preferences (docs/design.md#standing-preferences): a per-user profile in the store, beside
+ * TaskState, one item a preference. Deduplicated by meaning — a preference's id is a digest of what it means, so the
+ * same preference said twice (or stored by two runs at once) is one item — and kept consistent: a new preference that
+ * contradicts an old one replaces it ("only on weekends" replaces "never on Saturday"), and a preference the user takes
+ * back ("Mondays are fine now") is removed. Bounded: at most `MAX_PREFERENCES` entries, the oldest dropped first.
+ */
+import { createHash } from "node:crypto";
+import type { BaseStore } from "@langchain/langgraph";
+import { describeRule, ruleOf, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../contracts/preferences.js";
+import { PreferenceNotFoundError } from "../errors/index.js";
+import { preferencesNamespace } from "./namespaces.js";
+
+/** Most entries a profile keeps (the prompts and the rules read them all). */
+export const MAX_PREFERENCES = 30;
+
+/** What a rule means, as one string: two rules of one meaning have one key. */
+export function meaningKey(rule: PreferenceRule): string {
+  const value = rule.kind === "note" ? rule.value.toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim() : JSON.stringify(rule.value);
+  return `${rule.kind}:${value}`;
+}
+
+/** The id of the entry of `rule`'s meaning. */
+export function preferenceId(rule: PreferenceRule): string {
+  return `pref-${createHash("sha256").update(meaningKey(rule)).digest("hex").slice(0, 10)}`;
+}
+
+/** True when `newer` contradicts `older`, so that `older` goes (the user changed their mind). */
+export function contradicts(newer: PreferenceRule, older: PreferenceRule): boolean {
+  if (meaningKey(newer) === meaningKey(older)) return false;
+  const part = (rule: PreferenceRule) => rule.kind === "part_of_day" || rule.kind === "only_part_of_day";
+  if (part(newer) && part(older)) return true;
+  if (newer.kind === "only_days" && older.kind === "only_days") return true;
+  if (newer.kind === "not_before_hour" && older.kind === "not_before_hour") return true;
+  if (newer.kind === "only_days" && older.kind === "avoid_day") return newer.value.includes(older.value);
+  if (newer.kind === "avoid_day" && older.kind === "only_days") return older.value.includes(newer.value);
+  return false;
+}
+
+/** True when lifting `lifted` takes `entry` away: the same meaning, or (for a day) any rule that keeps the user off that day. */
+function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
+  if (meaningKey(entry) === meaningKey(lifted)) return true;
+  if (lifted.kind === "avoid_day") return entry.kind === "only_days" && !entry.value.includes(lifted.value);
+  if (lifted.kind === "only_days") return entry.kind === "only_days";
+  if (lifted.kind === "part_of_day" || lifted.kind === "only_part_of_day") return (entry.kind === "part_of_day" || entry.kind === "only_part_of_day") && entry.value === lifted.value;
+  if (lifted.kind === "not_before_hour") return entry.kind === "not_before_hour";
+  return false;
+}
+
+/** The profile after `change`: what stays, what is added, what is removed. Pure. */
+export function mergePreferences(existing: readonly Preference[], change: PreferenceChange, source: string, now: string): { profile: Preference[]; added: Preference[]; removed: Preference[] } {
+  let profile = [...existing];
+  const removed: Preference[] = [];
+  const drop = (keep: (entry: Preference) => boolean) => {
+    removed.push(...profile.filter((entry) => !keep(entry)));
+    profile = profile.filter(keep);
+  };
+  for (const lifted of change.lift) drop((entry) => !isLiftedBy(entry, lifted));
+  const added: Preference[] = [];
+  for (const draft of change.add) {
+    const id = preferenceId(draft);
+    if (profile.some((entry) => entry.id === id)) continue;
+    drop((entry) => !contradicts(draft, entry));
+    // Bounded words: a long message names its preference in its first 200 characters.
+    const entry = { ...(draft as PreferenceDraft), id, text: (draft.text.trim() || describeRule(draft)).slice(0, 200), source: source.slice(0, 200), createdAt: now } as Preference;
+    profile.push(entry);
+    added.push(entry);
+  }
+  // Bounded: the oldest go first.
+  while (profile.length > MAX_PREFERENCES) removed.push(profile.shift()!);
+  const gone = new Set(removed.map((entry) => entry.id));
+  return { profile, added: added.filter((entry) => !gone.has(entry.id)), removed: removed.filter((entry) => !profile.some((kept) => kept.id === entry.id)) };
+}
+
+/**
+ * The user's preferences, oldest first (the numbering `/prefs` shows). Only well-formed entries: the store API lets a
+ * user write their own namespace, and an entry the rules cannot read must not break a tool run.
+ */
+export async function loadPreferences(store: BaseStore, userId: string): Promise<Preference[]> {
+  const items = await store.search(preferencesNamespace(userId), { limit: MAX_PREFERENCES * 2 });
+  return items
+    .map((item) => item.value as Partial<Preference>)
+    .flatMap((entry) => {
+      const rule = entry && typeof entry.kind === "string" ? ruleOf({ kind: entry.kind, value: entry.value }) : undefined;
+      if (!rule || typeof entry.id !== "string" || typeof entry.text !== "string" || typeof entry.createdAt !== "string") return [];
+      return [{ ...rule, id: entry.id, text: entry.text, source: typeof entry.source === "string" ? entry.source : "", createdAt: entry.createdAt } as Preference];
+    })
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/** Applies `change` to the user's profile in the store; returns what was added and removed. */
+export async function applyPreferenceChange(store: BaseStore, userId: string, change: PreferenceChange, source: string, now: string): Promise<{ added: Preference[]; removed: Preference[] }> {
+  if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
+  const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now);
+  const namespace = preferencesNamespace(userId);
+  for (const entry of removed) await store.delete(namespace, entry.id);
+  for (const entry of added) await store.put(namespace, entry.id, { ...entry }, false);
+  return { added, removed };
+}
+
+/**
+ * Removes one preference, named by its number in the listing (1-based, as `/prefs` shows it) or by its id; throws
+ * `PreferenceNotFoundError` when the profile holds no such entry.
+ */
+export async function removePreference(store: BaseStore, userId: string, reference: string): Promise<Preference> {
+  const profile = await loadPreferences(store, userId);
+  const trimmed = reference.trim();
+  const entry = /^\d+$/.test(trimmed) ? profile[Number(trimmed) - 1] : profile.find((candidate) => candidate.id === trimmed);
+  if (!entry) {
+    throw new PreferenceNotFoundError(
+      profile.length === 0 ? "You have no standing preferences to remove." : `No preference ${JSON.stringify(trimmed)}: give its number (1-${profile.length}) or its id, as /prefs lists them.`,
+      { reference: trimmed, count: profile.length },
+    );
+  }
+  await store.delete(preferencesNamespace(userId), entry.id);
+  return entry;
+}
+
+/** The profile as numbered lines a person reads (`/prefs`): "1. never on Monday — card feedback on place (…) [pref-…]". */
+export function renderPreferenceList(profile: readonly Preference[]): string {
+  if (profile.length === 0) return "No standing preferences. Say one (\"I never study on Mondays\") or reject a card with one (\"never on Monday\").";
+  return [
+    "Your standing preferences:",
+    ...profile.map((entry, index) => `${index + 1}. ${entry.text} — ${entry.source}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`),
+    "Remove one with /forget <number or id>.",
+  ].join("\n");
+}
+
+/** The profile as prompt lines: the words, what they mean to the rules, hard or soft. */
+export function preferencePromptLines(profile: readonly Preference[]): string[] {
+  return profile.map((entry) => {
+    const meaning = describeRule(entry);
+    const binding = entry.kind === "note" ? "" : entry.kind === "part_of_day" ? " (soft)" : " (hard: the tools refuse otherwise)";
+    return `- ${entry.text}${meaning.toLowerCase() !== entry.text.toLowerCase() && entry.kind !== "note" ? ` → ${meaning}` : ""}${binding}`;
+  });
+}

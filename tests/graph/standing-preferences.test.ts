@@ -1,0 +1,167 @@
+/**
+ * Preferences that last (issue 31 item 3), through the graph with the offline policy and an in-memory store: "never
+ * on Monday" said on a write card becomes a standing preference, and the next task — on the same thread and on a new
+ * one — never proposes Monday, every stage prompt showing the preference; a preference stated in a message becomes an
+ * entry, a one-off "Saturday instead" does not; /forget in the terminal chat removes it and Monday is proposed again;
+ * another user never sees the profile.
+ */
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import type { BaseMessage } from "@langchain/core/messages";
+import { InMemoryStore } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { LineReader } from "../../cli/line-reader.js";
+import { ChatSession } from "../../cli/session.js";
+import { ThreadRegistry } from "../../cli/thread-registry.js";
+import { messageText } from "../../contracts/message-text.js";
+import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
+import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
+import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { converse, HALF_PLACED, halfPlacedWeek, offlineTempo, placeOf, type SeenCard } from "./support/offline-conversation.js";
+
+/** The offline policy, recording the last message of every stage prompt it answers. */
+class RecordingPolicy extends ScheduleOfflinePolicy {
+  readonly prompts: string[] = [];
+
+  override async _generate(messages: BaseMessage[]) {
+    this.prompts.push(messageText(messages.at(-1)!));
+    return super._generate(messages);
+  }
+}
+
+/** The days a card's writes put tasks on. */
+const daysOf = (card: SeenCard): number[] => [card.args.day, ...((card.args.moves as Array<{ day: number }> | undefined) ?? []).map((move) => move.day)].filter((day): day is number => typeof day === "number");
+const onMonday = (card: SeenCard) => daysOf(card).includes(1);
+/** Task items the schedule has on Monday (day 1 of the sample week). */
+const mondayTasks = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1)).map((task) => task.id);
+const pending = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+
+async function tempoWithMemory() {
+  const store = new InMemoryStore();
+  const policy = new RecordingPolicy();
+  const tempo = await offlineTempo(sampleWeek(), undefined, { store, policy });
+  await tempo.repository.seed("bob", sampleWeek());
+  return { store, policy, tempo };
+}
+
+describe("a rejected Monday", () => {
+  test("'never on Monday' on a write card is remembered; the next task, on the same thread and on a new one, never proposes Monday and every prompt says why", async () => {
+    const { store, policy, tempo } = await tempoWithMemory();
+    const first = await converse(tempo, "Arrange my reviews", (card) => (onMonday(card) ? { type: "response", args: "never on Monday" } : { type: "accept", args: null }), "t-1");
+    // The week's arrangement did propose Monday, and was told no.
+    expect(first.cards.filter(onMonday).length).toBeGreaterThan(0);
+    expect(mondayTasks(first.schedule)).toEqual([]);
+    const profile = await loadPreferences(store, "student");
+    expect(profile.map(({ kind, value, text, source }) => ({ kind, value, text, source }))).toEqual([{ kind: "avoid_day", value: 1, text: "never on Monday", source: "card feedback on place (thread t-1)" }]);
+
+    for (const thread of ["t-1", "t-2"]) {
+      await tempo.repository.seed("student", sampleWeek());
+      policy.prompts.length = 0;
+      const next = await converse(tempo, "Arrange my reviews", [], thread);
+      const writes = next.cards.filter((card) => card.action !== "confirm_plan");
+      expect(writes.length).toBeGreaterThan(3);
+      expect(writes.filter(onMonday)).toEqual([]);
+      expect(mondayTasks(next.schedule)).toEqual([]);
+      expect(pending(next.schedule)).toBe(0);
+      // Every stage prompt of the task carries the profile.
+      expect(policy.prompts.length).toBeGreaterThan(3);
+      for (const prompt of policy.prompts) expect(prompt).toContain("<standing_preferences>\nYour standing preferences");
+      expect(policy.prompts.every((prompt) => prompt.includes("- never on Monday (hard: the tools refuse otherwise)"))).toBe(true);
+    }
+    // The profile is still the one entry: the same preference is not stored twice.
+    expect(await loadPreferences(store, "student")).toHaveLength(1);
+  });
+});
+
+describe("a write onto an avoided day", () => {
+  test("asked outright to move a review onto Monday, no card is raised: the move is refused naming the preference and how to remove it", async () => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    const outcome = await converse(tempo, "Move the matrix review to Monday", [], "t-9");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.toolCalls).toContain("move");
+    const said = outcome.said.join("\n");
+    expect(said).toContain('your standing preference "never on Monday" rules Mon out');
+    expect(said).toContain("/forget pref-");
+    expect(said).toContain('"Mondays are fine now"');
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
+  });
+});
+
+describe("what becomes an entry", () => {
+  test("a preference stated in a message becomes an entry; a one-off 'Saturday instead' on a card does not; a short Chinese one does", async () => {
+    const { store, tempo } = await tempoWithMemory();
+    let rejectedOne = false;
+    const outcome = await converse(
+      tempo,
+      "I never study on Sundays. Arrange my reviews",
+      (card) => {
+        if (rejectedOne || card.action === "confirm_plan") return { type: "accept", args: null };
+        rejectedOne = true;
+        return { type: "response", args: "Saturday instead" };
+      },
+      "t-3",
+    );
+    expect(rejectedOne).toBe(true);
+    expect(outcome.said.join("\n") + (outcome.finalAnswer ?? "")).toContain("Saturday instead");
+    expect((await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source }))).toEqual([{ kind: "avoid_day", value: 7, source: "stated in a message (thread t-3)" }]);
+    await converse(tempo, "我喜欢晚上复习", [], "t-4");
+    expect((await loadPreferences(store, "student")).map(({ kind, value, text }) => ({ kind, value, text }))).toEqual([
+      { kind: "avoid_day", value: 7, text: "I never study on Sundays." },
+      { kind: "part_of_day", value: "evening", text: "我喜欢晚上复习" },
+    ]);
+  });
+});
+
+describe("the user's own profile", () => {
+  test("/prefs lists it and /forget removes the entry in the terminal chat: the next task proposes Monday again", async () => {
+    const { store, tempo } = await tempoWithMemory();
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    const blocked = await converse(tempo, "Arrange my reviews", [], "t-5");
+    expect(blocked.cards.filter(onMonday)).toEqual([]);
+
+    const directory = await fs.mkdtemp(path.join(tmpdir(), "tempo-prefs-"));
+    try {
+      let output = "";
+      const stdin = new PassThrough();
+      const input = new LineReader(createInterface({ input: stdin, terminal: false }), true, (text) => (output += text));
+      stdin.end(["/prefs", "/forget 2", "/forget 1", "/prefs", ""].join("\n"));
+      const registry = new ThreadRegistry(path.join(directory, "threads.json"));
+      await new ChatSession({ graph: tempo.graph, userId: "student", threadId: "t-6", registry, input, write: (text) => (output += text) }).run();
+      expect(output).toContain("Your standing preferences:\n1. never on Monday — card feedback on place (thread t-1), 2026-01-05");
+      expect(output).toContain('No preference "2": give its number (1-1) or its id, as /prefs lists them.');
+      expect(output).toContain('Removed: "never on Monday". The next task no longer keeps to it.');
+      expect(output).toContain("No standing preferences.");
+    } finally {
+      await fs.rm(directory, { recursive: true, force: true });
+    }
+    expect(await loadPreferences(store, "student")).toEqual([]);
+    await tempo.repository.seed("student", sampleWeek());
+    const again = await converse(tempo, "Arrange my reviews", [], "t-7");
+    expect(again.cards.filter(onMonday).length).toBeGreaterThan(0);
+  });
+
+  test("saying 'Mondays are fine now' takes the preference back", async () => {
+    const { store, tempo } = await tempoWithMemory();
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(store, "student", readSchedulePreferences("I prefer mornings"), "stated in a message (thread t-1)", "2026-01-05T10:01:00.000Z");
+    await converse(tempo, "Mondays are fine now", [], "t-8");
+    expect((await loadPreferences(store, "student")).map((entry) => entry.text)).toEqual(["I prefer mornings"]);
+  });
+
+  test("another user never sees it: Bob's task proposes Monday and his prompts hold no preference of Alice's", async () => {
+    const { store, policy, tempo } = await tempoWithMemory();
+    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    const bob = await converse(tempo, "Arrange my reviews", [], "t-bob", "bob");
+    expect(bob.cards.filter(onMonday).length).toBeGreaterThan(0);
+    expect(policy.prompts.length).toBeGreaterThan(3);
+    expect(policy.prompts.some((prompt) => prompt.includes("standing_preferences") || prompt.includes("never on Monday"))).toBe(false);
+    expect(await loadPreferences(store, "bob")).toEqual([]);
+    expect(await loadPreferences(store, "student")).toHaveLength(1);
+  });
+});

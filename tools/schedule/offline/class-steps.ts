@@ -1,0 +1,67 @@
+/**
+ * The offline policy's steps for what there is to arrange (issue 30): adding a task item to a class, and a class's
+ * standing rules ("calculus only in the mornings", "never calculus on Monday"), each one write through a card —
+ * `add_task` / `upsert_task_class` — with the class found by name, id or alias among the live overview's classes.
+ */
+import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
+import { say, weekdayName, type Language } from "../../../contracts/language.js";
+import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import type { ListedTask } from "../tools/index.js";
+import { appliedWriteText, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
+import type { ScheduleRequest } from "./request-parsing.js";
+import { matchTask } from "./task-matching.js";
+
+/** The class a phrase names among the overview's classes, or undefined. */
+export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): { id: string; name: string } | undefined {
+  const classes: ListedTask[] = (liveOverviewOf(view)?.categories ?? []).map((category) => ({ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }));
+  const match = matchTask(phrase, classes);
+  return match ? { id: match.task.id, name: match.task.name } : undefined;
+}
+
+/** The outcome of the step's write, once its card was answered. */
+function answered(rounds: readonly RoundView[], tool: string, end: Finish, language: Language): Decision | undefined {
+  const round = rounds.findLast((candidate) => candidate.name === tool);
+  if (!round) return undefined;
+  const result = callResultOf(round);
+  if (result === "applied") return finish(end, "", appliedWriteText(round));
+  const why = result === "failed" ? failureOf(round) : "you declined the change";
+  return finish(end, say(language, `Nothing was changed: ${why}.`, `没有改动：${why}。`), `not carried out: ${why}`, "the write did not apply");
+}
+
+/** Add a task item to a class: one `add_task` card. */
+export function addTaskStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "add_task" }>, end: Finish, language: Language): Decision {
+  const done = answered(view.rounds, "add_task", end, language);
+  if (done) return done;
+  const category = classNamed(view, request.classPhrase);
+  if (!category) return finish(end, say(language, `I found no class matching "${request.classPhrase}", so nothing was added.`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`), `not carried out: no class matches "${request.classPhrase}"`, "the step names a class the schedule does not have");
+  return propose(
+    say(language, `Adding "${request.name}" (${request.duration} slot(s)) to ${category.name}.`, `正在把“${request.name}”（${request.duration} 节）加入${category.name}。`),
+    "add_task",
+    { name: request.name, class_id: category.id, duration: request.duration },
+    say(language, "the task the request adds", "请求添加的任务"),
+    { action: end, goalCheck: `added task "${request.name}" to class ${category.id}` },
+  );
+}
+
+/** A class's standing rules: one `upsert_task_class` card with its preferred parts and excluded weekdays. */
+export function classRulesStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "class_rules" }>, end: Finish, language: Language): Decision {
+  const done = answered(view.rounds, "upsert_task_class", end, language);
+  if (done) return done;
+  const category = classNamed(view, request.classPhrase);
+  if (!category) return finish(end, say(language, `I found no class matching "${request.classPhrase}", so nothing was changed.`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`), `not carried out: no class matches "${request.classPhrase}"`, "the step names a class the schedule does not have");
+  const rules = [
+    ...request.parts.map((part) => say(language, `${part}s only`, { morning: "只在上午", afternoon: "只在下午", evening: "只在晚上" }[part])),
+    ...(request.excludedWeekdays.length > 0 ? [say(language, `never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" or ")}`, `不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`)] : []),
+  ].join(say(language, ", ", "，"));
+  return propose(
+    say(language, `Setting ${category.name}: ${rules}.`, `正在设置${category.name}：${rules}。`),
+    "upsert_task_class",
+    {
+      class_id: category.id,
+      name: category.name,
+      ...(request.parts.length > 0 ? { preferred_parts: request.parts } : {}),
+      ...(request.excludedWeekdays.length > 0 ? { excluded_days_of_week: request.excludedWeekdays } : {}),
+    },
+    say(language, "the class's rules as the request states them", "请求说明的课程规则"),
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * The schedule's offline reader of standing preferences (`ToolDomain.readPreferences`), on the request reader's
+ * `readWhere`: a sentence that says "every time" — never, always, I prefer, don't ever, 我从不, 我喜欢 (`STANDING_CUE`)
+ * — gives the days it rules out ("never on Monday", "周一从不"), the days it keeps to ("only on weekends"), a part of
+ * the day ("I prefer mornings": soft; "only in the evening": hard) and an hour ("never before 10"). A sentence without
+ * such a word is a one-off wish for this card ("Saturday instead", "周一不行") and no preference. "Mondays are fine
+ * now" takes a preference back (`LIFT_CUE`).
+ */
+import { describeRule, LIFT_CUE, STANDING_CUE, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../../../contracts/preferences.js";
+import { normalizeText, parseScheduleRequest, readDays, readPartOfDay, readWhere } from "./request-parsing.js";
+
+/**
+ * What a rule about "everything" names ("never put anything on Sunday", "never schedule reviews on Monday"): such a
+ * rule is the user's own; one naming a class ("never schedule linear algebra on Monday") is that class's.
+ */
+const EVERYTHING = /(?:^|\s)(?:a?nything|everything|something|stuff|things?|it|them|tasks?|reviews?|review sessions?|sessions?|study|studying|work|all)$|任何|所有|东西|复习|任务|学习/;
+/** "only", "just", "只", "仅": the days or part named are the only ones. */
+const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
+/** "keep Saturday free", "Sundays stay free", "周日留空": the days named are to avoid (the request reader reads them as wanted). */
+const KEEP_FREE = /\bkeep\s+(.+?)\s+(?:free|clear|open|empty)\b|(.+?)\s+(?:stays?|remains?)\s+(?:free|clear|open)\b|([^,.]*?)(?:留空|空出来|空着)/;
+/** "never before 10", "not before 10am", "no earlier than 9", "10点以前不", "早上10点前别". */
+const NOT_BEFORE = /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?\b|(\d{1,2})\s*点(?:以前|之前|前)(?:不|别|从不)/;
+
+/** Reads the standing preferences in `text` (one sentence or several). */
+export function readSchedulePreferences(text: string): PreferenceChange {
+  const change: PreferenceChange = { add: [], lift: [] };
+  for (const sentence of sentencesOf(text)) {
+    const normalized = normalizeText(sentence);
+    if (normalized === "") continue;
+    if (LIFT_CUE.test(normalized)) {
+      change.lift.push(...liftedIn(normalized));
+      continue;
+    }
+    if (!STANDING_CUE.test(normalized)) continue;
+    // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept for every task.
+    const request = parseScheduleRequest(normalized);
+    if (request.kind === "class_rules" && !EVERYTHING.test(request.classPhrase.trim())) continue;
+    change.add.push(...standingIn(normalized, sentence.trim()));
+  }
+  return change;
+}
+
+/** Sentences of a text ("I never study on Mondays. I prefer mornings!"). */
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => sentence.trim() !== "");
+}
+
+/** The preferences a standing sentence states, each with its words (the sentence itself when it states one). */
+function standingIn(normalized: string, words: string): PreferenceDraft[] {
+  const rules: PreferenceRule[] = [];
+  const keptFree = KEEP_FREE.exec(normalized);
+  const where = readWhere(keptFree ? normalized.replace(keptFree[0], " ") : normalized);
+  const avoided = new Set(where.not.weekdays);
+  if (keptFree) for (const weekday of readDays(keptFree[1] ?? keptFree[2] ?? keptFree[3] ?? "").weekdays) avoided.add(weekday);
+  for (const weekday of avoided) rules.push({ kind: "avoid_day", value: weekday });
+  const only = ONLY.test(normalized);
+  const wanted = where.only.weekdays.filter((weekday) => !avoided.has(weekday));
+  // A day named without "only" ("I always study on Saturday") says when, not that other days are out.
+  if (only && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
+  const part = where.slots.part ?? (avoided.size === 0 ? readPartOfDay(normalized) : undefined);
+  if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
+  const notBefore = NOT_BEFORE.exec(normalized);
+  const hour = Number(notBefore?.[1] ?? notBefore?.[3]);
+  if (Number.isInteger(hour) && hour >= 0 && hour <= 23) rules.push({ kind: "not_before_hour", value: hour });
+  // One rule: the user's words are its text; several from one sentence: each in plain words.
+  return rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }));
+}
+
+/** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
+function liftedIn(normalized: string): PreferenceRule[] {
+  const days = readDays(normalized).weekdays;
+  const lifted: PreferenceRule[] = days.map((weekday) => ({ kind: "avoid_day", value: weekday }));
+  const part = readPartOfDay(normalized);
+  if (part) lifted.push({ kind: "part_of_day", value: part });
+  return lifted;
+}
