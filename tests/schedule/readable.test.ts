@@ -29,6 +29,7 @@ describe("readable schedule text", () => {
     );
     expect(readableScheduleText("- 10:00–11:40: Matrix operations review (task matrix-review)", "en", week)).toBe("- 10:00–11:40: Matrix operations review (task matrix-review)");
     expect(readableScheduleText('list_tasks shows no task matching "zebra"; no pending task matches "x"', "en", week)).toBe('list_tasks shows no task matching "zebra"; no pending task matches "x"');
+    expect(readableScheduleText('imported 2 event(s): history-seminar "History seminar", lab-2 "Lab"; left out: x: it overlaps y', "en")).toBe('imported 2 event(s): "History seminar", "Lab"; left out: x: it overlaps y');
     // An id the schedule does not know stays as it is.
     expect(readableScheduleText("moved task ghost-task", "en", week)).toBe("moved task ghost-task");
   });

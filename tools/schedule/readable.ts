@@ -30,6 +30,8 @@ export function readablePlaces(text: string, language: Language): string {
 const LABELLED = /(?:\btask|\bevent|任务|活动) (?!match(?:ing|es) |named |called )[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g;
 /** `cannot move task <id>: task <id> "<name>" …` (and place, with its duration): the refusal names the task once. */
 const REPEATED_SUBJECT = /\bcannot (?:move|place) task ([A-Za-z0-9_][A-Za-z0-9_.:-]*?)(?: \(duration \d+\))?: (?=(?:task|event) \1 ")/g;
+/** The events an import added: `imported <n> event(s): ` and its list, to the end of the line or `; left out`. */
+const IMPORTED = /(imported \d+ event\(s\): )(.*?)(?=; left out|$)/gm;
 /**
  * `task <id>` / `event <id>` / `任务 <id>` without a name: named when the schedule knows the id — not `(task <id>)`,
  * which an answer writes after a name on purpose (the id to refer to it by).
@@ -46,6 +48,8 @@ const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.
 export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
   const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
   return readablePlaces(text, language)
+    // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name.
+    .replace(IMPORTED, (_, head: string, list: string) => `${head}${list.replace(/[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g, "$1")}`)
     .replace(REPEATED_SUBJECT, "")
     .replace(LABELLED, "$1")
     .replace(BARE, (whole, _kind: string, id: string) => {
