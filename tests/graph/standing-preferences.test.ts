@@ -86,7 +86,8 @@ describe("a write onto an avoided day", () => {
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.toolCalls).toContain("move");
     const said = outcome.said.join("\n");
-    expect(said).toContain('your standing preference "never on Monday" rules Mon out');
+    // Told as a person reads it: the day by its date.
+    expect(said).toMatch(/cannot go on Mon \d{1,2} [A-Z][a-z]{2}: your standing preference "never on Monday" rules Mon out/);
     expect(said).toContain("/forget pref-");
     expect(said).toContain('"Mondays are fine now"');
     expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);

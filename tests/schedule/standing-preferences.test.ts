@@ -74,7 +74,7 @@ describe("an avoided day is hard", () => {
     const before = await repository.load("student");
     const place = await run(domain, "place", { task_id: "review-limits", day: 1, slot_start: 5 });
     expect(place.ok).toBe(false);
-    expect(place.content).toContain('your standing preference "never on Monday" rules Mon out');
+    expect(place.content).toContain('cannot go on day 1 (Mon 11 Mar 2024): your standing preference "never on Monday" rules Mon out');
     expect(place.content).toContain(`/forget ${NEVER_MONDAY.id}`);
     expect(place.content).toContain('"Mondays are fine now"');
     expect(await repository.load("student")).toEqual(before);

@@ -97,7 +97,8 @@ function liftHint(rule: StandingRule): string {
 function standingProblem(task: TaskItem, range: SlotRange, weekday: number, book: RuleBook, slots: boolean): string | undefined {
   const { standing } = book;
   const day = standing.avoid.get(weekday);
-  if (day) return `${label(task)} cannot go on day ${range.day} (${dayOfWeekName(weekday)}): your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+  const dated = book.window?.days[range.day - 1]?.date !== undefined;
+  if (day) return `${label(task)} cannot go on ${dated ? dayText(range.day, book) : `day ${range.day} (${dayOfWeekName(weekday)})`}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
   if (!slots) return undefined;
   if (standing.from && range.start < standing.from.slot) {
     return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from.rule.text)} allows slots ${standing.from.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from.rule)}`;
