@@ -12,6 +12,8 @@ import { proposedWrites, unansweredCalls } from "../../kernel/proposal.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
 import { taskMessages } from "./task-report.js";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
+import { messageText } from "../../contracts/message-text.js";
 
 /** One write of the task: its tool-call id, tool and what the card called it. */
 export interface WriteFact {
@@ -56,6 +58,12 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
   for (const write of state.answeredWrites) if (write.approved) approved.add(write.tool.id);
   // What each applied write did, in the words of its recorded result ("placed task … on …").
   const applied = await appliedInLog([...writes.keys()], log, threadId);
+  // A write whose tool message records it applied counts too when the log does not hold it: a log kept in memory
+  // (a graph built without a database) starts empty in the process that resumed the thread.
+  for (const message of messages) {
+    const id = (message as { tool_call_id?: string }).tool_call_id;
+    if (id !== undefined && writes.has(id) && !applied.has(id) && callOutcomeOf(message) === "applied") applied.set(id, messageText(message));
+  }
   const facts: WriteFacts = { applied: [], approvedNotApplied: [] };
   for (const write of writes.values()) {
     const result = applied.get(write.id);

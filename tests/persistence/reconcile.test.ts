@@ -90,7 +90,8 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(await appliedRows(env.tempo, threadId, refinement!.id)).toBe(1);
     const finalAnswer = ((await env.tempo.graph.getState(studentThread(threadId))).values as Values).finalAnswer ?? "";
     expect(finalAnswer).toMatch(/partly arranged: 5 review task\(s\) are still pending/);
-    expect(finalAnswer).toMatch(/Changes applied \(they stay\): 4 — placed task /);
+    // Told as a person reads it: the tasks by name, the places by date and clock time.
+    expect(finalAnswer).toMatch(/Changes applied \(they stay\): 4 — placed "Review limits and continuity" on Mon 11 Mar, 14:00–15:40; /);
     const rows = await env.tempo.database.pool.query(APPLIED_WRITES_OF_USER_SQL, [studentOf(threadId)]);
     expect(rows.rows.map((row: { apply_id: string }) => row.apply_id).sort()).toEqual([...applied, refinement!].map((write) => write.id).sort());
   });
@@ -107,6 +108,6 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(values.pending).toBeNull();
     expect(values.finalAnswer).toMatch(/^Dropped ".*" \(the thread was ended from the client\)\. The 2 change\(s\) already applied stay: /);
     expect(values.finalAnswer).not.toContain("Nothing was changed");
-    expect(values.finalAnswer?.match(/placed task /g)).toHaveLength(2);
+    expect(values.finalAnswer?.match(/placed "[^"]+" on /g)).toHaveLength(2);
   });
 });

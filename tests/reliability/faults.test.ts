@@ -22,7 +22,8 @@ import { ModelRequestRefusedError, ModelUnavailableError, TempoError } from "../
 import type { TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { mechanicalSummary } from "../../nodes/deliver/index.js";
-import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository } from "../../tools/schedule/index.js";
+import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
 import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { startFakeOpenAIServer, toLangChainMessages, type FakeOpenAIReply, type FakeOpenAIServer } from "../support/fake-openai-server.js";
 import { graphOnOpenAI, openAISettings } from "../support/openai-graph.js";
@@ -289,8 +290,10 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     const final = await graph.invoke(accept, config);
     expect(final.phase).toBe("done");
     expect(requestsOf("deliver")).toHaveLength(2);
-    expect(final.finalAnswer).toBe(mechanicalSummary({ goal: "Add a note: call mom", planSteps: final.planSteps, lastError: null }));
-    expect(final.finalAnswer).toBe("Task: Add a note: call mom\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — nothing to add");
+    // The step added nothing: the task changed nothing, so it is not completed (issue 31), and the facts say so.
+    expect(final.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: no change was proposed" });
+    expect(final.finalAnswer).toBe(mechanicalSummary({ goal: "Add a note: call mom", planSteps: final.planSteps, lastError: null, outcome: final.outcome! }));
+    expect(final.finalAnswer).toBe("Task: Add a note: call mom\n\nOutcome: failed — nothing was changed: no change was proposed\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — nothing to add");
     expect(final.lastError).toMatch(/^The deliver model failed \(500 deliver is down\); a mechanical summary was given\.$/);
     expect(String(final.messages.at(-1)?.content)).toBe(final.finalAnswer);
   });
@@ -347,9 +350,9 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
 
   /** The same conversation run alone, in this process, on in-memory data. */
   async function loneRun(): Promise<ConversationSummary> {
+    // Seeded as the workers seed a new user (the coming week), so that the answers name the same dates.
     const repository = new InMemoryScheduleRepository();
-    await repository.seed("student", sampleWeek());
-    const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+    const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository: withSampleSchedule(repository) }), checkpointer: new MemorySaver() });
     const config = threadConfig("lone", "student");
     let result: object = await graph.invoke(message("Help me arrange next week's review"), config);
     for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await graph.invoke(accept, config);
