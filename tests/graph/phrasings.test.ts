@@ -61,6 +61,8 @@ const PHRASINGS: Phrasing[] = [
   { say: "Find a slot for the determinant exercises on Thursday, cheers", expect: { places: ["determinant-exercises"], onDays: [4] } },
   { say: "Please place all the review tasks except the ones for calculus", expect: { places: except("review-limits", "derivative-drills") } },
   { say: "Could you get my reviews into the calendar? Not on Friday though.", expect: { places: ALL_TASKS, notOnDays: [5] } },
+  { say: "arrange my reviews, not before 10", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
+  { say: "安排复习，10点以前不要", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
   // ── What does not exist is said, never planned ──
   { say: "arrange the quantum physics review", expect: { nothing: /no (?:pending )?task (?:matching|named) "quantum physics review"/i } },
   { say: "please schedule my guitar practice, thanks", expect: { nothing: /no (?:pending )?task (?:matching|named) "guitar practice"/i } },

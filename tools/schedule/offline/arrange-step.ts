@@ -26,7 +26,7 @@ import { cannotActOn, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
 import { say, type Language } from "../../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
-import { datingOf, resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { placeName } from "../calendar.js";
 
 /** Limits on one task's place, from the user's feedback. */
@@ -257,7 +257,7 @@ function arrangementArguments(taskIds: string[] | undefined, request: Extract<Sc
   const only = resolveDays(request.where.only, facts);
   const skip = [...new Set([...memory.skip, ...exceptIds])];
   const not = resolveDays(request.where.not, facts);
-  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const window = slotRangeOf(request.where.slots, facts);
   const limits = taskLimitsOf(memory);
   return {
     ...(taskIds ? { task_ids: taskIds } : {}),

@@ -21,7 +21,7 @@ import { cannotActOn, finalAnswer } from "./replies.js";
 import type { StepOutcome } from "../../offline/stage-state.js";
 import { dayLabelIn, isEmptySelection, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
-import { datingOf, resolveDays, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
 import { dayName as calendarDayName, placeName, slotClock } from "../calendar.js";
 import type { Dating } from "../format.js";
 
@@ -428,7 +428,7 @@ function placeWords(range: { day: number; start: number; end: number }, facts: W
 /** When am I free: find_free where asked, answered day by day. */
 function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "free" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const days = allowedDays(request.where, facts);
-  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const window = slotRangeOf(request.where.slots, facts);
   const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
   if (!search) {
     const args: Record<string, unknown> = { min_length: request.minLength, limit: 100 };
@@ -463,7 +463,7 @@ function couldNotLookUp(why: string, language: Language): string {
 /** What's on a day: query_range, answered segment by segment. */
 function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "day" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
   const days = allowedDays(request.where, facts) ?? [1];
-  const window = resolveSlotWindow(request.where.slots, facts.slotsPerDay);
+  const window = slotRangeOf(request.where.slots, facts);
   const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
   if (!query) {
     const first = days[0] ?? 1;

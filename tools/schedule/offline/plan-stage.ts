@@ -268,7 +268,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
-  } else if (slots.part || slots.from !== undefined || slots.to !== undefined) {
+  } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
     parts.push(`${slots.part ? PART_ZH[slots.part] : ""} (slots ${range.from}-${range.to})`.trim());
   }
@@ -289,7 +289,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
-  } else if (slots.part || slots.from !== undefined || slots.to !== undefined) {
+  } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
     parts.push(slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`);
   }

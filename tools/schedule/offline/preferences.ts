@@ -7,7 +7,7 @@
  * now" takes a preference back (`LIFT_CUE`).
  */
 import { describeRule, LIFT_CUE, STANDING_CUE, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../../../contracts/preferences.js";
-import { normalizeText, parseScheduleRequest, readDays, readPartOfDay, readWhere } from "./request-parsing.js";
+import { normalizeText, parseScheduleRequest, readDays, readNotBeforeHour, readPartOfDay, readWhere } from "./request-parsing.js";
 
 /**
  * What a rule about "everything" names ("never put anything on Sunday", "never schedule reviews on Monday"): such a
@@ -18,8 +18,6 @@ const EVERYTHING = /(?:^|\s)(?:a?nything|everything|something|stuff|things?|it|t
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
 /** "keep Saturday free", "Sundays stay free", "周日留空": the days named are to avoid (the request reader reads them as wanted). */
 const KEEP_FREE = /\bkeep\s+(.+?)\s+(?:free|clear|open|empty)\b|(.+?)\s+(?:stays?|remains?)\s+(?:free|clear|open)\b|([^,.]*?)(?:留空|空出来|空着)/;
-/** "never before 10", "not before 10am", "no earlier than 9", "10点以前不", "早上10点前别". */
-const NOT_BEFORE = /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?\b|(\d{1,2})\s*点(?:以前|之前|前)(?:不|别|从不)/;
 
 /** Reads the standing preferences in `text` (one sentence or several). */
 export function readSchedulePreferences(text: string): PreferenceChange {
@@ -59,9 +57,8 @@ function standingIn(normalized: string, words: string): PreferenceDraft[] {
   if (only && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
   const part = where.slots.part ?? (avoided.size === 0 ? readPartOfDay(normalized) : undefined);
   if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
-  const notBefore = NOT_BEFORE.exec(normalized);
-  const hour = Number(notBefore?.[1] ?? notBefore?.[3]);
-  if (Number.isInteger(hour) && hour >= 0 && hour <= 23) rules.push({ kind: "not_before_hour", value: hour });
+  const hour = readNotBeforeHour(normalized);
+  if (hour !== undefined) rules.push({ kind: "not_before_hour", value: hour });
   // One rule: the user's words are its text; several from one sentence: each in plain words.
   return rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }));
 }

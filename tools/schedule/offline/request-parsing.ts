@@ -22,6 +22,18 @@ export interface SlotWindow {
   to?: number;
   /** A part of the day, resolved to slots once the day length is known. */
   part?: PartOfDay;
+  /** "not before 10": no slot that starts before this hour, resolved through the window's slot clock times. */
+  notBeforeHour?: number;
+}
+
+/** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
+export const NOT_BEFORE_HOUR = /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+
+/** The hour a fragment says nothing may start before, if any. */
+export function readNotBeforeHour(fragment: string): number | undefined {
+  const match = NOT_BEFORE_HOUR.exec(fragment);
+  const hour = Number(match?.[1] ?? match?.[3]);
+  return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
 }
 
 /**
@@ -278,7 +290,9 @@ export function readWhere(fragment: string): Where {
   }
   const kept = positive.join(" , ");
   const before = readBefore(fragment);
-  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots: readSlots(kept), ...(before ? { before } : {}) };
+  const notBeforeHour = readNotBeforeHour(fragment);
+  const slots = { ...readSlots(kept), ...(notBeforeHour === undefined ? {} : { notBeforeHour }) };
+  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
 }
 
 /** "before the midterm" / "ahead of my exam" / "在期中考试之前": the event named, or undefined. */
@@ -299,7 +313,7 @@ export function isEmptySelection(selection: DaySelection): boolean {
 
 /** True when `where` restricts nothing. */
 export function isAnywhere(where: Where): boolean {
-  return !where.before && isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part;
+  return !where.before && isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part && where.slots.notBeforeHour === undefined;
 }
 
 const GREETING = /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
@@ -354,7 +368,7 @@ function mergeWheres(base: Where, extra: Where): Where {
     const dates = [...(first.dates ?? []), ...(second.dates ?? [])];
     return { weekdays: unique([...first.weekdays, ...second.weekdays]), days: unique([...first.days, ...second.days]), ...(dates.length > 0 ? { dates } : {}) };
   };
-  const slots = extra.slots.part || extra.slots.from !== undefined || extra.slots.to !== undefined ? { ...base.slots, ...extra.slots } : base.slots;
+  const slots = extra.slots.part || extra.slots.from !== undefined || extra.slots.to !== undefined || extra.slots.notBeforeHour !== undefined ? { ...base.slots, ...extra.slots } : base.slots;
   const before = extra.before ?? base.before;
   return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
 }
@@ -610,7 +624,7 @@ function splitPhrases(text: string): string[] {
 
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
-  const stripped = withoutConstraints(readDates(rest.replace(KEEP_FREE, " ")).rest)
+  const stripped = withoutConstraints(readDates(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")).rest)
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")

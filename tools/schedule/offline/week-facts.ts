@@ -139,5 +139,10 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
 
 /** The slot range a window allows, for these facts. */
 export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: number; to: number } {
-  return resolveSlotWindow(window, facts.slotsPerDay);
+  const range = resolveSlotWindow(window, facts.slotsPerDay);
+  if (window.notBeforeHour === undefined || facts.slotTimes === undefined) return range;
+  // "not before 10": the first slot that starts at 10:00 or later (without clock times the hour cannot be read).
+  const hour = `${String(window.notBeforeHour).padStart(2, "0")}:00`;
+  const first = facts.slotTimes.findIndex((time) => time.start >= hour);
+  return { from: Math.max(range.from, first === -1 ? facts.slotsPerDay + 1 : first + 1), to: range.to };
 }
