@@ -24,7 +24,7 @@ const WORDS = {
     all: (total: number) => `**All ${total} changes proposed together:**`,
     batchHow:
       "Decide each change on its own — apply it, edit it or turn it down; the ones you apply go in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
-    writeHow: "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, another option is chosen).",
+    writeHow: "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).",
     refused: "Your last answer could not be used: ",
   },
   zh: {
@@ -35,7 +35,7 @@ const WORDS = {
     change: (index: number, total: number) => `第 ${index} 项修改（共 ${total} 项）：`,
     all: (total: number) => `**一起提出的全部 ${total} 项修改**：`,
     batchHow: "请逐项决定：应用、修改或拒绝；应用的修改按顺序执行。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
-    writeHow: "可以直接应用，也可以先修改参数，或拒绝（说明原因时会重新审视计划；不说明时会换一个方案）。",
+    writeHow: "可以直接应用，也可以先修改参数，或拒绝（说明原因时会重新审视计划；不说明时这项修改会被略过）。",
     refused: "上一次的回答无法使用：",
   },
 } as const;

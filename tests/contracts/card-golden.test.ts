@@ -38,7 +38,7 @@ describe("golden card JSON", () => {
 
     const description =
       "Add note 3: buy milk\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
-      "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, another option is chosen).";
+      "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).";
     const requests = [{ name: "add_note", args: { text: "buy milk" }, description, arguments: { text: "buy milk" } }];
     const configs = [
       {

@@ -65,7 +65,7 @@ describe("the card value", () => {
     expect(write.review_configs[0]).toMatchObject({ allowed_decisions: ["approve", "edit", "reject"], args_schema: { type: "object", properties: { text: { type: "string" } } } });
     expect(write.description).toBe(
       'add_note {"text":"x"}\n\n' +
-        "**Why:** the user asked\n\n**Step 1 of 1:** Add the note\n\nYou can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, another option is chosen).",
+        "**Why:** the user asked\n\n**Step 1 of 1:** Add the note\n\nYou can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).",
     );
     expect(cards[0]!.review_configs[0]!.allowed_decisions).toEqual(["edit"]);
     expect(cards[0]!.action_requests[0]).toMatchObject({ args: { answer: "" }, description: "What should the note say?" });

@@ -50,6 +50,8 @@ describe("a task that changed nothing is not completed", () => {
     }
     expect(result.outcome?.kind).toBe("failed");
     expect(result.outcome?.reason).toMatch(/^nothing was changed: you declined (?:the change|all \d+ changes) it proposed$/);
+    // Never "partly arranged" over nothing placed.
+    expect(result.finalAnswer).toMatch(/^Nothing was changed \(below\)\./);
     const schedule = await tempo.repository.load("student");
     expect(placeOf(schedule, "linked-list-exercises")).toBe("pending");
     expect(placeOf(schedule, "binary-tree-review")).toBe("pending");

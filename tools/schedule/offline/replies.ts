@@ -111,6 +111,8 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
       ? zh ? "你的复习周已安排好。" : "Your review week is arranged."
       : zh ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。` : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
+  // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged".
+  if (outcome === "failed" && done === steps.length && steps.length > 0) heading = zh ? "没有任何改动（见下）。" : "Nothing was changed (below).";
   // Anything short of "completed" is never told as a full success.
   if (outcome !== "completed" && fullSuccess) heading = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。` : `Finished ${done} of ${steps.length} steps (${outcome}).`;
   const status = (name: string) => (zh ? (STATUS_ZH[name] ?? name) : name);
