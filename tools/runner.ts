@@ -137,17 +137,12 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
 }
 
 /**
- * Why the user's standing preferences refuse a write (`ToolRunContext.preferences`, folded in by the domain's
- * `withPreferences`), or undefined: when the write fails on the state with them and succeeds on the state without.
- * Pure — nothing is persisted — so a write they rule out can be refused before its card.
+ * The user's domain state as a tool runs on it: loaded, with the standing preferences recall loaded
+ * (`ToolRunContext.preferences`) folded in as rules by the domain's `withPreferences` — never persisted.
  */
-export async function preferenceRefusal(domain: ToolDomain, context: Pick<ToolRunContext, "userId" | "preferences">, call: Omit<ToolInvocation, "id">): Promise<string | undefined> {
-  const tool = findTool(domain, call.name);
-  if (!tool || tool.kind !== "write" || !context.preferences?.length || !domain.withPreferences) return undefined;
-  const state = await domain.load(context.userId);
-  const ruled = tool.run(domain.withPreferences(state, context.preferences), call.arguments);
-  if (ruled.ok) return undefined;
-  return tool.run(state, call.arguments).ok ? ruled.content : undefined;
+export async function stateForRun(domain: ToolDomain, context: Pick<ToolRunContext, "userId" | "preferences">): Promise<unknown> {
+  const loaded = await domain.load(context.userId);
+  return context.preferences?.length && domain.withPreferences ? domain.withPreferences(loaded, context.preferences) : loaded;
 }
 
 /** A tool-call result for a tool the domain does not have. */
@@ -240,9 +235,8 @@ async function runToolOnce(
   const checked = checkToolArguments(tool, call.arguments);
   if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
   const { userId } = context;
-  const loaded = await domain.load(userId);
   // The user's standing preferences ride on the state as rules; `persist` never stores them.
-  const before = context.preferences?.length && domain.withPreferences ? domain.withPreferences(loaded, context.preferences) : loaded;
+  const before = await stateForRun(domain, context);
   const run = tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
   if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false, ...data });

@@ -28,7 +28,7 @@ import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { describeToolCall, findTool, readableText, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
-import { checkToolArguments, preferenceRefusal, runTool, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
+import { checkToolArguments, runTool, stateForRun, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
@@ -193,23 +193,22 @@ async function runCalls(
     if (after.phase !== undefined) run.failed = true;
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
-  // The domain state the card's writes are tried on, each after the ones before it (loaded on the first write).
+  // The domain state the card's writes are tried on, as a run sees it (the standing preferences folded in), each after
+  // the ones before it (loaded on the first write).
   let trial: { state: unknown } | undefined;
   /**
-   * A write for the card: bad arguments go back to the model first, and so does a write the user's standing
-   * preferences rule out (its card could only be refused), or one the tool would refuse (a deadline, an excluded day,
-   * a conflict) — tried on the state as the card's earlier writes leave it, so no card shows a change that cannot
-   * apply; a valid one waits for the card.
+   * A write for the card: bad arguments go back to the model first, and so does one the tool would refuse on the
+   * state as the card's earlier writes leave it (a deadline, an excluded day, a standing preference, a conflict), so
+   * no card shows a change that cannot apply; a valid one waits for the card.
    */
   const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
     const checked = checkToolArguments(tool, call.arguments);
-    const refused = checked.ok ? await preferenceRefusal(dependencies.domain, context, { ...call, arguments: checked.arguments }) : undefined;
-    if (!checked.ok || refused !== undefined) {
-      record(call, false, `Error: ${checked.ok ? refused!.replace(/[.\s]+$/, "") : checked.problem}. Nothing was changed.`);
+    if (!checked.ok) {
+      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
       invalidWrites += 1;
       return;
     }
-    trial ??= { state: await dependencies.domain.load(context.userId) };
+    trial ??= { state: await stateForRun(dependencies.domain, context) };
     const tried = tool.run(trial.state, checked.arguments);
     if (!tried.ok) {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
