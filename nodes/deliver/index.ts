@@ -21,7 +21,7 @@ import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, unchangedOutcome, writeOutcomes, type TaskReport } from "./task-report.js";
+import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, unchangedOutcome, declinedWrites, type TaskReport } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
 import { readWriteFacts } from "./write-facts.js";
 
@@ -34,13 +34,12 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
     const data = domain.readable || domain.changesLine || domain.openItems ? await domain.load(userId) : undefined;
     const judged = buildTaskReport(state, data !== undefined && domain.openItems ? domain.openItems(data) : undefined, state.openItemsAtStart ?? undefined);
-    // What the writes did: told for a task that did not complete (`mechanicalSummary`), checked for one that would
-    // complete having applied nothing in its messages (a write applied by a run that crashed is in the log only), and
-    // where they left things (`changesLine`).
+    // What the writes did (the log's record, and the tool messages': `readWriteFacts`): told for a task that did not
+    // complete (`mechanicalSummary`), judged for one that applied nothing (`unchangedOutcome`), and where they left
+    // things (`changesLine`).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
-    const seen = writeOutcomes(taskMessages(state));
     const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
-    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, { applied: Math.max(seen.applied, writes.applied.length), declined: seen.declined });
+    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, { applied: writes.applied.length, declined: declinedWrites(taskMessages(state)) });
     const built = outcome === judged.outcome ? judged : { ...judged, outcome };
     const report = built.outcome.kind !== "completed" ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);

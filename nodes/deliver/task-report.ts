@@ -74,10 +74,9 @@ export function buildTaskReport(
   return { goal: state.goal, planSteps: state.planSteps, outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined, stillOpen, lastError: state.lastError };
 }
 
-/** How the task's write calls came out, from its tool messages: applied, and declined by the user. */
-export function writeOutcomes(messages: readonly BaseMessage[]): { applied: number; declined: number } {
-  const outcomes = messages.map(callOutcomeOf);
-  return { applied: outcomes.filter((outcome) => outcome === "applied").length, declined: outcomes.filter((outcome) => outcome === "declined").length };
+/** How many of the task's write calls the user declined (their tool messages say so). */
+export function declinedWrites(messages: readonly BaseMessage[]): number {
+  return messages.filter((message) => callOutcomeOf(message) === "declined").length;
 }
 
 /** A step the policy ended without doing it ("not carried out: no pending task matches …"): its reason, or undefined. */
