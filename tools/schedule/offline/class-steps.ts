@@ -6,16 +6,13 @@
 import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
 import { say, weekdayName, type Language } from "../../../contracts/language.js";
 import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
-import type { ListedTask } from "../tools/index.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
 import type { ScheduleRequest } from "./request-parsing.js";
-import { matchTask } from "./task-matching.js";
+import { matchClass } from "./task-matching.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
 export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): { id: string; name: string } | undefined {
-  const classes: ListedTask[] = (liveOverviewOf(view)?.categories ?? []).map((category) => ({ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }));
-  const match = matchTask(phrase, classes);
-  return match ? { id: match.task.id, name: match.task.name } : undefined;
+  return matchClass(phrase, liveOverviewOf(view)?.categories ?? []);
 }
 
 /** The outcome of the step's write, once its card was answered. */

@@ -8,7 +8,7 @@
 import { say, type Language } from "../../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../tools/index.js";
 import type { ScheduleRequest } from "./request-parsing.js";
-import { matchTasks } from "./task-matching.js";
+import { matchClass, matchTasks } from "./task-matching.js";
 
 /** A request grounded: the request with only known names, what was dropped, or the question to ask. */
 export type Grounding =
@@ -55,7 +55,7 @@ export function groundRequest(request: ScheduleRequest, overview: GetOverviewDat
     case "add_task":
     case "class_rules": {
       const classes = overview.categories;
-      if (overview.categoriesOmitted > 0 || classes.some((category) => matchTasks(request.classPhrase, [{ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }]).length > 0)) return { kind: "grounded", request, unknown: [] };
+      if (overview.categoriesOmitted > 0 || matchClass(request.classPhrase, classes)) return { kind: "grounded", request, unknown: [] };
       const names = classes.map((category) => `${category.name} (${category.id})`).join(language === "zh" ? "、" : ", ");
       return {
         kind: "ask",

@@ -119,3 +119,10 @@ export function matchTasks(phrase: string, candidates: readonly ListedTask[]): L
   const match = matchTask(phrase, candidates);
   return match ? [match.task, ...match.alsoMatching] : [];
 }
+
+/** The task class `phrase` names among `classes` (by name, id or alias, as a task is matched), or undefined. */
+export function matchClass<T extends { id: string; name: string }>(phrase: string, classes: readonly T[]): T | undefined {
+  const listed: ListedTask[] = classes.map((category) => ({ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }));
+  const match = matchTask(phrase, listed);
+  return match ? classes.find((category) => category.id === match.task.id) : undefined;
+}
