@@ -211,3 +211,9 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
 function calendarError(message: string): TempoError {
   return new TempoError("INVALID_INPUT", `The calendar is not valid: ${message}.`);
 }
+
+/** The first slot (1-based) that starts at `hour`:00 or later ("not before 10"), or one past the last when none does. */
+export function firstSlotFrom(slotTimes: readonly SlotTime[], hour: number): number {
+  const first = slotTimes.findIndex((time) => Number(time.start.slice(0, 2)) >= hour);
+  return first === -1 ? slotTimes.length + 1 : first + 1;
+}

@@ -10,7 +10,7 @@
  * the evening") are hard like a class's; a preferred part of the day is soft, for a class that names none. A refusal
  * names the preference and how to remove it.
  */
-import { formatDate } from "./calendar.js";
+import { firstSlotFrom, formatDate } from "./calendar.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import type { SearchTask } from "./placement-search.js";
 import { weekdayName } from "../../contracts/language.js";
@@ -80,8 +80,7 @@ export function standingBookOf(rules: readonly StandingRule[], window: Pick<Sche
     }
     if (rule.kind === "not_before_hour") {
       // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
-      const first = window.slotTimes?.findIndex((time) => Number(time.start.slice(0, 2)) >= rule.value) ?? -1;
-      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay) bound(first < 0 ? window.slotsPerDay + 1 : first + 1, window.slotsPerDay, rule);
+      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay) bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay, rule);
     }
   }
   return book;
@@ -97,8 +96,7 @@ function liftHint(rule: StandingRule): string {
 function standingProblem(task: TaskItem, range: SlotRange, weekday: number, book: RuleBook, slots: boolean): string | undefined {
   const { standing } = book;
   const day = standing.avoid.get(weekday);
-  const dated = book.window?.days[range.day - 1]?.date !== undefined;
-  if (day) return `${label(task)} cannot go on ${dated ? dayText(range.day, book) : `day ${range.day} (${dayOfWeekName(weekday)})`}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+  if (day) return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
   if (!slots) return undefined;
   if (standing.from && range.start < standing.from.slot) {
     return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from.rule.text)} allows slots ${standing.from.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from.rule)}`;
@@ -120,6 +118,11 @@ function dayText(day: number, book: RuleBook): string {
   return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
 }
 
+/** A day a weekday rule refuses: by its date in a dated window (`dayText`), else `day 1 (Mon)`. */
+function weekdayText(day: number, weekday: number, book: RuleBook): string {
+  return book.window?.days[day - 1]?.date !== undefined ? dayText(day, book) : `day ${day} (${dayOfWeekName(weekday)})`;
+}
+
 /**
  * Why `task` may not go on `range` under its class's days, its own deadline and earliest day, and the user's standing
  * preferences, or undefined. `slots: false` checks the day only (the search keeps to the slots by its bounds).
@@ -128,8 +131,7 @@ export function placementRuleProblem(task: TaskItem, range: SlotRange, book: Rul
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
   const className = category ? JSON.stringify(category.name) : "";
-  const dated = book.window?.days[range.day - 1]?.date !== undefined;
-  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on ${dated ? dayText(range.day, book) : `day ${range.day} (${dayOfWeekName(weekday)})`}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
+  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
   if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
   const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
   if (standing) return standing;

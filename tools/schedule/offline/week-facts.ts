@@ -11,6 +11,7 @@ import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from ".
 import type { PromptView } from "../../offline/prompt-reading.js";
 import type { Dating } from "../format.js";
 import type { SlotTime } from "../state.js";
+import { firstSlotFrom } from "../calendar.js";
 import { resolveSlotWindow, type DateSpec, type DaySelection, type SlotWindow } from "./request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
@@ -142,7 +143,5 @@ export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: numbe
   const range = resolveSlotWindow(window, facts.slotsPerDay);
   if (window.notBeforeHour === undefined || facts.slotTimes === undefined) return range;
   // "not before 10": the first slot that starts at 10:00 or later (without clock times the hour cannot be read).
-  const hour = `${String(window.notBeforeHour).padStart(2, "0")}:00`;
-  const first = facts.slotTimes.findIndex((time) => time.start >= hour);
-  return { from: Math.max(range.from, first === -1 ? facts.slotsPerDay + 1 : first + 1), to: range.to };
+  return { from: Math.max(range.from, firstSlotFrom(facts.slotTimes, window.notBeforeHour)), to: range.to };
 }
