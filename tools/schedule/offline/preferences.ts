@@ -9,15 +9,8 @@
 import { describeRule, LIFT_CUE, STANDING_CUE, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../../../contracts/preferences.js";
 import { normalizeText, parseScheduleRequest, readDays, readNotBeforeHour, readPartOfDay, readWhere } from "./request-parsing.js";
 
-/**
- * What a rule about "everything" names ("never put anything on Sunday", "never schedule reviews on Monday"): such a
- * rule is the user's own; one naming a class ("never schedule linear algebra on Monday") is that class's.
- */
-const EVERYTHING = /(?:^|\s)(?:a?nything|everything|something|stuff|things?|it|them|tasks?|reviews?|review sessions?|sessions?|study|studying|work|all)$|任何|所有|东西|复习|任务|学习/;
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
-/** "keep Saturday free", "Sundays stay free", "周日留空": the days named are to avoid (the request reader reads them as wanted). */
-const KEEP_FREE = /\bkeep\s+(.+?)\s+(?:free|clear|open|empty)\b|(.+?)\s+(?:stays?|remains?)\s+(?:free|clear|open)\b|([^,.]*?)(?:留空|空出来|空着)/;
 
 /** Reads the standing preferences in `text` (one sentence or several). */
 export function readSchedulePreferences(text: string): PreferenceChange {
@@ -30,9 +23,9 @@ export function readSchedulePreferences(text: string): PreferenceChange {
       continue;
     }
     if (!STANDING_CUE.test(normalized)) continue;
-    // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept for every task.
-    const request = parseScheduleRequest(normalized);
-    if (request.kind === "class_rules" && !EVERYTHING.test(request.classPhrase.trim())) continue;
+    // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
+    // for every task (a rule about everything is never read as a class's: `namesEverything`).
+    if (parseScheduleRequest(normalized).kind === "class_rules") continue;
     change.add.push(...standingIn(normalized, sentence.trim()));
   }
   return change;
@@ -46,10 +39,9 @@ function sentencesOf(text: string): string[] {
 /** The preferences a standing sentence states, each with its words (the sentence itself when it states one). */
 function standingIn(normalized: string, words: string): PreferenceDraft[] {
   const rules: PreferenceRule[] = [];
-  const keptFree = KEEP_FREE.exec(normalized);
-  const where = readWhere(keptFree ? normalized.replace(keptFree[0], " ") : normalized);
+  // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
+  const where = readWhere(normalized);
   const avoided = new Set(where.not.weekdays);
-  if (keptFree) for (const weekday of readDays(keptFree[1] ?? keptFree[2] ?? keptFree[3] ?? "").weekdays) avoided.add(weekday);
   for (const weekday of avoided) rules.push({ kind: "avoid_day", value: weekday });
   const only = ONLY.test(normalized);
   const wanted = where.only.weekdays.filter((weekday) => !avoided.has(weekday));

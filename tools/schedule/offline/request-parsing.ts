@@ -252,9 +252,12 @@ const NEGATED_DAYS = new RegExp(
   "g",
 );
 
-/** "keep Saturday free", "leave the weekend open", "空出周六", "周六留空": days to keep free are days to avoid. */
+/**
+ * "keep Saturday free", "leave the weekend open", "Sundays always stay free", "空出周六", "周六留空", "周日都空出来":
+ * days to keep free are days to avoid (group 1, 2, 3 or 4 holds them).
+ */
 const KEEP_FREE = new RegExp(
-  String.raw`\b(?:keep|leave)\s+(?:my\s+|the\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD})*)\s+(?:free|clear|open|empty|off)\b|(?:空出|留出|空着|留空|腾出)(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)|(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:要|得|请)?(?:空着|留空|空出来|空下来)`,
+  String.raw`\b(?:keep|leave)\s+(?:my\s+|the\s+)?(${DAY_WORD}s?(?:\s*(?:and|or|,|&)\s*${DAY_WORD}s?)*)\s+(?:free|clear|open|empty|off)\b|\b(${DAY_WORD}s?(?:\s*(?:and|or|,|&)\s*${DAY_WORD}s?)*)\s+(?:always\s+|must\s+|should\s+)?(?:stays?|remains?)\s+(?:free|clear|open)\b|(?:空出|留出|空着|留空|腾出)(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)|(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:都|也)?(?:要|得|请)?(?:空着|留空|空出来|空下来)`,
   "g",
 );
 
@@ -276,8 +279,8 @@ const CLAUSE_BREAK = /[,;.!?]|\b(?:but|so|since|because|instead|then|though|alth
  */
 export function readWhere(fragment: string): Where {
   const negated: string[] = [];
-  const rest = fragment.replace(KEEP_FREE, (_, english?: string, chinese?: string, chineseAfter?: string) => {
-    negated.push(english ?? chinese ?? chineseAfter ?? "");
+  const rest = fragment.replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
+    negated.push(english ?? stays ?? chinese ?? chineseAfter ?? "");
     return " ";
   }).replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
     negated.push(english ?? chinese ?? "");
@@ -424,6 +427,11 @@ function readAddTask(body: string): ScheduleRequest | undefined {
   return name && classPhrase && Number.isInteger(duration) ? { kind: "add_task", name, classPhrase, duration } : undefined;
 }
 
+/** True for words that name everything rather than one class or task ("anything", "my reviews", "stuff", "所有"). */
+export function namesEverything(phrase: string): boolean {
+  return /^(?:anything|everything|something|nothing|stuff|things?|it|them|all|reviews?|review sessions?|tasks?|sessions?|studying|study|work|复习|任务|学习|东西|任何|所有|全部|都)$/.test(phrase.trim());
+}
+
 /**
  * A class's standing rules: "make calculus mornings only", "calculus only in the mornings", "keep calculus off
  * Mondays", "never schedule calculus on Monday", `Set the class "calculus" to the morning, not on Monday` (a step),
@@ -440,7 +448,7 @@ function readClassRules(body: string): ScheduleRequest | undefined {
   if (!match) return undefined;
   const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
   // "never put anything on Sunday", "keep my reviews off Monday": about everything, not one class.
-  if (!classPhrase || /^(?:anything|everything|something|nothing|it|them|reviews?|tasks?|sessions?|studying|study|work|复习|任务|所有|全部|都)$/.test(classPhrase)) return undefined;
+  if (!classPhrase || namesEverything(classPhrase)) return undefined;
   const where = readWhere(step ? (step[2] ?? "") : body);
   const part = readPartOfDay(step ? (step[2] ?? "") : body);
   const excludedWeekdays = [...new Set([...where.not.weekdays, ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : [])])];
