@@ -8,6 +8,7 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { messageText } from "../contracts/message-text.js";
+import { planRejectionFeedback, writeRejectionFeedback } from "../contracts/rejections.js";
 import { LIFT_CUE, NO_PREFERENCE_CHANGE, PreferenceExtractionSchema, ruleOf, STANDING_CUE, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceOrigin } from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { applyPreferenceChange, mergePreferences } from "../memory/preferences.js";
@@ -26,22 +27,18 @@ export interface PreferenceSource {
   source: string;
 }
 
-/** The feedback a rejected write's tool message carries (`nodes/confirm` writes "… Their feedback: <text>"). */
-const REJECTION_FEEDBACK = /^Not applied: the user rejected this change\. Their feedback: ([\s\S]*)$/;
-/** The feedback of a rejected plan card, as `nodes/confirm` puts it in the conversation. */
-const PLAN_FEEDBACK = /^I reject this plan\. Feedback: ([\s\S]*)$/;
 
 /** The texts of `invocation` that may state a standing preference: the user's messages and their card feedback. */
 export function preferenceSources(invocation: readonly BaseMessage[], threadId: string): PreferenceSource[] {
   const sources: PreferenceSource[] = [];
   for (const message of invocation) {
     const text = messageText(message).trim();
-    const onPlan = message.getType() === "human" ? PLAN_FEEDBACK.exec(text)?.[1]?.trim() : undefined;
+    const onPlan = message.getType() === "human" ? planRejectionFeedback(text) : undefined;
     if (onPlan) sources.push({ text: onPlan, origin: { kind: "card_feedback", tool: "the plan" }, source: feedbackSource("the plan", threadId) });
-    else if (message.getType() === "human" && text !== "" && !text.startsWith("/")) {
+    else if (message.getType() === "human" && onPlan === undefined && text !== "" && !text.startsWith("/")) {
       sources.push({ text, origin: { kind: "message" }, source: `stated in a message (thread ${threadId})` });
     }
-    const feedback = message.getType() === "tool" && callOutcomeOf(message) === "declined" ? REJECTION_FEEDBACK.exec(text)?.[1]?.trim() : undefined;
+    const feedback = message.getType() === "tool" && callOutcomeOf(message) === "declined" ? writeRejectionFeedback(text) : undefined;
     if (feedback) {
       const tool = (message as ToolMessage).name ?? "a write";
       sources.push({ text: feedback, origin: { kind: "card_feedback", tool }, source: feedbackSource(tool, threadId) });

@@ -37,6 +37,7 @@ import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { argumentsSchema } from "../../tools/langchain-tools.js";
 import { withPreferencesHeard } from "../preference-extraction.js";
+import { planRejectionText, writeRejectionText } from "../../contracts/rejections.js";
 import { now } from "../shared/messages.js";
 
 /** Builds the confirm node. */
@@ -210,7 +211,7 @@ async function answerPlan(state: TempoState, { answer, editedPlan }: PlanAnswer,
     return { ...cleared, ...dropped };
   }
   emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
-  const note = fromMessage ? [] : [new HumanMessage({ id: newId("human"), content: `I reject this plan. Feedback: ${feedback}` })];
+  const note = fromMessage ? [] : [new HumanMessage({ id: newId("human"), content: planRejectionText(feedback) })];
   return {
     ...cleared,
     ...sendToPlanner(state, "revise"),
@@ -246,10 +247,7 @@ function editedPlan(edited: Record<string, unknown>): PlanStep[] {
 
 /** What the model reads for a write the user rejected. */
 function rejectionResult(answer: CardAnswer): string {
-  const feedback = answer.type === "reject" ? answer.message : "";
-  return feedback
-    ? `Not applied: the user rejected this change. Their feedback: ${feedback}`
-    : "Not applied: the user rejected this change without comment. Choose a different action.";
+  return writeRejectionText(answer.type === "reject" ? answer.message : "");
 }
 
 /**

@@ -3,6 +3,7 @@
  * state shows it, the feedback on a plan card, and the steps of a task as they ended (for the deliver stage).
  */
 import { latestUserLine, section, type PromptView } from "./prompt-reading.js";
+import { planRejectionFeedback } from "../../contracts/rejections.js";
 
 /** A plan step as the plan contract carries it. */
 export interface StepDraft {
@@ -34,8 +35,8 @@ export function planCardFeedback(view: PromptView): string {
   for (const message of [...view.workspace].reverse()) {
     if (message.getType() !== "human") continue;
     const text = typeof message.content === "string" ? message.content : "";
-    const match = /^I reject this plan\.(?: Feedback: ([\s\S]*))?$/.exec(text.trim());
-    if (match) return (match[1] ?? "").trim();
+    const feedback = planRejectionFeedback(text);
+    if (feedback !== undefined) return feedback;
   }
   return latestUserLine(view).trim();
 }

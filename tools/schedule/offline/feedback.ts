@@ -39,9 +39,7 @@ export function parseFeedback(text: string): Feedback {
 }
 
 /** The feedback a rejected write's result carries ("" for a rejection without a comment). */
-export function feedbackOfResult(result: string): string {
-  return /Their feedback: ([\s\S]*)$/.exec(result)?.[1]?.trim() ?? "";
-}
+export { writeRejectionFeedback as feedbackOfResult } from "../../../contracts/rejections.js";
 
 /** True for the result of a write the user rejected. */
 export function isRejected(result: string): boolean {
