@@ -11,6 +11,7 @@ import { ExecuteDecisionSchema } from "../../contracts/execute.js";
 import { TaskStateSummarySchema } from "../../contracts/memory.js";
 import { parseContract } from "../../contracts/parse-contract.js";
 import { PlanDecisionSchema } from "../../contracts/plan.js";
+import { PreferenceExtractionSchema } from "../../contracts/preferences.js";
 import { fromStrictOutput, strictJsonSchema } from "../../contracts/strict-schema.js";
 import { plainText } from "../../nodes/deliver/index.js";
 import { newToolCallId } from "../../nodes/shared/messages.js";
@@ -26,7 +27,7 @@ import { z } from "zod";
 import { schemaProblem } from "../support/openai-double/index.js";
 import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 
-const CONTRACTS = { chat_decision: ChatDecisionSchema, plan_decision: PlanDecisionSchema, execute_decision: ExecuteDecisionSchema, task_state_summary: TaskStateSummarySchema };
+const CONTRACTS = { chat_decision: ChatDecisionSchema, plan_decision: PlanDecisionSchema, execute_decision: ExecuteDecisionSchema, task_state_summary: TaskStateSummarySchema, preference_extraction: PreferenceExtractionSchema };
 
 describe("tool-call ids", () => {
   test("a minted id is at most 40 characters, and a whole offline task mints no longer one", async () => {
