@@ -75,6 +75,8 @@ const PHRASINGS: Phrasing[] = [
   { say: "除了二叉树复习，其他都安排一下", expect: { places: except("binary-tree-review") } },
   { say: "帮我安排复习，周末不要", expect: { places: ALL_TASKS, notOnDays: [6, 7] } },
   { say: "我从不在周一学习，帮我安排复习", expect: { places: ALL_TASKS, notOnDays: [1] } },
+  { say: "我周一从不学习，帮我安排复习", expect: { places: ALL_TASKS, notOnDays: [1] } },
+  { say: "安排复习，周五从来不复习", expect: { places: ALL_TASKS, notOnDays: [5] } },
   { say: "请把所有待安排的任务安排在上午", expect: { places: ALL_TASKS, atLeast: 6, slots: [1, 4] } },
   { say: "把单词表和作文安排一下", expect: { places: ["vocabulary-list", "essay-draft"] } },
   { say: "帮我安排一下这周的复习吧，谢谢！", expect: { places: ALL_TASKS } },

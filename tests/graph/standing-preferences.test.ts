@@ -92,6 +92,20 @@ describe("a write onto an avoided day", () => {
     expect(said).toContain('"Mondays are fine now"');
     expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
   });
+
+  test("asked in Chinese, the refusal is in Chinese: the day by its date, the preference as it was said, how to lift it", async () => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+    await applyPreferenceChange(store, "student", readSchedulePreferences("我周一从不学习"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    const outcome = await converse(tempo, "把矩阵复习移到周一", [], "t-9");
+    expect(outcome.toolCalls).toContain("move");
+    const said = outcome.said.join("\n");
+    expect(said).toMatch(/不能安排在\d{1,2}月\d{1,2}日周一：你的长期偏好“我周一从不学习”排除了周一/);
+    expect(said).toMatch(/\/forget pref-\S+ 删除这一条/);
+    expect(said).toContain("“周一可以了”");
+    expect(said).not.toMatch(/cannot go on|standing preference|to change it/);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
+  });
 });
 
 describe("what becomes an entry", () => {

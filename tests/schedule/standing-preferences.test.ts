@@ -57,6 +57,7 @@ describe("an avoided day is hard", () => {
     const free = await run(domain, "find_free", { min_length: 1 });
     expect((free.data as { runs: Array<{ day: number }> }).runs.map((entry) => entry.day)).not.toContain(1);
     expect(free.content).toContain("left out: your standing preferences rule them out");
+    expect(summaryInChinese(free.content)).toContain("（已略过第 1 天：你的长期偏好排除了它们）");
     // Asked for Monday outright, nothing is placed, and the listing says which preference stands in the way.
     const onMonday = (await run(domain, "propose_arrangement", { task_ids: ["review-limits"], days: [1] })).data as CandidateListing & { left?: Array<{ id: string; why: string }> };
     expect(onMonday.candidates).toEqual([]);
@@ -77,6 +78,11 @@ describe("an avoided day is hard", () => {
     expect(place.content).toContain('cannot go on day 1 (Mon 11 Mar 2024): your standing preference "never on Monday" rules Mon out');
     expect(place.content).toContain(`/forget ${NEVER_MONDAY.id}`);
     expect(place.content).toContain('"Mondays are fine now"');
+    // In Chinese: the day, the preference in the user's words, how to lift it — no English left of the refusal.
+    const zh = summaryInChinese(place.content);
+    expect(zh).toContain("不能安排在3月11日周一：你的长期偏好“never on Monday”排除了周一；");
+    expect(zh).toContain(`要改变它，请删除它（/prefs 查看偏好，/forget ${NEVER_MONDAY.id} 删除这一条），或者告诉我“周一可以了”`);
+    expect(zh).not.toMatch(/standing preference|to change it|fine now/);
     expect(await repository.load("student")).toEqual(before);
     // Placed elsewhere, then moved onto Monday: refused too.
     expect((await run(domain, "place", { task_id: "review-limits", day: 2, slot_start: 3 })).ok).toBe(true);
@@ -116,6 +122,7 @@ describe("slots and parts of the day", () => {
     const early = await run(domain, "place", { task_id: "derivative-drills", day: before.day, slot_start: before.start }, [late]);
     expect(early.ok).toBe(false);
     expect(early.content).toContain('your standing preference "never before 10"');
+    expect(summaryInChinese(early.content)).toMatch(/不能从第\d+节开始：你的长期偏好“never before 10”只允许第\d+(?:-\d+节|节起)；要改变它/);
     expect((await run(domain, "place", { task_id: "derivative-drills", day: before.day, slot_start: before.start }, [])).ok).toBe(true);
   });
 

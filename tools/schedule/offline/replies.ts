@@ -3,7 +3,7 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, type Language } from "../../../contracts/language.js";
+import { languageOf, weekdayName, type Language } from "../../../contracts/language.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
@@ -149,6 +149,22 @@ function limitsInChinese(limits: string): string {
   return `${parts.join("，")}：`;
 }
 
+/** A JSON-quoted text in Chinese quotation marks. */
+function quoted(json: string): string {
+  try {
+    return `“${String(JSON.parse(json))}”`;
+  } catch {
+    return json;
+  }
+}
+
+/** "Mon" / "Monday" → "周一"; anything else stays. */
+function weekdayInChinese(english: string): string {
+  const index = WEEKDAY_PREFIXES.indexOf(english.slice(0, 3).toLowerCase());
+  return index > 0 ? weekdayName(index, "zh") : english;
+}
+const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+
 const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
 const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "未全部完成", failed: "失败", dropped: "已放弃，未完成" };
 
@@ -198,6 +214,13 @@ export function summaryInChinese(summary: string): string {
     .replace(/ cannot go before (.+?) \(its earliest day\); (.+?) is too early/g, " 不能早于$1（它的最早日期）；$2 太早了")
     .replace(/ cannot go on (.+?): its class ("(?:[^"\\]|\\.)*") excludes \w+/g, " 不能安排在$1：它的课程 $2 不排这一天")
     .replace(/ cannot go on (.+?): the whole day is blocked for its class ("(?:[^"\\]|\\.)*")/g, " 不能安排在$1：这一整天对它的课程 $2 不可用")
+    // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
+    .replace(/ cannot go on (.+?): your standing preference ("(?:[^"\\]|\\.)*") rules (\w+) out; /g, (_, day: string, text: string, weekday: string) => ` 不能安排在${day}：你的长期偏好${quoted(text)}排除了${weekdayInChinese(weekday)}；`)
+    .replace(/ cannot start at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots (\d+)-(\d+|end) only; /g, (_, slot: string, text: string, from: string, to: string) => ` 不能从第${slot}节开始：你的长期偏好${quoted(text)}只允许第${from}${to === "end" ? "节起" : `-${to}节`}；`)
+    .replace(/ cannot end at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots up to (\d+) only; /g, (_, slot: string, text: string, to: string) => ` 不能在第${slot}节结束：你的长期偏好${quoted(text)}只允许到第${to}节；`)
+    .replace(/to change it, remove it \(\/prefs lists your preferences, \/forget (\S+) removes this one\)(?: or tell me "(\w+?)s are fine now")?/g, (_, id: string, weekday?: string) => `要改变它，请删除它（/prefs 查看偏好，/forget ${id} 删除这一条）${weekday ? `，或者告诉我“${weekdayInChinese(weekday)}可以了”` : ""}`)
+    .replace(/your standing preferences rule out every day of the window/g, "你的长期偏好排除了日程窗口中的每一天")
+    .replace(/ \(days (.+?) left out: your standing preferences rule them out\)/g, "（已略过第 $1 天：你的长期偏好排除了它们）")
     .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
     .replace(/ embedded in host ([A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_])/g, "（嵌入 $1）");
 }
