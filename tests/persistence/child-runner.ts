@@ -1,11 +1,41 @@
-/** Runs `tempo-child.ts` in a new Node process (`node --import tsx`, like `npx tsx`) and collects what it did. */
+/**
+ * Runs `tempo-child.ts` in a new Node process and collects what it did. The script is bundled once per test process
+ * (esbuild, the packages left to node_modules) and the child runs the bundle with plain `node`: the same code as
+ * `node --import tsx` runs, started in about a third of the time (no loader hooks, no per-file transform) — the
+ * kill-point sweep starts a child for every save point.
+ */
 import { spawn } from "node:child_process";
+import { rename } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./tempo-child.ts", import.meta.url));
 /** The child that serves every registered domain through their plug-ins (domains-child.ts). */
 export const DOMAINS_CHILD_SCRIPT = fileURLToPath(new URL("./domains-child.ts", import.meta.url));
 const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Where the bundles are kept (under node_modules, so the bundles' package imports resolve as the sources' do). */
+const BUNDLE_DIR = path.join(PROJECT_ROOT, "node_modules", ".cache", "tempo-test-children");
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * `script` bundled into one ES module, built once per test process: written aside, then renamed over the last build
+ * (one file per script is left, as a cache is; test processes building at once each rename a complete file).
+ */
+function bundled(script: string): Promise<string> {
+  let bundle = bundles.get(script);
+  if (!bundle) {
+    const outfile = path.join(BUNDLE_DIR, `${path.basename(script, ".ts")}.mjs`);
+    const written = `${outfile}.${process.pid}.tmp`;
+    bundle = build({ entryPoints: [script], outfile: written, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "silent" }).then(async () => {
+      await rename(written, outfile);
+      return outfile;
+    });
+    bundles.set(script, bundle);
+  }
+  return bundle;
+}
 
 /** What the child was asked to do (see tempo-child.ts). */
 export interface ChildArguments {
@@ -41,12 +71,13 @@ export interface ChildResult {
  * Spawns the child with `killAt` as TEMPO_TEST_KILL_AT (see tempo-child.ts); kills it (and fails) after `timeoutMs`.
  * `script` is another child script of this folder taking the same JSON argument (domains-child.ts).
  */
-export function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000, script = CHILD_SCRIPT): Promise<ChildResult> {
+export async function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000, script = CHILD_SCRIPT): Promise<ChildResult> {
+  const entry = await bundled(script);
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.TEMPO_TEST_KILL_AT;
     if (killAt) env.TEMPO_TEST_KILL_AT = killAt;
-    const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [entry, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
