@@ -16,19 +16,12 @@ import { toExecutionState } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { analyzeHealth, createScheduleDomain, InMemoryScheduleRepository, sampleWeek, SCHEDULE_REFINEMENT, type ScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
 import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
+import { crowdedSampleWeek } from "../support/crowded-week.js";
 
 let callCount = 0;
 const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
 const chat = () => scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]);
 const REFINE = { content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_REFINEMENT.step.doneWhen };
-
-/** The sample week with its reviews arranged as the offline arrangement places them. */
-async function arrangedWeek(): Promise<ScheduleState> {
-  const { applyWrites } = await import("../../tools/schedule/candidates.js");
-  const { proposeArrangement } = await import("../../tools/schedule/arrangement.js");
-  const week = sampleWeek();
-  return applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
-}
 
 /** Tempo with a scripted planner and executor on a repository seeded with `week`. */
 async function scriptedTempo(week: ScheduleState, plan: AIMessage, execute: AIMessage[], refinement = SCHEDULE_REFINEMENT) {
@@ -70,7 +63,7 @@ describe("the refinement loop", () => {
     const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
     const dependencies = await createTempoDependencies(settings);
     const repository = dependencies.domains.get("schedule")!.repository as ScheduleRepository;
-    await repository.seed("student", await arrangedWeek());
+    await repository.seed("student", crowdedSampleWeek());
     const before = analyzeHealth(await repository.load("student")).score;
     const graph = buildTempoGraph({ models: dependencies.models, domain: dependencies.domain, checkpointer: new MemorySaver(), settings: settings.workflow });
     const config = threadConfig("optimise", "student");
@@ -94,7 +87,7 @@ describe("the refinement loop", () => {
 
   test("a week no change improves: the step says there was nothing to refine, and no card is raised", async () => {
     const { applyWrites, proposeCandidates } = await import("../../tools/schedule/candidates.js");
-    let week = await arrangedWeek();
+    let week = crowdedSampleWeek();
     for (let round = 0; round < 6; round += 1) {
       const top = proposeCandidates(week, { k: 1, placePending: false }).candidates[0];
       if (!top) break;
@@ -123,7 +116,7 @@ describe("the refinement loop", () => {
       calling("propose_candidates", { k: 2 }),
       calling("analyze_health"),
     ];
-    const { graph } = await scriptedTempo(await arrangedWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
+    const { graph } = await scriptedTempo(crowdedSampleWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
     const config = threadConfig("stagnant");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
@@ -143,7 +136,7 @@ describe("the refinement loop", () => {
       calling("propose_candidates", { k: 1 }),
     ];
     const budget = { ...SCHEDULE_REFINEMENT, maxRounds: 2, stagnantRounds: 5 };
-    const { graph, repository } = await scriptedTempo(await arrangedWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute, budget);
+    const { graph, repository } = await scriptedTempo(crowdedSampleWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute, budget);
     const config = threadConfig("budget");
     const before = await repository.load("user-1");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
@@ -159,7 +152,7 @@ describe("the refinement loop", () => {
   });
 
   test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {
-    const week = await arrangedWeek();
+    const week = crowdedSampleWeek();
     week.tasks.push({ id: "thesis-marathon", name: "Thesis marathon", source: "task_item", duration: 12, categoryId: week.categories[0]!.id, status: "pending" });
     // The code lists at the step's start and after the change applies; the model only chooses.
     const execute = [calling("choose_candidate", { id: "c1" })];

@@ -12,6 +12,7 @@ import { applyWrites, MIN_GAIN, proposeCandidates } from "../../tools/schedule/c
 import { analyzeHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
 import { emptyScheduleState, generateSchedule, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "./exact-solver.js";
+import { crowded } from "../support/crowded-week.js";
 
 /** Small weeks (at most 6 pending, so the brute-force solver stays quick). */
 const smallWeek: fc.Arbitrary<ScheduleState> = fc
@@ -170,12 +171,20 @@ describe("the backend's candidates", () => {
     );
   });
 
-  test("the sample week: arranged in one proposal, then refined to a week no single change improves", () => {
+  test("the sample week: arranged in one proposal that is already a week no single change improves (nothing left to refine)", () => {
     const { week, scores } = refine(sampleWeek(), () => 0);
     expect(week.tasks.filter((task) => task.source === "task_item").every((task) => task.status === "placed")).toBe(true);
-    expect(scores[0]).toBeGreaterThan(90);
-    expect(scores.at(-1)).toBeGreaterThan(scores[0]!);
+    expect(scores[0]).toBeGreaterThan(99);
+    expect(scores).toEqual([scores[0]]);
     expect(proposeCandidates(week)).toMatchObject({ candidates: [], empty: "no single move, swap or placement raises the score" });
+  });
+
+  test("a week placed by hand, crowded onto one day, is refined: the score rises to where no single change improves", () => {
+    const arranged = applyWrites(sampleWeek(), proposeArrangement(sampleWeek()).candidates[0]!.writes)!;
+    const { week, scores } = refine(crowded(arranged), () => 0);
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores.at(-1)).toBeGreaterThan(scores[0]! + 5);
+    expect(proposeCandidates(week)).toMatchObject({ candidates: [] });
   });
 });
 
@@ -198,7 +207,7 @@ describe("what the offline refinement reads", () => {
     const { parseToolData } = await import("../../tools/schedule/result-parsing.js");
     const { formatListing } = await import("../../tools/schedule/candidates.js");
     const arrange = proposeArrangement;
-    const week = applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!;
+    const week = crowded(applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!);
     for (const listing of [proposeCandidates(week, { k: 3 }), arrange(sampleWeek()), proposeCandidates(applyWrites(week, proposeCandidates(week).candidates[0]!.writes)!)]) {
       const read = parseToolData("propose_candidates", formatListing(listing)) as { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number }>; empty?: string };
       expect(read.score).toBe(listing.score);

@@ -8,7 +8,7 @@
  * Nothing here changes the week; the score of each proposal is the health judge's once its writes apply.
  */
 import { weekdayName } from "../../contracts/language.js";
-import { applyWrites, forcedText, type ScheduleListing } from "./candidates.js";
+import { applyWrites, forcedText, polishPlacements, type ScheduleListing } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
 import { withRules, type RuleBook } from "./rules.js";
@@ -84,9 +84,17 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const leftPart = left.length > 0 ? { left } : {};
   if (placements.length === 0) return { candidates: [], score, empty: "no pending review in scope fits into the free time", ...leftPart };
 
-  const chosen = placements.slice(0, Math.max(1, options.maxPlaces ?? placements.length));
-  const later = placements.length - chosen.length;
-  const writes = chosen.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }));
+  // The search places the most that fit; where among the room they go is then polished by the health judge, within
+  // the same limits, so the card proposes the week the refinement would otherwise move them to. All of them are
+  // polished together (a card of `maxPlaces` takes the first of them: the rest still fit once it applies).
+  const all = polishedPlacements(state, placements, tasks, preferences, (target) => {
+    if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
+    if (rejectedAt.get(target.task_id)?.has(`${target.day}:${target.slot_start}`)) return false;
+    return target.slot_start >= from && target.slot_end <= to;
+  });
+  const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
+  const later = all.length - chosen.length;
+  const writes = placedAt(chosen);
   const after = applyWrites(state, writes);
   if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
   const afterReport = analyzeHealth(after, preferences);
@@ -105,6 +113,42 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     ...leftPart,
     ...(forced ? { forced } : {}),
   };
+}
+
+/**
+ * `placements` (the search's) polished: applied, then moved and swapped among themselves while the health score
+ * rises, each within its task's limits and `fits`; in the same order. The search's own when the polished week does
+ * not apply as place writes (it always should: each polished place is free in the polished week).
+ */
+function polishedPlacements(
+  state: ScheduleState,
+  placements: readonly PlannedPlacement[],
+  tasks: readonly SearchTask[],
+  preferences: HealthPreferences,
+  fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
+): PlannedPlacement[] {
+  const searched = applyWrites(state, placedAt(placements));
+  if (!searched || placements.length === 0) return [...placements];
+  const byId = new Map(tasks.map((task) => [task.id, task]));
+  const allowed = (target: { task_id: string; day: number; slot_start: number }) => {
+    const task = byId.get(target.task_id);
+    if (!task || (task.days && !task.days.has(target.day)) || task.notDays?.has(target.day)) return false;
+    const end = target.slot_start + task.duration - 1;
+    return target.slot_start >= (task.from ?? 1) && end <= (task.to ?? end) && fits({ ...target, slot_end: end });
+  };
+  const week = polishPlacements(searched, new Set(placements.map((entry) => entry.id)), preferences, allowed);
+  const polished = placements.map((entry): PlannedPlacement => {
+    const task = week.tasks.find((candidate) => candidate.id === entry.id);
+    const range = task?.source === "task_item" ? task.slots?.[0] : undefined;
+    if (!task || task.source !== "task_item" || !range) return entry;
+    return { id: entry.id, day: range.day, start: range.start, end: range.end, ...(task.embeddedIn ? { hostId: task.embeddedIn } : {}) };
+  });
+  return applyWrites(state, placedAt(polished)) ? polished : [...placements];
+}
+
+/** Placements as `place` writes. */
+function placedAt(entries: readonly PlannedPlacement[]): Array<{ name: string; arguments: Record<string, unknown> }> {
+  return entries.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }));
 }
 
 /** The search's view of a task under its limits. */

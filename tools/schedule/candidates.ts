@@ -140,7 +140,7 @@ function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Requir
 }
 
 /** Every single change that raises the score by at least `MIN_GAIN` (and `allowed`), best first, the best one per task. */
-function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean = () => true): Array<Omit<ScheduleCandidate, "id">> {
+function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean = () => true, only?: ReadonlySet<string>): Array<Omit<ScheduleCandidate, "id">> {
   const scored: Array<Omit<ScheduleCandidate, "id">> = [];
   const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
     if (!allowed(writes)) return;
@@ -152,7 +152,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
     scored.push({ kind, writes, summary: summaryOf(state, writes), scoreAfter, delta });
   };
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
-  const placed = reviews.filter((task) => task.status === "placed" && task.slots?.length === 1);
+  const placed = reviews.filter((task) => task.status === "placed" && task.slots?.length === 1 && (!only || only.has(task.id)));
   for (const task of placed) {
     // Where it could go: the free runs of the week without it.
     const without = unplaceTool.run(state, { task_id: task.id });
@@ -172,7 +172,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
     }
   }
   const { runs } = searchInputOf(state);
-  for (const task of reviews.filter((candidate) => candidate.status === "pending")) {
+  for (const task of reviews.filter((candidate) => candidate.status === "pending" && (!only || only.has(candidate.id)))) {
     for (const run of runs) for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
   const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
@@ -197,11 +197,11 @@ type AllowedIn = (week: ScheduleState) => (writes: readonly Write[]) => boolean;
  * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
  * `MAX_CHAIN`); `singles`, the start's single changes when already known, are not scanned again.
  */
-function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>): { week: ScheduleState; steps: number } {
+function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>, only?: ReadonlySet<string>, maxSteps = MAX_CHAIN): { week: ScheduleState; steps: number } {
   let week = start;
   let steps = 0;
-  while (steps < MAX_CHAIN) {
-    const changes = steps === 0 && singles ? singles : singleChanges(week, analyzeHealth(week, preferences).score, preferences, allowedIn(week));
+  while (steps < maxSteps) {
+    const changes = steps === 0 && singles ? singles : singleChanges(week, analyzeHealth(week, preferences).score, preferences, allowedIn(week), only);
     const next = changes.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
     const after = next ? applyWrites(week, next.writes) : undefined;
     if (!after) break;
@@ -209,6 +209,17 @@ function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: 
     steps += 1;
   }
   return { week, steps };
+}
+
+/**
+ * `week` with the reviews `ids` (just placed there) moved or swapped among themselves while the score rises — the
+ * best single change each time, at most two per review — each move within `fits` (the limits they were placed
+ * under). Every other task stays where it is. An arrangement so polished is what its card proposes: the refinement
+ * after it is not left to move what the user has just approved.
+ */
+export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, preferences: HealthPreferences, fits: (target: Required<AvoidedPlace>) => boolean): ScheduleState {
+  const allowedIn: AllowedIn = (current) => (writes) => tasksOf(writes).every((id) => ids.has(id)) && targetsOf(current, writes).every(fits);
+  return climb(week, preferences, allowedIn, undefined, ids, ids.size * 2).week;
 }
 
 /**
