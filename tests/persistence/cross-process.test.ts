@@ -35,7 +35,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     // Step snapshots: the plan's lifecycle, oldest first, each showing the step in its status. The answer to the plan
     // card applies no write, so its run is saved once, at the first write card: step 1 (place) started in it and waits
-    // at that card; the write cards' answers finish it and run step 2 (refine: its one batch_move card) and step 3
+    // at that card; the write cards' answers finish it and run step 2 (refine: nothing to change, no card) and step 3
     // (verify).
     const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual(ARRANGE_STEP_TRANSITIONS);
@@ -59,12 +59,11 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const placeStep = tools.slice(tools.indexOf("propose_arrangement"), tools.lastIndexOf("place") + 1);
     expect(placeStep.filter((tool) => tool !== "get_overview")).toEqual(Array.from({ length: 8 }, () => ["propose_arrangement", "place"]).flat());
     expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
-    // The refinement step: the code lists the candidates (no model call), the week is read for the model's prompt, the
-    // top one's batch_move applied; the code lists again, nothing raises the score, and the step ends there (the
-    // verify step reads the live week, no tool call).
+    // The refinement step: the code lists the candidates (no model call); nothing raises the score of the polished
+    // placements, and the step ends there (the verify step reads the live week, no tool call).
     const refining = log.filter((entry) => entry.stepId === "step-2");
-    expect(refining.map((entry) => entry.tool)).toEqual(["propose_candidates", "get_overview", "batch_move", "propose_candidates"]);
-    expect(refining.filter((entry) => entry.applied).map((entry) => entry.tool)).toEqual(["batch_move"]);
+    expect(refining.map((entry) => entry.tool)).toEqual(["propose_candidates"]);
+    expect(refining.filter((entry) => entry.applied)).toEqual([]);
     // The last entry is the verify step's live read of the week (the prompt's live state; the model calls no tool).
     expect(tools.at(-1)).toBe("get_overview");
     expect(log.at(-1)?.stepId).toBe("step-3");

@@ -55,16 +55,16 @@ export async function appliedWrites(tempo: TempoOnDatabase, threadId: string): P
 }
 
 /**
- * Checks a finished thread: one completed log entry per write call; nine applied writes — the eight placements and
- * the refinement's one batch_move (the sample week's top candidate) —; the eight review tasks are placed, the schedule
- * valid; tool calls and results paired.
+ * Checks a finished thread: one completed log entry per write call; eight applied writes — the eight placements (the
+ * refinement finds nothing to change in the polished week) —; the eight review tasks are placed, the schedule valid;
+ * tool calls and results paired.
  */
 export async function expectEveryWriteAppliedOnce(tempo: TempoOnDatabase, threadId: string): Promise<ExecutionLogRecord[]> {
   const { log, completedPerCall, loggedApplied } = await appliedWrites(tempo, threadId);
   expect([...completedPerCall.values()].every((count) => count === 1)).toBe(true);
-  expect(loggedApplied).toHaveLength(9);
+  expect(loggedApplied).toHaveLength(8);
   const appliedTools = log.filter((entry) => entry.kind === "write" && entry.status === "completed" && entry.applied).map((entry) => entry.tool);
-  expect(appliedTools).toEqual([...Array(8).fill("place"), "batch_move"]);
+  expect(appliedTools).toEqual(Array(8).fill("place"));
 
   const schedule = await tempo.repository.load(studentOf(threadId));
   expect(schedule.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(Array(8).fill("placed"));

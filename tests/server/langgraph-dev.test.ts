@@ -89,28 +89,26 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   const checkpointsAdded: number[] = [];
   const checkpoints = async () => (await client.threads.getHistory(thread.thread_id, { limit: 200 })).length;
   for (let turn = 0; turn < 20 && state.tasks.some((task) => task.interrupts.length > 0); turn += 1) {
-    // Each card's actions: the plan, the week's eight placements on one batch card (one legacy accept decides all),
-    // then the refinement's one batch_move (the backend's top candidate).
+    // Each card's actions: the plan, then the week's eight placements on one batch card (one legacy accept decides
+    // all); the refinement finds nothing to change in the polished placements.
     actions.push(...(state.tasks[0]?.interrupts[0]?.value as Card).action_requests.map((request) => request.name));
     const before = await checkpoints();
     await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { type: "accept", args: null } }, config });
     checkpointsAdded.push((await checkpoints()) - before);
     state = await client.threads.getState(thread.thread_id);
   }
-  expect(actions).toEqual(["confirm_plan", ...Array(8).fill("place"), "batch_move"]);
+  expect(actions).toEqual(["confirm_plan", ...Array(8).fill("place")]);
   const values = state.values as { phase: string; finalAnswer: string };
   expect(values.phase).toBe("done");
   expect(values.finalAnswer).toContain("Your review week is arranged.");
 
   // The durability of each run's kind holds on the server's own checkpointer: the plan card's answer applies no write
-  // and is saved once, at the batch card; the batch card's and the refinement card's answers apply writes and save
-  // every step.
-  expect(checkpointsAdded).toHaveLength(3);
+  // and is saved once, at the batch card; the batch card's answer applies writes and saves every step.
+  expect(checkpointsAdded).toHaveLength(2);
   expect(checkpointsAdded[0]).toBe(1);
-  // (The batch's writes, the place step's end, the refine step's start and its listing up to its card: a checkpoint each.)
-  expect(checkpointsAdded[1]).toBeGreaterThan(3);
-  // (The batch_move, the next listing, the refine step's end, the verify step and the answer: a checkpoint each.)
-  expect(checkpointsAdded[2]).toBeGreaterThan(4);
+  // (The batch's writes, the place step's end, the refine step's start, its listing and end, the verify step and the
+  // answer: a checkpoint each.)
+  expect(checkpointsAdded[1]).toBeGreaterThan(6);
 }, 240_000);
 
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */
@@ -233,7 +231,7 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
       ended = await untilRunEnds(() => controller.respond({ type: "accept", args: null }, { interruptId: card.id!, config }));
     }
     expect(ended).toBe("success");
-    expect(actions).toEqual(["confirm_plan", ...Array(8).fill("place"), "batch_move"]);
+    expect(actions).toEqual(["confirm_plan", ...Array(8).fill("place")]);
     const snapshot = controller.rootStore.getSnapshot();
     expect(snapshot.error).toBeUndefined();
     const values = snapshot.values as { phase?: string; finalAnswer?: string };

@@ -7,8 +7,8 @@
  * log holds the 8 applied writes. The card is never shown: the first read of the thread (its state) or the user's
  * first search settles it (auth/applied-cards.ts) — and an answer sent before any read is reconciled by confirm. Either
  * way the 8 writes stay, none is applied twice, the user is told they had already been applied, and the task moves on
- * to its refinement step (on by default after arranging), whose one batch_move card is the next the user sees;
- * approved, the task ends arranged — never "skipped" for writes that were made.
+ * to its refinement step (on by default after arranging), which finds nothing to change in the polished week: the
+ * task ends arranged — never "skipped" for writes that were made.
  *
  * The dev server saving its store in time (the run took more than 3 s between two checkpoints, or the kill came
  * late) makes the crash lose nothing: that attempt is checked as such and the setup is run again, until the restart
@@ -166,21 +166,23 @@ async function crashUntilHeldAgain(label: string, first: FirstAction): Promise<C
   throw new Error(`in ${ATTEMPTS} attempts the dev server always saved its checkpoints past the card before the kill`);
 }
 
-/** The names of the writes on a state's card: the refinement's one batch_move once the applied card is settled. */
-const REFINEMENT_CARD = ["batch_move"];
-
 /**
  * The thread moved on as if the card was approved, the user told the writes had been applied, nothing applied twice;
- * it waits on the refinement's batch_move card, which approved ends the task arranged with that one write more.
+ * the refinement that follows finds nothing to change in the polished week, so the task has ended, arranged — never
+ * "skipped" for writes that were made — with no card left.
  */
 async function expectSettled(crashed: Crashed): Promise<void> {
   const client = await clientOf(crashed.server, crashed.user);
   const state = await client.threads.getState(crashed.threadId);
-  expect(cardOf(state)?.action_requests.map((request) => request.name)).toEqual(REFINEMENT_CARD);
-  const texts = ((state.values as Values).messages ?? []).map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)));
+  expect(cardOf(state)).toBeUndefined();
+  const values = state.values as Values;
+  const texts = (values.messages ?? []).map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)));
   // The user is told the card's writes had already been applied.
   expect(texts.some((text) => text.includes("8 change(s) on this card had already been applied")), texts.join("\n")).toBe(true);
   expect(texts.filter((text) => /Not applied|you rejected/.test(text))).toEqual([]);
+  expect(values.phase).toBe("done");
+  expect(values.finalAnswer).toContain("Your review week is arranged.");
+  expect(values.finalAnswer).not.toMatch(/skipped|nothing was changed/i);
 
   // No write applied twice: the log's 8 completed writes, the repository's 8 applications and the placed tasks are
   // as they were at the crash.
@@ -192,29 +194,16 @@ async function expectSettled(crashed: Crashed): Promise<void> {
   expect(settled.applied).toEqual(crashed.before.applied);
   expect(settled.tasks).toEqual(crashed.before.tasks);
   expect(crashed.killedAfterMs).toBeLessThan(FLUSH_DELAY_MS);
-
-  // The refinement's card approved: its batch_move is applied once, and the ending reads the facts — arranged,
-  // nothing of it "skipped".
-  await client.runs.wait(crashed.threadId, "tempo", { command: ACCEPT });
-  const ended = await client.threads.getState(crashed.threadId);
-  expect(cardOf(ended)).toBeUndefined();
-  const values = ended.values as Values;
-  expect(values.phase).toBe("done");
-  expect(values.finalAnswer).toContain("Your review week is arranged.");
-  expect(values.finalAnswer).not.toMatch(/skipped/i);
-  const after = await facts(crashed.user, crashed.threadId);
-  expect(after.completedWrites).toBe(9);
-  expect(after.distinctCompletedWrites).toBe(9);
-  expect(after.replayedOrFailed).toBe(8);
-  expect(after.applied).toHaveLength(9);
-  expect(after.applied).toEqual(expect.arrayContaining(crashed.before.applied));
 }
 
 test("killed after the 8 writes applied, restarted: the first read of the thread settles the card, never shown again", async () => {
   const crashed = await crashUntilHeldAgain("read", async (client, threadId) => {
     const state = await client.threads.getState(threadId);
-    // The very first read answers the settled thread: not the applied card, the refinement's next one.
-    return () => expect(cardOf(state)?.action_requests.map((request) => request.name)).toEqual(REFINEMENT_CARD);
+    // The very first read answers the settled thread: not the applied card; the task has ended.
+    return () => {
+      expect(cardOf(state)).toBeUndefined();
+      expect((state.values as Values).phase).toBe("done");
+    };
   });
   expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
   await expectSettled(crashed);
@@ -223,10 +212,9 @@ test("killed after the 8 writes applied, restarted: the first read of the thread
 test("killed after the 8 writes applied, restarted: the user's first search (Agent Inbox's list) no longer lists the card", async () => {
   const crashed = await crashUntilHeldAgain("search", async (client, threadId) => {
     const interrupted = await client.threads.search({ status: "interrupted", limit: 100 });
-    // The thread is listed with the refinement's card only, never the applied one.
+    // The thread is no longer listed as waiting: its applied card was settled and the task has ended.
     const listed = interrupted.find((thread) => thread.thread_id === threadId);
-    const cards = Object.values(listed?.interrupts ?? {}).flat().map((interrupt) => (interrupt.value as Card).action_requests.map((request) => request.name));
-    return () => expect(cards).toEqual([REFINEMENT_CARD]);
+    return () => expect(listed).toBeUndefined();
   });
   expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
   await expectSettled(crashed);
