@@ -172,7 +172,7 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await continueThread(env.tempo, threadId);
     const snapshots = await stepSnapshots(env.tempo.graph, studentThread(threadId));
     // Step 1 (place) starts in the plan card's answer (saved once, at its write card); the rest in the write cards'
-    // answers: step 2 refines (its batch_move card), step 3 verifies.
+    // answers: step 2 refines (nothing to change), step 3 verifies.
     expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual(ARRANGE_STEP_TRANSITIONS);
     for (const snapshot of snapshots) {
       const tuple = await env.tempo.checkpointer.getTuple(studentThread(threadId, snapshot.checkpointId));

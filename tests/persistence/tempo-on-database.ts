@@ -59,9 +59,9 @@ export interface TempoOnDatabaseOptions {
   /** Most writes on one card (default 1: these tests follow a write card, then the next one). */
   writesPerCard?: number;
   /**
-   * The schedule's refinement step after arranging (default true, as served: its one batch_move card follows the
-   * placements). The kill-point sweep turns it off: its subject is the arrangement's writes, and the refinement's
-   * listing and card would multiply its save points.
+   * The schedule's refinement step after arranging (default true, as served: it lists candidates after the
+   * placements, and on the sample week finds nothing to change). The kill-point sweep turns it off: its subject is
+   * the arrangement's writes, and the refinement's listing would multiply its save points.
    */
   refine?: boolean;
   /** Pool settings (timeouts) beyond the URL and the pool size. */
