@@ -7,7 +7,7 @@
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 
@@ -159,6 +159,14 @@ describe("tasks and class rules asked for in words are stored once approved, and
     const added = outcome.schedule.tasks.find((task) => task.name === "积分复习");
     expect(added).toMatchObject({ source: "task_item", categoryId: "calculus", duration: 2, status: "pending" });
     expect(outcome.finalAnswer).toBe("完成：已在课程 calculus 中添加任务“积分复习”。");
+  });
+
+  test("a second class rule adds to the first: Monday ruled out, then Tuesday, and both stay excluded", async () => {
+    const tempo = await offlineTempo(sampleWeek());
+    await converse(tempo, "never schedule linear algebra on Monday", [], "class-rule-1");
+    const second = await converse(tempo, "never schedule linear algebra on Tuesday", [], "class-rule-2");
+    expect(second.cards.find((card) => card.action === "upsert_task_class")?.args).toMatchObject({ class_id: "linear-algebra", excluded_days_of_week: [1, 2] });
+    expect((await tempo.repository.load("student")).categories.find((category) => category.id === "linear-algebra")).toMatchObject({ excludedDaysOfWeek: [1, 2] });
   });
 
   test("'make calculus mornings only' sets the class's preferred part, once approved", async () => {

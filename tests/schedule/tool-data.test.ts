@@ -82,6 +82,11 @@ describe("each tool's data says what its text says", () => {
       { id: "a", name: "Task a", categoryId: "math" },
       { id: "b", name: "Task b", categoryId: "math" },
     ]);
+    // A class's excluded weekdays (a class rule adds to them), in the text and the data alike.
+    const ruled = sampleWeek();
+    ruled.categories = ruled.categories.map((category) => (category.id === "linear-algebra" ? { ...category, excludedDaysOfWeek: [1, 3] } : category));
+    expect(runTool("get_overview", ruled).content).toContain('- category linear-algebra "Linear Algebra" pending=2 placed=0 excluded_days_of_week=1,3');
+    expect((dataOf("get_overview", ruled) as GetOverviewData).categories.find((category) => category.id === "linear-algebra")).toMatchObject({ excludedDaysOfWeek: [1, 3] });
   });
 
   it("query_range: each day's header and segments, embedded guests included", () => {

@@ -267,8 +267,11 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     }
     const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(line);
     if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
-    const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)$/.exec(line);
-    if (category) data.categories.push({ id: category[1] ?? "", name: JSON.parse(category[2] ?? '""') as string, pending: Number(category[3]), placed: Number(category[4]) });
+    const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)(?: excluded_days_of_week=([\d,]+))?$/.exec(line);
+    if (category) {
+      const excluded = category[5] ? { excludedDaysOfWeek: category[5].split(",").map(Number) } : {};
+      data.categories.push({ id: category[1] ?? "", name: JSON.parse(category[2] ?? '""') as string, pending: Number(category[3]), placed: Number(category[4]), ...excluded });
+    }
     const placedTask = /^- placed (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
     if (placedTask) data.placedTasks.push({ id: placedTask[1] ?? "", name: JSON.parse(placedTask[2] ?? '""') as string, categoryId: placedTask[3] ?? "" });
   }

@@ -11,7 +11,7 @@ import type { ScheduleRequest } from "./request-parsing.js";
 import { matchClass } from "./task-matching.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
-export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): { id: string; name: string } | undefined {
+export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): { id: string; name: string; excludedDaysOfWeek?: number[] } | undefined {
   return matchClass(phrase, liveOverviewOf(view)?.categories ?? []);
 }
 
@@ -46,9 +46,12 @@ export function classRulesStep(view: PromptView, request: Extract<ScheduleReques
   if (done) return done;
   const category = classNamed(view, request.classPhrase);
   if (!category) return finish(end, say(language, `I found no class matching "${request.classPhrase}", so nothing was changed.`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`), `not carried out: no class matches "${request.classPhrase}"`, "the step names a class the schedule does not have");
+  // A day ruled out now is added to the days the class already excludes ("never on Monday", then "never on
+  // Tuesday": both), since the write replaces the class's list.
+  const excluded = request.excludedWeekdays.length > 0 ? [...new Set([...(category.excludedDaysOfWeek ?? []), ...request.excludedWeekdays])].sort() : [];
   const rules = [
     ...request.parts.map((part) => say(language, `${part}s only`, { morning: "只在上午", afternoon: "只在下午", evening: "只在晚上" }[part])),
-    ...(request.excludedWeekdays.length > 0 ? [say(language, `never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" or ")}`, `不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`)] : []),
+    ...(excluded.length > 0 ? [say(language, `never on ${excluded.map((day) => weekdayName(day, "en")).join(" or ")}`, `不要${excluded.map((day) => weekdayName(day, "zh")).join("、")}`)] : []),
   ].join(say(language, ", ", "，"));
   return propose(
     say(language, `Setting ${category.name}: ${rules}.`, `正在设置${category.name}：${rules}。`),
@@ -57,7 +60,7 @@ export function classRulesStep(view: PromptView, request: Extract<ScheduleReques
       class_id: category.id,
       name: category.name,
       ...(request.parts.length > 0 ? { preferred_parts: request.parts } : {}),
-      ...(request.excludedWeekdays.length > 0 ? { excluded_days_of_week: request.excludedWeekdays } : {}),
+      ...(excluded.length > 0 ? { excluded_days_of_week: excluded } : {}),
     },
     say(language, "the class's rules as the request states them", "请求说明的课程规则"),
   );

@@ -61,6 +61,8 @@ export interface OverviewCategory {
   name: string;
   pending: number;
   placed: number;
+  /** The weekdays the class excludes (1 = Monday), when it excludes any: a class rule adds to them. */
+  excludedDaysOfWeek?: number[];
 }
 
 /** A pending task item (one `- task …` line). */
@@ -209,9 +211,10 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       state.categories,
       TASK_LINE_LIMIT,
       (category) => {
-        const row = { id: category.id, name: category.name, pending: pendingByCategory.get(category.id) ?? 0, placed: placedByCategory.get(category.id) ?? 0 };
+        const excluded = category.excludedDaysOfWeek ?? [];
+        const row: OverviewCategory = { id: category.id, name: category.name, pending: pendingByCategory.get(category.id) ?? 0, placed: placedByCategory.get(category.id) ?? 0, ...(excluded.length > 0 ? { excludedDaysOfWeek: [...excluded] } : {}) };
         categories.push(row);
-        return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}`;
+        return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}${excluded.length > 0 ? ` excluded_days_of_week=${excluded.join(",")}` : ""}`;
       },
       "use list_tasks with a category to see one task class",
     );
