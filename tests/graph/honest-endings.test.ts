@@ -51,7 +51,7 @@ describe("a task that changed nothing is not completed", () => {
     expect(result.outcome?.kind).toBe("failed");
     expect(result.outcome?.reason).toMatch(/^nothing was changed: you declined (?:the change|all \d+ changes) it proposed$/);
     // Never "partly arranged" over nothing placed.
-    expect(result.finalAnswer).toMatch(/^Nothing was changed \(below\)\./);
+    expect(result.finalAnswer).toMatch(/^Nothing was changed; the steps below say why\./);
     const schedule = await tempo.repository.load("student");
     expect(placeOf(schedule, "linked-list-exercises")).toBe("pending");
     expect(placeOf(schedule, "binary-tree-review")).toBe("pending");
@@ -66,6 +66,9 @@ describe("a task that changed nothing is not completed", () => {
     expect(again.outcome?.kind).toBe("failed");
     expect(again.outcome?.reason).toMatch(/^nothing was changed: /);
     expect(again.finalAnswer).not.toMatch(/is arranged\.|^Done/);
+    // What was found, said plainly: never a bare "(failed)" under steps that all read done.
+    expect(again.finalAnswer).toMatch(/^Every review task is already placed: nothing needed changing\.\n/);
+    expect(again.finalAnswer).not.toContain("(failed)");
   });
 
   test("a question whose step found nothing is not completed; a question answered is", async () => {

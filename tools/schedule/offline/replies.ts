@@ -111,10 +111,17 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
       ? zh ? "你的复习周已安排好。" : "Your review week is arranged."
       : zh ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。` : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
-  // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged".
-  if (outcome === "failed" && done === steps.length && steps.length > 0) heading = zh ? "没有任何改动（见下）。" : "Nothing was changed (below).";
-  // Anything short of "completed" is never told as a full success.
-  if (outcome !== "completed" && fullSuccess) heading = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。` : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+  if (outcome === "failed" && done === steps.length && steps.length > 0) {
+    // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with
+    // nothing pending either, the week was already arranged: that is what was found.
+    heading =
+      pending === "0"
+        ? zh ? "所有复习任务都已安排好，这次没有需要改动的。" : "Every review task is already placed: nothing needed changing."
+        : zh ? "没有任何改动，原因见下。" : "Nothing was changed; the steps below say why.";
+  } else if (outcome !== "completed" && fullSuccess) {
+    // Anything short of "completed" is never told as a full success.
+    heading = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。` : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+  }
   const status = (name: string) => (zh ? (STATUS_ZH[name] ?? name) : name);
   const lines = [
     heading,
