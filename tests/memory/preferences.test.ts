@@ -48,6 +48,17 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     expect(change.lift).toEqual([]);
   });
 
+  test.each([
+    ["我周一从不学习，帮我安排复习", "我周一从不学习"],
+    ["I never study on Mondays, so arrange my reviews", "I never study on Mondays"],
+  ])("%s keeps the words that state the preference: %s", (text, words) => {
+    expect(readSchedulePreferences(text).add.map((entry) => entry.text)).toEqual([words]);
+  });
+
+  test("'never on Monday, Tuesday or Friday' rules out all three days", () => {
+    expect(readSchedulePreferences("never on Monday, Tuesday or Friday").add.map(({ kind, value }) => ({ kind, value }))).toEqual([1, 2, 5].map((value) => ({ kind: "avoid_day", value })));
+  });
+
   test.each(["Saturday instead", "never schedule linear algebra on Monday", "never put calculus on Friday", "微积分以后只在上午", "I'd prefer Saturday instead", "周一不行", "not this one", "later in the day", "I like the plan"])("%s is no standing preference", (text) => {
     expect(readSchedulePreferences(text)).toEqual({ add: [], lift: [] });
   });

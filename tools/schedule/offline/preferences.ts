@@ -26,7 +26,7 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
     // for every task (a rule about everything is never read as a class's: `namesEverything`).
     if (parseScheduleRequest(normalized).kind === "class_rules") continue;
-    change.add.push(...standingIn(normalized, sentence.trim()));
+    change.add.push(...standingIn(normalized, wordsOf(sentence)));
   }
   return change;
 }
@@ -34,6 +34,20 @@ export function readSchedulePreferences(text: string): PreferenceChange {
 /** Sentences of a text ("I never study on Mondays. I prefer mornings!"). */
 function sentencesOf(text: string): string[] {
   return text.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => sentence.trim() !== "");
+}
+
+/**
+ * The words of a standing sentence a preference keeps: the one clause that says "every time" when the rest of the
+ * sentence asks for something else ("我周一从不学习，帮我安排复习" keeps "我周一从不学习") and that clause alone states the
+ * same preferences; else the whole sentence.
+ */
+function wordsOf(sentence: string): string {
+  const whole = sentence.trim();
+  const clauses = whole.split(/[，,；;]/).map((clause) => clause.trim()).filter(Boolean);
+  const standing = clauses.filter((clause) => STANDING_CUE.test(normalizeText(clause)));
+  if (clauses.length < 2 || standing.length !== 1) return whole;
+  const same = (text: string) => JSON.stringify(standingIn(normalizeText(text), "").map(({ text: _text, ...rule }) => rule));
+  return same(standing[0]!) === same(whole) ? standing[0]! : whole;
 }
 
 /** The preferences a standing sentence states, each with its words (the sentence itself when it states one). */

@@ -248,7 +248,7 @@ const DAY_WORD_ZH = String.raw`(?:(?:周|星期|礼拜)[一二三四五六日天
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
  */
 const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|except|but not|avoid(?:ing)?|no|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
+  String.raw`\b(?:not|never|except|but not|avoid(?:ing)?|no|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
   "g",
 );
 
