@@ -76,6 +76,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
     const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
     if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;
+    summary = withParagraphBreaks(summary);
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
     return deliverAnswer(state, message, report.outcome, lastError);
@@ -149,4 +150,16 @@ export function factsInLanguage(factual: string, language: Language): string {
         .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),
     )
     .join("\n");
+}
+
+/**
+ * `text` with every plain line set off as its own paragraph: Agent Chat UI renders answers as Markdown, which joins a
+ * line onto the line before it ("… and 2 more Still pending: …") unless a blank line parts them. List items
+ * ("- [done] …") stay one to a line, as Markdown keeps them. A terminal shows a blank line more; nothing else changes.
+ */
+export function withParagraphBreaks(text: string): string {
+  const item = /^\s*(?:[-*+] |\d+\. )/;
+  const lines = text.split("\n");
+  const parted = lines.map((line, index) => (index > 0 && line.trim() !== "" && lines[index - 1]!.trim() !== "" && !item.test(line) ? `\n${line}` : line));
+  return parted.join("\n").replace(/\n(?:[ \t]*\n){2,}/g, "\n\n");
 }

@@ -119,6 +119,8 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.finalAnswer).toContain('\n已应用的修改（保留）：4 — 已把"链表习题" 安排在3月13日周三 16:00–17:40; ');
     expect(outcome.finalAnswer).toContain("移动了 3 个任务");
     expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");
+    // Blank lines part the plain lines, so Markdown (Agent Chat UI) does not join them onto the line before.
+    expect(outcome.finalAnswer).toMatch(/\n- \[完成\] [^\n]+\n\n已应用的修改（保留）：[^\n]+\n\n仍待安排：/);
   });
 });
 

@@ -79,3 +79,14 @@ describe("overclaim", () => {
     expect(overclaim("All done!", { ...report, outcome: { kind: "completed", reason: "" }, stillOpen: [] })).toBe("");
   });
 });
+
+describe("the answer as Markdown shows it", () => {
+  test("plain lines are parted by a blank line (Markdown would join them); list items stay one to a line; no run of blank lines", async () => {
+    const { withParagraphBreaks } = await import("../../nodes/deliver/index.js");
+    const text = "Your review week is partly arranged.\n- [done] Place — placed 7\n- [done] Verify\nWhere things are now: A — Mon; and 2 more.\nStill pending: B (b) — you declined the proposed change\n\n\nNote: x";
+    expect(withParagraphBreaks(text)).toBe(
+      "Your review week is partly arranged.\n- [done] Place — placed 7\n- [done] Verify\n\nWhere things are now: A — Mon; and 2 more.\n\nStill pending: B (b) — you declined the proposed change\n\nNote: x",
+    );
+    expect(withParagraphBreaks(withParagraphBreaks(text))).toBe(withParagraphBreaks(text));
+  });
+});
