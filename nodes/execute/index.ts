@@ -289,7 +289,10 @@ async function runCalls(
   // A round of memory calls alone is the agent's bookkeeping, kept from what a person reads; its speech goes with the
   // proposal, or stands as its own message.
   const internal = entries.length > 0 && entries.every(({ call }) => findAgentTool(call.name) !== undefined);
-  run.rounds = toolRoundOf(entries, internal ? "" : speak, internal);
+  // A round whose every write was refused before a card proposes nothing: its speech ("Moving … to Monday") would
+  // announce a change that is not made, so the refusal speaks for itself.
+  const nothingProposed = run.writes.length === 0 && entries.length > 0 && entries.every(({ call, outcome }) => outcome === "failed" && findTool(dependencies.domain, call.name)?.kind === "write");
+  run.rounds = toolRoundOf(entries, internal || nothingProposed ? "" : speak, internal);
   run.spoke = entries.length > 0 && !internal;
   if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {
     run.rounds.push(new AIMessage({ id: newId("ai"), content: speak }));

@@ -90,6 +90,7 @@ describe("a write onto an avoided day", () => {
     expect(said).toMatch(/cannot go on Mon \d{1,2} [A-Z][a-z]{2}: your standing preference "never on Monday" rules Mon out/);
     expect(said).toContain("/forget pref-");
     expect(said).toContain('"Mondays are fine now"');
+    expect(said).not.toMatch(/^Moving /m);
     expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
   });
 
@@ -104,6 +105,8 @@ describe("a write onto an avoided day", () => {
     expect(said).toMatch(/\/forget pref-\S+ 删除这一条/);
     expect(said).toContain("“周一可以了”");
     expect(said).not.toMatch(/cannot go on|standing preference|to change it/);
+    // The move that was refused is never announced as if it were being made.
+    expect(said).not.toMatch(/移动"Matrix operations review"到/);
     expect(placeOf(outcome.schedule, "matrix-review")).toBe(`day ${HALF_PLACED["matrix-review"]![0]} slots 3-4`);
   });
 });
