@@ -8,7 +8,7 @@
 import type { MovedTask } from "./atomic-moves.js";
 import type { ScheduleCandidate, ScheduleListing } from "./candidates.js";
 import type { PlannedPlacement } from "./placement-search.js";
-import type { SlotRange } from "./state.js";
+import { dayOfWeekNumber, type SlotRange } from "./state.js";
 import type { BatchMoveData } from "./tools/batch-move.js";
 import type { FindFreeData, FreeRunEntry } from "./tools/find-free.js";
 import type { GetOverviewData, PendingTaskEntry } from "./tools/get-overview.js";
@@ -109,8 +109,6 @@ function rangesIn(text: string): SlotRange[] {
 
 /** A `<id> "<name>"` pair at the start of `text`. */
 const ID_NAME = /^(\S+) ("(?:[^"\\]|\\.)*")/;
-
-const WEEKDAYS = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 /**
  * The data a schedule tool gives beside its text (`ToolRun.data`), read back from the text alone — for a reader
@@ -263,7 +261,7 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     const day = /^- day (\d+) week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?: occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
     if (day) {
       const [, index, week, weekday = "", date, occupied, free, embeddable, embedded] = day;
-      data.days.push({ day: Number(index), week: Number(week), dayOfWeek: WEEKDAYS.indexOf(weekday), ...(date === undefined ? {} : { date }), occupied: Number(occupied), free: Number(free), embeddable: Number(embeddable), embedded: Number(embedded) });
+      data.days.push({ day: Number(index), week: Number(week), dayOfWeek: dayOfWeekNumber(weekday), ...(date === undefined ? {} : { date }), occupied: Number(occupied), free: Number(free), embeddable: Number(embeddable), embedded: Number(embedded) });
     }
     const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(line);
     if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
@@ -298,7 +296,7 @@ function parseQueryRange(lines: readonly string[]): QueryRangeData | undefined {
     const header = /^day (\d+)(?: week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?)? slots (\d+)-(\d+):$/.exec(line);
     if (header) {
       const day: QueryRangeDay = { day: Number(header[1]), slotStart: Number(header[5]), slotEnd: Number(header[6]), segments: [] };
-      if (header[2] !== undefined) [day.week, day.dayOfWeek] = [Number(header[2]), WEEKDAYS.indexOf(header[3] ?? "")];
+      if (header[2] !== undefined) [day.week, day.dayOfWeek] = [Number(header[2]), dayOfWeekNumber(header[3] ?? "")];
       if (header[4] !== undefined) day.date = header[4];
       days.push(day);
       continue;

@@ -253,6 +253,12 @@ export function dayOfWeekName(dayOfWeek: number): string {
   return DAY_OF_WEEK_NAMES[dayOfWeek] ?? `day-of-week-${dayOfWeek}`;
 }
 
+/** The day of the week an English name gives ("Mon", "monday" → 1 … "Sun" → 7), or -1 for anything else. */
+export function dayOfWeekNumber(name: string): number {
+  const prefix = name.slice(0, 3).toLowerCase();
+  return prefix === "" ? -1 : DAY_OF_WEEK_NAMES.findIndex((entry) => entry.toLowerCase() === prefix);
+}
+
 /** Builds the day mappings of a window of `totalDays` consecutive days starting on (`firstWeek`, `firstDayOfWeek`). */
 export function consecutiveDays(totalDays: number, firstWeek = 1, firstDayOfWeek = 1): DayMapping[] {
   const days: DayMapping[] = [];

@@ -8,6 +8,7 @@ import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offl
 import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
 import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
 import { readablePlaces, readableScheduleText } from "../readable.js";
+import { dayOfWeekNumber } from "../state.js";
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -167,10 +168,9 @@ function quoted(json: string): string {
 
 /** "Mon" / "Monday" → "周一"; anything else stays. */
 function weekdayInChinese(english: string): string {
-  const index = WEEKDAY_PREFIXES.indexOf(english.slice(0, 3).toLowerCase());
-  return index > 0 ? weekdayName(index, "zh") : english;
+  const weekday = dayOfWeekNumber(english);
+  return weekday > 0 ? weekdayName(weekday, "zh") : english;
 }
-const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
 const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "未全部完成", failed: "失败", dropped: "已放弃，未完成" };
