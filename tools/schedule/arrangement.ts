@@ -117,8 +117,8 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
 
 /**
  * `placements` (the search's) polished: applied, then moved and swapped among themselves while the health score
- * rises, each within its task's limits and `fits`; in the same order. The search's own when the polished week does
- * not apply as place writes (it always should: each polished place is free in the polished week).
+ * rises, each within its task's limits and `fits`; in the same order. Each polished place is free, and keeps the
+ * rules, in the polished week, so any of them apply as place writes on `state` (the caller applies its card's).
  */
 function polishedPlacements(
   state: ScheduleState,
@@ -137,13 +137,12 @@ function polishedPlacements(
     return target.slot_start >= (task.from ?? 1) && end <= (task.to ?? end) && fits({ ...target, slot_end: end });
   };
   const week = polishPlacements(searched, new Set(placements.map((entry) => entry.id)), preferences, allowed);
-  const polished = placements.map((entry): PlannedPlacement => {
+  return placements.map((entry): PlannedPlacement => {
     const task = week.tasks.find((candidate) => candidate.id === entry.id);
     const range = task?.source === "task_item" ? task.slots?.[0] : undefined;
-    if (!task || task.source !== "task_item" || !range) return entry;
+    if (task?.source !== "task_item" || !range) return entry;
     return { id: entry.id, day: range.day, start: range.start, end: range.end, ...(task.embeddedIn ? { hostId: task.embeddedIn } : {}) };
   });
-  return applyWrites(state, placedAt(polished)) ? polished : [...placements];
 }
 
 /** Placements as `place` writes. */

@@ -193,11 +193,18 @@ const MAX_CHAIN = 8;
 /** Limits that apply to changes made from a week (a swap's targets depend on where its tasks are in that week). */
 type AllowedIn = (week: ScheduleState) => (writes: readonly Write[]) => boolean;
 
+/** How a climb goes: the start's single changes when already known (not scanned again), the only tasks it may move, its most steps. */
+interface ClimbOptions {
+  singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>;
+  only?: ReadonlySet<string>;
+  maxSteps?: number;
+}
+
 /**
  * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
- * `MAX_CHAIN`); `singles`, the start's single changes when already known, are not scanned again.
+ * `MAX_CHAIN` steps unless `maxSteps` says otherwise).
  */
-function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>, only?: ReadonlySet<string>, maxSteps = MAX_CHAIN): { week: ScheduleState; steps: number } {
+function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, { singles, only, maxSteps = MAX_CHAIN }: ClimbOptions = {}): { week: ScheduleState; steps: number } {
   let week = start;
   let steps = 0;
   while (steps < maxSteps) {
@@ -218,8 +225,9 @@ function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: 
  * after it is not left to move what the user has just approved.
  */
 export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, preferences: HealthPreferences, fits: (target: Required<AvoidedPlace>) => boolean): ScheduleState {
-  const allowedIn: AllowedIn = (current) => (writes) => tasksOf(writes).every((id) => ids.has(id)) && targetsOf(current, writes).every(fits);
-  return climb(week, preferences, allowedIn, undefined, ids, ids.size * 2).week;
+  // (Only the reviews `ids` are moved or swapped: the climb scans no others.)
+  const allowedIn: AllowedIn = (current) => (writes) => targetsOf(current, writes).every(fits);
+  return climb(week, preferences, allowedIn, { only: ids, maxSteps: ids.size * 2 }).week;
 }
 
 /**
@@ -227,7 +235,7 @@ export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, 
  * (placements are not chained: a pending review is placed on its own card).
  */
 function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowedIn: AllowedIn): Omit<ScheduleCandidate, "id"> | undefined {
-  const { week, steps } = climb(state, preferences, allowedIn, singles);
+  const { week, steps } = climb(state, preferences, allowedIn, { singles });
   return steps < 2 ? undefined : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
 }
 
