@@ -9,9 +9,10 @@ import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
 import type { ScheduleRequest } from "./request-parsing.js";
 import { matchClass } from "./task-matching.js";
+import type { OverviewCategory } from "../tools/get-overview.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
-export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): { id: string; name: string; excludedDaysOfWeek?: number[] } | undefined {
+export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): OverviewCategory | undefined {
   return matchClass(phrase, liveOverviewOf(view)?.categories ?? []);
 }
 

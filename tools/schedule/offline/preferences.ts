@@ -26,7 +26,10 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
     // for every task (a rule about everything is never read as a class's: `namesEverything`).
     if (parseScheduleRequest(normalized).kind === "class_rules") continue;
-    change.add.push(...standingIn(normalized, wordsOf(sentence)));
+    const rules = rulesIn(normalized);
+    // One rule: the user's words are its text; several from one sentence: each in plain words.
+    const words = rules.length === 1 ? wordsOf(sentence, rules) : "";
+    change.add.push(...rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }) as PreferenceDraft));
   }
   return change;
 }
@@ -39,19 +42,18 @@ function sentencesOf(text: string): string[] {
 /**
  * The words of a standing sentence a preference keeps: the one clause that says "every time" when the rest of the
  * sentence asks for something else ("我周一从不学习，帮我安排复习" keeps "我周一从不学习") and that clause alone states the
- * same preferences; else the whole sentence.
+ * same `rules`; else the whole sentence.
  */
-function wordsOf(sentence: string): string {
+function wordsOf(sentence: string, rules: readonly PreferenceRule[]): string {
   const whole = sentence.trim();
   const clauses = whole.split(/[，,；;]/).map((clause) => clause.trim()).filter(Boolean);
   const standing = clauses.filter((clause) => STANDING_CUE.test(normalizeText(clause)));
   if (clauses.length < 2 || standing.length !== 1) return whole;
-  const same = (text: string) => JSON.stringify(standingIn(normalizeText(text), "").map(({ text: _text, ...rule }) => rule));
-  return same(standing[0]!) === same(whole) ? standing[0]! : whole;
+  return JSON.stringify(rulesIn(normalizeText(standing[0]!))) === JSON.stringify(rules) ? standing[0]! : whole;
 }
 
-/** The preferences a standing sentence states, each with its words (the sentence itself when it states one). */
-function standingIn(normalized: string, words: string): PreferenceDraft[] {
+/** The preferences a standing sentence states. */
+function rulesIn(normalized: string): PreferenceRule[] {
   const rules: PreferenceRule[] = [];
   // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
   const where = readWhere(normalized);
@@ -65,8 +67,7 @@ function standingIn(normalized: string, words: string): PreferenceDraft[] {
   if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
   const hour = readNotBeforeHour(normalized);
   if (hour !== undefined) rules.push({ kind: "not_before_hour", value: hour });
-  // One rule: the user's words are its text; several from one sentence: each in plain words.
-  return rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }));
+  return rules;
 }
 
 /** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
