@@ -11,8 +11,11 @@ import { INTEGRATION_TESTS } from "../vitest.config.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
-/** What starts a database or a process: Tempo's database room and composition root, Postgres helpers, child processes. */
-const STARTS_SOMETHING = /from "[^"]*(?:\/database\/[^"]*|\/runtime\/create-tempo\.js|support\/postgres\.js|node:child_process|child-process\.js|worker-process\.js|langgraph-dev\.js)"|from "(?:pg|@electric-sql\/[^"]+)"/;
+/**
+ * What starts a database or a process: Tempo's database room, Postgres helpers, child processes, and the composition
+ * root's functions that open a database (`createTempo`, `createServedGraph`; `createTempoDependencies` alone does not).
+ */
+const STARTS_SOMETHING = /from "[^"]*(?:\/database\/[^"]*|support\/postgres\.js|node:child_process|child-process\.js|worker-process\.js|langgraph-dev\.js)"|from "(?:pg|@electric-sql\/[^"]+)"|\b(?:createTempo|createServedGraph)\(/;
 
 function testFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -45,9 +48,18 @@ describe("test tiers", () => {
   const unit = files.filter((file) => !integration.some((pattern) => pattern.test(file)));
 
   test("no unit-tier test, nor a helper it imports, starts Postgres or a child process", () => {
-    const offenders = unit.filter((file) => withTestHelpers(file).some((source) => STARTS_SOMETHING.test(readFileSync(path.join(root, source), "utf8"))));
+    // This file names the functions in its own checks, so it is left out of them.
+    const offenders = unit.filter((file) => file !== "tests/tiers.test.ts").filter((file) => withTestHelpers(file).some((source) => STARTS_SOMETHING.test(readFileSync(path.join(root, source), "utf8"))));
     expect(unit.length).toBeGreaterThan(20);
     expect(offenders).toEqual([]);
+  });
+
+  test("the guard knows today's composition root: a file calling createTempo starts a database", () => {
+    const source = readFileSync(path.join(root, "server/create-tempo.ts"), "utf8");
+    expect(source).toMatch(/export async function createTempo\(/);
+    expect(source).toMatch(/export async function createServedGraph\(/);
+    expect(STARTS_SOMETHING.test('const tempo = await createTempo(readSettings());')).toBe(true);
+    expect(STARTS_SOMETHING.test('const dependencies = await createTempoDependencies(settings);')).toBe(false);
   });
 
   test("the integration tier holds the Postgres tests", () => {
