@@ -3,10 +3,10 @@
  * class profiles and task rules; a missing file, a file that is not JSON and a week with problems are refused with
  * every problem told, by where it is.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { parseChatArguments } from "../../cli/arguments.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { readWeekFile, WeekFileError } from "../../tools/schedule/week-file.js";
@@ -26,6 +26,7 @@ describe("a week file", () => {
 
   test("a missing file, a file that is not JSON, and a week with problems are refused, every problem named", async () => {
     const folder = await mkdtemp(join(tmpdir(), "tempo-week-"));
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
     await expect(readWeekFile(join(folder, "nope.json"))).rejects.toThrow(/cannot be used: there is no such file\./);
     await writeFile(join(folder, "broken.json"), "{ not json");
     await expect(readWeekFile(join(folder, "broken.json"))).rejects.toThrow(/cannot be used: it is not JSON/);
