@@ -4,19 +4,22 @@
  * child process (`npx tsx bench/<name>.ts`), captures what it prints, and
  * writes bench/RESULTS.md with the figures, the machine (CPU model, cores,
  * memory, Node version, OS) and the date. A bench that fails is recorded
- * with its exit code and output; the others still run.
+ * with its exit code and output; the others still run. A run of some benches
+ * only writes its report to .tempo/bench-RESULTS.md (untracked), so the
+ * tracked report always holds a whole run.
  *
- *   npm run bench                 # every bench
- *   npm run bench -- load context # only these
+ *   npm run bench                 # every bench → bench/RESULTS.md
+ *   npm run bench -- load context # only these → .tempo/bench-RESULTS.md
  */
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
+const PARTIAL_RESULTS_FILE = path.join(BENCH_DIR, "..", ".tempo", "bench-RESULTS.md");
 /** Benches run first, in this order; any other bench script follows alphabetically. */
 const PREFERRED_ORDER = ["schedule-tools", "context", "model-calls", "persistence", "load"];
 /** A bench running longer than this is stopped and recorded as such. */
@@ -125,7 +128,9 @@ function report(runs: readonly BenchRun[], startedAt: Date): string {
 }
 
 async function main(): Promise<void> {
-  const names = benchNames(process.argv.slice(2));
+  const chosen = process.argv.slice(2);
+  const names = benchNames(chosen);
+  const resultsFile = chosen.length === 0 ? RESULTS_FILE : PARTIAL_RESULTS_FILE;
   const startedAt = new Date();
   const runs: BenchRun[] = [];
   for (const name of names) {
@@ -134,8 +139,9 @@ async function main(): Promise<void> {
     runs.push(run);
     console.log(`━━ ${name}: ${status(run)} in ${run.seconds.toFixed(1)} s`);
   }
-  writeFileSync(RESULTS_FILE, report(runs, startedAt));
-  console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
+  mkdirSync(path.dirname(resultsFile), { recursive: true });
+  writeFileSync(resultsFile, report(runs, startedAt));
+  console.log(`\nwrote ${path.relative(process.cwd(), resultsFile)}`);
   const failed = runs.filter((run) => status(run) !== "ok");
   if (failed.length > 0) {
     console.error(`failed: ${failed.map((run) => `${run.name} (${status(run)})`).join(", ")}`);
