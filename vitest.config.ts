@@ -30,6 +30,7 @@ export const INTEGRATION_TESTS = [
   "tests/cli/chat.test.ts",
   "tests/demo/demo.test.ts",
   "tests/docs/code-blocks.test.ts",
+  "tests/models/double-command.test.ts",
   // Offline but slow: together they take longer than the whole unit tier.
   "tests/reliability/model-output-fuzz.test.ts",
   "tests/graph/offline-placement.test.ts",

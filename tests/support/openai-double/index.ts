@@ -73,8 +73,8 @@ export interface OpenAIDouble {
   close(): Promise<void>;
 }
 
-/** Starts the double on 127.0.0.1 and a free port. */
-export async function startOpenAIDouble(initial: DoubleOptions = {}): Promise<OpenAIDouble> {
+/** Starts the double on 127.0.0.1, on a free port unless `port` names one (`npm run double -- --port 8000`). */
+export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): Promise<OpenAIDouble> {
   const options: DoubleOptions = { ...initial };
   const requests: RecordedRequest[] = [];
   const refusals: Refusal[] = [];
@@ -126,11 +126,14 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}): Promise<Op
       if (!response.headersSent && !response.destroyed) sendJson(response, 500, { error: { message: `server double failure: ${String(error)}`, type: "server_error", param: null, code: null } });
     });
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  const listening = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
   let closing: Promise<void> | undefined;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    port,
+    baseUrl: `http://127.0.0.1:${listening}/v1`,
+    port: listening,
     requests,
     refusals,
     unexpected,

@@ -1,0 +1,43 @@
+/**
+ * `npm run double` — the strict OpenAI-compatible server double (tests/support/openai-double/) on its own, so a
+ * person can point Tempo (or any client) at it and see what a strict server refuses: it checks every request
+ * against OpenAI's documented rules (answering 400 with OpenAI's error body when one breaks them) and answers as the
+ * offline policy would. Each request is printed: its stage, and the refusal if any. Ctrl-C stops it.
+ *
+ *   npm run double                 # a free port, printed
+ *   npm run double -- --port 8000  # this port
+ *   OPENAI_BASE_URL=http://127.0.0.1:8000/v1 OPENAI_API_KEY=unused npm start
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startOpenAIDouble } from "../tests/support/openai-double/index.js";
+
+/** The port a `--port N` argument names, or 0 (a free one). */
+export function portArgument(argv: readonly string[]): number {
+  const at = argv.indexOf("--port");
+  if (at < 0) return 0;
+  const port = Number(argv[at + 1]);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port needs a port number (0-65535), got ${argv[at + 1] ?? "nothing"}.`);
+  return port;
+}
+
+/** Serves the double until SIGINT / SIGTERM, printing each request as it comes. */
+async function main(): Promise<void> {
+  const double = await startOpenAIDouble({}, portArgument(process.argv.slice(2)));
+  let seen = 0;
+  const report = setInterval(() => {
+    for (; seen < double.requests.length; seen += 1) {
+      const request = double.requests[seen]!;
+      console.log(request.refusal ? `#${request.index} ${request.stage}: refused (${request.refusal.message})` : `#${request.index} ${request.stage}: answered`);
+    }
+  }, 200);
+  console.log(`strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY); Ctrl-C stops it`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      clearInterval(report);
+      void double.close().then(() => process.exit(0));
+    });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
