@@ -134,6 +134,10 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // The client (in this process) closes an idle connection first: with Node's 5 s keep-alive a loaded machine's stalled
+  // event loop let the server close a socket just as the client reused it (ECONNRESET). close() ends them all.
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = server.keepAliveTimeout + 1_000;
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const address = server.address();

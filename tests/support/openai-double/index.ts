@@ -126,6 +126,10 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
       if (!response.headersSent && !response.destroyed) sendJson(response, 500, { error: { message: `server double failure: ${String(error)}`, type: "server_error", param: null, code: null } });
     });
   });
+  // The client (in this process) closes an idle connection first: with Node's 5 s keep-alive a loaded machine's stalled
+  // event loop let the server close a socket just as the client reused it (ECONNRESET). close() ends them all.
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = server.keepAliveTimeout + 1_000;
   const listening = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
