@@ -5,21 +5,15 @@
  * start and end. No RFC 5545 parsing by hand. A file that cannot be read, or a window without dates, is a clear error
  * (`CalendarFileError`) and changes nothing.
  */
-import ICAL from "ical.js";
 import ical from "ical-generator";
-import { TempoError } from "../../errors/index.js";
 import { addDays, localClock } from "../../contracts/clock.js";
 import { buildEventTask } from "./canonical-form.js";
 import { dateOfDay, dayOfDate } from "./calendar.js";
 import { TASK_ID_PATTERN, type EventTask, type ScheduleState, type SlotRange } from "./state.js";
 
-/** A calendar file that cannot be used. */
-export class CalendarFileError extends TempoError {
-  constructor(message: string) {
-    super("INVALID_INPUT", message);
-    this.name = "CalendarFileError";
-  }
-}
+import { CalendarFileError, DEFAULT_CALENDAR_READ_LIMITS, readCalendarEvents, type CalendarMoment, type CalendarReadLimits } from "./calendar-reader.js";
+
+export { CalendarFileError } from "./calendar-reader.js";
 
 /** What an import found: the events to add, and what it left out with why. */
 export interface TimetableImport {
@@ -56,15 +50,21 @@ function minutesOf(time: string): number {
   return hour! * 60 + minute!;
 }
 
-/** An ICAL.Time as the window's wall clock: a zoned or UTC time converted, a floating one taken as it is. */
-function wallClockOf(time: ICAL.Time, timeZone: string): { date: string; minutes: number } {
-  const floating = time.zone === undefined || time.zone === ICAL.Timezone.localTimezone;
-  if (floating) {
-    const date = `${String(time.year).padStart(4, "0")}-${String(time.month).padStart(2, "0")}-${String(time.day).padStart(2, "0")}`;
-    return { date, minutes: time.isDate ? 0 : time.hour * 60 + time.minute };
-  }
-  const clock = localClock(time.toJSDate(), timeZone);
+/**
+ * A moment of the file as the window's wall clock: anchored ones (UTC, the file's own VTIMEZONE) converted, an IANA
+ * zone's wall clock resolved with Intl (the runtime's tz database, never a registry a file can write to) and
+ * converted, a floating one taken as it is.
+ */
+function wallClockOf(moment: CalendarMoment, timeZone: string): { date: string; minutes: number } {
+  if (moment.allDay || (moment.zone === null && moment.instant === null)) return { date: moment.date, minutes: moment.minutes };
+  const instant = moment.instant ?? instantOf(moment.date, clockOf(moment.minutes), moment.zone!).getTime();
+  const clock = localClock(new Date(instant), timeZone);
   return { date: clock.date, minutes: minutesOf(clock.time) };
+}
+
+/** "HH:MM" of minutes after midnight. */
+function clockOf(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 /** A readable, unique id for an imported event. */
@@ -81,40 +81,24 @@ function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
  * window's dates mapped to the slots they cover. Occurrences outside the window, all-day ones and those that cover no
  * slot are left out and told.
  */
-export function importTimetable(state: ScheduleState, text: string): TimetableImport {
+export function importTimetable(state: ScheduleState, text: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): TimetableImport {
   const { timeZone, slotTimes } = calendarOf(state);
-  let calendar: ICAL.Component;
-  try {
-    calendar = new ICAL.Component(ICAL.parse(text));
-  } catch (error) {
-    throw new CalendarFileError(`The calendar file cannot be read: ${(error as Error).message}.`);
-  }
-  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
   const first = dateOfDay(state.window, 1)!;
   const last = dateOfDay(state.window, state.window.totalDays)!;
+  // Read with a day's margin each side: an occurrence's own wall date may be a day off the window's.
+  const read = readCalendarEvents(text, addDays(first, -1), addDays(last, 1), limits);
   const taken = new Set(state.tasks.map((task) => task.id));
   const events: EventTask[] = [];
   const skipped: string[] = [];
-  for (const component of calendar.getAllSubcomponents("vevent")) {
-    const event = new ICAL.Event(component);
-    const summary = event.summary || "(untitled event)";
+  for (const event of read) {
+    const summary = event.summary;
     const ranges: SlotRange[] = [];
-    const occurrences: Array<{ start: ICAL.Time; end: ICAL.Time }> = [];
-    if (event.isRecurring()) {
-      const iterator = event.iterator();
-      for (let next = iterator.next(), count = 0; next && count < 1_000; next = iterator.next(), count += 1) {
-        const details = event.getOccurrenceDetails(next);
-        if (wallClockOf(details.startDate, timeZone).date > addDays(last, 1)) break;
-        occurrences.push({ start: details.startDate, end: details.endDate });
-      }
-    } else {
-      occurrences.push({ start: event.startDate, end: event.endDate });
-    }
+    const occurrences = event.occurrences;
     for (const occurrence of occurrences) {
       const start = wallClockOf(occurrence.start, timeZone);
       const end = wallClockOf(occurrence.end, timeZone);
       if (start.date < first || start.date > last) continue;
-      if (occurrence.start.isDate) {
+      if (occurrence.start.allDay) {
         skipped.push(`${summary} on ${start.date}: an all-day event takes no slots`);
         continue;
       }
@@ -131,7 +115,7 @@ export function importTimetable(state: ScheduleState, text: string): TimetableIm
     }
     if (ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
-    events.push(buildEventTask({ id: eventIdOf(summary, event.uid ?? "", taken), name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    events.push(buildEventTask({ id: eventIdOf(summary, event.uid, taken), name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
   }
   return { events, skipped };
 }
