@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { CalendarFileError, importTimetable } from "../../tools/schedule/calendar-files.js";
 import { DEFAULT_CALENDAR_READ_LIMITS } from "../../tools/schedule/calendar-reader.js";
-import { importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
+import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
 
 const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" });
 
@@ -111,5 +111,38 @@ describe("hostile calendar files", () => {
   test("an IANA zone without VTIMEZONE is read from the tz database: 08:00 Berlin is 15:00 in Shanghai", () => {
     const outcome = importCalendarTool.run(emptyWeek(), { ics: fixture("berlin-lecture.ics") });
     expect(outcome.state!.tasks.at(-1)).toMatchObject({ name: "Physics lecture", slots: [{ day: 1, start: 6, end: 7 }] });
+  });
+
+  test("imported names are plain text within add_task's 120 characters: no escape sequences, HTML or Markdown", () => {
+    const outcome = importCalendarTool.run(emptyWeek(), { ics: fixture("markup-summary.ics") });
+    expect(outcome.ok, outcome.content).toBe(true);
+    const name = outcome.state!.tasks.at(-1)!.name;
+    expect(name).toBe(`Linear algebra lecture ${"x".repeat(120 - "Linear algebra lecture ".length - 1)}…`);
+    expect(name).toHaveLength(120);
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("markup-summary.ics") }, "en")).not.toMatch(/[\u001b<>*[\]]|owned|evil/);
+  });
+
+  test("the card tells each event's day and clock times, and the conversion when the file's zone is not the window's", () => {
+    const ics = fixture("shanghai-lecture.ics").replace("END:VCALENDAR", fixture("berlin-lecture.ics").slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT")));
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics }, "en")).toBe("Import 2 event(s) from the calendar file: Linear algebra lecture — Mon 25 Mar 10:00–11:40; Physics lecture — Mon 25 Mar 15:00–16:40 (08:00 Europe/Berlin → 15:00 Asia/Shanghai)");
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("ancient-series.ics") }, "en")).toBe("Import 1 event(s) from the calendar file: Morning drill — Mon 25 Mar 08:00–09:40, Tue 26 Mar 08:00–09:40, Wed 27 Mar 08:00–09:40, Thu 28 Mar 08:00–09:40, and 3 more");
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("berlin-lecture.ics") }, "zh")).toBe("从日历文件导入 1 个日程：Physics lecture — 3月25日周一 15:00–16:40（Europe/Berlin 08:00 换算为 Asia/Shanghai 15:00）");
+  });
+
+  test("an event inside the free slots a placed session's class keeps is left out, told; the week unchanged when none is left", () => {
+    const week: ScheduleState = {
+      ...emptyWeek(),
+      categories: [{ id: "calculus", name: "Calculus", bufferSlots: 1 }],
+      tasks: [{ id: "review-1", name: "Review 1", source: "task_item", duration: 1, categoryId: "calculus", status: "placed", slots: [{ day: 1, start: 5, end: 5 }] }],
+    };
+    // 14:55–16:40 on Monday is slots 6–7, right after the review at 14:00–14:45 (slot 5), which keeps one slot free.
+    const crowding = fixture("shanghai-lecture.ics").replace("20240325T100000", "20240325T145500").replace("20240325T114000", "20240325T164000");
+    const refused = importCalendarTool.run(week, { ics: crowding });
+    expect(refused).toMatchObject({ ok: false, content: expect.stringMatching(/^error: no event of the file can be added: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot\(s\) around it \(its class "Calculus"\), but event linear-algebra-lecture "Linear algebra lecture" is at day 1 slot 6/) });
+    expect(refused.state).toBeUndefined();
+    // With an event that keeps clear of the buffer in the same file, that one is imported and the other told.
+    const both = crowding.replace("END:VCALENDAR", fixture("berlin-lecture.ics").slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT")).replace("20240325T080000", "20240326T080000").replace("20240325T094000", "20240326T094000"));
+    const imported = importCalendarTool.run(week, { ics: both });
+    expect(imported.content).toMatch(/^imported 1 event\(s\): physics-lecture "Physics lecture"; left out: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot/);
   });
 });

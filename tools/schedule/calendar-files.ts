@@ -15,10 +15,52 @@ import { CalendarFileError, DEFAULT_CALENDAR_READ_LIMITS, readCalendarEvents, ty
 
 export { CalendarFileError } from "./calendar-reader.js";
 
-/** What an import found: the events to add, and what it left out with why. */
+/** One occurrence of an imported event as the card tells it: the window's date and clock, and the file's if it differs. */
+export interface ImportedOccurrence {
+  /** "YYYY-MM-DD" in the window's time zone. */
+  date: string;
+  /** "HH:MM" in the window's time zone. */
+  start: string;
+  end: string;
+  /** The file's own zone and start time, when the file wrote it in another zone than the window's. */
+  converted?: { zone: string; start: string; windowZone: string };
+}
+
+/** What an import found: the events to add, when each occurs, and what it left out with why. */
 export interface TimetableImport {
   events: EventTask[];
+  /** Each added event's occurrences in the window, by event id. */
+  times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
+}
+
+/** Longest name an imported event keeps: `add_task`'s limit for a task's name. */
+export const IMPORTED_NAME_LIMIT = 120;
+
+/**
+ * A SUMMARY as plain text a card or terminal can show: terminal escape sequences and other control characters, HTML
+ * tags and Markdown marks taken out, whitespace runs made one space, and cut to `add_task`'s 120 characters.
+ */
+export function plainEventName(summary: string): string {
+  const plain = summary
+    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, "") // OSC sequences (titles, hyperlinks)
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "") // CSI sequences (colours, cursor moves)
+    .replace(/\u001b[@-_]?/g, "")
+    .replace(/<[^<>]*>/g, "") // HTML tags
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown links and images: their text
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\u2028\u2029]/gu, " ") // control, format (bidi), lone surrogate, private use
+    .replace(/[<>`*_~|[\]\\]/g, "")
+    .replace(/^[\s#>=+-]+/, "") // Markdown headings, quotes, list marks
+    .replace(/\s+/g, " ")
+    .trim();
+  if (plain.length <= IMPORTED_NAME_LIMIT) return plain || "(untitled event)";
+  // Cut by whole characters (never half a surrogate pair), the ellipsis within the limit.
+  let kept = "";
+  for (const character of plain) {
+    if (kept.length + character.length > IMPORTED_NAME_LIMIT - 1) break;
+    kept += character;
+  }
+  return `${kept.trimEnd()}…`;
 }
 
 /** The window's calendar, or an error saying the window has none. */
@@ -89,12 +131,13 @@ export function importTimetable(state: ScheduleState, text: string, limits: Cale
   const read = readCalendarEvents(text, addDays(first, -1), addDays(last, 1), limits);
   const taken = new Set(state.tasks.map((task) => task.id));
   const events: EventTask[] = [];
+  const times: TimetableImport["times"] = {};
   const skipped: string[] = [];
   for (const event of read) {
-    const summary = event.summary;
+    const summary = plainEventName(event.summary);
     const ranges: SlotRange[] = [];
-    const occurrences = event.occurrences;
-    for (const occurrence of occurrences) {
+    const told: ImportedOccurrence[] = [];
+    for (const occurrence of event.occurrences) {
       const start = wallClockOf(occurrence.start, timeZone);
       const end = wallClockOf(occurrence.end, timeZone);
       if (start.date < first || start.date > last) continue;
@@ -112,12 +155,17 @@ export function importTimetable(state: ScheduleState, text: string, limits: Cale
         continue;
       }
       ranges.push({ day: dayOfDate(state.window, start.date)!, start: covered[0]!, end: covered.at(-1)! });
+      const zone = occurrence.start.zone;
+      const converted = zone !== null && zone !== timeZone ? { zone, start: clockOf(occurrence.start.minutes), windowZone: timeZone } : undefined;
+      told.push({ date: start.date, start: clockOf(start.minutes), end: clockOf(end.minutes), ...(converted ? { converted } : {}) });
     }
     if (ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
-    events.push(buildEventTask({ id: eventIdOf(summary, event.uid, taken), name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    const id = eventIdOf(summary, event.uid, taken);
+    events.push(buildEventTask({ id, name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
-  return { events, skipped };
+  return { events, times, skipped };
 }
 
 /** The week as iCalendar: every event's ranges and every placed review, with their dates and clock times. */
