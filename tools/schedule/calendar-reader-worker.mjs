@@ -8,13 +8,13 @@
  * Nothing here is registered anywhere: a file's VTIMEZONEs are read by ical.js from that file's own component tree
  * (`Component.getTimeZoneByID`), never through `TimezoneService.register`, and the thread ends with the file.
  *
- * workerData: { text, signal, port, from, to, limits: { maxIterations, maxOccurrences } }.
- * `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is on `port`:
- * { ok: true, events } or { ok: false, message }.
+ * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
+ * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
+ * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended.
  */
 import { workerData } from "node:worker_threads";
 
-const { text, signal, port, from, to, limits } = workerData;
+const { signal, port } = workerData;
 
 /** Tells the waiting thread that the state moved on. */
 function raise(value) {
@@ -67,7 +67,7 @@ function zoneOf(component, name, calendar, summary) {
   return tzid;
 }
 
-function read() {
+function read({ text, from, to, limits }) {
   let calendar;
   try {
     calendar = new ICAL.Component(ICAL.parse(text));
@@ -115,9 +115,11 @@ function read() {
   return events;
 }
 
-try {
-  port.postMessage({ ok: true, events: read() });
-} catch (error) {
-  port.postMessage({ ok: false, message: error instanceof Refusal ? error.message : `The calendar file cannot be read: ${error?.message ?? String(error)}.` });
-}
-raise(2);
+port.once("message", (file) => {
+  try {
+    port.postMessage({ ok: true, events: read(file) });
+  } catch (error) {
+    port.postMessage({ ok: false, message: error instanceof Refusal ? error.message : `The calendar file cannot be read: ${error?.message ?? String(error)}.` });
+  }
+  raise(2);
+});

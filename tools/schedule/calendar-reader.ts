@@ -9,11 +9,12 @@
  * reader waits synchronously: the worker answers on a MessagePort and raises a shared flag; this thread blocks in
  * `Atomics.wait` with a timeout and takes the answer with `receiveMessageOnPort`. The wait is bounded by the deadline
  * (2 s by default), so the worst a file can do is hold the process that long once per reading, and is refused.
- * A fresh thread per file also means nothing one file defines (a VTIMEZONE) outlives it or reaches another file.
+ * A fresh thread per file also means nothing one file defines (a VTIMEZONE) outlives it or reaches another file; the
+ * next file's thread is started in advance (it has read nothing), so a reading does not wait for ical.js to load.
  *
  * Every refusal is a `CalendarFileError` (INVALID_INPUT) whose message names what was wrong or the limit hit.
  */
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { TempoError } from "../../errors/index.js";
 
 /** A calendar file that cannot be used. */
@@ -79,6 +80,48 @@ export interface CalendarEventRead {
 
 const WORKER_URL = new URL("./calendar-reader-worker.mjs", import.meta.url);
 
+/** A reader thread, and the port and flag it answers through. */
+interface ReaderThread {
+  worker: Worker;
+  signal: Int32Array;
+  port: MessagePort;
+  maxMemoryMb: number;
+}
+
+/**
+ * The next file's thread, started in advance so that loading ical.js (hundreds of milliseconds on a busy machine) is
+ * not paid while a reading waits. It has read nothing: each thread reads one file and is ended, so no file's state
+ * can reach another. Unreferenced, it keeps no process alive.
+ */
+let nextThread: ReaderThread | undefined;
+
+/** A new reader thread with a memory limit. */
+function startThread(maxMemoryMb: number): ReaderThread {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(WORKER_URL, {
+    workerData: { signal, port: port2 },
+    transferList: [port2],
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+  // A thread that failed to start is not kept as the next one.
+  worker.once("error", () => {
+    if (nextThread?.worker === worker) nextThread = undefined;
+  });
+  return { worker, signal, port: port1, maxMemoryMb };
+}
+
+/** The thread for this file: the one started in advance when it has the limit asked for; the next one started. */
+function takeThread(maxMemoryMb: number): ReaderThread {
+  const ready = nextThread?.maxMemoryMb === maxMemoryMb ? nextThread : undefined;
+  if (nextThread && !ready) void nextThread.worker.terminate();
+  nextThread = startThread(maxMemoryMb);
+  return ready ?? startThread(maxMemoryMb);
+}
+
 /** A number as it is written in a refusal ("100,000"). */
 function counted(value: number): string {
   return value.toLocaleString("en-US");
@@ -115,27 +158,20 @@ function measure(text: string, limits: CalendarReadLimits): void {
  */
 export function readCalendarEvents(text: string, from: string, to: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): CalendarEventRead[] {
   measure(text, limits);
-  const signal = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_URL, {
-    workerData: { text, signal, port: port2, from, to, limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences } },
-    transferList: [port2],
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    stdout: true,
-    stderr: true,
-  });
+  const { worker, signal, port } = takeThread(limits.maxMemoryMb);
+  port.postMessage({ text, from, to, limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences } });
   try {
     // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.
     Atomics.wait(signal, 0, 0, limits.startupMs);
     if (Atomics.load(signal, 0) === 0) throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
     Atomics.wait(signal, 0, 1, limits.deadlineMs);
-    const answer = receiveMessageOnPort(port1)?.message as { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
+    const answer = receiveMessageOnPort(port)?.message as { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
     // No answer: the expansion is still spinning, or the worker was ended for using more than its memory.
     if (answer === undefined) throw new CalendarFileError(`The file's recurrence rules did not finish expanding within ${limits.deadlineMs / 1000} s (or needed more than ${limits.maxMemoryMb} MB); nothing was imported.`);
     if (!answer.ok) throw new CalendarFileError(answer.message.replace(/^./, (first) => first.toUpperCase()));
     return answer.events;
   } finally {
-    port1.close();
+    port.close();
     void worker.terminate();
   }
 }
