@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
-import { CalendarFileError, importTimetable } from "../../tools/schedule/calendar-files.js";
+import { CalendarFileError, importTimetable, plainEventName } from "../../tools/schedule/calendar-files.js";
 import { DEFAULT_CALENDAR_READ_LIMITS } from "../../tools/schedule/calendar-reader.js";
 import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
 
@@ -120,6 +120,9 @@ describe("hostile calendar files", () => {
     expect(name).toBe(`Linear algebra lecture ${"x".repeat(120 - "Linear algebra lecture ".length - 1)}…`);
     expect(name).toHaveLength(120);
     expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("markup-summary.ics") }, "en")).not.toMatch(/[\u001b<>*[\]]|owned|evil/);
+    // What PostgreSQL cannot store (NUL, a lone surrogate) and bidi overrides go too; an empty name gets a placeholder.
+    expect(plainEventName("Lab\u0000 \ud800B\u202e\n2")).toBe("Lab B 2");
+    expect(plainEventName("<b></b>**")).toBe("(untitled event)");
   });
 
   test("the card tells each event's day and clock times, and the conversion when the file's zone is not the window's", () => {
