@@ -5,26 +5,62 @@
  * start and end. No RFC 5545 parsing by hand. A file that cannot be read, or a window without dates, is a clear error
  * (`CalendarFileError`) and changes nothing.
  */
-import ICAL from "ical.js";
 import ical from "ical-generator";
-import { TempoError } from "../../errors/index.js";
 import { addDays, localClock } from "../../contracts/clock.js";
 import { buildEventTask } from "./canonical-form.js";
 import { dateOfDay, dayOfDate } from "./calendar.js";
 import { TASK_ID_PATTERN, type EventTask, type ScheduleState, type SlotRange } from "./state.js";
 
-/** A calendar file that cannot be used. */
-export class CalendarFileError extends TempoError {
-  constructor(message: string) {
-    super("INVALID_INPUT", message);
-    this.name = "CalendarFileError";
-  }
+import { CalendarFileError, DEFAULT_CALENDAR_READ_LIMITS, readCalendarEvents, type CalendarMoment, type CalendarReadLimits } from "./calendar-reader.js";
+
+export { CalendarFileError } from "./calendar-reader.js";
+
+/** One occurrence of an imported event as the card tells it: the window's date and clock, and the file's if it differs. */
+export interface ImportedOccurrence {
+  /** "YYYY-MM-DD" in the window's time zone. */
+  date: string;
+  /** "HH:MM" in the window's time zone. */
+  start: string;
+  end: string;
+  /** The file's own zone and start time, when the file wrote it in another zone than the window's. */
+  converted?: { zone: string; start: string; windowZone: string };
 }
 
-/** What an import found: the events to add, and what it left out with why. */
+/** What an import found: the events to add, when each occurs, and what it left out with why. */
 export interface TimetableImport {
   events: EventTask[];
+  /** Each added event's occurrences in the window, by event id. */
+  times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
+}
+
+/** Longest name an imported event keeps: `add_task`'s limit for a task's name. */
+export const IMPORTED_NAME_LIMIT = 120;
+
+/**
+ * A SUMMARY as plain text a card or terminal can show: terminal escape sequences and other control characters, HTML
+ * tags and Markdown marks taken out, whitespace runs made one space, and cut to `add_task`'s 120 characters.
+ */
+export function plainEventName(summary: string): string {
+  const plain = summary
+    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, "") // OSC sequences (titles, hyperlinks)
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "") // CSI sequences (colours, cursor moves)
+    .replace(/\u001b[@-_]?/g, "")
+    .replace(/<[^<>]*>/g, "") // HTML tags
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown links and images: their text
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\u2028\u2029]/gu, " ") // control, format (bidi), lone surrogate, private use
+    .replace(/[<>`*_~|[\]\\]/g, "")
+    .replace(/^[\s#>=+-]+/, "") // Markdown headings, quotes, list marks
+    .replace(/\s+/g, " ")
+    .trim();
+  if (plain.length <= IMPORTED_NAME_LIMIT) return plain || "(untitled event)";
+  // Cut by whole characters (never half a surrogate pair), the ellipsis within the limit.
+  let kept = "";
+  for (const character of plain) {
+    if (kept.length + character.length > IMPORTED_NAME_LIMIT - 1) break;
+    kept += character;
+  }
+  return `${kept.trimEnd()}…`;
 }
 
 /** The window's calendar, or an error saying the window has none. */
@@ -56,15 +92,21 @@ function minutesOf(time: string): number {
   return hour! * 60 + minute!;
 }
 
-/** An ICAL.Time as the window's wall clock: a zoned or UTC time converted, a floating one taken as it is. */
-function wallClockOf(time: ICAL.Time, timeZone: string): { date: string; minutes: number } {
-  const floating = time.zone === undefined || time.zone === ICAL.Timezone.localTimezone;
-  if (floating) {
-    const date = `${String(time.year).padStart(4, "0")}-${String(time.month).padStart(2, "0")}-${String(time.day).padStart(2, "0")}`;
-    return { date, minutes: time.isDate ? 0 : time.hour * 60 + time.minute };
-  }
-  const clock = localClock(time.toJSDate(), timeZone);
+/**
+ * A moment of the file as the window's wall clock: anchored ones (UTC, the file's own VTIMEZONE) converted, an IANA
+ * zone's wall clock resolved with Intl (the runtime's tz database, never a registry a file can write to) and
+ * converted, a floating one taken as it is.
+ */
+function wallClockOf(moment: CalendarMoment, timeZone: string): { date: string; minutes: number } {
+  if (moment.allDay || (moment.zone === null && moment.instant === null)) return { date: moment.date, minutes: moment.minutes };
+  const instant = moment.instant ?? instantOf(moment.date, clockOf(moment.minutes), moment.zone!).getTime();
+  const clock = localClock(new Date(instant), timeZone);
   return { date: clock.date, minutes: minutesOf(clock.time) };
+}
+
+/** "HH:MM" of minutes after midnight. */
+function clockOf(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 /** A readable, unique id for an imported event. */
@@ -81,40 +123,25 @@ function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
  * window's dates mapped to the slots they cover. Occurrences outside the window, all-day ones and those that cover no
  * slot are left out and told.
  */
-export function importTimetable(state: ScheduleState, text: string): TimetableImport {
+export function importTimetable(state: ScheduleState, text: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): TimetableImport {
   const { timeZone, slotTimes } = calendarOf(state);
-  let calendar: ICAL.Component;
-  try {
-    calendar = new ICAL.Component(ICAL.parse(text));
-  } catch (error) {
-    throw new CalendarFileError(`The calendar file cannot be read: ${(error as Error).message}.`);
-  }
-  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
   const first = dateOfDay(state.window, 1)!;
   const last = dateOfDay(state.window, state.window.totalDays)!;
+  // Read with a day's margin each side: an occurrence's own wall date may be a day off the window's.
+  const read = readCalendarEvents(text, addDays(first, -1), addDays(last, 1), limits);
   const taken = new Set(state.tasks.map((task) => task.id));
   const events: EventTask[] = [];
+  const times: TimetableImport["times"] = {};
   const skipped: string[] = [];
-  for (const component of calendar.getAllSubcomponents("vevent")) {
-    const event = new ICAL.Event(component);
-    const summary = event.summary || "(untitled event)";
+  for (const event of read) {
+    const summary = plainEventName(event.summary);
     const ranges: SlotRange[] = [];
-    const occurrences: Array<{ start: ICAL.Time; end: ICAL.Time }> = [];
-    if (event.isRecurring()) {
-      const iterator = event.iterator();
-      for (let next = iterator.next(), count = 0; next && count < 1_000; next = iterator.next(), count += 1) {
-        const details = event.getOccurrenceDetails(next);
-        if (wallClockOf(details.startDate, timeZone).date > addDays(last, 1)) break;
-        occurrences.push({ start: details.startDate, end: details.endDate });
-      }
-    } else {
-      occurrences.push({ start: event.startDate, end: event.endDate });
-    }
-    for (const occurrence of occurrences) {
+    const told: ImportedOccurrence[] = [];
+    for (const occurrence of event.occurrences) {
       const start = wallClockOf(occurrence.start, timeZone);
       const end = wallClockOf(occurrence.end, timeZone);
       if (start.date < first || start.date > last) continue;
-      if (occurrence.start.isDate) {
+      if (occurrence.start.allDay) {
         skipped.push(`${summary} on ${start.date}: an all-day event takes no slots`);
         continue;
       }
@@ -128,12 +155,17 @@ export function importTimetable(state: ScheduleState, text: string): TimetableIm
         continue;
       }
       ranges.push({ day: dayOfDate(state.window, start.date)!, start: covered[0]!, end: covered.at(-1)! });
+      const zone = occurrence.start.zone;
+      const converted = zone !== null && zone !== timeZone ? { zone, start: clockOf(occurrence.start.minutes), windowZone: timeZone } : undefined;
+      told.push({ date: start.date, start: clockOf(start.minutes), end: clockOf(end.minutes), ...(converted ? { converted } : {}) });
     }
     if (ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
-    events.push(buildEventTask({ id: eventIdOf(summary, event.uid ?? "", taken), name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    const id = eventIdOf(summary, event.uid, taken);
+    events.push(buildEventTask({ id, name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
-  return { events, skipped };
+  return { events, times, skipped };
 }
 
 /** The week as iCalendar: every event's ranges and every placed review, with their dates and clock times. */

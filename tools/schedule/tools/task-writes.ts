@@ -11,10 +11,10 @@ import type { DomainTool } from "../../domain.js";
 import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
-import { TASK_ID_PATTERN, type DueBefore, type EventTask, type ScheduleState, type TaskCategory, type TaskItem } from "../state.js";
+import { TASK_ID_PATTERN, type DueBefore, type EventTask, type ScheduleState, type ScheduleTask, type TaskCategory, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
-import { CalendarFileError, exportCalendar, importTimetable } from "../calendar-files.js";
-import { rollWindow } from "../calendar.js";
+import { CalendarFileError, exportCalendar, importTimetable, type ImportedOccurrence, type TimetableImport } from "../calendar-files.js";
+import { formatDate, rollWindow } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -77,9 +77,24 @@ function placedRuleProblem(next: ScheduleState, taskIds: ReadonlySet<string>): s
     if (broken) return `${broken}; move or unplace it first`;
   }
   const positions = new Set(next.tasks.flatMap((task, position) => (taskIds.has(task.id) ? [position] : [])));
-  const occupants = (day: number, slot: number) => next.tasks.flatMap((task, position) => ((task.slots ?? []).some((range) => range.day === day && range.start <= slot && range.end >= slot) ? [position] : []));
-  const crowded = bufferProblem(next.tasks, (position) => next.tasks[position]?.slots?.[0], occupants, next.window.slotsPerDay, positions, book);
+  const crowded = bufferProblem(next.tasks, (position) => next.tasks[position]?.slots?.[0], occupantsOf(next.tasks), next.window.slotsPerDay, positions, book);
   return crowded ? `${crowded}; move or unplace it first` : undefined;
+}
+
+/** The positions (in `tasks`) of what covers a slot. */
+function occupantsOf(tasks: readonly ScheduleTask[]): (day: number, slot: number) => number[] {
+  return (day, slot) => tasks.flatMap((task, position) => ((task.slots ?? []).some((range) => range.day === day && range.start <= slot && range.end >= slot) ? [position] : []));
+}
+
+/**
+ * The buffer an imported event would break, as any write would: a placed session's class keeps free slots around it
+ * and the event lands in them. Each of the event's ranges is checked as a landing of its own.
+ */
+function importedEventBufferProblem(state: ScheduleState, event: EventTask): string | undefined {
+  const pieces = event.slots.map((range) => ({ ...event, slots: [range] }));
+  const tasks = [...state.tasks, ...pieces];
+  const landed = new Set(pieces.map((_, index) => state.tasks.length + index));
+  return bufferProblem(tasks, (position) => tasks[position]?.slots?.[0], occupantsOf(tasks), state.window.slotsPerDay, landed, ruleBookOf(state));
 }
 
 /** The deadline the arguments give, or a problem. */
@@ -229,6 +244,21 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
   },
 };
 
+/** Most occurrences of one imported event a card lists. */
+const CARD_OCCURRENCES = 4;
+
+/** An imported event's occurrences as a card tells them: "Mon 25 Mar 10:00–11:40 (08:00 Europe/Berlin → 15:00 Asia/Shanghai), …". */
+function occurrencesText(occurrences: readonly ImportedOccurrence[], language: Language): string {
+  const zh = language === "zh";
+  const shown = occurrences.slice(0, CARD_OCCURRENCES).map((occurrence) => {
+    const converted = occurrence.converted ? (zh ? `（${occurrence.converted.zone} ${occurrence.converted.start} 换算为 ${occurrence.converted.windowZone} ${occurrence.start}）` : ` (${occurrence.converted.start} ${occurrence.converted.zone} → ${occurrence.start} ${occurrence.converted.windowZone})`) : "";
+    return `${formatDate(occurrence.date, language)} ${occurrence.start}–${occurrence.end}${converted}`;
+  });
+  const more = occurrences.length - shown.length;
+  if (more > 0) shown.push(zh ? `另有 ${more} 次` : `and ${more} more`);
+  return shown.join(zh ? "、" : ", ");
+}
+
 /** The task writes as a card names them, in the user's language; undefined for another tool. */
 export function describeTaskWrite(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language): string | undefined {
   const zh = language === "zh";
@@ -256,8 +286,10 @@ export function describeTaskWrite(state: ScheduleState, tool: string, args: Reco
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
-      const events = outcome.ok ? ((outcome.data as { events: EventTask[] }).events ?? []) : [];
-      return zh ? `从日历文件导入 ${events.length} 个日程：${events.map((event) => event.name).join("、")}` : `Import ${events.length} event(s) from the calendar file: ${events.map((event) => event.name).join(", ")}`;
+      const found = outcome.ok ? (outcome.data as Pick<TimetableImport, "events" | "times">) : { events: [], times: {} };
+      // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
+      const told = found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`);
+      return zh ? `从日历文件导入 ${found.events.length} 个日程：${told.join("；")}` : `Import ${found.events.length} event(s) from the calendar file: ${told.join("; ")}`;
     }
     default:
       return undefined;
@@ -284,7 +316,7 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
     const skipped = [...found.skipped];
     // An event that overlaps what is there, or an event of the file taken before it, is left out and told.
     const taken = new Map<number, string>();
-    const events = found.events.filter((event) => {
+    const free = found.events.filter((event) => {
       const cells = event.slots.flatMap((range) => Array.from({ length: range.end - range.start + 1 }, (_, offset) => cellOf(index, range.day, range.start + offset)));
       const there = cells.map((cell) => index.primary[cell] ?? FREE).find((position) => position !== FREE);
       const clash = there !== undefined ? (index.tasks[there]?.name ?? "another task") : cells.map((cell) => taken.get(cell)).find((name) => name !== undefined);
@@ -295,12 +327,23 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       for (const cell of cells) taken.set(cell, event.name);
       return true;
     });
+    // The hard rules of any write: an event inside the free slots a placed session's class keeps is left out, told.
+    let next: ScheduleState = state;
+    const events: EventTask[] = [];
+    for (const event of free) {
+      const crowded = importedEventBufferProblem(next, event);
+      if (crowded) {
+        skipped.push(`${event.name}: ${crowded}`);
+        continue;
+      }
+      events.push(event);
+      next = { ...next, tasks: [...next.tasks, event] };
+    }
     if (events.length === 0) return failure(`no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`);
-    const next: ScheduleState = { ...state, tasks: [...state.tasks, ...events] };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
     const skippedText = skipped.length > 0 ? `; left out: ${skipped.join("; ")}` : "";
-    return { ok: true, content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`, state: next, data: { events, skipped } };
+    return { ok: true, content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`, state: next, data: { events, times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])), skipped } };
   },
 };
 

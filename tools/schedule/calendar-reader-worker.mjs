@@ -1,0 +1,125 @@
+/**
+ * The calendar reader's worker (issue 44): reads one iCalendar text with ical.js and expands its events'
+ * recurrences, in a worker thread of its own that `calendar-reader.ts` starts for this one file, gives a memory limit
+ * and a deadline, and terminates afterwards. A rule that never occurs (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) spins
+ * inside ical.js's iterator, out of reach of any counter here: only the deadline stops it, by ending this thread.
+ *
+ * Plain JavaScript because a worker thread starts without the TypeScript loader of the process that starts it.
+ * Nothing here is registered anywhere: a file's VTIMEZONEs are read by ical.js from that file's own component tree
+ * (`Component.getTimeZoneByID`), never through `TimezoneService.register`, and the thread ends with the file.
+ *
+ * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
+ * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
+ * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended.
+ */
+import { workerData } from "node:worker_threads";
+
+const { signal, port } = workerData;
+
+/** Tells the waiting thread that the state moved on. */
+function raise(value) {
+  Atomics.store(signal, 0, value);
+  Atomics.notify(signal, 0);
+}
+
+/** A refusal the reader passes on as it is (its message names what was wrong or which limit was hit). */
+class Refusal extends Error {}
+
+const ICAL = (await import("ical.js")).default;
+raise(1);
+
+/** "YYYY-MM-DD" of an ICAL.Time's own wall clock. */
+function dateOf(time) {
+  return `${String(time.year).padStart(4, "0")}-${String(time.month).padStart(2, "0")}-${String(time.day).padStart(2, "0")}`;
+}
+
+/** Whether a name is a time zone of the runtime's tz database (Intl). */
+function isIanaZone(name) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One moment of an occurrence, as plain data: its own wall clock, and where it is anchored — `instant` (ms since the
+ * epoch) for a UTC time or one in a VTIMEZONE of this file, `zone` alone for an IANA zone the reader resolves with
+ * Intl, neither for a floating time.
+ */
+function momentOf(time, tzid) {
+  const moment = { date: dateOf(time), minutes: time.isDate ? 0 : time.hour * 60 + time.minute, allDay: time.isDate, zone: null, instant: null };
+  if (time.isDate) return moment;
+  if (time.zone === ICAL.Timezone.utcTimezone) return { ...moment, zone: "UTC", instant: time.toUnixTime() * 1000 };
+  if (time.zone && time.zone !== ICAL.Timezone.localTimezone) return { ...moment, zone: time.zone.tzid, instant: time.toUnixTime() * 1000 };
+  // Floating in ical.js's eyes: a TZID this file has no VTIMEZONE for (an IANA name, checked before) or none at all.
+  return tzid ? { ...moment, zone: tzid } : moment;
+}
+
+/** The TZID of an event's property, after checking that the file defines it or the tz database knows it. */
+function zoneOf(component, name, calendar, summary) {
+  const property = component.getFirstProperty(name);
+  const tzid = property?.getParameter("tzid");
+  if (typeof tzid !== "string") return undefined;
+  if (calendar.getTimeZoneByID(tzid)) return undefined;
+  if (!isIanaZone(tzid)) throw new Refusal(`the time zone "${tzid.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`);
+  return tzid;
+}
+
+function read({ text, from, to, limits }) {
+  let calendar;
+  try {
+    calendar = new ICAL.Component(ICAL.parse(text));
+  } catch (error) {
+    throw new Refusal(`The calendar file cannot be read: ${error.message}.`);
+  }
+  if (calendar.name !== "vcalendar") throw new Refusal("The calendar file cannot be read: it is not a VCALENDAR.");
+  let iterations = 0;
+  let kept = 0;
+  const events = [];
+  for (const component of calendar.getAllSubcomponents("vevent")) {
+    const event = new ICAL.Event(component);
+    const summary = String(event.summary || "(untitled event)");
+    const startZone = zoneOf(component, "dtstart", calendar, summary);
+    const endZone = zoneOf(component, "dtend", calendar, summary) ?? startZone;
+    if (!event.startDate) throw new Refusal(`"${summary.slice(0, 60)}" has no start (DTSTART)`);
+    const occurrences = [];
+    const keep = (start, end) => {
+      kept += 1;
+      if (kept > limits.maxOccurrences) throw new Refusal(`the file has more than ${limits.maxOccurrences.toLocaleString("en-US")} occurrences in the window`);
+      occurrences.push({ start: momentOf(start, startZone), end: momentOf(end, endZone) });
+    };
+    if (event.isRecurring()) {
+      try {
+        const iterator = event.iterator();
+        // Occurrences before the window are stepped over, not kept: a series that began years ago still reaches it.
+        for (let next = iterator.next(); next; next = iterator.next()) {
+          iterations += 1;
+          if (iterations > limits.maxIterations) throw new Refusal(`the file's recurrence rules give more than ${limits.maxIterations.toLocaleString("en-US")} occurrences before the window ends`);
+          const date = dateOf(next);
+          if (date > to) break;
+          if (date < from) continue;
+          const details = event.getOccurrenceDetails(next);
+          keep(details.startDate, details.endDate);
+        }
+      } catch (error) {
+        if (error instanceof Refusal) throw error;
+        throw new Refusal(`the recurrence rule of "${summary.slice(0, 60)}" cannot be used: ${error.message}`);
+      }
+    } else if (dateOf(event.startDate) >= from && dateOf(event.startDate) <= to) {
+      keep(event.startDate, event.endDate ?? event.startDate);
+    }
+    events.push({ summary, uid: String(event.uid ?? ""), occurrences });
+  }
+  return events;
+}
+
+port.once("message", (file) => {
+  try {
+    port.postMessage({ ok: true, events: read(file) });
+  } catch (error) {
+    port.postMessage({ ok: false, message: error instanceof Refusal ? error.message : `The calendar file cannot be read: ${error?.message ?? String(error)}.` });
+  }
+  raise(2);
+});

@@ -1,0 +1,177 @@
+/**
+ * Reading a user's iCalendar text within bounds that cannot be escaped (issue 44). The file is first measured here —
+ * its size, its nesting, its count of events and properties — and then read and expanded by ical.js in a worker thread
+ * started for this one file (`calendar-reader-worker.mjs`), with a memory limit (`resourceLimits`) and a deadline, and
+ * terminated afterwards. A counter around `iterator.next()` is not enough: a rule that never occurs
+ * (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) spins inside ical.js's own loop; only ending the thread stops it.
+ *
+ * Tools are synchronous pure functions (`run(state, args)`, run as a trial, for the card and when applying), so the
+ * reader waits synchronously: the worker answers on a MessagePort and raises a shared flag; this thread blocks in
+ * `Atomics.wait` with a timeout and takes the answer with `receiveMessageOnPort`. The wait is bounded by the deadline
+ * (2 s by default), so the worst a file can do is hold the process that long once per reading, and is refused.
+ * A fresh thread per file also means nothing one file defines (a VTIMEZONE) outlives it or reaches another file; the
+ * next file's thread is started in advance (it has read nothing), so a reading does not wait for ical.js to load.
+ *
+ * Every refusal is a `CalendarFileError` (INVALID_INPUT) whose message names what was wrong or the limit hit.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { TempoError } from "../../errors/index.js";
+
+/** A calendar file that cannot be used. */
+export class CalendarFileError extends TempoError {
+  constructor(message: string) {
+    super("INVALID_INPUT", message);
+    this.name = "CalendarFileError";
+  }
+}
+
+/** How far reading one calendar file may go. */
+export interface CalendarReadLimits {
+  /** Most characters of iCalendar text. */
+  maxCharacters: number;
+  /** Deepest nesting of components (VCALENDAR › VEVENT › VALARM is 3). */
+  maxDepth: number;
+  /** Most VEVENTs in one file. */
+  maxEvents: number;
+  /** Most properties in one component. */
+  maxProperties: number;
+  /** Most occurrences the file's rules may step through, those before the window included. */
+  maxIterations: number;
+  /** Most occurrences kept in the window, over the whole file. */
+  maxOccurrences: number;
+  /** Milliseconds the worker has to read and expand the file once it is running. */
+  deadlineMs: number;
+  /** Megabytes of heap the worker may use. */
+  maxMemoryMb: number;
+  /** Milliseconds the worker may take to start (load ical.js) before the deadline begins; not in the file's control. */
+  startupMs: number;
+}
+
+/** The limits used unless a caller gives others. */
+export const DEFAULT_CALENDAR_READ_LIMITS: CalendarReadLimits = {
+  maxCharacters: 1_000_000,
+  maxDepth: 8,
+  maxEvents: 2_000,
+  maxProperties: 200,
+  maxIterations: 100_000,
+  maxOccurrences: 5_000,
+  deadlineMs: 2_000,
+  maxMemoryMb: 128,
+  startupMs: 20_000,
+};
+
+/** One moment of an occurrence: its own wall clock, anchored to an instant, an IANA zone, or floating (neither). */
+export interface CalendarMoment {
+  date: string;
+  minutes: number;
+  allDay: boolean;
+  /** "UTC", the TZID of a VTIMEZONE of the file, an IANA zone, or null for a floating time. */
+  zone: string | null;
+  /** Milliseconds since the epoch when ical.js anchored it (UTC or the file's VTIMEZONE); null otherwise. */
+  instant: number | null;
+}
+
+/** A VEVENT of the file with its occurrences between `from` and `to` (by their own wall dates). */
+export interface CalendarEventRead {
+  summary: string;
+  uid: string;
+  occurrences: Array<{ start: CalendarMoment; end: CalendarMoment }>;
+}
+
+const WORKER_URL = new URL("./calendar-reader-worker.mjs", import.meta.url);
+
+/** A reader thread, and the port and flag it answers through. */
+interface ReaderThread {
+  worker: Worker;
+  signal: Int32Array;
+  port: MessagePort;
+  maxMemoryMb: number;
+}
+
+/**
+ * The next file's thread, started in advance so that loading ical.js (hundreds of milliseconds on a busy machine) is
+ * not paid while a reading waits. It has read nothing: each thread reads one file and is ended, so no file's state
+ * can reach another. Unreferenced, it keeps no process alive.
+ */
+let nextThread: ReaderThread | undefined;
+
+/** A new reader thread with a memory limit. */
+function startThread(maxMemoryMb: number): ReaderThread {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(WORKER_URL, {
+    workerData: { signal, port: port2 },
+    transferList: [port2],
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+  // A thread that failed to start is not kept as the next one.
+  worker.once("error", () => {
+    if (nextThread?.worker === worker) nextThread = undefined;
+  });
+  return { worker, signal, port: port1, maxMemoryMb };
+}
+
+/** The thread for this file: the one started in advance when it has the limit asked for; the next one started. */
+function takeThread(maxMemoryMb: number): ReaderThread {
+  const ready = nextThread?.maxMemoryMb === maxMemoryMb ? nextThread : undefined;
+  if (nextThread && !ready) void nextThread.worker.terminate();
+  nextThread = startThread(maxMemoryMb);
+  return ready ?? startThread(maxMemoryMb);
+}
+
+/** A number as it is written in a refusal ("100,000"). */
+function counted(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/** The file's shape measured line by line (unfolded), before any parser sees it. */
+function measure(text: string, limits: CalendarReadLimits): void {
+  if (text.length > limits.maxCharacters) throw new CalendarFileError(`The calendar file is larger than ${counted(limits.maxCharacters)} characters.`);
+  let depth = 0;
+  let events = 0;
+  const properties: number[] = [0];
+  for (const line of text.replace(/\r?\n[ \t]/g, "").split(/\r?\n/)) {
+    const name = /^(BEGIN|END):/i.exec(line)?.[1]?.toUpperCase();
+    if (name === "BEGIN") {
+      depth += 1;
+      if (depth > limits.maxDepth) throw new CalendarFileError(`The calendar file nests components more than ${limits.maxDepth} deep.`);
+      if (/^BEGIN:VEVENT\s*$/i.test(line) && ++events > limits.maxEvents) throw new CalendarFileError(`The calendar file has more than ${counted(limits.maxEvents)} events.`);
+      properties.push(0);
+    } else if (name === "END") {
+      depth = Math.max(0, depth - 1);
+      properties.pop();
+      if (properties.length === 0) properties.push(0);
+    } else if (line.trim() !== "") {
+      const count = (properties[properties.length - 1] ?? 0) + 1;
+      properties[properties.length - 1] = count;
+      if (count > limits.maxProperties) throw new CalendarFileError(`A component of the calendar file has more than ${limits.maxProperties} properties.`);
+    }
+  }
+}
+
+/**
+ * The events of an iCalendar text with their occurrences between two dates ("YYYY-MM-DD", each occurrence by its own
+ * wall date; take a day's margin for zones), read in a worker thread of its own within `limits`.
+ */
+export function readCalendarEvents(text: string, from: string, to: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): CalendarEventRead[] {
+  measure(text, limits);
+  const { worker, signal, port } = takeThread(limits.maxMemoryMb);
+  port.postMessage({ text, from, to, limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences } });
+  try {
+    // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.
+    Atomics.wait(signal, 0, 0, limits.startupMs);
+    if (Atomics.load(signal, 0) === 0) throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
+    Atomics.wait(signal, 0, 1, limits.deadlineMs);
+    const answer = receiveMessageOnPort(port)?.message as { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
+    // No answer: the expansion is still spinning, or the worker was ended for using more than its memory.
+    if (answer === undefined) throw new CalendarFileError(`The file's recurrence rules did not finish expanding within ${limits.deadlineMs / 1000} s (or needed more than ${limits.maxMemoryMb} MB); nothing was imported.`);
+    if (!answer.ok) throw new CalendarFileError(answer.message.replace(/^./, (first) => first.toUpperCase()));
+    return answer.events;
+  } finally {
+    port.close();
+    void worker.terminate();
+  }
+}
