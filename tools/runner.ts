@@ -9,6 +9,7 @@ import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
 import type { Preference } from "../contracts/preferences.js";
+import { unstorableTextIn } from "../contracts/storable-text.js";
 import { TempoError } from "../errors/index.js";
 
 /** One tool call as the model made it. */
@@ -95,8 +96,14 @@ export interface ExecutionLogEntry {
 /** The parsed arguments of a call, or a readable problem with them. */
 export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
 
-/** Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. */
+/**
+ * Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. Text Postgres
+ * cannot store (a NUL, an unpaired surrogate), in any value or key however nested, is refused first, for every tool
+ * of every domain: such a write would pass its trial and its card and fail only when applied.
+ */
 export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): ArgumentCheck {
+  const unstorable = unstorableTextIn(args);
+  if (unstorable) return { ok: false, problem: `invalid arguments for ${tool.name}: ${unstorableProblem(unstorable)}` };
   let result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
     // Numbers, booleans and lists given as text (`"day": "3"`, as models and card edit forms send them) read as JSON —
@@ -118,6 +125,11 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
     })
     .join("; ");
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
+}
+
+/** A tool argument's unstorable text as the model reads it: where, what, and what to do. */
+export function unstorableProblem(found: { where: string; problem: string }): string {
+  return `${found.where}: holds ${found.problem}, which cannot be stored; call again with the text without it`;
 }
 
 /** The value at `path` of `args` as JSON (`"someday"`), cut to 40 characters; "" when there is none. */
