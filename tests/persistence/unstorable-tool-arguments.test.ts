@@ -3,7 +3,7 @@
  * `jsonb`) or a lone surrogate (`\ud800`, refused by `jsonb`), in a value, a nested value or a key. The tool's
  * argument check refuses it with an error the model reads as the tool's result — no card shows such a write — and
  * the execution log stores the refused call, so the thread goes on: the model calls again with clean text, the card
- * shows it, and it applies. Played through the whole graph with a scripted model, on Postgres (Tempo's checkpointer,
+ * shows it, and it applies. A `done` whose goal check or answer holds such text is corrected like any invalid output. Played through the whole graph with a scripted model, on Postgres (Tempo's checkpointer,
  * the Postgres execution log, the memory store, the to-do list in Postgres).
  */
 import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
@@ -51,6 +51,8 @@ for (const target of postgresTargets()) {
         // A lone surrogate: refused too.
         calling("add_todo", { title: `Call ${LONE_HIGH}mom` }),
         calling("add_todo", { title: "Call mom" }),
+        // The step's end and the answer holding a NUL: an output to correct (they would fail where they are stored).
+        calling("done", { goal_check: `the to-do is on the list${NUL}`, answer: `Added${NUL} it.` }),
         calling("done", { goal_check: "the to-do is on the list" }),
       ]);
       tempo = await openDomainsOnDatabase(server!.url, {

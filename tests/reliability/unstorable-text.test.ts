@@ -8,6 +8,8 @@
  */
 import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
+import { decisionFromToolCalls, ExecuteDecisionSchema } from "../../contracts/execute.js";
+import { parseContract } from "../../contracts/parse-contract.js";
 import { storableCopy, unstorableTextIn } from "../../contracts/storable-text.js";
 import { DOMAIN_PLUGINS } from "../../tools/registry.js";
 import { checkToolArguments, runTool } from "../../tools/runner.js";
@@ -99,6 +101,21 @@ describe("through the graph, the model's calls", () => {
       expect.stringContaining("buy milk"),
       expect.stringMatching(/^Error: invalid arguments for add_note: text: holds a NUL character \(\\u0000\), which cannot be stored/),
     ]);
+  });
+});
+
+describe("the execute decision's own text", () => {
+  test("speak, reason, goal_check or answer holding such text is an output to correct, as JSON and as a native control call", () => {
+    expect(parseContract(ExecuteDecisionSchema, { action: "done", goal_check: `met${NUL}` })).toEqual({
+      ok: false,
+      problem: "the JSON did not match the contract (goal_check: holds a NUL character (\\u0000), which cannot be stored; write it without)",
+    });
+    expect(decisionFromToolCalls("", [{ name: "done", args: { goal_check: "met", answer: `Done ${LONE_LOW}` } }])).toEqual({
+      ok: false,
+      problem: "the decision's answer holds an unpaired UTF-16 surrogate, which cannot be stored; write it without",
+    });
+    // A tool call's arguments are the tool's to refuse, as that call's error.
+    expect(decisionFromToolCalls("", [{ name: "add_note", args: { text: `x${NUL}` } }]).ok).toBe(true);
   });
 });
 
