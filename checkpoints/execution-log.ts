@@ -20,6 +20,7 @@
  */
 import type pg from "pg";
 
+import { storableCopy } from "../contracts/storable-text.js";
 import { ConfigurationError } from "../errors/index.js";
 import type { TransactionClient } from "../tools/domain.js";
 import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
@@ -131,16 +132,21 @@ function claimStatement(table: string): string {
   return insertStatement(table) + ALREADY_COMPLETED;
 }
 
+/**
+ * An entry's columns. The call as the model made it may hold text Postgres cannot store (a NUL, an unpaired
+ * surrogate), which its argument check refused: the record of it is made storable, so the refusal is logged and the
+ * thread goes on.
+ */
 function insertValues(entry: ExecutionLogEntry): unknown[] {
   return [
     entry.threadId,
     entry.userId,
     entry.stepId,
     entry.toolCallId,
-    entry.tool,
+    storableCopy(entry.tool),
     entry.kind,
-    JSON.stringify(entry.arguments ?? {}),
-    entry.result,
+    JSON.stringify(storableCopy(entry.arguments ?? {})),
+    storableCopy(entry.result),
     entry.ok,
     entry.applied,
     entry.startedAt,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { fromJsonText } from "./json-extraction.js";
 import { parseContract, type ContractParse } from "./parse-contract.js";
+import { unstorableTextIn } from "./storable-text.js";
 
 export const ToolCallRequestSchema = z.object({
   name: z.string().trim().min(1).describe("Name of the tool to call, exactly as listed."),
@@ -72,11 +73,23 @@ export const ExecuteDecisionSchema = z
     if (decision.action === "ask_user" && decision.speak.trim() === "") {
       context.addIssue({ code: "custom", path: ["speak"], message: "speak must hold the question when action is ask_user" });
     }
+    const unstorable = unstorableDecisionText(decision);
+    if (unstorable) context.addIssue({ code: "custom", path: [unstorable.field], message: unstorable.message });
   })
   .describe("Decision of the execute stage");
 
 export type ExecuteDecision = z.infer<typeof ExecuteDecisionSchema>;
 export type ToolCallRequest = z.infer<typeof ToolCallRequestSchema>;
+
+/**
+ * The decision's own text (speak, reason, goal_check, answer) holding text Postgres cannot store — a NUL, an unpaired
+ * surrogate — which would fail where the step's summary and the answer are stored: an output to correct. Its tool
+ * calls' arguments are not looked at here: each tool's argument check refuses them as that call's error.
+ */
+function unstorableDecisionText(decision: Pick<ExecuteDecision, "speak" | "reason" | "goal_check" | "answer">): { field: string; message: string } | undefined {
+  const found = unstorableTextIn({ speak: decision.speak, reason: decision.reason, goal_check: decision.goal_check, answer: decision.answer });
+  return found && { field: found.where, message: `holds ${found.problem}, which cannot be stored; write it without` };
+}
 
 /** The tool calls of a decision, in order: `tool_call` first, then `tool_calls`. */
 export function decisionCalls(decision: ExecuteDecision): ToolCallRequest[] {
@@ -128,6 +141,13 @@ export function isControlTool(name: string): boolean {
  * read as the JSON contract (the named fallback: a model that answered in text); anything else is corrected.
  */
 export function decisionFromToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
+  const read = readToolCalls(text, calls);
+  const unstorable = read.ok ? unstorableDecisionText(read.value) : undefined;
+  return unstorable ? { ok: false, problem: `the decision's ${unstorable.field} ${unstorable.message}` } : read;
+}
+
+/** `decisionFromToolCalls` before the check of the decision's own text. */
+function readToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
   const speak = text.trim();
   const toolCalls = calls.filter((call) => !isControlTool(call.name)).map((call) => ({ name: call.name, arguments: call.args ?? {} }));
   const control = calls.find((call) => isControlTool(call.name));

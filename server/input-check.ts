@@ -6,7 +6,9 @@
  *   `text` and `jsonb`) or an unpaired UTF-16 surrogate (`\ud800`–`\udfff`
  *   without its partner, refused by `jsonb`) — anywhere in the input (message
  *   contents, names and ids, resume values, edits, feedback, object keys) or in
- *   the thread, user and checkpoint ids. Such text is refused, not replaced:
+ *   the configurable's strings (the thread, user and checkpoint ids among
+ *   them). Such text is refused, not replaced (`contracts/storable-text.ts`; a
+ *   model's tool arguments are refused by the tool's argument check):
  *   a silently changed message or edit is worse than a clear error;
  * - sizes: every message within `maxMessageCharacters`, every resume value
  *   within `maxMessageCharacters`, the whole input within `maxInputCharacters`;
@@ -24,9 +26,7 @@ import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
 import { isHiddenId, messageText } from "../contracts/message-text.js";
-
-/** Configurable keys that name where a run writes; checked like input text. */
-const ID_KEYS = ["thread_id", "user_id", "checkpoint_id", "checkpoint_ns"] as const;
+import { escapedText, unstorable } from "../contracts/storable-text.js";
 
 /** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
 const MIRROR_KEYS = new Set(["lc_kwargs", "lc_serializable", "lc_namespace", "lc_runnable"]);
@@ -34,11 +34,15 @@ const MIRROR_KEYS = new Set(["lc_kwargs", "lc_serializable", "lc_namespace", "lc
 /** Deepest nesting walked; deeper input is refused rather than walked. */
 const MAX_DEPTH = 64;
 
-/** Throws INVALID_INPUT for unstorable text in the ids of `configurable`. */
+/**
+ * Throws INVALID_INPUT for unstorable text in a string of `configurable` or its key: the ids that name where a run
+ * writes (`thread_id`, `user_id`, `checkpoint_id`, `checkpoint_ns`), and any other string a caller gave there (a
+ * served run's configurable is kept with its thread, in Postgres).
+ */
 export function checkConfigurableIds(configurable: Record<string, unknown> | undefined): void {
-  for (const key of ID_KEYS) {
-    const value = configurable?.[key];
-    if (typeof value === "string") checkText(value, `configurable.${key}`);
+  for (const [key, value] of Object.entries(configurable ?? {})) {
+    checkText(key, `configurable (a key ${escapedText(key)})`);
+    if (typeof value === "string") checkText(value, `configurable.${escapedText(key)}`);
   }
 }
 
@@ -213,12 +217,4 @@ function checkText(text: string, where: string): void {
       { where },
     );
   }
-}
-
-/** What makes `text` unstorable in Postgres text / jsonb, or undefined. */
-export function unstorable(text: string): string | undefined {
-  if (text.includes("\u0000")) return "a NUL character (\\u0000)";
-  // `isWellFormed` (Node 20) is false exactly when a surrogate has no partner.
-  if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) return "an unpaired UTF-16 surrogate";
-  return undefined;
 }

@@ -9,6 +9,8 @@ import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
 import type { Preference } from "../contracts/preferences.js";
+import { unstorableTextIn } from "../contracts/storable-text.js";
+import { TempoError } from "../errors/index.js";
 
 /** One tool call as the model made it. */
 export interface ToolInvocation {
@@ -94,8 +96,14 @@ export interface ExecutionLogEntry {
 /** The parsed arguments of a call, or a readable problem with them. */
 export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
 
-/** Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. */
+/**
+ * Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. Text Postgres
+ * cannot store (a NUL, an unpaired surrogate), in any value or key however nested, is refused first, for every tool
+ * of every domain: such a write would pass its trial and its card and fail only when applied.
+ */
 export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): ArgumentCheck {
+  const unstorable = unstorableTextIn(args);
+  if (unstorable) return { ok: false, problem: `invalid arguments for ${tool.name}: ${unstorableProblem(unstorable)}` };
   let result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
     // Numbers, booleans and lists given as text (`"day": "3"`, as models and card edit forms send them) read as JSON —
@@ -117,6 +125,11 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
     })
     .join("; ");
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
+}
+
+/** A tool argument's unstorable text as the model reads it: where, what, and what to do. */
+export function unstorableProblem(found: { where: string; problem: string }): string {
+  return `${found.where}: holds ${found.problem}, which cannot be stored; call again with the text without it`;
 }
 
 /** The value at `path` of `args` as JSON (`"someday"`), cut to 40 characters; "" when there is none. */
@@ -223,11 +236,45 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
  * Runs the tool once and says what became of it: `completed` (to record), `claimed` (a write applied and its entry
  * committed with it, through `claim`), or `replayed` (the write was claimed already: nothing applied).
  */
+/**
+ * How many times a confirmed write is run on a fresh load of the user's state when its change conflicts with what is
+ * stored. Another write of the same user (an approval on another thread) can commit between this one's load and its
+ * apply: the first claims `todo-5`, the second finds it taken. The second then runs again on the state as it now is —
+ * as it would have, applied a moment later — and gets `todo-6`; a change the tool now refuses ends as that refusal.
+ * Each attempt's claim rolls back with its conflict, so the write still applies once.
+ */
+export const MAX_APPLY_ATTEMPTS = 5;
+
+/** True for a domain's refusal of a change that no longer fits the stored state (nothing of it was applied). */
+function isConflict(error: unknown): boolean {
+  return error instanceof TempoError && (error.code === "DOMAIN_CONFLICT" || error.code === "SCHEDULE_CONFLICT");
+}
+
+/** The claim a write applies under: `applyOnce` of the log, given the write's completed entry. */
+type Claim = (applied: ToolOutcome, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>;
+
 async function runToolOnce(
   domain: ToolDomain,
   context: Pick<ToolRunContext, "userId" | "preferences">,
   call: ToolInvocation,
-  claim?: (applied: ToolOutcome, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>,
+  claim?: Claim,
+): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runToolAttempt(domain, context, call, claim);
+    } catch (error) {
+      // Another write of the user committed first: run again on the state as it is now (see MAX_APPLY_ATTEMPTS).
+      if (!isConflict(error) || attempt >= MAX_APPLY_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** One run of the tool on a fresh load of the user's state (`runToolOnce`). */
+async function runToolAttempt(
+  domain: ToolDomain,
+  context: Pick<ToolRunContext, "userId" | "preferences">,
+  call: ToolInvocation,
+  claim?: Claim,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
   const completed = (outcome: ToolOutcome) => ({ outcome, status: "completed" as const });
   const tool = findTool(domain, call.name);

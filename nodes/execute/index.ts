@@ -28,7 +28,8 @@ import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import { describeToolCall, findTool, readableText, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
-import { checkToolArguments, runTool, stateForRun, unknownToolOutcome, type ToolRunContext } from "../../tools/runner.js";
+import { checkToolArguments, runTool, stateForRun, unknownToolOutcome, unstorableProblem, type ToolRunContext } from "../../tools/runner.js";
+import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
@@ -224,6 +225,13 @@ async function runCalls(
   for (const request of calls) {
     if (run.failed) break;
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
+    // Text Postgres cannot store, in the name or the arguments of a call that is no domain tool's (whose argument
+    // check refuses it: tools/runner.ts), goes back to the model as the call's error: it would fail where it is stored.
+    const unstorableText = findTool(dependencies.domain, call.name) ? undefined : unstorableTextIn({ name: call.name, arguments: call.arguments });
+    if (unstorableText) {
+      record(call, false, `Error: invalid call of ${escapedText(call.name)}: ${unstorableProblem(unstorableText)}. Nothing was run.`);
+      continue;
+    }
     if (call.name === CHOOSE_CANDIDATE) {
       // A candidate the backend listed: its writes go to the card as if the model had written them.
       const choice = chooseCandidate(call.arguments, workspaceMessages(state));

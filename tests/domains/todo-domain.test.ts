@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { OfflineRouter } from "../../tools/offline/router.js";
-import { runTool } from "../../tools/runner.js";
+import { MAX_APPLY_ATTEMPTS, runTool } from "../../tools/runner.js";
 import { scheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import {
   applyTodoChanges,
@@ -21,6 +21,7 @@ import {
   sampleTodos,
   stepText,
   todoOfflinePolicy,
+  TodoConflictError,
   todoTools,
   type TodoListData,
   type TodoState,
@@ -86,6 +87,45 @@ describe("the to-do tools", () => {
     expect(first).toMatchObject({ ok: true, applied: true, data: { item: { id: "todo-1", title: "Call mom" } } });
     expect(await runTool(domain, context, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log)).toMatchObject({ applied: false });
     expect((await repository.load("u")).items).toEqual([{ id: "todo-1", title: "Call mom", done: false }]);
+  });
+
+  test("a write whose id another write took between its load and its apply runs again on the list as it is now", async () => {
+    const repository = new InMemoryTodoRepository();
+    await repository.seed("u", sampleTodos());
+    const domain = createTodoDomain({ repository });
+    let raced = false;
+    // Another thread of the user commits todo-5 after this write loaded the list, before it applies.
+    const racing = {
+      ...domain,
+      persist: async (...args: Parameters<typeof domain.persist>) => {
+        if (!raced) await repository.applyChanges("u", [{ kind: "add", item: { id: "todo-5", title: "Renew the bus pass", done: false } }], { applyId: "other-thread" });
+        raced = true;
+        return domain.persist(...args);
+      },
+    };
+    const log = new MemoryExecutionLog();
+    const outcome = await runTool(racing, { userId: "u", threadId: "t", stepId: null }, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log);
+    expect(outcome).toMatchObject({ ok: true, applied: true, content: 'added to-do todo-6 "Call mom" (open)' });
+    expect((await repository.load("u")).items.slice(4).map((item) => item.id)).toEqual(["todo-5", "todo-6"]);
+    expect(await log.completed("call-add", "t")).toMatchObject({ applied: true, content: 'added to-do todo-6 "Call mom" (open)' });
+  });
+
+  test("a conflict that stays is thrown after MAX_APPLY_ATTEMPTS runs, and the write is not claimed", async () => {
+    const repository = new InMemoryTodoRepository();
+    const domain = createTodoDomain({ repository });
+    let attempts = 0;
+    const conflicting = {
+      ...domain,
+      persist: async () => {
+        attempts += 1;
+        throw new TodoConflictError("The to-do list already has an item todo-1.");
+      },
+    };
+    const log = new MemoryExecutionLog();
+    const call = { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } };
+    await expect(runTool(conflicting, { userId: "u", threadId: "t", stepId: null }, call, log)).rejects.toMatchObject({ code: "DOMAIN_CONFLICT" });
+    expect(attempts).toBe(MAX_APPLY_ATTEMPTS);
+    expect(await log.completed("call-add", "t")).toBeUndefined();
   });
 
   test("its packs cover every tool once; cards name the item in the user's language", () => {

@@ -9,6 +9,7 @@ import { readSettings } from "../../config/environment.js";
 import { openDatabase, type Database } from "../../database/index.js";
 import { createMemoryStore } from "../../memory/store.js";
 import { createTempoDependencies, repositoryOf } from "../../server/create-tempo.js";
+import type { StageModels } from "../../models/stage-models.js";
 import { createThreadLock } from "../../server/postgres-thread-lock.js";
 import { buildTempoGraph, type TempoGraph } from "../../server/tempo-graph.js";
 import type { ToolDomain } from "../../tools/domain.js";
@@ -24,9 +25,11 @@ export interface DomainsOnDatabase {
   close(): Promise<void>;
 }
 
-/** Options: the domains served, and the wrappers the crash child kills the process with. */
+/** Options: the domains served, the wrappers the crash child kills the process with, and scripted models. */
 export interface DomainsOnDatabaseOptions {
   domains: string;
+  /** The stages' models (scripted), instead of the offline policy's. */
+  models?: StageModels;
   wrapDomain?: (domain: ToolDomain) => ToolDomain;
   wrapExecutionLog?: (log: PostgresExecutionLog) => PostgresExecutionLog;
 }
@@ -42,7 +45,7 @@ export async function openDomainsOnDatabase(url: string, options: DomainsOnDatab
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
     const executionLog = options.wrapExecutionLog ? options.wrapExecutionLog(dependencies.executionLog!) : dependencies.executionLog!;
     const graph = buildTempoGraph({
-      models: dependencies.models,
+      models: options.models ?? dependencies.models,
       domain: options.wrapDomain ? options.wrapDomain(dependencies.domain) : dependencies.domain,
       checkpointer,
       store,

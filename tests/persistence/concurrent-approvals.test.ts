@@ -1,0 +1,110 @@
+/**
+ * One user approving two cards at once, on two threads (issue 44.3). Both writes were tried on the same list, so
+ * both were shown adding `todo-5`; the one that commits second finds `todo-5` taken. It must still apply — as it
+ * would a moment later, the runner runs it again on the list as it now is (`todo-6`) — and its thread must say it
+ * applied, never "approved but will not be applied". The schedule's task writes, whose ids come from names, do the
+ * same. The two applies are made to meet inside their transactions (each has loaded the state before either
+ * commits), so the race happens every time; each write still applies once, with one completed log entry. On real
+ * PostgreSQL 15 only: the embedded server serves one connection at a time, so two open transactions cannot meet.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readExecutionLog } from "../../checkpoints/index.js";
+import type { ToolDomain } from "../../tools/domain.js";
+import { runTool } from "../../tools/runner.js";
+import { createScheduleDomain, PostgresScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import type { TodoRepository } from "../../tools/todo/repository.js";
+import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { openDomainsOnDatabase, type DomainsOnDatabase } from "./domains-on-database.js";
+import { accept, cardOf, interruptsOf, userMessage } from "./tempo-on-database.js";
+
+/**
+ * `domain`, whose first `parties` applies wait for each other inside their transactions before applying: every one of
+ * them has loaded the state before any commits. Later applies (a write run again) go straight through.
+ */
+function meetingAtApply<TState>(domain: ToolDomain<TState>, parties = 2): ToolDomain<TState> {
+  const waiting: Array<() => void> = [];
+  let met = false;
+  return {
+    ...domain,
+    persist: async (...args) => {
+      if (!met) {
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length < parties) return;
+          met = true;
+          for (const release of waiting) release();
+        });
+      }
+      return domain.persist(...args);
+    },
+  };
+}
+
+const USER = "student-two-cards";
+
+function threadOf(threadId: string): RunnableConfig {
+  return { configurable: { thread_id: threadId, user_id: USER } };
+}
+
+for (const target of postgresTargets().filter((each) => each.kind === "real")) {
+  describe(`${target.kind} postgres: one user approves two cards at once`, () => {
+    let server: TestPostgres | undefined;
+    let tempo: DomainsOnDatabase | undefined;
+    beforeAll(async () => {
+      server = await target.start();
+      tempo = await openDomainsOnDatabase(server.url, { domains: "todo", wrapDomain: (domain) => meetingAtApply(domain) });
+    }, 60_000);
+    afterAll(async () => {
+      await tempo?.close();
+      await server?.stop();
+    });
+
+    /** Sends `request` on `threadId` and accepts the plan: returns with the write card open. */
+    async function toWriteCard(threadId: string, request: string): Promise<object> {
+      let result: object = await tempo!.graph.invoke(userMessage(request), threadOf(threadId));
+      for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1) result = await tempo!.graph.invoke(accept(), threadOf(threadId));
+      return result;
+    }
+
+    /** Accepts every card of the thread to its end. */
+    async function approveToEnd(threadId: string): Promise<object> {
+      let result: object = await tempo!.graph.invoke(accept(), threadOf(threadId));
+      for (let turn = 0; turn < 10 && interruptsOf(result).length > 0; turn += 1) result = await tempo!.graph.invoke(accept(), threadOf(threadId));
+      return result;
+    }
+
+    test("two to-do additions proposed as todo-5 on two threads both apply, and both threads say so", async () => {
+      // Both cards are made before either is answered: each was tried on the sample list of four items.
+      expect(cardOf(await toWriteCard("two-cards-a", 'Add "Call the bursar" to my to-do list'))).toBe("add_todo");
+      expect(cardOf(await toWriteCard("two-cards-b", 'Add "Renew the bus pass" to my to-do list'))).toBe("add_todo");
+
+      const [first, second] = await Promise.all([approveToEnd("two-cards-a"), approveToEnd("two-cards-b")]);
+      expect(first).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Call the bursar".' });
+      expect(second).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
+
+      const items = (await tempo!.repositoryOf<TodoRepository>("todo").load(USER)).items;
+      expect(items.slice(4).map((item) => item.title).sort()).toEqual(["Call the bursar", "Renew the bus pass"]);
+      expect(items.slice(4).map((item) => item.id).sort()).toEqual(["todo-5", "todo-6"]);
+      // One completed, applied entry per thread: each write applied once.
+      for (const threadId of ["two-cards-a", "two-cards-b"]) {
+        const writes = (await readExecutionLog(tempo!.database.pool, threadId)).filter((entry) => entry.kind === "write" && entry.status === "completed");
+        expect(writes.map((entry) => [entry.tool, entry.applied])).toEqual([["add_todo", true]]);
+      }
+    }, 240_000);
+
+    test("two schedule tasks of one name added at once on two threads both apply, under two ids", async () => {
+      const repository = new PostgresScheduleRepository(tempo!.database.pool);
+      await repository.seed(USER, sampleWeek());
+      const domain = meetingAtApply(createScheduleDomain({ repository }));
+      const call = (id: string) => ({ id, name: "add_task", arguments: { name: "Problem set 4", class_id: "calculus", duration: 2 } });
+      const [first, second] = await Promise.all([
+        runTool(domain, { userId: USER, threadId: "tasks-a", stepId: null }, call("call-task-a"), tempo!.executionLog),
+        runTool(domain, { userId: USER, threadId: "tasks-b", stepId: null }, call("call-task-b"), tempo!.executionLog),
+      ]);
+      expect([first.applied, second.applied]).toEqual([true, true]);
+      const added = (await repository.load(USER)).tasks.filter((task) => task.name === "Problem set 4").map((task) => task.id);
+      expect(added.sort()).toEqual(["problem-set-4", "problem-set-4-2"]);
+    }, 120_000);
+  });
+}
