@@ -19,7 +19,7 @@ import { isTempoEvent } from "../server/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
-import { calendarImportMessage } from "../tools/schedule/offline/calendar-import.js";
+import { calendarImportMessage } from "../contracts/attached-calendar.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
 import {
   cardPrompt,

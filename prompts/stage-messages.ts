@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { CONTEXT_DATA_KEY, isProgressId, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
 export interface StageMessagesInput {
@@ -94,7 +95,8 @@ export function renderConversation(messages: BaseMessage[]): string {
       // Progress lines ("Step 2 of 3: …") are for the person watching; the plan says the same to the model.
       if (isProgressId(message.id)) return "";
       if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
-      if (message.getType() === "human") return `user: ${messageText(message)}`;
+      // A calendar file is named, not shown: its text travels only with its own request (the execute stage's attached files).
+      if (message.getType() === "human") return `user: ${withoutCalendarText(messageText(message))}`;
       if (message.getType() === "ai") {
         const calls = (message as AIMessage).tool_calls ?? [];
         const text = messageText(message);

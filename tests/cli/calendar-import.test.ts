@@ -8,12 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough, Writable } from "node:stream";
+import { InMemoryStore } from "@langchain/langgraph";
 import ICAL from "ical.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { LineReader } from "../../cli/line-reader.js";
 import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
+import { episodesNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** A seminar on Sunday 17 March 2024, 14:00–15:40 in Shanghai (06:00–07:40 UTC): free in the sample week. */
@@ -27,9 +29,15 @@ afterEach(async () => {
   await fs.rm(directory, { recursive: true, force: true });
 });
 
-/** Runs the chat with `lines` typed ahead on the offline policy; the output, and the user's schedule after. */
-async function chat(lines: string[]) {
-  const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"));
+/** A graph on the offline policy and the half-placed week, with long-term memory in `store` when given. */
+const tempoWith = (store?: InMemoryStore) => offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"), store ? { store } : {});
+
+/**
+ * Runs the chat with `lines` typed ahead on the offline policy (a fresh graph unless `tempo` is given, on thread
+ * `threadId`); the output, and the user's schedule after.
+ */
+async function chat(lines: string[], options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {}) {
+  const tempo = options.tempo ?? (await tempoWith());
   let output = "";
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
   const stdin = new PassThrough();
@@ -37,11 +45,36 @@ async function chat(lines: string[]) {
   stdin.end([...lines, ""].join("\n"));
   const registry = new ThreadRegistry(path.join(directory, "threads.json"));
   const exportCalendarText = async (user: string) => exportCalendar(await tempo.repository.load(user));
-  await new ChatSession({ graph: tempo.graph, userId: "student", threadId: "ics-1", registry, input, write: (text) => (output += text), exportCalendar: exportCalendarText }).run();
+  await new ChatSession({ graph: tempo.graph, userId: "student", threadId: options.threadId ?? "ics-1", registry, input, write: (text) => (output += text), exportCalendar: exportCalendarText }).run();
   return { output, schedule: await tempo.repository.load("student") };
 }
 
 const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) => schedule.tasks.filter((task) => task.name === "History seminar");
+
+/** A one-event calendar: `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"). */
+const oneEvent = (uid: string, name: string, start: string, end: string) =>
+  ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", `UID:${uid}@uni`, "DTSTAMP:20240301T000000Z", `DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${name}`, "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+
+/** Six weekly series of a spring term, each on a slot free in the half-placed week (Shanghai time). */
+const TERM_SERIES = [
+  ["art", "Art history seminar", "20240302T160000", "20240302T174000", "SA"],
+  ["choir", "Choir rehearsal", "20240303T190000", "20240303T204000", "SU"],
+  ["film", "Film club", "20240301T190000", "20240301T204000", "FR"],
+  ["philosophy", "Philosophy elective", "20240228T160000", "20240228T174000", "WE"],
+  ["statistics", "Statistics lab", "20240229T160000", "20240229T174000", "TH"],
+  ["language", "Language exchange", "20240227T214500", "20240227T223000", "TU"],
+] as const;
+
+/** A real term timetable of a few KB: a VTIMEZONE, then the six series with their rooms and notes. */
+const TERM_TIMETABLE = [
+  "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//University//Timetable 2024 spring//EN", "CALSCALE:GREGORIAN",
+  "BEGIN:VTIMEZONE", "TZID:Asia/Shanghai", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0800", "TZOFFSETTO:+0800", "TZNAME:CST", "END:STANDARD", "END:VTIMEZONE",
+  ...TERM_SERIES.flatMap(([id, name, start, end, day]) => [
+    "BEGIN:VEVENT", `UID:${id}-2024-spring@timetable.university.edu`, "DTSTAMP:20240220T000000Z", `DTSTART;TZID=Asia/Shanghai:${start}`, `DTEND;TZID=Asia/Shanghai:${end}`,
+    `RRULE:FREQ=WEEKLY;BYDAY=${day};UNTIL=20240630T000000Z`, `SUMMARY:${name}`, `LOCATION:Main building, room ${id.length}01`, `DESCRIPTION:Spring term 2024, ${name}. Bring the reader; attendance is recorded.`, "END:VEVENT",
+  ]),
+  "END:VCALENDAR", "",
+].join("\r\n");
 
 describe("/import and /export in the terminal chat", () => {
   test("/import sends the file through import_calendar: the plan card, then the write's card, and only the approval stores it", async () => {
@@ -81,5 +114,61 @@ describe("/import and /export in the terminal chat", () => {
     expect(events).toHaveLength(22);
     const matrix = events.find((event) => event.summary === "Matrix operations review")!;
     expect(matrix.startDate.toJSDate().toISOString()).toBe("2024-03-12T02:00:00.000Z");
+  });
+
+  test("a term timetable of a few KB imports offline: its whole text reaches import_calendar, whatever the goal keeps", async () => {
+    expect(TERM_TIMETABLE.length).toBeGreaterThan(2_000);
+    const file = path.join(directory, "spring-term.ics");
+    await fs.writeFile(file, TERM_TIMETABLE);
+    const { output, schedule } = await chat([`/import ${file}`, "a", "a"]);
+    const imported = schedule.tasks.filter((task) => TERM_SERIES.some(([, name]) => task.name === name));
+    expect(imported.map((task) => task.name).sort()).toEqual(TERM_SERIES.map(([, name]) => name).sort());
+    expect(output).toContain("Import 6 event(s) from the calendar file:");
+    expect(output).toMatch(/tempo> Done: imported 6 event\(s\)/);
+  });
+
+  test("after a failed /import, the next /import sends its own file to import_calendar — on the same thread, and after /clear", async () => {
+    const old = path.join(directory, "lectures.ics");
+    // A year before the window: none of it can be added, so the import fails.
+    await fs.writeFile(old, oneEvent("old", "Old lecture", "20230317T060000Z", "20230317T074000Z"));
+    const next = path.join(directory, "lectures2.ics");
+    await fs.writeFile(next, oneEvent("new", "New seminar", "20240317T060000Z", "20240317T074000Z"));
+    // With long-term memory, as `npm start` runs: the failed task is an episode and the user's task summary.
+    const tempo = await tempoWith(new InMemoryStore());
+    const sameThread = await chat([`/import ${old}`, "a", `/import ${next}`, "a", "i"], { tempo });
+    expect(sameThread.output).toContain("no event of the file can be added (none falls in the window)");
+    const secondTask = sameThread.output.slice(sameThread.output.indexOf(`you> /import ${next}`));
+    expect(secondTask).toContain("Confirm write: import_calendar");
+    expect(secondTask).toContain("Import 1 event(s) from the calendar file: New seminar");
+    expect(secondTask).not.toContain("Old lecture");
+    expect(secondTask).not.toContain("none falls in the window");
+
+    const afterClear = await chat(["/clear", `/import ${next}`, "a", "a"], { tempo });
+    expect(afterClear.output).toContain("Import 1 event(s) from the calendar file: New seminar");
+    expect(afterClear.output).not.toContain("Old lecture");
+    expect(afterClear.schedule.tasks.filter((task) => task.name === "New seminar").map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+  });
+
+  test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {
+    const file = path.join(directory, "seminar.ics");
+    await fs.writeFile(file, SEMINAR);
+    const store = new InMemoryStore();
+    const tempo = await tempoWith(store);
+    const named = `Import my timetable from the calendar file seminar.ics (1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes)`;
+    // Up to the write card: the plan card and /state there.
+    const first = await chat([`/import ${file}`, "a", "/state"], { tempo, threadId: "shown" });
+    expect(first.output).toContain(`│ Plan for: ${named}\n│ 1. Import the timetable from the calendar file seminar.ics`);
+    expect(first.output).toContain(`goal:    ${named}\n`);
+    // The text is only on the write card's arguments (what its approval applies) and the call's line.
+    const outsideTheWrite = first.output.replace(/│ arguments: .*\n/g, "").replace(/→ import_calendar .*\n/g, "");
+    expect(outsideTheWrite).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART/);
+    // The thread opened again: the banner names the goal as /state does; the card is rejected, so the task ends.
+    const again = await chat(["i"], { tempo, threadId: "shown" });
+    expect(again.output).toContain(`Thread shown (user student): waiting_user_confirmation — goal: ${named}\n`);
+    const remembered = [taskStateNamespace("student"), episodesNamespace("student"), factsNamespace("student"), preferencesNamespace("student")];
+    const values = (await Promise.all(remembered.map((namespace) => store.search(namespace, { limit: 100 })))).flat().map((item) => JSON.stringify(item.value));
+    expect(values.join("\n")).toContain(named);
+    // The card's words may be recalled ("Import 1 event(s) … History seminar"); the file's text never is.
+    expect(values.join("\n")).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART|UID:/);
   });
 });
