@@ -171,4 +171,25 @@ describe("/import and /export in the terminal chat", () => {
     // The card's words may be recalled ("Import 1 event(s) … History seminar"); the file's text never is.
     expect(values.join("\n")).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART|UID:/);
   });
+
+  test("a file larger than a message may be, a binary file and a device are refused before anything is sent, the limit named", async () => {
+    const huge = path.join(directory, "huge.ics");
+    // 1 MB of calendar: far over the 100,000-character message limit (refused from its size, not read).
+    await fs.writeFile(huge, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`));
+    // Just over the limit in characters, though under three times it in bytes: refused once read.
+    const over = path.join(directory, "over.ics");
+    await fs.writeFile(over, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`));
+    const binary = path.join(directory, "photo.ics");
+    await fs.writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x80]));
+    const { output, schedule } = await chat([`/import ${huge}`, `/import ${over}`, `/import ${binary}`, "/import /dev/null"]);
+    // The message holds the request's words and the file's name too: 55 characters for "huge.ics" or "over.ics".
+    const limit = "and a message holds at most 100,000 characters (the maxMessageCharacters setting), the request's own words included, so the file may have at most 99,945. Nothing was changed.";
+    expect(output).toContain(`Cannot import ${huge}: it is too large to send: ${(await fs.stat(huge)).size.toLocaleString("en")} bytes, ${limit}`);
+    expect(output).toContain(`Cannot import ${over}: it is too large to send: ${(await fs.readFile(over, "utf8")).trim().length.toLocaleString("en")} characters, ${limit}`);
+    expect(output).toContain(`Cannot import ${binary}: it is not a text file (its bytes are not UTF-8 text); an iCalendar file is text. Nothing was changed.`);
+    expect(output).toContain("Cannot import /dev/null: it is not a regular file. Nothing was changed.");
+    expect(output).not.toContain("Sending");
+    expect(output).not.toContain("characters; the limit is");
+    expect(schedule).toEqual(halfPlacedWeek());
+  });
 });
