@@ -5,7 +5,7 @@
  * functions from values to text, so the look is unit-tested.
  */
 import type { Card } from "../contracts/cards.js";
-import { withoutCalendarText } from "../contracts/attached-calendar.js";
+import { withCalendarsNamed } from "../contracts/attached-calendar.js";
 import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
 import { COMMAND_HELP } from "./commands.js";
 
@@ -36,7 +36,7 @@ export function renderToolCall(name: string, args: Record<string, unknown>): str
  * Editing a write shows its arguments whole (`renderEditInstructions`).
  */
 function shownArguments(args: Record<string, unknown>): string {
-  return JSON.stringify(args, (_key, value: unknown) => (typeof value === "string" ? withoutCalendarText(value) : value));
+  return JSON.stringify(withCalendarsNamed(args));
 }
 
 /** A tool's result: its first line, marked when the call failed or was not applied. */

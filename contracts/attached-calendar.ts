@@ -88,6 +88,17 @@ export function withoutCalendarText(text: string): string {
   return text.replace(CALENDAR_BLOCK, (block) => (isWhole(block) ? `[calendar file: ${calendarSize(block.trim())}]` : `[part of a calendar file: ${block.length} characters]`));
 }
 
+/**
+ * A value (a tool call's arguments) with every string in it passed through `withoutCalendarText`: what a prompt or a
+ * display shows of a call that carried a calendar file — the call has happened; its text need not travel again.
+ */
+export function withCalendarsNamed<T>(value: T): T {
+  if (typeof value === "string") return withoutCalendarText(value) as T;
+  if (Array.isArray(value)) return value.map(withCalendarsNamed) as T;
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withCalendarsNamed(entry)])) as T;
+  return value;
+}
+
 /** The file's name a calendar request names ("Import my timetable from the calendar file term.ics (…)"), or undefined. */
 export function requestedCalendarFile(request: string): string | undefined {
   return new RegExp(`^${CALENDAR_IMPORT_PREFIX} (.+?)(?: \\(\\d+ events?, [^)]*\\))?(?::|$|\\n)`).exec(request)?.[1];

@@ -15,6 +15,7 @@ import { LineReader } from "../../cli/line-reader.js";
 import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
+import { calendarImportMessage } from "../../contracts/attached-calendar.js";
 import { episodesNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
@@ -125,6 +126,19 @@ describe("/import and /export in the terminal chat", () => {
     expect(imported.map((task) => task.name).sort()).toEqual(TERM_SERIES.map(([, name]) => name).sort());
     expect(output).toContain("Import 6 event(s) from the calendar file:");
     expect(output).toMatch(/tempo> Done: imported 6 event\(s\)/);
+  });
+
+  test("a calendar as large as a message may be imports offline, though the execute prompt cuts its text to the budget", async () => {
+    const file = path.join(directory, "full.ics");
+    // The seminar with notes that fill the message to its 100,000 characters exactly.
+    const room = 100_000 - calendarImportMessage("full.ics", "").length;
+    const full = SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR.trim().length - "\r\nDESCRIPTION:".length)}`);
+    expect(calendarImportMessage("full.ics", full)).toHaveLength(100_000);
+    await fs.writeFile(file, full);
+    const { output, schedule } = await chat([`/import ${file}`, "a", "a"]);
+    expect(seminarsIn(schedule).map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+    expect(output).toContain("characters of 1 message(s) were cut from the middle");
+    expect(output).toMatch(/tempo> Done: imported 1 event\(s\): .*"History seminar"/);
   });
 
   test("after a failed /import, the next /import sends its own file to import_calendar — on the same thread, and after /clear", async () => {
