@@ -26,6 +26,7 @@ export const INTEGRATION_TESTS = [
   "tests/reliability/one-run-per-thread.test.ts",
   "tests/reliability/security.test.ts",
   "tests/memory/postgres-store.test.ts",
+  "tests/memory/calendar-threads.test.ts",
   "tests/schedule/postgres-repository.test.ts",
   "tests/cli/chat.test.ts",
   "tests/demo/demo.test.ts",

@@ -5,6 +5,7 @@
  * functions from values to text, so the look is unit-tested.
  */
 import type { Card } from "../contracts/cards.js";
+import { withCalendarsNamed } from "../contracts/attached-calendar.js";
 import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
 import { COMMAND_HELP } from "./commands.js";
 
@@ -26,7 +27,16 @@ export function renderReasoning(text: string): string {
 
 /** A tool call about to run or being applied. */
 export function renderToolCall(name: string, args: Record<string, unknown>): string {
-  return `  → ${name} ${JSON.stringify(args)}`;
+  return `  → ${name} ${shownArguments(args)}`;
+}
+
+/**
+ * A call's arguments as JSON for a line of the terminal, a calendar file's text named by its size ("[calendar file:
+ * 6 events, 2.4 KB]") rather than printed whole, which for a term's timetable is thousands of characters on one line.
+ * Editing a write shows its arguments whole (`renderEditInstructions`).
+ */
+function shownArguments(args: Record<string, unknown>): string {
+  return JSON.stringify(withCalendarsNamed(args));
 }
 
 /** A tool's result: its first line, marked when the call failed or was not applied. */
@@ -59,14 +69,14 @@ export function renderCard(card: Card): string {
     title = `Confirm ${card.action_requests.length} writes`;
     body = [
       `${card.action_requests.length} changes proposed together:`,
-      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${JSON.stringify(action.args)}`),
+      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${shownArguments(action.args)}`),
       ...context.map(plainText),
     ];
   } else {
     title = isPlanCard(card) ? "Plan" : `Confirm write: ${request!.name}`;
     body = card.action_requests.flatMap((action) => [
       ...withoutInstructions(action.description).map(plainText),
-      ...(isPlanCard(card) ? [] : [`arguments: ${JSON.stringify(action.args)}`]),
+      ...(isPlanCard(card) ? [] : [`arguments: ${shownArguments(action.args)}`]),
     ]);
   }
   return [`┌─ ${title}`, ...body.flatMap((line) => line.split("\n")).map((line) => `│ ${line}`.trimEnd()), `└─ ${choicesOf(card)}`].join("\n");

@@ -11,6 +11,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type BaseStore } from "@langchain/langgraph";
 import { isTempoError } from "../errors/index.js";
+import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
 import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
@@ -19,7 +20,7 @@ import { isTempoEvent } from "../server/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
-import { calendarImportMessage } from "../tools/schedule/offline/calendar-import.js";
+import { calendarImportMessage } from "../contracts/attached-calendar.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
 import {
   cardPrompt,
@@ -48,6 +49,13 @@ export interface ChatSessionOptions {
   exportCalendar?: (userId: string) => Promise<string>;
   /** Where the user's memory lives (/prefs, /forget); the graph's own store when not given. */
   store?: BaseStore;
+  /** The longest message the graph takes (what `/import` may send); the graph's own setting when not given. */
+  maxMessageCharacters?: number;
+}
+
+/** The longest message `graph` takes: its run guard's `maxMessageCharacters`, else the default. */
+function messageLimitOf(graph: unknown): number {
+  return (graph as { runGuard?: { settings?: WorkflowSettings } }).runGuard?.settings?.maxMessageCharacters ?? DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters;
 }
 
 /** A card the thread waits on, with where execution stands. */
@@ -290,14 +298,15 @@ export class ChatSession {
 
   /**
    * Sends a local calendar file to be imported: the agent proposes `import_calendar` with its text, and the card comes
-   * first — nothing is stored until it is approved. A file that cannot be read, or is not iCalendar, sends nothing.
+   * first — nothing is stored until it is approved. A file that cannot be read, is larger than a message may be, or is
+   * not iCalendar text, sends nothing (checked before "Sending…").
    */
   private async importCalendar(file: string): Promise<void> {
     if (await this.pendingCard()) {
       this.print("This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.");
       return;
     }
-    const reading = await readCalendarFile(file);
+    const reading = await readCalendarFile(file, { maxMessageCharacters: this.options.maxMessageCharacters ?? messageLimitOf(this.options.graph) });
     if (!reading.ok) {
       this.print(reading.message);
       return;

@@ -25,6 +25,7 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { newId } from "./ids.js";
 import { closeOpenCalls } from "./proposal.js";
 import { emptyWorkingMemory, nothingRecalled, type PendingInteraction, type StepEnding, type Phase, type PlanMode, type PlanStep, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
@@ -160,11 +161,14 @@ export function startTask(
 export const MAX_GOAL_CHARACTERS = 1_000;
 
 /**
- * The task's goal: the request as the user wrote it, up to {@link MAX_GOAL_CHARACTERS}; a longer message (a pasted
- * document) keeps its beginning and says how much more the message holds — the whole message stays in the
- * conversation, where each prompt's budget bounds it.
+ * The task's goal: the request as the user wrote it, a calendar file in it named by name and size, never its text
+ * (contracts/attached-calendar.ts: the goal is shown on cards, in /state and kept in memory; the file travels only
+ * with its request), up to {@link MAX_GOAL_CHARACTERS}; a longer message (a pasted document) keeps its beginning and
+ * says how much more the message holds — the whole message stays in the conversation, where each prompt's budget
+ * bounds it.
  */
-export function boundedGoal(text: string): string {
+export function boundedGoal(request: string): string {
+  const text = withoutCalendarText(request);
   if (text.length <= MAX_GOAL_CHARACTERS) return text;
   const kept = text.slice(0, MAX_GOAL_CHARACTERS).replace(/[\ud800-\udbff]$/, "");
   return `${kept.trimEnd()} […${text.length - kept.length} more characters in your message]`;

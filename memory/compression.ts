@@ -226,11 +226,13 @@ function safeIndex(text: string, index: number): number {
   return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
 }
 
-/** The same message with `content`: its id, role, tool calls and tool-call id kept. */
+/** The same message with `content`: its id, role, tool calls and tool-call id kept, and a user message's data. */
 function withContent(message: BaseMessage, content: string): BaseMessage {
   switch (message.getType()) {
     case "human":
-      return new HumanMessage({ id: message.id, name: message.name, content });
+      // Its structured data stays (a context message's `tempo_context_data`: the request's attached files, the live
+      // state), as uncut: a program reading the prompt gets it whole, and model servers are sent the text only.
+      return new HumanMessage({ id: message.id, name: message.name, content, additional_kwargs: message.additional_kwargs });
     case "ai":
       return new AIMessage({ id: message.id, name: message.name, content, tool_calls: (message as AIMessage).tool_calls ?? [] });
     case "tool":

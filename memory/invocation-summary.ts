@@ -6,6 +6,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import type { TempoState } from "../kernel/state.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import type { Episode } from "./long-term.js";
@@ -39,7 +40,8 @@ export function extractUserFacts(userTexts: string[]): string[] {
 
 /** "User asked X, agent did Y, result Z." for the invocation's messages. */
 export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase" | "outcome">, invocation: BaseMessage[], wasTask: boolean): string {
-  const asked = invocation.filter((message) => message.getType() === "human").map(messageText).filter(Boolean);
+  // A calendar file is named, not quoted: the summary is recalled on later invocations.
+  const asked = invocation.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message))).filter(Boolean);
   const replies = invocation.filter((message) => message.getType() === "ai" && messageText(message)).map(messageText);
   const question = oneLine(wasTask ? state.goal || asked[0] || "" : asked.at(-1) ?? "", 160);
   if (!wasTask) return `User said: "${question}"; agent replied: "${oneLine(replies.at(-1) ?? "", 160)}".`;

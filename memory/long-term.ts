@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
 import { conversationNamespace, episodesNamespace, factsNamespace } from "./namespaces.js";
 import { isLiveData } from "./task-state.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 
 export interface Fact {
   text: string;
@@ -75,9 +76,10 @@ export async function appendConversation(store: BaseStore, userId: string, threa
   await store.put(conversationNamespace(userId, threadId), `${entry.createdAt}-${randomUUID().slice(0, 8)}`, { ...entry });
 }
 
-/** One line for a prompt: goal, how it ended, lessons. */
+/** One line for a prompt: goal, how it ended, lessons (a calendar's text an older episode holds shown as a mention). */
 export function renderEpisode(episode: Episode): string {
-  return `${episode.goal} → ${episode.status ? `[${episode.status}] ` : ""}${episode.outcome}${episode.lessons.length ? ` (lessons: ${episode.lessons.join("; ")})` : ""}`;
+  const shown = withoutCalendarText;
+  return `${shown(episode.goal)} → ${episode.status ? `[${episode.status}] ` : ""}${shown(episode.outcome)}${episode.lessons.length ? ` (lessons: ${episode.lessons.map(shown).join("; ")})` : ""}`;
 }
 
 /** Deletes the thread's conversation memory. */

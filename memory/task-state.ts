@@ -8,6 +8,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { taskStateNamespace } from "./namespaces.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 
 export interface TaskState {
   /** The user goal that still matters across turns. */
@@ -72,14 +73,18 @@ export function mergeTaskState(current: TaskState, update: Partial<TaskState>, n
   });
 }
 
-/** Renders a TaskState for a prompt; "" when empty. */
+/**
+ * Renders a TaskState for a prompt; "" when empty. A calendar file's text that an older TaskState still holds (goals
+ * kept a message's first 1,000 characters) is shown as a mention, entry by entry: it never reaches another request.
+ */
 export function renderTaskState(state: TaskState): string {
   const lines: string[] = [];
-  if (state.currentGoal) lines.push(`Goal: ${state.currentGoal}`);
-  if (state.activeFlow) lines.push(`Active flow: ${state.activeFlow}`);
-  if (state.openLoops.length) lines.push(`Open loops:\n${state.openLoops.map((entry) => `- ${entry}`).join("\n")}`);
-  if (state.importantFacts.length) lines.push(`Important facts:\n${state.importantFacts.map((entry) => `- ${entry}`).join("\n")}`);
-  if (state.lastDecision) lines.push(`Last decision: ${state.lastDecision}`);
+  const shown = withoutCalendarText;
+  if (state.currentGoal) lines.push(`Goal: ${shown(state.currentGoal)}`);
+  if (state.activeFlow) lines.push(`Active flow: ${shown(state.activeFlow)}`);
+  if (state.openLoops.length) lines.push(`Open loops:\n${state.openLoops.map((entry) => `- ${shown(entry)}`).join("\n")}`);
+  if (state.importantFacts.length) lines.push(`Important facts:\n${state.importantFacts.map((entry) => `- ${shown(entry)}`).join("\n")}`);
+  if (state.lastDecision) lines.push(`Last decision: ${shown(state.lastDecision)}`);
   return lines.join("\n");
 }
 

@@ -21,6 +21,7 @@ import { readableText } from "../tools/domain.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
 import { messageText } from "../contracts/message-text.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { callStage } from "../models/invoke-contract.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
@@ -105,7 +106,8 @@ export function createChatNode(dependencies: NodeDependencies) {
       stagePrompt: CHAT_STAGE_PROMPT,
       conversation: conversationMessages(state, 12).slice(0, -1),
       stageState: "Classify the latest user message.",
-      instruction: `Latest user message:\n${userText}`,
+      // A calendar file in it is named and sized, not shown: classifying needs no file's text.
+      instruction: `Latest user message:\n${withoutCalendarText(userText)}`,
       context: {
         ...memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
         ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.chat / 10),

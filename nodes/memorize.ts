@@ -17,6 +17,7 @@ import { appendConversation, recordEpisode, storeFacts } from "../memory/long-te
 import { loadTaskState, mergeTaskState, saveTaskState, type TaskState } from "../memory/task-state.js";
 import { estimateCounter } from "../memory/tokens.js";
 import { messageText } from "../contracts/message-text.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { callStage } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
@@ -43,7 +44,8 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       state.outcome !== null && state.finalAnswer !== null && invocation.some((message) => message.getType() === "ai" && messageText(message) === state.finalAnswer);
 
     if (store && !command && invocation.length > 0) {
-      const userTexts = invocation.filter((message) => message.getType() === "human").map(messageText);
+      // A calendar file is kept as its name and size: its text never reaches memory, which other threads recall.
+      const userTexts = invocation.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message)));
       await appendConversation(store, userId, threadId, { summary: summarizeInvocation(state, invocation, wasTask), createdAt: time });
       await storeFacts(store, userId, extractUserFacts(userTexts), "user", time);
       // Standing preferences from the messages and the card feedback: the profile every later task keeps to.
@@ -162,7 +164,7 @@ async function summarizeTurns(removed: BaseMessage[], dependencies: NodeDependen
 
 /** Facts the user stated in the removed turns, and the last assistant conclusion among them. */
 function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
-  const userTexts = removed.filter((message) => message.getType() === "human").map(messageText);
+  const userTexts = removed.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message)));
   const lastReply = removed.filter((message) => message.getType() === "ai" && messageText(message).trim()).map(messageText).at(-1) ?? "";
   return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
 }

@@ -8,6 +8,7 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { messageText } from "../contracts/message-text.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { planRejectionFeedback, writeRejectionFeedback } from "../contracts/rejections.js";
 import { LIFT_CUE, NO_PREFERENCE_CHANGE, PreferenceExtractionSchema, ruleOf, STANDING_CUE, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceOrigin } from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
@@ -32,7 +33,8 @@ export interface PreferenceSource {
 export function preferenceSources(invocation: readonly BaseMessage[], threadId: string): PreferenceSource[] {
   const sources: PreferenceSource[] = [];
   for (const message of invocation) {
-    const text = messageText(message).trim();
+    // A calendar file's text states no preference of the user's (a SUMMARY "Never on Monday" is an event's name).
+    const text = withoutCalendarText(messageText(message)).trim();
     const onPlan = message.getType() === "human" ? planRejectionFeedback(text) : undefined;
     if (onPlan) sources.push({ text: onPlan, origin: { kind: "card_feedback", tool: "the plan" }, source: feedbackSource("the plan", threadId) });
     else if (message.getType() === "human" && onPlan === undefined && text !== "" && !text.startsWith("/")) {

@@ -15,6 +15,7 @@ import { loadTaskState, renderTaskState } from "../memory/task-state.js";
 import { loadPreferences } from "../memory/preferences.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText } from "./shared/messages.js";
+import { withoutCalendarText } from "../contracts/attached-calendar.js";
 
 /** Builds the recall node. */
 export function createRecallNode(dependencies: NodeDependencies) {
@@ -22,7 +23,8 @@ export function createRecallNode(dependencies: NodeDependencies) {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     assertThreadOwner(state.userId, userId);
     const store = config.store;
-    const query = latestUserText(state.messages);
+    // A calendar file's words find nothing worth recalling: the search reads the request with the file named.
+    const query = withoutCalendarText(latestUserText(state.messages));
     if (!store || query.startsWith("/")) return {};
     const [taskState, facts, episodes, conversation, preferences] = await Promise.all([
       loadTaskState(store, userId),

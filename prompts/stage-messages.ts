@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { CONTEXT_DATA_KEY, isProgressId, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
+import { withCalendarsNamed, withoutCalendarText } from "../contracts/attached-calendar.js";
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
 export interface StageMessagesInput {
@@ -56,7 +57,7 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   return [
     new SystemMessage(system),
     new HumanMessage([conversation, ...pinned].join("\n\n")),
-    ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds),
+    ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds).map(withCalendarCallsNamed),
     new HumanMessage({
       content: [...(input.now ? [input.now] : []), ...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n"),
       ...(input.contextData && Object.keys(input.contextData).length > 0 ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } } : {}),
@@ -94,17 +95,31 @@ export function renderConversation(messages: BaseMessage[]): string {
       // Progress lines ("Step 2 of 3: …") are for the person watching; the plan says the same to the model.
       if (isProgressId(message.id)) return "";
       if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
-      if (message.getType() === "human") return `user: ${messageText(message)}`;
+      // A calendar file is named, not shown: its text travels only with its own request (the execute stage's attached files).
+      if (message.getType() === "human") return `user: ${withoutCalendarText(messageText(message))}`;
       if (message.getType() === "ai") {
         const calls = (message as AIMessage).tool_calls ?? [];
         const text = messageText(message);
-        const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`).join(" ");
+        const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(withCalendarsNamed(call.args))}]`).join(" ");
         return `assistant: ${[text, callText].filter(Boolean).join(" ")}`;
       }
       return "";
     })
     .filter(Boolean)
     .join("\n");
+}
+
+/**
+ * An assistant message whose tool calls carried a calendar file, with the file named in their arguments: the call has
+ * happened, and the request's file is attached to the prompt when it is still needed (a file's text in a past call
+ * would fill the budget, and arguments are never cut). The same message when no call carries one.
+ */
+function withCalendarCallsNamed(message: BaseMessage): BaseMessage {
+  const calls = (message as AIMessage).tool_calls ?? [];
+  if (message.getType() !== "ai" || calls.length === 0) return message;
+  const named = calls.map((call) => ({ ...call, args: withCalendarsNamed(call.args) }));
+  if (named.every((call, index) => JSON.stringify(call.args) === JSON.stringify(calls[index]!.args))) return message;
+  return new AIMessage({ id: message.id, content: message.content, tool_calls: named });
 }
 
 /** Longest tool-call id OpenAI's API accepts (`messages[i].tool_calls[j].id`: "maximum length 40"); gateways (LiteLLM, OpenRouter) enforce it too. */

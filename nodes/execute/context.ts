@@ -18,7 +18,8 @@ import { EXECUTE_STAGE_PROMPT, EXECUTE_STAGE_PROMPT_NATIVE } from "../../prompts
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
-import { conversationMessages } from "../shared/messages.js";
+import { conversationMessages, requestCalendars } from "../shared/messages.js";
+import { ATTACHED_FILES_SECTION, renderAttachedCalendars } from "../../contracts/attached-calendar.js";
 import { executionContext } from "../shared/steps.js";
 
 export interface ExecutePrompt {
@@ -55,6 +56,9 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
     { conversation: 0, keepRounds: 1, resultCharacters: 400, memory: false },
   ];
   const memory = memoryContext(state.recalled, ["taskState", "episodes", "facts"], budget / 6, counter);
+  // Kept in every shape, like the requirement: the request's calendar files, whole (the conversation only names them).
+  const calendars = requestCalendars(state);
+  const attached = calendars.length > 0 ? { [ATTACHED_FILES_SECTION]: calendars } : {};
   // Kept in every shape: the preferences bind the tools, so the model must know them whatever else is cut.
   const preferences = preferencesContext(state.recalled, budget / 10, counter);
   const build = (shape: Shape, reminder: string) =>
@@ -65,6 +69,7 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
       pinnedBlocks: { execution_context: executionContext(state.planSteps, step) },
       context: {
         requirement: state.goal,
+        [ATTACHED_FILES_SECTION]: renderAttachedCalendars(calendars),
         done_step_summaries: state.planSteps
           .filter((candidate) => candidate.status === "done" && candidate.summary)
           .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
@@ -77,7 +82,8 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
         working_memory_reminder: reminder,
       },
       // The live state's data beside its text, for a program reading the prompt (an offline policy); never sent.
-      ...(shape.memory && liveState.data !== undefined ? { contextData: { live_state: liveState.data } } : {}),
+      // The attached files beside their text, whole, for the same reader.
+      contextData: { ...attached, ...(shape.memory && liveState.data !== undefined ? { live_state: liveState.data } : {}) },
       workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),
       stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
       instruction: "Decide the next action for the current step.",

@@ -5,6 +5,8 @@ import type { TempoState } from "../../kernel/state.js";
 import { newId } from "../../kernel/ids.js";
 import { toolResultMessage, type CallOutcome } from "../../kernel/tool-results.js";
 import { HIDDEN_ID_PREFIX, messageText } from "../../contracts/message-text.js";
+import { attachedCalendars, type AttachedCalendar } from "../../contracts/attached-calendar.js";
+import { boundedGoal } from "../../kernel/transitions.js";
 
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
 export function newToolCallId(): string {
@@ -24,6 +26,22 @@ export function latestUserText(messages: BaseMessage[]): string {
     if (message && message.getType() === "human") return messageText(message);
   }
   return "";
+}
+
+/**
+ * The calendar files attached to the task's request, and only those: the newest user message, at or before the
+ * task's start, whose request is the task's goal (the start message itself; for a retried task, the message it
+ * retries). No other message of the thread, nothing recalled: a file never stands in for another.
+ */
+export function requestCalendars(state: Pick<TempoState, "messages" | "taskStartMessageId" | "goal">): AttachedCalendar[] {
+  const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
+  for (let index = start === -1 ? state.messages.length - 1 : start; index >= 0; index -= 1) {
+    const message = state.messages[index]!;
+    if (message.getType() !== "human") continue;
+    const text = messageText(message);
+    if (boundedGoal(text) === state.goal) return attachedCalendars(text);
+  }
+  return [];
 }
 
 /** A tool call as a round records it. */

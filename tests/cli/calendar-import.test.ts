@@ -8,12 +8,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough, Writable } from "node:stream";
+import { InMemoryStore } from "@langchain/langgraph";
 import ICAL from "ical.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { LineReader } from "../../cli/line-reader.js";
 import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
+import { calendarImportMessage } from "../../contracts/attached-calendar.js";
+import { episodesNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** A seminar on Sunday 17 March 2024, 14:00–15:40 in Shanghai (06:00–07:40 UTC): free in the sample week. */
@@ -27,9 +30,15 @@ afterEach(async () => {
   await fs.rm(directory, { recursive: true, force: true });
 });
 
-/** Runs the chat with `lines` typed ahead on the offline policy; the output, and the user's schedule after. */
-async function chat(lines: string[]) {
-  const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"));
+/** A graph on the offline policy and the half-placed week, with long-term memory in `store` when given. */
+const tempoWith = (store?: InMemoryStore) => offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"), store ? { store } : {});
+
+/**
+ * Runs the chat with `lines` typed ahead on the offline policy (a fresh graph unless `tempo` is given, on thread
+ * `threadId`); the output, and the user's schedule after.
+ */
+async function chat(lines: string[], options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {}) {
+  const tempo = options.tempo ?? (await tempoWith());
   let output = "";
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
   const stdin = new PassThrough();
@@ -37,11 +46,36 @@ async function chat(lines: string[]) {
   stdin.end([...lines, ""].join("\n"));
   const registry = new ThreadRegistry(path.join(directory, "threads.json"));
   const exportCalendarText = async (user: string) => exportCalendar(await tempo.repository.load(user));
-  await new ChatSession({ graph: tempo.graph, userId: "student", threadId: "ics-1", registry, input, write: (text) => (output += text), exportCalendar: exportCalendarText }).run();
+  await new ChatSession({ graph: tempo.graph, userId: "student", threadId: options.threadId ?? "ics-1", registry, input, write: (text) => (output += text), exportCalendar: exportCalendarText }).run();
   return { output, schedule: await tempo.repository.load("student") };
 }
 
 const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) => schedule.tasks.filter((task) => task.name === "History seminar");
+
+/** A one-event calendar: `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"). */
+const oneEvent = (uid: string, name: string, start: string, end: string) =>
+  ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", `UID:${uid}@uni`, "DTSTAMP:20240301T000000Z", `DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${name}`, "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+
+/** Six weekly series of a spring term, each on a slot free in the half-placed week (Shanghai time). */
+const TERM_SERIES = [
+  ["art", "Art history seminar", "20240302T160000", "20240302T174000", "SA"],
+  ["choir", "Choir rehearsal", "20240303T190000", "20240303T204000", "SU"],
+  ["film", "Film club", "20240301T190000", "20240301T204000", "FR"],
+  ["philosophy", "Philosophy elective", "20240228T160000", "20240228T174000", "WE"],
+  ["statistics", "Statistics lab", "20240229T160000", "20240229T174000", "TH"],
+  ["language", "Language exchange", "20240227T214500", "20240227T223000", "TU"],
+] as const;
+
+/** A real term timetable of a few KB: a VTIMEZONE, then the six series with their rooms and notes. */
+const TERM_TIMETABLE = [
+  "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//University//Timetable 2024 spring//EN", "CALSCALE:GREGORIAN",
+  "BEGIN:VTIMEZONE", "TZID:Asia/Shanghai", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0800", "TZOFFSETTO:+0800", "TZNAME:CST", "END:STANDARD", "END:VTIMEZONE",
+  ...TERM_SERIES.flatMap(([id, name, start, end, day]) => [
+    "BEGIN:VEVENT", `UID:${id}-2024-spring@timetable.university.edu`, "DTSTAMP:20240220T000000Z", `DTSTART;TZID=Asia/Shanghai:${start}`, `DTEND;TZID=Asia/Shanghai:${end}`,
+    `RRULE:FREQ=WEEKLY;BYDAY=${day};UNTIL=20240630T000000Z`, `SUMMARY:${name}`, `LOCATION:Main building, room ${id.length}01`, `DESCRIPTION:Spring term 2024, ${name}. Bring the reader; attendance is recorded.`, "END:VEVENT",
+  ]),
+  "END:VCALENDAR", "",
+].join("\r\n");
 
 describe("/import and /export in the terminal chat", () => {
   test("/import sends the file through import_calendar: the plan card, then the write's card, and only the approval stores it", async () => {
@@ -81,5 +115,95 @@ describe("/import and /export in the terminal chat", () => {
     expect(events).toHaveLength(22);
     const matrix = events.find((event) => event.summary === "Matrix operations review")!;
     expect(matrix.startDate.toJSDate().toISOString()).toBe("2024-03-12T02:00:00.000Z");
+  });
+
+  test("a term timetable of a few KB imports offline: its whole text reaches import_calendar, whatever the goal keeps", async () => {
+    expect(TERM_TIMETABLE.length).toBeGreaterThan(2_000);
+    const file = path.join(directory, "spring-term.ics");
+    await fs.writeFile(file, TERM_TIMETABLE);
+    const { output, schedule } = await chat([`/import ${file}`, "a", "a"]);
+    const imported = schedule.tasks.filter((task) => TERM_SERIES.some(([, name]) => task.name === name));
+    expect(imported.map((task) => task.name).sort()).toEqual(TERM_SERIES.map(([, name]) => name).sort());
+    expect(output).toContain("Import 6 event(s) from the calendar file:");
+    expect(output).toMatch(/tempo> Done: imported 6 event\(s\)/);
+  });
+
+  test("a calendar as large as a message may be imports offline, though the execute prompt cuts its text to the budget", async () => {
+    const file = path.join(directory, "full.ics");
+    // The seminar with notes that fill the message to its 100,000 characters exactly.
+    const room = 100_000 - calendarImportMessage("full.ics", "").length;
+    const full = SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR.trim().length - "\r\nDESCRIPTION:".length)}`);
+    expect(calendarImportMessage("full.ics", full)).toHaveLength(100_000);
+    await fs.writeFile(file, full);
+    const { output, schedule } = await chat([`/import ${file}`, "a", "a"]);
+    expect(seminarsIn(schedule).map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+    expect(output).toContain("characters of 1 message(s) were cut from the middle");
+    expect(output).toMatch(/tempo> Done: imported 1 event\(s\): .*"History seminar"/);
+  });
+
+  test("after a failed /import, the next /import sends its own file to import_calendar — on the same thread, and after /clear", async () => {
+    const old = path.join(directory, "lectures.ics");
+    // A year before the window: none of it can be added, so the import fails.
+    await fs.writeFile(old, oneEvent("old", "Old lecture", "20230317T060000Z", "20230317T074000Z"));
+    const next = path.join(directory, "lectures2.ics");
+    await fs.writeFile(next, oneEvent("new", "New seminar", "20240317T060000Z", "20240317T074000Z"));
+    // With long-term memory, as `npm start` runs: the failed task is an episode and the user's task summary.
+    const tempo = await tempoWith(new InMemoryStore());
+    const sameThread = await chat([`/import ${old}`, "a", `/import ${next}`, "a", "i"], { tempo });
+    expect(sameThread.output).toContain("no event of the file can be added (none falls in the window)");
+    const secondTask = sameThread.output.slice(sameThread.output.indexOf(`you> /import ${next}`));
+    expect(secondTask).toContain("Confirm write: import_calendar");
+    expect(secondTask).toContain("Import 1 event(s) from the calendar file: New seminar");
+    expect(secondTask).not.toContain("Old lecture");
+    expect(secondTask).not.toContain("none falls in the window");
+
+    const afterClear = await chat(["/clear", `/import ${next}`, "a", "a"], { tempo });
+    expect(afterClear.output).toContain("Import 1 event(s) from the calendar file: New seminar");
+    expect(afterClear.output).not.toContain("Old lecture");
+    expect(afterClear.schedule.tasks.filter((task) => task.name === "New seminar").map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+  });
+
+  test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {
+    const file = path.join(directory, "seminar.ics");
+    await fs.writeFile(file, SEMINAR);
+    const store = new InMemoryStore();
+    const tempo = await tempoWith(store);
+    const named = `Import my timetable from the calendar file seminar.ics (1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes)`;
+    // Up to the write card: the plan card and /state there.
+    const first = await chat([`/import ${file}`, "a", "/state"], { tempo, threadId: "shown" });
+    expect(first.output).toContain(`│ Plan for: ${named}\n│ 1. Import the timetable from the calendar file seminar.ics`);
+    expect(first.output).toContain(`goal:    ${named}\n`);
+    // The write card's arguments name it too (its description lists the events it adds).
+    expect(first.output).toContain(`│ arguments: {"ics":"[calendar file: 1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes]"}\n`);
+    expect(first.output).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART/);
+    // The thread opened again: the banner names the goal as /state does; the card is rejected, so the task ends.
+    const again = await chat(["i"], { tempo, threadId: "shown" });
+    expect(again.output).toContain(`Thread shown (user student): waiting_user_confirmation — goal: ${named}\n`);
+    const remembered = [taskStateNamespace("student"), episodesNamespace("student"), factsNamespace("student"), preferencesNamespace("student")];
+    const values = (await Promise.all(remembered.map((namespace) => store.search(namespace, { limit: 100 })))).flat().map((item) => JSON.stringify(item.value));
+    expect(values.join("\n")).toContain(named);
+    // The card's words may be recalled ("Import 1 event(s) … History seminar"); the file's text never is.
+    expect(values.join("\n")).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART|UID:/);
+  });
+
+  test("a file larger than a message may be, a binary file and a device are refused before anything is sent, the limit named", async () => {
+    const huge = path.join(directory, "huge.ics");
+    // 1 MB of calendar: far over the 100,000-character message limit (refused from its size, not read).
+    await fs.writeFile(huge, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`));
+    // Just over the limit in characters, though under three times it in bytes: refused once read.
+    const over = path.join(directory, "over.ics");
+    await fs.writeFile(over, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`));
+    const binary = path.join(directory, "photo.ics");
+    await fs.writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x80]));
+    const { output, schedule } = await chat([`/import ${huge}`, `/import ${over}`, `/import ${binary}`, "/import /dev/null"]);
+    // The message holds the request's words and the file's name too: 55 characters for "huge.ics" or "over.ics".
+    const limit = "and a message holds at most 100,000 characters (the maxMessageCharacters setting), the request's own words included, so the file may have at most 99,945. Nothing was changed.";
+    expect(output).toContain(`Cannot import ${huge}: it is too large to send: ${(await fs.stat(huge)).size.toLocaleString("en")} bytes, ${limit}`);
+    expect(output).toContain(`Cannot import ${over}: it is too large to send: ${(await fs.readFile(over, "utf8")).trim().length.toLocaleString("en")} characters, ${limit}`);
+    expect(output).toContain(`Cannot import ${binary}: it is not a text file (its bytes are not UTF-8 text); an iCalendar file is text. Nothing was changed.`);
+    expect(output).toContain("Cannot import /dev/null: it is not a regular file. Nothing was changed.");
+    expect(output).not.toContain("Sending");
+    expect(output).not.toContain("characters; the limit is");
+    expect(schedule).toEqual(halfPlacedWeek());
   });
 });

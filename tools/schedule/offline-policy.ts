@@ -25,7 +25,8 @@ import type { OfflinePolicy } from "../offline/router.js";
 import { answerStage, type StageRules } from "../offline/decisions.js";
 import { parseScheduleRequest } from "./offline/request-parsing.js";
 import { decideChat, decideDeliver } from "./offline/replies.js";
-import { attachedCalendar, calendarChat, calendarExecute, calendarPlan } from "./offline/calendar-import.js";
+import { calendarChat, calendarExecute, calendarPlan } from "./offline/calendar-import.js";
+import { isCalendarRequest } from "../../contracts/attached-calendar.js";
 
 export { OFFLINE_PLAN_STEPS } from "./offline/plan-stage.js";
 
@@ -62,7 +63,7 @@ const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|f
 export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {
-    understands: (request) => (SCHEDULE_NAMED.test(request) || attachedCalendar(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
+    understands: (request) => (SCHEDULE_NAMED.test(request) || isCalendarRequest(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
     decide: (view) => answerStage(view, scheduleRules(writesPerCard)),
   };
 }

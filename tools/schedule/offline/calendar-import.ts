@@ -2,41 +2,15 @@
  * The offline policy's rule for a calendar file sent in a message (the terminal chat's `/import <file.ics>` sends one:
  * `CALENDAR_IMPORT_PREFIX`, the file's name, then its iCalendar text): a one-step plan to import it, and that step
  * proposing `import_calendar` with the file's text — so the events reach the schedule only through a card, as with a
- * model. Checked before the schedule's other requests: the file's text is no request to parse. Nothing else here.
+ * model. Checked before the schedule's other requests: the file's text is no request to parse. The task's goal names
+ * the file (its text is never in the goal: contracts/attached-calendar.ts); the text imported is the one the execute
+ * prompt attaches — the current request's file, whatever else the conversation or memory mentions. Nothing else here.
  */
 import { say } from "../../../contracts/language.js";
+import { attachedCalendarsIn, isCalendarRequest, requestedCalendarFile } from "../../../contracts/attached-calendar.js";
 import { currentStepOf, goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
 import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
-
-/** How a message carrying a calendar file starts: `Import my timetable from the calendar file week.ics:`. */
-export const CALENDAR_IMPORT_PREFIX = "Import my timetable from the calendar file";
-
-/** The message that sends a calendar file's text to be imported (what `/import` sends). */
-export function calendarImportMessage(fileName: string, ics: string): string {
-  return `${CALENDAR_IMPORT_PREFIX} ${fileName}:\n\n${ics.trim()}\n`;
-}
-
-/** The file's name and iCalendar text of a message sent by `calendarImportMessage`, or undefined for any other text. */
-export function attachedCalendar(text: string): { fileName: string; ics: string } | undefined {
-  return text.startsWith(`${CALENDAR_IMPORT_PREFIX} `) ? calendarIn(text) : undefined;
-}
-
-/**
- * The newest calendar file a text carries (a prompt quotes the message in its conversation and its goal): the name
- * after `CALENDAR_IMPORT_PREFIX` and the iCalendar text after it, whole.
- */
-function calendarIn(text: string): { fileName: string; ics: string } | undefined {
-  const start = text.lastIndexOf(`${CALENDAR_IMPORT_PREFIX} `);
-  if (start === -1) return undefined;
-  const match = /^[^\n]*? calendar file (.+?):\s*\n\s*(BEGIN:VCALENDAR[\s\S]*?END:VCALENDAR)/.exec(text.slice(start));
-  return match ? { fileName: match[1]!, ics: match[2]! } : undefined;
-}
-
-/** The calendar file of the task's goal (the goal's first line names it; the prompt's text carries it whole). */
-function goalCalendar(view: PromptView): { fileName: string; ics: string } | undefined {
-  return goalOf(view).startsWith(`${CALENDAR_IMPORT_PREFIX} `) ? calendarIn(view.context) : undefined;
-}
 
 const STEP = { en: "Import the timetable from the calendar file", zh: "从日历文件导入课表" } as const;
 
@@ -47,15 +21,16 @@ function isImportStep(content: string): boolean {
 
 /** The chat stage's decision for a message carrying a calendar file: a task. */
 export function calendarChat(view: PromptView): Decision | undefined {
-  return attachedCalendar(latestMessage(view)) ? { intent: "task", reply: "", reason: "a calendar file to import" } : undefined;
+  return isCalendarRequest(latestMessage(view)) ? { intent: "task", reply: "", reason: "a calendar file to import" } : undefined;
 }
 
-/** The plan stage's decision for a goal carrying a calendar file: one step that imports it. */
+/** The plan stage's decision for a goal naming a calendar file: one step that imports it. */
 export function calendarPlan(view: PromptView): Decision | undefined {
-  const attached = goalCalendar(view);
-  if (!attached) return undefined;
+  const goal = goalOf(view);
+  const fileName = isCalendarRequest(goal) ? requestedCalendarFile(goal) : undefined;
+  if (!fileName) return undefined;
   const language = userLanguage(view);
-  const content = say(language, `${STEP.en} ${attached.fileName}`, `${STEP.zh} ${attached.fileName}`);
+  const content = say(language, `${STEP.en} ${fileName}`, `${STEP.zh} ${fileName}`);
   return {
     speak: say(language, `Plan: ${content}.`, `计划：${content}。`),
     action: "plan_done",
@@ -67,11 +42,10 @@ export function calendarPlan(view: PromptView): Decision | undefined {
   };
 }
 
-/** The execute stage's decision for the import step: propose import_calendar with the file's text, then report it. */
+/** The execute stage's decision for the import step: propose import_calendar with the request's file, then report it. */
 export function calendarExecute(view: PromptView): Decision | undefined {
   const step = currentStepOf(view);
-  const attached = goalCalendar(view);
-  if (!isImportStep(step.content) || !attached) return undefined;
+  if (!isImportStep(step.content)) return undefined;
   const end: Finish = step.index >= step.total ? "done" : "next_plan";
   const language = userLanguage(view);
   const last = view.rounds.at(-1);
@@ -81,5 +55,9 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     // A refusal (or a declined card) is told once, in the answer.
     return finish(end, "", `not carried out: ${result === "failed" ? failureOf(last) : "the user rejected the import"}`);
   }
-  return propose(say(language, `Importing the timetable from ${attached.fileName}.`, `正在从 ${attached.fileName} 导入课表。`), "import_calendar", { ics: attached.ics }, say(language, "the calendar file you sent", "你发来的日历文件"));
+  // Only the file attached to this request is imported, never one the conversation or memory mentions.
+  const [attached] = attachedCalendarsIn(view.contextData);
+  if (!attached) return finish(end, "", say(language, "not carried out: the calendar file is no longer attached to this request; send it again (/import <file.ics>)", "未执行：这次请求已不再附带日历文件，请重新发送（/import <文件.ics>）"));
+  const fileName = attached.fileName ?? say(language, "the calendar you sent", "你发来的日历");
+  return propose(say(language, `Importing the timetable from ${fileName}.`, `正在从 ${fileName} 导入课表。`), "import_calendar", { ics: attached.ics }, say(language, "the calendar file you sent", "你发来的日历文件"));
 }
