@@ -14,7 +14,7 @@
 import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
-import { asDatabaseError } from "../database/driver-errors.js";
+import { asDatabaseError, typedDatabaseErrorOr } from "../database/driver-errors.js";
 import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
 import type { Database } from "../database/pool.js";
 import { redactUrl } from "../database/pool.js";
@@ -68,12 +68,15 @@ export class PostgresThreadLock implements ThreadLock {
     client.on("error", () => undefined);
     try {
       await client.connect().catch((error: unknown) => {
-        const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
-        throw new DatabaseUnreachableError(
-          `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
-          { threadId },
-          { cause: error },
-        );
+        // A server out of connections (53300: every running run holds one here besides the pool's) is said as such.
+        throw typedDatabaseErrorOr(error, () => {
+          const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
+          return new DatabaseUnreachableError(
+            `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
+            { threadId },
+            { cause: error },
+          );
+        });
       });
       let waited = local.waited;
       for (;;) {

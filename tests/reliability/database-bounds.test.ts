@@ -5,7 +5,8 @@
  *   (`queryTimeoutMs`, `connectTimeoutMs`) with a typed Tempo error, instead of waiting for ever; after SIGCONT the
  *   same pool serves again and the thread goes on (the write applies once);
  * - a server out of connections (53300, here a role's CONNECTION LIMIT) is DatabaseResourcesError with a message
- *   that says what to do, at open and on a call;
+ *   that says what to do, at open and on a call; so is a server at its max_connections ("too many clients") when a
+ *   run opens its thread lock's connection, or a checkpointer its set-up lock's;
  * - by code (no server needed): every Postgres class 53 code, 57P01 / 57P03, and node-postgres's query read
  *   timeout become typed Tempo errors.
  */
@@ -16,12 +17,15 @@ import { asDatabaseError } from "../../database/driver-errors.js";
 import { openDatabase } from "../../database/pool.js";
 import { DatabaseResourcesError, TempoError } from "../../errors/index.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, userMessage, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { createTempoCheckpointer } from "../../checkpoints/index.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 const QUERY_TIMEOUT_MS = 1_000;
+/** The max_connections of the server run out of connections on purpose. */
+const MAX_CONNECTIONS = 12;
 const CONNECT_TIMEOUT_MS = 1_000;
 /** What a call may take on a frozen server: its bound, plus the in-flight work that fails behind it, plus slack. */
 const FROZEN_BOUND_MS = 4_000;
@@ -139,6 +143,42 @@ describe("real postgres", () => {
       await holder.end();
       await database.close();
     }
+  });
+});
+
+describe("a server at its max_connections (53300, \"sorry, too many clients already\")", () => {
+  const env = useTempoOnTarget(
+    { kind: "real", start: () => startRealTestPostgres({ maxConnections: MAX_CONNECTIONS }) },
+    { holdThreads: true, poolSize: 2, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } },
+  );
+
+  test("a run that needs a connection for its thread lock, and a checkpointer set-up, are DATABASE_RESOURCES, not DATABASE_UNREACHABLE", async () => {
+    const threadId = "out-of-connections";
+    await seedStudent(env.tempo, threadId);
+    const config = studentThread(threadId);
+    // Every connection the server has left is taken by other clients (the pool keeps its own, idle).
+    const holders: pg.Client[] = [];
+    let refusal: unknown;
+    while (refusal === undefined && holders.length < MAX_CONNECTIONS) {
+      const holder = new pg.Client({ connectionString: env.server.url });
+      holder.on("error", () => undefined);
+      refusal = await holder.connect().then(() => void holders.push(holder), (error: unknown) => error);
+    }
+    try {
+      expect(refusal).toMatchObject({ code: "53300", message: expect.stringMatching(/too many clients/) });
+      // The run holds its thread on a connection of its own: the server has none to give.
+      const run = await thrownBy(env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config));
+      expect(run).toBeInstanceOf(DatabaseResourcesError);
+      expect(run).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
+      expect((run as Error).message).toMatch(/no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/);
+      // Table set-up takes its advisory lock on a connection of its own too.
+      const setup = await thrownBy(createTempoCheckpointer(env.tempo.database, { schema: "tempo_setup_refused" }));
+      expect(setup).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
+    } finally {
+      for (const holder of holders) await holder.end();
+    }
+    // With the connections back, the same thread runs: nothing of the refused run was written.
+    expect(cardOf(await env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config))).toBe("confirm_plan");
   });
 });
 
