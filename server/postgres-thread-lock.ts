@@ -15,7 +15,7 @@ import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
 import { asDatabaseError, typedDatabaseErrorOr } from "../database/driver-errors.js";
-import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
+import { databaseGoneQuiet, LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
 import type { Database } from "../database/pool.js";
 import { redactUrl } from "../database/pool.js";
 
@@ -90,9 +90,15 @@ export class PostgresThreadLock implements ThreadLock {
       let released: Promise<void> | undefined;
       return {
         waited,
-        release: () => {
+        release: (failure?: unknown) => {
           released ??= (async () => {
             try {
+              if (databaseGoneQuiet(failure)) {
+                // The database did not answer the run: an unlock would wait out the query bound again (a frozen server
+                // doubled the run's wait). The session is dropped instead; the server drops its lock with it.
+                dropConnection(client);
+                return;
+              }
               // Ending the session releases the advisory lock too; unlocking first frees it without waiting for that.
               await client.query("SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [lockKey(threadId)]).catch(() => undefined);
               await client.end().catch(() => undefined);
@@ -139,6 +145,11 @@ function embeddedLock(url: string): LocalThreadLock {
     embeddedLocks.set(url, lock);
   }
   return lock;
+}
+
+/** Closes `client`'s socket at once, with no goodbye to a server that may not answer one. */
+function dropConnection(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 function lockKey(threadId: string): string {

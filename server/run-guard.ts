@@ -205,20 +205,24 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     try {
       inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);
     } catch (error) {
-      await run.release();
-      throw asDatabaseError(error);
+      const typed = asDatabaseError(error);
+      await run.release(typed);
+      throw typed;
     }
     const after = run.carryOn ? () => inputAfterCarryOn(this, input, checked, settings) : async () => undefined;
     return IterableReadableStream.fromAsyncGenerator(
       (async function* held() {
+        let failure: unknown;
         try {
           yield* inner;
           const rest = await after();
           if (rest) yield* await start(rest);
         } catch (error) {
-          throw asDatabaseError(error);
+          failure = asDatabaseError(error);
+          throw failure;
         } finally {
-          await run.release();
+          // A run that failed because the database did not answer lets its thread go without asking it again.
+          await run.release(failure);
         }
       })(),
     );

@@ -3,7 +3,8 @@
  *
  * - a frozen server (every server process SIGSTOPped) ends `getState` and a run within the client-side bounds
  *   (`queryTimeoutMs`, `connectTimeoutMs`) with a typed Tempo error, instead of waiting for ever; after SIGCONT the
- *   same pool serves again and the thread goes on (the write applies once);
+ *   same pool serves again and the thread goes on (the write applies once); a run's thread lock let go after such a
+ *   failure does not ask the frozen server again (an unlock would wait out the query bound a second time);
  * - a server out of connections (53300, here a role's CONNECTION LIMIT) is DatabaseResourcesError with a message
  *   that says what to do, at open and on a call; so is a server at its max_connections ("too many clients") when a
  *   run opens its thread lock's connection, or a checkpointer its set-up lock's;
@@ -15,7 +16,8 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { asDatabaseError } from "../../database/driver-errors.js";
 import { openDatabase } from "../../database/pool.js";
-import { DatabaseResourcesError, TempoError } from "../../errors/index.js";
+import { DatabaseResourcesError, DatabaseTimeoutError, TempoError } from "../../errors/index.js";
+import { createThreadLock, PostgresThreadLock } from "../../server/postgres-thread-lock.js";
 import { appliedRows } from "../persistence/exactly-once.js";
 import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, userMessage, useTempoOnTarget } from "../persistence/tempo-on-database.js";
 import { createTempoCheckpointer } from "../../checkpoints/index.js";
@@ -107,6 +109,27 @@ describe("real postgres", () => {
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(0);
     expect(cardOf(await env.tempo.graph.invoke(accept(), config))).toBe("place");
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
+  });
+
+  test("a thread lock let go after the database stopped answering (SIGSTOP) does not ask it again; the server drops the lock with the session", async () => {
+    // The lock's own calls wait up to this long: asked again on the frozen server, the release would outlast the test.
+    const database = await openDatabase({ databaseUrl: env.server.url, poolSize: 1, queryTimeoutMs: 600_000 });
+    try {
+      const lease = await createThreadLock(database).acquire("frozen-lock", 0);
+      const processes = await serverProcesses(env.server.url);
+      signal(processes, "SIGSTOP");
+      try {
+        // The run ended because the database did not answer: its thread is let go while the server is still frozen.
+        await lease.release(new DatabaseTimeoutError("The database did not answer within the query timeout."));
+      } finally {
+        signal(processes, "SIGCONT");
+      }
+      // Back: the session is gone, and its advisory lock with it; another process takes the thread.
+      const next = await new PostgresThreadLock(env.tempo.database.pool).acquire("frozen-lock", 10_000);
+      await next.release();
+    } finally {
+      await database.close();
+    }
   });
 
   test("a long legitimate statement within the bound still runs", async () => {
