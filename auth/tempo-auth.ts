@@ -18,7 +18,8 @@
  *   the thread's owner, and the graph's run guard refuses all but ending the
  *   thread (values null, as END: Agent Inbox's "Mark as resolved"); a run's
  *   `configurable.user_id` naming someone else is refused before the run
- *   exists.
+ *   exists, and so is one whose `max_rounds`, `time_zone` or `now` cannot work (`422`, INVALID_CONFIGURATION),
+ *   before the server stores it in the thread's config.
  * - Assistants are shared configurations: anyone may list and read them, only
  *   the owner may change or delete one, and none may carry another user's
  *   `user_id`.
@@ -34,7 +35,9 @@
  *   are guarded by path in `authenticate`: see `served-routes.ts`.
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
+import { checkConfigurable } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
+import { ConfigurationError } from "../errors/index.js";
 import { SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
 import type { AppliedCards } from "./applied-cards.js";
@@ -94,6 +97,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           throw forbidden("A run's command may only answer the pending card (`resume`) or end the thread (`goto: \"__end__\"` alone); other `update` and `goto` are refused.");
         }
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
+        refuseInvalidConfigurable(kwargs.config?.configurable);
         if (!hasValue(value.thread_id)) {
           throw forbidden("Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.");
         }
@@ -119,12 +123,14 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .on("assistants:create", ({ user, value }) => {
         signedIn(user, verify);
         refuseOtherUser(value.config?.configurable?.user_id, user);
+        refuseInvalidConfigurable(value.config?.configurable);
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
       })
       .on("assistants:update", ({ user, value }) => {
         signedIn(user, verify);
         refuseOtherUser(value.config?.configurable?.user_id, user);
+        refuseInvalidConfigurable(value.config?.configurable);
         refuseOwnerChange(value.metadata, user);
         return ownedBy(user);
       })
@@ -203,6 +209,22 @@ function signedIn(user: User, verify: TokenVerifier | undefined): void {
 function refuseOtherUser(userId: unknown, user: User): void {
   if (hasValue(userId) && userId !== user.identity) {
     throw forbidden("configurable.user_id names another user; runs and assistants act only as the signed-in user (leave user_id out).");
+  }
+}
+
+/**
+ * A run's (or an assistant's) `configurable` values must work (`checkConfigurable`: `max_rounds`, `time_zone`, `now`),
+ * checked here because this is before the server stores anything: it keeps a run's `configurable` in the thread's
+ * config and merges it into every later run, so a bad value the graph refused would fail every later run of the
+ * thread. Refused with `422` and the typed error as JSON (`INVALID_CONFIGURATION`, the field, the form it takes).
+ */
+function refuseInvalidConfigurable(configurable: Record<string, unknown> | null | undefined): void {
+  try {
+    checkConfigurable(configurable ?? undefined);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    const body = { error: error.name, code: error.code, message: `${error.message} Nothing was stored or run.`, ...error.details };
+    throw new HTTPException(422, { message: JSON.stringify(body), headers: { "content-type": "application/json" } });
   }
 }
 

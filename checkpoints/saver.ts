@@ -5,7 +5,8 @@
  */
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 
-import { ConfigurationError, DatabaseUnreachableError } from "../errors/index.js";
+import { ConfigurationError, DatabaseUnreachableError, type TempoError } from "../errors/index.js";
+import { typedDatabaseErrorOr } from "../database/driver-errors.js";
 import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 
 /** Options of {@link createCheckpointer}. */
@@ -33,15 +34,28 @@ export async function createCheckpointer(database: Database, options: Checkpoint
   try {
     await withAdvisoryLock(database.pool, `tempo:checkpoints:setup:${schema}`, () => saver.setup());
   } catch (error) {
-    if (error instanceof DatabaseUnreachableError) throw error;
-    throw new DatabaseUnreachableError(
-      `Could not set up the checkpoint tables in schema "${schema}" of ${redactUrl(database.url)}: ${messageOf(error)}. ` +
-        "Check that the database user may create schemas and tables there.",
-      { url: redactUrl(database.url), schema },
-      { cause: error },
-    );
+    throw checkpointSetupFailed(error, database, schema);
   }
   return saver;
+}
+
+/**
+ * What a failed set-up of the checkpoint tables in `schema` is: a database that answered "no room" (53300: too many
+ * clients) or no answer in time, typed as such (DATABASE_RESOURCES, DATABASE_TIMEOUT); a connection that could not
+ * be opened as it came; anything else (a user that may not create tables) as DATABASE_UNREACHABLE naming the schema.
+ */
+export function checkpointSetupFailed(error: unknown, database: Pick<Database, "url">, schema: string): TempoError {
+  if (error instanceof DatabaseUnreachableError) return error;
+  return typedDatabaseErrorOr(
+    error,
+    () =>
+      new DatabaseUnreachableError(
+        `Could not set up the checkpoint tables in schema "${schema}" of ${redactUrl(database.url)}: ${messageOf(error)}. ` +
+          "Check that the database user may create schemas and tables there.",
+        { url: redactUrl(database.url), schema },
+        { cause: error },
+      ),
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -50,10 +50,10 @@ import { INTERRUPT, type Checkpoint, type CheckpointMetadata } from "@langchain/
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 
-import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
-import { redactUrl, SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
+import { ConfigurationError, TempoError } from "../errors/index.js";
+import { SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import type { ResumeGuard } from "./execution-log.js";
-import { DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
+import { checkpointSetupFailed, DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepSnapshotMarker } from "./step-transitions.js";
 import { applyPlanWrites, PLAN_CHANNEL, type PlanWrite } from "../kernel/channels.js";
 
@@ -450,12 +450,7 @@ export async function createTempoCheckpointer(database: Database, options: Tempo
   try {
     await withAdvisoryLock(database.pool, `tempo:checkpoints:setup:${schema}`, () => saver.setup());
   } catch (error) {
-    throw new DatabaseUnreachableError(
-      `Could not set up the checkpoint tables in schema "${schema}" of ${redactUrl(database.url)}: ${error instanceof Error ? error.message : String(error)}. ` +
-        "Check that the database user may create schemas and tables there.",
-      { url: redactUrl(database.url), schema },
-      { cause: error },
-    );
+    throw checkpointSetupFailed(error, database, schema);
   }
   return saver;
 }

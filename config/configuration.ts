@@ -4,7 +4,7 @@
  * environment is read once, in `config/environment.ts`.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { isTimeZone } from "../contracts/clock.js";
+import { isIsoDate, isTimeZone } from "../contracts/clock.js";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 
 /**
@@ -125,26 +125,87 @@ export interface RunConfiguration extends WorkflowSettings {
 /** The user id used when a caller gives none (single-user local use). */
 export const DEFAULT_USER_ID = "local-user";
 
-/** Reads `configurable` with defaults applied; rejects values that cannot work. */
+/** Reads `configurable` with defaults applied; rejects values that cannot work (`checkConfigurable`). */
 export function ensureConfiguration(config: RunnableConfig | undefined, settings: WorkflowSettings = DEFAULT_WORKFLOW_SETTINGS): RunConfiguration {
   const configurable = (config?.configurable ?? {}) as TempoConfigurable;
   const userId = runUser(configurable);
   if (typeof userId !== "string" || userId.trim() === "") {
     throw new ConfigurationError("configurable.user_id must be a non-empty string.");
   }
+  const [problem] = configurableProblems(configurable);
+  if (problem) throw problem;
   const maxRounds = configurable.max_rounds ?? settings.maxRounds;
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) {
-    throw new ConfigurationError(`configurable.max_rounds must be a positive integer, got ${String(configurable.max_rounds)}.`);
-  }
   const timeZone = configurable.time_zone;
-  if (timeZone !== undefined && (typeof timeZone !== "string" || !isTimeZone(timeZone))) {
-    throw new ConfigurationError(`configurable.time_zone must be an IANA time zone such as "Asia/Shanghai" or "UTC", got ${JSON.stringify(timeZone)}.`);
-  }
-  const now = configurable.now === undefined ? undefined : new Date(typeof configurable.now === "string" && /^\d{4}-\d{2}-\d{2}T/.test(configurable.now) ? configurable.now : Number.NaN);
-  if (now !== undefined && Number.isNaN(now.getTime())) {
-    throw new ConfigurationError(`configurable.now must be an ISO date-time such as "2024-03-14T06:30:00Z", got ${JSON.stringify(configurable.now)}.`);
-  }
+  const now = configurable.now === undefined ? undefined : new Date(configurable.now);
   return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? ""), ...(timeZone === undefined ? {} : { timeZone }), ...(now === undefined ? {} : { now }) };
+}
+
+/** The largest `configurable.max_rounds` accepted: a budget past it is no bound at all (its recursion limit grows with it). */
+export const MAX_ROUNDS_LIMIT = 1_000;
+
+/** The `configurable` values a run may set that are checked here, each with the form it takes (what a refusal names). */
+export const CONFIGURABLE_FORMS = {
+  max_rounds: `a whole number from 1 to ${MAX_ROUNDS_LIMIT}, such as ${DEFAULT_MAX_ROUNDS}`,
+  time_zone: 'an IANA time zone such as "Asia/Shanghai" or "UTC"',
+  now: 'an ISO date-time (ISO 8601: a real calendar date, the time, and a zone: "Z" or an offset such as "+08:00"), such as "2024-03-14T06:30:00Z" or "2024-03-14T14:30:00+08:00"',
+} as const;
+
+/** A key of {@link CONFIGURABLE_FORMS}. */
+export type CheckedConfigurableKey = keyof typeof CONFIGURABLE_FORMS;
+
+/**
+ * Throws INVALID_CONFIGURATION (a `ConfigurationError` naming the field and the form it takes) for the first value of
+ * `configurable` that cannot work: `max_rounds`, `time_zone`, `now`. A server checks a run's `configurable` with it
+ * at admission, before anything of the run is stored.
+ */
+export function checkConfigurable(configurable: Record<string, unknown> | undefined): void {
+  const [problem] = configurableProblems(configurable ?? {});
+  if (problem) throw problem;
+}
+
+/** Every value of `configurable` that cannot work, each as the ConfigurationError naming it (none: []). */
+export function configurableProblems(configurable: Record<string, unknown> | TempoConfigurable): ConfigurationError[] {
+  const values = configurable as Record<string, unknown>;
+  const problems: ConfigurationError[] = [];
+  for (const key of Object.keys(CONFIGURABLE_FORMS) as CheckedConfigurableKey[]) {
+    const value = values[key];
+    if (value === undefined || VALID_CONFIGURABLE[key](value)) continue;
+    problems.push(
+      new ConfigurationError(`configurable.${key} must be ${CONFIGURABLE_FORMS[key]}; got ${describeValue(value)}. Send the run without it for the default.`, {
+        field: `configurable.${key}`,
+        expected: CONFIGURABLE_FORMS[key],
+      }),
+    );
+  }
+  return problems;
+}
+
+/** Whether each checked value can work. */
+const VALID_CONFIGURABLE: Record<CheckedConfigurableKey, (value: unknown) => boolean> = {
+  max_rounds: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ROUNDS_LIMIT,
+  time_zone: (value) => typeof value === "string" && value !== "" && isTimeZone(value),
+  now: (value) => typeof value === "string" && isIsoDateTime(value),
+};
+
+/** ISO 8601 extended date-time with a zone: date, "T", hours and minutes, optional seconds and fraction, "Z" or ±hh:mm. */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * True for an ISO 8601 date-time that names one moment: a real calendar date (2024-02-30 and 2024-13-01 are not —
+ * `Date` would roll them over), hours 00–23, minutes and seconds 00–59, and a zone ("Z" or an offset up to ±23:59;
+ * a time without one would be read in the server's own zone).
+ */
+export function isIsoDateTime(text: string): boolean {
+  const match = ISO_DATE_TIME.exec(text);
+  if (!match || !isIsoDate(match[1]!)) return false;
+  const [hours, minutes, seconds, offsetHours, offsetMinutes] = [match[2], match[3], match[4] ?? "0", match[5] ?? "0", match[6] ?? "0"].map(Number) as [number, number, number, number, number];
+  return hours <= 23 && minutes <= 59 && seconds <= 59 && offsetHours <= 23 && offsetMinutes <= 59 && !Number.isNaN(Date.parse(text));
+}
+
+/** A value as a refusal quotes it: JSON, cut to 80 characters. */
+function describeValue(value: unknown): string {
+  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 /**

@@ -6,7 +6,7 @@
 import pg from "pg";
 
 import { DatabaseTimeoutError, DatabaseUnreachableError } from "../errors/index.js";
-import { QUERY_READ_TIMEOUT } from "./driver-errors.js";
+import { QUERY_READ_TIMEOUT, typedDatabaseErrorOr } from "./driver-errors.js";
 import { redactUrl } from "./pool.js";
 
 /**
@@ -35,10 +35,9 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
     } catch (error) {
       await client.end().catch(() => undefined);
       const where = pool.options.connectionString ? ` at ${redactUrl(pool.options.connectionString)}` : "";
-      throw new DatabaseUnreachableError(
-        `Cannot open a connection to the database${where} to take advisory lock ${String(key)}: ${messageOf(error)}.`,
-        { key: String(key) },
-        { cause: error },
+      throw typedDatabaseErrorOr(
+        error,
+        () => new DatabaseUnreachableError(`Cannot open a connection to the database${where} to take advisory lock ${String(key)}: ${messageOf(error)}.`, { key: String(key) }, { cause: error }),
       );
     }
     const lockExpression = typeof key === "string" ? "hashtextextended($1::text, 0)" : "$1::bigint";

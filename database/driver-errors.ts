@@ -85,3 +85,14 @@ export function asDatabaseError(error: unknown): unknown {
     { cause: error },
   );
 }
+
+/**
+ * `error` as `asDatabaseError` types it when that says more than "unreachable" — a server out of connections
+ * (53300, "too many clients"), disk or memory (DATABASE_RESOURCES), a timeout (DATABASE_TIMEOUT) — else the caller's
+ * own error for what it could not do (`otherwise`). For the places that open a connection or set tables up and used
+ * to call every failure unreachable: a server that answered "no room" is said as such.
+ */
+export function typedDatabaseErrorOr(error: unknown, otherwise: () => TempoError): TempoError {
+  const typed = asDatabaseError(error);
+  return typed instanceof TempoError && typed.code !== "DATABASE_UNREACHABLE" ? typed : otherwise();
+}

@@ -7,7 +7,7 @@ import pg from "pg";
 
 import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "../config/environment.js";
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
-import { asDatabaseError, QUERY_READ_TIMEOUT } from "./driver-errors.js";
+import { QUERY_READ_TIMEOUT, typedDatabaseErrorOr } from "./driver-errors.js";
 import { DEFAULT_EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 /** An open database: a connection pool and where it points. */
@@ -173,8 +173,10 @@ export function redactUrl(url: string): string {
 
 function unreachable(url: string, embedded: boolean, cause: unknown): TempoError {
   // A server that answered "no room" (too many connections, disk full) or did not answer in time: said as such.
-  const typed = asDatabaseError(cause);
-  if (typed instanceof TempoError && typed.code !== "DATABASE_UNREACHABLE") return typed;
+  return typedDatabaseErrorOr(cause, () => unreachableAt(url, embedded, cause));
+}
+
+function unreachableAt(url: string, embedded: boolean, cause: unknown): TempoError {
   const redacted = redactUrl(url);
   const reason = scrubPassword(cause instanceof Error ? cause.message : String(cause), url);
   const advice = embedded

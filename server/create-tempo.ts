@@ -103,8 +103,9 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
     : undefined;
   try {
     const dependencies = await createTempoDependencies(settings, { pool: database?.pool });
-    // A refused answer raises its card again: a failed run would leave the server's thread in `error`.
-    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again" });
+    // A refused answer raises its card again: a failed run would leave the server's thread in `error`. A bad
+    // configurable value is refused by the auth handler before the server stores it; one stored before is ignored.
+    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again", invalidConfigurable: "ignore" });
     return { graph, dependencies, close: async () => database?.close() };
   } catch (error) {
     await database?.close();

@@ -14,8 +14,8 @@
 import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
-import { asDatabaseError } from "../database/driver-errors.js";
-import { LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
+import { asDatabaseError, typedDatabaseErrorOr } from "../database/driver-errors.js";
+import { databaseGoneQuiet, LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
 import type { Database } from "../database/pool.js";
 import { redactUrl } from "../database/pool.js";
 
@@ -68,12 +68,15 @@ export class PostgresThreadLock implements ThreadLock {
     client.on("error", () => undefined);
     try {
       await client.connect().catch((error: unknown) => {
-        const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
-        throw new DatabaseUnreachableError(
-          `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
-          { threadId },
-          { cause: error },
-        );
+        // A server out of connections (53300: every running run holds one here besides the pool's) is said as such.
+        throw typedDatabaseErrorOr(error, () => {
+          const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
+          return new DatabaseUnreachableError(
+            `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
+            { threadId },
+            { cause: error },
+          );
+        });
       });
       let waited = local.waited;
       for (;;) {
@@ -87,9 +90,15 @@ export class PostgresThreadLock implements ThreadLock {
       let released: Promise<void> | undefined;
       return {
         waited,
-        release: () => {
+        release: (failure?: unknown) => {
           released ??= (async () => {
             try {
+              if (databaseGoneQuiet(failure)) {
+                // The database did not answer the run: an unlock would wait out the query bound again (a frozen server
+                // doubled the run's wait). The session is dropped instead; the server drops its lock with it.
+                dropConnection(client);
+                return;
+              }
               // Ending the session releases the advisory lock too; unlocking first frees it without waiting for that.
               await client.query("SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [lockKey(threadId)]).catch(() => undefined);
               await client.end().catch(() => undefined);
@@ -136,6 +145,11 @@ function embeddedLock(url: string): LocalThreadLock {
     embeddedLocks.set(url, lock);
   }
   return lock;
+}
+
+/** Closes `client`'s socket at once, with no goodbye to a server that may not answer one. */
+function dropConnection(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 function lockKey(threadId: string): string {

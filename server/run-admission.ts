@@ -71,7 +71,8 @@ export interface RunCheck {
 
 /** A run the checks let through, and the thread to give back when it ends. */
 export interface AdmittedRun extends RunCheck {
-  release(): Promise<void>;
+  /** Gives the thread back; `failure` is the error the run ended with, if any (`ThreadLease.release`). */
+  release(failure?: unknown): Promise<void>;
 }
 
 /** Checks the input, holds the thread, checks the thread: a run ready to go, or the typed error it deserves. */
@@ -90,10 +91,11 @@ export async function admitRun(
   try {
     const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
     const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
-    return { ...checked, release: async () => lease?.release() };
+    return { ...checked, release: async (failure?: unknown) => lease?.release(failure) };
   } catch (error) {
-    await lease?.release();
-    throw asDatabaseError(error);
+    const typed = asDatabaseError(error);
+    await lease?.release(typed);
+    throw typed;
   }
 }
 

@@ -37,7 +37,7 @@ import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endsThreadByUpdate, endThreadUpdate } from "./end-thread.js";
 import { admitRun, answersCard, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
-import { markedBranch, pinnedTo, savesInputFirst, withDurability, withRecursionLimit, type RunOptions } from "./run-options.js";
+import { markedBranch, pinnedTo, savesInputFirst, withDurability, withoutInvalidConfigurable, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { languageOf, say } from "../contracts/language.js";
@@ -62,7 +62,19 @@ export interface RunGuard {
    * graph: a failed run leaves a LangGraph server's thread in `error`).
    */
   refusedAnswers?: RefusedAnswers;
+  /**
+   * A `configurable` value that cannot work (a bad `time_zone`, `now` or `max_rounds`): `refuse` the run with
+   * INVALID_CONFIGURATION (the default: a caller of `invoke` / `stream` passes its configurable with every call), or
+   * `ignore` it with a note, its default applying (the served graph: the LangGraph server stores a run's configurable
+   * in the thread and merges it into every later run; Tempo's auth refuses a bad one at admission, so one that
+   * reaches the graph was stored before, and refusing it would fail every later run of the thread —
+   * `withoutInvalidConfigurable`).
+   */
+  invalidConfigurable?: InvalidConfigurable;
 }
+
+/** What a configurable value that cannot work does: see {@link RunGuard.invalidConfigurable}. */
+export type InvalidConfigurable = "refuse" | "ignore";
 
 /** What a refused answer to a card does: see {@link RunGuard.refusedAnswers}. */
 export type RefusedAnswers = "throw" | "ask_again";
@@ -152,8 +164,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // A thread whose last run stopped mid-way is carried on first (`stream(null)`, streamed to the caller as part of
   // this run), and only then is the caller's input taken (`inputAfterCarryOn`), the thread held throughout.
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
-  override async stream(given: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
+  override async stream(given: Input, givenOptions?: RunOptions): Promise<IterableReadableStream<any>> {
     const input = withoutStandInAnswers(given);
+    const options = this.usableOptions(givenOptions);
     if (this.runGuard.refusedAnswers !== "ask_again" || !answersCard(input)) return this.admittedStream(input, options);
     // Served: a refused answer raises its card again with the reason, instead of failing the run (which would leave
     // the thread in `error`, off Agent Inbox's list, its card unanswerable).
@@ -192,20 +205,24 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     try {
       inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);
     } catch (error) {
-      await run.release();
-      throw asDatabaseError(error);
+      const typed = asDatabaseError(error);
+      await run.release(typed);
+      throw typed;
     }
     const after = run.carryOn ? () => inputAfterCarryOn(this, input, checked, settings) : async () => undefined;
     return IterableReadableStream.fromAsyncGenerator(
       (async function* held() {
+        let failure: unknown;
         try {
           yield* inner;
           const rest = await after();
           if (rest) yield* await start(rest);
         } catch (error) {
-          throw asDatabaseError(error);
+          failure = asDatabaseError(error);
+          throw failure;
         } finally {
-          await run.release();
+          // A run that failed because the database did not answer lets its thread go without asking it again.
+          await run.release(failure);
         }
       })(),
     );
@@ -214,8 +231,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
   // The round budget's recursion limit is set here too, before LangGraph's v3 stream binds the graph's own.
   // Typed loosely: LangGraph's overloads return a run stream (v3) or an event iterable; `CompiledTempo` keeps them.
-  override streamEvents(input: Input, options: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
+  override streamEvents(input: Input, givenOptions: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
     const { settings } = this.runGuard;
+    const options = this.usableOptions(givenOptions) ?? givenOptions;
     const events = (runOptions: RunOptions) => super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
     // An answer refused on the served graph raises its card again (`stream`): its input is checked there, not here.
     const checkInput = this.runGuard.refusedAnswers === "ask_again" && answersCard(input) ? () => undefined : checkRunInput;
@@ -240,6 +258,18 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
           throw asDatabaseError(error);
         }
       })(),
+    );
+  }
+
+  /**
+   * The run's options as the graph takes them: with `invalidConfigurable: "ignore"` (the served graph), without the
+   * stored configurable values that cannot work, each noted on the server's log (`withoutInvalidConfigurable`).
+   */
+  private usableOptions(options: RunOptions | undefined): RunOptions | undefined {
+    if (this.runGuard.invalidConfigurable !== "ignore") return options;
+    const threadId = (options?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+    return withoutInvalidConfigurable(options, (problem) =>
+      console.warn(`[tempo] thread ${String(threadId)}: ignored a stored configurable value, its default applies instead: ${problem.message}`),
     );
   }
 

@@ -5,7 +5,8 @@
  */
 import type { StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
-import type { WorkflowSettings } from "../config/configuration.js";
+import { configurableProblems, type WorkflowSettings } from "../config/configuration.js";
+import type { ConfigurationError } from "../errors/index.js";
 import { inputMessages } from "./input-check.js";
 import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
 import { runPoint } from "./stopped-run.js";
@@ -33,6 +34,27 @@ export function pinnedTo(checkpointId: string | undefined, options: RunOptions):
   const configurable = (options.configurable ?? {}) as Record<string, unknown>;
   if (!checkpointId || configurable.checkpoint_id) return options;
   return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
+}
+
+/**
+ * The run's options without the `configurable` values that cannot work (`configurableProblems`: a bad `time_zone`,
+ * `now` or `max_rounds`), each dropped — so its default applies — and told to `ignored` with the refusal it would
+ * have been. The served graph's way with such values: the LangGraph server keeps a run's `configurable` in the
+ * thread's stored config and merges it into every later run, and Tempo's auth refuses a bad value at admission, so a
+ * bad value that reaches the served graph was stored before that check (an earlier version, an assistant made then):
+ * refused, it would fail every later run of the thread, "thanks" included, and a client that sends no configurable
+ * (Agent Chat UI) could never recover it. Options with nothing to drop are returned as they are.
+ */
+export function withoutInvalidConfigurable(options: RunOptions | undefined, ignored: (problem: ConfigurationError) => void): RunOptions | undefined {
+  const configurable = options?.configurable as Record<string, unknown> | undefined;
+  const problems = configurable ? configurableProblems(configurable) : [];
+  if (problems.length === 0) return options;
+  const usable = { ...configurable };
+  for (const problem of problems) {
+    delete usable[String(problem.details?.field).replace(/^configurable\./, "")];
+    ignored(problem);
+  }
+  return { ...options, configurable: usable };
 }
 
 /**

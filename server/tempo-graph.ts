@@ -5,7 +5,7 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
-import { TempoCompiledGraph, type CompiledTempo, type RefusedAnswers } from "./run-guard.js";
+import { TempoCompiledGraph, type CompiledTempo, type InvalidConfigurable, type RefusedAnswers } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 
@@ -21,6 +21,8 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
   threadLock?: ThreadLock;
   /** What a refused answer to a card does (run-guard.ts `RunGuard.refusedAnswers`): `throw` (default) or `ask_again` (served). */
   refusedAnswers?: RefusedAnswers;
+  /** What a configurable value that cannot work does (run-guard.ts `RunGuard.invalidConfigurable`): `refuse` (default) or `ignore` (served). */
+  invalidConfigurable?: InvalidConfigurable;
 }
 
 /**
@@ -44,5 +46,6 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     executionLog: options.executionLog,
     threadLock: options.threadLock ?? new LocalThreadLock(),
     refusedAnswers: options.refusedAnswers ?? "throw",
+    invalidConfigurable: options.invalidConfigurable ?? "refuse",
   });
 }

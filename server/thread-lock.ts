@@ -8,14 +8,26 @@
  * `PostgresThreadLock` (`server/postgres-thread-lock.ts`) adds a Postgres advisory
  * lock so workers in several processes on one database hold threads too.
  */
-import { ThreadBusyError } from "../errors/index.js";
+import { ThreadBusyError, TempoError } from "../errors/index.js";
 
 /** A held thread. */
 export interface ThreadLease {
   /** True when another run held the thread when this one asked, so it waited. */
   readonly waited: boolean;
-  /** Gives the thread to the next run. Safe to call twice. */
-  release(): Promise<void>;
+  /**
+   * Gives the thread to the next run. Safe to call twice. `failure` is the error the run ended with, if any: after a
+   * database that did not answer (`databaseGoneQuiet`), a lock held on it is let go without asking that database
+   * again, so the run's error reaches its caller within the database bound, not one bound later.
+   */
+  release(failure?: unknown): Promise<void>;
+}
+
+/**
+ * True for a run's error that says the database did not answer or is gone (DATABASE_TIMEOUT, DATABASE_UNREACHABLE):
+ * another call to it would wait out the same bound.
+ */
+export function databaseGoneQuiet(failure: unknown): boolean {
+  return failure instanceof TempoError && (failure.code === "DATABASE_TIMEOUT" || failure.code === "DATABASE_UNREACHABLE");
 }
 
 /** Holds threads for runs. */

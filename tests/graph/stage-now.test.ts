@@ -4,7 +4,7 @@
  * from `configurable.now`, else the graph's clock. Checked through the graph, on the prompts scripted models record.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { ConfigurationError } from "../../errors/index.js";
 import { createScheduleDomain, generateSchedule, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { json, scriptedGraph, threadConfig } from "../support/scripted.js";
@@ -70,5 +70,32 @@ describe("every stage prompt carries now", () => {
       expect((error as Error).message).toMatch(/configurable\.(time_zone must be an IANA time zone|now must be an ISO date-time)/);
     }
     expect(models.chat.calls).toHaveLength(0);
+  });
+
+  test("the served graph ignores a stored value that cannot work, with a note, and runs on its default: a thread that stored one recovers", async () => {
+    // The LangGraph server merges a thread's stored configurable into every run; its auth refuses a bad value at
+    // admission, so one that reaches the served graph was stored before that check.
+    const { graph, models } = scriptedGraph({
+      domain: scheduleDomain(sampleWeek()),
+      now: CLOCK,
+      invalidConfigurable: "ignore",
+      chat: [json({ intent: "chat", reply: "You're welcome!", reason: "thanks" })],
+    });
+    const notes: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((text: unknown) => void notes.push(String(text)));
+    try {
+      const stored = { time_zone: "Mars/Olympus", now: "2024-02-30T09:00:00Z", max_rounds: -1 };
+      const result = await graph.invoke({ messages: [new HumanMessage("thanks")] }, { configurable: { ...threadConfig("now-stored-bad").configurable, ...stored } });
+      expect(result.phase).not.toBe("failed");
+      expect(result.messages.at(-1)?.content).toBe("You're welcome!");
+      // The window's zone and the graph's clock, as if the values had never been set.
+      expect(lastMessages(models.chat)[0]!.split("\n")[0]).toBe("Now: Thu 2024-03-14 14:30 (Asia/Shanghai)");
+      expect(notes.filter((note) => note.includes("thread now-stored-bad: ignored a stored configurable value"))).toHaveLength(3);
+      for (const named of [/configurable\.time_zone must be an IANA time zone/, /configurable\.now must be an ISO date-time/, /configurable\.max_rounds must be a whole number/]) {
+        expect(notes.some((note) => named.test(note)), String(named)).toBe(true);
+      }
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -3,9 +3,11 @@
  *
  * - a frozen server (every server process SIGSTOPped) ends `getState` and a run within the client-side bounds
  *   (`queryTimeoutMs`, `connectTimeoutMs`) with a typed Tempo error, instead of waiting for ever; after SIGCONT the
- *   same pool serves again and the thread goes on (the write applies once);
+ *   same pool serves again and the thread goes on (the write applies once); a run's thread lock let go after such a
+ *   failure does not ask the frozen server again (an unlock would wait out the query bound a second time);
  * - a server out of connections (53300, here a role's CONNECTION LIMIT) is DatabaseResourcesError with a message
- *   that says what to do, at open and on a call;
+ *   that says what to do, at open and on a call; so is a server at its max_connections ("too many clients") when a
+ *   run opens its thread lock's connection, or a checkpointer its set-up lock's;
  * - by code (no server needed): every Postgres class 53 code, 57P01 / 57P03, and node-postgres's query read
  *   timeout become typed Tempo errors.
  */
@@ -14,14 +16,18 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { asDatabaseError } from "../../database/driver-errors.js";
 import { openDatabase } from "../../database/pool.js";
-import { DatabaseResourcesError, TempoError } from "../../errors/index.js";
+import { DatabaseResourcesError, DatabaseTimeoutError, TempoError } from "../../errors/index.js";
+import { createThreadLock, PostgresThreadLock } from "../../server/postgres-thread-lock.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, userMessage, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import { createTempoCheckpointer } from "../../checkpoints/index.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 const QUERY_TIMEOUT_MS = 1_000;
+/** The max_connections of the server run out of connections on purpose. */
+const MAX_CONNECTIONS = 12;
 const CONNECT_TIMEOUT_MS = 1_000;
 /** What a call may take on a frozen server: its bound, plus the in-flight work that fails behind it, plus slack. */
 const FROZEN_BOUND_MS = 4_000;
@@ -105,6 +111,27 @@ describe("real postgres", () => {
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
   });
 
+  test("a thread lock let go after the database stopped answering (SIGSTOP) does not ask it again; the server drops the lock with the session", async () => {
+    // The lock's own calls wait up to this long: asked again on the frozen server, the release would outlast the test.
+    const database = await openDatabase({ databaseUrl: env.server.url, poolSize: 1, queryTimeoutMs: 600_000 });
+    try {
+      const lease = await createThreadLock(database).acquire("frozen-lock", 0);
+      const processes = await serverProcesses(env.server.url);
+      signal(processes, "SIGSTOP");
+      try {
+        // The run ended because the database did not answer: its thread is let go while the server is still frozen.
+        await lease.release(new DatabaseTimeoutError("The database did not answer within the query timeout."));
+      } finally {
+        signal(processes, "SIGCONT");
+      }
+      // Back: the session is gone, and its advisory lock with it; another process takes the thread.
+      const next = await new PostgresThreadLock(env.tempo.database.pool).acquire("frozen-lock", 10_000);
+      await next.release();
+    } finally {
+      await database.close();
+    }
+  });
+
   test("a long legitimate statement within the bound still runs", async () => {
     const result = await env.tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [(QUERY_TIMEOUT_MS * 0.5) / 1000]);
     expect(result.rows[0]?.ok).toBe(1);
@@ -139,6 +166,42 @@ describe("real postgres", () => {
       await holder.end();
       await database.close();
     }
+  });
+});
+
+describe("a server at its max_connections (53300, \"sorry, too many clients already\")", () => {
+  const env = useTempoOnTarget(
+    { kind: "real", start: () => startRealTestPostgres({ maxConnections: MAX_CONNECTIONS }) },
+    { holdThreads: true, poolSize: 2, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } },
+  );
+
+  test("a run that needs a connection for its thread lock, and a checkpointer set-up, are DATABASE_RESOURCES, not DATABASE_UNREACHABLE", async () => {
+    const threadId = "out-of-connections";
+    await seedStudent(env.tempo, threadId);
+    const config = studentThread(threadId);
+    // Every connection the server has left is taken by other clients (the pool keeps its own, idle).
+    const holders: pg.Client[] = [];
+    let refusal: unknown;
+    while (refusal === undefined && holders.length < MAX_CONNECTIONS) {
+      const holder = new pg.Client({ connectionString: env.server.url });
+      holder.on("error", () => undefined);
+      refusal = await holder.connect().then(() => void holders.push(holder), (error: unknown) => error);
+    }
+    try {
+      expect(refusal).toMatchObject({ code: "53300", message: expect.stringMatching(/too many clients/) });
+      // The run holds its thread on a connection of its own: the server has none to give.
+      const run = await thrownBy(env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config));
+      expect(run).toBeInstanceOf(DatabaseResourcesError);
+      expect(run).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
+      expect((run as Error).message).toMatch(/no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/);
+      // Table set-up takes its advisory lock on a connection of its own too.
+      const setup = await thrownBy(createTempoCheckpointer(env.tempo.database, { schema: "tempo_setup_refused" }));
+      expect(setup).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
+    } finally {
+      for (const holder of holders) await holder.end();
+    }
+    // With the connections back, the same thread runs: nothing of the refused run was written.
+    expect(cardOf(await env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config))).toBe("confirm_plan");
   });
 });
 

@@ -228,6 +228,24 @@ describe("resource actions", () => {
     expect({ ...{ checkpoint_id: "1f0-stale" }, ...configurable }.checkpoint_id).toBeUndefined();
   });
 
+  test("a run or an assistant whose configurable cannot work is refused (422, INVALID_CONFIGURATION naming the field and its form) before the server stores it", async () => {
+    for (const configurable of [{ time_zone: "Mars/Olympus" }, { now: "2024-02-30T09:00:00Z" }, { now: "tomorrow" }, { max_rounds: -1 }, { max_rounds: 1e9 }, { max_rounds: "x" }]) {
+      const [field] = Object.keys(configurable);
+      const refused = await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } }).then(
+        () => undefined,
+        (error: { status: number; message: string; headers: Record<string, string> }) => error,
+      );
+      expect(refused, field).toMatchObject({ status: 422, headers: { "content-type": "application/json" } });
+      const body = JSON.parse(refused!.message) as Record<string, string>;
+      expect(body).toMatchObject({ error: "ConfigurationError", code: "INVALID_CONFIGURATION", field: `configurable.${field}`, expected: expect.any(String) });
+      expect(body.message).toMatch(new RegExp(`^configurable\\.${field} must be .*; got .*Nothing was stored or run\\.$`));
+      await expect(authorize(auth, "assistants:create", "bob", { graph_id: "tempo", config: { configurable } })).rejects.toMatchObject({ status: 422 });
+      await expect(authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable } })).rejects.toMatchObject({ status: 422 });
+    }
+    const good = { config: { configurable: { time_zone: "Europe/Berlin", now: "2024-03-14T14:30:00+08:00", max_rounds: 5 } } };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: good })).toEqual({ owner: "bob" });
+  });
+
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
     expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { topic: "x" } })).toEqual({ owner: "bob" });
     expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", action: "interrupt", metadata: { run_ids: ["r"] } })).toEqual({ owner: "bob" });

@@ -1,5 +1,5 @@
 /** Helpers for driving the graph with scripted models. */
-import type { RefusedAnswers } from "../../server/run-guard.js";
+import type { InvalidConfigurable, RefusedAnswers } from "../../server/run-guard.js";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain/langgraph";
@@ -50,6 +50,8 @@ export function scriptedGraph(options: {
   toolCalling?: ToolCallingMode;
   /** What a refused answer does (default `throw`; the served graph's `ask_again`). */
   refusedAnswers?: RefusedAnswers;
+  /** What a configurable value that cannot work does (`RunGuard.invalidConfigurable`). */
+  invalidConfigurable?: InvalidConfigurable;
   /** The clock the stages' "now" is read from (default the system clock). */
   now?: () => Date;
 }) {
@@ -63,7 +65,7 @@ export function scriptedGraph(options: {
   const checkpointer = new MemorySaver();
   // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.
   const settings = { replanAfterStep: "always" as const, ...options.settings };
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers, now: options.now });
+  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers, invalidConfigurable: options.invalidConfigurable, now: options.now });
   return { graph, models, checkpointer };
 }
 
