@@ -4,9 +4,18 @@
  * after each checkpoint save), then another process only reads the thread — `recoverThread`, what `Tempo.recover` and
  * the terminal chat call when a thread is opened. Before the read the thread's ExecutionState says `stopped`; while
  * the read carries it on, `resuming`; after it, the thread is at its next card or has its answer, every approved write
- * applied once, and a second read carries nothing on.
+ * applied once, and a second read carries nothing on. The terminal chat opening such a thread (`npm start -- --thread`,
+ * `/resume`) carries it on the same way.
  */
+import { promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { LineReader } from "../../cli/line-reader.js";
+import { ChatSession } from "../../cli/session.js";
+import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { carryOnStoppedRun, hasStoppedRun, recoverThread } from "../../server/carry-on.js";
 import { readExecutionState } from "../../server/execution-state.js";
 import { readRunPoint } from "../../server/stopped-run.js";
@@ -94,6 +103,39 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
     const again = await recoverThread(reader.graph, config);
     expect(again.carriedOn).toBe(false);
     expect((await reader.graph.getState(config)).config.configurable?.checkpoint_id).toBe(head);
+  }, 120_000);
+
+  test("the terminal chat opening a thread whose worker died (--thread, or /resume) carries it on, says it is resuming, and nothing is applied twice", async () => {
+    const opened = await atWriteCard("chat-open");
+    const resumed = await atWriteCard("chat-resume");
+    for (const { threadId } of [opened, resumed]) expect((await killedMidExecute(threadId, "after-persist")).signal).toBe("SIGKILL");
+    const directory = await fs.mkdtemp(path.join(tmpdir(), "tempo-carry-on-"));
+    /** A chat of the thread's student, on `threadId`, typing `lines` and nothing else; what it printed. */
+    const chat = async (student: string, threadId: string, lines: string[]) => {
+      let output = "";
+      const stdin = new PassThrough();
+      const input = new LineReader(createInterface({ input: stdin, terminal: false }), true, (text) => (output += text));
+      stdin.end(lines.map((line) => `${line}\n`).join(""));
+      const registry = new ThreadRegistry(path.join(directory, "threads.json"));
+      const userId = String(studentThread(student).configurable?.user_id);
+      await new ChatSession({ graph: reader.graph, userId, threadId, registry, input, write: (text) => (output += text) }).run();
+      return { output, userId };
+    };
+    try {
+      // Only reads: the thread is opened (npm start -- --thread), or switched to (/resume); no message, no answer.
+      const open = await chat(opened.threadId, opened.threadId, []);
+      expect(open.output).toContain(`Thread ${opened.threadId}: resuming — its last run stopped part-way`);
+      expect(open.output).toContain(`Thread ${opened.threadId} (user ${open.userId}): completed`);
+      const resume = await chat(resumed.threadId, "a-fresh-thread", [`/resume ${resumed.threadId}`]);
+      expect(resume.output).toContain(`Thread ${resumed.threadId}: resuming — its last run stopped part-way`);
+      expect(resume.output).toContain(`Resumed thread ${resumed.threadId} (user ${resume.userId}): completed`);
+      for (const { threadId, approved } of [opened, resumed]) {
+        expect((await readExecutionState(watcher.graph, studentThread(threadId))).status).toBe("completed");
+        expect(await approvedWriteProblems(reader, threadId, approved)).toEqual([]);
+      }
+    } finally {
+      await fs.rm(directory, { recursive: true, force: true });
+    }
   }, 120_000);
 
   test("killed after each checkpoint save of the write card's run: every thread left stopped is carried on by a read alone, to its answer, each approved write once", async () => {
