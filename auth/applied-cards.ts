@@ -16,6 +16,7 @@ import type { ExecutionLog } from "../tools/runner.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
 import { credentialsOf, loopback, runToEnd, segmentsOf } from "./served-routes.js";
+import { CARRY_ON_ONLY_KEY } from "../server/run-options.js";
 
 /** How many threads (and users) a process remembers having checked; past it the oldest is forgotten (checked again). */
 export const APPLIED_CARDS_LIMIT = 10_000;
@@ -24,9 +25,19 @@ const SEARCH_LIMIT = 100;
 
 type ThreadState = {
   values?: { pending?: { kind?: string; messageId?: string; tools?: Array<{ id?: unknown }> } | null; messages?: unknown[] };
-  tasks?: Array<{ interrupts?: unknown[] }>;
+  next?: string[];
+  tasks?: Array<{ interrupts?: unknown[]; error?: unknown }>;
   checkpoint?: { checkpoint_id?: string };
 };
+
+/**
+ * True when a thread's state (as the server reads it) is a run that stopped part-way: work left (`next`), no card
+ * open and no error recorded (a failed run is retried by "continue", not by a read).
+ */
+export function stoppedRun(state: ThreadState): boolean {
+  const tasks = state.tasks ?? [];
+  return (state.next ?? []).length > 0 && !tasks.some((task) => (task.interrupts ?? []).length > 0 || (task.error !== undefined && task.error !== null));
+}
 
 /** The write-card tool-call ids of a thread's state, when it waits on a write card; else undefined. */
 export function waitingWriteIds(state: ThreadState): string[] | undefined {
@@ -43,6 +54,8 @@ export class AppliedCards {
   readonly #mark = randomUUID();
   readonly #threads = new Map<string, Promise<void>>();
   readonly #users = new Map<string, Promise<void>>();
+  /** Carry-ons of stopped runs under way, by caller and thread. */
+  readonly #carryOns = new Map<string, Promise<void>>();
 
   /** `executionLog` resolves the served graph's log, or undefined when it has none (no DATABASE_URL). */
   constructor(
@@ -68,8 +81,45 @@ export class AppliedCards {
     if (first === "threads" && second === "search" && path.length === 2) {
       await once(this.#users, identity, this.limit, () => this.#settleInterrupted(identity, credentials));
     } else if (first === "threads" && second !== undefined && (path.length === 2 || (path.length === 3 && (third === "state" || third === "history")))) {
-      if (request.method === "GET" || third === "history") await this.#settle(identity, path[1]!, credentials);
+      if (request.method === "GET" || third === "history") {
+        await this.#settle(identity, path[1]!, credentials);
+        await this.#carryOn(identity, path[1]!, credentials);
+      }
     }
+  }
+
+  /**
+   * Carries on a stopped run of the thread before it is read (server/carry-on.ts): a thread the server does not show
+   * busy (a dead worker's run is no longer running) whose latest checkpoint has work left and no card. The run is made
+   * as the caller, carry-on only (`CARRY_ON_ONLY_KEY`: held, a thread no longer stopped is left as it is), through the
+   * server's one run per thread and the graph's run guard, and read to its end, so the read shows its next card or its
+   * answer. Checked on every read (a worker can die at any time), but one carry-on per thread and checkpoint at a time.
+   */
+  #carryOn(identity: string, threadId: string, credentials: Record<string, string>): Promise<void> {
+    return this.#carrying(`${identity}\n${threadId}`, async () => {
+      const read = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/state`, credentials);
+      if (!read.ok || !stoppedRun((await read.json()) as ThreadState)) return;
+      // A run in progress leaves the same state: only a thread the server does not show busy is carried on.
+      const thread = await this.#loopback(`/threads/${encodeURIComponent(threadId)}`, credentials);
+      if (!thread.ok || ((await thread.json()) as { status?: string }).status === "busy") return;
+      const failed = await runToEnd(threadId, { input: null, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } }, { ...credentials, [MARK_HEADER]: this.#mark });
+      console.warn(
+        failed
+          ? `[tempo] thread ${threadId}: carrying on its stopped run failed (${failed})`
+          : `[tempo] thread ${threadId}: its last run had stopped part-way (a dead worker); carried on when it was read.`,
+      );
+    });
+  }
+
+  /** Runs `carry` unless a carry-on of `key` is under way in this process (then waits for that one). */
+  #carrying(key: string, carry: () => Promise<void>): Promise<void> {
+    const running = this.#carryOns.get(key);
+    if (running) return running;
+    const started = carry()
+      .catch((error: unknown) => console.warn(`[tempo] carrying on ${key} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => this.#carryOns.delete(key));
+    this.#carryOns.set(key, started);
+    return started;
   }
 
   /** Settles the caller's interrupted threads (the first search of a user in this process). */

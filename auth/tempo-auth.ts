@@ -38,7 +38,7 @@ import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth
 import { checkConfigurable } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
 import { ConfigurationError } from "../errors/index.js";
-import { SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
+import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
 import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
@@ -167,7 +167,7 @@ function tokenOf(request: Request): string | undefined {
   return bearer?.[1] ?? (request.headers.get("x-api-key")?.trim() || undefined);
 }
 
-type RunKwargs = { command?: { update?: unknown; goto?: unknown }; config?: { configurable?: Record<string, unknown> } };
+type RunKwargs = { input?: unknown; command?: { update?: unknown; goto?: unknown }; config?: { configurable?: Record<string, unknown> } };
 
 /**
  * A run starts from the thread's latest checkpoint. `langgraph dev` copies a run's `configurable` into the
@@ -190,7 +190,10 @@ function startFromLatestCheckpoint(kwargs: RunKwargs): void {
     throw forbidden("A run starts from the thread's latest checkpoint: `checkpoint_ns` / `checkpoint_map` are refused. Send the run without them.");
   }
   const seen = typeof configurable.checkpoint_id === "string" && configurable.checkpoint_id !== "" ? configurable.checkpoint_id : undefined;
-  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: seen } };
+  // A read's carry-on run (auth/applied-cards.ts) is carry-on only; the mark is cleared by every other run, so the one
+  // the thread's stored config keeps never reaches them.
+  const carryOnOnly = kwargs.input == null && configurable[CARRY_ON_ONLY_KEY] === true ? true : undefined;
+  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: seen, [CARRY_ON_ONLY_KEY]: carryOnOnly } };
 }
 
 /** The filter that limits an action to the caller's own resources. */

@@ -6,11 +6,17 @@
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
 import type { ThreadEntry } from "./thread-registry.js";
 
+/** The statuses that need more than their name. */
+const STATUS_TEXT: Partial<Record<ExecutionState["status"], string>> = {
+  stopped: "stopped, will carry on (the last run stopped part-way; opening the thread, your next message or /continue finishes it first)",
+  resuming: "resuming (the last run stopped part-way; it is being carried on now)",
+};
+
 /** The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer. */
 export function renderExecutionState(state: ExecutionState): string {
   const lines = [
     `thread:  ${state.sessionId}${state.userId ? ` (user ${state.userId})` : ""}`,
-    `status:  ${state.status === "stopped" ? "stopped, will carry on (the last run stopped part-way; your next message or /continue finishes it first)" : state.status}`,
+    `status:  ${STATUS_TEXT[state.status] ?? state.status}`,
     `goal:    ${state.goal || "(none yet)"}`,
   ];
   if (state.steps.length > 0) {

@@ -14,7 +14,8 @@ import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
-import { readExecutionState, runningNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
+import { carryOnStoppedRun } from "../server/carry-on.js";
+import { readExecutionState, runStateNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
 import type { TempoGraph } from "../server/tempo-graph.js";
 import { isTempoEvent } from "../server/openai-sse.js";
 import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
@@ -210,9 +211,28 @@ export class ChatSession {
 
   /** Streams one run, printing events as they come; a failed run is reported and the chat goes on. */
   private async runGraph(input: GraphInput): Promise<void> {
+    await this.streamRun(() => this.options.graph.stream(input, { ...this.config(), streamMode: "custom" }));
+  }
+
+  /**
+   * Opening a thread whose last run stopped part-way (a crash, a killed worker) with no card to show: it is carried on
+   * now, to its next card or its answer, instead of waiting for the next message (server/carry-on.ts).
+   */
+  private async carryOnStoppedRun(): Promise<void> {
+    const stream = await carryOnStoppedRun(this.options.graph, this.config(), { streamMode: "custom" }).catch((error: unknown) => {
+      this.print(renderError(error));
+      return undefined;
+    });
+    if (!stream) return;
+    this.print(`Thread ${this.threadId}: resuming — its last run stopped part-way (a crash or a restart); carrying it on now.`);
+    await this.streamRun(async () => stream);
+  }
+
+  /** Prints the events of the run `start` starts as they come; a failed run is reported and the chat goes on. */
+  private async streamRun(start: () => Promise<AsyncIterable<unknown>>): Promise<void> {
     const printer = new StreamPrinter();
     try {
-      const stream = await this.options.graph.stream(input, { ...this.config(), streamMode: "custom" });
+      const stream = await start();
       for await (const event of stream) {
         if (isTempoEvent(event)) this.options.write(printer.print(event));
       }
@@ -346,14 +366,15 @@ export class ChatSession {
     await this.describeThread("Resumed thread");
   }
 
-  /** One line on the current thread: new, or its status and goal. */
+  /** One line on the current thread: new, or its status and goal; a stopped run of it is carried on first. */
   private async describeThread(label: string): Promise<void> {
+    await this.carryOnStoppedRun();
     const snapshot = await this.options.graph.getState(this.config());
     if (snapshot.createdAt === undefined) {
       this.print(`${label} ${this.threadId} (user ${this.options.userId}): new`);
       return;
     }
-    const state = toExecutionState(snapshot, { running: await runningNow(threadLockOf(this.options.graph), this.threadId) });
+    const state = toExecutionState(snapshot, await runStateNow(threadLockOf(this.options.graph), this.threadId));
     this.print(`${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`);
   }
 

@@ -16,12 +16,14 @@
  * The graph itself is built by `buildTempoGraph` and knows none of this.
  */
 import type pg from "pg";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { createTempoCheckpointer, PostgresExecutionLog, type ResumeGuard, type TempoPostgresSaver } from "../checkpoints/index.js";
 import { openDatabase, redactUrl, type Database } from "../database/index.js";
 import { createThreadLock } from "./postgres-thread-lock.js";
 import { createMemoryStore } from "../memory/store.js";
 import type { TempoSettings } from "../config/environment.js";
 import { buildTempoGraph, type TempoGraph } from "./tempo-graph.js";
+import { recoverThread, type Recovery } from "./carry-on.js";
 import { createStageModels } from "../models/create-models.js";
 import type { StageModels } from "../models/stage-models.js";
 import { ConfigurationError } from "../errors/index.js";
@@ -126,6 +128,11 @@ export interface Tempo {
   repositoryOf<TRepository>(name: string): TRepository;
   /** True when the offline policy drives the graph. */
   offline: boolean;
+  /**
+   * Reads a thread (`config`: its `thread_id` and `user_id`), first carrying on a run of it that stopped part-way (a
+   * killed worker) to its next card or its answer — what to call when a thread is opened (server/carry-on.ts).
+   */
+  recover(config: RunnableConfig): Promise<Recovery>;
   /** Human-readable lines: where the state lives, which model runs. */
   describe(): string[];
   /** Closes the pool and stops the embedded server. */
@@ -158,6 +165,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
       domains,
       repositoryOf: <TRepository>(name: string) => repositoryOf<TRepository>(domains, name),
       offline,
+      recover: (config) => recoverThread(graph, config),
       describe: () => [
         `model: ${dependencies.modelDescription}`,
         `state: ${database.embedded ? `embedded Postgres (PGlite) in ${settings.database.dataDir ?? ".tempo/pgdata"}` : "Postgres"} at ${redactUrl(database.url)}`,

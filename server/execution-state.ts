@@ -26,10 +26,11 @@ export { STEP_SNAPSHOT_METADATA_KEY };
  * Where the thread's task stands: a task in progress by its phase, an ended one by its recorded outcome — the
  * `TaskOutcome` deliver judged (completed, partial, failed, dropped), not a vocabulary of its own.
  * `stopped`: the last run died part-way (a killed worker, a server restart) or failed on an error, with no card open;
- * nothing runs it now: the next resume or "continue" carries it on first (server/stopped-run.ts), a new message after
- * a failure drops the task, saying what it applied.
+ * nothing runs it now: the next read that carries it on (`carryOnStoppedRun`, server/carry-on.ts), resume or
+ * "continue" carries it on first (server/stopped-run.ts), a new message after a failure drops the task, saying what it
+ * applied. `resuming`: a run is carrying such a stopped run on now (its thread lease is marked, `ThreadLease.carryingOn`).
  */
-export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "stopped" | TaskOutcome;
+export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "stopped" | "resuming" | TaskOutcome;
 
 /** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
@@ -83,6 +84,8 @@ export interface ExecutionStateOptions {
    * snapshot of either reads as `stopped` unless this is true (a past checkpoint of history: leave it undefined).
    */
   running?: boolean;
+  /** Whether the run holding the thread is carrying on a run that stopped part-way: the status reads `resuming`. */
+  resuming?: boolean;
 }
 
 /** Projects a state snapshot onto ExecutionState. */
@@ -96,7 +99,7 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
     sessionId: String(configurable.thread_id ?? ""),
     userId: values.userId || String(metadata.user_id ?? configurable.user_id ?? ""),
     goal,
-    status: options.running === false && ["stopped", "failed"].includes(runPoint(snapshot)) ? "stopped" : statusOf(values),
+    status: statusIn(snapshot, values, options),
     planId: steps.length ? planIdOf(goal, steps) : "",
     steps,
     currentStepId: values.currentStepId ?? null,
@@ -120,7 +123,14 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
  */
 export async function readExecutionState(graph: StateReader, config: RunnableConfig, threadLock = threadLockOf(graph)): Promise<ExecutionState> {
   const snapshot = await graph.getState(config);
-  return toExecutionState(snapshot, { running: await runningNow(threadLock, config.configurable?.thread_id) });
+  return toExecutionState(snapshot, await runStateNow(threadLock, config.configurable?.thread_id));
+}
+
+/** Whether a run holds `threadId` now and whether it carries a stopped run on; each undefined when the lock cannot tell. */
+export async function runStateNow(threadLock: ThreadLock | undefined, threadId: unknown): Promise<ExecutionStateOptions> {
+  const running = await runningNow(threadLock, threadId);
+  if (running !== true || !threadLock?.carriesOn || typeof threadId !== "string") return { running };
+  return { running, resuming: await threadLock.carriesOn(threadId) };
 }
 
 /** The thread lock a Tempo graph runs under (its run guard's), if it has one. */
@@ -171,6 +181,13 @@ function savedTransitions(snapshot: StateSnapshot): StepTransition[] {
 
 function checkpointIdOf(config: RunnableConfig): string {
   return String(config.configurable?.checkpoint_id ?? "");
+}
+
+/** The status: `resuming` while a stopped run is carried on, `stopped` for one nobody runs, else the phase's. */
+function statusIn(snapshot: StateSnapshot, values: Partial<TempoState>, options: ExecutionStateOptions): ExecutionStatus {
+  if (options.resuming === true) return "resuming";
+  if (options.running === false && ["stopped", "failed"].includes(runPoint(snapshot))) return "stopped";
+  return statusOf(values);
 }
 
 function statusOf(values: Partial<TempoState>): ExecutionStatus {

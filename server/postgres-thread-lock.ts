@@ -43,7 +43,18 @@ export class PostgresThreadLock implements ThreadLock {
   async holds(threadId: string): Promise<boolean> {
     if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").isHeld(threadId);
     if (this.local.isHeld(threadId)) return true;
-    const result = await this.pool.query<{ held: boolean }>(HELD_QUERY, [lockKey(threadId)]);
+    return this.isLocked(lockKey(threadId));
+  }
+
+  async carriesOn(threadId: string): Promise<boolean> {
+    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").carriesOn(threadId);
+    if (await this.local.carriesOn(threadId)) return true;
+    return this.isLocked(carryOnKey(threadId));
+  }
+
+  /** Whether any session on this database holds the advisory lock of `key`. */
+  private async isLocked(key: string): Promise<boolean> {
+    const result = await this.pool.query<{ held: boolean }>(HELD_QUERY, [key]);
     return result.rows[0]?.held === true;
   }
 
@@ -88,8 +99,18 @@ export class PostgresThreadLock implements ThreadLock {
         await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollMs, left)));
       }
       let released: Promise<void> | undefined;
+      // A run carrying a stopped run on also holds a second advisory lock on the same session, so any process sees it.
+      const carryOnLock = (on: boolean) =>
+        client.query(on ? "SELECT pg_advisory_lock(hashtextextended($1::text, 0))" : "SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [carryOnKey(threadId)]);
+      let carrying = false;
       return {
         waited,
+        carryingOn: async (on) => {
+          if (on === carrying || released) return;
+          carrying = on;
+          await local.carryingOn(on);
+          await carryOnLock(on).catch(() => undefined);
+        },
         release: (failure?: unknown) => {
           released ??= (async () => {
             try {
@@ -119,7 +140,7 @@ export class PostgresThreadLock implements ThreadLock {
 }
 
 /**
- * Whether any session on this database holds the advisory lock of `threadId`: a session advisory lock on one bigint
+ * Whether any session on this database holds the advisory lock of a key: a session advisory lock on one bigint
  * key shows in `pg_locks` with the key's high half in `classid`, its low half in `objid`, and `objsubid` 1.
  */
 const HELD_QUERY = `SELECT EXISTS (
@@ -154,4 +175,9 @@ function dropConnection(client: pg.Client): void {
 
 function lockKey(threadId: string): string {
   return `tempo:thread:${threadId}`;
+}
+
+/** The key of the advisory lock a run holds while it carries a stopped run of `threadId` on. */
+function carryOnKey(threadId: string): string {
+  return `tempo:carry-on:${threadId}`;
 }

@@ -71,6 +71,8 @@ export interface RunCheck {
 
 /** A run the checks let through, and the thread to give back when it ends. */
 export interface AdmittedRun extends RunCheck {
+  /** Marks the run as carrying a stopped run on (readers see the thread `resuming`), or no longer (`ThreadLease.carryingOn`). */
+  carryingOn(on: boolean): Promise<void>;
   /** Gives the thread back; `failure` is the error the run ended with, if any (`ThreadLease.release`). */
   release(failure?: unknown): Promise<void>;
 }
@@ -91,7 +93,7 @@ export async function admitRun(
   try {
     const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
     const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
-    return { ...checked, release: async (failure?: unknown) => lease?.release(failure) };
+    return { ...checked, carryingOn: async (on) => lease?.carryingOn(on), release: async (failure?: unknown) => lease?.release(failure) };
   } catch (error) {
     const typed = asDatabaseError(error);
     await lease?.release(typed);

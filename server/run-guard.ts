@@ -37,7 +37,7 @@ import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endsThreadByUpdate, endThreadUpdate } from "./end-thread.js";
 import { admitRun, answersCard, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
-import { markedBranch, pinnedTo, savesInputFirst, withDurability, withoutInvalidConfigurable, withRecursionLimit, type RunOptions } from "./run-options.js";
+import { carriesOnOnly, markedBranch, pinnedTo, savesInputFirst, withDurability, withoutInvalidConfigurable, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 import { languageOf, say } from "../contracts/language.js";
@@ -193,6 +193,11 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const checked = this.checkedOptions(options);
     if (endsThread(input)) return this.endThreadRun(checked, options);
     const run = await admitRun(this, input, checked, settings, threadLock);
+    if (carriesOnOnly(input, checked) && !run.carryOn) {
+      // Held, the thread turns out to have nothing to carry on (another reader carried it on first): left as it is.
+      await run.release();
+      return IterableReadableStream.fromAsyncGenerator((async function* nothingToCarryOn() {})());
+    }
     const start = async (check: RunCheck) => {
       const runOptions = withRecursionLimit(markedBranch(options), settings);
       if (!savesInputFirst(check.input, check.snapshot, runOptions)) {
@@ -203,13 +208,20 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     };
     let inner: AsyncIterable<unknown>;
     try {
+      // While a stopped run is carried on, readers of the thread see it `resuming` (execution-state.ts).
+      if (run.carryOn) await run.carryingOn(true);
       inner = await start(run.carryOn ? { input: null, snapshot: run.snapshot } : run);
     } catch (error) {
       const typed = asDatabaseError(error);
       await run.release(typed);
       throw typed;
     }
-    const after = run.carryOn ? () => inputAfterCarryOn(this, input, checked, settings) : async () => undefined;
+    const after = run.carryOn
+      ? async () => {
+          await run.carryingOn(false);
+          return inputAfterCarryOn(this, input, checked, settings);
+        }
+      : async () => undefined;
     return IterableReadableStream.fromAsyncGenerator(
       (async function* held() {
         let failure: unknown;

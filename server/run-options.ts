@@ -66,6 +66,19 @@ export function withoutInvalidConfigurable(options: RunOptions | undefined, igno
 export const SEEN_CHECKPOINT_KEY = "tempo_seen_checkpoint";
 
 /**
+ * The configurable key of a run made to carry on a thread's stopped run when the thread is read (`carryOnStoppedRun`,
+ * server/carry-on.ts; the served read, auth/applied-cards.ts): with a `null` input, such a run carries the stopped run
+ * on and does nothing else — a thread that, once held, turns out not to be stopped (another reader carried it on
+ * first, or it waits on a card) is left exactly as it is.
+ */
+export const CARRY_ON_ONLY_KEY = "tempo_carry_on_only";
+
+/** True for a run that only carries a stopped run on (see {@link CARRY_ON_ONLY_KEY}). */
+export function carriesOnOnly(input: unknown, options: RunOptions | undefined): boolean {
+  return input === null && ((options?.configurable ?? {}) as Record<string, unknown>)[CARRY_ON_ONLY_KEY] === true;
+}
+
+/**
  * A run its caller addressed to a checkpoint (`configurable.checkpoint_id`, time travel) branches the thread there on
  * purpose: marked so Tempo's saver does not refuse its saves as a second run going on from that checkpoint.
  */

@@ -15,6 +15,11 @@ export interface ThreadLease {
   /** True when another run held the thread when this one asked, so it waited. */
   readonly waited: boolean;
   /**
+   * Marks (true) or unmarks (false) the run as carrying on a run that stopped part-way (a killed worker), so that
+   * readers of the thread see it `resuming` (`ThreadLock.carriesOn`); unmarked when the lease is released.
+   */
+  carryingOn(on: boolean): Promise<void>;
+  /**
    * Gives the thread to the next run. Safe to call twice. `failure` is the error the run ended with, if any: after a
    * database that did not answer (`databaseGoneQuiet`), a lock held on it is let go without asking that database
    * again, so the run's error reaches its caller within the database bound, not one bound later.
@@ -39,6 +44,8 @@ export interface ThreadLock {
    * run that stopped (a killed worker) when both leave the same checkpoint.
    */
   holds?(threadId: string): Promise<boolean>;
+  /** Optional: whether the run holding `threadId` is carrying on a stopped run now (its lease marked `carryingOn`). */
+  carriesOn?(threadId: string): Promise<boolean>;
 }
 
 /** The error a run gets when the thread is still busy after `waitMs`. */
@@ -54,6 +61,8 @@ export function threadBusy(threadId: string, waitMs: number): ThreadBusyError {
 export class LocalThreadLock implements ThreadLock {
   private readonly waiters = new Map<string, Array<() => void>>();
   private readonly held = new Set<string>();
+  /** The held threads whose run carries a stopped run on. */
+  private readonly resuming = new Set<string>();
 
   async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
     if (!this.held.has(threadId)) {
@@ -88,13 +97,22 @@ export class LocalThreadLock implements ThreadLock {
     return this.isHeld(threadId);
   }
 
+  async carriesOn(threadId: string): Promise<boolean> {
+    return this.resuming.has(threadId);
+  }
+
   private lease(threadId: string, waited: boolean): ThreadLease {
     let released = false;
     return {
       waited,
+      carryingOn: async (on) => {
+        if (on && !released) this.resuming.add(threadId);
+        else this.resuming.delete(threadId);
+      },
       release: async () => {
         if (released) return;
         released = true;
+        this.resuming.delete(threadId);
         const next = this.waiters.get(threadId)?.shift();
         if (next) {
           next();

@@ -21,7 +21,7 @@ import { json, scripted, threadConfig } from "../support/scripted.js";
 class RecordingLock implements ThreadLock {
   readonly released: unknown[] = [];
   async acquire(): Promise<ThreadLease> {
-    return { waited: false, release: async (failure?: unknown) => void this.released.push(failure) };
+    return { waited: false, carryingOn: async () => undefined, release: async (failure?: unknown) => void this.released.push(failure) };
   }
 }
 

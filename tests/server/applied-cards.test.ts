@@ -78,10 +78,18 @@ describe("AppliedCards", () => {
       },
     ]);
     expect(calls.every((call) => call.marked)).toBe(true);
-    // Read again (its history, the thread itself): checked already.
+    // Read again (its history, the thread itself): checked already — only the read's check for a stopped run (one
+    // state read each, no run: a thread waiting on a card is not stopped) is made again.
     await cards.beforeRead(request("POST", "/threads/t-card/history"), "alice");
     await cards.beforeRead(request("GET", "/threads/t-card"), "alice");
-    expect(calls).toHaveLength(2);
+    expect(runs()).toHaveLength(1);
+    expect(calls.map((call) => call.url)).toEqual([
+      "/threads/t-card/state",
+      "/threads/t-card/runs/wait",
+      "/threads/t-card/state",
+      "/threads/t-card/state",
+      "/threads/t-card/state",
+    ]);
   });
 
   test("a card with a write not logged, a thread the caller does not own, a server with no log: nothing settled", async () => {
@@ -129,6 +137,32 @@ describe("AppliedCards", () => {
     // A mark that is not this process's own is no bypass.
     await cards.beforeRead(request("GET", "/threads/t-card/state", { "x-tempo-settling": "forged" }), "alice");
     expect(runs()).toHaveLength(1);
+  });
+
+  test("a read of a thread whose last run died (work left, no card, not busy) carries it on: one carry-on-only run, as the caller", async () => {
+    const stopped = { values: { phase: "executing", pending: null }, next: ["execute"], tasks: [{ name: "execute", interrupts: [] }], checkpoint: { checkpoint_id: "cp-9" } };
+    states["t-stopped"] = { status: 200, body: stopped };
+    const cards = new AppliedCards(async () => logOf([]));
+    await cards.beforeRead(request("GET", "/threads/t-stopped/state", { authorization: "Bearer a" }), "alice");
+    expect(runs()).toEqual([
+      { url: "/threads/t-stopped/runs/wait", method: "POST", body: { assistant_id: "tempo", input: null, config: { configurable: { tempo_carry_on_only: true } } }, marked: true },
+    ]);
+    expect(calls.every((call) => call.marked)).toBe(true);
+    // Two reads at once make one carry-on.
+    calls = [];
+    await Promise.all([cards.beforeRead(request("GET", "/threads/t-stopped"), "alice"), cards.beforeRead(request("GET", "/threads/t-stopped/history"), "alice")]);
+    expect(runs()).toHaveLength(1);
+  });
+
+  test("a thread the server shows busy (a run in progress), waiting on a card, ended or failed is not carried on by a read", async () => {
+    const stopped = { values: {}, next: ["execute"], tasks: [{ name: "execute", interrupts: [] }] };
+    states["t-busy"] = { status: 200, body: { ...stopped, status: "busy" } };
+    states["t-card"] = { status: 200, body: { ...CARD_STATE, next: ["confirm"] } };
+    states["t-ended"] = { status: 200, body: { values: {}, next: [], tasks: [] } };
+    states["t-failed"] = { status: 200, body: { ...stopped, tasks: [{ name: "execute", interrupts: [], error: "model down" }] } };
+    const cards = new AppliedCards(async () => logOf([]));
+    for (const threadId of ["t-busy", "t-card", "t-ended", "t-failed"]) await cards.beforeRead(request("GET", `/threads/${threadId}/state`), "alice");
+    expect(runs()).toEqual([]);
   });
 
   test("a failed check never fails the read, and the next read checks again", async () => {

@@ -10,7 +10,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
-import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
+import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
 import { preferencesNamespace } from "../../memory/namespaces.js";
 
@@ -244,6 +244,21 @@ describe("resource actions", () => {
     }
     const good = { config: { configurable: { time_zone: "Europe/Berlin", now: "2024-03-14T14:30:00+08:00", max_rounds: 5 } } };
     expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: good })).toEqual({ owner: "bob" });
+  });
+
+  test("a read's carry-on mark reaches only its own run (no input): every other run clears the one the thread's stored config keeps", async () => {
+    const carryOn: Record<string, unknown> = { input: null, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } };
+    await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: carryOn });
+    expect((carryOn.config as { configurable: Record<string, unknown> }).configurable[CARRY_ON_ONLY_KEY]).toBe(true);
+    for (const kwargs of [
+      { input: { messages: [{ type: "human", content: "thanks" }] }, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } },
+      { command: { resume: { type: "accept", args: null } }, config: { configurable: {} } },
+    ] as Array<Record<string, unknown>>) {
+      await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs });
+      const configurable = (kwargs.config as { configurable: Record<string, unknown> }).configurable;
+      // Present and undefined: merged last over the thread's stored config, it leaves no mark.
+      expect(CARRY_ON_ONLY_KEY in configurable && configurable[CARRY_ON_ONLY_KEY] === undefined).toBe(true);
+    }
   });
 
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
