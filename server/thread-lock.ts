@@ -27,6 +27,8 @@ export interface ThreadLock {
    * run that stopped (a killed worker) when both leave the same checkpoint.
    */
   holds?(threadId: string): Promise<boolean>;
+  /** Optional: ends what the lock holds open (the Postgres lock's one connection); its owner calls it on close. */
+  close?(): Promise<void>;
 }
 
 /** The error a run gets when the thread is still busy after `waitMs`. */
