@@ -114,9 +114,10 @@ export function realPostgresAvailable(): boolean {
 /**
  * Creates a throwaway PostgreSQL 15 cluster with `initdb` (trust authentication) in a temporary directory and starts
  * it with `pg_ctl` on a free loopback port, its unix socket inside that directory. As root the server runs as the
- * `postgres` user. `stop()` stops it (`pg_ctl stop -m fast`) and removes the directory.
+ * `postgres` user. `maxConnections` sets its `max_connections` (default 100, PostgreSQL's own default; the test user
+ * `postgres` is a superuser, so the 3 reserved for superusers count too). `stop()` stops it (`pg_ctl stop -m fast`) and removes the directory.
  */
-export async function startRealTestPostgres(): Promise<TestPostgres> {
+export async function startRealTestPostgres(options: { maxConnections?: number } = {}): Promise<TestPostgres> {
   if (!realPostgresAvailable()) {
     throw new Error(`PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing): apt-get install postgresql-15.`);
   }
@@ -147,7 +148,7 @@ export async function startRealTestPostgres(): Promise<TestPostgres> {
       `-p ${port}`,
       `-k ${dir}`,
       "-c listen_addresses=127.0.0.1",
-      `-c max_connections=${TEST_MAX_CONNECTIONS}`,
+      `-c max_connections=${options.maxConnections ?? TEST_MAX_CONNECTIONS}`,
       // A throwaway cluster: durability does not matter, speed does.
       "-c fsync=off",
       "-c synchronous_commit=off",
