@@ -21,7 +21,7 @@
  * | TEMPO_DB_POOL_SIZE        | 10                   | connections of a process's pool (plus 1 thread-lock connection and the memory pool) |
  * | TEMPO_MEMORY_POOL_SIZE    | 8                    | connections of a process's memory-store pool              |
  * | TEMPO_MAX_RUNS            | TEMPO_DB_POOL_SIZE   | runs one process computes at once; the rest wait in FIFO order |
- * | TEMPO_RUN_QUEUE_WAIT      | 120                  | seconds a run waits for its turn, then SERVER_BUSY        |
+ * | TEMPO_RUN_QUEUE_WAIT      | 600                  | seconds a run waits for its turn, then SERVER_BUSY        |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
@@ -69,8 +69,12 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 /** Default client-side bound of every database call (node-postgres `query_timeout`), in ms: a frozen server ends a call after it. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
-/** Default longest wait of a run for its turn (`TEMPO_RUN_QUEUE_WAIT`), in ms. */
-export const DEFAULT_RUN_QUEUE_WAIT_MS = 120_000;
+/**
+ * Default longest wait of a run for its turn (`TEMPO_RUN_QUEUE_WAIT`), in ms: a bound against a stuck process, not a
+ * load shedder — a burst of 100 conversations on one worker is computed one turn after another, and its last runs
+ * wait minutes on a busy machine (bench/load.ts: about 6 min for 200 on 2 workers sharing 2 cores with other work).
+ */
+export const DEFAULT_RUN_QUEUE_WAIT_MS = 600_000;
 
 /** Default connections of a process's memory-store pool (`TEMPO_MEMORY_POOL_SIZE`). */
 export const DEFAULT_MEMORY_POOL_SIZE = 8;
@@ -95,7 +99,7 @@ export interface DatabaseSettings {
 export interface RunSettings {
   /** Runs computing at once; the rest wait their turn in FIFO order. Default: the pool size. */
   maxConcurrentRuns?: number;
-  /** Longest a run waits for its turn before SERVER_BUSY, in ms. Default 120 000. */
+  /** Longest a run waits for its turn before SERVER_BUSY, in ms. Default 600 000. */
   queueWaitMs: number;
 }
 
@@ -103,7 +107,7 @@ export interface TempoSettings {
   models: ModelSettings;
   database: DatabaseSettings;
   workflow: WorkflowSettings;
-  /** The run gate of `createTempo` (default: as many runs at once as the pool has connections, 120 s of waiting). */
+  /** The run gate of `createTempo` (default: as many runs at once as the pool has connections, 600 s of waiting). */
   runs?: RunSettings;
   /** The tool domains served, by plug-in name (`TEMPO_DOMAINS`; the plug-ins are listed in `tools/registry.ts`). */
   domains: string[];

@@ -137,7 +137,7 @@ export interface Tempo {
  * Opens the database and builds the graph for `settings`. The connection plan of the process
  * (docs/operations.md#connection-plan): the pool (`TEMPO_DB_POOL_SIZE`, 10), one thread-lock connection shared by
  * every run, the memory store's pool (`TEMPO_MEMORY_POOL_SIZE`, 8); at most as many runs compute at once as the pool
- * has connections (`TEMPO_MAX_RUNS`), the others wait their turn in FIFO order (`TEMPO_RUN_QUEUE_WAIT`, 120 s).
+ * has connections (`TEMPO_MAX_RUNS`), the others wait their turn in FIFO order (`TEMPO_RUN_QUEUE_WAIT`, 600 s).
  */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const poolSize = settings.database.poolSize ?? DEFAULT_POOL_SIZE;

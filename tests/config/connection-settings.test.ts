@@ -8,10 +8,10 @@ import { readSettings } from "../../config/environment.js";
 import { TempoError } from "../../errors/index.js";
 
 describe("connection plan settings", () => {
-  test("defaults: the pool and the run gate left to createTempo (10 each), memory pool 8, 120 s of waiting for a turn", () => {
+  test("defaults: the pool and the run gate left to createTempo (10 each), memory pool 8, 600 s of waiting for a turn", () => {
     const settings = readSettings({});
     expect(settings.database).toMatchObject({ poolSize: undefined, memoryPoolSize: 8 });
-    expect(settings.runs).toEqual({ maxConcurrentRuns: undefined, queueWaitMs: 120_000 });
+    expect(settings.runs).toEqual({ maxConcurrentRuns: undefined, queueWaitMs: 600_000 });
   });
 
   test("TEMPO_DB_POOL_SIZE, TEMPO_MEMORY_POOL_SIZE, TEMPO_MAX_RUNS and TEMPO_RUN_QUEUE_WAIT (seconds) are read", () => {
