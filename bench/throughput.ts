@@ -1,5 +1,5 @@
 /**
- * Load: 50 threads at once, each a whole scheduling conversation (plan card,
+ * Throughput (formerly bench/load.ts; the load probe of issue 44.8 is bench/load.ts now): 50 threads at once, each a whole scheduling conversation (plan card,
  * eight confirmed placements, delivery), on the embedded and on a real
  * PostgreSQL 15 server, with 1 and with 2 worker processes sharing the
  * database (each worker a child process running its share of the threads
@@ -20,8 +20,8 @@
  * every thread's final state — plan statuses, final answer, schedule rows —
  * equals a lone run's. Figures are printed, not asserted.
  *
- *   npx tsx bench/load.ts             # the whole bench
- *   npx tsx bench/load.ts --worker …  # (internal) one worker process
+ *   npx tsx bench/throughput.ts             # the whole bench
+ *   npx tsx bench/throughput.ts --worker …  # (internal) one worker process
  */
 import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
@@ -138,7 +138,7 @@ async function loneRun(): Promise<ConversationSummary> {
 class WorkerTimeout extends Error {}
 
 /**
- * Starts a worker process (`npx tsx bench/load.ts --worker …`, in its own process group) and resolves with its
+ * Starts a worker process (`npx tsx bench/throughput.ts --worker …`, in its own process group) and resolves with its
  * report; after `timeoutMs` the group is killed and the promise rejects with WorkerTimeout.
  */
 function runWorker(args: string[], timeoutMs = 170_000): Promise<WorkerReport> {
@@ -234,7 +234,7 @@ const NODES = ["recall", "chat", "plan", "confirm", "execute", "deliver", "memor
 
 async function main(): Promise<void> {
   const reference = await loneRun();
-  console.log(`load: ${THREADS} conversations at once ("${REQUEST}": plan card, ${reference.reviewTasks.length} placements, delivery), offline policy with ${MIN_DELAY_MS}–${MAX_DELAY_MS} ms per model call, PostgresSaver, memory off (see the probe below)\n`);
+  console.log(`throughput: ${THREADS} conversations at once ("${REQUEST}": plan card, ${reference.reviewTasks.length} placements, delivery), offline policy with ${MIN_DELAY_MS}–${MAX_DELAY_MS} ms per model call, PostgresSaver, memory off (see the probe below)\n`);
   const targets: Array<{ name: string; start: () => Promise<TestPostgres> }> = [{ name: "embedded", start: startEmbeddedTestPostgres }];
   if (realPostgresAvailable()) targets.push({ name: "real", start: startRealTestPostgres });
   else console.log("PostgreSQL 15 is not installed here: the real-server rows are missing.\n");

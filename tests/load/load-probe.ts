@@ -39,12 +39,22 @@ export interface LoadProbeResult {
   loneMs: number[];
   /** From the go signal to the last worker's report, in ms. */
   wallMs: number;
+  /** CPU time (user + system) the lone worker spent per lone conversation, in ms. */
+  loneCpuMs: number;
+  /** CPU time the load's workers spent on the load, all together, in ms. */
+  loadCpuMs: number;
+}
+
+/** What a worker reports. */
+interface WorkerReport {
+  conversations: ConversationOutcome[];
+  cpuMs: number;
 }
 
 /** A started worker: its report once it printed one, and a way to kill it. */
 interface Worker {
   ready: Promise<void>;
-  report: Promise<ConversationOutcome[]>;
+  report: Promise<WorkerReport>;
   go(): void;
   kill(): void;
 }
@@ -80,7 +90,7 @@ async function startWorker(options: LoadProbeOptions, threads: string[], mode: {
   const ready = nextLine().then((line) => {
     if (!(JSON.parse(line) as { ready?: boolean }).ready) throw new Error(`worker did not get ready: ${line}`);
   });
-  const report = ready.then(nextLine).then((line) => (JSON.parse(line) as { conversations: ConversationOutcome[] }).conversations);
+  const report = ready.then(nextLine).then((line) => JSON.parse(line) as WorkerReport);
   // A failed start is reported through `ready`; the report then never comes.
   report.catch(() => undefined);
   return {
@@ -109,7 +119,8 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     started.push(lone);
     await bounded(lone.ready);
     lone.go();
-    const loneOutcomes = await bounded(lone.report);
+    const loneReport = await bounded(lone.report);
+    const loneOutcomes = loneReport.conversations;
     const loneErrors = loneOutcomes.filter((outcome) => outcome.error);
     if (loneErrors.length > 0) throw new Error(`a lone conversation failed: ${loneErrors[0]!.error}`);
 
@@ -126,7 +137,13 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     const go = performance.now();
     for (const worker of workers) worker.go();
     const reports = await bounded(Promise.all(workers.map((worker) => worker.report)));
-    return { conversations: reports.flat(), loneMs: loneOutcomes.map((outcome) => outcome.ms), wallMs: performance.now() - go };
+    return {
+      conversations: reports.flatMap((report) => report.conversations),
+      loneMs: loneOutcomes.map((outcome) => outcome.ms),
+      wallMs: performance.now() - go,
+      loneCpuMs: loneReport.cpuMs / loneOutcomes.length,
+      loadCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
+    };
   } finally {
     clearTimeout(timer);
     for (const worker of started) worker.kill();
