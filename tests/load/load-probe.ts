@@ -21,8 +21,10 @@ export interface LoadProbeOptions {
   conversations: number;
   /** Worker processes. */
   workers: number;
-  /** Lone conversations timed one after another before the load (the median is the reference). Default 3. */
+  /** Lone conversations timed one after another before the load (the median is the reference); 0: none. Default 3. */
   loneRuns?: number;
+  /** Each worker runs one conversation before it reports ready (JIT, caches), as a running server has. Default true. */
+  warmUp?: boolean;
   /** Environment of the workers beyond DATABASE_URL (pool sizes, run gate). */
   environment?: Record<string, string>;
   /** Thread id prefix (threads of several probes on one database stay apart). */
@@ -112,14 +114,19 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the load probe did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
   });
+  // Raced by every wait below; marked handled so a timeout between two waits is no unhandled rejection.
+  timedOut.catch(() => undefined);
   const bounded = <T>(promise: Promise<T>) => Promise.race([promise, timedOut]);
   try {
     const loneThreads = Array.from({ length: options.loneRuns ?? 3 }, (_, index) => `${prefix}-lone-${index}`);
-    const lone = await startWorker(options, loneThreads, { warmUp: true, sequential: true });
-    started.push(lone);
-    await bounded(lone.ready);
-    lone.go();
-    const loneReport = await bounded(lone.report);
+    let loneReport: WorkerReport = { conversations: [], cpuMs: 0 };
+    if (loneThreads.length > 0) {
+      const lone = await startWorker(options, loneThreads, { warmUp: true, sequential: true });
+      started.push(lone);
+      await bounded(lone.ready);
+      lone.go();
+      loneReport = await bounded(lone.report);
+    }
     const loneOutcomes = loneReport.conversations;
     const loneErrors = loneOutcomes.filter((outcome) => outcome.error);
     if (loneErrors.length > 0) throw new Error(`a lone conversation failed: ${loneErrors[0]!.error}`);
@@ -128,7 +135,7 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     const workers: Worker[] = [];
     for (let index = 0; index < options.workers; index += 1) {
       const threads = Array.from({ length: Math.max(0, Math.min(options.conversations, (index + 1) * share) - index * share) }, (_, offset) => `${prefix}-${index * share + offset}`);
-      const worker = await startWorker(options, threads, { warmUp: true, sequential: false });
+      const worker = await startWorker(options, threads, { warmUp: options.warmUp ?? true, sequential: false });
       started.push(worker);
       workers.push(worker);
     }
@@ -141,7 +148,7 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
       conversations: reports.flatMap((report) => report.conversations),
       loneMs: loneOutcomes.map((outcome) => outcome.ms),
       wallMs: performance.now() - go,
-      loneCpuMs: loneReport.cpuMs / loneOutcomes.length,
+      loneCpuMs: loneOutcomes.length > 0 ? loneReport.cpuMs / loneOutcomes.length : Number.NaN,
       loadCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
     };
   } finally {
