@@ -11,6 +11,7 @@ export const INTEGRATION_TESTS = [
   "tests/checkpoints/**/*.test.ts",
   "tests/database/**/*.test.ts",
   "tests/persistence/**/*.test.ts",
+  "tests/load/**/*.test.ts",
   "tests/domains/todo-postgres.test.ts",
   "tests/server/langgraph-dev.test.ts",
   "tests/server/client-ending.test.ts",

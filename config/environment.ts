@@ -18,6 +18,10 @@
  * | TEMPO_DB_STATEMENT_TIMEOUT| 30                   | seconds a statement may run (0: no limit)                |
  * | TEMPO_DB_LOCK_TIMEOUT     | 5                    | seconds a statement may wait for a lock (0: no limit)    |
  * | TEMPO_DB_QUERY_TIMEOUT    | 15                   | seconds any database call waits for the server's answer, on the client (0: no limit) |
+ * | TEMPO_DB_POOL_SIZE        | 10                   | connections of a process's pool (plus 1 thread-lock connection and the memory pool) |
+ * | TEMPO_MEMORY_POOL_SIZE    | 8                    | connections of a process's memory-store pool              |
+ * | TEMPO_MAX_RUNS            | TEMPO_DB_POOL_SIZE   | runs one process computes at once; the rest wait in FIFO order |
+ * | TEMPO_RUN_QUEUE_WAIT      | 600                  | seconds a run waits for its turn, then SERVER_BUSY        |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
  * | TEMPO_MAX_CORRECTIONS     | 3                    | invalid model outputs in a row before the run stops      |
@@ -65,6 +69,16 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 /** Default client-side bound of every database call (node-postgres `query_timeout`), in ms: a frozen server ends a call after it. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
+/**
+ * Default longest wait of a run for its turn (`TEMPO_RUN_QUEUE_WAIT`), in ms: a bound against a stuck process, not a
+ * load shedder — a burst of 100 conversations on one worker is computed one turn after another, and its last runs
+ * wait minutes on a busy machine (bench/load.ts: about 6 min for 200 on 2 workers sharing 2 cores with other work).
+ */
+export const DEFAULT_RUN_QUEUE_WAIT_MS = 600_000;
+
+/** Default connections of a process's memory-store pool (`TEMPO_MEMORY_POOL_SIZE`). */
+export const DEFAULT_MEMORY_POOL_SIZE = 8;
+
 export interface DatabaseSettings {
   databaseUrl?: string;
   dataDir?: string;
@@ -75,12 +89,26 @@ export interface DatabaseSettings {
   lockTimeoutMs: number;
   /** Client-side bound of every database call (`query_timeout`), in ms (0: none). */
   queryTimeoutMs: number;
+  /** Connections of the process's pool (default 10, `DEFAULT_POOL_SIZE`); the thread lock adds one connection of its own. */
+  poolSize?: number;
+  /** Connections of the process's memory-store pool (default 8). */
+  memoryPoolSize?: number;
+}
+
+/** How many runs one process computes at once (docs/operations.md#connection-plan). */
+export interface RunSettings {
+  /** Runs computing at once; the rest wait their turn in FIFO order. Default: the pool size. */
+  maxConcurrentRuns?: number;
+  /** Longest a run waits for its turn before SERVER_BUSY, in ms. Default 600 000. */
+  queueWaitMs: number;
 }
 
 export interface TempoSettings {
   models: ModelSettings;
   database: DatabaseSettings;
   workflow: WorkflowSettings;
+  /** The run gate of `createTempo` (default: as many runs at once as the pool has connections, 600 s of waiting). */
+  runs?: RunSettings;
   /** The tool domains served, by plug-in name (`TEMPO_DOMAINS`; the plug-ins are listed in `tools/registry.ts`). */
   domains: string[];
   sampleData: boolean;
@@ -126,6 +154,12 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       statementTimeoutMs: seconds(value("TEMPO_DB_STATEMENT_TIMEOUT"), "TEMPO_DB_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT_MS),
       lockTimeoutMs: seconds(value("TEMPO_DB_LOCK_TIMEOUT"), "TEMPO_DB_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT_MS),
       queryTimeoutMs: seconds(value("TEMPO_DB_QUERY_TIMEOUT"), "TEMPO_DB_QUERY_TIMEOUT", DEFAULT_QUERY_TIMEOUT_MS),
+      poolSize: optionalInteger(value("TEMPO_DB_POOL_SIZE"), "TEMPO_DB_POOL_SIZE"),
+      memoryPoolSize: positiveInteger(value("TEMPO_MEMORY_POOL_SIZE"), "TEMPO_MEMORY_POOL_SIZE", DEFAULT_MEMORY_POOL_SIZE, 2),
+    },
+    runs: {
+      maxConcurrentRuns: optionalInteger(value("TEMPO_MAX_RUNS"), "TEMPO_MAX_RUNS"),
+      queueWaitMs: seconds(value("TEMPO_RUN_QUEUE_WAIT"), "TEMPO_RUN_QUEUE_WAIT", DEFAULT_RUN_QUEUE_WAIT_MS),
     },
     workflow: {
       ...DEFAULT_WORKFLOW_SETTINGS,
@@ -148,6 +182,11 @@ function seconds(raw: string | undefined, name: string, fallbackMs: number): num
   const parsed = Number(raw);
   if (!Number.isFinite(parsed) || parsed < 0) throw new ConfigurationError(`${name} must be a number of seconds ≥ 0, got "${raw}".`);
   return Math.round(parsed * 1000);
+}
+
+/** A whole number ≥ 1 when set; undefined (the default, decided by its reader) when not. */
+function optionalInteger(raw: string | undefined, name: string): number | undefined {
+  return raw === undefined ? undefined : positiveInteger(raw, name, 1);
 }
 
 function positiveInteger(raw: string | undefined, name: string, fallback: number, minimum = 1): number {

@@ -25,7 +25,7 @@ const RESOURCE_ADVICE: Record<string, { what: string; advice: string }> = {
   "53300": {
     what: "has no connection left (too many connections, max_connections reached)",
     advice:
-      "close other clients of this server, lower the pools of the processes that share it (each Tempo worker holds its pool plus one connection per running run), or raise the server's max_connections",
+      "close other clients of this server, lower the pools of the processes that share it (each Tempo worker holds its pool, one thread-lock connection and the memory store's pool: TEMPO_DB_POOL_SIZE + 1 + TEMPO_MEMORY_POOL_SIZE), or raise the server's max_connections",
   },
   "53100": {
     what: "has no disk space left (disk full)",

@@ -16,6 +16,7 @@ export type TempoErrorCode =
   | "DATABASE_TIMEOUT"
   | "DATABASE_RESOURCES"
   | "THREAD_BUSY"
+  | "SERVER_BUSY"
   | "ALREADY_RESUMED"
   | "THREAD_ACCESS_DENIED"
   | "UNAUTHENTICATED"
@@ -247,6 +248,17 @@ export class ThreadBusyError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>) {
     super("THREAD_BUSY", message, details);
     this.name = "ThreadBusyError";
+  }
+}
+
+/**
+ * This process runs as many runs at once as it is set to (`TEMPO_MAX_RUNS`) and the run waited its whole turn
+ * (`TEMPO_RUN_QUEUE_WAIT`) without one; it was not started and nothing was written.
+ */
+export class ServerBusyError extends TempoError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("SERVER_BUSY", message, details);
+    this.name = "ServerBusyError";
   }
 }
 

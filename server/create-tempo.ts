@@ -21,7 +21,9 @@ import { createTempoCheckpointer, PostgresExecutionLog, type ResumeGuard, type T
 import { openDatabase, redactUrl, type Database } from "../database/index.js";
 import { createThreadLock } from "./postgres-thread-lock.js";
 import { createMemoryStore } from "../memory/store.js";
-import type { TempoSettings } from "../config/environment.js";
+import { DEFAULT_MEMORY_POOL_SIZE, DEFAULT_RUN_QUEUE_WAIT_MS, type TempoSettings } from "../config/environment.js";
+import { DEFAULT_POOL_SIZE } from "../database/pool.js";
+import { RunGate } from "./run-gate.js";
 import { buildTempoGraph, type TempoGraph } from "./tempo-graph.js";
 import { recoverThread, type Recovery } from "./carry-on.js";
 import { createStageModels } from "../models/create-models.js";
@@ -139,11 +141,18 @@ export interface Tempo {
   close(): Promise<void>;
 }
 
-/** Opens the database and builds the graph for `settings`. */
+/**
+ * Opens the database and builds the graph for `settings`. The connection plan of the process
+ * (docs/operations.md#connection-plan): the pool (`TEMPO_DB_POOL_SIZE`, 10), one thread-lock connection shared by
+ * every run, the memory store's pool (`TEMPO_MEMORY_POOL_SIZE`, 8); at most as many runs compute at once as the pool
+ * has connections (`TEMPO_MAX_RUNS`), the others wait their turn in FIFO order (`TEMPO_RUN_QUEUE_WAIT`, 600 s).
+ */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
+  const poolSize = settings.database.poolSize ?? DEFAULT_POOL_SIZE;
   const database = await openDatabase({
     databaseUrl: settings.database.databaseUrl,
     dataDir: settings.database.dataDir,
+    poolSize,
     statementTimeoutMs: settings.database.statementTimeoutMs,
     lockTimeoutMs: settings.database.lockTimeoutMs,
     queryTimeoutMs: settings.database.queryTimeoutMs,
@@ -151,12 +160,15 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
-    const store = await createMemoryStore(database);
+    const store = await createMemoryStore(database, { poolSize: settings.database.memoryPoolSize ?? DEFAULT_MEMORY_POOL_SIZE });
     closers.push(() => store.stop());
+    const threadLock = createThreadLock(database);
+    closers.push(async () => threadLock.close?.());
+    const runGate = new RunGate(settings.runs?.maxConcurrentRuns ?? poolSize, settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS);
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
     const { models, domain, domains, offline } = dependencies;
     const executionLog = dependencies.executionLog!; // always built on a pool
-    const graph = buildTempoGraph({ models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock: createThreadLock(database) });
+    const graph = buildTempoGraph({ models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock, runGate });
     return {
       graph,
       database,

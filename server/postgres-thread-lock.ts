@@ -1,9 +1,25 @@
 /**
  * The thread lock of `createTempo` workers: one run per thread at a time
  * across every process on one Postgres. A run holds a session advisory lock
- * keyed by its thread id (`hashtextextended('tempo:thread:' || id, 0)`) on a
- * connection of its own for the whole run; the server drops the lock when
- * that connection dies, so a killed worker never leaves a thread held.
+ * keyed by its thread id (`hashtextextended('tempo:thread:' || id, 0)`).
+ *
+ * The connection plan: every lock of a process is held through ONE lock
+ * connection of that process, opened on first use outside the pool (so a
+ * run's own queries never wait for it, and it never waits for them), shared
+ * by every run of the process — a process needs its pool plus one connection,
+ * however many runs it holds threads for. Session advisory locks live as long
+ * as the session: a killed worker's connection dies and the server drops all
+ * its locks, so a dead process never leaves a thread held. Runs of one
+ * process queue in memory first (`LocalThreadLock`), so one key is taken
+ * once per session and a waiting run costs no connection.
+ *
+ * If the lock connection itself is lost while the process lives (a network
+ * cut, a server restart, a call with no answer within the query timeout),
+ * the server has dropped its locks: the next use opens a new connection and
+ * takes the held threads' locks again (best effort — another process may have
+ * taken one meanwhile; the checkpointer's one-resume-per-interrupt claim still
+ * holds underneath). The socket is unreferenced while no thread is held, so an
+ * idle lock connection never keeps a process alive; `close()` ends it.
  *
  * On the embedded server advisory locks never block (every connection
  * shares one session), so there the lock is the in-process `LocalThreadLock`
@@ -14,7 +30,7 @@
 import pg from "pg";
 
 import { DatabaseUnreachableError } from "../errors/index.js";
-import { asDatabaseError, typedDatabaseErrorOr } from "../database/driver-errors.js";
+import { asDatabaseError, QUERY_READ_TIMEOUT, typedDatabaseErrorOr } from "../database/driver-errors.js";
 import { databaseGoneQuiet, LocalThreadLock, threadBusy, type ThreadLease, type ThreadLock } from "./thread-lock.js";
 import type { Database } from "../database/pool.js";
 import { redactUrl } from "../database/pool.js";
@@ -25,10 +41,17 @@ export interface PostgresThreadLockOptions {
   pollMs?: number;
 }
 
-/** In-process queue, then a Postgres advisory lock held on a dedicated connection for the whole run. */
+/** In-process queue, then a Postgres advisory lock held through the process's one shared lock connection. */
 export class PostgresThreadLock implements ThreadLock {
   private readonly local = new LocalThreadLock();
   private readonly pollMs: number;
+  /** Lock keys this process holds now (at most once each: the local lock queues a thread's runs). */
+  private readonly held = new Set<string>();
+  /** Acquires in progress: while any, or any key is held, the lock connection keeps the process alive. */
+  private acquiring = 0;
+  /** The open (or opening) lock connection; undefined before first use and after it was lost. */
+  private connection: Promise<pg.Client> | undefined;
+  private closed = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -72,36 +95,26 @@ export class PostgresThreadLock implements ThreadLock {
   async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
     if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
     const deadline = Date.now() + Math.max(0, waitMs);
-    // Runs of this process queue in memory first, so they do not each take a connection to wait.
+    // Runs of this process queue in memory first, so they do not each ask the server while they wait.
     const local = await this.local.acquire(threadId, waitMs);
-    const client = new pg.Client(this.pool.options);
-    // A lock connection that dies makes the server drop the lock; the run's own queries report the outage.
-    client.on("error", () => undefined);
+    const key = lockKey(threadId);
+    this.acquiring += 1;
+    this.keepAlive();
     try {
-      await client.connect().catch((error: unknown) => {
-        // A server out of connections (53300: every running run holds one here besides the pool's) is said as such.
-        throw typedDatabaseErrorOr(error, () => {
-          const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
-          return new DatabaseUnreachableError(
-            `Cannot open a connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
-            { threadId },
-            { cause: error },
-          );
-        });
-      });
       let waited = local.waited;
       for (;;) {
-        const result = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1::text, 0)) AS held", [lockKey(threadId)]);
+        const result = await this.tryLock(threadId, key);
         if (result.rows[0]?.held === true) break;
         waited = true;
         const left = deadline - Date.now();
         if (left <= 0) throw threadBusy(threadId, waitMs);
         await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollMs, left)));
       }
+      this.held.add(key);
       let released: Promise<void> | undefined;
-      // A run carrying a stopped run on also holds a second advisory lock on the same session, so any process sees it.
-      const carryOnLock = (on: boolean) =>
-        client.query(on ? "SELECT pg_advisory_lock(hashtextextended($1::text, 0))" : "SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [carryOnKey(threadId)]);
+      // A run carrying a stopped run on also holds a second advisory key on the lock connection, so any process sees
+      // it (`carriesOn`). The thread's own lock is held, so nobody else asks for that key: a try never waits.
+      const carryOn = carryOnKey(threadId);
       let carrying = false;
       return {
         waited,
@@ -109,21 +122,26 @@ export class PostgresThreadLock implements ThreadLock {
           if (on === carrying || released) return;
           carrying = on;
           await local.carryingOn(on);
-          await carryOnLock(on).catch(() => undefined);
+          if (on) this.held.add(carryOn);
+          else this.held.delete(carryOn);
+          await (on ? this.tryLock(threadId, carryOn) : this.unlock(carryOn)).catch(() => undefined);
         },
         release: (failure?: unknown) => {
           released ??= (async () => {
             try {
+              this.held.delete(key);
+              this.held.delete(carryOn);
               if (databaseGoneQuiet(failure)) {
                 // The database did not answer the run: an unlock would wait out the query bound again (a frozen server
-                // doubled the run's wait). The session is dropped instead; the server drops its lock with it.
-                dropConnection(client);
+                // doubled the run's wait). The lock connection is dropped instead — the server drops its locks with
+                // it — and the next use opens a new one, taking the threads still held again.
+                await this.dropConnection();
                 return;
               }
-              // Ending the session releases the advisory lock too; unlocking first frees it without waiting for that.
-              await client.query("SELECT pg_advisory_unlock(hashtextextended($1::text, 0))", [lockKey(threadId)]).catch(() => undefined);
-              await client.end().catch(() => undefined);
+              await this.unlock(key);
+              if (carrying) await this.unlock(carryOn);
             } finally {
+              this.keepAlive();
               await local.release();
             }
           })();
@@ -131,16 +149,119 @@ export class PostgresThreadLock implements ThreadLock {
         },
       };
     } catch (error) {
-      await client.end().catch(() => undefined);
       await local.release();
       // A frozen server (no answer within the query timeout) or one out of connections: typed, like a run's own calls.
       throw asDatabaseError(error);
+    } finally {
+      this.acquiring -= 1;
+      this.keepAlive();
     }
+  }
+
+  /**
+   * Asks for `key` on the lock connection. A connection found dead (the server ended it, the network cut it) is
+   * replaced once — the new one takes the held locks again first; a call with no answer is not repeated (its query
+   * timeout is the bound callers are promised).
+   */
+  private async tryLock(threadId: string, key: string): Promise<pg.QueryResult<{ held: boolean }>> {
+    const connection = this.lockConnection(threadId);
+    const client = await connection;
+    try {
+      return await client.query<{ held: boolean }>(TRY_LOCK, [key]);
+    } catch (error) {
+      if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message)) throw error;
+      if (this.connection === connection) this.connection = undefined;
+      await client.end().catch(() => undefined);
+      return (await this.lockConnection(threadId)).query<{ held: boolean }>(TRY_LOCK, [key]);
+    }
+  }
+
+  /** Ends the lock connection (the server drops every lock it held). Safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const connection = this.connection;
+    this.connection = undefined;
+    const client = await connection?.catch(() => undefined);
+    await client?.end().catch(() => undefined);
+  }
+
+  /** Drops the lock connection without a word to the server (it did not answer); the next use opens a new one. */
+  private async dropConnection(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    const client = await connection?.catch(() => undefined);
+    (client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined)?.connection?.stream?.destroy();
+  }
+
+  /** Unlocks `key` on the lock connection; a lost connection took the lock with it. */
+  private async unlock(key: string): Promise<void> {
+    const client = await this.connection?.catch(() => undefined);
+    await client?.query(UNLOCK, [key]).catch(() => undefined);
+  }
+
+  /**
+   * The process's lock connection, opened on first use (and again after it was lost, taking the locks this process
+   * still holds once more): a pg client outside the pool, with the pool's settings and client-side query bound.
+   */
+  private lockConnection(threadId: string): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new DatabaseUnreachableError(`The thread lock of this process was closed; thread ${threadId} cannot be held.`, { threadId }));
+    if (!this.connection) {
+      // A lock connection that fails to open, or dies later, is forgotten, so the next use opens a new one.
+      const forget = () => {
+        if (this.connection === opening) this.connection = undefined;
+      };
+      const opening = this.openConnection(threadId, forget);
+      opening.catch(forget);
+      this.connection = opening;
+    }
+    return this.connection;
+  }
+
+  private async openConnection(threadId: string, lost: () => void): Promise<pg.Client> {
+    const Client = (this.pool.options as { Client?: typeof pg.Client }).Client ?? pg.Client;
+    const client = new Client(this.pool.options);
+    // A lock connection that dies makes the server drop its locks (the run's own queries report any outage).
+    client.on("error", lost);
+    client.on("end", lost);
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      // A server out of connections (53300) is said as such (DATABASE_RESOURCES), not as unreachable.
+      throw typedDatabaseErrorOr(error, () => {
+        const where = this.pool.options.connectionString ? ` at ${redactUrl(this.pool.options.connectionString)}` : "";
+        return new DatabaseUnreachableError(
+          `Cannot open the thread-lock connection to the database${where} to hold thread ${threadId}: ${error instanceof Error ? error.message : String(error)}. Nothing was written; try again once the database is back.`,
+          { threadId },
+          { cause: error },
+        );
+      });
+    }
+    // Locks held when an earlier connection was lost: taken again on this one, where nobody else took them meanwhile.
+    for (const key of this.held) await client.query(TRY_LOCK, [key]).catch(() => undefined);
+    this.socketOf(client)?.[this.acquiring > 0 || this.held.size > 0 ? "ref" : "unref"]();
+    return client;
+  }
+
+  /** Refs the lock connection's socket while a thread is held or asked for, unrefs it when idle. */
+  private keepAlive(): void {
+    const busy = this.acquiring > 0 || this.held.size > 0;
+    void this.connection?.then(
+      (client) => this.socketOf(client)?.[busy ? "ref" : "unref"](),
+      () => undefined,
+    );
+  }
+
+  private socketOf(client: pg.Client): { ref(): void; unref(): void } | undefined {
+    return (client as unknown as { connection?: { stream?: { ref?(): void; unref?(): void } } }).connection?.stream as { ref(): void; unref(): void } | undefined;
   }
 }
 
+const TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended($1::text, 0)) AS held";
+const UNLOCK = "SELECT pg_advisory_unlock(hashtextextended($1::text, 0))";
+
 /**
- * Whether any session on this database holds the advisory lock of a key: a session advisory lock on one bigint
+ * Whether any session on this database holds the advisory lock of `threadId`: a session advisory lock on one bigint
  * key shows in `pg_locks` with the key's high half in `classid`, its low half in `objid`, and `objsubid` 1.
  */
 const HELD_QUERY = `SELECT EXISTS (
@@ -166,11 +287,6 @@ function embeddedLock(url: string): LocalThreadLock {
     embeddedLocks.set(url, lock);
   }
   return lock;
-}
-
-/** Closes `client`'s socket at once, with no goodbye to a server that may not answer one. */
-function dropConnection(client: pg.Client): void {
-  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 function lockKey(threadId: string): string {

@@ -17,6 +17,8 @@
  * - one run per thread at a time: the run holds its thread (`ThreadLock`) from these checks to its end. A new
  *   message waits up to `threadWaitMs` for the run before it; a resume does not wait. Either gets THREAD_BUSY past
  *   that;
+ * - at most so many runs of the process compute at once (`RunGate`, when the graph has one): a run that holds its
+ *   thread waits its turn in FIFO order, and gets SERVER_BUSY if none comes within the gate's wait;
  * - an answer only answers a card its sender could have seen: a message, or a resume that does not name its card,
  *   created before the checkpoint of the card it would answer, or that waited for the run that raised it, gets
  *   THREAD_BUSY (`card-seen.ts`; a served run dates from its UUIDv7 run id, so one queued behind the run that
@@ -37,6 +39,7 @@ import { assertThreadOwner } from "../kernel/ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
+import type { RunGate } from "./run-gate.js";
 import { endsThread } from "./end-thread.js";
 
 /** What the run checks read of the graph: its state, and whether it has a checkpointer at all. */
@@ -84,19 +87,28 @@ export async function admitRun(
   options: RunOptions | undefined,
   settings: WorkflowSettings,
   threadLock: ThreadLock | undefined,
+  runGate?: RunGate,
 ): Promise<AdmittedRun> {
   const admittedAt = Date.now();
   checkInput(input, options, settings);
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const message = inputMessages(input).length > 0;
   const lease = threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
+  // The turn is taken once the thread is held: a run waiting for its thread holds no turn, and every run holding a
+  // turn holds its thread, so no run waits on another that waits on it.
+  let endTurn: (() => void) | undefined;
+  const release = async (failure?: unknown) => {
+    endTurn?.();
+    await lease?.release(failure);
+  };
   try {
+    endTurn = await runGate?.enter();
     const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
     const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
-    return { ...checked, carryingOn: async (on) => lease?.carryingOn(on), release: async (failure?: unknown) => lease?.release(failure) };
+    return { ...checked, carryingOn: async (on) => lease?.carryingOn(on), release };
   } catch (error) {
     const typed = asDatabaseError(error);
-    await lease?.release(typed);
+    await release(typed);
     throw typed;
   }
 }

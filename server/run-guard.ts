@@ -40,6 +40,7 @@ import { withoutStandInAnswers } from "./input-check.js";
 import { carriesOnOnly, markedBranch, pinnedTo, savesInputFirst, withDurability, withoutInvalidConfigurable, withRecursionLimit, type RunOptions } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
+import type { RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
@@ -56,6 +57,8 @@ export interface RunGuard {
   executionLog: ExecutionLog;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
+  /** At most so many runs of this process compute at once, the rest waiting in FIFO order (`run-gate.ts`); without one, no bound. */
+  runGate?: RunGate;
   /**
    * A refused answer to a card: `throw` its typed error (INVALID_RESUME, STALE_RESUME; the default, for callers of
    * `invoke` / `stream`), or `ask_again` — raise the card again with the reason, so the run ends cleanly (the served
@@ -189,10 +192,10 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   }
 
   private async admittedStream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
-    const { settings, threadLock } = this.runGuard;
+    const { settings, threadLock, runGate } = this.runGuard;
     const checked = this.checkedOptions(options);
     if (endsThread(input)) return this.endThreadRun(checked, options);
-    const run = await admitRun(this, input, checked, settings, threadLock);
+    const run = await admitRun(this, input, checked, settings, threadLock, runGate);
     if (carriesOnOnly(input, checked) && !run.carryOn) {
       // Held, the thread turns out to have nothing to carry on (another reader carried it on first): left as it is.
       await run.release();

@@ -7,6 +7,7 @@ import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
 import { TempoCompiledGraph, type CompiledTempo, type InvalidConfigurable, type RefusedAnswers } from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
+import type { RunGate } from "./run-gate.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 
 export interface TempoGraphOptions extends TempoBuilderOptions {
@@ -19,6 +20,11 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
    * a Postgres. Default: an in-process lock (enough for one process, and for the embedded database).
    */
   threadLock?: ThreadLock;
+  /**
+   * At most `maxRuns` runs of this graph's process compute at once, the rest waiting in FIFO order (`run-gate.ts`):
+   * `createTempo` gives one as large as its pool. Default: no bound.
+   */
+  runGate?: RunGate;
   /** What a refused answer to a card does (run-guard.ts `RunGuard.refusedAnswers`): `throw` (default) or `ask_again` (served). */
   refusedAnswers?: RefusedAnswers;
   /** What a configurable value that cannot work does (run-guard.ts `RunGuard.invalidConfigurable`): `refuse` (default) or `ignore` (served). */
@@ -45,6 +51,7 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     domain: options.domain,
     executionLog: options.executionLog,
     threadLock: options.threadLock ?? new LocalThreadLock(),
+    runGate: options.runGate,
     refusedAnswers: options.refusedAnswers ?? "throw",
     invalidConfigurable: options.invalidConfigurable ?? "refuse",
   });

@@ -46,6 +46,8 @@ export interface ThreadLock {
   holds?(threadId: string): Promise<boolean>;
   /** Optional: whether the run holding `threadId` is carrying on a stopped run now (its lease marked `carryingOn`). */
   carriesOn?(threadId: string): Promise<boolean>;
+  /** Optional: ends what the lock holds open (the Postgres lock's one connection); its owner calls it on close. */
+  close?(): Promise<void>;
 }
 
 /** The error a run gets when the thread is still busy after `waitMs`. */

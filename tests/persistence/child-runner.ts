@@ -23,7 +23,7 @@ const bundles = new Map<string, Promise<string>>();
  * `script` bundled into one ES module, built once per test process: written aside, then renamed over the last build
  * (one file per script is left, as a cache is; test processes building at once each rename a complete file).
  */
-function bundled(script: string): Promise<string> {
+export function bundled(script: string): Promise<string> {
   let bundle = bundles.get(script);
   if (!bundle) {
     const outfile = path.join(BUNDLE_DIR, `${path.basename(script, ".ts")}.mjs`);

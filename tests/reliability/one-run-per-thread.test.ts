@@ -10,7 +10,10 @@
  *   refused and the thread goes on;
  * - across workers on one Postgres (`createThreadLock`: an advisory lock on a
  *   real server, the shared in-process lock on the embedded one): two graph
- *   instances on two pools get a message each at once — no fork.
+ *   instances on two pools get a message each at once — no fork;
+ * - on a real server, a process holds every thread through ONE lock connection (issue 44.8: a connection per
+ *   running run ran the server out of connections), and a lost lock connection is replaced, the threads the process
+ *   still holds locked again.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { StateSnapshot } from "@langchain/langgraph";
@@ -20,7 +23,7 @@ import type { TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { postgresTargets } from "../support/postgres.js";
+import { postgresTargets, realPostgresAvailable, startRealTestPostgres } from "../support/postgres.js";
 import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 import { openTempoOnDatabase, seedStudent, studentOf, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
 import { AsyncScriptedModel } from "./support/async-model.js";
@@ -205,6 +208,58 @@ describe.each(postgresTargets())("two workers on one $kind postgres", (target) =
       expect(await second.holds!(threadId)).toBe(false);
     } finally {
       for (const worker of workers) await worker.close();
+    }
+  });
+});
+
+describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1")("the thread lock's connection on a real postgres", () => {
+  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres });
+
+  /** Advisory locks held now, and by how many server sessions. */
+  async function advisoryLocks(): Promise<{ locks: number; sessions: number }> {
+    const result = await env.tempo.database.pool.query<{ locks: string; sessions: string }>(
+      "SELECT count(*) AS locks, count(DISTINCT pid) AS sessions FROM pg_locks WHERE locktype = 'advisory' AND granted",
+    );
+    return { locks: Number(result.rows[0]?.locks), sessions: Number(result.rows[0]?.sessions) };
+  }
+
+  test("20 threads held at once by one process take one connection, not 20; another worker cannot take them until they are released", async () => {
+    const other = await openTempoOnDatabase(env.server.url);
+    const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
+    try {
+      const threads = Array.from({ length: 20 }, (_, index) => `one-connection-${index}`);
+      const leases = await Promise.all(threads.map((threadId) => mine.acquire(threadId, 0)));
+      expect(await advisoryLocks()).toEqual({ locks: 20, sessions: 1 });
+      expect(await outcome(theirs.acquire(threads[7]!, 0))).toBe("THREAD_BUSY");
+      await Promise.all(leases.map((lease) => lease.release()));
+      expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
+      const taken = await theirs.acquire(threads[7]!, 0);
+      await taken.release();
+    } finally {
+      await mine.close?.();
+      await theirs.close?.();
+      await other.close();
+    }
+  });
+
+  test("a lost lock connection is replaced on next use, and the threads the process still holds are locked again", async () => {
+    const other = await openTempoOnDatabase(env.server.url);
+    const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
+    try {
+      const held = await mine.acquire("lost-connection-held", 0);
+      const holder = await env.tempo.database.pool.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted");
+      // The server ends the lock connection (an administrator, a restart, a network cut): its locks go with it.
+      await env.tempo.database.pool.query("SELECT pg_terminate_backend($1)", [holder.rows[0]!.pid]);
+      const next = await mine.acquire("lost-connection-next", 0);
+      expect(await advisoryLocks()).toEqual({ locks: 2, sessions: 1 });
+      expect(await outcome(theirs.acquire("lost-connection-held", 0))).toBe("THREAD_BUSY");
+      await held.release();
+      await next.release();
+      expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
+    } finally {
+      await mine.close?.();
+      await theirs.close?.();
+      await other.close();
     }
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * One worker process of the load probe (`load-probe.ts`): `createTempo` as a deployment runs it — settings read from
+ * the environment (DATABASE_URL, the pool and run-gate variables), the offline policy, the memory store, the
+ * Postgres thread lock — driving many conversations at once.
+ *
+ *   node <bundle> '{"threads":["a","b"],"warmUp":true}'
+ *
+ * Prints `{"ready":true}` once the graph is built (and a warm-up conversation ran, with `warmUp`), then waits for a
+ * line on stdin; on it runs every thread's conversation at once and prints one JSON line: `{ conversations, cpuMs }`,
+ * each conversation `{ threadId, ms, cards, error? }`, `cpuMs` the CPU time the process spent on them. With `sequential`, the conversations run one after another instead (the lone times).
+ */
+import { createInterface } from "node:readline";
+import { createTempo, type Tempo } from "../../server/create-tempo.js";
+import { readSettings } from "../../config/environment.js";
+import { conversation, type ConversationOutcome } from "./load-conversation.js";
+
+interface WorkerArguments {
+  threads: string[];
+  warmUp?: boolean;
+  sequential?: boolean;
+}
+
+const args = JSON.parse(process.argv[2] ?? "{}") as WorkerArguments;
+const tempo: Tempo = await createTempo(readSettings());
+try {
+  if (args.warmUp) await conversation(tempo.graph, `warm-up-${process.pid}`);
+  process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+  const lines = createInterface({ input: process.stdin });
+  await new Promise<void>((resolve) => lines.once("line", () => resolve()));
+  // Reading stdin keeps the process alive: stop, so it exits once its Tempo is closed.
+  lines.close();
+  process.stdin.destroy();
+  const cpuBefore = process.cpuUsage();
+  let conversations: ConversationOutcome[] = [];
+  if (args.sequential) for (const threadId of args.threads) conversations.push(await conversation(tempo.graph, threadId));
+  else conversations = await Promise.all(args.threads.map((threadId) => conversation(tempo.graph, threadId)));
+  const cpu = process.cpuUsage(cpuBefore);
+  process.stdout.write(`${JSON.stringify({ conversations, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+} finally {
+  await tempo.close();
+}
