@@ -68,10 +68,15 @@ export interface SearchOptions extends SearchBudget {
 export interface SearchBudget {
   /** Search nodes before the best placement found so far is kept; default 200,000. */
   nodeLimit?: number;
-  /** When, on `now`'s clock, the work stops and keeps the best found so far; default none (the node limit bounds it). */
+  /**
+   * When, on `now`'s clock, the work stops and keeps the best found so far. A bare search has none by default (the
+   * node limit bounds it); a listing (`propose_arrangement`, `propose_candidates`) sets one `DEFAULT_TIME_LIMIT_MS` on.
+   */
   deadline?: number;
-  /** The clock `deadline` is on, in milliseconds; default `performance.now`. */
+  /** The clock `deadline` is on, in milliseconds; default the process's CPU time. */
   now?: () => number;
+  /** A running count of the nodes searched (each search adds its own): the caller's, to bound many searches at once. */
+  meter?: { nodes: number };
 }
 
 /** Why a search ended: it finished (`exact`: nothing fits more), or its budget ran out (`budget`: the best found so far). */
@@ -96,7 +101,8 @@ export interface SearchResult {
   stop: StopReason;
 }
 
-const DEFAULT_NODE_LIMIT = 200_000;
+/** Search nodes before a search keeps the best found so far, unless the caller says otherwise. */
+export const DEFAULT_NODE_LIMIT = 200_000;
 
 /** Nodes between two looks at the clock, the first node's included (a deadline is kept to within this many). */
 const CLOCK_EVERY = 1024;
@@ -106,8 +112,18 @@ export function pastDeadline(budget: SearchBudget): boolean {
   return budget.deadline !== undefined && (budget.now ?? defaultClock)() >= budget.deadline;
 }
 
+/** The CPU time a listing's searches and polishing (`propose_arrangement`, `propose_candidates`) may take by default, in milliseconds. */
+export const DEFAULT_TIME_LIMIT_MS = 2_000;
+
+/** `budget` with its deadline fixed: the caller's, or `DEFAULT_TIME_LIMIT_MS` from now on its clock. */
+export function startBudget<Budget extends SearchBudget>(budget: Budget): Budget {
+  return budget.deadline !== undefined ? budget : { ...budget, deadline: (budget.now ?? defaultClock)() + DEFAULT_TIME_LIMIT_MS };
+}
+
+/** The process's CPU time in milliseconds: a busy machine (other processes on its cores) does not cut a search short. */
 function defaultClock(): number {
-  return performance.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** One task of the search's order being decided: the runs it tries in turn, then leaving it out. */
@@ -255,6 +271,7 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
     if (enter(child)) stack.push(child);
   }
   keepBest();
+  if (options.meter) options.meter.nodes += nodes;
 
   const placements = best
     .map(({ task, run, start }) => {
