@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, BUDGET_NOTE, POLISH_BUDGET_NOTE, proposeCandidates, type ScheduleListing } from "../../tools/schedule/candidates.js";
 import { generateSchedule, type HealthReport, type ScheduleState } from "../../tools/schedule/index.js";
+import { summaryInChinese } from "../../tools/schedule/offline/replies.js";
 import { runTool } from "./support.js";
 
 const week = (taskCount: number): ScheduleState => generateSchedule({ days: 7, slotsPerDay: 12, taskCount, seed: 7 });
@@ -80,4 +81,8 @@ describe("a week of 1,000 tasks", () => {
     expect(listing.budgetNote).toBeUndefined();
     expect(listing.candidates[0]!.summary).toMatch(/not placed \(not found within the search budget\)$/);
   });
+});
+
+test("the reason a budget stop gives is said in Chinese too, without a proof", () => {
+  expect(summaryInChinese("placed task task-1 on day 2 slots 3-4; left pending: task-9 (no place beside the other placements found within the search budget)")).toMatch(/；仍待安排：task-9（在搜索预算内没有找到能放下它的位置）$/);
 });
