@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { searchPlacements } from "../../tools/schedule/placement-search.js";
+import { searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";
 import { findFreeTool, generateSchedule, listTasksTool, parseFreeRuns, parseTaskListing, placeTool, type ScheduleState } from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
@@ -33,6 +33,14 @@ function placeAsThePolicyDoes(state: ScheduleState): { placed: number; exact: bo
     else current = run.state;
   }
   return { placed: placements.length - failures.length, exact, failures };
+}
+
+/** A generated week of 10,000 tasks (most pending; a few dozen fit): its search input. */
+function bigWeek() {
+  const state = generateSchedule({ days: 7, slotsPerDay: 12, taskCount: 10_000, seed: 7 });
+  const { runs, dayLoad } = searchInputOf(state);
+  const pendingTasks = state.tasks.flatMap((task) => (task.source === "task_item" && task.status === "pending" ? [{ id: task.id, duration: task.duration }] : []));
+  return { state, runs, dayLoad, pendingTasks };
 }
 
 describe("placement search", () => {
@@ -73,5 +81,41 @@ describe("placement search", () => {
   test("a task that fits nowhere is left out, the rest still placed", () => {
     const result = searchPlacements([{ id: "huge", duration: 5 }, { id: "small", duration: 2 }], [{ day: 1, start: 1, end: 4, hostId: "hall" }]);
     expect(result.placements).toEqual([{ id: "small", day: 1, start: 1, end: 2, hostId: "hall" }]);
+  });
+
+  test("a generated week of 10,000 tasks: the search returns (no stack overflow) and says its budget stopped it", () => {
+    const { state, runs, dayLoad, pendingTasks } = bigWeek();
+    expect(pendingTasks.length).toBeGreaterThan(9_000);
+    const result = searchPlacements(pendingTasks, runs, { dayLoad, nodeLimit: 20_000 });
+    expect(result.stop).toBe("budget");
+    expect(result.exact).toBe(false);
+    expect(result.placements.length).toBeGreaterThan(0);
+    // The best found so far is a real placement: every one applies with the place tool.
+    let current = state;
+    for (const placement of result.placements) {
+      const run = placeTool.run(current, { task_id: placement.id, day: placement.day, slot_start: placement.start });
+      expect(run.content).toMatch(/^placed/);
+      current = run.state!;
+    }
+  });
+
+  test("a deadline on the caller's clock stops the search with the best found so far", () => {
+    const { runs, dayLoad, pendingTasks } = bigWeek();
+    // The clock reads 1, 2, 3, …: the deadline at 3 passes on the third look (the search looks every 1,024 nodes).
+    let ticks = 0;
+    const result = searchPlacements(pendingTasks, runs, { dayLoad, deadline: 3, now: () => (ticks += 1) });
+    expect(result.stop).toBe("budget");
+    expect(result.exact).toBe(false);
+    expect(ticks).toBe(3);
+    expect(result.placements.length).toBeGreaterThan(0);
+    // A deadline already past stops it on its first node, with nothing found.
+    const late = searchPlacements(pendingTasks, runs, { dayLoad, deadline: 0, now: () => 1 });
+    expect(late).toEqual({ placements: [], exact: false, stop: "budget" });
+  });
+
+  test("a small search that finishes says so: stop is exact", () => {
+    const result = searchPlacements([{ id: "a", duration: 2 }, { id: "b", duration: 3 }], [{ day: 1, start: 1, end: 4 }], { deadline: 10, now: () => 0 });
+    expect(result).toMatchObject({ exact: true, stop: "exact" });
+    expect(result.placements.map((entry) => entry.id)).toEqual(["b"]);
   });
 });

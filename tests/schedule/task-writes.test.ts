@@ -76,6 +76,31 @@ describe("the task and class writes", () => {
     expect(removeTaskTool.run(week, { task_id: "sat-calculus-midterm" }).content).toMatch(/events stay as imported/);
   });
 
+  test("what can never fit is refused with the week unchanged: a session longer than a day, an earliest day on or after its due day, an exam before its earliest day", () => {
+    const week = sampleWeek();
+    const free = upsertTaskClassTool.run(week, { name: "Reading" }).state!;
+    const before = JSON.stringify(free);
+    const add = (args: Record<string, unknown>) => addTaskTool.run(free, { name: "Long read", class_id: "reading", duration: 2, ...args } as Parameters<typeof addTaskTool.run>[1]);
+    expect(add({ duration: 13 }).content).toBe("error: a session of 13 slot(s) is longer than a day (12 slots): it could never be placed. Nothing was added");
+    expect(add({ earliest_day: 5, due_before_day: 4 }).content).toBe("error: earliest_day 5 is not before its due day 4 (it must end on an earlier day): no day is left for it. Nothing was added");
+    expect(add({ earliest_day: 4, due_before_day: 4 }).content).toMatch(/^error: earliest_day 4 is not before its due day 4/);
+    // The midterm starts on day 6 at slot 3: from day 7 there is no room, nor for 3 slots on day 6 itself.
+    expect(add({ earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content).toBe('error: event sat-calculus-midterm "Calculus midterm exam" starts at day 6 slot 3, before a session of 2 slot(s) from day 7 could end: no room is left for it. Nothing was added');
+    expect(add({ earliest_day: 6, duration: 3, due_before_event: "sat-calculus-midterm" }).content).toMatch(/^error: event sat-calculus-midterm .* no room is left for it/);
+    expect(add({ earliest_day: 8 }).content).toMatch(/^error: earliest_day 8 is outside the window/);
+    expect(JSON.stringify(free)).toBe(before);
+    // What can fit is still added: two slots before the midterm on its own day, an earliest day before the due day.
+    expect(add({ earliest_day: 6, due_before_event: "sat-calculus-midterm" }).ok).toBe(true);
+    expect(add({ earliest_day: 3, due_before_day: 4 }).ok).toBe(true);
+
+    const added = add({ earliest_day: 2 }).state!;
+    const id = added.tasks.at(-1)!.id;
+    expect(updateTaskTool.run(added, { task_id: id, duration: 13 }).content).toMatch(/^error: a session of 13 slot\(s\) is longer than a day \(12 slots\).*Nothing was changed$/);
+    expect(updateTaskTool.run(added, { task_id: id, due_before_day: 2 }).content).toMatch(/^error: earliest_day 2 is not before its due day 2 .*Nothing was changed$/);
+    expect(updateTaskTool.run(added, { task_id: id, earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content).toMatch(/no room is left for it\. Nothing was changed$/);
+    expect(updateTaskTool.run(added, { task_id: id, due_before_day: 5 }).ok).toBe(true);
+  });
+
   test("through the graph: a class and a task proposed together on one card; the approved one is stored once, the rejected one is not", async () => {
     const repository = new InMemoryScheduleRepository();
     await repository.seed("user-1", sampleWeek());

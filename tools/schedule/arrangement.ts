@@ -8,9 +8,9 @@
  * Nothing here changes the week; the score of each proposal is the health judge's once its writes apply.
  */
 import { weekdayName } from "../../contracts/language.js";
-import { applyWrites, forcedText, polishPlacements, type ScheduleListing } from "./candidates.js";
+import { applyWrites, ChangeWork, forcedText, polishPlacements, POLISH_BUDGET_NOTE, type ChangeBudget, type ScheduleListing } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchRun, type SearchTask } from "./placement-search.js";
+import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchBudget, type SearchRun, type SearchTask, type StopReason } from "./placement-search.js";
 import { withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
@@ -43,6 +43,11 @@ export interface ArrangementOptions extends HealthPreferences {
   limits?: readonly TaskLimits[];
   /** At most this many placements in the proposal (a card); the rest fit once they apply and the week is listed again. */
   maxPlaces?: number;
+  /**
+   * The work it may do (search nodes per search, changes scored while polishing, a deadline on a clock); the defaults
+   * without. Past it the listing keeps the best found so far and says so (`stop: "budget"`): nothing is "proved".
+   */
+  budget?: ChangeBudget;
 }
 
 /** A pending task the arrangement gives no place, and why. */
@@ -54,7 +59,8 @@ export interface LeftPending {
 /** One proposal that places as many of the pending reviews in scope as fit, within the limits. */
 export function proposeArrangement(state: ScheduleState, options: ArrangementOptions = {}): ScheduleListing {
   const preferences: HealthPreferences = { ...(options.avoidDays ? { avoidDays: options.avoidDays } : {}), ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}) };
-  const score = analyzeHealth(state, preferences).score;
+  const work = new ChangeWork(options.budget);
+  const score = analyzeHealth(state, preferences, work.search).score;
   const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
   const named = options.taskIds ? new Set(options.taskIds) : undefined;
   const skipped = new Set(options.skipIds ?? []);
@@ -73,16 +79,21 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
   const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
   const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
-  const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt);
+  const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt, work.search);
+  const budgetStop = search.stop === "budget";
   // Tasks the user gave limits for come first: their place answers what they said.
   const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
   const placed = new Set(placements.map((entry) => entry.id));
   const stepLimited = only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay;
   const left: LeftPending[] = scope
     .filter((task) => !placed.has(task.id))
-    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state, book) }));
+    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state, book, search.stop) }));
   const leftPart = left.length > 0 ? { left } : {};
-  if (placements.length === 0) return { candidates: [], score, empty: "no pending review in scope fits into the free time", ...leftPart };
+  if (placements.length === 0) {
+    return budgetStop
+      ? { candidates: [], score, empty: "no place found within the search budget", ...leftPart, stop: "budget" }
+      : { candidates: [], score, empty: "no pending review in scope fits into the free time", ...leftPart };
+  }
 
   // The search places the most that fit; where among the room they go is then polished by the health judge, within
   // the same limits, so the card proposes the week the refinement would otherwise move them to. All of them are
@@ -91,27 +102,31 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
     if (rejectedAt.get(target.task_id)?.has(`${target.day}:${target.slot_start}`)) return false;
     return target.slot_start >= from && target.slot_end <= to;
-  });
+  }, work);
   const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
   const later = all.length - chosen.length;
   const writes = placedAt(chosen);
   const after = applyWrites(state, writes);
   if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
-  const afterReport = analyzeHealth(after, preferences);
+  // Its score is read whatever the polishing spent: within the search's nodes, not its deadline.
+  const afterReport = analyzeHealth(after, preferences, work.undated());
   const scoreAfter = afterReport.score;
   const proved = search.exact && !stepLimited && limits.size === 0;
   const summary = [
     `place ${writes.length} of ${scope.length} pending review(s)`,
     ...(later > 0 ? [`${later} more fit after these: list again once they apply`] : []),
-    ...(left.length > 0 ? [`${left.length} cannot fit${proved ? " (proved)" : ""}`] : []),
+    ...(left.length > 0 ? [budgetStop ? `${left.length} not placed (not found within the search budget)` : `${left.length} cannot fit${proved ? " (proved)" : ""}`] : []),
   ].join("; ");
-  const forced = later === 0 ? forcedText(afterReport) : undefined;
+  const searchStopped = budgetStop || afterReport.feasibility.stop === "budget";
+  // What fits nowhere beside the card's placements is forced only when the search proved nothing places more.
+  const forced = later === 0 && !budgetStop ? forcedText(afterReport) : undefined;
   return {
     candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: Math.round((scoreAfter - score) * 10) / 10, places: chosen }],
     score,
     ...(later > 0 ? { later } : {}),
     ...leftPart,
     ...(forced ? { forced } : {}),
+    ...(searchStopped ? { stop: "budget" as const } : work.exhausted ? { stop: "budget" as const, budgetNote: POLISH_BUDGET_NOTE } : {}),
   };
 }
 
@@ -126,6 +141,7 @@ function polishedPlacements(
   tasks: readonly SearchTask[],
   preferences: HealthPreferences,
   fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
+  work: ChangeWork,
 ): PlannedPlacement[] {
   const searched = applyWrites(state, placedAt(placements));
   if (!searched || placements.length === 0) return [...placements];
@@ -136,7 +152,7 @@ function polishedPlacements(
     const end = target.slot_start + task.duration - 1;
     return target.slot_start >= (task.from ?? 1) && end <= (task.to ?? end) && fits({ ...target, slot_end: end });
   };
-  const week = polishPlacements(searched, new Set(placements.map((entry) => entry.id)), preferences, allowed);
+  const week = polishPlacements(searched, new Set(placements.map((entry) => entry.id)), preferences, allowed, work);
   return placements.map((entry): PlannedPlacement => {
     const task = week.tasks.find((candidate) => candidate.id === entry.id);
     const range = task?.source === "task_item" ? task.slots?.[0] : undefined;
@@ -165,18 +181,22 @@ const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
 /**
  * The search by priority when the tasks in scope differ in it: as many high-priority tasks as fit first, then the
  * normal ones in the room left, then the low ones — a task that matters more is never left out for one that matters
- * less. With one priority in scope it is the plain search (exact for small sets).
+ * less. With one priority in scope it is the plain search (exact for small sets). `stop` is "budget" when any search
+ * stopped at the budget.
  */
-function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>): { placements: PlannedPlacement[]; exact: boolean } {
+function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>, budget: SearchBudget): Searched {
   const rankOf = new Map(scope.map((task) => [task.id, PRIORITY_RANK[task.priority ?? "normal"]]));
   const ranks = [...new Set(rankOf.values())].sort();
-  if (ranks.length <= 1) return searchAvoiding(tasks, runs, dayLoad, rejectedAt);
+  if (ranks.length <= 1) return searchAvoiding(tasks, runs, dayLoad, rejectedAt, budget);
   let room = runs;
   const load = new Map(dayLoad);
   const placements: PlannedPlacement[] = [];
+  let stop: StopReason = "exact";
   for (const rank of ranks) {
     const tier = tasks.filter((task) => rankOf.get(task.id) === rank);
-    const found = searchAvoiding(tier, room, load, rejectedAt).placements;
+    const searched = searchAvoiding(tier, room, load, rejectedAt, budget);
+    if (searched.stop === "budget") stop = "budget";
+    const found = searched.placements;
     placements.push(...found);
     for (const placement of found) {
       load.set(placement.day, (load.get(placement.day) ?? 0) + 1);
@@ -188,7 +208,14 @@ function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs:
       });
     }
   }
-  return { placements: placements.sort((a, b) => a.day - b.day || a.start - b.start), exact: false };
+  return { placements: placements.sort((a, b) => a.day - b.day || a.start - b.start), exact: false, stop };
+}
+
+/** A search's outcome: its placements, whether it proved nothing fits more, and whether a budget stopped it. */
+interface Searched {
+  placements: PlannedPlacement[];
+  exact: boolean;
+  stop: StopReason;
 }
 
 /**
@@ -196,14 +223,15 @@ function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs:
  * the search picks a rejected place, that task is searched again on the other days, or later or earlier on that day
  * (whichever places the most); a place still rejected after a few tries is left out.
  */
-function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>): { placements: PlannedPlacement[]; exact: boolean } {
+function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>, budget: SearchBudget): Searched {
   const rejected = (entry: PlannedPlacement) => rejectedAt.get(entry.id)?.has(`${entry.day}:${entry.start}`) ?? false;
   let current = tasks;
-  const first = searchPlacements(current, runs, { dayLoad });
+  const first = searchPlacements(current, runs, { ...budget, dayLoad });
   let placements = first.placements;
+  let stop = first.stop;
   for (let attempt = 0; attempt < 8; attempt += 1) {
     const bad = placements.find(rejected);
-    if (!bad) return { placements, exact: attempt === 0 && first.exact };
+    if (!bad) return { placements, exact: attempt === 0 && first.exact, stop };
     const index = current.findIndex((task) => task.id === bad.id);
     const task = current[index]!;
     const variants: SearchTask[] = [
@@ -214,14 +242,16 @@ function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<num
     let best: { tasks: SearchTask[]; placements: PlannedPlacement[]; score: number } | undefined;
     for (const variant of variants) {
       const tried = current.map((candidate, position) => (position === index ? variant : candidate));
-      const found = searchPlacements(tried, runs, { dayLoad }).placements;
+      const searched = searchPlacements(tried, runs, { ...budget, dayLoad });
+      if (searched.stop === "budget") stop = "budget";
+      const found = searched.placements;
       const score = found.length * 2 + Number(found.some((entry) => entry.id === task.id));
       if (!best || score > best.score) best = { tasks: tried, placements: found, score };
     }
     current = best!.tasks;
     placements = best!.placements;
   }
-  return { placements: placements.filter((entry) => !rejected(entry)), exact: false };
+  return { placements: placements.filter((entry) => !rejected(entry)), exact: false, stop };
 }
 
 /** True when some run could take the task on its own, within its limits and away from the places rejected for it. */
@@ -245,12 +275,13 @@ interface StepLimits {
 
 /**
  * Why a task in scope got no place, truthfully: the other placements took the room it fits in, or its limits (the
- * user's, the step's days and slots) leave no free slot that fits, or no free slot fits it at all.
+ * user's, the step's days and slots) leave no free slot that fits, or no free slot fits it at all. When the search
+ * stopped at its budget, room beside the others was not found in time (not that there is none).
  */
-function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState, book: RuleBook): string {
+function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState, book: RuleBook, stop: StopReason): string {
   const bare: SearchTask = { id: task.id, duration: task.duration };
   const notAt = new Set((limits?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`));
-  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs)) return "no room left beside the other placements";
+  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs)) return stop === "budget" ? "no place beside the other placements found within the search budget" : "no room left beside the other placements";
   // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
   if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) {
     const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };

@@ -13,7 +13,7 @@
  */
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { searchInputOf, searchPlacements, type PlannedPlacement } from "./placement-search.js";
+import { DEFAULT_NODE_LIMIT, pastDeadline, searchInputOf, searchPlacements, startBudget, type PlannedPlacement, type SearchBudget } from "./placement-search.js";
 import { withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
@@ -50,6 +50,66 @@ export interface ScheduleListing extends CandidateListing {
   later?: number;
   /** An arrangement's: the pending tasks in scope it gives no place, each with why. */
   left?: Array<{ id: string; why: string }>;
+  /** "budget" when a search or the polishing stopped at its budget: the best found so far, nothing claimed proved. */
+  stop?: "budget";
+  /** With `stop`, what stopped, when only the polishing did (the search's claims stand); `BUDGET_NOTE` without. */
+  budgetNote?: string;
+}
+
+/**
+ * What a listing may spend beyond the search's own budget: the single changes it scores (`stepLimit`, default
+ * 200,000) and the search nodes those scorings take together (`scoringNodes`, default 2,000,000) — so the polishing
+ * of a big week is bounded however many tasks it holds.
+ */
+export interface ChangeBudget extends SearchBudget {
+  stepLimit?: number;
+  scoringNodes?: number;
+}
+
+const DEFAULT_STEP_LIMIT = 200_000;
+const DEFAULT_SCORING_NODES = 2_000_000;
+
+/** The work of one listing: the search budget (its deadline fixed at the start), the steps and scoring nodes left. */
+export class ChangeWork {
+  /** The search budget of the listing's own searches (its deadline). */
+  readonly search: SearchBudget;
+  private readonly limit: number;
+  private readonly scoringNodes: number;
+  private readonly meter = { nodes: 0 };
+  private taken = 0;
+  /** True once the steps, the scoring nodes or the deadline ran out. */
+  exhausted = false;
+
+  constructor(budget: ChangeBudget = {}) {
+    const { stepLimit, scoringNodes, ...search } = startBudget(budget);
+    this.search = search;
+    this.limit = stepLimit ?? DEFAULT_STEP_LIMIT;
+    this.scoringNodes = scoringNodes ?? DEFAULT_SCORING_NODES;
+  }
+
+  /** The search's budget without its deadline (bounded by its nodes): the headline score of what a listing proposes. */
+  undated(): SearchBudget {
+    const { deadline: _deadline, ...rest } = this.search;
+    return rest;
+  }
+
+  /** The search budget of one scoring: the search's, within the scoring nodes left. */
+  scoring(): SearchBudget {
+    const left = Math.max(0, this.scoringNodes - this.meter.nodes);
+    return { ...this.search, nodeLimit: Math.min(this.search.nodeLimit ?? DEFAULT_NODE_LIMIT, left), meter: this.meter };
+  }
+
+  /** Takes one step: false (and exhausted from then on) when none is left, nor scoring nodes, or the deadline passed. */
+  take(): boolean {
+    if (this.exhausted) return false;
+    // The clock is read every 64 steps, the first one's included.
+    if (this.taken >= this.limit || this.meter.nodes >= this.scoringNodes || (this.taken % 64 === 0 && pastDeadline(this.search))) {
+      this.exhausted = true;
+      return false;
+    }
+    this.taken += 1;
+    return true;
+  }
 }
 
 type Write = { name: string; arguments: Record<string, unknown> };
@@ -73,19 +133,20 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[]; placePending?: boolean } = {}): ScheduleListing {
+export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[]; placePending?: boolean; budget?: ChangeBudget } = {}): ScheduleListing {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
-  const report = analyzeHealth(state, preferences);
+  const work = new ChangeWork(options.budget);
+  const report = analyzeHealth(state, preferences, work.search);
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) => place.task_id === target.task_id && (place.day === undefined || place.day === target.day) && (place.slot_start === undefined || place.slot_start === target.slot_start);
   const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
   const allowed = allowedIn(state);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
-  const singles = singleChanges(state, report.score, preferences, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
-  const chain = chainOf(state, report.score, singles, preferences, allowedIn);
+  const singles = singleChanges(state, report.score, preferences, work, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
+  const chain = chainOf(state, report.score, singles, preferences, allowedIn, work);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
-  const fresh = rearrangementOf(state, report.score, preferences, allowedIn);
+  const fresh = rearrangementOf(state, report.score, preferences, allowedIn, work);
   const best = singles[0]?.delta ?? 0;
   const wholesale = [chain, fresh].filter((candidate): candidate is Omit<ScheduleCandidate, "id"> => candidate !== undefined && candidate.delta > best).sort((a, b) => b.delta - a.delta);
   // Two wholesale changes ending in the same week are one candidate.
@@ -93,7 +154,8 @@ export function proposeCandidates(state: ScheduleState, options: { k?: number; p
   const ranked = [...distinct, ...singles];
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
   const forced = forcedText(report);
-  const listing: ScheduleListing = { candidates, score: report.score, ...(forced ? { forced } : {}) };
+  const stopped = work.exhausted || report.feasibility.stop === "budget";
+  const listing: ScheduleListing = { candidates, score: report.score, ...(forced ? { forced } : {}), ...(stopped ? { stop: "budget" as const } : {}) };
   return candidates.length > 0 ? listing : { ...listing, empty: "no single move, swap or placement raises the score" };
 }
 
@@ -140,13 +202,15 @@ function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Requir
 }
 
 /** Every single change that raises the score by at least `MIN_GAIN` (and `allowed`), best first, the best one per task. */
-function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean = () => true, only?: ReadonlySet<string>): Array<Omit<ScheduleCandidate, "id">> {
+function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, work: ChangeWork, allowed: (writes: readonly Write[]) => boolean = () => true, only?: ReadonlySet<string>): Array<Omit<ScheduleCandidate, "id">> {
   const scored: Array<Omit<ScheduleCandidate, "id">> = [];
+  // Each change scored is a step of the work's budget; past it the changes scored so far are all there is.
   const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
-    if (!allowed(writes)) return;
+    if (!allowed(writes) || !work.take()) return;
     const after = applyWrites(state, writes);
     if (!after) return;
-    const scoreAfter = analyzeHealth(after, preferences).score;
+    const scoreAfter = scoreWithin(after, preferences, work);
+    if (scoreAfter === undefined) return;
     const delta = round(scoreAfter - score);
     if (delta < MIN_GAIN) return;
     scored.push({ kind, writes, summary: summaryOf(state, writes), scoreAfter, delta });
@@ -154,6 +218,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
   const placed = reviews.filter((task) => task.status === "placed" && task.slots?.length === 1 && (!only || only.has(task.id)));
   for (const task of placed) {
+    if (work.exhausted) break;
     // Where it could go: the free runs of the week without it.
     const without = unplaceTool.run(state, { task_id: task.id });
     if (!without.ok || !without.state) continue;
@@ -165,7 +230,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
       }
     }
   }
-  for (let first = 0; first < placed.length; first += 1) {
+  for (let first = 0; first < placed.length && !work.exhausted; first += 1) {
     for (let second = first + 1; second < placed.length; second += 1) {
       if (placed[first]!.duration !== placed[second]!.duration || placed[first]!.slots![0]!.day === placed[second]!.slots![0]!.day) continue;
       consider("swap", [{ name: "swap", arguments: { first_task_id: placed[first]!.id, second_task_id: placed[second]!.id } }]);
@@ -173,6 +238,7 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
   }
   const { runs } = searchInputOf(state);
   for (const task of reviews.filter((candidate) => candidate.status === "pending" && (!only || only.has(candidate.id)))) {
+    if (work.exhausted) break;
     for (const run of runs) for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
   const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
@@ -187,28 +253,48 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
   });
 }
 
+/**
+ * The week's score, its search within the work's scoring nodes; undefined (and the work exhausted) when the budget cut
+ * that search short — such a score is no score, and the changes scored before it are all there is.
+ */
+function scoreWithin(week: ScheduleState, preferences: HealthPreferences, work: ChangeWork): number | undefined {
+  const report = analyzeHealth(week, preferences, work.scoring());
+  if (report.feasibility.stop !== "budget") return report.score;
+  work.exhausted = true;
+  return undefined;
+}
+
 /** Most single changes a chain strings together. */
 const MAX_CHAIN = 8;
 
 /** Limits that apply to changes made from a week (a swap's targets depend on where its tasks are in that week). */
 type AllowedIn = (week: ScheduleState) => (writes: readonly Write[]) => boolean;
 
-/** How a climb goes: the start's single changes when already known (not scanned again), the only tasks it may move, its most steps. */
+/**
+ * How a climb goes: the start's single changes when already known (not scanned again), the only tasks it may move, its
+ * most steps, and the work it may spend scoring changes (it stops, keeping the week it reached, once that runs out).
+ */
 interface ClimbOptions {
   singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>;
   only?: ReadonlySet<string>;
   maxSteps?: number;
+  work: ChangeWork;
 }
 
 /**
  * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
  * `MAX_CHAIN` steps unless `maxSteps` says otherwise).
  */
-function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, { singles, only, maxSteps = MAX_CHAIN }: ClimbOptions = {}): { week: ScheduleState; steps: number } {
+function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, { singles, only, maxSteps = MAX_CHAIN, work }: ClimbOptions): { week: ScheduleState; steps: number } {
   let week = start;
   let steps = 0;
-  while (steps < maxSteps) {
-    const changes = steps === 0 && singles ? singles : singleChanges(week, analyzeHealth(week, preferences).score, preferences, allowedIn(week), only);
+  while (steps < maxSteps && !work.exhausted) {
+    let changes = steps === 0 ? singles : undefined;
+    if (!changes) {
+      const score = scoreWithin(week, preferences, work);
+      if (score === undefined) break;
+      changes = singleChanges(week, score, preferences, work, allowedIn(week), only);
+    }
     const next = changes.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
     const after = next ? applyWrites(week, next.writes) : undefined;
     if (!after) break;
@@ -222,20 +308,21 @@ function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: 
  * `week` with the reviews `ids` (just placed there) moved or swapped among themselves while the score rises — the
  * best single change each time, at most two per review — each move within `fits` (the limits they were placed
  * under). Every other task stays where it is. An arrangement so polished is what its card proposes: the refinement
- * after it is not left to move what the user has just approved.
+ * after it is not left to move what the user has just approved. It stops early, keeping the week it reached, once
+ * `work` runs out (`work.exhausted` then says so).
  */
-export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, preferences: HealthPreferences, fits: (target: Required<AvoidedPlace>) => boolean): ScheduleState {
+export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, preferences: HealthPreferences, fits: (target: Required<AvoidedPlace>) => boolean, work: ChangeWork): ScheduleState {
   // (Only the reviews `ids` are moved or swapped: the climb scans no others.)
   const allowedIn: AllowedIn = (current) => (writes) => targetsOf(current, writes).every(fits);
-  return climb(week, preferences, allowedIn, { only: ids, maxSteps: ids.size * 2 }).week;
+  return climb(week, preferences, allowedIn, { only: ids, maxSteps: ids.size * 2, work }).week;
 }
 
 /**
  * The climb from `state` as one `batch_move` of the reviews it moved, or undefined when fewer than two changes chain
  * (placements are not chained: a pending review is placed on its own card).
  */
-function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowedIn: AllowedIn): Omit<ScheduleCandidate, "id"> | undefined {
-  const { week, steps } = climb(state, preferences, allowedIn, { singles });
+function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowedIn: AllowedIn, work: ChangeWork): Omit<ScheduleCandidate, "id"> | undefined {
+  const { week, steps } = climb(state, preferences, allowedIn, { singles, work });
   return steps < 2 ? undefined : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
 }
 
@@ -260,9 +347,9 @@ function batchMoveTo(state: ScheduleState, target: ScheduleState, score: number,
  * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
  * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
  */
-function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: AllowedIn): Omit<ScheduleCandidate, "id"> | undefined {
+function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: AllowedIn, work: ChangeWork): Omit<ScheduleCandidate, "id"> | undefined {
   const placed = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1);
-  if (placed.length < 2) return undefined;
+  if (placed.length < 2 || work.exhausted) return undefined;
   let base = state;
   for (const task of placed) {
     const unplaced = unplaceTool.run(base, { task_id: task.id });
@@ -271,10 +358,11 @@ function rearrangementOf(state: ScheduleState, score: number, preferences: Healt
   }
   const avoid = new Set(preferences.avoidDays ?? []);
   const { runs, dayLoad, rules: book } = searchInputOf(base);
-  const search = searchPlacements(placed.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book)), runs, { dayLoad });
+  const search = searchPlacements(placed.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book)), runs, { ...work.search, dayLoad });
+  if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
   const arranged = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
-  return arranged ? batchMoveTo(state, climb(arranged, preferences, allowedIn).week, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
+  return arranged ? batchMoveTo(state, climb(arranged, preferences, allowedIn, { work }).week, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
 }
 
 /** The writes as cards name them. */
@@ -290,11 +378,18 @@ function round(value: number): number {
 export function formatListing(listing: ScheduleListing): string {
   const head = `health score now ${listing.score}/100`;
   const forced = listing.forced ? `\nforced (no change can fix): ${listing.forced}` : "";
+  const budget = listing.stop === "budget" ? `\n${listing.budgetNote ?? BUDGET_NOTE}` : "";
   const left = listing.left?.length ? `\nleft pending:\n${listing.left.map((entry) => `  - task ${entry.id}: ${entry.why}`).join("\n")}` : "";
-  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${left}${forced}`;
+  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${left}${forced}${budget}`;
   const lines = listing.candidates.flatMap((candidate) => [
     `- ${candidate.id} (${candidate.delta >= 0 ? "+" : ""}${candidate.delta} → ${candidate.scoreAfter}): ${candidate.summary}`,
     ...(candidate.places ?? []).map((place) => `  - task ${place.id} on day ${place.day} slots ${place.start}-${place.end}${place.hostId ? ` in host ${place.hostId}` : ""}`),
   ]);
-  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + left + forced;
+  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + left + forced + budget;
 }
+
+/** What a listing says when its search or polishing stopped at the budget. */
+export const BUDGET_NOTE = "stopped at the search budget: the best found so far (what is left out: not found within the search budget)";
+
+/** What an arrangement says when its search finished but polishing where the placements go stopped at the budget. */
+export const POLISH_BUDGET_NOTE = "polishing stopped at the search budget: the places are the best found so far";

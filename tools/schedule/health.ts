@@ -10,9 +10,10 @@
  *   (fragmented free time);
  * - profile: reviews on a day the user avoids or outside the part of the day they prefer;
  * - feasibility: pending reviews that still fit somewhere (the exact placement search says how many at most) and
- *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection.
+ *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
+ *   stopped at its budget (a big week), they are "not found within the search budget", never proved.
  */
-import { searchInputOf, searchPlacements, type SearchTask } from "./placement-search.js";
+import { searchInputOf, searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import { partsOf, withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
@@ -76,6 +77,8 @@ export interface HealthReport {
     cannotFit: number;
     /** True when the search proved `placeable` is the most that fits. */
     proved: boolean;
+    /** "budget" when the search stopped at its budget (a big week): then nothing is proved. */
+    stop?: "budget";
   };
   /** Every issue, the costliest first. */
   issues: HealthIssue[];
@@ -106,8 +109,8 @@ export const HEALTH_PENALTIES = {
   offStrategy: 2,
 } as const;
 
-/** Judges the week. */
-export function analyzeHealth(state: ScheduleState, preferences: HealthPreferences = {}): HealthReport {
+/** Judges the week; its feasibility search keeps to `budget` (the search's defaults without). */
+export function analyzeHealth(state: ScheduleState, preferences: HealthPreferences = {}, budget: SearchBudget = {}): HealthReport {
   const index = buildOccupancyIndex(state);
   const { totalDays, slotsPerDay } = state.window;
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
@@ -203,7 +206,7 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
   // Feasibility: how many pending reviews fit beside one another, at most.
   const { runs, dayLoad, rules } = searchInputOf(state, index);
   const searchTasks: SearchTask[] = pending.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules));
-  const search = pending.length === 0 ? { placements: [], exact: true } : searchPlacements(searchTasks, runs, { dayLoad });
+  const search = pending.length === 0 ? { placements: [], exact: true, stop: "exact" as const } : searchPlacements(searchTasks, runs, { ...budget, dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
   const cannotFit = pending.filter((task) => !fitting.has(task.id));
@@ -211,8 +214,8 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     issues.push({ kind: "unplaced", penalty: unplaced.length * HEALTH_PENALTIES.unplaced, forced: false, tasks: unplaced.map((task) => task.id), days: [], message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}` });
   }
   if (cannotFit.length > 0) {
-    const proof = search.exact ? "the search proved no free time holds them beside the others" : "the search found no room for them (not proved)";
-    issues.push({ kind: "cannot_fit", penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit, forced: search.exact, tasks: cannotFit.map((task) => task.id), days: [], message: `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})` });
+    const proof = search.exact ? "the search proved no free time holds them beside the others" : search.stop === "budget" ? "not found within the search budget" : "the search found no room for them (not proved)";
+    issues.push({ kind: "cannot_fit", penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit, forced: search.exact, tasks: cannotFit.map((task) => task.id), days: [], message: search.stop === "budget" ? `${cannotFit.length} pending review(s) got no place: ${cannotFit.map(name).join(", ")} (${proof})` : `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})` });
   }
 
   issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
@@ -222,7 +225,7 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     rhythm: { dailyLoad, spread, heavyDays, backToBack },
     tightness: { unbuffered, isolatedSlots },
     profile: { offProfile },
-    feasibility: { pending: pending.length, placeable: unplaced.length, cannotFit: cannotFit.length, proved: search.exact },
+    feasibility: { pending: pending.length, placeable: unplaced.length, cannotFit: cannotFit.length, proved: search.exact, ...(search.stop === "budget" ? { stop: "budget" as const } : {}) },
     issues,
   };
 }
@@ -250,7 +253,7 @@ export function formatHealth(report: HealthReport): string {
     `rhythm: review slots per day ${report.rhythm.dailyLoad.join(" ")}; spread ${report.rhythm.spread}; heavy days ${report.rhythm.heavyDays.join(", ") || "none"}; back to back ${report.rhythm.backToBack}`,
     `tightness: reviews without a buffer ${report.tightness.unbuffered}; single free slots ${report.tightness.isolatedSlots}`,
     `profile: reviews outside your preferences ${report.profile.offProfile}`,
-    `feasibility: pending ${report.feasibility.pending}, of which fit ${report.feasibility.placeable}, cannot fit ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : " (not proved)") : ""}`,
+    `feasibility: pending ${report.feasibility.pending}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
   ];
   if (report.issues.length === 0) lines.push("issues: none");
   else lines.push(`issues (${report.issues.length}):`, ...report.issues.map((issue) => `- ${issue.kind} -${issue.penalty}${issue.forced ? " (forced)" : ""}: ${issue.message}`));

@@ -210,6 +210,7 @@ export function summaryInChinese(summary: string): string {
     .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
     .replace(/ \(no free slot fits ([^)]*)\)/g, (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`)
     .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
+    .replace(/ \(no place beside the other placements found within the search budget\)/g, "（在搜索预算内没有找到能放下它的位置）")
     .replace(/ \(your standing preference (.+?) rules out the free time it fits in \(\/prefs lists your preferences, \/forget removes one\)\)/g, "（你的长期偏好 $1 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条）")
     .replace(/no pending task matches /g, "没有匹配的待安排任务：")
     .replace(/" or "/g, "\" 或 \"")

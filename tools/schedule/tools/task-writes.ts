@@ -127,6 +127,25 @@ function sessionProblem(duration: number, category: TaskCategory): string | unde
   return undefined;
 }
 
+/**
+ * Why a task of this length, earliest day and deadline can never be placed in the window, whatever else is there, or
+ * undefined: a session longer than a day, an earliest day on or after its due day (it must end on an earlier day), or
+ * a deadline event that starts before its earliest day leaves it room for (or before it could end on the event's day).
+ */
+function neverFitsProblem(state: ScheduleState, task: Pick<TaskItem, "duration" | "earliestDay" | "dueBefore">): string | undefined {
+  const { slotsPerDay } = state.window;
+  if (task.duration > slotsPerDay) return `a session of ${task.duration} slot(s) is longer than a day (${slotsPerDay} slots): it could never be placed`;
+  const earliest = task.earliestDay ?? 1;
+  const due = task.dueBefore;
+  if (due && "day" in due && earliest >= due.day) return `earliest_day ${earliest} is not before its due day ${due.day} (it must end on an earlier day): no day is left for it`;
+  const eventId = due && "eventId" in due ? due.eventId : undefined;
+  const event = eventId === undefined ? undefined : ruleBookOf(state).eventStarts.get(eventId);
+  if (event && (event.range.day < earliest || (event.range.day === earliest && event.range.start - 1 < task.duration))) {
+    return `event ${eventId} ${quoteName(event.name)} starts at day ${event.range.day} slot ${event.range.start}, before a session of ${task.duration} slot(s) from day ${earliest} could end: no room is left for it`;
+  }
+  return undefined;
+}
+
 /** Creates a task class, or changes one's name or profile (the fields given replace those stored). */
 export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upsertTaskClassArgumentsSchema>> = {
   name: "upsert_task_class",
@@ -177,6 +196,8 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
     const due = dueOf(state, args);
     if (!due.ok) return failure(due.problem);
     if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays) return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
+    const never = neverFitsProblem(state, { duration: args.duration, ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}), ...(due.due ? { dueBefore: due.due } : {}) });
+    if (never) return failure(`${never}. Nothing was added`);
     const task = buildTaskItem({
       id: args.task_id ?? idFrom(args.name, taken),
       name: args.name,
@@ -222,6 +243,10 @@ export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTask
     if (args.earliest_day) next.earliestDay = args.earliest_day;
     const task = buildTaskItem(next);
     if (JSON.stringify(task) === JSON.stringify(buildTaskItem(current))) return failure(`nothing to change for task ${current.id}: every value given is already so`);
+    // Only a change of what decides where it can go is checked (a rename of a task that never fits is no new problem).
+    const reshaped = args.duration !== undefined || args.earliest_day !== undefined || due.due !== undefined;
+    const never = reshaped ? neverFitsProblem(state, task) : undefined;
+    if (never) return failure(`${never}. Nothing was changed`);
     const after: ScheduleState = { ...state, tasks: state.tasks.map((entry) => (entry.id === task.id ? task : entry)) };
     const broken = placedRuleProblem(after, new Set([task.id]));
     if (broken) return failure(broken);
