@@ -20,6 +20,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/identity-routes.test.ts",
   "tests/server/unseen-answers.test.ts",
   "tests/server/served-crash.test.ts",
+  "tests/server/served-gate.test.ts",
   "tests/server/served-configurable.test.ts",
   "tests/reliability/database-faults.test.ts",
   "tests/reliability/database-bounds.test.ts",

@@ -83,6 +83,9 @@ export async function createTempoDependencies(settings: TempoSettings, options: 
   return { models: created.models, domain, domains, executionLog, offline: created.offline, modelDescription: created.description };
 }
 
+/** The pool of the served graph's domains and execution log (the LangGraph server keeps checkpoints in its own). */
+const SERVED_POOL_SIZE = 5;
+
 /** The graph the LangGraph server runs, and what it holds open. */
 export interface ServedGraph {
   graph: TempoGraph;
@@ -96,10 +99,11 @@ export interface ServedGraph {
  * dependencies of `settings` — with DATABASE_URL, on Postgres.
  */
 export async function createServedGraph(settings: TempoSettings): Promise<ServedGraph> {
+  const poolSize = settings.database.poolSize ?? SERVED_POOL_SIZE;
   const database = settings.database.databaseUrl
     ? await openDatabase({
         databaseUrl: settings.database.databaseUrl,
-        poolSize: 5,
+        poolSize,
         statementTimeoutMs: settings.database.statementTimeoutMs,
         lockTimeoutMs: settings.database.lockTimeoutMs,
         queryTimeoutMs: settings.database.queryTimeoutMs,
@@ -109,7 +113,10 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
     const dependencies = await createTempoDependencies(settings, { pool: database?.pool });
     // A refused answer raises its card again: a failed run would leave the server's thread in `error`. A bad
     // configurable value is refused by the auth handler before the server stores it; one stored before is ignored.
-    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again", invalidConfigurable: "ignore" });
+    // The server runs several jobs at once; at most as many compute as the pool has connections, the rest wait their
+    // turn (as in createTempo), so a burst never ends in the pool's connect timeout.
+    const runGate = new RunGate(settings.runs?.maxConcurrentRuns ?? poolSize, settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS);
+    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again", invalidConfigurable: "ignore", runGate });
     return { graph, dependencies, close: async () => database?.close() };
   } catch (error) {
     await database?.close();
