@@ -132,6 +132,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
  * and the pool opens a fresh connection for the next one.
  */
 export class BoundedClient extends pg.Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own overloads of query return any
   override query(...args: unknown[]): any {
     const drop = (error: unknown) => {
       if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message)) (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();

@@ -167,6 +167,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // A thread whose last run stopped mid-way is carried on first (`stream(null)`, streamed to the caller as part of
   // this run), and only then is the caller's input taken (`inputAfterCarryOn`), the thread held throughout.
   // Typed loosely: LangGraph's `stream` is generic in its stream mode; `CompiledTempo` keeps that typing for callers.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   override async stream(given: Input, givenOptions?: RunOptions): Promise<IterableReadableStream<any>> {
     const input = withoutStandInAnswers(given);
     const options = this.usableOptions(givenOptions);
@@ -191,6 +192,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     );
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   private async admittedStream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
     const { settings, threadLock, runGate } = this.runGuard;
     const checked = this.checkedOptions(options);
@@ -246,6 +248,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
   // The round budget's recursion limit is set here too, before LangGraph's v3 stream binds the graph's own.
   // Typed loosely: LangGraph's overloads return a run stream (v3) or an event iterable; `CompiledTempo` keeps them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   override streamEvents(input: Input, givenOptions: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
     const { settings } = this.runGuard;
     const options = this.usableOptions(givenOptions) ?? givenOptions;
@@ -304,6 +307,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    * memorize, which ends — and then run, so the run ends cleanly and the server keeps the thread's status. Any other
    * error is thrown as it came.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   private async askAgain(error: unknown, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
     const code = error instanceof TempoError ? error.code : undefined;
     if (code !== "INVALID_RESUME" && code !== "STALE_RESUME" && code !== "INVALID_INPUT") throw asDatabaseError(error);
@@ -335,6 +339,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    * transition as `updateState(config, null, END)` — a task in progress dropped, no card left — made as the thread's
    * owner, then a run with nothing left to do, so the server records the thread as idle.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   private async endThreadRun(checked: RunOptions | undefined, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
     const { settings } = this.runGuard;
     checkRunInput(null, checked, settings);

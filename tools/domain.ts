@@ -75,6 +75,7 @@ export interface ToolRun<TState> {
 }
 
 /** One tool of a domain. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)
 export interface DomainTool<TState, TArgs = any> {
   /** snake_case name the model calls. */
   name: string;
@@ -141,6 +142,7 @@ export interface ToolPack {
 }
 
 /** A tool domain the graph takes as a dependency. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)
 export interface ToolDomain<TState = any> {
   /** Short name, e.g. "schedule". */
   name: string;

@@ -17,12 +17,14 @@ export interface DomainBuildOptions {
 }
 
 /** A plug-in once built: the domain the graph takes, and its repository (for code and tests that seed or read it). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets plug-ins of any state share one registry
 export interface BuiltDomain<TState = any, TRepository = unknown> {
   domain: ToolDomain<TState>;
   repository: TRepository;
 }
 
 /** One tool domain, ready to be served. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets plug-ins of any state share one registry
 export interface DomainPlugin<TState = any, TRepository = unknown> {
   /** The name `TEMPO_DOMAINS` uses, and the domain's own `name`. */
   name: string;

@@ -30,7 +30,10 @@ describe("the transition table", () => {
         const phase = queue.shift()!;
         for (const event of WORKFLOW_EVENTS) {
           const next = TRANSITIONS[phase][event];
-          if (next && !seen.has(next)) (seen.add(next), queue.push(next));
+          if (next && !seen.has(next)) {
+            seen.add(next);
+            queue.push(next);
+          }
         }
       }
       expect(seen.has("chatting") || seen.has("done")).toBe(true);

@@ -114,7 +114,7 @@ describe("applyScheduleChanges", () => {
   it.each<[string, (state: ScheduleState) => ScheduleChange[], RegExp]>([
     ["an unknown task", () => [place("ghost", 3, 1, 1)], /Task ghost is not in the stored schedule/],
     ["a source mismatch", () => [{ ...place("lab", 3, 1, 2), source: "task_item" }], /stored as event/],
-    ["placing a placed task", (state) => [place("a", 3, 1, 2), place("a", 3, 4, 5)], /already on the schedule/],
+    ["placing a placed task", (_state) => [place("a", 3, 1, 2), place("a", 3, 4, 5)], /already on the schedule/],
     [
       "a stale move",
       () => [{ kind: "move", taskId: "a", source: "task_item", from: [{ day: 2, start: 1, end: 2 }], fromEmbeddedIn: null, slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null }],

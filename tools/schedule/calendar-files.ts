@@ -43,8 +43,11 @@ export const IMPORTED_NAME_LIMIT = 120;
  */
 export function plainEventName(summary: string): string {
   const plain = summary
+    // eslint-disable-next-line no-control-regex -- it removes terminal escape sequences, so it names them
     .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g, "") // OSC sequences (titles, hyperlinks)
+    // eslint-disable-next-line no-control-regex -- it removes terminal escape sequences, so it names them
     .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, "") // CSI sequences (colours, cursor moves)
+    // eslint-disable-next-line no-control-regex -- it removes terminal escape sequences, so it names them
     .replace(/\u001b[@-_]?/g, "")
     .replace(/<[^<>]*>/g, "") // HTML tags
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown links and images: their text
