@@ -53,7 +53,10 @@ export default defineConfig({
     projects: [
       // A unit test bounds its own work (budgets, injected clocks), never the wall clock: its timeout only catches a hang,
       // far above what a loaded 2-core machine takes (60 s tripped there).
-      { extends: true, test: { name: "unit", include: ALL_TESTS, exclude: INTEGRATION_TESTS, isolate: false, testTimeout: 600_000 } },
+      {
+        extends: true,
+        test: { name: "unit", include: ALL_TESTS, exclude: INTEGRATION_TESTS, isolate: false, testTimeout: 600_000 },
+      },
       { extends: true, test: { name: "integration", include: INTEGRATION_TESTS } },
     ],
   },

@@ -24,7 +24,10 @@ export const APPLIED_CARDS_LIMIT = 10_000;
 const SEARCH_LIMIT = 100;
 
 type ThreadState = {
-  values?: { pending?: { kind?: string; messageId?: string; tools?: Array<{ id?: unknown }> } | null; messages?: unknown[] };
+  values?: {
+    pending?: { kind?: string; messageId?: string; tools?: Array<{ id?: unknown }> } | null;
+    messages?: unknown[];
+  };
   next?: string[];
   tasks?: Array<{ interrupts?: unknown[]; error?: unknown }>;
   checkpoint?: { checkpoint_id?: string };
@@ -36,16 +39,26 @@ type ThreadState = {
  */
 export function stoppedRun(state: ThreadState): boolean {
   const tasks = state.tasks ?? [];
-  return (state.next ?? []).length > 0 && !tasks.some((task) => (task.interrupts ?? []).length > 0 || (task.error !== undefined && task.error !== null));
+  return (
+    (state.next ?? []).length > 0 &&
+    !tasks.some((task) => (task.interrupts ?? []).length > 0 || (task.error !== undefined && task.error !== null))
+  );
 }
 
 /** The write-card tool-call ids of a thread's state, when it waits on a write card; else undefined. */
 export function waitingWriteIds(state: ThreadState): string[] | undefined {
   const pending = state.values?.pending;
-  if (pending?.kind !== "confirm_tool" || !(state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return undefined;
+  if (pending?.kind !== "confirm_tool" || !(state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0))
+    return undefined;
   // Today's card is its proposal's tool calls; a thread saved by graph@2 kept them in `pending.tools`.
-  const values = { ...state.values, messages: state.values?.messages ?? [] } as Pick<TempoState, "pending" | "messages">;
-  const ids: unknown[] = pending.messageId !== undefined ? proposedWrites(values).map((write) => write.id) : (pending.tools ?? []).map((tool) => tool.id);
+  const values = { ...state.values, messages: state.values?.messages ?? [] } as Pick<
+    TempoState,
+    "pending" | "messages"
+  >;
+  const ids: unknown[] =
+    pending.messageId !== undefined
+      ? proposedWrites(values).map((write) => write.id)
+      : (pending.tools ?? []).map((tool) => tool.id);
   return ids.length > 0 && ids.every((id): id is string => typeof id === "string") ? ids : undefined;
 }
 
@@ -80,7 +93,11 @@ export class AppliedCards {
     const credentials = credentialsOf(request);
     if (first === "threads" && second === "search" && path.length === 2) {
       await once(this.#users, identity, this.limit, () => this.#settleInterrupted(identity, credentials));
-    } else if (first === "threads" && second !== undefined && (path.length === 2 || (path.length === 3 && (third === "state" || third === "history")))) {
+    } else if (
+      first === "threads" &&
+      second !== undefined &&
+      (path.length === 2 || (path.length === 3 && (third === "state" || third === "history")))
+    ) {
       if (request.method === "GET" || third === "history") {
         await this.#settle(identity, path[1]!, credentials);
         await this.#carryOn(identity, path[1]!, credentials);
@@ -102,7 +119,11 @@ export class AppliedCards {
       // A run in progress leaves the same state: only a thread the server does not show busy is carried on.
       const thread = await this.#loopback(`/threads/${encodeURIComponent(threadId)}`, credentials);
       if (!thread.ok || ((await thread.json()) as { status?: string }).status === "busy") return;
-      const failed = await runToEnd(threadId, { input: null, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } }, { ...credentials, [MARK_HEADER]: this.#mark });
+      const failed = await runToEnd(
+        threadId,
+        { input: null, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } },
+        { ...credentials, [MARK_HEADER]: this.#mark },
+      );
       console.warn(
         failed
           ? `[tempo] thread ${threadId}: carrying on its stopped run failed (${failed})`
@@ -116,7 +137,9 @@ export class AppliedCards {
     const running = this.#carryOns.get(key);
     if (running) return running;
     const started = carry()
-      .catch((error: unknown) => console.warn(`[tempo] carrying on ${key} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        console.warn(`[tempo] carrying on ${key} failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => this.#carryOns.delete(key));
     this.#carryOns.set(key, started);
     return started;
@@ -124,10 +147,14 @@ export class AppliedCards {
 
   /** Settles the caller's interrupted threads (the first search of a user in this process). */
   async #settleInterrupted(identity: string, credentials: Record<string, string>): Promise<void> {
-    const response = await this.#loopback("/threads/search", credentials, { status: "interrupted", limit: SEARCH_LIMIT });
+    const response = await this.#loopback("/threads/search", credentials, {
+      status: "interrupted",
+      limit: SEARCH_LIMIT,
+    });
     if (!response.ok) return;
     const threads = (await response.json()) as Array<{ thread_id?: unknown }>;
-    for (const thread of threads) if (typeof thread.thread_id === "string") await this.#settle(identity, thread.thread_id, credentials);
+    for (const thread of threads)
+      if (typeof thread.thread_id === "string") await this.#settle(identity, thread.thread_id, credentials);
   }
 
   /** Checked once per caller and thread: another user's probe (refused) does not count as the owner's check. */
@@ -156,8 +183,15 @@ export class AppliedCards {
   }
 
   #loopback(url: string, credentials: Record<string, string>, body?: unknown): Promise<Response> {
-    const headers = { ...credentials, [MARK_HEADER]: this.#mark, ...(body === undefined ? {} : { "content-type": "application/json" }) };
-    return loopback(url, body === undefined ? { method: "GET", headers } : { method: "POST", headers, body: JSON.stringify(body) });
+    const headers = {
+      ...credentials,
+      [MARK_HEADER]: this.#mark,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    };
+    return loopback(
+      url,
+      body === undefined ? { method: "GET", headers } : { method: "POST", headers, body: JSON.stringify(body) },
+    );
   }
 }
 
@@ -168,12 +202,19 @@ const MARK_HEADER = "x-tempo-settling";
  * Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown, and
  * forgotten, so the next read checks again (a database back from an outage settles the card then).
  */
-function once(checked: Map<string, Promise<void>>, key: string, limit: number, check: () => Promise<void>): Promise<void> {
+function once(
+  checked: Map<string, Promise<void>>,
+  key: string,
+  limit: number,
+  check: () => Promise<void>,
+): Promise<void> {
   const known = checked.get(key);
   if (known) return known;
   const running = check().catch((error: unknown) => {
     checked.delete(key);
-    console.warn(`[tempo] checking ${key} for a card already applied failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `[tempo] checking ${key} for a card already applied failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   checked.set(key, running);
   if (checked.size > limit) checked.delete(checked.keys().next().value!);

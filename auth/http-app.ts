@@ -48,7 +48,8 @@ app.post("/threads/:thread_id/state", async (c, next) => {
   const body = await c.req.json().catch(() => undefined);
   await next();
   const { values, as_node: asNode } = (body ?? {}) as { values?: unknown; as_node?: unknown };
-  if (c.res.ok && endsThreadByUpdate(values, asNode)) await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
+  if (c.res.ok && endsThreadByUpdate(values, asNode))
+    await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
 });
 
 for (const path of ["/threads/:thread_id/runs", "/threads/:thread_id/runs/stream", "/threads/:thread_id/runs/wait"]) {
@@ -68,7 +69,8 @@ async function refuseAnswerWithoutCard(c: Context, next: Next): Promise<void> {
     // Not the caller's thread, or none yet: the server answers the run as it would.
     if (read.ok) {
       const state = (await read.json()) as { next?: string[]; tasks?: Array<{ interrupts?: unknown[] }> };
-      const waiting = (state.next ?? []).length > 0 || (state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0);
+      const waiting =
+        (state.next ?? []).length > 0 || (state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0);
       if (!waiting) {
         throw new HTTPException(409, {
           message: `Thread ${threadId} waits on no card (it was resolved or has moved on), so this answer was not taken and nothing was changed. Reload the thread; send a new message to start a task.`,
@@ -89,11 +91,16 @@ async function settleEndedThread(threadId: string, credentials: Record<string, s
   try {
     const read = await loopback(thread, { method: "GET", headers: credentials });
     if (!read.ok) return;
-    const { status, interrupts } = (await read.json()) as { status?: string; interrupts?: Record<string, unknown> | null };
+    const { status, interrupts } = (await read.json()) as {
+      status?: string;
+      interrupts?: Record<string, unknown> | null;
+    };
     if (status === "idle" && Object.keys(interrupts ?? {}).length === 0) return;
     const failed = await runToEnd(threadId, { command: { goto: "__end__" } }, credentials);
     if (failed) console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed (${failed})`);
   } catch (error) {
-    console.warn(`[tempo] thread ${threadId}: ended, but settling its status failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `[tempo] thread ${threadId}: ended, but settling its status failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

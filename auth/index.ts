@@ -10,7 +10,13 @@ import { createTempoAuth } from "./tempo-auth.js";
 import { tokensRequired } from "./tokens.js";
 
 export { createTempoAuth, OWNER_KEY } from "./tempo-auth.js";
-export { AuthenticationError, createTokenVerifier, tokensRequired, type TokenUser, type TokenVerifier } from "./tokens.js";
+export {
+  AuthenticationError,
+  createTokenVerifier,
+  tokensRequired,
+  type TokenUser,
+  type TokenVerifier,
+} from "./tokens.js";
 
 const settings = readAuthSettings();
 

@@ -57,23 +57,31 @@ export async function guardServedRoute(request: Request, identity: string, runOw
   const path = segmentsOf(request);
   const [first, second, third, fourth, fifth] = path.map((segment) => segment.toLowerCase());
   if (first === "internal") {
-    throw new HTTPException(403, { message: "The server's internal routes (such as /internal/truncate) are not served: Tempo has no admin identity." });
+    throw new HTTPException(403, {
+      message: "The server's internal routes (such as /internal/truncate) are not served: Tempo has no admin identity.",
+    });
   }
   if ((first === "runs" && second === "crons") || (first === "threads" && third === "runs" && fourth === "crons")) {
     throw new HTTPException(403, { message: "Tempo does not serve crons." });
   }
   if (first === "runs" && path.length === 3 && third === "stream") {
     if (runOwners.ownerOf(path[1]!) !== identity) {
-      throw new HTTPException(404, { message: "Run not found. Join a run through its thread: GET /threads/{thread_id}/runs/{run_id}/stream." });
+      throw new HTTPException(404, {
+        message: "Run not found. Join a run through its thread: GET /threads/{thread_id}/runs/{run_id}/stream.",
+      });
     }
     return;
   }
   if (first === "threads" && third === "runs" && path.length === 5 && (fifth === "stream" || fifth === "join")) {
-    const response = await loopback(`/threads/${encodeURIComponent(path[1]!)}/runs/${encodeURIComponent(path[3]!)}`, { method: "GET", headers: credentialsOf(request) });
+    const response = await loopback(`/threads/${encodeURIComponent(path[1]!)}/runs/${encodeURIComponent(path[3]!)}`, {
+      method: "GET",
+      headers: credentialsOf(request),
+    });
     if (!response.ok) throw new HTTPException(404, { message: "Run not found on this thread." });
     return;
   }
-  const protocol = (path.length === 3 && third === "commands") || (path.length === 4 && third === "stream" && fourth === "events");
+  const protocol =
+    (path.length === 3 && third === "commands") || (path.length === 4 && third === "stream" && fourth === "events");
   if (first === "threads" && protocol) {
     const response = await loopback("/threads", {
       method: "POST",
@@ -111,7 +119,10 @@ export function credentialsOf(request: Request): Record<string, string> {
 export async function loopback(url: string, init: RequestInit): Promise<Response> {
   const fetch = (globalThis as Record<symbol, LoopbackFetch | undefined>)[LOOPBACK_FETCH];
   // Outside the LangGraph server (no loopback bound), ownership cannot be checked: refuse rather than guess.
-  if (!fetch) throw new HTTPException(503, { message: "Ownership of this thread or run cannot be checked outside the LangGraph server." });
+  if (!fetch)
+    throw new HTTPException(503, {
+      message: "Ownership of this thread or run cannot be checked outside the LangGraph server.",
+    });
   return fetch(url, init);
 }
 
@@ -123,7 +134,11 @@ export const GRAPH_ID = "tempo";
  * returns why it failed, or undefined. `runs/wait` answers at once and sends the run's last values (or `__error__`)
  * when it ends, so its body is read to the end.
  */
-export async function runToEnd(threadId: string, body: Record<string, unknown>, headers: Record<string, string>): Promise<string | undefined> {
+export async function runToEnd(
+  threadId: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<string | undefined> {
   const run = await loopback(`/threads/${encodeURIComponent(threadId)}/runs/wait`, {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },

@@ -72,13 +72,18 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           return { identity: settings.userId, permissions: [] };
         }
         const token = tokenOf(request);
-        if (!token) throw unauthorized("This Tempo server needs `Authorization: Bearer <JWT>` (or the JWT in `x-api-key`) on every request.");
+        if (!token)
+          throw unauthorized(
+            "This Tempo server needs `Authorization: Bearer <JWT>` (or the JWT in `x-api-key`) on every request.",
+          );
         let user: { identity: string; permissions: string[] };
         try {
           const verified = await verify(token);
           user = { identity: verified.identity, permissions: verified.permissions };
         } catch (error) {
-          throw unauthorized(error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.");
+          throw unauthorized(
+            error instanceof AuthenticationError ? error.message : "The bearer token could not be verified.",
+          );
         }
         await guardServedRoute(request, user.identity, runOwners);
         await appliedCards?.beforeRead(request, user.identity);
@@ -94,12 +99,16 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         signedIn(user, verify);
         const kwargs = (value.kwargs ?? {}) as RunKwargs;
         if ((hasValue(kwargs.command?.update) || hasValue(kwargs.command?.goto)) && !endsThread(kwargs.command)) {
-          throw forbidden("A run's command may only answer the pending card (`resume`) or end the thread (`goto: \"__end__\"` alone); other `update` and `goto` are refused.");
+          throw forbidden(
+            'A run\'s command may only answer the pending card (`resume`) or end the thread (`goto: "__end__"` alone); other `update` and `goto` are refused.',
+          );
         }
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(kwargs.config?.configurable);
         if (!hasValue(value.thread_id)) {
-          throw forbidden("Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.");
+          throw forbidden(
+            "Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.",
+          );
         }
         startFromLatestCheckpoint(kwargs);
         if (typeof value.run_id === "string") runOwners.record(value.run_id, user.identity);
@@ -167,7 +176,11 @@ function tokenOf(request: Request): string | undefined {
   return bearer?.[1] ?? (request.headers.get("x-api-key")?.trim() || undefined);
 }
 
-type RunKwargs = { input?: unknown; command?: { update?: unknown; goto?: unknown }; config?: { configurable?: Record<string, unknown> } };
+type RunKwargs = {
+  input?: unknown;
+  command?: { update?: unknown; goto?: unknown };
+  config?: { configurable?: Record<string, unknown> };
+};
 
 /**
  * A run starts from the thread's latest checkpoint. `langgraph dev` copies a run's `configurable` into the
@@ -184,16 +197,30 @@ function startFromLatestCheckpoint(kwargs: RunKwargs): void {
   const checkpointNamespace = configurable.checkpoint_ns;
   const checkpointMap = configurable.checkpoint_map;
   if (
-    (hasValue(checkpointMap) && !(typeof checkpointMap === "object" && Object.keys(checkpointMap as object).length === 0)) ||
+    (hasValue(checkpointMap) &&
+      !(typeof checkpointMap === "object" && Object.keys(checkpointMap as object).length === 0)) ||
     (hasValue(checkpointNamespace) && checkpointNamespace !== "")
   ) {
-    throw forbidden("A run starts from the thread's latest checkpoint: `checkpoint_ns` / `checkpoint_map` are refused. Send the run without them.");
+    throw forbidden(
+      "A run starts from the thread's latest checkpoint: `checkpoint_ns` / `checkpoint_map` are refused. Send the run without them.",
+    );
   }
-  const seen = typeof configurable.checkpoint_id === "string" && configurable.checkpoint_id !== "" ? configurable.checkpoint_id : undefined;
+  const seen =
+    typeof configurable.checkpoint_id === "string" && configurable.checkpoint_id !== ""
+      ? configurable.checkpoint_id
+      : undefined;
   // A read's carry-on run (auth/applied-cards.ts) is carry-on only; the mark is cleared by every other run, so the one
   // the thread's stored config keeps never reaches them.
   const carryOnOnly = kwargs.input == null && configurable[CARRY_ON_ONLY_KEY] === true ? true : undefined;
-  kwargs.config = { ...kwargs.config, configurable: { ...configurable, checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: seen, [CARRY_ON_ONLY_KEY]: carryOnOnly } };
+  kwargs.config = {
+    ...kwargs.config,
+    configurable: {
+      ...configurable,
+      checkpoint_id: undefined,
+      [SEEN_CHECKPOINT_KEY]: seen,
+      [CARRY_ON_ONLY_KEY]: carryOnOnly,
+    },
+  };
 }
 
 /** The filter that limits an action to the caller's own resources. */
@@ -211,7 +238,9 @@ function signedIn(user: User, verify: TokenVerifier | undefined): void {
 /** A `user_id` set by the caller must be the caller's own. */
 function refuseOtherUser(userId: unknown, user: User): void {
   if (hasValue(userId) && userId !== user.identity) {
-    throw forbidden("configurable.user_id names another user; runs and assistants act only as the signed-in user (leave user_id out).");
+    throw forbidden(
+      "configurable.user_id names another user; runs and assistants act only as the signed-in user (leave user_id out).",
+    );
   }
 }
 
@@ -226,14 +255,20 @@ function refuseInvalidConfigurable(configurable: Record<string, unknown> | null 
     checkConfigurable(configurable ?? undefined);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    const body = { error: error.name, code: error.code, message: `${error.message} Nothing was stored or run.`, ...error.details };
+    const body = {
+      error: error.name,
+      code: error.code,
+      message: `${error.message} Nothing was stored or run.`,
+      ...error.details,
+    };
     throw new HTTPException(422, { message: JSON.stringify(body), headers: { "content-type": "application/json" } });
   }
 }
 
 /** Metadata may not hand a resource to someone else. */
 function refuseOwnerChange(metadata: Metadata | null | undefined, user: User): void {
-  if (metadata && OWNER_KEY in metadata && metadata[OWNER_KEY] !== user.identity) throw forbidden("The owner of a thread or assistant cannot be changed.");
+  if (metadata && OWNER_KEY in metadata && metadata[OWNER_KEY] !== user.identity)
+    throw forbidden("The owner of a thread or assistant cannot be changed.");
 }
 
 function hasValue(value: unknown): boolean {

@@ -59,13 +59,16 @@ export function createTokenVerifier(settings: AuthSettings): TokenVerifier {
         payload = (await jwtVerify(token, keySet, { ...claims, algorithms: KEY_SET_ALGORITHMS })).payload;
       } else {
         const accepted = [...(secret ? SECRET_ALGORITHMS : []), ...(keySet ? KEY_SET_ALGORITHMS : [])];
-        throw new AuthenticationError(`Tokens signed with ${algorithm ?? "no algorithm"} are not accepted here; use ${accepted.join(" or ")}.`);
+        throw new AuthenticationError(
+          `Tokens signed with ${algorithm ?? "no algorithm"} are not accepted here; use ${accepted.join(" or ")}.`,
+        );
       }
     } catch (error) {
       if (error instanceof AuthenticationError) throw error;
       throw new AuthenticationError(reasonOf(error), { cause: error });
     }
-    if (typeof payload.sub !== "string" || payload.sub.trim() === "") throw new AuthenticationError("The token has no subject (`sub`): it names no user.");
+    if (typeof payload.sub !== "string" || payload.sub.trim() === "")
+      throw new AuthenticationError("The token has no subject (`sub`): it names no user.");
     return { identity: payload.sub, permissions: permissionsOf(payload) };
   };
 }
@@ -74,7 +77,8 @@ export function createTokenVerifier(settings: AuthSettings): TokenVerifier {
 function reasonOf(error: unknown): string {
   if (error instanceof errors.JWTExpired) return "The token has expired; get a new one.";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "The token's signature does not verify.";
-  if (error instanceof errors.JWTClaimValidationFailed) return `The token's ${error.claim} claim is not accepted (${error.reason}).`;
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `The token's ${error.claim} claim is not accepted (${error.reason}).`;
   if (error instanceof errors.JWKSNoMatchingKey) return "No key of the identity provider matches the token.";
   if (error instanceof errors.JOSEAlgNotAllowed) return "The token's algorithm is not accepted.";
   return `The token could not be verified (${error instanceof Error ? error.message : String(error)}).`;
@@ -82,7 +86,8 @@ function reasonOf(error: unknown): string {
 
 /** `permissions` (a list) or `scope` (space-separated), as a list of strings. */
 function permissionsOf(payload: JWTPayload): string[] {
-  if (Array.isArray(payload.permissions)) return payload.permissions.filter((permission): permission is string => typeof permission === "string");
+  if (Array.isArray(payload.permissions))
+    return payload.permissions.filter((permission): permission is string => typeof permission === "string");
   if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
   return [];
 }

@@ -34,10 +34,20 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import { Command, InMemoryStore } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
-import { createCheckpointer, createTempoCheckpointer, PostgresExecutionLog, RESUME_CLAIMS_TABLE } from "../checkpoints/index.js";
+import {
+  createCheckpointer,
+  createTempoCheckpointer,
+  PostgresExecutionLog,
+  RESUME_CLAIMS_TABLE,
+} from "../checkpoints/index.js";
 import { openDatabase, type Database } from "../database/index.js";
 import { buildTempoGraph, type TempoGraph } from "../server/tempo-graph.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
 import { realPostgresAvailable, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
 
@@ -51,8 +61,10 @@ const REPLY_CHARACTERS = 500;
 const TABLES = ["checkpoints", "checkpoint_blobs", "checkpoint_writes", RESUME_CLAIMS_TABLE] as const;
 const GOALS = { smallTalkKiB: 6, taskKiB: 64, growth: 1.2 };
 
-const WORDS = ("the a week review plan slot morning evening chapter exercise notes physics history language maths rest break " +
-  "before after focus session quiz summary reading practice calm steady short long early late today tomorrow friday monday").split(" ");
+const WORDS = (
+  "the a week review plan slot morning evening chapter exercise notes physics history language maths rest break " +
+  "before after focus session quiz summary reading practice calm steady short long early late today tomorrow friday monday"
+).split(" ");
 
 /** A deterministic, varied English-like text of `length` characters (varied so Postgres' compression is not flattered). */
 function prose(seed: number, length: number): string {
@@ -116,7 +128,10 @@ async function timedSteps(stream: AsyncIterable<unknown>): Promise<number[]> {
 async function tableBytes(database: Database, schema: string): Promise<ThreadFigures["bytes"]> {
   const bytes = {} as ThreadFigures["bytes"];
   for (const table of TABLES) {
-    const result = await database.pool.query<{ bytes: string }>("SELECT coalesce(pg_total_relation_size(to_regclass($1)), 0)::bigint AS bytes", [`"${schema}".${table}`]);
+    const result = await database.pool.query<{ bytes: string }>(
+      "SELECT coalesce(pg_total_relation_size(to_regclass($1)), 0)::bigint AS bytes",
+      [`"${schema}".${table}`],
+    );
     bytes[table] = Number(result.rows[0]?.bytes ?? 0);
   }
   return bytes;
@@ -141,9 +156,18 @@ async function peerThread(url: string, turns: number, prefix = ""): Promise<Thre
     const empty = await tableBytes(database, schema);
     const stepPerTurn: number[] = [];
     for (let turn = 0; turn < turns; turn += 1) {
-      stepPerTurn.push(mean(await timedSteps(await agent.stream({ messages: [new HumanMessage(userText(turn))] }, config))));
+      stepPerTurn.push(
+        mean(await timedSteps(await agent.stream({ messages: [new HumanMessage(userText(turn))] }, config))),
+      );
     }
-    return { label: "peer: createReactAgent, PostgresSaver", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return {
+      label: "peer: createReactAgent, PostgresSaver",
+      turns,
+      empty,
+      bytes: await tableBytes(database, schema),
+      checkpoints: await countCheckpoints(database, schema),
+      stepPerTurn,
+    };
   } finally {
     await database.close();
   }
@@ -169,17 +193,28 @@ async function tempoSetup(url: string, schema: string, chat: BaseChatModel) {
 
 async function tempoSmallTalkThread(url: string, turns: number, prefix = ""): Promise<ThreadFigures> {
   const schema = `${prefix}bench_tempo_chat`;
-  const chat = new NumberedReplies((call) => JSON.stringify({ intent: "chat", reply: prose(call, REPLY_CHARACTERS), reason: "small talk" }));
+  const chat = new NumberedReplies((call) =>
+    JSON.stringify({ intent: "chat", reply: prose(call, REPLY_CHARACTERS), reason: "small talk" }),
+  );
   const { database, graph } = await tempoSetup(url, schema, chat);
   try {
     const config = { configurable: { thread_id: "chat", user_id: "bench" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
     const stepPerTurn: number[] = [];
     for (let turn = 0; turn < turns; turn += 1) {
-      stepPerTurn.push(mean(await timedSteps(await graph.stream({ messages: [new HumanMessage(userText(turn))] }, config))));
+      stepPerTurn.push(
+        mean(await timedSteps(await graph.stream({ messages: [new HumanMessage(userText(turn))] }, config))),
+      );
     }
     if (process.env.BENCH_CHANNELS) await channelBreakdown(database, schema);
-    return { label: "Tempo, small talk", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return {
+      label: "Tempo, small talk",
+      turns,
+      empty,
+      bytes: await tableBytes(database, schema),
+      checkpoints: await countCheckpoints(database, schema),
+      stepPerTurn,
+    };
   } finally {
     await database.close();
   }
@@ -198,19 +233,30 @@ async function tempoTaskThread(url: string, turns: number, prefix = ""): Promise
   try {
     const config = { configurable: { thread_id: "task", user_id: "bench" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
-    const accept = (): Command<unknown, Record<string, never>, never> => new Command({ resume: { type: "accept", args: null } });
+    const accept = (): Command<unknown, Record<string, never>, never> =>
+      new Command({ resume: { type: "accept", args: null } });
     const stepPerTurn: number[] = [];
     for (let turn = 0; turn < turns; turn += 1) {
       await repository.seed("bench", weekWithOnePendingTask());
-      const steps = await timedSteps(await graph.stream({ messages: [new HumanMessage("Help me arrange next week's review")] }, config));
+      const steps = await timedSteps(
+        await graph.stream({ messages: [new HumanMessage("Help me arrange next week's review")] }, config),
+      );
       steps.push(...(await timedSteps(await graph.stream(accept(), config)))); // the plan card
       steps.push(...(await timedSteps(await graph.stream(accept(), config)))); // the write card
       stepPerTurn.push(mean(steps));
       const state = await graph.getState({ configurable: config.configurable });
-      if (state.tasks.length > 0 || state.values.phase !== "done") throw new Error(`task turn ${turn} did not end delivered (phase ${String(state.values.phase)})`);
+      if (state.tasks.length > 0 || state.values.phase !== "done")
+        throw new Error(`task turn ${turn} did not end delivered (phase ${String(state.values.phase)})`);
     }
     if (process.env.BENCH_CHANNELS) await channelBreakdown(database, schema);
-    return { label: "Tempo, task (plan + 1 write + delivery)", turns, empty, bytes: await tableBytes(database, schema), checkpoints: await countCheckpoints(database, schema), stepPerTurn };
+    return {
+      label: "Tempo, task (plan + 1 write + delivery)",
+      turns,
+      empty,
+      bytes: await tableBytes(database, schema),
+      checkpoints: await countCheckpoints(database, schema),
+      stepPerTurn,
+    };
   } finally {
     await database.close();
   }
@@ -222,9 +268,13 @@ async function channelBreakdown(database: Database, schema: string): Promise<voi
     const result = await database.pool.query<{ channel: string; rows: string; bytes: string }>(
       `SELECT channel, count(*) AS rows, sum(coalesce(octet_length(blob), 0)) AS bytes FROM "${schema}".${table} GROUP BY channel ORDER BY 3 DESC`,
     );
-    console.error(`${schema}.${table}: ${result.rows.map((row) => `${row.channel} ${row.rows} rows ${kib(Number(row.bytes))} KiB`).join("; ")}`);
+    console.error(
+      `${schema}.${table}: ${result.rows.map((row) => `${row.channel} ${row.rows} rows ${kib(Number(row.bytes))} KiB`).join("; ")}`,
+    );
   }
-  const checkpointRows = await database.pool.query<{ bytes: string }>(`SELECT sum(pg_column_size(checkpoint) + pg_column_size(metadata)) AS bytes FROM "${schema}".checkpoints`);
+  const checkpointRows = await database.pool.query<{ bytes: string }>(
+    `SELECT sum(pg_column_size(checkpoint) + pg_column_size(metadata)) AS bytes FROM "${schema}".checkpoints`,
+  );
   console.error(`${schema}.checkpoints: checkpoint + metadata ${kib(Number(checkpointRows.rows[0]?.bytes ?? 0))} KiB`);
 }
 
@@ -242,8 +292,13 @@ function growth(figures: ThreadFigures): number {
 }
 
 function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
   return [line(headers), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -257,7 +312,8 @@ async function main(): Promise<void> {
   try {
     server = await startRealTestPostgres();
     // An unrecorded pass of a few turns of each thread first: the JIT warms up before anything is timed.
-    for (const run of [peerThread, tempoSmallTalkThread, tempoTaskThread]) await run(server.url, WARM_UP_TURNS, "warm_up_");
+    for (const run of [peerThread, tempoSmallTalkThread, tempoTaskThread])
+      await run(server.url, WARM_UP_TURNS, "warm_up_");
     const results: ThreadFigures[] = [];
     for (const run of [peerThread, tempoSmallTalkThread, tempoTaskThread]) {
       const figures = await run(server.url, TURNS);
@@ -265,10 +321,24 @@ async function main(): Promise<void> {
       process.stderr.write(`measured ${figures.label}\n`);
     }
     const [peer, smallTalk, task] = results as [ThreadFigures, ThreadFigures, ThreadFigures];
-    console.log(`\nCheckpoint tables per turn on real PostgreSQL 15, no retention (${TURNS} turns a thread; pg_total_relation_size, KiB)\n`);
+    console.log(
+      `\nCheckpoint tables per turn on real PostgreSQL 15, no retention (${TURNS} turns a thread; pg_total_relation_size, KiB)\n`,
+    );
     console.log(
       table(
-        ["thread", "checkpoints", "total KiB", "added KiB / turn", "checkpoints", "blobs", "writes", "claims", `step ms first ${WINDOW}`, `last ${WINDOW}`, "growth"],
+        [
+          "thread",
+          "checkpoints",
+          "total KiB",
+          "added KiB / turn",
+          "checkpoints",
+          "blobs",
+          "writes",
+          "claims",
+          `step ms first ${WINDOW}`,
+          `last ${WINDOW}`,
+          "growth",
+        ],
         results.map((figures) => [
           figures.label,
           String(figures.checkpoints),
@@ -285,10 +355,16 @@ async function main(): Promise<void> {
       ),
     );
     const perTurn = (figures: ThreadFigures) => added(figures) / figures.turns / 1024;
-    console.log(`\nTempo small talk: ${perTurn(smallTalk).toFixed(1)} KiB / turn (goal ≤ ${GOALS.smallTalkKiB}) → ${perTurn(smallTalk) <= GOALS.smallTalkKiB ? "met" : "NOT met"}; ${(perTurn(smallTalk) / perTurn(peer)).toFixed(3)}× the peer`);
-    console.log(`Tempo task: ${perTurn(task).toFixed(1)} KiB / turn (goal ≤ ${GOALS.taskKiB}) → ${perTurn(task) <= GOALS.taskKiB ? "met" : "NOT met"}; ${(perTurn(task) / perTurn(peer)).toFixed(3)}× the peer`);
+    console.log(
+      `\nTempo small talk: ${perTurn(smallTalk).toFixed(1)} KiB / turn (goal ≤ ${GOALS.smallTalkKiB}) → ${perTurn(smallTalk) <= GOALS.smallTalkKiB ? "met" : "NOT met"}; ${(perTurn(smallTalk) / perTurn(peer)).toFixed(3)}× the peer`,
+    );
+    console.log(
+      `Tempo task: ${perTurn(task).toFixed(1)} KiB / turn (goal ≤ ${GOALS.taskKiB}) → ${perTurn(task) <= GOALS.taskKiB ? "met" : "NOT met"}; ${(perTurn(task) / perTurn(peer)).toFixed(3)}× the peer`,
+    );
     for (const figures of [smallTalk, task]) {
-      console.log(`${figures.label}: step time last ${WINDOW} / first ${WINDOW} turns ${growth(figures).toFixed(2)}× (goal ≤ ${GOALS.growth}) → ${growth(figures) <= GOALS.growth ? "met" : "NOT met"}`);
+      console.log(
+        `${figures.label}: step time last ${WINDOW} / first ${WINDOW} turns ${growth(figures).toFixed(2)}× (goal ≤ ${GOALS.growth}) → ${growth(figures) <= GOALS.growth ? "met" : "NOT met"}`,
+      );
     }
     console.log(`peer: step time last ${WINDOW} / first ${WINDOW} turns ${growth(peer).toFixed(2)}×`);
   } finally {

@@ -42,8 +42,10 @@ function add(counts: CaseCounts, result: RaceResult): void {
   counts.forks += result.forks;
   counts.unseen += result.unseen;
   counts.late += result.late;
-  if (result.lateByMs !== undefined) counts.lateByMs = Math.min(counts.lateByMs ?? Number.POSITIVE_INFINITY, result.lateByMs);
-  for (const outcome of result.outcomes) if (outcome !== "ok") counts.outcomes[outcome] = (counts.outcomes[outcome] ?? 0) + 1;
+  if (result.lateByMs !== undefined)
+    counts.lateByMs = Math.min(counts.lateByMs ?? Number.POSITIVE_INFINITY, result.lateByMs);
+  for (const outcome of result.outcomes)
+    if (outcome !== "ok") counts.outcomes[outcome] = (counts.outcomes[outcome] ?? 0) + 1;
 }
 
 function line(label: string, counts: CaseCounts): string {
@@ -69,10 +71,13 @@ const newUser = async () => {
 try {
   for (const strategy of STRATEGIES) {
     const started = Date.now();
-    console.log(`langgraph dev, schedules on ${target.kind} postgres, multitask strategy ${strategy}, ${REPETITIONS} repetitions:`);
+    console.log(
+      `langgraph dev, schedules on ${target.kind} postgres, multitask strategy ${strategy}, ${REPETITIONS} repetitions:`,
+    );
     const empty = (): CaseCounts => ({ runs: 0, forks: 0, unseen: 0, late: 0, outcomes: {} });
     const taskAndYesCounts = empty();
-    for (let index = 0; index < REPETITIONS; index += 1) add(taskAndYesCounts, await taskAndYes((await newUser()).client, strategy));
+    for (let index = 0; index < REPETITIONS; index += 1)
+      add(taskAndYesCounts, await taskAndYes((await newUser()).client, strategy));
     console.log(line("task+yes", taskAndYesCounts));
     for (const at of ["plan", "write"] as const) {
       for (const offsetMs of OFFSETS_MS) {

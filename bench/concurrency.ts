@@ -38,8 +38,21 @@ import { Command } from "@langchain/langgraph";
 import { uuid7Time } from "../server/card-seen.js";
 import { isTempoError } from "../errors/index.js";
 import { appliedRows } from "../tests/persistence/exactly-once.js";
-import { accept, openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentOf, studentThread, type TempoOnDatabase } from "../tests/persistence/tempo-on-database.js";
-import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
+import {
+  accept,
+  openTempoOnDatabase,
+  seedStudent,
+  startUntilFirstWrite,
+  studentOf,
+  studentThread,
+  type TempoOnDatabase,
+} from "../tests/persistence/tempo-on-database.js";
+import {
+  realPostgresAvailable,
+  startEmbeddedTestPostgres,
+  startRealTestPostgres,
+  type TestPostgres,
+} from "../tests/support/postgres.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../tests/support/applied-writes.js";
@@ -84,7 +97,9 @@ async function forksOf(tempo: TempoOnDatabase, threadId: string): Promise<number
 }
 
 async function humanTexts(tempo: TempoOnDatabase, threadId: string): Promise<string[]> {
-  const values = (await tempo.graph.getState(studentThread(threadId))).values as { messages?: Array<{ getType(): string; content: unknown }> };
+  const values = (await tempo.graph.getState(studentThread(threadId))).values as {
+    messages?: Array<{ getType(): string; content: unknown }>;
+  };
   return (values.messages ?? []).filter((entry) => entry.getType() === "human").map((entry) => String(entry.content));
 }
 
@@ -104,13 +119,17 @@ function runOf(threadId: string): { config: ReturnType<typeof studentThread>; cr
 }
 
 /** When each card of the thread was raised: the time of the earliest checkpoint waiting on its interrupt. */
-async function cardsRaised(tempo: TempoOnDatabase, threadId: string): Promise<Array<{ id: string; action?: string; at: number }>> {
+async function cardsRaised(
+  tempo: TempoOnDatabase,
+  threadId: string,
+): Promise<Array<{ id: string; action?: string; at: number }>> {
   const cards = new Map<string, { id: string; action?: string; at: number }>();
   for await (const snapshot of tempo.graph.getStateHistory(studentThread(threadId))) {
     const at = snapshot.createdAt ? Date.parse(snapshot.createdAt) : Number.NaN;
     for (const interrupt of snapshot.tasks.flatMap((task) => task.interrupts)) {
       const action = (interrupt.value as { action_request?: { action?: string } } | undefined)?.action_request?.action;
-      if (interrupt.id && !Number.isNaN(at) && at <= (cards.get(interrupt.id)?.at ?? Number.POSITIVE_INFINITY)) cards.set(interrupt.id, { id: interrupt.id, action, at });
+      if (interrupt.id && !Number.isNaN(at) && at <= (cards.get(interrupt.id)?.at ?? Number.POSITIVE_INFINITY))
+        cards.set(interrupt.id, { id: interrupt.id, action, at });
     }
   }
   return [...cards.values()].sort((a, b) => a.at - b.at);
@@ -131,10 +150,17 @@ function countApproval(counts: CaseCounts, approvals: number, createdAt: number,
  * Two messages at once, one per worker, on a fresh thread. For a task and "yes": the plan card approved (the thread
  * gone past it) by a "yes" created before the card was raised is an unseen approval.
  */
-async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: [string, string], counts: CaseCounts): Promise<void> {
+async function twoMessages(
+  workers: TempoOnDatabase[],
+  threadId: string,
+  texts: [string, string],
+  counts: CaseCounts,
+): Promise<void> {
   await seedStudent(workers[0]!, threadId);
   const runs = texts.map(() => runOf(threadId));
-  const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), runs[index]!.config))));
+  const outcomes = await Promise.all(
+    workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), runs[index]!.config))),
+  );
   record(counts, outcomes);
   const kept = await humanTexts(workers[0]!, threadId);
   counts.lost += outcomes.filter((result, index) => result === "ok" && !kept.includes(texts[index]!)).length;
@@ -142,7 +168,12 @@ async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: 
   if (texts[1] === "yes" && outcomes[1] === "ok") {
     const cards = await cardsRaised(workers[0]!, threadId);
     const pastPlan = cards.some((card) => card.action !== "confirm_plan");
-    countApproval(counts, pastPlan ? 1 : 0, runs[1]!.createdAt, cards.find((card) => card.action === "confirm_plan")?.at);
+    countApproval(
+      counts,
+      pastPlan ? 1 : 0,
+      runs[1]!.createdAt,
+      cards.find((card) => card.action === "confirm_plan")?.at,
+    );
   }
 }
 
@@ -150,14 +181,23 @@ async function twoMessages(workers: TempoOnDatabase[], threadId: string, texts: 
  * The first write card answered twice, once through each worker, `offsetMs` apart: anonymously (`accept`, which
  * answers whatever card is current) or bound to the card's interrupt id (what useStream's `respond` sends).
  */
-async function doubleAccept(workers: TempoOnDatabase[], threadId: string, offsetMs: number, counts: CaseCounts, bound = false): Promise<void> {
+async function doubleAccept(
+  workers: TempoOnDatabase[],
+  threadId: string,
+  offsetMs: number,
+  counts: CaseCounts,
+  bound = false,
+): Promise<void> {
   const worker = workers[0]!;
   await seedStudent(worker, threadId);
   await startUntilFirstWrite(worker, threadId);
   const waiting = await worker.graph.getState(studentThread(threadId));
   const firstCall = proposedWrites(waiting.values as TempoState)[0]!.id;
   const cardId = waiting.tasks.flatMap((task) => task.interrupts)[0]?.id;
-  const answer = (): ReturnType<typeof accept> => (bound && cardId ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>) : accept());
+  const answer = (): ReturnType<typeof accept> =>
+    bound && cardId
+      ? (new Command({ resume: { [cardId]: { decisions: [{ type: "approve" }] } } }) as ReturnType<typeof accept>)
+      : accept();
   const seen = new Set((await cardsRaised(worker, threadId)).map((card) => card.id));
   const first = outcome(worker.graph.invoke(answer(), studentThread(threadId)));
   await sleep(offsetMs);
@@ -180,33 +220,47 @@ function line(label: string, counts: CaseCounts): string {
     .join(", ");
   return `  ${label.padEnd(14)} runs ${String(counts.runs).padStart(4)}  forks ${String(counts.forks).padStart(3)}  lost ${String(counts.lost).padStart(3)}  duplicates ${String(
     counts.duplicates,
-  ).padStart(3)}  unseen approvals ${String(counts.unseenApprovals).padStart(3)}  late answers ${String(counts.lateAnswers).padStart(3)}${
+  ).padStart(
+    3,
+  )}  unseen approvals ${String(counts.unseenApprovals).padStart(3)}  late answers ${String(counts.lateAnswers).padStart(3)}${
     counts.lateByMs === undefined ? "" : ` (${counts.lateByMs} ms or more after the card)`
   }  refusals: ${refusals || "none"}`;
 }
 
 async function benchTarget(kind: string, server: TestPostgres): Promise<void> {
   for (const holdThreads of [true, false]) {
-    const workers = [await openTempoOnDatabase(server.url, { holdThreads }), await openTempoOnDatabase(server.url, { holdThreads })];
+    const workers = [
+      await openTempoOnDatabase(server.url, { holdThreads }),
+      await openTempoOnDatabase(server.url, { holdThreads }),
+    ];
     const started = Date.now();
     try {
-      console.log(`${kind} postgres, ${holdThreads ? "threads held (createThreadLock)" : "baseline: no cross-worker thread lock"}, ${REPETITIONS} repetitions:`);
+      console.log(
+        `${kind} postgres, ${holdThreads ? "threads held (createThreadLock)" : "baseline: no cross-worker thread lock"}, ${REPETITIONS} repetitions:`,
+      );
       const cases: Array<[string, CaseCounts]> = [];
       const messages = emptyCounts();
       const taskAndYes = emptyCounts();
       for (let index = 0; index < REPETITIONS; index += 1) {
         await twoMessages(workers, `bench-msg-${kind}-${holdThreads}-${index}`, ["hello", "thanks"], messages);
-        await twoMessages(workers, `bench-yes-${kind}-${holdThreads}-${index}`, ["Help me arrange next week's review", "yes"], taskAndYes);
+        await twoMessages(
+          workers,
+          `bench-yes-${kind}-${holdThreads}-${index}`,
+          ["Help me arrange next week's review", "yes"],
+          taskAndYes,
+        );
       }
       cases.push(["messages", messages], ["task+yes", taskAndYes]);
       for (const offset of ACCEPT_OFFSETS_MS) {
         const counts = emptyCounts();
-        for (let index = 0; index < REPETITIONS; index += 1) await doubleAccept(workers, `bench-acc-${kind}-${holdThreads}-${offset}-${index}`, offset, counts);
+        for (let index = 0; index < REPETITIONS; index += 1)
+          await doubleAccept(workers, `bench-acc-${kind}-${holdThreads}-${offset}-${index}`, offset, counts);
         cases.push([`accept@${offset}ms`, counts]);
       }
       for (const offset of ACCEPT_OFFSETS_MS) {
         const counts = emptyCounts();
-        for (let index = 0; index < REPETITIONS; index += 1) await doubleAccept(workers, `bench-card-${kind}-${holdThreads}-${offset}-${index}`, offset, counts, true);
+        for (let index = 0; index < REPETITIONS; index += 1)
+          await doubleAccept(workers, `bench-card-${kind}-${holdThreads}-${offset}-${index}`, offset, counts, true);
         cases.push([`card@${offset}ms`, counts]);
       }
       for (const [label, counts] of cases) console.log(line(label, counts));

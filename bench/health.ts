@@ -33,8 +33,10 @@ export interface PathResult {
   scores: number[];
 }
 
-const pendingOf = (week: ScheduleState) => week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
-const placedOf = (week: ScheduleState) => week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+const pendingOf = (week: ScheduleState) =>
+  week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
+const placedOf = (week: ScheduleState) =>
+  week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
 
 /** The backend path: arrange by choosing a1, then refine by choosing `pick(count)` among the top three. */
 export function backendPath(start: ScheduleState, pick: (count: number) => number): PathResult {
@@ -77,7 +79,10 @@ export function freeChoicePath(start: ScheduleState): PathResult {
 
 /** The most pending reviews that fit (the placement search), and whether it proved it. */
 export function mostThatFit(week: ScheduleState): { most: number; proved: boolean } {
-  const search = searchPlacements(pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })), searchInputOf(week).runs);
+  const search = searchPlacements(
+    pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })),
+    searchInputOf(week).runs,
+  );
   return { most: search.placements.length, proved: search.exact };
 }
 
@@ -104,9 +109,18 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 async function main(): Promise<void> {
   const weeks = benchWeeks(24);
   const rows: string[] = [];
-  const totals = { most: 0, best: { placed: 0, score: 0, calls: 0 }, random: { placed: 0, score: 0, calls: 0 }, free: { placed: 0, score: 0, calls: 0 }, reviews: 0, worstRandom: 1 };
+  const totals = {
+    most: 0,
+    best: { placed: 0, score: 0, calls: 0 },
+    random: { placed: 0, score: 0, calls: 0 },
+    free: { placed: 0, score: 0, calls: 0 },
+    reviews: 0,
+    worstRandom: 1,
+  };
   let failures = 0;
-  rows.push("week  pending  most fit  | best: placed score calls | random top 3: placed score (ratio) calls | free choice: placed score (ratio) calls");
+  rows.push(
+    "week  pending  most fit  | best: placed score calls | random top 3: placed score (ratio) calls | free choice: placed score (ratio) calls",
+  );
   for (const [index, week] of weeks.entries()) {
     const pending = pendingOf(week).length;
     const { most, proved } = mostThatFit(week);
@@ -120,7 +134,11 @@ async function main(): Promise<void> {
     }
     totals.most += most;
     totals.reviews += pending;
-    for (const [name, path] of [["best", best], ["random", random], ["free", free]] as const) {
+    for (const [name, path] of [
+      ["best", best],
+      ["random", random],
+      ["free", free],
+    ] as const) {
       totals[name].placed += path.placed - before;
       totals[name].score += path.score;
       totals[name].calls += path.calls;
@@ -131,7 +149,9 @@ async function main(): Promise<void> {
     );
   }
   const n = weeks.length;
-  console.log(`Health of ${n} generated weeks (roomy: 7 days × 12 slots, 18-30 tasks; tight: 3 days × 8 slots, 14-22 tasks, alternately): the backend's candidates against the model's free search\n`);
+  console.log(
+    `Health of ${n} generated weeks (roomy: 7 days × 12 slots, 18-30 tasks; tight: 3 days × 8 slots, 14-22 tasks, alternately): the backend's candidates against the model's free search\n`,
+  );
   for (const row of rows) console.log(row);
   console.log("");
   console.log(`reviews pending in all: ${totals.reviews}; the most that fit (placement search): ${totals.most}`);
@@ -142,7 +162,9 @@ async function main(): Promise<void> {
   console.log(line("free choice", totals.free));
   console.log(`worst random-top-3 week: ${fixed(totals.worstRandom * 100)} % of the best path's score (goal ≥ 95 %)`);
   if (failures > 0 || totals.worstRandom < 0.95) {
-    console.error(`\nFAILED: ${failures} path(s) placed fewer than the search proves fit or lowered the score; worst ratio ${fixed(totals.worstRandom * 100)} %.`);
+    console.error(
+      `\nFAILED: ${failures} path(s) placed fewer than the search proves fit or lowered the score; worst ratio ${fixed(totals.worstRandom * 100)} %.`,
+    );
     process.exitCode = 1;
   }
 }

@@ -35,7 +35,9 @@ function watchConnections(url: string): { stop(): Promise<number> } {
   const sampling = (async () => {
     await client.connect();
     while (!stopped) {
-      const result = await client.query<{ count: string }>("SELECT count(*) AS count FROM pg_stat_activity WHERE backend_type = 'client backend'");
+      const result = await client.query<{ count: string }>(
+        "SELECT count(*) AS count FROM pg_stat_activity WHERE backend_type = 'client backend'",
+      );
       most = Math.max(most, Number(result.rows[0]?.count ?? 0));
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -69,7 +71,13 @@ async function main(): Promise<number> {
     let result: Awaited<ReturnType<typeof runLoadProbe>>;
     let mostConnections = 0;
     try {
-      result = await runLoadProbe({ url: server.url, conversations: CONVERSATIONS, workers: WORKERS, prefix: "load", timeoutMs: 20 * 60_000 });
+      result = await runLoadProbe({
+        url: server.url,
+        conversations: CONVERSATIONS,
+        workers: WORKERS,
+        prefix: "load",
+        timeoutMs: 20 * 60_000,
+      });
     } finally {
       mostConnections = await watch.stop();
     }
@@ -80,19 +88,31 @@ async function main(): Promise<number> {
     const p95 = percentile(times, 0.95);
     const ratio = p95 / lone;
     const cards = [...new Set(result.conversations.map((conversation) => conversation.cards))].join(", ");
-    console.log(`lone conversation: ${result.loneMs.map((ms) => (ms / 1000).toFixed(2)).join(" / ")} s → median ${(lone / 1000).toFixed(2)} s`);
-    console.log(`under load: ${result.conversations.length} conversations (${cards} cards approved each) in ${(result.wallMs / 1000).toFixed(1)} s wall, ${(result.conversations.length / (result.wallMs / 1000)).toFixed(2)} conversations/s`);
-    console.log(`conversation time: p50 ${(p50 / 1000).toFixed(2)} s, p95 ${(p95 / 1000).toFixed(2)} s, max ${(Math.max(...times) / 1000).toFixed(2)} s`);
+    console.log(
+      `lone conversation: ${result.loneMs.map((ms) => (ms / 1000).toFixed(2)).join(" / ")} s → median ${(lone / 1000).toFixed(2)} s`,
+    );
+    console.log(
+      `under load: ${result.conversations.length} conversations (${cards} cards approved each) in ${(result.wallMs / 1000).toFixed(1)} s wall, ${(result.conversations.length / (result.wallMs / 1000)).toFixed(2)} conversations/s`,
+    );
+    console.log(
+      `conversation time: p50 ${(p50 / 1000).toFixed(2)} s, p95 ${(p95 / 1000).toFixed(2)} s, max ${(Math.max(...times) / 1000).toFixed(2)} s`,
+    );
     console.log(`p95 ÷ lone: ${ratio.toFixed(1)} (goal ≤ ${RATIO_GOAL})`);
     // A burst is bounded below by CPU: each worker computes its share of the conversations on one thread.
     const cpuPerConversation = result.loadCpuMs / result.conversations.length;
     console.log(
       `CPU per conversation: ${cpuPerConversation.toFixed(0)} ms under load, ${result.loneCpuMs.toFixed(0)} ms lone; a worker's share (${Math.ceil(CONVERSATIONS / WORKERS)}) is ${((Math.ceil(CONVERSATIONS / WORKERS) * cpuPerConversation) / 1000).toFixed(1)} s of CPU on its one event loop`,
     );
-    console.log(`machine: ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (other processes share the cores)`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (other processes share the cores)`,
+    );
 
-    console.log(`most connections open on the server during the load: ${mostConnections} of ${MAX_CONNECTIONS} (the sampler's own included)`);
-    console.log(`errors: ${errors.length}${errors.length ? `\n${errors.map((conversation) => `  ${conversation.threadId}: ${conversation.error}`).join("\n")}` : ""}`);
+    console.log(
+      `most connections open on the server during the load: ${mostConnections} of ${MAX_CONNECTIONS} (the sampler's own included)`,
+    );
+    console.log(
+      `errors: ${errors.length}${errors.length ? `\n${errors.map((conversation) => `  ${conversation.threadId}: ${conversation.error}`).join("\n")}` : ""}`,
+    );
     console.log(
       `\nverdict: ${errors.length === 0 ? "0 errors" : `${errors.length} ERRORS`}; p95 ${ratio <= RATIO_GOAL ? "within" : "NOT within"} ${RATIO_GOAL}× a lone conversation (${ratio.toFixed(1)}×)`,
     );

@@ -31,7 +31,12 @@ import { MemorySaver } from "@langchain/langgraph";
 import { readSettings } from "../config/environment.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { tiktokenCounter } from "../memory/tokens.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../tools/schedule/index.js";
 import { combineDomains } from "../tools/combined-domain.js";
 import { createTodoDomain, InMemoryTodoRepository, withSampleTodos } from "../tools/todo/index.js";
 import { halfPlacedWeek } from "../tests/graph/support/offline-conversation.js";
@@ -113,28 +118,140 @@ export interface BaselineFigures extends Figures {
 export const BASELINE_COMMIT = "50bd5ee";
 export const BASELINE: Readonly<Record<BenchTask["name"], Readonly<Record<BenchMode["name"], BaselineFigures>>>> = {
   demo: {
-    native: { calls: 14, promptTokens: 39_167, promptChars: 161_328, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [269, 8_391, 0, 29_868, 639, 0], refused: 6 },
-    "native+structured": { calls: 14, promptTokens: 41_323, promptChars: 170_347, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [514, 10_302, 0, 29_868, 639, 0], refused: 6 },
-    json: { calls: 14, promptTokens: 32_786, promptChars: 129_810, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [269, 8_391, 0, 23_487, 639, 0], refused: 6 },
-    "json+structured": { calls: 14, promptTokens: 40_081, promptChars: 160_231, stageCalls: [1, 3, 0, 9, 1, 0], stageTokens: [514, 10_302, 0, 28_626, 639, 0], refused: 9 },
+    native: {
+      calls: 14,
+      promptTokens: 39_167,
+      promptChars: 161_328,
+      stageCalls: [1, 3, 0, 9, 1, 0],
+      stageTokens: [269, 8_391, 0, 29_868, 639, 0],
+      refused: 6,
+    },
+    "native+structured": {
+      calls: 14,
+      promptTokens: 41_323,
+      promptChars: 170_347,
+      stageCalls: [1, 3, 0, 9, 1, 0],
+      stageTokens: [514, 10_302, 0, 29_868, 639, 0],
+      refused: 6,
+    },
+    json: {
+      calls: 14,
+      promptTokens: 32_786,
+      promptChars: 129_810,
+      stageCalls: [1, 3, 0, 9, 1, 0],
+      stageTokens: [269, 8_391, 0, 23_487, 639, 0],
+      refused: 6,
+    },
+    "json+structured": {
+      calls: 14,
+      promptTokens: 40_081,
+      promptChars: 160_231,
+      stageCalls: [1, 3, 0, 9, 1, 0],
+      stageTokens: [514, 10_302, 0, 28_626, 639, 0],
+      refused: 9,
+    },
   },
   move: {
-    native: { calls: 7, promptTokens: 16_046, promptChars: 66_687, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [268, 2_232, 0, 12_957, 589, 0], refused: 3 },
-    "native+structured": { calls: 7, promptTokens: 16_928, promptChars: 70_384, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [513, 2_869, 0, 12_957, 589, 0], refused: 3 },
-    json: { calls: 7, promptTokens: 13_210, promptChars: 52_679, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [268, 2_232, 0, 10_121, 589, 0], refused: 3 },
-    "json+structured": { calls: 7, promptTokens: 16_376, promptChars: 65_888, stageCalls: [1, 1, 0, 4, 1, 0], stageTokens: [513, 2_869, 0, 12_405, 589, 0], refused: 4 },
+    native: {
+      calls: 7,
+      promptTokens: 16_046,
+      promptChars: 66_687,
+      stageCalls: [1, 1, 0, 4, 1, 0],
+      stageTokens: [268, 2_232, 0, 12_957, 589, 0],
+      refused: 3,
+    },
+    "native+structured": {
+      calls: 7,
+      promptTokens: 16_928,
+      promptChars: 70_384,
+      stageCalls: [1, 1, 0, 4, 1, 0],
+      stageTokens: [513, 2_869, 0, 12_957, 589, 0],
+      refused: 3,
+    },
+    json: {
+      calls: 7,
+      promptTokens: 13_210,
+      promptChars: 52_679,
+      stageCalls: [1, 1, 0, 4, 1, 0],
+      stageTokens: [268, 2_232, 0, 10_121, 589, 0],
+      refused: 3,
+    },
+    "json+structured": {
+      calls: 7,
+      promptTokens: 16_376,
+      promptChars: 65_888,
+      stageCalls: [1, 1, 0, 4, 1, 0],
+      stageTokens: [513, 2_869, 0, 12_405, 589, 0],
+      refused: 4,
+    },
   },
   swap: {
-    native: { calls: 6, promptTokens: 12_505, promptChars: 52_302, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [269, 2_234, 0, 9_468, 534, 0], refused: 2 },
-    "native+structured": { calls: 6, promptTokens: 13_387, promptChars: 55_999, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [514, 2_871, 0, 9_468, 534, 0], refused: 2 },
-    json: { calls: 6, promptTokens: 10_378, promptChars: 41_796, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [269, 2_234, 0, 7_341, 534, 0], refused: 2 },
-    "json+structured": { calls: 6, promptTokens: 12_973, promptChars: 52_627, stageCalls: [1, 1, 0, 3, 1, 0], stageTokens: [514, 2_871, 0, 9_054, 534, 0], refused: 3 },
+    native: {
+      calls: 6,
+      promptTokens: 12_505,
+      promptChars: 52_302,
+      stageCalls: [1, 1, 0, 3, 1, 0],
+      stageTokens: [269, 2_234, 0, 9_468, 534, 0],
+      refused: 2,
+    },
+    "native+structured": {
+      calls: 6,
+      promptTokens: 13_387,
+      promptChars: 55_999,
+      stageCalls: [1, 1, 0, 3, 1, 0],
+      stageTokens: [514, 2_871, 0, 9_468, 534, 0],
+      refused: 2,
+    },
+    json: {
+      calls: 6,
+      promptTokens: 10_378,
+      promptChars: 41_796,
+      stageCalls: [1, 1, 0, 3, 1, 0],
+      stageTokens: [269, 2_234, 0, 7_341, 534, 0],
+      refused: 2,
+    },
+    "json+structured": {
+      calls: 6,
+      promptTokens: 12_973,
+      promptChars: 52_627,
+      stageCalls: [1, 1, 0, 3, 1, 0],
+      stageTokens: [514, 2_871, 0, 9_054, 534, 0],
+      refused: 3,
+    },
   },
   read: {
-    native: { calls: 5, promptTokens: 8_427, promptChars: 35_466, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [269, 2_234, 0, 5_537, 387, 0], refused: 1 },
-    "native+structured": { calls: 5, promptTokens: 9_309, promptChars: 39_163, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [514, 2_871, 0, 5_537, 387, 0], refused: 1 },
-    json: { calls: 5, promptTokens: 7_009, promptChars: 28_462, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [269, 2_234, 0, 4_119, 387, 0], refused: 1 },
-    "json+structured": { calls: 5, promptTokens: 9_033, promptChars: 36_915, stageCalls: [1, 1, 0, 2, 1, 0], stageTokens: [514, 2_871, 0, 5_261, 387, 0], refused: 2 },
+    native: {
+      calls: 5,
+      promptTokens: 8_427,
+      promptChars: 35_466,
+      stageCalls: [1, 1, 0, 2, 1, 0],
+      stageTokens: [269, 2_234, 0, 5_537, 387, 0],
+      refused: 1,
+    },
+    "native+structured": {
+      calls: 5,
+      promptTokens: 9_309,
+      promptChars: 39_163,
+      stageCalls: [1, 1, 0, 2, 1, 0],
+      stageTokens: [514, 2_871, 0, 5_537, 387, 0],
+      refused: 1,
+    },
+    json: {
+      calls: 5,
+      promptTokens: 7_009,
+      promptChars: 28_462,
+      stageCalls: [1, 1, 0, 2, 1, 0],
+      stageTokens: [269, 2_234, 0, 4_119, 387, 0],
+      refused: 1,
+    },
+    "json+structured": {
+      calls: 5,
+      promptTokens: 9_033,
+      promptChars: 36_915,
+      stageCalls: [1, 1, 0, 2, 1, 0],
+      stageTokens: [514, 2_871, 0, 5_261, 387, 0],
+      refused: 2,
+    },
   },
 };
 
@@ -152,28 +269,59 @@ export function promptSize(body: ChatRequestBody): Omit<Figures, "calls"> {
   const messages = body.messages ?? [];
   for (const message of messages) {
     pieces.push(message.role ?? "", contentText(message.content));
-    for (const call of message.tool_calls ?? []) pieces.push(call.function?.name ?? "", typeof call.function?.arguments === "string" ? call.function.arguments : JSON.stringify(call.function?.arguments ?? ""));
+    for (const call of message.tool_calls ?? [])
+      pieces.push(
+        call.function?.name ?? "",
+        typeof call.function?.arguments === "string"
+          ? call.function.arguments
+          : JSON.stringify(call.function?.arguments ?? ""),
+      );
   }
   if (body.tools?.length) pieces.push(JSON.stringify(body.tools));
   if (body.response_format) pieces.push(JSON.stringify(body.response_format));
   const tokens = pieces.reduce((sum, piece) => sum + (piece ? tiktokenCounter.count(piece) : 0), 0);
-  return { promptTokens: tokens + TOKENS_PER_MESSAGE * (messages.length + 1), promptChars: pieces.reduce((sum, piece) => sum + piece.length, 0) };
+  return {
+    promptTokens: tokens + TOKENS_PER_MESSAGE * (messages.length + 1),
+    promptChars: pieces.reduce((sum, piece) => sum + piece.length, 0),
+  };
 }
 
 const emptyFigures = (): Figures => ({ calls: 0, promptTokens: 0, promptChars: 0 });
 
 /** Runs `task` in `mode` through the double on a fresh thread, approving every card, and measures its requests. */
-export async function measure(double: OpenAIDouble, task: BenchTask, mode: BenchMode, options: { everyTool?: boolean; withTodo?: boolean } = {}): Promise<Measurement> {
+export async function measure(
+  double: OpenAIDouble,
+  task: BenchTask,
+  mode: BenchMode,
+  options: { everyTool?: boolean; withTodo?: boolean } = {},
+): Promise<Measurement> {
   const user = "student";
   const repository = new InMemoryScheduleRepository();
   await repository.seed(user, task.week());
   const schedule = createScheduleDomain({ repository });
   // With the to-do domain served beside it (TEMPO_DOMAINS=schedule,todo): its tools are two more packs.
-  const served = options.withTodo ? combineDomains([schedule, createTodoDomain({ repository: withSampleTodos(new InMemoryTodoRepository()) })]) : schedule;
+  const served = options.withTodo
+    ? combineDomains([schedule, createTodoDomain({ repository: withSampleTodos(new InMemoryTodoRepository()) })])
+    : schedule;
   // The baseline of tool packs, in the same process: every tool in one pack, always bound (as before packs).
-  const domain = options.everyTool ? { ...served, packs: [{ name: "all", description: "every tool", tools: served.tools.map((tool) => tool.name), default: true }] } : served;
-  const graph = buildTempoGraph({ models: modelsAtDouble(double, mode.environment), domain, checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
-  const config = threadConfig(`bench-${task.name}-${mode.name}${options.everyTool ? "-every-tool" : ""}${options.withTodo ? "-with-todo" : ""}`, user);
+  const domain = options.everyTool
+    ? {
+        ...served,
+        packs: [
+          { name: "all", description: "every tool", tools: served.tools.map((tool) => tool.name), default: true },
+        ],
+      }
+    : served;
+  const graph = buildTempoGraph({
+    models: modelsAtDouble(double, mode.environment),
+    domain,
+    checkpointer: new MemorySaver(),
+    settings: readSettings({}).workflow,
+  });
+  const config = threadConfig(
+    `bench-${task.name}-${mode.name}${options.everyTool ? "-every-tool" : ""}${options.withTodo ? "-with-todo" : ""}`,
+    user,
+  );
   const first = double.requests.length;
   let cards = 0;
   let error: string | undefined;
@@ -185,11 +333,16 @@ export async function measure(double: OpenAIDouble, task: BenchTask, mode: Bench
   }
   const phase = String(((await graph.getState(config)).values as { phase?: string }).phase);
   const requests = double.requests.slice(first);
-  const stages = Object.fromEntries([...STAGES, "other"].map((stage) => [stage, emptyFigures()])) as Measurement["stages"];
+  const stages = Object.fromEntries(
+    [...STAGES, "other"].map((stage) => [stage, emptyFigures()]),
+  ) as Measurement["stages"];
   const total = emptyFigures();
   for (const request of requests) {
     const size = promptSize(request.body);
-    for (const figures of [stages[(STAGES as readonly string[]).includes(request.stage) ? (request.stage as Stage) : "other"], total]) {
+    for (const figures of [
+      stages[(STAGES as readonly string[]).includes(request.stage) ? (request.stage as Stage) : "other"],
+      total,
+    ]) {
       figures.calls += 1;
       figures.promptTokens += size.promptTokens;
       figures.promptChars += size.promptChars;
@@ -202,7 +355,18 @@ export async function measure(double: OpenAIDouble, task: BenchTask, mode: Bench
     executeTools.calls += 1;
     executeTools.chars += JSON.stringify(request.body.tools).length;
   }
-  return { task: task.name, mode: mode.name, stages, total, refused: refusals.length, firstRefusal: refusals[0]?.refusal?.message, cards, phase, executeTools, ...(error ? { error } : {}) };
+  return {
+    task: task.name,
+    mode: mode.name,
+    stages,
+    total,
+    refused: refusals.length,
+    firstRefusal: refusals[0]?.refusal?.message,
+    cards,
+    phase,
+    executeTools,
+    ...(error ? { error } : {}),
+  };
 }
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -212,7 +376,14 @@ const HEADER = `| task | mode | calls ${STAGES.join(" · ")} | calls | prompt to
 const ALIGN = "| --- | --- | --- | ---: | --- | ---: | ---: | ---: |";
 
 /** One table row: per-stage figures, totals, refusals. */
-function row(task: string, mode: string, stageCalls: readonly number[], stageTokens: readonly number[], total: Figures, refused: number): string {
+function row(
+  task: string,
+  mode: string,
+  stageCalls: readonly number[],
+  stageTokens: readonly number[],
+  total: Figures,
+  refused: number,
+): string {
   return `| ${task} | ${mode} | ${joined(stageCalls)} | ${total.calls} | ${joined(stageTokens)} | ${number(total.promptTokens)} | ${number(total.promptChars)} | ${refused} |`;
 }
 
@@ -224,15 +395,28 @@ export function table(measurements: readonly Measurement[]): string[] {
     `${ALIGN} ---: | --- |`,
     ...measurements.map((entry) => {
       const stages = stagesOf(entry).map((stage) => entry.stages[stage]);
-      return `${row(entry.task, entry.mode, stages.map((figures) => figures.calls), stages.map((figures) => figures.promptTokens), entry.total, entry.refused)} ${entry.cards} | ${entry.phase} |`;
+      return `${row(
+        entry.task,
+        entry.mode,
+        stages.map((figures) => figures.calls),
+        stages.map((figures) => figures.promptTokens),
+        entry.total,
+        entry.refused,
+      )} ${entry.cards} | ${entry.phase} |`;
     }),
   ];
 }
 
 /** The baseline's table, in Markdown ("refused": what a strict server refuses of its requests). */
 export function baselineTable(): string[] {
-  const rows = TASKS.flatMap((task) => MODES.map((mode) => ({ task: task.name, mode: mode.name, base: BASELINE[task.name][mode.name] })));
-  return [HEADER, ALIGN, ...rows.map(({ task, mode, base }) => row(task, mode, base.stageCalls, base.stageTokens, base, base.refused))];
+  const rows = TASKS.flatMap((task) =>
+    MODES.map((mode) => ({ task: task.name, mode: mode.name, base: BASELINE[task.name][mode.name] })),
+  );
+  return [
+    HEADER,
+    ALIGN,
+    ...rows.map(({ task, mode, base }) => row(task, mode, base.stageCalls, base.stageTokens, base, base.refused)),
+  ];
 }
 
 /** One line per measurement: its goals, met or not, and the ratios against the baseline. */
@@ -240,12 +424,15 @@ export function goalLines(measurements: readonly Measurement[]): string[] {
   return measurements.map((entry) => {
     const base = BASELINE[entry.task][entry.mode];
     const finished = entry.refused === 0 && !entry.error && entry.phase === "done";
-    const verdict = (met: boolean) => (!finished ? "NOT met (the task did not finish cleanly)" : met ? "met" : "NOT met");
+    const verdict = (met: boolean) =>
+      !finished ? "NOT met (the task did not finish cleanly)" : met ? "met" : "NOT met";
     const tokenRatio = entry.total.promptTokens / base.promptTokens;
     const parts = [
       `${entry.task}, ${entry.mode}: ${entry.total.calls} calls (baseline ${base.calls}; goal ≤ ${CALL_GOAL[entry.task]}) → ${verdict(entry.total.calls <= CALL_GOAL[entry.task])}`,
       `prompt tokens ${percent(tokenRatio)} of the baseline's ${number(base.promptTokens)}` +
-        (entry.task === "demo" ? ` (goal ≤ ${percent(DEMO_TOKEN_GOAL)}) → ${verdict(tokenRatio <= DEMO_TOKEN_GOAL)}` : ""),
+        (entry.task === "demo"
+          ? ` (goal ≤ ${percent(DEMO_TOKEN_GOAL)}) → ${verdict(tokenRatio <= DEMO_TOKEN_GOAL)}`
+          : ""),
       `prompt chars ${percent(entry.total.promptChars / base.promptChars)} of the baseline's`,
     ];
     if (entry.refused > 0) parts.push(`REFUSED ${entry.refused}: ${entry.firstRefusal}`);
@@ -266,7 +453,9 @@ export function packLines(withPacks: readonly Measurement[], everyTool: readonly
     if (!base || entry.executeTools.calls === 0 || base.executeTools.calls === 0) return [];
     const now = entry.executeTools.chars / entry.executeTools.calls;
     const before = base.executeTools.chars / base.executeTools.calls;
-    return [`${entry.task}, ${entry.mode}: ${number(Math.round(now))} tool-schema chars per execute call with packs vs ${number(Math.round(before))} with every tool bound (${percent(now / before)}; ${entry.executeTools.calls} vs ${base.executeTools.calls} execute calls)`];
+    return [
+      `${entry.task}, ${entry.mode}: ${number(Math.round(now))} tool-schema chars per execute call with packs vs ${number(Math.round(before))} with every tool bound (${percent(now / before)}; ${entry.executeTools.calls} vs ${base.executeTools.calls} execute calls)`,
+    ];
   });
 }
 
@@ -279,17 +468,24 @@ async function main(): Promise<void> {
   try {
     for (const task of TASKS) for (const mode of MODES) measurements.push(await measure(double, task, mode));
     // The same tasks with every tool bound on every call: the baseline of tool packs, run in this process.
-    for (const task of TASKS) for (const mode of MODES.filter((each) => each.name.startsWith("native"))) everyTool.push(await measure(double, task, mode, { everyTool: true }));
+    for (const task of TASKS)
+      for (const mode of MODES.filter((each) => each.name.startsWith("native")))
+        everyTool.push(await measure(double, task, mode, { everyTool: true }));
     // The demo with the to-do domain served beside the schedule: its packs and every tool of both.
     const native = MODES.filter((each) => each.name.startsWith("native"));
     for (const mode of native) withTodo.push(await measure(double, TASKS[0]!, mode, { withTodo: true }));
-    for (const mode of native) withTodoEveryTool.push(await measure(double, TASKS[0]!, mode, { withTodo: true, everyTool: true }));
+    for (const mode of native)
+      withTodoEveryTool.push(await measure(double, TASKS[0]!, mode, { withTodo: true, everyTool: true }));
   } finally {
     await double.close();
   }
-  console.log(`Model calls and prompt tokens per task, real ChatOpenAI through the strict OpenAI server double (tokenizer: ${tiktokenCounter.name})\n`);
+  console.log(
+    `Model calls and prompt tokens per task, real ChatOpenAI through the strict OpenAI server double (tokenizer: ${tiktokenCounter.name})\n`,
+  );
   for (const line of table(measurements)) console.log(line);
-  console.log(`\nBaseline (fixed): commit ${BASELINE_COMMIT}, before issue 24's work; "refused": requests a strict server refuses, answered anyway there\n`);
+  console.log(
+    `\nBaseline (fixed): commit ${BASELINE_COMMIT}, before issue 24's work; "refused": requests a strict server refuses, answered anyway there\n`,
+  );
   for (const line of baselineTable()) console.log(line);
   console.log("");
   for (const line of goalLines(measurements)) console.log(line);

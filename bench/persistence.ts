@@ -23,13 +23,30 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { createCheckpointer, createTempoCheckpointer, PostgresExecutionLog, pruneCheckpoints, RESUME_CLAIMS_TABLE } from "../checkpoints/index.js";
+import {
+  createCheckpointer,
+  createTempoCheckpointer,
+  PostgresExecutionLog,
+  pruneCheckpoints,
+  RESUME_CLAIMS_TABLE,
+} from "../checkpoints/index.js";
 import { openDatabase, type Database } from "../database/index.js";
 import { buildTempoGraph, type TempoGraph } from "../server/tempo-graph.js";
 import type { ExecutionLog } from "../tools/runner.js";
-import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek, type ScheduleRepository } from "../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  PostgresScheduleRepository,
+  sampleWeek,
+  type ScheduleRepository,
+} from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
-import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
+import {
+  realPostgresAvailable,
+  startEmbeddedTestPostgres,
+  startRealTestPostgres,
+  type TestPostgres,
+} from "../tests/support/postgres.js";
 
 const TURNS = Number(process.argv[2] ?? 200);
 /** Small-talk turns timed per target (after WARM_UP). */
@@ -63,13 +80,18 @@ interface Timings {
   cycle: number[];
 }
 
-const ACCEPT = (): Command<unknown, Record<string, never>, never> => new Command({ resume: { type: "accept", args: null } });
+const ACCEPT = (): Command<unknown, Record<string, never>, never> =>
+  new Command({ resume: { type: "accept", args: null } });
 
 async function setUp(variant: Variant, url: string | undefined, schema: string): Promise<Setup> {
   const models = { default: new ScheduleOfflinePolicy() };
   if (variant.saver === "memory" || url === undefined) {
     const repository = new InMemoryScheduleRepository();
-    const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+    const graph = buildTempoGraph({
+      models,
+      domain: createScheduleDomain({ repository }),
+      checkpointer: new MemorySaver(),
+    });
     return { graph, repository, schema, close: async () => undefined };
   }
   const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
@@ -96,7 +118,10 @@ const config = (threadId: string) => ({ configurable: { thread_id: threadId, use
 async function timedTurn(graph: TempoGraph, threadId: string, text: string): Promise<number[]> {
   const samples: number[] = [];
   let last = performance.now();
-  for await (const _chunk of await graph.stream({ messages: [new HumanMessage(text)] }, { ...config(threadId), streamMode: "updates" })) {
+  for await (const _chunk of await graph.stream(
+    { messages: [new HumanMessage(text)] },
+    { ...config(threadId), streamMode: "updates" },
+  )) {
     const now = performance.now();
     samples.push(now - last);
     last = now;
@@ -116,7 +141,10 @@ async function measure(setup: Setup, tag: string): Promise<Timings> {
   for (let run = 0; run < TASK_RUNS + 1; run += 1) {
     const threadId = `${tag}-task-${run}`;
     await setup.repository.seed(`bench-${threadId}`, sampleWeek());
-    let result: object = await setup.graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config(threadId));
+    let result: object = await setup.graph.invoke(
+      { messages: [new HumanMessage("Help me arrange next week's review")] },
+      config(threadId),
+    );
     result = await setup.graph.invoke(ACCEPT(), config(threadId)); // the plan card → first write card
     for (let cycle = 0; cycle < 20 && interrupted(result); cycle += 1) {
       const start = performance.now();
@@ -143,7 +171,10 @@ async function checkpointBytes(database: Database, schema: string): Promise<numb
 }
 
 /** A long small-talk conversation on one thread; returns the checkpoint bytes as left and after VACUUM FULL. */
-async function conversationBytes(setup: Setup, retention: boolean): Promise<{ asLeft: number; compacted: number; checkpoints: number }> {
+async function conversationBytes(
+  setup: Setup,
+  retention: boolean,
+): Promise<{ asLeft: number; compacted: number; checkpoints: number }> {
   const database = setup.database!;
   const threadId = `conversation-${retention ? "retained" : "kept"}`;
   for (let turn = 1; turn <= TURNS; turn += 1) {
@@ -157,7 +188,10 @@ async function conversationBytes(setup: Setup, retention: boolean): Promise<{ as
   const asLeft = await checkpointBytes(database, setup.schema);
   for (const table of CHECKPOINT_TABLES) await database.pool.query(`VACUUM FULL "${setup.schema}".${table}`);
   const compacted = await checkpointBytes(database, setup.schema);
-  const count = await database.pool.query<{ count: string }>(`SELECT count(*) AS count FROM "${setup.schema}".checkpoints WHERE thread_id = $1`, [threadId]);
+  const count = await database.pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM "${setup.schema}".checkpoints WHERE thread_id = $1`,
+    [threadId],
+  );
   return { asLeft, compacted, checkpoints: Number(count.rows[0]?.count ?? 0) };
 }
 
@@ -174,8 +208,13 @@ const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
 function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
   return [line(headers), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -184,10 +223,16 @@ async function main(): Promise<void> {
   const variants: Variant[] = [{ label: "MemorySaver", saver: "memory" }];
   try {
     servers.embedded = await startEmbeddedTestPostgres();
-    variants.push({ label: "embedded, PostgresSaver", server: "embedded", saver: "plain" }, { label: "embedded, Tempo saver", server: "embedded", saver: "tempo" });
+    variants.push(
+      { label: "embedded, PostgresSaver", server: "embedded", saver: "plain" },
+      { label: "embedded, Tempo saver", server: "embedded", saver: "tempo" },
+    );
     if (realPostgresAvailable()) {
       servers.real = await startRealTestPostgres();
-      variants.push({ label: "real PG 15, PostgresSaver", server: "real", saver: "plain" }, { label: "real PG 15, Tempo saver", server: "real", saver: "tempo" });
+      variants.push(
+        { label: "real PG 15, PostgresSaver", server: "real", saver: "plain" },
+        { label: "real PG 15, Tempo saver", server: "real", saver: "tempo" },
+      );
     } else {
       console.log("(PostgreSQL 15 is not installed: the real-Postgres columns are left out)");
     }
@@ -197,7 +242,11 @@ async function main(): Promise<void> {
     await measure(warmUp, "warm-up");
     const timings = new Map<string, Timings>();
     for (const [index, variant] of variants.entries()) {
-      const setup = await setUp(variant, variant.server ? servers[variant.server]?.url : undefined, `bench_${variant.saver}_${index}`);
+      const setup = await setUp(
+        variant,
+        variant.server ? servers[variant.server]?.url : undefined,
+        `bench_${variant.saver}_${index}`,
+      );
       try {
         timings.set(variant.label, await measure(setup, `v${index}`));
       } finally {
@@ -229,7 +278,11 @@ async function main(): Promise<void> {
       if (!server) continue;
       const results: Array<Awaited<ReturnType<typeof conversationBytes>>> = [];
       for (const retention of [false, true]) {
-        const setup = await setUp({ label: kind, server: kind, saver: "tempo" }, server.url, `bytes_${retention ? "retained" : "kept"}`);
+        const setup = await setUp(
+          { label: kind, server: kind, saver: "tempo" },
+          server.url,
+          `bytes_${retention ? "retained" : "kept"}`,
+        );
         try {
           results.push(await conversationBytes(setup, retention));
         } finally {
@@ -239,7 +292,14 @@ async function main(): Promise<void> {
       const [kept, retained] = results as [(typeof results)[0], (typeof results)[0]];
       byteRows.push(
         [`${kind}, no retention`, String(kept.checkpoints), kib(kept.asLeft), "1.00", kib(kept.compacted), "1.00"],
-        [`${kind}, keep ${KEEP_LATEST} + snapshots every ${PRUNE_EVERY} turns`, String(retained.checkpoints), kib(retained.asLeft), (retained.asLeft / kept.asLeft).toFixed(2), kib(retained.compacted), (retained.compacted / kept.compacted).toFixed(2)],
+        [
+          `${kind}, keep ${KEEP_LATEST} + snapshots every ${PRUNE_EVERY} turns`,
+          String(retained.checkpoints),
+          kib(retained.asLeft),
+          (retained.asLeft / kept.asLeft).toFixed(2),
+          kib(retained.compacted),
+          (retained.compacted / kept.compacted).toFixed(2),
+        ],
       );
       process.stderr.write(`measured bytes on ${kind}\n`);
     }

@@ -10,7 +10,15 @@
  *   npx tsx bench/placement.ts
  */
 import { searchPlacements } from "../tools/schedule/placement-search.js";
-import { findFreeTool, generateSchedule, listTasksTool, parseFreeRuns, parseTaskListing, placeTool, type ScheduleState } from "../tools/schedule/index.js";
+import {
+  findFreeTool,
+  generateSchedule,
+  listTasksTool,
+  parseFreeRuns,
+  parseTaskListing,
+  placeTool,
+  type ScheduleState,
+} from "../tools/schedule/index.js";
 
 const WEEKS_PER_SIZE = 30;
 /** [days, tasks, slots per day]: tight small weeks first, then bigger windows. */
@@ -43,8 +51,12 @@ function greedyBaseline(state: ScheduleState): number {
   let current = state;
   let placed = 0;
   for (const task of pending) {
-    const runs = parseFreeRuns(findFreeTool.run(current, { min_length: task.duration, limit: 100 }).content).filter((run) => run.length >= task.duration);
-    const run = runs.sort((a, b) => (perDay.get(a.day) ?? 0) - (perDay.get(b.day) ?? 0) || a.day - b.day || a.start - b.start)[0];
+    const runs = parseFreeRuns(findFreeTool.run(current, { min_length: task.duration, limit: 100 }).content).filter(
+      (run) => run.length >= task.duration,
+    );
+    const run = runs.sort(
+      (a, b) => (perDay.get(a.day) ?? 0) - (perDay.get(b.day) ?? 0) || a.day - b.day || a.start - b.start,
+    )[0];
     if (!run) continue;
     const result = placeTool.run(current, { task_id: task.id, day: run.day, slot_start: run.start });
     if (!result.ok || !result.state) continue;
@@ -62,14 +74,23 @@ function searched(state: ScheduleState): { placed: number; exact: boolean; milli
   const started = performance.now();
   const result = searchPlacements(
     pending.map((task) => ({ id: task.id, duration: task.duration })),
-    runs.map((run) => ({ day: run.day, start: run.start, end: run.end, ...(run.hostId ? { hostId: run.hostId } : {}) })),
+    runs.map((run) => ({
+      day: run.day,
+      start: run.start,
+      end: run.end,
+      ...(run.hostId ? { hostId: run.hostId } : {}),
+    })),
   );
   const milliseconds = performance.now() - started;
   return { placed: apply(state, result.placements), exact: result.exact, milliseconds };
 }
 
-console.log(`placement: ${WEEKS_PER_SIZE} generated weeks per size; tasks placed by the search vs the earlier greedy policy (same weeks, same process)\n`);
-console.log("days × slots, tasks | pending | greedy placed | search placed | ratio | weeks search > greedy | search exact | search ms (mean / max)");
+console.log(
+  `placement: ${WEEKS_PER_SIZE} generated weeks per size; tasks placed by the search vs the earlier greedy policy (same weeks, same process)\n`,
+);
+console.log(
+  "days × slots, tasks | pending | greedy placed | search placed | ratio | weeks search > greedy | search exact | search ms (mean / max)",
+);
 for (const [days, taskCount, slotsPerDay] of SIZES) {
   let pending = 0;
   let greedy = 0;

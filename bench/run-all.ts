@@ -41,10 +41,12 @@ function benchNames(only: readonly string[]): string[] {
     .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
     .map((file) => file.slice(0, -".ts".length))
     .filter((name) => name !== self);
-  const rank = (name: string) => (PREFERRED_ORDER.includes(name) ? PREFERRED_ORDER.indexOf(name) : PREFERRED_ORDER.length);
+  const rank = (name: string) =>
+    PREFERRED_ORDER.includes(name) ? PREFERRED_ORDER.indexOf(name) : PREFERRED_ORDER.length;
   const ordered = names.sort((left, right) => rank(left) - rank(right) || left.localeCompare(right));
   const unknown = only.filter((name) => !ordered.includes(name));
-  if (unknown.length > 0) throw new Error(`No bench named ${unknown.join(", ")} in bench/ (there are: ${ordered.join(", ")}).`);
+  if (unknown.length > 0)
+    throw new Error(`No bench named ${unknown.join(", ")} in bench/ (there are: ${ordered.join(", ")}).`);
   return only.length > 0 ? ordered.filter((name) => only.includes(name)) : ordered;
 }
 
@@ -111,7 +113,10 @@ function report(runs: readonly BenchRun[], startedAt: Date): string {
     "Written by `npm run bench` (`bench/run-all.ts`): every bench script in `bench/` run one after the other, each in its own",
     "process. Figures are printed by the benches, not asserted; rerun on your machine to compare.",
     "",
-    `Date: ${startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}`,
+    `Date: ${startedAt
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC")}`,
     "",
     "Machine:",
     "",
@@ -122,7 +127,16 @@ function report(runs: readonly BenchRun[], startedAt: Date): string {
     ...runs.map((run) => `| [${run.name}](#${run.name}) | ${status(run)} | ${run.seconds.toFixed(1)} s |`),
   ];
   for (const run of runs) {
-    lines.push("", `## ${run.name}`, "", `\`npx tsx bench/${run.name}.ts\` — ${status(run)}, ${run.seconds.toFixed(1)} s`, "", "```text", cleaned(run.output) || "(no output)", "```");
+    lines.push(
+      "",
+      `## ${run.name}`,
+      "",
+      `\`npx tsx bench/${run.name}.ts\` — ${status(run)}, ${run.seconds.toFixed(1)} s`,
+      "",
+      "```text",
+      cleaned(run.output) || "(no output)",
+      "```",
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -65,7 +65,9 @@ function mustSucceed<TArgs>(tool: DomainTool<ScheduleState, TArgs>, state: Sched
 function casesFor(state: ScheduleState): Case[] {
   const pendingTask = parsePendingTasks(mustSucceed(getOverviewTool, state, {}))[0];
   if (pendingTask === undefined) throw new Error("the generated schedule has no pending task");
-  const run = parseFreeRuns(mustSucceed(findFreeTool, state, { min_length: pendingTask.duration })).find((candidate) => candidate.hostId === undefined);
+  const run = parseFreeRuns(mustSucceed(findFreeTool, state, { min_length: pendingTask.duration })).find(
+    (candidate) => candidate.hostId === undefined,
+  );
   if (run === undefined) throw new Error("the generated schedule has no free run");
   const placeArgs = { task_id: pendingTask.id, day: run.day, slot_start: run.start };
   mustSucceed(placeTool, state, placeArgs);
@@ -89,7 +91,9 @@ function main(): void {
     const state = generateSchedule({ days: DAYS, slotsPerDay: SLOTS_PER_DAY, taskCount, seed: 42 });
     const events = state.tasks.filter((task) => task.source === "event").length;
     const placed = state.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
-    shapes.push(`${taskCount.toLocaleString("en-US")} tasks = ${events} events + ${placed} placed + ${taskCount - events - placed} pending`);
+    shapes.push(
+      `${taskCount.toLocaleString("en-US")} tasks = ${events} events + ${placed} placed + ${taskCount - events - placed} pending`,
+    );
     for (const testCase of casesFor(state)) {
       results.set(testCase.label, [...(results.get(testCase.label) ?? []), medianMilliseconds(testCase.run)]);
     }
@@ -105,9 +109,14 @@ function main(): void {
     rows.push([label, ...timings.map(formatMilliseconds), `${ratio.toFixed(1)}×`]);
   }
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ");
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join(" | ");
 
-  console.log(`schedule tools, ${DAYS} days × ${SLOTS_PER_DAY} slots, median of ${MEASURED_CALLS} calls after ${WARM_UP_CALLS} warm-up calls`);
+  console.log(
+    `schedule tools, ${DAYS} days × ${SLOTS_PER_DAY} slots, median of ${MEASURED_CALLS} calls after ${WARM_UP_CALLS} warm-up calls`,
+  );
   for (const shape of shapes) console.log(`  ${shape}`);
   console.log("");
   console.log(line(header));

@@ -32,8 +32,18 @@ import type { TempoState } from "../kernel/state.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
-import { realPostgresAvailable, startEmbeddedTestPostgres, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
-import { delayed, openScheduleTempo, summarizeConversation, type ConversationSummary } from "../tests/reliability/support/schedule-runtime.js";
+import {
+  realPostgresAvailable,
+  startEmbeddedTestPostgres,
+  startRealTestPostgres,
+  type TestPostgres,
+} from "../tests/support/postgres.js";
+import {
+  delayed,
+  openScheduleTempo,
+  summarizeConversation,
+  type ConversationSummary,
+} from "../tests/reliability/support/schedule-runtime.js";
 
 /** Conversations run at once. */
 const THREADS = 50;
@@ -77,13 +87,26 @@ function delayFor(messages: BaseMessage[]): number {
 // ── worker ────────────────────────────────────────────────────────────────
 
 /** Runs threads `from`..`to`-1 at once against `databaseUrl`, from `startAt` (epoch ms); prints one JSON report. */
-async function worker(databaseUrl: string, prefix: string, from: number, to: number, startAt: number, memory: boolean): Promise<void> {
-  const tempo = await openScheduleTempo({ databaseUrl, models: { default: delayed(new ScheduleOfflinePolicy(), delayFor) }, memory });
+async function worker(
+  databaseUrl: string,
+  prefix: string,
+  from: number,
+  to: number,
+  startAt: number,
+  memory: boolean,
+): Promise<void> {
+  const tempo = await openScheduleTempo({
+    databaseUrl,
+    models: { default: delayed(new ScheduleOfflinePolicy(), delayFor) },
+    memory,
+  });
   try {
     const wait = startAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const startedAt = Date.now();
-    const threads = await Promise.all(Array.from({ length: to - from }, (_, offset) => conversation(tempo, `${prefix}-${from + offset}`)));
+    const threads = await Promise.all(
+      Array.from({ length: to - from }, (_, offset) => conversation(tempo, `${prefix}-${from + offset}`)),
+    );
     const report: WorkerReport = { threads, startedAt, finishedAt: Date.now() };
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } finally {
@@ -92,7 +115,10 @@ async function worker(databaseUrl: string, prefix: string, from: number, to: num
 }
 
 /** One whole conversation, streamed so that every graph step is timed; every card is accepted. */
-async function conversation(tempo: Awaited<ReturnType<typeof openScheduleTempo>>, threadId: string): Promise<ThreadReport> {
+async function conversation(
+  tempo: Awaited<ReturnType<typeof openScheduleTempo>>,
+  threadId: string,
+): Promise<ThreadReport> {
   const userId = `user-${threadId}`;
   const config = { configurable: { thread_id: threadId, user_id: userId } };
   const steps: StepTiming[] = [];
@@ -125,10 +151,18 @@ async function conversation(tempo: Awaited<ReturnType<typeof openScheduleTempo>>
 async function loneRun(): Promise<ConversationSummary> {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("lone", sampleWeek());
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({
+    models: { default: new ScheduleOfflinePolicy() },
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+  });
   const config = { configurable: { thread_id: "lone", user_id: "lone" } };
   let result: object = await graph.invoke({ messages: [new HumanMessage(REQUEST)] }, config);
-  for (let card = 0; card < MAX_CARDS && ((result as { __interrupt__?: unknown[] }).__interrupt__ ?? []).length > 0; card += 1) {
+  for (
+    let card = 0;
+    card < MAX_CARDS && ((result as { __interrupt__?: unknown[] }).__interrupt__ ?? []).length > 0;
+    card += 1
+  ) {
     result = await graph.invoke(new Command({ resume: { type: "accept", args: null } }), config);
   }
   return summarizeConversation((await graph.getState(config)).values as TempoState, await repository.load("lone"));
@@ -143,7 +177,10 @@ class WorkerTimeout extends Error {}
  */
 function runWorker(args: string[], timeoutMs = 170_000): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["--no-install", "tsx", fileURLToPath(import.meta.url), "--worker", ...args], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("npx", ["--no-install", "tsx", fileURLToPath(import.meta.url), "--worker", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -156,9 +193,11 @@ function runWorker(args: string[], timeoutMs = 170_000): Promise<WorkerReport> {
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      if (timedOut) return reject(new WorkerTimeout(`worker ${args.slice(1).join(" ")} did not finish in ${timeoutMs / 1000} s`));
+      if (timedOut)
+        return reject(new WorkerTimeout(`worker ${args.slice(1).join(" ")} did not finish in ${timeoutMs / 1000} s`));
       const line = stdout.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line.startsWith("{")) return reject(new Error(`worker ${args.slice(1).join(" ")} exited with ${code}:\n${stderr}${stdout}`));
+      if (code !== 0 || !line.startsWith("{"))
+        return reject(new Error(`worker ${args.slice(1).join(" ")} exited with ${code}:\n${stderr}${stdout}`));
       resolve(JSON.parse(line) as WorkerReport);
     });
   });
@@ -175,14 +214,25 @@ interface RunResult {
 }
 
 /** 50 threads split over `workers` processes on `server`. */
-async function runConfiguration(server: TestPostgres, workers: number, reference: ConversationSummary): Promise<RunResult> {
+async function runConfiguration(
+  server: TestPostgres,
+  workers: number,
+  reference: ConversationSummary,
+): Promise<RunResult> {
   const prefix = `${server.kind}-w${workers}`;
   const share = Math.ceil(THREADS / workers);
   // Workers start together once all have opened the database (process start-up is not measured).
   const startAt = Date.now() + 8_000;
   const reports = await Promise.all(
     Array.from({ length: workers }, (_, index) =>
-      runWorker([server.url, prefix, String(index * share), String(Math.min(THREADS, (index + 1) * share)), String(startAt), "no-memory"]),
+      runWorker([
+        server.url,
+        prefix,
+        String(index * share),
+        String(Math.min(THREADS, (index + 1) * share)),
+        String(startAt),
+        "no-memory",
+      ]),
     ),
   );
   const threads = reports.flatMap((report) => report.threads);
@@ -190,15 +240,26 @@ async function runConfiguration(server: TestPostgres, workers: number, reference
   const mismatches = threads.flatMap((thread) => {
     if (!thread.summary) return [];
     const problems: string[] = [];
-    if (JSON.stringify(thread.summary.stepStatuses) !== JSON.stringify(reference.stepStatuses)) problems.push(`plan statuses ${JSON.stringify(thread.summary.stepStatuses)}`);
-    if (thread.summary.finalAnswer !== reference.finalAnswer) problems.push(`final answer ${JSON.stringify(thread.summary.finalAnswer)}`);
-    if (JSON.stringify(thread.summary.reviewTasks) !== JSON.stringify(reference.reviewTasks)) problems.push("schedule rows differ");
+    if (JSON.stringify(thread.summary.stepStatuses) !== JSON.stringify(reference.stepStatuses))
+      problems.push(`plan statuses ${JSON.stringify(thread.summary.stepStatuses)}`);
+    if (thread.summary.finalAnswer !== reference.finalAnswer)
+      problems.push(`final answer ${JSON.stringify(thread.summary.finalAnswer)}`);
+    if (JSON.stringify(thread.summary.reviewTasks) !== JSON.stringify(reference.reviewTasks))
+      problems.push("schedule rows differ");
     if (thread.summary.unpaired.length > 0) problems.push(`unpaired tool calls: ${thread.summary.unpaired.join("; ")}`);
     return problems.length ? [`${thread.threadId}: ${problems.join(", ")}`] : [];
   });
   const started = Math.min(...reports.map((report) => report.startedAt));
   const finished = Math.max(...reports.map((report) => report.finishedAt));
-  return { server: server.kind, workers, seconds: (finished - started) / 1000, conversations: threads.length, steps: threads.flatMap((thread) => thread.steps), errors, mismatches };
+  return {
+    server: server.kind,
+    workers,
+    seconds: (finished - started) / 1000,
+    conversations: threads.length,
+    steps: threads.flatMap((thread) => thread.steps),
+    errors,
+    mismatches,
+  };
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -208,8 +269,13 @@ function percentile(sorted: readonly number[], fraction: number): number {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(" | ")} |`;
-  return [line(header), `|${widths.map((width, column) => (column === 0 ? `${"-".repeat(width + 1)}-` : `${"-".repeat(width + 1)}:`)).join("|")}|`, ...rows.map(line)].join("\n");
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(" | ")} |`;
+  return [
+    line(header),
+    `|${widths.map((width, column) => (column === 0 ? `${"-".repeat(width + 1)}-` : `${"-".repeat(width + 1)}:`)).join("|")}|`,
+    ...rows.map(line),
+  ].join("\n");
 }
 
 /** Conversations of the memory probe: more than the memory store's pool has connections. */
@@ -221,11 +287,17 @@ const MEMORY_PROBE_LIMIT_MS = 30_000;
 /** Runs a few conversations with memory on, within a time limit; describes what happened. */
 async function probeMemory(server: TestPostgres, reference: ConversationSummary): Promise<string> {
   try {
-    const report = await runWorker([server.url, `${server.kind}-memory`, "0", String(MEMORY_PROBE_THREADS), String(Date.now() + 8_000), "memory"], MEMORY_PROBE_LIMIT_MS);
-    const failed = report.threads.filter((thread) => thread.error || JSON.stringify(thread.summary?.reviewTasks) !== JSON.stringify(reference.reviewTasks));
+    const report = await runWorker(
+      [server.url, `${server.kind}-memory`, "0", String(MEMORY_PROBE_THREADS), String(Date.now() + 8_000), "memory"],
+      MEMORY_PROBE_LIMIT_MS,
+    );
+    const failed = report.threads.filter(
+      (thread) => thread.error || JSON.stringify(thread.summary?.reviewTasks) !== JSON.stringify(reference.reviewTasks),
+    );
     return `finished in ${((report.finishedAt - report.startedAt) / 1000).toFixed(1)} s, ${failed.length} thread(s) with an error or a different schedule`;
   } catch (error) {
-    if (error instanceof WorkerTimeout) return `HUNG — no conversation finished within ${MEMORY_PROBE_LIMIT_MS / 1000} s (the PostgresStore pool deadlock); worker killed`;
+    if (error instanceof WorkerTimeout)
+      return `HUNG — no conversation finished within ${MEMORY_PROBE_LIMIT_MS / 1000} s (the PostgresStore pool deadlock); worker killed`;
     throw error;
   }
 }
@@ -234,8 +306,12 @@ const NODES = ["recall", "chat", "plan", "confirm", "execute", "deliver", "memor
 
 async function main(): Promise<void> {
   const reference = await loneRun();
-  console.log(`throughput: ${THREADS} conversations at once ("${REQUEST}": plan card, ${reference.reviewTasks.length} placements, delivery), offline policy with ${MIN_DELAY_MS}–${MAX_DELAY_MS} ms per model call, PostgresSaver, memory off (see the probe below)\n`);
-  const targets: Array<{ name: string; start: () => Promise<TestPostgres> }> = [{ name: "embedded", start: startEmbeddedTestPostgres }];
+  console.log(
+    `throughput: ${THREADS} conversations at once ("${REQUEST}": plan card, ${reference.reviewTasks.length} placements, delivery), offline policy with ${MIN_DELAY_MS}–${MAX_DELAY_MS} ms per model call, PostgresSaver, memory off (see the probe below)\n`,
+  );
+  const targets: Array<{ name: string; start: () => Promise<TestPostgres> }> = [
+    { name: "embedded", start: startEmbeddedTestPostgres },
+  ];
   if (realPostgresAvailable()) targets.push({ name: "real", start: startRealTestPostgres });
   else console.log("PostgreSQL 15 is not installed here: the real-server rows are missing.\n");
 
@@ -253,7 +329,20 @@ async function main(): Promise<void> {
 
   console.log(
     table(
-      ["server", "workers", "conversations", "wall s", "conv/s", "steps", "steps/s", "step p50 ms", "step p95 ms", "step p99 ms", "errors", "≠ lone run"],
+      [
+        "server",
+        "workers",
+        "conversations",
+        "wall s",
+        "conv/s",
+        "steps",
+        "steps/s",
+        "step p50 ms",
+        "step p95 ms",
+        "step p99 ms",
+        "errors",
+        "≠ lone run",
+      ],
       results.map((result) => {
         const sorted = result.steps.map((step) => step.ms).sort((a, b) => a - b);
         return [
@@ -280,18 +369,35 @@ async function main(): Promise<void> {
       NODES.map((node) => [
         node,
         ...results.map((result) => {
-          const sorted = result.steps.filter((step) => step.node === node).map((step) => step.ms).sort((a, b) => a - b);
-          return sorted.length ? `${percentile(sorted, 0.5).toFixed(0)} / ${percentile(sorted, 0.95).toFixed(0)} / ${percentile(sorted, 0.99).toFixed(0)}` : "–";
+          const sorted = result.steps
+            .filter((step) => step.node === node)
+            .map((step) => step.ms)
+            .sort((a, b) => a - b);
+          return sorted.length
+            ? `${percentile(sorted, 0.5).toFixed(0)} / ${percentile(sorted, 0.95).toFixed(0)} / ${percentile(sorted, 0.99).toFixed(0)}`
+            : "–";
         }),
       ]),
     ),
   );
-  const errors = results.flatMap((result) => result.errors.map((error) => `${result.server} ×${result.workers} ${error}`));
-  const mismatches = results.flatMap((result) => result.mismatches.map((mismatch) => `${result.server} ×${result.workers} ${mismatch}`));
-  console.log(`\nerrors: ${errors.length}${errors.length ? `\n${errors.map((error) => `  ${error}`).join("\n")}` : ""}`);
-  console.log(`final states different from a lone run: ${mismatches.length}${mismatches.length ? `\n${mismatches.map((mismatch) => `  ${mismatch}`).join("\n")}` : " (plan statuses, final answer and schedule rows of every thread equal the lone run's)"}`);
-  console.log(`\nmemory on (PostgresStore, pool of ${MEMORY_STORE_POOL}), ${MEMORY_PROBE_THREADS} conversations at once in one process, ${targets.at(-1)!.name} server: ${memoryProbe}`);
-  console.log(`\nverdict: ${errors.length === 0 && mismatches.length === 0 ? "OK — no errors, every thread ended as a lone run does" : "PROBLEMS — see the errors and mismatches above"}`);
+  const errors = results.flatMap((result) =>
+    result.errors.map((error) => `${result.server} ×${result.workers} ${error}`),
+  );
+  const mismatches = results.flatMap((result) =>
+    result.mismatches.map((mismatch) => `${result.server} ×${result.workers} ${mismatch}`),
+  );
+  console.log(
+    `\nerrors: ${errors.length}${errors.length ? `\n${errors.map((error) => `  ${error}`).join("\n")}` : ""}`,
+  );
+  console.log(
+    `final states different from a lone run: ${mismatches.length}${mismatches.length ? `\n${mismatches.map((mismatch) => `  ${mismatch}`).join("\n")}` : " (plan statuses, final answer and schedule rows of every thread equal the lone run's)"}`,
+  );
+  console.log(
+    `\nmemory on (PostgresStore, pool of ${MEMORY_STORE_POOL}), ${MEMORY_PROBE_THREADS} conversations at once in one process, ${targets.at(-1)!.name} server: ${memoryProbe}`,
+  );
+  console.log(
+    `\nverdict: ${errors.length === 0 && mismatches.length === 0 ? "OK — no errors, every thread ended as a lone run does" : "PROBLEMS — see the errors and mismatches above"}`,
+  );
 }
 
 if (process.argv[2] === "--worker") {

@@ -23,7 +23,14 @@ import type pg from "pg";
 import { storableCopy } from "../contracts/storable-text.js";
 import { ConfigurationError } from "../errors/index.js";
 import type { TransactionClient } from "../tools/domain.js";
-import type { ExecutionLog, ExecutionLogEntry, ExecutionLogStatus, ToolInvocation, ToolOutcome, ToolRunContext } from "../tools/runner.js";
+import type {
+  ExecutionLog,
+  ExecutionLogEntry,
+  ExecutionLogStatus,
+  ToolInvocation,
+  ToolOutcome,
+  ToolRunContext,
+} from "../tools/runner.js";
 import { inTransaction, onceUntilFailure, runMigration, SCHEMA_PATTERN } from "../database/index.js";
 
 /** Name of the execution log table. */
@@ -61,9 +68,12 @@ export interface PostgresExecutionLogOptions {
 /** The quoted table name for `schema`; throws `ConfigurationError` for a schema name that is not a plain identifier. */
 function tableName(schema: string): string {
   if (!SCHEMA_PATTERN.test(schema)) {
-    throw new ConfigurationError(`Invalid execution log schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`, {
-      schema,
-    });
+    throw new ConfigurationError(
+      `Invalid execution log schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`,
+      {
+        schema,
+      },
+    );
   }
   return `"${schema}".${EXECUTION_LOG_TABLE}`;
 }
@@ -118,14 +128,16 @@ interface LogRow {
   status: ExecutionLogStatus;
 }
 
-const COLUMNS = "thread_id, user_id, step_id, tool_call_id, tool, kind, arguments, result, ok, applied, started_at, finished_at, status";
+const COLUMNS =
+  "thread_id, user_id, step_id, tool_call_id, tool, kind, arguments, result, ok, applied, started_at, finished_at, status";
 
 function insertStatement(table: string): string {
   return `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)`;
 }
 
 /** The unique index's conflict: a write that already has its completed entry on the thread. */
-const ALREADY_COMPLETED = " ON CONFLICT (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed' DO NOTHING";
+const ALREADY_COMPLETED =
+  " ON CONFLICT (thread_id, tool_call_id) WHERE kind = 'write' AND status = 'completed' DO NOTHING";
 
 /** The insert of a write's completed entry that does nothing when the write already has one (the claim). */
 function claimStatement(table: string): string {
@@ -174,7 +186,10 @@ export class PostgresExecutionLog implements ExecutionLog {
    * Claims the write of `entry` and runs `apply` in the same transaction (see the module note); absent when the
    * domains are not in this log's database (`sameDatabaseAsRepository: false`).
    */
-  readonly applyOnce?: (entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>) => Promise<boolean>;
+  readonly applyOnce?: (
+    entry: ExecutionLogEntry,
+    apply: (client?: TransactionClient) => Promise<void>,
+  ) => Promise<boolean>;
 
   /** Creates the table if needed (idempotent, under an advisory lock); the other methods call it once by themselves. */
   readonly migrate = onceUntilFailure(() => migrateExecutionLog(this.pool, this.schema));
@@ -198,7 +213,10 @@ export class PostgresExecutionLog implements ExecutionLog {
     await this.pool.query(insertStatement(this.table), insertValues(entry));
   }
 
-  private async claimAndApply(entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>): Promise<boolean> {
+  private async claimAndApply(
+    entry: ExecutionLogEntry,
+    apply: (client?: TransactionClient) => Promise<void>,
+  ): Promise<boolean> {
     // Migrated before the transaction: the migration's advisory lock takes another connection, which on the embedded
     // server would wait for this very transaction.
     await this.migrate();
@@ -224,11 +242,17 @@ export interface ReadExecutionLogOptions {
 }
 
 /** A thread's execution log, oldest entry first; empty when the table does not exist yet. */
-export async function readExecutionLog(pool: pg.Pool, threadId: string, options: ReadExecutionLogOptions = {}): Promise<ExecutionLogRecord[]> {
+export async function readExecutionLog(
+  pool: pg.Pool,
+  threadId: string,
+  options: ReadExecutionLogOptions = {},
+): Promise<ExecutionLogRecord[]> {
   const table = tableName(options.schema ?? "public");
   let result: pg.QueryResult<LogRow>;
   try {
-    result = await pool.query<LogRow>(`SELECT id, ${COLUMNS} FROM ${table} WHERE thread_id = $1 ORDER BY id`, [threadId]);
+    result = await pool.query<LogRow>(`SELECT id, ${COLUMNS} FROM ${table} WHERE thread_id = $1 ORDER BY id`, [
+      threadId,
+    ]);
   } catch (error) {
     if (typeof error === "object" && error !== null && "code" in error && error.code === "42P01") return []; // no table yet
     throw error;

@@ -16,7 +16,15 @@ export {
   type TempoCheckpointerOptions,
   type TempoSaverOptions,
 } from "./tempo-saver.js";
-export { STEP_SNAPSHOT_METADATA_KEY, TRANSITION_STATUSES, asPlanSteps, stepSnapshotMarker, stepTransitions, type StepSnapshotMarker, type StepTransition } from "./step-transitions.js";
+export {
+  STEP_SNAPSHOT_METADATA_KEY,
+  TRANSITION_STATUSES,
+  asPlanSteps,
+  stepSnapshotMarker,
+  stepTransitions,
+  type StepSnapshotMarker,
+  type StepTransition,
+} from "./step-transitions.js";
 export {
   EXECUTION_LOG_TABLE,
   PostgresExecutionLog,

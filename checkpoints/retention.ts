@@ -81,17 +81,23 @@ interface CheckpointRow {
 /** Deletes old checkpoints as the module comment describes; returns what it removed. */
 export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Promise<PruneReport> {
   if (!Number.isInteger(options.keepLatest) || options.keepLatest < 1) {
-    throw new TempoError("INVALID_INPUT", `keepLatest must be a whole number of at least 1, got ${String(options.keepLatest)}.`, { keepLatest: options.keepLatest });
+    throw new TempoError(
+      "INVALID_INPUT",
+      `keepLatest must be a whole number of at least 1, got ${String(options.keepLatest)}.`,
+      { keepLatest: options.keepLatest },
+    );
   }
   const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
-  if (!SCHEMA_PATTERN.test(schema)) throw new ConfigurationError(`Invalid checkpoint schema name "${schema}".`, { schema });
+  if (!SCHEMA_PATTERN.test(schema))
+    throw new ConfigurationError(`Invalid checkpoint schema name "${schema}".`, { schema });
   const tables = {
     checkpoints: `"${schema}".checkpoints`,
     blobs: `"${schema}".checkpoint_blobs`,
     writes: `"${schema}".checkpoint_writes`,
     claims: `"${schema}".${RESUME_CLAIMS_TABLE}`,
   };
-  const hasClaims = (await pool.query("SELECT to_regclass($1) IS NOT NULL AS present", [tables.claims])).rows[0]?.present === true;
+  const hasClaims =
+    (await pool.query("SELECT to_regclass($1) IS NOT NULL AS present", [tables.claims])).rows[0]?.present === true;
   const orphanCutoff = Date.now() - (options.orphanWritesGraceMs ?? DEFAULT_ORPHAN_WRITES_GRACE_MS);
   const threadIds =
     options.threadId !== undefined
@@ -102,7 +108,14 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
           )
         ).rows.map((row) => row.thread_id);
 
-  const report: PruneReport = { threads: threadIds.length, checkpointsDeleted: 0, writesDeleted: 0, orphanWritesDeleted: 0, blobsDeleted: 0, deltaValuesStored: 0 };
+  const report: PruneReport = {
+    threads: threadIds.length,
+    checkpointsDeleted: 0,
+    writesDeleted: 0,
+    orphanWritesDeleted: 0,
+    blobsDeleted: 0,
+    deltaValuesStored: 0,
+  };
   const reader = new TempoPostgresSaver(pool, { schema });
   for (const threadId of threadIds) {
     const client = await pool.connect();
@@ -141,7 +154,12 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
           `UPDATE ${tables.checkpoints} AS cp SET parent_checkpoint_id = link.parent
              FROM unnest($2::text[], $3::text[], $4::text[]) AS link(ns, id, parent)
             WHERE cp.thread_id = $1 AND cp.checkpoint_ns = link.ns AND cp.checkpoint_id = link.id`,
-          [threadId, plan.relinked.map((link) => link.ns), plan.relinked.map((link) => link.id), plan.relinked.map((link) => link.parent)],
+          [
+            threadId,
+            plan.relinked.map((link) => link.ns),
+            plan.relinked.map((link) => link.id),
+            plan.relinked.map((link) => link.parent),
+          ],
         );
       }
       const gone = `SELECT ns, id FROM unnest($2::text[], $3::text[]) AS gone(ns, id)`;
@@ -149,17 +167,15 @@ export async function pruneCheckpoints(pool: pg.Pool, options: PruneOptions): Pr
         `DELETE FROM ${tables.checkpoints} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (${gone})`,
         [threadId, deletedNs, deletedIds],
       );
-      const writes = await client.query(`DELETE FROM ${tables.writes} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (${gone})`, [
-        threadId,
-        deletedNs,
-        deletedIds,
-      ]);
+      const writes = await client.query(
+        `DELETE FROM ${tables.writes} WHERE thread_id = $1 AND (checkpoint_ns, checkpoint_id) IN (${gone})`,
+        [threadId, deletedNs, deletedIds],
+      );
       if (hasClaims) {
-        await client.query(`DELETE FROM ${tables.claims} WHERE thread_id = $1 AND (checkpoint_ns, parent_checkpoint_id) IN (${gone})`, [
-          threadId,
-          deletedNs,
-          deletedIds,
-        ]);
+        await client.query(
+          `DELETE FROM ${tables.claims} WHERE thread_id = $1 AND (checkpoint_ns, parent_checkpoint_id) IN (${gone})`,
+          [threadId, deletedNs, deletedIds],
+        );
       }
       const blobs = await client.query(
         `WITH referenced AS (
@@ -210,7 +226,8 @@ async function unsavedCheckpointWrites(
   ).rows;
   const newestSaved = new Map<string, string>();
   // Rows come newest first within each namespace.
-  for (const row of rows) if (!newestSaved.has(row.checkpoint_ns)) newestSaved.set(row.checkpoint_ns, row.checkpoint_id);
+  for (const row of rows)
+    if (!newestSaved.has(row.checkpoint_ns)) newestSaved.set(row.checkpoint_ns, row.checkpoint_id);
   return unsaved.filter((write) => {
     const newest = newestSaved.get(write.checkpoint_ns);
     if (newest !== undefined && write.checkpoint_id < newest) return true;

@@ -22,7 +22,10 @@ export const DEFAULT_CHECKPOINT_SCHEMA = "public";
  * Creates a `PostgresSaver` on `database.pool` and runs its idempotent `setup()` under an advisory lock.
  * Do not call the saver's `end()`: it ends the shared pool; close the `Database` instead.
  */
-export async function createCheckpointer(database: Database, options: CheckpointerOptions = {}): Promise<PostgresSaver> {
+export async function createCheckpointer(
+  database: Database,
+  options: CheckpointerOptions = {},
+): Promise<PostgresSaver> {
   const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
   if (!SCHEMA_PATTERN.test(schema)) {
     throw new ConfigurationError(

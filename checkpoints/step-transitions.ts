@@ -44,7 +44,10 @@ export function stepTransitions(before: readonly StepRecord[], after: readonly S
 }
 
 /** The marker for a checkpoint whose plan went from `before` to `after`, or undefined when no step transitioned. */
-export function stepSnapshotMarker(before: readonly StepRecord[], after: readonly StepRecord[]): StepSnapshotMarker | undefined {
+export function stepSnapshotMarker(
+  before: readonly StepRecord[],
+  after: readonly StepRecord[],
+): StepSnapshotMarker | undefined {
   const transitions = stepTransitions(before, after);
   const named = transitions.at(-1);
   return named ? { stepId: named.stepId, status: named.status, transitions } : undefined;
@@ -54,6 +57,10 @@ export function stepSnapshotMarker(before: readonly StepRecord[], after: readonl
 export function asPlanSteps<Step extends StepRecord = StepRecord>(value: unknown): Step[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
-    (step): step is Step => typeof step === "object" && step !== null && typeof (step as StepRecord).id === "string" && typeof (step as StepRecord).status === "string",
+    (step): step is Step =>
+      typeof step === "object" &&
+      step !== null &&
+      typeof (step as StepRecord).id === "string" &&
+      typeof (step as StepRecord).status === "string",
   );
 }

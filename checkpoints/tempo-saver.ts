@@ -75,7 +75,11 @@ type DeltaChannelHistory = Awaited<ReturnType<PostgresSaver["getDeltaChannelHist
 
 /** What retention needs of a delta channel's spec (a LangGraph `DeltaChannel`) to rebuild its value. */
 export interface DeltaChannelSpec {
-  fromCheckpoint(checkpoint: unknown): { replayWrites(writes: DeltaChannelHistory["writes"]): void; isAvailable(): boolean; get(): unknown };
+  fromCheckpoint(checkpoint: unknown): {
+    replayWrites(writes: DeltaChannelHistory["writes"]): void;
+    isAvailable(): boolean;
+    get(): unknown;
+  };
 }
 
 /** Blob type PostgresSaver gives a channel that has a version but no value in a checkpoint; its reads skip such rows. */
@@ -104,7 +108,13 @@ export class AlreadyResumedError extends TempoError {
       `Thread ${ref.threadId} was already resumed from checkpoint ${interruptedCheckpointId} by another run ` +
         `(its next checkpoint is ${winnerCheckpointId}); this run stopped without saving or applying anything. ` +
         "Read the thread's current state and answer its current interrupt, if any.",
-      { threadId: ref.threadId, checkpointNs: ref.checkpointNs, interruptedCheckpointId, winnerCheckpointId, checkpointId: ref.checkpointId },
+      {
+        threadId: ref.threadId,
+        checkpointNs: ref.checkpointNs,
+        interruptedCheckpointId,
+        winnerCheckpointId,
+        checkpointId: ref.checkpointId,
+      },
     );
     this.name = "AlreadyResumedError";
   }
@@ -134,9 +144,12 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   constructor(pool: pg.Pool, options: TempoSaverOptions = {}) {
     const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
     if (!SCHEMA_PATTERN.test(schema)) {
-      throw new ConfigurationError(`Invalid checkpoint schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`, {
-        schema,
-      });
+      throw new ConfigurationError(
+        `Invalid checkpoint schema name "${schema}": use letters, digits and underscores, starting with a letter or underscore.`,
+        {
+          schema,
+        },
+      );
     }
     super(pool, undefined, { schema });
     this.db = pool;
@@ -165,9 +178,18 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   }
 
   /** Saves a checkpoint as PostgresSaver does, adding step-snapshot metadata and claiming an interrupted parent. */
-  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>): Promise<RunnableConfig> {
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: Record<string, string | number>,
+  ): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
-    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable as Record<string, string | undefined>;
+    const {
+      thread_id: threadId,
+      checkpoint_ns: checkpointNs = "",
+      checkpoint_id: parentId,
+    } = config.configurable as Record<string, string | undefined>;
     // A missing thread id is passed through as PostgresSaver does: the database refuses it (thread_id is NOT NULL).
     const ref: CheckpointRef = { threadId: threadId as string, checkpointNs, checkpointId: checkpoint.id };
     const key = keyOf(ref);
@@ -200,11 +222,19 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
    * for the channel (the seed), as LangGraph's default does with one `getTuple` per ancestor — here one query per
    * channel. Writes are oldest first; within a checkpoint in (task id, index) order, as `getTuple` returns them.
    */
-  override async getDeltaChannelHistory(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
-    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: checkpointId } = (options.config.configurable ?? {}) as Record<string, string | undefined>;
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    const {
+      thread_id: threadId,
+      checkpoint_ns: checkpointNs = "",
+      checkpoint_id: checkpointId,
+    } = (options.config.configurable ?? {}) as Record<string, string | undefined>;
     if (threadId === undefined || checkpointId === undefined) return super.getDeltaChannelHistory(options);
     const histories: Record<string, DeltaChannelHistory> = {};
-    for (const channel of options.channels) histories[channel] = await this.channelHistory({ threadId, checkpointNs, checkpointId }, channel);
+    for (const channel of options.channels)
+      histories[channel] = await this.channelHistory({ threadId, checkpointNs, checkpointId }, channel);
     return histories;
   }
 
@@ -213,7 +243,12 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
    * it with the writes since replayed through `spec`), serialised for a blob row; undefined when it has none. Reads
    * through `client` when given (retention rebuilds values inside its transaction).
    */
-  async serializedDeltaValue(ref: CheckpointRef, channel: string, spec: DeltaChannelSpec, client?: pg.PoolClient): Promise<[string, Uint8Array] | undefined> {
+  async serializedDeltaValue(
+    ref: CheckpointRef,
+    channel: string,
+    spec: DeltaChannelSpec,
+    client?: pg.PoolClient,
+  ): Promise<[string, Uint8Array] | undefined> {
     const history = await this.channelHistory(ref, channel, client, true);
     const rebuilt = spec.fromCheckpoint(history.seed);
     rebuilt.replayWrites(history.writes);
@@ -226,8 +261,18 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
    * for it (the seed). With `fromTarget`, the walk starts at the checkpoint itself (its own stored value is the
    * seed, its own writes are not included); otherwise at its parent, as `getDeltaChannelHistory` requires.
    */
-  private async channelHistory(ref: CheckpointRef, channel: string, client?: pg.PoolClient, fromTarget = false): Promise<DeltaChannelHistory> {
-    const result = await (client ?? this.db).query<{ depth: number; seed_type: string | null; seed: Buffer | null; writes: Array<[Buffer, Buffer, Buffer]> | null }>(
+  private async channelHistory(
+    ref: CheckpointRef,
+    channel: string,
+    client?: pg.PoolClient,
+    fromTarget = false,
+  ): Promise<DeltaChannelHistory> {
+    const result = await (client ?? this.db).query<{
+      depth: number;
+      seed_type: string | null;
+      seed: Buffer | null;
+      writes: Array<[Buffer, Buffer, Buffer]> | null;
+    }>(
       `WITH RECURSIVE chain AS (
          SELECT cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
                 $5::boolean AND EXISTS (SELECT 1 FROM ${this.tables.blobs} bl
@@ -263,11 +308,16 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     const decoder = new TextDecoder();
     const history: DeltaChannelHistory = { writes: [] };
     for (const row of result.rows) {
-      if (row.seed_type && row.seed) history.seed = await this.serde.loadsTyped(row.seed_type, new Uint8Array(row.seed));
+      if (row.seed_type && row.seed)
+        history.seed = await this.serde.loadsTyped(row.seed_type, new Uint8Array(row.seed));
       // The target's own writes lead to its children: not part of its value.
       if (row.depth === 0) continue;
       for (const [taskId, type, blob] of row.writes ?? []) {
-        history.writes.push([decoder.decode(taskId), channel, await this.serde.loadsTyped(decoder.decode(type), new Uint8Array(blob))]);
+        history.writes.push([
+          decoder.decode(taskId),
+          channel,
+          await this.serde.loadsTyped(decoder.decode(type), new Uint8Array(blob)),
+        ]);
       }
     }
     return history;
@@ -304,7 +354,9 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       }
       if (await this.isStored(ref)) return "saved";
       // LangGraph saves a run's checkpoints one after the other: this one may be queued behind another of the thread.
-      const queued = [...this.saving.entries()].filter(([other]) => other.startsWith(threadPrefix(ref))).map(([, promise]) => promise);
+      const queued = [...this.saving.entries()]
+        .filter(([other]) => other.startsWith(threadPrefix(ref)))
+        .map(([, promise]) => promise);
       if (queued.length > 0) {
         idleSince = undefined;
         await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
@@ -312,7 +364,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
         idleSince ??= Date.now();
         // A later checkpoint (ids are time-ordered) of a run whose earlier save on this thread just lost its claim.
         const lostBefore = this.lostOnThread.get(threadPrefix(ref));
-        if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs) throw lostBefore.error;
+        if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs)
+          throw lostBefore.error;
         if (Date.now() - idleSince >= graceMs) return "unknown";
         await sleep(10);
       }
@@ -343,7 +396,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     if (Object.prototype.hasOwnProperty.call(newVersions, PLAN_CHANNEL)) {
       const before = parentRef ? await this.planAt(parentRef) : [];
       const stored = checkpoint.channel_values[PLAN_CHANNEL];
-      const after = stored !== undefined ? planOf(stored) : parentRef ? await this.planAfterWrites(parentRef, before) : [];
+      const after =
+        stored !== undefined ? planOf(stored) : parentRef ? await this.planAfterWrites(parentRef, before) : [];
       remember(this.plans, keyOf(ref), after);
       const marker = stepSnapshotMarker(before, after);
       if (marker) fullMetadata = { ...metadata, [STEP_SNAPSHOT_METADATA_KEY]: marker } as CheckpointMetadata;
@@ -352,7 +406,9 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       if (unchanged) remember(this.plans, keyOf(ref), unchanged);
     }
     // A channel with a version but no value (a delta channel between snapshots, a run-only channel) reads the same with no row.
-    const values = Object.fromEntries(Object.entries(checkpoint.channel_values).filter(([, value]) => value !== undefined));
+    const values = Object.fromEntries(
+      Object.entries(checkpoint.channel_values).filter(([, value]) => value !== undefined),
+    );
     const [allBlobs, dumpedMetadata] = await Promise.all([
       this._dumpBlobs(ref.threadId, ref.checkpointNs, values, newVersions),
       this._dumpMetadata(fullMetadata),
@@ -411,7 +467,10 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     const remembered = this.plans.get(keyOf(ref));
     if (remembered) return remembered;
     const history = await this.channelHistory(ref, PLAN_CHANNEL, undefined, true);
-    return applyPlanWrites(planOf(history.seed), history.writes.map(([, , write]) => write as PlanWrite<Plan[number]>));
+    return applyPlanWrites(
+      planOf(history.seed),
+      history.writes.map(([, , write]) => write as PlanWrite<Plan[number]>),
+    );
   }
 
   /** The plan after the writes of the step that runs from checkpoint `ref` (stored under `ref`), applied to `before`, the plan at `ref`. */
@@ -423,16 +482,17 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       [ref.threadId, ref.checkpointNs, ref.checkpointId, PLAN_CHANNEL],
     );
     const writes: PlanWrite<Plan[number]>[] = [];
-    for (const row of result.rows) if (row.blob) writes.push((await this.serde.loadsTyped(row.type, new Uint8Array(row.blob))) as PlanWrite<Plan[number]>);
+    for (const row of result.rows)
+      if (row.blob)
+        writes.push((await this.serde.loadsTyped(row.type, new Uint8Array(row.blob))) as PlanWrite<Plan[number]>);
     return applyPlanWrites(before, writes);
   }
 
   private async isStored(ref: CheckpointRef): Promise<boolean> {
-    const result = await this.db.query(`SELECT 1 FROM ${this.tables.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, [
-      ref.threadId,
-      ref.checkpointNs,
-      ref.checkpointId,
-    ]);
+    const result = await this.db.query(
+      `SELECT 1 FROM ${this.tables.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+      [ref.threadId, ref.checkpointNs, ref.checkpointId],
+    );
     return (result.rowCount ?? 0) > 0;
   }
 }
@@ -444,7 +504,10 @@ export type TempoCheckpointerOptions = TempoSaverOptions;
  * Creates Tempo's checkpointer on `database.pool` and runs its idempotent setup under the same advisory lock as
  * `createCheckpointer`, so any number of processes may start at once. Close the `Database`, not the saver.
  */
-export async function createTempoCheckpointer(database: Database, options: TempoCheckpointerOptions = {}): Promise<TempoPostgresSaver> {
+export async function createTempoCheckpointer(
+  database: Database,
+  options: TempoCheckpointerOptions = {},
+): Promise<TempoPostgresSaver> {
   const saver = new TempoPostgresSaver(database.pool, options);
   const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
   try {

@@ -36,7 +36,12 @@ export const CHAT_USAGE = [
   "  --week <file>         replace your schedule with this week file first (see examples/week.json)",
 ].join("\n");
 
-const VALUE_FLAGS = { "--thread": "threadId", "--user": "userId", "--threads-file": "threadsFile", "--week": "weekFile" } as const;
+const VALUE_FLAGS = {
+  "--thread": "threadId",
+  "--user": "userId",
+  "--threads-file": "threadsFile",
+  "--week": "weekFile",
+} as const;
 
 /** Parses `argv` (without node and the script); `--flag value` and `--flag=value` both work. */
 export function parseChatArguments(argv: readonly string[]): ChatArguments {
@@ -47,7 +52,9 @@ export function parseChatArguments(argv: readonly string[]): ChatArguments {
       parsed.help = true;
       continue;
     }
-    const [flag, inline] = argument.includes("=") ? [argument.slice(0, argument.indexOf("=")), argument.slice(argument.indexOf("=") + 1)] : [argument, undefined];
+    const [flag, inline] = argument.includes("=")
+      ? [argument.slice(0, argument.indexOf("=")), argument.slice(argument.indexOf("=") + 1)]
+      : [argument, undefined];
     if (!(flag in VALUE_FLAGS)) throw new ChatUsageError(`Unknown argument ${argument}.`);
     const value = inline ?? argv[(index += 1)];
     if (value === undefined || value.trim() === "" || (inline === undefined && value.startsWith("--"))) {

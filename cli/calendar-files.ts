@@ -24,7 +24,10 @@ export interface CalendarFileLimits {
  * event. Every refusal says why, naming the limit; nothing is sent or stored.
  */
 export async function readCalendarFile(file: string, limits: CalendarFileLimits): Promise<CalendarFileReading> {
-  const refuse = (why: string): CalendarFileReading => ({ ok: false, message: `Cannot import ${file}: ${why}. Nothing was changed.` });
+  const refuse = (why: string): CalendarFileReading => ({
+    ok: false,
+    message: `Cannot import ${file}: ${why}. Nothing was changed.`,
+  });
   const fileName = path.basename(file);
   // The most characters the file may have: the message also holds the request's words and the file's name.
   const room = limits.maxMessageCharacters - calendarImportMessage(fileName, "").length;
@@ -40,7 +43,15 @@ export async function readCalendarFile(file: string, limits: CalendarFileLimits)
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return refuse(code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "it cannot be read (permission denied)" : (error as Error).message);
+    return refuse(
+      code === "ENOENT"
+        ? "there is no such file"
+        : code === "EISDIR"
+          ? "it is a folder"
+          : code === "EACCES"
+            ? "it cannot be read (permission denied)"
+            : (error as Error).message,
+    );
   }
   let text: string;
   try {
@@ -49,13 +60,16 @@ export async function readCalendarFile(file: string, limits: CalendarFileLimits)
     return refuse("it is not a text file (its bytes are not UTF-8 text); an iCalendar file is text");
   }
   if (text.includes("\u0000")) return refuse("it is not a text file (it holds NUL bytes); an iCalendar file is text");
-  if (calendarImportMessage(fileName, text).length > limits.maxMessageCharacters) return refuse(tooLarge(`${text.trim().length.toLocaleString("en")} characters`));
+  if (calendarImportMessage(fileName, text).length > limits.maxMessageCharacters)
+    return refuse(tooLarge(`${text.trim().length.toLocaleString("en")} characters`));
   try {
     const calendar = new ICAL.Component(ICAL.parse(text));
     if (calendar.name !== "vcalendar") throw new Error("it holds no VCALENDAR");
     if (calendar.getAllSubcomponents("vevent").length === 0) throw new Error("it holds no event (VEVENT)");
   } catch (error) {
-    return refuse(`it is not a valid iCalendar (.ics) file (${error instanceof Error ? error.message : String(error)})`);
+    return refuse(
+      `it is not a valid iCalendar (.ics) file (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return { ok: true, fileName, ics: text };
 }

@@ -62,7 +62,11 @@ export function choicesOf(card: Card): string {
   if (allowed.includes("edit")) choices.push(isPlanCard(card) ? "e edit the steps" : "e edit the arguments");
   if (allowed.includes("reject")) choices.push("r reject with feedback", "i ignore (reject without)");
   if (isBatchCard(card)) {
-    const all = choices.filter((choice) => !choice.startsWith("e ")).join(" / ").replace("a approve", "a accept all").replace(/ (reject|ignore)/g, " $1 all");
+    const all = choices
+      .filter((choice) => !choice.startsWith("e "))
+      .join(" / ")
+      .replace("a approve", "a accept all")
+      .replace(/ (reject|ignore)/g, " $1 all");
     return `${all} — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. ${itemExample(card, "r")})`;
   }
   return choices.join(" / ");
@@ -80,14 +84,27 @@ function decided(decision: Decision, card?: Card): DecisionsResponse {
   return { decisions: Array.from({ length: card?.action_requests.length ?? 1 }, () => decision) };
 }
 
-const ITEM_LETTERS: Readonly<Record<string, "approve" | "edit" | "feedback" | "ignore">> = { a: "approve", y: "approve", e: "edit", r: "feedback", i: "ignore", n: "ignore" };
+const ITEM_LETTERS: Readonly<Record<string, "approve" | "edit" | "feedback" | "ignore">> = {
+  a: "approve",
+  y: "approve",
+  e: "edit",
+  r: "feedback",
+  i: "ignore",
+  n: "ignore",
+};
 
 /** One letter per write of a batch card ("a a r e" or "aare"), or undefined when `text` is not that. */
 function readItemLetters(text: string, card: Card): CardReply | undefined {
-  const letters = text.toLowerCase().replace(/[\s,]+/g, "").split("");
-  if (letters.length !== card.action_requests.length || !letters.every((letter) => letter in ITEM_LETTERS)) return undefined;
+  const letters = text
+    .toLowerCase()
+    .replace(/[\s,]+/g, "")
+    .split("");
+  if (letters.length !== card.action_requests.length || !letters.every((letter) => letter in ITEM_LETTERS))
+    return undefined;
   const meanings = letters.map((letter) => ITEM_LETTERS[letter]!);
-  const decisions: Decision[] = meanings.map((meaning) => (meaning === "approve" ? { type: "approve" } : { type: "reject" }));
+  const decisions: Decision[] = meanings.map((meaning) =>
+    meaning === "approve" ? { type: "approve" } : { type: "reject" },
+  );
   const where = (wanted: string) => meanings.flatMap((meaning, index) => (meaning === wanted ? [index] : []));
   const [edits, feedback] = [where("edit"), where("feedback")];
   if (edits.length + feedback.length > 0) return { kind: "items", decisions, edits, feedback };
@@ -103,33 +120,52 @@ export function readCardReply(line: string, card: Card): CardReply {
   const text = line.trim();
   if (isQuestionCard(card)) {
     if (text === "") return { kind: "invalid", message: "Type your answer to the question." };
-    return { kind: "answer", response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: { [ANSWER_FIELD]: text } } }) };
+    return {
+      kind: "answer",
+      response: decided({
+        type: "edit",
+        edited_action: { name: card.action_requests[0]!.name, args: { [ANSWER_FIELD]: text } },
+      }),
+    };
   }
   const [first = "", ...rest] = text.split(/\s+/);
   const word = first.toLowerCase().replace(/[:,.!]+$/, "");
-  const feedback = text.slice(first.length).replace(/^[\s:,-]+/, "").trim();
+  const feedback = text
+    .slice(first.length)
+    .replace(/^[\s:,-]+/, "")
+    .trim();
   const allowed = allowedOf(card);
   const batch = isBatchCard(card);
   // On a batch card, one letter per write decides each; "a" alone accepts all, "r …" / "i" reject all.
   const items = batch && (rest.length > 0 || word.length > 1) ? readItemLetters(text, card) : undefined;
   if (items) return items;
-  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve")) return { kind: "answer", response: decided({ type: "approve" }, card) };
+  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve"))
+    return { kind: "answer", response: decided({ type: "approve" }, card) };
   if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) {
     // On a batch card, an edit names its change: one letter per change.
-    if (batch) return { kind: "invalid", message: `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).` };
+    if (batch)
+      return {
+        kind: "invalid",
+        message: `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).`,
+      };
     return { kind: "edit" };
   }
   if (REJECT_WORDS.has(word) && allowed.includes("reject")) {
-    return feedback === "" ? { kind: "feedback" } : { kind: "answer", response: decided({ type: "reject", message: feedback }, card) };
+    return feedback === ""
+      ? { kind: "feedback" }
+      : { kind: "answer", response: decided({ type: "reject", message: feedback }, card) };
   }
-  if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject")) return { kind: "answer", response: decided({ type: "reject" }, card) };
+  if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject"))
+    return { kind: "answer", response: decided({ type: "reject" }, card) };
   return { kind: "invalid", message: `Answer with ${choicesOf(card)} (or a /command).` };
 }
 
 /** The reject-with-feedback answer (for every write of a batch card); empty feedback is refused (use ignore to reject without it). */
 export function feedbackResponse(feedback: string, card?: Card): EditReading {
   const text = feedback.trim();
-  return text === "" ? { ok: false, message: "No feedback given; the card is still waiting." } : { ok: true, response: decided({ type: "reject", message: text }, card) };
+  return text === ""
+    ? { ok: false, message: "No feedback given; the card is still waiting." }
+    : { ok: true, response: decided({ type: "reject", message: text }, card) };
 }
 
 /** Reads edited tool arguments: one JSON object, for the write at `index` of the card (the resume holds that one decision). */
@@ -138,12 +174,21 @@ export function readEditedArguments(text: string, card: Card, index = 0): EditRe
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.` };
+    return {
+      ok: false,
+      message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.`,
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, message: "The arguments must be a JSON object, e.g. {\"day\": 2}; the card is still waiting." };
+    return { ok: false, message: 'The arguments must be a JSON object, e.g. {"day": 2}; the card is still waiting.' };
   }
-  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[index]!.name, args: value as Record<string, unknown> } }) };
+  return {
+    ok: true,
+    response: decided({
+      type: "edit",
+      edited_action: { name: card.action_requests[index]!.name, args: value as Record<string, unknown> },
+    }),
+  };
 }
 
 /**
@@ -158,20 +203,38 @@ export function readEditedPlan(lines: readonly string[], card: Card): EditReadin
     try {
       steps = JSON.parse(filled[0]!) as typeof steps;
     } catch (error) {
-      return { ok: false, message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.` };
+      return {
+        ok: false,
+        message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.`,
+      };
     }
-    if (!Array.isArray(steps) || !steps.every((step) => typeof step?.content === "string" && typeof step?.done_when === "string")) {
-      return { ok: false, message: "The JSON must be a list of {\"content\": \"...\", \"done_when\": \"...\"}; the card is still waiting." };
+    if (
+      !Array.isArray(steps) ||
+      !steps.every((step) => typeof step?.content === "string" && typeof step?.done_when === "string")
+    ) {
+      return {
+        ok: false,
+        message: 'The JSON must be a list of {"content": "...", "done_when": "..."}; the card is still waiting.',
+      };
     }
   } else {
     steps = [];
     for (const [index, line] of filled.entries()) {
       const [content = "", doneWhen = ""] = line.split("|").map((part) => part.trim());
       if (content === "" || doneWhen === "") {
-        return { ok: false, message: `Step ${index + 1} needs both parts: "what to do | done when"; the card is still waiting.` };
+        return {
+          ok: false,
+          message: `Step ${index + 1} needs both parts: "what to do | done when"; the card is still waiting.`,
+        };
       }
       steps.push({ content, done_when: doneWhen });
     }
   }
-  return { ok: true, response: decided({ type: "edit", edited_action: { name: card.action_requests[0]!.name, args: { plan_steps: steps } } }) };
+  return {
+    ok: true,
+    response: decided({
+      type: "edit",
+      edited_action: { name: card.action_requests[0]!.name, args: { plan_steps: steps } },
+    }),
+  };
 }

@@ -51,15 +51,27 @@ async function main(): Promise<void> {
         // Checked whole before anything is stored: a file with a problem changes nothing.
         const week = await readWeekFile(chatArguments.weekFile);
         await tempo.repositoryOf<ScheduleRepository>("schedule").seed(userId, week);
-        write(`  week: ${chatArguments.weekFile} (${week.window.totalDays} days, ${week.tasks.length} tasks) is now ${userId}'s schedule\n`);
+        write(
+          `  week: ${chatArguments.weekFile} (${week.window.totalDays} days, ${week.tasks.length} tasks) is now ${userId}'s schedule\n`,
+        );
       }
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
-      if (start.reason === "waiting") write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
+      if (start.reason === "waiting")
+        write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
       await registry.touch(start.threadId, userId);
       // /export writes the user's week as iCalendar (a read of the schedule; no card).
-      const exportCalendar = async (user: string) => exportCalendarText(await tempo.repositoryOf<ScheduleRepository>("schedule").load(user));
-      await new ChatSession({ graph: tempo.graph, userId, threadId: start.threadId, registry, input, write, exportCalendar }).run();
+      const exportCalendar = async (user: string) =>
+        exportCalendarText(await tempo.repositoryOf<ScheduleRepository>("schedule").load(user));
+      await new ChatSession({
+        graph: tempo.graph,
+        userId,
+        threadId: start.threadId,
+        registry,
+        input,
+        write,
+        exportCalendar,
+      }).run();
     } finally {
       await tempo.close();
     }

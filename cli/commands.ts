@@ -30,9 +30,12 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/history", "show the snapshots taken at each step transition"],
   ["/threads", "list your threads seen by this CLI"],
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
-  ["/import <file.ics>", "import a timetable from an iCalendar file (shown on a card first; nothing is stored until you approve)"],
+  [
+    "/import <file.ics>",
+    "import a timetable from an iCalendar file (shown on a card first; nothing is stored until you approve)",
+  ],
   ["/export <file.ics>", "write your week (timetable and placed reviews) to an iCalendar file"],
-  ["/prefs", "list your standing preferences (\"never on Monday\", \"I prefer mornings\"), numbered"],
+  ["/prefs", 'list your standing preferences ("never on Monday", "I prefer mornings"), numbered'],
   ["/forget <n|id>", "remove a standing preference by its number in /prefs or its id"],
   ["/help", "show this help"],
   ["/quit", "leave (also /exit, or end the input)"],
@@ -68,7 +71,12 @@ export function parseCommand(line: string): ChatCommand {
     case "/import":
     case "/export": {
       // The path is the rest of the line (it may hold spaces); quotes around it are dropped.
-      const path = line.trim().slice(head.length).trim().replace(/^(["'])(.*)\1$/, "$2").trim();
+      const path = line
+        .trim()
+        .slice(head.length)
+        .trim()
+        .replace(/^(["'])(.*)\1$/, "$2")
+        .trim();
       if (path === "") return { name: "invalid", message: `Usage: ${name} <file.ics>.` };
       return { name: name === "/import" ? "import" : "export", path };
     }
@@ -76,10 +84,12 @@ export function parseCommand(line: string): ChatCommand {
     case "/preferences":
       return noArgument({ name: "prefs" });
     case "/forget":
-      if (rest.length !== 1) return { name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." };
+      if (rest.length !== 1)
+        return { name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." };
       return { name: "forget", reference: rest[0]! };
     case "/resume":
-      if (rest.length !== 1) return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
+      if (rest.length !== 1)
+        return { name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." };
       return { name: "resume", threadId: rest[0]! };
     default:
       return { name: "invalid", message: `Unknown command ${head}. Type /help for the commands.` };

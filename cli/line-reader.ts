@@ -47,7 +47,9 @@ export class LineReader {
     } else if (this.queued.length > 0) {
       this.write(prompt);
     }
-    const line = this.queued.shift() ?? (this.ended ? null : await new Promise<string | null>((resolve) => (this.waiting = resolve)));
+    const line =
+      this.queued.shift() ??
+      (this.ended ? null : await new Promise<string | null>((resolve) => (this.waiting = resolve)));
     if (this.echo) this.write(line === null ? "\n" : `${line}\n`);
     return line;
   }

@@ -8,7 +8,8 @@ import type { ThreadEntry } from "./thread-registry.js";
 
 /** The statuses that need more than their name. */
 const STATUS_TEXT: Partial<Record<ExecutionState["status"], string>> = {
-  stopped: "stopped, will carry on (the last run stopped part-way; opening the thread, your next message or /continue finishes it first)",
+  stopped:
+    "stopped, will carry on (the last run stopped part-way; opening the thread, your next message or /continue finishes it first)",
   resuming: "resuming (the last run stopped part-way; it is being carried on now)",
 };
 
@@ -37,7 +38,8 @@ export function renderExecutionState(state: ExecutionState): string {
   }
   if (state.outcome) {
     lines.push(`ended:   ${state.outcome.kind} — ${state.outcome.reason}`);
-    for (const item of state.outcome.stillOpen ?? []) lines.push(`  still open: ${item.name} (${item.id}) — ${item.why}`);
+    for (const item of state.outcome.stillOpen ?? [])
+      lines.push(`  still open: ${item.name} (${item.id}) — ${item.why}`);
   }
   if (state.finalAnswer) lines.push(`answer:  ${indentRest(state.finalAnswer, "         ")}`);
   if (state.lastError) lines.push(`error:   ${state.lastError}`);
@@ -48,7 +50,8 @@ export function renderExecutionState(state: ExecutionState): string {
 
 /** One line a snapshot: when, which step moved to which status, and the overall status then. */
 export function renderStepSnapshots(snapshots: readonly StepSnapshot[]): string {
-  if (snapshots.length === 0) return "No step snapshots on this thread yet (they are taken when a plan step starts or finishes).";
+  if (snapshots.length === 0)
+    return "No step snapshots on this thread yet (they are taken when a plan step starts or finishes).";
   return [
     `${snapshots.length} step snapshot(s), oldest first:`,
     ...snapshots.map((snapshot) => {

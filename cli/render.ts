@@ -21,7 +21,10 @@ export function renderStatus(text: string): string {
 
 /** The reasoning a model returned, as its own indented block (never part of the answer line). */
 export function renderReasoning(text: string): string {
-  const lines = text.trim().split(/\r?\n/).filter((line) => line.trim() !== "");
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "");
   return ["  ┆ reasoning", ...lines.map((line) => `  ┆ ${line}`)].join("\n");
 }
 
@@ -65,11 +68,14 @@ export function renderCard(card: Card): string {
   } else if (isBatchCard(card)) {
     // A batch card: each change numbered, with its arguments; then why and where the plan stands.
     const context = request!.description.split(/\n\s*\n/).filter((paragraph) => /^\*\*(Why|Step)\b/.test(paragraph));
-    const change = (action: Card["action_requests"][number]) => (action.description.split(/\n\s*\n/)[0] ?? "").replace(/^Change \d+ of \d+: /, "");
+    const change = (action: Card["action_requests"][number]) =>
+      (action.description.split(/\n\s*\n/)[0] ?? "").replace(/^Change \d+ of \d+: /, "");
     title = `Confirm ${card.action_requests.length} writes`;
     body = [
       `${card.action_requests.length} changes proposed together:`,
-      ...card.action_requests.map((action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${shownArguments(action.args)}`),
+      ...card.action_requests.map(
+        (action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${shownArguments(action.args)}`,
+      ),
       ...context.map(plainText),
     ];
   } else {
@@ -79,7 +85,11 @@ export function renderCard(card: Card): string {
       ...(isPlanCard(card) ? [] : [`arguments: ${shownArguments(action.args)}`]),
     ]);
   }
-  return [`┌─ ${title}`, ...body.flatMap((line) => line.split("\n")).map((line) => `│ ${line}`.trimEnd()), `└─ ${choicesOf(card)}`].join("\n");
+  return [
+    `┌─ ${title}`,
+    ...body.flatMap((line) => line.split("\n")).map((line) => `│ ${line}`.trimEnd()),
+    `└─ ${choicesOf(card)}`,
+  ].join("\n");
 }
 
 /** A card description's paragraphs without the last one (what to answer, which the choices line says). */
@@ -90,7 +100,10 @@ function withoutInstructions(description: string): string[] {
 
 /** Markdown emphasis and hard line breaks removed, for the terminal. */
 function plainText(markdown: string): string {
-  return markdown.replace(/\*\*([^*]+)\*\*/g, "$1").replace(/\*([^*]+)\*/g, "$1").replace(/ {2}$/gm, "");
+  return markdown
+    .replace(/\*\*([^*]+)\*\*/g, "$1")
+    .replace(/\*([^*]+)\*/g, "$1")
+    .replace(/ {2}$/gm, "");
 }
 
 /** What to type to edit `card` (its write at `index`, on a batch card). */

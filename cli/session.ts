@@ -15,22 +15,28 @@ import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/conf
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
-import { readExecutionState, runStateNow, stepSnapshots, threadLockOf, toExecutionState } from "../server/execution-state.js";
+import {
+  readExecutionState,
+  runStateNow,
+  stepSnapshots,
+  threadLockOf,
+  toExecutionState,
+} from "../server/execution-state.js";
 import type { TempoGraph } from "../server/tempo-graph.js";
 import { isTempoEvent } from "../server/openai-sse.js";
-import { feedbackResponse, isPlanCard, readCardReply, readEditedArguments, readEditedPlan, type EditReading } from "./card-answer.js";
+import {
+  feedbackResponse,
+  isPlanCard,
+  readCardReply,
+  readEditedArguments,
+  readEditedPlan,
+  type EditReading,
+} from "./card-answer.js";
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
 import { calendarImportMessage } from "../contracts/attached-calendar.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
-import {
-  cardPrompt,
-  MESSAGE_PROMPT,
-  renderCard,
-  renderEditInstructions,
-  renderError,
-  renderHelp,
-} from "./render.js";
+import { cardPrompt, MESSAGE_PROMPT, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
 import { newChatThreadId } from "./starting-thread.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
@@ -56,7 +62,10 @@ export interface ChatSessionOptions {
 
 /** The longest message `graph` takes: its run guard's `maxMessageCharacters`, else the default. */
 function messageLimitOf(graph: unknown): number {
-  return (graph as { runGuard?: { settings?: WorkflowSettings } }).runGuard?.settings?.maxMessageCharacters ?? DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters;
+  return (
+    (graph as { runGuard?: { settings?: WorkflowSettings } }).runGuard?.settings?.maxMessageCharacters ??
+    DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters
+  );
 }
 
 /** A card the thread waits on, with where execution stands. */
@@ -125,7 +134,10 @@ export class ChatSession {
       }
     }
     const pending = await this.pendingCard();
-    if (pending) this.print(`Thread ${this.threadId} waits for your answer; continue with: npm start -- --thread ${this.threadId}`);
+    if (pending)
+      this.print(
+        `Thread ${this.threadId} waits for your answer; continue with: npm start -- --thread ${this.threadId}`,
+      );
   }
 
   private config() {
@@ -183,7 +195,12 @@ export class ChatSession {
   }
 
   /** A batch card answered item by item: the feedback on each rejected write, then the arguments of each edited one. */
-  private async answerItems(card: Card, decisions: DecisionsResponse["decisions"], edits: number[], feedback: number[]): Promise<CardAnswer> {
+  private async answerItems(
+    card: Card,
+    decisions: DecisionsResponse["decisions"],
+    edits: number[],
+    feedback: number[],
+  ): Promise<CardAnswer> {
     const answered = [...decisions];
     for (const index of feedback) {
       const text = await this.options.input.read(`feedback ${index + 1}> `);
@@ -219,12 +236,16 @@ export class ChatSession {
    * now, to its next card or its answer, instead of waiting for the next message (server/carry-on.ts).
    */
   private async carryOnStoppedRun(): Promise<void> {
-    const stream = await carryOnStoppedRun(this.options.graph, this.config(), { streamMode: "custom" }).catch((error: unknown) => {
-      this.print(renderError(error));
-      return undefined;
-    });
+    const stream = await carryOnStoppedRun(this.options.graph, this.config(), { streamMode: "custom" }).catch(
+      (error: unknown) => {
+        this.print(renderError(error));
+        return undefined;
+      },
+    );
     if (!stream) return;
-    this.print(`Thread ${this.threadId}: resuming — its last run stopped part-way (a crash or a restart); carrying it on now.`);
+    this.print(
+      `Thread ${this.threadId}: resuming — its last run stopped part-way (a crash or a restart); carrying it on now.`,
+    );
     await this.streamRun(async () => stream);
   }
 
@@ -244,7 +265,9 @@ export class ChatSession {
       this.shownCardKey = undefined;
     }
     const pending = await this.pendingCard();
-    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: pending?.card.action_requests[0]?.name ?? null });
+    await this.options.registry.touch(this.threadId, this.options.userId, {
+      waitingFor: pending?.card.action_requests[0]?.name ?? null,
+    });
   }
 
   private async runCommand(command: ChatCommand): Promise<"continue" | "quit"> {
@@ -264,7 +287,9 @@ export class ChatSession {
         this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config())));
         break;
       case "threads":
-        this.print(renderThreads(await this.options.registry.list(this.options.userId), this.threadId, this.options.userId));
+        this.print(
+          renderThreads(await this.options.registry.list(this.options.userId), this.threadId, this.options.userId),
+        );
         break;
       case "clear":
         await this.clear();
@@ -323,10 +348,14 @@ export class ChatSession {
    */
   private async importCalendar(file: string): Promise<void> {
     if (await this.pendingCard()) {
-      this.print("This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.");
+      this.print(
+        "This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.",
+      );
       return;
     }
-    const reading = await readCalendarFile(file, { maxMessageCharacters: this.options.maxMessageCharacters ?? messageLimitOf(this.options.graph) });
+    const reading = await readCalendarFile(file, {
+      maxMessageCharacters: this.options.maxMessageCharacters ?? messageLimitOf(this.options.graph),
+    });
     if (!reading.ok) {
       this.print(reading.message);
       return;
@@ -350,7 +379,9 @@ export class ChatSession {
   }
 
   private async resume(threadId: string): Promise<void> {
-    const snapshot = await this.options.graph.getState({ configurable: { thread_id: threadId, user_id: this.options.userId } });
+    const snapshot = await this.options.graph.getState({
+      configurable: { thread_id: threadId, user_id: this.options.userId },
+    });
     if (snapshot.createdAt === undefined) {
       this.print(`No saved thread ${threadId}. /threads lists your threads.`);
       return;
@@ -375,7 +406,9 @@ export class ChatSession {
       return;
     }
     const state = toExecutionState(snapshot, await runStateNow(threadLockOf(this.options.graph), this.threadId));
-    this.print(`${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`);
+    this.print(
+      `${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`,
+    );
   }
 
   private print(text: string): void {

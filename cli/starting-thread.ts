@@ -27,7 +27,8 @@ export async function chooseStartingThread(
   const [latest] = await registry.list(userId);
   if (latest?.waitingFor) {
     const snapshot = await graph.getState({ configurable: { thread_id: latest.threadId, user_id: userId } });
-    if (snapshot.tasks.some((task) => task.interrupts.length > 0)) return { threadId: latest.threadId, reason: "waiting" };
+    if (snapshot.tasks.some((task) => task.interrupts.length > 0))
+      return { threadId: latest.threadId, reason: "waiting" };
   }
   return { threadId: newChatThreadId(), reason: "new" };
 }

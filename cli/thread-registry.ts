@@ -44,7 +44,12 @@ export class ThreadRegistry {
   }
 
   /** Records activity on a thread (created if new) and moves it to the top. */
-  async touch(threadId: string, userId: string, update: ThreadEntryUpdate = {}, now: Date = new Date()): Promise<ThreadEntry> {
+  async touch(
+    threadId: string,
+    userId: string,
+    update: ThreadEntryUpdate = {},
+    now: Date = new Date(),
+  ): Promise<ThreadEntry> {
     const entries = await this.readAll();
     const previous = entries.find((entry) => entry.threadId === threadId);
     const entry: ThreadEntry = {

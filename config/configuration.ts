@@ -126,7 +126,10 @@ export interface RunConfiguration extends WorkflowSettings {
 export const DEFAULT_USER_ID = "local-user";
 
 /** Reads `configurable` with defaults applied; rejects values that cannot work (`checkConfigurable`). */
-export function ensureConfiguration(config: RunnableConfig | undefined, settings: WorkflowSettings = DEFAULT_WORKFLOW_SETTINGS): RunConfiguration {
+export function ensureConfiguration(
+  config: RunnableConfig | undefined,
+  settings: WorkflowSettings = DEFAULT_WORKFLOW_SETTINGS,
+): RunConfiguration {
   const configurable = (config?.configurable ?? {}) as TempoConfigurable;
   const userId = runUser(configurable);
   if (typeof userId !== "string" || userId.trim() === "") {
@@ -137,7 +140,14 @@ export function ensureConfiguration(config: RunnableConfig | undefined, settings
   const maxRounds = configurable.max_rounds ?? settings.maxRounds;
   const timeZone = configurable.time_zone;
   const now = configurable.now === undefined ? undefined : new Date(configurable.now);
-  return { ...settings, maxRounds, userId, threadId: String(configurable.thread_id ?? ""), ...(timeZone === undefined ? {} : { timeZone }), ...(now === undefined ? {} : { now }) };
+  return {
+    ...settings,
+    maxRounds,
+    userId,
+    threadId: String(configurable.thread_id ?? ""),
+    ...(timeZone === undefined ? {} : { timeZone }),
+    ...(now === undefined ? {} : { now }),
+  };
 }
 
 /** The largest `configurable.max_rounds` accepted: a budget past it is no bound at all (its recursion limit grows with it). */
@@ -171,10 +181,13 @@ export function configurableProblems(configurable: Record<string, unknown> | Tem
     const value = values[key];
     if (value === undefined || VALID_CONFIGURABLE[key](value)) continue;
     problems.push(
-      new ConfigurationError(`configurable.${key} must be ${CONFIGURABLE_FORMS[key]}; got ${describeValue(value)}. Send the run without it for the default.`, {
-        field: `configurable.${key}`,
-        expected: CONFIGURABLE_FORMS[key],
-      }),
+      new ConfigurationError(
+        `configurable.${key} must be ${CONFIGURABLE_FORMS[key]}; got ${describeValue(value)}. Send the run without it for the default.`,
+        {
+          field: `configurable.${key}`,
+          expected: CONFIGURABLE_FORMS[key],
+        },
+      ),
     );
   }
   return problems;
@@ -198,13 +211,27 @@ const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,
 export function isIsoDateTime(text: string): boolean {
   const match = ISO_DATE_TIME.exec(text);
   if (!match || !isIsoDate(match[1]!)) return false;
-  const [hours, minutes, seconds, offsetHours, offsetMinutes] = [match[2], match[3], match[4] ?? "0", match[5] ?? "0", match[6] ?? "0"].map(Number) as [number, number, number, number, number];
-  return hours <= 23 && minutes <= 59 && seconds <= 59 && offsetHours <= 23 && offsetMinutes <= 59 && !Number.isNaN(Date.parse(text));
+  const [hours, minutes, seconds, offsetHours, offsetMinutes] = [
+    match[2],
+    match[3],
+    match[4] ?? "0",
+    match[5] ?? "0",
+    match[6] ?? "0",
+  ].map(Number) as [number, number, number, number, number];
+  return (
+    hours <= 23 &&
+    minutes <= 59 &&
+    seconds <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59 &&
+    !Number.isNaN(Date.parse(text))
+  );
 }
 
 /** A value as a refusal quotes it: JSON, cut to 80 characters. */
 function describeValue(value: unknown): string {
-  const text = typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
+  const text =
+    typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
@@ -214,7 +241,8 @@ function describeValue(value: unknown): string {
  */
 function runUser(configurable: TempoConfigurable): string {
   const authenticated = configurable.langgraph_auth_user_id ?? configurable.langgraph_auth_user?.identity;
-  if (authenticated === undefined || authenticated === null || authenticated === "") return configurable.user_id ?? DEFAULT_USER_ID;
+  if (authenticated === undefined || authenticated === null || authenticated === "")
+    return configurable.user_id ?? DEFAULT_USER_ID;
   if (configurable.user_id !== undefined && configurable.user_id !== null && configurable.user_id !== authenticated) {
     throw new TempoError(
       "IDENTITY_MISMATCH",

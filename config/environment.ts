@@ -145,17 +145,31 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       structuredOutput: structuredOutput as ModelSettings["structuredOutput"],
       toolCalling: toolCalling as ModelSettings["toolCalling"],
       timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", DEFAULT_MODEL_TIMEOUT_MS),
-      maxRetries: positiveInteger(value("TEMPO_MODEL_MAX_RETRIES"), "TEMPO_MODEL_MAX_RETRIES", DEFAULT_MODEL_MAX_RETRIES, 0),
+      maxRetries: positiveInteger(
+        value("TEMPO_MODEL_MAX_RETRIES"),
+        "TEMPO_MODEL_MAX_RETRIES",
+        DEFAULT_MODEL_MAX_RETRIES,
+        0,
+      ),
     },
     database: {
       databaseUrl: value("DATABASE_URL"),
       dataDir: value("TEMPO_DATA_DIR"),
       schema: value("TEMPO_DB_SCHEMA"),
-      statementTimeoutMs: seconds(value("TEMPO_DB_STATEMENT_TIMEOUT"), "TEMPO_DB_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT_MS),
+      statementTimeoutMs: seconds(
+        value("TEMPO_DB_STATEMENT_TIMEOUT"),
+        "TEMPO_DB_STATEMENT_TIMEOUT",
+        DEFAULT_STATEMENT_TIMEOUT_MS,
+      ),
       lockTimeoutMs: seconds(value("TEMPO_DB_LOCK_TIMEOUT"), "TEMPO_DB_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT_MS),
       queryTimeoutMs: seconds(value("TEMPO_DB_QUERY_TIMEOUT"), "TEMPO_DB_QUERY_TIMEOUT", DEFAULT_QUERY_TIMEOUT_MS),
       poolSize: optionalInteger(value("TEMPO_DB_POOL_SIZE"), "TEMPO_DB_POOL_SIZE"),
-      memoryPoolSize: positiveInteger(value("TEMPO_MEMORY_POOL_SIZE"), "TEMPO_MEMORY_POOL_SIZE", DEFAULT_MEMORY_POOL_SIZE, 2),
+      memoryPoolSize: positiveInteger(
+        value("TEMPO_MEMORY_POOL_SIZE"),
+        "TEMPO_MEMORY_POOL_SIZE",
+        DEFAULT_MEMORY_POOL_SIZE,
+        2,
+      ),
     },
     runs: {
       maxConcurrentRuns: optionalInteger(value("TEMPO_MAX_RUNS"), "TEMPO_MAX_RUNS"),
@@ -165,7 +179,11 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       ...DEFAULT_WORKFLOW_SETTINGS,
       threadWaitMs: seconds(value("TEMPO_THREAD_WAIT"), "TEMPO_THREAD_WAIT", DEFAULT_WORKFLOW_SETTINGS.threadWaitMs),
       maxRounds: positiveInteger(value("TEMPO_MAX_ROUNDS"), "TEMPO_MAX_ROUNDS", DEFAULT_WORKFLOW_SETTINGS.maxRounds),
-      maxCorrections: positiveInteger(value("TEMPO_MAX_CORRECTIONS"), "TEMPO_MAX_CORRECTIONS", DEFAULT_WORKFLOW_SETTINGS.maxCorrections),
+      maxCorrections: positiveInteger(
+        value("TEMPO_MAX_CORRECTIONS"),
+        "TEMPO_MAX_CORRECTIONS",
+        DEFAULT_WORKFLOW_SETTINGS.maxCorrections,
+      ),
     },
     domains: (value("TEMPO_DOMAINS") ?? DEFAULT_DOMAIN_NAMES.join(","))
       .split(",")
@@ -180,7 +198,8 @@ export function readSettings(environment: Environment = process.env): TempoSetti
 function seconds(raw: string | undefined, name: string, fallbackMs: number): number {
   if (raw === undefined) return fallbackMs;
   const parsed = Number(raw);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new ConfigurationError(`${name} must be a number of seconds ≥ 0, got "${raw}".`);
+  if (!Number.isFinite(parsed) || parsed < 0)
+    throw new ConfigurationError(`${name} must be a number of seconds ≥ 0, got "${raw}".`);
   return Math.round(parsed * 1000);
 }
 
@@ -192,7 +211,8 @@ function optionalInteger(raw: string | undefined, name: string): number | undefi
 function positiveInteger(raw: string | undefined, name: string, fallback: number, minimum = 1): number {
   if (raw === undefined) return fallback;
   const parsed = Number(raw);
-  if (!Number.isInteger(parsed) || parsed < minimum) throw new ConfigurationError(`${name} must be an integer ≥ ${minimum}, got "${raw}".`);
+  if (!Number.isInteger(parsed) || parsed < minimum)
+    throw new ConfigurationError(`${name} must be an integer ≥ ${minimum}, got "${raw}".`);
   return parsed;
 }
 
@@ -228,9 +248,18 @@ export function readAuthSettings(environment: Environment = process.env): AuthSe
   };
   const jwtSecret = value("TEMPO_AUTH_JWT_SECRET");
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new ConfigurationError("TEMPO_AUTH_JWT_SECRET must be at least 32 characters (a 256-bit HS256 key); generate one with `openssl rand -hex 32`.");
+    throw new ConfigurationError(
+      "TEMPO_AUTH_JWT_SECRET must be at least 32 characters (a 256-bit HS256 key); generate one with `openssl rand -hex 32`.",
+    );
   }
   const jwksUrl = value("TEMPO_AUTH_JWKS_URL");
-  if (jwksUrl !== undefined && !URL.canParse(jwksUrl)) throw new ConfigurationError(`TEMPO_AUTH_JWKS_URL must be a URL, got "${jwksUrl}".`);
-  return { jwtSecret, jwksUrl, issuer: value("TEMPO_AUTH_ISSUER"), audience: value("TEMPO_AUTH_AUDIENCE"), userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID };
+  if (jwksUrl !== undefined && !URL.canParse(jwksUrl))
+    throw new ConfigurationError(`TEMPO_AUTH_JWKS_URL must be a URL, got "${jwksUrl}".`);
+  return {
+    jwtSecret,
+    jwksUrl,
+    issuer: value("TEMPO_AUTH_ISSUER"),
+    audience: value("TEMPO_AUTH_AUDIENCE"),
+    userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
+  };
 }

@@ -85,7 +85,11 @@ export function withoutCalendarText(text: string): string {
       return `${CALENDAR_IMPORT_PREFIX} ${header[1]!.trim()} (${calendarSize(first[0])})${after ? `\n\n${after}` : ""}`;
     }
   }
-  return text.replace(CALENDAR_BLOCK, (block) => (isWhole(block) ? `[calendar file: ${calendarSize(block.trim())}]` : `[part of a calendar file: ${block.length} characters]`));
+  return text.replace(CALENDAR_BLOCK, (block) =>
+    isWhole(block)
+      ? `[calendar file: ${calendarSize(block.trim())}]`
+      : `[part of a calendar file: ${block.length} characters]`,
+  );
 }
 
 /**
@@ -95,7 +99,8 @@ export function withoutCalendarText(text: string): string {
 export function withCalendarsNamed<T>(value: T): T {
   if (typeof value === "string") return withoutCalendarText(value) as T;
   if (Array.isArray(value)) return value.map(withCalendarsNamed) as T;
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withCalendarsNamed(entry)])) as T;
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withCalendarsNamed(entry)])) as T;
   return value;
 }
 
@@ -110,7 +115,10 @@ export const ATTACHED_FILES_SECTION = "attached_files";
 /** The current request's calendar files as a prompt section's text: each named, sized and whole. */
 export function renderAttachedCalendars(calendars: readonly AttachedCalendar[]): string {
   return calendars
-    .map((calendar) => `The calendar file ${calendar.fileName ?? "pasted in the message"} (${calendarSize(calendar.ics)}), attached to this request; pass its text unchanged as import_calendar's "ics":\n${calendar.ics}`)
+    .map(
+      (calendar) =>
+        `The calendar file ${calendar.fileName ?? "pasted in the message"} (${calendarSize(calendar.ics)}), attached to this request; pass its text unchanged as import_calendar's "ics":\n${calendar.ics}`,
+    )
     .join("\n\n");
 }
 
@@ -118,5 +126,8 @@ export function renderAttachedCalendars(calendars: readonly AttachedCalendar[]):
 export function attachedCalendarsIn(contextData: Readonly<Record<string, unknown>>): AttachedCalendar[] {
   const value = contextData[ATTACHED_FILES_SECTION];
   if (!Array.isArray(value)) return [];
-  return value.filter((entry): entry is AttachedCalendar => typeof entry === "object" && entry !== null && typeof (entry as AttachedCalendar).ics === "string");
+  return value.filter(
+    (entry): entry is AttachedCalendar =>
+      typeof entry === "object" && entry !== null && typeof (entry as AttachedCalendar).ics === "string",
+  );
 }

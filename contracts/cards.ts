@@ -67,7 +67,9 @@ export const ActionRequestSchema = z.object({
   name: z.string().min(1).describe("The action: a write tool's name, confirm_plan, or ask_user."),
   args: ArgumentsSchema.describe("The action's arguments (an edit sends them back changed)."),
   description: z.string().describe("Markdown a person reads: what the action does and why."),
-  arguments: ArgumentsSchema.describe("The same as args: current Agent Inbox reads a v1 card's arguments from this field."),
+  arguments: ArgumentsSchema.describe(
+    "The same as args: current Agent Inbox reads a v1 card's arguments from this field.",
+  ),
 });
 export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
@@ -84,9 +86,16 @@ export type ReviewConfig = z.infer<typeof ReviewConfigSchema>;
 
 /** The legacy `HumanInterrupt` (LangGraph prebuilt, Agent Inbox). */
 export const HumanInterruptSchema = z.object({
-  action_request: z.object({ action: z.string().min(1), args: ArgumentsSchema }).describe("The action and its arguments."),
+  action_request: z
+    .object({ action: z.string().min(1), args: ArgumentsSchema })
+    .describe("The action and its arguments."),
   config: z
-    .object({ allow_ignore: z.boolean(), allow_respond: z.boolean(), allow_edit: z.boolean(), allow_accept: z.boolean() })
+    .object({
+      allow_ignore: z.boolean(),
+      allow_respond: z.boolean(),
+      allow_edit: z.boolean(),
+      allow_accept: z.boolean(),
+    })
     .describe("Which answers the card takes."),
   description: z.string().optional().describe("Markdown shown with the card."),
 });
@@ -94,7 +103,10 @@ export type HumanInterrupt = z.infer<typeof HumanInterruptSchema>;
 
 /** A Tempo card: the value of every interrupt Tempo raises. */
 export const CardSchema = HumanInterruptSchema.extend({
-  card_id: z.string().optional().describe("The LangGraph interrupt id of this wait; answers addressed to another id are stale."),
+  card_id: z
+    .string()
+    .optional()
+    .describe("The LangGraph interrupt id of this wait; answers addressed to another id are stale."),
   kind: z.enum(CARD_KINDS).describe("confirm_plan, confirm_tool or ask_user."),
   action_requests: z.array(ActionRequestSchema).min(1).describe("The actions to review, decided one by one (v1 HITL)."),
   review_configs: z.array(ReviewConfigSchema).min(1).describe("One per action request, same order (v1 HITL)."),
@@ -116,8 +128,17 @@ export interface CardAction {
  * Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. Legacy clients see
  * one action: for a card of several, `legacy` must describe them all, since one legacy answer decides every one.
  */
-export function buildCard(kind: CardKind, actions: readonly [CardAction, ...CardAction[]], legacy: HumanInterrupt): Card {
-  const requests = actions.map((action) => ({ name: action.name, args: action.args, description: action.description, arguments: action.args }));
+export function buildCard(
+  kind: CardKind,
+  actions: readonly [CardAction, ...CardAction[]],
+  legacy: HumanInterrupt,
+): Card {
+  const requests = actions.map((action) => ({
+    name: action.name,
+    args: action.args,
+    description: action.description,
+    arguments: action.args,
+  }));
   const configs = actions.map((action) => ({
     action_name: action.name,
     allowed_decisions: [...action.allowed],
@@ -125,17 +146,29 @@ export function buildCard(kind: CardKind, actions: readonly [CardAction, ...Card
     allowedDecisions: [...action.allowed],
     ...(action.argsSchema ? { args_schema: action.argsSchema, argsSchema: action.argsSchema } : {}),
   }));
-  return { kind, action_requests: requests, review_configs: configs, actionRequests: requests, reviewConfigs: configs, ...legacy };
+  return {
+    kind,
+    action_requests: requests,
+    review_configs: configs,
+    actionRequests: requests,
+    reviewConfigs: configs,
+    ...legacy,
+  };
 }
 
 /** True for a value that passes the check Agent Chat UI makes before it renders a card's buttons. */
 export function isHitlRequest(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
-  const { action_requests: requests, review_configs: configs } = value as { action_requests?: unknown; review_configs?: unknown };
-  if (!Array.isArray(requests) || requests.length === 0 || !Array.isArray(configs) || configs.length === 0) return false;
+  const { action_requests: requests, review_configs: configs } = value as {
+    action_requests?: unknown;
+    review_configs?: unknown;
+  };
+  if (!Array.isArray(requests) || requests.length === 0 || !Array.isArray(configs) || configs.length === 0)
+    return false;
   return (
-    requests.every((request) => typeof request?.name === "string" && request.args !== null && typeof request.args === "object") &&
-    configs.every((config) => typeof config?.action_name === "string" && Array.isArray(config.allowed_decisions))
+    requests.every(
+      (request) => typeof request?.name === "string" && request.args !== null && typeof request.args === "object",
+    ) && configs.every((config) => typeof config?.action_name === "string" && Array.isArray(config.allowed_decisions))
   );
 }
 
@@ -153,8 +186,14 @@ const EditedActionSchema = z.object({ name: z.string().min(1), args: ArgumentsSc
 export const DecisionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("approve") }),
   z
-    .object({ type: z.literal("edit"), edited_action: EditedActionSchema.optional(), editedAction: EditedActionSchema.optional() })
-    .refine((decision) => decision.edited_action !== undefined || decision.editedAction !== undefined, { message: "an edit needs edited_action: { name, args }" }),
+    .object({
+      type: z.literal("edit"),
+      edited_action: EditedActionSchema.optional(),
+      editedAction: EditedActionSchema.optional(),
+    })
+    .refine((decision) => decision.edited_action !== undefined || decision.editedAction !== undefined, {
+      message: "an edit needs edited_action: { name, args }",
+    }),
   z.object({ type: z.literal("reject"), message: z.string().optional() }),
 ]);
 export type Decision = z.infer<typeof DecisionSchema>;
@@ -204,9 +243,12 @@ export function readCardResume(card: Card, value: unknown): CardAnswer[] {
   if (decisions.success) {
     const list = decisions.data.decisions;
     if (list.length !== card.action_requests.length) {
-      throw new InvalidResumeError(`The card has ${card.action_requests.length} action(s) but ${list.length} decision(s) came; send one decision per action, in order.`, {
-        expected: card.action_requests.length,
-      });
+      throw new InvalidResumeError(
+        `The card has ${card.action_requests.length} action(s) but ${list.length} decision(s) came; send one decision per action, in order.`,
+        {
+          expected: card.action_requests.length,
+        },
+      );
     }
     return list.map((decision, index) => readDecision(card, index, decision));
   }
@@ -214,18 +256,28 @@ export function readCardResume(card: Card, value: unknown): CardAnswer[] {
   if (legacy.success) {
     const responses = Array.isArray(legacy.data) ? legacy.data : [legacy.data];
     if (responses.length !== 1 && responses.length !== card.action_requests.length) {
-      throw new InvalidResumeError(`The card has ${card.action_requests.length} action(s) but ${responses.length} responses came.`, { expected: card.action_requests.length });
+      throw new InvalidResumeError(
+        `The card has ${card.action_requests.length} action(s) but ${responses.length} responses came.`,
+        { expected: card.action_requests.length },
+      );
     }
     // A lone response that names the action it answers (Agent Inbox's accept and edit echo `{ action, args }`) decides
     // that one — the first, what a legacy client shows — and the rest wait for the next card. One that names none
     // (accept with null args, ignore, a response's text) decides every action request alike.
     if (responses.length === 1 && card.action_requests.length > 1 && echoOf(responses[0], 0).length > 0) {
-      return card.action_requests.map((_, index) => (index === 0 ? readHumanResponse(card, 0, responses[0]!) : { type: "later" as const }));
+      return card.action_requests.map((_, index) =>
+        index === 0 ? readHumanResponse(card, 0, responses[0]!) : { type: "later" as const },
+      );
     }
     if (responses.length === 1 && card.action_requests.length > 1 && responses[0]!.type === "edit") {
-      throw new InvalidResumeError(`The card holds ${card.action_requests.length} writes: an edit names the one it changes in args { action, args }.`, { expected: ["edit"] });
+      throw new InvalidResumeError(
+        `The card holds ${card.action_requests.length} writes: an edit names the one it changes in args { action, args }.`,
+        { expected: ["edit"] },
+      );
     }
-    return card.action_requests.map((_, index) => readHumanResponse(card, index, responses[responses.length === 1 ? 0 : index]!));
+    return card.action_requests.map((_, index) =>
+      readHumanResponse(card, index, responses[responses.length === 1 ? 0 : index]!),
+    );
   }
   invalid(card, value);
 }
@@ -244,7 +296,8 @@ export function assertAddressedTo(card: Card, value: unknown): void {
     const request = card.action_requests[echo.index];
     if (!request) continue;
     if (echo.action !== request.name) stale(card, `it answers a ${echo.action} card`);
-    if (echo.args !== undefined && !sameArguments(echo.args, request.args)) stale(card, `it accepts ${echo.action} with other arguments than the card shows`);
+    if (echo.args !== undefined && !sameArguments(echo.args, request.args))
+      stale(card, `it accepts ${echo.action} with other arguments than the card shows`);
   }
 }
 
@@ -276,7 +329,9 @@ export function assertResumeIsCurrent(resume: unknown, pending: readonly Pending
       if (!target) {
         throw new StaleResumeError(
           `This answer is addressed to interrupt ${id}, which the thread no longer waits on (it was answered, or never raised); nothing was changed. ` +
-            (pending.length ? `The thread waits on ${pending.map((candidate) => candidate.id).join(", ")}.` : "The thread waits on no card."),
+            (pending.length
+              ? `The thread waits on ${pending.map((candidate) => candidate.id).join(", ")}.`
+              : "The thread waits on no card."),
           { interruptId: id, pending: pending.map((candidate) => candidate.id) },
         );
       }
@@ -288,7 +343,10 @@ export function assertResumeIsCurrent(resume: unknown, pending: readonly Pending
   const named = namedTarget(resume);
   const names = named.cardId !== undefined || named.echoes.length > 0;
   if (names && pending.length === 0) {
-    throw new StaleResumeError("This answer is for a card the thread no longer waits on (it waits on none); nothing was changed.", { cardId: named.cardId });
+    throw new StaleResumeError(
+      "This answer is for a card the thread no longer waits on (it waits on none); nothing was changed.",
+      { cardId: named.cardId },
+    );
   }
   const current = pending.length === 1 ? pending[0]! : undefined;
   const card = current ? asCard(current.value) : null;
@@ -314,7 +372,9 @@ function namedTarget(value: unknown): { cardId?: string; echoes: Echo[] } {
   const record = value as Record<string, unknown>;
   if (Array.isArray(record.decisions)) {
     const echoes = record.decisions.flatMap((decision: unknown, index) => {
-      const edited = (decision as { edited_action?: unknown; editedAction?: unknown } | null)?.edited_action ?? (decision as { editedAction?: unknown } | null)?.editedAction;
+      const edited =
+        (decision as { edited_action?: unknown; editedAction?: unknown } | null)?.edited_action ??
+        (decision as { editedAction?: unknown } | null)?.editedAction;
       const name = (edited as { name?: unknown } | undefined)?.name;
       return typeof name === "string" ? [{ index, action: name }] : [];
     });
@@ -329,7 +389,10 @@ function echoOf(response: unknown, index: number): Echo[] {
   const args = record?.args as { action?: unknown; args?: unknown } | null | undefined;
   if (!args || typeof args !== "object" || typeof args.action !== "string") return [];
   // An accept echoes the card's arguments; an edit changes them on purpose, so only its action is compared.
-  const echoed = record?.type === "accept" && args.args && typeof args.args === "object" ? (args.args as Record<string, unknown>) : undefined;
+  const echoed =
+    record?.type === "accept" && args.args && typeof args.args === "object"
+      ? (args.args as Record<string, unknown>)
+      : undefined;
   return [{ index, action: args.action, args: echoed }];
 }
 
@@ -338,7 +401,9 @@ function readDecision(card: Card, index: number, decision: Decision): CardAnswer
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   if (!allowed.includes(decision.type)) {
     const takes = card.kind === "ask_user" ? `it takes ${expectedAnswers(card)}` : `allowed: ${allowed.join(", ")}`;
-    throw new InvalidResumeError(`A "${decision.type}" decision is not allowed for ${request.name}; ${takes}.`, { expected: allowed });
+    throw new InvalidResumeError(`A "${decision.type}" decision is not allowed for ${request.name}; ${takes}.`, {
+      expected: allowed,
+    });
   }
   if (decision.type === "approve") return { type: "approve" };
   if (decision.type === "reject") return { type: "reject", message: (decision.message ?? "").trim() };
@@ -350,11 +415,18 @@ function readHumanResponse(card: Card, index: number, response: HumanResponse): 
   const request = card.action_requests[index]!;
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   const question = card.kind === "ask_user";
-  const permitted = { accept: allowed.includes("approve"), edit: allowed.includes("edit"), response: allowed.includes("reject") || question, ignore: allowed.includes("reject") };
+  const permitted = {
+    accept: allowed.includes("approve"),
+    edit: allowed.includes("edit"),
+    response: allowed.includes("reject") || question,
+    ignore: allowed.includes("reject"),
+  };
   if (!permitted[response.type]) {
     const expected = Object.entries(permitted).flatMap(([type, ok]) => (ok ? [type] : []));
     const takes = question ? `it takes ${expectedAnswers(card)}` : `allowed: ${expected.join(", ")}`;
-    throw new InvalidResumeError(`A "${response.type}" response is not allowed for ${request.name}; ${takes}.`, { expected });
+    throw new InvalidResumeError(`A "${response.type}" response is not allowed for ${request.name}; ${takes}.`, {
+      expected,
+    });
   }
   const args = response.args ?? null;
   switch (response.type) {
@@ -364,12 +436,16 @@ function readHumanResponse(card: Card, index: number, response: HumanResponse): 
       return { type: "reject", message: "" };
     case "response":
       if (typeof args !== "string" || args.trim() === "") {
-        throw new InvalidResumeError(`A "response" needs its text in args (a non-empty string) for ${request.name}.`, { expected: ["response"] });
+        throw new InvalidResumeError(`A "response" needs its text in args (a non-empty string) for ${request.name}.`, {
+          expected: ["response"],
+        });
       }
       return question ? { type: "answer", text: args } : { type: "reject", message: args.trim() };
     case "edit":
       if (args === null || typeof args !== "object") {
-        throw new InvalidResumeError(`An "edit" needs args { action, args: {...} } for ${request.name}.`, { expected: ["edit"] });
+        throw new InvalidResumeError(`An "edit" needs args { action, args: {...} } for ${request.name}.`, {
+          expected: ["edit"],
+        });
       }
       return editAnswer(card, args.args);
   }
@@ -380,7 +456,9 @@ function editAnswer(card: Card, edited: Record<string, unknown>): CardAnswer {
   if (card.kind !== "ask_user") return { type: "edit", args: edited };
   const text = edited[ANSWER_FIELD];
   if (typeof text !== "string" || text.trim() === "") {
-    throw new InvalidResumeError(`The answer to the question goes in args.${ANSWER_FIELD} (a non-empty string).`, { expected: ["edit"] });
+    throw new InvalidResumeError(`The answer to the question goes in args.${ANSWER_FIELD} (a non-empty string).`, {
+      expected: ["edit"],
+    });
   }
   return { type: "answer", text };
 }
@@ -398,7 +476,9 @@ function sameArguments(left: Record<string, unknown>, right: Record<string, unkn
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -414,9 +494,12 @@ export function expectedAnswers(card: Card): string {
 }
 
 function invalid(card: Card, value: unknown): never {
-  throw new InvalidResumeError(`Invalid resume value ${describeValue(value)} for ${card.action_requests[0]!.name}: expected ${expectedAnswers(card)}.`, {
-    kind: card.kind,
-  });
+  throw new InvalidResumeError(
+    `Invalid resume value ${describeValue(value)} for ${card.action_requests[0]!.name}: expected ${expectedAnswers(card)}.`,
+    {
+      kind: card.kind,
+    },
+  );
 }
 
 function stale(card: Card, why: string): never {

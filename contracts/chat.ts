@@ -5,8 +5,13 @@ export const ChatDecisionSchema = z
   .object({
     intent: z
       .enum(["chat", "task"])
-      .describe("chat: small talk or a question answered from knowledge, no tools needed. task: anything that needs planning or tools. When unsure, task."),
-    reply: z.string().default("").describe("For intent=chat, the full reply to the user. For intent=task, an optional one-line acknowledgement."),
+      .describe(
+        "chat: small talk or a question answered from knowledge, no tools needed. task: anything that needs planning or tools. When unsure, task.",
+      ),
+    reply: z
+      .string()
+      .default("")
+      .describe("For intent=chat, the full reply to the user. For intent=task, an optional one-line acknowledgement."),
     reason: z.string().default("").describe("One sentence on why this intent was chosen."),
   })
   .describe("Intent decision of the chat stage");

@@ -43,7 +43,9 @@ export const ExecuteDecisionSchema = z
     answer: z
       .string()
       .default("")
-      .describe("With done (or then=done): the final answer to the user, as it is; leave empty to have the summary written after."),
+      .describe(
+        "With done (or then=done): the final answer to the user, as it is; leave empty to have the summary written after.",
+      ),
     then: z
       .enum(["next_plan", "done"])
       .nullish()
@@ -55,23 +57,45 @@ export const ExecuteDecisionSchema = z
       .array(ToolCallRequestSchema)
       .max(MAX_CALLS_PER_DECISION)
       .optional()
-      .describe("Several tool calls at once, run in order (instead of tool_call): the writes among them go to the user as one card, decided one by one."),
+      .describe(
+        "Several tool calls at once, run in order (instead of tool_call): the writes among them go to the user as one card, decided one by one.",
+      ),
   })
   .superRefine((decision, context) => {
     if ((decision.action === "next_plan" || decision.action === "done") && decision.goal_check.trim() === "") {
-      context.addIssue({ code: "custom", path: ["goal_check"], message: `goal_check is required when action is ${decision.action}` });
+      context.addIssue({
+        code: "custom",
+        path: ["goal_check"],
+        message: `goal_check is required when action is ${decision.action}`,
+      });
     }
     if (decision.then && decision.action !== "confirm") {
-      context.addIssue({ code: "custom", path: ["then"], message: "then is only for action confirm (the step's end once its writes apply)" });
+      context.addIssue({
+        code: "custom",
+        path: ["then"],
+        message: "then is only for action confirm (the step's end once its writes apply)",
+      });
     }
     if (decision.then && decision.goal_check.trim() === "") {
-      context.addIssue({ code: "custom", path: ["goal_check"], message: `goal_check is required with then=${decision.then}` });
+      context.addIssue({
+        code: "custom",
+        path: ["goal_check"],
+        message: `goal_check is required with then=${decision.then}`,
+      });
     }
     if (decision.action === "confirm" && !decision.tool_call && !decision.tool_calls?.length) {
-      context.addIssue({ code: "custom", path: ["tool_call"], message: "tool_call (or tool_calls) is required when action is confirm" });
+      context.addIssue({
+        code: "custom",
+        path: ["tool_call"],
+        message: "tool_call (or tool_calls) is required when action is confirm",
+      });
     }
     if (decision.action === "ask_user" && decision.speak.trim() === "") {
-      context.addIssue({ code: "custom", path: ["speak"], message: "speak must hold the question when action is ask_user" });
+      context.addIssue({
+        code: "custom",
+        path: ["speak"],
+        message: "speak must hold the question when action is ask_user",
+      });
     }
     const unstorable = unstorableDecisionText(decision);
     if (unstorable) context.addIssue({ code: "custom", path: [unstorable.field], message: unstorable.message });
@@ -86,8 +110,15 @@ export type ToolCallRequest = z.infer<typeof ToolCallRequestSchema>;
  * surrogate — which would fail where the step's summary and the answer are stored: an output to correct. Its tool
  * calls' arguments are not looked at here: each tool's argument check refuses them as that call's error.
  */
-function unstorableDecisionText(decision: Pick<ExecuteDecision, "speak" | "reason" | "goal_check" | "answer">): { field: string; message: string } | undefined {
-  const found = unstorableTextIn({ speak: decision.speak, reason: decision.reason, goal_check: decision.goal_check, answer: decision.answer });
+function unstorableDecisionText(
+  decision: Pick<ExecuteDecision, "speak" | "reason" | "goal_check" | "answer">,
+): { field: string; message: string } | undefined {
+  const found = unstorableTextIn({
+    speak: decision.speak,
+    reason: decision.reason,
+    goal_check: decision.goal_check,
+    answer: decision.answer,
+  });
   return found && { field: found.where, message: `holds ${found.problem}, which cannot be stored; write it without` };
 }
 
@@ -113,14 +144,22 @@ export const CONTROL_TOOLS = [
   },
   {
     name: "next_plan",
-    description: "The current step's done_when is met: go to the next step. Called together with write tools, it ends the step once the user approves every write unchanged and each applies.",
+    description:
+      "The current step's done_when is met: go to the next step. Called together with write tools, it ends the step once the user approves every write unchanged and each applies.",
     schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
   },
   {
     name: "done",
     description:
       "The whole goal is met: the task is finished. Called together with write tools, it ends the task once the user approves every write unchanged and each applies (otherwise you decide again).",
-    schema: z.object({ goal_check: GoalCheckSchema, answer: z.string().optional().describe("The final answer to the user; leave out to have the summary written after."), speak: SpeakSchema }),
+    schema: z.object({
+      goal_check: GoalCheckSchema,
+      answer: z
+        .string()
+        .optional()
+        .describe("The final answer to the user; leave out to have the summary written after."),
+      speak: SpeakSchema,
+    }),
   },
 ] as const;
 
@@ -140,36 +179,74 @@ export function isControlTool(name: string): boolean {
  * asks, finishes the step or the task, its arguments checked against its schema. A reply with no call is
  * read as the JSON contract (the named fallback: a model that answered in text); anything else is corrected.
  */
-export function decisionFromToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
+export function decisionFromToolCalls(
+  text: string,
+  calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>,
+): ContractParse<ExecuteDecision> {
   const read = readToolCalls(text, calls);
   const unstorable = read.ok ? unstorableDecisionText(read.value) : undefined;
   return unstorable ? { ok: false, problem: `the decision's ${unstorable.field} ${unstorable.message}` } : read;
 }
 
 /** `decisionFromToolCalls` before the check of the decision's own text. */
-function readToolCalls(text: string, calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>): ContractParse<ExecuteDecision> {
+function readToolCalls(
+  text: string,
+  calls: ReadonlyArray<{ name: string; args: Record<string, unknown> }>,
+): ContractParse<ExecuteDecision> {
   const speak = text.trim();
-  const toolCalls = calls.filter((call) => !isControlTool(call.name)).map((call) => ({ name: call.name, arguments: call.args ?? {} }));
+  const toolCalls = calls
+    .filter((call) => !isControlTool(call.name))
+    .map((call) => ({ name: call.name, arguments: call.args ?? {} }));
   const control = calls.find((call) => isControlTool(call.name));
   if (toolCalls.length > 0) {
     // next_plan / done beside the calls: the step's end once the writes apply (writes among the calls go to a card).
-    const ending = control && control.name !== "ask_user" ? controlTool(control.name).schema.safeParse(control.args ?? {}) : undefined;
+    const ending =
+      control && control.name !== "ask_user"
+        ? controlTool(control.name).schema.safeParse(control.args ?? {})
+        : undefined;
     const fields = ending?.success ? (ending.data as { goal_check: string; answer?: string }) : undefined;
-    const then = fields ? { then: control!.name as "next_plan" | "done", goal_check: fields.goal_check, answer: fields.answer?.trim() ?? "" } : {};
-    return { ok: true, value: { speak, action: "continue", reason: "", goal_check: "", answer: "", ...then, tool_calls: toolCalls } };
+    const then = fields
+      ? {
+          then: control!.name as "next_plan" | "done",
+          goal_check: fields.goal_check,
+          answer: fields.answer?.trim() ?? "",
+        }
+      : {};
+    return {
+      ok: true,
+      value: { speak, action: "continue", reason: "", goal_check: "", answer: "", ...then, tool_calls: toolCalls },
+    };
   }
   if (!control) {
     const parsed = parseContract(ExecuteDecisionSchema, text);
     if (parsed.ok) return parsed;
-    return { ok: false, problem: `${parsed.problem}, and no tool was called (call a tool, or next_plan / done / ask_user)` };
+    return {
+      ok: false,
+      problem: `${parsed.problem}, and no tool was called (call a tool, or next_plan / done / ask_user)`,
+    };
   }
   const definition = controlTool(control.name);
   const checked = definition.schema.safeParse(control.args ?? {});
   if (!checked.success) {
-    const issues = checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ");
+    const issues = checked.error.issues
+      .map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`)
+      .join("; ");
     return { ok: false, problem: `the ${control.name} call's arguments did not fit its schema (${issues})` };
   }
   const args = checked.data as { question?: string; goal_check?: string; speak?: string };
-  if (control.name === "ask_user") return { ok: true, value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "", answer: "" } };
-  return { ok: true, value: { speak: (args.speak ?? speak).trim(), action: control.name as "next_plan" | "done", reason: "", goal_check: args.goal_check!, answer: (args as { answer?: string }).answer?.trim() ?? "" } };
+  if (control.name === "ask_user")
+    return {
+      ok: true,
+      value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "", answer: "" },
+    };
+  return {
+    ok: true,
+    value: {
+      speak: (args.speak ?? speak).trim(),
+      action: control.name as "next_plan" | "done",
+      reason: "",
+      goal_check: args.goal_check!,
+      answer: (args as { answer?: string }).answer?.trim() ?? "",
+    },
+  };
 }

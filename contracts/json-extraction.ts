@@ -26,7 +26,11 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
   const candidates = [...fencedBlocks(text), text];
   for (const candidate of candidates) {
     let tried = 0;
-    for (let start = candidate.indexOf("{"); start !== -1 && tried < MAX_STARTS; start = candidate.indexOf("{", start + 1)) {
+    for (
+      let start = candidate.indexOf("{");
+      start !== -1 && tried < MAX_STARTS;
+      start = candidate.indexOf("{", start + 1)
+    ) {
       tried += 1;
       const end = matchingBrace(candidate, start);
       if (end === -1) continue;
@@ -73,7 +77,9 @@ function matchingBrace(text: string, start: number): number {
 function tryParseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

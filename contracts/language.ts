@@ -30,7 +30,9 @@ function languageOfText(text: string): Language | undefined {
 export function languageOf(input: string | ReadonlyArray<BaseMessage | string> | null | undefined): Language {
   if (input === null || input === undefined) return "en";
   if (typeof input === "string") return CJK.test(input) ? "zh" : "en";
-  const texts = input.filter((entry) => typeof entry === "string" || (entry.getType() === "human" && !isHiddenId(entry.id))).map((entry) => messageText(entry));
+  const texts = input
+    .filter((entry) => typeof entry === "string" || (entry.getType() === "human" && !isHiddenId(entry.id)))
+    .map((entry) => messageText(entry));
   for (let index = texts.length - 1; index >= 0; index -= 1) {
     const told = languageOfText(texts[index]!);
     if (told) return told;

@@ -5,8 +5,14 @@ export const TaskStateSummarySchema = z
   .object({
     current_goal: z.string().default("").describe("The user goal that still matters across turns, or empty."),
     active_flow: z.string().default("").describe("The high-level flow the user is in, or empty."),
-    open_loops: z.array(z.string()).default([]).describe("High-level unresolved issues that still matter (no step-level to-dos)."),
-    important_facts: z.array(z.string()).default([]).describe("Durable facts the user stated that tools cannot re-fetch (no live data)."),
+    open_loops: z
+      .array(z.string())
+      .default([])
+      .describe("High-level unresolved issues that still matter (no step-level to-dos)."),
+    important_facts: z
+      .array(z.string())
+      .default([])
+      .describe("Durable facts the user stated that tools cannot re-fetch (no live data)."),
     last_decision: z.string().default("").describe("The latest important decision and why, or empty."),
   })
   .describe("TaskState summary of older conversation turns");

@@ -38,7 +38,15 @@ export function messageText(message: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
-      .map((part) => (typeof part === "string" ? part : REASONING_PARTS.has(part?.type) ? "" : typeof part?.text === "string" ? part.text : ""))
+      .map((part) =>
+        typeof part === "string"
+          ? part
+          : REASONING_PARTS.has(part?.type)
+            ? ""
+            : typeof part?.text === "string"
+              ? part.text
+              : "",
+      )
       .join("");
   }
   return "";
@@ -57,7 +65,9 @@ export function reasoningText(message: unknown): string {
   found.push(reasoningOf(kwargs.reasoning));
   const content = (message as { content?: unknown }).content;
   if (Array.isArray(content)) {
-    for (const part of content) if (part && typeof part === "object" && REASONING_PARTS.has((part as { type?: string }).type ?? "")) found.push(reasoningOf(part));
+    for (const part of content)
+      if (part && typeof part === "object" && REASONING_PARTS.has((part as { type?: string }).type ?? ""))
+        found.push(reasoningOf(part));
   }
   return found.filter((text) => text.trim() !== "").join("\n\n");
 }
@@ -67,8 +77,13 @@ function reasoningOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || typeof value !== "object") return "";
   const part = value as { reasoning?: unknown; thinking?: unknown; text?: unknown; summary?: unknown };
-  for (const text of [part.reasoning, part.thinking, part.text]) if (typeof text === "string" && text.trim()) return text;
-  if (Array.isArray(part.summary)) return part.summary.map((item) => (typeof item?.text === "string" ? item.text : "")).filter(Boolean).join("\n");
+  for (const text of [part.reasoning, part.thinking, part.text])
+    if (typeof text === "string" && text.trim()) return text;
+  if (Array.isArray(part.summary))
+    return part.summary
+      .map((item) => (typeof item?.text === "string" ? item.text : ""))
+      .filter(Boolean)
+      .join("\n");
   return "";
 }
 

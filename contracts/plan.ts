@@ -33,7 +33,9 @@ export const PlanDecisionSchema = z
     read_only: z
       .boolean()
       .default(false)
-      .describe("True when every step only reads (the request is a question): a new read-only plan runs without a plan card; any write is still confirmed."),
+      .describe(
+        "True when every step only reads (the request is a question): a new read-only plan runs without a plan card; any write is still confirmed.",
+      ),
     plan_steps: z
       .array(PlanStepDraftSchema)
       .default([])
@@ -41,10 +43,18 @@ export const PlanDecisionSchema = z
   })
   .superRefine((decision, context) => {
     if (decision.action === "plan_done" && decision.plan_steps.length === 0) {
-      context.addIssue({ code: "custom", path: ["plan_steps"], message: "plan_steps must be non-empty when action is plan_done" });
+      context.addIssue({
+        code: "custom",
+        path: ["plan_steps"],
+        message: "plan_steps must be non-empty when action is plan_done",
+      });
     }
     if (decision.action === "ask_user" && decision.speak.trim() === "") {
-      context.addIssue({ code: "custom", path: ["speak"], message: "speak must hold the question when action is ask_user" });
+      context.addIssue({
+        code: "custom",
+        path: ["speak"],
+        message: "speak must hold the question when action is ask_user",
+      });
     }
   })
   .describe("Decision of the plan stage");
@@ -66,7 +76,9 @@ const DONE_WHEN_LABEL = { en: "done when: ", zh: "完成标志：" } as const;
  * to tell" (Agent Inbox and Agent Chat UI show a list argument as one line of JSON, a text argument as it is).
  */
 export function planStepsText(steps: readonly PlanStepDraft[], language: "en" | "zh" = "en"): string {
-  return steps.map((step, index) => `${index + 1}. ${step.content} — ${DONE_WHEN_LABEL[language]}${step.done_when}`).join("\n");
+  return steps
+    .map((step, index) => `${index + 1}. ${step.content} — ${DONE_WHEN_LABEL[language]}${step.done_when}`)
+    .join("\n");
 }
 
 /**

@@ -65,8 +65,14 @@ export const LIFT_CUE =
 
 /** A preference as the memory model gives it. */
 const ModelPreferenceSchema = z.object({
-  kind: z.enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "not_before_hour", "note"]).describe("What it means to the rules."),
-  value: z.union([z.number(), z.array(z.number()), z.string()]).describe("avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; not_before_hour: 0-23; note: the preference in words."),
+  kind: z
+    .enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "not_before_hour", "note"])
+    .describe("What it means to the rules."),
+  value: z
+    .union([z.number(), z.array(z.number()), z.string()])
+    .describe(
+      "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; not_before_hour: 0-23; note: the preference in words.",
+    ),
   text: z.string().default("").describe("The preference as the user would read it, short."),
   source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
 });
@@ -74,8 +80,16 @@ const ModelPreferenceSchema = z.object({
 /** The memory stage's contract for standing preferences. */
 export const PreferenceExtractionSchema = z
   .object({
-    preferences: z.array(ModelPreferenceSchema).default([]).describe("Standing preferences the user stated (every time, never, always, I prefer). Not one-off requests such as 'Saturday instead'."),
-    lifted: z.array(ModelPreferenceSchema.omit({ text: true, source_index: true })).default([]).describe("Standing preferences the user takes back ('Mondays are fine now')."),
+    preferences: z
+      .array(ModelPreferenceSchema)
+      .default([])
+      .describe(
+        "Standing preferences the user stated (every time, never, always, I prefer). Not one-off requests such as 'Saturday instead'.",
+      ),
+    lifted: z
+      .array(ModelPreferenceSchema.omit({ text: true, source_index: true }))
+      .default([])
+      .describe("Standing preferences the user takes back ('Mondays are fine now')."),
   })
   .describe("Standing preferences in what the user wrote");
 
@@ -85,17 +99,22 @@ export type PreferenceExtraction = z.infer<typeof PreferenceExtractionSchema>;
 export function ruleOf(entry: { kind: PreferenceKind; value: unknown }): PreferenceRule | undefined {
   const { kind, value } = entry;
   const weekday = (day: unknown) => typeof day === "number" && Number.isInteger(day) && day >= 1 && day <= 7;
-  const part = (text: unknown): text is PreferencePart => text === "morning" || text === "afternoon" || text === "evening";
+  const part = (text: unknown): text is PreferencePart =>
+    text === "morning" || text === "afternoon" || text === "evening";
   switch (kind) {
     case "avoid_day":
       return weekday(value) ? { kind, value: value as number } : undefined;
     case "only_days":
-      return Array.isArray(value) && value.length > 0 && value.every(weekday) ? { kind, value: [...new Set(value as number[])].sort() } : undefined;
+      return Array.isArray(value) && value.length > 0 && value.every(weekday)
+        ? { kind, value: [...new Set(value as number[])].sort() }
+        : undefined;
     case "part_of_day":
     case "only_part_of_day":
       return part(value) ? { kind, value } : undefined;
     case "not_before_hour":
-      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23 ? { kind, value } : undefined;
+      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23
+        ? { kind, value }
+        : undefined;
     case "note":
       return typeof value === "string" && value.trim() !== "" ? { kind, value: value.trim().slice(0, 200) } : undefined;
   }
@@ -123,5 +142,10 @@ export function describeRule(rule: PreferenceRule): string {
 
 /** True for the kinds a domain's search and writes must keep to (the others are soft or for the prompts only). */
 export function isHardRule(rule: PreferenceRule): boolean {
-  return rule.kind === "avoid_day" || rule.kind === "only_days" || rule.kind === "only_part_of_day" || rule.kind === "not_before_hour";
+  return (
+    rule.kind === "avoid_day" ||
+    rule.kind === "only_days" ||
+    rule.kind === "only_part_of_day" ||
+    rule.kind === "not_before_hour"
+  );
 }

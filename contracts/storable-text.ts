@@ -50,7 +50,9 @@ export function unstorableTextIn(value: unknown): UnstorableText | undefined {
     if (next.depth >= MAX_DEPTH) return { where: next.where, problem: TOO_DEEP };
     const children: Array<{ value: unknown; where: string; depth: number }> = [];
     if (Array.isArray(next.value)) {
-      next.value.forEach((item, index) => children.push({ value: item, where: `${next.where}[${index}]`, depth: next.depth + 1 }));
+      next.value.forEach((item, index) =>
+        children.push({ value: item, where: `${next.where}[${index}]`, depth: next.depth + 1 }),
+      );
     } else {
       for (const [key, item] of Object.entries(next.value)) {
         const where = next.where === "" ? escapedText(key) : `${next.where}.${escapedText(key)}`;
@@ -72,7 +74,8 @@ export function unstorableTextIn(value: unknown): UnstorableText | undefined {
  */
 export function storableCopy<T>(value: T): T {
   if (unstorableTextIn(value) === undefined) return value;
-  const storableText = (text: string) => (text as string & { toWellFormed(): string }).toWellFormed().replaceAll("\u0000", "\ufffd");
+  const storableText = (text: string) =>
+    (text as string & { toWellFormed(): string }).toWellFormed().replaceAll("\u0000", "\ufffd");
   const copy = (item: unknown, depth: number): unknown => {
     if (typeof item === "string") return storableText(item);
     if (item === null || typeof item !== "object") return item;

@@ -22,7 +22,10 @@ const converted = new WeakMap<z.ZodType, JsonSchema>();
 export function strictJsonSchema(schema: z.ZodType): JsonSchema {
   let strict = converted.get(schema);
   if (!strict) {
-    const { $schema: _dialect, ...root } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    const { $schema: _dialect, ...root } = z.toJSONSchema(schema, {
+      io: "input",
+      unrepresentable: "any",
+    }) as JsonSchema;
     strict = strictNode(root);
     converted.set(schema, strict);
   }
@@ -41,7 +44,10 @@ function strictNode(node: JsonSchema): JsonSchema {
     if (!KEPT.has(key)) continue;
     if (key === "anyOf") out.anyOf = (value as JsonSchema[]).map(strictNode);
     else if (key === "items") out.items = strictNode(value as JsonSchema);
-    else if (key === "$defs") out.$defs = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, def]) => [name, strictNode(def)]));
+    else if (key === "$defs")
+      out.$defs = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([name, def]) => [name, strictNode(def)]),
+      );
     else out[key] = value;
   }
   if (node.type === "object" || node.properties) {
@@ -49,7 +55,10 @@ function strictNode(node: JsonSchema): JsonSchema {
     const required = new Set((node.required as string[] | undefined) ?? []);
     out.type = "object";
     out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, property]) => [name, required.has(name) ? strictNode(property) : nullable(strictNode(property))]),
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        required.has(name) ? strictNode(property) : nullable(strictNode(property)),
+      ]),
     );
     out.required = Object.keys(properties);
     out.additionalProperties = false;
@@ -66,7 +75,11 @@ function isOpenObject(node: JsonSchema): boolean {
 
 /** `node`, or null: how a strict schema says a field may be left out. */
 function nullable(node: JsonSchema): JsonSchema {
-  if (node.type === "null" || (Array.isArray(node.anyOf) && node.anyOf.some((option) => (option as JsonSchema).type === "null"))) return node;
+  if (
+    node.type === "null" ||
+    (Array.isArray(node.anyOf) && node.anyOf.some((option) => (option as JsonSchema).type === "null"))
+  )
+    return node;
   if (Array.isArray(node.anyOf)) return { ...node, anyOf: [...node.anyOf, { type: "null" }] };
   const { description, ...rest } = node;
   return { ...(description ? { description } : {}), anyOf: [rest, { type: "null" }] };

@@ -24,7 +24,11 @@ export const ADVISORY_LOCK_WAIT_MS = 120_000;
  * (PGlite) server every connection shares one session, where advisory locks never block, so the in-process
  * queue is what serialises them there (the embedded server only ever runs inside this process).
  */
-export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | bigint, fn: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(
+  pool: pg.Pool,
+  key: string | number | bigint,
+  fn: () => Promise<T>,
+): Promise<T> {
   const localKey = `${serverIdentity(pool)}#${typeof key}:${String(key)}`;
   return withLocalMutex(localKey, async () => {
     const client = new pg.Client(pool.options);
@@ -37,7 +41,12 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
       const where = pool.options.connectionString ? ` at ${redactUrl(pool.options.connectionString)}` : "";
       throw typedDatabaseErrorOr(
         error,
-        () => new DatabaseUnreachableError(`Cannot open a connection to the database${where} to take advisory lock ${String(key)}: ${messageOf(error)}.`, { key: String(key) }, { cause: error }),
+        () =>
+          new DatabaseUnreachableError(
+            `Cannot open a connection to the database${where} to take advisory lock ${String(key)}: ${messageOf(error)}.`,
+            { key: String(key) },
+            { cause: error },
+          ),
       );
     }
     const lockExpression = typeof key === "string" ? "hashtextextended($1::text, 0)" : "$1::bigint";
@@ -45,7 +54,11 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
       // This connection waits for the lock on purpose (another process sets up the same tables): no pool timeouts here.
       await client.query("SET lock_timeout = 0; SET statement_timeout = 0");
       await client
-        .query({ text: `SELECT pg_advisory_lock(${lockExpression})`, values: [typeof key === "string" ? key : key.toString()], query_timeout: ADVISORY_LOCK_WAIT_MS } as pg.QueryConfig)
+        .query({
+          text: `SELECT pg_advisory_lock(${lockExpression})`,
+          values: [typeof key === "string" ? key : key.toString()],
+          query_timeout: ADVISORY_LOCK_WAIT_MS,
+        } as pg.QueryConfig)
         .catch((error: unknown) => {
           if (!(error instanceof Error && QUERY_READ_TIMEOUT.test(error.message))) throw error;
           throw new DatabaseTimeoutError(
@@ -57,9 +70,11 @@ export async function withAdvisoryLock<T>(pool: pg.Pool, key: string | number | 
       try {
         return await fn();
       } finally {
-        await client.query(`SELECT pg_advisory_unlock(${lockExpression})`, [typeof key === "string" ? key : key.toString()]).catch(
-          () => undefined, // the lock goes with the session, which ends just below
-        );
+        await client
+          .query(`SELECT pg_advisory_unlock(${lockExpression})`, [typeof key === "string" ? key : key.toString()])
+          .catch(
+            () => undefined, // the lock goes with the session, which ends just below
+          );
       }
     } finally {
       await client.end().catch(() => undefined);

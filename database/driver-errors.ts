@@ -8,7 +8,20 @@
 import { DatabaseResourcesError, DatabaseTimeoutError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
 
 /** Driver and server codes of a lost or refused connection (Node socket errors, Postgres classes 57P and 08). */
-const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
+const CONNECTION_ERROR_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
 
 /** What the server said it could not do for a Postgres code, and what the user can do about it. */
 const CONNECTION_ADVICE: Record<string, string> = {
@@ -51,7 +64,10 @@ export function asDatabaseError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === "55P03" || (code === "57014" && /statement timeout/i.test(message))) {
-    const what = code === "55P03" ? "waited too long for a lock another session holds (lock_timeout)" : "ran longer than the statement timeout (statement_timeout)";
+    const what =
+      code === "55P03"
+        ? "waited too long for a lock another session holds (lock_timeout)"
+        : "ran longer than the statement timeout (statement_timeout)";
     return new DatabaseTimeoutError(
       `A database statement ${what}: ${message}. Nothing of it was kept and the thread is at its last checkpoint: send your message or answer again once the database is less busy.`,
       { code },
@@ -67,7 +83,10 @@ export function asDatabaseError(error: unknown): unknown {
     );
   }
   if (typeof code === "string" && code.startsWith("53")) {
-    const known = RESOURCE_ADVICE[code] ?? { what: `lacks a resource (Postgres error ${code}: insufficient resources)`, advice: "check the database server's log for the resource named and free or raise it" };
+    const known = RESOURCE_ADVICE[code] ?? {
+      what: `lacks a resource (Postgres error ${code}: insufficient resources)`,
+      advice: "check the database server's log for the resource named and free or raise it",
+    };
     return new DatabaseResourcesError(
       `The database server ${known.what}: ${message}. Nothing of the call was kept and the thread is at its last checkpoint. To go on: ${known.advice}; then send your message or answer again.`,
       { code },
@@ -76,7 +95,9 @@ export function asDatabaseError(error: unknown): unknown {
   }
   const lost =
     (typeof code === "string" && CONNECTION_ERROR_CODES.has(code)) ||
-    /Connection terminated|terminating connection|timeout exceeded when trying to connect|not queryable|Client was closed/i.test(message);
+    /Connection terminated|terminating connection|timeout exceeded when trying to connect|not queryable|Client was closed/i.test(
+      message,
+    );
   if (!lost) return error;
   const why = typeof code === "string" && CONNECTION_ADVICE[code] ? ` — ${CONNECTION_ADVICE[code]}` : "";
   return new DatabaseUnreachableError(

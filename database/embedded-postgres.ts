@@ -70,7 +70,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const port = options.port ?? 0;
   const maxConnections = options.maxConnections ?? DEFAULT_EMBEDDED_MAX_CONNECTIONS;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new DatabaseUnreachableError(`Invalid port ${String(port)} for the embedded database: use 0..65535.`, { port });
+    throw new DatabaseUnreachableError(`Invalid port ${String(port)} for the embedded database: use 0..65535.`, {
+      port,
+    });
   }
   if (!Number.isInteger(maxConnections) || maxConnections < 1) {
     throw new DatabaseUnreachableError(
@@ -157,7 +159,12 @@ async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise
   const lockPath = path.join(dataDir, EMBEDDED_LOCK_FILE);
   const realDir = await fs.realpath(dataDir);
   if (heldDataDirs.has(realDir)) throw inUse(dataDir, lockPath, await readLock(lockPath), true);
-  const mine: LockContent = { pid: process.pid, hostname: hostname(), token: randomUUID(), startedAt: new Date().toISOString() };
+  const mine: LockContent = {
+    pid: process.pid,
+    hostname: hostname(),
+    token: randomUUID(),
+    startedAt: new Date().toISOString(),
+  };
   const text = `${JSON.stringify(mine)}\n`;
 
   const kernelLock = await listenKernelLock(realDir);
@@ -188,7 +195,12 @@ async function acquireDataDirLock(dataDir: string): Promise<{ release(): Promise
     });
     if (existingText === undefined) continue;
     const existing = parseLock(existingText);
-    if (existing && existing.hostname === mine.hostname && existing.pid !== process.pid && isProcessAlive(existing.pid)) {
+    if (
+      existing &&
+      existing.hostname === mine.hostname &&
+      existing.pid !== process.pid &&
+      isProcessAlive(existing.pid)
+    ) {
       throw inUse(dataDir, lockPath, existing, false);
     }
     if (existing && existing.hostname !== mine.hostname) await refuseFreshForeignLock(dataDir, lockPath, existing);
@@ -212,7 +224,12 @@ export const LOCK_STALE_MS = 30_000;
 const heldDataDirs = new Set<string>();
 
 /** Records the lock as held, refreshes its file's time, and returns its release. */
-function holding(realDir: string, lockPath: string, token: string, kernelLock: Server | undefined): { release(): Promise<void> } {
+function holding(
+  realDir: string,
+  lockPath: string,
+  token: string,
+  kernelLock: Server | undefined,
+): { release(): Promise<void> } {
   heldDataDirs.add(realDir);
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -259,7 +276,10 @@ function closeServer(server: Server): Promise<void> {
 
 /** Throws when a lock file of another host was refreshed recently (its owner may be alive there). */
 async function refuseFreshForeignLock(dataDir: string, lockPath: string, existing: LockContent): Promise<void> {
-  const modified = await fs.stat(lockPath).then((stat) => stat.mtimeMs, () => 0);
+  const modified = await fs.stat(lockPath).then(
+    (stat) => stat.mtimeMs,
+    () => 0,
+  );
   const age = Date.now() - modified;
   if (age >= LOCK_STALE_MS) return;
   throw new DatabaseUnreachableError(
@@ -271,7 +291,12 @@ async function refuseFreshForeignLock(dataDir: string, lockPath: string, existin
 }
 
 /** The error for a directory a live Tempo process serves. */
-function inUse(dataDir: string, lockPath: string, existing: LockContent | undefined, thisProcess: boolean): DatabaseUnreachableError {
+function inUse(
+  dataDir: string,
+  lockPath: string,
+  existing: LockContent | undefined,
+  thisProcess: boolean,
+): DatabaseUnreachableError {
   const who = thisProcess ? "this process" : existing ? `process ${existing.pid}` : "another process";
   const since = existing ? `, since ${existing.startedAt}` : "";
   return new DatabaseUnreachableError(
@@ -284,7 +309,11 @@ function inUse(dataDir: string, lockPath: string, existing: LockContent | undefi
 
 function asLockError(error: unknown, dataDir: string, lockPath: string): unknown {
   if (error instanceof DatabaseUnreachableError) return error;
-  return new DatabaseUnreachableError(`Cannot write the lock file ${lockPath} of the embedded database: ${errorMessage(error)}.`, { dataDir, lockPath }, { cause: error });
+  return new DatabaseUnreachableError(
+    `Cannot write the lock file ${lockPath} of the embedded database: ${errorMessage(error)}.`,
+    { dataDir, lockPath },
+    { cause: error },
+  );
 }
 
 async function readLock(lockPath: string): Promise<LockContent | undefined> {
@@ -312,7 +341,8 @@ function parseLock(text: string): LockContent | undefined {
       typeof value.token === "string"
     ) {
       const hostnameValue = "hostname" in value && typeof value.hostname === "string" ? value.hostname : hostname();
-      const startedAt = "startedAt" in value && typeof value.startedAt === "string" ? value.startedAt : "an unknown time";
+      const startedAt =
+        "startedAt" in value && typeof value.startedAt === "string" ? value.startedAt : "an unknown time";
       return { pid: value.pid, token: value.token, hostname: hostnameValue, startedAt };
     }
   } catch {

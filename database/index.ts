@@ -12,7 +12,14 @@ export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from "./embedded-postgres.js";
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, openDatabase, redactUrl, type Database, type OpenDatabaseOptions } from "./pool.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  openDatabase,
+  redactUrl,
+  type Database,
+  type OpenDatabaseOptions,
+} from "./pool.js";
 export { withAdvisoryLock } from "./advisory-lock.js";
 export { onceUntilFailure, runMigration } from "./migration.js";
 export { inTransaction } from "./transaction.js";

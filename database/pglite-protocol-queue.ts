@@ -38,7 +38,9 @@ const BATCH_END = new Set(["S".charCodeAt(0), "Q".charCodeAt(0), "X".charCodeAt(
 export function makeQueueProtocolAware(server: PGLiteSocketServer): void {
   const queue = (server as unknown as { queryQueue?: QueryQueueInternals }).queryQueue;
   if (!queue || !Array.isArray(queue.queue) || typeof queue.processQueue !== "function") {
-    throw new Error("pglite-socket's query queue has an unexpected shape; check the installed @electric-sql/pglite-socket version (0.2.x expected).");
+    throw new Error(
+      "pglite-socket's query queue has an unexpected shape; check the installed @electric-sql/pglite-socket version (0.2.x expected).",
+    );
   }
   let batchOpenFor: number | null = null;
 
@@ -79,8 +81,12 @@ export function makeQueueProtocolAware(server: PGLiteSocketServer): void {
   }.bind(queue);
 
   // A client that disconnects mid-batch must not block the others.
-  const clear = (queue as unknown as { clearQueueForHandler: (handlerId: number) => void }).clearQueueForHandler.bind(queue);
-  (queue as unknown as { clearQueueForHandler: (handlerId: number) => void }).clearQueueForHandler = (handlerId: number) => {
+  const clear = (queue as unknown as { clearQueueForHandler: (handlerId: number) => void }).clearQueueForHandler.bind(
+    queue,
+  );
+  (queue as unknown as { clearQueueForHandler: (handlerId: number) => void }).clearQueueForHandler = (
+    handlerId: number,
+  ) => {
     if (batchOpenFor === handlerId) batchOpenFor = null;
     clear(handlerId);
     void queue.processQueue();

@@ -5,7 +5,11 @@
  */
 import pg from "pg";
 
-import { DEFAULT_LOCK_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "../config/environment.js";
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "../config/environment.js";
 import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
 import { QUERY_READ_TIMEOUT, typedDatabaseErrorOr } from "./driver-errors.js";
 import { DEFAULT_EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
@@ -63,10 +67,16 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
-    throw new DatabaseUnreachableError(`Invalid pool size ${String(poolSize)}: use a whole number of at least 1.`, { poolSize });
+    throw new DatabaseUnreachableError(`Invalid pool size ${String(poolSize)}: use a whole number of at least 1.`, {
+      poolSize,
+    });
   }
   for (const [name, value] of Object.entries({ statementTimeoutMs, lockTimeoutMs, queryTimeoutMs })) {
-    if (!Number.isInteger(value) || value < 0) throw new ConfigurationError(`Invalid ${name} ${String(value)}: use a whole number of milliseconds, 0 for none.`, { [name]: value });
+    if (!Number.isInteger(value) || value < 0)
+      throw new ConfigurationError(
+        `Invalid ${name} ${String(value)}: use a whole number of milliseconds, 0 for none.`,
+        { [name]: value },
+      );
   }
 
   let embedded: EmbeddedPostgres | undefined;
@@ -135,7 +145,8 @@ export class BoundedClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own overloads of query return any
   override query(...args: unknown[]): any {
     const drop = (error: unknown) => {
-      if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message)) (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message))
+        (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     };
     // Callback style (pg-pool's own `pool.query`): the callback learns of the timeout first, then the connection goes.
     const last = args.length - 1;
@@ -184,7 +195,11 @@ function unreachableAt(url: string, embedded: boolean, cause: unknown): TempoErr
     ? "The embedded database started but does not answer; check the data directory, or set DATABASE_URL to use a Postgres server."
     : "Check that the Postgres server is running and accepts connections at that address with those credentials, " +
       "or unset DATABASE_URL to use the embedded database.";
-  return new DatabaseUnreachableError(`Cannot reach the database at ${redacted} (${reason}). ${advice}`, { url: redacted }, { cause });
+  return new DatabaseUnreachableError(
+    `Cannot reach the database at ${redacted} (${reason}). ${advice}`,
+    { url: redacted },
+    { cause },
+  );
 }
 
 /** Removes the URL's password from a driver message, in case the driver echoed it. */

@@ -53,7 +53,10 @@ export class StateChangeRefusedError extends TempoError {
 
   /** The HTTP answer the server gives for this error. */
   getResponse(): Response {
-    return new Response(JSON.stringify({ error: this.name, code: this.code, message: this.message }), { status: 403, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify({ error: this.name, code: this.code, message: this.message }), {
+      status: 403,
+      headers: { "content-type": "application/json" },
+    });
   }
 }
 
@@ -113,11 +116,16 @@ function modelAt(context: ModelCallContext): string {
  * 5xx and 429 answers. Retrying later can work.
  */
 export class ModelUnavailableError extends TempoError {
-  constructor(stage: string, cause: unknown, context: Partial<ModelCallContext> & { advice?: string; attempts?: number } = {}) {
+  constructor(
+    stage: string,
+    cause: unknown,
+    context: Partial<ModelCallContext> & { advice?: string; attempts?: number } = {},
+  ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const where = context.model || context.baseUrl ? `; ${modelAt({ stage, ...context })}` : "";
     const attempts = context.attempts && context.attempts > 1 ? `, after ${context.attempts} attempts` : "";
-    const advice = context.advice ?? "check OPENAI_BASE_URL / OPENAI_API_KEY and that the server is running if it persists";
+    const advice =
+      context.advice ?? "check OPENAI_BASE_URL / OPENAI_API_KEY and that the server is running if it persists";
     super(
       "MODEL_UNAVAILABLE",
       `The ${stage} model could not be reached (${reason}${where}${attempts}). The thread is kept as it was: send "try again" to retry; ${advice}.`,
@@ -133,7 +141,12 @@ export class ModelUnavailableError extends TempoError {
  * The same request would be refused again, so it is not retried; the run ends with the thread kept as it was.
  */
 export class ModelRequestRefusedError extends TempoError {
-  constructor(context: ModelCallContext, status: number, serverMessage: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(
+    context: ModelCallContext,
+    status: number,
+    serverMessage: string,
+    options: { hint?: string; cause?: unknown } = {},
+  ) {
     const hint =
       options.hint ??
       "change the setting the server names (TEMPO_STRUCTURED_OUTPUT=off, TEMPO_TOOL_CALLING=json, or another TEMPO_MODEL) and restart, or report it with this message";

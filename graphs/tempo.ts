@@ -30,7 +30,15 @@ import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
 import { writeChangesOnly } from "../kernel/changed-writes.js";
-import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan, destinationsAfter, NODE } from "../kernel/routing.js";
+import {
+  branchAfterAskUser,
+  branchAfterChat,
+  branchAfterConfirm,
+  branchAfterExecute,
+  branchAfterPlan,
+  destinationsAfter,
+  NODE,
+} from "../kernel/routing.js";
 import { TempoAnnotation, TempoConfigurableAnnotation, TempoInputAnnotation } from "../kernel/state.js";
 
 /**

@@ -21,7 +21,9 @@ export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
 
 /** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
 export function messagesChannel() {
-  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, { snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY });
+  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, {
+    snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY,
+  });
 }
 
 /**
@@ -32,7 +34,10 @@ export function messagesChannel() {
 export type PlanWrite<Step extends { id: string } = PlanStep> = Step[] | { steps: Step[] };
 
 /** The plan's reducer: each write in order, a whole plan replacing it, changed steps replacing theirs by id. */
-export function applyPlanWrites<Step extends { id: string }>(current: Step[], writes: readonly PlanWrite<Step>[]): Step[] {
+export function applyPlanWrites<Step extends { id: string }>(
+  current: Step[],
+  writes: readonly PlanWrite<Step>[],
+): Step[] {
   return writes.reduce<Step[]>((plan, write) => {
     if (Array.isArray(write)) return write;
     const changed = new Map(write.steps.map((step) => [step.id, step]));
@@ -56,7 +61,10 @@ export const PLAN_SNAPSHOT_FREQUENCY = 20;
  * write is stored — the steps that changed (`PlanWrite`) — plus a whole copy every `PLAN_SNAPSHOT_FREQUENCY` writes.
  */
 export function planChannel() {
-  return new DeltaChannel<PlanStep[], PlanWrite>(applyPlanWrites, { snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
+  return new DeltaChannel<PlanStep[], PlanWrite>(applyPlanWrites, {
+    snapshotFrequency: PLAN_SNAPSHOT_FREQUENCY,
+    initialValueFactory: () => [],
+  });
 }
 
 /** A write to the step workspace: the whole id list, or `{ append }` — ids added after the ones it holds. */
@@ -82,7 +90,10 @@ export const WORKSPACE_SNAPSHOT_FREQUENCY = 20;
  * whole copy every `WORKSPACE_SNAPSHOT_FREQUENCY` writes, instead of the whole growing list and a blob row per round.
  */
 export function workspaceChannel() {
-  return new DeltaChannel<string[], WorkspaceWrite>(applyWorkspaceWrites, { snapshotFrequency: WORKSPACE_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] });
+  return new DeltaChannel<string[], WorkspaceWrite>(applyWorkspaceWrites, {
+    snapshotFrequency: WORKSPACE_SNAPSHOT_FREQUENCY,
+    initialValueFactory: () => [],
+  });
 }
 
 /**
@@ -95,5 +106,8 @@ export const SMALLER_WRITES: Readonly<Record<string, (current: never, next: neve
 };
 
 /** The state's delta channels, by name: retention rebuilds their values where it cuts a chain (`pruneCheckpoints`). */
-export const DELTA_CHANNELS = { messages: messagesChannel, [PLAN_CHANNEL]: planChannel, workspaceMessageIds: workspaceChannel } as const;
-
+export const DELTA_CHANNELS = {
+  messages: messagesChannel,
+  [PLAN_CHANNEL]: planChannel,
+  workspaceMessageIds: workspaceChannel,
+} as const;

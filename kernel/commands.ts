@@ -12,7 +12,11 @@ export const KNOWN_COMMANDS = ["/clear"] as const;
 export function assertKnownCommand(text: string): (typeof KNOWN_COMMANDS)[number] {
   const name = text.trim().split(/\s+/)[0]!.toLowerCase();
   if (!(KNOWN_COMMANDS as readonly string[]).includes(name)) {
-    throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`, { command: name });
+    throw new TempoError(
+      "INVALID_INPUT",
+      `Unknown command ${name}. Commands: ${KNOWN_COMMANDS.join(", ")} (clear this conversation, its task and your task summary). Nothing was changed.`,
+      { command: name },
+    );
   }
   return name as (typeof KNOWN_COMMANDS)[number];
 }
@@ -21,5 +25,10 @@ const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "tr
 
 /** True for a retry phrase (docs/design.md#resets-and-retries). */
 export function isRetryPhrase(text: string): boolean {
-  return RETRY_PHRASES.has(text.trim().toLowerCase().replace(/[\s.!。！]+$/g, ""));
+  return RETRY_PHRASES.has(
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/[\s.!。！]+$/g, ""),
+  );
 }

@@ -9,6 +9,10 @@ import { TempoError } from "../errors/index.js";
 /** Refuses a run of `userId` on a thread `owner` (when known: a non-empty string) owns: THREAD_ACCESS_DENIED. */
 export function assertThreadOwner(owner: unknown, userId: string): void {
   if (typeof owner === "string" && owner !== "" && owner !== userId) {
-    throw new TempoError("THREAD_ACCESS_DENIED", "This thread belongs to another user; use a thread of your own. Nothing was changed.", { userId });
+    throw new TempoError(
+      "THREAD_ACCESS_DENIED",
+      "This thread belongs to another user; use a thread of your own. Nothing was changed.",
+      { userId },
+    );
   }
 }

@@ -14,7 +14,9 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
   return messages.flatMap((message) =>
     message.getType() !== "ai"
       ? []
-      : ((message as AIMessage).tool_calls ?? []).flatMap((call) => (call.id && !answered.has(call.id) ? [{ id: call.id, name: call.name, arguments: call.args }] : [])),
+      : ((message as AIMessage).tool_calls ?? []).flatMap((call) =>
+          call.id && !answered.has(call.id) ? [{ id: call.id, name: call.name, arguments: call.args }] : [],
+        ),
   );
 }
 
@@ -24,22 +26,34 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
  * The message is found by id and its tool calls alone, so state values as a server returns them (messages as JSON)
  * read the same.
  */
-export function openProposal(state: Pick<TempoState, "pending" | "messages">): { message: AIMessage; writes: ProposedWrite[] } | undefined {
+export function openProposal(
+  state: Pick<TempoState, "pending" | "messages">,
+): { message: AIMessage; writes: ProposedWrite[] } | undefined {
   const pending = state.pending;
   if (pending?.kind !== "confirm_tool") return undefined;
-  const message = state.messages.find((candidate) => candidate.id === pending.messageId && Array.isArray((candidate as AIMessage).tool_calls)) as AIMessage | undefined;
+  const message = state.messages.find(
+    (candidate) => candidate.id === pending.messageId && Array.isArray((candidate as AIMessage).tool_calls),
+  ) as AIMessage | undefined;
   if (!message) return undefined;
   // A call already answered (applied, or declined on an earlier card of the same proposal) is not on the card again.
   const answered = answeredCallIds(state.messages);
   const writes = message
     .tool_calls!.filter((call) => !answered.has(call.id!))
-    .map((call) => ({ id: call.id!, name: call.name, arguments: call.args, summary: pending.summaries[call.id!] ?? call.name, reason: pending.reason }));
+    .map((call) => ({
+      id: call.id!,
+      name: call.name,
+      arguments: call.args,
+      summary: pending.summaries[call.id!] ?? call.name,
+      reason: pending.reason,
+    }));
   return { message, writes };
 }
 
 /** The calls the tool messages among `messages` answer — message objects, or their JSON as a server returns them. */
 function answeredCallIds(messages: readonly BaseMessage[]): Set<string> {
-  const isTool = (message: BaseMessage) => (typeof message.getType === "function" ? message.getType() : (message as unknown as { type?: unknown }).type) === "tool";
+  const isTool = (message: BaseMessage) =>
+    (typeof message.getType === "function" ? message.getType() : (message as unknown as { type?: unknown }).type) ===
+    "tool";
   return new Set(messages.flatMap((message) => (isTool(message) ? [(message as ToolMessage).tool_call_id] : [])));
 }
 
@@ -53,6 +67,11 @@ export function proposedWrites(state: Pick<TempoState, "pending" | "messages">):
  * plan replanned): every call in the conversation is answered. What a call did is not claimed here — a run may have
  * applied it and died before saying so; the task's endings tell that from the execution log.
  */
-export function closeOpenCalls(state: Pick<TempoState, "messages" | "workspaceMessageIds">, why: string): ToolMessage[] {
-  return unansweredCalls(workspaceMessages(state)).map((call) => toolResultMessage(call, `Left unanswered: ${why}.`, "held"));
+export function closeOpenCalls(
+  state: Pick<TempoState, "messages" | "workspaceMessageIds">,
+  why: string,
+): ToolMessage[] {
+  return unansweredCalls(workspaceMessages(state)).map((call) =>
+    toolResultMessage(call, `Left unanswered: ${why}.`, "held"),
+  );
 }

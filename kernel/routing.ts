@@ -41,12 +41,23 @@ export const NODE_EVENTS = {
   [NODE.plan]: ["plan_round", "ask", "await_confirmation", "resume_execution", "finish_task"],
   [NODE.confirm]: ["resume_execution", "revise", "drop_task"],
   [NODE.askUser]: ["answer", "revise"],
-  [NODE.execute]: ["resume_execution", "finish_step", "fail_step", "finish_task", "replan", "await_confirmation", "ask"],
+  [NODE.execute]: [
+    "resume_execution",
+    "finish_step",
+    "fail_step",
+    "finish_task",
+    "replan",
+    "await_confirmation",
+    "ask",
+  ],
 } as const satisfies Record<string, readonly WorkflowEvent[]>;
 export type RoutedNode = keyof typeof NODE_EVENTS;
 
 /** The events that leave an interaction pending, and the node that raises it. */
-const PENDING_EVENTS: Partial<Record<WorkflowEvent, NodeName>> = { ask: NODE.askUser, await_confirmation: NODE.confirm };
+const PENDING_EVENTS: Partial<Record<WorkflowEvent, NodeName>> = {
+  ask: NODE.askUser,
+  await_confirmation: NODE.confirm,
+};
 
 /** chat takes a plain message as the answer to a pending card: the card's node comes next. */
 const KEEPS_PENDING: readonly RoutedNode[] = [NODE.chat];

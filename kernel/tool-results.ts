@@ -31,7 +31,12 @@ export interface ToolResultArtifact {
 }
 
 /** The tool message answering call `call` with `result`, its outcome (and the tool's structured result, `data`) recorded. */
-export function toolResultMessage(call: { id: string; name: string }, result: string, outcome: CallOutcome, data?: unknown): ToolMessage {
+export function toolResultMessage(
+  call: { id: string; name: string },
+  result: string,
+  outcome: CallOutcome,
+  data?: unknown,
+): ToolMessage {
   const artifact: ToolResultArtifact = data === undefined ? { outcome } : { outcome, data };
   return new ToolMessage({
     id: newId("tool"),

@@ -28,7 +28,18 @@ import { TempoError } from "../errors/index.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { newId } from "./ids.js";
 import { closeOpenCalls } from "./proposal.js";
-import { emptyWorkingMemory, nothingRecalled, type PendingInteraction, type StepEnding, type Phase, type PlanMode, type PlanStep, type TaskOutcomeRecord, type TempoState, type TempoUpdate } from "./state.js";
+import {
+  emptyWorkingMemory,
+  nothingRecalled,
+  type PendingInteraction,
+  type StepEnding,
+  type Phase,
+  type PlanMode,
+  type PlanStep,
+  type TaskOutcomeRecord,
+  type TempoState,
+  type TempoUpdate,
+} from "./state.js";
 
 export const PHASES: readonly Phase[] = ["chatting", "planning", "waiting_confirm", "executing", "done"];
 
@@ -84,20 +95,39 @@ const ROWS: Record<WorkflowEvent, Partial<Record<Phase, Phase>>> = {
   drop_task: { planning: "chatting", waiting_confirm: "chatting", executing: "chatting" },
   finish_task: { planning: "done", executing: "done" },
   deliver: { done: "done" },
-  end_thread: { chatting: "chatting", planning: "chatting", waiting_confirm: "chatting", executing: "chatting", done: "done" },
-  clear: { chatting: "chatting", planning: "chatting", waiting_confirm: "chatting", executing: "chatting", done: "chatting" },
+  end_thread: {
+    chatting: "chatting",
+    planning: "chatting",
+    waiting_confirm: "chatting",
+    executing: "chatting",
+    done: "done",
+  },
+  clear: {
+    chatting: "chatting",
+    planning: "chatting",
+    waiting_confirm: "chatting",
+    executing: "chatting",
+    done: "chatting",
+  },
 };
 
 /** The whole table, phase × event → next phase, or null where the event cannot happen. */
 export const TRANSITIONS: Readonly<Record<Phase, Readonly<Record<WorkflowEvent, Phase | null>>>> = Object.fromEntries(
-  PHASES.map((phase) => [phase, Object.fromEntries(WORKFLOW_EVENTS.map((event) => [event, ROWS[event][phase] ?? null]))]),
+  PHASES.map((phase) => [
+    phase,
+    Object.fromEntries(WORKFLOW_EVENTS.map((event) => [event, ROWS[event][phase] ?? null])),
+  ]),
 ) as Record<Phase, Record<WorkflowEvent, Phase | null>>;
 
 /** The phase `event` leads to from `phase`; throws ILLEGAL_TRANSITION where the table has none. */
 export function nextPhase(phase: Phase, event: WorkflowEvent): Phase {
   const next = TRANSITIONS[phase]?.[event];
   if (!next) {
-    throw new TempoError("ILLEGAL_TRANSITION", `The workflow cannot take "${event}" in phase "${phase}". This is a bug in Tempo; the thread is kept at its last checkpoint.`, { phase, event });
+    throw new TempoError(
+      "ILLEGAL_TRANSITION",
+      `The workflow cannot take "${event}" in phase "${phase}". This is a bug in Tempo; the thread is kept at its last checkpoint.`,
+      { phase, event },
+    );
   }
   return next;
 }
@@ -106,7 +136,6 @@ export function nextPhase(phase: Phase, event: WorkflowEvent): Phase {
 export function taskInProgress(phase: Phase): boolean {
   return phase === "planning" || phase === "waiting_confirm" || phase === "executing";
 }
-
 
 type Builder = Pick<TempoState, "phase">;
 
@@ -181,7 +210,9 @@ export function reply(state: Builder, message: AIMessage): TempoUpdate {
 
 /** clear: `/clear` wipes the task (a task in progress is dropped with it). */
 export function clearThread(state: Builder): TempoUpdate {
-  const outcome: TaskOutcomeRecord | null = taskInProgress(state.phase) ? { kind: "dropped", reason: "the conversation was cleared with /clear" } : null;
+  const outcome: TaskOutcomeRecord | null = taskInProgress(state.phase)
+    ? { kind: "dropped", reason: "the conversation was cleared with /clear" }
+    : null;
   return {
     ...CLEARED_TASK,
     outcome,
@@ -202,7 +233,10 @@ export function sendToPlanner(state: Builder, mode: PlanMode): TempoUpdate {
 }
 
 /** await confirmation: a plan card or a write card waits for the user. */
-export function awaitConfirmation(state: Builder, pending: Extract<PendingInteraction, { kind: "confirm_plan" | "confirm_tool" }>): TempoUpdate {
+export function awaitConfirmation(
+  state: Builder,
+  pending: Extract<PendingInteraction, { kind: "confirm_plan" | "confirm_tool" }>,
+): TempoUpdate {
   return { phase: nextPhase(state.phase, "await_confirmation"), pending };
 }
 
@@ -225,12 +259,17 @@ type ExecutionState = Builder & Pick<TempoState, "planSteps" | "currentStepId">;
  * current keeps its workspace (its tool rounds and the feedback in them); a new step starts with an
  * empty workspace and no setbacks. With no step left, the task finishes.
  */
-export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" | "lastError">, planSteps: PlanStep[]): TempoUpdate {
+export function resumeExecution(
+  state: ExecutionState & Pick<TempoState, "goal" | "lastError">,
+  planSteps: PlanStep[],
+): TempoUpdate {
   const index = planSteps.findIndex((step) => step.status === "pending" || step.status === "running");
   const step = planSteps[index];
   const phase = nextPhase(state.phase, "resume_execution");
   if (!step) return finishTask({ ...state, phase }, planSteps);
-  const running = planSteps.map((candidate, position) => (position === index ? { ...candidate, status: "running" as const } : candidate));
+  const running = planSteps.map((candidate, position) =>
+    position === index ? { ...candidate, status: "running" as const } : candidate,
+  );
   if (step.id === state.currentStepId) return { phase, planSteps: running, currentStepId: step.id };
   return {
     phase,
@@ -244,13 +283,23 @@ export function resumeExecution(state: ExecutionState & Pick<TempoState, "goal" 
 
 /** finish step: the current step is done with `summary`; the caller goes on (next step, replan, finish). */
 export function finishStep(state: ExecutionState, summary: string): TempoUpdate & { planSteps: PlanStep[] } {
-  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step));
-  return { phase: nextPhase(state.phase, "finish_step"), planSteps, currentStepId: null, workspaceMessageIds: [], stepSetbacks: { toolErrors: 0, rejections: 0 } };
+  const planSteps = state.planSteps.map((step) =>
+    step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step,
+  );
+  return {
+    phase: nextPhase(state.phase, "finish_step"),
+    planSteps,
+    currentStepId: null,
+    workspaceMessageIds: [],
+    stepSetbacks: { toolErrors: 0, rejections: 0 },
+  };
 }
 
 /** fail step: the current step failed, with `reason`; the task then finishes with what was done. */
 export function failStep(state: ExecutionState & Pick<TempoState, "goal" | "lastError">, reason: string): TempoUpdate {
-  const planSteps = state.planSteps.map((step) => (step.id === state.currentStepId ? { ...step, status: "failed" as const, reason } : step));
+  const planSteps = state.planSteps.map((step) =>
+    step.id === state.currentStepId ? { ...step, status: "failed" as const, reason } : step,
+  );
   const failed = { ...state, phase: nextPhase(state.phase, "fail_step"), planSteps };
   return finishTask(failed, planSteps);
 }
@@ -261,7 +310,11 @@ export function failStep(state: ExecutionState & Pick<TempoState, "goal" | "last
  * finish task: the task ended; deliver judges how (completed, partial or failed: `buildTaskReport`, from the steps,
  * the repository and the log) and tells it. Until then the outcome stays unset (the task started with none).
  */
-export function finishTask(state: Builder & Pick<TempoState, "lastError">, planSteps: PlanStep[], lastError: string | null = state.lastError): TempoUpdate {
+export function finishTask(
+  state: Builder & Pick<TempoState, "lastError">,
+  planSteps: PlanStep[],
+  lastError: string | null = state.lastError,
+): TempoUpdate {
   const ended = planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step));
   return {
     phase: nextPhase(state.phase, "finish_task"),
@@ -275,7 +328,12 @@ export function finishTask(state: Builder & Pick<TempoState, "lastError">, planS
 }
 
 /** deliver: the answer for the ended task, with its outcome (judged once, by deliver's report). */
-export function deliver(state: Builder, answer: AIMessage, outcome: TaskOutcomeRecord, lastError: string | null): TempoUpdate {
+export function deliver(
+  state: Builder,
+  answer: AIMessage,
+  outcome: TaskOutcomeRecord,
+  lastError: string | null,
+): TempoUpdate {
   return {
     phase: nextPhase(state.phase, "deliver"),
     messages: [answer],
@@ -310,7 +368,9 @@ export function dropTask(
   return {
     phase: nextPhase(state.phase, "drop_task"),
     messages: [...closeOpenCalls(state, `the task was dropped (${reason})`), answer],
-    planSteps: state.planSteps.map((step) => (step.status === "running" ? { ...step, status: "pending" as const } : step)),
+    planSteps: state.planSteps.map((step) =>
+      step.status === "running" ? { ...step, status: "pending" as const } : step,
+    ),
     currentStepId: null,
     pending: null,
     pendingAnswer: null,
@@ -321,8 +381,12 @@ export function dropTask(
 }
 
 /** end thread: a client ended the thread; a task in progress is dropped and no card stays pending. */
-export function endThread(state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">, leaves: string): TempoUpdate {
-  if (!taskInProgress(state.phase)) return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null };
+export function endThread(
+  state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">,
+  leaves: string,
+): TempoUpdate {
+  if (!taskInProgress(state.phase))
+    return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null };
   const dropped = dropTask(state, "the thread was ended from the client", leaves);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }

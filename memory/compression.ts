@@ -36,7 +36,10 @@ export function messageUnits(messages: BaseMessage[]): MessageUnit[] {
       continue;
     }
     const round = [message];
-    while (index + 1 < messages.length && callIds.has((messages[index + 1] as { tool_call_id?: string }).tool_call_id)) {
+    while (
+      index + 1 < messages.length &&
+      callIds.has((messages[index + 1] as { tool_call_id?: string }).tool_call_id)
+    ) {
       round.push(messages[index + 1]!);
       index += 1;
     }
@@ -46,12 +49,22 @@ export function messageUnits(messages: BaseMessage[]): MessageUnit[] {
 }
 
 /** Keeps the last `keepRounds` tool rounds (and everything after the first of them) whole; earlier units become one summary. */
-export function compressToolRounds(workspace: BaseMessage[], keepRounds: number, resultCharacterLimit?: number): BaseMessage[] {
+export function compressToolRounds(
+  workspace: BaseMessage[],
+  keepRounds: number,
+  resultCharacterLimit?: number,
+): BaseMessage[] {
   const units = messageUnits(workspace);
   const roundIndexes = units.flatMap((unit, index) => (unit.toolRound ? [index] : []));
   const firstKept = roundIndexes.length > keepRounds ? roundIndexes[roundIndexes.length - keepRounds]! : 0;
   const earlier = units.slice(0, firstKept);
-  const kept = units.slice(firstKept).flatMap((unit) => (resultCharacterLimit === undefined ? unit.messages : unit.messages.map((message) => truncateToolResult(message, resultCharacterLimit))));
+  const kept = units
+    .slice(firstKept)
+    .flatMap((unit) =>
+      resultCharacterLimit === undefined
+        ? unit.messages
+        : unit.messages.map((message) => truncateToolResult(message, resultCharacterLimit)),
+    );
   if (earlier.length === 0) return kept;
   return [summaryMessage(earlier), ...kept];
 }
@@ -62,7 +75,13 @@ function summaryMessage(units: MessageUnit[]): HumanMessage {
   const omitted = Math.max(0, lines.length - SUMMARY_LINE_LIMIT);
   const shown = lines.slice(-SUMMARY_LINE_LIMIT);
   const header = `Earlier in this step (${units.filter((unit) => unit.toolRound).length} tool rounds, summarised):`;
-  return new HumanMessage([header, ...(omitted ? [`- ${omitted} earlier entries: ${toolTally(units.slice(0, omitted))}`] : []), ...shown].join("\n"));
+  return new HumanMessage(
+    [
+      header,
+      ...(omitted ? [`- ${omitted} earlier entries: ${toolTally(units.slice(0, omitted))}`] : []),
+      ...shown,
+    ].join("\n"),
+  );
 }
 
 /** "read_page ×12, find_free ×3" for the tool rounds among `units`. */
@@ -70,7 +89,8 @@ function toolTally(units: MessageUnit[]): string {
   const counts = new Map<string, number>();
   for (const unit of units) {
     if (!unit.toolRound) continue;
-    for (const call of (unit.messages[0] as AIMessage).tool_calls ?? []) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+    for (const call of (unit.messages[0] as AIMessage).tool_calls ?? [])
+      counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
   }
   return counts.size ? [...counts].map(([name, count]) => `${name} ×${count}`).join(", ") : "conversation only";
 }
@@ -118,7 +138,13 @@ export interface HistoryCompressionPlan {
  */
 export function planHistoryCompression(
   messages: BaseMessage[],
-  options: { maxMessages: number; maxTokens: number; keepMessages: number; counter: TokenCounter; protectedIds?: Set<string> },
+  options: {
+    maxMessages: number;
+    maxTokens: number;
+    keepMessages: number;
+    counter: TokenCounter;
+    protectedIds?: Set<string>;
+  },
 ): HistoryCompressionPlan | undefined {
   const overCount = messages.length > options.maxMessages;
   const overTokens = !overCount && countMessageTokens(messages, options.counter) > options.maxTokens;
@@ -132,10 +158,15 @@ export function planHistoryCompression(
     kept += units[cut]!.messages.length;
   }
   // Never remove a message the live workspace still refers to.
-  const firstProtected = units.findIndex((unit) => unit.messages.some((message) => message.id !== undefined && options.protectedIds?.has(message.id)));
+  const firstProtected = units.findIndex((unit) =>
+    unit.messages.some((message) => message.id !== undefined && options.protectedIds?.has(message.id)),
+  );
   if (firstProtected !== -1) cut = Math.min(cut, firstProtected);
   if (cut === 0) return undefined;
-  return { remove: units.slice(0, cut).flatMap((unit) => unit.messages), keep: units.slice(cut).flatMap((unit) => unit.messages) };
+  return {
+    remove: units.slice(0, cut).flatMap((unit) => unit.messages),
+    keep: units.slice(cut).flatMap((unit) => unit.messages),
+  };
 }
 
 /** A prompt fitted to its budget: the messages to send, their measured tokens, and what was cut. */
@@ -191,7 +222,12 @@ export function fitPromptToBudget(messages: BaseMessage[], budgetTokens: number,
     // Over still: lower the level by the share it is over, and at least a little.
     cap = Math.max(0, Math.floor(cap * Math.min(0.9, budgetTokens / tokens)));
   }
-  return { messages: fitted, tokens, cutCharacters: cuts.reduce((sum, removed) => sum + removed, 0), cutMessages: cuts.length };
+  return {
+    messages: fitted,
+    tokens,
+    cutCharacters: cuts.reduce((sum, removed) => sum + removed, 0),
+    cutMessages: cuts.length,
+  };
 }
 
 /** The largest per-message size C with Σ min(size, C) ≤ available (every size when they all fit). */
@@ -232,11 +268,28 @@ function withContent(message: BaseMessage, content: string): BaseMessage {
     case "human":
       // Its structured data stays (a context message's `tempo_context_data`: the request's attached files, the live
       // state), as uncut: a program reading the prompt gets it whole, and model servers are sent the text only.
-      return new HumanMessage({ id: message.id, name: message.name, content, additional_kwargs: message.additional_kwargs });
+      return new HumanMessage({
+        id: message.id,
+        name: message.name,
+        content,
+        additional_kwargs: message.additional_kwargs,
+      });
     case "ai":
-      return new AIMessage({ id: message.id, name: message.name, content, tool_calls: (message as AIMessage).tool_calls ?? [] });
+      return new AIMessage({
+        id: message.id,
+        name: message.name,
+        content,
+        tool_calls: (message as AIMessage).tool_calls ?? [],
+      });
     case "tool":
-      return new ToolMessage({ id: message.id, name: message.name, content, tool_call_id: (message as ToolMessage).tool_call_id, status: (message as ToolMessage).status, artifact: (message as ToolMessage).artifact });
+      return new ToolMessage({
+        id: message.id,
+        name: message.name,
+        content,
+        tool_call_id: (message as ToolMessage).tool_call_id,
+        status: (message as ToolMessage).status,
+        artifact: (message as ToolMessage).artifact,
+      });
     default:
       return message;
   }

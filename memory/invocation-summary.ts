@@ -12,9 +12,11 @@ import { callOutcomeOf } from "../kernel/tool-results.js";
 import type { Episode } from "./long-term.js";
 
 /** A sentence about the user: it names them (I, my, me, we …; 我) and says something that lasts about them. */
-const SELF_STATEMENT = /\b(?:i|i'm|i am|my|me|mine|we|we're|our|us)\b[^.!?\n]*\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b|\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b[^.!?\n]*\b(?:i|me|my|mine|we|us|our)\b/i;
+const SELF_STATEMENT =
+  /\b(?:i|i'm|i am|my|me|mine|we|we're|our|us)\b[^.!?\n]*\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b|\b(?:prefer|like|love|hate|dislike|don't|do not|never|always|usually|want|need|can't|cannot|study|work|have|best|worst)\b[^.!?\n]*\b(?:i|me|my|mine|we|us|our)\b/i;
 /** A lasting statement that names no one ("Mornings work best", "Never on Monday", "晚上复习效果最好"). */
-const STANDING_STATEMENT = /\b(?:never|always|usually|normally|every (?:day|week|morning|evening|time)|works? best|is best|are best)\b|喜欢|不喜欢|习惯|希望|一般|通常|总是|从不|从来不|不能|需要|最好|效果好/i;
+const STANDING_STATEMENT =
+  /\b(?:never|always|usually|normally|every (?:day|week|morning|evening|time)|works? best|is best|are best)\b|喜欢|不喜欢|习惯|希望|一般|通常|总是|从不|从来不|不能|需要|最好|效果好/i;
 /** Chinese first person with what lasts about them. */
 const SELF_STATEMENT_CHINESE = /我[^。！？\n]*(?:喜欢|不喜欢|习惯|希望|想|不想|一般|通常|总是|从不|不能|需要)/;
 const CJK = /[\u3400-\u9fff]/;
@@ -30,7 +32,8 @@ export function extractUserFacts(userTexts: string[]): string[] {
     for (const piece of text.split(/(?<=[.!?。！？\n])|[;；]/)) {
       const sentence = piece.trim().replace(/[,;，；.。!！]+$/, "");
       if (sentence === "" || /[?？]$/.test(sentence)) continue;
-      const stated = SELF_STATEMENT.test(sentence) || SELF_STATEMENT_CHINESE.test(sentence) || STANDING_STATEMENT.test(sentence);
+      const stated =
+        SELF_STATEMENT.test(sentence) || SELF_STATEMENT_CHINESE.test(sentence) || STANDING_STATEMENT.test(sentence);
       const shortest = CJK.test(sentence) ? 4 : 8;
       if (stated && sentence.length >= shortest && sentence.length <= 200) facts.push(sentence);
     }
@@ -39,11 +42,18 @@ export function extractUserFacts(userTexts: string[]): string[] {
 }
 
 /** "User asked X, agent did Y, result Z." for the invocation's messages. */
-export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase" | "outcome">, invocation: BaseMessage[], wasTask: boolean): string {
+export function summarizeInvocation(
+  state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "phase" | "outcome">,
+  invocation: BaseMessage[],
+  wasTask: boolean,
+): string {
   // A calendar file is named, not quoted: the summary is recalled on later invocations.
-  const asked = invocation.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message))).filter(Boolean);
+  const asked = invocation
+    .filter((message) => message.getType() === "human")
+    .map((message) => withoutCalendarText(messageText(message)))
+    .filter(Boolean);
   const replies = invocation.filter((message) => message.getType() === "ai" && messageText(message)).map(messageText);
-  const question = oneLine(wasTask ? state.goal || asked[0] || "" : asked.at(-1) ?? "", 160);
+  const question = oneLine(wasTask ? state.goal || asked[0] || "" : (asked.at(-1) ?? ""), 160);
   if (!wasTask) return `User said: "${question}"; agent replied: "${oneLine(replies.at(-1) ?? "", 160)}".`;
   const done = state.planSteps.filter((step) => step.status === "done").length;
   const calls = invocation.filter((message) => message.getType() === "tool").length;
@@ -51,15 +61,25 @@ export function summarizeInvocation(state: Pick<TempoState, "goal" | "planSteps"
 }
 
 /** The episode of an ended task: goal, key steps, its real outcome (kind, reason, answer), lessons. */
-export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError" | "outcome">, invocation: BaseMessage[], now: string): Episode {
+export function taskEpisode(
+  state: Pick<TempoState, "goal" | "planSteps" | "finalAnswer" | "lastError" | "outcome">,
+  invocation: BaseMessage[],
+  now: string,
+): Episode {
   const rejections = invocation
     .filter((message) => callOutcomeOf(message) === "declined")
     .map((message) => oneLine(messageText(message).replace(/^Not applied: /, ""), 160));
   return {
     goal: state.goal,
     status: state.outcome?.kind,
-    keySteps: state.planSteps.map((step) => `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}${step.reason ? ` — failed: ${oneLine(step.reason, 120)}` : ""}`),
-    outcome: oneLine(`${state.outcome ? `${state.outcome.kind}: ${state.outcome.reason}. ` : ""}${state.finalAnswer ?? ""}`, 240),
+    keySteps: state.planSteps.map(
+      (step) =>
+        `[${step.status}] ${step.content}${step.summary ? ` — ${oneLine(step.summary, 120)}` : ""}${step.reason ? ` — failed: ${oneLine(step.reason, 120)}` : ""}`,
+    ),
+    outcome: oneLine(
+      `${state.outcome ? `${state.outcome.kind}: ${state.outcome.reason}. ` : ""}${state.finalAnswer ?? ""}`,
+      240,
+    ),
     // One lesson once: the same rejection on five cards is one lesson.
     lessons: uniqueLessons([...rejections, ...(state.lastError ? [state.lastError] : [])]).slice(0, 5),
     createdAt: now,
@@ -70,7 +90,10 @@ export function taskEpisode(state: Pick<TempoState, "goal" | "planSteps" | "fina
 export function uniqueLessons(lessons: readonly string[]): string[] {
   const seen = new Set<string>();
   return lessons.filter((lesson) => {
-    const key = lesson.toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim();
+    const key = lesson
+      .toLowerCase()
+      .replace(/[\s\p{P}]+/gu, " ")
+      .trim();
     if (key === "" || seen.has(key)) return false;
     seen.add(key);
     return true;

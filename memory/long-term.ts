@@ -35,16 +35,25 @@ export interface ConversationEntry {
 
 /** Facts relevant to `query`, best first. */
 export async function searchFacts(store: BaseStore, userId: string, query: string, limit = 5): Promise<Fact[]> {
-  return (await searchWithFallback(store, factsNamespace(userId), query, limit)).map((value) => value as unknown as Fact);
+  return (await searchWithFallback(store, factsNamespace(userId), query, limit)).map(
+    (value) => value as unknown as Fact,
+  );
 }
 
 /** Past episodes similar to `query`, best first. */
 export async function searchEpisodes(store: BaseStore, userId: string, query: string, limit = 3): Promise<Episode[]> {
-  return (await searchWithFallback(store, episodesNamespace(userId), query, limit)).map((value) => value as unknown as Episode);
+  return (await searchWithFallback(store, episodesNamespace(userId), query, limit)).map(
+    (value) => value as unknown as Episode,
+  );
 }
 
 /** The thread's conversation memory, oldest first (the last `limit` entries). */
-export async function conversationMemory(store: BaseStore, userId: string, threadId: string, limit = 8): Promise<ConversationEntry[]> {
+export async function conversationMemory(
+  store: BaseStore,
+  userId: string,
+  threadId: string,
+  limit = 8,
+): Promise<ConversationEntry[]> {
   const items = await store.search(conversationNamespace(userId, threadId), { limit: 200 });
   return items
     .map((item) => item.value as unknown as ConversationEntry)
@@ -53,8 +62,18 @@ export async function conversationMemory(store: BaseStore, userId: string, threa
 }
 
 /** Stores facts that are durable (live data is skipped); returns the stored ones. */
-export async function storeFacts(store: BaseStore, userId: string, texts: string[], source: string, now: string): Promise<Fact[]> {
-  const existing = new Set((await store.search(factsNamespace(userId), { limit: 500 })).map((item) => String((item.value as { text?: string }).text ?? "").toLowerCase()));
+export async function storeFacts(
+  store: BaseStore,
+  userId: string,
+  texts: string[],
+  source: string,
+  now: string,
+): Promise<Fact[]> {
+  const existing = new Set(
+    (await store.search(factsNamespace(userId), { limit: 500 })).map((item) =>
+      String((item.value as { text?: string }).text ?? "").toLowerCase(),
+    ),
+  );
   const stored: Fact[] = [];
   for (const text of texts.map((entry) => entry.trim())) {
     if (text === "" || isLiveData(text) || existing.has(text.toLowerCase())) continue;
@@ -68,12 +87,22 @@ export async function storeFacts(store: BaseStore, userId: string, texts: string
 
 /** Records a task episode. */
 export async function recordEpisode(store: BaseStore, userId: string, episode: Episode): Promise<void> {
-  await store.put(episodesNamespace(userId), randomUUID(), { ...episode, text: `${episode.goal}\n${episode.keySteps.join("\n")}\n${episode.status ?? ""} ${episode.outcome}` });
+  await store.put(episodesNamespace(userId), randomUUID(), {
+    ...episode,
+    text: `${episode.goal}\n${episode.keySteps.join("\n")}\n${episode.status ?? ""} ${episode.outcome}`,
+  });
 }
 
 /** Appends one invocation summary to the thread's conversation memory. */
-export async function appendConversation(store: BaseStore, userId: string, threadId: string, entry: ConversationEntry): Promise<void> {
-  await store.put(conversationNamespace(userId, threadId), `${entry.createdAt}-${randomUUID().slice(0, 8)}`, { ...entry });
+export async function appendConversation(
+  store: BaseStore,
+  userId: string,
+  threadId: string,
+  entry: ConversationEntry,
+): Promise<void> {
+  await store.put(conversationNamespace(userId, threadId), `${entry.createdAt}-${randomUUID().slice(0, 8)}`, {
+    ...entry,
+  });
 }
 
 /** One line for a prompt: goal, how it ended, lessons (a calendar's text an older episode holds shown as a mention). */
@@ -92,7 +121,12 @@ export async function clearConversation(store: BaseStore, userId: string, thread
  * Store search by query, falling back to word matching: InMemoryStore without
  * an index ignores the query, and Postgres text search needs every word.
  */
-async function searchWithFallback(store: BaseStore, namespace: string[], query: string, limit: number): Promise<Record<string, unknown>[]> {
+async function searchWithFallback(
+  store: BaseStore,
+  namespace: string[],
+  query: string,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
   const searched = await store.search(namespace, { query, limit });
   const hits = searched.filter((item) => item.score !== undefined && item.score !== null && item.score > 0);

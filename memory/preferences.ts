@@ -7,7 +7,14 @@
  */
 import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
-import { describeRule, ruleOf, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../contracts/preferences.js";
+import {
+  describeRule,
+  ruleOf,
+  type Preference,
+  type PreferenceChange,
+  type PreferenceDraft,
+  type PreferenceRule,
+} from "../contracts/preferences.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
 import { preferencesNamespace } from "./namespaces.js";
 
@@ -16,7 +23,13 @@ export const MAX_PREFERENCES = 30;
 
 /** What a rule means, as one string: two rules of one meaning have one key. */
 export function meaningKey(rule: PreferenceRule): string {
-  const value = rule.kind === "note" ? rule.value.toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim() : JSON.stringify(rule.value);
+  const value =
+    rule.kind === "note"
+      ? rule.value
+          .toLowerCase()
+          .replace(/[\s\p{P}]+/gu, " ")
+          .trim()
+      : JSON.stringify(rule.value);
   return `${rule.kind}:${value}`;
 }
 
@@ -42,13 +55,19 @@ function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
   if (meaningKey(entry) === meaningKey(lifted)) return true;
   if (lifted.kind === "avoid_day") return entry.kind === "only_days" && !entry.value.includes(lifted.value);
   if (lifted.kind === "only_days") return entry.kind === "only_days";
-  if (lifted.kind === "part_of_day" || lifted.kind === "only_part_of_day") return (entry.kind === "part_of_day" || entry.kind === "only_part_of_day") && entry.value === lifted.value;
+  if (lifted.kind === "part_of_day" || lifted.kind === "only_part_of_day")
+    return (entry.kind === "part_of_day" || entry.kind === "only_part_of_day") && entry.value === lifted.value;
   if (lifted.kind === "not_before_hour") return entry.kind === "not_before_hour";
   return false;
 }
 
 /** The profile after `change`: what stays, what is added, what is removed. Pure. */
-export function mergePreferences(existing: readonly Preference[], change: PreferenceChange, source: string, now: string): { profile: Preference[]; added: Preference[]; removed: Preference[] } {
+export function mergePreferences(
+  existing: readonly Preference[],
+  change: PreferenceChange,
+  source: string,
+  now: string,
+): { profile: Preference[]; added: Preference[]; removed: Preference[] } {
   let profile = [...existing];
   const removed: Preference[] = [];
   const drop = (keep: (entry: Preference) => boolean) => {
@@ -62,14 +81,24 @@ export function mergePreferences(existing: readonly Preference[], change: Prefer
     if (profile.some((entry) => entry.id === id)) continue;
     drop((entry) => !contradicts(draft, entry));
     // Bounded words: a long message names its preference in its first 200 characters.
-    const entry = { ...(draft as PreferenceDraft), id, text: (draft.text.trim() || describeRule(draft)).slice(0, 200), source: source.slice(0, 200), createdAt: now } as Preference;
+    const entry = {
+      ...(draft as PreferenceDraft),
+      id,
+      text: (draft.text.trim() || describeRule(draft)).slice(0, 200),
+      source: source.slice(0, 200),
+      createdAt: now,
+    } as Preference;
     profile.push(entry);
     added.push(entry);
   }
   // Bounded: the oldest go first.
   while (profile.length > MAX_PREFERENCES) removed.push(profile.shift()!);
   const gone = new Set(removed.map((entry) => entry.id));
-  return { profile, added: added.filter((entry) => !gone.has(entry.id)), removed: removed.filter((entry) => !profile.some((kept) => kept.id === entry.id)) };
+  return {
+    profile,
+    added: added.filter((entry) => !gone.has(entry.id)),
+    removed: removed.filter((entry) => !profile.some((kept) => kept.id === entry.id)),
+  };
 }
 
 /**
@@ -81,15 +110,36 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
   return items
     .map((item) => item.value as Partial<Preference>)
     .flatMap((entry) => {
-      const rule = entry && typeof entry.kind === "string" ? ruleOf({ kind: entry.kind, value: entry.value }) : undefined;
-      if (!rule || typeof entry.id !== "string" || typeof entry.text !== "string" || typeof entry.createdAt !== "string") return [];
-      return [{ ...rule, id: entry.id, text: entry.text, source: typeof entry.source === "string" ? entry.source : "", createdAt: entry.createdAt } as Preference];
+      const rule =
+        entry && typeof entry.kind === "string" ? ruleOf({ kind: entry.kind, value: entry.value }) : undefined;
+      if (
+        !rule ||
+        typeof entry.id !== "string" ||
+        typeof entry.text !== "string" ||
+        typeof entry.createdAt !== "string"
+      )
+        return [];
+      return [
+        {
+          ...rule,
+          id: entry.id,
+          text: entry.text,
+          source: typeof entry.source === "string" ? entry.source : "",
+          createdAt: entry.createdAt,
+        } as Preference,
+      ];
     })
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 /** Applies `change` to the user's profile in the store; returns what was added and removed. */
-export async function applyPreferenceChange(store: BaseStore, userId: string, change: PreferenceChange, source: string, now: string): Promise<{ added: Preference[]; removed: Preference[] }> {
+export async function applyPreferenceChange(
+  store: BaseStore,
+  userId: string,
+  change: PreferenceChange,
+  source: string,
+  now: string,
+): Promise<{ added: Preference[]; removed: Preference[] }> {
   if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
   const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now);
   const namespace = preferencesNamespace(userId);
@@ -105,10 +155,14 @@ export async function applyPreferenceChange(store: BaseStore, userId: string, ch
 export async function removePreference(store: BaseStore, userId: string, reference: string): Promise<Preference> {
   const profile = await loadPreferences(store, userId);
   const trimmed = reference.trim();
-  const entry = /^\d+$/.test(trimmed) ? profile[Number(trimmed) - 1] : profile.find((candidate) => candidate.id === trimmed);
+  const entry = /^\d+$/.test(trimmed)
+    ? profile[Number(trimmed) - 1]
+    : profile.find((candidate) => candidate.id === trimmed);
   if (!entry) {
     throw new PreferenceNotFoundError(
-      profile.length === 0 ? "You have no standing preferences to remove." : `No preference ${JSON.stringify(trimmed)}: give its number (1-${profile.length}) or its id, as /prefs lists them.`,
+      profile.length === 0
+        ? "You have no standing preferences to remove."
+        : `No preference ${JSON.stringify(trimmed)}: give its number (1-${profile.length}) or its id, as /prefs lists them.`,
       { reference: trimmed, count: profile.length },
     );
   }
@@ -118,10 +172,13 @@ export async function removePreference(store: BaseStore, userId: string, referen
 
 /** The profile as numbered lines a person reads (`/prefs`): "1. never on Monday — card feedback on place (…) [pref-…]". */
 export function renderPreferenceList(profile: readonly Preference[]): string {
-  if (profile.length === 0) return "No standing preferences. Say one (\"I never study on Mondays\") or reject a card with one (\"never on Monday\").";
+  if (profile.length === 0)
+    return 'No standing preferences. Say one ("I never study on Mondays") or reject a card with one ("never on Monday").';
   return [
     "Your standing preferences:",
-    ...profile.map((entry, index) => `${index + 1}. ${entry.text} — ${entry.source}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`),
+    ...profile.map(
+      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+    ),
     "Remove one with /forget <number or id>.",
   ].join("\n");
 }
@@ -130,7 +187,8 @@ export function renderPreferenceList(profile: readonly Preference[]): string {
 export function preferencePromptLines(profile: readonly Preference[]): string[] {
   return profile.map((entry) => {
     const meaning = describeRule(entry);
-    const binding = entry.kind === "note" ? "" : entry.kind === "part_of_day" ? " (soft)" : " (hard: the tools refuse otherwise)";
+    const binding =
+      entry.kind === "note" ? "" : entry.kind === "part_of_day" ? " (soft)" : " (hard: the tools refuse otherwise)";
     return `- ${entry.text}${meaning.toLowerCase() !== entry.text.toLowerCase() && entry.kind !== "note" ? ` → ${meaning}` : ""}${binding}`;
   });
 }

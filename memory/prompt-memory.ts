@@ -21,7 +21,12 @@ const TAGS: Record<MemorySection, string> = {
 };
 
 /** The chosen sections of `recalled`, tagged for `buildStageMessages`' context, within `budgetTokens`. */
-export function memoryContext(recalled: RecalledMemory, sections: readonly MemorySection[], budgetTokens: number, counter: TokenCounter = estimateCounter): Record<string, string> {
+export function memoryContext(
+  recalled: RecalledMemory,
+  sections: readonly MemorySection[],
+  budgetTokens: number,
+  counter: TokenCounter = estimateCounter,
+): Record<string, string> {
   // Best first: facts and episodes come ranked; conversation memory oldest first, so it is reversed.
   const lists: Record<Exclude<MemorySection, "taskState">, string[]> = {
     facts: [...recalled.facts],
@@ -33,20 +38,28 @@ export function memoryContext(recalled: RecalledMemory, sections: readonly Memor
     const context: Record<string, string> = {};
     for (const section of sections) {
       if (section === "taskState") context[TAGS.taskState] = taskState;
-      else context[TAGS[section]] = (section === "conversation" ? [...lists.conversation].reverse() : lists[section]).join("\n");
+      else
+        context[TAGS[section]] = (section === "conversation" ? [...lists.conversation].reverse() : lists[section]).join(
+          "\n",
+        );
     }
     return context;
   };
   const size = () => Object.values(render()).reduce((total, text) => total + counter.count(text), 0);
   const dropOrder: Array<Exclude<MemorySection, "taskState">> = ["conversation", "episodes", "facts"];
   while (size() > budgetTokens) {
-    const section = dropOrder.find((candidate) => sections.includes(candidate) && lists[candidate].length > 1) ?? dropOrder.find((candidate) => sections.includes(candidate) && lists[candidate].length > 0);
+    const section =
+      dropOrder.find((candidate) => sections.includes(candidate) && lists[candidate].length > 1) ??
+      dropOrder.find((candidate) => sections.includes(candidate) && lists[candidate].length > 0);
     if (section) {
       lists[section].pop();
       continue;
     }
     // Only TaskState is left: keep its beginning (goal, flow, open loops come first).
-    const characters = Math.max(0, Math.floor(taskState.length * (budgetTokens / Math.max(1, counter.count(taskState)))) - 1);
+    const characters = Math.max(
+      0,
+      Math.floor(taskState.length * (budgetTokens / Math.max(1, counter.count(taskState)))) - 1,
+    );
     taskState = characters > 0 ? `${taskState.slice(0, characters)}…` : "";
     if (characters <= 0) break;
   }
@@ -61,10 +74,15 @@ export const PREFERENCES_TAG = "standing_preferences";
  * prompt shape (a shape that drops the other memory keeps them: they bind the tools too), within `budgetTokens`:
  * over it, the newest entries stay (the oldest go first, as the store drops them).
  */
-export function preferencesContext(recalled: RecalledMemory, budgetTokens: number, counter: TokenCounter = estimateCounter): Record<string, string> {
+export function preferencesContext(
+  recalled: RecalledMemory,
+  budgetTokens: number,
+  counter: TokenCounter = estimateCounter,
+): Record<string, string> {
   const lines = preferencePromptLines(recalled.preferences ?? []);
   if (lines.length === 0) return {};
-  const render = () => `Your standing preferences (the user set them; keep to them until the user changes them — the tools refuse what a hard one rules out):\n${lines.join("\n")}`;
+  const render = () =>
+    `Your standing preferences (the user set them; keep to them until the user changes them — the tools refuse what a hard one rules out):\n${lines.join("\n")}`;
   while (lines.length > 1 && counter.count(render()) > budgetTokens) lines.shift();
   return { [PREFERENCES_TAG]: render() };
 }

@@ -81,8 +81,12 @@ export async function createMemoryStore(database: Database, options: MemoryStore
 
 /** A server that goes away must fail the queries in flight, not end the process through an unhandled 'error' event. */
 function guardPoolErrors(store: PostgresStore): void {
-  const pool = (store as unknown as { core?: { pool?: { on(event: string, listener: (...args: unknown[]) => void): void } } }).core?.pool;
+  const pool = (
+    store as unknown as { core?: { pool?: { on(event: string, listener: (...args: unknown[]) => void): void } } }
+  ).core?.pool;
   if (!pool) return;
   pool.on("error", () => undefined);
-  pool.on("connect", (client) => (client as { on(event: string, listener: () => void): void }).on("error", () => undefined));
+  pool.on("connect", (client) =>
+    (client as { on(event: string, listener: () => void): void }).on("error", () => undefined),
+  );
 }

@@ -24,7 +24,14 @@ export interface TaskState {
   updatedAt: string;
 }
 
-export const EMPTY_TASK_STATE: TaskState = { currentGoal: "", activeFlow: "", openLoops: [], importantFacts: [], lastDecision: "", updatedAt: "" };
+export const EMPTY_TASK_STATE: TaskState = {
+  currentGoal: "",
+  activeFlow: "",
+  openLoops: [],
+  importantFacts: [],
+  lastDecision: "",
+  updatedAt: "",
+};
 
 const TASK_STATE_KEY = "current";
 const MAX_LIST_ENTRIES = 12;
@@ -49,7 +56,10 @@ export function isLiveData(text: string): boolean {
 
 /** Drops live-data entries, trims and de-duplicates lists, and caps their length. */
 export function sanitizeTaskState(state: TaskState): TaskState {
-  const clean = (entries: string[]) => [...new Set(entries.map((entry) => entry.trim()).filter((entry) => entry !== "" && !isLiveData(entry)))].slice(-MAX_LIST_ENTRIES);
+  const clean = (entries: string[]) =>
+    [...new Set(entries.map((entry) => entry.trim()).filter((entry) => entry !== "" && !isLiveData(entry)))].slice(
+      -MAX_LIST_ENTRIES,
+    );
   const single = (text: string) => (isLiveData(text) ? "" : text.trim());
   return {
     currentGoal: single(state.currentGoal),
@@ -82,8 +92,10 @@ export function renderTaskState(state: TaskState): string {
   const shown = withoutCalendarText;
   if (state.currentGoal) lines.push(`Goal: ${shown(state.currentGoal)}`);
   if (state.activeFlow) lines.push(`Active flow: ${shown(state.activeFlow)}`);
-  if (state.openLoops.length) lines.push(`Open loops:\n${state.openLoops.map((entry) => `- ${shown(entry)}`).join("\n")}`);
-  if (state.importantFacts.length) lines.push(`Important facts:\n${state.importantFacts.map((entry) => `- ${shown(entry)}`).join("\n")}`);
+  if (state.openLoops.length)
+    lines.push(`Open loops:\n${state.openLoops.map((entry) => `- ${shown(entry)}`).join("\n")}`);
+  if (state.importantFacts.length)
+    lines.push(`Important facts:\n${state.importantFacts.map((entry) => `- ${shown(entry)}`).join("\n")}`);
   if (state.lastDecision) lines.push(`Last decision: ${shown(state.lastDecision)}`);
   return lines.join("\n");
 }

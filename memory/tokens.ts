@@ -47,7 +47,10 @@ export function countMessageTokens(messages: BaseMessage[], counter: TokenCounte
   for (const message of messages) {
     const content = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
     const calls = (message as { tool_calls?: Array<{ name: string; args: unknown }> }).tool_calls ?? [];
-    total += MESSAGE_OVERHEAD + counter.count(content) + calls.reduce((sum, call) => sum + counter.count(call.name + JSON.stringify(call.args ?? {})), 0);
+    total +=
+      MESSAGE_OVERHEAD +
+      counter.count(content) +
+      calls.reduce((sum, call) => sum + counter.count(call.name + JSON.stringify(call.args ?? {})), 0);
   }
   return total;
 }

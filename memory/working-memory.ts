@@ -24,7 +24,11 @@ export interface ContextFigures {
 }
 
 /** Whether a reminder is due: past the round threshold, or past a lower one when the prompt uses much of its budget. */
-export function reminderDue({ roundsSinceUpdate: rounds }: WorkingMemoryView, figures: ContextFigures, settings: WorkingMemoryReminderSettings): boolean {
+export function reminderDue(
+  { roundsSinceUpdate: rounds }: WorkingMemoryView,
+  figures: ContextFigures,
+  settings: WorkingMemoryReminderSettings,
+): boolean {
   if (!settings.enabled) return false;
   if (rounds < settings.minRoundsBeforeCheck) return false;
   if (rounds > settings.maxRoundsWithoutUpdate) return true;

@@ -40,14 +40,18 @@ export function createStageModels(settings: ModelSettings, offlinePolicy: () => 
       apiKey: settings.apiKey ?? "not-needed",
       // checkedFetch names a reply that is not a completion (an HTML page, an empty body, `choices: []`) and bounds a
       // body that never ends; boundedRetries keeps a 429's Retry-After within the wait bound (models/model-errors.ts).
-      configuration: { ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch: checkedFetch({ timeoutMs: settings.timeoutMs }) },
+      configuration: {
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        fetch: checkedFetch({ timeoutMs: settings.timeoutMs }),
+      },
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
       onFailedAttempt: boundedRetries(RETRY_AFTER_LIMIT_MS),
     });
   const models: StageModels = { default: build("execute"), toolCalling: settings.toolCalling };
   for (const stage of MODEL_STAGES) models[stage] = build(stage);
-  models.structuredOutput = settings.structuredOutput === "on" || (settings.structuredOutput === "auto" && !settings.baseUrl);
+  models.structuredOutput =
+    settings.structuredOutput === "on" || (settings.structuredOutput === "auto" && !settings.baseUrl);
   const where = settings.baseUrl ?? "api.openai.com";
   return { models, offline: false, description: `${settings.model} at ${where}` };
 }

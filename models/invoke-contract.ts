@@ -15,9 +15,7 @@ import { messageText } from "../contracts/message-text.js";
 import { fitModelPrompt, fitStagePrompt, watchModelCall } from "./model-call.js";
 import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
-export type ContractCall<T> =
-  | { ok: true; value: T; raw: string }
-  | { ok: false; raw: string; problem: string };
+export type ContractCall<T> = { ok: true; value: T; raw: string } | { ok: false; raw: string; problem: string };
 
 /**
  * The tag LangGraph's `messages` stream mode (the server's `messages-tuple`) honours: calls carrying it are
@@ -44,10 +42,22 @@ export async function invokeContract<T>(
  * The one way a node asks a stage for its contract decision: `stage`'s model (`modelFor`), structured output as
  * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`.
  */
-export function callStage<T>(models: StageModels, stage: Stage, schema: z.ZodType<T>, messages: BaseMessage[], name: string, config?: RunnableConfig): Promise<ContractCall<T>> {
+export function callStage<T>(
+  models: StageModels,
+  stage: Stage,
+  schema: z.ZodType<T>,
+  messages: BaseMessage[],
+  name: string,
+  config?: RunnableConfig,
+): Promise<ContractCall<T>> {
   // Within the stage's prompt budget, whatever the messages hold (a cut is said in the prompt and in the stream).
   const fitted = fitStagePrompt(models, stage, messages, config);
-  return invokeContract(modelFor(models, stage), schema, fitted, { structured: models.structuredOutput ?? false, name, config, stage });
+  return invokeContract(modelFor(models, stage), schema, fitted, {
+    structured: models.structuredOutput ?? false,
+    name,
+    config,
+    stage,
+  });
 }
 
 /** A tool call as a natively tool-calling model returns it. */
@@ -69,11 +79,19 @@ export async function invokeToolCalling<T>(
 ): Promise<ContractCall<T>> {
   // Within the stage's prompt budget, like every other model call.
   const fitted = fitModelPrompt(model, options.stage, messages, options.config, options.promptBudget);
-  const reply = await watchModelCall(model, options.stage, options.config, () => model.invoke(fitted, unstreamed(options.config)));
+  const reply = await watchModelCall(model, options.stage, options.config, () =>
+    model.invoke(fitted, unstreamed(options.config)),
+  );
   const text = messageText(reply);
-  const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> }));
+  const calls = ((reply as AIMessage).tool_calls ?? []).map((call) => ({
+    name: call.name,
+    args: (call.args ?? {}) as Record<string, unknown>,
+  }));
   // What the model said and called, for a correction message when the reply does not fit.
-  const raw = calls.length > 0 ? [text, ...calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`)].filter(Boolean).join(" ") : text;
+  const raw =
+    calls.length > 0
+      ? [text, ...calls.map((call) => `[called ${call.name} ${JSON.stringify(call.args)}]`)].filter(Boolean).join(" ")
+      : text;
   const parsed = read(text, calls);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
 }
@@ -92,8 +110,14 @@ async function invokeAndParse<T>(
   const { stage, config } = options;
   if (options.structured) {
     // The contract as a strict schema (every request valid for OpenAI's structured outputs); zod checks the answer.
-    const runnable = model.withStructuredOutput(strictJsonSchema(schema), { includeRaw: true, name: options.name, strict: true });
-    const output = (await watchModelCall(model, stage, config, () => runnable.invoke(messages, config), { replyOf: (result) => (result as { raw?: BaseMessage }).raw })) as {
+    const runnable = model.withStructuredOutput(strictJsonSchema(schema), {
+      includeRaw: true,
+      name: options.name,
+      strict: true,
+    });
+    const output = (await watchModelCall(model, stage, config, () => runnable.invoke(messages, config), {
+      replyOf: (result) => (result as { raw?: BaseMessage }).raw,
+    })) as {
       raw: BaseMessage;
       parsed: unknown;
     };
@@ -102,7 +126,9 @@ async function invokeAndParse<T>(
     // What the server parsed, or the JSON in the text (a server that fenced it, or wrote prose around it).
     const answer = output.parsed ?? structuredArguments ?? extractJsonObject(raw);
     const parsed = parseContract(schema, answer === undefined || answer === null ? raw : fromStrictOutput(answer));
-    return parsed.ok ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) } : { ok: false, raw, problem: parsed.problem };
+    return parsed.ok
+      ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) }
+      : { ok: false, raw, problem: parsed.problem };
   }
   const reply = await watchModelCall(model, stage, config, () => model.invoke(messages, config));
   const raw = messageText(reply);

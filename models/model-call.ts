@@ -51,7 +51,12 @@ export async function watchModelCall<T>(
     const started = Date.now();
     const tick = () => {
       const elapsedMs = Date.now() - started;
-      emit(config as LangGraphRunnableConfig, { kind: "status", node, text: `Waiting for the ${stage} model… ${Math.round(elapsedMs / 1000)} s`, elapsedMs });
+      emit(config as LangGraphRunnableConfig, {
+        kind: "status",
+        node,
+        text: `Waiting for the ${stage} model… ${Math.round(elapsedMs / 1000)} s`,
+        elapsedMs,
+      });
       timer = setTimeout(tick, every);
     };
     timer = setTimeout(tick, every);
@@ -61,7 +66,13 @@ export async function watchModelCall<T>(
     emitReasoning(config, stage, options.replyOf ? options.replyOf(result) : (result as BaseMessage | undefined));
     return result;
   } catch (error) {
-    if (options.classify === false || isTempoError(error) || isGraphBubbleUp(error) || (error as { name?: string })?.name === "AbortError") throw error;
+    if (
+      options.classify === false ||
+      isTempoError(error) ||
+      isGraphBubbleUp(error) ||
+      (error as { name?: string })?.name === "AbortError"
+    )
+      throw error;
     throw classifyModelError(error, describeModel(model, stage));
   } finally {
     clearTimeout(timer);
@@ -73,12 +84,24 @@ export async function watchModelCall<T>(
  * (`tokenCounterFor`): the one bound every model call goes through (`fitPromptToBudget`). When something had to be
  * cut, the prompt says so where it was cut, and the run's stream says so in a status the user sees.
  */
-export function fitStagePrompt(models: StageModels, stage: Stage, messages: BaseMessage[], config: RunnableConfig | undefined, budget = promptBudgetFor(models, stage)): BaseMessage[] {
+export function fitStagePrompt(
+  models: StageModels,
+  stage: Stage,
+  messages: BaseMessage[],
+  config: RunnableConfig | undefined,
+  budget = promptBudgetFor(models, stage),
+): BaseMessage[] {
   return fitModelPrompt(modelFor(models, stage), stage, messages, config, budget);
 }
 
 /** {@link fitStagePrompt} for a given model (a model with tools bound, for one): `model`'s counter, `budget` tokens. */
-export function fitModelPrompt(model: unknown, stage: Stage, messages: BaseMessage[], config: RunnableConfig | undefined, budget: number): BaseMessage[] {
+export function fitModelPrompt(
+  model: unknown,
+  stage: Stage,
+  messages: BaseMessage[],
+  config: RunnableConfig | undefined,
+  budget: number,
+): BaseMessage[] {
   const counter = tokenCounterFor(unboundModel(model));
   const fitted = fitPromptToBudget(messages, budget, counter);
   if (fitted.cutCharacters > 0 && (config as LangGraphRunnableConfig | undefined)?.writer) {
@@ -101,5 +124,6 @@ function unboundModel(model: unknown): BaseChatModel {
 /** Streams the reasoning `reply` carries, if any, as one `reasoning` event of the node running `stage`. */
 function emitReasoning(config: RunnableConfig | undefined, stage: string, reply: BaseMessage | undefined): void {
   const text = reasoningText(reply);
-  if (text.trim() !== "") emit(config as LangGraphRunnableConfig, { kind: "reasoning", node: nodeOf(config, stage), text });
+  if (text.trim() !== "")
+    emit(config as LangGraphRunnableConfig, { kind: "reasoning", node: nodeOf(config, stage), text });
 }

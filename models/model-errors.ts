@@ -51,20 +51,30 @@ export function classifyModelError(error: unknown, context: ModelErrorContext): 
   const status = statusOf(error);
   const serverMessage = serverMessageOf(error);
   if (status === 400 || status === 422 || (error as { name?: string })?.name === "ContextOverflowError") {
-    const overflow = /context_length_exceeded|maximum context length|context window|Input tokens exceed/i.test(serverMessage);
+    const overflow = /context_length_exceeded|maximum context length|context window|Input tokens exceed/i.test(
+      serverMessage,
+    );
     return new ModelRequestRefusedError(context, status ?? 400, serverMessage, {
       cause: error,
-      hint: overflow ? "the prompt is longer than this model's context window: use a model with a longer context, or send /clear to start the thread afresh" : undefined,
+      hint: overflow
+        ? "the prompt is longer than this model's context window: use a model with a longer context, or send /clear to start the thread afresh"
+        : undefined,
     });
   }
   if (status === 401 || status === 403) return new ModelAuthError(context, status, serverMessage, { cause: error });
   if (status === 404) return new ModelNotFoundError(context, serverMessage, { cause: error });
   if (error instanceof TypeError && /Cannot read properties of (undefined|null)/.test(error.message)) {
     // The client read a completion that has no `choices` / `message` (a body checkedFetch did not see, e.g. a custom fetch).
-    return new ModelResponseInvalidError(context, `a reply without a completion's choices (${error.message})`, { cause: error });
+    return new ModelResponseInvalidError(context, `a reply without a completion's choices (${error.message})`, {
+      cause: error,
+    });
   }
   const attempts = context.maxRetries === undefined ? undefined : context.maxRetries + 1;
-  return new ModelUnavailableError(context.stage, reasonError(error, serverMessage), { ...context, attempts, advice: unavailableAdvice(error, status, context) });
+  return new ModelUnavailableError(context.stage, reasonError(error, serverMessage), {
+    ...context,
+    attempts,
+    advice: unavailableAdvice(error, status, context),
+  });
 }
 
 /** What to do about a MODEL_UNAVAILABLE, by kind. */
@@ -76,7 +86,9 @@ function unavailableAdvice(error: unknown, status: number | undefined, context: 
   }
   if (status === 429) {
     const wait = retryAfterMsOf(error);
-    return wait !== undefined ? `the server is rate limiting and asks to wait ${Math.ceil(wait / 1000)} s before trying again` : "the server is rate limiting: wait a little before trying again, or check the account's quota";
+    return wait !== undefined
+      ? `the server is rate limiting and asks to wait ${Math.ceil(wait / 1000)} s before trying again`
+      : "the server is rate limiting: wait a little before trying again, or check the account's quota";
   }
   if (status !== undefined && status >= 500) return "the model server failed; if it persists, check its logs";
   return "check OPENAI_BASE_URL and that the server is running if it persists";
@@ -88,7 +100,11 @@ function reasonError(error: unknown, serverMessage: string): Error {
   if (status !== undefined) return new Error(`${status} ${serverMessage}`);
   // A connection error says "Connection error."; its causes say which (ECONNREFUSED, "other side closed", …).
   const causes: string[] = [];
-  for (let current = (error as { cause?: unknown })?.cause, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = (error as { cause?: unknown })?.cause, depth = 0;
+    current && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     const text = current instanceof Error ? current.message : String(current);
     if (text && !causes.includes(text) && text !== serverMessage) causes.push(text);
   }
@@ -113,7 +129,11 @@ function serverMessageOf(error: unknown): string {
 
 /** The NotACompletionError in `error` or its causes (the `openai` client wraps what fetch throws in APIConnectionError). */
 function findNotACompletion(error: unknown): NotACompletionError | undefined {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     if (current instanceof NotACompletionError) return current;
   }
   return undefined;
@@ -167,7 +187,10 @@ export function checkedFetch(options: { timeoutMs?: number; base?: typeof fetch 
     const streamed = typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body);
     if (streamed && type.includes("text/event-stream")) return response;
     // The client's timeout ends at the headers; a body that never ends is bounded here, within the same attempt.
-    const text = await withDeadline(response.clone().text(), options.timeoutMs === undefined ? undefined : options.timeoutMs - (Date.now() - started));
+    const text = await withDeadline(
+      response.clone().text(),
+      options.timeoutMs === undefined ? undefined : options.timeoutMs - (Date.now() - started),
+    );
     const what = notACompletion(text, type, streamed);
     if (what) throw new NotACompletionError(what);
     return response;
@@ -193,7 +216,8 @@ export function notACompletion(text: string, contentType: string, streamed = fal
   const trimmed = text.trim();
   const start = JSON.stringify(trimmed.replace(/\s+/g, " ").slice(0, 60));
   if (trimmed === "") return `an empty body (content-type ${contentType || "none"})`;
-  if (contentType.includes("html") || /^<(!doctype|html|head|body)/i.test(trimmed)) return `an HTML page, starting ${start}`;
+  if (contentType.includes("html") || /^<(!doctype|html|head|body)/i.test(trimmed))
+    return `an HTML page, starting ${start}`;
   if (streamed) return undefined;
   let parsed: unknown;
   try {
@@ -203,19 +227,28 @@ export function notACompletion(text: string, contentType: string, streamed = fal
   }
   if (parsed === null || typeof parsed !== "object") return `JSON that is not a completion object, starting ${start}`;
   const body = parsed as { choices?: unknown; error?: { message?: unknown } };
-  if (body.error && typeof body.error === "object") return `an error body with status 200: ${String(body.error.message ?? JSON.stringify(body.error))}`;
-  if (!Array.isArray(body.choices)) return `JSON without "choices" (keys: ${Object.keys(body).slice(0, 8).join(", ") || "none"})`;
+  if (body.error && typeof body.error === "object")
+    return `an error body with status 200: ${String(body.error.message ?? JSON.stringify(body.error))}`;
+  if (!Array.isArray(body.choices))
+    return `JSON without "choices" (keys: ${Object.keys(body).slice(0, 8).join(", ") || "none"})`;
   if (body.choices.length === 0) return "a completion with no choices (choices: [])";
   const first = body.choices[0] as { message?: unknown } | null;
-  if (!first || typeof first !== "object" || !first.message || typeof first.message !== "object") return "a completion whose first choice has no message";
+  if (!first || typeof first !== "object" || !first.message || typeof first.message !== "object")
+    return "a completion whose first choice has no message";
   return undefined;
 }
 
 /** The model name, base URL, timeout and retries of a model (a `ChatOpenAI`, or a binding of one), as far as it says. */
 export function describeModel(model: unknown, stage: string): ModelErrorContext {
   let current = model as Record<string, unknown> | undefined;
-  for (let depth = 0; current && depth < 5 && !("model" in current) && "bound" in current; depth += 1) current = current.bound as Record<string, unknown>;
-  const inner = (current ?? {}) as { model?: unknown; clientConfig?: { baseURL?: unknown }; timeout?: unknown; caller?: { maxRetries?: unknown } };
+  for (let depth = 0; current && depth < 5 && !("model" in current) && "bound" in current; depth += 1)
+    current = current.bound as Record<string, unknown>;
+  const inner = (current ?? {}) as {
+    model?: unknown;
+    clientConfig?: { baseURL?: unknown };
+    timeout?: unknown;
+    caller?: { maxRetries?: unknown };
+  };
   return {
     stage,
     model: typeof inner.model === "string" ? inner.model : undefined,

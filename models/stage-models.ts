@@ -36,7 +36,14 @@ export interface StageModels {
 
 /** Each stage's prompt budget from the settings' four: the deep pass shares plan's, the memory stage takes plan's too. */
 export function stagePromptBudgets(budget: ContextSettings["promptBudget"]): Record<Stage, number> {
-  return { chat: budget.chat, plan: budget.plan, plan_deep: budget.plan, execute: budget.execute, deliver: budget.deliver, memory: budget.plan };
+  return {
+    chat: budget.chat,
+    plan: budget.plan,
+    plan_deep: budget.plan,
+    execute: budget.execute,
+    deliver: budget.deliver,
+    memory: budget.plan,
+  };
 }
 
 /** The prompt token budget of `stage`: the models' own, else the default settings'. */
@@ -54,7 +61,9 @@ export function callsToolsNatively(models: StageModels, stage: Stage): boolean {
   const model = modelFor(models, stage);
   const canBind = typeof (model as { bindTools?: unknown }).bindTools === "function";
   if (mode === "native" && !canBind) {
-    throw new ConfigurationError(`Tool calling is set to native, but the ${stage} model (${model.getName()}) has no bindTools; use TEMPO_TOOL_CALLING=json or auto.`);
+    throw new ConfigurationError(
+      `Tool calling is set to native, but the ${stage} model (${model.getName()}) has no bindTools; use TEMPO_TOOL_CALLING=json or auto.`,
+    );
   }
   return canBind;
 }

@@ -20,10 +20,15 @@ import { now } from "./shared/messages.js";
 
 /** Builds the ask_user node. */
 export function createAskUserNode(dependencies: NodeDependencies) {
-  return async (state: TempoState, config: LangGraphRunnableConfig) => withRefusalNoteRemoved(state.pending, await askUser(state, config, dependencies));
+  return async (state: TempoState, config: LangGraphRunnableConfig) =>
+    withRefusalNoteRemoved(state.pending, await askUser(state, config, dependencies));
 }
 
-async function askUser(state: TempoState, config: LangGraphRunnableConfig, dependencies: NodeDependencies): Promise<TempoUpdate> {
+async function askUser(
+  state: TempoState,
+  config: LangGraphRunnableConfig,
+  dependencies: NodeDependencies,
+): Promise<TempoUpdate> {
   const pending = state.pending;
   if (!pending || pending.kind !== "ask_user") return {};
   assertThreadOwner(state.userId, ensureConfiguration(config, dependencies.settings).userId);
@@ -32,7 +37,13 @@ async function askUser(state: TempoState, config: LangGraphRunnableConfig, depen
   if (stale) return stale;
   const fromMessage = state.pendingAnswer !== null;
   // A question card's only answer is text (contracts/cards.ts reads it from any resume shape).
-  const reply = awaitHuman(withRefusal(questionInterrupt(pending.question), pending.refusal, languageOf(state.messages)), state.pendingAnswer, (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""), config, "ask_user");
+  const reply = awaitHuman(
+    withRefusal(questionInterrupt(pending.question), pending.refusal, languageOf(state.messages)),
+    state.pendingAnswer,
+    (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""),
+    config,
+    "ask_user",
+  );
   emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
 
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.

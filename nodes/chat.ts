@@ -13,7 +13,15 @@ import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
-import { clearThread, dropTask, nextPhase, reply, retryStage, startTask, taskInProgress } from "../kernel/transitions.js";
+import {
+  clearThread,
+  dropTask,
+  nextPhase,
+  reply,
+  retryStage,
+  startTask,
+  taskInProgress,
+} from "../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { languageOf } from "../contracts/language.js";
@@ -55,7 +63,13 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (state.pending) {
       // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
-      return { pendingAnswer: replyAsResume(userText, state.pending.kind, state.pending.kind === "confirm_tool" ? proposedWrites(state).length : 1) };
+      return {
+        pendingAnswer: replyAsResume(
+          userText,
+          state.pending.kind,
+          state.pending.kind === "confirm_tool" ? proposedWrites(state).length : 1,
+        ),
+      };
     }
 
     // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
@@ -64,7 +78,8 @@ export function createChatNode(dependencies: NodeDependencies) {
         emit(config, { kind: "status", node: "chat", text: "Retrying where the task stopped" });
         return retryStage(state);
       }
-      const unfinished = state.outcome !== null && state.outcome.kind !== "completed" && state.outcome.kind !== "dropped";
+      const unfinished =
+        state.outcome !== null && state.outcome.kind !== "completed" && state.outcome.kind !== "dropped";
       if (state.phase === "done" && state.goal && (unfinished || state.lastError)) {
         emit(config, { kind: "status", node: "chat", text: "Retrying the last task from a fresh plan" });
         return begin(state, state.goal, config);
@@ -76,29 +91,49 @@ export function createChatNode(dependencies: NodeDependencies) {
       const { threadId } = ensureConfiguration(config, dependencies.settings);
       const facts = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
       // What stays, said as a person reads it (names, dates).
-      const told = await readableText(dependencies.domain, ensureConfiguration(config, dependencies.settings).userId, droppedWritesText(facts), languageOf(state.messages));
+      const told = await readableText(
+        dependencies.domain,
+        ensureConfiguration(config, dependencies.settings).userId,
+        droppedWritesText(facts),
+        languageOf(state.messages),
+      );
       const dropped = dropTask(state, "it had stopped and you moved on to a new message", told);
       emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);
-      return { ...dropped, ...next, messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])] };
+      return {
+        ...dropped,
+        ...next,
+        messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])],
+      };
     }
     return respondAfter(state, userText, config);
   }
 
   /** A retry of a message whose classification failed (the chat model was down) retries that message. */
-  async function respondAfter(state: TempoState, userText: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+  async function respondAfter(
+    state: TempoState,
+    userText: string,
+    config: LangGraphRunnableConfig,
+  ): Promise<TempoUpdate> {
     const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(state.messages) : undefined;
     return respondTo(unanswered ?? userText, state, config);
   }
 
   function begin(state: TempoState, goal: string, config: LangGraphRunnableConfig): TempoUpdate {
-    return startTask(state, { goal, maxRounds: ensureConfiguration(config, dependencies.settings).maxRounds, workflowVersion: dependencies.workflowVersion });
+    return startTask(state, {
+      goal,
+      maxRounds: ensureConfiguration(config, dependencies.settings).maxRounds,
+      workflowVersion: dependencies.workflowVersion,
+    });
   }
 
   async function respondTo(userText: string, state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     if (userText.trim() === "") {
-      throw new TempoError("INVALID_INPUT", 'The input has no user message: send { messages: [{ role: "user", content: "..." }] }.');
+      throw new TempoError(
+        "INVALID_INPUT",
+        'The input has no user message: send { messages: [{ role: "user", content: "..." }] }.',
+      );
     }
 
     emit(config, { kind: "status", node: "chat", text: "Understanding your message" });
@@ -109,15 +144,27 @@ export function createChatNode(dependencies: NodeDependencies) {
       // A calendar file in it is named and sized, not shown: classifying needs no file's text.
       instruction: `Latest user message:\n${withoutCalendarText(userText)}`,
       context: {
-        ...memoryContext(state.recalled, ["taskState", "conversation"], dependencies.settings.context.promptBudget.chat / 4),
+        ...memoryContext(
+          state.recalled,
+          ["taskState", "conversation"],
+          dependencies.settings.context.promptBudget.chat / 4,
+        ),
         ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.chat / 10),
       },
       language: languageOf(state.messages),
       now: await stageNow(dependencies, config),
     });
-    const decision = await callStage(dependencies.models, "chat", ChatDecisionSchema, messages, "chat_decision", config);
+    const decision = await callStage(
+      dependencies.models,
+      "chat",
+      ChatDecisionSchema,
+      messages,
+      "chat_decision",
+      config,
+    );
     // Conservative default: anything that is not clearly chat is a task.
-    const intent = decision.ok && decision.value.intent === "chat" && decision.value.reply.trim() !== "" ? "chat" : "task";
+    const intent =
+      decision.ok && decision.value.intent === "chat" && decision.value.reply.trim() !== "" ? "chat" : "task";
 
     if (intent === "chat" && decision.ok) {
       const message = new AIMessage({ id: newId("ai"), content: decision.value.reply });
@@ -152,8 +199,14 @@ async function runCommand(state: TempoState, command: string, config: LangGraphR
   if (config.store) {
     await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
   }
-  const message = new AIMessage({ id: newId("ai"), content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept." });
+  const message = new AIMessage({
+    id: newId("ai"),
+    content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept.",
+  });
   emitAssistantText(config, "chat", message.id!, String(message.content));
-  return { ...clearThread(state), messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message], memorizedUpTo: message.id! };
+  return {
+    ...clearThread(state),
+    messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message],
+    memorizedUpTo: message.id!,
+  };
 }
-

@@ -35,22 +35,39 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const store = config.store;
     const time = now();
-    const startIndex = state.memorizedUpTo ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1 : 0;
+    const startIndex = state.memorizedUpTo
+      ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1
+      : 0;
     const invocation = state.messages.slice(startIndex);
     const command = latestUserText(invocation).startsWith("/");
     // A task ended in this invocation when its answer (deliver's, or the drop's: both set finalAnswer) is among the new
     // messages. Known by its text: deliver's answer keeps the id it was streamed under.
     const wasTask =
-      state.outcome !== null && state.finalAnswer !== null && invocation.some((message) => message.getType() === "ai" && messageText(message) === state.finalAnswer);
+      state.outcome !== null &&
+      state.finalAnswer !== null &&
+      invocation.some((message) => message.getType() === "ai" && messageText(message) === state.finalAnswer);
 
     if (store && !command && invocation.length > 0) {
       // A calendar file is kept as its name and size: its text never reaches memory, which other threads recall.
-      const userTexts = invocation.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message)));
-      await appendConversation(store, userId, threadId, { summary: summarizeInvocation(state, invocation, wasTask), createdAt: time });
+      const userTexts = invocation
+        .filter((message) => message.getType() === "human")
+        .map((message) => withoutCalendarText(messageText(message)));
+      await appendConversation(store, userId, threadId, {
+        summary: summarizeInvocation(state, invocation, wasTask),
+        createdAt: time,
+      });
       await storeFacts(store, userId, extractUserFacts(userTexts), "user", time);
       // Standing preferences from the messages and the card feedback: the profile every later task keeps to.
-      const remembered = await rememberPreferences(store, userId, preferenceSources(invocation, threadId), dependencies, config, time);
-      if (remembered.added.length + remembered.removed.length > 0) emit(config, { kind: "status", node: "memorize", text: preferenceNews(remembered) });
+      const remembered = await rememberPreferences(
+        store,
+        userId,
+        preferenceSources(invocation, threadId),
+        dependencies,
+        config,
+        time,
+      );
+      if (remembered.added.length + remembered.removed.length > 0)
+        emit(config, { kind: "status", node: "memorize", text: preferenceNews(remembered) });
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
@@ -68,7 +85,9 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
     }
     return {
-      messages: compression.remove.filter((message) => message.id).map((message) => new RemoveMessage({ id: message.id! })),
+      messages: compression.remove
+        .filter((message) => message.id)
+        .map((message) => new RemoveMessage({ id: message.id! })),
       memorizedUpTo: state.messages.at(-1)?.id ?? null,
       ...forget,
     };
@@ -79,7 +98,13 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
    * (partial, failed) leaves an open loop naming what is still open; open loops a later task finished are closed
    * (their items are no longer open, or their goal has now completed); a dropped task leaves no loop.
    */
-  async function rememberTaskEnd(store: BaseStore, userId: string, state: TempoState, summary: string, time: string): Promise<void> {
+  async function rememberTaskEnd(
+    store: BaseStore,
+    userId: string,
+    state: TempoState,
+    summary: string,
+    time: string,
+  ): Promise<void> {
     const outcome = state.outcome!;
     const { domain } = dependencies;
     // Read for the older loops only: this task's own still-open items are in its outcome.
@@ -91,12 +116,16 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const openLoops = current.openLoops.filter((loop) => {
       if (loop.startsWith(`"${state.goal}" ended`)) return false;
       const pending = OPEN_ITEMS_OF_LOOP.exec(loop)?.[1];
-      if (pending !== undefined && openNow !== undefined) return pending.split("; ").some((name) => openNames.has(name));
+      if (pending !== undefined && openNow !== undefined)
+        return pending.split("; ").some((name) => openNames.has(name));
       return true;
     });
     const left = stillOpen.length
       ? `still pending: ${stillOpen.map((item) => item.name).join("; ")}`
-      : `steps left: ${state.planSteps.filter((step) => step.status !== "done" && step.status !== "skipped").map((step) => step.content).join("; ")}`;
+      : `steps left: ${state.planSteps
+          .filter((step) => step.status !== "done" && step.status !== "skipped")
+          .map((step) => step.content)
+          .join("; ")}`;
     const unfinished = kind === "partial" || kind === "failed";
     await saveTaskState(
       store,
@@ -118,8 +147,12 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
 /** What the profile gained and lost, in a line for the person watching. */
 function preferenceNews(change: { added: Preference[]; removed: Preference[] }): string {
   const parts = [
-    ...(change.added.length > 0 ? [`Remembered as a standing preference: ${change.added.map((entry) => `"${entry.text}"`).join(", ")}`] : []),
-    ...(change.removed.length > 0 ? [`No longer a standing preference: ${change.removed.map((entry) => `"${entry.text}"`).join(", ")}`] : []),
+    ...(change.added.length > 0
+      ? [`Remembered as a standing preference: ${change.added.map((entry) => `"${entry.text}"`).join(", ")}`]
+      : []),
+    ...(change.removed.length > 0
+      ? [`No longer a standing preference: ${change.removed.map((entry) => `"${entry.text}"`).join(", ")}`]
+      : []),
   ];
   return `${parts.join(". ")} (/prefs lists them, /forget removes one).`;
 }
@@ -143,12 +176,28 @@ function compressHistory(state: TempoState, dependencies: NodeDependencies) {
  * Older turns as a TaskState update: by the memory model when one is configured,
  * otherwise (and as the fallback when it fails) by `mechanicalTurnSummary`.
  */
-async function summarizeTurns(removed: BaseMessage[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<Partial<TaskState>> {
+async function summarizeTurns(
+  removed: BaseMessage[],
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<Partial<TaskState>> {
   const mechanical = mechanicalTurnSummary(removed);
   if (!dependencies.models.memory) return mechanical;
   try {
-    const messages = buildStageMessages({ stagePrompt: MEMORY_STAGE_PROMPT, conversation: removed, stageState: "", instruction: "Summarise the conversation above into TaskState." });
-    const result = await callStage(dependencies.models, "memory", TaskStateSummarySchema, messages, "task_state_summary", config);
+    const messages = buildStageMessages({
+      stagePrompt: MEMORY_STAGE_PROMPT,
+      conversation: removed,
+      stageState: "",
+      instruction: "Summarise the conversation above into TaskState.",
+    });
+    const result = await callStage(
+      dependencies.models,
+      "memory",
+      TaskStateSummarySchema,
+      messages,
+      "task_state_summary",
+      config,
+    );
     if (!result.ok) return mechanical;
     return {
       currentGoal: result.value.current_goal,
@@ -164,7 +213,13 @@ async function summarizeTurns(removed: BaseMessage[], dependencies: NodeDependen
 
 /** Facts the user stated in the removed turns, and the last assistant conclusion among them. */
 function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
-  const userTexts = removed.filter((message) => message.getType() === "human").map((message) => withoutCalendarText(messageText(message)));
-  const lastReply = removed.filter((message) => message.getType() === "ai" && messageText(message).trim()).map(messageText).at(-1) ?? "";
+  const userTexts = removed
+    .filter((message) => message.getType() === "human")
+    .map((message) => withoutCalendarText(messageText(message)));
+  const lastReply =
+    removed
+      .filter((message) => message.getType() === "ai" && messageText(message).trim())
+      .map(messageText)
+      .at(-1) ?? "";
   return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
 }

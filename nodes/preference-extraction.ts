@@ -10,7 +10,17 @@ import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { messageText } from "../contracts/message-text.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { planRejectionFeedback, writeRejectionFeedback } from "../contracts/rejections.js";
-import { LIFT_CUE, NO_PREFERENCE_CHANGE, PreferenceExtractionSchema, ruleOf, STANDING_CUE, type Preference, type PreferenceChange, type PreferenceDraft, type PreferenceOrigin } from "../contracts/preferences.js";
+import {
+  LIFT_CUE,
+  NO_PREFERENCE_CHANGE,
+  PreferenceExtractionSchema,
+  ruleOf,
+  STANDING_CUE,
+  type Preference,
+  type PreferenceChange,
+  type PreferenceDraft,
+  type PreferenceOrigin,
+} from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { applyPreferenceChange, mergePreferences } from "../memory/preferences.js";
 import type { RecalledMemory } from "../kernel/state.js";
@@ -28,7 +38,6 @@ export interface PreferenceSource {
   source: string;
 }
 
-
 /** The texts of `invocation` that may state a standing preference: the user's messages and their card feedback. */
 export function preferenceSources(invocation: readonly BaseMessage[], threadId: string): PreferenceSource[] {
   const sources: PreferenceSource[] = [];
@@ -36,11 +45,17 @@ export function preferenceSources(invocation: readonly BaseMessage[], threadId: 
     // A calendar file's text states no preference of the user's (a SUMMARY "Never on Monday" is an event's name).
     const text = withoutCalendarText(messageText(message)).trim();
     const onPlan = message.getType() === "human" ? planRejectionFeedback(text) : undefined;
-    if (onPlan) sources.push({ text: onPlan, origin: { kind: "card_feedback", tool: "the plan" }, source: feedbackSource("the plan", threadId) });
+    if (onPlan)
+      sources.push({
+        text: onPlan,
+        origin: { kind: "card_feedback", tool: "the plan" },
+        source: feedbackSource("the plan", threadId),
+      });
     else if (message.getType() === "human" && onPlan === undefined && text !== "" && !text.startsWith("/")) {
       sources.push({ text, origin: { kind: "message" }, source: `stated in a message (thread ${threadId})` });
     }
-    const feedback = message.getType() === "tool" && callOutcomeOf(message) === "declined" ? writeRejectionFeedback(text) : undefined;
+    const feedback =
+      message.getType() === "tool" && callOutcomeOf(message) === "declined" ? writeRejectionFeedback(text) : undefined;
     if (feedback) {
       const tool = (message as ToolMessage).name ?? "a write";
       sources.push({ text: feedback, origin: { kind: "card_feedback", tool }, source: feedbackSource(tool, threadId) });
@@ -67,7 +82,12 @@ export async function rememberPreferences(
   const candidates = sources.filter((source) => STANDING_CUE.test(source.text) || LIFT_CUE.test(source.text));
   if (candidates.length === 0) return { added: [], removed: [] };
   const byModel = dependencies.models.memory ? await readByModel(candidates, dependencies, config) : undefined;
-  const changes = byModel ?? candidates.map((source) => ({ source: source.source, change: dependencies.domain.readPreferences?.(source.text, source.origin) ?? NO_PREFERENCE_CHANGE }));
+  const changes =
+    byModel ??
+    candidates.map((source) => ({
+      source: source.source,
+      change: dependencies.domain.readPreferences?.(source.text, source.origin) ?? NO_PREFERENCE_CHANGE,
+    }));
   const result = { added: [] as Preference[], removed: [] as Preference[] };
   for (const { source, change } of changes) {
     const applied = await applyPreferenceChange(store, userId, change, source, now);
@@ -78,11 +98,32 @@ export async function rememberPreferences(
 }
 
 /** The memory model's reading of the texts, one change per text it read from; undefined when it fails (the offline reader then reads). */
-async function readByModel(sources: readonly PreferenceSource[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<Array<{ source: string; change: PreferenceChange }> | undefined> {
+async function readByModel(
+  sources: readonly PreferenceSource[],
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<Array<{ source: string; change: PreferenceChange }> | undefined> {
   try {
-    const listed = sources.map((source, index) => `${index + 1}. (${source.origin.kind === "message" ? "message" : `feedback rejecting a ${source.origin.tool} card`}) ${source.text}`).join("\n");
-    const messages = buildStageMessages({ stagePrompt: PREFERENCES_STAGE_PROMPT, conversation: [], stageState: listed, instruction: "List the standing preferences the texts above state or take back." });
-    const result = await callStage(dependencies.models, "memory", PreferenceExtractionSchema, messages, "preference_extraction", config);
+    const listed = sources
+      .map(
+        (source, index) =>
+          `${index + 1}. (${source.origin.kind === "message" ? "message" : `feedback rejecting a ${source.origin.tool} card`}) ${source.text}`,
+      )
+      .join("\n");
+    const messages = buildStageMessages({
+      stagePrompt: PREFERENCES_STAGE_PROMPT,
+      conversation: [],
+      stageState: listed,
+      instruction: "List the standing preferences the texts above state or take back.",
+    });
+    const result = await callStage(
+      dependencies.models,
+      "memory",
+      PreferenceExtractionSchema,
+      messages,
+      "preference_extraction",
+      config,
+    );
     if (!result.ok) return undefined;
     const bySource = new Map<string, PreferenceChange>(sources.map((source) => [source.source, { add: [], lift: [] }]));
     for (const entry of result.value.preferences) {
@@ -104,7 +145,13 @@ async function readByModel(sources: readonly PreferenceSource[], dependencies: N
  * when the feedback states none: they bind the rest of this task's tool runs — its refinement proposes no Monday
  * after "never on Monday" — while memorize stores them, by the memory model when there is one, when the task ends.
  */
-export function withPreferencesHeard(recalled: RecalledMemory, feedback: ReadonlyArray<{ text: string; tool: string }>, domain: ToolDomain, threadId: string, now: string): RecalledMemory | undefined {
+export function withPreferencesHeard(
+  recalled: RecalledMemory,
+  feedback: ReadonlyArray<{ text: string; tool: string }>,
+  domain: ToolDomain,
+  threadId: string,
+  now: string,
+): RecalledMemory | undefined {
   let preferences = recalled.preferences ?? [];
   let heard = false;
   for (const { text, tool } of feedback) {

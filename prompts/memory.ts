@@ -19,5 +19,8 @@ Kinds: avoid_day (value: weekday 1-7, 1 = Monday), only_days (value: list of wee
 </stage>
 ${contractSection(
   '{"preferences": [{"kind": "avoid_day", "value": 1, "text": "never on Monday", "source_index": 1}], "lifted": [{"kind": "avoid_day", "value": 3}]}',
-  ["text: the preference as the user said it, short; source_index: the number of the text it was read from.", "Both lists may be empty; most texts state no standing preference."],
+  [
+    "text: the preference as the user said it, short; source_index: the number of the text it was read from.",
+    "Both lists may be empty; most texts state no standing preference.",
+  ],
 )}`;

@@ -29,7 +29,8 @@ export function renderPlan(plan: readonly PlanStep[], options: PlanListOptions =
 function planLine(step: PlanStep, index: number, options: PlanListOptions): string {
   let line = `${index + 1}. ${options.status ? `[${step.status}] ` : ""}${step.content}`;
   if (options.doneWhen === "inline") line += ` (done when: ${step.doneWhen})`;
-  if (options.doneWhen === "markdown") line += options.language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
+  if (options.doneWhen === "markdown")
+    line += options.language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
   if (options.summary && step.summary) line += ` — ${step.summary}`;
   if (options.failure && step.status === "failed" && step.reason) line += ` — failed: ${step.reason}`;
   return options.marker ? `${line} ${options.marker(step)}`.trimEnd() : line;

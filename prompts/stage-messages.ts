@@ -46,7 +46,9 @@ export interface StageMessagesInput {
 /** Assembles a stage's messages in the fixed layout. */
 export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   const language = input.language ?? languageOf(input.conversation);
-  const system = [GLOBAL_SYSTEM_PROMPT, languageInstruction(language), input.stagePrompt, input.toolBrief].filter(Boolean).join("\n\n");
+  const system = [GLOBAL_SYSTEM_PROMPT, languageInstruction(language), input.stagePrompt, input.toolBrief]
+    .filter(Boolean)
+    .join("\n\n");
   const pinned = Object.entries(input.pinnedBlocks ?? {})
     .filter(([, content]) => content.trim() !== "")
     .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);
@@ -57,10 +59,19 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   return [
     new SystemMessage(system),
     new HumanMessage([conversation, ...pinned].join("\n\n")),
-    ...answersAfterCalls(input.workspace ?? []).map(withSendableToolCallIds).map(withCalendarCallsNamed),
+    ...answersAfterCalls(input.workspace ?? [])
+      .map(withSendableToolCallIds)
+      .map(withCalendarCallsNamed),
     new HumanMessage({
-      content: [...(input.now ? [input.now] : []), ...context, `<stage_state>\n${input.stageState}\n</stage_state>`, `<instruction>\n${input.instruction}\n</instruction>`].join("\n\n"),
-      ...(input.contextData && Object.keys(input.contextData).length > 0 ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } } : {}),
+      content: [
+        ...(input.now ? [input.now] : []),
+        ...context,
+        `<stage_state>\n${input.stageState}\n</stage_state>`,
+        `<instruction>\n${input.instruction}\n</instruction>`,
+      ].join("\n\n"),
+      ...(input.contextData && Object.keys(input.contextData).length > 0
+        ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } }
+        : {}),
     }),
   ];
 }
@@ -94,13 +105,16 @@ export function renderConversation(messages: BaseMessage[]): string {
     .map((message) => {
       // Progress lines ("Step 2 of 3: …") are for the person watching; the plan says the same to the model.
       if (isProgressId(message.id)) return "";
-      if (message instanceof ToolMessage || message.getType() === "tool") return `tool result: ${oneLine(messageText(message), 300)}`;
+      if (message instanceof ToolMessage || message.getType() === "tool")
+        return `tool result: ${oneLine(messageText(message), 300)}`;
       // A calendar file is named, not shown: its text travels only with its own request (the execute stage's attached files).
       if (message.getType() === "human") return `user: ${withoutCalendarText(messageText(message))}`;
       if (message.getType() === "ai") {
         const calls = (message as AIMessage).tool_calls ?? [];
         const text = messageText(message);
-        const callText = calls.map((call) => `[called ${call.name} ${JSON.stringify(withCalendarsNamed(call.args))}]`).join(" ");
+        const callText = calls
+          .map((call) => `[called ${call.name} ${JSON.stringify(withCalendarsNamed(call.args))}]`)
+          .join(" ");
         return `assistant: ${[text, callText].filter(Boolean).join(" ")}`;
       }
       return "";
@@ -127,17 +141,33 @@ export const MAX_TOOL_CALL_ID_LENGTH = 40;
 
 /** A tool-call id a model server accepts: ids within the limit as they are, longer ones (threads saved before ids were short) as a stable digest. */
 export function sendableToolCallId(id: string): string {
-  return id.length <= MAX_TOOL_CALL_ID_LENGTH ? id : `call_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
+  return id.length <= MAX_TOOL_CALL_ID_LENGTH
+    ? id
+    : `call_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
 }
 
 /** The message with every tool-call id it carries made sendable; the same message when none needs it. */
 function withSendableToolCallIds(message: BaseMessage): BaseMessage {
   if (message instanceof ToolMessage && message.tool_call_id.length > MAX_TOOL_CALL_ID_LENGTH) {
-    return new ToolMessage({ id: message.id, content: message.content, name: message.name, status: message.status, artifact: message.artifact, tool_call_id: sendableToolCallId(message.tool_call_id) });
+    return new ToolMessage({
+      id: message.id,
+      content: message.content,
+      name: message.name,
+      status: message.status,
+      artifact: message.artifact,
+      tool_call_id: sendableToolCallId(message.tool_call_id),
+    });
   }
   const calls = (message as AIMessage).tool_calls ?? [];
   if (message.getType() === "ai" && calls.some((call) => (call.id ?? "").length > MAX_TOOL_CALL_ID_LENGTH)) {
-    return new AIMessage({ id: message.id, content: message.content, tool_calls: calls.map((call) => ({ ...call, id: call.id === undefined ? undefined : sendableToolCallId(call.id) })) });
+    return new AIMessage({
+      id: message.id,
+      content: message.content,
+      tool_calls: calls.map((call) => ({
+        ...call,
+        id: call.id === undefined ? undefined : sendableToolCallId(call.id),
+      })),
+    });
   }
   return message;
 }

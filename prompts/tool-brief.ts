@@ -33,7 +33,9 @@ const REASONABLE_BOUND = 1_000_000;
 
 /** Renders the domain's tools (and any graph-level tools) for a system prompt: what each does and its arguments. */
 export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] = []): string {
-  const lines = [...domain.tools, ...extraTools].map((tool) => `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${renderArguments(tool.schema)}`);
+  const lines = [...domain.tools, ...extraTools].map(
+    (tool) => `- ${tool.name} [${tool.kind}]: ${tool.description}\n  arguments: ${renderArguments(tool.schema)}`,
+  );
   return `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
 }
 
@@ -46,7 +48,10 @@ export function plannerToolBrief(domain: ToolDomain): string {
   const brief = `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
   if (!domain.packs) return brief;
   // The packs a step may name (`packs` of a plan step): it starts with them instead of the defaults.
-  const packs = domain.packs.map((pack) => `- ${pack.name}${pack.default === true ? " (default)" : pack.default === "writing" ? " (default when the plan writes)" : ""}: ${pack.tools.join(", ")}`);
+  const packs = domain.packs.map(
+    (pack) =>
+      `- ${pack.name}${pack.default === true ? " (default)" : pack.default === "writing" ? " (default when the plan writes)" : ""}: ${pack.tools.join(", ")}`,
+  );
   return `${brief}\n<packs>\nA step may name the tool packs it needs ("packs"); without, it gets the defaults.\n${packs.join("\n")}\n</packs>`;
 }
 
@@ -61,7 +66,10 @@ export function renderArguments(schema: z.ZodType): string {
   if (properties.length === 0) return "none";
   const required = new Set(json.required ?? []);
   return properties
-    .map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}${property.description ? ` — ${property.description.replace(/\.$/, "")}` : ""}`)
+    .map(
+      ([name, property]) =>
+        `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}${property.description ? ` — ${property.description.replace(/\.$/, "")}` : ""}`,
+    )
     .join("; ");
 }
 
@@ -73,7 +81,9 @@ function typeOf(schema: JsonSchema): string {
   if (type === "array") return `${schema.items ? typeOf(schema.items) : "any"}[]`;
   if (type === "object" && schema.properties) {
     const required = new Set(schema.required ?? []);
-    return `{ ${Object.entries(schema.properties).map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}`).join(", ")} }`;
+    return `{ ${Object.entries(schema.properties)
+      .map(([name, property]) => `${name}${required.has(name) ? "" : "?"}: ${typeOf(property)}`)
+      .join(", ")} }`;
   }
   if ((type === "integer" || type === "number") && (bounded(schema.minimum) || bounded(schema.maximum))) {
     return `${type} ${bounded(schema.minimum) ? schema.minimum : ""}-${bounded(schema.maximum) ? schema.maximum : ""}`;

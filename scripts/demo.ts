@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     console.log("Tempo demo");
     for (const line of tempo.describe()) console.log(`  ${line}`);
     // One conversation for each served domain that has a demo request (TEMPO_DOMAINS, default: the schedule).
-    const conversations = pluginsNamed(settings.domains).flatMap((plugin) => (plugin.demoRequest ? [{ domain: plugin.name, request: plugin.demoRequest }] : []));
+    const conversations = pluginsNamed(settings.domains).flatMap((plugin) =>
+      plugin.demoRequest ? [{ domain: plugin.name, request: plugin.demoRequest }] : [],
+    );
     let first: string | undefined;
     for (const [index, { domain, request }] of conversations.entries()) {
       const thread = index === 0 ? `demo-${runId}` : `demo-${runId}-${domain}`;
@@ -45,14 +47,20 @@ async function main(): Promise<void> {
     for (const line of tempo.describe()) console.log(`  ${line}`);
     console.log(`  npm start -- --thread ${first} --user ${user}   opens it in the terminal chat (/state, /history),`);
     console.log(`  graph.getState({ configurable: { thread_id: "${first}" } }) reads it back from any process,`);
-    console.log(`  and graph.invoke({ messages: [...] }, { configurable: { thread_id: "${first}", user_id: "${user}" } }) continues it.`);
+    console.log(
+      `  and graph.invoke({ messages: [...] }, { configurable: { thread_id: "${first}", user_id: "${user}" } }) continues it.`,
+    );
   } finally {
     await tempo.close();
   }
 }
 
 /** One conversation: the request, each card printed and approved, then how it ended. */
-async function converse(tempo: Tempo, config: { configurable: { thread_id: string; user_id: string } }, request: string): Promise<void> {
+async function converse(
+  tempo: Tempo,
+  config: { configurable: { thread_id: string; user_id: string } },
+  request: string,
+): Promise<void> {
   console.log(`  thread: ${config.configurable.thread_id}  user: ${config.configurable.user_id}\n`);
   console.log(`user> ${request}`);
   let input: Parameters<typeof tempo.graph.stream>[0] = { messages: [new HumanMessage(request)] };
@@ -67,13 +75,18 @@ async function converse(tempo: Tempo, config: { configurable: { thread_id: strin
     const writes = card.action_requests.length;
     console.log(writes > 1 ? `demo answers: approve all ${writes}\n` : "demo answers: approve\n");
     // V1 decisions, one per action request, addressed to this card's interrupt id.
-    input = new Command({ resume: { [pending.id!]: { decisions: card.action_requests.map(() => ({ type: "approve" })) } } }) as typeof input;
+    input = new Command({
+      resume: { [pending.id!]: { decisions: card.action_requests.map(() => ({ type: "approve" })) } },
+    }) as typeof input;
   }
-  if (answered > MAX_CARDS) throw new Error(`The demo answered ${MAX_CARDS} cards and the thread still waits; stopping.`);
+  if (answered > MAX_CARDS)
+    throw new Error(`The demo answered ${MAX_CARDS} cards and the thread still waits; stopping.`);
   const final = await tempo.graph.getState(config);
   const steps = final.values.planSteps as Array<{ content: string; status: string }>;
   const rounds = `rounds used: ${final.values.roundsUsed} of ${final.values.maxRounds}`;
-  console.log(`\nphase: ${final.values.phase}; steps: ${steps.map((step) => step.status).join(", ")}; cards answered: ${answered}; ${rounds}`);
+  console.log(
+    `\nphase: ${final.values.phase}; steps: ${steps.map((step) => step.status).join(", ")}; cards answered: ${answered}; ${rounds}`,
+  );
 }
 
 /** Prints status lines, assistant text (chunks joined per message) and tool activity as they arrive. */

@@ -17,7 +17,8 @@ export function portArgument(argv: readonly string[]): number {
   const at = argv.indexOf("--port");
   if (at < 0) return 0;
   const port = Number(argv[at + 1]);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port needs a port number (0-65535), got ${argv[at + 1] ?? "nothing"}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`--port needs a port number (0-65535), got ${argv[at + 1] ?? "nothing"}.`);
   return port;
 }
 
@@ -28,10 +29,16 @@ async function main(): Promise<void> {
   const report = setInterval(() => {
     for (; seen < double.requests.length; seen += 1) {
       const request = double.requests[seen]!;
-      console.log(request.refusal ? `#${request.index} ${request.stage}: refused (${request.refusal.message})` : `#${request.index} ${request.stage}: answered`);
+      console.log(
+        request.refusal
+          ? `#${request.index} ${request.stage}: refused (${request.refusal.message})`
+          : `#${request.index} ${request.stage}: answered`,
+      );
     }
   }, 200);
-  console.log(`strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY); Ctrl-C stops it`);
+  console.log(
+    `strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY); Ctrl-C stops it`,
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       clearInterval(report);

@@ -17,7 +17,12 @@
  */
 import type pg from "pg";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { createTempoCheckpointer, PostgresExecutionLog, type ResumeGuard, type TempoPostgresSaver } from "../checkpoints/index.js";
+import {
+  createTempoCheckpointer,
+  PostgresExecutionLog,
+  type ResumeGuard,
+  type TempoPostgresSaver,
+} from "../checkpoints/index.js";
 import { openDatabase, redactUrl, type Database } from "../database/index.js";
 import { createThreadLock } from "./postgres-thread-lock.js";
 import { createMemoryStore } from "../memory/store.js";
@@ -61,7 +66,10 @@ export interface TempoDependencyOptions {
 }
 
 /** Builds the models, the served domains and (on a pool) the execution log, migrating their tables. */
-export async function createTempoDependencies(settings: TempoSettings, options: TempoDependencyOptions = {}): Promise<TempoDependencies> {
+export async function createTempoDependencies(
+  settings: TempoSettings,
+  options: TempoDependencyOptions = {},
+): Promise<TempoDependencies> {
   const plugins = pluginsNamed(settings.domains, options.plugins ?? DOMAIN_PLUGINS);
   let executionLog: PostgresExecutionLog | undefined;
   if (options.pool) {
@@ -70,17 +78,29 @@ export async function createTempoDependencies(settings: TempoSettings, options: 
     await executionLog.migrate();
   }
   const domains = new Map<string, BuiltDomain>();
-  for (const plugin of plugins) domains.set(plugin.name, await plugin.build({ pool: options.pool, sampleData: settings.sampleData }));
+  for (const plugin of plugins)
+    domains.set(plugin.name, await plugin.build({ pool: options.pool, sampleData: settings.sampleData }));
   const domain = combineDomains([...domains.values()].map((built) => built.domain));
   // Offline, each prompt is answered by the policy of the domain it is about (the first served one by default).
   const created = createStageModels(settings.models, () => {
-    const policies = plugins.flatMap((plugin) => (plugin.offline ? [{ domain: plugin.name, policy: plugin.offline() }] : []));
+    const policies = plugins.flatMap((plugin) =>
+      plugin.offline ? [{ domain: plugin.name, policy: plugin.offline() }] : [],
+    );
     if (policies.length === 0) {
-      throw new ConfigurationError(`No served domain (${plugins.map((plugin) => plugin.name).join(", ")}) has an offline policy: set OPENAI_API_KEY or OPENAI_BASE_URL.`);
+      throw new ConfigurationError(
+        `No served domain (${plugins.map((plugin) => plugin.name).join(", ")}) has an offline policy: set OPENAI_API_KEY or OPENAI_BASE_URL.`,
+      );
     }
     return new OfflineRouter(policies);
   });
-  return { models: created.models, domain, domains, executionLog, offline: created.offline, modelDescription: created.description };
+  return {
+    models: created.models,
+    domain,
+    domains,
+    executionLog,
+    offline: created.offline,
+    modelDescription: created.description,
+  };
 }
 
 /** The pool of the served graph's domains and execution log (the LangGraph server keeps checkpoints in its own). */
@@ -115,8 +135,17 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
     // configurable value is refused by the auth handler before the server stores it; one stored before is ignored.
     // The server runs several jobs at once; at most as many compute as the pool has connections, the rest wait their
     // turn (as in createTempo), so a burst never ends in the pool's connect timeout.
-    const runGate = new RunGate(settings.runs?.maxConcurrentRuns ?? poolSize, settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS);
-    const graph = buildTempoGraph({ ...dependencies, settings: settings.workflow, refusedAnswers: "ask_again", invalidConfigurable: "ignore", runGate });
+    const runGate = new RunGate(
+      settings.runs?.maxConcurrentRuns ?? poolSize,
+      settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS,
+    );
+    const graph = buildTempoGraph({
+      ...dependencies,
+      settings: settings.workflow,
+      refusedAnswers: "ask_again",
+      invalidConfigurable: "ignore",
+      runGate,
+    });
     return { graph, dependencies, close: async () => database?.close() };
   } catch (error) {
     await database?.close();
@@ -167,15 +196,29 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const closers: Array<() => Promise<void>> = [];
   try {
     const checkpointer = await createTempoCheckpointer(database, { schema: settings.database.schema });
-    const store = await createMemoryStore(database, { poolSize: settings.database.memoryPoolSize ?? DEFAULT_MEMORY_POOL_SIZE });
+    const store = await createMemoryStore(database, {
+      poolSize: settings.database.memoryPoolSize ?? DEFAULT_MEMORY_POOL_SIZE,
+    });
     closers.push(() => store.stop());
     const threadLock = createThreadLock(database);
     closers.push(async () => threadLock.close?.());
-    const runGate = new RunGate(settings.runs?.maxConcurrentRuns ?? poolSize, settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS);
+    const runGate = new RunGate(
+      settings.runs?.maxConcurrentRuns ?? poolSize,
+      settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS,
+    );
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
     const { models, domain, domains, offline } = dependencies;
     const executionLog = dependencies.executionLog!; // always built on a pool
-    const graph = buildTempoGraph({ models, domain, checkpointer, store, settings: settings.workflow, executionLog, threadLock, runGate });
+    const graph = buildTempoGraph({
+      models,
+      domain,
+      checkpointer,
+      store,
+      settings: settings.workflow,
+      executionLog,
+      threadLock,
+      runGate,
+    });
     return {
       graph,
       database,
@@ -204,6 +247,9 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
 /** The repository of served domain `name`; a ConfigurationError naming the served ones when it is not served. */
 export function repositoryOf<TRepository>(domains: ReadonlyMap<string, BuiltDomain>, name: string): TRepository {
   const built = domains.get(name);
-  if (!built) throw new ConfigurationError(`The ${name} domain is not served (served: ${[...domains.keys()].join(", ")}); add it to TEMPO_DOMAINS.`);
+  if (!built)
+    throw new ConfigurationError(
+      `The ${name} domain is not served (served: ${[...domains.keys()].join(", ")}); add it to TEMPO_DOMAINS.`,
+    );
   return built.repository as TRepository;
 }

@@ -46,6 +46,13 @@ export async function endThreadUpdate(
   const state = snapshot.values as TempoState;
   const threadId = String(snapshot.config.configurable?.thread_id ?? "");
   // What a dropped task leaves is read only when a task is dropped.
-  const leaves = taskInProgress(state.phase) ? await readableText(domain, state.userId ?? "", droppedWritesText(await readWriteFacts(state, domain, log, threadId)), languageOf(state.messages)) : "";
+  const leaves = taskInProgress(state.phase)
+    ? await readableText(
+        domain,
+        state.userId ?? "",
+        droppedWritesText(await readWriteFacts(state, domain, log, threadId)),
+        languageOf(state.messages),
+      )
+    : "";
   return { values: endThread(state, leaves), asNode: NODE.memorize };
 }

@@ -17,10 +17,14 @@ import type { StateSnapshot } from "@langchain/langgraph";
 import type { Optimization, PlanStep, RunMode, TaskOutcome, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
 import type { ThreadLock } from "./thread-lock.js";
-import { asPlanSteps, STEP_SNAPSHOT_METADATA_KEY, stepTransitions, type StepTransition } from "../checkpoints/step-transitions.js";
+import {
+  asPlanSteps,
+  STEP_SNAPSHOT_METADATA_KEY,
+  stepTransitions,
+  type StepTransition,
+} from "../checkpoints/step-transitions.js";
 
 export { STEP_SNAPSHOT_METADATA_KEY };
-
 
 /**
  * Where the thread's task stands: a task in progress by its phase, an ended one by its recorded outcome — the
@@ -30,7 +34,8 @@ export { STEP_SNAPSHOT_METADATA_KEY };
  * "continue" carries it on first (server/stopped-run.ts), a new message after a failure drops the task, saying what it
  * applied. `resuming`: a run is carrying such a stopped run on now (its thread lease is marked, `ThreadLease.carryingOn`).
  */
-export type ExecutionStatus = "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "stopped" | "resuming" | TaskOutcome;
+export type ExecutionStatus =
+  "idle" | "planning" | "waiting_user_confirmation" | "waiting_user" | "running" | "stopped" | "resuming" | TaskOutcome;
 
 /** What the workflow observed: a tool call and its result, or the user's reply to a question (docs/design.md#questions). */
 export type Observation =
@@ -105,7 +110,12 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
     currentStepId: values.currentStepId ?? null,
     observations: [
       ...observationsOf(values.messages ?? []),
-      ...(values.userReplies ?? []).map((reply): Observation => ({ kind: "user_reply", question: reply.question, answer: reply.answer, at: reply.at })),
+      ...(values.userReplies ?? []).map((reply): Observation => ({
+        kind: "user_reply",
+        question: reply.question,
+        answer: reply.answer,
+        at: reply.at,
+      })),
     ],
     finalAnswer: values.finalAnswer ?? null,
     outcome: values.outcome ?? null,
@@ -121,13 +131,20 @@ export function toExecutionState(snapshot: StateSnapshot, options: ExecutionStat
  * The current ExecutionState of a thread. With the thread lock the graph runs under (`threadLock`, the Tempo graph's
  * own by default), a run that stopped part-way reads as `stopped`, not `running`.
  */
-export async function readExecutionState(graph: StateReader, config: RunnableConfig, threadLock = threadLockOf(graph)): Promise<ExecutionState> {
+export async function readExecutionState(
+  graph: StateReader,
+  config: RunnableConfig,
+  threadLock = threadLockOf(graph),
+): Promise<ExecutionState> {
   const snapshot = await graph.getState(config);
   return toExecutionState(snapshot, await runStateNow(threadLock, config.configurable?.thread_id));
 }
 
 /** Whether a run holds `threadId` now and whether it carries a stopped run on; each undefined when the lock cannot tell. */
-export async function runStateNow(threadLock: ThreadLock | undefined, threadId: unknown): Promise<ExecutionStateOptions> {
+export async function runStateNow(
+  threadLock: ThreadLock | undefined,
+  threadId: unknown,
+): Promise<ExecutionStateOptions> {
   const running = await runningNow(threadLock, threadId);
   if (running !== true || !threadLock?.carriesOn || typeof threadId !== "string") return { running };
   return { running, resuming: await threadLock.carriesOn(threadId) };
@@ -153,16 +170,29 @@ export async function runningNow(threadLock: ThreadLock | undefined, threadId: u
 export async function stepSnapshots(graph: StateReader, config: RunnableConfig): Promise<StepSnapshot[]> {
   const history: StateSnapshot[] = [];
   for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
-  const planById = new Map(history.map((snapshot) => [checkpointIdOf(snapshot.config), asPlanSteps<PlanStep>((snapshot.values as Partial<TempoState>).planSteps)]));
+  const planById = new Map(
+    history.map((snapshot) => [
+      checkpointIdOf(snapshot.config),
+      asPlanSteps<PlanStep>((snapshot.values as Partial<TempoState>).planSteps),
+    ]),
+  );
   const byCheckpoint: StepSnapshot[][] = [];
   for (const snapshot of history) {
     const parentId = snapshot.parentConfig ? checkpointIdOf(snapshot.parentConfig) : undefined;
     const parentPlan = parentId === undefined ? [] : planById.get(parentId);
     // A parent outside the listed history (a filtered or limited listing): the saver's marker, when there is one.
-    const transitions = parentPlan ? stepTransitions(parentPlan, planById.get(checkpointIdOf(snapshot.config)) ?? []) : savedTransitions(snapshot);
+    const transitions = parentPlan
+      ? stepTransitions(parentPlan, planById.get(checkpointIdOf(snapshot.config)) ?? [])
+      : savedTransitions(snapshot);
     if (transitions.length === 0) continue;
-    const common = { checkpointId: checkpointIdOf(snapshot.config), createdAt: snapshot.createdAt ?? "", state: toExecutionState(snapshot) };
-    byCheckpoint.push(transitions.map((transition) => ({ ...common, stepId: transition.stepId, status: transition.status })));
+    const common = {
+      checkpointId: checkpointIdOf(snapshot.config),
+      createdAt: snapshot.createdAt ?? "",
+      state: toExecutionState(snapshot),
+    };
+    byCheckpoint.push(
+      transitions.map((transition) => ({ ...common, stepId: transition.stepId, status: transition.status })),
+    );
   }
   return byCheckpoint.reverse().flat();
 }
@@ -170,11 +200,13 @@ export async function stepSnapshots(graph: StateReader, config: RunnableConfig):
 /** The transitions of the `metadata.tempo_step` marker Tempo's saver wrote on a checkpoint, if any. */
 function savedTransitions(snapshot: StateSnapshot): StepTransition[] {
   const marker = (snapshot.metadata as Record<string, unknown> | undefined)?.[STEP_SNAPSHOT_METADATA_KEY] as
-    | { stepId?: unknown; status?: unknown; transitions?: unknown }
-    | undefined;
+    { stepId?: unknown; status?: unknown; transitions?: unknown } | undefined;
   if (typeof marker?.stepId !== "string") return [];
   const listed = Array.isArray(marker.transitions)
-    ? marker.transitions.filter((transition): transition is StepTransition => typeof transition?.stepId === "string" && typeof transition?.status === "string")
+    ? marker.transitions.filter(
+        (transition): transition is StepTransition =>
+          typeof transition?.stepId === "string" && typeof transition?.status === "string",
+      )
     : [];
   return listed.length > 0 ? listed : [{ stepId: marker.stepId, status: String(marker.status ?? "") }];
 }
@@ -184,7 +216,11 @@ function checkpointIdOf(config: RunnableConfig): string {
 }
 
 /** The status: `resuming` while a stopped run is carried on, `stopped` for one nobody runs, else the phase's. */
-function statusIn(snapshot: StateSnapshot, values: Partial<TempoState>, options: ExecutionStateOptions): ExecutionStatus {
+function statusIn(
+  snapshot: StateSnapshot,
+  values: Partial<TempoState>,
+  options: ExecutionStateOptions,
+): ExecutionStatus {
   if (options.resuming === true) return "resuming";
   if (options.running === false && ["stopped", "failed"].includes(runPoint(snapshot))) return "stopped";
   return statusOf(values);
@@ -218,13 +254,15 @@ function observationsOf(messages: BaseMessage[]): Observation[] {
   const results = new Map<string, string>();
   for (const message of messages) {
     const toolCallId = (message as { tool_call_id?: string }).tool_call_id;
-    if (message.getType() === "tool" && toolCallId) results.set(toolCallId, typeof message.content === "string" ? message.content : JSON.stringify(message.content));
+    if (message.getType() === "tool" && toolCallId)
+      results.set(toolCallId, typeof message.content === "string" ? message.content : JSON.stringify(message.content));
   }
   const observations: Observation[] = [];
   for (const message of messages) {
     for (const call of (message as AIMessage).tool_calls ?? []) {
       const result = call.id ? results.get(call.id) : undefined;
-      if (call.id && result !== undefined) observations.push({ kind: "tool", toolCallId: call.id, tool: call.name, arguments: call.args, result });
+      if (call.id && result !== undefined)
+        observations.push({ kind: "tool", toolCallId: call.id, tool: call.name, arguments: call.args, result });
     }
   }
   return observations;

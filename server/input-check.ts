@@ -116,7 +116,9 @@ export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSetti
   if (metadata === null || typeof metadata !== "object") return;
   const limit = settings.maxInputCharacters;
   let total = 0;
-  const pending: Array<{ value: unknown; where: string; depth: number }> = [{ value: metadata, where: "metadata", depth: 0 }];
+  const pending: Array<{ value: unknown; where: string; depth: number }> = [
+    { value: metadata, where: "metadata", depth: 0 },
+  ];
   while (pending.length > 0) {
     const { value, where, depth } = pending.pop()!;
     if (typeof value === "string") {
@@ -130,17 +132,27 @@ export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSetti
           { limit: MAX_DEPTH },
         );
       }
-      const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      const entries = Array.isArray(value)
+        ? value.map((item, index) => [String(index), item] as const)
+        : Object.entries(value);
       for (const [key, item] of entries) {
         if (!Array.isArray(value)) checkText(key, `${where} (a key)`);
         total += Array.isArray(value) ? 1 : key.length + 1;
-        pending.push({ value: item, where: Array.isArray(value) ? `${where}[${key}]` : `${where}.${key}`, depth: depth + 1 });
+        pending.push({
+          value: item,
+          where: Array.isArray(value) ? `${where}[${key}]` : `${where}.${key}`,
+          depth: depth + 1,
+        });
       }
     } else {
       total += 1;
     }
     if (total > limit) {
-      throw new TempoError("INVALID_INPUT", `The run metadata has more than ${limit} characters; send less (a few keys with short values). Nothing was changed.`, { limit });
+      throw new TempoError(
+        "INVALID_INPUT",
+        `The run metadata has more than ${limit} characters; send less (a few keys with short values). Nothing was changed.`,
+        { limit },
+      );
     }
   }
 }
@@ -193,7 +205,12 @@ function walk(value: unknown, where: string, depth: number): number {
     return value.length;
   }
   if (value === null || typeof value !== "object") return 0;
-  if (depth > MAX_DEPTH) throw new TempoError("INVALID_INPUT", `The input nests deeper than ${MAX_DEPTH} levels (at ${where}); nothing was changed.`, { where });
+  if (depth > MAX_DEPTH)
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The input nests deeper than ${MAX_DEPTH} levels (at ${where}); nothing was changed.`,
+      { where },
+    );
   let total = 0;
   if (Array.isArray(value)) {
     value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1)));

@@ -109,13 +109,30 @@ export class OpenAIChunkEncoder {
   encode(event: TempoEvent): OpenAIChatCompletionChunk {
     switch (event.kind) {
       case "assistant_text":
-        return this.chunk({ content: event.text }, null, { kind: "assistant_text", node: event.node, message_id: event.messageId });
+        return this.chunk({ content: event.text }, null, {
+          kind: "assistant_text",
+          node: event.node,
+          message_id: event.messageId,
+        });
       case "status":
-        return this.chunk({}, null, { kind: "status", node: event.node, text: event.text, ...(event.elapsedMs === undefined ? {} : { elapsed_ms: event.elapsedMs }) });
+        return this.chunk({}, null, {
+          kind: "status",
+          node: event.node,
+          text: event.text,
+          ...(event.elapsedMs === undefined ? {} : { elapsed_ms: event.elapsedMs }),
+        });
       case "reasoning":
-        return this.chunk({ reasoning_content: event.text }, null, { kind: "reasoning_text", node: event.node, text: event.text });
+        return this.chunk({ reasoning_content: event.text }, null, {
+          kind: "reasoning_text",
+          node: event.node,
+          text: event.text,
+        });
       case "tool_call":
-        return this.chunk({}, null, { kind: "tool_call", node: event.node, tool_call: { id: event.id, name: event.name, arguments: event.arguments } });
+        return this.chunk({}, null, {
+          kind: "tool_call",
+          node: event.node,
+          tool_call: { id: event.id, name: event.name, arguments: event.arguments },
+        });
       case "tool_result":
         return this.chunk({}, null, {
           kind: "tool_result",
@@ -131,7 +148,8 @@ export class OpenAIChunkEncoder {
 
   /** A chunk reporting a failed run. */
   error(error: unknown): OpenAIChatCompletionChunk {
-    const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "INTERNAL_ERROR";
+    const code =
+      typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "INTERNAL_ERROR";
     const message = error instanceof Error ? error.message : String(error);
     return this.chunk({}, null, { kind: "error", code, message });
   }
@@ -143,7 +161,11 @@ export class OpenAIChunkEncoder {
     return this.chunk({}, "stop", { kind: "finish", phase, waiting: interrupts.length > 0, interrupts });
   }
 
-  private chunk(delta: OpenAIChunkDelta, finishReason: OpenAIFinishReason, ext: TempoChunkExtension): OpenAIChatCompletionChunk {
+  private chunk(
+    delta: OpenAIChunkDelta,
+    finishReason: OpenAIFinishReason,
+    ext: TempoChunkExtension,
+  ): OpenAIChatCompletionChunk {
     const withRole: OpenAIChunkDelta = this.roleSent ? delta : { role: "assistant", ...delta };
     this.roleSent = true;
     return {
@@ -159,7 +181,9 @@ export class OpenAIChunkEncoder {
 
 /** The cards a state snapshot waits on, in task order (values that are not Tempo cards are left out). */
 export function pendingInterrupts(finalState: FinalStateLike | undefined): Card[] {
-  return (finalState?.tasks ?? []).flatMap((task) => (task.interrupts ?? []).flatMap((pending) => asCard(pending.value) ?? []));
+  return (finalState?.tasks ?? []).flatMap((task) =>
+    (task.interrupts ?? []).flatMap((pending) => asCard(pending.value) ?? []),
+  );
 }
 
 /** One chunk as a server-sent event: `data: {json}\n\n`. */

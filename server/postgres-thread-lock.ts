@@ -64,13 +64,15 @@ export class PostgresThreadLock implements ThreadLock {
   private pglite: Promise<boolean> | undefined;
 
   async holds(threadId: string): Promise<boolean> {
-    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").isHeld(threadId);
+    if (await this.isEmbedded().catch(() => false))
+      return embeddedLock(this.pool.options.connectionString ?? "").isHeld(threadId);
     if (this.local.isHeld(threadId)) return true;
     return this.isLocked(lockKey(threadId));
   }
 
   async carriesOn(threadId: string): Promise<boolean> {
-    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").carriesOn(threadId);
+    if (await this.isEmbedded().catch(() => false))
+      return embeddedLock(this.pool.options.connectionString ?? "").carriesOn(threadId);
     if (await this.local.carriesOn(threadId)) return true;
     return this.isLocked(carryOnKey(threadId));
   }
@@ -93,7 +95,8 @@ export class PostgresThreadLock implements ThreadLock {
   }
 
   async acquire(threadId: string, waitMs: number): Promise<ThreadLease> {
-    if (await this.isEmbedded().catch(() => false)) return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
+    if (await this.isEmbedded().catch(() => false))
+      return embeddedLock(this.pool.options.connectionString ?? "").acquire(threadId, waitMs);
     const deadline = Date.now() + Math.max(0, waitMs);
     // Runs of this process queue in memory first, so they do not each ask the server while they wait.
     const local = await this.local.acquire(threadId, waitMs);
@@ -204,7 +207,12 @@ export class PostgresThreadLock implements ThreadLock {
    * still holds once more): a pg client outside the pool, with the pool's settings and client-side query bound.
    */
   private lockConnection(threadId: string): Promise<pg.Client> {
-    if (this.closed) return Promise.reject(new DatabaseUnreachableError(`The thread lock of this process was closed; thread ${threadId} cannot be held.`, { threadId }));
+    if (this.closed)
+      return Promise.reject(
+        new DatabaseUnreachableError(`The thread lock of this process was closed; thread ${threadId} cannot be held.`, {
+          threadId,
+        }),
+      );
     if (!this.connection) {
       // A lock connection that fails to open, or dies later, is forgotten, so the next use opens a new one.
       const forget = () => {
@@ -253,7 +261,8 @@ export class PostgresThreadLock implements ThreadLock {
   }
 
   private socketOf(client: pg.Client): { ref(): void; unref(): void } | undefined {
-    return (client as unknown as { connection?: { stream?: { ref?(): void; unref?(): void } } }).connection?.stream as { ref(): void; unref(): void } | undefined;
+    return (client as unknown as { connection?: { stream?: { ref?(): void; unref?(): void } } }).connection?.stream as
+      { ref(): void; unref(): void } | undefined;
   }
 }
 

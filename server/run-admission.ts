@@ -30,11 +30,23 @@ import { ensureConfiguration, type WorkflowSettings } from "../config/configurat
 import { assertResumeIsCurrent, namesCard } from "../contracts/cards.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
-import { InvalidResumeError, StaleResumeError, StateChangeRefusedError, TempoError, ThreadBusyError } from "../errors/index.js";
+import {
+  InvalidResumeError,
+  StaleResumeError,
+  StateChangeRefusedError,
+  TempoError,
+  ThreadBusyError,
+} from "../errors/index.js";
 import { isRetryPhrase } from "../kernel/commands.js";
 import { runCreatedAt, sentBeforeCard } from "./card-seen.js";
 import { assertKnownCommand } from "../kernel/commands.js";
-import { checkConfigurableIds, checkInputContent, checkMessageIds, checkRunMetadata, inputMessages } from "./input-check.js";
+import {
+  checkConfigurableIds,
+  checkInputContent,
+  checkMessageIds,
+  checkRunMetadata,
+  inputMessages,
+} from "./input-check.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
@@ -93,7 +105,8 @@ export async function admitRun(
   checkInput(input, options, settings);
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const message = inputMessages(input).length > 0;
-  const lease = threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
+  const lease =
+    threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
   // The turn is taken once the thread is held: a run waiting for its thread holds no turn, and every run holding a
   // turn holds its thread, so no run waits on another that waits on it.
   let endTurn: (() => void) | undefined;
@@ -119,15 +132,20 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
   ensureConfiguration(config, settings);
   checkConfigurableIds(config.configurable);
   checkRunMetadata(config.metadata, settings);
-  if (isCommand(input) && !endsThread(input) && (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)) {
+  if (
+    isCommand(input) &&
+    !endsThread(input) &&
+    (hasValue((input as { update?: unknown }).update) || ((input as { goto?: unknown[] }).goto ?? []).length > 0)
+  ) {
     throw stateChangeRefused();
   }
   if (isCommand(input) && (input as { resume?: unknown }).resume === null) {
-    throw new InvalidResumeError("A resume needs a value: a HumanResponse such as { type: \"accept\", args: null }.");
+    throw new InvalidResumeError('A resume needs a value: a HumanResponse such as { type: "accept", args: null }.');
   }
   checkInputContent(input, settings);
   const messages = inputMessages(input);
-  if (input !== null && typeof input === "object" && "messages" in input) checkMessage(messages.length === 0 ? "" : messageText(messages.at(-1)));
+  if (input !== null && typeof input === "object" && "messages" in input)
+    checkMessage(messages.length === 0 ? "" : messageText(messages.at(-1)));
 }
 
 /**
@@ -172,10 +190,15 @@ export async function checkRun(
   // The checkpoint the run starts from: the latest, or the one the caller addressed. The owner is the latest
   // checkpoint's, so a run from an early checkpoint (before the owner was recorded) cannot take the thread over.
   const checkpointId = (config.configurable as { checkpoint_id?: string } | undefined)?.checkpoint_id;
-  const snapshot = checkpointId ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } }) : latest;
+  const snapshot = checkpointId
+    ? await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } })
+    : latest;
   const values = snapshot.values as { userId?: string; messages?: Array<{ id?: string }> } | undefined;
   assertThreadOwner(values?.userId, userId);
-  checkMessageIds(input, new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")));
+  checkMessageIds(
+    input,
+    new Set((values?.messages ?? []).map((message) => message.id).filter((id): id is string => typeof id === "string")),
+  );
   const resume = answersCard(input);
   // A served answer sent from the thread's head as its client last read it: the thread must still be there.
   const seen = (config.configurable as Record<string, unknown> | undefined)?.[SEEN_CHECKPOINT_KEY];
@@ -187,7 +210,11 @@ export async function checkRun(
     );
   }
   // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
-  if (resume) assertResumeIsCurrent((input as { resume?: unknown }).resume, snapshot.tasks.flatMap((task) => task.interrupts));
+  if (resume)
+    assertResumeIsCurrent(
+      (input as { resume?: unknown }).resume,
+      snapshot.tasks.flatMap((task) => task.interrupts),
+    );
   // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
   // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork). A resume of a
   // card whose answer is recorded answers it afresh (its run died, or another worker is running it now: then the
@@ -201,7 +228,11 @@ export async function checkRun(
   if (waiting && anonymous && (waited || (createdAt !== undefined && sentBeforeCard(createdAt, snapshot)))) {
     throw new ThreadBusyError(
       `This ${resume ? "answer" : "message"} was sent before thread ${threadId} stopped at the card it now waits on, so its sender has not seen that card; it was not taken as its answer and nothing was written. Read the card, then answer it.`,
-      { threadId, sentAt: createdAt === undefined ? undefined : new Date(createdAt).toISOString(), cardAt: snapshot.createdAt },
+      {
+        threadId,
+        sentAt: createdAt === undefined ? undefined : new Date(createdAt).toISOString(),
+        cardAt: snapshot.createdAt,
+      },
     );
   }
   if (resume && !waiting) {
@@ -214,7 +245,9 @@ export async function checkRun(
       { threadId },
     );
   }
-  return resume ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot } : { input, snapshot };
+  return resume
+    ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot }
+    : { input, snapshot };
 }
 
 /**
@@ -223,7 +256,12 @@ export async function checkRun(
  * taken now — unless the carried-on run stopped at a card or a question, which its sender has not seen: then it is
  * not taken as that answer (THREAD_BUSY) and nothing of it is written.
  */
-export async function inputAfterCarryOn(graph: ThreadStateReader, input: unknown, options: RunOptions | undefined, settings: WorkflowSettings): Promise<RunCheck | undefined> {
+export async function inputAfterCarryOn(
+  graph: ThreadStateReader,
+  input: unknown,
+  options: RunOptions | undefined,
+  settings: WorkflowSettings,
+): Promise<RunCheck | undefined> {
   const messages = inputMessages(input);
   if (messages.length === 0 || isRetryPhrase(messageText(messages.at(-1)))) return undefined;
   const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);

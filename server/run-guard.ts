@@ -29,15 +29,38 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mergeConfigs, type RunnableConfig } from "@langchain/core/runnables";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
-import { CompiledStateGraph, END, type StateDefinitionInit, type StateSnapshot, type StreamTransformer } from "@langchain/langgraph";
+import {
+  CompiledStateGraph,
+  END,
+  type StateDefinitionInit,
+  type StateSnapshot,
+  type StreamTransformer,
+} from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { endsThread, endsThreadByUpdate, endThreadUpdate } from "./end-thread.js";
-import { admitRun, answersCard, checkInput as checkRunInput, inputAfterCarryOn, readOwnedThread, stateChangeRefused, type RunCheck } from "./run-admission.js";
+import {
+  admitRun,
+  answersCard,
+  checkInput as checkRunInput,
+  inputAfterCarryOn,
+  readOwnedThread,
+  stateChangeRefused,
+  type RunCheck,
+} from "./run-admission.js";
 import { withoutStandInAnswers } from "./input-check.js";
-import { carriesOnOnly, markedBranch, pinnedTo, savesInputFirst, withDurability, withoutInvalidConfigurable, withRecursionLimit, type RunOptions } from "./run-options.js";
+import {
+  carriesOnOnly,
+  markedBranch,
+  pinnedTo,
+  savesInputFirst,
+  withDurability,
+  withoutInvalidConfigurable,
+  withRecursionLimit,
+  type RunOptions,
+} from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
 import type { RunGate } from "./run-gate.js";
@@ -99,13 +122,48 @@ type TypeArguments<G> =
     infer Writer,
     infer Transformers extends ReadonlyArray<() => StreamTransformer<unknown>>
   >
-    ? { S: S; U: U; N: N; I: I; O: O; C: C; NodeReturn: NodeReturn; Interrupt: Interrupt; Writer: Writer; Transformers: Transformers }
+    ? {
+        S: S;
+        U: U;
+        N: N;
+        I: I;
+        O: O;
+        C: C;
+        NodeReturn: NodeReturn;
+        Interrupt: Interrupt;
+        Writer: Writer;
+        Transformers: Transformers;
+      }
     : never;
 type T = TypeArguments<CompiledTempo>;
-type Base = CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]>;
+type Base = CompiledStateGraph<
+  T["S"],
+  T["U"],
+  T["N"],
+  T["I"],
+  T["O"],
+  T["C"],
+  T["NodeReturn"],
+  T["Interrupt"],
+  T["Writer"],
+  T["Transformers"]
+>;
 
 /** What LangGraph's constructor takes (what `withConfig` passes: the graph's own fields), plus the guard. */
-type TempoGraphFields = ConstructorParameters<typeof CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]>>[0] & {
+type TempoGraphFields = ConstructorParameters<
+  typeof CompiledStateGraph<
+    T["S"],
+    T["U"],
+    T["N"],
+    T["I"],
+    T["O"],
+    T["C"],
+    T["NodeReturn"],
+    T["Interrupt"],
+    T["Writer"],
+    T["Transformers"]
+  >
+>[0] & {
   runGuard: RunGuard;
 };
 
@@ -121,7 +179,18 @@ type Input = Parameters<Base["invoke"]>[0];
 const ownUpdate = new AsyncLocalStorage<TempoCompiledGraph>();
 
 /** The Tempo graph: LangGraph's compiled graph whose run, state and update methods go through Tempo's run checks. */
-export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"], T["I"], T["O"], T["C"], T["NodeReturn"], T["Interrupt"], T["Writer"], T["Transformers"]> {
+export class TempoCompiledGraph extends CompiledStateGraph<
+  T["S"],
+  T["U"],
+  T["N"],
+  T["I"],
+  T["O"],
+  T["C"],
+  T["NodeReturn"],
+  T["Interrupt"],
+  T["Writer"],
+  T["Transformers"]
+> {
   /** An own field: `withConfig` builds its copy from the graph's own fields (`new this.constructor({ ...this })`). */
   readonly runGuard: RunGuard;
 
@@ -206,9 +275,18 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const start = async (check: RunCheck) => {
       const runOptions = withRecursionLimit(markedBranch(options), settings);
       if (!savesInputFirst(check.input, check.snapshot, runOptions)) {
-        return super.stream(check.input as Input, withDurability(pinnedTo(check.checkpointId, runOptions), check.input, check.snapshot));
+        return super.stream(
+          check.input as Input,
+          withDurability(pinnedTo(check.checkpointId, runOptions), check.input, check.snapshot),
+        );
       }
-      await ownUpdate.run(this, () => super.updateState({ configurable: runOptions.configurable as Record<string, unknown> }, check.input, "__input__"));
+      await ownUpdate.run(this, () =>
+        super.updateState(
+          { configurable: runOptions.configurable as Record<string, unknown> },
+          check.input,
+          "__input__",
+        ),
+      );
       return super.stream(null, { ...runOptions, durability: "exit" });
     };
     let inner: AsyncIterable<unknown>;
@@ -248,13 +326,19 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
   // `streamEvents` runs through `stream` above; checking the input here too makes a bad input fail before any event.
   // The round budget's recursion limit is set here too, before LangGraph's v3 stream binds the graph's own.
   // Typed loosely: LangGraph's overloads return a run stream (v3) or an event iterable; `CompiledTempo` keeps them.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
-  override streamEvents(input: Input, givenOptions: RunOptions, streamOptions?: Parameters<Base["streamEvents"]>[2]): any {
+  override streamEvents(
+    input: Input,
+    givenOptions: RunOptions,
+    streamOptions?: Parameters<Base["streamEvents"]>[2],
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
+  ): any {
     const { settings } = this.runGuard;
     const options = this.usableOptions(givenOptions) ?? givenOptions;
-    const events = (runOptions: RunOptions) => super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
+    const events = (runOptions: RunOptions) =>
+      super.streamEvents(input, runOptions as Parameters<Base["streamEvents"]>[1], streamOptions);
     // An answer refused on the served graph raises its card again (`stream`): its input is checked there, not here.
-    const checkInput = this.runGuard.refusedAnswers === "ask_again" && answersCard(input) ? () => undefined : checkRunInput;
+    const checkInput =
+      this.runGuard.refusedAnswers === "ask_again" && answersCard(input) ? () => undefined : checkRunInput;
     // Version "v3" resolves to LangGraph's run stream (protocol events) rather than returning an iterable.
     if (options?.version === "v3") {
       return Promise.resolve()
@@ -287,7 +371,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     if (this.runGuard.invalidConfigurable !== "ignore") return options;
     const threadId = (options?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
     return withoutInvalidConfigurable(options, (problem) =>
-      console.warn(`[tempo] thread ${String(threadId)}: ignored a stored configurable value, its default applies instead: ${problem.message}`),
+      console.warn(
+        `[tempo] thread ${String(threadId)}: ignored a stored configurable value, its default applies instead: ${problem.message}`,
+      ),
     );
   }
 
@@ -316,9 +402,12 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     if (!latest?.createdAt) throw error;
     const state = latest.values as TempoState;
     const reason = (error as TempoError).message;
-    const waiting = state.pending && latest.tasks.some((task) => task.interrupts.length > 0) ? state.pending : undefined;
+    const waiting =
+      state.pending && latest.tasks.some((task) => task.interrupts.length > 0) ? state.pending : undefined;
     const language = languageOf(state.messages);
-    const stillOpen = waiting ? say(language, " The card is still open; answer it again.", " 卡片仍然有效，请重新回答。") : "";
+    const stillOpen = waiting
+      ? say(language, " The card is still open; answer it again.", " 卡片仍然有效，请重新回答。")
+      : "";
     // One note per open card: a second refusal replaces the first in place, and the card's answer removes it
     // (nodes/confirm/human-response.ts), so it never stays between a proposal and its calls' answers.
     const note = new AIMessage({
@@ -328,7 +417,11 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     const config = { configurable: { thread_id: threadId } };
     await ownUpdate.run(this, () =>
       waiting
-        ? super.updateState(config, { messages: [note], pending: { ...waiting, refusal: reason, refusalNoteId: note.id } }, NODE.chat)
+        ? super.updateState(
+            config,
+            { messages: [note], pending: { ...waiting, refusal: reason, refusalNoteId: note.id } },
+            NODE.chat,
+          )
         : super.updateState(config, { messages: [note] }, NODE.memorize),
     );
     return super.stream(null, withRecursionLimit(markedBranch(options), settings));
@@ -339,8 +432,11 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
    * transition as `updateState(config, null, END)` — a task in progress dropped, no card left — made as the thread's
    * owner, then a run with nothing left to do, so the server records the thread as idle.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
-  private async endThreadRun(checked: RunOptions | undefined, options: RunOptions | undefined): Promise<IterableReadableStream<any>> {
+  private async endThreadRun(
+    checked: RunOptions | undefined,
+    options: RunOptions | undefined,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
+  ): Promise<IterableReadableStream<any>> {
     const { settings } = this.runGuard;
     checkRunInput(null, checked, settings);
     const { threadId, latest } = await readOwnedThread(this, checked, settings);
@@ -348,7 +444,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<T["S"], T["U"], T["N"
     return super.stream(null, withRecursionLimit(markedBranch(options), settings));
   }
 
-  override async updateState(...[config, values, asNode]: Parameters<Base["updateState"]>): ReturnType<Base["updateState"]> {
+  override async updateState(
+    ...[config, values, asNode]: Parameters<Base["updateState"]>
+  ): ReturnType<Base["updateState"]> {
     if (!endsThreadByUpdate(values, asNode)) throw stateChangeRefused();
     return this.endThread(config, await this.getState(config as RunnableConfig));
   }

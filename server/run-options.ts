@@ -45,7 +45,10 @@ export function pinnedTo(checkpointId: string | undefined, options: RunOptions):
  * refused, it would fail every later run of the thread, "thanks" included, and a client that sends no configurable
  * (Agent Chat UI) could never recover it. Options with nothing to drop are returned as they are.
  */
-export function withoutInvalidConfigurable(options: RunOptions | undefined, ignored: (problem: ConfigurationError) => void): RunOptions | undefined {
+export function withoutInvalidConfigurable(
+  options: RunOptions | undefined,
+  ignored: (problem: ConfigurationError) => void,
+): RunOptions | undefined {
   const configurable = options?.configurable as Record<string, unknown> | undefined;
   const problems = configurable ? configurableProblems(configurable) : [];
   if (problems.length === 0) return options;
@@ -111,9 +114,13 @@ export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefine
   const values = (snapshot.values ?? {}) as { phase?: string; pending?: { kind?: string } | null };
   const waitingOn = [
     ...(values.pending ? [values.pending.kind] : []),
-    ...snapshot.tasks.flatMap((task) => task.interrupts.map((interrupt) => (interrupt.value as { kind?: string } | undefined)?.kind)),
+    ...snapshot.tasks.flatMap((task) =>
+      task.interrupts.map((interrupt) => (interrupt.value as { kind?: string } | undefined)?.kind),
+    ),
   ];
-  return waitingOn.length > 0 && waitingOn.every((kind) => kind !== undefined && ANSWERS_WITHOUT_WRITES.has(kind)) ? "exit" : undefined;
+  return waitingOn.length > 0 && waitingOn.every((kind) => kind !== undefined && ANSWERS_WITHOUT_WRITES.has(kind))
+    ? "exit"
+    : undefined;
 }
 
 /**
@@ -124,7 +131,11 @@ export function durabilityFor(input: unknown, snapshot: StateSnapshot | undefine
  * stopped run, carried on by the next resume, "continue" or message — the request is never lost, and small talk costs
  * two checkpoints a turn instead of one per step. Not when the caller chose a durability or addressed a checkpoint.
  */
-export function savesInputFirst(input: unknown, snapshot: StateSnapshot | undefined, options: RunOptions | undefined): boolean {
+export function savesInputFirst(
+  input: unknown,
+  snapshot: StateSnapshot | undefined,
+  options: RunOptions | undefined,
+): boolean {
   if (snapshot === undefined || options?.durability !== undefined || isCommand(input)) return false;
   if (((options?.configurable ?? {}) as { checkpoint_id?: unknown }).checkpoint_id) return false;
   return inputMessages(input).length > 0 && runPoint(snapshot) === "idle";

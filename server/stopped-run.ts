@@ -29,7 +29,10 @@ export type PendingWrite = [string, string, unknown];
  * The run point of `snapshot` (a `getState` of the thread's latest checkpoint). `pendingWrites` are that
  * checkpoint's pending writes (`checkpointer.getTuple`), needed only to tell `answered` from `waiting`.
  */
-export function runPoint(snapshot: Pick<StateSnapshot, "tasks">, pendingWrites: readonly PendingWrite[] = []): RunPoint {
+export function runPoint(
+  snapshot: Pick<StateSnapshot, "tasks">,
+  pendingWrites: readonly PendingWrite[] = [],
+): RunPoint {
   const tasks = snapshot.tasks ?? [];
   if (tasks.length === 0) return "idle";
   const open = tasks.filter((task) => task.interrupts.length > 0 && task.result === undefined);
@@ -50,7 +53,9 @@ export function mustCarryOn(point: RunPoint): boolean {
 
 /** Something whose checkpointer can read a checkpoint's pending writes. */
 interface TupleReader {
-  getTuple(config: { configurable: Record<string, unknown> }): Promise<{ pendingWrites?: Array<[string, string, unknown]> } | undefined>;
+  getTuple(config: {
+    configurable: Record<string, unknown>;
+  }): Promise<{ pendingWrites?: Array<[string, string, unknown]> } | undefined>;
 }
 
 /**
@@ -62,7 +67,11 @@ export async function readRunPoint(checkpointer: unknown, snapshot: StateSnapsho
   if (point !== "waiting" || !isTupleReader(checkpointer)) return point;
   const configurable = snapshot.config.configurable ?? {};
   const tuple = await checkpointer.getTuple({
-    configurable: { thread_id: configurable.thread_id, checkpoint_ns: configurable.checkpoint_ns ?? "", checkpoint_id: configurable.checkpoint_id },
+    configurable: {
+      thread_id: configurable.thread_id,
+      checkpoint_ns: configurable.checkpoint_ns ?? "",
+      checkpoint_id: configurable.checkpoint_id,
+    },
   });
   return runPoint(snapshot, tuple?.pendingWrites ?? []);
 }

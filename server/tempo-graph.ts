@@ -43,7 +43,11 @@ export type TempoGraph = CompiledTempo;
 export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
   // One log for the agent and the run checks (ending a thread reads it), in memory when none is given.
   const options = { ...given, executionLog: given.executionLog ?? new MemoryExecutionLog() };
-  const compiled = createTempoBuilder(options).compile({ checkpointer: options.checkpointer, store: options.store, name: "Tempo" });
+  const compiled = createTempoBuilder(options).compile({
+    checkpointer: options.checkpointer,
+    store: options.store,
+    name: "Tempo",
+  });
   // Owner, input and resume checks run before LangGraph writes anything to the thread; one run per thread at a time;
   // a client ending the thread (updateState as END, Agent Inbox's "Mark as resolved") also ends its task.
   return TempoCompiledGraph.from(compiled, {

@@ -32,7 +32,9 @@ export interface ThreadLease {
  * another call to it would wait out the same bound.
  */
 export function databaseGoneQuiet(failure: unknown): boolean {
-  return failure instanceof TempoError && (failure.code === "DATABASE_TIMEOUT" || failure.code === "DATABASE_UNREACHABLE");
+  return (
+    failure instanceof TempoError && (failure.code === "DATABASE_TIMEOUT" || failure.code === "DATABASE_UNREACHABLE")
+  );
 }
 
 /** Holds threads for runs. */

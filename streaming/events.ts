@@ -53,7 +53,12 @@ export function splitPseudoStream(text: string, minimum = 8, maximum = 24): stri
 }
 
 /** Emits `text` as a sequence of assistant_text chunks. */
-export function emitAssistantText(config: LangGraphRunnableConfig | undefined, node: string, messageId: string, text: string): void {
+export function emitAssistantText(
+  config: LangGraphRunnableConfig | undefined,
+  node: string,
+  messageId: string,
+  text: string,
+): void {
   if (!config?.writer) return;
   for (const chunk of splitPseudoStream(text)) emit(config, { kind: "assistant_text", node, messageId, text: chunk });
 }

@@ -43,7 +43,8 @@ function imports(): Import[] {
 }
 
 const folderOf = (file: string) => file.split(path.sep)[0]!;
-const layerOf = (folder: string) => (FOUNDATION.includes(folder) ? 0 : AGENT.includes(folder) ? 1 : EDGE.includes(folder) ? 2 : undefined);
+const layerOf = (folder: string) =>
+  FOUNDATION.includes(folder) ? 0 : AGENT.includes(folder) ? 1 : EDGE.includes(folder) ? 2 : undefined;
 
 describe("the house", () => {
   const all = imports();
@@ -54,7 +55,9 @@ describe("the house", () => {
   });
 
   test("every source file is in a known folder of a layer", () => {
-    const topLevel = readdirSync(ROOT).filter((name) => statSync(path.join(ROOT, name)).isDirectory() && sourceFiles(path.join(ROOT, name)).length > 0);
+    const topLevel = readdirSync(ROOT).filter(
+      (name) => statSync(path.join(ROOT, name)).isDirectory() && sourceFiles(path.join(ROOT, name)).length > 0,
+    );
     const others = ["node_modules", "tests", "bench", "scripts", "docs", ".git", ".ci", ".tempo", ".langgraph_api"];
     expect(topLevel.filter((name) => !others.includes(name) && layerOf(name) === undefined)).toEqual([]);
   });
@@ -67,11 +70,19 @@ describe("the house", () => {
   test("no file of the kernel imports a node, the builder or anything above the kernel", () => {
     const kernelImports = all.filter(({ from }) => folderOf(from) === "kernel");
     expect(kernelImports.length).toBeGreaterThan(5);
-    expect(kernelImports.filter(({ to }) => ["nodes", "graphs", "prompts", "models", "memory", "tools", ...EDGE].includes(folderOf(to)))).toEqual([]);
+    expect(
+      kernelImports.filter(({ to }) =>
+        ["nodes", "graphs", "prompts", "models", "memory", "tools", ...EDGE].includes(folderOf(to)),
+      ),
+    ).toEqual([]);
   });
 
   test("no two folders import each other", () => {
-    const edges = new Set(all.filter(({ from, to }) => folderOf(from) !== folderOf(to)).map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`));
+    const edges = new Set(
+      all
+        .filter(({ from, to }) => folderOf(from) !== folderOf(to))
+        .map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`),
+    );
     const both = [...edges].filter((edge) => edges.has(edge.split(" → ").reverse().join(" → ")));
     expect(both).toEqual([]);
   });

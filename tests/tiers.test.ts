@@ -15,7 +15,8 @@ const root = fileURLToPath(new URL("../", import.meta.url));
  * What starts a database or a process: Tempo's database room, Postgres helpers, child processes, and the composition
  * root's functions that open a database (`createTempo`, `createServedGraph`; `createTempoDependencies` alone does not).
  */
-const STARTS_SOMETHING = /from "[^"]*(?:\/database\/[^"]*|support\/postgres\.js|node:child_process|child-process\.js|worker-process\.js|langgraph-dev\.js)"|from "(?:pg|@electric-sql\/[^"]+)"|\b(?:createTempo|createServedGraph)\(/;
+const STARTS_SOMETHING =
+  /from "[^"]*(?:\/database\/[^"]*|support\/postgres\.js|node:child_process|child-process\.js|worker-process\.js|langgraph-dev\.js)"|from "(?:pg|@electric-sql\/[^"]+)"|\b(?:createTempo|createServedGraph)\(/;
 
 function testFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -27,7 +28,10 @@ function testFiles(directory: string): string[] {
 
 /** A glob of `INTEGRATION_TESTS` (a path, or `dir/**\/*.test.ts`) as a regular expression. */
 function globPattern(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "(?:.*/)?").replace(/\*/g, "[^/]*");
+  const escaped = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*\*\//g, "(?:.*/)?")
+    .replace(/\*/g, "[^/]*");
   return new RegExp(`^${escaped}$`);
 }
 
@@ -49,7 +53,11 @@ describe("test tiers", () => {
 
   test("no unit-tier test, nor a helper it imports, starts Postgres or a child process", () => {
     // This file names the functions in its own checks, so it is left out of them.
-    const offenders = unit.filter((file) => file !== "tests/tiers.test.ts").filter((file) => withTestHelpers(file).some((source) => STARTS_SOMETHING.test(readFileSync(path.join(root, source), "utf8"))));
+    const offenders = unit
+      .filter((file) => file !== "tests/tiers.test.ts")
+      .filter((file) =>
+        withTestHelpers(file).some((source) => STARTS_SOMETHING.test(readFileSync(path.join(root, source), "utf8"))),
+      );
     expect(unit.length).toBeGreaterThan(20);
     expect(offenders).toEqual([]);
   });
@@ -58,13 +66,17 @@ describe("test tiers", () => {
     const source = readFileSync(path.join(root, "server/create-tempo.ts"), "utf8");
     expect(source).toMatch(/export async function createTempo\(/);
     expect(source).toMatch(/export async function createServedGraph\(/);
-    expect(STARTS_SOMETHING.test('const tempo = await createTempo(readSettings());')).toBe(true);
-    expect(STARTS_SOMETHING.test('const dependencies = await createTempoDependencies(settings);')).toBe(false);
+    expect(STARTS_SOMETHING.test("const tempo = await createTempo(readSettings());")).toBe(true);
+    expect(STARTS_SOMETHING.test("const dependencies = await createTempoDependencies(settings);")).toBe(false);
   });
 
   test("the integration tier holds the Postgres tests", () => {
     expect(files.filter((file) => integration.some((pattern) => pattern.test(file)))).toEqual(
-      expect.arrayContaining(["tests/persistence/cross-process.test.ts", "tests/database/pool.test.ts", "tests/server/langgraph-dev.test.ts"]),
+      expect.arrayContaining([
+        "tests/persistence/cross-process.test.ts",
+        "tests/database/pool.test.ts",
+        "tests/server/langgraph-dev.test.ts",
+      ]),
     );
   });
 });

@@ -16,17 +16,24 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
   if (domains.length === 1) return domains[0]!;
   const owners = new Map<string, ToolDomain>();
   for (const domain of domains) {
-    if (domains.filter((other) => other.name === domain.name).length > 1) throw new ConfigurationError(`Two tool domains are named "${domain.name}".`);
+    if (domains.filter((other) => other.name === domain.name).length > 1)
+      throw new ConfigurationError(`Two tool domains are named "${domain.name}".`);
     for (const tool of domain.tools) {
       const owner = owners.get(tool.name);
-      if (owner) throw new ConfigurationError(`The tool "${tool.name}" is in both the ${owner.name} and the ${domain.name} domain; tool names must be unique across the domains served.`);
+      if (owner)
+        throw new ConfigurationError(
+          `The tool "${tool.name}" is in both the ${owner.name} and the ${domain.name} domain; tool names must be unique across the domains served.`,
+        );
       owners.set(tool.name, domain);
     }
   }
   const ownerOf = (tool: string) => owners.get(tool);
   const packs = domains.flatMap((domain) => packsOf(domain));
   for (const pack of packs) {
-    if (packs.filter((other) => other.name === pack.name).length > 1) throw new ConfigurationError(`Two tool packs are named "${pack.name}"; pack names must be unique across the domains served.`);
+    if (packs.filter((other) => other.name === pack.name).length > 1)
+      throw new ConfigurationError(
+        `Two tool packs are named "${pack.name}"; pack names must be unique across the domains served.`,
+      );
   }
   const tools = domains.flatMap((domain) => domain.tools.map((tool) => onItsState(domain.name, tool)));
   return {
@@ -67,20 +74,29 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     ...(domains.some((domain) => domain.withPreferences)
       ? {
           withPreferences(state: CombinedState, preferences) {
-            return Object.fromEntries(domains.map((domain) => [domain.name, domain.withPreferences ? domain.withPreferences(state[domain.name], preferences) : state[domain.name]]));
+            return Object.fromEntries(
+              domains.map((domain) => [
+                domain.name,
+                domain.withPreferences ? domain.withPreferences(state[domain.name], preferences) : state[domain.name],
+              ]),
+            );
           },
         }
       : {}),
     ...(domains.some((domain) => domain.readPreferences)
       ? {
           readPreferences(text: string, origin) {
-            const read = domains.flatMap((domain) => (domain.readPreferences ? [domain.readPreferences(text, origin)] : []));
+            const read = domains.flatMap((domain) =>
+              domain.readPreferences ? [domain.readPreferences(text, origin)] : [],
+            );
             return { add: read.flatMap((change) => change.add), lift: read.flatMap((change) => change.lift) };
           },
         }
       : {}),
     openItems(state: CombinedState): OpenItem[] {
-      return domains.flatMap((domain) => (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })));
+      return domains.flatMap((domain) =>
+        (domain.openItems?.(state[domain.name]) ?? []).map((item) => ({ ...item, domain: domain.name })),
+      );
     },
     async load(userId: string): Promise<CombinedState> {
       const states = await Promise.all(domains.map((domain) => domain.load(userId)));
@@ -89,7 +105,10 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     async persist(userId, before: CombinedState, after: CombinedState, options) {
       // A tool changes its own domain's state only: that domain persists it.
       const changed = domains.filter((domain) => before[domain.name] !== after[domain.name]);
-      if (changed.length !== 1) throw new Error(`A write changed ${changed.length} domains (${changed.map((domain) => domain.name).join(", ") || "none"}); a write belongs to one.`);
+      if (changed.length !== 1)
+        throw new Error(
+          `A write changed ${changed.length} domains (${changed.map((domain) => domain.name).join(", ") || "none"}); a write belongs to one.`,
+        );
       const [domain] = changed;
       return domain!.persist(userId, before[domain!.name], after[domain!.name], options);
     },

@@ -211,7 +211,9 @@ export interface ToolDomain<TState = any> {
 export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content: string): boolean {
   const refinement = domain.refinement;
   if (!refinement) return false;
-  return [refinement.step, ...Object.values(refinement.localized ?? {})].some((step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content));
+  return [refinement.step, ...Object.values(refinement.localized ?? {})].some(
+    (step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content),
+  );
 }
 
 /** Finds a tool by name, or undefined. */
@@ -223,21 +225,41 @@ export function findTool<TState>(domain: ToolDomain<TState>, name: string): Doma
  * A write call as its confirmation card names it — the one text cards, chat and the final answer use for it
  * (`ProposedWrite.summary`): the domain's description in the user's `language`, or the tool and its arguments.
  */
-export async function describeToolCall<TState>(domain: ToolDomain<TState>, userId: string, tool: string, args: Record<string, unknown>, language: Language = "en"): Promise<string> {
+export async function describeToolCall<TState>(
+  domain: ToolDomain<TState>,
+  userId: string,
+  tool: string,
+  args: Record<string, unknown>,
+  language: Language = "en",
+): Promise<string> {
   const fallback = `${tool} ${JSON.stringify(args)}`;
   if (!domain.describeCall) return fallback;
   return domain.describeCall(await domain.load(userId), tool, args, language) ?? fallback;
 }
 
 /** `text` the domain's tools wrote, in the words a person reads (`ToolDomain.readable`), or as it is for a domain without them. */
-export async function readableText<TState>(domain: ToolDomain<TState>, userId: string, text: string, language: Language): Promise<string> {
+export async function readableText<TState>(
+  domain: ToolDomain<TState>,
+  userId: string,
+  text: string,
+  language: Language,
+): Promise<string> {
   // No user (a thread saved before it had an owner): the text as it is.
   return domain.readable && userId !== "" ? domain.readable(await domain.load(userId), text, language) : text;
 }
 
 /** The domain's packs: its own, or one pack of all its tools named as the domain (active by default). */
 export function packsOf(domain: ToolDomain): readonly ToolPack[] {
-  return domain.packs ?? [{ name: domain.name, description: domain.description, tools: domain.tools.map((tool) => tool.name), default: true }];
+  return (
+    domain.packs ?? [
+      {
+        name: domain.name,
+        description: domain.description,
+        tools: domain.tools.map((tool) => tool.name),
+        default: true,
+      },
+    ]
+  );
 }
 
 /** The packs active when a step starts: of a plan that writes, or (`writing: false`) of a question's. */
@@ -255,7 +277,11 @@ export function packOfTool(domain: ToolDomain, tool: string): ToolPack | undefin
 
 /** The domain's tools in the packs named, in the domain's order. */
 export function toolsInPacks<TState>(domain: ToolDomain<TState>, packs: readonly string[]): Array<DomainTool<TState>> {
-  const names = new Set(packsOf(domain).filter((pack) => packs.includes(pack.name)).flatMap((pack) => pack.tools));
+  const names = new Set(
+    packsOf(domain)
+      .filter((pack) => packs.includes(pack.name))
+      .flatMap((pack) => pack.tools),
+  );
   return domain.tools.filter((tool) => names.has(tool.name));
 }
 
@@ -270,7 +296,9 @@ export function packProblems(domain: ToolDomain): string[] {
   for (const pack of packs) {
     if (names.has(pack.name)) problems.push(`two packs are named "${pack.name}"`);
     names.add(pack.name);
-    for (const tool of pack.tools) if (!findTool(domain, tool)) problems.push(`pack "${pack.name}" names "${tool}", which the ${domain.name} domain has no tool of`);
+    for (const tool of pack.tools)
+      if (!findTool(domain, tool))
+        problems.push(`pack "${pack.name}" names "${tool}", which the ${domain.name} domain has no tool of`);
   }
   for (const tool of domain.tools) {
     const holding = packs.filter((pack) => pack.tools.includes(tool.name)).length;

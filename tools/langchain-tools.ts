@@ -26,7 +26,10 @@ export interface ToolSpec {
 }
 
 /** The bounds zod writes for any integer (`z.number().int()`): they say nothing the type does not. */
-const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = {
+  minimum: Number.MIN_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+};
 
 /** The JSON schema of a tool's arguments as a model or an edit form reads it (see the module comment). */
 export function argumentsSchema(schema: z.ZodType): Record<string, unknown> {
@@ -49,9 +52,13 @@ export function asLangChainTool(spec: ToolSpec): StructuredToolInterface {
   return tool(
     async () => {
       // Called directly, a write would skip its card: refused as an unapproved write, nothing is run.
-      throw new TempoError("WRITE_NOT_APPROVED", `${spec.name} runs only through Tempo's execute stage (a write after its card is answered); a bound tool is not called directly. Nothing was run.`, {
-        tool: spec.name,
-      });
+      throw new TempoError(
+        "WRITE_NOT_APPROVED",
+        `${spec.name} runs only through Tempo's execute stage (a write after its card is answered); a bound tool is not called directly. Nothing was run.`,
+        {
+          tool: spec.name,
+        },
+      );
     },
     { name: spec.name, description: spec.description, schema: argumentsSchema(spec.schema) },
   ) as StructuredToolInterface;

@@ -18,7 +18,10 @@ export class MemoryExecutionLog implements ExecutionLog {
   constructor(private readonly limit = DEFAULT_LIMIT) {}
 
   async completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined> {
-    const found = threadId !== undefined ? this.#completed.get(key(threadId, toolCallId)) : [...this.#completed.values()].find((entry) => entry.toolCallId === toolCallId);
+    const found =
+      threadId !== undefined
+        ? this.#completed.get(key(threadId, toolCallId))
+        : [...this.#completed.values()].find((entry) => entry.toolCallId === toolCallId);
     return found && { ok: found.ok, content: found.content, applied: found.applied };
   }
 
@@ -44,7 +47,12 @@ export class MemoryExecutionLog implements ExecutionLog {
     const id = key(entry.threadId, entry.toolCallId);
     if (this.#completed.has(id)) {
       // As the Postgres log's unique index does: a write completes once per thread (a read's id is never reused).
-      if (entry.kind === "write") throw new TempoError("PERSISTENCE_FAILED", `The write ${entry.toolCallId} already has a completed entry on thread ${entry.threadId}.`, { toolCallId: entry.toolCallId });
+      if (entry.kind === "write")
+        throw new TempoError(
+          "PERSISTENCE_FAILED",
+          `The write ${entry.toolCallId} already has a completed entry on thread ${entry.threadId}.`,
+          { toolCallId: entry.toolCallId },
+        );
       return;
     }
     this.#remember(id, entry);
@@ -52,7 +60,12 @@ export class MemoryExecutionLog implements ExecutionLog {
 
   /** Keeps `entry` as the completed call `id`; past `limit` calls the oldest is forgotten. */
   #remember(id: string, entry: ExecutionLogEntry): void {
-    this.#completed.set(id, { toolCallId: entry.toolCallId, ok: entry.ok, content: entry.result, applied: entry.applied });
+    this.#completed.set(id, {
+      toolCallId: entry.toolCallId,
+      ok: entry.ok,
+      content: entry.result,
+      applied: entry.applied,
+    });
     if (this.#completed.size > this.limit) this.#completed.delete(this.#completed.keys().next().value!);
   }
 }

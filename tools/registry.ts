@@ -11,13 +11,19 @@ import { todoPlugin } from "./todo/plugin.js";
 export const DOMAIN_PLUGINS: readonly DomainPlugin[] = [schedulePlugin, todoPlugin];
 
 /** The plug-ins named by `names`, in that order; a name no plug-in has, a repeat or an empty list is a ConfigurationError. */
-export function pluginsNamed(names: readonly string[], plugins: readonly DomainPlugin[] = DOMAIN_PLUGINS): DomainPlugin[] {
+export function pluginsNamed(
+  names: readonly string[],
+  plugins: readonly DomainPlugin[] = DOMAIN_PLUGINS,
+): DomainPlugin[] {
   const known = plugins.map((plugin) => plugin.name).join(", ");
   if (names.length === 0) throw new ConfigurationError(`TEMPO_DOMAINS names no domain; set one or more of: ${known}.`);
   const seen = new Set<string>();
   return names.map((name) => {
     const plugin = plugins.find((candidate) => candidate.name === name);
-    if (!plugin) throw new ConfigurationError(`TEMPO_DOMAINS names "${name}", which this build does not have; known domains: ${known}.`);
+    if (!plugin)
+      throw new ConfigurationError(
+        `TEMPO_DOMAINS names "${name}", which this build does not have; known domains: ${known}.`,
+      );
     if (seen.has(name)) throw new ConfigurationError(`TEMPO_DOMAINS names "${name}" twice.`);
     seen.add(name);
     return plugin;

@@ -108,7 +108,10 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
   if (!result.success) {
     // Numbers, booleans and lists given as text (`"day": "3"`, as models and card edit forms send them) read as JSON —
     // only the fields the schema refused, so a text field holding digits stays text.
-    const coerced = withTextValuesRead(args, new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string")));
+    const coerced = withTextValuesRead(
+      args,
+      new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string")),
+    );
     const retried = coerced === undefined ? undefined : tool.schema.safeParse(coerced);
     if (retried?.success) result = retried;
   }
@@ -120,7 +123,8 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
       const field = issue.path.length ? issue.path.join(".") : "(arguments)";
       const given = givenValue(args, issue.path);
       // "day: expected a number, got "someday"" — the wrong type said with the value, as a person typed it.
-      if (issue.code === "invalid_type" && given) return `${field}: expected a ${String((issue as { expected?: unknown }).expected)}, got ${given}`;
+      if (issue.code === "invalid_type" && given)
+        return `${field}: expected a ${String((issue as { expected?: unknown }).expected)}, got ${given}`;
       return `${field}: ${issue.message}${given ? ` (given: ${given})` : ""}`;
     })
     .join("; ");
@@ -135,7 +139,8 @@ export function unstorableProblem(found: { where: string; problem: string }): st
 /** The value at `path` of `args` as JSON (`"someday"`), cut to 40 characters; "" when there is none. */
 function givenValue(args: unknown, path: ReadonlyArray<PropertyKey>): string {
   let value: unknown = args;
-  for (const key of path) value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   if (value === undefined || path.length === 0) return "";
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
@@ -145,7 +150,9 @@ function givenValue(args: unknown, path: ReadonlyArray<PropertyKey>): string {
 function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
   const given = args as Record<string, unknown>;
-  const read = Object.fromEntries([...keys].filter((key) => key in given).map((key) => [key, fromJsonText(given[key])]));
+  const read = Object.fromEntries(
+    [...keys].filter((key) => key in given).map((key) => [key, fromJsonText(given[key])]),
+  );
   return Object.entries(read).some(([key, value]) => value !== given[key]) ? { ...given, ...read } : undefined;
 }
 
@@ -153,9 +160,14 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
  * The user's domain state as a tool runs on it: loaded, with the standing preferences recall loaded
  * (`ToolRunContext.preferences`) folded in as rules by the domain's `withPreferences` — never persisted.
  */
-export async function stateForRun(domain: ToolDomain, context: Pick<ToolRunContext, "userId" | "preferences">): Promise<unknown> {
+export async function stateForRun(
+  domain: ToolDomain,
+  context: Pick<ToolRunContext, "userId" | "preferences">,
+): Promise<unknown> {
   const loaded = await domain.load(context.userId);
-  return context.preferences?.length && domain.withPreferences ? domain.withPreferences(loaded, context.preferences) : loaded;
+  return context.preferences?.length && domain.withPreferences
+    ? domain.withPreferences(loaded, context.preferences)
+    : loaded;
 }
 
 /** A tool-call result for a tool the domain does not have. */
@@ -174,7 +186,12 @@ export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcom
  * is no moment where the change is applied but not recorded, and a second run claiming the same write applies
  * nothing. Repositories keep no record of applied ids.
  */
-export async function runTool(domain: ToolDomain, context: ToolRunContext, call: ToolInvocation, log?: ExecutionLog): Promise<ToolOutcome> {
+export async function runTool(
+  domain: ToolDomain,
+  context: ToolRunContext,
+  call: ToolInvocation,
+  log?: ExecutionLog,
+): Promise<ToolOutcome> {
   const startedAt = new Date();
   const tool = findTool(domain, call.name);
   const entry = (outcome: ToolOutcome, status: ExecutionLogStatus): ExecutionLogEntry => ({
@@ -210,10 +227,17 @@ export async function runTool(domain: ToolDomain, context: ToolRunContext, call:
   let outcome: ToolOutcome;
   let status: "completed" | "claimed" | "replayed";
   try {
-    ({ outcome, status } = await runToolOnce(domain, context, call, log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined));
+    ({ outcome, status } = await runToolOnce(
+      domain,
+      context,
+      call,
+      log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined,
+    ));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await log?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed")).catch(() => undefined);
+    await log
+      ?.append(entry({ ok: false, applied: false, content: `Error: ${message}` }, "failed"))
+      .catch(() => undefined);
     throw error;
   }
   // Claimed by another run (maybe at the same moment): this one only replays it — one completed entry per write.
@@ -286,7 +310,8 @@ async function runToolAttempt(
   const before = await stateForRun(domain, context);
   const run = tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
-  if (tool.kind === "read" || !run.ok || run.state === undefined) return completed({ ok: run.ok, content: run.content, applied: false, ...data });
+  if (tool.kind === "read" || !run.ok || run.state === undefined)
+    return completed({ ok: run.ok, content: run.content, applied: false, ...data });
   const applied: ToolOutcome = { ok: true, applied: true, content: run.content, ...data };
   const after = run.state;
   const persist = async (client?: TransactionClient) => {
@@ -297,7 +322,14 @@ async function runToolAttempt(
     return completed(applied);
   }
   if (!(await claim(applied, persist))) {
-    return { outcome: { ok: true, applied: false, content: `${run.content} (this change had already been applied; nothing was applied twice)` }, status: "replayed" };
+    return {
+      outcome: {
+        ok: true,
+        applied: false,
+        content: `${run.content} (this change had already been applied; nothing was applied twice)`,
+      },
+      status: "replayed",
+    };
   }
   return { outcome: applied, status: "claimed" };
 }

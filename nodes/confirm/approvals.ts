@@ -45,7 +45,8 @@ export class WriteApprovals {
   async decisionOf(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<{ held?: HeldWrite }> {
     const recorded = await this.#get(store, threadId, tool.id);
     const call = describeCall(tool);
-    if (recorded?.held?.call === call) return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
+    if (recorded?.held?.call === call)
+      return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
     if (recorded?.call !== call) {
       throw new TempoError(
         "WRITE_NOT_APPROVED",
@@ -61,7 +62,12 @@ export class WriteApprovals {
     return (await store.get(approvalsNamespace(threadId), toolCallId))?.value as ApprovalRecord | undefined;
   }
 
-  async #put(store: BaseStore | undefined, threadId: string, toolCallId: string, record: ApprovalRecord): Promise<void> {
+  async #put(
+    store: BaseStore | undefined,
+    threadId: string,
+    toolCallId: string,
+    record: ApprovalRecord,
+  ): Promise<void> {
     if (store) return store.put(approvalsNamespace(threadId), toolCallId, { ...record });
     this.#memory.delete(memoryKey(threadId, toolCallId));
     this.#memory.set(memoryKey(threadId, toolCallId), record);

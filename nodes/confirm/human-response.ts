@@ -23,7 +23,10 @@ import { emit } from "../../streaming/events.js";
 export function withRefusalNoteRemoved(pending: PendingInteraction | null, update: TempoUpdate): TempoUpdate {
   const id = pending?.refusalNoteId;
   if (!id || Object.keys(update).length === 0) return update;
-  return { ...update, messages: [new RemoveMessage({ id }), ...((update.messages as BaseMessage[] | undefined) ?? [])] };
+  return {
+    ...update,
+    messages: [new RemoveMessage({ id }), ...((update.messages as BaseMessage[] | undefined) ?? [])],
+  };
 }
 
 /** Throws an InvalidResumeError describing what was expected. */
@@ -38,7 +41,13 @@ export function rejectResume(message: string, details?: Record<string, unknown>)
  * leaves the interrupt open. When the card is raised, its `card_id` is set to
  * the LangGraph interrupt id and it goes to the custom stream from `node`.
  */
-export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: CardAnswer[]) => T, config?: LangGraphRunnableConfig, node = "confirm"): T {
+export function awaitHuman<T>(
+  card: Card,
+  answered: unknown,
+  read: (answers: CardAnswer[]) => T,
+  config?: LangGraphRunnableConfig,
+  node = "confirm",
+): T {
   if (answered !== null && answered !== undefined) return read(readCardResume(card, answered));
   // The resume is read once, inside the schema LangGraph checks it with; the value `interrupt()` returns is not read again.
   let taken: { value: T } | undefined;
@@ -62,27 +71,64 @@ export function awaitHuman<T>(card: Card, answered: unknown, read: (answers: Car
       // A copy: the event must not share the interrupt's value object (the server's protocol stream
       // stalls a useStream client when the same object arrives as a custom event and as the interrupt).
       const event = structuredClone(card);
-      emit(config, card.kind === "ask_user" ? { kind: "interrupt", node, interrupt: event } : { kind: "confirm_request", node, interrupt: event });
+      emit(
+        config,
+        card.kind === "ask_user"
+          ? { kind: "interrupt", node, interrupt: event }
+          : { kind: "confirm_request", node, interrupt: event },
+      );
       throw error;
     }
     if (!isInvalidResume(error)) throw error;
     if (refusal) throw refusal;
     const issue = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
-    throw new InvalidResumeError(issue ?? "Invalid resume value.", { interrupt: card.action_requests[0]!.name }, { cause: error });
+    throw new InvalidResumeError(
+      issue ?? "Invalid resume value.",
+      { interrupt: card.action_requests[0]!.name },
+      { cause: error },
+    );
   }
-  if (!taken) throw new InvalidResumeError("The resume value was not read.", { interrupt: card.action_requests[0]!.name });
+  if (!taken)
+    throw new InvalidResumeError("The resume value was not read.", { interrupt: card.action_requests[0]!.name });
   return taken.value;
 }
 
 const SHORT_CONFIRMATIONS = new Set([
-  "yes", "y", "ok", "okay", "sure", "confirm", "confirmed", "go", "go ahead", "do it", "accept", "approve", "continue", "proceed", "lgtm",
-  "是", "是的", "好", "好的", "行", "可以", "确认", "继续", "嗯", "对", "没问题",
+  "yes",
+  "y",
+  "ok",
+  "okay",
+  "sure",
+  "confirm",
+  "confirmed",
+  "go",
+  "go ahead",
+  "do it",
+  "accept",
+  "approve",
+  "continue",
+  "proceed",
+  "lgtm",
+  "是",
+  "是的",
+  "好",
+  "好的",
+  "行",
+  "可以",
+  "确认",
+  "继续",
+  "嗯",
+  "对",
+  "没问题",
 ]);
 const SHORT_DISMISSALS = new Set(["no", "n", "cancel", "stop", "skip", "ignore", "不", "不要", "取消", "算了", "跳过"]);
 
 /** Normalises a short reply for matching: lower case, no surrounding punctuation or spaces. */
 function normalise(text: string): string {
-  return text.trim().toLowerCase().replace(/^[\s"'“”‘’.,!?。！？，~]+|[\s"'“”‘’.,!?。！？，~]+$/g, "");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^[\s"'“”‘’.,!?。！？，~]+|[\s"'“”‘’.,!?。！？，~]+$/g, "");
 }
 
 /** True for short confirmations ("yes", "ok", "是", "好", "继续"), recognised in code, not by the model. */
@@ -101,8 +147,14 @@ export function isShortDismissal(text: string): boolean {
  * a short confirmation approves every action, a dismissal rejects them without comment, and anything else rejects them
  * with the text as feedback.
  */
-export function replyAsResume(text: string, kind: "confirm_plan" | "confirm_tool" | "ask_user", actions: number): CardResume {
+export function replyAsResume(
+  text: string,
+  kind: "confirm_plan" | "confirm_tool" | "ask_user",
+  actions: number,
+): CardResume {
   if (kind === "ask_user") return text;
-  const decision = isShortConfirmation(text) ? { type: "approve" as const } : { type: "reject" as const, message: isShortDismissal(text) ? "" : text };
+  const decision = isShortConfirmation(text)
+    ? { type: "approve" as const }
+    : { type: "reject" as const, message: isShortDismissal(text) ? "" : text };
   return { decisions: Array.from({ length: Math.max(1, actions) }, () => decision) };
 }

@@ -61,18 +61,38 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     // An answer that came as a plain user message is already in the conversation.
     const fromMessage = state.pendingAnswer !== null;
     if (pending.kind === "confirm_plan") {
-      const answer = awaitHuman(withRefusal(planInterrupt(state.goal, state.planSteps, language), pending.refusal, language), state.pendingAnswer, readPlanAnswer, config);
+      const answer = awaitHuman(
+        withRefusal(planInterrupt(state.goal, state.planSteps, language), pending.refusal, language),
+        state.pendingAnswer,
+        readPlanAnswer,
+        config,
+      );
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
-      const leaves = async () => readableText(dependencies.domain, userId, droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId)), language);
+      const leaves = async () =>
+        readableText(
+          dependencies.domain,
+          userId,
+          droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId)),
+          language,
+        );
       return answerPlan(state, answer, fromMessage, config, leaves);
     }
     const { message: proposal, writes } = openProposal(state) ?? { writes: [] };
     if (!proposal || writes.length === 0) {
       // Only a state written around the run guard gets here: a card with no proposal in the conversation.
-      throw new TempoError("ILLEGAL_TRANSITION", "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.", { messageId: pending.messageId });
+      throw new TempoError(
+        "ILLEGAL_TRANSITION",
+        "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.",
+        { messageId: pending.messageId },
+      );
     }
     const card = withRefusal(writeCard(writes, stepPosition(state), dependencies, language), pending.refusal, language);
-    const answers = awaitHuman(card, state.pendingAnswer, (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies)), config);
+    const answers = awaitHuman(
+      card,
+      state.pendingAnswer,
+      (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies)),
+      config,
+    );
     // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
     // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
     // again (docs/design.md#reconcile). Looked up once an answer is in: a card just raised has nothing logged.
@@ -88,20 +108,28 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       const given = logged.includes(write) ? { answer: { type: "approve" as const } } : answer;
       if (given.answer.type === "later") {
         // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
-        await dependencies.approvals.hold(config.store, threadId, write, { summary: write.summary, reason: write.reason });
+        await dependencies.approvals.hold(config.store, threadId, write, {
+          summary: write.summary,
+          reason: write.reason,
+        });
         later += 1;
         continue;
       }
       const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
       // Only this answer path approves a write: execute applies nothing without the approval recorded here.
-      if (given.answer.type === "approve" || given.answer.type === "edit") await dependencies.approvals.record(config.store, threadId, call);
+      if (given.answer.type === "approve" || given.answer.type === "edit")
+        await dependencies.approvals.record(config.store, threadId, call);
       // What the chat says with an edited call names the edited change, not the proposal.
-      const edited = given.editedArguments ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language) : undefined;
+      const edited = given.editedArguments
+        ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language)
+        : undefined;
       decided.push({ call, answer: given.answer, edited });
     }
     const answered = answerWrites(state, proposal, decided, later, pending.then, config, language);
     // A standing preference said in the feedback ("never on Monday") binds the rest of this task at once.
-    const feedback = decided.flatMap(({ call, answer }) => (answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : []));
+    const feedback = decided.flatMap(({ call, answer }) =>
+      answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : [],
+    );
     const heard = withPreferencesHeard(state.recalled, feedback, dependencies.domain, threadId, now());
     const update = heard ? { ...answered, recalled: heard } : answered;
     return note ? { ...update, messages: [note, ...((update.messages as BaseMessage[] | undefined) ?? [])] } : update;
@@ -116,8 +144,16 @@ interface DecidedWrite {
 }
 
 /** The writes of `writes` the execution log holds as run (completed) on this thread. */
-async function loggedWrites(writes: readonly ProposedWrite[], dependencies: NodeDependencies, threadId: string): Promise<ProposedWrite[]> {
-  const logged = await loggedOutcomes(writes.map((write) => write.id), dependencies.executionLog, threadId);
+async function loggedWrites(
+  writes: readonly ProposedWrite[],
+  dependencies: NodeDependencies,
+  threadId: string,
+): Promise<ProposedWrite[]> {
+  const logged = await loggedOutcomes(
+    writes.map((write) => write.id),
+    dependencies.executionLog,
+    threadId,
+  );
   return writes.filter((write) => logged.has(write.id));
 }
 
@@ -162,7 +198,9 @@ type ToolAnswer = { answer: CardAnswer; editedArguments?: Record<string, unknown
 /** Where execution stands, for the write card: the current step and its position. */
 function stepPosition(state: TempoState): StepPosition | null {
   const index = state.planSteps.findIndex((step) => step.id === state.currentStepId);
-  return index === -1 ? null : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
+  return index === -1
+    ? null
+    : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
 }
 
 /** Validates an answer to the plan card; an edit must carry a valid plan. */
@@ -171,14 +209,21 @@ function readPlanAnswer([answer]: CardAnswer[]): PlanAnswer {
 }
 
 /** The card for pending writes: one write's card, or a batch card of several. */
-function writeCard(tools: ProposedWrite[], step: StepPosition | null, dependencies: NodeDependencies, language: Language): Card {
+function writeCard(
+  tools: ProposedWrite[],
+  step: StepPosition | null,
+  dependencies: NodeDependencies,
+  language: Language,
+): Card {
   const schemas = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const definition = findTool(dependencies.domain, tool.name);
     if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
   }
   const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
-  return rest.length === 0 ? toolInterrupt(first, step, schemas.get(first.name), language) : batchInterrupt([first, ...rest], step, schemas, language);
+  return rest.length === 0
+    ? toolInterrupt(first, step, schemas.get(first.name), language)
+    : batchInterrupt([first, ...rest], step, schemas, language);
 }
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
@@ -186,18 +231,33 @@ function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, dependencies: N
   if (answer.type !== "edit") return { answer };
   const definition = findTool(dependencies.domain, tool.name);
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
-  const checked = definition ? checkToolArguments(definition, answer.args) : { ok: false as const, problem: `unknown tool ${tool.name}` };
-  if (!checked.ok) rejectResume(`The edited arguments do not fit ${tool.name}: ${checked.problem.replace(`invalid arguments for ${tool.name}: `, "")}.`, { expected: ["edit"] });
+  const checked = definition
+    ? checkToolArguments(definition, answer.args)
+    : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  if (!checked.ok)
+    rejectResume(
+      `The edited arguments do not fit ${tool.name}: ${checked.problem.replace(`invalid arguments for ${tool.name}: `, "")}.`,
+      { expected: ["edit"] },
+    );
   return { answer, editedArguments: checked.arguments };
 }
 
-async function answerPlan(state: TempoState, { answer, editedPlan }: PlanAnswer, fromMessage: boolean, config: LangGraphRunnableConfig, leaves: () => Promise<string>): Promise<TempoUpdate> {
+async function answerPlan(
+  state: TempoState,
+  { answer, editedPlan }: PlanAnswer,
+  fromMessage: boolean,
+  config: LangGraphRunnableConfig,
+  leaves: () => Promise<string>,
+): Promise<TempoUpdate> {
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (answer.type === "approve" || answer.type === "edit") {
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
     const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
     const edits: TempoUpdate = editedPlan
-      ? { planEdits: recordEdits(state.planSteps, planSteps, state.planEdits), planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision }
+      ? {
+          planEdits: recordEdits(state.planSteps, planSteps, state.planEdits),
+          planRevision: executionStarted(state.planSteps) ? state.planRevision + 1 : state.planRevision,
+        }
       : {};
     // Resume from the first unfinished step: a revised plan keeps its matching prefix done (docs/design.md#plan-revision).
     return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
@@ -235,14 +295,23 @@ function editedPlan(edited: Record<string, unknown>): PlanStep[] {
   const text = edited[PLAN_STEPS_FIELD];
   const listed = parseTextValues(edited).plan_steps;
   const drafts =
-    typeof text === "string" && listed === undefined ? readPlanStepsText(text) : listed !== undefined ? PlanStepDraftSchema.array().min(1).safeParse(listed).data : undefined;
+    typeof text === "string" && listed === undefined
+      ? readPlanStepsText(text)
+      : listed !== undefined
+        ? PlanStepDraftSchema.array().min(1).safeParse(listed).data
+        : undefined;
   if (!drafts) {
     rejectResume(
       `An "edit" of the plan needs its steps: args.args.${PLAN_STEPS_FIELD} as text, one step a line ("1. what to do — done when: how to tell"), or args.args.plan_steps: a non-empty list of {content, done_when}.`,
       { expected: ["edit"] },
     );
   }
-  return drafts.map((step, index) => ({ id: `step-${index + 1}`, content: step.content, doneWhen: step.done_when, status: "pending" }));
+  return drafts.map((step, index) => ({
+    id: `step-${index + 1}`,
+    content: step.content,
+    doneWhen: step.done_when,
+    status: "pending",
+  }));
 }
 
 /** What the model reads for a write the user rejected. */
@@ -285,13 +354,19 @@ function answerWrites(
             ...answeredProposal(
               proposal,
               edits.map(({ call, edited }) => ({ callId: call.id, text: edited! })),
-              rejected.map(({ call, answer }) => ({ callId: call.id, text: call.summary || call.name, feedback: answer.type === "reject" ? answer.message : "" })),
+              rejected.map(({ call, answer }) => ({
+                callId: call.id,
+                text: call.summary || call.name,
+                feedback: answer.type === "reject" ? answer.message : "",
+              })),
               decided.length - edits.length - rejected.length,
               language,
             ),
             tool_calls: (proposal.tool_calls ?? []).map((call) => {
               const edit = edits.find((write) => write.call.id === call.id);
-              return edit ? { id: call.id, name: call.name, args: edit.call.arguments, type: "tool_call" as const } : call;
+              return edit
+                ? { id: call.id, name: call.name, args: edit.call.arguments, type: "tool_call" as const }
+                : call;
             }),
           }),
         ];
@@ -303,7 +378,11 @@ function answerWrites(
     // An edit, a rejection or a write left for later changes what the proposal's ending was judged on: the model
     // decides after it instead.
     const unchanged = edits.length === 0 && rejections.length === 0 && later === 0;
-    return { ...approveWrites(state, unchanged ? (then ?? null) : null), ...answered, stepSetbacks: { ...state.stepSetbacks, rejections: 0 } };
+    return {
+      ...approveWrites(state, unchanged ? (then ?? null) : null),
+      ...answered,
+      stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
+    };
   }
   // Every decided write rejected, others left for later: execute raises the next card for them (the step goes on).
   if (later > 0) return { ...approveWrites(state, null), ...answered };

@@ -4,7 +4,16 @@
  * the legacy `HumanInterrupt` fields, and a markdown description a person
  * can read.
  */
-import { ANSWER_FIELD, ASK_USER_ACTION, buildCard, CONFIRM_PLAN_ACTION, PLAN_STEPS_FIELD, type Card, type CardAction, type DecisionType } from "../../contracts/cards.js";
+import {
+  ANSWER_FIELD,
+  ASK_USER_ACTION,
+  buildCard,
+  CONFIRM_PLAN_ACTION,
+  PLAN_STEPS_FIELD,
+  type Card,
+  type CardAction,
+  type DecisionType,
+} from "../../contracts/cards.js";
 import type { Language } from "../../contracts/language.js";
 import { planStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite } from "../../kernel/state.js";
@@ -17,24 +26,28 @@ const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: tr
 const WORDS = {
   en: {
     planFor: "Plan for: ",
-    planHow: "You can run it as it is, edit the steps first (one a line: what to do — done when: how to tell), or turn it down with a reason to have it revised.",
+    planHow:
+      "You can run it as it is, edit the steps first (one a line: what to do — done when: how to tell), or turn it down with a reason to have it revised.",
     why: "**Why:** ",
     step: (index: number, total: number) => `**Step ${index} of ${total}:** `,
     change: (index: number, total: number) => `Change ${index} of ${total}: `,
     all: (total: number) => `**All ${total} changes proposed together:**`,
     batchHow:
       "Decide each change on its own — apply it, edit it or turn it down; the ones you apply go in order. An answer that decides only this change applies this one alone, and the others come back on the next card.",
-    writeHow: "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).",
+    writeHow:
+      "You can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).",
     refused: "Your last answer could not be used: ",
   },
   zh: {
     planFor: "计划：",
-    planHow: "可以直接执行，也可以先修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或说明原因拒绝，计划会重新修订。",
+    planHow:
+      "可以直接执行，也可以先修改步骤（每行一步：要做什么 — 完成标志：怎样算完成），或说明原因拒绝，计划会重新修订。",
     why: "**原因**：",
     step: (index: number, total: number) => `**第 ${index} 步（共 ${total} 步）**：`,
     change: (index: number, total: number) => `第 ${index} 项修改（共 ${total} 项）：`,
     all: (total: number) => `**一起提出的全部 ${total} 项修改**：`,
-    batchHow: "请逐项决定：应用、修改或拒绝；应用的修改按顺序执行。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
+    batchHow:
+      "请逐项决定：应用、修改或拒绝；应用的修改按顺序执行。只回答这一项的答复只应用这一项，其余的会在下一张卡片上再问。",
     writeHow: "可以直接应用，也可以先修改参数，或拒绝（说明原因时会重新审视计划；不说明时这项修改会被略过）。",
     refused: "上一次的回答无法使用：",
   },
@@ -54,8 +67,17 @@ export interface StepPosition {
  */
 export function planInterrupt(goal: string, plan: PlanStep[], language: Language = "en"): Card {
   const words = WORDS[language];
-  const args = { [PLAN_STEPS_FIELD]: planStepsText(plan.map((step) => ({ content: step.content, done_when: step.doneWhen })), language) };
-  const description = [`${words.planFor}${goal}`, renderPlan(plan, { doneWhen: "markdown", language }), words.planHow].join("\n\n");
+  const args = {
+    [PLAN_STEPS_FIELD]: planStepsText(
+      plan.map((step) => ({ content: step.content, done_when: step.doneWhen })),
+      language,
+    ),
+  };
+  const description = [
+    `${words.planFor}${goal}`,
+    renderPlan(plan, { doneWhen: "markdown", language }),
+    words.planHow,
+  ].join("\n\n");
   return buildCard("confirm_plan", [{ name: CONFIRM_PLAN_ACTION, args, description, allowed: CONFIRM_DECISIONS }], {
     action_request: { action: CONFIRM_PLAN_ACTION, args },
     config: CONFIRM_CONFIG,
@@ -64,7 +86,12 @@ export function planInterrupt(goal: string, plan: PlanStep[], language: Language
 }
 
 /** The write-tool card: what the write does, why, and where the plan stands. */
-export function toolInterrupt(tool: ProposedWrite, step: StepPosition | null = null, argsSchema?: Record<string, unknown>, language: Language = "en"): Card {
+export function toolInterrupt(
+  tool: ProposedWrite,
+  step: StepPosition | null = null,
+  argsSchema?: Record<string, unknown>,
+  language: Language = "en",
+): Card {
   const description = writeDescription(tool, step, WORDS[language]);
   return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
     action_request: { action: tool.name, args: tool.arguments },
@@ -117,16 +144,26 @@ function writeDescription(tool: ProposedWrite, step: StepPosition | null, words:
 
 /** One write as a card's action request. */
 function writeAction(tool: ProposedWrite, description: string, argsSchema?: Record<string, unknown>): CardAction {
-  return { name: tool.name, args: tool.arguments, description, allowed: CONFIRM_DECISIONS, ...(argsSchema ? { argsSchema } : {}) };
+  return {
+    name: tool.name,
+    args: tool.arguments,
+    description,
+    allowed: CONFIRM_DECISIONS,
+    ...(argsSchema ? { argsSchema } : {}),
+  };
 }
 
 /** A question: answered with text (v1: an edit of its `answer` field; legacy: a response). */
 export function questionInterrupt(question: string): Card {
-  return buildCard("ask_user", [{ name: ASK_USER_ACTION, args: { [ANSWER_FIELD]: "" }, description: question, allowed: ["edit"] }], {
-    action_request: { action: ASK_USER_ACTION, args: { question } },
-    config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
-    description: question,
-  });
+  return buildCard(
+    "ask_user",
+    [{ name: ASK_USER_ACTION, args: { [ANSWER_FIELD]: "" }, description: question, allowed: ["edit"] }],
+    {
+      action_request: { action: ASK_USER_ACTION, args: { question } },
+      config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: false },
+      description: question,
+    },
+  );
 }
 
 /**
@@ -136,6 +173,13 @@ export function questionInterrupt(question: string): Card {
 export function withRefusal(card: Card, refusal: string | undefined, language: Language = "en"): Card {
   if (!refusal) return card;
   const note = `${WORDS[language].refused}${refusal}`;
-  const requests = card.action_requests.map((request, index) => (index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request));
-  return { ...card, action_requests: requests, actionRequests: requests, description: `${note}\n\n${card.description ?? ""}`.trimEnd() };
+  const requests = card.action_requests.map((request, index) =>
+    index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request,
+  );
+  return {
+    ...card,
+    action_requests: requests,
+    actionRequests: requests,
+    description: `${note}\n\n${card.description ?? ""}`.trimEnd(),
+  };
 }

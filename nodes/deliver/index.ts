@@ -21,7 +21,15 @@ import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { buildTaskReport, mechanicalSummary, overclaim, taskMessages, unchangedOutcome, declinedWrites, type TaskReport } from "./task-report.js";
+import {
+  buildTaskReport,
+  mechanicalSummary,
+  overclaim,
+  taskMessages,
+  unchangedOutcome,
+  declinedWrites,
+  type TaskReport,
+} from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
 import { readWriteFacts } from "./write-facts.js";
 
@@ -33,20 +41,28 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const { domain } = dependencies;
     const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
     const data = domain.readable || domain.changesLine || domain.openItems ? await domain.load(userId) : undefined;
-    const judged = buildTaskReport(state, data !== undefined && domain.openItems ? domain.openItems(data) : undefined, state.openItemsAtStart ?? undefined);
+    const judged = buildTaskReport(
+      state,
+      data !== undefined && domain.openItems ? domain.openItems(data) : undefined,
+      state.openItemsAtStart ?? undefined,
+    );
     // What the writes did (the log's record, and the tool messages': `readWriteFacts`): told for a task that did not
     // complete (`mechanicalSummary`), judged for one that applied nothing (`unchangedOutcome`), and where they left
     // things (`changesLine`).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
     const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
-    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, { applied: writes.applied.length, declined: declinedWrites(taskMessages(state)) });
+    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, {
+      applied: writes.applied.length,
+      declined: declinedWrites(taskMessages(state)),
+    });
     const built = outcome === judged.outcome ? judged : { ...judged, outcome };
     const report = built.outcome.kind !== "completed" ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);
     // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote
     // them), with names and dates for the tools' ids and indices.
     const language = languageOf(state.messages);
-    const readable = (text: string) => (data !== undefined && domain.readable ? domain.readable(data, text, language) : text);
+    const readable = (text: string) =>
+      data !== undefined && domain.readable ? domain.readable(data, text, language) : text;
     const told = readable(factsInLanguage(factual, language));
     let summary: string;
     let messageId: string | undefined;
@@ -71,7 +87,14 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     }
     summary = readable(summary);
     // Where the task's writes left things, once (an answer that already names each place needs no list).
-    const where = data !== undefined ? domain.changesLine?.(data, writes.applied.flatMap((write) => write.result ?? []), language) : undefined;
+    const where =
+      data !== undefined
+        ? domain.changesLine?.(
+            data,
+            writes.applied.flatMap((write) => write.result ?? []),
+            language,
+          )
+        : undefined;
     if (where && !summary.includes(where)) summary = `${summary}\n\n${where}`;
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
     const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
@@ -82,14 +105,22 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     return deliverAnswer(state, message, report.outcome, lastError);
   };
 
-  async function phrase(state: TempoState, report: TaskReport, factual: string, config: LangGraphRunnableConfig): Promise<{ text: string; id?: string }> {
+  async function phrase(
+    state: TempoState,
+    report: TaskReport,
+    factual: string,
+    config: LangGraphRunnableConfig,
+  ): Promise<{ text: string; id?: string }> {
     // Said only when a model is asked: a task the execute model already answered is told at once.
     emit(config, { kind: "status", node: "deliver", text: "Summarising" });
     const model = modelFor(dependencies.models, "deliver");
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
       conversation: state.messages.slice(-12),
-      context: { requirement: state.goal, ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10) },
+      context: {
+        requirement: state.goal,
+        ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10),
+      },
       stageState: `Outcome: ${report.outcome.kind} — ${report.outcome.reason}\n${factual}`,
       instruction:
         report.outcome.kind === "completed"
@@ -98,7 +129,13 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       now: await stageNow(dependencies, config),
     });
     // Told while slow, its reasoning streamed as its own block; a failure is not classified: it becomes the facts.
-    const reply = await watchModelCall(model, "deliver", config, () => model.invoke(fitStagePrompt(dependencies.models, "deliver", messages, config), config), { classify: false });
+    const reply = await watchModelCall(
+      model,
+      "deliver",
+      config,
+      () => model.invoke(fitStagePrompt(dependencies.models, "deliver", messages, config), config),
+      { classify: false },
+    );
     const text = plainText(messageText(reply).trim());
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };
@@ -113,13 +150,28 @@ export function plainText(text: string): string {
   if (!/^(?:```(?:json)?\s*)?\{/.test(text)) return text;
   const object = extractJsonObject(text);
   if (!object || typeof object !== "object") return text;
-  const fields = Object.values(object as Record<string, unknown>).filter((value): value is string => typeof value === "string" && value.trim() !== "");
-  const preferred = ["summary", "answer", "text", "message", "content", "final_answer"].map((key) => (object as Record<string, unknown>)[key]).find((value) => typeof value === "string" && value.trim() !== "");
+  const fields = Object.values(object as Record<string, unknown>).filter(
+    (value): value is string => typeof value === "string" && value.trim() !== "",
+  );
+  const preferred = ["summary", "answer", "text", "message", "content", "final_answer"]
+    .map((key) => (object as Record<string, unknown>)[key])
+    .find((value) => typeof value === "string" && value.trim() !== "");
   return ((preferred as string | undefined) ?? (fields.length === 1 ? fields[0]! : "")).trim();
 }
 
-const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "部分完成，未全部完成", failed: "失败", dropped: "已放弃，未完成" };
-const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
+const OUTCOME_ZH: Readonly<Record<string, string>> = {
+  completed: "已完成",
+  partial: "部分完成，未全部完成",
+  failed: "失败",
+  dropped: "已放弃，未完成",
+};
+const STATUS_ZH: Readonly<Record<string, string>> = {
+  done: "完成",
+  failed: "失败",
+  skipped: "跳过",
+  pending: "未开始",
+  running: "进行中",
+};
 
 /**
  * The factual summary (`mechanicalSummary`) with its own words in the user's language; what the tools and the user
@@ -134,7 +186,10 @@ export function factsInLanguage(factual: string, language: Language): string {
         .replace(/^Task: /, "任务：")
         .replace(/^Outcome: (\w+) — /, (_, kind: string) => `结果：${OUTCOME_ZH[kind] ?? kind} — `)
         .replace(/^Finished (\d+) of (\d+) steps:$/, "完成了 $2 个步骤中的 $1 个：")
-        .replace(/^(\d+)\. \[(\w+)\] /, (_, index: string, status: string) => `${index}. [${STATUS_ZH[status] ?? status}] `)
+        .replace(
+          /^(\d+)\. \[(\w+)\] /,
+          (_, index: string, status: string) => `${index}. [${STATUS_ZH[status] ?? status}] `,
+        )
         .replace(/^Still pending: /, "仍未完成：")
         .replace(/^Changes applied \(they stay\): /, "已应用的修改（保留）：")
         .replace(/^Approved but not applied: /, "已批准但未应用：")
@@ -142,7 +197,10 @@ export function factsInLanguage(factual: string, language: Language): string {
         // The report's own phrases (`judgeOutcome`, `buildTaskReport`, `nameWrites`); what they quote stays as it is.
         .replace(/^(结果：.*? — )all (\d+) step\(s\) done/, "$1全部 $2 个步骤已完成")
         .replace(/^(结果：.*? — )(\d+) of (\d+) step\(s\) done; /, "$1完成了 $3 个步骤中的 $2 个；")
-        .replace(/^(结果：.*? — )every step finished, but (\d+) item\(s\) are still pending: /, "$1每个步骤都完成了，但还有 $2 项未完成：")
+        .replace(
+          /^(结果：.*? — )every step finished, but (\d+) item\(s\) are still pending: /,
+          "$1每个步骤都完成了，但还有 $2 项未完成：",
+        )
         .replace(/；(\d+) step\(s\) were not run$/, "；$1 个步骤没有执行")
         .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
         .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
@@ -160,6 +218,8 @@ export function factsInLanguage(factual: string, language: Language): string {
 export function withParagraphBreaks(text: string): string {
   const item = /^\s*(?:[-*+] |\d+\. )/;
   const lines = text.split("\n");
-  const parted = lines.map((line, index) => (index > 0 && line.trim() !== "" && lines[index - 1]!.trim() !== "" && !item.test(line) ? `\n${line}` : line));
+  const parted = lines.map((line, index) =>
+    index > 0 && line.trim() !== "" && lines[index - 1]!.trim() !== "" && !item.test(line) ? `\n${line}` : line,
+  );
   return parted.join("\n").replace(/\n(?:[ \t]*\n){2,}/g, "\n\n");
 }

@@ -38,9 +38,18 @@ export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): T
   if (planSteps.length > 0 && failed.length === 0 && left.length === 0) {
     return { kind: "completed", reason: `all ${done.length} step(s) done` };
   }
-  const why = failed.length > 0 ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}` : (lastError ?? `${left.length} step(s) were not run`);
+  const why =
+    failed.length > 0
+      ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}`
+      : (lastError ?? `${left.length} step(s) were not run`);
   const kind: TaskOutcome = done.length > 0 ? "partial" : "failed";
-  return { kind, reason: planSteps.length === 0 ? (lastError ?? "no plan was made") : `${done.length} of ${planSteps.length} step(s) done; ${why}` };
+  return {
+    kind,
+    reason:
+      planSteps.length === 0
+        ? (lastError ?? "no plan was made")
+        : `${done.length} of ${planSteps.length} step(s) done; ${why}`,
+  };
 }
 
 /**
@@ -52,7 +61,8 @@ export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): T
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
-  state: Pick<TempoState, "goal" | "planSteps" | "lastError" | "messages" | "taskStartMessageId"> & Partial<Pick<TempoState, "readOnlyPlan">>,
+  state: Pick<TempoState, "goal" | "planSteps" | "lastError" | "messages" | "taskStartMessageId"> &
+    Partial<Pick<TempoState, "readOnlyPlan">>,
   openItems: OpenItem[] | undefined,
   openAtStart: OpenItem[] | undefined,
 ): TaskReport {
@@ -60,18 +70,43 @@ export function buildTaskReport(
   const messages = taskMessages(state);
   // What the task asked for, did or said it would do; not what its reads returned (a listing of the week names every
   // open item, whether or not the task was about it).
-  const texts = [state.goal, ...state.planSteps.map((step) => step.summary ?? ""), ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls)];
-  const closedIn = new Set((openAtStart ?? []).filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id)).map((item) => item.domain));
+  const texts = [
+    state.goal,
+    ...state.planSteps.map((step) => step.summary ?? ""),
+    ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls),
+  ];
+  const closedIn = new Set(
+    (openAtStart ?? [])
+      .filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id))
+      .map((item) => item.domain),
+  );
   // A question is about what it asks, never about closing items (its answer may name many of them).
   // An item the task itself created (a task added to a class) is its result, not something it left undone.
   const wasOpen = (item: OpenItem) => openAtStart === undefined || openAtStart.some((open) => open.id === item.id);
-  const related = state.readOnlyPlan ? [] : (openItems ?? []).filter((item) => wasOpen(item) && (closedIn.has(item.domain) || texts.some((text) => names(text, item))));
-  const stillOpen = related.map((item) => ({ id: item.id, name: item.name, why: whyOpen(item, messages, state.planSteps) }));
+  const related = state.readOnlyPlan
+    ? []
+    : (openItems ?? []).filter(
+        (item) => wasOpen(item) && (closedIn.has(item.domain) || texts.some((text) => names(text, item))),
+      );
+  const stillOpen = related.map((item) => ({
+    id: item.id,
+    name: item.name,
+    why: whyOpen(item, messages, state.planSteps),
+  }));
   const refined: TaskOutcomeRecord =
     outcome.kind === "completed" && stillOpen.length > 0
-      ? { kind: "partial", reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}` }
+      ? {
+          kind: "partial",
+          reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}`,
+        }
       : outcome;
-  return { goal: state.goal, planSteps: state.planSteps, outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined, stillOpen, lastError: state.lastError };
+  return {
+    goal: state.goal,
+    planSteps: state.planSteps,
+    outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined,
+    stillOpen,
+    lastError: state.lastError,
+  };
 }
 
 /** How many of the task's write calls the user declined (their tool messages say so). */
@@ -98,14 +133,25 @@ export function unchangedOutcome(
 ): TaskOutcomeRecord {
   if (writes.applied > 0 || outcome.kind === "failed" || outcome.kind === "dropped") return outcome;
   // A partial task that applied nothing did nothing: it failed ("partial" would claim something was done).
-  if (outcome.kind === "partial" && !task.readOnlyPlan) return { ...outcome, kind: "failed", reason: writes.declined > 0 ? declinedReason(writes.declined) : `nothing was changed: ${outcome.reason}` };
+  if (outcome.kind === "partial" && !task.readOnlyPlan)
+    return {
+      ...outcome,
+      kind: "failed",
+      reason: writes.declined > 0 ? declinedReason(writes.declined) : `nothing was changed: ${outcome.reason}`,
+    };
   if (outcome.kind !== "completed") return outcome;
   const reasons = planSteps.flatMap((step) => notCarriedOut(step) ?? []);
   const done = planSteps.filter((step) => step.status === "done");
-  if (task.readOnlyPlan) return done.length > 0 && done.every((step) => notCarriedOut(step) !== undefined) ? { kind: "failed", reason: `nothing was found: ${reasons.join("; ")}` } : outcome;
+  if (task.readOnlyPlan)
+    return done.length > 0 && done.every((step) => notCarriedOut(step) !== undefined)
+      ? { kind: "failed", reason: `nothing was found: ${reasons.join("; ")}` }
+      : outcome;
   if (writes.declined > 0) return { kind: "failed", reason: declinedReason(writes.declined) };
   if (task.runMode === "global_reopt" && reasons.length === 0) return outcome;
-  return { kind: "failed", reason: `nothing was changed: ${reasons.length > 0 ? reasons.join("; ") : "no change was proposed"}` };
+  return {
+    kind: "failed",
+    reason: `nothing was changed: ${reasons.length > 0 ? reasons.join("; ") : "no change was proposed"}`,
+  };
 }
 
 function declinedReason(declined: number): string {
@@ -118,18 +164,26 @@ export function stepReport(plan: PlanStep[]): string {
 }
 
 /** The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why. */
-export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> & Partial<Pick<TaskReport, "outcome" | "stillOpen" | "writes">>): string {
+export function mechanicalSummary(
+  report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> &
+    Partial<Pick<TaskReport, "outcome" | "stillOpen" | "writes">>,
+): string {
   const done = report.planSteps.filter((step) => step.status === "done").length;
   const lines = [`Task: ${report.goal}`];
-  if (report.outcome && report.outcome.kind !== "completed") lines.push(`Outcome: ${report.outcome.kind} — ${report.outcome.reason}`);
-  if (report.planSteps.length > 0) lines.push(`Finished ${done} of ${report.planSteps.length} steps:`, stepReport(report.planSteps));
+  if (report.outcome && report.outcome.kind !== "completed")
+    lines.push(`Outcome: ${report.outcome.kind} — ${report.outcome.reason}`);
+  if (report.planSteps.length > 0)
+    lines.push(`Finished ${done} of ${report.planSteps.length} steps:`, stepReport(report.planSteps));
   for (const item of report.stillOpen ?? []) lines.push(`Still pending: ${item.name} (${item.id}) — ${item.why}`);
   const writes = report.writes;
   // A task that did not complete says what it changed all the same (the changes stay), and an approval it never applied.
   if (writes && writes.applied.length > 0 && report.outcome && report.outcome.kind !== "completed") {
     lines.push(`Changes applied (they stay): ${writes.applied.length} — ${nameWrites(writes.applied)}`);
   }
-  if (writes && writes.approvedNotApplied.length > 0) lines.push(`Approved but not applied: ${writes.approvedNotApplied.length} — ${nameWrites(writes.approvedNotApplied)}`);
+  if (writes && writes.approvedNotApplied.length > 0)
+    lines.push(
+      `Approved but not applied: ${writes.approvedNotApplied.length} — ${nameWrites(writes.approvedNotApplied)}`,
+    );
   if (report.lastError) lines.push(`Note: ${report.lastError}`);
   // One paragraph a line (a blank line between): Markdown front ends (Agent Chat UI, Agent Inbox) join lines a single
   // newline apart into one paragraph, and lines after a numbered list into its last item. The step list stays a list.
@@ -140,7 +194,8 @@ export function mechanicalSummary(report: Pick<TaskReport, "goal" | "planSteps" 
 const COMPLETION_CLAIM =
   /\b(all (done|set|finished|placed|arranged|complete)|everything (is|was|has been) (done|placed|arranged|finished|complete)|is (all )?arranged|fully (done|arranged|complete)|completed successfully|successfully completed|every \w+( \w+)? (has|have|was|were) (a place|been placed|placed|done))\b|全部完成|都安排好|已全部/i;
 // Words that admit something is left.
-const ADMITS_GAP = /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped|unchanged|nothing)\b|未|没有|剩|失败|待安排|跳过|拒绝|不变/i;
+const ADMITS_GAP =
+  /\b(not|left|pending|failed|couldn't|could not|unable|remaining|still|partly|partial|skipped|declined|dropped|unchanged|nothing)\b|未|没有|剩|失败|待安排|跳过|拒绝|不变/i;
 
 /**
  * What the model's answer claims beyond the report, or "" when it holds: for a task that did not
@@ -151,14 +206,18 @@ export function overclaim(text: string, report: TaskReport): string {
   if (COMPLETION_CLAIM.test(text)) return `it claims full success, but the task is ${report.outcome.kind}`;
   if (!ADMITS_GAP.test(text)) return `it does not say what was left (the task is ${report.outcome.kind})`;
   const missing = report.stillOpen.filter((item) => !names(text, item));
-  if (missing.length > 0) return `it does not name what is still pending: ${missing.map((item) => item.name).join(", ")}`;
+  if (missing.length > 0)
+    return `it does not name what is still pending: ${missing.map((item) => item.name).join(", ")}`;
   return "";
 }
 
 /** True when `text` names the item, by id (as a word) or by name. */
 function names(text: string, item: OpenItem): boolean {
   const lower = text.toLowerCase();
-  return new RegExp(`(^|[^\\p{L}\\p{N}_-])${escape(item.id.toLowerCase())}($|[^\\p{L}\\p{N}_-])`, "u").test(lower) || lower.includes(item.name.toLowerCase());
+  return (
+    new RegExp(`(^|[^\\p{L}\\p{N}_-])${escape(item.id.toLowerCase())}($|[^\\p{L}\\p{N}_-])`, "u").test(lower) ||
+    lower.includes(item.name.toLowerCase())
+  );
 }
 
 /**
@@ -166,11 +225,21 @@ function names(text: string, item: OpenItem): boolean {
  * step's summary gives beside its id ("left pending: review-limits (no free slot fits)"), or not reached.
  */
 function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
-  const declined = new Set(messages.filter((message) => callOutcomeOf(message) === "declined").map((message) => (message as unknown as { tool_call_id: string }).tool_call_id));
+  const declined = new Set(
+    messages
+      .filter((message) => callOutcomeOf(message) === "declined")
+      .map((message) => (message as unknown as { tool_call_id: string }).tool_call_id),
+  );
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
-  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args ?? {}), item))) return "you declined the proposed change";
+  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args ?? {}), item)))
+    return "you declined the proposed change";
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
-  const notes = messages.filter((message) => message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item)).map(messageText);
+  const notes = messages
+    .filter(
+      (message) =>
+        message.getType() === "ai" && /skip/i.test(messageText(message)) && names(messageText(message), item),
+    )
+    .map(messageText);
   const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
   if (note) return note.replace(/\s+/g, " ").trim().slice(0, 160);
   const beside = new RegExp(`(?:^|[^\\p{L}\\p{N}_-])${escape(item.id)} \\(([^)]{1,120})\\)`, "u");

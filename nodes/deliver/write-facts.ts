@@ -39,17 +39,28 @@ type FactsState = Pick<TempoState, "messages" | "taskStartMessageId" | "answered
  * among them), each looked up in `log` for thread `threadId`. A write call no tool message answers and no open card
  * holds was approved and has not run (yet).
  */
-export async function readWriteFacts(state: FactsState, domain: ToolDomain, log: ExecutionLog, threadId: string): Promise<WriteFacts> {
+export async function readWriteFacts(
+  state: FactsState,
+  domain: ToolDomain,
+  log: ExecutionLog,
+  threadId: string,
+): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
   const messages = taskMessages(state);
   for (const message of messages) {
     for (const call of (message as AIMessage).tool_calls ?? []) {
-      if (call.id && findTool(domain, call.name)?.kind === "write") writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
+      if (call.id && findTool(domain, call.name)?.kind === "write")
+        writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
     }
   }
   const onCard = proposedWrites(state);
-  const approved = new Set(unansweredCalls(messages).flatMap((call) => (writes.has(call.id) && !onCard.some((write) => write.id === call.id) ? [call.id] : [])));
-  for (const write of onCard) writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
+  const approved = new Set(
+    unansweredCalls(messages).flatMap((call) =>
+      writes.has(call.id) && !onCard.some((write) => write.id === call.id) ? [call.id] : [],
+    ),
+  );
+  for (const write of onCard)
+    writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
   // A thread saved by graph@2 kept its card's writes and the answered ones outside the conversation.
   const legacyCard = (state.pending as { tools?: LegacyAnsweredWrite["tool"][] } | null)?.tools ?? [];
   for (const tool of [...state.answeredWrites.map((write) => write.tool), ...legacyCard]) {
@@ -62,7 +73,8 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
   // (a graph built without a database) starts empty in the process that resumed the thread.
   for (const message of messages) {
     const id = (message as { tool_call_id?: string }).tool_call_id;
-    if (id !== undefined && writes.has(id) && !applied.has(id) && callOutcomeOf(message) === "applied") applied.set(id, messageText(message));
+    if (id !== undefined && writes.has(id) && !applied.has(id) && callOutcomeOf(message) === "applied")
+      applied.set(id, messageText(message));
   }
   const facts: WriteFacts = { applied: [], approvedNotApplied: [] };
   for (const write of writes.values()) {
@@ -74,7 +86,11 @@ export async function readWriteFacts(state: FactsState, domain: ToolDomain, log:
 }
 
 /** The recorded outcome of each of `ids` the log holds as completed on thread `threadId`. */
-export async function loggedOutcomes(ids: readonly string[], log: ExecutionLog, threadId: string): Promise<Map<string, ToolOutcome>> {
+export async function loggedOutcomes(
+  ids: readonly string[],
+  log: ExecutionLog,
+  threadId: string,
+): Promise<Map<string, ToolOutcome>> {
   const outcomes = await Promise.all(ids.map(async (id) => [id, await log.completed(id, threadId)] as const));
   return new Map(outcomes.flatMap(([id, outcome]) => (outcome ? [[id, outcome] as const] : [])));
 }
@@ -111,9 +127,12 @@ export function nameWrites(writes: readonly WriteFact[]): string {
  */
 export function droppedWritesText(facts: WriteFacts): string {
   const parts: string[] = [];
-  if (facts.applied.length > 0) parts.push(`The ${facts.applied.length} change(s) already applied stay: ${nameWrites(facts.applied)}.`);
+  if (facts.applied.length > 0)
+    parts.push(`The ${facts.applied.length} change(s) already applied stay: ${nameWrites(facts.applied)}.`);
   if (facts.approvedNotApplied.length > 0) {
-    parts.push(`${facts.approvedNotApplied.length} change(s) you approved were not applied and will not be: ${nameWrites(facts.approvedNotApplied)}.`);
+    parts.push(
+      `${facts.approvedNotApplied.length} change(s) you approved were not applied and will not be: ${nameWrites(facts.approvedNotApplied)}.`,
+    );
   }
   if (parts.length === 0) return "Nothing was changed.";
   return `${parts.join(" ")} Nothing more will be done.`;

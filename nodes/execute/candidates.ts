@@ -21,7 +21,8 @@ export const chooseCandidateSchema = z.object({
 /** How the model is told of it (bound in native mode, listed in the JSON-mode brief). */
 export const CHOOSE_CANDIDATE_TOOL = {
   name: CHOOSE_CANDIDATE,
-  description: 'Chooses a candidate of the latest propose_* list by id; its writes go to the card as they are. Prefer it to writing by hand. "none" chooses none.',
+  description:
+    'Chooses a candidate of the latest propose_* list by id; its writes go to the card as they are. Prefer it to writing by hand. "none" chooses none.',
   schema: chooseCandidateSchema,
 };
 
@@ -31,7 +32,8 @@ export function offersCandidates(domain: Pick<ToolDomain, "tools">): boolean {
 }
 
 /** What choosing gave: the candidate, none, or the reason it cannot be chosen. */
-export type Choice = { kind: "chosen"; candidate: ProposedCandidate } | { kind: "none" } | { kind: "error"; message: string };
+export type Choice =
+  { kind: "chosen"; candidate: ProposedCandidate } | { kind: "none" } | { kind: "error"; message: string };
 
 /** A candidate listing among a step's messages: where it is, what it lists, the tool that listed it. */
 export interface ListingAt {
@@ -44,7 +46,9 @@ export interface ListingAt {
 export function listingsIn(messages: readonly BaseMessage[]): ListingAt[] {
   return messages.flatMap((message, index) => {
     const data = toolResultData(message) as Partial<CandidateListing> | undefined;
-    return data && Array.isArray(data.candidates) ? [{ index, listing: data as CandidateListing, tool: (message as ToolMessage).name ?? "the listing" }] : [];
+    return data && Array.isArray(data.candidates)
+      ? [{ index, listing: data as CandidateListing, tool: (message as ToolMessage).name ?? "the listing" }]
+      : [];
   });
 }
 
@@ -62,17 +66,32 @@ export function currentListing(messages: readonly BaseMessage[]): CandidateListi
 /** Reads `args` against the step's messages (oldest first): the latest listing, unless a write applied after it. */
 export function chooseCandidate(args: unknown, messages: readonly BaseMessage[]): Choice {
   const parsed = chooseCandidateSchema.safeParse(args);
-  if (!parsed.success) return { kind: "error", message: `Error: invalid arguments for ${CHOOSE_CANDIDATE}: id: give the id of a candidate, or "none".` };
+  if (!parsed.success)
+    return {
+      kind: "error",
+      message: `Error: invalid arguments for ${CHOOSE_CANDIDATE}: id: give the id of a candidate, or "none".`,
+    };
   const id = parsed.data.id;
   if (id.toLowerCase() === "none") return { kind: "none" };
   const listings = listingsIn(messages);
   const latest = listings.at(-1);
-  if (!latest) return { kind: "error", message: `Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.` };
+  if (!latest)
+    return {
+      kind: "error",
+      message: `Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.`,
+    };
   const offered = latest.listing.candidates.map((candidate) => candidate.id);
-  if (changedSince(messages, latest)) return { kind: "error", message: `Error: the candidates ${offered.join(", ") || "listed"} are stale: a change applied since ${latest.tool} listed them. Call ${latest.tool} again and choose from the new list.` };
+  if (changedSince(messages, latest))
+    return {
+      kind: "error",
+      message: `Error: the candidates ${offered.join(", ") || "listed"} are stale: a change applied since ${latest.tool} listed them. Call ${latest.tool} again and choose from the new list.`,
+    };
   const candidate = latest.listing.candidates.find((entry) => entry.id === id);
   if (candidate) return { kind: "chosen", candidate };
   const earlier = listings.slice(0, -1).some((entry) => entry.listing.candidates.some((old) => old.id === id));
   const offer = offered.length > 0 ? `the latest listing offers ${offered.join(", ")}` : "the latest listing is empty";
-  return { kind: "error", message: `Error: ${earlier ? `candidate "${id}" is from an earlier listing` : `no candidate "${id}"`}; ${offer}, or "none". Nothing was changed.` };
+  return {
+    kind: "error",
+    message: `Error: ${earlier ? `candidate "${id}" is from an earlier listing` : `no candidate "${id}"`}; ${offer}, or "none". Nothing was changed.`,
+  };
 }

@@ -10,7 +10,13 @@
  * left out on the last rungs.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { roundsSinceUpdate, workspaceMessages, type LiveState, type PlanStep, type TempoState } from "../../kernel/state.js";
+import {
+  roundsSinceUpdate,
+  workspaceMessages,
+  type LiveState,
+  type PlanStep,
+  type TempoState,
+} from "../../kernel/state.js";
 import { compressToolRounds } from "../../memory/compression.js";
 import { countMessageTokens, type TokenCounter } from "../../memory/tokens.js";
 import { buildReminder, reminderDue } from "../../memory/working-memory.js";
@@ -44,7 +50,16 @@ interface Shape {
  * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
  * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
  */
-export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief: string, settings: WorkflowSettings, counter: TokenCounter, native = false, liveState: LiveState = { text: "" }, now?: string): ExecutePrompt {
+export function buildExecutePrompt(
+  state: TempoState,
+  step: PlanStep,
+  toolBrief: string,
+  settings: WorkflowSettings,
+  counter: TokenCounter,
+  native = false,
+  liveState: LiveState = { text: "" },
+  now?: string,
+): ExecutePrompt {
   const { keepToolRounds, promptBudget } = settings.context;
   const budget = promptBudget.execute;
   const workspace = workspaceMessages(state);
@@ -83,7 +98,10 @@ export function buildExecutePrompt(state: TempoState, step: PlanStep, toolBrief:
       },
       // The live state's data beside its text, for a program reading the prompt (an offline policy); never sent.
       // The attached files beside their text, whole, for the same reader.
-      contextData: { ...attached, ...(shape.memory && liveState.data !== undefined ? { live_state: liveState.data } : {}) },
+      contextData: {
+        ...attached,
+        ...(shape.memory && liveState.data !== undefined ? { live_state: liveState.data } : {}),
+      },
       workspace: compressToolRounds(workspace, shape.keepRounds, shape.resultCharacters),
       stageState: `Rounds used: ${state.roundsUsed} of ${state.maxRounds}.`,
       instruction: "Decide the next action for the current step.",

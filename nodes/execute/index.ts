@@ -18,8 +18,24 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import { CONTROL_TOOLS, decisionCalls, decisionFromToolCalls, ExecuteDecisionSchema, type ExecuteDecision, type ToolCallRequest } from "../../contracts/execute.js";
-import { currentStep, workspaceMessages, type LegacyAnsweredWrite, type Optimization, type StepEnding, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
+import {
+  CONTROL_TOOLS,
+  decisionCalls,
+  decisionFromToolCalls,
+  ExecuteDecisionSchema,
+  type ExecuteDecision,
+  type ToolCallRequest,
+} from "../../contracts/execute.js";
+import {
+  currentStep,
+  workspaceMessages,
+  type LegacyAnsweredWrite,
+  type Optimization,
+  type StepEnding,
+  type TempoState,
+  type TempoUpdate,
+  type WriteCall,
+} from "../../kernel/state.js";
 import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
@@ -27,8 +43,22 @@ import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, findTool, readableText, toolsInPacks, type DomainTool, type Refinement } from "../../tools/domain.js";
-import { checkToolArguments, runTool, stateForRun, unknownToolOutcome, unstorableProblem, type ToolRunContext } from "../../tools/runner.js";
+import {
+  describeToolCall,
+  findTool,
+  readableText,
+  toolsInPacks,
+  type DomainTool,
+  type Refinement,
+} from "../../tools/domain.js";
+import {
+  checkToolArguments,
+  runTool,
+  stateForRun,
+  unknownToolOutcome,
+  unstorableProblem,
+  type ToolRunContext,
+} from "../../tools/runner.js";
 import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -36,7 +66,14 @@ import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { stageNow } from "../shared/now.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
-import { chooseCandidate, CHOOSE_CANDIDATE, CHOOSE_CANDIDATE_TOOL, currentListing, listingsIn, offersCandidates } from "./candidates.js";
+import {
+  chooseCandidate,
+  CHOOSE_CANDIDATE,
+  CHOOSE_CANDIDATE_TOOL,
+  currentListing,
+  listingsIn,
+  offersCandidates,
+} from "./candidates.js";
 import { afterListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
@@ -45,7 +82,15 @@ import { callOutcomeOf, isSetback, toolResultMessage } from "../../kernel/tool-r
 import type { HeldWrite } from "../confirm/approvals.js";
 import { unansweredCalls } from "../../kernel/proposal.js";
 import { nextPendingIndex } from "../shared/steps.js";
-import { ask, awaitConfirmation, failStep, finishStep, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
+import {
+  ask,
+  awaitConfirmation,
+  failStep,
+  finishStep,
+  finishTask,
+  resumeExecution,
+  sendToPlanner,
+} from "../../kernel/transitions.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import { languageOf, say } from "../../contracts/language.js";
 import { messageText, PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
@@ -81,8 +126,16 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
       const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
       offer = native
-        ? { bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...choose, ...CONTROL_TOOLS])) as Runnable<BaseMessage[], BaseMessage>, tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}` }
-        : { tools: `${toolBrief(offered, [...AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}` };
+        ? {
+            bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...choose, ...CONTROL_TOOLS])) as Runnable<
+              BaseMessage[],
+              BaseMessage
+            >,
+            tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}`,
+          }
+        : {
+            tools: `${toolBrief(offered, [...AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}`,
+          };
       offers.set(key, offer);
     }
     return offer;
@@ -91,8 +144,14 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     // The standing preferences recall loaded: every tool run (reads, and the approved writes) keeps to them.
-    const context: ToolRunContext = { userId, threadId, stepId: state.currentStepId, preferences: state.recalled.preferences ?? [] };
-    if (state.answeredWrites.length > 0) return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
+    const context: ToolRunContext = {
+      userId,
+      threadId,
+      stepId: state.currentStepId,
+      preferences: state.recalled.preferences ?? [],
+    };
+    if (state.answeredWrites.length > 0)
+      return applyLegacyAnswers(state, state.answeredWrites, context, dependencies, config);
     // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
     const open = unansweredCalls(workspaceMessages(state));
     if (open.length > 0) return settleOpenCalls(state, open, context, dependencies, config);
@@ -106,7 +165,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     }
     const { maxRejectionsPerStep } = dependencies.settings;
     if (state.stepSetbacks.rejections >= maxRejectionsPerStep) {
-      emit(config, { kind: "status", node: "execute", text: "You declined the changes this step needs; stopping here" });
+      emit(config, {
+        kind: "status",
+        node: "execute",
+        text: "You declined the changes this step needs; stopping here",
+      });
       return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
     }
 
@@ -116,21 +179,52 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     // A plan of one step has nothing to count: its status event alone.
     const firstVisit = state.workspaceMessageIds.length === 0;
     const announcement = firstVisit && state.planSteps.length > 1 ? stepAnnouncement(state, stepIndex) : undefined;
-    if (firstVisit) emit(config, { kind: "status", node: "execute", text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}` });
+    if (firstVisit)
+      emit(config, {
+        kind: "status",
+        node: "execute",
+        text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}`,
+      });
     // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
     const refining = refinementOf(state, domain);
-    if (refining?.list && !currentListing(workspaceMessages(state))) return announced(announcement, await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config));
+    if (refining?.list && !currentListing(workspaceMessages(state)))
+      return announced(
+        announcement,
+        await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config),
+      );
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
-    const liveState = state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
+    const liveState =
+      state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
     const { bound, tools } = offerFor(activePacksIn(state, domain));
-    const prompt = buildExecutePrompt(state, step, tools, dependencies.settings, counter, native, liveState, await stageNow(dependencies, config));
+    const prompt = buildExecutePrompt(
+      state,
+      step,
+      tools,
+      dependencies.settings,
+      counter,
+      native,
+      liveState,
+      await stageNow(dependencies, config),
+    );
     const messages = prompt.messages;
     const decision = bound
-      ? await invokeToolCalling(bound, messages, decisionFromToolCalls, { name: "execute_decision", stage: "execute", config, promptBudget: promptBudgetFor(dependencies.models, "execute") })
+      ? await invokeToolCalling(bound, messages, decisionFromToolCalls, {
+          name: "execute_decision",
+          stage: "execute",
+          config,
+          promptBudget: promptBudgetFor(dependencies.models, "execute"),
+        })
       : await callStage(dependencies.models, "execute", ExecuteDecisionSchema, messages, "execute_decision", config);
     const fresh: TempoUpdate = liveState !== state.liveState ? { liveState } : {};
-    if (!decision.ok) return announced(announcement, { ...fresh, ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections) });
-    return announced(announcement, { ...fresh, ...(await applyDecision(state, decision.value, context, dependencies, config)) });
+    if (!decision.ok)
+      return announced(announcement, {
+        ...fresh,
+        ...correctionUpdate(state, "execute", decision.raw, decision.problem, dependencies.settings.maxCorrections),
+      });
+    return announced(announcement, {
+      ...fresh,
+      ...(await applyDecision(state, decision.value, context, dependencies, config)),
+    });
   };
 }
 
@@ -138,7 +232,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
 function stepAnnouncement(state: TempoState, index: number): AIMessage {
   const step = state.planSteps[index]!;
   const total = state.planSteps.length;
-  const content = say(languageOf(state.messages), `Step ${index + 1} of ${total}: `, `第 ${index + 1} 步（共 ${total} 步）：`) + step.content;
+  const content =
+    say(languageOf(state.messages), `Step ${index + 1} of ${total}: `, `第 ${index + 1} 步（共 ${total} 步）：`) +
+    step.content;
   return new AIMessage({ id: `${PROGRESS_ID_PREFIX}${newId("step")}`, content });
 }
 
@@ -152,7 +248,13 @@ function announced(announcement: AIMessage | undefined, update: TempoUpdate): Te
  * The step's setbacks after a tool result: a success clears the error count; the
  * `maxToolErrorsPerStep`-th failure in a row fails the step (and so finishes the task).
  */
-function afterToolResult(state: TempoState, ok: boolean, tool: string, content: string, settings: WorkflowSettings): TempoUpdate {
+function afterToolResult(
+  state: TempoState,
+  ok: boolean,
+  tool: string,
+  content: string,
+  settings: WorkflowSettings,
+): TempoUpdate {
   const toolErrors = ok ? 0 : state.stepSetbacks.toolErrors + 1;
   if (toolErrors < settings.maxToolErrorsPerStep) return { stepSetbacks: { ...state.stepSetbacks, toolErrors } };
   const last = content.replace(/\s+/g, " ").slice(0, 160);
@@ -213,12 +315,25 @@ async function runCalls(
     const tried = tool.run(trial.state, checked.arguments);
     if (!tried.ok) {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
-      emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: false, content: tried.content });
+      emit(config, {
+        kind: "tool_result",
+        node: "execute",
+        id: call.id,
+        name: call.name,
+        ok: false,
+        content: tried.content,
+      });
       record(call, false, tried.content);
       return;
     }
     if (tried.state !== undefined) trial.state = tried.state;
-    const summary = await describeToolCall(dependencies.domain, context.userId, call.name, checked.arguments, languageOf(state.messages));
+    const summary = await describeToolCall(
+      dependencies.domain,
+      context.userId,
+      call.name,
+      checked.arguments,
+      languageOf(state.messages),
+    );
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };
   const refining = refinementOf(state, dependencies.domain);
@@ -227,9 +342,15 @@ async function runCalls(
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
     // Text Postgres cannot store, in the name or the arguments of a call that is no domain tool's (whose argument
     // check refuses it: tools/runner.ts), goes back to the model as the call's error: it would fail where it is stored.
-    const unstorableText = findTool(dependencies.domain, call.name) ? undefined : unstorableTextIn({ name: call.name, arguments: call.arguments });
+    const unstorableText = findTool(dependencies.domain, call.name)
+      ? undefined
+      : unstorableTextIn({ name: call.name, arguments: call.arguments });
     if (unstorableText) {
-      record(call, false, `Error: invalid call of ${escapedText(call.name)}: ${unstorableProblem(unstorableText)}. Nothing was run.`);
+      record(
+        call,
+        false,
+        `Error: invalid call of ${escapedText(call.name)}: ${unstorableProblem(unstorableText)}. Nothing was run.`,
+      );
       continue;
     }
     if (call.name === CHOOSE_CANDIDATE) {
@@ -239,12 +360,21 @@ async function runCalls(
       else if (choice.kind === "none") record(call, true, "no candidate chosen");
       else {
         const { candidate } = choice;
-        record(call, true, `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`);
+        record(
+          call,
+          true,
+          `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`,
+        );
         for (const write of candidate.writes) {
           const tool = findTool(dependencies.domain, write.name);
           const writeCall = { id: newToolCallId(), name: write.name, arguments: write.arguments };
           if (tool?.kind === "write") await proposeWrite(writeCall, tool);
-          else record(writeCall, false, `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`);
+          else
+            record(
+              writeCall,
+              false,
+              `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`,
+            );
         }
       }
       continue;
@@ -254,8 +384,15 @@ async function runCalls(
       // The agent's own memory and tool packs: runs at once, whatever the action, on the state as this round left it.
       const checked = memoryTool.schema.safeParse(call.arguments);
       const result = checked.success
-        ? await memoryTool.run(checked.data, { state: { ...state, ...run.update } as TempoState, store: config.store, userId: context.userId, domain: dependencies.domain })
-        : { content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}` };
+        ? await memoryTool.run(checked.data, {
+            state: { ...state, ...run.update } as TempoState,
+            store: config.store,
+            userId: context.userId,
+            domain: dependencies.domain,
+          })
+        : {
+            content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}`,
+          };
       run.update = { ...run.update, ...result.update };
       record(call, checked.success, result.content);
       continue;
@@ -274,7 +411,8 @@ async function runCalls(
     // A tool of a pack not active brings its pack in (a model told of the packs, or one that knew the tool anyway).
     const active = activePacksIn({ ...state, ...run.update } as TempoState, dependencies.domain);
     const widened = withPackOf(dependencies.domain, active, call.name);
-    if (widened.length > active.length) run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
+    if (widened.length > active.length)
+      run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
       const outcome = await runReported(call, context, dependencies, config);
       record(call, outcome.ok, outcome.content, outcome.data);
@@ -299,7 +437,12 @@ async function runCalls(
   const internal = entries.length > 0 && entries.every(({ call }) => findAgentTool(call.name) !== undefined);
   // A round whose every write was refused before a card proposes nothing: its speech ("Moving … to Monday") would
   // announce a change that is not made, so the refusal speaks for itself.
-  const nothingProposed = run.writes.length === 0 && entries.length > 0 && entries.every(({ call, outcome }) => outcome === "failed" && findTool(dependencies.domain, call.name)?.kind === "write");
+  const nothingProposed =
+    run.writes.length === 0 &&
+    entries.length > 0 &&
+    entries.every(
+      ({ call, outcome }) => outcome === "failed" && findTool(dependencies.domain, call.name)?.kind === "write",
+    );
   run.rounds = toolRoundOf(entries, internal || nothingProposed ? "" : speak, internal);
   run.spoke = entries.length > 0 && !internal;
   if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {
@@ -310,10 +453,22 @@ async function runCalls(
 }
 
 /** Runs a tool call through the execution log, with its call and result on the stream. */
-async function runReported(call: RoundCall, context: ToolRunContext, dependencies: NodeDependencies, config: LangGraphRunnableConfig) {
+async function runReported(
+  call: RoundCall,
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+) {
   emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
   const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
-  emit(config, { kind: "tool_result", node: "execute", id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+  emit(config, {
+    kind: "tool_result",
+    node: "execute",
+    id: call.id,
+    name: call.name,
+    ok: outcome.ok,
+    content: outcome.content,
+  });
   return outcome;
 }
 
@@ -338,7 +493,10 @@ async function applyApprovedWrites(
     const { ok, content, data } = await runReported(call, context, dependencies, config);
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
-    update = { ...update, ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings) };
+    update = {
+      ...update,
+      ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings),
+    };
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
   }
@@ -366,7 +524,13 @@ async function applyApprovedWrites(
  * The note for the approved writes that failed when applied ("Could not apply: <change> — <why>"), in the user's
  * language, or undefined when none did; the change is named as the card named it (an edit as edited).
  */
-async function failedWritesNote(state: TempoState, calls: readonly WriteCall[], results: readonly BaseMessage[], context: ToolRunContext, dependencies: NodeDependencies): Promise<AIMessage | undefined> {
+async function failedWritesNote(
+  state: TempoState,
+  calls: readonly WriteCall[],
+  results: readonly BaseMessage[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+): Promise<AIMessage | undefined> {
   const language = languageOf(state.messages);
   const lines: string[] = [];
   // The tool's reason in the words a person reads (names, dates), when the domain has them.
@@ -374,7 +538,15 @@ async function failedWritesNote(state: TempoState, calls: readonly WriteCall[], 
     if (callOutcomeOf(result) !== "failed") continue;
     const call = calls[index]!;
     const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, language);
-    const why = await readableText(dependencies.domain, context.userId, messageText(result).split("\n")[0]!.replace(/^error:\s*/i, "").trim(), language);
+    const why = await readableText(
+      dependencies.domain,
+      context.userId,
+      messageText(result)
+        .split("\n")[0]!
+        .replace(/^error:\s*/i, "")
+        .trim(),
+      language,
+    );
     lines.push(`${say(language, "Could not apply: ", "未能执行：")}${change} — ${why}`);
   }
   return lines.length === 0 ? undefined : new AIMessage({ id: newId("ai"), content: lines.join("\n\n") });
@@ -405,10 +577,22 @@ async function settleOpenCalls(
   const results = (applied.messages as BaseMessage[] | undefined) ?? [];
   const ids = (applied.workspaceMessageIds as string[] | undefined) ?? state.workspaceMessageIds;
   if (applied.phase !== undefined) {
-    const closed = held.map((call) => toolResultMessage(call, "Left unanswered: the step stopped on a failed change before this one was decided.", "held"));
-    return { ...applied, messages: [...results, ...closed], workspaceMessageIds: [...ids, ...closed.map((message) => message.id!)] };
+    const closed = held.map((call) =>
+      toolResultMessage(
+        call,
+        "Left unanswered: the step stopped on a failed change before this one was decided.",
+        "held",
+      ),
+    );
+    return {
+      ...applied,
+      messages: [...results, ...closed],
+      workspaceMessageIds: [...ids, ...closed.map((message) => message.id!)],
+    };
   }
-  const proposal = workspaceMessages(state).find((message) => ((message as AIMessage).tool_calls ?? []).some((call) => call.id === held[0]!.id))!;
+  const proposal = workspaceMessages(state).find((message) =>
+    ((message as AIMessage).tool_calls ?? []).some((call) => call.id === held[0]!.id),
+  )!;
   const done = results.filter((message) => callOutcomeOf(message) === "applied").length;
   const note = new AIMessage({
     id: newId("ai"),
@@ -441,14 +625,37 @@ async function applyLegacyAnswers(
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate> {
   const calls = answered.map(({ tool }) => ({ id: tool.id, name: tool.name, arguments: tool.arguments }));
-  const proposal = new AIMessage({ id: newId("ai"), content: answered[0]?.tool.speak ?? "", tool_calls: calls.map((call) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) });
-  const rejected = answered.flatMap(({ tool, approved, result }) => (approved ? [] : [toolResultMessage(tool, result ?? "Not applied: the user rejected this change.", "declined")]));
+  const proposal = new AIMessage({
+    id: newId("ai"),
+    content: answered[0]?.tool.speak ?? "",
+    tool_calls: calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      args: call.arguments,
+      type: "tool_call" as const,
+    })),
+  });
+  const rejected = answered.flatMap(({ tool, approved, result }) =>
+    approved ? [] : [toolResultMessage(tool, result ?? "Not applied: the user rejected this change.", "declined")],
+  );
   const added = [proposal, ...rejected];
   const ending = answered.every((write) => write.approved && write.tool.then) ? answered[0]!.tool.then! : null;
-  const converted = { ...state, messages: [...state.messages, ...added], workspaceMessageIds: [...state.workspaceMessageIds, ...added.map((message) => message.id!)], stepEnding: ending };
+  const converted = {
+    ...state,
+    messages: [...state.messages, ...added],
+    workspaceMessageIds: [...state.workspaceMessageIds, ...added.map((message) => message.id!)],
+    stepEnding: ending,
+  };
   const open = unansweredCalls(added);
-  const applied = open.length > 0 ? await settleOpenCalls(converted, open, context, dependencies, config) : { workspaceMessageIds: converted.workspaceMessageIds };
-  return { ...applied, answeredWrites: [], messages: [...added, ...((applied.messages as BaseMessage[] | undefined) ?? [])] };
+  const applied =
+    open.length > 0
+      ? await settleOpenCalls(converted, open, context, dependencies, config)
+      : { workspaceMessageIds: converted.workspaceMessageIds };
+  return {
+    ...applied,
+    answeredWrites: [],
+    messages: [...added, ...((applied.messages as BaseMessage[] | undefined) ?? [])],
+  };
 }
 
 async function applyDecision(
@@ -475,31 +682,50 @@ async function applyDecision(
     }
     const ran = await runCalls(state, calls, speak, context, dependencies, config);
     // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
-    const update: TempoUpdate = { ...base, messages: [...cleared.messages, ...ran.rounds], workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)), ...ran.update };
+    const update: TempoUpdate = {
+      ...base,
+      messages: [...cleared.messages, ...ran.rounds],
+      workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)),
+      ...ran.update,
+    };
     // In a refinement step, each listing moves the loop on; the code ends the step when the loop stops.
     const refinement = ran.failed ? undefined : refinementOf(state, dependencies.domain);
     const listing = refinement ? listingsIn(ran.rounds).at(-1)?.listing : undefined;
     if (refinement && listing) {
       const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
-      if (optimization.verdict !== "running") return endRefinement(state, refinement, optimization, ran.rounds, update, dependencies, config);
+      if (optimization.verdict !== "running")
+        return endRefinement(state, refinement, optimization, ran.rounds, update, dependencies, config);
       update.optimization = optimization;
     }
     if (ran.failed || ran.writes.length === 0) return update;
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
     // proposal is an assistant message with their calls, unanswered until the card is; it carries the decision's
     // speech unless a read or memory call of the same decision did.
-    const then: StepEnding | undefined = decision.then ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer } : undefined;
+    const then: StepEnding | undefined = decision.then
+      ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer }
+      : undefined;
     const proposal = new AIMessage({
       id: newId("ai"),
       content: ran.spoke ? "" : speak,
-      tool_calls: ran.writes.map((write) => ({ id: write.id, name: write.name, args: write.arguments, type: "tool_call" as const })),
+      tool_calls: ran.writes.map((write) => ({
+        id: write.id,
+        name: write.name,
+        args: write.arguments,
+        type: "tool_call" as const,
+      })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
     return {
       ...update,
       messages: [...(update.messages as BaseMessage[]), proposal],
       workspaceMessageIds: [...(update.workspaceMessageIds as string[]), proposal.id!],
-      ...awaitConfirmation(state, { kind: "confirm_tool", messageId: proposal.id!, summaries, reason: decision.reason || speak, ...(then ? { then } : {}) }),
+      ...awaitConfirmation(state, {
+        kind: "confirm_tool",
+        messageId: proposal.id!,
+        summaries,
+        reason: decision.reason || speak,
+        ...(then ? { then } : {}),
+      }),
     };
   }
 
@@ -517,19 +743,36 @@ async function applyDecision(
   const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
   for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
   const ending = { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer };
-  return { ...base, ...endStep(state, ending, workspaceMessages(state), dependencies, config), messages: [...cleared.messages, ...speech] };
+  return {
+    ...base,
+    ...endStep(state, ending, workspaceMessages(state), dependencies, config),
+    messages: [...cleared.messages, ...speech],
+  };
 }
 
 /**
  * The refinement step ended in code, its loop stopped (nothing left to choose, stagnation, the budget) after `rounds`
  * (just run): `update` with the loop's state and the step's ending, its summary saying what it gained and why it stopped.
  */
-function endRefinement(state: TempoState, refinement: Refinement, optimization: Optimization, rounds: BaseMessage[], update: TempoUpdate, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
+function endRefinement(
+  state: TempoState,
+  refinement: Refinement,
+  optimization: Optimization,
+  rounds: BaseMessage[],
+  update: TempoUpdate,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): TempoUpdate {
   const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
   const summary = refinementSummary(optimization, refinement);
   emit(config, { kind: "status", node: "execute", text: summary });
   const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: summary, answer: "" };
-  return { ...update, optimization, ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config), messages: update.messages };
+  return {
+    ...update,
+    optimization,
+    ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config),
+    messages: update.messages,
+  };
 }
 
 /**
@@ -537,16 +780,34 @@ function endRefinement(state: TempoState, refinement: Refinement, optimization: 
  * each change applied, the domain's listing tool runs as a round of the step — no model call — and the loop moves on;
  * when it stops the step ends here, else the model next chooses from what the round shows.
  */
-async function listForRefinement(state: TempoState, refinement: Refinement & { list: NonNullable<Refinement["list"]> }, context: ToolRunContext, dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+async function listForRefinement(
+  state: TempoState,
+  refinement: Refinement & { list: NonNullable<Refinement["list"]> },
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
   const call = { id: newToolCallId(), name: refinement.list.tool, arguments: refinement.list.arguments };
   const outcome = await runReported(call, context, dependencies, config);
-  const rounds = toolRoundOf([{ call, result: outcome.content, outcome: outcome.ok ? "done" : "failed", ...(outcome.data === undefined ? {} : { data: outcome.data }) }]);
-  const update: TempoUpdate = { messages: rounds, workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)] };
+  const rounds = toolRoundOf([
+    {
+      call,
+      result: outcome.content,
+      outcome: outcome.ok ? "done" : "failed",
+      ...(outcome.data === undefined ? {} : { data: outcome.data }),
+    },
+  ]);
+  const update: TempoUpdate = {
+    messages: rounds,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...rounds.map((message) => message.id!)],
+  };
   const listing = listingsIn(rounds).at(-1)?.listing;
   // A listing that failed is the model's to handle, as any tool error.
   if (!listing) return update;
   const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
-  return optimization.verdict === "running" ? { ...update, optimization } : endRefinement(state, refinement, optimization, rounds, update, dependencies, config);
+  return optimization.verdict === "running"
+    ? { ...update, optimization }
+    : endRefinement(state, refinement, optimization, rounds, update, dependencies, config);
 }
 
 /**
@@ -555,16 +816,29 @@ async function listForRefinement(state: TempoState, refinement: Refinement & { l
  * or "when_needed" — only when the step met a setback (a write declined or failed, a tool error); otherwise the
  * next step starts without a planner call. A done's answer is kept as the task's closing words.
  */
-function endStep(state: TempoState, ending: StepEnding, stepMessages: BaseMessage[], dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
+function endStep(
+  state: TempoState,
+  ending: StepEnding,
+  stepMessages: BaseMessage[],
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): TempoUpdate {
   const finished = finishStep(state, ending.goalCheck.trim());
   const planSteps = finished.planSteps;
   if (ending.action === "done") {
     // The goal is met: steps never started are skipped, not silently left pending.
-    const skipped = planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
+    const skipped = planSteps.map((step) =>
+      step.status === "pending" ? { ...step, status: "skipped" as const } : step,
+    );
     return { ...finished, ...finishTask(state, skipped), closingWords: ending.answer.trim() || null };
   }
   const next = nextPendingIndex(planSteps);
-  if (next !== -1) emit(config, { kind: "status", node: "execute", text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done` });
+  if (next !== -1)
+    emit(config, {
+      kind: "status",
+      node: "execute",
+      text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done`,
+    });
   if (next !== -1 && replanNeeded(dependencies.settings.replanAfterStep, stepMessages)) {
     // docs/design.md#replanning: the planner reviews the remaining steps before the next one starts.
     return { ...finished, ...sendToPlanner(state, "replan") };

@@ -30,8 +30,11 @@ const MAX_SCRATCHPAD_CHARACTERS = 4_000;
 export const MEMORY_TOOLS: readonly MemoryTool[] = [
   {
     name: "update_working_memory",
-    description: "Replaces your working memory (scratchpad) with new content: what is done, the current status, decisions and open questions. It is shown to you in every later round.",
-    schema: z.object({ content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new scratchpad text.") }),
+    description:
+      "Replaces your working memory (scratchpad) with new content: what is done, the current status, decisions and open questions. It is shown to you in every later round.",
+    schema: z.object({
+      content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new scratchpad text."),
+    }),
     async run(args, { state }) {
       const content = String(args.content);
       return {
@@ -56,7 +59,8 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   },
   {
     name: "recall_episodes",
-    description: "Searches the user's past task episodes (goal, key steps, outcome, lessons) — have we done something like this before?",
+    description:
+      "Searches the user's past task episodes (goal, key steps, outcome, lessons) — have we done something like this before?",
     schema: z.object({
       query: z.string().min(1).describe("What the current task is about."),
       limit: z.number().int().min(1).max(10).optional().describe("Most episodes to return (default 3)."),

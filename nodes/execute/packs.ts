@@ -15,7 +15,10 @@ import { refinementOf } from "./refinement.js";
  * The packs active in the current step: those the step's calls left; else those its plan step names (the ones the
  * domain has); else the domain's defaults.
  */
-export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">, domain: ToolDomain): string[] {
+export function activePacksIn(
+  state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">,
+  domain: ToolDomain,
+): string[] {
   // The packs a step may have: the domain's, or in a refinement step its whitelist (those the domain has).
   const known = packsOf(domain).map((pack) => pack.name);
   const refinement = refinementOf(state, domain);
@@ -31,7 +34,10 @@ export function activePacksIn(state: Pick<TempoState, "activePacks" | "currentSt
 
 /** The packs of the domain as the model reads them: name, whether active, what for, and its tools. */
 export function packList(domain: ToolDomain, active: readonly string[]): string {
-  const lines = packsOf(domain).map((pack) => `- ${pack.name}${active.includes(pack.name) ? " (active)" : ""}: ${pack.description} — ${pack.tools.join(", ")}`);
+  const lines = packsOf(domain).map(
+    (pack) =>
+      `- ${pack.name}${active.includes(pack.name) ? " (active)" : ""}: ${pack.description} — ${pack.tools.join(", ")}`,
+  );
   return `<packs>\nTool packs; only the active ones' tools are offered. context_tools_add / context_tools_remove change them.\n${lines.join("\n")}\n</packs>`;
 }
 
@@ -41,39 +47,59 @@ export function withPackOf(domain: ToolDomain, active: readonly string[], tool: 
   return pack && !active.includes(pack.name) ? [...active, pack.name] : [...active];
 }
 
-const packsArgument = z.object({ packs: z.array(z.string().min(1)).min(1).describe("Names of tool packs, as the <packs> list gives them.") });
+const packsArgument = z.object({
+  packs: z.array(z.string().min(1)).min(1).describe("Names of tool packs, as the <packs> list gives them."),
+});
 
 /** The tools that change the active packs (they read the domain's packs from their context). */
 export const PACK_TOOLS: readonly MemoryTool[] = [
   {
     name: "context_tools_add",
-    description: "Brings tool packs into your context for this step, so their tools are offered from the next round on.",
+    description:
+      "Brings tool packs into your context for this step, so their tools are offered from the next round on.",
     schema: packsArgument,
-    run: (args, { state, domain }) => changePacks(state, domain, args.packs as string[], (active, named) => [...new Set([...active, ...named])]),
+    run: (args, { state, domain }) =>
+      changePacks(state, domain, args.packs as string[], (active, named) => [...new Set([...active, ...named])]),
   },
   {
     name: "context_tools_remove",
     description: "Drops tool packs you no longer need in this step, so their tools stop costing context.",
     schema: packsArgument,
-    run: (args, { state, domain }) => changePacks(state, domain, args.packs as string[], (active, named) => active.filter((name) => !named.includes(name))),
+    run: (args, { state, domain }) =>
+      changePacks(state, domain, args.packs as string[], (active, named) =>
+        active.filter((name) => !named.includes(name)),
+      ),
   },
 ];
 
 /** The step's active packs changed by `change` with the packs `named`; unknown names, or no pack left, change nothing. */
-async function changePacks(state: TempoState, domain: ToolDomain, named: readonly string[], change: (active: string[], named: readonly string[]) => string[]) {
+async function changePacks(
+  state: TempoState,
+  domain: ToolDomain,
+  named: readonly string[],
+  change: (active: string[], named: readonly string[]) => string[],
+) {
   const unknown = unknownPacks(domain, named);
   if (unknown) return { content: unknown };
   const refinement = refinementOf(state, domain);
   const barred = refinement ? named.filter((name) => !refinement.packs.includes(name)) : [];
-  if (refinement && barred.length > 0) return { content: `Error: while refining, only ${refinement.packs.join(", ")} may be active (not ${barred.join(", ")}); choose among the candidates. Nothing was changed.` };
+  if (refinement && barred.length > 0)
+    return {
+      content: `Error: while refining, only ${refinement.packs.join(", ")} may be active (not ${barred.join(", ")}); choose among the candidates. Nothing was changed.`,
+    };
   const packs = change(activePacksIn(state, domain), named);
   if (packs.length === 0) return { content: "Error: at least one pack stays active; nothing was changed." };
-  return { content: `active packs: ${packs.join(", ")}`, update: { activePacks: { stepId: state.currentStepId, packs } } };
+  return {
+    content: `active packs: ${packs.join(", ")}`,
+    update: { activePacks: { stepId: state.currentStepId, packs } },
+  };
 }
 
 /** An error text naming the packs the domain does not have, or undefined when it has them all. */
 function unknownPacks(domain: ToolDomain, names: readonly string[]): string | undefined {
   const known = packsOf(domain).map((pack) => pack.name);
   const unknown = names.filter((name) => !known.includes(name));
-  return unknown.length === 0 ? undefined : `Error: no pack named ${unknown.map((name) => `"${name}"`).join(", ")}; the packs are: ${known.join(", ")}. Nothing was changed.`;
+  return unknown.length === 0
+    ? undefined
+    : `Error: no pack named ${unknown.map((name) => `"${name}"`).join(", ")}; the packs are: ${known.join(", ")}. Nothing was changed.`;
 }

@@ -7,10 +7,19 @@
  * ExecutionState. While refining, the step is limited to the domain's whitelisted packs.
  */
 import type { Optimization, PlanStep, TempoState } from "../../kernel/state.js";
-import { isRefinementStep, packOfTool, type CandidateListing, type Refinement, type ToolDomain } from "../../tools/domain.js";
+import {
+  isRefinementStep,
+  packOfTool,
+  type CandidateListing,
+  type Refinement,
+  type ToolDomain,
+} from "../../tools/domain.js";
 
 /** The domain's refinement when the current step is its refinement step, else undefined. */
-export function refinementOf(state: Pick<TempoState, "planSteps" | "currentStepId">, domain: Pick<ToolDomain, "refinement">): Refinement | undefined {
+export function refinementOf(
+  state: Pick<TempoState, "planSteps" | "currentStepId">,
+  domain: Pick<ToolDomain, "refinement">,
+): Refinement | undefined {
   const step: PlanStep | undefined = state.planSteps.find((candidate) => candidate.id === state.currentStepId);
   return step && isRefinementStep(domain, step.content) ? domain.refinement : undefined;
 }
@@ -23,7 +32,12 @@ export function outsideWhitelist(domain: ToolDomain, refinement: Refinement, too
 }
 
 /** The loop after one more listing in step `stepId`: counts, scores and the verdict (`running` while it goes on). */
-export function afterListing(previous: Optimization | null, stepId: string | null, listing: CandidateListing, refinement: Refinement): Optimization {
+export function afterListing(
+  previous: Optimization | null,
+  stepId: string | null,
+  listing: CandidateListing,
+  refinement: Refinement,
+): Optimization {
   const score = listing.score ?? previous?.bestScore ?? 0;
   const fresh = !previous || previous.stepId !== stepId;
   const rounds = fresh ? 1 : previous.rounds + 1;
@@ -32,8 +46,22 @@ export function afterListing(previous: Optimization | null, stepId: string | nul
   const bestScore = fresh ? score : Math.max(previous.bestScore, score);
   const stagnantRounds = fresh || gained ? 0 : previous.stagnantRounds + 1;
   const verdict =
-    listing.candidates.length === 0 ? "forced" : stagnantRounds >= refinement.stagnantRounds ? "stagnant" : rounds >= refinement.maxRounds ? "budget" : "running";
-  return { stepId, rounds, startScore, bestScore, stagnantRounds, verdict, ...(listing.forced ? { forced: listing.forced } : {}) };
+    listing.candidates.length === 0
+      ? "forced"
+      : stagnantRounds >= refinement.stagnantRounds
+        ? "stagnant"
+        : rounds >= refinement.maxRounds
+          ? "budget"
+          : "running";
+  return {
+    stepId,
+    rounds,
+    startScore,
+    bestScore,
+    stagnantRounds,
+    verdict,
+    ...(listing.forced ? { forced: listing.forced } : {}),
+  };
 }
 
 /** The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id). */
@@ -46,6 +74,7 @@ export function refinementSummary(optimization: Optimization, refinement: Refine
   }[optimization.verdict];
   const forced = optimization.forced ? `; forced, no change can fix: ${optimization.forced}` : "";
   // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
-  if (optimization.bestScore <= optimization.startScore) return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
+  if (optimization.bestScore <= optimization.startScore)
+    return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
   return `refined in ${optimization.rounds} round(s): health score ${optimization.startScore} → ${optimization.bestScore}; stopped: ${why}${forced}`;
 }

@@ -22,7 +22,14 @@ import { languageOf, type Language } from "../../contracts/language.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../../contracts/plan.js";
-import { workspaceMessages, type LiveState, type PlanStep, type RunMode, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import {
+  workspaceMessages,
+  type LiveState,
+  type PlanStep,
+  type RunMode,
+  type TempoState,
+  type TempoUpdate,
+} from "../../kernel/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
 import { callStage } from "../../models/invoke-contract.js";
@@ -62,7 +69,11 @@ export function createPlanNode(dependencies: NodeDependencies) {
       pinnedBlocks: pinnedBlocksOf(state),
       context: {
         live_state: liveState.text,
-        ...memoryContext(state.recalled, ["taskState", "facts", "episodes", "conversation"], dependencies.settings.context.promptBudget.plan / 4),
+        ...memoryContext(
+          state.recalled,
+          ["taskState", "facts", "episodes", "conversation"],
+          dependencies.settings.context.promptBudget.plan / 4,
+        ),
         ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.plan / 10),
         resume_context: state.resumeContext
           ? `You asked the user: "${state.resumeContext.question}"\nThey replied: "${state.resumeContext.answer}"\nTreat the reply as the answer to that question, not as a new request.`
@@ -71,7 +82,8 @@ export function createPlanNode(dependencies: NodeDependencies) {
       ...(liveState.data === undefined ? {} : { contextData: { live_state: liveState.data } }),
       workspace: workspaceMessages(state),
       stageState: planStageState(state),
-      instruction: stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
+      instruction:
+        stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
       now: await stageNow(dependencies, config),
     });
     return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config);
@@ -92,14 +104,34 @@ export function createPlanNode(dependencies: NodeDependencies) {
   }
 
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    emit(config, { kind: "status", node: "plan", text: state.planMode === "draft" ? "Planning" : state.planMode === "revise" ? "Revising the plan" : "Reviewing the plan after the step" });
+    emit(config, {
+      kind: "status",
+      node: "plan",
+      text:
+        state.planMode === "draft"
+          ? "Planning"
+          : state.planMode === "revise"
+            ? "Revising the plan"
+            : "Reviewing the plan after the step",
+    });
     const liveState = await refreshLiveState(state, config);
-    const fresh: TempoUpdate = { ...(liveState !== state.liveState ? { liveState } : {}), ...(await openItemsAtStart(state, config)) };
+    const fresh: TempoUpdate = {
+      ...(liveState !== state.liveState ? { liveState } : {}),
+      ...(await openItemsAtStart(state, config)),
+    };
     const quick = await decide(state, "plan", config, liveState);
-    if (!quick.ok) return { ...fresh, ...correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections) };
+    if (!quick.ok)
+      return {
+        ...fresh,
+        ...correctionUpdate(state, "plan", quick.raw, quick.problem, dependencies.settings.maxCorrections),
+      };
 
     let decision: PlanDecision = quick.value;
-    if (state.planMode === "draft" && decision.action === "plan_done" && (decision.complexity === "complex" || decision.need_thinking)) {
+    if (
+      state.planMode === "draft" &&
+      decision.action === "plan_done" &&
+      (decision.complexity === "complex" || decision.need_thinking)
+    ) {
       emit(config, { kind: "status", node: "plan", text: "Complex task: planning in depth" });
       const deep = await decide(state, "plan_deep", config, liveState);
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
@@ -114,7 +146,12 @@ export function createPlanNode(dependencies: NodeDependencies) {
  * step (the rough arrangement), or as the only step of an empty plan. A `local_adjust` plan, a question, a domain
  * without refinement: as they are.
  */
-export function withRefinementStep(steps: PlanStepDraft[], runMode: RunMode | undefined, refinement: Refinement | undefined, language: Language = "en"): PlanStepDraft[] {
+export function withRefinementStep(
+  steps: PlanStepDraft[],
+  runMode: RunMode | undefined,
+  refinement: Refinement | undefined,
+  language: Language = "en",
+): PlanStepDraft[] {
   if (!refinement || (runMode !== "first_full" && runMode !== "global_reopt")) return steps;
   if (steps.some((step) => isRefinementStep({ refinement }, step.content))) return steps;
   const text = refinement.localized?.[language] ?? refinement.step;
@@ -131,7 +168,12 @@ function planStageState(state: TempoState): string {
   return lines.join("\n");
 }
 
-function applyPlanDecision(state: TempoState, decision: PlanDecision, dependencies: NodeDependencies, config: LangGraphRunnableConfig): TempoUpdate {
+function applyPlanDecision(
+  state: TempoState,
+  decision: PlanDecision,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): TempoUpdate {
   const cleared = clearCorrections(state);
   const speech = decision.speak.trim() ? [new AIMessage({ id: newId("ai"), content: decision.speak })] : [];
   for (const message of speech) emitAssistantText(config, "plan", message.id!, String(message.content));
@@ -140,7 +182,9 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
     planRoundsUsed: state.planRoundsUsed + 1,
     messages: [...cleared.messages, ...speech],
   };
-  const keepWorkspace = (): TempoUpdate => ({ workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)] });
+  const keepWorkspace = (): TempoUpdate => ({
+    workspaceMessageIds: [...cleared.workspaceMessageIds, ...speech.map((message) => message.id!)],
+  });
 
   if (decision.action === "ask_user") {
     const question = decision.speak.trim();
@@ -150,7 +194,9 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   if (state.planMode === "replan" && (decision.action === "continue" || decision.action === "finish")) {
     if (decision.action === "finish") {
       // The goal is met: steps never started are skipped, not left pending.
-      const planSteps = state.planSteps.map((step) => (step.status === "pending" ? { ...step, status: "skipped" as const } : step));
+      const planSteps = state.planSteps.map((step) =>
+        step.status === "pending" ? { ...step, status: "skipped" as const } : step,
+      );
       return { ...base, ...finishTask(state, planSteps), resumeContext: null };
     }
     return { ...base, ...resumeExecution(state, state.planSteps), resumeContext: null };
@@ -166,14 +212,31 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
   // plan_done: a new plan, or a revision of the current one.
   const revision = state.planSteps.length === 0 ? 0 : state.planRevision + 1;
   // A new plan that arranges or re-arranges refines by default (seed 003): the domain's refinement step is added.
-  const withRefinement = state.planSteps.length === 0 ? withRefinementStep(decision.plan_steps, decision.run_mode, dependencies.domain.refinement, languageOf(state.messages)) : decision.plan_steps;
+  const withRefinement =
+    state.planSteps.length === 0
+      ? withRefinementStep(
+          decision.plan_steps,
+          decision.run_mode,
+          dependencies.domain.refinement,
+          languageOf(state.messages),
+        )
+      : decision.plan_steps;
   // A question's steps start with the packs for reading: the ones for writing would cost every call and serve none.
   const readingPacks = defaultPacks(dependencies.domain, { writing: false });
-  const drafts = decision.read_only && readingPacks.length > 0 ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks })) : withRefinement;
+  const drafts =
+    decision.read_only && readingPacks.length > 0
+      ? withRefinement.map((step) => (step.packs?.length ? step : { ...step, packs: readingPacks }))
+      : withRefinement;
   const revised = revisePlan(state.planSteps, drafts, revision);
   const runMode = decision.run_mode ?? (state.planSteps.length === 0 ? null : state.runMode);
   const readOnlyPlan = state.planSteps.length === 0 ? decision.read_only === true : state.readOnlyPlan;
-  const common: TempoUpdate = { ...base, resumeContext: null, planRevision: revised.changed ? revision : state.planRevision, runMode, readOnlyPlan };
+  const common: TempoUpdate = {
+    ...base,
+    resumeContext: null,
+    planRevision: revised.changed ? revision : state.planRevision,
+    runMode,
+    readOnlyPlan,
+  };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
     emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });
@@ -205,9 +268,14 @@ function applyPlanDecision(state: TempoState, decision: PlanDecision, dependenci
  * step (done steps keep their status and summary unless the user confirms), or undo an edit the user made
  * on the plan card (re-add a step they removed, drop or change a step they wrote).
  */
-function replanNeedsConfirmation(state: Pick<TempoState, "planMode" | "planSteps" | "planEdits">, revised: PlanStep[], firstInvalid: number): string {
+function replanNeedsConfirmation(
+  state: Pick<TempoState, "planMode" | "planSteps" | "planEdits">,
+  revised: PlanStep[],
+  firstInvalid: number,
+): string {
   if (state.planMode !== "replan") return "";
-  if (state.planSteps.slice(firstInvalid).some((step) => step.status === "done")) return "The replan would redo finished steps; asking you first";
+  if (state.planSteps.slice(firstInvalid).some((step) => step.status === "done"))
+    return "The replan would redo finished steps; asking you first";
   const texts = new Set(revised.map(normaliseStep));
   const readded = state.planEdits.removed.some((text) => texts.has(text));
   const undone = state.planEdits.added.some((text) => !texts.has(text));

@@ -20,21 +20,22 @@ export interface PlanRevision {
 /** Applies a revised list of steps to the current plan. `revision` makes the ids of new steps unique. */
 export function revisePlan(current: PlanStep[], revised: PlanStepDraft[], revision: number): PlanRevision {
   const same = (step: PlanStep | undefined, draft: PlanStepDraft | undefined) =>
-    step !== undefined && draft !== undefined && normalizeStepText(step.content) === normalizeStepText(draft.content) && normalizeStepText(step.doneWhen) === normalizeStepText(draft.done_when);
+    step !== undefined &&
+    draft !== undefined &&
+    normalizeStepText(step.content) === normalizeStepText(draft.content) &&
+    normalizeStepText(step.doneWhen) === normalizeStepText(draft.done_when);
   let firstInvalid = 0;
   while (firstInvalid < revised.length && same(current[firstInvalid], revised[firstInvalid])) firstInvalid += 1;
   const changed = firstInvalid < revised.length || revised.length !== current.length;
   if (!changed) return { steps: current, firstInvalid: current.length, changed: false };
   const kept = current.slice(0, firstInvalid);
-  const invalidated = revised.slice(firstInvalid).map(
-    (draft, offset): PlanStep => ({
-      id: revision > 0 ? `step-${firstInvalid + offset + 1}-r${revision}` : `step-${firstInvalid + offset + 1}`,
-      content: draft.content.trim(),
-      doneWhen: draft.done_when.trim(),
-      status: "pending",
-      ...(draft.packs && draft.packs.length > 0 ? { packs: draft.packs } : {}),
-    }),
-  );
+  const invalidated = revised.slice(firstInvalid).map((draft, offset): PlanStep => ({
+    id: revision > 0 ? `step-${firstInvalid + offset + 1}-r${revision}` : `step-${firstInvalid + offset + 1}`,
+    content: draft.content.trim(),
+    doneWhen: draft.done_when.trim(),
+    status: "pending",
+    ...(draft.packs && draft.packs.length > 0 ? { packs: draft.packs } : {}),
+  }));
   return { steps: [...kept, ...invalidated], firstInvalid, changed: true };
 }
 
@@ -52,10 +53,20 @@ export function normaliseStep(step: Pick<PlanStep, "content" | "doneWhen">): str
  * What the user changed by editing the plan card: steps they wrote (in the edited plan, not proposed)
  * and steps they removed (proposed, not in the edited plan), added to the edits of the task so far.
  */
-export function recordEdits(proposed: PlanStep[], edited: PlanStep[], previous: { added: string[]; removed: string[] }): { added: string[]; removed: string[] } {
+export function recordEdits(
+  proposed: PlanStep[],
+  edited: PlanStep[],
+  previous: { added: string[]; removed: string[] },
+): { added: string[]; removed: string[] } {
   const proposedKeys = new Set(proposed.map(normaliseStep));
   const editedKeys = new Set(edited.map(normaliseStep));
-  const added = [...previous.added.filter((key) => editedKeys.has(key)), ...[...editedKeys].filter((key) => !proposedKeys.has(key))];
-  const removed = [...previous.removed.filter((key) => !editedKeys.has(key)), ...[...proposedKeys].filter((key) => !editedKeys.has(key))];
+  const added = [
+    ...previous.added.filter((key) => editedKeys.has(key)),
+    ...[...editedKeys].filter((key) => !proposedKeys.has(key)),
+  ];
+  const removed = [
+    ...previous.removed.filter((key) => !editedKeys.has(key)),
+    ...[...proposedKeys].filter((key) => !editedKeys.has(key)),
+  ];
   return { added: [...new Set(added)], removed: [...new Set(removed)] };
 }

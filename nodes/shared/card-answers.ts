@@ -17,7 +17,11 @@ const WORDS = {
     end: ".",
     join: "; ",
     decisions: "Your decisions on the cards: ",
-    decided: { edited: "applied with your edit — ", failed: "your edit could not be applied — ", leftOut: "left out at your request — " },
+    decided: {
+      edited: "applied with your edit — ",
+      failed: "your edit could not be applied — ",
+      leftOut: "left out at your request — ",
+    },
   },
   zh: {
     edited: "按你的修改执行：",
@@ -30,12 +34,24 @@ const WORDS = {
 } as const;
 
 /** The proposal's new text after its card's answer: the edits, the writes left out (with feedback), the rest. */
-export function answeredProposalText(edited: readonly string[], leftOut: ReadonlyArray<{ summary: string; feedback: string }>, asProposed: number, language: Language = "en"): string {
+export function answeredProposalText(
+  edited: readonly string[],
+  leftOut: ReadonlyArray<{ summary: string; feedback: string }>,
+  asProposed: number,
+  language: Language = "en",
+): string {
   const words = WORDS[language];
-  const said = (feedback: string) => (feedback ? say(language, ` (you said: “${feedback}”)`, `（你说：“${feedback}”）`) : "");
-  const lines = [...edited.map((text) => `${words.edited}${text}${words.end}`), ...leftOut.map(({ summary, feedback }) => `${words.leftOut}${summary}${said(feedback)}${words.end}`)];
+  const said = (feedback: string) =>
+    feedback ? say(language, ` (you said: “${feedback}”)`, `（你说：“${feedback}”）`) : "";
+  const lines = [
+    ...edited.map((text) => `${words.edited}${text}${words.end}`),
+    ...leftOut.map(({ summary, feedback }) => `${words.leftOut}${summary}${said(feedback)}${words.end}`),
+  ];
   if (asProposed === 1) lines.push(say(language, "Applying the other change as proposed.", "另一项修改按提议执行。"));
-  if (asProposed > 1) lines.push(say(language, `Applying the other ${asProposed} changes as proposed.`, `其余 ${asProposed} 项修改按提议执行。`));
+  if (asProposed > 1)
+    lines.push(
+      say(language, `Applying the other ${asProposed} changes as proposed.`, `其余 ${asProposed} 项修改按提议执行。`),
+    );
   return lines.join("\n");
 }
 
@@ -82,7 +98,8 @@ export function answeredProposal(
 }
 
 function recordOf(message: BaseMessage): CardAnswersRecord | undefined {
-  const record = (message.additional_kwargs as Record<string, unknown> | undefined)?.[CARD_ANSWERS_KEY] as CardAnswersRecord | undefined;
+  const record = (message.additional_kwargs as Record<string, unknown> | undefined)?.[CARD_ANSWERS_KEY] as
+    CardAnswersRecord | undefined;
   return record && Array.isArray(record.edited) && Array.isArray(record.leftOut) ? record : undefined;
 }
 
@@ -91,7 +108,11 @@ function recordOf(message: BaseMessage): CardAnswersRecord | undefined {
  * and the writes left out. An edit's outcome is its call's tool result; a proposal without the record (a thread
  * saved before it) is read from its text lines, its edits counted as applied.
  */
-export function cardDecisions(messages: readonly BaseMessage[]): { edited: string[]; failed: string[]; leftOut: string[] } {
+export function cardDecisions(messages: readonly BaseMessage[]): {
+  edited: string[];
+  failed: string[];
+  leftOut: string[];
+} {
   const edited: string[] = [];
   const failed: string[] = [];
   const leftOut: string[] = [];
@@ -119,7 +140,10 @@ export function cardDecisions(messages: readonly BaseMessage[]): { edited: strin
 }
 
 /** The final answer's line naming the card decisions, or "" when the user approved everything as proposed. */
-export function decisionsLine({ edited, failed = [], leftOut }: { edited: string[]; failed?: string[]; leftOut: string[] }, language: Language = "en"): string {
+export function decisionsLine(
+  { edited, failed = [], leftOut }: { edited: string[]; failed?: string[]; leftOut: string[] },
+  language: Language = "en",
+): string {
   const words = WORDS[language];
   const parts = (
     [

@@ -27,7 +27,11 @@ export function correctionUpdate(
   // Plain message objects, not message instances: the messages reducer turns them into messages, and LangGraph's
   // `messages` stream mode, which emits only the message instances a node returns, leaves them out — the invalid
   // output (often contract JSON) and the correction request are for the model, not for a person.
-  const invalid = { type: "ai", id: `${CORRECTION_PREFIX}${newId("ai")}`, content: raw.trim() === "" ? "(empty output)" : truncate(raw, 4000) };
+  const invalid = {
+    type: "ai",
+    id: `${CORRECTION_PREFIX}${newId("ai")}`,
+    content: raw.trim() === "" ? "(empty output)" : truncate(raw, 4000),
+  };
   const request = {
     type: "human",
     id: `${CORRECTION_PREFIX}${newId("human")}`,
@@ -41,7 +45,10 @@ export function correctionUpdate(
 }
 
 /** Removals for the correction messages of the workspace, once the model has answered validly. */
-export function clearCorrections(state: Pick<TempoState, "messages" | "workspaceMessageIds">): { messages: BaseMessage[]; workspaceMessageIds: string[] } {
+export function clearCorrections(state: Pick<TempoState, "messages" | "workspaceMessageIds">): {
+  messages: BaseMessage[];
+  workspaceMessageIds: string[];
+} {
   const corrections = state.workspaceMessageIds.filter((id) => id.startsWith(CORRECTION_PREFIX));
   return {
     messages: corrections.map((id) => new RemoveMessage({ id })),

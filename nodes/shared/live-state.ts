@@ -13,10 +13,23 @@ import type { NodeDependencies } from "./dependencies.js";
 import { newToolCallId } from "./messages.js";
 
 /** Runs the domain's preflight read now: its result headed "<tool> (fetched just now):" with its data, or empty text for a domain without one. */
-export async function readLiveState(dependencies: NodeDependencies, config: LangGraphRunnableConfig, stepId: string | null = null, preferences: readonly Preference[] = []): Promise<LiveState> {
+export async function readLiveState(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  stepId: string | null = null,
+  preferences: readonly Preference[] = [],
+): Promise<LiveState> {
   const preflight = dependencies.domain.preflight;
   if (!preflight) return { text: "" };
   const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
-  const outcome = await runTool(dependencies.domain, { userId, threadId, stepId, preferences }, { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments }, dependencies.executionLog);
-  return { text: `${preflight.tool} (fetched just now):\n${outcome.content}`, ...(outcome.data === undefined ? {} : { data: outcome.data }) };
+  const outcome = await runTool(
+    dependencies.domain,
+    { userId, threadId, stepId, preferences },
+    { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments },
+    dependencies.executionLog,
+  );
+  return {
+    text: `${preflight.tool} (fetched just now):\n${outcome.content}`,
+    ...(outcome.data === undefined ? {} : { data: outcome.data }),
+  };
 }

@@ -14,7 +14,10 @@ export function newToolCallId(): string {
 }
 
 /** Recent conversation turns outside the workspace (the stage sees its workspace separately). */
-export function conversationMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">, limit = 20): BaseMessage[] {
+export function conversationMessages(
+  state: Pick<TempoState, "messages" | "workspaceMessageIds">,
+  limit = 20,
+): BaseMessage[] {
   const ids = new Set(state.workspaceMessageIds);
   return state.messages.filter((message) => message.id === undefined || !ids.has(message.id)).slice(-limit);
 }
@@ -33,7 +36,9 @@ export function latestUserText(messages: BaseMessage[]): string {
  * task's start, whose request is the task's goal (the start message itself; for a retried task, the message it
  * retries). No other message of the thread, nothing recalled: a file never stands in for another.
  */
-export function requestCalendars(state: Pick<TempoState, "messages" | "taskStartMessageId" | "goal">): AttachedCalendar[] {
+export function requestCalendars(
+  state: Pick<TempoState, "messages" | "taskStartMessageId" | "goal">,
+): AttachedCalendar[] {
   const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
   for (let index = start === -1 ? state.messages.length - 1 : start; index >= 0; index -= 1) {
     const message = state.messages[index]!;
@@ -58,7 +63,16 @@ export interface RoundCall {
 export function toolRoundOf(entries: ReadonlyArray<RoundEntry>, speak = "", internal = false): BaseMessage[] {
   if (entries.length === 0) return [];
   const round = [
-    new AIMessage({ id: newId("ai"), content: speak, tool_calls: entries.map(({ call }) => ({ id: call.id, name: call.name, args: call.arguments, type: "tool_call" as const })) }),
+    new AIMessage({
+      id: newId("ai"),
+      content: speak,
+      tool_calls: entries.map(({ call }) => ({
+        id: call.id,
+        name: call.name,
+        args: call.arguments,
+        type: "tool_call" as const,
+      })),
+    }),
     ...entries.map(({ call, result, outcome, data }) => toolResultMessage(call, result, outcome, data)),
   ];
   // The agent's own bookkeeping (working memory, recalled facts) is not for a person to read: Agent Chat UI does not

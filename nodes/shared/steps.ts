@@ -20,7 +20,10 @@ function statusMarker(step: PlanStep, current: PlanStep): string {
 export function pinnedBlocksOf(state: Pick<TempoState, "planSteps" | "currentStepId">): Record<string, string> {
   if (state.planSteps.length === 0) return {};
   const step = currentStep(state);
-  return { plan: renderPlan(state.planSteps), ...(step ? { execution_context: executionContext(state.planSteps, step) } : {}) };
+  return {
+    plan: renderPlan(state.planSteps),
+    ...(step ? { execution_context: executionContext(state.planSteps, step) } : {}),
+  };
 }
 
 /** Index of the first step still pending after the current one, or -1. */

@@ -13,16 +13,30 @@ export function staleWorkflowUpdate(
   state: Pick<TempoState, "workflowVersion" | "planSteps" | "phase" | "messages" | "workspaceMessageIds">,
   workflowVersion: string,
 ): TempoUpdate | undefined {
-  if (!taskInProgress(state.phase) || state.planSteps.length === 0 || !state.workflowVersion || state.workflowVersion === workflowVersion) return undefined;
+  if (
+    !taskInProgress(state.phase) ||
+    state.planSteps.length === 0 ||
+    !state.workflowVersion ||
+    state.workflowVersion === workflowVersion
+  )
+    return undefined;
   // A card the old plan proposed is closed unanswered (its calls answered: nothing of it runs); the revision proposes again.
-  const closed = closeOpenCalls(state, "the workflow changed before this call was answered, so the plan is being revised");
+  const closed = closeOpenCalls(
+    state,
+    "the workflow changed before this call was answered, so the plan is being revised",
+  );
   return {
     ...sendToPlanner(state, "revise"),
     pending: null,
     pendingAnswer: null,
     answeredWrites: [],
     stepEnding: null,
-    ...(closed.length > 0 ? { messages: closed, workspaceMessageIds: [...state.workspaceMessageIds, ...closed.map((message) => message.id!)] } : {}),
+    ...(closed.length > 0
+      ? {
+          messages: closed,
+          workspaceMessageIds: [...state.workspaceMessageIds, ...closed.map((message) => message.id!)],
+        }
+      : {}),
     workflowVersion,
     lastError: `The workflow changed from ${state.workflowVersion} to ${workflowVersion} since this plan was made; it is being replanned.`,
   };

@@ -37,10 +37,20 @@ test("a read in JSON mode: per-stage figures sum to the totals, every request co
 
 test("a request's prompt: role, content, tool calls, tools and response format counted, 3 tokens a message and 3 for the reply", () => {
   const count = (text: string) => tiktokenCounter.count(text);
-  expect(promptSize({ messages: [{ role: "user", content: "hello there" }] })).toEqual({ promptTokens: count("user") + count("hello there") + 6, promptChars: "user".length + "hello there".length });
+  expect(promptSize({ messages: [{ role: "user", content: "hello there" }] })).toEqual({
+    promptTokens: count("user") + count("hello there") + 6,
+    promptChars: "user".length + "hello there".length,
+  });
   const tools = [{ type: "function", function: { name: "find_free", parameters: { type: "object", properties: {} } } }];
   const call = { id: "call_1", type: "function", function: { name: "find_free", arguments: '{"day":3}' } };
-  const body = { messages: [{ role: "assistant", content: null, tool_calls: [call] }], tools, response_format: { type: "json_object" } };
+  const body = {
+    messages: [{ role: "assistant", content: null, tool_calls: [call] }],
+    tools,
+    response_format: { type: "json_object" },
+  };
   const pieces = ["assistant", "find_free", '{"day":3}', JSON.stringify(tools), JSON.stringify(body.response_format)];
-  expect(promptSize(body)).toEqual({ promptTokens: pieces.reduce((total, piece) => total + count(piece), 0) + 6, promptChars: pieces.join("").length });
+  expect(promptSize(body)).toEqual({
+    promptTokens: pieces.reduce((total, piece) => total + count(piece), 0) + 6,
+    promptChars: pieces.join("").length,
+  });
 });

@@ -107,7 +107,9 @@ describe.each(postgresTargets())("createCheckpointer on $kind Postgres", (target
 
   it("rejects a schema name PostgresSaver could not quote safely", async () => {
     const database = await open(1);
-    await expect(createCheckpointer(database, { schema: 'bad"; DROP TABLE x; --' })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(createCheckpointer(database, { schema: 'bad"; DROP TABLE x; --' })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
     await expect(createCheckpointer(database, { schema: "" })).rejects.toMatchObject({ code: "INVALID_CONFIGURATION" });
   });
 
@@ -154,10 +156,18 @@ describe.each(postgresTargets())("createCheckpointer on $kind Postgres", (target
       }),
     ).rejects.toThrow("boom");
     // A pool of 1 still works inside the lock: the lock has its own connection.
-    await expect(withAdvisoryLock(database.pool, "tempo:test:throws", async () => (await database.pool.query("SELECT 7 AS n")).rows[0])).resolves.toEqual({
+    await expect(
+      withAdvisoryLock(
+        database.pool,
+        "tempo:test:throws",
+        async () => (await database.pool.query("SELECT 7 AS n")).rows[0],
+      ),
+    ).resolves.toEqual({
       n: 7,
     });
-    const held = await database.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'");
+    const held = await database.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'",
+    );
     expect(Number(held.rows[0]?.n)).toBe(0);
   });
 
@@ -167,11 +177,15 @@ describe.each(postgresTargets())("createCheckpointer on $kind Postgres", (target
       const other = await database.pool.connect();
       try {
         const seen = await withAdvisoryLock(database.pool, "tempo:test:visible", async () => {
-          const result = await other.query<{ got: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('tempo:test:visible', 0)) AS got");
+          const result = await other.query<{ got: boolean }>(
+            "SELECT pg_try_advisory_lock(hashtextextended('tempo:test:visible', 0)) AS got",
+          );
           return result.rows[0]?.got;
         });
         expect(seen).toBe(false);
-        const after = await other.query<{ got: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('tempo:test:visible', 0)) AS got");
+        const after = await other.query<{ got: boolean }>(
+          "SELECT pg_try_advisory_lock(hashtextextended('tempo:test:visible', 0)) AS got",
+        );
         expect(after.rows[0]?.got).toBe(true);
         await other.query("SELECT pg_advisory_unlock(hashtextextended('tempo:test:visible', 0))");
       } finally {
@@ -184,7 +198,9 @@ describe.each(postgresTargets())("createCheckpointer on $kind Postgres", (target
       const schema = "tempo_multiprocess";
       const startAt = String(Date.now() + 4_000); // all three reach setup() at the same moment
       const outcomes = await Promise.allSettled(
-        [0, 1, 2].map(() => run(process.execPath, ["--import", "tsx", script, server.url, schema, startAt], { timeout: 60_000 })),
+        [0, 1, 2].map(() =>
+          run(process.execPath, ["--import", "tsx", script, server.url, schema, startAt], { timeout: 60_000 }),
+        ),
       );
       const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason)] : []));
       expect(failures).toEqual([]);

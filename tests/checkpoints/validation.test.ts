@@ -26,7 +26,10 @@ const SAVERS = [
 ] as const;
 
 /** Each checkpointer gets its own schema on one shared server, dropped when the checkpointer is destroyed. */
-function initializer(target: PostgresTarget, saverClass: (typeof SAVERS)[number]): CheckpointSaverTestInitializer<PostgresSaver> {
+function initializer(
+  target: PostgresTarget,
+  saverClass: (typeof SAVERS)[number],
+): CheckpointSaverTestInitializer<PostgresSaver> {
   let server: TestPostgres | undefined;
   let schemaCount = 0;
   const open = new Map<PostgresSaver, { database: Database; schema: string }>();

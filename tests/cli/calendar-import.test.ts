@@ -16,11 +16,29 @@ import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
 import { calendarImportMessage } from "../../contracts/attached-calendar.js";
-import { episodesNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
+import {
+  episodesNamespace,
+  factsNamespace,
+  preferencesNamespace,
+  taskStateNamespace,
+} from "../../memory/namespaces.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** A seminar on Sunday 17 March 2024, 14:00–15:40 in Shanghai (06:00–07:40 UTC): free in the sample week. */
-const SEMINAR = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", "UID:seminar-1@uni", "DTSTAMP:20240301T000000Z", "DTSTART:20240317T060000Z", "DTEND:20240317T074000Z", "SUMMARY:History seminar", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+const SEMINAR = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//tempo tests//EN",
+  "BEGIN:VEVENT",
+  "UID:seminar-1@uni",
+  "DTSTAMP:20240301T000000Z",
+  "DTSTART:20240317T060000Z",
+  "DTEND:20240317T074000Z",
+  "SUMMARY:History seminar",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
 
 let directory: string;
 beforeEach(async () => {
@@ -31,30 +49,60 @@ afterEach(async () => {
 });
 
 /** A graph on the offline policy and the half-placed week, with long-term memory in `store` when given. */
-const tempoWith = (store?: InMemoryStore) => offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"), store ? { store } : {});
+const tempoWith = (store?: InMemoryStore) =>
+  offlineTempo(halfPlacedWeek(), () => new Date("2024-03-13T02:00:00Z"), store ? { store } : {});
 
 /**
  * Runs the chat with `lines` typed ahead on the offline policy (a fresh graph unless `tempo` is given, on thread
  * `threadId`); the output, and the user's schedule after.
  */
-async function chat(lines: string[], options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {}) {
+async function chat(
+  lines: string[],
+  options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {},
+) {
   const tempo = options.tempo ?? (await tempoWith());
   let output = "";
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
   const stdin = new PassThrough();
-  const input = new LineReader(createInterface({ input: stdin, output: sink, terminal: false }), true, (text) => (output += text));
+  const input = new LineReader(
+    createInterface({ input: stdin, output: sink, terminal: false }),
+    true,
+    (text) => (output += text),
+  );
   stdin.end([...lines, ""].join("\n"));
   const registry = new ThreadRegistry(path.join(directory, "threads.json"));
   const exportCalendarText = async (user: string) => exportCalendar(await tempo.repository.load(user));
-  await new ChatSession({ graph: tempo.graph, userId: "student", threadId: options.threadId ?? "ics-1", registry, input, write: (text) => (output += text), exportCalendar: exportCalendarText }).run();
+  await new ChatSession({
+    graph: tempo.graph,
+    userId: "student",
+    threadId: options.threadId ?? "ics-1",
+    registry,
+    input,
+    write: (text) => (output += text),
+    exportCalendar: exportCalendarText,
+  }).run();
   return { output, schedule: await tempo.repository.load("student") };
 }
 
-const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) => schedule.tasks.filter((task) => task.name === "History seminar");
+const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) =>
+  schedule.tasks.filter((task) => task.name === "History seminar");
 
 /** A one-event calendar: `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"). */
 const oneEvent = (uid: string, name: string, start: string, end: string) =>
-  ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", `UID:${uid}@uni`, "DTSTAMP:20240301T000000Z", `DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${name}`, "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+  [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//tempo tests//EN",
+    "BEGIN:VEVENT",
+    `UID:${uid}@uni`,
+    "DTSTAMP:20240301T000000Z",
+    `DTSTART:${start}`,
+    `DTEND:${end}`,
+    `SUMMARY:${name}`,
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
 
 /** Six weekly series of a spring term, each on a slot free in the half-placed week (Shanghai time). */
 const TERM_SERIES = [
@@ -68,13 +116,33 @@ const TERM_SERIES = [
 
 /** A real term timetable of a few KB: a VTIMEZONE, then the six series with their rooms and notes. */
 const TERM_TIMETABLE = [
-  "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//University//Timetable 2024 spring//EN", "CALSCALE:GREGORIAN",
-  "BEGIN:VTIMEZONE", "TZID:Asia/Shanghai", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0800", "TZOFFSETTO:+0800", "TZNAME:CST", "END:STANDARD", "END:VTIMEZONE",
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//University//Timetable 2024 spring//EN",
+  "CALSCALE:GREGORIAN",
+  "BEGIN:VTIMEZONE",
+  "TZID:Asia/Shanghai",
+  "BEGIN:STANDARD",
+  "DTSTART:19700101T000000",
+  "TZOFFSETFROM:+0800",
+  "TZOFFSETTO:+0800",
+  "TZNAME:CST",
+  "END:STANDARD",
+  "END:VTIMEZONE",
   ...TERM_SERIES.flatMap(([id, name, start, end, day]) => [
-    "BEGIN:VEVENT", `UID:${id}-2024-spring@timetable.university.edu`, "DTSTAMP:20240220T000000Z", `DTSTART;TZID=Asia/Shanghai:${start}`, `DTEND;TZID=Asia/Shanghai:${end}`,
-    `RRULE:FREQ=WEEKLY;BYDAY=${day};UNTIL=20240630T000000Z`, `SUMMARY:${name}`, `LOCATION:Main building, room ${id.length}01`, `DESCRIPTION:Spring term 2024, ${name}. Bring the reader; attendance is recorded.`, "END:VEVENT",
+    "BEGIN:VEVENT",
+    `UID:${id}-2024-spring@timetable.university.edu`,
+    "DTSTAMP:20240220T000000Z",
+    `DTSTART;TZID=Asia/Shanghai:${start}`,
+    `DTEND;TZID=Asia/Shanghai:${end}`,
+    `RRULE:FREQ=WEEKLY;BYDAY=${day};UNTIL=20240630T000000Z`,
+    `SUMMARY:${name}`,
+    `LOCATION:Main building, room ${id.length}01`,
+    `DESCRIPTION:Spring term 2024, ${name}. Bring the reader; attendance is recorded.`,
+    "END:VEVENT",
   ]),
-  "END:VCALENDAR", "",
+  "END:VCALENDAR",
+  "",
 ].join("\r\n");
 
 describe("/import and /export in the terminal chat", () => {
@@ -96,10 +164,21 @@ describe("/import and /export in the terminal chat", () => {
   test("a missing file, a folder and a file that is not iCalendar are told, and nothing is sent or stored", async () => {
     const notCalendar = path.join(directory, "notes.ics");
     await fs.writeFile(notCalendar, "shopping list: milk, eggs\n");
-    const { output, schedule } = await chat([`/import ${path.join(directory, "missing.ics")}`, `/import ${directory}`, `/import ${notCalendar}`, "/import"]);
-    expect(output).toContain(`Cannot import ${path.join(directory, "missing.ics")}: there is no such file. Nothing was changed.`);
+    const { output, schedule } = await chat([
+      `/import ${path.join(directory, "missing.ics")}`,
+      `/import ${directory}`,
+      `/import ${notCalendar}`,
+      "/import",
+    ]);
+    expect(output).toContain(
+      `Cannot import ${path.join(directory, "missing.ics")}: there is no such file. Nothing was changed.`,
+    );
     expect(output).toContain(`Cannot import ${directory}: it is a folder. Nothing was changed.`);
-    expect(output).toMatch(new RegExp(`Cannot import ${notCalendar.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is not a valid iCalendar \\(\\.ics\\) file \\(.+\\)\\. Nothing was changed\\.`));
+    expect(output).toMatch(
+      new RegExp(
+        `Cannot import ${notCalendar.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is not a valid iCalendar \\(\\.ics\\) file \\(.+\\)\\. Nothing was changed\\.`,
+      ),
+    );
     expect(output).toContain("Usage: /import <file.ics>.");
     expect(output).not.toContain("Confirm");
     expect(schedule).toEqual(halfPlacedWeek());
@@ -132,7 +211,10 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "full.ics");
     // The seminar with notes that fill the message to its 100,000 characters exactly.
     const room = 100_000 - calendarImportMessage("full.ics", "").length;
-    const full = SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR.trim().length - "\r\nDESCRIPTION:".length)}`);
+    const full = SEMINAR.replace(
+      "SUMMARY:History seminar",
+      `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR.trim().length - "\r\nDESCRIPTION:".length)}`,
+    );
     expect(calendarImportMessage("full.ics", full)).toHaveLength(100_000);
     await fs.writeFile(file, full);
     const { output, schedule } = await chat([`/import ${file}`, "a", "a"]);
@@ -160,7 +242,9 @@ describe("/import and /export in the terminal chat", () => {
     const afterClear = await chat(["/clear", `/import ${next}`, "a", "a"], { tempo });
     expect(afterClear.output).toContain("Import 1 event(s) from the calendar file: New seminar");
     expect(afterClear.output).not.toContain("Old lecture");
-    expect(afterClear.schedule.tasks.filter((task) => task.name === "New seminar").map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+    expect(afterClear.schedule.tasks.filter((task) => task.name === "New seminar").map((task) => task.slots)).toEqual([
+      [{ day: 7, start: 5, end: 6 }],
+    ]);
   });
 
   test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {
@@ -171,16 +255,27 @@ describe("/import and /export in the terminal chat", () => {
     const named = `Import my timetable from the calendar file seminar.ics (1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes)`;
     // Up to the write card: the plan card and /state there.
     const first = await chat([`/import ${file}`, "a", "/state"], { tempo, threadId: "shown" });
-    expect(first.output).toContain(`│ Plan for: ${named}\n│ 1. Import the timetable from the calendar file seminar.ics`);
+    expect(first.output).toContain(
+      `│ Plan for: ${named}\n│ 1. Import the timetable from the calendar file seminar.ics`,
+    );
     expect(first.output).toContain(`goal:    ${named}\n`);
     // The write card's arguments name it too (its description lists the events it adds).
-    expect(first.output).toContain(`│ arguments: {"ics":"[calendar file: 1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes]"}\n`);
+    expect(first.output).toContain(
+      `│ arguments: {"ics":"[calendar file: 1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes]"}\n`,
+    );
     expect(first.output).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART/);
     // The thread opened again: the banner names the goal as /state does; the card is rejected, so the task ends.
     const again = await chat(["i"], { tempo, threadId: "shown" });
     expect(again.output).toContain(`Thread shown (user student): waiting_user_confirmation — goal: ${named}\n`);
-    const remembered = [taskStateNamespace("student"), episodesNamespace("student"), factsNamespace("student"), preferencesNamespace("student")];
-    const values = (await Promise.all(remembered.map((namespace) => store.search(namespace, { limit: 100 })))).flat().map((item) => JSON.stringify(item.value));
+    const remembered = [
+      taskStateNamespace("student"),
+      episodesNamespace("student"),
+      factsNamespace("student"),
+      preferencesNamespace("student"),
+    ];
+    const values = (await Promise.all(remembered.map((namespace) => store.search(namespace, { limit: 100 }))))
+      .flat()
+      .map((item) => JSON.stringify(item.value));
     expect(values.join("\n")).toContain(named);
     // The card's words may be recalled ("Import 1 event(s) … History seminar"); the file's text never is.
     expect(values.join("\n")).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART|UID:/);
@@ -189,18 +284,36 @@ describe("/import and /export in the terminal chat", () => {
   test("a file larger than a message may be, a binary file and a device are refused before anything is sent, the limit named", async () => {
     const huge = path.join(directory, "huge.ics");
     // 1 MB of calendar: far over the 100,000-character message limit (refused from its size, not read).
-    await fs.writeFile(huge, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`));
+    await fs.writeFile(
+      huge,
+      SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`),
+    );
     // Just over the limit in characters, though under three times it in bytes: refused once read.
     const over = path.join(directory, "over.ics");
-    await fs.writeFile(over, SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`));
+    await fs.writeFile(
+      over,
+      SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`),
+    );
     const binary = path.join(directory, "photo.ics");
     await fs.writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x80]));
-    const { output, schedule } = await chat([`/import ${huge}`, `/import ${over}`, `/import ${binary}`, "/import /dev/null"]);
+    const { output, schedule } = await chat([
+      `/import ${huge}`,
+      `/import ${over}`,
+      `/import ${binary}`,
+      "/import /dev/null",
+    ]);
     // The message holds the request's words and the file's name too: 55 characters for "huge.ics" or "over.ics".
-    const limit = "and a message holds at most 100,000 characters (the maxMessageCharacters setting), the request's own words included, so the file may have at most 99,945. Nothing was changed.";
-    expect(output).toContain(`Cannot import ${huge}: it is too large to send: ${(await fs.stat(huge)).size.toLocaleString("en")} bytes, ${limit}`);
-    expect(output).toContain(`Cannot import ${over}: it is too large to send: ${(await fs.readFile(over, "utf8")).trim().length.toLocaleString("en")} characters, ${limit}`);
-    expect(output).toContain(`Cannot import ${binary}: it is not a text file (its bytes are not UTF-8 text); an iCalendar file is text. Nothing was changed.`);
+    const limit =
+      "and a message holds at most 100,000 characters (the maxMessageCharacters setting), the request's own words included, so the file may have at most 99,945. Nothing was changed.";
+    expect(output).toContain(
+      `Cannot import ${huge}: it is too large to send: ${(await fs.stat(huge)).size.toLocaleString("en")} bytes, ${limit}`,
+    );
+    expect(output).toContain(
+      `Cannot import ${over}: it is too large to send: ${(await fs.readFile(over, "utf8")).trim().length.toLocaleString("en")} characters, ${limit}`,
+    );
+    expect(output).toContain(
+      `Cannot import ${binary}: it is not a text file (its bytes are not UTF-8 text); an iCalendar file is text. Nothing was changed.`,
+    );
     expect(output).toContain("Cannot import /dev/null: it is not a regular file. Nothing was changed.");
     expect(output).not.toContain("Sending");
     expect(output).not.toContain("characters; the limit is");

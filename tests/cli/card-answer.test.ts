@@ -1,17 +1,40 @@
 /** Reading answers to cards: choice words, feedback, edited arguments and edited plans. */
 import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../kernel/state.js";
-import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
-import { choicesOf, feedbackResponse, readCardReply, readEditedArguments, readEditedPlan } from "../../cli/card-answer.js";
+import {
+  batchInterrupt,
+  planInterrupt,
+  questionInterrupt,
+  toolInterrupt,
+} from "../../nodes/confirm/interrupt-cards.js";
+import {
+  choicesOf,
+  feedbackResponse,
+  readCardReply,
+  readEditedArguments,
+  readEditedPlan,
+} from "../../cli/card-answer.js";
 
 const PLAN: PlanStep[] = [
   { id: "step-1", content: "Read the notes", doneWhen: "the notes are known", status: "done", summary: "2 notes" },
   { id: "step-2", content: "Add the note", doneWhen: "list_notes shows it", status: "running" },
 ];
 const PLAN_CARD = planInterrupt("Add a note", PLAN);
-const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked" });
+const TOOL_CARD = toolInterrupt({
+  id: "call-1",
+  name: "add_note",
+  arguments: { text: "call mom" },
+  summary: 'add_note {"text":"call mom"}',
+  reason: "the user asked",
+});
 const QUESTION_CARD = questionInterrupt("What should the note say?");
-const note = (index: number, text: string) => ({ id: `call-${index}`, name: "add_note", arguments: { text }, summary: `add_note ${text}`, reason: "the user asked" });
+const note = (index: number, text: string) => ({
+  id: `call-${index}`,
+  name: "add_note",
+  arguments: { text },
+  summary: `add_note ${text}`,
+  reason: "the user asked",
+});
 const BATCH_CARD = batchInterrupt([note(1, "call mom"), note(2, "buy milk"), note(3, "pay rent")]);
 
 describe("answers", () => {
@@ -24,8 +47,12 @@ describe("answers", () => {
     expect(readCardReply("r", TOOL_CARD)).toEqual({ kind: "feedback" });
     expect(readCardReply("r: not on Monday", TOOL_CARD)).toEqual(answer({ type: "reject", message: "not on Monday" }));
     expect(readCardReply("accept it later", TOOL_CARD).kind).toBe("invalid");
-    expect(readCardReply("Call mom", QUESTION_CARD)).toEqual(answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "Call mom" } } }));
-    expect(readCardReply("a", QUESTION_CARD)).toEqual(answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "a" } } }));
+    expect(readCardReply("Call mom", QUESTION_CARD)).toEqual(
+      answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "Call mom" } } }),
+    );
+    expect(readCardReply("a", QUESTION_CARD)).toEqual(
+      answer({ type: "edit", edited_action: { name: "ask_user", args: { answer: "a" } } }),
+    );
   });
 
   test("edited tool arguments are one JSON object, sent as an edit of the card's action", () => {
@@ -33,15 +60,37 @@ describe("answers", () => {
       ok: true,
       response: { decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "call dad" } } }] },
     });
-    expect(readEditedArguments("[1]", TOOL_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("JSON object") });
-    expect(readEditedArguments("{oops", TOOL_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Not valid JSON") });
+    expect(readEditedArguments("[1]", TOOL_CARD)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("JSON object"),
+    });
+    expect(readEditedArguments("{oops", TOOL_CARD)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Not valid JSON"),
+    });
   });
 
   test("an edited plan is `what | done when` lines or a JSON list", () => {
-    const expected = { decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { plan_steps: [{ content: "Add it", done_when: "it is listed" }] } } }] };
+    const expected = {
+      decisions: [
+        {
+          type: "edit",
+          edited_action: {
+            name: "confirm_plan",
+            args: { plan_steps: [{ content: "Add it", done_when: "it is listed" }] },
+          },
+        },
+      ],
+    };
     expect(readEditedPlan(["Add it | it is listed", ""], PLAN_CARD)).toEqual({ ok: true, response: expected });
-    expect(readEditedPlan(['[{"content":"Add it","done_when":"it is listed"}]'], PLAN_CARD)).toEqual({ ok: true, response: expected });
-    expect(readEditedPlan(["Add it"], PLAN_CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Step 1 needs both parts") });
+    expect(readEditedPlan(['[{"content":"Add it","done_when":"it is listed"}]'], PLAN_CARD)).toEqual({
+      ok: true,
+      response: expected,
+    });
+    expect(readEditedPlan(["Add it"], PLAN_CARD)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Step 1 needs both parts"),
+    });
     expect(readEditedPlan([], PLAN_CARD)).toMatchObject({ ok: false });
   });
 });
@@ -50,25 +99,53 @@ describe("a batch card", () => {
   const approve = { type: "approve" };
   const reject = { type: "reject" };
   test("one word decides every change: a accepts all, i ignores all, r <feedback> rejects all with it", () => {
-    expect(readCardReply("a", BATCH_CARD)).toEqual({ kind: "answer", response: { decisions: [approve, approve, approve] } });
-    expect(readCardReply("i", BATCH_CARD)).toEqual({ kind: "answer", response: { decisions: [reject, reject, reject] } });
+    expect(readCardReply("a", BATCH_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [approve, approve, approve] },
+    });
+    expect(readCardReply("i", BATCH_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [reject, reject, reject] },
+    });
     const withFeedback = { type: "reject", message: "not today" };
-    expect(readCardReply("r not today", BATCH_CARD)).toEqual({ kind: "answer", response: { decisions: [withFeedback, withFeedback, withFeedback] } });
+    expect(readCardReply("r not today", BATCH_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [withFeedback, withFeedback, withFeedback] },
+    });
     expect(readCardReply("r", BATCH_CARD)).toEqual({ kind: "feedback" });
-    expect(feedbackResponse("later", BATCH_CARD)).toEqual({ ok: true, response: { decisions: Array(3).fill({ type: "reject", message: "later" }) } });
-    expect(choicesOf(BATCH_CARD)).toBe("a accept all / r reject all with feedback / i ignore all (reject without) — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. a r a)");
+    expect(feedbackResponse("later", BATCH_CARD)).toEqual({
+      ok: true,
+      response: { decisions: Array(3).fill({ type: "reject", message: "later" }) },
+    });
+    expect(choicesOf(BATCH_CARD)).toBe(
+      "a accept all / r reject all with feedback / i ignore all (reject without) — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. a r a)",
+    );
   });
 
   test("one letter per change decides each; r asks for that change's feedback, e for its arguments", () => {
-    expect(readCardReply("a i a", BATCH_CARD)).toEqual({ kind: "answer", response: { decisions: [approve, reject, approve] } });
-    expect(readCardReply("aia", BATCH_CARD)).toEqual({ kind: "answer", response: { decisions: [approve, reject, approve] } });
-    expect(readCardReply("a r e", BATCH_CARD)).toEqual({ kind: "items", decisions: [approve, reject, reject], edits: [2], feedback: [1] });
+    expect(readCardReply("a i a", BATCH_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [approve, reject, approve] },
+    });
+    expect(readCardReply("aia", BATCH_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [approve, reject, approve] },
+    });
+    expect(readCardReply("a r e", BATCH_CARD)).toEqual({
+      kind: "items",
+      decisions: [approve, reject, reject],
+      edits: [2],
+      feedback: [1],
+    });
     expect(readEditedArguments('{"text":"pay the rent"}', BATCH_CARD, 2)).toEqual({
       ok: true,
       response: { decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "pay the rent" } } }] },
     });
     // A wrong number of letters, or e alone (which change?), is not an answer.
     expect(readCardReply("a a", BATCH_CARD).kind).toBe("invalid");
-    expect(readCardReply("e", BATCH_CARD)).toMatchObject({ kind: "invalid", message: expect.stringContaining("e.g. a e a") });
+    expect(readCardReply("e", BATCH_CARD)).toMatchObject({
+      kind: "invalid",
+      message: expect.stringContaining("e.g. a e a"),
+    });
   });
 });

@@ -36,10 +36,21 @@ function startChat(...args: string[]): ScriptProcess {
 
 /** The chat as `startChat` starts it, serving the domains `domains` names (TEMPO_DOMAINS). */
 function startChatServing(domains: string, ...args: string[]): ScriptProcess {
-  const child = ScriptProcess.start("cli/chat.ts", ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "", TEMPO_DOMAINS: domains },
-  });
+  const child = ScriptProcess.start(
+    "cli/chat.ts",
+    ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...args],
+    {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        DATABASE_URL: postgres.url,
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+        TEMPO_USER_ID: "",
+        TEMPO_DOMAINS: domains,
+      },
+    },
+  );
   processes.push(child);
   return child;
 }
@@ -52,7 +63,9 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // The plan arrives as a numbered card.
   const planned = await chat.waitFor("choice> ");
   expect(planned).toContain("· Planning");
-  expect(planned).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place each pending review task.*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule/);
+  expect(planned).toMatch(
+    /┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place each pending review task.*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule/,
+  );
   expect(planned).toContain("└─ a approve / e edit the steps / r reject with feedback / i ignore (reject without)");
   chat.send("a");
 
@@ -69,8 +82,12 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(batch).toMatch(
     /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place "[^"]+" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec), \d\d:\d\d–\d\d:\d\d\n│ {4}arguments: \{"task_id":"([\w-]+)"/,
   );
-  expect(batch).toMatch(/│ Why: .+\n│ Step 1 of 3: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/);
-  const [rejectedTask, ...accepted] = [...batch.matchAll(/arguments: \{"task_id":"([\w-]+)"/g)].map((match) => match[1]);
+  expect(batch).toMatch(
+    /│ Why: .+\n│ Step 1 of 3: Place each pending review task into a free slot that fits it\n└─ a accept all \/ r reject all with feedback \/ i ignore all \(reject without\) — or one letter per change/,
+  );
+  const [rejectedTask, ...accepted] = [...batch.matchAll(/arguments: \{"task_id":"([\w-]+)"/g)].map(
+    (match) => match[1],
+  );
   expect(accepted).toHaveLength(writes - 1);
   chat.send(["r", ...accepted.map(() => "a")].join(" "));
   await chat.waitFor("feedback 1> ");
@@ -80,14 +97,20 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   // what is placed, so never the rejected task, which stays pending — and finds none that raises the score of the
   // placements just polished: no card, the step ends, the summary is delivered and the chat waits.
   const conversationEnd = await chat.waitFor("you> ");
-  expect(conversationEnd).toContain("✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait");
+  expect(conversationEnd).toContain(
+    "✗ Not applied: the user rejected this change. Their feedback: not that one, it can wait",
+  );
   for (const task of accepted) expect(conversationEnd).toContain(`← placed task ${task} on day`);
   expect(conversationEnd).not.toContain(`← placed task ${rejectedTask} `);
-  expect(conversationEnd).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
+  expect(conversationEnd).toContain(
+    "· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps",
+  );
   const conversation = chat.stdout;
   expect(conversation).not.toMatch(/┌─ Confirm write:/);
   expect(conversation.match(/→ propose_candidates \{"k":3,"place_pending":false\}/g)).toHaveLength(1);
-  expect(conversation).toMatch(/- \[done\] Refine the week: .* — nothing to refine: health score [\d.]+; stopped: no change raises the score any more/);
+  expect(conversation).toMatch(
+    /- \[done\] Refine the week: .* — nothing to refine: health score [\d.]+; stopped: no change raises the score any more/,
+  );
   expect(conversation).toContain("· Executing step 3 of 3: Verify the schedule");
   // The rejected review is still pending: the task is told as partial, naming it and why.
   expect(conversation).toContain("tempo> Your review week is partly arranged: 1 review task(s) are still pending.");
@@ -99,30 +122,49 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   expect(state).toContain(`thread:  cli-first (user ${USER})`);
   expect(state).toContain("status:  partial");
   expect(state).toContain(`goal:    ${TASK}`);
-  expect(state).toMatch(/ {2}1\. \[done\] Place each pending review task.*\n(.*\n)* {2}2\. \[done\] Refine the week: .*\n {5}nothing to refine.*\n {2}3\. \[done\] Verify the schedule/);
+  expect(state).toMatch(
+    / {2}1\. \[done\] Place each pending review task.*\n(.*\n)* {2}2\. \[done\] Refine the week: .*\n {5}nothing to refine.*\n {2}3\. \[done\] Verify the schedule/,
+  );
   expect(state).toMatch(/tools: {3}\d+ call\(s\); last: /);
   expect(state).toContain("answer:  Your review week is partly arranged: 1 review task(s) are still pending.");
-  expect(state).toMatch(/ended: {3}partial — every step finished, but 1 item\(s\) are still pending: .+\n {2}still open: .+ — you declined the proposed change/);
+  expect(state).toMatch(
+    /ended: {3}partial — every step finished, but 1 item\(s\) are still pending: .+\n {2}still open: .+ — you declined the proposed change/,
+  );
 
   // Step snapshots: every step transition, oldest first. The answer to the plan card applies no write, so that run is
   // saved once, at its first write card: step 1's start is the first snapshot (its place step proposes the week's
   // writes in its first run); the rejection above has the planner review the plan after it.
   chat.send("/history");
   const history = await chat.waitFor("you> ");
-  expect(history).toMatch(/6 step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → running .*\n {2}\S+ {2}step 1 of 3 → done .*\n {2}\S+ {2}step 2 of 3 → running .*\n {2}\S+ {2}step 2 of 3 → done .*\n {2}\S+ {2}step 3 of 3 → running/);
+  expect(history).toMatch(
+    /6 step snapshot\(s\), oldest first:\n {2}\S+ {2}step 1 of 3 → running .*\n {2}\S+ {2}step 1 of 3 → done .*\n {2}\S+ {2}step 2 of 3 → running .*\n {2}\S+ {2}step 2 of 3 → done .*\n {2}\S+ {2}step 3 of 3 → running/,
+  );
   // The last step done is the task's end, judged by deliver, which runs next: the thread is still running there (it
   // used to read "completed" — a guess from the steps, wrong for this task, which ended partial).
   expect(history).toMatch(/step 3 of 3 → done {2}\(thread running; checkpoint \S+\)/);
 
   chat.send("/threads");
-  expect(await chat.waitFor("you> ")).toMatch(new RegExp(`Threads of ${USER}.*\\n\\* cli-first  \\S+  "Help me arrange next week's review sessions\\."`));
+  expect(await chat.waitFor("you> ")).toMatch(
+    new RegExp(`Threads of ${USER}.*\\n\\* cli-first  \\S+  "Help me arrange next week's review sessions\\."`),
+  );
 
   chat.send("/frobnicate");
   expect(await chat.waitFor("you> ")).toContain("Unknown command /frobnicate. Type /help for the commands.");
 
   chat.send("/help");
   const help = await chat.waitFor("you> ");
-  for (const command of ["/clear", "/state", "/history", "/threads", "/resume <thread>", "/import <file.ics>", "/export <file.ics>", "/help", "/quit"]) expect(help).toContain(command);
+  for (const command of [
+    "/clear",
+    "/state",
+    "/history",
+    "/threads",
+    "/resume <thread>",
+    "/import <file.ics>",
+    "/export <file.ics>",
+    "/help",
+    "/quit",
+  ])
+    expect(help).toContain(command);
 
   chat.send("/quit");
   await chat.waitFor("Bye.");
@@ -132,11 +174,47 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
 test("/import sends a local .ics file through a card, nothing stored before it is approved; a bad file changes nothing; /export writes the week", async () => {
   const seminar = path.join(directory, "seminar.ics");
   // Sunday 17 March 2024, 14:00–15:40 in Shanghai: free in examples/week.json.
-  await fs.writeFile(seminar, ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", "UID:seminar-1@uni", "DTSTAMP:20240301T000000Z", "DTSTART:20240317T060000Z", "DTEND:20240317T074000Z", "SUMMARY:History seminar", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
-  const chat = ScriptProcess.start("cli/chat.ts", ["--user", "cli-ics", "--threads-file", path.join(directory, "ics-threads.json"), "--thread", "cli-ics", "--week", "examples/week.json"], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: postgres.url, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", TEMPO_USER_ID: "", TEMPO_DOMAINS: "schedule" },
-  });
+  await fs.writeFile(
+    seminar,
+    [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//tempo tests//EN",
+      "BEGIN:VEVENT",
+      "UID:seminar-1@uni",
+      "DTSTAMP:20240301T000000Z",
+      "DTSTART:20240317T060000Z",
+      "DTEND:20240317T074000Z",
+      "SUMMARY:History seminar",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n"),
+  );
+  const chat = ScriptProcess.start(
+    "cli/chat.ts",
+    [
+      "--user",
+      "cli-ics",
+      "--threads-file",
+      path.join(directory, "ics-threads.json"),
+      "--thread",
+      "cli-ics",
+      "--week",
+      "examples/week.json",
+    ],
+    {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        DATABASE_URL: postgres.url,
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+        TEMPO_USER_ID: "",
+        TEMPO_DOMAINS: "schedule",
+      },
+    },
+  );
   processes.push(chat);
   await chat.waitFor("you> ");
   chat.send(`/import ${path.join(directory, "missing.ics")}`);
@@ -168,13 +246,17 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   first.send("Arrange my review week, please.");
   await first.waitFor("choice> ");
   first.endInput();
-  expect(await first.waitFor("Bye.")).toContain("Thread cli-second waits for your answer; continue with: npm start -- --thread cli-second");
+  expect(await first.waitFor("Bye.")).toContain(
+    "Thread cli-second waits for your answer; continue with: npm start -- --thread cli-second",
+  );
   expect(await first.exitCode()).toBe(0);
 
   // Restart with --thread: the pending plan card is shown again from the saved state.
   const second = startChat("--thread", "cli-second");
   const reopened = await second.waitFor("choice> ");
-  expect(reopened).toContain(`Thread cli-second (user ${USER}): waiting_user_confirmation — goal: Arrange my review week, please.`);
+  expect(reopened).toContain(
+    `Thread cli-second (user ${USER}): waiting_user_confirmation — goal: Arrange my review week, please.`,
+  );
   expect(reopened).toContain("┌─ Plan\n│ Plan for: Arrange my review week, please.");
   second.send("a");
   const write = await second.waitFor("choice> ");
@@ -194,7 +276,9 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   expect(refused).toContain("error: [INVALID_RESUME] The edited arguments do not fit place");
   expect(refused).toContain("│ Step 1 of 3: ");
   second.send("maybe");
-  expect(await second.waitFor("choice> ")).toContain("Answer with a approve / e edit the arguments / r reject with feedback / i ignore (reject without) (or a /command).");
+  expect(await second.waitFor("choice> ")).toContain(
+    "Answer with a approve / e edit the arguments / r reject with feedback / i ignore (reject without) (or a /command).",
+  );
 
   // /resume: to the finished thread and back; the waiting card comes back with it.
   second.send("/resume cli-first");
@@ -206,7 +290,9 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   expect(back).toContain(`Resumed thread cli-second (user ${USER}): waiting_user_confirmation`);
   expect(back).toContain("│ Step 1 of 3: ");
   second.send("/threads");
-  expect(await second.waitFor("choice> ")).toMatch(/\* cli-second {2}\S+ {2}waiting: place {2}"Arrange my review week, please\."/);
+  expect(await second.waitFor("choice> ")).toMatch(
+    /\* cli-second {2}\S+ {2}waiting: place {2}"Arrange my review week, please\."/,
+  );
   second.endInput();
   await second.waitFor("Bye.");
   expect(await second.exitCode()).toBe(0);
@@ -222,7 +308,9 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   third.send("/clear");
   const cleared = await third.waitFor("you> ");
   expect(cleared).toMatch(/tempo> Cleared/);
-  expect(cleared).toMatch(/New thread cli-[0-9a-f-]+ \(the previous one, cli-second, stays available: \/resume cli-second\)\./);
+  expect(cleared).toMatch(
+    /New thread cli-[0-9a-f-]+ \(the previous one, cli-second, stays available: \/resume cli-second\)\./,
+  );
   third.endInput();
   await third.waitFor("Bye.");
   expect(await third.exitCode()).toBe(0);
@@ -233,11 +321,13 @@ test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the we
   await chat.waitFor("you> ");
   chat.send("show my to-dos");
   const listed = await chat.waitFor("you> ");
-  expect(listed).toContain("→ list_todos {\"status\":\"open\"}");
+  expect(listed).toContain('→ list_todos {"status":"open"}');
   expect(listed).toMatch(/tempo> Your open to-dos \(3\):\n- Email the calculus TA about the midterm/);
 
-  chat.send("Add \"Renew the bus pass\" to my to-do list");
-  expect(await chat.waitFor("choice> ")).toMatch(/┌─ Plan\n│ Plan for: Add "Renew the bus pass" to my to-do list\n│ 1\. Add the to-do "Renew the bus pass"/);
+  chat.send('Add "Renew the bus pass" to my to-do list');
+  expect(await chat.waitFor("choice> ")).toMatch(
+    /┌─ Plan\n│ Plan for: Add "Renew the bus pass" to my to-do list\n│ 1\. Add the to-do "Renew the bus pass"/,
+  );
   chat.send("a");
   const card = await chat.waitFor("choice> ");
   expect(card).toMatch(/┌─ Confirm write: add_todo\n│ Add the to-do "Renew the bus pass"/);

@@ -38,8 +38,17 @@ export class ScriptProcess {
   }
 
   /** Starts `npx tsx <script> ...args` in `cwd` with `env`. */
-  static start(script: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ScriptProcess {
-    const child = spawn("npx", ["--no-install", "tsx", script, ...args], { cwd: options.cwd, env: options.env, detached: true, stdio: "pipe" });
+  static start(
+    script: string,
+    args: readonly string[],
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ): ScriptProcess {
+    const child = spawn("npx", ["--no-install", "tsx", script, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: "pipe",
+    });
     return new ScriptProcess(child);
   }
 
@@ -91,7 +100,10 @@ export class ScriptProcess {
   async exitCode(timeoutMs = DEFAULT_WAIT_MS): Promise<number | null> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`The process did not exit within ${timeoutMs} ms.\n${this.transcript()}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`The process did not exit within ${timeoutMs} ms.\n${this.transcript()}`)),
+        timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.exited, timeout]);

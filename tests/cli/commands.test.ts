@@ -8,20 +8,38 @@ describe("commands and flags", () => {
     expect(parseCommand("/state")).toEqual({ name: "state" });
     expect(parseCommand("/EXIT")).toEqual({ name: "quit" });
     expect(parseCommand("/resume t-9")).toEqual({ name: "resume", threadId: "t-9" });
-    expect(parseCommand("/resume")).toEqual({ name: "invalid", message: "Usage: /resume <thread>. /threads lists your threads." });
-    expect(parseCommand("/state now")).toEqual({ name: "invalid", message: "/state takes no argument. Type /help for the commands." });
+    expect(parseCommand("/resume")).toEqual({
+      name: "invalid",
+      message: "Usage: /resume <thread>. /threads lists your threads.",
+    });
+    expect(parseCommand("/state now")).toEqual({
+      name: "invalid",
+      message: "/state takes no argument. Type /help for the commands.",
+    });
     expect(parseCommand("/prefs")).toEqual({ name: "prefs" });
     expect(parseCommand("/preferences")).toEqual({ name: "prefs" });
     expect(parseCommand("/forget 2")).toEqual({ name: "forget", reference: "2" });
     expect(parseCommand("/forget pref-1ab596a029")).toEqual({ name: "forget", reference: "pref-1ab596a029" });
-    expect(parseCommand("/forget")).toEqual({ name: "invalid", message: "Usage: /forget <number or id>. /prefs lists your standing preferences." });
-    expect(parseCommand("/prefs all")).toEqual({ name: "invalid", message: "/prefs takes no argument. Type /help for the commands." });
-    expect(parseCommand("/nope")).toEqual({ name: "invalid", message: "Unknown command /nope. Type /help for the commands." });
+    expect(parseCommand("/forget")).toEqual({
+      name: "invalid",
+      message: "Usage: /forget <number or id>. /prefs lists your standing preferences.",
+    });
+    expect(parseCommand("/prefs all")).toEqual({
+      name: "invalid",
+      message: "/prefs takes no argument. Type /help for the commands.",
+    });
+    expect(parseCommand("/nope")).toEqual({
+      name: "invalid",
+      message: "Unknown command /nope. Type /help for the commands.",
+    });
   });
 
   test("/import and /export take a path: the rest of the line, spaces kept, quotes dropped; none says how to use them", () => {
     expect(parseCommand("/import week.ics")).toEqual({ name: "import", path: "week.ics" });
-    expect(parseCommand("/import  my files/spring  term.ics ")).toEqual({ name: "import", path: "my files/spring  term.ics" });
+    expect(parseCommand("/import  my files/spring  term.ics ")).toEqual({
+      name: "import",
+      path: "my files/spring  term.ics",
+    });
     expect(parseCommand('/IMPORT "a b.ics"')).toEqual({ name: "import", path: "a b.ics" });
     expect(parseCommand("/export out/week.ics")).toEqual({ name: "export", path: "out/week.ics" });
     expect(parseCommand("/import")).toEqual({ name: "invalid", message: "Usage: /import <file.ics>." });
@@ -29,11 +47,14 @@ describe("commands and flags", () => {
   });
 
   test("flags take a value, separate or after =", () => {
-    expect(parseChatArguments(["--thread", "t1", "--user=bob"])).toEqual({ help: false, threadId: "t1", userId: "bob" });
+    expect(parseChatArguments(["--thread", "t1", "--user=bob"])).toEqual({
+      help: false,
+      threadId: "t1",
+      userId: "bob",
+    });
     expect(parseChatArguments(["--help"])).toEqual({ help: true });
     expect(() => parseChatArguments(["--thread"])).toThrow(ChatUsageError);
     expect(() => parseChatArguments(["--thread", "--user", "x"])).toThrow("--thread needs a value.");
     expect(() => parseChatArguments(["--verbose"])).toThrow("Unknown argument --verbose.");
   });
 });
-

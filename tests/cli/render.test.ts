@@ -2,7 +2,12 @@
 import { describe, expect, test } from "vitest";
 import type { ExecutionState, StepSnapshot } from "../../server/execution-state.js";
 import type { PlanStep } from "../../kernel/state.js";
-import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
+import {
+  batchInterrupt,
+  planInterrupt,
+  questionInterrupt,
+  toolInterrupt,
+} from "../../nodes/confirm/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
 import { cardPrompt, renderCard, renderError } from "../../cli/render.js";
@@ -15,10 +20,22 @@ const PLAN: PlanStep[] = [
   { id: "step-2", content: "Add the note", doneWhen: "list_notes shows it", status: "running" },
 ];
 const PLAN_CARD = planInterrupt("Add a note", PLAN);
-const TOOL_CARD = toolInterrupt({ id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked" });
+const TOOL_CARD = toolInterrupt({
+  id: "call-1",
+  name: "add_note",
+  arguments: { text: "call mom" },
+  summary: 'add_note {"text":"call mom"}',
+  reason: "the user asked",
+});
 const QUESTION_CARD = questionInterrupt("What should the note say?");
 const TOOL_WITH_STEP = toolInterrupt(
-  { id: "call-1", name: "add_note", arguments: { text: "call mom" }, summary: 'add_note {"text":"call mom"}', reason: "the user asked" },
+  {
+    id: "call-1",
+    name: "add_note",
+    arguments: { text: "call mom" },
+    summary: 'add_note {"text":"call mom"}',
+    reason: "the user asked",
+  },
   { index: 2, total: 2, content: "Add the note" },
 );
 
@@ -52,8 +69,18 @@ describe("cards", () => {
   });
 
   test("a batch card lists each change with its arguments, then why and where the plan stands", () => {
-    const note = (index: number, text: string) => ({ id: `call-${index}`, name: "add_note", arguments: { text }, summary: `add_note ${text}`, reason: "the user asked" });
-    const card = batchInterrupt([note(1, "call mom"), note(2, "buy milk")], { index: 2, total: 2, content: "Add the notes" });
+    const note = (index: number, text: string) => ({
+      id: `call-${index}`,
+      name: "add_note",
+      arguments: { text },
+      summary: `add_note ${text}`,
+      reason: "the user asked",
+    });
+    const card = batchInterrupt([note(1, "call mom"), note(2, "buy milk")], {
+      index: 2,
+      total: 2,
+      content: "Add the notes",
+    });
     expect(renderCard(card)).toBe(
       [
         "┌─ Confirm 2 writes",
@@ -70,15 +97,24 @@ describe("cards", () => {
   });
 
   test("a question takes a typed answer", () => {
-    expect(renderCard(QUESTION_CARD)).toBe(["┌─ Question", "│ What should the note say?", "└─ type your answer"].join("\n"));
+    expect(renderCard(QUESTION_CARD)).toBe(
+      ["┌─ Question", "│ What should the note say?", "└─ type your answer"].join("\n"),
+    );
     expect(cardPrompt(QUESTION_CARD)).toBe("answer> ");
   });
 
   test("choices follow what the card allows", () => {
-    const config = { ...TOOL_CARD.review_configs[0]!, allowed_decisions: ["approve" as const], allowedDecisions: ["approve" as const] };
+    const config = {
+      ...TOOL_CARD.review_configs[0]!,
+      allowed_decisions: ["approve" as const],
+      allowedDecisions: ["approve" as const],
+    };
     const approveOnly: Card = { ...TOOL_CARD, review_configs: [config], reviewConfigs: [config] };
     expect(choicesOf(approveOnly)).toBe("a approve");
-    expect(readCardReply("e", approveOnly)).toEqual({ kind: "invalid", message: "Answer with a approve (or a /command)." });
+    expect(readCardReply("e", approveOnly)).toEqual({
+      kind: "invalid",
+      message: "Answer with a approve (or a /command).",
+    });
   });
 });
 
@@ -91,14 +127,37 @@ describe("stream lines", () => {
       printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "the plan." }),
       printer.print({ kind: "assistant_text", node: "plan", messageId: "m2", text: "Next." }),
       printer.print({ kind: "tool_call", node: "execute", id: "c1", name: "list_notes", arguments: {} }),
-      printer.print({ kind: "tool_result", node: "execute", id: "c1", name: "list_notes", ok: true, content: "1. buy milk\n2. call mom" }),
-      printer.print({ kind: "tool_result", node: "confirm", id: "c2", name: "add_note", ok: false, content: "Not applied" }),
+      printer.print({
+        kind: "tool_result",
+        node: "execute",
+        id: "c1",
+        name: "list_notes",
+        ok: true,
+        content: "1. buy milk\n2. call mom",
+      }),
+      printer.print({
+        kind: "tool_result",
+        node: "confirm",
+        id: "c2",
+        name: "add_note",
+        ok: false,
+        content: "Not applied",
+      }),
       printer.print({ kind: "confirm_request", node: "plan", interrupt: PLAN_CARD }),
       printer.print({ kind: "assistant_text", node: "deliver", messageId: "m3", text: "Done." }),
       printer.close(),
     ].join("");
     expect(text).toBe(
-      ["  · Planning", "tempo> Here is the plan.", "tempo> Next.", "  → list_notes {}", "  ← 1. buy milk …", "  ✗ Not applied", "tempo> Done.", ""].join("\n"),
+      [
+        "  · Planning",
+        "tempo> Here is the plan.",
+        "tempo> Next.",
+        "  → list_notes {}",
+        "  ← 1. buy milk …",
+        "  ✗ Not applied",
+        "tempo> Done.",
+        "",
+      ].join("\n"),
     );
   });
 
@@ -112,13 +171,27 @@ describe("stream lines", () => {
       printer.close(),
     ].join("");
     expect(text).toBe(
-      ["tempo> Planning.", "  · Waiting for the execute model… 6 s", "  ┆ reasoning", "  ┆ The week has room on Monday.", "  ┆ Place it there.", "tempo> Placing it.", ""].join("\n"),
+      [
+        "tempo> Planning.",
+        "  · Waiting for the execute model… 6 s",
+        "  ┆ reasoning",
+        "  ┆ The week has room on Monday.",
+        "  ┆ Place it there.",
+        "tempo> Placing it.",
+        "",
+      ].join("\n"),
     );
   });
 
   test("errors show their code", () => {
-    expect(renderError(new InvalidResumeError("Expected a response."))).toBe("error: [INVALID_RESUME] Expected a response.");
-    expect(renderError(new ModelNotFoundError({ stage: "plan", model: "qwen3", baseUrl: "http://localhost:8000/v1" }, "no such model"))).toMatch(
+    expect(renderError(new InvalidResumeError("Expected a response."))).toBe(
+      "error: [INVALID_RESUME] Expected a response.",
+    );
+    expect(
+      renderError(
+        new ModelNotFoundError({ stage: "plan", model: "qwen3", baseUrl: "http://localhost:8000/v1" }, "no such model"),
+      ),
+    ).toMatch(
       /^error: \[MODEL_NOT_FOUND\] The plan model "qwen3" was not found at http:\/\/localhost:8000\/v1 \(HTTP 404: no such model\)\./,
     );
     expect(renderError("boom")).toBe("error: boom");
@@ -170,17 +243,32 @@ describe("state, history and threads", () => {
       ...state,
       status: "partial",
       currentStepId: null,
-      outcome: { kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus", stillOpen: [{ id: "rev-1", name: "Calculus", why: "you declined the proposed change" }] },
+      outcome: {
+        kind: "partial",
+        reason: "every step finished, but 1 item(s) are still pending: Calculus",
+        stillOpen: [{ id: "rev-1", name: "Calculus", why: "you declined the proposed change" }],
+      },
       finalAnswer: "Placed one; Calculus is still pending.",
     };
     const text = renderExecutionState(ended);
-    expect(text).toContain("ended:   partial — every step finished, but 1 item(s) are still pending: Calculus\n  still open: Calculus (rev-1) — you declined the proposed change\nanswer:  Placed one;");
+    expect(text).toContain(
+      "ended:   partial — every step finished, but 1 item(s) are still pending: Calculus\n  still open: Calculus (rev-1) — you declined the proposed change\nanswer:  Placed one;",
+    );
   });
 
   test("/history prints one line per step snapshot, or says there are none", () => {
-    const snapshot: StepSnapshot = { checkpointId: "ck-1", stepId: "step-2", status: "running", createdAt: "2026-01-01T00:00:01.000Z", state };
+    const snapshot: StepSnapshot = {
+      checkpointId: "ck-1",
+      stepId: "step-2",
+      status: "running",
+      createdAt: "2026-01-01T00:00:01.000Z",
+      state,
+    };
     expect(renderStepSnapshots([snapshot])).toBe(
-      ["1 step snapshot(s), oldest first:", "  2026-01-01T00:00:01.000Z  step 2 of 2 → running  (thread running; checkpoint ck-1)"].join("\n"),
+      [
+        "1 step snapshot(s), oldest first:",
+        "  2026-01-01T00:00:01.000Z  step 2 of 2 → running  (thread running; checkpoint ck-1)",
+      ].join("\n"),
     );
     expect(renderStepSnapshots([])).toMatch(/^No step snapshots on this thread yet/);
   });
@@ -188,7 +276,13 @@ describe("state, history and threads", () => {
   test("/threads marks the current thread and shows what each waits for", () => {
     const text = renderThreads(
       [
-        { threadId: "t2", userId: "alice", lastMessage: "Arrange my week", updatedAt: "2026-01-02T00:00:00.000Z", waitingFor: "place" },
+        {
+          threadId: "t2",
+          userId: "alice",
+          lastMessage: "Arrange my week",
+          updatedAt: "2026-01-02T00:00:00.000Z",
+          waitingFor: "place",
+        },
         { threadId: "t1", userId: "alice", lastMessage: "", updatedAt: "2026-01-01T00:00:00.000Z", waitingFor: null },
       ],
       "t1",
@@ -204,4 +298,3 @@ describe("state, history and threads", () => {
     expect(renderThreads([], "t1", "alice")).toBe("No threads of alice seen by this CLI yet.");
   });
 });
-

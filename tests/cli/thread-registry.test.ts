@@ -17,7 +17,13 @@ describe("thread file", () => {
       await registry.touch("t3", "alice", {}, new Date("2026-01-01T00:00:03Z"));
       expect(await registry.list("alice")).toEqual([
         { threadId: "t3", userId: "alice", lastMessage: "", updatedAt: "2026-01-01T00:00:03.000Z", waitingFor: null },
-        { threadId: "t1", userId: "alice", lastMessage: "first", updatedAt: "2026-01-01T00:00:02.000Z", waitingFor: "place" },
+        {
+          threadId: "t1",
+          userId: "alice",
+          lastMessage: "first",
+          updatedAt: "2026-01-01T00:00:02.000Z",
+          waitingFor: "place",
+        },
       ]);
       expect(await registry.find("t2")).toMatchObject({ userId: "bob" });
       // A damaged file reads as empty rather than stopping the chat.

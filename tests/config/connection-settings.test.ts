@@ -15,7 +15,12 @@ describe("connection plan settings", () => {
   });
 
   test("TEMPO_DB_POOL_SIZE, TEMPO_MEMORY_POOL_SIZE, TEMPO_MAX_RUNS and TEMPO_RUN_QUEUE_WAIT (seconds) are read", () => {
-    const settings = readSettings({ TEMPO_DB_POOL_SIZE: "4", TEMPO_MEMORY_POOL_SIZE: "2", TEMPO_MAX_RUNS: "3", TEMPO_RUN_QUEUE_WAIT: "2.5" });
+    const settings = readSettings({
+      TEMPO_DB_POOL_SIZE: "4",
+      TEMPO_MEMORY_POOL_SIZE: "2",
+      TEMPO_MAX_RUNS: "3",
+      TEMPO_RUN_QUEUE_WAIT: "2.5",
+    });
     expect(settings.database).toMatchObject({ poolSize: 4, memoryPoolSize: 2 });
     expect(settings.runs).toEqual({ maxConcurrentRuns: 3, queueWaitMs: 2_500 });
   });

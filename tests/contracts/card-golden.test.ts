@@ -27,14 +27,37 @@ const ALLOWED = ["approve", "edit", "reject"];
 const LEGACY_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
 /** A write card's JSON: its requests and configs in both casings, and the legacy fields (write 1, the description). */
-function writeCardJson(requests: unknown[], configs: unknown[], legacy: { action: string; args: Record<string, unknown> }, description: string) {
-  return { kind: "confirm_tool", action_requests: requests, review_configs: configs, actionRequests: requests, reviewConfigs: configs, action_request: legacy, config: LEGACY_CONFIG, description };
+function writeCardJson(
+  requests: unknown[],
+  configs: unknown[],
+  legacy: { action: string; args: Record<string, unknown> },
+  description: string,
+) {
+  return {
+    kind: "confirm_tool",
+    action_requests: requests,
+    review_configs: configs,
+    actionRequests: requests,
+    reviewConfigs: configs,
+    action_request: legacy,
+    config: LEGACY_CONFIG,
+    description,
+  };
 }
 
 describe("golden card JSON", () => {
   test("one write, at step 2 of 3, with its argument schema", () => {
-    const schema = { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false };
-    const card = toolInterrupt(write("call-1", "add_note", { text: "buy milk" }, "Add note 3: buy milk", "The user asked for it."), { index: 2, total: 3, content: "Add the note" }, schema);
+    const schema = {
+      type: "object",
+      properties: { text: { type: "string", minLength: 1, description: "The note's text." } },
+      required: ["text"],
+      additionalProperties: false,
+    };
+    const card = toolInterrupt(
+      write("call-1", "add_note", { text: "buy milk" }, "Add note 3: buy milk", "The user asked for it."),
+      { index: 2, total: 3, content: "Add the note" },
+      schema,
+    );
 
     const description =
       "Add note 3: buy milk\n\n**Why:** The user asked for it.\n\n**Step 2 of 3:** Add the note\n\n" +
@@ -46,26 +69,59 @@ describe("golden card JSON", () => {
         allowed_decisions: ALLOWED,
         actionName: "add_note",
         allowedDecisions: ALLOWED,
-        args_schema: { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false },
-        argsSchema: { type: "object", properties: { text: { type: "string", minLength: 1, description: "The note's text." } }, required: ["text"], additionalProperties: false },
+        args_schema: {
+          type: "object",
+          properties: { text: { type: "string", minLength: 1, description: "The note's text." } },
+          required: ["text"],
+          additionalProperties: false,
+        },
+        argsSchema: {
+          type: "object",
+          properties: { text: { type: "string", minLength: 1, description: "The note's text." } },
+          required: ["text"],
+          additionalProperties: false,
+        },
       },
     ];
-    expectGolden(card, writeCardJson(requests, configs, { action: "add_note", args: { text: "buy milk" } }, description));
+    expectGolden(
+      card,
+      writeCardJson(requests, configs, { action: "add_note", args: { text: "buy milk" } }, description),
+    );
   });
 
   test("a batch of three writes: one action request each, numbered; the first lists them all; the legacy fields are the first write's", () => {
-    const place = { type: "object", properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } }, required: ["task_id", "day", "slot_start"] };
+    const place = {
+      type: "object",
+      properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } },
+      required: ["task_id", "day", "slot_start"],
+    };
     const card = batchInterrupt(
       [
-        write("call-a", "place", { task_id: "matrix-review", day: 1, slot_start: 3 }, "Place matrix-review on day 1 at slot 3", "Both reviews fit Monday morning."),
-        write("call-b", "place", { task_id: "review-limits", day: 1, slot_start: 5 }, "Place review-limits on day 1 at slot 5", "Right after matrix-review."),
+        write(
+          "call-a",
+          "place",
+          { task_id: "matrix-review", day: 1, slot_start: 3 },
+          "Place matrix-review on day 1 at slot 3",
+          "Both reviews fit Monday morning.",
+        ),
+        write(
+          "call-b",
+          "place",
+          { task_id: "review-limits", day: 1, slot_start: 5 },
+          "Place review-limits on day 1 at slot 5",
+          "Right after matrix-review.",
+        ),
         write("call-c", "unplace", { task_id: "essay-draft" }, "Take essay-draft off the schedule", ""),
       ],
       { index: 1, total: 2, content: "Place the reviews" },
       new Map([["place", place]]),
     );
 
-    const placeSchema = { type: "object", properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } }, required: ["task_id", "day", "slot_start"] };
+    const placeSchema = {
+      type: "object",
+      properties: { task_id: { type: "string" }, day: { type: "integer" }, slot_start: { type: "integer" } },
+      required: ["task_id", "day", "slot_start"],
+    };
     const requests = [
       {
         name: "place",
@@ -79,7 +135,8 @@ describe("golden card JSON", () => {
       {
         name: "place",
         args: { task_id: "review-limits", day: 1, slot_start: 5 },
-        description: "Change 2 of 3: Place review-limits on day 1 at slot 5\n\n**Why:** Right after matrix-review.\n\n**Step 1 of 2:** Place the reviews",
+        description:
+          "Change 2 of 3: Place review-limits on day 1 at slot 5\n\n**Why:** Right after matrix-review.\n\n**Step 1 of 2:** Place the reviews",
         arguments: { task_id: "review-limits", day: 1, slot_start: 5 },
       },
       {
@@ -90,14 +147,36 @@ describe("golden card JSON", () => {
       },
     ];
     const configs = [
-      { action_name: "place", allowed_decisions: ALLOWED, actionName: "place", allowedDecisions: ALLOWED, args_schema: placeSchema, argsSchema: placeSchema },
-      { action_name: "place", allowed_decisions: ALLOWED, actionName: "place", allowedDecisions: ALLOWED, args_schema: placeSchema, argsSchema: placeSchema },
+      {
+        action_name: "place",
+        allowed_decisions: ALLOWED,
+        actionName: "place",
+        allowedDecisions: ALLOWED,
+        args_schema: placeSchema,
+        argsSchema: placeSchema,
+      },
+      {
+        action_name: "place",
+        allowed_decisions: ALLOWED,
+        actionName: "place",
+        allowedDecisions: ALLOWED,
+        args_schema: placeSchema,
+        argsSchema: placeSchema,
+      },
       // No schema given for a tool: the config has none (no empty one).
       { action_name: "unplace", allowed_decisions: ALLOWED, actionName: "unplace", allowedDecisions: ALLOWED },
     ];
     // The legacy fields are the first write's: a lone legacy answer decides it alone.
     const description = requests[0]!.description;
-    expectGolden(card, writeCardJson(requests, configs, { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } }, description));
+    expectGolden(
+      card,
+      writeCardJson(
+        requests,
+        configs,
+        { action: "place", args: { task_id: "matrix-review", day: 1, slot_start: 3 } },
+        description,
+      ),
+    );
   });
 
   test("a plan of two steps", () => {
@@ -107,13 +186,22 @@ describe("golden card JSON", () => {
     ]);
 
     // The plan as text, one step a line: what both clients' edit boxes show and send back.
-    const args = { steps: "1. List the notes — done when: list_notes was read\n2. Add note x — done when: note x is in the list" };
+    const args = {
+      steps: "1. List the notes — done when: list_notes was read\n2. Add note x — done when: note x is in the list",
+    };
     const description =
       "Plan for: organise my notes\n\n" +
       "1. List the notes  \n   *done when:* list_notes was read\n2. Add note x  \n   *done when:* note x is in the list\n\n" +
       "You can run it as it is, edit the steps first (one a line: what to do — done when: how to tell), or turn it down with a reason to have it revised.";
     const requests = [{ name: "confirm_plan", args, description, arguments: args }];
-    const configs = [{ action_name: "confirm_plan", allowed_decisions: ALLOWED, actionName: "confirm_plan", allowedDecisions: ALLOWED }];
+    const configs = [
+      {
+        action_name: "confirm_plan",
+        allowed_decisions: ALLOWED,
+        actionName: "confirm_plan",
+        allowedDecisions: ALLOWED,
+      },
+    ];
     expectGolden(card, {
       kind: "confirm_plan",
       action_requests: requests,
@@ -126,14 +214,27 @@ describe("golden card JSON", () => {
     });
   });
   test("no card's words name one client's buttons (Agent Inbox's Accept / Respond / Ignore), in English or Chinese", () => {
-    const one = write("call-1", "batch_move", { moves: [] }, "Move 2 task(s) together", "the backend's best candidate (+6)");
+    const one = write(
+      "call-1",
+      "batch_move",
+      { moves: [] },
+      "Move 2 task(s) together",
+      "the backend's best candidate (+6)",
+    );
     for (const language of ["en", "zh"] as const) {
       const cards = [
-        planInterrupt("arrange my week", [{ id: "step-1", content: "Place the reviews", doneWhen: "placed", status: "pending" }], language),
+        planInterrupt(
+          "arrange my week",
+          [{ id: "step-1", content: "Place the reviews", doneWhen: "placed", status: "pending" }],
+          language,
+        ),
         toolInterrupt(one, { index: 2, total: 3, content: "Refine the week" }, undefined, language),
         batchInterrupt([one, { ...one, id: "call-2" }], null, new Map(), language),
       ];
-      const texts = cards.flatMap((card) => [card.description ?? "", ...card.action_requests.map((request) => request.description ?? "")]);
+      const texts = cards.flatMap((card) => [
+        card.description ?? "",
+        ...card.action_requests.map((request) => request.description ?? ""),
+      ]);
       expect(texts.filter((text) => /\b(Accept|Respond|Ignore)\b/.test(text))).toEqual([]);
       // Each still says how to answer.
       expect(texts.filter((text) => /edit|修改/.test(text)).length).toBeGreaterThanOrEqual(3);

@@ -30,7 +30,10 @@ describe("extractJsonObject", () => {
 describe("stage contracts", () => {
   test("next_plan and done require goal_check", () => {
     const parsed = parseContract(ExecuteDecisionSchema, '{"action": "next_plan", "speak": "ok"}');
-    expect(parsed).toEqual({ ok: false, problem: expect.stringContaining("goal_check is required when action is next_plan") });
+    expect(parsed).toEqual({
+      ok: false,
+      problem: expect.stringContaining("goal_check is required when action is next_plan"),
+    });
   });
   test("confirm requires a tool_call", () => {
     const parsed = parseContract(ExecuteDecisionSchema, { action: "confirm" });
@@ -38,14 +41,28 @@ describe("stage contracts", () => {
   });
   test("plan_done requires steps and fills defaults", () => {
     expect(parseContract(PlanDecisionSchema, '{"action": "plan_done"}').ok).toBe(false);
-    const parsed = parseContract(PlanDecisionSchema, '{"action": "plan_done", "plan_steps": [{"content": "a", "done_when": "b"}]}');
+    const parsed = parseContract(
+      PlanDecisionSchema,
+      '{"action": "plan_done", "plan_steps": [{"content": "a", "done_when": "b"}]}',
+    );
     expect(parsed).toEqual({
       ok: true,
-      value: { speak: "", action: "plan_done", reason: "", complexity: "moderate", need_thinking: false, read_only: false, plan_steps: [{ content: "a", done_when: "b" }] },
+      value: {
+        speak: "",
+        action: "plan_done",
+        reason: "",
+        complexity: "moderate",
+        need_thinking: false,
+        read_only: false,
+        plan_steps: [{ content: "a", done_when: "b" }],
+      },
     });
   });
   test("unknown actions and empty output are described", () => {
-    expect(parseContract(ExecuteDecisionSchema, '{"action": "explode"}')).toEqual({ ok: false, problem: expect.stringContaining("action") });
+    expect(parseContract(ExecuteDecisionSchema, '{"action": "explode"}')).toEqual({
+      ok: false,
+      problem: expect.stringContaining("action"),
+    });
     expect(parseContract(ExecuteDecisionSchema, "   ")).toEqual({ ok: false, problem: "the output was empty" });
   });
 });

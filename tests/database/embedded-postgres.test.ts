@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { DEFAULT_EMBEDDED_DATA_DIR, EMBEDDED_LOCK_FILE, LOCK_STALE_MS, startEmbeddedPostgres, type EmbeddedPostgres } from "../../database/index.js";
+import {
+  DEFAULT_EMBEDDED_DATA_DIR,
+  EMBEDDED_LOCK_FILE,
+  LOCK_STALE_MS,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from "../../database/index.js";
 import { DatabaseUnreachableError } from "../../errors/index.js";
 import { startWorker, type WorkerProcess } from "../reliability/support/worker-process.js";
 import { embeddedTemplateDir } from "../support/postgres.js";
@@ -81,7 +87,10 @@ describe("startEmbeddedPostgres", () => {
   it("keeps data across stop and start of the same data directory", async () => {
     await seed();
     const first = await start();
-    await query(first.url, "CREATE TABLE kept (id int PRIMARY KEY, note text); INSERT INTO kept VALUES (1, 'still here')");
+    await query(
+      first.url,
+      "CREATE TABLE kept (id int PRIMARY KEY, note text); INSERT INTO kept VALUES (1, 'still here')",
+    );
     await first.stop();
     expect(existsSync(path.join(dataDir, EMBEDDED_LOCK_FILE))).toBe(false);
 
@@ -119,10 +128,13 @@ describe("startEmbeddedPostgres", () => {
     const owner = startWorker(fileURLToPath(new URL("./support/embedded-owner.ts", import.meta.url)), [dataDir]);
     workers.push(owner);
     const ready = await owner.waitFor((event) => event.event === "ready");
-    const error: unknown = await startEmbeddedPostgres({ dataDir }).then((unexpected) => {
-      servers.push(unexpected);
-      return undefined;
-    }, (caught: unknown) => caught);
+    const error: unknown = await startEmbeddedPostgres({ dataDir }).then(
+      (unexpected) => {
+        servers.push(unexpected);
+        return undefined;
+      },
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(DatabaseUnreachableError);
     expect((error as Error).message).toContain(`already in use by process ${String(ready.pid)}`);
     expect((error as Error).message).toContain("nothing needs deleting");
@@ -130,9 +142,12 @@ describe("startEmbeddedPostgres", () => {
     owner.kill("SIGKILL");
     await owner.exited;
     // npx reports its exit before the node process under it is gone: wait for that one.
-    for (let tries = 0; tries < 200 && isAlive(Number(ready.pid)); tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let tries = 0; tries < 200 && isAlive(Number(ready.pid)); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     // The dead owner's lock file is still there, naming its pid; the kernel lock went with the process.
-    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({ pid: ready.pid });
+    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({
+      pid: ready.pid,
+    });
     const server = await start();
     expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
   }, 60_000);
@@ -144,7 +159,10 @@ describe("startEmbeddedPostgres", () => {
     await fs.writeFile(path.join(dataDir, EMBEDDED_LOCK_FILE), lockFileFor(other.pid!));
     const server = await start();
     expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
-    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
+    expect(JSON.parse(await fs.readFile(path.join(dataDir, EMBEDDED_LOCK_FILE), "utf8"))).toMatchObject({
+      pid: process.pid,
+      hostname: hostname(),
+    });
     other.kill("SIGKILL");
   });
 
@@ -160,8 +178,13 @@ describe("startEmbeddedPostgres", () => {
   it("refuses a lock file of another host refreshed moments ago, and takes it over once it is stale", async () => {
     await seed();
     const lockPath = path.join(dataDir, EMBEDDED_LOCK_FILE);
-    await fs.writeFile(lockPath, JSON.stringify({ pid: 4242, hostname: "another-host", token: "theirs", startedAt: "2020-01-01T00:00:00.000Z" }));
-    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/locked by host another-host \(pid 4242\), which refreshed its lock/);
+    await fs.writeFile(
+      lockPath,
+      JSON.stringify({ pid: 4242, hostname: "another-host", token: "theirs", startedAt: "2020-01-01T00:00:00.000Z" }),
+    );
+    await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(
+      /locked by host another-host \(pid 4242\), which refreshed its lock/,
+    );
     const stale = new Date(Date.now() - LOCK_STALE_MS - 1_000);
     await fs.utimes(lockPath, stale, stale);
     const server = await start();
@@ -194,7 +217,9 @@ describe("startEmbeddedPostgres", () => {
 
   it("rejects invalid options with a typed error", async () => {
     await expect(startEmbeddedPostgres({ dataDir, port: -1 })).rejects.toBeInstanceOf(DatabaseUnreachableError);
-    await expect(startEmbeddedPostgres({ dataDir, maxConnections: 0 })).rejects.toBeInstanceOf(DatabaseUnreachableError);
+    await expect(startEmbeddedPostgres({ dataDir, maxConnections: 0 })).rejects.toBeInstanceOf(
+      DatabaseUnreachableError,
+    );
     expect(existsSync(path.join(dataDir, EMBEDDED_LOCK_FILE))).toBe(false);
   });
 

@@ -20,9 +20,16 @@ afterAll(async () => {
 
 test("200 concurrent parameterised queries from 10 pool connections all succeed with their own results", async () => {
   const results = await Promise.all(
-    Array.from({ length: 200 }, (_, index) => database.pool.query<{ value: number; label: string }>("SELECT $1::int * 2 AS value, $2::text AS label", [index, `q${index}`])),
+    Array.from({ length: 200 }, (_, index) =>
+      database.pool.query<{ value: number; label: string }>("SELECT $1::int * 2 AS value, $2::text AS label", [
+        index,
+        `q${index}`,
+      ]),
+    ),
   );
-  expect(results.map((result) => result.rows[0])).toEqual(Array.from({ length: 200 }, (_, index) => ({ value: index * 2, label: `q${index}` })));
+  expect(results.map((result) => result.rows[0])).toEqual(
+    Array.from({ length: 200 }, (_, index) => ({ value: index * 2, label: `q${index}` })),
+  );
 });
 
 test("transactions of different connections stay isolated while others query", async () => {
@@ -37,7 +44,10 @@ test("transactions of different connections stay isolated while others query", a
       client.release();
     }
   };
-  await Promise.all([...Array.from({ length: 20 }, (_, index) => transaction(index)), ...Array.from({ length: 20 }, (_, index) => database.pool.query("SELECT $1::int", [index]))]);
+  await Promise.all([
+    ...Array.from({ length: 20 }, (_, index) => transaction(index)),
+    ...Array.from({ length: 20 }, (_, index) => database.pool.query("SELECT $1::int", [index])),
+  ]);
   const count = await database.pool.query<{ count: string }>("SELECT count(*) FROM queue_test");
   expect(Number(count.rows[0]?.count)).toBe(20);
 });

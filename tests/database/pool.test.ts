@@ -10,9 +10,13 @@ import { embeddedTemplateDir, freePort, postgresTargets, type TestPostgres } fro
 
 describe("redactUrl", () => {
   it("hides the password and keeps everything else", () => {
-    expect(redactUrl("postgres://tempo:s3cr%40t@db.example:5433/tempo")).toBe("postgres://tempo:***@db.example:5433/tempo");
+    expect(redactUrl("postgres://tempo:s3cr%40t@db.example:5433/tempo")).toBe(
+      "postgres://tempo:***@db.example:5433/tempo",
+    );
     expect(redactUrl("postgresql://tempo@localhost/tempo")).toBe("postgresql://tempo@localhost/tempo");
-    expect(redactUrl("postgres://h:5432/db?password=hunter2&sslmode=require")).toBe("postgres://h:5432/db?password=***&sslmode=require");
+    expect(redactUrl("postgres://h:5432/db?password=hunter2&sslmode=require")).toBe(
+      "postgres://h:5432/db?password=***&sslmode=require",
+    );
     expect(redactUrl("host=localhost password=hunter2 user=tempo")).toBe("host=localhost password=*** user=tempo");
   });
 });
@@ -83,7 +87,9 @@ describe("openDatabase without a URL", () => {
     expect(database.url).toMatch(/^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/postgres$/);
     expect(existsSync(path.join(dataDir, EMBEDDED_LOCK_FILE))).toBe(true);
     // the pool's connections all work at once
-    const results = await Promise.all([1, 2, 3, 4].map((n) => database!.pool.query<{ n: number }>("SELECT $1::int AS n", [n])));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) => database!.pool.query<{ n: number }>("SELECT $1::int AS n", [n])),
+    );
     expect(results.map((result) => result.rows[0]?.n)).toEqual([1, 2, 3, 4]);
 
     await database.close();

@@ -42,7 +42,9 @@ test("npm run demo runs the whole conversation offline and says where the state 
 
   // The plan card, numbered, answered by the script.
   // Three steps: place, refine (the offline arrange refines by default), verify.
-  expect(output).toMatch(/┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place .*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule\n│ {4}done when: .*\n└/);
+  expect(output).toMatch(
+    /┌─ Plan\n│ Plan for: Help me arrange next week's review sessions\.\n│ 1\. Place .*\n│ {4}done when: .*\n│ 2\. Refine the week: .*\n│ {4}done when: .*\n│ 3\. Verify the schedule\n│ {4}done when: .*\n└/,
+  );
   expect(output).toContain("· Plan confirmed");
 
   // Execution: progress through the steps, read tools, then the week's placements on ONE batch card, each applied.
@@ -50,7 +52,10 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain("· Executing step 1 of 3");
   expect(output).toContain("→ propose_arrangement {");
   expect(output).not.toMatch(/→ (get_overview|list_tasks|find_free) /);
-  const batchCards = output.match(/┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec), \d\d:\d\d–\d\d:\d\d\n│ {4}arguments: \{"task_id":"[\w-]+"/g) ?? [];
+  const batchCards =
+    output.match(
+      /┌─ Confirm \d+ writes\n│ \d+ changes proposed together:\n│ 1\. Place ".*" on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec), \d\d:\d\d–\d\d:\d\d\n│ {4}arguments: \{"task_id":"[\w-]+"/g,
+    ) ?? [];
   expect(batchCards).toHaveLength(1);
   const writes = Number(/┌─ Confirm (\d+) writes/.exec(output)?.[1]);
   // The sample week's eight pending reviews all fit: one card for the week instead of eight.
@@ -61,11 +66,15 @@ test("npm run demo runs the whole conversation offline and says where the state 
 
   // Refinement: the backend's candidates are listed once; the placements were polished before they were proposed,
   // so no candidate raises the score, no card is raised, and the code ends the step.
-  expect(output).toContain("· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps");
+  expect(output).toContain(
+    "· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps",
+  );
   expect(output.match(/→ propose_candidates \{"k":3,"place_pending":false\}/g)?.length).toBe(1);
   expect(output).not.toMatch(/┌─ Confirm write:/);
   expect(output.match(/demo answers: approve\n/g)?.length).toBe(1);
-  expect(output).toMatch(/\[done\] Refine the week: .* — nothing to refine: health score 99\.5; stopped: no change raises the score any more/);
+  expect(output).toMatch(
+    /\[done\] Refine the week: .* — nothing to refine: health score 99\.5; stopped: no change raises the score any more/,
+  );
   expect(output).toContain("· Executing step 3 of 3: Verify the schedule");
 
   // The summary and the end state: two cards answered (the plan, the week), a few rounds of the budget.

@@ -42,8 +42,13 @@ export function codeBlocksOf(file: string, markdown: string): CodeBlock[] {
 }
 
 async function documentedBlocks(): Promise<CodeBlock[]> {
-  const files = ["README.md", ...(await readdir(path.join(root, "docs"))).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
-  const blocks = await Promise.all(files.map(async (file) => codeBlocksOf(file, await readFile(path.join(root, file), "utf8"))));
+  const files = [
+    "README.md",
+    ...(await readdir(path.join(root, "docs"))).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`),
+  ];
+  const blocks = await Promise.all(
+    files.map(async (file) => codeBlocksOf(file, await readFile(path.join(root, file), "utf8"))),
+  );
   return blocks.flat();
 }
 
@@ -66,12 +71,17 @@ function typeCheck(blocks: ReadonlyMap<string, string>): string[] {
   host.fileExists = (name) => blocks.has(path.resolve(name)) || fileExists(name);
   host.getSourceFile = (name, language, onError, create) => {
     const text = blocks.get(path.resolve(name));
-    return text === undefined ? getSourceFile(name, language, onError, create) : ts.createSourceFile(name, text, language, true);
+    return text === undefined
+      ? getSourceFile(name, language, onError, create)
+      : ts.createSourceFile(name, text, language, true);
   };
   const program = ts.createProgram({ rootNames: [...blocks.keys()], options, host });
   return [...blocks.keys()].flatMap((name) =>
     ts.getPreEmitDiagnostics(program, program.getSourceFile(name)).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+      const where =
+        diagnostic.file && diagnostic.start !== undefined
+          ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+          : 0;
       return `${path.relative(root, diagnostic.file?.fileName ?? name)}:${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
     }),
   );
@@ -79,7 +89,9 @@ function typeCheck(blocks: ReadonlyMap<string, string>): string[] {
 
 describe("the code in README.md and docs/", () => {
   test("every TypeScript block type-checks against the code it shows", async () => {
-    const blocks = (await documentedBlocks()).filter((block) => block.language === "ts" || block.language === "typescript");
+    const blocks = (await documentedBlocks()).filter(
+      (block) => block.language === "ts" || block.language === "typescript",
+    );
     expect(blocks.length).toBeGreaterThanOrEqual(7);
     const homes = new Map<string, string>();
     const origins = new Map<string, string>();
@@ -97,17 +109,28 @@ describe("the code in README.md and docs/", () => {
 
   test("a type error in a block is found (the check is not blind)", () => {
     const home = path.join(root, "__docs_block_broken__.ts");
-    const problems = typeCheck(new Map([[home, 'import { createTempo } from "./server/create-tempo.js";\nconst tempo: number = await createTempo();\nexport { tempo };\n']]));
+    const problems = typeCheck(
+      new Map([
+        [
+          home,
+          'import { createTempo } from "./server/create-tempo.js";\nconst tempo: number = await createTempo();\nexport { tempo };\n',
+        ],
+      ]),
+    );
     expect(problems.join("\n")).toMatch(/__docs_block_broken__\.ts:2: Expected 1 arguments, but got 0/);
   }, 240_000);
 
   test("every npm script and tsx entry a shell block names exists", async () => {
-    const scripts = Object.keys(JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).scripts as Record<string, string>);
+    const scripts = Object.keys(
+      JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).scripts as Record<string, string>,
+    );
     const shell = (await documentedBlocks()).filter((block) => ["bash", "sh", "shell", ""].includes(block.language));
     const missing: string[] = [];
     for (const block of shell) {
-      for (const [, script] of block.text.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(script!)) missing.push(`${block.file}:${block.line}: npm run ${script}`);
-      for (const [, entry] of block.text.matchAll(/npx tsx ([\w./-]+\.ts)/g)) if (!existsSync(path.join(root, entry!))) missing.push(`${block.file}:${block.line}: ${entry}`);
+      for (const [, script] of block.text.matchAll(/npm run ([\w:-]+)/g))
+        if (!scripts.includes(script!)) missing.push(`${block.file}:${block.line}: npm run ${script}`);
+      for (const [, entry] of block.text.matchAll(/npx tsx ([\w./-]+\.ts)/g))
+        if (!existsSync(path.join(root, entry!))) missing.push(`${block.file}:${block.line}: ${entry}`);
     }
     expect(missing).toEqual([]);
   });
@@ -126,10 +149,21 @@ describe("the README's example from code", () => {
     const script = path.join(folder, `readme-example-${process.pid}.mts`);
     const dataDir = await mkdtemp(path.join(tmpdir(), "tempo-readme-example-"));
     await writeFile(script, example!.text.replaceAll('from "./', `from "${root}/`));
-    const environment = { ...process.env, TEMPO_DATA_DIR: dataDir, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", DATABASE_URL: "", TEMPO_DOMAINS: "schedule" };
+    const environment = {
+      ...process.env,
+      TEMPO_DATA_DIR: dataDir,
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      DATABASE_URL: "",
+      TEMPO_DOMAINS: "schedule",
+    };
     try {
       for (const attempt of [1, 2]) {
-        const { stdout } = await run(process.execPath, ["--import", "tsx", script], { cwd: root, env: environment, maxBuffer: 16 * 1024 * 1024 });
+        const { stdout } = await run(process.execPath, ["--import", "tsx", script], {
+          cwd: root,
+          env: environment,
+          maxBuffer: 16 * 1024 * 1024,
+        });
         expect(stdout, `run ${attempt}`).toMatch(/arranged|already placed/i);
       }
     } finally {

@@ -29,7 +29,8 @@ import {
 import { packProblems } from "../../tools/domain.js";
 
 const tool = (name: string) => todoTools.find((candidate) => candidate.name === name)!;
-const run = (state: TodoState, name: string, args: Record<string, unknown>) => tool(name).run(state, tool(name).schema.parse(args));
+const run = (state: TodoState, name: string, args: Record<string, unknown>) =>
+  tool(name).run(state, tool(name).schema.parse(args));
 
 describe("the to-do tools", () => {
   test("list_todos gives the same items as text and as data, filtered by status", () => {
@@ -41,31 +42,56 @@ describe("the to-do tools", () => {
       expect(data.total).toBe(4);
       expect(data.items.every((item) => status === "all" || item.done === (status === "done"))).toBe(true);
       // Every item of the data is a line of the text, and the text has no other item lines.
-      expect(listed.content.split("\n").filter((line) => line.startsWith("- "))).toEqual(data.items.map((item) => `- ${item.id} ${JSON.stringify(item.title)} (${item.done ? "done" : "open"})`));
+      expect(listed.content.split("\n").filter((line) => line.startsWith("- "))).toEqual(
+        data.items.map((item) => `- ${item.id} ${JSON.stringify(item.title)} (${item.done ? "done" : "open"})`),
+      );
     }
-    expect((run(state, "list_todos", {}).data as TodoListData).items.map((item) => item.id)).toEqual(["todo-1", "todo-2", "todo-3"]);
+    expect((run(state, "list_todos", {}).data as TodoListData).items.map((item) => item.id)).toEqual([
+      "todo-1",
+      "todo-2",
+      "todo-3",
+    ]);
   });
 
   test("add gives the next id; complete, reopen and remove change one item; none mutates its input", () => {
     const state = sampleTodos();
     const frozen = structuredClone(state);
     const added = run(state, "add_todo", { title: "Call the bursar" });
-    expect(added).toMatchObject({ ok: true, content: 'added to-do todo-5 "Call the bursar" (open)', data: { item: { id: "todo-5", title: "Call the bursar", done: false } } });
+    expect(added).toMatchObject({
+      ok: true,
+      content: 'added to-do todo-5 "Call the bursar" (open)',
+      data: { item: { id: "todo-5", title: "Call the bursar", done: false } },
+    });
     const completed = run(added.state!, "complete_todo", { id: "todo-5" });
     expect(completed.state!.items.find((item) => item.id === "todo-5")!.done).toBe(true);
-    expect(run(completed.state!, "reopen_todo", { id: "todo-5" }).state!.items.find((item) => item.id === "todo-5")!.done).toBe(false);
-    expect(run(state, "remove_todo", { id: "todo-2" }).state!.items.map((item) => item.id)).toEqual(["todo-1", "todo-3", "todo-4"]);
+    expect(
+      run(completed.state!, "reopen_todo", { id: "todo-5" }).state!.items.find((item) => item.id === "todo-5")!.done,
+    ).toBe(false);
+    expect(run(state, "remove_todo", { id: "todo-2" }).state!.items.map((item) => item.id)).toEqual([
+      "todo-1",
+      "todo-3",
+      "todo-4",
+    ]);
     // After a removal the highest id still counts: an id is never handed out twice while the list holds it.
-    expect(run(run(state, "remove_todo", { id: "todo-2" }).state!, "add_todo", { title: "x" }).data).toMatchObject({ item: { id: "todo-5" } });
+    expect(run(run(state, "remove_todo", { id: "todo-2" }).state!, "add_todo", { title: "x" }).data).toMatchObject({
+      item: { id: "todo-5" },
+    });
     expect(state).toEqual(frozen);
   });
 
   test("a call that cannot apply is refused with a reason the model can act on, and changes nothing", () => {
     const state = sampleTodos();
-    expect(run(state, "complete_todo", { id: "todo-4" })).toEqual({ ok: false, content: 'error: the to-do todo-4 "Print the physics lab sheet" (done) is already done' });
+    expect(run(state, "complete_todo", { id: "todo-4" })).toEqual({
+      ok: false,
+      content: 'error: the to-do todo-4 "Print the physics lab sheet" (done) is already done',
+    });
     expect(run(state, "reopen_todo", { id: "todo-1" }).ok).toBe(false);
-    expect(run(state, "remove_todo", { id: "todo-99" }).content).toBe('error: no to-do item has the id "todo-99" (ids: todo-1, todo-2, todo-3, todo-4); call list_todos with status=all');
-    expect(run(state, "add_todo", { title: "buy index cards for FLASHCARDS" }).content).toMatch(/already says that; nothing was added/);
+    expect(run(state, "remove_todo", { id: "todo-99" }).content).toBe(
+      'error: no to-do item has the id "todo-99" (ids: todo-1, todo-2, todo-3, todo-4); call list_todos with status=all',
+    );
+    expect(run(state, "add_todo", { title: "buy index cards for FLASHCARDS" }).content).toMatch(
+      /already says that; nothing was added/,
+    );
   });
 
   test("bad arguments through the runner are an error result, nothing is stored", async () => {
@@ -73,8 +99,15 @@ describe("the to-do tools", () => {
     await repository.seed("u", sampleTodos());
     const domain = createTodoDomain({ repository });
     const context = { userId: "u", threadId: "t", stepId: null };
-    expect(await runTool(domain, context, { id: "c1", name: "add_todo", arguments: { title: "" } })).toMatchObject({ ok: false, applied: false, content: expect.stringMatching(/^Error: invalid arguments for add_todo: title/) });
-    expect(await runTool(domain, context, { id: "c2", name: "complete_todo", arguments: {} })).toMatchObject({ ok: false, content: expect.stringMatching(/invalid arguments for complete_todo: id/) });
+    expect(await runTool(domain, context, { id: "c1", name: "add_todo", arguments: { title: "" } })).toMatchObject({
+      ok: false,
+      applied: false,
+      content: expect.stringMatching(/^Error: invalid arguments for add_todo: title/),
+    });
+    expect(await runTool(domain, context, { id: "c2", name: "complete_todo", arguments: {} })).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/invalid arguments for complete_todo: id/),
+    });
     expect(await repository.load("u")).toEqual(sampleTodos());
   });
 
@@ -83,9 +116,16 @@ describe("the to-do tools", () => {
     const domain = createTodoDomain({ repository });
     const log = new MemoryExecutionLog();
     const context = { userId: "u", threadId: "t", stepId: null };
-    const first = await runTool(domain, context, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log);
+    const first = await runTool(
+      domain,
+      context,
+      { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } },
+      log,
+    );
     expect(first).toMatchObject({ ok: true, applied: true, data: { item: { id: "todo-1", title: "Call mom" } } });
-    expect(await runTool(domain, context, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log)).toMatchObject({ applied: false });
+    expect(
+      await runTool(domain, context, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log),
+    ).toMatchObject({ applied: false });
     expect((await repository.load("u")).items).toEqual([{ id: "todo-1", title: "Call mom", done: false }]);
   });
 
@@ -98,16 +138,29 @@ describe("the to-do tools", () => {
     const racing = {
       ...domain,
       persist: async (...args: Parameters<typeof domain.persist>) => {
-        if (!raced) await repository.applyChanges("u", [{ kind: "add", item: { id: "todo-5", title: "Renew the bus pass", done: false } }], { applyId: "other-thread" });
+        if (!raced)
+          await repository.applyChanges(
+            "u",
+            [{ kind: "add", item: { id: "todo-5", title: "Renew the bus pass", done: false } }],
+            { applyId: "other-thread" },
+          );
         raced = true;
         return domain.persist(...args);
       },
     };
     const log = new MemoryExecutionLog();
-    const outcome = await runTool(racing, { userId: "u", threadId: "t", stepId: null }, { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } }, log);
+    const outcome = await runTool(
+      racing,
+      { userId: "u", threadId: "t", stepId: null },
+      { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } },
+      log,
+    );
     expect(outcome).toMatchObject({ ok: true, applied: true, content: 'added to-do todo-6 "Call mom" (open)' });
     expect((await repository.load("u")).items.slice(4).map((item) => item.id)).toEqual(["todo-5", "todo-6"]);
-    expect(await log.completed("call-add", "t")).toMatchObject({ applied: true, content: 'added to-do todo-6 "Call mom" (open)' });
+    expect(await log.completed("call-add", "t")).toMatchObject({
+      applied: true,
+      content: 'added to-do todo-6 "Call mom" (open)',
+    });
   });
 
   test("a conflict that stays is thrown after MAX_APPLY_ATTEMPTS runs, and the write is not claimed", async () => {
@@ -123,7 +176,9 @@ describe("the to-do tools", () => {
     };
     const log = new MemoryExecutionLog();
     const call = { id: "call-add", name: "add_todo", arguments: { title: "Call mom" } };
-    await expect(runTool(conflicting, { userId: "u", threadId: "t", stepId: null }, call, log)).rejects.toMatchObject({ code: "DOMAIN_CONFLICT" });
+    await expect(runTool(conflicting, { userId: "u", threadId: "t", stepId: null }, call, log)).rejects.toMatchObject({
+      code: "DOMAIN_CONFLICT",
+    });
     expect(attempts).toBe(MAX_APPLY_ATTEMPTS);
     expect(await log.completed("call-add", "t")).toBeUndefined();
   });
@@ -132,22 +187,33 @@ describe("the to-do tools", () => {
     const domain = createTodoDomain({ repository: new InMemoryTodoRepository() });
     expect(packProblems(domain)).toEqual([]);
     const state = sampleTodos();
-    expect(domain.describeCall!(state, "complete_todo", { id: "todo-3" })).toBe('Mark the to-do "Buy index cards for flashcards" done');
-    expect(domain.describeCall!(state, "remove_todo", { id: "todo-1" }, "zh")).toBe("删除待办“Email the calculus TA about the midterm”");
+    expect(domain.describeCall!(state, "complete_todo", { id: "todo-3" })).toBe(
+      'Mark the to-do "Buy index cards for flashcards" done',
+    );
+    expect(domain.describeCall!(state, "remove_todo", { id: "todo-1" }, "zh")).toBe(
+      "删除待办“Email the calculus TA about the midterm”",
+    );
     expect(domain.describeCall!(state, "add_todo", { title: "买牛奶" }, "zh")).toBe("添加待办“买牛奶”");
     expect(domain.describeCall!(state, "remove_todo", { id: "todo-99" })).toBeUndefined();
   });
 });
 
 describe("what a write persists", () => {
-  const item = fc.record({ title: fc.string({ minLength: 1, maxLength: 12 }).filter((title) => title.trim() !== ""), done: fc.boolean() });
-  const list = fc.array(item, { maxLength: 8 }).map((items): TodoState => ({ items: items.map((entry, index) => ({ id: `todo-${index + 1}`, ...entry })) }));
+  const item = fc.record({
+    title: fc.string({ minLength: 1, maxLength: 12 }).filter((title) => title.trim() !== ""),
+    done: fc.boolean(),
+  });
+  const list = fc
+    .array(item, { maxLength: 8 })
+    .map((items): TodoState => ({ items: items.map((entry, index) => ({ id: `todo-${index + 1}`, ...entry })) }));
 
   test("the changes between two lists turn the first into the second (ordered as the second)", () => {
     fc.assert(
       fc.property(list, list, fc.array(fc.nat(), { maxLength: 8 }), (before, next, dropped) => {
         // `after` keeps some of `before`'s items (maybe changed) and adds new ones after them.
-        const kept = before.items.filter((_, index) => !dropped.includes(index)).map((entry, index) => ({ ...entry, done: next.items[index]?.done ?? entry.done }));
+        const kept = before.items
+          .filter((_, index) => !dropped.includes(index))
+          .map((entry, index) => ({ ...entry, done: next.items[index]?.done ?? entry.done }));
         const added = next.items.map((entry, index) => ({ ...entry, id: `todo-${100 + index}` }));
         const after = { items: [...kept, ...added] };
         expect(applyTodoChanges(before, diffTodoState(before, after))).toEqual(after);
@@ -157,14 +223,30 @@ describe("what a write persists", () => {
 
   test("a change that no longer fits is a TodoConflictError, and nothing of the batch applies", () => {
     const state = sampleTodos();
-    expect(() => applyTodoChanges(state, [{ kind: "add", item: { id: "todo-9", title: "x", done: false } }, { kind: "remove", id: "todo-77" }])).toThrow(expect.objectContaining({ name: "TodoConflictError", code: "DOMAIN_CONFLICT" }));
-    expect(() => applyTodoChanges(state, [{ kind: "add", item: { id: "todo-1", title: "x", done: false } }])).toThrow(/already has an item todo-1/);
+    expect(() =>
+      applyTodoChanges(state, [
+        { kind: "add", item: { id: "todo-9", title: "x", done: false } },
+        { kind: "remove", id: "todo-77" },
+      ]),
+    ).toThrow(expect.objectContaining({ name: "TodoConflictError", code: "DOMAIN_CONFLICT" }));
+    expect(() => applyTodoChanges(state, [{ kind: "add", item: { id: "todo-1", title: "x", done: false } }])).toThrow(
+      /already has an item todo-1/,
+    );
     expect(state).toEqual(sampleTodos());
   });
 
   test("a list that breaks the data model is refused with every problem", () => {
-    expect(() => parseTodoState({ items: [{ id: "todo-1", title: "a", done: false }, { id: "todo-1", title: "b", done: true }] })).toThrow(/two items have the id todo-1/);
-    expect(() => parseTodoState({ items: [{ id: "seven", title: " ", done: "no" }] })).toThrow(expect.objectContaining({ name: "InvalidTodoListError", code: "INVALID_INPUT" }));
+    expect(() =>
+      parseTodoState({
+        items: [
+          { id: "todo-1", title: "a", done: false },
+          { id: "todo-1", title: "b", done: true },
+        ],
+      }),
+    ).toThrow(/two items have the id todo-1/);
+    expect(() => parseTodoState({ items: [{ id: "seven", title: " ", done: "no" }] })).toThrow(
+      expect.objectContaining({ name: "InvalidTodoListError", code: "INVALID_INPUT" }),
+    );
   });
 });
 
@@ -205,7 +287,8 @@ describe("to-do requests, offline", () => {
   test("every plan step the policy writes reads back to its request, in both languages", () => {
     for (const [, request] of table) {
       if (request.kind === "unknown") continue;
-      for (const language of ["en", "zh"] as const) expect(parseTodoRequest(stepText(request, language))).toEqual(request);
+      for (const language of ["en", "zh"] as const)
+        expect(parseTodoRequest(stepText(request, language))).toEqual(request);
     }
   });
 
@@ -224,10 +307,15 @@ describe("the offline router", () => {
     { domain: "schedule", policy: scheduleOfflinePolicy() },
     { domain: "todo", policy: todoOfflinePolicy() },
   ]);
-  const chatPrompt = (message: string) => [new SystemMessage('<stage name="chat">'), new HumanMessage(`<instruction>\nLatest user message: ${message}\n</instruction>`)];
+  const chatPrompt = (message: string) => [
+    new SystemMessage('<stage name="chat">'),
+    new HumanMessage(`<instruction>\nLatest user message: ${message}\n</instruction>`),
+  ];
   const executePrompt = (step: string, goal: string) => [
     new SystemMessage('<stage name="execute">'),
-    new HumanMessage(`<requirement>${goal}</requirement>\n<execution_context>\nCurrent step (1 of 1): ${step}\n</execution_context>`),
+    new HumanMessage(
+      `<requirement>${goal}</requirement>\n<execution_context>\nCurrent step (1 of 1): ${step}\n</execution_context>`,
+    ),
     new HumanMessage(`<conversation>\nuser: ${goal}\n</conversation>`),
     new HumanMessage("<instruction>\nDecide the next action.\n</instruction>"),
   ];
@@ -249,6 +337,9 @@ describe("the offline router", () => {
 
   test("answers as the chosen policy does", async () => {
     const reply = await router.invoke(chatPrompt("show my to-dos"));
-    expect(JSON.parse(String((reply as AIMessage).content))).toMatchObject({ intent: "task", reason: "a to-do request (list)" });
+    expect(JSON.parse(String((reply as AIMessage).content))).toMatchObject({
+      intent: "task",
+      reason: "a to-do request (list)",
+    });
   });
 });

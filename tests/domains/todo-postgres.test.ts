@@ -41,14 +41,37 @@ for (const target of postgresTargets()) {
 
     test("changes apply in order; an item added after a removal goes last", async () => {
       await repository.seed("carol", sampleTodos());
-      await repository.applyChanges("carol", [{ kind: "remove", id: "todo-2" }, { kind: "update", item: { id: "todo-3", title: "Buy index cards for flashcards", done: true } }], { applyId: "a" });
-      await repository.applyChanges("carol", [{ kind: "add", item: { id: "todo-5", title: "New", done: false } }], { applyId: "b" });
-      expect((await repository.load("carol")).items.map((item) => `${item.id}:${item.done}`)).toEqual(["todo-1:false", "todo-3:true", "todo-4:true", "todo-5:false"]);
+      await repository.applyChanges(
+        "carol",
+        [
+          { kind: "remove", id: "todo-2" },
+          { kind: "update", item: { id: "todo-3", title: "Buy index cards for flashcards", done: true } },
+        ],
+        { applyId: "a" },
+      );
+      await repository.applyChanges("carol", [{ kind: "add", item: { id: "todo-5", title: "New", done: false } }], {
+        applyId: "b",
+      });
+      expect((await repository.load("carol")).items.map((item) => `${item.id}:${item.done}`)).toEqual([
+        "todo-1:false",
+        "todo-3:true",
+        "todo-4:true",
+        "todo-5:false",
+      ]);
     });
 
     test("a batch with a change that no longer fits applies nothing", async () => {
       await repository.seed("dave", sampleTodos());
-      await expect(repository.applyChanges("dave", [{ kind: "add", item: { id: "todo-9", title: "x", done: false } }, { kind: "remove", id: "todo-77" }], { applyId: "c" })).rejects.toMatchObject({ name: "TodoConflictError" });
+      await expect(
+        repository.applyChanges(
+          "dave",
+          [
+            { kind: "add", item: { id: "todo-9", title: "x", done: false } },
+            { kind: "remove", id: "todo-77" },
+          ],
+          { applyId: "c" },
+        ),
+      ).rejects.toMatchObject({ name: "TodoConflictError" });
       expect(await repository.load("dave")).toEqual(sampleTodos());
     });
 
@@ -59,10 +82,15 @@ for (const target of postgresTargets()) {
       const domain = createTodoDomain({ repository });
       const context = { userId: "erin", threadId: "todo-thread", stepId: null };
       const call = { id: "call-complete-3", name: "complete_todo", arguments: { id: "todo-3" } };
-      const [first, second] = await Promise.all([runTool(domain, context, call, log), runTool(domain, context, call, log)]);
+      const [first, second] = await Promise.all([
+        runTool(domain, context, call, log),
+        runTool(domain, context, call, log),
+      ]);
       expect([first.applied, second.applied].sort()).toEqual([false, true]);
       expect((await repository.load("erin")).items.find((item) => item.id === "todo-3")?.done).toBe(true);
-      const entries = (await readExecutionLog(database!.pool, "todo-thread")).filter((entry) => entry.toolCallId === call.id && entry.status === "completed");
+      const entries = (await readExecutionLog(database!.pool, "todo-thread")).filter(
+        (entry) => entry.toolCallId === call.id && entry.status === "completed",
+      );
       expect(entries.map((entry) => entry.applied)).toEqual([true]);
     });
   });

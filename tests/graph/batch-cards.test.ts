@@ -10,12 +10,24 @@ import { CompiledStateGraph } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { Card } from "../../contracts/cards.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls, planDone } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scriptedGraph,
+  threadConfig,
+  unpairedToolCalls,
+  planDone,
+} from "../support/scripted.js";
 import { placeOf } from "./support/offline-conversation.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { writesOnCard } from "../support/card-writes.js";
 
-const PLAN = planDone([{ content: "Place the review tasks", done_when: "every review task has a place" }], { speak: "One step.", reason: "clear", complexity: "simple" });
+const PLAN = planDone([{ content: "Place the review tasks", done_when: "every review task has a place" }], {
+  speak: "One step.",
+  reason: "clear",
+  complexity: "simple",
+});
 
 /** Eight placements that fit the sample week together. */
 const EIGHT = [
@@ -30,7 +42,12 @@ const EIGHT = [
 ];
 
 const propose = (placements: Array<Record<string, unknown>>) =>
-  json({ speak: "Placing them all.", action: "confirm", reason: "the plan", tool_calls: placements.map((args) => ({ name: "place", arguments: args })) });
+  json({
+    speak: "Placing them all.",
+    action: "confirm",
+    reason: "the plan",
+    tool_calls: placements.map((args) => ({ name: "place", arguments: args })),
+  });
 
 async function batchGraph(placements: Array<Record<string, unknown>>, after: ReturnType<typeof json>[]) {
   const repository = new InMemoryScheduleRepository();
@@ -48,23 +65,35 @@ async function batchGraph(placements: Array<Record<string, unknown>>, after: Ret
 }
 
 const placedItems = async (repository: InMemoryScheduleRepository) =>
-  (await repository.load("user-1")).tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
+  (await repository.load("user-1")).tasks
+    .filter((task) => task.source === "task_item" && task.status === "placed")
+    .map((task) => task.id);
 
 describe("batch cards", () => {
   test("8 writes in one decision make one card with 8 action requests; 2 rejected and 1 edited apply exactly 6, with the edit", async () => {
-    const { graph, repository, config, waiting } = await batchGraph(EIGHT, [json({ speak: "", action: "done", reason: "placed", goal_check: "6 placed, 2 declined" })]);
+    const { graph, repository, config, waiting } = await batchGraph(EIGHT, [
+      json({ speak: "", action: "done", reason: "placed", goal_check: "6 placed, 2 declined" }),
+    ]);
     const interrupts = interruptsOf(waiting);
     expect(interrupts).toHaveLength(1);
     const card = interrupts[0]!.value as Card;
     expect(card.kind).toBe("confirm_tool");
-    expect(card.action_requests.map((request) => [request.name, request.args])).toEqual(EIGHT.map((args) => ["place", args]));
-    expect(card.review_configs.map((review) => review.allowed_decisions)).toEqual(EIGHT.map(() => ["approve", "edit", "reject"]));
+    expect(card.action_requests.map((request) => [request.name, request.args])).toEqual(
+      EIGHT.map((args) => ["place", args]),
+    );
+    expect(card.review_configs.map((review) => review.allowed_decisions)).toEqual(
+      EIGHT.map(() => ["approve", "edit", "reject"]),
+    );
     expect(card.description).toContain("8 changes proposed together");
     expect(await placedItems(repository)).toEqual([]);
 
     const decisions = EIGHT.map((args, index) => {
       if (index === 1 || index === 7) return { type: "reject" };
-      if (args.task_id === "essay-draft") return { type: "edit", edited_action: { name: "place", args: { task_id: "essay-draft", day: 6, slot_start: 1 } } };
+      if (args.task_id === "essay-draft")
+        return {
+          type: "edit",
+          edited_action: { name: "place", args: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+        };
       return { type: "approve" };
     });
     const done = await graph.invoke(resume({ decisions }), config);
@@ -72,7 +101,14 @@ describe("batch cards", () => {
     expect(done.phase).toBe("done");
 
     const schedule = await repository.load("user-1");
-    expect((await placedItems(repository)).sort()).toEqual(["determinant-exercises", "essay-draft", "linked-list-exercises", "matrix-review", "review-limits", "vocabulary-list"]);
+    expect((await placedItems(repository)).sort()).toEqual([
+      "determinant-exercises",
+      "essay-draft",
+      "linked-list-exercises",
+      "matrix-review",
+      "review-limits",
+      "vocabulary-list",
+    ]);
     expect(placeOf(schedule, "essay-draft")).toBe("day 6 slots 1-2");
     expect(placeOf(schedule, "derivative-drills")).toBe("pending");
     expect(placeOf(schedule, "binary-tree-review")).toBe("pending");
@@ -85,8 +121,26 @@ describe("batch cards", () => {
     const calls = done.messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
     expect(calls.map((call) => call.args.task_id)).toEqual(EIGHT.map((args) => args.task_id));
     const answerOf = (id: string | undefined) => rounds.find((message) => message.tool_call_id === id)!;
-    expect(calls.map((call) => String(answerOf(call.id).content).startsWith("Not applied"))).toEqual([false, true, false, false, false, false, false, true]);
-    expect(calls.map((call) => answerOf(call.id).status)).toEqual(["success", "error", "success", "success", "success", "success", "success", "error"]);
+    expect(calls.map((call) => String(answerOf(call.id).content).startsWith("Not applied"))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(calls.map((call) => answerOf(call.id).status)).toEqual([
+      "success",
+      "error",
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+      "error",
+    ]);
     expect(calls[5]?.args).toEqual({ task_id: "essay-draft", day: 6, slot_start: 1 });
     expect(unpairedToolCalls(done.messages)).toEqual([]);
     // Answering the card cost no round: one decision proposed the batch, one finished.
@@ -97,7 +151,9 @@ describe("batch cards", () => {
     expect(String(proposal.content)).toMatch(
       /^Applying your edit: Place "[^"]+" on Sat 16 Mar, 08:00–09:40\.\nLeft out at your request: Place "[^"]+" on Mon.*\.\nLeft out at your request: Place "[^"]+" on Fri.*\.\nApplying the other 5 changes as proposed\.$/,
     );
-    expect(done.finalAnswer).toMatch(/\n\nYour decisions on the cards: applied with your edit — Place "[^"]+" on Sat.*; left out at your request — Place .*; Place .*\.$/);
+    expect(done.finalAnswer).toMatch(
+      /\n\nYour decisions on the cards: applied with your edit — Place "[^"]+" on Sat.*; left out at your request — Place .*; Place .*\.$/,
+    );
   });
 
   test("an edit whose write then fails is said as failed: a note in the chat, and the final answer does not call it applied", async () => {
@@ -105,15 +161,36 @@ describe("batch cards", () => {
       { task_id: "review-limits", day: 1, slot_start: 5 },
       { task_id: "matrix-review", day: 2, slot_start: 3 },
     ];
-    const { graph, repository, config } = await batchGraph(two, [json({ speak: "", action: "done", reason: "one placed", goal_check: "1 placed; the edit did not fit" })]);
+    const { graph, repository, config } = await batchGraph(two, [
+      json({ speak: "", action: "done", reason: "one placed", goal_check: "1 placed; the edit did not fit" }),
+    ]);
     // Day 4 slots 3-4 is taken by a lesson: the edit passes the schema but cannot apply.
-    const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "edit", edited_action: { name: "place", args: { task_id: "matrix-review", day: "4", slot_start: "3" } } }] }), config);
+    const done = await graph.invoke(
+      resume({
+        decisions: [
+          { type: "approve" },
+          {
+            type: "edit",
+            edited_action: { name: "place", args: { task_id: "matrix-review", day: "4", slot_start: "3" } },
+          },
+        ],
+      }),
+      config,
+    );
     expect(done.phase).toBe("done");
     expect(await placedItems(repository)).toEqual(["review-limits"]);
-    const said = done.messages.filter((message) => message.getType() === "ai").map((message) => String(message.content));
+    const said = done.messages
+      .filter((message) => message.getType() === "ai")
+      .map((message) => String(message.content));
     // The reason in a person's words too: the task and the lecture by name, the places by date and time.
-    expect(said).toContainEqual(expect.stringMatching(/^Could not apply: Place "Matrix operations review" on Thu 14 Mar, 10:00–11:40 — cannot place "Matrix operations review" \(duration 2\): Thu 14 Mar, 10:00–11:40 overlaps .*"Linear Algebra lecture" on Thu 14 Mar, 10:00–11:40$/));
-    expect(done.finalAnswer).toContain('Your decisions on the cards: your edit could not be applied — Place "Matrix operations review" on Thu');
+    expect(said).toContainEqual(
+      expect.stringMatching(
+        /^Could not apply: Place "Matrix operations review" on Thu 14 Mar, 10:00–11:40 — cannot place "Matrix operations review" \(duration 2\): Thu 14 Mar, 10:00–11:40 overlaps .*"Linear Algebra lecture" on Thu 14 Mar, 10:00–11:40$/,
+      ),
+    );
+    expect(done.finalAnswer).toContain(
+      'Your decisions on the cards: your edit could not be applied — Place "Matrix operations review" on Thu',
+    );
     expect(done.finalAnswer).not.toContain("applied with your edit");
   });
 
@@ -129,13 +206,17 @@ describe("batch cards", () => {
     // The third write was tried after the first two before the card: refused, it is a tool error, not a card entry.
     const card = interruptsOf(waiting)[0]!.value as Card;
     expect(card.action_requests.map((request) => request.args)).toEqual(three.slice(0, 2));
-    const refused = waiting.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    const refused = waiting.messages
+      .filter((message) => message.getType() === "tool")
+      .map((message) => String(message.content));
     expect(refused).toEqual([expect.stringMatching(/^error: cannot place task derivative-drills/)]);
     expect(await placedItems(repository)).toEqual([]);
     const done = await graph.invoke(resume({ decisions: three.slice(0, 2).map(() => ({ type: "approve" })) }), config);
     expect(done.phase).toBe("done");
     expect((await placedItems(repository)).sort()).toEqual(["matrix-review", "review-limits"]);
-    const results = done.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    const results = done.messages
+      .filter((message) => message.getType() === "tool")
+      .map((message) => String(message.content));
     expect(results).toHaveLength(3);
     expect(results[1]).toMatch(/^placed task review-limits/);
     expect(results[2]).toMatch(/^placed task matrix-review/);
@@ -143,12 +224,16 @@ describe("batch cards", () => {
     expect(done.messages.some((message) => String(message.content).startsWith("Could not apply"))).toBe(false);
     // The model's next decision saw the conflict among the results.
     const lastPrompt = models.execute.calls.at(-1)!.messages;
-    expect(lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content))).toContain(refused[0]);
+    expect(
+      lastPrompt.filter((message) => message.getType() === "tool").map((message) => String(message.content)),
+    ).toContain(refused[0]);
   });
 
   test("Agent Inbox's answers (one legacy response echoing the write it shows) decide that write alone; the rest come back on the next card", async () => {
     const three = EIGHT.slice(0, 3);
-    const { graph, models, repository, config, waiting } = await batchGraph(three, [json({ speak: "", action: "done", reason: "placed", goal_check: "2 placed, 1 declined" })]);
+    const { graph, models, repository, config, waiting } = await batchGraph(three, [
+      json({ speak: "", action: "done", reason: "placed", goal_check: "2 placed, 1 declined" }),
+    ]);
     const firstCard = interruptsOf(waiting)[0]!;
     // The bodies Agent Inbox sends (clients-27 A): accept echoing the write, edit with its changed field as text, ignore.
     const accept = await graph.invoke(resume([{ type: "accept", args: { action: "place", args: three[0] } }]), config);
@@ -158,9 +243,14 @@ describe("batch cards", () => {
     expect((second.value as Card).action_requests.map((request) => request.args)).toEqual(three.slice(1));
     expect((second.value as Card).action_requests[0]!.description).toMatch(/^Change 1 of 2: Place "/);
     // Where the proposal stands, as the last message (Agent Chat UI draws the card under it).
-    expect(String(accept.messages.at(-1)!.content)).toMatch(/^1 change\(s\) applied\. 2 more of the changes proposed together wait on the card: /);
+    expect(String(accept.messages.at(-1)!.content)).toMatch(
+      /^1 change\(s\) applied\. 2 more of the changes proposed together wait on the card: /,
+    );
 
-    const edited = await graph.invoke(resume([{ type: "edit", args: { action: "place", args: { ...three[1], day: "3" } } }]), config);
+    const edited = await graph.invoke(
+      resume([{ type: "edit", args: { action: "place", args: { ...three[1], day: "3" } } }]),
+      config,
+    );
     expect((await placedItems(repository)).sort()).toEqual(["derivative-drills", "review-limits"]);
     expect(placeOf(await repository.load("user-1"), "derivative-drills")).toBe("day 3 slots 12-12");
     expect((interruptsOf(edited)[0]!.value as Card).action_requests.map((request) => request.args)).toEqual([three[2]]);
@@ -183,7 +273,9 @@ describe("batch cards", () => {
     const { graph, repository, config, waiting } = await batchGraph(EIGHT.slice(0, 3), []);
     const cardId = interruptsOf(waiting)[0]!.id;
     // Fewer decisions than writes: refused, the card stays open, nothing applied.
-    await expect(graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config)).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    await expect(
+      graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config),
+    ).rejects.toMatchObject({ code: "INVALID_RESUME" });
     expect(await placedItems(repository)).toEqual([]);
     const state = await graph.getState(config);
     expect(state.tasks.flatMap((task) => task.interrupts).map((pending) => pending.id)).toEqual([cardId]);
@@ -192,7 +284,9 @@ describe("batch cards", () => {
     // calls unanswered, nothing pending): nothing applies.
     expect(writesOnCard(state.values)).toHaveLength(3);
     const unguarded = CompiledStateGraph.prototype.bulkUpdateState as typeof graph.bulkUpdateState;
-    await unguarded.call(graph, config, [{ updates: [{ values: { pending: null, phase: "executing" }, asNode: "confirm" }] }]);
+    await unguarded.call(graph, config, [
+      { updates: [{ values: { pending: null, phase: "executing" }, asNode: "confirm" }] },
+    ]);
     await expect(graph.invoke(null, config)).rejects.toMatchObject({ code: "WRITE_NOT_APPROVED" });
     expect(await placedItems(repository)).toEqual([]);
   });
@@ -201,13 +295,29 @@ describe("batch cards", () => {
 describe("the round budget", () => {
   test("counts model decisions, not confirmations: 20 writes proposed one per decision fit the default budget", async () => {
     const domain = createNotesDomain({ "user-1": [] });
-    const oneStep = planDone([{ content: "Add twenty notes", done_when: "list_notes shows 20" }], { speak: "", reason: "", complexity: "simple" });
-    const writes = Array.from({ length: 20 }, (_, index) => json({ speak: "", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: `note ${index + 1}` } } }));
-    const { graph } = scriptedGraph({ domain, plan: [oneStep], execute: [...writes, json({ speak: "", action: "done", reason: "", goal_check: "20 notes added" })] });
+    const oneStep = planDone([{ content: "Add twenty notes", done_when: "list_notes shows 20" }], {
+      speak: "",
+      reason: "",
+      complexity: "simple",
+    });
+    const writes = Array.from({ length: 20 }, (_, index) =>
+      json({
+        speak: "",
+        action: "confirm",
+        reason: "asked",
+        tool_call: { name: "add_note", arguments: { text: `note ${index + 1}` } },
+      }),
+    );
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStep],
+      execute: [...writes, json({ speak: "", action: "done", reason: "", goal_check: "20 notes added" })],
+    });
     const config = threadConfig("twenty-writes");
     let result = await graph.invoke({ messages: [new HumanMessage("Add twenty notes")] }, config);
     let cards = 0;
-    for (; cards < 30 && interruptsOf(result).length > 0; cards += 1) result = await graph.invoke(resume({ type: "accept", args: null }), config);
+    for (; cards < 30 && interruptsOf(result).length > 0; cards += 1)
+      result = await graph.invoke(resume({ type: "accept", args: null }), config);
     expect(result.phase).toBe("done");
     expect(result.outcome?.kind).toBe("completed");
     expect(domain.data.get("user-1")?.notes).toHaveLength(20);

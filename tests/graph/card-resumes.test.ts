@@ -15,8 +15,19 @@ import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 
-const onePlan = json({ speak: "Plan ready.", action: "plan_done", complexity: "simple", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
-const addNote = (text: string) => json({ speak: `Adding ${text}.`, action: "confirm", reason: "the user asked", tool_call: { name: "add_note", arguments: { text } } });
+const onePlan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  complexity: "simple",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
+const addNote = (text: string) =>
+  json({
+    speak: `Adding ${text}.`,
+    action: "confirm",
+    reason: "the user asked",
+    tool_call: { name: "add_note", arguments: { text } },
+  });
 const done = json({ action: "done", goal_check: "the note is listed" });
 const approve = { decisions: [{ type: "approve" }] };
 
@@ -30,7 +41,12 @@ async function atPlanCard(threadId: string, execute = [addNote("x"), done], plan
 }
 
 /** The card and interrupt id the thread waits on. */
-async function waitingCard(graph: { getState(config: object): Promise<{ tasks: Array<{ interrupts: Array<{ id?: string; value?: unknown }> }> }> }, config: object) {
+async function waitingCard(
+  graph: {
+    getState(config: object): Promise<{ tasks: Array<{ interrupts: Array<{ id?: string; value?: unknown }> }> }>;
+  },
+  config: object,
+) {
   const snapshot = await graph.getState(config);
   const pending = snapshot.tasks.flatMap((task) => task.interrupts)[0];
   return { id: pending?.id, card: pending ? CardSchema.parse(pending.value) : undefined };
@@ -38,13 +54,17 @@ async function waitingCard(graph: { getState(config: object): Promise<{ tasks: A
 
 describe("the card value", () => {
   test("plan, write and question cards pass the v1 HITL check, keep Agent Inbox's fields and carry their interrupt id", async () => {
-    const { graph, config, result } = await atPlanCard("card-shape", [addNote("x"), done], [
-      json({ speak: "What should the note say?", action: "ask_user", reason: "no text" }),
-      onePlan,
-    ]);
+    const { graph, config, result } = await atPlanCard(
+      "card-shape",
+      [addNote("x"), done],
+      [json({ speak: "What should the note say?", action: "ask_user", reason: "no text" }), onePlan],
+    );
     const cards: Card[] = [];
     let current: object = result;
-    for (const answer of [{ decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "x" } } }] }, approve]) {
+    for (const answer of [
+      { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "x" } } }] },
+      approve,
+    ]) {
       const [raised] = interruptsOf(current);
       const card = CardSchema.parse(raised?.value);
       expect(card.card_id).toBe(raised?.id);
@@ -57,18 +77,27 @@ describe("the card value", () => {
       expect(isHitlRequest(card)).toBe(true);
       // camelCase for LangChain JS, the same actions; Agent Inbox reads `arguments` of a v1 card, older builds `action_request`.
       expect(card.actionRequests).toEqual(card.action_requests);
-      expect(card.reviewConfigs[0]).toMatchObject({ actionName: card.action_requests[0]!.name, allowedDecisions: card.review_configs[0]!.allowed_decisions });
+      expect(card.reviewConfigs[0]).toMatchObject({
+        actionName: card.action_requests[0]!.name,
+        allowedDecisions: card.review_configs[0]!.allowed_decisions,
+      });
       expect(card.action_requests[0]!.arguments).toEqual(card.action_requests[0]!.args);
       expect(card.action_request.action).toBe(card.action_requests[0]!.name);
     }
     const write = cards[2]!;
-    expect(write.review_configs[0]).toMatchObject({ allowed_decisions: ["approve", "edit", "reject"], args_schema: { type: "object", properties: { text: { type: "string" } } } });
+    expect(write.review_configs[0]).toMatchObject({
+      allowed_decisions: ["approve", "edit", "reject"],
+      args_schema: { type: "object", properties: { text: { type: "string" } } },
+    });
     expect(write.description).toBe(
       'add_note {"text":"x"}\n\n' +
         "**Why:** the user asked\n\n**Step 1 of 1:** Add the note\n\nYou can apply it as it is, edit its arguments first, or turn it down (with a reason, the plan is reviewed; without one, this change is left out).",
     );
     expect(cards[0]!.review_configs[0]!.allowed_decisions).toEqual(["edit"]);
-    expect(cards[0]!.action_requests[0]).toMatchObject({ args: { answer: "" }, description: "What should the note say?" });
+    expect(cards[0]!.action_requests[0]).toMatchObject({
+      args: { answer: "" },
+      description: "What should the note say?",
+    });
   });
 });
 
@@ -76,15 +105,22 @@ describe("approve / edit / reject, v1 and legacy", () => {
   const shapes = {
     v1: {
       approve: { decisions: [{ type: "approve" }] },
-      edit: (action: string, args: object) => ({ decisions: [{ type: "edit", edited_action: { name: action, args } }] }),
-      editCamel: (action: string, args: object) => ({ decisions: [{ type: "edit", editedAction: { name: action, args } }] }),
-      reject: (message?: string) => ({ decisions: [message === undefined ? { type: "reject" } : { type: "reject", message }] }),
+      edit: (action: string, args: object) => ({
+        decisions: [{ type: "edit", edited_action: { name: action, args } }],
+      }),
+      editCamel: (action: string, args: object) => ({
+        decisions: [{ type: "edit", editedAction: { name: action, args } }],
+      }),
+      reject: (message?: string) => ({
+        decisions: [message === undefined ? { type: "reject" } : { type: "reject", message }],
+      }),
     },
     legacy: {
       approve: { type: "accept", args: null },
       edit: (action: string, args: object) => ({ type: "edit", args: { action, args } }),
       editCamel: (action: string, args: object) => [{ type: "edit", args: { action, args } }],
-      reject: (message?: string) => (message === undefined ? { type: "ignore", args: null } : { type: "response", args: message }),
+      reject: (message?: string) =>
+        message === undefined ? { type: "ignore", args: null } : { type: "response", args: message },
     },
   };
 
@@ -99,19 +135,33 @@ describe("approve / edit / reject, v1 and legacy", () => {
 
     test("edit changes the plan and the write; the chat tells the edited write", async () => {
       const { domain, graph, config } = await atPlanCard(`edit-${shape}`);
-      const executing = await graph.invoke(resume(answers.edit("confirm_plan", { plan_steps: [{ content: "Add an edited note", done_when: "listed" }] })), config);
+      const executing = await graph.invoke(
+        resume(answers.edit("confirm_plan", { plan_steps: [{ content: "Add an edited note", done_when: "listed" }] })),
+        config,
+      );
       expect(executing.planSteps.map((step) => step.content)).toEqual(["Add an edited note"]);
       const final = await graph.invoke(resume(answers.editCamel("add_note", { text: "edited" })), config);
       expect(domain.data.get("user-1")).toEqual({ notes: ["edited"] });
-      expect(transcript(final.messages)).toContain('ai:Applying your edit: add_note {"text":"edited"}.|calls:add_note({"text":"edited"})');
+      expect(transcript(final.messages)).toContain(
+        'ai:Applying your edit: add_note {"text":"edited"}.|calls:add_note({"text":"edited"})',
+      );
       expect(transcript(final.messages).join("\n")).not.toContain("Adding x.");
     });
 
     test("reject with feedback revises; reject without skips the write", async () => {
-      const { domain, graph, models, config } = await atPlanCard(`reject-${shape}`, [addNote("x"), done], [onePlan, onePlan]);
+      const { domain, graph, models, config } = await atPlanCard(
+        `reject-${shape}`,
+        [addNote("x"), done],
+        [onePlan, onePlan],
+      );
       const revised = await graph.invoke(resume(answers.reject("Shorter, please.")), config);
       expect(revised.phase).toBe("waiting_confirm");
-      expect(models.plan.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n")).toContain("Shorter, please.");
+      expect(
+        models.plan.calls
+          .at(-1)!
+          .messages.map((message) => String(message.content))
+          .join("\n"),
+      ).toContain("Shorter, please.");
       await graph.invoke(resume(answers.approve), config);
       const final = await graph.invoke(resume(answers.reject()), config);
       expect(final.phase).toBe("done");
@@ -124,7 +174,10 @@ describe("approve / edit / reject, v1 and legacy", () => {
     const { graph } = scriptedGraph({
       domain,
       plan: [onePlan],
-      execute: [json({ action: "confirm", reason: "asked", tool_call: { name: "remove_note", arguments: { number: 1 } } }), done],
+      execute: [
+        json({ action: "confirm", reason: "asked", tool_call: { name: "remove_note", arguments: { number: 1 } } }),
+        done,
+      ],
     });
     const config = threadConfig("inbox-bodies");
     const planned = await graph.invoke({ messages: [new HumanMessage("remove a note")] }, config);
@@ -133,7 +186,10 @@ describe("approve / edit / reject, v1 and legacy", () => {
     const inboxAction = { action: plan.action_requests[0]!.name, args: plan.action_requests[0]!.arguments };
     const proposed = await graph.invoke(resume([{ type: "accept", args: inboxAction }]), config);
     expect(CardSchema.parse(interruptsOf(proposed)[0]?.value).action_requests[0]!.args).toEqual({ number: 1 });
-    const final = await graph.invoke(resume([{ type: "edit", args: { action: "remove_note", args: { number: "2" } } }]), config);
+    const final = await graph.invoke(
+      resume([{ type: "edit", args: { action: "remove_note", args: { number: "2" } } }]),
+      config,
+    );
     expect(final.phase).toBe("done");
     expect(domain.data.get("user-1")).toEqual({ notes: ["a"] });
   });
@@ -141,7 +197,10 @@ describe("approve / edit / reject, v1 and legacy", () => {
   test("an edited text that reads as JSON stays text when the tool takes text", async () => {
     const { domain, graph, config } = await atPlanCard("edit-json-text");
     await graph.invoke(resume(approve), config);
-    await graph.invoke(resume({ decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "123" } } }] }), config);
+    await graph.invoke(
+      resume({ decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "123" } } }] }),
+      config,
+    );
     expect(domain.data.get("user-1")).toEqual({ notes: ["123"] });
   });
 
@@ -158,13 +217,24 @@ describe("approve / edit / reject, v1 and legacy", () => {
       const planned = await graph.invoke(resume(answer), config);
       expect(planned.phase).toBe("waiting_confirm");
       expect(planned.userReplies.map((reply) => reply.answer)).toEqual([["one", "two", "three", "four"][index]]);
-      expect(models.plan.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n")).toContain(`They replied: "${["one", "two", "three", "four"][index]}"`);
+      expect(
+        models.plan.calls
+          .at(-1)!
+          .messages.map((message) => String(message.content))
+          .join("\n"),
+      ).toContain(`They replied: "${["one", "two", "three", "four"][index]}"`);
     }
   });
 
   test("decisions that do not fit are refused with INVALID_RESUME and the card stays", async () => {
     const { graph, config } = await atPlanCard("bad-decisions");
-    for (const bad of [{ decisions: [] }, { decisions: [{ type: "approve" }, { type: "approve" }] }, { decisions: [{ type: "edit" }] }, { decisions: [{ type: "maybe" }] }, "yes"]) {
+    for (const bad of [
+      { decisions: [] },
+      { decisions: [{ type: "approve" }, { type: "approve" }] },
+      { decisions: [{ type: "edit" }] },
+      { decisions: [{ type: "maybe" }] },
+      "yes",
+    ]) {
       await expect(graph.invoke(resume(bad), config)).rejects.toMatchObject({ code: "INVALID_RESUME" });
       expect((await graph.getState(config)).next).toEqual(["confirm"]);
     }
@@ -179,7 +249,10 @@ describe("STALE_RESUME: answers bound to a card", () => {
     for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
     const older = String(history.at(-1)!.config.configurable?.checkpoint_id);
     expect(older).not.toBe(head);
-    const from = (seen: string) => ({ ...config, configurable: { ...config.configurable, [SEEN_CHECKPOINT_KEY]: seen } });
+    const from = (seen: string) => ({
+      ...config,
+      configurable: { ...config.configurable, [SEEN_CHECKPOINT_KEY]: seen },
+    });
     await expect(graph.invoke(resume(approve), from(older))).rejects.toBeInstanceOf(StaleResumeError);
     expect(String((await graph.getState(config)).config.configurable?.checkpoint_id)).toBe(head);
     const answered = await graph.invoke(resume(approve), from(head));
@@ -198,7 +271,9 @@ describe("STALE_RESUME: answers bound to a card", () => {
 
     // The same answer again (a double click, a client retry), and one to an id never raised: refused, typed.
     for (const id of [plan.id!, "0123456789abcdef0123456789abcdef"]) {
-      const error = await graph.invoke(new Command({ resume: { [id]: approve } }), config).catch((caught: unknown) => caught);
+      const error = await graph
+        .invoke(new Command({ resume: { [id]: approve } }), config)
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(StaleResumeError);
       expect(error).toMatchObject({ code: "STALE_RESUME" });
     }
@@ -231,7 +306,10 @@ describe("STALE_RESUME: answers bound to a card", () => {
     }
     expect(domain.applied).toHaveLength(0);
     // The echo of this card's own action request is its answer (text values as Agent Inbox's form leaves them).
-    await graph.invoke(resume([{ type: "accept", args: { action: "add_note", args: write.card!.action_requests[0]!.args } }]), config);
+    await graph.invoke(
+      resume([{ type: "accept", args: { action: "add_note", args: write.card!.action_requests[0]!.args } }]),
+      config,
+    );
     expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });
   });
 
@@ -243,7 +321,9 @@ describe("STALE_RESUME: answers bound to a card", () => {
     await graph.invoke(resume(approve), config);
     expect((await graph.getState(config)).values.phase).toBe("done");
     for (const value of [{ [write.id!]: approve }, { ...approve, card_id: plan.id }]) {
-      await expect(graph.invoke(new Command({ resume: value }), config)).rejects.toMatchObject({ code: "STALE_RESUME" });
+      await expect(graph.invoke(new Command({ resume: value }), config)).rejects.toMatchObject({
+        code: "STALE_RESUME",
+      });
     }
   });
 });

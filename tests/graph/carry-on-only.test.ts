@@ -16,7 +16,15 @@ const config = { configurable: { thread_id: "carry-on-only-1", user_id: "user-1"
 function graphAtPlanCard() {
   const { graph } = scriptedGraph({
     domain: createNotesDomain({ "user-1": ["buy milk"] }),
-    plan: [json({ speak: "One step.", action: "plan_done", reason: "clear", complexity: "simple", plan_steps: [{ content: "List the notes", done_when: "listed" }] })],
+    plan: [
+      json({
+        speak: "One step.",
+        action: "plan_done",
+        reason: "clear",
+        complexity: "simple",
+        plan_steps: [{ content: "List the notes", done_when: "listed" }],
+      }),
+    ],
     execute: [],
     deliver: [],
   });
@@ -29,13 +37,18 @@ describe("a carry-on-only run", () => {
     await graph.invoke({ messages: [{ type: "human", content: "List my notes" }] } as never, config);
     const before = await graph.getState(config);
     expect(before.tasks.some((task) => task.interrupts.length > 0)).toBe(true);
-    const stream = await graph.stream(null, { ...config, configurable: { ...config.configurable, [CARRY_ON_ONLY_KEY]: true } });
+    const stream = await graph.stream(null, {
+      ...config,
+      configurable: { ...config.configurable, [CARRY_ON_ONLY_KEY]: true },
+    });
     const chunks: unknown[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks).toEqual([]);
     const after = await graph.getState(config);
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
-    expect(after.tasks.flatMap((task) => task.interrupts.map((interrupt) => interrupt.id))).toEqual(before.tasks.flatMap((task) => task.interrupts.map((interrupt) => interrupt.id)));
+    expect(after.tasks.flatMap((task) => task.interrupts.map((interrupt) => interrupt.id))).toEqual(
+      before.tasks.flatMap((task) => task.interrupts.map((interrupt) => interrupt.id)),
+    );
   });
 
   test("a read of a thread with nothing stopped starts no run: recoverThread reads it as it is", async () => {
@@ -59,7 +72,12 @@ describe("the carry-on mark", () => {
     await lease.carryingOn(true);
     await lease.release();
     expect(await lock.carriesOn("t1")).toBe(false);
-    const snapshot = { values: { phase: "executing" }, config: { configurable: { thread_id: "t1" } }, tasks: [{ name: "execute", interrupts: [] }], next: ["execute"] } as never;
+    const snapshot = {
+      values: { phase: "executing" },
+      config: { configurable: { thread_id: "t1" } },
+      tasks: [{ name: "execute", interrupts: [] }],
+      next: ["execute"],
+    } as never;
     expect(toExecutionState(snapshot, { running: true, resuming: true }).status).toBe("resuming");
     expect(toExecutionState(snapshot, { running: true }).status).toBe("running");
     expect(toExecutionState(snapshot, { running: false }).status).toBe("stopped");

@@ -39,7 +39,11 @@ describe("Chinese requests are read as what they ask", () => {
   });
 
   test("an arrange request that names a day keeps it, and the free-time words name no task", () => {
-    expect(parseScheduleRequest("帮我把矩阵复习安排到周五空闲的时候")).toMatchObject({ kind: "arrange", tasks: ["矩阵复习"], where: { only: { weekdays: [5] } } });
+    expect(parseScheduleRequest("帮我把矩阵复习安排到周五空闲的时候")).toMatchObject({
+      kind: "arrange",
+      tasks: ["矩阵复习"],
+      where: { only: { weekdays: [5] } },
+    });
     expect(parseScheduleRequest("帮我把复习安排到下周的空闲时间")).toMatchObject({ kind: "arrange", tasks: [] });
   });
 });
@@ -50,13 +54,20 @@ describe("the demo arrange request through the graph", () => {
     const outcome = await converse(tempo, "帮我把复习安排到下周的空闲时间");
     // The place step, the refinement step (in Chinese too), the check.
     const refine = SCHEDULE_REFINEMENT.localized!.zh!;
-    const steps = [OFFLINE_PLAN_STEPS_ZH[0]!, { content: refine.content, done_when: refine.doneWhen }, OFFLINE_PLAN_STEPS_ZH[1]!];
+    const steps = [
+      OFFLINE_PLAN_STEPS_ZH[0]!,
+      { content: refine.content, done_when: refine.doneWhen },
+      OFFLINE_PLAN_STEPS_ZH[1]!,
+    ];
     expect(outcome.planSteps).toEqual(steps.map((step) => step.content));
     expect(outcome.cards[0]).toMatchObject({ action: "confirm_plan", args: { steps: planStepsText(steps, "zh") } });
     expect(outcome.cards.filter((card) => card.action === "place")).toHaveLength(4);
-    for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"]) expect(placeOf(outcome.schedule, id)).not.toBe("pending");
+    for (const id of ["derivative-drills", "determinant-exercises", "linked-list-exercises", "binary-tree-review"])
+      expect(placeOf(outcome.schedule, id)).not.toBe("pending");
     expect(outcome.said).toContain("正在为待安排的任务寻找位置。");
-    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(/“二叉树复习”到3月11日周一 19:00–19:45；/);
+    expect(outcome.said.find((text) => text.startsWith("为 4 个任务中的 4 个找到了位置。安排 4 个任务："))).toMatch(
+      /“二叉树复习”到3月11日周一 19:00–19:45；/,
+    );
     expect(outcome.said).toContain("每个复习任务都安排好了。");
     expect(outcome.finalAnswer).toMatch(
       /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 优化了 2 轮：健康分 [\d.]+ → [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
@@ -70,25 +81,42 @@ describe("the demo arrange request through the graph", () => {
   test("in Chinese, the cards' own words too: the plan card and each write's description", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const config = threadConfig(`zh-cards-${Math.random().toString(36).slice(2)}`, "student");
-    const planned = await tempo.graph.invoke({ messages: [new HumanMessage("帮我把复习安排到下周的空闲时间")] }, config);
+    const planned = await tempo.graph.invoke(
+      { messages: [new HumanMessage("帮我把复习安排到下周的空闲时间")] },
+      config,
+    );
     const plan = interruptsOf(planned)[0]!.value as Card;
-    expect(plan.action_requests[0]!.description).toMatch(/^计划：帮我把复习安排到下周的空闲时间\n\n1\. 把所有待安排的复习任务放进能容纳它们的时段 {2}\n {3}\*完成标志\*：/);
-    const batch = interruptsOf(await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config))[0]!.value as Card;
+    expect(plan.action_requests[0]!.description).toMatch(
+      /^计划：帮我把复习安排到下周的空闲时间\n\n1\. 把所有待安排的复习任务放进能容纳它们的时段 {2}\n {3}\*完成标志\*：/,
+    );
+    const batch = interruptsOf(await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config))[0]!
+      .value as Card;
     const [first, second] = batch.action_requests;
     expect(first!.description).toMatch(/^第 1 项修改（共 4 项）：安排 "/);
     expect(first!.description).toContain("**原因**：后台的安排放下了尽可能多的任务");
     expect(first!.description).toContain("**一起提出的全部 4 项修改**：");
     expect(second!.description).toMatch(/^第 2 项修改（共 4 项）：安排 "/);
     // Tempo's own words carry no English (ids, arguments and task names aside).
-    for (const request of batch.action_requests) expect(request.description!.replace(/"[^"]*"|[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
+    for (const request of batch.action_requests)
+      expect(request.description!.replace(/"[^"]*"|[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
   });
 
   test("in English: the same run is unchanged", async () => {
     const tempo = await offlineTempo(halfPlacedWeek());
     const outcome = await converse(tempo, "arrange my reviews into free slots");
-    expect(outcome.planSteps).toEqual(["Place each pending review task into a free slot that fits it", SCHEDULE_REFINEMENT.step.content, "Verify the schedule"]);
+    expect(outcome.planSteps).toEqual([
+      "Place each pending review task into a free slot that fits it",
+      SCHEDULE_REFINEMENT.step.content,
+      "Verify the schedule",
+    ]);
     expect(outcome.said).toContain("Finding room for the pending tasks.");
-    expect(outcome.said.find((text) => text.startsWith('Found room for 4 of 4 task(s). Placing 4 tasks: "Binary tree review" on Mon 11 Mar, 19:00–19:45;'))).toBeDefined();
+    expect(
+      outcome.said.find((text) =>
+        text.startsWith(
+          'Found room for 4 of 4 task(s). Placing 4 tasks: "Binary tree review" on Mon 11 Mar, 19:00–19:45;',
+        ),
+      ),
+    ).toBeDefined();
     expect(outcome.said).toContain("Every review task has a place.");
     expect(outcome.finalAnswer).toMatch(/^Your review week is arranged\.\n- \[done\] Place each pending review task/);
     expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);
@@ -111,7 +139,10 @@ describe("the demo arrange request through the graph", () => {
 
   test("a Chinese rejection of one placement: the skip is said in Chinese and the task stays pending", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
-    const outcome = await converse(tempo, "安排复习", [{ type: "accept", args: null }, { type: "response", args: "跳过" }]);
+    const outcome = await converse(tempo, "安排复习", [
+      { type: "accept", args: null },
+      { type: "response", args: "跳过" },
+    ]);
     expect(placeOf(outcome.schedule, "binary-tree-review")).toBe("pending");
     expect(outcome.said.some((text) => text.includes("跳过“二叉树复习”：你拒绝了它的安排。"))).toBe(true);
     expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
@@ -128,36 +159,80 @@ describe("write summaries in the user's language", () => {
   const week = halfPlacedWeek({ chinese: true });
 
   test("place, move, swap, unplace and batch_move in Chinese; English unchanged", () => {
-    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 3月12日周二 20:50–21:35');
-    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "zh")).toBe('把 "矩阵运算复习" 从 3月12日周二 10:00–11:40 移到 3月15日周五 19:00–20:40');
-    expect(describeScheduleCall(week, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" }, "zh")).toBe('交换 "矩阵运算复习"（3月12日周二 10:00–11:40）和 "英语作文草稿"（3月16日周六 08:00–09:40）');
-    expect(describeScheduleCall(week, "unplace", { task_id: "essay-draft" }, "zh")).toBe('把 "英语作文草稿" 从 3月16日周六 08:00–09:40 撤下，它重新待安排');
-    expect(describeScheduleCall(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 5, slot_start: 9 }] }, "zh")).toBe('一起移动 1 个任务："矩阵运算复习" 到 3月15日周五 19:00–20:40');
-    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue 12 Mar, 20:50–21:35');
-    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe('Move "矩阵运算复习" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, 19:00–20:40');
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe(
+      '安排 "导数练习" 到 3月12日周二 20:50–21:35',
+    );
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "zh")).toBe(
+      '把 "矩阵运算复习" 从 3月12日周二 10:00–11:40 移到 3月15日周五 19:00–20:40',
+    );
+    expect(
+      describeScheduleCall(week, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" }, "zh"),
+    ).toBe('交换 "矩阵运算复习"（3月12日周二 10:00–11:40）和 "英语作文草稿"（3月16日周六 08:00–09:40）');
+    expect(describeScheduleCall(week, "unplace", { task_id: "essay-draft" }, "zh")).toBe(
+      '把 "英语作文草稿" 从 3月16日周六 08:00–09:40 撤下，它重新待安排',
+    );
+    expect(
+      describeScheduleCall(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 5, slot_start: 9 }] }, "zh"),
+    ).toBe('一起移动 1 个任务："矩阵运算复习" 到 3月15日周五 19:00–20:40');
+    expect(describeScheduleCall(week, "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe(
+      'Place "导数练习" on Tue 12 Mar, 20:50–21:35',
+    );
+    expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe(
+      'Move "矩阵运算复习" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, 19:00–20:40',
+    );
   });
 
   test("describeToolCall passes the language to the domain (the ProposedWrite.summary path)", async () => {
     const repository = new InMemoryScheduleRepository();
     await repository.seed("student", week);
     const domain = createScheduleDomain({ repository });
-    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }, "zh")).toBe('安排 "导数练习" 到 3月12日周二 20:50–21:35');
-    expect(await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 })).toBe('Place "导数练习" on Tue 12 Mar, 20:50–21:35');
+    expect(
+      await describeToolCall(
+        domain,
+        "student",
+        "place",
+        { task_id: "derivative-drills", day: 2, slot_start: 11 },
+        "zh",
+      ),
+    ).toBe('安排 "导数练习" 到 3月12日周二 20:50–21:35');
+    expect(
+      await describeToolCall(domain, "student", "place", { task_id: "derivative-drills", day: 2, slot_start: 11 }),
+    ).toBe('Place "导数练习" on Tue 12 Mar, 20:50–21:35');
   });
 });
 
 describe("the final answer's own words in Chinese", () => {
   test("a card's answer is told in Chinese and read back in either language for the decisions line", () => {
-    const zh = answeredProposalText(["安排 \"导数练习\" 到 周五"], [{ summary: "安排 \"链表习题\" 到 周一", feedback: "不要周一" }], 2, "zh");
-    expect(zh).toBe('按你的修改执行：安排 "导数练习" 到 周五。\n按你的要求不执行：安排 "链表习题" 到 周一（你说：“不要周一”）。\n其余 2 项修改按提议执行。');
-    expect(answeredProposalText([], [{ summary: "x", feedback: "" }], 1, "zh")).toBe("按你的要求不执行：x。\n另一项修改按提议执行。");
-    const proposal = (text: string) => new AIMessage({ content: text, tool_calls: [{ id: "c1", name: "place", args: {} }] });
+    const zh = answeredProposalText(
+      ['安排 "导数练习" 到 周五'],
+      [{ summary: '安排 "链表习题" 到 周一', feedback: "不要周一" }],
+      2,
+      "zh",
+    );
+    expect(zh).toBe(
+      '按你的修改执行：安排 "导数练习" 到 周五。\n按你的要求不执行：安排 "链表习题" 到 周一（你说：“不要周一”）。\n其余 2 项修改按提议执行。',
+    );
+    expect(answeredProposalText([], [{ summary: "x", feedback: "" }], 1, "zh")).toBe(
+      "按你的要求不执行：x。\n另一项修改按提议执行。",
+    );
+    const proposal = (text: string) =>
+      new AIMessage({ content: text, tool_calls: [{ id: "c1", name: "place", args: {} }] });
     const decisions = cardDecisions([proposal(zh), proposal(answeredProposalText(["Place A"], [], 0))]);
-    expect(decisions).toEqual({ failed: [], edited: ['安排 "导数练习" 到 周五', "Place A"], leftOut: ['安排 "链表习题" 到 周一（你说：“不要周一”）'] });
-    expect(decisionsLine(decisions, "zh")).toBe('你在卡片上的决定：按你的修改执行 — 安排 "导数练习" 到 周五；Place A；按你的要求不执行 — 安排 "链表习题" 到 周一（你说：“不要周一”）。');
+    expect(decisions).toEqual({
+      failed: [],
+      edited: ['安排 "导数练习" 到 周五', "Place A"],
+      leftOut: ['安排 "链表习题" 到 周一（你说：“不要周一”）'],
+    });
+    expect(decisionsLine(decisions, "zh")).toBe(
+      '你在卡片上的决定：按你的修改执行 — 安排 "导数练习" 到 周五；Place A；按你的要求不执行 — 安排 "链表习题" 到 周一（你说：“不要周一”）。',
+    );
     // English is unchanged.
-    expect(answeredProposalText(["a"], [{ summary: "b", feedback: "no" }], 2)).toBe("Applying your edit: a.\nLeft out at your request: b (you said: “no”).\nApplying the other 2 changes as proposed.");
-    expect(decisionsLine({ edited: ["a"], leftOut: [] })).toBe("Your decisions on the cards: applied with your edit — a.");
+    expect(answeredProposalText(["a"], [{ summary: "b", feedback: "no" }], 2)).toBe(
+      "Applying your edit: a.\nLeft out at your request: b (you said: “no”).\nApplying the other 2 changes as proposed.",
+    );
+    expect(decisionsLine({ edited: ["a"], leftOut: [] })).toBe(
+      "Your decisions on the cards: applied with your edit — a.",
+    );
   });
 
   test("the factual summary's outcome reasons and why-open phrases are Chinese", () => {
@@ -177,13 +252,18 @@ describe("the final answer's own words in Chinese", () => {
         "已应用的修改（保留）：7 — a; b; c; d; e 等（另有 2 项）",
       ].join("\n"),
     );
-    expect(factsInLanguage("Outcome: failed — 0 of 2 step(s) done; 2 step(s) were not run", "zh")).toBe("结果：失败 — 完成了 2 个步骤中的 0 个；2 个步骤没有执行");
+    expect(factsInLanguage("Outcome: failed — 0 of 2 step(s) done; 2 step(s) were not run", "zh")).toBe(
+      "结果：失败 — 完成了 2 个步骤中的 0 个；2 个步骤没有执行",
+    );
     expect(factsInLanguage(factual, "en")).toBe(factual);
   });
 
   test("a Chinese user's final answer names a write left out at their request in Chinese", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
-    const outcome = await converse(tempo, "安排复习", [{ type: "accept", args: null }, { type: "response", args: "跳过" }]);
+    const outcome = await converse(tempo, "安排复习", [
+      { type: "accept", args: null },
+      { type: "response", args: "跳过" },
+    ]);
     expect(outcome.finalAnswer).toMatch(/你在卡片上的决定：按你的要求不执行 — /);
     expect(outcome.finalAnswer).not.toMatch(/Your decisions on the cards/);
   });

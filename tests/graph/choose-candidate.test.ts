@@ -16,10 +16,14 @@ import { interruptsOf, planDone, resume, scripted, threadConfig } from "../suppo
 import { halfPlacedWeek } from "./support/offline-conversation.js";
 import { RunnableLambda } from "@langchain/core/runnables";
 
-const PLAN = planDone([{ content: "Arrange and refine the week", done_when: "nothing pending fits and no candidate helps" }], { speak: "One step.", complexity: "simple" });
+const PLAN = planDone(
+  [{ content: "Arrange and refine the week", done_when: "nothing pending fits and no candidate helps" }],
+  { speak: "One step.", complexity: "simple" },
+);
 
 let callCount = 0;
-const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
+const calling = (name: string, args: Record<string, unknown> = {}) =>
+  new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
 
 async function setup(script: AIMessage[], week = sampleWeek()) {
   const repository = new InMemoryScheduleRepository();
@@ -36,7 +40,13 @@ async function setup(script: AIMessage[], week = sampleWeek()) {
     });
   }) as never;
   const graph = buildTempoGraph({
-    models: { default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]), plan: scripted([PLAN]), execute, deliver: scripted(["Done."]), toolCalling: "native" },
+    models: {
+      default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]),
+      plan: scripted([PLAN]),
+      execute,
+      deliver: scripted(["Done."]),
+      toolCalling: "native",
+    },
     domain,
     checkpointer: new MemorySaver(),
     settings: { replanAfterStep: "never" },
@@ -46,34 +56,52 @@ async function setup(script: AIMessage[], week = sampleWeek()) {
 
 /** Every tool message of the thread, as "name: content". */
 function toolResults(messages: BaseMessage[]): string[] {
-  return messages.filter((message) => message.getType() === "tool").map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
+  return messages
+    .filter((message) => message.getType() === "tool")
+    .map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
 }
 
 describe("choose_candidate", () => {
   test("arranging and refining by choosing: the chosen candidates' writes reach the card as they are and apply", async () => {
-    const { graph, repository } = await setup([
-      calling("propose_arrangement"),
-      calling("choose_candidate", { id: "a1" }),
-      calling("propose_candidates", { k: 3 }),
-      calling("choose_candidate", { id: "c2" }),
-      calling("done", { goal_check: "arranged and refined" }),
-    ], halfPlacedWeek());
+    const { graph, repository } = await setup(
+      [
+        calling("propose_arrangement"),
+        calling("choose_candidate", { id: "a1" }),
+        calling("propose_candidates", { k: 3 }),
+        calling("choose_candidate", { id: "c2" }),
+        calling("done", { goal_check: "arranged and refined" }),
+      ],
+      halfPlacedWeek(),
+    );
     const config = threadConfig("choose");
     let result = await graph.invoke({ messages: [new HumanMessage("Arrange my week")] }, config);
     result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config); // the plan
     const arrangement = asCard(interruptsOf(result)[0]!.value)!;
     // The four pending reviews placed (polished among themselves); the four placed by hand stay for the refinement.
     expect(arrangement.action_requests.map((request) => request.name)).toEqual(Array(4).fill("place"));
-    result = await graph.invoke(resume({ decisions: arrangement.action_requests.map(() => ({ type: "approve" })) }), config);
+    result = await graph.invoke(
+      resume({ decisions: arrangement.action_requests.map(() => ({ type: "approve" })) }),
+      config,
+    );
     const week = await repository.load("user-1");
     expect(week.tasks.filter((task) => task.source === "task_item" && task.status === "placed")).toHaveLength(8);
     const before = analyzeHealth(week).score;
     const refinement = asCard(interruptsOf(result)[0]!.value)!;
     // The card holds c2's writes exactly as the listing gave them.
-    const listings = result.messages.filter((message) => message.getType() === "tool" && (message as ToolMessage).name === "propose_candidates");
-    const listed = ((listings.at(-1) as ToolMessage).artifact as { data: { candidates: Array<{ id: string; writes: Array<{ name: string; arguments: Record<string, unknown> }> }> } }).data.candidates;
+    const listings = result.messages.filter(
+      (message) => message.getType() === "tool" && (message as ToolMessage).name === "propose_candidates",
+    );
+    const listed = (
+      (listings.at(-1) as ToolMessage).artifact as {
+        data: {
+          candidates: Array<{ id: string; writes: Array<{ name: string; arguments: Record<string, unknown> }> }>;
+        };
+      }
+    ).data.candidates;
     const chosen = listed.find((candidate) => candidate.id === "c2")!;
-    expect(refinement.action_requests.map((request) => ({ name: request.name, arguments: request.args }))).toEqual(chosen.writes);
+    expect(refinement.action_requests.map((request) => ({ name: request.name, arguments: request.args }))).toEqual(
+      chosen.writes,
+    );
     result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(result.phase).toBe("done");
     expect(analyzeHealth(await repository.load("user-1")).score).toBeGreaterThan(before);
@@ -101,25 +129,40 @@ describe("choose_candidate", () => {
     const card = asCard(interruptsOf(result)[0]!.value)!;
     result = await graph.invoke(resume({ decisions: card.action_requests.map(() => ({ type: "approve" })) }), config);
     const chooses = toolResults(result.messages).filter((line) => line.startsWith("choose_candidate"));
-    expect(chooses[0]).toBe("choose_candidate: Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.");
-    expect(chooses[1]).toBe('choose_candidate: Error: no candidate "c9"; the latest listing offers a1, or "none". Nothing was changed.');
-    expect(chooses[2]).toMatch(/^choose_candidate: Error: candidate "a1" is from an earlier listing; the latest listing (offers c1|is empty)/);
+    expect(chooses[0]).toBe(
+      "choose_candidate: Error: no candidates were listed in this step; call propose_arrangement or propose_candidates first, then choose by id.",
+    );
+    expect(chooses[1]).toBe(
+      'choose_candidate: Error: no candidate "c9"; the latest listing offers a1, or "none". Nothing was changed.',
+    );
+    expect(chooses[2]).toMatch(
+      /^choose_candidate: Error: candidate "a1" is from an earlier listing; the latest listing (offers c1|is empty)/,
+    );
     expect(chooses[3]).toBe("choose_candidate: no candidate chosen");
     expect(chooses[4]).toMatch(/^choose_candidate: chose a1: place 8 of 8 pending review\(s\)/);
     // The arrangement applied: the listing it came from is stale now.
-    expect(chooses[5]).toBe("choose_candidate: Error: the candidates a1 are stale: a change applied since propose_arrangement listed them. Call propose_arrangement again and choose from the new list.");
+    expect(chooses[5]).toBe(
+      "choose_candidate: Error: the candidates a1 are stale: a change applied since propose_arrangement listed them. Call propose_arrangement again and choose from the new list.",
+    );
     expect(result.phase).toBe("done");
   });
 
   test("offered with the tools that list candidates, and only then", async () => {
-    const { graph, offered, execute } = await setup([calling("context_tools_remove", { packs: ["schedule.optimize"] }), calling("get_overview"), calling("done", { goal_check: "read" })]);
+    const { graph, offered, execute } = await setup([
+      calling("context_tools_remove", { packs: ["schedule.optimize"] }),
+      calling("get_overview"),
+      calling("done", { goal_check: "read" }),
+    ]);
     await graph.invoke({ messages: [new HumanMessage("What does my week look like?")] }, threadConfig("offer"));
     await graph.invoke(resume({ decisions: [{ type: "approve" }] }), threadConfig("offer")); // the plan
-    expect(offered[0]).toEqual(expect.arrayContaining(["analyze_health", "propose_arrangement", "propose_candidates", "choose_candidate"]));
+    expect(offered[0]).toEqual(
+      expect.arrayContaining(["analyze_health", "propose_arrangement", "propose_candidates", "choose_candidate"]),
+    );
     expect(offered[1]).not.toContain("choose_candidate");
     expect(offered[1]).not.toContain("propose_candidates");
     // The rule to prefer the candidates comes with them.
-    const prompt = (index: number) => execute.calls[index]!.messages.map((message) => String(message.content)).join("\n");
+    const prompt = (index: number) =>
+      execute.calls[index]!.messages.map((message) => String(message.content)).join("\n");
     expect(prompt(0)).toContain("<choosing>");
     expect(prompt(1)).not.toContain("<choosing>");
   });

@@ -17,7 +17,13 @@ import type { TransactionClient } from "../../tools/domain.js";
 import type { ExecutionLogEntry } from "../../tools/runner.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
-import { analyzeHealth, createScheduleDomain, generateSchedule, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  analyzeHealth,
+  createScheduleDomain,
+  generateSchedule,
+  InMemoryScheduleRepository,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { approveEveryCard } from "../support/openai-double/drive.js";
 import { planDone, scripted, threadConfig } from "../support/scripted.js";
@@ -39,7 +45,8 @@ class ChoosingModel extends BaseChatModel {
     this.calls += 1;
     let listing: { candidates: Array<{ id: string }> } | undefined;
     for (const message of [...messages].reverse()) {
-      if (message.getType() === "tool" && (message as ToolMessage).status === "success" && !toolResultData(message)) continue;
+      if (message.getType() === "tool" && (message as ToolMessage).status === "success" && !toolResultData(message))
+        continue;
       const data = toolResultData(message) as { candidates?: Array<{ id: string }>; moved?: unknown } | undefined;
       if (message.getType() === "tool" && data && !Array.isArray(data.candidates)) break; // a change applied since
       if (data && Array.isArray(data.candidates)) {
@@ -47,11 +54,15 @@ class ChoosingModel extends BaseChatModel {
         break;
       }
     }
-    const call = (name: string, args: Record<string, unknown>) => new AIMessage({ content: "", tool_calls: [{ id: `call-${this.calls}`, name, args, type: "tool_call" }] });
+    const call = (name: string, args: Record<string, unknown>) =>
+      new AIMessage({ content: "", tool_calls: [{ id: `call-${this.calls}`, name, args, type: "tool_call" }] });
     let reply: AIMessage;
     if (!listing) reply = call("propose_arrangement", {});
     else if (listing.candidates.length === 0) reply = call("next_plan", { goal_check: "nothing left to choose" });
-    else reply = call("choose_candidate", { id: listing.candidates[Math.floor(this.random() * Math.min(3, listing.candidates.length))]!.id });
+    else
+      reply = call("choose_candidate", {
+        id: listing.candidates[Math.floor(this.random() * Math.min(3, listing.candidates.length))]!.id,
+      });
     return { generations: [{ text: "", message: reply }] };
   }
 }
@@ -59,7 +70,10 @@ class ChoosingModel extends BaseChatModel {
 /** The execution log in memory, counting the writes it let apply (one claim each). */
 class CountingLog extends MemoryExecutionLog {
   readonly applied: string[] = [];
-  override async applyOnce(entry: ExecutionLogEntry, apply: (client?: TransactionClient) => Promise<void>): Promise<boolean> {
+  override async applyOnce(
+    entry: ExecutionLogEntry,
+    apply: (client?: TransactionClient) => Promise<void>,
+  ): Promise<boolean> {
     const claimed = await super.applyOnce(entry, apply);
     if (claimed) this.applied.push(entry.toolCallId);
     return claimed;
@@ -79,7 +93,7 @@ function bestScore(week: ScheduleState): number {
 
 test("a model that only chooses places the most that fit and ends within 5 % of the best, every write through a card once", async () => {
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   let checked = 0;
   for (let index = 0; index < 24 && checked < 8; index += 1) {
     const week = generateSchedule({ days: 3, slotsPerDay: 6, taskCount: 8 + (index % 5), seed: 500 + index });
@@ -90,9 +104,21 @@ test("a model that only chooses places the most that fit and ends within 5 % of 
     await repository.seed("student", week);
     const model = new ChoosingModel(random);
     const log = new CountingLog();
-    const plan = planDone([{ content: "Place the pending reviews", done_when: "none that fits is pending" }, { content: "Verify the week", done_when: "read" }], { run_mode: "first_full" });
+    const plan = planDone(
+      [
+        { content: "Place the pending reviews", done_when: "none that fits is pending" },
+        { content: "Verify the week", done_when: "read" },
+      ],
+      { run_mode: "first_full" },
+    );
     const graph = buildTempoGraph({
-      models: { default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]), plan: scripted([plan]), execute: model, deliver: scripted(["Done."]), toolCalling: "native" },
+      models: {
+        default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]),
+        plan: scripted([plan]),
+        execute: model,
+        deliver: scripted(["Done."]),
+        toolCalling: "native",
+      },
       domain: createScheduleDomain({ repository }),
       checkpointer: new MemorySaver(),
       executionLog: log,
@@ -103,7 +129,11 @@ test("a model that only chooses places the most that fit and ends within 5 % of 
     const cards = await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
     const state = (await graph.getState(config)).values as { phase: string; planSteps: Array<{ content: string }> };
     expect(state.phase).toBe("done");
-    expect(state.planSteps.map((step) => step.content)).toEqual(["Place the pending reviews", SCHEDULE_REFINEMENT.step.content, "Verify the week"]);
+    expect(state.planSteps.map((step) => step.content)).toEqual([
+      "Place the pending reviews",
+      SCHEDULE_REFINEMENT.step.content,
+      "Verify the week",
+    ]);
 
     const after = await repository.load("student");
     const placedNow = after.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;

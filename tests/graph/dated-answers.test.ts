@@ -8,7 +8,13 @@
 import { HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import type { Card } from "../../contracts/cards.js";
-import { createScheduleDomain, generateSchedule, InMemoryScheduleRepository, placeName, sampleWeek } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  generateSchedule,
+  InMemoryScheduleRepository,
+  placeName,
+  sampleWeek,
+} from "../../tools/schedule/index.js";
 import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
@@ -16,11 +22,20 @@ const WEDNESDAY = () => new Date("2024-03-13T02:00:00Z");
 
 describe("final answers name dates and times of day", () => {
   test("a move, in English and in Chinese: the task by name, both places by date and clock time", async () => {
-    const english = await converse(await offlineTempo(halfPlacedWeek(), WEDNESDAY), "move the matrix review to Thursday afternoon");
-    expect(english.finalAnswer).toBe('Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.');
-    const chinese = await converse(await offlineTempo(halfPlacedWeek({ chinese: true }), WEDNESDAY), "把矩阵运算复习移到周四下午");
+    const english = await converse(
+      await offlineTempo(halfPlacedWeek(), WEDNESDAY),
+      "move the matrix review to Thursday afternoon",
+    );
+    expect(english.finalAnswer).toBe(
+      'Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.',
+    );
+    const chinese = await converse(
+      await offlineTempo(halfPlacedWeek({ chinese: true }), WEDNESDAY),
+      "把矩阵运算复习移到周四下午",
+    );
     expect(chinese.finalAnswer).toBe('完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40。');
-    for (const answer of [english.finalAnswer, chinese.finalAnswer]) expect(answer).not.toMatch(/day \d|slots? \d|matrix-review|第\d+天/);
+    for (const answer of [english.finalAnswer, chinese.finalAnswer])
+      expect(answer).not.toMatch(/day \d|slots? \d|matrix-review|第\d+天/);
   });
 
   test("a window without dates keeps the day-and-slot wording", async () => {
@@ -38,9 +53,16 @@ describe("final answers name dates and times of day", () => {
     expect(where).toBeDefined();
     const entries = where!.split("; ");
     // Every review the task placed or moved, each where the schedule now has it.
-    const touched = outcome.cards.flatMap((card) => (card.action === "place" ? [card.args.task_id] : card.action === "batch_move" ? (card.args.moves as Array<{ task_id: string }>).map((move) => move.task_id) : []));
+    const touched = outcome.cards.flatMap((card) =>
+      card.action === "place"
+        ? [card.args.task_id]
+        : card.action === "batch_move"
+          ? (card.args.moves as Array<{ task_id: string }>).map((move) => move.task_id)
+          : [],
+    );
     expect(entries).toHaveLength(new Set(touched).size);
-    for (const entry of entries) expect(entry).toMatch(/^"[^"]+" — (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ Mar, \d\d:\d\d–\d\d:\d\d$/);
+    for (const entry of entries)
+      expect(entry).toMatch(/^"[^"]+" — (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ Mar, \d\d:\d\d–\d\d:\d\d$/);
     // Where the schedule has it now (after the refinement moved it), as the cards name places.
     const matrix = outcome.schedule.tasks.find((task) => task.id === "matrix-review")!;
     expect(entries).toContain(`"${matrix.name}" — ${placeName(outcome.schedule.window, matrix.slots![0]!)}`);
@@ -49,7 +71,10 @@ describe("final answers name dates and times of day", () => {
 
 describe("a rule refusal", () => {
   test("names the exam by name and its start time, is said once, and no card shows the move (English and Chinese)", async () => {
-    for (const [request, chinese] of [["move review limits to Saturday", false], ["把极限与连续复习移到周六", true]] as const) {
+    for (const [request, chinese] of [
+      ["move review limits to Saturday", false],
+      ["把极限与连续复习移到周六", true],
+    ] as const) {
       const tempo = await offlineTempo(halfPlacedWeek({ chinese }), WEDNESDAY);
       const outcome = await converse(tempo, request);
       expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
@@ -71,11 +96,27 @@ describe("a rule refusal", () => {
     const late = { task_id: "review-limits", day: 6, slot_start: 7 };
     const { graph, models } = scriptedGraph({
       domain: createScheduleDomain({ repository }),
-      plan: [planDone([{ content: "Place the limits review", done_when: "it has a place" }], { speak: "One step.", reason: "clear", complexity: "simple" })],
+      plan: [
+        planDone([{ content: "Place the limits review", done_when: "it has a place" }], {
+          speak: "One step.",
+          reason: "clear",
+          complexity: "simple",
+        }),
+      ],
       execute: [
         // After the midterm (Saturday slot 3): refused before any card.
-        json({ speak: "Placing it on Saturday.", action: "confirm", reason: "free there", tool_call: { name: "place", arguments: late } }),
-        json({ speak: "Monday afternoon then.", action: "confirm", reason: "before the exam", tool_call: { name: "place", arguments: move } }),
+        json({
+          speak: "Placing it on Saturday.",
+          action: "confirm",
+          reason: "free there",
+          tool_call: { name: "place", arguments: late },
+        }),
+        json({
+          speak: "Monday afternoon then.",
+          action: "confirm",
+          reason: "before the exam",
+          tool_call: { name: "place", arguments: move },
+        }),
         json({ speak: "", action: "done", reason: "placed", goal_check: "placed on Monday" }),
       ],
       settings: { replanAfterStep: "never" },
@@ -89,9 +130,13 @@ describe("a rule refusal", () => {
     const refused = waiting.messages.filter((message) => message.getType() === "tool") as ToolMessage[];
     expect(refused).toHaveLength(1);
     expect(refused[0]!.status).toBe("error");
-    expect(String(refused[0]!.content)).toMatch(/^error: cannot place task review-limits .*must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3 \(Sat 16 Mar 2024, 10:00\)\)/);
+    expect(String(refused[0]!.content)).toMatch(
+      /^error: cannot place task review-limits .*must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3 \(Sat 16 Mar 2024, 10:00\)\)/,
+    );
     // The model chose again having read the refusal; nothing was stored meanwhile.
-    expect(models.execute.calls[1]!.messages.map((message) => String(message.content)).join("\n")).toContain("must be done before event sat-calculus-midterm");
+    expect(models.execute.calls[1]!.messages.map((message) => String(message.content)).join("\n")).toContain(
+      "must be done before event sat-calculus-midterm",
+    );
     expect(placeOf(await repository.load("user-1"), "review-limits")).toBe("pending");
     const done = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(done.phase).toBe("done");

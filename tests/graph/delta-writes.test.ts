@@ -5,7 +5,14 @@
  */
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { applyPlanWrites, applyWorkspaceWrites, planWrite, workspaceWrite, type PlanWrite, type WorkspaceWrite } from "../../kernel/channels.js";
+import {
+  applyPlanWrites,
+  applyWorkspaceWrites,
+  planWrite,
+  workspaceWrite,
+  type PlanWrite,
+  type WorkspaceWrite,
+} from "../../kernel/channels.js";
 import { changedFields } from "../../kernel/changed-writes.js";
 import type { PlanStep, TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
@@ -41,7 +48,13 @@ describe("plan writes", () => {
   });
 
   test("writes of both kinds fold in order, as a thread's history replays them", () => {
-    const writes: PlanWrite[] = [plan, { steps: [step("step-1", "running")] }, { steps: [step("step-1", "done")] }, [step("step-9", "pending")], { steps: [step("step-9", "running")] }];
+    const writes: PlanWrite[] = [
+      plan,
+      { steps: [step("step-1", "running")] },
+      { steps: [step("step-1", "done")] },
+      [step("step-9", "pending")],
+      { steps: [step("step-9", "running")] },
+    ];
     expect(applyPlanWrites([], writes)).toEqual([step("step-9", "running")]);
     // A step id the plan does not hold changes nothing.
     expect(applyPlanWrites(plan, [{ steps: [step("step-7", "done")] }])).toEqual(plan);
@@ -66,9 +79,20 @@ describe("workspace writes", () => {
 });
 
 test("a node's update is written as the smaller delta only where it has one", () => {
-  const state = { planSteps: [step("step-1", "pending")], workspaceMessageIds: ["a"], phase: "executing" } as unknown as TempoState;
-  const changed = changedFields(state, { planSteps: [step("step-1", "running")], workspaceMessageIds: ["a", "b"], phase: "executing" });
-  expect(changed).toEqual({ planSteps: { steps: [step("step-1", "running")] }, workspaceMessageIds: { append: ["b"] } });
+  const state = {
+    planSteps: [step("step-1", "pending")],
+    workspaceMessageIds: ["a"],
+    phase: "executing",
+  } as unknown as TempoState;
+  const changed = changedFields(state, {
+    planSteps: [step("step-1", "running")],
+    workspaceMessageIds: ["a", "b"],
+    phase: "executing",
+  });
+  expect(changed).toEqual({
+    planSteps: { steps: [step("step-1", "running")] },
+    workspaceMessageIds: { append: ["b"] },
+  });
   expect(changedFields(state, { planSteps: [step("step-1", "pending")], workspaceMessageIds: ["a"] })).toEqual({});
 });
 
@@ -78,7 +102,11 @@ test("a whole task run through the graph reads back the same plan and workspace 
   const checkpointer = new MemorySaver();
   // Three placements a card: the runs answering the first cards add rounds to a step still under way (stored as
   // appends); the last card's run ends its step (a proposal's then) and the task.
-  const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy({ writesPerCard: 3 }) }, domain: createScheduleDomain({ repository }), checkpointer });
+  const graph = buildTempoGraph({
+    models: { default: new ScheduleOfflinePolicy({ writesPerCard: 3 }) },
+    domain: createScheduleDomain({ repository }),
+    checkpointer,
+  });
   const config = { configurable: { thread_id: "delta-writes", user_id: "student" } };
   const streamed: string[] = [];
   const record = async (input: unknown) => {
@@ -90,7 +118,11 @@ test("a whole task run through the graph reads back the same plan and workspace 
     return last;
   };
   await record({ messages: [{ role: "user", content: "Help me arrange next week's review" }] });
-  for (let answer = 0; answer < 20 && (await graph.getState(config)).tasks.some((task) => task.interrupts.length > 0); answer += 1) {
+  for (
+    let answer = 0;
+    answer < 20 && (await graph.getState(config)).tasks.some((task) => task.interrupts.length > 0);
+    answer += 1
+  ) {
     await record(new Command({ resume: { type: "accept", args: null } }));
   }
   const final = await graph.getState(config);
@@ -101,7 +133,8 @@ test("a whole task run through the graph reads back the same plan and workspace 
   for await (const snapshot of graph.getStateHistory(config)) {
     checkpoints += 1;
     const values = snapshot.values as TempoState;
-    if (values.planSteps.length > 0) expect(streamed).toContain(JSON.stringify([values.planSteps, values.workspaceMessageIds]));
+    if (values.planSteps.length > 0)
+      expect(streamed).toContain(JSON.stringify([values.planSteps, values.workspaceMessageIds]));
   }
   expect(checkpoints).toBeGreaterThan(8);
   // The stored writes: the plan's status changes as the changed steps, the rounds' ids as appends.

@@ -9,7 +9,10 @@ test("ExecutionState projects the graph state as the task moves through its phas
   const { graph } = scriptedGraph({
     domain: createNotesDomain(),
     plan: [json({ action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] })],
-    execute: [json({ action: "confirm", tool_call: { name: "add_note", arguments: { text: "x" } } }), json({ action: "done", goal_check: "added" })],
+    execute: [
+      json({ action: "confirm", tool_call: { name: "add_note", arguments: { text: "x" } } }),
+      json({ action: "done", goal_check: "added" }),
+    ],
   });
   const config = threadConfig("projection", "user-7");
   await graph.invoke({ messages: [new HumanMessage("add x")] }, config);
@@ -31,7 +34,17 @@ test("ExecutionState projects the graph state as the task moves through its phas
   const finished = await readExecutionState(graph, config);
   expect(finished.status).toBe("completed");
   expect(finished.planId).toBe(planned.planId);
-  expect(finished.steps).toEqual([{ id: "step-1", content: "Add the note", doneWhen: "listed", status: "done", summary: "added" }]);
-  expect(finished.observations).toEqual([{ kind: "tool", toolCallId: expect.any(String), tool: "add_note", arguments: { text: "x" }, result: "added note 1: x" }]);
+  expect(finished.steps).toEqual([
+    { id: "step-1", content: "Add the note", doneWhen: "listed", status: "done", summary: "added" },
+  ]);
+  expect(finished.observations).toEqual([
+    {
+      kind: "tool",
+      toolCallId: expect.any(String),
+      tool: "add_note",
+      arguments: { text: "x" },
+      result: "added note 1: x",
+    },
+  ]);
   expect(finished.finalAnswer).toBe("All done.");
 });

@@ -10,7 +10,8 @@ import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "..
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, planDone, resume, scriptedGraph, stepsOf, threadConfig } from "../support/scripted.js";
 
-const addNote = (text: string, extra: Record<string, unknown> = {}) => json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } }, ...extra });
+const addNote = (text: string, extra: Record<string, unknown> = {}) =>
+  json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } }, ...extra });
 const next = (summary: string) => json({ action: "next_plan", goal_check: summary });
 const text = (messages: BaseMessage[]) => messages.map((message) => String(message.content)).join("\n");
 
@@ -18,8 +19,17 @@ describe("replan after a step, when needed", () => {
   test("a clean step goes straight on to the next; a step with a declined write gets the planner's review", async () => {
     const { graph, models } = scriptedGraph({
       domain: createNotesDomain(),
-      plan: [planDone(stepsOf("Collect notes", "Add note x", "Report")), json({ action: "continue", reason: "still holds" })],
-      execute: [next("collected"), addNote("x"), addNote("x2"), next("x2 added"), json({ action: "done", goal_check: "reported" })],
+      plan: [
+        planDone(stepsOf("Collect notes", "Add note x", "Report")),
+        json({ action: "continue", reason: "still holds" }),
+      ],
+      execute: [
+        next("collected"),
+        addNote("x"),
+        addNote("x2"),
+        next("x2 added"),
+        json({ action: "done", goal_check: "reported" }),
+      ],
       settings: { replanAfterStep: "when_needed" },
     });
     const config = threadConfig("replan-when-needed");
@@ -42,7 +52,10 @@ describe("a proposal's then", () => {
     const { graph, models } = scriptedGraph({
       domain,
       plan: [planDone(stepsOf("Add note x"))],
-      execute: [addNote("x", { then: "done", goal_check: "x is added", answer: "Added the note x." }), json({ action: "done", goal_check: "decided again", answer: "" })],
+      execute: [
+        addNote("x", { then: "done", goal_check: "x is added", answer: "Added the note x." }),
+        json({ action: "done", goal_check: "decided again", answer: "" }),
+      ],
       deliver: ["The deliver model's summary."],
     });
     const config = threadConfig(`then-${JSON.stringify(answer).length}`);
@@ -64,13 +77,18 @@ describe("a proposal's then", () => {
   });
 
   test("an edit gives the decision back to the model, and without an answer the deliver model phrases the end", async () => {
-    const { final, models, domain } = await proposeWithThen({ type: "edit", args: { action: "add_note", args: { text: "y" } } });
+    const { final, models, domain } = await proposeWithThen({
+      type: "edit",
+      args: { action: "add_note", args: { text: "y" } },
+    });
     expect(domain.data.get("user-1")).toEqual({ notes: ["y"] });
     expect(models.execute.calls).toHaveLength(2);
     expect(final.planSteps.map((step: { summary?: string }) => step.summary)).toEqual(["decided again"]);
     expect(models.deliver.calls).toHaveLength(1);
     // The model's words, then the user's own decision on the card, named whoever phrased the answer.
-    expect(final.finalAnswer).toMatch(/^The deliver model's summary\.\n\nYour decisions on the cards: applied with your edit — .*y.*\.$/);
+    expect(final.finalAnswer).toMatch(
+      /^The deliver model's summary\.\n\nYour decisions on the cards: applied with your edit — .*y.*\.$/,
+    );
   });
 
   test("a rejection gives the decision back to the model; nothing is applied", async () => {
@@ -82,13 +100,28 @@ describe("a proposal's then", () => {
 
   test("natively: next_plan called beside the writes ends the step once they apply", async () => {
     const domain = createNotesDomain();
-    const call = (name: string, args: Record<string, unknown>, id: string) => ({ name, args, id, type: "tool_call" as const });
+    const call = (name: string, args: Record<string, unknown>, id: string) => ({
+      name,
+      args,
+      id,
+      type: "tool_call" as const,
+    });
     const { graph, models } = scriptedGraph({
       domain,
       plan: [planDone(stepsOf("Add notes", "Report"))],
       execute: [
-        new AIMessage({ content: "Adding both.", tool_calls: [call("add_note", { text: "a" }, "c1"), call("add_note", { text: "b" }, "c2"), call("next_plan", { goal_check: "a and b added" }, "c3")] }),
-        new AIMessage({ content: "", tool_calls: [call("done", { goal_check: "reported", answer: "Added a and b." }, "c4")] }),
+        new AIMessage({
+          content: "Adding both.",
+          tool_calls: [
+            call("add_note", { text: "a" }, "c1"),
+            call("add_note", { text: "b" }, "c2"),
+            call("next_plan", { goal_check: "a and b added" }, "c3"),
+          ],
+        }),
+        new AIMessage({
+          content: "",
+          tool_calls: [call("done", { goal_check: "reported", answer: "Added a and b." }, "c4")],
+        }),
       ],
       toolCalling: "native",
       settings: { replanAfterStep: "when_needed" },
@@ -112,7 +145,10 @@ describe("a proposal's then", () => {
     const { graph, models } = scriptedGraph({
       domain: createNotesDomain(),
       plan: [planDone(stepsOf("Add note x"))],
-      execute: [json({ action: "continue", then: "done", goal_check: "x" }), json({ action: "done", goal_check: "nothing to do" })],
+      execute: [
+        json({ action: "continue", then: "done", goal_check: "x" }),
+        json({ action: "done", goal_check: "nothing to do" }),
+      ],
     });
     const config = threadConfig("then-invalid");
     await graph.invoke({ messages: [new HumanMessage("add note x")] }, config);
@@ -130,7 +166,10 @@ describe("live state in the execute prompt", () => {
     const { graph, models } = scriptedGraph({
       domain: createScheduleDomain({ repository }),
       plan: [planDone(stepsOf("Place the limits review"))],
-      execute: [json({ speak: "", action: "confirm", tool_call: place }), json({ action: "done", goal_check: "placed", answer: "Placed." })],
+      execute: [
+        json({ speak: "", action: "confirm", tool_call: place }),
+        json({ action: "done", goal_check: "placed", answer: "Placed." }),
+      ],
     });
     const config = threadConfig("live-state");
     await graph.invoke({ messages: [new HumanMessage("place my limits review")] }, config);

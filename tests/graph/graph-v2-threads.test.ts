@@ -11,7 +11,17 @@ import { CompiledStateGraph, InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { WriteApprovals } from "../../nodes/confirm/approvals.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, planDone, resume, scriptedGraph, stepsOf, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  planDone,
+  resume,
+  scriptedGraph,
+  stepsOf,
+  threadConfig,
+  transcript,
+  unpairedToolCalls,
+} from "../support/scripted.js";
 
 /** A write proposal as graph version 2 saved it (its `PendingTool`). */
 interface V2Write {
@@ -23,22 +33,52 @@ interface V2Write {
   speak: string;
 }
 
-const ADD_X: V2Write = { id: "call-v2-add-x", name: "add_note", arguments: { text: "x" }, summary: "Add note 1: x", reason: "The user asked for note x.", speak: "Adding x." };
-const ADD_Y: V2Write = { id: "call-v2-add-y", name: "add_note", arguments: { text: "y" }, summary: "Add note 2: y", reason: "The user asked for note x.", speak: "" };
+const ADD_X: V2Write = {
+  id: "call-v2-add-x",
+  name: "add_note",
+  arguments: { text: "x" },
+  summary: "Add note 1: x",
+  reason: "The user asked for note x.",
+  speak: "Adding x.",
+};
+const ADD_Y: V2Write = {
+  id: "call-v2-add-y",
+  name: "add_note",
+  arguments: { text: "y" },
+  summary: "Add note 2: y",
+  reason: "The user asked for note x.",
+  speak: "",
+};
 const REJECTED_Y = "Not applied: the user rejected this change. Their feedback: not y";
 
 const done = (goalCheck: string) => json({ speak: "", action: "done", reason: "", goal_check: goalCheck });
 /** The conversation of a version-2 thread whose write x applied and whose task then ended. */
-const X_APPLIED = ["human:add note x", "ai:Plan.", 'ai:Adding x.|calls:add_note({"text":"x"})', "tool:added note 1: x", "ai:Done: note x added."];
+const X_APPLIED = [
+  "human:add note x",
+  "ai:Plan.",
+  'ai:Adding x.|calls:add_note({"text":"x"})',
+  "tool:added note 1: x",
+  "ai:Done: note x added.",
+];
 
 /**
  * A notes thread at its plan card (one step: "Add note x"), on a graph with a store, and a writer of what version 2
  * saved as if node `asNode` had written it — around the run guard, as replanning.test.ts does for version 1.
  */
-async function threadAtPlanCard(threadId: string, execute: ReturnType<typeof json>[], revisions: ReturnType<typeof json>[] = []) {
+async function threadAtPlanCard(
+  threadId: string,
+  execute: ReturnType<typeof json>[],
+  revisions: ReturnType<typeof json>[] = [],
+) {
   const domain = createNotesDomain();
   const store = new InMemoryStore();
-  const { graph, models } = scriptedGraph({ domain, store, plan: [planDone(stepsOf("Add note x"), { speak: "Plan." }), ...revisions], execute, deliver: ["Done: note x added."] });
+  const { graph, models } = scriptedGraph({
+    domain,
+    store,
+    plan: [planDone(stepsOf("Add note x"), { speak: "Plan." }), ...revisions],
+    execute,
+    deliver: ["Done: note x added."],
+  });
   const config = threadConfig(threadId);
   const atPlan = await graph.invoke({ messages: [new HumanMessage("add note x")] }, config);
   expect(interruptsOf(atPlan)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
@@ -57,30 +97,44 @@ async function threadAtPlanCard(threadId: string, execute: ReturnType<typeof jso
 
 /** The tool message answering call `id`. */
 function resultOf(messages: BaseMessage[], id: string): ToolMessage | undefined {
-  return messages.find((message) => message.getType() === "tool" && (message as ToolMessage).tool_call_id === id) as ToolMessage | undefined;
+  return messages.find((message) => message.getType() === "tool" && (message as ToolMessage).tool_call_id === id) as
+    ToolMessage | undefined;
 }
 
 /** The assistant message carrying call `id`. */
 function callOf(messages: BaseMessage[], id: string): AIMessage | undefined {
-  return messages.find((message) => ((message as AIMessage).tool_calls ?? []).some((call) => call.id === id)) as AIMessage | undefined;
+  return messages.find((message) => ((message as AIMessage).tool_calls ?? []).some((call) => call.id === id)) as
+    AIMessage | undefined;
 }
 
 describe("a graph@2 thread stopped after confirm, its write approved and not applied", () => {
   test("carried on (invoke(null)): the write applies once, its call and result join the conversation, and the task ends as the model says", async () => {
-    const { graph, models, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved", [done("note x added")]);
+    const { graph, models, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved", [
+      done("note x added"),
+    ]);
     await approve(ADD_X);
-    await saveV2("confirm", { phase: "executing", pending: null, pendingAnswer: null, answeredWrites: [{ tool: ADD_X, approved: true }] });
+    await saveV2("confirm", {
+      phase: "executing",
+      pending: null,
+      pendingAnswer: null,
+      answeredWrites: [{ tool: ADD_X, approved: true }],
+    });
 
     const result = await graph.invoke(null, config);
     expect(domain.applied).toHaveLength(1);
     expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });
     // The write's call, with what the model said proposing it, answered by its result under the proposal's tool-call id.
     expect(transcript(result.messages)).toEqual(X_APPLIED);
-    expect(callOf(result.messages, ADD_X.id)?.tool_calls).toEqual([expect.objectContaining({ id: ADD_X.id, name: "add_note", args: { text: "x" } })]);
+    expect(callOf(result.messages, ADD_X.id)?.tool_calls).toEqual([
+      expect.objectContaining({ id: ADD_X.id, name: "add_note", args: { text: "x" } }),
+    ]);
     expect(String(resultOf(result.messages, ADD_X.id)?.content)).toBe("added note 1: x");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
     // The model's next decision saw the write applied, and ended the task.
-    const seen = models.execute.calls.at(-1)!.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    const seen = models.execute.calls
+      .at(-1)!
+      .messages.filter((message) => message.getType() === "tool")
+      .map((message) => String(message.content));
     expect(seen).toEqual(["added note 1: x"]);
     expect(interruptsOf(result)).toEqual([]);
     expect(result.phase).toBe("done");
@@ -89,14 +143,23 @@ describe("a graph@2 thread stopped after confirm, its write approved and not app
 
     // Carrying the thread on again, or answering a card that is gone, applies nothing more.
     await graph.invoke(null, config);
-    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({
+      code: "INVALID_RESUME",
+    });
     expect(domain.applied).toHaveLength(1);
   });
 
   test('carried on by the user\'s "continue" (a retry phrase, answered by carrying the run on): the write applies once', async () => {
-    const { graph, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved-continue", [done("note x added")]);
+    const { graph, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved-continue", [
+      done("note x added"),
+    ]);
     await approve(ADD_X);
-    await saveV2("confirm", { phase: "executing", pending: null, pendingAnswer: null, answeredWrites: [{ tool: ADD_X, approved: true }] });
+    await saveV2("confirm", {
+      phase: "executing",
+      pending: null,
+      pendingAnswer: null,
+      answeredWrites: [{ tool: ADD_X, approved: true }],
+    });
 
     const result = await graph.invoke({ messages: [new HumanMessage("continue")] }, config);
     expect(domain.applied).toHaveLength(1);
@@ -110,13 +173,20 @@ describe("a graph@2 thread stopped after confirm, its write approved and not app
     const { graph, models, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved-then", []);
     const ending = { ...ADD_X, then: { action: "done", goalCheck: "note x added", answer: "Note x is on your list." } };
     await approve(ending);
-    await saveV2("confirm", { phase: "executing", pending: null, pendingAnswer: null, answeredWrites: [{ tool: ending, approved: true }] });
+    await saveV2("confirm", {
+      phase: "executing",
+      pending: null,
+      pendingAnswer: null,
+      answeredWrites: [{ tool: ending, approved: true }],
+    });
 
     const result = await graph.invoke(null, config);
     expect(domain.applied).toHaveLength(1);
     expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });
     expect(models.execute.callCount).toBe(0);
-    expect(result.planSteps).toEqual([expect.objectContaining({ id: "step-1", status: "done", summary: "note x added" })]);
+    expect(result.planSteps).toEqual([
+      expect.objectContaining({ id: "step-1", status: "done", summary: "note x added" }),
+    ]);
     expect(result.outcome).toMatchObject({ kind: "completed" });
     // The proposal's closing words are the task's answer.
     expect(transcript(result.messages)).toEqual([...X_APPLIED.slice(0, -1), "ai:Note x is on your list."]);
@@ -124,7 +194,9 @@ describe("a graph@2 thread stopped after confirm, its write approved and not app
   });
 
   test("a rejected write next to the approved one is not applied, and the model reads it as not applied", async () => {
-    const { graph, models, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved-rejected", [done("note x added; y was declined")]);
+    const { graph, models, domain, config, saveV2, approve } = await threadAtPlanCard("v2-approved-rejected", [
+      done("note x added; y was declined"),
+    ]);
     await approve(ADD_X);
     await saveV2("confirm", {
       phase: "executing",
@@ -140,11 +212,17 @@ describe("a graph@2 thread stopped after confirm, its write approved and not app
     expect(domain.applied).toHaveLength(1);
     expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });
     // Both calls are in the conversation, each answered: x applied, y not.
-    expect(callOf(result.messages, ADD_Y.id)?.tool_calls?.find((call) => call.id === ADD_Y.id)).toMatchObject({ name: "add_note", args: { text: "y" } });
+    expect(callOf(result.messages, ADD_Y.id)?.tool_calls?.find((call) => call.id === ADD_Y.id)).toMatchObject({
+      name: "add_note",
+      args: { text: "y" },
+    });
     expect(String(resultOf(result.messages, ADD_X.id)?.content)).toBe("added note 1: x");
     expect(String(resultOf(result.messages, ADD_Y.id)?.content)).toBe(REJECTED_Y);
     expect(unpairedToolCalls(result.messages)).toEqual([]);
-    const seen = models.execute.calls.at(-1)!.messages.filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    const seen = models.execute.calls
+      .at(-1)!
+      .messages.filter((message) => message.getType() === "tool")
+      .map((message) => String(message.content));
     expect(seen).toEqual(["added note 1: x", REJECTED_Y]);
     expect(result.phase).toBe("done");
     expect(interruptsOf(result)).toEqual([]);
@@ -154,9 +232,21 @@ describe("a graph@2 thread stopped after confirm, its write approved and not app
 // A version-2 card is replanned when its thread resumes (confirm's stale-workflow check runs before the stored answer
 // is read), as a version-1 one is (replanning.test.ts): the "yes" answered a card that is no longer raised, so it is not
 // taken — the write is proposed again on a fresh card, nothing applied until that card is answered.
-describe("a graph@2 thread killed between chat and confirm, a \"yes\" by message stored as a legacy HumanResponse", () => {
+describe('a graph@2 thread killed between chat and confirm, a "yes" by message stored as a legacy HumanResponse', () => {
   test("carried on: the card is replanned, nothing applies on the old answer; the write proposed again applies once when approved", async () => {
-    const { graph, domain, config, saveV2 } = await threadAtPlanCard("v2-answered-by-message", [json({ speak: "Adding x.", action: "confirm", reason: "", tool_calls: [{ name: "add_note", arguments: { text: "x" } }] }), done("note x added")], [planDone(stepsOf("Add note x"))]);
+    const { graph, domain, config, saveV2 } = await threadAtPlanCard(
+      "v2-answered-by-message",
+      [
+        json({
+          speak: "Adding x.",
+          action: "confirm",
+          reason: "",
+          tool_calls: [{ name: "add_note", arguments: { text: "x" } }],
+        }),
+        done("note x added"),
+      ],
+      [planDone(stepsOf("Add note x"))],
+    );
     await saveV2("chat", {
       phase: "waiting_confirm",
       pending: { kind: "confirm_tool", tools: [ADD_X] },
@@ -167,7 +257,8 @@ describe("a graph@2 thread killed between chat and confirm, a \"yes\" by message
     const replanned = await graph.invoke(null, config);
     expect(domain.applied).toEqual([]);
     expect(replanned.lastError).toContain("The workflow changed from graph@2/");
-    const card = interruptsOf(replanned)[0]?.value as { action_requests: Array<{ name: string; args: unknown }> } | undefined;
+    const card = interruptsOf(replanned)[0]?.value as
+      { action_requests: Array<{ name: string; args: unknown }> } | undefined;
     expect(card?.action_requests).toMatchObject([{ name: "add_note", args: { text: "x" } }]);
 
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
@@ -178,7 +269,9 @@ describe("a graph@2 thread killed between chat and confirm, a \"yes\" by message
     expect(unpairedToolCalls(result.messages)).toEqual([]);
 
     // No card is open any more, and a second accept applies nothing.
-    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({
+      code: "INVALID_RESUME",
+    });
     expect(domain.applied).toHaveLength(1);
   });
 });

@@ -4,7 +4,15 @@ import { describe, expect, test } from "vitest";
 import { InvalidResumeError, ModelOutputError } from "../../errors/index.js";
 import type { TempoEvent } from "../../streaming/events.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scriptedGraph,
+  threadConfig,
+  transcript,
+  unpairedToolCalls,
+} from "../support/scripted.js";
 import { pinnedBlocksOf } from "../../nodes/shared/steps.js";
 
 const oneStepPlan = json({
@@ -13,16 +21,24 @@ const oneStepPlan = json({
   complexity: "simple",
   plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
 });
-const addNote = (text: string, action = "confirm") => json({ speak: `Adding ${text}.`, action, reason: "asked", tool_call: { name: "add_note", arguments: { text } } });
+const addNote = (text: string, action = "confirm") =>
+  json({ speak: `Adding ${text}.`, action, reason: "asked", tool_call: { name: "add_note", arguments: { text } } });
 const done = json({ action: "done", goal_check: "the note is listed" });
 const accept = resume({ type: "accept", args: null });
 const userMessage = (text: string) => ({ messages: [new HumanMessage(text)] });
-const lastPrompt = (calls: Array<{ messages: BaseMessage[] }>) => calls.at(-1)!.messages.map((message) => String(message.content)).join("\n");
+const lastPrompt = (calls: Array<{ messages: BaseMessage[] }>) =>
+  calls
+    .at(-1)!
+    .messages.map((message) => String(message.content))
+    .join("\n");
 
 describe("chat", () => {
   test("a chat intent replies directly and ends without a plan", async () => {
     const domain = createNotesDomain();
-    const { graph, models } = scriptedGraph({ domain, chat: [json({ intent: "chat", reply: "Hello! How can I help?", reason: "greeting" })] });
+    const { graph, models } = scriptedGraph({
+      domain,
+      chat: [json({ intent: "chat", reply: "Hello! How can I help?", reason: "greeting" })],
+    });
     const result = await graph.invoke(userMessage("hi"), threadConfig("chat-1"));
     expect(result.phase).toBe("chatting");
     expect(result.planSteps).toEqual([]);
@@ -32,7 +48,11 @@ describe("chat", () => {
   });
 
   test("an unparseable chat decision falls back to the conservative task intent", async () => {
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), chat: ["I think this is chat?"], plan: [oneStepPlan] });
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: ["I think this is chat?"],
+      plan: [oneStepPlan],
+    });
     const result = await graph.invoke(userMessage("note: call mom"), threadConfig("chat-2"));
     expect(result.phase).toBe("waiting_confirm");
     expect(models.plan.callCount).toBe(1);
@@ -40,7 +60,9 @@ describe("chat", () => {
 
   test("an input without a user message is a typed error", async () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain() });
-    await expect(graph.invoke({ messages: [] }, threadConfig("chat-3"))).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(graph.invoke({ messages: [] }, threadConfig("chat-3"))).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
   });
 });
 
@@ -67,7 +89,12 @@ describe("plan", () => {
     expect(answered.phase).toBe("waiting_confirm");
     expect(answered.planSteps).toHaveLength(1);
     expect(lastPrompt(models.plan.calls)).toContain("call mom");
-    expect(transcript(answered.messages)).toEqual(["human:add a note", "ai:What should the note say?", "human:call mom", "ai:Plan ready."]);
+    expect(transcript(answered.messages)).toEqual([
+      "human:add a note",
+      "ai:What should the note say?",
+      "human:call mom",
+      "ai:Plan ready.",
+    ]);
   });
 
   test("a plan rejected with feedback is replanned with that feedback", async () => {
@@ -95,10 +122,15 @@ describe("plan", () => {
     const config = threadConfig("plan-edit");
     await graph.invoke(userMessage("add a note"), config);
     const edited = await graph.invoke(
-      resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Add an edited note", done_when: "added" }] } } }),
+      resume({
+        type: "edit",
+        args: { action: "confirm_plan", args: { plan_steps: [{ content: "Add an edited note", done_when: "added" }] } },
+      }),
       config,
     );
-    expect(edited.planSteps).toEqual([{ id: "step-1", content: "Add an edited note", doneWhen: "added", status: "running" }]);
+    expect(edited.planSteps).toEqual([
+      { id: "step-1", content: "Add an edited note", doneWhen: "added", status: "running" },
+    ]);
     expect(pinnedBlocksOf(edited).plan).toContain("Add an edited note");
   });
 
@@ -107,7 +139,14 @@ describe("plan", () => {
       domain: createNotesDomain(),
       plan: [
         json({ action: "plan_done", complexity: "complex", plan_steps: [{ content: "rough", done_when: "x" }] }),
-        json({ action: "plan_done", complexity: "complex", plan_steps: [{ content: "detailed a", done_when: "x" }, { content: "detailed b", done_when: "y" }] }),
+        json({
+          action: "plan_done",
+          complexity: "complex",
+          plan_steps: [
+            { content: "detailed a", done_when: "x" },
+            { content: "detailed b", done_when: "y" },
+          ],
+        }),
       ],
     });
     const result = await graph.invoke(userMessage("reorganise everything"), threadConfig("plan-deep"));
@@ -121,13 +160,21 @@ describe("write confirmation", () => {
   test("a rejected write is recorded and execute chooses a different action", async () => {
     const domain = createNotesDomain({ "user-1": ["a"] });
     // The feedback goes to the planner first; it keeps the plan (a no-op revision), and execute chooses again.
-    const { graph, models } = scriptedGraph({ domain, plan: [oneStepPlan, oneStepPlan], execute: [addNote("x"), addNote("y"), done] });
+    const { graph, models } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan, oneStepPlan],
+      execute: [addNote("x"), addNote("y"), done],
+    });
     const config = threadConfig("tool-reject");
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
     const second = await graph.invoke(resume({ type: "response", args: "Call it y instead." }), config);
-    expect(interruptsOf(second)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "y" } } });
-    expect(lastPrompt(models.execute.calls)).toContain("Not applied: the user rejected this change. Their feedback: Call it y instead.");
+    expect(interruptsOf(second)[0]?.value).toMatchObject({
+      action_request: { action: "add_note", args: { text: "y" } },
+    });
+    expect(lastPrompt(models.execute.calls)).toContain(
+      "Not applied: the user rejected this change. Their feedback: Call it y instead.",
+    );
     expect(lastPrompt(models.plan.calls)).toContain("Mode: revise");
     expect(second.planSteps.map((step) => step.status)).toEqual(["running"]);
     const final = await graph.invoke(accept, config);
@@ -161,18 +208,28 @@ describe("write confirmation", () => {
     await expect(
       graph.invoke(resume({ type: "edit", args: { action: "add_note", args: { text: "" } } }), config),
     ).rejects.toThrow(/edited arguments do not fit add_note/);
-    const final = await graph.invoke(resume({ type: "edit", args: { action: "add_note", args: { text: "final text" } } }), config);
+    const final = await graph.invoke(
+      resume({ type: "edit", args: { action: "add_note", args: { text: "final text" } } }),
+      config,
+    );
     expect(final.phase).toBe("done");
     expect(domain.data.get("user-1")).toEqual({ notes: ["final text"] });
   });
 
   test("edits sent as text, as Agent Inbox sends them, are read as JSON", async () => {
     const domain = createNotesDomain({ "user-1": ["a", "b"] });
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [json({ action: "confirm", tool_call: { name: "remove_note", arguments: { number: 1 } } }), done] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: [json({ action: "confirm", tool_call: { name: "remove_note", arguments: { number: 1 } } }), done],
+    });
     const config = threadConfig("inbox-edit");
     await graph.invoke(userMessage("remove a note"), config);
     await graph.invoke(accept, config);
-    const final = await graph.invoke(resume([{ type: "edit", args: { action: "remove_note", args: { number: "2" } } }]), config);
+    const final = await graph.invoke(
+      resume([{ type: "edit", args: { action: "remove_note", args: { number: "2" } } }]),
+      config,
+    );
     expect(final.phase).toBe("done");
     expect(domain.data.get("user-1")).toEqual({ notes: ["a"] });
   });
@@ -203,7 +260,9 @@ describe("write confirmation", () => {
     await graph.invoke(userMessage("clean up"), config);
     const result = await graph.invoke(accept, config);
     const tools = transcript(result.messages).filter((line) => line.startsWith("tool:"));
-    expect(tools[0]).toContain('Error: unknown tool "delete_everything". Available tools: list_notes, add_note, remove_note.');
+    expect(tools[0]).toContain(
+      'Error: unknown tool "delete_everything". Available tools: list_notes, add_note, remove_note.',
+    );
     expect(tools[1]).toContain("Error: invalid arguments for remove_note: number:");
     expect(unpairedToolCalls(result.messages)).toEqual([]);
     expect(domain.applied).toHaveLength(0);
@@ -254,27 +313,46 @@ describe("resume values", () => {
     const replanned = await graph.invoke(userMessage("make it two notes"), config);
     expect(replanned.phase).toBe("waiting_confirm");
     expect(models.plan.callCount).toBe(2);
-    expect(transcript(replanned.messages)).toEqual(["human:add a note", "ai:Plan ready.", "human:make it two notes", "ai:Plan ready."]);
+    expect(transcript(replanned.messages)).toEqual([
+      "human:add a note",
+      "ai:Plan ready.",
+      "human:make it two notes",
+      "ai:Plan ready.",
+    ]);
   });
 });
 
 describe("model output", () => {
   test("malformed output is corrected once; the correction messages are removed afterwards", async () => {
     const domain = createNotesDomain();
-    const { graph, models } = scriptedGraph({ domain, plan: [oneStepPlan], execute: ["Sure, I'll add it now!", addNote("x"), done] });
+    const { graph, models } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: ["Sure, I'll add it now!", addNote("x"), done],
+    });
     const config = threadConfig("correct-once");
     await graph.invoke(userMessage("add a note"), config);
     const waiting = await graph.invoke(accept, config);
     expect(waiting.consecutiveCorrections).toBe(0);
-    expect(lastPrompt(models.execute.calls)).toContain("Your last answer could not be used: no JSON object was found in the output");
+    expect(lastPrompt(models.execute.calls)).toContain(
+      "Your last answer could not be used: no JSON object was found in the output",
+    );
     // The corrections are gone; the proposal waits on its card as the assistant's tool call, unanswered.
-    expect(transcript(waiting.messages)).toEqual(["human:add a note", "ai:Plan ready.", 'ai:Adding x.|calls:add_note({"text":"x"})']);
+    expect(transcript(waiting.messages)).toEqual([
+      "human:add a note",
+      "ai:Plan ready.",
+      'ai:Adding x.|calls:add_note({"text":"x"})',
+    ]);
     expect(waiting.phase).toBe("waiting_confirm");
   });
 
   test("three invalid outputs in a row end the run with ModelOutputError and the state kept", async () => {
     const domain = createNotesDomain();
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: ["nope", '{"action": "next_plan"}', "{broken"] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: ["nope", '{"action": "next_plan"}', "{broken"],
+    });
     const config = threadConfig("correct-fail");
     await graph.invoke(userMessage("add a note"), config);
     const error = await graph.invoke(accept, config).catch((caught: unknown) => caught);
@@ -292,11 +370,19 @@ describe("model output", () => {
 describe("model failures", () => {
   test("a model that cannot be reached is a typed error, and the thread is kept for a retry", async () => {
     const domain = createNotesDomain();
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [new Error("connect ECONNREFUSED 127.0.0.1:9"), addNote("x")] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: [new Error("connect ECONNREFUSED 127.0.0.1:9"), addNote("x")],
+    });
     const config = threadConfig("model-down");
     await graph.invoke(userMessage("add a note"), config);
     const error = await graph.invoke(accept, config).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: "ModelUnavailableError", code: "MODEL_UNAVAILABLE", message: expect.stringContaining("The execute model could not be reached (connect ECONNREFUSED") });
+    expect(error).toMatchObject({
+      name: "ModelUnavailableError",
+      code: "MODEL_UNAVAILABLE",
+      message: expect.stringContaining("The execute model could not be reached (connect ECONNREFUSED"),
+    });
     const state = await graph.getState(config);
     expect(state.values.phase).toBe("executing");
     const retried = await graph.invoke(userMessage("try again"), config);
@@ -310,16 +396,25 @@ describe("model failures", () => {
       plan: [oneStepPlan],
     });
     const config = threadConfig("chat-retry");
-    await expect(graph.invoke(userMessage("add a note: call mom"), config)).rejects.toMatchObject({ code: "MODEL_UNAVAILABLE" });
+    await expect(graph.invoke(userMessage("add a note: call mom"), config)).rejects.toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+    });
     const retried = await graph.invoke(userMessage("try again"), config);
     expect(retried.goal).toBe("add a note: call mom");
-    expect(models.chat.calls.at(-1)!.messages.map((message) => String(message.content)).join("\n")).toContain("Latest user message:\nadd a note: call mom");
+    expect(
+      models.chat.calls
+        .at(-1)!
+        .messages.map((message) => String(message.content))
+        .join("\n"),
+    ).toContain("Latest user message:\nadd a note: call mom");
   });
 
   test("resuming another user's interrupt is refused", async () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [oneStepPlan] });
     await graph.invoke(userMessage("add a note"), threadConfig("owned-interrupt", "alice"));
-    await expect(graph.invoke(accept, threadConfig("owned-interrupt", "mallory"))).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    await expect(graph.invoke(accept, threadConfig("owned-interrupt", "mallory"))).rejects.toMatchObject({
+      code: "THREAD_ACCESS_DENIED",
+    });
     const state = await graph.getState(threadConfig("owned-interrupt", "alice"));
     expect(state.next).toEqual(["confirm"]);
   });
@@ -329,7 +424,12 @@ describe("budgets and fallbacks", () => {
   test("a spent round budget forces deliver", async () => {
     const domain = createNotesDomain();
     const list = json({ action: "continue", tool_call: { name: "list_notes", arguments: {} } });
-    const { graph, models } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [list, list, list], settings: { maxRounds: 3 } });
+    const { graph, models } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: [list, list, list],
+      settings: { maxRounds: 3 },
+    });
     const config = threadConfig("budget");
     await graph.invoke(userMessage("add a note"), config);
     const result = await graph.invoke(accept, config);
@@ -338,8 +438,19 @@ describe("budgets and fallbacks", () => {
     expect(models.execute.callCount).toBe(3);
     expect(result.lastError).toBe("The round budget (3) was spent before the plan finished.");
     // The step the budget ran out in failed, so the task failed; the model's "All done." is replaced by the facts.
-    expect(result.planSteps).toEqual([{ id: "step-1", content: "Add the note", doneWhen: "the note is listed", status: "failed", reason: "the round budget (3) ran out during this step" }]);
-    expect(result.outcome).toEqual({ kind: "failed", reason: '0 of 1 step(s) done; step "Add the note" failed: the round budget (3) ran out during this step' });
+    expect(result.planSteps).toEqual([
+      {
+        id: "step-1",
+        content: "Add the note",
+        doneWhen: "the note is listed",
+        status: "failed",
+        reason: "the round budget (3) ran out during this step",
+      },
+    ]);
+    expect(result.outcome).toEqual({
+      kind: "failed",
+      reason: '0 of 1 step(s) done; step "Add the note" failed: the round budget (3) ran out during this step',
+    });
     expect(result.finalAnswer).toBe(
       [
         "Task: add a note",
@@ -354,7 +465,11 @@ describe("budgets and fallbacks", () => {
 
   test("the round budget can be set per thread through configurable.max_rounds", async () => {
     const list = json({ action: "continue", tool_call: { name: "list_notes", arguments: {} } });
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [oneStepPlan], execute: [list, list] });
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [oneStepPlan],
+      execute: [list, list],
+    });
     const config = { configurable: { thread_id: "budget-config", user_id: "user-1", max_rounds: 1 } };
     await graph.invoke(userMessage("add a note"), config);
     const result = await graph.invoke(accept, config);
@@ -364,12 +479,19 @@ describe("budgets and fallbacks", () => {
 
   test("deliver falls back to a mechanical summary when its model fails", async () => {
     const domain = createNotesDomain();
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("x"), done], deliver: [new Error("model unavailable")] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: [addNote("x"), done],
+      deliver: [new Error("model unavailable")],
+    });
     const config = threadConfig("deliver-fallback");
     await graph.invoke(userMessage("add a note"), config);
     await graph.invoke(accept, config);
     const result = await graph.invoke(accept, config);
-    expect(result.finalAnswer).toBe("Task: add a note\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — the note is listed");
+    expect(result.finalAnswer).toBe(
+      "Task: add a note\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — the note is listed",
+    );
     expect(result.lastError).toContain("The deliver model failed (model unavailable)");
     expect(transcript(result.messages).at(-1)).toBe(`ai:${result.finalAnswer}`);
   });
@@ -378,20 +500,32 @@ describe("budgets and fallbacks", () => {
 describe("streaming", () => {
   test("the custom stream carries Tempo's event kinds", async () => {
     const domain = createNotesDomain();
-    const { graph } = scriptedGraph({ domain, plan: [oneStepPlan], execute: [addNote("x"), done], deliver: ["Your note is added, all good."] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [oneStepPlan],
+      execute: [addNote("x"), done],
+      deliver: ["Your note is added, all good."],
+    });
     const config = threadConfig("stream");
     const events: TempoEvent[] = [];
     const collect = async (input: Parameters<typeof graph.stream>[0]) => {
-      for await (const event of await graph.stream(input, { ...config, streamMode: "custom" })) events.push(event as TempoEvent);
+      for await (const event of await graph.stream(input, { ...config, streamMode: "custom" }))
+        events.push(event as TempoEvent);
     };
     await collect(userMessage("add a note"));
     await collect(accept);
     await collect(accept);
     const kinds = new Set(events.map((event) => event.kind));
     expect([...kinds].sort()).toEqual(["assistant_text", "confirm_request", "status", "tool_call", "tool_result"]);
-    const text = events.filter((event) => event.kind === "assistant_text" && event.node === "deliver").map((event) => (event as { text: string }).text);
+    const text = events
+      .filter((event) => event.kind === "assistant_text" && event.node === "deliver")
+      .map((event) => (event as { text: string }).text);
     expect(text.join("")).toBe("Your note is added, all good.");
     expect(text.length).toBeGreaterThan(1);
-    expect(events.find((event) => event.kind === "tool_result")).toMatchObject({ name: "add_note", ok: true, content: "added note 1: x" });
+    expect(events.find((event) => event.kind === "tool_result")).toMatchObject({
+      name: "add_note",
+      ok: true,
+      content: "added note 1: x",
+    });
   });
 });

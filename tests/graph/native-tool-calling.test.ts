@@ -19,8 +19,21 @@ import { MEMORY_TOOLS } from "../../nodes/execute/memory-tools.js";
 import { z } from "zod";
 import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCalls, planDone } from "../support/scripted.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scriptedGraph,
+  threadConfig,
+  unpairedToolCalls,
+  planDone,
+} from "../support/scripted.js";
 
 const PLAN = planDone(
   [
@@ -37,45 +50,84 @@ const PLACES = [
   { name: "place", args: { task_id: "review-limits", day: 1, slot_start: 5 } },
   { name: "place", args: { task_id: "derivative-drills", day: 2, slot_start: 3 } },
 ];
-const call = (entry: { name: string; args: Record<string, unknown> }, index: number) => ({ ...entry, id: `native-${entry.name}-${index}`, type: "tool_call" as const });
+const call = (entry: { name: string; args: Record<string, unknown> }, index: number) => ({
+  ...entry,
+  id: `native-${entry.name}-${index}`,
+  type: "tool_call" as const,
+});
 
 /** The conversation as native tool calls: reads in parallel, next_plan, a write with bad arguments, two writes at once, done. */
 const NATIVE = [
   new AIMessage({ content: "Reading the week.", tool_calls: READS.map(call) }),
-  new AIMessage({ content: "", tool_calls: [call({ name: "next_plan", args: { goal_check: "8 pending tasks, 18 free runs" } }, 0)] }),
-  new AIMessage({ content: "", tool_calls: [call({ name: "place", args: { task_id: "review-limits", day: "Monday" } }, 0)] }),
+  new AIMessage({
+    content: "",
+    tool_calls: [call({ name: "next_plan", args: { goal_check: "8 pending tasks, 18 free runs" } }, 0)],
+  }),
+  new AIMessage({
+    content: "",
+    tool_calls: [call({ name: "place", args: { task_id: "review-limits", day: "Monday" } }, 0)],
+  }),
   new AIMessage({ content: "Placing both.", tool_calls: PLACES.map(call) }),
-  new AIMessage({ content: "", tool_calls: [call({ name: "done", args: { goal_check: "both calculus reviews placed" } }, 0)] }),
+  new AIMessage({
+    content: "",
+    tool_calls: [call({ name: "done", args: { goal_check: "both calculus reviews placed" } }, 0)],
+  }),
 ];
 /** The same decisions in the JSON contract. */
 const JSON_FALLBACK = [
-  json({ speak: "Reading the week.", action: "continue", reason: "", tool_calls: READS.map(({ name, args }) => ({ name, arguments: args })) }),
+  json({
+    speak: "Reading the week.",
+    action: "continue",
+    reason: "",
+    tool_calls: READS.map(({ name, args }) => ({ name, arguments: args })),
+  }),
   json({ speak: "", action: "next_plan", reason: "", goal_check: "8 pending tasks, 18 free runs" }),
-  json({ speak: "", action: "confirm", reason: "", tool_call: { name: "place", arguments: { task_id: "review-limits", day: "Monday" } } }),
-  json({ speak: "Placing both.", action: "confirm", reason: "", tool_calls: PLACES.map(({ name, args }) => ({ name, arguments: args })) }),
+  json({
+    speak: "",
+    action: "confirm",
+    reason: "",
+    tool_call: { name: "place", arguments: { task_id: "review-limits", day: "Monday" } },
+  }),
+  json({
+    speak: "Placing both.",
+    action: "confirm",
+    reason: "",
+    tool_calls: PLACES.map(({ name, args }) => ({ name, arguments: args })),
+  }),
   json({ speak: "", action: "done", reason: "", goal_check: "both calculus reviews placed" }),
 ];
 
 async function run(execute: AIMessage[], toolCalling: "native" | "json") {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("user-1", sampleWeek());
-  const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [PLAN], execute, settings: { replanAfterStep: "never" }, toolCalling });
+  const { graph, models } = scriptedGraph({
+    domain: createScheduleDomain({ repository }),
+    plan: [PLAN],
+    execute,
+    settings: { replanAfterStep: "never" },
+    toolCalling,
+  });
   const config = threadConfig(`native-${toolCalling}`);
   await graph.invoke({ messages: [new HumanMessage("Place my calculus reviews")] }, config);
   const batch = await graph.invoke(resume({ type: "accept", args: null }), config);
-  const card = interruptsOf(batch)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> } | undefined;
+  const card = interruptsOf(batch)[0]?.value as
+    { action_requests: Array<{ name: string; args: Record<string, unknown> }> } | undefined;
   const done = await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config);
   return { models, batch, card, done, schedule: await repository.load("user-1") };
 }
 
 const placements = (schedule: ScheduleState) =>
-  schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => [task.id, task.slots]);
+  schedule.tasks
+    .filter((task) => task.source === "task_item" && task.status === "placed")
+    .map((task) => [task.id, task.slots]);
 
 describe("native tool calling", () => {
   test("a scripted tool-calling model drives the whole graph: parallel reads, control tools, bad arguments refused, two writes on one card", async () => {
     const { models, card, done, schedule } = await run(NATIVE, "native");
     // The two writes came as one card, one action request each; nothing applied before the answer.
-    expect(card?.action_requests.map((request) => [request.name, request.args])).toEqual(PLACES.map(({ name, args }) => [name, args]));
+    expect(card?.action_requests.map((request) => [request.name, request.args])).toEqual(
+      PLACES.map(({ name, args }) => [name, args]),
+    );
     expect(done.phase).toBe("done");
     expect(done.planSteps.map((step) => [step.status, step.summary])).toEqual([
       ["done", "8 pending tasks, 18 free runs"],
@@ -94,12 +146,16 @@ describe("native tool calling", () => {
     expect(system).toContain("call at least one tool (never answer with JSON text)");
     expect(system).not.toContain("<contract>");
     const second = calls[1]!.messages as BaseMessage[];
-    expect(second.filter((message) => message.getType() === "tool").map((message) => String(message.content).split("\n")[0])).toEqual([
+    expect(
+      second.filter((message) => message.getType() === "tool").map((message) => String(message.content).split("\n")[0]),
+    ).toEqual([
       "tasks matching source=task_item: 8 of 26",
       "free runs with min_length=1 on days 1-7 slots 1-12: 18 found",
     ]);
     // The write with arguments that do not fit place's schema was refused before any card, and the model told why.
-    const refused = (calls[3]!.messages as BaseMessage[]).filter((message) => message.getType() === "tool").map((message) => String(message.content));
+    const refused = (calls[3]!.messages as BaseMessage[])
+      .filter((message) => message.getType() === "tool")
+      .map((message) => String(message.content));
     expect(refused.at(-1)).toMatch(/^Error: .*day.*Nothing was changed\.$/);
   });
 
@@ -111,7 +167,8 @@ describe("native tool calling", () => {
     expect(fallback.done.phase).toBe("done");
     expect(placements(fallback.schedule)).toEqual(placements(native.schedule));
     expect(fallback.schedule).toEqual(native.schedule);
-    const toolNames = (messages: BaseMessage[]) => messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).map((entry) => entry.name);
+    const toolNames = (messages: BaseMessage[]) =>
+      messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).map((entry) => entry.name);
     expect(toolNames(fallback.done.messages)).toEqual(toolNames(native.done.messages));
   });
 
@@ -122,14 +179,25 @@ describe("native tool calling", () => {
       new AIMessage({ content: "", tool_calls: [call({ name: "done", args: {} }, 0)] }),
       new AIMessage({ content: "", tool_calls: [call({ name: "done", args: { goal_check: "nothing to do" } }, 1)] }),
     ];
-    const oneStep = planDone([{ content: "Check", done_when: "checked" }], { speak: "", reason: "", complexity: "simple" });
-    const { graph, models } = scriptedGraph({ domain: createScheduleDomain({ repository }), plan: [oneStep], execute, toolCalling: "native" });
+    const oneStep = planDone([{ content: "Check", done_when: "checked" }], {
+      speak: "",
+      reason: "",
+      complexity: "simple",
+    });
+    const { graph, models } = scriptedGraph({
+      domain: createScheduleDomain({ repository }),
+      plan: [oneStep],
+      execute,
+      toolCalling: "native",
+    });
     const config = threadConfig("native-correction");
     await graph.invoke({ messages: [new HumanMessage("Check my week")] }, config);
     const done = await graph.invoke(resume({ type: "accept", args: null }), config);
     expect(done.phase).toBe("done");
     expect(done.planSteps[0]?.summary).toBe("nothing to do");
-    const corrected = (models.execute.calls[1]!.messages as BaseMessage[]).map((message) => String(message.content)).join("\n");
+    const corrected = (models.execute.calls[1]!.messages as BaseMessage[])
+      .map((message) => String(message.content))
+      .join("\n");
     expect(corrected).toContain("the done call's arguments did not fit its schema (goal_check:");
   });
 });
@@ -138,17 +206,32 @@ describe("tool-calling mode", () => {
   test("one adapter: the domain's, memory and control tools become LangChain tools with the same zod schemas", () => {
     const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
     const tools = langChainTools(domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS]);
-    expect(tools.map((entry) => entry.name)).toEqual([...domain.tools.map((entry) => entry.name), "update_working_memory", "retrieve_facts", "recall_episodes", "ask_user", "next_plan", "done"]);
+    expect(tools.map((entry) => entry.name)).toEqual([
+      ...domain.tools.map((entry) => entry.name),
+      "update_working_memory",
+      "retrieve_facts",
+      "recall_episodes",
+      "ask_user",
+      "next_plan",
+      "done",
+    ]);
     const place = domain.tools.find((entry) => entry.name === "place")!;
     // The same schema as JSON, less what only costs tokens: the $schema URL and zod's safe-integer bounds.
-    const bound = toJsonSchema(tools.find((entry) => entry.name === "place")!.schema) as { properties: Record<string, Record<string, unknown>> };
-    const full = toJsonSchema(place.schema) as { $schema?: string; properties: Record<string, Record<string, unknown>> };
+    const bound = toJsonSchema(tools.find((entry) => entry.name === "place")!.schema) as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    const full = toJsonSchema(place.schema) as {
+      $schema?: string;
+      properties: Record<string, Record<string, unknown>>;
+    };
     expect(full.$schema).toBeDefined();
     expect(bound).not.toHaveProperty("$schema");
     expect(Object.keys(bound.properties)).toEqual(Object.keys(full.properties));
     expect(full.properties.day).toMatchObject({ type: "integer", maximum: Number.MAX_SAFE_INTEGER });
     expect(bound.properties.day).toEqual({ type: "integer", description: full.properties.day!.description });
-    expect(argumentsSchema(z.object({ count: z.number().int().min(1).max(5) }))).toMatchObject({ properties: { count: { type: "integer", minimum: 1, maximum: 5 } } });
+    expect(argumentsSchema(z.object({ count: z.number().int().min(1).max(5) }))).toMatchObject({
+      properties: { count: { type: "integer", minimum: 1, maximum: 5 } },
+    });
   });
 
   test("auto is native for a model with bindTools and json for one without; native without bindTools is a configuration error", () => {
@@ -157,16 +240,27 @@ describe("tool-calling mode", () => {
     expect(callsToolsNatively({ default: withTools, toolCalling: "json" }, "execute")).toBe(false);
     const offline = new ScheduleOfflinePolicy();
     expect(callsToolsNatively({ default: offline }, "execute")).toBe(false);
-    expect(() => callsToolsNatively({ default: offline, toolCalling: "native" }, "execute")).toThrow(expect.objectContaining({ code: "INVALID_CONFIGURATION" }));
-    expect(() => buildTempoGraph({ models: { default: offline, toolCalling: "native" }, domain: createScheduleDomain({ repository: new InMemoryScheduleRepository() }), checkpointer: new MemorySaver() })).toThrow(
-      /TEMPO_TOOL_CALLING=json or auto/,
+    expect(() => callsToolsNatively({ default: offline, toolCalling: "native" }, "execute")).toThrow(
+      expect.objectContaining({ code: "INVALID_CONFIGURATION" }),
     );
+    expect(() =>
+      buildTempoGraph({
+        models: { default: offline, toolCalling: "native" },
+        domain: createScheduleDomain({ repository: new InMemoryScheduleRepository() }),
+        checkpointer: new MemorySaver(),
+      }),
+    ).toThrow(/TEMPO_TOOL_CALLING=json or auto/);
   });
 
   test("TEMPO_TOOL_CALLING reaches the stage models; a value it does not know is refused", () => {
     const offline = () => new ScheduleOfflinePolicy();
     expect(createStageModels(readSettings({}).models, offline).models.toolCalling).toBe("auto");
-    expect(createStageModels(readSettings({ TEMPO_TOOL_CALLING: "json", OPENAI_API_KEY: "sk-test" }).models, offline).models.toolCalling).toBe("json");
-    expect(() => readSettings({ TEMPO_TOOL_CALLING: "sometimes" })).toThrow(/TEMPO_TOOL_CALLING must be auto, native or json/);
+    expect(
+      createStageModels(readSettings({ TEMPO_TOOL_CALLING: "json", OPENAI_API_KEY: "sk-test" }).models, offline).models
+        .toolCalling,
+    ).toBe("json");
+    expect(() => readSettings({ TEMPO_TOOL_CALLING: "sometimes" })).toThrow(
+      /TEMPO_TOOL_CALLING must be auto, native or json/,
+    );
   });
 });

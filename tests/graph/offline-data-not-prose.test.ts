@@ -26,14 +26,28 @@ const HIDDEN = "(this tool result's text is hidden from the policy)";
 function hideText(messages: BaseMessage[], dropData = false): BaseMessage[] {
   return messages.map((message) => {
     const content = typeof message.content === "string" ? message.content : "";
-    if (message.getType() === "human" && message.additional_kwargs?.[CONTEXT_DATA_KEY] !== undefined && content.includes("<live_state>")) {
-      const hidden = content.replace(/<live_state>\n[\s\S]*?\n<\/live_state>/, `<live_state>\n${HIDDEN}\n</live_state>`);
+    if (
+      message.getType() === "human" &&
+      message.additional_kwargs?.[CONTEXT_DATA_KEY] !== undefined &&
+      content.includes("<live_state>")
+    ) {
+      const hidden = content.replace(
+        /<live_state>\n[\s\S]*?\n<\/live_state>/,
+        `<live_state>\n${HIDDEN}\n</live_state>`,
+      );
       return new HumanMessage({ content: hidden, additional_kwargs: dropData ? {} : message.additional_kwargs });
     }
     if (message.getType() !== "tool" || toolResultData(message) === undefined) return message;
     const tool = message as ToolMessage;
     const artifact = tool.artifact as { outcome: string; data?: unknown };
-    return new ToolMessage({ id: tool.id, content: HIDDEN, tool_call_id: tool.tool_call_id, name: tool.name, status: tool.status, artifact: dropData ? { outcome: artifact.outcome } : artifact });
+    return new ToolMessage({
+      id: tool.id,
+      content: HIDDEN,
+      tool_call_id: tool.tool_call_id,
+      name: tool.name,
+      status: tool.status,
+      artifact: dropData ? { outcome: artifact.outcome } : artifact,
+    });
   });
 }
 
@@ -58,7 +72,9 @@ class BlindfoldedPolicy extends ScheduleOfflinePolicy {
   override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const hidden = hideText(messages);
     const text = decide(hidden);
-    const tools = messages.filter((message, index) => message !== hidden[index]).map((message) => (message.getType() === "human" ? "live_state" : String((message as ToolMessage).name)));
+    const tools = messages
+      .filter((message, index) => message !== hidden[index])
+      .map((message) => (message.getType() === "human" ? "live_state" : String((message as ToolMessage).name)));
     if (tools.length > 0) {
       this.seen.prompts += 1;
       for (const tool of tools) this.seen.tools.add(tool);
@@ -72,7 +88,11 @@ class BlindfoldedPolicy extends ScheduleOfflinePolicy {
 async function blindfoldedTempo(week: ScheduleState, seen: Seen) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
-  const graph = buildTempoGraph({ models: { default: new BlindfoldedPolicy(seen) }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({
+    models: { default: new BlindfoldedPolicy(seen) },
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+  });
   return { graph, repository };
 }
 
@@ -88,9 +108,15 @@ const CONVERSATIONS: Array<{ request: string; answers?: Array<{ type: string; ar
   { request: "Move my matrix review to Thursday", answers: [accept, respond("Friday instead")] },
   { request: "Move the limits review to the evening" },
   // An edited write voids the proposal's ending: the step reads the write's applied result to finish.
-  { request: "Move my matrix review to Thursday", answers: [accept, edit("move", { task_id: "matrix-review", day: 4, slot_start: 11 })] },
+  {
+    request: "Move my matrix review to Thursday",
+    answers: [accept, edit("move", { task_id: "matrix-review", day: 4, slot_start: 11 })],
+  },
   { request: "unplace the vocabulary list", answers: [accept, edit("unplace", { task_id: "essay-draft" })] },
-  { request: "Swap review-limits and matrix-review", answers: [accept, edit("swap", { first_task_id: "matrix-review", second_task_id: "review-limits" })] },
+  {
+    request: "Swap review-limits and matrix-review",
+    answers: [accept, edit("swap", { first_task_id: "matrix-review", second_task_id: "review-limits" })],
+  },
   { request: "Swap review-limits and matrix-review" },
   { request: "unplace the vocabulary list" },
   { request: "Schedule the linked list exercises on Friday evening" },
@@ -106,21 +132,42 @@ const CONVERSATIONS: Array<{ request: string; answers?: Array<{ type: string; ar
 ];
 
 describe("the offline policy decides from tool data, not tool text", () => {
-  test.each(CONVERSATIONS)("$request: the same conversation with every tool result's text hidden", async ({ request, answers = [], chinese = false }) => {
-    const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
-    const real = await converse(await offlineTempo(halfPlacedWeek({ chinese })), request, answers, "real");
-    const blind = await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers, "blind");
-    expect(seen.differing).toEqual([]);
-    expect(blind).toEqual(real);
-    // The conversation did read tools, and their data decided something the hidden text alone could not.
-    expect(seen.prompts).toBeGreaterThan(0);
-    expect(seen.neededData).toBeGreaterThan(0);
-  });
+  test.each(CONVERSATIONS)(
+    "$request: the same conversation with every tool result's text hidden",
+    async ({ request, answers = [], chinese = false }) => {
+      const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
+      const real = await converse(await offlineTempo(halfPlacedWeek({ chinese })), request, answers, "real");
+      const blind = await converse(
+        await blindfoldedTempo(halfPlacedWeek({ chinese }), seen),
+        request,
+        answers,
+        "blind",
+      );
+      expect(seen.differing).toEqual([]);
+      expect(blind).toEqual(real);
+      // The conversation did read tools, and their data decided something the hidden text alone could not.
+      expect(seen.prompts).toBeGreaterThan(0);
+      expect(seen.neededData).toBeGreaterThan(0);
+    },
+  );
 
   test("together the conversations hide the results of the read tools the steps call (the overview comes in the live state) and of every write", async () => {
     const seen: Seen = { prompts: 0, tools: new Set(), differing: [], neededData: 0 };
-    for (const { request, answers = [], chinese = false } of CONVERSATIONS) await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers);
+    for (const { request, answers = [], chinese = false } of CONVERSATIONS)
+      await converse(await blindfoldedTempo(halfPlacedWeek({ chinese }), seen), request, answers);
     expect(seen.differing).toEqual([]);
-    expect([...seen.tools].sort()).toEqual(expect.arrayContaining(["find_free", "get_task_info", "list_tasks", "live_state", "move", "place", "query_range", "swap", "unplace"]));
+    expect([...seen.tools].sort()).toEqual(
+      expect.arrayContaining([
+        "find_free",
+        "get_task_info",
+        "list_tasks",
+        "live_state",
+        "move",
+        "place",
+        "query_range",
+        "swap",
+        "unplace",
+      ]),
+    );
   });
 });

@@ -34,7 +34,9 @@ describe("calendar days resolve to the window", () => {
   test("a scoped arrange on a date plans for that day only", async () => {
     const tempo = await offlineTempo(halfPlacedWeek(), WEDNESDAY);
     const outcome = await converse(tempo, "arrange the linked list exercises on Friday 15 March");
-    expect(outcome.planSteps[0]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)');
+    expect(outcome.planSteps[0]).toBe(
+      'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)',
+    );
     expect(placeOf(outcome.schedule, "linked-list-exercises")).toMatch(/^day 5 slots/);
   });
 });
@@ -42,7 +44,10 @@ describe("calendar days resolve to the window", () => {
 describe("a day outside the window", () => {
   async function ask(request: string, week = halfPlacedWeek()) {
     const tempo = await offlineTempo(week, WEDNESDAY);
-    const result = await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, threadConfig(`outside-${Math.random()}`, "student"));
+    const result = await tempo.graph.invoke(
+      { messages: [new HumanMessage(request)] },
+      threadConfig(`outside-${Math.random()}`, "student"),
+    );
     const card = interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; description?: string }> };
     return { result, request: card.action_requests[0]!, schedule: await tempo.repository.load("student") };
   }
@@ -56,13 +61,19 @@ describe("a day outside the window", () => {
     expect(result.planSteps).toEqual([]);
     expect(schedule).toEqual(halfPlacedWeek());
     const twentieth = await ask("arrange the essay draft on the 20th");
-    expect(twentieth.request.description).toMatch(/^Your schedule covers Mon 11 Mar to Sun 17 Mar .*"the 20th" is not in it/);
+    expect(twentieth.request.description).toMatch(
+      /^Your schedule covers Mon 11 Mar to Sun 17 Mar .*"the 20th" is not in it/,
+    );
   });
 
   test("in Chinese, and for a window without dates", async () => {
     const chinese = await ask("把矩阵运算复习移到下周一", halfPlacedWeek({ chinese: true }));
-    expect(chinese.request.description).toMatch(/^你的日程覆盖 3月11日周一 到 3月17日周日（2024-03-11 至 2024-03-17，第1天到第7天）；"下周一" 不在其中，所以我没有做任何计划。/);
+    expect(chinese.request.description).toMatch(
+      /^你的日程覆盖 3月11日周一 到 3月17日周日（2024-03-11 至 2024-03-17，第1天到第7天）；"下周一" 不在其中，所以我没有做任何计划。/,
+    );
     const undated = await ask("move task-1 to tomorrow", generateSchedule({ days: 7, taskCount: 12, seed: 3 }));
-    expect(undated.request.description).toMatch(/^Your schedule's days have no dates, so I can't tell which day "tomorrow" is \(it covers 7 days: day 1 to day 7\)/);
+    expect(undated.request.description).toMatch(
+      /^Your schedule's days have no dates, so I can't tell which day "tomorrow" is \(it covers 7 days: day 1 to day 7\)/,
+    );
   });
 });

@@ -12,7 +12,8 @@ const accept = { type: "accept", args: null };
 const respond = (text: string) => ({ type: "response", args: text });
 
 /** The last place card: the placement proposed again after the feedback. */
-const lastPlace = (cards: ReadonlyArray<{ action: string; args: Record<string, unknown> }>) => cards.filter((card) => card.action === "place").at(-1);
+const lastPlace = (cards: ReadonlyArray<{ action: string; args: Record<string, unknown> }>) =>
+  cards.filter((card) => card.action === "place").at(-1);
 
 describe("feedback on the offline policy's cards", () => {
   test('"not Friday" on a place card: the same task is proposed again on another day, the rest still placed', async () => {
@@ -27,7 +28,9 @@ describe("feedback on the offline policy's cards", () => {
     expect(lastPlace(outcome.cards)?.args.task_id).toBe("review-limits");
     expect(lastPlace(outcome.cards)?.args.day).not.toBe(5);
     expect(placeOf(outcome.schedule, "review-limits")).not.toMatch(/^day 5 /);
-    expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
+    expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
+      [],
+    );
     expect(outcome.finalAnswer).toContain("Your review week is arranged.");
   });
 
@@ -36,7 +39,10 @@ describe("feedback on the offline policy's cards", () => {
     const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("later in the day please")]);
     expect(outcome.cards[1]).toEqual({ action: "place", args: { task_id: "review-limits", day: 5, slot_start: 9 } });
     // Slots 9-10 were turned down: the next later place that fits is slots 11-12.
-    expect(lastPlace(outcome.cards)).toEqual({ action: "place", args: { task_id: "review-limits", day: 5, slot_start: 11 } });
+    expect(lastPlace(outcome.cards)).toEqual({
+      action: "place",
+      args: { task_id: "review-limits", day: 5, slot_start: 11 },
+    });
     expect(placeOf(outcome.schedule, "review-limits")).toBe("day 5 slots 11-12");
   });
 
@@ -53,8 +59,13 @@ describe("feedback on the offline policy's cards", () => {
 
   test("feedback it cannot act on is said so, and the task is left pending", async () => {
     const tempo = await offlineTempo(sampleWeek());
-    const outcome = await converse(tempo, "Arrange my reviews", [accept, respond("make it feel more balanced somehow")]);
-    expect(outcome.said).toContain('Offline, I can\'t act on "make it feel more balanced somehow" (a model key unlocks free-form feedback), so I\'m leaving "Review limits and continuity" pending.');
+    const outcome = await converse(tempo, "Arrange my reviews", [
+      accept,
+      respond("make it feel more balanced somehow"),
+    ]);
+    expect(outcome.said).toContain(
+      'Offline, I can\'t act on "make it feel more balanced somehow" (a model key unlocks free-form feedback), so I\'m leaving "Review limits and continuity" pending.',
+    );
     expect(placeOf(outcome.schedule, "review-limits")).toBe("pending");
   });
 
@@ -71,15 +82,29 @@ describe("feedback on the offline policy's cards", () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [respond("not on Monday")]);
     expect(outcome.cards[0]?.action).toBe("confirm_plan");
-    expect(outcome.cards[1]).toMatchObject({ action: "confirm_plan", args: { steps: expect.stringMatching(/^1\. Place each pending review task into a free slot that fits it, not on Monday \(day 1\) — done when: .+\n2\. /) } });
+    expect(outcome.cards[1]).toMatchObject({
+      action: "confirm_plan",
+      args: {
+        steps: expect.stringMatching(
+          /^1\. Place each pending review task into a free slot that fits it, not on Monday \(day 1\) — done when: .+\n2\. /,
+        ),
+      },
+    });
     expect(outcome.cards.slice(2).map((card) => card.args.day)).not.toContain(1);
-    expect(outcome.said).toContain("I've changed the plan as you asked. Here is the plan: place the pending review tasks into free slots that fit them, then verify.");
+    expect(outcome.said).toContain(
+      "I've changed the plan as you asked. Here is the plan: place the pending review tasks into free slots that fit them, then verify.",
+    );
   });
 
   test("feedback on the plan card it cannot act on keeps the plan and says so", async () => {
     const tempo = await offlineTempo(sampleWeek());
-    const outcome = await converse(tempo, "Arrange my reviews", [respond("make it fun"), { type: "ignore", args: null }]);
-    expect(outcome.said).toContain('Offline, I can\'t act on the feedback "make it fun" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.');
+    const outcome = await converse(tempo, "Arrange my reviews", [
+      respond("make it fun"),
+      { type: "ignore", args: null },
+    ]);
+    expect(outcome.said).toContain(
+      'Offline, I can\'t act on the feedback "make it fun" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.',
+    );
     expect(outcome.cards[1]?.args.steps).toEqual(outcome.cards[0]?.args.steps);
   });
 });
@@ -92,13 +117,33 @@ describe("feedback in Chinese", () => {
     expect(lastPlace(notFriday.cards)?.args.task_id).toBe("review-limits");
     expect(placeOf(notFriday.schedule, "review-limits")).not.toMatch(/^day 5 /);
 
-    const later = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("晚一点")], "zh-later");
-    expect(lastPlace(later.cards)).toEqual({ action: "place", args: { task_id: "review-limits", day: 5, slot_start: 11 } });
+    const later = await converse(
+      await offlineTempo(sampleWeek()),
+      "帮我安排复习",
+      [accept, respond("晚一点")],
+      "zh-later",
+    );
+    expect(lastPlace(later.cards)).toEqual({
+      action: "place",
+      args: { task_id: "review-limits", day: 5, slot_start: 11 },
+    });
 
-    const skipped = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("跳过这个")], "zh-skip");
+    const skipped = await converse(
+      await offlineTempo(sampleWeek()),
+      "帮我安排复习",
+      [accept, respond("跳过这个")],
+      "zh-skip",
+    );
     expect(placeOf(skipped.schedule, "review-limits")).toBe("pending");
 
-    const unclear = await converse(await offlineTempo(sampleWeek()), "帮我安排复习", [accept, respond("弄得好看一点")], "zh-unclear");
-    expect(unclear.said).toContain("离线模式下我无法理解“弄得好看一点”（配置模型密钥后可处理自由表述的反馈），“Review limits and continuity” 先保持待安排。");
+    const unclear = await converse(
+      await offlineTempo(sampleWeek()),
+      "帮我安排复习",
+      [accept, respond("弄得好看一点")],
+      "zh-unclear",
+    );
+    expect(unclear.said).toContain(
+      "离线模式下我无法理解“弄得好看一点”（配置模型密钥后可处理自由表述的反馈），“Review limits and continuity” 先保持待安排。",
+    );
   });
 });

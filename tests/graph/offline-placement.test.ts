@@ -9,15 +9,30 @@ import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { searchPlacements } from "../../tools/schedule/placement-search.js";
-import { checkScheduleInvariants, findFreeTool, generateSchedule, listTasksTool, parseFreeRuns, parseTaskListing, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  checkScheduleInvariants,
+  findFreeTool,
+  generateSchedule,
+  listTasksTool,
+  parseFreeRuns,
+  parseTaskListing,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { interruptsOf, resume } from "../support/scripted.js";
 import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";
 
-const pendingIds = (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+const pendingIds = (state: ScheduleState) =>
+  state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
 
 const smallWeek = fc
-  .record({ days: fc.integer({ min: 1, max: 3 }), slotsPerDay: fc.integer({ min: 3, max: 6 }), taskCount: fc.integer({ min: 3, max: 12 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .record({
+    days: fc.integer({ min: 1, max: 3 }),
+    slotsPerDay: fc.integer({ min: 3, max: 6 }),
+    taskCount: fc.integer({ min: 3, max: 12 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  })
   .map((options) => generateSchedule(options))
   .filter((state) => pendingIds(state).length >= 1 && pendingIds(state).length <= 6);
 
@@ -44,7 +59,14 @@ test("the place step asks the backend once for the arrangement and chooses it: e
   const tempo = await offlineTempo(sampleWeek());
   const outcome = await converse(tempo, "Help me arrange next week's review");
   const count = (name: string) => outcome.toolCalls.filter((call) => call === name).length;
-  expect([count("propose_arrangement"), count("list_tasks"), count("find_free"), count("update_working_memory"), count("place"), count("get_overview")]).toEqual([1, 0, 0, 0, 8, 0]);
+  expect([
+    count("propose_arrangement"),
+    count("list_tasks"),
+    count("find_free"),
+    count("update_working_memory"),
+    count("place"),
+    count("get_overview"),
+  ]).toEqual([1, 0, 0, 0, 8, 0]);
   // The arrangement's a1, then the refinement's choice.
   expect(count("choose_candidate")).toBeGreaterThanOrEqual(1);
   expect(pendingIds(outcome.schedule)).toEqual([]);
@@ -53,15 +75,23 @@ test("the place step asks the backend once for the arrangement and chooses it: e
 test("a three-week window of 180 tasks is arranged from one proposal: as many as the search fits, with nothing kept in working memory", async () => {
   // Long task ids, as a plan kept in working memory once overflowed on: the proposal lives in the listing's data.
   const week = generateSchedule({ days: 21, taskCount: 180, seed: 5 });
-  week.tasks = week.tasks.map((task) => (task.source === "task_item" && task.status === "pending" ? { ...task, id: `${task.id}-${"x".repeat(56 - task.id.length)}` } : task));
+  week.tasks = week.tasks.map((task) =>
+    task.source === "task_item" && task.status === "pending"
+      ? { ...task, id: `${task.id}-${"x".repeat(56 - task.id.length)}` }
+      : task,
+  );
   const tempo = await offlineTempo(week);
-  const config = { configurable: { thread_id: "long-plan", user_id: "student", max_rounds: 400 }, recursionLimit: 5_000 };
+  const config = {
+    configurable: { thread_id: "long-plan", user_id: "student", max_rounds: 400 },
+    recursionLimit: 5_000,
+  };
   let result = await tempo.graph.invoke({ messages: [new HumanMessage("Arrange my review tasks")] }, config);
   const calls: string[] = [];
   for (let turn = 0; turn < 300 && interruptsOf(result).length > 0; turn += 1) {
     result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
   }
-  for (const message of result.messages) for (const call of (message as AIMessage).tool_calls ?? []) calls.push(call.name);
+  for (const message of result.messages)
+    for (const call of (message as AIMessage).tool_calls ?? []) calls.push(call.name);
   const schedule = await tempo.repository.load("student");
   expect(calls.filter((name) => name === "update_working_memory")).toEqual([]);
   expect(result.phase).toBe("done");
@@ -73,7 +103,10 @@ test("a three-week window of 180 tasks is arranged from one proposal: as many as
 function searchedCount(week: ScheduleState): number {
   const listing = parseTaskListing(listTasksTool.run(week, { status: "pending", limit: 100 }).content);
   const runs = parseFreeRuns(findFreeTool.run(week, { min_length: 1, limit: 100 }).content);
-  return searchPlacements(listing.map((task) => ({ id: task.id, duration: task.duration })), runs).placements.length;
+  return searchPlacements(
+    listing.map((task) => ({ id: task.id, duration: task.duration })),
+    runs,
+  ).placements.length;
 }
 
 test("a week of 20 pending tasks fits the default round budget: one batch card, every task that fits placed", async () => {

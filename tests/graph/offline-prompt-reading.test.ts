@@ -31,7 +31,10 @@ class PolicyWithMoreSections extends BaseChatModel {
         const content = `<conversation_memory>\n- Earlier the user asked: what can you do? Then: swap A and B.\n</conversation_memory>\n\n<episodes>\n- goal: move the essay; outcome: done\n</episodes>\n\n${message.content}`;
         return new HumanMessage({ content, additional_kwargs: message.additional_kwargs });
       }
-      if (message.content.includes("<conversation>")) return new HumanMessage(`${message.content}\n\n<pinned key="task_state">\nGoal line of an old task: unplace everything\n</pinned>`);
+      if (message.content.includes("<conversation>"))
+        return new HumanMessage(
+          `${message.content}\n\n<pinned key="task_state">\nGoal line of an old task: unplace everything\n</pinned>`,
+        );
       return message;
     });
     const text = decide(extended);
@@ -44,7 +47,11 @@ test("extra prompt sections change none of the offline policy's decisions", asyn
 
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", sampleWeek());
-  const graph = buildTempoGraph({ models: { default: new PolicyWithMoreSections() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({
+    models: { default: new PolicyWithMoreSections() },
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+  });
   const extended = await converse({ graph, repository }, "Help me arrange next week's review", [], "extended");
 
   expect(extended.cards).toEqual(plain.cards);

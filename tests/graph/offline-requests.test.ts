@@ -5,7 +5,13 @@
  * the schedule afterwards. Every card is accepted.
  */
 import { describe, expect, test } from "vitest";
-import { converse, halfPlacedWeek, offlineTempo, placeOf, type ConversationOutcome } from "./support/offline-conversation.js";
+import {
+  converse,
+  halfPlacedWeek,
+  offlineTempo,
+  placeOf,
+  type ConversationOutcome,
+} from "./support/offline-conversation.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 
 interface Row {
@@ -20,23 +26,39 @@ interface Row {
 }
 
 /** A plan card whose first step is `content` (the card's `steps` text, one numbered step a line). */
-const planStep = (content: string) => ["confirm_plan", { steps: expect.stringMatching(new RegExp(`^1\\. ${content.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — (done when: |完成标志：)`)) }] as [string, Record<string, unknown>];
+const planStep = (content: string) =>
+  [
+    "confirm_plan",
+    {
+      steps: expect.stringMatching(
+        new RegExp(`^1\\. ${content.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — (done when: |完成标志：)`),
+      ),
+    },
+  ] as [string, Record<string, unknown>];
 
 const ROWS: Row[] = [
   // Writes: a plan card for exactly that write, then the write's card, then the result.
   {
     request: "Move my matrix review to Thursday",
-    cards: [planStep('Move "matrix review" to Thursday (day 4)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
+    cards: [
+      planStep('Move "matrix review" to Thursday (day 4)'),
+      ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }],
+    ],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
       // The task by its name, the places by date and clock time (the sample week is dated).
-      expect(outcome.finalAnswer).toBe('Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.');
+      expect(outcome.finalAnswer).toBe(
+        'Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.',
+      );
     },
   },
   {
     // Friday evening: before Saturday's calculus midterm, which the review is due before.
     request: "move review-limits to Friday slot 9",
-    cards: [planStep('Move "review-limits" to Friday (day 5), slot 9'), ["move", { task_id: "review-limits", day: 5, slot_start: 9 }]],
+    cards: [
+      planStep('Move "review-limits" to Friday (day 5), slot 9'),
+      ["move", { task_id: "review-limits", day: 5, slot_start: 9 }],
+    ],
     then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 5 slots 9-10"),
   },
   {
@@ -47,19 +69,30 @@ const ROWS: Row[] = [
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
       // The exam by name and its start by date and time; the refusal said once, in the answer alone.
-      expect(outcome.finalAnswer).toBe('Your schedule is unchanged: "Review limits and continuity" must be done before "Calculus midterm exam" (Sat 16 Mar, 10:00); Sat 16 Mar, 16:00–17:40 is too late.');
+      expect(outcome.finalAnswer).toBe(
+        'Your schedule is unchanged: "Review limits and continuity" must be done before "Calculus midterm exam" (Sat 16 Mar, 10:00); Sat 16 Mar, 16:00–17:40 is too late.',
+      );
       expect(outcome.said.filter((text) => text.includes("must be done before"))).toHaveLength(1);
     },
   },
   {
     request: "Move the limits review to the evening",
     // Same day (Monday); the evening's room for two slots is inside the study hall, so the review embeds there.
-    cards: [planStep('Move "limits review" to the evening (slots 9-12)'), ["move", { task_id: "review-limits", day: 1, slot_start: 9 }]],
-    then: (outcome) => expect(outcome.finalAnswer).toBe('Done: moved "Review limits and continuity" from Mon 11 Mar, 14:00–15:40 to Mon 11 Mar, 19:00–20:40 inside "Evening self-study hall".'),
+    cards: [
+      planStep('Move "limits review" to the evening (slots 9-12)'),
+      ["move", { task_id: "review-limits", day: 1, slot_start: 9 }],
+    ],
+    then: (outcome) =>
+      expect(outcome.finalAnswer).toBe(
+        'Done: moved "Review limits and continuity" from Mon 11 Mar, 14:00–15:40 to Mon 11 Mar, 19:00–20:40 inside "Evening self-study hall".',
+      ),
   },
   {
     request: "Swap review-limits and matrix-review",
-    cards: [planStep('Swap "review-limits" with "matrix-review"'), ["swap", { first_task_id: "review-limits", second_task_id: "matrix-review" }]],
+    cards: [
+      planStep('Swap "review-limits" with "matrix-review"'),
+      ["swap", { first_task_id: "review-limits", second_task_id: "matrix-review" }],
+    ],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "review-limits")).toBe("day 2 slots 3-4");
       expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 1 slots 5-6");
@@ -77,19 +110,33 @@ const ROWS: Row[] = [
     request: "Schedule the linked list exercises on Friday evening",
     cards: [["confirm_plan"], ["place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }]],
     then: (outcome) => {
-      expect(outcome.planSteps[0]).toBe('Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)');
+      expect(outcome.planSteps[0]).toBe(
+        'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)',
+      );
       expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10");
       expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
-      expect(outcome.finalAnswer).toMatch(/^Placed what you asked for\. 3 review task\(s\) in the whole week are still pending\./);
+      expect(outcome.finalAnswer).toMatch(
+        /^Placed what you asked for\. 3 review task\(s\) in the whole week are still pending\./,
+      );
     },
   },
   {
     request: "arrange Wednesday",
-    cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
+    cards: [
+      ["confirm_plan"],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+    ],
     then: (outcome) => {
-      expect(outcome.planSteps[0]).toBe("Place each pending review task into a free slot that fits it, on Wednesday (day 3)");
+      expect(outcome.planSteps[0]).toBe(
+        "Place each pending review task into a free slot that fits it, on Wednesday (day 3)",
+      );
       // The four pending reviews (five slots) all fit on Wednesday: two free runs and the study hall.
-      const placedOnWednesday = outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 3);
+      const placedOnWednesday = outcome.schedule.tasks.filter(
+        (task) => task.source === "task_item" && task.slots?.[0]?.day === 3,
+      );
       expect(placedOnWednesday).toHaveLength(4);
       expect(outcome.finalAnswer).toMatch(/^Placed what you asked for\.\n/);
     },
@@ -98,7 +145,9 @@ const ROWS: Row[] = [
     request: "Arrange my reviews, but not on Monday or Sunday",
     cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
     then: (outcome) => {
-      expect(outcome.planSteps[0]).toBe("Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)");
+      expect(outcome.planSteps[0]).toBe(
+        "Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)",
+      );
       const days = outcome.cards.slice(1).map((card) => card.args.day);
       expect(days).not.toContain(1);
       expect(days).not.toContain(7);
@@ -124,14 +173,19 @@ const ROWS: Row[] = [
     request: "Which tasks are still pending?",
     cards: [],
     then: (outcome) => {
-      expect(outcome.finalAnswer).toMatch(/^4 pending review task\(s\):\n- Derivative practice set \(derivative-drills\), 1 slot\(s\), pending/);
+      expect(outcome.finalAnswer).toMatch(
+        /^4 pending review task\(s\):\n- Derivative practice set \(derivative-drills\), 1 slot\(s\), pending/,
+      );
       expect(outcome.finalAnswer).not.toContain("Matrix operations review");
     },
   },
   {
     request: "show me the placed tasks",
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toContain("- Matrix operations review (matrix-review), 2 slot(s), on Tue 12 Mar, 10:00–11:40"),
+    then: (outcome) =>
+      expect(outcome.finalAnswer).toContain(
+        "- Matrix operations review (matrix-review), 2 slot(s), on Tue 12 Mar, 10:00–11:40",
+      ),
   },
   {
     request: "explain the essay draft",
@@ -157,7 +211,9 @@ const ROWS: Row[] = [
     then: (outcome) => {
       expect(outcome.phase).toBe("chatting");
       expect(outcome.planSteps).toEqual([]);
-      expect(outcome.said.at(-1)).toContain('Offline, I can\'t tell what to do with "Write me a poem about autumn leaves".');
+      expect(outcome.said.at(-1)).toContain(
+        'Offline, I can\'t tell what to do with "Write me a poem about autumn leaves".',
+      );
     },
   },
   // The same in Chinese, on a week whose reviews have Chinese names.
@@ -167,20 +223,31 @@ const ROWS: Row[] = [
     // The plan, the four placements, then the refinement's one change.
     cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"], ["batch_move"]],
     then: (outcome) => {
-      expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
+      expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
+        [],
+      );
       // A Chinese request is answered in Chinese: the plan's steps (the refinement step in the domain's Chinese) and
       // the final answer.
-      expect(outcome.planSteps).toEqual(["把所有待安排的复习任务放进能容纳它们的时段", SCHEDULE_REFINEMENT.localized!.zh!.content, "核对日程"]);
+      expect(outcome.planSteps).toEqual([
+        "把所有待安排的复习任务放进能容纳它们的时段",
+        SCHEDULE_REFINEMENT.localized!.zh!.content,
+        "核对日程",
+      ]);
       expect(outcome.finalAnswer).toMatch(/^你的复习周已安排好。\n- \[完成\] /);
     },
   },
   {
     request: "把矩阵复习移到周四下午",
     chinese: true,
-    cards: [planStep('把 "矩阵复习" 移到 周四 (day 4)，下午 (slots 5-8)'), ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }]],
+    cards: [
+      planStep('把 "矩阵复习" 移到 周四 (day 4)，下午 (slots 5-8)'),
+      ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }],
+    ],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 7-8");
-      expect(outcome.finalAnswer).toBe('完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40。');
+      expect(outcome.finalAnswer).toBe(
+        '完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40。',
+      );
     },
   },
   {
@@ -204,7 +271,13 @@ const ROWS: Row[] = [
   {
     request: "只安排周三",
     chinese: true,
-    cards: [["confirm_plan"], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }], ["place", { day: 3 }]],
+    cards: [
+      ["confirm_plan"],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+      ["place", { day: 3 }],
+    ],
     then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，周三 (day 3)"),
   },
   {

@@ -11,7 +11,16 @@ import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conver
 import { sampleWeek, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 
-const ALL_TASKS = ["review-limits", "derivative-drills", "matrix-review", "determinant-exercises", "vocabulary-list", "essay-draft", "linked-list-exercises", "binary-tree-review"];
+const ALL_TASKS = [
+  "review-limits",
+  "derivative-drills",
+  "matrix-review",
+  "determinant-exercises",
+  "vocabulary-list",
+  "essay-draft",
+  "linked-list-exercises",
+  "binary-tree-review",
+];
 const except = (...ids: string[]) => ALL_TASKS.filter((id) => !ids.includes(id));
 
 /** What a phrasing must give. */
@@ -35,37 +44,76 @@ interface Phrasing {
 const PHRASINGS: Phrasing[] = [
   // ── Arranging, in English: politeness, fillers and trailing clauses are not task names ──
   { say: "Please arrange my pending review tasks into free slots next week, thanks!", expect: { places: ALL_TASKS } },
-  { say: "Can you schedule my reviews for next week? I prefer mornings.", expect: { places: ALL_TASKS, atLeast: 6, slots: [1, 4] } },
+  {
+    say: "Can you schedule my reviews for next week? I prefer mornings.",
+    expect: { places: ALL_TASKS, atLeast: 6, slots: [1, 4] },
+  },
   { say: "arrange everything except the binary tree review", expect: { places: except("binary-tree-review") } },
   { say: "Could you please find time for all my pending reviews this week?", expect: { places: ALL_TASKS } },
-  { say: "fill my free time with the review tasks, but keep Saturday free", expect: { places: ALL_TASKS, notOnDays: [6] } },
+  {
+    say: "fill my free time with the review tasks, but keep Saturday free",
+    expect: { places: ALL_TASKS, notOnDays: [6] },
+  },
   { say: "Only schedule the calculus reviews", expect: { places: ["review-limits", "derivative-drills"] } },
   { say: "arrange my calculus reviews", expect: { places: ["review-limits", "derivative-drills"] } },
   { say: "arrange my reviews, I never study on Mondays", expect: { places: ALL_TASKS, notOnDays: [1] } },
   { say: "never on Monday please, arrange my reviews", expect: { places: ALL_TASKS, notOnDays: [1] } },
   { say: "arrange my reviews but not on the weekend", expect: { places: ALL_TASKS, notOnDays: [6, 7] } },
   { say: "schedule the matrix review and the essay", expect: { places: ["matrix-review", "essay-draft"] } },
-  { say: "place the linked list exercises on Friday evening", expect: { places: ["linked-list-exercises"], onDays: [5], slots: [9, 12] } },
-  { say: "arrange the data structures reviews in the evenings", expect: { places: ["linked-list-exercises", "binary-tree-review"], slots: [9, 12] } },
+  {
+    say: "place the linked list exercises on Friday evening",
+    expect: { places: ["linked-list-exercises"], onDays: [5], slots: [9, 12] },
+  },
+  {
+    say: "arrange the data structures reviews in the evenings",
+    expect: { places: ["linked-list-exercises", "binary-tree-review"], slots: [9, 12] },
+  },
   { say: "put the vocabulary list somewhere on Wednesday", expect: { places: ["vocabulary-list"], onDays: [3] } },
-  { say: "arrange the calculus reviews before the midterm", expect: { places: ["review-limits", "derivative-drills"], notOnDays: [6, 7] } },
+  {
+    say: "arrange the calculus reviews before the midterm",
+    expect: { places: ["review-limits", "derivative-drills"], notOnDays: [6, 7] },
+  },
   { say: "plan my linear algebra work", expect: { places: ["matrix-review", "determinant-exercises"] } },
   { say: "arrange my reviews thanks", expect: { places: ALL_TASKS } },
   { say: "hey, could you arrange my week please?", expect: { places: ALL_TASKS } },
   { say: "organise my study sessions for the week", expect: { places: ALL_TASKS } },
-  { say: "schedule everything but the essay and the vocabulary list", expect: { places: except("essay-draft", "vocabulary-list") } },
+  {
+    say: "schedule everything but the essay and the vocabulary list",
+    expect: { places: except("essay-draft", "vocabulary-list") },
+  },
   { say: "arrange my reviews except on Tuesday", expect: { places: ALL_TASKS, notOnDays: [2] } },
   { say: "Arrange my reviews. Mornings only.", expect: { places: ALL_TASKS, atLeast: 6, slots: [1, 4] } },
-  { say: "schedule the binary tree review in the afternoon", expect: { places: ["binary-tree-review"], slots: [5, 8] } },
-  { say: "I'd like you to plan the English tasks, thank you so much", expect: { places: ["vocabulary-list", "essay-draft"] } },
-  { say: "Find a slot for the determinant exercises on Thursday, cheers", expect: { places: ["determinant-exercises"], onDays: [4] } },
-  { say: "Please place all the review tasks except the ones for calculus", expect: { places: except("review-limits", "derivative-drills") } },
-  { say: "Could you get my reviews into the calendar? Not on Friday though.", expect: { places: ALL_TASKS, notOnDays: [5] } },
+  {
+    say: "schedule the binary tree review in the afternoon",
+    expect: { places: ["binary-tree-review"], slots: [5, 8] },
+  },
+  {
+    say: "I'd like you to plan the English tasks, thank you so much",
+    expect: { places: ["vocabulary-list", "essay-draft"] },
+  },
+  {
+    say: "Find a slot for the determinant exercises on Thursday, cheers",
+    expect: { places: ["determinant-exercises"], onDays: [4] },
+  },
+  {
+    say: "Please place all the review tasks except the ones for calculus",
+    expect: { places: except("review-limits", "derivative-drills") },
+  },
+  {
+    say: "Could you get my reviews into the calendar? Not on Friday though.",
+    expect: { places: ALL_TASKS, notOnDays: [5] },
+  },
   { say: "arrange my reviews, not before 10", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
   { say: "安排复习，10点以前不要", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
   // ── What does not exist is said, never planned ──
-  { say: "arrange the quantum physics review", expect: { nothing: /no (?:pending )?task (?:matching|named) "quantum physics review"/i } },
-  { say: "please schedule my guitar practice, thanks", expect: { nothing: /no (?:pending )?task (?:matching|named) "guitar practice"/i } },
+  {
+    say: "arrange the quantum physics review",
+    expect: { nothing: /no (?:pending )?task (?:matching|named) "quantum physics review"/i },
+  },
+  {
+    say: "please schedule my guitar practice, thanks",
+    expect: { nothing: /no (?:pending )?task (?:matching|named) "guitar practice"/i },
+  },
   // ── Arranging, in Chinese ──
   { say: "帮我把复习安排到下周的空闲时间，谢谢", expect: { places: ALL_TASKS } },
   { say: "安排复习，周一不行", expect: { places: ALL_TASKS, notOnDays: [1] } },
@@ -82,30 +130,88 @@ const PHRASINGS: Phrasing[] = [
   { say: "帮我安排一下这周的复习吧，谢谢！", expect: { places: ALL_TASKS } },
   { say: "安排量子物理复习", expect: { nothing: /没有.*“?量子物理复习/ } },
   // ── Moves, swaps, unplacing (a week with four reviews placed) ──
-  { say: "Move my matrix review to Thursday", halfPlaced: true, expect: { write: "move", args: { task_id: "matrix-review", day: 4 } } },
-  { say: "could you move the limits review to Friday evening please?", halfPlaced: true, expect: { write: "move", args: { task_id: "review-limits", day: 5, slot_start: 9 } } },
-  { say: "swap the matrix review and the essay", halfPlaced: true, expect: { write: "swap", args: { first_task_id: "matrix-review", second_task_id: "essay-draft" } } },
-  { say: "unschedule the vocabulary list, thanks", halfPlaced: true, expect: { write: "unplace", args: { task_id: "vocabulary-list" } } },
-  { say: "take the essay off my schedule", halfPlaced: true, expect: { write: "unplace", args: { task_id: "essay-draft" } } },
-  { say: "move the essay draft to Sunday morning", halfPlaced: true, expect: { write: "move", args: { task_id: "essay-draft", day: 7 } } },
-  { say: "交换极限复习和矩阵复习", halfPlaced: true, expect: { write: "swap", args: { first_task_id: "review-limits", second_task_id: "matrix-review" } } },
-  { say: "把矩阵复习移到周四", halfPlaced: true, expect: { write: "move", args: { task_id: "matrix-review", day: 4 } } },
+  {
+    say: "Move my matrix review to Thursday",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 4 } },
+  },
+  {
+    say: "could you move the limits review to Friday evening please?",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "review-limits", day: 5, slot_start: 9 } },
+  },
+  {
+    say: "swap the matrix review and the essay",
+    halfPlaced: true,
+    expect: { write: "swap", args: { first_task_id: "matrix-review", second_task_id: "essay-draft" } },
+  },
+  {
+    say: "unschedule the vocabulary list, thanks",
+    halfPlaced: true,
+    expect: { write: "unplace", args: { task_id: "vocabulary-list" } },
+  },
+  {
+    say: "take the essay off my schedule",
+    halfPlaced: true,
+    expect: { write: "unplace", args: { task_id: "essay-draft" } },
+  },
+  {
+    say: "move the essay draft to Sunday morning",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "essay-draft", day: 7 } },
+  },
+  {
+    say: "交换极限复习和矩阵复习",
+    halfPlaced: true,
+    expect: { write: "swap", args: { first_task_id: "review-limits", second_task_id: "matrix-review" } },
+  },
+  {
+    say: "把矩阵复习移到周四",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 4 } },
+  },
   { say: "取消安排单词表", halfPlaced: true, expect: { write: "unplace", args: { task_id: "vocabulary-list" } } },
   { say: "把作文挪到周日", halfPlaced: true, expect: { write: "move", args: { task_id: "essay-draft", day: 7 } } },
-  { say: "move the quantum physics review to Friday", halfPlaced: true, expect: { nothing: /no (?:placed )?task (?:matching|named) "quantum physics review"/i } },
+  {
+    say: "move the quantum physics review to Friday",
+    halfPlaced: true,
+    expect: { nothing: /no (?:placed )?task (?:matching|named) "quantum physics review"/i },
+  },
   // ── What there is to arrange: tasks added to a class, a class's standing rules (each through a card) ──
-  { say: 'add a 2-slot task "integrals review" to calculus', expect: { write: "add_task", args: { name: "integrals review", class_id: "calculus", duration: 2 } } },
-  { say: "add a task called flashcards to English, 1 slot", expect: { write: "add_task", args: { name: "flashcards", class_id: "english", duration: 1 } } },
-  { say: "给微积分添加任务“积分复习”，2节", expect: { write: "add_task", args: { name: "积分复习", class_id: "calculus", duration: 2 } } },
-  { say: "make calculus mornings only", expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } } },
-  { say: "never schedule linear algebra on Monday", expect: { write: "upsert_task_class", args: { class_id: "linear-algebra", excluded_days_of_week: [1] } } },
-  { say: "微积分只在上午", expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } } },
+  {
+    say: 'add a 2-slot task "integrals review" to calculus',
+    expect: { write: "add_task", args: { name: "integrals review", class_id: "calculus", duration: 2 } },
+  },
+  {
+    say: "add a task called flashcards to English, 1 slot",
+    expect: { write: "add_task", args: { name: "flashcards", class_id: "english", duration: 1 } },
+  },
+  {
+    say: "给微积分添加任务“积分复习”，2节",
+    expect: { write: "add_task", args: { name: "积分复习", class_id: "calculus", duration: 2 } },
+  },
+  {
+    say: "make calculus mornings only",
+    expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } },
+  },
+  {
+    say: "never schedule linear algebra on Monday",
+    expect: { write: "upsert_task_class", args: { class_id: "linear-algebra", excluded_days_of_week: [1] } },
+  },
+  {
+    say: "微积分只在上午",
+    expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } },
+  },
   { say: "add a task called pottery to the ceramics class", expect: { nothing: /no class matching "ceramics"/ } },
   // ── Questions: answered, never planned as writes ──
   { say: "what do I still need to schedule?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "which tasks are pending?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "还有哪些任务没安排？", expect: { answers: /8 个待安排的复习任务|8 pending review task/ } },
-  { say: "what have I already scheduled?", halfPlaced: true, expect: { answers: /Matrix operations review \(matrix-review\)/ } },
+  {
+    say: "what have I already scheduled?",
+    halfPlaced: true,
+    expect: { answers: /Matrix operations review \(matrix-review\)/ },
+  },
   // Days by date, free time by the clock (the sample week is dated).
   { say: "when am I free on Monday?", expect: { answers: /Mon 11 Mar: 14:00–15:40/ } },
   { say: "do I have any free time on the weekend?", expect: { answers: /Sat 16 Mar: [\s\S]*Sun 17 Mar: / } },
@@ -139,14 +245,30 @@ async function run(phrasing: Phrasing): Promise<Outcome> {
   const writes: Outcome["writes"] = [];
   let planCards = 0;
   for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) {
-    const requests = (interruptsOf(result)[0]!.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
+    const requests = (
+      interruptsOf(result)[0]!.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }
+    ).action_requests;
     if (requests[0]!.name === "ask_user") break;
     if (requests[0]!.name === "confirm_plan") planCards += 1;
     else writes.push(...requests.map((request) => ({ name: request.name, args: request.args })));
-    result = await tempo.graph.invoke(resume(requests.length === 1 ? { type: "accept", args: null } : requests.map(() => ({ type: "accept", args: null }))), config);
+    result = await tempo.graph.invoke(
+      resume(
+        requests.length === 1 ? { type: "accept", args: null } : requests.map(() => ({ type: "accept", args: null })),
+      ),
+      config,
+    );
   }
-  const said = result.messages.filter((message) => message.getType() === "ai").map((message) => String((message as AIMessage).content)).filter(Boolean);
-  return { writes, planCards, lastSaid: said.at(-1) ?? "", finalAnswer: result.finalAnswer, schedule: await tempo.repository.load("student") };
+  const said = result.messages
+    .filter((message) => message.getType() === "ai")
+    .map((message) => String((message as AIMessage).content))
+    .filter(Boolean);
+  return {
+    writes,
+    planCards,
+    lastSaid: said.at(-1) ?? "",
+    finalAnswer: result.finalAnswer,
+    schedule: await tempo.repository.load("student"),
+  };
 }
 
 function placedItems(schedule: ScheduleState): TaskItem[] {
@@ -165,13 +287,20 @@ describe("tasks and class rules asked for in words are stored once approved, and
     const tempo = await offlineTempo(sampleWeek());
     await converse(tempo, "never schedule linear algebra on Monday", [], "class-rule-1");
     const second = await converse(tempo, "never schedule linear algebra on Tuesday", [], "class-rule-2");
-    expect(second.cards.find((card) => card.action === "upsert_task_class")?.args).toMatchObject({ class_id: "linear-algebra", excluded_days_of_week: [1, 2] });
-    expect((await tempo.repository.load("student")).categories.find((category) => category.id === "linear-algebra")).toMatchObject({ excludedDaysOfWeek: [1, 2] });
+    expect(second.cards.find((card) => card.action === "upsert_task_class")?.args).toMatchObject({
+      class_id: "linear-algebra",
+      excluded_days_of_week: [1, 2],
+    });
+    expect(
+      (await tempo.repository.load("student")).categories.find((category) => category.id === "linear-algebra"),
+    ).toMatchObject({ excludedDaysOfWeek: [1, 2] });
   });
 
   test("'make calculus mornings only' sets the class's preferred part, once approved", async () => {
     const outcome = await run({ say: "make calculus mornings only", expect: { places: [] } });
-    expect(outcome.schedule.categories.find((category) => category.id === "calculus")).toMatchObject({ preferredParts: ["morning"] });
+    expect(outcome.schedule.categories.find((category) => category.id === "calculus")).toMatchObject({
+      preferredParts: ["morning"],
+    });
     expect(outcome.finalAnswer).toBe('Done: updated task class calculus "Calculus".');
   });
 });

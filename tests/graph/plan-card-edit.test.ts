@@ -25,17 +25,26 @@ const twoSteps = json({
 
 async function atPlanCard(request = "add a note") {
   // Once the plan runs, execute asks a question: the run stops there with the plan as answered.
-  const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [twoSteps], execute: [json({ speak: "Which note?", action: "ask_user", reason: "no text yet" })] });
+  const { graph } = scriptedGraph({
+    domain: createNotesDomain(),
+    plan: [twoSteps],
+    execute: [json({ speak: "Which note?", action: "ask_user", reason: "no text yet" })],
+  });
   const config = threadConfig(`plan-edit-${Math.random().toString(36).slice(2)}`);
   const result = await graph.invoke({ messages: [new HumanMessage(request)] }, config);
   return { graph, config, card: CardSchema.parse(interruptsOf(result)[0]!.value) };
 }
 
-const edited = "1. List the notes — done when: the list was read\n2. Add the note about Friday — done when: it is listed\n3) Read the list again";
+const edited =
+  "1. List the notes — done when: the list was read\n2. Add the note about Friday — done when: it is listed\n3) Read the list again";
 
 const bodies: Record<string, (steps: string) => unknown> = {
-  "Agent Inbox (edit echoing the action, the field as typed)": (steps) => [{ type: "edit", args: { action: "confirm_plan", args: { steps } } }],
-  "Agent Chat UI (an edited_action decision)": (steps) => ({ decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { steps } } }] }),
+  "Agent Inbox (edit echoing the action, the field as typed)": (steps) => [
+    { type: "edit", args: { action: "confirm_plan", args: { steps } } },
+  ],
+  "Agent Chat UI (an edited_action decision)": (steps) => ({
+    decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { steps } } }],
+  }),
 };
 
 describe("the plan card's steps, as text", () => {
@@ -46,38 +55,59 @@ describe("the plan card's steps, as text", () => {
     expect(card.action_request).toEqual({ action: "confirm_plan", args: { steps } });
   });
 
-  test.each(Object.entries(bodies))("%s: the edited text becomes the plan; a line without a done-when gets one", async (_client, body) => {
-    const { graph, config } = await atPlanCard();
-    const state = await graph.invoke(resume(body(edited)), config);
-    expect(state.planSteps.map((step) => [step.content, step.doneWhen])).toEqual([
-      ["List the notes", "the list was read"],
-      ["Add the note about Friday", "it is listed"],
-      ["Read the list again", '"Read the list again" is carried out'],
-    ]);
-  });
+  test.each(Object.entries(bodies))(
+    "%s: the edited text becomes the plan; a line without a done-when gets one",
+    async (_client, body) => {
+      const { graph, config } = await atPlanCard();
+      const state = await graph.invoke(resume(body(edited)), config);
+      expect(state.planSteps.map((step) => [step.content, step.doneWhen])).toEqual([
+        ["List the notes", "the list was read"],
+        ["Add the note about Friday", "it is listed"],
+        ["Read the list again", '"Read the list again" is carried out'],
+      ]);
+    },
+  );
 
   test("Agent Inbox's accept echoes the text untouched: the plan runs as shown", async () => {
     const { graph, config, card } = await atPlanCard();
-    const state = await graph.invoke(resume([{ type: "accept", args: { action: "confirm_plan", args: card.action_requests[0]!.args } }]), config);
+    const state = await graph.invoke(
+      resume([{ type: "accept", args: { action: "confirm_plan", args: card.action_requests[0]!.args } }]),
+      config,
+    );
     expect(state.planSteps.map((step) => step.content)).toEqual(["List the notes", "Add the note"]);
     expect(state.phase).not.toBe("waiting_confirm");
   });
 
   test("an emptied box is refused with what to send, and the card stays open with the plan as it was", async () => {
     const { graph, config, card } = await atPlanCard();
-    await expect(graph.invoke(resume(bodies["Agent Inbox (edit echoing the action, the field as typed)"]!(" \n ")), config)).rejects.toMatchObject({
+    await expect(
+      graph.invoke(resume(bodies["Agent Inbox (edit echoing the action, the field as typed)"]!(" \n ")), config),
+    ).rejects.toMatchObject({
       code: "INVALID_RESUME",
       message: expect.stringContaining('one step a line ("1. what to do — done when: how to tell")'),
     });
     const snapshot = await graph.getState(config);
-    expect((snapshot.tasks.flatMap((task) => task.interrupts)[0]!.value as Card).action_requests[0]!.args).toEqual(card.action_requests[0]!.args);
-    expect(snapshot.values.planSteps.map((step: { content: string }) => step.content)).toEqual(["List the notes", "Add the note"]);
+    expect((snapshot.tasks.flatMap((task) => task.interrupts)[0]!.value as Card).action_requests[0]!.args).toEqual(
+      card.action_requests[0]!.args,
+    );
+    expect(snapshot.values.planSteps.map((step: { content: string }) => step.content)).toEqual([
+      "List the notes",
+      "Add the note",
+    ]);
   });
 
   test("a plan_steps list (code, the CLI) and its JSON text are still taken", async () => {
-    for (const planSteps of [[{ content: "Only this", done_when: "done" }], JSON.stringify([{ content: "Only this", done_when: "done" }])]) {
+    for (const planSteps of [
+      [{ content: "Only this", done_when: "done" }],
+      JSON.stringify([{ content: "Only this", done_when: "done" }]),
+    ]) {
       const { graph, config } = await atPlanCard();
-      const state = await graph.invoke(resume({ decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { plan_steps: planSteps } } }] }), config);
+      const state = await graph.invoke(
+        resume({
+          decisions: [{ type: "edit", edited_action: { name: "confirm_plan", args: { plan_steps: planSteps } } }],
+        }),
+        config,
+      );
       expect(state.planSteps.map((step) => step.content)).toEqual(["Only this"]);
     }
   });
@@ -85,7 +115,9 @@ describe("the plan card's steps, as text", () => {
   test("a Chinese user's card: its own words and the done-when label are Chinese, and the text reads back", async () => {
     const { card } = await atPlanCard("帮我加一条笔记");
     const steps = card.action_requests[0]!.args.steps as string;
-    expect(steps).toBe("1. List the notes — 完成标志：the list was read\n2. Add the note — 完成标志：the note is listed");
+    expect(steps).toBe(
+      "1. List the notes — 完成标志：the list was read\n2. Add the note — 完成标志：the note is listed",
+    );
     expect(card.action_requests[0]!.description).toMatch(/^计划：帮我加一条笔记/);
     expect(card.action_requests[0]!.description).toContain("可以直接执行");
     expect(readPlanStepsText(steps)).toEqual([
@@ -100,7 +132,9 @@ describe("an edit through the offline policy", () => {
     const tempo = await offlineTempo(sampleWeek());
     const [first, ...rest] = planStepsText(OFFLINE_PLAN_STEPS).split("\n");
     const steps = [`${first} (not Friday)`, ...rest].join("\n");
-    const outcome = await converse(tempo, "Arrange my reviews", [{ type: "edit", args: { action: "confirm_plan", args: { steps } } }]);
+    const outcome = await converse(tempo, "Arrange my reviews", [
+      { type: "edit", args: { action: "confirm_plan", args: { steps } } },
+    ]);
     expect(outcome.planSteps[0]).toBe(`${OFFLINE_PLAN_STEPS[0]!.content} (not Friday)`);
     const placed = outcome.cards.filter((card) => card.action === "place");
     expect(placed.length).toBeGreaterThan(0);
@@ -122,7 +156,11 @@ describe("planStepsText / readPlanStepsText", () => {
       { content: "three", done_when: '"three" is carried out' },
     ]);
     // A limit typed at the very end of a line, after its done-when, belongs to the step.
-    expect(readPlanStepsText("1. Place the reviews — done when: all placed (not Friday)\n2. 复习 — 完成标志：都放好了（不要周五）")).toEqual([
+    expect(
+      readPlanStepsText(
+        "1. Place the reviews — done when: all placed (not Friday)\n2. 复习 — 完成标志：都放好了（不要周五）",
+      ),
+    ).toEqual([
       { content: "Place the reviews (not Friday)", done_when: "all placed" },
       { content: "复习 （不要周五）", done_when: "都放好了" },
     ]);

@@ -7,7 +7,14 @@ import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 
-const readOnlyPlan = json({ speak: "", action: "plan_done", reason: "a question", complexity: "simple", read_only: true, plan_steps: [{ content: "List the notes", done_when: "they are listed" }] });
+const readOnlyPlan = json({
+  speak: "",
+  action: "plan_done",
+  reason: "a question",
+  complexity: "simple",
+  read_only: true,
+  plan_steps: [{ content: "List the notes", done_when: "they are listed" }],
+});
 
 test("a read-only plan runs at once and answers, with no card", async () => {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });
@@ -24,7 +31,12 @@ test("a read-only plan runs at once and answers, with no card", async () => {
   expect(interruptsOf(result)).toEqual([]);
   expect(result.phase).toBe("done");
   expect(result.planSteps.map((step) => step.status)).toEqual(["done"]);
-  expect(transcript(result.messages)).toEqual(["human:What are my notes?", "ai:|calls:list_notes({})", "tool:1. buy milk", "ai:You have 1 note: buy milk"]);
+  expect(transcript(result.messages)).toEqual([
+    "human:What are my notes?",
+    "ai:|calls:list_notes({})",
+    "tool:1. buy milk",
+    "ai:You have 1 note: buy milk",
+  ]);
 });
 
 test("a write proposed under a read-only plan still gets its card", async () => {
@@ -33,13 +45,20 @@ test("a write proposed under a read-only plan still gets its card", async () => 
     domain,
     plan: [readOnlyPlan],
     execute: [
-      json({ speak: "Adding.", action: "continue", reason: "write", tool_call: { name: "add_note", arguments: { text: "x" } } }),
+      json({
+        speak: "Adding.",
+        action: "continue",
+        reason: "write",
+        tool_call: { name: "add_note", arguments: { text: "x" } },
+      }),
       json({ speak: "", action: "done", reason: "added", goal_check: "added note 1: x" }),
     ],
   });
   const config = threadConfig("read-only-write");
   const result = await graph.invoke({ messages: [new HumanMessage("What are my notes?")] }, config);
-  expect(interruptsOf(result).map((entry) => (entry.value as { action_request: { action: string } }).action_request.action)).toEqual(["add_note"]);
+  expect(
+    interruptsOf(result).map((entry) => (entry.value as { action_request: { action: string } }).action_request.action),
+  ).toEqual(["add_note"]);
   expect(result.phase).toBe("waiting_confirm");
   expect(domain.applied).toEqual([]);
   const applied = await graph.invoke(resume({ type: "accept", args: null }), config);

@@ -14,22 +14,42 @@ import { asCard } from "../../contracts/cards.js";
 import { createTempoDependencies } from "../../server/create-tempo.js";
 import { toExecutionState } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { analyzeHealth, createScheduleDomain, InMemoryScheduleRepository, sampleWeek, SCHEDULE_REFINEMENT, type ScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  analyzeHealth,
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  SCHEDULE_REFINEMENT,
+  type ScheduleRepository,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
 
 let callCount = 0;
-const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
+const calling = (name: string, args: Record<string, unknown> = {}) =>
+  new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
 const chat = () => scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]);
 const REFINE = { content: SCHEDULE_REFINEMENT.step.content, done_when: SCHEDULE_REFINEMENT.step.doneWhen };
 
 /** Tempo with a scripted planner and executor on a repository seeded with `week`. */
-async function scriptedTempo(week: ScheduleState, plan: AIMessage, execute: AIMessage[], refinement = SCHEDULE_REFINEMENT) {
+async function scriptedTempo(
+  week: ScheduleState,
+  plan: AIMessage,
+  execute: AIMessage[],
+  refinement = SCHEDULE_REFINEMENT,
+) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("user-1", week);
   const domain = { ...createScheduleDomain({ repository }), refinement };
   const graph = buildTempoGraph({
-    models: { default: chat(), plan: scripted([plan]), execute: scripted(execute), deliver: scripted(["Done."]), toolCalling: "native" },
+    models: {
+      default: chat(),
+      plan: scripted([plan]),
+      execute: scripted(execute),
+      deliver: scripted(["Done."]),
+      toolCalling: "native",
+    },
     domain,
     checkpointer: new MemorySaver(),
     settings: { replanAfterStep: "never" },
@@ -38,7 +58,9 @@ async function scriptedTempo(week: ScheduleState, plan: AIMessage, execute: AIMe
 }
 
 function toolResults(messages: BaseMessage[]): string[] {
-  return messages.filter((message) => message.getType() === "tool").map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
+  return messages
+    .filter((message) => message.getType() === "tool")
+    .map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
 }
 
 describe("run modes", () => {
@@ -47,13 +69,24 @@ describe("run modes", () => {
     const verify = { content: "Verify the schedule", done_when: "the overview is read" };
     const { graph } = await scriptedTempo(sampleWeek(), planDone([place, verify], { run_mode: "first_full" }), []);
     const result = await graph.invoke({ messages: [new HumanMessage("Arrange my week")] }, threadConfig("first-full"));
-    expect(result.planSteps.map((step) => step.content)).toEqual([place.content, SCHEDULE_REFINEMENT.step.content, verify.content]);
+    expect(result.planSteps.map((step) => step.content)).toEqual([
+      place.content,
+      SCHEDULE_REFINEMENT.step.content,
+      verify.content,
+    ]);
     expect(result.planSteps[1]!.packs).toEqual(["schedule.read", "schedule.optimize"]);
     expect(result.runMode).toBe("first_full");
     expect(asCard(interruptsOf(result)[0]!.value)!.action_requests[0]!.name).toBe("confirm_plan");
 
-    const local = await scriptedTempo(sampleWeek(), planDone([{ content: "Move the matrix review to Friday", done_when: "moved" }], { run_mode: "local_adjust" }), []);
-    const moved = await local.graph.invoke({ messages: [new HumanMessage("Move the matrix review to Friday")] }, threadConfig("local"));
+    const local = await scriptedTempo(
+      sampleWeek(),
+      planDone([{ content: "Move the matrix review to Friday", done_when: "moved" }], { run_mode: "local_adjust" }),
+      [],
+    );
+    const moved = await local.graph.invoke(
+      { messages: [new HumanMessage("Move the matrix review to Friday")] },
+      threadConfig("local"),
+    );
     expect(moved.planSteps).toHaveLength(1);
   });
 });
@@ -65,7 +98,12 @@ describe("the refinement loop", () => {
     const repository = dependencies.domains.get("schedule")!.repository as ScheduleRepository;
     await repository.seed("student", crowdedSampleWeek());
     const before = analyzeHealth(await repository.load("student")).score;
-    const graph = buildTempoGraph({ models: dependencies.models, domain: dependencies.domain, checkpointer: new MemorySaver(), settings: settings.workflow });
+    const graph = buildTempoGraph({
+      models: dependencies.models,
+      domain: dependencies.domain,
+      checkpointer: new MemorySaver(),
+      settings: settings.workflow,
+    });
     const config = threadConfig("optimise", "student");
     let result = await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
     expect(result.planSteps.map((step) => step.content)).toEqual([SCHEDULE_REFINEMENT.step.content]);
@@ -77,7 +115,9 @@ describe("the refinement loop", () => {
     const after = analyzeHealth(await repository.load("student")).score;
     expect(after).toBeGreaterThan(before);
     expect(result.optimization).toMatchObject({ rounds: 2, startScore: before, bestScore: after, verdict: "forced" });
-    expect(result.planSteps[0]!.summary).toBe(`refined in 2 round(s): health score ${before} → ${after}; stopped: no change raises the score any more`);
+    expect(result.planSteps[0]!.summary).toBe(
+      `refined in 2 round(s): health score ${before} → ${after}; stopped: no change raises the score any more`,
+    );
     expect(result.outcome?.kind).toBe("completed");
     // ExecutionState shows the run mode and the loop.
     const shown = toExecutionState(await graph.getState(config));
@@ -96,14 +136,21 @@ describe("the refinement loop", () => {
     const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
     const dependencies = await createTempoDependencies(settings);
     await (dependencies.domains.get("schedule")!.repository as ScheduleRepository).seed("student", week);
-    const graph = buildTempoGraph({ models: dependencies.models, domain: dependencies.domain, checkpointer: new MemorySaver(), settings: settings.workflow });
+    const graph = buildTempoGraph({
+      models: dependencies.models,
+      domain: dependencies.domain,
+      checkpointer: new MemorySaver(),
+      settings: settings.workflow,
+    });
     const config = threadConfig("nothing-to-refine", "student");
     await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(interruptsOf(result)).toEqual([]);
     expect(result.phase).toBe("done");
     const score = analyzeHealth(week).score;
-    expect(result.planSteps[0]!.summary).toBe(`nothing to refine: health score ${score}; stopped: no change raises the score any more`);
+    expect(result.planSteps[0]!.summary).toBe(
+      `nothing to refine: health score ${score}; stopped: no change raises the score any more`,
+    );
     expect(result.optimization).toMatchObject({ rounds: 1, startScore: score, bestScore: score, verdict: "forced" });
   });
 
@@ -116,7 +163,11 @@ describe("the refinement loop", () => {
       calling("propose_candidates", { k: 2 }),
       calling("analyze_health"),
     ];
-    const { graph } = await scriptedTempo(crowdedSampleWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
+    const { graph } = await scriptedTempo(
+      crowdedSampleWeek(),
+      planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }),
+      execute,
+    );
     const config = threadConfig("stagnant");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
@@ -136,7 +187,12 @@ describe("the refinement loop", () => {
       calling("propose_candidates", { k: 1 }),
     ];
     const budget = { ...SCHEDULE_REFINEMENT, maxRounds: 2, stagnantRounds: 5 };
-    const { graph, repository } = await scriptedTempo(crowdedSampleWeek(), planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute, budget);
+    const { graph, repository } = await scriptedTempo(
+      crowdedSampleWeek(),
+      planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }),
+      execute,
+      budget,
+    );
     const config = threadConfig("budget");
     const before = await repository.load("user-1");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
@@ -144,8 +200,12 @@ describe("the refinement loop", () => {
     const results = toolResults(result.messages);
     // The code lists first (no model call); then the model's hand-made place and its pack request are refused.
     expect(results[0]).toMatch(/^propose_candidates: health score now /);
-    expect(results[1]).toBe("place: Error: while refining, only the tools of schedule.read, schedule.optimize are offered: list candidates and choose one (choose_candidate) instead of calling place. Nothing was changed.");
-    expect(results[2]).toBe("context_tools_add: Error: while refining, only schedule.read, schedule.optimize may be active (not schedule.place); choose among the candidates. Nothing was changed.");
+    expect(results[1]).toBe(
+      "place: Error: while refining, only the tools of schedule.read, schedule.optimize are offered: list candidates and choose one (choose_candidate) instead of calling place. Nothing was changed.",
+    );
+    expect(results[2]).toBe(
+      "context_tools_add: Error: while refining, only schedule.read, schedule.optimize may be active (not schedule.place); choose among the candidates. Nothing was changed.",
+    );
     expect(result.optimization).toMatchObject({ rounds: 2, verdict: "budget" });
     expect(result.planSteps[0]!.summary).toMatch(/stopped: the budget of 2 rounds is spent$/);
     expect(await repository.load("user-1")).toEqual(before);
@@ -153,18 +213,34 @@ describe("the refinement loop", () => {
 
   test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {
     const week = crowdedSampleWeek();
-    week.tasks.push({ id: "thesis-marathon", name: "Thesis marathon", source: "task_item", duration: 12, categoryId: week.categories[0]!.id, status: "pending" });
+    week.tasks.push({
+      id: "thesis-marathon",
+      name: "Thesis marathon",
+      source: "task_item",
+      duration: 12,
+      categoryId: week.categories[0]!.id,
+      status: "pending",
+    });
     // The code lists at the step's start and after the change applies; the model only chooses.
     const execute = [calling("choose_candidate", { id: "c1" })];
-    const { graph } = await scriptedTempo(week, planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }), execute);
+    const { graph } = await scriptedTempo(
+      week,
+      planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }),
+      execute,
+    );
     const config = threadConfig("forced");
     await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
     let result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(result.phase).toBe("done");
-    expect(result.optimization).toMatchObject({ verdict: "forced", forced: "thesis-marathon (fits nowhere beside the others, proved)" });
+    expect(result.optimization).toMatchObject({
+      verdict: "forced",
+      forced: "thesis-marathon (fits nowhere beside the others, proved)",
+    });
     expect(result.outcome).toMatchObject({ kind: "partial" });
-    expect(result.outcome?.stillOpen).toEqual([{ id: "thesis-marathon", name: "Thesis marathon", why: "fits nowhere beside the others, proved" }]);
+    expect(result.outcome?.stillOpen).toEqual([
+      { id: "thesis-marathon", name: "Thesis marathon", why: "fits nowhere beside the others, proved" },
+    ]);
     // Every listing's score is at least the one before: refining never lowers it.
     const scores = result.messages.flatMap((message) => {
       const data = (message as ToolMessage).artifact?.data as { score?: number; candidates?: unknown[] } | undefined;

@@ -1,15 +1,30 @@
 import { describe, expect, test } from "vitest";
-import { branchAfterAskUser, branchAfterChat, branchAfterConfirm, branchAfterExecute, branchAfterPlan } from "../../kernel/routing.js";
+import {
+  branchAfterAskUser,
+  branchAfterChat,
+  branchAfterConfirm,
+  branchAfterExecute,
+  branchAfterPlan,
+} from "../../kernel/routing.js";
 import type { PendingInteraction, Phase } from "../../kernel/state.js";
 
 const confirmPlan: PendingInteraction = { kind: "confirm_plan" };
-const confirmTool: PendingInteraction = { kind: "confirm_tool", messageId: "ai-1", summaries: { "call-1": "place" }, reason: "" };
+const confirmTool: PendingInteraction = {
+  kind: "confirm_tool",
+  messageId: "ai-1",
+  summaries: { "call-1": "place" },
+  reason: "",
+};
 const askPlan: PendingInteraction = { kind: "ask_user", question: "Which week?", askedBy: "plan" };
 
 type Row = [Phase, PendingInteraction | null, string];
 /** A state the node can never leave (no transition of it leads there): the router refuses it. */
 const ILLEGAL = "ILLEGAL_TRANSITION";
-const route = (branch: (state: { phase: Phase; pending: PendingInteraction | null }) => string, phase: Phase, pending: PendingInteraction | null) => {
+const route = (
+  branch: (state: { phase: Phase; pending: PendingInteraction | null }) => string,
+  phase: Phase,
+  pending: PendingInteraction | null,
+) => {
   try {
     return branch({ phase, pending });
   } catch (error) {

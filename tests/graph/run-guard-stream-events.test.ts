@@ -12,14 +12,21 @@ import { TempoError } from "../../errors/index.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, scriptedGraph, threadConfig } from "../support/scripted.js";
 
-const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
+const plan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 
 /** A protocol event of LangGraph's v3 run stream. */
 type ProtocolEvent = { method: string; params: { namespace: string[]; data: unknown } };
 
 /** The streamEvents overloads the LangGraph server calls, without the graph's own typing. */
-type ServerStreamEvents = (input: unknown, options: Record<string, unknown>) => Promise<AsyncIterable<ProtocolEvent>> | AsyncIterable<{ event: string }>;
+type ServerStreamEvents = (
+  input: unknown,
+  options: Record<string, unknown>,
+) => Promise<AsyncIterable<ProtocolEvent>> | AsyncIterable<{ event: string }>;
 
 function serverStreamEvents(graph: object): ServerStreamEvents {
   const target = graph as { streamEvents: ServerStreamEvents };
@@ -35,13 +42,20 @@ describe('streamEvents with version "v3" (protocol runs, as useStream starts the
     for await (const event of run as AsyncIterable<ProtocolEvent>) methods.add(event.method);
     expect(methods).toContain("values");
     const state = await graph.getState(config);
-    expect(state.tasks.flatMap((task) => task.interrupts.map((item) => (item.value as { action_request: { action: string } }).action_request.action))).toEqual(["confirm_plan"]);
+    expect(
+      state.tasks.flatMap((task) =>
+        task.interrupts.map((item) => (item.value as { action_request: { action: string } }).action_request.action),
+      ),
+    ).toEqual(["confirm_plan"]);
   });
 
   test("a refused message rejects with the typed error before anything is written", async () => {
     const { graph, models } = scriptedGraph({ domain: createNotesDomain() });
     const config = threadConfig("v3-empty");
-    const error = await Promise.resolve(serverStreamEvents(graph)(message(" "), { version: "v3", ...config })).then(() => undefined, (caught: unknown) => caught);
+    const error = await Promise.resolve(serverStreamEvents(graph)(message(" "), { version: "v3", ...config })).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(TempoError);
     expect(error).toMatchObject({ code: "INVALID_INPUT" });
     expect(models.chat.callCount).toBe(0);
@@ -54,7 +68,11 @@ describe("streamEvents without a version 3 (runs.stream)", () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), plan: [plan] });
     const config = threadConfig("v2-card");
     const events: string[] = [];
-    for await (const event of serverStreamEvents(graph)(message("Add a note: call mom"), { version: "v2", ...config }) as AsyncIterable<{ event: string }>) events.push(event.event);
+    for await (const event of serverStreamEvents(graph)(message("Add a note: call mom"), {
+      version: "v2",
+      ...config,
+    }) as AsyncIterable<{ event: string }>)
+      events.push(event.event);
     expect(events).toContain("on_chain_stream");
     const state = await graph.getState(config);
     expect(state.tasks.some((task) => task.interrupts.length > 0)).toBe(true);

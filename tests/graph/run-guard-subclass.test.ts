@@ -16,22 +16,48 @@ import { createNotesDomain } from "../support/notes-domain.js";
 import { json, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 
-const GUARDED = ["invoke", "stream", "streamEvents", "getState", "getStateHistory", "updateState", "bulkUpdateState"] as const;
-const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
+const GUARDED = [
+  "invoke",
+  "stream",
+  "streamEvents",
+  "getState",
+  "getStateHistory",
+  "updateState",
+  "bulkUpdateState",
+] as const;
+const plan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 
 /** Every own property of `target` with its value, and the entries of its channel map. */
 function ownFields(target: object) {
   const channels = (target as { channels: Record<string, unknown> }).channels;
-  return { fields: Object.entries(Object.getOwnPropertyDescriptors(target)).map(([name, descriptor]) => [name, descriptor.value]), channels: Object.entries(channels) };
+  return {
+    fields: Object.entries(Object.getOwnPropertyDescriptors(target)).map(([name, descriptor]) => [
+      name,
+      descriptor.value,
+    ]),
+    channels: Object.entries(channels),
+  };
 }
 
 describe("the Tempo graph is a subclass of LangGraph's compiled graph", () => {
   test("guarding the graph compile() returns leaves that graph exactly as LangGraph made it", () => {
     const domain = createNotesDomain();
-    const compiled = createTempoBuilder({ models: { default: scripted([]) }, domain }).compile({ checkpointer: new MemorySaver(), name: "Tempo" });
+    const compiled = createTempoBuilder({ models: { default: scripted([]) }, domain }).compile({
+      checkpointer: new MemorySaver(),
+      name: "Tempo",
+    });
     const before = ownFields(compiled);
-    const guard: RunGuard = { settings: DEFAULT_WORKFLOW_SETTINGS, domain, executionLog: new MemoryExecutionLog(), threadLock: new LocalThreadLock() };
+    const guard: RunGuard = {
+      settings: DEFAULT_WORKFLOW_SETTINGS,
+      domain,
+      executionLog: new MemoryExecutionLog(),
+      threadLock: new LocalThreadLock(),
+    };
 
     const graph = TempoCompiledGraph.from(compiled, guard);
 
@@ -78,9 +104,15 @@ describe("a withConfig copy is guarded the same way", () => {
     await copy.invoke(message("Add a note: call mom"), config);
     const before = await snapshot(copy, config);
     expect(before.values.pending).toMatchObject({ kind: "confirm_plan" });
-    expect(await thrownBy(copy.invoke(message("Add a note: call dad"), threadConfig("copy-thread", "mallory")))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    expect(
+      await thrownBy(copy.invoke(message("Add a note: call dad"), threadConfig("copy-thread", "mallory"))),
+    ).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
     expect(await thrownBy(copy.updateState(config, { pending: null }))).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
-    expect(await thrownBy(copy.bulkUpdateState(config, [{ updates: [{ values: { phase: "chatting" }, asNode: "confirm" }] }]))).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    expect(
+      await thrownBy(
+        copy.bulkUpdateState(config, [{ updates: [{ values: { phase: "chatting" }, asNode: "confirm" }] }]),
+      ),
+    ).toMatchObject({ code: "STATE_CHANGE_REFUSED" });
     expect(await snapshot(graph, config)).toEqual(before);
   });
 
@@ -91,7 +123,9 @@ describe("a withConfig copy is guarded the same way", () => {
     const before = await snapshot(graph, config);
 
     const mallory = graph.withConfig(threadConfig("owned-thread", "mallory"));
-    expect(await thrownBy(mallory.invoke(message("Add a note: mallory was here")))).toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    expect(await thrownBy(mallory.invoke(message("Add a note: mallory was here")))).toMatchObject({
+      code: "THREAD_ACCESS_DENIED",
+    });
     expect(await snapshot(graph, config)).toEqual(before);
   });
 

@@ -21,22 +21,38 @@ import { json, scripted, threadConfig } from "../support/scripted.js";
 class RecordingLock implements ThreadLock {
   readonly released: unknown[] = [];
   async acquire(): Promise<ThreadLease> {
-    return { waited: false, carryingOn: async () => undefined, release: async (failure?: unknown) => void this.released.push(failure) };
+    return {
+      waited: false,
+      carryingOn: async () => undefined,
+      release: async (failure?: unknown) => void this.released.push(failure),
+    };
   }
 }
 
 /** The guarded graph whose chat model answers `replies`, holding threads with `lock`. */
 function graphWith(replies: Parameters<typeof scripted>[0], lock: ThreadLock) {
   const domain = createNotesDomain();
-  const compiled = createTempoBuilder({ models: { default: scripted(replies) }, domain }).compile({ checkpointer: new MemorySaver(), name: "Tempo" });
-  return TempoCompiledGraph.from(compiled, { settings: DEFAULT_WORKFLOW_SETTINGS, domain, executionLog: new MemoryExecutionLog(), threadLock: lock });
+  const compiled = createTempoBuilder({ models: { default: scripted(replies) }, domain }).compile({
+    checkpointer: new MemorySaver(),
+    name: "Tempo",
+  });
+  return TempoCompiledGraph.from(compiled, {
+    settings: DEFAULT_WORKFLOW_SETTINGS,
+    domain,
+    executionLog: new MemoryExecutionLog(),
+    threadLock: lock,
+  });
 }
 
 test("a run that failed because the database did not answer gives its thread back with that error; a run that ended, with none", async () => {
   const lock = new RecordingLock();
-  const quiet = new DatabaseTimeoutError("The database did not answer within the query timeout (TEMPO_DB_QUERY_TIMEOUT).");
+  const quiet = new DatabaseTimeoutError(
+    "The database did not answer within the query timeout (TEMPO_DB_QUERY_TIMEOUT).",
+  );
   const failing = graphWith([quiet], lock);
-  expect(await thrownBy(failing.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("release-failed")))).toBe(quiet);
+  expect(
+    await thrownBy(failing.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("release-failed"))),
+  ).toBe(quiet);
   expect(lock.released).toEqual([quiet]);
   expect(databaseGoneQuiet(lock.released[0])).toBe(true);
 

@@ -21,7 +21,14 @@ import { applyPreferenceChange, loadPreferences } from "../../memory/preferences
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, HALF_PLACED, halfPlacedWeek, offlineTempo, placeOf, type SeenCard } from "./support/offline-conversation.js";
+import {
+  converse,
+  HALF_PLACED,
+  halfPlacedWeek,
+  offlineTempo,
+  placeOf,
+  type SeenCard,
+} from "./support/offline-conversation.js";
 
 /** The offline policy, recording the last message of every stage prompt it answers. */
 class RecordingPolicy extends ScheduleOfflinePolicy {
@@ -34,11 +41,18 @@ class RecordingPolicy extends ScheduleOfflinePolicy {
 }
 
 /** The days a card's writes put tasks on. */
-const daysOf = (card: SeenCard): number[] => [card.args.day, ...((card.args.moves as Array<{ day: number }> | undefined) ?? []).map((move) => move.day)].filter((day): day is number => typeof day === "number");
+const daysOf = (card: SeenCard): number[] =>
+  [card.args.day, ...((card.args.moves as Array<{ day: number }> | undefined) ?? []).map((move) => move.day)].filter(
+    (day): day is number => typeof day === "number",
+  );
 const onMonday = (card: SeenCard) => daysOf(card).includes(1);
 /** Task items the schedule has on Monday (day 1 of the sample week). */
-const mondayTasks = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1)).map((task) => task.id);
-const pending = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+const mondayTasks = (schedule: ScheduleState) =>
+  schedule.tasks
+    .filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1))
+    .map((task) => task.id);
+const pending = (schedule: ScheduleState) =>
+  schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
 
 async function tempoWithMemory() {
   const store = new InMemoryStore();
@@ -51,12 +65,19 @@ async function tempoWithMemory() {
 describe("a rejected Monday", () => {
   test("'never on Monday' on a write card is remembered; the next task, on the same thread and on a new one, never proposes Monday and every prompt says why", async () => {
     const { store, policy, tempo } = await tempoWithMemory();
-    const first = await converse(tempo, "Arrange my reviews", (card) => (onMonday(card) ? { type: "response", args: "never on Monday" } : { type: "accept", args: null }), "t-1");
+    const first = await converse(
+      tempo,
+      "Arrange my reviews",
+      (card) => (onMonday(card) ? { type: "response", args: "never on Monday" } : { type: "accept", args: null }),
+      "t-1",
+    );
     // The week's arrangement did propose Monday, and was told no.
     expect(first.cards.filter(onMonday).length).toBeGreaterThan(0);
     expect(mondayTasks(first.schedule)).toEqual([]);
     const profile = await loadPreferences(store, "student");
-    expect(profile.map(({ kind, value, text, source }) => ({ kind, value, text, source }))).toEqual([{ kind: "avoid_day", value: 1, text: "never on Monday", source: "card feedback on place (thread t-1)" }]);
+    expect(profile.map(({ kind, value, text, source }) => ({ kind, value, text, source }))).toEqual([
+      { kind: "avoid_day", value: 1, text: "never on Monday", source: "card feedback on place (thread t-1)" },
+    ]);
 
     for (const thread of ["t-1", "t-2"]) {
       await tempo.repository.seed("student", sampleWeek());
@@ -69,8 +90,11 @@ describe("a rejected Monday", () => {
       expect(pending(next.schedule)).toBe(0);
       // Every stage prompt of the task carries the profile.
       expect(policy.prompts.length).toBeGreaterThan(3);
-      for (const prompt of policy.prompts) expect(prompt).toContain("<standing_preferences>\nYour standing preferences");
-      expect(policy.prompts.every((prompt) => prompt.includes("- never on Monday (hard: the tools refuse otherwise)"))).toBe(true);
+      for (const prompt of policy.prompts)
+        expect(prompt).toContain("<standing_preferences>\nYour standing preferences");
+      expect(
+        policy.prompts.every((prompt) => prompt.includes("- never on Monday (hard: the tools refuse otherwise)")),
+      ).toBe(true);
     }
     // The profile is still the one entry: the same preference is not stored twice.
     expect(await loadPreferences(store, "student")).toHaveLength(1);
@@ -81,13 +105,21 @@ describe("a write onto an avoided day", () => {
   test("asked outright to move a review onto Monday, no card is raised: the move is refused naming the preference and how to remove it", async () => {
     const store = new InMemoryStore();
     const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
-    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("never on Monday"),
+      "card feedback on place (thread t-1)",
+      "2026-01-05T10:00:00.000Z",
+    );
     const outcome = await converse(tempo, "Move the matrix review to Monday", [], "t-9");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.toolCalls).toContain("move");
     const said = outcome.said.join("\n");
     // Told as a person reads it: the day by its date.
-    expect(said).toMatch(/cannot go on Mon \d{1,2} [A-Z][a-z]{2}: your standing preference "never on Monday" rules Mon out/);
+    expect(said).toMatch(
+      /cannot go on Mon \d{1,2} [A-Z][a-z]{2}: your standing preference "never on Monday" rules Mon out/,
+    );
     expect(said).toContain("/forget pref-");
     expect(said).toContain('"Mondays are fine now"');
     expect(said).not.toMatch(/^Moving /m);
@@ -97,7 +129,13 @@ describe("a write onto an avoided day", () => {
   test("asked in Chinese, the refusal is in Chinese: the day by its date, the preference as it was said, how to lift it", async () => {
     const store = new InMemoryStore();
     const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
-    await applyPreferenceChange(store, "student", readSchedulePreferences("我周一从不学习"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("我周一从不学习"),
+      "card feedback on place (thread t-1)",
+      "2026-01-05T10:00:00.000Z",
+    );
     const outcome = await converse(tempo, "把矩阵复习移到周一", [], "t-9");
     expect(outcome.toolCalls).toContain("move");
     const said = outcome.said.join("\n");
@@ -127,7 +165,9 @@ describe("what becomes an entry", () => {
     );
     expect(rejectedOne).toBe(true);
     expect(outcome.said.join("\n") + (outcome.finalAnswer ?? "")).toContain("Saturday instead");
-    expect((await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source }))).toEqual([{ kind: "avoid_day", value: 7, source: "stated in a message (thread t-3)" }]);
+    expect(
+      (await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source })),
+    ).toEqual([{ kind: "avoid_day", value: 7, source: "stated in a message (thread t-3)" }]);
     await converse(tempo, "我喜欢晚上复习", [], "t-4");
     expect((await loadPreferences(store, "student")).map(({ kind, value, text }) => ({ kind, value, text }))).toEqual([
       { kind: "avoid_day", value: 7, text: "I never study on Sundays." },
@@ -139,7 +179,13 @@ describe("what becomes an entry", () => {
 describe("the user's own profile", () => {
   test("/prefs lists it and /forget removes the entry in the terminal chat: the next task proposes Monday again", async () => {
     const { store, tempo } = await tempoWithMemory();
-    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("never on Monday"),
+      "card feedback on place (thread t-1)",
+      "2026-01-05T10:00:00.000Z",
+    );
     const blocked = await converse(tempo, "Arrange my reviews", [], "t-5");
     expect(blocked.cards.filter(onMonday)).toEqual([]);
 
@@ -147,11 +193,24 @@ describe("the user's own profile", () => {
     try {
       let output = "";
       const stdin = new PassThrough();
-      const input = new LineReader(createInterface({ input: stdin, terminal: false }), true, (text) => (output += text));
+      const input = new LineReader(
+        createInterface({ input: stdin, terminal: false }),
+        true,
+        (text) => (output += text),
+      );
       stdin.end(["/prefs", "/forget 2", "/forget 1", "/prefs", ""].join("\n"));
       const registry = new ThreadRegistry(path.join(directory, "threads.json"));
-      await new ChatSession({ graph: tempo.graph, userId: "student", threadId: "t-6", registry, input, write: (text) => (output += text) }).run();
-      expect(output).toContain("Your standing preferences:\n1. never on Monday — card feedback on place (thread t-1), 2026-01-05");
+      await new ChatSession({
+        graph: tempo.graph,
+        userId: "student",
+        threadId: "t-6",
+        registry,
+        input,
+        write: (text) => (output += text),
+      }).run();
+      expect(output).toContain(
+        "Your standing preferences:\n1. never on Monday — card feedback on place (thread t-1), 2026-01-05",
+      );
       expect(output).toContain('No preference "2": give its number (1-1) or its id, as /prefs lists them.');
       expect(output).toContain('Removed: "never on Monday". The next task no longer keeps to it.');
       expect(output).toContain("No standing preferences.");
@@ -166,19 +225,39 @@ describe("the user's own profile", () => {
 
   test("saying 'Mondays are fine now' takes the preference back", async () => {
     const { store, tempo } = await tempoWithMemory();
-    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
-    await applyPreferenceChange(store, "student", readSchedulePreferences("I prefer mornings"), "stated in a message (thread t-1)", "2026-01-05T10:01:00.000Z");
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("never on Monday"),
+      "card feedback on place (thread t-1)",
+      "2026-01-05T10:00:00.000Z",
+    );
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("I prefer mornings"),
+      "stated in a message (thread t-1)",
+      "2026-01-05T10:01:00.000Z",
+    );
     await converse(tempo, "Mondays are fine now", [], "t-8");
     expect((await loadPreferences(store, "student")).map((entry) => entry.text)).toEqual(["I prefer mornings"]);
   });
 
   test("another user never sees it: Bob's task proposes Monday and his prompts hold no preference of Alice's", async () => {
     const { store, policy, tempo } = await tempoWithMemory();
-    await applyPreferenceChange(store, "student", readSchedulePreferences("never on Monday"), "card feedback on place (thread t-1)", "2026-01-05T10:00:00.000Z");
+    await applyPreferenceChange(
+      store,
+      "student",
+      readSchedulePreferences("never on Monday"),
+      "card feedback on place (thread t-1)",
+      "2026-01-05T10:00:00.000Z",
+    );
     const bob = await converse(tempo, "Arrange my reviews", [], "t-bob", "bob");
     expect(bob.cards.filter(onMonday).length).toBeGreaterThan(0);
     expect(policy.prompts.length).toBeGreaterThan(3);
-    expect(policy.prompts.some((prompt) => prompt.includes("standing_preferences") || prompt.includes("never on Monday"))).toBe(false);
+    expect(
+      policy.prompts.some((prompt) => prompt.includes("standing_preferences") || prompt.includes("never on Monday")),
+    ).toBe(false);
     expect(await loadPreferences(store, "bob")).toEqual([]);
     expect(await loadPreferences(store, "student")).toHaveLength(1);
   });

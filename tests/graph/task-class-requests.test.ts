@@ -9,7 +9,8 @@ import { sampleWeek } from "../../tools/schedule/index.js";
 import { converse, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const CALCULUS = ["review-limits", "derivative-drills"];
-const placedIds = (outcome: { cards: Array<{ action: string; args: Record<string, unknown> }> }) => outcome.cards.filter((card) => card.action === "place").map((card) => String(card.args.task_id));
+const placedIds = (outcome: { cards: Array<{ action: string; args: Record<string, unknown> }> }) =>
+  outcome.cards.filter((card) => card.action === "place").map((card) => String(card.args.task_id));
 
 describe("requests naming a class or an exam", () => {
   test("'arrange my calculus reviews' places both calculus reviews, and nothing else", async () => {
@@ -20,11 +21,15 @@ describe("requests naming a class or an exam", () => {
   });
 
   test("'... before the midterm' keeps them to the days before Saturday's exam, and the plan says so", async () => {
-    const outcome = await converse(await offlineTempo(sampleWeek()), "Please arrange my calculus reviews before the midterm");
+    const outcome = await converse(
+      await offlineTempo(sampleWeek()),
+      "Please arrange my calculus reviews before the midterm",
+    );
     expect(outcome.planSteps[0]).toMatch(/"calculus reviews".*, before the midterm$/);
     expect(outcome.toolCalls).toContain("list_tasks");
     expect(placedIds(outcome).sort()).toEqual([...CALCULUS].sort());
-    for (const card of outcome.cards.filter((entry) => entry.action === "place")) expect(Number(card.args.day)).toBeLessThan(6);
+    for (const card of outcome.cards.filter((entry) => entry.action === "place"))
+      expect(Number(card.args.day)).toBeLessThan(6);
   });
 
   test("an event the week does not have: an honest answer, nothing placed", async () => {

@@ -4,7 +4,13 @@ import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../kernel/state.js";
 import { buildTaskReport, judgeOutcome, mechanicalSummary, overclaim } from "../../nodes/deliver/task-report.js";
 
-const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({ id, content: `Step ${id}`, doneWhen: "done", status, ...extra });
+const step = (id: string, status: PlanStep["status"], extra: Partial<PlanStep> = {}): PlanStep => ({
+  id,
+  content: `Step ${id}`,
+  doneWhen: "done",
+  status,
+  ...extra,
+});
 const open = [
   { id: "rev-1", name: "Calculus review 1" },
   { id: "rev-2", name: "English review 2" },
@@ -25,20 +31,40 @@ describe("judgeOutcome", () => {
 describe("buildTaskReport", () => {
   const messages = [
     new HumanMessage({ id: "start", content: "Arrange my reviews" }),
-    new AIMessage({ id: "a1", content: "Placing rev-1.", tool_calls: [{ id: "call-1", name: "place", args: { task_id: "rev-1" }, type: "tool_call" }] }),
+    new AIMessage({
+      id: "a1",
+      content: "Placing rev-1.",
+      tool_calls: [{ id: "call-1", name: "place", args: { task_id: "rev-1" }, type: "tool_call" }],
+    }),
     new ToolMessage({ id: "t1", content: "Not applied: the user rejected this change.", tool_call_id: "call-1" }),
   ];
-  const base = { goal: "Arrange my reviews", planSteps: [step("1", "done")], lastError: null, messages, taskStartMessageId: "start" };
+  const base = {
+    goal: "Arrange my reviews",
+    planSteps: [step("1", "done")],
+    lastError: null,
+    messages,
+    taskStartMessageId: "start",
+  };
 
   test("items the task named and left open make a completed task partial, each with why; the outcome records them", () => {
     const report = buildTaskReport(base, open, open);
     const stillOpen = [{ id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" }];
-    expect(report.outcome).toEqual({ kind: "partial", reason: "every step finished, but 1 item(s) are still pending: Calculus review 1", stillOpen });
-    expect(report.stillOpen).toEqual([{ id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" }]);
+    expect(report.outcome).toEqual({
+      kind: "partial",
+      reason: "every step finished, but 1 item(s) are still pending: Calculus review 1",
+      stillOpen,
+    });
+    expect(report.stillOpen).toEqual([
+      { id: "rev-1", name: "Calculus review 1", why: "you declined the proposed change" },
+    ]);
   });
 
   test("when the task closed some items, every item still open is reported; unrelated items of an untouched domain are not", () => {
-    expect(buildTaskReport(base, [open[1]!], [...open, { id: "rev-3", name: "Data review" }]).stillOpen.map((item) => item.id)).toEqual(["rev-2"]);
+    expect(
+      buildTaskReport(base, [open[1]!], [...open, { id: "rev-3", name: "Data review" }]).stillOpen.map(
+        (item) => item.id,
+      ),
+    ).toEqual(["rev-2"]);
     const unrelated = buildTaskReport({ ...base, goal: "Move the lab", messages: [messages[0]!] }, open, open);
     expect(unrelated.stillOpen).toEqual([]);
     expect(unrelated.outcome).toEqual({ kind: "completed", reason: "all 1 step(s) done" });
@@ -69,7 +95,10 @@ describe("overclaim", () => {
     ["Your review week is arranged.", "it claims full success, but the task is partial"],
     ["全部完成！", "it claims full success, but the task is partial"],
     ["I placed the reviews you accepted.", "it does not say what was left (the task is partial)"],
-    ["Most reviews are placed; Calculus review 1 is still pending.", "it does not name what is still pending: English review 2"],
+    [
+      "Most reviews are placed; Calculus review 1 is still pending.",
+      "it does not name what is still pending: English review 2",
+    ],
     ["Placed most reviews; Calculus review 1 and rev-2 are still pending.", ""],
   ])("%s → %s", (text, problem) => {
     expect(overclaim(text, report)).toBe(problem);
@@ -83,7 +112,8 @@ describe("overclaim", () => {
 describe("the answer as Markdown shows it", () => {
   test("plain lines are parted by a blank line (Markdown would join them); list items stay one to a line; no run of blank lines", async () => {
     const { withParagraphBreaks } = await import("../../nodes/deliver/index.js");
-    const text = "Your review week is partly arranged.\n- [done] Place — placed 7\n- [done] Verify\nWhere things are now: A — Mon; and 2 more.\nStill pending: B (b) — you declined the proposed change\n\n\nNote: x";
+    const text =
+      "Your review week is partly arranged.\n- [done] Place — placed 7\n- [done] Verify\nWhere things are now: A — Mon; and 2 more.\nStill pending: B (b) — you declined the proposed change\n\n\nNote: x";
     expect(withParagraphBreaks(text)).toBe(
       "Your review week is partly arranged.\n- [done] Place — placed 7\n- [done] Verify\n\nWhere things are now: A — Mon; and 2 more.\n\nStill pending: B (b) — you declined the proposed change\n\nNote: x",
     );

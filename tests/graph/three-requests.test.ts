@@ -6,7 +6,16 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { expect, test } from "vitest";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript, unpairedToolCalls, planDone } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scriptedGraph,
+  threadConfig,
+  transcript,
+  unpairedToolCalls,
+  planDone,
+} from "../support/scripted.js";
 import { pinnedBlocksOf } from "../../nodes/shared/steps.js";
 
 test("task → plan confirmation → read tools → write confirmation → applied once → deliver", async () => {
@@ -25,10 +34,25 @@ test("task → plan confirmation → read tools → write confirmation → appli
       json({ speak: "", action: "continue", reason: "the remaining step still holds" }),
     ],
     execute: [
-      json({ speak: "Reading notes.", action: "continue", reason: "need the list", tool_call: { name: "list_notes", arguments: {} } }),
+      json({
+        speak: "Reading notes.",
+        action: "continue",
+        reason: "need the list",
+        tool_call: { name: "list_notes", arguments: {} },
+      }),
       json({ speak: "", action: "next_plan", reason: "known", goal_check: "list_notes returned 1 note: buy milk" }),
-      json({ speak: "Adding it.", action: "confirm", reason: "the user asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } }),
-      json({ speak: "Checking.", action: "continue", reason: "verify", tool_call: { name: "list_notes", arguments: {} } }),
+      json({
+        speak: "Adding it.",
+        action: "confirm",
+        reason: "the user asked",
+        tool_call: { name: "add_note", arguments: { text: "call mom" } },
+      }),
+      json({
+        speak: "Checking.",
+        action: "continue",
+        reason: "verify",
+        tool_call: { name: "list_notes", arguments: {} },
+      }),
       json({ speak: "", action: "done", reason: "verified", goal_check: "list_notes shows 2. call mom" }),
     ],
     deliver: ["Added “call mom” to your notes."],
@@ -38,14 +62,25 @@ test("task → plan confirmation → read tools → write confirmation → appli
   // Request 1: the task is planned and the plan waits for confirmation.
   const first = await graph.invoke({ messages: [new HumanMessage("Add a note: call mom")] }, config);
   expect(first.phase).toBe("waiting_confirm");
-  expect(first.planSteps.map((step) => [step.id, step.status])).toEqual([["step-1", "pending"], ["step-2", "pending"]]);
+  expect(first.planSteps.map((step) => [step.id, step.status])).toEqual([
+    ["step-1", "pending"],
+    ["step-2", "pending"],
+  ]);
   expect(pinnedBlocksOf(first).plan).toContain("1. Read the current notes");
   expect(interruptsOf(first)).toHaveLength(1);
-  const planSteps = "1. Read the current notes — done when: the notes are known\n2. Add the new note — done when: list_notes shows it";
-  const description = expect.stringMatching(/^Plan for: Add a note: call mom\n\n1\. Read the current notes {2}\n {3}\*done when:\* the notes are known\n2\. Add the new note/);
+  const planSteps =
+    "1. Read the current notes — done when: the notes are known\n2. Add the new note — done when: list_notes shows it";
+  const description = expect.stringMatching(
+    /^Plan for: Add a note: call mom\n\n1\. Read the current notes {2}\n {3}\*done when:\* the notes are known\n2\. Add the new note/,
+  );
   const allowed = ["approve", "edit", "reject"];
   const request = { name: "confirm_plan", args: { steps: planSteps }, arguments: { steps: planSteps }, description };
-  const review = { action_name: "confirm_plan", allowed_decisions: allowed, actionName: "confirm_plan", allowedDecisions: allowed };
+  const review = {
+    action_name: "confirm_plan",
+    allowed_decisions: allowed,
+    actionName: "confirm_plan",
+    allowedDecisions: allowed,
+  };
   expect(interruptsOf(first)[0]?.value).toEqual({
     card_id: interruptsOf(first)[0]?.id,
     kind: "confirm_plan",
@@ -83,16 +118,18 @@ test("task → plan confirmation → read tools → write confirmation → appli
     "ai:Two steps: look, then add.",
     // Each step opens with a progress line (what Agent Chat UI shows while it runs; prompts leave it out).
     "ai:Step 1 of 2: Read the current notes",
-    'ai:Reading notes.|calls:list_notes({})',
+    "ai:Reading notes.|calls:list_notes({})",
     "tool:1. buy milk",
     "ai:Step 2 of 2: Add the new note",
     'ai:Adding it.|calls:add_note({"text":"call mom"})',
     "tool:added note 2: call mom",
-    'ai:Checking.|calls:list_notes({})',
+    "ai:Checking.|calls:list_notes({})",
     "tool:1. buy milk\n2. call mom",
     "ai:Added “call mom” to your notes.",
   ]);
   expect(unpairedToolCalls(third.messages)).toEqual([]);
   // One model call per decision: no stage was called more than scripted.
-  expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual([1, 2, 5, 1]);
+  expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual([
+    1, 2, 5, 1,
+  ]);
 });

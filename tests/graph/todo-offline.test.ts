@@ -21,7 +21,12 @@ type Decision = { type: "approve" } | { type: "reject"; message?: string };
 async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolDomain = (domain) => domain) {
   const settings = readSettings({ TEMPO_DOMAINS: domains });
   const dependencies = await createTempoDependencies(settings);
-  const graph = buildTempoGraph({ models: dependencies.models, domain: wrap(dependencies.domain), checkpointer: new MemorySaver(), settings: settings.workflow });
+  const graph = buildTempoGraph({
+    models: dependencies.models,
+    domain: wrap(dependencies.domain),
+    checkpointer: new MemorySaver(),
+    settings: settings.workflow,
+  });
   const todos = dependencies.domains.get("todo")?.repository as TodoRepository | undefined;
   let thread = 0;
   /** Sends `text` on a new thread and answers each card with the next of `decisions` (approve when they run out). */
@@ -35,9 +40,15 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
       const decision = decisions.shift() ?? { type: "approve" };
       result = await graph.invoke(resume({ decisions: card.action_requests.map(() => decision) }), config);
     }
-    const state = (await graph.getState(config)).values as { finalAnswer: string | null; phase: string; outcome: { kind: string } | null; messages: BaseMessage[] };
+    const state = (await graph.getState(config)).values as {
+      finalAnswer: string | null;
+      phase: string;
+      outcome: { kind: string } | null;
+      messages: BaseMessage[];
+    };
     // A task's final answer, or the chat's reply.
-    const answer = state.finalAnswer ?? String(state.messages.findLast((message) => message.getType() === "ai")?.content ?? "");
+    const answer =
+      state.finalAnswer ?? String(state.messages.findLast((message) => message.getType() === "ai")?.content ?? "");
     return { cards, answer, phase: state.phase, outcome: state.outcome?.kind };
   }
   return { ask, todos: todos!, domain: dependencies.domain };
@@ -48,7 +59,11 @@ describe("schedule and todo served together", () => {
     const { ask, todos } = await tempoServing("schedule,todo");
     const added = await ask('Add "Call the bursar" to my to-do list');
     expect(added.cards).toEqual(["confirm_plan", "add_todo"]);
-    expect(added).toMatchObject({ answer: 'Done: added the to-do "Call the bursar".', phase: "done", outcome: "completed" });
+    expect(added).toMatchObject({
+      answer: 'Done: added the to-do "Call the bursar".',
+      phase: "done",
+      outcome: "completed",
+    });
     expect((await todos.load("student")).items.at(-1)).toEqual({ id: "todo-5", title: "Call the bursar", done: false });
   });
 
@@ -56,11 +71,20 @@ describe("schedule and todo served together", () => {
     const { ask } = await tempoServing("schedule,todo");
     const listed = await ask("what's on my to-do list?");
     expect(listed.cards).toEqual([]);
-    expect(listed.answer).toBe(["Your open to-dos (3):", "- Email the calculus TA about the midterm", "- Return the linear algebra library books", "- Buy index cards for flashcards"].join("\n"));
+    expect(listed.answer).toBe(
+      [
+        "Your open to-dos (3):",
+        "- Email the calculus TA about the midterm",
+        "- Return the linear algebra library books",
+        "- Buy index cards for flashcards",
+      ].join("\n"),
+    );
     const free = await ask("when am I free on Monday?");
     expect(free.cards).toEqual([]);
     // Monday by its date, the free time by the clock, the study hall by its name.
-    expect(free.answer).toMatch(/^You are free:\n- Mon \d+ \w{3}: 14:00–15:40, 19:00–21:35 \(inside "Evening self-study hall", free for a review task\)/);
+    expect(free.answer).toMatch(
+      /^You are free:\n- Mon \d+ \w{3}: 14:00–15:40, 19:00–21:35 \(inside "Evening self-study hall", free for a review task\)/,
+    );
   });
 
   test("an item named in the user's words is found on the list and marked done", async () => {
@@ -74,9 +98,14 @@ describe("schedule and todo served together", () => {
   test("a declined change and an item that matches nothing leave the list as it was, and the answer says why", async () => {
     const { ask, todos } = await tempoServing("schedule,todo");
     const before = await todos.load("student");
-    const declined = await ask("remove the library books from my to-do list", [{ type: "approve" }, { type: "reject" }]);
+    const declined = await ask("remove the library books from my to-do list", [
+      { type: "approve" },
+      { type: "reject" },
+    ]);
     expect(declined.cards).toEqual(["confirm_plan", "remove_todo"]);
-    expect(declined.answer).toBe('Your to-do list is unchanged: you declined the change.\n\nYour decisions on the cards: left out at your request — Remove the to-do "Return the linear algebra library books".');
+    expect(declined.answer).toBe(
+      'Your to-do list is unchanged: you declined the change.\n\nYour decisions on the cards: left out at your request — Remove the to-do "Return the linear algebra library books".',
+    );
     const unmatched = await ask("mark the groceries as done");
     expect(unmatched.cards).toEqual(["confirm_plan"]);
     expect(unmatched.answer).toBe('Your to-do list is unchanged: no to-do matches "groceries".');
@@ -94,7 +123,11 @@ describe("schedule and todo served together", () => {
     // list_todos answers the model with text that names no item; its data is whole.
     const hideListing = (domain: ToolDomain): ToolDomain => ({
       ...domain,
-      tools: domain.tools.map((tool) => (tool.name === "list_todos" ? { ...tool, run: (state, args) => ({ ...tool.run(state, args), content: "(the listing is withheld)" }) } : tool)),
+      tools: domain.tools.map((tool) =>
+        tool.name === "list_todos"
+          ? { ...tool, run: (state, args) => ({ ...tool.run(state, args), content: "(the listing is withheld)" }) }
+          : tool,
+      ),
     });
     const { ask, todos } = await tempoServing("schedule,todo", hideListing);
     const done = await ask("tick off the library books");
@@ -106,10 +139,18 @@ describe("schedule and todo served together", () => {
 describe("todo served alone", () => {
   test("it has only its own tools and answers a schedule request honestly", async () => {
     const { ask, domain } = await tempoServing("todo");
-    expect(domain.tools.map((tool) => tool.name)).toEqual(["list_todos", "add_todo", "complete_todo", "reopen_todo", "remove_todo"]);
+    expect(domain.tools.map((tool) => tool.name)).toEqual([
+      "list_todos",
+      "add_todo",
+      "complete_todo",
+      "reopen_todo",
+      "remove_todo",
+    ]);
     const week = await ask("when am I free on Monday?");
     expect(week.cards).toEqual([]);
-    expect(week.answer).toMatch(/^Offline, I can't tell what to do with "when am I free on Monday\?"\.\nI'm running offline .* For your to-do list I understand/);
+    expect(week.answer).toMatch(
+      /^Offline, I can't tell what to do with "when am I free on Monday\?"\.\nI'm running offline .* For your to-do list I understand/,
+    );
     const added = await ask("todo: renew the bus pass");
     expect(added.answer).toBe('Done: added the to-do "renew the bus pass".');
   });

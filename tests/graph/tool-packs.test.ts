@@ -10,14 +10,24 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { packProblems, type ToolPack } from "../../tools/domain.js";
-import { createScheduleDomain, InMemoryScheduleRepository, SCHEDULE_PACKS, sampleWeek } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  SCHEDULE_PACKS,
+  sampleWeek,
+} from "../../tools/schedule/index.js";
 import { interruptsOf, json, planDone, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
 
-const PLAN = planDone([{ content: "Look at Wednesday", done_when: "its contents are known" }], { speak: "One step.", complexity: "simple", read_only: true });
+const PLAN = planDone([{ content: "Look at Wednesday", done_when: "its contents are known" }], {
+  speak: "One step.",
+  complexity: "simple",
+  read_only: true,
+});
 
 let callCount = 0;
 /** A native tool call reply. */
-const calling = (name: string, args: Record<string, unknown> = {}) => new AIMessage({ content: "", tool_calls: [{ id: `c${(callCount += 1)}`, name, args, type: "tool_call" }] });
+const calling = (name: string, args: Record<string, unknown> = {}) =>
+  new AIMessage({ content: "", tool_calls: [{ id: `c${(callCount += 1)}`, name, args, type: "tool_call" }] });
 
 async function scheduleDomain() {
   const repository = new InMemoryScheduleRepository();
@@ -44,9 +54,21 @@ function recordingExecute(script: Parameters<typeof scripted>[0]) {
 describe("tool packs", () => {
   test("the schedule's packs hold every tool once; defaults are reading, the backend's candidates and placing", async () => {
     expect(packProblems(await scheduleDomain())).toEqual([]);
-    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual(["schedule.read", "schedule.optimize", "schedule.place"]);
-    const broken = { ...(await scheduleDomain()), packs: [{ name: "only", description: "", tools: ["place", "nope"] }] as ToolPack[] };
-    expect(packProblems(broken)).toEqual(expect.arrayContaining(['pack "only" names "nope", which the schedule domain has no tool of', 'the tool "get_overview" is in 0 packs (each tool is in exactly one)']));
+    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual([
+      "schedule.read",
+      "schedule.optimize",
+      "schedule.place",
+    ]);
+    const broken = {
+      ...(await scheduleDomain()),
+      packs: [{ name: "only", description: "", tools: ["place", "nope"] }] as ToolPack[],
+    };
+    expect(packProblems(broken)).toEqual(
+      expect.arrayContaining([
+        'pack "only" names "nope", which the schedule domain has no tool of',
+        'the tool "get_overview" is in 0 packs (each tool is in exactly one)',
+      ]),
+    );
   });
 
   test("added and removed mid-step, they change the tools bound to the next request; a tool of an inactive pack brings it in", async () => {
@@ -59,7 +81,13 @@ describe("tool packs", () => {
       calling("done", { goal_check: "Wednesday is known" }),
     ]);
     const graph = buildTempoGraph({
-      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan: scripted([PLAN]), execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" },
+      models: {
+        default: scripted([json({ intent: "task", reply: "", reason: "" })]),
+        plan: scripted([PLAN]),
+        execute: execute.model,
+        deliver: scripted(["Done."]),
+        toolCalling: "native",
+      },
       domain: await scheduleDomain(),
       checkpointer: new MemorySaver(),
       settings: { replanAfterStep: "never" },
@@ -71,8 +99,16 @@ describe("tool packs", () => {
     const has = (index: number, tool: string) => offered[index]!.includes(tool);
     // Step start of a question's plan: the defaults for reading, the agent's tools and the control tools; not the
     // inspect or bulk tools, nor placing and the candidates (defaults of a plan that writes only).
-    expect(["get_overview", "find_free", "list_tasks", "context_tools_add", "update_working_memory", "done"].every((tool) => has(0, tool))).toBe(true);
-    expect(["query_range", "get_task_info", "batch_move", "place", "move", "propose_candidates"].some((tool) => has(0, tool))).toBe(false);
+    expect(
+      ["get_overview", "find_free", "list_tasks", "context_tools_add", "update_working_memory", "done"].every((tool) =>
+        has(0, tool),
+      ),
+    ).toBe(true);
+    expect(
+      ["query_range", "get_task_info", "batch_move", "place", "move", "propose_candidates"].some((tool) =>
+        has(0, tool),
+      ),
+    ).toBe(false);
     // After context_tools_add: the inspect tools are offered.
     expect(has(2, "query_range") && has(2, "get_task_info")).toBe(true);
     // After context_tools_remove of inspect and place: only reading is left.
@@ -80,29 +116,50 @@ describe("tool packs", () => {
     expect(has(4, "get_overview")).toBe(true);
     // get_task_info, whose pack was removed, still ran and brought the inspect pack back in.
     expect(has(5, "get_task_info")).toBe(true);
-    expect(result.messages.some((message) => message.getType() === "tool" && String(message.content).includes("matrix-review"))).toBe(true);
+    expect(
+      result.messages.some(
+        (message) => message.getType() === "tool" && String(message.content).includes("matrix-review"),
+      ),
+    ).toBe(true);
     // No card was raised for any of it.
     expect(interruptsOf(result)).toEqual([]);
   });
 
   test("a plan step that names packs starts with them; the next step, naming none, with the defaults; the planner is told the packs", async () => {
-    const execute = recordingExecute([calling("query_range", { day: 3 }), calling("next_plan", { goal_check: "Wednesday read" }), calling("done", { goal_check: "overview read" })]);
+    const execute = recordingExecute([
+      calling("query_range", { day: 3 }),
+      calling("next_plan", { goal_check: "Wednesday read" }),
+      calling("done", { goal_check: "overview read" }),
+    ]);
     const plan = scripted([
       planDone(
         [
-          { content: "Look at Wednesday", done_when: "its contents are known", packs: ["schedule.inspect", "schedule.unknown"] },
+          {
+            content: "Look at Wednesday",
+            done_when: "its contents are known",
+            packs: ["schedule.inspect", "schedule.unknown"],
+          },
           { content: "Read the overview", done_when: "it is read" },
         ],
         { speak: "Two steps.", complexity: "simple", read_only: true },
       ),
     ]);
     const graph = buildTempoGraph({
-      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan, execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" },
+      models: {
+        default: scripted([json({ intent: "task", reply: "", reason: "" })]),
+        plan,
+        execute: execute.model,
+        deliver: scripted(["Done."]),
+        toolCalling: "native",
+      },
       domain: await scheduleDomain(),
       checkpointer: new MemorySaver(),
       settings: { replanAfterStep: "never" },
     });
-    const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday, and the week?")] }, threadConfig("packs-named"));
+    const result = await graph.invoke(
+      { messages: [new HumanMessage("What is on Wednesday, and the week?")] },
+      threadConfig("packs-named"),
+    );
     expect(result.phase).toBe("done");
     expect(result.planSteps[0]!.packs).toEqual(["schedule.inspect", "schedule.unknown"]);
     // Step 1: only the pack it named (an unknown name is ignored): the inspect tools, none of reading or placing.
@@ -111,7 +168,9 @@ describe("tool packs", () => {
     // Step 2 names none: the defaults of a question's plan (reading; placing and the candidates only when it writes).
     expect(result.planSteps[1]!.packs).toEqual(["schedule.read"]);
     expect(execute.offered[2]).toEqual(expect.arrayContaining(["get_overview", "find_free"]));
-    expect(execute.offered[2]!.some((tool) => ["query_range", "place", "propose_candidates"].includes(tool))).toBe(false);
+    expect(execute.offered[2]!.some((tool) => ["query_range", "place", "propose_candidates"].includes(tool))).toBe(
+      false,
+    );
     const planner = String(plan.calls[0]!.messages[0]!.content);
     expect(planner).toContain("- schedule.inspect: query_range, get_task_info");
   });
@@ -121,15 +180,27 @@ describe("tool packs", () => {
       domain: await scheduleDomain(),
       plan: [PLAN],
       execute: [
-        json({ speak: "", action: "continue", reason: "", tool_call: { name: "context_tools_add", arguments: { packs: ["schedule.everything"] } } }),
+        json({
+          speak: "",
+          action: "continue",
+          reason: "",
+          tool_call: { name: "context_tools_add", arguments: { packs: ["schedule.everything"] } },
+        }),
         json({ speak: "", action: "done", reason: "", goal_check: "nothing to do" }),
       ],
       settings: { replanAfterStep: "never" },
       toolCalling: "json",
     });
-    const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs-json"));
-    const refused = result.messages.find((message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"));
-    expect(String(refused?.content)).toBe('Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks, schedule.calendar. Nothing was changed.');
+    const result = await graph.invoke(
+      { messages: [new HumanMessage("What is on Wednesday?")] },
+      threadConfig("packs-json"),
+    );
+    const refused = result.messages.find(
+      (message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"),
+    );
+    expect(String(refused?.content)).toBe(
+      'Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks, schedule.calendar. Nothing was changed.',
+    );
     const system = String(models.execute.calls[1]!.messages[0]!.content);
     expect(system).toContain("- schedule.read (active): the week at a glance");
     expect(system).toContain("- schedule.inspect: details:");
@@ -140,10 +211,28 @@ describe("tool packs", () => {
     const checkpointer = new MemorySaver();
     const domain = await scheduleDomain();
     // An older build: one pack of everything, then added by the model.
-    const older = { ...domain, packs: [{ name: "schedule.all", description: "everything", tools: domain.tools.map((tool) => tool.name), default: true }] };
+    const older = {
+      ...domain,
+      packs: [
+        {
+          name: "schedule.all",
+          description: "everything",
+          tools: domain.tools.map((tool) => tool.name),
+          default: true,
+        },
+      ],
+    };
     const config = threadConfig("packs-saved");
     const first = buildTempoGraph({
-      models: { default: scripted([json({ intent: "task", reply: "", reason: "" })]), plan: scripted([PLAN]), execute: scripted([calling("context_tools_add", { packs: ["schedule.all"] }), new Error("the process stops here")]), toolCalling: "native" },
+      models: {
+        default: scripted([json({ intent: "task", reply: "", reason: "" })]),
+        plan: scripted([PLAN]),
+        execute: scripted([
+          calling("context_tools_add", { packs: ["schedule.all"] }),
+          new Error("the process stops here"),
+        ]),
+        toolCalling: "native",
+      },
       domain: older,
       checkpointer,
       settings: { replanAfterStep: "never" },
@@ -152,7 +241,17 @@ describe("tool packs", () => {
     expect((await first.getState(config)).values.activePacks).toMatchObject({ packs: ["schedule.all"] });
 
     const execute = recordingExecute([calling("get_overview"), calling("done", { goal_check: "known" })]);
-    const later = buildTempoGraph({ models: { default: scripted(["unused"]), execute: execute.model, deliver: scripted(["Done."]), toolCalling: "native" }, domain, checkpointer, settings: { replanAfterStep: "never" } });
+    const later = buildTempoGraph({
+      models: {
+        default: scripted(["unused"]),
+        execute: execute.model,
+        deliver: scripted(["Done."]),
+        toolCalling: "native",
+      },
+      domain,
+      checkpointer,
+      settings: { replanAfterStep: "never" },
+    });
     const resumed = await later.invoke({ messages: [new HumanMessage("try again")] }, config);
     expect(resumed.phase).toBe("done");
     const offered = execute.offered[0]!;

@@ -18,7 +18,9 @@ describe("tool results as data", () => {
   });
 
   test("the text no longer decides: an applied write whose result reads like an error is still applied", () => {
-    expect(callOutcomeOf(toolResultMessage(call, "Error-free placement: Not applied anywhere else", "applied"))).toBe("applied");
+    expect(callOutcomeOf(toolResultMessage(call, "Error-free placement: Not applied anywhere else", "applied"))).toBe(
+      "applied",
+    );
     expect(callOutcomeOf(toolResultMessage(call, "Placed.", "declined"))).toBe("declined");
   });
 
@@ -37,7 +39,9 @@ describe("tool results as data", () => {
   test("a thread saved before outcomes were recorded is read from the texts Tempo wrote then; other messages have none", () => {
     const legacy = (content: string) => new ToolMessage({ content, tool_call_id: "c" });
     expect(callOutcomeOf(legacy("Not applied: the user rejected this change."))).toBe("declined");
-    expect(callOutcomeOf(legacy("Not proposed yet: 1 other write(s) of this batch had invalid arguments."))).toBe("held");
+    expect(callOutcomeOf(legacy("Not proposed yet: 1 other write(s) of this batch had invalid arguments."))).toBe(
+      "held",
+    );
     expect(callOutcomeOf(legacy("Error: bad day."))).toBe("failed");
     expect(callOutcomeOf(legacy("Placed rev-1 on Mon."))).toBe("done");
     expect(callOutcomeOf(new HumanMessage("Not applied"))).toBeUndefined();

@@ -12,7 +12,8 @@ describe("the transition table", () => {
       expect(Object.keys(TRANSITIONS[phase]).sort()).toEqual([...WORKFLOW_EVENTS].sort());
       for (const event of WORKFLOW_EVENTS) {
         const next = TRANSITIONS[phase][event];
-        if (next === null) expect(() => nextPhase(phase, event)).toThrow(expect.objectContaining({ code: "ILLEGAL_TRANSITION" }));
+        if (next === null)
+          expect(() => nextPhase(phase, event)).toThrow(expect.objectContaining({ code: "ILLEGAL_TRANSITION" }));
         else {
           expect(PHASES).toContain(next);
           expect(nextPhase(phase, event)).toBe(next);
@@ -81,7 +82,13 @@ describe("routers derived from the table", () => {
   });
 
   test("each phase is served by one node, and only deliver serves an ended task", () => {
-    expect(PHASE_NODE).toEqual({ chatting: NODE.memorize, planning: NODE.plan, waiting_confirm: NODE.confirm, executing: NODE.execute, done: NODE.deliver });
+    expect(PHASE_NODE).toEqual({
+      chatting: NODE.memorize,
+      planning: NODE.plan,
+      waiting_confirm: NODE.confirm,
+      executing: NODE.execute,
+      done: NODE.deliver,
+    });
     const events = Object.values(NODE_EVENTS).flat() as WorkflowEvent[];
     expect(events).not.toContain("deliver");
   });

@@ -12,7 +12,12 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import {
+  checkScheduleInvariants,
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+} from "../../tools/schedule/index.js";
 import { interruptsOf, resume, scripted, threadConfig, unpairedToolCalls } from "../support/scripted.js";
 
 type Result = Record<string, unknown> & { messages: BaseMessage[] };
@@ -22,21 +27,34 @@ async function setup(options: { deliver?: string[]; week?: ReturnType<typeof sam
   await repository.seed("student", options.week ?? sampleWeek());
   const domain = createScheduleDomain({ repository });
   const store = new InMemoryStore();
-  const models = { default: new ScheduleOfflinePolicy(), ...(options.deliver ? { deliver: scripted(options.deliver) } : {}) };
+  const models = {
+    default: new ScheduleOfflinePolicy(),
+    ...(options.deliver ? { deliver: scripted(options.deliver) } : {}),
+  };
   const graph = buildTempoGraph({ models, domain, checkpointer: new MemorySaver(), store });
-  const pendingNames = async () => (await repository.load("student")).tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.name);
+  const pendingNames = async () =>
+    (await repository.load("student")).tasks
+      .filter((task) => task.source === "task_item" && task.status === "pending")
+      .map((task) => task.name);
   return { repository, graph, store, pendingNames };
 }
 
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 const accept = resume({ type: "accept", args: null });
-const cardOf = (result: object) => interruptsOf(result)[0]?.value as { action_request: { action: string; args: Record<string, unknown> }; action_requests: unknown[] } | undefined;
+const cardOf = (result: object) =>
+  interruptsOf(result)[0]?.value as
+    { action_request: { action: string; args: Record<string, unknown> }; action_requests: unknown[] } | undefined;
 const lastText = (result: Result) => String(result.messages.at(-1)?.content);
 
 /** Answers every remaining card with accept. */
-async function acceptAll(graph: Awaited<ReturnType<typeof setup>>["graph"], config: ReturnType<typeof threadConfig>, result: object): Promise<Result> {
+async function acceptAll(
+  graph: Awaited<ReturnType<typeof setup>>["graph"],
+  config: ReturnType<typeof threadConfig>,
+  result: object,
+): Promise<Result> {
   let current = result;
-  for (let turn = 0; turn < 30 && interruptsOf(current).length > 0; turn += 1) current = await graph.invoke(accept, config);
+  for (let turn = 0; turn < 30 && interruptsOf(current).length > 0; turn += 1)
+    current = await graph.invoke(accept, config);
   return current as Result;
 }
 
@@ -47,31 +65,36 @@ describe("dropping a plan", () => {
     ["a plain cancel", message("Cancel.")],
     ["an ignore resume", resume({ type: "ignore", args: null })],
     ["a response that says cancel", resume({ type: "response", args: "cancel" })],
-  ])("%s on the plan card ends the task: chatting, nothing pending, a short answer, nothing changed", async (_name, answer) => {
-    const { graph, repository, pendingNames } = await setup();
-    const config = threadConfig(`drop-${_name}`, "student");
-    const planned = await graph.invoke(message("Help me arrange next week's review"), config);
-    expect(cardOf(planned)?.action_request.action).toBe("confirm_plan");
-    const before = await repository.load("student");
+  ])(
+    "%s on the plan card ends the task: chatting, nothing pending, a short answer, nothing changed",
+    async (_name, answer) => {
+      const { graph, repository, pendingNames } = await setup();
+      const config = threadConfig(`drop-${_name}`, "student");
+      const planned = await graph.invoke(message("Help me arrange next week's review"), config);
+      expect(cardOf(planned)?.action_request.action).toBe("confirm_plan");
+      const before = await repository.load("student");
 
-    const dropped = (await graph.invoke(answer, config)) as Result;
-    expect(interruptsOf(dropped)).toEqual([]);
-    expect(dropped.phase).toBe("chatting");
-    expect(dropped.pending).toBeNull();
-    expect(dropped.outcome).toEqual({ kind: "dropped", reason: "you declined the plan" });
-    expect(lastText(dropped)).toBe(`Dropped "Help me arrange next week's review" (you declined the plan). Nothing was changed.`);
-    expect((await graph.getState(config)).next).toEqual([]);
-    expect((await readExecutionState(graph, config)).status).toBe("dropped");
-    expect(await repository.load("student")).toEqual(before);
-    expect(await pendingNames()).toHaveLength(8);
+      const dropped = (await graph.invoke(answer, config)) as Result;
+      expect(interruptsOf(dropped)).toEqual([]);
+      expect(dropped.phase).toBe("chatting");
+      expect(dropped.pending).toBeNull();
+      expect(dropped.outcome).toEqual({ kind: "dropped", reason: "you declined the plan" });
+      expect(lastText(dropped)).toBe(
+        `Dropped "Help me arrange next week's review" (you declined the plan). Nothing was changed.`,
+      );
+      expect((await graph.getState(config)).next).toEqual([]);
+      expect((await readExecutionState(graph, config)).status).toBe("dropped");
+      expect(await repository.load("student")).toEqual(before);
+      expect(await pendingNames()).toHaveLength(8);
 
-    // The next message is a new message, not feedback on a card nobody sees.
-    const greeted = (await graph.invoke(message("hello"), config)) as Result;
-    expect(interruptsOf(greeted)).toEqual([]);
-    expect(lastText(greeted)).toContain("Tempo");
-  });
+      // The next message is a new message, not feedback on a card nobody sees.
+      const greeted = (await graph.invoke(message("hello"), config)) as Result;
+      expect(interruptsOf(greeted)).toEqual([]);
+      expect(lastText(greeted)).toContain("Tempo");
+    },
+  );
 
-  test("a \"yes\" typed in Agent Chat UI while a write card is open: the tool answers it makes up for the open calls are dropped, the 8 writes apply and are answered by their real results", async () => {
+  test('a "yes" typed in Agent Chat UI while a write card is open: the tool answers it makes up for the open calls are dropped, the 8 writes apply and are answered by their real results', async () => {
     const { graph, pendingNames } = await setup();
     const config = threadConfig("chat-ui-yes", "student");
     await graph.invoke(message("Arrange my reviews"), config);
@@ -79,13 +102,24 @@ describe("dropping a plan", () => {
     const calls = writesOnCard((await graph.getState(config)).values);
     expect(calls).toHaveLength(8);
     // Agent Chat UI's send (its ensureToolCallsHaveResponses): a made-up answer per open call, then the human message.
-    const madeUp = calls.map((call, index) => ({ type: "tool", tool_call_id: call.id, id: `do-not-render-${index}`, name: call.name, content: "Successfully handled tool call." }));
-    const done = (await graph.invoke({ messages: [...madeUp, { type: "human", content: "yes" }] } as never, config)) as Result;
+    const madeUp = calls.map((call, index) => ({
+      type: "tool",
+      tool_call_id: call.id,
+      id: `do-not-render-${index}`,
+      name: call.name,
+      content: "Successfully handled tool call.",
+    }));
+    const done = (await graph.invoke(
+      { messages: [...madeUp, { type: "human", content: "yes" }] } as never,
+      config,
+    )) as Result;
     expect(await pendingNames()).toEqual([]);
     const texts = done.messages.map((item) => String(item.content));
     expect(texts.filter((text) => text === "Successfully handled tool call.")).toEqual([]);
     expect(done.messages.some((item) => madeUp.some((stand) => stand.id === item.id))).toBe(false);
-    const answers = (done.messages as ToolMessage[]).filter((item) => item.getType() === "tool" && calls.some((call) => call.id === item.tool_call_id));
+    const answers = (done.messages as ToolMessage[]).filter(
+      (item) => item.getType() === "tool" && calls.some((call) => call.id === item.tool_call_id),
+    );
     expect(answers).toHaveLength(8);
     expect(answers.every((item) => callOutcomeOf(item) === "applied")).toBe(true);
     // The run goes on to the refinement step, which finds nothing to change (the placements were polished), and the
@@ -102,18 +136,28 @@ describe("dropping a plan", () => {
     await graph.invoke(accept, config);
     const waiting = await graph.getState(config);
     expect(writesOnCard(waiting.values)).toHaveLength(8);
-    await expect(graph.invoke(new Command({ goto: END, update: { pending: null } }) as never, config)).rejects.toMatchObject({ code: "STATE_CHANGE_REFUSED" });
-    await expect(graph.invoke(new Command({ goto: "execute" }) as never, config)).rejects.toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    await expect(
+      graph.invoke(new Command({ goto: END, update: { pending: null } }) as never, config),
+    ).rejects.toMatchObject({ code: "STATE_CHANGE_REFUSED" });
+    await expect(graph.invoke(new Command({ goto: "execute" }) as never, config)).rejects.toMatchObject({
+      code: "STATE_CHANGE_REFUSED",
+    });
     expect((await graph.getState(config)).values).toEqual(waiting.values);
 
     await graph.invoke(new Command({ goto: END }) as never, config);
     const ended = await graph.getState(config);
     expect(ended.next).toEqual([]);
     expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect(ended.values).toMatchObject({
+      phase: "chatting",
+      pending: null,
+      outcome: { kind: "dropped", reason: "the thread was ended from the client" },
+    });
     expect(unpairedToolCalls(ended.values.messages)).toEqual([]);
     // Another user cannot end it.
-    await expect(graph.invoke(new Command({ goto: END }) as never, threadConfig("end-by-command", "mallory"))).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
+    await expect(
+      graph.invoke(new Command({ goto: END }) as never, threadConfig("end-by-command", "mallory")),
+    ).rejects.toMatchObject({ code: "THREAD_ACCESS_DENIED" });
   });
 
   test("a client ending the thread (updateState as END, Agent Inbox's Mark as resolved) clears the pending card", async () => {
@@ -129,11 +173,24 @@ describe("dropping a plan", () => {
     const ended = await graph.getState(config);
     expect(ended.next).toEqual([]);
     expect(ended.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-    expect(ended.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+    expect(ended.values).toMatchObject({
+      phase: "chatting",
+      pending: null,
+      outcome: { kind: "dropped", reason: "the thread was ended from the client" },
+    });
     // The card's proposal stays in the conversation, each of its 8 calls answered as not run: no call is left open.
-    const closing = (ended.values.messages as ToolMessage[]).filter((item) => item.getType() === "tool" && onCard.has(item.tool_call_id));
+    const closing = (ended.values.messages as ToolMessage[]).filter(
+      (item) => item.getType() === "tool" && onCard.has(item.tool_call_id),
+    );
     expect(closing).toHaveLength(8);
-    expect(closing.every((item) => item.status === "error" && callOutcomeOf(item) === "held" && String(item.content).startsWith("Left unanswered: the task was dropped"))).toBe(true);
+    expect(
+      closing.every(
+        (item) =>
+          item.status === "error" &&
+          callOutcomeOf(item) === "held" &&
+          String(item.content).startsWith("Left unanswered: the task was dropped"),
+      ),
+    ).toBe(true);
     expect(unpairedToolCalls(ended.values.messages)).toEqual([]);
     expect(String((ended.values.messages as BaseMessage[]).at(-1)!.content)).toContain("Nothing was changed.");
     expect((await readExecutionState(graph, config)).status).toBe("dropped");
@@ -152,7 +209,12 @@ describe("dropping a plan", () => {
 /** A v1 resume declining the first write of the pending card ("Not this one.") and approving the rest. */
 function declineFirst(result: object) {
   const count = cardOf(result)?.action_requests.length ?? 1;
-  return { decisions: [{ type: "reject", message: "Not this one." }, ...Array.from({ length: count - 1 }, () => ({ type: "approve" }))] };
+  return {
+    decisions: [
+      { type: "reject", message: "Not this one." },
+      ...Array.from({ length: count - 1 }, () => ({ type: "approve" })),
+    ],
+  };
 }
 
 describe("honest endings", () => {
@@ -180,17 +242,26 @@ describe("honest endings", () => {
     expect((await readExecutionState(graph, config)).status).toBe("partial");
     expect(unpairedToolCalls(final.messages)).toEqual([]);
     // Each write's tool message records what happened to it, as data: the declined one and the applied ones.
-    const writes = (final.messages as BaseMessage[]).filter((message) => message.getType() === "tool" && (message as ToolMessage).name === "place");
-    expect(writes.map((message) => callOutcomeOf(message)).sort()).toEqual([...Array(writes.length - 1).fill("applied"), "declined"]);
+    const writes = (final.messages as BaseMessage[]).filter(
+      (message) => message.getType() === "tool" && (message as ToolMessage).name === "place",
+    );
+    expect(writes.map((message) => callOutcomeOf(message)).sort()).toEqual([
+      ...Array(writes.length - 1).fill("applied"),
+      "declined",
+    ]);
 
     const episodes = await store.search(episodesNamespace("student"));
     expect(episodes.map((item) => item.value.status)).toEqual(["partial"]);
     const taskState = await loadTaskState(store, "student");
-    expect(taskState.openLoops).toEqual([`"Help me arrange next week's review" ended partial; still pending: ${pending}`]);
+    expect(taskState.openLoops).toEqual([
+      `"Help me arrange next week's review" ended partial; still pending: ${pending}`,
+    ]);
   });
 
   test("a deliver model that claims more than happened is replaced by the facts", async () => {
-    const { graph, pendingNames } = await setup({ deliver: ["All done: your week is arranged and every review has a place."] });
+    const { graph, pendingNames } = await setup({
+      deliver: ["All done: your week is arranged and every review has a place."],
+    });
     const config = threadConfig("overclaim", "student");
     await graph.invoke(message("Arrange my reviews"), config);
     const batch = await graph.invoke(accept, config);
@@ -213,8 +284,14 @@ describe("honest endings", () => {
     const config = threadConfig("no-fit", "student");
     const final = await acceptAll(graph, config, await graph.invoke(message("Arrange my reviews"), config));
     expect(await pendingNames()).toEqual([tooLong.name]);
-    expect(final.outcome).toMatchObject({ kind: "partial", reason: `every step finished, but 1 item(s) are still pending: ${tooLong.name}`, stillOpen: [{ id: tooLong.id, name: tooLong.name, why: expect.stringMatching(/no free slot fits/) }] });
-    expect(String(final.finalAnswer).split("\n")[0]).toBe("Your review week is partly arranged: 1 review task(s) are still pending.");
+    expect(final.outcome).toMatchObject({
+      kind: "partial",
+      reason: `every step finished, but 1 item(s) are still pending: ${tooLong.name}`,
+      stillOpen: [{ id: tooLong.id, name: tooLong.name, why: expect.stringMatching(/no free slot fits/) }],
+    });
+    expect(String(final.finalAnswer).split("\n")[0]).toBe(
+      "Your review week is partly arranged: 1 review task(s) are still pending.",
+    );
     expect(final.finalAnswer).toContain(`Still pending: ${tooLong.name} (${tooLong.id}) — no free slot fits`);
   });
 
@@ -239,11 +316,20 @@ describe("each task starts clean", () => {
     // "no" on a write card declines it; the policy puts the task on its skip list (in the working memory).
     const first = await acceptAll(graph, config, await graph.invoke(message("no"), config));
     // "no" declined the whole batch card: the task changed nothing, and says so.
-    expect(first.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: you declined all 8 changes it proposed" });
+    expect(first.outcome).toMatchObject({
+      kind: "failed",
+      reason: "nothing was changed: you declined all 8 changes it proposed",
+    });
     expect((first.workingMemory as { content: string }).content).toContain(`Skip tasks: ${rejectedId}`);
 
     const planned = (await graph.invoke(message("Place the remaining review too"), config)) as Result;
-    expect(planned).toMatchObject({ phase: "waiting_confirm", roundsUsed: 0, consecutiveCorrections: 0, outcome: null, stepSetbacks: { toolErrors: 0, rejections: 0 } });
+    expect(planned).toMatchObject({
+      phase: "waiting_confirm",
+      roundsUsed: 0,
+      consecutiveCorrections: 0,
+      outcome: null,
+      stepSetbacks: { toolErrors: 0, rejections: 0 },
+    });
     expect(planned.workingMemory).toEqual({ content: "", updatedInRound: 0, updatedAt: null });
     const card = await graph.invoke(accept, config);
     expect(cardOf(card)?.action_request).toMatchObject({ action: "place", args: { task_id: rejectedId } });

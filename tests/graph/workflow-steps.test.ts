@@ -8,17 +8,29 @@ import { describe, expect, test } from "vitest";
 import { readExecutionState } from "../../server/execution-state.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { interruptsOf, json, resume, scriptedGraph, threadConfig, planDone, stepsOf, type StepDraft } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scriptedGraph,
+  threadConfig,
+  planDone,
+  stepsOf,
+  type StepDraft,
+} from "../support/scripted.js";
 
 const planned = (steps: StepDraft[]) => planDone(steps, { speak: "Plan." });
 const keep = json({ action: "continue", reason: "the remaining steps hold" });
 const next = (summary: string) => json({ action: "next_plan", goal_check: summary });
-const addNote = (text: string) => json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
+const addNote = (text: string) =>
+  json({ speak: `Adding ${text}.`, action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
 const unknownTool = json({ action: "continue", tool_call: { name: "shred_notes", arguments: {} } });
 const accept = resume({ type: "accept", args: null });
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
-const prompts = (calls: Array<{ messages: BaseMessage[] }>) => calls.map((call) => call.messages.map((entry) => String(entry.content)).join("\n"));
-const cardAction = (result: object) => (interruptsOf(result)[0]?.value as { action_request?: { action: string } } | undefined)?.action_request?.action;
+const prompts = (calls: Array<{ messages: BaseMessage[] }>) =>
+  calls.map((call) => call.messages.map((entry) => String(entry.content)).join("\n"));
+const cardAction = (result: object) =>
+  (interruptsOf(result)[0]?.value as { action_request?: { action: string } } | undefined)?.action_request?.action;
 
 describe("steps that fail", () => {
   test("repeated tool errors fail the step with its reason; the task, which changed nothing, failed and is told so", async () => {
@@ -36,9 +48,17 @@ describe("steps that fail", () => {
     expect(final.phase).toBe("done");
     expect(final.planSteps.map((step) => [step.status, step.reason])).toEqual([
       ["done", undefined],
-      ["failed", expect.stringMatching(/^3 tool errors in a row \(last, from shred_notes: Error: unknown tool "shred_notes"/)],
+      [
+        "failed",
+        expect.stringMatching(/^3 tool errors in a row \(last, from shred_notes: Error: unknown tool "shred_notes"/),
+      ],
     ]);
-    expect(final.outcome).toMatchObject({ kind: "failed", reason: expect.stringContaining('nothing was changed: 1 of 2 step(s) done; step "Shred notes" failed: 3 tool errors in a row') });
+    expect(final.outcome).toMatchObject({
+      kind: "failed",
+      reason: expect.stringContaining(
+        'nothing was changed: 1 of 2 step(s) done; step "Shred notes" failed: 3 tool errors in a row',
+      ),
+    });
     expect(final.finalAnswer).not.toBe("Everything is done.");
     expect(final.finalAnswer).toContain("2. [failed] Shred notes — failed: 3 tool errors in a row");
     expect((await readExecutionState(graph, config)).status).toBe("failed");
@@ -47,7 +67,11 @@ describe("steps that fail", () => {
 
   test("the user declining the step's writes twice in a row fails the step: the task failed, nothing applied", async () => {
     const domain = createNotesDomain();
-    const { graph, models } = scriptedGraph({ domain, plan: [planned(stepsOf("Add the note"))], execute: [addNote("x"), addNote("y")] });
+    const { graph, models } = scriptedGraph({
+      domain,
+      plan: [planned(stepsOf("Add the note"))],
+      execute: [addNote("x"), addNote("y")],
+    });
     const config = threadConfig("declined");
     await graph.invoke(message("add a note"), config);
     await graph.invoke(accept, config);
@@ -55,7 +79,9 @@ describe("steps that fail", () => {
     expect(cardAction(second)).toBe("add_note");
     const final = await graph.invoke(message("no"), config);
     expect(interruptsOf(final)).toEqual([]);
-    expect(final.planSteps).toMatchObject([{ status: "failed", reason: "you declined the 2 change(s) it proposed in a row" }]);
+    expect(final.planSteps).toMatchObject([
+      { status: "failed", reason: "you declined the 2 change(s) it proposed in a row" },
+    ]);
     expect(final.outcome).toMatchObject({ kind: "failed" });
     expect(models.execute.callCount).toBe(2);
     expect(domain.applied).toEqual([]);
@@ -81,17 +107,34 @@ describe("plan edits and replans go through the revision diff", () => {
     const executeCalls = models.execute.callCount;
 
     // The user edits the card: steps 1–2 as they were, step 3 their own, step 4 removed.
-    const edited = [...stepsOf("Collect notes", "Sort notes").map((step) => ({ ...step })), { content: "Add note z", done_when: "Add note z is done" }];
-    const resumed = await graph.invoke(resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: edited } } }), config);
+    const edited = [
+      ...stepsOf("Collect notes", "Sort notes").map((step) => ({ ...step })),
+      { content: "Add note z", done_when: "Add note z is done" },
+    ];
+    const resumed = await graph.invoke(
+      resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: edited } } }),
+      config,
+    );
     expect(resumed.planSteps).toEqual([
-      { id: "step-1", content: "Collect notes", doneWhen: "Collect notes is done", status: "done", summary: "collected: 0" },
+      {
+        id: "step-1",
+        content: "Collect notes",
+        doneWhen: "Collect notes is done",
+        status: "done",
+        summary: "collected: 0",
+      },
       { id: "step-2", content: "Sort notes", doneWhen: "Sort notes is done", status: "done", summary: "sorted" },
       { id: "step-3-r2", content: "Add note z", doneWhen: "Add note z is done", status: "running" },
     ]);
-    expect(resumed.planEdits).toEqual({ added: ["add note z | add note z is done"], removed: ["add note y | add note y is done", "report | report is done"] });
+    expect(resumed.planEdits).toEqual({
+      added: ["add note z | add note z is done"],
+      removed: ["add note y | add note y is done", "report | report is done"],
+    });
     // Execution went straight on with step 3: one execute call, which proposed the write.
     expect(models.execute.callCount).toBe(executeCalls + 1);
-    expect(interruptsOf(resumed)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "z" } } });
+    expect(interruptsOf(resumed)[0]?.value).toMatchObject({
+      action_request: { action: "add_note", args: { text: "z" } },
+    });
     expect(domain.applied).toEqual([]);
   });
 
@@ -104,7 +147,10 @@ describe("plan edits and replans go through the revision diff", () => {
     const config = threadConfig("replan-readd");
     await graph.invoke(message("organise my notes"), config);
     const withoutReport = FOUR.slice(0, 3);
-    const card = await graph.invoke(resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: withoutReport } } }), config);
+    const card = await graph.invoke(
+      resume({ type: "edit", args: { action: "confirm_plan", args: { plan_steps: withoutReport } } }),
+      config,
+    );
     expect(cardAction(card)).toBe("confirm_plan");
     expect(card.phase).toBe("waiting_confirm");
     expect(card.planSteps.map((step) => [step.content, step.status, step.summary])).toEqual([
@@ -117,7 +163,11 @@ describe("plan edits and replans go through the revision diff", () => {
 
   test("a replan that would rewrite a done step asks first instead of taking effect", async () => {
     const rewritten = stepsOf("Collect all notes", "Sort notes", "Add note x", "Report");
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [planned(FOUR), planned(rewritten)], execute: [next("collected")] });
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [planned(FOUR), planned(rewritten)],
+      execute: [next("collected")],
+    });
     const config = threadConfig("replan-done");
     await graph.invoke(message("organise my notes"), config);
     const card = await graph.invoke(accept, config);
@@ -128,13 +178,18 @@ describe("plan edits and replans go through the revision diff", () => {
     // Dropping the card ends the task; the step ran only reads, so nothing was changed.
     const dropped = await graph.invoke(message("cancel"), config);
     expect(dropped.phase).toBe("chatting");
-    expect(String(dropped.messages.at(-1)?.content)).toBe('Dropped "organise my notes" (you declined the plan). Nothing was changed.');
+    expect(String(dropped.messages.at(-1)?.content)).toBe(
+      'Dropped "organise my notes" (you declined the plan). Nothing was changed.',
+    );
   });
 });
 
 describe("memory reaches the stages", () => {
   test("every planning pass (draft, replan, revise) starts from a fresh read of the live state", async () => {
-    const domain = { ...createNotesDomain({ "user-1": ["old note"] }), preflight: { tool: "list_notes", arguments: {} } };
+    const domain = {
+      ...createNotesDomain({ "user-1": ["old note"] }),
+      preflight: { tool: "list_notes", arguments: {} },
+    };
     const { graph, models } = scriptedGraph({
       domain,
       plan: [planned(stepsOf("Add note x", "Report")), keep, planned(stepsOf("Add note x", "Report"))],
@@ -163,7 +218,11 @@ describe("memory reaches the stages", () => {
       store,
       chat: [json({ intent: "chat", reply: "Hi Alice." }), task, task],
       plan: [planned(stepsOf("Add the note")), planned(stepsOf("Add the note"))],
-      execute: [addNote("call mom"), json({ action: "done", goal_check: "added" }), json({ action: "done", goal_check: "already there" })],
+      execute: [
+        addNote("call mom"),
+        json({ action: "done", goal_check: "added" }),
+        json({ action: "done", goal_check: "already there" }),
+      ],
       deliver: ["Added.", "Nothing to add."],
     });
     const config = threadConfig("memory-prompts", "alice");
@@ -175,12 +234,16 @@ describe("memory reaches the stages", () => {
     await graph.invoke(accept, config);
 
     const chatPrompt = prompts(models.chat.calls)[1]!;
-    expect(chatPrompt).toContain('<conversation_memory>\nUser said: "hi, I\'m Alice"; agent replied: "Hi Alice.".\n</conversation_memory>');
+    expect(chatPrompt).toContain(
+      '<conversation_memory>\nUser said: "hi, I\'m Alice"; agent replied: "Hi Alice.".\n</conversation_memory>',
+    );
     const secondPlan = prompts(models.plan.calls)[1]!;
     expect(secondPlan).toContain("<conversation_memory>");
     expect(secondPlan).toContain('User asked: "add a note to call mom"');
     const lastExecute = prompts(models.execute.calls).at(-1)!;
-    expect(lastExecute).toContain('<task_state>\nActive flow: notes tasks\nLast decision: Finished "add a note to call mom"');
+    expect(lastExecute).toContain(
+      '<task_state>\nActive flow: notes tasks\nLast decision: Finished "add a note to call mom"',
+    );
     expect(lastExecute).toContain("<episodes>\nadd a note to call mom → [completed]");
   });
 });

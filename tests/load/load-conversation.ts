@@ -38,7 +38,12 @@ export async function conversation(graph: TempoGraph, threadId: string): Promise
     if (cards === 0) throw new Error("no card was raised");
     return { threadId, ms: performance.now() - started, cards };
   } catch (error) {
-    const text = error instanceof TempoError ? `${error.code}: ${error.message}` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const text =
+      error instanceof TempoError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error);
     return { threadId, ms: performance.now() - started, cards, error: text };
   }
 }

@@ -62,16 +62,28 @@ interface Worker {
 }
 
 /** Starts a worker process on `threads` (it prints ready, waits for go, runs them, prints its report). */
-async function startWorker(options: LoadProbeOptions, threads: string[], mode: { warmUp: boolean; sequential: boolean }): Promise<Worker> {
+async function startWorker(
+  options: LoadProbeOptions,
+  threads: string[],
+  mode: { warmUp: boolean; sequential: boolean },
+): Promise<Worker> {
   const entry = await bundled(WORKER_SCRIPT);
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.environment, DATABASE_URL: options.url };
   // The offline policy: no model server is called.
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
-  const child: ChildProcess = spawn(process.execPath, [entry, JSON.stringify({ threads, ...mode })], { cwd: PROJECT_ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [entry, JSON.stringify({ threads, ...mode })], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(`worker exited (${signal ?? code}) before it reported:\n${stderr.slice(-4_000)}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) =>
+      resolve(`worker exited (${signal ?? code}) before it reported:\n${stderr.slice(-4_000)}`),
+    ),
+  );
   const lines = createInterface({ input: child.stdout! });
   const reports: Array<(line: string) => void> = [];
   const pending: string[] = [];
@@ -112,7 +124,10 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
   const timeoutMs = options.timeoutMs ?? 600_000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the load probe did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`the load probe did not finish within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
   });
   // Raced by every wait below; marked handled so a timeout between two waits is no unhandled rejection.
   timedOut.catch(() => undefined);
@@ -134,7 +149,10 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     const share = Math.ceil(options.conversations / options.workers);
     const workers: Worker[] = [];
     for (let index = 0; index < options.workers; index += 1) {
-      const threads = Array.from({ length: Math.max(0, Math.min(options.conversations, (index + 1) * share) - index * share) }, (_, offset) => `${prefix}-${index * share + offset}`);
+      const threads = Array.from(
+        { length: Math.max(0, Math.min(options.conversations, (index + 1) * share) - index * share) },
+        (_, offset) => `${prefix}-${index * share + offset}`,
+      );
       const worker = await startWorker(options, threads, { warmUp: options.warmUp ?? true, sequential: false });
       started.push(worker);
       workers.push(worker);

@@ -32,7 +32,8 @@ try {
   process.stdin.destroy();
   const cpuBefore = process.cpuUsage();
   let conversations: ConversationOutcome[] = [];
-  if (args.sequential) for (const threadId of args.threads) conversations.push(await conversation(tempo.graph, threadId));
+  if (args.sequential)
+    for (const threadId of args.threads) conversations.push(await conversation(tempo.graph, threadId));
   else conversations = await Promise.all(args.threads.map((threadId) => conversation(tempo.graph, threadId)));
   const cpu = process.cpuUsage(cpuBefore);
   process.stdout.write(`${JSON.stringify({ conversations, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);

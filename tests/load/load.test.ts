@@ -13,28 +13,35 @@ import { runLoadProbe } from "./load-probe.js";
 /** max_connections of the server: 2 × (pool 5 + 1 lock connection + memory pool 2) = 16, and room for the probe's setup. */
 const MAX_CONNECTIONS = 20;
 
-describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1")("load on PostgreSQL 15 with few connections", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startRealTestPostgres({ maxConnections: MAX_CONNECTIONS });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  test("30 conversations at once over 2 workers at max_connections 20 all end with their writes approved: 0 errors", async () => {
-    const result = await runLoadProbe({
-      url: server.url,
-      conversations: 30,
-      workers: 2,
-      // No lone conversation, no warm-up: this test counts errors, not times.
-      loneRuns: 0,
-      warmUp: false,
-      environment: { TEMPO_DB_POOL_SIZE: "5", TEMPO_MEMORY_POOL_SIZE: "2" },
-      timeoutMs: 280_000,
+describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1")(
+  "load on PostgreSQL 15 with few connections",
+  () => {
+    let server: TestPostgres;
+    beforeAll(async () => {
+      server = await startRealTestPostgres({ maxConnections: MAX_CONNECTIONS });
     });
-    expect(result.conversations).toHaveLength(30);
-    expect(result.conversations.filter((conversation) => conversation.error).map((conversation) => conversation.error)).toEqual([]);
-    expect(result.conversations.every((conversation) => conversation.cards === result.conversations[0]!.cards)).toBe(true);
-  }, 300_000);
-});
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    test("30 conversations at once over 2 workers at max_connections 20 all end with their writes approved: 0 errors", async () => {
+      const result = await runLoadProbe({
+        url: server.url,
+        conversations: 30,
+        workers: 2,
+        // No lone conversation, no warm-up: this test counts errors, not times.
+        loneRuns: 0,
+        warmUp: false,
+        environment: { TEMPO_DB_POOL_SIZE: "5", TEMPO_MEMORY_POOL_SIZE: "2" },
+        timeoutMs: 280_000,
+      });
+      expect(result.conversations).toHaveLength(30);
+      expect(
+        result.conversations.filter((conversation) => conversation.error).map((conversation) => conversation.error),
+      ).toEqual([]);
+      expect(result.conversations.every((conversation) => conversation.cards === result.conversations[0]!.cards)).toBe(
+        true,
+      );
+    }, 300_000);
+  },
+);

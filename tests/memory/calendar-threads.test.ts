@@ -23,12 +23,29 @@ const config = (threadId: string) => ({ configurable: { thread_id: threadId, use
 
 /** A one-event calendar of `name` from `start` to `end` (UTC), with `lines` more in its VEVENT. */
 const calendar = (uid: string, name: string, start: string, end: string, lines: string[] = []) =>
-  ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tempo tests//EN", "BEGIN:VEVENT", `UID:${uid}@uni`, "DTSTAMP:20240301T000000Z", `DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${name}`, ...lines, "END:VEVENT", "END:VCALENDAR"].join("\r\n");
+  [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//tempo tests//EN",
+    "BEGIN:VEVENT",
+    `UID:${uid}@uni`,
+    "DTSTAMP:20240301T000000Z",
+    `DTSTART:${start}`,
+    `DTEND:${end}`,
+    `SUMMARY:${name}`,
+    ...lines,
+    "END:VEVENT",
+    "END:VCALENDAR",
+  ].join("\r\n");
 
 /** Sunday 17 March, 14:00–15:40 in Shanghai; a note the fact reader would take for the user's own words. */
-const EARLIER = calendar("old", "Old lecture", "20240317T060000Z", "20240317T074000Z", ["DESCRIPTION:I always sit in the front row"]);
+const EARLIER = calendar("old", "Old lecture", "20240317T060000Z", "20240317T074000Z", [
+  "DESCRIPTION:I always sit in the front row",
+]);
 /** Saturday 16 March, 16:00–17:40 in Shanghai. */
-const LATER = calendar("new", "New seminar", "20240316T080000Z", "20240316T094000Z", ["DESCRIPTION:Read chapter three before the seminar"]);
+const LATER = calendar("new", "New seminar", "20240316T080000Z", "20240316T094000Z", [
+  "DESCRIPTION:Read chapter three before the seminar",
+]);
 
 let postgres: TestPostgres;
 let tempo: Tempo;
@@ -44,7 +61,9 @@ afterAll(async () => {
 
 /** The card a run waits on: its action requests' names, arguments and descriptions. */
 function cardOf(result: object) {
-  const card = interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown>; description?: string }> };
+  const card = interruptsOf(result)[0]?.value as {
+    action_requests: Array<{ name: string; args: Record<string, unknown>; description?: string }>;
+  };
   return card.action_requests;
 }
 
@@ -52,19 +71,28 @@ function cardOf(result: object) {
 async function rememberedText(store: BaseStore): Promise<string> {
   const namespaces = (await store.listNamespaces({ limit: 1000 })).filter((namespace) => namespace.includes(USER));
   const items = await Promise.all(namespaces.map((namespace) => store.search(namespace, { limit: 1000 })));
-  return items.flat().map((item) => JSON.stringify(item.value)).join("\n");
+  return items
+    .flat()
+    .map((item) => JSON.stringify(item.value))
+    .join("\n");
 }
 
 test("a calendar sent on a new thread is imported as sent there, never as the file an earlier thread left unapproved", async () => {
   // Thread 1: the plan approved, the import card rejected — the task ends, and memory records it.
-  const earlierPlan = await tempo.graph.invoke({ messages: [new HumanMessage(calendarImportMessage("lectures.ics", EARLIER))] }, config("calendar-earlier"));
+  const earlierPlan = await tempo.graph.invoke(
+    { messages: [new HumanMessage(calendarImportMessage("lectures.ics", EARLIER))] },
+    config("calendar-earlier"),
+  );
   const earlierWrite = await tempo.graph.invoke(approveCard(earlierPlan), config("calendar-earlier"));
   expect(cardOf(earlierWrite)[0]).toMatchObject({ name: "import_calendar", args: { ics: EARLIER } });
   const ended = await tempo.graph.invoke(resume({ decisions: [{ type: "reject" }] }), config("calendar-earlier"));
   expect(interruptsOf(ended)).toEqual([]);
 
   // Thread 2, same user: its own file, and only its own, is on the card.
-  const laterPlan = await tempo.graph.invoke({ messages: [new HumanMessage(calendarImportMessage("seminar.ics", LATER))] }, config("calendar-later"));
+  const laterPlan = await tempo.graph.invoke(
+    { messages: [new HumanMessage(calendarImportMessage("seminar.ics", LATER))] },
+    config("calendar-later"),
+  );
   const laterWrite = await tempo.graph.invoke(approveCard(laterPlan), config("calendar-later"));
   const [write] = cardOf(laterWrite);
   expect(write).toMatchObject({ name: "import_calendar", args: { ics: LATER } });
@@ -74,7 +102,11 @@ test("a calendar sent on a new thread is imported as sent there, never as the fi
   // Approved, it stores that event; the earlier file's never came in.
   await tempo.graph.invoke(approveCard(laterWrite), config("calendar-later"));
   const schedule = await tempo.repositoryOf<ScheduleRepository>("schedule").load(USER);
-  expect(schedule.tasks.filter((task) => task.name === "New seminar" || task.name === "Old lecture").map((task) => [task.name, task.slots])).toEqual([["New seminar", [{ day: 6, start: 7, end: 8 }]]]);
+  expect(
+    schedule.tasks
+      .filter((task) => task.name === "New seminar" || task.name === "Old lecture")
+      .map((task) => [task.name, task.slots]),
+  ).toEqual([["New seminar", [{ day: 6, start: 7, end: 8 }]]]);
 
   // Memory (TaskState, episodes, facts, preferences, conversation summaries) names the files, and holds no text of them.
   const remembered = await rememberedText(tempo.graph.store!);

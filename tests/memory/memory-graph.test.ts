@@ -5,15 +5,30 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { TempoError } from "../../errors/index.js";
 import { storeFacts } from "../../memory/long-term.js";
-import { episodesNamespace, conversationNamespace, factsNamespace, preferencesNamespace, taskStateNamespace } from "../../memory/namespaces.js";
+import {
+  episodesNamespace,
+  conversationNamespace,
+  factsNamespace,
+  preferencesNamespace,
+  taskStateNamespace,
+} from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 
-const onePlan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] });
-const addNote = (text: string) => json({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
+const onePlan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "listed" }],
+});
+const addNote = (text: string) =>
+  json({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text } } });
 const done = json({ action: "done", goal_check: "the note is listed" });
-const prompt = (calls: Array<{ messages: BaseMessage[] }>, index = -1) => calls.at(index)!.messages.map((message) => String(message.content)).join("\n");
+const prompt = (calls: Array<{ messages: BaseMessage[] }>, index = -1) =>
+  calls
+    .at(index)!
+    .messages.map((message) => String(message.content))
+    .join("\n");
 
 describe("recall", () => {
   test("the planner sees the user's relevant facts and none of another user's", async () => {
@@ -21,16 +36,25 @@ describe("recall", () => {
     await storeFacts(store, "alice", ["I prefer to review notes in the morning"], "user", "2026-01-01T00:00:00Z");
     await storeFacts(store, "bob", ["I prefer to review notes late at night"], "user", "2026-01-01T00:00:00Z");
     const { graph, models } = scriptedGraph({ domain: createNotesDomain(), store, plan: [onePlan] });
-    await graph.invoke({ messages: [new HumanMessage("add a note to review my notes")] }, threadConfig("recall-1", "alice"));
+    await graph.invoke(
+      { messages: [new HumanMessage("add a note to review my notes")] },
+      threadConfig("recall-1", "alice"),
+    );
     const planPrompt = prompt(models.plan.calls);
     expect(planPrompt).toContain("I prefer to review notes in the morning");
     expect(planPrompt).not.toContain("late at night");
   });
 
   test("a thread of another user is refused with a typed error", async () => {
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), store: new InMemoryStore(), chat: [json({ intent: "chat", reply: "hi" })] });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      store: new InMemoryStore(),
+      chat: [json({ intent: "chat", reply: "hi" })],
+    });
     await graph.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("owned", "alice"));
-    const error = await graph.invoke({ messages: [new HumanMessage("show me")] }, threadConfig("owned", "mallory")).catch((caught: unknown) => caught);
+    const error = await graph
+      .invoke({ messages: [new HumanMessage("show me")] }, threadConfig("owned", "mallory"))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TempoError);
     expect((error as TempoError).code).toBe("THREAD_ACCESS_DENIED");
   });
@@ -41,9 +65,19 @@ describe("memorize", () => {
     const store = new InMemoryStore();
     const domain = createNotesDomain();
     const task = json({ intent: "task", reply: "" });
-    const { graph, models } = scriptedGraph({ domain, store, chat: [task, task], plan: [onePlan, onePlan], execute: [addNote("call mom"), done], deliver: ["Added your note."] });
+    const { graph, models } = scriptedGraph({
+      domain,
+      store,
+      chat: [task, task],
+      plan: [onePlan, onePlan],
+      execute: [addNote("call mom"), done],
+      deliver: ["Added your note."],
+    });
     const first = threadConfig("memo-1", "alice");
-    await graph.invoke({ messages: [new HumanMessage("Add a note to call mom. I always call her on Sundays.")] }, first);
+    await graph.invoke(
+      { messages: [new HumanMessage("Add a note to call mom. I always call her on Sundays.")] },
+      first,
+    );
     await graph.invoke(resume({ type: "accept", args: null }), first);
     await graph.invoke(resume({ type: "accept", args: null }), first);
 
@@ -55,24 +89,43 @@ describe("memorize", () => {
     expect(facts.map((item) => item.value.text)).toEqual(["I always call her on Sundays"]);
     const episodes = await store.search(episodesNamespace("alice"));
     expect(episodes).toHaveLength(1);
-    expect(episodes[0]?.value).toMatchObject({ goal: "Add a note to call mom. I always call her on Sundays.", status: "completed", outcome: "completed: all 1 step(s) done. Added your note.", keySteps: ["[done] Add the note — the note is listed"] });
+    expect(episodes[0]?.value).toMatchObject({
+      goal: "Add a note to call mom. I always call her on Sundays.",
+      status: "completed",
+      outcome: "completed: all 1 step(s) done. Added your note.",
+      keySteps: ["[done] Add the note — the note is listed"],
+    });
     const taskState = await loadTaskState(store, "alice");
     expect(taskState.lastDecision).toContain('Finished "Add a note to call mom.');
 
     // A later thread of the same user recalls the episode and the fact when planning something similar.
-    await graph.invoke({ messages: [new HumanMessage("Add a note to call mom again")] }, threadConfig("memo-2", "alice"));
+    await graph.invoke(
+      { messages: [new HumanMessage("Add a note to call mom again")] },
+      threadConfig("memo-2", "alice"),
+    );
     const secondPlan = prompt(models.plan.calls);
     expect(secondPlan).toContain("<episodes>");
-    expect(secondPlan).toContain("Add a note to call mom. I always call her on Sundays. → [completed] completed: all 1 step(s) done. Added your note.");
+    expect(secondPlan).toContain(
+      "Add a note to call mom. I always call her on Sundays. → [completed] completed: all 1 step(s) done. Added your note.",
+    );
     expect(secondPlan).toContain("I always call her on Sundays");
   });
 
   test("a direct chat reply is memorized too", async () => {
     const store = new InMemoryStore();
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), store, chat: [json({ intent: "chat", reply: "Hello Alice!" })] });
-    await graph.invoke({ messages: [new HumanMessage("hi, I'm Alice and I study maths")] }, threadConfig("memo-chat", "alice"));
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      store,
+      chat: [json({ intent: "chat", reply: "Hello Alice!" })],
+    });
+    await graph.invoke(
+      { messages: [new HumanMessage("hi, I'm Alice and I study maths")] },
+      threadConfig("memo-chat", "alice"),
+    );
     const conversation = await store.search(conversationNamespace("alice", "memo-chat"));
-    expect(conversation[0]?.value.summary).toBe('User said: "hi, I\'m Alice and I study maths"; agent replied: "Hello Alice!".');
+    expect(conversation[0]?.value.summary).toBe(
+      'User said: "hi, I\'m Alice and I study maths"; agent replied: "Hello Alice!".',
+    );
   });
 });
 
@@ -80,7 +133,9 @@ describe("compression", () => {
   test("over a 100-turn conversation the state's messages stay bounded and TaskState keeps the compressed facts", async () => {
     const store = new InMemoryStore();
     const turns = 100;
-    const chatReplies = Array.from({ length: turns }, (_, index) => json({ intent: "chat", reply: `Reply ${index + 1}` }));
+    const chatReplies = Array.from({ length: turns }, (_, index) =>
+      json({ intent: "chat", reply: `Reply ${index + 1}` }),
+    );
     const context = { ...DEFAULT_WORKFLOW_SETTINGS.context, maxRecentMessages: 30, keepRecentMessages: 12 };
     const { graph } = scriptedGraph({ domain: createNotesDomain(), store, chat: chatReplies, settings: { context } });
     const config = threadConfig("long", "alice");
@@ -94,7 +149,9 @@ describe("compression", () => {
     expect(largest).toBeLessThanOrEqual(context.maxRecentMessages + 2);
     expect(state.values.messages.length).toBeLessThanOrEqual(context.maxRecentMessages + 2);
     expect(String(state.values.messages.at(-1)?.content)).toBe("Reply 100");
-    expect(state.values.messages.some((message: BaseMessage) => String(message.content).includes("short notes"))).toBe(false);
+    expect(state.values.messages.some((message: BaseMessage) => String(message.content).includes("short notes"))).toBe(
+      false,
+    );
     const taskState = await loadTaskState(store, "alice");
     expect(taskState.importantFacts).toContain("I prefer short notes without emoji");
     expect(taskState.lastDecision).toMatch(/^Reply \d+$/);
@@ -108,7 +165,14 @@ describe("reset", () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), store, plan: [onePlan] });
     const config = threadConfig("clear", "alice");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
-    await store.put(taskStateNamespace("alice"), "current", { currentGoal: "notes", activeFlow: "", openLoops: [], importantFacts: [], lastDecision: "", updatedAt: "" });
+    await store.put(taskStateNamespace("alice"), "current", {
+      currentGoal: "notes",
+      activeFlow: "",
+      openLoops: [],
+      importantFacts: [],
+      lastDecision: "",
+      updatedAt: "",
+    });
     const cleared = await graph.invoke({ messages: [new HumanMessage("/clear")] }, config);
     expect(cleared.messages.map((message) => String(message.content))).toEqual([
       "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept.",
@@ -122,7 +186,10 @@ describe("reset", () => {
     const { graph } = scriptedGraph({ domain: createNotesDomain(), store: new InMemoryStore(), plan: [onePlan] });
     const config = threadConfig("unknown-command", "alice");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
-    await expect(graph.invoke({ messages: [new HumanMessage("/frobnicate")] }, config)).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("Unknown command /frobnicate") });
+    await expect(graph.invoke({ messages: [new HumanMessage("/frobnicate")] }, config)).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("Unknown command /frobnicate"),
+    });
     const state = await graph.getState(config);
     expect(state.values.phase).toBe("waiting_confirm");
     expect(state.values.planSteps).toHaveLength(1);
@@ -133,7 +200,9 @@ describe("reset", () => {
     const { graph } = scriptedGraph({ domain, plan: [onePlan], execute: ["x", "y", "z", addNote("a"), done] });
     const config = threadConfig("retry", "alice");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
-    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({ code: "MODEL_OUTPUT_INVALID" });
+    await expect(graph.invoke(resume({ type: "accept", args: null }), config)).rejects.toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+    });
     const retried = await graph.invoke({ messages: [new HumanMessage("try again")] }, config);
     expect(retried.phase).toBe("waiting_confirm");
     expect(retried.consecutiveCorrections).toBe(0);
@@ -144,7 +213,12 @@ describe("reset", () => {
 
   test("a retry phrase after an unfinished task replans the same goal", async () => {
     const list = json({ action: "continue", tool_call: { name: "list_notes", arguments: {} } });
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [onePlan, onePlan], execute: [list], settings: { maxRounds: 1 } });
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [onePlan, onePlan],
+      execute: [list],
+      settings: { maxRounds: 1 },
+    });
     const config = threadConfig("retry-done", "alice");
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
     const ended = await graph.invoke(resume({ type: "accept", args: null }), config);
@@ -163,15 +237,37 @@ describe("standing preferences with a memory model", () => {
   test("the memory model extracts them (the notes domain has no offline reader: the entry is the model's), and the next invocation's prompts carry them; another user's do not", async () => {
     const store = new InMemoryStore();
     const chat = (reply: string) => json({ intent: "chat", reply });
-    const memory = [json({ preferences: [{ kind: "note", value: "notes stay under ten words", text: "keep my notes short", source_index: 1 }], lifted: [] })];
-    const { graph, models } = scriptedGraph({ domain: createNotesDomain(), store, chat: [chat("Noted."), chat("Sure."), chat("Hello.")], memory });
-    await graph.invoke({ messages: [new HumanMessage("I always want my notes short.")] }, threadConfig("prefs-1", "alice"));
+    const memory = [
+      json({
+        preferences: [
+          { kind: "note", value: "notes stay under ten words", text: "keep my notes short", source_index: 1 },
+        ],
+        lifted: [],
+      }),
+    ];
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      store,
+      chat: [chat("Noted."), chat("Sure."), chat("Hello.")],
+      memory,
+    });
+    await graph.invoke(
+      { messages: [new HumanMessage("I always want my notes short.")] },
+      threadConfig("prefs-1", "alice"),
+    );
     expect(models.memory!.callCount).toBe(1);
     // A message with no word of a lasting wish costs no memory call.
     await graph.invoke({ messages: [new HumanMessage("what can you do")] }, threadConfig("prefs-2", "alice"));
     expect(models.memory!.callCount).toBe(1);
     const stored = await store.search(preferencesNamespace("alice"));
-    expect(stored.map((item) => item.value)).toEqual([expect.objectContaining({ kind: "note", value: "notes stay under ten words", text: "keep my notes short", source: "stated in a message (thread prefs-1)" })]);
+    expect(stored.map((item) => item.value)).toEqual([
+      expect.objectContaining({
+        kind: "note",
+        value: "notes stay under ten words",
+        text: "keep my notes short",
+        source: "stated in a message (thread prefs-1)",
+      }),
+    ]);
     expect(prompt(models.chat.calls, 1)).toContain("<standing_preferences>\nYour standing preferences");
     expect(prompt(models.chat.calls, 1)).toContain("- keep my notes short");
     await graph.invoke({ messages: [new HumanMessage("hello")] }, threadConfig("prefs-3", "bob"));

@@ -28,13 +28,25 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
   test("facts are found by text search, only under their user, whatever characters the ids hold", async () => {
     const time = "2026-01-01T00:00:00Z";
-    await storeFacts(store, "user_1%", ["I prefer studying calculus in the morning", "I never study after 22:00"], "user", time);
+    await storeFacts(
+      store,
+      "user_1%",
+      ["I prefer studying calculus in the morning", "I never study after 22:00"],
+      "user",
+      time,
+    );
     await storeFacts(store, "user_10", ["I prefer studying calculus at night"], "user", time);
     await storeFacts(store, "user.1", ["My exam is in the library"], "user", time);
-    expect((await searchFacts(store, "user_1%", "calculus morning")).map((fact) => fact.text)).toEqual(["I prefer studying calculus in the morning"]);
-    expect((await searchFacts(store, "user_10", "calculus")).map((fact) => fact.text)).toEqual(["I prefer studying calculus at night"]);
+    expect((await searchFacts(store, "user_1%", "calculus morning")).map((fact) => fact.text)).toEqual([
+      "I prefer studying calculus in the morning",
+    ]);
+    expect((await searchFacts(store, "user_10", "calculus")).map((fact) => fact.text)).toEqual([
+      "I prefer studying calculus at night",
+    ]);
     expect(await searchFacts(store, "user_1", "calculus")).toEqual([]);
-    expect((await searchFacts(store, "user.1", "library exam")).map((fact) => fact.text)).toEqual(["My exam is in the library"]);
+    expect((await searchFacts(store, "user.1", "library exam")).map((fact) => fact.text)).toEqual([
+      "My exam is in the library",
+    ]);
   });
 
   test("many concurrent text searches on a small pool all finish (no pool deadlock)", async () => {
@@ -46,20 +58,36 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
         Promise.all(searches),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error("searches hung")), 20_000)),
       ]);
-      expect(results.map((facts) => facts.map((fact) => fact.text))).toEqual(Array(20).fill(["I prefer green tea while studying"]));
+      expect(results.map((facts) => facts.map((fact) => fact.text))).toEqual(
+        Array(20).fill(["I prefer green tea while studying"]),
+      );
     } finally {
       await small.stop();
     }
   });
 
   test("TaskState and conversation memory round-trip per user and thread", async () => {
-    await saveTaskState(store, "alice", { ...EMPTY_TASK_STATE, currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"], updatedAt: "t" });
-    expect(await loadTaskState(store, "alice")).toMatchObject({ currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"] });
+    await saveTaskState(store, "alice", {
+      ...EMPTY_TASK_STATE,
+      currentGoal: "Pass calculus",
+      importantFacts: ["The user prefers mornings"],
+      updatedAt: "t",
+    });
+    expect(await loadTaskState(store, "alice")).toMatchObject({
+      currentGoal: "Pass calculus",
+      importantFacts: ["The user prefers mornings"],
+    });
     expect((await loadTaskState(store, "bob")).currentGoal).toBe("");
     await appendConversation(store, "alice", "thread_1", { summary: "first", createdAt: "2026-01-01T00:00:01Z" });
     await appendConversation(store, "alice", "thread_1", { summary: "second", createdAt: "2026-01-01T00:00:02Z" });
-    await appendConversation(store, "alice", "thread_2", { summary: "other thread", createdAt: "2026-01-01T00:00:03Z" });
-    expect((await conversationMemory(store, "alice", "thread_1")).map((entry) => entry.summary)).toEqual(["first", "second"]);
+    await appendConversation(store, "alice", "thread_2", {
+      summary: "other thread",
+      createdAt: "2026-01-01T00:00:03Z",
+    });
+    expect((await conversationMemory(store, "alice", "thread_1")).map((entry) => entry.summary)).toEqual([
+      "first",
+      "second",
+    ]);
     expect(await conversationMemory(store, "bob", "thread_1")).toEqual([]);
   });
 });

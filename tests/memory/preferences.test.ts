@@ -9,7 +9,14 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
-import { applyPreferenceChange, loadPreferences, mergePreferences, MAX_PREFERENCES, removePreference, renderPreferenceList } from "../../memory/preferences.js";
+import {
+  applyPreferenceChange,
+  loadPreferences,
+  mergePreferences,
+  MAX_PREFERENCES,
+  removePreference,
+  renderPreferenceList,
+} from "../../memory/preferences.js";
 import { preferencesNamespace } from "../../memory/namespaces.js";
 import { extractUserFacts, taskEpisode } from "../../memory/invocation-summary.js";
 import { preferencesContext, PREFERENCES_TAG } from "../../memory/prompt-memory.js";
@@ -56,10 +63,22 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
   });
 
   test("'never on Monday, Tuesday or Friday' rules out all three days", () => {
-    expect(readSchedulePreferences("never on Monday, Tuesday or Friday").add.map(({ kind, value }) => ({ kind, value }))).toEqual([1, 2, 5].map((value) => ({ kind: "avoid_day", value })));
+    expect(
+      readSchedulePreferences("never on Monday, Tuesday or Friday").add.map(({ kind, value }) => ({ kind, value })),
+    ).toEqual([1, 2, 5].map((value) => ({ kind: "avoid_day", value })));
   });
 
-  test.each(["Saturday instead", "never schedule linear algebra on Monday", "never put calculus on Friday", "微积分以后只在上午", "I'd prefer Saturday instead", "周一不行", "not this one", "later in the day", "I like the plan"])("%s is no standing preference", (text) => {
+  test.each([
+    "Saturday instead",
+    "never schedule linear algebra on Monday",
+    "never put calculus on Friday",
+    "微积分以后只在上午",
+    "I'd prefer Saturday instead",
+    "周一不行",
+    "not this one",
+    "later in the day",
+    "I like the plan",
+  ])("%s is no standing preference", (text) => {
     expect(readSchedulePreferences(text)).toEqual({ add: [], lift: [] });
   });
 
@@ -79,7 +98,13 @@ describe("the profile", () => {
     const second = mergePreferences(first.profile, change("I never study on Mondays"), "stated in a message", later(1));
     expect(second.profile).toHaveLength(1);
     expect(second.added).toEqual([]);
-    expect(second.profile[0]).toMatchObject({ kind: "avoid_day", value: 1, text: "never on Monday", source: "card feedback on place", createdAt: NOW });
+    expect(second.profile[0]).toMatchObject({
+      kind: "avoid_day",
+      value: 1,
+      text: "never on Monday",
+      source: "card feedback on place",
+      createdAt: NOW,
+    });
   });
 
   test("a contradicting preference replaces the old one; a lift removes it", () => {
@@ -90,7 +115,12 @@ describe("the profile", () => {
     const evenings = mergePreferences(weekends.profile, change("我喜欢晚上复习"), "s", later(3));
     expect(evenings.removed.map((entry) => entry.text)).toEqual(["I prefer mornings"]);
     expect(evenings.profile.map((entry) => entry.kind)).toEqual(["only_days", "part_of_day"]);
-    const monday = mergePreferences(mergePreferences([], change("never on Monday"), "s", NOW).profile, change("Mondays are fine now"), "s", later(1));
+    const monday = mergePreferences(
+      mergePreferences([], change("never on Monday"), "s", NOW).profile,
+      change("Mondays are fine now"),
+      "s",
+      later(1),
+    );
     expect(monday.profile).toEqual([]);
     expect(monday.removed.map((entry) => entry.text)).toEqual(["never on Monday"]);
   });
@@ -98,7 +128,12 @@ describe("the profile", () => {
   test(`bounded: past ${MAX_PREFERENCES} entries the oldest go first`, () => {
     let profile: Preference[] = [];
     for (let index = 0; index < MAX_PREFERENCES + 3; index += 1) {
-      profile = mergePreferences(profile, { add: [{ kind: "note", value: `note ${index}`, text: `note ${index}` }], lift: [] }, "s", later(index)).profile;
+      profile = mergePreferences(
+        profile,
+        { add: [{ kind: "note", value: `note ${index}`, text: `note ${index}` }], lift: [] },
+        "s",
+        later(index),
+      ).profile;
     }
     expect(profile).toHaveLength(MAX_PREFERENCES);
     expect(profile[0]!.text).toBe("note 3");
@@ -107,27 +142,63 @@ describe("the profile", () => {
   test("in the store: listed oldest first, removed by number or id, an unknown one is PREFERENCE_NOT_FOUND; another user's profile is apart", async () => {
     const store = new InMemoryStore();
     await applyPreferenceChange(store, "alice", change("never on Monday"), "card feedback on place (thread t-1)", NOW);
-    await applyPreferenceChange(store, "alice", change("I prefer mornings"), "stated in a message (thread t-1)", later(1));
-    await applyPreferenceChange(store, "alice", change("never before 10"), "stated in a message (thread t-2)", later(2));
+    await applyPreferenceChange(
+      store,
+      "alice",
+      change("I prefer mornings"),
+      "stated in a message (thread t-1)",
+      later(1),
+    );
+    await applyPreferenceChange(
+      store,
+      "alice",
+      change("never before 10"),
+      "stated in a message (thread t-2)",
+      later(2),
+    );
     const profile = await loadPreferences(store, "alice");
     expect(profile.map((entry) => entry.text)).toEqual(["never on Monday", "I prefer mornings", "never before 10"]);
-    expect(renderPreferenceList(profile)).toContain("1. never on Monday — card feedback on place (thread t-1), 2026-01-05");
+    expect(renderPreferenceList(profile)).toContain(
+      "1. never on Monday — card feedback on place (thread t-1), 2026-01-05",
+    );
     // Bob sees nothing of Alice's, and cannot remove her entries through his own profile.
     expect(await loadPreferences(store, "bob")).toEqual([]);
-    await expect(removePreference(store, "bob", profile[0]!.id)).rejects.toMatchObject({ code: "PREFERENCE_NOT_FOUND" });
+    await expect(removePreference(store, "bob", profile[0]!.id)).rejects.toMatchObject({
+      code: "PREFERENCE_NOT_FOUND",
+    });
     expect((await store.search(preferencesNamespace("alice"))).length).toBe(3);
 
     expect((await removePreference(store, "alice", "2")).text).toBe("I prefer mornings");
     expect((await removePreference(store, "alice", profile[2]!.id)).text).toBe("never before 10");
-    await expect(removePreference(store, "alice", "5")).rejects.toMatchObject({ code: "PREFERENCE_NOT_FOUND", message: expect.stringContaining("1-1") });
+    await expect(removePreference(store, "alice", "5")).rejects.toMatchObject({
+      code: "PREFERENCE_NOT_FOUND",
+      message: expect.stringContaining("1-1"),
+    });
     expect((await loadPreferences(store, "alice")).map((entry) => entry.text)).toEqual(["never on Monday"]);
   });
 
   test("an entry the rules cannot read (written through the store API) is left out, never breaking a run", async () => {
     const store = new InMemoryStore();
-    await store.put(preferencesNamespace("alice"), "bad-1", { id: "bad-1", kind: "only_days", value: "weekends", text: "x", createdAt: NOW });
-    await store.put(preferencesNamespace("alice"), "bad-2", { id: "bad-2", kind: "avoid_day", value: 1, text: "no createdAt" });
-    await store.put(preferencesNamespace("alice"), "bad-3", { kind: "teleport", value: 1, text: "?", id: "bad-3", createdAt: NOW });
+    await store.put(preferencesNamespace("alice"), "bad-1", {
+      id: "bad-1",
+      kind: "only_days",
+      value: "weekends",
+      text: "x",
+      createdAt: NOW,
+    });
+    await store.put(preferencesNamespace("alice"), "bad-2", {
+      id: "bad-2",
+      kind: "avoid_day",
+      value: 1,
+      text: "no createdAt",
+    });
+    await store.put(preferencesNamespace("alice"), "bad-3", {
+      kind: "teleport",
+      value: 1,
+      text: "?",
+      id: "bad-3",
+      createdAt: NOW,
+    });
     await applyPreferenceChange(store, "alice", change("never on Monday"), "s", NOW);
     expect((await loadPreferences(store, "alice")).map((entry) => entry.text)).toEqual(["never on Monday"]);
   });
@@ -138,17 +209,46 @@ describe("extraction from an invocation", () => {
   const invocation = [
     new HumanMessage("Arrange my reviews. I prefer mornings."),
     new HumanMessage("I reject this plan. Feedback: never before 10"),
-    new AIMessage({ content: "", tool_calls: [{ id: "call-1", name: "place", args: { task_id: "a", day: 1, slot_start: 1 } }] }),
-    new ToolMessage({ tool_call_id: "call-1", name: "place", content: "Not applied: the user rejected this change. Their feedback: never on Monday", artifact: { outcome: "declined" } }),
-    new ToolMessage({ tool_call_id: "call-2", name: "place", content: "Not applied: the user rejected this change. Their feedback: Saturday instead", artifact: { outcome: "declined" } }),
+    new AIMessage({
+      content: "",
+      tool_calls: [{ id: "call-1", name: "place", args: { task_id: "a", day: 1, slot_start: 1 } }],
+    }),
+    new ToolMessage({
+      tool_call_id: "call-1",
+      name: "place",
+      content: "Not applied: the user rejected this change. Their feedback: never on Monday",
+      artifact: { outcome: "declined" },
+    }),
+    new ToolMessage({
+      tool_call_id: "call-2",
+      name: "place",
+      content: "Not applied: the user rejected this change. Their feedback: Saturday instead",
+      artifact: { outcome: "declined" },
+    }),
   ];
 
   test("messages and card feedback are the sources, each saying where it came from", () => {
     expect(preferenceSources(invocation, "t-9")).toEqual([
-      { text: "Arrange my reviews. I prefer mornings.", origin: { kind: "message" }, source: "stated in a message (thread t-9)" },
-      { text: "never before 10", origin: { kind: "card_feedback", tool: "the plan" }, source: "card feedback on the plan (thread t-9)" },
-      { text: "never on Monday", origin: { kind: "card_feedback", tool: "place" }, source: "card feedback on place (thread t-9)" },
-      { text: "Saturday instead", origin: { kind: "card_feedback", tool: "place" }, source: "card feedback on place (thread t-9)" },
+      {
+        text: "Arrange my reviews. I prefer mornings.",
+        origin: { kind: "message" },
+        source: "stated in a message (thread t-9)",
+      },
+      {
+        text: "never before 10",
+        origin: { kind: "card_feedback", tool: "the plan" },
+        source: "card feedback on the plan (thread t-9)",
+      },
+      {
+        text: "never on Monday",
+        origin: { kind: "card_feedback", tool: "place" },
+        source: "card feedback on place (thread t-9)",
+      },
+      {
+        text: "Saturday instead",
+        origin: { kind: "card_feedback", tool: "place" },
+        source: "card feedback on place (thread t-9)",
+      },
     ]);
   });
 
@@ -156,7 +256,11 @@ describe("extraction from an invocation", () => {
     const store = new InMemoryStore();
     const dependencies = { models: { default: scripted([]) }, domain } as unknown as NodeDependencies;
     await rememberPreferences(store, "student", preferenceSources(invocation, "t-9"), dependencies, {}, NOW);
-    const stored = (await loadPreferences(store, "student")).map(({ kind, value, source }) => ({ kind, value, source }));
+    const stored = (await loadPreferences(store, "student")).map(({ kind, value, source }) => ({
+      kind,
+      value,
+      source,
+    }));
     expect(stored.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
       { kind: "avoid_day", value: 1, source: "card feedback on place (thread t-9)" },
       { kind: "not_before_hour", value: 10, source: "card feedback on the plan (thread t-9)" },
@@ -167,16 +271,35 @@ describe("extraction from an invocation", () => {
   test("with a memory model: the model extracts (its reading, not the offline one), each entry from the text it names; a text with no lasting word costs no call", async () => {
     const store = new InMemoryStore();
     const memory = scripted([
-      json({ preferences: [{ kind: "avoid_day", value: 1, text: "never Mondays", source_index: 3 }, { kind: "note", value: "short sessions", text: "short sessions", source_index: 1 }, { kind: "avoid_day", value: 9, text: "bad day" }], lifted: [] }),
+      json({
+        preferences: [
+          { kind: "avoid_day", value: 1, text: "never Mondays", source_index: 3 },
+          { kind: "note", value: "short sessions", text: "short sessions", source_index: 1 },
+          { kind: "avoid_day", value: 9, text: "bad day" },
+        ],
+        lifted: [],
+      }),
     ]);
     const dependencies = { models: { default: scripted([]), memory }, domain } as unknown as NodeDependencies;
     await rememberPreferences(store, "student", preferenceSources(invocation, "t-9"), dependencies, {}, NOW);
-    const stored = (await loadPreferences(store, "student")).map(({ kind, value, text, source }) => ({ kind, value, text, source }));
+    const stored = (await loadPreferences(store, "student")).map(({ kind, value, text, source }) => ({
+      kind,
+      value,
+      text,
+      source,
+    }));
     expect(stored.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
       { kind: "avoid_day", value: 1, text: "never Mondays", source: "card feedback on place (thread t-9)" },
       { kind: "note", value: "short sessions", text: "short sessions", source: "stated in a message (thread t-9)" },
     ]);
-    await rememberPreferences(store, "student", [{ text: "Saturday instead", origin: { kind: "card_feedback", tool: "place" }, source: "x" }], dependencies, {}, NOW);
+    await rememberPreferences(
+      store,
+      "student",
+      [{ text: "Saturday instead", origin: { kind: "card_feedback", tool: "place" }, source: "x" }],
+      dependencies,
+      {},
+      NOW,
+    );
     expect(memory.callCount).toBe(1);
   });
 });
@@ -190,7 +313,9 @@ describe("the prompt block", () => {
     expect(block).toContain("Your standing preferences");
     expect(block).toContain("- never on Monday (hard: the tools refuse otherwise)");
     expect(block).toContain("- I prefer mornings → rather in the morning (soft)");
-    const tight = preferencesContext({ ...nothingRecalled(), preferences: profile }, estimateCounter.count(block) - 5)[PREFERENCES_TAG]!;
+    const tight = preferencesContext({ ...nothingRecalled(), preferences: profile }, estimateCounter.count(block) - 5)[
+      PREFERENCES_TAG
+    ]!;
     expect(tight).not.toContain("never on Monday");
     expect(tight).toContain("I prefer mornings");
     expect(preferencesContext(nothingRecalled(), 500)).toEqual({});
@@ -199,15 +324,25 @@ describe("the prompt block", () => {
 
 describe("the fact extractor and episode lessons (issue 31)", () => {
   test("short Chinese facts and statements not starting with I/my are kept; questions are not facts", () => {
-    expect(extractUserFacts(["我喜欢晚上复习", "Mornings work best for me.", "Never on Monday", "What do I have on Monday?", "Hello there"])).toEqual([
-      "我喜欢晚上复习",
-      "Mornings work best for me",
-      "Never on Monday",
-    ]);
+    expect(
+      extractUserFacts([
+        "我喜欢晚上复习",
+        "Mornings work best for me.",
+        "Never on Monday",
+        "What do I have on Monday?",
+        "Hello there",
+      ]),
+    ).toEqual(["我喜欢晚上复习", "Mornings work best for me", "Never on Monday"]);
   });
 
   test("an episode's lessons hold each lesson once", () => {
-    const rejection = () => new ToolMessage({ tool_call_id: `c-${Math.random()}`, name: "place", content: "Not applied: the user rejected this change. Their feedback: never on Monday", artifact: { outcome: "declined" } });
+    const rejection = () =>
+      new ToolMessage({
+        tool_call_id: `c-${Math.random()}`,
+        name: "place",
+        content: "Not applied: the user rejected this change. Their feedback: never on Monday",
+        artifact: { outcome: "declined" },
+      });
     const episode = taskEpisode(
       { goal: "Arrange", planSteps: [], finalAnswer: "done", lastError: null, outcome: null },
       [rejection(), rejection(), rejection(), rejection(), rejection()],

@@ -4,12 +4,13 @@ import { memoryContext } from "../../memory/prompt-memory.js";
 import { estimateCounter } from "../../memory/tokens.js";
 
 const recalled = {
-  taskState: "Goal: arrange the review week\nOpen loops:\n- \"arrange\" ended partial; still pending: Calculus review 2",
+  taskState: 'Goal: arrange the review week\nOpen loops:\n- "arrange" ended partial; still pending: Calculus review 2',
   facts: ["I prefer mornings", "I never study on Sundays"],
   episodes: ["arrange the week → [partial] 7 of 8 placed", "move the lab → [completed] moved"],
   conversation: ["oldest summary", "middle summary", "newest summary"],
 };
-const size = (context: Record<string, string>) => Object.values(context).reduce((total, text) => total + estimateCounter.count(text), 0);
+const size = (context: Record<string, string>) =>
+  Object.values(context).reduce((total, text) => total + estimateCounter.count(text), 0);
 
 describe("memoryContext", () => {
   test("within the budget every chosen section is given whole, tagged, conversation memory oldest first", () => {
@@ -28,7 +29,11 @@ describe("memoryContext", () => {
     const tight = memoryContext(recalled, all, 45);
     expect(size(tight)).toBeLessThanOrEqual(45);
     expect(tight.task_state).toBe(recalled.taskState);
-    expect([tight.facts, tight.episodes, tight.conversation_memory]).toEqual(["I prefer mornings", "arrange the week → [partial] 7 of 8 placed", ""]);
+    expect([tight.facts, tight.episodes, tight.conversation_memory]).toEqual([
+      "I prefer mornings",
+      "arrange the week → [partial] 7 of 8 placed",
+      "",
+    ]);
     const tiny = memoryContext(recalled, all, 8);
     expect(size(tiny)).toBeLessThanOrEqual(8 + 1);
     expect(tiny.task_state).toMatch(/^Goal: arr/);

@@ -17,10 +17,19 @@ const twoSteps = json({
 const list = json({ speak: "Listing.", action: "continue", tool_call: { name: "list_notes", arguments: {} } });
 const text = (messages: BaseMessage[]) => messages.map((message) => String(message.content)).join("\n");
 
-async function runExecute(options: { execute: Parameters<typeof scriptedGraph>[0]["execute"]; notes?: string[]; settings?: Parameters<typeof scriptedGraph>[0]["settings"] }) {
+async function runExecute(options: {
+  execute: Parameters<typeof scriptedGraph>[0]["execute"];
+  notes?: string[];
+  settings?: Parameters<typeof scriptedGraph>[0]["settings"];
+}) {
   // After step 1 the planner reviews the rest and keeps it.
   const plan = [twoSteps, json({ action: "continue", reason: "the remaining step still holds" })];
-  const { graph, models } = scriptedGraph({ domain: createNotesDomain({ "user-1": options.notes ?? ["a"] }), plan, execute: options.execute, settings: options.settings });
+  const { graph, models } = scriptedGraph({
+    domain: createNotesDomain({ "user-1": options.notes ?? ["a"] }),
+    plan,
+    execute: options.execute,
+    settings: options.settings,
+  });
   const config = threadConfig(`ctx-${Math.random()}`);
   await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
   const result = await graph.invoke(resume({ type: "accept", args: null }), config);
@@ -30,7 +39,11 @@ async function runExecute(options: { execute: Parameters<typeof scriptedGraph>[0
 describe("step context", () => {
   test("a finished step's summary and status marker appear in the next step's context; its tool rounds do not", async () => {
     const { calls } = await runExecute({
-      execute: [list, json({ action: "next_plan", goal_check: "there is one note: a" }), json({ action: "done", goal_check: "nothing to add" })],
+      execute: [
+        list,
+        json({ action: "next_plan", goal_check: "there is one note: a" }),
+        json({ action: "done", goal_check: "nothing to add" }),
+      ],
     });
     const second = text(calls[2]!);
     expect(second).toContain("<done_step_summaries>\n- Read the notes: there is one note: a\n</done_step_summaries>");
@@ -44,7 +57,9 @@ describe("step context", () => {
     const rounds = Array.from({ length: 9 }, () => list);
     const { calls } = await runExecute({ execute: [...rounds, json({ action: "done", goal_check: "ok" })] });
     const last = calls.at(-1)!;
-    expect(last.filter((message) => message.getType() === "tool")).toHaveLength(DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds);
+    expect(last.filter((message) => message.getType() === "tool")).toHaveLength(
+      DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds,
+    );
     expect(text(last)).toContain("Earlier in this step (5 tool rounds, summarised):");
     expect(unpairedToolCalls(last)).toEqual([]);
   });
@@ -52,12 +67,19 @@ describe("step context", () => {
 
 describe("working-memory reminder", () => {
   test("appears after the round threshold, with figures, and disappears after an update", async () => {
-    const update = json({ action: "continue", tool_call: { name: "update_working_memory", arguments: { content: "step 1: listing notes" } } });
-    const { calls, result } = await runExecute({ execute: [list, list, list, list, list, list, update, list, json({ action: "done", goal_check: "ok" })] });
+    const update = json({
+      action: "continue",
+      tool_call: { name: "update_working_memory", arguments: { content: "step 1: listing notes" } },
+    });
+    const { calls, result } = await runExecute({
+      execute: [list, list, list, list, list, list, update, list, json({ action: "done", goal_check: "ok" })],
+    });
     const reminderAt = calls.map((messages) => text(messages).includes("WORKING MEMORY UPDATE NEEDED"));
     // Rounds since update before each call: 0..6, then the update resets: 0, 1.
     expect(reminderAt).toEqual([false, false, false, false, false, false, true, false, false]);
-    expect(text(calls[6]!)).toMatch(/You have not updated your working memory for 6 rounds\.\n- Token use: \d+% \(\d+ \/ 12000\)\n- Messages in history: \d+/);
+    expect(text(calls[6]!)).toMatch(
+      /You have not updated your working memory for 6 rounds\.\n- Token use: \d+% \(\d+ \/ 12000\)\n- Messages in history: \d+/,
+    );
     expect(text(calls[7]!)).toContain("<scratchpad>\nstep 1: listing notes\n</scratchpad>");
     // The update was the 7th round; two rounds followed.
     expect(result.workingMemory).toMatchObject({ content: "step 1: listing notes", updatedInRound: 7 });
@@ -67,20 +89,39 @@ describe("working-memory reminder", () => {
   test("high token use (over 70 % of the budget) brings the reminder earlier: after 4 rounds instead of 6", async () => {
     const script = () => [list, list, list, list, list, json({ action: "done", goal_check: "ok" })];
     // Calibrate: the prompt sizes with the default budget, then a budget that puts them at about 75 %.
-    const measured = (await runExecute({ execute: script() })).calls.map((messages) => countMessageTokens(messages, estimateCounter));
+    const measured = (await runExecute({ execute: script() })).calls.map((messages) =>
+      countMessageTokens(messages, estimateCounter),
+    );
     const execute = Math.floor(measured[4]! / 0.75);
-    const context = { ...DEFAULT_WORKFLOW_SETTINGS.context, promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute } };
+    const context = {
+      ...DEFAULT_WORKFLOW_SETTINGS.context,
+      promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute },
+    };
     const { calls } = await runExecute({ execute: script(), settings: { context } });
     expect(measured.slice(3).every((tokens) => tokens / execute > 0.7)).toBe(true);
-    expect(calls.map((messages) => text(messages).includes("WORKING MEMORY UPDATE NEEDED"))).toEqual([false, false, false, false, true, true]);
+    expect(calls.map((messages) => text(messages).includes("WORKING MEMORY UPDATE NEEDED"))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });
 
 describe("token budget", () => {
   test("huge tool results are cut to keep the prompt under the execute budget, never the plan or requirement", async () => {
     const huge = Array.from({ length: 60 }, (_, index) => `note ${index} ${"lorem ipsum ".repeat(40)}`);
-    const context = { ...DEFAULT_WORKFLOW_SETTINGS.context, promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute: 4_000 } };
-    const { calls } = await runExecute({ notes: huge, execute: [list, list, list, json({ action: "done", goal_check: "ok" })], settings: { context } });
+    const context = {
+      ...DEFAULT_WORKFLOW_SETTINGS.context,
+      promptBudget: { ...DEFAULT_WORKFLOW_SETTINGS.context.promptBudget, execute: 4_000 },
+    };
+    const { calls } = await runExecute({
+      notes: huge,
+      execute: [list, list, list, json({ action: "done", goal_check: "ok" })],
+      settings: { context },
+    });
     for (const messages of calls.slice(1)) {
       expect(countMessageTokens(messages, estimateCounter)).toBeLessThanOrEqual(4_000);
       expect(text(messages)).toContain("<requirement>\nadd a note\n</requirement>");
@@ -93,9 +134,14 @@ describe("token budget", () => {
 
 describe("preflight", () => {
   test("planning sees the live domain state, fetched just before planning", async () => {
-    const domain = { ...createNotesDomain({ "user-1": ["live note"] }), preflight: { tool: "list_notes", arguments: {} } };
+    const domain = {
+      ...createNotesDomain({ "user-1": ["live note"] }),
+      preflight: { tool: "list_notes", arguments: {} },
+    };
     const { graph, models } = scriptedGraph({ domain, plan: [twoSteps] });
     await graph.invoke({ messages: [new HumanMessage("add a note")] }, threadConfig("preflight"));
-    expect(text(models.plan.calls[0]!.messages)).toContain("<live_state>\nlist_notes (fetched just now):\n1. live note\n</live_state>");
+    expect(text(models.plan.calls[0]!.messages)).toContain(
+      "<live_state>\nlist_notes (fetched just now):\n1. live note\n</live_state>",
+    );
   });
 });

@@ -49,8 +49,19 @@ describe("TaskState holds durable context only", () => {
   });
 
   test("merging appends lists without duplicates and replaces scalars only when given", () => {
-    const first = mergeTaskState(EMPTY_TASK_STATE, { currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"] }, "t1");
-    const second = mergeTaskState(first, { importantFacts: ["The user prefers mornings", "The user studies in the library"], lastDecision: "Reviews go before lectures" }, "t2");
+    const first = mergeTaskState(
+      EMPTY_TASK_STATE,
+      { currentGoal: "Pass calculus", importantFacts: ["The user prefers mornings"] },
+      "t1",
+    );
+    const second = mergeTaskState(
+      first,
+      {
+        importantFacts: ["The user prefers mornings", "The user studies in the library"],
+        lastDecision: "Reviews go before lectures",
+      },
+      "t2",
+    );
     expect(second).toEqual({
       currentGoal: "Pass calculus",
       activeFlow: "",

@@ -19,14 +19,22 @@ test("--port is read as a port, anything else is refused", () => {
 });
 
 test("npm run double serves the strict double until Ctrl-C", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/openai-double.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/openai-double.ts"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = once(child, "exit");
   try {
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const first = String((await lines.next()).value);
     const baseUrl = /OPENAI_BASE_URL=(\S+)/.exec(first)?.[1];
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const post = (body: unknown) => fetch(`${baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     // A message with a role OpenAI does not know: 400 with OpenAI's error body.
     const refused = await post({ model: "m", messages: [{ role: "robot", content: "hi" }] });
     expect(refused.status).toBe(400);

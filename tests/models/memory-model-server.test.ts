@@ -13,7 +13,12 @@ import { describeRule } from "../../contracts/preferences.js";
 import { loadPreferences } from "../../memory/preferences.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
 import { contentText } from "../support/openai-double/brain.js";
 import { scheduleBrain, startOpenAIDouble, type Brain, type OpenAIDouble } from "../support/openai-double/index.js";
@@ -29,7 +34,13 @@ const memoryBrain: Brain = (request) => {
   const prompt = messages.map((message) => contentText(message.content)).join("\n");
   if (request.stage !== "memory_preferences" || !prompt.includes(EXTRACTION)) return scheduleBrain(request);
   const listed = [...prompt.matchAll(/^(\d+)\. \((?:message|feedback rejecting a \w+ card)\) (.+)$/gm)];
-  const preferences = listed.flatMap(([, index, text]) => readSchedulePreferences(text!).add.map(({ text: _words, ...rule }) => ({ ...rule, text: describeRule(rule), source_index: Number(index) })));
+  const preferences = listed.flatMap(([, index, text]) =>
+    readSchedulePreferences(text!).add.map(({ text: _words, ...rule }) => ({
+      ...rule,
+      text: describeRule(rule),
+      source_index: Number(index),
+    })),
+  );
   const lifted = listed.flatMap(([, , text]) => readSchedulePreferences(text!).lift);
   const answer = { preferences, lifted };
   const forced = (request.body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
@@ -38,8 +49,14 @@ const memoryBrain: Brain = (request) => {
 
 const MODES = [
   { name: "JSON contract in text", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" } },
-  { name: "structured output (strict response_format)", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" } },
-  { name: "native tool calling, structured output off", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" } },
+  {
+    name: "structured output (strict response_format)",
+    environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" },
+  },
+  {
+    name: "native tool calling, structured output off",
+    environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" },
+  },
 ];
 
 let double: OpenAIDouble;
@@ -48,14 +65,23 @@ beforeAll(async () => {
 });
 afterAll(() => double.close());
 
-const mondayTasks = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1)).map((task) => task.id);
+const mondayTasks = (schedule: ScheduleState) =>
+  schedule.tasks
+    .filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1))
+    .map((task) => task.id);
 
 describe.each(MODES)("preference extraction through an OpenAI-strict server, $name", ({ environment }) => {
   test("'I never study on Mondays' is read by the memory model, stored in its words, and the next task keeps off Monday; no request refused", async () => {
     const store = new InMemoryStore();
     const repository = new InMemoryScheduleRepository();
     await repository.seed(USER, sampleWeek());
-    const graph = buildTempoGraph({ models: modelsAtDouble(double, environment), domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow, store });
+    const graph = buildTempoGraph({
+      models: modelsAtDouble(double, environment),
+      domain: createScheduleDomain({ repository }),
+      checkpointer: new MemorySaver(),
+      settings: readSettings({}).workflow,
+      store,
+    });
     const first = double.requests.length;
     const talk = async (threadId: string, text: string) => {
       const config = threadConfig(threadId, USER);
@@ -66,24 +92,35 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
 
     expect((await talk("pref-1", "I never study on Mondays. What do I still need to schedule?")).phase).toBe("done");
     const requests = double.requests.slice(first);
-    expect(requests.filter((request) => request.refusal).map((request) => `${request.stage}: ${request.refusal!.message}`)).toEqual([]);
-    const extraction = requests.filter((request) => request.stage === "memory_preferences" && JSON.stringify(request.body.messages).includes(EXTRACTION));
+    expect(
+      requests.filter((request) => request.refusal).map((request) => `${request.stage}: ${request.refusal!.message}`),
+    ).toEqual([]);
+    const extraction = requests.filter(
+      (request) => request.stage === "memory_preferences" && JSON.stringify(request.body.messages).includes(EXTRACTION),
+    );
     expect(extraction).toHaveLength(1);
     if (environment.TEMPO_STRUCTURED_OUTPUT === "on") {
       // The contract went as OpenAI's strict structured output, and the double (which checks the schema) took it.
-      const format = extraction[0]!.body.response_format as { type?: string; json_schema?: { name?: string; strict?: boolean } } | undefined;
+      const format = extraction[0]!.body.response_format as
+        { type?: string; json_schema?: { name?: string; strict?: boolean } } | undefined;
       const forced = (extraction[0]!.body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
       expect(format?.json_schema?.strict === true || forced !== undefined).toBe(true);
     }
     // The model's reading is what was stored: its words, not the user's sentence (the offline fallback's).
     const profile = await loadPreferences(store, USER);
-    expect(profile.map(({ kind, value, text }) => ({ kind, value, text }))).toEqual([{ kind: "avoid_day", value: 1, text: "never on Monday" }]);
+    expect(profile.map(({ kind, value, text }) => ({ kind, value, text }))).toEqual([
+      { kind: "avoid_day", value: 1, text: "never on Monday" },
+    ]);
     expect(profile[0]!.source).toMatch(/pref-1/);
 
     // The next task, on a new thread, arranges the week and puts nothing on Monday.
     expect((await talk("pref-2", "Arrange my review tasks into free slots")).phase).toBe("done");
     const schedule = await repository.load(USER);
-    expect(schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length).toBeGreaterThan(sampleWeek().tasks.filter((task) => task.source === "task_item" && task.status === "placed").length);
+    expect(
+      schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length,
+    ).toBeGreaterThan(
+      sampleWeek().tasks.filter((task) => task.source === "task_item" && task.status === "placed").length,
+    );
     expect(mondayTasks(schedule)).toEqual(mondayTasks(sampleWeek()));
     expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
   });

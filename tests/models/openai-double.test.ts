@@ -18,18 +18,35 @@ beforeAll(async () => {
 afterAll(() => double.close());
 
 async function post(body: unknown, path = "/chat/completions") {
-  const response = await fetch(`${double.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { error?: { message: string; type: string; param: string | null; code: string | null }; choices?: unknown[] } };
+  const response = await fetch(`${double.baseUrl}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      error?: { message: string; type: string; param: string | null; code: string | null };
+      choices?: unknown[];
+    },
+  };
 }
 
 const id = (length: number) => `call_${"x".repeat(length - 5)}`;
 const round = (callId: string, answerId = callId) => [
   { role: "system", content: "You are a test." },
   { role: "user", content: "Read the week." },
-  { role: "assistant", content: null, tool_calls: [{ id: callId, type: "function", function: { name: "list_tasks", arguments: "{}" } }] },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: callId, type: "function", function: { name: "list_tasks", arguments: "{}" } }],
+  },
   { role: "tool", tool_call_id: answerId, content: "8 tasks" },
 ];
-const strictTool = (parameters: Record<string, unknown>, name = "decide") => ({ type: "function", function: { name, description: "d", parameters, strict: true } });
+const strictTool = (parameters: Record<string, unknown>, name = "decide") => ({
+  type: "function",
+  function: { name, description: "d", parameters, strict: true },
+});
 const VALID_STRICT = {
   type: "object",
   properties: {
@@ -38,7 +55,14 @@ const VALID_STRICT = {
   },
   required: ["action", "tool_call"],
   additionalProperties: false,
-  $defs: { call: { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"], additionalProperties: false } },
+  $defs: {
+    call: {
+      type: "object",
+      properties: { name: { type: "string", minLength: 1 } },
+      required: ["name"],
+      additionalProperties: false,
+    },
+  },
 };
 
 describe("the OpenAI double refuses what OpenAI refuses", () => {
@@ -47,14 +71,20 @@ describe("the OpenAI double refuses what OpenAI refuses", () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       error: {
-        message: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string with length 41 instead.",
+        message:
+          "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string with length 41 instead.",
         type: "invalid_request_error",
         param: "messages[2].tool_calls[0].id",
         code: "string_above_max_length",
       },
     });
-    const toolCallId = await post({ model: "m", messages: [...round(id(40)).slice(0, 3), { role: "tool", tool_call_id: id(41), content: "x" }] });
-    expect(toolCallId.body.error?.message).toBe("Invalid 'messages[3].tool_call_id': string too long. Expected a string with maximum length 40, but got a string with length 41 instead.");
+    const toolCallId = await post({
+      model: "m",
+      messages: [...round(id(40)).slice(0, 3), { role: "tool", tool_call_id: id(41), content: "x" }],
+    });
+    expect(toolCallId.body.error?.message).toBe(
+      "Invalid 'messages[3].tool_call_id': string too long. Expected a string with maximum length 40, but got a string with length 41 instead.",
+    );
     const accepted = await post({ model: "m", messages: round(id(40)) });
     expect(accepted.status).toBe(200);
     expect(accepted.body.choices).toHaveLength(1);
@@ -62,59 +92,153 @@ describe("the OpenAI double refuses what OpenAI refuses", () => {
 
   test("strict schemas outside the subset: a property missing from required, an open object, propertyNames, oneOf, a root that is not an object", async () => {
     const missingRequired = { ...VALID_STRICT, required: ["action"] };
-    const open = { ...VALID_STRICT, properties: { ...VALID_STRICT.properties, arguments: { type: "object", additionalProperties: {} } }, required: [...VALID_STRICT.required, "arguments"] };
-    const propertyNames = { ...VALID_STRICT, properties: { ...VALID_STRICT.properties, arguments: { type: "object", propertyNames: { type: "string" }, additionalProperties: false } }, required: [...VALID_STRICT.required, "arguments"] };
+    const open = {
+      ...VALID_STRICT,
+      properties: { ...VALID_STRICT.properties, arguments: { type: "object", additionalProperties: {} } },
+      required: [...VALID_STRICT.required, "arguments"],
+    };
+    const propertyNames = {
+      ...VALID_STRICT,
+      properties: {
+        ...VALID_STRICT.properties,
+        arguments: { type: "object", propertyNames: { type: "string" }, additionalProperties: false },
+      },
+      required: [...VALID_STRICT.required, "arguments"],
+    };
     const cases: Array<[Record<string, unknown>, string]> = [
-      [missingRequired, "In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'tool_call'."],
-      [open, "In context=('properties', 'arguments'), 'additionalProperties' is required to be supplied and to be false."],
+      [
+        missingRequired,
+        "In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'tool_call'.",
+      ],
+      [
+        open,
+        "In context=('properties', 'arguments'), 'additionalProperties' is required to be supplied and to be false.",
+      ],
       [propertyNames, "In context=('properties', 'arguments'), 'propertyNames' is not permitted."],
-      [{ ...VALID_STRICT, properties: { action: { oneOf: [{ type: "string" }, { type: "integer" }] } }, required: ["action"] }, "In context=('properties', 'action'), 'oneOf' is not permitted."],
+      [
+        {
+          ...VALID_STRICT,
+          properties: { action: { oneOf: [{ type: "string" }, { type: "integer" }] } },
+          required: ["action"],
+        },
+        "In context=('properties', 'action'), 'oneOf' is not permitted.",
+      ],
       [{ anyOf: [VALID_STRICT] }, `schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`],
     ];
     for (const [schema, problem] of cases) {
-      const asTool = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(schema)] });
+      const asTool = await post({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        tools: [strictTool(schema)],
+      });
       expect(asTool.status).toBe(400);
-      expect(asTool.body.error).toEqual({ message: `Invalid schema for function 'decide': ${problem}`, type: "invalid_request_error", param: "tools[0].function.parameters", code: "invalid_function_parameters" });
-      const asFormat = await post({ model: "m", messages: [{ role: "user", content: "hi" }], response_format: { type: "json_schema", json_schema: { name: "execute_decision", strict: true, schema } } });
+      expect(asTool.body.error).toEqual({
+        message: `Invalid schema for function 'decide': ${problem}`,
+        type: "invalid_request_error",
+        param: "tools[0].function.parameters",
+        code: "invalid_function_parameters",
+      });
+      const asFormat = await post({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        response_format: { type: "json_schema", json_schema: { name: "execute_decision", strict: true, schema } },
+      });
       expect(asFormat.status).toBe(400);
       expect(asFormat.body.error?.message).toBe(`Invalid schema for response_format 'execute_decision': ${problem}`);
     }
     // Without strict, an open object is a valid function schema.
-    expect((await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "decide", parameters: open } }] })).status).toBe(200);
+    expect(
+      (
+        await post({
+          model: "m",
+          messages: [{ role: "user", content: "hi" }],
+          tools: [{ type: "function", function: { name: "decide", parameters: open } }],
+        })
+      ).status,
+    ).toBe(200);
     // The valid strict schema (anyOf, $ref / $defs, enum, minLength) is accepted both ways.
-    expect((await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(VALID_STRICT)] })).status).toBe(200);
-    const format = await post({ model: "m", messages: [{ role: "user", content: "hi" }], response_format: { type: "json_schema", json_schema: { name: "d", strict: true, schema: VALID_STRICT } } });
+    expect(
+      (await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(VALID_STRICT)] }))
+        .status,
+    ).toBe(200);
+    const format = await post({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      response_format: { type: "json_schema", json_schema: { name: "d", strict: true, schema: VALID_STRICT } },
+    });
     expect(format.status).toBe(200);
   });
 
   test("bad function names, in tools and in an assistant's tool calls; a tool_choice naming no tool", async () => {
-    const inTools = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(VALID_STRICT, "list tasks")] });
-    expect(inTools.body.error).toMatchObject({ param: "tools[0].function.name", message: "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'." });
-    const long = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(VALID_STRICT, "a".repeat(65))] });
-    expect(long.body.error?.message).toBe("Invalid 'tools[0].function.name': string too long. Expected a string with maximum length 64, but got a string with length 65 instead.");
+    const inTools = await post({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [strictTool(VALID_STRICT, "list tasks")],
+    });
+    expect(inTools.body.error).toMatchObject({
+      param: "tools[0].function.name",
+      message:
+        "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+    });
+    const long = await post({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [strictTool(VALID_STRICT, "a".repeat(65))],
+    });
+    expect(long.body.error?.message).toBe(
+      "Invalid 'tools[0].function.name': string too long. Expected a string with maximum length 64, but got a string with length 65 instead.",
+    );
     const messages = round(id(20));
-    (messages[2] as { tool_calls: Array<{ function: { name: string } }> }).tool_calls[0]!.function.name = "schedule.place";
+    (messages[2] as { tool_calls: Array<{ function: { name: string } }> }).tool_calls[0]!.function.name =
+      "schedule.place";
     expect((await post({ model: "m", messages })).body.error?.param).toBe("messages[2].tool_calls[0].function.name");
-    const choice = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [strictTool(VALID_STRICT)], tool_choice: { type: "function", function: { name: "other" } } });
+    const choice = await post({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [strictTool(VALID_STRICT)],
+      tool_choice: { type: "function", function: { name: "other" } },
+    });
     expect(choice.body.error?.message).toBe("Invalid value for 'tool_choice': function 'other' not found in 'tools'.");
   });
 
   test("an orphan tool message and an unanswered tool call; malformed messages and arguments", async () => {
     const orphan = await post({ model: "m", messages: round(id(20), "call_other") });
     expect(orphan.status).toBe(400);
-    expect(orphan.body.error).toEqual({ message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", type: "invalid_request_error", param: "messages.[3].role", code: null });
-    const afterText = await post({ model: "m", messages: [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "call_1", content: "x" }] });
+    expect(orphan.body.error).toEqual({
+      message:
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+      type: "invalid_request_error",
+      param: "messages.[3].role",
+      code: null,
+    });
+    const afterText = await post({
+      model: "m",
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "tool", tool_call_id: "call_1", content: "x" },
+      ],
+    });
     expect(afterText.body.error?.param).toBe("messages.[1].role");
-    const unanswered = await post({ model: "m", messages: [...round(id(20)).slice(0, 3), { role: "user", content: "and?" }] });
+    const unanswered = await post({
+      model: "m",
+      messages: [...round(id(20)).slice(0, 3), { role: "user", content: "and?" }],
+    });
     expect(unanswered.status).toBe(400);
     expect(unanswered.body.error?.message).toBe(
       `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${id(20)}`,
     );
-    expect((await post({ model: "m", messages: [{ content: "hi" }] })).body.error?.message).toBe("Missing required parameter: 'messages[0].role'.");
-    expect((await post({ model: "m", messages: [{ role: "user" }] })).body.error?.message).toBe("Missing required parameter: 'messages[0].content'.");
+    expect((await post({ model: "m", messages: [{ content: "hi" }] })).body.error?.message).toBe(
+      "Missing required parameter: 'messages[0].role'.",
+    );
+    expect((await post({ model: "m", messages: [{ role: "user" }] })).body.error?.message).toBe(
+      "Missing required parameter: 'messages[0].content'.",
+    );
     const badJson = round(id(20));
-    (badJson[2] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments = "{day: 3";
-    expect((await post({ model: "m", messages: badJson })).body.error?.param).toBe("messages[2].tool_calls[0].function.arguments");
+    (badJson[2] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments =
+      "{day: 3";
+    expect((await post({ model: "m", messages: badJson })).body.error?.param).toBe(
+      "messages[2].tool_calls[0].function.arguments",
+    );
   });
 
   test("every refusal is recorded with its request; other paths are 404 in OpenAI's shape", async () => {
@@ -139,19 +263,33 @@ describe("through real ChatOpenAI", () => {
     ],
   };
   const tools = [
-    { name: "list_tasks", description: "List tasks.", schema: z.object({ source: z.string(), limit: z.number().int() }) },
-    { name: "find_free", description: "Free time.", schema: z.object({ min_length: z.number().int(), note: z.string() }) },
+    {
+      name: "list_tasks",
+      description: "List tasks.",
+      schema: z.object({ source: z.string(), limit: z.number().int() }),
+    },
+    {
+      name: "find_free",
+      description: "Free time.",
+      schema: z.object({ min_length: z.number().int(), note: z.string() }),
+    },
   ];
-  const client = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test", configuration: { baseURL: double.baseUrl }, maxRetries: 0 });
+  const client = () =>
+    new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test", configuration: { baseURL: double.baseUrl }, maxRetries: 0 });
 
   test("streamed chunks reassemble to the same tool calls, text and usage as the whole reply", async () => {
     double.set({ brain: () => PARALLEL });
     try {
-      const whole = (await client().bindTools(tools).invoke([new HumanMessage("Read the week")])) as AIMessage;
+      const whole = (await client()
+        .bindTools(tools)
+        .invoke([new HumanMessage("Read the week")])) as AIMessage;
       // Streamed with .stream(): ChatOpenAI's invoke with streaming: true fetches a tiktoken table from the network
       // to estimate usage (offline it hangs); Tempo's graph streams through .stream's path (the messages stream mode).
       let streamed: AIMessageChunk | undefined;
-      for await (const part of await client().bindTools(tools).stream([new HumanMessage("Read the week")], { streamUsage: true } as never)) streamed = streamed ? streamed.concat(part) : part;
+      for await (const part of await client()
+        .bindTools(tools)
+        .stream([new HumanMessage("Read the week")], { streamUsage: true } as never))
+        streamed = streamed ? streamed.concat(part) : part;
       if (!streamed) throw new Error("no chunks");
       const calls = (message: AIMessage) => message.tool_calls!.map((call) => [call.name, call.args]);
       expect(calls(whole)).toEqual(PARALLEL.toolCalls!.map((call) => [call.name, call.arguments]));
@@ -172,7 +310,9 @@ describe("through real ChatOpenAI", () => {
   test("parallel_tool_calls: false gets one call; imperfections and reasoning reach the client", async () => {
     double.set({ brain: () => PARALLEL, imperfections: ["numbers-as-strings", "reasoning"] });
     try {
-      const reply = (await client().bindTools(tools, { parallel_tool_calls: false }).invoke([new HumanMessage("Read")])) as AIMessage;
+      const reply = (await client()
+        .bindTools(tools, { parallel_tool_calls: false })
+        .invoke([new HumanMessage("Read")])) as AIMessage;
       expect(reply.tool_calls!.map((call) => call.args)).toEqual([{ source: "task_item", limit: "100" }]);
       expect(double.requests.at(-1)!.reply?.reasoning).toMatch(/deciding/);
     } finally {
@@ -183,12 +323,21 @@ describe("through real ChatOpenAI", () => {
   test("a conversation with a 40-character tool-call id passes; the schedule brain answers text stages as text", async () => {
     double.set({ brain: () => "All done." });
     try {
-      const messages = [new SystemMessage("s"), new HumanMessage("u"), new AIMessage({ content: "", tool_calls: [{ id: id(40), name: "list_tasks", args: {}, type: "tool_call" }] }), new ToolMessage({ content: "8", tool_call_id: id(40) })];
+      const messages = [
+        new SystemMessage("s"),
+        new HumanMessage("u"),
+        new AIMessage({ content: "", tool_calls: [{ id: id(40), name: "list_tasks", args: {}, type: "tool_call" }] }),
+        new ToolMessage({ content: "8", tool_call_id: id(40) }),
+      ];
       const reply = await client().invoke(messages);
       expect(reply.content).toBe("All done.");
-      await expect(client().invoke([...messages.slice(0, 2), new AIMessage({ content: "", tool_calls: [{ id: id(41), name: "list_tasks", args: {}, type: "tool_call" }] }), new ToolMessage({ content: "8", tool_call_id: id(41) })])).rejects.toThrow(
-        /string too long. Expected a string with maximum length 40, but got a string with length 41/,
-      );
+      await expect(
+        client().invoke([
+          ...messages.slice(0, 2),
+          new AIMessage({ content: "", tool_calls: [{ id: id(41), name: "list_tasks", args: {}, type: "tool_call" }] }),
+          new ToolMessage({ content: "8", tool_call_id: id(41) }),
+        ]),
+      ).rejects.toThrow(/string too long. Expected a string with maximum length 40, but got a string with length 41/);
     } finally {
       double.set({ brain: undefined });
     }
@@ -199,7 +348,12 @@ describe("through real ChatOpenAI", () => {
     double.set({ brain: () => "fine", fault: (request) => script[request.index] });
     try {
       script[double.requests.length] = "429";
-      const retried = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test", configuration: { baseURL: double.baseUrl }, maxRetries: 1 });
+      const retried = new ChatOpenAI({
+        model: "gpt-4o-mini",
+        apiKey: "test",
+        configuration: { baseURL: double.baseUrl },
+        maxRetries: 1,
+      });
       expect((await retried.invoke("hi")).content).toBe("fine");
       expect(double.requests.at(-2)?.fault).toBe("429");
       script[double.requests.length] = "401";
@@ -218,7 +372,13 @@ describe("through real ChatOpenAI", () => {
       ];
       for (const [fault, error] of failures) {
         script[double.requests.length] = fault;
-        const quick = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test", configuration: { baseURL: double.baseUrl }, maxRetries: 0, timeout: 500 });
+        const quick = new ChatOpenAI({
+          model: "gpt-4o-mini",
+          apiKey: "test",
+          configuration: { baseURL: double.baseUrl },
+          maxRetries: 0,
+          timeout: 500,
+        });
         await expect(quick.invoke("hi"), fault).rejects.toThrow(error);
         expect(double.requests.at(-1)?.fault).toBe(fault);
       }

@@ -14,7 +14,12 @@ import { readSettings } from "../../config/environment.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { StageModels } from "../../models/stage-models.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
 import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
 import { startOpenAIDouble, type Imperfection, type OpenAIDouble } from "../support/openai-double/index.js";
@@ -22,7 +27,11 @@ import { resume, threadConfig } from "../support/scripted.js";
 
 const USER = "student";
 const DEMO = "Help me arrange next week's review sessions.";
-const CONVERSATION = ["Move my matrix review to Thursday", "Swap review-limits and matrix-review", "When am I free on Saturday afternoon?"];
+const CONVERSATION = [
+  "Move my matrix review to Thursday",
+  "Swap review-limits and matrix-review",
+  "When am I free on Saturday afternoon?",
+];
 
 interface Mode {
   name: string;
@@ -32,12 +41,32 @@ interface Mode {
 }
 
 const MODES: Mode[] = [
-  { name: "native tool calling", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
+  {
+    name: "native tool calling",
+    environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" },
+    streamed: false,
+  },
   // OpenAI's default (both settings auto, no base URL): chat and plan by strict response_format, execute by tools.
-  { name: "native tool calling with structured output", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }, streamed: false },
-  { name: "JSON contract in text", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: false },
-  { name: "JSON contract with structured output", environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "on" }, streamed: false },
-  { name: "streamed model calls (native)", environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }, streamed: true },
+  {
+    name: "native tool calling with structured output",
+    environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" },
+    streamed: false,
+  },
+  {
+    name: "JSON contract in text",
+    environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "off" },
+    streamed: false,
+  },
+  {
+    name: "JSON contract with structured output",
+    environment: { TEMPO_TOOL_CALLING: "json", TEMPO_STRUCTURED_OUTPUT: "on" },
+    streamed: false,
+  },
+  {
+    name: "streamed model calls (native)",
+    environment: { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" },
+    streamed: true,
+  },
 ];
 
 /** What a conversation ended with. */
@@ -56,22 +85,37 @@ interface Outcome {
  * Sends each message on one thread and approves every card (a batch card's writes each), as `scripts/demo.ts` does;
  * with `streamed`, through `.stream` (messages and custom modes, every event read), else `.invoke`.
  */
-async function converse(models: StageModels, week: ScheduleState, messages: string[], streamed: boolean): Promise<Outcome> {
+async function converse(
+  models: StageModels,
+  week: ScheduleState,
+  messages: string[],
+  streamed: boolean,
+): Promise<Outcome> {
   const repository = new InMemoryScheduleRepository();
   await repository.seed(USER, week);
   const settings = readSettings({}).workflow;
-  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings });
+  const graph = buildTempoGraph({
+    models,
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+    settings,
+  });
   const config = threadConfig(`real-model-${Math.random().toString(36).slice(2)}`, USER);
   const outcome: Outcome = { cards: [], answers: [], phases: [], schedule: week };
   const run = async (input: Parameters<typeof graph.invoke>[0]) => {
     if (!streamed) return void (await graph.invoke(input, config));
-    for await (const _event of await graph.stream(input, { ...config, streamMode: ["messages", "custom"] })) void _event;
+    for await (const _event of await graph.stream(input, { ...config, streamMode: ["messages", "custom"] }))
+      void _event;
   };
   try {
     for (const message of messages) {
       await run({ messages: [new HumanMessage(message)] });
       const cards = await approveEveryCard(graph, config, run);
-      outcome.cards.push(...cards.map((requests) => requests.map((request): [string, Record<string, unknown>] => [request.name, request.args])));
+      outcome.cards.push(
+        ...cards.map((requests) =>
+          requests.map((request): [string, Record<string, unknown>] => [request.name, request.args]),
+        ),
+      );
       const values = (await graph.getState(config)).values as { finalAnswer: string | null; phase: string };
       outcome.answers.push(values.finalAnswer);
       outcome.phases.push(values.phase);
@@ -83,7 +127,8 @@ async function converse(models: StageModels, week: ScheduleState, messages: stri
   return outcome;
 }
 
-const placedReviews = (schedule: ScheduleState) => schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
+const placedReviews = (schedule: ScheduleState) =>
+  schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.id);
 
 let double: OpenAIDouble;
 let demoReference: Outcome;
@@ -93,7 +138,12 @@ beforeAll(async () => {
   double = await startOpenAIDouble();
   // The same conversations on the offline policy in process: where a faithful model server must end too.
   demoReference = await converse({ default: new ScheduleOfflinePolicy() }, sampleWeek(), [DEMO], false);
-  conversationReference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), CONVERSATION, false);
+  conversationReference = await converse(
+    { default: new ScheduleOfflinePolicy() },
+    halfPlacedWeek(),
+    CONVERSATION,
+    false,
+  );
 });
 afterAll(() => double.close());
 
@@ -101,7 +151,10 @@ test("the references: the offline policy in process arranges the week and moves,
   expect(demoReference.error).toBeUndefined();
   expect(demoReference.phases).toEqual(["done"]);
   // The plan, then the week's placements (already where the refinement would want them: it proposes nothing).
-  expect(demoReference.cards.map((card) => card.map(([name]) => name))).toEqual([["confirm_plan"], expect.arrayContaining(["place"])]);
+  expect(demoReference.cards.map((card) => card.map(([name]) => name))).toEqual([
+    ["confirm_plan"],
+    expect.arrayContaining(["place"]),
+  ]);
   expect(placedReviews(demoReference.schedule).length).toBeGreaterThanOrEqual(placedReviews(sampleWeek()).length + 4);
   expect(conversationReference.error).toBeUndefined();
   expect(conversationReference.phases).toEqual(["done", "done", "done"]);
@@ -116,7 +169,9 @@ describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
     const first = double.requests.length;
     const outcome = await converse(modelsAtDouble(double, mode.environment), week, messages, mode.streamed);
     const requests = double.requests.slice(first);
-    const refusals = requests.flatMap((request) => (request.refusal ? [`request ${request.index - first} (${request.stage}): ${request.refusal.message}`] : []));
+    const refusals = requests.flatMap((request) =>
+      request.refusal ? [`request ${request.index - first} (${request.stage}): ${request.refusal.message}`] : [],
+    );
     return { outcome, requests, refusals };
   }
 
@@ -126,7 +181,9 @@ describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
     expect(outcome.error).toBeUndefined();
     expect(requests.every((request) => request.body.stream === mode.streamed || request.stage === "memory")).toBe(true);
     // What Tempo keeps beside the text for programs (tool data, the live state's data) never reaches the server.
-    expect(requests.some((request) => /tempo_context_data|"artifact"|pendingTasks/.test(JSON.stringify(request.body)))).toBe(false);
+    expect(
+      requests.some((request) => /tempo_context_data|"artifact"|pendingTasks/.test(JSON.stringify(request.body))),
+    ).toBe(false);
     expect(requests.some((request) => JSON.stringify(request.body).includes("<live_state>"))).toBe(true);
     expect(outcome.phases).toEqual(["done"]);
     expect(outcome.cards).toEqual(demoReference.cards);
@@ -190,7 +247,12 @@ test("a 99 000-character request through the strict server: every prompt is cut 
   const long = `${DEMO}\n${"Here are my notes from the lecture. ".repeat(2_750)}`;
   expect(long.length).toBeGreaterThan(99_000);
   const first = double.requests.length;
-  const outcome = await converse(modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }), sampleWeek(), [long], false);
+  const outcome = await converse(
+    modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" }),
+    sampleWeek(),
+    [long],
+    false,
+  );
   const requests = double.requests.slice(first);
   expect(requests.filter((request) => request.refusal)).toEqual([]);
   expect(outcome.error).toBeUndefined();
@@ -202,17 +264,33 @@ test("a 99 000-character request through the strict server: every prompt is cut 
   // Each request the model server got is far below the message's size, and says where it was cut.
   const sizes = requests.map((request) => JSON.stringify(request.body.messages).length);
   expect(Math.max(...sizes)).toBeLessThan(40_000);
-  expect(requests.some((request) => /characters cut to fit the context budget/.test(JSON.stringify(request.body.messages)))).toBe(true);
+  expect(
+    requests.some((request) => /characters cut to fit the context budget/.test(JSON.stringify(request.body.messages))),
+  ).toBe(true);
 });
 
 /** One message through the double with one imperfection on: the outcome, the refusals, the stages asked. */
-async function withImperfection(imperfection: Imperfection, toolCalling: "native" | "json", week: ScheduleState, message: string) {
+async function withImperfection(
+  imperfection: Imperfection,
+  toolCalling: "native" | "json",
+  week: ScheduleState,
+  message: string,
+) {
   double.set({ imperfections: [imperfection] });
   try {
     const first = double.requests.length;
-    const outcome = await converse(modelsAtDouble(double, { TEMPO_TOOL_CALLING: toolCalling, TEMPO_STRUCTURED_OUTPUT: "off" }), week, [message], false);
+    const outcome = await converse(
+      modelsAtDouble(double, { TEMPO_TOOL_CALLING: toolCalling, TEMPO_STRUCTURED_OUTPUT: "off" }),
+      week,
+      [message],
+      false,
+    );
     const requests = double.requests.slice(first);
-    return { outcome, refused: requests.filter((request) => request.refusal), stages: requests.map((request) => request.stage) };
+    return {
+      outcome,
+      refused: requests.filter((request) => request.refusal),
+      stages: requests.map((request) => request.stage),
+    };
   } finally {
     double.set({ imperfections: [] });
   }
@@ -229,7 +307,12 @@ async function demoAtBatchCard(threadId: string) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed(USER, sampleWeek());
   const models = modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" });
-  const graph = buildTempoGraph({ models, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver(), settings: readSettings({}).workflow });
+  const graph = buildTempoGraph({
+    models,
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+    settings: readSettings({}).workflow,
+  });
   const config = threadConfig(threadId, USER);
   const first = double.requests.length;
   await graph.invoke({ messages: [new HumanMessage(DEMO)] }, config);
@@ -239,9 +322,16 @@ async function demoAtBatchCard(threadId: string) {
 
 test("a declined write through the strict server: its tool message is sent as OpenAI's, nothing refused, the task ends", async () => {
   const { graph, config, first } = await demoAtBatchCard("real-model-declined");
-  const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]?.value as { action_requests: Array<{ name: string }> };
+  const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]?.value as {
+    action_requests: Array<{ name: string }>;
+  };
   expect(card.action_requests.length).toBeGreaterThan(1);
-  const declined = { decisions: [{ type: "reject", message: "Not this one." }, ...card.action_requests.slice(1).map(() => ({ type: "approve" }))] };
+  const declined = {
+    decisions: [
+      { type: "reject", message: "Not this one." },
+      ...card.action_requests.slice(1).map(() => ({ type: "approve" })),
+    ],
+  };
   await graph.invoke(resume(declined), config);
   await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
 
@@ -249,12 +339,18 @@ test("a declined write through the strict server: its tool message is sent as Op
   expect((state.values as { phase: string }).phase).toBe("done");
   const requests = double.requests.slice(first);
   expect(requests.flatMap((request) => (request.refusal ? [request.refusal.message] : []))).toEqual([]);
-  const toolMessages = requests.flatMap((request) => (request.body.messages as Array<Record<string, unknown>>).filter((message) => message.role === "tool"));
-  expect(toolMessages.some((message) => String(message.content).startsWith("Not applied: the user rejected this change"))).toBe(true);
-  expect([...new Set(toolMessages.map((message) => Object.keys(message).sort().join(",")))]).toEqual(["content,name,role,tool_call_id"]);
+  const toolMessages = requests.flatMap((request) =>
+    (request.body.messages as Array<Record<string, unknown>>).filter((message) => message.role === "tool"),
+  );
+  expect(
+    toolMessages.some((message) => String(message.content).startsWith("Not applied: the user rejected this change")),
+  ).toBe(true);
+  expect([...new Set(toolMessages.map((message) => Object.keys(message).sort().join(",")))]).toEqual([
+    "content,name,role,tool_call_id",
+  ]);
 });
 
-test("a write card answered by a plain \"yes\" through the strict server: the message sits between the proposal and its answers in the state, nothing any request carries is refused, the writes apply and the task ends", async () => {
+test('a write card answered by a plain "yes" through the strict server: the message sits between the proposal and its answers in the state, nothing any request carries is refused, the writes apply and the task ends', async () => {
   const { repository, graph, config, first } = await demoAtBatchCard("real-model-yes");
   expect((await graph.getState(config)).tasks.flatMap((task) => task.interrupts)).toHaveLength(1);
   await graph.invoke({ messages: [new HumanMessage("yes")] }, config);

@@ -23,7 +23,16 @@ import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { runChild, type ChildArguments } from "./child-runner.js";
 import { approvedWriteProblems } from "./exactly-once.js";
-import { accept, ARRANGE_REQUEST, cardOf, openTempoOnDatabase, seedStudent, studentThread, userMessage, type TempoOnDatabase } from "./tempo-on-database.js";
+import {
+  accept,
+  ARRANGE_REQUEST,
+  cardOf,
+  openTempoOnDatabase,
+  seedStudent,
+  studentThread,
+  userMessage,
+  type TempoOnDatabase,
+} from "./tempo-on-database.js";
 
 const targets = postgresTargets();
 const target = targets.find((candidate) => candidate.kind === "real") ?? targets[0]!;
@@ -62,16 +71,27 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
   async function atWriteCard(label: string): Promise<{ threadId: string; approved: Set<string> }> {
     const threadId = `carry-on-${label}-${(threads += 1)}`;
     await seedStudent(setup, threadId);
-    expect(cardOf(await setup.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe("confirm_plan");
+    expect(cardOf(await setup.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe(
+      "confirm_plan",
+    );
     expect(cardOf(await setup.graph.invoke(accept(), studentThread(threadId)))).toBe("place");
-    const approved = writesOnCard((await setup.graph.getState(studentThread(threadId))).values as never).map((write) => write.id);
+    const approved = writesOnCard((await setup.graph.getState(studentThread(threadId))).values as never).map(
+      (write) => write.id,
+    );
     expect(approved).toHaveLength(8);
     return { threadId, approved: new Set(approved) };
   }
 
   /** The child answers the write card (accept) and is killed at `killAt`. */
   async function killedMidExecute(threadId: string, killAt: string) {
-    const args: ChildArguments = { url: server!.url, threadId, mode: "continue", untilNextCard: true, oneCard: true, refine: false };
+    const args: ChildArguments = {
+      url: server!.url,
+      threadId,
+      mode: "continue",
+      untilNextCard: true,
+      oneCard: true,
+      refine: false,
+    };
     return runChild(args, killAt);
   }
 
@@ -108,17 +128,29 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
   test("the terminal chat opening a thread whose worker died (--thread, or /resume) carries it on, says it is resuming, and nothing is applied twice", async () => {
     const opened = await atWriteCard("chat-open");
     const resumed = await atWriteCard("chat-resume");
-    for (const { threadId } of [opened, resumed]) expect((await killedMidExecute(threadId, "after-persist")).signal).toBe("SIGKILL");
+    for (const { threadId } of [opened, resumed])
+      expect((await killedMidExecute(threadId, "after-persist")).signal).toBe("SIGKILL");
     const directory = await fs.mkdtemp(path.join(tmpdir(), "tempo-carry-on-"));
     /** A chat of the thread's student, on `threadId`, typing `lines` and nothing else; what it printed. */
     const chat = async (student: string, threadId: string, lines: string[]) => {
       let output = "";
       const stdin = new PassThrough();
-      const input = new LineReader(createInterface({ input: stdin, terminal: false }), true, (text) => (output += text));
+      const input = new LineReader(
+        createInterface({ input: stdin, terminal: false }),
+        true,
+        (text) => (output += text),
+      );
       stdin.end(lines.map((line) => `${line}\n`).join(""));
       const registry = new ThreadRegistry(path.join(directory, "threads.json"));
       const userId = String(studentThread(student).configurable?.user_id);
-      await new ChatSession({ graph: reader.graph, userId, threadId, registry, input, write: (text) => (output += text) }).run();
+      await new ChatSession({
+        graph: reader.graph,
+        userId,
+        threadId,
+        registry,
+        input,
+        write: (text) => (output += text),
+      }).run();
       return { output, userId };
     };
     try {
@@ -140,7 +172,15 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
 
   test("killed after each checkpoint save of the write card's run: every thread left stopped is carried on by a read alone, to its answer, each approved write once", async () => {
     const dry = await atWriteCard("dry");
-    const counted = await runChild({ url: server!.url, threadId: dry.threadId, mode: "continue", untilNextCard: true, oneCard: true, refine: false, reportSaves: true });
+    const counted = await runChild({
+      url: server!.url,
+      threadId: dry.threadId,
+      mode: "continue",
+      untilNextCard: true,
+      oneCard: true,
+      refine: false,
+      reportSaves: true,
+    });
     expect(counted.output, counted.stderr).toMatchObject({ ok: true });
     const puts = (counted.output?.saves ?? []).filter((save) => save === "put").length;
     expect(puts).toBeGreaterThan(1);
@@ -160,12 +200,14 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
       if (!(await hasStoppedRun(reader.graph, config))) continue;
       stoppedThreads += 1;
       const before = await readExecutionState(watcher.graph, config);
-      if (before.status !== "stopped") problems.push(at(`ExecutionState read ${before.status} before the read, not stopped`));
+      if (before.status !== "stopped")
+        problems.push(at(`ExecutionState read ${before.status} before the read, not stopped`));
       const recovery = await recoverThread(reader.graph, config);
       const values = (await reader.graph.getState(config)).values as ThreadValues;
       const card = (await reader.graph.getState(config)).tasks.some((task) => task.interrupts.length > 0);
       if (!recovery.carriedOn) problems.push(at("the read carried nothing on"));
-      if (!card && !(values.outcome && values.finalAnswer)) problems.push(at(`after the read: no card and no answer (${recovery.state.status})`));
+      if (!card && !(values.outcome && values.finalAnswer))
+        problems.push(at(`after the read: no card and no answer (${recovery.state.status})`));
       for (const problem of await approvedWriteProblems(reader, threadId, approved)) problems.push(at(problem));
     }
     expect(problems).toEqual([]);

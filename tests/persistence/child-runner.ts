@@ -28,7 +28,16 @@ export function bundled(script: string): Promise<string> {
   if (!bundle) {
     const outfile = path.join(BUNDLE_DIR, `${path.basename(script, ".ts")}.mjs`);
     const written = `${outfile}.${process.pid}.tmp`;
-    bundle = build({ entryPoints: [script], outfile: written, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "silent" }).then(async () => {
+    bundle = build({
+      entryPoints: [script],
+      outfile: written,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      logLevel: "silent",
+    }).then(async () => {
       await rename(written, outfile);
       return outfile;
     });
@@ -63,7 +72,14 @@ export interface ChildResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   /** The JSON line it printed, if any. */
-  output?: { ok: boolean; code?: string | null; card?: string | null; phase?: string | null; message?: string; saves?: SaveKind[] };
+  output?: {
+    ok: boolean;
+    code?: string | null;
+    card?: string | null;
+    phase?: string | null;
+    message?: string;
+    saves?: SaveKind[];
+  };
   stderr: string;
 }
 
@@ -71,13 +87,22 @@ export interface ChildResult {
  * Spawns the child with `killAt` as TEMPO_TEST_KILL_AT (see tempo-child.ts); kills it (and fails) after `timeoutMs`.
  * `script` is another child script of this folder taking the same JSON argument (domains-child.ts).
  */
-export async function runChild(args: ChildArguments, killAt?: string, timeoutMs = 90_000, script = CHILD_SCRIPT): Promise<ChildResult> {
+export async function runChild(
+  args: ChildArguments,
+  killAt?: string,
+  timeoutMs = 90_000,
+  script = CHILD_SCRIPT,
+): Promise<ChildResult> {
   const entry = await bundled(script);
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.TEMPO_TEST_KILL_AT;
     if (killAt) env.TEMPO_TEST_KILL_AT = killAt;
-    const child = spawn(process.execPath, [entry, JSON.stringify(args)], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [entry, JSON.stringify(args)], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

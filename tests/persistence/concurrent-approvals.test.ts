@@ -53,7 +53,10 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
     let tempo: DomainsOnDatabase | undefined;
     beforeAll(async () => {
       server = await target.start();
-      tempo = await openDomainsOnDatabase(server.url, { domains: "todo", wrapDomain: (domain) => meetingAtApply(domain) });
+      tempo = await openDomainsOnDatabase(server.url, {
+        domains: "todo",
+        wrapDomain: (domain) => meetingAtApply(domain),
+      });
     }, 60_000);
     afterAll(async () => {
       await tempo?.close();
@@ -63,14 +66,16 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
     /** Sends `request` on `threadId` and accepts the plan: returns with the write card open. */
     async function toWriteCard(threadId: string, request: string): Promise<object> {
       let result: object = await tempo!.graph.invoke(userMessage(request), threadOf(threadId));
-      for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1) result = await tempo!.graph.invoke(accept(), threadOf(threadId));
+      for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1)
+        result = await tempo!.graph.invoke(accept(), threadOf(threadId));
       return result;
     }
 
     /** Accepts every card of the thread to its end. */
     async function approveToEnd(threadId: string): Promise<object> {
       let result: object = await tempo!.graph.invoke(accept(), threadOf(threadId));
-      for (let turn = 0; turn < 10 && interruptsOf(result).length > 0; turn += 1) result = await tempo!.graph.invoke(accept(), threadOf(threadId));
+      for (let turn = 0; turn < 10 && interruptsOf(result).length > 0; turn += 1)
+        result = await tempo!.graph.invoke(accept(), threadOf(threadId));
       return result;
     }
 
@@ -84,11 +89,23 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
       expect(second).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
 
       const items = (await tempo!.repositoryOf<TodoRepository>("todo").load(USER)).items;
-      expect(items.slice(4).map((item) => item.title).sort()).toEqual(["Call the bursar", "Renew the bus pass"]);
-      expect(items.slice(4).map((item) => item.id).sort()).toEqual(["todo-5", "todo-6"]);
+      expect(
+        items
+          .slice(4)
+          .map((item) => item.title)
+          .sort(),
+      ).toEqual(["Call the bursar", "Renew the bus pass"]);
+      expect(
+        items
+          .slice(4)
+          .map((item) => item.id)
+          .sort(),
+      ).toEqual(["todo-5", "todo-6"]);
       // One completed, applied entry per thread: each write applied once.
       for (const threadId of ["two-cards-a", "two-cards-b"]) {
-        const writes = (await readExecutionLog(tempo!.database.pool, threadId)).filter((entry) => entry.kind === "write" && entry.status === "completed");
+        const writes = (await readExecutionLog(tempo!.database.pool, threadId)).filter(
+          (entry) => entry.kind === "write" && entry.status === "completed",
+        );
         expect(writes.map((entry) => [entry.tool, entry.applied])).toEqual([["add_todo", true]]);
       }
     }, 240_000);
@@ -97,13 +114,19 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
       const repository = new PostgresScheduleRepository(tempo!.database.pool);
       await repository.seed(USER, sampleWeek());
       const domain = meetingAtApply(createScheduleDomain({ repository }));
-      const call = (id: string) => ({ id, name: "add_task", arguments: { name: "Problem set 4", class_id: "calculus", duration: 2 } });
+      const call = (id: string) => ({
+        id,
+        name: "add_task",
+        arguments: { name: "Problem set 4", class_id: "calculus", duration: 2 },
+      });
       const [first, second] = await Promise.all([
         runTool(domain, { userId: USER, threadId: "tasks-a", stepId: null }, call("call-task-a"), tempo!.executionLog),
         runTool(domain, { userId: USER, threadId: "tasks-b", stepId: null }, call("call-task-b"), tempo!.executionLog),
       ]);
       expect([first.applied, second.applied]).toEqual([true, true]);
-      const added = (await repository.load(USER)).tasks.filter((task) => task.name === "Problem set 4").map((task) => task.id);
+      const added = (await repository.load(USER)).tasks
+        .filter((task) => task.name === "Problem set 4")
+        .map((task) => task.id);
       expect(added.sort()).toEqual(["problem-set-4", "problem-set-4-2"]);
     }, 120_000);
   });

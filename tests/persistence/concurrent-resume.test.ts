@@ -25,7 +25,10 @@ import {
 import { writesOnCard } from "../support/card-writes.js";
 
 /** The checkpoint the thread waits at, and the id of the write its card proposes. */
-async function waitingWrite(tempo: TempoOnDatabase, threadId: string): Promise<{ checkpointId: string; callId: string }> {
+async function waitingWrite(
+  tempo: TempoOnDatabase,
+  threadId: string,
+): Promise<{ checkpointId: string; callId: string }> {
   const state = await tempo.graph.getState(studentThread(threadId));
   return {
     checkpointId: String(state.config.configurable?.checkpoint_id),
@@ -53,7 +56,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     // Both load the interrupted checkpoint by id, then answer it at the same moment.
     const startAt = Date.now() + 3_000;
-    const results = await Promise.all([0, 1].map(() => runChild({ url: env.server.url, threadId, mode: "resume-at", checkpointId, startAt })));
+    const results = await Promise.all(
+      [0, 1].map(() => runChild({ url: env.server.url, threadId, mode: "resume-at", checkpointId, startAt })),
+    );
     const outputs = results.map((result) => result.output);
     expect(outputs.filter((output) => output?.ok)).toEqual([{ ok: true, card: "place", phase: "waiting_confirm" }]);
     expect(outputs.filter((output) => !output?.ok)).toMatchObject([{ ok: false, code: "ALREADY_RESUMED" }]);
@@ -76,7 +81,10 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const other = await openTempoOnDatabase(env.server.url);
     try {
-      const settled = await Promise.allSettled([env.tempo.graph.invoke(accept(), studentThread(threadId)), other.graph.invoke(accept(), studentThread(threadId))]);
+      const settled = await Promise.allSettled([
+        env.tempo.graph.invoke(accept(), studentThread(threadId)),
+        other.graph.invoke(accept(), studentThread(threadId)),
+      ]);
       const fulfilled = settled.filter((outcome) => outcome.status === "fulfilled");
       const rejected = settled.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
       expect(fulfilled).toHaveLength(1);
@@ -105,7 +113,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await continueThread(env.tempo, threadId);
     const before = await env.tempo.graph.getState(studentThread(threadId));
 
-    await expect(env.tempo.graph.invoke(accept(), studentThread(threadId, checkpointId))).rejects.toMatchObject({ code: "ALREADY_RESUMED" });
+    await expect(env.tempo.graph.invoke(accept(), studentThread(threadId, checkpointId))).rejects.toMatchObject({
+      code: "ALREADY_RESUMED",
+    });
     const after = await env.tempo.graph.getState(studentThread(threadId));
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
@@ -119,7 +129,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await startUntilFirstWrite(env.tempo, threadId);
     const { checkpointId, callId } = await waitingWrite(env.tempo, threadId);
 
-    await expect(env.tempo.graph.invoke(resume({ type: "maybe" }), studentThread(threadId))).rejects.toMatchObject({ code: "INVALID_RESUME" });
+    await expect(env.tempo.graph.invoke(resume({ type: "maybe" }), studentThread(threadId))).rejects.toMatchObject({
+      code: "INVALID_RESUME",
+    });
     expect(await childrenOf(env.tempo, threadId, checkpointId)).toEqual([]);
     const result = await env.tempo.graph.invoke(accept(), studentThread(threadId));
     expect(cardOf(result)).toBe("place");
@@ -135,7 +147,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const answered = await env.tempo.graph.invoke(userMessage("yes"), studentThread(threadId));
     expect(cardOf(answered)).toBe("place");
-    await expect(env.tempo.graph.invoke(accept(), studentThread(threadId, checkpointId))).rejects.toMatchObject({ code: "ALREADY_RESUMED" });
+    await expect(env.tempo.graph.invoke(accept(), studentThread(threadId, checkpointId))).rejects.toMatchObject({
+      code: "ALREADY_RESUMED",
+    });
     expect(await appliedRows(env.tempo, threadId, callId)).toBe(1);
     expect(await logOfCall(env.tempo, threadId, callId)).toEqual(["completed/applied"]);
   });
@@ -143,6 +157,8 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
   test("a write waits for the checkpoint of its step; outside a graph run the guard lets it through", async () => {
     const saver: TempoPostgresSaver = env.tempo.checkpointer;
     await expect(saver.admitCurrentRun()).resolves.toBeUndefined();
-    await expect(saver.awaitCheckpointSaved({ threadId: "nowhere", checkpointNs: "", checkpointId: "none" }, 20)).resolves.toBe("unknown");
+    await expect(
+      saver.awaitCheckpointSaved({ threadId: "nowhere", checkpointNs: "", checkpointId: "none" }, 20),
+    ).resolves.toBe("unknown");
   });
 });

@@ -10,7 +10,14 @@ import { stepSnapshots } from "../../server/execution-state.js";
 import { postgresTargets } from "../support/postgres.js";
 import { runChild } from "./child-runner.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall, toolMessagesOf } from "./exactly-once.js";
-import { ARRANGE_STEP_TRANSITIONS, continueThread, useTempoOnTarget, seedStudent, startUntilFirstWrite, studentThread } from "./tempo-on-database.js";
+import {
+  ARRANGE_STEP_TRANSITIONS,
+  continueThread,
+  useTempoOnTarget,
+  seedStudent,
+  startUntilFirstWrite,
+  studentThread,
+} from "./tempo-on-database.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
@@ -30,8 +37,14 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const log = await expectEveryWriteAppliedOnce(env.tempo, threadId);
     const finished = await env.tempo.graph.getState(studentThread(threadId));
-    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual(["done", "done", "done"]);
-    expect(String((finished.values as { finalAnswer?: string }).finalAnswer)).toContain("Your review week is arranged.");
+    expect((finished.values as { planSteps: Array<{ status: string }> }).planSteps.map((step) => step.status)).toEqual([
+      "done",
+      "done",
+      "done",
+    ]);
+    expect(String((finished.values as { finalAnswer?: string }).finalAnswer)).toContain(
+      "Your review week is arranged.",
+    );
 
     // Step snapshots: the plan's lifecycle, oldest first, each showing the step in its status. The answer to the plan
     // card applies no write, so its run is saved once, at the first write card: step 1 (place) started in it and waits
@@ -57,8 +70,14 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(tools.filter((tool) => ["find_free", "list_tasks"].includes(tool))).toHaveLength(0);
     // (Between them, the live state's get_overview: the prompt's week is read again once a write applied.)
     const placeStep = tools.slice(tools.indexOf("propose_arrangement"), tools.lastIndexOf("place") + 1);
-    expect(placeStep.filter((tool) => tool !== "get_overview")).toEqual(Array.from({ length: 8 }, () => ["propose_arrangement", "place"]).flat());
-    expect(log.filter((entry) => entry.tool === "place").every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied)).toBe(true);
+    expect(placeStep.filter((tool) => tool !== "get_overview")).toEqual(
+      Array.from({ length: 8 }, () => ["propose_arrangement", "place"]).flat(),
+    );
+    expect(
+      log
+        .filter((entry) => entry.tool === "place")
+        .every((entry) => entry.stepId === "step-1" && entry.ok && entry.applied),
+    ).toBe(true);
     // The refinement step: the code lists the candidates (no model call); nothing raises the score of the polished
     // placements, and the step ends there (the verify step reads the live week, no tool call).
     const refining = log.filter((entry) => entry.stepId === "step-2");
@@ -90,7 +109,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       expect(await logOfCall(env.tempo, threadId, callId)).toEqual(
         killAt === "after-persist" ? ["completed/applied", "replayed/not-applied"] : ["completed/applied"],
       );
-      const recorded = (await readExecutionLog(env.tempo.database.pool, threadId)).find((entry) => entry.toolCallId === callId && entry.status === "completed");
+      const recorded = (await readExecutionLog(env.tempo.database.pool, threadId)).find(
+        (entry) => entry.toolCallId === callId && entry.status === "completed",
+      );
       const messages = await toolMessagesOf(env.tempo, threadId, callId);
       expect(messages).toEqual([recorded!.result]);
       expect(messages[0]).toMatch(/^placed task /);

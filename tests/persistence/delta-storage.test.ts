@@ -38,11 +38,17 @@ async function history(tempo: TempoOnDatabase, threadId: string): Promise<StateS
 }
 
 async function checkpointCount(tempo: TempoOnDatabase, threadId: string): Promise<number> {
-  const result = await tempo.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM checkpoints WHERE thread_id = $1", [threadId]);
+  const result = await tempo.database.pool.query<{ count: string }>(
+    "SELECT count(*) AS count FROM checkpoints WHERE thread_id = $1",
+    [threadId],
+  );
   return Number(result.rows[0]?.count ?? 0);
 }
 
-const texts = (snapshot: StateSnapshot) => ((snapshot.values as { messages?: Array<{ content: unknown }> }).messages ?? []).map((message) => String(message.content));
+const texts = (snapshot: StateSnapshot) =>
+  ((snapshot.values as { messages?: Array<{ content: unknown }> }).messages ?? []).map((message) =>
+    String(message.content),
+  );
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
   const env = useTempoOnTarget(target);
@@ -63,7 +69,10 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       expect(fast).toEqual(walked);
     }
     // Most checkpoints store no copy of the list: its value is rebuilt from the writes.
-    const copies = await env.tempo.database.pool.query<{ count: string }>("SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'messages'", [threadId]);
+    const copies = await env.tempo.database.pool.query<{ count: string }>(
+      "SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'messages'",
+      [threadId],
+    );
     expect(Number(copies.rows[0]?.count)).toBeLessThan(snapshots.length / 5);
   });
 
@@ -117,7 +126,10 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       }
     }
     const graph = buildTempoGraph({
-      models: { default: new ScheduleOfflinePolicy({ writesPerCard: 1 }), execute: new FailsOnce({ writesPerCard: 1 }) },
+      models: {
+        default: new ScheduleOfflinePolicy({ writesPerCard: 1 }),
+        execute: new FailsOnce({ writesPerCard: 1 }),
+      },
       domain: createScheduleDomain({ repository: env.tempo.repository }),
       checkpointer: env.tempo.checkpointer,
       executionLog: env.tempo.executionLog,
@@ -133,7 +145,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(failed.tasks.flatMap((task) => task.interrupts)).toHaveLength(0);
     expect(failed.values).toMatchObject({ phase: "executing", roundsUsed: 1 });
     // Every saved checkpoint but the thread's first claims its parent: one run on from each.
-    const claims = await env.tempo.database.pool.query("SELECT 1 FROM tempo_resume_claims WHERE thread_id = $1", [threadId]);
+    const claims = await env.tempo.database.pool.query("SELECT 1 FROM tempo_resume_claims WHERE thread_id = $1", [
+      threadId,
+    ]);
     expect(claims.rowCount).toBe((await checkpointCount(env.tempo, threadId)) - 1);
 
     // The retry phrase goes on from there to the first write card (a message on a task under way saves every step).
@@ -145,17 +159,22 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
   test("a thread goes on from a past checkpoint with the messages it had there", async () => {
     const threadId = `delta-fork-${target.kind}`;
     await seedStudent(env.tempo, threadId);
-    for (const text of ["hello", "thanks", "hi"]) await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
+    for (const text of ["hello", "thanks", "hi"])
+      await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
     const [latest, , first] = await history(env.tempo, threadId);
     expect(texts(latest!)).toHaveLength(6);
     const firstId = String(first!.config.configurable?.checkpoint_id);
 
     const forked = await env.tempo.graph.invoke(userMessage("good morning"), studentThread(threadId, firstId));
-    expect(forked.messages.map((message) => String(message.content))).toEqual([...texts(first!), "good morning", expect.stringContaining("Tempo")]);
+    expect(forked.messages.map((message) => String(message.content))).toEqual([
+      ...texts(first!),
+      "good morning",
+      expect.stringContaining("Tempo"),
+    ]);
     const state = await env.tempo.graph.getState(studentThread(threadId));
     // The branch's checkpoints lead back to the addressed one.
     const ancestors: string[] = [];
-    for (let parent = state.parentConfig; parent; ) {
+    for (let parent = state.parentConfig; parent;) {
       const id = String(parent.configurable?.checkpoint_id);
       ancestors.push(id);
       if (id === firstId) break;
@@ -176,16 +195,25 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(snapshots.map((snapshot) => `${snapshot.stepId}:${snapshot.status}`)).toEqual(ARRANGE_STEP_TRANSITIONS);
     for (const snapshot of snapshots) {
       const tuple = await env.tempo.checkpointer.getTuple(studentThread(threadId, snapshot.checkpointId));
-      expect((tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never] as { transitions?: unknown } | undefined)?.transitions).toContainEqual({ stepId: snapshot.stepId, status: snapshot.status });
+      expect(
+        (tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never] as { transitions?: unknown } | undefined)?.transitions,
+      ).toContainEqual({ stepId: snapshot.stepId, status: snapshot.status });
     }
 
     const repository = new InMemoryScheduleRepository();
     await repository.seed(studentOf(threadId), sampleWeek());
-    const memoryGraph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository }), checkpointer: new MemorySaver() });
+    const memoryGraph = buildTempoGraph({
+      models: { default: new ScheduleOfflinePolicy() },
+      domain: createScheduleDomain({ repository }),
+      checkpointer: new MemorySaver(),
+    });
     let result: object = await memoryGraph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId));
-    for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await memoryGraph.invoke(accept(), studentThread(threadId));
+    for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1)
+      result = await memoryGraph.invoke(accept(), studentThread(threadId));
     const onMemory = await stepSnapshots(memoryGraph, studentThread(threadId));
-    expect(onMemory.map((snapshot) => [snapshot.stepId, snapshot.status])).toEqual(snapshots.map((snapshot) => [snapshot.stepId, snapshot.status]));
+    expect(onMemory.map((snapshot) => [snapshot.stepId, snapshot.status])).toEqual(
+      snapshots.map((snapshot) => [snapshot.stepId, snapshot.status]),
+    );
   });
 
   test("the plan is a delta channel too: few stored copies, and a saver that starts cold (another process) marks the same step transitions", async () => {
@@ -203,12 +231,19 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(snapshots.map((snapshot) => snapshot.status)).toEqual(expect.arrayContaining(["running", "done"]));
     for (const snapshot of snapshots) {
       const tuple = await env.tempo.checkpointer.getTuple(studentThread(threadId, snapshot.checkpointId));
-      expect((tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never] as { transitions?: unknown } | undefined)?.transitions).toContainEqual({ stepId: snapshot.stepId, status: snapshot.status });
+      expect(
+        (tuple?.metadata?.[STEP_SNAPSHOT_METADATA_KEY as never] as { transitions?: unknown } | undefined)?.transitions,
+      ).toContainEqual({ stepId: snapshot.stepId, status: snapshot.status });
     }
     // Each plan change is one write; whole copies of the plan are rare (every PLAN_SNAPSHOT_FREQUENCY writes).
-    const count = async (sql: string) => Number((await env.tempo.database.pool.query<{ count: string }>(sql, [threadId])).rows[0]?.count);
-    const writes = await count("SELECT count(*) AS count FROM checkpoint_writes WHERE thread_id = $1 AND channel = 'planSteps'");
-    const copies = await count("SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'planSteps'");
+    const count = async (sql: string) =>
+      Number((await env.tempo.database.pool.query<{ count: string }>(sql, [threadId])).rows[0]?.count);
+    const writes = await count(
+      "SELECT count(*) AS count FROM checkpoint_writes WHERE thread_id = $1 AND channel = 'planSteps'",
+    );
+    const copies = await count(
+      "SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'planSteps'",
+    );
     // (Step 1 ran in the plan card's answer, saved once, where its plan writes were not kept one by one.)
     expect(writes).toBeGreaterThanOrEqual(new Set(snapshots.map((snapshot) => snapshot.checkpointId)).size);
     // Whole copies: the one LangGraph stores where a run starts from a checkpoint it did not make (the cold saver), and

@@ -31,9 +31,18 @@ for (const target of postgresTargets()) {
     });
 
     /** Starts the request in one process (to its write card), kills the next one at `killAt`, continues in a third. */
-    async function crashAndContinue(threadId: string, request: string, killAt: string): Promise<{ started: ChildResult; killed: ChildResult; continued: ChildResult }> {
+    async function crashAndContinue(
+      threadId: string,
+      request: string,
+      killAt: string,
+    ): Promise<{ started: ChildResult; killed: ChildResult; continued: ChildResult }> {
       const url = server!.url;
-      const started = await runChild({ url, threadId, mode: "start", request }, undefined, 90_000, DOMAINS_CHILD_SCRIPT);
+      const started = await runChild(
+        { url, threadId, mode: "start", request },
+        undefined,
+        90_000,
+        DOMAINS_CHILD_SCRIPT,
+      );
       const killed = await runChild({ url, threadId, mode: "continue" }, killAt, 90_000, DOMAINS_CHILD_SCRIPT);
       const continued = await runChild({ url, threadId, mode: "continue" }, undefined, 90_000, DOMAINS_CHILD_SCRIPT);
       return { started, killed, continued };
@@ -57,7 +66,9 @@ for (const target of postgresTargets()) {
         expect(continued.output, continued.stderr).toMatchObject({ ok: true, phase: "done" });
 
         const list = await tempo!.repositoryOf<TodoRepository>("todo").load(studentOf(threadId));
-        expect(list.items.filter((item) => item.title === "Call the bursar about the fee waiver")).toEqual([{ id: "todo-5", title: "Call the bursar about the fee waiver", done: false }]);
+        expect(list.items.filter((item) => item.title === "Call the bursar about the fee waiver")).toEqual([
+          { id: "todo-5", title: "Call the bursar about the fee waiver", done: false },
+        ]);
         const { writes, perCall } = await completedWrites(threadId);
         expect(writes.map((entry) => [entry.tool, entry.applied])).toEqual([["add_todo", true]]);
         expect([...perCall.values()]).toEqual([1]);
@@ -82,7 +93,9 @@ for (const target of postgresTargets()) {
       expect(writes.filter((entry) => entry.applied).map((entry) => entry.tool)).toEqual(Array(8).fill("place"));
       expect([...perCall.values()].every((count) => count === 1)).toBe(true);
       const week = await tempo!.repositoryOf<ScheduleRepository>("schedule").load(studentOf(threadId));
-      expect(week.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(Array(8).fill("placed"));
+      expect(week.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(
+        Array(8).fill("placed"),
+      );
       // The to-do list was not touched by the schedule's writes.
       expect((await tempo!.repositoryOf<TodoRepository>("todo").load(studentOf(threadId))).items).toHaveLength(4);
     }, 240_000);

@@ -32,7 +32,10 @@ const tempo = await openDomainsOnDatabase(args.url, {
 });
 let output: Record<string, unknown>;
 try {
-  const result = args.mode === "start" ? await requestUntilWriteCard(tempo, args.threadId, args.request ?? "") : await continueToEnd(tempo, args.threadId);
+  const result =
+    args.mode === "start"
+      ? await requestUntilWriteCard(tempo, args.threadId, args.request ?? "")
+      : await continueToEnd(tempo, args.threadId);
   output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null };
 } catch (error) {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : null;

@@ -35,7 +35,10 @@ export interface DomainsOnDatabaseOptions {
 }
 
 /** Opens a pool on `url` and builds the graph, its domains from their plug-ins. */
-export async function openDomainsOnDatabase(url: string, options: DomainsOnDatabaseOptions): Promise<DomainsOnDatabase> {
+export async function openDomainsOnDatabase(
+  url: string,
+  options: DomainsOnDatabaseOptions,
+): Promise<DomainsOnDatabase> {
   const database = await openDatabase({ databaseUrl: url, poolSize: 4 });
   try {
     const checkpointer = await createTempoCheckpointer(database);
@@ -43,7 +46,9 @@ export async function openDomainsOnDatabase(url: string, options: DomainsOnDatab
     // Offline (no model key in these settings), the domains' sample data on for a new user.
     const settings = readSettings({ TEMPO_DOMAINS: options.domains });
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
-    const executionLog = options.wrapExecutionLog ? options.wrapExecutionLog(dependencies.executionLog!) : dependencies.executionLog!;
+    const executionLog = options.wrapExecutionLog
+      ? options.wrapExecutionLog(dependencies.executionLog!)
+      : dependencies.executionLog!;
     const graph = buildTempoGraph({
       models: options.models ?? dependencies.models,
       domain: options.wrapDomain ? options.wrapDomain(dependencies.domain) : dependencies.domain,
@@ -67,9 +72,14 @@ export async function openDomainsOnDatabase(url: string, options: DomainsOnDatab
 }
 
 /** Sends `request` and accepts the plan card: returns with the first write card open (or the run's end). */
-export async function requestUntilWriteCard(tempo: DomainsOnDatabase, threadId: string, request: string): Promise<object> {
+export async function requestUntilWriteCard(
+  tempo: DomainsOnDatabase,
+  threadId: string,
+  request: string,
+): Promise<object> {
   let result: object = await tempo.graph.invoke(userMessage(request), studentThread(threadId));
-  for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1) result = await tempo.graph.invoke(accept(), studentThread(threadId));
+  for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1)
+    result = await tempo.graph.invoke(accept(), studentThread(threadId));
   return result;
 }
 
@@ -79,6 +89,7 @@ export async function continueToEnd(tempo: DomainsOnDatabase, threadId: string):
   const snapshot = await tempo.graph.getState(config);
   const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
   let result: object = await tempo.graph.invoke(waiting ? accept() : null, config);
-  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await tempo.graph.invoke(accept(), config);
+  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1)
+    result = await tempo.graph.invoke(accept(), config);
   return result;
 }

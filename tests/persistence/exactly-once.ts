@@ -31,7 +31,10 @@ export async function toolMessagesOf(tempo: TempoOnDatabase, threadId: string, t
   const state = await tempo.graph.getState(studentThread(threadId));
   const messages = (state.values as { messages?: BaseMessage[] }).messages ?? [];
   return messages
-    .filter((message) => message.getType() === "tool" && (message as unknown as { tool_call_id?: string }).tool_call_id === toolCallId)
+    .filter(
+      (message) =>
+        message.getType() === "tool" && (message as unknown as { tool_call_id?: string }).tool_call_id === toolCallId,
+    )
     .map((message) => String(message.content));
 }
 
@@ -49,8 +52,12 @@ export async function appliedWrites(tempo: TempoOnDatabase, threadId: string): P
   const log = await readExecutionLog(tempo.database.pool, threadId);
   const completedWrites = log.filter((entry) => entry.kind === "write" && entry.status === "completed");
   const completedPerCall = new Map<string, number>();
-  for (const entry of completedWrites) completedPerCall.set(entry.toolCallId, (completedPerCall.get(entry.toolCallId) ?? 0) + 1);
-  const loggedApplied = completedWrites.filter((entry) => entry.applied).map((entry) => entry.toolCallId).sort();
+  for (const entry of completedWrites)
+    completedPerCall.set(entry.toolCallId, (completedPerCall.get(entry.toolCallId) ?? 0) + 1);
+  const loggedApplied = completedWrites
+    .filter((entry) => entry.applied)
+    .map((entry) => entry.toolCallId)
+    .sort();
   return { log, completedPerCall, loggedApplied };
 }
 
@@ -59,15 +66,22 @@ export async function appliedWrites(tempo: TempoOnDatabase, threadId: string): P
  * refinement finds nothing to change in the polished week) —; the eight review tasks are placed, the schedule valid;
  * tool calls and results paired.
  */
-export async function expectEveryWriteAppliedOnce(tempo: TempoOnDatabase, threadId: string): Promise<ExecutionLogRecord[]> {
+export async function expectEveryWriteAppliedOnce(
+  tempo: TempoOnDatabase,
+  threadId: string,
+): Promise<ExecutionLogRecord[]> {
   const { log, completedPerCall, loggedApplied } = await appliedWrites(tempo, threadId);
   expect([...completedPerCall.values()].every((count) => count === 1)).toBe(true);
   expect(loggedApplied).toHaveLength(8);
-  const appliedTools = log.filter((entry) => entry.kind === "write" && entry.status === "completed" && entry.applied).map((entry) => entry.tool);
+  const appliedTools = log
+    .filter((entry) => entry.kind === "write" && entry.status === "completed" && entry.applied)
+    .map((entry) => entry.tool);
   expect(appliedTools).toEqual(Array(8).fill("place"));
 
   const schedule = await tempo.repository.load(studentOf(threadId));
-  expect(schedule.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(Array(8).fill("placed"));
+  expect(schedule.tasks.filter((task) => task.source === "task_item").map((task) => task.status)).toEqual(
+    Array(8).fill("placed"),
+  );
   expect(checkScheduleInvariants(schedule)).toEqual([]);
 
   const state = await tempo.graph.getState(studentThread(threadId));
@@ -83,17 +97,25 @@ export async function expectEveryWriteAppliedOnce(tempo: TempoOnDatabase, thread
  * write applied that was never approved, a schedule whose placed review tasks do not match the applied writes or
  * that breaks an invariant.
  */
-export async function approvedWriteProblems(tempo: TempoOnDatabase, threadId: string, approved: ReadonlySet<string>): Promise<string[]> {
+export async function approvedWriteProblems(
+  tempo: TempoOnDatabase,
+  threadId: string,
+  approved: ReadonlySet<string>,
+): Promise<string[]> {
   const { completedPerCall, loggedApplied: rows } = await appliedWrites(tempo, threadId);
   const problems: string[] = [];
-  for (const [callId, count] of completedPerCall) if (count > 1) problems.push(`write ${callId} completed ${count} times in the log`);
+  for (const [callId, count] of completedPerCall)
+    if (count > 1) problems.push(`write ${callId} completed ${count} times in the log`);
   const lost = [...approved].filter((id) => !rows.includes(id));
-  if (lost.length > 0) problems.push(`${lost.length} of ${approved.size} approved write(s) never applied: ${lost.join(", ")}`);
+  if (lost.length > 0)
+    problems.push(`${lost.length} of ${approved.size} approved write(s) never applied: ${lost.join(", ")}`);
   const unapproved = rows.filter((id) => !approved.has(id));
-  if (unapproved.length > 0) problems.push(`${unapproved.length} write(s) applied without an approval: ${unapproved.join(", ")}`);
+  if (unapproved.length > 0)
+    problems.push(`${unapproved.length} write(s) applied without an approval: ${unapproved.join(", ")}`);
   const schedule = await tempo.repository.load(studentOf(threadId));
   const placed = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
-  if (placed !== new Set(rows).size) problems.push(`${placed} review task(s) placed for ${new Set(rows).size} applied write(s)`);
+  if (placed !== new Set(rows).size)
+    problems.push(`${placed} review task(s) placed for ${new Set(rows).size} applied write(s)`);
   const broken = checkScheduleInvariants(schedule);
   if (broken.length > 0) problems.push(`schedule invariants broken: ${JSON.stringify(broken)}`);
   return problems;

@@ -5,12 +5,25 @@
  * refuses a second completed entry for a write; the step transitions that name step snapshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { EXECUTION_LOG_TABLE, migrateExecutionLog, PostgresExecutionLog, readExecutionLog, stepSnapshotMarker, stepTransitions } from "../../checkpoints/index.js";
+import {
+  EXECUTION_LOG_TABLE,
+  migrateExecutionLog,
+  PostgresExecutionLog,
+  readExecutionLog,
+  stepSnapshotMarker,
+  stepTransitions,
+} from "../../checkpoints/index.js";
 import { openDatabase, type Database } from "../../database/index.js";
 import type { PlanStep } from "../../kernel/state.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { runTool, type ExecutionLogEntry, type ToolRunContext } from "../../tools/runner.js";
-import { createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  PostgresScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 
 const context = (threadId: string, userId = "log-user"): ToolRunContext => ({ threadId, userId, stepId: "step-1" });
@@ -23,8 +36,19 @@ function placeCall(id: string) {
 function entry(threadId: string, toolCallId: string, overrides: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry {
   const at = new Date();
   return {
-    threadId, userId: "u", stepId: null, toolCallId, tool: "place", kind: "write", arguments: {}, result: "r", ok: true, applied: true,
-    startedAt: at, finishedAt: at, ...overrides,
+    threadId,
+    userId: "u",
+    stepId: null,
+    toolCallId,
+    tool: "place",
+    kind: "write",
+    arguments: {},
+    result: "r",
+    ok: true,
+    applied: true,
+    startedAt: at,
+    finishedAt: at,
+    ...overrides,
   };
 }
 
@@ -44,7 +68,11 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
   test("reads back nothing before the table exists; the migration is idempotent and runs from many callers at once", async () => {
     expect(await readExecutionLog(database!.pool, "no-such-thread")).toEqual([]);
-    await Promise.all([migrateExecutionLog(database!.pool), migrateExecutionLog(database!.pool), new PostgresExecutionLog(database!.pool).migrate()]);
+    await Promise.all([
+      migrateExecutionLog(database!.pool),
+      migrateExecutionLog(database!.pool),
+      new PostgresExecutionLog(database!.pool).migrate(),
+    ]);
     await migrateExecutionLog(database!.pool);
     const table = await database!.pool.query("SELECT to_regclass($1) AS name", [EXECUTION_LOG_TABLE]);
     expect(table.rows[0]?.name).toBe(EXECUTION_LOG_TABLE);
@@ -75,7 +103,15 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       ["call-w1", "completed", true, first.content],
       ["call-w1", "replayed", false, first.content],
     ]);
-    expect(entries[0]).toMatchObject({ threadId, userId: "log-user", stepId: "step-1", tool: "place", kind: "write", arguments: placeCall("x").arguments, ok: true });
+    expect(entries[0]).toMatchObject({
+      threadId,
+      userId: "log-user",
+      stepId: "step-1",
+      tool: "place",
+      kind: "write",
+      arguments: placeCall("x").arguments,
+      ok: true,
+    });
     expect(entries[0]!.finishedAt.getTime()).toBeGreaterThanOrEqual(entries[0]!.startedAt.getTime());
   });
 
@@ -118,14 +154,19 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
         return result;
       },
     };
-    await expect(runTool(failing, context(threadId, "log-user-2"), placeCall("call-f1"), log)).rejects.toThrow("failed after the change");
+    await expect(runTool(failing, context(threadId, "log-user-2"), placeCall("call-f1"), log)).rejects.toThrow(
+      "failed after the change",
+    );
     const schedule = await repository.load("log-user-2");
     expect(schedule.tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "pending" });
     expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed"]);
 
     const retried = await runTool(failing, context(threadId, "log-user-2"), placeCall("call-f1"), log);
     expect(retried).toMatchObject({ ok: true, applied: true });
-    expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual(["failed", "completed"]);
+    expect((await readExecutionLog(database!.pool, threadId)).map((row) => row.status)).toEqual([
+      "failed",
+      "completed",
+    ]);
   });
 
   test("two runs claiming one write at the same moment (neither saw the other's entry) apply it once; the other replays it", async () => {
@@ -135,14 +176,23 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const threadId = `log-claim-${target.kind}`;
     let applies = 0;
     const domain = createScheduleDomain({ repository });
-    const counting: ToolDomain<ScheduleState> = { ...domain, persist: async (...args) => ((applies += 1), domain.persist(...args)) };
+    const counting: ToolDomain<ScheduleState> = {
+      ...domain,
+      persist: async (...args) => ((applies += 1), domain.persist(...args)),
+    };
     // Both asked the log before either wrote: each goes on to claim the write.
     const blind = () => Object.assign(Object.create(log) as typeof log, { completed: async () => undefined });
-    const results = await Promise.all([1, 2].map(() => runTool(counting, context(threadId, "claim-user"), placeCall("call-claim"), blind())));
+    const results = await Promise.all(
+      [1, 2].map(() => runTool(counting, context(threadId, "claim-user"), placeCall("call-claim"), blind())),
+    );
     expect(results.map((result) => result.applied).sort()).toEqual([false, true]);
     expect(applies).toBe(1);
-    expect((await repository.load("claim-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "placed" });
-    expect((await readExecutionLog(database!.pool, threadId)).filter((row) => row.status === "completed")).toHaveLength(1);
+    expect((await repository.load("claim-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({
+      status: "placed",
+    });
+    expect((await readExecutionLog(database!.pool, threadId)).filter((row) => row.status === "completed")).toHaveLength(
+      1,
+    );
   });
 
   test("with an in-memory repository the log's claim still makes a repeat run once", async () => {
@@ -154,7 +204,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const first = await runTool(domain, context(threadId, "mem-user"), placeCall("call-m1"), log);
     const second = await runTool(domain, context(threadId, "mem-user"), placeCall("call-m1"), log);
     expect(second).toEqual({ ok: true, applied: false, content: first.content });
-    expect((await repository.load("mem-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({ status: "placed" });
+    expect((await repository.load("mem-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({
+      status: "placed",
+    });
   });
 
   test("reads are logged in order per thread; the database refuses a second completed entry for one write", async () => {
@@ -186,14 +238,22 @@ describe("step transitions", () => {
   const step = (id: string, status: PlanStep["status"]): PlanStep => ({ id, content: id, doneWhen: "", status });
 
   test("a step becoming running, done or failed is a transition; pending, skipped and unchanged steps are not", () => {
-    expect(stepTransitions([], [step("s1", "running"), step("s2", "pending")])).toEqual([{ stepId: "s1", status: "running" }]);
+    expect(stepTransitions([], [step("s1", "running"), step("s2", "pending")])).toEqual([
+      { stepId: "s1", status: "running" },
+    ]);
     expect(stepTransitions([step("s1", "running")], [step("s1", "running")])).toEqual([]);
-    expect(stepTransitions([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "skipped")])).toEqual([{ stepId: "s1", status: "done" }]);
-    expect(stepTransitions([step("s1", "running")], [step("s1", "failed")])).toEqual([{ stepId: "s1", status: "failed" }]);
+    expect(
+      stepTransitions([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "skipped")]),
+    ).toEqual([{ stepId: "s1", status: "done" }]);
+    expect(stepTransitions([step("s1", "running")], [step("s1", "failed")])).toEqual([
+      { stepId: "s1", status: "failed" },
+    ]);
   });
 
   test("a checkpoint with several transitions is named after the last in plan order and lists them all", () => {
-    expect(stepSnapshotMarker([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "running")])).toEqual({
+    expect(
+      stepSnapshotMarker([step("s1", "running"), step("s2", "pending")], [step("s1", "done"), step("s2", "running")]),
+    ).toEqual({
       stepId: "s2",
       status: "running",
       transitions: [

@@ -72,22 +72,36 @@ const RUNS: Record<RunName, SweptRun> = {
   "plan-accept": {
     cards: "all",
     setUp: async (tempo, threadId) => {
-      expect(cardOf(await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe("confirm_plan");
+      expect(cardOf(await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe(
+        "confirm_plan",
+      );
       return [];
     },
     child: { mode: "continue", untilNextCard: true },
     endsAt: "place",
   },
-  "write-card": { cards: "all", setUp: atFirstWriteCard(8), child: { mode: "continue", untilNextCard: true }, endsAt: null },
+  "write-card": {
+    cards: "all",
+    setUp: atFirstWriteCard(8),
+    child: { mode: "continue", untilNextCard: true },
+    endsAt: null,
+  },
   // One card per write: the answered card's write applies, then the next card is raised (a "thanks" there drops the
   // task with one write applied).
-  "one-write-card": { cards: "one", setUp: atFirstWriteCard(1), child: { mode: "continue", untilNextCard: true }, endsAt: "place" },
+  "one-write-card": {
+    cards: "one",
+    setUp: atFirstWriteCard(1),
+    child: { mode: "continue", untilNextCard: true },
+    endsAt: "place",
+  },
 };
 
 /** Sets a thread up at its first write card (the plan accepted), which holds `writes` writes: they are returned. */
 function atFirstWriteCard(writes: number): SweptRun["setUp"] {
   return async (tempo, threadId) => {
-    expect(cardOf(await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe("confirm_plan");
+    expect(cardOf(await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(threadId)))).toBe(
+      "confirm_plan",
+    );
     expect(cardOf(await tempo.graph.invoke(accept(), studentThread(threadId)))).toBe("place");
     const onCard = await writesOnCard(tempo, threadId);
     expect(onCard).toHaveLength(writes);
@@ -124,19 +138,24 @@ async function standing(tempo: TempoOnDatabase, threadId: string) {
   const describe = () =>
     `point=${point} next=[${snapshot.next.join(",")}] pendingWrites=[${pendingWrites.join(",")}] tasks=[${snapshot.tasks
       .map((task) => `${task.name}${task.interrupts.length ? "(card)" : ""}${task.error ? "(error)" : ""}`)
-      .join(",")}] phase=${values.phase} pending=${values.pending?.kind ?? "none"} outcome=${values.outcome?.kind ?? "none"} last=${
+      .join(
+        ",",
+      )}] phase=${values.phase} pending=${values.pending?.kind ?? "none"} outcome=${values.outcome?.kind ?? "none"} last=${
       last ? `${last.getType()}: ${JSON.stringify(String(last.content).slice(0, 140))}` : "none"
     }`;
   return { snapshot, values, point, card, ended, describe };
 }
 
 function errorText(error: unknown): string {
-  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
+  const code =
+    typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
   return `${code ? `${code}: ` : ""}${error instanceof Error ? error.message : String(error)}`.slice(0, 240);
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === "object" && error !== null && "code" in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 /** The save points of a run, as TEMPO_TEST_KILL_AT values: every `put:K` and `putWrites:K` the dry run made. */
@@ -200,8 +219,16 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     server = await target.start();
     for (const cards of ["all", "one"] as const) {
       // Without the refinement step (TempoOnDatabaseOptions.refine): the sweep is about the arrangement's writes.
-      const options = { writesPerCard: cards === "all" ? Number.POSITIVE_INFINITY : 1, holdThreads: true, poolSize: 4, refine: false };
-      tempos.set(cards, { setup: await openTempoOnDatabase(server.url, options), fresh: await openTempoOnDatabase(server.url, options) });
+      const options = {
+        writesPerCard: cards === "all" ? Number.POSITIVE_INFINITY : 1,
+        holdThreads: true,
+        poolSize: 4,
+        refine: false,
+      };
+      tempos.set(cards, {
+        setup: await openTempoOnDatabase(server.url, options),
+        fresh: await openTempoOnDatabase(server.url, options),
+      });
     }
     // Dry runs: each run's saves, counted by an unkilled child, and the card it stops at.
     for (const run of Object.keys(RUNS) as RunName[]) {
@@ -230,7 +257,8 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     const at = (text: string) => `${run} ${killAt} + ${followUp}: ${text}`;
 
     const killed = await runChild(childArgs(run, threadId), killAt);
-    if (killed.signal !== "SIGKILL") return [at(`the child was not killed (exit ${killed.exitCode}, ${JSON.stringify(killed.output)})`)];
+    if (killed.signal !== "SIGKILL")
+      return [at(`the child was not killed (exit ${killed.exitCode}, ${JSON.stringify(killed.output)})`)];
     const afterKill = await standing(tempo, threadId);
     const messagesBefore = new Set((afterKill.values.messages ?? []).map((message) => message.id));
 
@@ -239,7 +267,8 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     try {
       // A resume accepts the card open on the thread, and so does "continue" (one of Tempo's approval words, sent
       // after the card was raised); "thanks" approves nothing.
-      if (afterKill.card && followUp !== "thanks") for (const id of await writesOnCard(tempo, threadId)) approved.add(id);
+      if (afterKill.card && followUp !== "thanks")
+        for (const id of await writesOnCard(tempo, threadId)) approved.add(id);
       if (followUp === "resume") {
         await tempo.graph.invoke(afterKill.card ? accept() : null, config);
       } else {
@@ -256,7 +285,11 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     }
     const limbo = !afterFollowUp.card && !afterFollowUp.ended;
     if (limbo) {
-      problems.push(at(`limbo after the follow-up (no card, no ending): ${afterFollowUp.describe()}; after the kill ${afterKill.describe()}`));
+      problems.push(
+        at(
+          `limbo after the follow-up (no card, no ending): ${afterFollowUp.describe()}; after the kill ${afterKill.describe()}`,
+        ),
+      );
     }
 
     // The user accepts every card shown, to the end of the thread.
@@ -282,28 +315,53 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
 
     const end = await standing(tempo, threadId);
     // (A thread left in limbo by the follow-up and never shown a card since is reported once, above.)
-    if (!end.ended && !(limbo && !end.card && end.snapshot.config.configurable?.checkpoint_id === afterFollowUp.snapshot.config.configurable?.checkpoint_id)) {
+    if (
+      !end.ended &&
+      !(
+        limbo &&
+        !end.card &&
+        end.snapshot.config.configurable?.checkpoint_id === afterFollowUp.snapshot.config.configurable?.checkpoint_id
+      )
+    ) {
       problems.push(at(`the thread did not end: ${end.describe()}`));
     }
-    for (const problem of await approvedWriteProblems(tempo, threadId, approved)) problems.push(at(`${problem}; after the kill ${afterKill.describe()}; at the end ${end.describe()}`));
+    for (const problem of await approvedWriteProblems(tempo, threadId, approved))
+      problems.push(at(`${problem}; after the kill ${afterKill.describe()}; at the end ${end.describe()}`));
 
     // The answers are true to the repository.
     const rows = new Set((await appliedWrites(tempo, threadId)).loggedApplied).size;
     if (end.values.outcome?.kind === "completed" && rows !== 8) {
-      problems.push(at(`the task ended completed with ${rows} of its 8 writes applied: ${JSON.stringify(end.values.finalAnswer?.slice(0, 200))}`));
+      problems.push(
+        at(
+          `the task ended completed with ${rows} of its 8 writes applied: ${JSON.stringify(end.values.finalAnswer?.slice(0, 200))}`,
+        ),
+      );
     }
     if (rows === 0 && /already applied|applied stay/i.test(end.values.finalAnswer ?? "")) {
-      problems.push(at(`the answer claims changes though none is applied: ${JSON.stringify(end.values.finalAnswer?.slice(0, 200))}`));
+      problems.push(
+        at(
+          `the answer claims changes though none is applied: ${JSON.stringify(end.values.finalAnswer?.slice(0, 200))}`,
+        ),
+      );
     }
     if (rows > 0) {
       const answers = (end.values.messages ?? [])
         .filter((message) => message.getType() === "ai" && !messagesBefore.has(message.id))
         .map((message) => String(message.content));
       for (const text of [...answers, end.values.finalAnswer ?? ""]) {
-        if (/nothing was changed/i.test(text)) problems.push(at(`an answer says nothing was changed though ${rows} write(s) are applied: ${JSON.stringify(text.slice(0, 200))}`));
+        if (/nothing was changed/i.test(text))
+          problems.push(
+            at(
+              `an answer says nothing was changed though ${rows} write(s) are applied: ${JSON.stringify(text.slice(0, 200))}`,
+            ),
+          );
       }
       if (end.values.outcome?.kind === "dropped" && !new RegExp(`\\b${rows}\\b`).test(end.values.finalAnswer ?? "")) {
-        problems.push(at(`the task was dropped with ${rows} write(s) applied and its answer does not name them: ${JSON.stringify(end.values.finalAnswer)}`));
+        problems.push(
+          at(
+            `the task was dropped with ${rows} write(s) applied and its answer does not name them: ${JSON.stringify(end.values.finalAnswer)}`,
+          ),
+        );
       }
     }
     return problems;

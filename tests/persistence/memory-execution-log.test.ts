@@ -32,7 +32,9 @@ describe("MemoryExecutionLog", () => {
   test("a write completes once per thread: a second completed entry is refused, the first is what is answered", async () => {
     const log = new MemoryExecutionLog();
     await log.append(write("call-1", "t1", "added note 1"));
-    await expect(log.append(write("call-1", "t1", "added it again"))).rejects.toMatchObject({ code: "PERSISTENCE_FAILED" });
+    await expect(log.append(write("call-1", "t1", "added it again"))).rejects.toMatchObject({
+      code: "PERSISTENCE_FAILED",
+    });
     await log.append({ ...write("call-1", "t1", "replayed"), status: "replayed", applied: false });
     expect(await log.completed("call-1", "t1")).toEqual({ ok: true, content: "added note 1", applied: true });
     // Another thread's call with the same id is its own.
@@ -67,20 +69,40 @@ describe("MemoryExecutionLog", () => {
     const models = {
       chat: scripted([json({ intent: "task" })]),
       plan: scripted([planDone(stepsOf("Add note x"))]),
-      execute: scripted([json({ speak: "Adding x.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: "x" } } }), json({ speak: "", action: "done", reason: "", goal_check: "x added" })]),
+      execute: scripted([
+        json({
+          speak: "Adding x.",
+          action: "confirm",
+          reason: "asked",
+          tool_call: { name: "add_note", arguments: { text: "x" } },
+        }),
+        json({ speak: "", action: "done", reason: "", goal_check: "x added" }),
+      ]),
       deliver: scripted(["Done."]),
     };
-    const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain, checkpointer: new MemorySaver(), executionLog });
+    const graph = buildTempoGraph({
+      models: { default: models.chat, ...models },
+      domain,
+      checkpointer: new MemorySaver(),
+      executionLog,
+    });
     const config = threadConfig("memory-log-reconcile");
     await graph.invoke({ messages: [new HumanMessage("add note x")] }, config);
     const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
     const [card] = writesOnCard(waiting);
     // Applied behind the card, as a run that died after the write and before its checkpoint would have.
-    await runTool(domain, { userId: "user-1", threadId: "memory-log-reconcile", stepId: "step-1" }, card!, executionLog);
+    await runTool(
+      domain,
+      { userId: "user-1", threadId: "memory-log-reconcile", stepId: "step-1" },
+      card!,
+      executionLog,
+    );
 
     const result = await graph.invoke(resume({ type: "ignore", args: null }), config);
     expect(domain.applied).toHaveLength(1);
     expect(interruptsOf(result)).toEqual([]);
-    expect(result.messages.map((message) => String(message.content)).join("\n")).toContain("1 change(s) on this card had already been applied");
+    expect(result.messages.map((message) => String(message.content)).join("\n")).toContain(
+      "1 change(s) on this card had already been applied",
+    );
   });
 });

@@ -14,7 +14,17 @@ import { writesOnCard } from "../support/card-writes.js";
 import { postgresTargets } from "../support/postgres.js";
 import { resume } from "../support/scripted.js";
 import { appliedRows, expectEveryWriteAppliedOnce, logOfCall } from "./exactly-once.js";
-import { cardOf, continueThread, interruptsOf, seedStudent, startUntilFirstWrite, studentOf, studentThread, useTempoOnTarget, type TempoOnDatabase } from "./tempo-on-database.js";
+import {
+  cardOf,
+  continueThread,
+  interruptsOf,
+  seedStudent,
+  startUntilFirstWrite,
+  studentOf,
+  studentThread,
+  useTempoOnTarget,
+  type TempoOnDatabase,
+} from "./tempo-on-database.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 
 type Values = { pending: { kind: string } | null; messages: BaseMessage[]; phase: string; finalAnswer: string | null };
@@ -30,12 +40,18 @@ async function cardWrites(tempo: TempoOnDatabase, threadId: string): Promise<Pro
 async function applyBehindTheCard(tempo: TempoOnDatabase, threadId: string, writes: ProposedWrite[]): Promise<void> {
   const domain = createScheduleDomain({ repository: tempo.repository });
   for (const write of writes) {
-    const outcome = await runTool(domain, { userId: studentOf(threadId), threadId, stepId: "step-1" }, { id: write.id, name: write.name, arguments: write.arguments }, tempo.executionLog);
+    const outcome = await runTool(
+      domain,
+      { userId: studentOf(threadId), threadId, stepId: "step-1" },
+      { id: write.id, name: write.name, arguments: write.arguments },
+      tempo.executionLog,
+    );
     expect(outcome).toMatchObject({ ok: true, applied: true });
   }
 }
 
-const said = (result: object) => ((result as { messages: BaseMessage[] }).messages ?? []).map((message) => String(message.content));
+const said = (result: object) =>
+  ((result as { messages: BaseMessage[] }).messages ?? []).map((message) => String(message.content));
 
 describe.each(postgresTargets())("$kind postgres", (target) => {
   // Every placement of the step on one batch card, as the offline policy proposes them by default.
@@ -51,7 +67,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     // The user, shown the stale card again, rejects it: the log wins, the writes stay, and the user is told.
     const after = await env.tempo.graph.invoke(resume({ type: "ignore", args: null }), studentThread(threadId));
-    const shown = interruptsOf(after).flatMap((item) => ((item.value as { action_requests?: Array<{ args: { tool_call_id?: string } }> }).action_requests ?? []));
+    const shown = interruptsOf(after).flatMap(
+      (item) => (item.value as { action_requests?: Array<{ args: { tool_call_id?: string } }> }).action_requests ?? [],
+    );
     expect(shown.filter((request) => writes.some((write) => JSON.stringify(request).includes(write.id)))).toEqual([]);
     const note = said(after).find((text) => text.includes("had already been applied"));
     expect(note).toMatch(/^8 change\(s\) on this card had already been applied before the interruption/);
@@ -77,7 +95,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const after = await env.tempo.graph.invoke(resume({ type: "ignore", args: null }), studentThread(threadId));
     const note = said(after).find((text) => text.includes("had already been applied"));
-    expect(note).toMatch(/^3 change\(s\) on this card had already been applied before the interruption, so they stay whatever the answer to the rest: /);
+    expect(note).toMatch(
+      /^3 change\(s\) on this card had already been applied before the interruption, so they stay whatever the answer to the rest: /,
+    );
     for (const write of applied) expect(note).toContain(write.summary);
     for (const write of applied) expect(await appliedRows(env.tempo, threadId, write.id)).toBe(1);
     for (const write of writes.slice(3)) expect(await appliedRows(env.tempo, threadId, write.id)).toBe(0);
@@ -87,9 +107,13 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const finalAnswer = ((await env.tempo.graph.getState(studentThread(threadId))).values as Values).finalAnswer ?? "";
     expect(finalAnswer).toMatch(/partly arranged: 5 review task\(s\) are still pending/);
     // Told as a person reads it: the tasks by name, the places by date and clock time.
-    expect(finalAnswer).toMatch(/Changes applied \(they stay\): 3 — placed "Review limits and continuity" on Fri 15 Mar, 19:00–20:40; /);
+    expect(finalAnswer).toMatch(
+      /Changes applied \(they stay\): 3 — placed "Review limits and continuity" on Fri 15 Mar, 19:00–20:40; /,
+    );
     const rows = await env.tempo.database.pool.query(APPLIED_WRITES_OF_USER_SQL, [studentOf(threadId)]);
-    expect(rows.rows.map((row: { apply_id: string }) => row.apply_id).sort()).toEqual(applied.map((write) => write.id).sort());
+    expect(rows.rows.map((row: { apply_id: string }) => row.apply_id).sort()).toEqual(
+      applied.map((write) => write.id).sort(),
+    );
   });
 
   test("ending a thread whose applied writes never reached its state says what the log holds, not 'Nothing was changed'", async () => {
@@ -102,7 +126,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     await env.tempo.graph.updateState(studentThread(threadId), null, END);
     const values = (await env.tempo.graph.getState(studentThread(threadId))).values as Values;
     expect(values.pending).toBeNull();
-    expect(values.finalAnswer).toMatch(/^Dropped ".*" \(the thread was ended from the client\)\. The 2 change\(s\) already applied stay: /);
+    expect(values.finalAnswer).toMatch(
+      /^Dropped ".*" \(the thread was ended from the client\)\. The 2 change\(s\) already applied stay: /,
+    );
     expect(values.finalAnswer).not.toContain("Nothing was changed");
     expect(values.finalAnswer?.match(/placed "[^"]+" on /g)).toHaveLength(2);
   });

@@ -34,12 +34,18 @@ function idOf(snapshot: StateSnapshot): string {
 }
 
 async function count(tempo: TempoOnDatabase, table: string, threadId: string): Promise<number> {
-  const result = await tempo.database.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${table} WHERE thread_id = $1`, [threadId]);
+  const result = await tempo.database.pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM ${table} WHERE thread_id = $1`,
+    [threadId],
+  );
   return Number(result.rows[0]?.count ?? 0);
 }
 
 /** The thread's blob rows, and the channel versions its checkpoints point at, as "ns|channel|version" keys. */
-async function blobKeys(tempo: TempoOnDatabase, threadId: string): Promise<{ stored: Set<string>; referenced: Set<string> }> {
+async function blobKeys(
+  tempo: TempoOnDatabase,
+  threadId: string,
+): Promise<{ stored: Set<string>; referenced: Set<string> }> {
   const stored = await tempo.database.pool.query<{ key: string }>(
     `SELECT checkpoint_ns || '|' || channel || '|' || version AS key FROM checkpoint_blobs WHERE thread_id = $1`,
     [threadId],
@@ -50,7 +56,10 @@ async function blobKeys(tempo: TempoOnDatabase, threadId: string): Promise<{ sto
       WHERE cp.thread_id = $1`,
     [threadId],
   );
-  return { stored: new Set(stored.rows.map((row) => row.key)), referenced: new Set(referenced.rows.map((row) => row.key)) };
+  return {
+    stored: new Set(stored.rows.map((row) => row.key)),
+    referenced: new Set(referenced.rows.map((row) => row.key)),
+  };
 }
 
 /**
@@ -58,7 +67,11 @@ async function blobKeys(tempo: TempoOnDatabase, threadId: string): Promise<{ sto
  * whose blob existed before and is gone (none should be). A version with no blob at all is a channel without a value
  * there (a delta channel between snapshots, a run-only field): Tempo's saver writes no row for it.
  */
-async function blobIntegrity(tempo: TempoOnDatabase, threadId: string, storedBefore: Set<string>): Promise<{ unreferenced: number; missing: number }> {
+async function blobIntegrity(
+  tempo: TempoOnDatabase,
+  threadId: string,
+  storedBefore: Set<string>,
+): Promise<{ unreferenced: number; missing: number }> {
   const { stored, referenced } = await blobKeys(tempo, threadId);
   return {
     unreferenced: [...stored].filter((key) => !referenced.has(key)).length,
@@ -79,7 +92,10 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const before = await env.tempo.graph.getState(studentThread(threadId));
     const historyBefore = await history(env.tempo, threadId);
     const snapshotsBefore = await stepSnapshots(env.tempo.graph, studentThread(threadId));
-    const rowsBefore = { checkpoints: await count(env.tempo, "checkpoints", threadId), blobs: await count(env.tempo, "checkpoint_blobs", threadId) };
+    const rowsBefore = {
+      checkpoints: await count(env.tempo, "checkpoints", threadId),
+      blobs: await count(env.tempo, "checkpoint_blobs", threadId),
+    };
     const blobsBefore = (await blobKeys(env.tempo, threadId)).stored;
     // Step 1 (place) started in the plan card's answer, saved once at its write card; then its end, the start and end
     // of step 2 (refine) and of step 3 (verify).
@@ -87,14 +103,19 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
 
     const report = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
 
-    const kept = new Set([...historyBefore.slice(0, 3).map(idOf), ...snapshotsBefore.map((snapshot) => snapshot.checkpointId)]);
+    const kept = new Set([
+      ...historyBefore.slice(0, 3).map(idOf),
+      ...snapshotsBefore.map((snapshot) => snapshot.checkpointId),
+    ]);
     expect(report.threads).toBe(1);
     // Kept checkpoints whose parent went now hold the message list the deleted chain rebuilt.
     expect(report.deltaValuesStored).toBeGreaterThan(0);
     expect(report.checkpointsDeleted).toBe(historyBefore.length - kept.size);
     expect(report.blobsDeleted).toBeGreaterThan(0);
     expect(await count(env.tempo, "checkpoints", threadId)).toBe(kept.size);
-    expect(await count(env.tempo, "checkpoint_blobs", threadId)).toBe(rowsBefore.blobs - report.blobsDeleted + report.deltaValuesStored);
+    expect(await count(env.tempo, "checkpoint_blobs", threadId)).toBe(
+      rowsBefore.blobs - report.blobsDeleted + report.deltaValuesStored,
+    );
     expect(await blobIntegrity(env.tempo, threadId, blobsBefore)).toEqual({ unreferenced: 0, missing: 0 });
 
     const after = await env.tempo.graph.getState(studentThread(threadId));
@@ -116,7 +137,9 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(String(reply.messages.at(-1)?.content)).toContain("Tempo");
     const again = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 3 });
     expect(again.checkpointsDeleted).toBeGreaterThan(0);
-    expect((await history(env.tempo, threadId)).length).toBe(3 + new Set(snapshotsBefore.map((snapshot) => snapshot.checkpointId)).size);
+    expect((await history(env.tempo, threadId)).length).toBe(
+      3 + new Set(snapshotsBefore.map((snapshot) => snapshot.checkpointId)).size,
+    );
   });
 
   test("a thread waiting on a write card keeps its interrupt through pruning and is resumed after it", async () => {
@@ -138,10 +161,13 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
   });
 
   test("prunes every thread when none is named, each readable after, and refuses keepLatest below 1", async () => {
-    await expect(pruneCheckpoints(env.tempo.database.pool, { keepLatest: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(pruneCheckpoints(env.tempo.database.pool, { keepLatest: 0 })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
 
     const threadId = `retention-all-${target.kind}`;
-    for (const text of ["hello", "thanks", "hi"]) await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
+    for (const text of ["hello", "thanks", "hi"])
+      await env.tempo.graph.invoke(userMessage(text), studentThread(threadId));
     const before = await env.tempo.graph.getState(studentThread(threadId));
     const blobsBefore = (await blobKeys(env.tempo, threadId)).stored;
     const report = await pruneCheckpoints(env.tempo.database.pool, { keepLatest: 1 });
@@ -163,7 +189,11 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(uuid6Time(hourAgo)).toBeLessThan(Date.now() - 3_500_000);
     // A crashed run's writes (older than the newest saved checkpoint), a subgraph namespace's old ones, and a live
     // run's (newer than every saved checkpoint, seconds old).
-    const orphans: Array<[string, string]> = [["", hourAgo], ["crashed-subgraph:1", hourAgo], ["", justNow]];
+    const orphans: Array<[string, string]> = [
+      ["", hourAgo],
+      ["crashed-subgraph:1", hourAgo],
+      ["", justNow],
+    ];
     for (const [ns, id] of orphans) {
       await env.tempo.database.pool.query(
         `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
@@ -182,7 +212,11 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect(left.rows.map((row) => row.checkpoint_id)).toEqual([justNow]);
 
     // Past the grace period the live run's writes go too (that run is long gone).
-    const later = await pruneCheckpoints(env.tempo.database.pool, { threadId, keepLatest: 1_000, orphanWritesGraceMs: -5_000 });
+    const later = await pruneCheckpoints(env.tempo.database.pool, {
+      threadId,
+      keepLatest: 1_000,
+      orphanWritesGraceMs: -5_000,
+    });
     expect(later.orphanWritesDeleted).toBe(1);
     expect(await count(env.tempo, "checkpoint_writes", threadId)).toBe(writesBefore);
 

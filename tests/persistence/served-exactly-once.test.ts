@@ -24,7 +24,8 @@ const THREAD = "served-thread";
 const asServer = { configurable: { thread_id: THREAD, langgraph_auth_user_id: "alice" } };
 const accept = () => resume({ type: "accept", args: null });
 type Card = { action_request: { action: string } };
-const cardOf = (result: object) => ((result as { __interrupt__?: Array<{ value: Card }> }).__interrupt__?.[0]?.value)?.action_request.action;
+const cardOf = (result: object) =>
+  (result as { __interrupt__?: Array<{ value: Card }> }).__interrupt__?.[0]?.value?.action_request.action;
 
 let postgres: TestPostgres;
 let served: ServedGraph;
@@ -47,7 +48,9 @@ afterAll(async () => {
 
 test("the served graph with DATABASE_URL keeps schedules and the execution log in Postgres", () => {
   expect(served.dependencies.executionLog).toBeDefined();
-  expect((served.dependencies.domains.get("schedule")?.repository as object).constructor.name).not.toBe("InMemoryScheduleRepository");
+  expect((served.dependencies.domains.get("schedule")?.repository as object).constructor.name).not.toBe(
+    "InMemoryScheduleRepository",
+  );
 });
 
 test("a crash after the write and before its checkpoint, then trying again, applies the write once", async () => {
@@ -62,7 +65,9 @@ test("a crash after the write and before its checkpoint, then trying again, appl
 
   // The first write commits (with its log entry: the log's claim), then the process "dies" before the node's result
   // is saved.
-  const claiming = dependencies.executionLog! as { applyOnce?: NonNullable<typeof dependencies.executionLog>["applyOnce"] };
+  const claiming = dependencies.executionLog! as {
+    applyOnce?: NonNullable<typeof dependencies.executionLog>["applyOnce"];
+  };
   const applyOnce = claiming.applyOnce!;
   let crashed = false;
   claiming.applyOnce = async (...args) => {
@@ -73,7 +78,9 @@ test("a crash after the write and before its checkpoint, then trying again, appl
     }
     return claimed;
   };
-  expect(await thrownBy(graph.invoke(accept(), asServer))).toMatchObject({ message: "simulated crash after the write committed" });
+  expect(await thrownBy(graph.invoke(accept(), asServer))).toMatchObject({
+    message: "simulated crash after the write committed",
+  });
 
   // The client repeats its answer: the run stopped mid-way after the answer was recorded, so the repeat carries
   // that run on (the answer is not applied again): the first write is answered from the log, the rest of the
@@ -87,9 +94,15 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   const writes = log.filter((entry) => entry.kind === "write");
   const first = writes.filter((entry) => entry.toolCallId === firstCall);
   // The thrown "crash" also leaves a failed entry (a killed process would not); what counts: one apply, then a replay.
-  expect(first.map((entry) => `${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual(["completed/applied", "failed/not-applied", "replayed/not-applied"]);
+  expect(first.map((entry) => `${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual([
+    "completed/applied",
+    "failed/not-applied",
+    "replayed/not-applied",
+  ]);
   const others = writes.filter((entry) => entry.toolCallId !== firstCall);
-  expect(others.map((entry) => `${entry.tool} ${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual(Array(batch.action_requests.length - 1).fill("place completed/applied"));
+  expect(others.map((entry) => `${entry.tool} ${entry.status}/${entry.applied ? "applied" : "not-applied"}`)).toEqual(
+    Array(batch.action_requests.length - 1).fill("place completed/applied"),
+  );
   expect(new Set(writes.map((entry) => entry.toolCallId)).size).toBe(batch.action_requests.length);
   expect(writes.every((entry) => entry.userId === "alice")).toBe(true);
   expect((await pool.query(APPLIED_WRITES_OF_USER_SQL, ["alice"])).rowCount).toBe(batch.action_requests.length);

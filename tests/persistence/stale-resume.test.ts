@@ -14,7 +14,14 @@ import { CardSchema } from "../../contracts/cards.js";
 import { isTempoError } from "../../errors/index.js";
 import { postgresTargets } from "../support/postgres.js";
 import { appliedRows, logOfCall } from "./exactly-once.js";
-import { openTempoOnDatabase, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget, type TempoOnDatabase } from "./tempo-on-database.js";
+import {
+  openTempoOnDatabase,
+  seedStudent,
+  startUntilFirstWrite,
+  studentThread,
+  useTempoOnTarget,
+  type TempoOnDatabase,
+} from "./tempo-on-database.js";
 import { writesOnCard } from "../support/card-writes.js";
 
 const DELAYS_MS = [0, 20, 100, 500];
@@ -24,7 +31,8 @@ const TYPED_REFUSALS = ["STALE_RESUME", "ALREADY_RESUMED", "THREAD_BUSY"];
 
 /** The answers of a card, bound to it two ways. */
 const ANSWERS = {
-  "addressed by interrupt id": (interruptId: string) => new Command({ resume: { [interruptId]: { decisions: [{ type: "approve" }] } } }),
+  "addressed by interrupt id": (interruptId: string) =>
+    new Command({ resume: { [interruptId]: { decisions: [{ type: "approve" }] } } }),
   "echoing the card (Agent Inbox)": (_interruptId: string, card: { action: string; args: Record<string, unknown> }) =>
     new Command({ resume: [{ type: "accept", args: card }] }),
 };
@@ -66,38 +74,45 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
   });
 
   describe.each(Object.entries(ANSWERS))("%s", (style, answerOf) => {
-    test.each(DELAYS_MS)("repeated %i ms later: applied once, the next card not approved, no fork, a typed refusal", async (delay) => {
-      const threadId = `stale-${target.kind}-${style.split(" ")[0]}-${delay}`;
-      await seedStudent(env.tempo, threadId);
-      await startUntilFirstWrite(env.tempo, threadId);
-      const first = await waitingWrite(env.tempo, threadId);
-      const answer = () => answerOf(first.interruptId, first.echo) as Parameters<TempoOnDatabase["graph"]["invoke"]>[0];
+    test.each(DELAYS_MS)(
+      "repeated %i ms later: applied once, the next card not approved, no fork, a typed refusal",
+      async (delay) => {
+        const threadId = `stale-${target.kind}-${style.split(" ")[0]}-${delay}`;
+        await seedStudent(env.tempo, threadId);
+        await startUntilFirstWrite(env.tempo, threadId);
+        const first = await waitingWrite(env.tempo, threadId);
+        const answer = () =>
+          answerOf(first.interruptId, first.echo) as Parameters<TempoOnDatabase["graph"]["invoke"]>[0];
 
-      const original = env.tempo.graph.invoke(answer(), studentThread(threadId));
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      const repeat = other.graph.invoke(answer(), studentThread(threadId));
-      const settled = await Promise.allSettled([original, repeat]);
+        const original = env.tempo.graph.invoke(answer(), studentThread(threadId));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const repeat = other.graph.invoke(answer(), studentThread(threadId));
+        const settled = await Promise.allSettled([original, repeat]);
 
-      const refused = settled.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected").map((outcome) => outcome.reason as unknown);
-      expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
-      expect(refused).toHaveLength(1);
-      expect(isTempoError(refused[0]), String((refused[0] as Error)?.stack ?? refused[0])).toBe(true);
-      const code = (refused[0] as { code: string }).code;
-      expect(TYPED_REFUSALS).toContain(code);
-      refusals.set(`${delay} ms ${code}`, (refusals.get(`${delay} ms ${code}`) ?? 0) + 1);
+        const refused = settled
+          .filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected")
+          .map((outcome) => outcome.reason as unknown);
+        expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+        expect(refused).toHaveLength(1);
+        expect(isTempoError(refused[0]), String((refused[0] as Error)?.stack ?? refused[0])).toBe(true);
+        const code = (refused[0] as { code: string }).code;
+        expect(TYPED_REFUSALS).toContain(code);
+        refusals.set(`${delay} ms ${code}`, (refusals.get(`${delay} ms ${code}`) ?? 0) + 1);
 
-      // The first card's write applied once; the thread waits on the next write, which nobody approved.
-      expect(await appliedRows(env.tempo, threadId, first.callId)).toBe(1);
-      // One completed entry; the repeat, if it got as far as the write before it was refused, claimed nothing and left
-      // only a replay in the audit (the claim is in the log: tools/runner.ts).
-      const entries = await logOfCall(env.tempo, threadId, first.callId);
-      expect(entries.filter((entry) => entry.startsWith("completed"))).toEqual(["completed/applied"]);
-      for (const entry of entries.filter((each) => !each.startsWith("completed"))) expect(entry).toBe("replayed/not-applied");
-      const next = await waitingWrite(env.tempo, threadId);
-      expect(next.callId).not.toBe(first.callId);
-      expect(await appliedRows(env.tempo, threadId, next.callId)).toBe(0);
-      expect(await logOfCall(env.tempo, threadId, next.callId)).toEqual([]);
-      expect(await forks(env.tempo, threadId)).toEqual([]);
-    });
+        // The first card's write applied once; the thread waits on the next write, which nobody approved.
+        expect(await appliedRows(env.tempo, threadId, first.callId)).toBe(1);
+        // One completed entry; the repeat, if it got as far as the write before it was refused, claimed nothing and left
+        // only a replay in the audit (the claim is in the log: tools/runner.ts).
+        const entries = await logOfCall(env.tempo, threadId, first.callId);
+        expect(entries.filter((entry) => entry.startsWith("completed"))).toEqual(["completed/applied"]);
+        for (const entry of entries.filter((each) => !each.startsWith("completed")))
+          expect(entry).toBe("replayed/not-applied");
+        const next = await waitingWrite(env.tempo, threadId);
+        expect(next.callId).not.toBe(first.callId);
+        expect(await appliedRows(env.tempo, threadId, next.callId)).toBe(0);
+        expect(await logOfCall(env.tempo, threadId, next.callId)).toEqual([]);
+        expect(await forks(env.tempo, threadId)).toEqual([]);
+      },
+    );
   });
 });

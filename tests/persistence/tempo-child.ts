@@ -26,8 +26,16 @@ import { die, killingLog } from "./kill-switch.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
 import type { ChildArguments, SaveKind } from "./child-runner.js";
-import { accept, ARRANGE_REQUEST, cardOf, continueThread, openTempoOnDatabase, startUntilFirstWrite, studentThread, userMessage } from "./tempo-on-database.js";
-
+import {
+  accept,
+  ARRANGE_REQUEST,
+  cardOf,
+  continueThread,
+  openTempoOnDatabase,
+  startUntilFirstWrite,
+  studentThread,
+  userMessage,
+} from "./tempo-on-database.js";
 
 const killAt = process.env.TEMPO_TEST_KILL_AT;
 let persisted = false;
@@ -54,7 +62,12 @@ const killAfterSave = /^(put|putWrites):(\d+)$/.exec(killAt ?? "");
 /** Records a save; dies when it is the one `killAt` names. */
 function saved(kind: SaveKind): void {
   saves.push(kind);
-  if (killAfterSave && killAfterSave[1] === kind && saves.filter((save) => save === kind).length === Number(killAfterSave[2])) die();
+  if (
+    killAfterSave &&
+    killAfterSave[1] === kind &&
+    saves.filter((save) => save === kind).length === Number(killAfterSave[2])
+  )
+    die();
 }
 
 /**
@@ -62,7 +75,12 @@ function saved(kind: SaveKind): void {
  * it once the checkpoint after the first write (its call answered) is saved.
  */
 class KillingSaver extends TempoPostgresSaver {
-  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: Record<string, string | number>) {
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: Record<string, string | number>,
+  ) {
     const result = await super.put(config, checkpoint, metadata, newVersions);
     // The first save after a write persisted is execute's checkpoint with the writes answered.
     if (killAt === "after-checkpoint" && persisted) die();
@@ -95,13 +113,20 @@ try {
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   let result: object;
   if (args.mode === "start") result = await startUntilFirstWrite(tempo, args.threadId);
-  else if (args.mode === "arrange") result = await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(args.threadId));
-  else if (args.mode === "resume-at") result = await tempo.graph.invoke(accept(), studentThread(args.threadId, args.checkpointId));
+  else if (args.mode === "arrange")
+    result = await tempo.graph.invoke(userMessage(ARRANGE_REQUEST), studentThread(args.threadId));
+  else if (args.mode === "resume-at")
+    result = await tempo.graph.invoke(accept(), studentThread(args.threadId, args.checkpointId));
   else result = await continueThread(tempo, args.threadId, { untilNextCard: args.untilNextCard });
   output = { ok: true, card: cardOf(result) ?? null, phase: (result as { phase?: string }).phase ?? null };
 } catch (error) {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : null;
-  output = { ok: false, code, name: error instanceof Error ? error.name : null, message: error instanceof Error ? error.message : String(error) };
+  output = {
+    ok: false,
+    code,
+    name: error instanceof Error ? error.name : null,
+    message: error instanceof Error ? error.message : String(error),
+  };
 } finally {
   await tempo.close();
 }

@@ -13,7 +13,12 @@ import { createThreadLock } from "../../server/postgres-thread-lock.js";
 import { createMemoryStore } from "../../memory/store.js";
 import { buildTempoGraph, type TempoGraph } from "../../server/tempo-graph.js";
 import type { ToolDomain } from "../../tools/domain.js";
-import { createScheduleDomain, PostgresScheduleRepository, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  PostgresScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { afterAll, beforeAll } from "vitest";
 import type { PostgresTarget, TestPostgres } from "../support/postgres.js";
@@ -30,7 +35,14 @@ export const ARRANGE_REQUEST = "Help me arrange next week's review";
  * The step snapshots of the arrange task run to its end, oldest first ("stepId:status"): place, refine (the
  * schedule's refinement step, on by default), verify.
  */
-export const ARRANGE_STEP_TRANSITIONS = ["step-1:running", "step-1:done", "step-2:running", "step-2:done", "step-3:running", "step-3:done"];
+export const ARRANGE_STEP_TRANSITIONS = [
+  "step-1:running",
+  "step-1:done",
+  "step-2:running",
+  "step-2:done",
+  "step-3:running",
+  "step-3:done",
+];
 
 /** A Tempo built on a test database, and what the tests inspect. */
 export interface TempoOnDatabase {
@@ -70,9 +82,15 @@ export interface TempoOnDatabaseOptions {
 
 /** Opens a pool on `url` and builds the graph on it. */
 export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseOptions = {}): Promise<TempoOnDatabase> {
-  const database = await openDatabase({ ...options.databaseOptions, databaseUrl: url, poolSize: options.poolSize ?? 4 });
+  const database = await openDatabase({
+    ...options.databaseOptions,
+    databaseUrl: url,
+    poolSize: options.poolSize ?? 4,
+  });
   try {
-    const checkpointer = options.makeCheckpointer ? await options.makeCheckpointer(database) : await createTempoCheckpointer(database);
+    const checkpointer = options.makeCheckpointer
+      ? await options.makeCheckpointer(database)
+      : await createTempoCheckpointer(database);
     const executionLog = new PostgresExecutionLog(database.pool, { resumeGuard: checkpointer });
     await executionLog.migrate();
     const repository = new PostgresScheduleRepository(database.pool);
@@ -87,7 +105,14 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
       executionLog: options.wrapExecutionLog ? options.wrapExecutionLog(executionLog) : executionLog,
       ...(options.holdThreads ? { threadLock: createThreadLock(database) } : {}),
     });
-    return { graph, database, checkpointer, executionLog, repository, close: () => store.stop().finally(() => database.close()) };
+    return {
+      graph,
+      database,
+      checkpointer,
+      executionLog,
+      repository,
+      close: () => store.stop().finally(() => database.close()),
+    };
   } catch (error) {
     await database.close();
     throw error;
@@ -101,7 +126,13 @@ export async function seedStudent(tempo: TempoOnDatabase, threadId: string): Pro
 
 /** Run config of a thread of the student, optionally at a given checkpoint. */
 export function studentThread(threadId: string, checkpointId?: string): RunnableConfig {
-  return { configurable: { thread_id: threadId, user_id: studentOf(threadId), ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } };
+  return {
+    configurable: {
+      thread_id: threadId,
+      user_id: studentOf(threadId),
+      ...(checkpointId ? { checkpoint_id: checkpointId } : {}),
+    },
+  };
 }
 
 /** An `accept` resume. */
@@ -122,8 +153,12 @@ export function cardOf(result: object): string | undefined {
 
 /** Starts the arrange request and accepts the plan: returns with the first write card open. */
 export async function startUntilFirstWrite(tempo: TempoOnDatabase, threadId: string): Promise<object> {
-  let result: object = await tempo.graph.invoke({ messages: [new HumanMessage(ARRANGE_REQUEST)] }, studentThread(threadId));
-  for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1) result = await tempo.graph.invoke(accept(), studentThread(threadId));
+  let result: object = await tempo.graph.invoke(
+    { messages: [new HumanMessage(ARRANGE_REQUEST)] },
+    studentThread(threadId),
+  );
+  for (let turn = 0; turn < 5 && cardOf(result) === "confirm_plan"; turn += 1)
+    result = await tempo.graph.invoke(accept(), studentThread(threadId));
   if (cardOf(result) !== "place") throw new Error(`expected the first place card, got ${String(cardOf(result))}`);
   return result;
 }
@@ -133,13 +168,18 @@ export async function startUntilFirstWrite(tempo: TempoOnDatabase, threadId: str
  * stopped between steps (a crash), continues from the latest checkpoint. Then accepts every further card until the
  * task ends, or only until the next card with `untilNextCard`.
  */
-export async function continueThread(tempo: TempoOnDatabase, threadId: string, options: { untilNextCard?: boolean } = {}): Promise<object> {
+export async function continueThread(
+  tempo: TempoOnDatabase,
+  threadId: string,
+  options: { untilNextCard?: boolean } = {},
+): Promise<object> {
   const config = studentThread(threadId);
   const snapshot = await tempo.graph.getState(config);
   const waiting = snapshot.tasks.some((task) => task.interrupts.length > 0);
   let result: object = await tempo.graph.invoke(waiting ? accept() : null, config);
   if (options.untilNextCard) return result;
-  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await tempo.graph.invoke(accept(), config);
+  for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1)
+    result = await tempo.graph.invoke(accept(), config);
   return result;
 }
 

@@ -21,11 +21,14 @@ const LONE_HIGH = "\ud800";
 
 let callCount = 0;
 /** The execute model's native tool call. */
-const calling = (name: string, args: Record<string, unknown>) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
+const calling = (name: string, args: Record<string, unknown>) =>
+  new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
 
 /** The tool messages of the thread, as "name: content". */
 function toolResults(messages: BaseMessage[]): string[] {
-  return messages.filter((message) => message.getType() === "tool").map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
+  return messages
+    .filter((message) => message.getType() === "tool")
+    .map((message) => `${(message as ToolMessage).name}: ${String(message.content)}`);
 }
 
 for (const target of postgresTargets()) {
@@ -65,28 +68,48 @@ for (const target of postgresTargets()) {
           toolCalling: "native",
         },
       });
-      const config: RunnableConfig = { configurable: { thread_id: `unstorable-${target.kind}`, user_id: "student-unstorable" } };
+      const config: RunnableConfig = {
+        configurable: { thread_id: `unstorable-${target.kind}`, user_id: "student-unstorable" },
+      };
       let result: object = await tempo.graph.invoke(userMessage('Add "Call mom" to my to-do list'), config);
       result = await tempo.graph.invoke(approveCard(result), config); // the plan
-      const card = interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> };
+      const card = interruptsOf(result)[0]?.value as {
+        action_requests: Array<{ name: string; args: Record<string, unknown> }>;
+      };
       // The only card is the clean write's.
-      expect(card.action_requests).toEqual([expect.objectContaining({ name: "add_todo", args: { title: "Call mom" } })]);
+      expect(card.action_requests).toEqual([
+        expect.objectContaining({ name: "add_todo", args: { title: "Call mom" } }),
+      ]);
       result = await tempo.graph.invoke(approveCard(result), config);
       expect(result).toMatchObject({ phase: "done" });
 
       const results = toolResults((result as { messages: BaseMessage[] }).messages);
       expect(results.slice(0, 4)).toEqual([
-        expect.stringMatching(/^list_todos: Error: invalid arguments for list_todos: note\\u0000 \(a key\): holds a NUL character \(\\u0000\), which cannot be stored/),
-        expect.stringMatching(/^add_todo: Error: invalid arguments for add_todo: title: holds a NUL character \(\\u0000\), which cannot be stored/),
+        expect.stringMatching(
+          /^list_todos: Error: invalid arguments for list_todos: note\\u0000 \(a key\): holds a NUL character \(\\u0000\), which cannot be stored/,
+        ),
+        expect.stringMatching(
+          /^add_todo: Error: invalid arguments for add_todo: title: holds a NUL character \(\\u0000\), which cannot be stored/,
+        ),
         expect.stringMatching(/^list_todos: to-do items \(all\): 4 of 4/),
-        expect.stringMatching(/^add_todo: Error: invalid arguments for add_todo: title: holds an unpaired UTF-16 surrogate, which cannot be stored/),
+        expect.stringMatching(
+          /^add_todo: Error: invalid arguments for add_todo: title: holds an unpaired UTF-16 surrogate, which cannot be stored/,
+        ),
       ]);
-      expect((await tempo.repositoryOf<TodoRepository>("todo").load("student-unstorable")).items.at(-1)).toEqual({ id: "todo-5", title: "Call mom", done: false });
+      expect((await tempo.repositoryOf<TodoRepository>("todo").load("student-unstorable")).items.at(-1)).toEqual({
+        id: "todo-5",
+        title: "Call mom",
+        done: false,
+      });
       // The refused read is in the log, its text made storable (writes refused before a card never reach the log);
       // one write applied.
       const log = await readExecutionLog(tempo.database.pool, `unstorable-${target.kind}`);
-      expect(log.filter((entry) => !entry.ok).map((entry) => [entry.tool, entry.arguments])).toEqual([["list_todos", { status: "all", "note\ufffd": "x" }]]);
-      expect(log.filter((entry) => entry.applied).map((entry) => [entry.tool, entry.arguments])).toEqual([["add_todo", { title: "Call mom" }]]);
+      expect(log.filter((entry) => !entry.ok).map((entry) => [entry.tool, entry.arguments])).toEqual([
+        ["list_todos", { status: "all", "note\ufffd": "x" }],
+      ]);
+      expect(log.filter((entry) => entry.applied).map((entry) => [entry.tool, entry.arguments])).toEqual([
+        ["add_todo", { title: "Call mom" }],
+      ]);
     }, 120_000);
   });
 }

@@ -19,7 +19,15 @@ import { openDatabase } from "../../database/pool.js";
 import { DatabaseResourcesError, DatabaseTimeoutError, TempoError } from "../../errors/index.js";
 import { createThreadLock, PostgresThreadLock } from "../../server/postgres-thread-lock.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, userMessage, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import {
+  accept,
+  cardOf,
+  seedStudent,
+  startUntilFirstWrite,
+  studentThread,
+  userMessage,
+  useTempoOnTarget,
+} from "../persistence/tempo-on-database.js";
 import { createTempoCheckpointer } from "../../checkpoints/index.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
@@ -75,7 +83,10 @@ async function timed(promise: Promise<unknown>): Promise<{ failure: unknown; ms:
 }
 
 describe("real postgres", () => {
-  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres }, { holdThreads: true, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } });
+  const env = useTempoOnTarget(
+    { kind: "real", start: startRealTestPostgres },
+    { holdThreads: true, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } },
+  );
 
   test("a frozen server (SIGSTOP): getState and a run fail within the bound, typed; after SIGCONT the thread goes on and the write applies once", async () => {
     const threadId = "frozen-server";
@@ -105,7 +116,10 @@ describe("real postgres", () => {
       expect((failure as Error).message).toMatch(/once the database (answers|is back)/);
     }
     // A pooled connection that had no answer: the client-side query timeout, said as such.
-    expect(read.failure).toMatchObject({ code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
+    expect(read.failure).toMatchObject({
+      code: "DATABASE_TIMEOUT",
+      message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT"),
+    });
 
     // Back: the same pool serves (connections that timed out were dropped), the thread is where it was.
     const after = await env.tempo.graph.getState(config);
@@ -137,7 +151,9 @@ describe("real postgres", () => {
   });
 
   test("a long legitimate statement within the bound still runs", async () => {
-    const result = await env.tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [(QUERY_TIMEOUT_MS * 0.5) / 1000]);
+    const result = await env.tempo.database.pool.query<{ ok: number }>("SELECT 1 AS ok FROM pg_sleep($1)", [
+      (QUERY_TIMEOUT_MS * 0.5) / 1000,
+    ]);
     expect(result.rows[0]?.ok).toBe(1);
   });
 
@@ -151,7 +167,12 @@ describe("real postgres", () => {
     url.username = "limited";
     url.pathname = "/limited_db";
 
-    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4, queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+    const database = await openDatabase({
+      databaseUrl: url.toString(),
+      poolSize: 4,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    });
     const holder = new pg.Client({ connectionString: url.toString() });
     await holder.connect();
     try {
@@ -162,10 +183,16 @@ describe("real postgres", () => {
       expect((refused as Error).message).toMatch(/too many connections.*max_connections/);
 
       // A call that needs a second pooled connection meets the same refusal, typed by the driver-error map.
-      const calls = await Promise.allSettled([database.pool.query("SELECT pg_sleep(0.3)"), database.pool.query("SELECT 1")]);
+      const calls = await Promise.allSettled([
+        database.pool.query("SELECT pg_sleep(0.3)"),
+        database.pool.query("SELECT 1"),
+      ]);
       const failed = calls.find((call) => call.status === "rejected") as PromiseRejectedResult | undefined;
       expect(failed?.reason).toMatchObject({ code: "53300" });
-      expect(asDatabaseError(failed?.reason)).toMatchObject({ name: "DatabaseResourcesError", message: expect.stringContaining("close other clients of this server") });
+      expect(asDatabaseError(failed?.reason)).toMatchObject({
+        name: "DatabaseResourcesError",
+        message: expect.stringContaining("close other clients of this server"),
+      });
     } finally {
       await holder.end();
       await database.close();
@@ -173,10 +200,14 @@ describe("real postgres", () => {
   });
 });
 
-describe("a server at its max_connections (53300, \"sorry, too many clients already\")", () => {
+describe('a server at its max_connections (53300, "sorry, too many clients already")', () => {
   const env = useTempoOnTarget(
     { kind: "real", start: () => startRealTestPostgres({ maxConnections: MAX_CONNECTIONS }) },
-    { holdThreads: true, poolSize: 2, databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS } },
+    {
+      holdThreads: true,
+      poolSize: 2,
+      databaseOptions: { queryTimeoutMs: QUERY_TIMEOUT_MS, connectTimeoutMs: CONNECT_TIMEOUT_MS },
+    },
   );
 
   test("a run that needs a connection for its thread lock, and a checkpointer set-up, are DATABASE_RESOURCES, not DATABASE_UNREACHABLE", async () => {
@@ -189,7 +220,10 @@ describe("a server at its max_connections (53300, \"sorry, too many clients alre
     while (refusal === undefined && holders.length < MAX_CONNECTIONS) {
       const holder = new pg.Client({ connectionString: env.server.url });
       holder.on("error", () => undefined);
-      refusal = await holder.connect().then(() => void holders.push(holder), (error: unknown) => error);
+      refusal = await holder.connect().then(
+        () => void holders.push(holder),
+        (error: unknown) => error,
+      );
     }
     try {
       expect(refusal).toMatchObject({ code: "53300", message: expect.stringMatching(/too many clients/) });
@@ -197,7 +231,9 @@ describe("a server at its max_connections (53300, \"sorry, too many clients alre
       const run = await thrownBy(env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config));
       expect(run).toBeInstanceOf(DatabaseResourcesError);
       expect(run).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
-      expect((run as Error).message).toMatch(/no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/);
+      expect((run as Error).message).toMatch(
+        /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/,
+      );
       // Table set-up takes its advisory lock on a connection of its own too.
       const setup = await thrownBy(createTempoCheckpointer(env.tempo.database, { schema: "tempo_setup_refused" }));
       expect(setup).toMatchObject({ code: "DATABASE_RESOURCES", details: { code: "53300" } });
@@ -205,7 +241,9 @@ describe("a server at its max_connections (53300, \"sorry, too many clients alre
       for (const holder of holders) await holder.end();
     }
     // With the connections back, the same thread runs: nothing of the refused run was written.
-    expect(cardOf(await env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config))).toBe("confirm_plan");
+    expect(cardOf(await env.tempo.graph.invoke(userMessage("Help me arrange next week's review"), config))).toBe(
+      "confirm_plan",
+    );
   });
 });
 
@@ -213,12 +251,32 @@ describe("database driver errors are typed", () => {
   const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
   test.each([
-    ["53300", "sorry, too many clients already", "DATABASE_RESOURCES", /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/],
-    ["53100", "could not extend file: No space left on device", "DATABASE_RESOURCES", /no disk space left \(disk full\).*free disk space/],
+    [
+      "53300",
+      "sorry, too many clients already",
+      "DATABASE_RESOURCES",
+      /no connection left \(too many connections, max_connections reached\).*raise the server's max_connections/,
+    ],
+    [
+      "53100",
+      "could not extend file: No space left on device",
+      "DATABASE_RESOURCES",
+      /no disk space left \(disk full\).*free disk space/,
+    ],
     ["53200", "out of memory", "DATABASE_RESOURCES", /ran out of memory/],
     ["53400", "configuration limit exceeded", "DATABASE_RESOURCES", /reached a configured limit/],
-    ["53000", "insufficient resources", "DATABASE_RESOURCES", /lacks a resource \(Postgres error 53000: insufficient resources\)/],
-    ["57P01", "terminating connection due to administrator command", "DATABASE_UNREACHABLE", /shutting down or an administrator ended the session.*resume it once the database is back/],
+    [
+      "53000",
+      "insufficient resources",
+      "DATABASE_RESOURCES",
+      /lacks a resource \(Postgres error 53000: insufficient resources\)/,
+    ],
+    [
+      "57P01",
+      "terminating connection due to administrator command",
+      "DATABASE_UNREACHABLE",
+      /shutting down or an administrator ended the session.*resume it once the database is back/,
+    ],
     ["57P03", "the database system is starting up", "DATABASE_UNREACHABLE", /starting up or in recovery/],
   ])("pg %s → %s", (code, message, expected, says) => {
     const typed = asDatabaseError(pgError(code, message));
@@ -230,8 +288,14 @@ describe("database driver errors are typed", () => {
   });
 
   test("node-postgres's query read timeout → DATABASE_TIMEOUT naming TEMPO_DB_QUERY_TIMEOUT; a dropped connection → DATABASE_UNREACHABLE; other errors unchanged", () => {
-    expect(asDatabaseError(new Error("Query read timeout"))).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT", message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT") });
-    expect(asDatabaseError(new Error("Client has encountered a connection error and is not queryable"))).toMatchObject({ code: "DATABASE_UNREACHABLE" });
+    expect(asDatabaseError(new Error("Query read timeout"))).toMatchObject({
+      name: "DatabaseTimeoutError",
+      code: "DATABASE_TIMEOUT",
+      message: expect.stringContaining("TEMPO_DB_QUERY_TIMEOUT"),
+    });
+    expect(asDatabaseError(new Error("Client has encountered a connection error and is not queryable"))).toMatchObject({
+      code: "DATABASE_UNREACHABLE",
+    });
     const other = pgError("23505", "duplicate key");
     expect(asDatabaseError(other)).toBe(other);
   });

@@ -25,7 +25,14 @@ import { createScheduleDomain, PostgresScheduleRepository } from "../../tools/sc
 import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
 import { appliedRows } from "../persistence/exactly-once.js";
-import { accept, cardOf, seedStudent, startUntilFirstWrite, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import {
+  accept,
+  cardOf,
+  seedStudent,
+  startUntilFirstWrite,
+  studentThread,
+  useTempoOnTarget,
+} from "../persistence/tempo-on-database.js";
 import { startRealTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "./support/thread-state.js";
 import { writesOnCard } from "../support/card-writes.js";
@@ -47,7 +54,10 @@ async function lockTable(url: string, table: string): Promise<{ release(): Promi
 }
 
 describe("real postgres", () => {
-  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres }, { holdThreads: true, databaseOptions: { lockTimeoutMs: LOCK_TIMEOUT_MS, statementTimeoutMs: 5_000 } });
+  const env = useTempoOnTarget(
+    { kind: "real", start: startRealTestPostgres },
+    { holdThreads: true, databaseOptions: { lockTimeoutMs: LOCK_TIMEOUT_MS, statementTimeoutMs: 5_000 } },
+  );
 
   test("a lock held past lock_timeout ends the run with DATABASE_TIMEOUT; the card's answer, given again, carries the thread on", async () => {
     const threadId = "lock-mid-run";
@@ -94,11 +104,15 @@ describe("real postgres", () => {
     const lock = await lockTable(env.server.url, "checkpoints");
     let failures: unknown[];
     try {
-      failures = [await thrownBy(env.tempo.graph.invoke(accept(), studentThread(threadId))), await thrownBy(env.tempo.graph.getState(studentThread(threadId)))];
+      failures = [
+        await thrownBy(env.tempo.graph.invoke(accept(), studentThread(threadId))),
+        await thrownBy(env.tempo.graph.getState(studentThread(threadId))),
+      ];
     } finally {
       await lock.release();
     }
-    for (const failure of failures) expect(failure).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT" });
+    for (const failure of failures)
+      expect(failure).toMatchObject({ name: "DatabaseTimeoutError", code: "DATABASE_TIMEOUT" });
 
     const after = await env.tempo.graph.getState(studentThread(threadId));
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
@@ -131,14 +145,20 @@ describe("real postgres", () => {
         await thrownBy(env.tempo.graph.invoke(accept(), config)),
         await thrownBy(
           (async () => {
-            const events = served.streamEvents({ messages: [new HumanMessage("Help me arrange next week's review")] }, { ...studentThread("served"), version: "v2" });
+            const events = served.streamEvents(
+              { messages: [new HumanMessage("Help me arrange next week's review")] },
+              { ...studentThread("served"), version: "v2" },
+            );
             for await (const _event of events) continue;
           })(),
         ),
       ];
       for (const failure of reads) {
         expect(failure).toBeInstanceOf(DatabaseUnreachableError);
-        expect(failure).toMatchObject({ code: "DATABASE_UNREACHABLE", message: expect.stringMatching(/connection to the database|database connection failed/) });
+        expect(failure).toMatchObject({
+          code: "DATABASE_UNREACHABLE",
+          message: expect.stringMatching(/connection to the database|database connection failed/),
+        });
         expect((failure as Error).cause).toBeInstanceOf(Error);
       }
     } finally {

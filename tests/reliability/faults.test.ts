@@ -22,14 +22,32 @@ import { ModelRequestRefusedError, ModelUnavailableError, TempoError } from "../
 import type { TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { mechanicalSummary } from "../../nodes/deliver/index.js";
-import { checkScheduleInvariants, createScheduleDomain, InMemoryScheduleRepository, PostgresScheduleRepository } from "../../tools/schedule/index.js";
+import {
+  checkScheduleInvariants,
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  PostgresScheduleRepository,
+} from "../../tools/schedule/index.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
 import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { startFakeOpenAIServer, toLangChainMessages, type FakeOpenAIReply, type FakeOpenAIServer } from "../support/fake-openai-server.js";
+import {
+  startFakeOpenAIServer,
+  toLangChainMessages,
+  type FakeOpenAIReply,
+  type FakeOpenAIServer,
+} from "../support/fake-openai-server.js";
 import { graphOnOpenAI, openAISettings } from "../support/openai-graph.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
-import { interruptsOf, json, resume, scripted, threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scripted,
+  threadConfig,
+  transcript,
+  unpairedToolCalls,
+} from "../support/scripted.js";
 import { AsyncScriptedModel } from "./support/async-model.js";
 import { stateProblems } from "./support/conversation.js";
 import { startRestartablePostgres, type RestartablePostgres } from "./support/restartable-postgres.js";
@@ -70,23 +88,35 @@ describe("(a) the database goes away mid-run", () => {
     const config = threadConfig("db-outage", "alice");
     let stopped = false;
     const execute = new AsyncScriptedModel(async ({ index }) => {
-      if (index === 0) return text({ speak: "Reading.", action: "continue", tool_call: { name: "list_notes", arguments: {} } });
+      if (index === 0)
+        return text({ speak: "Reading.", action: "continue", tool_call: { name: "list_notes", arguments: {} } });
       if (index === 1) {
         // The database goes away while the model "thinks": the checkpoint after this step cannot be written.
         // Checkpoints are saved asynchronously (LangGraph's default durability): first let the previous step's
         // checkpoint land and every pooled connection go idle — a server stopping under a checked-out connection
         // crashes the process (see the issue-8 report), which is not what this test is about.
-        await until(async () => ((await checkpointer.getTuple(config))?.checkpoint.channel_values as { roundsUsed?: number } | undefined)?.roundsUsed === 1);
+        await until(
+          async () =>
+            ((await checkpointer.getTuple(config))?.checkpoint.channel_values as { roundsUsed?: number } | undefined)
+              ?.roundsUsed === 1,
+        );
         await until(async () => database.pool.totalCount === database.pool.idleCount);
         await server.stop();
         stopped = true;
       }
-      if (index <= 2) return text({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text: "call mom" } } });
+      if (index <= 2)
+        return text({
+          speak: "Adding.",
+          action: "confirm",
+          tool_call: { name: "add_note", arguments: { text: "call mom" } },
+        });
       return text({ action: "done", goal_check: "list shows call mom" });
     });
     const models = {
       default: scripted([json({ intent: "task" })]),
-      plan: scripted([json({ speak: "Plan.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] })]),
+      plan: scripted([
+        json({ speak: "Plan.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] }),
+      ]),
       execute,
       deliver: scripted(["Added the note."]),
     };
@@ -100,21 +130,33 @@ describe("(a) the database goes away mid-run", () => {
     expect(stopped).toBe(true);
     expect(failure).toBeInstanceOf(Error);
     // A typed error, whose cause is the refused connection to the stopped server.
-    expect(failure).toMatchObject({ name: "DatabaseUnreachableError", code: "DATABASE_UNREACHABLE", message: expect.stringContaining("resume it once the database is back") });
-    expect((failure as Error).cause).toMatchObject({ code: "ECONNREFUSED", message: expect.stringContaining(`127.0.0.1:${server.port}`) });
+    expect(failure).toMatchObject({
+      name: "DatabaseUnreachableError",
+      code: "DATABASE_UNREACHABLE",
+      message: expect.stringContaining("resume it once the database is back"),
+    });
+    expect((failure as Error).cause).toMatchObject({
+      code: "ECONNREFUSED",
+      message: expect.stringContaining(`127.0.0.1:${server.port}`),
+    });
     expect(domain.applied).toEqual([]);
 
     await server.start();
     // The retry phrase resumes the task where its last checkpoint left it: after the first read round.
     const atCard = await graph.invoke(message("try again"), config);
-    expect(interruptsOf(atCard)[0]?.value).toMatchObject({ action_request: { action: "add_note", args: { text: "call mom" } } });
+    expect(interruptsOf(atCard)[0]?.value).toMatchObject({
+      action_request: { action: "add_note", args: { text: "call mom" } },
+    });
     const final = await graph.invoke(accept, config);
     expect(final.phase).toBe("done");
     expect(final.planSteps.map((step) => step.status)).toEqual(["done"]);
     expect(final.finalAnswer).toBe("Added the note.");
     expect(domain.applied).toHaveLength(1);
     expect(domain.data.get("alice")).toEqual({ notes: ["buy milk", "call mom"] });
-    expect(transcript(final.messages).filter((line) => line.includes("|calls:"))).toEqual(['ai:Reading.|calls:list_notes({})', 'ai:Adding.|calls:add_note({"text":"call mom"})']);
+    expect(transcript(final.messages).filter((line) => line.includes("|calls:"))).toEqual([
+      "ai:Reading.|calls:list_notes({})",
+      'ai:Adding.|calls:add_note({"text":"call mom"})',
+    ]);
     expect(unpairedToolCalls(final.messages)).toEqual([]);
     expect(stateProblems(final as TempoState, 3)).toEqual([]);
 
@@ -133,7 +175,10 @@ describe("(a) the database goes away mid-run", () => {
     databases.push(database);
     const domain = createNotesDomain();
     const graph = buildTempoGraph({
-      models: { default: scripted([json({ intent: "task" })]), plan: scripted([json({ action: "plan_done", plan_steps: [{ content: "a", done_when: "b" }] })]) },
+      models: {
+        default: scripted([json({ intent: "task" })]),
+        plan: scripted([json({ action: "plan_done", plan_steps: [{ content: "a", done_when: "b" }] })]),
+      },
       domain,
       checkpointer: await createCheckpointer(database),
     });
@@ -160,7 +205,13 @@ describe("(b) the model times out or answers with HTTP errors", () => {
   /** Model settings pointing at the fake server. */
   const settingsFor = openAISettings;
   const requestsOf = (stage: string) => server!.requests.filter((request) => request.stage === stage);
-  const planDone = { content: text({ speak: "Plan.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] }) };
+  const planDone = {
+    content: text({
+      speak: "Plan.",
+      action: "plan_done",
+      plan_steps: [{ content: "Add the note", done_when: "listed" }],
+    }),
+  };
   const chatTask = { content: text({ intent: "task", reply: "", reason: "needs tools" }) };
 
   const graphOn = graphOnOpenAI;
@@ -171,12 +222,17 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     return (request: { stage: string }): FakeOpenAIReply => {
       const count = seen.get(request.stage) ?? 0;
       seen.set(request.stage, count + 1);
-      return failures[request.stage]?.[count] ?? healthy[request.stage] ?? { status: 404, message: `no reply scripted for stage ${request.stage}` };
+      return (
+        failures[request.stage]?.[count] ??
+        healthy[request.stage] ?? { status: 404, message: `no reply scripted for stage ${request.stage}` }
+      );
     };
   }
 
   test("HTTP 500 twice, then the plan JSON: the plan stage succeeds on its third request (maxRetries 2)", async () => {
-    server = await startFakeOpenAIServer(perStage({ plan: [{ status: 500 }, { status: 500 }] }, { chat: chatTask, plan: planDone }));
+    server = await startFakeOpenAIServer(
+      perStage({ plan: [{ status: 500 }, { status: 500 }] }, { chat: chatTask, plan: planDone }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl));
     const result = await graph.invoke(message("Add a note: call mom"), threadConfig("http-500"));
     expect(result.phase).toBe("waiting_confirm");
@@ -188,7 +244,9 @@ describe("(b) the model times out or answers with HTTP errors", () => {
   });
 
   test("a reply slower than the client timeout is abandoned and retried: the retry succeeds", async () => {
-    server = await startFakeOpenAIServer(perStage({ plan: [{ ...planDone, delayMs: 2_000 }] }, { chat: chatTask, plan: planDone }));
+    server = await startFakeOpenAIServer(
+      perStage({ plan: [{ ...planDone, delayMs: 2_000 }] }, { chat: chatTask, plan: planDone }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 300, maxRetries: 1 }));
     const started = Date.now();
     const result = await graph.invoke(message("Add a note: call mom"), threadConfig("slow"));
@@ -201,7 +259,9 @@ describe("(b) the model times out or answers with HTTP errors", () => {
   });
 
   test("HTTP 429 with Retry-After is retried, then succeeds", async () => {
-    server = await startFakeOpenAIServer(perStage({ plan: [{ status: 429, headers: { "retry-after": "0" } }] }, { chat: chatTask, plan: planDone }));
+    server = await startFakeOpenAIServer(
+      perStage({ plan: [{ status: 429, headers: { "retry-after": "0" } }] }, { chat: chatTask, plan: planDone }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 1 }));
     const result = await graph.invoke(message("Add a note: call mom"), threadConfig("rate-limited"));
     expect(result.phase).toBe("waiting_confirm");
@@ -209,11 +269,16 @@ describe("(b) the model times out or answers with HTTP errors", () => {
   });
 
   test("HTTP 400 is not retried: one request, then ModelRequestRefusedError with the server's message", async () => {
-    server = await startFakeOpenAIServer(perStage({ plan: [{ status: 400, message: "context length exceeded" }] }, { chat: chatTask, plan: planDone }));
+    server = await startFakeOpenAIServer(
+      perStage({ plan: [{ status: 400, message: "context length exceeded" }] }, { chat: chatTask, plan: planDone }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl));
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), threadConfig("bad-request")));
     expect(error).toBeInstanceOf(ModelRequestRefusedError);
-    expect(error).toMatchObject({ code: "MODEL_REQUEST_REFUSED", details: { stage: "plan", serverMessage: "context length exceeded" } });
+    expect(error).toMatchObject({
+      code: "MODEL_REQUEST_REFUSED",
+      details: { stage: "plan", serverMessage: "context length exceeded" },
+    });
     expect(requestsOf("plan")).toHaveLength(1);
   });
 
@@ -229,7 +294,10 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     const config = threadConfig("past-bound");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
     expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", message: expect.stringContaining("The plan model could not be reached (503 overloaded; model \"fake-model\" at ") });
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      message: expect.stringContaining('The plan model could not be reached (503 overloaded; model "fake-model" at '),
+    });
     expect(requestsOf("plan")).toHaveLength(3);
     const kept = (await graph.getState(config)).values as TempoState;
     expect(kept.phase).toBe("planning");
@@ -255,14 +323,23 @@ describe("(b) the model times out or answers with HTTP errors", () => {
       if (hanging) return { hang: true };
       executeCalls += 1;
       return executeCalls === 1
-        ? { content: text({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text: "call mom" } } }) }
+        ? {
+            content: text({
+              speak: "Adding.",
+              action: "confirm",
+              tool_call: { name: "add_note", arguments: { text: "call mom" } },
+            }),
+          }
         : { content: text({ action: "done", goal_check: "added" }) };
     });
     const { graph, domain } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 300, maxRetries: 1 }));
     const config = threadConfig("hanging-execute");
     await graph.invoke(message("Add a note: call mom"), config);
     const error = await thrownBy(graph.invoke(accept, config));
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "execute", reason: "Request timed out." } });
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      details: { stage: "execute", reason: "Request timed out." },
+    });
     expect(requestsOf("execute")).toHaveLength(2);
     const kept = (await graph.getState(config)).values as TempoState;
     expect([kept.phase, kept.planSteps.map((step) => step.status)]).toEqual(["executing", ["running"]]);
@@ -292,9 +369,20 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     expect(requestsOf("deliver")).toHaveLength(2);
     // The step added nothing: the task changed nothing, so it is not completed (issue 31), and the facts say so.
     expect(final.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: no change was proposed" });
-    expect(final.finalAnswer).toBe(mechanicalSummary({ goal: "Add a note: call mom", planSteps: final.planSteps, lastError: null, outcome: final.outcome! }));
-    expect(final.finalAnswer).toBe("Task: Add a note: call mom\n\nOutcome: failed — nothing was changed: no change was proposed\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — nothing to add");
-    expect(final.lastError).toMatch(/^The deliver model failed \(500 deliver is down\); a mechanical summary was given\.$/);
+    expect(final.finalAnswer).toBe(
+      mechanicalSummary({
+        goal: "Add a note: call mom",
+        planSteps: final.planSteps,
+        lastError: null,
+        outcome: final.outcome!,
+      }),
+    );
+    expect(final.finalAnswer).toBe(
+      "Task: Add a note: call mom\n\nOutcome: failed — nothing was changed: no change was proposed\n\nFinished 1 of 1 steps:\n\n1. [done] Add the note — nothing to add",
+    );
+    expect(final.lastError).toMatch(
+      /^The deliver model failed \(500 deliver is down\); a mechanical summary was given\.$/,
+    );
     expect(String(final.messages.at(-1)?.content)).toBe(final.finalAnswer);
   });
 
@@ -352,10 +440,15 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
   async function loneRun(): Promise<ConversationSummary> {
     // Seeded as the workers seed a new user (the coming week), so that the answers name the same dates.
     const repository = new InMemoryScheduleRepository();
-    const graph = buildTempoGraph({ models: { default: new ScheduleOfflinePolicy() }, domain: createScheduleDomain({ repository: withSampleSchedule(repository) }), checkpointer: new MemorySaver() });
+    const graph = buildTempoGraph({
+      models: { default: new ScheduleOfflinePolicy() },
+      domain: createScheduleDomain({ repository: withSampleSchedule(repository) }),
+      checkpointer: new MemorySaver(),
+    });
     const config = threadConfig("lone", "student");
     let result: object = await graph.invoke(message("Help me arrange next week's review"), config);
-    for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) result = await graph.invoke(accept, config);
+    for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1)
+      result = await graph.invoke(accept, config);
     return summarizeConversation((await graph.getState(config)).values as TempoState, await repository.load("student"));
   }
 
@@ -363,7 +456,10 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     const config = threadConfig("crash-1", "student");
     const first = startWorker(worker, [database.url, openai.baseUrl, "crash-1", "student", "start"]);
     workers.push(first);
-    const hangingPrompt = await Promise.race([hangingRequest, first.exited.then(() => Promise.reject(new Error(`the first worker exited early:\n${first.output()}`)))]);
+    const hangingPrompt = await Promise.race([
+      hangingRequest,
+      first.exited.then(() => Promise.reject(new Error(`the first worker exited early:\n${first.output()}`))),
+    ]);
     expect(first.events.map((event) => event.action)).toEqual(["confirm_plan", "place"]);
 
     // Wait until the checkpoint after the accepted write is saved (LangGraph saves asynchronously), then kill.
@@ -377,7 +473,9 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     });
     await until(async () => {
       const values = (await reader.getState(config)).values as Partial<TempoState>;
-      return (values.messages ?? []).some((entry) => entry.getType() === "tool" && (entry as { name?: string }).name === "place");
+      return (values.messages ?? []).some(
+        (entry) => entry.getType() === "tool" && (entry as { name?: string }).name === "place",
+      );
     });
     first.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
@@ -394,7 +492,9 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     expect(resumedRequest.stage).toBe("execute");
     const withoutNow = (messages: unknown) => JSON.stringify(messages).replace(/Now: [^\\"]+/g, "Now: …");
     expect(JSON.stringify(resumedRequest.body.messages)).toMatch(/Now: \w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
-    expect(withoutNow(resumedRequest.body.messages)).toBe(withoutNow((hangingPrompt.body as { messages: unknown }).messages));
+    expect(withoutNow(resumedRequest.body.messages)).toBe(
+      withoutNow((hangingPrompt.body as { messages: unknown }).messages),
+    );
 
     const lone = await loneRun();
     expect(final).toEqual(lone);

@@ -22,8 +22,13 @@ import { interruptsOf, json, resume, scriptedGraph, threadConfig, unpairedToolCa
 import { snapshot, thrownBy } from "./support/thread-state.js";
 import { afterAll, beforeAll } from "vitest";
 
-const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
-const addNote = (text: string) => json({ speak: "Adding.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text } } });
+const plan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
+const addNote = (text: string) =>
+  json({ speak: "Adding.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text } } });
 const done = json({ action: "done", goal_check: "the note is listed" });
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 const accept = resume({ type: "accept", args: null });
@@ -52,27 +57,75 @@ function toolCallMessageId(values: TempoState): string {
 type Hostile = [label: string, input: (values: TempoState) => unknown, expected: RegExp];
 
 const hostileInputs: Hostile[] = [
-  ["a message with a NUL", () => message(`call${NUL}mom`), /a NUL character \(\\u0000\) at input\.messages\[0\]\.content/],
-  ["a message with a lone low surrogate", () => message(`call ${LONE_LOW} mom`), /an unpaired UTF-16 surrogate at input\.messages\[0\]\.content/],
-  ["a message whose id holds a NUL", () => ({ messages: [new HumanMessage({ content: "hello", id: `id${NUL}` })] }), /a NUL character .* at input\.messages\[0\]\.id/],
-  ["a message as a role object with a lone high surrogate", () => ({ messages: [{ role: "user", content: `x${LONE_HIGH}` }] }), /unpaired UTF-16 surrogate at input\.messages\[0\]\.content/],
-  ["feedback with a NUL", () => resume({ type: "response", args: `not now${NUL}` }), /a NUL character .* at input\.resume\.args/],
-  ["an edit with a lone surrogate", () => resume({ type: "edit", args: { action: "add_note", args: { text: `call ${LONE_HIGH}mom` } } }), /unpaired UTF-16 surrogate at input\.resume\.args\.args\.text/],
-  ["an answer with a NUL in a key", () => resume({ type: "accept", args: null, [`note${NUL}`]: 1 }), /a NUL character .* at input\.resume \(a key\)/],
-  ["a 10 MB response", () => resume({ type: "response", args: "x".repeat(10 * 1024 * 1024) }), /^The answer \(resume\) has 10485\d+ characters; the limit is 100000/],
+  [
+    "a message with a NUL",
+    () => message(`call${NUL}mom`),
+    /a NUL character \(\\u0000\) at input\.messages\[0\]\.content/,
+  ],
+  [
+    "a message with a lone low surrogate",
+    () => message(`call ${LONE_LOW} mom`),
+    /an unpaired UTF-16 surrogate at input\.messages\[0\]\.content/,
+  ],
+  [
+    "a message whose id holds a NUL",
+    () => ({ messages: [new HumanMessage({ content: "hello", id: `id${NUL}` })] }),
+    /a NUL character .* at input\.messages\[0\]\.id/,
+  ],
+  [
+    "a message as a role object with a lone high surrogate",
+    () => ({ messages: [{ role: "user", content: `x${LONE_HIGH}` }] }),
+    /unpaired UTF-16 surrogate at input\.messages\[0\]\.content/,
+  ],
+  [
+    "feedback with a NUL",
+    () => resume({ type: "response", args: `not now${NUL}` }),
+    /a NUL character .* at input\.resume\.args/,
+  ],
+  [
+    "an edit with a lone surrogate",
+    () => resume({ type: "edit", args: { action: "add_note", args: { text: `call ${LONE_HIGH}mom` } } }),
+    /unpaired UTF-16 surrogate at input\.resume\.args\.args\.text/,
+  ],
+  [
+    "an answer with a NUL in a key",
+    () => resume({ type: "accept", args: null, [`note${NUL}`]: 1 }),
+    /a NUL character .* at input\.resume \(a key\)/,
+  ],
+  [
+    "a 10 MB response",
+    () => resume({ type: "response", args: "x".repeat(10 * 1024 * 1024) }),
+    /^The answer \(resume\) has 10485\d+ characters; the limit is 100000/,
+  ],
   [
     "200 messages of 99 000 characters in one input",
-    () => ({ messages: Array.from({ length: 200 }, (_, index) => new HumanMessage(`${index} ${"y".repeat(99_000 - 4)}`)) }),
+    () => ({
+      messages: Array.from({ length: 200 }, (_, index) => new HumanMessage(`${index} ${"y".repeat(99_000 - 4)}`)),
+    }),
     /^The input has \d+ characters in all; the limit is 200000/,
   ],
-  ["a remove message for the assistant's tool-call message", (values) => ({ messages: [{ type: "remove", id: toolCallMessageId(values) }] }), /Removing messages from a thread is not allowed/],
-  ["a RemoveMessage instance", (values) => ({ messages: [new RemoveMessage({ id: toolCallMessageId(values) })] }), /Removing messages from a thread is not allowed/],
+  [
+    "a remove message for the assistant's tool-call message",
+    (values) => ({ messages: [{ type: "remove", id: toolCallMessageId(values) }] }),
+    /Removing messages from a thread is not allowed/,
+  ],
+  [
+    "a RemoveMessage instance",
+    (values) => ({ messages: [new RemoveMessage({ id: toolCallMessageId(values) })] }),
+    /Removing messages from a thread is not allowed/,
+  ],
   [
     "a message reusing the tool-call message's id",
     (values) => ({ messages: [new HumanMessage({ content: "replaced", id: toolCallMessageId(values) })] }),
     /A message with id .* is already in the thread/,
   ],
-  ["two new messages with one id", () => ({ messages: [new HumanMessage({ content: "a", id: "same" }), new HumanMessage({ content: "b", id: "same" })] }), /A message with id same is already/],
+  [
+    "two new messages with one id",
+    () => ({
+      messages: [new HumanMessage({ content: "a", id: "same" }), new HumanMessage({ content: "b", id: "same" })],
+    }),
+    /A message with id same is already/,
+  ],
 ];
 
 describe("refused with INVALID_INPUT before anything is written; the thread stays usable", () => {
@@ -102,13 +155,19 @@ describe("refused with INVALID_INPUT before anything is written; the thread stay
     const { graph } = scriptedGraph({ domain: createNotesDomain() });
     for (const config of [threadConfig(`thread${NUL}`), threadConfig("fine-thread", `user${LONE_LOW}`)]) {
       const error = await thrownBy(graph.invoke(message("hello"), config));
-      expect(error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/at configurable\.(thread_id|user_id)/) });
+      expect(error).toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(/at configurable\.(thread_id|user_id)/),
+      });
     }
     expect((await graph.getState(threadConfig("fine-thread"))).createdAt).toBeUndefined();
   });
 
   test("a message at the size limit, and clean text with emoji and CJK (paired surrogates), are accepted", async () => {
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [json({ intent: "chat", reply: "好的 👍", reason: "small talk" })] });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: [json({ intent: "chat", reply: "好的 👍", reason: "small talk" })],
+    });
     const result = await graph.invoke(message("安排复习 📚 please"), threadConfig("clean-text"));
     expect(String(result.messages.at(-1)?.content)).toBe("好的 👍");
   });
@@ -127,22 +186,31 @@ describe.each(postgresTargets())("through createTempo on $kind postgres", (targe
   });
 
   test("NUL and lone surrogates in feedback and messages are refused; the schedule is unchanged; the task finishes and the thread chats on", async () => {
-    const config = { configurable: { thread_id: `hostile-pg-${target.kind}`, user_id: `student-hostile-${target.kind}` } };
+    const config = {
+      configurable: { thread_id: `hostile-pg-${target.kind}`, user_id: `student-hostile-${target.kind}` },
+    };
     const first = await tempo.graph.invoke(message("Help me arrange next week's review"), config);
     expect(interruptsOf(first)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
     const scheduleBefore = await tempo.repositoryOf<ScheduleRepository>("schedule").load(config.configurable.user_id);
     const before = await tempo.graph.getState(config);
 
-    for (const input of [resume({ type: "response", args: `later${NUL}` }), message(`arrange ${LONE_LOW}`), resume({ type: "response", args: "x".repeat(10 * 1024 * 1024) })]) {
+    for (const input of [
+      resume({ type: "response", args: `later${NUL}` }),
+      message(`arrange ${LONE_LOW}`),
+      resume({ type: "response", args: "x".repeat(10 * 1024 * 1024) }),
+    ]) {
       const error = await thrownBy(tempo.graph.invoke(input as never, config));
       expect(error).toMatchObject({ code: "INVALID_INPUT" });
     }
     const after = await tempo.graph.getState(config);
     expect(after.config.configurable?.checkpoint_id).toBe(before.config.configurable?.checkpoint_id);
-    expect(await tempo.repositoryOf<ScheduleRepository>("schedule").load(config.configurable.user_id)).toEqual(scheduleBefore);
+    expect(await tempo.repositoryOf<ScheduleRepository>("schedule").load(config.configurable.user_id)).toEqual(
+      scheduleBefore,
+    );
 
     let result: object = await tempo.graph.invoke(accept, config);
-    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1) result = await tempo.graph.invoke(accept, config);
+    for (let turn = 0; turn < 20 && interruptsOf(result).length > 0; turn += 1)
+      result = await tempo.graph.invoke(accept, config);
     expect((result as TempoState).phase).toBe("done");
     // The memory step (Postgres store, jsonb) runs on every later turn too.
     const chat = await tempo.graph.invoke(message("thanks"), config);

@@ -13,7 +13,13 @@
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, test } from "vitest";
-import { DEFAULT_MODEL_MAX_RETRIES, DEFAULT_MODEL_TIMEOUT_MS, readSettings, RETRY_AFTER_LIMIT_MS, type ModelSettings } from "../../config/environment.js";
+import {
+  DEFAULT_MODEL_MAX_RETRIES,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  readSettings,
+  RETRY_AFTER_LIMIT_MS,
+  type ModelSettings,
+} from "../../config/environment.js";
 import { messageText, reasoningText } from "../../contracts/message-text.js";
 import { ModelRequestRefusedError, ModelUnavailableError } from "../../errors/index.js";
 import type { TempoState } from "../../kernel/state.js";
@@ -31,7 +37,13 @@ const text = (value: unknown) => JSON.stringify(value);
 const message = (words: string) => ({ messages: [new HumanMessage(words)] });
 const accept = resume({ type: "accept", args: null });
 const chatTask: FakeOpenAIReply = { content: text({ intent: "task", reply: "", reason: "needs tools" }) };
-const planDone: FakeOpenAIReply = { content: text({ speak: "One step.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "listed" }] }) };
+const planDone: FakeOpenAIReply = {
+  content: text({
+    speak: "One step.",
+    action: "plan_done",
+    plan_steps: [{ content: "Add the note", done_when: "listed" }],
+  }),
+};
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -41,7 +53,13 @@ afterEach(async () => {
 
 /** Settings for the fake server: the JSON contract in text, no structured output, 1 s attempts, one retry. */
 const settingsFor = (baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings =>
-  openAISettings(baseUrl, { structuredOutput: "off", toolCalling: "json", timeoutMs: 1_000, maxRetries: 1, ...overrides });
+  openAISettings(baseUrl, {
+    structuredOutput: "off",
+    toolCalling: "json",
+    timeoutMs: 1_000,
+    maxRetries: 1,
+    ...overrides,
+  });
 const requestsOf = (stage: string) => server!.requests.filter((request) => request.stage === stage);
 
 const graphOn = graphOnOpenAI;
@@ -60,13 +78,16 @@ function planFails(plan: FakeOpenAIReply | ((index: number) => FakeOpenAIReply))
 type RunConfig = { configurable: { thread_id: string; user_id: string; model_status_ms?: number } };
 
 /** A thread's config whose waiting statuses come every `statusMs`. */
-const statusEvery = (threadId: string, statusMs: number): RunConfig => ({ configurable: { ...threadConfig(threadId).configurable, model_status_ms: statusMs } });
+const statusEvery = (threadId: string, statusMs: number): RunConfig => ({
+  configurable: { ...threadConfig(threadId).configurable, model_status_ms: statusMs },
+});
 
 async function streamed(graph: ReturnType<typeof graphOn>["graph"], input: unknown, config: RunConfig) {
   const events: TempoEvent[] = [];
   let error: unknown;
   try {
-    for await (const event of await graph.stream(input as never, { ...config, streamMode: "custom" })) events.push(event as TempoEvent);
+    for await (const event of await graph.stream(input as never, { ...config, streamMode: "custom" }))
+      events.push(event as TempoEvent);
   } catch (caught) {
     error = caught;
   }
@@ -82,12 +103,17 @@ async function expectKeptPlanning(graph: ReturnType<typeof graphOn>["graph"], co
 
 describe("HTTP refusals: typed, told, never retried", () => {
   test("400: MODEL_REQUEST_REFUSED with the server's message; one request; 'try again' sends it once more and is told again; the thread is kept", async () => {
-    server = await startFakeOpenAIServer(planFails({ status: 400, message: "Invalid 'messages[2].tool_calls[0].id': string too long" }));
+    server = await startFakeOpenAIServer(
+      planFails({ status: 400, message: "Invalid 'messages[2].tool_calls[0].id': string too long" }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 2 }));
     const config = threadConfig("refused-400");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
     expect(error).toBeInstanceOf(ModelRequestRefusedError);
-    expect(error).toMatchObject({ code: "MODEL_REQUEST_REFUSED", details: { stage: "plan", status: 400, model: "fake-model", baseUrl: server.baseUrl } });
+    expect(error).toMatchObject({
+      code: "MODEL_REQUEST_REFUSED",
+      details: { stage: "plan", status: 400, model: "fake-model", baseUrl: server.baseUrl },
+    });
     const told = (error as Error).message;
     expect(told).toContain("Invalid 'messages[2].tool_calls[0].id': string too long");
     expect(told).toContain("This is a Tempo bug or an unsupported model setting");
@@ -108,15 +134,27 @@ describe("HTTP refusals: typed, told, never retried", () => {
   });
 
   test("422 is a refusal too; a context overflow says how to get out of it", async () => {
-    server = await startFakeOpenAIServer(planFails({ status: 422, message: "response_format is not supported by this model" }));
+    server = await startFakeOpenAIServer(
+      planFails({ status: 422, message: "response_format is not supported by this model" }),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl));
     const error = await thrownBy(graph.invoke(message("Add a note"), threadConfig("refused-422")));
-    expect(error).toMatchObject({ code: "MODEL_REQUEST_REFUSED", details: { status: 422, serverMessage: "response_format is not supported by this model" } });
+    expect(error).toMatchObject({
+      code: "MODEL_REQUEST_REFUSED",
+      details: { status: 422, serverMessage: "response_format is not supported by this model" },
+    });
     expect(requestsOf("plan")).toHaveLength(1);
 
     await server.close();
-    server = await startFakeOpenAIServer(planFails({ status: 400, message: "This model's maximum context length is 8192 tokens (context_length_exceeded)" }));
-    const overflow = await thrownBy(graphOn(settingsFor(server.baseUrl)).graph.invoke(message("Add a note"), threadConfig("overflow")));
+    server = await startFakeOpenAIServer(
+      planFails({
+        status: 400,
+        message: "This model's maximum context length is 8192 tokens (context_length_exceeded)",
+      }),
+    );
+    const overflow = await thrownBy(
+      graphOn(settingsFor(server.baseUrl)).graph.invoke(message("Add a note"), threadConfig("overflow")),
+    );
     expect(overflow).toMatchObject({ code: "MODEL_REQUEST_REFUSED" });
     expect((overflow as Error).message).toContain("longer than this model's context window");
     expect(requestsOf("plan")).toHaveLength(1);
@@ -141,7 +179,10 @@ describe("HTTP refusals: typed, told, never retried", () => {
     server = await startFakeOpenAIServer(planFails({ status: 404, message: "The model `fake-model` does not exist" }));
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 2 }));
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), threadConfig("not-found")));
-    expect(error).toMatchObject({ code: "MODEL_NOT_FOUND", details: { stage: "plan", model: "fake-model", baseUrl: server.baseUrl } });
+    expect(error).toMatchObject({
+      code: "MODEL_NOT_FOUND",
+      details: { stage: "plan", model: "fake-model", baseUrl: server.baseUrl },
+    });
     expect((error as Error).message).toContain(`The plan model "fake-model" was not found at ${server.baseUrl}`);
     expect((error as Error).message).toContain("TEMPO_MODEL_PLAN");
     expect(requestsOf("plan")).toHaveLength(1);
@@ -151,13 +192,20 @@ describe("HTTP refusals: typed, told, never retried", () => {
 describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
   test("503 every time: 1 + maxRetries requests, then the typed error with the server's words; the thread is kept and 'try again' works once the server is back", async () => {
     let healthy = false;
-    server = await startFakeOpenAIServer(planFails(() => (healthy ? planDone : { status: 503, message: "overloaded" })));
+    server = await startFakeOpenAIServer(
+      planFails(() => (healthy ? planDone : { status: 503, message: "overloaded" })),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 1 }));
     const config = threadConfig("unavailable-503");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
     expect(error).toBeInstanceOf(ModelUnavailableError);
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "plan", reason: "503 overloaded", attempts: 2 } });
-    expect((error as Error).message).toMatch(/^The plan model could not be reached \(503 overloaded; model "fake-model" at http:\/\/127\.0\.0\.1:\d+\/v1, after 2 attempts\)\. The thread is kept as it was: send "try again" to retry; the model server failed/);
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      details: { stage: "plan", reason: "503 overloaded", attempts: 2 },
+    });
+    expect((error as Error).message).toMatch(
+      /^The plan model could not be reached \(503 overloaded; model "fake-model" at http:\/\/127\.0\.0\.1:\d+\/v1, after 2 attempts\)\. The thread is kept as it was: send "try again" to retry; the model server failed/,
+    );
     expect(requestsOf("plan")).toHaveLength(2);
     await expectKeptPlanning(graph, config, "Add a note: call mom");
     healthy = true;
@@ -170,7 +218,10 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 1 }));
     const config = threadConfig("dropped");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "plan", reason: expect.stringMatching(/^Connection error\.: fetch failed/) } });
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      details: { stage: "plan", reason: expect.stringMatching(/^Connection error\.: fetch failed/) },
+    });
     expect(requestsOf("plan")).toHaveLength(2);
     await expectKeptPlanning(graph, config, "Add a note: call mom");
   });
@@ -179,8 +230,16 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     server = await startFakeOpenAIServer(() => chatTask);
     const baseUrl = server.baseUrl;
     await server.close();
-    const error = await thrownBy(graphOn(settingsFor(baseUrl, { maxRetries: 0 })).graph.invoke(message("Add a note"), threadConfig("nothing-listening")));
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "chat", reason: expect.stringContaining("ECONNREFUSED") } });
+    const error = await thrownBy(
+      graphOn(settingsFor(baseUrl, { maxRetries: 0 })).graph.invoke(
+        message("Add a note"),
+        threadConfig("nothing-listening"),
+      ),
+    );
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      details: { stage: "chat", reason: expect.stringContaining("ECONNREFUSED") },
+    });
   });
 
   test("a hung model: two attempts of the timeout, told as a timeout with the setting to raise, waiting statuses meanwhile", async () => {
@@ -190,15 +249,25 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     const started = Date.now();
     const { events, error } = await streamed(graph, message("Add a note: call mom"), config);
     const took = Date.now() - started;
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "plan", reason: "Request timed out." } });
-    expect((error as Error).message).toContain("the model did not answer in time (1 s an attempt): a slow local model needs a larger TEMPO_MODEL_TIMEOUT_MS");
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      details: { stage: "plan", reason: "Request timed out." },
+    });
+    expect((error as Error).message).toContain(
+      "the model did not answer in time (1 s an attempt): a slow local model needs a larger TEMPO_MODEL_TIMEOUT_MS",
+    );
     expect(requestsOf("plan")).toHaveLength(2);
     // Two attempts of 700 ms and one backoff of 1–2 s: told within the bound, not after it.
     expect(took).toBeGreaterThanOrEqual(1_400);
     expect(took).toBeLessThan(1_400 + 2_000 + 1_500);
-    const waiting = events.filter((event): event is Extract<TempoEvent, { kind: "status" }> => event.kind === "status" && event.text.startsWith("Waiting"));
+    const waiting = events.filter(
+      (event): event is Extract<TempoEvent, { kind: "status" }> =>
+        event.kind === "status" && event.text.startsWith("Waiting"),
+    );
     expect(waiting.length).toBeGreaterThanOrEqual(4);
-    expect(waiting.every((event) => event.node === "plan" && /^Waiting for the plan model… \d+ s$/.test(event.text))).toBe(true);
+    expect(
+      waiting.every((event) => event.node === "plan" && /^Waiting for the plan model… \d+ s$/.test(event.text)),
+    ).toBe(true);
     const elapsed = waiting.map((event) => event.elapsedMs!);
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
     expect(elapsed[0]).toBeGreaterThanOrEqual(200);
@@ -206,16 +275,29 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
   });
 
   test("429 with a short Retry-After is waited for and retried; one longer than the limit ends at once, naming the wait", async () => {
-    server = await startFakeOpenAIServer(planFails((index) => (index === 0 ? { status: 429, message: "slow down", headers: { "retry-after": "1" } } : planDone)));
+    server = await startFakeOpenAIServer(
+      planFails((index) =>
+        index === 0 ? { status: 429, message: "slow down", headers: { "retry-after": "1" } } : planDone,
+      ),
+    );
     const { graph } = graphOn(settingsFor(server.baseUrl));
-    expect((await graph.invoke(message("Add a note: call mom"), threadConfig("rate-short"))).phase).toBe("waiting_confirm");
+    expect((await graph.invoke(message("Add a note: call mom"), threadConfig("rate-short"))).phase).toBe(
+      "waiting_confirm",
+    );
     const [first, second] = requestsOf("plan");
     expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
 
     await server.close();
-    server = await startFakeOpenAIServer(planFails({ status: 429, message: "Rate limit reached", headers: { "retry-after": "60" } }));
+    server = await startFakeOpenAIServer(
+      planFails({ status: 429, message: "Rate limit reached", headers: { "retry-after": "60" } }),
+    );
     const started = Date.now();
-    const error = await thrownBy(graphOn(settingsFor(server.baseUrl, { maxRetries: 2 })).graph.invoke(message("Add a note"), threadConfig("rate-long")));
+    const error = await thrownBy(
+      graphOn(settingsFor(server.baseUrl, { maxRetries: 2 })).graph.invoke(
+        message("Add a note"),
+        threadConfig("rate-long"),
+      ),
+    );
     expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { reason: "429 Rate limit reached" } });
     expect((error as Error).message).toContain("the server is rate limiting and asks to wait 60 s before trying again");
     expect(requestsOf("plan")).toHaveLength(1);
@@ -227,25 +309,52 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     expect([models.timeoutMs, models.maxRetries]).toEqual([DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_MODEL_MAX_RETRIES]);
     expect([DEFAULT_MODEL_TIMEOUT_MS, DEFAULT_MODEL_MAX_RETRIES, RETRY_AFTER_LIMIT_MS]).toEqual([20_000, 1, 5_000]);
     // Attempts × timeout, plus the wait between them: LangChain's backoff (1–2 s for the first retry) or a Retry-After up to the limit.
-    const bound = (1 + models.maxRetries) * models.timeoutMs + models.maxRetries * Math.max(2_000, RETRY_AFTER_LIMIT_MS);
+    const bound =
+      (1 + models.maxRetries) * models.timeoutMs + models.maxRetries * Math.max(2_000, RETRY_AFTER_LIMIT_MS);
     expect(bound).toBe(45_000);
-    expect(readSettings({ TEMPO_MODEL_TIMEOUT_MS: "90000", TEMPO_MODEL_MAX_RETRIES: "0" }).models).toMatchObject({ timeoutMs: 90_000, maxRetries: 0 });
+    expect(readSettings({ TEMPO_MODEL_TIMEOUT_MS: "90000", TEMPO_MODEL_MAX_RETRIES: "0" }).models).toMatchObject({
+      timeoutMs: 90_000,
+      maxRetries: 0,
+    });
   });
 });
 
 describe("MODEL_OUTPUT_INVALID: bodies that are not a completion", () => {
   test.each<[string, FakeOpenAIReply, string]>([
-    ["an HTML page", { raw: "<!DOCTYPE html><html><body>Sign in to the proxy</body></html>" }, 'an HTML page, starting "<!DOCTYPE html><html><body>Sign in to the proxy'],
+    [
+      "an HTML page",
+      { raw: "<!DOCTYPE html><html><body>Sign in to the proxy</body></html>" },
+      'an HTML page, starting "<!DOCTYPE html><html><body>Sign in to the proxy',
+    ],
     ["an empty body", { raw: "", contentType: "application/json" }, "an empty body (content-type application/json)"],
-    ["choices: []", { raw: text({ id: "x", object: "chat.completion", created: 1, model: "m", choices: [] }), contentType: "application/json" }, "a completion with no choices (choices: [])"],
-    ["prose", { raw: "Sure! Here is your plan.", contentType: "text/plain" }, 'text that is not JSON (text/plain), starting "Sure! Here is your plan."'],
-    ["an error with status 200", { raw: text({ error: { message: "upstream model crashed" } }), contentType: "application/json" }, "an error body with status 200: upstream model crashed"],
+    [
+      "choices: []",
+      {
+        raw: text({ id: "x", object: "chat.completion", created: 1, model: "m", choices: [] }),
+        contentType: "application/json",
+      },
+      "a completion with no choices (choices: [])",
+    ],
+    [
+      "prose",
+      { raw: "Sure! Here is your plan.", contentType: "text/plain" },
+      'text that is not JSON (text/plain), starting "Sure! Here is your plan."',
+    ],
+    [
+      "an error with status 200",
+      { raw: text({ error: { message: "upstream model crashed" } }), contentType: "application/json" },
+      "an error body with status 200: upstream model crashed",
+    ],
   ])("%s: one request, the typed error naming what came back, the thread kept", async (_name, reply, what) => {
     server = await startFakeOpenAIServer(planFails(reply));
     const { graph } = graphOn(settingsFor(server.baseUrl, { maxRetries: 2 }));
     const config = threadConfig("not-a-completion");
     const error = await thrownBy(graph.invoke(message("Add a note: call mom"), config));
-    expect(error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", name: "ModelResponseInvalidError", details: { stage: "plan", what: expect.stringContaining(what) } });
+    expect(error).toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      name: "ModelResponseInvalidError",
+      details: { stage: "plan", what: expect.stringContaining(what) },
+    });
     const told = (error as Error).message;
     expect(told).toContain("answered with something that is not a chat completion");
     expect(told).toContain("Check that OPENAI_BASE_URL is the server's OpenAI-compatible API");
@@ -256,31 +365,59 @@ describe("MODEL_OUTPUT_INVALID: bodies that are not a completion", () => {
 
   test("structured output and a streamed reply are checked the same way", async () => {
     server = await startFakeOpenAIServer(planFails({ raw: "<html>maintenance</html>" }));
-    const error = await thrownBy(graphOn(settingsFor(server.baseUrl, { structuredOutput: "on" })).graph.invoke(message("Add a note"), threadConfig("structured-html")));
+    const error = await thrownBy(
+      graphOn(settingsFor(server.baseUrl, { structuredOutput: "on" })).graph.invoke(
+        message("Add a note"),
+        threadConfig("structured-html"),
+      ),
+    );
     expect(error).toMatchObject({ code: "MODEL_OUTPUT_INVALID" });
     await server.close();
     server = await startFakeOpenAIServer(() => ({ raw: "<html>maintenance</html>" }));
     const { models } = createStageModels(settingsFor(server.baseUrl), () => {
       throw new Error("unused");
     });
-    const streamedError = await thrownBy((async () => {
-      for await (const _chunk of await models.plan!.stream("hi")) void _chunk;
-    })());
-    expect(classifyModelError(streamedError, { stage: "plan" })).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { what: 'an HTML page, starting "<html>maintenance</html>"' } });
+    const streamedError = await thrownBy(
+      (async () => {
+        for await (const _chunk of await models.plan!.stream("hi")) void _chunk;
+      })(),
+    );
+    expect(classifyModelError(streamedError, { stage: "plan" })).toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      details: { what: 'an HTML page, starting "<html>maintenance</html>"' },
+    });
   });
 
   test("the client's TypeError on a reply without choices is classified too (a model without checkedFetch)", () => {
-    const error = classifyModelError(new TypeError("Cannot read properties of undefined (reading 'message')"), { stage: "execute", model: "m", baseUrl: "http://x/v1" });
+    const error = classifyModelError(new TypeError("Cannot read properties of undefined (reading 'message')"), {
+      stage: "execute",
+      model: "m",
+      baseUrl: "http://x/v1",
+    });
     expect(error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { stage: "execute" } });
-    expect(notACompletion(text({ id: "x", choices: [{ index: 0 }] }), "application/json")).toBe("a completion whose first choice has no message");
-    expect(notACompletion(text({ id: "x", choices: [{ index: 0, message: { role: "assistant", content: "hi" } }] }), "application/json")).toBeUndefined();
+    expect(notACompletion(text({ id: "x", choices: [{ index: 0 }] }), "application/json")).toBe(
+      "a completion whose first choice has no message",
+    );
+    expect(
+      notACompletion(
+        text({ id: "x", choices: [{ index: 0, message: { role: "assistant", content: "hi" } }] }),
+        "application/json",
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe("waiting statuses", () => {
   const collect = () => {
     const events: TempoEvent[] = [];
-    return { events, config: { writer: (event: unknown) => events.push(event as TempoEvent), configurable: { model_status_ms: 40 }, metadata: { langgraph_node: "execute" } } };
+    return {
+      events,
+      config: {
+        writer: (event: unknown) => events.push(event as TempoEvent),
+        configurable: { model_status_ms: 40 },
+        metadata: { langgraph_node: "execute" },
+      },
+    };
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -293,10 +430,19 @@ describe("waiting statuses", () => {
         return "ok";
       });
       if (outcome === "resolve") expect(await call).toBe("ok");
-      else expect(await thrownBy(call)).toMatchObject({ code: "MODEL_UNAVAILABLE", details: { stage: "execute", model: "m" } });
+      else
+        expect(await thrownBy(call)).toMatchObject({
+          code: "MODEL_UNAVAILABLE",
+          details: { stage: "execute", model: "m" },
+        });
       const count = events.length;
       expect(count).toBeGreaterThanOrEqual(2);
-      expect(events[0]).toMatchObject({ kind: "status", node: "execute", text: "Waiting for the execute model… 0 s", elapsedMs: expect.any(Number) });
+      expect(events[0]).toMatchObject({
+        kind: "status",
+        node: "execute",
+        text: "Waiting for the execute model… 0 s",
+        elapsedMs: expect.any(Number),
+      });
       await sleep(200);
       expect(events).toHaveLength(count);
     }
@@ -311,7 +457,9 @@ describe("waiting statuses", () => {
     const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 5_000 }));
     const { events, error } = await streamed(graph, message("Add a note: call mom"), statusEvery("slow-plan", 200));
     expect(error).toBeUndefined();
-    const kinds = events.map((event) => (event.kind === "status" && event.text.startsWith("Waiting") ? "waiting" : event.kind));
+    const kinds = events.map((event) =>
+      event.kind === "status" && event.text.startsWith("Waiting") ? "waiting" : event.kind,
+    );
     const firstWaiting = kinds.indexOf("waiting");
     const lastWaiting = kinds.lastIndexOf("waiting");
     expect(lastWaiting - firstWaiting + 1).toBeGreaterThanOrEqual(3);
@@ -331,7 +479,14 @@ describe("reasoning as its own block", () => {
         const done = requestsOf("execute").length > 1;
         return done
           ? { content: text({ action: "done", goal_check: "the note is listed" }), reasoning: "The note is there now." }
-          : { content: text({ speak: "Adding it.", action: "confirm", tool_call: { name: "add_note", arguments: { text: "call mom" } } }), reasoning: "I need add_note." };
+          : {
+              content: text({
+                speak: "Adding it.",
+                action: "confirm",
+                tool_call: { name: "add_note", arguments: { text: "call mom" } },
+              }),
+              reasoning: "I need add_note.",
+            };
       }
       return { content: "Added your note.", reasoning: "Summarise briefly." };
     });
@@ -353,7 +508,9 @@ describe("reasoning as its own block", () => {
     const third = await streamed(graph, accept, config);
     expect(third.error).toBeUndefined();
     const later = [...second.events, ...third.events];
-    const executeOrder = later.filter((event) => event.kind !== "status").map((event) => `${event.node}:${event.kind === "reasoning" ? `reasoning:${event.text}` : event.kind}`);
+    const executeOrder = later
+      .filter((event) => event.kind !== "status")
+      .map((event) => `${event.node}:${event.kind === "reasoning" ? `reasoning:${event.text}` : event.kind}`);
     // Each decision's reasoning comes before what it led to: the card, the tool call and result, the answer.
     expect(executeOrder).toEqual([
       "execute:reasoning:I need add_note.",
@@ -369,8 +526,12 @@ describe("reasoning as its own block", () => {
     expect(final.phase).toBe("done");
     expect(final.finalAnswer).toBe("Added your note.");
     const everything = JSON.stringify(final.messages.map((entry) => messageText(entry))) + final.finalAnswer;
-    for (const thought of [REASONING, "I need add_note.", "Summarise briefly.", "This asks for a change"]) expect(everything).not.toContain(thought);
-    const texts = later.filter((event) => event.kind === "assistant_text").map((event) => (event as { text: string }).text).join("");
+    for (const thought of [REASONING, "I need add_note.", "Summarise briefly.", "This asks for a change"])
+      expect(everything).not.toContain(thought);
+    const texts = later
+      .filter((event) => event.kind === "assistant_text")
+      .map((event) => (event as { text: string }).text)
+      .join("");
     expect(texts).not.toContain("Summarise briefly.");
   });
 
@@ -385,7 +546,14 @@ describe("reasoning as its own block", () => {
     });
     expect(messageText(reply)).toBe('{"intent":"task"}');
     expect(reasoningText(reply)).toBe('from the server\n\n{"intent":"chat"}\n\nhmm');
-    expect(reasoningText(new AIMessage({ content: "x", additional_kwargs: { reasoning: { summary: [{ type: "summary_text", text: "a summary" }] } } }))).toBe("a summary");
+    expect(
+      reasoningText(
+        new AIMessage({
+          content: "x",
+          additional_kwargs: { reasoning: { summary: [{ type: "summary_text", text: "a summary" }] } },
+        }),
+      ),
+    ).toBe("a summary");
     expect(reasoningText(new AIMessage("plain"))).toBe("");
   });
 
@@ -394,7 +562,13 @@ describe("reasoning as its own block", () => {
     const chunk = encoder.encode({ kind: "reasoning", node: "plan", text: "Thinking it over." });
     expect(chunk.choices[0].delta).toEqual({ role: "assistant", reasoning_content: "Thinking it over." });
     expect(chunk.ext).toEqual({ kind: "reasoning_text", node: "plan", text: "Thinking it over." });
-    expect(encoder.encode({ kind: "status", node: "plan", text: "Waiting for the plan model… 6 s", elapsedMs: 6012 }).ext).toEqual({ kind: "status", node: "plan", text: "Waiting for the plan model… 6 s", elapsed_ms: 6012 });
-    expect(encoder.encode({ kind: "status", node: "plan", text: "Planning" }).ext).toEqual({ kind: "status", node: "plan", text: "Planning" });
+    expect(
+      encoder.encode({ kind: "status", node: "plan", text: "Waiting for the plan model… 6 s", elapsedMs: 6012 }).ext,
+    ).toEqual({ kind: "status", node: "plan", text: "Waiting for the plan model… 6 s", elapsed_ms: 6012 });
+    expect(encoder.encode({ kind: "status", node: "plan", text: "Planning" }).ext).toEqual({
+      kind: "status",
+      node: "plan",
+      text: "Planning",
+    });
   });
 });

@@ -18,7 +18,14 @@ import { ModelOutputError } from "../../errors/index.js";
 import type { TempoState } from "../../kernel/state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { threadConfig, transcript, unpairedToolCalls } from "../support/scripted.js";
-import { correctionProblems, errorCode, fuzzGraph, runConversation, stateProblems, type ConversationOutcome } from "./support/conversation.js";
+import {
+  correctionProblems,
+  errorCode,
+  fuzzGraph,
+  runConversation,
+  stateProblems,
+  type ConversationOutcome,
+} from "./support/conversation.js";
 import { cardAnswer, executeOutput, planOutput, type StageOutput } from "./support/stage-outputs.js";
 
 /** Generated outputs the property runs played, by kind; checked for coverage at the end. */
@@ -40,14 +47,22 @@ function record(outcome: ConversationOutcome, calls: ReadonlyArray<{ kind: strin
 }
 
 /** Everything a conversation must satisfy, as one list of problems. */
-function conversationProblems(outcome: ConversationOutcome, calls: Parameters<typeof correctionProblems>[0], applied: ReadonlyArray<{ applyId: string }>): string[] {
+function conversationProblems(
+  outcome: ConversationOutcome,
+  calls: Parameters<typeof correctionProblems>[0],
+  applied: ReadonlyArray<{ applyId: string }>,
+): string[] {
   const problems = [...outcome.problems];
-  if (outcome.end === "error" && errorCode(outcome.error) !== "MODEL_OUTPUT_INVALID") problems.push(`unexpected error: ${errorCode(outcome.error)}`);
-  if (outcome.end === "turns") problems.push(`still interrupted after the turn limit (cards: ${outcome.cards.join(", ")})`);
+  if (outcome.end === "error" && errorCode(outcome.error) !== "MODEL_OUTPUT_INVALID")
+    problems.push(`unexpected error: ${errorCode(outcome.error)}`);
+  if (outcome.end === "turns")
+    problems.push(`still interrupted after the turn limit (cards: ${outcome.cards.join(", ")})`);
   problems.push(...correctionProblems(calls, outcome, 3));
   const confirmed = new Set(outcome.confirmedToolIds);
-  for (const entry of applied) if (!confirmed.has(entry.applyId)) problems.push(`write ${entry.applyId} was applied without a confirmation`);
-  if (new Set(applied.map((entry) => entry.applyId)).size !== applied.length) problems.push("a write was applied twice");
+  for (const entry of applied)
+    if (!confirmed.has(entry.applyId)) problems.push(`write ${entry.applyId} was applied without a confirmation`);
+  if (new Set(applied.map((entry) => entry.applyId)).size !== applied.length)
+    problems.push("a write was applied twice");
   return problems;
 }
 
@@ -99,23 +114,36 @@ describe("generated model outputs through the whole graph", () => {
       {
         weight: 2,
         arbitrary: fc.constantFrom("continue", "confirm").map((action): StageOutput => ({
-          text: JSON.stringify({ speak: "Adding.", action, reason: "asked", tool_call: { name: "add_note", arguments: { text: "sneaky" } } }),
+          text: JSON.stringify({
+            speak: "Adding.",
+            action,
+            reason: "asked",
+            tool_call: { name: "add_note", arguments: { text: "sneaky" } },
+          }),
           valid: true,
           kind: `execute/write_${action}`,
         })),
       },
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(writeHeavy, { minLength: 1, maxLength: MAX_EXECUTE_OUTPUTS }), fc.array(fc.constantFrom("response", "ignore") as fc.Arbitrary<"response" | "ignore">, { maxLength: 12 }), async (execute, rejections) => {
-        const { graph, domain, calls } = fuzzGraph({ plan: [], execute });
-        // The plan card is accepted; every later card (writes, and plans revised after feedback) is rejected.
-        const answers = ["accept" as const, ...rejections, ...Array<"ignore">(40).fill("ignore")];
-        const outcome = await runConversation(graph, { threadId: `reject-${(run += 1)}`, message: "Add a note", answers });
-        record(outcome, calls, execute.length);
-        expect(conversationProblems(outcome, calls, domain.applied)).toEqual([]);
-        expect(domain.applied).toEqual([]);
-        expect(domain.data.get("user-1")).toEqual({ notes: ["buy milk", "call mom"] });
-      }),
+      fc.asyncProperty(
+        fc.array(writeHeavy, { minLength: 1, maxLength: MAX_EXECUTE_OUTPUTS }),
+        fc.array(fc.constantFrom("response", "ignore") as fc.Arbitrary<"response" | "ignore">, { maxLength: 12 }),
+        async (execute, rejections) => {
+          const { graph, domain, calls } = fuzzGraph({ plan: [], execute });
+          // The plan card is accepted; every later card (writes, and plans revised after feedback) is rejected.
+          const answers = ["accept" as const, ...rejections, ...Array<"ignore">(40).fill("ignore")];
+          const outcome = await runConversation(graph, {
+            threadId: `reject-${(run += 1)}`,
+            message: "Add a note",
+            answers,
+          });
+          record(outcome, calls, execute.length);
+          expect(conversationProblems(outcome, calls, domain.applied)).toEqual([]);
+          expect(domain.applied).toEqual([]);
+          expect(domain.data.get("user-1")).toEqual({ notes: ["buy milk", "call mom"] });
+        },
+      ),
       { numRuns: 160 },
     );
   }, 240_000);
@@ -123,12 +151,30 @@ describe("generated model outputs through the whole graph", () => {
   test("the generators covered every kind of bad output", () => {
     const families = [...playedKinds.keys()];
     for (const expected of [
-      "empty", "no_json", "json_array", "huge_garbage", "other_stage_contract",
-      "plan/truncated", "plan/wrong_type:action", "plan/unknown_action", "plan/plan_done_without_steps", "plan/huge_valid",
-      "execute/truncated", "execute/unknown_action", "execute/unknown_tool", "execute/write_invalid_arguments", "execute/write_with_continue",
-      "execute/next_plan_without_goal_check", "execute/done_without_goal_check", "execute/confirm_without_tool_call", "execute/huge_valid_write_with_continue",
+      "empty",
+      "no_json",
+      "json_array",
+      "huge_garbage",
+      "other_stage_contract",
+      "plan/truncated",
+      "plan/wrong_type:action",
+      "plan/unknown_action",
+      "plan/plan_done_without_steps",
+      "plan/huge_valid",
+      "execute/truncated",
+      "execute/unknown_action",
+      "execute/unknown_tool",
+      "execute/write_invalid_arguments",
+      "execute/write_with_continue",
+      "execute/next_plan_without_goal_check",
+      "execute/done_without_goal_check",
+      "execute/confirm_without_tool_call",
+      "execute/huge_valid_write_with_continue",
     ]) {
-      expect(families.some((family) => family.startsWith(expected)), `no ${expected} output was played`).toBe(true);
+      expect(
+        families.some((family) => family.startsWith(expected)),
+        `no ${expected} output was played`,
+      ).toBe(true);
     }
     expect(generatedOutputs).toBeGreaterThan(2_000);
     expect(retried).toBeGreaterThan(0);
@@ -138,14 +184,23 @@ describe("generated model outputs through the whole graph", () => {
 
 describe("the correction loop, case by case", () => {
   const invalid = (kind: string): StageOutput => ({ text: "I will now add the note for you.", valid: false, kind });
-  const validPlan: StageOutput = { text: JSON.stringify({ action: "plan_done", plan_steps: [{ content: "Add it", done_when: "added" }] }), valid: true, kind: "plan" };
+  const validPlan: StageOutput = {
+    text: JSON.stringify({ action: "plan_done", plan_steps: [{ content: "Add it", done_when: "added" }] }),
+    valid: true,
+    kind: "plan",
+  };
 
   test("three invalid plan outputs in a row end the run with ModelOutputError and the state of the last checkpoint", async () => {
     const { graph, calls } = fuzzGraph({ plan: [invalid("a"), invalid("b"), invalid("c")], execute: [] });
     const config = threadConfig("three-invalid");
-    const error = await graph.invoke({ messages: [new HumanMessage("Add a note")] }, config).catch((caught: unknown) => caught);
+    const error = await graph
+      .invoke({ messages: [new HumanMessage("Add a note")] }, config)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelOutputError);
-    expect(error).toMatchObject({ code: "MODEL_OUTPUT_INVALID", details: { stage: "plan", attempts: 3, lastProblem: "no JSON object was found in the output" } });
+    expect(error).toMatchObject({
+      code: "MODEL_OUTPUT_INVALID",
+      details: { stage: "plan", attempts: 3, lastProblem: "no JSON object was found in the output" },
+    });
     expect(calls.map((call) => call.stage)).toEqual(["plan", "plan", "plan"]);
     const state = (await graph.getState(config)).values as TempoState;
     expect(state.phase).toBe("planning");
@@ -161,7 +216,10 @@ describe("the correction loop, case by case", () => {
   });
 
   test("two invalid outputs then a valid one recover, and the corrections leave the conversation", async () => {
-    const { graph } = fuzzGraph({ plan: [invalid("a"), { text: "", valid: false, kind: "empty" }, validPlan], execute: [] });
+    const { graph } = fuzzGraph({
+      plan: [invalid("a"), { text: "", valid: false, kind: "empty" }, validPlan],
+      execute: [],
+    });
     const config = threadConfig("two-invalid");
     const result = await graph.invoke({ messages: [new HumanMessage("Add a note")] }, config);
     expect(result.phase).toBe("waiting_confirm");
@@ -170,7 +228,11 @@ describe("the correction loop, case by case", () => {
   });
 
   test("invalid outputs split by a valid one never add up to the limit", async () => {
-    const readNotes: StageOutput = { text: JSON.stringify({ action: "continue", tool_call: { name: "list_notes", arguments: {} } }), valid: true, kind: "read" };
+    const readNotes: StageOutput = {
+      text: JSON.stringify({ action: "continue", tool_call: { name: "list_notes", arguments: {} } }),
+      valid: true,
+      kind: "read",
+    };
     const { graph, domain } = fuzzGraph({
       plan: [invalid("p1"), invalid("p2"), validPlan],
       execute: [invalid("e1"), invalid("e2"), readNotes, invalid("e3"), invalid("e4")],
@@ -185,9 +247,17 @@ describe("the correction loop, case by case", () => {
 
   test("a write tool sent with action continue waits for its card, and applies once when accepted", async () => {
     const domain = createNotesDomain({ "user-1": [] });
-    const sneaky: StageOutput = { text: JSON.stringify({ action: "continue", tool_call: { name: "add_note", arguments: { text: "x" } } }), valid: true, kind: "write_continue" };
+    const sneaky: StageOutput = {
+      text: JSON.stringify({ action: "continue", tool_call: { name: "add_note", arguments: { text: "x" } } }),
+      valid: true,
+      kind: "write_continue",
+    };
     const { graph } = fuzzGraph({ plan: [validPlan], execute: [sneaky], domain });
-    const outcome = await runConversation(graph, { threadId: "continue-write", message: "Add a note", answers: ["accept", "accept"] });
+    const outcome = await runConversation(graph, {
+      threadId: "continue-write",
+      message: "Add a note",
+      answers: ["accept", "accept"],
+    });
     expect(outcome.cards).toEqual(["confirm_plan", "add_note"]);
     expect(domain.applied.map((entry) => entry.applyId)).toEqual(outcome.confirmedToolIds);
     expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });

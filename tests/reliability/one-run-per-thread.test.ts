@@ -24,8 +24,22 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { postgresTargets, realPostgresAvailable, startRealTestPostgres } from "../support/postgres.js";
-import { interruptsOf, json, resume, scripted, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
-import { openTempoOnDatabase, seedStudent, studentOf, studentThread, useTempoOnTarget } from "../persistence/tempo-on-database.js";
+import {
+  interruptsOf,
+  json,
+  resume,
+  scripted,
+  scriptedGraph,
+  threadConfig,
+  unpairedToolCalls,
+} from "../support/scripted.js";
+import {
+  openTempoOnDatabase,
+  seedStudent,
+  studentOf,
+  studentThread,
+  useTempoOnTarget,
+} from "../persistence/tempo-on-database.js";
 import { AsyncScriptedModel } from "./support/async-model.js";
 import { createThreadLock } from "../../server/postgres-thread-lock.js";
 import type { ThreadLock } from "../../server/thread-lock.js";
@@ -34,8 +48,17 @@ import { thrownBy } from "./support/thread-state.js";
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
 const accept = resume({ type: "accept", args: null });
 const chatReply = (reply: string) => json({ intent: "chat", reply, reason: "small talk" });
-const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
-const addNote = json({ speak: "Adding.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } });
+const plan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
+const addNote = json({
+  speak: "Adding.",
+  action: "confirm",
+  reason: "asked",
+  tool_call: { name: "add_note", arguments: { text: "call mom" } },
+});
 
 interface Graphish {
   getStateHistory(config: { configurable: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
@@ -60,16 +83,25 @@ async function outcome(run: Promise<unknown>): Promise<string> {
 }
 
 /** Human messages of the thread's current state. */
-async function humanTexts(graph: { getState(config: object): Promise<StateSnapshot> }, config: object): Promise<string[]> {
+async function humanTexts(
+  graph: { getState(config: object): Promise<StateSnapshot> },
+  config: object,
+): Promise<string[]> {
   const values = (await graph.getState(config)).values as TempoState;
   return values.messages.filter((entry) => entry.getType() === "human").map((entry) => String(entry.content));
 }
 
 describe("in one process", () => {
   test("two messages at once on one thread: both end in one linear history", async () => {
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [chatReply("Hello!"), chatReply("You're welcome.")] });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: [chatReply("Hello!"), chatReply("You're welcome.")],
+    });
     const config = threadConfig("two-messages");
-    const outcomes = await Promise.all([outcome(graph.invoke(message("hello"), config)), outcome(graph.invoke(message("thanks"), config))]);
+    const outcomes = await Promise.all([
+      outcome(graph.invoke(message("hello"), config)),
+      outcome(graph.invoke(message("thanks"), config)),
+    ]);
     expect(outcomes).toEqual(["ok", "ok"]);
     expect((await humanTexts(graph, config)).sort()).toEqual(["hello", "thanks"]);
     expect(await forksOf(graph, config)).toBe(0);
@@ -81,10 +113,17 @@ describe("in one process", () => {
     const domain = createNotesDomain();
     const { graph, models } = scriptedGraph({ domain, plan: [plan] });
     const config = threadConfig("waited-for-card");
-    const [first, second] = await Promise.all([outcome(graph.invoke(message("Add a note: call mom"), config)), outcome(graph.invoke(message("yes"), config))]);
+    const [first, second] = await Promise.all([
+      outcome(graph.invoke(message("Add a note: call mom"), config)),
+      outcome(graph.invoke(message("yes"), config)),
+    ]);
     expect([first, second]).toEqual(["ok", "THREAD_BUSY"]);
     const state = await graph.getState(config);
-    expect(state.tasks.flatMap((task) => task.interrupts).map((interrupt) => (interrupt.value as { action_request: { action: string } }).action_request.action)).toEqual(["confirm_plan"]);
+    expect(
+      state.tasks
+        .flatMap((task) => task.interrupts)
+        .map((interrupt) => (interrupt.value as { action_request: { action: string } }).action_request.action),
+    ).toEqual(["confirm_plan"]);
     expect(await humanTexts(graph, config)).toEqual(["Add a note: call mom"]);
     expect(models.chat.callCount).toBe(1);
     expect(await forksOf(graph, config)).toBe(0);
@@ -92,7 +131,11 @@ describe("in one process", () => {
 
   test("an answer sent twice at once (a double click) applies once; the second gets THREAD_BUSY; no fork", async () => {
     const domain = createNotesDomain({ "user-1": ["buy milk"] });
-    const { graph } = scriptedGraph({ domain, plan: [plan], execute: [addNote, json({ action: "done", goal_check: "listed" })] });
+    const { graph } = scriptedGraph({
+      domain,
+      plan: [plan],
+      execute: [addNote, json({ action: "done", goal_check: "listed" })],
+    });
     const config = threadConfig("double-click");
     await graph.invoke(message("Add a note: call mom"), config);
     await graph.invoke(accept, config);
@@ -113,7 +156,12 @@ describe("in one process", () => {
       if (index === 0) await gate;
       return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
     });
-    const graph = buildTempoGraph({ models: { default: chat }, domain: createNotesDomain(), checkpointer: new MemorySaver(), settings: { threadWaitMs: 100 } });
+    const graph = buildTempoGraph({
+      models: { default: chat },
+      domain: createNotesDomain(),
+      checkpointer: new MemorySaver(),
+      settings: { threadWaitMs: 100 },
+    });
     const config = threadConfig("wait-timeout");
     const slow = graph.invoke(message("first"), config);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -128,13 +176,20 @@ describe("in one process", () => {
   });
 
   test("a stream left after its first chunk gives the thread back: the next message runs at once", async () => {
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [chatReply("Hello!"), chatReply("Hi again.")], settings: { threadWaitMs: 0 } });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: [chatReply("Hello!"), chatReply("Hi again.")],
+      settings: { threadWaitMs: 0 },
+    });
     const config = threadConfig("abandoned-stream");
     for await (const _chunk of await graph.stream(message("hello"), { ...config, streamMode: "values" })) break;
     // Left before the chat stage ran: the thread is free again. The next message first carries the stopped run on
     // ("hello" gets its reply), then is answered itself.
     const next = await graph.invoke(message("hello again"), config);
-    expect(next.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content))).toEqual(["Hello!", "Hi again."]);
+    expect(next.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content))).toEqual([
+      "Hello!",
+      "Hi again.",
+    ]);
     expect(await humanTexts(graph, config)).toEqual(["hello", "hello again"]);
     expect(await forksOf(graph, config)).toBe(0);
   });
@@ -147,7 +202,12 @@ describe("in one process", () => {
       return JSON.stringify({ action: "done", goal_check: "nothing to do" });
     });
     const graph = buildTempoGraph({
-      models: { default: scripted([json({ intent: "task" })]), plan: scripted([plan]), execute, deliver: scripted(["Done."]) },
+      models: {
+        default: scripted([json({ intent: "task" })]),
+        plan: scripted([plan]),
+        execute,
+        deliver: scripted(["Done."]),
+      },
       domain: createNotesDomain(),
       checkpointer: new MemorySaver(),
     });
@@ -168,13 +228,18 @@ describe.each(postgresTargets())("two workers on one $kind postgres", (target) =
   const env = useTempoOnTarget(target);
 
   test("a message each on one thread at once: both in one linear history, or a typed refusal — never a fork", async () => {
-    const workers = [await openTempoOnDatabase(env.server.url, { holdThreads: true }), await openTempoOnDatabase(env.server.url, { holdThreads: true })];
+    const workers = [
+      await openTempoOnDatabase(env.server.url, { holdThreads: true }),
+      await openTempoOnDatabase(env.server.url, { holdThreads: true }),
+    ];
     try {
       for (let round = 0; round < 3; round += 1) {
         const threadId = `two-workers-${target.kind}-${round}`;
         await seedStudent(workers[0]!, threadId);
         const texts = ["hello", "thanks"];
-        const outcomes = await Promise.all(workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), studentThread(threadId)))));
+        const outcomes = await Promise.all(
+          workers.map((worker, index) => outcome(worker.graph.invoke(message(texts[index]!), studentThread(threadId)))),
+        );
         const kept = await humanTexts(workers[0]!.graph, studentThread(threadId));
         for (const [index, result] of outcomes.entries()) {
           expect(["ok", "THREAD_BUSY"]).toContain(result);
@@ -212,54 +277,59 @@ describe.each(postgresTargets())("two workers on one $kind postgres", (target) =
   });
 });
 
-describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1")("the thread lock's connection on a real postgres", () => {
-  const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres });
+describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRES === "1")(
+  "the thread lock's connection on a real postgres",
+  () => {
+    const env = useTempoOnTarget({ kind: "real", start: startRealTestPostgres });
 
-  /** Advisory locks held now, and by how many server sessions. */
-  async function advisoryLocks(): Promise<{ locks: number; sessions: number }> {
-    const result = await env.tempo.database.pool.query<{ locks: string; sessions: string }>(
-      "SELECT count(*) AS locks, count(DISTINCT pid) AS sessions FROM pg_locks WHERE locktype = 'advisory' AND granted",
-    );
-    return { locks: Number(result.rows[0]?.locks), sessions: Number(result.rows[0]?.sessions) };
-  }
-
-  test("20 threads held at once by one process take one connection, not 20; another worker cannot take them until they are released", async () => {
-    const other = await openTempoOnDatabase(env.server.url);
-    const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
-    try {
-      const threads = Array.from({ length: 20 }, (_, index) => `one-connection-${index}`);
-      const leases = await Promise.all(threads.map((threadId) => mine.acquire(threadId, 0)));
-      expect(await advisoryLocks()).toEqual({ locks: 20, sessions: 1 });
-      expect(await outcome(theirs.acquire(threads[7]!, 0))).toBe("THREAD_BUSY");
-      await Promise.all(leases.map((lease) => lease.release()));
-      expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
-      const taken = await theirs.acquire(threads[7]!, 0);
-      await taken.release();
-    } finally {
-      await mine.close?.();
-      await theirs.close?.();
-      await other.close();
+    /** Advisory locks held now, and by how many server sessions. */
+    async function advisoryLocks(): Promise<{ locks: number; sessions: number }> {
+      const result = await env.tempo.database.pool.query<{ locks: string; sessions: string }>(
+        "SELECT count(*) AS locks, count(DISTINCT pid) AS sessions FROM pg_locks WHERE locktype = 'advisory' AND granted",
+      );
+      return { locks: Number(result.rows[0]?.locks), sessions: Number(result.rows[0]?.sessions) };
     }
-  });
 
-  test("a lost lock connection is replaced on next use, and the threads the process still holds are locked again", async () => {
-    const other = await openTempoOnDatabase(env.server.url);
-    const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
-    try {
-      const held = await mine.acquire("lost-connection-held", 0);
-      const holder = await env.tempo.database.pool.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted");
-      // The server ends the lock connection (an administrator, a restart, a network cut): its locks go with it.
-      await env.tempo.database.pool.query("SELECT pg_terminate_backend($1)", [holder.rows[0]!.pid]);
-      const next = await mine.acquire("lost-connection-next", 0);
-      expect(await advisoryLocks()).toEqual({ locks: 2, sessions: 1 });
-      expect(await outcome(theirs.acquire("lost-connection-held", 0))).toBe("THREAD_BUSY");
-      await held.release();
-      await next.release();
-      expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
-    } finally {
-      await mine.close?.();
-      await theirs.close?.();
-      await other.close();
-    }
-  });
-});
+    test("20 threads held at once by one process take one connection, not 20; another worker cannot take them until they are released", async () => {
+      const other = await openTempoOnDatabase(env.server.url);
+      const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
+      try {
+        const threads = Array.from({ length: 20 }, (_, index) => `one-connection-${index}`);
+        const leases = await Promise.all(threads.map((threadId) => mine.acquire(threadId, 0)));
+        expect(await advisoryLocks()).toEqual({ locks: 20, sessions: 1 });
+        expect(await outcome(theirs.acquire(threads[7]!, 0))).toBe("THREAD_BUSY");
+        await Promise.all(leases.map((lease) => lease.release()));
+        expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
+        const taken = await theirs.acquire(threads[7]!, 0);
+        await taken.release();
+      } finally {
+        await mine.close?.();
+        await theirs.close?.();
+        await other.close();
+      }
+    });
+
+    test("a lost lock connection is replaced on next use, and the threads the process still holds are locked again", async () => {
+      const other = await openTempoOnDatabase(env.server.url);
+      const [mine, theirs] = [createThreadLock(env.tempo.database), createThreadLock(other.database)];
+      try {
+        const held = await mine.acquire("lost-connection-held", 0);
+        const holder = await env.tempo.database.pool.query<{ pid: number }>(
+          "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted",
+        );
+        // The server ends the lock connection (an administrator, a restart, a network cut): its locks go with it.
+        await env.tempo.database.pool.query("SELECT pg_terminate_backend($1)", [holder.rows[0]!.pid]);
+        const next = await mine.acquire("lost-connection-next", 0);
+        expect(await advisoryLocks()).toEqual({ locks: 2, sessions: 1 });
+        expect(await outcome(theirs.acquire("lost-connection-held", 0))).toBe("THREAD_BUSY");
+        await held.release();
+        await next.release();
+        expect(await advisoryLocks()).toEqual({ locks: 0, sessions: 0 });
+      } finally {
+        await mine.close?.();
+        await theirs.close?.();
+        await other.close();
+      }
+    });
+  },
+);

@@ -25,8 +25,14 @@ describe("finding unstorable text", () => {
   test("in a value, a nested value or a key, in document order; paired surrogates (emoji) and CJK are fine", () => {
     expect(unstorableTextIn({ title: "安排复习 📚", tags: ["ok"] })).toBeUndefined();
     expect(unstorableTextIn(`a${NUL}`)).toEqual({ where: "(the value)", problem: "a NUL character (\\u0000)" });
-    expect(unstorableTextIn({ a: "fine", b: { list: ["ok", `x${LONE_LOW}`] }, c: `${NUL}` })).toEqual({ where: "b.list[1]", problem: "an unpaired UTF-16 surrogate" });
-    expect(unstorableTextIn({ nested: { [`k${NUL}`]: 1 } })).toEqual({ where: "nested.k\\u0000 (a key)", problem: "a NUL character (\\u0000)" });
+    expect(unstorableTextIn({ a: "fine", b: { list: ["ok", `x${LONE_LOW}`] }, c: `${NUL}` })).toEqual({
+      where: "b.list[1]",
+      problem: "an unpaired UTF-16 surrogate",
+    });
+    expect(unstorableTextIn({ nested: { [`k${NUL}`]: 1 } })).toEqual({
+      where: "nested.k\\u0000 (a key)",
+      problem: "a NUL character (\\u0000)",
+    });
     // A cycle or a very deep value is refused as too deep, never a stack overflow.
     let deep: unknown = "bottom";
     for (let level = 0; level < 100_000; level += 1) deep = [deep];
@@ -42,8 +48,16 @@ describe("finding unstorable text", () => {
 
 describe("every tool of every domain refuses it in its argument check", () => {
   const hostile: Array<[string, Record<string, unknown>, RegExp]> = [
-    ["a NUL in a value", { name: `Call${NUL} mom`, title: `Call${NUL} mom`, id: `x${NUL}` }, /: (name|title|id): holds a NUL character \(\\u0000\), which cannot be stored; call again with the text without it$/],
-    ["a lone surrogate in a nested value", { placements: [{ task_id: `a${LONE_HIGH}` }] }, /: placements\[0\]\.task_id: holds an unpaired UTF-16 surrogate, which cannot be stored/],
+    [
+      "a NUL in a value",
+      { name: `Call${NUL} mom`, title: `Call${NUL} mom`, id: `x${NUL}` },
+      /: (name|title|id): holds a NUL character \(\\u0000\), which cannot be stored; call again with the text without it$/,
+    ],
+    [
+      "a lone surrogate in a nested value",
+      { placements: [{ task_id: `a${LONE_HIGH}` }] },
+      /: placements\[0\]\.task_id: holds an unpaired UTF-16 surrogate, which cannot be stored/,
+    ],
     ["a NUL in a key", { [`note${NUL}`]: 1 }, /: note\\u0000 \(a key\): holds a NUL character/],
   ];
   for (const plugin of DOMAIN_PLUGINS) {
@@ -54,9 +68,19 @@ describe("every tool of every domain refuses it in its argument check", () => {
         for (const [label, args, expected] of hostile) {
           const checked = checkToolArguments(tool, args);
           expect(checked.ok, `${tool.name}: ${label}`).toBe(false);
-          expect(checked.ok ? "" : checked.problem, `${tool.name}: ${label}`).toMatch(new RegExp(`^invalid arguments for ${tool.name}${expected.source}`));
-          const outcome = await runTool(domain, { userId: "student", threadId: "t", stepId: null }, { id: `c-${tool.name}`, name: tool.name, arguments: args });
-          expect(outcome, `${tool.name}: ${label}`).toMatchObject({ ok: false, applied: false, content: expect.stringMatching(/^Error: invalid arguments for/) });
+          expect(checked.ok ? "" : checked.problem, `${tool.name}: ${label}`).toMatch(
+            new RegExp(`^invalid arguments for ${tool.name}${expected.source}`),
+          );
+          const outcome = await runTool(
+            domain,
+            { userId: "student", threadId: "t", stepId: null },
+            { id: `c-${tool.name}`, name: tool.name, arguments: args },
+          );
+          expect(outcome, `${tool.name}: ${label}`).toMatchObject({
+            ok: false,
+            applied: false,
+            content: expect.stringMatching(/^Error: invalid arguments for/),
+          });
           // The message says where and what, escaped: it holds no unstorable text itself.
           expect(unstorableTextIn(outcome.content)).toBeUndefined();
         }
@@ -68,7 +92,8 @@ describe("every tool of every domain refuses it in its argument check", () => {
 
 describe("through the graph, the model's calls", () => {
   let callCount = 0;
-  const calling = (name: string, args: Record<string, unknown>) => new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
+  const calling = (name: string, args: Record<string, unknown>) =>
+    new AIMessage({ content: "", tool_calls: [{ id: `call-${(callCount += 1)}`, name, args, type: "tool_call" }] });
 
   test("the agent's own tool and a tool name holding such text are refused as tool errors; the model calls again, the write applies", async () => {
     const domain = createNotesDomain({ "user-1": ["buy milk"] });
@@ -90,16 +115,24 @@ describe("through the graph, the model's calls", () => {
     const config = threadConfig("unstorable-calls");
     await graph.invoke({ messages: [new HumanMessage("Add a note: call mom")] }, config);
     let result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config); // the plan
-    expect((interruptsOf(result)[0]?.value as { action_requests: Array<{ args: unknown }> }).action_requests.map((request) => request.args)).toEqual([{ text: "call mom" }]);
+    expect(
+      (interruptsOf(result)[0]?.value as { action_requests: Array<{ args: unknown }> }).action_requests.map(
+        (request) => request.args,
+      ),
+    ).toEqual([{ text: "call mom" }]);
     result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(result.phase).toBe("done");
     expect(domain.data.get("user-1")).toEqual({ notes: ["buy milk", "call mom"] });
-    const results = result.messages.filter((message: BaseMessage) => message.getType() === "tool").map((message: BaseMessage) => String((message as ToolMessage).content));
+    const results = result.messages
+      .filter((message: BaseMessage) => message.getType() === "tool")
+      .map((message: BaseMessage) => String((message as ToolMessage).content));
     expect(results.slice(0, 4)).toEqual([
       "Error: invalid call of update_working_memory: arguments.content: holds a NUL character (\\u0000), which cannot be stored; call again with the text without it. Nothing was run.",
       "Error: invalid call of add_note\\ud800: name: holds an unpaired UTF-16 surrogate, which cannot be stored; call again with the text without it. Nothing was run.",
       expect.stringContaining("buy milk"),
-      expect.stringMatching(/^Error: invalid arguments for add_note: text: holds a NUL character \(\\u0000\), which cannot be stored/),
+      expect.stringMatching(
+        /^Error: invalid arguments for add_note: text: holds a NUL character \(\\u0000\), which cannot be stored/,
+      ),
     ]);
   });
 });
@@ -108,9 +141,12 @@ describe("the execute decision's own text", () => {
   test("speak, reason, goal_check or answer holding such text is an output to correct, as JSON and as a native control call", () => {
     expect(parseContract(ExecuteDecisionSchema, { action: "done", goal_check: `met${NUL}` })).toEqual({
       ok: false,
-      problem: "the JSON did not match the contract (goal_check: holds a NUL character (\\u0000), which cannot be stored; write it without)",
+      problem:
+        "the JSON did not match the contract (goal_check: holds a NUL character (\\u0000), which cannot be stored; write it without)",
     });
-    expect(decisionFromToolCalls("", [{ name: "done", args: { goal_check: "met", answer: `Done ${LONE_LOW}` } }])).toEqual({
+    expect(
+      decisionFromToolCalls("", [{ name: "done", args: { goal_check: "met", answer: `Done ${LONE_LOW}` } }]),
+    ).toEqual({
       ok: false,
       problem: "the decision's answer holds an unpaired UTF-16 surrogate, which cannot be stored; write it without",
     });
@@ -121,12 +157,21 @@ describe("the execute decision's own text", () => {
 
 describe("what a caller sends", () => {
   test("a configurable string holding such text is refused with INVALID_INPUT; nothing is created", async () => {
-    const { graph } = scriptedGraph({ domain: createNotesDomain(), chat: [json({ intent: "chat", reply: "hi", reason: "small talk" })] });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      chat: [json({ intent: "chat", reply: "hi", reason: "small talk" })],
+    });
     // (A known setting holding it, `time_zone`, is refused by the configuration's own check: INVALID_CONFIGURATION.)
-    for (const [key, value] of [["client_note", `x${LONE_HIGH}`], ["client_tag", `a${NUL}b`]] as const) {
+    for (const [key, value] of [
+      ["client_note", `x${LONE_HIGH}`],
+      ["client_tag", `a${NUL}b`],
+    ] as const) {
       const config = { configurable: { thread_id: "configurable-text", user_id: "user-1", [key]: value } };
       const error = await thrownBy(graph.invoke({ messages: [new HumanMessage("hello")] }, config));
-      expect(error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(new RegExp(`at configurable\\.${key}`)) });
+      expect(error).toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(new RegExp(`at configurable\\.${key}`)),
+      });
     }
     expect((await graph.getState(threadConfig("configurable-text"))).createdAt).toBeUndefined();
   });

@@ -17,8 +17,17 @@ import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 import { snapshot, taskFields, thrownBy } from "./support/thread-state.js";
 
-const plan = json({ speak: "Plan ready.", action: "plan_done", plan_steps: [{ content: "Add the note", done_when: "the note is listed" }] });
-const addNote = json({ speak: "Adding.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } });
+const plan = json({
+  speak: "Plan ready.",
+  action: "plan_done",
+  plan_steps: [{ content: "Add the note", done_when: "the note is listed" }],
+});
+const addNote = json({
+  speak: "Adding.",
+  action: "confirm",
+  reason: "asked",
+  tool_call: { name: "add_note", arguments: { text: "call mom" } },
+});
 const done = json({ action: "done", goal_check: "the note is listed" });
 const question = json({ speak: "Which note?", action: "ask_user", reason: "unclear" });
 const message = (text: string) => ({ messages: [new HumanMessage(text)] });
@@ -27,7 +36,11 @@ const accept = resume({ type: "accept", args: null });
 /** A graph with enough scripted replies for several conversations, and a thread waiting on the plan card. */
 async function threadAtPlanCard(threadId: string, userId = "user-1") {
   const domain = createNotesDomain({ [userId]: ["buy milk"] });
-  const { graph, models } = scriptedGraph({ domain, plan: [plan, plan, plan], execute: [addNote, done, addNote, done] });
+  const { graph, models } = scriptedGraph({
+    domain,
+    plan: [plan, plan, plan],
+    execute: [addNote, done, addNote, done],
+  });
   const config = threadConfig(threadId, userId);
   await graph.invoke(message("Add a note: call mom"), config);
   return { graph, models, domain, config };
@@ -73,25 +86,33 @@ describe("messages the graph cannot use", () => {
     expect(taskFields(after.values)).toEqual(taskFields(before.values));
   });
 
-  test.each(["/frobnicate", "/CLEAR-ALL now", "/"])("the unknown command %j is refused with INVALID_INPUT naming the commands; the task is kept", async (command) => {
-    const { graph, models, domain, config } = await threadAtPlanCard(`command-${command}`);
-    const before = await snapshot(graph, config);
-    const error = await thrownBy(graph.invoke(message(command), config));
-    expect(error).toBeInstanceOf(TempoError);
-    expect((error as TempoError).code).toBe("INVALID_INPUT");
-    expect((error as TempoError).message).toMatch(/^Unknown command \S*\. Commands: \/clear .* Nothing was changed\.$/);
-    const after = await snapshot(graph, config);
-    expect(taskFields(after.values)).toEqual(taskFields(before.values));
-    expect(after.values.messages.slice(0, before.values.messages.length)).toEqual(before.values.messages);
-    expect(models.chat.callCount).toBe(1);
-    expect(domain.applied).toEqual([]);
-  });
+  test.each(["/frobnicate", "/CLEAR-ALL now", "/"])(
+    "the unknown command %j is refused with INVALID_INPUT naming the commands; the task is kept",
+    async (command) => {
+      const { graph, models, domain, config } = await threadAtPlanCard(`command-${command}`);
+      const before = await snapshot(graph, config);
+      const error = await thrownBy(graph.invoke(message(command), config));
+      expect(error).toBeInstanceOf(TempoError);
+      expect((error as TempoError).code).toBe("INVALID_INPUT");
+      expect((error as TempoError).message).toMatch(
+        /^Unknown command \S*\. Commands: \/clear .* Nothing was changed\.$/,
+      );
+      const after = await snapshot(graph, config);
+      expect(taskFields(after.values)).toEqual(taskFields(before.values));
+      expect(after.values.messages.slice(0, before.values.messages.length)).toEqual(before.values.messages);
+      expect(models.chat.callCount).toBe(1);
+      expect(domain.applied).toEqual([]);
+    },
+  );
 
   test("a 1 MB message is refused before it reaches the thread; a message at the limit runs", async () => {
     const { graph, models } = scriptedGraph({ domain: createNotesDomain(), plan: [plan], execute: [done] });
     const config = threadConfig("one-megabyte");
     const error = await thrownBy(graph.invoke(message(`Add this note: ${"x".repeat(1024 * 1024)}`), config));
-    expect(error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/^The message has 1048591 characters; the limit is 100000\./) });
+    expect(error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/^The message has 1048591 characters; the limit is 100000\./),
+    });
     expect((await graph.getState(config)).createdAt).toBeUndefined();
     expect(models.chat.callCount).toBe(0);
     const text = `Add this note: ${"x".repeat(100_000 - 15)}`;
@@ -113,39 +134,66 @@ describe("resumes", () => {
     const calls = [models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount];
 
     const error = await thrownBy(graph.invoke(accept, config));
-    expect(error).toMatchObject({ code: "INVALID_RESUME", message: expect.stringContaining("not waiting for an answer") });
+    expect(error).toMatchObject({
+      code: "INVALID_RESUME",
+      message: expect.stringContaining("not waiting for an answer"),
+    });
     const after = await snapshot(graph, config);
     expect(after.checkpointId).toBe(before.checkpointId);
     expect(after.values).toEqual(before.values);
-    expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual(calls);
+    expect([models.chat.callCount, models.plan.callCount, models.execute.callCount, models.deliver.callCount]).toEqual(
+      calls,
+    );
     expect(domain.applied).toHaveLength(1);
   });
 
   const wrongPlanAnswers: Array<[string, unknown, RegExp]> = [
-    ["a bare string", "yes", /Invalid resume value "yes" for confirm_plan: expected \{ decisions: \[\{ type: "approve" \| "edit" \| "reject", … \}\] \} \(one per action\), or a HumanResponse/],
-    ["an unknown type", { type: "approve", args: null }, /Invalid resume value \{"type":"approve","args":null\} for confirm_plan/],
+    [
+      "a bare string",
+      "yes",
+      /Invalid resume value "yes" for confirm_plan: expected \{ decisions: \[\{ type: "approve" \| "edit" \| "reject", … \}\] \} \(one per action\), or a HumanResponse/,
+    ],
+    [
+      "an unknown type",
+      { type: "approve", args: null },
+      /Invalid resume value \{"type":"approve","args":null\} for confirm_plan/,
+    ],
     ["a response without text", { type: "response", args: "  " }, /"response" needs its text in args/],
     ["an edit without args", { type: "edit", args: null }, /"edit" needs args \{ action, args/],
-    ["an edit with an empty plan", { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [] } } }, /needs its steps: args\.args\.steps as text, one step a line/],
-    ["a list of two answers", [{ type: "accept", args: null }, { type: "ignore", args: null }], /The card has 1 action\(s\) but 2 responses came/],
+    [
+      "an edit with an empty plan",
+      { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [] } } },
+      /needs its steps: args\.args\.steps as text, one step a line/,
+    ],
+    [
+      "a list of two answers",
+      [
+        { type: "accept", args: null },
+        { type: "ignore", args: null },
+      ],
+      /The card has 1 action\(s\) but 2 responses came/,
+    ],
     ["a number", 42, /Invalid resume value 42/],
   ];
 
-  test.each(wrongPlanAnswers)("%s as the answer to the plan card is refused with INVALID_RESUME; the card stays open", async (_label, answer, expected) => {
-    const { graph, config } = await threadAtPlanCard("wrong-plan-answer");
-    const before = await snapshot(graph, config);
-    const error = await thrownBy(graph.invoke(resume(answer), config));
-    expect(error).toBeInstanceOf(InvalidResumeError);
-    expect((error as InvalidResumeError).code).toBe("INVALID_RESUME");
-    expect((error as InvalidResumeError).message).toMatch(expected);
-    const after = await snapshot(graph, config);
-    expect(after.checkpointId).toBe(before.checkpointId);
-    expect(after.values).toEqual(before.values);
-    expect(after.interrupts).toEqual(before.interrupts);
-    // The thread is still waiting: a valid answer works.
-    const accepted = await graph.invoke(accept, config);
-    expect(interruptsOf(accepted)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
-  });
+  test.each(wrongPlanAnswers)(
+    "%s as the answer to the plan card is refused with INVALID_RESUME; the card stays open",
+    async (_label, answer, expected) => {
+      const { graph, config } = await threadAtPlanCard("wrong-plan-answer");
+      const before = await snapshot(graph, config);
+      const error = await thrownBy(graph.invoke(resume(answer), config));
+      expect(error).toBeInstanceOf(InvalidResumeError);
+      expect((error as InvalidResumeError).code).toBe("INVALID_RESUME");
+      expect((error as InvalidResumeError).message).toMatch(expected);
+      const after = await snapshot(graph, config);
+      expect(after.checkpointId).toBe(before.checkpointId);
+      expect(after.values).toEqual(before.values);
+      expect(after.interrupts).toEqual(before.interrupts);
+      // The thread is still waiting: a valid answer works.
+      const accepted = await graph.invoke(accept, config);
+      expect(interruptsOf(accepted)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
+    },
+  );
 
   test("a null resume is refused with INVALID_RESUME before any node runs; the card stays open", async () => {
     const { graph, config } = await threadAtPlanCard("null-answer");
@@ -161,15 +209,23 @@ describe("resumes", () => {
     const { graph, domain, config } = await threadAtPlanCard("wrong-tool-answer");
     await graph.invoke(accept, config);
     const atCard = await snapshot(graph, config);
-    expect(atCard.interrupts).toEqual([expect.objectContaining({ action_request: { action: "add_note", args: { text: "call mom" } } })]);
+    expect(atCard.interrupts).toEqual([
+      expect.objectContaining({ action_request: { action: "add_note", args: { text: "call mom" } } }),
+    ]);
     for (const [answer, expected] of [
-      [{ type: "edit", args: { action: "add_note", args: { text: 5 } } }, /The edited arguments do not fit add_note: text: expected a string, got 5\./],
+      [
+        { type: "edit", args: { action: "add_note", args: { text: 5 } } },
+        /The edited arguments do not fit add_note: text: expected a string, got 5\./,
+      ],
       [{ type: "edit", args: { action: "add_note", args: {} } }, /The edited arguments do not fit add_note/],
       ["accept", /Invalid resume value "accept"/],
       [{ type: "respond", args: "no" }, /Invalid resume value \{"type":"respond","args":"no"\}/],
     ] as Array<[unknown, RegExp]>) {
       const error = await thrownBy(graph.invoke(resume(answer), config));
-      expect(error, JSON.stringify(answer)).toMatchObject({ code: "INVALID_RESUME", message: expect.stringMatching(expected) });
+      expect(error, JSON.stringify(answer)).toMatchObject({
+        code: "INVALID_RESUME",
+        message: expect.stringMatching(expected),
+      });
       const after = await snapshot(graph, config);
       expect(after.checkpointId).toBe(atCard.checkpointId);
       expect(after.values).toEqual(atCard.values);
@@ -181,9 +237,17 @@ describe("resumes", () => {
     const askConfig = threadConfig("wrong-question-answer");
     await asking.invoke(message("Add a note"), askConfig);
     const atQuestion = await snapshot(asking, askConfig);
-    for (const answer of [{ type: "accept", args: null }, { type: "ignore", args: null }, { type: "edit", args: { action: "ask_user", args: {} } }, { type: "response", args: "" }]) {
+    for (const answer of [
+      { type: "accept", args: null },
+      { type: "ignore", args: null },
+      { type: "edit", args: { action: "ask_user", args: {} } },
+      { type: "response", args: "" },
+    ]) {
       const error = await thrownBy(asking.invoke(resume(answer), askConfig));
-      expect(error, JSON.stringify(answer)).toMatchObject({ code: "INVALID_RESUME", message: expect.stringMatching(/ask_user|the question/) });
+      expect(error, JSON.stringify(answer)).toMatchObject({
+        code: "INVALID_RESUME",
+        message: expect.stringMatching(/ask_user|the question/),
+      });
       expect((await snapshot(asking, askConfig)).values).toEqual(atQuestion.values);
     }
     const answered = await asking.invoke(resume({ type: "response", args: "call mom" }), askConfig);
@@ -207,7 +271,10 @@ describe("a thread of another user", () => {
 
     const resumed = await thrownBy(graph.invoke(accept, threadConfig("owned", "mallory")));
     expect(resumed).toBeInstanceOf(TempoError);
-    expect(resumed).toMatchObject({ code: "THREAD_ACCESS_DENIED", message: expect.stringContaining("belongs to another user") });
+    expect(resumed).toMatchObject({
+      code: "THREAD_ACCESS_DENIED",
+      message: expect.stringContaining("belongs to another user"),
+    });
     expect(domain.applied).toEqual([]);
     const afterResume = await snapshot(graph, config);
     expect(afterResume.values).toEqual(before.values);
@@ -216,7 +283,9 @@ describe("a thread of another user", () => {
     // The owner's card is still open and answerable.
     const final = await graph.invoke(resume({ type: "ignore", args: null }), config);
     expect(domain.applied).toEqual([]);
-    expect(transcript(final.messages)).toContain("tool:Not applied: the user rejected this change without comment. Choose a different action.");
+    expect(transcript(final.messages)).toContain(
+      "tool:Not applied: the user rejected this change without comment. Choose a different action.",
+    );
     expect(domain.data.get("alice")).toEqual({ notes: ["buy milk"] });
   });
 

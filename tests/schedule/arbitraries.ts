@@ -53,14 +53,26 @@ const pickArbitrary = (among: TaskPick["among"] | undefined): fc.Arbitrary<TaskP
     // Without a fixed subset, mostly placed tasks (the ones writes other than place can act on).
     among:
       among === undefined
-        ? fc.constantFrom<TaskPick["among"]>("placed", "placed", "placed", "placed", "placed", "placed", "pending", "all")
+        ? fc.constantFrom<TaskPick["among"]>(
+            "placed",
+            "placed",
+            "placed",
+            "placed",
+            "placed",
+            "placed",
+            "pending",
+            "all",
+          )
         : fc.constant(among),
   });
 
 const targetArbitrary: fc.Arbitrary<Target> = fc.record({
   day: fc.nat({ max: 1_000 }),
   slot: fc.nat({ max: 1_000 }),
-  outside: fc.boolean().chain((flip) => (flip ? fc.boolean() : fc.constant(false))).chain((flip) => (flip ? fc.boolean() : fc.constant(false))),
+  outside: fc
+    .boolean()
+    .chain((flip) => (flip ? fc.boolean() : fc.constant(false)))
+    .chain((flip) => (flip ? fc.boolean() : fc.constant(false))),
 });
 
 /** The day and first slot a target stands for in `state`. */
@@ -75,21 +87,57 @@ export function resolveTarget(state: ScheduleState, target: Target): { day: numb
 
 /** A random tool call, writes more often than reads. */
 export const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ tool: fc.constant("place" as const), task: pickArbitrary("pending"), target: targetArbitrary }) },
-  { weight: 4, arbitrary: fc.record({ tool: fc.constant("move" as const), task: pickArbitrary(undefined), target: targetArbitrary }) },
-  { weight: 3, arbitrary: fc.record({ tool: fc.constant("swap" as const), first: pickArbitrary(undefined), second: pickArbitrary(undefined) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      tool: fc.constant("place" as const),
+      task: pickArbitrary("pending"),
+      target: targetArbitrary,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      tool: fc.constant("move" as const),
+      task: pickArbitrary(undefined),
+      target: targetArbitrary,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      tool: fc.constant("swap" as const),
+      first: pickArbitrary(undefined),
+      second: pickArbitrary(undefined),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
       tool: fc.constant("batch_move" as const),
-      moves: fc.array(fc.record({ task: pickArbitrary(undefined), target: targetArbitrary }), { minLength: 1, maxLength: 4 }),
+      moves: fc.array(fc.record({ task: pickArbitrary(undefined), target: targetArbitrary }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
     }),
   },
   { weight: 3, arbitrary: fc.record({ tool: fc.constant("unplace" as const), task: pickArbitrary(undefined) }) },
-  { weight: 1, arbitrary: fc.record({ tool: fc.constant("find_free" as const), minLength: fc.integer({ min: 1, max: 4 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ tool: fc.constant("find_free" as const), minLength: fc.integer({ min: 1, max: 4 }) }),
+  },
   { weight: 1, arbitrary: fc.constant({ tool: "get_overview" as const }) },
-  { weight: 1, arbitrary: fc.record({ tool: fc.constant("list_tasks" as const), status: fc.constantFrom("pending" as const, "placed" as const, undefined) }) },
-  { weight: 1, arbitrary: fc.record({ tool: fc.constant("query_range" as const), day: fc.integer({ min: 0, max: 8 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      tool: fc.constant("list_tasks" as const),
+      status: fc.constantFrom("pending" as const, "placed" as const, undefined),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ tool: fc.constant("query_range" as const), day: fc.integer({ min: 0, max: 8 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ tool: fc.constant("get_task_info" as const), task: pickArbitrary("all") }) },
 );
 
@@ -104,7 +152,10 @@ export function resolvePick(state: ScheduleState, pick: TaskPick): string {
 }
 
 /** The tool name and raw arguments of a command in `state`. */
-export function resolveCommand(state: ScheduleState, command: Command): { name: string; args: Record<string, unknown> } {
+export function resolveCommand(
+  state: ScheduleState,
+  command: Command,
+): { name: string; args: Record<string, unknown> } {
   switch (command.tool) {
     case "place":
     case "move":
@@ -113,11 +164,19 @@ export function resolveCommand(state: ScheduleState, command: Command): { name: 
         args: { task_id: resolvePick(state, command.task), ...resolveTarget(state, command.target) },
       };
     case "swap":
-      return { name: "swap", args: { first_task_id: resolvePick(state, command.first), second_task_id: resolvePick(state, command.second) } };
+      return {
+        name: "swap",
+        args: { first_task_id: resolvePick(state, command.first), second_task_id: resolvePick(state, command.second) },
+      };
     case "batch_move":
       return {
         name: "batch_move",
-        args: { moves: command.moves.map((move) => ({ task_id: resolvePick(state, move.task), ...resolveTarget(state, move.target) })) },
+        args: {
+          moves: command.moves.map((move) => ({
+            task_id: resolvePick(state, move.task),
+            ...resolveTarget(state, move.target),
+          })),
+        },
       };
     case "unplace":
       return { name: "unplace", args: { task_id: resolvePick(state, command.task) } };

@@ -9,15 +9,27 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement, type ArrangementOptions } from "../../tools/schedule/arrangement.js";
 import { applyWrites, formatListing } from "../../tools/schedule/candidates.js";
-import { checkScheduleInvariants, generateSchedule, proposeArrangementTool, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  checkScheduleInvariants,
+  generateSchedule,
+  proposeArrangementTool,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { parseToolData } from "../../tools/schedule/result-parsing.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
-const pendingIds = (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+const pendingIds = (state: ScheduleState) =>
+  state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
 
 /** Small weeks (at most 6 pending, so the brute-force solver stays quick). */
 const smallWeek = fc
-  .record({ days: fc.integer({ min: 1, max: 5 }), slotsPerDay: fc.integer({ min: 3, max: 8 }), taskCount: fc.integer({ min: 2, max: 12 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .record({
+    days: fc.integer({ min: 1, max: 5 }),
+    slotsPerDay: fc.integer({ min: 3, max: 8 }),
+    taskCount: fc.integer({ min: 2, max: 12 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  })
   .map((options) => generateSchedule(options))
   .filter((state) => pendingIds(state).length >= 1 && pendingIds(state).length <= 6);
 
@@ -60,9 +72,15 @@ describe("propose_arrangement with limits", () => {
       fc.property(limitedWeek, ({ week, options }) => {
         const listing = proposeArrangement(week, options);
         const writes = listing.candidates[0]?.writes ?? [];
-        const scope = pendingIds(week).filter((id) => (!options.taskIds || options.taskIds.includes(id)) && !(options.skipIds ?? []).includes(id));
+        const scope = pendingIds(week).filter(
+          (id) => (!options.taskIds || options.taskIds.includes(id)) && !(options.skipIds ?? []).includes(id),
+        );
         for (const write of writes) {
-          const { task_id: id, day, slot_start: start } = write.arguments as { task_id: string; day: number; slot_start: number };
+          const {
+            task_id: id,
+            day,
+            slot_start: start,
+          } = write.arguments as { task_id: string; day: number; slot_start: number };
           const task = week.tasks.find((candidate) => candidate.id === id);
           const duration = task?.source === "task_item" ? task.duration : 0;
           expect(scope).toContain(id);
@@ -82,7 +100,8 @@ describe("propose_arrangement with limits", () => {
         const placed = writes.map((write) => String(write.arguments.task_id));
         const left = (listing.left ?? []).map((entry) => entry.id);
         expect([...placed, ...left].sort()).toEqual([...scope].sort());
-        for (const entry of listing.left ?? []) expect(entry.why).toMatch(/^(no free slot fits|no room left beside the other placements)/);
+        for (const entry of listing.left ?? [])
+          expect(entry.why).toMatch(/^(no free slot fits|no room left beside the other placements)/);
       }),
       { numRuns: 150 },
     );
@@ -114,21 +133,39 @@ describe("propose_arrangement with limits", () => {
   test("why a task is left pending: no free slot at all, or the user's limit that blocks it, named", () => {
     const week = sampleWeek();
     // Day 5 (Friday) alone, with Friday also avoided for the task (the user's feedback): that limit is named.
-    const listing = proposeArrangement(week, { taskIds: ["derivative-drills"], days: [5], limits: [{ task_id: "derivative-drills", not_days: [5] }] });
+    const listing = proposeArrangement(week, {
+      taskIds: ["derivative-drills"],
+      days: [5],
+      limits: [{ task_id: "derivative-drills", not_days: [5] }],
+    });
     expect(listing.candidates).toEqual([]);
     expect(listing.left).toEqual([{ id: "derivative-drills", why: "no free slot fits outside Friday" }]);
     // A task longer than any free run: no free slot fits, whatever the limits.
-    const long = { ...week, tasks: week.tasks.map((task) => (task.id === "essay-draft" ? { ...task, duration: 12 } : task)) } as ScheduleState;
-    expect(proposeArrangement(long, { taskIds: ["essay-draft"], avoidDays: [1] }).left).toEqual([{ id: "essay-draft", why: "no free slot fits" }]);
+    const long = {
+      ...week,
+      tasks: week.tasks.map((task) => (task.id === "essay-draft" ? { ...task, duration: 12 } : task)),
+    } as ScheduleState;
+    expect(proposeArrangement(long, { taskIds: ["essay-draft"], avoidDays: [1] }).left).toEqual([
+      { id: "essay-draft", why: "no free slot fits" },
+    ]);
     // Every place of a one-slot task rejected but one: that one is proposed.
     const free = proposeArrangement(week, { taskIds: ["vocabulary-list"] }).candidates[0]!.places![0]!;
-    const again = proposeArrangement(week, { taskIds: ["vocabulary-list"], limits: [{ task_id: "vocabulary-list", not_at: [{ day: free.day, slot_start: free.start }] }] }).candidates[0]!.places![0]!;
+    const again = proposeArrangement(week, {
+      taskIds: ["vocabulary-list"],
+      limits: [{ task_id: "vocabulary-list", not_at: [{ day: free.day, slot_start: free.start }] }],
+    }).candidates[0]!.places![0]!;
     expect(`${again.day}:${again.start}`).not.toBe(`${free.day}:${free.start}`);
   });
 
   test("the tool refuses unknown task ids, naming them, and proposes nothing", () => {
-    const result = proposeArrangementTool.run(sampleWeek(), { task_ids: ["no-such-task"], limits: [{ task_id: "nor-this" }] });
-    expect(result).toEqual({ ok: false, content: "Error: unknown task id(s): no-such-task, nor-this. Nothing was proposed; list_tasks shows the ids." });
+    const result = proposeArrangementTool.run(sampleWeek(), {
+      task_ids: ["no-such-task"],
+      limits: [{ task_id: "nor-this" }],
+    });
+    expect(result).toEqual({
+      ok: false,
+      content: "Error: unknown task id(s): no-such-task, nor-this. Nothing was proposed; list_tasks shows the ids.",
+    });
   });
 
   test("its text reads back as its data: the places, how many more fit, what is left and why", () => {
@@ -136,10 +173,31 @@ describe("propose_arrangement with limits", () => {
       fc.property(limitedWeek, fc.integer({ min: 1, max: 4 }), ({ week, options }, maxPlaces) => {
         const listing = proposeArrangement(week, { ...options, maxPlaces });
         const read = parseToolData("propose_arrangement", formatListing(listing)) as typeof listing;
-        expect(read.candidates.map(({ id, kind, delta, scoreAfter, summary, places }) => ({ id, kind, delta, scoreAfter, summary, places }))).toEqual(
-          listing.candidates.map(({ id, kind, delta, scoreAfter, summary, places }) => ({ id, kind, delta, scoreAfter, summary, places })),
+        expect(
+          read.candidates.map(({ id, kind, delta, scoreAfter, summary, places }) => ({
+            id,
+            kind,
+            delta,
+            scoreAfter,
+            summary,
+            places,
+          })),
+        ).toEqual(
+          listing.candidates.map(({ id, kind, delta, scoreAfter, summary, places }) => ({
+            id,
+            kind,
+            delta,
+            scoreAfter,
+            summary,
+            places,
+          })),
         );
-        expect([read.later, read.left, read.empty, read.score]).toEqual([listing.later, listing.left, listing.empty, listing.score]);
+        expect([read.later, read.left, read.empty, read.score]).toEqual([
+          listing.later,
+          listing.left,
+          listing.empty,
+          listing.score,
+        ]);
       }),
       { numRuns: 100 },
     );
@@ -149,18 +207,34 @@ describe("propose_arrangement with limits", () => {
 describe("priorities", () => {
   test("a task that matters more is never left out for one that matters less: as many high-priority tasks as fit at all are placed", () => {
     fc.assert(
-      fc.property(smallWeek, fc.array(fc.constantFrom("high", "normal", "low"), { minLength: 6, maxLength: 6 }), (week, priorities) => {
-        let index = 0;
-        const ranked: ScheduleState = { ...week, tasks: week.tasks.map((task) => (task.source === "task_item" && task.status === "pending" ? { ...task, priority: priorities[index++] as "high" | "normal" | "low" } : task)) };
-        const proposal = proposeArrangement(ranked).candidates[0];
-        const after = applyWrites(ranked, proposal?.writes ?? []);
-        expect(after).toBeDefined();
-        const placed = new Set((proposal?.writes ?? []).map((write) => String(write.arguments.task_id)));
-        // Only the high ones pending: the most of them that fit, proved by brute force.
-        const highOnly: ScheduleState = { ...ranked, tasks: ranked.tasks.filter((task) => task.source === "event" || task.status === "placed" || task.priority === "high") };
-        const high = pendingIds(highOnly);
-        expect(high.filter((id) => placed.has(id))).toHaveLength(maximumPlaceable(highOnly));
-      }),
+      fc.property(
+        smallWeek,
+        fc.array(fc.constantFrom("high", "normal", "low"), { minLength: 6, maxLength: 6 }),
+        (week, priorities) => {
+          let index = 0;
+          const ranked: ScheduleState = {
+            ...week,
+            tasks: week.tasks.map((task) =>
+              task.source === "task_item" && task.status === "pending"
+                ? { ...task, priority: priorities[index++] as "high" | "normal" | "low" }
+                : task,
+            ),
+          };
+          const proposal = proposeArrangement(ranked).candidates[0];
+          const after = applyWrites(ranked, proposal?.writes ?? []);
+          expect(after).toBeDefined();
+          const placed = new Set((proposal?.writes ?? []).map((write) => String(write.arguments.task_id)));
+          // Only the high ones pending: the most of them that fit, proved by brute force.
+          const highOnly: ScheduleState = {
+            ...ranked,
+            tasks: ranked.tasks.filter(
+              (task) => task.source === "event" || task.status === "placed" || task.priority === "high",
+            ),
+          };
+          const high = pendingIds(highOnly);
+          expect(high.filter((id) => placed.has(id))).toHaveLength(maximumPlaceable(highOnly));
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -6,7 +6,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, BUDGET_NOTE, POLISH_BUDGET_NOTE, proposeCandidates, type ScheduleListing } from "../../tools/schedule/candidates.js";
+import {
+  applyWrites,
+  BUDGET_NOTE,
+  POLISH_BUDGET_NOTE,
+  proposeCandidates,
+  type ScheduleListing,
+} from "../../tools/schedule/candidates.js";
 import { generateSchedule, type HealthReport, type ScheduleState } from "../../tools/schedule/index.js";
 import { summaryInChinese } from "../../tools/schedule/offline/replies.js";
 import { runTool } from "./support.js";
@@ -27,7 +33,11 @@ describe("a week of 10,000 tasks", () => {
     expect(card.summary).toMatch(/not placed \(not found within the search budget\)/);
     expect(run.content).toContain(BUDGET_NOTE);
     expect(run.content).not.toMatch(/proved/);
-    expect(listing.left?.every((entry) => entry.why === "no place beside the other placements found within the search budget")).toBe(true);
+    expect(
+      listing.left?.every(
+        (entry) => entry.why === "no place beside the other placements found within the search budget",
+      ),
+    ).toBe(true);
     expect(applyWrites(big, card.writes)).toBeDefined();
   });
 
@@ -84,5 +94,9 @@ describe("a week of 1,000 tasks", () => {
 });
 
 test("the reason a budget stop gives is said in Chinese too, without a proof", () => {
-  expect(summaryInChinese("placed task task-1 on day 2 slots 3-4; left pending: task-9 (no place beside the other placements found within the search budget)")).toMatch(/；仍待安排：task-9（在搜索预算内没有找到能放下它的位置）$/);
+  expect(
+    summaryInChinese(
+      "placed task task-1 on day 2 slots 3-4; left pending: task-9 (no place beside the other placements found within the search budget)",
+    ),
+  ).toMatch(/；仍待安排：task-9（在搜索预算内没有找到能放下它的位置）$/);
 });

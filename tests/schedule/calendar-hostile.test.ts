@@ -16,7 +16,13 @@ const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/S
 
 /** A dated week in Shanghai with nothing on it yet. */
 function emptyWeek(): ScheduleState {
-  return { window, categories: [{ id: "calculus", name: "Calculus" }], tasks: [{ id: "review-1", name: "Review 1", source: "task_item", duration: 1, categoryId: "calculus", status: "pending" }] };
+  return {
+    window,
+    categories: [{ id: "calculus", name: "Calculus" }],
+    tasks: [
+      { id: "review-1", name: "Review 1", source: "task_item", duration: 1, categoryId: "calculus", status: "pending" },
+    ],
+  };
 }
 
 /** A fixture's text. */
@@ -42,15 +48,23 @@ describe("hostile calendar files", () => {
     ["secondly-31.ics", "FREQ=SECONDLY;BYMONTHDAY=31"],
     ["hourly-february-31.ics", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=31"],
   ])("%s (%s) is refused at the reader's deadline, through the tool too, the week unchanged", (name) => {
-    expect(refusalOf(fixture(name)).message).toBe("The file's recurrence rules did not finish expanding within 2 s (or needed more than 128 MB); nothing was imported.");
+    expect(refusalOf(fixture(name)).message).toBe(
+      "The file's recurrence rules did not finish expanding within 2 s (or needed more than 128 MB); nothing was imported.",
+    );
     const week = emptyWeek();
     const outcome = importCalendarTool.run(week, { ics: fixture(name) });
-    expect(outcome).toEqual({ ok: false, content: "error: The file's recurrence rules did not finish expanding within 2 s (or needed more than 128 MB); nothing was imported." });
+    expect(outcome).toEqual({
+      ok: false,
+      content:
+        "error: The file's recurrence rules did not finish expanding within 2 s (or needed more than 128 MB); nothing was imported.",
+    });
     expect(week).toEqual(emptyWeek());
   });
 
   test("the deadline is configurable", () => {
-    expect(refusalOf(fixture("never-occurs.ics"), { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message).toMatch(/^The file's recurrence rules did not finish expanding within 0.5 s/);
+    expect(
+      refusalOf(fixture("never-occurs.ics"), { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message,
+    ).toMatch(/^The file's recurrence rules did not finish expanding within 0.5 s/);
   });
 
   test("a hostile import and a good one sent together: the hostile one is refused, the good one imported", async () => {
@@ -60,13 +74,22 @@ describe("hostile calendar files", () => {
     ]);
     expect(hostile).toMatchObject({ ok: false, content: expect.stringMatching(/did not finish expanding within 2 s/) });
     expect(good.ok, good.content).toBe(true);
-    expect(good.state!.tasks.at(-1)).toMatchObject({ name: "Linear algebra lecture", slots: [{ day: 1, start: 3, end: 4 }] });
+    expect(good.state!.tasks.at(-1)).toMatchObject({
+      name: "Linear algebra lecture",
+      slots: [{ day: 1, start: 3, end: 4 }],
+    });
   });
 
   test("rules RFC 5545 forbids, and an unknown time zone, are typed refusals naming what is wrong", () => {
-    expect(refusalOf(fixture("weekly-bymonthday.ics")).message).toBe('The recurrence rule of "Seminar" cannot be used: For WEEKLY recurrences neither BYMONTHDAY nor BYYEARDAY may appear');
-    expect(refusalOf(fixture("bad-byyearday.ics")).message).toMatch(/^The calendar file cannot be read: BYYEARDAY: invalid value "400"|^The recurrence rule of "Yearly talk" cannot be used: BYYEARDAY: invalid value "400"/);
-    expect(refusalOf(fixture("unknown-zone.ics")).message).toBe('The time zone "Mars/Olympus" of "Olympus lecture" is neither defined in the file (VTIMEZONE) nor a known IANA time zone');
+    expect(refusalOf(fixture("weekly-bymonthday.ics")).message).toBe(
+      'The recurrence rule of "Seminar" cannot be used: For WEEKLY recurrences neither BYMONTHDAY nor BYYEARDAY may appear',
+    );
+    expect(refusalOf(fixture("bad-byyearday.ics")).message).toMatch(
+      /^The calendar file cannot be read: BYYEARDAY: invalid value "400"|^The recurrence rule of "Yearly talk" cannot be used: BYYEARDAY: invalid value "400"/,
+    );
+    expect(refusalOf(fixture("unknown-zone.ics")).message).toBe(
+      'The time zone "Mars/Olympus" of "Olympus lecture" is neither defined in the file (VTIMEZONE) nor a known IANA time zone',
+    );
   });
 
   test("size, nesting, events and properties are bounded, each refusal naming its limit", () => {
@@ -77,7 +100,9 @@ describe("hostile calendar files", () => {
     expect(refusalOf(many).message).toBe("The calendar file has more than 2,000 events.");
     const crowded = lecture.replace("END:VEVENT", `${"X-NOTE:a\r\n".repeat(200)}END:VEVENT`);
     expect(refusalOf(crowded).message).toBe("A component of the calendar file has more than 200 properties.");
-    expect(refusalOf(`${lecture}${" ".repeat(1_000_000)}`).message).toBe("The calendar file is larger than 1,000,000 characters.");
+    expect(refusalOf(`${lecture}${" ".repeat(1_000_000)}`).message).toBe(
+      "The calendar file is larger than 1,000,000 characters.",
+    );
   });
 
   test("occurrences are bounded: too many in the window, or too many stepped through before it", () => {
@@ -86,31 +111,50 @@ describe("hostile calendar files", () => {
     const patient = { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 60_000 };
     expect(refusalOf(everyMinute, patient).message).toBe("The file has more than 5,000 occurrences in the window");
     const longAgo = fixture("ancient-series.ics").replace("FREQ=DAILY", "FREQ=MINUTELY;INTERVAL=7");
-    expect(refusalOf(longAgo, { ...patient, maxIterations: 20_000 }).message).toBe("The file's recurrence rules give more than 20,000 occurrences before the window ends");
+    expect(refusalOf(longAgo, { ...patient, maxIterations: 20_000 }).message).toBe(
+      "The file's recurrence rules give more than 20,000 occurrences before the window ends",
+    );
   });
 
   test("a lecture series that began more than 1,000 occurrences before the window still reaches it", () => {
     const outcome = importCalendarTool.run(emptyWeek(), { ics: fixture("ancient-series.ics") });
     expect(outcome.ok, outcome.content).toBe(true);
-    expect(outcome.state!.tasks.at(-1)).toMatchObject({ name: "Morning drill", slots: Array.from({ length: 7 }, (_, index) => ({ day: index + 1, start: 1, end: 2 })) });
+    expect(outcome.state!.tasks.at(-1)).toMatchObject({
+      name: "Morning drill",
+      slots: Array.from({ length: 7 }, (_, index) => ({ day: index + 1, start: 1, end: 2 })),
+    });
   });
 
   test("one file's VTIMEZONE does not change how another file is read: the hostile file first, then the victim's", () => {
     // 16:00–17:40 in the file's own "Asia/Shanghai" (UTC) is past midnight in Shanghai: refused, never approved.
     const bait = importCalendarTool.run(emptyWeek(), { ics: fixture("shanghai-redefined.ics") });
-    expect(bait).toMatchObject({ ok: false, content: "error: no event of the file can be added: Bait on 2024-03-27: it falls between slots" });
+    expect(bait).toMatchObject({
+      ok: false,
+      content: "error: no event of the file can be added: Bait on 2024-03-27: it falls between slots",
+    });
     const victim = importCalendarTool.run(emptyWeek(), { ics: fixture("shanghai-lecture.ics") });
     expect(victim.ok, victim.content).toBe(true);
     // 10:00–11:40 in Shanghai: slots 3–4 of Monday, not eight hours later.
-    expect(victim.state!.tasks.at(-1)).toMatchObject({ name: "Linear algebra lecture", slots: [{ day: 1, start: 3, end: 4 }] });
+    expect(victim.state!.tasks.at(-1)).toMatchObject({
+      name: "Linear algebra lecture",
+      slots: [{ day: 1, start: 3, end: 4 }],
+    });
     // The file's own VTIMEZONE still counts for that file: its "Asia/Shanghai" is UTC, so 02:00 there is 10:00 here.
-    const own = fixture("shanghai-redefined.ics").replace("20240326T160000", "20240326T020000").replace("20240326T174000", "20240326T034000");
-    expect(importCalendarTool.run(emptyWeek(), { ics: own }).state!.tasks.at(-1)).toMatchObject({ name: "Bait", slots: [{ day: 2, start: 3, end: 4 }] });
+    const own = fixture("shanghai-redefined.ics")
+      .replace("20240326T160000", "20240326T020000")
+      .replace("20240326T174000", "20240326T034000");
+    expect(importCalendarTool.run(emptyWeek(), { ics: own }).state!.tasks.at(-1)).toMatchObject({
+      name: "Bait",
+      slots: [{ day: 2, start: 3, end: 4 }],
+    });
   });
 
   test("an IANA zone without VTIMEZONE is read from the tz database: 08:00 Berlin is 15:00 in Shanghai", () => {
     const outcome = importCalendarTool.run(emptyWeek(), { ics: fixture("berlin-lecture.ics") });
-    expect(outcome.state!.tasks.at(-1)).toMatchObject({ name: "Physics lecture", slots: [{ day: 1, start: 6, end: 7 }] });
+    expect(outcome.state!.tasks.at(-1)).toMatchObject({
+      name: "Physics lecture",
+      slots: [{ day: 1, start: 6, end: 7 }],
+    });
   });
 
   test("imported names are plain text within add_task's 120 characters: no escape sequences, HTML or Markdown", () => {
@@ -119,34 +163,70 @@ describe("hostile calendar files", () => {
     const name = outcome.state!.tasks.at(-1)!.name;
     expect(name).toBe(`Linear algebra lecture ${"x".repeat(120 - "Linear algebra lecture ".length - 1)}…`);
     expect(name).toHaveLength(120);
-    // eslint-disable-next-line no-control-regex -- the names must hold no escape character
-    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("markup-summary.ics") }, "en")).not.toMatch(/[\u001b<>*[\]]|owned|evil/);
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("markup-summary.ics") }, "en")).not.toMatch(
+      // eslint-disable-next-line no-control-regex -- the names must hold no escape character
+      /[\u001b<>*[\]]|owned|evil/,
+    );
     // What PostgreSQL cannot store (NUL, a lone surrogate) and bidi overrides go too; an empty name gets a placeholder.
     expect(plainEventName("Lab\u0000 \ud800B\u202e\n2")).toBe("Lab B 2");
     expect(plainEventName("<b></b>**")).toBe("(untitled event)");
   });
 
   test("the card tells each event's day and clock times, and the conversion when the file's zone is not the window's", () => {
-    const ics = fixture("shanghai-lecture.ics").replace("END:VCALENDAR", fixture("berlin-lecture.ics").slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT")));
-    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics }, "en")).toBe("Import 2 event(s) from the calendar file: Linear algebra lecture — Mon 25 Mar 10:00–11:40; Physics lecture — Mon 25 Mar 15:00–16:40 (08:00 Europe/Berlin → 15:00 Asia/Shanghai)");
-    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("ancient-series.ics") }, "en")).toBe("Import 1 event(s) from the calendar file: Morning drill — Mon 25 Mar 08:00–09:40, Tue 26 Mar 08:00–09:40, Wed 27 Mar 08:00–09:40, Thu 28 Mar 08:00–09:40, and 3 more");
-    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("berlin-lecture.ics") }, "zh")).toBe("从日历文件导入 1 个日程：Physics lecture — 3月25日周一 15:00–16:40（Europe/Berlin 08:00 换算为 Asia/Shanghai 15:00）");
+    const ics = fixture("shanghai-lecture.ics").replace(
+      "END:VCALENDAR",
+      fixture("berlin-lecture.ics").slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT")),
+    );
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics }, "en")).toBe(
+      "Import 2 event(s) from the calendar file: Linear algebra lecture — Mon 25 Mar 10:00–11:40; Physics lecture — Mon 25 Mar 15:00–16:40 (08:00 Europe/Berlin → 15:00 Asia/Shanghai)",
+    );
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("ancient-series.ics") }, "en")).toBe(
+      "Import 1 event(s) from the calendar file: Morning drill — Mon 25 Mar 08:00–09:40, Tue 26 Mar 08:00–09:40, Wed 27 Mar 08:00–09:40, Thu 28 Mar 08:00–09:40, and 3 more",
+    );
+    expect(describeTaskWrite(emptyWeek(), "import_calendar", { ics: fixture("berlin-lecture.ics") }, "zh")).toBe(
+      "从日历文件导入 1 个日程：Physics lecture — 3月25日周一 15:00–16:40（Europe/Berlin 08:00 换算为 Asia/Shanghai 15:00）",
+    );
   });
 
   test("an event inside the free slots a placed session's class keeps is left out, told; the week unchanged when none is left", () => {
     const week: ScheduleState = {
       ...emptyWeek(),
       categories: [{ id: "calculus", name: "Calculus", bufferSlots: 1 }],
-      tasks: [{ id: "review-1", name: "Review 1", source: "task_item", duration: 1, categoryId: "calculus", status: "placed", slots: [{ day: 1, start: 5, end: 5 }] }],
+      tasks: [
+        {
+          id: "review-1",
+          name: "Review 1",
+          source: "task_item",
+          duration: 1,
+          categoryId: "calculus",
+          status: "placed",
+          slots: [{ day: 1, start: 5, end: 5 }],
+        },
+      ],
     };
     // 14:55–16:40 on Monday is slots 6–7, right after the review at 14:00–14:45 (slot 5), which keeps one slot free.
-    const crowding = fixture("shanghai-lecture.ics").replace("20240325T100000", "20240325T145500").replace("20240325T114000", "20240325T164000");
+    const crowding = fixture("shanghai-lecture.ics")
+      .replace("20240325T100000", "20240325T145500")
+      .replace("20240325T114000", "20240325T164000");
     const refused = importCalendarTool.run(week, { ics: crowding });
-    expect(refused).toMatchObject({ ok: false, content: expect.stringMatching(/^error: no event of the file can be added: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot\(s\) around it \(its class "Calculus"\), but event linear-algebra-lecture "Linear algebra lecture" is at day 1 slot 6/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(
+        /^error: no event of the file can be added: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot\(s\) around it \(its class "Calculus"\), but event linear-algebra-lecture "Linear algebra lecture" is at day 1 slot 6/,
+      ),
+    });
     expect(refused.state).toBeUndefined();
     // With an event that keeps clear of the buffer in the same file, that one is imported and the other told.
-    const both = crowding.replace("END:VCALENDAR", fixture("berlin-lecture.ics").slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT")).replace("20240325T080000", "20240326T080000").replace("20240325T094000", "20240326T094000"));
+    const both = crowding.replace(
+      "END:VCALENDAR",
+      fixture("berlin-lecture.ics")
+        .slice(fixture("berlin-lecture.ics").indexOf("BEGIN:VEVENT"))
+        .replace("20240325T080000", "20240326T080000")
+        .replace("20240325T094000", "20240326T094000"),
+    );
     const imported = importCalendarTool.run(week, { ics: both });
-    expect(imported.content).toMatch(/^imported 1 event\(s\): physics-lecture "Physics lecture"; left out: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot/);
+    expect(imported.content).toMatch(
+      /^imported 1 event\(s\): physics-lecture "Physics lecture"; left out: Linear algebra lecture: task review-1 "Review 1" keeps 1 free slot/,
+    );
   });
 });

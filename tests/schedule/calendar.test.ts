@@ -36,7 +36,12 @@ describe("a dated window", () => {
       { dayIndex: 2, week: 1, dayOfWeek: 2, date: "2024-03-12" },
     ]);
     expect(window.days[7]).toEqual({ dayIndex: 8, week: 2, dayOfWeek: 1, date: "2024-03-18" });
-    expect(window).toMatchObject({ totalDays: 10, slotsPerDay: 12, timeZone: "Asia/Shanghai", slotTimes: DEFAULT_SLOT_TIMES });
+    expect(window).toMatchObject({
+      totalDays: 10,
+      slotsPerDay: 12,
+      timeZone: "Asia/Shanghai",
+      slotTimes: DEFAULT_SLOT_TIMES,
+    });
     expect(calendarProblems(window)).toEqual([]);
     // Across a month's and a year's end, and starting mid-week.
     const winter = datedWindow({ firstDate: "2024-12-30", days: 4, timeZone: "UTC", firstWeek: 17 });
@@ -46,14 +51,21 @@ describe("a dated window", () => {
       ["2025-01-01", 3, 17],
       ["2025-01-02", 4, 17],
     ]);
-    expect(datedWindow({ firstDate: "2024-03-14", days: 5, timeZone: "UTC" }).days.map((day) => day.week)).toEqual([1, 1, 1, 1, 2]);
+    expect(datedWindow({ firstDate: "2024-03-14", days: 5, timeZone: "UTC" }).days.map((day) => day.week)).toEqual([
+      1, 1, 1, 1, 2,
+    ]);
   });
 
   it("day index ↔ date, and a date outside the window is no day", () => {
     expect(dateOfDay(window, 4)).toBe("2024-03-14");
     expect(dayOfDate(window, "2024-03-14")).toBe(4);
     expect(dayOfDate(window, "2024-03-20")).toBe(10);
-    expect([dayOfDate(window, "2024-03-10"), dayOfDate(window, "2024-03-21"), dayOfDate(window, "2024-02-30"), dateOfDay(window, 11)]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([
+      dayOfDate(window, "2024-03-10"),
+      dayOfDate(window, "2024-03-21"),
+      dayOfDate(window, "2024-02-30"),
+      dateOfDay(window, 11),
+    ]).toEqual([undefined, undefined, undefined, undefined]);
     expect(dayOfDate(generateSchedule({ days: 7, taskCount: 0 }).window, "2024-03-14")).toBeUndefined();
   });
 
@@ -75,23 +87,48 @@ describe("a dated window", () => {
     // A card over a window stored before dates reads as it always did; over a dated one, by date and clock.
     const { window: _dated, ...rest } = sampleWeek();
     const old: ScheduleState = { ...rest, window: { ...undated } };
-    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 })).toBe('Place "Review limits and continuity" on Mon, week 1 (day 1), slots 9–10');
-    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 }, "zh")).toBe('安排 "Review limits and continuity" 到 周一，第1周（第1天），第9–10节');
-    expect(describeScheduleCall(sampleWeek(), "place", { task_id: "review-limits", day: 4, slot_start: 5 })).toBe('Place "Review limits and continuity" on Thu 14 Mar, 14:00–15:40');
+    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 })).toBe(
+      'Place "Review limits and continuity" on Mon, week 1 (day 1), slots 9–10',
+    );
+    expect(describeScheduleCall(old, "place", { task_id: "review-limits", day: 1, slot_start: 9 }, "zh")).toBe(
+      '安排 "Review limits and continuity" 到 周一，第1周（第1天），第9–10节',
+    );
+    expect(describeScheduleCall(sampleWeek(), "place", { task_id: "review-limits", day: 4, slot_start: 5 })).toBe(
+      'Place "Review limits and continuity" on Thu 14 Mar, 14:00–15:40',
+    );
   });
 
   it("refuses a calendar that cannot be: a bad date, a bad zone, clock times that do not fit the slots", () => {
-    expect(() => datedWindow({ firstDate: "2024-02-30", days: 3, timeZone: "UTC" })).toThrow(/not a date written YYYY-MM-DD/);
-    expect(() => datedWindow({ firstDate: "2024-03-11", days: 3, timeZone: "Mars/Olympus" })).toThrow(/not a time zone/);
-    expect(() => datedWindow({ firstDate: "2024-03-11", days: 3, timeZone: "UTC", slotTimes: [{ start: "09:00", end: "08:00" }] })).toThrow(/ends \(08:00\) before it starts/);
+    expect(() => datedWindow({ firstDate: "2024-02-30", days: 3, timeZone: "UTC" })).toThrow(
+      /not a date written YYYY-MM-DD/,
+    );
+    expect(() => datedWindow({ firstDate: "2024-03-11", days: 3, timeZone: "Mars/Olympus" })).toThrow(
+      /not a time zone/,
+    );
+    expect(() =>
+      datedWindow({ firstDate: "2024-03-11", days: 3, timeZone: "UTC", slotTimes: [{ start: "09:00", end: "08:00" }] }),
+    ).toThrow(/ends \(08:00\) before it starts/);
     const week = sampleWeek();
-    const broken: ScheduleState = { ...week, window: { ...week.window, days: week.window.days.map((day, index) => (index === 2 ? { ...day, date: "2024-03-20" } : day)), slotTimes: week.window.slotTimes!.slice(1) } };
+    const broken: ScheduleState = {
+      ...week,
+      window: {
+        ...week.window,
+        days: week.window.days.map((day, index) => (index === 2 ? { ...day, date: "2024-03-20" } : day)),
+        slotTimes: week.window.slotTimes!.slice(1),
+      },
+    };
     expect(checkScheduleInvariants(broken)).toEqual([
       "window.days[2].date 2024-03-20 does not follow 2024-03-12",
       "window.days[3].date 2024-03-14 does not follow 2024-03-20",
       "window.slotTimes has 11 entries for 12 slots per day",
     ]);
-    const misnamed: ScheduleState = { ...week, window: { ...week.window, days: week.window.days.map((day, index) => (index === 0 ? { ...day, dayOfWeek: 2 } : day)) } };
+    const misnamed: ScheduleState = {
+      ...week,
+      window: {
+        ...week.window,
+        days: week.window.days.map((day, index) => (index === 0 ? { ...day, dayOfWeek: 2 } : day)),
+      },
+    };
     expect(checkScheduleInvariants(misnamed)).toEqual(["window.days[0] says day of week 2 but 2024-03-11 is a Monday"]);
     expect(() => parseScheduleState(broken)).toThrow(/does not follow/);
   });
@@ -100,12 +137,26 @@ describe("a dated window", () => {
 describe("the clock in a time zone", () => {
   it("reads one moment as each zone's date, time and weekday (daylight saving by Intl)", () => {
     const moment = new Date("2024-03-14T06:30:00Z");
-    expect(localClock(moment, "Asia/Shanghai")).toEqual({ date: "2024-03-14", time: "14:30", dayOfWeek: 4, timeZone: "Asia/Shanghai" });
-    expect(localClock(moment, "America/Los_Angeles")).toEqual({ date: "2024-03-13", time: "23:30", dayOfWeek: 3, timeZone: "America/Los_Angeles" });
+    expect(localClock(moment, "Asia/Shanghai")).toEqual({
+      date: "2024-03-14",
+      time: "14:30",
+      dayOfWeek: 4,
+      timeZone: "Asia/Shanghai",
+    });
+    expect(localClock(moment, "America/Los_Angeles")).toEqual({
+      date: "2024-03-13",
+      time: "23:30",
+      dayOfWeek: 3,
+      timeZone: "America/Los_Angeles",
+    });
     // New York is on daylight time from 10 March 2024 (UTC-4), before it on standard time (UTC-5).
     expect(localClock(new Date("2024-03-11T12:00:00Z"), "America/New_York").time).toBe("08:00");
     expect(localClock(new Date("2024-03-08T12:00:00Z"), "America/New_York").time).toBe("07:00");
-    expect(localClock(new Date("2024-03-14T16:00:00Z"), "Asia/Shanghai")).toMatchObject({ date: "2024-03-15", time: "00:00", dayOfWeek: 5 });
+    expect(localClock(new Date("2024-03-14T16:00:00Z"), "Asia/Shanghai")).toMatchObject({
+      date: "2024-03-15",
+      time: "00:00",
+      dayOfWeek: 5,
+    });
   });
 
   it("the now line reads back", () => {
@@ -119,7 +170,15 @@ describe("the clock in a time zone", () => {
 describe("the sample week", () => {
   it("is dated: a fixed Monday by default, in Asia/Shanghai, with the default timetable", () => {
     const week = sampleWeek();
-    expect(week.window.days.map((day) => day.date)).toEqual(["2024-03-11", "2024-03-12", "2024-03-13", "2024-03-14", "2024-03-15", "2024-03-16", "2024-03-17"]);
+    expect(week.window.days.map((day) => day.date)).toEqual([
+      "2024-03-11",
+      "2024-03-12",
+      "2024-03-13",
+      "2024-03-14",
+      "2024-03-15",
+      "2024-03-16",
+      "2024-03-17",
+    ]);
     expect(week.window).toMatchObject({ timeZone: "Asia/Shanghai", slotTimes: DEFAULT_SLOT_TIMES });
     expect(checkScheduleInvariants(week)).toEqual([]);
     expect(() => sampleWeek({ monday: "2024-03-12" })).toThrow(/starts on a Monday/);
@@ -141,10 +200,24 @@ const richScheduleArbitrary = fc
     state: scheduleArbitrary,
     dated: fc.boolean(),
     firstDate: fc.integer({ min: 0, max: 3_000 }).map((offset) => addDays("2023-01-02", offset)),
-    marks: fc.array(fc.record({ task: fc.nat(), kind: fc.constantFrom("dueDay", "dueEvent", "earliest", "blocked"), day: fc.integer({ min: 1, max: 7 }) }), { maxLength: 8 }),
+    marks: fc.array(
+      fc.record({
+        task: fc.nat(),
+        kind: fc.constantFrom("dueDay", "dueEvent", "earliest", "blocked"),
+        day: fc.integer({ min: 1, max: 7 }),
+      }),
+      { maxLength: 8 },
+    ),
   })
   .map(({ state, dated, firstDate, marks }): ScheduleState => {
-    const window = dated ? datedWindow({ firstDate, days: state.window.totalDays, timeZone: "Europe/Berlin", slotTimes: DEFAULT_SLOT_TIMES.slice(0, state.window.slotsPerDay) }) : state.window;
+    const window = dated
+      ? datedWindow({
+          firstDate,
+          days: state.window.totalDays,
+          timeZone: "Europe/Berlin",
+          slotTimes: DEFAULT_SLOT_TIMES.slice(0, state.window.slotsPerDay),
+        })
+      : state.window;
     const items = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
     const events = state.tasks.filter((task) => task.source === "event");
     const categories = state.categories.map((category) => ({ ...category }));
@@ -160,7 +233,8 @@ const richScheduleArbitrary = fc
       if (!item) continue;
       const copy = { ...(marked.get(item.id) ?? item) };
       if (mark.kind === "dueDay") copy.dueBefore = { day };
-      if (mark.kind === "dueEvent" && events.length > 0) copy.dueBefore = { eventId: events[mark.task % events.length]!.id };
+      if (mark.kind === "dueEvent" && events.length > 0)
+        copy.dueBefore = { eventId: events[mark.task % events.length]!.id };
       if (mark.kind === "earliest") copy.earliestDay = day;
       marked.set(item.id, copy);
     }
@@ -180,7 +254,11 @@ describe("rolling the window forward", () => {
       ["2024-03-24", 2, 7],
     ]);
     expect(rolled.window).toMatchObject({ timeZone: "Asia/Shanghai", slotTimes: DEFAULT_SLOT_TIMES });
-    expect(rolled.tasks.map((task) => task.id)).toEqual(sampleWeek().tasks.filter((task) => task.source === "task_item").map((task) => task.id));
+    expect(rolled.tasks.map((task) => task.id)).toEqual(
+      sampleWeek()
+        .tasks.filter((task) => task.source === "task_item")
+        .map((task) => task.id),
+    );
     expect(checkScheduleInvariants(rolled)).toEqual([]);
   });
 
@@ -190,8 +268,16 @@ describe("rolling the window forward", () => {
       categories: [...sampleWeek().categories.slice(0, 3), { ...sampleWeek().categories[3]!, blockedDays: [2, 5] }],
       tasks: sampleWeek().tasks.map((task) => {
         if (task.id === "mon-study-hall") return { ...task, embeds: ["review-limits"] };
-        if (task.id === "review-limits") return { ...task, status: "placed", slots: [{ day: 1, start: 9, end: 10 }], embeddedIn: "mon-study-hall" };
-        if (task.id === "matrix-review") return { ...task, status: "placed", slots: [{ day: 5, start: 9, end: 10 }], dueBefore: { day: 6 }, earliestDay: 2 };
+        if (task.id === "review-limits")
+          return { ...task, status: "placed", slots: [{ day: 1, start: 9, end: 10 }], embeddedIn: "mon-study-hall" };
+        if (task.id === "matrix-review")
+          return {
+            ...task,
+            status: "placed",
+            slots: [{ day: 5, start: 9, end: 10 }],
+            dueBefore: { day: 6 },
+            earliestDay: 2,
+          };
         if (task.id === "derivative-drills") return { ...task, dueBefore: { day: 2 } };
         if (task.id === "essay-draft") return { ...task, dueBefore: { eventId: "fri-english-quiz" } };
         if (task.id === "vocabulary-list") return { ...task, dueBefore: { eventId: "mon-english" } };
@@ -202,13 +288,26 @@ describe("rolling the window forward", () => {
     const byId = new Map(rolled.tasks.map((task) => [task.id, task]));
     expect(byId.has("review-limits")).toBe(false);
     expect(byId.has("mon-study-hall")).toBe(false);
-    expect(byId.get("matrix-review")).toMatchObject({ status: "placed", slots: [{ day: 2, start: 9, end: 10 }], dueBefore: { day: 3 }, earliestDay: 1 });
+    expect(byId.get("matrix-review")).toMatchObject({
+      status: "placed",
+      slots: [{ day: 2, start: 9, end: 10 }],
+      dueBefore: { day: 3 },
+      earliestDay: 1,
+    });
     expect(byId.get("derivative-drills")).toMatchObject({ status: "pending", dueBefore: { day: 1 } });
     expect(byId.get("essay-draft")).toMatchObject({ dueBefore: { eventId: "fri-english-quiz" } });
     expect(byId.get("vocabulary-list")).toMatchObject({ dueBefore: { day: 1 } });
     expect(byId.get("fri-english-quiz")).toMatchObject({ slots: [{ day: 2, start: 3, end: 3 }], locked: true });
     expect(rolled.categories.at(-1)).toEqual({ id: "data-structures", name: "Data Structures", blockedDays: [2] });
-    expect(rolled.window.days.map((day) => day.date)).toEqual(["2024-03-14", "2024-03-15", "2024-03-16", "2024-03-17", "2024-03-18", "2024-03-19", "2024-03-20"]);
+    expect(rolled.window.days.map((day) => day.date)).toEqual([
+      "2024-03-14",
+      "2024-03-15",
+      "2024-03-16",
+      "2024-03-17",
+      "2024-03-18",
+      "2024-03-19",
+      "2024-03-20",
+    ]);
     expect(rolled.window.days.map((day) => day.week)).toEqual([1, 1, 1, 1, 2, 2, 2]);
   });
 
@@ -243,11 +342,14 @@ describe("rolling the window forward", () => {
           expect(after.has(task.id)).toBe(!past);
           const moved = after.get(task.id);
           if (!moved) continue;
-          expect(moved.slots ?? []).toEqual(slots.filter((range) => range.day > days).map((range) => ({ ...range, day: range.day - days })));
+          expect(moved.slots ?? []).toEqual(
+            slots.filter((range) => range.day > days).map((range) => ({ ...range, day: range.day - days })),
+          );
           if (task.source === "task_item" && moved.source === "task_item") {
             expect(moved.status).toBe(task.status);
             if (task.earliestDay !== undefined) expect(moved.earliestDay).toBe(Math.max(1, task.earliestDay - days));
-            if (task.dueBefore && "day" in task.dueBefore) expect(moved.dueBefore).toEqual({ day: Math.max(1, task.dueBefore.day - days) });
+            if (task.dueBefore && "day" in task.dueBefore)
+              expect(moved.dueBefore).toEqual({ day: Math.max(1, task.dueBefore.day - days) });
           }
         }
         if (state.window.totalDays >= 2 && days >= 2) {

@@ -37,8 +37,24 @@ describe("diffScheduleState", () => {
       ],
     });
     expect(diffScheduleState(placed, moved)).toEqual([
-      { kind: "move", taskId: "lab", source: "event", from: [{ day: 2, start: 5, end: 6 }], fromEmbeddedIn: null, slots: [{ day: 3, start: 5, end: 6 }], embeddedIn: null },
-      { kind: "move", taskId: "a", source: "task_item", from: [{ day: 1, start: 4, end: 5 }], fromEmbeddedIn: "hall", slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null },
+      {
+        kind: "move",
+        taskId: "lab",
+        source: "event",
+        from: [{ day: 2, start: 5, end: 6 }],
+        fromEmbeddedIn: null,
+        slots: [{ day: 3, start: 5, end: 6 }],
+        embeddedIn: null,
+      },
+      {
+        kind: "move",
+        taskId: "a",
+        source: "task_item",
+        from: [{ day: 1, start: 4, end: 5 }],
+        fromEmbeddedIn: "hall",
+        slots: [{ day: 3, start: 1, end: 2 }],
+        embeddedIn: null,
+      },
     ]);
   });
 
@@ -46,7 +62,13 @@ describe("diffScheduleState", () => {
     const placed = write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 });
     const unplaced = write("unplace", placed, { task_id: "a" });
     expect(diffScheduleState(placed, unplaced)).toEqual([
-      { kind: "unplace", taskId: "a", source: "task_item", from: [{ day: 1, start: 4, end: 5 }], fromEmbeddedIn: "hall" },
+      {
+        kind: "unplace",
+        taskId: "a",
+        source: "task_item",
+        from: [{ day: 1, start: 4, end: 5 }],
+        fromEmbeddedIn: "hall",
+      },
     ]);
   });
 
@@ -71,12 +93,22 @@ describe("diffScheduleState", () => {
     taskById(renamed, "lecture").name = "Renamed";
     expect(() => diffScheduleState(before, renamed)).toThrow(/event lecture changed name/);
     const added = structuredClone(before);
-    added.tasks.push({ id: "new", name: "New", source: "task_item", duration: 1, categoryId: "math", status: "placed", slots: [{ day: 3, start: 1, end: 1 }] });
+    added.tasks.push({
+      id: "new",
+      name: "New",
+      source: "task_item",
+      duration: 1,
+      categoryId: "math",
+      status: "placed",
+      slots: [{ day: 3, start: 1, end: 1 }],
+    });
     expect(() => diffScheduleState(before, added)).toThrow(/task new was added placed; task items are added pending/);
     // An imported event is added whole.
     const imported = structuredClone(before);
     imported.tasks.push(event("new", 3, 1, 1));
-    expect(diffScheduleState(before, imported)).toEqual([{ kind: "add", taskId: "new", source: "event", task: event("new", 3, 1, 1) }]);
+    expect(diffScheduleState(before, imported)).toEqual([
+      { kind: "add", taskId: "new", source: "event", task: event("new", 3, 1, 1) },
+    ]);
     const noEvent = structuredClone(before);
     noEvent.tasks = noEvent.tasks.filter((task) => task.id !== "lab");
     expect(() => diffScheduleState(before, noEvent)).toThrow(/event lab was removed; events stay as imported/);
@@ -103,7 +135,13 @@ describe("applyScheduleChanges", () => {
     expect(applyScheduleChanges(state, [])).toBe(state);
   });
 
-  const place = (taskId: string, day: number, start: number, end: number, embeddedIn: string | null = null): ScheduleChange => ({
+  const place = (
+    taskId: string,
+    day: number,
+    start: number,
+    end: number,
+    embeddedIn: string | null = null,
+  ): ScheduleChange => ({
     kind: "place",
     taskId,
     source: "task_item",
@@ -117,7 +155,17 @@ describe("applyScheduleChanges", () => {
     ["placing a placed task", (_state) => [place("a", 3, 1, 2), place("a", 3, 4, 5)], /already on the schedule/],
     [
       "a stale move",
-      () => [{ kind: "move", taskId: "a", source: "task_item", from: [{ day: 2, start: 1, end: 2 }], fromEmbeddedIn: null, slots: [{ day: 3, start: 1, end: 2 }], embeddedIn: null }],
+      () => [
+        {
+          kind: "move",
+          taskId: "a",
+          source: "task_item",
+          from: [{ day: 2, start: 1, end: 2 }],
+          fromEmbeddedIn: null,
+          slots: [{ day: 3, start: 1, end: 2 }],
+          embeddedIn: null,
+        },
+      ],
       /no longer where the change expects it/,
     ],
     ["an overlap", () => [place("a", 1, 1, 2)], /do not fit the stored schedule: tasks lecture and a overlap/],
@@ -144,12 +192,24 @@ describe("task and class changes", () => {
   it("a class upserted, tasks added, changed and removed: the diff replays exactly, and a stale replay is refused whole", () => {
     const before = deepFreeze(smallSchedule());
     const after = structuredClone(before) as ScheduleState;
-    after.categories = [{ ...after.categories[0]!, excludedDaysOfWeek: [7], bufferSlots: 1 }, after.categories[1]!, { id: "physics", name: "Physics", strategy: "compact" }];
+    after.categories = [
+      { ...after.categories[0]!, excludedDaysOfWeek: [7], bufferSlots: 1 },
+      after.categories[1]!,
+      { id: "physics", name: "Physics", strategy: "compact" },
+    ];
     const a = taskById(after, "a") as TaskItem;
     a.name = "Limits review";
     a.dueBefore = { eventId: "exam" };
     after.tasks = after.tasks.filter((task) => task.id !== "d");
-    after.tasks.push({ id: "waves", name: "Waves review", source: "task_item", duration: 2, categoryId: "physics", status: "pending", priority: "high" });
+    after.tasks.push({
+      id: "waves",
+      name: "Waves review",
+      source: "task_item",
+      duration: 2,
+      categoryId: "physics",
+      status: "pending",
+      priority: "high",
+    });
     const changes = diffScheduleState(before, after);
     expect(changes.map((change) => change.kind).sort()).toEqual(["add", "class", "class", "remove", "update"]);
     const replayed = applyScheduleChanges(before, changes);

@@ -17,7 +17,9 @@ describe("createScheduleDomain", () => {
     expect(domain.version).toBe(SCHEDULE_DOMAIN_VERSION);
     expect(domain.description).toMatch(/study schedule/);
     expect(domain.tools).toHaveLength(20);
-    expect(createScheduleDomain({ repository: new InMemoryScheduleRepository(), version: "custom" }).version).toBe("custom");
+    expect(createScheduleDomain({ repository: new InMemoryScheduleRepository(), version: "custom" }).version).toBe(
+      "custom",
+    );
   });
 
   it("every tool's arguments export to a JSON schema with a description on every property", () => {
@@ -40,17 +42,28 @@ describe("createScheduleDomain", () => {
     expect(first).toEqual({
       ok: true,
       applied: true,
-      content: "placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall",
+      content:
+        "placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall",
       data: { id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" },
     });
-    expect(parsePlacedResult(first.content)).toEqual({ id: "review-limits", day: 1, start: 9, end: 10, hostId: "mon-study-hall" });
+    expect(parsePlacedResult(first.content)).toEqual({
+      id: "review-limits",
+      day: 1,
+      start: 9,
+      end: 10,
+      hostId: "mon-study-hall",
+    });
     const stored = await repository.load("student");
     expect(stored.tasks.find((task) => task.id === "mon-study-hall")).toMatchObject({ embeds: ["review-limits"] });
     // The same tool call again (a double resume): the tool now fails on the placed task, nothing is applied.
     const again = await runTool(domain, { userId: "student", threadId: "thread-1", stepId: null }, call);
     expect(again.applied).toBe(false);
     expect(JSON.stringify(await repository.load("student"))).toBe(JSON.stringify(stored));
-    const read = await runTool(domain, { userId: "student", threadId: "thread-1", stepId: null }, { id: "call-2", name: "find_free", arguments: { min_length: 2, days: [1] } });
+    const read = await runTool(
+      domain,
+      { userId: "student", threadId: "thread-1", stepId: null },
+      { id: "call-2", name: "find_free", arguments: { min_length: 2, days: [1] } },
+    );
     expect(read).toEqual({
       ok: true,
       applied: false,

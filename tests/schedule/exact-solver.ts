@@ -9,7 +9,9 @@ import { placeTool, type ScheduleState } from "../../tools/schedule/index.js";
 
 /** The largest number of the schedule's pending task items that can be placed together. */
 export function maximumPlaceable(state: ScheduleState): number {
-  const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+  const pending = state.tasks
+    .filter((task) => task.source === "task_item" && task.status === "pending")
+    .map((task) => task.id);
   const { totalDays, slotsPerDay } = state.window;
   let best = 0;
   const search = (current: ScheduleState, index: number, placed: number): void => {

@@ -16,19 +16,48 @@ import { crowded } from "../support/crowded-week.js";
 
 /** Small weeks (at most 6 pending, so the brute-force solver stays quick). */
 const smallWeek: fc.Arbitrary<ScheduleState> = fc
-  .record({ days: fc.integer({ min: 1, max: 4 }), slotsPerDay: fc.integer({ min: 3, max: 8 }), taskCount: fc.integer({ min: 2, max: 12 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .record({
+    days: fc.integer({ min: 1, max: 4 }),
+    slotsPerDay: fc.integer({ min: 3, max: 8 }),
+    taskCount: fc.integer({ min: 2, max: 12 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  })
   .map((options) => generateSchedule(options))
-  .filter((state) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length <= 6);
+  .filter(
+    (state) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length <= 6,
+  );
 
 /** A week of `days` days of 6 slots with the given reviews placed (day, start, duration) and nothing else. */
-function weekWith(days: number, reviews: Array<{ id: string; day?: number; start?: number; duration: number }>): ScheduleState {
+function weekWith(
+  days: number,
+  reviews: Array<{ id: string; day?: number; start?: number; duration: number }>,
+): ScheduleState {
   const state = emptyScheduleState();
-  state.window = { totalDays: days, slotsPerDay: 6, days: Array.from({ length: days }, (_, offset) => ({ dayIndex: offset + 1, week: 1, dayOfWeek: (offset % 7) + 1 })) };
+  state.window = {
+    totalDays: days,
+    slotsPerDay: 6,
+    days: Array.from({ length: days }, (_, offset) => ({ dayIndex: offset + 1, week: 1, dayOfWeek: (offset % 7) + 1 })),
+  };
   state.categories = [{ id: "cat", name: "Calculus" }];
   state.tasks = reviews.map((review) =>
     review.day === undefined
-      ? { id: review.id, name: review.id, source: "task_item" as const, duration: review.duration, categoryId: "cat", status: "pending" as const }
-      : { id: review.id, name: review.id, source: "task_item" as const, duration: review.duration, categoryId: "cat", status: "placed" as const, slots: [{ day: review.day, start: review.start!, end: review.start! + review.duration - 1 }] },
+      ? {
+          id: review.id,
+          name: review.id,
+          source: "task_item" as const,
+          duration: review.duration,
+          categoryId: "cat",
+          status: "pending" as const,
+        }
+      : {
+          id: review.id,
+          name: review.id,
+          source: "task_item" as const,
+          duration: review.duration,
+          categoryId: "cat",
+          status: "placed" as const,
+          slots: [{ day: review.day, start: review.start!, end: review.start! + review.duration - 1 }],
+        },
   );
   return state;
 }
@@ -79,8 +108,14 @@ describe("the health judge", () => {
     const report = analyzeHealth(state, { avoidDays: [1] });
     const kinds = report.issues.map((issue) => issue.kind);
     expect(kinds).toEqual(expect.arrayContaining(["back_to_back", "heavy_day", "no_buffer", "off_profile", "uneven"]));
-    expect(report.issues.find((issue) => issue.kind === "back_to_back" && issue.tasks.includes("a"))).toMatchObject({ tasks: ["a", "b"], days: [1] });
-    expect(report.issues.find((issue) => issue.kind === "heavy_day")).toMatchObject({ days: [1], penalty: (5 - 4) * HEALTH_PENALTIES.heavySlot });
+    expect(report.issues.find((issue) => issue.kind === "back_to_back" && issue.tasks.includes("a"))).toMatchObject({
+      tasks: ["a", "b"],
+      days: [1],
+    });
+    expect(report.issues.find((issue) => issue.kind === "heavy_day")).toMatchObject({
+      days: [1],
+      penalty: (5 - 4) * HEALTH_PENALTIES.heavySlot,
+    });
     expect(report.profile.offProfile).toBe(3);
   });
 
@@ -118,7 +153,9 @@ describe("the backend's candidates", () => {
       fc.property(smallWeek, fc.integer({ min: 1, max: 10 }), (state, k) => {
         const listing = proposeCandidates(state, { k });
         expect(listing.candidates.length).toBeLessThanOrEqual(k);
-        expect(listing.candidates.map((candidate) => candidate.id)).toEqual(listing.candidates.map((_, index) => `c${index + 1}`));
+        expect(listing.candidates.map((candidate) => candidate.id)).toEqual(
+          listing.candidates.map((_, index) => `c${index + 1}`),
+        );
         for (const [index, candidate] of listing.candidates.entries()) {
           const after = applyWrites(state, candidate.writes)!;
           expect(after).toBeDefined();
@@ -138,9 +175,14 @@ describe("the backend's candidates", () => {
         const iterator = choices[Symbol.iterator]();
         const random = refine(state, (count) => iterator.next().value % count);
         for (const run of [best, random]) {
-          for (let index = 1; index < run.scores.length; index += 1) expect(run.scores[index]).toBeGreaterThan(run.scores[index - 1]!);
-          const placed = run.week.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
-          const placedBefore = state.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length;
+          for (let index = 1; index < run.scores.length; index += 1)
+            expect(run.scores[index]).toBeGreaterThan(run.scores[index - 1]!);
+          const placed = run.week.tasks.filter(
+            (task) => task.source === "task_item" && task.status === "placed",
+          ).length;
+          const placedBefore = state.tasks.filter(
+            (task) => task.source === "task_item" && task.status === "placed",
+          ).length;
           // At least the most that fit beside the reviews placed before; arranging those again can make room for more.
           expect(placed).toBeGreaterThanOrEqual(placedBefore + maximumPlaceable(state));
         }
@@ -154,18 +196,36 @@ describe("the backend's candidates", () => {
     fc.assert(
       fc.property(smallWeek, fc.integer({ min: 1, max: 4 }), (state, avoidDay) => {
         const free = proposeCandidates(state, { k: 10 });
-        const rejected = free.candidates.flatMap((candidate) => candidate.writes.filter((write) => write.name === "move" || write.name === "place").map((write) => ({ task_id: String(write.arguments.task_id), day: Number(write.arguments.day), slot_start: Number(write.arguments.slot_start) })));
+        const rejected = free.candidates.flatMap((candidate) =>
+          candidate.writes
+            .filter((write) => write.name === "move" || write.name === "place")
+            .map((write) => ({
+              task_id: String(write.arguments.task_id),
+              day: Number(write.arguments.day),
+              slot_start: Number(write.arguments.slot_start),
+            })),
+        );
         const limited = proposeCandidates(state, { k: 10, preferences: { avoidDays: [avoidDay] }, avoid: rejected });
         for (const candidate of limited.candidates) {
           const after = applyWrites(state, candidate.writes)!;
-          const moved = after.tasks.filter((task) => task.source === "task_item" && task.slots?.[0] && JSON.stringify(task.slots) !== JSON.stringify(state.tasks.find((old) => old.id === task.id)?.slots));
+          const moved = after.tasks.filter(
+            (task) =>
+              task.source === "task_item" &&
+              task.slots?.[0] &&
+              JSON.stringify(task.slots) !== JSON.stringify(state.tasks.find((old) => old.id === task.id)?.slots),
+          );
           for (const task of moved) {
             expect(task.slots![0]!.day).not.toBe(avoidDay);
-            expect(rejected).not.toContainEqual({ task_id: task.id, day: task.slots![0]!.day, slot_start: task.slots![0]!.start });
+            expect(rejected).not.toContainEqual({
+              task_id: task.id,
+              day: task.slots![0]!.day,
+              slot_start: task.slots![0]!.start,
+            });
           }
         }
         // The arrangement keeps off the avoided day too.
-        for (const write of proposeArrangement(state, { avoidDays: [avoidDay] }).candidates[0]?.writes ?? []) expect(write.arguments.day).not.toBe(avoidDay);
+        for (const write of proposeArrangement(state, { avoidDays: [avoidDay] }).candidates[0]?.writes ?? [])
+          expect(write.arguments.day).not.toBe(avoidDay);
       }),
       { numRuns: 60 },
     );
@@ -173,10 +233,15 @@ describe("the backend's candidates", () => {
 
   test("the sample week: arranged in one proposal that is already a week no single change improves (nothing left to refine)", () => {
     const { week, scores } = refine(sampleWeek(), () => 0);
-    expect(week.tasks.filter((task) => task.source === "task_item").every((task) => task.status === "placed")).toBe(true);
+    expect(week.tasks.filter((task) => task.source === "task_item").every((task) => task.status === "placed")).toBe(
+      true,
+    );
     expect(scores[0]).toBeGreaterThan(99);
     expect(scores).toEqual([scores[0]]);
-    expect(proposeCandidates(week)).toMatchObject({ candidates: [], empty: "no single move, swap or placement raises the score" });
+    expect(proposeCandidates(week)).toMatchObject({
+      candidates: [],
+      empty: "no single move, swap or placement raises the score",
+    });
   });
 
   test("a week placed by hand, crowded onto one day, is refined: the score rises to where no single change improves", () => {
@@ -191,7 +256,12 @@ describe("the backend's candidates", () => {
 describe("what the offline refinement reads", () => {
   test("the arrange step's limits become propose_candidates' avoid: a skipped or window-bound task stays, rejected days and places are barred", async () => {
     const { arrangeLimits } = await import("../../tools/schedule/offline/arrange-step.js");
-    const scratchpad = ["Placement plan: (nothing left)", "Skip tasks: essay-draft", "Avoid: matrix-review not 1,5 at 2:3; review-limits days 2,3; vocabulary-list from 9", "a note of the model's own"].join("\n");
+    const scratchpad = [
+      "Placement plan: (nothing left)",
+      "Skip tasks: essay-draft",
+      "Avoid: matrix-review not 1,5 at 2:3; review-limits days 2,3; vocabulary-list from 9",
+      "a note of the model's own",
+    ].join("\n");
     expect(arrangeLimits(scratchpad)).toEqual([
       { task_id: "essay-draft" },
       { task_id: "matrix-review", day: 1 },
@@ -208,10 +278,20 @@ describe("what the offline refinement reads", () => {
     const { formatListing } = await import("../../tools/schedule/candidates.js");
     const arrange = proposeArrangement;
     const week = crowded(applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!);
-    for (const listing of [proposeCandidates(week, { k: 3 }), arrange(sampleWeek()), proposeCandidates(applyWrites(week, proposeCandidates(week).candidates[0]!.writes)!)]) {
-      const read = parseToolData("propose_candidates", formatListing(listing)) as { score: number; candidates: Array<{ id: string; delta: number; scoreAfter: number }>; empty?: string };
+    for (const listing of [
+      proposeCandidates(week, { k: 3 }),
+      arrange(sampleWeek()),
+      proposeCandidates(applyWrites(week, proposeCandidates(week).candidates[0]!.writes)!),
+    ]) {
+      const read = parseToolData("propose_candidates", formatListing(listing)) as {
+        score: number;
+        candidates: Array<{ id: string; delta: number; scoreAfter: number }>;
+        empty?: string;
+      };
       expect(read.score).toBe(listing.score);
-      expect(read.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter }))).toEqual(listing.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter })));
+      expect(read.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter }))).toEqual(
+        listing.candidates.map(({ id, delta, scoreAfter }) => ({ id, delta, scoreAfter })),
+      );
       expect(read.empty).toBe(listing.empty);
     }
   });

@@ -7,14 +7,29 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";
-import { findFreeTool, generateSchedule, listTasksTool, parseFreeRuns, parseTaskListing, placeTool, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  findFreeTool,
+  generateSchedule,
+  listTasksTool,
+  parseFreeRuns,
+  parseTaskListing,
+  placeTool,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
 /** Small weeks: 1-3 days of 3-6 slots, a handful of tasks (at most 6 pending, so brute force stays quick). */
 const smallWeek: fc.Arbitrary<ScheduleState> = fc
-  .record({ days: fc.integer({ min: 1, max: 3 }), slotsPerDay: fc.integer({ min: 3, max: 6 }), taskCount: fc.integer({ min: 2, max: 12 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .record({
+    days: fc.integer({ min: 1, max: 3 }),
+    slotsPerDay: fc.integer({ min: 3, max: 6 }),
+    taskCount: fc.integer({ min: 2, max: 12 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  })
   .map((options) => generateSchedule(options))
-  .filter((state) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length <= 6);
+  .filter(
+    (state) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length <= 6,
+  );
 
 /** What the offline policy reads (list_tasks, find_free), searched, then applied with place in the order proposed. */
 function placeAsThePolicyDoes(state: ScheduleState): { placed: number; exact: boolean; failures: string[] } {
@@ -23,7 +38,12 @@ function placeAsThePolicyDoes(state: ScheduleState): { placed: number; exact: bo
   const pending = listing.filter((task) => task.kind === "pending");
   const { placements, exact } = searchPlacements(
     pending.map((task) => ({ id: task.id, duration: task.duration })),
-    runs.map((run) => ({ day: run.day, start: run.start, end: run.end, ...(run.hostId ? { hostId: run.hostId } : {}) })),
+    runs.map((run) => ({
+      day: run.day,
+      start: run.start,
+      end: run.end,
+      ...(run.hostId ? { hostId: run.hostId } : {}),
+    })),
   );
   const failures: string[] = [];
   let current = state;
@@ -39,7 +59,9 @@ function placeAsThePolicyDoes(state: ScheduleState): { placed: number; exact: bo
 function bigWeek() {
   const state = generateSchedule({ days: 7, slotsPerDay: 12, taskCount: 10_000, seed: 7 });
   const { runs, dayLoad } = searchInputOf(state);
-  const pendingTasks = state.tasks.flatMap((task) => (task.source === "task_item" && task.status === "pending" ? [{ id: task.id, duration: task.duration }] : []));
+  const pendingTasks = state.tasks.flatMap((task) =>
+    task.source === "task_item" && task.status === "pending" ? [{ id: task.id, duration: task.duration }] : [],
+  );
   return { state, runs, dayLoad, pendingTasks };
 }
 
@@ -60,8 +82,15 @@ describe("placement search", () => {
     // Runs of 3 and 2; tasks of 1, 2 and 2 slots. Placing the 1-slot task first into the 3-run (list order, first
     // fit) leaves room for only one 2-slot task; longest first fits all three.
     const result = searchPlacements(
-      [{ id: "short", duration: 1 }, { id: "long-a", duration: 2 }, { id: "long-b", duration: 2 }],
-      [{ day: 1, start: 1, end: 3 }, { day: 1, start: 6, end: 7 }],
+      [
+        { id: "short", duration: 1 },
+        { id: "long-a", duration: 2 },
+        { id: "long-b", duration: 2 },
+      ],
+      [
+        { day: 1, start: 1, end: 3 },
+        { day: 1, start: 6, end: 7 },
+      ],
     );
     expect(result.placements.map((entry) => entry.id).sort()).toEqual(["long-a", "long-b", "short"]);
     expect(result.exact).toBe(true);
@@ -69,17 +98,38 @@ describe("placement search", () => {
 
   test("spreads over the quieter days and respects per-task limits", () => {
     const runs = [1, 2, 3].map((day) => ({ day, start: 1, end: 4 }));
-    const spread = searchPlacements([{ id: "a", duration: 1 }, { id: "b", duration: 1 }, { id: "c", duration: 1 }], runs, { dayLoad: new Map([[1, 2]]) });
+    const spread = searchPlacements(
+      [
+        { id: "a", duration: 1 },
+        { id: "b", duration: 1 },
+        { id: "c", duration: 1 },
+      ],
+      runs,
+      { dayLoad: new Map([[1, 2]]) },
+    );
     // Day 1 already holds two reviews: the three new ones go to days 2 and 3, no day ending with more than two.
     expect(spread.placements.map((entry) => entry.day).sort()).toEqual([2, 2, 3]);
-    const empty = searchPlacements([{ id: "a", duration: 1 }, { id: "b", duration: 1 }, { id: "c", duration: 1 }], runs);
+    const empty = searchPlacements(
+      [
+        { id: "a", duration: 1 },
+        { id: "b", duration: 1 },
+        { id: "c", duration: 1 },
+      ],
+      runs,
+    );
     expect(empty.placements.map((entry) => entry.day)).toEqual([1, 2, 3]);
     const limited = searchPlacements([{ id: "a", duration: 2, notDays: new Set([1, 2]), from: 3 }], runs);
     expect(limited.placements).toEqual([{ id: "a", day: 3, start: 3, end: 4 }]);
   });
 
   test("a task that fits nowhere is left out, the rest still placed", () => {
-    const result = searchPlacements([{ id: "huge", duration: 5 }, { id: "small", duration: 2 }], [{ day: 1, start: 1, end: 4, hostId: "hall" }]);
+    const result = searchPlacements(
+      [
+        { id: "huge", duration: 5 },
+        { id: "small", duration: 2 },
+      ],
+      [{ day: 1, start: 1, end: 4, hostId: "hall" }],
+    );
     expect(result.placements).toEqual([{ id: "small", day: 1, start: 1, end: 2, hostId: "hall" }]);
   });
 
@@ -114,7 +164,14 @@ describe("placement search", () => {
   });
 
   test("a small search that finishes says so: stop is exact", () => {
-    const result = searchPlacements([{ id: "a", duration: 2 }, { id: "b", duration: 3 }], [{ day: 1, start: 1, end: 4 }], { deadline: 10, now: () => 0 });
+    const result = searchPlacements(
+      [
+        { id: "a", duration: 2 },
+        { id: "b", duration: 3 },
+      ],
+      [{ day: 1, start: 1, end: 4 }],
+      { deadline: 10, now: () => 0 },
+    );
     expect(result).toMatchObject({ exact: true, stop: "exact" });
     expect(result.placements.map((entry) => entry.id)).toEqual(["b"]);
   });

@@ -50,20 +50,27 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     await repository.seed("rows-user", before);
     const after = write("place", before, { task_id: "review-limits", day: 1, slot_start: 9 });
     await repository.applyChanges("rows-user", diffScheduleState(before, after), { applyId: "tool-call-7" });
-    const tasks = await pool.query<{ count: string }>("SELECT count(*) FROM tempo_schedule_tasks WHERE user_id = $1", ["rows-user"]);
-    expect(Number(tasks.rows[0]?.count)).toBe(before.tasks.length);
-    const placed = await pool.query("SELECT status, slots, embedded_in FROM tempo_schedule_tasks WHERE user_id = $1 AND task_id = $2", [
+    const tasks = await pool.query<{ count: string }>("SELECT count(*) FROM tempo_schedule_tasks WHERE user_id = $1", [
       "rows-user",
-      "review-limits",
     ]);
-    expect(placed.rows).toEqual([{ status: "placed", slots: [{ day: 1, start: 9, end: 10 }], embedded_in: "mon-study-hall" }]);
+    expect(Number(tasks.rows[0]?.count)).toBe(before.tasks.length);
+    const placed = await pool.query(
+      "SELECT status, slots, embedded_in FROM tempo_schedule_tasks WHERE user_id = $1 AND task_id = $2",
+      ["rows-user", "review-limits"],
+    );
+    expect(placed.rows).toEqual([
+      { status: "placed", slots: [{ day: 1, start: 9, end: 10 }], embedded_in: "mon-study-hall" },
+    ]);
   });
 
   it("applies through the caller's transaction when given one: its rollback undoes the change, its commit keeps it", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();
     await repository.seed("client-user", before);
-    const changes = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
+    const changes = diffScheduleState(
+      before,
+      write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }),
+    );
     const status = async () => (await repository.load("client-user")).tasks.find((task) => task.id === "review-limits");
     await expect(
       inTransaction(pool, async (client) => {
@@ -80,20 +87,32 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();
     await repository.seed("rollback-user", before);
-    const clash = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
-    const conflicting = clash.map((change) => (change.kind === "place" ? { ...change, slots: [{ day: 1, start: 1, end: 2 }] } : change));
-    await expect(repository.applyChanges("rollback-user", conflicting, { applyId: "doomed" })).rejects.toThrow(/overlap/);
+    const clash = diffScheduleState(
+      before,
+      write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }),
+    );
+    const conflicting = clash.map((change) =>
+      change.kind === "place" ? { ...change, slots: [{ day: 1, start: 1, end: 2 }] } : change,
+    );
+    await expect(repository.applyChanges("rollback-user", conflicting, { applyId: "doomed" })).rejects.toThrow(
+      /overlap/,
+    );
     expect(JSON.stringify(await repository.load("rollback-user"))).toBe(JSON.stringify(before));
   });
 
   it("keeps quotes and SQL-looking text intact (every statement is parameterised)", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const state: ScheduleState = sampleWeek();
-    state.tasks.push({ ...pending("bobby", 1, "english"), name: `Robert'); DROP TABLE tempo_schedule_tasks;-- "quoted" \\ 复习` });
+    state.tasks.push({
+      ...pending("bobby", 1, "english"),
+      name: `Robert'); DROP TABLE tempo_schedule_tasks;-- "quoted" \\ 复习`,
+    });
     const user = `o'brien"; DELETE FROM tempo_schedule_windows;--`;
     await repository.seed(user, state);
     expect(JSON.stringify(await repository.load(user))).toBe(JSON.stringify(state));
-    const tables = await pool.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'tempo_schedule_tasks'");
+    const tables = await pool.query(
+      "SELECT 1 FROM information_schema.tables WHERE table_name = 'tempo_schedule_tasks'",
+    );
     expect(tables.rowCount).toBe(1);
   });
 
@@ -108,6 +127,8 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     await writer.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" });
     expect(JSON.stringify(await reader.load("shared-user"))).toBe(JSON.stringify(after));
     // The reader sees the change applied: the same change again is stale there.
-    await expect(reader.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    await expect(
+      reader.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" }),
+    ).rejects.toBeInstanceOf(ScheduleConflictError);
   });
 });

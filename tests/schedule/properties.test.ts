@@ -34,11 +34,14 @@ function independentProblems(state: ScheduleState): string[] {
     }
     if (task.source === "task_item" && task.embeddedIn !== undefined) {
       const host = byId.get(task.embeddedIn);
-      if (host === undefined || host.source !== "event" || !host.embeds.includes(task.id)) problems.push(`${task.id} dangles to ${task.embeddedIn}`);
+      if (host === undefined || host.source !== "event" || !host.embeds.includes(task.id))
+        problems.push(`${task.id} dangles to ${task.embeddedIn}`);
       for (const range of task.slots ?? []) {
         for (let slot = range.start; slot <= range.end; slot += 1) {
           if (taken.get(`${range.day}:${slot}`) !== task.embeddedIn && host !== undefined) {
-            const hostCovers = (host.slots ?? []).some((hostRange) => hostRange.day === range.day && hostRange.start <= slot && slot <= hostRange.end);
+            const hostCovers = (host.slots ?? []).some(
+              (hostRange) => hostRange.day === range.day && hostRange.start <= slot && slot <= hostRange.end,
+            );
             if (!hostCovers) problems.push(`${task.id} sticks out of ${task.embeddedIn}`);
           }
         }
@@ -47,7 +50,8 @@ function independentProblems(state: ScheduleState): string[] {
     if (task.source === "event") {
       for (const guestId of task.embeds) {
         const guest = byId.get(guestId);
-        if (guest === undefined || guest.source !== "task_item" || guest.embeddedIn !== task.id) problems.push(`${task.id} lists dangling guest ${guestId}`);
+        if (guest === undefined || guest.source !== "task_item" || guest.embeddedIn !== task.id)
+          problems.push(`${task.id} lists dangling guest ${guestId}`);
       }
     }
   }
@@ -89,37 +93,45 @@ describe("schedule properties", () => {
     let successfulWrites = 0;
     let failedWrites = 0;
     fc.assert(
-      fc.property(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 30, size: "max" }), (initial, commands) => {
-        const lockedSlots = new Map(
-          initial.tasks.filter((task) => task.source === "event" && task.locked).map((task) => [task.id, JSON.stringify(task.slots)]),
-        );
-        let state = initial;
-        for (const command of commands) {
-          const { name, args } = resolveCommand(state, command);
-          // runTool checks purity (frozen input, JSON unchanged) and the ok/state/one-line-error contract.
-          const result = runTool(name, state, args);
-          if (result.state === undefined) {
-            if (["place", "move", "swap", "batch_move", "unplace"].includes(name)) failedWrites += 1;
-            continue;
+      fc.property(
+        scheduleArbitrary,
+        fc.array(commandArbitrary, { minLength: 5, maxLength: 30, size: "max" }),
+        (initial, commands) => {
+          const lockedSlots = new Map(
+            initial.tasks
+              .filter((task) => task.source === "event" && task.locked)
+              .map((task) => [task.id, JSON.stringify(task.slots)]),
+          );
+          let state = initial;
+          for (const command of commands) {
+            const { name, args } = resolveCommand(state, command);
+            // runTool checks purity (frozen input, JSON unchanged) and the ok/state/one-line-error contract.
+            const result = runTool(name, state, args);
+            if (result.state === undefined) {
+              if (["place", "move", "swap", "batch_move", "unplace"].includes(name)) failedWrites += 1;
+              continue;
+            }
+            successfulWrites += 1;
+            const next = result.state;
+            expect(checkScheduleInvariants(next)).toEqual([]);
+            expect(independentProblems(next)).toEqual([]);
+            expect(fixedFields(next)).toEqual(fixedFields(state));
+            expect(next.window).toEqual(state.window);
+            for (const [id, slots] of lockedSlots) expect(JSON.stringify(taskById(next, id).slots)).toBe(slots);
+            if (name === "unplace") {
+              const taskId = String(args.task_id);
+              expect(taskById(next, taskId)).not.toHaveProperty("embeddedIn");
+              expect(taskById(next, taskId)).not.toHaveProperty("slots");
+              expect(next.tasks.some((task) => task.source === "event" && task.embeds.includes(taskId))).toBe(false);
+            }
+            // The diff replays the step exactly.
+            expect(JSON.stringify(applyScheduleChanges(state, diffScheduleState(state, next)))).toBe(
+              JSON.stringify(next),
+            );
+            state = next;
           }
-          successfulWrites += 1;
-          const next = result.state;
-          expect(checkScheduleInvariants(next)).toEqual([]);
-          expect(independentProblems(next)).toEqual([]);
-          expect(fixedFields(next)).toEqual(fixedFields(state));
-          expect(next.window).toEqual(state.window);
-          for (const [id, slots] of lockedSlots) expect(JSON.stringify(taskById(next, id).slots)).toBe(slots);
-          if (name === "unplace") {
-            const taskId = String(args.task_id);
-            expect(taskById(next, taskId)).not.toHaveProperty("embeddedIn");
-            expect(taskById(next, taskId)).not.toHaveProperty("slots");
-            expect(next.tasks.some((task) => task.source === "event" && task.embeds.includes(taskId))).toBe(false);
-          }
-          // The diff replays the step exactly.
-          expect(JSON.stringify(applyScheduleChanges(state, diffScheduleState(state, next)))).toBe(JSON.stringify(next));
-          state = next;
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
     // The sequences must exercise both outcomes, or the property proves little.
@@ -147,28 +159,46 @@ describe("schedule properties", () => {
 
   it("in-memory round trip: seed → random writes persisted as diffs → load equals the modified state; each write, claimed in the log, applies once", async () => {
     await fc.assert(
-      fc.asyncProperty(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }), async (initial, commands) => {
-        const repository = new InMemoryScheduleRepository();
-        const domain = createScheduleDomain({ repository });
-        const log = new MemoryExecutionLog();
-        await repository.seed("user-1", initial);
-        let expected = await domain.load("user-1");
-        expect(JSON.stringify(expected)).toBe(JSON.stringify(initial));
-        for (const [step, command] of commands.entries()) {
-          const { name, args } = resolveCommand(expected, command);
-          const result = runTool(name, expected, args);
-          if (result.state === undefined) continue;
-          // The runner's claim (tools/runner.ts): the write applies once; a replay of the same tool call applies nothing.
-          const at = new Date();
-          const entry = { threadId: "t", userId: "user-1", stepId: null, toolCallId: `call-${step}`, tool: name, kind: "write" as const, arguments: args, result: result.content, ok: true, applied: true, startedAt: at, finishedAt: at };
-          const persist = async () => void (await domain.persist("user-1", expected, result.state!, { applyId: `call-${step}` }));
-          expect(await log.applyOnce(entry, persist)).toBe(true);
-          expect(await log.applyOnce(entry, persist)).toBe(false);
-          expected = result.state;
-          expect(JSON.stringify(await domain.load("user-1"))).toBe(JSON.stringify(expected));
-        }
-        expect(await domain.load("user-2")).toEqual(await new InMemoryScheduleRepository().load("user-2"));
-      }),
+      fc.asyncProperty(
+        scheduleArbitrary,
+        fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }),
+        async (initial, commands) => {
+          const repository = new InMemoryScheduleRepository();
+          const domain = createScheduleDomain({ repository });
+          const log = new MemoryExecutionLog();
+          await repository.seed("user-1", initial);
+          let expected = await domain.load("user-1");
+          expect(JSON.stringify(expected)).toBe(JSON.stringify(initial));
+          for (const [step, command] of commands.entries()) {
+            const { name, args } = resolveCommand(expected, command);
+            const result = runTool(name, expected, args);
+            if (result.state === undefined) continue;
+            // The runner's claim (tools/runner.ts): the write applies once; a replay of the same tool call applies nothing.
+            const at = new Date();
+            const entry = {
+              threadId: "t",
+              userId: "user-1",
+              stepId: null,
+              toolCallId: `call-${step}`,
+              tool: name,
+              kind: "write" as const,
+              arguments: args,
+              result: result.content,
+              ok: true,
+              applied: true,
+              startedAt: at,
+              finishedAt: at,
+            };
+            const persist = async () =>
+              void (await domain.persist("user-1", expected, result.state!, { applyId: `call-${step}` }));
+            expect(await log.applyOnce(entry, persist)).toBe(true);
+            expect(await log.applyOnce(entry, persist)).toBe(false);
+            expected = result.state;
+            expect(JSON.stringify(await domain.load("user-1"))).toBe(JSON.stringify(expected));
+          }
+          expect(await domain.load("user-2")).toEqual(await new InMemoryScheduleRepository().load("user-2"));
+        },
+      ),
       { numRuns: 100 },
     );
   });

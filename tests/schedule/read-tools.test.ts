@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SLOT_TIMES, emptyScheduleState, generateSchedule, parseFreeRuns, parseOverflowCount, parsePendingTasks, parseToolData, sampleWeek, scheduleTools } from "../../tools/schedule/index.js";
+import {
+  DEFAULT_SLOT_TIMES,
+  emptyScheduleState,
+  generateSchedule,
+  parseFreeRuns,
+  parseOverflowCount,
+  parsePendingTasks,
+  parseToolData,
+  sampleWeek,
+  scheduleTools,
+} from "../../tools/schedule/index.js";
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
@@ -111,7 +121,9 @@ describe("get_overview", () => {
     expect(content.length).toBeLessThan(8_000);
     const pendingCount = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
     expect(parsePendingTasks(content)).toHaveLength(20);
-    expect(content).toContain(`... and ${(pendingCount - 20).toLocaleString("en-US")} more; narrow with list_tasks status=pending and a category`);
+    expect(content).toContain(
+      `... and ${(pendingCount - 20).toLocaleString("en-US")} more; narrow with list_tasks status=pending and a category`,
+    );
     expect(content).toContain("... and 81 more; use query_range or find_free with days to look at later days");
   });
 
@@ -124,8 +136,14 @@ describe("get_overview", () => {
       "days:",
       "- day 1 week 1 Mon 2024-03-11: occupied=9 free=3 embeddable=3 embedded=0",
     ]);
-    expect(parseToolData("get_overview", content)).toMatchObject({ timeZone: "Asia/Shanghai", slotTimes: DEFAULT_SLOT_TIMES, days: expect.arrayContaining([expect.objectContaining({ day: 4, date: "2024-03-14", dayOfWeek: 4 })]) });
-    expect(runTool("query_range", sampleWeek(), { day: 4, slot_start: 9, slot_end: 10 }).content.split("\n")[0]).toBe("day 4 week 1 Thu 2024-03-14 slots 9-10:");
+    expect(parseToolData("get_overview", content)).toMatchObject({
+      timeZone: "Asia/Shanghai",
+      slotTimes: DEFAULT_SLOT_TIMES,
+      days: expect.arrayContaining([expect.objectContaining({ day: 4, date: "2024-03-14", dayOfWeek: 4 })]),
+    });
+    expect(runTool("query_range", sampleWeek(), { day: 4, slot_start: 9, slot_end: 10 }).content.split("\n")[0]).toBe(
+      "day 4 week 1 Thu 2024-03-14 slots 9-10:",
+    );
     expect(parsePendingTasks(content)).toHaveLength(8);
   });
 });
@@ -175,7 +193,9 @@ describe("query_range", () => {
 
   it("refuses more than 14 days at once", () => {
     const state = generateSchedule({ days: 30, taskCount: 50, seed: 1 });
-    expect(runTool("query_range", state, { day: 1, day_end: 15 }).content).toBe("error: query at most 14 days at once (asked for 15)");
+    expect(runTool("query_range", state, { day: 1, day_end: 15 }).content).toBe(
+      "error: query at most 14 days at once (asked for 15)",
+    );
     expect(runTool("query_range", state, { day: 1, day_end: 14 }).ok).toBe(true);
   });
 });
@@ -204,7 +224,9 @@ describe("find_free", () => {
   });
 
   it("skips host room when include_embeddable is false, and after embedding counts only what is left", () => {
-    expect(parseFreeRuns(runTool("find_free", smallSchedule(), { days: [1], include_embeddable: false }).content)).toEqual([
+    expect(
+      parseFreeRuns(runTool("find_free", smallSchedule(), { days: [1], include_embeddable: false }).content),
+    ).toEqual([
       { day: 1, start: 3, end: 3, length: 1 },
       { day: 1, start: 8, end: 8, length: 1 },
     ]);
@@ -219,7 +241,12 @@ describe("find_free", () => {
 
   it("limits the search to days and a slot range", () => {
     expect(runTool("find_free", smallSchedule(), { days: [3, 2], slot_start: 2, slot_end: 7 }).content).toBe(
-      ["free runs with min_length=1 on days 2-3 slots 2-7: 3 found", "- day 2 slots 2-2 (1 free)", "- day 2 slots 7-7 (1 free)", "- day 3 slots 2-7 (6 free)"].join("\n"),
+      [
+        "free runs with min_length=1 on days 2-3 slots 2-7: 3 found",
+        "- day 2 slots 2-2 (1 free)",
+        "- day 2 slots 7-7 (1 free)",
+        "- day 3 slots 2-7 (6 free)",
+      ].join("\n"),
     );
   });
 
@@ -243,7 +270,10 @@ describe("find_free", () => {
   });
 
   it("says so for a window without days", () => {
-    expect(runTool("find_free", emptyScheduleState(0))).toEqual({ ok: false, content: "error: the schedule window has no days, so there is no free time to find" });
+    expect(runTool("find_free", emptyScheduleState(0))).toEqual({
+      ok: false,
+      content: "error: the schedule window has no days, so there is no free time to find",
+    });
   });
 
   it("caps the list on a huge schedule", () => {
@@ -294,7 +324,10 @@ describe("list_tasks", () => {
   });
 
   it.each([
-    [{ source: "event", status: "pending" }, "error: status and category apply to task items only; drop them or use source=task_item"],
+    [
+      { source: "event", status: "pending" },
+      "error: status and category apply to task items only; drop them or use source=task_item",
+    ],
     [{ category: "history" }, 'error: no task class with id "history"; known task classes: math, english'],
     [{ day: 4 }, "error: day 4 is outside the window (days 1-3)"],
     [{ day: 0 }, "error: day 0 is outside the window (days 1-3)"],
@@ -315,7 +348,9 @@ describe("list_tasks", () => {
 describe("get_task_info", () => {
   it("shows a pending task item", () => {
     expect(runTool("get_task_info", smallSchedule(), { task_id: "c" }).content).toBe(
-      ['task c "Task c"', "source: task_item", "status: pending", "duration: 2", 'category: english "English"'].join("\n"),
+      ['task c "Task c"', "source: task_item", "status: pending", "duration: 2", 'category: english "English"'].join(
+        "\n",
+      ),
     );
   });
 

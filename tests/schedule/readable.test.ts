@@ -11,25 +11,50 @@ import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
 
 describe("readable schedule text", () => {
   test("dated places by date and clock time, in English and Chinese; undated ones stay", () => {
-    const text = "moved task matrix-review from day 2 slots 3-4 (Tue 12 Mar 2024, 10:00–11:40) to day 4 slots 7-8 (Thu 14 Mar 2024, 16:00–17:40)";
-    expect(readablePlaces(text, "en")).toBe("moved task matrix-review from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40");
-    expect(readablePlaces(text, "zh")).toBe("moved task matrix-review from 3月12日周二 10:00–11:40 to 3月14日周四 16:00–17:40");
+    const text =
+      "moved task matrix-review from day 2 slots 3-4 (Tue 12 Mar 2024, 10:00–11:40) to day 4 slots 7-8 (Thu 14 Mar 2024, 16:00–17:40)";
+    expect(readablePlaces(text, "en")).toBe(
+      "moved task matrix-review from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40",
+    );
+    expect(readablePlaces(text, "zh")).toBe(
+      "moved task matrix-review from 3月12日周二 10:00–11:40 to 3月14日周四 16:00–17:40",
+    );
     // An event's start, and a day alone.
-    expect(readablePlaces("before (day 6 slot 3 (Sat 16 Mar 2024, 10:00)); not on day 7 (Sun 17 Mar 2024)", "en")).toBe("before (Sat 16 Mar, 10:00); not on Sun 17 Mar");
-    expect(readablePlaces("moved task a from day 2 slots 3-4 to day 4 slots 7-8", "en")).toBe("moved task a from day 2 slots 3-4 to day 4 slots 7-8");
+    expect(readablePlaces("before (day 6 slot 3 (Sat 16 Mar 2024, 10:00)); not on day 7 (Sun 17 Mar 2024)", "en")).toBe(
+      "before (Sat 16 Mar, 10:00); not on Sun 17 Mar",
+    );
+    expect(readablePlaces("moved task a from day 2 slots 3-4 to day 4 slots 7-8", "en")).toBe(
+      "moved task a from day 2 slots 3-4 to day 4 slots 7-8",
+    );
   });
 
   test("tasks, events and hosts by name; a name's own id in brackets, and phrases that are no ids, stay", () => {
     const week = sampleWeek();
-    expect(readableScheduleText("placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall.", "en", week)).toBe(
-      'placed "Review limits and continuity" on Mon 11 Mar, 19:00–20:40 inside "Evening self-study hall".',
+    expect(
+      readableScheduleText(
+        "placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall.",
+        "en",
+        week,
+      ),
+    ).toBe('placed "Review limits and continuity" on Mon 11 Mar, 19:00–20:40 inside "Evening self-study hall".');
+    expect(
+      readableScheduleText(
+        'cannot move task review-limits: task review-limits "Review limits and continuity" must be done before event sat-calculus-midterm "Calculus midterm exam"',
+        "en",
+      ),
+    ).toBe('"Review limits and continuity" must be done before "Calculus midterm exam"');
+    expect(readableScheduleText("- 10:00–11:40: Matrix operations review (task matrix-review)", "en", week)).toBe(
+      "- 10:00–11:40: Matrix operations review (task matrix-review)",
     );
-    expect(readableScheduleText('cannot move task review-limits: task review-limits "Review limits and continuity" must be done before event sat-calculus-midterm "Calculus midterm exam"', "en")).toBe(
-      '"Review limits and continuity" must be done before "Calculus midterm exam"',
-    );
-    expect(readableScheduleText("- 10:00–11:40: Matrix operations review (task matrix-review)", "en", week)).toBe("- 10:00–11:40: Matrix operations review (task matrix-review)");
-    expect(readableScheduleText('list_tasks shows no task matching "zebra"; no pending task matches "x"', "en", week)).toBe('list_tasks shows no task matching "zebra"; no pending task matches "x"');
-    expect(readableScheduleText('imported 2 event(s): history-seminar "History seminar", lab-2 "Lab"; left out: x: it overlaps y', "en")).toBe('imported 2 event(s): "History seminar", "Lab"; left out: x: it overlaps y');
+    expect(
+      readableScheduleText('list_tasks shows no task matching "zebra"; no pending task matches "x"', "en", week),
+    ).toBe('list_tasks shows no task matching "zebra"; no pending task matches "x"');
+    expect(
+      readableScheduleText(
+        'imported 2 event(s): history-seminar "History seminar", lab-2 "Lab"; left out: x: it overlaps y',
+        "en",
+      ),
+    ).toBe('imported 2 event(s): "History seminar", "Lab"; left out: x: it overlaps y');
     // An id the schedule does not know stays as it is.
     expect(readableScheduleText("moved task ghost-task", "en", week)).toBe("moved task ghost-task");
   });
@@ -40,8 +65,12 @@ describe("readable schedule text", () => {
     const moved = moveTool.run(placed.state!, { task_id: "review-limits", day: 4, slot_start: 7 });
     const second = placeTool.run(moved.state!, { task_id: "essay-draft", day: 6, slot_start: 1 });
     const results = [placed.content, moved.content, second.content];
-    expect(whereThingsAre(second.state!, results, "en")).toBe('Where things are now: "Review limits and continuity" — Thu 14 Mar, 16:00–17:40; "Draft the English essay" — Sat 16 Mar, 08:00–09:40.');
-    expect(whereThingsAre(second.state!, results, "zh")).toBe('现在的安排："Review limits and continuity" — 3月14日周四 16:00–17:40；"Draft the English essay" — 3月16日周六 08:00–09:40。');
+    expect(whereThingsAre(second.state!, results, "en")).toBe(
+      'Where things are now: "Review limits and continuity" — Thu 14 Mar, 16:00–17:40; "Draft the English essay" — Sat 16 Mar, 08:00–09:40.',
+    );
+    expect(whereThingsAre(second.state!, results, "zh")).toBe(
+      '现在的安排："Review limits and continuity" — 3月14日周四 16:00–17:40；"Draft the English essay" — 3月16日周六 08:00–09:40。',
+    );
     expect(whereThingsAre(placed.state!, [placed.content], "en")).toBeUndefined();
   });
 });
@@ -50,19 +79,30 @@ describe("dated result texts read back to their data", () => {
   test("place, move, batch_move and unplace in a dated window carry the date and parse back; an undated window's do not", () => {
     const week = sampleWeek();
     const placed = placeTool.run(week, { task_id: "review-limits", day: 1, slot_start: 9 });
-    expect(placed.content).toBe("placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall");
+    expect(placed.content).toBe(
+      "placed task review-limits on day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) embedded in host mon-study-hall",
+    );
     const moved = moveTool.run(placed.state!, { task_id: "review-limits", day: 4, slot_start: 7 });
     const batch = batchMoveTool.run(moved.state!, { moves: [{ task_id: "review-limits", day: 4, slot_start: 1 }] });
     const unplaced = unplaceTool.run(placed.state!, { task_id: "review-limits" });
-    expect(unplaced.content).toBe("unplaced task review-limits from day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) (was embedded in host mon-study-hall); it is pending again");
-    for (const [name, run] of [["place", placed], ["move", moved], ["batch_move", batch], ["unplace", unplaced]] as const) {
+    expect(unplaced.content).toBe(
+      "unplaced task review-limits from day 1 slots 9-10 (Mon 11 Mar 2024, 19:00–20:40) (was embedded in host mon-study-hall); it is pending again",
+    );
+    for (const [name, run] of [
+      ["place", placed],
+      ["move", moved],
+      ["batch_move", batch],
+      ["unplace", unplaced],
+    ] as const) {
       expect(run.ok, run.content).toBe(true);
       expect(parseToolData(name, run.content)).toEqual(run.data);
     }
     const undated = generateSchedule({ days: 7, taskCount: 12, seed: 3 });
     const placedThere = undated.tasks.find((task) => task.source === "task_item" && task.status === "placed")!;
     const off = unplaceTool.run(undated, { task_id: placedThere.id });
-    expect(off.content).toMatch(/^unplaced task \S+ from day \d+ slots \d+-\d+(?: \(was embedded in host \S+\))?; it is pending again$/);
+    expect(off.content).toMatch(
+      /^unplaced task \S+ from day \d+ slots \d+-\d+(?: \(was embedded in host \S+\))?; it is pending again$/,
+    );
     expect(parseToolData("unplace", off.content)).toEqual(off.data);
   });
 });

@@ -62,17 +62,38 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     const before = write("place", sampleWeek(), { task_id: "review-limits", day: 1, slot_start: 9 });
     await repository.seed(user, before);
     const after = structuredClone(before);
-    after.categories = [...after.categories.map((category, index) => (index === 0 ? { ...category, preferredParts: ["evening" as const], bufferSlots: 1 } : category)), { id: "physics", name: "Physics" }];
+    after.categories = [
+      ...after.categories.map((category, index) =>
+        index === 0 ? { ...category, preferredParts: ["evening" as const], bufferSlots: 1 } : category,
+      ),
+      { id: "physics", name: "Physics" },
+    ];
     after.tasks = after.tasks
       .filter((task) => task.id !== "review-limits")
-      .map((task) => (task.id === "vocabulary-list" && task.source === "task_item" ? { ...task, name: "Vocabulary list unit 6", duration: 2, priority: "low" as const } : task))
+      .map((task) =>
+        task.id === "vocabulary-list" && task.source === "task_item"
+          ? { ...task, name: "Vocabulary list unit 6", duration: 2, priority: "low" as const }
+          : task,
+      )
       // The removed review leaves its study hall.
-      .map((task) => (task.source === "event" ? { ...task, embeds: task.embeds.filter((id) => id !== "review-limits") } : task));
-    after.tasks.push({ id: "waves-review", name: "Waves review", source: "task_item", duration: 2, categoryId: "physics", status: "pending", dueBefore: { day: 5 } });
+      .map((task) =>
+        task.source === "event" ? { ...task, embeds: task.embeds.filter((id) => id !== "review-limits") } : task,
+      );
+    after.tasks.push({
+      id: "waves-review",
+      name: "Waves review",
+      source: "task_item",
+      duration: 2,
+      categoryId: "physics",
+      status: "pending",
+      dueBefore: { day: 5 },
+    });
     const changes = diffScheduleState(before, after);
     expect(await repository.applyChanges(user, changes, { applyId: "task-writes-1" })).toEqual({ applied: true });
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
-    await expect(repository.applyChanges(user, changes, { applyId: "task-writes-2" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    await expect(repository.applyChanges(user, changes, { applyId: "task-writes-2" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
   });
 
@@ -82,14 +103,18 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     const before = write("place", sampleWeek(), { task_id: "vocabulary-list", day: 7, slot_start: 6 });
     await repository.seed(user, before);
     const rolled = rollWindowTool.run(before, { days: 3 });
-    expect(rolled.content).toMatch(/^moved the window on by 3 day\(s\): it now runs \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}; \d+ past item\(s\) left with the old days/);
+    expect(rolled.content).toMatch(
+      /^moved the window on by 3 day\(s\): it now runs \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}; \d+ past item\(s\) left with the old days/,
+    );
     const changes = diffScheduleState(before, rolled.state!);
     expect(changes).toEqual([{ kind: "roll", days: 3, from: before.window.days[0] }]);
     expect(await repository.applyChanges(user, changes, { applyId: "roll-1" })).toEqual({ applied: true });
     const stored = await repository.load(user);
     expect(json(stored)).toBe(json(canonicalScheduleState(rolled.state!)));
     expect(stored.tasks.find((task) => task.id === "vocabulary-list")?.slots).toEqual([{ day: 4, start: 6, end: 6 }]);
-    await expect(repository.applyChanges(user, changes, { applyId: "roll-2" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    await expect(repository.applyChanges(user, changes, { applyId: "roll-2" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
     expect(json(await repository.load(user))).toBe(json(stored));
   });
 
@@ -113,12 +138,32 @@ export function repositoryContract(options: RepositoryContractOptions): void {
         ...week.window,
         days: week.window.days.map((day) => ({ ...day, date: `2026-03-${String(8 + day.dayIndex).padStart(2, "0")}` })),
         timeZone: "Asia/Shanghai",
-        slotTimes: Array.from({ length: week.window.slotsPerDay }, (_, index) => ({ start: `${String(8 + index).padStart(2, "0")}:00`, end: `${String(8 + index).padStart(2, "0")}:45` })),
+        slotTimes: Array.from({ length: week.window.slotsPerDay }, (_, index) => ({
+          start: `${String(8 + index).padStart(2, "0")}:00`,
+          end: `${String(8 + index).padStart(2, "0")}:45`,
+        })),
       },
       categories: week.categories.map((category, index) =>
-        index === 0 ? { ...category, preferredParts: ["morning" as const], minSession: 1, maxSession: 3, excludedDaysOfWeek: [7], blockedDays: [6], strategy: "compact" as const, bufferSlots: 1 } : category,
+        index === 0
+          ? {
+              ...category,
+              preferredParts: ["morning" as const],
+              minSession: 1,
+              maxSession: 3,
+              excludedDaysOfWeek: [7],
+              blockedDays: [6],
+              strategy: "compact" as const,
+              bufferSlots: 1,
+            }
+          : category,
       ),
-      tasks: week.tasks.map((task, index) => (task.source === "task_item" && index % 2 === 0 ? { ...task, dueBefore: { day: 6 }, priority: "high" as const, earliestDay: 2 } : task.source === "task_item" ? { ...task, dueBefore: { eventId: "sat-calculus-midterm" } } : task)),
+      tasks: week.tasks.map((task, index) =>
+        task.source === "task_item" && index % 2 === 0
+          ? { ...task, dueBefore: { day: 6 }, priority: "high" as const, earliestDay: 2 }
+          : task.source === "task_item"
+            ? { ...task, dueBefore: { eventId: "sat-calculus-midterm" } }
+            : task,
+      ),
     };
     await repository.seed(user, dated);
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(dated)));
@@ -155,11 +200,15 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(await repository.applyChanges(user, changes, { applyId: "call-1" })).toEqual({ applied: true });
     expect(json(await repository.load(user))).toBe(json(after));
     // Exactly-once is the runner's (the execution log claims each write): here the same change again no longer fits.
-    await expect(repository.applyChanges(user, changes, { applyId: "call-1" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    await expect(repository.applyChanges(user, changes, { applyId: "call-1" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
     expect(json(await repository.load(user))).toBe(json(after));
     // An applyId is not a key here: a different change under a used one applies.
     const moved = write("move", after, { task_id: "review-limits", day: 4, slot_start: 1 });
-    expect(await repository.applyChanges(user, diffScheduleState(after, moved), { applyId: "call-1" })).toEqual({ applied: true });
+    expect(await repository.applyChanges(user, diffScheduleState(after, moved), { applyId: "call-1" })).toEqual({
+      applied: true,
+    });
     expect(json(await repository.load(user))).toBe(json(moved));
   });
 
@@ -170,9 +219,12 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     await repository.seed(user, before);
     const after = write("place", before, { task_id: "essay-draft", day: 4, slot_start: 1 });
     const changes = diffScheduleState(before, after);
-    const results = await Promise.allSettled([1, 2, 3, 4].map(() => repository.applyChanges(user, changes, { applyId: "same-call" })));
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => repository.applyChanges(user, changes, { applyId: "same-call" })),
+    );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-    for (const result of results) if (result.status === "rejected") expect(result.reason).toBeInstanceOf(ScheduleConflictError);
+    for (const result of results)
+      if (result.status === "rejected") expect(result.reason).toBeInstanceOf(ScheduleConflictError);
     expect(json(await repository.load(user))).toBe(json(after));
   });
 
@@ -184,24 +236,45 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     // Two sessions compute changes from the same state; the second one lands on the first one's slots.
     const first = write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 });
     const second = write("place", before, { task_id: "matrix-review", day: 1, slot_start: 5 });
-    expect(await repository.applyChanges(user, diffScheduleState(before, first), { applyId: "first" })).toEqual({ applied: true });
-    await expect(repository.applyChanges(user, diffScheduleState(before, second), { applyId: "second" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(await repository.applyChanges(user, diffScheduleState(before, first), { applyId: "first" })).toEqual({
+      applied: true,
+    });
+    await expect(
+      repository.applyChanges(user, diffScheduleState(before, second), { applyId: "second" }),
+    ).rejects.toBeInstanceOf(ScheduleConflictError);
     expect(json(await repository.load(user))).toBe(json(first));
     // A stale move (the task is no longer where the change says) is refused too.
-    const staleMove = diffScheduleState(first, write("move", first, { task_id: "review-limits", day: 4, slot_start: 1 }));
-    await repository.applyChanges(user, diffScheduleState(first, write("unplace", first, { task_id: "review-limits" })), { applyId: "unplace" });
-    await expect(repository.applyChanges(user, staleMove, { applyId: "stale" })).rejects.toThrow(/no longer where the change expects it/);
+    const staleMove = diffScheduleState(
+      first,
+      write("move", first, { task_id: "review-limits", day: 4, slot_start: 1 }),
+    );
+    await repository.applyChanges(
+      user,
+      diffScheduleState(first, write("unplace", first, { task_id: "review-limits" })),
+      { applyId: "unplace" },
+    );
+    await expect(repository.applyChanges(user, staleMove, { applyId: "stale" })).rejects.toThrow(
+      /no longer where the change expects it/,
+    );
     // A retry with a change that fits is applied.
     const current = await repository.load(user);
-    const retry = diffScheduleState(current, write("place", current, { task_id: "matrix-review", day: 4, slot_start: 1 }));
+    const retry = diffScheduleState(
+      current,
+      write("place", current, { task_id: "matrix-review", day: 4, slot_start: 1 }),
+    );
     expect(await repository.applyChanges(user, retry, { applyId: "second" })).toEqual({ applied: true });
   });
 
   it("refuses changes for a user with no schedule stored", async () => {
     const repository = options.makeRepository();
     const before = sampleWeek();
-    const changes = diffScheduleState(before, write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }));
-    await expect(repository.applyChanges(freshUser("empty"), changes, { applyId: "x" })).rejects.toBeInstanceOf(ScheduleConflictError);
+    const changes = diffScheduleState(
+      before,
+      write("place", before, { task_id: "review-limits", day: 1, slot_start: 5 }),
+    );
+    await expect(repository.applyChanges(freshUser("empty"), changes, { applyId: "x" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
     expect(await repository.applyChanges(freshUser("empty"), [], { applyId: "x" })).toEqual({ applied: true });
   });
 
@@ -219,22 +292,28 @@ export function repositoryContract(options: RepositoryContractOptions): void {
 
   it("round trip: load → random valid writes → persist (diff + applyChanges) → load equals the modified state", async () => {
     await fc.assert(
-      fc.asyncProperty(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }), async (initial, commands) => {
-        const repository = options.makeRepository();
-        const domain = createScheduleDomain({ repository });
-        const user = freshUser("round-trip");
-        await repository.seed(user, initial);
-        let expected = await domain.load(user);
-        expect(json(expected)).toBe(json(initial));
-        for (const [step, command] of commands.entries()) {
-          const { name, args } = resolveCommand(expected, command);
-          const result = runTool(name, expected, args);
-          if (result.state === undefined) continue;
-          expect(await domain.persist(user, expected, result.state, { applyId: `step-${step}` })).toEqual({ applied: true });
-          expected = result.state;
-        }
-        expect(json(await domain.load(user))).toBe(json(expected));
-      }),
+      fc.asyncProperty(
+        scheduleArbitrary,
+        fc.array(commandArbitrary, { minLength: 3, maxLength: 20, size: "max" }),
+        async (initial, commands) => {
+          const repository = options.makeRepository();
+          const domain = createScheduleDomain({ repository });
+          const user = freshUser("round-trip");
+          await repository.seed(user, initial);
+          let expected = await domain.load(user);
+          expect(json(expected)).toBe(json(initial));
+          for (const [step, command] of commands.entries()) {
+            const { name, args } = resolveCommand(expected, command);
+            const result = runTool(name, expected, args);
+            if (result.state === undefined) continue;
+            expect(await domain.persist(user, expected, result.state, { applyId: `step-${step}` })).toEqual({
+              applied: true,
+            });
+            expected = result.state;
+          }
+          expect(json(await domain.load(user))).toBe(json(expected));
+        },
+      ),
       { numRuns: options.roundTripRuns },
     );
   });

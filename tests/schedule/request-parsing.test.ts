@@ -1,6 +1,14 @@
 /** The offline policy's request parser: the forms each request takes in English and Chinese. */
 import { describe, expect, test } from "vitest";
-import { normalizeText, parseScheduleRequest, readDates, readNumber, readSlots, readWhere, resolveSlotWindow } from "../../tools/schedule/offline/request-parsing.js";
+import {
+  normalizeText,
+  parseScheduleRequest,
+  readDates,
+  readNumber,
+  readSlots,
+  readWhere,
+  resolveSlotWindow,
+} from "../../tools/schedule/offline/request-parsing.js";
 import { resolveDays, unresolvedDates, type WeekFacts } from "../../tools/schedule/offline/week-facts.js";
 import { parseFeedback } from "../../tools/schedule/offline/feedback.js";
 import { chineseStepsFor, stepsFor } from "../../tools/schedule/offline/plan-stage.js";
@@ -14,12 +22,30 @@ describe("request parsing", () => {
     ["Help me arrange next week's review sessions.", { kind: "arrange", tasks: [] }],
     ["Arrange my review week, please.", { kind: "arrange", tasks: [] }],
     ["Place each pending review task into a free slot that fits it", { kind: "arrange", tasks: [] }],
-    ['Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)', { kind: "arrange", tasks: ["linked list exercises"], where: { only: days([], [5]) } }],
-    ["schedule the matrix review and the essay on Friday evening", { kind: "arrange", tasks: ["matrix review", "essay"], where: { only: days([5]), slots: { part: "evening" } } }],
-    ["把 matrix-review 安排到周五晚上", { kind: "arrange", tasks: ["matrix-review"], where: { only: days([5]), slots: { part: "evening" } } }],
-    ["move my linear algebra review to Thursday", { kind: "move", task: "linear algebra review", where: { only: days([4]) } }],
-    ["reschedule review-limits to day 3 slot 5", { kind: "move", task: "review-limits", where: { only: days([], [3]), slots: { from: 5 } } }],
-    ["把线性代数复习挪到星期五第五节", { kind: "move", task: "线性代数复习", where: { only: days([5]), slots: { from: 5 } } }],
+    [
+      'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)',
+      { kind: "arrange", tasks: ["linked list exercises"], where: { only: days([], [5]) } },
+    ],
+    [
+      "schedule the matrix review and the essay on Friday evening",
+      { kind: "arrange", tasks: ["matrix review", "essay"], where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    [
+      "把 matrix-review 安排到周五晚上",
+      { kind: "arrange", tasks: ["matrix-review"], where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    [
+      "move my linear algebra review to Thursday",
+      { kind: "move", task: "linear algebra review", where: { only: days([4]) } },
+    ],
+    [
+      "reschedule review-limits to day 3 slot 5",
+      { kind: "move", task: "review-limits", where: { only: days([], [3]), slots: { from: 5 } } },
+    ],
+    [
+      "把线性代数复习挪到星期五第五节",
+      { kind: "move", task: "线性代数复习", where: { only: days([5]), slots: { from: 5 } } },
+    ],
     ["swap the essay with the vocabulary list", { kind: "swap", first: "essay", second: "vocabulary list" }],
     ["把极限复习和矩阵复习对调", { kind: "swap", first: "极限复习", second: "矩阵复习" }],
     ["take the essay draft off the schedule", { kind: "unplace", task: "essay draft" }],
@@ -42,8 +68,17 @@ describe("request parsing", () => {
   });
 
   test("numbers, negated days, slots and parts of the day", () => {
-    expect([readNumber("12"), readNumber("十二"), readNumber("二十"), readNumber("五"), readNumber("x")]).toEqual([12, 12, 20, 5, Number.NaN]);
-    expect(readWhere("arrange my reviews but not on monday or sunday")).toMatchObject({ only: days(), not: days([1, 7]) });
+    expect([readNumber("12"), readNumber("十二"), readNumber("二十"), readNumber("五"), readNumber("x")]).toEqual([
+      12,
+      12,
+      20,
+      5,
+      Number.NaN,
+    ]);
+    expect(readWhere("arrange my reviews but not on monday or sunday")).toMatchObject({
+      only: days(),
+      not: days([1, 7]),
+    });
     expect(readWhere("不要周一和周日，放在下午")).toMatchObject({ not: days([1, 7]), slots: { part: "afternoon" } });
     expect(readSlots("slots 5-6")).toEqual({ from: 5, to: 6 });
     expect(readSlots("第3到4节")).toEqual({ from: 3, to: 4 });
@@ -62,13 +97,30 @@ describe("request parsing", () => {
   });
 
   test("task names match fuzzily, case-insensitively, or by id", () => {
-    const task = (id: string, name: string, categoryId: string): ListedTask => ({ id, name, kind: "placed", duration: 1, categoryId, slots: [], locked: false, canEmbed: false });
-    const tasks = [task("review-limits", "Review limits and continuity", "calculus"), task("matrix-review", "Matrix operations review", "linear-algebra"), task("determinant-exercises", "Determinant exercises", "linear-algebra"), task("vocab", "第五单元单词表", "english")];
+    const task = (id: string, name: string, categoryId: string): ListedTask => ({
+      id,
+      name,
+      kind: "placed",
+      duration: 1,
+      categoryId,
+      slots: [],
+      locked: false,
+      canEmbed: false,
+    });
+    const tasks = [
+      task("review-limits", "Review limits and continuity", "calculus"),
+      task("matrix-review", "Matrix operations review", "linear-algebra"),
+      task("determinant-exercises", "Determinant exercises", "linear-algebra"),
+      task("vocab", "第五单元单词表", "english"),
+    ];
     expect(matchTask("MATRIX-REVIEW", tasks)?.task.id).toBe("matrix-review");
     expect(matchTask("my linear algebra review", tasks)?.task.id).toBe("matrix-review");
     expect(matchTask("calc limits", tasks)?.task.id).toBe("review-limits");
     expect(matchTask("单词表", tasks)?.task.id).toBe("vocab");
-    expect(matchTask("linear algebra", tasks)).toMatchObject({ task: { id: "matrix-review" }, alsoMatching: [{ id: "determinant-exercises" }] });
+    expect(matchTask("linear algebra", tasks)).toMatchObject({
+      task: { id: "matrix-review" },
+      alsoMatching: [{ id: "determinant-exercises" }],
+    });
     expect(matchTask("physics lab", tasks)).toBeUndefined();
   });
 });
@@ -77,8 +129,20 @@ describe("calendar days", () => {
   test.each([
     ["tomorrow", [{ kind: "offset", days: 1 }]],
     ["the day after tomorrow", [{ kind: "offset", days: 2 }]],
-    ["today or tonight", [{ kind: "offset", days: 0 }, { kind: "offset", days: 0 }]],
-    ["明天和大后天", [{ kind: "offset", days: 3 }, { kind: "offset", days: 1 }]],
+    [
+      "today or tonight",
+      [
+        { kind: "offset", days: 0 },
+        { kind: "offset", days: 0 },
+      ],
+    ],
+    [
+      "明天和大后天",
+      [
+        { kind: "offset", days: 3 },
+        { kind: "offset", days: 1 },
+      ],
+    ],
     ["this thursday", [{ kind: "weekday", weekday: 4, weeks: 0 }]],
     ["next mon", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
     ["下周一", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
@@ -100,7 +164,13 @@ describe("calendar days", () => {
   });
 
   test("resolve through the window's dates and now; outside the window they are named, without now a weekday is any", () => {
-    const facts: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map([1, 2, 3, 4, 5, 6, 7].map((day) => [day, `2024-03-${String(10 + day).padStart(2, "0")}`])), now: { date: "2024-03-13", time: "10:00", dayOfWeek: 3, timeZone: "Asia/Shanghai" } };
+    const facts: WeekFacts = {
+      totalDays: 7,
+      slotsPerDay: 12,
+      weekdays: new Map(),
+      dates: new Map([1, 2, 3, 4, 5, 6, 7].map((day) => [day, `2024-03-${String(10 + day).padStart(2, "0")}`])),
+      now: { date: "2024-03-13", time: "10:00", dayOfWeek: 3, timeZone: "Asia/Shanghai" },
+    };
     const where = (text: string) => readWhere(normalizeText(text));
     expect(resolveDays(where("tomorrow").only, facts)).toEqual([4]);
     expect(resolveDays(where("on the 14th or 3月16日").only, facts)).toEqual([4, 6]);
@@ -117,21 +187,45 @@ describe("calendar days", () => {
 describe("requests as people phrase them (issue 31)", () => {
   test.each([
     ["Please arrange my pending review tasks into free slots next week, thanks!", { kind: "arrange", tasks: [] }],
-    ["Can you schedule my reviews for next week? I prefer mornings.", { kind: "arrange", tasks: [], where: { slots: { part: "morning" } } }],
-    ["Could you get my reviews into the calendar? Not on Friday though.", { kind: "arrange", tasks: [], where: { not: days([5]) } }],
-    ["arrange everything except the binary tree review", { kind: "arrange", tasks: [], except: ["binary tree review"] }],
-    ["schedule everything but the essay and the vocabulary list", { kind: "arrange", tasks: [], except: ["essay", "vocabulary list"] }],
+    [
+      "Can you schedule my reviews for next week? I prefer mornings.",
+      { kind: "arrange", tasks: [], where: { slots: { part: "morning" } } },
+    ],
+    [
+      "Could you get my reviews into the calendar? Not on Friday though.",
+      { kind: "arrange", tasks: [], where: { not: days([5]) } },
+    ],
+    [
+      "arrange everything except the binary tree review",
+      { kind: "arrange", tasks: [], except: ["binary tree review"] },
+    ],
+    [
+      "schedule everything but the essay and the vocabulary list",
+      { kind: "arrange", tasks: [], except: ["essay", "vocabulary list"] },
+    ],
     ["arrange my reviews except on Tuesday", { kind: "arrange", tasks: [], where: { not: days([2]) } }],
     ["除了二叉树复习，其他都安排一下", { kind: "arrange", tasks: [], except: ["二叉树复习"] }],
-    ["fill my free time with the review tasks, but keep Saturday free", { kind: "arrange", tasks: [], where: { not: days([6]) } }],
+    [
+      "fill my free time with the review tasks, but keep Saturday free",
+      { kind: "arrange", tasks: [], where: { not: days([6]) } },
+    ],
     ["Could you please find time for all my pending reviews this week?", { kind: "arrange", tasks: [] }],
     ["what do I still need to schedule?", { kind: "list", status: "pending" }],
     ["do I have any free time on the weekend?", { kind: "free", where: { only: days([6, 7]) } }],
     ["Is there anything on Saturday?", { kind: "day", where: { only: days([6]) } }],
     ["thanks!", { kind: "greeting" }],
-    ['add a 2-slot task "integrals review" to calculus', { kind: "add_task", name: "integrals review", classPhrase: "calculus", duration: 2 }],
-    ["make calculus mornings only", { kind: "class_rules", classPhrase: "calculus", parts: ["morning"], excludedWeekdays: [] }],
-    ["never schedule linear algebra on Monday", { kind: "class_rules", classPhrase: "linear algebra", parts: [], excludedWeekdays: [1] }],
+    [
+      'add a 2-slot task "integrals review" to calculus',
+      { kind: "add_task", name: "integrals review", classPhrase: "calculus", duration: 2 },
+    ],
+    [
+      "make calculus mornings only",
+      { kind: "class_rules", classPhrase: "calculus", parts: ["morning"], excludedWeekdays: [] },
+    ],
+    [
+      "never schedule linear algebra on Monday",
+      { kind: "class_rules", classPhrase: "linear algebra", parts: [], excludedWeekdays: [1] },
+    ],
     ["微积分只在上午", { kind: "class_rules", classPhrase: "微积分", parts: ["morning"], excludedWeekdays: [] }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
@@ -139,7 +233,15 @@ describe("requests as people phrase them (issue 31)", () => {
 
   test("the plan steps written for them read back as the same request, in English and in Chinese", () => {
     const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map(), dates: new Map(), totalDays: 7 };
-    for (const text of ["arrange everything except the binary tree review", "schedule everything but the essay and the vocabulary list", 'add a 2-slot task "integrals review" to calculus', "make calculus mornings only", "never schedule linear algebra on Monday and Tuesday", "给微积分添加任务“积分复习”，2节", "微积分只在上午"]) {
+    for (const text of [
+      "arrange everything except the binary tree review",
+      "schedule everything but the essay and the vocabulary list",
+      'add a 2-slot task "integrals review" to calculus',
+      "make calculus mornings only",
+      "never schedule linear algebra on Monday and Tuesday",
+      "给微积分添加任务“积分复习”，2节",
+      "微积分只在上午",
+    ]) {
       const request = parseScheduleRequest(text);
       expect(parseScheduleRequest(stepsFor(request, facts)[0]!.content)).toMatchObject(request);
       expect(parseScheduleRequest(chineseStepsFor(request, facts)[0]!.content)).toMatchObject(request);

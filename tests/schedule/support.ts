@@ -34,7 +34,11 @@ export function deepFreeze<T>(value: T): T {
  * Runs a tool with schema-parsed arguments on a frozen copy of `state`, and checks the contract: the input is
  * unchanged, a failure has no state and one `error:` line, a success of a write returns a sound state.
  */
-export function runTool(name: string, state: ScheduleState, args: Record<string, unknown> = {}): ToolRun<ScheduleState> {
+export function runTool(
+  name: string,
+  state: ScheduleState,
+  args: Record<string, unknown> = {},
+): ToolRun<ScheduleState> {
   const tool = toolNamed(name);
   const input = deepFreeze(structuredClone(state));
   const before = JSON.stringify(input);
@@ -60,8 +64,22 @@ export function write(name: string, state: ScheduleState, args: Record<string, u
 }
 
 /** An event on one range. */
-export function event(id: string, day: number, start: number, end: number, flags: { canEmbed?: boolean; locked?: boolean } = {}): EventTask {
-  return { id, name: `Event ${id}`, source: "event", slots: [{ day, start, end }], canEmbed: flags.canEmbed ?? false, locked: flags.locked ?? false, embeds: [] };
+export function event(
+  id: string,
+  day: number,
+  start: number,
+  end: number,
+  flags: { canEmbed?: boolean; locked?: boolean } = {},
+): EventTask {
+  return {
+    id,
+    name: `Event ${id}`,
+    source: "event",
+    slots: [{ day, start, end }],
+    canEmbed: flags.canEmbed ?? false,
+    locked: flags.locked ?? false,
+    embeds: [],
+  };
 }
 
 /** A pending task item. */

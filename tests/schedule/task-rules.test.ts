@@ -8,32 +8,72 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
-import { findFreeTool, generateSchedule, placeTool, moveTool, sampleWeek, type FindFreeData, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import {
+  findFreeTool,
+  generateSchedule,
+  placeTool,
+  moveTool,
+  sampleWeek,
+  type FindFreeData,
+  type ScheduleState,
+  type TaskItem,
+} from "../../tools/schedule/index.js";
 import { commandArbitrary, resolveCommand } from "./arbitraries.js";
 import { runTool } from "./support.js";
 
 /** A generated week with rules drawn for its classes and tasks, every task item pending (a sound start). */
 const ruledWeek: fc.Arbitrary<ScheduleState> = fc
-  .record({ days: fc.integer({ min: 2, max: 7 }), slotsPerDay: fc.integer({ min: 4, max: 10 }), taskCount: fc.integer({ min: 3, max: 14 }), seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+  .record({
+    days: fc.integer({ min: 2, max: 7 }),
+    slotsPerDay: fc.integer({ min: 4, max: 10 }),
+    taskCount: fc.integer({ min: 3, max: 14 }),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+  })
   .map((options) => generateSchedule(options))
   .chain((week) => {
     const days = week.window.totalDays;
     const classRules = fc.record(
-      { excludedDaysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }), blockedDays: fc.uniqueArray(fc.integer({ min: 1, max: days }), { maxLength: 1 }), bufferSlots: fc.integer({ min: 0, max: 2 }) },
+      {
+        excludedDaysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }),
+        blockedDays: fc.uniqueArray(fc.integer({ min: 1, max: days }), { maxLength: 1 }),
+        bufferSlots: fc.integer({ min: 0, max: 2 }),
+      },
       { requiredKeys: [] },
     );
     const events = week.tasks.filter((task) => task.source === "event" && task.slots.length > 0).map((task) => task.id);
-    const due = events.length > 0 ? fc.oneof(fc.record({ day: fc.integer({ min: 1, max: days + 1 }) }), fc.record({ eventId: fc.constantFrom(...events) })) : fc.record({ day: fc.integer({ min: 1, max: days + 1 }) });
-    const taskRules = fc.record({ dueBefore: due, earliestDay: fc.integer({ min: 1, max: days }) }, { requiredKeys: [] });
-    return fc.tuple(fc.array(classRules, { minLength: week.categories.length, maxLength: week.categories.length }), fc.array(taskRules, { minLength: week.tasks.length, maxLength: week.tasks.length })).map(([classes, tasks]) => ({
-      ...week,
-      categories: week.categories.map((category, index) => ({ ...category, ...classes[index] })),
-      tasks: week.tasks.map((task, index) => {
-        if (task.source !== "task_item") return { ...task, embeds: [] };
-        const item: TaskItem = { id: task.id, name: task.name, source: "task_item", duration: task.duration, categoryId: task.categoryId, status: "pending", ...tasks[index] };
-        return item;
-      }),
-    }));
+    const due =
+      events.length > 0
+        ? fc.oneof(
+            fc.record({ day: fc.integer({ min: 1, max: days + 1 }) }),
+            fc.record({ eventId: fc.constantFrom(...events) }),
+          )
+        : fc.record({ day: fc.integer({ min: 1, max: days + 1 }) });
+    const taskRules = fc.record(
+      { dueBefore: due, earliestDay: fc.integer({ min: 1, max: days }) },
+      { requiredKeys: [] },
+    );
+    return fc
+      .tuple(
+        fc.array(classRules, { minLength: week.categories.length, maxLength: week.categories.length }),
+        fc.array(taskRules, { minLength: week.tasks.length, maxLength: week.tasks.length }),
+      )
+      .map(([classes, tasks]) => ({
+        ...week,
+        categories: week.categories.map((category, index) => ({ ...category, ...classes[index] })),
+        tasks: week.tasks.map((task, index) => {
+          if (task.source !== "task_item") return { ...task, embeds: [] };
+          const item: TaskItem = {
+            id: task.id,
+            name: task.name,
+            source: "task_item",
+            duration: task.duration,
+            categoryId: task.categoryId,
+            status: "pending",
+            ...tasks[index],
+          };
+          return item;
+        }),
+      }));
   });
 
 /** The rules each placed task item breaks, checked here on their own (sharing no code with rules.ts). */
@@ -47,18 +87,23 @@ function broken(state: ScheduleState): string[] {
     const category = categories.get(task.categoryId);
     if (category?.excludedDaysOfWeek?.includes(weekday(range.day))) problems.push(`${task.id} on an excluded weekday`);
     if (category?.blockedDays?.includes(range.day)) problems.push(`${task.id} on a blocked day`);
-    if (task.earliestDay !== undefined && range.day < task.earliestDay) problems.push(`${task.id} before its earliest day`);
+    if (task.earliestDay !== undefined && range.day < task.earliestDay)
+      problems.push(`${task.id} before its earliest day`);
     const due = task.dueBefore;
     if (due && "day" in due && range.day >= due.day) problems.push(`${task.id} after its deadline`);
     if (due && "eventId" in due) {
-      const first = [...(state.tasks.find((other) => other.id === due.eventId)?.slots ?? [])].sort((a, b) => a.day - b.day || a.start - b.start)[0];
-      if (first && (range.day > first.day || (range.day === first.day && range.end >= first.start))) problems.push(`${task.id} after its exam`);
+      const first = [...(state.tasks.find((other) => other.id === due.eventId)?.slots ?? [])].sort(
+        (a, b) => a.day - b.day || a.start - b.start,
+      )[0];
+      if (first && (range.day > first.day || (range.day === first.day && range.end >= first.start)))
+        problems.push(`${task.id} after its exam`);
     }
     const buffer = category?.bufferSlots ?? 0;
     for (const other of state.tasks) {
       if (other.id === task.id || other.id === task.embeddedIn) continue;
       for (const near of other.slots ?? []) {
-        if (near.day === range.day && near.start <= range.end + buffer && near.end >= range.start - buffer) problems.push(`${task.id} within ${buffer} slot(s) of ${other.id}`);
+        if (near.day === range.day && near.start <= range.end + buffer && near.end >= range.start - buffer)
+          problems.push(`${task.id} within ${buffer} slot(s) of ${other.id}`);
       }
     }
   }
@@ -76,7 +121,8 @@ describe("the hard rules of classes and tasks", () => {
         if (arrangement) week = applyWrites(week, arrangement.writes)!;
         expect(arrangement === undefined || week !== undefined).toBe(true);
         expect(broken(week)).toEqual([]);
-        for (const candidate of proposeCandidates(week, { k: 5 }).candidates) expect(broken(applyWrites(week, candidate.writes)!)).toEqual([]);
+        for (const candidate of proposeCandidates(week, { k: 5 }).candidates)
+          expect(broken(applyWrites(week, candidate.writes)!)).toEqual([]);
         for (const command of commands) {
           const { name, args } = resolveCommand(week, command);
           const result = runTool(name, week, args);
@@ -91,11 +137,18 @@ describe("the hard rules of classes and tasks", () => {
 
   test("a write that would break a rule is refused with the rule named, and the week is unchanged", () => {
     const week = sampleWeek();
-    const calculus = week.tasks.find((task): task is TaskItem => task.source === "task_item" && task.status === "pending" && /derivative/.test(task.id))!;
+    const calculus = week.tasks.find(
+      (task): task is TaskItem =>
+        task.source === "task_item" && task.status === "pending" && /derivative/.test(task.id),
+    )!;
     const ruled: ScheduleState = {
       ...week,
-      categories: week.categories.map((category) => (category.id === calculus.categoryId ? { ...category, excludedDaysOfWeek: [7], bufferSlots: 1 } : category)),
-      tasks: week.tasks.map((task) => (task.id === calculus.id ? { ...calculus, dueBefore: { eventId: "sat-calculus-midterm" } } : task)),
+      categories: week.categories.map((category) =>
+        category.id === calculus.categoryId ? { ...category, excludedDaysOfWeek: [7], bufferSlots: 1 } : category,
+      ),
+      tasks: week.tasks.map((task) =>
+        task.id === calculus.id ? { ...calculus, dueBefore: { eventId: "sat-calculus-midterm" } } : task,
+      ),
     };
     const className = ruled.categories.find((category) => category.id === calculus.categoryId)!.name;
     const sunday = placeTool.run(ruled, { task_id: calculus.id, day: 7, slot_start: 1 });
@@ -103,10 +156,14 @@ describe("the hard rules of classes and tasks", () => {
     expect(sunday.content).toContain(`its class ${JSON.stringify(className)} excludes Sun`);
     const afterExam = placeTool.run(ruled, { task_id: calculus.id, day: 6, slot_start: 9 });
     // The exam's start by date and clock time beside its day and slot, and the refused place likewise.
-    expect(afterExam.content).toMatch(/must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3 \(Sat 16 Mar 2024, 10:00\)\); day 6 slots \d+-\d+ \(Sat 16 Mar 2024, \d\d:\d\d–\d\d:\d\d\) is too late/);
+    expect(afterExam.content).toMatch(
+      /must be done before event sat-calculus-midterm "Calculus midterm exam" \(day 6 slot 3 \(Sat 16 Mar 2024, 10:00\)\); day 6 slots \d+-\d+ \(Sat 16 Mar 2024, \d\d:\d\d–\d\d:\d\d\) is too late/,
+    );
     // Right after something busy (a free run's first slot, outside any host, before the exam): the buffer of one free
     // slot is not kept.
-    const run = (findFreeTool.run(ruled, { min_length: 1, limit: 100 }).data as FindFreeData).runs.find((free) => free.day < 6 && free.start > 1 && free.hostId === undefined)!;
+    const run = (findFreeTool.run(ruled, { min_length: 1, limit: 100 }).data as FindFreeData).runs.find(
+      (free) => free.day < 6 && free.start > 1 && free.hostId === undefined,
+    )!;
     const tight = placeTool.run(ruled, { task_id: calculus.id, day: run.day, slot_start: run.start });
     expect(tight.content).toMatch(/keeps 1 free slot\(s\) around it/);
     expect(tight.state).toBeUndefined();
@@ -125,9 +182,17 @@ describe("the soft rules of classes", () => {
     const { analyzeHealth } = await import("../../tools/schedule/health.js");
     const base = sampleWeek();
     const arranged = applyWrites(base, proposeArrangement(base).candidates[0]!.writes)!;
-    const english = (week: ScheduleState) => week.tasks.filter((task) => task.source === "task_item" && task.categoryId === "english").map((task) => task.slots![0]!.day);
+    const english = (week: ScheduleState) =>
+      week.tasks
+        .filter((task) => task.source === "task_item" && task.categoryId === "english")
+        .map((task) => task.slots![0]!.day);
     expect(new Set(english(arranged)).size).toBe(2);
-    const compact = { ...arranged, categories: arranged.categories.map((category) => (category.id === "english" ? { ...category, strategy: "compact" as const } : category)) };
+    const compact = {
+      ...arranged,
+      categories: arranged.categories.map((category) =>
+        category.id === "english" ? { ...category, strategy: "compact" as const } : category,
+      ),
+    };
     const issue = analyzeHealth(compact).issues.find((entry) => entry.kind === "off_strategy");
     expect(issue?.penalty).toBe(2);
     expect([...issue!.tasks].sort()).toEqual(["essay-draft", "vocabulary-list"]);
@@ -142,7 +207,14 @@ describe("the soft rules of classes", () => {
     expect(new Set(english(week)).size).toBe(1);
     expect(analyzeHealth(week).issues.some((entry) => entry.kind === "off_strategy")).toBe(false);
     // Steady: two sessions on one day are off.
-    const steady = { ...week, categories: week.categories.map((category) => (category.id === "english" ? { ...category, strategy: "steady" as const } : category)) };
-    expect(analyzeHealth(steady).issues.find((entry) => entry.kind === "off_strategy")?.message).toMatch(/1 English session\(s\) share a day with another; its strategy is steady/);
+    const steady = {
+      ...week,
+      categories: week.categories.map((category) =>
+        category.id === "english" ? { ...category, strategy: "steady" as const } : category,
+      ),
+    };
+    expect(analyzeHealth(steady).issues.find((entry) => entry.kind === "off_strategy")?.message).toMatch(
+      /1 English session\(s\) share a day with another; its strategy is steady/,
+    );
   });
 });

@@ -26,7 +26,10 @@ const calculusClass = (week: ScheduleState) => week.categories.find((category) =
 /** The week with the limits review placed where the backend's arrangement puts it, after the first day. */
 function placedReview(week: ScheduleState) {
   const spot = proposeArrangement(week, { taskIds: ["review-limits"], avoidDays: [1] }).candidates[0]!.places![0]!;
-  return { placed: placeTool.run(week, { task_id: "review-limits", day: spot.day, slot_start: spot.start }).state!, spot };
+  return {
+    placed: placeTool.run(week, { task_id: "review-limits", day: spot.day, slot_start: spot.start }).state!,
+    spot,
+  };
 }
 
 const items = (week: ScheduleState) => week.tasks.filter((task): task is TaskItem => task.source === "task_item");
@@ -34,42 +37,127 @@ const items = (week: ScheduleState) => week.tasks.filter((task): task is TaskIte
 describe("the task and class writes", () => {
   test("a class is created with its profile, and changed; a change its placed sessions would break is refused, naming one", () => {
     const week = sampleWeek();
-    const created = upsertTaskClassTool.run(week, { name: "Physics", preferred_parts: ["morning"], excluded_days_of_week: [7], buffer_slots: 1, strategy: "compact" });
+    const created = upsertTaskClassTool.run(week, {
+      name: "Physics",
+      preferred_parts: ["morning"],
+      excluded_days_of_week: [7],
+      buffer_slots: 1,
+      strategy: "compact",
+    });
     expect(created).toMatchObject({ ok: true, content: 'created task class physics "Physics"' });
-    expect(created.state!.categories.at(-1)).toEqual({ id: "physics", name: "Physics", preferredParts: ["morning"], excludedDaysOfWeek: [7], strategy: "compact", bufferSlots: 1 });
+    expect(created.state!.categories.at(-1)).toEqual({
+      id: "physics",
+      name: "Physics",
+      preferredParts: ["morning"],
+      excludedDaysOfWeek: [7],
+      strategy: "compact",
+      bufferSlots: 1,
+    });
     // Calculus with a review placed: excluding that weekday now is refused, the review named.
     const { placed, spot } = placedReview(week);
     const calculus = calculusClass(week);
-    const refused = upsertTaskClassTool.run(placed, { class_id: calculus.id, name: calculus.name, excluded_days_of_week: [week.window.days[spot.day - 1]!.dayOfWeek] });
+    const refused = upsertTaskClassTool.run(placed, {
+      class_id: calculus.id,
+      name: calculus.name,
+      excluded_days_of_week: [week.window.days[spot.day - 1]!.dayOfWeek],
+    });
     expect(refused.ok).toBe(false);
-    expect(refused.content).toMatch(new RegExp(`task review-limits "[^"]+" cannot go on day ${spot.day} \\(\\w+ \\d+ \\w+ 2024\\).*; move or unplace it first`));
+    expect(refused.content).toMatch(
+      new RegExp(
+        `task review-limits "[^"]+" cannot go on day ${spot.day} \\(\\w+ \\d+ \\w+ 2024\\).*; move or unplace it first`,
+      ),
+    );
     expect(refused.state).toBeUndefined();
     // Bounds every calculus task already keeps are taken; bounds one breaks are refused.
-    const durations = items(week).filter((task) => task.categoryId === calculus.id).map((task) => task.duration);
-    expect(upsertTaskClassTool.run(week, { class_id: calculus.id, name: calculus.name, min_session: Math.min(...durations) }).ok).toBe(true);
-    expect(upsertTaskClassTool.run(week, { class_id: calculus.id, name: calculus.name, max_session: Math.max(...durations) - 1 }).content).toMatch(/takes at most \d+ slot\(s\); \d+ is too long for task/);
-    expect(upsertTaskClassTool.run(week, { name: "X", min_session: 3, max_session: 2 }).content).toBe("error: min_session 3 is more than max_session 2");
+    const durations = items(week)
+      .filter((task) => task.categoryId === calculus.id)
+      .map((task) => task.duration);
+    expect(
+      upsertTaskClassTool.run(week, { class_id: calculus.id, name: calculus.name, min_session: Math.min(...durations) })
+        .ok,
+    ).toBe(true);
+    expect(
+      upsertTaskClassTool.run(week, {
+        class_id: calculus.id,
+        name: calculus.name,
+        max_session: Math.max(...durations) - 1,
+      }).content,
+    ).toMatch(/takes at most \d+ slot\(s\); \d+ is too long for task/);
+    expect(upsertTaskClassTool.run(week, { name: "X", min_session: 3, max_session: 2 }).content).toBe(
+      "error: min_session 3 is more than max_session 2",
+    );
   });
 
   test("a task is added pending, changed and removed; bad classes, exams, lengths and events are refused", () => {
     const week = sampleWeek();
     const calculus = calculusClass(week);
-    const added = addTaskTool.run(week, { name: "Series review", class_id: calculus.id, duration: 2, due_before_event: "sat-calculus-midterm", priority: "high" });
-    expect(added.content).toBe(`added task series-review "Series review" (2 slot(s), class ${calculus.id}); it is pending`);
-    expect(added.state!.tasks.at(-1)).toEqual({ id: "series-review", name: "Series review", source: "task_item", duration: 2, categoryId: calculus.id, status: "pending", dueBefore: { eventId: "sat-calculus-midterm" }, priority: "high" });
-    expect(addTaskTool.run(added.state!, { name: "Series review", class_id: calculus.id, duration: 1 }).state!.tasks.at(-1)!.id).toBe("series-review-2");
-    expect(addTaskTool.run(week, { name: "Waves", class_id: "physics", duration: 1 }).content).toMatch(/^error: no task class "physics"; the classes are /);
-    expect(addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_event: "review-limits" }).content).toMatch(/no event with id "review-limits"/);
-    expect(addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_day: 99 }).content).toMatch(/due_before_day 99 is outside the window/);
+    const added = addTaskTool.run(week, {
+      name: "Series review",
+      class_id: calculus.id,
+      duration: 2,
+      due_before_event: "sat-calculus-midterm",
+      priority: "high",
+    });
+    expect(added.content).toBe(
+      `added task series-review "Series review" (2 slot(s), class ${calculus.id}); it is pending`,
+    );
+    expect(added.state!.tasks.at(-1)).toEqual({
+      id: "series-review",
+      name: "Series review",
+      source: "task_item",
+      duration: 2,
+      categoryId: calculus.id,
+      status: "pending",
+      dueBefore: { eventId: "sat-calculus-midterm" },
+      priority: "high",
+    });
+    expect(
+      addTaskTool.run(added.state!, { name: "Series review", class_id: calculus.id, duration: 1 }).state!.tasks.at(-1)!
+        .id,
+    ).toBe("series-review-2");
+    expect(addTaskTool.run(week, { name: "Waves", class_id: "physics", duration: 1 }).content).toMatch(
+      /^error: no task class "physics"; the classes are /,
+    );
+    expect(
+      addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_event: "review-limits" })
+        .content,
+    ).toMatch(/no event with id "review-limits"/);
+    expect(
+      addTaskTool.run(week, { name: "Waves", class_id: calculus.id, duration: 1, due_before_day: 99 }).content,
+    ).toMatch(/due_before_day 99 is outside the window/);
 
-    const updated = updateTaskTool.run(added.state!, { task_id: "series-review", name: "Series and sequences", clear_due_before: true, earliest_day: 2 });
-    expect(updated.state!.tasks.at(-1)).toEqual({ id: "series-review", name: "Series and sequences", source: "task_item", duration: 2, categoryId: calculus.id, status: "pending", priority: "high", earliestDay: 2 });
-    expect(updateTaskTool.run(added.state!, { task_id: "series-review", priority: "high" }).content).toMatch(/nothing to change/);
-    expect(updateTaskTool.run(week, { task_id: "sat-calculus-midterm", name: "x" }).content).toMatch(/is a timetable event; events stay as imported/);
+    const updated = updateTaskTool.run(added.state!, {
+      task_id: "series-review",
+      name: "Series and sequences",
+      clear_due_before: true,
+      earliest_day: 2,
+    });
+    expect(updated.state!.tasks.at(-1)).toEqual({
+      id: "series-review",
+      name: "Series and sequences",
+      source: "task_item",
+      duration: 2,
+      categoryId: calculus.id,
+      status: "pending",
+      priority: "high",
+      earliestDay: 2,
+    });
+    expect(updateTaskTool.run(added.state!, { task_id: "series-review", priority: "high" }).content).toMatch(
+      /nothing to change/,
+    );
+    expect(updateTaskTool.run(week, { task_id: "sat-calculus-midterm", name: "x" }).content).toMatch(
+      /is a timetable event; events stay as imported/,
+    );
     const { placed, spot } = placedReview(week);
-    expect(updateTaskTool.run(placed, { task_id: "review-limits", duration: 1 }).content).toMatch(/is placed; unplace it before changing its length/);
+    expect(updateTaskTool.run(placed, { task_id: "review-limits", duration: 1 }).content).toMatch(
+      /is placed; unplace it before changing its length/,
+    );
     // A deadline its place would break: refused.
-    expect(updateTaskTool.run(placed, { task_id: "review-limits", due_before_day: spot.day }).content).toMatch(new RegExp(`is due before day ${spot.day} \\(\\w+ \\d+ Mar 2024\\); day ${spot.day} \\(\\w+ \\d+ Mar 2024\\) is too late; move or unplace it first`));
+    expect(updateTaskTool.run(placed, { task_id: "review-limits", due_before_day: spot.day }).content).toMatch(
+      new RegExp(
+        `is due before day ${spot.day} \\(\\w+ \\d+ Mar 2024\\); day ${spot.day} \\(\\w+ \\d+ Mar 2024\\) is too late; move or unplace it first`,
+      ),
+    );
 
     const removed = removeTaskTool.run(placed, { task_id: "review-limits" });
     expect(removed.state!.tasks.some((task) => task.id === "review-limits")).toBe(false);
@@ -80,13 +168,26 @@ describe("the task and class writes", () => {
     const week = sampleWeek();
     const free = upsertTaskClassTool.run(week, { name: "Reading" }).state!;
     const before = JSON.stringify(free);
-    const add = (args: Record<string, unknown>) => addTaskTool.run(free, { name: "Long read", class_id: "reading", duration: 2, ...args } as Parameters<typeof addTaskTool.run>[1]);
-    expect(add({ duration: 13 }).content).toBe("error: a session of 13 slot(s) is longer than a day (12 slots): it could never be placed. Nothing was added");
-    expect(add({ earliest_day: 5, due_before_day: 4 }).content).toBe("error: earliest_day 5 is not before its due day 4 (it must end on an earlier day): no day is left for it. Nothing was added");
-    expect(add({ earliest_day: 4, due_before_day: 4 }).content).toMatch(/^error: earliest_day 4 is not before its due day 4/);
+    const add = (args: Record<string, unknown>) =>
+      addTaskTool.run(free, { name: "Long read", class_id: "reading", duration: 2, ...args } as Parameters<
+        typeof addTaskTool.run
+      >[1]);
+    expect(add({ duration: 13 }).content).toBe(
+      "error: a session of 13 slot(s) is longer than a day (12 slots): it could never be placed. Nothing was added",
+    );
+    expect(add({ earliest_day: 5, due_before_day: 4 }).content).toBe(
+      "error: earliest_day 5 is not before its due day 4 (it must end on an earlier day): no day is left for it. Nothing was added",
+    );
+    expect(add({ earliest_day: 4, due_before_day: 4 }).content).toMatch(
+      /^error: earliest_day 4 is not before its due day 4/,
+    );
     // The midterm starts on day 6 at slot 3: from day 7 there is no room, nor for 3 slots on day 6 itself.
-    expect(add({ earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content).toBe('error: event sat-calculus-midterm "Calculus midterm exam" starts at day 6 slot 3, before a session of 2 slot(s) from day 7 could end: no room is left for it. Nothing was added');
-    expect(add({ earliest_day: 6, duration: 3, due_before_event: "sat-calculus-midterm" }).content).toMatch(/^error: event sat-calculus-midterm .* no room is left for it/);
+    expect(add({ earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content).toBe(
+      'error: event sat-calculus-midterm "Calculus midterm exam" starts at day 6 slot 3, before a session of 2 slot(s) from day 7 could end: no room is left for it. Nothing was added',
+    );
+    expect(add({ earliest_day: 6, duration: 3, due_before_event: "sat-calculus-midterm" }).content).toMatch(
+      /^error: event sat-calculus-midterm .* no room is left for it/,
+    );
     expect(add({ earliest_day: 8 }).content).toMatch(/^error: earliest_day 8 is outside the window/);
     expect(JSON.stringify(free)).toBe(before);
     // What can fit is still added: two slots before the midterm on its own day, an earliest day before the due day.
@@ -95,9 +196,15 @@ describe("the task and class writes", () => {
 
     const added = add({ earliest_day: 2 }).state!;
     const id = added.tasks.at(-1)!.id;
-    expect(updateTaskTool.run(added, { task_id: id, duration: 13 }).content).toMatch(/^error: a session of 13 slot\(s\) is longer than a day \(12 slots\).*Nothing was changed$/);
-    expect(updateTaskTool.run(added, { task_id: id, due_before_day: 2 }).content).toMatch(/^error: earliest_day 2 is not before its due day 2 .*Nothing was changed$/);
-    expect(updateTaskTool.run(added, { task_id: id, earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content).toMatch(/no room is left for it\. Nothing was changed$/);
+    expect(updateTaskTool.run(added, { task_id: id, duration: 13 }).content).toMatch(
+      /^error: a session of 13 slot\(s\) is longer than a day \(12 slots\).*Nothing was changed$/,
+    );
+    expect(updateTaskTool.run(added, { task_id: id, due_before_day: 2 }).content).toMatch(
+      /^error: earliest_day 2 is not before its due day 2 .*Nothing was changed$/,
+    );
+    expect(
+      updateTaskTool.run(added, { task_id: id, earliest_day: 7, due_before_event: "sat-calculus-midterm" }).content,
+    ).toMatch(/no room is left for it\. Nothing was changed$/);
     expect(updateTaskTool.run(added, { task_id: id, due_before_day: 5 }).ok).toBe(true);
   });
 
@@ -109,10 +216,17 @@ describe("the task and class writes", () => {
       domain,
       plan: [planDone(stepsOf("Add the physics class and its first review"), { run_mode: "local_adjust" })],
       execute: [
-        json({ speak: "Adding the class and a review.", action: "confirm", reason: "asked", then: "done", goal_check: "added", tool_calls: [
-          { name: "upsert_task_class", arguments: { name: "Physics", excluded_days_of_week: [7] } },
-          { name: "add_task", arguments: { name: "Waves review", class_id: "calculus", duration: 2 } },
-        ] }),
+        json({
+          speak: "Adding the class and a review.",
+          action: "confirm",
+          reason: "asked",
+          then: "done",
+          goal_check: "added",
+          tool_calls: [
+            { name: "upsert_task_class", arguments: { name: "Physics", excluded_days_of_week: [7] } },
+            { name: "add_task", arguments: { name: "Waves review", class_id: "calculus", duration: 2 } },
+          ],
+        }),
         json({ speak: "", action: "done", reason: "", goal_check: "the class is added; the review was declined" }),
       ],
       settings: { replanAfterStep: "never" },
@@ -129,7 +243,11 @@ describe("the task and class writes", () => {
     expect(stored.categories.at(-1)).toEqual({ id: "physics", name: "Physics", excludedDaysOfWeek: [7] });
     expect(stored.tasks.some((task) => task.name === "Waves review")).toBe(false);
     // Resumed again (a double submit): nothing is applied twice.
-    await graph.invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config).catch(() => undefined);
-    expect((await repository.load("user-1")).categories.filter((category) => category.id === "physics")).toHaveLength(1);
+    await graph
+      .invoke(resume({ decisions: [{ type: "approve" }, { type: "approve" }] }), config)
+      .catch(() => undefined);
+    expect((await repository.load("user-1")).categories.filter((category) => category.id === "physics")).toHaveLength(
+      1,
+    );
   });
 });

@@ -37,7 +37,11 @@ function dataOf(name: string, state: ScheduleState, args: Record<string, unknown
 
 /** The small schedule with task a embedded in the hall, b placed on its own. */
 function withPlacements(): ScheduleState {
-  return write("place", write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 }), { task_id: "b", day: 3, slot_start: 2 });
+  return write("place", write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 }), {
+    task_id: "b",
+    day: 3,
+    slot_start: 2,
+  });
 }
 
 describe("each tool's data says what its text says", () => {
@@ -50,9 +54,16 @@ describe("each tool's data says what its text says", () => {
     ]);
     expect(data).toMatchObject({ matching: 8, total: 8, omitted: 5 });
     const placed = dataOf("list_tasks", withPlacements(), { status: "placed" }) as ListTasksData;
-    expect(placed.tasks).toEqual(parseTaskListing(runTool("list_tasks", withPlacements(), { status: "placed" }).content));
-    expect(placed.tasks.find((task) => task.id === "a")).toMatchObject({ kind: "placed", hostId: "hall", slots: [{ day: 1, start: 4, end: 5 }] });
-    for (const args of [{}, { source: "event" }, { status: "pending" }, { category: "english" }, { day: 1 }]) dataOf("list_tasks", sampleWeek(), args);
+    expect(placed.tasks).toEqual(
+      parseTaskListing(runTool("list_tasks", withPlacements(), { status: "placed" }).content),
+    );
+    expect(placed.tasks.find((task) => task.id === "a")).toMatchObject({
+      kind: "placed",
+      hostId: "hall",
+      slots: [{ day: 1, start: 4, end: 5 }],
+    });
+    for (const args of [{}, { source: "event" }, { status: "pending" }, { category: "english" }, { day: 1 }])
+      dataOf("list_tasks", sampleWeek(), args);
     expect(dataOf("list_tasks", smallSchedule(), { category: "nope" })).toBeUndefined();
   });
 
@@ -61,7 +72,12 @@ describe("each tool's data says what its text says", () => {
     expect(data.runs).toEqual(parseFreeRuns(runTool("find_free", smallSchedule(), { limit: 2 }).content));
     expect(data).toMatchObject({ omitted: data.found - 2, lastDay: 3 });
     expect(dataOf("find_free", smallSchedule(), { days: [2, 1] })).toMatchObject({ lastDay: 2 });
-    expect(dataOf("find_free", smallSchedule(), { min_length: 9 })).toEqual({ runs: [], found: 0, omitted: 0, lastDay: 3 });
+    expect(dataOf("find_free", smallSchedule(), { min_length: 9 })).toEqual({
+      runs: [],
+      found: 0,
+      omitted: 0,
+      lastDay: 3,
+    });
     dataOf("find_free", withPlacements(), { include_embeddable: true, slot_start: 2, slot_end: 7 });
   });
 
@@ -84,9 +100,17 @@ describe("each tool's data says what its text says", () => {
     ]);
     // A class's excluded weekdays (a class rule adds to them), in the text and the data alike.
     const ruled = sampleWeek();
-    ruled.categories = ruled.categories.map((category) => (category.id === "linear-algebra" ? { ...category, excludedDaysOfWeek: [1, 3] } : category));
-    expect(runTool("get_overview", ruled).content).toContain('- category linear-algebra "Linear Algebra" pending=2 placed=0 excluded_days_of_week=1,3');
-    expect((dataOf("get_overview", ruled) as GetOverviewData).categories.find((category) => category.id === "linear-algebra")).toMatchObject({ excludedDaysOfWeek: [1, 3] });
+    ruled.categories = ruled.categories.map((category) =>
+      category.id === "linear-algebra" ? { ...category, excludedDaysOfWeek: [1, 3] } : category,
+    );
+    expect(runTool("get_overview", ruled).content).toContain(
+      '- category linear-algebra "Linear Algebra" pending=2 placed=0 excluded_days_of_week=1,3',
+    );
+    expect(
+      (dataOf("get_overview", ruled) as GetOverviewData).categories.find(
+        (category) => category.id === "linear-algebra",
+      ),
+    ).toMatchObject({ excludedDaysOfWeek: [1, 3] });
   });
 
   it("query_range: each day's header and segments, embedded guests included", () => {
@@ -99,7 +123,14 @@ describe("each tool's data says what its text says", () => {
     expect(data.days[0]!.segments).toContainEqual({
       start: 4,
       end: 5,
-      occupant: { kind: "event", id: "hall", name: "Event hall", locked: false, canEmbed: true, embedded: { id: "a", name: "Task a", categoryId: "math" } },
+      occupant: {
+        kind: "event",
+        id: "hall",
+        name: "Event hall",
+        locked: false,
+        canEmbed: true,
+        embedded: { id: "a", name: "Task a", categoryId: "math" },
+      },
     });
     dataOf("query_range", sampleWeek(), { day: 2, slot_start: 3, slot_end: 9 });
     expect(dataOf("query_range", smallSchedule(), { day: 9 })).toBeUndefined();
@@ -108,7 +139,17 @@ describe("each tool's data says what its text says", () => {
   it("get_task_info: the task, its class and host names, an event's guests", () => {
     const state = withPlacements();
     expect(dataOf("get_task_info", state, { task_id: "a" })).toEqual({
-      task: { id: "a", name: "Task a", kind: "placed", duration: 2, categoryId: "math", slots: [{ day: 1, start: 4, end: 5 }], hostId: "hall", locked: false, canEmbed: false },
+      task: {
+        id: "a",
+        name: "Task a",
+        kind: "placed",
+        duration: 2,
+        categoryId: "math",
+        slots: [{ day: 1, start: 4, end: 5 }],
+        hostId: "hall",
+        locked: false,
+        canEmbed: false,
+      },
       categoryName: "Math",
       hostName: "Event hall",
     } satisfies GetTaskInfoData);
@@ -119,10 +160,23 @@ describe("each tool's data says what its text says", () => {
 
   it("the writes: what changed — placed, moved, swapped, unplaced", () => {
     const state = withPlacements();
-    expect(dataOf("place", state, { task_id: "c", day: 3, slot_start: 5 })).toEqual({ id: "c", day: 3, start: 5, end: 6 });
+    expect(dataOf("place", state, { task_id: "c", day: 3, slot_start: 5 })).toEqual({
+      id: "c",
+      day: 3,
+      start: 5,
+      end: 6,
+    });
     expect(dataOf("place", state, { task_id: "d", day: 1, slot_start: 6 })).toBeUndefined();
-    expect(dataOf("move", state, { task_id: "b", day: 3, slot_start: 7 })).toEqual({ id: "b", from: { day: 3, start: 2, end: 2 }, to: { day: 3, start: 7, end: 7 } });
-    expect(dataOf("unplace", state, { task_id: "a" })).toEqual({ id: "a", from: { day: 1, start: 4, end: 5 }, hostId: "hall" });
+    expect(dataOf("move", state, { task_id: "b", day: 3, slot_start: 7 })).toEqual({
+      id: "b",
+      from: { day: 3, start: 2, end: 2 },
+      to: { day: 3, start: 7, end: 7 },
+    });
+    expect(dataOf("unplace", state, { task_id: "a" })).toEqual({
+      id: "a",
+      from: { day: 1, start: 4, end: 5 },
+      hostId: "hall",
+    });
     const moved = write("place", state, { task_id: "c", day: 3, slot_start: 5 });
     expect(dataOf("swap", moved, { first_task_id: "a", second_task_id: "c" })).toEqual({
       swapped: ["a", "c"],
@@ -131,7 +185,14 @@ describe("each tool's data says what its text says", () => {
         { id: "c", day: 1, start: 4, end: 5, hostId: "hall" },
       ],
     });
-    expect(dataOf("batch_move", moved, { moves: [{ task_id: "b", day: 3, slot_start: 1 }, { task_id: "c", day: 3, slot_start: 7 }] })).toEqual({
+    expect(
+      dataOf("batch_move", moved, {
+        moves: [
+          { task_id: "b", day: 3, slot_start: 1 },
+          { task_id: "c", day: 3, slot_start: 7 },
+        ],
+      }),
+    ).toEqual({
       moved: [
         { id: "b", day: 3, start: 1, end: 1 },
         { id: "c", day: 3, start: 7, end: 8 },
@@ -142,15 +203,19 @@ describe("each tool's data says what its text says", () => {
   it("random schedules and random call sequences: every success's data is what its text says, no failure has data", () => {
     let checked = 0;
     fc.assert(
-      fc.property(scheduleArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 20 }), (initial, commands) => {
-        let state = initial;
-        for (const command of commands) {
-          const { name, args } = resolveCommand(state, command);
-          if (dataOf(name, state, args) !== undefined) checked += 1;
-          const result = runTool(name, state, args);
-          if (result.state !== undefined) state = result.state;
-        }
-      }),
+      fc.property(
+        scheduleArbitrary,
+        fc.array(commandArbitrary, { minLength: 5, maxLength: 20 }),
+        (initial, commands) => {
+          let state = initial;
+          for (const command of commands) {
+            const { name, args } = resolveCommand(state, command);
+            if (dataOf(name, state, args) !== undefined) checked += 1;
+            const result = runTool(name, state, args);
+            if (result.state !== undefined) state = result.state;
+          }
+        },
+      ),
       { numRuns: 150 },
     );
     expect(checked).toBeGreaterThan(500);

@@ -17,8 +17,16 @@ describe("a week file", () => {
     expect(week.window).toMatchObject({ totalDays: 7, slotsPerDay: 12, timeZone: "Asia/Shanghai" });
     expect(week.window.days[0]).toEqual({ dayIndex: 1, week: 1, dayOfWeek: 1, date: "2024-03-11" });
     expect(week.window.slotTimes).toHaveLength(12);
-    expect(week.categories.find((category) => category.id === "english")).toEqual({ id: "english", name: "English", excludedDaysOfWeek: [7], strategy: "compact" });
-    expect(week.tasks.find((task) => task.id === "essay-draft")).toMatchObject({ dueBefore: { day: 5 }, priority: "high" });
+    expect(week.categories.find((category) => category.id === "english")).toEqual({
+      id: "english",
+      name: "English",
+      excludedDaysOfWeek: [7],
+      strategy: "compact",
+    });
+    expect(week.tasks.find((task) => task.id === "essay-draft")).toMatchObject({
+      dueBefore: { day: 5 },
+      priority: "high",
+    });
     // The essay (English, due before day 5) goes on none of Sunday or days 5-7.
     const essay = proposeArrangement(week).candidates[0]!.places!.find((place) => place.id === "essay-draft")!;
     expect(essay.day).toBeLessThan(5);
@@ -31,7 +39,15 @@ describe("a week file", () => {
     await writeFile(join(folder, "broken.json"), "{ not json");
     await expect(readWeekFile(join(folder, "broken.json"))).rejects.toThrow(/cannot be used: it is not JSON/);
     const bad = JSON.parse(await (await import("node:fs/promises")).readFile("examples/week.json", "utf8"));
-    bad.tasks.push({ id: "x", name: "X", source: "task_item", duration: 1, categoryId: "physics", status: "pending", dueBefore: { eventId: "nowhere" } });
+    bad.tasks.push({
+      id: "x",
+      name: "X",
+      source: "task_item",
+      duration: 1,
+      categoryId: "physics",
+      status: "pending",
+      dueBefore: { eventId: "nowhere" },
+    });
     bad.window.days[1].date = "2024-03-20";
     await writeFile(join(folder, "bad.json"), JSON.stringify(bad));
     const error = await readWeekFile(join(folder, "bad.json")).catch((caught: unknown) => caught);
@@ -42,7 +58,10 @@ describe("a week file", () => {
   });
 
   test("the terminal chat takes --week <file>", () => {
-    expect(parseChatArguments(["--week", "examples/week.json"])).toEqual({ help: false, weekFile: "examples/week.json" });
+    expect(parseChatArguments(["--week", "examples/week.json"])).toEqual({
+      help: false,
+      weekFile: "examples/week.json",
+    });
     expect(() => parseChatArguments(["--week"])).toThrow(/--week needs a value/);
   });
 });

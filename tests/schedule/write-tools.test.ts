@@ -31,7 +31,11 @@ describe("place", () => {
     const result = runTool("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 });
     expect(result.content).toBe("placed task a on day 1 slots 4-5 embedded in host hall");
     const after = result.state as ScheduleState;
-    expect(taskById(after, "a")).toMatchObject({ status: "placed", slots: [{ day: 1, start: 4, end: 5 }], embeddedIn: "hall" });
+    expect(taskById(after, "a")).toMatchObject({
+      status: "placed",
+      slots: [{ day: 1, start: 4, end: 5 }],
+      embeddedIn: "hall",
+    });
     expect(taskById(after, "hall")).toMatchObject({ embeds: ["a"] });
   });
 
@@ -42,14 +46,38 @@ describe("place", () => {
   });
 
   it.each([
-    [{ task_id: "zzz", day: 3, slot_start: 1 }, 'error: no task with id "zzz" among 8 tasks; use list_tasks to find ids'],
-    [{ task_id: "lecture", day: 3, slot_start: 1 }, 'error: lecture "Event lecture" is a timetable event, not a task item; use move to change its slots'],
-    [{ task_id: "a", day: 4, slot_start: 1 }, "error: cannot place task a (duration 2): day 4 is outside the window (days 1-3)"],
-    [{ task_id: "a", day: 0, slot_start: 1 }, "error: cannot place task a (duration 2): day 0 is outside the window (days 1-3)"],
-    [{ task_id: "a", day: 3, slot_start: 0 }, "error: cannot place task a (duration 2): slot 0 is outside the day (slots 1-8)"],
-    [{ task_id: "a", day: 3, slot_start: 8 }, "error: cannot place task a (duration 2): slots 8-9 run past the end of the day (slots 1-8)"],
-    [{ task_id: "a", day: 1, slot_start: 2 }, 'error: cannot place task a (duration 2): day 1 slots 2-3 overlaps event lecture "Event lecture" on day 1 slots 1-2'],
-    [{ task_id: "a", day: 2, slot_start: 4 }, 'error: cannot place task a (duration 2): day 2 slots 4-5 overlaps locked event exam "Event exam" on day 2 slots 3-4'],
+    [
+      { task_id: "zzz", day: 3, slot_start: 1 },
+      'error: no task with id "zzz" among 8 tasks; use list_tasks to find ids',
+    ],
+    [
+      { task_id: "lecture", day: 3, slot_start: 1 },
+      'error: lecture "Event lecture" is a timetable event, not a task item; use move to change its slots',
+    ],
+    [
+      { task_id: "a", day: 4, slot_start: 1 },
+      "error: cannot place task a (duration 2): day 4 is outside the window (days 1-3)",
+    ],
+    [
+      { task_id: "a", day: 0, slot_start: 1 },
+      "error: cannot place task a (duration 2): day 0 is outside the window (days 1-3)",
+    ],
+    [
+      { task_id: "a", day: 3, slot_start: 0 },
+      "error: cannot place task a (duration 2): slot 0 is outside the day (slots 1-8)",
+    ],
+    [
+      { task_id: "a", day: 3, slot_start: 8 },
+      "error: cannot place task a (duration 2): slots 8-9 run past the end of the day (slots 1-8)",
+    ],
+    [
+      { task_id: "a", day: 1, slot_start: 2 },
+      'error: cannot place task a (duration 2): day 1 slots 2-3 overlaps event lecture "Event lecture" on day 1 slots 1-2',
+    ],
+    [
+      { task_id: "a", day: 2, slot_start: 4 },
+      'error: cannot place task a (duration 2): day 2 slots 4-5 overlaps locked event exam "Event exam" on day 2 slots 3-4',
+    ],
     [
       { task_id: "a", day: 1, slot_start: 3 },
       "error: cannot place task a (duration 2): day 1 slots 3-4 is only partly inside embeddable event hall (day 1 slots 4-7); place it entirely inside or entirely outside",
@@ -111,14 +139,32 @@ describe("move", () => {
 
   it.each([
     [{ task_id: "exam", day: 3, slot_start: 1 }, 'error: event exam "Event exam" is locked and never moves'],
-    [{ task_id: "b", day: 3, slot_start: 4 }, 'error: task b "Task b" is pending, not on the schedule; use place to put it there'],
-    [{ task_id: "nope", day: 3, slot_start: 4 }, 'error: no task with id "nope" among 8 tasks; use list_tasks to find ids'],
+    [
+      { task_id: "b", day: 3, slot_start: 4 },
+      'error: task b "Task b" is pending, not on the schedule; use place to put it there',
+    ],
+    [
+      { task_id: "nope", day: 3, slot_start: 4 },
+      'error: no task with id "nope" among 8 tasks; use list_tasks to find ids',
+    ],
     [{ task_id: "a", day: 3, slot_start: 1 }, "error: task a is already on day 3 slots 1-2; nothing to move"],
-    [{ task_id: "a", day: 3, slot_start: 4 }, 'error: cannot move task a: day 3 slots 4-5 overlaps task c "Task c" on day 3 slots 5-6'],
+    [
+      { task_id: "a", day: 3, slot_start: 4 },
+      'error: cannot move task a: day 3 slots 4-5 overlaps task c "Task c" on day 3 slots 5-6',
+    ],
     [{ task_id: "a", day: 5, slot_start: 1 }, "error: cannot move task a: day 5 is outside the window (days 1-3)"],
-    [{ task_id: "a", day: 3, slot_start: 8 }, "error: cannot move task a: slots 8-9 run past the end of the day (slots 1-8)"],
-    [{ task_id: "lab", day: 1, slot_start: 4 }, 'error: cannot move task lab: day 1 slots 4-5 overlaps embeddable event hall "Event hall"; only task items can sit inside it'],
-    [{ task_id: "lab", day: 2, slot_start: 4 }, 'error: cannot move task lab: day 2 slots 4-5 overlaps locked event exam "Event exam" on day 2 slots 3-4'],
+    [
+      { task_id: "a", day: 3, slot_start: 8 },
+      "error: cannot move task a: slots 8-9 run past the end of the day (slots 1-8)",
+    ],
+    [
+      { task_id: "lab", day: 1, slot_start: 4 },
+      'error: cannot move task lab: day 1 slots 4-5 overlaps embeddable event hall "Event hall"; only task items can sit inside it',
+    ],
+    [
+      { task_id: "lab", day: 2, slot_start: 4 },
+      'error: cannot move task lab: day 2 slots 4-5 overlaps locked event exam "Event exam" on day 2 slots 3-4',
+    ],
   ])("rejects %j", (args, message) => {
     expect(runTool("move", withTwoPlaced(), args)).toEqual({ ok: false, content: message });
   });
@@ -129,7 +175,13 @@ describe("move", () => {
       'error: event hall "Event hall" hosts embedded tasks a; move or unplace them first',
     );
     const state = smallSchedule();
-    const seminar = { ...event("seminar", 3, 1, 2), slots: [{ day: 3, start: 1, end: 2 }, { day: 3, start: 5, end: 6 }] };
+    const seminar = {
+      ...event("seminar", 3, 1, 2),
+      slots: [
+        { day: 3, start: 1, end: 2 },
+        { day: 3, start: 5, end: 6 },
+      ],
+    };
     state.tasks.push(seminar);
     expect(runTool("move", state, { task_id: "seminar", day: 3, slot_start: 3 }).content).toBe(
       'error: event seminar "Event seminar" occupies 2 separate slot ranges; only a task on a single range can move',
@@ -140,7 +192,9 @@ describe("move", () => {
 describe("swap", () => {
   it("exchanges the slots of two tasks of equal length", () => {
     const result = runTool("swap", withTwoPlaced(), { first_task_id: "a", second_task_id: "c" });
-    expect(result.content).toBe(["swapped task a and task c", "- task a now on day 3 slots 5-6", "- task c now on day 3 slots 1-2"].join("\n"));
+    expect(result.content).toBe(
+      ["swapped task a and task c", "- task a now on day 3 slots 5-6", "- task c now on day 3 slots 1-2"].join("\n"),
+    );
     const after = result.state as ScheduleState;
     expect(taskById(after, "a")).toMatchObject({ slots: [{ day: 3, start: 5, end: 6 }] });
     expect(taskById(after, "c")).toMatchObject({ slots: [{ day: 3, start: 1, end: 2 }] });
@@ -149,7 +203,13 @@ describe("swap", () => {
   it("re-evaluates embedding at the new places", () => {
     const embedded = write("move", withTwoPlaced(), { task_id: "a", day: 1, slot_start: 4 });
     const result = runTool("swap", embedded, { first_task_id: "a", second_task_id: "c" });
-    expect(result.content).toBe(["swapped task a and task c", "- task a now on day 3 slots 5-6", "- task c now on day 1 slots 4-5 embedded in host hall"].join("\n"));
+    expect(result.content).toBe(
+      [
+        "swapped task a and task c",
+        "- task a now on day 3 slots 5-6",
+        "- task c now on day 1 slots 4-5 embedded in host hall",
+      ].join("\n"),
+    );
     const after = result.state as ScheduleState;
     expect(taskById(after, "a")).not.toHaveProperty("embeddedIn");
     expect(taskById(after, "c")).toMatchObject({ embeddedIn: "hall" });
@@ -158,7 +218,11 @@ describe("swap", () => {
 
   it("swaps a task item with an unlocked event", () => {
     const result = runTool("swap", withTwoPlaced(), { first_task_id: "a", second_task_id: "lab" });
-    expect(result.content).toBe(["swapped task a and task lab", "- task a now on day 2 slots 5-6", "- task lab now on day 3 slots 1-2"].join("\n"));
+    expect(result.content).toBe(
+      ["swapped task a and task lab", "- task a now on day 2 slots 5-6", "- task lab now on day 3 slots 1-2"].join(
+        "\n",
+      ),
+    );
   });
 
   it("rolls back when either side would conflict", () => {
@@ -171,11 +235,23 @@ describe("swap", () => {
   });
 
   it.each([
-    [{ first_task_id: "a", second_task_id: "a" }, "error: first_task_id and second_task_id are both a; name two different tasks"],
-    [{ first_task_id: "a", second_task_id: "nope" }, 'error: no task with id "nope" among 8 tasks; use list_tasks to find ids'],
+    [
+      { first_task_id: "a", second_task_id: "a" },
+      "error: first_task_id and second_task_id are both a; name two different tasks",
+    ],
+    [
+      { first_task_id: "a", second_task_id: "nope" },
+      'error: no task with id "nope" among 8 tasks; use list_tasks to find ids',
+    ],
     [{ first_task_id: "a", second_task_id: "exam" }, 'error: event exam "Event exam" is locked and never moves'],
-    [{ first_task_id: "b", second_task_id: "a" }, 'error: task b "Task b" is pending, not on the schedule; use place to put it there'],
-    [{ first_task_id: "a", second_task_id: "hall" }, 'error: task a "Task a" takes 2 slots but event hall "Event hall" takes 4; only tasks of equal length can swap'],
+    [
+      { first_task_id: "b", second_task_id: "a" },
+      'error: task b "Task b" is pending, not on the schedule; use place to put it there',
+    ],
+    [
+      { first_task_id: "a", second_task_id: "hall" },
+      'error: task a "Task a" takes 2 slots but event hall "Event hall" takes 4; only tasks of equal length can swap',
+    ],
   ])("rejects %j", (args, message) => {
     expect(runTool("swap", withTwoPlaced(), args)).toEqual({ ok: false, content: message });
   });
@@ -191,7 +267,12 @@ describe("batch_move", () => {
       ],
     });
     expect(result.content).toBe(
-      ["moved 3 tasks", "- task a now on day 3 slots 5-6", "- task c now on day 3 slots 1-2", "- task lab now on day 3 slots 3-4"].join("\n"),
+      [
+        "moved 3 tasks",
+        "- task a now on day 3 slots 5-6",
+        "- task c now on day 3 slots 1-2",
+        "- task lab now on day 3 slots 3-4",
+      ].join("\n"),
     );
   });
 
@@ -203,8 +284,17 @@ describe("batch_move", () => {
         { task_id: "a", day: 3, slot_start: 6 },
       ],
     });
-    expect(result.content).toBe(["moved 2 tasks", "- task hall now on day 3 slots 5-8", "- task a now on day 3 slots 6-7 embedded in host hall"].join("\n"));
-    expect(taskById(result.state as ScheduleState, "hall")).toMatchObject({ embeds: ["a"], slots: [{ day: 3, start: 5, end: 8 }] });
+    expect(result.content).toBe(
+      [
+        "moved 2 tasks",
+        "- task hall now on day 3 slots 5-8",
+        "- task a now on day 3 slots 6-7 embedded in host hall",
+      ].join("\n"),
+    );
+    expect(taskById(result.state as ScheduleState, "hall")).toMatchObject({
+      embeds: ["a"],
+      slots: [{ day: 3, start: 5, end: 8 }],
+    });
   });
 
   it("is atomic: one conflict and nothing moves", () => {
@@ -218,23 +308,42 @@ describe("batch_move", () => {
       }),
     ).toEqual({
       ok: false,
-      content: 'error: cannot apply batch_move (task c): day 2 slots 2-3 overlaps task a "Task a" on day 2 slots 1-2; nothing was moved',
+      content:
+        'error: cannot apply batch_move (task c): day 2 slots 2-3 overlaps task a "Task a" on day 2 slots 1-2; nothing was moved',
     });
   });
 
   it.each([
     [
-      [{ task_id: "a", day: 2, slot_start: 1 }, { task_id: "a", day: 3, slot_start: 3 }],
+      [
+        { task_id: "a", day: 2, slot_start: 1 },
+        { task_id: "a", day: 3, slot_start: 3 },
+      ],
       "error: move 2 of 2: task a appears more than once; move each task once; nothing was moved",
     ],
     [
-      [{ task_id: "a", day: 2, slot_start: 1 }, { task_id: "zz", day: 3, slot_start: 3 }],
+      [
+        { task_id: "a", day: 2, slot_start: 1 },
+        { task_id: "zz", day: 3, slot_start: 3 },
+      ],
       'error: move 2 of 2: no task with id "zz" among 8 tasks; use list_tasks to find ids; nothing was moved',
     ],
-    [[{ task_id: "exam", day: 3, slot_start: 3 }], 'error: move 1 of 1: event exam "Event exam" is locked and never moves; nothing was moved'],
-    [[{ task_id: "d", day: 3, slot_start: 3 }], 'error: move 1 of 1: task d "Task d" is pending, not on the schedule; use place to put it there; nothing was moved'],
-    [[{ task_id: "a", day: 3, slot_start: 1 }], "error: every task is already where the batch would put it; nothing to move"],
-    [[{ task_id: "a", day: 9, slot_start: 1 }], "error: cannot apply batch_move (task a): day 9 is outside the window (days 1-3); nothing was moved"],
+    [
+      [{ task_id: "exam", day: 3, slot_start: 3 }],
+      'error: move 1 of 1: event exam "Event exam" is locked and never moves; nothing was moved',
+    ],
+    [
+      [{ task_id: "d", day: 3, slot_start: 3 }],
+      'error: move 1 of 1: task d "Task d" is pending, not on the schedule; use place to put it there; nothing was moved',
+    ],
+    [
+      [{ task_id: "a", day: 3, slot_start: 1 }],
+      "error: every task is already where the batch would put it; nothing to move",
+    ],
+    [
+      [{ task_id: "a", day: 9, slot_start: 1 }],
+      "error: cannot apply batch_move (task a): day 9 is outside the window (days 1-3); nothing was moved",
+    ],
   ])("rejects %j", (moves, message) => {
     expect(runTool("batch_move", withTwoPlaced(), { moves })).toEqual({ ok: false, content: message });
   });
@@ -259,7 +368,9 @@ describe("unplace", () => {
     const original = smallSchedule();
     const embedded = write("place", original, { task_id: "a", day: 1, slot_start: 4 });
     const result = runTool("unplace", embedded, { task_id: "a" });
-    expect(result.content).toBe("unplaced task a from day 1 slots 4-5 (was embedded in host hall); it is pending again");
+    expect(result.content).toBe(
+      "unplaced task a from day 1 slots 4-5 (was embedded in host hall); it is pending again",
+    );
     const after = result.state as ScheduleState;
     expect(taskById(after, "hall")).toMatchObject({ embeds: [] });
     expect(JSON.stringify(after)).toBe(JSON.stringify(original));

@@ -45,21 +45,38 @@ function logOf(applied: string[]): ExecutionLog {
   } as unknown as ExecutionLog;
 }
 
-const request = (method: string, path: string, headers: Record<string, string> = {}) => new Request(`http://127.0.0.1:2024${path}`, { method, headers });
+const request = (method: string, path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://127.0.0.1:2024${path}`, { method, headers });
 const runs = () => calls.filter((call) => call.url.endsWith("/runs/wait"));
 
 describe("waitingWriteIds", () => {
   test("the tool-call ids of a write card that is waiting; nothing for any other state", () => {
     expect(waitingWriteIds(CARD_STATE)).toEqual(["call-1", "call-2"]);
     // Today's card, as the server returns the state (messages as JSON): its proposal's tool calls.
-    const proposal = { type: "ai", id: "ai-1", content: "", tool_calls: [{ id: "call-3", name: "place", args: {} }, { id: "call-4", name: "place", args: {} }] };
-    const today = { ...CARD_STATE, values: { pending: { kind: "confirm_tool", messageId: "ai-1", summaries: {}, reason: "" }, messages: [{ type: "human", id: "h-1", content: "go" }, proposal] } };
+    const proposal = {
+      type: "ai",
+      id: "ai-1",
+      content: "",
+      tool_calls: [
+        { id: "call-3", name: "place", args: {} },
+        { id: "call-4", name: "place", args: {} },
+      ],
+    };
+    const today = {
+      ...CARD_STATE,
+      values: {
+        pending: { kind: "confirm_tool", messageId: "ai-1", summaries: {}, reason: "" },
+        messages: [{ type: "human", id: "h-1", content: "go" }, proposal],
+      },
+    };
     expect(waitingWriteIds(today)).toEqual(["call-3", "call-4"]);
     expect(waitingWriteIds({ ...today, values: { ...today.values, messages: [] } })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, tasks: [{ interrupts: [] }] })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, values: { pending: { kind: "confirm_plan" } } })).toBeUndefined();
     expect(waitingWriteIds({ ...CARD_STATE, values: { pending: null } })).toBeUndefined();
-    expect(waitingWriteIds({ ...CARD_STATE, values: { pending: { kind: "confirm_tool", tools: [{ id: 3 }] } } })).toBeUndefined();
+    expect(
+      waitingWriteIds({ ...CARD_STATE, values: { pending: { kind: "confirm_tool", tools: [{ id: 3 }] } } }),
+    ).toBeUndefined();
     expect(waitingWriteIds({})).toBeUndefined();
   });
 });
@@ -96,7 +113,10 @@ describe("AppliedCards", () => {
     states["t-card"] = { status: 200, body: CARD_STATE };
     await new AppliedCards(async () => logOf(["call-1"])).beforeRead(request("GET", "/threads/t-card/state"), "alice");
     await new AppliedCards(async () => undefined).beforeRead(request("GET", "/threads/t-card/state"), "alice");
-    await new AppliedCards(async () => logOf(["call-1", "call-2"])).beforeRead(request("GET", "/threads/t-other/state"), "alice");
+    await new AppliedCards(async () => logOf(["call-1", "call-2"])).beforeRead(
+      request("GET", "/threads/t-other/state"),
+      "alice",
+    );
     expect(runs()).toEqual([]);
   });
 
@@ -113,7 +133,11 @@ describe("AppliedCards", () => {
     states["t-idle"] = { status: 200, body: { values: { pending: null }, tasks: [] } };
     const cards = new AppliedCards(async () => logOf(["call-1", "call-2"]));
     await cards.beforeRead(request("POST", "/threads/search"), "alice");
-    expect(calls[0]).toMatchObject({ url: "/threads/search", method: "POST", body: { status: "interrupted", limit: 100 } });
+    expect(calls[0]).toMatchObject({
+      url: "/threads/search",
+      method: "POST",
+      body: { status: "interrupted", limit: 100 },
+    });
     expect(runs().map((call) => call.url)).toEqual(["/threads/t-card/runs/wait"]);
     const seen = calls.length;
     await cards.beforeRead(request("POST", "/threads/search"), "alice");
@@ -140,17 +164,30 @@ describe("AppliedCards", () => {
   });
 
   test("a read of a thread whose last run died (work left, no card, not busy) carries it on: one carry-on-only run, as the caller", async () => {
-    const stopped = { values: { phase: "executing", pending: null }, next: ["execute"], tasks: [{ name: "execute", interrupts: [] }], checkpoint: { checkpoint_id: "cp-9" } };
+    const stopped = {
+      values: { phase: "executing", pending: null },
+      next: ["execute"],
+      tasks: [{ name: "execute", interrupts: [] }],
+      checkpoint: { checkpoint_id: "cp-9" },
+    };
     states["t-stopped"] = { status: 200, body: stopped };
     const cards = new AppliedCards(async () => logOf([]));
     await cards.beforeRead(request("GET", "/threads/t-stopped/state", { authorization: "Bearer a" }), "alice");
     expect(runs()).toEqual([
-      { url: "/threads/t-stopped/runs/wait", method: "POST", body: { assistant_id: "tempo", input: null, config: { configurable: { tempo_carry_on_only: true } } }, marked: true },
+      {
+        url: "/threads/t-stopped/runs/wait",
+        method: "POST",
+        body: { assistant_id: "tempo", input: null, config: { configurable: { tempo_carry_on_only: true } } },
+        marked: true,
+      },
     ]);
     expect(calls.every((call) => call.marked)).toBe(true);
     // Two reads at once make one carry-on.
     calls = [];
-    await Promise.all([cards.beforeRead(request("GET", "/threads/t-stopped"), "alice"), cards.beforeRead(request("GET", "/threads/t-stopped/history"), "alice")]);
+    await Promise.all([
+      cards.beforeRead(request("GET", "/threads/t-stopped"), "alice"),
+      cards.beforeRead(request("GET", "/threads/t-stopped/history"), "alice"),
+    ]);
     expect(runs()).toHaveLength(1);
   });
 
@@ -159,9 +196,13 @@ describe("AppliedCards", () => {
     states["t-busy"] = { status: 200, body: { ...stopped, status: "busy" } };
     states["t-card"] = { status: 200, body: { ...CARD_STATE, next: ["confirm"] } };
     states["t-ended"] = { status: 200, body: { values: {}, next: [], tasks: [] } };
-    states["t-failed"] = { status: 200, body: { ...stopped, tasks: [{ name: "execute", interrupts: [], error: "model down" }] } };
+    states["t-failed"] = {
+      status: 200,
+      body: { ...stopped, tasks: [{ name: "execute", interrupts: [], error: "model down" }] },
+    };
     const cards = new AppliedCards(async () => logOf([]));
-    for (const threadId of ["t-busy", "t-card", "t-ended", "t-failed"]) await cards.beforeRead(request("GET", `/threads/${threadId}/state`), "alice");
+    for (const threadId of ["t-busy", "t-card", "t-ended", "t-failed"])
+      await cards.beforeRead(request("GET", `/threads/${threadId}/state`), "alice");
     expect(runs()).toEqual([]);
   });
 

@@ -22,7 +22,12 @@ type Handlers = {
 };
 
 /** Calls the handler for `event` the way the LangGraph server picks it (resource:action, resource, *:action, *). */
-async function authorize(auth: ReturnType<typeof createTempoAuth>, event: string, identity: string, value: Record<string, unknown>) {
+async function authorize(
+  auth: ReturnType<typeof createTempoAuth>,
+  event: string,
+  identity: string,
+  value: Record<string, unknown>,
+) {
   const handlers = auth["~handlerCache"] as Handlers;
   const [resource, action] = event.split(":");
   const key = [event, resource, `*:${action}`, "*"].find((candidate) => handlers.callbacks?.[candidate!]);
@@ -31,9 +36,15 @@ async function authorize(auth: ReturnType<typeof createTempoAuth>, event: string
 }
 
 /** The user `authenticate` makes of a request with these headers, or the HTTP status it refused with. */
-async function authenticate(auth: ReturnType<typeof createTempoAuth>, headers: Record<string, string>, path = "/threads"): Promise<string | number> {
+async function authenticate(
+  auth: ReturnType<typeof createTempoAuth>,
+  headers: Record<string, string>,
+  path = "/threads",
+): Promise<string | number> {
   try {
-    const user = (await (auth["~handlerCache"] as Handlers).authenticate!(new Request(`http://tempo.test${path}`, { headers }))) as { identity: string };
+    const user = (await (auth["~handlerCache"] as Handlers).authenticate!(
+      new Request(`http://tempo.test${path}`, { headers }),
+    )) as { identity: string };
     return user.identity;
   } catch (error) {
     return (error as { status: number }).status;
@@ -41,7 +52,11 @@ async function authenticate(auth: ReturnType<typeof createTempoAuth>, headers: R
 }
 
 function hs256(claims: Record<string, unknown>, secret = SECRET, expiresIn: string | number = "5m") {
-  return new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime(expiresIn).sign(new TextEncoder().encode(secret));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(secret));
 }
 
 function unsigned(claims: Record<string, unknown>): string {
@@ -110,23 +125,50 @@ describe("HS256 tokens", () => {
   test("no token, an expired, unsigned, forged or subject-less token are refused with 401", async () => {
     expect(await authenticate(auth, {})).toBe(401);
     expect(await authenticate(auth, { authorization: "Basic YWxpY2U6eA==" })).toBe(401);
-    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" }, SECRET, Math.floor(Date.now() / 1000) - 60)}` })).toBe(401);
+    expect(
+      await authenticate(auth, {
+        authorization: `Bearer ${await hs256({ sub: "alice" }, SECRET, Math.floor(Date.now() / 1000) - 60)}`,
+      }),
+    ).toBe(401);
     expect(await authenticate(auth, { authorization: `Bearer ${unsigned({ sub: "alice" })}` })).toBe(401);
-    expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "alice" }, "another-secret-of-at-least-thirty-two-chars")}` })).toBe(401);
+    expect(
+      await authenticate(auth, {
+        authorization: `Bearer ${await hs256({ sub: "alice" }, "another-secret-of-at-least-thirty-two-chars")}`,
+      }),
+    ).toBe(401);
     expect(await authenticate(auth, { authorization: `Bearer ${await hs256({})}` })).toBe(401);
     expect(await authenticate(auth, { authorization: "Bearer not-a-jwt" })).toBe(401);
   });
 
   test("a token without an expiry is refused", async () => {
-    const forever = await new SignJWT({ sub: "alice" }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(SECRET));
+    const forever = await new SignJWT({ sub: "alice" })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode(SECRET));
     expect(await authenticate(auth, { authorization: `Bearer ${forever}` })).toBe(401);
   });
 
   test("issuer and audience are checked when configured", async () => {
-    const strict = createTempoAuth({ jwtSecret: SECRET, issuer: "https://id.example", audience: "tempo", userId: "local-user" });
-    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "tempo" })}` })).toBe("alice");
-    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://evil.example", aud: "tempo" })}` })).toBe(401);
-    expect(await authenticate(strict, { authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "other" })}` })).toBe(401);
+    const strict = createTempoAuth({
+      jwtSecret: SECRET,
+      issuer: "https://id.example",
+      audience: "tempo",
+      userId: "local-user",
+    });
+    expect(
+      await authenticate(strict, {
+        authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "tempo" })}`,
+      }),
+    ).toBe("alice");
+    expect(
+      await authenticate(strict, {
+        authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://evil.example", aud: "tempo" })}`,
+      }),
+    ).toBe(401);
+    expect(
+      await authenticate(strict, {
+        authorization: `Bearer ${await hs256({ sub: "alice", iss: "https://id.example", aud: "other" })}`,
+      }),
+    ).toBe(401);
   });
 });
 
@@ -148,23 +190,38 @@ describe("identity-provider tokens (JWKS)", () => {
       response.end(JSON.stringify({ keys: published }));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    settings = { jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`, userId: "local-user" };
+    settings = {
+      jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`,
+      userId: "local-user",
+    };
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const signed = (alg: "RS256" | "ES256", claims: Record<string, unknown>, privateKey = keys[alg].privateKey) =>
-    new SignJWT(claims).setProtectedHeader({ alg, kid: `key-${alg}` }).setIssuedAt().setExpirationTime("5m").sign(privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg, kid: `key-${alg}` })
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(privateKey);
 
   test("RS256 and ES256 tokens signed by the provider's keys are accepted", async () => {
     const auth = createTempoAuth(settings);
-    expect(await authenticate(auth, { authorization: `Bearer ${await signed("RS256", { sub: "carol" })}` })).toBe("carol");
-    expect(await authenticate(auth, { authorization: `Bearer ${await signed("ES256", { sub: "dave" })}` })).toBe("dave");
+    expect(await authenticate(auth, { authorization: `Bearer ${await signed("RS256", { sub: "carol" })}` })).toBe(
+      "carol",
+    );
+    expect(await authenticate(auth, { authorization: `Bearer ${await signed("ES256", { sub: "dave" })}` })).toBe(
+      "dave",
+    );
   });
 
   test("a token signed by another key, or HS256 with no secret configured, is refused", async () => {
     const auth = createTempoAuth(settings);
     const stranger = await generateKeyPair("RS256");
-    expect(await authenticate(auth, { authorization: `Bearer ${await signed("RS256", { sub: "carol" }, stranger.privateKey)}` })).toBe(401);
+    expect(
+      await authenticate(auth, {
+        authorization: `Bearer ${await signed("RS256", { sub: "carol" }, stranger.privateKey)}`,
+      }),
+    ).toBe(401);
     expect(await authenticate(auth, { authorization: `Bearer ${await hs256({ sub: "carol" })}` })).toBe(401);
   });
 });
@@ -173,7 +230,13 @@ describe("settings", () => {
   test("a short secret and a malformed JWKS URL are configuration errors", () => {
     expect(() => readAuthSettings({ TEMPO_AUTH_JWT_SECRET: "short" })).toThrow(/at least 32 characters/);
     expect(() => readAuthSettings({ TEMPO_AUTH_JWKS_URL: "not a url" })).toThrow(/must be a URL/);
-    expect(readAuthSettings({})).toEqual({ jwtSecret: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, userId: "local-user" });
+    expect(readAuthSettings({})).toEqual({
+      jwtSecret: undefined,
+      jwksUrl: undefined,
+      issuer: undefined,
+      audience: undefined,
+      userId: "local-user",
+    });
   });
 
   test("open mode: every request is TEMPO_USER_ID, with or without a token", async () => {
@@ -193,34 +256,68 @@ describe("resource actions", () => {
   });
 
   test("reads, searches, deletes and runs are filtered to the caller's own threads", async () => {
-    for (const event of ["threads:read", "threads:search", "threads:delete"]) expect(await authorize(auth, event, "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
-    const run: Record<string, unknown> = { thread_id: "t1", kwargs: { command: { resume: { type: "accept", args: null } } } };
+    for (const event of ["threads:read", "threads:search", "threads:delete"])
+      expect(await authorize(auth, event, "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
+    const run: Record<string, unknown> = {
+      thread_id: "t1",
+      kwargs: { command: { resume: { type: "accept", args: null } } },
+    };
     expect(await authorize(auth, "threads:create_run", "bob", run)).toEqual({ owner: "bob" });
     expect(run.metadata).toEqual({ owner: "bob" });
   });
 
   test("a state update reaches only the caller's own thread (the graph refuses all but ending it); commands with update or goto, and another user's user_id, are refused", async () => {
     expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1" })).toEqual({ owner: "bob" });
-    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { answeredWrites: [{}] } } } })).rejects.toMatchObject({ status: 403 });
-    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } })).rejects.toMatchObject({ status: 403 });
-    await expect(authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } })).rejects.toMatchObject({ status: 403 });
-    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", kwargs: { config: { configurable: { user_id: "bob" } } } })).toEqual({ owner: "bob" });
+    await expect(
+      authorize(auth, "threads:create_run", "bob", { kwargs: { command: { update: { answeredWrites: [{}] } } } }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      authorize(auth, "threads:create_run", "bob", { kwargs: { command: { goto: "execute" } } }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      authorize(auth, "threads:create_run", "bob", { kwargs: { config: { configurable: { user_id: "alice" } } } }),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(
+      await authorize(auth, "threads:create_run", "bob", {
+        thread_id: "t1",
+        kwargs: { config: { configurable: { user_id: "bob" } } },
+      }),
+    ).toEqual({ owner: "bob" });
   });
 
   test("runs only on a thread, always from its latest checkpoint: a sent checkpoint_id is kept as what the sender saw; a checkpoint a thread's stored config holds is overridden", async () => {
-    await expect(authorize(auth, "threads:create_run", "bob", { run_id: "r", kwargs: { config: { configurable: {} } } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      authorize(auth, "threads:create_run", "bob", { run_id: "r", kwargs: { config: { configurable: {} } } }),
+    ).rejects.toMatchObject({ status: 403 });
     for (const configurable of [{ checkpoint_map: { "": "1f0-old" } }, { checkpoint_ns: "sub:1" }]) {
-      await expect(authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } })).rejects.toMatchObject({
+      await expect(
+        authorize(auth, "threads:create_run", "bob", {
+          thread_id: "t1",
+          run_id: "r",
+          kwargs: { config: { configurable } },
+        }),
+      ).rejects.toMatchObject({
         status: 403,
         message: expect.stringContaining("latest checkpoint"),
       });
     }
     // What useStream sends with every submit: the head it read. The run starts from the latest; the head is kept.
-    const sent: Record<string, unknown> = { config: { configurable: { checkpoint_id: "1f0-head", checkpoint_ns: "", checkpoint_map: {} } } };
-    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: sent })).toEqual({ owner: "bob" });
-    expect((sent.config as { configurable: Record<string, unknown> }).configurable).toMatchObject({ checkpoint_id: undefined, [SEEN_CHECKPOINT_KEY]: "1f0-head" });
-    const kwargs: Record<string, unknown> = { config: { configurable: { checkpoint_ns: "", checkpoint_map: {}, max_rounds: 3 } } };
-    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs })).toEqual({ owner: "bob" });
+    const sent: Record<string, unknown> = {
+      config: { configurable: { checkpoint_id: "1f0-head", checkpoint_ns: "", checkpoint_map: {} } },
+    };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: sent })).toEqual({
+      owner: "bob",
+    });
+    expect((sent.config as { configurable: Record<string, unknown> }).configurable).toMatchObject({
+      checkpoint_id: undefined,
+      [SEEN_CHECKPOINT_KEY]: "1f0-head",
+    });
+    const kwargs: Record<string, unknown> = {
+      config: { configurable: { checkpoint_ns: "", checkpoint_map: {}, max_rounds: 3 } },
+    };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs })).toEqual({
+      owner: "bob",
+    });
     const configurable = (kwargs.config as { configurable: Record<string, unknown> }).configurable;
     expect(configurable).toMatchObject({ max_rounds: 3 });
     // Present and undefined: merged last over the thread's stored config, it leaves no checkpoint_id to start from.
@@ -229,21 +326,47 @@ describe("resource actions", () => {
   });
 
   test("a run or an assistant whose configurable cannot work is refused (422, INVALID_CONFIGURATION naming the field and its form) before the server stores it", async () => {
-    for (const configurable of [{ time_zone: "Mars/Olympus" }, { now: "2024-02-30T09:00:00Z" }, { now: "tomorrow" }, { max_rounds: -1 }, { max_rounds: 1e9 }, { max_rounds: "x" }]) {
+    for (const configurable of [
+      { time_zone: "Mars/Olympus" },
+      { now: "2024-02-30T09:00:00Z" },
+      { now: "tomorrow" },
+      { max_rounds: -1 },
+      { max_rounds: 1e9 },
+      { max_rounds: "x" },
+    ]) {
       const [field] = Object.keys(configurable);
-      const refused = await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: { config: { configurable } } }).then(
+      const refused = await authorize(auth, "threads:create_run", "bob", {
+        thread_id: "t1",
+        run_id: "r",
+        kwargs: { config: { configurable } },
+      }).then(
         () => undefined,
         (error: { status: number; message: string; headers: Record<string, string> }) => error,
       );
       expect(refused, field).toMatchObject({ status: 422, headers: { "content-type": "application/json" } });
       const body = JSON.parse(refused!.message) as Record<string, string>;
-      expect(body).toMatchObject({ error: "ConfigurationError", code: "INVALID_CONFIGURATION", field: `configurable.${field}`, expected: expect.any(String) });
-      expect(body.message).toMatch(new RegExp(`^configurable\\.${field} must be .*; got .*Nothing was stored or run\\.$`));
-      await expect(authorize(auth, "assistants:create", "bob", { graph_id: "tempo", config: { configurable } })).rejects.toMatchObject({ status: 422 });
-      await expect(authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable } })).rejects.toMatchObject({ status: 422 });
+      expect(body).toMatchObject({
+        error: "ConfigurationError",
+        code: "INVALID_CONFIGURATION",
+        field: `configurable.${field}`,
+        expected: expect.any(String),
+      });
+      expect(body.message).toMatch(
+        new RegExp(`^configurable\\.${field} must be .*; got .*Nothing was stored or run\\.$`),
+      );
+      await expect(
+        authorize(auth, "assistants:create", "bob", { graph_id: "tempo", config: { configurable } }),
+      ).rejects.toMatchObject({ status: 422 });
+      await expect(
+        authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable } }),
+      ).rejects.toMatchObject({ status: 422 });
     }
-    const good = { config: { configurable: { time_zone: "Europe/Berlin", now: "2024-03-14T14:30:00+08:00", max_rounds: 5 } } };
-    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: good })).toEqual({ owner: "bob" });
+    const good = {
+      config: { configurable: { time_zone: "Europe/Berlin", now: "2024-03-14T14:30:00+08:00", max_rounds: 5 } },
+    };
+    expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: good })).toEqual({
+      owner: "bob",
+    });
   });
 
   test("a read's carry-on mark reaches only its own run (no input): every other run clears the one the thread's stored config keeps", async () => {
@@ -251,7 +374,10 @@ describe("resource actions", () => {
     await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: carryOn });
     expect((carryOn.config as { configurable: Record<string, unknown> }).configurable[CARRY_ON_ONLY_KEY]).toBe(true);
     for (const kwargs of [
-      { input: { messages: [{ type: "human", content: "thanks" }] }, config: { configurable: { [CARRY_ON_ONLY_KEY]: true } } },
+      {
+        input: { messages: [{ type: "human", content: "thanks" }] },
+        config: { configurable: { [CARRY_ON_ONLY_KEY]: true } },
+      },
       { command: { resume: { type: "accept", args: null } }, config: { configurable: {} } },
     ] as Array<Record<string, unknown>>) {
       await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs });
@@ -262,28 +388,63 @@ describe("resource actions", () => {
   });
 
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
-    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { topic: "x" } })).toEqual({ owner: "bob" });
-    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", action: "interrupt", metadata: { run_ids: ["r"] } })).toEqual({ owner: "bob" });
-    await expect(authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { owner: "alice" } })).rejects.toMatchObject({ status: 403 });
+    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { topic: "x" } })).toEqual({
+      owner: "bob",
+    });
+    expect(
+      await authorize(auth, "threads:update", "bob", {
+        thread_id: "t1",
+        action: "interrupt",
+        metadata: { run_ids: ["r"] },
+      }),
+    ).toEqual({ owner: "bob" });
+    await expect(
+      authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { owner: "alice" } }),
+    ).rejects.toMatchObject({ status: 403 });
   });
 
   test("an assistant cannot carry another user's identity; only its owner changes it", async () => {
-    await expect(authorize(auth, "assistants:create", "bob", { graph_id: "tempo", config: { configurable: { user_id: "alice" } } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      authorize(auth, "assistants:create", "bob", {
+        graph_id: "tempo",
+        config: { configurable: { user_id: "alice" } },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
     const own: Record<string, unknown> = { graph_id: "tempo", config: { configurable: { max_rounds: 5 } } };
     expect(await authorize(auth, "assistants:create", "bob", own)).toEqual({ owner: "bob" });
     expect(own.metadata).toEqual({ owner: "bob" });
-    await expect(authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable: { user_id: "alice" } } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      authorize(auth, "assistants:update", "bob", {
+        assistant_id: "a",
+        config: { configurable: { user_id: "alice" } },
+      }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(await authorize(auth, "assistants:delete", "bob", { assistant_id: "a" })).toEqual({ owner: "bob" });
     expect(await authorize(auth, "assistants:search", "bob", { graph_id: "tempo" })).toBe(true);
   });
 
   test("the store is reachable only under the caller's own namespace", async () => {
     expect(await authorize(auth, "store:search", "bob", { namespace: ["tempo", "users", "bob", "facts"] })).toBe(true);
-    expect(await authorize(auth, "store:put", "bob.smith", { namespace: ["tempo", "users", "bob~2esmith", "facts"], key: "k", value: {} })).toBe(true);
+    expect(
+      await authorize(auth, "store:put", "bob.smith", {
+        namespace: ["tempo", "users", "bob~2esmith", "facts"],
+        key: "k",
+        value: {},
+      }),
+    ).toBe(true);
     // approvalsNamespace: where confirm records approved writes, out of every client's reach.
-    for (const namespace of [["tempo", "users", "alice", "facts"], approvalsNamespace("bobs-thread"), ["tempo", "users"], ["tempo"], [], null]) {
+    for (const namespace of [
+      ["tempo", "users", "alice", "facts"],
+      approvalsNamespace("bobs-thread"),
+      ["tempo", "users"],
+      ["tempo"],
+      [],
+      null,
+    ]) {
       await expect(authorize(auth, "store:search", "bob", { namespace })).rejects.toMatchObject({ status: 403 });
-      await expect(authorize(auth, "store:put", "bob", { namespace, key: "k", value: { text: "injected" } })).rejects.toMatchObject({ status: 403 });
+      await expect(
+        authorize(auth, "store:put", "bob", { namespace, key: "k", value: { text: "injected" } }),
+      ).rejects.toMatchObject({ status: 403 });
     }
     await expect(authorize(auth, "store:list_namespaces", "bob", {})).rejects.toMatchObject({ status: 403 });
   });
@@ -296,12 +457,16 @@ describe("resource actions", () => {
     expect(await authorize(auth, "store:delete", "bob", { namespace: own, key: "pref-1" })).toBe(true);
     const alices = preferencesNamespace("alice");
     for (const action of ["store:search", "store:get", "store:delete", "store:put"] as const) {
-      await expect(authorize(auth, action, "bob", { namespace: alices, key: "pref-1", value: { kind: "note" } })).rejects.toMatchObject({ status: 403 });
+      await expect(
+        authorize(auth, action, "bob", { namespace: alices, key: "pref-1", value: { kind: "note" } }),
+      ).rejects.toMatchObject({ status: 403 });
     }
   });
 
   test("crons and the unauthenticated Studio user are refused", async () => {
-    await expect(authorize(auth, "crons:create", "bob", { schedule: "* * * * *" })).rejects.toMatchObject({ status: 403 });
+    await expect(authorize(auth, "crons:create", "bob", { schedule: "* * * * *" })).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(authorize(auth, "threads:search", "langgraph-studio-user", {})).rejects.toMatchObject({ status: 403 });
   });
 });
@@ -310,43 +475,74 @@ describe("every route `langgraph dev` mounts", () => {
   // How each route of @langchain/langgraph-api 1.5.1 is held to its owner; a route added by an upgrade fails this
   // test until it is looked at (and guarded in auth/served-routes.ts when no resource rule reaches it).
   const ROUTES: Record<string, string> = {
-    "GET /info": "public", "GET /ok": "public",
+    "GET /info": "public",
+    "GET /ok": "public",
     "POST /internal/truncate": "refused in authenticate",
-    "POST /assistants": "assistants:create", "POST /assistants/search": "assistants:search", "POST /assistants/count": "assistants:search",
-    "GET /assistants/:assistant_id": "assistants:read", "DELETE /assistants/:assistant_id": "assistants:delete",
-    "PATCH /assistants/:assistant_id": "assistants:update", "GET /assistants/:assistant_id/graph": "assistants:read",
-    "GET /assistants/:assistant_id/schemas": "assistants:read", "GET /assistants/:assistant_id/subgraphs/:namespace?": "assistants:read",
-    "POST /assistants/:assistant_id/latest": "assistants:update", "POST /assistants/:assistant_id/versions": "assistants:read",
-    "POST /threads": "threads:create", "POST /threads/search": "threads:search", "POST /threads/count": "threads:search",
-    "GET /threads/:thread_id/state": "threads:read", "POST /threads/:thread_id/state": "threads:update (graph refuses all but END)",
-    "GET /threads/:thread_id/state/:checkpoint_id": "threads:read", "POST /threads/:thread_id/state/checkpoint": "threads:read",
-    "GET /threads/:thread_id/history": "threads:read", "POST /threads/:thread_id/history": "threads:read",
-    "GET /threads/:thread_id": "threads:read", "DELETE /threads/:thread_id": "threads:delete", "PATCH /threads/:thread_id": "threads:update",
+    "POST /assistants": "assistants:create",
+    "POST /assistants/search": "assistants:search",
+    "POST /assistants/count": "assistants:search",
+    "GET /assistants/:assistant_id": "assistants:read",
+    "DELETE /assistants/:assistant_id": "assistants:delete",
+    "PATCH /assistants/:assistant_id": "assistants:update",
+    "GET /assistants/:assistant_id/graph": "assistants:read",
+    "GET /assistants/:assistant_id/schemas": "assistants:read",
+    "GET /assistants/:assistant_id/subgraphs/:namespace?": "assistants:read",
+    "POST /assistants/:assistant_id/latest": "assistants:update",
+    "POST /assistants/:assistant_id/versions": "assistants:read",
+    "POST /threads": "threads:create",
+    "POST /threads/search": "threads:search",
+    "POST /threads/count": "threads:search",
+    "GET /threads/:thread_id/state": "threads:read",
+    "POST /threads/:thread_id/state": "threads:update (graph refuses all but END)",
+    "GET /threads/:thread_id/state/:checkpoint_id": "threads:read",
+    "POST /threads/:thread_id/state/checkpoint": "threads:read",
+    "GET /threads/:thread_id/history": "threads:read",
+    "POST /threads/:thread_id/history": "threads:read",
+    "GET /threads/:thread_id": "threads:read",
+    "DELETE /threads/:thread_id": "threads:delete",
+    "PATCH /threads/:thread_id": "threads:update",
     "POST /threads/:thread_id/copy": "threads:read + threads:create",
-    "POST /runs/crons": "refused in authenticate", "POST /runs/crons/search": "refused in authenticate",
-    "DELETE /runs/crons/:cron_id": "refused in authenticate", "POST /threads/:thread_id/runs/crons": "refused in authenticate",
-    "POST /runs/stream": "threads:create_run refuses stateless", "POST /runs/wait": "threads:create_run refuses stateless",
-    "POST /runs": "threads:create_run refuses stateless", "POST /runs/batch": "threads:create_run refuses stateless",
+    "POST /runs/crons": "refused in authenticate",
+    "POST /runs/crons/search": "refused in authenticate",
+    "DELETE /runs/crons/:cron_id": "refused in authenticate",
+    "POST /threads/:thread_id/runs/crons": "refused in authenticate",
+    "POST /runs/stream": "threads:create_run refuses stateless",
+    "POST /runs/wait": "threads:create_run refuses stateless",
+    "POST /runs": "threads:create_run refuses stateless",
+    "POST /runs/batch": "threads:create_run refuses stateless",
     "GET /runs/:run_id/stream": "authenticate: the run's creator only",
-    "GET /threads/:thread_id/runs": "threads:search", "POST /threads/:thread_id/runs": "threads:create_run",
-    "POST /threads/:thread_id/runs/stream": "threads:create_run", "POST /threads/:thread_id/runs/wait": "threads:create_run",
-    "GET /threads/:thread_id/runs/:run_id": "threads:read, run on the thread", "DELETE /threads/:thread_id/runs/:run_id": "threads:delete, run on the thread",
+    "GET /threads/:thread_id/runs": "threads:search",
+    "POST /threads/:thread_id/runs": "threads:create_run",
+    "POST /threads/:thread_id/runs/stream": "threads:create_run",
+    "POST /threads/:thread_id/runs/wait": "threads:create_run",
+    "GET /threads/:thread_id/runs/:run_id": "threads:read, run on the thread",
+    "DELETE /threads/:thread_id/runs/:run_id": "threads:delete, run on the thread",
     "GET /threads/:thread_id/runs/:run_id/join": "authenticate: run on a thread of the caller's",
     "GET /threads/:thread_id/runs/:run_id/stream": "authenticate: run on a thread of the caller's",
     "POST /threads/:thread_id/runs/:run_id/cancel": "threads:update, run on the thread",
-    "POST /store/namespaces": "store (refused)", "POST /store/items/search": "store", "PUT /store/items": "store",
-    "DELETE /store/items": "store", "GET /store/items": "store",
-    "GET /threads/:thread_id/stream/events": "authenticate: thread owner", "POST /threads/:thread_id/commands": "authenticate: thread owner",
+    "POST /store/namespaces": "store (refused)",
+    "POST /store/items/search": "store",
+    "PUT /store/items": "store",
+    "DELETE /store/items": "store",
+    "GET /store/items": "store",
+    "GET /threads/:thread_id/stream/events": "authenticate: thread owner",
+    "POST /threads/:thread_id/commands": "authenticate: thread owner",
     "POST /threads/:thread_id/stream/events": "authenticate: thread owner",
   };
 
   test("are the routes listed here, each with the rule that holds it", async () => {
     const { readFile, readdir } = await import("node:fs/promises");
     const dist = "node_modules/@langchain/langgraph-cli/node_modules/@langchain/langgraph-api/dist";
-    const files = [`${dist}/server.mjs`, ...(await readdir(`${dist}/api`)).filter((name) => name.endsWith(".mjs")).map((name) => `${dist}/api/${name}`)];
+    const files = [
+      `${dist}/server.mjs`,
+      ...(await readdir(`${dist}/api`)).filter((name) => name.endsWith(".mjs")).map((name) => `${dist}/api/${name}`),
+    ];
     const mounted = new Set<string>();
     for (const file of files) {
-      for (const match of (await readFile(file, "utf8")).matchAll(/\b(?:api|app)\.(get|post|put|patch|delete)\("([^"]+)"/g)) mounted.add(`${match[1]!.toUpperCase()} ${match[2]}`);
+      for (const match of (await readFile(file, "utf8")).matchAll(
+        /\b(?:api|app)\.(get|post|put|patch|delete)\("([^"]+)"/g,
+      ))
+        mounted.add(`${match[1]!.toUpperCase()} ${match[2]}`);
     }
     expect([...mounted].sort()).toEqual(Object.keys(ROUTES).sort());
   });

@@ -30,12 +30,24 @@ afterAll(async () => {
 });
 
 async function tokenFor(user: string): Promise<string> {
-  return new SignJWT({ sub: user }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode(SECRET));
+  return new SignJWT({ sub: user })
+    .setProtectedHeader({ alg: "HS256" })
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(SECRET));
 }
 
 /** A JSON request with Agent Inbox's key header (its "LangSmith API Key" setting → `x-api-key`). */
-async function post(server: LangGraphDevServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.apiUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+async function post(
+  server: LangGraphDevServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${server.apiUrl}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Agent Inbox's list request (its default "Interrupted" tab). */
@@ -44,17 +56,35 @@ const INBOX_SEARCH = { metadata: { graph_id: "tempo" }, limit: 10, offset: 0, st
 const MARK_AS_RESOLVED = { values: null, as_node: "__end__" };
 
 type Thread = { thread_id: string; status: string; interrupts: Record<string, unknown> };
-type State = { values: { phase?: string; pending?: unknown; messages?: Array<{ id?: string; content?: unknown }>; outcome?: unknown }; next: string[]; tasks: Array<{ interrupts: unknown[] }> };
+type State = {
+  values: {
+    phase?: string;
+    pending?: unknown;
+    messages?: Array<{ id?: string; content?: unknown }>;
+    outcome?: unknown;
+  };
+  next: string[];
+  tasks: Array<{ interrupts: unknown[] }>;
+};
 
 /** A thread of `user` on `server` waiting on Tempo's first card (the plan), made with the user's key. */
-async function threadAtPlanCard(server: LangGraphDevServer, key: Record<string, string>): Promise<{ client: Client; threadId: string }> {
+async function threadAtPlanCard(
+  server: LangGraphDevServer,
+  key: Record<string, string>,
+): Promise<{ client: Client; threadId: string }> {
   const client = new Client({ apiUrl: server.apiUrl, defaultHeaders: key });
   const thread = await client.threads.create();
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] } });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "Arrange my review week" }] },
+  });
   return { client, threadId: thread.thread_id };
 }
 
-async function listed(server: LangGraphDevServer, key: Record<string, string>, search = INBOX_SEARCH): Promise<Thread[]> {
+async function listed(
+  server: LangGraphDevServer,
+  key: Record<string, string>,
+  search = INBOX_SEARCH,
+): Promise<Thread[]> {
   const response = await post(server, "/threads/search", search, key);
   expect(response.status).toBe(200);
   return (await response.json()) as Thread[];
@@ -62,7 +92,8 @@ async function listed(server: LangGraphDevServer, key: Record<string, string>, s
 
 /** The first action name of the card the server shows for the thread (`thread.interrupts`), if any. */
 function cardOf(thread: Thread): string | undefined {
-  const first = Object.values(thread.interrupts ?? {})[0] as Array<{ value?: { action_requests?: Array<{ name?: string }> } }> | undefined;
+  const first = Object.values(thread.interrupts ?? {})[0] as
+    Array<{ value?: { action_requests?: Array<{ name?: string }> } }> | undefined;
   return first?.[0]?.value?.action_requests?.[0]?.name;
 }
 
@@ -81,7 +112,9 @@ describe("Agent Inbox's Mark as resolved", () => {
     const ended = await post(secured, `/threads/${threadId}/state`, MARK_AS_RESOLVED, key);
     expect(ended.status, secured.output().slice(-3000)).toBe(200);
     expect((await listed(secured, key)).map((thread) => thread.thread_id)).not.toContain(threadId);
-    const idle = (await listed(secured, key, { ...INBOX_SEARCH, status: "idle" })).find((thread) => thread.thread_id === threadId);
+    const idle = (await listed(secured, key, { ...INBOX_SEARCH, status: "idle" })).find(
+      (thread) => thread.thread_id === threadId,
+    );
     expect(idle).toMatchObject({ status: "idle", interrupts: {} });
     expect(await client.threads.get(threadId)).toMatchObject({ status: "idle", interrupts: {} });
 
@@ -91,7 +124,9 @@ describe("Agent Inbox's Mark as resolved", () => {
     expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped" } });
     // The end is told once (one message added); settling the status added nothing to the conversation.
     const added = (state.values.messages ?? []).slice(messagesBefore.length);
-    expect(messageIds({ values: { messages: (state.values.messages ?? []).slice(0, messagesBefore.length) } } as State)).toEqual(messagesBefore);
+    expect(
+      messageIds({ values: { messages: (state.values.messages ?? []).slice(0, messagesBefore.length) } } as State),
+    ).toEqual(messagesBefore);
     expect(added).toHaveLength(1);
     expect(String(added[0]!.content)).toMatch(DROPPED);
     // Agent Chat UI reads the history head (`fetchStateHistory`): no card there either.
@@ -100,7 +135,9 @@ describe("Agent Inbox's Mark as resolved", () => {
     expect(messageIds(history[0]!)).toEqual(messageIds(state));
 
     // A new message starts a new task: its plan card is listed again.
-    await client.runs.wait(threadId, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] } });
+    await client.runs.wait(threadId, "tempo", {
+      input: { messages: [{ role: "user", content: "Arrange my review week" }] },
+    });
     const again = (await listed(secured, key)).find((thread) => thread.thread_id === threadId);
     expect(again?.status).toBe("interrupted");
     expect(cardOf(again!)).toBe("confirm_plan");
@@ -109,17 +146,37 @@ describe("Agent Inbox's Mark as resolved", () => {
   test("an answer to the old card, sent from a page opened before, is refused before any run (409) and leaves the thread idle", async () => {
     const key = { "x-api-key": await tokenFor("inbox-late-answer") };
     const { client, threadId } = await threadAtPlanCard(secured, key);
-    const card = Object.values(((await client.threads.get(threadId)) as unknown as Thread).interrupts)[0] as Array<{ value: { action_requests: Array<{ name: string; args: unknown }> } }>;
+    const card = Object.values(((await client.threads.get(threadId)) as unknown as Thread).interrupts)[0] as Array<{
+      value: { action_requests: Array<{ name: string; args: unknown }> };
+    }>;
     const action = card[0]!.value.action_requests[0]!;
     expect((await post(secured, `/threads/${threadId}/state`, MARK_AS_RESOLVED, key)).status).toBe(200);
-    const head = ((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id;
+    const head = ((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } })
+      .checkpoint.checkpoint_id;
     const runsBefore = (await client.runs.list(threadId)).length;
 
     // Inbox's Accept (streamed, echoing the action), Inbox's Ignore (runs.create), Agent Chat UI's approve.
     const answers: Array<[string, unknown]> = [
-      ["runs/stream", { command: { resume: [{ type: "accept", args: { action: action.name, args: action.args } }] }, stream_mode: "events", assistant_id: "tempo" }],
+      [
+        "runs/stream",
+        {
+          command: { resume: [{ type: "accept", args: { action: action.name, args: action.args } }] },
+          stream_mode: "events",
+          assistant_id: "tempo",
+        },
+      ],
       ["runs", { command: { resume: [{ type: "ignore", args: null }] }, assistant_id: "tempo" }],
-      ["runs/stream", { input: {}, command: { resume: { decisions: [{ type: "approve" }] } }, stream_mode: ["messages-tuple", "values", "custom"], assistant_id: "tempo", checkpoint: { checkpoint_id: head, checkpoint_ns: "", checkpoint_map: null }, on_disconnect: "cancel" }],
+      [
+        "runs/stream",
+        {
+          input: {},
+          command: { resume: { decisions: [{ type: "approve" }] } },
+          stream_mode: ["messages-tuple", "values", "custom"],
+          assistant_id: "tempo",
+          checkpoint: { checkpoint_id: head, checkpoint_ns: "", checkpoint_map: null },
+          on_disconnect: "cancel",
+        },
+      ],
     ];
     for (const [route, body] of answers) {
       const response = await post(secured, `/threads/${threadId}/${route}`, body, key);
@@ -127,14 +184,19 @@ describe("Agent Inbox's Mark as resolved", () => {
       expect(await response.text()).toMatch(/waits on no card.*nothing was changed/);
     }
     expect(await client.threads.get(threadId)).toMatchObject({ status: "idle", interrupts: {} });
-    expect(((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id).toBe(head);
+    expect(
+      ((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint
+        .checkpoint_id,
+    ).toBe(head);
     expect(await client.runs.list(threadId)).toHaveLength(runsBefore);
   }, 120_000);
 
   test("on another user's thread it is refused and settles nothing: the owner's card stays", async () => {
     const owner = { "x-api-key": await tokenFor("inbox-owner") };
     const { client, threadId } = await threadAtPlanCard(secured, owner);
-    const other = await post(secured, `/threads/${threadId}/state`, MARK_AS_RESOLVED, { "x-api-key": await tokenFor("inbox-intruder") });
+    const other = await post(secured, `/threads/${threadId}/state`, MARK_AS_RESOLVED, {
+      "x-api-key": await tokenFor("inbox-intruder"),
+    });
     expect(other.status).toBe(404);
     const thread = (await client.threads.get(threadId)) as unknown as Thread;
     expect(thread.status).toBe("interrupted");
@@ -155,7 +217,8 @@ describe("Agent Chat UI's Mark as Resolved", () => {
   test("its goto __end__ run still ends the thread idle; Inbox's Mark as resolved after it changes nothing and makes no run", async () => {
     const key = { "x-api-key": await tokenFor("chat-ui-resolver") };
     const { client, threadId } = await threadAtPlanCard(secured, key);
-    const head = ((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id;
+    const head = ((await client.threads.getState(threadId)) as unknown as { checkpoint: { checkpoint_id: string } })
+      .checkpoint.checkpoint_id;
     const response = await post(
       secured,
       `/threads/${threadId}/runs/stream`,
@@ -188,7 +251,15 @@ describe("the first screen: GET /info, Agent Chat UI's first request", () => {
   const CHAT_UI_ORIGIN = { origin: "http://localhost:3000" };
 
   test("with tokens required: no key or a wrong key answers 401 with what to do; the right key (X-Api-Key or Bearer) the server's info", async () => {
-    const refused: Array<Record<string, string>> = [{}, { "x-api-key": "not-a-token" }, { "X-Api-Key": await new SignJWT({ sub: "x" }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("another-secret-0123456789abcdefghij")) }];
+    const refused: Array<Record<string, string>> = [
+      {},
+      { "x-api-key": "not-a-token" },
+      {
+        "X-Api-Key": await new SignJWT({ sub: "x" })
+          .setProtectedHeader({ alg: "HS256" })
+          .sign(new TextEncoder().encode("another-secret-0123456789abcdefghij")),
+      },
+    ];
     for (const headers of refused) {
       const response = await fetch(`${secured.apiUrl}/info`, { headers: { ...CHAT_UI_ORIGIN, ...headers } });
       expect(response.status).toBe(401);
@@ -213,6 +284,10 @@ describe("the first screen: GET /info, Agent Chat UI's first request", () => {
   test("with auth open: anyone gets the server's info", async () => {
     const response = await fetch(`${open.apiUrl}/info`, { headers: { "x-api-key": "anything" } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ version: expect.any(String), context: "js", flags: { assistants: true, crons: false } });
+    expect(await response.json()).toMatchObject({
+      version: expect.any(String),
+      context: "js",
+      flags: { assistants: true, crons: false },
+    });
   });
 });

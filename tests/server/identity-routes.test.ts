@@ -31,14 +31,24 @@ let aliceRun: string;
 let bobThread: string;
 
 type Card = { action_request: { action: string } };
-const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) => state.tasks[0]?.interrupts[0]?.value as Card | undefined;
+const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) =>
+  state.tasks[0]?.interrupts[0]?.value as Card | undefined;
 
 /** A raw request to the server as `user`; the body is read in full unless it is an event stream, which is read for `readMs`. */
-async function call(user: "alice" | "bob", method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; readMs?: number } = {}) {
+async function call(
+  user: "alice" | "bob",
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; readMs?: number } = {},
+) {
   const controller = new AbortController();
   const response = await fetch(`${server.apiUrl}${path}`, {
     method,
-    headers: { ...headers[user], ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+    headers: {
+      ...headers[user],
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: controller.signal,
   });
@@ -65,7 +75,8 @@ async function call(user: "alice" | "bob", method: string, path: string, options
 
 beforeAll(async () => {
   server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET });
-  for (const user of ["alice", "bob"] as const) headers[user] = { authorization: `Bearer ${await signToken(SECRET, user)}` };
+  for (const user of ["alice", "bob"] as const)
+    headers[user] = { authorization: `Bearer ${await signToken(SECRET, user)}` };
   alice = clientWith(server, headers.alice);
   bob = clientWith(server, headers.bob);
   aliceThread = (await alice.threads.create()).thread_id;
@@ -73,7 +84,11 @@ beforeAll(async () => {
   const run = await alice.runs.create(aliceThread, "tempo", { input: ARRANGE, streamResumable: true });
   aliceRun = run.run_id;
   // Waited on by polling, not joined: the run's queue is then made by the run itself, resumable, and keeps every event.
-  for (let wait = 0; wait < 240 && ["pending", "running"].includes((await alice.runs.get(aliceThread, aliceRun)).status); wait += 1) {
+  for (
+    let wait = 0;
+    wait < 240 && ["pending", "running"].includes((await alice.runs.get(aliceThread, aliceRun)).status);
+    wait += 1
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
@@ -88,7 +103,9 @@ test("another user's run is neither streamed nor joined, by run id alone or thro
   const replay = { "Last-Event-ID": "-1" }; // replay the run's kept events from the start
   const attempts = {
     streamByRunId: await call("bob", "GET", `/runs/${aliceRun}/stream`, { headers: replay }),
-    streamThroughOwnThread: await call("bob", "GET", `/threads/${bobThread}/runs/${aliceRun}/stream`, { headers: replay }),
+    streamThroughOwnThread: await call("bob", "GET", `/threads/${bobThread}/runs/${aliceRun}/stream`, {
+      headers: replay,
+    }),
     joinThroughOwnThread: await call("bob", "GET", `/threads/${bobThread}/runs/${aliceRun}/join`),
     streamOnHerThread: await call("bob", "GET", `/threads/${aliceThread}/runs/${aliceRun}/stream`, { headers: replay }),
     joinOnHerThread: await call("bob", "GET", `/threads/${aliceThread}/runs/${aliceRun}/join`),
@@ -132,14 +149,29 @@ test("another user's run is neither streamed nor joined, by run id alone or thro
 test("stateless runs, crons and the internal routes are refused for every user; nothing of Alice's is touched", async () => {
   const statuses = {
     statelessRun: (await call("bob", "POST", "/runs", { body: { assistant_id: "tempo", input: ARRANGE } })).status,
-    statelessWait: (await call("bob", "POST", "/runs/wait", { body: { assistant_id: "tempo", input: ARRANGE, config: { configurable: { thread_id: aliceThread } } } })).status,
-    statelessStream: (await call("bob", "POST", "/runs/stream", { body: { assistant_id: "tempo", input: ARRANGE } })).status,
-    statelessBatch: (await call("bob", "POST", "/runs/batch", { body: [{ assistant_id: "tempo", input: ARRANGE }] })).status,
-    cronCreate: (await call("bob", "POST", "/runs/crons", { body: { assistant_id: "tempo", schedule: "* * * * *" } })).status,
+    statelessWait: (
+      await call("bob", "POST", "/runs/wait", {
+        body: { assistant_id: "tempo", input: ARRANGE, config: { configurable: { thread_id: aliceThread } } },
+      })
+    ).status,
+    statelessStream: (await call("bob", "POST", "/runs/stream", { body: { assistant_id: "tempo", input: ARRANGE } }))
+      .status,
+    statelessBatch: (await call("bob", "POST", "/runs/batch", { body: [{ assistant_id: "tempo", input: ARRANGE }] }))
+      .status,
+    cronCreate: (await call("bob", "POST", "/runs/crons", { body: { assistant_id: "tempo", schedule: "* * * * *" } }))
+      .status,
     cronSearch: (await call("bob", "POST", "/runs/crons/search", { body: {} })).status,
     cronDelete: (await call("bob", "DELETE", `/runs/crons/${aliceRun}`)).status,
-    threadCron: (await call("bob", "POST", `/threads/${aliceThread}/runs/crons`, { body: { assistant_id: "tempo", schedule: "* * * * *" } })).status,
-    truncate: (await call("bob", "POST", "/internal/truncate", { body: { runs: true, threads: true, assistants: true, checkpointer: true, store: true } })).status,
+    threadCron: (
+      await call("bob", "POST", `/threads/${aliceThread}/runs/crons`, {
+        body: { assistant_id: "tempo", schedule: "* * * * *" },
+      })
+    ).status,
+    truncate: (
+      await call("bob", "POST", "/internal/truncate", {
+        body: { runs: true, threads: true, assistants: true, checkpointer: true, store: true },
+      })
+    ).status,
     truncateByOwner: (await call("alice", "POST", "/internal/truncate", { body: { threads: true } })).status,
   };
   expect(statuses).toEqual({
@@ -165,19 +197,36 @@ test("another user's thread answers 404 on its checkpoint reads and counts as no
   await alice.store.putItem(["tempo", "users", "alice", "facts"], "sleep", { text: "Alice sleeps late" });
   const statuses = {
     stateAt: (await call("bob", "GET", `/threads/${aliceThread}/state/${checkpoint}`)).status,
-    stateAtPost: (await call("bob", "POST", `/threads/${aliceThread}/state/checkpoint`, { body: { checkpoint: { checkpoint_id: checkpoint } } })).status,
+    stateAtPost: (
+      await call("bob", "POST", `/threads/${aliceThread}/state/checkpoint`, {
+        body: { checkpoint: { checkpoint_id: checkpoint } },
+      })
+    ).status,
     historyPost: (await call("bob", "POST", `/threads/${aliceThread}/history`, { body: { limit: 10 } })).status,
     storeGet: (await call("bob", "GET", "/store/items?namespace=tempo.users.alice.facts&key=sleep")).status,
-    storeDelete: (await call("bob", "DELETE", "/store/items", { body: { namespace: ["tempo", "users", "alice", "facts"], key: "sleep" } })).status,
+    storeDelete: (
+      await call("bob", "DELETE", "/store/items", {
+        body: { namespace: ["tempo", "users", "alice", "facts"], key: "sleep" },
+      })
+    ).status,
   };
   expect(statuses).toEqual({ stateAt: 404, stateAtPost: 404, historyPost: 404, storeGet: 403, storeDelete: 403 });
   expect(await bob.threads.count()).toBe(1);
-  expect((await alice.store.getItem(["tempo", "users", "alice", "facts"], "sleep"))?.value).toEqual({ text: "Alice sleeps late" });
+  expect((await alice.store.getItem(["tempo", "users", "alice", "facts"], "sleep"))?.value).toEqual({
+    text: "Alice sleeps late",
+  });
 }, 60_000);
 
 test("standing preferences through the store API: Alice lists and removes her own entries; Bob can neither read, search nor delete them", async () => {
   const namespace = preferencesNamespace("alice");
-  const entry = (id: string, text: string) => ({ id, kind: "note", value: text, text, source: "stated in a message (thread t-1)", createdAt: "2026-01-05T10:00:00.000Z" });
+  const entry = (id: string, text: string) => ({
+    id,
+    kind: "note",
+    value: text,
+    text,
+    source: "stated in a message (thread t-1)",
+    createdAt: "2026-01-05T10:00:00.000Z",
+  });
   await alice.store.putItem(namespace, "pref-monday", entry("pref-monday", "never on Monday"));
   await alice.store.putItem(namespace, "pref-morning", entry("pref-morning", "I prefer mornings"));
   const statuses = {
@@ -186,7 +235,10 @@ test("standing preferences through the store API: Alice lists and removes her ow
     delete: (await call("bob", "DELETE", "/store/items", { body: { namespace, key: "pref-monday" } })).status,
   };
   expect(statuses).toEqual({ search: 403, get: 403, delete: 403 });
-  expect((await alice.store.searchItems(namespace)).items.map((item) => item.key).sort()).toEqual(["pref-monday", "pref-morning"]);
+  expect((await alice.store.searchItems(namespace)).items.map((item) => item.key).sort()).toEqual([
+    "pref-monday",
+    "pref-morning",
+  ]);
   await alice.store.deleteItem(namespace, "pref-morning");
   expect((await alice.store.searchItems(namespace)).items.map((item) => item.value.text)).toEqual(["never on Monday"]);
   // Bob's own profile is his to read: empty.
@@ -194,14 +246,26 @@ test("standing preferences through the store API: Alice lists and removes her ow
 }, 60_000);
 
 test("useStream's protocol routes belong to the thread's owner: a stranger who names the thread first is refused and does not lock the owner out", async () => {
-  const events = (user: "alice" | "bob", thread: string) => call(user, "POST", `/threads/${thread}/stream/events`, { body: { channels: ["values", "lifecycle"] }, headers: { accept: "text/event-stream" }, readMs: 1_000 });
-  const command = (user: "alice" | "bob", thread: string, body: object) => call(user, "POST", `/threads/${thread}/commands`, { body });
+  const events = (user: "alice" | "bob", thread: string) =>
+    call(user, "POST", `/threads/${thread}/stream/events`, {
+      body: { channels: ["values", "lifecycle"] },
+      headers: { accept: "text/event-stream" },
+      readMs: 1_000,
+    });
+  const command = (user: "alice" | "bob", thread: string, body: object) =>
+    call(user, "POST", `/threads/${thread}/commands`, { body });
 
   // Alice's thread was made through REST: its protocol routes were never reached. Bob names it first.
   const bobFirst = {
     events: (await events("bob", aliceThread)).status,
     stateGet: (await command("bob", aliceThread, { id: 1, method: "state.get" })).status,
-    runStart: (await command("bob", aliceThread, { id: 2, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE } })).status,
+    runStart: (
+      await command("bob", aliceThread, {
+        id: 2,
+        method: "run.start",
+        params: { assistant_id: "tempo", input: ARRANGE },
+      })
+    ).status,
   };
   expect(bobFirst).toEqual({ events: 404, stateGet: 404, runStart: 404 });
   // Alice is not locked out: her protocol state read answers with her thread.
@@ -227,28 +291,53 @@ test("a run naming a checkpoint starts from the latest one: an answer sent from 
   const accept = { resume: { type: "accept", args: null } };
   // The run is created and its answer refused by the run checks: the served graph raises the card again, saying why
   // (the run ends cleanly, so the thread stays interrupted and answerable).
-  const outcome = (options: Parameters<typeof alice.runs.wait>[2]) => alice.runs.wait(aliceThread, "tempo", options).then(JSON.stringify, String);
-  for (const from of [{ checkpointId: earliest }, { checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } }]) {
-    expect(await outcome({ command: accept, ...from })).toMatch(/"description":"Your last answer could not be used: This answer was sent (before thread|while the thread stood at checkpoint)/);
+  const outcome = (options: Parameters<typeof alice.runs.wait>[2]) =>
+    alice.runs.wait(aliceThread, "tempo", options).then(JSON.stringify, String);
+  for (const from of [
+    { checkpointId: earliest },
+    { checkpoint: { checkpoint_id: earliest, checkpoint_ns: "", checkpoint_map: {} } },
+  ]) {
+    expect(await outcome({ command: accept, ...from })).toMatch(
+      /"description":"Your last answer could not be used: This answer was sent (before thread|while the thread stood at checkpoint)/,
+    );
     expect((await alice.threads.get(aliceThread)).status).toBe("interrupted");
   }
   const head = (await alice.threads.getState(aliceThread)).checkpoint.checkpoint_id!;
-  expect(await refusal(alice.runs.create(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: earliest, checkpoint_ns: "sub:1", checkpoint_map: {} } }))).toBe(403);
+  expect(
+    await refusal(
+      alice.runs.create(aliceThread, "tempo", {
+        command: accept,
+        checkpoint: { checkpoint_id: earliest, checkpoint_ns: "sub:1", checkpoint_map: {} },
+      }),
+    ),
+  ).toBe(403);
   expect(cardOf(await alice.threads.getState(aliceThread))?.action_request.action).toBe("confirm_plan");
   const protocol = await fetch(`${server.apiUrl}/threads/${aliceThread}/commands`, {
     method: "POST",
     headers: { ...headers.alice, "content-type": "application/json" },
-    body: JSON.stringify({ id: 7, method: "run.start", params: { assistant_id: "tempo", input: accept, config: { configurable: { checkpoint_id: earliest, checkpoint_ns: "sub:1" } } } }),
+    body: JSON.stringify({
+      id: 7,
+      method: "run.start",
+      params: {
+        assistant_id: "tempo",
+        input: accept,
+        config: { configurable: { checkpoint_id: earliest, checkpoint_ns: "sub:1" } },
+      },
+    }),
   });
   expect(await protocol.text()).toContain("checkpoint");
   // No checkpoint to start from sticks to the thread's stored config (what a run last saw is recorded as that,
   // and every run sets it anew).
-  const storedCheckpoint = async () => ((await alice.threads.get(aliceThread)).config?.configurable as Record<string, unknown> | undefined)?.checkpoint_id;
+  const storedCheckpoint = async () =>
+    ((await alice.threads.get(aliceThread)).config?.configurable as Record<string, unknown> | undefined)?.checkpoint_id;
   expect(await storedCheckpoint()).toBeUndefined();
 
   // Her answer to the plan card, sent with the head she read (as Agent Chat UI sends it), is taken: the thread moves
   // on to its first write card, and no checkpoint sticks to its config.
-  await alice.runs.wait(aliceThread, "tempo", { command: accept, checkpoint: { checkpoint_id: head, checkpoint_ns: "", checkpoint_map: {} } });
+  await alice.runs.wait(aliceThread, "tempo", {
+    command: accept,
+    checkpoint: { checkpoint_id: head, checkpoint_ns: "", checkpoint_map: {} },
+  });
   const next = await alice.threads.getState(aliceThread);
   expect(cardOf(next)?.action_request.action).toBe("place");
   expect(await storedCheckpoint()).toBeUndefined();

@@ -37,7 +37,10 @@ beforeAll(async () => {
 
 /** The Authorization header of a token for `user`. */
 async function bearer(user: string): Promise<{ authorization: string }> {
-  const token = await new SignJWT({ sub: user }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("1h").sign(new TextEncoder().encode(SECRET));
+  const token = await new SignJWT({ sub: user })
+    .setProtectedHeader({ alg: "HS256" })
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(SECRET));
   return { authorization: `Bearer ${token}` };
 }
 
@@ -50,20 +53,31 @@ test("the served graph serves the to-do domain beside the schedule: a to-do adde
   const client = new Client({ apiUrl, defaultHeaders: headers });
   const thread = await client.threads.create();
   const config = { configurable: { user_id: "todo-student" } };
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: 'Add "Renew the bus pass" to my to-do list' }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: 'Add "Renew the bus pass" to my to-do list' }] },
+    config,
+  });
   let state = await client.threads.getState(thread.thread_id);
   const actions: string[] = [];
   for (let turn = 0; turn < 5 && state.tasks.some((task) => task.interrupts.length > 0); turn += 1) {
     const card = state.tasks[0]?.interrupts[0]?.value as Card;
     actions.push(...card.action_requests.map((request) => request.name));
-    await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { decisions: card.action_requests.map(() => ({ type: "approve" })) } }, config });
+    await client.runs.wait(thread.thread_id, "tempo", {
+      command: { resume: { decisions: card.action_requests.map(() => ({ type: "approve" })) } },
+      config,
+    });
     state = await client.threads.getState(thread.thread_id);
   }
   expect(actions).toEqual(["confirm_plan", "add_todo"]);
   expect(state.values).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
   // The next question on the same thread is the schedule's.
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "when am I free on Monday?" }] }, config });
-  expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(/^You are free:\n- Mon \d+ \w{3}: \d\d:\d\d–/);
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "when am I free on Monday?" }] },
+    config,
+  });
+  expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(
+    /^You are free:\n- Mon \d+ \w{3}: \d\d:\d\d–/,
+  );
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {
@@ -75,12 +89,19 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   // Studio renders these: the input is { messages }, the configuration has user_id, max_rounds and time_zone.
   const schemas = await client.assistants.getSchemas(assistants[0]!.assistant_id);
   expect(Object.keys((schemas.input_schema as { properties?: object } | null)?.properties ?? {})).toEqual(["messages"]);
-  expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual(["max_rounds", "time_zone", "user_id"]);
+  expect(Object.keys((schemas.config_schema as { properties?: object } | null)?.properties ?? {}).sort()).toEqual([
+    "max_rounds",
+    "time_zone",
+    "user_id",
+  ]);
 
   const thread = await client.threads.create();
   expect(thread.metadata).toMatchObject({ owner: "sdk-student" });
   const config = { configurable: { user_id: "sdk-student" } };
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "Arrange my review week" }] },
+    config,
+  });
   let state = await client.threads.getState(thread.thread_id);
   const first = state.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } };
   expect(first.action_request.action).toBe("confirm_plan");
@@ -111,7 +132,11 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
 }, 240_000);
 
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */
-type Card = { kind: string; action_request: { action: string }; action_requests: Array<{ name: string; args: Record<string, unknown>; description: string }> };
+type Card = {
+  kind: string;
+  action_request: { action: string };
+  action_requests: Array<{ name: string; args: Record<string, unknown>; description: string }>;
+};
 
 /** How long one run of the useStream conversation may take before the test fails. */
 const RUN_END_TIMEOUT_MS = 60_000;
@@ -133,9 +158,17 @@ const AGENT_CHAT_UI_STREAM = {
 } as const;
 
 /** Streams one run as Agent Chat UI sends it and collects its events. */
-async function streamAsAgentChatUi(client: Client, threadId: string, payload: { input: Record<string, unknown>; command?: { resume: unknown } }): Promise<StreamEvent[]> {
+async function streamAsAgentChatUi(
+  client: Client,
+  threadId: string,
+  payload: { input: Record<string, unknown>; command?: { resume: unknown } },
+): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
-  for await (const part of client.runs.stream(threadId, "tempo", { ...payload, ...AGENT_CHAT_UI_STREAM, streamMode: [...AGENT_CHAT_UI_STREAM.streamMode] })) {
+  for await (const part of client.runs.stream(threadId, "tempo", {
+    ...payload,
+    ...AGENT_CHAT_UI_STREAM,
+    streamMode: [...AGENT_CHAT_UI_STREAM.streamMode],
+  })) {
     events.push({ event: part.event, data: part.data });
   }
   return events;
@@ -143,7 +176,8 @@ async function streamAsAgentChatUi(client: Client, threadId: string, payload: { 
 
 /** The card in the last root `values` event: what Agent Chat UI shows as the interrupt. */
 function cardInValues(events: StreamEvent[]): string | undefined {
-  const values = events.filter((part) => part.event === "values").at(-1)?.data as { __interrupt__?: Array<{ value: Card }> } | undefined;
+  const values = events.filter((part) => part.event === "values").at(-1)?.data as
+    { __interrupt__?: Array<{ value: Card }> } | undefined;
   return values?.__interrupt__?.[0]?.value.action_request.action;
 }
 
@@ -156,15 +190,28 @@ test("Agent Chat UI's request (subgraphs on, values + messages-tuple + custom) r
   const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-student") });
   const thread = await client.threads.create();
   // Agent Chat UI sends the message as content blocks with its own id, and no config.
-  const message = { id: "chat-ui-message-1", type: "human", content: [{ type: "text", text: "Arrange my review week" }] };
+  const message = {
+    id: "chat-ui-message-1",
+    type: "human",
+    content: [{ type: "text", text: "Arrange my review week" }],
+  };
   const first = await streamAsAgentChatUi(client, thread.thread_id, { input: { messages: [message] } });
-  expect(first.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  expect(
+    first.filter((part) => part.event === "error"),
+    server.output(),
+  ).toEqual([]);
   expect(modesSeen(first)).toEqual(expect.arrayContaining(["custom", "messages", "metadata", "values"]));
   expect(cardInValues(first)).toBe("confirm_plan");
 
   // The UI resumes with an empty input and the answer as command.resume.
-  const second = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, command: { resume: { type: "accept", args: null } } });
-  expect(second.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  const second = await streamAsAgentChatUi(client, thread.thread_id, {
+    input: {},
+    command: { resume: { type: "accept", args: null } },
+  });
+  expect(
+    second.filter((part) => part.event === "error"),
+    server.output(),
+  ).toEqual([]);
   expect(cardInValues(second)).toBe("place");
 
   const runs = await client.runs.list(thread.thread_id);
@@ -184,7 +231,11 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     return fetch(input, init);
   };
   // The app's token as useStream takes it (`defaultHeaders`): the SDK puts it on every REST and protocol request.
-  const client = new Client({ apiUrl, defaultHeaders: await bearer("use-stream-student"), callerOptions: { fetch: recordingFetch } });
+  const client = new Client({
+    apiUrl,
+    defaultHeaders: await bearer("use-stream-student"),
+    callerOptions: { fetch: recordingFetch },
+  });
   const controller = new StreamController({ assistantId: "tempo", client, threadId: null, fetch: recordingFetch });
   const deactivate = controller.activate();
   /**
@@ -206,7 +257,11 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     let timer: NodeJS.Timeout | undefined;
     // A server without the protocol endpoints accepts nothing and ends nothing: fail instead of hanging.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the run did not end in ${RUN_END_TIMEOUT_MS / 1000} s:\n${server.output().slice(-4000)}`)), RUN_END_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(new Error(`the run did not end in ${RUN_END_TIMEOUT_MS / 1000} s:\n${server.output().slice(-4000)}`)),
+        RUN_END_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([start().then(() => settled), timeout]);
@@ -219,7 +274,9 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
   };
   try {
     const config = { configurable: { user_id: "use-stream-student" } };
-    let ended = await untilRunEnds(() => controller.submit({ messages: [{ type: "human", content: "Arrange my review week" }] }, { config }));
+    let ended = await untilRunEnds(() =>
+      controller.submit({ messages: [{ type: "human", content: "Arrange my review week" }] }, { config }),
+    );
     const actions: string[] = [];
     const answered: string[] = [];
     for (let turn = 0; turn < 20 && controller.rootStore.getSnapshot().interrupts.length > 0; turn += 1) {
@@ -227,7 +284,9 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
       const card = controller.rootStore.getSnapshot().interrupts[0]!;
       actions.push(...(card.value as Card).action_requests.map((request) => request.name));
       answered.push(card.id!);
-      ended = await untilRunEnds(() => controller.respond({ type: "accept", args: null }, { interruptId: card.id!, config }));
+      ended = await untilRunEnds(() =>
+        controller.respond({ type: "accept", args: null }, { interruptId: card.id!, config }),
+      );
     }
     expect(ended).toBe("success");
     expect(actions).toEqual(["confirm_plan", ...Array(8).fill("place")]);
@@ -238,9 +297,14 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     expect(values.finalAnswer).toContain("Your review week is arranged.");
 
     // What went over the wire: one run.start, then one input.respond per card, each naming the card's interrupt id.
-    expect(commands.map((command) => command.method)).toEqual(["run.start", ...Array(answered.length).fill("input.respond")]);
+    expect(commands.map((command) => command.method)).toEqual([
+      "run.start",
+      ...Array(answered.length).fill("input.respond"),
+    ]);
     expect(commands.slice(1).map((command) => command.params.interrupt_id)).toEqual(answered);
-    expect(commands.slice(1).map((command) => command.params.response)).toEqual(answered.map(() => ({ type: "accept", args: null })));
+    expect(commands.slice(1).map((command) => command.params.response)).toEqual(
+      answered.map(() => ({ type: "accept", args: null })),
+    );
   } finally {
     deactivate();
     await controller.dispose();
@@ -250,9 +314,18 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
 test("through the server: the card passes Agent Chat UI's v1 HITL check, messages-tuple has no contract JSON, v1 decisions answer by interrupt id, a repeated answer is STALE_RESUME", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("card-contract-student") });
   const thread = await client.threads.create();
-  const first = await streamAsAgentChatUi(client, thread.thread_id, { input: { messages: [{ type: "human", content: "Arrange my review week" }] } });
-  expect(first.filter((part) => part.event === "error"), server.output()).toEqual([]);
-  const planValue = (first.filter((part) => part.event === "values").at(-1)?.data as { __interrupt__?: Array<{ id: string; value: unknown }> }).__interrupt__?.[0];
+  const first = await streamAsAgentChatUi(client, thread.thread_id, {
+    input: { messages: [{ type: "human", content: "Arrange my review week" }] },
+  });
+  expect(
+    first.filter((part) => part.event === "error"),
+    server.output(),
+  ).toEqual([]);
+  const planValue = (
+    first.filter((part) => part.event === "values").at(-1)?.data as {
+      __interrupt__?: Array<{ id: string; value: unknown }>;
+    }
+  ).__interrupt__?.[0];
   expect(isHitlRequest(planValue?.value)).toBe(true);
   expect(planValue?.value).toMatchObject({ card_id: planValue?.id, kind: "confirm_plan" });
   // What the chat streams token by token or as messages: never a stage's JSON contract.
@@ -260,12 +333,16 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
     .filter((part) => part.event.startsWith("messages"))
     .map((part) => JSON.stringify((part.data as [{ content?: unknown }])[0]?.content ?? ""));
   expect(streamedTexts.length).toBeGreaterThan(0);
-  for (const text of streamedTexts) expect(text).not.toMatch(/\\"(action|intent|plan_steps|tool_call|goal_check)\\"\s*:/);
+  for (const text of streamedTexts)
+    expect(text).not.toMatch(/\\"(action|intent|plan_steps|tool_call|goal_check)\\"\s*:/);
 
   // A v1 decision addressed to the plan card's interrupt id (what useStream's respond sends) runs the plan.
   const answer = { command: { resume: { [planValue!.id]: { decisions: [{ type: "approve" }] } } } };
   const second = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, ...answer });
-  expect(second.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  expect(
+    second.filter((part) => part.event === "error"),
+    server.output(),
+  ).toEqual([]);
   const waiting = await client.threads.getState(thread.thread_id);
   const writeCard = waiting.tasks[0]?.interrupts[0];
   expect(writeCard?.value).toMatchObject({ kind: "confirm_tool" });
@@ -274,13 +351,23 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
   // The same answer again (a double click, a retry): refused without failing the run — the write card is raised
   // again with the reason (its description first, and the last message), the thread still interrupted, nothing applied.
   const repeated = await streamAsAgentChatUi(client, thread.thread_id, { input: {}, ...answer });
-  expect(repeated.filter((part) => part.event === "error"), server.output()).toEqual([]);
+  expect(
+    repeated.filter((part) => part.event === "error"),
+    server.output(),
+  ).toEqual([]);
   const after = await client.threads.getState(thread.thread_id);
   const again = after.tasks[0]?.interrupts[0]?.value as Card;
-  expect(again.action_requests.map((request) => request.args)).toEqual((writeCard?.value as Card).action_requests.map((request) => request.args));
-  expect(again.action_requests[0]!.description).toMatch(/^Your last answer could not be used: This answer is addressed to interrupt .* no longer waits on/);
+  expect(again.action_requests.map((request) => request.args)).toEqual(
+    (writeCard?.value as Card).action_requests.map((request) => request.args),
+  );
+  expect(again.action_requests[0]!.description).toMatch(
+    /^Your last answer could not be used: This answer is addressed to interrupt .* no longer waits on/,
+  );
   const messages = (after.values as { messages: Array<{ type: string; content: string }> }).messages;
-  expect(messages.at(-1)).toMatchObject({ type: "ai", content: expect.stringMatching(/^I could not use that answer: .*answer it again\.$/) });
+  expect(messages.at(-1)).toMatchObject({
+    type: "ai",
+    content: expect.stringMatching(/^I could not use that answer: .*answer it again\.$/),
+  });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 }, 240_000);
 
@@ -316,7 +403,9 @@ test("two messages at once with multitask strategy enqueue: both run, one after 
   const config = { configurable: { user_id: "multitask-enqueue" } };
   const thread = await client.threads.create();
   const runs = await Promise.all(
-    ["hello", "thanks"].map((text) => client.runs.create(thread.thread_id, "tempo", { input: userMessage(text), config, multitaskStrategy: "enqueue" })),
+    ["hello", "thanks"].map((text) =>
+      client.runs.create(thread.thread_id, "tempo", { input: userMessage(text), config, multitaskStrategy: "enqueue" }),
+    ),
   );
   for (const run of runs) await client.runs.join(thread.thread_id, run.run_id);
   expect((await humanTexts(client, thread.thread_id)).sort()).toEqual(["hello", "thanks"]);
@@ -329,8 +418,15 @@ test("multitask strategy interrupt stops the first run; the thread is not left s
   const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-interrupt") });
   const config = { configurable: { user_id: "multitask-interrupt" } };
   const thread = await client.threads.create();
-  const first = await client.runs.create(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
-  const second = await client.runs.create(thread.thread_id, "tempo", { input: userMessage("hello"), config, multitaskStrategy: "interrupt" });
+  const first = await client.runs.create(thread.thread_id, "tempo", {
+    input: userMessage("Arrange my review week"),
+    config,
+  });
+  const second = await client.runs.create(thread.thread_id, "tempo", {
+    input: userMessage("hello"),
+    config,
+    multitaskStrategy: "interrupt",
+  });
   await client.runs.join(thread.thread_id, second.run_id);
   expect(["interrupted", "success"]).toContain((await client.runs.get(thread.thread_id, first.run_id)).status);
   expect(await forksOf(client, thread.thread_id)).toBe(0);
@@ -347,48 +443,72 @@ test("hostile input through the server is refused by the run guard; the thread s
   const thread = await client.threads.create();
   await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
   const before = await client.threads.getState(thread.thread_id);
-  for (const payload of [{ input: userMessage("arrange\u0000it") }, { input: { messages: [{ type: "remove", id: "anything" }] } }]) {
-    await expect(client.runs.wait(thread.thread_id, "tempo", { ...payload, config })).rejects.toThrow(/INVALID_INPUT|cannot be stored|limit is|Removing messages/);
+  for (const payload of [
+    { input: userMessage("arrange\u0000it") },
+    { input: { messages: [{ type: "remove", id: "anything" }] } },
+  ]) {
+    await expect(client.runs.wait(thread.thread_id, "tempo", { ...payload, config })).rejects.toThrow(
+      /INVALID_INPUT|cannot be stored|limit is|Removing messages/,
+    );
   }
   const after = await client.threads.getState(thread.thread_id);
   expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
   // An answer that cannot be stored is refused without failing the run: the card is raised again, saying why.
-  for (const resume of [{ type: "response", args: "later\udc00" }, { type: "response", args: "x".repeat(200_001) }]) {
+  for (const resume of [
+    { type: "response", args: "later\udc00" },
+    { type: "response", args: "x".repeat(200_001) },
+  ]) {
     await client.runs.wait(thread.thread_id, "tempo", { command: { resume }, config });
     const card = (await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts[0]?.value as Card;
     expect(card.kind).toBe("confirm_plan");
-    expect(card.action_requests[0]!.description).toMatch(/^Your last answer could not be used: .*(cannot be stored|limit is)/);
+    expect(card.action_requests[0]!.description).toMatch(
+      /^Your last answer could not be used: .*(cannot be stored|limit is)/,
+    );
     expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
   }
   await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { type: "accept", args: null } }, config });
   const next = await client.threads.getState(thread.thread_id);
-  expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe("place");
+  expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe(
+    "place",
+  );
 }, 60_000);
 
 test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends the task and clears its card", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("sdk-resolver") });
   const thread = await client.threads.create();
   const config = { configurable: { user_id: "sdk-resolver" } };
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "Arrange my review week" }] },
+    config,
+  });
   expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
 
   await client.threads.updateState(thread.thread_id, { values: null, asNode: "__end__" });
   const state = await client.threads.getState(thread.thread_id);
   expect(state.next).toEqual([]);
   expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-  expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+  expect(state.values).toMatchObject({
+    phase: "chatting",
+    pending: null,
+    outcome: { kind: "dropped", reason: "the thread was ended from the client" },
+  });
 }, 240_000);
 
 test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) ends the task, clears its card and leaves the thread idle; any other goto stays refused", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-resolver") });
   const thread = await client.threads.create();
   const config = { configurable: { user_id: "chat-ui-resolver" } };
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "Arrange my review week" }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "Arrange my review week" }] },
+    config,
+  });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 
   // Refused before anything is written: another node, or an update beside the end.
   for (const command of [{ goto: "plan" }, { goto: "__end__", update: { pending: null } }]) {
-    await expect(client.runs.wait(thread.thread_id, "tempo", { command, config })).rejects.toMatchObject({ status: 403 });
+    await expect(client.runs.wait(thread.thread_id, "tempo", { command, config })).rejects.toMatchObject({
+      status: 403,
+    });
   }
   expect((await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts).toHaveLength(1);
 
@@ -413,11 +533,18 @@ test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) end
   const state = await client.threads.getState(thread.thread_id);
   expect(state.next).toEqual([]);
   expect(state.tasks.flatMap((task) => task.interrupts)).toEqual([]);
-  expect(state.values).toMatchObject({ phase: "chatting", pending: null, outcome: { kind: "dropped", reason: "the thread was ended from the client" } });
+  expect(state.values).toMatchObject({
+    phase: "chatting",
+    pending: null,
+    outcome: { kind: "dropped", reason: "the thread was ended from the client" },
+  });
   expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
 
   // The thread goes on: a new message starts a new task.
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "hello" }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "hello" }] },
+    config,
+  });
   expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
 }, 240_000);
 
@@ -446,7 +573,9 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
   // The plan card's edit box holds the plan as text, one step a line; Accept echoes it untouched.
   const plan = (await cardOf()).card!.action_requests[0]!;
   expect(plan.args).toEqual({ steps: expect.stringMatching(/^1\. .+ — done when: .+\n2\. .+ — done when: /) });
-  expect(await answerAsAgentInbox(user, thread.thread_id, { type: "accept", args: { action: plan.name, args: plan.args } })).not.toContain("event: error");
+  expect(
+    await answerAsAgentInbox(user, thread.thread_id, { type: "accept", args: { action: plan.name, args: plan.args } }),
+  ).not.toContain("event: error");
   const first = await cardOf();
   expect(first.status).toBe("interrupted");
   expect(first.card!.action_requests).toHaveLength(8);
@@ -454,31 +583,49 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
   expect(first.card!.action_requests[0]!.description).toMatch(/^Change 1 of 8: Place "/);
 
   // Accept (Agent Inbox echoes the write it shows): that write alone applies; 7 come back on the next card.
-  const accepted = await answerAsAgentInbox(user, thread.thread_id, { type: "accept", args: { action: write1!.name, args: write1!.args } });
+  const accepted = await answerAsAgentInbox(user, thread.thread_id, {
+    type: "accept",
+    args: { action: write1!.name, args: write1!.args },
+  });
   expect(accepted, server.output()).not.toContain("event: error");
   const second = await cardOf();
   expect(second.status).toBe("interrupted");
-  expect(second.card!.action_requests.map((request) => request.args)).toEqual(first.card!.action_requests.slice(1).map((request) => request.args));
+  expect(second.card!.action_requests.map((request) => request.args)).toEqual(
+    first.card!.action_requests.slice(1).map((request) => request.args),
+  );
   const state = await client.threads.getState(thread.thread_id);
-  const results = (state.values as { messages: Array<{ type: string; status?: string }> }).messages.filter((message) => message.type === "tool");
+  const results = (state.values as { messages: Array<{ type: string; status?: string }> }).messages.filter(
+    (message) => message.type === "tool",
+  );
   expect(results.at(-1)).toMatchObject({ status: "success" });
 
   // An edit whose changed field (text, as Agent Inbox sends it) does not fit: refused, the thread stays interrupted,
   // the same writes on the card, the reason first in the description Agent Inbox shows.
-  const refused = await answerAsAgentInbox(user, thread.thread_id, { type: "edit", args: { action: write2!.name, args: { ...write2!.args, day: "someday" } } });
+  const refused = await answerAsAgentInbox(user, thread.thread_id, {
+    type: "edit",
+    args: { action: write2!.name, args: { ...write2!.args, day: "someday" } },
+  });
   expect(refused).not.toContain("event: error");
   const third = await cardOf();
   expect(third.status).toBe("interrupted");
-  expect(third.card!.action_requests.map((request) => request.args)).toEqual(second.card!.action_requests.map((request) => request.args));
-  expect(third.card!.action_requests[0]!.description).toMatch(/^Your last answer could not be used: The edited arguments do not fit place/);
+  expect(third.card!.action_requests.map((request) => request.args)).toEqual(
+    second.card!.action_requests.map((request) => request.args),
+  );
+  expect(third.card!.action_requests[0]!.description).toMatch(
+    /^Your last answer could not be used: The edited arguments do not fit place/,
+  );
 
   // A response (Respond to assistant) names no write: it declines every write left, with its feedback; nothing more applies.
   const responded = await answerAsAgentInbox(user, thread.thread_id, { type: "response", args: "Not that one." });
   expect(responded).not.toContain("event: error");
   const after = await client.threads.getState(thread.thread_id);
-  const answers = (after.values as { messages: Array<{ type: string; name?: string; status?: string; content: unknown }> }).messages.filter((message) => message.type === "tool" && message.name === "place");
+  const answers = (
+    after.values as { messages: Array<{ type: string; name?: string; status?: string; content: unknown }> }
+  ).messages.filter((message) => message.type === "tool" && message.name === "place");
   expect(answers.filter((message) => message.status === "success")).toHaveLength(1);
-  expect(answers.filter((message) => message.status === "error" && String(message.content).includes("Not that one."))).toHaveLength(7);
+  expect(
+    answers.filter((message) => message.status === "error" && String(message.content).includes("Not that one.")),
+  ).toHaveLength(7);
   expect(["interrupted", "idle"]).toContain((await client.threads.get(thread.thread_id)).status);
 }, 240_000);
 
@@ -487,9 +634,14 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
   const client = new Client({ apiUrl, defaultHeaders: await bearer(user) });
   const thread = await client.threads.create();
   const config = { configurable: { user_id: user } };
-  await client.runs.wait(thread.thread_id, "tempo", { input: { messages: [{ role: "user", content: "move the matrix review to day 9" }] }, config });
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: "move the matrix review to day 9" }] },
+    config,
+  });
   const asked = await client.threads.getState(thread.thread_id);
-  expect((asked.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string }> }).action_requests[0]?.name).toBe("ask_user");
+  expect(
+    (asked.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string }> }).action_requests[0]?.name,
+  ).toBe("ask_user");
 
   // Agent Chat UI's body, byte for byte (its question card: one "Answer" textarea, submitted as an edit of ask_user).
   const response = await fetch(`${apiUrl}/threads/${thread.thread_id}/runs/stream`, {
@@ -497,7 +649,9 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
     headers: { "content-type": "application/json", ...(await bearer(user)) },
     body: JSON.stringify({
       input: {},
-      command: { resume: { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "Friday" } } }] } },
+      command: {
+        resume: { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "Friday" } } }] },
+      },
       stream_mode: ["messages-tuple", "values", "custom"],
       stream_resumable: false,
       assistant_id: "tempo",
@@ -508,7 +662,12 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
   expect(response.status).toBe(200);
   expect(await response.text()).not.toContain("event: error");
   const planned = await client.threads.getState(thread.thread_id);
-  const card = planned.tasks[0]?.interrupts[0]?.value as { action_requests: Array<{ name: string; args: { steps?: string } }> };
-  expect(card.action_requests[0]).toMatchObject({ name: "confirm_plan", args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday \(day 5\) — done when: /) } });
+  const card = planned.tasks[0]?.interrupts[0]?.value as {
+    action_requests: Array<{ name: string; args: { steps?: string } }>;
+  };
+  expect(card.action_requests[0]).toMatchObject({
+    name: "confirm_plan",
+    args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday \(day 5\) — done when: /) },
+  });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 }, 240_000);

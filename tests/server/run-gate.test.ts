@@ -50,7 +50,11 @@ describe("RunGate", () => {
     await vi.advanceTimersByTimeAsync(3_000);
     const next = gate.enter();
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(await late).toMatchObject({ code: "SERVER_BUSY", details: { maxRuns: 1, waitMs: 5_000, ahead: 0 }, message: expect.stringContaining("nothing was written") });
+    expect(await late).toMatchObject({
+      code: "SERVER_BUSY",
+      details: { maxRuns: 1, waitMs: 5_000, ahead: 0 },
+      message: expect.stringContaining("nothing was written"),
+    });
     expect(gate.queued).toBe(1);
     endFirst();
     const endNext = await next;
@@ -71,9 +75,18 @@ describe("the graph behind a run gate", () => {
       computing -= 1;
       return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
     });
-    const graph = buildTempoGraph({ models: { default: chat }, domain: createNotesDomain(), checkpointer: new MemorySaver(), runGate: new RunGate(1, 60_000) });
-    const results = await Promise.all(["one", "two", "three", "four"].map((threadId) => graph.invoke(message("hello"), threadConfig(threadId))));
-    expect(results.map((result) => result.messages.map((entry) => entry.getType()))).toEqual(Array.from({ length: 4 }, () => ["human", "ai"]));
+    const graph = buildTempoGraph({
+      models: { default: chat },
+      domain: createNotesDomain(),
+      checkpointer: new MemorySaver(),
+      runGate: new RunGate(1, 60_000),
+    });
+    const results = await Promise.all(
+      ["one", "two", "three", "four"].map((threadId) => graph.invoke(message("hello"), threadConfig(threadId))),
+    );
+    expect(results.map((result) => result.messages.map((entry) => entry.getType()))).toEqual(
+      Array.from({ length: 4 }, () => ["human", "ai"]),
+    );
     expect(most).toBe(1);
   });
 
@@ -84,7 +97,12 @@ describe("the graph behind a run gate", () => {
       if (index === 0) await held;
       return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
     });
-    const graph = buildTempoGraph({ models: { default: chat }, domain: createNotesDomain(), checkpointer: new MemorySaver(), runGate: new RunGate(1, 50) });
+    const graph = buildTempoGraph({
+      models: { default: chat },
+      domain: createNotesDomain(),
+      checkpointer: new MemorySaver(),
+      runGate: new RunGate(1, 50),
+    });
     const slow = graph.invoke(message("first"), threadConfig("slow"));
     const refused = await thrownBy(graph.invoke(message("second"), threadConfig("queued")));
     expect(refused).toMatchObject({ code: "SERVER_BUSY" });

@@ -35,12 +35,17 @@ async function start(on: string): Promise<{ server: LangGraphDevServer; client: 
 
 /** The dev server's saved threads, runs and assistants (superjson: `{ json, meta }`). */
 const opsFile = (on: string) => path.join(on, ".langgraph_api", ".langgraphjs_ops.json");
-type SavedOps = { json: { threads: Record<string, { status: string; config?: { configurable?: Record<string, unknown> } }> } };
+type SavedOps = {
+  json: { threads: Record<string, { status: string; config?: { configurable?: Record<string, unknown> } }> };
+};
 
 /** Waits for the dev server to save its store with `threadId` idle (it saves 3 s after its last write). */
 async function savedIdle(on: string, threadId: string): Promise<SavedOps> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const saved = await fs.readFile(opsFile(on), "utf8").then((text) => JSON.parse(text) as SavedOps, () => undefined);
+    const saved = await fs.readFile(opsFile(on), "utf8").then(
+      (text) => JSON.parse(text) as SavedOps,
+      () => undefined,
+    );
     if (saved?.json.threads[threadId]?.status === "idle") return saved;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -48,7 +53,10 @@ async function savedIdle(on: string, threadId: string): Promise<SavedOps> {
 }
 
 /** The last assistant message of the thread, and the thread's status. */
-async function answered(client: Client, threadId: string): Promise<{ status: string; last: { type: string; content: unknown } | undefined }> {
+async function answered(
+  client: Client,
+  threadId: string,
+): Promise<{ status: string; last: { type: string; content: unknown } | undefined }> {
   const state = await client.threads.getState(threadId);
   const messages = (state.values as { messages?: Array<{ type: string; content: unknown }> }).messages ?? [];
   return { status: (await client.threads.get(threadId)).status, last: messages.at(-1) };
@@ -59,13 +67,17 @@ test("a run with a bad time zone is refused before it is stored (422, INVALID_CO
   let { server, client } = await start(folder);
   const thread = await client.threads.create();
 
-  const refused = await client.runs.wait(thread.thread_id, "tempo", { input: THANKS, config: { configurable: { time_zone: "Mars/Olympus" } } }).then(
-    () => undefined,
-    (error: { status?: number; message?: string }) => error,
-  );
+  const refused = await client.runs
+    .wait(thread.thread_id, "tempo", { input: THANKS, config: { configurable: { time_zone: "Mars/Olympus" } } })
+    .then(
+      () => undefined,
+      (error: { status?: number; message?: string }) => error,
+    );
   expect(refused?.status, server.output().slice(-2000)).toBe(422);
   expect(refused?.message).toMatch(/"code":"INVALID_CONFIGURATION"/);
-  expect(refused?.message).toMatch(/configurable\.time_zone must be an IANA time zone such as \\"Asia\/Shanghai\\" or \\"UTC\\"; got \\"Mars\/Olympus\\"/);
+  expect(refused?.message).toMatch(
+    /configurable\.time_zone must be an IANA time zone such as \\"Asia\/Shanghai\\" or \\"UTC\\"; got \\"Mars\/Olympus\\"/,
+  );
   expect(await client.runs.list(thread.thread_id)).toEqual([]);
 
   // Agent Chat UI's next message: no configurable. It is answered; nothing of the refused run was kept.
@@ -80,15 +92,27 @@ test("a run with a bad time zone is refused before it is stored (422, INVALID_CO
   const saved = await savedIdle(folder, thread.thread_id);
   await server.stop();
   const stored = saved.json.threads[thread.thread_id]!;
-  stored.config = { ...stored.config, configurable: { ...stored.config?.configurable, time_zone: "Mars/Olympus", now: "2024-02-30T09:00:00Z", max_rounds: -1 } };
+  stored.config = {
+    ...stored.config,
+    configurable: {
+      ...stored.config?.configurable,
+      time_zone: "Mars/Olympus",
+      now: "2024-02-30T09:00:00Z",
+      max_rounds: -1,
+    },
+  };
   await fs.writeFile(opsFile(folder), JSON.stringify(saved));
   ({ server, client } = await start(folder));
-  expect((await client.threads.get(thread.thread_id)).config?.configurable).toMatchObject({ time_zone: "Mars/Olympus" });
+  expect((await client.threads.get(thread.thread_id)).config?.configurable).toMatchObject({
+    time_zone: "Mars/Olympus",
+  });
 
   await client.runs.wait(thread.thread_id, "tempo", { input: THANKS });
   const second = await answered(client, thread.thread_id);
   expect(second.status, server.output().slice(-3000)).toBe("idle");
   expect(second.last).toMatchObject({ type: "ai", content: expect.any(String) });
   expect((await client.runs.list(thread.thread_id)).map((run) => run.status)).toEqual(["success", "success"]);
-  expect(server.output()).toContain(`thread ${thread.thread_id}: ignored a stored configurable value, its default applies instead: configurable.time_zone must be`);
+  expect(server.output()).toContain(
+    `thread ${thread.thread_id}: ignored a stored configurable value, its default applies instead: configurable.time_zone must be`,
+  );
 }, 360_000);

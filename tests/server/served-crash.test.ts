@@ -39,7 +39,8 @@ const folders: string[] = [];
 
 type Card = { action_request: { action: string }; action_requests: Array<{ name: string }> };
 type Values = { phase?: string; finalAnswer?: string; messages?: Array<{ content: unknown }> };
-const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) => state.tasks[0]?.interrupts[0]?.value as Card | undefined;
+const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) =>
+  state.tasks[0]?.interrupts[0]?.value as Card | undefined;
 
 beforeAll(async () => {
   // PostgreSQL 15 when installed (required in CI), else the embedded server.
@@ -81,17 +82,29 @@ async function facts(user: string, threadId: string) {
     distinctCompletedWrites: new Set(completed).size,
     replayedOrFailed: log.filter((row) => row.status !== "completed").length,
     applied: await rows<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user]),
-    tasks: await rows("SELECT task_id, status, slots, embedded_in FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY task_id", [user]),
+    tasks: await rows(
+      "SELECT task_id, status, slots, embedded_in FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY task_id",
+      [user],
+    ),
   };
 }
 
 /** Modification time of the dev server's saved checkpoints (0 while it has saved none). */
 async function checkpointsSavedAt(folder: string): Promise<number> {
   const file = path.join(folder, ".langgraph_api", ".langgraphjs_api.checkpointer.json");
-  return fs.stat(file).then((stats) => stats.mtimeMs, () => 0);
+  return fs.stat(file).then(
+    (stats) => stats.mtimeMs,
+    () => 0,
+  );
 }
 
-type Crashed = { server: LangGraphDevServer; user: string; threadId: string; killedAfterMs: number; before: Awaited<ReturnType<typeof facts>> };
+type Crashed = {
+  server: LangGraphDevServer;
+  user: string;
+  threadId: string;
+  killedAfterMs: number;
+  before: Awaited<ReturnType<typeof facts>>;
+};
 /**
  * What the user does first on the restarted server. It returns its check of what it saw, run only when the restart
  * held the card again: on an attempt where the dev server saved past the card (a step took over 3 s on a loaded
@@ -100,7 +113,8 @@ type Crashed = { server: LangGraphDevServer; user: string; threadId: string; kil
 type FirstAction = (client: Client, threadId: string) => Promise<() => void>;
 
 /** The dev server's word that it settled the thread's applied card (auth/applied-cards.ts). */
-const settledLine = (threadId: string) => `thread ${threadId}: a card whose 8 write(s) the execution log holds as applied was settled`;
+const settledLine = (threadId: string) =>
+  `thread ${threadId}: a card whose 8 write(s) the execution log holds as applied was settled`;
 
 /**
  * One attempt: a fresh user's thread to the 8-write card, saved to disk; the card accepted and the server killed as
@@ -118,10 +132,14 @@ async function crashAfterAccepting(label: string, attempt: number, first: FirstA
   await client.runs.wait(thread.thread_id, "tempo", { input: ARRANGE });
   await client.runs.wait(thread.thread_id, "tempo", { command: ACCEPT });
   const waiting = await client.threads.getState(thread.thread_id);
-  expect(cardOf(waiting)?.action_requests.map((request) => request.name), before.output()).toEqual(Array(8).fill("place"));
+  expect(
+    cardOf(waiting)?.action_requests.map((request) => request.name),
+    before.output(),
+  ).toEqual(Array(8).fill("place"));
   // The card is on disk before it is answered (the dev server saves 3 s after its last write).
   const cardShownAt = Date.now();
-  for (let wait = 0; wait < 100 && (await checkpointsSavedAt(folder)) < cardShownAt; wait += 1) await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let wait = 0; wait < 100 && (await checkpointsSavedAt(folder)) < cardShownAt; wait += 1)
+    await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await checkpointsSavedAt(folder)).toBeGreaterThanOrEqual(cardShownAt);
 
   const saved = await checkpointsSavedAt(folder);
@@ -145,7 +163,9 @@ async function crashAfterAccepting(label: string, attempt: number, first: FirstA
   }
   // The dev server saved checkpoints past the card (a step took over 3 s, or the kill came late): not the case this
   // test is about. The thread is not left in limbo: finished as it was, or stopped at a step still to run.
-  console.info(`[served-crash] attempt ${attempt}: killed ${killedAfterMs} ms after the run; checkpoints saved during the run: ${savedDuringRun}; no card held again`);
+  console.info(
+    `[served-crash] attempt ${attempt}: killed ${killedAfterMs} ms after the run; checkpoints saved during the run: ${savedDuringRun}; no card held again`,
+  );
   expect(savedDuringRun || killedAfterMs >= FLUSH_DELAY_MS).toBe(true);
   expect(restarted.output()).not.toContain(settledLine(thread.thread_id));
   const finished = ((state.values as Values).finalAnswer ?? "").includes("Your review week is arranged.");
@@ -159,7 +179,9 @@ async function crashUntilHeldAgain(label: string, first: FirstAction): Promise<C
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const crashed = await crashAfterAccepting(label, attempt, first);
     if (crashed) {
-      console.info(`[served-crash] ${label}: card held again at attempt ${attempt}, killed ${crashed.killedAfterMs} ms after the run ended`);
+      console.info(
+        `[served-crash] ${label}: card held again at attempt ${attempt}, killed ${crashed.killedAfterMs} ms after the run ended`,
+      );
       return crashed;
     }
   }
@@ -176,9 +198,14 @@ async function expectSettled(crashed: Crashed): Promise<void> {
   const state = await client.threads.getState(crashed.threadId);
   expect(cardOf(state)).toBeUndefined();
   const values = state.values as Values;
-  const texts = (values.messages ?? []).map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)));
+  const texts = (values.messages ?? []).map((message) =>
+    typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+  );
   // The user is told the card's writes had already been applied.
-  expect(texts.some((text) => text.includes("8 change(s) on this card had already been applied")), texts.join("\n")).toBe(true);
+  expect(
+    texts.some((text) => text.includes("8 change(s) on this card had already been applied")),
+    texts.join("\n"),
+  ).toBe(true);
   expect(texts.filter((text) => /Not applied|you rejected/.test(text))).toEqual([]);
   expect(values.phase).toBe("done");
   expect(values.finalAnswer).toContain("Your review week is arranged.");
@@ -222,7 +249,9 @@ test("killed after the 8 writes applied, restarted: the user's first search (Age
 
 test("killed after the 8 writes applied, restarted: a rejection sent before any read keeps the 8 writes, applies none twice and says they had been applied", async () => {
   const crashed = await crashUntilHeldAgain("reject", async (client, threadId) => {
-    const run = await client.runs.create(threadId, "tempo", { command: { resume: { decisions: Array.from({ length: 8 }, () => ({ type: "reject" })) } } });
+    const run = await client.runs.create(threadId, "tempo", {
+      command: { resume: { decisions: Array.from({ length: 8 }, () => ({ type: "reject" })) } },
+    });
     await client.runs.join(threadId, run.run_id);
     const { status } = await client.runs.get(threadId, run.run_id);
     return () => expect(status).toBe("success");

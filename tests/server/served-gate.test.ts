@@ -17,7 +17,10 @@ test("the served graph holds runs at a gate: TEMPO_MAX_RUNS when set, its pool's
     const served = await createServedGraph(readSettings({ TEMPO_DOMAINS: "schedule", ...environment }));
     try {
       // The guarded graph is typed as the compiled graph it wraps; its guard is its own field.
-      expect((served.graph as unknown as TempoCompiledGraph).runGuard.runGate?.maxRuns, JSON.stringify(environment)).toBe(maxRuns);
+      expect(
+        (served.graph as unknown as TempoCompiledGraph).runGuard.runGate?.maxRuns,
+        JSON.stringify(environment),
+      ).toBe(maxRuns);
     } finally {
       await served.close();
     }

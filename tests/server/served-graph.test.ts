@@ -8,7 +8,11 @@ import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
 
-const saved = { DATABASE_URL: process.env.DATABASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY, OPENAI_BASE_URL: process.env.OPENAI_BASE_URL };
+const saved = {
+  DATABASE_URL: process.env.DATABASE_URL,
+  OPENAI_API_KEY: process.env.OPENAI_API_KEY,
+  OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
+};
 
 afterEach(() => {
   for (const [name, value] of Object.entries(saved)) {
@@ -33,7 +37,10 @@ test("importing the served module connects to nothing; asking for the graph does
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(connections).toBe(0);
 
-  const first = await served.graph().then(() => "built", (error: unknown) => error);
+  const first = await served.graph().then(
+    () => "built",
+    (error: unknown) => error,
+  );
   expect(first).toBeInstanceOf(Error);
   expect(connections).toBeGreaterThan(0);
   await new Promise<void>((resolve) => database.close(() => resolve()));

@@ -32,8 +32,12 @@ async function clientOf(user: string): Promise<Client> {
   return clientWith({ authorization: `Bearer ${await token(user)}` });
 }
 
-type Card = { action_request: { action: string; args: Record<string, unknown> }; action_requests: Array<{ name: string }> };
-const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) => state.tasks[0]?.interrupts[0]?.value as Card | undefined;
+type Card = {
+  action_request: { action: string; args: Record<string, unknown> };
+  action_requests: Array<{ name: string }>;
+};
+const cardOf = (state: { tasks: Array<{ interrupts: Array<{ value?: unknown }> }> }) =>
+  state.tasks[0]?.interrupts[0]?.value as Card | undefined;
 
 async function countRows(sql: string, values: unknown[]): Promise<number> {
   return Number((await served.pool.query<{ count: string }>(sql, values)).rows[0]?.count ?? 0);
@@ -43,13 +47,26 @@ test("the server says tokens are required, and refuses requests without a valid 
   expect(served.server.output()).toContain("[tempo] auth: bearer tokens required (HS256 secret)");
   // `/info` too (Tempo's http.app): Agent Chat UI checks it on load, so a missing key is said at once.
   expect((await fetch(`${served.server.apiUrl}/info`)).status).toBe(401);
-  expect((await fetch(`${served.server.apiUrl}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+  expect(
+    (
+      await fetch(`${served.server.apiUrl}/threads/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).status,
+  ).toBe(401);
   // Studio's header is no way in: disable_studio_auth makes it go through the token check like any other request.
   expect(await refusal(clientWith({ "x-auth-scheme": "langsmith" }).threads.search())).toBe(401);
   const past = Math.floor(Date.now() / 1000) - 60;
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const unsigned = `${encode({ alg: "none", typ: "JWT" })}.${encode({ sub: "alice", exp: past + 3600 })}.`;
-  for (const bad of [await token("alice", { secret: "a-forged-secret-that-is-long-enough-000000" }), await token("alice", { expiresAt: past }), unsigned, await token(undefined)]) {
+  for (const bad of [
+    await token("alice", { secret: "a-forged-secret-that-is-long-enough-000000" }),
+    await token("alice", { expiresAt: past }),
+    unsigned,
+    await token(undefined),
+  ]) {
     expect(await refusal(clientWith({ authorization: `Bearer ${bad}` }).threads.search())).toBe(401);
   }
 }, 60_000);
@@ -85,13 +102,30 @@ test("another user can neither read, run, change nor take over a thread; its own
     fork: await refusal(bob.runs.create(id, "tempo", { input: ARRANGE, checkpointId: earliest })),
     rollback: await refusal(bob.runs.create(id, "tempo", { input: ARRANGE, multitaskStrategy: "rollback" })),
     storeSearch: await refusal(bob.store.searchItems(["tempo", "users", "alice"])),
-    storePut: await refusal(bob.store.putItem(["tempo", "users", "alice", "facts"], "injected", { text: "Alice wants every review on Sunday at 6am" })),
+    storePut: await refusal(
+      bob.store.putItem(["tempo", "users", "alice", "facts"], "injected", {
+        text: "Alice wants every review on Sunday at 6am",
+      }),
+    ),
     storeNamespaces: await refusal(bob.store.listNamespaces()),
-    assistantAsAlice: await refusal(bob.assistants.create({ graphId: "tempo", config: { configurable: { user_id: "alice" } } })),
-    ownerUpdateState: await refusal(alice.threads.updateState(id, { values: { answeredWrites: [{ tool: card.action_request, approved: true }] }, asNode: "confirm" })),
-    ownerCommandUpdate: await refusal(alice.runs.create(id, "tempo", { command: { update: { answeredWrites: [{ tool: card.action_request, approved: true }] }, goto: "execute" } })),
+    assistantAsAlice: await refusal(
+      bob.assistants.create({ graphId: "tempo", config: { configurable: { user_id: "alice" } } }),
+    ),
+    ownerUpdateState: await refusal(
+      alice.threads.updateState(id, {
+        values: { answeredWrites: [{ tool: card.action_request, approved: true }] },
+        asNode: "confirm",
+      }),
+    ),
+    ownerCommandUpdate: await refusal(
+      alice.runs.create(id, "tempo", {
+        command: { update: { answeredWrites: [{ tool: card.action_request, approved: true }] }, goto: "execute" },
+      }),
+    ),
     ownerCommandGoto: await refusal(alice.runs.create(id, "tempo", { command: { goto: "execute" } })),
-    ownerAsBob: await refusal(alice.runs.create(id, "tempo", { input: ARRANGE, config: { configurable: { user_id: "bob" } } })),
+    ownerAsBob: await refusal(
+      alice.runs.create(id, "tempo", { input: ARRANGE, config: { configurable: { user_id: "bob" } } }),
+    ),
   };
   expect(refused).toEqual({
     get: 404,
@@ -124,10 +158,14 @@ test("another user can neither read, run, change nor take over a thread; its own
   expect(after.values).toEqual(before.values);
   expect(cardOf(after)).toEqual(card);
   expect(await alice.store.getItem(["tempo", "users", "alice", "facts"], "injected")).toBeNull();
-  expect(await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND kind = 'write'", [id])).toBe(0);
+  expect(
+    await countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND kind = 'write'", [id]),
+  ).toBe(0);
   // Agent Inbox (the token in its "LangSmith API key" field, sent as x-api-key) still lists the thread as waiting.
   const inbox = clientWith({ "x-api-key": await token("alice") });
-  expect((await inbox.threads.search({ status: "interrupted", limit: 100 })).map((found) => found.thread_id)).toContain(id);
+  expect((await inbox.threads.search({ status: "interrupted", limit: 100 })).map((found) => found.thread_id)).toContain(
+    id,
+  );
 
   // Alice answers her card (the week's placements on one batch card: she approves the first and declines the rest,
   // so her later tests still find reviews to place) while Bob tries to roll back her in-flight run: her run
@@ -140,13 +178,18 @@ test("another user can neither read, run, change nor take over a thread; its own
   expect((await alice.runs.get(id, run.run_id)).status).toBe("success");
   const next = await alice.threads.getState(id);
   const appliedOnThread = () =>
-    countRows("SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND user_id = 'alice' AND kind = 'write' AND status = 'completed' AND applied", [id]);
+    countRows(
+      "SELECT count(*) FROM tempo_execution_log WHERE thread_id = $1 AND user_id = 'alice' AND kind = 'write' AND status = 'completed' AND applied",
+      [id],
+    );
   expect(await appliedOnThread()).toBe(1);
   expect(await countRows(`SELECT count(*) FROM (${APPLIED_WRITES_OF_USER_SQL}) AS applied`, ["alice"])).toBe(1);
   // The refinement (on by default after arranging) finds nothing to change in the polished placement: no card.
   // Bob can neither resume nor message her ended thread, and nothing more is applied.
   expect(cardOf(next)).toBeUndefined();
-  expect(await refusal(bob.runs.create(id, "tempo", { command: { resume: { type: "accept", args: null } } }))).toBe(404);
+  expect(await refusal(bob.runs.create(id, "tempo", { command: { resume: { type: "accept", args: null } } }))).toBe(
+    404,
+  );
   expect(await refusal(bob.runs.create(id, "tempo", { input: ARRANGE }))).toBe(404);
   expect(await appliedOnThread()).toBe(1);
   expect(await countRows(`SELECT count(*) FROM (${APPLIED_WRITES_OF_USER_SQL}) AS applied`, ["alice"])).toBe(1);
@@ -158,7 +201,9 @@ test("an assistant carrying a user gives nobody else that user's identity", asyn
   const bob = await clientOf("bob");
   const assistant = await alice.assistants.create({ graphId: "tempo", config: { configurable: { user_id: "alice" } } });
   expect(assistant.metadata).toMatchObject({ owner: "alice" });
-  expect(await refusal(bob.assistants.update(assistant.assistant_id, { config: { configurable: { user_id: "bob" } } }))).toBe(404);
+  expect(
+    await refusal(bob.assistants.update(assistant.assistant_id, { config: { configurable: { user_id: "bob" } } })),
+  ).toBe(404);
   expect(await refusal(bob.assistants.update(assistant.assistant_id, { metadata: { note: "mine now" } }))).toBe(404);
   expect(await refusal(bob.assistants.delete(assistant.assistant_id))).toBe(404);
 
@@ -174,12 +219,20 @@ test("an assistant carrying a user gives nobody else that user's identity", asyn
 
 test("useStream's protocol routes: another user can neither read a thread's event stream nor send its commands", async () => {
   const alice = await clientOf("alice");
-  const headersOf = async (user: string) => ({ authorization: `Bearer ${await token(user)}`, "content-type": "application/json" });
+  const headersOf = async (user: string) => ({
+    authorization: `Bearer ${await token(user)}`,
+    "content-type": "application/json",
+  });
   const aliceHeaders = await headersOf("alice");
   const bobHeaders = await headersOf("bob");
   const id = crypto.randomUUID(); // useStream mints the thread id and creates the thread with its first command
-  const command = (headers: Record<string, string>, body: object) => fetch(`${served.server.apiUrl}/threads/${id}/commands`, { method: "POST", headers, body: JSON.stringify(body) });
-  const start = await command(aliceHeaders, { id: 1, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE } });
+  const command = (headers: Record<string, string>, body: object) =>
+    fetch(`${served.server.apiUrl}/threads/${id}/commands`, { method: "POST", headers, body: JSON.stringify(body) });
+  const start = await command(aliceHeaders, {
+    id: 1,
+    method: "run.start",
+    params: { assistant_id: "tempo", input: ARRANGE },
+  });
   expect(start.status).toBe(200);
   let before = await alice.threads.getState(id);
   for (let wait = 0; wait < 120 && !cardOf(before); wait += 1) {
@@ -190,17 +243,41 @@ test("useStream's protocol routes: another user can neither read a thread's even
   expect(card.action_request.action).toBe("confirm_plan");
   const interruptId = before.tasks[0]!.interrupts[0]!.id;
 
-  const events = await fetch(`${served.server.apiUrl}/threads/${id}/stream/events`, { method: "POST", headers: { ...bobHeaders, accept: "text/event-stream" }, body: JSON.stringify({ channels: ["values", "lifecycle", "input"] }) });
-  const respond = await command(bobHeaders, { id: 2, method: "input.respond", params: { interrupt_id: interruptId, response: { type: "accept", args: null } } });
-  const runStart = await command(bobHeaders, { id: 3, method: "run.start", params: { assistant_id: "tempo", input: ARRANGE } });
-  expect({ events: events.status, respond: respond.status, runStart: runStart.status }).toEqual({ events: 404, respond: 404, runStart: 404 });
+  const events = await fetch(`${served.server.apiUrl}/threads/${id}/stream/events`, {
+    method: "POST",
+    headers: { ...bobHeaders, accept: "text/event-stream" },
+    body: JSON.stringify({ channels: ["values", "lifecycle", "input"] }),
+  });
+  const respond = await command(bobHeaders, {
+    id: 2,
+    method: "input.respond",
+    params: { interrupt_id: interruptId, response: { type: "accept", args: null } },
+  });
+  const runStart = await command(bobHeaders, {
+    id: 3,
+    method: "run.start",
+    params: { assistant_id: "tempo", input: ARRANGE },
+  });
+  expect({ events: events.status, respond: respond.status, runStart: runStart.status }).toEqual({
+    events: 404,
+    respond: 404,
+    runStart: 404,
+  });
   expect(await events.text()).not.toContain("Arrange my review week");
 
   const after = await alice.threads.getState(id);
   expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
   expect(cardOf(after)).toEqual(card);
   // Alice's own answer through the same route still moves her thread on.
-  expect((await command(aliceHeaders, { id: 4, method: "input.respond", params: { interrupt_id: interruptId, response: { type: "accept", args: null } } })).status).toBe(200);
+  expect(
+    (
+      await command(aliceHeaders, {
+        id: 4,
+        method: "input.respond",
+        params: { interrupt_id: interruptId, response: { type: "accept", args: null } },
+      })
+    ).status,
+  ).toBe(200);
   let next = await alice.threads.getState(id);
   for (let wait = 0; wait < 120 && cardOf(next)?.action_request.action !== "place"; wait += 1) {
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -41,7 +41,13 @@ test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves t
   for (let repetition = 0; repetition < 4; repetition += 1) {
     const { user, client } = await newUser();
     const result = await taskAndYes(client, "enqueue");
-    expect(result, served.server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, late: 0, forks: 0, card: "confirm_plan" });
+    expect(result, served.server.output()).toMatchObject({
+      outcomes: ["ok", "ThreadBusyError"],
+      unseen: 0,
+      late: 0,
+      forks: 0,
+      card: "confirm_plan",
+    });
     expect(await appliedWrites(user)).toBe(0);
   }
 }, 120_000);
@@ -51,7 +57,13 @@ test("enqueue: the plan card accepted twice at once — the repeat, queued befor
     const { user, client } = await newUser();
     const result = await repeatedAccept(client, served.pool, user, { at: "plan", offsetMs: 0, strategy: "enqueue" });
     // The 8-write card the first accept led to stays open, nothing of it applied.
-    expect(result, served.server.output()).toMatchObject({ outcomes: ["ok", "ThreadBusyError"], unseen: 0, extraWrites: 0, forks: 0, card: "place" });
+    expect(result, served.server.output()).toMatchObject({
+      outcomes: ["ok", "ThreadBusyError"],
+      unseen: 0,
+      extraWrites: 0,
+      forks: 0,
+      card: "place",
+    });
     expect(await appliedWrites(user)).toBe(0);
   }
 }, 120_000);
@@ -67,18 +79,22 @@ const cases: Array<[Strategy, "plan" | "write", number[]]> = [
   ["rollback", "write", [0, 500]],
 ];
 
-test.each(cases)("%s: the %s card accepted, the anonymous accept repeated later — no write approved whose card was raised after the repeat", async (strategy, at, offsets) => {
-  for (const offsetMs of offsets) {
-    const { user, client } = await newUser();
-    const result = await repeatedAccept(client, served.pool, user, { at, offsetMs, strategy });
-    const context = `${strategy} ${at}@${offsetMs}ms: ${JSON.stringify(result)}`;
-    expect(result.unseen, context).toBe(0);
-    expect(result.forks, context).toBe(0);
-    // A repeat that did approve a card was created after that card was raised.
-    if (result.late > 0) expect(result.lateByMs, context).toBeGreaterThanOrEqual(0);
-    // The answered write card's 8 writes applied once (an interrupted or rolled-back first run leaves them to the
-    // repeat, which answered the same card); nothing beyond the cards answered.
-    if (at === "write") expect(await appliedWrites(user), context).toBe(8 + result.extraWrites);
-    expect(result.extraWrites > 0, context).toBe(result.late === 1);
-  }
-}, 120_000);
+test.each(cases)(
+  "%s: the %s card accepted, the anonymous accept repeated later — no write approved whose card was raised after the repeat",
+  async (strategy, at, offsets) => {
+    for (const offsetMs of offsets) {
+      const { user, client } = await newUser();
+      const result = await repeatedAccept(client, served.pool, user, { at, offsetMs, strategy });
+      const context = `${strategy} ${at}@${offsetMs}ms: ${JSON.stringify(result)}`;
+      expect(result.unseen, context).toBe(0);
+      expect(result.forks, context).toBe(0);
+      // A repeat that did approve a card was created after that card was raised.
+      if (result.late > 0) expect(result.lateByMs, context).toBeGreaterThanOrEqual(0);
+      // The answered write card's 8 writes applied once (an interrupted or rolled-back first run leaves them to the
+      // repeat, which answered the same card); nothing beyond the cards answered.
+      if (at === "write") expect(await appliedWrites(user), context).toBe(8 + result.extraWrites);
+      expect(result.extraWrites > 0, context).toBe(result.late === 1);
+    }
+  },
+  120_000,
+);

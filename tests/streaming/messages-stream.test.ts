@@ -26,26 +26,55 @@ test("no contract JSON in the messages stream; speak, replies and the final answ
   let planCalls = 0;
   const models = {
     chat: streaming([{ intent: "task", reply: "", reason: "needs tools" }]),
-    plan: streaming([
-      // Invalid first (a contract-shaped object with a bad action): the correction loop runs, and none of it streams.
-      { speak: "", action: "bogus" },
-      { speak: "Here is the plan.", action: "plan_done", complexity: "simple", plan_steps: [{ content: "Add the note", done_when: "it is listed" }] },
-    ], () => (planCalls += 1)),
+    plan: streaming(
+      [
+        // Invalid first (a contract-shaped object with a bad action): the correction loop runs, and none of it streams.
+        { speak: "", action: "bogus" },
+        {
+          speak: "Here is the plan.",
+          action: "plan_done",
+          complexity: "simple",
+          plan_steps: [{ content: "Add the note", done_when: "it is listed" }],
+        },
+      ],
+      () => (planCalls += 1),
+    ),
     execute: streaming([
-      { speak: "Adding the note.", action: "confirm", reason: "asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } },
+      {
+        speak: "Adding the note.",
+        action: "confirm",
+        reason: "asked",
+        tool_call: { name: "add_note", arguments: { text: "call mom" } },
+      },
       { speak: "The note is there.", action: "done", goal_check: "it is listed" },
     ]),
     deliver: streaming(["Added the note “call mom”."]),
   };
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models }, domain: createNotesDomain(), checkpointer: new MemorySaver() });
+  const graph = buildTempoGraph({
+    models: { default: models.chat, ...models },
+    domain: createNotesDomain(),
+    checkpointer: new MemorySaver(),
+  });
   const config = threadConfig("messages-stream");
 
   const streamed: Array<{ id?: string; type: string; text: string; node: string }> = [];
-  const inputs = [{ messages: [new HumanMessage("Add a note: call mom")] }, new Command({ resume: { decisions: [{ type: "approve" }] } }), new Command({ resume: { decisions: [{ type: "approve" }] } })];
+  const inputs = [
+    { messages: [new HumanMessage("Add a note: call mom")] },
+    new Command({ resume: { decisions: [{ type: "approve" }] } }),
+    new Command({ resume: { decisions: [{ type: "approve" }] } }),
+  ];
   for (const input of inputs) {
-    for await (const [message, metadata] of await graph.stream(input as Parameters<typeof graph.stream>[0], { ...config, streamMode: "messages" })) {
+    for await (const [message, metadata] of await graph.stream(input as Parameters<typeof graph.stream>[0], {
+      ...config,
+      streamMode: "messages",
+    })) {
       const chunk = message as BaseMessage;
-      streamed.push({ id: chunk.id, type: chunk.getType(), text: typeof chunk.content === "string" ? chunk.content : JSON.stringify(chunk.content), node: String((metadata as { langgraph_node?: unknown }).langgraph_node) });
+      streamed.push({
+        id: chunk.id,
+        type: chunk.getType(),
+        text: typeof chunk.content === "string" ? chunk.content : JSON.stringify(chunk.content),
+        node: String((metadata as { langgraph_node?: unknown }).langgraph_node),
+      });
     }
   }
 
@@ -62,7 +91,14 @@ test("no contract JSON in the messages stream; speak, replies and the final answ
     expect(text).not.toContain("Answer again with exactly one JSON object");
   }
   const aiTexts = [...joined.values()].filter((message) => message.type === "ai").map((message) => message.text);
-  expect(aiTexts).toEqual(expect.arrayContaining(["Here is the plan.", "Adding the note.", "The note is there.", "Added the note “call mom”."]));
+  expect(aiTexts).toEqual(
+    expect.arrayContaining([
+      "Here is the plan.",
+      "Adding the note.",
+      "The note is there.",
+      "Added the note “call mom”.",
+    ]),
+  );
 
   // The final answer streamed token by token, under the id the thread keeps: a UI shows it once.
   const state = await graph.getState(config);

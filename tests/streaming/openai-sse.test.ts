@@ -45,12 +45,25 @@ const HumanInterruptSchema = CardSchema.refine(isHitlRequest, { message: "not a 
 const ExtensionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("assistant_text"), node: z.string(), message_id: z.string().min(1) }),
   z.object({ kind: z.literal("status"), node: z.string(), text: z.string().min(1) }),
-  z.object({ kind: z.literal("tool_call"), node: z.string(), tool_call: z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }) }),
-  z.object({ kind: z.literal("tool_result"), node: z.string(), tool_result: z.object({ id: z.string(), name: z.string(), ok: z.boolean(), content: z.string() }) }),
+  z.object({
+    kind: z.literal("tool_call"),
+    node: z.string(),
+    tool_call: z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+  }),
+  z.object({
+    kind: z.literal("tool_result"),
+    node: z.string(),
+    tool_result: z.object({ id: z.string(), name: z.string(), ok: z.boolean(), content: z.string() }),
+  }),
   z.object({ kind: z.literal("confirm_request"), node: z.string(), interrupt: HumanInterruptSchema }),
   z.object({ kind: z.literal("interrupt"), node: z.string(), interrupt: HumanInterruptSchema }),
   z.object({ kind: z.literal("error"), code: z.string(), message: z.string() }),
-  z.object({ kind: z.literal("finish"), phase: z.string().nullable(), waiting: z.boolean(), interrupts: z.array(HumanInterruptSchema) }),
+  z.object({
+    kind: z.literal("finish"),
+    phase: z.string().nullable(),
+    waiting: z.boolean(),
+    interrupts: z.array(HumanInterruptSchema),
+  }),
 ]);
 
 type Extension = z.infer<typeof ExtensionSchema>;
@@ -76,7 +89,11 @@ async function collect(stream: AsyncIterable<string>): Promise<string> {
   return text;
 }
 
-const ONE_STEP_PLAN = planDone([{ content: "Add the note", done_when: "list_notes shows it" }], { speak: "One step: add the note.", reason: "clear request", complexity: "simple" });
+const ONE_STEP_PLAN = planDone([{ content: "Add the note", done_when: "list_notes shows it" }], {
+  speak: "One step: add the note.",
+  reason: "clear request",
+  complexity: "simple",
+});
 
 function notesGraph() {
   const domain = createNotesDomain({ "user-1": ["buy milk"] });
@@ -84,8 +101,18 @@ function notesGraph() {
     domain,
     plan: [json({ speak: "What should the note say?", action: "ask_user", reason: "no text given" }), ONE_STEP_PLAN],
     execute: [
-      json({ speak: "Reading notes.", action: "continue", reason: "need the list", tool_call: { name: "list_notes", arguments: {} } }),
-      json({ speak: "Adding it.", action: "confirm", reason: "the user asked", tool_call: { name: "add_note", arguments: { text: "call mom" } } }),
+      json({
+        speak: "Reading notes.",
+        action: "continue",
+        reason: "need the list",
+        tool_call: { name: "list_notes", arguments: {} },
+      }),
+      json({
+        speak: "Adding it.",
+        action: "confirm",
+        reason: "the user asked",
+        tool_call: { name: "add_note", arguments: { text: "call mom" } },
+      }),
       json({ speak: "", action: "done", reason: "added", goal_check: "add_note returned added note 2: call mom" }),
     ],
     deliver: ["Added “call mom” to your notes, which now hold two entries: buy milk, and call mom."],
@@ -116,20 +143,36 @@ describe("OpenAI-compatible SSE from a graph run", () => {
       expect(chunks.every((chunk) => chunk.model === "tempo")).toBe(true);
       expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
       expect(chunks.slice(1).every((chunk) => chunk.choices[0]?.delta.role === undefined)).toBe(true);
-      expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason)).toEqual([...Array(chunks.length - 1).fill(null), "stop"]);
+      expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason)).toEqual([
+        ...Array(chunks.length - 1).fill(null),
+        "stop",
+      ]);
       expect(chunks.at(-1)?.ext.kind).toBe("finish");
       // Only assistant text carries content.
-      for (const chunk of chunks) expect(chunk.choices[0]?.delta.content !== undefined).toBe(chunk.ext.kind === "assistant_text");
+      for (const chunk of chunks)
+        expect(chunk.choices[0]?.delta.content !== undefined).toBe(chunk.ext.kind === "assistant_text");
     }
 
     const kinds = (chunks: ParsedChunk[]) => [...new Set(chunks.map((chunk) => chunk.ext.kind))];
-    const [asked, planned, proposed, delivered] = requests as [ParsedChunk[], ParsedChunk[], ParsedChunk[], ParsedChunk[]];
+    const [asked, planned, proposed, delivered] = requests as [
+      ParsedChunk[],
+      ParsedChunk[],
+      ParsedChunk[],
+      ParsedChunk[],
+    ];
 
     // Request 1: the planner asks; the question is an `interrupt` ext, and the finish chunk says the thread waits for it.
     expect(kinds(asked)).toEqual(expect.arrayContaining(["status", "assistant_text", "interrupt", "finish"]));
     const question = asked.find((chunk) => chunk.ext.kind === "interrupt")?.ext;
-    expect(question).toMatchObject({ node: "ask_user", interrupt: { action_request: { action: "ask_user", args: { question: "What should the note say?" } } } });
-    expect(asked.at(-1)?.ext).toMatchObject({ kind: "finish", waiting: true, interrupts: [{ action_request: { action: "ask_user" } }] });
+    expect(question).toMatchObject({
+      node: "ask_user",
+      interrupt: { action_request: { action: "ask_user", args: { question: "What should the note say?" } } },
+    });
+    expect(asked.at(-1)?.ext).toMatchObject({
+      kind: "finish",
+      waiting: true,
+      interrupts: [{ action_request: { action: "ask_user" } }],
+    });
     // The streamed card and the one the thread waits on carry the same card_id: the interrupt id.
     const streamedId = (question as { interrupt: { card_id?: string } }).interrupt.card_id;
     expect(streamedId).toMatch(/^[0-9a-f]{32}$/);
@@ -138,18 +181,33 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     // Request 2: the plan card is a `confirm_request`.
     expect(planned.find((chunk) => chunk.ext.kind === "confirm_request")?.ext).toMatchObject({
       node: "confirm",
-      interrupt: { action_request: { action: "confirm_plan", args: { steps: "1. Add the note — done when: list_notes shows it" } } },
+      interrupt: {
+        action_request: { action: "confirm_plan", args: { steps: "1. Add the note — done when: list_notes shows it" } },
+      },
     });
     expect(planned.at(-1)?.ext).toMatchObject({ kind: "finish", phase: "waiting_confirm", waiting: true });
 
     // Request 3: the read tool runs (tool_call, tool_result) and the write waits for confirmation.
     const proposedExtensions = proposed.map((chunk) => chunk.ext);
-    expect(proposedExtensions).toContainEqual({ kind: "tool_call", node: "execute", tool_call: { id: expect.any(String), name: "list_notes", arguments: {} } });
-    expect(proposedExtensions).toContainEqual({ kind: "tool_result", node: "execute", tool_result: { id: expect.any(String), name: "list_notes", ok: true, content: "1. buy milk" } });
+    expect(proposedExtensions).toContainEqual({
+      kind: "tool_call",
+      node: "execute",
+      tool_call: { id: expect.any(String), name: "list_notes", arguments: {} },
+    });
+    expect(proposedExtensions).toContainEqual({
+      kind: "tool_result",
+      node: "execute",
+      tool_result: { id: expect.any(String), name: "list_notes", ok: true, content: "1. buy milk" },
+    });
     expect(proposedExtensions).toContainEqual(
-      expect.objectContaining({ kind: "confirm_request", interrupt: expect.objectContaining({ action_request: { action: "add_note", args: { text: "call mom" } } }) }),
+      expect.objectContaining({
+        kind: "confirm_request",
+        interrupt: expect.objectContaining({ action_request: { action: "add_note", args: { text: "call mom" } } }),
+      }),
     );
-    expect(proposedExtensions).toContainEqual(expect.objectContaining({ kind: "status", text: "Executing step 1 of 1: Add the note" }));
+    expect(proposedExtensions).toContainEqual(
+      expect.objectContaining({ kind: "status", text: "Executing step 1 of 1: Add the note" }),
+    );
 
     // Request 4: the write is applied and the summary streams as content; the thread is done.
     expect(delivered.map((chunk) => chunk.ext)).toContainEqual({
@@ -163,15 +221,26 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     const state = await graph.getState(config);
     const texts = new Map<string, string>();
     for (const chunk of requests.flat()) {
-      if (chunk.ext.kind === "assistant_text") texts.set(chunk.ext.message_id, (texts.get(chunk.ext.message_id) ?? "") + (chunk.choices[0]?.delta.content ?? ""));
+      if (chunk.ext.kind === "assistant_text")
+        texts.set(
+          chunk.ext.message_id,
+          (texts.get(chunk.ext.message_id) ?? "") + (chunk.choices[0]?.delta.content ?? ""),
+        );
     }
-    const messages = (state.values.messages as Array<{ id?: string; content: unknown }>).filter((message) => message.id && texts.has(message.id));
+    const messages = (state.values.messages as Array<{ id?: string; content: unknown }>).filter(
+      (message) => message.id && texts.has(message.id),
+    );
     expect(messages.length).toBe(texts.size);
     for (const message of messages) expect(texts.get(message.id!)).toBe(message.content);
-    const summary = delivered.filter((chunk) => chunk.ext.kind === "assistant_text").map((chunk) => chunk.choices[0]?.delta.content).join("");
+    const summary = delivered
+      .filter((chunk) => chunk.ext.kind === "assistant_text")
+      .map((chunk) => chunk.choices[0]?.delta.content)
+      .join("");
     expect(summary).toBe(state.values.finalAnswer);
     // Pseudo-streaming: the summary arrived in several short chunks.
-    expect(delivered.filter((chunk) => chunk.ext.kind === "assistant_text" && chunk.ext.node === "deliver").length).toBeGreaterThan(2);
+    expect(
+      delivered.filter((chunk) => chunk.ext.kind === "assistant_text" && chunk.ext.node === "deliver").length,
+    ).toBeGreaterThan(2);
 
     // Across the conversation, every event kind Tempo emits was present.
     expect(new Set(requests.flat().map((chunk) => chunk.ext.kind))).toEqual(
@@ -185,12 +254,31 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     await graph.invoke({ messages: [new HumanMessage("Add a note")] }, config);
     const errors: unknown[] = [];
     // Not awaited: LangGraph's stream() rejects at once when the resume value is refused.
-    const stream = graph.stream(resume({ type: "accept", args: null }) as Parameters<typeof graph.stream>[0], { ...config, streamMode: "custom" });
-    const chunks = parseSse(await collect(streamOpenAISse(stream, { model: "tempo", finalState: () => graph.getState(config), onError: (error) => errors.push(error) })));
+    const stream = graph.stream(resume({ type: "accept", args: null }) as Parameters<typeof graph.stream>[0], {
+      ...config,
+      streamMode: "custom",
+    });
+    const chunks = parseSse(
+      await collect(
+        streamOpenAISse(stream, {
+          model: "tempo",
+          finalState: () => graph.getState(config),
+          onError: (error) => errors.push(error),
+        }),
+      ),
+    );
 
     expect(chunks.map((chunk) => chunk.ext.kind)).toEqual(["error", "finish"]);
-    expect(chunks[0]?.ext).toMatchObject({ kind: "error", code: "INVALID_RESUME", message: expect.stringContaining('a text answer: { decisions: [{ type: "edit"') });
-    expect(chunks[1]?.ext).toMatchObject({ kind: "finish", waiting: true, interrupts: [{ action_request: { action: "ask_user" } }] });
+    expect(chunks[0]?.ext).toMatchObject({
+      kind: "error",
+      code: "INVALID_RESUME",
+      message: expect.stringContaining('a text answer: { decisions: [{ type: "edit"'),
+    });
+    expect(chunks[1]?.ext).toMatchObject({
+      kind: "finish",
+      waiting: true,
+      interrupts: [{ action_request: { action: "ask_user" } }],
+    });
     expect(errors).toHaveLength(1);
   });
 });
@@ -212,7 +300,10 @@ describe("chunk encoding", () => {
     expect(formatServerSentEvent(second)).toBe(
       'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"tempo","choices":[{"index":0,"delta":{},"finish_reason":null}],"ext":{"kind":"status","node":"plan","text":"Planning"}}\n\n',
     );
-    expect(encoder.finish()).toMatchObject({ choices: [{ delta: {}, finish_reason: "stop" }], ext: { kind: "finish", phase: null, waiting: false, interrupts: [] } });
+    expect(encoder.finish()).toMatchObject({
+      choices: [{ delta: {}, finish_reason: "stop" }],
+      ext: { kind: "finish", phase: null, waiting: false, interrupts: [] },
+    });
     expect(SSE_DONE).toBe("data: [DONE]\n\n");
   });
 

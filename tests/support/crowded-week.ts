@@ -10,7 +10,9 @@ import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 
 /** `week` with its placed reviews crowded onto its busiest day (as many as fit there); its score is lower. */
 export function crowded(week: ScheduleState): ScheduleState {
-  const placed = week.tasks.filter((task) => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1);
+  const placed = week.tasks.filter(
+    (task) => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
+  );
   const load = new Map<number, number>();
   for (const task of placed) load.set(task.slots![0]!.day, (load.get(task.slots![0]!.day) ?? 0) + 1);
   const busiest = [...load].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
@@ -18,14 +20,17 @@ export function crowded(week: ScheduleState): ScheduleState {
   for (const task of placed) {
     if (busiest === undefined || task.slots![0]!.day === busiest) continue;
     for (let start = 1; start <= current.window.slotsPerDay; start += 1) {
-      const moved = applyWrites(current, [{ name: "move", arguments: { task_id: task.id, day: busiest, slot_start: start } }]);
+      const moved = applyWrites(current, [
+        { name: "move", arguments: { task_id: task.id, day: busiest, slot_start: start } },
+      ]);
       if (moved) {
         current = moved;
         break;
       }
     }
   }
-  if (analyzeHealth(current).score >= analyzeHealth(week).score) throw new Error("crowding the week did not lower its score");
+  if (analyzeHealth(current).score >= analyzeHealth(week).score)
+    throw new Error("crowding the week did not lower its score");
   return current;
 }
 

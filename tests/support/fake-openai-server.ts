@@ -95,13 +95,20 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     if (incoming.method !== "POST" || !/\/chat\/completions$/.test(incoming.url ?? "")) {
       unexpected.push(`${incoming.method} ${incoming.url}`);
-      sendJson(response, 404, { error: { message: `No route ${incoming.method} ${incoming.url}`, type: "invalid_request_error" } });
+      sendJson(response, 404, {
+        error: { message: `No route ${incoming.method} ${incoming.url}`, type: "invalid_request_error" },
+      });
       return;
     }
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as FakeOpenAIRequest["body"];
-    const request: FakeOpenAIRequest = { index: requests.length, body, stage: stageOf(body.messages ?? []), receivedAt: Date.now() };
+    const request: FakeOpenAIRequest = {
+      index: requests.length,
+      body,
+      stage: stageOf(body.messages ?? []),
+      receivedAt: Date.now(),
+    };
     requests.push(request);
     const reply = await script(request);
     if ("hang" in reply) return;
@@ -112,13 +119,22 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
     if (reply.delayMs) await wait(reply.delayMs);
     if (response.destroyed || response.writableEnded) return;
     if ("raw" in reply) {
-      response.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "text/html", "content-length": Buffer.byteLength(reply.raw) });
+      response.writeHead(reply.status ?? 200, {
+        "content-type": reply.contentType ?? "text/html",
+        "content-length": Buffer.byteLength(reply.raw),
+      });
       response.end(reply.raw);
       return;
     }
     if ("status" in reply) {
-      const type = reply.status === 429 ? "rate_limit_error" : reply.status >= 500 ? "server_error" : "invalid_request_error";
-      sendJson(response, reply.status, { error: { message: reply.message ?? `scripted HTTP ${reply.status}`, type, code: null, param: null } }, reply.headers);
+      const type =
+        reply.status === 429 ? "rate_limit_error" : reply.status >= 500 ? "server_error" : "invalid_request_error";
+      sendJson(
+        response,
+        reply.status,
+        { error: { message: reply.message ?? `scripted HTTP ${reply.status}`, type, code: null, param: null } },
+        reply.headers,
+      );
       return;
     }
     if (body.stream) sendStream(response, body.model ?? "fake", reply.content, reply.reasoning);
@@ -127,7 +143,8 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
 
   const server = createServer((incoming, response) => {
     handle(incoming, response).catch((error: unknown) => {
-      if (!response.headersSent && !response.destroyed) sendJson(response, 500, { error: { message: `fake server failure: ${String(error)}`, type: "server_error" } });
+      if (!response.headersSent && !response.destroyed)
+        sendJson(response, 500, { error: { message: `fake server failure: ${String(error)}`, type: "server_error" } });
     });
   });
   server.on("connection", (socket) => {
@@ -187,7 +204,9 @@ function liveStateData(content: string): { additional_kwargs?: Record<string, un
  * schedule tool's data (and the live state's) is read back from its text here, as a model would read it.
  */
 export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): BaseMessage[] {
-  const callNames = new Map(messages.flatMap((message) => (message.tool_calls ?? []).map((call) => [call.id, call.function.name] as const)));
+  const callNames = new Map(
+    messages.flatMap((message) => (message.tool_calls ?? []).map((call) => [call.id, call.function.name] as const)),
+  );
   return messages.map((message) => {
     const content = contentText(message.content);
     switch (message.role) {
@@ -200,19 +219,34 @@ export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): Bas
         const name = message.name ?? callNames.get(message.tool_call_id ?? "");
         const plain = new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name });
         const data = parseToolData(name ?? "", content);
-        return data === undefined ? plain : new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name, artifact: { outcome: callOutcomeOf(plain), data } });
+        return data === undefined
+          ? plain
+          : new ToolMessage({
+              content,
+              tool_call_id: message.tool_call_id ?? "",
+              name: message.name,
+              artifact: { outcome: callOutcomeOf(plain), data },
+            });
       }
       case "assistant":
         return new AIMessage({
           content,
-          tool_calls: (message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments || "{}") as Record<string, unknown>, type: "tool_call" as const })),
+          tool_calls: (message.tool_calls ?? []).map((call) => ({
+            id: call.id,
+            name: call.function.name,
+            args: JSON.parse(call.function.arguments || "{}") as Record<string, unknown>,
+            type: "tool_call" as const,
+          })),
         });
     }
   });
 }
 
 function completion(model: string, content: string, reasoning?: string) {
-  const message = reasoning === undefined ? { role: "assistant", content } : { role: "assistant", content, reasoning_content: reasoning };
+  const message =
+    reasoning === undefined
+      ? { role: "assistant", content }
+      : { role: "assistant", content, reasoning_content: reasoning };
   return {
     id: `chatcmpl-fake-${Date.now()}`,
     object: "chat.completion",
@@ -225,7 +259,11 @@ function completion(model: string, content: string, reasoning?: string) {
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -236,8 +274,10 @@ function sendStream(response: ServerResponse, model: string, content: string, re
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   response.write(chunk({ role: "assistant", content: "" }, null));
-  for (let start = 0; start < (reasoning ?? "").length; start += 64) response.write(chunk({ reasoning_content: reasoning!.slice(start, start + 64) }, null));
-  for (let start = 0; start < content.length; start += 64) response.write(chunk({ content: content.slice(start, start + 64) }, null));
+  for (let start = 0; start < (reasoning ?? "").length; start += 64)
+    response.write(chunk({ reasoning_content: reasoning!.slice(start, start + 64) }, null));
+  for (let start = 0; start < content.length; start += 64)
+    response.write(chunk({ content: content.slice(start, start + 64) }, null));
   response.write(chunk({}, "stop"));
   response.end("data: [DONE]\n\n");
 }

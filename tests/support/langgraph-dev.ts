@@ -41,16 +41,36 @@ const READY_TIMEOUT_MS = 90_000;
 const SCHEMA_TIMEOUT_MS = 150_000;
 
 /** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
-export async function startLangGraphDev(environment: Record<string, string> = {}, options: LangGraphDevOptions = {}): Promise<LangGraphDevServer> {
+export async function startLangGraphDev(
+  environment: Record<string, string> = {},
+  options: LangGraphDevOptions = {},
+): Promise<LangGraphDevServer> {
   const port = await freePort();
   const folder = options.folder ?? (await fs.mkdtemp(path.join(tmpdir(), "tempo-langgraph-dev-")));
   const config = path.join(folder, "langgraph.json");
-  await fs.writeFile(config, JSON.stringify(await configServedFrom(path.join(process.cwd(), "langgraph.json"), folder)));
+  await fs.writeFile(
+    config,
+    JSON.stringify(await configServedFrom(path.join(process.cwd(), "langgraph.json"), folder)),
+  );
   const apiUrl = `http://127.0.0.1:${port}`;
   let output = "";
   const server: ChildProcess = spawn(
     "npx",
-    ["--no-install", "@langchain/langgraph-cli", "dev", "--config", config, "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"],
+    [
+      "--no-install",
+      "@langchain/langgraph-cli",
+      "dev",
+      "--config",
+      config,
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--no-browser",
+      "--no-reload",
+      "--n-jobs-per-worker",
+      "2",
+    ],
     {
       cwd: process.cwd(),
       env: {
@@ -71,7 +91,10 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // The server may still be flushing its store into the folder as it exits: removal retries (ENOTEMPTY).
-  const removeFolder = () => (options.folder ? Promise.resolve() : fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+  const removeFolder = () =>
+    options.folder
+      ? Promise.resolve()
+      : fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   const stop = () => stopProcessGroup(server).finally(removeFolder);
   const kill = async () => {
     if (!server.pid || server.exitCode !== null) return;
@@ -83,7 +106,10 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
   for (;;) {
     if (server.exitCode !== null) throw new Error(`langgraph dev exited early:\n${output}`);
     // Any answer means the server listens, graphs registered (with tokens required, Tempo's /info answers 401).
-    const answered = await fetch(`${apiUrl}/info`).then((response) => response.ok || response.status === 401, () => false);
+    const answered = await fetch(`${apiUrl}/info`).then(
+      (response) => response.ok || response.status === 401,
+      () => false,
+    );
     if (answered) break;
     if (Date.now() > deadline) {
       await stop();
@@ -96,7 +122,11 @@ export async function startLangGraphDev(environment: Record<string, string> = {}
 
 /** The project's langgraph.json with its graph, auth and http app paths relative to `folder`, to be served from there. */
 async function configServedFrom(file: string, folder: string): Promise<Record<string, unknown>> {
-  const config = JSON.parse(await fs.readFile(file, "utf8")) as { graphs: Record<string, string>; auth?: { path: string }; http?: { app?: string } };
+  const config = JSON.parse(await fs.readFile(file, "utf8")) as {
+    graphs: Record<string, string>;
+    auth?: { path: string };
+    http?: { app?: string };
+  };
   const moved = (spec: string) => `./${path.relative(folder, path.resolve(path.dirname(file), spec))}`;
   return {
     ...config,

@@ -19,7 +19,9 @@ export interface NotesDomain extends ToolDomain<NotesState> {
 
 /** Creates an in-memory notes domain, optionally seeded for some users. */
 export function createNotesDomain(seed: Record<string, string[]> = {}): NotesDomain {
-  const data = new Map<string, NotesState>(Object.entries(seed).map(([userId, notes]) => [userId, { notes: [...notes] }]));
+  const data = new Map<string, NotesState>(
+    Object.entries(seed).map(([userId, notes]) => [userId, { notes: [...notes] }]),
+  );
   const appliedIds = new Set<string>();
   const applied: NotesDomain["applied"] = [];
   return {
@@ -34,14 +36,23 @@ export function createNotesDomain(seed: Record<string, string[]> = {}): NotesDom
         kind: "read",
         description: "Lists the user's notes, numbered from 1.",
         schema: z.object({}),
-        run: (state) => ({ ok: true, content: state.notes.length ? state.notes.map((note, index) => `${index + 1}. ${note}`).join("\n") : "(no notes)" }),
+        run: (state) => ({
+          ok: true,
+          content: state.notes.length
+            ? state.notes.map((note, index) => `${index + 1}. ${note}`).join("\n")
+            : "(no notes)",
+        }),
       },
       {
         name: "add_note",
         kind: "write",
         description: "Adds one note at the end of the list.",
         schema: z.object({ text: z.string().min(1).describe("The note's text.") }),
-        run: (state, args: { text: string }) => ({ ok: true, content: `added note ${state.notes.length + 1}: ${args.text}`, state: { notes: [...state.notes, args.text] } }),
+        run: (state, args: { text: string }) => ({
+          ok: true,
+          content: `added note ${state.notes.length + 1}: ${args.text}`,
+          state: { notes: [...state.notes, args.text] },
+        }),
       },
       {
         name: "remove_note",
@@ -51,7 +62,11 @@ export function createNotesDomain(seed: Record<string, string[]> = {}): NotesDom
         run: (state, args: { number: number }) =>
           args.number > state.notes.length
             ? { ok: false, content: `Error: there is no note ${args.number}; there are ${state.notes.length}.` }
-            : { ok: true, content: `removed note ${args.number}`, state: { notes: state.notes.filter((_, index) => index !== args.number - 1) } },
+            : {
+                ok: true,
+                content: `removed note ${args.number}`,
+                state: { notes: state.notes.filter((_, index) => index !== args.number - 1) },
+              },
       },
     ],
     async load(userId) {

@@ -13,7 +13,16 @@ import { createNotesDomain } from "./notes-domain.js";
 
 /** Model settings pointing at `baseUrl`: model "fake-model", a test key, the given overrides. */
 export function openAISettings(baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
-  return { apiKey: "test-key", baseUrl, model: "fake-model", stageModels: {}, structuredOutput: "auto", timeoutMs: 400, maxRetries: 2, ...overrides };
+  return {
+    apiKey: "test-key",
+    baseUrl,
+    model: "fake-model",
+    stageModels: {},
+    structuredOutput: "auto",
+    timeoutMs: 400,
+    maxRetries: 2,
+    ...overrides,
+  };
 }
 
 /** The graph on ChatOpenAI models from `settings`, the notes domain (user-1, no notes) and a MemorySaver. */

@@ -108,7 +108,9 @@ async function pgliteVersion(): Promise<string> {
 
 /** True when the PostgreSQL 15 server binaries are installed here. */
 export function realPostgresAvailable(): boolean {
-  return existsSync(path.join(REAL_POSTGRES_BIN_DIR, "initdb")) && existsSync(path.join(REAL_POSTGRES_BIN_DIR, "pg_ctl"));
+  return (
+    existsSync(path.join(REAL_POSTGRES_BIN_DIR, "initdb")) && existsSync(path.join(REAL_POSTGRES_BIN_DIR, "pg_ctl"))
+  );
 }
 
 /**
@@ -119,7 +121,9 @@ export function realPostgresAvailable(): boolean {
  */
 export async function startRealTestPostgres(options: { maxConnections?: number } = {}): Promise<TestPostgres> {
   if (!realPostgresAvailable()) {
-    throw new Error(`PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing): apt-get install postgresql-15.`);
+    throw new Error(
+      `PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing): apt-get install postgresql-15.`,
+    );
   }
   const dir = await fs.mkdtemp(path.join(tmpdir(), "tempo-pg-"));
   const dataDir = path.join(dir, "data");
@@ -142,7 +146,19 @@ export async function startRealTestPostgres(options: { maxConnections?: number }
   };
 
   try {
-    await pgCommand("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+    await pgCommand("initdb", [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--no-instructions",
+    ]);
     const port = await freePort();
     const serverOptions = [
       `-p ${port}`,
@@ -170,9 +186,12 @@ export async function startRealTestPostgres(options: { maxConnections?: number }
   } catch (error) {
     const log = await fs.readFile(logFile, "utf8").catch(() => "");
     await stopServer().catch(() => undefined);
-    throw new Error(`Could not start a PostgreSQL 15 test server: ${messageOf(error)}${log ? `\nserver log:\n${log}` : ""}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Could not start a PostgreSQL 15 test server: ${messageOf(error)}${log ? `\nserver log:\n${log}` : ""}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -218,7 +237,16 @@ async function waitUntilReady(port: number, socketDir: string): Promise<void> {
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      await run(path.join(REAL_POSTGRES_BIN_DIR, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-t", "2"]);
+      await run(path.join(REAL_POSTGRES_BIN_DIR, "pg_isready"), [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(port),
+        "-U",
+        "postgres",
+        "-t",
+        "2",
+      ]);
       return;
     } catch (error) {
       lastError = error;

@@ -65,7 +65,16 @@ export function scriptedGraph(options: {
   const checkpointer = new MemorySaver();
   // Scripts name every planner call, a replan after each step included: the planner reviews every step here unless a test says otherwise.
   const settings = { replanAfterStep: "always" as const, ...options.settings };
-  const graph = buildTempoGraph({ models: { default: models.chat, ...models, toolCalling: options.toolCalling }, domain: options.domain, checkpointer, settings, store: options.store, refusedAnswers: options.refusedAnswers, invalidConfigurable: options.invalidConfigurable, now: options.now });
+  const graph = buildTempoGraph({
+    models: { default: models.chat, ...models, toolCalling: options.toolCalling },
+    domain: options.domain,
+    checkpointer,
+    settings,
+    store: options.store,
+    refusedAnswers: options.refusedAnswers,
+    invalidConfigurable: options.invalidConfigurable,
+    now: options.now,
+  });
   return { graph, models, checkpointer };
 }
 
@@ -75,8 +84,10 @@ export function transcript(messages: BaseMessage[]): string[] {
     const type = message.getType();
     const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
     const calls = (message as AIMessage).tool_calls ?? [];
-    if (calls.length) return `${type}:${text}|calls:${calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(",")}`;
-    if (type === "tool") return `tool:${(message as unknown as { tool_call_id: string }).tool_call_id ? "" : "!"}${text}`;
+    if (calls.length)
+      return `${type}:${text}|calls:${calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(",")}`;
+    if (type === "tool")
+      return `tool:${(message as unknown as { tool_call_id: string }).tool_call_id ? "" : "!"}${text}`;
     return `${type}:${text}`;
   });
 }

@@ -48,11 +48,18 @@ export function cardAction(state: ThreadState): string | undefined {
 
 /** The ids of the interrupts a state waits on. */
 function interruptIds(state: ThreadState): string[] {
-  return state.tasks.flatMap((task) => task.interrupts.map((interrupt) => interrupt.id ?? "")).filter((id) => id !== "");
+  return state.tasks
+    .flatMap((task) => task.interrupts.map((interrupt) => interrupt.id ?? ""))
+    .filter((id) => id !== "");
 }
 
 /** Sends a run; "refused <status>" when the server does not create it (`reject` while another runs: 422). */
-async function send(client: Client, threadId: string, payload: Record<string, unknown>, strategy: Strategy): Promise<{ runId?: string; refused?: string }> {
+async function send(
+  client: Client,
+  threadId: string,
+  payload: Record<string, unknown>,
+  strategy: Strategy,
+): Promise<{ runId?: string; refused?: string }> {
   try {
     const run = await client.runs.create(threadId, "tempo", { ...payload, multitaskStrategy: strategy });
     return { runId: run.run_id };
@@ -65,13 +72,22 @@ async function send(client: Client, threadId: string, payload: Record<string, un
  * How a run ended: "ok", the name of the graph error it failed with (e.g. "ThreadBusyError"), its status (an
  * "interrupted" run), or "deleted" (a run another one rolled back).
  */
-async function outcomeOf(client: Client, threadId: string, sent: { runId?: string; refused?: string }): Promise<string> {
+async function outcomeOf(
+  client: Client,
+  threadId: string,
+  sent: { runId?: string; refused?: string },
+): Promise<string> {
   if (!sent.runId) return sent.refused ?? "refused";
   const runId = sent.runId;
-  const joined = (await client.runs.join(threadId, runId).catch(() => null)) as { __error__?: { error?: string; message?: string } } | null;
+  const joined = (await client.runs.join(threadId, runId).catch(() => null)) as {
+    __error__?: { error?: string; message?: string };
+  } | null;
   const graphError = joined?.__error__ ? graphErrorName(joined.__error__) : undefined;
   if (graphError) return graphError;
-  const status = await client.runs.get(threadId, runId).then((run) => run.status, (error: { status?: number }) => (error.status === 404 ? "deleted" : "unknown"));
+  const status = await client.runs.get(threadId, runId).then(
+    (run) => run.status,
+    (error: { status?: number }) => (error.status === 404 ? "deleted" : "unknown"),
+  );
   return status === "success" ? "ok" : status;
 }
 
@@ -114,13 +130,21 @@ export async function taskAndYes(client: Client, strategy: Strategy): Promise<Ra
   const outcomes = [await outcomeOf(client, threadId, task), await outcomeOf(client, threadId, yes)];
   const state = await client.threads.getState(threadId);
   // The plan card was approved when the thread went past it (to a write card, or further).
-  const planApproved = cardAction(state) !== "confirm_plan" && ((state.values as { planSteps?: unknown[] }).planSteps ?? []).length > 0;
+  const planApproved =
+    cardAction(state) !== "confirm_plan" && ((state.values as { planSteps?: unknown[] }).planSteps ?? []).length > 0;
   const planCard = [...(await raisedTimes(client, threadId)).values()].sort((a, b) => a - b)[0];
   const yesCreated = uuid7Time(yes.runId);
   const unseen = planApproved && (yesCreated === undefined || planCard === undefined || yesCreated < planCard) ? 1 : 0;
   const late = planApproved ? 1 - unseen : 0;
   const card = cardAction(state);
-  return { outcomes, unseen, late, ...(late ? { lateByMs: yesCreated! - planCard! } : {}), forks: await forksOf(client, threadId), ...(card ? { card } : {}) };
+  return {
+    outcomes,
+    unseen,
+    late,
+    ...(late ? { lateByMs: yesCreated! - planCard! } : {}),
+    forks: await forksOf(client, threadId),
+    ...(card ? { card } : {}),
+  };
 }
 
 /**
@@ -140,7 +164,8 @@ export async function repeatedAccept(
   if (at === "write") await client.runs.wait(threadId, "tempo", { command: ACCEPT });
   const answered = await client.threads.getState(threadId);
   const expected = at === "write" ? "place" : "confirm_plan";
-  if (cardAction(answered) !== expected) throw new Error(`expected the ${expected} card, got ${String(cardAction(answered))}`);
+  if (cardAction(answered) !== expected)
+    throw new Error(`expected the ${expected} card, got ${String(cardAction(answered))}`);
   const firstCard = new Set(writesOnCard(answered.values).map((write) => write.id));
   const seen = new Set((await raisedTimes(client, threadId)).keys());
   const first = await send(client, threadId, { command: ACCEPT }, strategy);
@@ -154,12 +179,22 @@ export async function repeatedAccept(
   let lateByMs: number | undefined;
   if (extraWrites > 0) {
     // The card the repeat approved: the first one raised after the first write card.
-    const raised = [...(await raisedTimes(client, threadId)).entries()].filter(([id]) => !seen.has(id)).map(([, at]) => at);
+    const raised = [...(await raisedTimes(client, threadId)).entries()]
+      .filter(([id]) => !seen.has(id))
+      .map(([, at]) => at);
     const nextCard = raised.length > 0 ? Math.min(...raised) : undefined;
     const created = uuid7Time(repeat.runId);
     if (created === undefined || nextCard === undefined || created < nextCard) unseen = 1;
     else [late, lateByMs] = [1, created - nextCard];
   }
   const card = cardAction(await client.threads.getState(threadId));
-  return { outcomes, unseen, late, ...(lateByMs === undefined ? {} : { lateByMs }), extraWrites, forks: await forksOf(client, threadId), ...(card ? { card } : {}) };
+  return {
+    outcomes,
+    unseen,
+    late,
+    ...(lateByMs === undefined ? {} : { lateByMs }),
+    extraWrites,
+    forks: await forksOf(client, threadId),
+    ...(card ? { card } : {}),
+  };
 }

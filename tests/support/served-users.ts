@@ -11,7 +11,11 @@ import { startLangGraphDev, type LangGraphDevServer } from "./langgraph-dev.js";
 import type { TestPostgres } from "./postgres.js";
 
 /** A signed token naming `sub` (none when undefined), by default with the served secret and valid for 10 minutes. */
-export function signToken(secret: string, sub: string | undefined, options: { secret?: string; expiresAt?: number } = {}): Promise<string> {
+export function signToken(
+  secret: string,
+  sub: string | undefined,
+  options: { secret?: string; expiresAt?: number } = {},
+): Promise<string> {
   const jwt = new SignJWT(sub ? { sub } : {}).setProtectedHeader({ alg: "HS256" }).setIssuedAt();
   return jwt.setExpirationTime(options.expiresAt ?? "10m").sign(new TextEncoder().encode(options.secret ?? secret));
 }

@@ -29,7 +29,11 @@ export interface Then {
 
 function thenFields(then: Then | undefined): Decision {
   if (!then) return {};
-  return { then: then.action, goal_check: then.goalCheck, ...(then.action === "done" && then.answer ? { answer: then.answer } : {}) };
+  return {
+    then: then.action,
+    goal_check: then.goalCheck,
+    ...(then.action === "done" && then.answer ? { answer: then.answer } : {}),
+  };
 }
 
 /** A read tool call. */
@@ -39,11 +43,19 @@ export function read(speak: string, name: string, args: Record<string, unknown>,
 
 /** Several read (or memory) tool calls at once: run in order, in one round. */
 export function readAll(speak: string, calls: Call[], reason: string): Decision {
-  return calls.length === 1 ? read(speak, calls[0]!.name, calls[0]!.arguments, reason) : { speak, action: "continue", reason, tool_calls: calls };
+  return calls.length === 1
+    ? read(speak, calls[0]!.name, calls[0]!.arguments, reason)
+    : { speak, action: "continue", reason, tool_calls: calls };
 }
 
 /** A write for the user to confirm (ending the step with `then` once it applies unchanged). */
-export function propose(speak: string, name: string, args: Record<string, unknown>, reason: string, then?: Then): Decision {
+export function propose(
+  speak: string,
+  name: string,
+  args: Record<string, unknown>,
+  reason: string,
+  then?: Then,
+): Decision {
   return { speak, action: "confirm", reason, ...thenFields(then), tool_call: { name, arguments: args } };
 }
 
@@ -56,7 +68,13 @@ export function proposeAll(speak: string, calls: Call[], reason: string, then?: 
 }
 
 /** The end of the step, with what was found or done as its summary; with `done`, `answer` is the final answer. */
-export function finish(action: Finish, speak: string, goalCheck: string, reason = "the step's condition is met", answer = ""): Decision {
+export function finish(
+  action: Finish,
+  speak: string,
+  goalCheck: string,
+  reason = "the step's condition is met",
+  answer = "",
+): Decision {
   return { speak, action, reason, goal_check: goalCheck, ...(action === "done" && answer ? { answer } : {}) };
 }
 
@@ -81,6 +99,10 @@ export function answerStage(view: PromptView, rules: StageRules): string {
     case "deliver":
       return rules.deliver(view);
     default:
-      return JSON.stringify({ speak: "", action: "continue", reason: `the offline policy has no rule for stage "${view.stage}"` });
+      return JSON.stringify({
+        speak: "",
+        action: "continue",
+        reason: `the offline policy has no rule for stage "${view.stage}"`,
+      });
   }
 }

@@ -50,14 +50,32 @@ export interface PromptView {
 export function readPrompt(messages: BaseMessage[]): PromptView {
   const system = textOf(messages.find((message) => message.getType() === "system"));
   const stage = /<stage name="(\w+)">/.exec(system)?.[1] ?? "";
-  const conversationIndex = messages.findIndex((message) => message.getType() === "human" && textOf(message).includes("<conversation>"));
-  const instructionIndex = messages.findLastIndex((message) => message.getType() === "human" && textOf(message).includes("<instruction>"));
+  const conversationIndex = messages.findIndex(
+    (message) => message.getType() === "human" && textOf(message).includes("<conversation>"),
+  );
+  const instructionIndex = messages.findLastIndex(
+    (message) => message.getType() === "human" && textOf(message).includes("<instruction>"),
+  );
   const first = conversationIndex === -1 ? 1 : conversationIndex + 1;
   const last = instructionIndex === -1 ? messages.length : instructionIndex;
   const workspace = messages.slice(first, Math.max(first, last));
-  const outside = messages.filter((message, index) => message.getType() === "human" && (index < first || index >= last));
-  const contextData = Object.assign({}, ...outside.map((message) => (message.additional_kwargs?.[CONTEXT_DATA_KEY] as Record<string, unknown> | undefined) ?? {})) as Record<string, unknown>;
-  return { stage, system, context: outside.map(textOf).join("\n\n"), workspace, rounds: toolRounds(workspace), contextData };
+  const outside = messages.filter(
+    (message, index) => message.getType() === "human" && (index < first || index >= last),
+  );
+  const contextData = Object.assign(
+    {},
+    ...outside.map(
+      (message) => (message.additional_kwargs?.[CONTEXT_DATA_KEY] as Record<string, unknown> | undefined) ?? {},
+    ),
+  ) as Record<string, unknown>;
+  return {
+    stage,
+    system,
+    context: outside.map(textOf).join("\n\n"),
+    workspace,
+    rounds: toolRounds(workspace),
+    contextData,
+  };
 }
 
 /** The text of a tagged section (`<tag>…</tag>`, or `<pinned key="tag">…</pinned>`), or "". */
@@ -89,7 +107,9 @@ export function latestUserLine(view: PromptView): string {
 
 /** The message the chat stage is asked about: its instruction's "Latest user message", else the latest `user:` line. */
 export function latestMessage(view: PromptView): string {
-  return (/Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)).trim();
+  return (
+    /Latest user message:\s*([\s\S]*)$/.exec(section(view.context, "instruction"))?.[1] ?? latestUserLine(view)
+  ).trim();
 }
 
 /** Every `user:` line of the conversation section, oldest first. */
@@ -113,14 +133,23 @@ export function questionAnswer(view: PromptView): string | undefined {
     if (message.getType() !== "human") continue;
     const before = messages[index - 1]!;
     const text = textOf(message).trim();
-    if (before.getType() === "ai" && ((before as { tool_calls?: unknown[] }).tool_calls ?? []).length === 0 && text !== "" && !text.startsWith("- called ") && !text.startsWith("Your last answer could not be used")) return text;
+    if (
+      before.getType() === "ai" &&
+      ((before as { tool_calls?: unknown[] }).tool_calls ?? []).length === 0 &&
+      text !== "" &&
+      !text.startsWith("- called ") &&
+      !text.startsWith("Your last answer could not be used")
+    )
+      return text;
   }
   return undefined;
 }
 
 /** The current step of the pinned execution context: its position and text. */
 export function currentStepOf(view: PromptView): { index: number; total: number; content: string } {
-  const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(section(view.context, "execution_context") || view.context);
+  const match = /Current step \((\d+) of (\d+)\): (.*)/.exec(
+    section(view.context, "execution_context") || view.context,
+  );
   return { index: Number(match?.[1] ?? 1), total: Number(match?.[2] ?? 1), content: match?.[3] ?? "" };
 }
 
@@ -131,7 +160,14 @@ function toolRounds(messages: BaseMessage[]): RoundView[] {
     if (message.getType() === "human") {
       for (const line of textOf(message).split("\n")) {
         const summary = /^- called (\S+) (.*?) → (.*)$/.exec(line);
-        if (summary) rounds.push({ name: summary[1] ?? "", arguments: summaryArguments(summary[2] ?? ""), speak: "", result: summary[3] ?? "", summarised: true });
+        if (summary)
+          rounds.push({
+            name: summary[1] ?? "",
+            arguments: summaryArguments(summary[2] ?? ""),
+            speak: "",
+            result: summary[3] ?? "",
+            summarised: true,
+          });
       }
       return;
     }
@@ -141,7 +177,15 @@ function toolRounds(messages: BaseMessage[]): RoundView[] {
       const result = answers.find((answer) => answer.tool_call_id === call.id);
       if (!result) return;
       const data = toolResultData(result);
-      rounds.push({ name: call.name, arguments: call.args, speak: position === 0 ? textOf(message) : "", result: textOf(result), summarised: false, outcome: callOutcomeOf(result), ...(data === undefined ? {} : { data }) });
+      rounds.push({
+        name: call.name,
+        arguments: call.args,
+        speak: position === 0 ? textOf(message) : "",
+        result: textOf(result),
+        summarised: false,
+        outcome: callOutcomeOf(result),
+        ...(data === undefined ? {} : { data }),
+      });
     });
   });
   return rounds;
@@ -153,7 +197,8 @@ function summaryArguments(text: string): Record<string, unknown> {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
     const fields: Record<string, unknown> = {};
-    for (const match of text.matchAll(/"(\w+)":(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/g)) fields[match[1] ?? ""] = match[2] ?? Number(match[3]);
+    for (const match of text.matchAll(/"(\w+)":(?:"((?:[^"\\]|\\.)*)"|(-?\d+))/g))
+      fields[match[1] ?? ""] = match[2] ?? Number(match[3]);
     return fields;
   }
 }

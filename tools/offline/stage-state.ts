@@ -60,9 +60,15 @@ export function readTaskAccount(view: PromptView): TaskAccount {
     .split("\n")
     .filter((line) => !line.startsWith("Still pending:"))
     .join("\n");
-  const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(([, , status = "", rest = ""]) => {
-    const split = rest.indexOf(" — ");
-    return { status, content: split === -1 ? rest : rest.slice(0, split), summary: split === -1 ? "" : rest.slice(split + 3).trim() };
-  });
+  const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(
+    ([, , status = "", rest = ""]) => {
+      const split = rest.indexOf(" — ");
+      return {
+        status,
+        content: split === -1 ? rest : rest.slice(0, split),
+        summary: split === -1 ? "" : rest.slice(split + 3).trim(),
+      };
+    },
+  );
   return { outcome, steps, stillPending, ...(note === undefined ? {} : { note }) };
 }

@@ -8,9 +8,25 @@
  * Nothing here changes the week; the score of each proposal is the health judge's once its writes apply.
  */
 import { weekdayName } from "../../contracts/language.js";
-import { applyWrites, ChangeWork, forcedText, polishPlacements, POLISH_BUDGET_NOTE, type ChangeBudget, type ScheduleListing } from "./candidates.js";
+import {
+  applyWrites,
+  ChangeWork,
+  forcedText,
+  polishPlacements,
+  POLISH_BUDGET_NOTE,
+  type ChangeBudget,
+  type ScheduleListing,
+} from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { searchInputOf, searchPlacements, type PlannedPlacement, type SearchBudget, type SearchRun, type SearchTask, type StopReason } from "./placement-search.js";
+import {
+  searchInputOf,
+  searchPlacements,
+  type PlannedPlacement,
+  type SearchBudget,
+  type SearchRun,
+  type SearchTask,
+  type StopReason,
+} from "./placement-search.js";
 import { withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
@@ -58,14 +74,24 @@ export interface LeftPending {
 
 /** One proposal that places as many of the pending reviews in scope as fit, within the limits. */
 export function proposeArrangement(state: ScheduleState, options: ArrangementOptions = {}): ScheduleListing {
-  const preferences: HealthPreferences = { ...(options.avoidDays ? { avoidDays: options.avoidDays } : {}), ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}) };
+  const preferences: HealthPreferences = {
+    ...(options.avoidDays ? { avoidDays: options.avoidDays } : {}),
+    ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}),
+  };
   const work = new ChangeWork(options.budget);
   const score = analyzeHealth(state, preferences, work.search).score;
-  const pending = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
+  const pending = state.tasks.filter(
+    (task): task is TaskItem => task.source === "task_item" && task.status === "pending",
+  );
   const named = options.taskIds ? new Set(options.taskIds) : undefined;
   const skipped = new Set(options.skipIds ?? []);
   const scope = pending.filter((task) => (!named || named.has(task.id)) && !skipped.has(task.id));
-  if (scope.length === 0) return { candidates: [], score, empty: pending.length === 0 ? "no review task is pending" : "none of the tasks asked for is pending" };
+  if (scope.length === 0)
+    return {
+      candidates: [],
+      score,
+      empty: pending.length === 0 ? "no review task is pending" : "none of the tasks asked for is pending",
+    };
 
   const { runs: free, dayLoad, rules: book } = searchInputOf(state);
   const only = new Set(options.days ?? []);
@@ -78,7 +104,12 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     .filter((run) => run.end >= run.start);
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
   const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
-  const rejectedAt = new Map(scope.map((task) => [task.id, new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`))]));
+  const rejectedAt = new Map(
+    scope.map((task) => [
+      task.id,
+      new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`)),
+    ]),
+  );
   const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt, work.search);
   const budgetStop = search.stop === "budget";
   // Tasks the user gave limits for come first: their place answers what they said.
@@ -87,7 +118,19 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const stepLimited = only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay;
   const left: LeftPending[] = scope
     .filter((task) => !placed.has(task.id))
-    .map((task) => ({ id: task.id, why: whyLeftOut(task, limits.get(task.id), runs, free, stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined, state, book, search.stop) }));
+    .map((task) => ({
+      id: task.id,
+      why: whyLeftOut(
+        task,
+        limits.get(task.id),
+        runs,
+        free,
+        stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined,
+        state,
+        book,
+        search.stop,
+      ),
+    }));
   const leftPart = left.length > 0 ? { left } : {};
   if (placements.length === 0) {
     return budgetStop
@@ -98,11 +141,18 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   // The search places the most that fit; where among the room they go is then polished by the health judge, within
   // the same limits, so the card proposes the week the refinement would otherwise move them to. All of them are
   // polished together (a card of `maxPlaces` takes the first of them: the rest still fit once it applies).
-  const all = polishedPlacements(state, placements, tasks, preferences, (target) => {
-    if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
-    if (rejectedAt.get(target.task_id)?.has(`${target.day}:${target.slot_start}`)) return false;
-    return target.slot_start >= from && target.slot_end <= to;
-  }, work);
+  const all = polishedPlacements(
+    state,
+    placements,
+    tasks,
+    preferences,
+    (target) => {
+      if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
+      if (rejectedAt.get(target.task_id)?.has(`${target.day}:${target.slot_start}`)) return false;
+      return target.slot_start >= from && target.slot_end <= to;
+    },
+    work,
+  );
   const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
   const later = all.length - chosen.length;
   const writes = placedAt(chosen);
@@ -115,18 +165,38 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   const summary = [
     `place ${writes.length} of ${scope.length} pending review(s)`,
     ...(later > 0 ? [`${later} more fit after these: list again once they apply`] : []),
-    ...(left.length > 0 ? [budgetStop ? `${left.length} not placed (not found within the search budget)` : `${left.length} cannot fit${proved ? " (proved)" : ""}`] : []),
+    ...(left.length > 0
+      ? [
+          budgetStop
+            ? `${left.length} not placed (not found within the search budget)`
+            : `${left.length} cannot fit${proved ? " (proved)" : ""}`,
+        ]
+      : []),
   ].join("; ");
   const searchStopped = budgetStop || afterReport.feasibility.stop === "budget";
   // What fits nowhere beside the card's placements is forced only when the search proved nothing places more.
   const forced = later === 0 && !budgetStop ? forcedText(afterReport) : undefined;
   return {
-    candidates: [{ id: "a1", kind: "arrangement", writes, summary, scoreAfter, delta: Math.round((scoreAfter - score) * 10) / 10, places: chosen }],
+    candidates: [
+      {
+        id: "a1",
+        kind: "arrangement",
+        writes,
+        summary,
+        scoreAfter,
+        delta: Math.round((scoreAfter - score) * 10) / 10,
+        places: chosen,
+      },
+    ],
     score,
     ...(later > 0 ? { later } : {}),
     ...leftPart,
     ...(forced ? { forced } : {}),
-    ...(searchStopped ? { stop: "budget" as const } : work.exhausted ? { stop: "budget" as const, budgetNote: POLISH_BUDGET_NOTE } : {}),
+    ...(searchStopped
+      ? { stop: "budget" as const }
+      : work.exhausted
+        ? { stop: "budget" as const, budgetNote: POLISH_BUDGET_NOTE }
+        : {}),
   };
 }
 
@@ -157,13 +227,22 @@ function polishedPlacements(
     const task = week.tasks.find((candidate) => candidate.id === entry.id);
     const range = task?.source === "task_item" ? task.slots?.[0] : undefined;
     if (task?.source !== "task_item" || !range) return entry;
-    return { id: entry.id, day: range.day, start: range.start, end: range.end, ...(task.embeddedIn ? { hostId: task.embeddedIn } : {}) };
+    return {
+      id: entry.id,
+      day: range.day,
+      start: range.start,
+      end: range.end,
+      ...(task.embeddedIn ? { hostId: task.embeddedIn } : {}),
+    };
   });
 }
 
 /** Placements as `place` writes. */
 function placedAt(entries: readonly PlannedPlacement[]): Array<{ name: string; arguments: Record<string, unknown> }> {
-  return entries.map((entry) => ({ name: "place", arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start } }));
+  return entries.map((entry) => ({
+    name: "place",
+    arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start },
+  }));
 }
 
 /** The search's view of a task under its limits. */
@@ -184,7 +263,14 @@ const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
  * less. With one priority in scope it is the plain search (exact for small sets). `stop` is "budget" when any search
  * stopped at the budget.
  */
-function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>, budget: SearchBudget): Searched {
+function searchByPriority(
+  tasks: SearchTask[],
+  scope: readonly TaskItem[],
+  runs: SearchRun[],
+  dayLoad: Map<number, number>,
+  rejectedAt: ReadonlyMap<string, ReadonlySet<string>>,
+  budget: SearchBudget,
+): Searched {
   const rankOf = new Map(scope.map((task) => [task.id, PRIORITY_RANK[task.priority ?? "normal"]]));
   const ranks = [...new Set(rankOf.values())].sort();
   if (ranks.length <= 1) return searchAvoiding(tasks, runs, dayLoad, rejectedAt, budget);
@@ -203,8 +289,12 @@ function searchByPriority(tasks: SearchTask[], scope: readonly TaskItem[], runs:
       // The room it takes, its buffer included, leaves the runs of the next tier.
       const pad = tier.find((task) => task.id === placement.id)?.pad ?? 0;
       room = room.flatMap((run) => {
-        if (run.day !== placement.day || run.end < placement.start - pad || run.start > placement.end + pad) return [run];
-        return [{ ...run, end: placement.start - pad - 1 }, { ...run, start: placement.end + pad + 1 }].filter((part) => part.end >= part.start);
+        if (run.day !== placement.day || run.end < placement.start - pad || run.start > placement.end + pad)
+          return [run];
+        return [
+          { ...run, end: placement.start - pad - 1 },
+          { ...run, start: placement.end + pad + 1 },
+        ].filter((part) => part.end >= part.start);
       });
     }
   }
@@ -223,7 +313,13 @@ interface Searched {
  * the search picks a rejected place, that task is searched again on the other days, or later or earlier on that day
  * (whichever places the most); a place still rejected after a few tries is left out.
  */
-function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<number, number>, rejectedAt: ReadonlyMap<string, ReadonlySet<string>>, budget: SearchBudget): Searched {
+function searchAvoiding(
+  tasks: SearchTask[],
+  runs: SearchRun[],
+  dayLoad: Map<number, number>,
+  rejectedAt: ReadonlyMap<string, ReadonlySet<string>>,
+  budget: SearchBudget,
+): Searched {
   const rejected = (entry: PlannedPlacement) => rejectedAt.get(entry.id)?.has(`${entry.day}:${entry.start}`) ?? false;
   let current = tasks;
   const first = searchPlacements(current, runs, { ...budget, dayLoad });
@@ -237,7 +333,11 @@ function searchAvoiding(tasks: SearchTask[], runs: SearchRun[], dayLoad: Map<num
     const variants: SearchTask[] = [
       { ...task, notDays: new Set([...(task.notDays ?? []), bad.day]) },
       { ...task, days: new Set([bad.day]), from: Math.max(task.from ?? 1, bad.start + 1) },
-      { ...task, days: new Set([bad.day]), to: Math.min(task.to ?? Number.POSITIVE_INFINITY, bad.start + task.duration - 2) },
+      {
+        ...task,
+        days: new Set([bad.day]),
+        to: Math.min(task.to ?? Number.POSITIVE_INFINITY, bad.start + task.duration - 2),
+      },
     ];
     let best: { tasks: SearchTask[]; placements: PlannedPlacement[]; score: number } | undefined;
     for (const variant of variants) {
@@ -260,7 +360,8 @@ function fitsSomewhere(task: SearchTask, notAt: ReadonlySet<string>, runs: reado
     if (task.days && !task.days.has(run.day)) return false;
     if (task.notDays?.has(run.day)) return false;
     const last = Math.min(run.end, task.to ?? run.end) - task.duration + 1;
-    for (let start = Math.max(run.start, task.from ?? run.start); start <= last; start += 1) if (!notAt.has(`${run.day}:${start}`)) return true;
+    for (let start = Math.max(run.start, task.from ?? run.start); start <= last; start += 1)
+      if (!notAt.has(`${run.day}:${start}`)) return true;
     return false;
   });
 }
@@ -278,19 +379,41 @@ interface StepLimits {
  * user's, the step's days and slots) leave no free slot that fits, or no free slot fits it at all. When the search
  * stopped at its budget, room beside the others was not found in time (not that there is none).
  */
-function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readonly SearchRun[], free: readonly SearchRun[], step: StepLimits | undefined, state: ScheduleState, book: RuleBook, stop: StopReason): string {
+function whyLeftOut(
+  task: TaskItem,
+  limits: TaskLimits | undefined,
+  runs: readonly SearchRun[],
+  free: readonly SearchRun[],
+  step: StepLimits | undefined,
+  state: ScheduleState,
+  book: RuleBook,
+  stop: StopReason,
+): string {
   const bare: SearchTask = { id: task.id, duration: task.duration };
   const notAt = new Set((limits?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`));
-  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs)) return stop === "budget" ? "no place beside the other placements found within the search budget" : "no room left beside the other placements";
+  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs))
+    return stop === "budget"
+      ? "no place beside the other placements found within the search budget"
+      : "no room left beside the other placements";
   // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
   if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) {
     const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };
-    if (!fitsSomewhere(withRules(searchTaskOf(task, limits), task, withoutStanding), notAt, runs)) return "its class's rules or its deadline leave no free slot that fits";
-    const standing = [...new Set([...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) => (rule ? [JSON.stringify(rule.text)] : [])))];
+    if (!fitsSomewhere(withRules(searchTaskOf(task, limits), task, withoutStanding), notAt, runs))
+      return "its class's rules or its deadline leave no free slot that fits";
+    const standing = [
+      ...new Set(
+        [...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) =>
+          rule ? [JSON.stringify(rule.text)] : [],
+        ),
+      ),
+    ];
     return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
   }
   if (!fitsSomewhere(bare, new Set(), free)) return "no free slot fits";
-  const blocking = step && !fitsSomewhere(bare, new Set(), runs) ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state) : [];
+  const blocking =
+    step && !fitsSomewhere(bare, new Set(), runs)
+      ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state)
+      : [];
   // The places rejected for it are named only when they are what blocks it.
   if (limits) {
     blocking.push(...limitsText({ ...limits, not_at: [] }, state));
@@ -302,7 +425,8 @@ function whyLeftOut(task: TaskItem, limits: TaskLimits | undefined, runs: readon
 /** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one. */
 function daysText(days: readonly number[], state: ScheduleState): string {
   const long = state.window.totalDays > 7;
-  const weekday = (day: number) => state.window.days.find((entry) => entry.dayIndex === day)?.dayOfWeek ?? ((day - 1) % 7) + 1;
+  const weekday = (day: number) =>
+    state.window.days.find((entry) => entry.dayIndex === day)?.dayOfWeek ?? ((day - 1) % 7) + 1;
   return [...new Set(days.map((day) => (long ? `day ${day}` : weekdayName(weekday(day), "en"))))].join(" and ");
 }
 
@@ -312,6 +436,7 @@ function limitsText(limits: TaskLimits, state: ScheduleState): string[] {
   const slots = state.window.slotsPerDay;
   if (limits.days?.length) parts.push(`only on ${daysText(limits.days, state)}`);
   if (limits.not_days?.length) parts.push(`outside ${daysText(limits.not_days, state)}`);
-  if ((limits.from !== undefined && limits.from > 1) || (limits.to !== undefined && limits.to < slots)) parts.push(`in slots ${limits.from ?? 1}-${Math.min(limits.to ?? slots, slots)}`);
+  if ((limits.from !== undefined && limits.from > 1) || (limits.to !== undefined && limits.to < slots))
+    parts.push(`in slots ${limits.from ?? 1}-${Math.min(limits.to ?? slots, slots)}`);
   return parts;
 }

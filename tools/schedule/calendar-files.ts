@@ -11,7 +11,13 @@ import { buildEventTask } from "./canonical-form.js";
 import { dateOfDay, dayOfDate } from "./calendar.js";
 import { TASK_ID_PATTERN, type EventTask, type ScheduleState, type SlotRange } from "./state.js";
 
-import { CalendarFileError, DEFAULT_CALENDAR_READ_LIMITS, readCalendarEvents, type CalendarMoment, type CalendarReadLimits } from "./calendar-reader.js";
+import {
+  CalendarFileError,
+  DEFAULT_CALENDAR_READ_LIMITS,
+  readCalendarEvents,
+  type CalendarMoment,
+  type CalendarReadLimits,
+} from "./calendar-reader.js";
 
 export { CalendarFileError } from "./calendar-reader.js";
 
@@ -67,9 +73,15 @@ export function plainEventName(summary: string): string {
 }
 
 /** The window's calendar, or an error saying the window has none. */
-function calendarOf(state: ScheduleState): { timeZone: string; slotTimes: NonNullable<ScheduleState["window"]["slotTimes"]> } {
+function calendarOf(state: ScheduleState): {
+  timeZone: string;
+  slotTimes: NonNullable<ScheduleState["window"]["slotTimes"]>;
+} {
   const { timeZone, slotTimes } = state.window;
-  if (!timeZone || !slotTimes || state.window.days.some((day) => !day.date)) throw new CalendarFileError("The schedule's window has no dates, time zone or slot times, so calendar files cannot be mapped onto it.");
+  if (!timeZone || !slotTimes || state.window.days.some((day) => !day.date))
+    throw new CalendarFileError(
+      "The schedule's window has no dates, time zone or slot times, so calendar files cannot be mapped onto it.",
+    );
   return { timeZone, slotTimes };
 }
 
@@ -83,7 +95,13 @@ export function instantOf(date: string, time: string, timeZone: string): Date {
   for (let round = 0; round < 3; round += 1) {
     const seen = localClock(new Date(guess), timeZone);
     const [seenHour, seenMinute] = seen.time.split(":").map(Number);
-    const seenWall = Date.UTC(...(seen.date.split("-").map(Number) as [number, number, number]).map((value, index) => (index === 1 ? value - 1 : value)) as [number, number, number], seenHour!, seenMinute!);
+    const seenWall = Date.UTC(
+      ...((seen.date.split("-").map(Number) as [number, number, number]).map((value, index) =>
+        index === 1 ? value - 1 : value,
+      ) as [number, number, number]),
+      seenHour!,
+      seenMinute!,
+    );
     guess += wall - seenWall;
   }
   return new Date(guess);
@@ -101,7 +119,8 @@ function minutesOf(time: string): number {
  * converted, a floating one taken as it is.
  */
 function wallClockOf(moment: CalendarMoment, timeZone: string): { date: string; minutes: number } {
-  if (moment.allDay || (moment.zone === null && moment.instant === null)) return { date: moment.date, minutes: moment.minutes };
+  if (moment.allDay || (moment.zone === null && moment.instant === null))
+    return { date: moment.date, minutes: moment.minutes };
   const instant = moment.instant ?? instantOf(moment.date, clockOf(moment.minutes), moment.zone!).getTime();
   const clock = localClock(new Date(instant), timeZone);
   return { date: clock.date, minutes: minutesOf(clock.time) };
@@ -114,7 +133,13 @@ function clockOf(minutes: number): string {
 
 /** A readable, unique id for an imported event. */
 function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
-  const base = (summary || uid).toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 56) || "event";
+  const base =
+    (summary || uid)
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 56) || "event";
   let id = base;
   for (let suffix = 2; taken.has(id) || !TASK_ID_PATTERN.test(id); suffix += 1) id = `${base}-${suffix}`;
   taken.add(id);
@@ -126,7 +151,11 @@ function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
  * window's dates mapped to the slots they cover. Occurrences outside the window, all-day ones and those that cover no
  * slot are left out and told.
  */
-export function importTimetable(state: ScheduleState, text: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): TimetableImport {
+export function importTimetable(
+  state: ScheduleState,
+  text: string,
+  limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS,
+): TimetableImport {
   const { timeZone, slotTimes } = calendarOf(state);
   const first = dateOfDay(state.window, 1)!;
   const last = dateOfDay(state.window, state.window.totalDays)!;
@@ -152,20 +181,40 @@ export function importTimetable(state: ScheduleState, text: string, limits: Cale
         skipped.push(`${summary} on ${start.date}: it runs past midnight`);
         continue;
       }
-      const covered = slotTimes.flatMap((slot, index) => (minutesOf(slot.start) < end.minutes && minutesOf(slot.end) > start.minutes ? [index + 1] : []));
+      const covered = slotTimes.flatMap((slot, index) =>
+        minutesOf(slot.start) < end.minutes && minutesOf(slot.end) > start.minutes ? [index + 1] : [],
+      );
       if (covered.length === 0) {
         skipped.push(`${summary} on ${start.date}: it falls between slots`);
         continue;
       }
       ranges.push({ day: dayOfDate(state.window, start.date)!, start: covered[0]!, end: covered.at(-1)! });
       const zone = occurrence.start.zone;
-      const converted = zone !== null && zone !== timeZone ? { zone, start: clockOf(occurrence.start.minutes), windowZone: timeZone } : undefined;
-      told.push({ date: start.date, start: clockOf(start.minutes), end: clockOf(end.minutes), ...(converted ? { converted } : {}) });
+      const converted =
+        zone !== null && zone !== timeZone
+          ? { zone, start: clockOf(occurrence.start.minutes), windowZone: timeZone }
+          : undefined;
+      told.push({
+        date: start.date,
+        start: clockOf(start.minutes),
+        end: clockOf(end.minutes),
+        ...(converted ? { converted } : {}),
+      });
     }
     if (ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
     const id = eventIdOf(summary, event.uid, taken);
-    events.push(buildEventTask({ id, name: summary, source: "event", slots: ranges, canEmbed: false, locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary), embeds: [] }));
+    events.push(
+      buildEventTask({
+        id,
+        name: summary,
+        source: "event",
+        slots: ranges,
+        canEmbed: false,
+        locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary),
+        embeds: [],
+      }),
+    );
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
   return { events, times, skipped };

@@ -49,10 +49,17 @@ function isIanaZone(name) {
  * Intl, neither for a floating time.
  */
 function momentOf(time, tzid) {
-  const moment = { date: dateOf(time), minutes: time.isDate ? 0 : time.hour * 60 + time.minute, allDay: time.isDate, zone: null, instant: null };
+  const moment = {
+    date: dateOf(time),
+    minutes: time.isDate ? 0 : time.hour * 60 + time.minute,
+    allDay: time.isDate,
+    zone: null,
+    instant: null,
+  };
   if (time.isDate) return moment;
   if (time.zone === ICAL.Timezone.utcTimezone) return { ...moment, zone: "UTC", instant: time.toUnixTime() * 1000 };
-  if (time.zone && time.zone !== ICAL.Timezone.localTimezone) return { ...moment, zone: time.zone.tzid, instant: time.toUnixTime() * 1000 };
+  if (time.zone && time.zone !== ICAL.Timezone.localTimezone)
+    return { ...moment, zone: time.zone.tzid, instant: time.toUnixTime() * 1000 };
   // Floating in ical.js's eyes: a TZID this file has no VTIMEZONE for (an IANA name, checked before) or none at all.
   return tzid ? { ...moment, zone: tzid } : moment;
 }
@@ -63,7 +70,10 @@ function zoneOf(component, name, calendar, summary) {
   const tzid = property?.getParameter("tzid");
   if (typeof tzid !== "string") return undefined;
   if (calendar.getTimeZoneByID(tzid)) return undefined;
-  if (!isIanaZone(tzid)) throw new Refusal(`the time zone "${tzid.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`);
+  if (!isIanaZone(tzid))
+    throw new Refusal(
+      `the time zone "${tzid.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`,
+    );
   return tzid;
 }
 
@@ -87,7 +97,10 @@ function read({ text, from, to, limits }) {
     const occurrences = [];
     const keep = (start, end) => {
       kept += 1;
-      if (kept > limits.maxOccurrences) throw new Refusal(`the file has more than ${limits.maxOccurrences.toLocaleString("en-US")} occurrences in the window`);
+      if (kept > limits.maxOccurrences)
+        throw new Refusal(
+          `the file has more than ${limits.maxOccurrences.toLocaleString("en-US")} occurrences in the window`,
+        );
       occurrences.push({ start: momentOf(start, startZone), end: momentOf(end, endZone) });
     };
     if (event.isRecurring()) {
@@ -96,7 +109,10 @@ function read({ text, from, to, limits }) {
         // Occurrences before the window are stepped over, not kept: a series that began years ago still reaches it.
         for (let next = iterator.next(); next; next = iterator.next()) {
           iterations += 1;
-          if (iterations > limits.maxIterations) throw new Refusal(`the file's recurrence rules give more than ${limits.maxIterations.toLocaleString("en-US")} occurrences before the window ends`);
+          if (iterations > limits.maxIterations)
+            throw new Refusal(
+              `the file's recurrence rules give more than ${limits.maxIterations.toLocaleString("en-US")} occurrences before the window ends`,
+            );
           const date = dateOf(next);
           if (date > to) break;
           if (date < from) continue;
@@ -119,7 +135,13 @@ port.once("message", (file) => {
   try {
     port.postMessage({ ok: true, events: read(file) });
   } catch (error) {
-    port.postMessage({ ok: false, message: error instanceof Refusal ? error.message : `The calendar file cannot be read: ${error?.message ?? String(error)}.` });
+    port.postMessage({
+      ok: false,
+      message:
+        error instanceof Refusal
+          ? error.message
+          : `The calendar file cannot be read: ${error?.message ?? String(error)}.`,
+    });
   }
   raise(2);
 });

@@ -129,7 +129,8 @@ function counted(value: number): string {
 
 /** The file's shape measured line by line (unfolded), before any parser sees it. */
 function measure(text: string, limits: CalendarReadLimits): void {
-  if (text.length > limits.maxCharacters) throw new CalendarFileError(`The calendar file is larger than ${counted(limits.maxCharacters)} characters.`);
+  if (text.length > limits.maxCharacters)
+    throw new CalendarFileError(`The calendar file is larger than ${counted(limits.maxCharacters)} characters.`);
   let depth = 0;
   let events = 0;
   const properties: number[] = [0];
@@ -137,8 +138,10 @@ function measure(text: string, limits: CalendarReadLimits): void {
     const name = /^(BEGIN|END):/i.exec(line)?.[1]?.toUpperCase();
     if (name === "BEGIN") {
       depth += 1;
-      if (depth > limits.maxDepth) throw new CalendarFileError(`The calendar file nests components more than ${limits.maxDepth} deep.`);
-      if (/^BEGIN:VEVENT\s*$/i.test(line) && ++events > limits.maxEvents) throw new CalendarFileError(`The calendar file has more than ${counted(limits.maxEvents)} events.`);
+      if (depth > limits.maxDepth)
+        throw new CalendarFileError(`The calendar file nests components more than ${limits.maxDepth} deep.`);
+      if (/^BEGIN:VEVENT\s*$/i.test(line) && ++events > limits.maxEvents)
+        throw new CalendarFileError(`The calendar file has more than ${counted(limits.maxEvents)} events.`);
       properties.push(0);
     } else if (name === "END") {
       depth = Math.max(0, depth - 1);
@@ -147,7 +150,10 @@ function measure(text: string, limits: CalendarReadLimits): void {
     } else if (line.trim() !== "") {
       const count = (properties[properties.length - 1] ?? 0) + 1;
       properties[properties.length - 1] = count;
-      if (count > limits.maxProperties) throw new CalendarFileError(`A component of the calendar file has more than ${limits.maxProperties} properties.`);
+      if (count > limits.maxProperties)
+        throw new CalendarFileError(
+          `A component of the calendar file has more than ${limits.maxProperties} properties.`,
+        );
     }
   }
 }
@@ -156,18 +162,33 @@ function measure(text: string, limits: CalendarReadLimits): void {
  * The events of an iCalendar text with their occurrences between two dates ("YYYY-MM-DD", each occurrence by its own
  * wall date; take a day's margin for zones), read in a worker thread of its own within `limits`.
  */
-export function readCalendarEvents(text: string, from: string, to: string, limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS): CalendarEventRead[] {
+export function readCalendarEvents(
+  text: string,
+  from: string,
+  to: string,
+  limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS,
+): CalendarEventRead[] {
   measure(text, limits);
   const { worker, signal, port } = takeThread(limits.maxMemoryMb);
-  port.postMessage({ text, from, to, limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences } });
+  port.postMessage({
+    text,
+    from,
+    to,
+    limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences },
+  });
   try {
     // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.
     Atomics.wait(signal, 0, 0, limits.startupMs);
-    if (Atomics.load(signal, 0) === 0) throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
+    if (Atomics.load(signal, 0) === 0)
+      throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
     Atomics.wait(signal, 0, 1, limits.deadlineMs);
-    const answer = receiveMessageOnPort(port)?.message as { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
+    const answer = receiveMessageOnPort(port)?.message as
+      { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
     // No answer: the expansion is still spinning, or the worker was ended for using more than its memory.
-    if (answer === undefined) throw new CalendarFileError(`The file's recurrence rules did not finish expanding within ${limits.deadlineMs / 1000} s (or needed more than ${limits.maxMemoryMb} MB); nothing was imported.`);
+    if (answer === undefined)
+      throw new CalendarFileError(
+        `The file's recurrence rules did not finish expanding within ${limits.deadlineMs / 1000} s (or needed more than ${limits.maxMemoryMb} MB); nothing was imported.`,
+      );
     if (!answer.ok) throw new CalendarFileError(answer.message.replace(/^./, (first) => first.toUpperCase()));
     return answer.events;
   } finally {

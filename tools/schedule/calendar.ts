@@ -12,7 +12,17 @@ import { addDays, dayOfWeekOfDate, daysBetween, isIsoDate, isTimeZone } from "..
 import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
-import { dayOfWeekName, type DayMapping, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type SlotTime, type TaskCategory, type TaskItem } from "./state.js";
+import {
+  dayOfWeekName,
+  type DayMapping,
+  type ScheduleState,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type SlotTime,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
 
 /**
  * The default timetable of 12 sections, as a Chinese university's day runs: 45-minute sections with 10-minute breaks
@@ -51,12 +61,24 @@ export interface DatedWindowOptions {
 /** A window of `days` consecutive dated days from `firstDate`: weekdays from the dates, weeks turning on Mondays. */
 export function datedWindow(options: DatedWindowOptions): ScheduleWindow {
   const slotTimes = (options.slotTimes ?? DEFAULT_SLOT_TIMES).map((time) => ({ start: time.start, end: time.end }));
-  const window: ScheduleWindow = { totalDays: options.days, slotsPerDay: slotTimes.length, days: [], timeZone: options.timeZone, slotTimes };
-  if (!isIsoDate(options.firstDate)) throw calendarError(`firstDate "${options.firstDate}" is not a date written YYYY-MM-DD`);
+  const window: ScheduleWindow = {
+    totalDays: options.days,
+    slotsPerDay: slotTimes.length,
+    days: [],
+    timeZone: options.timeZone,
+    slotTimes,
+  };
+  if (!isIsoDate(options.firstDate))
+    throw calendarError(`firstDate "${options.firstDate}" is not a date written YYYY-MM-DD`);
   const firstDayOfWeek = dayOfWeekOfDate(options.firstDate);
   for (let offset = 0; offset < options.days; offset += 1) {
     const absolute = firstDayOfWeek - 1 + offset;
-    window.days.push({ dayIndex: offset + 1, week: (options.firstWeek ?? 1) + Math.floor(absolute / 7), dayOfWeek: (absolute % 7) + 1, date: addDays(options.firstDate, offset) });
+    window.days.push({
+      dayIndex: offset + 1,
+      week: (options.firstWeek ?? 1) + Math.floor(absolute / 7),
+      dayOfWeek: (absolute % 7) + 1,
+      date: addDays(options.firstDate, offset),
+    });
   }
   const problems = calendarProblems(window);
   if (problems.length > 0) throw calendarError(problems.join("; "));
@@ -71,21 +93,32 @@ export function datedWindow(options: DatedWindowOptions): ScheduleWindow {
 export function calendarProblems(window: ScheduleWindow): string[] {
   const problems: string[] = [];
   const dated = window.days.filter((day) => day.date !== undefined);
-  if (dated.length > 0 && dated.length < window.days.length) problems.push("window.days: either every day has a date or none has");
+  if (dated.length > 0 && dated.length < window.days.length)
+    problems.push("window.days: either every day has a date or none has");
   window.days.forEach((day, position) => {
     if (day.date === undefined) return;
     if (!isIsoDate(day.date)) problems.push(`window.days[${position}].date ${day.date} is not a calendar date`);
-    else if (dayOfWeekOfDate(day.date) !== day.dayOfWeek) problems.push(`window.days[${position}] says day of week ${day.dayOfWeek} but ${day.date} is a ${weekdayName(dayOfWeekOfDate(day.date), "en")}`);
+    else if (dayOfWeekOfDate(day.date) !== day.dayOfWeek)
+      problems.push(
+        `window.days[${position}] says day of week ${day.dayOfWeek} but ${day.date} is a ${weekdayName(dayOfWeekOfDate(day.date), "en")}`,
+      );
     const previous = window.days[position - 1]?.date;
-    if (previous !== undefined && isIsoDate(previous) && isIsoDate(day.date) && daysBetween(previous, day.date) !== 1) problems.push(`window.days[${position}].date ${day.date} does not follow ${previous}`);
+    if (previous !== undefined && isIsoDate(previous) && isIsoDate(day.date) && daysBetween(previous, day.date) !== 1)
+      problems.push(`window.days[${position}].date ${day.date} does not follow ${previous}`);
   });
-  if (window.timeZone !== undefined && !isTimeZone(window.timeZone)) problems.push(`window.timeZone "${window.timeZone}" is not a time zone (use an IANA name such as "Asia/Shanghai" or "UTC")`);
+  if (window.timeZone !== undefined && !isTimeZone(window.timeZone))
+    problems.push(
+      `window.timeZone "${window.timeZone}" is not a time zone (use an IANA name such as "Asia/Shanghai" or "UTC")`,
+    );
   if (window.slotTimes !== undefined) {
-    if (window.slotTimes.length !== window.slotsPerDay) problems.push(`window.slotTimes has ${window.slotTimes.length} entries for ${window.slotsPerDay} slots per day`);
+    if (window.slotTimes.length !== window.slotsPerDay)
+      problems.push(`window.slotTimes has ${window.slotTimes.length} entries for ${window.slotsPerDay} slots per day`);
     window.slotTimes.forEach((time, index) => {
-      if (time.end <= time.start) problems.push(`slot ${index + 1} ends (${time.end}) before it starts (${time.start})`);
+      if (time.end <= time.start)
+        problems.push(`slot ${index + 1} ends (${time.end}) before it starts (${time.start})`);
       const previous = window.slotTimes?.[index - 1];
-      if (previous !== undefined && time.start < previous.end) problems.push(`slot ${index + 1} starts (${time.start}) before slot ${index} ends (${previous.end})`);
+      if (previous !== undefined && time.start < previous.end)
+        problems.push(`slot ${index + 1} starts (${time.start}) before slot ${index} ends (${previous.end})`);
     });
   }
   return problems;
@@ -105,7 +138,11 @@ export function dayOfDate(window: ScheduleWindow, date: string): number | undefi
 }
 
 /** "14:00–15:40" for slots `start`…`end`, or undefined for a window without clock times (or slots outside it). */
-export function slotClock(window: Pick<ScheduleWindow, "slotTimes">, start: number, end: number = start): string | undefined {
+export function slotClock(
+  window: Pick<ScheduleWindow, "slotTimes">,
+  start: number,
+  end: number = start,
+): string | undefined {
   const first = window.slotTimes?.[start - 1];
   const last = window.slotTimes?.[end - 1];
   return first && last ? `${first.start}–${last.end}` : undefined;
@@ -125,7 +162,8 @@ export function formatDate(date: string, language: Language = "en"): string {
 export function dayName(window: Pick<ScheduleWindow, "days">, day: number, language: Language = "en"): string {
   const mapping: DayMapping | undefined = window.days[day - 1];
   if (mapping?.date !== undefined) return formatDate(mapping.date, language);
-  if (language === "zh") return mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${day}天）` : `第${day}天`;
+  if (language === "zh")
+    return mapping ? `${weekdayName(mapping.dayOfWeek, "zh")}，第${mapping.week}周（第${day}天）` : `第${day}天`;
   return mapping ? `${dayOfWeekName(mapping.dayOfWeek)}, week ${mapping.week} (day ${day})` : `day ${day}`;
 }
 
@@ -133,12 +171,19 @@ export function dayName(window: Pick<ScheduleWindow, "days">, day: number, langu
  * A place as a person reads it: "Thu 14 Mar, 14:00–15:40" / "3月14日周四 14:00–15:40" in a dated window with clock
  * times; otherwise the day as `dayName` gives it and the slots ("Mon, week 1 (day 1), slots 9–10", "周一，第1周（第1天），第9–10节").
  */
-export function placeName(window: Pick<ScheduleWindow, "days" | "slotTimes">, range: SlotRange, language: Language = "en"): string {
+export function placeName(
+  window: Pick<ScheduleWindow, "days" | "slotTimes">,
+  range: SlotRange,
+  language: Language = "en",
+): string {
   const day = dayName(window, range.day, language);
   const clock = slotClock(window, range.start, range.end);
-  if (clock !== undefined && window.days[range.day - 1]?.date !== undefined) return language === "zh" ? `${day} ${clock}` : `${day}, ${clock}`;
+  if (clock !== undefined && window.days[range.day - 1]?.date !== undefined)
+    return language === "zh" ? `${day} ${clock}` : `${day}, ${clock}`;
   const slots = range.start === range.end ? `${range.start}` : `${range.start}–${range.end}`;
-  return language === "zh" ? `${day}，第${slots}节` : `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
+  return language === "zh"
+    ? `${day}，第${slots}节`
+    : `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
 }
 
 /**
@@ -146,7 +191,11 @@ export function placeName(window: Pick<ScheduleWindow, "days" | "slotTimes">, ra
  * person: "Thu 14 Mar 2024, 14:00–15:40" (a single slot with `startOnly`: "Sat 16 Mar 2024, 10:00", when an event
  * starts); undefined in a window without dates or clock times. `readable.ts` turns it into the user's language.
  */
-export function placeNote(window: Pick<ScheduleWindow, "days" | "slotTimes">, range: SlotRange, options: { startOnly?: boolean } = {}): string | undefined {
+export function placeNote(
+  window: Pick<ScheduleWindow, "days" | "slotTimes">,
+  range: SlotRange,
+  options: { startOnly?: boolean } = {},
+): string | undefined {
   const date = window.days[range.day - 1]?.date;
   const first = window.slotTimes?.[range.start - 1];
   const last = window.slotTimes?.[range.end - 1];
@@ -164,15 +213,22 @@ export function placeNote(window: Pick<ScheduleWindow, "days" | "slotTimes">, ra
 export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   const { window } = state;
   if (!Number.isInteger(days) || days < 1 || days > window.totalDays) {
-    throw calendarError(`a window of ${window.totalDays} days rolls forward by 1 to ${window.totalDays} days, not ${days}`);
+    throw calendarError(
+      `a window of ${window.totalDays} days rolls forward by 1 to ${window.totalDays} days, not ${days}`,
+    );
   }
-  const shift = (range: SlotRange): SlotRange | undefined => (range.day > days ? { day: range.day - days, start: range.start, end: range.end } : undefined);
+  const shift = (range: SlotRange): SlotRange | undefined =>
+    range.day > days ? { day: range.day - days, start: range.start, end: range.end } : undefined;
   const kept = window.days.slice(days).map((day, index) => ({ ...day, dayIndex: index + 1 }));
   let last = window.days[window.days.length - 1]!;
   const added: DayMapping[] = [];
   for (let offset = 1; offset <= days; offset += 1) {
     const dayOfWeek = (last.dayOfWeek % 7) + 1;
-    const next: DayMapping = { dayIndex: kept.length + offset, week: dayOfWeek === 1 ? last.week + 1 : last.week, dayOfWeek };
+    const next: DayMapping = {
+      dayIndex: kept.length + offset,
+      week: dayOfWeek === 1 ? last.week + 1 : last.week,
+      dayOfWeek,
+    };
     if (last.date !== undefined) next.date = addDays(last.date, 1);
     added.push(next);
     last = next;
@@ -186,11 +242,21 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   const tasks = state.tasks.flatMap((task): ScheduleTask[] => {
     if (removed.has(task.id)) return [];
     if (task.source === "event") {
-      return [buildEventTask({ ...task, slots: task.slots.flatMap((range) => shift(range) ?? []), embeds: task.embeds.filter((id) => !removed.has(id)) })];
+      return [
+        buildEventTask({
+          ...task,
+          slots: task.slots.flatMap((range) => shift(range) ?? []),
+          embeds: task.embeds.filter((id) => !removed.has(id)),
+        }),
+      ];
     }
-    const item: TaskItem = { ...task, ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}) };
+    const item: TaskItem = {
+      ...task,
+      ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}),
+    };
     if (task.dueBefore !== undefined) {
-      const dueDay = "day" in task.dueBefore ? task.dueBefore.day - days : removed.has(task.dueBefore.eventId) ? 0 : undefined;
+      const dueDay =
+        "day" in task.dueBefore ? task.dueBefore.day - days : removed.has(task.dueBefore.eventId) ? 0 : undefined;
       item.dueBefore = dueDay === undefined ? task.dueBefore : { day: Math.max(1, dueDay) };
     }
     if (task.earliestDay !== undefined) item.earliestDay = Math.max(1, task.earliestDay - days);
@@ -202,9 +268,14 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     const { blockedDays: _dropped, ...rest } = category;
     return canonicalCategory(blockedDays.length > 0 ? { ...rest, blockedDays } : rest);
   });
-  const rolled: ScheduleWindow = { totalDays: window.totalDays, slotsPerDay: window.slotsPerDay, days: [...kept, ...added] };
+  const rolled: ScheduleWindow = {
+    totalDays: window.totalDays,
+    slotsPerDay: window.slotsPerDay,
+    days: [...kept, ...added],
+  };
   if (window.timeZone !== undefined) rolled.timeZone = window.timeZone;
-  if (window.slotTimes !== undefined) rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  if (window.slotTimes !== undefined)
+    rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
   return { window: rolled, categories, tasks };
 }
 

@@ -13,7 +13,15 @@
  */
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
-import { DEFAULT_NODE_LIMIT, pastDeadline, searchInputOf, searchPlacements, startBudget, type PlannedPlacement, type SearchBudget } from "./placement-search.js";
+import {
+  DEFAULT_NODE_LIMIT,
+  pastDeadline,
+  searchInputOf,
+  searchPlacements,
+  startBudget,
+  type PlannedPlacement,
+  type SearchBudget,
+} from "./placement-search.js";
 import { withRules } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
@@ -96,14 +104,22 @@ export class ChangeWork {
   /** The search budget of one scoring: the search's, within the scoring nodes left. */
   scoring(): SearchBudget {
     const left = Math.max(0, this.scoringNodes - this.meter.nodes);
-    return { ...this.search, nodeLimit: Math.min(this.search.nodeLimit ?? DEFAULT_NODE_LIMIT, left), meter: this.meter };
+    return {
+      ...this.search,
+      nodeLimit: Math.min(this.search.nodeLimit ?? DEFAULT_NODE_LIMIT, left),
+      meter: this.meter,
+    };
   }
 
   /** Takes one step: false (and exhausted from then on) when none is left, nor scoring nodes, or the deadline passed. */
   take(): boolean {
     if (this.exhausted) return false;
     // The clock is read every 64 steps, the first one's included.
-    if (this.taken >= this.limit || this.meter.nodes >= this.scoringNodes || (this.taken % 64 === 0 && pastDeadline(this.search))) {
+    if (
+      this.taken >= this.limit ||
+      this.meter.nodes >= this.scoringNodes ||
+      (this.taken % 64 === 0 && pastDeadline(this.search))
+    ) {
       this.exhausted = true;
       return false;
     }
@@ -116,12 +132,21 @@ type Write = { name: string; arguments: Record<string, unknown> };
 
 /** The week after `writes`, applied in order with the real tools, or undefined when one of them fails. */
 export function applyWrites(state: ScheduleState, writes: readonly Write[]): ScheduleState | undefined {
-  const tools = { place: placeTool, move: moveTool, swap: swapTool, unplace: unplaceTool, batch_move: batchMoveTool } as const;
+  const tools = {
+    place: placeTool,
+    move: moveTool,
+    swap: swapTool,
+    unplace: unplaceTool,
+    batch_move: batchMoveTool,
+  } as const;
   let current = state;
   for (const write of writes) {
     const tool = tools[write.name as keyof typeof tools];
     if (!tool) return undefined;
-    const ran = (tool.run as (state: ScheduleState, args: unknown) => { ok: boolean; state?: ScheduleState })(current, write.arguments);
+    const ran = (tool.run as (state: ScheduleState, args: unknown) => { ok: boolean; state?: ScheduleState })(
+      current,
+      write.arguments,
+    );
     if (!ran.ok || !ran.state) return undefined;
     current = ran.state;
   }
@@ -133,35 +158,67 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(state: ScheduleState, options: { k?: number; preferences?: HealthPreferences; avoid?: readonly AvoidedPlace[]; placePending?: boolean; budget?: ChangeBudget } = {}): ScheduleListing {
+export function proposeCandidates(
+  state: ScheduleState,
+  options: {
+    k?: number;
+    preferences?: HealthPreferences;
+    avoid?: readonly AvoidedPlace[];
+    placePending?: boolean;
+    budget?: ChangeBudget;
+  } = {},
+): ScheduleListing {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const work = new ChangeWork(options.budget);
   const report = analyzeHealth(state, preferences, work.search);
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
-  const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) => place.task_id === target.task_id && (place.day === undefined || place.day === target.day) && (place.slot_start === undefined || place.slot_start === target.slot_start);
-  const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every((target) => !(preferences.avoidDays ?? []).includes(target.day) && !(options.avoid ?? []).some((place) => blocks(place, target)));
+  const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) =>
+    place.task_id === target.task_id &&
+    (place.day === undefined || place.day === target.day) &&
+    (place.slot_start === undefined || place.slot_start === target.slot_start);
+  const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) =>
+    targetsOf(week, writes).every(
+      (target) =>
+        !(preferences.avoidDays ?? []).includes(target.day) &&
+        !(options.avoid ?? []).some((place) => blocks(place, target)),
+    );
   const allowed = allowedIn(state);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
-  const singles = singleChanges(state, report.score, preferences, work, allowed).filter((candidate) => options.placePending !== false || candidate.kind !== "place");
+  const singles = singleChanges(state, report.score, preferences, work, allowed).filter(
+    (candidate) => options.placePending !== false || candidate.kind !== "place",
+  );
   const chain = chainOf(state, report.score, singles, preferences, allowedIn, work);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
   const fresh = rearrangementOf(state, report.score, preferences, allowedIn, work);
   const best = singles[0]?.delta ?? 0;
-  const wholesale = [chain, fresh].filter((candidate): candidate is Omit<ScheduleCandidate, "id"> => candidate !== undefined && candidate.delta > best).sort((a, b) => b.delta - a.delta);
+  const wholesale = [chain, fresh]
+    .filter(
+      (candidate): candidate is Omit<ScheduleCandidate, "id"> => candidate !== undefined && candidate.delta > best,
+    )
+    .sort((a, b) => b.delta - a.delta);
   // Two wholesale changes ending in the same week are one candidate.
-  const distinct = wholesale.filter((candidate, index) => index === 0 || JSON.stringify(candidate.writes) !== JSON.stringify(wholesale[0]!.writes));
+  const distinct = wholesale.filter(
+    (candidate, index) => index === 0 || JSON.stringify(candidate.writes) !== JSON.stringify(wholesale[0]!.writes),
+  );
   const ranked = [...distinct, ...singles];
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
   const forced = forcedText(report);
   const stopped = work.exhausted || report.feasibility.stop === "budget";
-  const listing: ScheduleListing = { candidates, score: report.score, ...(forced ? { forced } : {}), ...(stopped ? { stop: "budget" as const } : {}) };
+  const listing: ScheduleListing = {
+    candidates,
+    score: report.score,
+    ...(forced ? { forced } : {}),
+    ...(stopped ? { stop: "budget" as const } : {}),
+  };
   return candidates.length > 0 ? listing : { ...listing, empty: "no single move, swap or placement raises the score" };
 }
 
 /** What no change can fix: the reviews proved not to fit. */
 export function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefined {
-  const forced = report.issues.filter((issue) => issue.forced).flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
+  const forced = report.issues
+    .filter((issue) => issue.forced)
+    .flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
   return forced.length > 0 ? forced.join(", ") : undefined;
 }
 
@@ -176,7 +233,8 @@ export interface AvoidedPlace {
 export function tasksOf(writes: readonly Write[]): string[] {
   return writes.flatMap((write) => {
     const args = write.arguments;
-    if (write.name === "batch_move") return ((args.moves as Array<{ task_id: string }> | undefined) ?? []).map((move) => move.task_id);
+    if (write.name === "batch_move")
+      return ((args.moves as Array<{ task_id: string }> | undefined) ?? []).map((move) => move.task_id);
     if (write.name === "swap") return [String(args.first_task_id), String(args.second_task_id)];
     return [String(args.task_id)];
   });
@@ -191,18 +249,36 @@ function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Requir
   };
   return writes.flatMap((write): Array<Required<AvoidedPlace>> => {
     const args = write.arguments;
-    if (write.name === "place" || write.name === "move") return [{ task_id: String(args.task_id), day: Number(args.day), slot_start: Number(args.slot_start) }];
-    if (write.name === "batch_move") return ((args.moves as Array<Required<AvoidedPlace>> | undefined) ?? []).map((move) => ({ task_id: move.task_id, day: move.day, slot_start: move.slot_start }));
+    if (write.name === "place" || write.name === "move")
+      return [{ task_id: String(args.task_id), day: Number(args.day), slot_start: Number(args.slot_start) }];
+    if (write.name === "batch_move")
+      return ((args.moves as Array<Required<AvoidedPlace>> | undefined) ?? []).map((move) => ({
+        task_id: move.task_id,
+        day: move.day,
+        slot_start: move.slot_start,
+      }));
     if (write.name === "swap") {
       const [first, second] = [startOf(args.first_task_id), startOf(args.second_task_id)];
-      return first && second ? [{ task_id: String(args.first_task_id), ...second }, { task_id: String(args.second_task_id), ...first }] : [];
+      return first && second
+        ? [
+            { task_id: String(args.first_task_id), ...second },
+            { task_id: String(args.second_task_id), ...first },
+          ]
+        : [];
     }
     return [];
   });
 }
 
 /** Every single change that raises the score by at least `MIN_GAIN` (and `allowed`), best first, the best one per task. */
-function singleChanges(state: ScheduleState, score: number, preferences: HealthPreferences, work: ChangeWork, allowed: (writes: readonly Write[]) => boolean = () => true, only?: ReadonlySet<string>): Array<Omit<ScheduleCandidate, "id">> {
+function singleChanges(
+  state: ScheduleState,
+  score: number,
+  preferences: HealthPreferences,
+  work: ChangeWork,
+  allowed: (writes: readonly Write[]) => boolean = () => true,
+  only?: ReadonlySet<string>,
+): Array<Omit<ScheduleCandidate, "id">> {
   const scored: Array<Omit<ScheduleCandidate, "id">> = [];
   // Each change scored is a step of the work's budget; past it the changes scored so far are all there is.
   const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
@@ -216,7 +292,9 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
     scored.push({ kind, writes, summary: summaryOf(state, writes), scoreAfter, delta });
   };
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
-  const placed = reviews.filter((task) => task.status === "placed" && task.slots?.length === 1 && (!only || only.has(task.id)));
+  const placed = reviews.filter(
+    (task) => task.status === "placed" && task.slots?.length === 1 && (!only || only.has(task.id)),
+  );
   for (const task of placed) {
     if (work.exhausted) break;
     // Where it could go: the free runs of the week without it.
@@ -232,14 +310,24 @@ function singleChanges(state: ScheduleState, score: number, preferences: HealthP
   }
   for (let first = 0; first < placed.length && !work.exhausted; first += 1) {
     for (let second = first + 1; second < placed.length; second += 1) {
-      if (placed[first]!.duration !== placed[second]!.duration || placed[first]!.slots![0]!.day === placed[second]!.slots![0]!.day) continue;
-      consider("swap", [{ name: "swap", arguments: { first_task_id: placed[first]!.id, second_task_id: placed[second]!.id } }]);
+      if (
+        placed[first]!.duration !== placed[second]!.duration ||
+        placed[first]!.slots![0]!.day === placed[second]!.slots![0]!.day
+      )
+        continue;
+      consider("swap", [
+        { name: "swap", arguments: { first_task_id: placed[first]!.id, second_task_id: placed[second]!.id } },
+      ]);
     }
   }
   const { runs } = searchInputOf(state);
-  for (const task of reviews.filter((candidate) => candidate.status === "pending" && (!only || only.has(candidate.id)))) {
+  for (const task of reviews.filter(
+    (candidate) => candidate.status === "pending" && (!only || only.has(candidate.id)),
+  )) {
     if (work.exhausted) break;
-    for (const run of runs) for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
+    for (const run of runs)
+      for (let start = run.start; start + task.duration - 1 <= run.end; start += 1)
+        consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
   const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
   scored.sort((a, b) => b.delta - a.delta || order[a.kind] - order[b.kind] || a.summary.localeCompare(b.summary));
@@ -285,7 +373,12 @@ interface ClimbOptions {
  * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
  * `MAX_CHAIN` steps unless `maxSteps` says otherwise).
  */
-function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: AllowedIn, { singles, only, maxSteps = MAX_CHAIN, work }: ClimbOptions): { week: ScheduleState; steps: number } {
+function climb(
+  start: ScheduleState,
+  preferences: HealthPreferences,
+  allowedIn: AllowedIn,
+  { singles, only, maxSteps = MAX_CHAIN, work }: ClimbOptions,
+): { week: ScheduleState; steps: number } {
   let week = start;
   let steps = 0;
   while (steps < maxSteps && !work.exhausted) {
@@ -311,7 +404,13 @@ function climb(start: ScheduleState, preferences: HealthPreferences, allowedIn: 
  * after it is not left to move what the user has just approved. It stops early, keeping the week it reached, once
  * `work` runs out (`work.exhausted` then says so).
  */
-export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, preferences: HealthPreferences, fits: (target: Required<AvoidedPlace>) => boolean, work: ChangeWork): ScheduleState {
+export function polishPlacements(
+  week: ScheduleState,
+  ids: ReadonlySet<string>,
+  preferences: HealthPreferences,
+  fits: (target: Required<AvoidedPlace>) => boolean,
+  work: ChangeWork,
+): ScheduleState {
   // (Only the reviews `ids` are moved or swapped: the climb scans no others.)
   const allowedIn: AllowedIn = (current) => (writes) => targetsOf(current, writes).every(fits);
   return climb(week, preferences, allowedIn, { only: ids, maxSteps: ids.size * 2, work }).week;
@@ -321,19 +420,44 @@ export function polishPlacements(week: ScheduleState, ids: ReadonlySet<string>, 
  * The climb from `state` as one `batch_move` of the reviews it moved, or undefined when fewer than two changes chain
  * (placements are not chained: a pending review is placed on its own card).
  */
-function chainOf(state: ScheduleState, score: number, singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>, preferences: HealthPreferences, allowedIn: AllowedIn, work: ChangeWork): Omit<ScheduleCandidate, "id"> | undefined {
+function chainOf(
+  state: ScheduleState,
+  score: number,
+  singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>,
+  preferences: HealthPreferences,
+  allowedIn: AllowedIn,
+  work: ChangeWork,
+): Omit<ScheduleCandidate, "id"> | undefined {
   const { week, steps } = climb(state, preferences, allowedIn, { singles, work });
-  return steps < 2 ? undefined : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
+  return steps < 2
+    ? undefined
+    : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
 }
 
 /**
  * The reviews of `state` placed where `target` has them, as one `batch_move` candidate (checked together, so they may
  * take each other's slots); undefined when fewer than two move, it does not apply, or it crosses a hard limit.
  */
-function batchMoveTo(state: ScheduleState, target: ScheduleState, score: number, preferences: HealthPreferences, allowed: (writes: readonly Write[]) => boolean, label: (count: number) => string): Omit<ScheduleCandidate, "id"> | undefined {
-  const where = (week: ScheduleState) => new Map(week.tasks.flatMap((task) => (task.source === "task_item" && task.slots?.length === 1 ? [[task.id, task.slots[0]!] as const] : [])));
+function batchMoveTo(
+  state: ScheduleState,
+  target: ScheduleState,
+  score: number,
+  preferences: HealthPreferences,
+  allowed: (writes: readonly Write[]) => boolean,
+  label: (count: number) => string,
+): Omit<ScheduleCandidate, "id"> | undefined {
+  const where = (week: ScheduleState) =>
+    new Map(
+      week.tasks.flatMap((task) =>
+        task.source === "task_item" && task.slots?.length === 1 ? [[task.id, task.slots[0]!] as const] : [],
+      ),
+    );
   const before = where(state);
-  const moves = [...where(target)].filter(([id, range]) => before.has(id) && (before.get(id)!.day !== range.day || before.get(id)!.start !== range.start)).map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
+  const moves = [...where(target)]
+    .filter(
+      ([id, range]) => before.has(id) && (before.get(id)!.day !== range.day || before.get(id)!.start !== range.start),
+    )
+    .map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
   const writes = [{ name: "batch_move", arguments: { moves } }];
   const applied = moves.length >= 2 ? applyWrites(state, writes) : undefined;
   if (!applied || !allowed(writes)) return undefined;
@@ -347,8 +471,16 @@ function batchMoveTo(state: ScheduleState, target: ScheduleState, score: number,
  * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
  * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
  */
-function rearrangementOf(state: ScheduleState, score: number, preferences: HealthPreferences, allowedIn: AllowedIn, work: ChangeWork): Omit<ScheduleCandidate, "id"> | undefined {
-  const placed = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1);
+function rearrangementOf(
+  state: ScheduleState,
+  score: number,
+  preferences: HealthPreferences,
+  allowedIn: AllowedIn,
+  work: ChangeWork,
+): Omit<ScheduleCandidate, "id"> | undefined {
+  const placed = state.tasks.filter(
+    (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
+  );
   if (placed.length < 2 || work.exhausted) return undefined;
   let base = state;
   for (const task of placed) {
@@ -358,16 +490,42 @@ function rearrangementOf(state: ScheduleState, score: number, preferences: Healt
   }
   const avoid = new Set(preferences.avoidDays ?? []);
   const { runs, dayLoad, rules: book } = searchInputOf(base);
-  const search = searchPlacements(placed.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book)), runs, { ...work.search, dayLoad });
+  const search = searchPlacements(
+    placed.map((task) =>
+      withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
+    ),
+    runs,
+    { ...work.search, dayLoad },
+  );
   if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
-  const arranged = applyWrites(base, search.placements.map((placement) => ({ name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } })));
-  return arranged ? batchMoveTo(state, climb(arranged, preferences, allowedIn, { work }).week, score, preferences, allowedIn(state), (count) => `arrange ${count} reviews again`) : undefined;
+  const arranged = applyWrites(
+    base,
+    search.placements.map((placement) => ({
+      name: "place",
+      arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start },
+    })),
+  );
+  return arranged
+    ? batchMoveTo(
+        state,
+        climb(arranged, preferences, allowedIn, { work }).week,
+        score,
+        preferences,
+        allowedIn(state),
+        (count) => `arrange ${count} reviews again`,
+      )
+    : undefined;
 }
 
 /** The writes as cards name them. */
 function summaryOf(state: ScheduleState, writes: readonly Write[]): string {
-  return writes.map((write) => describeScheduleCall(state, write.name, write.arguments) ?? `${write.name} ${JSON.stringify(write.arguments)}`).join("; ");
+  return writes
+    .map(
+      (write) =>
+        describeScheduleCall(state, write.name, write.arguments) ?? `${write.name} ${JSON.stringify(write.arguments)}`,
+    )
+    .join("; ");
 }
 
 function round(value: number): number {
@@ -379,17 +537,29 @@ export function formatListing(listing: ScheduleListing): string {
   const head = `health score now ${listing.score}/100`;
   const forced = listing.forced ? `\nforced (no change can fix): ${listing.forced}` : "";
   const budget = listing.stop === "budget" ? `\n${listing.budgetNote ?? BUDGET_NOTE}` : "";
-  const left = listing.left?.length ? `\nleft pending:\n${listing.left.map((entry) => `  - task ${entry.id}: ${entry.why}`).join("\n")}` : "";
-  if (listing.candidates.length === 0) return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${left}${forced}${budget}`;
+  const left = listing.left?.length
+    ? `\nleft pending:\n${listing.left.map((entry) => `  - task ${entry.id}: ${entry.why}`).join("\n")}`
+    : "";
+  if (listing.candidates.length === 0)
+    return `${head}\nno candidates: ${listing.empty ?? "nothing to propose"}${left}${forced}${budget}`;
   const lines = listing.candidates.flatMap((candidate) => [
     `- ${candidate.id} (${candidate.delta >= 0 ? "+" : ""}${candidate.delta} → ${candidate.scoreAfter}): ${candidate.summary}`,
-    ...(candidate.places ?? []).map((place) => `  - task ${place.id} on day ${place.day} slots ${place.start}-${place.end}${place.hostId ? ` in host ${place.hostId}` : ""}`),
+    ...(candidate.places ?? []).map(
+      (place) =>
+        `  - task ${place.id} on day ${place.day} slots ${place.start}-${place.end}${place.hostId ? ` in host ${place.hostId}` : ""}`,
+    ),
   ]);
-  return [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") + left + forced + budget;
+  return (
+    [head, `candidates (choose one with choose_candidate {"id": "<id>"}, or "none"):`, ...lines].join("\n") +
+    left +
+    forced +
+    budget
+  );
 }
 
 /** What a listing says when its search or polishing stopped at the budget. */
-export const BUDGET_NOTE = "stopped at the search budget: the best found so far (what is left out: not found within the search budget)";
+export const BUDGET_NOTE =
+  "stopped at the search budget: the best found so far (what is left out: not found within the search budget)";
 
 /** What an arrangement says when its search finished but polishing where the placements go stopped at the budget. */
 export const POLISH_BUDGET_NOTE = "polishing stopped at the search budget: the places are the best found so far";

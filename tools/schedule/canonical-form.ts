@@ -3,7 +3,15 @@
  * order, optional keys absent rather than undefined, `embeds` sorted), so two
  * equal schedules serialise to the same JSON byte for byte.
  */
-import type { EventTask, ScheduleState, ScheduleTask, ScheduleWindow, SlotRange, TaskCategory, TaskItem } from "./state.js";
+import type {
+  EventTask,
+  ScheduleState,
+  ScheduleTask,
+  ScheduleWindow,
+  SlotRange,
+  TaskCategory,
+  TaskItem,
+} from "./state.js";
 
 /** Sorts ids ascending in code-unit order (the order `embeds` is kept in). */
 export function sortIds(ids: Iterable<string>): string[] {
@@ -40,7 +48,8 @@ export function buildTaskItem(task: TaskItem): TaskItem {
   };
   if (task.status === "placed" && task.slots !== undefined) item.slots = task.slots.map(canonicalRange);
   if (task.status === "placed" && task.embeddedIn !== undefined) item.embeddedIn = task.embeddedIn;
-  if (task.dueBefore !== undefined) item.dueBefore = "eventId" in task.dueBefore ? { eventId: task.dueBefore.eventId } : { day: task.dueBefore.day };
+  if (task.dueBefore !== undefined)
+    item.dueBefore = "eventId" in task.dueBefore ? { eventId: task.dueBefore.eventId } : { day: task.dueBefore.day };
   if (task.priority !== undefined) item.priority = task.priority;
   if (task.earliestDay !== undefined) item.earliestDay = task.earliestDay;
   return item;
@@ -56,10 +65,16 @@ export function canonicalScheduleState(state: ScheduleState): ScheduleState {
   const window: ScheduleWindow = {
     totalDays: state.window.totalDays,
     slotsPerDay: state.window.slotsPerDay,
-    days: state.window.days.map((day) => ({ dayIndex: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, ...(day.date !== undefined ? { date: day.date } : {}) })),
+    days: state.window.days.map((day) => ({
+      dayIndex: day.dayIndex,
+      week: day.week,
+      dayOfWeek: day.dayOfWeek,
+      ...(day.date !== undefined ? { date: day.date } : {}),
+    })),
   };
   if (state.window.timeZone !== undefined) window.timeZone = state.window.timeZone;
-  if (state.window.slotTimes !== undefined) window.slotTimes = state.window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  if (state.window.slotTimes !== undefined)
+    window.slotTimes = state.window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
   return { window, categories: state.categories.map(canonicalCategory), tasks: state.tasks.map(canonicalTask) };
 }
 

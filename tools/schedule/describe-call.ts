@@ -11,7 +11,12 @@ import { taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from
 import { describeTaskWrite } from "./tools/task-writes.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
-export function describeScheduleCall(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language = "en"): string | undefined {
+export function describeScheduleCall(
+  state: ScheduleState,
+  tool: string,
+  args: Record<string, unknown>,
+  language: Language = "en",
+): string | undefined {
   const task = (id: unknown) => state.tasks.find((candidate) => candidate.id === id);
   const zh = language === "zh";
   const at = (range: SlotRange) => where(state, range, language);
@@ -24,19 +29,26 @@ export function describeScheduleCall(state: ScheduleState, tool: string, args: R
       const range = rangeAt(args.day, args.slot_start, lengthOf(found));
       const target = range ? at(range) : "?";
       const current = tool === "move" ? taskSlots(found)[0] : undefined;
-      if (zh) return tool === "place" ? `安排 ${label(found)} 到 ${target}` : `把 ${label(found)}${current ? ` 从 ${at(current)}` : ""} 移到 ${target}`;
+      if (zh)
+        return tool === "place"
+          ? `安排 ${label(found)} 到 ${target}`
+          : `把 ${label(found)}${current ? ` 从 ${at(current)}` : ""} 移到 ${target}`;
       return `${tool === "place" ? "Place" : "Move"} ${label(found)}${current ? ` from ${at(current)}` : ""} ${tool === "place" ? "on" : "to"} ${target}`;
     }
     case "swap": {
       const first = task(args.first_task_id);
       const second = task(args.second_task_id);
       if (!first || !second) return undefined;
-      return zh ? `交换 ${label(first)}（${now(first)}）和 ${label(second)}（${now(second)}）` : `Swap ${label(first)} (${now(first)}) with ${label(second)} (${now(second)})`;
+      return zh
+        ? `交换 ${label(first)}（${now(first)}）和 ${label(second)}（${now(second)}）`
+        : `Swap ${label(first)} (${now(first)}) with ${label(second)} (${now(second)})`;
     }
     case "unplace": {
       const found = task(args.task_id);
       if (!found) return undefined;
-      return zh ? `把 ${label(found)} 从 ${now(found)} 撤下，它重新待安排` : `Take ${label(found)} off ${now(found)}; it is pending again`;
+      return zh
+        ? `把 ${label(found)} 从 ${now(found)} 撤下，它重新待安排`
+        : `Take ${label(found)} off ${now(found)}; it is pending again`;
     }
     case "batch_move": {
       const moves = Array.isArray(args.moves) ? (args.moves as Array<Record<string, unknown>>) : [];
@@ -44,9 +56,13 @@ export function describeScheduleCall(state: ScheduleState, tool: string, args: R
         const found = task(move.task_id);
         const target = found ? rangeAt(move.day, move.slot_start, lengthOf(found)) : undefined;
         if (found && target) return zh ? `${label(found)} 到 ${at(target)}` : `${label(found)} to ${at(target)}`;
-        return zh ? `${String(move.task_id)} 到第${String(move.day)}天` : `${String(move.task_id)} to day ${String(move.day)}`;
+        return zh
+          ? `${String(move.task_id)} 到第${String(move.day)}天`
+          : `${String(move.task_id)} to day ${String(move.day)}`;
       });
-      return zh ? `一起移动 ${moves.length} 个任务：${lines.join("；")}` : `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
+      return zh
+        ? `一起移动 ${moves.length} 个任务：${lines.join("；")}`
+        : `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
     }
     default:
       return describeTaskWrite(state, tool, args, language);

@@ -9,7 +9,14 @@
  * items' `embeddedIn`, and are rebuilt for every host a change touches.
  */
 import { rollWindow } from "./calendar.js";
-import { buildEventTask, buildTaskItem, canonicalCategory, canonicalRange, canonicalScheduleState, sortIds } from "./canonical-form.js";
+import {
+  buildEventTask,
+  buildTaskItem,
+  canonicalCategory,
+  canonicalRange,
+  canonicalScheduleState,
+  sortIds,
+} from "./canonical-form.js";
 import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
 import { rangeListsEqual } from "./slot-range.js";
 import type { DayMapping, ScheduleState, ScheduleTask, SlotRange, TaskCategory, TaskItem } from "./state.js";
@@ -111,7 +118,8 @@ export interface RollChange {
 }
 
 /** One persisted change of a schedule. */
-export type ScheduleChange = PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange | RollChange;
+export type ScheduleChange =
+  PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange | RollChange;
 
 /** A change of a task (every kind but a class's and the window's). */
 export type TaskChange = Exclude<ScheduleChange, ClassChange | RollChange>;
@@ -127,25 +135,38 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
     // The one window change there is: a roll forward, whole (anything else with it is a separate write).
     const days = rolledBy(before, after);
     if (days !== undefined) return [{ kind: "roll", days, from: { ...before.window.days[0]! } }];
-    problems.push("the window changed other than by rolling forward; only placements, tasks and rolls can be persisted");
+    problems.push(
+      "the window changed other than by rolling forward; only placements, tasks and rolls can be persisted",
+    );
   }
   const changes: ScheduleChange[] = [];
   const classesBefore = new Map(before.categories.map((category) => [category.id, category]));
   for (const category of after.categories) {
     const previous = classesBefore.get(category.id);
-    if (previous === undefined || JSON.stringify(canonicalCategory(previous)) !== JSON.stringify(canonicalCategory(category))) {
-      changes.push({ kind: "class", classId: category.id, from: previous === undefined ? null : canonicalCategory(previous), to: canonicalCategory(category) });
+    if (
+      previous === undefined ||
+      JSON.stringify(canonicalCategory(previous)) !== JSON.stringify(canonicalCategory(category))
+    ) {
+      changes.push({
+        kind: "class",
+        classId: category.id,
+        from: previous === undefined ? null : canonicalCategory(previous),
+        to: canonicalCategory(category),
+      });
     }
   }
   const classesAfter = new Set(after.categories.map((category) => category.id));
-  for (const category of before.categories) if (!classesAfter.has(category.id)) problems.push(`task class ${category.id} was removed; classes are never removed`);
+  for (const category of before.categories)
+    if (!classesAfter.has(category.id))
+      problems.push(`task class ${category.id} was removed; classes are never removed`);
 
   const beforeById = new Map<string, ScheduleTask>();
   for (const task of before.tasks) beforeById.set(task.id, task);
   const afterIds = new Set(after.tasks.map((task) => task.id));
   // The tasks kept stay in their order; new ones come after them.
   const kept = before.tasks.filter((task) => afterIds.has(task.id)).map((task) => task.id);
-  if (JSON.stringify(after.tasks.slice(0, kept.length).map((task) => task.id)) !== JSON.stringify(kept)) problems.push("the tasks changed order");
+  if (JSON.stringify(after.tasks.slice(0, kept.length).map((task) => task.id)) !== JSON.stringify(kept))
+    problems.push("the tasks changed order");
   const removals: ScheduleChange[] = [];
   for (const task of before.tasks) {
     if (afterIds.has(task.id)) continue;
@@ -155,8 +176,10 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   for (const task of after.tasks) {
     const previous = beforeById.get(task.id);
     if (previous === undefined) {
-      if (task.source === "event") changes.push({ kind: "add", taskId: task.id, source: "event", task: buildEventTask(task) });
-      else if (task.status === "pending") changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
+      if (task.source === "event")
+        changes.push({ kind: "add", taskId: task.id, source: "event", task: buildEventTask(task) });
+      else if (task.status === "pending")
+        changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
       else problems.push(`task ${task.id} was added placed; task items are added pending`);
       continue;
     }
@@ -165,8 +188,18 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
       problems.push(fixedProblem);
       continue;
     }
-    if (previous.source === "task_item" && task.source === "task_item" && JSON.stringify(fieldsOf(previous)) !== JSON.stringify(fieldsOf(task))) {
-      changes.push({ kind: "update", taskId: task.id, source: "task_item", from: fieldsOf(previous), to: fieldsOf(task) });
+    if (
+      previous.source === "task_item" &&
+      task.source === "task_item" &&
+      JSON.stringify(fieldsOf(previous)) !== JSON.stringify(fieldsOf(task))
+    ) {
+      changes.push({
+        kind: "update",
+        taskId: task.id,
+        source: "task_item",
+        from: fieldsOf(previous),
+        to: fieldsOf(task),
+      });
     }
     const change = placementChange(previous, task);
     if (change !== undefined) changes.push(change);
@@ -187,13 +220,24 @@ function rolledBy(before: ScheduleState, after: ScheduleState): number | undefin
 /** A task item's fields apart from its place, in canonical form (unset ones absent). */
 function fieldsOf(task: TaskItem): TaskFields {
   const { name, duration, categoryId, dueBefore, priority, earliestDay } = buildTaskItem(task);
-  return { name, duration, categoryId, ...(dueBefore ? { dueBefore } : {}), ...(priority ? { priority } : {}), ...(earliestDay ? { earliestDay } : {}) };
+  return {
+    name,
+    duration,
+    categoryId,
+    ...(dueBefore ? { dueBefore } : {}),
+    ...(priority ? { priority } : {}),
+    ...(earliestDay ? { earliestDay } : {}),
+  };
 }
 
 /** Why a task changed in a field a change cannot carry, or undefined. */
 function fixedFieldProblem(before: ScheduleTask, after: ScheduleTask): string | undefined {
   if (before.source !== after.source) return `task ${after.id} changed source`;
-  if (before.source === "event" && after.source === "event" && (before.name !== after.name || before.canEmbed !== after.canEmbed || before.locked !== after.locked)) {
+  if (
+    before.source === "event" &&
+    after.source === "event" &&
+    (before.name !== after.name || before.canEmbed !== after.canEmbed || before.locked !== after.locked)
+  ) {
     return `event ${after.id} changed name, canEmbed or locked`;
   }
   return undefined;
@@ -235,38 +279,59 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
 
   for (const change of changes) {
     if (change.kind === "roll") {
-      if (JSON.stringify(state.window.days[0]) !== JSON.stringify(change.from) || changes.length > 1) throw new ScheduleConflictError("The window is no longer where the roll expects it.", { change });
+      if (JSON.stringify(state.window.days[0]) !== JSON.stringify(change.from) || changes.length > 1)
+        throw new ScheduleConflictError("The window is no longer where the roll expects it.", { change });
       return rollWindow(state, change.days);
     }
     if (change.kind === "class") {
       const index = categories.findIndex((category) => category.id === change.classId);
       const stored = index === -1 ? null : canonicalCategory(categories[index]!);
-      if (JSON.stringify(stored) !== JSON.stringify(change.from)) throw new ScheduleConflictError(`Task class ${change.classId} is no longer as the change expects it.`, { change });
+      if (JSON.stringify(stored) !== JSON.stringify(change.from))
+        throw new ScheduleConflictError(`Task class ${change.classId} is no longer as the change expects it.`, {
+          change,
+        });
       if (index === -1) categories.push(canonicalCategory(change.to));
       else categories[index] = canonicalCategory(change.to);
       continue;
     }
     if (change.kind === "add") {
-      if (positions.has(change.taskId)) throw new ScheduleConflictError(`Task ${change.taskId} is already in the stored schedule, so it cannot be added.`, { change });
+      if (positions.has(change.taskId))
+        throw new ScheduleConflictError(
+          `Task ${change.taskId} is already in the stored schedule, so it cannot be added.`,
+          { change },
+        );
       positions.set(change.taskId, tasks.length);
       tasks.push(change.task.source === "event" ? buildEventTask(change.task) : buildTaskItem(change.task));
       continue;
     }
     const position = positions.get(change.taskId);
     const current = position === undefined ? undefined : tasks[position];
-    if (position === undefined || current === undefined) throw new ScheduleConflictError(`Task ${change.taskId} is not in the stored schedule.`, { change });
+    if (position === undefined || current === undefined)
+      throw new ScheduleConflictError(`Task ${change.taskId} is not in the stored schedule.`, { change });
     if (current.source !== change.source || removed.has(change.taskId)) {
-      throw new ScheduleConflictError(`Task ${change.taskId} is stored as ${removed.has(change.taskId) ? "removed" : current.source}, but the change is for ${change.source}.`, { change });
+      throw new ScheduleConflictError(
+        `Task ${change.taskId} is stored as ${removed.has(change.taskId) ? "removed" : current.source}, but the change is for ${change.source}.`,
+        { change },
+      );
     }
     if (change.kind === "remove" || change.kind === "update") {
       const stored = current as TaskItem;
-      const expected = change.kind === "remove" ? JSON.stringify(buildTaskItem(change.task)) === JSON.stringify(buildTaskItem(stored)) : JSON.stringify(fieldsOf(stored)) === JSON.stringify(change.from);
-      if (!expected) throw new ScheduleConflictError(`Task ${change.taskId} is no longer as the change expects it.`, { change });
+      const expected =
+        change.kind === "remove"
+          ? JSON.stringify(buildTaskItem(change.task)) === JSON.stringify(buildTaskItem(stored))
+          : JSON.stringify(fieldsOf(stored)) === JSON.stringify(change.from);
+      if (!expected)
+        throw new ScheduleConflictError(`Task ${change.taskId} is no longer as the change expects it.`, { change });
       if (change.kind === "remove") {
         removed.add(change.taskId);
         if (stored.embeddedIn !== undefined) touchedHosts.add(stored.embeddedIn);
       } else {
-        const next: TaskItem = { ...stored, name: change.to.name, duration: change.to.duration, categoryId: change.to.categoryId };
+        const next: TaskItem = {
+          ...stored,
+          name: change.to.name,
+          duration: change.to.duration,
+          categoryId: change.to.categoryId,
+        };
         delete next.dueBefore;
         delete next.priority;
         delete next.earliestDay;
@@ -277,16 +342,22 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
     const currentSlots = current.slots ?? [];
     const currentHost = hostOf(current);
     if (change.kind === "place" && currentSlots.length > 0) {
-      throw new ScheduleConflictError(`Task ${change.taskId} is already on the schedule, so it cannot be placed.`, { change });
+      throw new ScheduleConflictError(`Task ${change.taskId} is already on the schedule, so it cannot be placed.`, {
+        change,
+      });
     }
-    if (change.kind !== "place" && (!rangeListsEqual(currentSlots, change.from) || currentHost !== change.fromEmbeddedIn)) {
+    if (
+      change.kind !== "place" &&
+      (!rangeListsEqual(currentSlots, change.from) || currentHost !== change.fromEmbeddedIn)
+    ) {
       throw new ScheduleConflictError(`Task ${change.taskId} is no longer where the change expects it.`, { change });
     }
     if (currentHost !== null) touchedHosts.add(currentHost);
     const slots = change.kind === "unplace" ? [] : change.slots.map(canonicalRange);
     const host = change.kind === "unplace" ? null : change.embeddedIn;
     if (host !== null) touchedHosts.add(host);
-    tasks[position] = current.source === "event" ? buildEventTask({ ...current, slots }) : placedOrPending(current, slots, host);
+    tasks[position] =
+      current.source === "event" ? buildEventTask({ ...current, slots }) : placedOrPending(current, slots, host);
   }
 
   if (removed.size > 0) {
@@ -298,7 +369,9 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
   const next: ScheduleState = { ...state, categories, tasks };
   const problems = checkScheduleInvariants(next);
   if (problems.length > 0) {
-    throw new ScheduleConflictError(`The changes do not fit the stored schedule: ${problems.slice(0, 3).join("; ")}.`, { problems });
+    throw new ScheduleConflictError(`The changes do not fit the stored schedule: ${problems.slice(0, 3).join("; ")}.`, {
+      problems,
+    });
   }
   return next;
 }
@@ -313,7 +386,11 @@ function placedOrPending(task: TaskItem, slots: SlotRange[], host: string | null
 }
 
 /** Rewrites the `embeds` of the given hosts from the task items' `embeddedIn`, in O(tasks). */
-function rebuildEmbeds(tasks: ScheduleTask[], positions: ReadonlyMap<string, number>, hostIds: ReadonlySet<string>): void {
+function rebuildEmbeds(
+  tasks: ScheduleTask[],
+  positions: ReadonlyMap<string, number>,
+  hostIds: ReadonlySet<string>,
+): void {
   if (hostIds.size === 0) return;
   const guests = new Map<string, string[]>();
   for (const hostId of hostIds) guests.set(hostId, []);

@@ -29,13 +29,42 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
  * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
  */
 export const SCHEDULE_PACKS: readonly ToolPack[] = [
-  { name: "schedule.read", description: "the week at a glance: the overview, pending tasks, free slots", tools: ["get_overview", "list_tasks", "find_free"], default: true },
-  { name: "schedule.optimize", description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)", tools: ["analyze_health", "propose_arrangement", "propose_candidates"], default: "writing" },
-  { name: "schedule.place", description: "place, move, swap or unplace one task by hand (each through a card)", tools: ["place", "move", "swap", "unplace"], default: "writing" },
-  { name: "schedule.inspect", description: "details: what a range of days holds, one task's information", tools: ["query_range", "get_task_info"] },
+  {
+    name: "schedule.read",
+    description: "the week at a glance: the overview, pending tasks, free slots",
+    tools: ["get_overview", "list_tasks", "find_free"],
+    default: true,
+  },
+  {
+    name: "schedule.optimize",
+    description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)",
+    tools: ["analyze_health", "propose_arrangement", "propose_candidates"],
+    default: "writing",
+  },
+  {
+    name: "schedule.place",
+    description: "place, move, swap or unplace one task by hand (each through a card)",
+    tools: ["place", "move", "swap", "unplace"],
+    default: "writing",
+  },
+  {
+    name: "schedule.inspect",
+    description: "details: what a range of days holds, one task's information",
+    tools: ["query_range", "get_task_info"],
+  },
   { name: "schedule.bulk", description: "move many placed tasks in one write (one card)", tools: ["batch_move"] },
-  { name: "schedule.tasks", description: "what there is to arrange: add, change or remove tasks; create or change a course's study profile (each through a card)", tools: ["upsert_task_class", "add_task", "update_task", "remove_task"] },
-  { name: "schedule.calendar", description: "the calendar: import a timetable from iCalendar (.ics, through a card), export the week as .ics, move the window on a week", tools: ["import_calendar", "export_calendar", "roll_window"] },
+  {
+    name: "schedule.tasks",
+    description:
+      "what there is to arrange: add, change or remove tasks; create or change a course's study profile (each through a card)",
+    tools: ["upsert_task_class", "add_task", "update_task", "remove_task"],
+  },
+  {
+    name: "schedule.calendar",
+    description:
+      "the calendar: import a timetable from iCalendar (.ics, through a card), export the week as .ics, move the window on a week",
+    tools: ["import_calendar", "export_calendar", "roll_window"],
+  },
 ];
 
 /**
@@ -44,8 +73,16 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
  * two listings in a row gain less than `MIN_GAIN`, or six listings were made.
  */
 export const SCHEDULE_REFINEMENT: Refinement = {
-  step: { content: "Refine the week: choose the backend's best changes until none helps", doneWhen: "no candidate raises the health score, or the refinement stops" },
-  localized: { zh: { content: "优化这一周：选择后端评分最高的调整，直到没有调整能再改善", doneWhen: "没有候选能提高健康分，或优化停止" } },
+  step: {
+    content: "Refine the week: choose the backend's best changes until none helps",
+    doneWhen: "no candidate raises the health score, or the refinement stops",
+  },
+  localized: {
+    zh: {
+      content: "优化这一周：选择后端评分最高的调整，直到没有调整能再改善",
+      doneWhen: "没有候选能提高健康分，或优化停止",
+    },
+  },
   packs: ["schedule.read", "schedule.optimize"],
   // The code lists (moves and swaps of what is placed, the top three); the model chooses.
   list: { tool: "propose_candidates", arguments: { k: 3, place_pending: false } },
@@ -85,13 +122,22 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
     timeZone: (userId: string) => repository.timeZone(userId),
     // Review tasks still pending: what an arranging task may leave open.
-    openItems: (state: ScheduleState) => state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => ({ id: task.id, name: task.name })),
+    openItems: (state: ScheduleState) =>
+      state.tasks
+        .filter((task) => task.source === "task_item" && task.status === "pending")
+        .map((task) => ({ id: task.id, name: task.name })),
     // Standing preferences become rules of the loaded state (never persisted: the diff leaves `standing` out).
-    withPreferences: (state: ScheduleState, preferences: readonly Preference[]) => withStandingPreferences(state, preferences),
+    withPreferences: (state: ScheduleState, preferences: readonly Preference[]) =>
+      withStandingPreferences(state, preferences),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),
-    persist(userId: string, before: ScheduleState, after: ScheduleState, persistOptions: PersistOptions): Promise<ApplyResult> {
+    persist(
+      userId: string,
+      before: ScheduleState,
+      after: ScheduleState,
+      persistOptions: PersistOptions,
+    ): Promise<ApplyResult> {
       return repository.applyChanges(userId, diffScheduleState(before, after), persistOptions);
     },
   };
@@ -99,6 +145,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
 
 /** `state` with the preferences that bind the schedule as its standing rules (notes are for the prompts only). */
 export function withStandingPreferences(state: ScheduleState, preferences: readonly Preference[]): ScheduleState {
-  const standing = preferences.filter((entry) => entry.kind !== "note").map(({ source: _source, createdAt: _createdAt, ...rule }) => rule);
+  const standing = preferences
+    .filter((entry) => entry.kind !== "note")
+    .map(({ source: _source, createdAt: _createdAt, ...rule }) => rule);
   return standing.length === 0 ? state : { ...state, standing };
 }

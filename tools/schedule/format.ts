@@ -70,7 +70,15 @@
  */
 import type { ToolRun } from "../domain.js";
 import { placeNote } from "./calendar.js";
-import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleTask, type ScheduleWindow, type SlotRange, type TaskItem } from "./state.js";
+import {
+  dayOfWeekName,
+  type DayMapping,
+  type EventTask,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type TaskItem,
+} from "./state.js";
 
 /** Lines of tasks shown before a list is cut. */
 export const TASK_LINE_LIMIT = 20;
@@ -178,7 +186,13 @@ export function overflowLine(count: number, hint: string): string {
 }
 
 /** Appends up to `limit` lines from `items` to `lines`, then the overflow line when some were left out; answers the items shown. */
-export function appendCapped<T>(lines: string[], items: readonly T[], limit: number, render: (item: T) => string, hint: string): T[] {
+export function appendCapped<T>(
+  lines: string[],
+  items: readonly T[],
+  limit: number,
+  render: (item: T) => string,
+  hint: string,
+): T[] {
   const shown = items.slice(0, Math.min(items.length, limit));
   for (const item of shown) lines.push(render(item));
   if (items.length > shown.length) lines.push(overflowLine(items.length - shown.length, hint));

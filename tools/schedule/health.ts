@@ -27,7 +27,16 @@ export interface HealthPreferences {
 }
 
 /** The kinds of issue the judge reports. */
-export type HealthIssueKind = "unplaced" | "cannot_fit" | "heavy_day" | "uneven" | "back_to_back" | "no_buffer" | "fragmented" | "off_profile" | "off_strategy";
+export type HealthIssueKind =
+  | "unplaced"
+  | "cannot_fit"
+  | "heavy_day"
+  | "uneven"
+  | "back_to_back"
+  | "no_buffer"
+  | "fragmented"
+  | "off_profile"
+  | "off_strategy";
 
 /** One reason the week loses points. */
 export interface HealthIssue {
@@ -110,7 +119,11 @@ export const HEALTH_PENALTIES = {
 } as const;
 
 /** Judges the week; its feasibility search keeps to `budget` (the search's defaults without). */
-export function analyzeHealth(state: ScheduleState, preferences: HealthPreferences = {}, budget: SearchBudget = {}): HealthReport {
+export function analyzeHealth(
+  state: ScheduleState,
+  preferences: HealthPreferences = {},
+  budget: SearchBudget = {},
+): HealthReport {
   const index = buildOccupancyIndex(state);
   const { totalDays, slotsPerDay } = state.window;
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
@@ -123,25 +136,51 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
   const dailyLoad = Array.from({ length: totalDays }, () => 0);
   for (const task of placed) for (const range of task.slots!) dailyLoad[range.day - 1]! += range.end - range.start + 1;
   const mean = dailyLoad.reduce((sum, load) => sum + load, 0) / Math.max(1, totalDays);
-  const spread = round(Math.sqrt(dailyLoad.reduce((sum, load) => sum + (load - mean) ** 2, 0) / Math.max(1, totalDays)), 2);
+  const spread = round(
+    Math.sqrt(dailyLoad.reduce((sum, load) => sum + (load - mean) ** 2, 0) / Math.max(1, totalDays)),
+    2,
+  );
   const heavyDays = dailyLoad.flatMap((load, offset) => (load > HEAVY_DAY_SLOTS ? [offset + 1] : []));
   for (const day of heavyDays) {
     const over = dailyLoad[day - 1]! - HEAVY_DAY_SLOTS;
-    issues.push({ kind: "heavy_day", penalty: over * HEALTH_PENALTIES.heavySlot, forced: false, tasks: placed.filter((task) => task.slots![0]!.day === day).map((task) => task.id), days: [day], message: `day ${day} holds ${dailyLoad[day - 1]} review slots (more than ${HEAVY_DAY_SLOTS})` });
+    issues.push({
+      kind: "heavy_day",
+      penalty: over * HEALTH_PENALTIES.heavySlot,
+      forced: false,
+      tasks: placed.filter((task) => task.slots![0]!.day === day).map((task) => task.id),
+      days: [day],
+      message: `day ${day} holds ${dailyLoad[day - 1]} review slots (more than ${HEAVY_DAY_SLOTS})`,
+    });
   }
   if (spread >= 1) {
     const heaviest = dailyLoad.indexOf(Math.max(...dailyLoad)) + 1;
     const lightest = dailyLoad.indexOf(Math.min(...dailyLoad)) + 1;
-    issues.push({ kind: "uneven", penalty: round(spread * HEALTH_PENALTIES.spread, 1), forced: false, tasks: [], days: [heaviest, lightest], message: `reviews are spread unevenly (day ${heaviest} has ${dailyLoad[heaviest - 1]} slots, day ${lightest} has ${dailyLoad[lightest - 1]})` });
+    issues.push({
+      kind: "uneven",
+      penalty: round(spread * HEALTH_PENALTIES.spread, 1),
+      forced: false,
+      tasks: [],
+      days: [heaviest, lightest],
+      message: `reviews are spread unevenly (day ${heaviest} has ${dailyLoad[heaviest - 1]} slots, day ${lightest} has ${dailyLoad[lightest - 1]})`,
+    });
   }
-  const byStart = [...placed].sort((a, b) => a.slots![0]!.day - b.slots![0]!.day || a.slots![0]!.start - b.slots![0]!.start);
+  const byStart = [...placed].sort(
+    (a, b) => a.slots![0]!.day - b.slots![0]!.day || a.slots![0]!.start - b.slots![0]!.start,
+  );
   let backToBack = 0;
   for (let position = 1; position < byStart.length; position += 1) {
     const before = byStart[position - 1]!.slots![0]!;
     const after = byStart[position]!.slots![0]!;
     if (before.day !== after.day || before.end + 1 !== after.start) continue;
     backToBack += 1;
-    issues.push({ kind: "back_to_back", penalty: HEALTH_PENALTIES.backToBack, forced: false, tasks: [byStart[position - 1]!.id, byStart[position]!.id], days: [after.day], message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on day ${after.day}` });
+    issues.push({
+      kind: "back_to_back",
+      penalty: HEALTH_PENALTIES.backToBack,
+      forced: false,
+      tasks: [byStart[position - 1]!.id, byStart[position]!.id],
+      days: [after.day],
+      message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on day ${after.day}`,
+    });
   }
 
   // Tightness.
@@ -151,7 +190,14 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     const range = task.slots![0]!;
     if (!busy(range.day, range.start - 1) || !busy(range.day, range.end + 1)) continue;
     unbuffered += 1;
-    issues.push({ kind: "no_buffer", penalty: HEALTH_PENALTIES.noBuffer, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} has something busy right before and right after it on day ${range.day}` });
+    issues.push({
+      kind: "no_buffer",
+      penalty: HEALTH_PENALTIES.noBuffer,
+      forced: false,
+      tasks: [task.id],
+      days: [range.day],
+      message: `${name(task)} has something busy right before and right after it on day ${range.day}`,
+    });
   }
   let isolatedSlots = 0;
   const isolatedDays = new Set<number>();
@@ -163,7 +209,14 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     }
   }
   if (isolatedSlots > 0) {
-    issues.push({ kind: "fragmented", penalty: isolatedSlots * HEALTH_PENALTIES.isolatedSlot, forced: false, tasks: [], days: [...isolatedDays], message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (days ${[...isolatedDays].join(", ")})` });
+    issues.push({
+      kind: "fragmented",
+      penalty: isolatedSlots * HEALTH_PENALTIES.isolatedSlot,
+      forced: false,
+      tasks: [],
+      days: [...isolatedDays],
+      message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (days ${[...isolatedDays].join(", ")})`,
+    });
   }
 
   // Profile.
@@ -181,14 +234,21 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
       ? `on day ${range.day}, which you avoid`
       : ruledOut
         ? `on day ${range.day}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
-      : window && (range.start < window.from || range.end > window.to)
-        ? `outside slots ${window.from}-${window.to}`
-        : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
-          ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
-          : undefined;
+        : window && (range.start < window.from || range.end > window.to)
+          ? `outside slots ${window.from}-${window.to}`
+          : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
+            ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
+            : undefined;
     if (!why) continue;
     offProfile += 1;
-    issues.push({ kind: "off_profile", penalty: HEALTH_PENALTIES.offProfile, forced: false, tasks: [task.id], days: [range.day], message: `${name(task)} is ${why}` });
+    issues.push({
+      kind: "off_profile",
+      penalty: HEALTH_PENALTIES.offProfile,
+      forced: false,
+      tasks: [task.id],
+      days: [range.day],
+      message: `${name(task)} is ${why}`,
+    });
   }
 
   // Strategy, for a class that names one: `steady` spreads its sessions (no two on a day), `compact` keeps them on as
@@ -199,23 +259,59 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     const days = [...new Set(sessions.map((task) => task.slots![0]!.day))];
     const off = category.strategy === "steady" ? sessions.length - days.length : days.length - 1;
     if (off <= 0) continue;
-    const message = category.strategy === "steady" ? `${off} ${category.name} session(s) share a day with another; its strategy is steady (spread over the days)` : `${category.name} is spread over ${days.length} days; its strategy is compact (together on few days)`;
-    issues.push({ kind: "off_strategy", penalty: off * HEALTH_PENALTIES.offStrategy, forced: false, tasks: sessions.map((task) => task.id), days, message });
+    const message =
+      category.strategy === "steady"
+        ? `${off} ${category.name} session(s) share a day with another; its strategy is steady (spread over the days)`
+        : `${category.name} is spread over ${days.length} days; its strategy is compact (together on few days)`;
+    issues.push({
+      kind: "off_strategy",
+      penalty: off * HEALTH_PENALTIES.offStrategy,
+      forced: false,
+      tasks: sessions.map((task) => task.id),
+      days,
+      message,
+    });
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
   const { runs, dayLoad, rules } = searchInputOf(state, index);
-  const searchTasks: SearchTask[] = pending.map((task) => withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules));
-  const search = pending.length === 0 ? { placements: [], exact: true, stop: "exact" as const } : searchPlacements(searchTasks, runs, { ...budget, dayLoad });
+  const searchTasks: SearchTask[] = pending.map((task) =>
+    withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules),
+  );
+  const search =
+    pending.length === 0
+      ? { placements: [], exact: true, stop: "exact" as const }
+      : searchPlacements(searchTasks, runs, { ...budget, dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
   const cannotFit = pending.filter((task) => !fitting.has(task.id));
   if (unplaced.length > 0) {
-    issues.push({ kind: "unplaced", penalty: unplaced.length * HEALTH_PENALTIES.unplaced, forced: false, tasks: unplaced.map((task) => task.id), days: [], message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}` });
+    issues.push({
+      kind: "unplaced",
+      penalty: unplaced.length * HEALTH_PENALTIES.unplaced,
+      forced: false,
+      tasks: unplaced.map((task) => task.id),
+      days: [],
+      message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}`,
+    });
   }
   if (cannotFit.length > 0) {
-    const proof = search.exact ? "the search proved no free time holds them beside the others" : search.stop === "budget" ? "not found within the search budget" : "the search found no room for them (not proved)";
-    issues.push({ kind: "cannot_fit", penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit, forced: search.exact, tasks: cannotFit.map((task) => task.id), days: [], message: search.stop === "budget" ? `${cannotFit.length} pending review(s) got no place: ${cannotFit.map(name).join(", ")} (${proof})` : `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})` });
+    const proof = search.exact
+      ? "the search proved no free time holds them beside the others"
+      : search.stop === "budget"
+        ? "not found within the search budget"
+        : "the search found no room for them (not proved)";
+    issues.push({
+      kind: "cannot_fit",
+      penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit,
+      forced: search.exact,
+      tasks: cannotFit.map((task) => task.id),
+      days: [],
+      message:
+        search.stop === "budget"
+          ? `${cannotFit.length} pending review(s) got no place: ${cannotFit.map(name).join(", ")} (${proof})`
+          : `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})`,
+    });
   }
 
   issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
@@ -225,7 +321,13 @@ export function analyzeHealth(state: ScheduleState, preferences: HealthPreferenc
     rhythm: { dailyLoad, spread, heavyDays, backToBack },
     tightness: { unbuffered, isolatedSlots },
     profile: { offProfile },
-    feasibility: { pending: pending.length, placeable: unplaced.length, cannotFit: cannotFit.length, proved: search.exact, ...(search.stop === "budget" ? { stop: "budget" as const } : {}) },
+    feasibility: {
+      pending: pending.length,
+      placeable: unplaced.length,
+      cannotFit: cannotFit.length,
+      proved: search.exact,
+      ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
+    },
     issues,
   };
 }
@@ -256,6 +358,12 @@ export function formatHealth(report: HealthReport): string {
     `feasibility: pending ${report.feasibility.pending}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
   ];
   if (report.issues.length === 0) lines.push("issues: none");
-  else lines.push(`issues (${report.issues.length}):`, ...report.issues.map((issue) => `- ${issue.kind} -${issue.penalty}${issue.forced ? " (forced)" : ""}: ${issue.message}`));
+  else
+    lines.push(
+      `issues (${report.issues.length}):`,
+      ...report.issues.map(
+        (issue) => `- ${issue.kind} -${issue.penalty}${issue.forced ? " (forced)" : ""}: ${issue.message}`,
+      ),
+    );
   return lines.join("\n");
 }

@@ -26,10 +26,16 @@ export class InMemoryScheduleRepository implements ScheduleRepository {
   }
 
   /** Applies the changes, all or nothing (exactly-once is the runner's: tools/runner.ts). */
-  async applyChanges(userId: string, changes: readonly ScheduleChange[], _options: PersistOptions): Promise<ApplyResult> {
+  async applyChanges(
+    userId: string,
+    changes: readonly ScheduleChange[],
+    _options: PersistOptions,
+  ): Promise<ApplyResult> {
     const stored = this.schedules.get(userId);
     if (stored === undefined && changes.length > 0) {
-      throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
+      throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, {
+        userId,
+      });
     }
     if (stored !== undefined) this.schedules.set(userId, structuredClone(applyScheduleChanges(stored, changes)));
     return { applied: true };

@@ -2,7 +2,14 @@
  * The schedule domain (docs/design.md#schedule-domain): data model, the ten tools, diff
  * persistence, repositories and sample data.
  */
-export { createScheduleDomain, SCHEDULE_DOMAIN_DESCRIPTION, SCHEDULE_DOMAIN_VERSION, SCHEDULE_PACKS, SCHEDULE_REFINEMENT, type ScheduleDomainOptions } from "./domain.js";
+export {
+  createScheduleDomain,
+  SCHEDULE_DOMAIN_DESCRIPTION,
+  SCHEDULE_DOMAIN_VERSION,
+  SCHEDULE_PACKS,
+  SCHEDULE_REFINEMENT,
+  type ScheduleDomainOptions,
+} from "./domain.js";
 export {
   consecutiveDays,
   dayMappingSchema,
@@ -42,9 +49,33 @@ export {
 export type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
 export { InMemoryScheduleRepository } from "./in-memory-repository.js";
 export { PostgresScheduleRepository } from "./postgres-repository.js";
-export { migrateScheduleTables, SCHEDULE_MIGRATION_LOCK_KEY, SCHEDULE_MIGRATION_STATEMENTS } from "./postgres-schema.js";
-export { generateSchedule, SAMPLE_TIME_ZONE, SAMPLE_WEEK_MONDAY, sampleWeek, sampleWeekFrom, type GenerateScheduleOptions, type SampleWeekOptions } from "./sample-data.js";
-export { calendarProblems, dateOfDay, datedWindow, dayName, dayOfDate, DEFAULT_SLOT_TIMES, formatDate, placeName, rollWindow, slotClock, type DatedWindowOptions } from "./calendar.js";
+export {
+  migrateScheduleTables,
+  SCHEDULE_MIGRATION_LOCK_KEY,
+  SCHEDULE_MIGRATION_STATEMENTS,
+} from "./postgres-schema.js";
+export {
+  generateSchedule,
+  SAMPLE_TIME_ZONE,
+  SAMPLE_WEEK_MONDAY,
+  sampleWeek,
+  sampleWeekFrom,
+  type GenerateScheduleOptions,
+  type SampleWeekOptions,
+} from "./sample-data.js";
+export {
+  calendarProblems,
+  dateOfDay,
+  datedWindow,
+  dayName,
+  dayOfDate,
+  DEFAULT_SLOT_TIMES,
+  formatDate,
+  placeName,
+  rollWindow,
+  slotClock,
+  type DatedWindowOptions,
+} from "./calendar.js";
 export { DAY_LINE_LIMIT, HOST_LINE_LIMIT, RUN_LINE_LIMIT, TASK_LINE_LIMIT } from "./format.js";
 export * from "./tools/index.js";
 export {
@@ -60,6 +91,21 @@ export {
   PLACED_RESULT_PATTERN,
   TASK_LINE_PATTERN,
 } from "./result-parsing.js";
-export { analyzeHealth, formatHealth, HEALTH_PENALTIES, HEAVY_DAY_SLOTS, type HealthIssue, type HealthPreferences, type HealthReport } from "./health.js";
+export {
+  analyzeHealth,
+  formatHealth,
+  HEALTH_PENALTIES,
+  HEAVY_DAY_SLOTS,
+  type HealthIssue,
+  type HealthPreferences,
+  type HealthReport,
+} from "./health.js";
 export { proposeArrangement, type ArrangementOptions, type TaskLimits } from "./arrangement.js";
-export { applyWrites, formatListing, MIN_GAIN, proposeCandidates, type ScheduleCandidate, type ScheduleListing } from "./candidates.js";
+export {
+  applyWrites,
+  formatListing,
+  MIN_GAIN,
+  proposeCandidates,
+  type ScheduleCandidate,
+  type ScheduleListing,
+} from "./candidates.js";

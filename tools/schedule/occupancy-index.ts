@@ -51,7 +51,13 @@ export function cloneOccupancyIndex(index: OccupancyIndex): OccupancyIndex {
 }
 
 /** Writes `position` into every cell of `range` that is still free (the first occupant wins). */
-function markRange(layer: Int32Array, slotsPerDay: number, totalDays: number, range: SlotRange, position: number): void {
+function markRange(
+  layer: Int32Array,
+  slotsPerDay: number,
+  totalDays: number,
+  range: SlotRange,
+  position: number,
+): void {
   if (range.day < 1 || range.day > totalDays) return;
   const first = Math.max(range.start, 1);
   const last = Math.min(range.end, slotsPerDay);

@@ -63,7 +63,14 @@ const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|f
 export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {
-    understands: (request) => (SCHEDULE_NAMED.test(request) || isCalendarRequest(request) ? 1 : SCHEDULE_WORDS.test(request) ? 0.75 : parseScheduleRequest(request).kind === "unknown" ? 0 : 0.5),
+    understands: (request) =>
+      SCHEDULE_NAMED.test(request) || isCalendarRequest(request)
+        ? 1
+        : SCHEDULE_WORDS.test(request)
+          ? 0.75
+          : parseScheduleRequest(request).kind === "unknown"
+            ? 0
+            : 0.5,
     decide: (view) => answerStage(view, scheduleRules(writesPerCard)),
   };
 }

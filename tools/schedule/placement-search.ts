@@ -86,11 +86,19 @@ export type StopReason = "exact" | "budget";
  * A week as the search takes it: every free run (plain, and inside embeddable hosts no task item uses yet) and the
  * task items placed per day — what `find_free` and `list_tasks` show, read from the state itself.
  */
-export function searchInputOf(state: ScheduleState, index: OccupancyIndex = buildOccupancyIndex(state)): { runs: SearchRun[]; dayLoad: Map<number, number>; rules: RuleBook } {
+export function searchInputOf(
+  state: ScheduleState,
+  index: OccupancyIndex = buildOccupancyIndex(state),
+): { runs: SearchRun[]; dayLoad: Map<number, number>; rules: RuleBook } {
   const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
-  const runs = findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({ ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) }));
+  const runs = findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({
+    ...run.range,
+    ...(run.hostId ? { hostId: run.hostId } : {}),
+  }));
   const dayLoad = new Map<number, number>();
-  for (const task of state.tasks) if (task.source === "task_item" && task.status === "placed") for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
+  for (const task of state.tasks)
+    if (task.source === "task_item" && task.status === "placed")
+      for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
   return { runs, dayLoad, rules: index.rules };
 }
 
@@ -117,7 +125,9 @@ export const DEFAULT_TIME_LIMIT_MS = 2_000;
 
 /** `budget` with its deadline fixed: the caller's, or `DEFAULT_TIME_LIMIT_MS` from now on its clock. */
 export function startBudget<Budget extends SearchBudget>(budget: Budget): Budget {
-  return budget.deadline !== undefined ? budget : { ...budget, deadline: (budget.now ?? defaultClock)() + DEFAULT_TIME_LIMIT_MS };
+  return budget.deadline !== undefined
+    ? budget
+    : { ...budget, deadline: (budget.now ?? defaultClock)() + DEFAULT_TIME_LIMIT_MS };
 }
 
 /** The process's CPU time in milliseconds: a busy machine (other processes on its cores) does not cut a search short. */
@@ -144,14 +154,20 @@ interface Frame {
  * the tasks are many), within the budget: past `nodeLimit` nodes or the deadline it keeps the best found so far and
  * says so (`stop: "budget"`, `exact: false`).
  */
-export function searchPlacements(tasks: readonly SearchTask[], runs: readonly SearchRun[], options: SearchOptions = {}): SearchResult {
+export function searchPlacements(
+  tasks: readonly SearchTask[],
+  runs: readonly SearchRun[],
+  options: SearchOptions = {},
+): SearchResult {
   const candidates = tasks.map((task) => runs.flatMap((run, index) => (fitsAlone(task, run) ? [index] : [])));
   // Hardest first: longest, then fewest runs it fits in; the order of the list breaks ties.
   const order = tasks
     .map((task, index) => index)
     .filter((index) => candidates[index]!.length > 0)
     .sort((a, b) => tasks[b]!.duration - tasks[a]!.duration || candidates[a]!.length - candidates[b]!.length || a - b);
-  const sameAsPrevious = order.map((taskIndex, position) => position > 0 && interchangeable(tasks[taskIndex]!, tasks[order[position - 1]!]!));
+  const sameAsPrevious = order.map(
+    (taskIndex, position) => position > 0 && interchangeable(tasks[taskIndex]!, tasks[order[position - 1]!]!),
+  );
   // The order is longest first, so the shortest of the tasks from any position on are the last ones: `tail[k]` is the
   // slots the k shortest take.
   const tail = [0];
@@ -160,7 +176,9 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
   const cursor = runs.map((run) => run.start);
   let room = runs.reduce((sum, run) => sum + run.end - run.start + 1, 0);
   const load = new Map(options.dayLoad ?? []);
-  const chosen: Array<{ task: number; run: number; start: number } | undefined> = new Array(order.length).fill(undefined);
+  const chosen: Array<{ task: number; run: number; start: number } | undefined> = new Array(order.length).fill(
+    undefined,
+  );
   let best: Array<{ task: number; run: number; start: number }> = [];
   let bestCount = 0;
   // The best is copied out of `chosen` only when `chosen` is about to change below `bestPosition` (or at the end):
@@ -168,7 +186,9 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
   let bestPosition = -1;
   const keepBest = () => {
     if (bestPosition < 0) return;
-    best = chosen.slice(0, bestPosition).filter((entry): entry is { task: number; run: number; start: number } => entry !== undefined);
+    best = chosen
+      .slice(0, bestPosition)
+      .filter((entry): entry is { task: number; run: number; start: number } => entry !== undefined);
     bestPosition = -1;
   };
   const setChosen = (position: number, entry: { task: number; run: number; start: number } | undefined) => {
@@ -218,9 +238,12 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
     const skippedPrevious = symmetric && chosen[position - 1] === undefined;
     frame.runOrder = skippedPrevious
       ? []
-      : candidates[taskIndex]!
-          .filter((run) => previous === undefined || run >= previous.run)
-          .sort((a, b) => (load.get(runs[a]!.day) ?? 0) - (load.get(runs[b]!.day) ?? 0) || runs[a]!.day - runs[b]!.day || runs[a]!.start - runs[b]!.start);
+      : candidates[taskIndex]!.filter((run) => previous === undefined || run >= previous.run).sort(
+          (a, b) =>
+            (load.get(runs[a]!.day) ?? 0) - (load.get(runs[b]!.day) ?? 0) ||
+            runs[a]!.day - runs[b]!.day ||
+            runs[a]!.start - runs[b]!.start,
+        );
     return true;
   };
 
@@ -275,7 +298,12 @@ export function searchPlacements(tasks: readonly SearchTask[], runs: readonly Se
 
   const placements = best
     .map(({ task, run, start }) => {
-      const placement: PlannedPlacement = { id: tasks[task]!.id, day: runs[run]!.day, start, end: start + tasks[task]!.duration - 1 };
+      const placement: PlannedPlacement = {
+        id: tasks[task]!.id,
+        day: runs[run]!.day,
+        start,
+        end: start + tasks[task]!.duration - 1,
+      };
       const hostId = runs[run]!.hostId;
       if (hostId !== undefined) placement.hostId = hostId;
       return placement;
@@ -296,7 +324,14 @@ function fitsAlone(task: SearchTask, run: SearchRun): boolean {
 
 /** True when two tasks can take each other's place: same length, same limits. */
 function interchangeable(a: SearchTask, b: SearchTask): boolean {
-  return a.duration === b.duration && a.from === b.from && a.to === b.to && a.pad === b.pad && sameSet(a.days, b.days) && sameSet(a.notDays, b.notDays);
+  return (
+    a.duration === b.duration &&
+    a.from === b.from &&
+    a.to === b.to &&
+    a.pad === b.pad &&
+    sameSet(a.days, b.days) &&
+    sameSet(a.notDays, b.notDays)
+  );
 }
 
 function sameSet(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | undefined): boolean {

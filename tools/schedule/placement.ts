@@ -8,7 +8,15 @@
  */
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import { formatRange, quoteName, type Dating } from "./format.js";
-import { FREE, cellOf, clearTask, cloneOccupancyIndex, fillRange, findPositions, type OccupancyIndex } from "./occupancy-index.js";
+import {
+  FREE,
+  cellOf,
+  clearTask,
+  cloneOccupancyIndex,
+  fillRange,
+  findPositions,
+  type OccupancyIndex,
+} from "./occupancy-index.js";
 import { bufferProblem, placementRuleProblem, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
@@ -29,8 +37,7 @@ export interface ResolvedPlacement extends PlacementRequest {
 
 /** Outcome of resolving a batch: all placements, or the first problem. */
 export type PlacementOutcome =
-  | { ok: true; placements: ResolvedPlacement[] }
-  | { ok: false; problem: string; requestIndex: number };
+  { ok: true; placements: ResolvedPlacement[] } | { ok: false; problem: string; requestIndex: number };
 
 /** Resolves a batch of placements atomically against the index; the index itself is not changed. */
 export function resolvePlacements(index: OccupancyIndex, requests: readonly PlacementRequest[]): PlacementOutcome {
@@ -47,25 +54,55 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
   // The rules, once everything landed: an event moved in the batch is the deadline where it lands, and a session's
   // buffer may be broken by another landing of the batch.
   const rangeOf = (position: number) => landed.get(position) ?? work.tasks[position]?.slots?.[0];
-  const movedEvents = new Set([...landed.keys()].flatMap((position) => (work.tasks[position]?.source === "event" ? [work.tasks[position]!.id] : [])));
+  const movedEvents = new Set(
+    [...landed.keys()].flatMap((position) =>
+      work.tasks[position]?.source === "event" ? [work.tasks[position]!.id] : [],
+    ),
+  );
   const book = movedEvents.size === 0 ? work.rules : withEventsMoved(work.rules, work.tasks, landed);
   // The task items that landed, and — only when an event moved — those due before it.
-  const checked = movedEvents.size === 0 ? [...landed.keys()] : work.tasks.flatMap((task, position) => (landed.has(position) || (task.source === "task_item" && task.dueBefore && "eventId" in task.dueBefore && movedEvents.has(task.dueBefore.eventId)) ? [position] : []));
+  const checked =
+    movedEvents.size === 0
+      ? [...landed.keys()]
+      : work.tasks.flatMap((task, position) =>
+          landed.has(position) ||
+          (task.source === "task_item" &&
+            task.dueBefore &&
+            "eventId" in task.dueBefore &&
+            movedEvents.has(task.dueBefore.eventId))
+            ? [position]
+            : [],
+        );
   for (const position of checked) {
     const task = work.tasks[position];
     const range = rangeOf(position);
     if (task?.source !== "task_item" || !range) continue;
     const broken = placementRuleProblem(task, range, book);
-    if (broken !== undefined) return { ok: false, problem: broken, requestIndex: Math.max(0, requests.findIndex((request) => request.position === position)) };
+    if (broken !== undefined)
+      return {
+        ok: false,
+        problem: broken,
+        requestIndex: Math.max(
+          0,
+          requests.findIndex((request) => request.position === position),
+        ),
+      };
   }
-  const occupants = (day: number, slot: number) => [work.primary[cellOf(work, day, slot)] ?? FREE, work.embedded[cellOf(work, day, slot)] ?? FREE].filter((position) => position !== FREE);
+  const occupants = (day: number, slot: number) =>
+    [work.primary[cellOf(work, day, slot)] ?? FREE, work.embedded[cellOf(work, day, slot)] ?? FREE].filter(
+      (position) => position !== FREE,
+    );
   const crowded = bufferProblem(work.tasks, rangeOf, occupants, work.slotsPerDay, new Set(landed.keys()), work.rules);
   if (crowded !== undefined) return { ok: false, problem: crowded, requestIndex: 0 };
   return { ok: true, placements };
 }
 
 /** Checks one request against the working index and writes it there; a string is the conflict. `landed` holds the batch's earlier landings. */
-function landOne(work: OccupancyIndex, request: PlacementRequest, landed: ReadonlyMap<number, SlotRange>): ResolvedPlacement | string {
+function landOne(
+  work: OccupancyIndex,
+  request: PlacementRequest,
+  landed: ReadonlyMap<number, SlotRange>,
+): ResolvedPlacement | string {
   const task = work.tasks[request.position] as ScheduleTask;
   const { range } = request;
   const outside = windowProblem(work, range);
@@ -108,7 +145,11 @@ function landOne(work: OccupancyIndex, request: PlacementRequest, landed: Readon
 }
 
 /** The rule book with the events a batch moves at the places they land. */
-function withEventsMoved(book: RuleBook, tasks: readonly ScheduleTask[], landed: ReadonlyMap<number, SlotRange>): RuleBook {
+function withEventsMoved(
+  book: RuleBook,
+  tasks: readonly ScheduleTask[],
+  landed: ReadonlyMap<number, SlotRange>,
+): RuleBook {
   const eventStarts = new Map(book.eventStarts);
   for (const [position, range] of landed) {
     const task = tasks[position];
@@ -124,14 +165,26 @@ function occupantLabel(task: ScheduleTask): string {
 }
 
 /** The occupant's range on the conflicting day (where it landed, if it moved in this batch), as `day <d> slots <a>-<b>`. */
-function occupantRangeText(task: ScheduleTask, position: number, near: SlotRange, landed: ReadonlyMap<number, SlotRange>, window: Dating): string {
+function occupantRangeText(
+  task: ScheduleTask,
+  position: number,
+  near: SlotRange,
+  landed: ReadonlyMap<number, SlotRange>,
+  window: Dating,
+): string {
   const moved = landed.get(position);
-  const match = (moved === undefined ? (task.slots ?? []) : [moved]).find((range) => range.day === near.day && range.start <= near.end && near.start <= range.end);
+  const match = (moved === undefined ? (task.slots ?? []) : [moved]).find(
+    (range) => range.day === near.day && range.start <= near.end && near.start <= range.end,
+  );
   return match === undefined ? `day ${near.day}` : formatRange(match, window);
 }
 
 /** The next state after resolved placements: tasks moved or placed, embed relations updated both ways. */
-export function commitPlacements(state: ScheduleState, index: OccupancyIndex, placements: readonly ResolvedPlacement[]): ScheduleState {
+export function commitPlacements(
+  state: ScheduleState,
+  index: OccupancyIndex,
+  placements: readonly ResolvedPlacement[],
+): ScheduleState {
   const tasks = state.tasks.slice();
   const embedChanges = new EmbedChanges();
   for (const placement of placements) {
@@ -140,7 +193,8 @@ export function commitPlacements(state: ScheduleState, index: OccupancyIndex, pl
       tasks[placement.position] = buildEventTask({ ...before, slots: [placement.range] });
       continue;
     }
-    const hostId = placement.hostPosition === undefined ? undefined : (state.tasks[placement.hostPosition] as ScheduleTask).id;
+    const hostId =
+      placement.hostPosition === undefined ? undefined : (state.tasks[placement.hostPosition] as ScheduleTask).id;
     const after: TaskItem = { ...before, status: "placed", slots: [placement.range] };
     delete after.embeddedIn;
     if (hostId !== undefined) after.embeddedIn = hostId;

@@ -14,7 +14,18 @@ import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
 import { ScheduleConflictError } from "./errors.js";
 import { migrateScheduleTables } from "./postgres-schema.js";
 import type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
-import { emptyScheduleState, type DayMapping, type EventTask, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type SlotTime, type TaskCategory, type TaskItem } from "./state.js";
+import {
+  emptyScheduleState,
+  type DayMapping,
+  type EventTask,
+  type ScheduleState,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type SlotTime,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
 import { parseScheduleState } from "./validation.js";
 
 /** A row of `tempo_schedule_windows`. */
@@ -43,7 +54,8 @@ interface TaskRow {
 }
 
 /** Column list of task rows, in `TaskRow` order. */
-const TASK_COLUMNS = "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes";
+const TASK_COLUMNS =
+  "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes";
 /** The record definition that reads task rows out of a JSON array parameter. */
 const TASK_RECORD =
   "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text, attributes jsonb";
@@ -68,7 +80,11 @@ export class PostgresScheduleRepository implements ScheduleRepository {
   }
 
   /** Applies the changes, all or nothing: in the caller's transaction (`options.client`), or in one of its own. */
-  async applyChanges(userId: string, changes: readonly ScheduleChange[], options: PersistOptions): Promise<ApplyResult> {
+  async applyChanges(
+    userId: string,
+    changes: readonly ScheduleChange[],
+    options: PersistOptions,
+  ): Promise<ApplyResult> {
     // Migrated at build; never from inside the caller's transaction (the migration's lock takes another connection).
     await this.migrate();
     const apply = async (client: Queryable): Promise<ApplyResult> => {
@@ -76,7 +92,9 @@ export class PostgresScheduleRepository implements ScheduleRepository {
       const window = await readWindow(client, userId, true);
       if (changes.length === 0) return { applied: true };
       if (window === undefined) {
-        throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, { userId });
+        throw new ScheduleConflictError(`No schedule is stored for user ${userId}, so changes cannot be applied.`, {
+          userId,
+        });
       }
       const storedRows = await readTaskRows(client, userId);
       const next = applyScheduleChanges(rowsToSchedule(window, storedRows), changes);
@@ -87,11 +105,19 @@ export class PostgresScheduleRepository implements ScheduleRepository {
       }
       const removed = changes.flatMap((change) => (change.kind === "remove" ? [change.taskId] : []));
       const added = new Set(changes.flatMap((change) => (change.kind === "add" ? [change.taskId] : [])));
-      const changedIds = new Set(changes.flatMap((change) => (change.kind === "class" || change.kind === "remove" || change.kind === "add" || change.kind === "roll" ? [] : [change.taskId])));
+      const changedIds = new Set(
+        changes.flatMap((change) =>
+          change.kind === "class" || change.kind === "remove" || change.kind === "add" || change.kind === "roll"
+            ? []
+            : [change.taskId],
+        ),
+      );
       // A host whose guest is removed needs no write: hosts' embeds are derived on load.
       const ordinals = new Map(storedRows.map((row) => [row.task_id, row.ordinal]));
       let nextOrdinal = Math.max(-1, ...storedRows.map((row) => row.ordinal)) + 1;
-      const rows = next.tasks.flatMap((task) => (changedIds.has(task.id) ? [taskToRow(task, ordinals.get(task.id) ?? 0)] : []));
+      const rows = next.tasks.flatMap((task) =>
+        changedIds.has(task.id) ? [taskToRow(task, ordinals.get(task.id) ?? 0)] : [],
+      );
       const newRows = next.tasks.flatMap((task) => (added.has(task.id) ? [taskToRow(task, nextOrdinal++)] : []));
       if (rows.length > 0) {
         await client.query(
@@ -110,9 +136,16 @@ export class PostgresScheduleRepository implements ScheduleRepository {
           [userId, JSON.stringify(newRows)],
         );
       }
-      if (removed.length > 0) await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1 AND task_id = ANY($2::text[])", [userId, removed]);
+      if (removed.length > 0)
+        await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1 AND task_id = ANY($2::text[])", [
+          userId,
+          removed,
+        ]);
       if (changes.some((change) => change.kind === "class")) {
-        await client.query("UPDATE tempo_schedule_windows SET categories = $2::jsonb, updated_at = now() WHERE user_id = $1", [userId, JSON.stringify(next.categories)]);
+        await client.query(
+          "UPDATE tempo_schedule_windows SET categories = $2::jsonb, updated_at = now() WHERE user_id = $1",
+          [userId, JSON.stringify(next.categories)],
+        );
       } else {
         await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
       }
@@ -124,7 +157,10 @@ export class PostgresScheduleRepository implements ScheduleRepository {
   /** The time zone of the user's window, read from its row alone. */
   async timeZone(userId: string): Promise<string | undefined> {
     await this.migrate();
-    const rows = await this.pool.query<{ zone: string | null }>("SELECT calendar->>'timeZone' AS zone FROM tempo_schedule_windows WHERE user_id = $1", [userId]);
+    const rows = await this.pool.query<{ zone: string | null }>(
+      "SELECT calendar->>'timeZone' AS zone FROM tempo_schedule_windows WHERE user_id = $1",
+      [userId],
+    );
     const row = rows.rows[0];
     return row === undefined ? this.whenMissing(userId).window.timeZone : (row.zone ?? undefined);
   }
@@ -145,7 +181,14 @@ async function writeSchedule(client: Queryable, userId: string, state: ScheduleS
      ON CONFLICT (user_id) DO UPDATE
        SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
            days = EXCLUDED.days, categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, updated_at = now()`,
-    [userId, state.window.totalDays, state.window.slotsPerDay, JSON.stringify(state.window.days), JSON.stringify(state.categories), JSON.stringify(calendarOf(state.window))],
+    [
+      userId,
+      state.window.totalDays,
+      state.window.slotsPerDay,
+      JSON.stringify(state.window.days),
+      JSON.stringify(state.categories),
+      JSON.stringify(calendarOf(state.window)),
+    ],
   );
   await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
   await client.query(
@@ -175,7 +218,10 @@ async function readWindow(queryable: Queryable, userId: string, lock: boolean): 
 
 /** Reads a user's task rows in list order. */
 async function readTaskRows(queryable: Queryable, userId: string): Promise<TaskRow[]> {
-  const tasks = await queryable.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY ordinal`, [userId]);
+  const tasks = await queryable.query<TaskRow>(
+    `SELECT ${TASK_COLUMNS} FROM tempo_schedule_tasks WHERE user_id = $1 ORDER BY ordinal`,
+    [userId],
+  );
   return tasks.rows;
 }
 
@@ -183,15 +229,37 @@ async function readTaskRows(queryable: Queryable, userId: string): Promise<TaskR
 function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
   if (task.source === "event") {
     return {
-      task_id: task.id, ordinal, source: "event", name: task.name, slots: task.slots,
-      can_embed: task.canEmbed, locked: task.locked, duration: null, category_id: null, status: null, embedded_in: null, attributes: {},
+      task_id: task.id,
+      ordinal,
+      source: "event",
+      name: task.name,
+      slots: task.slots,
+      can_embed: task.canEmbed,
+      locked: task.locked,
+      duration: null,
+      category_id: null,
+      status: null,
+      embedded_in: null,
+      attributes: {},
     };
   }
   return {
-    task_id: task.id, ordinal, source: "task_item", name: task.name, slots: task.slots ?? [],
-    can_embed: null, locked: null, duration: task.duration, category_id: task.categoryId, status: task.status,
+    task_id: task.id,
+    ordinal,
+    source: "task_item",
+    name: task.name,
+    slots: task.slots ?? [],
+    can_embed: null,
+    locked: null,
+    duration: task.duration,
+    category_id: task.categoryId,
+    status: task.status,
     embedded_in: task.embeddedIn ?? null,
-    attributes: { ...(task.dueBefore ? { dueBefore: task.dueBefore } : {}), ...(task.priority ? { priority: task.priority } : {}), ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}) },
+    attributes: {
+      ...(task.dueBefore ? { dueBefore: task.dueBefore } : {}),
+      ...(task.priority ? { priority: task.priority } : {}),
+      ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}),
+    },
   };
 }
 
@@ -205,23 +273,39 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
     const slots = row.slots.map((range) => ({ day: range.day, start: range.start, end: range.end }));
     if (row.source === "event") {
       const event: EventTask = {
-        id: row.task_id, name: row.name, source: "event", slots,
-        canEmbed: row.can_embed === true, locked: row.locked === true, embeds: sortIds(guests.get(row.task_id) ?? []),
+        id: row.task_id,
+        name: row.name,
+        source: "event",
+        slots,
+        canEmbed: row.can_embed === true,
+        locked: row.locked === true,
+        embeds: sortIds(guests.get(row.task_id) ?? []),
       };
       return event;
     }
     const item: TaskItem = {
-      id: row.task_id, name: row.name, source: "task_item", duration: row.duration ?? 0,
-      categoryId: row.category_id ?? "", status: row.status === "placed" ? "placed" : "pending",
+      id: row.task_id,
+      name: row.name,
+      source: "task_item",
+      duration: row.duration ?? 0,
+      categoryId: row.category_id ?? "",
+      status: row.status === "placed" ? "placed" : "pending",
     };
     if (item.status === "placed") item.slots = slots;
     if (item.status === "placed" && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
     return { ...item, ...row.attributes };
   });
-  return canonicalScheduleState({ window: { totalDays: window.total_days, slotsPerDay: window.slots_per_day, days: window.days, ...window.calendar }, categories: window.categories, tasks });
+  return canonicalScheduleState({
+    window: { totalDays: window.total_days, slotsPerDay: window.slots_per_day, days: window.days, ...window.calendar },
+    categories: window.categories,
+    tasks,
+  });
 }
 
 /** The window's calendar as stored: its time zone and the clock times of its slots. */
 function calendarOf(window: ScheduleWindow): WindowRow["calendar"] {
-  return { ...(window.timeZone !== undefined ? { timeZone: window.timeZone } : {}), ...(window.slotTimes !== undefined ? { slotTimes: window.slotTimes } : {}) };
+  return {
+    ...(window.timeZone !== undefined ? { timeZone: window.timeZone } : {}),
+    ...(window.slotTimes !== undefined ? { slotTimes: window.slotTimes } : {}),
+  };
 }

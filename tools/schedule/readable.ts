@@ -13,7 +13,10 @@ const WEEKDAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** A day / range with the date note the tools put after it: `day 6 slot 3 (Sat 16 Mar 2024, 10:00)`, `day 7 (Sun 17 Mar 2024)`. */
-const DATED_PLACE = new RegExp(`\\bday \\d+(?: slots? \\d+(?:-\\d+)?)? \\(${WEEKDAY} (\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})(?:, (\\d\\d:\\d\\d(?:–\\d\\d:\\d\\d)?))?\\)`, "g");
+const DATED_PLACE = new RegExp(
+  `\\bday \\d+(?: slots? \\d+(?:-\\d+)?)? \\(${WEEKDAY} (\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})(?:, (\\d\\d:\\d\\d(?:–\\d\\d:\\d\\d)?))?\\)`,
+  "g",
+);
 
 /** Every dated day and range of `text` by its date and clock time in `language`; undated ones stay as they are. */
 export function readablePlaces(text: string, language: Language): string {
@@ -27,9 +30,11 @@ export function readablePlaces(text: string, language: Language): string {
 
 /** `task <id> "<name>"`, `event <id> "<name>"` (and the Chinese 任务 / 活动): the name alone. */
 // (Not "task matching "…"": words the offline policy writes before a quoted phrase are no ids.)
-const LABELLED = /(?:\btask|\bevent|任务|活动) (?!match(?:ing|es) |named |called )[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g;
+const LABELLED =
+  /(?:\btask|\bevent|任务|活动) (?!match(?:ing|es) |named |called )[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g;
 /** `cannot move task <id>: task <id> "<name>" …` (and place, with its duration): the refusal names the task once. */
-const REPEATED_SUBJECT = /\bcannot (?:move|place) task ([A-Za-z0-9_][A-Za-z0-9_.:-]*?)(?: \(duration \d+\))?: (?=(?:task|event) \1 ")/g;
+const REPEATED_SUBJECT =
+  /\bcannot (?:move|place) task ([A-Za-z0-9_][A-Za-z0-9_.:-]*?)(?: \(duration \d+\))?: (?=(?:task|event) \1 ")/g;
 /** The events an import added: `imported <n> event(s): ` and its list, to the end of the line or `; left out`. */
 const IMPORTED = /(imported \d+ event\(s\): )(.*?)(?=; left out|$)/gm;
 /**
@@ -47,27 +52,34 @@ const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.
  */
 export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
   const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
-  return readablePlaces(text, language)
-    // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name.
-    .replace(IMPORTED, (_, head: string, list: string) => `${head}${list.replace(/[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g, "$1")}`)
-    .replace(REPEATED_SUBJECT, "")
-    .replace(LABELLED, "$1")
-    .replace(BARE, (whole, _kind: string, id: string) => {
-      // An id at the end of a sentence keeps its full stop or colon outside the name.
-      const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
-      const name = names.get(bare);
-      return name === undefined ? whole : `${JSON.stringify(name)}${trail}`;
-    })
-    .replace(HOST, (whole, words: string, id: string) => {
-      const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
-      const name = names.get(bare);
-      if (name === undefined) return whole;
-      return `${/^[a-z]/.test(words) ? "inside" : words} ${JSON.stringify(name)}${trail}`;
-    });
+  return (
+    readablePlaces(text, language)
+      // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name.
+      .replace(
+        IMPORTED,
+        (_, head: string, list: string) =>
+          `${head}${list.replace(/[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g, "$1")}`,
+      )
+      .replace(REPEATED_SUBJECT, "")
+      .replace(LABELLED, "$1")
+      .replace(BARE, (whole, _kind: string, id: string) => {
+        // An id at the end of a sentence keeps its full stop or colon outside the name.
+        const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+        const name = names.get(bare);
+        return name === undefined ? whole : `${JSON.stringify(name)}${trail}`;
+      })
+      .replace(HOST, (whole, words: string, id: string) => {
+        const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+        const name = names.get(bare);
+        if (name === undefined) return whole;
+        return `${/^[a-z]/.test(words) ? "inside" : words} ${JSON.stringify(name)}${trail}`;
+      })
+  );
 }
 
 /** The task ids a write's result says it placed, moved or took off (`placed task x`, `moved task x`, `- task x now on`, `unplaced task x`, swap's pair). */
-const TOUCHED = /(?:^|\n)(?:placed task|moved task|unplaced task|- task|swapped task) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)(?: and task ([A-Za-z0-9_][A-Za-z0-9_.:-]*))?/g;
+const TOUCHED =
+  /(?:^|\n)(?:placed task|moved task|unplaced task|- task|swapped task) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)(?: and task ([A-Za-z0-9_][A-Za-z0-9_.:-]*))?/g;
 
 /** How many items the line names before "and N more". */
 const LISTED = 12;
@@ -78,8 +90,18 @@ const LISTED = 12;
  * earlier place), in the order the writes first touched them; undefined when fewer than two tasks were touched (a
  * single write's answer names its place already).
  */
-export function whereThingsAre(state: ScheduleState, results: readonly string[], language: Language): string | undefined {
-  const ids = [...new Set(results.flatMap((result) => [...result.matchAll(TOUCHED)].flatMap((match) => [match[1]!, ...(match[2] ? [match[2]] : [])])))];
+export function whereThingsAre(
+  state: ScheduleState,
+  results: readonly string[],
+  language: Language,
+): string | undefined {
+  const ids = [
+    ...new Set(
+      results.flatMap((result) =>
+        [...result.matchAll(TOUCHED)].flatMap((match) => [match[1]!, ...(match[2] ? [match[2]] : [])]),
+      ),
+    ),
+  ];
   const tasks = ids.flatMap((id) => state.tasks.filter((task) => task.id === id && task.source === "task_item"));
   if (tasks.length < 2) return undefined;
   const zh = language === "zh";

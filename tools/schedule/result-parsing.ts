@@ -25,7 +25,8 @@ export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") dura
 /** A free run line; groups: day, first slot, last slot, length, host id (optional). */
 export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) free\)(?: embeddable host (\S+))?$/;
 /** A successful place result; groups: id, day, first slot, last slot, host id (optional); the date note is skipped. */
-export const PLACED_RESULT_PATTERN = /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/;
+export const PLACED_RESULT_PATTERN =
+  /^placed task (\S+) on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/;
 /** The overflow line of a capped list; group: the count left out, with thousands commas. */
 export const OVERFLOW_LINE_PATTERN = /^\.\.\. and ([\d,]+) more; .+$/;
 
@@ -84,10 +85,24 @@ export function parseTaskListing(content: string): ListedTask[] {
     const match = TASK_LINE_PATTERN.exec(line);
     if (match === null) continue;
     const [, word = "", id = "", name = '""', rest = ""] = match;
-    const slots = [...rest.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({ day: Number(day), start: Number(start), end: Number(end) }));
+    const slots = [...rest.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({
+      day: Number(day),
+      start: Number(start),
+      end: Number(end),
+    }));
     const kind = word === "event" ? "event" : word === "task" ? "pending" : "placed";
-    const duration = Number(/duration=(\d+)/.exec(rest)?.[1] ?? (slots.length === 1 ? slots[0]!.end - slots[0]!.start + 1 : 0));
-    const task: ListedTask = { id, name: JSON.parse(name) as string, kind, duration, slots, locked: / locked\b/.test(rest), canEmbed: / can_embed\b/.test(rest) };
+    const duration = Number(
+      /duration=(\d+)/.exec(rest)?.[1] ?? (slots.length === 1 ? slots[0]!.end - slots[0]!.start + 1 : 0),
+    );
+    const task: ListedTask = {
+      id,
+      name: JSON.parse(name) as string,
+      kind,
+      duration,
+      slots,
+      locked: / locked\b/.test(rest),
+      canEmbed: / can_embed\b/.test(rest),
+    };
     const category = /category=(\S+)/.exec(rest)?.[1];
     if (category !== undefined) task.categoryId = category;
     const host = / embedded in host (\S+)/.exec(rest)?.[1];
@@ -104,7 +119,11 @@ function count(text: string | undefined): number {
 
 /** `day <d> slots <a>-<b>` ranges, in order. */
 function rangesIn(text: string): SlotRange[] {
-  return [...text.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({ day: Number(day), start: Number(start), end: Number(end) }));
+  return [...text.matchAll(/day (\d+) slots (\d+)-(\d+)/g)].map(([, day, start, end]) => ({
+    day: Number(day),
+    start: Number(start),
+    end: Number(end),
+  }));
 }
 
 /** A `<id> "<name>"` pair at the start of `text`. */
@@ -122,12 +141,25 @@ export function parseToolData(name: string, content: string): unknown {
     case "list_tasks": {
       const header = /^tasks matching .*: ([\d,]+) of ([\d,]+)$/.exec(lines[0] ?? "");
       if (!header) return undefined;
-      return { tasks: parseTaskListing(content), matching: count(header[1]), total: count(header[2]), omitted: parseOverflowCount(content) } satisfies ListTasksData;
+      return {
+        tasks: parseTaskListing(content),
+        matching: count(header[1]),
+        total: count(header[2]),
+        omitted: parseOverflowCount(content),
+      } satisfies ListTasksData;
     }
     case "find_free": {
-      const header = /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?:: ([\d,]+) found)?$/.exec(lines[0] ?? "");
+      const header =
+        /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?:: ([\d,]+) found)?$/.exec(
+          lines[0] ?? "",
+        );
       if (!header) return undefined;
-      return { runs: parseFreeRuns(content), found: count(header[2]), omitted: parseOverflowCount(content), lastDay: Number(header[1]) } satisfies FindFreeData;
+      return {
+        runs: parseFreeRuns(content),
+        found: count(header[2]),
+        omitted: parseOverflowCount(content),
+        lastDay: Number(header[1]),
+      } satisfies FindFreeData;
     }
     case "get_overview":
       return parseOverview(lines);
@@ -138,23 +170,37 @@ export function parseToolData(name: string, content: string): unknown {
     case "place":
       return parsePlacedResult(content);
     case "move": {
-      const match = /^moved task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?) to (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: embedded in host (\S+))?$/.exec(content);
+      const match =
+        /^moved task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?) to (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: embedded in host (\S+))?$/.exec(
+          content,
+        );
       if (!match) return undefined;
-      const data: MoveData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]!, to: rangesIn(match[3] ?? "")[0]! };
+      const data: MoveData = {
+        id: match[1] ?? "",
+        from: rangesIn(match[2] ?? "")[0]!,
+        to: rangesIn(match[3] ?? "")[0]!,
+      };
       if (match[4] !== undefined) data.hostId = match[4];
       return data;
     }
     case "swap": {
       const match = /^swapped task (\S+) and task (\S+)$/.exec(lines[0] ?? "");
-      return match ? ({ swapped: [match[1] ?? "", match[2] ?? ""], moved: parseMovedLines(lines) } satisfies SwapData) : undefined;
+      return match
+        ? ({ swapped: [match[1] ?? "", match[2] ?? ""], moved: parseMovedLines(lines) } satisfies SwapData)
+        : undefined;
     }
     case "batch_move":
-      return /^moved \d+ tasks$/.test(lines[0] ?? "") ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData) : undefined;
+      return /^moved \d+ tasks$/.test(lines[0] ?? "")
+        ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData)
+        : undefined;
     case "propose_candidates":
     case "propose_arrangement":
       return parseListing(lines);
     case "unplace": {
-      const match = /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(content);
+      const match =
+        /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(
+          content,
+        );
       if (!match) return undefined;
       const data: UnplaceData = { id: match[1] ?? "", from: rangesIn(match[2] ?? "")[0]! };
       if (match[3] !== undefined) data.hostId = match[3];
@@ -186,17 +232,38 @@ function parseListing(lines: readonly string[]): ScheduleListing | undefined {
       const summary = candidate[4] ?? "";
       const more = /; (\d+) more fit after these/.exec(summary);
       if (more) later = Number(more[1]);
-      candidates.push({ id: candidate[1] ?? "", kind: kindOf(summary), delta: Number(candidate[2]), scoreAfter: Number(candidate[3]), summary, writes: [] });
+      candidates.push({
+        id: candidate[1] ?? "",
+        kind: kindOf(summary),
+        delta: Number(candidate[2]),
+        scoreAfter: Number(candidate[3]),
+        summary,
+        writes: [],
+      });
     } else if (place && !inLeft && candidates.length > 0) {
       const last = candidates.at(-1)!;
-      const entry: PlannedPlacement = { id: place[1] ?? "", day: Number(place[2]), start: Number(place[3]), end: Number(place[4]) };
+      const entry: PlannedPlacement = {
+        id: place[1] ?? "",
+        day: Number(place[2]),
+        start: Number(place[3]),
+        end: Number(place[4]),
+      };
       if (place[5] !== undefined) entry.hostId = place[5];
       last.places = [...(last.places ?? []), entry];
     } else if (leftOut && inLeft) left.push({ id: leftOut[1] ?? "", why: leftOut[2] ?? "" });
   }
   const empty = lines.map((line) => /^no candidates: (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
-  const forced = lines.map((line) => /^forced \(no change can fix\): (.*)$/.exec(line)?.[1]).find((found) => found !== undefined);
-  return { score: Number(score[1]), candidates, ...(later !== undefined ? { later } : {}), ...(left.length > 0 ? { left } : {}), ...(empty ? { empty } : {}), ...(forced ? { forced } : {}) };
+  const forced = lines
+    .map((line) => /^forced \(no change can fix\): (.*)$/.exec(line)?.[1])
+    .find((found) => found !== undefined);
+  return {
+    score: Number(score[1]),
+    candidates,
+    ...(later !== undefined ? { later } : {}),
+    ...(left.length > 0 ? { left } : {}),
+    ...(empty ? { empty } : {}),
+    ...(forced ? { forced } : {}),
+  };
 }
 
 /** A candidate's kind, from how its summary starts ("place 8 of 8 pending review(s)", "Move …", "Swap …", "Place …"). */
@@ -210,9 +277,17 @@ function kindOf(summary: string): ScheduleCandidate["kind"] {
 /** The `- task <id> now on …` lines of swap and batch_move. */
 function parseMovedLines(lines: readonly string[]): MovedTask[] {
   return lines.flatMap((line) => {
-    const match = /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/.exec(line);
+    const match =
+      /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/.exec(
+        line,
+      );
     if (!match) return [];
-    const moved: MovedTask = { id: match[1] ?? "", day: Number(match[2]), start: Number(match[3]), end: Number(match[4]) };
+    const moved: MovedTask = {
+      id: match[1] ?? "",
+      day: Number(match[2]),
+      start: Number(match[3]),
+      end: Number(match[4]),
+    };
     if (match[5] !== undefined) moved.hostId = match[5];
     return [moved];
   });
@@ -221,12 +296,18 @@ function parseMovedLines(lines: readonly string[]): MovedTask[] {
 /** get_overview's data from its text. */
 function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
   const window = /^schedule: ([\d,]+) days(?: \(.*?(?:, ([^\s,()]+))?\))?, (\d+) slots per day$/.exec(lines[0] ?? "");
-  const tasks = /^tasks: ([\d,]+) events \(([\d,]+) embeddable, ([\d,]+) locked\), [\d,]+ task items \(([\d,]+) placed, ([\d,]+) pending\)$/.exec(lines[1] ?? "");
+  const tasks =
+    /^tasks: ([\d,]+) events \(([\d,]+) embeddable, ([\d,]+) locked\), [\d,]+ task items \(([\d,]+) placed, ([\d,]+) pending\)$/.exec(
+      lines[1] ?? "",
+    );
   if (!window || !tasks) return undefined;
-  const slotTimes = /^slot times: (.*)$/.exec(lines[2] ?? "")?.[1]?.split(", ").map((entry) => {
-    const [, start = "", end = ""] = /^\d+ (\d\d:\d\d)-(\d\d:\d\d)$/.exec(entry) ?? [];
-    return { start, end };
-  });
+  const slotTimes = /^slot times: (.*)$/
+    .exec(lines[2] ?? "")?.[1]
+    ?.split(", ")
+    .map((entry) => {
+      const [, start = "", end = ""] = /^\d+ (\d\d:\d\d)-(\d\d:\d\d)$/.exec(entry) ?? [];
+      return { start, end };
+    });
   const data: GetOverviewData = {
     totalDays: count(window[1]),
     slotsPerDay: Number(window[3]),
@@ -249,7 +330,13 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     placedOmitted: 0,
   };
   let section: "days" | "hosts" | "categories" | "pending" | "placed" = "days";
-  const omitted = { days: "daysOmitted", hosts: "hostsOmitted", categories: "categoriesOmitted", pending: "pendingOmitted", placed: "placedOmitted" } as const;
+  const omitted = {
+    days: "daysOmitted",
+    hosts: "hostsOmitted",
+    categories: "categoriesOmitted",
+    pending: "pendingOmitted",
+    placed: "placedOmitted",
+  } as const;
   for (const line of lines.slice(2)) {
     if (line === "days:") section = "days";
     else if (line.startsWith("embeddable hosts (")) section = "hosts";
@@ -258,20 +345,56 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     else if (line.startsWith("placed tasks (")) section = "placed";
     const overflow = OVERFLOW_LINE_PATTERN.exec(line);
     if (overflow) data[omitted[section]] = count(overflow[1]);
-    const day = /^- day (\d+) week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?: occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(line);
+    const day =
+      /^- day (\d+) week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?: occupied=(\d+) free=(\d+) embeddable=(\d+) embedded=(\d+)$/.exec(
+        line,
+      );
     if (day) {
       const [, index, week, weekday = "", date, occupied, free, embeddable, embedded] = day;
-      data.days.push({ day: Number(index), week: Number(week), dayOfWeek: dayOfWeekNumber(weekday), ...(date === undefined ? {} : { date }), occupied: Number(occupied), free: Number(free), embeddable: Number(embeddable), embedded: Number(embedded) });
+      data.days.push({
+        day: Number(index),
+        week: Number(week),
+        dayOfWeek: dayOfWeekNumber(weekday),
+        ...(date === undefined ? {} : { date }),
+        occupied: Number(occupied),
+        free: Number(free),
+        embeddable: Number(embeddable),
+        embedded: Number(embedded),
+      });
     }
-    const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(line);
-    if (host) data.hosts.push({ id: host[1] ?? "", name: JSON.parse(host[2] ?? '""') as string, day: Number(host[3]), start: Number(host[4]), end: Number(host[5]), open: Number(host[6]) });
-    const category = /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)(?: excluded_days_of_week=([\d,]+))?$/.exec(line);
+    const host = /^- host (\S+) ("(?:[^"\\]|\\.)*") day (\d+) slots (\d+)-(\d+) \((\d+) free for embedding\)$/.exec(
+      line,
+    );
+    if (host)
+      data.hosts.push({
+        id: host[1] ?? "",
+        name: JSON.parse(host[2] ?? '""') as string,
+        day: Number(host[3]),
+        start: Number(host[4]),
+        end: Number(host[5]),
+        open: Number(host[6]),
+      });
+    const category =
+      /^- category (\S+) ("(?:[^"\\]|\\.)*") pending=(\d+) placed=(\d+)(?: excluded_days_of_week=([\d,]+))?$/.exec(
+        line,
+      );
     if (category) {
       const excluded = category[5] ? { excludedDaysOfWeek: category[5].split(",").map(Number) } : {};
-      data.categories.push({ id: category[1] ?? "", name: JSON.parse(category[2] ?? '""') as string, pending: Number(category[3]), placed: Number(category[4]), ...excluded });
+      data.categories.push({
+        id: category[1] ?? "",
+        name: JSON.parse(category[2] ?? '""') as string,
+        pending: Number(category[3]),
+        placed: Number(category[4]),
+        ...excluded,
+      });
     }
     const placedTask = /^- placed (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
-    if (placedTask) data.placedTasks.push({ id: placedTask[1] ?? "", name: JSON.parse(placedTask[2] ?? '""') as string, categoryId: placedTask[3] ?? "" });
+    if (placedTask)
+      data.placedTasks.push({
+        id: placedTask[1] ?? "",
+        name: JSON.parse(placedTask[2] ?? '""') as string,
+        categoryId: placedTask[3] ?? "",
+      });
   }
   data.pendingTasks = parsePendingTasks(lines.join("\n"));
   return data;
@@ -281,11 +404,22 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
 function parseOccupant(text: string): RangeOccupant | undefined {
   if (text === "free") return { kind: "free" };
   const task = /^task (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(text);
-  if (task) return { kind: "task", id: task[1] ?? "", name: JSON.parse(task[2] ?? '""') as string, categoryId: task[3] ?? "" };
-  const event = /^event (\S+) ("(?:[^"\\]|\\.)*")( locked)?( can_embed)?(?:, free for embedding|, embedded task (\S+) ("(?:[^"\\]|\\.)*") category=(\S+))?$/.exec(text);
+  if (task)
+    return { kind: "task", id: task[1] ?? "", name: JSON.parse(task[2] ?? '""') as string, categoryId: task[3] ?? "" };
+  const event =
+    /^event (\S+) ("(?:[^"\\]|\\.)*")( locked)?( can_embed)?(?:, free for embedding|, embedded task (\S+) ("(?:[^"\\]|\\.)*") category=(\S+))?$/.exec(
+      text,
+    );
   if (!event) return undefined;
-  const occupant: RangeOccupant = { kind: "event", id: event[1] ?? "", name: JSON.parse(event[2] ?? '""') as string, locked: event[3] !== undefined, canEmbed: event[4] !== undefined };
-  if (event[5] !== undefined) occupant.embedded = { id: event[5], name: JSON.parse(event[6] ?? '""') as string, categoryId: event[7] ?? "" };
+  const occupant: RangeOccupant = {
+    kind: "event",
+    id: event[1] ?? "",
+    name: JSON.parse(event[2] ?? '""') as string,
+    locked: event[3] !== undefined,
+    canEmbed: event[4] !== undefined,
+  };
+  if (event[5] !== undefined)
+    occupant.embedded = { id: event[5], name: JSON.parse(event[6] ?? '""') as string, categoryId: event[7] ?? "" };
   return occupant;
 }
 
@@ -295,7 +429,12 @@ function parseQueryRange(lines: readonly string[]): QueryRangeData | undefined {
   for (const line of lines) {
     const header = /^day (\d+)(?: week (\d+) (\w+)(?: (\d{4}-\d{2}-\d{2}))?)? slots (\d+)-(\d+):$/.exec(line);
     if (header) {
-      const day: QueryRangeDay = { day: Number(header[1]), slotStart: Number(header[5]), slotEnd: Number(header[6]), segments: [] };
+      const day: QueryRangeDay = {
+        day: Number(header[1]),
+        slotStart: Number(header[5]),
+        slotEnd: Number(header[6]),
+        segments: [],
+      };
       if (header[2] !== undefined) [day.week, day.dayOfWeek] = [Number(header[2]), dayOfWeekNumber(header[3] ?? "")];
       if (header[4] !== undefined) day.date = header[4];
       days.push(day);
@@ -330,12 +469,29 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
   const slots = rangesIn(fields.get("slots") ?? "");
   if (fields.get("source") === "event") {
     const only = slots.length === 1 ? slots[0]! : undefined;
-    const task: ListedTask = { id, name, kind: "event", duration: only ? only.end - only.start + 1 : 0, slots, locked: fields.get("locked") === "true", canEmbed: fields.get("can_embed") === "true" };
+    const task: ListedTask = {
+      id,
+      name,
+      kind: "event",
+      duration: only ? only.end - only.start + 1 : 0,
+      slots,
+      locked: fields.get("locked") === "true",
+      canEmbed: fields.get("can_embed") === "true",
+    };
     return { task, embeds };
   }
   const status = fields.get("status") === "placed" ? "placed" : "pending";
   const category = ID_NAME.exec(fields.get("category") ?? "") ?? /^(\S+)/.exec(fields.get("category") ?? "");
-  const task: ListedTask = { id, name, kind: status, duration: Number(fields.get("duration") ?? 0), categoryId: category?.[1] ?? "", slots, locked: false, canEmbed: false };
+  const task: ListedTask = {
+    id,
+    name,
+    kind: status,
+    duration: Number(fields.get("duration") ?? 0),
+    categoryId: category?.[1] ?? "",
+    slots,
+    locked: false,
+    canEmbed: false,
+  };
   const data: GetTaskInfoData = { task };
   if (category?.[2] !== undefined) data.categoryName = JSON.parse(category[2]) as string;
   const host = /^host (\S+)(?: ("(?:[^"\\]|\\.)*"))?$/.exec(fields.get("embedded in") ?? "");

@@ -14,7 +14,17 @@ import { firstSlotFrom, formatDate } from "./calendar.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import type { SearchTask } from "./placement-search.js";
 import { weekdayName } from "../../contracts/language.js";
-import { dayOfWeekName, type DayPart, type ScheduleState, type ScheduleTask, type ScheduleWindow, type SlotRange, type StandingRule, type TaskCategory, type TaskItem } from "./state.js";
+import {
+  dayOfWeekName,
+  type DayPart,
+  type ScheduleState,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type StandingRule,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
 
 /** The user's standing preferences as the rules read them. */
 export interface StandingBook {
@@ -48,10 +58,19 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
   const eventStarts = new Map<string, { range: SlotRange; name: string }>();
   for (const task of state.tasks) {
     if (task.source !== "event") continue;
-    const first = task.slots.reduce<SlotRange | undefined>((earliest, range) => (!earliest || range.day < earliest.day || (range.day === earliest.day && range.start < earliest.start) ? range : earliest), undefined);
+    const first = task.slots.reduce<SlotRange | undefined>(
+      (earliest, range) =>
+        !earliest || range.day < earliest.day || (range.day === earliest.day && range.start < earliest.start)
+          ? range
+          : earliest,
+      undefined,
+    );
     if (first) eventStarts.set(task.id, { range: first, name: task.name });
   }
-  const weekdays = Array.from({ length: state.window.totalDays }, (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1);
+  const weekdays = Array.from(
+    { length: state.window.totalDays },
+    (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1,
+  );
   return {
     categories: new Map(state.categories.map((category) => [category.id, category])),
     weekdays,
@@ -63,7 +82,10 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
 }
 
 /** The standing preferences as rules of a window: the days and slots they rule out, the parts they prefer. */
-export function standingBookOf(rules: readonly StandingRule[], window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">): StandingBook {
+export function standingBookOf(
+  rules: readonly StandingRule[],
+  window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">,
+): StandingBook {
   const avoid = new Map<number, StandingRule>();
   const book: StandingBook = { avoid, preferredParts: [] };
   const bound = (from: number, to: number, rule: StandingRule) => {
@@ -72,7 +94,9 @@ export function standingBookOf(rules: readonly StandingRule[], window: Pick<Sche
   };
   for (const rule of rules) {
     if (rule.kind === "avoid_day") avoid.set(rule.value, rule);
-    if (rule.kind === "only_days") for (let weekday = 1; weekday <= 7; weekday += 1) if (!rule.value.includes(weekday) && !avoid.has(weekday)) avoid.set(weekday, rule);
+    if (rule.kind === "only_days")
+      for (let weekday = 1; weekday <= 7; weekday += 1)
+        if (!rule.value.includes(weekday) && !avoid.has(weekday)) avoid.set(weekday, rule);
     if (rule.kind === "part_of_day") book.preferredParts.push(rule.value);
     if (rule.kind === "only_part_of_day") {
       const part = slotsOfPart(rule.value, window);
@@ -80,7 +104,8 @@ export function standingBookOf(rules: readonly StandingRule[], window: Pick<Sche
     }
     if (rule.kind === "not_before_hour") {
       // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
-      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay) bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay, rule);
+      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay)
+        bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay, rule);
     }
   }
   return book;
@@ -93,10 +118,17 @@ function liftHint(rule: StandingRule): string {
 }
 
 /** Why a standing preference rules out `range` (its day; with `slots`, its slots too), or undefined. */
-function standingProblem(task: TaskItem, range: SlotRange, weekday: number, book: RuleBook, slots: boolean): string | undefined {
+function standingProblem(
+  task: TaskItem,
+  range: SlotRange,
+  weekday: number,
+  book: RuleBook,
+  slots: boolean,
+): string | undefined {
   const { standing } = book;
   const day = standing.avoid.get(weekday);
-  if (day) return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+  if (day)
+    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
   if (!slots) return undefined;
   if (standing.from && range.start < standing.from.slot) {
     return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from.rule.text)} allows slots ${standing.from.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from.rule)}`;
@@ -127,17 +159,26 @@ function weekdayText(day: number, weekday: number, book: RuleBook): string {
  * Why `task` may not go on `range` under its class's days, its own deadline and earliest day, and the user's standing
  * preferences, or undefined. `slots: false` checks the day only (the search keeps to the slots by its bounds).
  */
-export function placementRuleProblem(task: TaskItem, range: SlotRange, book: RuleBook, options: { slots?: boolean } = {}): string | undefined {
+export function placementRuleProblem(
+  task: TaskItem,
+  range: SlotRange,
+  book: RuleBook,
+  options: { slots?: boolean } = {},
+): string | undefined {
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
   const className = category ? JSON.stringify(category.name) : "";
-  if (category?.excludedDaysOfWeek?.includes(weekday)) return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
-  if (category?.blockedDays?.includes(range.day)) return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
+  if (category?.excludedDaysOfWeek?.includes(weekday))
+    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
+  if (category?.blockedDays?.includes(range.day))
+    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
   const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
   if (standing) return standing;
-  if (task.earliestDay !== undefined && range.day < task.earliestDay) return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
+  if (task.earliestDay !== undefined && range.day < task.earliestDay)
+    return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
   const due = task.dueBefore;
-  if (due && "day" in due && range.day >= due.day) return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
+  if (due && "day" in due && range.day >= due.day)
+    return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
   if (due && "eventId" in due) {
     const event = book.eventStarts.get(due.eventId);
     if (event && (range.day > event.range.day || (range.day === event.range.day && range.end >= event.range.start))) {
@@ -161,19 +202,34 @@ export type SlotOccupants = (day: number, slot: number) => readonly number[];
  * on the days `landed` touches, no other task (its own host aside) within `buffer` slots — counted only when the
  * buffered task or the one too close is among `landed` (an old week's breaches block no unrelated write).
  */
-export function bufferProblem(tasks: readonly ScheduleTask[], rangeOf: (position: number) => SlotRange | undefined, occupants: SlotOccupants, slotsPerDay: number, landed: ReadonlySet<number>, book: RuleBook): string | undefined {
+export function bufferProblem(
+  tasks: readonly ScheduleTask[],
+  rangeOf: (position: number) => SlotRange | undefined,
+  occupants: SlotOccupants,
+  slotsPerDay: number,
+  landed: ReadonlySet<number>,
+  book: RuleBook,
+): string | undefined {
   if (!book.buffered) return undefined;
   const days = new Set([...landed].flatMap((position) => rangeOf(position)?.day ?? []));
   for (const [position, task] of tasks.entries()) {
     const buffer = bufferOf(task, book);
     const range = rangeOf(position);
     if (buffer === 0 || !range || !days.has(range.day) || task.source !== "task_item") continue;
-    for (const slot of [...Array.from({ length: buffer }, (_, offset) => range.start - 1 - offset), ...Array.from({ length: buffer }, (_, offset) => range.end + 1 + offset)]) {
+    for (const slot of [
+      ...Array.from({ length: buffer }, (_, offset) => range.start - 1 - offset),
+      ...Array.from({ length: buffer }, (_, offset) => range.end + 1 + offset),
+    ]) {
       if (slot < 1 || slot > slotsPerDay) continue;
       for (const other of occupants(range.day, slot)) {
         const neighbour = tasks[other];
         // Its own host (a study hall it sits inside) is no neighbour.
-        const hosts = neighbour?.source === "event" && neighbour.canEmbed && neighbour.slots.some((slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end);
+        const hosts =
+          neighbour?.source === "event" &&
+          neighbour.canEmbed &&
+          neighbour.slots.some(
+            (slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end,
+          );
         if (other === position || !neighbour || hosts || (!landed.has(position) && !landed.has(other))) continue;
         const category = book.categories.get(task.categoryId);
         return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;
@@ -189,8 +245,10 @@ export function searchLimitsOf(task: TaskItem, book: RuleBook): { notDays: Set<n
   for (let day = 1; day <= book.weekdays.length; day += 1) {
     // The whole day of a deadline event is left out: the search does not split a day around it.
     const probe = { day, start: 1, end: 1 };
-    const event = task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
-    if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined || (event && day >= event.range.day)) notDays.add(day);
+    const event =
+      task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
+    if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined || (event && day >= event.range.day))
+      notDays.add(day);
   }
   return { notDays, pad: bufferOf(task, book) };
 }
@@ -205,14 +263,22 @@ export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook
     ...(from ? { from: Math.max(searchTask.from ?? 1, from.slot) } : {}),
     ...(to ? { to: Math.min(searchTask.to ?? Number.MAX_SAFE_INTEGER, to.slot) } : {}),
   };
-  return { ...searchTask, ...bounds, ...(notDays.size > 0 ? { notDays } : {}), ...(rules.pad > 0 ? { pad: rules.pad } : {}) };
+  return {
+    ...searchTask,
+    ...bounds,
+    ...(notDays.size > 0 ? { notDays } : {}),
+    ...(rules.pad > 0 ? { pad: rules.pad } : {}),
+  };
 }
 
 /**
  * The slots a part of the day covers: by the clock when the window has slot times (morning before 12:00, afternoon
  * before 18:00, evening after), else by thirds of the day's slots.
  */
-export function slotsOfPart(part: DayPart, window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">): { from: number; to: number } {
+export function slotsOfPart(
+  part: DayPart,
+  window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">,
+): { from: number; to: number } {
   const times = window.slotTimes;
   if (times && times.length === window.slotsPerDay) {
     const inPart = times.flatMap((time, index) => {
@@ -224,7 +290,8 @@ export function slotsOfPart(part: DayPart, window: Pick<ScheduleWindow, "slotsPe
   }
   const third = Math.max(1, Math.round(window.slotsPerDay / 3));
   if (part === "morning") return { from: 1, to: Math.min(window.slotsPerDay, third) };
-  if (part === "afternoon") return { from: Math.min(window.slotsPerDay, third + 1), to: Math.min(window.slotsPerDay, 2 * third) };
+  if (part === "afternoon")
+    return { from: Math.min(window.slotsPerDay, third + 1), to: Math.min(window.slotsPerDay, 2 * third) };
   return { from: Math.min(window.slotsPerDay, 2 * third + 1), to: window.slotsPerDay };
 }
 

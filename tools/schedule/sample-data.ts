@@ -7,7 +7,15 @@ import { addDays, dayOfWeekOfDate, isIsoDate, localClock } from "../../contracts
 import { TempoError } from "../../errors/index.js";
 import { datedWindow } from "./calendar.js";
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
-import { consecutiveDays, DEFAULT_SLOTS_PER_DAY, type EventTask, type ScheduleState, type ScheduleTask, type TaskCategory, type TaskItem } from "./state.js";
+import {
+  consecutiveDays,
+  DEFAULT_SLOTS_PER_DAY,
+  type EventTask,
+  type ScheduleState,
+  type ScheduleTask,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
 
 /** A timetable entry of the sample week: [id, name, day, first slot, last slot, flags]. */
 type SampleEvent = [id: string, name: string, day: number, start: number, end: number, flags?: "can_embed" | "locked"];
@@ -97,7 +105,11 @@ export interface SampleWeekOptions {
  */
 export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
   const monday = options.monday ?? SAMPLE_WEEK_MONDAY;
-  if (!isIsoDate(monday) || dayOfWeekOfDate(monday) !== 1) throw new TempoError("INVALID_INPUT", `The sample week starts on a Monday: ${monday} is not one (write it YYYY-MM-DD).`);
+  if (!isIsoDate(monday) || dayOfWeekOfDate(monday) !== 1)
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The sample week starts on a Monday: ${monday} is not one (write it YYYY-MM-DD).`,
+    );
   const events: ScheduleTask[] = SAMPLE_EVENTS.map(([id, name, day, start, end, flags]) =>
     buildEventTask({
       id,
@@ -111,7 +123,15 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
   );
   // The calculus reviews prepare Saturday's midterm: they are due before it.
   const items: ScheduleTask[] = SAMPLE_TASK_ITEMS.map(([id, name, duration, categoryId]) =>
-    buildTaskItem({ id, name, source: "task_item", duration, categoryId, status: "pending", ...(categoryId === "calculus" ? { dueBefore: { eventId: "sat-calculus-midterm" } } : {}) }),
+    buildTaskItem({
+      id,
+      name,
+      source: "task_item",
+      duration,
+      categoryId,
+      status: "pending",
+      ...(categoryId === "calculus" ? { dueBefore: { eventId: "sat-calculus-midterm" } } : {}),
+    }),
   );
   return {
     window: datedWindow({ firstDate: monday, days: 7, timeZone: options.timeZone ?? SAMPLE_TIME_ZONE }),
@@ -229,7 +249,11 @@ export function generateSchedule(options: GenerateScheduleOptions): ScheduleStat
           break;
         }
         const host = occupant === undefined ? undefined : eventById.get(occupant);
-        if (host !== undefined && host.canEmbed && fitsInHost(host, day, start, end, (slot) => embedded[cell(day, slot)] === true)) {
+        if (
+          host !== undefined &&
+          host.canEmbed &&
+          fitsInHost(host, day, start, end, (slot) => embedded[cell(day, slot)] === true)
+        ) {
           for (let slot = start; slot <= end; slot += 1) embedded[cell(day, slot)] = true;
           item.status = "placed";
           item.slots = [{ day, start, end }];
@@ -257,7 +281,13 @@ export function generateSchedule(options: GenerateScheduleOptions): ScheduleStat
 }
 
 /** True when slots start..end of `day` lie inside the host and none is taken by an embedded task. */
-function fitsInHost(host: EventTask, day: number, start: number, end: number, taken: (slot: number) => boolean): boolean {
+function fitsInHost(
+  host: EventTask,
+  day: number,
+  start: number,
+  end: number,
+  taken: (slot: number) => boolean,
+): boolean {
   const range = host.slots[0];
   if (range === undefined || range.day !== day || start < range.start || end > range.end) return false;
   for (let slot = start; slot <= end; slot += 1) if (taken(slot)) return false;

@@ -10,7 +10,11 @@ import { sampleWeekFrom } from "./sample-data.js";
 import type { ScheduleState } from "./state.js";
 
 /** Wraps `repository` so that loading an empty schedule seeds the sample week first (`sample(now())`). */
-export function withSampleSchedule(repository: ScheduleRepository, sample: (now: Date) => ScheduleState = sampleWeekFrom, now: () => Date = () => new Date()): ScheduleRepository {
+export function withSampleSchedule(
+  repository: ScheduleRepository,
+  sample: (now: Date) => ScheduleState = sampleWeekFrom,
+  now: () => Date = () => new Date(),
+): ScheduleRepository {
   return {
     async load(userId: string): Promise<ScheduleState> {
       const state = await repository.load(userId);

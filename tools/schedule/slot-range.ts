@@ -16,10 +16,13 @@ export function rangesEqual(left: SlotRange, right: SlotRange): boolean {
 
 /** True when two lists of ranges are equal, element by element. */
 export function rangeListsEqual(left: readonly SlotRange[], right: readonly SlotRange[]): boolean {
-  return left.length === right.length && left.every((range, index) => {
-    const other = right[index];
-    return other !== undefined && rangesEqual(range, other);
-  });
+  return (
+    left.length === right.length &&
+    left.every((range, index) => {
+      const other = right[index];
+      return other !== undefined && rangesEqual(range, other);
+    })
+  );
 }
 
 /** True when `inner` lies entirely inside `outer`. */
@@ -38,7 +41,10 @@ export function rangeFrom(day: number, start: number, length: number): SlotRange
 }
 
 /** Why a range does not fit the window, or undefined when it fits. */
-export function windowProblem(window: Pick<ScheduleWindow, "totalDays" | "slotsPerDay">, range: SlotRange): string | undefined {
+export function windowProblem(
+  window: Pick<ScheduleWindow, "totalDays" | "slotsPerDay">,
+  range: SlotRange,
+): string | undefined {
   if (!Number.isInteger(range.day) || range.day < 1 || range.day > window.totalDays) {
     return `day ${range.day} is outside the window (days 1-${window.totalDays})`;
   }

@@ -169,14 +169,20 @@ export const slotRangeSchema = z
     start: positiveInteger.describe("First slot, 1-based."),
     end: positiveInteger.describe("Last slot, inclusive."),
   })
-  .refine((range) => range.end >= range.start, { message: "a slot range needs end >= start" }) satisfies z.ZodType<SlotRange>;
+  .refine((range) => range.end >= range.start, {
+    message: "a slot range needs end >= start",
+  }) satisfies z.ZodType<SlotRange>;
 
 /** Validates a `DayMapping`. */
 export const dayMappingSchema = z.object({
   dayIndex: positiveInteger.describe("Day index in the window, 1-based."),
   week: positiveInteger.describe("Week number of the term, 1-based."),
   dayOfWeek: z.number().int().min(1).max(7).describe("Day of the week, 1 = Monday … 7 = Sunday."),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD").optional().describe("The calendar date."),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD")
+    .optional()
+    .describe("The calendar date."),
 }) satisfies z.ZodType<DayMapping>;
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a clock time is HH:MM");
@@ -197,17 +203,38 @@ export const scheduleWindowSchema = z.object({
 export const taskCategorySchema = z.strictObject({
   id: taskId.describe("Stable id of the task class."),
   name: z.string().min(1).describe("Display name."),
-  preferredParts: z.array(z.enum(["morning", "afternoon", "evening"])).optional().describe("Parts of the day its sessions should lie in."),
+  preferredParts: z
+    .array(z.enum(["morning", "afternoon", "evening"]))
+    .optional()
+    .describe("Parts of the day its sessions should lie in."),
   minSession: positiveInteger.optional().describe("Fewest slots one session takes."),
   maxSession: positiveInteger.optional().describe("Most slots one session takes."),
-  excludedDaysOfWeek: z.array(z.number().int().min(1).max(7)).optional().describe("Days of the week none of its sessions may use (1 = Monday)."),
-  blockedDays: z.array(positiveInteger).optional().describe("Whole days of the window (day indices) none of its sessions may use."),
-  strategy: z.enum(["steady", "compact"]).optional().describe("steady: spread over the days; compact: together on few days."),
-  bufferSlots: z.number().int().min(0).max(12).optional().describe("Free slots kept between a session and the next busy slot."),
+  excludedDaysOfWeek: z
+    .array(z.number().int().min(1).max(7))
+    .optional()
+    .describe("Days of the week none of its sessions may use (1 = Monday)."),
+  blockedDays: z
+    .array(positiveInteger)
+    .optional()
+    .describe("Whole days of the window (day indices) none of its sessions may use."),
+  strategy: z
+    .enum(["steady", "compact"])
+    .optional()
+    .describe("steady: spread over the days; compact: together on few days."),
+  bufferSlots: z
+    .number()
+    .int()
+    .min(0)
+    .max(12)
+    .optional()
+    .describe("Free slots kept between a session and the next busy slot."),
 }) satisfies z.ZodType<TaskCategory>;
 
 /** Validates a `DueBefore`. */
-export const dueBeforeSchema = z.union([z.strictObject({ day: positiveInteger.describe("A day index: the task ends on an earlier day.") }), z.strictObject({ eventId: taskId.describe("An event: the task ends before it starts.") })]) satisfies z.ZodType<DueBefore>;
+export const dueBeforeSchema = z.union([
+  z.strictObject({ day: positiveInteger.describe("A day index: the task ends on an earlier day.") }),
+  z.strictObject({ eventId: taskId.describe("An event: the task ends before it starts.") }),
+]) satisfies z.ZodType<DueBefore>;
 
 /** Validates an `EventTask`. */
 export const eventTaskSchema = z.strictObject({

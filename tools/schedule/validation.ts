@@ -17,7 +17,8 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
     problems.push(`window.totalDays is ${window.totalDays} but ${window.days.length} days are mapped`);
   }
   window.days.forEach((day, position) => {
-    if (day.dayIndex !== position + 1) problems.push(`window.days[${position}] has dayIndex ${day.dayIndex}, expected ${position + 1}`);
+    if (day.dayIndex !== position + 1)
+      problems.push(`window.days[${position}] has dayIndex ${day.dayIndex}, expected ${position + 1}`);
   });
   problems.push(...calendarProblems(window));
 
@@ -51,9 +52,11 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
       }
     }
     if (task.source === "task_item") {
-      if (!categoryIds.has(task.categoryId)) problems.push(`task ${task.id} refers to unknown category ${task.categoryId}`);
+      if (!categoryIds.has(task.categoryId))
+        problems.push(`task ${task.id} refers to unknown category ${task.categoryId}`);
       const due = task.dueBefore;
-      if (due && "eventId" in due && !state.tasks.some((other) => other.id === due.eventId && other.source === "event")) problems.push(`task ${task.id} is due before ${due.eventId}, which is no event`);
+      if (due && "eventId" in due && !state.tasks.some((other) => other.id === due.eventId && other.source === "event"))
+        problems.push(`task ${task.id} is due before ${due.eventId}, which is no event`);
       if (task.status === "pending" && (task.slots !== undefined || task.embeddedIn !== undefined)) {
         problems.push(`pending task ${task.id} must have no slots and no host`);
       }
@@ -62,14 +65,17 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
         if (slots.length !== 1 || only === undefined) {
           problems.push(`placed task ${task.id} must occupy exactly one slot range`);
         } else if (rangeLength(only) !== task.duration) {
-          problems.push(`placed task ${task.id} occupies ${rangeLength(only)} slots but its duration is ${task.duration}`);
+          problems.push(
+            `placed task ${task.id} occupies ${rangeLength(only)} slots but its duration is ${task.duration}`,
+          );
         }
       }
       if (task.embeddedIn !== undefined) {
         const host = events.get(task.embeddedIn);
         const only = slots[0];
         if (host === undefined) problems.push(`task ${task.id} is embedded in unknown event ${task.embeddedIn}`);
-        else if (!host.canEmbed) problems.push(`task ${task.id} is embedded in event ${host.id}, which does not allow embedding`);
+        else if (!host.canEmbed)
+          problems.push(`task ${task.id} is embedded in event ${host.id}, which does not allow embedding`);
         else if (only === undefined || !host.slots.some((hostRange) => rangeContains(hostRange, only))) {
           problems.push(`task ${task.id} is embedded in event ${host.id} but does not lie inside it`);
         }
@@ -84,7 +90,8 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
       for (let slot = range.start; slot <= range.end; slot += 1) {
         const cell = (range.day - 1) * window.slotsPerDay + (slot - 1);
         const occupant = layer[cell];
-        if (occupant !== undefined) problems.push(`tasks ${occupant} and ${task.id} overlap on day ${range.day} slot ${slot}`);
+        if (occupant !== undefined)
+          problems.push(`tasks ${occupant} and ${task.id} overlap on day ${range.day} slot ${slot}`);
         else layer[cell] = task.id;
       }
     }
@@ -92,10 +99,13 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
 
   for (const event of events.values()) {
     const expected = sortIds(embedsByHost.get(event.id) ?? []);
-    if (event.embeds.length > 0 && !event.canEmbed) problems.push(`event ${event.id} embeds tasks but does not allow embedding`);
+    if (event.embeds.length > 0 && !event.canEmbed)
+      problems.push(`event ${event.id} embeds tasks but does not allow embedding`);
     // Order-insensitive: the canonical form sorts `embeds`, validation only needs the same guests.
     if (expected.join(",") !== sortIds(event.embeds).join(",")) {
-      problems.push(`event ${event.id} lists embeds [${event.embeds.join(",")}] but the embedded tasks are [${expected.join(",")}]`);
+      problems.push(
+        `event ${event.id} lists embeds [${event.embeds.join(",")}] but the embedded tasks are [${expected.join(",")}]`,
+      );
     }
   }
   return problems;
@@ -105,7 +115,9 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
 export function parseScheduleState(value: unknown): ScheduleState {
   const parsed = scheduleStateSchema.safeParse(value);
   if (!parsed.success) {
-    throw new InvalidScheduleError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
+    throw new InvalidScheduleError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
+    );
   }
   const problems = checkScheduleInvariants(parsed.data);
   if (problems.length > 0) throw new InvalidScheduleError(problems);

@@ -24,7 +24,12 @@ export async function readWeekFile(path: string): Promise<ScheduleState> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new WeekFileError(path, (error as NodeJS.ErrnoException).code === "ENOENT" ? "there is no such file." : `it cannot be read (${(error as Error).message}).`);
+    throw new WeekFileError(
+      path,
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "there is no such file."
+        : `it cannot be read (${(error as Error).message}).`,
+    );
   }
   let value: unknown;
   try {
@@ -35,7 +40,8 @@ export async function readWeekFile(path: string): Promise<ScheduleState> {
   try {
     return parseScheduleState(value);
   } catch (error) {
-    if (error instanceof InvalidScheduleError) throw new WeekFileError(path, `${error.problems.length} problem(s): ${error.problems.join("; ")}.`);
+    if (error instanceof InvalidScheduleError)
+      throw new WeekFileError(path, `${error.problems.length} problem(s): ${error.problems.join("; ")}.`);
     throw error;
   }
 }

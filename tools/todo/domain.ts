@@ -9,12 +9,18 @@ import { todoTools } from "./tools.js";
 export const TODO_DOMAIN_VERSION = "todo-1";
 
 /** What the domain is about, for the system prompt. */
-export const TODO_DOMAIN_DESCRIPTION = "The user's to-do list: short items (todo-<n>) that are open until marked done; items can be added, completed, reopened and removed.";
+export const TODO_DOMAIN_DESCRIPTION =
+  "The user's to-do list: short items (todo-<n>) that are open until marked done; items can be added, completed, reopened and removed.";
 
 /** Reading the list is active when a step starts; changing it too in a plan that writes (a call to its tools brings it in anyway). */
 export const TODO_PACKS: readonly ToolPack[] = [
   { name: "todo.read", description: "the to-do list: its items and their ids", tools: ["list_todos"], default: true },
-  { name: "todo.edit", description: "add, complete, reopen or remove a to-do item (each through a card)", tools: ["add_todo", "complete_todo", "reopen_todo", "remove_todo"], default: "writing" },
+  {
+    name: "todo.edit",
+    description: "add, complete, reopen or remove a to-do item (each through a card)",
+    tools: ["add_todo", "complete_todo", "reopen_todo", "remove_todo"],
+    default: "writing",
+  },
 ];
 
 /** Builds the "todo" domain on a repository. */
@@ -31,13 +37,22 @@ export function createTodoDomain(options: { repository: TodoRepository; version?
     // No `openItems`: an open to-do is not work a task left undone (adding one leaves it open by design); a
     // declined or failed write says so in its step's summary.
     load: (userId) => repository.load(userId),
-    persist: (userId, before, after, persistOptions) => repository.applyChanges(userId, diffTodoState(before, after), persistOptions),
+    persist: (userId, before, after, persistOptions) =>
+      repository.applyChanges(userId, diffTodoState(before, after), persistOptions),
   };
 }
 
 /** A to-do write as its card names it, in the user's language; undefined for a call it cannot name (an unknown id). */
-export function describeTodoCall(state: TodoState, tool: string, args: Record<string, unknown>, language: Language = "en"): string | undefined {
-  if (tool === "add_todo") return typeof args.title === "string" ? say(language, `Add the to-do ${JSON.stringify(args.title)}`, `添加待办“${args.title}”`) : undefined;
+export function describeTodoCall(
+  state: TodoState,
+  tool: string,
+  args: Record<string, unknown>,
+  language: Language = "en",
+): string | undefined {
+  if (tool === "add_todo")
+    return typeof args.title === "string"
+      ? say(language, `Add the to-do ${JSON.stringify(args.title)}`, `添加待办“${args.title}”`)
+      : undefined;
   const item = state.items.find((candidate) => candidate.id === args.id);
   if (!item) return undefined;
   const title = JSON.stringify(item.title);

@@ -5,7 +5,15 @@
  */
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import { answerStage, finish, propose, read, type Decision, type Finish } from "../offline/decisions.js";
-import { currentStepOf, goalOf, latestMessage, section, userLanguage, type PromptView, type RoundView } from "../offline/prompt-reading.js";
+import {
+  currentStepOf,
+  goalOf,
+  latestMessage,
+  section,
+  userLanguage,
+  type PromptView,
+  type RoundView,
+} from "../offline/prompt-reading.js";
 import type { OfflinePolicy } from "../offline/router.js";
 import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../offline/stage-state.js";
 import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
@@ -18,7 +26,8 @@ type ItemRequest = Extract<TodoRequest, { title: string }>;
 /** The to-do domain's offline policy. */
 export function todoOfflinePolicy(): OfflinePolicy {
   return {
-    understands: (request) => (NAMES_TODO_LIST.test(request) ? 1 : parseTodoRequest(request).kind === "unknown" ? 0 : 0.5),
+    understands: (request) =>
+      NAMES_TODO_LIST.test(request) ? 1 : parseTodoRequest(request).kind === "unknown" ? 0 : 0.5,
     decide: (view) => answerStage(view, { chat, plan, execute, deliver }),
   };
 }
@@ -37,28 +46,68 @@ function chat(view: PromptView): Record<string, unknown> {
   const language = languageOf(message);
   const request = parseTodoRequest(message);
   if (request.kind !== "unknown") return { intent: "task", reply: "", reason: `a to-do request (${request.kind})` };
-  if (/^(?:hi|hello|hey)\b|你好|您好/i.test(message)) return { intent: "chat", reply: say(language, "Hello! I'm Tempo, running offline. I keep your to-do list.", "你好！我是 Tempo（离线模式），可以帮你管理待办清单。"), reason: "a greeting" };
-  return { intent: "chat", reply: `${say(language, `Offline, I can't tell what to do with "${message}".`, `离线模式下我理解不了“${message}”。`)}\n${capabilities(language)}`, reason: "not a request the offline policy understands" };
+  if (/^(?:hi|hello|hey)\b|你好|您好/i.test(message))
+    return {
+      intent: "chat",
+      reply: say(
+        language,
+        "Hello! I'm Tempo, running offline. I keep your to-do list.",
+        "你好！我是 Tempo（离线模式），可以帮你管理待办清单。",
+      ),
+      reason: "a greeting",
+    };
+  return {
+    intent: "chat",
+    reply: `${say(language, `Offline, I can't tell what to do with "${message}".`, `离线模式下我理解不了“${message}”。`)}\n${capabilities(language)}`,
+    reason: "not a request the offline policy understands",
+  };
 }
 
 function plan(view: PromptView): Record<string, unknown> {
   const state = section(view.context, "stage_state");
   const mode = /^Mode: (\w+)/m.exec(state)?.[1] ?? "draft";
   const language = userLanguage(view);
-  if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "simple" };
+  if (mode === "replan")
+    return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "simple" };
   const current = currentPlanSteps(state);
   if (mode === "revise" && current.length > 0) {
-    const keep = (speak: string, reason: string) => ({ speak, action: "plan_done", reason, complexity: "simple", need_thinking: false, plan_steps: current });
+    const keep = (speak: string, reason: string) => ({
+      speak,
+      action: "plan_done",
+      reason,
+      complexity: "simple",
+      need_thinking: false,
+      plan_steps: current,
+    });
     // A declined write: the step acts on it; the plan stands.
-    if (view.rounds.at(-1)?.outcome === "declined") return keep("", "the feedback concerns one write; the step handles it");
+    if (view.rounds.at(-1)?.outcome === "declined")
+      return keep("", "the feedback concerns one write; the step handles it");
     const feedback = planCardFeedback(view);
     const asked = parseTodoRequest(feedback);
     if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
-    if (asked.kind !== "unknown") return planned(asked, language, say(language, "I've changed the plan to your new request. ", "已按你的新请求修改计划。"));
-    return keep(say(language, `Offline, I can't act on the feedback "${feedback}". The plan is unchanged: accept it, edit its step, or ignore it to drop it.`, `离线模式下我无法理解这条反馈：“${feedback}”。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`), "the feedback was not understood offline");
+    if (asked.kind !== "unknown")
+      return planned(
+        asked,
+        language,
+        say(language, "I've changed the plan to your new request. ", "已按你的新请求修改计划。"),
+      );
+    return keep(
+      say(
+        language,
+        `Offline, I can't act on the feedback "${feedback}". The plan is unchanged: accept it, edit its step, or ignore it to drop it.`,
+        `离线模式下我无法理解这条反馈：“${feedback}”。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`,
+      ),
+      "the feedback was not understood offline",
+    );
   }
   const request = parseTodoRequest(goalOf(view));
-  if (request.kind === "unknown") return { speak: `${capabilities(language)}\n${say(language, "Which of these do you want?", "你想做哪一项？")}`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
+  if (request.kind === "unknown")
+    return {
+      speak: `${capabilities(language)}\n${say(language, "Which of these do you want?", "你想做哪一项？")}`,
+      action: "ask_user",
+      reason: "the request is not one the offline policy understands",
+      complexity: "simple",
+    };
   return planned(request, language, "");
 }
 
@@ -73,7 +122,18 @@ function planned(request: KnownRequest, language: Language, preface: string): Re
     complexity: "simple",
     need_thinking: false,
     read_only: readOnly,
-    plan_steps: [{ content, done_when: readOnly ? "list_todos has listed them" : say(language, "the to-do list shows the change, or why it cannot be made", "待办清单显示了这项修改，或说明了无法修改的原因") }],
+    plan_steps: [
+      {
+        content,
+        done_when: readOnly
+          ? "list_todos has listed them"
+          : say(
+              language,
+              "the to-do list shows the change, or why it cannot be made",
+              "待办清单显示了这项修改，或说明了无法修改的原因",
+            ),
+      },
+    ],
   };
 }
 
@@ -84,35 +144,91 @@ function execute(view: PromptView): Decision {
   const request = parseTodoRequest(step.content);
   const rounds = view.rounds.filter((round) => !round.summarised);
   if (request.kind === "unknown") {
-    return finish(end, say(language, `Offline, I can't carry out the step "${step.content}".`, `离线模式下我无法执行步骤“${step.content}”。`), `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
+    return finish(
+      end,
+      say(
+        language,
+        `Offline, I can't carry out the step "${step.content}".`,
+        `离线模式下我无法执行步骤“${step.content}”。`,
+      ),
+      `not carried out: the offline policy does not understand the step "${step.content}"`,
+      "the step is not one the offline policy understands",
+    );
   }
   if (request.kind === "list") {
     const listing = listingIn(rounds, request.status);
-    if (!listing) return read(say(language, "Reading your to-do list.", "正在读取待办清单。"), "list_todos", { status: request.status }, "the step lists the items");
+    if (!listing)
+      return read(
+        say(language, "Reading your to-do list.", "正在读取待办清单。"),
+        "list_todos",
+        { status: request.status },
+        "the step lists the items",
+      );
     // The step's summary counts the items and the answer lists them: a task that only listed items is not about them.
-    const counted = say(language, `listed ${listing.items.length} ${listing.status === "all" ? "" : `${listing.status} `}to-do(s)`, `列出了 ${listing.items.length} 项待办`);
-    return finish(end, end === "done" ? "" : listingText(listing, language), counted, "the items are listed", listingText(listing, language));
+    const counted = say(
+      language,
+      `listed ${listing.items.length} ${listing.status === "all" ? "" : `${listing.status} `}to-do(s)`,
+      `列出了 ${listing.items.length} 项待办`,
+    );
+    return finish(
+      end,
+      end === "done" ? "" : listingText(listing, language),
+      counted,
+      "the items are listed",
+      listingText(listing, language),
+    );
   }
   // A write: its outcome when it was proposed in this step, else propose it.
   const write = rounds.findLast((round) => round.name === toolOf(request.kind));
   if (write) return afterWrite(write, request, end, language);
   if (request.kind === "add") {
     const summary = changed("add", request.title, language);
-    return propose(say(language, "Adding it to your to-do list.", "正在添加到待办清单。"), "add_todo", { title: request.title }, "the step adds this item", then(end, summary, language));
+    return propose(
+      say(language, "Adding it to your to-do list.", "正在添加到待办清单。"),
+      "add_todo",
+      { title: request.title },
+      "the step adds this item",
+      then(end, summary, language),
+    );
   }
   const listing = listingIn(rounds, "all");
-  if (!listing) return read(say(language, "Looking the item up on your to-do list.", "正在待办清单中查找这一项。"), "list_todos", { status: "all" }, "the item's id is needed");
+  if (!listing)
+    return read(
+      say(language, "Looking the item up on your to-do list.", "正在待办清单中查找这一项。"),
+      "list_todos",
+      { status: "all" },
+      "the item's id is needed",
+    );
   const item = bestMatch(listing.items, request);
   if (!item) {
     const why = say(language, `no to-do matches ${JSON.stringify(request.title)}`, `没有匹配“${request.title}”的待办`);
-    return finish(end, say(language, `I found no to-do matching ${JSON.stringify(request.title)}; your list is unchanged.`, `没有找到匹配“${request.title}”的待办，清单没有改动。`), `not carried out: ${why}`, "nothing matches");
+    return finish(
+      end,
+      say(
+        language,
+        `I found no to-do matching ${JSON.stringify(request.title)}; your list is unchanged.`,
+        `没有找到匹配“${request.title}”的待办，清单没有改动。`,
+      ),
+      `not carried out: ${why}`,
+      "nothing matches",
+    );
   }
   const already = request.kind === "complete" ? item.done : request.kind === "reopen" ? !item.done : false;
   if (already) {
-    const why = say(language, `${JSON.stringify(item.title)} is already ${item.done ? "done" : "open"}`, `“${item.title}”已经是${item.done ? "完成" : "未完成"}状态`);
+    const why = say(
+      language,
+      `${JSON.stringify(item.title)} is already ${item.done ? "done" : "open"}`,
+      `“${item.title}”已经是${item.done ? "完成" : "未完成"}状态`,
+    );
     return finish(end, "", `not carried out: ${why}`, "nothing to change");
   }
-  return propose("", toolOf(request.kind), { id: item.id }, `the step changes ${item.id}`, then(end, changed(request.kind, item.title, language), language));
+  return propose(
+    "",
+    toolOf(request.kind),
+    { id: item.id },
+    `the step changes ${item.id}`,
+    then(end, changed(request.kind, item.title, language), language),
+  );
 }
 
 /** What a write did, as the step's summary and the answer say it. */
@@ -149,11 +265,21 @@ function afterWrite(round: RoundView, request: ItemRequest, end: Finish, languag
   }
   if (round.outcome === "declined") {
     const why = say(language, "you declined the change", "你拒绝了这项修改");
-    return finish(end, say(language, "Understood; your to-do list is unchanged.", "好的，待办清单没有改动。"), `not carried out: ${why}`, "the user declined the write");
+    return finish(
+      end,
+      say(language, "Understood; your to-do list is unchanged.", "好的，待办清单没有改动。"),
+      `not carried out: ${why}`,
+      "the user declined the write",
+    );
   }
   // A failure's reason is the tool's own sentence, passed on to the user as it is.
   const reason = round.result.replace(/^error:\s*/i, "");
-  return finish(end, say(language, `That did not work: ${reason}`, `没有成功：${reason}`), `not carried out: ${reason}`, "the write failed");
+  return finish(
+    end,
+    say(language, `That did not work: ${reason}`, `没有成功：${reason}`),
+    `not carried out: ${reason}`,
+    "the write failed",
+  );
 }
 
 function toolOf(kind: ItemRequest["kind"]): string {
@@ -166,7 +292,13 @@ function listingIn(rounds: readonly RoundView[], status: TodoListData["status"])
     if (round.name !== "list_todos" || round.outcome !== "done") continue;
     const data = round.data as TodoListData | undefined;
     if (data && Array.isArray(data.items) && (data.status === status || data.status === "all")) {
-      return data.status === status ? data : { ...data, status, items: data.items.filter((item) => status === "all" || item.done === (status === "done")) };
+      return data.status === status
+        ? data
+        : {
+            ...data,
+            status,
+            items: data.items.filter((item) => status === "all" || item.done === (status === "done")),
+          };
     }
   }
   return undefined;
@@ -175,9 +307,19 @@ function listingIn(rounds: readonly RoundView[], status: TodoListData["status"])
 /** The listing as the answer says it. */
 function listingText(listing: TodoListData, language: Language): string {
   const which = { open: ["open", "未完成的"], done: ["done", "已完成的"], all: ["", "全部"] }[listing.status];
-  if (listing.items.length === 0) return say(language, `You have no ${which[0] ? `${which[0]} ` : ""}to-dos.`, `没有${which[1]}待办。`);
-  const lines = listing.items.map((item) => `- ${item.title}${listing.status === "all" && item.done ? say(language, " (done)", "（已完成）") : ""}`);
-  return [say(language, `Your ${which[0] ? `${which[0]} ` : ""}to-dos (${listing.items.length}):`, `${which[1]}待办（${listing.items.length} 项）：`), ...lines].join("\n");
+  if (listing.items.length === 0)
+    return say(language, `You have no ${which[0] ? `${which[0]} ` : ""}to-dos.`, `没有${which[1]}待办。`);
+  const lines = listing.items.map(
+    (item) => `- ${item.title}${listing.status === "all" && item.done ? say(language, " (done)", "（已完成）") : ""}`,
+  );
+  return [
+    say(
+      language,
+      `Your ${which[0] ? `${which[0]} ` : ""}to-dos (${listing.items.length}):`,
+      `${which[1]}待办（${listing.items.length} 项）：`,
+    ),
+    ...lines,
+  ].join("\n");
 }
 
 /** The item `request` names: the title itself, else one holding it, else one holding all its words; open items first for complete, done ones for reopen. */
@@ -190,7 +332,8 @@ export function bestMatch(items: readonly TodoItem[], request: ItemRequest): Tod
     if (title.includes(wanted)) return 2;
     return words.length > 0 && words.every((word) => title.includes(word)) ? 1 : 0;
   };
-  const preferred = (item: TodoItem) => (request.kind === "complete" ? !item.done : request.kind === "reopen" ? item.done : true);
+  const preferred = (item: TodoItem) =>
+    request.kind === "complete" ? !item.done : request.kind === "reopen" ? item.done : true;
   let best: TodoItem | undefined;
   let bestScore = 0;
   for (const item of items) {
@@ -213,11 +356,26 @@ function deliver(view: PromptView): string {
   const account = readTaskAccount(view);
   const only = account.steps.length === 1 ? account.steps[0] : undefined;
   if (only && only.status === "done" && only.summary) {
-    if (only.summary.startsWith("not carried out: ")) return say(language, `Your to-do list is unchanged: ${only.summary.slice("not carried out: ".length)}.`, `待办清单没有改动：${only.summary.slice("not carried out: ".length)}。`);
+    if (only.summary.startsWith("not carried out: "))
+      return say(
+        language,
+        `Your to-do list is unchanged: ${only.summary.slice("not carried out: ".length)}.`,
+        `待办清单没有改动：${only.summary.slice("not carried out: ".length)}。`,
+      );
     return /\n/.test(only.summary) ? only.summary : doneAnswer(only.summary, language);
   }
-  const lines = account.steps.map((step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`);
+  const lines = account.steps.map(
+    (step) => `- [${step.status}] ${step.content}${step.summary ? ` — ${step.summary}` : ""}`,
+  );
   const done = account.steps.filter((step) => step.status === "done").length;
-  const heading = say(language, `Finished ${done} of ${account.steps.length} steps (${account.outcome}).`, `完成了 ${account.steps.length} 个步骤中的 ${done} 个。`);
-  return [heading, ...lines, ...(account.note ? [say(language, `Note: ${account.note}`, `备注：${account.note}`)] : [])].join("\n");
+  const heading = say(
+    language,
+    `Finished ${done} of ${account.steps.length} steps (${account.outcome}).`,
+    `完成了 ${account.steps.length} 个步骤中的 ${done} 个。`,
+  );
+  return [
+    heading,
+    ...lines,
+    ...(account.note ? [say(language, `Note: ${account.note}`, `备注：${account.note}`)] : []),
+  ].join("\n");
 }

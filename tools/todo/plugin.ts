@@ -22,5 +22,5 @@ export const todoPlugin: DomainPlugin<TodoState, TodoRepository> = {
     return { domain: createTodoDomain({ repository }), repository };
   },
   offline: () => todoOfflinePolicy(),
-  demoRequest: "Add \"Book a study room for Thursday\" to my to-do list.",
+  demoRequest: 'Add "Book a study room for Thursday" to my to-do list.',
 };

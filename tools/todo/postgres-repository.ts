@@ -58,7 +58,9 @@ export class PostgresTodoRepository implements TodoRepository {
     await this.migrate();
     const apply = async (client: Queryable) => {
       // The list row first, locked: one user's writes apply one after another.
-      await client.query("INSERT INTO tempo_todo_lists (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING", [userId]);
+      await client.query("INSERT INTO tempo_todo_lists (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING", [
+        userId,
+      ]);
       await client.query("SELECT 1 FROM tempo_todo_lists WHERE user_id = $1 FOR UPDATE", [userId]);
       const stored = await readItems(client, userId);
       // Checks every change against the stored list first (TodoConflictError): nothing is written unless all fit.
@@ -67,7 +69,12 @@ export class PostgresTodoRepository implements TodoRepository {
         if (change.kind === "remove") {
           await client.query("DELETE FROM tempo_todo_items WHERE user_id = $1 AND item_id = $2", [userId, change.id]);
         } else if (change.kind === "update") {
-          await client.query("UPDATE tempo_todo_items SET title = $3, done = $4 WHERE user_id = $1 AND item_id = $2", [userId, change.item.id, change.item.title, change.item.done]);
+          await client.query("UPDATE tempo_todo_items SET title = $3, done = $4 WHERE user_id = $1 AND item_id = $2", [
+            userId,
+            change.item.id,
+            change.item.title,
+            change.item.done,
+          ]);
         } else {
           // After the last item: positions only grow (a removal leaves a gap, never a tie).
           await client.query(
@@ -87,10 +94,16 @@ export class PostgresTodoRepository implements TodoRepository {
     const valid = parseTodoState(state);
     await this.migrate();
     await inTransaction(this.pool, async (client) => {
-      await client.query("INSERT INTO tempo_todo_lists (user_id) VALUES ($1) ON CONFLICT (user_id) DO UPDATE SET updated_at = now()", [userId]);
+      await client.query(
+        "INSERT INTO tempo_todo_lists (user_id) VALUES ($1) ON CONFLICT (user_id) DO UPDATE SET updated_at = now()",
+        [userId],
+      );
       await client.query("DELETE FROM tempo_todo_items WHERE user_id = $1", [userId]);
       for (const [position, item] of valid.items.entries()) {
-        await client.query("INSERT INTO tempo_todo_items (user_id, item_id, position, title, done) VALUES ($1, $2, $3, $4, $5)", [userId, item.id, position, item.title, item.done]);
+        await client.query(
+          "INSERT INTO tempo_todo_items (user_id, item_id, position, title, done) VALUES ($1, $2, $3, $4, $5)",
+          [userId, item.id, position, item.title, item.done],
+        );
       }
     });
   }
@@ -98,6 +111,9 @@ export class PostgresTodoRepository implements TodoRepository {
 
 /** The user's items in list order. */
 async function readItems(queryable: Queryable, userId: string): Promise<TodoItem[]> {
-  const result = (await queryable.query("SELECT item_id, title, done FROM tempo_todo_items WHERE user_id = $1 ORDER BY position, item_id", [userId])) as pg.QueryResult<ItemRow>;
+  const result = (await queryable.query(
+    "SELECT item_id, title, done FROM tempo_todo_items WHERE user_id = $1 ORDER BY position, item_id",
+    [userId],
+  )) as pg.QueryResult<ItemRow>;
   return result.rows.map((row) => ({ id: row.item_id, title: row.title, done: row.done }));
 }

@@ -19,11 +19,41 @@ const TODO_WORD = String.raw`(?:to-?do|todo)(?:\s+item)?`;
 
 /** Patterns, in the order they are tried; the first group is the title, where there is one. */
 const PATTERNS: ReadonlyArray<[TodoRequest["kind"], RegExp]> = [
-  ["reopen", new RegExp(String.raw`^(?:reopen|re-open|unmark)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+on\s+${LIST_NAME})?$`, "i")],
-  ["reopen", new RegExp(String.raw`^mark\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)\s+(?:as\s+)?(?:not done|undone|open)(?:\s+on\s+${LIST_NAME})?$`, "i")],
-  ["complete", new RegExp(String.raw`^(?:mark|tick off|tick|check off|cross off|complete|finish)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+(?:as\s+)?(?:done|complete|completed|finished))?(?:\s+(?:on|in|from)\s+${LIST_NAME})?$`, "i")],
-  ["complete", new RegExp(String.raw`^i(?:'ve| have)?\s+(?:finished|done|did|completed)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)$`, "i")],
-  ["remove", new RegExp(String.raw`^(?:remove|delete|drop)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+from\s+${LIST_NAME})?$`, "i")],
+  [
+    "reopen",
+    new RegExp(
+      String.raw`^(?:reopen|re-open|unmark)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+on\s+${LIST_NAME})?$`,
+      "i",
+    ),
+  ],
+  [
+    "reopen",
+    new RegExp(
+      String.raw`^mark\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)\s+(?:as\s+)?(?:not done|undone|open)(?:\s+on\s+${LIST_NAME})?$`,
+      "i",
+    ),
+  ],
+  [
+    "complete",
+    new RegExp(
+      String.raw`^(?:mark|tick off|tick|check off|cross off|complete|finish)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+(?:as\s+)?(?:done|complete|completed|finished))?(?:\s+(?:on|in|from)\s+${LIST_NAME})?$`,
+      "i",
+    ),
+  ],
+  [
+    "complete",
+    new RegExp(
+      String.raw`^i(?:'ve| have)?\s+(?:finished|done|did|completed)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)$`,
+      "i",
+    ),
+  ],
+  [
+    "remove",
+    new RegExp(
+      String.raw`^(?:remove|delete|drop)\s+(?:the\s+)?(?:${TODO_WORD}\s+)?(.+?)(?:\s+from\s+${LIST_NAME})?$`,
+      "i",
+    ),
+  ],
   ["add", new RegExp(String.raw`^(?:add|put|note|write down)\s+(.+?)\s+(?:to|on|onto|in)\s+${LIST_NAME}$`, "i")],
   ["add", new RegExp(String.raw`^(?:add|new|create)\s+(?:a\s+|an\s+|the\s+)?(?:${TODO_WORD})\s*[:：]?\s*(.+)$`, "i")],
   ["add", new RegExp(String.raw`^(?:to-?do|todo)\s*[:：]\s*(.+)$`, "i")],
@@ -39,8 +69,12 @@ const PATTERNS: ReadonlyArray<[TodoRequest["kind"], RegExp]> = [
   ["add", /^待办[:：]\s*(.+)$/],
 ];
 
-const LIST_EN = new RegExp(String.raw`\b(?:show|list|what'?s|what is|what are|which|see|view|read)\b.*\b(?:to-?dos?|to-?do list|todo list)\b|^(?:my\s+)?to-?dos?\??$`, "i");
-const LIST_ZH = /(?:看看|列出|显示|查看|有哪些|还有什么|还有哪些).*待办|待办(?:清单|列表|事项)?(?:有哪些|是什么|还有什么)?[?？]?$/;
+const LIST_EN = new RegExp(
+  String.raw`\b(?:show|list|what'?s|what is|what are|which|see|view|read)\b.*\b(?:to-?dos?|to-?do list|todo list)\b|^(?:my\s+)?to-?dos?\??$`,
+  "i",
+);
+const LIST_ZH =
+  /(?:看看|列出|显示|查看|有哪些|还有什么|还有哪些).*待办|待办(?:清单|列表|事项)?(?:有哪些|是什么|还有什么)?[?？]?$/;
 
 /** What `text` asks of the to-do list. */
 export function parseTodoRequest(text: string): TodoRequest {
@@ -57,7 +91,11 @@ export function parseTodoRequest(text: string): TodoRequest {
     if (match && title !== "" && !NAMES_TODO_LIST.test(title)) return { kind, title } as TodoRequest;
   }
   if (LIST_EN.test(cleaned) || LIST_ZH.test(cleaned)) {
-    const status = /\ball\b|全部|所有/i.test(cleaned) ? "all" : /\b(?:done|finished|completed)\b|已完成|做完/i.test(cleaned) ? "done" : "open";
+    const status = /\ball\b|全部|所有/i.test(cleaned)
+      ? "all"
+      : /\b(?:done|finished|completed)\b|已完成|做完/i.test(cleaned)
+        ? "done"
+        : "open";
     return { kind: "list", status };
   }
   return { kind: "unknown" };
@@ -76,7 +114,12 @@ export function stepText(request: Exclude<TodoRequest, { kind: "unknown" }>, lan
   const zh = language === "zh";
   switch (request.kind) {
     case "list": {
-      if (zh) return request.status === "all" ? "列出全部待办" : request.status === "done" ? "列出已完成的待办" : "列出未完成的待办";
+      if (zh)
+        return request.status === "all"
+          ? "列出全部待办"
+          : request.status === "done"
+            ? "列出已完成的待办"
+            : "列出未完成的待办";
       return request.status === "all" ? "List all to-dos" : `List the ${request.status} to-dos`;
     }
     case "add":

@@ -35,7 +35,9 @@ const TodoStateSchema = z.object({ items: z.array(TodoItemSchema).max(MAX_TODO_I
 /** A stored or supplied to-do list breaks the data model (bad shape, two items of one id). */
 export class InvalidTodoListError extends TempoError {
   constructor(problems: readonly string[]) {
-    super("INVALID_INPUT", `The to-do list is not valid: ${problems.slice(0, 5).join("; ")}.`, { problems: [...problems] });
+    super("INVALID_INPUT", `The to-do list is not valid: ${problems.slice(0, 5).join("; ")}.`, {
+      problems: [...problems],
+    });
     this.name = "InvalidTodoListError";
   }
 }
@@ -54,7 +56,10 @@ export class TodoConflictError extends TempoError {
 /** `value` as a valid to-do list (a fresh copy), or an InvalidTodoListError naming every problem. */
 export function parseTodoState(value: unknown): TodoState {
   const parsed = TodoStateSchema.safeParse(value);
-  if (!parsed.success) throw new InvalidTodoListError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "(list)"}: ${issue.message}`));
+  if (!parsed.success)
+    throw new InvalidTodoListError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "(list)"}: ${issue.message}`),
+    );
   const seen = new Set<string>();
   const twice = parsed.data.items.filter((item) => (seen.has(item.id) ? true : (seen.add(item.id), false)));
   if (twice.length > 0) throw new InvalidTodoListError(twice.map((item) => `two items have the id ${item.id}`));
@@ -71,13 +76,16 @@ export function nextTodoId(state: TodoState): string {
  * One change to a list, as persisted: an item added, changed (its title or done flag) or removed. The repository
  * replays them on the stored list.
  */
-export type TodoChange = { kind: "add"; item: TodoItem } | { kind: "update"; item: TodoItem } | { kind: "remove"; id: string };
+export type TodoChange =
+  { kind: "add"; item: TodoItem } | { kind: "update"; item: TodoItem } | { kind: "remove"; id: string };
 
 /** The changes that turn `before` into `after`, in `after`'s order (removals first). */
 export function diffTodoState(before: TodoState, after: TodoState): TodoChange[] {
   const old = new Map(before.items.map((item) => [item.id, item]));
   const kept = new Set(after.items.map((item) => item.id));
-  const changes: TodoChange[] = before.items.filter((item) => !kept.has(item.id)).map((item) => ({ kind: "remove", id: item.id }));
+  const changes: TodoChange[] = before.items
+    .filter((item) => !kept.has(item.id))
+    .map((item) => ({ kind: "remove", id: item.id }));
   for (const item of after.items) {
     const was = old.get(item.id);
     if (!was) changes.push({ kind: "add", item: { ...item } });
@@ -91,13 +99,18 @@ export function applyTodoChanges(state: TodoState, changes: readonly TodoChange[
   let items = state.items.map((item) => ({ ...item }));
   for (const change of changes) {
     if (change.kind === "add") {
-      if (items.some((item) => item.id === change.item.id)) throw new TodoConflictError(`The to-do list already has an item ${change.item.id}.`, { id: change.item.id });
+      if (items.some((item) => item.id === change.item.id))
+        throw new TodoConflictError(`The to-do list already has an item ${change.item.id}.`, { id: change.item.id });
       items = [...items, { ...change.item }];
       continue;
     }
     const id = change.kind === "remove" ? change.id : change.item.id;
-    if (!items.some((item) => item.id === id)) throw new TodoConflictError(`The to-do list has no item ${id} any more.`, { id });
-    items = change.kind === "remove" ? items.filter((item) => item.id !== id) : items.map((item) => (item.id === id ? { ...change.item } : item));
+    if (!items.some((item) => item.id === id))
+      throw new TodoConflictError(`The to-do list has no item ${id} any more.`, { id });
+    items =
+      change.kind === "remove"
+        ? items.filter((item) => item.id !== id)
+        : items.map((item) => (item.id === id ? { ...change.item } : item));
   }
   return { items };
 }

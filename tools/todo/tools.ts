@@ -55,12 +55,18 @@ function withItem(state: TodoState, item: TodoItem): TodoState {
 export const listTodosTool: DomainTool<TodoState, { status: TodoStatusFilter }> = {
   name: "list_todos",
   description: "Lists the user's to-do items with their ids: the open ones (default), the done ones, or all.",
-  schema: z.object({ status: z.enum(["open", "done", "all"]).default("open").describe("Which items: open (default), done or all.") }),
+  schema: z.object({
+    status: z.enum(["open", "done", "all"]).default("open").describe("Which items: open (default), done or all."),
+  }),
   kind: "read",
   run(state, args) {
     const items = state.items.filter((item) => args.status === "all" || item.done === (args.status === "done"));
     const heading = `to-do items (${args.status}): ${items.length} of ${state.items.length}`;
-    const data: TodoListData = { status: args.status, items: items.map((item) => ({ ...item })), total: state.items.length };
+    const data: TodoListData = {
+      status: args.status,
+      items: items.map((item) => ({ ...item })),
+      total: state.items.length,
+    };
     return { ok: true, content: [heading, ...items.map((item) => `- ${todoLine(item)}`)].join("\n"), data };
   },
 };
@@ -68,12 +74,20 @@ export const listTodosTool: DomainTool<TodoState, { status: TodoStatusFilter }> 
 export const addTodoTool: DomainTool<TodoState, { title: string }> = {
   name: "add_todo",
   description: "Adds an open item to the user's to-do list; the list gives it its id.",
-  schema: z.object({ title: z.string().trim().min(1).max(MAX_TODO_TITLE_LENGTH).describe(`What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters).`) }),
+  schema: z.object({
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_TODO_TITLE_LENGTH)
+      .describe(`What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters).`),
+  }),
   kind: "write",
   run(state, args) {
     const same = state.items.find((item) => !item.done && item.title.toLowerCase() === args.title.toLowerCase());
     if (same) return failed(`the open to-do ${todoLine(same)} already says that; nothing was added`);
-    if (state.items.length >= MAX_TODO_ITEMS) return failed(`the list holds ${MAX_TODO_ITEMS} items, its most; remove done items first`);
+    if (state.items.length >= MAX_TODO_ITEMS)
+      return failed(`the list holds ${MAX_TODO_ITEMS} items, its most; remove done items first`);
     const item: TodoItem = { id: nextTodoId(state), title: args.title, done: false };
     const data: TodoWriteData = { item };
     return { ok: true, content: `added to-do ${todoLine(item)}`, state: { items: [...state.items, item] }, data };
@@ -81,7 +95,12 @@ export const addTodoTool: DomainTool<TodoState, { title: string }> = {
 };
 
 /** A write that sets an item's done flag to `done` (complete_todo, reopen_todo). */
-function doneFlagTool(name: string, description: string, done: boolean, verb: string): DomainTool<TodoState, { id: string }> {
+function doneFlagTool(
+  name: string,
+  description: string,
+  done: boolean,
+  verb: string,
+): DomainTool<TodoState, { id: string }> {
   return {
     name,
     description,
@@ -92,7 +111,12 @@ function doneFlagTool(name: string, description: string, done: boolean, verb: st
       if (!isItem(found)) return found;
       if (found.done === done) return failed(`the to-do ${todoLine(found)} is already ${done ? "done" : "open"}`);
       const item = { ...found, done };
-      return { ok: true, content: `${verb} to-do ${todoLine(item)}`, state: withItem(state, item), data: { item } satisfies TodoWriteData };
+      return {
+        ok: true,
+        content: `${verb} to-do ${todoLine(item)}`,
+        state: withItem(state, item),
+        data: { item } satisfies TodoWriteData,
+      };
     },
   };
 }
@@ -109,9 +133,20 @@ export const removeTodoTool: DomainTool<TodoState, { id: string }> = {
   run(state, args) {
     const found = itemOf(state, args.id);
     if (!isItem(found)) return found;
-    return { ok: true, content: `removed to-do ${todoLine(found)}`, state: { items: state.items.filter((item) => item.id !== found.id) }, data: { item: found } satisfies TodoWriteData };
+    return {
+      ok: true,
+      content: `removed to-do ${todoLine(found)}`,
+      state: { items: state.items.filter((item) => item.id !== found.id) },
+      data: { item: found } satisfies TodoWriteData,
+    };
   },
 };
 
 /** Every to-do tool, in the order the model is shown them. */
-export const todoTools: ReadonlyArray<DomainTool<TodoState>> = [listTodosTool, addTodoTool, completeTodoTool, reopenTodoTool, removeTodoTool];
+export const todoTools: ReadonlyArray<DomainTool<TodoState>> = [
+  listTodosTool,
+  addTodoTool,
+  completeTodoTool,
+  reopenTodoTool,
+  removeTodoTool,
+];

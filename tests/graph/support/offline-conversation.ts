@@ -8,7 +8,13 @@ import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek, type ScheduleState, type TaskItem } from "../../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+  type TaskItem,
+} from "../../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../../support/scripted.js";
 
 /** A card as the user saw it: its action and arguments. */
@@ -60,7 +66,9 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
     if (task.source !== "task_item") return task;
     const named: TaskItem = options.chinese ? { ...task, name: CHINESE_NAMES[task.id] ?? task.name } : task;
     const at = HALF_PLACED[task.id];
-    return at ? { ...named, status: "placed", slots: [{ day: at[0], start: at[1], end: at[1] + task.duration - 1 }] } : named;
+    return at
+      ? { ...named, status: "placed", slots: [{ day: at[0], start: at[1], end: at[1] + task.duration - 1 }] }
+      : named;
   });
   return week;
 }
@@ -70,11 +78,21 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
  * `now`, in the window's time zone); with `store`, the graph has long-term memory (recall, memorize, preferences) —
  * without, it runs with none; `policy` stands in for the offline policy (a subclass that records the prompts).
  */
-export async function offlineTempo(week: ScheduleState, now: () => Date = () => new Date(), options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {}) {
+export async function offlineTempo(
+  week: ScheduleState,
+  now: () => Date = () => new Date(),
+  options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {},
+) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
   const domain = createScheduleDomain({ repository });
-  const graph = buildTempoGraph({ models: { default: options.policy ?? new ScheduleOfflinePolicy() }, domain, checkpointer: new MemorySaver(), now, ...(options.store ? { store: options.store } : {}) });
+  const graph = buildTempoGraph({
+    models: { default: options.policy ?? new ScheduleOfflinePolicy() },
+    domain,
+    checkpointer: new MemorySaver(),
+    now,
+    ...(options.store ? { store: options.store } : {}),
+  });
   return { graph, repository };
 }
 
@@ -91,11 +109,14 @@ export async function converse(
   const cards: SeenCard[] = [];
   // Scripted answers in order, or an answer chosen for each card as it comes.
   const queue = Array.isArray(answers) ? [...answers] : [];
-  const answer = (card: SeenCard) => (Array.isArray(answers) ? queue.shift() : answers(card)) ?? { type: "accept", args: null };
+  const answer = (card: SeenCard) =>
+    (Array.isArray(answers) ? queue.shift() : answers(card)) ?? { type: "accept", args: null };
   const cardCounts: number[] = [];
   for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
     // A batch card holds several writes: each is one entry of `cards`, answered by the next scripted answer.
-    const requests = (interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }).action_requests;
+    const requests = (
+      interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }
+    ).action_requests;
     cards.push(...requests.map((request) => ({ action: request.name, args: request.args })));
     cardCounts.push(requests.length);
     const given = requests.map((request) => answer({ action: request.name, args: request.args }));
@@ -105,7 +126,10 @@ export async function converse(
     cards,
     cardCounts,
     finalAnswer: result.finalAnswer,
-    said: result.messages.filter((entry) => entry.getType() === "ai").map((entry) => String(entry.content)).filter(Boolean),
+    said: result.messages
+      .filter((entry) => entry.getType() === "ai")
+      .map((entry) => String(entry.content))
+      .filter(Boolean),
     toolCalls: result.messages.flatMap((entry) => (entry as AIMessage).tool_calls ?? []).map((call) => call.name),
     phase: result.phase,
     planSteps: result.planSteps.map((step) => step.content),

@@ -45,7 +45,11 @@ const QUEUED_CALLS = 200;
  * A fake model for the plan or execute stage: it plays `outputs` in order, then `fallback` (always valid,
  * and leading to the end of the task), and records each call in `log`.
  */
-export function playbookModel(outputs: readonly StageOutput[], fallback: (messages: BaseMessage[]) => StageOutput, log: StageCall[]) {
+export function playbookModel(
+  outputs: readonly StageOutput[],
+  fallback: (messages: BaseMessage[]) => StageOutput,
+  log: StageCall[],
+) {
   const model = fakeModel();
   let next = 0;
   for (let call = 0; call < QUEUED_CALLS; call += 1) {
@@ -53,7 +57,11 @@ export function playbookModel(outputs: readonly StageOutput[], fallback: (messag
       const stage = promptStage(messages);
       const output = outputs[next] ?? fallback(messages);
       next += 1;
-      log.push({ stage: stage === "plan_deep" ? "plan_deep" : stage === "execute" ? "execute" : "plan", valid: output.valid, kind: output.kind });
+      log.push({
+        stage: stage === "plan_deep" ? "plan_deep" : stage === "execute" ? "execute" : "plan",
+        valid: output.valid,
+        kind: output.kind,
+      });
       return new AIMessage(output.text);
     });
   }
@@ -65,21 +73,35 @@ export function planFallback(messages: BaseMessage[]): StageOutput {
   const replanning = textOf(messages.at(-1)).includes("Mode: replan");
   const decision = replanning
     ? { speak: "", action: "finish", reason: "fallback: the goal is met" }
-    : { speak: "Plan.", action: "plan_done", reason: "fallback", plan_steps: [{ content: "Look at the notes", done_when: "the notes are known" }] };
+    : {
+        speak: "Plan.",
+        action: "plan_done",
+        reason: "fallback",
+        plan_steps: [{ content: "Look at the notes", done_when: "the notes are known" }],
+      };
   return { text: JSON.stringify(decision), valid: true, kind: "plan/fallback" };
 }
 
 /** The execute fallback: the task is done. */
 export function executeFallback(): StageOutput {
-  return { text: JSON.stringify({ speak: "", action: "done", reason: "fallback", goal_check: "fallback: nothing left to do" }), valid: true, kind: "execute/fallback" };
+  return {
+    text: JSON.stringify({ speak: "", action: "done", reason: "fallback", goal_check: "fallback: nothing left to do" }),
+    valid: true,
+    kind: "execute/fallback",
+  };
 }
 
 /** A graph on a MemorySaver whose plan and execute models play the given outputs. */
-export function fuzzGraph(options: { plan: readonly StageOutput[]; execute: readonly StageOutput[]; domain?: NotesDomain }) {
+export function fuzzGraph(options: {
+  plan: readonly StageOutput[];
+  execute: readonly StageOutput[];
+  domain?: NotesDomain;
+}) {
   const domain = options.domain ?? createNotesDomain({ "user-1": ["buy milk", "call mom"] });
   const calls: StageCall[] = [];
   const chat = fakeModel();
-  for (let call = 0; call < QUEUED_CALLS; call += 1) chat.respond(json({ intent: "task", reply: "", reason: "needs tools" }));
+  for (let call = 0; call < QUEUED_CALLS; call += 1)
+    chat.respond(json({ intent: "task", reply: "", reason: "needs tools" }));
   const deliver = fakeModel();
   for (let call = 0; call < QUEUED_CALLS; call += 1) deliver.respond(new AIMessage("Summary."));
   const models = {
@@ -96,24 +118,39 @@ export function fuzzGraph(options: { plan: readonly StageOutput[]; execute: read
 /** Invariant problems of a state, [] when it is sound. */
 export function stateProblems(state: TempoState, maxCorrections: number): string[] {
   const problems: string[] = [];
-  if (!(PHASES as readonly string[]).includes(state.phase)) problems.push(`phase "${String(state.phase)}" is not one of the five`);
+  if (!(PHASES as readonly string[]).includes(state.phase))
+    problems.push(`phase "${String(state.phase)}" is not one of the five`);
   for (const step of state.planSteps) {
-    if (!(STEP_STATUSES as readonly string[]).includes(step.status)) problems.push(`step ${step.id} has status "${String(step.status)}"`);
+    if (!(STEP_STATUSES as readonly string[]).includes(step.status))
+      problems.push(`step ${step.id} has status "${String(step.status)}"`);
   }
   const running = state.planSteps.filter((step) => step.status === "running");
-  if (running.length > 1) problems.push(`${running.length} steps are running at once: ${running.map((step) => step.id).join(", ")}`);
-  if (state.currentStepId !== null && !state.planSteps.some((step) => step.id === state.currentStepId)) problems.push(`currentStepId ${state.currentStepId} is not a step of the plan`);
+  if (running.length > 1)
+    problems.push(`${running.length} steps are running at once: ${running.map((step) => step.id).join(", ")}`);
+  if (state.currentStepId !== null && !state.planSteps.some((step) => step.id === state.currentStepId))
+    problems.push(`currentStepId ${state.currentStepId} is not a step of the plan`);
   const ids = state.planSteps.map((step) => step.id);
   if (new Set(ids).size !== ids.length) problems.push(`duplicate step ids: ${ids.join(", ")}`);
-  problems.push(...unpairedToolCalls(state.messages, writesOnCard(state).map((write) => write.id)));
-  if (state.consecutiveCorrections < 0 || state.consecutiveCorrections >= maxCorrections) problems.push(`consecutiveCorrections is ${state.consecutiveCorrections}`);
-  if (state.roundsUsed > state.maxRounds) problems.push(`roundsUsed ${state.roundsUsed} is past maxRounds ${state.maxRounds}`);
-  if (state.pending?.kind === "confirm_tool" && writesOnCard(state).length === 0) problems.push("a write card waits with no proposal in the conversation");
+  problems.push(
+    ...unpairedToolCalls(
+      state.messages,
+      writesOnCard(state).map((write) => write.id),
+    ),
+  );
+  if (state.consecutiveCorrections < 0 || state.consecutiveCorrections >= maxCorrections)
+    problems.push(`consecutiveCorrections is ${state.consecutiveCorrections}`);
+  if (state.roundsUsed > state.maxRounds)
+    problems.push(`roundsUsed ${state.roundsUsed} is past maxRounds ${state.maxRounds}`);
+  if (state.pending?.kind === "confirm_tool" && writesOnCard(state).length === 0)
+    problems.push("a write card waits with no proposal in the conversation");
   // The state machine (issue 13): a card waits in its phase, and a task at rest has ended in one of the four outcomes.
-  if (state.pending && state.pending.kind !== "ask_user" && state.phase !== "waiting_confirm") problems.push(`a ${state.pending.kind} card waits in phase ${state.phase}`);
-  if (state.pending?.kind === "ask_user" && state.phase !== "planning" && state.phase !== "executing") problems.push(`a question waits in phase ${state.phase}`);
+  if (state.pending && state.pending.kind !== "ask_user" && state.phase !== "waiting_confirm")
+    problems.push(`a ${state.pending.kind} card waits in phase ${state.phase}`);
+  if (state.pending?.kind === "ask_user" && state.phase !== "planning" && state.phase !== "executing")
+    problems.push(`a question waits in phase ${state.phase}`);
   const atRest = !state.pending && (state.phase === "done" || state.phase === "chatting");
-  if (atRest && state.goal !== "" && !["completed", "partial", "failed", "dropped"].includes(state.outcome?.kind ?? "")) problems.push(`the task "${state.goal}" rests in phase ${state.phase} without an outcome`);
+  if (atRest && state.goal !== "" && !["completed", "partial", "failed", "dropped"].includes(state.outcome?.kind ?? ""))
+    problems.push(`the task "${state.goal}" rests in phase ${state.phase} without an outcome`);
   return problems;
 }
 
@@ -140,7 +177,10 @@ function answerFor(card: string, answer: CardAnswer, state: TempoState): HumanRe
   if (answer === "ignore") return { type: "ignore", args: null };
   if (answer === "edit") {
     if (card === "confirm_plan") {
-      return { type: "edit", args: { action: "confirm_plan", args: { plan_steps: [{ content: "Edited step", done_when: "edited" }] } } };
+      return {
+        type: "edit",
+        args: { action: "confirm_plan", args: { plan_steps: [{ content: "Edited step", done_when: "edited" }] } },
+      };
     }
     const tool = writesOnCard(state)[0];
     return { type: "edit", args: { action: card, args: tool?.arguments ?? {} } };
@@ -200,7 +240,8 @@ export async function runConversation(
     cards.push(card);
     const answer = answerFor(card, options.answers[answered] ?? "accept", state);
     answered += 1;
-    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit")) confirmedToolIds.push(writesOnCard(state)[0]!.id);
+    if (state.pending?.kind === "confirm_tool" && (answer.type === "accept" || answer.type === "edit"))
+      confirmedToolIds.push(writesOnCard(state)[0]!.id);
     input = resume(answer);
   }
   return { end: "turns", problems, confirmedToolIds, cards, finalState: await check(-1) };
@@ -218,7 +259,11 @@ export function errorCode(error: unknown): TempoErrorCode | `not a TempoError: $
  * MODEL_OUTPUT_INVALID, and never earlier or later. A "retry" entry marks the user's "try again" after such an
  * error, which starts the count afresh.
  */
-export function correctionProblems(calls: readonly StageCall[], outcome: Pick<ConversationOutcome, "end" | "error">, limit: number): string[] {
+export function correctionProblems(
+  calls: readonly StageCall[],
+  outcome: Pick<ConversationOutcome, "end" | "error">,
+  limit: number,
+): string[] {
   const segments: StageCall[][] = [[]];
   for (const call of calls) {
     if (call.stage === "retry") segments.push([]);
@@ -231,12 +276,23 @@ export function correctionProblems(calls: readonly StageCall[], outcome: Pick<Co
     for (const [index, call] of counted.entries()) {
       inARow = call.valid ? 0 : inARow + 1;
       if (inARow >= limit && index < counted.length - 1) {
-        problems.push(`${limit} invalid outputs in a row by call ${index} but the graph called the model again (${counted.slice(index - limit + 1, index + 2).map((entry) => entry.kind).join(", ")})`);
+        problems.push(
+          `${limit} invalid outputs in a row by call ${index} but the graph called the model again (${counted
+            .slice(index - limit + 1, index + 2)
+            .map((entry) => entry.kind)
+            .join(", ")})`,
+        );
       }
     }
-    const stopped = !last || (outcome.end === "error" && isTempoError(outcome.error) && outcome.error.code === "MODEL_OUTPUT_INVALID");
-    if (inARow >= limit && !stopped) problems.push(`the run ended with ${inARow} invalid outputs in a row but no MODEL_OUTPUT_INVALID (${errorCode(outcome.error)})`);
-    if (stopped && inARow < limit) problems.push(`MODEL_OUTPUT_INVALID after only ${inARow} invalid outputs in a row (attempt ${number + 1})`);
+    const stopped =
+      !last ||
+      (outcome.end === "error" && isTempoError(outcome.error) && outcome.error.code === "MODEL_OUTPUT_INVALID");
+    if (inARow >= limit && !stopped)
+      problems.push(
+        `the run ended with ${inARow} invalid outputs in a row but no MODEL_OUTPUT_INVALID (${errorCode(outcome.error)})`,
+      );
+    if (stopped && inARow < limit)
+      problems.push(`MODEL_OUTPUT_INVALID after only ${inARow} invalid outputs in a row (attempt ${number + 1})`);
   }
   return problems;
 }

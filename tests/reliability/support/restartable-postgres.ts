@@ -30,7 +30,9 @@ export interface RestartablePostgres {
 /** Creates a throwaway cluster and starts it. Fails (never skips) when PostgreSQL 15 is not installed. */
 export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   if (!realPostgresAvailable()) {
-    throw new Error(`PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing): apt-get install postgresql-15.`);
+    throw new Error(
+      `PostgreSQL 15 is not installed (${REAL_POSTGRES_BIN_DIR}/initdb is missing): apt-get install postgresql-15.`,
+    );
   }
   const dir = await fs.mkdtemp(path.join(tmpdir(), "tempo-pg-restartable-"));
   const dataDir = path.join(dir, "data");
@@ -38,11 +40,20 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) await run("chown", ["-R", "postgres:postgres", dir]);
   const pgCommand = (binary: string, args: string[]) =>
-    asRoot ? run("runuser", ["-u", "postgres", "--", path.join(REAL_POSTGRES_BIN_DIR, binary), ...args]) : run(path.join(REAL_POSTGRES_BIN_DIR, binary), args);
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", path.join(REAL_POSTGRES_BIN_DIR, binary), ...args])
+      : run(path.join(REAL_POSTGRES_BIN_DIR, binary), args);
 
   let running = false;
   const port = await freePort();
-  const serverOptions = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=100", "-c fsync=off", "-c full_page_writes=off"].join(" ");
+  const serverOptions = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c max_connections=100",
+    "-c fsync=off",
+    "-c full_page_writes=off",
+  ].join(" ");
   const start = async () => {
     await pgCommand("pg_ctl", ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", serverOptions]);
     running = true;
@@ -61,12 +72,27 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   };
 
   try {
-    await pgCommand("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+    await pgCommand("initdb", [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--no-instructions",
+    ]);
     await start();
   } catch (error) {
     const log = await fs.readFile(logFile, "utf8").catch(() => "");
     await destroy();
-    throw new Error(`Could not start a restartable PostgreSQL 15 test server: ${error instanceof Error ? error.message : String(error)}${log ? `\nserver log:\n${log}` : ""}`, { cause: error });
+    throw new Error(
+      `Could not start a restartable PostgreSQL 15 test server: ${error instanceof Error ? error.message : String(error)}${log ? `\nserver log:\n${log}` : ""}`,
+      { cause: error },
+    );
   }
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop, start, destroy };
 }

@@ -82,11 +82,17 @@ export function summarizeConversation(state: TempoState, schedule: ScheduleState
     phase: state.phase,
     stepStatuses: state.planSteps.map((step) => step.status),
     finalAnswer: state.finalAnswer,
-    toolCalls: state.messages.flatMap((message: BaseMessage) => ((message as { tool_calls?: Array<{ name: string }> }).tool_calls ?? []).map((call) => call.name)),
+    toolCalls: state.messages.flatMap((message: BaseMessage) =>
+      ((message as { tool_calls?: Array<{ name: string }> }).tool_calls ?? []).map((call) => call.name),
+    ),
     unpaired: unpairedToolCalls(state.messages),
     reviewTasks: schedule.tasks
       .filter((task) => task.source === "task_item")
-      .map((task) => ({ id: task.id, status: task.status, slots: (task.slots ?? []).map((range) => `${range.day}:${range.start}-${range.end}`).join(",") }))
+      .map((task) => ({
+        id: task.id,
+        status: task.status,
+        slots: (task.slots ?? []).map((range) => `${range.day}:${range.start}-${range.end}`).join(","),
+      }))
       .sort((left, right) => left.id.localeCompare(right.id)),
   };
 }

@@ -23,7 +23,15 @@ if (!databaseUrl || !baseUrl || !threadId || !userId || (mode !== "start" && mod
 }
 
 const { models } = createStageModels(
-  { apiKey: "test-key", baseUrl, model: "fake-model", stageModels: {}, structuredOutput: "off", timeoutMs: 60_000, maxRetries: 0 },
+  {
+    apiKey: "test-key",
+    baseUrl,
+    model: "fake-model",
+    stageModels: {},
+    structuredOutput: "off",
+    timeoutMs: 60_000,
+    maxRetries: 0,
+  },
   () => {
     throw new Error("a base URL is set: the offline policy is not used");
   },
@@ -33,7 +41,9 @@ const config = { configurable: { thread_id: threadId, user_id: userId } };
 const print = (value: object) => console.log(JSON.stringify(value));
 try {
   let result: object =
-    mode === "start" ? await tempo.graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config) : await tempo.graph.invoke(null, config);
+    mode === "start"
+      ? await tempo.graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config)
+      : await tempo.graph.invoke(null, config);
   for (let turn = 0; turn < 40; turn += 1) {
     const card = interruptsOf(result)[0];
     if (!card) break;

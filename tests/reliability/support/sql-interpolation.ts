@@ -16,7 +16,8 @@ export interface SqlInterpolation {
   sql: string;
 }
 
-const SQL_START = /^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|VACUUM|WITH|TRUNCATE|LOCK|GRANT|REVOKE|COPY|ANALYZE|REINDEX|CLUSTER)\b/;
+const SQL_START =
+  /^\s*\(?\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|VACUUM|WITH|TRUNCATE|LOCK|GRANT|REVOKE|COPY|ANALYZE|REINDEX|CLUSTER)\b/;
 const SQL_CLAUSE = /\b(FROM|INTO|WHERE|VALUES|RETURNING|ON CONFLICT|JOIN)\b/;
 
 /** True when `text` (the literal parts of a template or string) reads as SQL. */
@@ -35,16 +36,35 @@ export function sqlInterpolations(file: string, source: string): SqlInterpolatio
     if (ts.isTemplateExpression(node)) {
       const literalText = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(" ");
       if (looksLikeSql(literalText)) {
-        for (const span of node.templateSpans) found.push({ file, line: lineOf(span.expression), expression: span.expression.getText(tree), sql: shorten(node.getText(tree)) });
+        for (const span of node.templateSpans)
+          found.push({
+            file,
+            line: lineOf(span.expression),
+            expression: span.expression.getText(tree),
+            sql: shorten(node.getText(tree)),
+          });
       }
     }
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
       const operands = [node.left, node.right];
-      const sqlText = operands.some((operand) => (ts.isStringLiteral(operand) || ts.isNoSubstitutionTemplateLiteral(operand)) && looksLikeSql(operand.text));
+      const sqlText = operands.some(
+        (operand) =>
+          (ts.isStringLiteral(operand) || ts.isNoSubstitutionTemplateLiteral(operand)) && looksLikeSql(operand.text),
+      );
       if (sqlText) {
         for (const operand of operands) {
-          if (!ts.isStringLiteral(operand) && !ts.isNoSubstitutionTemplateLiteral(operand) && !ts.isBinaryExpression(operand) && !ts.isTemplateExpression(operand)) {
-            found.push({ file, line: lineOf(operand), expression: operand.getText(tree), sql: shorten(node.getText(tree)) });
+          if (
+            !ts.isStringLiteral(operand) &&
+            !ts.isNoSubstitutionTemplateLiteral(operand) &&
+            !ts.isBinaryExpression(operand) &&
+            !ts.isTemplateExpression(operand)
+          ) {
+            found.push({
+              file,
+              line: lineOf(operand),
+              expression: operand.getText(tree),
+              sql: shorten(node.getText(tree)),
+            });
           }
         }
       }

@@ -11,7 +11,10 @@ export interface ThreadSnapshot {
 }
 
 /** The thread's current snapshot, via the graph's `getState`. */
-export async function snapshot(graph: TempoGraph, config: { configurable: Record<string, unknown> }): Promise<ThreadSnapshot> {
+export async function snapshot(
+  graph: TempoGraph,
+  config: { configurable: Record<string, unknown> },
+): Promise<ThreadSnapshot> {
   const state = await graph.getState(config);
   return {
     values: state.values as TempoState,

@@ -29,7 +29,10 @@ export function startWorker(script: string, args: string[], environment: Record<
   });
   if (child.pid === undefined) throw new Error(`could not start npx tsx ${script}`);
   const events: Array<Record<string, unknown>> = [];
-  const waiters: Array<{ predicate: (event: Record<string, unknown>) => boolean; resolve: (event: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    predicate: (event: Record<string, unknown>) => boolean;
+    resolve: (event: Record<string, unknown>) => void;
+  }> = [];
   let stderr = "";
   let pending = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -79,7 +82,9 @@ export function startWorker(script: string, args: string[], environment: Record<
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         waiters.push({ predicate, resolve });
-        exited.then(({ code, signal }) => reject(new Error(`worker exited (code ${code}, signal ${signal}) before the expected event:\n${stderr}`)));
+        exited.then(({ code, signal }) =>
+          reject(new Error(`worker exited (code ${code}, signal ${signal}) before the expected event:\n${stderr}`)),
+        );
       });
     },
   };

@@ -49,9 +49,17 @@ export type Brain = (request: DoubleRequest) => string | BrainReply | Promise<st
  * - `json-for-text`: the deliver stage's text as `{"summary": …}`;
  * - `reasoning`: a `reasoning_content` (DeepSeek / vLLM style) on the message or delta.
  */
-export type Imperfection = "text-before-call" | "one-call-at-a-time" | "fenced-json" | "numbers-as-strings" | "json-for-text" | "reasoning";
+export type Imperfection =
+  "text-before-call" | "one-call-at-a-time" | "fenced-json" | "numbers-as-strings" | "json-for-text" | "reasoning";
 
-export const IMPERFECTIONS: readonly Imperfection[] = ["text-before-call", "one-call-at-a-time", "fenced-json", "numbers-as-strings", "json-for-text", "reasoning"];
+export const IMPERFECTIONS: readonly Imperfection[] = [
+  "text-before-call",
+  "one-call-at-a-time",
+  "fenced-json",
+  "numbers-as-strings",
+  "json-for-text",
+  "reasoning",
+];
 
 /** The stage tag of the first system (or developer) message, or "". */
 export function stageOf(messages: readonly ChatMessage[]): string {
@@ -73,7 +81,8 @@ function forcedFunction(body: ChatRequestBody): string | undefined {
 export const scheduleBrain: Brain = (request) => {
   const text = decide(toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[]));
   const forced = forcedFunction(request.body);
-  if (forced) return { content: null, toolCalls: [{ name: forced, arguments: JSON.parse(text) as Record<string, unknown> }] };
+  if (forced)
+    return { content: null, toolCalls: [{ name: forced, arguments: JSON.parse(text) as Record<string, unknown> }] };
   if (!request.body.tools?.length || request.stage !== "execute") return text;
   return nativeExecute(JSON.parse(text) as ExecuteJson);
 };
@@ -97,13 +106,29 @@ function nativeExecute(decision: ExecuteJson): BrainReply {
   if (calls.length > 0) {
     const toolCalls: BrainCall[] = calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} }));
     // A proposal's then: next_plan / done called beside the writes, ending the step once they apply.
-    if (decision.then) toolCalls.push({ name: decision.then, arguments: { goal_check: decision.goal_check ?? "", ...(decision.then === "done" && answer ? { answer } : {}) } });
+    if (decision.then)
+      toolCalls.push({
+        name: decision.then,
+        arguments: { goal_check: decision.goal_check ?? "", ...(decision.then === "done" && answer ? { answer } : {}) },
+      });
     return { content: speak || null, toolCalls };
   }
   switch (decision.action) {
     case "next_plan":
     case "done":
-      return { content: null, toolCalls: [{ name: decision.action, arguments: { goal_check: decision.goal_check ?? "", ...(decision.action === "done" && answer ? { answer } : {}), ...(speak ? { speak } : {}) } }] };
+      return {
+        content: null,
+        toolCalls: [
+          {
+            name: decision.action,
+            arguments: {
+              goal_check: decision.goal_check ?? "",
+              ...(decision.action === "done" && answer ? { answer } : {}),
+              ...(speak ? { speak } : {}),
+            },
+          },
+        ],
+      };
     case "ask_user":
       return { content: null, toolCalls: [{ name: "ask_user", arguments: { question: speak } }] };
     default:
@@ -117,20 +142,32 @@ export function callId(): string {
 }
 
 /** `reply` as the request gets it: imperfections applied, `parallel_tool_calls: false` honoured. */
-export function shapeReply(reply: BrainReply, body: ChatRequestBody, stage: string, imperfections: ReadonlySet<Imperfection>): BrainReply {
+export function shapeReply(
+  reply: BrainReply,
+  body: ChatRequestBody,
+  stage: string,
+  imperfections: ReadonlySet<Imperfection>,
+): BrainReply {
   let calls = reply.toolCalls ?? [];
   let content = reply.content;
   const strictSchema = body.response_format?.type === "json_schema";
   const jsonOnly = strictSchema || body.response_format?.type === "json_object";
   if (body.parallel_tool_calls === false || imperfections.has("one-call-at-a-time")) calls = calls.slice(0, 1);
   if (imperfections.has("numbers-as-strings")) {
-    calls = calls.map((call) => ({ ...call, arguments: typeof call.arguments === "string" ? call.arguments : numbersAsStrings(call.arguments) }));
+    calls = calls.map((call) => ({
+      ...call,
+      arguments: typeof call.arguments === "string" ? call.arguments : numbersAsStrings(call.arguments),
+    }));
     if (content && stage === "execute") content = executeNumbersAsStrings(content);
   }
   if (imperfections.has("text-before-call") && calls.length > 0 && !content) content = "Let me look at that.";
-  if (imperfections.has("json-for-text") && stage === "deliver" && content && !looksLikeJson(content)) content = JSON.stringify({ summary: content });
-  if (imperfections.has("fenced-json") && !jsonOnly && content && looksLikeJson(content)) content = "```json\n" + content + "\n```";
-  const reasoning = reply.reasoning ?? (imperfections.has("reasoning") ? `The ${stage || "model"} stage: reading the request and deciding.` : undefined);
+  if (imperfections.has("json-for-text") && stage === "deliver" && content && !looksLikeJson(content))
+    content = JSON.stringify({ summary: content });
+  if (imperfections.has("fenced-json") && !jsonOnly && content && looksLikeJson(content))
+    content = "```json\n" + content + "\n```";
+  const reasoning =
+    reply.reasoning ??
+    (imperfections.has("reasoning") ? `The ${stage || "model"} stage: reading the request and deciding.` : undefined);
   return { content, toolCalls: calls, ...(reasoning ? { reasoning } : {}) };
 }
 
@@ -146,13 +183,22 @@ function looksLikeJson(text: string): boolean {
 }
 
 function numbersAsStrings(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === "number" ? String(value) : value]));
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key, typeof value === "number" ? String(value) : value]),
+  );
 }
 
 /** The execute contract's tool arguments with numbers as strings (other JSON left as it is). */
 function executeNumbersAsStrings(content: string): string {
   if (!looksLikeJson(content)) return content;
   const decision = JSON.parse(content) as ExecuteJson;
-  const fix = (call: { name: string; arguments?: Record<string, unknown> }) => ({ ...call, arguments: numbersAsStrings(call.arguments ?? {}) });
-  return JSON.stringify({ ...decision, ...(decision.tool_call ? { tool_call: fix(decision.tool_call) } : {}), ...(decision.tool_calls ? { tool_calls: decision.tool_calls.map(fix) } : {}) });
+  const fix = (call: { name: string; arguments?: Record<string, unknown> }) => ({
+    ...call,
+    arguments: numbersAsStrings(call.arguments ?? {}),
+  });
+  return JSON.stringify({
+    ...decision,
+    ...(decision.tool_call ? { tool_call: fix(decision.tool_call) } : {}),
+    ...(decision.tool_calls ? { tool_calls: decision.tool_calls.map(fix) } : {}),
+  });
 }

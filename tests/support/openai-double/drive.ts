@@ -13,7 +13,13 @@ import type { OpenAIDouble } from "./index.js";
 
 /** The stage models for `environment` (TEMPO_TOOL_CALLING, TEMPO_STRUCTURED_OUTPUT, …): ChatOpenAI at the double, no retries. */
 export function modelsAtDouble(double: OpenAIDouble, environment: Record<string, string>): StageModels {
-  const settings = readSettings({ OPENAI_BASE_URL: double.baseUrl, OPENAI_API_KEY: "test", TEMPO_MODEL_MAX_RETRIES: "0", TEMPO_MODEL_TIMEOUT_MS: "20000", ...environment });
+  const settings = readSettings({
+    OPENAI_BASE_URL: double.baseUrl,
+    OPENAI_API_KEY: "test",
+    TEMPO_MODEL_MAX_RETRIES: "0",
+    TEMPO_MODEL_TIMEOUT_MS: "20000",
+    ...environment,
+  });
   const created = createStageModels(settings.models, () => new ScheduleOfflinePolicy());
   if (created.offline) throw new Error("the models are offline although the double's URL is set");
   return created.models;
@@ -31,7 +37,12 @@ interface Graph {
  * Approves every card the thread raises, one after another (at most `limit`), sending each answer with `send`;
  * returns the cards' action requests in order.
  */
-export async function approveEveryCard(graph: Graph, config: object, send: (answer: ReturnType<typeof resume>) => Promise<unknown>, limit = 20): Promise<CardRequests[]> {
+export async function approveEveryCard(
+  graph: Graph,
+  config: object,
+  send: (answer: ReturnType<typeof resume>) => Promise<unknown>,
+  limit = 20,
+): Promise<CardRequests[]> {
   const cards: CardRequests[] = [];
   while (cards.length < limit) {
     const pending = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts as Interrupt[])[0];

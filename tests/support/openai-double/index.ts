@@ -20,13 +20,37 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { callId, contentText, scheduleBrain, shapeReply, stageOf, type Brain, type BrainReply, type DoubleRequest, type Imperfection } from "./brain.js";
+import {
+  callId,
+  contentText,
+  scheduleBrain,
+  shapeReply,
+  stageOf,
+  type Brain,
+  type BrainReply,
+  type DoubleRequest,
+  type Imperfection,
+} from "./brain.js";
 import { requestNotes, requestProblem, type ChatRequestBody, type RequestProblem } from "./validation.js";
 
-export { IMPERFECTIONS, scheduleBrain, type Brain, type BrainReply, type DoubleRequest, type Imperfection } from "./brain.js";
-export { MAX_TOOL_CALL_ID, requestProblem, schemaProblem, type ChatRequestBody, type RequestProblem } from "./validation.js";
+export {
+  IMPERFECTIONS,
+  scheduleBrain,
+  type Brain,
+  type BrainReply,
+  type DoubleRequest,
+  type Imperfection,
+} from "./brain.js";
+export {
+  MAX_TOOL_CALL_ID,
+  requestProblem,
+  schemaProblem,
+  type ChatRequestBody,
+  type RequestProblem,
+} from "./validation.js";
 
-export type Fault = "500" | "429" | "401" | "404" | "hang" | "drop" | "html-200" | "html-502" | "empty-choices" | "prose";
+export type Fault =
+  "500" | "429" | "401" | "404" | "hang" | "drop" | "html-200" | "html-502" | "empty-choices" | "prose";
 
 /** A request the double refused (400), with OpenAI's error fields. */
 export interface Refusal extends RequestProblem {
@@ -93,10 +117,20 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
     try {
       body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequestBody;
     } catch {
-      sendError(response, 400, { message: "We could not parse the JSON body of your request.", param: null, code: null });
+      sendError(response, 400, {
+        message: "We could not parse the JSON body of your request.",
+        param: null,
+        code: null,
+      });
       return;
     }
-    const request: RecordedRequest = { index: requests.length, body, stage: stageOf(Array.isArray(body.messages) ? body.messages : []), receivedAt: Date.now(), notes: [] };
+    const request: RecordedRequest = {
+      index: requests.length,
+      body,
+      stage: stageOf(Array.isArray(body.messages) ? body.messages : []),
+      receivedAt: Date.now(),
+      notes: [],
+    };
     requests.push(request);
     const fault = options.fault?.(request);
     if (fault) {
@@ -112,9 +146,15 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
       return;
     }
     request.notes = requestNotes(body);
-    const imperfections = typeof options.imperfections === "function" ? options.imperfections(request) : (options.imperfections ?? []);
+    const imperfections =
+      typeof options.imperfections === "function" ? options.imperfections(request) : (options.imperfections ?? []);
     const decided = await (options.brain ?? scheduleBrain)(request);
-    const reply = shapeReply(typeof decided === "string" ? { content: decided } : decided, body, request.stage, new Set(imperfections));
+    const reply = shapeReply(
+      typeof decided === "string" ? { content: decided } : decided,
+      body,
+      request.stage,
+      new Set(imperfections),
+    );
     request.reply = reply;
     if (response.destroyed) return;
     if (body.stream) sendStream(response, body, reply);
@@ -123,7 +163,10 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
 
   const server = createServer((incoming, response) => {
     handle(incoming, response).catch((error: unknown) => {
-      if (!response.headersSent && !response.destroyed) sendJson(response, 500, { error: { message: `server double failure: ${String(error)}`, type: "server_error", param: null, code: null } });
+      if (!response.headersSent && !response.destroyed)
+        sendJson(response, 500, {
+          error: { message: `server double failure: ${String(error)}`, type: "server_error", param: null, code: null },
+        });
     });
   });
   // The client (in this process) closes an idle connection first: with Node's 5 s keep-alive a loaded machine's stalled
@@ -157,44 +200,99 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
-function sendError(response: ServerResponse, status: number, error: RequestProblem, type = "invalid_request_error", headers: Record<string, string> = {}): void {
-  sendJson(response, status, { error: { message: error.message, type, param: error.param, code: error.code } }, headers);
+function sendError(
+  response: ServerResponse,
+  status: number,
+  error: RequestProblem,
+  type = "invalid_request_error",
+  headers: Record<string, string> = {},
+): void {
+  sendJson(
+    response,
+    status,
+    { error: { message: error.message, type, param: error.param, code: error.code } },
+    headers,
+  );
 }
 
 function playFault(response: ServerResponse, fault: Fault, body: ChatRequestBody, retryAfter: number): void {
   const model = body.model ?? "unknown";
   switch (fault) {
     case "500":
-      return sendError(response, 500, { message: "The server had an error while processing your request. Sorry about that!", param: null, code: null }, "server_error");
+      return sendError(
+        response,
+        500,
+        {
+          message: "The server had an error while processing your request. Sorry about that!",
+          param: null,
+          code: null,
+        },
+        "server_error",
+      );
     case "429":
-      return sendError(response, 429, { message: `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.`, param: null, code: "rate_limit_exceeded" }, "requests", {
-        "retry-after": String(retryAfter),
-      });
+      return sendError(
+        response,
+        429,
+        {
+          message: `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.`,
+          param: null,
+          code: "rate_limit_exceeded",
+        },
+        "requests",
+        {
+          "retry-after": String(retryAfter),
+        },
+      );
     case "401":
-      return sendError(response, 401, { message: "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.", param: null, code: "invalid_api_key" });
+      return sendError(response, 401, {
+        message:
+          "Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.",
+        param: null,
+        code: "invalid_api_key",
+      });
     case "404":
-      return sendError(response, 404, { message: `The model \`${model}\` does not exist or you do not have access to it.`, param: null, code: "model_not_found" });
+      return sendError(response, 404, {
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+        param: null,
+        code: "model_not_found",
+      });
     case "hang":
       return;
     case "drop":
       // Headers and the start of a body, then the connection closes.
       response.writeHead(200, { "content-type": body.stream ? "text/event-stream" : "application/json" });
-      response.write(body.stream ? `data: ${JSON.stringify(chunk(body, "chatcmpl-drop", { role: "assistant", content: "Partial" }, null))}\n\n` : '{"id":"chatcmpl-drop","object":"chat.completion","choices":[{"ind');
+      response.write(
+        body.stream
+          ? `data: ${JSON.stringify(chunk(body, "chatcmpl-drop", { role: "assistant", content: "Partial" }, null))}\n\n`
+          : '{"id":"chatcmpl-drop","object":"chat.completion","choices":[{"ind',
+      );
       setTimeout(() => response.destroy(), 20);
       return;
     case "html-200":
     case "html-502": {
-      const html = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>";
+      const html =
+        "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>";
       response.writeHead(fault === "html-200" ? 200 : 502, { "content-type": "text/html" });
       response.end(html);
       return;
     }
     case "empty-choices":
-      return sendJson(response, 200, { id: "chatcmpl-empty", object: "chat.completion", created: now(), model, choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
+      return sendJson(response, 200, {
+        id: "chatcmpl-empty",
+        object: "chat.completion",
+        created: now(),
+        model,
+        choices: [],
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      });
     case "prose":
       response.writeHead(200, { "content-type": "text/plain" });
       response.end("Sure! Here is my answer: the week looks fine.");
@@ -210,8 +308,12 @@ function estimateTokens(text: string): number {
 }
 
 function usageOf(body: ChatRequestBody, reply: BrainReply) {
-  const prompt = (body.messages ?? []).map((message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")).join("") + JSON.stringify(body.tools ?? "");
-  const completionText = (reply.content ?? "") + (reply.toolCalls ?? []).map((call) => call.name + argumentsText(call)).join("");
+  const prompt =
+    (body.messages ?? [])
+      .map((message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? ""))
+      .join("") + JSON.stringify(body.tools ?? "");
+  const completionText =
+    (reply.content ?? "") + (reply.toolCalls ?? []).map((call) => call.name + argumentsText(call)).join("");
   const usage = { prompt_tokens: estimateTokens(prompt), completion_tokens: estimateTokens(completionText) };
   return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
@@ -227,7 +329,15 @@ function completion(body: ChatRequestBody, reply: BrainReply) {
     content: reply.content,
     refusal: null,
     ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
-    ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: callId(), type: "function", function: { name: call.name, arguments: argumentsText(call) } })) } : {}),
+    ...(calls.length > 0
+      ? {
+          tool_calls: calls.map((call) => ({
+            id: callId(),
+            type: "function",
+            function: { name: call.name, arguments: argumentsText(call) },
+          })),
+        }
+      : {}),
   };
   return {
     id: `chatcmpl-${callId().slice(5)}`,
@@ -240,7 +350,13 @@ function completion(body: ChatRequestBody, reply: BrainReply) {
 }
 
 function chunk(body: ChatRequestBody, id: string, delta: Record<string, unknown>, finish: string | null) {
-  return { id, object: "chat.completion.chunk", created: now(), model: body.model ?? "unknown", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+  return {
+    id,
+    object: "chat.completion.chunk",
+    created: now(),
+    model: body.model ?? "unknown",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  };
 }
 
 /** Pieces of `text` of at most `size` characters (at least one piece). */
@@ -256,13 +372,30 @@ function sendStream(response: ServerResponse, body: ChatRequestBody, reply: Brai
   const id = `chatcmpl-${callId().slice(5)}`;
   const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
   send(chunk(body, id, { role: "assistant", content: "" }, null));
-  if (reply.reasoning) for (const part of pieces(reply.reasoning, 12)) send(chunk(body, id, { reasoning_content: part }, null));
+  if (reply.reasoning)
+    for (const part of pieces(reply.reasoning, 12)) send(chunk(body, id, { reasoning_content: part }, null));
   if (reply.content) for (const part of pieces(reply.content, 16)) send(chunk(body, id, { content: part }, null));
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
-    send(chunk(body, id, { tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] }, null));
-    for (const part of pieces(argumentsText(call), 7)) send(chunk(body, id, { tool_calls: [{ index, function: { arguments: part } }] }, null));
+    send(
+      chunk(
+        body,
+        id,
+        { tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] },
+        null,
+      ),
+    );
+    for (const part of pieces(argumentsText(call), 7))
+      send(chunk(body, id, { tool_calls: [{ index, function: { arguments: part } }] }, null));
   }
   send(chunk(body, id, {}, (reply.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop"));
-  if (body.stream_options?.include_usage) send({ id, object: "chat.completion.chunk", created: now(), model: body.model ?? "unknown", choices: [], usage: usageOf(body, reply) });
+  if (body.stream_options?.include_usage)
+    send({
+      id,
+      object: "chat.completion.chunk",
+      created: now(),
+      model: body.model ?? "unknown",
+      choices: [],
+      usage: usageOf(body, reply),
+    });
   response.end("data: [DONE]\n\n");
 }

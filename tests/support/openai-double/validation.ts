@@ -78,7 +78,13 @@ const NOT_PERMITTED = [
 
 /** The first problem OpenAI would refuse `body` for, or undefined for a valid request. */
 export function requestProblem(body: ChatRequestBody): RequestProblem | undefined {
-  return messagesProblem(body.messages) ?? toolsProblem(body.tools) ?? toolChoiceProblem(body) ?? responseFormatProblem(body.response_format) ?? conversationProblem(body.messages!);
+  return (
+    messagesProblem(body.messages) ??
+    toolsProblem(body.tools) ??
+    toolChoiceProblem(body) ??
+    responseFormatProblem(body.response_format) ??
+    conversationProblem(body.messages!)
+  );
 }
 
 function problem(message: string, param: string | null, code: string | null = null): RequestProblem {
@@ -86,49 +92,109 @@ function problem(message: string, param: string | null, code: string | null = nu
 }
 
 function tooLong(param: string, value: string, max: number): RequestProblem {
-  return problem(`Invalid '${param}': string too long. Expected a string with maximum length ${max}, but got a string with length ${value.length} instead.`, param, "string_above_max_length");
+  return problem(
+    `Invalid '${param}': string too long. Expected a string with maximum length ${max}, but got a string with length ${value.length} instead.`,
+    param,
+    "string_above_max_length",
+  );
 }
 
 function nameProblem(param: string, name: unknown): RequestProblem | undefined {
-  if (typeof name !== "string") return problem(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
+  if (typeof name !== "string")
+    return problem(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
   if (name.length > 64) return tooLong(param, name, 64);
-  if (!FUNCTION_NAME.test(name)) return problem(`Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, param, "invalid_value");
+  if (!FUNCTION_NAME.test(name))
+    return problem(
+      `Invalid '${param}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      param,
+      "invalid_value",
+    );
   return undefined;
 }
 
 /** Each message on its own: role, content, tool-call ids, names and arguments. */
 function messagesProblem(messages: ChatMessage[] | undefined): RequestProblem | undefined {
-  if (!Array.isArray(messages)) return problem("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
-  if (messages.length === 0) return problem("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", "messages", "empty_array");
+  if (!Array.isArray(messages))
+    return problem("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
+  if (messages.length === 0)
+    return problem(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      "messages",
+      "empty_array",
+    );
   for (const [index, message] of messages.entries()) {
     const at = `messages[${index}]`;
-    if (message === null || typeof message !== "object") return problem(`Invalid type for '${at}': expected an object, but got ${typeof message} instead.`, at, "invalid_type");
-    if (message.role === undefined) return problem(`Missing required parameter: '${at}.role'.`, `${at}.role`, "missing_required_parameter");
-    if (!ROLES.includes(message.role)) return problem(`Invalid value: '${message.role}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `${at}.role`, "invalid_value");
+    if (message === null || typeof message !== "object")
+      return problem(
+        `Invalid type for '${at}': expected an object, but got ${typeof message} instead.`,
+        at,
+        "invalid_type",
+      );
+    if (message.role === undefined)
+      return problem(`Missing required parameter: '${at}.role'.`, `${at}.role`, "missing_required_parameter");
+    if (!ROLES.includes(message.role))
+      return problem(
+        `Invalid value: '${message.role}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        `${at}.role`,
+        "invalid_value",
+      );
     const calls = message.tool_calls;
     const contentOptional = message.role === "assistant" && (calls?.length ?? 0) > 0;
     if ((message.content === undefined || message.content === null) && !contentOptional) {
-      if (message.role === "assistant") return problem(`Invalid value for '${at}.content': expected a string, got null.`, `${at}.content`, null);
+      if (message.role === "assistant")
+        return problem(`Invalid value for '${at}.content': expected a string, got null.`, `${at}.content`, null);
       return problem(`Missing required parameter: '${at}.content'.`, `${at}.content`, "missing_required_parameter");
     }
-    if (message.content !== undefined && message.content !== null && typeof message.content !== "string" && !Array.isArray(message.content)) {
-      return problem(`Invalid type for '${at}.content': expected one of a string or array of objects, but got ${typeof message.content} instead.`, `${at}.content`, "invalid_type");
+    if (
+      message.content !== undefined &&
+      message.content !== null &&
+      typeof message.content !== "string" &&
+      !Array.isArray(message.content)
+    ) {
+      return problem(
+        `Invalid type for '${at}.content': expected one of a string or array of objects, but got ${typeof message.content} instead.`,
+        `${at}.content`,
+        "invalid_type",
+      );
     }
     if (message.role === "tool") {
-      if (typeof message.tool_call_id !== "string") return problem(`Missing required parameter: '${at}.tool_call_id'.`, `${at}.tool_call_id`, "missing_required_parameter");
-      if (message.tool_call_id.length > MAX_TOOL_CALL_ID) return tooLong(`${at}.tool_call_id`, message.tool_call_id, MAX_TOOL_CALL_ID);
+      if (typeof message.tool_call_id !== "string")
+        return problem(
+          `Missing required parameter: '${at}.tool_call_id'.`,
+          `${at}.tool_call_id`,
+          "missing_required_parameter",
+        );
+      if (message.tool_call_id.length > MAX_TOOL_CALL_ID)
+        return tooLong(`${at}.tool_call_id`, message.tool_call_id, MAX_TOOL_CALL_ID);
     }
-    if (calls !== undefined && message.role !== "assistant") return problem(`Invalid parameter: 'tool_calls' is only allowed on messages with role 'assistant'.`, `${at}.tool_calls`, null);
+    if (calls !== undefined && message.role !== "assistant")
+      return problem(
+        `Invalid parameter: 'tool_calls' is only allowed on messages with role 'assistant'.`,
+        `${at}.tool_calls`,
+        null,
+      );
     for (const [position, call] of (calls ?? []).entries()) {
       const where = `${at}.tool_calls[${position}]`;
-      if (typeof call.id !== "string") return problem(`Missing required parameter: '${where}.id'.`, `${where}.id`, "missing_required_parameter");
+      if (typeof call.id !== "string")
+        return problem(`Missing required parameter: '${where}.id'.`, `${where}.id`, "missing_required_parameter");
       if (call.id.length > MAX_TOOL_CALL_ID) return tooLong(`${where}.id`, call.id, MAX_TOOL_CALL_ID);
-      if (call.type !== "function") return problem(`Missing required parameter: '${where}.type'.`, `${where}.type`, "missing_required_parameter");
+      if (call.type !== "function")
+        return problem(`Missing required parameter: '${where}.type'.`, `${where}.type`, "missing_required_parameter");
       const named = nameProblem(`${where}.function.name`, call.function?.name);
       if (named) return named;
       const args = call.function?.arguments;
-      if (typeof args !== "string") return problem(`Missing required parameter: '${where}.function.arguments'.`, `${where}.function.arguments`, "missing_required_parameter");
-      if (!isJson(args)) return problem(`Invalid '${where}.function.arguments': expected a valid JSON string.`, `${where}.function.arguments`, "invalid_value");
+      if (typeof args !== "string")
+        return problem(
+          `Missing required parameter: '${where}.function.arguments'.`,
+          `${where}.function.arguments`,
+          "missing_required_parameter",
+        );
+      if (!isJson(args))
+        return problem(
+          `Invalid '${where}.function.arguments': expected a valid JSON string.`,
+          `${where}.function.arguments`,
+          "invalid_value",
+        );
     }
   }
   return undefined;
@@ -145,12 +211,23 @@ function isJson(text: string): boolean {
 
 function toolsProblem(tools: ChatTool[] | undefined): RequestProblem | undefined {
   if (tools === undefined) return undefined;
-  if (!Array.isArray(tools)) return problem("Invalid type for 'tools': expected an array of objects.", "tools", "invalid_type");
-  if (tools.length === 0) return problem("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", "tools", "empty_array");
+  if (!Array.isArray(tools))
+    return problem("Invalid type for 'tools': expected an array of objects.", "tools", "invalid_type");
+  if (tools.length === 0)
+    return problem(
+      "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      "tools",
+      "empty_array",
+    );
   const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     const at = `tools[${index}]`;
-    if (tool.type !== "function") return problem(`Invalid value: '${String(tool.type)}'. Supported values are: 'function' and 'custom'.`, `${at}.type`, "invalid_value");
+    if (tool.type !== "function")
+      return problem(
+        `Invalid value: '${String(tool.type)}'. Supported values are: 'function' and 'custom'.`,
+        `${at}.type`,
+        "invalid_value",
+      );
     const named = nameProblem(`${at}.function.name`, tool.function?.name);
     if (named) return named;
     const name = tool.function!.name!;
@@ -159,7 +236,12 @@ function toolsProblem(tools: ChatTool[] | undefined): RequestProblem | undefined
     const schema = tool.function!.parameters;
     if (schema === undefined) continue;
     const found = schemaProblem(schema, tool.function!.strict === true);
-    if (found) return problem(`Invalid schema for function '${name}': ${found}`, `${at}.function.parameters`, "invalid_function_parameters");
+    if (found)
+      return problem(
+        `Invalid schema for function '${name}': ${found}`,
+        `${at}.function.parameters`,
+        "invalid_function_parameters",
+      );
   }
   return undefined;
 }
@@ -168,30 +250,56 @@ function toolsProblem(tools: ChatTool[] | undefined): RequestProblem | undefined
 function toolChoiceProblem(body: ChatRequestBody): RequestProblem | undefined {
   const choice = body.tool_choice;
   if (choice === undefined) return undefined;
-  if (!body.tools?.length) return problem("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", "tool_choice", null);
+  if (!body.tools?.length)
+    return problem(
+      "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+      "tool_choice",
+      null,
+    );
   if (typeof choice === "string") {
     if (["none", "auto", "required"].includes(choice)) return undefined;
-    return problem(`Invalid value: '${choice}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value");
+    return problem(
+      `Invalid value: '${choice}'. Supported values are: 'none', 'auto', and 'required'.`,
+      "tool_choice",
+      "invalid_value",
+    );
   }
   const name = (choice as { function?: { name?: string } }).function?.name;
-  if ((choice as { type?: string }).type !== "function" || typeof name !== "string") return problem("Missing required parameter: 'tool_choice.function.name'.", "tool_choice.function.name", "missing_required_parameter");
-  if (!body.tools.some((tool) => tool.function?.name === name)) return problem(`Invalid value for 'tool_choice': function '${name}' not found in 'tools'.`, "tool_choice", null);
+  if ((choice as { type?: string }).type !== "function" || typeof name !== "string")
+    return problem(
+      "Missing required parameter: 'tool_choice.function.name'.",
+      "tool_choice.function.name",
+      "missing_required_parameter",
+    );
+  if (!body.tools.some((tool) => tool.function?.name === name))
+    return problem(`Invalid value for 'tool_choice': function '${name}' not found in 'tools'.`, "tool_choice", null);
   return undefined;
 }
 
 function responseFormatProblem(format: ChatRequestBody["response_format"]): RequestProblem | undefined {
   if (format === undefined) return undefined;
   if (!["text", "json_object", "json_schema"].includes(format.type ?? "")) {
-    return problem(`Invalid value: '${String(format.type)}'. Supported values are: 'json_object', 'json_schema', and 'text'.`, "response_format.type", "invalid_value");
+    return problem(
+      `Invalid value: '${String(format.type)}'. Supported values are: 'json_object', 'json_schema', and 'text'.`,
+      "response_format.type",
+      "invalid_value",
+    );
   }
   if (format.type !== "json_schema") return undefined;
   const spec = format.json_schema;
-  if (!spec) return problem("Missing required parameter: 'response_format.json_schema'.", "response_format.json_schema", "missing_required_parameter");
+  if (!spec)
+    return problem(
+      "Missing required parameter: 'response_format.json_schema'.",
+      "response_format.json_schema",
+      "missing_required_parameter",
+    );
   const named = nameProblem("response_format.json_schema.name", spec.name);
   if (named) return named;
   if (spec.schema === undefined) return undefined;
   const found = schemaProblem(spec.schema, spec.strict === true);
-  return found ? problem(`Invalid schema for response_format '${spec.name}': ${found}`, "response_format", null) : undefined;
+  return found
+    ? problem(`Invalid schema for response_format '${spec.name}': ${found}`, "response_format", null)
+    : undefined;
 }
 
 /** Python's tuple repr, as OpenAI's messages print a schema path: `()`, `('items',)`, `('properties', 'a')`. */
@@ -208,21 +316,27 @@ function contextOf(path: string[]): string {
 export function schemaProblem(schema: unknown, strict: boolean): string | undefined {
   const root = schema as Record<string, unknown>;
   if (root === null || typeof root !== "object" || Array.isArray(root)) return "schema must be a JSON Schema object.";
-  if (root.type !== "object") return `schema must be a JSON Schema of 'type: "object"', got 'type: "${root.type === undefined ? "None" : String(root.type)}"'.`;
-  if (root.anyOf !== undefined && strict) return "In context=(), 'anyOf' is not permitted at the root: the root must be an object.";
+  if (root.type !== "object")
+    return `schema must be a JSON Schema of 'type: "object"', got 'type: "${root.type === undefined ? "None" : String(root.type)}"'.`;
+  if (root.anyOf !== undefined && strict)
+    return "In context=(), 'anyOf' is not permitted at the root: the root must be an object.";
   return strict ? strictProblem(root, []) : undefined;
 }
 
 function strictProblem(node: unknown, path: string[]): string | undefined {
-  if (typeof node === "boolean") return `In context=${contextOf(path)}, schema must be a JSON Schema object, got a boolean.`;
-  if (node === null || typeof node !== "object" || Array.isArray(node)) return `In context=${contextOf(path)}, schema must be a JSON Schema object.`;
+  if (typeof node === "boolean")
+    return `In context=${contextOf(path)}, schema must be a JSON Schema object, got a boolean.`;
+  if (node === null || typeof node !== "object" || Array.isArray(node))
+    return `In context=${contextOf(path)}, schema must be a JSON Schema object.`;
   const schema = node as Record<string, unknown>;
   const where = `In context=${contextOf(path)}`;
   for (const keyword of NOT_PERMITTED) if (keyword in schema) return `${where}, '${keyword}' is not permitted.`;
-  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return `${where}, '$ref' must point inside the schema ('#/...'), got '${schema.$ref}'.`;
+  if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#"))
+    return `${where}, '$ref' must point inside the schema ('#/...'), got '${schema.$ref}'.`;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes("object") || schema.properties !== undefined) {
-    if (schema.additionalProperties !== false) return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
+    if (schema.additionalProperties !== false)
+      return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
     const missing = Object.keys(properties).find((key) => !required.includes(key));
@@ -275,7 +389,10 @@ function conversationProblem(messages: ChatMessage[]): RequestProblem | undefine
   for (const [index, message] of messages.entries()) {
     if (message.role === "tool") {
       if (!open || !open.ids.includes(message.tool_call_id!)) {
-        return problem("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${index}].role`);
+        return problem(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${index}].role`,
+        );
       }
       open.answered.add(message.tool_call_id!);
       continue;
@@ -285,7 +402,8 @@ function conversationProblem(messages: ChatMessage[]): RequestProblem | undefine
       if (found) return found;
       open = undefined;
     }
-    if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) open = { index, ids: message.tool_calls!.map((call) => call.id!), answered: new Set() };
+    if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0)
+      open = { index, ids: message.tool_calls!.map((call) => call.id!), answered: new Set() };
   }
   return open ? unanswered() : undefined;
 }
@@ -294,8 +412,12 @@ function conversationProblem(messages: ChatMessage[]): RequestProblem | undefine
 export function requestNotes(body: ChatRequestBody): string[] {
   const notes: string[] = [];
   for (const [index, message] of (body.messages ?? []).entries()) {
-    const text = typeof message.content === "string" ? message.content : (message.content ?? []).map((part) => part.text ?? "").join("");
-    if (text.trim() === "" && !(message.role === "assistant" && message.tool_calls?.length)) notes.push(`messages[${index}] (${message.role}) has empty content`);
+    const text =
+      typeof message.content === "string"
+        ? message.content
+        : (message.content ?? []).map((part) => part.text ?? "").join("");
+    if (text.trim() === "" && !(message.role === "assistant" && message.tool_calls?.length))
+      notes.push(`messages[${index}] (${message.role}) has empty content`);
   }
   return notes;
 }

@@ -21,7 +21,13 @@ import type { ListedTask, ListTasksData } from "../tools/index.js";
 import { finish, propose, read, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
-import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
+import {
+  questionAnswer,
+  section,
+  userLanguage,
+  type PromptView,
+  type RoundView,
+} from "../../offline/prompt-reading.js";
 import { cannotActOn, summaryInChinese } from "./replies.js";
 import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
 import { say, type Language } from "../../../contracts/language.js";
@@ -65,10 +71,16 @@ function readMemory(scratchpad: string): ArrangeMemory {
     const skip = SKIP_LINE.exec(line)?.[1];
     const avoid = AVOID_LINE.exec(line)?.[1];
     if (skip !== undefined) {
-      memory.skip = skip.split(",").map((id) => id.trim()).filter(Boolean);
+      memory.skip = skip
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean);
     } else if (avoid !== undefined) {
       for (const entry of avoid.split(";")) {
-        const match = /^\s*(\S+)(?: days ([\d,]+))?(?: not ([\d,]+))?(?: from (\d+))?(?: to (\d+))?(?: at ([\d:,]+))?\s*$/.exec(entry);
+        const match =
+          /^\s*(\S+)(?: days ([\d,]+))?(?: not ([\d,]+))?(?: from (\d+))?(?: to (\d+))?(?: at ([\d:,]+))?\s*$/.exec(
+            entry,
+          );
         if (!match) continue;
         const limits: Avoid = { notDays: numbers(match[3]), notAt: (match[6] ?? "").split(",").filter(Boolean) };
         if (match[2]) limits.days = numbers(match[2]);
@@ -126,7 +138,16 @@ function renderMemory(memory: ArrangeMemory): string {
   if (memory.skip.length > 0) lines.push(`Skip tasks: ${memory.skip.join(", ")}`);
   if (memory.avoid.size > 0) {
     const entries = [...memory.avoid].map(([id, limits]) =>
-      [id, limits.days ? `days ${limits.days.join(",")}` : "", limits.notDays.length ? `not ${limits.notDays.join(",")}` : "", limits.from ? `from ${limits.from}` : "", limits.to ? `to ${limits.to}` : "", limits.notAt.length ? `at ${limits.notAt.join(",")}` : ""].filter(Boolean).join(" "),
+      [
+        id,
+        limits.days ? `days ${limits.days.join(",")}` : "",
+        limits.notDays.length ? `not ${limits.notDays.join(",")}` : "",
+        limits.from ? `from ${limits.from}` : "",
+        limits.to ? `to ${limits.to}` : "",
+        limits.notAt.length ? `at ${limits.notAt.join(",")}` : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
     );
     lines.push(`Avoid: ${entries.join("; ")}`);
   }
@@ -147,15 +168,21 @@ type Names = ReadonlyMap<string, string>;
 function namesOf(view: PromptView): Names {
   const names = new Map<string, string>();
   // The live state's pending tasks and a whole round's listing are data; the summaries of compressed rounds, text.
-  const listed = (round: RoundView) => (round.summarised ? parseTaskListing(round.result) : (toolDataOf(round, "list_tasks")?.tasks ?? []));
-  const listings: ReadonlyArray<ReadonlyArray<{ id: string; name: string }>> = [liveOverviewOf(view)?.pendingTasks ?? [], ...view.rounds.filter((round) => round.name === "list_tasks").map(listed)];
+  const listed = (round: RoundView) =>
+    round.summarised ? parseTaskListing(round.result) : (toolDataOf(round, "list_tasks")?.tasks ?? []);
+  const listings: ReadonlyArray<ReadonlyArray<{ id: string; name: string }>> = [
+    liveOverviewOf(view)?.pendingTasks ?? [],
+    ...view.rounds.filter((round) => round.name === "list_tasks").map(listed),
+  ];
   for (const listing of listings) for (const task of listing) if (task.name) names.set(task.id, task.name);
   return names;
 }
 
 /** A whole list_tasks round's listing: its data, or nothing listed when it failed; undefined without data (read again). */
 function listingOfRound(round: RoundView): ListTasksData | undefined {
-  return callResultOf(round) === "failed" ? { tasks: [], matching: 0, total: 0, omitted: 0 } : toolDataOf(round, "list_tasks");
+  return callResultOf(round) === "failed"
+    ? { tasks: [], matching: 0, total: 0, omitted: 0 }
+    : toolDataOf(round, "list_tasks");
 }
 
 /** A task as the policy names it when it speaks: by its name ("Review limits and continuity"), by id only when no listing in view names it. */
@@ -184,10 +211,12 @@ type Scope =
 /** The latest task listing in view (a whole round's data, or a compressed round's text), with the pending tasks a cut listing hid listed on their own. */
 function latestListing(view: PromptView, language: Language): ListedTask[] | Decision | undefined {
   const rounds = view.rounds.filter((round) => round.name === "list_tasks");
-  const whole = rounds.filter((round) => !round.summarised).flatMap((round) => {
-    const listed = listingOfRound(round);
-    return listed ? [{ round, listed }] : [];
-  });
+  const whole = rounds
+    .filter((round) => !round.summarised)
+    .flatMap((round) => {
+      const listed = listingOfRound(round);
+      return listed ? [{ round, listed }] : [];
+    });
   const listing = whole[0]?.listed;
   if (!listing) {
     const summarised = rounds.filter((round) => round.summarised).flatMap((round) => parseTaskListing(round.result));
@@ -196,8 +225,17 @@ function latestListing(view: PromptView, language: Language): ListedTask[] | Dec
   // A listing cut at 100 lines may hide pending tasks: list the pending ones on their own (the first listing still
   // gives the placed ones).
   const pendingListing = whole.find(({ round }) => round.arguments.status === "pending")?.listed;
-  if (!pendingListing && listing.omitted > 0) return read(say(language, "Listing the pending tasks on their own.", "正在单独列出待安排的任务。"), "list_tasks", { status: "pending", limit: 100 }, "the first listing was cut");
-  return [...listing.tasks.filter((task) => task.kind !== "pending"), ...(pendingListing ?? listing).tasks.filter((task) => task.kind === "pending")];
+  if (!pendingListing && listing.omitted > 0)
+    return read(
+      say(language, "Listing the pending tasks on their own.", "正在单独列出待安排的任务。"),
+      "list_tasks",
+      { status: "pending", limit: 100 },
+      "the first listing was cut",
+    );
+  return [
+    ...listing.tasks.filter((task) => task.kind !== "pending"),
+    ...(pendingListing ?? listing).tasks.filter((task) => task.kind === "pending"),
+  ];
 }
 
 /**
@@ -205,11 +243,27 @@ function latestListing(view: PromptView, language: Language): ListedTask[] | Dec
  * match (read from a task listing), the names that match nothing, and the named tasks already placed. A step whose
  * names all match nothing asks which tasks are meant, once.
  */
-function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, end: Finish, language: Language, names: Names): Scope {
+function scopeOf(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  memory: ArrangeMemory,
+  end: Finish,
+  language: Language,
+  names: Names,
+): Scope {
   const except = request.except ?? [];
   if (request.tasks.length === 0 && except.length === 0) return { kind: "scope", leftOut: [], note: "" };
   const listing = latestListing(view, language);
-  if (listing === undefined) return { kind: "decided", decision: read(say(language, "Reading the review tasks.", "正在读取复习任务。"), "list_tasks", LISTING_ARGUMENTS, "need the tasks the step names") };
+  if (listing === undefined)
+    return {
+      kind: "decided",
+      decision: read(
+        say(language, "Reading the review tasks.", "正在读取复习任务。"),
+        "list_tasks",
+        LISTING_ARGUMENTS,
+        "need the tasks the step names",
+      ),
+    };
   if (!Array.isArray(listing)) return { kind: "decided", decision: listing };
   // The tasks the step leaves out ("everything except the essay"): never proposed.
   const exceptIds = [...new Set(except.flatMap((phrase) => matchTasks(phrase, listing).map((task) => task.id)))];
@@ -217,7 +271,8 @@ function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "ar
   const pending = listing.filter((task) => task.kind === "pending");
   const started = view.rounds.some((round) => round.name === "place");
   let phrases = request.tasks;
-  const matchesNothing = (candidates: string[]) => candidates.every((phrase) => matchTasks(phrase, listing).length === 0);
+  const matchesNothing = (candidates: string[]) =>
+    candidates.every((phrase) => matchTasks(phrase, listing).length === 0);
   if (matchesNothing(phrases) && !started) {
     // The step names tasks and none of them exists: never claim the step done. Ask which tasks; an answer that
     // names none either ends the step saying so.
@@ -229,7 +284,19 @@ function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "ar
     if (phrases.length === 0) return { kind: "scope", leftOut: [], note: "" };
     if (matchesNothing(phrases)) {
       const both = `${asked} or ${JSON.stringify(answer)}`;
-      return { kind: "decided", decision: finish(end, say(language, `I found no pending task matching ${both}, so nothing was placed.`, `我没有找到与 ${both} 匹配的待安排任务，所以没有安排任何任务。`), `not carried out: no pending task matches ${both}`, "the step names no task the schedule has") };
+      return {
+        kind: "decided",
+        decision: finish(
+          end,
+          say(
+            language,
+            `I found no pending task matching ${both}, so nothing was placed.`,
+            `我没有找到与 ${both} 匹配的待安排任务，所以没有安排任何任务。`,
+          ),
+          `not carried out: no pending task matches ${both}`,
+          "the step names no task the schedule has",
+        ),
+      };
     }
   }
   const chosen = new Set<string>();
@@ -253,7 +320,14 @@ function scopeOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "ar
 }
 
 /** `propose_arrangement`'s arguments for the step: its tasks, days and slots, the user's limits, the card's size. */
-function arrangementArguments(taskIds: string[] | undefined, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, writesPerCard: number, exceptIds: readonly string[] = []): Record<string, unknown> {
+function arrangementArguments(
+  taskIds: string[] | undefined,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  memory: ArrangeMemory,
+  facts: WeekFacts,
+  writesPerCard: number,
+  exceptIds: readonly string[] = [],
+): Record<string, unknown> {
   const only = resolveDays(request.where.only, facts);
   const skip = [...new Set([...memory.skip, ...exceptIds])];
   const not = resolveDays(request.where.not, facts);
@@ -271,7 +345,17 @@ function arrangementArguments(taskIds: string[] | undefined, request: Extract<Sc
 }
 
 /** Asks the backend where the step's tasks go. */
-function listArrangement(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, end: Finish, writesPerCard: number, language: Language, names: Names, speak: string): Decision {
+function listArrangement(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  memory: ArrangeMemory,
+  facts: WeekFacts,
+  end: Finish,
+  writesPerCard: number,
+  language: Language,
+  names: Names,
+  speak: string,
+): Decision {
   const scope = scopeOf(view, request, memory, end, language, names);
   if (scope.kind === "decided") return scope.decision;
   const before = daysBefore(view, request, facts, end, language);
@@ -280,65 +364,148 @@ function listArrangement(view: PromptView, request: Extract<ScheduleRequest, { k
   if (before) {
     const only = (args.days as number[] | undefined) ?? before;
     args.days = only.filter((day) => before.includes(day));
-    if ((args.days as number[]).length === 0) return finish(end, say(language, `No day of the window comes before the ${request.where.before}, so nothing was placed.`, `窗口里没有在${request.where.before}之前的日子，所以没有安排任何任务。`), `not carried out: no day comes before the ${request.where.before}`, "no day before the event");
+    if ((args.days as number[]).length === 0)
+      return finish(
+        end,
+        say(
+          language,
+          `No day of the window comes before the ${request.where.before}, so nothing was placed.`,
+          `窗口里没有在${request.where.before}之前的日子，所以没有安排任何任务。`,
+        ),
+        `not carried out: no day comes before the ${request.where.before}`,
+        "no day before the event",
+      );
   }
-  return read(speak, "propose_arrangement", args, "the backend finds where the tasks go; the step chooses its proposal");
+  return read(
+    speak,
+    "propose_arrangement",
+    args,
+    "the backend finds where the tasks go; the step chooses its proposal",
+  );
 }
 
 /**
  * The days before the event the step must finish before ("before the midterm": the days before the event's first
  * day), read from a listing of the events; a decision when the events must be listed first, or none matches.
  */
-function daysBefore(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, language: Language): number[] | Decision | undefined {
+function daysBefore(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): number[] | Decision | undefined {
   const phrase = request.where.before;
   if (!phrase) return undefined;
-  const listing = view.rounds.filter((round) => round.name === "list_tasks" && round.arguments.source === "event").flatMap((round) => toolDataOf(round, "list_tasks")?.tasks ?? []);
-  if (listing.length === 0 && !view.rounds.some((round) => round.name === "list_tasks" && round.arguments.source === "event")) {
-    return read(say(language, `Looking for the ${phrase} among your events.`, `正在你的日程中查找${phrase}。`), "list_tasks", { source: "event", limit: 100 }, "the step must finish before an event");
+  const listing = view.rounds
+    .filter((round) => round.name === "list_tasks" && round.arguments.source === "event")
+    .flatMap((round) => toolDataOf(round, "list_tasks")?.tasks ?? []);
+  if (
+    listing.length === 0 &&
+    !view.rounds.some((round) => round.name === "list_tasks" && round.arguments.source === "event")
+  ) {
+    return read(
+      say(language, `Looking for the ${phrase} among your events.`, `正在你的日程中查找${phrase}。`),
+      "list_tasks",
+      { source: "event", limit: 100 },
+      "the step must finish before an event",
+    );
   }
-  const event = matchTasks(phrase, listing).flatMap((task) => task.slots).sort((a, b) => a.day - b.day)[0];
-  if (!event) return finish(end, say(language, `I found no event matching "${phrase}", so nothing was placed.`, `我没有找到与“${phrase}”匹配的日程，所以没有安排任何任务。`), `not carried out: no event matches "${phrase}"`, "the step names an event the schedule does not have");
-  return Array.from({ length: Math.max(0, event.day - 1) }, (_, offset) => offset + 1).filter((day) => day <= (facts.totalDays ?? day));
+  const event = matchTasks(phrase, listing)
+    .flatMap((task) => task.slots)
+    .sort((a, b) => a.day - b.day)[0];
+  if (!event)
+    return finish(
+      end,
+      say(
+        language,
+        `I found no event matching "${phrase}", so nothing was placed.`,
+        `我没有找到与“${phrase}”匹配的日程，所以没有安排任何任务。`,
+      ),
+      `not carried out: no event matches "${phrase}"`,
+      "the step names an event the schedule does not have",
+    );
+  return Array.from({ length: Math.max(0, event.day - 1) }, (_, offset) => offset + 1).filter(
+    (day) => day <= (facts.totalDays ?? day),
+  );
 }
 
 /** The latest whole `propose_arrangement` listing of the step (undefined when none, or it was compressed). */
 function latestArrangement(view: PromptView): ScheduleListing | undefined {
-  return toolDataOf(view.rounds.findLast((round) => round.name === "propose_arrangement"), "propose_arrangement");
+  return toolDataOf(
+    view.rounds.findLast((round) => round.name === "propose_arrangement"),
+    "propose_arrangement",
+  );
 }
 
 /** The arrange step's decision. */
-export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts, end: Finish, writesPerCard = Number.POSITIVE_INFINITY): Decision {
+export function arrangeStep(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  facts: WeekFacts,
+  end: Finish,
+  writesPerCard = Number.POSITIVE_INFINITY,
+): Decision {
   const { rounds } = view;
   const language = userLanguage(view);
   const names = namesOf(view);
   const memory = readMemory(section(view.context, "scratchpad"));
-  const list = (speak: string) => listArrangement(view, request, memory, facts, end, writesPerCard, language, names, speak);
+  const list = (speak: string) =>
+    listArrangement(view, request, memory, facts, end, writesPerCard, language, names, speak);
   const last = rounds.at(-1);
   if (!last) return list(say(language, "Finding room for the pending tasks.", "正在为待安排的任务寻找位置。"));
 
   if (last.name === "propose_arrangement" && !last.summarised) {
-    if (callResultOf(last) === "failed") return finish(end, say(language, `I could not arrange the tasks: ${failureOf(last)}`, `无法安排这些任务：${failureOf(last)}`), `not carried out: ${failureOf(last)}`, "the backend could not arrange");
+    if (callResultOf(last) === "failed")
+      return finish(
+        end,
+        say(language, `I could not arrange the tasks: ${failureOf(last)}`, `无法安排这些任务：${failureOf(last)}`),
+        `not carried out: ${failureOf(last)}`,
+        "the backend could not arrange",
+      );
     const listing = toolDataOf(last, "propose_arrangement");
-    if (!listing) return finish(end, say(language, "I could not read the proposed arrangement, so nothing was placed.", "无法读取建议的安排，所以没有安排任何任务。"), "not carried out: the arrangement could not be read", "no data");
+    if (!listing)
+      return finish(
+        end,
+        say(
+          language,
+          "I could not read the proposed arrangement, so nothing was placed.",
+          "无法读取建议的安排，所以没有安排任何任务。",
+        ),
+        "not carried out: the arrangement could not be read",
+        "no data",
+      );
     return chooseArrangement(view, listing, request, memory, facts, end, language, names);
   }
   if (last.name === "list_tasks" || last.name === "update_working_memory") {
     // After a card with feedback: re-arrange only when the feedback constrained a task, a placement failed, or more fit.
-    if (last.name === "update_working_memory" && !relistAfterCard(rounds.slice(0, -1))) return finishArrange(memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
+    if (last.name === "update_working_memory" && !relistAfterCard(rounds.slice(0, -1)))
+      return finishArrange(memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
     return list(say(language, "Finding room for the tasks.", "正在为这些任务寻找位置。"));
   }
   if (last.name === "choose_candidate" && callResultOf(last) === "failed") {
-    if (rounds.filter((round) => round.name === "choose_candidate" && callResultOf(round) === "failed").length >= 2) return finish(end, say(language, `I could not choose the arrangement: ${failureOf(last)}`, `无法选择这个安排：${failureOf(last)}`), `not carried out: ${failureOf(last)}`, "choosing failed twice");
+    if (rounds.filter((round) => round.name === "choose_candidate" && callResultOf(round) === "failed").length >= 2)
+      return finish(
+        end,
+        say(language, `I could not choose the arrangement: ${failureOf(last)}`, `无法选择这个安排：${failureOf(last)}`),
+        `not carried out: ${failureOf(last)}`,
+        "choosing failed twice",
+      );
     return list(say(language, "Listing the arrangement again.", "正在重新列出安排。"));
   }
-  if (last.name !== "place") return list(say(language, "Finding room for the pending tasks.", "正在为待安排的任务寻找位置。"));
+  if (last.name !== "place")
+    return list(say(language, "Finding room for the pending tasks.", "正在为待安排的任务寻找位置。"));
 
   // A card was answered: act on what its answers said.
   const card = lastCard(rounds);
   const rejected = card.filter((round) => callResultOf(round) === "rejected");
   if (rejected.length === 0) {
-    if (card.some((round) => callResultOf(round) === "failed")) return list(say(language, "A placement failed; reading the week again.", "有一项安排没有成功，正在重新读取本周日程。"));
-    if ((latestArrangement(view)?.later ?? 0) > 0) return list(say(language, "Finding room for the rest of the tasks.", "正在为其余任务寻找位置。"));
+    if (card.some((round) => callResultOf(round) === "failed"))
+      return list(
+        say(language, "A placement failed; reading the week again.", "有一项安排没有成功，正在重新读取本周日程。"),
+      );
+    if ((latestArrangement(view)?.later ?? 0) > 0)
+      return list(say(language, "Finding room for the rest of the tasks.", "正在为其余任务寻找位置。"));
     return finishArrange(memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
   }
   let next = memory;
@@ -348,7 +515,11 @@ export function arrangeStep(view: PromptView, request: Extract<ScheduleRequest, 
     next = answer.memory;
     said.push(answer.speak);
   }
-  return remember(next, said.join(" "), "keep the skips and constraints in working memory so they survive context compression");
+  return remember(
+    next,
+    said.join(" "),
+    "keep the skips and constraints in working memory so they survive context compression",
+  );
 }
 
 /** The place rounds of the last card answered (the rounds after the last that is not a placement). */
@@ -361,48 +532,110 @@ function relistAfterCard(rounds: readonly RoundView[]): boolean {
   const card = lastCard(rounds);
   if (card.length === 0) return true;
   if (card.some((round) => callResultOf(round) === "failed")) return true;
-  if (card.some((round) => callResultOf(round) === "rejected" && parseFeedback(feedbackOfResult(round.result)).kind === "constrain")) return true;
-  const listing = toolDataOf(rounds.findLast((round) => round.name === "propose_arrangement"), "propose_arrangement");
+  if (
+    card.some(
+      (round) =>
+        callResultOf(round) === "rejected" && parseFeedback(feedbackOfResult(round.result)).kind === "constrain",
+    )
+  )
+    return true;
+  const listing = toolDataOf(
+    rounds.findLast((round) => round.name === "propose_arrangement"),
+    "propose_arrangement",
+  );
   return listing === undefined || (listing.later ?? 0) > 0;
 }
 
 /** What the step leaves pending, with why: the names that match nothing, and what the latest arrangement left out. */
-function leftOutOf(view: PromptView, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, end: Finish, language: Language, names: Names): string[] {
+function leftOutOf(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  memory: ArrangeMemory,
+  end: Finish,
+  language: Language,
+  names: Names,
+): string[] {
   const scope = scopeOf(view, request, memory, end, language, names);
   const named = scope.kind === "scope" ? scope.leftOut : [];
   const skipped = new Set(memory.skip);
-  return [...named, ...(latestArrangement(view)?.left ?? []).filter((entry) => !skipped.has(entry.id)).map((entry) => `${entry.id} (${entry.why})`)];
+  return [
+    ...named,
+    ...(latestArrangement(view)?.left ?? [])
+      .filter((entry) => !skipped.has(entry.id))
+      .map((entry) => `${entry.id} (${entry.why})`),
+  ];
 }
 
 /** The backend's proposal, chosen: its placements go out on one card (ending the step once they apply, when it holds the rest). */
-function chooseArrangement(view: PromptView, listing: ScheduleListing, request: Extract<ScheduleRequest, { kind: "arrange" }>, memory: ArrangeMemory, facts: WeekFacts, end: Finish, language: Language, names: Names): Decision {
+function chooseArrangement(
+  view: PromptView,
+  listing: ScheduleListing,
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  memory: ArrangeMemory,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+  names: Names,
+): Decision {
   const leftOut = leftOutOf(view, request, memory, end, language, names);
   const proposal = listing.candidates[0];
   if (!proposal) return finishArrange(memory, leftOut, end, language, names);
-  const places = proposal.places ?? proposal.writes.map((write) => ({ id: String(write.arguments.task_id), day: Number(write.arguments.day), start: Number(write.arguments.slot_start), end: Number(write.arguments.slot_start) }));
+  const places =
+    proposal.places ??
+    proposal.writes.map((write) => ({
+      id: String(write.arguments.task_id),
+      day: Number(write.arguments.day),
+      start: Number(write.arguments.slot_start),
+      end: Number(write.arguments.slot_start),
+    }));
   const day = (entry: { day: number }) => dayLabelIn(entry.day, (candidate) => weekdayOf(facts, candidate), language);
   const name = (entry: { id: string }) => taskName(entry.id, names, language);
   // By date and clock time in a dated window, as the card names it; else by day and slots.
   const dating = datingOf(facts);
   const where = (entry: { id: string; day: number; start: number; end: number }) =>
     dating
-      ? say(language, `${name(entry)} on ${placeName(dating, entry, language)}`, `${name(entry)}到${placeName(dating, entry, language)}`)
-      : say(language, `${name(entry)} on ${day(entry)} slots ${entry.start}-${entry.end}`, `${name(entry)}到${day(entry)}第${entry.start}-${entry.end}节`);
+      ? say(
+          language,
+          `${name(entry)} on ${placeName(dating, entry, language)}`,
+          `${name(entry)}到${placeName(dating, entry, language)}`,
+        )
+      : say(
+          language,
+          `${name(entry)} on ${day(entry)} slots ${entry.start}-${entry.end}`,
+          `${name(entry)}到${day(entry)}第${entry.start}-${entry.end}节`,
+        );
   const later = listing.later ?? 0;
   const fit = places.length + later;
   const total = fit + (listing.left?.length ?? 0);
-  const found = say(language, `Found room for ${fit} of ${total} task(s). `, `为 ${total} 个任务中的 ${fit} 个找到了位置。`);
+  const found = say(
+    language,
+    `Found room for ${fit} of ${total} task(s). `,
+    `为 ${total} 个任务中的 ${fit} 个找到了位置。`,
+  );
   const placing =
     places.length === 1
       ? say(language, `Placing ${where(places[0]!)}.`, `安排${where(places[0]!)}。`)
-      : say(language, `Placing ${places.length} tasks: ${places.map(where).join("; ")}.`, `安排 ${places.length} 个任务：${places.map(where).join("；")}。`);
+      : say(
+          language,
+          `Placing ${places.length} tasks: ${places.map(where).join("; ")}.`,
+          `安排 ${places.length} 个任务：${places.map(where).join("；")}。`,
+        );
   const then: Then | undefined = later === 0 ? { action: end, goalCheck: arrangeSummary(memory, leftOut) } : undefined;
-  return propose(`${found}${placing}`, "choose_candidate", { id: proposal.id }, say(language, "the backend's arrangement places as many as fit", "后台的安排放下了尽可能多的任务"), then);
+  return propose(
+    `${found}${placing}`,
+    "choose_candidate",
+    { id: proposal.id },
+    say(language, "the backend's arrangement places as many as fit", "后台的安排放下了尽可能多的任务"),
+    then,
+  );
 }
 
 /** "Which tasks do you mean?" when a step names tasks the schedule does not have. */
 function askWhichTasks(asked: string, pending: ListedTask[], language: Language): Decision {
-  const examples = pending.slice(0, 6).map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
+  const examples = pending
+    .slice(0, 6)
+    .map((task) => `${task.name} (${task.id})`)
+    .join(language === "zh" ? "、" : ", ");
   const speak =
     language === "zh"
       ? `我没有找到与 ${asked} 匹配的待安排任务，所以还没有安排任何任务。你指的是哪些任务？请回答任务名称或 id${examples ? `，例如：${examples}` : ""}；回答“全部”则安排所有待安排的任务。`
@@ -414,7 +647,13 @@ function askWhichTasks(asked: string, pending: ListedTask[], language: Language)
  * A rejected placement: skip the task, or re-plan it under the feedback's constraint. The rejected place itself is
  * never proposed again in the step, whatever the feedback said.
  */
-function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFacts, language: Language, names: Names): { memory: ArrangeMemory; speak: string } {
+function afterRejection(
+  round: RoundView,
+  memory: ArrangeMemory,
+  facts: WeekFacts,
+  language: Language,
+  names: Names,
+): { memory: ArrangeMemory; speak: string } {
   const taskId = String(round.arguments.task_id);
   const task = taskName(taskId, names, language);
   const day = Number(round.arguments.day);
@@ -422,9 +661,10 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   const text = feedbackOfResult(round.result);
   const feedback = parseFeedback(text);
   if (feedback.kind !== "constrain") {
-    const speak = feedback.kind === "unclear"
-      ? cannotActOn(feedback.text, { en: `so I'm leaving ${task} pending`, zh: `${task} 先保持待安排` })
-      : say(language, `Skipping ${task}: you rejected its placement.`, `跳过${task}：你拒绝了它的安排。`);
+    const speak =
+      feedback.kind === "unclear"
+        ? cannotActOn(feedback.text, { en: `so I'm leaving ${task} pending`, zh: `${task} 先保持待安排` })
+        : say(language, `Skipping ${task}: you rejected its placement.`, `跳过${task}：你拒绝了它的安排。`);
     return { memory: { ...memory, skip: [...memory.skip, taskId] }, speak };
   }
   const limits: Avoid = { notDays: [], notAt: [], ...memory.avoid.get(taskId) };
@@ -435,13 +675,22 @@ function afterRejection(round: RoundView, memory: ArrangeMemory, facts: WeekFact
   if (only.length > 0) limits.days = only;
   else if (limits.days) limits.days = limits.days.filter((candidate) => !limits.notDays.includes(candidate));
   if (limits.days?.length === 0) delete limits.days;
-  if (feedback.part) ({ from: limits.from, to: limits.to } = resolveSlotWindow({ part: feedback.part }, facts.slotsPerDay));
+  if (feedback.part)
+    ({ from: limits.from, to: limits.to } = resolveSlotWindow({ part: feedback.part }, facts.slotsPerDay));
   // "Later" and "earlier" mean later or earlier on the same day.
   if ((feedback.later || feedback.earlier) && only.length === 0 && Number.isFinite(day)) limits.days = [day];
   if (feedback.later && Number.isFinite(start)) limits.from = Math.max(limits.from ?? 1, start + 1);
-  if (feedback.earlier && Number.isFinite(start)) limits.to = Math.min(limits.to ?? Number.POSITIVE_INFINITY, start - 1);
+  if (feedback.earlier && Number.isFinite(start))
+    limits.to = Math.min(limits.to ?? Number.POSITIVE_INFINITY, start - 1);
   const avoid = new Map(memory.avoid).set(taskId, limits);
-  return { memory: { ...memory, avoid }, speak: say(language, `Understood: finding ${task} another place (${text}).`, `明白：为${task}另找位置（${text}）。`) };
+  return {
+    memory: { ...memory, avoid },
+    speak: say(
+      language,
+      `Understood: finding ${task} another place (${text}).`,
+      `明白：为${task}另找位置（${text}）。`,
+    ),
+  };
 }
 
 /** The step's summary at its end: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
@@ -453,14 +702,25 @@ function arrangeSummary(memory: ArrangeMemory, leftOutEntries: readonly string[]
 }
 
 /** The end of the step, with its summary. */
-function finishArrange(memory: ArrangeMemory, leftOut: readonly string[], end: Finish, language: Language, names: Names, note = ""): Decision {
+function finishArrange(
+  memory: ArrangeMemory,
+  leftOut: readonly string[],
+  end: Finish,
+  language: Language,
+  names: Names,
+  note = "",
+): Decision {
   const summary = arrangeSummary(memory, leftOut, note);
   const rest = summary.slice("every placement the plan had room for was proposed".length);
   // The summary keeps ids (it is parsed back); what is said names the tasks.
   const speak = withNames(
     language === "zh"
-      ? rest ? `${summaryInChinese(summary)}。` : "范围内每个待安排的复习任务都已提出安排。"
-      : rest ? `Every placement that fits was proposed${rest}.` : "Every pending review task in scope has been proposed a place.",
+      ? rest
+        ? `${summaryInChinese(summary)}。`
+        : "范围内每个待安排的复习任务都已提出安排。"
+      : rest
+        ? `Every placement that fits was proposed${rest}.`
+        : "Every pending review task in scope has been proposed a place.",
     names,
     language,
   );

@@ -21,7 +21,9 @@ function isImportStep(content: string): boolean {
 
 /** The chat stage's decision for a message carrying a calendar file: a task. */
 export function calendarChat(view: PromptView): Decision | undefined {
-  return isCalendarRequest(latestMessage(view)) ? { intent: "task", reply: "", reason: "a calendar file to import" } : undefined;
+  return isCalendarRequest(latestMessage(view))
+    ? { intent: "task", reply: "", reason: "a calendar file to import" }
+    : undefined;
 }
 
 /** The plan stage's decision for a goal naming a calendar file: one step that imports it. */
@@ -38,7 +40,16 @@ export function calendarPlan(view: PromptView): Decision | undefined {
     complexity: "simple",
     need_thinking: false,
     run_mode: "local_adjust",
-    plan_steps: [{ content, done_when: say(language, "import_calendar reports the events added, or why none can be", "import_calendar 报告导入的日程，或无法导入的原因") }],
+    plan_steps: [
+      {
+        content,
+        done_when: say(
+          language,
+          "import_calendar reports the events added, or why none can be",
+          "import_calendar 报告导入的日程，或无法导入的原因",
+        ),
+      },
+    ],
   };
 }
 
@@ -53,11 +64,29 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     const result = callResultOf(last);
     if (result === "applied") return finish(end, "", appliedWriteText(last));
     // A refusal (or a declined card) is told once, in the answer.
-    return finish(end, "", `not carried out: ${result === "failed" ? failureOf(last) : "the user rejected the import"}`);
+    return finish(
+      end,
+      "",
+      `not carried out: ${result === "failed" ? failureOf(last) : "the user rejected the import"}`,
+    );
   }
   // Only the file attached to this request is imported, never one the conversation or memory mentions.
   const [attached] = attachedCalendarsIn(view.contextData);
-  if (!attached) return finish(end, "", say(language, "not carried out: the calendar file is no longer attached to this request; send it again (/import <file.ics>)", "未执行：这次请求已不再附带日历文件，请重新发送（/import <文件.ics>）"));
+  if (!attached)
+    return finish(
+      end,
+      "",
+      say(
+        language,
+        "not carried out: the calendar file is no longer attached to this request; send it again (/import <file.ics>)",
+        "未执行：这次请求已不再附带日历文件，请重新发送（/import <文件.ics>）",
+      ),
+    );
   const fileName = attached.fileName ?? say(language, "the calendar you sent", "你发来的日历");
-  return propose(say(language, `Importing the timetable from ${fileName}.`, `正在从 ${fileName} 导入课表。`), "import_calendar", { ics: attached.ics }, say(language, "the calendar file you sent", "你发来的日历文件"));
+  return propose(
+    say(language, `Importing the timetable from ${fileName}.`, `正在从 ${fileName} 导入课表。`),
+    "import_calendar",
+    { ics: attached.ics },
+    say(language, "the calendar file you sent", "你发来的日历文件"),
+  );
 }

@@ -23,17 +23,41 @@ function answered(rounds: readonly RoundView[], tool: string, end: Finish, langu
   const result = callResultOf(round);
   if (result === "applied") return finish(end, "", appliedWriteText(round));
   const why = result === "failed" ? failureOf(round) : "you declined the change";
-  return finish(end, say(language, `Nothing was changed: ${why}.`, `没有改动：${why}。`), `not carried out: ${why}`, "the write did not apply");
+  return finish(
+    end,
+    say(language, `Nothing was changed: ${why}.`, `没有改动：${why}。`),
+    `not carried out: ${why}`,
+    "the write did not apply",
+  );
 }
 
 /** Add a task item to a class: one `add_task` card. */
-export function addTaskStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "add_task" }>, end: Finish, language: Language): Decision {
+export function addTaskStep(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "add_task" }>,
+  end: Finish,
+  language: Language,
+): Decision {
   const done = answered(view.rounds, "add_task", end, language);
   if (done) return done;
   const category = classNamed(view, request.classPhrase);
-  if (!category) return finish(end, say(language, `I found no class matching "${request.classPhrase}", so nothing was added.`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`), `not carried out: no class matches "${request.classPhrase}"`, "the step names a class the schedule does not have");
+  if (!category)
+    return finish(
+      end,
+      say(
+        language,
+        `I found no class matching "${request.classPhrase}", so nothing was added.`,
+        `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`,
+      ),
+      `not carried out: no class matches "${request.classPhrase}"`,
+      "the step names a class the schedule does not have",
+    );
   return propose(
-    say(language, `Adding "${request.name}" (${request.duration} slot(s)) to ${category.name}.`, `正在把“${request.name}”（${request.duration} 节）加入${category.name}。`),
+    say(
+      language,
+      `Adding "${request.name}" (${request.duration} slot(s)) to ${category.name}.`,
+      `正在把“${request.name}”（${request.duration} 节）加入${category.name}。`,
+    ),
     "add_task",
     { name: request.name, class_id: category.id, duration: request.duration },
     say(language, "the task the request adds", "请求添加的任务"),
@@ -42,17 +66,45 @@ export function addTaskStep(view: PromptView, request: Extract<ScheduleRequest, 
 }
 
 /** A class's standing rules: one `upsert_task_class` card with its preferred parts and excluded weekdays. */
-export function classRulesStep(view: PromptView, request: Extract<ScheduleRequest, { kind: "class_rules" }>, end: Finish, language: Language): Decision {
+export function classRulesStep(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "class_rules" }>,
+  end: Finish,
+  language: Language,
+): Decision {
   const done = answered(view.rounds, "upsert_task_class", end, language);
   if (done) return done;
   const category = classNamed(view, request.classPhrase);
-  if (!category) return finish(end, say(language, `I found no class matching "${request.classPhrase}", so nothing was changed.`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`), `not carried out: no class matches "${request.classPhrase}"`, "the step names a class the schedule does not have");
+  if (!category)
+    return finish(
+      end,
+      say(
+        language,
+        `I found no class matching "${request.classPhrase}", so nothing was changed.`,
+        `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`,
+      ),
+      `not carried out: no class matches "${request.classPhrase}"`,
+      "the step names a class the schedule does not have",
+    );
   // A day ruled out now is added to the days the class already excludes ("never on Monday", then "never on
   // Tuesday": both), since the write replaces the class's list.
-  const excluded = request.excludedWeekdays.length > 0 ? [...new Set([...(category.excludedDaysOfWeek ?? []), ...request.excludedWeekdays])].sort() : [];
+  const excluded =
+    request.excludedWeekdays.length > 0
+      ? [...new Set([...(category.excludedDaysOfWeek ?? []), ...request.excludedWeekdays])].sort()
+      : [];
   const rules = [
-    ...request.parts.map((part) => say(language, `${part}s only`, { morning: "只在上午", afternoon: "只在下午", evening: "只在晚上" }[part])),
-    ...(excluded.length > 0 ? [say(language, `never on ${excluded.map((day) => weekdayName(day, "en")).join(" or ")}`, `不要${excluded.map((day) => weekdayName(day, "zh")).join("、")}`)] : []),
+    ...request.parts.map((part) =>
+      say(language, `${part}s only`, { morning: "只在上午", afternoon: "只在下午", evening: "只在晚上" }[part]),
+    ),
+    ...(excluded.length > 0
+      ? [
+          say(
+            language,
+            `never on ${excluded.map((day) => weekdayName(day, "en")).join(" or ")}`,
+            `不要${excluded.map((day) => weekdayName(day, "zh")).join("、")}`,
+          ),
+        ]
+      : []),
   ].join(say(language, ", ", "，"));
   return propose(
     say(language, `Setting ${category.name}: ${rules}.`, `正在设置${category.name}：${rules}。`),

@@ -8,7 +8,17 @@
  */
 import { formatCount, formatRanges } from "../format.js";
 import { readablePlaces } from "../readable.js";
-import { movedText, placedText, swappedText, taskInfoFields, taskInfoGuestLines, unplacedText, type FreeRunEntry, type ListedTask, type RangeOccupant } from "../tools/index.js";
+import {
+  movedText,
+  placedText,
+  swappedText,
+  taskInfoFields,
+  taskInfoGuestLines,
+  unplacedText,
+  type FreeRunEntry,
+  type ListedTask,
+  type RangeOccupant,
+} from "../tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
@@ -16,10 +26,26 @@ import { finish, propose, read, readAll, type Decision, type Finish, type Then }
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { say, type Language } from "../../../contracts/language.js";
-import { currentStepOf, goalOf, questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../../offline/prompt-reading.js";
+import {
+  currentStepOf,
+  goalOf,
+  questionAnswer,
+  section,
+  userLanguage,
+  type PromptView,
+  type RoundView,
+} from "../../offline/prompt-reading.js";
 import { cannotActOn, finalAnswer } from "./replies.js";
 import type { StepOutcome } from "../../offline/stage-state.js";
-import { dayLabelIn, isEmptySelection, parseScheduleRequest, resolveSlotWindow, taskPhrase, type ScheduleRequest, type Where } from "./request-parsing.js";
+import {
+  dayLabelIn,
+  isEmptySelection,
+  parseScheduleRequest,
+  resolveSlotWindow,
+  taskPhrase,
+  type ScheduleRequest,
+  type Where,
+} from "./request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
 import { dayName as calendarDayName, placeName, slotClock } from "../calendar.js";
@@ -42,7 +68,12 @@ export function answerOf(view: PromptView, goalCheck: string): string {
   const context = section(view.context, "execution_context") || view.context;
   const overview = /Plan overview:\n([\s\S]*?)\n\nCurrent step/.exec(context)?.[1] ?? "";
   const summaries = section(view.context, "done_step_summaries");
-  const markers: Array<[string, string]> = [[" >> current", "current"], [" ✓ done", "done"], [" FAILED", "failed"], [" (skipped)", "skipped"]];
+  const markers: Array<[string, string]> = [
+    [" >> current", "current"],
+    [" ✓ done", "done"],
+    [" FAILED", "failed"],
+    [" (skipped)", "skipped"],
+  ];
   const lines = overview.split("\n").flatMap((line) => {
     const match = /^\d+\. (.*)$/.exec(line);
     if (!match) return [];
@@ -57,7 +88,10 @@ export function answerOf(view: PromptView, goalCheck: string): string {
     return [{ content, status }];
   });
   // Each done step's summary: from its "- content: " line to the next step's.
-  const starts = lines.map((line) => summaries.indexOf(`- ${line.content}: `)).filter((index) => index !== -1).sort((a, b) => a - b);
+  const starts = lines
+    .map((line) => summaries.indexOf(`- ${line.content}: `))
+    .filter((index) => index !== -1)
+    .sort((a, b) => a - b);
   const summaryOf = (content: string) => {
     const start = summaries.indexOf(`- ${content}: `);
     if (start === -1) return "";
@@ -67,7 +101,11 @@ export function answerOf(view: PromptView, goalCheck: string): string {
   const steps: StepOutcome[] = lines.map((line) => {
     if (line.status === "current") return { status: "done", content: line.content, summary: goalCheck.trim() };
     // Steps never started are skipped when the task ends.
-    return { status: line.status === "pending" ? "skipped" : line.status, content: line.content, summary: line.status === "done" ? summaryOf(line.content) : "" };
+    return {
+      status: line.status === "pending" ? "skipped" : line.status,
+      content: line.content,
+      summary: line.status === "done" ? summaryOf(line.content) : "",
+    };
   });
   // The answer stands in for the deliver stage's only when the task completes: no item it was about left open.
   return finalAnswer({ goal: goalOf(view), steps, outcome: "completed", language: userLanguage(view) });
@@ -108,7 +146,16 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return classRulesStep(view, request, end, language);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
-      return finish(end, say(language, `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`, `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`), `not carried out: the offline policy does not understand the step "${step.content}"`, "the step is not one the offline policy understands");
+      return finish(
+        end,
+        say(
+          language,
+          `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`,
+          `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`,
+        ),
+        `not carried out: the offline policy does not understand the step "${step.content}"`,
+        "the step is not one the offline policy understands",
+      );
   }
 }
 
@@ -118,10 +165,26 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
  */
 function overviewStep(view: PromptView, action: Finish, language: Language): Decision {
   // The live state's overview (read fresh for this prompt), else the step's own get_overview round: both as data.
-  const overview = liveOverviewOf(view) ?? toolDataOf(view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised), "get_overview");
-  if (overview === undefined) return read(say(language, "Reading the week's overview.", "正在读取本周概览。"), "get_overview", {}, "need free time and pending tasks");
+  const overview =
+    liveOverviewOf(view) ??
+    toolDataOf(
+      view.rounds.findLast((round) => round.name === "get_overview" && !round.summarised),
+      "get_overview",
+    );
+  if (overview === undefined)
+    return read(
+      say(language, "Reading the week's overview.", "正在读取本周概览。"),
+      "get_overview",
+      {},
+      "need free time and pending tasks",
+    );
   const pending = formatCount(overview.pending);
-  const speak = action === "done" ? (pending === "0" ? say(language, "Every review task has a place.", "每个复习任务都安排好了。") : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)) : "";
+  const speak =
+    action === "done"
+      ? pending === "0"
+        ? say(language, "Every review task has a place.", "每个复习任务都安排好了。")
+        : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)
+      : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
   return finish(action, speak, `the schedule shows ${pending} review task(s) still pending`);
 }
@@ -136,7 +199,13 @@ interface Asked {
  * The task a step names: the step's phrase, else the user's answer to "which task?" (a name or an id); when the
  * phrase names nothing and no answer came yet, the question to ask.
  */
-function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], asked: Asked, reason: string): { match: TaskMatch; phrase: string } | { question: Decision } | { none: string } {
+function namedTask(
+  phrase: string,
+  candidates: ListedTask[],
+  all: ListedTask[],
+  asked: Asked,
+  reason: string,
+): { match: TaskMatch; phrase: string } | { question: Decision } | { none: string } {
   const direct = matchTask(phrase, candidates) ?? matchTask(phrase, all);
   if (direct) return { match: direct, phrase };
   if (asked.answer !== undefined) {
@@ -145,7 +214,13 @@ function namedTask(phrase: string, candidates: ListedTask[], all: ListedTask[], 
     return answered ? { match: answered, phrase: answer } : { none: `"${phrase}" or "${answer}"` };
   }
   // Review tasks first: they are what a person moves most.
-  const examples = [...candidates.filter((task) => task.kind !== "event"), ...candidates.filter((task) => task.kind === "event")].slice(0, 6).map((task) => `${task.name} (${task.id})`).join(asked.language === "zh" ? "、" : ", ");
+  const examples = [
+    ...candidates.filter((task) => task.kind !== "event"),
+    ...candidates.filter((task) => task.kind === "event"),
+  ]
+    .slice(0, 6)
+    .map((task) => `${task.name} (${task.id})`)
+    .join(asked.language === "zh" ? "、" : ", ");
   const speak =
     asked.language === "zh"
       ? `我没有找到与“${phrase}”匹配的任务。你指的是哪个任务？请回答任务名称或 id${examples ? `，例如：${examples}` : ""}。`
@@ -185,18 +260,28 @@ function nameOf(task: ListedTask): string {
 function ambiguity(match: TaskMatch, language: Language): string {
   if (match.alsoMatching.length === 0) return "";
   const names = match.alsoMatching.map((task) => JSON.stringify(task.name));
-  return say(language, ` (${names.join(", ")} match as well; name one by id to choose another)`, `（${names.join("、")} 也匹配；要选别的请用 id 指明）`);
+  return say(
+    language,
+    ` (${names.join(", ")} match as well; name one by id to choose another)`,
+    `（${names.join("、")} 也匹配；要选别的请用 id 指明）`,
+  );
 }
 
 /** The last round, when it is one of the step's writes: applied, rejected or failed. */
-function lastWriteOutcome(rounds: RoundView[], names: readonly string[]): { round: RoundView; outcome: "applied" | "rejected" | "failed" } | undefined {
+function lastWriteOutcome(
+  rounds: RoundView[],
+  names: readonly string[],
+): { round: RoundView; outcome: "applied" | "rejected" | "failed" } | undefined {
   const last = rounds.at(-1);
   if (!last || !names.includes(last.name)) return undefined;
   return { round: last, outcome: callResultOf(last) };
 }
 
 /** The room a move needs, read beside the task's listing before the task is known: every free run where the step says. */
-function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts): Record<string, unknown> {
+function moveSearchArguments(
+  request: Extract<ScheduleRequest, { kind: "move" }>,
+  facts: WeekFacts,
+): Record<string, unknown> {
   const args: Record<string, unknown> = { min_length: 1, limit: 100 };
   const days = allowedDays(request.where, facts);
   if (days) args.days = days;
@@ -204,41 +289,76 @@ function moveSearchArguments(request: Extract<ScheduleRequest, { kind: "move" }>
 }
 
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
-function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts, end: Finish, asked: Asked): Decision {
+function moveStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "move" }>,
+  facts: WeekFacts,
+  end: Finish,
+  asked: Asked,
+): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
-  if (outcome?.outcome === "failed") return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
-  const rejected = rounds.filter((round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected");
+  if (outcome?.outcome === "failed")
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
+  const rejected = rounds.filter(
+    (round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected",
+  );
   if (outcome?.outcome === "rejected") {
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    if (feedback.kind !== "constrain" || rejected.length >= 3) return finish(end, unchangedBecause(feedback, language), `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`);
+    if (feedback.kind !== "constrain" || rejected.length >= 3)
+      return finish(
+        end,
+        unchangedBecause(feedback, language),
+        `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`,
+      );
   }
   const tasks = listingOf(rounds);
   if (!tasks) {
     // The task and the free room in one round: the room is read for every length and narrowed once the task is known.
     return readAll(
-      say(language, `Looking up ${JSON.stringify(request.task)} and the free time.`, `正在查找 ${JSON.stringify(request.task)} 和空闲时间。`),
-      [{ name: "list_tasks", arguments: LIST_ALL }, { name: "find_free", arguments: moveSearchArguments(request, facts) }],
+      say(
+        language,
+        `Looking up ${JSON.stringify(request.task)} and the free time.`,
+        `正在查找 ${JSON.stringify(request.task)} 和空闲时间。`,
+      ),
+      [
+        { name: "list_tasks", arguments: LIST_ALL },
+        { name: "find_free", arguments: moveSearchArguments(request, facts) },
+      ],
       "need the task's id, length and place, and room that fits it",
     );
   }
   const named = namedTask(request.task, tasks.filter(movable), tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, noTaskMatching(named.none, language), `not carried out: list_tasks shows no task matching ${named.none}`);
+  if ("none" in named)
+    return finish(
+      end,
+      noTaskMatching(named.none, language),
+      `not carried out: list_tasks shows no task matching ${named.none}`,
+    );
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
     const why = task.locked ? "it is locked and never moves" : "it is not on a single slot range";
     const whyZh = task.locked ? "它已锁定，不能移动" : "它不在单一的连续时段上";
-    return finish(end, say(language, `${label(task, language)} cannot move: ${why}.`, `${label(task, language)} 不能移动：${whyZh}。`), `not carried out: ${label(task, "en")} cannot move (${why})`);
+    return finish(
+      end,
+      say(language, `${label(task, language)} cannot move: ${why}.`, `${label(task, language)} 不能移动：${whyZh}。`),
+      `not carried out: ${label(task, "en")} cannot move (${why})`,
+    );
   }
   const tool = task.kind === "pending" ? "place" : "move";
   const constraints = constraintsFrom(rejected, request.where);
   const current = task.slots[0];
   let days = allowedDays(constraints.where, facts);
   // "to the evening" with no day keeps the task's day.
-  if (isEmptySelection(constraints.where.only) && current && (constraints.where.slots.part || constraints.where.slots.from !== undefined)) days = [current.day].filter((day) => !constraints.notDays.has(day));
+  if (
+    isEmptySelection(constraints.where.only) &&
+    current &&
+    (constraints.where.slots.part || constraints.where.slots.from !== undefined)
+  )
+    days = [current.day].filter((day) => !constraints.notDays.has(day));
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
@@ -248,14 +368,29 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   const then = (day: number, start: number, hostId: string | undefined): Then => {
     const to = { day, start, end: start + task.duration - 1 };
     const host = hostId ? { hostId } : {};
-    return { action: end, goalCheck: tool === "move" && current ? movedText({ id: task.id, from: current, to, ...host }, datingOf(facts)) : placedText({ id: task.id, ...to, ...host }, datingOf(facts)) };
+    return {
+      action: end,
+      goalCheck:
+        tool === "move" && current
+          ? movedText({ id: task.id, from: current, to, ...host }, datingOf(facts))
+          : placedText({ id: task.id, ...to, ...host }, datingOf(facts)),
+    };
   };
-  const exactStart = request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0 ? request.where.slots.from : undefined;
+  const exactStart =
+    request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0
+      ? request.where.slots.from
+      : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;
-    const room = runs?.find((run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end);
+    const room = runs?.find(
+      (run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end,
+    );
     return propose(
-      say(language, `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}.`, `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}。`),
+      say(
+        language,
+        `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}.`,
+        `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}。`,
+      ),
       tool,
       { task_id: task.id, day, slot_start: exactStart },
       say(language, "the slot the request names", "请求指定的时段"),
@@ -266,13 +401,41 @@ function moveStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, limit: 100 };
     if (days) args.days = days;
-    return read(say(language, `Looking for ${task.duration} free slot(s) for ${label(task, language)}.`, `正在为${label(task, language)}查找 ${task.duration} 节空闲时段。`), "find_free", args, "need room that fits the task");
+    return read(
+      say(
+        language,
+        `Looking for ${task.duration} free slot(s) for ${label(task, language)}.`,
+        `正在为${label(task, language)}查找 ${task.duration} 节空闲时段。`,
+      ),
+      "find_free",
+      args,
+      "need room that fits the task",
+    );
   }
-  const spot = firstFit(runs, task.duration, { ...window, from: Math.max(window.from, constraints.from) , to: Math.min(window.to, constraints.to) }, constraints.notDays, current);
-  if (!spot) return finish(end, say(language, `No free slot fits ${label(task, language)} there.`, `那里没有能容纳${label(task, language)}的空闲时段。`), `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked`);
+  const spot = firstFit(
+    runs,
+    task.duration,
+    { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) },
+    constraints.notDays,
+    current,
+  );
+  if (!spot)
+    return finish(
+      end,
+      say(
+        language,
+        `No free slot fits ${label(task, language)} there.`,
+        `那里没有能容纳${label(task, language)}的空闲时段。`,
+      ),
+      `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked`,
+    );
   const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
   return propose(
-    say(language, `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${where}${ambiguity(match, language)}.`, `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${where}${ambiguity(match, language)}。`),
+    say(
+      language,
+      `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${where}${ambiguity(match, language)}.`,
+      `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${where}${ambiguity(match, language)}。`,
+    ),
     tool,
     { task_id: task.id, day: spot.day, slot_start: spot.start },
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
@@ -292,7 +455,21 @@ export interface Constraints {
 
 /** Folds the feedback of rejected proposals into the step's `where`. */
 export function constraintsFrom(rejected: RoundView[], base: Where): Constraints {
-  const constraints: Constraints = { where: { ...base, only: { ...base.only }, not: { weekdays: [...base.not.weekdays], days: [...base.not.days], ...(base.not.dates ? { dates: [...base.not.dates] } : {}) }, slots: { ...base.slots } }, notDays: new Set(), from: 1, to: Number.POSITIVE_INFINITY };
+  const constraints: Constraints = {
+    where: {
+      ...base,
+      only: { ...base.only },
+      not: {
+        weekdays: [...base.not.weekdays],
+        days: [...base.not.days],
+        ...(base.not.dates ? { dates: [...base.not.dates] } : {}),
+      },
+      slots: { ...base.slots },
+    },
+    notDays: new Set(),
+    from: 1,
+    to: Number.POSITIVE_INFINITY,
+  };
   for (const round of rejected) {
     const feedback = parseFeedback(feedbackOfResult(round.result));
     const day = Number(round.arguments.day);
@@ -303,11 +480,13 @@ export function constraintsFrom(rejected: RoundView[], base: Where): Constraints
     }
     constraints.where.not.weekdays.push(...feedback.not.weekdays);
     constraints.where.not.days.push(...feedback.not.days);
-    if (feedback.not.dates) constraints.where.not.dates = [...(constraints.where.not.dates ?? []), ...feedback.not.dates];
+    if (feedback.not.dates)
+      constraints.where.not.dates = [...(constraints.where.not.dates ?? []), ...feedback.not.dates];
     if (!isEmptySelection(feedback.only)) constraints.where.only = feedback.only;
     if (feedback.part) constraints.where.slots = { part: feedback.part };
     // "Later" and "earlier" mean later or earlier on the same day.
-    if ((feedback.later || feedback.earlier) && isEmptySelection(feedback.only) && Number.isFinite(day)) constraints.where.only = { weekdays: [], days: [day] };
+    if ((feedback.later || feedback.earlier) && isEmptySelection(feedback.only) && Number.isFinite(day))
+      constraints.where.only = { weekdays: [], days: [day] };
     if (feedback.later && Number.isFinite(start)) constraints.from = Math.max(constraints.from, start + 1);
     if (feedback.earlier && Number.isFinite(start)) constraints.to = Math.min(constraints.to, start - 1);
   }
@@ -325,7 +504,13 @@ export function allowedDays(where: Where, facts: WeekFacts): number[] | undefine
 }
 
 /** The first place in the runs where `duration` slots fit inside the window, avoiding the task's current place. */
-function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number; to: number }, notDays: ReadonlySet<number>, current: { day: number; start: number } | undefined): { day: number; start: number; hostId?: string } | undefined {
+function firstFit(
+  runs: FreeRunEntry[],
+  duration: number,
+  window: { from: number; to: number },
+  notDays: ReadonlySet<number>,
+  current: { day: number; start: number } | undefined,
+): { day: number; start: number; hostId?: string } | undefined {
   for (const run of runs) {
     if (notDays.has(run.day)) continue;
     const start = Math.max(run.start, window.from);
@@ -338,7 +523,8 @@ function firstFit(runs: FreeRunEntry[], duration: number, window: { from: number
 
 /** What the policy says when a rejected write is left as it was. */
 function unchangedBecause(feedback: ReturnType<typeof parseFeedback>, language: Language): string {
-  if (feedback.kind === "unclear") return cannotActOn(feedback.text, { en: "so I left it as it was", zh: "所以保持原样" });
+  if (feedback.kind === "unclear")
+    return cannotActOn(feedback.text, { en: "so I left it as it was", zh: "所以保持原样" });
   return say(language, "Understood: I left it as it was.", "明白：保持原样。");
 }
 
@@ -354,54 +540,160 @@ function noTaskMatching(names: string, language: Language): string {
 }
 
 /** Swap: find both tasks, propose swap. */
-function swapStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "swap" }>, end: Finish, language: Language, dating: Dating): Decision {
+function swapStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "swap" }>,
+  end: Finish,
+  language: Language,
+  dating: Dating,
+): Decision {
   const outcome = lastWriteOutcome(rounds, ["swap"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
+  if (outcome?.outcome === "applied")
+    return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
   if (outcome) {
     const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected the swap";
     const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(feedback, language), `not carried out: ${why}`);
+    return finish(
+      end,
+      outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(feedback, language),
+      `not carried out: ${why}`,
+    );
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(say(language, "Looking up both tasks.", "正在查找这两个任务。"), "list_tasks", LIST_ALL, "need the tasks' ids");
+  if (!tasks)
+    return read(
+      say(language, "Looking up both tasks.", "正在查找这两个任务。"),
+      "list_tasks",
+      LIST_ALL,
+      "need the tasks' ids",
+    );
   const candidates = tasks.filter(movable);
   const first = matchTask(request.first, candidates);
-  const second = matchTask(request.second, candidates.filter((task) => task.id !== first?.task.id));
+  const second = matchTask(
+    request.second,
+    candidates.filter((task) => task.id !== first?.task.id),
+  );
   const missing = !first ? request.first : !second ? request.second : undefined;
-  if (missing !== undefined || !first || !second) return finish(end, say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`), `not carried out: list_tasks shows no placed task matching "${missing}"`);
+  if (missing !== undefined || !first || !second)
+    return finish(
+      end,
+      say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`),
+      `not carried out: list_tasks shows no placed task matching "${missing}"`,
+    );
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];
-  const landing = (task: ListedTask, other: ListedTask) => ({ id: task.id, ...other.slots[0]!, ...(task.kind === "placed" && other.hostId ? { hostId: other.hostId } : {}) });
+  const landing = (task: ListedTask, other: ListedTask) => ({
+    id: task.id,
+    ...other.slots[0]!,
+    ...(task.kind === "placed" && other.hostId ? { hostId: other.hostId } : {}),
+  });
   const predictable = a.slots.length === 1 && b.slots.length === 1 && a.duration === b.duration;
-  const then: Then | undefined = predictable ? { action: end, goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }, dating).replace(/\n- /g, "; ") } : undefined;
-  const speak = say(language, `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`, `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`);
-  return propose(speak, "swap", { first_task_id: a.id, second_task_id: b.id }, say(language, "the tasks the request names", "请求指定的任务"), then);
+  const then: Then | undefined = predictable
+    ? {
+        action: end,
+        goalCheck: swappedText({ swapped: [a.id, b.id], moved: [landing(a, b), landing(b, a)] }, dating).replace(
+          /\n- /g,
+          "; ",
+        ),
+      }
+    : undefined;
+  const speak = say(
+    language,
+    `Swapping ${label(a, language)} and ${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}.`,
+    `交换${label(a, language)}和${label(b, language)}${ambiguity(first, language)}${ambiguity(second, language)}。`,
+  );
+  return propose(
+    speak,
+    "swap",
+    { first_task_id: a.id, second_task_id: b.id },
+    say(language, "the tasks the request names", "请求指定的任务"),
+    then,
+  );
 }
 
 /** Unplace: find the placed task item, propose unplace. */
-function unplaceStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "unplace" }>, end: Finish, asked: Asked, dating: Dating): Decision {
+function unplaceStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "unplace" }>,
+  end: Finish,
+  asked: Asked,
+  dating: Dating,
+): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["unplace"]);
   if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, dating));
   if (outcome) {
     const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
-    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language), `not carried out: ${why}`);
+    return finish(
+      end,
+      outcome.outcome === "failed"
+        ? REFUSAL_TOLD_IN_ANSWER
+        : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language),
+      `not carried out: ${why}`,
+    );
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
-  const named = namedTask(request.task, tasks.filter((task) => task.kind === "placed"), tasks, asked, "the step names no task the schedule has");
+  if (!tasks)
+    return read(
+      say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`),
+      "list_tasks",
+      LIST_ALL,
+      "need the task's id",
+    );
+  const named = namedTask(
+    request.task,
+    tasks.filter((task) => task.kind === "placed"),
+    tasks,
+    asked,
+    "the step names no task the schedule has",
+  );
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, noTaskMatching(named.none, language), `not carried out: list_tasks shows no task matching ${named.none}`);
+  if ("none" in named)
+    return finish(
+      end,
+      noTaskMatching(named.none, language),
+      `not carried out: list_tasks shows no task matching ${named.none}`,
+    );
   const { match } = named;
   if (match.task.kind !== "placed") {
-    const why = match.task.kind === "pending" ? "it is pending already, not on the schedule" : "it is a timetable event; only review tasks can be unplaced";
-    const whyZh = match.task.kind === "pending" ? "它本来就待安排，不在日程上" : "它是课表上的活动，只有复习任务可以撤下";
-    return finish(end, say(language, `${label(match.task, language)} cannot be unplaced: ${why}.`, `${label(match.task, language)} 不能撤下：${whyZh}。`), `not carried out: ${label(match.task, "en")} — ${why}`);
+    const why =
+      match.task.kind === "pending"
+        ? "it is pending already, not on the schedule"
+        : "it is a timetable event; only review tasks can be unplaced";
+    const whyZh =
+      match.task.kind === "pending" ? "它本来就待安排，不在日程上" : "它是课表上的活动，只有复习任务可以撤下";
+    return finish(
+      end,
+      say(
+        language,
+        `${label(match.task, language)} cannot be unplaced: ${why}.`,
+        `${label(match.task, language)} 不能撤下：${whyZh}。`,
+      ),
+      `not carried out: ${label(match.task, "en")} — ${why}`,
+    );
   }
   const { task } = match;
   // What unplace reports once it applies as proposed.
-  const then: Then | undefined = task.slots[0] ? { action: end, goalCheck: unplacedText({ id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) }, dating) } : undefined;
-  return propose(say(language, `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`, `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`), "unplace", { task_id: task.id }, say(language, "the task the request names", "请求指定的任务"), then);
+  const then: Then | undefined = task.slots[0]
+    ? {
+        action: end,
+        goalCheck: unplacedText(
+          { id: task.id, from: task.slots[0], ...(task.hostId ? { hostId: task.hostId } : {}) },
+          dating,
+        ),
+      }
+    : undefined;
+  return propose(
+    say(
+      language,
+      `Taking ${label(task, language)} off the schedule${ambiguity(match, language)}.`,
+      `把${label(task, language)}从日程上撤下${ambiguity(match, language)}。`,
+    ),
+    "unplace",
+    { task_id: task.id },
+    say(language, "the task the request names", "请求指定的任务"),
+    then,
+  );
 }
 
 /** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */
@@ -422,11 +714,21 @@ function slotWords(start: number, end: number, facts: WeekFacts, language: Langu
 function placeWords(range: { day: number; start: number; end: number }, facts: WeekFacts, language: Language): string {
   const dating = datingOf(facts);
   if (dating) return placeName(dating, range, language);
-  return say(language, `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`, `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`);
+  return say(
+    language,
+    `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`,
+    `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`,
+  );
 }
 
 /** When am I free: find_free where asked, answered day by day. */
-function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "free" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
+function freeStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "free" }>,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
   const days = allowedDays(request.where, facts);
   const window = slotRangeOf(request.where.slots, facts);
   const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
@@ -435,23 +737,47 @@ function freeStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
     if (days) args.days = days;
     if (window.from > 1) args.slot_start = window.from;
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
-    return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", args, "the question is about free time");
+    return read(
+      say(language, "Looking for free time.", "正在查找空闲时间。"),
+      "find_free",
+      args,
+      "the question is about free time",
+    );
   }
   if (callResultOf(search) === "failed") return finish(end, "", couldNotLookUp(failureOf(search), language));
   const runs = toolDataOf(search, "find_free")?.runs;
-  if (!runs) return read(say(language, "Looking for free time.", "正在查找空闲时间。"), "find_free", search.arguments, "the question is about free time");
+  if (!runs)
+    return read(
+      say(language, "Looking for free time.", "正在查找空闲时间。"),
+      "find_free",
+      search.arguments,
+      "the question is about free time",
+    );
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
-  const slots = narrowed ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`) : "";
+  const slots = narrowed
+    ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`)
+    : "";
   if (runs.length === 0) {
     const where = days ? days.map((day) => dayName(day, facts, language)).join(say(language, ", ", "、")) : "";
-    return finish(end, "", say(language, `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${where}` : " this week"}.`, `${days ? where : "本周"}${slots}没有连续 ${request.minLength} 节的空闲时间。`));
+    return finish(
+      end,
+      "",
+      say(
+        language,
+        `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${where}` : " this week"}.`,
+        `${days ? where : "本周"}${slots}没有连续 ${request.minLength} 节的空闲时间。`,
+      ),
+    );
   }
   const byDay = new Map<number, string[]>();
   for (const run of runs) {
     const text = `${slotWords(run.start, run.end, facts, language)}${run.hostId ? say(language, ` (inside ${run.hostId}, free for a review task)`, `（在 ${run.hostId} 内，可放复习任务）`) : ""}`;
     byDay.set(run.day, [...(byDay.get(run.day) ?? []), text]);
   }
-  const lines = [...byDay].map(([day, texts]) => `- ${dayName(day, facts, language)}${say(language, ": ", "：")}${texts.join(say(language, ", ", "，"))}`);
+  const lines = [...byDay].map(
+    ([day, texts]) =>
+      `- ${dayName(day, facts, language)}${say(language, ": ", "：")}${texts.join(say(language, ", ", "，"))}`,
+  );
   return finish(end, "", [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines].join("\n"));
 }
 
@@ -461,7 +787,13 @@ function couldNotLookUp(why: string, language: Language): string {
 }
 
 /** What's on a day: query_range, answered segment by segment. */
-function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "day" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
+function dayStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "day" }>,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
   const days = allowedDays(request.where, facts) ?? [1];
   const window = slotRangeOf(request.where.slots, facts);
   const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
@@ -472,17 +804,37 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
     if (last > first) args.day_end = last;
     if (window.from > 1) args.slot_start = window.from;
     if (window.to < facts.slotsPerDay) args.slot_end = window.to;
-    return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", args, "the question is about what is on a day");
+    return read(
+      say(language, "Looking at the day.", "正在查看这一天。"),
+      "query_range",
+      args,
+      "the question is about what is on a day",
+    );
   }
   if (callResultOf(query) === "failed") return finish(end, "", couldNotLookUp(failureOf(query), language));
   const shown = toolDataOf(query, "query_range");
-  if (!shown) return read(say(language, "Looking at the day.", "正在查看这一天。"), "query_range", query.arguments, "the question is about what is on a day");
+  if (!shown)
+    return read(
+      say(language, "Looking at the day.", "正在查看这一天。"),
+      "query_range",
+      query.arguments,
+      "the question is about what is on a day",
+    );
   const wanted = new Set(days);
   const lines: string[] = [];
   for (const day of shown.days) {
     if (!wanted.has(day.day)) continue;
-    lines.push(say(language, `${dayName(day.day, facts, language)}, ${slotWords(day.slotStart, day.slotEnd, facts, language)}:`, `${dayName(day.day, facts, language)}，${slotWords(day.slotStart, day.slotEnd, facts, language)}：`));
-    for (const segment of day.segments) lines.push(`- ${slotWords(segment.start, segment.end, facts, language)}${say(language, ": ", "：")}${readableOccupant(segment.occupant, language)}`);
+    lines.push(
+      say(
+        language,
+        `${dayName(day.day, facts, language)}, ${slotWords(day.slotStart, day.slotEnd, facts, language)}:`,
+        `${dayName(day.day, facts, language)}，${slotWords(day.slotStart, day.slotEnd, facts, language)}：`,
+      ),
+    );
+    for (const segment of day.segments)
+      lines.push(
+        `- ${slotWords(segment.start, segment.end, facts, language)}${say(language, ": ", "：")}${readableOccupant(segment.occupant, language)}`,
+      );
   }
   return finish(end, "", lines.join("\n"));
 }
@@ -490,37 +842,67 @@ function dayStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: 
 /** What occupies a run of slots, names first: `Calculus lecture (event mon-calculus, locked)` (`…（活动 mon-calculus，锁定）`). */
 function readableOccupant(occupant: RangeOccupant, language: Language): string {
   const named = (kind: "event" | "task", id: string, name: string, flags: string[] = []) =>
-    language === "zh" ? `${name}（${kind === "event" ? "活动" : "任务"} ${id}${flags.map((flag) => `，${flag}`).join("")}）` : `${name} (${kind} ${id}${flags.map((flag) => `, ${flag}`).join("")})`;
+    language === "zh"
+      ? `${name}（${kind === "event" ? "活动" : "任务"} ${id}${flags.map((flag) => `，${flag}`).join("")}）`
+      : `${name} (${kind} ${id}${flags.map((flag) => `, ${flag}`).join("")})`;
   if (occupant.kind === "free") return say(language, "free", "空闲");
   if (occupant.kind === "task") return named("task", occupant.id, occupant.name);
-  const flags = [...(occupant.locked ? [say(language, "locked", "锁定")] : []), ...(occupant.canEmbed ? [say(language, "embeddable", "可嵌入")] : [])];
+  const flags = [
+    ...(occupant.locked ? [say(language, "locked", "锁定")] : []),
+    ...(occupant.canEmbed ? [say(language, "embeddable", "可嵌入")] : []),
+  ];
   const event = named("event", occupant.id, occupant.name, flags);
   if (!occupant.canEmbed) return event;
   const guest = occupant.embedded;
-  return guest ? `${event}${say(language, "; inside it: ", "；其中：")}${named("task", guest.id, guest.name)}` : `${event}${say(language, ", free for embedding", "，可嵌入复习任务")}`;
+  return guest
+    ? `${event}${say(language, "; inside it: ", "；其中：")}${named("task", guest.id, guest.name)}`
+    : `${event}${say(language, ", free for embedding", "，可嵌入复习任务")}`;
 }
 
 /** List pending / placed / all review tasks. */
-function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "list" }>, facts: WeekFacts, end: Finish, language: Language): Decision {
+function listStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "list" }>,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
   const listed = toolDataOf(listing, "list_tasks");
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
   if (!listing || (!listed && callResultOf(listing) !== "failed")) {
-    const args: Record<string, unknown> = request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
-    return read(say(language, "Listing the review tasks.", "正在列出复习任务。"), "list_tasks", args, "the question is about the review tasks");
+    const args: Record<string, unknown> =
+      request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
+    return read(
+      say(language, "Listing the review tasks.", "正在列出复习任务。"),
+      "list_tasks",
+      args,
+      "the question is about the review tasks",
+    );
   }
   const tasks = (listed?.tasks ?? []).filter((task) => task.kind !== "event");
-  const which = language === "zh"
-    ? request.status === "all" ? "复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务"
-    : request.status === "all" ? "review task(s)" : `${request.status} review task(s)`;
+  const which =
+    language === "zh"
+      ? request.status === "all"
+        ? "复习任务"
+        : request.status === "pending"
+          ? "待安排的复习任务"
+          : "已安排的复习任务"
+      : request.status === "all"
+        ? "review task(s)"
+        : `${request.status} review task(s)`;
   if (tasks.length === 0) return finish(end, "", say(language, `You have no ${which}.`, `你没有${which}。`));
   const lines = tasks.map((task) => {
     const range = task.slots[0];
     if (language === "zh") {
-      const where = range ? `，在${placeWords(range, facts, language)}${task.hostId ? `（${task.hostId} 内）` : ""}` : "，待安排";
+      const where = range
+        ? `，在${placeWords(range, facts, language)}${task.hostId ? `（${task.hostId} 内）` : ""}`
+        : "，待安排";
       return `- ${task.name} (${task.id})，${task.duration} 节${where}`;
     }
-    const where = range ? `, on ${placeWords(range, facts, language)}${task.hostId ? ` inside ${task.hostId}` : ""}` : ", pending";
+    const where = range
+      ? `, on ${placeWords(range, facts, language)}${task.hostId ? ` inside ${task.hostId}` : ""}`
+      : ", pending";
     return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
@@ -529,10 +911,26 @@ function listStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind:
 }
 
 /** get_task_info's keys in Chinese. */
-const INFO_KEYS_ZH: Readonly<Record<string, string>> = { source: "来源", status: "状态", duration: "时长（节）", category: "类别", slots: "时段", "embedded in": "嵌入在", locked: "锁定", can_embed: "可嵌入", embeds: "嵌入的任务数" };
+const INFO_KEYS_ZH: Readonly<Record<string, string>> = {
+  source: "来源",
+  status: "状态",
+  duration: "时长（节）",
+  category: "类别",
+  slots: "时段",
+  "embedded in": "嵌入在",
+  locked: "锁定",
+  can_embed: "可嵌入",
+  embeds: "嵌入的任务数",
+};
 
 /** Explain a task: find it, then get_task_info. */
-function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { kind: "explain" }>, end: Finish, asked: Asked, dating: Dating): Decision {
+function explainStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "explain" }>,
+  end: Finish,
+  asked: Asked,
+  dating: Dating,
+): Decision {
   const { language } = asked;
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
@@ -546,14 +944,41 @@ function explainStep(rounds: RoundView[], request: Extract<ScheduleRequest, { ki
       const told = key === "status" ? (value === "placed" ? "已安排" : value === "pending" ? "待安排" : value) : value;
       return INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：${told}` : `${key}: ${told}`;
     };
-    const heading = say(language, `Task ${task.id} ${JSON.stringify(task.name)}:`, `任务 ${task.id} ${JSON.stringify(task.name)}：`);
-    return finish(end, "", [heading, ...taskInfoFields(shown).map((field) => `- ${detail(field)}`), ...taskInfoGuestLines(shown).map((line) => `  ${line}`)].join("\n"));
+    const heading = say(
+      language,
+      `Task ${task.id} ${JSON.stringify(task.name)}:`,
+      `任务 ${task.id} ${JSON.stringify(task.name)}：`,
+    );
+    return finish(
+      end,
+      "",
+      [
+        heading,
+        ...taskInfoFields(shown).map((field) => `- ${detail(field)}`),
+        ...taskInfoGuestLines(shown).map((line) => `  ${line}`),
+      ].join("\n"),
+    );
   }
   const tasks = listingOf(rounds);
-  if (!tasks) return read(say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`), "list_tasks", LIST_ALL, "need the task's id");
+  if (!tasks)
+    return read(
+      say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`),
+      "list_tasks",
+      LIST_ALL,
+      "need the task's id",
+    );
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named) return finish(end, "", `not carried out: ${noTaskMatching(named.none, "en")}`);
   const { match } = named;
-  return read(say(language, `Reading ${label(match.task, language)}${ambiguity(match, language)}.`, `正在读取${label(match.task, language)}${ambiguity(match, language)}。`), "get_task_info", { task_id: match.task.id }, "the question is about this task");
+  return read(
+    say(
+      language,
+      `Reading ${label(match.task, language)}${ambiguity(match, language)}.`,
+      `正在读取${label(match.task, language)}${ambiguity(match, language)}。`,
+    ),
+    "get_task_info",
+    { task_id: match.task.id },
+    "the question is about this task",
+  );
 }

@@ -16,7 +16,8 @@ export type Feedback =
   | { kind: "constrain"; only: DaySelection; not: DaySelection; later: boolean; earlier: boolean; part?: PartOfDay }
   | { kind: "unclear"; text: string };
 
-const SKIP = /\b(?:skip|not this one|leave (?:it|this)|don'?t (?:place|schedule|move|do) (?:it|this)|no(?:t)? (?:this|that)|never ?mind|forget (?:it|this)|drop (?:it|this))\b|跳过|不要这个|不用了|算了|先不|别排|不排|不用排/;
+const SKIP =
+  /\b(?:skip|not this one|leave (?:it|this)|don'?t (?:place|schedule|move|do) (?:it|this)|no(?:t)? (?:this|that)|never ?mind|forget (?:it|this)|drop (?:it|this))\b|跳过|不要这个|不用了|算了|先不|别排|不排|不用排/;
 const LATER = /\blater\b|\bafter\b|晚一点|晚点|往后|推后|靠后|更晚/;
 const EARLIER = /\bearlier\b|\bsooner\b|\bbefore\b|早一点|早点|提前|往前|靠前|更早/;
 

@@ -17,7 +17,16 @@ export type Grounding =
 
 /** The overview's task items as listed tasks (what the matcher reads). */
 function listedOf(overview: GetOverviewData): { pending: ListedTask[]; all: ListedTask[] } {
-  const listed = (entry: { id: string; name: string; categoryId: string }, kind: "pending" | "placed"): ListedTask => ({ id: entry.id, name: entry.name, kind, duration: 0, categoryId: entry.categoryId, slots: [], locked: false, canEmbed: false });
+  const listed = (entry: { id: string; name: string; categoryId: string }, kind: "pending" | "placed"): ListedTask => ({
+    id: entry.id,
+    name: entry.name,
+    kind,
+    duration: 0,
+    categoryId: entry.categoryId,
+    slots: [],
+    locked: false,
+    canEmbed: false,
+  });
   const pending = overview.pendingTasks.map((entry) => listed(entry, "pending"));
   return { pending, all: [...pending, ...(overview.placedTasks ?? []).map((entry) => listed(entry, "placed"))] };
 }
@@ -28,7 +37,11 @@ function listsEverything(overview: GetOverviewData): boolean {
 }
 
 /** The request with its task names checked against the week (`overview`: the live state's), in `language`. */
-export function groundRequest(request: ScheduleRequest, overview: GetOverviewData | undefined, language: Language): Grounding {
+export function groundRequest(
+  request: ScheduleRequest,
+  overview: GetOverviewData | undefined,
+  language: Language,
+): Grounding {
   if (!overview || !listsEverything(overview)) return { kind: "grounded", request, unknown: [] };
   const { pending, all } = listedOf(overview);
   const known = (phrase: string, among: readonly ListedTask[]) => matchTasks(phrase, among).length > 0;
@@ -37,7 +50,8 @@ export function groundRequest(request: ScheduleRequest, overview: GetOverviewDat
       const tasks = request.tasks.filter((phrase) => known(phrase, all));
       const except = (request.except ?? []).filter((phrase) => known(phrase, all));
       const unknown = [...request.tasks, ...(request.except ?? [])].filter((phrase) => !known(phrase, all));
-      if (request.tasks.length > 0 && tasks.length === 0) return { kind: "ask", question: whichTasks(unknown, pending, "pending", language), unknown };
+      if (request.tasks.length > 0 && tasks.length === 0)
+        return { kind: "ask", question: whichTasks(unknown, pending, "pending", language), unknown };
       const { except: _dropped, ...rest } = request;
       return { kind: "grounded", request: { ...rest, tasks, ...(except.length > 0 ? { except } : {}) }, unknown };
     }
@@ -45,21 +59,46 @@ export function groundRequest(request: ScheduleRequest, overview: GetOverviewDat
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
       if (known(request.task, all)) return { kind: "grounded", request, unknown: [] };
-      return { kind: "ask", question: whichTasks([request.task], all.filter((task) => task.kind === "placed"), "placed", language), unknown: [request.task] };
+      return {
+        kind: "ask",
+        question: whichTasks(
+          [request.task],
+          all.filter((task) => task.kind === "placed"),
+          "placed",
+          language,
+        ),
+        unknown: [request.task],
+      };
     }
     case "swap": {
       const unknown = [request.first, request.second].filter((phrase) => !known(phrase, all));
       if (unknown.length === 0) return { kind: "grounded", request, unknown: [] };
-      return { kind: "ask", question: whichTasks(unknown, all.filter((task) => task.kind === "placed"), "placed", language), unknown };
+      return {
+        kind: "ask",
+        question: whichTasks(
+          unknown,
+          all.filter((task) => task.kind === "placed"),
+          "placed",
+          language,
+        ),
+        unknown,
+      };
     }
     case "add_task":
     case "class_rules": {
       const classes = overview.categories;
-      if (overview.categoriesOmitted > 0 || matchClass(request.classPhrase, classes)) return { kind: "grounded", request, unknown: [] };
-      const names = classes.map((category) => `${category.name} (${category.id})`).join(language === "zh" ? "、" : ", ");
+      if (overview.categoriesOmitted > 0 || matchClass(request.classPhrase, classes))
+        return { kind: "grounded", request, unknown: [] };
+      const names = classes
+        .map((category) => `${category.name} (${category.id})`)
+        .join(language === "zh" ? "、" : ", ");
       return {
         kind: "ask",
-        question: say(language, `I found no class matching "${request.classPhrase}", so I have planned nothing. Your classes: ${names}. Which do you mean?`, `我没有找到与“${request.classPhrase}”匹配的课程，所以没有做任何计划。你的课程：${names}。你指的是哪一个？`),
+        question: say(
+          language,
+          `I found no class matching "${request.classPhrase}", so I have planned nothing. Your classes: ${names}. Which do you mean?`,
+          `我没有找到与“${request.classPhrase}”匹配的课程，所以没有做任何计划。你的课程：${names}。你指的是哪一个？`,
+        ),
         unknown: [request.classPhrase],
       };
     }
@@ -69,15 +108,30 @@ export function groundRequest(request: ScheduleRequest, overview: GetOverviewDat
 }
 
 /** "I found no task matching "X" among your pending tasks. They are: …. Which do you mean? …" */
-function whichTasks(unknown: readonly string[], among: readonly ListedTask[], which: "pending" | "placed", language: Language): string {
+function whichTasks(
+  unknown: readonly string[],
+  among: readonly ListedTask[],
+  which: "pending" | "placed",
+  language: Language,
+): string {
   const quoted = unknown.map((phrase) => JSON.stringify(phrase)).join(language === "zh" ? "、" : ", ");
-  const names = among.slice(0, 12).map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
+  const names = among
+    .slice(0, 12)
+    .map((task) => `${task.name} (${task.id})`)
+    .join(language === "zh" ? "、" : ", ");
   const english = { pending: "pending task", placed: "placed task" }[which];
   const chinese = { pending: "待安排的任务", placed: "已安排的任务" }[which];
   if (among.length === 0) {
-    return say(language, `I found no ${english} matching ${quoted}, and you have no ${english}s, so I have planned nothing.`, `我没有找到与 ${quoted} 匹配的${chinese}，你目前也没有${chinese}，所以没有做任何计划。`);
+    return say(
+      language,
+      `I found no ${english} matching ${quoted}, and you have no ${english}s, so I have planned nothing.`,
+      `我没有找到与 ${quoted} 匹配的${chinese}，你目前也没有${chinese}，所以没有做任何计划。`,
+    );
   }
-  const all = which === "pending" ? say(language, `; answer "all" to arrange every pending task`, `；回答“全部”则安排所有待安排的任务`) : "";
+  const all =
+    which === "pending"
+      ? say(language, `; answer "all" to arrange every pending task`, `；回答“全部”则安排所有待安排的任务`)
+      : "";
   return say(
     language,
     `I found no ${english} matching ${quoted}, so I have planned nothing. Your ${english}s: ${names}. Which do you mean? Answer with a name or an id${all}.`,
@@ -87,5 +141,7 @@ function whichTasks(unknown: readonly string[], among: readonly ListedTask[], wh
 
 /** True when an answer means every task ("all", "everything", "全部"). */
 export function meansAll(answer: string): boolean {
-  return /^\s*(?:all|all of them|everything|every one|every task|all tasks|全部|都|所有|全都|所有任务)\s*[.!。！]?\s*$/i.test(answer);
+  return /^\s*(?:all|all of them|everything|every one|every task|all tasks|全部|都|所有|全都|所有任务)\s*[.!。！]?\s*$/i.test(
+    answer,
+  );
 }

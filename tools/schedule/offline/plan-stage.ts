@@ -32,14 +32,25 @@ import {
   type ScheduleRequest,
   type Where,
 } from "./request-parsing.js";
-import { resolveDays, slotRangeOf, unresolvedDates, weekdayOf, weekFactsOf, windowDates, type WeekFacts } from "./week-facts.js";
+import {
+  resolveDays,
+  slotRangeOf,
+  unresolvedDates,
+  weekdayOf,
+  weekFactsOf,
+  windowDates,
+  type WeekFacts,
+} from "./week-facts.js";
 import { formatDate } from "../calendar.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
-  { content: "Place each pending review task into a free slot that fits it", done_when: "no review task is left pending, or no free slot fits the rest" },
+  {
+    content: "Place each pending review task into a free slot that fits it",
+    done_when: "no review task is left pending, or no free slot fits the rest",
+  },
   { content: "Verify the schedule", done_when: "the overview shows how many review tasks are still pending" },
 ];
 
@@ -47,8 +58,12 @@ export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
 export function decidePlan(view: PromptView): Record<string, unknown> {
   const state = section(view.context, "stage_state");
   const mode = /^Mode: (\w+)/m.exec(state)?.[1] ?? "draft";
-  const current = currentPlanSteps(state).length > 0 ? currentPlanSteps(state) : currentPlanSteps(section(view.context, "plan").replace(/^(\d+)\. /gm, "$1. [pending] "));
-  if (mode === "replan") return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
+  const current =
+    currentPlanSteps(state).length > 0
+      ? currentPlanSteps(state)
+      : currentPlanSteps(section(view.context, "plan").replace(/^(\d+)\. /gm, "$1. [pending] "));
+  if (mode === "replan")
+    return { speak: "", action: "continue", reason: "the remaining steps still hold", complexity: "moderate" };
   if (mode === "revise" && current.length > 0) return revise(view, current);
 
   const facts = weekFactsOf(view);
@@ -62,14 +77,38 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   const request = withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer);
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
-    return { speak: `${capabilities(language)}\n${which}`, action: "ask_user", reason: "the request is not one the offline policy understands", complexity: "simple" };
+    return {
+      speak: `${capabilities(language)}\n${which}`,
+      action: "ask_user",
+      reason: "the request is not one the offline policy understands",
+      complexity: "simple",
+    };
   }
   const missing = missingDays(request, facts, answer, language);
-  if (missing) return { speak: missing, action: "ask_user", reason: "the request names a day outside the schedule", complexity: "simple" };
+  if (missing)
+    return {
+      speak: missing,
+      action: "ask_user",
+      reason: "the request names a day outside the schedule",
+      complexity: "simple",
+    };
   // Only names of real tasks and classes are planned: a name that matches nothing is said, and asked about.
   const grounding = groundRequest(request, overview, language);
-  if (grounding.kind === "ask") return { speak: grounding.question, action: "ask_user", reason: "the request names tasks the schedule does not have", complexity: "simple" };
-  const dropped = grounding.unknown.length > 0 ? say(language, `I found no task matching ${grounding.unknown.map((name) => JSON.stringify(name)).join(", ")}; I left it out. `, `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`) : "";
+  if (grounding.kind === "ask")
+    return {
+      speak: grounding.question,
+      action: "ask_user",
+      reason: "the request names tasks the schedule does not have",
+      complexity: "simple",
+    };
+  const dropped =
+    grounding.unknown.length > 0
+      ? say(
+          language,
+          `I found no task matching ${grounding.unknown.map((name) => JSON.stringify(name)).join(", ")}; I left it out. `,
+          `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`,
+        )
+      : "";
   return planFor(grounding.request, facts, dropped, language);
 }
 
@@ -89,8 +128,14 @@ function withNamesAnswered(request: ScheduleRequest, asked: Grounding, answer: s
   }
   const phrase = taskPhrase(normalizeText(answer));
   if (phrase === "") return request;
-  if (request.kind === "move" || request.kind === "unplace") return asked.unknown.includes(request.task) ? { ...request, task: phrase } : request;
-  if (request.kind === "swap") return asked.unknown.includes(request.first) ? { ...request, first: phrase } : asked.unknown.includes(request.second) ? { ...request, second: phrase } : request;
+  if (request.kind === "move" || request.kind === "unplace")
+    return asked.unknown.includes(request.task) ? { ...request, task: phrase } : request;
+  if (request.kind === "swap")
+    return asked.unknown.includes(request.first)
+      ? { ...request, first: phrase }
+      : asked.unknown.includes(request.second)
+        ? { ...request, second: phrase }
+        : request;
   return request;
 }
 
@@ -108,7 +153,8 @@ export function withAnswer(original: ScheduleRequest, answer: string | undefined
   const where = readWhere(normalizeText(answer));
   // A bare number answers "which day": "5", "第5天", "五".
   const bare = /^\s*第?(\d+|[一二两三四五六七八九十]+)\s*(?:天|号)?\s*[.。!！]?\s*$/.exec(answer)?.[1];
-  if (bare !== undefined && isEmptySelection(where.only) && Number.isInteger(readNumber(bare))) where.only = { weekdays: [], days: [readNumber(bare)] };
+  if (bare !== undefined && isEmptySelection(where.only) && Number.isInteger(readNumber(bare)))
+    where.only = { weekdays: [], days: [readNumber(bare)] };
   return isAnywhere(where) ? original : ({ ...original, where: mergeWhere(original.where, where) } as ScheduleRequest);
 }
 
@@ -126,17 +172,40 @@ function isPlannable(request: ScheduleRequest): boolean {
 }
 
 /** The plan_done decision for a request. */
-function planFor(request: ScheduleRequest, facts: WeekFacts, preface: string, language: Language): Record<string, unknown> {
+function planFor(
+  request: ScheduleRequest,
+  facts: WeekFacts,
+  preface: string,
+  language: Language,
+): Record<string, unknown> {
   const steps = language === "zh" ? chineseStepsFor(request, facts) : stepsFor(request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
   const plan =
     language === "zh"
-      ? steps.length === 1 ? `计划：${steps[0]!.content}。` : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
-      : steps.length === 1 ? `Plan: ${steps[0]!.content}.` : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
+      ? steps.length === 1
+        ? `计划：${steps[0]!.content}。`
+        : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
+      : steps.length === 1
+        ? `Plan: ${steps[0]!.content}.`
+        : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
   // A whole-week arrange refines after (first_full: the planner adds the domain's refinement step); a scoped one, a
   // move, a swap or an unplace changes exactly what was asked.
-  const runMode = request.kind === "arrange" ? (request.tasks.length === 0 && !request.except?.length && isAnywhere(request.where) ? "first_full" : undefined) : readOnly ? undefined : "local_adjust";
-  const refines = runMode === "first_full" ? say(language, " After placing, I'll refine the week with the backend's best changes.", "放好之后，我会用后端给出的最佳调整再优化一下这一周。") : "";
+  const runMode =
+    request.kind === "arrange"
+      ? request.tasks.length === 0 && !request.except?.length && isAnywhere(request.where)
+        ? "first_full"
+        : undefined
+      : readOnly
+        ? undefined
+        : "local_adjust";
+  const refines =
+    runMode === "first_full"
+      ? say(
+          language,
+          " After placing, I'll refine the week with the backend's best changes.",
+          "放好之后，我会用后端给出的最佳调整再优化一下这一周。",
+        )
+      : "";
   const speak = readOnly ? "" : `${preface}${plan}${refines}`;
   return {
     speak,
@@ -168,25 +237,63 @@ function optimizePlan(language: Language): Record<string, unknown> {
 export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
     case "arrange": {
-      const scope = request.tasks.length > 0 ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them` : OFFLINE_PLAN_STEPS[0]!.content;
-      const where = [whereText(request.where, facts), ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : [])].filter(Boolean).join(", ");
-      return [{ content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when }, OFFLINE_PLAN_STEPS[1]!];
+      const scope =
+        request.tasks.length > 0
+          ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them`
+          : OFFLINE_PLAN_STEPS[0]!.content;
+      const where = [
+        whereText(request.where, facts),
+        ...(request.except?.length
+          ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`]
+          : []),
+      ]
+        .filter(Boolean)
+        .join(", ");
+      return [
+        { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when },
+        OFFLINE_PLAN_STEPS[1]!,
+      ];
     }
     case "move": {
       const where = whereText(request.where, facts, "move");
-      return [{ content: `Move ${JSON.stringify(request.task)} to ${where || "another free slot"}`, done_when: "move reports the task's new slots, or why it cannot move" }];
+      return [
+        {
+          content: `Move ${JSON.stringify(request.task)} to ${where || "another free slot"}`,
+          done_when: "move reports the task's new slots, or why it cannot move",
+        },
+      ];
     }
     case "swap":
-      return [{ content: `Swap ${JSON.stringify(request.first)} with ${JSON.stringify(request.second)}`, done_when: "swap reports both tasks' new slots, or why they cannot swap" }];
+      return [
+        {
+          content: `Swap ${JSON.stringify(request.first)} with ${JSON.stringify(request.second)}`,
+          done_when: "swap reports both tasks' new slots, or why they cannot swap",
+        },
+      ];
     case "unplace":
-      return [{ content: `Unplace ${JSON.stringify(request.task)}`, done_when: "unplace reports the task pending again, or why it cannot" }];
+      return [
+        {
+          content: `Unplace ${JSON.stringify(request.task)}`,
+          done_when: "unplace reports the task pending again, or why it cannot",
+        },
+      ];
     case "free": {
       const length = request.minLength > 1 ? ` at least ${request.minLength} slots long` : "";
       const where = whereText(request.where, facts);
-      return [{ content: `Find free time${length}${where ? ` ${where}` : " in the week"}`, done_when: "find_free has listed the free runs" }];
+      return [
+        {
+          content: `Find free time${length}${where ? ` ${where}` : " in the week"}`,
+          done_when: "find_free has listed the free runs",
+        },
+      ];
     }
     case "day":
-      return [{ content: `Show what is ${whereText(request.where, facts)}`, done_when: "query_range has shown the day slot by slot" }];
+      return [
+        {
+          content: `Show what is ${whereText(request.where, facts)}`,
+          done_when: "query_range has shown the day slot by slot",
+        },
+      ];
     case "list": {
       const which = request.status === "all" ? "all review tasks" : `the ${request.status} review tasks`;
       return [{ content: `List ${which}`, done_when: "list_tasks has listed them" }];
@@ -194,10 +301,27 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
     case "explain":
       return [{ content: `Explain ${JSON.stringify(request.task)}`, done_when: "get_task_info has shown the task" }];
     case "add_task":
-      return [{ content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots`, done_when: "add_task reports the new task, or why it cannot be added", packs: [...CLASS_PACKS] }];
+      return [
+        {
+          content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots`,
+          done_when: "add_task reports the new task, or why it cannot be added",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     case "class_rules": {
-      const rules = [...request.parts.map((part) => `${part}s only`), ...(request.excludedWeekdays.length > 0 ? [`never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" and ")}`] : [])];
-      return [{ content: `Set the class ${JSON.stringify(request.classPhrase)} to ${rules.join(", ")}`, done_when: "upsert_task_class reports the class changed, or why it cannot", packs: [...CLASS_PACKS] }];
+      const rules = [
+        ...request.parts.map((part) => `${part}s only`),
+        ...(request.excludedWeekdays.length > 0
+          ? [`never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" and ")}`]
+          : []),
+      ];
+      return [
+        {
+          content: `Set the class ${JSON.stringify(request.classPhrase)} to ${rules.join(", ")}`,
+          done_when: "upsert_task_class reports the class changed, or why it cannot",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     }
     default:
       return [];
@@ -209,7 +333,10 @@ const CLASS_PACKS = ["schedule.read", "schedule.tasks"] as const;
 
 /** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
-  { content: "把所有待安排的复习任务放进能容纳它们的时段", done_when: "没有待安排的复习任务，或剩下的任务没有能容纳它们的时段" },
+  {
+    content: "把所有待安排的复习任务放进能容纳它们的时段",
+    done_when: "没有待安排的复习任务，或剩下的任务没有能容纳它们的时段",
+  },
   { content: "核对日程", done_when: "日程概览显示还有多少复习任务待安排" },
 ];
 
@@ -221,36 +348,85 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
   const quoted = (task: string) => JSON.stringify(task);
   switch (request.kind) {
     case "arrange": {
-      const scope = request.tasks.length > 0 ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段` : OFFLINE_PLAN_STEPS_ZH[0]!.content;
-      const where = [chineseWhere(request.where, facts), ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : [])].filter(Boolean).join("，");
-      return [{ content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when }, OFFLINE_PLAN_STEPS_ZH[1]!];
+      const scope =
+        request.tasks.length > 0
+          ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段`
+          : OFFLINE_PLAN_STEPS_ZH[0]!.content;
+      const where = [
+        chineseWhere(request.where, facts),
+        ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : []),
+      ]
+        .filter(Boolean)
+        .join("，");
+      return [
+        { content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when },
+        OFFLINE_PLAN_STEPS_ZH[1]!,
+      ];
     }
     case "move": {
       const where = chineseWhere(request.where, facts, "move");
-      return [{ content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`, done_when: "move 报告任务的新时段，或无法移动的原因" }];
+      return [
+        {
+          content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`,
+          done_when: "move 报告任务的新时段，或无法移动的原因",
+        },
+      ];
     }
     case "swap":
-      return [{ content: `交换 ${quoted(request.first)} 和 ${quoted(request.second)}`, done_when: "swap 报告两个任务的新时段，或无法交换的原因" }];
+      return [
+        {
+          content: `交换 ${quoted(request.first)} 和 ${quoted(request.second)}`,
+          done_when: "swap 报告两个任务的新时段，或无法交换的原因",
+        },
+      ];
     case "unplace":
-      return [{ content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" }];
+      return [
+        { content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" },
+      ];
     case "free": {
       const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";
       const where = chineseWhere(request.where, facts);
-      return [{ content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "find_free 已列出空闲时段" }];
+      return [
+        { content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "find_free 已列出空闲时段" },
+      ];
     }
     case "day":
-      return [{ content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" }];
+      return [
+        { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" },
+      ];
     case "list": {
-      const which = request.status === "all" ? "所有复习任务" : request.status === "pending" ? "待安排的复习任务" : "已安排的复习任务";
+      const which =
+        request.status === "all"
+          ? "所有复习任务"
+          : request.status === "pending"
+            ? "待安排的复习任务"
+            : "已安排的复习任务";
       return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];
     }
     case "explain":
       return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
     case "add_task":
-      return [{ content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节`, done_when: "add_task 报告新任务，或无法添加的原因", packs: [...CLASS_PACKS] }];
+      return [
+        {
+          content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节`,
+          done_when: "add_task 报告新任务，或无法添加的原因",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     case "class_rules": {
-      const rules = [...request.parts.map((part) => `只在${PART_ZH[part]}`), ...(request.excludedWeekdays.length > 0 ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`] : [])];
-      return [{ content: `设置课程 ${quoted(request.classPhrase)}：${rules.join("，")}`, done_when: "upsert_task_class 报告课程已修改，或无法修改的原因", packs: [...CLASS_PACKS] }];
+      const rules = [
+        ...request.parts.map((part) => `只在${PART_ZH[part]}`),
+        ...(request.excludedWeekdays.length > 0
+          ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`]
+          : []),
+      ];
+      return [
+        {
+          content: `设置课程 ${quoted(request.classPhrase)}：${rules.join("，")}`,
+          done_when: "upsert_task_class 报告课程已修改，或无法修改的原因",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     }
     default:
       return [];
@@ -264,7 +440,8 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
-  if (days.length > 0) parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")} (day ${day})`).join("和"));
+  if (days.length > 0)
+    parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")} (day ${day})`).join("和"));
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
@@ -274,7 +451,8 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   }
   // Excluded days by weekday only: "(day N)" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
-  if (not.length > 0) parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
+  if (not.length > 0)
+    parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
   if (where.before) parts.push(`在${where.before}之前`);
   return parts.join("，");
 }
@@ -291,13 +469,16 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
   } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
-    parts.push(slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`);
+    parts.push(
+      slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,
+    );
   }
   const not = resolveDays(where.not, facts);
   if (not.length > 0) parts.push(`not on ${not.map(label).join(" and ")}`);
   if (where.before) parts.push(`before the ${where.before}`);
   // "Move X to the evening": no day, so no "in".
-  if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the ")) parts[0] = parts[0].slice("in ".length);
+  if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the "))
+    parts[0] = parts[0].slice("in ".length);
   return parts.join(", ");
 }
 
@@ -305,7 +486,12 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
  * A question when the request names days the window does not have (after the user's answer, if any), else undefined:
  * a calendar day outside the window ("the 20th", "next Monday") is named with the window's first and last dates.
  */
-function missingDays(request: ScheduleRequest, facts: WeekFacts, answer: string | undefined, language: Language): string | undefined {
+function missingDays(
+  request: ScheduleRequest,
+  facts: WeekFacts,
+  answer: string | undefined,
+  language: Language,
+): string | undefined {
   const where = "where" in request ? request.where : undefined;
   const outside = where ? [...unresolvedDates(where.only, facts), ...unresolvedDates(where.not, facts)] : [];
   if (where && outside.length > 0) return outsideWindow(outside, facts, language);
@@ -340,9 +526,17 @@ function outsideWindow(named: string[], facts: WeekFacts, language: Language): s
 
 /** A revision: after a rejected write, or feedback on the plan card. */
 function revise(view: PromptView, current: StepDraft[]): Record<string, unknown> {
-  const keep = (speak: string, reason: string) => ({ speak, action: "plan_done", reason, complexity: current.length === 1 ? "simple" : "moderate", need_thinking: false, plan_steps: current });
+  const keep = (speak: string, reason: string) => ({
+    speak,
+    action: "plan_done",
+    reason,
+    complexity: current.length === 1 ? "simple" : "moderate",
+    need_thinking: false,
+    plan_steps: current,
+  });
   // Feedback on a write: the plan stands; the execute stage acts on the feedback in the step.
-  if (view.rounds.length > 0 && callResultOf(view.rounds.at(-1)!) === "rejected") return keep("", "the feedback concerns one write; the step handles it");
+  if (view.rounds.length > 0 && callResultOf(view.rounds.at(-1)!) === "rejected")
+    return keep("", "the feedback concerns one write; the step handles it");
   const feedback = planCardFeedback(view);
   // No feedback (the tools changed, or a plain rejection): the plan stands.
   if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
@@ -350,16 +544,39 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
   const facts = weekFactsOf(view);
   const asRequest = parseScheduleRequest(feedback);
   const language = languageOf([goalOf(view), ...userLines(view), feedback]);
-  if (isPlannable(asRequest) && asRequest.kind !== "arrange") return planFor(asRequest, facts, language === "zh" ? "已按你的新请求修改计划。" : "I've changed the plan to your new request. ", language);
-  const planned = parseScheduleRequest(current.find((step) => /^(place|move|find|show)\b/i.test(step.content))?.content ?? current[0]!.content);
-  const extra = asRequest.kind === "arrange" ? asRequest.where : parseScheduleRequest(`arrange ${feedback}`).kind === "arrange" ? (parseScheduleRequest(`arrange ${feedback}`) as { where: Where }).where : undefined;
-  if ((planned.kind === "arrange" || planned.kind === "move" || planned.kind === "free") && extra && !isAnywhere(extra)) {
+  if (isPlannable(asRequest) && asRequest.kind !== "arrange")
+    return planFor(
+      asRequest,
+      facts,
+      language === "zh" ? "已按你的新请求修改计划。" : "I've changed the plan to your new request. ",
+      language,
+    );
+  const planned = parseScheduleRequest(
+    current.find((step) => /^(place|move|find|show)\b/i.test(step.content))?.content ?? current[0]!.content,
+  );
+  const extra =
+    asRequest.kind === "arrange"
+      ? asRequest.where
+      : parseScheduleRequest(`arrange ${feedback}`).kind === "arrange"
+        ? (parseScheduleRequest(`arrange ${feedback}`) as { where: Where }).where
+        : undefined;
+  if (
+    (planned.kind === "arrange" || planned.kind === "move" || planned.kind === "free") &&
+    extra &&
+    !isAnywhere(extra)
+  ) {
     const merged = { ...planned, where: mergeWhere(planned.where, extra) } as ScheduleRequest;
-    return planFor(merged, facts, language === "zh" ? "已按你的要求修改计划。" : "I've changed the plan as you asked. ", language);
+    return planFor(
+      merged,
+      facts,
+      language === "zh" ? "已按你的要求修改计划。" : "I've changed the plan as you asked. ",
+      language,
+    );
   }
-  const said = language === "zh"
-    ? `离线模式下我无法理解这条反馈：“${feedback}”（配置模型密钥后可处理自由表述的请求）。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`
-    : `Offline, I can't act on the feedback "${feedback}" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.`;
+  const said =
+    language === "zh"
+      ? `离线模式下我无法理解这条反馈：“${feedback}”（配置模型密钥后可处理自由表述的请求）。计划保持不变：可以接受、编辑步骤，或忽略以放弃。`
+      : `Offline, I can't act on the feedback "${feedback}" (a model key unlocks free-form requests). The plan is unchanged: accept it, edit its steps, or ignore it to drop it.`;
   return keep(said, "the feedback was not understood offline");
 }
 
@@ -367,7 +584,11 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
 function mergeWhere(base: Where, extra: Where): Where {
   return {
     only: isEmptySelection(extra.only) ? base.only : extra.only,
-    not: { weekdays: [...base.not.weekdays, ...extra.not.weekdays], days: [...base.not.days, ...extra.not.days], ...(base.not.dates || extra.not.dates ? { dates: [...(base.not.dates ?? []), ...(extra.not.dates ?? [])] } : {}) },
+    not: {
+      weekdays: [...base.not.weekdays, ...extra.not.weekdays],
+      days: [...base.not.days, ...extra.not.days],
+      ...(base.not.dates || extra.not.dates ? { dates: [...(base.not.dates ?? []), ...(extra.not.dates ?? [])] } : {}),
+    },
     slots: extra.slots.part || extra.slots.from !== undefined ? extra.slots : base.slots,
     ...((extra.before ?? base.before) ? { before: (extra.before ?? base.before)! } : {}),
   };

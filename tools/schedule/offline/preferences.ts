@@ -6,8 +6,22 @@
  * such a word is a one-off wish for this card ("Saturday instead", "周一不行") and no preference. "Mondays are fine
  * now" takes a preference back (`LIFT_CUE`).
  */
-import { describeRule, LIFT_CUE, STANDING_CUE, type PreferenceChange, type PreferenceDraft, type PreferenceRule } from "../../../contracts/preferences.js";
-import { normalizeText, parseScheduleRequest, readDays, readNotBeforeHour, readPartOfDay, readWhere } from "./request-parsing.js";
+import {
+  describeRule,
+  LIFT_CUE,
+  STANDING_CUE,
+  type PreferenceChange,
+  type PreferenceDraft,
+  type PreferenceRule,
+} from "../../../contracts/preferences.js";
+import {
+  normalizeText,
+  parseScheduleRequest,
+  readDays,
+  readNotBeforeHour,
+  readPartOfDay,
+  readWhere,
+} from "./request-parsing.js";
 
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
@@ -29,7 +43,9 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     const rules = rulesIn(normalized);
     // One rule: the user's words are its text; several from one sentence: each in plain words.
     const words = rules.length === 1 ? wordsOf(sentence, rules) : "";
-    change.add.push(...rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }) as PreferenceDraft));
+    change.add.push(
+      ...rules.map((rule) => ({ ...rule, text: rules.length === 1 ? words : describeRule(rule) }) as PreferenceDraft),
+    );
   }
   return change;
 }
@@ -46,7 +62,10 @@ function sentencesOf(text: string): string[] {
  */
 function wordsOf(sentence: string, rules: readonly PreferenceRule[]): string {
   const whole = sentence.trim();
-  const clauses = whole.split(/[，,；;]/).map((clause) => clause.trim()).filter(Boolean);
+  const clauses = whole
+    .split(/[，,；;]/)
+    .map((clause) => clause.trim())
+    .filter(Boolean);
   const standing = clauses.filter((clause) => STANDING_CUE.test(normalizeText(clause)));
   if (clauses.length < 2 || standing.length !== 1) return whole;
   return JSON.stringify(rulesIn(normalizeText(standing[0]!))) === JSON.stringify(rules) ? standing[0]! : whole;

@@ -25,22 +25,51 @@ export function isRefineStep(content: string): boolean {
  */
 export function refineStep(view: PromptView, end: Finish, language: Language): Decision {
   const rounds = view.rounds.filter((round) => !round.summarised);
-  const lastWrite = rounds.findLastIndex((round) => !["propose_candidates", "choose_candidate", "analyze_health"].includes(round.name));
+  const lastWrite = rounds.findLastIndex(
+    (round) => !["propose_candidates", "choose_candidate", "analyze_health"].includes(round.name),
+  );
   const write = lastWrite === -1 ? undefined : rounds[lastWrite]!;
   if (write && callResultOf(write) === "rejected") {
-    return finish(end, say(language, "Understood: the week stays as it is.", "好的，这一周保持现状。"), "not carried out: you declined the refinement; the week stays as arranged", "the user declined the change");
+    return finish(
+      end,
+      say(language, "Understood: the week stays as it is.", "好的，这一周保持现状。"),
+      "not carried out: you declined the refinement; the week stays as arranged",
+      "the user declined the change",
+    );
   }
   const limits = arrangeLimits(section(view.context, "scratchpad"));
   const limited = new Set(limits.map((limit) => limit.task_id));
-  const listingRound = rounds.slice(lastWrite + 1).findLast((round) => toolDataOf(round, "propose_candidates") !== undefined);
+  const listingRound = rounds
+    .slice(lastWrite + 1)
+    .findLast((round) => toolDataOf(round, "propose_candidates") !== undefined);
   const listing = toolDataOf(listingRound, "propose_candidates");
   const listedWithLimits = listingRound?.arguments.avoid !== undefined;
   const best = listing?.candidates.find((candidate) => tasksOf(candidate.writes).every((id) => !limited.has(id)));
   if (!listing || (!best && listing.candidates.length > 0 && limits.length > 0 && !listedWithLimits)) {
     // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
-    return read(say(language, "Looking for changes that keep to what you asked.", "正在寻找符合你要求的调整。"), "propose_candidates", { k: 3, place_pending: false, ...(limits.length > 0 ? { avoid: limits } : {}) }, "the step chooses among the backend's candidates");
+    return read(
+      say(language, "Looking for changes that keep to what you asked.", "正在寻找符合你要求的调整。"),
+      "propose_candidates",
+      { k: 3, place_pending: false, ...(limits.length > 0 ? { avoid: limits } : {}) },
+      "the step chooses among the backend's candidates",
+    );
   }
-  if (!best) return finish(end, "", `refined: health score ${listing.score}; ${listing.empty ?? "no change keeps to your limits"}`, "nothing left to choose");
-  const speak = say(language, `This raises the week's health score from ${listing.score} to ${best.scoreAfter}: ${best.summary}.`, `这项调整把这一周的健康分从 ${listing.score} 提高到 ${best.scoreAfter}。`);
-  return { speak, action: "confirm", reason: `the backend's best candidate (+${best.delta})`, tool_call: { name: "choose_candidate", arguments: { id: best.id } } };
+  if (!best)
+    return finish(
+      end,
+      "",
+      `refined: health score ${listing.score}; ${listing.empty ?? "no change keeps to your limits"}`,
+      "nothing left to choose",
+    );
+  const speak = say(
+    language,
+    `This raises the week's health score from ${listing.score} to ${best.scoreAfter}: ${best.summary}.`,
+    `这项调整把这一周的健康分从 ${listing.score} 提高到 ${best.scoreAfter}。`,
+  );
+  return {
+    speak,
+    action: "confirm",
+    reason: `the backend's best candidate (+${best.delta})`,
+    tool_call: { name: "choose_candidate", arguments: { id: best.id } },
+  };
 }

@@ -45,14 +45,24 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   const language = languageOf(message);
   const request = parseScheduleRequest(message);
   if (request.kind === "greeting") {
-    const reply = language === "zh" ? "你好！我是 Tempo（离线模式）。可以让我安排下周的复习，或者问我哪天有空。" : "Hello! I'm Tempo, running offline. Ask me to arrange your review sessions for next week, or when you are free.";
+    const reply =
+      language === "zh"
+        ? "你好！我是 Tempo（离线模式）。可以让我安排下周的复习，或者问我哪天有空。"
+        : "Hello! I'm Tempo, running offline. Ask me to arrange your review sessions for next week, or when you are free.";
     return { intent: "chat", reply, reason: "a greeting" };
   }
-  if (request.kind === "help") return { intent: "chat", reply: capabilities(language), reason: "a question about what Tempo can do" };
-  if (OPTIMIZE_REQUEST.test(message)) return { intent: "task", reply: "", reason: "a request to improve the arranged week" };
+  if (request.kind === "help")
+    return { intent: "chat", reply: capabilities(language), reason: "a question about what Tempo can do" };
+  if (OPTIMIZE_REQUEST.test(message))
+    return { intent: "task", reply: "", reason: "a request to improve the arranged week" };
   if (request.kind === "unknown") {
-    const preface = language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;
-    return { intent: "chat", reply: `${preface}\n${capabilities(language)}`, reason: "not a request the offline policy understands" };
+    const preface =
+      language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;
+    return {
+      intent: "chat",
+      reply: `${preface}\n${capabilities(language)}`,
+      reason: "not a request the offline policy understands",
+    };
   }
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
 }
@@ -67,25 +77,48 @@ export function decideDeliver(view: PromptView): string {
  * the steps as they ended under a heading that never claims more than `outcome`. The deliver stage answers with it,
  * and the execute stage gives it as done's answer (so a completed task needs no deliver call).
  */
-export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome: string; stillPending?: string[]; note?: string; language?: Language }): string {
+export function finalAnswer(input: {
+  goal: string;
+  steps: StepOutcome[];
+  outcome: string;
+  stillPending?: string[];
+  note?: string;
+  language?: Language;
+}): string {
   const { steps, outcome, note } = input;
   const zh = input.language === "zh";
   const summaryText = (summary: string) => (zh ? summaryInChinese(summary) : summary);
   const request = parseScheduleRequest(input.goal);
   const only = steps.length === 1 ? steps[0] : undefined;
-  if (only && (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))) {
+  if (
+    only &&
+    (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))
+  ) {
     // A question the step could not answer says so ("not carried out: I found no task matching …").
     const unanswered = /^not carried out: (.+?)\.?$/s.exec(only.summary ?? "")?.[1];
-    if (only.status === "done" && unanswered) return readableScheduleText(zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`, input.language ?? "en");
-    if (only.status === "done" && only.summary) return readableScheduleText(summaryText(only.summary), input.language ?? "en");
-    return zh ? `无法回答：${note ?? "这一步没有完成"}。` : `I could not answer that: ${note ?? "the step did not finish"}.`;
+    if (only.status === "done" && unanswered)
+      return readableScheduleText(
+        zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`,
+        input.language ?? "en",
+      );
+    if (only.status === "done" && only.summary)
+      return readableScheduleText(summaryText(only.summary), input.language ?? "en");
+    return zh
+      ? `无法回答：${note ?? "这一步没有完成"}。`
+      : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
   if (only && only.status === "done") {
     if (only.summary.startsWith("not carried out")) {
       const why = only.summary.replace(/^not carried out: /, "");
-      return readableScheduleText(zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`, input.language ?? "en");
+      return readableScheduleText(
+        zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`,
+        input.language ?? "en",
+      );
     }
-    return readableScheduleText(zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`, input.language ?? "en");
+    return readableScheduleText(
+      zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`,
+      input.language ?? "en",
+    );
   }
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
@@ -95,38 +128,63 @@ export function finalAnswer(input: { goal: string; steps: StepOutcome[]; outcome
   const finished = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个。` : `Finished ${done} of ${steps.length} steps.`;
   let heading = finished;
   let fullSuccess = false;
-  if (done === steps.length && steps.length > 0 && scoped?.kind === "arrange" && (scoped.tasks.length > 0 || !isAnywhere({ ...scoped.where, not: { weekdays: [], days: [] } }))) {
+  if (
+    done === steps.length &&
+    steps.length > 0 &&
+    scoped?.kind === "arrange" &&
+    (scoped.tasks.length > 0 || !isAnywhere({ ...scoped.where, not: { weekdays: [], days: [] } }))
+  ) {
     // A scoped arrange ("only Wednesday", named tasks) is judged by its own step, not by the whole week.
     const someLeft = /skipped|left pending|^not carried out/.test(place?.summary ?? "");
     // Told as a full success only when nothing is left anywhere (as before: a heading with more after it is not).
     fullSuccess = !someLeft && (pending === undefined || pending === "0");
     heading = someLeft
-      ? zh ? "已安排能放下的部分，其余仍待安排（见下）。" : "Placed what fits of what you asked; some of it is left pending (below)."
-      : zh ? "已按你的要求安排好。" : "Placed what you asked for.";
+      ? zh
+        ? "已安排能放下的部分，其余仍待安排（见下）。"
+        : "Placed what fits of what you asked; some of it is left pending (below)."
+      : zh
+        ? "已按你的要求安排好。"
+        : "Placed what you asked for.";
     // A place step that placed nothing (its tasks matched nothing) is never told as placing.
-    if (place?.summary.startsWith("not carried out")) heading = zh ? "没有安排任何任务（见下）。" : "Nothing was placed (below).";
-    if (pending !== undefined && pending !== "0") heading += zh ? `本周还有 ${pending} 个复习任务待安排。` : ` ${pending} review task(s) in the whole week are still pending.`;
+    if (place?.summary.startsWith("not carried out"))
+      heading = zh ? "没有安排任何任务（见下）。" : "Nothing was placed (below).";
+    if (pending !== undefined && pending !== "0")
+      heading += zh
+        ? `本周还有 ${pending} 个复习任务待安排。`
+        : ` ${pending} review task(s) in the whole week are still pending.`;
   } else if (done === steps.length && steps.length > 0) {
     fullSuccess = pending === undefined || pending === "0";
     heading = fullSuccess
-      ? zh ? "你的复习周已安排好。" : "Your review week is arranged."
-      : zh ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。` : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+      ? zh
+        ? "你的复习周已安排好。"
+        : "Your review week is arranged."
+      : zh
+        ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。`
+        : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with
     // nothing pending either, the week was already arranged: that is what was found.
     heading =
       pending === "0"
-        ? zh ? "所有复习任务都已安排好，这次没有需要改动的。" : "Every review task is already placed: nothing needed changing."
-        : zh ? "没有任何改动，原因见下。" : "Nothing was changed; the steps below say why.";
+        ? zh
+          ? "所有复习任务都已安排好，这次没有需要改动的。"
+          : "Every review task is already placed: nothing needed changing."
+        : zh
+          ? "没有任何改动，原因见下。"
+          : "Nothing was changed; the steps below say why.";
   } else if (outcome !== "completed" && fullSuccess) {
     // Anything short of "completed" is never told as a full success.
-    heading = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。` : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+    heading = zh
+      ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。`
+      : `Finished ${done} of ${steps.length} steps (${outcome}).`;
   }
   const status = (name: string) => (zh ? (STATUS_ZH[name] ?? name) : name);
   const lines = [
     heading,
-    ...steps.map((step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`),
+    ...steps.map(
+      (step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`,
+    ),
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
   if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
@@ -142,11 +200,23 @@ function stillPendingInChinese(line: string): string {
     .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它");
 }
 
-const WEEKDAYS_ZH: Readonly<Record<string, string>> = { Monday: "周一", Tuesday: "周二", Wednesday: "周三", Thursday: "周四", Friday: "周五", Saturday: "周六", Sunday: "周日" };
+const WEEKDAYS_ZH: Readonly<Record<string, string>> = {
+  Monday: "周一",
+  Tuesday: "周二",
+  Wednesday: "周三",
+  Thursday: "周四",
+  Friday: "周五",
+  Saturday: "周六",
+  Sunday: "周日",
+};
 
 /** A left-out task's limits ("outside Friday, in slots 9-12") in Chinese ("周五以外，第9-12节"). */
 function limitsInChinese(limits: string): string {
-  const days = (text: string) => text.split(" and ").map((day) => WEEKDAYS_ZH[day] ?? day.replace(/^day (\d+)$/, "第$1天")).join("、");
+  const days = (text: string) =>
+    text
+      .split(" and ")
+      .map((day) => WEEKDAYS_ZH[day] ?? day.replace(/^day (\d+)$/, "第$1天"))
+      .join("、");
   const parts = limits.split(", ").map((part) =>
     part
       .replace(/^only on (.+)$/, (_, named: string) => `只在${days(named)}`)
@@ -172,8 +242,19 @@ function weekdayInChinese(english: string): string {
   return weekday > 0 ? weekdayName(weekday, "zh") : english;
 }
 
-const STATUS_ZH: Readonly<Record<string, string>> = { done: "完成", failed: "失败", skipped: "跳过", pending: "未开始", running: "进行中" };
-const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", partial: "未全部完成", failed: "失败", dropped: "已放弃，未完成" };
+const STATUS_ZH: Readonly<Record<string, string>> = {
+  done: "完成",
+  failed: "失败",
+  skipped: "跳过",
+  pending: "未开始",
+  running: "进行中",
+};
+const OUTCOME_ZH: Readonly<Record<string, string>> = {
+  completed: "已完成",
+  partial: "未全部完成",
+  failed: "失败",
+  dropped: "已放弃，未完成",
+};
 
 /**
  * A step summary the tools wrote in English, in Chinese as far as its usual shapes go ("moved task x from day 2
@@ -181,54 +262,105 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = { completed: "已完成", p
  */
 export function summaryInChinese(summary: string): string {
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
-  return readablePlaces(summary, "zh")
-    .replace(/^not carried out: /, "未执行：")
-    .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
-    .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
-    .replace(/^(created|updated) task class (\S+) "(.+?)"/, (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`)
-    .replace(/^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /, "优化了 $1 轮：健康分 $2 → $3；停止原因：")
-    .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
-    .replace(/no change raises the score any more/, "没有调整能再提高分数")
-    .replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1")
-    .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
-    .replace(/; forced, no change can fix: /, "；无法改善（已证明）：")
-    .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
-    .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
-    .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
-    .replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — ")
-    .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
-    .replace(/^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/, "已把任务 $1 从$2撤下，它重新待安排")
-    .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
-    .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
-    .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
-    .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
-    .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
-    .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
-    .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
-    .replace(/; skipped: /, "；跳过：")
-    .replace(/; left pending: /, "；仍待安排：")
-    .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
-    .replace(/ \(no free slot fits ([^)]*)\)/g, (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`)
-    .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
-    .replace(/ \(no place beside the other placements found within the search budget\)/g, "（在搜索预算内没有找到能放下它的位置）")
-    .replace(/ \(your standing preference (.+?) rules out the free time it fits in \(\/prefs lists your preferences, \/forget removes one\)\)/g, "（你的长期偏好 $1 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条）")
-    .replace(/no pending task matches /g, "没有匹配的待安排任务：")
-    .replace(/" or "/g, "\" 或 \"")
-    .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
-    .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
-    // The hard rules' refusals (`rules.ts`), their places already by date and time above.
-    .replace(/ must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g, " 必须在$1（$2）之前完成；$3 太晚了")
-    .replace(/ is due before (.+?); (.+?) is too late/g, " 必须在$1之前完成；$2 太晚了")
-    .replace(/ cannot go before (.+?) \(its earliest day\); (.+?) is too early/g, " 不能早于$1（它的最早日期）；$2 太早了")
-    .replace(/ cannot go on (.+?): its class ("(?:[^"\\]|\\.)*") excludes \w+/g, " 不能安排在$1：它的课程 $2 不排这一天")
-    .replace(/ cannot go on (.+?): the whole day is blocked for its class ("(?:[^"\\]|\\.)*")/g, " 不能安排在$1：这一整天对它的课程 $2 不可用")
-    // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
-    .replace(/ cannot go on (.+?): your standing preference ("(?:[^"\\]|\\.)*") rules (\w+) out; /g, (_, day: string, text: string, weekday: string) => ` 不能安排在${day}：你的长期偏好${quoted(text)}排除了${weekdayInChinese(weekday)}；`)
-    .replace(/ cannot start at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots (\d+)-(\d+|end) only; /g, (_, slot: string, text: string, from: string, to: string) => ` 不能从第${slot}节开始：你的长期偏好${quoted(text)}只允许第${from}${to === "end" ? "节起" : `-${to}节`}；`)
-    .replace(/ cannot end at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots up to (\d+) only; /g, (_, slot: string, text: string, to: string) => ` 不能在第${slot}节结束：你的长期偏好${quoted(text)}只允许到第${to}节；`)
-    .replace(/to change it, remove it \(\/prefs lists your preferences, \/forget (\S+) removes this one\)(?: or tell me "(\w+?)s are fine now")?/g, (_, id: string, weekday?: string) => `要改变它，请删除它（/prefs 查看偏好，/forget ${id} 删除这一条）${weekday ? `，或者告诉我“${weekdayInChinese(weekday)}可以了”` : ""}`)
-    .replace(/your standing preferences rule out every day of the window/g, "你的长期偏好排除了日程窗口中的每一天")
-    .replace(/ \(days (.+?) left out: your standing preferences rule them out\)/g, "（已略过第 $1 天：你的长期偏好排除了它们）")
-    .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
-    .replace(/ embedded in host ([A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_])/g, "（嵌入 $1）");
+  return (
+    readablePlaces(summary, "zh")
+      .replace(/^not carried out: /, "未执行：")
+      .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
+      .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
+      .replace(
+        /^(created|updated) task class (\S+) "(.+?)"/,
+        (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`,
+      )
+      .replace(
+        /^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /,
+        "优化了 $1 轮：健康分 $2 → $3；停止原因：",
+      )
+      .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
+      .replace(/no change raises the score any more/, "没有调整能再提高分数")
+      .replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1")
+      .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
+      .replace(/; forced, no change can fix: /, "；无法改善（已证明）：")
+      .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
+      .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
+      .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
+      .replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — ")
+      .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
+      .replace(
+        /^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/,
+        "已把任务 $1 从$2撤下，它重新待安排",
+      )
+      .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
+      .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
+      .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
+      .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
+      .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
+      .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
+      .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
+      .replace(/; skipped: /, "；跳过：")
+      .replace(/; left pending: /, "；仍待安排：")
+      .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+      .replace(
+        / \(no free slot fits ([^)]*)\)/g,
+        (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`,
+      )
+      .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
+      .replace(
+        / \(no place beside the other placements found within the search budget\)/g,
+        "（在搜索预算内没有找到能放下它的位置）",
+      )
+      .replace(
+        / \(your standing preference (.+?) rules out the free time it fits in \(\/prefs lists your preferences, \/forget removes one\)\)/g,
+        "（你的长期偏好 $1 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条）",
+      )
+      .replace(/no pending task matches /g, "没有匹配的待安排任务：")
+      .replace(/" or "/g, '" 或 "')
+      .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
+      .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
+      // The hard rules' refusals (`rules.ts`), their places already by date and time above.
+      .replace(
+        / must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g,
+        " 必须在$1（$2）之前完成；$3 太晚了",
+      )
+      .replace(/ is due before (.+?); (.+?) is too late/g, " 必须在$1之前完成；$2 太晚了")
+      .replace(
+        / cannot go before (.+?) \(its earliest day\); (.+?) is too early/g,
+        " 不能早于$1（它的最早日期）；$2 太早了",
+      )
+      .replace(
+        / cannot go on (.+?): its class ("(?:[^"\\]|\\.)*") excludes \w+/g,
+        " 不能安排在$1：它的课程 $2 不排这一天",
+      )
+      .replace(
+        / cannot go on (.+?): the whole day is blocked for its class ("(?:[^"\\]|\\.)*")/g,
+        " 不能安排在$1：这一整天对它的课程 $2 不可用",
+      )
+      // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
+      .replace(
+        / cannot go on (.+?): your standing preference ("(?:[^"\\]|\\.)*") rules (\w+) out; /g,
+        (_, day: string, text: string, weekday: string) =>
+          ` 不能安排在${day}：你的长期偏好${quoted(text)}排除了${weekdayInChinese(weekday)}；`,
+      )
+      .replace(
+        / cannot start at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots (\d+)-(\d+|end) only; /g,
+        (_, slot: string, text: string, from: string, to: string) =>
+          ` 不能从第${slot}节开始：你的长期偏好${quoted(text)}只允许第${from}${to === "end" ? "节起" : `-${to}节`}；`,
+      )
+      .replace(
+        / cannot end at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots up to (\d+) only; /g,
+        (_, slot: string, text: string, to: string) =>
+          ` 不能在第${slot}节结束：你的长期偏好${quoted(text)}只允许到第${to}节；`,
+      )
+      .replace(
+        /to change it, remove it \(\/prefs lists your preferences, \/forget (\S+) removes this one\)(?: or tell me "(\w+?)s are fine now")?/g,
+        (_, id: string, weekday?: string) =>
+          `要改变它，请删除它（/prefs 查看偏好，/forget ${id} 删除这一条）${weekday ? `，或者告诉我“${weekdayInChinese(weekday)}可以了”` : ""}`,
+      )
+      .replace(/your standing preferences rule out every day of the window/g, "你的长期偏好排除了日程窗口中的每一天")
+      .replace(
+        / \(days (.+?) left out: your standing preferences rule them out\)/g,
+        "（已略过第 $1 天：你的长期偏好排除了它们）",
+      )
+      .replace(/day (\d+) slots (\d+)-(\d+)/g, "第$1天第$2-$3节")
+      .replace(/ embedded in host ([A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_])/g, "（嵌入 $1）")
+  );
 }

@@ -27,7 +27,8 @@ export interface SlotWindow {
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
-export const NOT_BEFORE_HOUR = /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+export const NOT_BEFORE_HOUR =
+  /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
 
 /** The hour a fragment says nothing may start before, if any. */
 export function readNotBeforeHour(fragment: string): number | undefined {
@@ -102,7 +103,19 @@ const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
 ];
 const WEEKDAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天1-7])/g;
 const ZH_WEEKDAY_NUMBER: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7 };
-const ZH_DIGITS: Record<string, number> = { 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+const ZH_DIGITS: Record<string, number> = {
+  零: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
 
 /** A number written in digits or in Chinese numerals up to 99 ("十二", "二十"), or NaN. */
 export function readNumber(text: string): number {
@@ -141,17 +154,54 @@ const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const MONTH_AFTER_NUMBER = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 /** Calendar words and what they name, first match first (a longer phrase before the words inside it). */
 const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | undefined]> = [
-  [/\b(\d{4})-(\d{2})-(\d{2})\b/g, (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] })],
-  [/\b(?:the )?day after tomorrow\b|大后天|后天/g, (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] })],
+  [
+    /\b(\d{4})-(\d{2})-(\d{2})\b/g,
+    (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] }),
+  ],
+  [
+    /\b(?:the )?day after tomorrow\b|大后天|后天/g,
+    (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),
+  ],
   [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
   [/\btoday\b|\btonight\b|今天|今晚|今早|今日/g, (m) => ({ kind: "offset", days: 0, text: m[0] })],
-  [new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"), (m) => ({ kind: "weekday", weekday: WEEKDAY_PREFIXES.indexOf((m[2] ?? "").slice(0, 3)), weeks: m[1] === "next" ? 1 : 0, text: m[0] })],
-  [/(这|本|下下|下)个?(?:周|星期|礼拜)([一二三四五六日天1-7])/g, (m) => ({ kind: "weekday", weekday: ZH_WEEKDAY_NUMBER[m[2] ?? ""] ?? Number(m[2]), weeks: m[1] === "下" ? 1 : m[1] === "下下" ? 2 : 0, text: m[0] })],
-  [new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`, "g"), (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[1] ?? "").slice(0, 3)) + 1, day: Number(m[2]), text: m[0] })],
-  [new RegExp(String.raw`(?<!\b(?:day|slots?|sections?|periods?)\s)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_AFTER_NUMBER}\b`, "g"), (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[2] ?? "").slice(0, 3)) + 1, day: Number(m[1]), text: m[0] })],
+  [
+    new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
+    (m) => ({
+      kind: "weekday",
+      weekday: WEEKDAY_PREFIXES.indexOf((m[2] ?? "").slice(0, 3)),
+      weeks: m[1] === "next" ? 1 : 0,
+      text: m[0],
+    }),
+  ],
+  [
+    /(这|本|下下|下)个?(?:周|星期|礼拜)([一二三四五六日天1-7])/g,
+    (m) => ({
+      kind: "weekday",
+      weekday: ZH_WEEKDAY_NUMBER[m[2] ?? ""] ?? Number(m[2]),
+      weeks: m[1] === "下" ? 1 : m[1] === "下下" ? 2 : 0,
+      text: m[0],
+    }),
+  ],
+  [
+    new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`, "g"),
+    (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[1] ?? "").slice(0, 3)) + 1, day: Number(m[2]), text: m[0] }),
+  ],
+  [
+    new RegExp(
+      String.raw`(?<!\b(?:day|slots?|sections?|periods?)\s)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_AFTER_NUMBER}\b`,
+      "g",
+    ),
+    (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[2] ?? "").slice(0, 3)) + 1, day: Number(m[1]), text: m[0] }),
+  ],
   [/\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b/g, (m) => ({ kind: "date", day: Number(m[1]), text: m[0] })],
-  [new RegExp(String.raw`${NUMBER}月${NUMBER}[日号]`, "g"), (m) => ({ kind: "date", month: readNumber(m[1] ?? ""), day: readNumber(m[2] ?? ""), text: m[0] })],
-  [new RegExp(String.raw`(?<![第\d])${NUMBER}[日号]`, "g"), (m) => ({ kind: "date", day: readNumber(m[1] ?? ""), text: m[0] })],
+  [
+    new RegExp(String.raw`${NUMBER}月${NUMBER}[日号]`, "g"),
+    (m) => ({ kind: "date", month: readNumber(m[1] ?? ""), day: readNumber(m[2] ?? ""), text: m[0] }),
+  ],
+  [
+    new RegExp(String.raw`(?<![第\d])${NUMBER}[日号]`, "g"),
+    (m) => ({ kind: "date", day: readNumber(m[1] ?? ""), text: m[0] }),
+  ],
 ];
 
 /** The calendar days a fragment names ("tomorrow", "this Thursday", "the 14th", "3月14日"), and the fragment without them. */
@@ -172,7 +222,13 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
 
 function validDateSpec(spec: DateSpec): boolean {
   if (spec.kind === "weekday") return spec.weekday >= 1 && spec.weekday <= 7;
-  if (spec.kind === "date") return Number.isInteger(spec.day) && spec.day >= 1 && spec.day <= 31 && (spec.month === undefined || (spec.month >= 1 && spec.month <= 12));
+  if (spec.kind === "date")
+    return (
+      Number.isInteger(spec.day) &&
+      spec.day >= 1 &&
+      spec.day <= 31 &&
+      (spec.month === undefined || (spec.month >= 1 && spec.month <= 12))
+    );
   return true;
 }
 
@@ -180,30 +236,41 @@ function validDateSpec(spec: DateSpec): boolean {
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
   const calendar = readDates(fragment);
-  let text = calendar.rest.replace(/\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g, (_, english?: string, chinese?: string) => {
-    selection.days.push(Number(english ?? chinese));
-    return " ";
-  });
-  text = text.replace(new RegExp(String.raw`\bdays? ${NUMBER}(?:\s*(?:-|to|and|,)\s*${NUMBER})?|第${NUMBER}天`, "g"), (_, first?: string, second?: string, chinese?: string) => {
-    const start = readNumber(first ?? chinese ?? "");
-    const end = second ? readNumber(second) : start;
-    for (let day = start; day <= end && day - start < 400; day += 1) selection.days.push(day);
-    return " ";
-  });
+  let text = calendar.rest.replace(
+    /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g,
+    (_, english?: string, chinese?: string) => {
+      selection.days.push(Number(english ?? chinese));
+      return " ";
+    },
+  );
+  text = text.replace(
+    new RegExp(String.raw`\bdays? ${NUMBER}(?:\s*(?:-|to|and|,)\s*${NUMBER})?|第${NUMBER}天`, "g"),
+    (_, first?: string, second?: string, chinese?: string) => {
+      const start = readNumber(first ?? chinese ?? "");
+      const end = second ? readNumber(second) : start;
+      for (let day = start; day <= end && day - start < 400; day += 1) selection.days.push(day);
+      return " ";
+    },
+  );
   if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(6, 7);
   for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
   for (const match of text.matchAll(WEEKDAY_ZH)) {
     const token = match[1] ?? "";
     selection.weekdays.push(ZH_WEEKDAY_NUMBER[token] ?? Number(token));
   }
-  const days = { weekdays: unique(selection.weekdays), days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)) };
+  const days = {
+    weekdays: unique(selection.weekdays),
+    days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)),
+  };
   return calendar.dates.length > 0 ? { ...days, dates: calendar.dates } : days;
 }
 
 /** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
 export function readSlots(fragment: string): SlotWindow {
   const window: SlotWindow = {};
-  const range = new RegExp(String.raw`\b(?:slots?|sections?|periods?) ${NUMBER}(?:\s*(?:-|to)\s*${NUMBER})?|第?${NUMBER}(?:\s*(?:-|到|至)\s*第?${NUMBER})?节`).exec(fragment);
+  const range = new RegExp(
+    String.raw`\b(?:slots?|sections?|periods?) ${NUMBER}(?:\s*(?:-|to)\s*${NUMBER})?|第?${NUMBER}(?:\s*(?:-|到|至)\s*第?${NUMBER})?节`,
+  ).exec(fragment);
   if (range) {
     const first = readNumber(range[1] ?? range[3] ?? "");
     const second = readNumber(range[2] ?? range[4] ?? "");
@@ -268,9 +335,11 @@ const KEEP_FREE = new RegExp(
 const NEGATIVE_CLAUSE =
   /\b(?:not|no|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
-const NOT_NEGATIVE = /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
+const NOT_NEGATIVE =
+  /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
 /** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
-const CLAUSE_BREAK = /[,;.!?]|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+const CLAUSE_BREAK =
+  /[,;.!?]|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
 
 /**
  * Reads where a fragment points: days to use, days to avoid, slots. Days named with a negation ("not Monday") are to
@@ -279,13 +348,15 @@ const CLAUSE_BREAK = /[,;.!?]|\b(?:but|so|since|because|instead|then|though|alth
  */
 export function readWhere(fragment: string): Where {
   const negated: string[] = [];
-  const rest = fragment.replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
-    negated.push(english ?? stays ?? chinese ?? chineseAfter ?? "");
-    return " ";
-  }).replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
-    negated.push(english ?? chinese ?? "");
-    return " ";
-  });
+  const rest = fragment
+    .replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
+      negated.push(english ?? stays ?? chinese ?? chineseAfter ?? "");
+      return " ";
+    })
+    .replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
+      negated.push(english ?? chinese ?? "");
+      return " ";
+    });
   const positive: string[] = [];
   for (const clause of rest.split(new RegExp(CLAUSE_BREAK, "g"))) {
     const negative = NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
@@ -299,13 +370,15 @@ export function readWhere(fragment: string): Where {
 }
 
 /** "before the midterm" / "ahead of my exam" / "在期中考试之前": the event named, or undefined. */
-const BEFORE_EVENT = /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z][a-z0-9 -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
+const BEFORE_EVENT =
+  /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z][a-z0-9 -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
 
 function readBefore(fragment: string): string | undefined {
   const match = BEFORE_EVENT.exec(fragment.toLowerCase());
   const phrase = (match?.[1] ?? match?.[2] ?? "").trim();
   // "before Friday" / "before 10" are days and slots, not events.
-  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|tomorrow|today|周.|星期.)$/.test(phrase)) return undefined;
+  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|tomorrow|today|周.|星期.)$/.test(phrase))
+    return undefined;
   return phrase;
 }
 
@@ -316,14 +389,25 @@ export function isEmptySelection(selection: DaySelection): boolean {
 
 /** True when `where` restricts nothing. */
 export function isAnywhere(where: Where): boolean {
-  return !where.before && isEmptySelection(where.only) && isEmptySelection(where.not) && where.slots.from === undefined && where.slots.to === undefined && !where.slots.part && where.slots.notBeforeHour === undefined;
+  return (
+    !where.before &&
+    isEmptySelection(where.only) &&
+    isEmptySelection(where.not) &&
+    where.slots.from === undefined &&
+    where.slots.to === undefined &&
+    !where.slots.part &&
+    where.slots.notBeforeHour === undefined
+  );
 }
 
-const GREETING = /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
-const HELP = /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
+const GREETING =
+  /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
+const HELP =
+  /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
 
 /** A request to make the arranged week better without adding anything ("optimise my week", "优化一下我的日程"). */
-export const OPTIMIZE_REQUEST = /\b(?:optimi[sz]e|re-?arrange|improve|rebalance|tidy up|refine)\b.*\b(?:week|schedule|timetable|reviews?)\b|优化.*(?:日程|安排|一周|复习)/i;
+export const OPTIMIZE_REQUEST =
+  /\b(?:optimi[sz]e|re-?arrange|improve|rebalance|tidy up|refine)\b.*\b(?:week|schedule|timetable|reviews?)\b|优化.*(?:日程|安排|一周|复习)/i;
 
 /**
  * Words of politeness and filler that never name anything: "please", "thanks", "cheers", "though", "谢谢", "麻烦了".
@@ -343,7 +427,8 @@ export function withoutPoliteness(text: string): string {
 }
 
 /** A question about the week ("what do I still need to schedule?"), not a request to change it ("can you arrange …?"). */
-const QUESTION_START = /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
+const QUESTION_START =
+  /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
 
 /** Reads a request from a message or a plan step. */
 export function parseScheduleRequest(text: string): ScheduleRequest {
@@ -354,14 +439,20 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   if (polite === "" || /^[\s,.!?]*$/.test(polite)) return { kind: "greeting" };
   // Sentences: the first that is a request is the request; the others may say where things go ("I prefer mornings.",
   // "Not on Friday though.") and never name tasks.
-  const sentences = polite.split(/[?!]+|\.(?=\s|$)/).map((sentence) => sentence.trim()).filter((sentence) => sentence !== "");
+  const sentences = polite
+    .split(/[?!]+|\.(?=\s|$)/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== "");
   if (sentences.length <= 1) return parseSentence(polite.replace(/[.!?]+$/, "").trim());
   const readings = sentences.map(parseSentence);
   const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
   if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
   const found = readings[main]!;
   if (!("where" in found)) return found;
-  const extra = sentences.filter((_, index) => index !== main).map((sentence) => readWhere(sentence)).reduce(mergeWheres, found.where);
+  const extra = sentences
+    .filter((_, index) => index !== main)
+    .map((sentence) => readWhere(sentence))
+    .reduce(mergeWheres, found.where);
   return { ...found, where: extra } as ScheduleRequest;
 }
 
@@ -369,9 +460,19 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
 function mergeWheres(base: Where, extra: Where): Where {
   const join = (first: DaySelection, second: DaySelection): DaySelection => {
     const dates = [...(first.dates ?? []), ...(second.dates ?? [])];
-    return { weekdays: unique([...first.weekdays, ...second.weekdays]), days: unique([...first.days, ...second.days]), ...(dates.length > 0 ? { dates } : {}) };
+    return {
+      weekdays: unique([...first.weekdays, ...second.weekdays]),
+      days: unique([...first.days, ...second.days]),
+      ...(dates.length > 0 ? { dates } : {}),
+    };
   };
-  const slots = extra.slots.part || extra.slots.from !== undefined || extra.slots.to !== undefined || extra.slots.notBeforeHour !== undefined ? { ...base.slots, ...extra.slots } : base.slots;
+  const slots =
+    extra.slots.part ||
+    extra.slots.from !== undefined ||
+    extra.slots.to !== undefined ||
+    extra.slots.notBeforeHour !== undefined
+      ? { ...base.slots, ...extra.slots }
+      : base.slots;
   const before = extra.before ?? base.before;
   return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
 }
@@ -386,7 +487,10 @@ function parseSentence(body: string): ScheduleRequest {
     if (HELP.test(body)) return { kind: "help" };
   }
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
-  const verb = /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(body)?.[1] ?? "";
+  const verb =
+    /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
+      body,
+    )?.[1] ?? "";
   const byVerb = LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
   return (
@@ -410,26 +514,38 @@ function parseSentence(body: string): ScheduleRequest {
  * "add task integrals review for calculus, 2 slots", "给微积分添加任务“积分复习”，2节", "在微积分里加一个任务：积分复习，两节".
  */
 function readAddTask(body: string): ScheduleRequest | undefined {
-  const english = /^(?:(?:can you|could you|would you|help me|i want to|i'd like to|let's|now)\s+)*(?:add|create|new)\s+(?:a\s+|an\s+|one\s+)?(?:new\s+)?(?:(\d+|one|two|three|four)[- ]slots?\s+)?(?:task|review|session|item)?\s*(?:called|named|:)?\s*(.+?)\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?(.+?)(?:\s+class|\s+course)?(?:\s*[,(]\s*(\d+|one|two|three|four)\s+slots?\)?)?$/.exec(body);
+  const english =
+    /^(?:(?:can you|could you|would you|help me|i want to|i'd like to|let's|now)\s+)*(?:add|create|new)\s+(?:a\s+|an\s+|one\s+)?(?:new\s+)?(?:(\d+|one|two|three|four)[- ]slots?\s+)?(?:task|review|session|item)?\s*(?:called|named|:)?\s*(.+?)\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?(.+?)(?:\s+class|\s+course)?(?:\s*[,(]\s*(\d+|one|two|three|four)\s+slots?\)?)?$/.exec(
+      body,
+    );
   const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4 };
   if (english) {
     const [, before, rawName = "", rawClass = "", after] = english;
     const duration = Number(words[before ?? ""] ?? before ?? words[after ?? ""] ?? after ?? 1);
     const name = taskPhrase(rawName.replace(/^(?:task|review task)\s+/, ""));
     const classPhrase = taskPhrase(rawClass.replace(/\s+(?:class|course)$/, ""));
-    return name && classPhrase && Number.isInteger(duration) && duration >= 1 ? { kind: "add_task", name, classPhrase, duration } : undefined;
+    return name && classPhrase && Number.isInteger(duration) && duration >= 1
+      ? { kind: "add_task", name, classPhrase, duration }
+      : undefined;
   }
-  const chinese = /(?:给|在|往|为)(.+?)(?:里|中|下)?(?:添加|增加|加|新建|新增)(?:一个|个)?(?:新)?任务[:：]?\s*(.+?)(?:[,，]\s*(\d+|[一二两三四])\s*节)?$/.exec(body);
+  const chinese =
+    /(?:给|在|往|为)(.+?)(?:里|中|下)?(?:添加|增加|加|新建|新增)(?:一个|个)?(?:新)?任务[:：]?\s*(.+?)(?:[,，]\s*(\d+|[一二两三四])\s*节)?$/.exec(
+      body,
+    );
   if (!chinese) return undefined;
   const duration = chinese[3] ? readNumber(chinese[3]) : 1;
   const name = taskPhrase(chinese[2] ?? "");
   const classPhrase = taskPhrase(chinese[1] ?? "");
-  return name && classPhrase && Number.isInteger(duration) ? { kind: "add_task", name, classPhrase, duration } : undefined;
+  return name && classPhrase && Number.isInteger(duration)
+    ? { kind: "add_task", name, classPhrase, duration }
+    : undefined;
 }
 
 /** True for words that name everything rather than one class or task ("anything", "my reviews", "stuff", "所有"). */
 export function namesEverything(phrase: string): boolean {
-  return /^(?:anything|everything|something|nothing|stuff|things?|it|them|all|reviews?|review sessions?|tasks?|sessions?|studying|study|work|复习|任务|学习|东西|任何|所有|全部|都)$/.test(phrase.trim());
+  return /^(?:anything|everything|something|nothing|stuff|things?|it|them|all|reviews?|review sessions?|tasks?|sessions?|studying|study|work|复习|任务|学习|东西|任何|所有|全部|都)$/.test(
+    phrase.trim(),
+  );
 }
 
 /**
@@ -440,10 +556,20 @@ export function namesEverything(phrase: string): boolean {
  */
 function readClassRules(body: string): ScheduleRequest | undefined {
   const step = /^set the class "([^"]+)" to (.+)$/.exec(body) ?? /^设置课程 "([^"]+)"[:：](.+)$/.exec(body);
-  const english = step ?? /^(?:make|keep|set|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:(?:sessions|reviews|class|course)\s+)?(?:to\s+)?(?:(?:only\s+(?:in\s+)?(?:the\s+)?)(?:mornings?|afternoons?|evenings?)|(?:mornings?|afternoons?|evenings?)\s+only|off\s+.+|away from\s+.+)$/.exec(body)
-    ?? /^(?:(?:never|don't ever|do not ever|don't|do not)\s+(?:schedule|put|place|arrange)\s+(?:the\s+|my\s+)?(.+?)\s+(?:on|in)\s+.+)$/.exec(body)
-    ?? /^(?:the\s+|my\s+)?([a-z][a-z -]*?)\s+(?:(?:sessions|reviews|class)\s+)?(?:only\s+(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?)|(?:should|must)\s+(?:never|not)\s+be\s+on\s+.+)$/.exec(body);
-  const chinese = /^(.+?)(?:的复习|复习)?(?:只|只能|只在|只排在|只安排在)(?:在)?(上午|下午|晚上)/.exec(body) ?? /^(.+?)(?:的复习|复习)?(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
+  const english =
+    step ??
+    /^(?:make|keep|set|put)\s+(?:the\s+|my\s+)?(.+?)\s+(?:(?:sessions|reviews|class|course)\s+)?(?:to\s+)?(?:(?:only\s+(?:in\s+)?(?:the\s+)?)(?:mornings?|afternoons?|evenings?)|(?:mornings?|afternoons?|evenings?)\s+only|off\s+.+|away from\s+.+)$/.exec(
+      body,
+    ) ??
+    /^(?:(?:never|don't ever|do not ever|don't|do not)\s+(?:schedule|put|place|arrange)\s+(?:the\s+|my\s+)?(.+?)\s+(?:on|in)\s+.+)$/.exec(
+      body,
+    ) ??
+    /^(?:the\s+|my\s+)?([a-z][a-z -]*?)\s+(?:(?:sessions|reviews|class)\s+)?(?:only\s+(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?)|(?:should|must)\s+(?:never|not)\s+be\s+on\s+.+)$/.exec(
+      body,
+    );
+  const chinese =
+    /^(.+?)(?:的复习|复习)?(?:只|只能|只在|只排在|只安排在)(?:在)?(上午|下午|晚上)/.exec(body) ??
+    /^(.+?)(?:的复习|复习)?(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
   const match = english ?? chinese;
   if (!match) return undefined;
   const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
@@ -451,13 +577,21 @@ function readClassRules(body: string): ScheduleRequest | undefined {
   if (!classPhrase || namesEverything(classPhrase)) return undefined;
   const where = readWhere(step ? (step[2] ?? "") : body);
   const part = readPartOfDay(step ? (step[2] ?? "") : body);
-  const excludedWeekdays = [...new Set([...where.not.weekdays, ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : [])])];
+  const excludedWeekdays = [
+    ...new Set([
+      ...where.not.weekdays,
+      ...(/\b(?:never|don't|do not|off|away from)\b|不要|别|不能/.test(body) && !step ? where.only.weekdays : []),
+    ]),
+  ];
   const parts = part ? [part] : [];
-  return parts.length > 0 || excludedWeekdays.length > 0 ? { kind: "class_rules", classPhrase, parts, excludedWeekdays } : undefined;
+  return parts.length > 0 || excludedWeekdays.length > 0
+    ? { kind: "class_rules", classPhrase, parts, excludedWeekdays }
+    : undefined;
 }
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
-const FIND_TIME_FOR = /\b(?:find|make|set aside|block(?: out)?|carve out)\s+(?:some\s+|a\s+|the\s+)?(?:time|room|space|slots?|a place|places|free time)\s+(?:for|to do)\s+(.+)$|\bfill\b.*?\bwith\s+(.+)$|\b(?:get|fit|squeeze|work)\s+(.+?)\s+(?:into|onto|in|on)\s+(?:the\s+|my\s+)?(?:calendar|schedule|week|timetable|diary|planner)\b(.*)$/;
+const FIND_TIME_FOR =
+  /\b(?:find|make|set aside|block(?: out)?|carve out)\s+(?:some\s+|a\s+|the\s+)?(?:time|room|space|slots?|a place|places|free time)\s+(?:for|to do)\s+(.+)$|\bfill\b.*?\bwith\s+(.+)$|\b(?:get|fit|squeeze|work)\s+(.+?)\s+(?:into|onto|in|on)\s+(?:the\s+|my\s+)?(?:calendar|schedule|week|timetable|diary|planner)\b(.*)$/;
 
 function readFindTimeFor(body: string): ScheduleRequest | undefined {
   const match = FIND_TIME_FOR.exec(body);
@@ -496,8 +630,11 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
 };
 
 function readSwap(body: string): ScheduleRequest | undefined {
-  const english = /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
-  const chinese = /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ?? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body);
+  const english =
+    /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
+  const chinese =
+    /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ??
+    /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body);
   const match = english ?? chinese;
   if (!match) return undefined;
   const first = taskPhrase(match[1] ?? "");
@@ -506,7 +643,9 @@ function readSwap(body: string): ScheduleRequest | undefined {
 }
 
 function readMove(body: string): ScheduleRequest | undefined {
-  const english = /\b(?:move|reschedule|shift|push|bring)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(body);
+  const english = /\b(?:move|reschedule|shift|push|bring)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
+    body,
+  );
   if (english) {
     const [task, where] = splitTarget(english[1] ?? "", english[2]);
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
@@ -527,12 +666,17 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
 }
 
 function readUnplace(body: string): ScheduleRequest | undefined {
-  const english = /\b(?:unplace|unschedule|remove|take|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(body);
+  const english =
+    /\b(?:unplace|unschedule|remove|take|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(
+      body,
+    );
   if (english) {
     const task = taskPhrase((english[1] ?? "").replace(/\s+(?:off|out)$/, ""));
     return task ? { kind: "unplace", task } : undefined;
   }
-  const chinese = /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body) ?? /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body);
+  const chinese =
+    /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body) ??
+    /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body);
   if (!chinese) return undefined;
   const task = taskPhrase(chinese[1] ?? "");
   return task ? { kind: "unplace", task } : undefined;
@@ -547,13 +691,22 @@ function readFree(body: string): ScheduleRequest | undefined {
   const english = /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b/.test(text);
   const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
   if (!english && !chinese) return undefined;
-  const length = new RegExp(String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|${NUMBER}\s*(?:节|个小时|小时)`).exec(body);
+  const length = new RegExp(
+    String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|${NUMBER}\s*(?:节|个小时|小时)`,
+  ).exec(body);
   const minLength = length ? readNumber(length[1] ?? length[2] ?? "1") : 1;
-  return { kind: "free", where: readWhere(body), minLength: Number.isFinite(minLength) && minLength > 0 ? minLength : 1 };
+  return {
+    kind: "free",
+    where: readWhere(body),
+    minLength: Number.isFinite(minLength) && minLength > 0 ? minLength : 1,
+  };
 }
 
 function readDayContents(body: string): ScheduleRequest | undefined {
-  const english = /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(body);
+  const english =
+    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
+      body,
+    );
   const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
   if (!english && !chinese) return undefined;
   const where = readWhere(body);
@@ -564,10 +717,18 @@ function readDayContents(body: string): ScheduleRequest | undefined {
 function readList(quotedBody: string): ScheduleRequest | undefined {
   // Names in quotes are names ("vocabulary list"), not the words of the question.
   const body = quotedBody.replace(/"[^"]*"/g, " ");
-  const pending = /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(body);
-  const placed = /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(body);
+  const pending =
+    /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(
+      body,
+    );
+  const placed =
+    /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(
+      body,
+    );
   const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
-  const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(body);
+  const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(
+    body,
+  );
   if (!asks) return undefined;
   if (pending) return { kind: "list", status: "pending" };
   if (placed) return { kind: "list", status: "placed" };
@@ -575,7 +736,10 @@ function readList(quotedBody: string): ScheduleRequest | undefined {
 }
 
 function readExplain(body: string): ScheduleRequest | undefined {
-  const english = /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(body);
+  const english =
+    /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(
+      body,
+    );
   const chinese = /(?:解释|介绍|说明|讲讲|说说)(?:一下)?(.+)$/.exec(body) ?? /^(.+?)是什么/.exec(body);
   const match = english ?? chinese;
   if (!match) return undefined;
@@ -585,7 +749,8 @@ function readExplain(body: string): ScheduleRequest | undefined {
 }
 
 /** An arranging verb, English or Chinese. */
-const ARRANGE_VERB = /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
+const ARRANGE_VERB =
+  /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
 
 function readArrange(body: string): ScheduleRequest | undefined {
   const match = ARRANGE_VERB.exec(body);
@@ -600,7 +765,8 @@ function readArrange(body: string): ScheduleRequest | undefined {
  * than X", "apart from X", `except "X"` (a step's text), "除了X（以外），其他都…". Days left out ("except Monday")
  * are days, read by `readWhere`.
  */
-const EXCEPT_TASKS = /\b(?:except(?: for)?|excluding|other than|apart from|aside from|besides|save for|without)\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before|and (?:not|never|keep|avoid)|but)\b)|\b(?:everything|all(?: of)?(?: my| the)?(?: [a-z]+)?|anything)\s+but\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before)\b)|(?:除了|除去|不包括|不算)(.+?)(?:以外|之外)?(?=[,，]|其他|其余|别的|都|全部|$)/g;
+const EXCEPT_TASKS =
+  /\b(?:except(?: for)?|excluding|other than|apart from|aside from|besides|save for|without)\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before|and (?:not|never|keep|avoid)|but)\b)|\b(?:everything|all(?: of)?(?: my| the)?(?: [a-z]+)?|anything)\s+but\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before)\b)|(?:除了|除去|不包括|不算)(.+?)(?:以外|之外)?(?=[,，]|其他|其余|别的|都|全部|$)/g;
 
 /** An arrange request for `object` (the words after the verb) in `body`: the tasks it names, those it leaves out, where. */
 function arrangeOf(body: string, object: string): ScheduleRequest {
@@ -632,16 +798,25 @@ function splitPhrases(text: string): string[] {
 
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
-  const stripped = withoutConstraints(readDates(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")).rest)
+  const stripped = withoutConstraints(
+    readDates(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")).rest,
+  )
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
-    .replace(/\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g, " ")
+    .replace(
+      /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
+      " ",
+    )
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
-    .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g, " ")
+    .replace(
+      /(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g,
+      " ",
+    )
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
     .replace(/[()[\]]/g, " ");
-  const generic = /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
+  const generic =
+    /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     .map((phrase) => phrase.trim())
@@ -654,14 +829,19 @@ function namedTasks(rest: string): string[] {
 /** True when a fragment only limits where things go ("not Friday", "only mornings", "Friday is my day off", "不要周五"). */
 function isConstraint(fragment: string): boolean {
   const namesWhen = !isAnywhere(readWhere(fragment)) || readPartOfDay(fragment) !== undefined;
-  return namesWhen && (NEGATIVE_CLAUSE.test(fragment.replace(NOT_NEGATIVE, " ")) || readTaskWords(fragment).trim() === "");
+  return (
+    namesWhen && (NEGATIVE_CLAUSE.test(fragment.replace(NOT_NEGATIVE, " ")) || readTaskWords(fragment).trim() === "")
+  );
 }
 
 /** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
 function readTaskWords(fragment: string): string {
-  return readDates(fragment).rest
-    .replace(NEGATED_DAYS, " ")
-    .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g, " ")
+  return readDates(fragment)
+    .rest.replace(NEGATED_DAYS, " ")
+    .replace(
+      /\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g,
+      " ",
+    )
     .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ");
 }
 
@@ -674,7 +854,9 @@ function withoutConstraints(text: string): string {
   const unbracketed = text.replace(/\(([^()]*)\)/g, (whole, inner: string) => (isConstraint(inner) ? " " : whole));
   return unbracketed
     .split(/\s*(?:[,;]|\bbut\b)\s*/)
-    .filter((segment) => !(NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) && !isEmptySelection(readDays(segment))))
+    .filter(
+      (segment) => !(NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) && !isEmptySelection(readDays(segment))),
+    )
     .join(", ");
 }
 
@@ -683,7 +865,10 @@ export function taskPhrase(text: string): string {
   const quoted = /"([^"]+)"/.exec(text);
   if (quoted) return (quoted[1] ?? "").trim();
   return text
-    .replace(/^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g, "")
+    .replace(
+      /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g,
+      "",
+    )
     .replace(/\s*(?:please|for me|吧|一下|的任务|任务)$/g, "")
     .replace(/^["']|["']$/g, "")
     .trim();

@@ -26,7 +26,33 @@ export interface TaskMatch {
   alsoMatching: ListedTask[];
 }
 
-const STOP_WORDS = new Set(["my", "the", "a", "an", "task", "tasks", "item", "items", "please", "session", "sessions", "to", "for", "of", "on", "in", "this", "that", "one", "and", "with", "event", "的", "我", "任务"]);
+const STOP_WORDS = new Set([
+  "my",
+  "the",
+  "a",
+  "an",
+  "task",
+  "tasks",
+  "item",
+  "items",
+  "please",
+  "session",
+  "sessions",
+  "to",
+  "for",
+  "of",
+  "on",
+  "in",
+  "this",
+  "that",
+  "one",
+  "and",
+  "with",
+  "event",
+  "的",
+  "我",
+  "任务",
+]);
 
 /** Lowercase words (English, digits, singular) and Chinese character pairs of a text. */
 export function matchTokens(text: string): string[] {
@@ -47,10 +73,15 @@ export function matchTokens(text: string): string[] {
 function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
   const wanted = matchTokens(phrase);
   if (wanted.length === 0) return candidates.map(() => 0);
-  const own = candidates.map((task) => new Set([...matchTokens(task.name), ...matchTokens(task.id), ...aliasesOf(task.id).flatMap(matchTokens)]));
-  const category = candidates.map((task) => new Set([...matchTokens(task.categoryId ?? ""), ...aliasesOf(task.categoryId).flatMap(matchTokens)]));
+  const own = candidates.map(
+    (task) => new Set([...matchTokens(task.name), ...matchTokens(task.id), ...aliasesOf(task.id).flatMap(matchTokens)]),
+  );
+  const category = candidates.map(
+    (task) => new Set([...matchTokens(task.categoryId ?? ""), ...aliasesOf(task.categoryId).flatMap(matchTokens)]),
+  );
   // Rarer words weigh more: a word every candidate has tells nothing apart.
-  const weight = (token: string) => Math.log(1 + candidates.length / (1 + own.filter((tokens) => hasToken(tokens, token)).length));
+  const weight = (token: string) =>
+    Math.log(1 + candidates.length / (1 + own.filter((tokens) => hasToken(tokens, token)).length));
   const total = wanted.reduce((sum, token) => sum + weight(token), 0) || 1;
   const flat = phrase.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
   return candidates.map((task, index) => {
@@ -82,7 +113,9 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
   const byName = candidates.filter((task) => task.name.toLowerCase() === trimmed.toLowerCase());
   if (byName.length > 0) return { task: byName[0]!, alsoMatching: byName.slice(1) };
   // Another name it goes by, said whole ("极限复习", "the essay").
-  const byAlias = candidates.filter((task) => aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(trimmed)));
+  const byAlias = candidates.filter((task) =>
+    aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(trimmed)),
+  );
   if (byAlias.length > 0) return { task: byAlias[0]!, alsoMatching: byAlias.slice(1) };
   const scored = scores(trimmed, candidates);
   const best = Math.max(0, ...scored);
@@ -92,7 +125,27 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
 }
 
 /** Words that say what kind of session, not which: "the calculus reviews" names the class. */
-const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study", "homework", "reading", "work", "stuff", "thing", "session", "prep", "coursework", "assignment", "复习", "练习", "作业", "习题", "任务"]);
+const KIND_WORDS = new Set([
+  "review",
+  "revision",
+  "exercise",
+  "practice",
+  "study",
+  "homework",
+  "reading",
+  "work",
+  "stuff",
+  "thing",
+  "session",
+  "prep",
+  "coursework",
+  "assignment",
+  "复习",
+  "练习",
+  "作业",
+  "习题",
+  "任务",
+]);
 
 /**
  * The candidates of the task class a phrase names ("the calculus reviews", "linear algebra", "微积分复习"): every word
@@ -101,10 +154,15 @@ const KIND_WORDS = new Set(["review", "revision", "exercise", "practice", "study
  */
 export function classMembers(phrase: string, candidates: readonly ListedTask[]): ListedTask[] {
   const wanted = matchTokens(phrase).filter((token) => !KIND_WORDS.has(token));
-  const named = (task: ListedTask) => task.id.toLowerCase() === phrase.trim().toLowerCase() || task.name.toLowerCase() === phrase.trim().toLowerCase() || aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(phrase));
+  const named = (task: ListedTask) =>
+    task.id.toLowerCase() === phrase.trim().toLowerCase() ||
+    task.name.toLowerCase() === phrase.trim().toLowerCase() ||
+    aliasesOf(task.id).some((alias) => squeezed(alias) === squeezed(phrase));
   if (wanted.length === 0 || candidates.some(named)) return [];
   // The class said by a name it goes by, with the kind of session around it ("微积分复习", "线性代数的复习").
-  const bare = squeezed([...KIND_WORDS].reduce((text, word) => text.replaceAll(word, " "), phrase.toLowerCase()).replace(/的/g, " "));
+  const bare = squeezed(
+    [...KIND_WORDS].reduce((text, word) => text.replaceAll(word, " "), phrase.toLowerCase()).replace(/的/g, " "),
+  );
   return candidates.filter((task) => {
     const classTokens = new Set(matchTokens(task.categoryId ?? ""));
     if (classTokens.size > 0 && wanted.every((token) => hasToken(classTokens, token))) return true;
@@ -121,8 +179,20 @@ export function matchTasks(phrase: string, candidates: readonly ListedTask[]): L
 }
 
 /** The task class `phrase` names among `classes` (by name, id or alias, as a task is matched), or undefined. */
-export function matchClass<T extends { id: string; name: string }>(phrase: string, classes: readonly T[]): T | undefined {
-  const listed: ListedTask[] = classes.map((category) => ({ id: category.id, name: category.name, kind: "pending", duration: 0, categoryId: category.id, slots: [], locked: false, canEmbed: false }));
+export function matchClass<T extends { id: string; name: string }>(
+  phrase: string,
+  classes: readonly T[],
+): T | undefined {
+  const listed: ListedTask[] = classes.map((category) => ({
+    id: category.id,
+    name: category.name,
+    kind: "pending",
+    duration: 0,
+    categoryId: category.id,
+    slots: [],
+    locked: false,
+    canEmbed: false,
+  }));
   const match = matchTask(phrase, listed);
   return match ? classes.find((category) => category.id === match.task.id) : undefined;
 }

@@ -35,7 +35,8 @@ export type CallResult = "applied" | "rejected" | "failed";
  * applied (a write) or done (a read). From the recorded outcome; a summary line's from its start.
  */
 export function callResultOf(round: RoundView): CallResult {
-  if (round.summarised || round.outcome === undefined) return isRejected(round.result) ? "rejected" : round.result.startsWith("error:") ? "failed" : "applied";
+  if (round.summarised || round.outcome === undefined)
+    return isRejected(round.result) ? "rejected" : round.result.startsWith("error:") ? "failed" : "applied";
   if (round.outcome === "declined") return "rejected";
   return round.outcome === "failed" || round.outcome === "held" ? "failed" : "applied";
 }
@@ -71,7 +72,12 @@ interface ToolData {
 const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) => boolean } = {
   list_tasks: (data) => Array.isArray(data.tasks) && numeric(data.omitted),
   find_free: (data) => Array.isArray(data.runs) && numeric(data.omitted) && numeric(data.lastDay),
-  get_overview: (data) => numeric(data.totalDays) && numeric(data.slotsPerDay) && numeric(data.pending) && Array.isArray(data.days) && Array.isArray(data.pendingTasks),
+  get_overview: (data) =>
+    numeric(data.totalDays) &&
+    numeric(data.slotsPerDay) &&
+    numeric(data.pending) &&
+    Array.isArray(data.days) &&
+    Array.isArray(data.pendingTasks),
   query_range: (data) => Array.isArray(data.days),
   get_task_info: (data) => isRecord(data.task) && typeof data.task.id === "string",
   place: (data) => typeof data.id === "string" && numeric(data.day) && numeric(data.start) && numeric(data.end),
@@ -84,7 +90,8 @@ const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) 
 
 /** The data of a whole round of tool `name`, when it has the tool's shape. */
 export function toolDataOf<N extends keyof ToolData>(round: RoundView | undefined, name: N): ToolData[N] | undefined {
-  if (!round || round.summarised || round.name !== name || !isRecord(round.data) || !SHAPES[name](round.data)) return undefined;
+  if (!round || round.summarised || round.name !== name || !isRecord(round.data) || !SHAPES[name](round.data))
+    return undefined;
   return round.data as unknown as ToolData[N];
 }
 
@@ -95,7 +102,9 @@ export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOvervi
 }
 
 /** The text each write gives for its data. */
-const WRITE_TEXTS: { readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N], window?: Dating) => string } = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
+const WRITE_TEXTS: {
+  readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N], window?: Dating) => string;
+} = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
 
 /**
  * What an applied write reports, from its data: the text the tool wrote for it (its result line, the step's

@@ -42,7 +42,11 @@ function readWeekFacts(text: string): WeekFacts {
     facts.slotsPerDay = Number(header[2]);
   }
   const times = /slot times: ((?:\d+ \d\d:\d\d-\d\d:\d\d(?:, )?)+)/.exec(text)?.[1];
-  if (times) facts.slotTimes = [...times.matchAll(/\d+ (\d\d:\d\d)-(\d\d:\d\d)/g)].map(([, start = "", end = ""]) => ({ start, end }));
+  if (times)
+    facts.slotTimes = [...times.matchAll(/\d+ (\d\d:\d\d)-(\d\d:\d\d)/g)].map(([, start = "", end = ""]) => ({
+      start,
+      end,
+    }));
   for (const match of text.matchAll(/day (\d+) week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b(?: (\d{4}-\d{2}-\d{2}))?/g)) {
     facts.weekdays.set(Number(match[1]), DOW.indexOf(match[2] ?? ""));
     if (match[3] !== undefined) facts.dates.set(Number(match[1]), match[3]);
@@ -55,10 +59,16 @@ function readWeekFacts(text: string): WeekFacts {
  * get_overview and query_range rounds, and from the summary lines of compressed rounds (text: they have no data).
  */
 export function weekFactsOf(view: PromptView): WeekFacts {
-  const facts = readWeekFacts(view.rounds.filter((round) => round.summarised).map((round) => round.result).join("\n"));
+  const facts = readWeekFacts(
+    view.rounds
+      .filter((round) => round.summarised)
+      .map((round) => round.result)
+      .join("\n"),
+  );
   const overviews = [liveOverviewOf(view), ...view.rounds.map((round) => toolDataOf(round, "get_overview"))];
   for (const overview of overviews) {
-    if (overview && facts.totalDays === undefined) [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
+    if (overview && facts.totalDays === undefined)
+      [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
     if (overview?.slotTimes && facts.slotTimes === undefined) facts.slotTimes = overview.slotTimes;
     for (const day of overview?.days ?? []) {
       facts.weekdays.set(day.day, day.dayOfWeek);
@@ -84,7 +94,12 @@ export function datingOf(facts: WeekFacts): Dating {
   const first = facts.dates.get(1);
   if (first === undefined || facts.slotTimes === undefined) return undefined;
   const total = facts.totalDays ?? Math.max(...facts.dates.keys());
-  const days = Array.from({ length: total }, (_, offset) => ({ dayIndex: offset + 1, week: 0, dayOfWeek: weekdayOf(facts, offset + 1), date: facts.dates.get(offset + 1) ?? addDays(first, offset) }));
+  const days = Array.from({ length: total }, (_, offset) => ({
+    dayIndex: offset + 1,
+    week: 0,
+    dayOfWeek: weekdayOf(facts, offset + 1),
+    date: facts.dates.get(offset + 1) ?? addDays(first, offset),
+  }));
   return { days, slotTimes: facts.slotTimes };
 }
 
@@ -98,7 +113,10 @@ export function resolveDays(selection: DaySelection, facts: WeekFacts): number[]
   const total = facts.totalDays ?? Math.max(7, ...facts.weekdays.keys(), ...selection.days);
   const days = new Set(selection.days.filter((day) => day <= total));
   // "this Thursday" without a now to count from is any Thursday, as "Thursday" is.
-  const weekdays = [...selection.weekdays, ...(facts.now ? [] : (selection.dates ?? []).flatMap((spec) => (spec.kind === "weekday" ? [spec.weekday] : [])))];
+  const weekdays = [
+    ...selection.weekdays,
+    ...(facts.now ? [] : (selection.dates ?? []).flatMap((spec) => (spec.kind === "weekday" ? [spec.weekday] : []))),
+  ];
   if (weekdays.length > 0) {
     for (let day = 1; day <= total; day += 1) if (weekdays.includes(weekdayOf(facts, day))) days.add(day);
   }
@@ -108,7 +126,9 @@ export function resolveDays(selection: DaySelection, facts: WeekFacts): number[]
 
 /** The calendar days of a selection the window does not cover (or cannot place: no dates, no now), as the user wrote them. */
 export function unresolvedDates(selection: DaySelection, facts: WeekFacts): string[] {
-  return (selection.dates ?? []).filter((spec) => daysOfDate(spec, facts).length === 0 && !(spec.kind === "weekday" && !facts.now)).map((spec) => spec.text);
+  return (selection.dates ?? [])
+    .filter((spec) => daysOfDate(spec, facts).length === 0 && !(spec.kind === "weekday" && !facts.now))
+    .map((spec) => spec.text);
 }
 
 /** The window's first and last dates, when it is dated. */
@@ -128,12 +148,20 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
     return day >= 1 && day <= daysBetween(window.first, window.last) + 1 ? [day] : [];
   };
   if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
-  if (spec.kind === "weekday") return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
+  if (spec.kind === "weekday")
+    return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
   // A date: the window's day of that day of the month (and month, and year, when said).
   const days: number[] = [];
   for (let day = 1; day <= daysBetween(window.first, window.last) + 1; day += 1) {
-    const [year, month, dayOfMonth] = addDays(window.first, day - 1).split("-").map(Number);
-    if (dayOfMonth === spec.day && (spec.month === undefined || spec.month === month) && (spec.year === undefined || spec.year === year)) days.push(day);
+    const [year, month, dayOfMonth] = addDays(window.first, day - 1)
+      .split("-")
+      .map(Number);
+    if (
+      dayOfMonth === spec.day &&
+      (spec.month === undefined || spec.month === month) &&
+      (spec.year === undefined || spec.year === year)
+    )
+      days.push(day);
   }
   return days;
 }

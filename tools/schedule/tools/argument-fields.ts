@@ -38,5 +38,7 @@ export function limitField(defaultLimit: number) {
     .min(1)
     .max(100)
     .optional()
-    .describe(`Most lines to list (1-100, default ${defaultLimit}); the rest is summarised in one "... and N more" line.`);
+    .describe(
+      `Most lines to list (1-100, default ${defaultLimit}); the rest is summarised in one "... and N more" line.`,
+    );
 }

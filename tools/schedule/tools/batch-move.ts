@@ -28,7 +28,9 @@ export const batchMoveArgumentsSchema = z.object({
     )
     .min(1)
     .max(BATCH_MOVE_LIMIT)
-    .describe(`The moves, each task at most once (1-${BATCH_MOVE_LIMIT}); they are checked together, so tasks may take each other's old slots.`),
+    .describe(
+      `The moves, each task at most once (1-${BATCH_MOVE_LIMIT}); they are checked together, so tasks may take each other's old slots.`,
+    ),
 });
 
 /** Parsed arguments of batch_move. */
@@ -54,13 +56,19 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
   kind: "write",
   run(state, args) {
     const index = buildOccupancyIndex(state);
-    const known = findPositions(index.tasks, args.moves.map((move) => move.task_id));
+    const known = findPositions(
+      index.tasks,
+      args.moves.map((move) => move.task_id),
+    );
     const seen = new Set<string>();
     const requests: PlacementRequest[] = [];
     let changes = 0;
     for (const [moveIndex, move] of args.moves.entries()) {
       const prefix = `move ${moveIndex + 1} of ${args.moves.length}`;
-      if (seen.has(move.task_id)) return failure(`${prefix}: task ${move.task_id} appears more than once; move each task once; nothing was moved`);
+      if (seen.has(move.task_id))
+        return failure(
+          `${prefix}: task ${move.task_id} appears more than once; move each task once; nothing was moved`,
+        );
       seen.add(move.task_id);
       const found = findTask(index, move.task_id, known);
       if (!found.ok) return failure(`${prefix}: ${found.problem}; nothing was moved`);
@@ -72,6 +80,13 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       requests.push({ position, range });
     }
     if (changes === 0) return failure("every task is already where the batch would put it; nothing to move");
-    return moveAtomically(state, index, requests, "cannot apply batch_move", (moved): BatchMoveData => ({ moved }), batchMovedText);
+    return moveAtomically(
+      state,
+      index,
+      requests,
+      "cannot apply batch_move",
+      (moved): BatchMoveData => ({ moved }),
+      batchMovedText,
+    );
   },
 };

@@ -5,7 +5,15 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { RUN_LINE_LIMIT, appendCapped, failure, formatCount, formatDayList, freeRunLine, readResult } from "../format.js";
+import {
+  RUN_LINE_LIMIT,
+  appendCapped,
+  failure,
+  formatCount,
+  formatDayList,
+  freeRunLine,
+  readResult,
+} from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { dayField, limitField, optionalSlotField } from "./argument-fields.js";
@@ -72,7 +80,9 @@ export interface FindFreeData {
 /** A free run as find_free lists it. */
 function freeRunEntry(run: FreeRun): FreeRunEntry {
   const { day, start, end } = run.range;
-  return run.hostId === undefined ? { day, start, end, length: end - start + 1 } : { day, start, end, length: end - start + 1, hostId: run.hostId };
+  return run.hostId === undefined
+    ? { day, start, end, length: end - start + 1 }
+    : { day, start, end, length: end - start + 1, hostId: run.hostId };
 }
 
 /** Finds runs of free consecutive slots. */
@@ -90,26 +100,56 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     const minLength = args.min_length ?? 1;
     const slotStart = args.slot_start ?? 1;
     const slotEnd = args.slot_end ?? window.slotsPerDay;
-    if (slotStart < 1 || slotStart > window.slotsPerDay) return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
+    if (slotStart < 1 || slotStart > window.slotsPerDay)
+      return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
     if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
       return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
     }
     // Asked for any day, the days a standing preference rules out are not suggested (asked for them by name, they are shown).
     const index = buildOccupancyIndex(state);
-    const ruledOut = args.days === undefined ? allDays(window.totalDays).filter((day) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0)) : [];
-    const days = args.days === undefined ? allDays(window.totalDays).filter((day) => !ruledOut.includes(day)) : [...new Set(args.days)].sort((left, right) => left - right);
+    const ruledOut =
+      args.days === undefined
+        ? allDays(window.totalDays).filter((day) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0))
+        : [];
+    const days =
+      args.days === undefined
+        ? allDays(window.totalDays).filter((day) => !ruledOut.includes(day))
+        : [...new Set(args.days)].sort((left, right) => left - right);
     const outside = days.find((day) => day < 1 || day > window.totalDays);
     if (outside !== undefined) return failure(`day ${outside} is outside the window (days 1-${window.totalDays})`);
-    if (days.length === 0) return failure(ruledOut.length > 0 ? "your standing preferences rule out every day of the window" : "days is empty; leave it out to search every day");
+    if (days.length === 0)
+      return failure(
+        ruledOut.length > 0
+          ? "your standing preferences rule out every day of the window"
+          : "days is empty; leave it out to search every day",
+      );
 
     const runs = findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
-    const left = ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
+    const left =
+      ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
     const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${left}`;
     const lastDay = days[days.length - 1] as number;
-    if (runs.length === 0) return readResult([`no free run with min_length=${minLength} ${where}`], { runs: [], found: 0, omitted: 0, lastDay } satisfies FindFreeData);
+    if (runs.length === 0)
+      return readResult([`no free run with min_length=${minLength} ${where}`], {
+        runs: [],
+        found: 0,
+        omitted: 0,
+        lastDay,
+      } satisfies FindFreeData);
     const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];
-    const shown = appendCapped(lines, runs, args.limit ?? RUN_LINE_LIMIT, (run) => freeRunLine(run.range, run.hostId), "narrow with day/slot filters");
-    const data: FindFreeData = { runs: shown.map(freeRunEntry), found: runs.length, omitted: runs.length - shown.length, lastDay };
+    const shown = appendCapped(
+      lines,
+      runs,
+      args.limit ?? RUN_LINE_LIMIT,
+      (run) => freeRunLine(run.range, run.hostId),
+      "narrow with day/slot filters",
+    );
+    const data: FindFreeData = {
+      runs: shown.map(freeRunEntry),
+      found: runs.length,
+      omitted: runs.length - shown.length,
+      lastDay,
+    };
     return readResult(lines, data);
   },
 };

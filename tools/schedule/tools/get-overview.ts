@@ -16,7 +16,15 @@ import {
   readResult,
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf } from "../occupancy-index.js";
-import { dayOfWeekName, type DayMapping, type EventTask, type ScheduleState, type SlotRange, type SlotTime, type TaskItem } from "../state.js";
+import {
+  dayOfWeekName,
+  type DayMapping,
+  type EventTask,
+  type ScheduleState,
+  type SlotRange,
+  type SlotTime,
+  type TaskItem,
+} from "../state.js";
 
 /** Arguments of get_overview: none. */
 export const getOverviewArgumentsSchema = z.object({}).describe("No arguments.");
@@ -127,7 +135,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
 
     const first = window.days[0];
     const last = window.days[window.days.length - 1];
-    const dated = (day: DayMapping) => `week ${day.week} ${dayOfWeekName(day.dayOfWeek)}${day.date === undefined ? "" : ` ${day.date}`}`;
+    const dated = (day: DayMapping) =>
+      `week ${day.week} ${dayOfWeekName(day.dayOfWeek)}${day.date === undefined ? "" : ` ${day.date}`}`;
     const zone = window.timeZone === undefined ? "" : `, ${window.timeZone}`;
     const span = first !== undefined && last !== undefined ? ` (${dated(first)} - ${dated(last)}${zone})` : "";
     lines.push(`schedule: ${formatCount(window.totalDays)} days${span}, ${window.slotsPerDay} slots per day`);
@@ -158,7 +167,10 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
         `${formatCount(pending.length + placedCount)} task items (${formatCount(placedCount)} placed, ${formatCount(pending.length)} pending)`,
     );
 
-    if (window.slotTimes !== undefined) lines.push(`slot times: ${window.slotTimes.map((time, index) => `${index + 1} ${time.start}-${time.end}`).join(", ")}`);
+    if (window.slotTimes !== undefined)
+      lines.push(
+        `slot times: ${window.slotTimes.map((time, index) => `${index + 1} ${time.start}-${time.end}`).join(", ")}`,
+      );
     lines.push("days:");
     const days: OverviewDay[] = [];
     appendCapped(
@@ -179,7 +191,16 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
           if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
         }
         const free = window.slotsPerDay - occupied;
-        days.push({ day: day.dayIndex, week: day.week, dayOfWeek: day.dayOfWeek, ...(day.date === undefined ? {} : { date: day.date }), occupied, free, embeddable, embedded });
+        days.push({
+          day: day.dayIndex,
+          week: day.week,
+          dayOfWeek: day.dayOfWeek,
+          ...(day.date === undefined ? {} : { date: day.date }),
+          occupied,
+          free,
+          embeddable,
+          embedded,
+        });
         return `- ${formatDay(day)}: occupied=${occupied} free=${free} embeddable=${embeddable} embedded=${embedded}`;
       },
       "use query_range or find_free with days to look at later days",
@@ -212,7 +233,13 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       TASK_LINE_LIMIT,
       (category) => {
         const excluded = category.excludedDaysOfWeek ?? [];
-        const row: OverviewCategory = { id: category.id, name: category.name, pending: pendingByCategory.get(category.id) ?? 0, placed: placedByCategory.get(category.id) ?? 0, ...(excluded.length > 0 ? { excludedDaysOfWeek: [...excluded] } : {}) };
+        const row: OverviewCategory = {
+          id: category.id,
+          name: category.name,
+          pending: pendingByCategory.get(category.id) ?? 0,
+          placed: placedByCategory.get(category.id) ?? 0,
+          ...(excluded.length > 0 ? { excludedDaysOfWeek: [...excluded] } : {}),
+        };
         categories.push(row);
         return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}${excluded.length > 0 ? ` excluded_days_of_week=${excluded.join(",")}` : ""}`;
       },
@@ -220,15 +247,29 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     );
 
     lines.push(`pending tasks (${formatCount(pending.length)}):`);
-    const shownPending = appendCapped(lines, pending, TASK_LINE_LIMIT, pendingTaskLine, "narrow with list_tasks status=pending and a category");
+    const shownPending = appendCapped(
+      lines,
+      pending,
+      TASK_LINE_LIMIT,
+      pendingTaskLine,
+      "narrow with list_tasks status=pending and a category",
+    );
     lines.push(`placed tasks (${formatCount(placed.length)}):`);
     // Names only (a planner names the task a move is about); list_tasks tells where each one is.
-    const shownPlaced = appendCapped(lines, placed, TASK_LINE_LIMIT, (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`, "narrow with list_tasks status=placed and a category");
+    const shownPlaced = appendCapped(
+      lines,
+      placed,
+      TASK_LINE_LIMIT,
+      (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
+      "narrow with list_tasks status=placed and a category",
+    );
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
       ...(window.timeZone === undefined ? {} : { timeZone: window.timeZone }),
-      ...(window.slotTimes === undefined ? {} : { slotTimes: window.slotTimes.map(({ start, end }) => ({ start, end })) }),
+      ...(window.slotTimes === undefined
+        ? {}
+        : { slotTimes: window.slotTimes.map(({ start, end }) => ({ start, end })) }),
       events: events.length,
       embeddableEvents: hosts.length,
       lockedEvents: lockedCount,

@@ -31,7 +31,8 @@ export const getTaskInfoTool: DomainTool<ScheduleState, GetTaskInfoArguments> = 
     if (task === undefined) return failure(`no task with id ${quoteName(args.task_id)}; use list_tasks to find ids`);
 
     // Only the task's relations are resolved: one scan for a handful of ids, no map of every task.
-    const relatedIds = task.source === "task_item" ? (task.embeddedIn === undefined ? [] : [task.embeddedIn]) : task.embeds;
+    const relatedIds =
+      task.source === "task_item" ? (task.embeddedIn === undefined ? [] : [task.embeddedIn]) : task.embeds;
     const related = findPositions(state.tasks, relatedIds);
     const byId = (id: string): ScheduleTask | undefined => {
       const found = related.get(id);
@@ -68,12 +69,29 @@ export interface GetTaskInfoData {
 export function taskInfoFields(data: GetTaskInfoData): Array<[string, string]> {
   const { task } = data;
   if (task.kind === "event") {
-    return [["source", "event"], ["slots", formatRanges(task.slots)], ["locked", String(task.locked)], ["can_embed", String(task.canEmbed)], ["embeds", String(data.embeds?.length ?? 0)]];
+    return [
+      ["source", "event"],
+      ["slots", formatRanges(task.slots)],
+      ["locked", String(task.locked)],
+      ["can_embed", String(task.canEmbed)],
+      ["embeds", String(data.embeds?.length ?? 0)],
+    ];
   }
-  const fields: Array<[string, string]> = [["source", "task_item"], ["status", task.kind], ["duration", String(task.duration)]];
-  fields.push(["category", `${task.categoryId ?? ""}${data.categoryName === undefined ? "" : ` ${quoteName(data.categoryName)}`}`]);
+  const fields: Array<[string, string]> = [
+    ["source", "task_item"],
+    ["status", task.kind],
+    ["duration", String(task.duration)],
+  ];
+  fields.push([
+    "category",
+    `${task.categoryId ?? ""}${data.categoryName === undefined ? "" : ` ${quoteName(data.categoryName)}`}`,
+  ]);
   if (task.kind === "placed") fields.push(["slots", formatRanges(task.slots)]);
-  if (task.hostId !== undefined) fields.push(["embedded in", `host ${task.hostId}${data.hostName === undefined ? "" : ` ${quoteName(data.hostName)}`}`]);
+  if (task.hostId !== undefined)
+    fields.push([
+      "embedded in",
+      `host ${task.hostId}${data.hostName === undefined ? "" : ` ${quoteName(data.hostName)}`}`,
+    ]);
   return fields;
 }
 
@@ -82,11 +100,24 @@ export function taskInfoGuestLines(data: GetTaskInfoData): string[] {
   return (data.embeds ?? []).map(({ id, task }) =>
     task === undefined
       ? `- unknown task ${id}`
-      : placedTaskLine({ id, name: task.name, source: "task_item", status: "placed", duration: task.duration, categoryId: task.categoryId ?? "", slots: task.slots, ...(task.hostId === undefined ? {} : { embeddedIn: task.hostId }) }),
+      : placedTaskLine({
+          id,
+          name: task.name,
+          source: "task_item",
+          status: "placed",
+          duration: task.duration,
+          categoryId: task.categoryId ?? "",
+          slots: task.slots,
+          ...(task.hostId === undefined ? {} : { embeddedIn: task.hostId }),
+        }),
   );
 }
 
 /** get_task_info's text: `task <id> "<name>"`, the fields, the guests. */
 function taskInfoLines(data: GetTaskInfoData): string[] {
-  return [`task ${data.task.id} ${quoteName(data.task.name)}`, ...taskInfoFields(data).map(([key, value]) => `${key}: ${value}`), ...taskInfoGuestLines(data)];
+  return [
+    `task ${data.task.id} ${quoteName(data.task.name)}`,
+    ...taskInfoFields(data).map(([key, value]) => `${key}: ${value}`),
+    ...taskInfoGuestLines(data),
+  ];
 }

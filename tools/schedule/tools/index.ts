@@ -9,7 +9,15 @@ import { findFreeTool } from "./find-free.js";
 import { getOverviewTool } from "./get-overview.js";
 import { getTaskInfoTool } from "./get-task-info.js";
 import { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-import { addTaskTool, exportCalendarTool, importCalendarTool, removeTaskTool, rollWindowTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
+import {
+  addTaskTool,
+  exportCalendarTool,
+  importCalendarTool,
+  removeTaskTool,
+  rollWindowTool,
+  updateTaskTool,
+  upsertTaskClassTool,
+} from "./task-writes.js";
 import { listTasksTool } from "./list-tasks.js";
 import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
@@ -17,8 +25,22 @@ import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
 import { unplaceTool } from "./unplace.js";
 
-export { batchMoveArgumentsSchema, batchMoveTool, BATCH_MOVE_LIMIT, type BatchMoveArguments, type BatchMoveData } from "./batch-move.js";
-export { findFreeArgumentsSchema, findFreeRuns, findFreeTool, type FindFreeArguments, type FindFreeData, type FreeRun, type FreeRunEntry } from "./find-free.js";
+export {
+  batchMoveArgumentsSchema,
+  batchMoveTool,
+  BATCH_MOVE_LIMIT,
+  type BatchMoveArguments,
+  type BatchMoveData,
+} from "./batch-move.js";
+export {
+  findFreeArgumentsSchema,
+  findFreeRuns,
+  findFreeTool,
+  type FindFreeArguments,
+  type FindFreeData,
+  type FreeRun,
+  type FreeRunEntry,
+} from "./find-free.js";
 export {
   getOverviewArgumentsSchema,
   getOverviewTool,
@@ -29,8 +51,21 @@ export {
   type OverviewHost,
   type PendingTaskEntry,
 } from "./get-overview.js";
-export { getTaskInfoArgumentsSchema, getTaskInfoTool, taskInfoFields, taskInfoGuestLines, type GetTaskInfoArguments, type GetTaskInfoData } from "./get-task-info.js";
-export { listTasksArgumentsSchema, listTasksTool, type ListedTask, type ListTasksArguments, type ListTasksData } from "./list-tasks.js";
+export {
+  getTaskInfoArgumentsSchema,
+  getTaskInfoTool,
+  taskInfoFields,
+  taskInfoGuestLines,
+  type GetTaskInfoArguments,
+  type GetTaskInfoData,
+} from "./get-task-info.js";
+export {
+  listTasksArgumentsSchema,
+  listTasksTool,
+  type ListedTask,
+  type ListTasksArguments,
+  type ListTasksData,
+} from "./list-tasks.js";
 export { movedText, moveArgumentsSchema, moveTool, type MoveArguments, type MoveData } from "./move.js";
 export { placeArgumentsSchema, placedText, placeTool, type PlaceArguments, type PlaceData } from "./place.js";
 export {
@@ -45,11 +80,26 @@ export {
   type SegmentTask,
 } from "./query-range.js";
 export { swapArgumentsSchema, swappedText, swapTool, type SwapArguments, type SwapData } from "./swap.js";
-export { unplaceArgumentsSchema, unplacedText, unplaceTool, type UnplaceArguments, type UnplaceData } from "./unplace.js";
+export {
+  unplaceArgumentsSchema,
+  unplacedText,
+  unplaceTool,
+  type UnplaceArguments,
+  type UnplaceData,
+} from "./unplace.js";
 export type { MovedTask } from "../atomic-moves.js";
 
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-export { addTaskTool, describeTaskWrite, exportCalendarTool, importCalendarTool, removeTaskTool, rollWindowTool, updateTaskTool, upsertTaskClassTool } from "./task-writes.js";
+export {
+  addTaskTool,
+  describeTaskWrite,
+  exportCalendarTool,
+  importCalendarTool,
+  removeTaskTool,
+  rollWindowTool,
+  updateTaskTool,
+  upsertTaskClassTool,
+} from "./task-writes.js";
 
 /** All twenty tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [

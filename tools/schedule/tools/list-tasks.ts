@@ -47,9 +47,26 @@ export interface ListTasksData {
 export function listedTask(task: ScheduleTask): ListedTask {
   if (task.source === "event") {
     const only = task.slots.length === 1 ? task.slots[0] : undefined;
-    return { id: task.id, name: task.name, kind: "event", duration: only ? only.end - only.start + 1 : 0, slots: task.slots.map(copyRange), locked: task.locked, canEmbed: task.canEmbed };
+    return {
+      id: task.id,
+      name: task.name,
+      kind: "event",
+      duration: only ? only.end - only.start + 1 : 0,
+      slots: task.slots.map(copyRange),
+      locked: task.locked,
+      canEmbed: task.canEmbed,
+    };
   }
-  const listed: ListedTask = { id: task.id, name: task.name, kind: task.status, duration: task.duration, categoryId: task.categoryId, slots: (task.slots ?? []).map(copyRange), locked: false, canEmbed: false };
+  const listed: ListedTask = {
+    id: task.id,
+    name: task.name,
+    kind: task.status,
+    duration: task.duration,
+    categoryId: task.categoryId,
+    slots: (task.slots ?? []).map(copyRange),
+    locked: false,
+    canEmbed: false,
+  };
   if (task.embeddedIn !== undefined) listed.hostId = task.embeddedIn;
   return listed;
 }
@@ -95,8 +112,19 @@ export const listTasksTool: DomainTool<ScheduleState, ListTasksArguments> = {
     const matches = state.tasks.filter((task) => matchesFilters(task, args));
     const filters = describeFilters(args);
     const lines = [`tasks matching ${filters}: ${formatCount(matches.length)} of ${formatCount(state.tasks.length)}`];
-    const shown = appendCapped(lines, matches, args.limit ?? TASK_LINE_LIMIT, taskLine, "narrow with source/status/category/day filters");
-    const data: ListTasksData = { tasks: shown.map(listedTask), matching: matches.length, total: state.tasks.length, omitted: matches.length - shown.length };
+    const shown = appendCapped(
+      lines,
+      matches,
+      args.limit ?? TASK_LINE_LIMIT,
+      taskLine,
+      "narrow with source/status/category/day filters",
+    );
+    const data: ListTasksData = {
+      tasks: shown.map(listedTask),
+      matching: matches.length,
+      total: state.tasks.length,
+      omitted: matches.length - shown.length,
+    };
     return readResult(lines, data);
   },
 };

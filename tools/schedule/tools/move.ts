@@ -54,13 +54,19 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     const current = movableRange(task);
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
-    if (rangesEqual(range, current.value)) return failure(`task ${task.id} is already on ${formatRange(range, state.window)}; nothing to move`);
+    if (rangesEqual(range, current.value))
+      return failure(`task ${task.id} is already on ${formatRange(range, state.window)}; nothing to move`);
     const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;
     const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;
-    const data: MoveData = { id: task.id, from: copyRange(current.value), to: range, ...(hostId === undefined ? {} : { hostId }) };
+    const data: MoveData = {
+      id: task.id,
+      from: copyRange(current.value),
+      to: range,
+      ...(hostId === undefined ? {} : { hostId }),
+    };
     return { ok: true, content: movedText(data, state.window), state: next, data };
   },
 };

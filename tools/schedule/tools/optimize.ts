@@ -6,7 +6,13 @@
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { proposeArrangement, type ArrangementOptions } from "../arrangement.js";
-import { DEFAULT_CANDIDATES, formatListing, MAX_CANDIDATES, proposeCandidates, type ScheduleListing } from "../candidates.js";
+import {
+  DEFAULT_CANDIDATES,
+  formatListing,
+  MAX_CANDIDATES,
+  proposeCandidates,
+  type ScheduleListing,
+} from "../candidates.js";
 import { analyzeHealth, formatHealth, type HealthReport } from "../health.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
@@ -28,11 +34,22 @@ export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>>
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
 
 const proposeArrangementArgumentsSchema = z.object({
-  task_ids: z.array(taskIdField("A pending task.")).max(400).optional().describe("Only these pending tasks (default: every pending review)."),
-  skip_task_ids: z.array(taskIdField("A pending task.")).max(400).optional().describe("Pending tasks to leave pending."),
+  task_ids: z
+    .array(taskIdField("A pending task."))
+    .max(400)
+    .optional()
+    .describe("Only these pending tasks (default: every pending review)."),
+  skip_task_ids: z
+    .array(taskIdField("A pending task."))
+    .max(400)
+    .optional()
+    .describe("Pending tasks to leave pending."),
   days: dayList("Only these day indices."),
   avoid_days: dayList("Day indices the user does not want reviews on: nothing is placed there."),
-  slots: z.object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() }).optional().describe("Only these slots of a day (first and last, inclusive)."),
+  slots: z
+    .object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
+    .optional()
+    .describe("Only these slots of a day (first and last, inclusive)."),
   limits: z
     .array(
       z.object({
@@ -41,13 +58,24 @@ const proposeArrangementArgumentsSchema = z.object({
         not_days: z.array(z.number().int().min(1)).max(400).optional(),
         from: z.number().int().min(1).optional(),
         to: z.number().int().min(1).optional(),
-        not_at: z.array(z.object({ day: z.number().int().min(1), slot_start: z.number().int().min(1) })).max(100).optional(),
+        not_at: z
+          .array(z.object({ day: z.number().int().min(1), slot_start: z.number().int().min(1) }))
+          .max(100)
+          .optional(),
       }),
     )
     .max(200)
     .optional()
-    .describe("Per task, from the user's feedback: only `days`, never `not_days`, slots `from`-`to`, rejected places `not_at` [{day, slot_start}]."),
-  max_places: z.number().int().min(1).max(400).optional().describe("At most this many placements (one card); list again for the rest once they apply."),
+    .describe(
+      "Per task, from the user's feedback: only `days`, never `not_days`, slots `from`-`to`, rejected places `not_at` [{day, slot_start}].",
+    ),
+  max_places: z
+    .number()
+    .int()
+    .min(1)
+    .max(400)
+    .optional()
+    .describe("At most this many placements (one card); list again for the rest once they apply."),
 });
 
 /** One proposal placing as many pending reviews as fit, found by the exact-when-possible search, within the limits given. */
@@ -61,8 +89,16 @@ export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof pr
   proposes: true,
   run(state, args) {
     const known = new Set(state.tasks.map((task) => task.id));
-    const unknown = [...(args.task_ids ?? []), ...(args.skip_task_ids ?? []), ...(args.limits ?? []).map((entry) => entry.task_id)].filter((id) => !known.has(id));
-    if (unknown.length > 0) return { ok: false, content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.` };
+    const unknown = [
+      ...(args.task_ids ?? []),
+      ...(args.skip_task_ids ?? []),
+      ...(args.limits ?? []).map((entry) => entry.task_id),
+    ].filter((id) => !known.has(id));
+    if (unknown.length > 0)
+      return {
+        ok: false,
+        content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
+      };
     const options: ArrangementOptions = {
       ...(args.task_ids ? { taskIds: args.task_ids } : {}),
       ...(args.skip_task_ids ? { skipIds: args.skip_task_ids } : {}),
@@ -78,15 +114,40 @@ export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof pr
 };
 
 const proposeCandidatesArgumentsSchema = z.object({
-  k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
-  avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
-  place_pending: z.boolean().optional().describe("false to only move and swap what is placed (refining); default true: pending reviews may be placed too."),
+  k: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CANDIDATES)
+    .default(DEFAULT_CANDIDATES)
+    .describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
+  avoid_days: z
+    .array(z.number().int().min(1))
+    .max(400)
+    .optional()
+    .describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
+  place_pending: z
+    .boolean()
+    .optional()
+    .describe(
+      "false to only move and swap what is placed (refining); default true: pending reviews may be placed too.",
+    ),
   avoid: z
     .array(
       z.object({
         task_id: taskIdField("The task."),
-        day: z.number().int().min(1).optional().describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
-        slot_start: z.number().int().min(1).optional().describe("With day: the place the user rejected (its first slot)."),
+        day: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
+        slot_start: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("With day: the place the user rejected (its first slot)."),
       }),
     )
     .max(200)
@@ -104,7 +165,12 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, z.infer<typeof pro
   kind: "read",
   proposes: true,
   run(state, args) {
-    const listing: ScheduleListing = proposeCandidates(state, { k: args.k, preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {}, ...(args.avoid ? { avoid: args.avoid } : {}), ...(args.place_pending === false ? { placePending: false } : {}) });
+    const listing: ScheduleListing = proposeCandidates(state, {
+      k: args.k,
+      preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {},
+      ...(args.avoid ? { avoid: args.avoid } : {}),
+      ...(args.place_pending === false ? { placePending: false } : {}),
+    });
     return { ok: true, content: formatListing(listing), data: listing };
   },
 };

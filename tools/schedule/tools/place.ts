@@ -46,10 +46,14 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
     if (!found.ok) return failure(found.problem);
     const { task, position } = found.value;
     if (task.source === "event") {
-      return failure(`${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`);
+      return failure(
+        `${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`,
+      );
     }
     if (task.status === "placed") {
-      return failure(`task ${task.id} is already placed on ${formatRanges(task.slots ?? [], state.window)}; use move to change it`);
+      return failure(
+        `task ${task.id} is already placed on ${formatRanges(task.slots ?? [], state.window)}; use move to change it`,
+      );
     }
     const range = rangeFrom(args.day, args.slot_start, task.duration);
     const outcome = resolvePlacements(index, [{ position, range }]);

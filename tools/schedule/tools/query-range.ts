@@ -15,7 +15,9 @@ export const QUERY_RANGE_DAY_LIMIT = 14;
 /** Arguments of query_range. */
 export const queryRangeArgumentsSchema = z.object({
   day: dayField("Day index to show (1-based, as listed by get_overview)."),
-  day_end: optionalDayField(`Last day to show, inclusive, for several days at once (at most ${QUERY_RANGE_DAY_LIMIT}); default: only \`day\`.`),
+  day_end: optionalDayField(
+    `Last day to show, inclusive, for several days at once (at most ${QUERY_RANGE_DAY_LIMIT}); default: only \`day\`.`,
+  ),
   slot_start: optionalSlotField("First slot to show (1-based); default 1."),
   slot_end: optionalSlotField("Last slot to show, inclusive; default the last slot of the day."),
 });
@@ -77,12 +79,15 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
     const lastDay = args.day_end ?? args.day;
     const slotStart = args.slot_start ?? 1;
     const slotEnd = args.slot_end ?? window.slotsPerDay;
-    if (firstDay < 1 || firstDay > window.totalDays) return failure(`day ${firstDay} is outside the window (days 1-${window.totalDays})`);
+    if (firstDay < 1 || firstDay > window.totalDays)
+      return failure(`day ${firstDay} is outside the window (days 1-${window.totalDays})`);
     if (lastDay < firstDay || lastDay > window.totalDays) {
       return failure(`day_end ${lastDay} must be between day ${firstDay} and ${window.totalDays}`);
     }
-    if (lastDay - firstDay + 1 > QUERY_RANGE_DAY_LIMIT) return failure(`query at most ${QUERY_RANGE_DAY_LIMIT} days at once (asked for ${lastDay - firstDay + 1})`);
-    if (slotStart < 1 || slotStart > window.slotsPerDay) return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
+    if (lastDay - firstDay + 1 > QUERY_RANGE_DAY_LIMIT)
+      return failure(`query at most ${QUERY_RANGE_DAY_LIMIT} days at once (asked for ${lastDay - firstDay + 1})`);
+    if (slotStart < 1 || slotStart > window.slotsPerDay)
+      return failure(`slot_start ${slotStart} is outside the day (slots 1-${window.slotsPerDay})`);
     if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
       return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
     }
@@ -104,7 +109,19 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
         lines.push(`- slots ${segment.start}-${segment.end}: ${occupantText(segment.occupant)}`);
         segmentStart = next;
       }
-      days.push(mapping === undefined ? { day, slotStart, slotEnd, segments } : { day, week: mapping.week, dayOfWeek: mapping.dayOfWeek, ...(mapping.date === undefined ? {} : { date: mapping.date }), slotStart, slotEnd, segments });
+      days.push(
+        mapping === undefined
+          ? { day, slotStart, slotEnd, segments }
+          : {
+              day,
+              week: mapping.week,
+              dayOfWeek: mapping.dayOfWeek,
+              ...(mapping.date === undefined ? {} : { date: mapping.date }),
+              slotStart,
+              slotEnd,
+              segments,
+            },
+      );
     }
     return readResult(lines, { days } satisfies QueryRangeData);
   },
@@ -122,8 +139,15 @@ function occupantOf(index: OccupancyIndex, day: number, slot: number): RangeOccu
   const cell = cellOf(index, day, slot);
   const occupant = index.tasks[index.primary[cell] ?? FREE];
   if (occupant === undefined) return { kind: "free" };
-  if (occupant.source === "task_item") return { kind: "task", id: occupant.id, name: occupant.name, categoryId: occupant.categoryId };
-  const event: Extract<RangeOccupant, { kind: "event" }> = { kind: "event", id: occupant.id, name: occupant.name, locked: occupant.locked, canEmbed: occupant.canEmbed };
+  if (occupant.source === "task_item")
+    return { kind: "task", id: occupant.id, name: occupant.name, categoryId: occupant.categoryId };
+  const event: Extract<RangeOccupant, { kind: "event" }> = {
+    kind: "event",
+    id: occupant.id,
+    name: occupant.name,
+    locked: occupant.locked,
+    canEmbed: occupant.canEmbed,
+  };
   if (!occupant.canEmbed) return event;
   const guest = index.tasks[index.embedded[cell] ?? FREE];
   if (guest === undefined || guest.source !== "task_item") return event;
@@ -133,7 +157,8 @@ function occupantOf(index: OccupancyIndex, day: number, slot: number): RangeOccu
 /** The occupant text of a segment, per the range segment format of format.ts. */
 function occupantText(occupant: RangeOccupant): string {
   if (occupant.kind === "free") return "free";
-  if (occupant.kind === "task") return `task ${occupant.id} ${quoteName(occupant.name)} category=${occupant.categoryId}`;
+  if (occupant.kind === "task")
+    return `task ${occupant.id} ${quoteName(occupant.name)} category=${occupant.categoryId}`;
   const flags = `${occupant.locked ? " locked" : ""}${occupant.canEmbed ? " can_embed" : ""}`;
   const text = `event ${occupant.id} ${quoteName(occupant.name)}${flags}`;
   if (!occupant.canEmbed) return text;

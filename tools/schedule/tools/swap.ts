@@ -40,7 +40,8 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
   schema: swapArgumentsSchema,
   kind: "write",
   run(state, args) {
-    if (args.first_task_id === args.second_task_id) return failure(`first_task_id and second_task_id are both ${args.first_task_id}; name two different tasks`);
+    if (args.first_task_id === args.second_task_id)
+      return failure(`first_task_id and second_task_id are both ${args.first_task_id}; name two different tasks`);
     const index = buildOccupancyIndex(state);
     const first = findTask(index, args.first_task_id);
     if (!first.ok) return failure(first.problem);
@@ -55,7 +56,9 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
     const firstLength = taskDuration(firstTask);
     const secondLength = taskDuration(secondTask);
     if (firstLength !== secondLength) {
-      return failure(`${taskLabel(firstTask)} takes ${firstLength} slots but ${taskLabel(secondTask)} takes ${secondLength}; only tasks of equal length can swap`);
+      return failure(
+        `${taskLabel(firstTask)} takes ${firstLength} slots but ${taskLabel(secondTask)} takes ${secondLength}; only tasks of equal length can swap`,
+      );
     }
     return moveAtomically(
       state,

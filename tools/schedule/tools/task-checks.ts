@@ -12,11 +12,18 @@ import type { ScheduleTask, SlotRange } from "../state.js";
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** The task with this id and its position (looked up in `known` when given, else by a scan), or a problem naming the unknown id. */
-export function findTask(index: OccupancyIndex, taskId: string, known?: ReadonlyMap<string, number>): Checked<{ position: number; task: ScheduleTask }> {
+export function findTask(
+  index: OccupancyIndex,
+  taskId: string,
+  known?: ReadonlyMap<string, number>,
+): Checked<{ position: number; task: ScheduleTask }> {
   const position = known === undefined ? positionOf(index.tasks, taskId) : known.get(taskId);
   const task = position === undefined ? undefined : index.tasks[position];
   if (position === undefined || task === undefined) {
-    return { ok: false, problem: `no task with id ${quoteName(taskId)} among ${formatCount(index.tasks.length)} tasks; use list_tasks to find ids` };
+    return {
+      ok: false,
+      problem: `no task with id ${quoteName(taskId)} among ${formatCount(index.tasks.length)} tasks; use list_tasks to find ids`,
+    };
   }
   return { ok: true, value: { position, task } };
 }
@@ -32,16 +39,25 @@ export function taskDuration(task: ScheduleTask): number {
 export function movableRange(task: ScheduleTask): Checked<SlotRange> {
   const label = `${task.source === "event" ? "event" : "task"} ${task.id} ${quoteName(task.name)}`;
   if (task.source === "task_item" && task.status === "pending") {
-    return { ok: false, problem: `task ${task.id} ${quoteName(task.name)} is pending, not on the schedule; use place to put it there` };
+    return {
+      ok: false,
+      problem: `task ${task.id} ${quoteName(task.name)} is pending, not on the schedule; use place to put it there`,
+    };
   }
   if (task.source === "event") {
     if (task.locked) return { ok: false, problem: `${label} is locked and never moves` };
     if (task.slots.length === 0) return { ok: false, problem: `${label} is not on the timetable, so it cannot move` };
     if (task.slots.length > 1) {
-      return { ok: false, problem: `${label} occupies ${task.slots.length} separate slot ranges; only a task on a single range can move` };
+      return {
+        ok: false,
+        problem: `${label} occupies ${task.slots.length} separate slot ranges; only a task on a single range can move`,
+      };
     }
     if (task.embeds.length > 0) {
-      return { ok: false, problem: `${label} hosts embedded tasks ${task.embeds.join(",")}; move or unplace them first` };
+      return {
+        ok: false,
+        problem: `${label} hosts embedded tasks ${task.embeds.join(",")}; move or unplace them first`,
+      };
     }
   }
   const only = task.slots?.[0];

@@ -11,9 +11,23 @@ import type { DomainTool } from "../../domain.js";
 import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
-import { TASK_ID_PATTERN, type DueBefore, type EventTask, type ScheduleState, type ScheduleTask, type TaskCategory, type TaskItem } from "../state.js";
+import {
+  TASK_ID_PATTERN,
+  type DueBefore,
+  type EventTask,
+  type ScheduleState,
+  type ScheduleTask,
+  type TaskCategory,
+  type TaskItem,
+} from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
-import { CalendarFileError, exportCalendar, importTimetable, type ImportedOccurrence, type TimetableImport } from "../calendar-files.js";
+import {
+  CalendarFileError,
+  exportCalendar,
+  importTimetable,
+  type ImportedOccurrence,
+  type TimetableImport,
+} from "../calendar-files.js";
 import { formatDate, rollWindow } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
@@ -21,15 +35,36 @@ import { taskIdField } from "./argument-fields.js";
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
 
 const upsertTaskClassArgumentsSchema = z.object({
-  class_id: z.string().min(1).optional().describe("Id of the class to change; omit to create one (its id is made from the name)."),
+  class_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Id of the class to change; omit to create one (its id is made from the name)."),
   name: z.string().trim().min(1).max(80).describe("The class's name (a course or subject)."),
-  preferred_parts: z.array(z.enum(["morning", "afternoon", "evening"])).max(3).optional().describe("Parts of the day its sessions should lie in."),
+  preferred_parts: z
+    .array(z.enum(["morning", "afternoon", "evening"]))
+    .max(3)
+    .optional()
+    .describe("Parts of the day its sessions should lie in."),
   min_session: z.number().int().min(1).max(24).optional().describe("Fewest slots one session takes."),
   max_session: z.number().int().min(1).max(24).optional().describe("Most slots one session takes."),
-  excluded_days_of_week: z.array(z.number().int().min(1).max(7)).max(7).optional().describe("Weekdays none of its sessions may use (1 = Monday … 7 = Sunday)."),
+  excluded_days_of_week: z
+    .array(z.number().int().min(1).max(7))
+    .max(7)
+    .optional()
+    .describe("Weekdays none of its sessions may use (1 = Monday … 7 = Sunday)."),
   blocked_days: dayList("Whole days (day indices) none of its sessions may use."),
-  strategy: z.enum(["steady", "compact"]).optional().describe("steady: spread over the days; compact: together on few days."),
-  buffer_slots: z.number().int().min(0).max(12).optional().describe("Free slots kept between a session and anything else that day."),
+  strategy: z
+    .enum(["steady", "compact"])
+    .optional()
+    .describe("steady: spread over the days; compact: together on few days."),
+  buffer_slots: z
+    .number()
+    .int()
+    .min(0)
+    .max(12)
+    .optional()
+    .describe("Free slots kept between a session and anything else that day."),
 });
 
 const dueFields = {
@@ -51,7 +86,13 @@ const updateTaskArgumentsSchema = z.object({
   task_id: taskIdField("Id of the task item."),
   name: z.string().trim().min(1).max(120).optional().describe("A new name."),
   class_id: z.string().min(1).optional().describe("A new class."),
-  duration: z.number().int().min(1).max(24).optional().describe("A new length in slots (a placed task must be unplaced first)."),
+  duration: z
+    .number()
+    .int()
+    .min(1)
+    .max(24)
+    .optional()
+    .describe("A new length in slots (a placed task must be unplaced first)."),
   clear_due_before: z.boolean().optional().describe("true to drop its deadline."),
   ...dueFields,
 });
@@ -60,7 +101,13 @@ const removeTaskArgumentsSchema = z.object({ task_id: taskIdField("Id of the tas
 
 /** A slug id from a name, unique among `taken`. */
 function idFrom(name: string, taken: ReadonlySet<string>): string {
-  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 48) || "task";
+  const base =
+    name
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 48) || "task";
   let id = base;
   for (let suffix = 2; taken.has(id); suffix += 1) id = `${base}-${suffix}`;
   return id;
@@ -77,13 +124,25 @@ function placedRuleProblem(next: ScheduleState, taskIds: ReadonlySet<string>): s
     if (broken) return `${broken}; move or unplace it first`;
   }
   const positions = new Set(next.tasks.flatMap((task, position) => (taskIds.has(task.id) ? [position] : [])));
-  const crowded = bufferProblem(next.tasks, (position) => next.tasks[position]?.slots?.[0], occupantsOf(next.tasks), next.window.slotsPerDay, positions, book);
+  const crowded = bufferProblem(
+    next.tasks,
+    (position) => next.tasks[position]?.slots?.[0],
+    occupantsOf(next.tasks),
+    next.window.slotsPerDay,
+    positions,
+    book,
+  );
   return crowded ? `${crowded}; move or unplace it first` : undefined;
 }
 
 /** The positions (in `tasks`) of what covers a slot. */
 function occupantsOf(tasks: readonly ScheduleTask[]): (day: number, slot: number) => number[] {
-  return (day, slot) => tasks.flatMap((task, position) => ((task.slots ?? []).some((range) => range.day === day && range.start <= slot && range.end >= slot) ? [position] : []));
+  return (day, slot) =>
+    tasks.flatMap((task, position) =>
+      (task.slots ?? []).some((range) => range.day === day && range.start <= slot && range.end >= slot)
+        ? [position]
+        : [],
+    );
 }
 
 /**
@@ -94,19 +153,38 @@ function importedEventBufferProblem(state: ScheduleState, event: EventTask): str
   const pieces = event.slots.map((range) => ({ ...event, slots: [range] }));
   const tasks = [...state.tasks, ...pieces];
   const landed = new Set(pieces.map((_, index) => state.tasks.length + index));
-  return bufferProblem(tasks, (position) => tasks[position]?.slots?.[0], occupantsOf(tasks), state.window.slotsPerDay, landed, ruleBookOf(state));
+  return bufferProblem(
+    tasks,
+    (position) => tasks[position]?.slots?.[0],
+    occupantsOf(tasks),
+    state.window.slotsPerDay,
+    landed,
+    ruleBookOf(state),
+  );
 }
 
 /** The deadline the arguments give, or a problem. */
-function dueOf(state: ScheduleState, args: { due_before_day?: number | undefined; due_before_event?: string | undefined }): { ok: true; due?: DueBefore } | { ok: false; problem: string } {
-  if (args.due_before_day !== undefined && args.due_before_event !== undefined) return { ok: false, problem: "give due_before_day or due_before_event, not both" };
+function dueOf(
+  state: ScheduleState,
+  args: { due_before_day?: number | undefined; due_before_event?: string | undefined },
+): { ok: true; due?: DueBefore } | { ok: false; problem: string } {
+  if (args.due_before_day !== undefined && args.due_before_event !== undefined)
+    return { ok: false, problem: "give due_before_day or due_before_event, not both" };
   if (args.due_before_event !== undefined) {
     const event = state.tasks.find((task) => task.id === args.due_before_event);
-    if (event?.source !== "event") return { ok: false, problem: `no event with id ${quoteName(args.due_before_event)}; list_tasks source=event shows the events` };
+    if (event?.source !== "event")
+      return {
+        ok: false,
+        problem: `no event with id ${quoteName(args.due_before_event)}; list_tasks source=event shows the events`,
+      };
     return { ok: true, due: { eventId: event.id } };
   }
   if (args.due_before_day !== undefined) {
-    if (args.due_before_day < 2 || args.due_before_day > state.window.totalDays + 1) return { ok: false, problem: `due_before_day ${args.due_before_day} is outside the window (2-${state.window.totalDays + 1})` };
+    if (args.due_before_day < 2 || args.due_before_day > state.window.totalDays + 1)
+      return {
+        ok: false,
+        problem: `due_before_day ${args.due_before_day} is outside the window (2-${state.window.totalDays + 1})`,
+      };
     return { ok: true, due: { day: args.due_before_day } };
   }
   return { ok: true };
@@ -116,14 +194,17 @@ function dueOf(state: ScheduleState, args: { due_before_day?: number | undefined
 function taskItemOf(state: ScheduleState, id: string): { ok: true; task: TaskItem } | { ok: false; problem: string } {
   const task = state.tasks.find((entry) => entry.id === id);
   if (!task) return { ok: false, problem: `no task with id ${quoteName(id)}; use list_tasks to find ids` };
-  if (task.source === "event") return { ok: false, problem: `${task.id} ${quoteName(task.name)} is a timetable event; events stay as imported` };
+  if (task.source === "event")
+    return { ok: false, problem: `${task.id} ${quoteName(task.name)} is a timetable event; events stay as imported` };
   return { ok: true, task };
 }
 
 /** Why `duration` does not fit its class's session bounds, or undefined. */
 function sessionProblem(duration: number, category: TaskCategory): string | undefined {
-  if (category.minSession !== undefined && duration < category.minSession) return `a session of ${quoteName(category.name)} takes at least ${category.minSession} slot(s); ${duration} is too short`;
-  if (category.maxSession !== undefined && duration > category.maxSession) return `a session of ${quoteName(category.name)} takes at most ${category.maxSession} slot(s); ${duration} is too long`;
+  if (category.minSession !== undefined && duration < category.minSession)
+    return `a session of ${quoteName(category.name)} takes at least ${category.minSession} slot(s); ${duration} is too short`;
+  if (category.maxSession !== undefined && duration > category.maxSession)
+    return `a session of ${quoteName(category.name)} takes at most ${category.maxSession} slot(s); ${duration} is too long`;
   return undefined;
 }
 
@@ -132,15 +213,23 @@ function sessionProblem(duration: number, category: TaskCategory): string | unde
  * undefined: a session longer than a day, an earliest day on or after its due day (it must end on an earlier day), or
  * a deadline event that starts before its earliest day leaves it room for (or before it could end on the event's day).
  */
-function neverFitsProblem(state: ScheduleState, task: Pick<TaskItem, "duration" | "earliestDay" | "dueBefore">): string | undefined {
+function neverFitsProblem(
+  state: ScheduleState,
+  task: Pick<TaskItem, "duration" | "earliestDay" | "dueBefore">,
+): string | undefined {
   const { slotsPerDay } = state.window;
-  if (task.duration > slotsPerDay) return `a session of ${task.duration} slot(s) is longer than a day (${slotsPerDay} slots): it could never be placed`;
+  if (task.duration > slotsPerDay)
+    return `a session of ${task.duration} slot(s) is longer than a day (${slotsPerDay} slots): it could never be placed`;
   const earliest = task.earliestDay ?? 1;
   const due = task.dueBefore;
-  if (due && "day" in due && earliest >= due.day) return `earliest_day ${earliest} is not before its due day ${due.day} (it must end on an earlier day): no day is left for it`;
+  if (due && "day" in due && earliest >= due.day)
+    return `earliest_day ${earliest} is not before its due day ${due.day} (it must end on an earlier day): no day is left for it`;
   const eventId = due && "eventId" in due ? due.eventId : undefined;
   const event = eventId === undefined ? undefined : ruleBookOf(state).eventStarts.get(eventId);
-  if (event && (event.range.day < earliest || (event.range.day === earliest && event.range.start - 1 < task.duration))) {
+  if (
+    event &&
+    (event.range.day < earliest || (event.range.day === earliest && event.range.start - 1 < task.duration))
+  ) {
     return `event ${eventId} ${quoteName(event.name)} starts at day ${event.range.day} slot ${event.range.start}, before a session of ${task.duration} slot(s) from day ${earliest} could end: no room is left for it`;
   }
   return undefined;
@@ -149,54 +238,84 @@ function neverFitsProblem(state: ScheduleState, task: Pick<TaskItem, "duration" 
 /** Creates a task class, or changes one's name or profile (the fields given replace those stored). */
 export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upsertTaskClassArgumentsSchema>> = {
   name: "upsert_task_class",
-  description: "Creates a task class (a course) or changes one: its name and study profile — preferred parts of the day, session length bounds, excluded weekdays, blocked days, strategy, buffer.",
+  description:
+    "Creates a task class (a course) or changes one: its name and study profile — preferred parts of the day, session length bounds, excluded weekdays, blocked days, strategy, buffer.",
   schema: upsertTaskClassArgumentsSchema,
   kind: "write",
   run(state, args) {
-    const existing = args.class_id === undefined ? undefined : state.categories.find((category) => category.id === args.class_id);
-    if (args.class_id !== undefined && !TASK_ID_PATTERN.test(args.class_id)) return failure(`class id ${quoteName(args.class_id)} may hold only A-Z a-z 0-9 _ . : - (1-64)`);
+    const existing =
+      args.class_id === undefined ? undefined : state.categories.find((category) => category.id === args.class_id);
+    if (args.class_id !== undefined && !TASK_ID_PATTERN.test(args.class_id))
+      return failure(`class id ${quoteName(args.class_id)} may hold only A-Z a-z 0-9 _ . : - (1-64)`);
     const id = args.class_id ?? idFrom(args.name, new Set(state.categories.map((category) => category.id)));
     const next: TaskCategory = { ...(existing ?? {}), id, name: args.name };
     if (args.preferred_parts !== undefined) next.preferredParts = [...new Set(args.preferred_parts)];
     if (args.min_session !== undefined) next.minSession = args.min_session;
     if (args.max_session !== undefined) next.maxSession = args.max_session;
-    if (args.excluded_days_of_week !== undefined) next.excludedDaysOfWeek = [...new Set(args.excluded_days_of_week)].sort((a, b) => a - b);
+    if (args.excluded_days_of_week !== undefined)
+      next.excludedDaysOfWeek = [...new Set(args.excluded_days_of_week)].sort((a, b) => a - b);
     if (args.blocked_days !== undefined) next.blockedDays = [...new Set(args.blocked_days)].sort((a, b) => a - b);
     if (args.strategy !== undefined) next.strategy = args.strategy;
     if (args.buffer_slots !== undefined) next.bufferSlots = args.buffer_slots;
-    if (next.minSession !== undefined && next.maxSession !== undefined && next.minSession > next.maxSession) return failure(`min_session ${next.minSession} is more than max_session ${next.maxSession}`);
+    if (next.minSession !== undefined && next.maxSession !== undefined && next.minSession > next.maxSession)
+      return failure(`min_session ${next.minSession} is more than max_session ${next.maxSession}`);
     const outside = (next.blockedDays ?? []).find((day) => day > state.window.totalDays);
-    if (outside !== undefined) return failure(`blocked day ${outside} is outside the window (days 1-${state.window.totalDays})`);
-    const members = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.categoryId === id);
+    if (outside !== undefined)
+      return failure(`blocked day ${outside} is outside the window (days 1-${state.window.totalDays})`);
+    const members = state.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.categoryId === id,
+    );
     for (const task of members) {
       const problem = sessionProblem(task.duration, next);
       if (problem) return failure(`${problem} for task ${task.id} ${quoteName(task.name)}; change its duration first`);
     }
     const category = canonicalCategory(next);
-    const after: ScheduleState = { ...state, categories: existing ? state.categories.map((entry) => (entry.id === id ? category : entry)) : [...state.categories, category] };
+    const after: ScheduleState = {
+      ...state,
+      categories: existing
+        ? state.categories.map((entry) => (entry.id === id ? category : entry))
+        : [...state.categories, category],
+    };
     const broken = placedRuleProblem(after, new Set(members.map((task) => task.id)));
     if (broken) return failure(broken);
-    return { ok: true, content: `${existing ? "updated" : "created"} task class ${id} ${quoteName(category.name)}`, state: after, data: { class: category, created: !existing } };
+    return {
+      ok: true,
+      content: `${existing ? "updated" : "created"} task class ${id} ${quoteName(category.name)}`,
+      state: after,
+      data: { class: category, created: !existing },
+    };
   },
 };
 
 /** Adds a pending task item to a class. */
 export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgumentsSchema>> = {
   name: "add_task",
-  description: "Adds a task to arrange (pending) to a class: its name, length in slots, and optionally a deadline (a day, or an exam event), a priority, an earliest day.",
+  description:
+    "Adds a task to arrange (pending) to a class: its name, length in slots, and optionally a deadline (a day, or an exam event), a priority, an earliest day.",
   schema: addTaskArgumentsSchema,
   kind: "write",
   run(state, args) {
     const category = state.categories.find((entry) => entry.id === args.class_id);
-    if (!category) return failure(`no task class ${quoteName(args.class_id)}; the classes are ${state.categories.map((entry) => entry.id).join(", ") || "none yet (upsert_task_class makes one)"}`);
+    if (!category)
+      return failure(
+        `no task class ${quoteName(args.class_id)}; the classes are ${state.categories.map((entry) => entry.id).join(", ") || "none yet (upsert_task_class makes one)"}`,
+      );
     const taken = new Set(state.tasks.map((task) => task.id));
-    if (args.task_id !== undefined && (taken.has(args.task_id) || !TASK_ID_PATTERN.test(args.task_id))) return failure(`task id ${quoteName(args.task_id)} ${taken.has(args.task_id) ? "is taken" : "may hold only A-Z a-z 0-9 _ . : - (1-64)"}`);
+    if (args.task_id !== undefined && (taken.has(args.task_id) || !TASK_ID_PATTERN.test(args.task_id)))
+      return failure(
+        `task id ${quoteName(args.task_id)} ${taken.has(args.task_id) ? "is taken" : "may hold only A-Z a-z 0-9 _ . : - (1-64)"}`,
+      );
     const session = sessionProblem(args.duration, category);
     if (session) return failure(session);
     const due = dueOf(state, args);
     if (!due.ok) return failure(due.problem);
-    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays) return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
-    const never = neverFitsProblem(state, { duration: args.duration, ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}), ...(due.due ? { dueBefore: due.due } : {}) });
+    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays)
+      return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
+    const never = neverFitsProblem(state, {
+      duration: args.duration,
+      ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
+      ...(due.due ? { dueBefore: due.due } : {}),
+    });
     if (never) return failure(`${never}. Nothing was added`);
     const task = buildTaskItem({
       id: args.task_id ?? idFrom(args.name, taken),
@@ -212,21 +331,28 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
     const next: ScheduleState = { ...state, tasks: [...state.tasks, task] };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
-    return { ok: true, content: `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${category.id}); it is pending`, state: next, data: { task } };
+    return {
+      ok: true,
+      content: `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${category.id}); it is pending`,
+      state: next,
+      data: { task },
+    };
   },
 };
 
 /** Changes a task item's name, length, class, deadline, priority or earliest day. */
 export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTaskArgumentsSchema>> = {
   name: "update_task",
-  description: "Changes a task item: its name, class, length (unplace it first), deadline (or clear_due_before), priority or earliest day. Events stay as imported.",
+  description:
+    "Changes a task item: its name, class, length (unplace it first), deadline (or clear_due_before), priority or earliest day. Events stay as imported.",
   schema: updateTaskArgumentsSchema,
   kind: "write",
   run(state, args) {
     const found = taskItemOf(state, args.task_id);
     if (!found.ok) return failure(found.problem);
     const current = found.task;
-    if (args.duration !== undefined && args.duration !== current.duration && current.status === "placed") return failure(`task ${current.id} is placed; unplace it before changing its length`);
+    if (args.duration !== undefined && args.duration !== current.duration && current.status === "placed")
+      return failure(`task ${current.id} is placed; unplace it before changing its length`);
     const classId = args.class_id ?? current.categoryId;
     const category = state.categories.find((entry) => entry.id === classId);
     if (!category) return failure(`no task class ${quoteName(classId)}`);
@@ -235,14 +361,21 @@ export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTask
     const due = dueOf(state, args);
     if (!due.ok) return failure(due.problem);
     if (args.clear_due_before && due.due) return failure("give a new deadline or clear_due_before, not both");
-    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays) return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
-    const next: TaskItem = { ...current, name: args.name ?? current.name, categoryId: classId, duration: args.duration ?? current.duration };
+    if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays)
+      return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
+    const next: TaskItem = {
+      ...current,
+      name: args.name ?? current.name,
+      categoryId: classId,
+      duration: args.duration ?? current.duration,
+    };
     if (args.clear_due_before) delete next.dueBefore;
     if (due.due) next.dueBefore = due.due;
     if (args.priority) next.priority = args.priority;
     if (args.earliest_day) next.earliestDay = args.earliest_day;
     const task = buildTaskItem(next);
-    if (JSON.stringify(task) === JSON.stringify(buildTaskItem(current))) return failure(`nothing to change for task ${current.id}: every value given is already so`);
+    if (JSON.stringify(task) === JSON.stringify(buildTaskItem(current)))
+      return failure(`nothing to change for task ${current.id}: every value given is already so`);
     // Only a change of what decides where it can go is checked (a rename of a task that never fits is no new problem).
     const reshaped = args.duration !== undefined || args.earliest_day !== undefined || due.due !== undefined;
     const never = reshaped ? neverFitsProblem(state, task) : undefined;
@@ -264,8 +397,19 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
     const found = taskItemOf(state, args.task_id);
     if (!found.ok) return failure(found.problem);
     const current = found.task;
-    const tasks = state.tasks.filter((task) => task.id !== current.id).map((task) => (task.source === "event" && task.embeds.includes(current.id) ? { ...task, embeds: task.embeds.filter((id) => id !== current.id) } : task));
-    return { ok: true, content: `removed task ${current.id} ${quoteName(current.name)}`, state: { ...state, tasks }, data: { id: current.id } };
+    const tasks = state.tasks
+      .filter((task) => task.id !== current.id)
+      .map((task) =>
+        task.source === "event" && task.embeds.includes(current.id)
+          ? { ...task, embeds: task.embeds.filter((id) => id !== current.id) }
+          : task,
+      );
+    return {
+      ok: true,
+      content: `removed task ${current.id} ${quoteName(current.name)}`,
+      state: { ...state, tasks },
+      data: { id: current.id },
+    };
   },
 };
 
@@ -276,7 +420,11 @@ const CARD_OCCURRENCES = 4;
 function occurrencesText(occurrences: readonly ImportedOccurrence[], language: Language): string {
   const zh = language === "zh";
   const shown = occurrences.slice(0, CARD_OCCURRENCES).map((occurrence) => {
-    const converted = occurrence.converted ? (zh ? `（${occurrence.converted.zone} ${occurrence.converted.start} 换算为 ${occurrence.converted.windowZone} ${occurrence.start}）` : ` (${occurrence.converted.start} ${occurrence.converted.zone} → ${occurrence.start} ${occurrence.converted.windowZone})`) : "";
+    const converted = occurrence.converted
+      ? zh
+        ? `（${occurrence.converted.zone} ${occurrence.converted.start} 换算为 ${occurrence.converted.windowZone} ${occurrence.start}）`
+        : ` (${occurrence.converted.start} ${occurrence.converted.zone} → ${occurrence.start} ${occurrence.converted.windowZone})`
+      : "";
     return `${formatDate(occurrence.date, language)} ${occurrence.start}–${occurrence.end}${converted}`;
   });
   const more = occurrences.length - shown.length;
@@ -285,48 +433,85 @@ function occurrencesText(occurrences: readonly ImportedOccurrence[], language: L
 }
 
 /** The task writes as a card names them, in the user's language; undefined for another tool. */
-export function describeTaskWrite(state: ScheduleState, tool: string, args: Record<string, unknown>, language: Language): string | undefined {
+export function describeTaskWrite(
+  state: ScheduleState,
+  tool: string,
+  args: Record<string, unknown>,
+  language: Language,
+): string | undefined {
   const zh = language === "zh";
   const task = state.tasks.find((entry) => entry.id === args.task_id);
   const named = (fallback: unknown) => JSON.stringify(task?.name ?? String(fallback));
-  const className = (id: unknown) => JSON.stringify(state.categories.find((entry) => entry.id === id)?.name ?? String(id));
+  const className = (id: unknown) =>
+    JSON.stringify(state.categories.find((entry) => entry.id === id)?.name ?? String(id));
   switch (tool) {
     case "upsert_task_class": {
       const parts: string[] = [];
-      if (Array.isArray(args.excluded_days_of_week)) parts.push(zh ? `不用${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "zh")).join("、")}` : `never on ${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "en")).join(", ")}`);
-      if (Array.isArray(args.preferred_parts)) parts.push(zh ? `偏好${(args.preferred_parts as string[]).map((part) => ({ morning: "上午", afternoon: "下午", evening: "晚上" })[part] ?? part).join("、")}` : `prefers the ${(args.preferred_parts as string[]).join(" or ")}`);
-      if (typeof args.buffer_slots === "number") parts.push(zh ? `前后留 ${args.buffer_slots} 节空` : `${args.buffer_slots} free slot(s) around each session`);
-      const what = args.class_id !== undefined && state.categories.some((entry) => entry.id === args.class_id) ? (zh ? "修改课程" : "Change the class") : zh ? "新建课程" : "Create the class";
+      if (Array.isArray(args.excluded_days_of_week))
+        parts.push(
+          zh
+            ? `不用${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "zh")).join("、")}`
+            : `never on ${(args.excluded_days_of_week as number[]).map((day) => weekdayName(day, "en")).join(", ")}`,
+        );
+      if (Array.isArray(args.preferred_parts))
+        parts.push(
+          zh
+            ? `偏好${(args.preferred_parts as string[]).map((part) => ({ morning: "上午", afternoon: "下午", evening: "晚上" })[part] ?? part).join("、")}`
+            : `prefers the ${(args.preferred_parts as string[]).join(" or ")}`,
+        );
+      if (typeof args.buffer_slots === "number")
+        parts.push(zh ? `前后留 ${args.buffer_slots} 节空` : `${args.buffer_slots} free slot(s) around each session`);
+      const what =
+        args.class_id !== undefined && state.categories.some((entry) => entry.id === args.class_id)
+          ? zh
+            ? "修改课程"
+            : "Change the class"
+          : zh
+            ? "新建课程"
+            : "Create the class";
       return `${what} ${JSON.stringify(String(args.name))}${parts.length > 0 ? (zh ? `：${parts.join("，")}` : `: ${parts.join("; ")}`) : ""}`;
     }
     case "add_task":
-      return zh ? `新增任务 ${JSON.stringify(String(args.name))}（${String(args.duration)} 节，${className(args.class_id)}），待安排` : `Add the task ${JSON.stringify(String(args.name))} (${String(args.duration)} slot(s), ${className(args.class_id)}), pending`;
+      return zh
+        ? `新增任务 ${JSON.stringify(String(args.name))}（${String(args.duration)} 节，${className(args.class_id)}），待安排`
+        : `Add the task ${JSON.stringify(String(args.name))} (${String(args.duration)} slot(s), ${className(args.class_id)}), pending`;
     case "update_task":
       return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
     case "remove_task":
       return zh ? `删除任务 ${named(args.task_id)}` : `Remove the task ${named(args.task_id)}`;
     case "roll_window": {
       const days = typeof args.days === "number" ? args.days : 7;
-      return zh ? `把日程窗口向后移动 ${days} 天（之前的日子和其上的安排移出）` : `Move the window on by ${days} day(s) (the past days go, with what was on them)`;
+      return zh
+        ? `把日程窗口向后移动 ${days} 天（之前的日子和其上的安排移出）`
+        : `Move the window on by ${days} day(s) (the past days go, with what was on them)`;
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
-      const found = outcome.ok ? (outcome.data as Pick<TimetableImport, "events" | "times">) : { events: [], times: {} };
+      const found = outcome.ok
+        ? (outcome.data as Pick<TimetableImport, "events" | "times">)
+        : { events: [], times: {} };
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
-      const told = found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`);
-      return zh ? `从日历文件导入 ${found.events.length} 个日程：${told.join("；")}` : `Import ${found.events.length} event(s) from the calendar file: ${told.join("; ")}`;
+      const told = found.events.map(
+        (event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`,
+      );
+      return zh
+        ? `从日历文件导入 ${found.events.length} 个日程：${told.join("；")}`
+        : `Import ${found.events.length} event(s) from the calendar file: ${told.join("; ")}`;
     }
     default:
       return undefined;
   }
 }
 
-const importCalendarArgumentsSchema = z.object({ ics: z.string().min(1).max(1_000_000).describe("The timetable as iCalendar (.ics) text.") });
+const importCalendarArgumentsSchema = z.object({
+  ics: z.string().min(1).max(1_000_000).describe("The timetable as iCalendar (.ics) text."),
+});
 
 /** Adds a timetable's events from an iCalendar file, recurring ones expanded into the window; a card before anything is stored. */
 export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof importCalendarArgumentsSchema>> = {
   name: "import_calendar",
-  description: "Imports a timetable from iCalendar (.ics) text: each event's occurrences in the window become an event on the slots they cover (recurring lectures expanded). What does not fit is told.",
+  description:
+    "Imports a timetable from iCalendar (.ics) text: each event's occurrences in the window become an event on the slots they cover (recurring lectures expanded). What does not fit is told.",
   schema: importCalendarArgumentsSchema,
   kind: "write",
   run(state, args) {
@@ -342,9 +527,16 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
     // An event that overlaps what is there, or an event of the file taken before it, is left out and told.
     const taken = new Map<number, string>();
     const free = found.events.filter((event) => {
-      const cells = event.slots.flatMap((range) => Array.from({ length: range.end - range.start + 1 }, (_, offset) => cellOf(index, range.day, range.start + offset)));
+      const cells = event.slots.flatMap((range) =>
+        Array.from({ length: range.end - range.start + 1 }, (_, offset) =>
+          cellOf(index, range.day, range.start + offset),
+        ),
+      );
       const there = cells.map((cell) => index.primary[cell] ?? FREE).find((position) => position !== FREE);
-      const clash = there !== undefined ? (index.tasks[there]?.name ?? "another task") : cells.map((cell) => taken.get(cell)).find((name) => name !== undefined);
+      const clash =
+        there !== undefined
+          ? (index.tasks[there]?.name ?? "another task")
+          : cells.map((cell) => taken.get(cell)).find((name) => name !== undefined);
       if (clash !== undefined) {
         skipped.push(`${event.name}: it overlaps ${clash}`);
         return false;
@@ -364,18 +556,31 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       events.push(event);
       next = { ...next, tasks: [...next.tasks, event] };
     }
-    if (events.length === 0) return failure(`no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`);
+    if (events.length === 0)
+      return failure(
+        `no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`,
+      );
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
     const skippedText = skipped.length > 0 ? `; left out: ${skipped.join("; ")}` : "";
-    return { ok: true, content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`, state: next, data: { events, times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])), skipped } };
+    return {
+      ok: true,
+      content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`,
+      state: next,
+      data: {
+        events,
+        times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
+        skipped,
+      },
+    };
   },
 };
 
 /** The arranged week as iCalendar text. */
 export const exportCalendarTool: DomainTool<ScheduleState, Record<string, never>> = {
   name: "export_calendar",
-  description: "Exports the week as iCalendar (.ics) text: every timetable event and every placed review, with its date and clock times.",
+  description:
+    "Exports the week as iCalendar (.ics) text: every timetable event and every placed review, with its date and clock times.",
   schema: z.object({}),
   kind: "read",
   run(state) {
@@ -389,21 +594,35 @@ export const exportCalendarTool: DomainTool<ScheduleState, Record<string, never>
   },
 };
 
-const rollWindowArgumentsSchema = z.object({ days: z.number().int().min(1).max(366).default(7).describe("Days to move on by (default 7: the next week).") });
+const rollWindowArgumentsSchema = z.object({
+  days: z.number().int().min(1).max(366).default(7).describe("Days to move on by (default 7: the next week)."),
+});
 
 /** Moves the window on: the past days go with what was on them, the rest shifts, new days come after. */
 export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindowArgumentsSchema>> = {
   name: "roll_window",
-  description: "Moves the window on by some days (default a week): the first days go with what was on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending.",
+  description:
+    "Moves the window on by some days (default a week): the first days go with what was on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending.",
   schema: rollWindowArgumentsSchema,
   kind: "write",
   run(state, args) {
-    if (args.days > state.window.totalDays) return failure(`a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`);
+    if (args.days > state.window.totalDays)
+      return failure(
+        `a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`,
+      );
     const next = rollWindow(state, args.days);
     const gone = state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id));
     const first = next.window.days[0];
     const last = next.window.days.at(-1);
-    const span = first?.date && last?.date ? `${first.date} – ${last.date}` : `week ${first?.week ?? "?"} to week ${last?.week ?? "?"}`;
-    return { ok: true, content: `moved the window on by ${args.days} day(s): it now runs ${span}; ${gone.length} past item(s) left with the old days${gone.length > 0 ? `: ${gone.map((task) => task.id).join(", ")}` : ""}`, state: next, data: { days: args.days, removed: gone.map((task) => task.id) } };
+    const span =
+      first?.date && last?.date
+        ? `${first.date} – ${last.date}`
+        : `week ${first?.week ?? "?"} to week ${last?.week ?? "?"}`;
+    return {
+      ok: true,
+      content: `moved the window on by ${args.days} day(s): it now runs ${span}; ${gone.length} past item(s) left with the old days${gone.length > 0 ? `: ${gone.map((task) => task.id).join(", ")}` : ""}`,
+      state: next,
+      data: { days: args.days, removed: gone.map((task) => task.id) },
+    };
   },
 };

@@ -48,11 +48,17 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
     const found = findTask(index, args.task_id);
     if (!found.ok) return failure(found.problem);
     const { task, position } = found.value;
-    if (task.source === "event") return failure(`${task.id} ${quoteName(task.name)} is a timetable event; only task items can be unplaced`);
+    if (task.source === "event")
+      return failure(`${task.id} ${quoteName(task.name)} is a timetable event; only task items can be unplaced`);
     const range = task.slots?.[0];
-    if (task.status === "pending" || range === undefined) return failure(`task ${task.id} is already pending; nothing to unplace`);
+    if (task.status === "pending" || range === undefined)
+      return failure(`task ${task.id} is already pending; nothing to unplace`);
     const next = commitUnplace(state, index, position);
-    const data: UnplaceData = { id: task.id, from: copyRange(range), ...(task.embeddedIn === undefined ? {} : { hostId: task.embeddedIn }) };
+    const data: UnplaceData = {
+      id: task.id,
+      from: copyRange(range),
+      ...(task.embeddedIn === undefined ? {} : { hostId: task.embeddedIn }),
+    };
     return { ok: true, content: unplacedText(data, state.window), state: next, data };
   },
 };
