@@ -6,7 +6,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isDeepStrictEqual } from "node:util";
 import { DeltaChannel, messagesDeltaReducer, type Messages } from "@langchain/langgraph";
-import type { PlanStep } from "./state.js";
+import type { PlanStep } from "./plan-step.js";
 
 /** The state channel holding the plan (the saver compares its versions for step snapshots). */
 export const PLAN_CHANNEL = "planSteps";

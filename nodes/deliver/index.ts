@@ -25,13 +25,12 @@ import {
   buildTaskReport,
   mechanicalSummary,
   overclaim,
-  taskMessages,
   unchangedOutcome,
   declinedWrites,
   type TaskReport,
 } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
-import { readWriteFacts } from "./write-facts.js";
+import { readWriteFacts, taskMessages } from "./write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
 

@@ -11,7 +11,7 @@ import { callOutcomeOf } from "../../kernel/tool-results.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
-import { nameWrites, type WriteFacts } from "./write-facts.js";
+import { nameWrites, taskMessages, type WriteFacts } from "./write-facts.js";
 
 export interface TaskReport {
   goal: string;
@@ -22,12 +22,6 @@ export interface TaskReport {
   lastError: string | null;
   /** What the task's writes did, from the execution log (`readWriteFacts`); absent when not read. */
   writes?: WriteFacts;
-}
-
-/** The messages of the current task: those after the message that started it (all, when it was compressed away). */
-export function taskMessages(state: Pick<TempoState, "messages" | "taskStartMessageId">): BaseMessage[] {
-  const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
-  return start === -1 ? state.messages : state.messages.slice(start);
 }
 
 /** The outcome the steps show: completed when every step is done or skipped, partial with some done, failed with none. */

@@ -6,12 +6,11 @@
  * changed" over applied writes, and an approval that was recorded but never applied is said, not lost in silence.
  * (A graph built without a database keeps its log in memory: the log is always the record.)
  */
-import type { AIMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LegacyAnsweredWrite, TempoState } from "../../kernel/state.js";
 import { proposedWrites, unansweredCalls } from "../../kernel/proposal.js";
 import { findTool, type ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
-import { taskMessages } from "./task-report.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { messageText } from "../../contracts/message-text.js";
 
@@ -136,4 +135,10 @@ export function droppedWritesText(facts: WriteFacts): string {
   }
   if (parts.length === 0) return "Nothing was changed.";
   return `${parts.join(" ")} Nothing more will be done.`;
+}
+
+/** The messages of the current task: those after the message that started it (all, when it was compressed away). */
+export function taskMessages(state: Pick<TempoState, "messages" | "taskStartMessageId">): BaseMessage[] {
+  const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
+  return start === -1 ? state.messages : state.messages.slice(start);
 }

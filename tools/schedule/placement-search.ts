@@ -14,27 +14,11 @@
  * Past a node budget it keeps the best placement found.
  */
 import { buildOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
-import type { RuleBook } from "./rules.js";
+import type { RuleBook, SearchTask } from "./rules.js";
+
+export type { SearchTask } from "./rules.js";
 import type { ScheduleState } from "./state.js";
 import { findFreeRuns } from "./tools/find-free.js";
-
-/** A task to place, with the slots it may use. */
-export interface SearchTask {
-  /** Task id. */
-  id: string;
-  /** Consecutive slots it needs. */
-  duration: number;
-  /** Only these day indices, when given. */
-  days?: ReadonlySet<number>;
-  /** Never these day indices. */
-  notDays?: ReadonlySet<number>;
-  /** First slot it may start at. */
-  from?: number;
-  /** Last slot it may end at, inclusive. */
-  to?: number;
-  /** Free slots it keeps on each side inside its run (its class's buffer). */
-  pad?: number;
-}
 
 /** A run of free slots on one day (inside a host when `hostId` is set). */
 export interface SearchRun {

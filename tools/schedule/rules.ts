@@ -12,7 +12,6 @@
  */
 import { firstSlotFrom, formatDate } from "./calendar.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
-import type { SearchTask } from "./placement-search.js";
 import { weekdayName } from "../../contracts/language.js";
 import {
   dayOfWeekName,
@@ -301,4 +300,22 @@ export function partsOf(range: SlotRange, window: Pick<ScheduleWindow, "slotsPer
     const slots = slotsOfPart(part, window);
     return range.start >= slots.from && range.end <= slots.to;
   });
+}
+
+/** A task to place, with the slots it may use. */
+export interface SearchTask {
+  /** Task id. */
+  id: string;
+  /** Consecutive slots it needs. */
+  duration: number;
+  /** Only these day indices, when given. */
+  days?: ReadonlySet<number>;
+  /** Never these day indices. */
+  notDays?: ReadonlySet<number>;
+  /** First slot it may start at. */
+  from?: number;
+  /** Last slot it may end at, inclusive. */
+  to?: number;
+  /** Free slots it keeps on each side inside its run (its class's buffer). */
+  pad?: number;
 }
