@@ -77,6 +77,26 @@ describe("the house", () => {
     ).toEqual([]);
   });
 
+  test("no file imports itself through others: the files' imports have no cycle, in any folder", () => {
+    const importsOf = new Map<string, string[]>();
+    for (const { from, to } of all) importsOf.set(from, [...(importsOf.get(from) ?? []), to.replace(/\.js$/, ".ts")]);
+    // Depth-first, with the path kept: a file met again while it is still on the path closes a cycle.
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, path: string[]) => {
+      if (path.includes(file)) {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of importsOf.get(file) ?? []) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of importsOf.keys()) visit(file, []);
+    expect(importsOf.size).toBeGreaterThan(100);
+    expect(cycles).toEqual([]);
+  });
+
   test("no two folders import each other", () => {
     const edges = new Set(
       all
