@@ -23,22 +23,7 @@ import {
   taskStateNamespace,
 } from "../../memory/namespaces.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
-
-/** A seminar on Sunday 17 March 2024, 14:00–15:40 in Shanghai (06:00–07:40 UTC): free in the sample week. */
-const SEMINAR = [
-  "BEGIN:VCALENDAR",
-  "VERSION:2.0",
-  "PRODID:-//tempo tests//EN",
-  "BEGIN:VEVENT",
-  "UID:seminar-1@uni",
-  "DTSTAMP:20240301T000000Z",
-  "DTSTART:20240317T060000Z",
-  "DTEND:20240317T074000Z",
-  "SUMMARY:History seminar",
-  "END:VEVENT",
-  "END:VCALENDAR",
-  "",
-].join("\r\n");
+import { oneEventCalendar, SEMINAR_CALENDAR } from "../support/calendars.js";
 
 let directory: string;
 beforeEach(async () => {
@@ -87,23 +72,6 @@ async function chat(
 const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) =>
   schedule.tasks.filter((task) => task.name === "History seminar");
 
-/** A one-event calendar: `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"). */
-const oneEvent = (uid: string, name: string, start: string, end: string) =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//tempo tests//EN",
-    "BEGIN:VEVENT",
-    `UID:${uid}@uni`,
-    "DTSTAMP:20240301T000000Z",
-    `DTSTART:${start}`,
-    `DTEND:${end}`,
-    `SUMMARY:${name}`,
-    "END:VEVENT",
-    "END:VCALENDAR",
-    "",
-  ].join("\r\n");
-
 /** Six weekly series of a spring term, each on a slot free in the half-placed week (Shanghai time). */
 const TERM_SERIES = [
   ["art", "Art history seminar", "20240302T160000", "20240302T174000", "SA"],
@@ -148,7 +116,7 @@ const TERM_TIMETABLE = [
 describe("/import and /export in the terminal chat", () => {
   test("/import sends the file through import_calendar: the plan card, then the write's card, and only the approval stores it", async () => {
     const file = path.join(directory, "seminar.ics");
-    await fs.writeFile(file, SEMINAR);
+    await fs.writeFile(file, SEMINAR_CALENDAR);
     // Stop at the write card (the input ends): nothing is stored yet.
     const waiting = await chat([`/import ${file}`, "a"]);
     expect(waiting.output).toContain("Sending seminar.ics to be imported; you will see what it adds on a card first.");
@@ -211,9 +179,9 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "full.ics");
     // The seminar with notes that fill the message to its 100,000 characters exactly.
     const room = 100_000 - calendarImportMessage("full.ics", "").length;
-    const full = SEMINAR.replace(
+    const full = SEMINAR_CALENDAR.replace(
       "SUMMARY:History seminar",
-      `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR.trim().length - "\r\nDESCRIPTION:".length)}`,
+      `SUMMARY:History seminar\r\nDESCRIPTION:${"n".repeat(room - SEMINAR_CALENDAR.trim().length - "\r\nDESCRIPTION:".length)}`,
     );
     expect(calendarImportMessage("full.ics", full)).toHaveLength(100_000);
     await fs.writeFile(file, full);
@@ -226,9 +194,9 @@ describe("/import and /export in the terminal chat", () => {
   test("after a failed /import, the next /import sends its own file to import_calendar — on the same thread, and after /clear", async () => {
     const old = path.join(directory, "lectures.ics");
     // A year before the window: none of it can be added, so the import fails.
-    await fs.writeFile(old, oneEvent("old", "Old lecture", "20230317T060000Z", "20230317T074000Z"));
+    await fs.writeFile(old, oneEventCalendar("old", "Old lecture", "20230317T060000Z", "20230317T074000Z"));
     const next = path.join(directory, "lectures2.ics");
-    await fs.writeFile(next, oneEvent("new", "New seminar", "20240317T060000Z", "20240317T074000Z"));
+    await fs.writeFile(next, oneEventCalendar("new", "New seminar", "20240317T060000Z", "20240317T074000Z"));
     // With long-term memory, as `npm start` runs: the failed task is an episode and the user's task summary.
     const tempo = await tempoWith(new InMemoryStore());
     const sameThread = await chat([`/import ${old}`, "a", `/import ${next}`, "a", "i"], { tempo });
@@ -249,10 +217,10 @@ describe("/import and /export in the terminal chat", () => {
 
   test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {
     const file = path.join(directory, "seminar.ics");
-    await fs.writeFile(file, SEMINAR);
+    await fs.writeFile(file, SEMINAR_CALENDAR);
     const store = new InMemoryStore();
     const tempo = await tempoWith(store);
-    const named = `Import my timetable from the calendar file seminar.ics (1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes)`;
+    const named = `Import my timetable from the calendar file seminar.ics (1 event, ${Buffer.byteLength(SEMINAR_CALENDAR.trim())} bytes)`;
     // Up to the write card: the plan card and /state there.
     const first = await chat([`/import ${file}`, "a", "/state"], { tempo, threadId: "shown" });
     expect(first.output).toContain(
@@ -261,7 +229,7 @@ describe("/import and /export in the terminal chat", () => {
     expect(first.output).toContain(`goal:    ${named}\n`);
     // The write card's arguments name it too (its description lists the events it adds).
     expect(first.output).toContain(
-      `│ arguments: {"ics":"[calendar file: 1 event, ${Buffer.byteLength(SEMINAR.trim())} bytes]"}\n`,
+      `│ arguments: {"ics":"[calendar file: 1 event, ${Buffer.byteLength(SEMINAR_CALENDAR.trim())} bytes]"}\n`,
     );
     expect(first.output).not.toMatch(/BEGIN:VCALENDAR|SUMMARY:|DTSTART/);
     // The thread opened again: the banner names the goal as /state does; the card is rejected, so the task ends.
@@ -286,13 +254,19 @@ describe("/import and /export in the terminal chat", () => {
     // 1 MB of calendar: far over the 100,000-character message limit (refused from its size, not read).
     await fs.writeFile(
       huge,
-      SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`),
+      SEMINAR_CALENDAR.replace(
+        "SUMMARY:History seminar",
+        `SUMMARY:History seminar\r\nDESCRIPTION:${"x".repeat(1024 * 1024)}`,
+      ),
     );
     // Just over the limit in characters, though under three times it in bytes: refused once read.
     const over = path.join(directory, "over.ics");
     await fs.writeFile(
       over,
-      SEMINAR.replace("SUMMARY:History seminar", `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`),
+      SEMINAR_CALENDAR.replace(
+        "SUMMARY:History seminar",
+        `SUMMARY:History seminar\r\nDESCRIPTION:${"y".repeat(100_000)}`,
+      ),
     );
     const binary = path.join(directory, "photo.ics");
     await fs.writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x80]));

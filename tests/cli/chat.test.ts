@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { ScriptProcess } from "./child-process.js";
+import { SEMINAR_CALENDAR } from "../support/calendars.js";
 
 const USER = "cli-student";
 const TASK = "Help me arrange next week's review sessions.";
@@ -174,23 +175,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
 test("/import sends a local .ics file through a card, nothing stored before it is approved; a bad file changes nothing; /export writes the week", async () => {
   const seminar = path.join(directory, "seminar.ics");
   // Sunday 17 March 2024, 14:00–15:40 in Shanghai: free in examples/week.json.
-  await fs.writeFile(
-    seminar,
-    [
-      "BEGIN:VCALENDAR",
-      "VERSION:2.0",
-      "PRODID:-//tempo tests//EN",
-      "BEGIN:VEVENT",
-      "UID:seminar-1@uni",
-      "DTSTAMP:20240301T000000Z",
-      "DTSTART:20240317T060000Z",
-      "DTEND:20240317T074000Z",
-      "SUMMARY:History seminar",
-      "END:VEVENT",
-      "END:VCALENDAR",
-      "",
-    ].join("\r\n"),
-  );
+  await fs.writeFile(seminar, SEMINAR_CALENDAR);
   const chat = ScriptProcess.start(
     "cli/chat.ts",
     [

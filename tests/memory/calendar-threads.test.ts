@@ -15,37 +15,21 @@ import type { ScheduleRepository } from "../../tools/schedule/repository.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { approveCard, interruptsOf, resume } from "../support/scripted.js";
+import { oneEventCalendar } from "../support/calendars.js";
 
 const USER = "calendar-student";
 /** The half-placed sample week's Wednesday morning: every run takes it as now. */
 const NOW = "2024-03-13T02:00:00Z";
 const config = (threadId: string) => ({ configurable: { thread_id: threadId, user_id: USER, now: NOW } });
 
-/** A one-event calendar of `name` from `start` to `end` (UTC), with `lines` more in its VEVENT. */
-const calendar = (uid: string, name: string, start: string, end: string, lines: string[] = []) =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//tempo tests//EN",
-    "BEGIN:VEVENT",
-    `UID:${uid}@uni`,
-    "DTSTAMP:20240301T000000Z",
-    `DTSTART:${start}`,
-    `DTEND:${end}`,
-    `SUMMARY:${name}`,
-    ...lines,
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ].join("\r\n");
-
 /** Sunday 17 March, 14:00–15:40 in Shanghai; a note the fact reader would take for the user's own words. */
-const EARLIER = calendar("old", "Old lecture", "20240317T060000Z", "20240317T074000Z", [
+const EARLIER = oneEventCalendar("old", "Old lecture", "20240317T060000Z", "20240317T074000Z", [
   "DESCRIPTION:I always sit in the front row",
-]);
+]).trimEnd(); // as the message carries it: the file's last line end is not part of it
 /** Saturday 16 March, 16:00–17:40 in Shanghai. */
-const LATER = calendar("new", "New seminar", "20240316T080000Z", "20240316T094000Z", [
+const LATER = oneEventCalendar("new", "New seminar", "20240316T080000Z", "20240316T094000Z", [
   "DESCRIPTION:Read chapter three before the seminar",
-]);
+]).trimEnd();
 
 let postgres: TestPostgres;
 let tempo: Tempo;

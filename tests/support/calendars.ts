@@ -1,0 +1,37 @@
+/** iCalendar texts the tests send: built in one place, so a test says only what its calendar holds. */
+
+/**
+ * A calendar of one event, `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"), with `lines` more in its VEVENT
+ * (a DESCRIPTION, an RRULE), CRLF line ends as RFC 5545 writes them.
+ */
+export function oneEventCalendar(
+  uid: string,
+  name: string,
+  start: string,
+  end: string,
+  lines: readonly string[] = [],
+): string {
+  return [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//tempo tests//EN",
+    "BEGIN:VEVENT",
+    `UID:${uid}@uni`,
+    "DTSTAMP:20240301T000000Z",
+    `DTSTART:${start}`,
+    `DTEND:${end}`,
+    `SUMMARY:${name}`,
+    ...lines,
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
+}
+
+/** A seminar on Sunday 17 March 2024, 14:00–15:40 in Shanghai (06:00–07:40 UTC): free in the sample weeks. */
+export const SEMINAR_CALENDAR = oneEventCalendar(
+  "seminar-1",
+  "History seminar",
+  "20240317T060000Z",
+  "20240317T074000Z",
+);
