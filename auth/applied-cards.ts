@@ -92,7 +92,7 @@ export class AppliedCards {
     const [first, second, third] = path.map((segment) => segment.toLowerCase());
     const credentials = credentialsOf(request);
     if (first === "threads" && second === "search" && path.length === 2) {
-      await once(this.#users, identity, this.limit, () => this.#settleInterrupted(identity, credentials));
+      await once(this.#users, identity, { limit: this.limit }, () => this.#settleInterrupted(identity, credentials));
     } else if (
       first === "threads" &&
       second !== undefined &&
@@ -113,7 +113,8 @@ export class AppliedCards {
    * answer. Checked on every read (a worker can die at any time), but one carry-on per thread and checkpoint at a time.
    */
   #carryOn(identity: string, threadId: string, credentials: Record<string, string>): Promise<void> {
-    return this.#carrying(`${identity}\n${threadId}`, async () => {
+    // Shared by the reads that ask at once, and forgotten when it ends: the next read checks again.
+    return once(this.#carryOns, `${identity}\n${threadId}`, { what: "carrying on", remember: false }, async () => {
       const read = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/state`, credentials);
       if (!read.ok || !stoppedRun((await read.json()) as ThreadState)) return;
       // A run in progress leaves the same state: only a thread the server does not show busy is carried on.
@@ -132,19 +133,6 @@ export class AppliedCards {
     });
   }
 
-  /** Runs `carry` unless a carry-on of `key` is under way in this process (then waits for that one). */
-  #carrying(key: string, carry: () => Promise<void>): Promise<void> {
-    const running = this.#carryOns.get(key);
-    if (running) return running;
-    const started = carry()
-      .catch((error: unknown) =>
-        console.warn(`[tempo] carrying on ${key} failed: ${error instanceof Error ? error.message : String(error)}`),
-      )
-      .finally(() => this.#carryOns.delete(key));
-    this.#carryOns.set(key, started);
-    return started;
-  }
-
   /** Settles the caller's interrupted threads (the first search of a user in this process). */
   async #settleInterrupted(identity: string, credentials: Record<string, string>): Promise<void> {
     const response = await this.#loopback("/threads/search", credentials, {
@@ -159,7 +147,7 @@ export class AppliedCards {
 
   /** Checked once per caller and thread: another user's probe (refused) does not count as the owner's check. */
   #settle(identity: string, threadId: string, credentials: Record<string, string>): Promise<void> {
-    return once(this.#threads, `${identity}\n${threadId}`, this.limit, async () => {
+    return once(this.#threads, `${identity}\n${threadId}`, { limit: this.limit }, async () => {
       const read = await this.#loopback(`/threads/${encodeURIComponent(threadId)}/state`, credentials);
       // Not the caller's thread, or no state yet: nothing to settle (the read itself answers as it would).
       if (!read.ok) return;
@@ -199,24 +187,32 @@ export class AppliedCards {
 const MARK_HEADER = "x-tempo-settling";
 
 /**
- * Runs `check` once per key (callers of a key in flight wait for the same run); a failure is logged, not thrown, and
- * forgotten, so the next read checks again (a database back from an outage settles the card then).
+ * Runs `work` once per key: callers of a key in flight wait for the same run. A failure is logged, not thrown, and
+ * forgotten, so the next read tries again (a database back from an outage settles the card then). What succeeded is
+ * remembered (the `limit` newest keys), unless `remember` is false: then it is forgotten as soon as it ends.
  */
 function once(
-  checked: Map<string, Promise<void>>,
+  runs: Map<string, Promise<void>>,
   key: string,
-  limit: number,
-  check: () => Promise<void>,
+  {
+    limit = Infinity,
+    what = "checking for a card already applied",
+    remember = true,
+  }: { limit?: number; what?: string; remember?: boolean },
+  work: () => Promise<void>,
 ): Promise<void> {
-  const known = checked.get(key);
+  const known = runs.get(key);
   if (known) return known;
-  const running = check().catch((error: unknown) => {
-    checked.delete(key);
-    console.warn(
-      `[tempo] checking ${key} for a card already applied failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  });
-  checked.set(key, running);
-  if (checked.size > limit) checked.delete(checked.keys().next().value!);
+  const running = work().then(
+    () => {
+      if (!remember) runs.delete(key);
+    },
+    (error: unknown) => {
+      runs.delete(key);
+      console.warn(`[tempo] ${what} ${key} failed: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
+  runs.set(key, running);
+  if (runs.size > limit) runs.delete(runs.keys().next().value!);
   return running;
 }
