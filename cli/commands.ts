@@ -9,6 +9,8 @@ export type ChatCommand =
   | { name: "state" }
   | { name: "history" }
   | { name: "threads" }
+  /** Draw the user's week as a grid. */
+  | { name: "week" }
   | { name: "resume"; threadId: string }
   /** Send a local .ics file to be imported: a card comes first, nothing is stored without it. */
   | { name: "import"; path: string }
@@ -29,6 +31,7 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/state", "show this thread's execution state: goal, plan steps, tool calls, answer"],
   ["/history", "show the snapshots taken at each step transition"],
   ["/threads", "list your threads seen by this CLI"],
+  ["/week", "draw your week: the timetable, your placed reviews by class, free time, and what has passed"],
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
   [
     "/import <file.ics>",
@@ -58,6 +61,8 @@ export function parseCommand(line: string): ChatCommand {
       return noArgument({ name: "clear" });
     case "/state":
       return noArgument({ name: "state" });
+    case "/week":
+      return noArgument({ name: "week" });
     case "/history":
       return noArgument({ name: "history" });
     case "/threads":

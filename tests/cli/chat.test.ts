@@ -329,3 +329,56 @@ test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the we
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);
 }, 90_000);
+
+// eslint-disable-next-line no-control-regex -- the test looks for terminal colour sequences
+const COLOUR = /\u001b\[[0-9;]*m/;
+
+test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a write card draws its proposal", async () => {
+  const piped = startChat("--thread", "cli-week-pipe");
+  await piped.waitFor("you> ");
+  piped.send("/week");
+  const plain = await piped.waitFor("you> ");
+  expect(plain).toMatch(/│Mon \d+ \w{3}/);
+  expect(plain).toContain(" 1 08:00   │▌Calculus");
+  expect(plain).toContain("Still without a place: ");
+  expect(plain).not.toMatch(COLOUR);
+  piped.send("arrange my week");
+  await piped.waitFor("choice> ");
+  piped.send("a");
+  const card = await piped.waitFor("choice> ");
+  // Under the batch card, the week as it would be: the placements drawn ("+") and told with their dates.
+  const drawing = card.slice(card.indexOf("└─ a accept all"));
+  expect(drawing).toMatch(/│\+/);
+  expect(drawing).toMatch(/\n\+ [^\n]+: (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w{3}, \d\d:\d\d–\d\d:\d\d/);
+  piped.send("/quit");
+  await piped.waitFor("Bye.");
+  expect(await piped.exitCode()).toBe(0);
+
+  const terminal = ScriptProcess.startInTerminal(
+    "cli/chat.ts",
+    ["--user", USER, "--threads-file", path.join(directory, "threads.json"), "--thread", "cli-week-tty"],
+    {
+      cwd: process.cwd(),
+      // A person's terminal: none of the variables that turn colour off (CI runs set CI, which Node reads as "no colour").
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => !["NO_COLOR", "NODE_DISABLE_COLORS", "CI", "FORCE_COLOR"].includes(name),
+          ),
+        ),
+        DATABASE_URL: postgres.url,
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+      },
+    },
+  );
+  processes.push(terminal);
+  await terminal.waitFor("you> ");
+  terminal.send("/week");
+  const coloured = await terminal.waitFor("you> ");
+  expect(coloured).toMatch(COLOUR);
+  expect(coloured.replace(new RegExp(COLOUR.source, "g"), "")).toMatch(/│Mon \d+/);
+  terminal.send("/quit");
+  await terminal.waitFor("Bye.");
+  expect(await terminal.exitCode()).toBe(0);
+}, 120_000);

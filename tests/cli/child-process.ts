@@ -52,6 +52,26 @@ export class ScriptProcess {
     return new ScriptProcess(child);
   }
 
+  /**
+   * Starts `npx tsx <script> ...args` in a pseudo-terminal (util-linux `script`), so the program sees a terminal on
+   * its standard input and output (colour, the terminal's width) as a person's shell gives it.
+   */
+  static startInTerminal(
+    script: string,
+    args: readonly string[],
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ): ScriptProcess {
+    const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+    const command = ["npx", "--no-install", "tsx", script, ...args].map(quote).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: options.cwd,
+      env: { ...options.env, TERM: "xterm-256color" },
+      detached: true,
+      stdio: "pipe",
+    });
+    return new ScriptProcess(child);
+  }
+
   /** True once the process has exited. */
   get done(): boolean {
     return this.child.exitCode !== null || this.child.signalCode !== null;
