@@ -71,6 +71,7 @@ async function main(): Promise<void> {
         input,
         write,
         exportCalendar,
+        verbose: chatArguments.verbose,
         // /week and the proposal under a write card: colour on a terminal that has it, plain on a pipe.
         loadSchedule: (user: string) => tempo.repositoryOf<ScheduleRepository>("schedule").load(user),
         weekView: {

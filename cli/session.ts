@@ -15,6 +15,7 @@ import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/conf
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
+import { languageOf, type Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
 import {
   readExecutionState,
@@ -59,6 +60,8 @@ export interface ChatSessionOptions {
   exportCalendar?: (userId: string) => Promise<string>;
   /** The user's schedule (for /week, and the proposal drawn under a write card); without it neither is drawn. */
   loadSchedule?: (userId: string) => Promise<ScheduleState>;
+  /** Start in the debug view: tool names, ids and JSON arguments (`--verbose`; `/debug` toggles it). */
+  verbose?: boolean;
   /** How the week is drawn: colour (a terminal that has it), the terminal's width; the clock that shades the past. */
   weekView?: { colour?: boolean; width?: number; now?: () => Date };
   /** Where the user's memory lives (/prefs, /forget); the graph's own store when not given. */
@@ -99,10 +102,15 @@ type CardAnswer =
 export class ChatSession {
   private threadId: string;
   private shownCardKey: string | undefined;
+  /** The debug view (tool names, ids, JSON) is on. */
+  private verbose: boolean;
+  /** The language of the user's last message: tool lines are told in it. */
+  private language: Language = "en";
   private readonly newThreadId: () => string;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.threadId = options.threadId;
+    this.verbose = options.verbose ?? false;
     this.newThreadId = options.newThreadId ?? newChatThreadId;
   }
 
@@ -117,7 +125,7 @@ export class ChatSession {
     for (;;) {
       const pending = await this.pendingCard();
       if (pending && pending.key !== this.shownCardKey) {
-        this.print(renderCard(pending.card));
+        this.print(renderCard(pending.card, { verbose: this.verbose }));
         await this.drawProposal(pending.card);
         this.shownCardKey = pending.key;
       }
@@ -138,6 +146,7 @@ export class ChatSession {
         }
       } else {
         await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
+        this.language = languageOf(line);
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
       }
     }
@@ -259,7 +268,11 @@ export class ChatSession {
 
   /** Prints the events of the run `start` starts as they come; a failed run is reported and the chat goes on. */
   private async streamRun(start: () => Promise<AsyncIterable<unknown>>): Promise<void> {
-    const printer = new StreamPrinter();
+    const printer = new StreamPrinter({
+      verbose: this.verbose,
+      language: this.language,
+      ...(this.verbose ? {} : await this.scheduleForWords()),
+    });
     try {
       const stream = await start();
       for await (const event of stream) {
@@ -296,6 +309,14 @@ export class ChatSession {
         break;
       case "week":
         await this.drawWeek();
+        break;
+      case "debug":
+        this.verbose = !this.verbose;
+        this.print(
+          this.verbose
+            ? "Debug view on: tool names, ids and JSON arguments are shown."
+            : "Debug view off: tasks by name, places by date and time.",
+        );
         break;
       case "threads":
         this.print(
@@ -374,6 +395,16 @@ export class ChatSession {
     this.print(`Sending ${reading.fileName} to be imported; you will see what it adds on a card first.`);
     await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
     await this.runGraph({ messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics))] });
+  }
+
+  /** The user's week as a run begins, so tool lines name tasks and places (nothing when there is no schedule). */
+  private async scheduleForWords(): Promise<{ schedule?: ScheduleState }> {
+    if (!this.options.loadSchedule) return {};
+    try {
+      return { schedule: await this.options.loadSchedule(this.options.userId) };
+    } catch {
+      return {};
+    }
   }
 
   /** /week: the user's week as a grid. */
