@@ -8,7 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 
 /** Default time to wait for expected output, in ms. */
-export const DEFAULT_WAIT_MS = 30_000;
+export const DEFAULT_WAIT_MS = 300_000;
 
 /** A running script with piped stdin, stdout and stderr. */
 export class ScriptProcess {
