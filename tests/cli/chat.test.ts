@@ -335,7 +335,8 @@ test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the we
 const COLOUR = /\u001b\[[0-9;]*m/;
 
 test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a write card draws its proposal", async () => {
-  const piped = startChat("--thread", "cli-week-pipe");
+  // A user of its own: the tests above arranged cli-student's week.
+  const piped = startChat("--thread", "cli-week-pipe", "--user", "cli-week-student");
   await piped.waitFor("you> ");
   piped.send("/week");
   const plain = await piped.waitFor("you> ");
@@ -364,7 +365,7 @@ test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a
 
   const terminal = ScriptProcess.startInTerminal(
     "cli/chat.ts",
-    ["--user", USER, "--threads-file", path.join(directory, "threads.json"), "--thread", "cli-week-tty"],
+    ["--user", "cli-week-student", "--threads-file", path.join(directory, "threads.json"), "--thread", "cli-week-tty"],
     {
       cwd: process.cwd(),
       // A person's terminal: none of the variables that turn colour off (CI runs set CI, which Node reads as "no colour").
