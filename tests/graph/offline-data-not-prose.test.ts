@@ -14,7 +14,7 @@ import { describe, expect, test } from "vitest";
 import { toolResultData } from "../../kernel/tool-results.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
-import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { decide, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const HIDDEN = "(this tool result's text is hidden from the policy)";

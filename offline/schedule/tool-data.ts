@@ -7,7 +7,7 @@
  * A summarised round (a compressed round's one-line summary) has neither outcome nor data; for those alone, whether
  * the write was rejected or failed is read from the summary's start, as it always was.
  */
-import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import type { PromptView, RoundView } from "../prompt-reading.js";
 import {
   movedText,
   placedText,
@@ -22,9 +22,9 @@ import {
   type QueryRangeData,
   type SwapData,
   type UnplaceData,
-} from "../tools/index.js";
-import type { ScheduleListing } from "../candidates.js";
-import type { Dating } from "../format.js";
+} from "../../tools/schedule/tools/index.js";
+import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { Dating } from "../../tools/schedule/format.js";
 import { isRejected } from "./feedback.js";
 
 /** What became of a call, as the policy acts on it. */

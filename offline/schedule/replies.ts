@@ -3,12 +3,17 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, weekdayName, type Language } from "../../../contracts/language.js";
-import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
-import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
-import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
-import { readablePlaces, readableScheduleText } from "../readable.js";
-import { dayOfWeekNumber } from "../state.js";
+import { languageOf, weekdayName, type Language } from "../../contracts/language.js";
+import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import { readTaskAccount, type StepOutcome } from "../stage-state.js";
+import {
+  isAnywhere,
+  OPTIMIZE_REQUEST,
+  parseScheduleRequest,
+  READ_REQUEST_KINDS,
+} from "../../tools/schedule/request-parsing.js";
+import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
+import { dayOfWeekNumber } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {

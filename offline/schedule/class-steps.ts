@@ -3,13 +3,13 @@
  * standing rules ("calculus only in the mornings", "never calculus on Monday"), each one write through a card —
  * `add_task` / `upsert_task_class` — with the class found by name, id or alias among the live overview's classes.
  */
-import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
-import { say, weekdayName, type Language } from "../../../contracts/language.js";
-import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import { finish, propose, type Decision, type Finish } from "../decisions.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
+import type { PromptView, RoundView } from "../prompt-reading.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
-import type { ScheduleRequest } from "./request-parsing.js";
+import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
-import type { OverviewCategory } from "../tools/get-overview.js";
+import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
 export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): OverviewCategory | undefined {
