@@ -263,7 +263,9 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
 
 /**
  * A step summary the tools wrote in English, in Chinese as far as its usual shapes go ("moved task x from day 2
- * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are.
+ * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are. A summary the policy already
+ * said in Chinese from a write's data (`appliedWriteSummary`) passes through unchanged; the class and task patterns
+ * below are for the English summaries of threads saved before it did.
  */
 export function summaryInChinese(summary: string): string {
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
