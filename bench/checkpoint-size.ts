@@ -48,7 +48,7 @@ import {
   sampleWeek,
   type ScheduleState,
 } from "../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../offline/schedule/policy.js";
 import { realPostgresAvailable, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
 
 const TURNS = Number(process.argv[2] ?? 200);

@@ -40,7 +40,7 @@ import {
   sampleWeek,
   type ScheduleRepository,
 } from "../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../offline/schedule/policy.js";
 import {
   realPostgresAvailable,
   startEmbeddedTestPostgres,

@@ -14,11 +14,10 @@ import {
   findFreeTool,
   generateSchedule,
   listTasksTool,
-  parseFreeRuns,
-  parseTaskListing,
   placeTool,
   type ScheduleState,
 } from "../tools/schedule/index.js";
+import { parseFreeRuns, parseTaskListing } from "../offline/schedule/result-parsing.js";
 
 const WEEKS_PER_SIZE = 30;
 /** [days, tasks, slots per day]: tight small weeks first, then bigger windows. */

@@ -12,11 +12,10 @@ import {
   findFreeTool,
   generateSchedule,
   getOverviewTool,
-  parseFreeRuns,
-  parsePendingTasks,
   placeTool,
   type ScheduleState,
 } from "../tools/schedule/index.js";
+import { parseFreeRuns, parsePendingTasks } from "../offline/schedule/result-parsing.js";
 
 /** Days in the window: 16 weeks. */
 const DAYS = 112;

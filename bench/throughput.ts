@@ -31,7 +31,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import type { TempoState } from "../kernel/state.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../offline/schedule/policy.js";
 import {
   realPostgresAvailable,
   startEmbeddedTestPostgres,

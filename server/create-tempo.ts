@@ -1,7 +1,7 @@
 /**
  * Tempo's one composition root. `createTempoDependencies` builds what the
  * graph needs besides a checkpointer and a store — the stage models (or the
- * offline policy), the tool domains `TEMPO_DOMAINS` names (plug-ins from
+ * offline policies of `offline/registry.ts`), the tool domains `TEMPO_DOMAINS` names (plug-ins from
  * `tools/registry.ts`; none is named here) on their repositories, the execution
  * log — from settings, on a Postgres pool when there is one. Two callers:
  *
@@ -38,7 +38,9 @@ import { combineDomains } from "../tools/combined-domain.js";
 import type { ToolDomain } from "../tools/domain.js";
 import type { BuiltDomain, DomainPlugin } from "../tools/plugin.js";
 import { DOMAIN_PLUGINS, pluginsNamed } from "../tools/registry.js";
-import { OfflineRouter } from "../tools/offline/router.js";
+import type { OfflinePlugin } from "../offline/plugin.js";
+import { OFFLINE_PLUGINS, offlinePoliciesFor } from "../offline/registry.js";
+import { OfflineRouter } from "../offline/router.js";
 
 /** What the graph needs besides its checkpointer and store. */
 export interface TempoDependencies {
@@ -63,6 +65,8 @@ export interface TempoDependencyOptions {
   resumeGuard?: ResumeGuard;
   /** The plug-ins `settings.domains` picks from; default every registered one (`DOMAIN_PLUGINS`). */
   plugins?: readonly DomainPlugin[];
+  /** The offline policies the served domains may have, by plug-in name; default every registered one (`OFFLINE_PLUGINS`). */
+  offlinePlugins?: readonly OfflinePlugin[];
 }
 
 /** Builds the models, the served domains and (on a pool) the execution log, migrating their tables. */
@@ -83,8 +87,9 @@ export async function createTempoDependencies(
   const domain = combineDomains([...domains.values()].map((built) => built.domain));
   // Offline, each prompt is answered by the policy of the domain it is about (the first served one by default).
   const created = createStageModels(settings.models, () => {
-    const policies = plugins.flatMap((plugin) =>
-      plugin.offline ? [{ domain: plugin.name, policy: plugin.offline() }] : [],
+    const policies = offlinePoliciesFor(
+      plugins.map((plugin) => plugin.name),
+      options.offlinePlugins ?? OFFLINE_PLUGINS,
     );
     if (policies.length === 0) {
       throw new ConfigurationError(

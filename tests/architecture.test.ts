@@ -3,11 +3,13 @@
  *
  * - the foundation: `config/`, `errors/`, `contracts/`, `database/` — import nothing above them;
  * - the agent: `kernel/` (state, channels, transitions, routing, ownership, commands), `nodes/`, `graphs/` (the
- *   builder), `prompts/`, `models/`, `memory/`, `tools/`, `streaming/` (the events nodes emit) — never the edge;
+ *   builder), `prompts/`, `models/`, `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/`
+ *   (the events nodes emit) — never the edge;
  * - the server edge: `server/` (the guarded graph, admission, input checks, run options, thread locks, ending a
  *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`.
  *
- * No file of the kernel imports a node or the builder, and no two folders import each other.
+ * No file of the kernel imports a node or the builder, and no two folders import each other. The offline model reads
+ * the tools and the foundation only, and only the composition root (`server/`) reaches it: `tools/` holds tools.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +17,7 @@ import { describe, expect, test } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FOUNDATION = ["config", "errors", "contracts", "database"];
-const AGENT = ["kernel", "nodes", "graphs", "prompts", "models", "memory", "tools", "streaming"];
+const AGENT = ["kernel", "nodes", "graphs", "prompts", "models", "offline", "memory", "tools", "streaming"];
 const EDGE = ["server", "checkpoints", "auth", "cli"];
 const SOURCE_FOLDERS = [...FOUNDATION, ...AGENT, ...EDGE];
 
@@ -72,9 +74,21 @@ describe("the house", () => {
     expect(kernelImports.length).toBeGreaterThan(5);
     expect(
       kernelImports.filter(({ to }) =>
-        ["nodes", "graphs", "prompts", "models", "memory", "tools", ...EDGE].includes(folderOf(to)),
+        ["nodes", "graphs", "prompts", "models", "offline", "memory", "tools", ...EDGE].includes(folderOf(to)),
       ),
     ).toEqual([]);
+  });
+
+  test("the offline model reads the tools, the kernel and the foundation only; only the composition root reaches it", () => {
+    const fromOffline = all.filter(({ from, to }) => folderOf(from) === "offline" && folderOf(to) !== "offline");
+    expect(fromOffline.map(({ to }) => folderOf(to))).toContain("tools");
+    expect(fromOffline.filter(({ to }) => ![...FOUNDATION, "kernel", "tools"].includes(folderOf(to)))).toEqual([]);
+    const intoOffline = all.filter(({ from, to }) => folderOf(to) === "offline" && folderOf(from) !== "offline");
+    expect(intoOffline).toContainEqual({
+      from: path.join("server", "create-tempo.ts"),
+      to: path.join("offline", "registry.js"),
+    });
+    expect(intoOffline.filter(({ from }) => folderOf(from) !== "server")).toEqual([]);
   });
 
   test("no file imports itself through others: the files' imports have no cycle, in any folder", () => {

@@ -1,12 +1,12 @@
 /**
- * A tool domain as a plug-in: everything the runtime needs to serve a domain — its tools on a repository (in
- * memory, or on Postgres with its tables migrated), its sample data and its offline policy — built from one
- * object, so the composition root (`server/create-tempo.ts`) names no domain. The plug-ins a build can serve are
- * listed once, in `tools/registry.ts`; `TEMPO_DOMAINS` picks which ones run.
+ * A tool domain as a plug-in: everything the runtime needs to serve a domain's tools — on a repository (in memory,
+ * or on Postgres with its tables migrated) and its sample data — built from one object, so the composition root
+ * (`server/create-tempo.ts`) names no domain. The plug-ins a build can serve are listed once, in
+ * `tools/registry.ts`; `TEMPO_DOMAINS` picks which ones run. A domain's offline policy is a model, not a tool: it is
+ * the domain's offline plug-in (`offline/plugin.ts`), registered by this plug-in's `name` in `offline/registry.ts`.
  */
 import type pg from "pg";
 import type { ToolDomain } from "./domain.js";
-import type { OfflinePolicy } from "./offline/router.js";
 
 /** What a plug-in is built on. */
 export interface DomainBuildOptions {
@@ -32,12 +32,6 @@ export interface DomainPlugin<TState = any, TRepository = unknown> {
   summary: string;
   /** Builds the domain on Postgres (its tables migrated) or in memory. */
   build(options: DomainBuildOptions): Promise<BuiltDomain<TState, TRepository>>;
-  /**
-   * The policy that stands in for a model when no model key is set, for the prompts about this domain
-   * (`tools/offline/router.ts` picks the domain each prompt is about). It reads the tools' structured results
-   * (`ToolRun.data`, the rounds' `data` in `tools/offline/prompt-reading.ts`).
-   */
-  offline?(): OfflinePolicy;
   /** A request that shows the domain at work: `npm run demo` sends it, on a thread of its own, for every served domain. */
   demoRequest?: string;
 }

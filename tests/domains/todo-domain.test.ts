@@ -7,20 +7,18 @@ import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
-import { OfflineRouter } from "../../tools/offline/router.js";
+import { OfflineRouter } from "../../offline/router.js";
 import { MAX_APPLY_ATTEMPTS, runTool } from "../../tools/runner.js";
-import { scheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { scheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import { bestMatch, todoOfflinePolicy } from "../../offline/todo/policy.js";
+import { parseTodoRequest, stepText } from "../../offline/todo/request-parsing.js";
 import {
   applyTodoChanges,
-  bestMatch,
   createTodoDomain,
   diffTodoState,
   InMemoryTodoRepository,
-  parseTodoRequest,
   parseTodoState,
   sampleTodos,
-  stepText,
-  todoOfflinePolicy,
   TodoConflictError,
   todoTools,
   type TodoListData,

@@ -15,8 +15,8 @@ import { answeredProposalText, cardDecisions, decisionsLine } from "../../nodes/
 import { describeToolCall } from "../../tools/domain.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { createScheduleDomain, InMemoryScheduleRepository } from "../../tools/schedule/index.js";
-import { OFFLINE_PLAN_STEPS_ZH } from "../../tools/schedule/offline/plan-stage.js";
-import { parseScheduleRequest } from "../../tools/schedule/offline/request-parsing.js";
+import { OFFLINE_PLAN_STEPS_ZH } from "../../offline/schedule/plan-stage.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const LATIN_WORDS = /\b[A-Za-z]{4,}\b/;

@@ -17,7 +17,7 @@ import { changedFields } from "../../kernel/changed-writes.js";
 import type { PlanStep, TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 
 const step = (id: string, status: PlanStep["status"], summary?: string): PlanStep => ({
   id,

@@ -18,7 +18,7 @@ import { callsToolsNatively } from "../../models/stage-models.js";
 import { MEMORY_TOOLS } from "../../nodes/execute/memory-tools.js";
 import { z } from "zod";
 import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,

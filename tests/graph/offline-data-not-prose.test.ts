@@ -7,15 +7,21 @@
  * same; and without the data the hidden text would not do, so the data is what the decisions come from.
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { calendarImportMessage } from "../../contracts/attached-calendar.js";
 import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
 import type { ChatResult } from "@langchain/core/outputs";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { toolResultData } from "../../kernel/tool-results.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { createScheduleDomain, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
-import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+import { decide, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import { CHINESE_NAMES, converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const HIDDEN = "(this tool result's text is hidden from the policy)";
 
@@ -169,5 +175,94 @@ describe("the offline policy decides from tool data, not tool text", () => {
         "unplace",
       ]),
     );
+  });
+});
+
+/**
+ * The prompt with the tools' words gone: every tool result's text, the live state's text and the result part of every
+ * compressed round's summary line read "x" (artifacts, outcomes and the context data kept).
+ */
+function rewordResults(messages: BaseMessage[]): BaseMessage[] {
+  return hideText(messages).map((message) => {
+    if (message.getType() === "tool") {
+      const tool = message as ToolMessage;
+      return new ToolMessage({ ...tool, id: tool.id, content: "x", tool_call_id: tool.tool_call_id });
+    }
+    const content = typeof message.content === "string" ? message.content : "";
+    if (message.getType() !== "human") return message;
+    const reworded = content.replaceAll(HIDDEN, "x").replace(/^(- called \S+ .*?) → .*$/gm, "$1 → x");
+    return reworded === content ? message : new HumanMessage({ ...message, content: reworded });
+  });
+}
+
+/** The offline policy deciding from prompts whose tool results are all worded "x". */
+class RewordedPolicy extends ScheduleOfflinePolicy {
+  prompts = 0;
+
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const reworded = rewordResults(messages);
+    if (reworded.some((message, index) => message !== messages[index])) this.prompts += 1;
+    const text = decide(reworded);
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+/** A calendar file of one seminar on the sample week's Saturday evening (a free time). */
+const SEMINAR_ICS = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//Tempo tests//EN",
+  "BEGIN:VEVENT",
+  "UID:seminar-1@tempo.test",
+  "DTSTAMP:20240301T000000Z",
+  "DTSTART:20240316T120000Z",
+  "DTEND:20240316T130000Z",
+  "SUMMARY:Research seminar",
+  "END:VEVENT",
+  "END:VCALENDAR",
+].join("\r\n");
+
+/** Chinese names on the sample week's review tasks. */
+function chineseWeek(): ScheduleState {
+  const week = sampleWeek();
+  week.tasks = week.tasks.map((task) =>
+    task.source === "task_item" ? { ...task, name: CHINESE_NAMES[task.id] ?? task.name } : task,
+  );
+  return week;
+}
+
+describe("the policy does not depend on the tools' wording", () => {
+  test.each([
+    { request: "Help me arrange next week's review sessions.", week: sampleWeek },
+    { request: "帮我安排下周的复习", week: chineseWeek },
+    { request: "make calculus mornings only", week: sampleWeek },
+    { request: "微积分只在上午", week: sampleWeek },
+    {
+      request: "给微积分添加任务“积分复习”，2节",
+      week: sampleWeek,
+      answers: [accept, edit("add_task", { name: "积分复习", class_id: "calculus", duration: 3 })],
+    },
+    { request: calendarImportMessage("seminar.ics", SEMINAR_ICS), week: sampleWeek },
+  ])(
+    '$request: with every tool result worded "x", the same week and the same answer',
+    async ({ request, week, answers = [] }) => {
+      const now = () => new Date("2026-11-25T09:00:00Z");
+      const real = await converse(await offlineTempo(week(), now), request, answers, "real");
+      const policy = new RewordedPolicy();
+      const reworded = await converse(await offlineTempo(week(), now, { policy }), request, answers, "reworded");
+      expect(policy.prompts).toBeGreaterThan(0);
+      expect(real.cards.length).toBeGreaterThan(1);
+      expect(reworded.schedule).toEqual(real.schedule);
+      expect(reworded).toEqual(real);
+    },
+  );
+
+  test("a task added to a class through an edited card is told in Chinese from the write's data", async () => {
+    const outcome = await converse(await offlineTempo(sampleWeek()), "给微积分添加任务“积分复习”，2节", [
+      accept,
+      edit("add_task", { name: "积分复习", class_id: "calculus", duration: 3 }),
+    ]);
+    expect(outcome.schedule.tasks.find((task) => task.name === "积分复习")).toMatchObject({ duration: 3 });
+    expect(outcome.finalAnswer?.split("\n")[0]).toBe("完成：已在课程 calculus 中添加任务“积分复习”。");
   });
 });

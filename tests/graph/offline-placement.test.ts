@@ -14,11 +14,10 @@ import {
   findFreeTool,
   generateSchedule,
   listTasksTool,
-  parseFreeRuns,
-  parseTaskListing,
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { parseFreeRuns, parseTaskListing } from "../../offline/schedule/result-parsing.js";
 import { interruptsOf, resume } from "../support/scripted.js";
 import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";

@@ -3,7 +3,7 @@ import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   checkScheduleInvariants,
   createScheduleDomain,

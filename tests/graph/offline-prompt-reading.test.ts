@@ -9,7 +9,7 @@ import type { ChatResult } from "@langchain/core/outputs";
 import { MemorySaver } from "@langchain/langgraph";
 import { expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { decide } from "../../tools/schedule/offline-policy.js";
+import { decide } from "../../offline/schedule/policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";
 

@@ -9,7 +9,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import type { Card } from "../../contracts/cards.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
-import { findFreeTool, parseFreeRuns, type ScheduleState, type ScheduleTask } from "../../tools/schedule/index.js";
+import { findFreeTool, type ScheduleState, type ScheduleTask } from "../../tools/schedule/index.js";
+import { parseFreeRuns } from "../../offline/schedule/result-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf, type SeenCard } from "./support/offline-conversation.js";
 
 const accept = { type: "accept", args: null };

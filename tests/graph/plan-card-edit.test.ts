@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { CardSchema, type Card } from "../../contracts/cards.js";
 import { planStepsText, readPlanStepsText } from "../../contracts/plan.js";
 import { sampleWeek } from "../../tools/schedule/index.js";
-import { OFFLINE_PLAN_STEPS } from "../../tools/schedule/offline-policy.js";
+import { OFFLINE_PLAN_STEPS } from "../../offline/schedule/policy.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";

@@ -18,8 +18,8 @@ import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { messageText } from "../../contracts/message-text.js";
 import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
-import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import {
   converse,

@@ -11,7 +11,7 @@ import { readExecutionState } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { episodesNamespace } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   checkScheduleInvariants,
   createScheduleDomain,

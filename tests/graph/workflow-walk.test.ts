@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import type { TempoState } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { OFFLINE_PLAN_STEPS, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { OFFLINE_PLAN_STEPS, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   checkScheduleInvariants,
   createScheduleDomain,

@@ -8,7 +8,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
+import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import {
   applyPreferenceChange,
   loadPreferences,

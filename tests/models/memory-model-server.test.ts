@@ -12,7 +12,7 @@ import { readSettings } from "../../config/environment.js";
 import { describeRule } from "../../contracts/preferences.js";
 import { loadPreferences } from "../../memory/preferences.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { readSchedulePreferences } from "../../tools/schedule/offline/preferences.js";
+import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { StageModels } from "../../models/stage-models.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,

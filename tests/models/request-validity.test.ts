@@ -20,7 +20,7 @@ import { answersAfterCalls, buildStageMessages, sendableToolCallId } from "../..
 import { checkToolArguments } from "../../tools/runner.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { findTool } from "../../tools/domain.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { z } from "zod";

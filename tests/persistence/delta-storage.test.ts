@@ -11,7 +11,7 @@ import { PLAN_SNAPSHOT_FREQUENCY } from "../../kernel/channels.js";
 import { stepSnapshots } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { postgresTargets } from "../support/postgres.js";
 import {

@@ -19,7 +19,7 @@ import {
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { afterAll, beforeAll } from "vitest";
 import type { PostgresTarget, TestPostgres } from "../support/postgres.js";
 

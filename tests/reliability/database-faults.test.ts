@@ -22,7 +22,7 @@ import { describe, expect, test } from "vitest";
 import { DatabaseTimeoutError, DatabaseUnreachableError } from "../../errors/index.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, PostgresScheduleRepository } from "../../tools/schedule/index.js";
-import { ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
 import { appliedRows } from "../persistence/exactly-once.js";
 import {

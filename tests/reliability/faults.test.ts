@@ -29,7 +29,7 @@ import {
   PostgresScheduleRepository,
 } from "../../tools/schedule/index.js";
 import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
-import { decide, ScheduleOfflinePolicy } from "../../tools/schedule/offline-policy.js";
+import { decide, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   startFakeOpenAIServer,
   toLangChainMessages,

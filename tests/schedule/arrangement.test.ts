@@ -16,7 +16,7 @@ import {
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
-import { parseToolData } from "../../tools/schedule/result-parsing.js";
+import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
 const pendingIds = (state: ScheduleState) =>

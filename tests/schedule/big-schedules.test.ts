@@ -14,7 +14,7 @@ import {
   type ScheduleListing,
 } from "../../tools/schedule/candidates.js";
 import { generateSchedule, type HealthReport, type ScheduleState } from "../../tools/schedule/index.js";
-import { summaryInChinese } from "../../tools/schedule/offline/replies.js";
+import { summaryInChinese } from "../../offline/schedule/replies.js";
 import { runTool } from "./support.js";
 
 const week = (taskCount: number): ScheduleState => generateSchedule({ days: 7, slotsPerDay: 12, taskCount, seed: 7 });

@@ -5,10 +5,10 @@ import { runTool } from "../../tools/runner.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,
-  parsePlacedResult,
   sampleWeek,
   SCHEDULE_DOMAIN_VERSION,
 } from "../../tools/schedule/index.js";
+import { parsePlacedResult } from "../../offline/schedule/result-parsing.js";
 
 describe("createScheduleDomain", () => {
   it("describes the schedule domain with its twenty tools", () => {

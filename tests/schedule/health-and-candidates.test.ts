@@ -255,7 +255,7 @@ describe("the backend's candidates", () => {
 
 describe("what the offline refinement reads", () => {
   test("the arrange step's limits become propose_candidates' avoid: a skipped or window-bound task stays, rejected days and places are barred", async () => {
-    const { arrangeLimits } = await import("../../tools/schedule/offline/arrange-step.js");
+    const { arrangeLimits } = await import("../../offline/schedule/arrange-step.js");
     const scratchpad = [
       "Placement plan: (nothing left)",
       "Skip tasks: essay-draft",
@@ -274,7 +274,7 @@ describe("what the offline refinement reads", () => {
   });
 
   test("a listing read back from its text (as a model reads it) has the same ids, gains and scores as its data", async () => {
-    const { parseToolData } = await import("../../tools/schedule/result-parsing.js");
+    const { parseToolData } = await import("../../offline/schedule/result-parsing.js");
     const { formatListing } = await import("../../tools/schedule/candidates.js");
     const arrange = proposeArrangement;
     const week = crowded(applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!);

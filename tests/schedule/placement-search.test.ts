@@ -11,11 +11,10 @@ import {
   findFreeTool,
   generateSchedule,
   listTasksTool,
-  parseFreeRuns,
-  parseTaskListing,
   placeTool,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { parseFreeRuns, parseTaskListing } from "../../offline/schedule/result-parsing.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
 /** Small weeks: 1-3 days of 3-6 slots, a handful of tasks (at most 6 pending, so brute force stays quick). */

@@ -7,10 +7,9 @@ import {
   diffScheduleState,
   generateSchedule,
   InMemoryScheduleRepository,
-  parseFreeRuns,
-  parsePendingTasks,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { parseFreeRuns, parsePendingTasks } from "../../offline/schedule/result-parsing.js";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
 import { runTool, taskById } from "./support.js";

@@ -3,13 +3,15 @@ import {
   DEFAULT_SLOT_TIMES,
   emptyScheduleState,
   generateSchedule,
+  sampleWeek,
+  scheduleTools,
+} from "../../tools/schedule/index.js";
+import {
   parseFreeRuns,
   parseOverflowCount,
   parsePendingTasks,
   parseToolData,
-  sampleWeek,
-  scheduleTools,
-} from "../../tools/schedule/index.js";
+} from "../../offline/schedule/result-parsing.js";
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {

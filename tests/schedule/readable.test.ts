@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { readablePlaces, readableScheduleText, whereThingsAre } from "../../tools/schedule/readable.js";
-import { parseToolData } from "../../tools/schedule/result-parsing.js";
+import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { generateSchedule, moveTool, placeTool, sampleWeek, unplaceTool } from "../../tools/schedule/index.js";
 import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
 

@@ -8,11 +8,11 @@ import {
   readSlots,
   readWhere,
   resolveSlotWindow,
-} from "../../tools/schedule/offline/request-parsing.js";
-import { resolveDays, unresolvedDates, type WeekFacts } from "../../tools/schedule/offline/week-facts.js";
-import { parseFeedback } from "../../tools/schedule/offline/feedback.js";
-import { chineseStepsFor, stepsFor } from "../../tools/schedule/offline/plan-stage.js";
-import { matchTask } from "../../tools/schedule/offline/task-matching.js";
+} from "../../tools/schedule/request-parsing.js";
+import { resolveDays, unresolvedDates, type WeekFacts } from "../../offline/schedule/week-facts.js";
+import { parseFeedback } from "../../offline/schedule/feedback.js";
+import { chineseStepsFor, stepsFor } from "../../offline/schedule/plan-stage.js";
+import { matchTask } from "../../offline/schedule/task-matching.js";
 import type { ListedTask } from "../../tools/schedule/index.js";
 
 const days = (weekdays: number[] = [], indices: number[] = []) => ({ weekdays, days: indices });

@@ -13,7 +13,7 @@ import type { CandidateListing } from "../../tools/domain.js";
 import { runTool } from "../../tools/runner.js";
 import { withStandingPreferences } from "../../tools/schedule/domain.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
-import { summaryInChinese } from "../../tools/schedule/offline/replies.js";
+import { summaryInChinese } from "../../offline/schedule/replies.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,

@@ -8,9 +8,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   generateSchedule,
-  parseFreeRuns,
-  parseTaskListing,
-  parseToolData,
   sampleWeek,
   type FindFreeData,
   type GetOverviewData,
@@ -19,6 +16,7 @@ import {
   type QueryRangeData,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { parseFreeRuns, parseTaskListing, parseToolData } from "../../offline/schedule/result-parsing.js";
 import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
 import { runTool, smallSchedule, write } from "./support.js";
 

@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Socket } from "node:net";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
-import { parseToolData } from "../../tools/schedule/result-parsing.js";
+import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
 
 /** One chat message as the OpenAI API carries it. */

@@ -11,7 +11,7 @@ import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
-import { readSchedulePreferences } from "./offline/preferences.js";
+import { readSchedulePreferences } from "./preferences.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */

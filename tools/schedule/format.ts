@@ -1,7 +1,8 @@
 /**
- * Text formats of the schedule tools' results. They are a STABLE contract: a
- * deterministic offline policy parses them. Change them only together with
- * the domain version (`SCHEDULE_DOMAIN_VERSION`).
+ * Text formats of the schedule tools' results. They are a STABLE contract: the
+ * model reads them, and a reader that has only the text (a model stand-in fed
+ * over the wire) parses them back (`offline/schedule/result-parsing.ts`).
+ * Change them only together with the domain version (`SCHEDULE_DOMAIN_VERSION`).
  *
  * Conventions
  * - `<id>` is a task / category id: 1-64 characters of `A-Z a-z 0-9 _ . : -`.
@@ -65,7 +66,8 @@
  *
  * Beside the text, every successful call gives the same facts as data (`ToolRun.data`, typed next to each tool:
  * `ListTasksData`, `FindFreeData`, `GetOverviewData`, `QueryRangeData`, `GetTaskInfoData`, `PlaceData`, `MoveData`,
- * `SwapData`, `BatchMoveData`, `UnplaceData`); programs (the offline policy) read that, not the text. A failure
+ * `SwapData`, `BatchMoveData`, `UnplaceData`, `TaskClassData`, `AddTaskData`, `ImportCalendarData`); programs (the
+ * offline policy) read that, not the text. A failure
  * gives none: its `error:` line is all there is.
  */
 import type { ToolRun } from "../domain.js";

@@ -79,19 +79,6 @@ export {
 export { DAY_LINE_LIMIT, HOST_LINE_LIMIT, RUN_LINE_LIMIT, TASK_LINE_LIMIT } from "./format.js";
 export * from "./tools/index.js";
 export {
-  FREE_RUN_LINE_PATTERN,
-  OVERFLOW_LINE_PATTERN,
-  parseFreeRuns,
-  parseOverflowCount,
-  parsePendingTasks,
-  parsePlacedResult,
-  parseToolData,
-  parseTaskListing,
-  PENDING_TASK_LINE_PATTERN,
-  PLACED_RESULT_PATTERN,
-  TASK_LINE_PATTERN,
-} from "./result-parsing.js";
-export {
   analyzeHealth,
   formatHealth,
   HEALTH_PENALTIES,

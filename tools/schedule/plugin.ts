@@ -1,8 +1,7 @@
-/** The schedule domain as a plug-in (`tools/plugin.ts`): its repository, sample week and offline policy. */
+/** The schedule domain as a plug-in (`tools/plugin.ts`): its repository, and sample week (its offline policy: `offline/schedule/`). */
 import type { DomainPlugin } from "../plugin.js";
 import { createScheduleDomain } from "./domain.js";
 import { InMemoryScheduleRepository } from "./in-memory-repository.js";
-import { scheduleOfflinePolicy } from "./offline-policy.js";
 import { PostgresScheduleRepository } from "./postgres-repository.js";
 import type { ScheduleRepository } from "./repository.js";
 import { withSampleSchedule } from "./sample-seeding.js";
@@ -24,6 +23,5 @@ export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
     // The window's time zone is the default of the "now" the stages are told (until domain.ts says it itself).
     return { domain: createScheduleDomain({ repository }), repository };
   },
-  offline: () => scheduleOfflinePolicy(),
   demoRequest: "Help me arrange next week's review sessions.",
 };

@@ -6,11 +6,9 @@ export {
   TODO_DOMAIN_VERSION,
   TODO_PACKS,
 } from "./domain.js";
-export { bestMatch, todoOfflinePolicy } from "./offline-policy.js";
 export { todoPlugin } from "./plugin.js";
 export { PostgresTodoRepository, TODO_MIGRATION_STATEMENTS } from "./postgres-repository.js";
 export { InMemoryTodoRepository, sampleTodos, withSampleTodos, type TodoRepository } from "./repository.js";
-export { parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
 export {
   applyTodoChanges,
   diffTodoState,

@@ -1,7 +1,6 @@
-/** The to-do domain as a plug-in (`tools/plugin.ts`): its repository (Postgres or memory), sample list and offline policy. */
+/** The to-do domain as a plug-in (`tools/plugin.ts`): its repository (Postgres or memory), and sample list (its offline policy: `offline/todo/`). */
 import type { DomainPlugin } from "../plugin.js";
 import { createTodoDomain } from "./domain.js";
-import { todoOfflinePolicy } from "./offline-policy.js";
 import { PostgresTodoRepository } from "./postgres-repository.js";
 import { InMemoryTodoRepository, withSampleTodos, type TodoRepository } from "./repository.js";
 import type { TodoState } from "./state.js";
@@ -21,6 +20,5 @@ export const todoPlugin: DomainPlugin<TodoState, TodoRepository> = {
     const repository = sampleData ? withSampleTodos(base) : base;
     return { domain: createTodoDomain({ repository }), repository };
   },
-  offline: () => todoOfflinePolicy(),
   demoRequest: 'Add "Book a study room for Thursday" to my to-do list.',
 };

@@ -7,7 +7,7 @@
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
-import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,

@@ -10,7 +10,7 @@
  * function calling) gets the contract as that function's arguments; otherwise the contract is the content.
  */
 import { randomBytes } from "node:crypto";
-import { decide } from "../../../tools/schedule/offline-policy.js";
+import { decide } from "../../../offline/schedule/policy.js";
 import { toLangChainMessages, type OpenAIChatMessage } from "../fake-openai-server.js";
 import type { ChatMessage, ChatRequestBody } from "./validation.js";
 

@@ -7,7 +7,7 @@ import type { Interrupt } from "@langchain/langgraph";
 import { readSettings } from "../../../config/environment.js";
 import { createStageModels } from "../../../models/create-models.js";
 import type { StageModels } from "../../../models/stage-models.js";
-import { ScheduleOfflinePolicy } from "../../../tools/schedule/offline-policy.js";
+import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
 import { resume } from "../scripted.js";
 import type { OpenAIDouble } from "./index.js";
 

@@ -99,6 +99,12 @@ export {
   rollWindowTool,
   updateTaskTool,
   upsertTaskClassTool,
+  addedTaskText,
+  importedText,
+  taskClassText,
+  type AddTaskData,
+  type ImportCalendarData,
+  type TaskClassData,
 } from "./task-writes.js";
 
 /** All twenty tools, reads first, in a fixed order (the tool brief lists them so). */

@@ -270,6 +270,7 @@ export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upser
       if (problem) return failure(`${problem} for task ${task.id} ${quoteName(task.name)}; change its duration first`);
     }
     const category = canonicalCategory(next);
+    const data: TaskClassData = { class: category, created: !existing };
     const after: ScheduleState = {
       ...state,
       categories: existing
@@ -278,14 +279,44 @@ export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upser
     };
     const broken = placedRuleProblem(after, new Set(members.map((task) => task.id)));
     if (broken) return failure(broken);
-    return {
-      ok: true,
-      content: `${existing ? "updated" : "created"} task class ${id} ${quoteName(category.name)}`,
-      state: after,
-      data: { class: category, created: !existing },
-    };
+    return { ok: true, content: taskClassText(data), state: after, data };
   },
 };
+
+/** What upsert_task_class did, as data: the class as stored, and whether the write created it. */
+export interface TaskClassData {
+  class: TaskCategory;
+  created: boolean;
+}
+
+/** What add_task did, as data: the task item added, pending. */
+export interface AddTaskData {
+  task: TaskItem;
+}
+
+/** What import_calendar did, as data: the events added, their times as the file gave them, and what was left out. */
+export interface ImportCalendarData {
+  events: EventTask[];
+  times: Record<string, ImportedOccurrence[]>;
+  skipped: string[];
+}
+
+/** The text upsert_task_class gives for its data. */
+export function taskClassText(data: TaskClassData): string {
+  return `${data.created ? "created" : "updated"} task class ${data.class.id} ${quoteName(data.class.name)}`;
+}
+
+/** The text add_task gives for its data. */
+export function addedTaskText(data: AddTaskData): string {
+  const { task } = data;
+  return `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${task.categoryId}); it is pending`;
+}
+
+/** The text import_calendar gives for its data. */
+export function importedText(data: ImportCalendarData): string {
+  const skippedText = data.skipped.length > 0 ? `; left out: ${data.skipped.join("; ")}` : "";
+  return `imported ${data.events.length} event(s): ${data.events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`;
+}
 
 /** Adds a pending task item to a class. */
 export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgumentsSchema>> = {
@@ -331,12 +362,8 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
     const next: ScheduleState = { ...state, tasks: [...state.tasks, task] };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
-    return {
-      ok: true,
-      content: `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${category.id}); it is pending`,
-      state: next,
-      data: { task },
-    };
+    const data: AddTaskData = { task };
+    return { ok: true, content: addedTaskText(data), state: next, data };
   },
 };
 
@@ -562,17 +589,12 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       );
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
-    const skippedText = skipped.length > 0 ? `; left out: ${skipped.join("; ")}` : "";
-    return {
-      ok: true,
-      content: `imported ${events.length} event(s): ${events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`,
-      state: next,
-      data: {
-        events,
-        times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
-        skipped,
-      },
+    const data: ImportCalendarData = {
+      events,
+      times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
+      skipped,
     };
+    return { ok: true, content: importedText(data), state: next, data };
   },
 };
 

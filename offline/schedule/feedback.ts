@@ -7,7 +7,13 @@
  * only day. Anything else is `unclear`, and the policy says so instead of
  * guessing.
  */
-import { isEmptySelection, normalizeText, readWhere, type DaySelection, type PartOfDay } from "./request-parsing.js";
+import {
+  isEmptySelection,
+  normalizeText,
+  readWhere,
+  type DaySelection,
+  type PartOfDay,
+} from "../../tools/schedule/request-parsing.js";
 
 /** What the feedback asks for. */
 export type Feedback =
@@ -40,7 +46,7 @@ export function parseFeedback(text: string): Feedback {
 }
 
 /** The feedback a rejected write's result carries ("" for a rejection without a comment). */
-export { writeRejectionFeedback as feedbackOfResult } from "../../../contracts/rejections.js";
+export { writeRejectionFeedback as feedbackOfResult } from "../../contracts/rejections.js";
 
 /** True for the result of a write the user rejected. */
 export function isRejected(result: string): boolean {

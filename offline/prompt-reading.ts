@@ -8,9 +8,9 @@
  * one-line summaries of compressed rounds.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { languageOf, type Language } from "../../contracts/language.js";
-import { CONTEXT_DATA_KEY, messageText as textOf } from "../../contracts/message-text.js";
-import { callOutcomeOf, toolResultData, type CallOutcome } from "../../kernel/tool-results.js";
+import { languageOf, type Language } from "../contracts/language.js";
+import { CONTEXT_DATA_KEY, messageText as textOf } from "../contracts/message-text.js";
+import { callOutcomeOf, toolResultData, type CallOutcome } from "../kernel/tool-results.js";
 
 /** One tool round as the prompt shows it. */
 export interface RoundView {

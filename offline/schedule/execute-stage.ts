@@ -6,8 +6,8 @@
  * exactly that write, and finish with its result — or say plainly why not.
  * The arrange step is `arrange-step.ts`.
  */
-import { formatCount, formatRanges } from "../format.js";
-import { readablePlaces } from "../readable.js";
+import { formatCount, formatRanges } from "../../tools/schedule/format.js";
+import { readablePlaces } from "../../tools/schedule/readable.js";
 import {
   movedText,
   placedText,
@@ -18,14 +18,14 @@ import {
   type FreeRunEntry,
   type ListedTask,
   type RangeOccupant,
-} from "../tools/index.js";
+} from "../../tools/schedule/tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import { addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
-import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../../offline/decisions.js";
+import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
-import { say, type Language } from "../../../contracts/language.js";
+import { say, type Language } from "../../contracts/language.js";
 import {
   currentStepOf,
   goalOf,
@@ -34,9 +34,9 @@ import {
   userLanguage,
   type PromptView,
   type RoundView,
-} from "../../offline/prompt-reading.js";
+} from "../prompt-reading.js";
 import { cannotActOn, finalAnswer } from "./replies.js";
-import type { StepOutcome } from "../../offline/stage-state.js";
+import type { StepOutcome } from "../stage-state.js";
 import {
   dayLabelIn,
   isEmptySelection,
@@ -45,11 +45,11 @@ import {
   taskPhrase,
   type ScheduleRequest,
   type Where,
-} from "./request-parsing.js";
+} from "../../tools/schedule/request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
-import { dayName as calendarDayName, placeName, slotClock } from "../calendar.js";
-import type { Dating } from "../format.js";
+import { dayName as calendarDayName, placeName, slotClock } from "../../tools/schedule/calendar.js";
+import type { Dating } from "../../tools/schedule/format.js";
 
 /**
  * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the

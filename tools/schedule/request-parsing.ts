@@ -1,6 +1,8 @@
 /**
  * What a schedule request asks for, read from plain English or Chinese text
- * by the offline policy: which tool it needs, the tasks it names (as phrases,
+ * by the offline policy (`offline/schedule/`) and by the domain's reader of
+ * standing preferences (`preferences.ts`, `ToolDomain.readPreferences`, which
+ * runs with a real model too): which tool it needs, the tasks it names (as phrases,
  * matched against real tasks later), the days (weekday names or day numbers),
  * and the slots (slot numbers, or morning / afternoon / evening).
  *
@@ -9,7 +11,7 @@
  * `Move the task matching "limits" to Thursday (day 4), slots 5-6` parses back
  * to the same request, and a step the user edited is read the same way.
  */
-import { weekdayName, type Language } from "../../../contracts/language.js";
+import { weekdayName, type Language } from "../../contracts/language.js";
 
 /** A part of the day: the first, middle or last third of its slots. */
 export type PartOfDay = "morning" | "afternoon" | "evening";
@@ -38,7 +40,7 @@ export function readNotBeforeHour(fragment: string): number | undefined {
 }
 
 /**
- * A day named by the calendar, resolved against the window's dates and "now" (`week-facts.ts` `resolveDays`):
+ * A day named by the calendar, resolved against the window's dates and "now" (`offline/schedule/week-facts.ts` `resolveDays`):
  * a relative day ("today", "tomorrow", "明天", "后天": `offset` days from today), a weekday of this or a later week
  * ("this Thursday", "next Monday", "下周一": `weeks` weeks after this one, weeks starting on Monday), or a date
  * ("the 14th", "14 March", "March 14", "2024-03-14", "3月14日", "14号": the month and year when said).

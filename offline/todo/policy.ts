@@ -4,7 +4,7 @@
  * structured results (`ToolRun.data`: the listed items, the item a write changed), never their text.
  */
 import { languageOf, say, type Language } from "../../contracts/language.js";
-import { answerStage, finish, propose, read, type Decision, type Finish } from "../offline/decisions.js";
+import { answerStage, finish, propose, read, type Decision, type Finish } from "../decisions.js";
 import {
   currentStepOf,
   goalOf,
@@ -13,12 +13,12 @@ import {
   userLanguage,
   type PromptView,
   type RoundView,
-} from "../offline/prompt-reading.js";
-import type { OfflinePolicy } from "../offline/router.js";
-import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../offline/stage-state.js";
+} from "../prompt-reading.js";
+import type { OfflinePolicy } from "../router.js";
+import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../stage-state.js";
 import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
-import type { TodoItem } from "./state.js";
-import type { TodoListData, TodoWriteData } from "./tools.js";
+import type { TodoItem } from "../../tools/todo/state.js";
+import type { TodoListData, TodoWriteData } from "../../tools/todo/tools.js";
 
 type KnownRequest = Exclude<TodoRequest, { kind: "unknown" }>;
 type ItemRequest = Extract<TodoRequest, { title: string }>;

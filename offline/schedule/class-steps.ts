@@ -3,13 +3,13 @@
  * standing rules ("calculus only in the mornings", "never calculus on Monday"), each one write through a card —
  * `add_task` / `upsert_task_class` — with the class found by name, id or alias among the live overview's classes.
  */
-import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
-import { say, weekdayName, type Language } from "../../../contracts/language.js";
-import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
-import { appliedWriteText, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
-import type { ScheduleRequest } from "./request-parsing.js";
+import { finish, propose, type Decision, type Finish } from "../decisions.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
+import type { PromptView, RoundView } from "../prompt-reading.js";
+import { addedTaskInChinese, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
+import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
-import type { OverviewCategory } from "../tools/get-overview.js";
+import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
 export function classNamed(view: Pick<PromptView, "contextData">, phrase: string): OverviewCategory | undefined {
@@ -21,7 +21,7 @@ function answered(rounds: readonly RoundView[], tool: string, end: Finish, langu
   const round = rounds.findLast((candidate) => candidate.name === tool);
   if (!round) return undefined;
   const result = callResultOf(round);
-  if (result === "applied") return finish(end, "", appliedWriteText(round));
+  if (result === "applied") return finish(end, "", appliedWriteSummary(round, language));
   const why = result === "failed" ? failureOf(round) : "you declined the change";
   return finish(
     end,
@@ -61,7 +61,14 @@ export function addTaskStep(
     "add_task",
     { name: request.name, class_id: category.id, duration: request.duration },
     say(language, "the task the request adds", "请求添加的任务"),
-    { action: end, goalCheck: `added task "${request.name}" to class ${category.id}` },
+    {
+      action: end,
+      goalCheck: say(
+        language,
+        `added task "${request.name}" to class ${category.id}`,
+        addedTaskInChinese(request.name, category.id),
+      ),
+    },
   );
 }
 

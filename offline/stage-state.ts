@@ -3,7 +3,7 @@
  * state shows it, the feedback on a plan card, and the steps of a task as they ended (for the deliver stage).
  */
 import { latestUserLine, section, type PromptView } from "./prompt-reading.js";
-import { planRejectionFeedback } from "../../contracts/rejections.js";
+import { planRejectionFeedback } from "../contracts/rejections.js";
 
 /** A plan step as the plan contract carries it. */
 export interface StepDraft {

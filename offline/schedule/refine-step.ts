@@ -4,13 +4,13 @@
  * code ends the step when the loop stops (nothing left to choose, no gain, the budget: nodes/execute/refinement.ts);
  * the policy finishes it itself only when the user declined the change it chose, or a listing came back empty.
  */
-import { say, type Language } from "../../../contracts/language.js";
-import { finish, read, type Decision, type Finish } from "../../offline/decisions.js";
-import { section, type PromptView } from "../../offline/prompt-reading.js";
+import { say, type Language } from "../../contracts/language.js";
+import { finish, read, type Decision, type Finish } from "../decisions.js";
+import { section, type PromptView } from "../prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import { tasksOf } from "../candidates.js";
-import { isRefinementStep } from "../../domain.js";
-import { SCHEDULE_REFINEMENT } from "../domain.js";
+import { tasksOf } from "../../tools/schedule/candidates.js";
+import { isRefinementStep } from "../../tools/domain.js";
+import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { callResultOf, toolDataOf } from "./tool-data.js";
 
 /** True for the text of the schedule's refinement step. */

@@ -13,11 +13,11 @@
  * anything else keeps the plan and says so. A replan after a step continues.
  */
 import { callResultOf } from "./tool-data.js";
-import { currentPlanSteps, planCardFeedback, type StepDraft } from "../../offline/stage-state.js";
-import { languageOf, say, weekdayName, type Language } from "../../../contracts/language.js";
-import { SCHEDULE_REFINEMENT } from "../domain.js";
+import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-state.js";
+import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
+import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities } from "./replies.js";
-import { goalOf, section, userLanguage, userLines, type PromptView } from "../../offline/prompt-reading.js";
+import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
 import {
   dayLabel,
   isAnywhere,
@@ -31,7 +31,7 @@ import {
   READ_REQUEST_KINDS,
   type ScheduleRequest,
   type Where,
-} from "./request-parsing.js";
+} from "../../tools/schedule/request-parsing.js";
 import {
   resolveDays,
   slotRangeOf,
@@ -41,7 +41,7 @@ import {
   windowDates,
   type WeekFacts,
 } from "./week-facts.js";
-import { formatDate } from "../calendar.js";
+import { formatDate } from "../../tools/schedule/calendar.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 

@@ -7,24 +7,31 @@
  * A summarised round (a compressed round's one-line summary) has neither outcome nor data; for those alone, whether
  * the write was rejected or failed is read from the summary's start, as it always was.
  */
-import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import type { Language } from "../../contracts/language.js";
+import type { PromptView, RoundView } from "../prompt-reading.js";
 import {
+  addedTaskText,
+  importedText,
   movedText,
   placedText,
   swappedText,
+  taskClassText,
   unplacedText,
+  type AddTaskData,
   type FindFreeData,
   type GetOverviewData,
   type GetTaskInfoData,
+  type ImportCalendarData,
   type ListTasksData,
   type MoveData,
   type PlaceData,
   type QueryRangeData,
   type SwapData,
+  type TaskClassData,
   type UnplaceData,
-} from "../tools/index.js";
-import type { ScheduleListing } from "../candidates.js";
-import type { Dating } from "../format.js";
+} from "../../tools/schedule/tools/index.js";
+import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { Dating } from "../../tools/schedule/format.js";
 import { isRejected } from "./feedback.js";
 
 /** What became of a call, as the policy acts on it. */
@@ -66,6 +73,9 @@ interface ToolData {
   unplace: UnplaceData;
   propose_candidates: ScheduleListing;
   propose_arrangement: ScheduleListing;
+  upsert_task_class: TaskClassData;
+  add_task: AddTaskData;
+  import_calendar: ImportCalendarData;
 }
 
 /** The check a round's data must pass to be read as the tool's. */
@@ -86,6 +96,10 @@ const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) 
   unplace: (data) => typeof data.id === "string" && isRecord(data.from),
   propose_candidates: (data) => Array.isArray(data.candidates) && numeric(data.score),
   propose_arrangement: (data) => Array.isArray(data.candidates) && numeric(data.score),
+  upsert_task_class: (data) =>
+    isRecord(data.class) && typeof data.class.id === "string" && typeof data.created === "boolean",
+  add_task: (data) => isRecord(data.task) && typeof data.task.id === "string" && numeric(data.task.duration),
+  import_calendar: (data) => Array.isArray(data.events) && Array.isArray(data.skipped),
 };
 
 /** The data of a whole round of tool `name`, when it has the tool's shape. */
@@ -103,8 +117,19 @@ export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOvervi
 
 /** The text each write gives for its data. */
 const WRITE_TEXTS: {
-  readonly [N in "place" | "move" | "swap" | "unplace"]: (data: ToolData[N], window?: Dating) => string;
-} = { place: placedText, move: movedText, swap: swappedText, unplace: unplacedText };
+  readonly [N in "place" | "move" | "swap" | "unplace" | "upsert_task_class" | "add_task" | "import_calendar"]: (
+    data: ToolData[N],
+    window?: Dating,
+  ) => string;
+} = {
+  place: placedText,
+  move: movedText,
+  swap: swappedText,
+  unplace: unplacedText,
+  upsert_task_class: taskClassText,
+  add_task: addedTaskText,
+  import_calendar: importedText,
+};
 
 /**
  * What an applied write reports, from its data: the text the tool wrote for it (its result line, the step's
@@ -116,4 +141,30 @@ export function appliedWriteText(round: RoundView, window?: Dating): string {
   const name = round.name as keyof typeof WRITE_TEXTS;
   const data = toolDataOf(round, name);
   return data ? (WRITE_TEXTS[name] as (data: unknown, window?: Dating) => string)(data, window) : round.result;
+}
+
+/** The Chinese the policy says a class write in, from its data (the step's summary, for a user who writes Chinese). */
+const WRITE_TEXTS_ZH: {
+  readonly [N in "upsert_task_class" | "add_task"]: (data: ToolData[N]) => string;
+} = {
+  upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
+  add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
+};
+
+/** "已在课程 calculus 中添加任务“积分复习”": a task added to a class, in Chinese. */
+export function addedTaskInChinese(name: string, classId: string): string {
+  return `已在课程 ${classId} 中添加任务“${name}”`;
+}
+
+/**
+ * What an applied write reports in the user's language: in Chinese, said from the write's data where the policy has
+ * the words (a class written, a task added), never translated back from the tool's English; else `appliedWriteText`.
+ */
+export function appliedWriteSummary(round: RoundView, language: Language, window?: Dating): string {
+  if (language === "zh" && Object.hasOwn(WRITE_TEXTS_ZH, round.name)) {
+    const name = round.name as keyof typeof WRITE_TEXTS_ZH;
+    const data = toolDataOf(round, name);
+    if (data) return (WRITE_TEXTS_ZH[name] as (data: unknown) => string)(data);
+  }
+  return appliedWriteText(round, window);
 }

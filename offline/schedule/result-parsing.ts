@@ -5,20 +5,20 @@
  * remain for text that has no data beside it (the summary lines of compressed rounds), for the model-server test
  * doubles (which receive text only) and for the tests that check a tool's data says what its text says.
  */
-import type { MovedTask } from "./atomic-moves.js";
-import type { ScheduleCandidate, ScheduleListing } from "./candidates.js";
-import type { PlannedPlacement } from "./placement-search.js";
-import { dayOfWeekNumber, type SlotRange } from "./state.js";
-import type { BatchMoveData } from "./tools/batch-move.js";
-import type { FindFreeData, FreeRunEntry } from "./tools/find-free.js";
-import type { GetOverviewData, PendingTaskEntry } from "./tools/get-overview.js";
-import type { GetTaskInfoData } from "./tools/get-task-info.js";
-import type { ListedTask, ListTasksData } from "./tools/list-tasks.js";
-import type { MoveData } from "./tools/move.js";
-import type { PlaceData } from "./tools/place.js";
-import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "./tools/query-range.js";
-import type { SwapData } from "./tools/swap.js";
-import type { UnplaceData } from "./tools/unplace.js";
+import type { MovedTask } from "../../tools/schedule/atomic-moves.js";
+import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { PlannedPlacement } from "../../tools/schedule/placement-search.js";
+import { dayOfWeekNumber, type SlotRange } from "../../tools/schedule/state.js";
+import type { BatchMoveData } from "../../tools/schedule/tools/batch-move.js";
+import type { FindFreeData, FreeRunEntry } from "../../tools/schedule/tools/find-free.js";
+import type { GetOverviewData, PendingTaskEntry } from "../../tools/schedule/tools/get-overview.js";
+import type { GetTaskInfoData } from "../../tools/schedule/tools/get-task-info.js";
+import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/list-tasks.js";
+import type { MoveData } from "../../tools/schedule/tools/move.js";
+import type { PlaceData } from "../../tools/schedule/tools/place.js";
+import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "../../tools/schedule/tools/query-range.js";
+import type { SwapData } from "../../tools/schedule/tools/swap.js";
+import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;

@@ -6,10 +6,10 @@
  * the file (its text is never in the goal: contracts/attached-calendar.ts); the text imported is the one the execute
  * prompt attaches — the current request's file, whatever else the conversation or memory mentions. Nothing else here.
  */
-import { say } from "../../../contracts/language.js";
-import { attachedCalendarsIn, isCalendarRequest, requestedCalendarFile } from "../../../contracts/attached-calendar.js";
-import { currentStepOf, goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
-import { finish, propose, type Decision, type Finish } from "../../offline/decisions.js";
+import { say } from "../../contracts/language.js";
+import { attachedCalendarsIn, isCalendarRequest, requestedCalendarFile } from "../../contracts/attached-calendar.js";
+import { currentStepOf, goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 
 const STEP = { en: "Import the timetable from the calendar file", zh: "从日历文件导入课表" } as const;

@@ -5,9 +5,9 @@
  * found instead and asks which tasks are meant. Only a whole listing can prove a name absent — an overview that
  * cut its task lists leaves the names to the execute stage, which lists the tasks itself.
  */
-import { say, type Language } from "../../../contracts/language.js";
-import type { GetOverviewData, ListedTask } from "../tools/index.js";
-import type { ScheduleRequest } from "./request-parsing.js";
+import { say, type Language } from "../../contracts/language.js";
+import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
+import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass, matchTasks } from "./task-matching.js";
 
 /** A request grounded: the request with only known names, what was dropped, or the question to ask. */

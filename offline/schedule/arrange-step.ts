@@ -14,26 +14,25 @@
  * Working memory (the scratchpad) carries the skipped tasks and the constraints, because older tool rounds of the
  * step are compressed away.
  */
-import type { AvoidedPlace, ScheduleListing } from "../candidates.js";
-import type { TaskLimits } from "../arrangement.js";
-import { parseTaskListing } from "../result-parsing.js";
-import type { ListedTask, ListTasksData } from "../tools/index.js";
-import { finish, propose, read, type Call, type Decision, type Finish, type Then } from "../../offline/decisions.js";
+import type { AvoidedPlace, ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { TaskLimits } from "../../tools/schedule/arrangement.js";
+import { parseTaskListing } from "./result-parsing.js";
+import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/index.js";
+import { finish, propose, read, type Call, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "./feedback.js";
 import { callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
-import {
-  questionAnswer,
-  section,
-  userLanguage,
-  type PromptView,
-  type RoundView,
-} from "../../offline/prompt-reading.js";
+import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../prompt-reading.js";
 import { cannotActOn, summaryInChinese } from "./replies.js";
-import { dayLabelIn, parseScheduleRequest, resolveSlotWindow, type ScheduleRequest } from "./request-parsing.js";
-import { say, type Language } from "../../../contracts/language.js";
+import {
+  dayLabelIn,
+  parseScheduleRequest,
+  resolveSlotWindow,
+  type ScheduleRequest,
+} from "../../tools/schedule/request-parsing.js";
+import { say, type Language } from "../../contracts/language.js";
 import { matchTasks } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
-import { placeName } from "../calendar.js";
+import { placeName } from "../../tools/schedule/calendar.js";
 
 /** Limits on one task's place, from the user's feedback. */
 interface Avoid {

@@ -7,12 +7,17 @@
  * week and the generated schedules do. Calendar days ("tomorrow", "this Thursday", "the 14th") resolve through the
  * dates and now; a window without dates resolves none of them.
  */
-import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from "../../../contracts/clock.js";
-import type { PromptView } from "../../offline/prompt-reading.js";
-import type { Dating } from "../format.js";
-import type { SlotTime } from "../state.js";
-import { firstSlotFrom } from "../calendar.js";
-import { resolveSlotWindow, type DateSpec, type DaySelection, type SlotWindow } from "./request-parsing.js";
+import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from "../../contracts/clock.js";
+import type { PromptView } from "../prompt-reading.js";
+import type { Dating } from "../../tools/schedule/format.js";
+import type { SlotTime } from "../../tools/schedule/state.js";
+import { firstSlotFrom } from "../../tools/schedule/calendar.js";
+import {
+  resolveSlotWindow,
+  type DateSpec,
+  type DaySelection,
+  type SlotWindow,
+} from "../../tools/schedule/request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
 /** Facts about the window. */

@@ -6,8 +6,8 @@
  * prefix of four letters or more counts ("calc"), and Chinese is compared by
  * character pairs.
  */
-import type { ListedTask } from "../tools/index.js";
-import { SAMPLE_ALIASES } from "../sample-data.js";
+import type { ListedTask } from "../../tools/schedule/tools/index.js";
+import { SAMPLE_ALIASES } from "../../tools/schedule/sample-data.js";
 
 /** The other names a task, class or event goes by (the sample week's Chinese names: `SAMPLE_ALIASES`). */
 export function aliasesOf(id: string | undefined): readonly string[] {

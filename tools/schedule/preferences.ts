@@ -13,7 +13,7 @@ import {
   type PreferenceChange,
   type PreferenceDraft,
   type PreferenceRule,
-} from "../../../contracts/preferences.js";
+} from "../../contracts/preferences.js";
 import {
   normalizeText,
   parseScheduleRequest,

@@ -3,12 +3,17 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, weekdayName, type Language } from "../../../contracts/language.js";
-import { goalOf, latestMessage, userLanguage, type PromptView } from "../../offline/prompt-reading.js";
-import { readTaskAccount, type StepOutcome } from "../../offline/stage-state.js";
-import { isAnywhere, OPTIMIZE_REQUEST, parseScheduleRequest, READ_REQUEST_KINDS } from "./request-parsing.js";
-import { readablePlaces, readableScheduleText } from "../readable.js";
-import { dayOfWeekNumber } from "../state.js";
+import { languageOf, weekdayName, type Language } from "../../contracts/language.js";
+import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import { readTaskAccount, type StepOutcome } from "../stage-state.js";
+import {
+  isAnywhere,
+  OPTIMIZE_REQUEST,
+  parseScheduleRequest,
+  READ_REQUEST_KINDS,
+} from "../../tools/schedule/request-parsing.js";
+import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
+import { dayOfWeekNumber } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -258,7 +263,9 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
 
 /**
  * A step summary the tools wrote in English, in Chinese as far as its usual shapes go ("moved task x from day 2
- * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are.
+ * slots 3-4 to day 5 slots 9-10"); ids, names and anything unusual stay as they are. A summary the policy already
+ * said in Chinese from a write's data (`appliedWriteSummary`) passes through unchanged; the class and task patterns
+ * below are for the English summaries of threads saved before it did.
  */
 export function summaryInChinese(summary: string): string {
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.

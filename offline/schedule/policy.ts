@@ -8,7 +8,7 @@
  * "what's on", list pending / placed tasks, explain a task — plans exactly
  * what was asked, places as many tasks as fit (`placement-search.ts`), acts
  * on simple feedback on a card, and answers what it does not understand
- * honestly (`offline/`).
+ * honestly (`offline/schedule/`).
  *
  * It reads only its prompt, by the section names of `prompts/`: the stage tag
  * of the system message, tagged context sections, the pinned execution
@@ -18,17 +18,17 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { decideExecute } from "./offline/execute-stage.js";
-import { decidePlan } from "./offline/plan-stage.js";
-import { readPrompt } from "../offline/prompt-reading.js";
-import type { OfflinePolicy } from "../offline/router.js";
-import { answerStage, type StageRules } from "../offline/decisions.js";
-import { parseScheduleRequest } from "./offline/request-parsing.js";
-import { decideChat, decideDeliver } from "./offline/replies.js";
-import { calendarChat, calendarExecute, calendarPlan } from "./offline/calendar-import.js";
+import { decideExecute } from "./execute-stage.js";
+import { decidePlan } from "./plan-stage.js";
+import { readPrompt } from "../prompt-reading.js";
+import type { OfflinePolicy } from "../router.js";
+import { answerStage, type StageRules } from "../decisions.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { decideChat, decideDeliver } from "./replies.js";
+import { calendarChat, calendarExecute, calendarPlan } from "./calendar-import.js";
 import { isCalendarRequest } from "../../contracts/attached-calendar.js";
 
-export { OFFLINE_PLAN_STEPS } from "./offline/plan-stage.js";
+export { OFFLINE_PLAN_STEPS } from "./plan-stage.js";
 
 /** A deterministic stand-in for a chat model, driving the schedule domain through the stage contracts. */
 export class ScheduleOfflinePolicy extends BaseChatModel {
@@ -59,7 +59,7 @@ const SCHEDULE_NAMED = /\b(?:schedul\w*|timetable|calendar)\b|日程|课表/i;
 /** Words of the schedule's own business (another domain's items may share them: "add 'review notes' to my to-do list"). */
 const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|free|busy)\b|复习|空闲|安排|有空/i;
 
-/** The schedule's offline policy for `OfflineRouter` (`tools/offline/router.ts`). */
+/** The schedule's offline policy for `OfflineRouter` (`offline/router.ts`). */
 export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {

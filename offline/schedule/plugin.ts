@@ -1,0 +1,9 @@
+/** The schedule's offline part (`offline/plugin.ts`): its policy, for the schedule plug-in's prompts. */
+import { schedulePlugin } from "../../tools/schedule/plugin.js";
+import type { OfflinePlugin } from "../plugin.js";
+import { scheduleOfflinePolicy } from "./policy.js";
+
+export const scheduleOfflinePlugin: OfflinePlugin = {
+  domain: schedulePlugin.name,
+  policy: () => scheduleOfflinePolicy(),
+};
