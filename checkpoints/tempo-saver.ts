@@ -1,50 +1,19 @@
 /**
- * Tempo's checkpointer: the official `PostgresSaver` (same tables, same
- * reads) with two additions made where LangGraph saves a checkpoint.
+ * Tempo's checkpointer: the official `PostgresSaver` (same tables, same reads) with three additions made where
+ * LangGraph saves a checkpoint, each in its own file; this one wires them into the save.
  *
- * 1. Step snapshots. A checkpoint whose plan (`planSteps` channel) has a step
- *    that became running, done or failed since its parent checkpoint gets
- *    `metadata.tempo_step = { stepId, status, transitions }`, so
- *    `stepSnapshots()` lists them (docs/design.md#persistence). Only
- *    when the plan channel has a new version, the two plans are compared:
- *    the parent's (remembered from this process's previous save, or rebuilt
- *    from the parent chain) and the new one (the checkpoint's stored copy,
- *    or the plan the step wrote at the parent, which LangGraph stores
- *    before it saves the checkpoint of a delta channel). The plan may be a
- *    plain channel or a delta channel (Tempo's is one: `kernel/channels.ts`).
+ * 1. Step snapshots (`plan-snapshots.ts`): a checkpoint whose plan has a step that became running, done or failed
+ *    since its parent gets `metadata.tempo_step`, so `stepSnapshots()` lists them (docs/design.md#persistence).
+ * 2. One run on from each checkpoint (`resume-claims.ts`): the first checkpoint saved on top of another claims it, in
+ *    the save's transaction, for every save of a run and, for a branch (`BRANCH_RUN_KEY` or a `source: "fork"` save),
+ *    only when it branches off an interrupted checkpoint. A second run from the same checkpoint fails to save with
+ *    `AlreadyResumedError` (`ALREADY_RESUMED`) and, through `admitCurrentRun`, which the execution log calls before a
+ *    write, never applies a write.
+ * 3. Delta channels (`delta-history.ts`): `getDeltaChannelHistory` walks the parent chain in one recursive query, and
+ *    a channel without a value in a checkpoint gets no blob row (PostgresSaver writes an "empty" one its reads skip).
  *
- * 2. One run on from each checkpoint. The first checkpoint saved on top of
- *    another claims it: a row in `tempo_resume_claims`, keyed by the parent,
- *    inserted in the same transaction as the new checkpoint — for every save
- *    of a run (an interrupt's resume, a run carried on after a crash, a new
- *    message), and for a branch (time travel: a run its caller addressed to
- *    an earlier checkpoint, `BRANCH_RUN_KEY`, or a `source: "fork"` save)
- *    only when it branches off an interrupted checkpoint. A second run going on from the same
- *    checkpoint — a second resume of one interrupt, two workers carrying one
- *    stopped run on — fails to save with a `TempoError` coded
- *    `ALREADY_RESUMED` instead of forking the thread, and — through
- *    `admitCurrentRun`, which the execution log calls before a write — never
- *    applies a write: a write waits until the checkpoint its step runs from
- *    is saved (which happens within milliseconds for the run that owns the
- *    thread), and is refused when that save lost the claim. Row uniqueness,
- *    not advisory locks, decides the winner, so it holds on the embedded
- *    server too.
- *
- * 3. Delta channels. The message list is a LangGraph `DeltaChannel` (see
- *    `kernel/channels.ts`): most checkpoints store no value for it, only the
- *    writes of each step. `getDeltaChannelHistory` (what LangGraph calls to
- *    rebuild such a value) walks the parent chain in one recursive query
- *    instead of one `getTuple` per ancestor, so loading a thread costs the
- *    same on turn 200 as on turn 2. Channels without a value in a checkpoint
- *    get no blob row at all (PostgresSaver writes an "empty" row for each,
- *    which its reads skip).
- *
- * Each has its own file: `plan-snapshots.ts`, `resume-claims.ts`, `delta-history.ts` (`refs.ts` says where a
- * checkpoint is); this one wires them into the save.
- *
- * The save is PostgresSaver 1.0.5's own statements (blobs, then the
- * checkpoint, in one transaction) plus the claim; LangGraph's checkpointer
- * conformance suite runs against this class.
+ * `refs.ts` says where a checkpoint is. The save is PostgresSaver 1.0.5's own statements (blobs, then the checkpoint,
+ * in one transaction) plus the claim; LangGraph's checkpointer conformance suite runs against this class.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { Checkpoint, CheckpointMetadata } from "@langchain/langgraph";
