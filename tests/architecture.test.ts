@@ -121,14 +121,19 @@ describe("the house", () => {
     expect(both).toEqual([]);
   });
 
-  test("execute is split by concern: none of its files is longer than 300 lines", () => {
-    // Issue 45: one job a file. Scoped to the files split for it; the rest of nodes/ is not held to it yet.
-    const split = [...sourceFiles(path.join(ROOT, "nodes", "execute")), path.join(ROOT, "kernel", "migrations.ts")];
+  test("execute and the checkpointer are split by concern: none of their files is longer than 300 lines", () => {
+    // Issue 45: one job a file. Scoped to the files split for it; the rest of nodes/ and checkpoints/ is not held to it yet.
+    const saver = ["tempo-saver", "refs", "delta-history", "resume-claims", "plan-snapshots"];
+    const split = [
+      ...sourceFiles(path.join(ROOT, "nodes", "execute")),
+      ...saver.map((name) => path.join(ROOT, "checkpoints", `${name}.ts`)),
+      path.join(ROOT, "kernel", "migrations.ts"),
+    ];
     const lengths = split.map((file) => ({
       file: path.relative(ROOT, file),
       lines: readFileSync(file, "utf8").trimEnd().split("\n").length,
     }));
-    expect(lengths.length).toBeGreaterThan(10);
+    expect(lengths.length).toBeGreaterThan(15);
     expect(lengths.filter(({ lines }) => lines > 300)).toEqual([]);
   });
 });

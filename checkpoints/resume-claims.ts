@@ -1,0 +1,171 @@
+/**
+ * One run on from each checkpoint (tempo-saver.ts, point 2). The first checkpoint saved on top of another claims it:
+ * a row in `tempo_resume_claims`, keyed by the parent, inserted in the save's transaction; a second run going on from
+ * the same checkpoint fails to save with `AlreadyResumedError`. This process's own saves are tracked here too, so a
+ * write waits until the checkpoint its step runs from is saved, and is refused when that save lost the claim.
+ */
+import { INTERRUPT } from "@langchain/langgraph";
+import type pg from "pg";
+
+import { TempoError } from "../errors/index.js";
+import { keyOf, remember, threadPrefix, type CheckpointRef, type SaverTables } from "./refs.js";
+
+/** The error a run gets when another run resumed the same interrupt (or went on from the same checkpoint) first. */
+export class AlreadyResumedError extends TempoError {
+  constructor(ref: CheckpointRef, interruptedCheckpointId: string, winnerCheckpointId: string) {
+    super(
+      "ALREADY_RESUMED",
+      `Thread ${ref.threadId} was already resumed from checkpoint ${interruptedCheckpointId} by another run ` +
+        `(its next checkpoint is ${winnerCheckpointId}); this run stopped without saving or applying anything. ` +
+        "Read the thread's current state and answer its current interrupt, if any.",
+      {
+        threadId: ref.threadId,
+        checkpointNs: ref.checkpointNs,
+        interruptedCheckpointId,
+        winnerCheckpointId,
+        checkpointId: ref.checkpointId,
+      },
+    );
+    this.name = "AlreadyResumedError";
+  }
+}
+
+/** Creates the claims table; idempotent. */
+export async function createClaimsTable(db: pg.Pool, tables: SaverTables): Promise<void> {
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS ${tables.claims} (
+      thread_id text NOT NULL,
+      checkpoint_ns text NOT NULL DEFAULT '',
+      parent_checkpoint_id text NOT NULL,
+      checkpoint_id text NOT NULL,
+      claimed_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (thread_id, checkpoint_ns, parent_checkpoint_id)
+    )`,
+  );
+}
+
+/**
+ * Claims `parentId` for the checkpoint `ref`, inside the save's transaction on `client`. Throws
+ * `AlreadyResumedError` when another checkpoint claimed it first: row uniqueness, not advisory locks, decides.
+ */
+export async function claimParent(
+  client: pg.PoolClient,
+  tables: SaverTables,
+  ref: CheckpointRef,
+  parentId: string,
+): Promise<void> {
+  const claim = await client.query<{ checkpoint_id: string }>(
+    `INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (thread_id, checkpoint_ns, parent_checkpoint_id) DO UPDATE SET checkpoint_id = claim.checkpoint_id
+     RETURNING checkpoint_id`,
+    [ref.threadId, ref.checkpointNs, parentId, ref.checkpointId],
+  );
+  const winner = claim.rows[0]?.checkpoint_id ?? "";
+  if (winner !== ref.checkpointId) throw new AlreadyResumedError(ref, parentId, winner);
+}
+
+/** Whether `ref` is an interrupted checkpoint (it has `__interrupt__` writes): the first save on top of it claims it. */
+export async function isInterrupted(db: pg.Pool, tables: SaverTables, ref: CheckpointRef): Promise<boolean> {
+  const result = await db.query(
+    `SELECT 1 FROM ${tables.writes} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND channel = $4 LIMIT 1`,
+    [ref.threadId, ref.checkpointNs, ref.checkpointId, INTERRUPT],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** This process's saves: under way, done, and lost to another run's claim — what a write waiting on one is told. */
+export class SaveTracker {
+  /** Saves in flight in this process, by checkpoint key. */
+  private readonly saving = new Map<string, Promise<void>>();
+  /** Checkpoints this process saved (recent ones), by key. */
+  private readonly saved = new Map<string, true>();
+  /** Checkpoints this process failed to save because another run resumed first, by key. */
+  private readonly lost = new Map<string, AlreadyResumedError>();
+  /**
+   * The last save this process lost on each thread (by thread prefix): the checkpoints a run makes after one it lost
+   * are never saved (LangGraph saves them one after another), so a write waiting on one of them is refused too.
+   */
+  private readonly lostOnThread = new Map<string, { checkpointId: string; error: AlreadyResumedError; at: number }>();
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly tables: SaverTables,
+    private readonly saveWaitMs: number,
+  ) {}
+
+  /** Follows the save `work` of checkpoint `ref` (started by the caller), and ends as it ends. */
+  async track(ref: CheckpointRef, work: Promise<void>): Promise<void> {
+    const key = keyOf(ref);
+    this.saving.set(key, work);
+    try {
+      await work;
+      remember(this.saved, key, true);
+    } catch (error) {
+      if (error instanceof AlreadyResumedError) {
+        remember(this.lost, key, error);
+        remember(this.lostOnThread, threadPrefix(ref), { checkpointId: ref.checkpointId, error, at: Date.now() });
+      }
+      throw error;
+    } finally {
+      if (this.saving.get(key) === work) this.saving.delete(key);
+    }
+  }
+
+  /**
+   * Resolves "saved" once the checkpoint is in the database, "unknown" when no save of it is under way in this
+   * process and it is not stored (e.g. durability "exit"); throws `AlreadyResumedError` when its save lost the
+   * claim, and `TempoError` PERSISTENCE_FAILED when a save under way does not end within `saveWaitMs`.
+   */
+  async awaitSaved(ref: CheckpointRef, graceMs: number): Promise<"saved" | "unknown"> {
+    const key = keyOf(ref);
+    const deadline = Date.now() + this.saveWaitMs;
+    let idleSince: number | undefined;
+    for (;;) {
+      const lost = this.lost.get(key);
+      if (lost) throw lost;
+      if (this.saved.has(key)) return "saved";
+      const own = this.saving.get(key);
+      if (own) {
+        await own.catch(() => undefined);
+        continue;
+      }
+      if (await this.isStored(ref)) return "saved";
+      // LangGraph saves a run's checkpoints one after the other: this one may be queued behind another of the thread.
+      const queued = [...this.saving.entries()]
+        .filter(([other]) => other.startsWith(threadPrefix(ref)))
+        .map(([, promise]) => promise);
+      if (queued.length > 0) {
+        idleSince = undefined;
+        await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
+      } else {
+        idleSince ??= Date.now();
+        // A later checkpoint (ids are time-ordered) of a run whose earlier save on this thread just lost its claim.
+        const lostBefore = this.lostOnThread.get(threadPrefix(ref));
+        if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs)
+          throw lostBefore.error;
+        if (Date.now() - idleSince >= graceMs) return "unknown";
+        await sleep(10);
+      }
+      if (Date.now() > deadline) {
+        throw new TempoError(
+          "PERSISTENCE_FAILED",
+          `Checkpoint ${ref.checkpointId} of thread ${ref.threadId} was not saved within ${this.saveWaitMs} ms, so the write waiting on it was not applied.`,
+          { ...ref },
+        );
+      }
+    }
+  }
+
+  private async isStored(ref: CheckpointRef): Promise<boolean> {
+    const result = await this.db.query(
+      `SELECT 1 FROM ${this.tables.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+      [ref.threadId, ref.checkpointNs, ref.checkpointId],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
