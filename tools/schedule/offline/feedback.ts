@@ -39,6 +39,20 @@ export function parseFeedback(text: string): Feedback {
   return feedback;
 }
 
+/**
+ * Words that make the days a sentence names the user's own days, not one review's: a day off, a day they are busy,
+ * away or at work ("Friday is my day off", "I'm busy on Friday", "周五休息", "周五我没空"). "Not Friday" is about the
+ * review on the card; these are about every review of the task.
+ */
+const DAY_OFF =
+  /\bdays? off\b|\boff (?:on|every)\b|\b(?:i'?m|i am|i'?ll be|i will be) (?:busy|away|off|out|unavailable|not (?:free|available|around))\b|\bi (?:work|have (?:work|practice|training|a shift|shifts|plans|classes))\b|休息|没空|没时间|没有时间|有事|放假|上班|忙/;
+
+/** The weekdays (1 = Monday) `text` calls the user's days off: for every review of the task, not only the card's. */
+export function daysOffIn(text: string): number[] {
+  const normalized = normalizeText(text);
+  return DAY_OFF.test(normalized) ? readWhere(normalized).not.weekdays : [];
+}
+
 /** The feedback a rejected write's result carries ("" for a rejection without a comment). */
 export { writeRejectionFeedback as feedbackOfResult } from "../../../contracts/rejections.js";
 
