@@ -57,10 +57,11 @@ export interface Refinement {
     tool: string;
     arguments: Record<string, unknown>;
     /**
-     * More arguments from what the user decided in the task so far (`TaskDecisions`): what they edited, rejected
-     * and said on the cards. Every listing of the step carries them, so no candidate undoes a decision.
+     * A listing call's `args` kept to what the user decided in the task so far (`TaskDecisions`: what they edited,
+     * rejected and said on the cards). Every listing of the step goes through it, the code's and the model's own,
+     * so no candidate undoes a decision.
      */
-    limits?: (task: TaskDecisions) => Record<string, unknown>;
+    limits?: (task: TaskDecisions, args: Record<string, unknown>) => Record<string, unknown>;
   };
   maxRounds: number;
   stagnantRounds: number;

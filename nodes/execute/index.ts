@@ -75,6 +75,7 @@ import {
   offersCandidates,
 } from "./candidates.js";
 import { afterListing, outsideWhitelist, refinementOf, refinementSummary } from "./refinement.js";
+import { withTaskLimits } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, packList, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -414,7 +415,12 @@ async function runCalls(
     if (widened.length > active.length)
       run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
-      const outcome = await runReported(call, context, dependencies, config);
+      // While refining, the model's own listing keeps to the task's decisions as the code's does.
+      const limited =
+        refining?.list?.tool === call.name
+          ? { ...call, arguments: withTaskLimits(state, refining.list, call.arguments) }
+          : call;
+      const outcome = await runReported(limited, context, dependencies, config);
       record(call, outcome.ok, outcome.content, outcome.data);
       continue;
     }

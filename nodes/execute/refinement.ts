@@ -22,7 +22,7 @@ import { editedCallIds } from "../shared/card-answers.js";
 
 /**
  * The domain's refinement when the current step is its refinement step, else undefined. Given the task's messages,
- * its listing's arguments carry what the user decided in the task (`refinementListArguments`).
+ * its listing's arguments carry what the user decided in the task (`withTaskLimits`).
  */
 export function refinementOf(
   state: Pick<TempoState, "planSteps" | "currentStepId"> &
@@ -37,7 +37,11 @@ export function refinementOf(
     ...refinement,
     list: {
       ...refinement.list,
-      arguments: refinementListArguments({ ...task, runMode: state.runMode ?? null }, refinement.list),
+      arguments: withTaskLimits(
+        { ...task, runMode: state.runMode ?? null },
+        refinement.list,
+        refinement.list.arguments,
+      ),
     },
   };
 }
@@ -98,21 +102,20 @@ export function refinementSummary(optimization: Optimization, refinement: Refine
 }
 
 /**
- * The refinement's listing call's arguments: the domain's own, and what the user decided in the task so far
- * (`Refinement.list.limits`) — so no listing of the step offers to undo an edit, a rejection or a day the user called
- * off, nor (unless the request re-arranges the week) to move what was placed before the request.
+ * `args` of a call of the refinement's listing tool kept to what the user decided in the task (unchanged without
+ * `Refinement.list.limits`): the code's own listing, and one the model makes itself while refining — no listing of
+ * the step offers to undo an edit, a rejection or a day the user called off, nor (unless the request re-arranges the
+ * week) to move what was placed before the request.
  */
-export function refinementListArguments(
+export function withTaskLimits(
   state: Pick<TempoState, "messages" | "taskStartMessageId" | "runMode">,
   list: NonNullable<Refinement["list"]>,
+  args: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (!list.limits) return list.arguments;
+  if (!list.limits) return args;
   const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
   const task = start === -1 ? state.messages : state.messages.slice(start);
-  return {
-    ...list.arguments,
-    ...list.limits({ writes: decidedWrites(task), reopens: state.runMode === "global_reopt" }),
-  };
+  return list.limits({ writes: decidedWrites(task), reopens: state.runMode === "global_reopt" }, args);
 }
 
 /** The writes among `messages` a card decided, oldest first: each call with its outcome, edit and feedback. */

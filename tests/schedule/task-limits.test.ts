@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import type { DecidedWrite } from "../../tools/domain.js";
 import { daysOffIn } from "../../tools/schedule/offline/feedback.js";
-import { refinementLimits } from "../../tools/schedule/task-limits.js";
+import { refinementLimits, withCandidateLimits } from "../../tools/schedule/task-limits.js";
 import { proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { ScheduleState } from "../../tools/schedule/index.js";
@@ -86,6 +86,30 @@ describe("refinementLimits", () => {
       ],
     });
     expect(limits).toEqual({ avoid: [place("c", 3, 3)], task_ids: ["a", "b", "c", "d"] });
+  });
+});
+
+describe("withCandidateLimits: a listing call's own arguments and the task's decisions together", () => {
+  test("avoids and days off add up; of the tasks the call lets move, only those the decisions let move", () => {
+    const task = {
+      reopens: false,
+      writes: [
+        write("place", place("a", 1, 3), "applied"),
+        write("place", place("b", 4, 7), "applied", { edited: true }),
+        write("place", place("c", 5, 9), "declined", { feedback: "I'm busy on Friday" }),
+      ],
+    };
+    expect(
+      withCandidateLimits({ k: 5, avoid: [{ task_id: "z", day: 2 }], avoid_weekdays: [1], task_ids: ["a", "z"] }, task),
+    ).toEqual({
+      k: 5,
+      avoid: [{ task_id: "z", day: 2 }, { task_id: "b" }, place("c", 5, 9), { task_id: "c", weekday: 5 }],
+      avoid_weekdays: [1, 5],
+      task_ids: ["a"],
+    });
+    // A call naming no tasks gets the decisions' own; a week the request re-arranges keeps the call's.
+    expect(withCandidateLimits({ k: 3 }, task).task_ids).toEqual(["a", "b"]);
+    expect(withCandidateLimits({ k: 3, task_ids: ["z"] }, { ...task, reopens: true }).task_ids).toEqual(["z"]);
   });
 });
 

@@ -12,7 +12,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { readSchedulePreferences } from "./offline/preferences.js";
-import { refinementLimits } from "./task-limits.js";
+import { withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
@@ -90,7 +90,7 @@ export const SCHEDULE_REFINEMENT: Refinement = {
   list: {
     tool: "propose_candidates",
     arguments: { k: 3, place_pending: false },
-    limits: (task) => ({ ...refinementLimits(task) }),
+    limits: (task, args) => withCandidateLimits(args, task),
   },
   maxRounds: 6,
   stagnantRounds: 2,

@@ -83,3 +83,23 @@ export function refinementLimits(task: TaskDecisions): CandidateLimits {
     ...(task.reopens ? {} : { task_ids: [...moved] }),
   };
 }
+
+/**
+ * A `propose_candidates` call's `args` kept to the task's decisions: its own places and days to avoid and the
+ * decisions' together, and of the tasks it lets move only those the decisions let move.
+ */
+export function withCandidateLimits(args: Record<string, unknown>, task: TaskDecisions): Record<string, unknown> {
+  const limits = refinementLimits(task);
+  const list = <T>(key: string) => (Array.isArray(args[key]) ? (args[key] as T[]) : []);
+  const avoid = [...list<TaskAvoid>("avoid"), ...(limits.avoid ?? [])];
+  const weekdays = [...new Set([...list<number>("avoid_weekdays"), ...(limits.avoid_weekdays ?? [])])];
+  const movable = limits.task_ids;
+  const asked = Array.isArray(args.task_ids) ? list<string>("task_ids") : undefined;
+  const taskIds = movable && asked ? asked.filter((id) => movable.includes(id)) : (movable ?? asked);
+  return {
+    ...args,
+    ...(avoid.length > 0 ? { avoid } : {}),
+    ...(weekdays.length > 0 ? { avoid_weekdays: weekdays.sort((a, b) => a - b) } : {}),
+    ...(taskIds ? { task_ids: taskIds } : {}),
+  };
+}
