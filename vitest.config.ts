@@ -39,6 +39,7 @@ export const INTEGRATION_TESTS = [
   "tests/reliability/model-output-fuzz.test.ts",
   "tests/graph/offline-placement.test.ts",
   "tests/graph/offline-feedback.test.ts",
+  "tests/graph/refinement-decisions.test.ts",
 ];
 
 const ALL_TESTS = ["tests/**/*.test.ts"];

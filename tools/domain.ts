@@ -53,10 +53,40 @@ export interface Refinement {
    * The listing the code makes itself in a refinement step, at its start and after each change applied (a read tool
    * whose data is a `CandidateListing` with a `score`): the model then only chooses. Without, the model lists.
    */
-  list?: { tool: string; arguments: Record<string, unknown> };
+  list?: {
+    tool: string;
+    arguments: Record<string, unknown>;
+    /**
+     * A listing call's `args` kept to what the user decided in the task so far (`TaskDecisions`: what they edited,
+     * rejected and said on the cards). Every listing of the step goes through it, the code's and the model's own,
+     * so no candidate undoes a decision.
+     */
+    limits?: (task: TaskDecisions, args: Record<string, unknown>) => Record<string, unknown>;
+  };
   maxRounds: number;
   stagnantRounds: number;
   minGain: number;
+}
+
+/** A write of the task as the user decided it on its card. */
+export interface DecidedWrite {
+  name: string;
+  /** The arguments it was decided with (the edited ones, for an edit). */
+  arguments: Record<string, unknown>;
+  /** What came of it: applied, declined (rejected on its card), failed, held. */
+  outcome: "applied" | "declined" | "failed" | "held";
+  /** True when the user edited it on the card. */
+  edited: boolean;
+  /** What the user wrote when rejecting it ("" for none). */
+  feedback: string;
+}
+
+/** What the user decided in the current task, for a refinement's listing (`Refinement.list.limits`). */
+export interface TaskDecisions {
+  /** The task's decided writes, oldest first. */
+  writes: DecidedWrite[];
+  /** True when the request asks to re-arrange what was placed before it (a `global_reopt` plan). */
+  reopens: boolean;
 }
 
 /** What one tool run gives back. */

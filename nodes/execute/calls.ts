@@ -19,7 +19,7 @@ import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js"
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
 import { chooseCandidate, CHOOSE_CANDIDATE } from "./candidates.js";
-import { outsideWhitelist, refinementOf } from "./refinement.js";
+import { outsideWhitelist, refinementOf, withTaskLimits } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -187,7 +187,12 @@ export async function runCalls(
     if (widened.length > active.length)
       run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
-      const outcome = await runReported(call, context, dependencies, config);
+      // While refining, the model's own listing keeps to the task's decisions as the code's does.
+      const limited =
+        refining?.list?.tool === call.name
+          ? { ...call, arguments: withTaskLimits(state, refining.list, call.arguments) }
+          : call;
+      const outcome = await runReported(limited, context, dependencies, config);
       record(call, outcome.ok, outcome.content, outcome.data);
       continue;
     }

@@ -6,22 +6,44 @@
  * `minGain`, or after `maxRounds` listings. The loop's state (`Optimization`) is checkpointed and shown in
  * ExecutionState. While refining, the step is limited to the domain's whitelisted packs.
  */
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { writeRejectionFeedback } from "../../contracts/rejections.js";
 import type { Optimization, PlanStep, TempoState } from "../../kernel/state.js";
+import { callOutcomeOf } from "../../kernel/tool-results.js";
 import {
   isRefinementStep,
   packOfTool,
   type CandidateListing,
+  type DecidedWrite,
   type Refinement,
   type ToolDomain,
 } from "../../tools/domain.js";
+import { editedCallIds } from "../shared/card-answers.js";
 
-/** The domain's refinement when the current step is its refinement step, else undefined. */
+/**
+ * The domain's refinement when the current step is its refinement step, else undefined. Given the task's messages,
+ * its listing's arguments carry what the user decided in the task (`withTaskLimits`).
+ */
 export function refinementOf(
-  state: Pick<TempoState, "planSteps" | "currentStepId">,
+  state: Pick<TempoState, "planSteps" | "currentStepId"> &
+    Partial<Pick<TempoState, "messages" | "taskStartMessageId" | "runMode">>,
   domain: Pick<ToolDomain, "refinement">,
 ): Refinement | undefined {
   const step: PlanStep | undefined = state.planSteps.find((candidate) => candidate.id === state.currentStepId);
-  return step && isRefinementStep(domain, step.content) ? domain.refinement : undefined;
+  const refinement = step && isRefinementStep(domain, step.content) ? domain.refinement : undefined;
+  if (!refinement?.list?.limits || !state.messages) return refinement;
+  const task = { messages: state.messages, taskStartMessageId: state.taskStartMessageId ?? null };
+  return {
+    ...refinement,
+    list: {
+      ...refinement.list,
+      arguments: withTaskLimits(
+        { ...task, runMode: state.runMode ?? null },
+        refinement.list,
+        refinement.list.arguments,
+      ),
+    },
+  };
 }
 
 /** Why `tool` may not run in a refinement step (its pack is not whitelisted), or undefined when it may. */
@@ -77,4 +99,47 @@ export function refinementSummary(optimization: Optimization, refinement: Refine
   if (optimization.bestScore <= optimization.startScore)
     return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
   return `refined in ${optimization.rounds} round(s): health score ${optimization.startScore} → ${optimization.bestScore}; stopped: ${why}${forced}`;
+}
+
+/**
+ * `args` of a call of the refinement's listing tool kept to what the user decided in the task (unchanged without
+ * `Refinement.list.limits`): the code's own listing, and one the model makes itself while refining — no listing of
+ * the step offers to undo an edit, a rejection or a day the user called off, nor (unless the request re-arranges the
+ * week) to move what was placed before the request.
+ */
+export function withTaskLimits(
+  state: Pick<TempoState, "messages" | "taskStartMessageId" | "runMode">,
+  list: NonNullable<Refinement["list"]>,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  if (!list.limits) return args;
+  const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
+  const task = start === -1 ? state.messages : state.messages.slice(start);
+  return list.limits({ writes: decidedWrites(task), reopens: state.runMode === "global_reopt" }, args);
+}
+
+/** The writes among `messages` a card decided, oldest first: each call with its outcome, edit and feedback. */
+export function decidedWrites(messages: readonly BaseMessage[]): DecidedWrite[] {
+  const results = new Map<string, ToolMessage>();
+  for (const message of messages)
+    if (message.getType() === "tool") results.set((message as ToolMessage).tool_call_id, message as ToolMessage);
+  return messages.flatMap((message) => {
+    if (message.getType() !== "ai") return [];
+    const edited = new Set(editedCallIds(message));
+    return ((message as AIMessage).tool_calls ?? []).flatMap((call): DecidedWrite[] => {
+      const result = call.id ? results.get(call.id) : undefined;
+      const outcome = result ? callOutcomeOf(result) : undefined;
+      if (outcome !== "applied" && outcome !== "declined" && outcome !== "failed" && outcome !== "held") return [];
+      const text = typeof result!.content === "string" ? result!.content : "";
+      return [
+        {
+          name: call.name,
+          arguments: call.args,
+          outcome,
+          edited: edited.has(call.id!),
+          feedback: outcome === "declined" ? writeRejectionFeedback(text) : "",
+        },
+      ];
+    });
+  });
 }

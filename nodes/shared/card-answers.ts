@@ -97,6 +97,11 @@ export function answeredProposal(
   };
 }
 
+/** The ids of the calls of proposal `message` the user edited on its card (none for a proposal without the record). */
+export function editedCallIds(message: BaseMessage): string[] {
+  return (recordOf(message)?.edited ?? []).map((call) => call.callId);
+}
+
 function recordOf(message: BaseMessage): CardAnswersRecord | undefined {
   const record = (message.additional_kwargs as Record<string, unknown> | undefined)?.[CARD_ANSWERS_KEY] as
     CardAnswersRecord | undefined;

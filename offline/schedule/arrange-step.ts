@@ -19,7 +19,7 @@ import type { TaskLimits } from "../../tools/schedule/arrangement.js";
 import { parseTaskListing } from "./result-parsing.js";
 import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/index.js";
 import { finish, propose, read, type Call, type Decision, type Finish, type Then } from "../decisions.js";
-import { feedbackOfResult, parseFeedback } from "./feedback.js";
+import { daysOffIn, feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
 import { callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../prompt-reading.js";
 import { cannotActOn, summaryInChinese } from "./replies.js";
@@ -54,6 +54,8 @@ interface ArrangeMemory {
   skip: string[];
   /** Constraints per task id. */
   avoid: Map<string, Avoid>;
+  /** Days the user called off ("Friday is my day off"): no task of the step goes there. */
+  daysOff: number[];
   /** Lines of the scratchpad that are not the step's. */
   other: string[];
 }
@@ -62,14 +64,18 @@ interface ArrangeMemory {
 const OLD_LINE = /^(Placement plan|Left out): /;
 const SKIP_LINE = /^Skip tasks: (.*)$/;
 const AVOID_LINE = /^Avoid: (.*)$/;
+const DAYS_OFF_LINE = /^Days off: (.*)$/;
 
 /** Reads the step's lines of the scratchpad. */
 function readMemory(scratchpad: string): ArrangeMemory {
-  const memory: ArrangeMemory = { skip: [], avoid: new Map(), other: [] };
+  const memory: ArrangeMemory = { skip: [], avoid: new Map(), daysOff: [], other: [] };
   for (const line of scratchpad.split("\n")) {
     const skip = SKIP_LINE.exec(line)?.[1];
     const avoid = AVOID_LINE.exec(line)?.[1];
-    if (skip !== undefined) {
+    const daysOff = DAYS_OFF_LINE.exec(line)?.[1];
+    if (daysOff !== undefined) {
+      memory.daysOff = numbers(daysOff);
+    } else if (skip !== undefined) {
       memory.skip = skip
         .split(",")
         .map((id) => id.trim())
@@ -135,6 +141,7 @@ function numbers(text: string | undefined): number[] {
 function renderMemory(memory: ArrangeMemory): string {
   const lines = [...memory.other];
   if (memory.skip.length > 0) lines.push(`Skip tasks: ${memory.skip.join(", ")}`);
+  if (memory.daysOff.length > 0) lines.push(`Days off: ${memory.daysOff.join(",")}`);
   if (memory.avoid.size > 0) {
     const entries = [...memory.avoid].map(([id, limits]) =>
       [
@@ -329,9 +336,14 @@ function arrangementArguments(
 ): Record<string, unknown> {
   const only = resolveDays(request.where.only, facts);
   const skip = [...new Set([...memory.skip, ...exceptIds])];
-  const not = resolveDays(request.where.not, facts);
+  const not = [...new Set([...resolveDays(request.where.not, facts), ...memory.daysOff])];
   const window = slotRangeOf(request.where.slots, facts);
-  const limits = taskLimitsOf(memory);
+  // A day off is in `avoid_days` for every task: a task's own limits leave it out (said once, not twice).
+  const limits = taskLimitsOf(memory).flatMap(({ not_days, ...rest }) => {
+    const own = (not_days ?? []).filter((day) => !memory.daysOff.includes(day));
+    const entry: TaskLimits = own.length > 0 ? { ...rest, not_days: own } : rest;
+    return Object.keys(entry).length > 1 ? [entry] : [];
+  });
   return {
     ...(taskIds ? { task_ids: taskIds } : {}),
     ...(skip.length > 0 ? { skip_task_ids: skip } : {}),
@@ -659,6 +671,9 @@ function afterRejection(
   const start = Number(round.arguments.slot_start);
   const text = feedbackOfResult(round.result);
   const feedback = parseFeedback(text);
+  // A day the user called off is a rule for every task of the step from now on.
+  const off = resolveDays({ weekdays: daysOffIn(text), days: [] }, facts);
+  if (off.length > 0) memory = { ...memory, daysOff: [...new Set([...memory.daysOff, ...off])] };
   if (feedback.kind !== "constrain") {
     const speak =
       feedback.kind === "unclear"

@@ -23,7 +23,7 @@ import { arrangeStep } from "./arrange-step.js";
 import { addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
-import { feedbackOfResult, parseFeedback } from "./feedback.js";
+import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
 import { say, type Language } from "../../contracts/language.js";
 import {

@@ -8,7 +8,7 @@ import { say, type Language } from "../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import { section, type PromptView } from "../prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import { tasksOf } from "../../tools/schedule/candidates.js";
+import { tasksOf, type AvoidedPlace } from "../../tools/schedule/candidates.js";
 import { isRefinementStep } from "../../tools/domain.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { callResultOf, toolDataOf } from "./tool-data.js";
@@ -43,14 +43,25 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
     .slice(lastWrite + 1)
     .findLast((round) => toolDataOf(round, "propose_candidates") !== undefined);
   const listing = toolDataOf(listingRound, "propose_candidates");
-  const listedWithLimits = listingRound?.arguments.avoid !== undefined;
+  // Listed with the step's limits: every one of them is among the listing's `avoid`.
+  const listedAvoid = ((listingRound?.arguments.avoid as AvoidedPlace[] | undefined) ?? []).map((place) =>
+    JSON.stringify(place),
+  );
+  const listedWithLimits =
+    listingRound?.arguments.avoid !== undefined && limits.every((limit) => listedAvoid.includes(JSON.stringify(limit)));
   const best = listing?.candidates.find((candidate) => tasksOf(candidate.writes).every((id) => !limited.has(id)));
   if (!listing || (!best && listing.candidates.length > 0 && limits.length > 0 && !listedWithLimits)) {
     // What the user turned down while arranging stays turned down: those places, days and tasks are off limits.
     return read(
       say(language, "Looking for changes that keep to what you asked.", "正在寻找符合你要求的调整。"),
       "propose_candidates",
-      { k: 3, place_pending: false, ...(limits.length > 0 ? { avoid: limits } : {}) },
+      // The code's listing's limits (what the user decided on the cards) stay; the step's own are added.
+      {
+        k: 3,
+        place_pending: false,
+        ...listingRound?.arguments,
+        avoid: [...((listingRound?.arguments.avoid as AvoidedPlace[] | undefined) ?? []), ...limits],
+      },
       "the step chooses among the backend's candidates",
     );
   }

@@ -32,7 +32,7 @@ import {
 } from "../../tools/schedule/tools/index.js";
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
-import { isRejected } from "./feedback.js";
+import { isRejected } from "../../tools/schedule/feedback.js";
 
 /** What became of a call, as the policy acts on it. */
 export type CallResult = "applied" | "rejected" | "failed";

@@ -69,7 +69,8 @@ test("npm run demo runs the whole conversation offline and says where the state 
   expect(output).toContain(
     "· Executing step 2 of 3: Refine the week: choose the backend's best changes until none helps",
   );
-  expect(output.match(/→ propose_candidates \{"k":3,"place_pending":false\}/g)?.length).toBe(1);
+  // The code's one listing, kept to the reviews the task placed (task_ids: issue 46).
+  expect(output.match(/→ propose_candidates \{"k":3,"place_pending":false,"task_ids":\["[^\]]+\]\}/g)?.length).toBe(1);
   expect(output).not.toMatch(/┌─ Confirm write:/);
   expect(output.match(/demo answers: approve\n/g)?.length).toBe(1);
   expect(output).toMatch(

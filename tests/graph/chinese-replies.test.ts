@@ -70,10 +70,11 @@ describe("the demo arrange request through the graph", () => {
     );
     expect(outcome.said).toContain("每个复习任务都安排好了。");
     expect(outcome.finalAnswer).toMatch(
-      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 优化了 2 轮：健康分 [\d.]+ → [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
+      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 无需优化：健康分 [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
     );
-    // Where each review went: all seven that the task placed or moved, by name, date and time.
-    expect(outcome.finalAnswer!.split("现在的安排：")[1]!.split("；")).toHaveLength(7);
+    // Where each review went: the four the task placed, by name, date and time. (The refinement leaves the three
+    // placed before the request where they are, and the task's own four are polished already: issue 46.)
+    expect(outcome.finalAnswer!.split("现在的安排：")[1]!.split("；")).toHaveLength(4);
     // What the assistant says has no English words of its own (ids and task names aside).
     for (const text of outcome.said) expect(text.replace(/[a-z]+(?:-[a-z]+)+/g, "")).not.toMatch(LATIN_WORDS);
   });
@@ -146,9 +147,9 @@ describe("the demo arrange request through the graph", () => {
     expect(placeOf(outcome.schedule, "binary-tree-review")).toBe("pending");
     expect(outcome.said.some((text) => text.includes("跳过“二叉树复习”：你拒绝了它的安排。"))).toBe(true);
     expect(outcome.finalAnswer).toMatch(/^复习周已部分安排：还有 1 个复习任务待安排。\n/);
-    // The three placements and the refinement's one change (of the reviews that were placed by hand).
-    expect(outcome.finalAnswer).toContain('\n已应用的修改（保留）：4 — 已把"链表习题" 安排在3月13日周三 16:00–17:40; ');
-    expect(outcome.finalAnswer).toContain("移动了 3 个任务");
+    // The three placements, and no refinement change: the reviews placed by hand before the request stay (issue 46).
+    expect(outcome.finalAnswer).toContain('\n已应用的修改（保留）：3 — 已把"链表习题" 安排在3月13日周三 16:00–17:40; ');
+    expect(outcome.finalAnswer).not.toContain("移动了");
     expect(outcome.finalAnswer).toContain("\n仍待安排：二叉树复习 (binary-tree-review) — 你拒绝了提议的修改");
     // Blank lines part the plain lines, so Markdown (Agent Chat UI) does not join them onto the line before.
     expect(outcome.finalAnswer).toMatch(/\n- \[完成\] [^\n]+\n\n已应用的修改（保留）：[^\n]+\n\n仍待安排：/);

@@ -10,7 +10,7 @@ import {
   resolveSlotWindow,
 } from "../../tools/schedule/request-parsing.js";
 import { resolveDays, unresolvedDates, type WeekFacts } from "../../offline/schedule/week-facts.js";
-import { parseFeedback } from "../../offline/schedule/feedback.js";
+import { parseFeedback } from "../../tools/schedule/feedback.js";
 import { chineseStepsFor, stepsFor } from "../../offline/schedule/plan-stage.js";
 import { matchTask } from "../../offline/schedule/task-matching.js";
 import type { ListedTask } from "../../tools/schedule/index.js";

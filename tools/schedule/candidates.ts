@@ -165,6 +165,8 @@ export function proposeCandidates(
     preferences?: HealthPreferences;
     avoid?: readonly AvoidedPlace[];
     placePending?: boolean;
+    /** Only these placed reviews may move or swap (a pending one may still be placed); default: any. */
+    movable?: ReadonlySet<string>;
     budget?: ChangeBudget;
   } = {},
 ): ScheduleListing {
@@ -172,14 +174,20 @@ export function proposeCandidates(
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const work = new ChangeWork(options.budget);
   const report = analyzeHealth(state, preferences, work.search);
-  // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
+  // Hard limits: no review goes to a day the user avoids, or back to a place they rejected; what may not move stays.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) =>
     place.task_id === target.task_id &&
     (place.day === undefined || place.day === target.day) &&
     (place.slot_start === undefined || place.slot_start === target.slot_start);
+  // (Changes only move what is placed; a review pending now is placed, never moved, by any change made from here.)
+  const pending = new Set(
+    state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id),
+  );
+  const stays = (id: string) => options.movable !== undefined && !options.movable.has(id) && !pending.has(id);
   const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) =>
     targetsOf(week, writes).every(
       (target) =>
+        !stays(target.task_id) &&
         !(preferences.avoidDays ?? []).includes(target.day) &&
         !(options.avoid ?? []).some((place) => blocks(place, target)),
     );

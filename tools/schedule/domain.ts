@@ -12,6 +12,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { readSchedulePreferences } from "./preferences.js";
+import { withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
@@ -85,7 +86,12 @@ export const SCHEDULE_REFINEMENT: Refinement = {
   },
   packs: ["schedule.read", "schedule.optimize"],
   // The code lists (moves and swaps of what is placed, the top three); the model chooses.
-  list: { tool: "propose_candidates", arguments: { k: 3, place_pending: false } },
+  // …and every listing keeps to what the user decided in the task (edits, rejections, days off, what was placed before).
+  list: {
+    tool: "propose_candidates",
+    arguments: { k: 3, place_pending: false },
+    limits: (task, args) => withCandidateLimits(args, task),
+  },
   maxRounds: 6,
   stagnantRounds: 2,
   minGain: MIN_GAIN,

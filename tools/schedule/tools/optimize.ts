@@ -148,11 +148,30 @@ const proposeCandidatesArgumentsSchema = z.object({
           .min(1)
           .optional()
           .describe("With day: the place the user rejected (its first slot)."),
+        weekday: z
+          .number()
+          .int()
+          .min(1)
+          .max(7)
+          .optional()
+          .describe("A day of the week it must not go to (1 = Monday): every day of the window on it."),
       }),
     )
     .max(200)
     .optional()
     .describe("Where tasks must not go: places the user rejected, days, or (task only) tasks to leave as they are."),
+  avoid_weekdays: z
+    .array(z.number().int().min(1).max(7))
+    .max(7)
+    .optional()
+    .describe(
+      'Days of the week the user called off ("Friday is my day off": [5]): no candidate places or moves a review there.',
+    ),
+  task_ids: z
+    .array(taskIdField("A placed task."))
+    .max(400)
+    .optional()
+    .describe("Only these placed tasks may move or swap (default: any); the others stay where they are."),
 });
 
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
@@ -165,11 +184,28 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, z.infer<typeof pro
   kind: "read",
   proposes: true,
   run(state, args) {
+    const known = new Set(state.tasks.map((task) => task.id));
+    const unknown = [...(args.task_ids ?? []), ...(args.avoid ?? []).map((entry) => entry.task_id)].filter(
+      (id) => !known.has(id),
+    );
+    if (unknown.length > 0)
+      return {
+        ok: false,
+        content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
+      };
+    // Days of the week, as the window's day indices.
+    const daysOn = (weekdays: readonly number[]) =>
+      state.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex);
+    const avoidDays = [...new Set([...(args.avoid_days ?? []), ...daysOn(args.avoid_weekdays ?? [])])];
+    const avoid = (args.avoid ?? []).flatMap(({ weekday, ...place }) =>
+      weekday === undefined ? [place] : daysOn([weekday]).map((day) => ({ task_id: place.task_id, day })),
+    );
     const listing: ScheduleListing = proposeCandidates(state, {
       k: args.k,
-      preferences: args.avoid_days ? { avoidDays: args.avoid_days } : {},
-      ...(args.avoid ? { avoid: args.avoid } : {}),
+      preferences: avoidDays.length > 0 ? { avoidDays } : {},
+      ...(avoid.length > 0 ? { avoid } : {}),
       ...(args.place_pending === false ? { placePending: false } : {}),
+      ...(args.task_ids ? { movable: new Set(args.task_ids) } : {}),
     });
     return { ok: true, content: formatListing(listing), data: listing };
   },

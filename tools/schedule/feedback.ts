@@ -1,5 +1,6 @@
 /**
- * Plain-words feedback on a card, as the offline policy understands it:
+ * Plain-words feedback on a card, as the offline policy and the refinement's task limits (task-limits.ts, which
+ * runs with a real model too) understand it:
  * "skip this one", "not Monday", "later in the day", "earlier", "in the
  * evening", "Friday instead" (and their Chinese forms). A day named in a
  * negative sentence is a day to avoid ("Friday is my day off", "I have
@@ -7,13 +8,7 @@
  * only day. Anything else is `unclear`, and the policy says so instead of
  * guessing.
  */
-import {
-  isEmptySelection,
-  normalizeText,
-  readWhere,
-  type DaySelection,
-  type PartOfDay,
-} from "../../tools/schedule/request-parsing.js";
+import { isEmptySelection, normalizeText, readWhere, type DaySelection, type PartOfDay } from "./request-parsing.js";
 
 /** What the feedback asks for. */
 export type Feedback =
@@ -43,6 +38,20 @@ export function parseFeedback(text: string): Feedback {
   const feedback: Feedback = { kind: "constrain", only: where.only, not: where.not, later, earlier };
   if (part) feedback.part = part;
   return feedback;
+}
+
+/**
+ * Words that make the days a sentence names the user's own days, not one review's: a day off, a day they are busy,
+ * away or at work ("Friday is my day off", "I'm busy on Friday", "周五休息", "周五我没空"). "Not Friday" is about the
+ * review on the card; these are about every review of the task.
+ */
+const DAY_OFF =
+  /\bdays? off\b|\boff (?:on|every)\b|\b(?:i'?m|i am|i'?ll be|i will be) (?:busy|away|off|out|unavailable|not (?:free|available|around))\b|\bi (?:work|have (?:work|practice|training|a shift|shifts|plans|classes))\b|休息|没空|没时间|没有时间|有事|放假|上班|忙/;
+
+/** The weekdays (1 = Monday) `text` calls the user's days off: for every review of the task, not only the card's. */
+export function daysOffIn(text: string): number[] {
+  const normalized = normalizeText(text);
+  return DAY_OFF.test(normalized) ? readWhere(normalized).not.weekdays : [];
 }
 
 /** The feedback a rejected write's result carries ("" for a rejection without a comment). */

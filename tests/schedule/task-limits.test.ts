@@ -1,0 +1,178 @@
+/**
+ * What the user decided in a task, as the refinement's candidates keep to it (issue 46, item 4): the limits read from
+ * the task's decided writes (`refinementLimits`), the days a feedback calls off (`daysOffIn`), and
+ * `propose_candidates`' arguments for them (days of the week avoided, tasks that may move), bad ones refused.
+ */
+import { describe, expect, test } from "vitest";
+import type { DecidedWrite } from "../../tools/domain.js";
+import { daysOffIn } from "../../tools/schedule/feedback.js";
+import { refinementLimits, withCandidateLimits } from "../../tools/schedule/task-limits.js";
+import { proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
+import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { ScheduleState } from "../../tools/schedule/index.js";
+import { crowdedSampleWeek } from "../support/crowded-week.js";
+
+const write = (
+  name: string,
+  args: Record<string, unknown>,
+  outcome: DecidedWrite["outcome"],
+  extra: Partial<DecidedWrite> = {},
+): DecidedWrite => ({ name, arguments: args, outcome, edited: false, feedback: "", ...extra });
+const place = (task: string, day: number, slot: number) => ({ task_id: task, day, slot_start: slot });
+
+describe("daysOffIn: a day the user calls their own, not one review's", () => {
+  test.each([
+    ["Friday is my day off", [5]],
+    ["Fridays are my days off", [5]],
+    ["I'm busy on Friday", [5]],
+    ["I work on Saturdays", [6]],
+    ["周五休息", [5]],
+    ["周六我没空", [6]],
+    ["not Friday", []],
+    ["don't schedule it on Friday", []],
+    ["Thursday instead", []],
+    ["", []],
+  ])("%j → %j", (text, weekdays) => {
+    expect(daysOffIn(text)).toEqual(weekdays);
+  });
+});
+
+describe("refinementLimits", () => {
+  test("an edit pins its task; a rejection avoids its place and the days it rules out; a day off is for every review", () => {
+    const limits = refinementLimits({
+      reopens: false,
+      writes: [
+        write("place", place("a", 1, 3), "applied"),
+        write("place", place("b", 4, 7), "applied", { edited: true }),
+        write("place", place("c", 5, 9), "declined", { feedback: "Friday is my day off" }),
+        write("place", place("d", 2, 1), "declined", { feedback: "not Tuesday" }),
+        write("place", place("e", 3, 1), "declined", { feedback: "Thursday instead" }),
+        write("place", place("f", 6, 1), "declined"),
+        write("place", place("c", 1, 9), "applied"),
+        write("move", place("a", 2, 5), "applied"),
+        write("place", place("g", 7, 1), "failed"),
+      ],
+    });
+    expect(limits.avoid).toEqual([
+      { task_id: "b" },
+      place("c", 5, 9),
+      { task_id: "c", weekday: 5 },
+      place("d", 2, 1),
+      { task_id: "d", weekday: 2 },
+      place("e", 3, 1),
+      { task_id: "e" },
+      place("f", 6, 1),
+    ]);
+    expect(limits.avoid_weekdays).toEqual([5]);
+    // Only what the task placed or moved may move: a review placed before the request stays.
+    expect(limits.task_ids).toEqual(["a", "b", "c"]);
+  });
+
+  test("a request that re-arranges the week lets every review move; no decision, no limit", () => {
+    expect(
+      refinementLimits({ reopens: true, writes: [write("place", place("b", 4, 7), "applied", { edited: true })] }),
+    ).toEqual({ avoid: [{ task_id: "b" }] });
+    expect(refinementLimits({ reopens: true, writes: [] })).toEqual({});
+    expect(refinementLimits({ reopens: false, writes: [] })).toEqual({ task_ids: [] });
+  });
+
+  test("a batch_move's moves and a swap's two tasks are the task's own; a rejected batch_move's places are avoided", () => {
+    const limits = refinementLimits({
+      reopens: false,
+      writes: [
+        write("swap", { first_task_id: "a", second_task_id: "b" }, "applied"),
+        write("batch_move", { moves: [place("c", 1, 1), place("d", 2, 2)] }, "applied"),
+        write("batch_move", { moves: [place("c", 3, 3)] }, "declined"),
+      ],
+    });
+    expect(limits).toEqual({ avoid: [place("c", 3, 3)], task_ids: ["a", "b", "c", "d"] });
+  });
+});
+
+describe("withCandidateLimits: a listing call's own arguments and the task's decisions together", () => {
+  test("avoids and days off add up; of the tasks the call lets move, only those the decisions let move", () => {
+    const task = {
+      reopens: false,
+      writes: [
+        write("place", place("a", 1, 3), "applied"),
+        write("place", place("b", 4, 7), "applied", { edited: true }),
+        write("place", place("c", 5, 9), "declined", { feedback: "I'm busy on Friday" }),
+      ],
+    };
+    expect(
+      withCandidateLimits({ k: 5, avoid: [{ task_id: "z", day: 2 }], avoid_weekdays: [1], task_ids: ["a", "z"] }, task),
+    ).toEqual({
+      k: 5,
+      avoid: [{ task_id: "z", day: 2 }, { task_id: "b" }, place("c", 5, 9), { task_id: "c", weekday: 5 }],
+      avoid_weekdays: [1, 5],
+      task_ids: ["a"],
+    });
+    // A call naming no tasks gets the decisions' own; a week the request re-arranges keeps the call's.
+    expect(withCandidateLimits({ k: 3 }, task).task_ids).toEqual(["a", "b"]);
+    expect(withCandidateLimits({ k: 3, task_ids: ["z"] }, { ...task, reopens: true }).task_ids).toEqual(["z"]);
+  });
+});
+
+describe("propose_candidates keeps to the limits it is given", () => {
+  const week = crowdedSampleWeek();
+  const list = (args: Record<string, unknown>) => {
+    const parsed = proposeCandidatesTool.schema.parse(args);
+    return proposeCandidatesTool.run(week, parsed);
+  };
+  /** Where each candidate puts the reviews it moves, as "task@day". */
+  const targets = (listing: ScheduleListing, state: ScheduleState) =>
+    listing.candidates.flatMap((candidate) =>
+      candidate.writes.flatMap((entry) => {
+        const args = entry.arguments;
+        if (entry.name === "batch_move")
+          return (args.moves as Array<{ task_id: string; day: number }>).map((move) => `${move.task_id}@${move.day}`);
+        if (entry.name === "swap") {
+          const dayOf = (id: unknown) => state.tasks.find((task) => task.id === id)?.slots?.[0]?.day;
+          return [
+            `${String(args.first_task_id)}@${dayOf(args.second_task_id)}`,
+            `${String(args.second_task_id)}@${dayOf(args.first_task_id)}`,
+          ];
+        }
+        return [`${String(args.task_id)}@${String(args.day)}`];
+      }),
+    );
+
+  test("without limits it moves reviews, some onto a day it then keeps off with avoid_weekdays", () => {
+    const free = list({ k: 10, place_pending: false });
+    const offered = targets(free.data as ScheduleListing, week);
+    expect(offered.length).toBeGreaterThan(0);
+    const busiest = offered.map((target) => Number(target.split("@")[1])).find(Boolean)!;
+    const weekday = week.window.days[busiest - 1]!.dayOfWeek;
+    const kept = targets(
+      list({ k: 10, place_pending: false, avoid_weekdays: [weekday] }).data as ScheduleListing,
+      week,
+    );
+    expect(kept.filter((target) => target.endsWith(`@${busiest}`))).toEqual([]);
+    // The same as a task's own weekday: that task never goes there.
+    const task = offered.find((target) => target.endsWith(`@${busiest}`))!.split("@")[0]!;
+    const own = targets(
+      list({ k: 10, place_pending: false, avoid: [{ task_id: task, weekday }] }).data as ScheduleListing,
+      week,
+    );
+    expect(own).not.toContain(`${task}@${busiest}`);
+  });
+
+  test("task_ids: only those placed reviews move; an empty list moves none", () => {
+    const free = targets(list({ k: 10, place_pending: false }).data as ScheduleListing, week);
+    const mover = free[0]!.split("@")[0]!;
+    const only = targets(list({ k: 10, place_pending: false, task_ids: [mover] }).data as ScheduleListing, week);
+    expect(only.length).toBeGreaterThan(0);
+    expect(only.every((target) => target.startsWith(`${mover}@`))).toBe(true);
+    const none = list({ k: 10, place_pending: false, task_ids: [] }).data as ScheduleListing;
+    expect(none.candidates).toEqual([]);
+  });
+
+  test("an unknown task id is refused, naming it; nothing is proposed", () => {
+    const refused = list({ task_ids: ["no-such-task"], avoid: [{ task_id: "nor-this" }] });
+    expect(refused.ok).toBe(false);
+    expect(refused.content).toBe(
+      "Error: unknown task id(s): no-such-task, nor-this. Nothing was proposed; list_tasks shows the ids.",
+    );
+    expect(refused.data).toBeUndefined();
+  });
+});
