@@ -122,7 +122,7 @@ export function ruleWeek(seed: number): ScheduleState {
 
   let week: ScheduleState = parseScheduleState({ window, categories, tasks: [...events, ...reviews] });
   if (standing.length > 0) week = { ...week, standing };
-  // The reviews placed before: through the place tool, so they keep every rule (one that fits nowhere stays pending).
+  // The reviews placed before: through the place tool, so they keep every rule.
   for (const review of reviews.slice(0, placedCount)) {
     for (let attempt = 0; attempt < 12; attempt += 1) {
       const placed = placeTool.run(week, {
@@ -136,5 +136,12 @@ export function ruleWeek(seed: number): ScheduleState {
       }
     }
   }
-  return week;
+  // One that fit nowhere is left out of the week, so that at most 12 reviews are pending.
+  const unplaced = new Set(
+    reviews.slice(0, placedCount).flatMap((review) => {
+      const now = week.tasks.find((task) => task.id === review.id);
+      return now?.source === "task_item" && now.status === "pending" ? [review.id] : [];
+    }),
+  );
+  return unplaced.size === 0 ? week : { ...week, tasks: week.tasks.filter((task) => !unplaced.has(task.id)) };
 }
