@@ -23,6 +23,7 @@ import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/sc
 import { buildOccupancyIndex } from "../tools/schedule/occupancy-index.js";
 import { findFreeRuns } from "../tools/schedule/tools/find-free.js";
 import { placeTool } from "../tools/schedule/tools/place.js";
+import { withRules } from "../tools/schedule/rules.js";
 import { oracle } from "../tests/support/schedule-oracle.js";
 import { ruleWeek } from "../tests/support/rule-weeks.js";
 
@@ -79,11 +80,12 @@ export function freeChoicePath(start: ScheduleState): PathResult {
   return { placed: placedOf(week), score, calls, scores: [score] };
 }
 
-/** The most pending reviews that fit (the placement search), and whether it proved it. */
+/** The most pending reviews that fit under the rules (the placement search), and whether it proved it. */
 export function mostThatFit(week: ScheduleState): { most: number; proved: boolean } {
+  const { room, rules } = searchInputOf(week);
   const search = searchPlacements(
-    pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })),
-    searchInputOf(week).runs,
+    pendingOf(week).map((task) => withRules({ id: task.id, duration: task.duration }, task, rules)),
+    room,
   );
   return { most: search.placements.length, proved: search.exact };
 }

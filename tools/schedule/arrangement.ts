@@ -1,7 +1,7 @@
 /**
  * `propose_arrangement`'s search (seed 003: the backend decides, the model chooses): where the pending reviews go,
- * found by the exact-when-possible placement search, as one candidate (`a1`) of `place` writes for the model — or
- * the offline policy — to choose. It keeps to the limits the step and the user gave: which tasks, which days and
+ * found by the exact placement search (issue 46: under every rule and limit), as one candidate (`a1`) of `place`
+ * writes for the model — or the offline policy — to choose. It keeps to the limits the step and the user gave: which tasks, which days and
  * slots, and per task the days, slots and places the user turned down (a rejected place is never proposed again).
  * What gets no place is told, each with why, truthfully.
  *

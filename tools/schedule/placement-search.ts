@@ -74,16 +74,27 @@ export function searchInputOf(
   state: ScheduleState,
   index: OccupancyIndex = buildOccupancyIndex(state),
 ): { runs: SearchRun[]; room: SearchRoom; dayLoad: Map<number, number>; rules: RuleBook } {
-  const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
-  const runs = findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({
-    ...run.range,
-    ...(run.hostId ? { hostId: run.hostId } : {}),
-  }));
   const dayLoad = new Map<number, number>();
   for (const task of state.tasks)
     if (task.source === "task_item" && task.status === "placed")
       for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
-  return { runs, room: searchRoomOf(index), dayLoad, rules: index.rules };
+  // The runs and the room are read when asked for (a week with nothing pending needs neither).
+  let runs: SearchRun[] | undefined;
+  let room: SearchRoom | undefined;
+  return {
+    get runs() {
+      const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
+      return (runs ??= findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({
+        ...run.range,
+        ...(run.hostId ? { hostId: run.hostId } : {}),
+      })));
+    },
+    get room() {
+      return (room ??= searchRoomOf(index));
+    },
+    dayLoad,
+    rules: index.rules,
+  };
 }
 
 /** The chosen placements (in day and slot order), whether the search proved no placement fits more tasks, and why it stopped. */

@@ -40,19 +40,23 @@ export function searchRoomOf(index: OccupancyIndex): SearchRoom {
   const { totalDays: days, slotsPerDay } = index;
   const guest = new Uint8Array(days * slotsPerDay);
   const kept = new Uint8Array(days * slotsPerDay);
-  index.embedded.forEach((position, cell) => {
-    if (position !== FREE) guest[cell] = 1;
-  });
+  for (let cell = 0; cell < guest.length; cell += 1) if (index.embedded[cell] !== FREE) guest[cell] = 1;
   const hosts = new Map<number, string>();
-  index.tasks.forEach((task, position) => {
-    if (task.source === "event" && task.canEmbed) hosts.set(position, task.id);
-    const buffer = bufferOf(task, index.rules);
-    const range = task.source === "task_item" && task.status === "placed" ? task.slots?.[0] : undefined;
-    if (buffer === 0 || !range || range.day < 1 || range.day > days) return;
-    for (let offset = 1; offset <= buffer; offset += 1)
-      for (const slot of [range.start - offset, range.end + offset])
-        if (slot >= 1 && slot <= slotsPerDay) kept[(range.day - 1) * slotsPerDay + slot - 1] = 1;
-  });
+  for (let position = 0; position < index.tasks.length; position += 1) {
+    const task = index.tasks[position]!;
+    if (task.source === "event") {
+      if (task.canEmbed) hosts.set(position, task.id);
+      continue;
+    }
+    const range = task.status === "placed" && index.rules.buffered ? task.slots?.[0] : undefined;
+    const buffer = range ? bufferOf(task, index.rules) : 0;
+    if (!range || range.day < 1 || range.day > days) continue;
+    const base = (range.day - 1) * slotsPerDay - 1;
+    for (let offset = 1; offset <= buffer; offset += 1) {
+      if (range.start - offset >= 1) kept[base + range.start - offset] = 1;
+      if (range.end + offset <= slotsPerDay) kept[base + range.end + offset] = 1;
+    }
+  }
   return { days, slotsPerDay, holder: index.primary.slice(), guest, kept, hosts, edgesFree: true };
 }
 
@@ -103,15 +107,15 @@ export function fitsAt(task: SearchTask, room: SearchRoom, day: number, start: n
   for (let slot = start; slot <= end; slot += 1)
     if (room.holder[base + slot] !== key || room.guest[base + slot] || room.kept[base + slot]) return false;
   for (let offset = 1; offset <= (task.pad ?? 0); offset += 1)
-    for (const slot of [start - offset, end + offset]) {
-      if (slot < 1 || slot > slotsPerDay) {
-        if (room.edgesFree) continue;
-        return false;
-      }
-      if (room.guest[base + slot] || (room.holder[base + slot] !== FREE && room.holder[base + slot] !== key))
-        return false;
-    }
+    if (busy(room, base, start - offset, key) || busy(room, base, end + offset, key)) return false;
   return true;
+}
+
+/** True when a buffer may not reach `slot` (of the day whose slot 1 is cell `base + 1`) for a task in room `key`. */
+function busy(room: SearchRoom, base: number, slot: number, key: number): boolean {
+  if (slot < 1 || slot > room.slotsPerDay) return !room.edgesFree;
+  const holder = room.holder[base + slot]!;
+  return room.guest[base + slot] === 1 || (holder !== FREE && holder !== key);
 }
 
 /**
