@@ -23,6 +23,9 @@ import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/sc
 import { buildOccupancyIndex } from "../tools/schedule/occupancy-index.js";
 import { findFreeRuns } from "../tools/schedule/tools/find-free.js";
 import { placeTool } from "../tools/schedule/tools/place.js";
+import { withRules } from "../tools/schedule/rules.js";
+import { oracle } from "../tests/support/schedule-oracle.js";
+import { ruleWeek } from "../tests/support/rule-weeks.js";
 
 /** How one path ended on one week. */
 export interface PathResult {
@@ -77,11 +80,12 @@ export function freeChoicePath(start: ScheduleState): PathResult {
   return { placed: placedOf(week), score, calls, scores: [score] };
 }
 
-/** The most pending reviews that fit (the placement search), and whether it proved it. */
+/** The most pending reviews that fit under the rules (the placement search), and whether it proved it. */
 export function mostThatFit(week: ScheduleState): { most: number; proved: boolean } {
+  const { room, rules } = searchInputOf(week);
   const search = searchPlacements(
-    pendingOf(week).map((task) => ({ id: task.id, duration: task.duration })),
-    searchInputOf(week).runs,
+    pendingOf(week).map((task) => withRules({ id: task.id, duration: task.duration }, task, rules)),
+    room,
   );
   return { most: search.placements.length, proved: search.exact };
 }
@@ -106,7 +110,87 @@ export function benchWeeks(count: number): ScheduleState[] {
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
+/** One rule-bearing week arranged by `propose_arrangement` (choose a1), against the oracle's maximum. */
+export interface RuleWeekRow {
+  pending: number;
+  /** The most that fit under the rules (the brute-force oracle). */
+  most: number;
+  /** Placed by the arrangement's card. */
+  placed: number;
+  /** The card's placements by priority (high, normal, low), and the oracle's best such profile among the most. */
+  profile: [number, number, number];
+  bestProfile: [number, number, number];
+  /** Reviews said to be proved not to fit (the summary's "(proved)", a forced issue after the card) that fit beside the placed. */
+  falseProofs: number;
+  /** True when the card's writes do not apply (a hard rule broken). */
+  broken: boolean;
+}
+
+/** The rule-bearing week `seed` (tests/support/rule-weeks.ts) arranged and checked against the oracle. */
+export function ruleWeekRow(seed: number): RuleWeekRow {
+  const week = ruleWeek(seed);
+  const answer = oracle(week);
+  const listing = proposeArrangement(week);
+  const card = listing.candidates[0];
+  const after = card ? applyWrites(week, card.writes) : listing.empty?.includes("do not apply") ? undefined : week;
+  const placedIds = (card?.places ?? []).map((place) => place.id);
+  const priorityOf = new Map(pendingOf(week).map((task) => [task.id, task.priority ?? "normal"]));
+  const profile: [number, number, number] = [0, 0, 0];
+  for (const id of placedIds) {
+    const priority = priorityOf.get(id);
+    profile[priority === "high" ? 0 : priority === "low" ? 2 : 1] += 1;
+  }
+  const claimed = new Set<string>();
+  if (card?.summary.includes("(proved)")) for (const id of answer.ids) if (!placedIds.includes(id)) claimed.add(id);
+  if (after)
+    for (const issue of analyzeHealth(after).issues)
+      if (issue.kind === "cannot_fit" && issue.forced) for (const id of issue.tasks) claimed.add(id);
+  const falseProofs = [...claimed].filter((id) => answer.fitsTogether([...placedIds, id])).length;
+  return {
+    pending: answer.ids.length,
+    most: answer.most,
+    placed: placedIds.length,
+    profile,
+    bestProfile: answer.profile,
+    falseProofs,
+    broken: after === undefined,
+  };
+}
+
+/** The rule-bearing weeks' table: per week and in all, placed against the oracle's maximum; the failures counted. */
+export function ruleWeekTable(seeds: readonly number[]): { lines: string[]; failures: number } {
+  const lines = ["seed  pending  oracle max  placed  profile (h/n/l)  oracle's  false proofs  rules"];
+  const totals = { pending: 0, most: 0, placed: 0, below: 0, profile: 0, falseProofs: 0, broken: 0 };
+  for (const seed of seeds) {
+    const row = ruleWeekRow(seed);
+    const profileOff = row.profile.join("/") !== row.bestProfile.join("/");
+    totals.pending += row.pending;
+    totals.most += row.most;
+    totals.placed += row.placed;
+    totals.below += Number(row.placed < row.most);
+    totals.profile += Number(profileOff);
+    totals.falseProofs += row.falseProofs;
+    totals.broken += Number(row.broken);
+    if (row.placed < row.most || profileOff || row.falseProofs > 0 || row.broken)
+      lines.push(
+        `${String(seed).padStart(4)}  ${String(row.pending).padStart(7)}  ${String(row.most).padStart(10)}  ${String(row.placed).padStart(6)}  ${row.profile.join("/").padStart(15)}  ${row.bestProfile.join("/").padStart(8)}  ${String(row.falseProofs).padStart(12)}  ${row.broken ? "BROKEN" : "kept"}`,
+      );
+  }
+  lines.push(
+    `${seeds.length} rule-bearing weeks (only those off the oracle listed): placed ${totals.placed} of the oracle's maximum ${totals.most} (${totals.pending} pending); ${totals.below} week(s) below the maximum; ${totals.profile} with a worse priority profile; ${totals.falseProofs} review(s) called proved not to fit that fit; ${totals.broken} week(s) breaking a hard rule`,
+  );
+  return { lines, failures: totals.below + totals.profile + totals.falseProofs + totals.broken };
+}
+
 async function main(): Promise<void> {
+  const rules = ruleWeekTable(Array.from({ length: 200 }, (_, index) => index + 1));
+  console.log(
+    "Rule-bearing weeks (≤ 7 days × 9 slots, ≤ 12 pending): propose_arrangement against the brute-force oracle\n",
+  );
+  for (const line of rules.lines) console.log(line);
+  console.log("");
+  if (rules.failures > 0) process.exitCode = 1;
+  if (process.argv.includes("--rules")) return;
   const weeks = benchWeeks(24);
   const rows: string[] = [];
   const totals = {

@@ -1,7 +1,7 @@
 /**
  * `propose_arrangement`'s search (seed 003: the backend decides, the model chooses): where the pending reviews go,
- * found by the exact-when-possible placement search, as one candidate (`a1`) of `place` writes for the model — or
- * the offline policy — to choose. It keeps to the limits the step and the user gave: which tasks, which days and
+ * found by the exact placement search (issue 46: under every rule and limit), as one candidate (`a1`) of `place`
+ * writes for the model — or the offline policy — to choose. It keeps to the limits the step and the user gave: which tasks, which days and
  * slots, and per task the days, slots and places the user turned down (a rejected place is never proposed again).
  * What gets no place is told, each with why, truthfully.
  *
@@ -22,11 +22,10 @@ import {
   searchInputOf,
   searchPlacements,
   type PlannedPlacement,
-  type SearchBudget,
-  type SearchRun,
   type SearchTask,
   type StopReason,
 } from "./placement-search.js";
+import { fitsAnywhere, type SearchRoom } from "./search-room.js";
 import { withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
@@ -93,24 +92,22 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
       empty: pending.length === 0 ? "no review task is pending" : "none of the tasks asked for is pending",
     };
 
-  const { runs: free, dayLoad, rules: book } = searchInputOf(state);
+  const { room, dayLoad, rules: book } = searchInputOf(state);
   const only = new Set(options.days ?? []);
   const notDays = new Set(options.avoidDays ?? []);
   const from = Math.max(1, options.slots?.from ?? 1);
   const to = Math.min(state.window.slotsPerDay, options.slots?.to ?? state.window.slotsPerDay);
-  const runs: SearchRun[] = free
-    .filter((run) => (only.size === 0 || only.has(run.day)) && !notDays.has(run.day))
-    .map((run) => ({ ...run, start: Math.max(run.start, from), end: Math.min(run.end, to) }))
-    .filter((run) => run.end >= run.start);
+  const step: StepLimits = { days: [...only], notDays: [...notDays], from, to };
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
-  const tasks = scope.map((task) => withRules(searchTaskOf(task, limits.get(task.id)), task, book));
+  const tasks = scope.map((task) => withRules(stepped(searchTaskOf(task, limits.get(task.id)), step), task, book));
   const rejectedAt = new Map(
     scope.map((task) => [
       task.id,
       new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`)),
     ]),
   );
-  const search = searchByPriority(tasks, scope, runs, dayLoad, rejectedAt, work.search);
+  // One exact search under every rule and limit: the most placed, then by priority.
+  const search = searchPlacements(tasks, room, { ...work.search, dayLoad });
   const budgetStop = search.stop === "budget";
   // Tasks the user gave limits for come first: their place answers what they said.
   const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
@@ -120,16 +117,7 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
     .filter((task) => !placed.has(task.id))
     .map((task) => ({
       id: task.id,
-      why: whyLeftOut(
-        task,
-        limits.get(task.id),
-        runs,
-        free,
-        stepLimited ? { days: [...only], notDays: [...notDays], from, to } : undefined,
-        state,
-        book,
-        search.stop,
-      ),
+      why: whyLeftOut(task, limits.get(task.id), room, stepLimited ? step : undefined, state, book, search.stop),
     }));
   const leftPart = left.length > 0 ? { left } : {};
   if (placements.length === 0) {
@@ -252,118 +240,22 @@ function searchTaskOf(task: TaskItem, limits: TaskLimits | undefined): SearchTas
   if (limits?.not_days?.length) searchTask.notDays = new Set(limits.not_days);
   if (limits?.from !== undefined) searchTask.from = limits.from;
   if (limits?.to !== undefined) searchTask.to = limits.to;
+  if (limits?.not_at?.length)
+    searchTask.notAt = new Set(limits.not_at.map((place) => `${place.day}:${place.slot_start}`));
   return searchTask;
 }
 
-const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
-
-/**
- * The search by priority when the tasks in scope differ in it: as many high-priority tasks as fit first, then the
- * normal ones in the room left, then the low ones — a task that matters more is never left out for one that matters
- * less. With one priority in scope it is the plain search (exact for small sets). `stop` is "budget" when any search
- * stopped at the budget.
- */
-function searchByPriority(
-  tasks: SearchTask[],
-  scope: readonly TaskItem[],
-  runs: SearchRun[],
-  dayLoad: Map<number, number>,
-  rejectedAt: ReadonlyMap<string, ReadonlySet<string>>,
-  budget: SearchBudget,
-): Searched {
-  const rankOf = new Map(scope.map((task) => [task.id, PRIORITY_RANK[task.priority ?? "normal"]]));
-  const ranks = [...new Set(rankOf.values())].sort();
-  if (ranks.length <= 1) return searchAvoiding(tasks, runs, dayLoad, rejectedAt, budget);
-  let room = runs;
-  const load = new Map(dayLoad);
-  const placements: PlannedPlacement[] = [];
-  let stop: StopReason = "exact";
-  for (const rank of ranks) {
-    const tier = tasks.filter((task) => rankOf.get(task.id) === rank);
-    const searched = searchAvoiding(tier, room, load, rejectedAt, budget);
-    if (searched.stop === "budget") stop = "budget";
-    const found = searched.placements;
-    placements.push(...found);
-    for (const placement of found) {
-      load.set(placement.day, (load.get(placement.day) ?? 0) + 1);
-      // The room it takes, its buffer included, leaves the runs of the next tier.
-      const pad = tier.find((task) => task.id === placement.id)?.pad ?? 0;
-      room = room.flatMap((run) => {
-        if (run.day !== placement.day || run.end < placement.start - pad || run.start > placement.end + pad)
-          return [run];
-        return [
-          { ...run, end: placement.start - pad - 1 },
-          { ...run, start: placement.end + pad + 1 },
-        ].filter((part) => part.end >= part.start);
-      });
-    }
-  }
-  return { placements: placements.sort((a, b) => a.day - b.day || a.start - b.start), exact: false, stop };
-}
-
-/** A search's outcome: its placements, whether it proved nothing fits more, and whether a budget stopped it. */
-interface Searched {
-  placements: PlannedPlacement[];
-  exact: boolean;
-  stop: StopReason;
-}
-
-/**
- * The placement search, never putting a task where the user rejected it (`rejectedAt`: "day:start" per task). When
- * the search picks a rejected place, that task is searched again on the other days, or later or earlier on that day
- * (whichever places the most); a place still rejected after a few tries is left out.
- */
-function searchAvoiding(
-  tasks: SearchTask[],
-  runs: SearchRun[],
-  dayLoad: Map<number, number>,
-  rejectedAt: ReadonlyMap<string, ReadonlySet<string>>,
-  budget: SearchBudget,
-): Searched {
-  const rejected = (entry: PlannedPlacement) => rejectedAt.get(entry.id)?.has(`${entry.day}:${entry.start}`) ?? false;
-  let current = tasks;
-  const first = searchPlacements(current, runs, { ...budget, dayLoad });
-  let placements = first.placements;
-  let stop = first.stop;
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    const bad = placements.find(rejected);
-    if (!bad) return { placements, exact: attempt === 0 && first.exact, stop };
-    const index = current.findIndex((task) => task.id === bad.id);
-    const task = current[index]!;
-    const variants: SearchTask[] = [
-      { ...task, notDays: new Set([...(task.notDays ?? []), bad.day]) },
-      { ...task, days: new Set([bad.day]), from: Math.max(task.from ?? 1, bad.start + 1) },
-      {
-        ...task,
-        days: new Set([bad.day]),
-        to: Math.min(task.to ?? Number.POSITIVE_INFINITY, bad.start + task.duration - 2),
-      },
-    ];
-    let best: { tasks: SearchTask[]; placements: PlannedPlacement[]; score: number } | undefined;
-    for (const variant of variants) {
-      const tried = current.map((candidate, position) => (position === index ? variant : candidate));
-      const searched = searchPlacements(tried, runs, { ...budget, dayLoad });
-      if (searched.stop === "budget") stop = "budget";
-      const found = searched.placements;
-      const score = found.length * 2 + Number(found.some((entry) => entry.id === task.id));
-      if (!best || score > best.score) best = { tasks: tried, placements: found, score };
-    }
-    current = best!.tasks;
-    placements = best!.placements;
-  }
-  return { placements: placements.filter((entry) => !rejected(entry)), exact: false, stop };
-}
-
-/** True when some run could take the task on its own, within its limits and away from the places rejected for it. */
-function fitsSomewhere(task: SearchTask, notAt: ReadonlySet<string>, runs: readonly SearchRun[]): boolean {
-  return runs.some((run) => {
-    if (task.days && !task.days.has(run.day)) return false;
-    if (task.notDays?.has(run.day)) return false;
-    const last = Math.min(run.end, task.to ?? run.end) - task.duration + 1;
-    for (let start = Math.max(run.start, task.from ?? run.start); start <= last; start += 1)
-      if (!notAt.has(`${run.day}:${start}`)) return true;
-    return false;
-  });
+/** A search task kept to the step's limits too: its days, the days it avoids, its slots. */
+function stepped(task: SearchTask, step: StepLimits): SearchTask {
+  const days = step.days.length > 0 ? step.days.filter((day) => !task.days || task.days.has(day)) : undefined;
+  const notDays = new Set([...(task.notDays ?? []), ...step.notDays]);
+  return {
+    ...task,
+    ...(days ? { days: new Set(days) } : {}),
+    ...(notDays.size > 0 ? { notDays } : {}),
+    ...(step.from > 1 ? { from: Math.max(task.from ?? 1, step.from) } : {}),
+    to: Math.min(task.to ?? step.to, step.to),
+  };
 }
 
 /** The step's own limits: its days, the days it avoids, its slots. */
@@ -382,23 +274,24 @@ interface StepLimits {
 function whyLeftOut(
   task: TaskItem,
   limits: TaskLimits | undefined,
-  runs: readonly SearchRun[],
-  free: readonly SearchRun[],
+  room: SearchRoom,
   step: StepLimits | undefined,
   state: ScheduleState,
   book: RuleBook,
   stop: StopReason,
 ): string {
-  const bare: SearchTask = { id: task.id, duration: task.duration };
-  const notAt = new Set((limits?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`));
-  if (fitsSomewhere(withRules(searchTaskOf(task, limits), task, book), notAt, runs))
+  const whole: StepLimits = { days: [], notDays: [], from: 1, to: state.window.slotsPerDay };
+  const within = (searchTask: SearchTask, notAt = true) =>
+    fitsAnywhere(stepped(notAt ? searchTask : { ...searchTask, notAt: new Set() }, step ?? whole), room);
+  const own = searchTaskOf(task, limits);
+  if (within(withRules(own, task, book)))
     return stop === "budget"
       ? "no place beside the other placements found within the search budget"
       : "no room left beside the other placements";
   // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
-  if (fitsSomewhere(searchTaskOf(task, limits), notAt, runs)) {
+  if (within(own)) {
     const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };
-    if (!fitsSomewhere(withRules(searchTaskOf(task, limits), task, withoutStanding), notAt, runs))
+    if (!within(withRules(own, task, withoutStanding)))
       return "its class's rules or its deadline leave no free slot that fits";
     const standing = [
       ...new Set(
@@ -409,15 +302,16 @@ function whyLeftOut(
     ];
     return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
   }
-  if (!fitsSomewhere(bare, new Set(), free)) return "no free slot fits";
+  const bare: SearchTask = { id: task.id, duration: task.duration };
+  if (!fitsAnywhere(bare, room)) return "no free slot fits";
   const blocking =
-    step && !fitsSomewhere(bare, new Set(), runs)
+    step && !within(bare)
       ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state)
       : [];
   // The places rejected for it are named only when they are what blocks it.
   if (limits) {
     blocking.push(...limitsText({ ...limits, not_at: [] }, state));
-    if (fitsSomewhere(searchTaskOf(task, limits), new Set(), runs)) blocking.push("away from the places you rejected");
+    if (within(own, false)) blocking.push("away from the places you rejected");
   }
   return blocking.length > 0 ? `no free slot fits ${blocking.join(", ")}` : "no free slot fits";
 }

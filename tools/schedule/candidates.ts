@@ -497,12 +497,12 @@ function rearrangementOf(
     base = unplaced.state;
   }
   const avoid = new Set(preferences.avoidDays ?? []);
-  const { runs, dayLoad, rules: book } = searchInputOf(base);
+  const { room, dayLoad, rules: book } = searchInputOf(base);
   const search = searchPlacements(
     placed.map((task) =>
       withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
     ),
-    runs,
+    room,
     { ...work.search, dayLoad },
   );
   if (search.stop === "budget") work.exhausted = true;

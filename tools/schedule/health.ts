@@ -274,14 +274,18 @@ export function analyzeHealth(
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
-  const { runs, dayLoad, rules } = searchInputOf(state, index);
+  const input = searchInputOf(state, index);
   const searchTasks: SearchTask[] = pending.map((task) =>
-    withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules),
+    withRules(
+      { id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) },
+      task,
+      input.rules,
+    ),
   );
   const search =
     pending.length === 0
       ? { placements: [], exact: true, stop: "exact" as const }
-      : searchPlacements(searchTasks, runs, { ...budget, dayLoad });
+      : searchPlacements(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
   const cannotFit = pending.filter((task) => !fitting.has(task.id));

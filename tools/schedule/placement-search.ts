@@ -1,22 +1,22 @@
 /**
- * Chooses where pending tasks go so that as many as possible fit: the
- * placement search of the offline policy.
+ * Chooses where pending tasks go so that as many as possible fit: the placement search behind `propose_arrangement`,
+ * the health judge's feasibility and the offline policy (issue 46: exact under every rule).
  *
- * The room is the free runs `find_free` reports (plainly free runs, and runs
- * inside an embeddable host that no task item uses yet). A task fits inside
- * one run — a run inside a host embeds it there — and several tasks may share
- * a run one after the other, so the problem is packing tasks into runs to
- * place as many as possible. The search places the hardest tasks first
- * (longest, then fewest runs they fit in), tries the runs on the least loaded
- * days first (so reviews spread over the week), and backtracks with a bound
- * (the room left cannot hold more than the shortest remaining tasks fill), so
- * that for a small pending set it is exact: no placement fits more tasks.
- * Past a node budget it keeps the best placement found.
+ * The room is the week itself (`search-room.ts`): where each task may start on its own, within every hard rule a
+ * write checks. The search decides task by task — highest priority first, then longest, then the task with the fewest
+ * days — which day it goes on (the quietest days first, so reviews spread over the week) or that it is left out; a
+ * day's tasks fit when some order of them, each at the first place it may take after the one before with the larger
+ * buffer between, fits. It keeps the arrangement with the most tasks, then the most high-priority ones, then the most
+ * normal ones, and backtracks with a bound (the room left cannot hold more than the shortest tasks left fill), so it
+ * is exact: it proves no arrangement is better. Past a node budget or a deadline it keeps the best found so far and
+ * says so: then nothing it left out is proved not to fit.
  */
 import { buildOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import type { RuleBook, SearchTask } from "./rules.js";
+import { hostAt, roomOfRuns, searchRoomOf, startTable, type SearchRoom } from "./search-room.js";
 
 export type { SearchTask } from "./rules.js";
+export type { SearchRoom } from "./search-room.js";
 import type { ScheduleState } from "./state.js";
 import { findFreeRuns } from "./tools/find-free.js";
 
@@ -67,23 +67,34 @@ export interface SearchBudget {
 export type StopReason = "exact" | "budget";
 
 /**
- * A week as the search takes it: every free run (plain, and inside embeddable hosts no task item uses yet) and the
- * task items placed per day — what `find_free` and `list_tasks` show, read from the state itself.
+ * A week as the search takes it: its room (`search-room.ts`), every free run (plain, and inside embeddable hosts no
+ * task item uses yet: what `find_free` shows) and the task items placed per day, read from the state itself.
  */
 export function searchInputOf(
   state: ScheduleState,
   index: OccupancyIndex = buildOccupancyIndex(state),
-): { runs: SearchRun[]; dayLoad: Map<number, number>; rules: RuleBook } {
-  const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
-  const runs = findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({
-    ...run.range,
-    ...(run.hostId ? { hostId: run.hostId } : {}),
-  }));
+): { runs: SearchRun[]; room: SearchRoom; dayLoad: Map<number, number>; rules: RuleBook } {
   const dayLoad = new Map<number, number>();
   for (const task of state.tasks)
     if (task.source === "task_item" && task.status === "placed")
       for (const range of task.slots ?? []) dayLoad.set(range.day, (dayLoad.get(range.day) ?? 0) + 1);
-  return { runs, dayLoad, rules: index.rules };
+  // The runs and the room are read when asked for (a week with nothing pending needs neither).
+  let runs: SearchRun[] | undefined;
+  let room: SearchRoom | undefined;
+  return {
+    get runs() {
+      const days = Array.from({ length: state.window.totalDays }, (_, offset) => offset + 1);
+      return (runs ??= findFreeRuns(index, days, 1, state.window.slotsPerDay, 1, true).map((run) => ({
+        ...run.range,
+        ...(run.hostId ? { hostId: run.hostId } : {}),
+      })));
+    },
+    get room() {
+      return (room ??= searchRoomOf(index));
+    },
+    dayLoad,
+    rules: index.rules,
+  };
 }
 
 /** The chosen placements (in day and slot order), whether the search proved no placement fits more tasks, and why it stopped. */
@@ -120,205 +131,357 @@ function defaultClock(): number {
   return (user + system) / 1000;
 }
 
-/** One task of the search's order being decided: the runs it tries in turn, then leaving it out. */
+/** One task of the search's order being decided: the days it tries in turn, then leaving it out. */
 interface Frame {
   position: number;
+  /** Placed so far, and of them the high- and normal-priority ones. */
   placed: number;
-  /** The runs to try, in order; undefined until the node is entered. */
-  runOrder?: number[];
+  high: number;
+  normal: number;
+  /** The days to try, in order; undefined until the node is entered. */
+  dayOrder?: number[];
   next: number;
-  /** The run it sits in now (undone when the branch below it returns). */
-  taken?: { run: number; saved: number; day: number; used: number };
+  /** The day it is on now (undone when the branch below it returns). */
+  taken?: number;
   /** True once the branch that leaves it out was entered. */
   skipped: boolean;
 }
 
+/** Most tasks on one day whose order the search tries every way (beyond, a day it cannot order is not proved full). */
+const ORDERED_DAY_LIMIT = 14;
+
+/** A task's priority as a rank: 0 high, 1 normal, 2 low. */
+function rankOf(task: SearchTask): number {
+  return task.priority === "high" ? 0 : task.priority === "low" ? 2 : 1;
+}
+
+/** Tasks with one signature may start at the same places. */
+function signatureOf(task: SearchTask): string {
+  const set = (values: Iterable<number | string> | undefined) => (values ? [...values].sort().join(",") : "");
+  const due = task.endBefore ? `${task.endBefore.day}.${task.endBefore.slot}` : "";
+  return `${task.duration}|${task.pad ?? 0}|${task.from ?? ""}|${task.to ?? ""}|${set(task.days)}|${set(task.notDays)}|${due}|${set(task.notAt)}`;
+}
+
 /**
- * Finds placements for as many of `tasks` as fit into `runs`. Iterative (an explicit stack: no recursion as deep as
- * the tasks are many), within the budget: past `nodeLimit` nodes or the deadline it keeps the best found so far and
- * says so (`stop: "budget"`, `exact: false`).
+ * Finds placements for as many of `tasks` as fit into the room (a week's `SearchRoom`, or bare free runs): the most
+ * tasks, then the most high-priority ones, then the most normal ones. Exact: every assignment of tasks to days is
+ * covered, and a day's tasks are tried in every order, each at the first place it may take after the one before (a
+ * placement that fits can always be moved so). Iterative (an explicit stack: no recursion as deep as the tasks are
+ * many), within the budget: past `nodeLimit` nodes or the deadline it keeps the best found so far and says so
+ * (`stop: "budget"`, `exact: false`).
  */
 export function searchPlacements(
   tasks: readonly SearchTask[],
-  runs: readonly SearchRun[],
+  where: SearchRoom | readonly SearchRun[],
   options: SearchOptions = {},
 ): SearchResult {
-  const candidates = tasks.map((task) => runs.flatMap((run, index) => (fitsAlone(task, run) ? [index] : [])));
-  // Hardest first: longest, then fewest runs it fits in; the order of the list breaks ties.
-  const order = tasks
-    .map((task, index) => index)
-    .filter((index) => candidates[index]!.length > 0)
-    .sort((a, b) => tasks[b]!.duration - tasks[a]!.duration || candidates[a]!.length - candidates[b]!.length || a - b);
-  const sameAsPrevious = order.map(
-    (taskIndex, position) => position > 0 && interchangeable(tasks[taskIndex]!, tasks[order[position - 1]!]!),
-  );
-  // The order is longest first, so the shortest of the tasks from any position on are the last ones: `tail[k]` is the
-  // slots the k shortest take.
-  const tail = [0];
-  for (let k = 1; k <= order.length; k += 1) tail.push(tail[k - 1]! + tasks[order[order.length - k]!]!.duration);
+  const room: SearchRoom = "holder" in where ? where : roomOfRuns(where);
+  const { days, slotsPerDay } = room;
+  const width = slotsPerDay + 2;
 
-  const cursor = runs.map((run) => run.start);
-  let room = runs.reduce((sum, run) => sum + run.end - run.start + 1, 0);
-  const load = new Map(options.dayLoad ?? []);
-  const chosen: Array<{ task: number; run: number; start: number } | undefined> = new Array(order.length).fill(
-    undefined,
+  // The places each task may take on its own, shared by tasks with the same limits (a table's id groups them).
+  const tables = new Map<string, { id: number; next: Int16Array; days: number[]; last: Int16Array }>();
+  const capacity = new Int32Array(days + 1);
+  const covered = new Uint8Array((days + 1) * width);
+  const tableOf = tasks.map((task) => {
+    const key = signatureOf(task);
+    const known = tables.get(key);
+    if (known) return known;
+    const next = startTable(task, room);
+    const last = new Int16Array(days + 1);
+    const onDays: number[] = [];
+    for (let day = 1; day <= days; day += 1) {
+      for (let start = next[(day - 1) * width + 1]!; start > 0; start = next[(day - 1) * width + start + 1]!) {
+        last[day] = start;
+        for (let slot = start; slot < start + task.duration; slot += 1) {
+          if (covered[day * width + slot]) continue;
+          covered[day * width + slot] = 1;
+          capacity[day] = capacity[day]! + 1;
+        }
+      }
+      if (last[day]! > 0) onDays.push(day);
+    }
+    const table = { id: tables.size, next, days: onDays, last };
+    tables.set(key, table);
+    return table;
+  });
+
+  // Highest priority first, then longest, then fewest days it fits on; tasks alike next to one another.
+  const order = tasks
+    .map((_, index) => index)
+    .filter((index) => tableOf[index]!.days.length > 0)
+    .sort(
+      (a, b) =>
+        rankOf(tasks[a]!) - rankOf(tasks[b]!) ||
+        tasks[b]!.duration - tasks[a]!.duration ||
+        tableOf[a]!.days.length - tableOf[b]!.days.length ||
+        tableOf[a]!.id - tableOf[b]!.id ||
+        a - b,
+    );
+  const count = order.length;
+  const duration = order.map((index) => tasks[index]!.duration);
+  const pad = order.map((index) => tasks[index]!.pad ?? 0);
+  const rank = order.map((index) => rankOf(tasks[index]!));
+  const table = order.map((index) => tableOf[index]!);
+  const sameAsPrevious = order.map(
+    (_, position) => position > 0 && table[position] === table[position - 1] && rank[position] === rank[position - 1],
   );
-  let best: Array<{ task: number; run: number; start: number }> = [];
-  let bestCount = 0;
-  // The best is copied out of `chosen` only when `chosen` is about to change below `bestPosition` (or at the end):
-  // one copy per backtrack instead of one per task placed on the way down.
+
+  // The value of an arrangement: placed, then high-priority placed, then normal-priority placed.
+  const base = count + 1;
+  const valueOf = (placed: number, high: number, normal: number) => placed * base * base + high * base + normal;
+  const most = valueOf(count, rank.filter((entry) => entry === 0).length, rank.filter((entry) => entry === 1).length);
+
+  // What is left to decide (positions from the current one on): how many of each length, and of each priority.
+  const longest = duration.reduce((max, entry) => Math.max(max, entry), 0);
+  const lengths = new Int32Array(longest + 1);
+  const ranks = new Int32Array(3);
+  for (let position = 0; position < count; position += 1) {
+    lengths[duration[position]!] = lengths[duration[position]!]! + 1;
+    ranks[rank[position]!] = ranks[rank[position]!]! + 1;
+  }
+  const decide = (position: number, sign: 1 | -1) => {
+    lengths[duration[position]!] = lengths[duration[position]!]! - sign;
+    ranks[rank[position]!] = ranks[rank[position]!]! - sign;
+  };
+
+  // The week as it fills: each day's tasks, the slots they take, the room left on the days (slots any task may use).
+  const members: number[][] = Array.from({ length: days + 1 }, () => []);
+  const used = new Int32Array(days + 1);
+  let roomLeft = 0;
+  for (let day = 1; day <= days; day += 1) roomLeft += capacity[day]!;
+  const load = new Map(options.dayLoad ?? []);
+  const join = (day: number, position: number, sign: 1 | -1) => {
+    const before = Math.max(0, capacity[day]! - used[day]!);
+    used[day] = used[day]! + sign * duration[position]!;
+    roomLeft += Math.max(0, capacity[day]! - used[day]!) - before;
+    load.set(day, (load.get(day) ?? 0) + sign);
+    if (sign === 1) members[day]!.push(position);
+    else members[day]!.pop();
+  };
+
+  // Whether a day's tasks fit on it together, and where: memoised by the day and its tasks' tables.
+  let unordered = false;
+  const known = new Map<string, boolean>();
+  const firstAt = (position: number, day: number, slot: number) =>
+    slot > slotsPerDay ? 0 : table[position]!.next[(day - 1) * width + slot]!;
+  const arrange = (day: number, positions: readonly number[]): number[] | undefined => {
+    // First the tasks that must start soonest, each at the first place it may take.
+    const greedy = [...positions].sort(
+      (a, b) => table[a]!.last[day]! - table[b]!.last[day]! || duration[b]! - duration[a]!,
+    );
+    const starts = new Map<number, number>();
+    let end = 0;
+    let previous = -1;
+    for (const position of greedy) {
+      const start = firstAt(position, day, previous < 0 ? 1 : end + 1 + Math.max(pad[previous]!, pad[position]!));
+      if (start === 0) break;
+      starts.set(position, start);
+      end = start + duration[position]! - 1;
+      previous = position;
+    }
+    if (starts.size === positions.length) return positions.map((position) => starts.get(position)!);
+    if (positions.length > ORDERED_DAY_LIMIT) {
+      unordered = true;
+      return undefined;
+    }
+    return everyOrder(day, positions);
+  };
+  // Every order of a day's tasks: the earliest end of each set of them by the one that comes last.
+  const everyOrder = (day: number, positions: readonly number[]): number[] | undefined => {
+    const size = positions.length;
+    const full = (1 << size) - 1;
+    const ends = new Int16Array((full + 1) * size).fill(0x7fff);
+    const before = new Int8Array((full + 1) * size).fill(-1);
+    positions.forEach((position, index) => {
+      const start = firstAt(position, day, 1);
+      if (start > 0) ends[(1 << index) * size + index] = start + duration[position]! - 1;
+    });
+    for (let set = 1; set <= full; set += 1)
+      for (let last = 0; last < size; last += 1) {
+        const end = ends[set * size + last]!;
+        if (end === 0x7fff) continue;
+        for (let index = 0; index < size; index += 1) {
+          if (set & (1 << index)) continue;
+          const position = positions[index]!;
+          const start = firstAt(position, day, end + 1 + Math.max(pad[positions[last]!]!, pad[position]!));
+          if (start === 0) continue;
+          const cell = (set | (1 << index)) * size + index;
+          if (start + duration[position]! - 1 < ends[cell]!) {
+            ends[cell] = start + duration[position]! - 1;
+            before[cell] = last;
+          }
+        }
+      }
+    let last = positions.findIndex((_, index) => ends[full * size + index] !== 0x7fff);
+    if (last < 0) return undefined;
+    const starts: number[] = new Array(size);
+    for (let set = full; last >= 0;) {
+      starts[last] = ends[set * size + last]! - duration[positions[last]!]! + 1;
+      const previous = before[set * size + last]!;
+      set ^= 1 << last;
+      last = previous;
+    }
+    return starts;
+  };
+  const fitsWith = (day: number, position: number): boolean => {
+    const together = [...members[day]!, position];
+    const key = `${day}:${together
+      .map((entry) => table[entry]!.id)
+      .sort((a, b) => a - b)
+      .join(",")}`;
+    const memo = known.get(key);
+    if (memo !== undefined) return memo;
+    const fits = arrange(day, together) !== undefined;
+    if (known.size > 200_000) known.clear();
+    known.set(key, fits);
+    return fits;
+  };
+
+  // The day each decided position is on (0: left out); the best found is copied out of it only when it is about to
+  // change below `bestPosition` (or at the end): one copy per backtrack instead of one per task placed.
+  const chosen = new Int32Array(count);
+  let best = new Int32Array(0);
+  let bestValue = -1;
   let bestPosition = -1;
   const keepBest = () => {
     if (bestPosition < 0) return;
-    best = chosen
-      .slice(0, bestPosition)
-      .filter((entry): entry is { task: number; run: number; start: number } => entry !== undefined);
+    best = chosen.slice(0, bestPosition);
     bestPosition = -1;
   };
-  const setChosen = (position: number, entry: { task: number; run: number; start: number } | undefined) => {
+  const setChosen = (position: number, day: number) => {
     if (position < bestPosition) keepBest();
-    chosen[position] = entry;
+    chosen[position] = day;
   };
   let nodes = 0;
   const nodeLimit = options.nodeLimit ?? DEFAULT_NODE_LIMIT;
   let stopped = false;
   let leafReached = false;
 
-  // No placement from `position` on, `placed` so far, can place more than the shortest remaining tasks the room holds.
-  const upperBound = (position: number, placed: number): number => {
-    let low = 0;
-    let high = order.length - position;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (tail[middle]! <= room) low = middle;
-      else high = middle - 1;
+  // No completion from `frame` on is worth more than its counts plus the shortest tasks left that the room holds.
+  const upperBound = (frame: Frame): number => {
+    let more = 0;
+    let left = roomLeft;
+    for (let length = 1; length <= longest; length += 1) {
+      const have = lengths[length]!;
+      if (have === 0) continue;
+      const take = Math.min(have, Math.floor(left / length));
+      more += take;
+      left -= take * length;
+      if (take < have) break;
     }
-    return placed + low;
+    return valueOf(
+      frame.placed + more,
+      frame.high + Math.min(ranks[0]!, more),
+      frame.normal + Math.min(ranks[1]!, more),
+    );
   };
 
   // Enters the node: false when it ends at once (the budget, a leaf, nothing better below it).
   const enter = (frame: Frame): boolean => {
-    const { position, placed } = frame;
+    const { position } = frame;
     nodes += 1;
     if (nodes > nodeLimit || (nodes % CLOCK_EVERY === 1 && pastDeadline(options))) {
       stopped = true;
       return false;
     }
-    if (placed > bestCount) {
-      bestCount = placed;
+    const value = valueOf(frame.placed, frame.high, frame.normal);
+    if (value > bestValue) {
+      bestValue = value;
       bestPosition = position;
     }
-    if (position === order.length) {
+    if (position === count) {
       leafReached = true;
       return false;
     }
-    if (bestCount === order.length) return false;
-    if (upperBound(position, placed) <= bestCount) return false;
-    const taskIndex = order[position]!;
-    // Interchangeable tasks take runs in one order only, and one skipped means the next is skipped too. Not on the
-    // first descent, whose choices follow the day loads only: it is the spread placement kept when nothing beats it.
+    if (bestValue === most || upperBound(frame) <= bestValue) return false;
+    // Tasks alike take days in one order only, and one left out means the next is left out too. Not on the first
+    // descent, whose choices follow the day loads only: it is the spread placement kept when nothing beats it.
     const symmetric = sameAsPrevious[position] && leafReached;
-    const previous = symmetric ? chosen[position - 1] : undefined;
-    const skippedPrevious = symmetric && chosen[position - 1] === undefined;
-    frame.runOrder = skippedPrevious
-      ? []
-      : candidates[taskIndex]!.filter((run) => previous === undefined || run >= previous.run).sort(
-          (a, b) =>
-            (load.get(runs[a]!.day) ?? 0) - (load.get(runs[b]!.day) ?? 0) ||
-            runs[a]!.day - runs[b]!.day ||
-            runs[a]!.start - runs[b]!.start,
-        );
+    const previous = symmetric ? chosen[position - 1]! : 0;
+    frame.dayOrder =
+      symmetric && previous === 0
+        ? []
+        : table[position]!.days.filter((day) => day >= previous).sort(
+            (a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || a - b,
+          );
     return true;
   };
+  const descend = (child: Frame) => {
+    decide(child.position - 1, 1);
+    if (enter(child)) stack.push(child);
+    else decide(child.position - 1, -1);
+  };
 
-  const stack: Frame[] = [{ position: 0, placed: 0, next: 0, skipped: false }];
-  if (!enter(stack[0]!)) stack.pop();
+  const stack: Frame[] = [];
+  const root: Frame = { position: 0, placed: 0, high: 0, normal: 0, next: 0, skipped: false };
+  if (enter(root)) stack.push(root);
   while (stack.length > 0 && !stopped) {
     const frame = stack[stack.length - 1]!;
-    const task = tasks[order[frame.position]!]!;
-    // The branch below the run it sat in has returned: give the run back.
-    if (frame.taken) {
-      const { run, saved, day, used } = frame.taken;
-      setChosen(frame.position, undefined);
-      load.set(day, (load.get(day) ?? 0) - 1);
-      cursor[run] = saved;
-      room += used;
+    const { position } = frame;
+    // The branch below the day it sat on has returned: take it off that day.
+    if (frame.taken !== undefined) {
+      join(frame.taken, position, -1);
+      setChosen(position, 0);
       frame.taken = undefined;
-      if (bestCount === order.length) {
-        stack.pop();
-        continue;
-      }
     }
     let child: Frame | undefined;
-    while (child === undefined && frame.next < frame.runOrder!.length) {
-      const run = frame.runOrder![frame.next]!;
+    while (bestValue < most && child === undefined && frame.next < frame.dayOrder!.length) {
+      const day = frame.dayOrder![frame.next]!;
       frame.next += 1;
-      const pad = task.pad ?? 0;
-      const start = Math.max(cursor[run]! + pad, task.from ?? 1);
-      const end = start + task.duration - 1;
-      if (end + pad > runs[run]!.end || end > (task.to ?? Number.POSITIVE_INFINITY)) continue;
-      const saved = cursor[run]!;
-      const day = runs[run]!.day;
-      const used = end + 1 + pad - saved;
-      cursor[run] = end + 1 + pad;
-      room -= used;
-      load.set(day, (load.get(day) ?? 0) + 1);
-      setChosen(frame.position, { task: order[frame.position]!, run, start });
-      frame.taken = { run, saved, day, used };
-      child = { position: frame.position + 1, placed: frame.placed + 1, next: 0, skipped: false };
+      if (!fitsWith(day, position)) continue;
+      join(day, position, 1);
+      setChosen(position, day);
+      frame.taken = day;
+      child = {
+        position: position + 1,
+        placed: frame.placed + 1,
+        high: frame.high + Number(rank[position] === 0),
+        normal: frame.normal + Number(rank[position] === 1),
+        next: 0,
+        skipped: false,
+      };
     }
     if (child === undefined) {
-      if (frame.skipped) {
+      if (frame.skipped || bestValue === most) {
         stack.pop();
+        if (position > 0) decide(position - 1, -1);
         continue;
       }
       frame.skipped = true;
-      child = { position: frame.position + 1, placed: frame.placed, next: 0, skipped: false };
+      child = {
+        position: position + 1,
+        placed: frame.placed,
+        high: frame.high,
+        normal: frame.normal,
+        next: 0,
+        skipped: false,
+      };
     }
-    if (enter(child)) stack.push(child);
+    descend(child);
   }
   keepBest();
   if (options.meter) options.meter.nodes += nodes;
 
-  const placements = best
-    .map(({ task, run, start }) => {
+  const placements: PlannedPlacement[] = [];
+  for (let day = 1; day <= days; day += 1) {
+    const onDay = [...best.keys()].filter((position) => best[position] === day);
+    if (onDay.length === 0) continue;
+    const starts = arrange(day, onDay) ?? [];
+    onDay.forEach((position, index) => {
+      const start = starts[index]!;
       const placement: PlannedPlacement = {
-        id: tasks[task]!.id,
-        day: runs[run]!.day,
+        id: tasks[order[position]!]!.id,
+        day,
         start,
-        end: start + tasks[task]!.duration - 1,
+        end: start + duration[position]! - 1,
       };
-      const hostId = runs[run]!.hostId;
+      const hostId = hostAt(room, day, start);
       if (hostId !== undefined) placement.hostId = hostId;
-      return placement;
-    })
-    .sort((a, b) => a.day - b.day || a.start - b.start);
-  return { placements, exact: !stopped, stop: stopped ? "budget" : "exact" };
-}
-
-/** True when the task fits in the run on its own, within its days and slots. */
-function fitsAlone(task: SearchTask, run: SearchRun): boolean {
-  if (task.days && !task.days.has(run.day)) return false;
-  if (task.notDays?.has(run.day)) return false;
-  const pad = task.pad ?? 0;
-  const from = Math.max(run.start + pad, task.from ?? 1);
-  const to = Math.min(run.end - pad, task.to ?? Number.POSITIVE_INFINITY);
-  return to - from + 1 >= task.duration;
-}
-
-/** True when two tasks can take each other's place: same length, same limits. */
-function interchangeable(a: SearchTask, b: SearchTask): boolean {
-  return (
-    a.duration === b.duration &&
-    a.from === b.from &&
-    a.to === b.to &&
-    a.pad === b.pad &&
-    sameSet(a.days, b.days) &&
-    sameSet(a.notDays, b.notDays)
-  );
-}
-
-function sameSet(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.size === b.size && [...a].every((value) => b.has(value));
+      placements.push(placement);
+    });
+  }
+  placements.sort((a, b) => a.day - b.day || a.start - b.start);
+  const exact = !stopped && !unordered;
+  return { placements, exact, stop: exact ? "exact" : "budget" };
 }

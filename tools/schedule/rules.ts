@@ -23,6 +23,7 @@ import {
   type StandingRule,
   type TaskCategory,
   type TaskItem,
+  type TaskPriority,
 } from "./state.js";
 
 /** The user's standing preferences as the rules read them. */
@@ -238,21 +239,36 @@ export function bufferProblem(
   return undefined;
 }
 
-/** What the placement search must keep to for a task item: the days its rules rule out, and its buffer. */
-export function searchLimitsOf(task: TaskItem, book: RuleBook): { notDays: Set<number>; pad: number } {
+/**
+ * What the placement search must keep to for a task item: the days its rules rule out, its deadline (the day and slot
+ * it ends before: the day itself, or its event's first slot), and its buffer.
+ */
+export function searchLimitsOf(
+  task: TaskItem,
+  book: RuleBook,
+): { notDays: Set<number>; pad: number; endBefore?: { day: number; slot: number } } {
+  const event =
+    task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
+  const undated: TaskItem = { ...task };
+  delete undated.dueBefore;
   const notDays = new Set<number>();
   for (let day = 1; day <= book.weekdays.length; day += 1) {
-    // The whole day of a deadline event is left out: the search does not split a day around it.
+    // The day of a deadline event is kept to by its slot (`endBefore`); the days after it are out.
     const probe = { day, start: 1, end: 1 };
-    const event =
-      task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
-    if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined || (event && day >= event.range.day))
-      notDays.add(day);
+    if (event?.range.day === day) {
+      if (placementRuleProblem(undated, probe, book, { slots: false }) !== undefined) notDays.add(day);
+    } else if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined) notDays.add(day);
   }
-  return { notDays, pad: bufferOf(task, book) };
+  const due = task.dueBefore;
+  const endBefore = event
+    ? { day: event.range.day, slot: event.range.start }
+    : due && "day" in due
+      ? { day: due.day, slot: 1 }
+      : undefined;
+  return { notDays, pad: bufferOf(task, book), ...(endBefore ? { endBefore } : {}) };
 }
 
-/** A search task kept to the task's hard rules too: the days its class and deadline rule out, its buffer. */
+/** A search task kept to the task's hard rules too: the days its class and deadline rule out, its buffer, its priority. */
 export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook): SearchTask {
   const rules = searchLimitsOf(task, book);
   const notDays = new Set([...(searchTask.notDays ?? []), ...rules.notDays]);
@@ -267,6 +283,8 @@ export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook
     ...bounds,
     ...(notDays.size > 0 ? { notDays } : {}),
     ...(rules.pad > 0 ? { pad: rules.pad } : {}),
+    ...(rules.endBefore ? { endBefore: rules.endBefore } : {}),
+    ...(task.priority && task.priority !== "normal" ? { priority: task.priority } : {}),
   };
 }
 
@@ -316,6 +334,12 @@ export interface SearchTask {
   from?: number;
   /** Last slot it may end at, inclusive. */
   to?: number;
-  /** Free slots it keeps on each side inside its run (its class's buffer). */
+  /** Free slots it keeps on each side within its day, its host aside (its class's buffer). */
   pad?: number;
+  /** Its deadline: it ends before this day and slot (`slot` 1: before the day). */
+  endBefore?: { day: number; slot: number };
+  /** Places rejected for it ("day:start"): never proposed. */
+  notAt?: ReadonlySet<string>;
+  /** How much it matters when not all fit; `normal` when absent. */
+  priority?: TaskPriority;
 }

@@ -295,7 +295,7 @@ function fitsInHost(
 }
 
 /** A small, fast, seedable pseudo-random generator returning floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -78,7 +78,7 @@ const proposeArrangementArgumentsSchema = z.object({
     .describe("At most this many placements (one card); list again for the rest once they apply."),
 });
 
-/** One proposal placing as many pending reviews as fit, found by the exact-when-possible search, within the limits given. */
+/** One proposal placing as many pending reviews as fit, found by the exact search, within the limits given. */
 export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof proposeArrangementArgumentsSchema>> = {
   name: "propose_arrangement",
   description:

@@ -1,0 +1,126 @@
+/**
+ * Issue 46: the placement search is exact under every rule, and a "proved" is a proof. On thousands of generated
+ * rule-bearing weeks (tests/support/rule-weeks.ts) the search places as many reviews as the brute-force oracle
+ * (tests/support/schedule-oracle.ts) says fit, with the oracle's priority profile; every review it leaves out when it
+ * says it finished is one the oracle cannot place beside the others; its placements apply through the real tools. A
+ * sample goes through `propose_arrangement` whole (polishing, the card's text, the health judge's forced issues).
+ * The mutation check: the same comparison, against a search with one rule taken out, fails.
+ */
+import { describe, expect, test } from "vitest";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
+import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/schedule/placement-search.js";
+import { withRules } from "../../tools/schedule/rules.js";
+import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import { oracle } from "../support/schedule-oracle.js";
+import { ruleWeek } from "../support/rule-weeks.js";
+
+const pendingOf = (week: ScheduleState) =>
+  week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
+const placeWrites = (placements: SearchResult["placements"]) =>
+  placements.map((entry) => ({
+    name: "place",
+    arguments: { task_id: entry.id, day: entry.day, slot_start: entry.start },
+  }));
+
+/** The search as `propose_arrangement` runs it on a whole week: every pending review under its rules. */
+function search(week: ScheduleState): SearchResult {
+  const { room, dayLoad, rules } = searchInputOf(week);
+  const tasks = pendingOf(week).map((task) => withRules({ id: task.id, duration: task.duration }, task, rules));
+  return searchPlacements(tasks, room, { dayLoad });
+}
+
+/** How the search's answer on `week` differs from the oracle's: one line each (none when they agree). */
+function againstOracle(week: ScheduleState, searched: SearchResult): string[] {
+  const answer = oracle(week);
+  const placed = searched.placements.map((entry) => entry.id);
+  const priority = new Map(pendingOf(week).map((task) => [task.id, task.priority ?? "normal"]));
+  const profile = [0, 0, 0];
+  for (const id of placed) profile[["high", "normal", "low"].indexOf(priority.get(id)!)]! += 1;
+  const problems: string[] = [];
+  if (!searched.exact) problems.push(`stopped at ${searched.stop}`);
+  if (placed.length !== answer.most) problems.push(`placed ${placed.length}, the most that fit ${answer.most}`);
+  if (profile.join("/") !== answer.profile.join("/"))
+    problems.push(`priority profile ${profile.join("/")}, the best ${answer.profile.join("/")}`);
+  if (!answer.fitsTogether(placed) || !applyWrites(week, placeWrites(searched.placements)))
+    problems.push("its placements break a hard rule");
+  if (searched.exact)
+    for (const id of answer.ids)
+      if (!placed.includes(id) && answer.fitsTogether([...placed, id]))
+        problems.push(`${id} is left out as proved, yet fits beside the others`);
+  return problems;
+}
+
+/** Every week of `seeds` the search gets wrong, with how. */
+function mismatches(seeds: Iterable<number>, searchOf: (week: ScheduleState) => SearchResult): string[] {
+  const found: string[] = [];
+  for (const seed of seeds) {
+    const week = ruleWeek(seed);
+    const problems = againstOracle(week, searchOf(week));
+    if (problems.length > 0) found.push(`week ${seed}: ${problems.join("; ")}`);
+  }
+  return found;
+}
+
+const seeds = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
+
+describe("the placement search against the oracle, on rule-bearing weeks", () => {
+  test("2,000 weeks: the most placed, the best priority profile, every left-out review proved, no rule broken", () => {
+    expect(mismatches(seeds(1, 2_000), search)).toEqual([]);
+  });
+
+  test("propose_arrangement whole: its card places the oracle's most, its proofs and forced issues hold, soft preferences cost nothing", () => {
+    for (const seed of seeds(5_001, 25)) {
+      const week = ruleWeek(seed);
+      const answer = oracle(week);
+      const listing = proposeArrangement(week);
+      const card = listing.candidates[0];
+      const placed = (card?.places ?? []).map((place) => place.id);
+      expect({ seed, placed: placed.length }).toEqual({ seed, placed: answer.most });
+      const after = card ? applyWrites(week, card.writes) : week;
+      expect(after).toBeDefined();
+      const proved = new Set(card?.summary.includes("(proved)") ? answer.ids.filter((id) => !placed.includes(id)) : []);
+      for (const issue of analyzeHealth(after!).issues)
+        if (issue.kind === "cannot_fit" && issue.forced) for (const id of issue.tasks) proved.add(id);
+      for (const id of proved)
+        expect({ seed, id, fits: answer.fitsTogether([...placed, id]) }).toMatchObject({ fits: false });
+      // Without its soft preferences (preferred parts, strategies) the week holds no more.
+      const plain: ScheduleState = {
+        ...week,
+        categories: week.categories.map(({ preferredParts: _parts, strategy: _strategy, ...category }) => category),
+        standing: (week.standing ?? []).filter((rule) => rule.kind !== "part_of_day"),
+      };
+      expect(search(plain).placements).toHaveLength(placed.length);
+    }
+  });
+
+  test("mutation check: a search with one rule taken out fails the comparison", () => {
+    // Buffers off: sessions land inside the free slots a class keeps.
+    const noBuffers = (week: ScheduleState) => {
+      const { room, dayLoad, rules } = searchInputOf(week);
+      const tasks = pendingOf(week).map((task) => ({
+        ...withRules({ id: task.id, duration: task.duration }, task, rules),
+        pad: 0,
+      }));
+      return searchPlacements(tasks, room, { dayLoad });
+    };
+    // The day's edges treated as busy: a buffered session keeps its buffer inside the day, and fewer fit.
+    const busyEdges = (week: ScheduleState) => {
+      const { room, dayLoad, rules } = searchInputOf(week);
+      const tasks = pendingOf(week).map((task) => withRules({ id: task.id, duration: task.duration }, task, rules));
+      return searchPlacements(tasks, { ...room, edgesFree: false }, { dayLoad });
+    };
+    // Priorities ignored: the most placed, but not the most important.
+    const noPriorities = (week: ScheduleState) => {
+      const { room, dayLoad, rules } = searchInputOf(week);
+      const tasks = pendingOf(week).map((task) => {
+        const { priority: _priority, ...rest } = withRules({ id: task.id, duration: task.duration }, task, rules);
+        return rest;
+      });
+      return searchPlacements(tasks, room, { dayLoad });
+    };
+    for (const mutant of [noBuffers, busyEdges, noPriorities])
+      expect(mismatches(seeds(1, 300), mutant).length, mutant.name).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Small generated weeks that carry rules (issue 46): task classes with excluded weekdays, blocked days, buffers,
+ * session bounds and preferred parts; reviews due before a day or an exam, with earliest days and priorities; events
+ * that host reviews (`canEmbed`) and locked exams; reviews already placed; and the user's standing preferences. At
+ * most 7 days of 9 slots and 12 pending reviews, so the brute-force oracle (`schedule-oracle.ts`) answers quickly.
+ *
+ * Deterministic: one seed, one week. The reviews already placed are placed through the real `place` tool, so the week
+ * itself keeps every rule.
+ */
+import type { PreferenceRule } from "../../contracts/preferences.js";
+import {
+  consecutiveDays,
+  parseScheduleState,
+  placeTool,
+  type EventTask,
+  type ScheduleState,
+  type TaskCategory,
+  type TaskItem,
+} from "../../tools/schedule/index.js";
+import { mulberry32 } from "../../tools/schedule/sample-data.js";
+import type { DayPart, StandingRule } from "../../tools/schedule/state.js";
+
+const PARTS: DayPart[] = ["morning", "afternoon", "evening"];
+
+/** The rule-bearing week of `seed`: 1-7 days of 3-9 slots, 1-12 pending reviews. */
+export function ruleWeek(seed: number): ScheduleState {
+  const random = mulberry32(seed);
+  const pick = (count: number) => Math.floor(random() * count);
+  const chance = (share: number) => random() < share;
+  const days = 1 + pick(7);
+  const slotsPerDay = 3 + pick(7);
+  const firstHour = 7 + pick(6);
+  const clock = chance(0.5);
+  const hour = (offset: number) => `${String(firstHour + offset).padStart(2, "0")}:00`;
+  const window = {
+    totalDays: days,
+    slotsPerDay,
+    days: consecutiveDays(days, 1, 1 + pick(7)),
+    ...(clock
+      ? { slotTimes: Array.from({ length: slotsPerDay }, (_, slot) => ({ start: hour(slot), end: hour(slot + 1) })) }
+      : {}),
+  };
+
+  const categories: TaskCategory[] = Array.from({ length: 1 + pick(3) }, (_, index) => {
+    const category: TaskCategory = { id: `class-${index + 1}`, name: `Class ${index + 1}` };
+    if (chance(0.3)) category.excludedDaysOfWeek = [...new Set([1 + pick(7), ...(chance(0.3) ? [1 + pick(7)] : [])])];
+    if (chance(0.25)) category.blockedDays = [1 + pick(days)];
+    if (chance(0.45)) category.bufferSlots = chance(0.75) ? 1 : 2;
+    if (chance(0.4)) category.preferredParts = [PARTS[pick(3)]!];
+    if (chance(0.3)) category.minSession = 1 + pick(2);
+    if (chance(0.3)) category.maxSession = Math.max(category.minSession ?? 1, 1 + pick(3));
+    if (chance(0.3)) category.strategy = chance(0.5) ? "steady" : "compact";
+    return category;
+  });
+
+  const taken = new Set<string>();
+  const free = (day: number, start: number, end: number) => {
+    for (let slot = start; slot <= end; slot += 1) if (taken.has(`${day}:${slot}`)) return false;
+    return true;
+  };
+  const events: EventTask[] = [];
+  for (let attempt = 0, wanted = pick(6); attempt < 20 && events.length < wanted; attempt += 1) {
+    const length = 1 + pick(Math.min(3, slotsPerDay));
+    const day = 1 + pick(days);
+    const start = 1 + pick(slotsPerDay - length + 1);
+    if (!free(day, start, start + length - 1)) continue;
+    for (let slot = start; slot < start + length; slot += 1) taken.add(`${day}:${slot}`);
+    const roll = random();
+    const host = roll < 0.3 && length >= 2;
+    const exam = !host && roll < 0.55;
+    events.push({
+      id: `event-${events.length + 1}`,
+      name: host
+        ? `Study hall ${events.length + 1}`
+        : exam
+          ? `Exam ${events.length + 1}`
+          : `Lecture ${events.length + 1}`,
+      source: "event",
+      slots: [{ day, start, end: start + length - 1 }],
+      canEmbed: host,
+      locked: exam,
+      embeds: [],
+    });
+  }
+
+  const reviews: TaskItem[] = [];
+  const placedCount = pick(4);
+  const pendingCount = 1 + Math.min(11, pick(7) + pick(7));
+  for (let index = 0; index < placedCount + pendingCount; index += 1) {
+    const category = categories[pick(categories.length)]!;
+    const low = category.minSession ?? 1;
+    const high = Math.max(low, Math.min(category.maxSession ?? 3, 3));
+    const review: TaskItem = {
+      id: `review-${index + 1}`,
+      name: `Review ${index + 1}`,
+      source: "task_item",
+      duration: Math.min(slotsPerDay, low + pick(high - low + 1)),
+      categoryId: category.id,
+      status: "pending",
+    };
+    if (index >= placedCount) {
+      const due = random();
+      if (due < 0.2) review.dueBefore = { day: 2 + pick(days) };
+      else if (due < 0.4 && events.length > 0) {
+        const exams = events.filter((event) => event.locked);
+        review.dueBefore = { eventId: (exams.length > 0 ? exams : events)[pick(exams.length || events.length)]!.id };
+      }
+      if (chance(0.2)) review.earliestDay = 1 + pick(days);
+      if (chance(0.5)) review.priority = (["high", "normal", "low"] as const)[pick(3)]!;
+    }
+    reviews.push(review);
+  }
+
+  const standing: StandingRule[] = [];
+  const prefer = (rule: PreferenceRule, text: string) =>
+    standing.push({ ...rule, text, id: `pref-${standing.length + 1}` });
+  if (chance(0.2)) prefer({ kind: "avoid_day", value: 1 + pick(7) }, "never on that day");
+  if (chance(0.08)) prefer({ kind: "only_days", value: [1 + pick(7), 1 + pick(7), 1 + pick(7)] }, "only on those days");
+  if (chance(0.12)) prefer({ kind: "only_part_of_day", value: PARTS[pick(3)]! }, "only then");
+  if (clock && chance(0.15)) prefer({ kind: "not_before_hour", value: firstHour + pick(4) }, "not early");
+  if (chance(0.2)) prefer({ kind: "part_of_day", value: PARTS[pick(3)]! }, "rather then");
+
+  let week: ScheduleState = parseScheduleState({ window, categories, tasks: [...events, ...reviews] });
+  if (standing.length > 0) week = { ...week, standing };
+  // The reviews placed before: through the place tool, so they keep every rule.
+  for (const review of reviews.slice(0, placedCount)) {
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      const placed = placeTool.run(week, {
+        task_id: review.id,
+        day: 1 + pick(days),
+        slot_start: 1 + pick(slotsPerDay - review.duration + 1),
+      });
+      if (placed.ok && placed.state) {
+        week = placed.state;
+        break;
+      }
+    }
+  }
+  // One that fit nowhere is left out of the week, so that at most 12 reviews are pending.
+  const unplaced = new Set(
+    reviews.slice(0, placedCount).flatMap((review) => {
+      const now = week.tasks.find((task) => task.id === review.id);
+      return now?.source === "task_item" && now.status === "pending" ? [review.id] : [];
+    }),
+  );
+  return unplaced.size === 0 ? week : { ...week, tasks: week.tasks.filter((task) => !unplaced.has(task.id)) };
+}
