@@ -320,7 +320,7 @@ export function analyzeHealth(
 }
 
 /** True when (day, slot) is taken by something a student is busy with: an event that holds no reviews, or a review. */
-export function isBusy(index: OccupancyIndex, day: number, slot: number): boolean {
+function isBusy(index: OccupancyIndex, day: number, slot: number): boolean {
   const cell = cellOf(index, day, slot);
   if ((index.embedded[cell] ?? FREE) !== FREE) return true;
   const occupant = index.primary[cell] ?? FREE;

@@ -19,18 +19,22 @@
 import {
   HEALTH_PENALTIES,
   HEAVY_DAY_SLOTS,
-  isBusy,
   profileOf,
   spreadOf,
   unevenPenalty,
   type HealthPreferences,
 } from "./health.js";
-import { FREE, buildOccupancyIndex, cellOf, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
+import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchRun, type SearchTask } from "./placement-search.js";
 import { bufferOf, placementRuleProblem, withRules } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { findFreeRuns } from "./tools/find-free.js";
+
+// Read once: the hot loops below use plain numbers (no module-namespace reads, no closures made per call).
+const EMPTY = FREE;
+const HEAVY = HEAVY_DAY_SLOTS;
+const PENALTY = { ...HEALTH_PENALTIES };
 
 /** What the feasibility search found: the penalty it costs, and whether it was exact or stopped at its budget. */
 interface Feasibility {
@@ -47,7 +51,7 @@ interface ClassSessions {
   perDay: Map<number, number>;
 }
 
-/** A placed review's place in the model: where it is, and the host it sits in (`FREE` for none). */
+/** A placed review's place in the model: where it is, and the host it sits in (`EMPTY` for none). */
 interface Place {
   range: SlotRange;
   host: number;
@@ -69,6 +73,17 @@ export class WeekModel {
   private loadSquares = 0;
   private readonly dayCost: number[];
   private dayTotal = 0;
+  /** Days whose cost is out of date (a review left or landed there since it was last counted). */
+  private readonly dirty = new Set<number>();
+  /** Per position: 1 for an event reviews may sit in (a cell it holds alone is room, not a commitment). */
+  private readonly room: Uint8Array;
+  /** Per position: per cell of the window, 1 when a review starting there is off the profile, 2 when not, 0 unknown. */
+  private readonly offProfile = new Map<number, Uint8Array>();
+  /** Scratch rows for `costOfDay`. */
+  private readonly busyRow: Uint8Array;
+  private readonly sorted: number[] = [];
+  /** What `save` keeps of a trial change's two days. */
+  private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0 };
   private readonly classes = new Map<string, ClassSessions>();
   private strategyTotal = 0;
   private readonly pending: SearchTask[];
@@ -90,6 +105,8 @@ export class WeekModel {
     this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
     this.profile = profileOf(state, preferences, this.index.rules);
+    this.room = Uint8Array.from(state.tasks, (task) => (task.source === "event" && task.canEmbed ? 1 : 0));
+    this.busyRow = new Uint8Array(slotsPerDay + 2);
     this.onDay = Array.from({ length: totalDays }, () => []);
     this.dailyLoad = Array.from({ length: totalDays }, () => 0);
     this.dayCost = Array.from({ length: totalDays }, () => 0);
@@ -112,8 +129,7 @@ export class WeekModel {
       for (const range of task.slots)
         if (range.day >= 1 && range.day <= totalDays) this.dailyLoad[range.day - 1]! += range.end - range.start + 1;
       const first = task.slots[0]!;
-      const host =
-        this.index.embedded[cellOf(this.index, first.day, first.start)] === position ? this.hostAt(first) : FREE;
+      const host = this.index.embedded[this.cell(first.day, first.start)] === position ? this.hostAt(first) : EMPTY;
       this.places.set(position, { range: first, host });
       this.onDay[first.day - 1]?.push(position);
       this.countSession(task, first.day, 1);
@@ -146,6 +162,7 @@ export class WeekModel {
 
   /** 100 minus every penalty, to one decimal, not clamped at 0 (the climb's measure: it still rises below 0). */
   raw(): number {
+    this.flush();
     const spread = spreadOf(this.loadSum, this.loadSquares, this.totalDays);
     const penalties = this.dayTotal + this.strategyTotal + this.feasibility.penalty + unevenPenalty(spread);
     return Math.round((100 - penalties) * 10) / 10;
@@ -159,6 +176,29 @@ export class WeekModel {
   /** Where the placed review at `position` is now, or undefined. */
   placeOf(position: number): SlotRange | undefined {
     return this.places.get(position)?.range;
+  }
+
+  /** The host the placed review at `position` sits in now, by position, or undefined. */
+  hostOf(position: number): number | undefined {
+    const host = this.places.get(position)?.host;
+    return host === undefined || host === EMPTY ? undefined : host;
+  }
+
+  /**
+   * The week as a card describes a change of the reviews at `positions`: those reviews where they are now (in their
+   * hosts), and the hosts; enough for `describeScheduleCall`, built without the rest of the week.
+   */
+  viewOf(positions: readonly number[]): ScheduleState {
+    const tasks = positions.flatMap((position) => {
+      const task = this.state.tasks[position] as TaskItem;
+      const place = this.places.get(position);
+      if (!place) return [task];
+      const { embeddedIn: _host, ...rest } = task;
+      const host = place.host === EMPTY ? undefined : this.state.tasks[place.host];
+      const moved: TaskItem = { ...rest, slots: [place.range], ...(host ? { embeddedIn: host.id } : {}) };
+      return host ? [moved, host] : [moved];
+    });
+    return { ...this.state, tasks };
   }
 
   /** Positions of the placed reviews on `day` (by their first range). */
@@ -193,29 +233,62 @@ export class WeekModel {
   /** The score after moving the review at `position` to `range`, or undefined when `move` would refuse it; the week stays as it is. */
   scoreIfMoved(position: number, range: SlotRange): number | undefined {
     const place = this.places.get(position);
-    if (!place || this.isMultiRange(position)) return undefined;
+    if (!place || this.isMultiRange(position) || this.blocked(position, range)) return undefined;
+    this.save(place.range.day, range.day);
     this.lift(position);
     const host = this.landing(position, range);
     if (host === undefined) {
       this.land(position, place.range, place.host);
+      this.restore();
       return undefined;
     }
     this.land(position, range, host);
-    const feasibility = this.feasibilityAfter([place.range.day, range.day]);
-    const raw = this.rawWith(feasibility);
+    const raw = this.rawWith(this.feasibilityAfter(place.range.day, range.day));
     this.lift(position);
     this.land(position, place.range, place.host);
+    this.restore();
     return raw;
   }
 
   /** The score after swapping the reviews at `first` and `second`, or undefined when `swap` would refuse it. */
   scoreIfSwapped(first: number, second: number): number | undefined {
+    const a = this.places.get(first);
+    const b = this.places.get(second);
+    if (!a || !b) return undefined;
+    this.save(a.range.day, b.range.day);
     const swapped = this.swapIfAllowed(first, second);
-    if (!swapped) return undefined;
-    const feasibility = this.feasibilityAfter([swapped[0].range.day, swapped[1].range.day]);
-    const raw = this.rawWith(feasibility);
+    if (!swapped) {
+      this.restore();
+      return undefined;
+    }
+    const raw = this.rawWith(this.feasibilityAfter(a.range.day, b.range.day));
     this.undoSwap(first, second, swapped);
+    this.restore();
     return raw;
+  }
+
+  /** The costs of the days `first` and `second` as they are (counted first), to restore once a trial change is undone. */
+  private save(first: number, second: number): void {
+    this.flush();
+    this.saved.first = first;
+    this.saved.second = second;
+    this.saved.firstCost = this.dayCost[first - 1]!;
+    this.saved.secondCost = this.dayCost[second - 1]!;
+    this.saved.total = this.dayTotal;
+  }
+
+  private restore(): void {
+    const saved = this.saved;
+    this.dayCost[saved.first - 1] = saved.firstCost;
+    this.dayCost[saved.second - 1] = saved.secondCost;
+    this.dayTotal = saved.total;
+    this.dirty.clear();
+  }
+
+  /** Counts the days changed since they were last counted. */
+  private flush(): void {
+    for (const day of this.dirty) this.recost(day);
+    this.dirty.clear();
   }
 
   /** Swaps the reviews at `first` and `second` (checked with `scoreIfSwapped` first). */
@@ -261,6 +334,22 @@ export class WeekModel {
     this.land(second, b.range, b.host);
   }
 
+  /** True when something other than the review at `position`, and no host, takes a slot of `range` (a quick refusal). */
+  private blocked(position: number, range: SlotRange): boolean {
+    if (windowProblem(this.index, range) !== undefined) return true;
+    for (let slot = range.start; slot <= range.end; slot += 1) {
+      const occupant = this.index.primary[this.cell(range.day, slot)]!;
+      if (occupant === EMPTY || occupant === position) continue;
+      const task = this.index.tasks[occupant];
+      if (task?.source !== "event" || !task.canEmbed) return true;
+    }
+    return false;
+  }
+
+  private cell(day: number, slot: number): number {
+    return (day - 1) * this.slotsPerDay + slot - 1;
+  }
+
   private isMultiRange(position: number): boolean {
     return (this.state.tasks[position]?.slots?.length ?? 0) !== 1;
   }
@@ -274,26 +363,26 @@ export class WeekModel {
   }
 
   /**
-   * Where the lifted review at `position` would land on `range`: `FREE` (plain free slots), a host's position, or
+   * Where the lifted review at `position` would land on `range`: `EMPTY` (plain free slots), a host's position, or
    * undefined when the write tools refuse it there (outside the window, a conflict, a rule, a buffer).
    */
   private landing(position: number, range: SlotRange): number | undefined {
     const task = this.state.tasks[position];
     if (task?.source !== "task_item" || windowProblem(this.index, range) !== undefined) return undefined;
-    let first = FREE;
+    let first = EMPTY;
     let anyFree = false;
     for (let slot = range.start; slot <= range.end; slot += 1) {
-      const occupant = this.index.primary[cellOf(this.index, range.day, slot)]!;
-      if (occupant === FREE) anyFree = true;
-      else if (first === FREE) first = occupant;
+      const occupant = this.index.primary[this.cell(range.day, slot)]!;
+      if (occupant === EMPTY) anyFree = true;
+      else if (first === EMPTY) first = occupant;
       else if (occupant !== first) return undefined;
     }
-    let host = FREE;
-    if (first !== FREE) {
+    let host = EMPTY;
+    if (first !== EMPTY) {
       const occupant = this.index.tasks[first];
       if (anyFree || occupant?.source !== "event" || !occupant.canEmbed) return undefined;
       for (let slot = range.start; slot <= range.end; slot += 1)
-        if (this.index.embedded[cellOf(this.index, range.day, slot)] !== FREE) return undefined;
+        if (this.index.embedded[this.cell(range.day, slot)] !== EMPTY) return undefined;
       host = first;
     }
     if (placementRuleProblem(task, range, this.index.rules) !== undefined) return undefined;
@@ -313,9 +402,9 @@ export class WeekModel {
     for (let offset = 1; offset <= own; offset += 1) {
       for (const slot of [range.start - offset, range.end + offset]) {
         if (slot < 1 || slot > this.slotsPerDay) continue;
-        const cell = cellOf(this.index, range.day, slot);
+        const cell = this.cell(range.day, slot);
         for (const other of [this.index.primary[cell]!, this.index.embedded[cell]!]) {
-          if (other === FREE || other === position) continue;
+          if (other === EMPTY || other === position) continue;
           const neighbour = this.index.tasks[other];
           const hosts =
             neighbour?.source === "event" &&
@@ -343,31 +432,31 @@ export class WeekModel {
   private lift(position: number): void {
     const place = this.places.get(position)!;
     const { range } = place;
-    const layer = place.host === FREE ? this.index.primary : this.index.embedded;
+    const layer = place.host === EMPTY ? this.index.primary : this.index.embedded;
     for (let slot = range.start; slot <= range.end; slot += 1) {
-      const cell = cellOf(this.index, range.day, slot);
-      if (layer[cell] === position) layer[cell] = FREE;
+      const cell = this.cell(range.day, slot);
+      if (layer[cell] === position) layer[cell] = EMPTY;
     }
     const list = this.onDay[range.day - 1]!;
     list.splice(list.indexOf(position), 1);
     this.addLoad(range.day, -(range.end - range.start + 1));
     this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
     this.places.delete(position);
-    this.recost(range.day);
+    this.dirty.add(range.day);
   }
 
-  /** Puts the review at `position` on `range` (in `host`, or plainly when `FREE`). */
+  /** Puts the review at `position` on `range` (in `host`, or plainly when `EMPTY`). */
   private land(position: number, range: SlotRange, host: number): void {
-    const layer = host === FREE ? this.index.primary : this.index.embedded;
+    const layer = host === EMPTY ? this.index.primary : this.index.embedded;
     for (let slot = range.start; slot <= range.end; slot += 1) {
-      const cell = cellOf(this.index, range.day, slot);
-      if (layer[cell] === FREE) layer[cell] = position;
+      const cell = this.cell(range.day, slot);
+      if (layer[cell] === EMPTY) layer[cell] = position;
     }
     this.places.set(position, { range, host });
     this.onDay[range.day - 1]!.push(position);
     this.addLoad(range.day, range.end - range.start + 1);
     this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
-    this.recost(range.day);
+    this.dirty.add(range.day);
   }
 
   private addLoad(day: number, slots: number): void {
@@ -399,37 +488,92 @@ export class WeekModel {
   /** What `day` costs: its heavy slots, its reviews back to back, without a buffer or off the profile, its single free slots. */
   private costOfDay(day: number): number {
     const load = this.dailyLoad[day - 1]!;
-    let cost = load > HEAVY_DAY_SLOTS ? (load - HEAVY_DAY_SLOTS) * HEALTH_PENALTIES.heavySlot : 0;
-    const busy = (slot: number) => slot >= 1 && slot <= this.slotsPerDay && isBusy(this.index, day, slot);
-    const reviews = [...this.onDay[day - 1]!].sort(
-      (a, b) => this.places.get(a)!.range.start - this.places.get(b)!.range.start || a - b,
-    );
-    let previous: SlotRange | undefined;
-    for (const position of reviews) {
-      const range = this.places.get(position)!.range;
-      if (previous && previous.end + 1 === range.start) cost += HEALTH_PENALTIES.backToBack;
-      previous = range;
-      if (busy(range.start - 1) && busy(range.end + 1)) cost += HEALTH_PENALTIES.noBuffer;
-      if (this.profile(this.state.tasks[position] as TaskItem, range)) cost += HEALTH_PENALTIES.offProfile;
+    let cost = load > HEAVY ? (load - HEAVY) * PENALTY.heavySlot : 0;
+    const slots = this.slotsPerDay;
+    const busy = this.busyRow;
+    const base = (day - 1) * slots;
+    const { primary, embedded } = this.index;
+    // Busy: an event that holds no reviews, or a review (`isBusy`); slots 0 and past the day are not.
+    for (let slot = 1; slot <= slots; slot += 1) {
+      const cell = base + slot - 1;
+      const occupant = primary[cell]!;
+      busy[slot] = embedded[cell] !== EMPTY || (occupant !== EMPTY && this.room[occupant] === 0) ? 1 : 0;
     }
-    for (let slot = 2; slot < this.slotsPerDay; slot += 1)
-      if (!busy(slot) && busy(slot - 1) && busy(slot + 1)) cost += HEALTH_PENALTIES.isolatedSlot;
+    // The day's reviews by start (then by position, as the judge's stable sort leaves them).
+    const order = this.sorted;
+    order.length = 0;
+    for (const position of this.onDay[day - 1]!) {
+      const start = this.places.get(position)!.range.start;
+      let at = order.length;
+      while (at > 0) {
+        const before = order[at - 1]!;
+        const beforeStart = this.places.get(before)!.range.start;
+        if (beforeStart < start || (beforeStart === start && before < position)) break;
+        order[at] = before;
+        at -= 1;
+      }
+      order[at] = position;
+    }
+    let previousEnd = -2;
+    for (const position of order) {
+      const range = this.places.get(position)!.range;
+      if (previousEnd + 1 === range.start) cost += PENALTY.backToBack;
+      previousEnd = range.end;
+      if (busy[range.start - 1] === 1 && busy[range.end + 1] === 1) cost += PENALTY.noBuffer;
+      if (this.isOffProfile(position, range)) cost += PENALTY.offProfile;
+    }
+    for (let slot = 2; slot < slots; slot += 1)
+      if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1) cost += PENALTY.isolatedSlot;
     return cost;
   }
 
+  /** True when the review at `position` on `range` is off the profile (`profileOf`), remembered per place. */
+  private isOffProfile(position: number, range: SlotRange): boolean {
+    let known = this.offProfile.get(position);
+    if (!known) {
+      known = new Uint8Array(this.totalDays * this.slotsPerDay);
+      this.offProfile.set(position, known);
+    }
+    const cell = (range.day - 1) * this.slotsPerDay + range.start - 1;
+    if (known[cell] === 0) known[cell] = this.profile(this.state.tasks[position] as TaskItem, range) ? 1 : 2;
+    return known[cell] === 1;
+  }
+
   /** The feasibility after a change on `days`: the one before when nothing pending could newly fit there. */
-  private feasibilityAfter(days: readonly number[]): Feasibility {
+  private feasibilityAfter(first: number, second: number): Feasibility {
     const before = this.feasibility;
     if (this.pending.length === 0) return before;
     if (before.exact && before.placeable === 0) {
-      const touched = [...new Set(days)].sort((a, b) => a - b);
+      if (!this.roomFor(first) && (first === second || !this.roomFor(second))) return before;
+      const touched = first === second ? [first] : [Math.min(first, second), Math.max(first, second)];
       const runs = findFreeRuns(this.index, touched, 1, this.slotsPerDay, 1, true).map(runOf);
-      const roomy = runs.filter((run) => run.end - run.start + 1 >= this.shortestPending[run.day - 1]!);
-      if (roomy.length === 0) return before;
-      const found = searchPlacements(this.pending, runs, { ...this.budget(), dayLoad: this.dayLoad() });
+      // A probe of two days' room (no clock: its nodes still count against the budget's).
+      const { deadline: _deadline, ...budget } = this.budget();
+      const found = searchPlacements(this.pending, runs, { ...budget, dayLoad: this.dayLoad() });
       if (found.placements.length === 0 && found.stop !== "budget") return before;
     }
     return this.searchFeasibility();
+  }
+
+  /** True when some run of free room on `day` (plain, or in a host) is as long as a pending review its rules allow there. */
+  private roomFor(day: number): boolean {
+    const shortest = this.shortestPending[day - 1]!;
+    if (shortest === Number.POSITIVE_INFINITY) return false;
+    const { primary, embedded } = this.index;
+    const base = (day - 1) * this.slotsPerDay;
+    let length = 0;
+    let key = -2;
+    for (let slot = 1; slot <= this.slotsPerDay; slot += 1) {
+      const cell = base + slot - 1;
+      const occupant = primary[cell]!;
+      // As find_free keys a cell: plainly free, free inside a host (that host's), or blocked.
+      const cellKey =
+        occupant === EMPTY ? EMPTY : this.room[occupant] === 1 && embedded[cell] === EMPTY ? occupant : -2;
+      length = cellKey !== -2 && cellKey === key ? length + 1 : cellKey === -2 ? 0 : 1;
+      key = cellKey;
+      if (length >= shortest) return true;
+    }
+    return false;
   }
 
   /** The feasibility search over the whole week, as `analyzeHealth` runs it. */
@@ -460,9 +604,9 @@ export class WeekModel {
     return load;
   }
 
-  /** The canEmbed event whose slots hold `range`, by position (`FREE` when none). */
+  /** The canEmbed event whose slots hold `range`, by position (`EMPTY` when none). */
   private hostAt(range: SlotRange): number {
-    return this.index.primary[cellOf(this.index, range.day, range.start)] ?? FREE;
+    return this.index.primary[this.cell(range.day, range.start)] ?? EMPTY;
   }
 }
 
