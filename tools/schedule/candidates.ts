@@ -29,6 +29,7 @@ import { moveTool } from "./tools/move.js";
 import { placeTool } from "./tools/place.js";
 import { swapTool } from "./tools/swap.js";
 import { unplaceTool } from "./tools/unplace.js";
+import { finish, finishAsync, type Steps } from "./steps.js";
 import { WeekModel } from "./week-model.js";
 import type { CandidateListing, ProposedCandidate } from "../domain.js";
 
@@ -159,20 +160,31 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(
-  state: ScheduleState,
-  options: {
-    k?: number;
-    preferences?: HealthPreferences;
-    avoid?: readonly AvoidedPlace[];
-    placePending?: boolean;
-    budget?: ChangeBudget;
-  } = {},
-): ScheduleListing {
+export function proposeCandidates(state: ScheduleState, options: CandidateOptions = {}): ScheduleListing {
+  return finish(candidateSteps(state, options));
+}
+
+/** `proposeCandidates` in slices that give the event loop back (`finishAsync`): the same listing. */
+export function proposeCandidatesAsync(state: ScheduleState, options: CandidateOptions = {}): Promise<ScheduleListing> {
+  return finishAsync(candidateSteps(state, options));
+}
+
+/** What a listing keeps to: how many candidates, the user's preferences and rejected places, its budget. */
+export interface CandidateOptions {
+  k?: number;
+  preferences?: HealthPreferences;
+  avoid?: readonly AvoidedPlace[];
+  placePending?: boolean;
+  budget?: ChangeBudget;
+}
+
+/** `proposeCandidates` as work that pauses now and then (`steps.ts`). */
+export function* candidateSteps(state: ScheduleState, options: CandidateOptions = {}): Steps<ScheduleListing> {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const work = new ChangeWork(options.budget);
   const report = analyzeHealth(state, preferences, work.search);
+  yield;
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) =>
     place.task_id === target.task_id &&
@@ -183,12 +195,12 @@ export function proposeCandidates(
     !(options.avoid ?? []).some((place) => blocks(place, target));
   const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every(fits);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
-  const singles = singleChanges(state, report.score, preferences, work, fits).filter(
+  const singles = (yield* singleChanges(state, report.score, preferences, work, fits)).filter(
     (candidate) => options.placePending !== false || candidate.kind !== "place",
   );
-  const chain = chainOf(state, report.score, preferences, fits, allowedIn, work);
+  const chain = yield* chainOf(state, report.score, preferences, fits, allowedIn, work);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
-  const fresh = rearrangementOf(state, report.score, preferences, fits, allowedIn, work);
+  const fresh = yield* rearrangementOf(state, report.score, preferences, fits, allowedIn, work);
   const best = singles[0]?.delta ?? 0;
   const wholesale = [chain, fresh]
     .filter(
@@ -277,6 +289,9 @@ type Fits = (target: Required<AvoidedPlace>) => boolean;
 /** Days on either side of a review's day a change may take it to: a week's reach, whatever the window's length. */
 const NEAR_DAYS = 6;
 
+/** Changes scored between two pauses of the work (`steps.ts`). */
+const PAUSE_EVERY = 64;
+
 /** Days a polishing climbs at a time: a longer window is polished a block of days after another. */
 const BLOCK_DAYS = 7;
 
@@ -305,14 +320,14 @@ interface ScanScope {
  * text): `visit` gets each with the model's unclamped score after it. Each one scored is a step of `work`; the scan
  * stops once that runs out.
  */
-function scanChanges(
+function* scanChanges(
   model: WeekModel,
   fits: Fits,
   scope: ScanScope,
   work: ChangeWork,
   worth: (raw: number) => boolean,
   visit: (change: Change, raw: number) => void,
-): void {
+): Steps<void> {
   const { tasks } = model.state;
   const { totalDays, slotsPerDay } = model.state.window;
   const [low, high] = scope.days ?? [1, totalDays];
@@ -322,7 +337,9 @@ function scanChanges(
       ? [{ position, id: task.id, range }]
       : [];
   });
+  let evaluated = 0;
   const scored = (raw: number | undefined): raw is number => {
+    evaluated += 1;
     if (raw === undefined) return false;
     if (Number.isNaN(raw) || !work.take()) {
       work.exhausted = true;
@@ -336,6 +353,7 @@ function scanChanges(
       for (let start = 1; start + length <= slotsPerDay; start += 1) {
         if (work.exhausted) return;
         if (day === range.day && start === range.start) continue;
+        if (evaluated % PAUSE_EVERY === 0) yield;
         const target = { day, start, end: start + length };
         // The limits are asked only of a change worth taking (they cost more than the model's checks).
         const raw = model.scoreIfMoved(position, target);
@@ -347,6 +365,7 @@ function scanChanges(
   for (let first = 0; first < placed.length; first += 1) {
     for (let second = first + 1; second < placed.length; second += 1) {
       if (work.exhausted) return;
+      if (evaluated % PAUSE_EVERY === 0) yield;
       const [a, b] = [placed[first]!, placed[second]!];
       if (
         a.range.end - a.range.start !== b.range.end - b.range.start ||
@@ -375,13 +394,13 @@ function modelWithin(week: ScheduleState, preferences: HealthPreferences, work: 
 }
 
 /** Every single change that raises the score by at least `MIN_GAIN` (and `fits`), best first, the best one per task. */
-function singleChanges(
+function* singleChanges(
   state: ScheduleState,
   score: number,
   preferences: HealthPreferences,
   work: ChangeWork,
   fits: Fits,
-): Array<Omit<ScheduleCandidate, "id">> {
+): Steps<Array<Omit<ScheduleCandidate, "id">>> {
   type Scored = Omit<ScheduleCandidate, "id" | "summary">;
   const scored: Scored[] = [];
   const keep = (kind: ScheduleCandidate["kind"], writes: Write[], scoreAfter: number) => {
@@ -390,8 +409,9 @@ function singleChanges(
   };
   const model = modelWithin(state, preferences, work);
   if (!model) return [];
+  yield;
   // Moves and swaps, scored on the model (nothing is written or described until it is kept).
-  scanChanges(
+  yield* scanChanges(
     model,
     fits,
     {},
@@ -400,8 +420,8 @@ function singleChanges(
     (change, raw) => keep(change.kind, [writeOf(state, change)], Math.max(0, raw)),
   );
   // Placements: each pending review on every start the place tool accepts, scored on the week it leaves.
-  state.tasks.forEach((task, position) => {
-    if (task.source !== "task_item" || task.status !== "pending") return;
+  for (const [position, task] of state.tasks.entries()) {
+    if (task.source !== "task_item" || task.status !== "pending") continue;
     for (let day = 1; day <= state.window.totalDays; day += 1)
       for (let start = 1; start + task.duration - 1 <= state.window.slotsPerDay; start += 1) {
         if (work.exhausted || !fits({ task_id: task.id, day, slot_start: start })) continue;
@@ -410,8 +430,9 @@ function singleChanges(
         const after = applyWrites(state, writes);
         const scoreAfter = after ? scoreWithin(after, preferences, work) : undefined;
         if (scoreAfter !== undefined) keep("place", writes, scoreAfter);
+        yield;
       }
-  });
+  }
   const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
   // Ties are broken by what the cards say, described only when a tie needs it.
   const summaries = new Map<Scored, string>();
@@ -462,13 +483,13 @@ interface ClimbOptions extends ScanScope {
  * changes it. The score climbed is the unclamped one, so a week below 0 still improves (above 0 it is the judge's
  * score). Ties go to a move before a swap, then by what the cards say. Gives the steps taken.
  */
-function climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...scope }: ClimbOptions): number {
+function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...scope }: ClimbOptions): Steps<number> {
   let steps = 0;
   while (steps < maxSteps && !work.exhausted) {
     const now = model.raw();
     let best = MIN_GAIN;
     let tied: Change[] = [];
-    scanChanges(
+    yield* scanChanges(
       model,
       fits,
       scope,
@@ -525,13 +546,13 @@ function weekOf(model: WeekModel, start: ScheduleState): ScheduleState {
  * at a time (the reviews on those days, within them), so the work grows with the window, not with its square. It
  * stops early, keeping the week it reached, once `work` runs out (`work.exhausted` then says so).
  */
-export function polishPlacements(
+export function* polishPlacements(
   week: ScheduleState,
   ids: ReadonlySet<string>,
   preferences: HealthPreferences,
   fits: Fits,
   work: ChangeWork,
-): ScheduleState {
+): Steps<ScheduleState> {
   const model = modelWithin(week, preferences, work);
   if (!model) return week;
   const { totalDays } = week.window;
@@ -546,7 +567,7 @@ export function polishPlacements(
     );
     if (block.size === 0) continue;
     const scope = totalDays <= BLOCK_DAYS ? {} : { days: [low, high] as const };
-    climb(model, fits, { only: block, ...scope, maxSteps: block.size * 2, work });
+    yield* climb(model, fits, { only: block, ...scope, maxSteps: block.size * 2, work });
   }
   return weekOf(model, week);
 }
@@ -555,17 +576,17 @@ export function polishPlacements(
  * The climb from `state` as one `batch_move` of the reviews it moved, or undefined when fewer than two changes chain
  * (placements are not chained: a pending review is placed on its own card).
  */
-function chainOf(
+function* chainOf(
   state: ScheduleState,
   score: number,
   preferences: HealthPreferences,
   fits: Fits,
   allowedIn: AllowedIn,
   work: ChangeWork,
-): Omit<ScheduleCandidate, "id"> | undefined {
+): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   const model = modelWithin(state, preferences, work);
   if (!model) return undefined;
-  const steps = climb(model, fits, { work });
+  const steps = yield* climb(model, fits, { work });
   const week = weekOf(model, state);
   return steps < 2
     ? undefined
@@ -609,14 +630,14 @@ function batchMoveTo(
  * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
  * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
  */
-function rearrangementOf(
+function* rearrangementOf(
   state: ScheduleState,
   score: number,
   preferences: HealthPreferences,
   fits: Fits,
   allowedIn: AllowedIn,
   work: ChangeWork,
-): Omit<ScheduleCandidate, "id"> | undefined {
+): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   const placed = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
   );
@@ -646,7 +667,7 @@ function rearrangementOf(
     })),
   );
   const model = arranged ? modelWithin(arranged, preferences, work) : undefined;
-  if (model) climb(model, fits, { work });
+  if (model) yield* climb(model, fits, { work });
   return arranged && model
     ? batchMoveTo(
         state,
