@@ -5,7 +5,7 @@
  * is served as it is.
  */
 import { ConfigurationError } from "../errors/index.js";
-import { packsOf, type DomainTool, type OpenItem, type ToolDomain } from "./domain.js";
+import { packsOf, type DomainTool, type OpenItem, type ToolDomain, type ToolRun } from "./domain.js";
 
 /** The state of combined domains: each domain's state under its name. */
 export type CombinedState = Readonly<Record<string, unknown>>;
@@ -117,11 +117,17 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
 
 /** `tool` of domain `name`, run on that domain's part of the combined state. */
 function onItsState(name: string, tool: DomainTool<unknown>): DomainTool<CombinedState> {
+  const combined = (state: CombinedState, { state: next, ...ran }: ToolRun<unknown>): ToolRun<CombinedState> =>
+    next === undefined ? ran : { ...ran, state: { ...state, [name]: next } };
+  const runAsync = tool.runAsync?.bind(tool);
+  const { runAsync: _own, ...rest } = tool;
   return {
-    ...tool,
+    ...rest,
     run(state: CombinedState, args: unknown) {
-      const { state: next, ...ran } = tool.run(state[name], args);
-      return next === undefined ? ran : { ...ran, state: { ...state, [name]: next } };
+      return combined(state, tool.run(state[name], args));
     },
+    ...(runAsync
+      ? { runAsync: async (state: CombinedState, args: unknown) => combined(state, await runAsync(state[name], args)) }
+      : {}),
   };
 }

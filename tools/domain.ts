@@ -121,6 +121,11 @@ export interface DomainTool<TState, TArgs = any> {
   proposes?: boolean;
   /** Pure: never mutates `state`. Arguments have already been validated by `schema`. */
   run(state: TState, args: TArgs): ToolRun<TState>;
+  /**
+   * Optional, for a tool whose work can be long (a search): `run`'s result, computed in slices that give the event
+   * loop back between them, so other runs of the process go on meanwhile. The runner uses it when there is one.
+   */
+  runAsync?(state: TState, args: TArgs): Promise<ToolRun<TState>>;
 }
 
 /** A connection inside an open transaction (structurally a `pg` client): enough to run more statements in it. */

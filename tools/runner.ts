@@ -308,7 +308,7 @@ async function runToolAttempt(
   const { userId } = context;
   // The user's standing preferences ride on the state as rules; `persist` never stores them.
   const before = await stateForRun(domain, context);
-  const run = tool.run(before, checked.arguments);
+  const run = tool.runAsync ? await tool.runAsync(before, checked.arguments) : tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
   if (tool.kind === "read" || !run.ok || run.state === undefined)
     return completed({ ok: run.ok, content: run.content, applied: false, ...data });

@@ -4,7 +4,7 @@
  * positions are resolved against the state at the time of the call.
  */
 import fc from "fast-check";
-import { generateSchedule, type ScheduleState } from "../../tools/schedule/index.js";
+import { generateSchedule, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 
 /** A random valid schedule of 1-7 days, 3-12 slots and 0-40 tasks. */
 export const scheduleArbitrary: fc.Arbitrary<ScheduleState> = fc
@@ -191,4 +191,83 @@ export function resolveCommand(
     case "get_task_info":
       return { name: "get_task_info", args: { task_id: resolvePick(state, command.task) } };
   }
+}
+
+/** Bounds (inclusive) of a ruled week's days, slots per day and tasks. */
+export interface RuledWeekSizes {
+  days: [number, number];
+  slotsPerDay: [number, number];
+  taskCount: [number, number];
+}
+
+/**
+ * A generated week with rules drawn for its classes (excluded weekdays, a blocked day, a buffer) and tasks (a deadline
+ * day or event, an earliest day), every task item pending (a sound start). With `soft`, classes also draw a strategy
+ * and preferred parts.
+ */
+export function ruledWeekArbitrary(sizes: RuledWeekSizes, { soft = false } = {}): fc.Arbitrary<ScheduleState> {
+  const between = ([min, max]: [number, number]) => fc.integer({ min, max });
+  return fc
+    .record({
+      days: between(sizes.days),
+      slotsPerDay: between(sizes.slotsPerDay),
+      taskCount: between(sizes.taskCount),
+      seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    })
+    .map((options) => generateSchedule(options))
+    .chain((week) => {
+      const days = week.window.totalDays;
+      const hard = {
+        excludedDaysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }),
+        blockedDays: fc.uniqueArray(fc.integer({ min: 1, max: days }), { maxLength: 1 }),
+        bufferSlots: fc.integer({ min: 0, max: 2 }),
+      };
+      const parts = fc.constantFrom("morning" as const, "afternoon" as const, "evening" as const);
+      const classRules = soft
+        ? fc.record(
+            {
+              ...hard,
+              strategy: fc.constantFrom("steady" as const, "compact" as const),
+              preferredParts: fc.uniqueArray(parts, { minLength: 1, maxLength: 2 }),
+            },
+            { requiredKeys: [] },
+          )
+        : fc.record(hard, { requiredKeys: [] });
+      const events = week.tasks
+        .filter((task) => task.source === "event" && task.slots.length > 0)
+        .map((task) => task.id);
+      const due =
+        events.length > 0
+          ? fc.oneof(
+              fc.record({ day: fc.integer({ min: 1, max: days + 1 }) }),
+              fc.record({ eventId: fc.constantFrom(...events) }),
+            )
+          : fc.record({ day: fc.integer({ min: 1, max: days + 1 }) });
+      const taskRules = fc.record(
+        { dueBefore: due, earliestDay: fc.integer({ min: 1, max: days }) },
+        { requiredKeys: [] },
+      );
+      return fc
+        .tuple(
+          fc.array(classRules, { minLength: week.categories.length, maxLength: week.categories.length }),
+          fc.array(taskRules, { minLength: week.tasks.length, maxLength: week.tasks.length }),
+        )
+        .map(([classes, tasks]) => ({
+          ...week,
+          categories: week.categories.map((category, index) => ({ ...category, ...classes[index] })),
+          tasks: week.tasks.map((task, index) => {
+            if (task.source !== "task_item") return { ...task, embeds: [] };
+            const item: TaskItem = {
+              id: task.id,
+              name: task.name,
+              source: "task_item",
+              duration: task.duration,
+              categoryId: task.categoryId,
+              status: "pending",
+              ...tasks[index],
+            };
+            return item;
+          }),
+        }));
+    });
 }

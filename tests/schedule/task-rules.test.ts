@@ -10,7 +10,6 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
 import {
   findFreeTool,
-  generateSchedule,
   placeTool,
   moveTool,
   sampleWeek,
@@ -18,63 +17,11 @@ import {
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
-import { commandArbitrary, resolveCommand } from "./arbitraries.js";
+import { commandArbitrary, resolveCommand, ruledWeekArbitrary } from "./arbitraries.js";
 import { runTool } from "./support.js";
 
 /** A generated week with rules drawn for its classes and tasks, every task item pending (a sound start). */
-const ruledWeek: fc.Arbitrary<ScheduleState> = fc
-  .record({
-    days: fc.integer({ min: 2, max: 7 }),
-    slotsPerDay: fc.integer({ min: 4, max: 10 }),
-    taskCount: fc.integer({ min: 3, max: 14 }),
-    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-  })
-  .map((options) => generateSchedule(options))
-  .chain((week) => {
-    const days = week.window.totalDays;
-    const classRules = fc.record(
-      {
-        excludedDaysOfWeek: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }),
-        blockedDays: fc.uniqueArray(fc.integer({ min: 1, max: days }), { maxLength: 1 }),
-        bufferSlots: fc.integer({ min: 0, max: 2 }),
-      },
-      { requiredKeys: [] },
-    );
-    const events = week.tasks.filter((task) => task.source === "event" && task.slots.length > 0).map((task) => task.id);
-    const due =
-      events.length > 0
-        ? fc.oneof(
-            fc.record({ day: fc.integer({ min: 1, max: days + 1 }) }),
-            fc.record({ eventId: fc.constantFrom(...events) }),
-          )
-        : fc.record({ day: fc.integer({ min: 1, max: days + 1 }) });
-    const taskRules = fc.record(
-      { dueBefore: due, earliestDay: fc.integer({ min: 1, max: days }) },
-      { requiredKeys: [] },
-    );
-    return fc
-      .tuple(
-        fc.array(classRules, { minLength: week.categories.length, maxLength: week.categories.length }),
-        fc.array(taskRules, { minLength: week.tasks.length, maxLength: week.tasks.length }),
-      )
-      .map(([classes, tasks]) => ({
-        ...week,
-        categories: week.categories.map((category, index) => ({ ...category, ...classes[index] })),
-        tasks: week.tasks.map((task, index) => {
-          if (task.source !== "task_item") return { ...task, embeds: [] };
-          const item: TaskItem = {
-            id: task.id,
-            name: task.name,
-            source: "task_item",
-            duration: task.duration,
-            categoryId: task.categoryId,
-            status: "pending",
-            ...tasks[index],
-          };
-          return item;
-        }),
-      }));
-  });
+const ruledWeek = ruledWeekArbitrary({ days: [2, 7], slotsPerDay: [4, 10], taskCount: [3, 14] });
 
 /** The rules each placed task item breaks, checked here on their own (sharing no code with rules.ts). */
 function broken(state: ScheduleState): string[] {

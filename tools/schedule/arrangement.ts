@@ -27,6 +27,7 @@ import {
 } from "./placement-search.js";
 import { fitsAnywhere, type SearchRoom } from "./search-room.js";
 import { withRules, type RuleBook } from "./rules.js";
+import { finish, finishAsync, type Steps } from "./steps.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
@@ -73,6 +74,19 @@ export interface LeftPending {
 
 /** One proposal that places as many of the pending reviews in scope as fit, within the limits. */
 export function proposeArrangement(state: ScheduleState, options: ArrangementOptions = {}): ScheduleListing {
+  return finish(arrangementSteps(state, options));
+}
+
+/** `proposeArrangement` in slices that give the event loop back (`finishAsync`): the same proposal. */
+export function proposeArrangementAsync(
+  state: ScheduleState,
+  options: ArrangementOptions = {},
+): Promise<ScheduleListing> {
+  return finishAsync(arrangementSteps(state, options));
+}
+
+/** `proposeArrangement` as work that pauses now and then (`steps.ts`). */
+export function* arrangementSteps(state: ScheduleState, options: ArrangementOptions = {}): Steps<ScheduleListing> {
   const preferences: HealthPreferences = {
     ...(options.avoidDays ? { avoidDays: options.avoidDays } : {}),
     ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}),
@@ -129,7 +143,8 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
   // The search places the most that fit; where among the room they go is then polished by the health judge, within
   // the same limits, so the card proposes the week the refinement would otherwise move them to. All of them are
   // polished together (a card of `maxPlaces` takes the first of them: the rest still fit once it applies).
-  const all = polishedPlacements(
+  yield;
+  const all = yield* polishedPlacements(
     state,
     placements,
     tasks,
@@ -193,14 +208,14 @@ export function proposeArrangement(state: ScheduleState, options: ArrangementOpt
  * rises, each within its task's limits and `fits`; in the same order. Each polished place is free, and keeps the
  * rules, in the polished week, so any of them apply as place writes on `state` (the caller applies its card's).
  */
-function polishedPlacements(
+function* polishedPlacements(
   state: ScheduleState,
   placements: readonly PlannedPlacement[],
   tasks: readonly SearchTask[],
   preferences: HealthPreferences,
   fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
   work: ChangeWork,
-): PlannedPlacement[] {
+): Steps<PlannedPlacement[]> {
   const searched = applyWrites(state, placedAt(placements));
   if (!searched || placements.length === 0) return [...placements];
   const byId = new Map(tasks.map((task) => [task.id, task]));
@@ -210,7 +225,13 @@ function polishedPlacements(
     const end = target.slot_start + task.duration - 1;
     return target.slot_start >= (task.from ?? 1) && end <= (task.to ?? end) && fits({ ...target, slot_end: end });
   };
-  const week = polishPlacements(searched, new Set(placements.map((entry) => entry.id)), preferences, allowed, work);
+  const week = yield* polishPlacements(
+    searched,
+    new Set(placements.map((entry) => entry.id)),
+    preferences,
+    allowed,
+    work,
+  );
   return placements.map((entry): PlannedPlacement => {
     const task = week.tasks.find((candidate) => candidate.id === entry.id);
     const range = task?.source === "task_item" ? task.slots?.[0] : undefined;

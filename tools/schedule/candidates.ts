@@ -23,12 +23,14 @@ import {
   type SearchBudget,
 } from "./placement-search.js";
 import { withRules } from "./rules.js";
-import type { ScheduleState, TaskItem } from "./state.js";
+import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
 import { placeTool } from "./tools/place.js";
 import { swapTool } from "./tools/swap.js";
 import { unplaceTool } from "./tools/unplace.js";
+import { finish, finishAsync, type Steps } from "./steps.js";
+import { WeekModel } from "./week-model.js";
 import type { CandidateListing, ProposedCandidate } from "../domain.js";
 
 /** A change smaller than this is no gain (the loop's ε). */
@@ -114,11 +116,11 @@ export class ChangeWork {
   /** Takes one step: false (and exhausted from then on) when none is left, nor scoring nodes, or the deadline passed. */
   take(): boolean {
     if (this.exhausted) return false;
-    // The clock is read every 64 steps, the first one's included.
+    // The clock is read every 1,024 steps, the first one's included.
     if (
       this.taken >= this.limit ||
       this.meter.nodes >= this.scoringNodes ||
-      (this.taken % 64 === 0 && pastDeadline(this.search))
+      (this.taken % 1024 === 0 && pastDeadline(this.search))
     ) {
       this.exhausted = true;
       return false;
@@ -158,22 +160,33 @@ export function applyWrites(state: ScheduleState, writes: readonly Write[]): Sch
  * changes, one per task, and — when several single changes in a row keep raising it — their chain as one
  * `batch_move` (the reviews moved to where the chain leaves them, checked together).
  */
-export function proposeCandidates(
-  state: ScheduleState,
-  options: {
-    k?: number;
-    preferences?: HealthPreferences;
-    avoid?: readonly AvoidedPlace[];
-    placePending?: boolean;
-    /** Only these placed reviews may move or swap (a pending one may still be placed); default: any. */
-    movable?: ReadonlySet<string>;
-    budget?: ChangeBudget;
-  } = {},
-): ScheduleListing {
+export function proposeCandidates(state: ScheduleState, options: CandidateOptions = {}): ScheduleListing {
+  return finish(candidateSteps(state, options));
+}
+
+/** `proposeCandidates` in slices that give the event loop back (`finishAsync`): the same listing. */
+export function proposeCandidatesAsync(state: ScheduleState, options: CandidateOptions = {}): Promise<ScheduleListing> {
+  return finishAsync(candidateSteps(state, options));
+}
+
+/** What a listing keeps to: how many candidates, the user's preferences and rejected places, its budget. */
+export interface CandidateOptions {
+  k?: number;
+  preferences?: HealthPreferences;
+  avoid?: readonly AvoidedPlace[];
+  placePending?: boolean;
+  /** Only these placed reviews may move or swap (a pending one may still be placed); default: any. */
+  movable?: ReadonlySet<string>;
+  budget?: ChangeBudget;
+}
+
+/** `proposeCandidates` as work that pauses now and then (`steps.ts`). */
+export function* candidateSteps(state: ScheduleState, options: CandidateOptions = {}): Steps<ScheduleListing> {
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const work = new ChangeWork(options.budget);
   const report = analyzeHealth(state, preferences, work.search);
+  yield;
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected; what may not move stays.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) =>
     place.task_id === target.task_id &&
@@ -184,21 +197,18 @@ export function proposeCandidates(
     state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id),
   );
   const stays = (id: string) => options.movable !== undefined && !options.movable.has(id) && !pending.has(id);
-  const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) =>
-    targetsOf(week, writes).every(
-      (target) =>
-        !stays(target.task_id) &&
-        !(preferences.avoidDays ?? []).includes(target.day) &&
-        !(options.avoid ?? []).some((place) => blocks(place, target)),
-    );
-  const allowed = allowedIn(state);
+  const fits: Fits = (target) =>
+    !stays(target.task_id) &&
+    !(preferences.avoidDays ?? []).includes(target.day) &&
+    !(options.avoid ?? []).some((place) => blocks(place, target));
+  const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every(fits);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
-  const singles = singleChanges(state, report.score, preferences, work, allowed).filter(
+  const singles = (yield* singleChanges(state, report.score, preferences, work, fits)).filter(
     (candidate) => options.placePending !== false || candidate.kind !== "place",
   );
-  const chain = chainOf(state, report.score, singles, preferences, allowedIn, work);
+  const chain = yield* chainOf(state, report.score, preferences, fits, allowedIn, work);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
-  const fresh = rearrangementOf(state, report.score, preferences, allowedIn, work);
+  const fresh = yield* rearrangementOf(state, report.score, preferences, fits, allowedIn, work);
   const best = singles[0]?.delta ?? 0;
   const wholesale = [chain, fresh]
     .filter(
@@ -278,74 +288,174 @@ function targetsOf(state: ScheduleState, writes: readonly Write[]): Array<Requir
   });
 }
 
-/** Every single change that raises the score by at least `MIN_GAIN` (and `allowed`), best first, the best one per task. */
-function singleChanges(
+/** A move or a swap of placed reviews, by their positions in the task list. */
+type Change = { kind: "move"; position: number; range: SlotRange } | { kind: "swap"; first: number; second: number };
+
+/** Where a change may put a task: the limits of a listing (avoided days and places) or of an arrangement. */
+type Fits = (target: Required<AvoidedPlace>) => boolean;
+
+/** Days on either side of a review's day a change may take it to: a week's reach, whatever the window's length. */
+const NEAR_DAYS = 6;
+
+/** Changes scored between two pauses of the work (`steps.ts`). */
+const PAUSE_EVERY = 64;
+
+/** Days a polishing climbs at a time: a longer window is polished a block of days after another. */
+const BLOCK_DAYS = 7;
+
+/** The tool call a change stands for. */
+function writeOf(week: ScheduleState, change: Change): Write {
+  if (change.kind === "move")
+    return {
+      name: "move",
+      arguments: { task_id: week.tasks[change.position]!.id, day: change.range.day, slot_start: change.range.start },
+    };
+  return {
+    name: "swap",
+    arguments: { first_task_id: week.tasks[change.first]!.id, second_task_id: week.tasks[change.second]!.id },
+  };
+}
+
+/** Which reviews a scan may change, and within which days (inclusive). */
+interface ScanScope {
+  only?: ReadonlySet<string> | undefined;
+  days?: readonly [number, number];
+}
+
+/**
+ * Every move (each placed review to every start within `NEAR_DAYS` of its day) and swap (two reviews of one length on
+ * different days within that reach) that `fits` and the write tools accept, scored on the model (no state built, no
+ * text): `visit` gets each with the model's unclamped score after it. Each one scored is a step of `work`; the scan
+ * stops once that runs out.
+ */
+function* scanChanges(
+  model: WeekModel,
+  fits: Fits,
+  scope: ScanScope,
+  work: ChangeWork,
+  worth: (raw: number) => boolean,
+  visit: (change: Change, raw: number) => void,
+): Steps<void> {
+  const { tasks } = model.state;
+  const { totalDays, slotsPerDay } = model.state.window;
+  const [low, high] = scope.days ?? [1, totalDays];
+  const placed = tasks.flatMap((task, position) => {
+    const range = model.placeOf(position);
+    return task.source === "task_item" && range && task.slots?.length === 1 && (!scope.only || scope.only.has(task.id))
+      ? [{ position, id: task.id, range }]
+      : [];
+  });
+  let evaluated = 0;
+  const scored = (raw: number | undefined): raw is number => {
+    evaluated += 1;
+    if (raw === undefined) return false;
+    if (Number.isNaN(raw) || !work.take()) {
+      work.exhausted = true;
+      return false;
+    }
+    return true;
+  };
+  for (const { position, id, range } of placed) {
+    const length = range.end - range.start;
+    for (let day = Math.max(low, range.day - NEAR_DAYS); day <= Math.min(high, range.day + NEAR_DAYS); day += 1) {
+      for (let start = 1; start + length <= slotsPerDay; start += 1) {
+        if (work.exhausted) return;
+        if (day === range.day && start === range.start) continue;
+        if (evaluated % PAUSE_EVERY === 0) yield;
+        const target = { day, start, end: start + length };
+        // The limits are asked only of a change worth taking (they cost more than the model's checks).
+        const raw = model.scoreIfMoved(position, target);
+        if (scored(raw) && worth(raw) && fits({ task_id: id, day, slot_start: start }))
+          visit({ kind: "move", position, range: target }, raw);
+      }
+    }
+  }
+  for (let first = 0; first < placed.length; first += 1) {
+    for (let second = first + 1; second < placed.length; second += 1) {
+      if (work.exhausted) return;
+      if (evaluated % PAUSE_EVERY === 0) yield;
+      const [a, b] = [placed[first]!, placed[second]!];
+      if (
+        a.range.end - a.range.start !== b.range.end - b.range.start ||
+        a.range.day === b.range.day ||
+        Math.abs(a.range.day - b.range.day) > NEAR_DAYS
+      )
+        continue;
+      const raw = model.scoreIfSwapped(a.position, b.position);
+      if (
+        scored(raw) &&
+        worth(raw) &&
+        fits({ task_id: a.id, day: b.range.day, slot_start: b.range.start }) &&
+        fits({ task_id: b.id, day: a.range.day, slot_start: a.range.start })
+      )
+        visit({ kind: "swap", first: a.position, second: b.position }, raw);
+    }
+  }
+}
+
+/** A model of `week` whose searches keep to `work`'s scoring budget; undefined (the work exhausted) when it stopped at it. */
+function modelWithin(week: ScheduleState, preferences: HealthPreferences, work: ChangeWork): WeekModel | undefined {
+  const model = new WeekModel(week, preferences, () => work.scoring());
+  if (!model.stoppedAtBudget()) return model;
+  work.exhausted = true;
+  return undefined;
+}
+
+/** Every single change that raises the score by at least `MIN_GAIN` (and `fits`), best first, the best one per task. */
+function* singleChanges(
   state: ScheduleState,
   score: number,
   preferences: HealthPreferences,
   work: ChangeWork,
-  allowed: (writes: readonly Write[]) => boolean = () => true,
-  only?: ReadonlySet<string>,
-): Array<Omit<ScheduleCandidate, "id">> {
-  const scored: Array<Omit<ScheduleCandidate, "id">> = [];
-  // Each change scored is a step of the work's budget; past it the changes scored so far are all there is.
-  const consider = (kind: ScheduleCandidate["kind"], writes: Write[]) => {
-    if (!allowed(writes) || !work.take()) return;
-    const after = applyWrites(state, writes);
-    if (!after) return;
-    const scoreAfter = scoreWithin(after, preferences, work);
-    if (scoreAfter === undefined) return;
+  fits: Fits,
+): Steps<Array<Omit<ScheduleCandidate, "id">>> {
+  type Scored = Omit<ScheduleCandidate, "id" | "summary">;
+  const scored: Scored[] = [];
+  const keep = (kind: ScheduleCandidate["kind"], writes: Write[], scoreAfter: number) => {
     const delta = round(scoreAfter - score);
-    if (delta < MIN_GAIN) return;
-    scored.push({ kind, writes, summary: summaryOf(state, writes), scoreAfter, delta });
+    if (delta >= MIN_GAIN) scored.push({ kind, writes, scoreAfter, delta });
   };
-  const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
-  const placed = reviews.filter(
-    (task) => task.status === "placed" && task.slots?.length === 1 && (!only || only.has(task.id)),
+  const model = modelWithin(state, preferences, work);
+  if (!model) return [];
+  yield;
+  // Moves and swaps, scored on the model (nothing is written or described until it is kept).
+  yield* scanChanges(
+    model,
+    fits,
+    {},
+    work,
+    (raw) => round(Math.max(0, raw) - score) >= MIN_GAIN,
+    (change, raw) => keep(change.kind, [writeOf(state, change)], Math.max(0, raw)),
   );
-  for (const task of placed) {
-    if (work.exhausted) break;
-    // Where it could go: the free runs of the week without it.
-    const without = unplaceTool.run(state, { task_id: task.id });
-    if (!without.ok || !without.state) continue;
-    const current = task.slots![0]!;
-    for (const run of searchInputOf(without.state).runs) {
-      for (let start = run.start; start + task.duration - 1 <= run.end; start += 1) {
-        if (run.day === current.day && start === current.start) continue;
-        consider("move", [{ name: "move", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
+  // Placements: each pending review on every start the place tool accepts, scored on the week it leaves.
+  for (const [position, task] of state.tasks.entries()) {
+    if (task.source !== "task_item" || task.status !== "pending") continue;
+    for (let day = 1; day <= state.window.totalDays; day += 1)
+      for (let start = 1; start + task.duration - 1 <= state.window.slotsPerDay; start += 1) {
+        if (work.exhausted || !fits({ task_id: task.id, day, slot_start: start })) continue;
+        if (!model.canPlace(position, { day, start, end: start + task.duration - 1 }) || !work.take()) continue;
+        const writes = [{ name: "place", arguments: { task_id: task.id, day, slot_start: start } }];
+        const after = applyWrites(state, writes);
+        const scoreAfter = after ? scoreWithin(after, preferences, work) : undefined;
+        if (scoreAfter !== undefined) keep("place", writes, scoreAfter);
+        yield;
       }
-    }
-  }
-  for (let first = 0; first < placed.length && !work.exhausted; first += 1) {
-    for (let second = first + 1; second < placed.length; second += 1) {
-      if (
-        placed[first]!.duration !== placed[second]!.duration ||
-        placed[first]!.slots![0]!.day === placed[second]!.slots![0]!.day
-      )
-        continue;
-      consider("swap", [
-        { name: "swap", arguments: { first_task_id: placed[first]!.id, second_task_id: placed[second]!.id } },
-      ]);
-    }
-  }
-  const { runs } = searchInputOf(state);
-  for (const task of reviews.filter(
-    (candidate) => candidate.status === "pending" && (!only || only.has(candidate.id)),
-  )) {
-    if (work.exhausted) break;
-    for (const run of runs)
-      for (let start = run.start; start + task.duration - 1 <= run.end; start += 1)
-        consider("place", [{ name: "place", arguments: { task_id: task.id, day: run.day, slot_start: start } }]);
   }
   const order: Record<ScheduleCandidate["kind"], number> = { arrangement: 0, chain: 0, place: 1, move: 2, swap: 3 };
-  scored.sort((a, b) => b.delta - a.delta || order[a.kind] - order[b.kind] || a.summary.localeCompare(b.summary));
+  // Ties are broken by what the cards say, described only when a tie needs it.
+  const summaries = new Map<Scored, string>();
+  const summary = (candidate: Scored) => {
+    if (!summaries.has(candidate)) summaries.set(candidate, summaryOf(state, candidate.writes));
+    return summaries.get(candidate)!;
+  };
+  scored.sort((a, b) => b.delta - a.delta || order[a.kind] - order[b.kind] || summary(a).localeCompare(summary(b)));
   // One candidate per task (its best), so the list offers different changes rather than one task's many slots.
   const seen = new Set<string>();
-  return scored.filter((candidate) => {
+  return scored.flatMap((candidate) => {
     const key = tasksOf(candidate.writes).join(",");
-    if (seen.has(key)) return false;
+    if (seen.has(key)) return [];
     seen.add(key);
-    return true;
+    return [{ ...candidate, summary: summary(candidate) }];
   });
 }
 
@@ -367,76 +477,125 @@ const MAX_CHAIN = 8;
 type AllowedIn = (week: ScheduleState) => (writes: readonly Write[]) => boolean;
 
 /**
- * How a climb goes: the start's single changes when already known (not scanned again), the only tasks it may move, its
- * most steps, and the work it may spend scoring changes (it stops, keeping the week it reached, once that runs out).
+ * How a climb goes: the only tasks it may move and the days it keeps to, its most steps, and the work it may spend
+ * scoring changes (it stops, keeping the week it reached, once that runs out).
  */
-interface ClimbOptions {
-  singles?: ReadonlyArray<Omit<ScheduleCandidate, "id">>;
-  only?: ReadonlySet<string>;
+interface ClimbOptions extends ScanScope {
   maxSteps?: number;
   work: ChangeWork;
 }
 
 /**
- * The week after the best single move or swap, then the best one after it, and so on while the score rises (at most
- * `MAX_CHAIN` steps unless `maxSteps` says otherwise).
+ * The best single move or swap, then the best one after it, and so on while the score rises (at most `MAX_CHAIN`
+ * steps unless `maxSteps` says otherwise), made on `model`: changes are scored there, and the one taken each step
+ * changes it. The score climbed is the unclamped one, so a week below 0 still improves (above 0 it is the judge's
+ * score). Ties go to a move before a swap, then by what the cards say. Gives the steps taken.
  */
-function climb(
-  start: ScheduleState,
-  preferences: HealthPreferences,
-  allowedIn: AllowedIn,
-  { singles, only, maxSteps = MAX_CHAIN, work }: ClimbOptions,
-): { week: ScheduleState; steps: number } {
-  let week = start;
+function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...scope }: ClimbOptions): Steps<number> {
   let steps = 0;
   while (steps < maxSteps && !work.exhausted) {
-    let changes = steps === 0 ? singles : undefined;
-    if (!changes) {
-      const score = scoreWithin(week, preferences, work);
-      if (score === undefined) break;
-      changes = singleChanges(week, score, preferences, work, allowedIn(week), only);
-    }
-    const next = changes.find((candidate) => candidate.kind === "move" || candidate.kind === "swap");
-    const after = next ? applyWrites(week, next.writes) : undefined;
-    if (!after) break;
-    week = after;
+    const now = model.raw();
+    let best = MIN_GAIN;
+    let tied: Change[] = [];
+    yield* scanChanges(
+      model,
+      fits,
+      scope,
+      work,
+      (raw) => round(raw - now) >= best,
+      (change, raw) => {
+        const delta = round(raw - now);
+        if (delta > best) [best, tied] = [delta, []];
+        tied.push(change);
+      },
+    );
+    if (tied.length === 0) break;
+    const described = (change: Change) => {
+      const positions = change.kind === "move" ? [change.position] : [change.first, change.second];
+      const view = model.viewOf(positions);
+      return tied.length > 1 ? summaryOf(view, [writeOf(model.state, change)]) : "";
+    };
+    const chosen = tied
+      .map((change) => ({ change, summary: described(change) }))
+      .sort(
+        (a, b) =>
+          Number(a.change.kind === "swap") - Number(b.change.kind === "swap") || a.summary.localeCompare(b.summary),
+      )[0]!.change;
+    if (chosen.kind === "move") {
+      model.move(chosen.position, chosen.range);
+      model.settle();
+    } else model.swap(chosen.first, chosen.second);
     steps += 1;
   }
-  return { week, steps };
+  return steps;
+}
+
+/**
+ * `start` (the week `model` was made from) with its reviews where the model has them now: one `batch_move` of those
+ * that moved, applied with the real tool (checked together); `start` when none moved or it does not apply.
+ */
+function weekOf(model: WeekModel, start: ScheduleState): ScheduleState {
+  const moves = start.tasks.flatMap((task, position) => {
+    const before = task.source === "task_item" && task.slots?.length === 1 ? task.slots[0]! : undefined;
+    const now = model.placeOf(position);
+    return before && now && (before.day !== now.day || before.start !== now.start)
+      ? [{ task_id: task.id, day: now.day, slot_start: now.start }]
+      : [];
+  });
+  if (moves.length === 0) return start;
+  return applyWrites(start, [{ name: "batch_move", arguments: { moves } }]) ?? start;
 }
 
 /**
  * `week` with the reviews `ids` (just placed there) moved or swapped among themselves while the score rises — the
  * best single change each time, at most two per review — each move within `fits` (the limits they were placed
  * under). Every other task stays where it is. An arrangement so polished is what its card proposes: the refinement
- * after it is not left to move what the user has just approved. It stops early, keeping the week it reached, once
- * `work` runs out (`work.exhausted` then says so).
+ * after it is not left to move what the user has just approved. A window longer than a week is polished a week of days
+ * at a time (the reviews on those days, within them), so the work grows with the window, not with its square. It
+ * stops early, keeping the week it reached, once `work` runs out (`work.exhausted` then says so).
  */
-export function polishPlacements(
+export function* polishPlacements(
   week: ScheduleState,
   ids: ReadonlySet<string>,
   preferences: HealthPreferences,
-  fits: (target: Required<AvoidedPlace>) => boolean,
+  fits: Fits,
   work: ChangeWork,
-): ScheduleState {
-  // (Only the reviews `ids` are moved or swapped: the climb scans no others.)
-  const allowedIn: AllowedIn = (current) => (writes) => targetsOf(current, writes).every(fits);
-  return climb(week, preferences, allowedIn, { only: ids, maxSteps: ids.size * 2, work }).week;
+): Steps<ScheduleState> {
+  const model = modelWithin(week, preferences, work);
+  if (!model) return week;
+  const { totalDays } = week.window;
+  const positions = new Map(week.tasks.flatMap((task, position) => (ids.has(task.id) ? [[task.id, position]] : [])));
+  for (let low = 1; low <= totalDays && !work.exhausted; low += BLOCK_DAYS) {
+    const high = Math.min(totalDays, low + BLOCK_DAYS - 1);
+    const block = new Set(
+      [...positions].flatMap(([id, position]) => {
+        const day = model.placeOf(position)?.day;
+        return day !== undefined && day >= low && day <= high ? [id] : [];
+      }),
+    );
+    if (block.size === 0) continue;
+    const scope = totalDays <= BLOCK_DAYS ? {} : { days: [low, high] as const };
+    yield* climb(model, fits, { only: block, ...scope, maxSteps: block.size * 2, work });
+  }
+  return weekOf(model, week);
 }
 
 /**
  * The climb from `state` as one `batch_move` of the reviews it moved, or undefined when fewer than two changes chain
  * (placements are not chained: a pending review is placed on its own card).
  */
-function chainOf(
+function* chainOf(
   state: ScheduleState,
   score: number,
-  singles: ReadonlyArray<Omit<ScheduleCandidate, "id">>,
   preferences: HealthPreferences,
+  fits: Fits,
   allowedIn: AllowedIn,
   work: ChangeWork,
-): Omit<ScheduleCandidate, "id"> | undefined {
-  const { week, steps } = climb(state, preferences, allowedIn, { singles, work });
+): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
+  const model = modelWithin(state, preferences, work);
+  if (!model) return undefined;
+  const steps = yield* climb(model, fits, { work });
+  const week = weekOf(model, state);
   return steps < 2
     ? undefined
     : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
@@ -479,13 +638,14 @@ function batchMoveTo(
  * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
  * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
  */
-function rearrangementOf(
+function* rearrangementOf(
   state: ScheduleState,
   score: number,
   preferences: HealthPreferences,
+  fits: Fits,
   allowedIn: AllowedIn,
   work: ChangeWork,
-): Omit<ScheduleCandidate, "id"> | undefined {
+): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   const placed = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
   );
@@ -514,10 +674,12 @@ function rearrangementOf(
       arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start },
     })),
   );
-  return arranged
+  const model = arranged ? modelWithin(arranged, preferences, work) : undefined;
+  if (model) yield* climb(model, fits, { work });
+  return arranged && model
     ? batchMoveTo(
         state,
-        climb(arranged, preferences, allowedIn, { work }).week,
+        weekOf(model, arranged),
         score,
         preferences,
         allowedIn(state),

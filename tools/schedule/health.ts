@@ -15,8 +15,8 @@
  */
 import { searchInputOf, searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
-import { partsOf, withRules } from "./rules.js";
-import type { ScheduleState, TaskItem } from "./state.js";
+import { partsOf, withRules, type RuleBook } from "./rules.js";
+import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
 export interface HealthPreferences {
@@ -135,10 +135,10 @@ export function analyzeHealth(
   // Rhythm.
   const dailyLoad = Array.from({ length: totalDays }, () => 0);
   for (const task of placed) for (const range of task.slots!) dailyLoad[range.day - 1]! += range.end - range.start + 1;
-  const mean = dailyLoad.reduce((sum, load) => sum + load, 0) / Math.max(1, totalDays);
-  const spread = round(
-    Math.sqrt(dailyLoad.reduce((sum, load) => sum + (load - mean) ** 2, 0) / Math.max(1, totalDays)),
-    2,
+  const spread = spreadOf(
+    dailyLoad.reduce((sum, load) => sum + load, 0),
+    dailyLoad.reduce((sum, load) => sum + load * load, 0),
+    totalDays,
   );
   const heavyDays = dailyLoad.flatMap((load, offset) => (load > HEAVY_DAY_SLOTS ? [offset + 1] : []));
   for (const day of heavyDays) {
@@ -157,7 +157,7 @@ export function analyzeHealth(
     const lightest = dailyLoad.indexOf(Math.min(...dailyLoad)) + 1;
     issues.push({
       kind: "uneven",
-      penalty: round(spread * HEALTH_PENALTIES.spread, 1),
+      penalty: unevenPenalty(spread),
       forced: false,
       tasks: [],
       days: [heaviest, lightest],
@@ -221,24 +221,11 @@ export function analyzeHealth(
 
   // Profile.
   const avoid = new Set(preferences.avoidDays ?? []);
-  const categories = new Map(state.categories.map((category) => [category.id, category]));
-  const window = preferences.preferredSlots;
-  // The user's standing preferences: a day they rule out (a session placed before they said so), the parts they prefer.
-  const { standing, weekdays } = index.rules;
+  const profile = profileOf(state, preferences, index.rules);
   let offProfile = 0;
   for (const task of placed) {
     const range = task.slots![0]!;
-    const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
-    const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
-    const why = avoid.has(range.day)
-      ? `on day ${range.day}, which you avoid`
-      : ruledOut
-        ? `on day ${range.day}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
-        : window && (range.start < window.from || range.end > window.to)
-          ? `outside slots ${window.from}-${window.to}`
-          : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
-            ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
-            : undefined;
+    const why = profile(task, range);
     if (!why) continue;
     offProfile += 1;
     issues.push({
@@ -345,6 +332,49 @@ function isBusy(index: OccupancyIndex, day: number, slot: number): boolean {
   const task = index.tasks[occupant];
   // An embeddable event (a self-study hall) with no review in this slot is room, not a commitment.
   return !(task?.source === "event" && task.canEmbed);
+}
+
+/**
+ * Why a review on `range` is off the user's profile (a day they avoid, a day a standing preference rules out, outside
+ * the preferred slots or the parts its class or the user prefer), or undefined when it is not.
+ */
+export function profileOf(
+  state: ScheduleState,
+  preferences: HealthPreferences,
+  rules: RuleBook,
+): (task: TaskItem, range: SlotRange) => string | undefined {
+  const avoid = new Set(preferences.avoidDays ?? []);
+  const categories = new Map(state.categories.map((category) => [category.id, category]));
+  const window = preferences.preferredSlots;
+  // The user's standing preferences: a day they rule out (a session placed before they said so), the parts they prefer.
+  const { standing, weekdays } = rules;
+  return (task, range) => {
+    const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
+    const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
+    return avoid.has(range.day)
+      ? `on day ${range.day}, which you avoid`
+      : ruledOut
+        ? `on day ${range.day}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
+        : window && (range.start < window.from || range.end > window.to)
+          ? `outside slots ${window.from}-${window.to}`
+          : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
+            ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
+            : undefined;
+  };
+}
+
+/**
+ * The standard deviation of the daily review load, to two decimals, from the loads' sum and sum of squares over
+ * `days` days (integers, so exact: the incremental judge keeps the two sums and gets the same figure).
+ */
+export function spreadOf(sum: number, sumOfSquares: number, days: number): number {
+  const count = Math.max(1, days);
+  return round(Math.sqrt(Math.max(0, count * sumOfSquares - sum * sum)) / count, 2);
+}
+
+/** What an uneven spread costs (nothing below 1). */
+export function unevenPenalty(spread: number): number {
+  return spread >= 1 ? round(spread * HEALTH_PENALTIES.spread, 1) : 0;
 }
 
 function round(value: number, digits: number): number {

@@ -4,13 +4,15 @@
  * picks by id with `choose_candidate` — instead of searching the week itself. All three only read.
  */
 import { z } from "zod";
-import type { DomainTool } from "../../domain.js";
-import { proposeArrangement, type ArrangementOptions } from "../arrangement.js";
+import type { DomainTool, ToolRun } from "../../domain.js";
+import { proposeArrangement, proposeArrangementAsync, type ArrangementOptions } from "../arrangement.js";
 import {
   DEFAULT_CANDIDATES,
   formatListing,
   MAX_CANDIDATES,
   proposeCandidates,
+  proposeCandidatesAsync,
+  type CandidateOptions,
   type ScheduleListing,
 } from "../candidates.js";
 import { analyzeHealth, formatHealth, type HealthReport } from "../health.js";
@@ -88,30 +90,48 @@ export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof pr
   kind: "read",
   proposes: true,
   run(state, args) {
-    const known = new Set(state.tasks.map((task) => task.id));
-    const unknown = [
-      ...(args.task_ids ?? []),
-      ...(args.skip_task_ids ?? []),
-      ...(args.limits ?? []).map((entry) => entry.task_id),
-    ].filter((id) => !known.has(id));
-    if (unknown.length > 0)
-      return {
-        ok: false,
-        content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
-      };
-    const options: ArrangementOptions = {
-      ...(args.task_ids ? { taskIds: args.task_ids } : {}),
-      ...(args.skip_task_ids ? { skipIds: args.skip_task_ids } : {}),
-      ...(args.days ? { days: args.days } : {}),
-      ...(args.avoid_days ? { avoidDays: args.avoid_days } : {}),
-      ...(args.slots ? { slots: args.slots } : {}),
-      ...(args.limits ? { limits: args.limits } : {}),
-      ...(args.max_places ? { maxPlaces: args.max_places } : {}),
-    };
-    const listing: ScheduleListing = proposeArrangement(state, options);
-    return { ok: true, content: formatListing(listing), data: listing };
+    const options = arrangementOptions(state, args);
+    return "problem" in options ? options.problem : listed(proposeArrangement(state, options));
+  },
+  async runAsync(state, args) {
+    const options = arrangementOptions(state, args);
+    return "problem" in options ? options.problem : listed(await proposeArrangementAsync(state, options));
   },
 };
+
+/** A listing as a tool's result: its text for the model, itself as data. */
+function listed(listing: ScheduleListing): ToolRun<ScheduleState> {
+  return { ok: true, content: formatListing(listing), data: listing };
+}
+
+/** propose_arrangement's arguments as the search's options, or the refusal of unknown task ids. */
+function arrangementOptions(
+  state: ScheduleState,
+  args: z.infer<typeof proposeArrangementArgumentsSchema>,
+): ArrangementOptions | { problem: ToolRun<ScheduleState> } {
+  const known = new Set(state.tasks.map((task) => task.id));
+  const unknown = [
+    ...(args.task_ids ?? []),
+    ...(args.skip_task_ids ?? []),
+    ...(args.limits ?? []).map((entry) => entry.task_id),
+  ].filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    return {
+      problem: {
+        ok: false,
+        content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
+      },
+    };
+  return {
+    ...(args.task_ids ? { taskIds: args.task_ids } : {}),
+    ...(args.skip_task_ids ? { skipIds: args.skip_task_ids } : {}),
+    ...(args.days ? { days: args.days } : {}),
+    ...(args.avoid_days ? { avoidDays: args.avoid_days } : {}),
+    ...(args.slots ? { slots: args.slots } : {}),
+    ...(args.limits ? { limits: args.limits } : {}),
+    ...(args.max_places ? { maxPlaces: args.max_places } : {}),
+  };
+}
 
 const proposeCandidatesArgumentsSchema = z.object({
   k: z
@@ -184,29 +204,42 @@ export const proposeCandidatesTool: DomainTool<ScheduleState, z.infer<typeof pro
   kind: "read",
   proposes: true,
   run(state, args) {
-    const known = new Set(state.tasks.map((task) => task.id));
-    const unknown = [...(args.task_ids ?? []), ...(args.avoid ?? []).map((entry) => entry.task_id)].filter(
-      (id) => !known.has(id),
-    );
-    if (unknown.length > 0)
-      return {
-        ok: false,
-        content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
-      };
-    // Days of the week, as the window's day indices.
-    const daysOn = (weekdays: readonly number[]) =>
-      state.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex);
-    const avoidDays = [...new Set([...(args.avoid_days ?? []), ...daysOn(args.avoid_weekdays ?? [])])];
-    const avoid = (args.avoid ?? []).flatMap(({ weekday, ...place }) =>
-      weekday === undefined ? [place] : daysOn([weekday]).map((day) => ({ task_id: place.task_id, day })),
-    );
-    const listing: ScheduleListing = proposeCandidates(state, {
-      k: args.k,
-      preferences: avoidDays.length > 0 ? { avoidDays } : {},
-      ...(avoid.length > 0 ? { avoid } : {}),
-      ...(args.place_pending === false ? { placePending: false } : {}),
-      ...(args.task_ids ? { movable: new Set(args.task_ids) } : {}),
-    });
-    return { ok: true, content: formatListing(listing), data: listing };
+    const options = candidateOptions(state, args);
+    return typeof options === "string" ? { ok: false, content: options } : listed(proposeCandidates(state, options));
+  },
+  async runAsync(state, args) {
+    const options = candidateOptions(state, args);
+    return typeof options === "string"
+      ? { ok: false, content: options }
+      : listed(await proposeCandidatesAsync(state, options));
   },
 };
+
+/**
+ * propose_candidates' arguments as the listing's options — weekdays as the window's day indices — or, when they name
+ * a task the week does not have, the error to return (nothing is proposed).
+ */
+function candidateOptions(
+  state: ScheduleState,
+  args: z.infer<typeof proposeCandidatesArgumentsSchema>,
+): CandidateOptions | string {
+  const known = new Set(state.tasks.map((task) => task.id));
+  const unknown = [...(args.task_ids ?? []), ...(args.avoid ?? []).map((entry) => entry.task_id)].filter(
+    (id) => !known.has(id),
+  );
+  if (unknown.length > 0)
+    return `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`;
+  const daysOn = (weekdays: readonly number[]) =>
+    state.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex);
+  const avoidDays = [...new Set([...(args.avoid_days ?? []), ...daysOn(args.avoid_weekdays ?? [])])];
+  const avoid = (args.avoid ?? []).flatMap(({ weekday, ...place }) =>
+    weekday === undefined ? [place] : daysOn([weekday]).map((day) => ({ task_id: place.task_id, day })),
+  );
+  return {
+    k: args.k,
+    preferences: avoidDays.length > 0 ? { avoidDays } : {},
+    ...(avoid.length > 0 ? { avoid } : {}),
+    ...(args.place_pending === false ? { placePending: false } : {}),
+    ...(args.task_ids ? { movable: new Set(args.task_ids) } : {}),
+  };
+}

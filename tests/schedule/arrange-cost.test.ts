@@ -1,0 +1,111 @@
+/**
+ * The arrangement is cheap and never blocks the process (issue 46, item 5): its polishing scores changes on the week
+ * model — no write tool runs and no full health judge per change considered —, the climb is bounded by the window
+ * (a 4-week window is polished within a step budget the per-change rescoring could not finish in), and the tools'
+ * `runAsync` compute the same listing in slices that give the event loop back.
+ */
+import { describe, expect, test, vi } from "vitest";
+import { arrangementSteps, proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
+import {
+  generateSchedule,
+  moveTool,
+  proposeArrangementTool,
+  proposeCandidatesTool,
+  sampleWeek,
+  type ScheduleListing,
+} from "../../tools/schedule/index.js";
+import { finishAsync } from "../../tools/schedule/steps.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import { combineDomains } from "../../tools/combined-domain.js";
+import { runTool } from "../../tools/runner.js";
+import { createScheduleDomain } from "../../tools/schedule/domain.js";
+import { InMemoryScheduleRepository } from "../../tools/schedule/in-memory-repository.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+
+// Counted, not changed: how often the arrangement runs the move tool and the full judge.
+vi.mock("../../tools/schedule/tools/move.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/tools/move.js")>();
+  return { ...original, moveTool: { ...original.moveTool, run: vi.fn(original.moveTool.run) } };
+});
+vi.mock("../../tools/schedule/health.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/health.js")>();
+  return { ...original, analyzeHealth: vi.fn(original.analyzeHealth) };
+});
+
+/** A generated window of `days` days as dense as a generated week (24 tasks a week). */
+const windowOf = (days: number) =>
+  generateSchedule({ days, slotsPerDay: 12, taskCount: Math.round((days * 24) / 7), seed: 3 });
+
+/** Counts the turns of the event loop (a `setImmediate` that queues itself) until stopped; `stop` gives the count. */
+function startTicker(): { stop(): number } {
+  let ticks = 0;
+  let done = false;
+  const tick = () => {
+    ticks += 1;
+    if (!done) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop() {
+      done = true;
+      return ticks;
+    },
+  };
+}
+
+describe("the arrangement's cost", () => {
+  test("its polishing scores changes on the model: no move tool call, the full judge only before and after", () => {
+    vi.mocked(moveTool.run).mockClear();
+    vi.mocked(analyzeHealth).mockClear();
+    const listing = proposeArrangement(sampleWeek());
+    expect(listing.candidates[0]?.scoreAfter).toBe(99.5);
+    expect(vi.mocked(moveTool.run)).not.toHaveBeenCalled();
+    // The score before, and the score of the card's week.
+    expect(vi.mocked(analyzeHealth).mock.calls.length).toBeLessThanOrEqual(2);
+  });
+
+  test("a 4-week window is polished within 30,000 changes scored (no clock): no budget stop, and a better week", () => {
+    const week = windowOf(28);
+    const listing = proposeArrangement(week, { budget: { now: () => 0, stepLimit: 30_000 } });
+    expect(listing.stop).toBeUndefined();
+    const searched = proposeArrangement(week, { budget: { now: () => 0, stepLimit: 1 } });
+    expect(searched.budgetNote).toMatch(/polishing stopped/);
+    expect(listing.candidates[0]!.scoreAfter).toBeGreaterThan(searched.candidates[0]!.scoreAfter);
+  });
+});
+
+describe("the arrangement off the event loop", () => {
+  test("in slices, it gives the event loop back between them and proposes what the one-go run proposes", async () => {
+    const week = windowOf(14);
+    const ticker = startTicker();
+    // A clock that moves one unit a look: a slice is 20 looks, whatever the machine's speed.
+    let looks = 0;
+    const sliced = await finishAsync(arrangementSteps(week), { sliceMs: 20, clock: () => (looks += 1) });
+    const ticks = ticker.stop();
+    expect(ticks).toBeGreaterThan(10);
+    expect(sliced.candidates[0]!.writes).toEqual(proposeArrangement(week).candidates[0]!.writes);
+  });
+
+  test("propose_arrangement and propose_candidates run asynchronously as the runner calls them, with run's answer", async () => {
+    const week = windowOf(7);
+    const arranged = await proposeArrangementTool.runAsync!(week, {});
+    expect(arranged).toEqual(proposeArrangementTool.run(week, {}));
+    const after = applyWrites(week, (arranged.data as ScheduleListing).candidates[0]!.writes)!;
+    const listed = await proposeCandidatesTool.runAsync!(after, { k: 3 });
+    expect(listed).toEqual(proposeCandidatesTool.run(after, { k: 3 }));
+  });
+
+  test("through the runner (and a combined domain), a long arrangement lets other work of the process run meanwhile", async () => {
+    const repository = new InMemoryScheduleRepository({ whenMissing: () => windowOf(56) });
+    const domain = combineDomains([createScheduleDomain({ repository }), createNotesDomain()]);
+    const context = { userId: "u", threadId: "t", stepId: null };
+    const ticker = startTicker();
+    const outcome = await runTool(domain, context, { id: "c1", name: "propose_arrangement", arguments: {} });
+    const ticks = ticker.stop();
+    expect(outcome.ok).toBe(true);
+    expect(outcome.data).toEqual(proposeArrangementTool.run(windowOf(56), {}).data);
+    // The arrangement of 8 weeks takes many 10 ms slices; between them, the ticker ran.
+    expect(ticks).toBeGreaterThan(1);
+  });
+});
