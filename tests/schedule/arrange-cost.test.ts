@@ -6,10 +6,8 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { arrangementSteps, proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { analyzeHealth } from "../../tools/schedule/health.js";
 import {
   generateSchedule,
-  moveTool,
   proposeArrangementTool,
   proposeCandidatesTool,
   sampleWeek,
@@ -55,7 +53,13 @@ function startTicker(): { stop(): number } {
 }
 
 describe("the arrangement's cost", () => {
-  test("its polishing scores changes on the model: no move tool call, the full judge only before and after", () => {
+  test("its polishing scores changes on the model: no move tool call, the full judge only before and after", async () => {
+    // The unit tier shares modules between files (isolate: false), so another file may have loaded the real ones
+    // first: the arrangement is loaded afresh here, so that it reaches the counted tool and judge.
+    vi.resetModules();
+    const { moveTool } = await import("../../tools/schedule/tools/move.js");
+    const { analyzeHealth } = await import("../../tools/schedule/health.js");
+    const { proposeArrangement } = await import("../../tools/schedule/arrangement.js");
     vi.mocked(moveTool.run).mockClear();
     vi.mocked(analyzeHealth).mockClear();
     const listing = proposeArrangement(sampleWeek());

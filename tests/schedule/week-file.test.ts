@@ -60,6 +60,7 @@ describe("a week file", () => {
   test("the terminal chat takes --week <file>", () => {
     expect(parseChatArguments(["--week", "examples/week.json"])).toEqual({
       help: false,
+      verbose: false,
       weekFile: "examples/week.json",
     });
     expect(() => parseChatArguments(["--week"])).toThrow(/--week needs a value/);

@@ -25,11 +25,11 @@ import {
   type HealthPreferences,
 } from "./health.js";
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
-import { searchPlacements, type SearchBudget, type SearchRun, type SearchTask } from "./placement-search.js";
+import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
+import { searchRoomOf } from "./search-room.js";
 import { bufferOf, placementRuleProblem, withRules } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
-import { findFreeRuns } from "./tools/find-free.js";
 
 // Read once: the hot loops below use plain numbers (no module-namespace reads, no closures made per call).
 const EMPTY = FREE;
@@ -545,12 +545,8 @@ export class WeekModel {
     if (this.pending.length === 0) return before;
     if (before.exact && before.placeable === 0) {
       if (!this.roomFor(first) && (first === second || !this.roomFor(second))) return before;
-      const touched = first === second ? [first] : [Math.min(first, second), Math.max(first, second)];
-      const runs = findFreeRuns(this.index, touched, 1, this.slotsPerDay, 1, true).map(runOf);
-      // A probe of two days' room (no clock: its nodes still count against the budget's).
-      const { deadline: _deadline, ...budget } = this.budget();
-      const found = searchPlacements(this.pending, runs, { ...budget, dayLoad: this.dayLoad() });
-      if (found.placements.length === 0 && found.stop !== "budget") return before;
+      // Something pending might newly fit there: the full search says (a probe of the two days' free runs alone would
+      // miss room the judge's search finds, a buffer reaching past a day's edge).
     }
     return this.searchFeasibility();
   }
@@ -579,9 +575,10 @@ export class WeekModel {
   /** The feasibility search over the whole week, as `analyzeHealth` runs it. */
   private searchFeasibility(): Feasibility {
     if (this.pending.length === 0) return { penalty: 0, placeable: 0, exact: true, budget: false };
-    const days = Array.from({ length: this.totalDays }, (_, offset) => offset + 1);
-    const runs = findFreeRuns(this.index, days, 1, this.slotsPerDay, 1, true).map(runOf);
-    const search = searchPlacements(this.pending, runs, { ...this.budget(), dayLoad: this.dayLoad() });
+    // The room as the full judge reads it (searchInputOf): the index's cells, and the buffers of the reviews where
+    // the model has them now.
+    const room = searchRoomOf({ ...this.index, tasks: this.currentTasks() });
+    const search = searchPlacements(this.pending, room, { ...this.budget(), dayLoad: this.dayLoad() });
     const placeable = search.placements.length;
     return {
       penalty: placeable * HEALTH_PENALTIES.unplaced + (this.pending.length - placeable) * HEALTH_PENALTIES.cannotFit,
@@ -589,6 +586,16 @@ export class WeekModel {
       exact: search.exact,
       budget: search.stop === "budget",
     };
+  }
+
+  /** The week's tasks with the reviews where the model has them now. */
+  private currentTasks(): ScheduleState["tasks"] {
+    return this.state.tasks.map((task, position) => {
+      const place = this.places.get(position);
+      return place && task.source === "task_item"
+        ? { ...task, slots: [place.range, ...(task.slots ?? []).slice(1)] }
+        : task;
+    });
   }
 
   /** Task items placed per day, as `searchInputOf` counts them (each range). */
@@ -608,10 +615,6 @@ export class WeekModel {
   private hostAt(range: SlotRange): number {
     return this.index.primary[this.cell(range.day, range.start)] ?? EMPTY;
   }
-}
-
-function runOf(run: { range: SlotRange; hostId?: string }): SearchRun {
-  return { ...run.range, ...(run.hostId ? { hostId: run.hostId } : {}) };
 }
 
 /** What a class's strategy costs: sessions sharing a day (steady), or days beyond the first (compact). */
