@@ -10,10 +10,10 @@
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { readCardResume, type Card, type CardAnswer, type CardResume } from "../../contracts/cards.js";
-import { InvalidResumeError, TempoError } from "../../errors/index.js";
-import type { PendingInteraction, TempoUpdate } from "../../kernel/state.js";
-import { emit } from "../../streaming/events.js";
+import { readCardResume, type Card, type CardAnswer, type CardResume } from "../contracts/cards.js";
+import { InvalidResumeError, TempoError } from "../errors/index.js";
+import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
+import { emit } from "../streaming/events.js";
 
 /**
  * `update` with the note of a refused answer to `pending`'s card removed (server/run-guard.ts writes it while the
