@@ -14,7 +14,8 @@
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { PLAN_STEPS_FIELD, parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
+import { PLAN_STEPS_FIELD, type Card } from "../../contracts/cards.js";
+import { parseTextValues, type CardAnswer } from "../../review/resume.js";
 import { languageOf, type Language } from "../../contracts/language.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
