@@ -45,8 +45,8 @@ const ALL_TESTS = ["tests/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
     // Integration tests start their own Postgres servers; keep parallelism modest on 2-core machines.
     maxWorkers: 2,
     // `vitest run` runs both tiers (what `npm test` and CI run); `--project unit` / `--project integration` one of them.

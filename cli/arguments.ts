@@ -1,7 +1,7 @@
 /**
  * The terminal chat's command-line flags:
  *
- *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>] [--help]
+ *   npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>] [--verbose] [--help]
  */
 import { TempoError } from "../errors/index.js";
 
@@ -15,6 +15,8 @@ export interface ChatArguments {
   threadsFile?: string;
   /** A week file (examples/week.json's shape) that replaces the user's schedule before the chat starts. */
   weekFile?: string;
+  /** The debug view: tool names, ids and JSON arguments on tool lines and cards (also `/debug` in the chat). */
+  verbose: boolean;
   /** Print the usage and exit. */
   help: boolean;
 }
@@ -29,11 +31,12 @@ export class ChatUsageError extends TempoError {
 
 /** One-paragraph usage text. */
 export const CHAT_USAGE = [
-  "usage: npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>]",
+  "usage: npm start -- [--thread <id>] [--user <id>] [--threads-file <path>] [--week <file>] [--verbose]",
   "  --thread <id>         open this thread (a thread waiting for an answer shows its card again)",
   "  --user <id>           chat as this user (default: TEMPO_USER_ID, else local-user)",
   "  --threads-file <path> where /threads keeps this CLI's thread list (default: .tempo/cli-threads.json)",
   "  --week <file>         replace your schedule with this week file first (see examples/week.json)",
+  "  --verbose             show tool names, ids and JSON arguments (the debug view; /debug toggles it)",
 ].join("\n");
 
 const VALUE_FLAGS = {
@@ -45,11 +48,15 @@ const VALUE_FLAGS = {
 
 /** Parses `argv` (without node and the script); `--flag value` and `--flag=value` both work. */
 export function parseChatArguments(argv: readonly string[]): ChatArguments {
-  const parsed: ChatArguments = { help: false };
+  const parsed: ChatArguments = { help: false, verbose: false };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
     if (argument === "--help" || argument === "-h") {
       parsed.help = true;
+      continue;
+    }
+    if (argument === "--verbose") {
+      parsed.verbose = true;
       continue;
     }
     const [flag, inline] = argument.includes("=")

@@ -71,6 +71,14 @@ async function main(): Promise<void> {
         input,
         write,
         exportCalendar,
+        verbose: chatArguments.verbose,
+        // /week and the proposal under a write card: colour on a terminal that has it, plain on a pipe.
+        loadSchedule: (user: string) => tempo.repositoryOf<ScheduleRepository>("schedule").load(user),
+        weekView: {
+          colour: Boolean(process.stdout.isTTY && process.stdout.hasColors?.() && !process.env.NO_COLOR),
+          width: process.stdout.columns ?? 120,
+          now: () => new Date(),
+        },
       }).run();
     } finally {
       await tempo.close();

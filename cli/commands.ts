@@ -9,6 +9,10 @@ export type ChatCommand =
   | { name: "state" }
   | { name: "history" }
   | { name: "threads" }
+  /** Draw the user's week as a grid. */
+  | { name: "week" }
+  /** Turn the debug view (tool names, ids, JSON arguments) on or off. */
+  | { name: "debug" }
   | { name: "resume"; threadId: string }
   /** Send a local .ics file to be imported: a card comes first, nothing is stored without it. */
   | { name: "import"; path: string }
@@ -29,6 +33,7 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/state", "show this thread's execution state: goal, plan steps, tool calls, answer"],
   ["/history", "show the snapshots taken at each step transition"],
   ["/threads", "list your threads seen by this CLI"],
+  ["/week", "draw your week: the timetable, your placed reviews by class, free time, and what has passed"],
   ["/resume <thread>", "switch to a thread (a waiting card is shown again)"],
   [
     "/import <file.ics>",
@@ -37,6 +42,7 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, description: s
   ["/export <file.ics>", "write your week (timetable and placed reviews) to an iCalendar file"],
   ["/prefs", 'list your standing preferences ("never on Monday", "I prefer mornings"), numbered'],
   ["/forget <n|id>", "remove a standing preference by its number in /prefs or its id"],
+  ["/debug", "turn the debug view on or off: tool names, ids and JSON arguments on tool lines and cards"],
   ["/help", "show this help"],
   ["/quit", "leave (also /exit, or end the input)"],
 ];
@@ -58,6 +64,10 @@ export function parseCommand(line: string): ChatCommand {
       return noArgument({ name: "clear" });
     case "/state":
       return noArgument({ name: "state" });
+    case "/week":
+      return noArgument({ name: "week" });
+    case "/debug":
+      return noArgument({ name: "debug" });
     case "/history":
       return noArgument({ name: "history" });
     case "/threads":

@@ -56,9 +56,10 @@ export function cardPrompt(card: Card): string {
 /**
  * A card as a framed block: its title, the description every front end shows
  * (markdown read as plain text, without the closing instructions), a write's
- * arguments, and the choices it allows.
+ * arguments in the debug view (`verbose`), and the choices it allows.
  */
-export function renderCard(card: Card): string {
+export function renderCard(card: Card, options: { verbose?: boolean } = {}): string {
+  const verbose = options.verbose ?? false;
   const [request] = card.action_requests;
   let title: string;
   let body: string[];
@@ -74,7 +75,8 @@ export function renderCard(card: Card): string {
     body = [
       `${card.action_requests.length} changes proposed together:`,
       ...card.action_requests.map(
-        (action, index) => `${index + 1}. ${plainText(change(action))}\n   arguments: ${shownArguments(action.args)}`,
+        (action, index) =>
+          `${index + 1}. ${plainText(change(action))}${verbose ? `\n   arguments: ${shownArguments(action.args)}` : ""}`,
       ),
       ...context.map(plainText),
     ];
@@ -82,7 +84,7 @@ export function renderCard(card: Card): string {
     title = isPlanCard(card) ? "Plan" : `Confirm write: ${request!.name}`;
     body = card.action_requests.flatMap((action) => [
       ...withoutInstructions(action.description).map(plainText),
-      ...(isPlanCard(card) ? [] : [`arguments: ${shownArguments(action.args)}`]),
+      ...(isPlanCard(card) || !verbose ? [] : [`arguments: ${shownArguments(action.args)}`]),
     ]);
   }
   return [

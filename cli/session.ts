@@ -14,6 +14,8 @@ import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card, type DecisionsResponse } from "../contracts/cards.js";
+import type { ScheduleState } from "../tools/schedule/state.js";
+import { languageOf, type Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
 import {
   readExecutionState,
@@ -27,6 +29,7 @@ import { isTempoEvent } from "../server/openai-sse.js";
 import {
   feedbackResponse,
   isPlanCard,
+  isQuestionCard,
   readCardReply,
   readEditedArguments,
   readEditedPlan,
@@ -38,6 +41,7 @@ import { calendarImportMessage } from "../contracts/attached-calendar.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
 import { cardPrompt, MESSAGE_PROMPT, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
 import { newChatThreadId } from "./starting-thread.js";
+import { renderCardProposal, renderWeek, type WeekViewOptions } from "./week-view.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
 import type { ThreadRegistry } from "./thread-registry.js";
@@ -54,6 +58,12 @@ export interface ChatSessionOptions {
   newThreadId?: () => string;
   /** The user's week as iCalendar text (for /export); without it /export says it is not available. */
   exportCalendar?: (userId: string) => Promise<string>;
+  /** The user's schedule (for /week, and the proposal drawn under a write card); without it neither is drawn. */
+  loadSchedule?: (userId: string) => Promise<ScheduleState>;
+  /** Start in the debug view: tool names, ids and JSON arguments (`--verbose`; `/debug` toggles it). */
+  verbose?: boolean;
+  /** How the week is drawn: colour (a terminal that has it), the terminal's width; the clock that shades the past. */
+  weekView?: { colour?: boolean; width?: number; now?: () => Date };
   /** Where the user's memory lives (/prefs, /forget); the graph's own store when not given. */
   store?: BaseStore;
   /** The longest message the graph takes (what `/import` may send); the graph's own setting when not given. */
@@ -92,10 +102,15 @@ type CardAnswer =
 export class ChatSession {
   private threadId: string;
   private shownCardKey: string | undefined;
+  /** The debug view (tool names, ids, JSON) is on. */
+  private verbose: boolean;
+  /** The language of the user's last message: tool lines are told in it. */
+  private language: Language = "en";
   private readonly newThreadId: () => string;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.threadId = options.threadId;
+    this.verbose = options.verbose ?? false;
     this.newThreadId = options.newThreadId ?? newChatThreadId;
   }
 
@@ -110,7 +125,8 @@ export class ChatSession {
     for (;;) {
       const pending = await this.pendingCard();
       if (pending && pending.key !== this.shownCardKey) {
-        this.print(renderCard(pending.card));
+        this.print(renderCard(pending.card, { verbose: this.verbose }));
+        await this.drawProposal(pending.card);
         this.shownCardKey = pending.key;
       }
       const line = await this.options.input.read(pending ? cardPrompt(pending.card) : MESSAGE_PROMPT);
@@ -130,6 +146,7 @@ export class ChatSession {
         }
       } else {
         await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
+        this.language = languageOf(line);
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
       }
     }
@@ -251,7 +268,11 @@ export class ChatSession {
 
   /** Prints the events of the run `start` starts as they come; a failed run is reported and the chat goes on. */
   private async streamRun(start: () => Promise<AsyncIterable<unknown>>): Promise<void> {
-    const printer = new StreamPrinter();
+    const printer = new StreamPrinter({
+      verbose: this.verbose,
+      language: this.language,
+      ...(this.verbose ? {} : await this.scheduleForWords()),
+    });
     try {
       const stream = await start();
       for await (const event of stream) {
@@ -285,6 +306,17 @@ export class ChatSession {
         break;
       case "history":
         this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config())));
+        break;
+      case "week":
+        await this.drawWeek();
+        break;
+      case "debug":
+        this.verbose = !this.verbose;
+        this.print(
+          this.verbose
+            ? "Debug view on: tool names, ids and JSON arguments are shown."
+            : "Debug view off: tasks by name, places by date and time.",
+        );
         break;
       case "threads":
         this.print(
@@ -363,6 +395,49 @@ export class ChatSession {
     this.print(`Sending ${reading.fileName} to be imported; you will see what it adds on a card first.`);
     await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
     await this.runGraph({ messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics))] });
+  }
+
+  /** The user's week as a run begins, so tool lines name tasks and places (nothing when there is no schedule). */
+  private async scheduleForWords(): Promise<{ schedule?: ScheduleState }> {
+    if (!this.options.loadSchedule) return {};
+    try {
+      return { schedule: await this.options.loadSchedule(this.options.userId) };
+    } catch {
+      return {};
+    }
+  }
+
+  /** /week: the user's week as a grid. */
+  private async drawWeek(): Promise<void> {
+    if (!this.options.loadSchedule) {
+      this.print("/week is not available here (no schedule is served).");
+      return;
+    }
+    try {
+      this.options.write(renderWeek(await this.options.loadSchedule(this.options.userId), this.weekViewOptions()));
+    } catch (error) {
+      this.print(renderError(error));
+    }
+  }
+
+  /** Under a write card, the week as its writes would leave it (nothing is stored before the card is answered). */
+  private async drawProposal(card: Card): Promise<void> {
+    if (!this.options.loadSchedule || isQuestionCard(card) || isPlanCard(card)) return;
+    const drawing = renderCardProposal(
+      card,
+      await this.options.loadSchedule(this.options.userId),
+      this.weekViewOptions(),
+    );
+    if (drawing !== undefined) this.options.write(drawing);
+  }
+
+  private weekViewOptions(): WeekViewOptions {
+    const view = this.options.weekView ?? {};
+    return {
+      ...(view.colour === undefined ? {} : { colour: view.colour }),
+      ...(view.width === undefined ? {} : { width: view.width }),
+      ...(view.now === undefined ? {} : { now: view.now() }),
+    };
   }
 
   /** Writes the week to a local .ics file (a read: no card). */

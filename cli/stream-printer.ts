@@ -5,12 +5,25 @@
  * are not printed from the stream: the chat renders them from the saved
  * state, which also covers a card re-shown after a restart.
  */
+import type { Language } from "../contracts/language.js";
 import type { TempoEvent } from "../streaming/events.js";
+import type { ScheduleState } from "../tools/schedule/state.js";
 import { ASSISTANT_PREFIX, renderReasoning, renderStatus, renderToolCall, renderToolResult } from "./render.js";
+import { describeToolCall, describeToolResult } from "./tool-words.js";
+
+/** How tool activity is told: in people's words (the default), or as tool names, ids and JSON (`verbose`). */
+export interface StreamPrinterOptions {
+  verbose?: boolean;
+  language?: Language;
+  /** The user's week as the run began: names and dates for the tasks the tools name by id. */
+  schedule?: ScheduleState;
+}
 
 /** Stateful only in which assistant message is open on the current line. */
 export class StreamPrinter {
   private openMessageId: string | undefined;
+
+  constructor(private readonly options: StreamPrinterOptions = {}) {}
 
   /** The text to write for one event (may be empty). */
   print(event: TempoEvent): string {
@@ -20,7 +33,7 @@ export class StreamPrinter {
       this.openMessageId = event.messageId;
       return `${close}${ASSISTANT_PREFIX}${event.text}`;
     }
-    const line = lineOf(event);
+    const line = this.lineOf(event);
     return line === null ? "" : `${this.close()}${line}\n`;
   }
 
@@ -30,20 +43,25 @@ export class StreamPrinter {
     this.openMessageId = undefined;
     return "\n";
   }
-}
 
-function lineOf(event: Exclude<TempoEvent, { kind: "assistant_text" }>): string | null {
-  switch (event.kind) {
-    case "status":
-      return renderStatus(event.text);
-    case "reasoning":
-      return renderReasoning(event.text);
-    case "tool_call":
-      return renderToolCall(event.name, event.arguments);
-    case "tool_result":
-      return renderToolResult(event.ok, event.content);
-    case "confirm_request":
-    case "interrupt":
-      return null;
+  private lineOf(event: Exclude<TempoEvent, { kind: "assistant_text" }>): string | null {
+    const { verbose = false, language = "en", schedule } = this.options;
+    switch (event.kind) {
+      case "status":
+        return renderStatus(event.text);
+      case "reasoning":
+        return renderReasoning(event.text);
+      case "tool_call":
+        return verbose
+          ? renderToolCall(event.name, event.arguments)
+          : `  → ${describeToolCall(event.name, event.arguments, language, schedule)}`;
+      case "tool_result":
+        return verbose
+          ? renderToolResult(event.ok, event.content)
+          : renderToolResult(event.ok, describeToolResult(event.content, language, schedule));
+      case "confirm_request":
+      case "interrupt":
+        return null;
+    }
   }
 }

@@ -56,8 +56,8 @@ export interface StepEnding {
 }
 
 /**
- * What graph@2 saved for a write card's answered writes (`answeredWrites`): read once by execute, for a thread that
- * stopped between the answer and the writes, and never written. Goes with graph@4.
+ * What graph@2 saved for a write card's answered writes (`answeredWrites`): upgraded once (`kernel/migrations.ts`,
+ * when execute runs) for a thread that stopped between the answer and the writes, and never written. Goes with graph@4.
  */
 export interface LegacyAnsweredWrite {
   tool: WriteCall & { summary?: string; speak?: string; then?: StepEnding };

@@ -71,7 +71,7 @@ async function converse(
     const pending = state.tasks.flatMap((task) => task.interrupts)[0];
     const card = pending ? asCard(pending.value) : null;
     if (!pending || !card) break;
-    console.log(renderCard(card));
+    console.log(renderCard(card, { verbose: true }));
     const writes = card.action_requests.length;
     console.log(writes > 1 ? `demo answers: approve all ${writes}\n` : "demo answers: approve\n");
     // V1 decisions, one per action request, addressed to this card's interrupt id.
@@ -91,7 +91,7 @@ async function converse(
 
 /** Prints status lines, assistant text (chunks joined per message) and tool activity as they arrive. */
 async function printStream(stream: AsyncIterable<unknown>): Promise<void> {
-  const printer = new StreamPrinter();
+  const printer = new StreamPrinter({ verbose: true });
   for await (const event of stream) {
     if (isTempoEvent(event)) process.stdout.write(printer.print(event));
   }

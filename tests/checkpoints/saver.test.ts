@@ -199,7 +199,7 @@ describe.each(postgresTargets())("createCheckpointer on $kind Postgres", (target
       const startAt = String(Date.now() + 4_000); // all three reach setup() at the same moment
       const outcomes = await Promise.allSettled(
         [0, 1, 2].map(() =>
-          run(process.execPath, ["--import", "tsx", script, server.url, schema, startAt], { timeout: 60_000 }),
+          run(process.execPath, ["--import", "tsx", script, server.url, schema, startAt], { timeout: 300_000 }),
         ),
       );
       const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason)] : []));

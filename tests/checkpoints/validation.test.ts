@@ -36,7 +36,7 @@ function initializer(
 
   return {
     checkpointerName: `${saverClass.name} (${target.kind})`,
-    beforeAllTimeout: 120_000,
+    beforeAllTimeout: 600_000,
     async beforeAll() {
       server = await target.start();
     },

@@ -6,14 +6,11 @@
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import { PassThrough, Writable } from "node:stream";
 import { InMemoryStore } from "@langchain/langgraph";
 import ICAL from "ical.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { LineReader } from "../../cli/line-reader.js";
-import { ChatSession } from "../../cli/session.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
+import { typedChat } from "./support/typed-chat.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
 import { calendarImportMessage } from "../../contracts/attached-calendar.js";
 import {
@@ -46,26 +43,13 @@ async function chat(
   options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {},
 ) {
   const tempo = options.tempo ?? (await tempoWith());
-  let output = "";
-  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
-  const stdin = new PassThrough();
-  const input = new LineReader(
-    createInterface({ input: stdin, output: sink, terminal: false }),
-    true,
-    (text) => (output += text),
-  );
-  stdin.end([...lines, ""].join("\n"));
-  const registry = new ThreadRegistry(path.join(directory, "threads.json"));
-  const exportCalendarText = async (user: string) => exportCalendar(await tempo.repository.load(user));
-  await new ChatSession({
+  const output = await typedChat(lines, {
     graph: tempo.graph,
     userId: "student",
     threadId: options.threadId ?? "ics-1",
-    registry,
-    input,
-    write: (text) => (output += text),
-    exportCalendar: exportCalendarText,
-  }).run();
+    registry: new ThreadRegistry(path.join(directory, "threads.json")),
+    exportCalendar: async (user: string) => exportCalendar(await tempo.repository.load(user)),
+  });
   return { output, schedule: await tempo.repository.load("student") };
 }
 

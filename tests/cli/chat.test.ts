@@ -57,7 +57,8 @@ function startChatServing(domains: string, ...args: string[]): ScriptProcess {
 }
 
 test("a task through a pipe: plan accepted, a write rejected with feedback, the rest accepted, the refinement finding nothing to change, delivered; then the commands", async () => {
-  const chat = startChat("--thread", "cli-first");
+  // The debug view: the tool lines and cards with tool names, ids and JSON arguments, which this test reads.
+  const chat = startChat("--thread", "cli-first", "--verbose");
   await chat.waitFor("you> ");
   chat.send(TASK);
 
@@ -170,7 +171,7 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);
-}, 90_000);
+});
 
 test("/import sends a local .ics file through a card, nothing stored before it is approved; a bad file changes nothing; /export writes the week", async () => {
   const seminar = path.join(directory, "seminar.ics");
@@ -222,7 +223,7 @@ test("/import sends a local .ics file through a card, nothing stored before it i
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);
-}, 90_000);
+});
 
 test("an interrupted thread is reopened after a restart, with --thread and without, and /resume switches threads", async () => {
   // First run: a task up to its plan card, then the input ends.
@@ -299,10 +300,10 @@ test("an interrupted thread is reopened after a restart, with --thread and witho
   third.endInput();
   await third.waitFor("Bye.");
   expect(await third.exitCode()).toBe(0);
-}, 90_000);
+});
 
 test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the week, each write on its card", async () => {
-  const chat = startChatServing("schedule,todo", "--thread", "cli-todo");
+  const chat = startChatServing("schedule,todo", "--thread", "cli-todo", "--verbose");
   await chat.waitFor("you> ");
   chat.send("show my to-dos");
   const listed = await chat.waitFor("you> ");
@@ -328,4 +329,65 @@ test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the we
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);
-}, 90_000);
+});
+
+// eslint-disable-next-line no-control-regex -- the test looks for terminal colour sequences
+const COLOUR = /\u001b\[[0-9;]*m/;
+
+test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a write card draws its proposal", async () => {
+  // A user of its own: the tests above arranged cli-student's week.
+  const piped = startChat("--thread", "cli-week-pipe", "--user", "cli-week-student");
+  await piped.waitFor("you> ");
+  piped.send("/week");
+  const plain = await piped.waitFor("you> ");
+  expect(plain).toMatch(/│Mon \d+ \w{3}/);
+  expect(plain).toContain(" 1 08:00   │▌Calculus");
+  expect(plain).toContain("Still without a place: ");
+  expect(plain).not.toMatch(COLOUR);
+  piped.send("arrange my week");
+  await piped.waitFor("choice> ");
+  piped.send("a");
+  const card = await piped.waitFor("choice> ");
+  // People's words by default: what the tool does and what it found, the card without ids or JSON.
+  expect(card).toContain("→ looking for the best arrangement of your pending reviews");
+  expect(card).toMatch(
+    /← the week scores [\d.]+\/100 now; the best proposal \(place \d+ of \d+ pending review\(s\)\) would make it/,
+  );
+  expect(card).not.toContain("arguments:");
+  expect(card).not.toContain("propose_arrangement");
+  // Under the batch card, the week as it would be: the placements drawn ("+") and told with their dates.
+  const drawing = card.slice(card.indexOf("└─ a accept all"));
+  expect(drawing).toMatch(/│\+/);
+  expect(drawing).toMatch(/\n\+ [^\n]+: (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w{3}, \d\d:\d\d–\d\d:\d\d/);
+  piped.send("/quit");
+  await piped.waitFor("Bye.");
+  expect(await piped.exitCode()).toBe(0);
+
+  const terminal = ScriptProcess.startInTerminal(
+    "cli/chat.ts",
+    ["--user", "cli-week-student", "--threads-file", path.join(directory, "threads.json"), "--thread", "cli-week-tty"],
+    {
+      cwd: process.cwd(),
+      // A person's terminal: none of the variables that turn colour off (CI runs set CI, which Node reads as "no colour").
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => !["NO_COLOR", "NODE_DISABLE_COLORS", "CI", "FORCE_COLOR"].includes(name),
+          ),
+        ),
+        DATABASE_URL: postgres.url,
+        OPENAI_API_KEY: "",
+        OPENAI_BASE_URL: "",
+      },
+    },
+  );
+  processes.push(terminal);
+  await terminal.waitFor("you> ");
+  terminal.send("/week");
+  const coloured = await terminal.waitFor("you> ");
+  expect(coloured).toMatch(COLOUR);
+  expect(coloured.replace(new RegExp(COLOUR.source, "g"), "")).toMatch(/│Mon \d+/);
+  terminal.send("/quit");
+  await terminal.waitFor("Bye.");
+  expect(await terminal.exitCode()).toBe(0);
+});

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 
 /** Default time to wait for expected output, in ms. */
-export const DEFAULT_WAIT_MS = 30_000;
+export const DEFAULT_WAIT_MS = 300_000;
 
 /** A running script with piped stdin, stdout and stderr. */
 export class ScriptProcess {
@@ -46,6 +46,26 @@ export class ScriptProcess {
     const child = spawn("npx", ["--no-install", "tsx", script, ...args], {
       cwd: options.cwd,
       env: options.env,
+      detached: true,
+      stdio: "pipe",
+    });
+    return new ScriptProcess(child);
+  }
+
+  /**
+   * Starts `npx tsx <script> ...args` in a pseudo-terminal (util-linux `script`), so the program sees a terminal on
+   * its standard input and output (colour, the terminal's width) as a person's shell gives it.
+   */
+  static startInTerminal(
+    script: string,
+    args: readonly string[],
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ): ScriptProcess {
+    const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+    const command = ["npx", "--no-install", "tsx", script, ...args].map(quote).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: options.cwd,
+      env: { ...options.env, TERM: "xterm-256color" },
       detached: true,
       stdio: "pipe",
     });

@@ -42,6 +42,7 @@ describe("commands and flags", () => {
     });
     expect(parseCommand('/IMPORT "a b.ics"')).toEqual({ name: "import", path: "a b.ics" });
     expect(parseCommand("/export out/week.ics")).toEqual({ name: "export", path: "out/week.ics" });
+    expect(parseCommand("/debug")).toEqual({ name: "debug" });
     expect(parseCommand("/import")).toEqual({ name: "invalid", message: "Usage: /import <file.ics>." });
     expect(parseCommand("/export ''")).toEqual({ name: "invalid", message: "Usage: /export <file.ics>." });
   });
@@ -49,12 +50,14 @@ describe("commands and flags", () => {
   test("flags take a value, separate or after =", () => {
     expect(parseChatArguments(["--thread", "t1", "--user=bob"])).toEqual({
       help: false,
+      verbose: false,
       threadId: "t1",
       userId: "bob",
     });
-    expect(parseChatArguments(["--help"])).toEqual({ help: true });
+    expect(parseChatArguments(["--help"])).toEqual({ help: true, verbose: false });
+    expect(parseChatArguments(["--verbose", "--thread", "t2"])).toEqual({ help: false, verbose: true, threadId: "t2" });
     expect(() => parseChatArguments(["--thread"])).toThrow(ChatUsageError);
     expect(() => parseChatArguments(["--thread", "--user", "x"])).toThrow("--thread needs a value.");
-    expect(() => parseChatArguments(["--verbose"])).toThrow("Unknown argument --verbose.");
+    expect(() => parseChatArguments(["--loud"])).toThrow("Unknown argument --loud.");
   });
 });

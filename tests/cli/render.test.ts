@@ -51,7 +51,7 @@ describe("cards", () => {
   });
 
   test("a write tool shows what it does, the reason, where execution stands and its arguments", () => {
-    expect(renderCard(TOOL_WITH_STEP)).toBe(
+    expect(renderCard(TOOL_WITH_STEP, { verbose: true })).toBe(
       [
         "┌─ Confirm write: add_note",
         '│ add_note {"text":"call mom"}',
@@ -76,7 +76,7 @@ describe("cards", () => {
       total: 2,
       content: "Add the notes",
     });
-    expect(renderCard(card)).toBe(
+    expect(renderCard(card, { verbose: true })).toBe(
       [
         "┌─ Confirm 2 writes",
         "│ 2 changes proposed together:",
@@ -115,7 +115,7 @@ describe("cards", () => {
 
 describe("stream lines", () => {
   test("assistant chunks join into one line per message; other events are lines of their own; cards are not printed", () => {
-    const printer = new StreamPrinter();
+    const printer = new StreamPrinter({ verbose: true });
     const text = [
       printer.print({ kind: "status", node: "chat", text: "Planning" }),
       printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "Here is " }),
@@ -157,7 +157,7 @@ describe("stream lines", () => {
   });
 
   test("a model's reasoning is a block of its own, closing an open answer line; a waiting status is a status line", () => {
-    const printer = new StreamPrinter();
+    const printer = new StreamPrinter({ verbose: true });
     const text = [
       printer.print({ kind: "assistant_text", node: "plan", messageId: "m1", text: "Planning." }),
       printer.print({ kind: "status", node: "execute", text: "Waiting for the execute model… 6 s", elapsedMs: 6010 }),

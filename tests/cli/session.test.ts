@@ -75,6 +75,8 @@ test("question, plan edit, write accepted, delivered, /state; the input ends and
       registry,
       input,
       write: (text) => (output += text),
+      // The debug view: this test reads the card's arguments and the tool lines as the tools write them.
+      verbose: true,
     }).run();
 
     // The question, answered with free text.

@@ -150,7 +150,7 @@ describe("startEmbeddedPostgres", () => {
     });
     const server = await start();
     expect(await query<{ one: number }>(server.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
-  }, 60_000);
+  });
 
   it("takes over a lock file naming a live process that does not serve the directory (a reused pid)", async () => {
     await seed();

@@ -105,7 +105,7 @@ describe("the code in README.md and docs/", () => {
       return `${origins.get(where!) ?? where} → ${problem}`;
     });
     expect(problems).toEqual([]);
-  }, 240_000);
+  });
 
   test("a type error in a block is found (the check is not blind)", () => {
     const home = path.join(root, "__docs_block_broken__.ts");
@@ -118,7 +118,7 @@ describe("the code in README.md and docs/", () => {
       ]),
     );
     expect(problems.join("\n")).toMatch(/__docs_block_broken__\.ts:2: Expected 1 arguments, but got 0/);
-  }, 240_000);
+  });
 
   test("every npm script and tsx entry a shell block names exists", async () => {
     const scripts = Object.keys(
@@ -170,5 +170,5 @@ describe("the README's example from code", () => {
       await rm(script, { force: true });
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 300_000);
+  });
 });

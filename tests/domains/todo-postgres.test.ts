@@ -21,7 +21,7 @@ for (const target of postgresTargets()) {
       repository = new PostgresTodoRepository(database.pool);
       // Two repositories migrating at once: the advisory lock keeps CREATE TABLE from racing.
       await Promise.all([repository.migrate(), new PostgresTodoRepository(database.pool).migrate()]);
-    }, 60_000);
+    });
     afterAll(async () => {
       await database?.close();
       await server?.stop();

@@ -146,4 +146,4 @@ test("a model that only chooses places the most that fit and ends within 5 % of 
     expect(new Set(log.applied).size).toBe(written);
   }
   expect(checked).toBe(8);
-}, 60_000);
+});

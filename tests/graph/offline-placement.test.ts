@@ -53,7 +53,7 @@ test("arranging a generated week places as many tasks as the exact solver proves
     }),
     { numRuns: 12 },
   );
-}, 120_000);
+});
 
 test("the place step asks the backend once for the arrangement and chooses it: every placement on one card, nothing searched by hand", async () => {
   const tempo = await offlineTempo(sampleWeek());
@@ -97,7 +97,7 @@ test("a three-week window of 180 tasks is arranged from one proposal: as many as
   expect(result.phase).toBe("done");
   expect(pendingIds(week).length - pendingIds(schedule).length).toBe(searchedCount(week));
   expect(checkScheduleInvariants(schedule)).toEqual([]);
-}, 120_000);
+});
 
 /** How many pending tasks the placement search fits in one go on the week as read by the tools. */
 function searchedCount(week: ScheduleState): number {
@@ -133,4 +133,4 @@ test("a week of 20 pending tasks fits the default round budget: one batch card, 
   expect(cards.length - 2).toBeLessThanOrEqual(5);
   expect(result.maxRounds).toBe(60);
   expect(result.roundsUsed).toBeLessThanOrEqual(12);
-}, 60_000);
+});

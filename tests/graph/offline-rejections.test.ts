@@ -77,7 +77,7 @@ describe("a day named in a negative sentence is a day to avoid", () => {
     expect(places.length).toBeGreaterThanOrEqual(3);
     expect(new Set(places).size).toBe(places.length);
     expect(places.slice(1).some((place) => place.startsWith("5:"))).toBe(false);
-  }, 30_000);
+  });
 
   test("rejected in Chinese twice: each proposal is new, none on Friday after the first", async () => {
     const outcome = await rejectDerivative("周五我休息", ["周五我休息", "周五我休息"]);
@@ -86,7 +86,7 @@ describe("a day named in a negative sentence is a day to avoid", () => {
     );
     expect(new Set(places).size).toBe(places.length);
     expect(places.slice(1).filter((place) => place.startsWith("5:"))).toEqual([]);
-  }, 30_000);
+  });
 });
 
 /** The half-placed week with derivative-drills the only pending task and every free slot outside Friday taken by a locked event. */
@@ -129,7 +129,7 @@ test("when nothing fits outside Friday, the step says which limit blocks the tas
   expect(outcome.said).toContain(
     'Every placement that fits was proposed; left pending: "Derivative practice set" (no free slot fits outside Friday).',
   );
-}, 30_000);
+});
 
 describe("an edited plan step", () => {
   /** The arrange conversation with the place step's text edited to `step` on the plan card. */
@@ -183,7 +183,7 @@ describe("an edited plan step", () => {
     expect(places.length).toBeGreaterThan(0);
     expect(places.every((card) => Number(card.args.slot_start) <= 4)).toBe(true);
     expect(outcome.finalAnswer).not.toContain("no pending task matches");
-  }, 30_000);
+  });
 
   test("a step whose tasks match nothing asks which tasks instead of claiming the step done", async () => {
     const tempo = await offlineTempo(halfPlacedWeek());
@@ -204,7 +204,7 @@ describe("an edited plan step", () => {
       /^I found no pending task matching "quantum physics review", so nothing is placed yet\. Which tasks do you mean\?/,
     );
     expect(asked.finalAnswer ?? "").not.toMatch(/every placement/);
-  }, 30_000);
+  });
 
   test('answering "all" to that question places every pending task', async () => {
     const outcome = await withEditedStep(NO_MATCH, halfPlacedWeek(), undefined, [respond("all")]);
@@ -212,7 +212,7 @@ describe("an edited plan step", () => {
     expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
       [],
     );
-  }, 30_000);
+  });
 
   test("an answer that names no task either: the step says nothing was placed, and the answer never claims it", async () => {
     const outcome = await withEditedStep(NO_MATCH, halfPlacedWeek(), undefined, [respond("the zebra thing")]);
@@ -224,7 +224,7 @@ describe("an edited plan step", () => {
     expect(outcome.finalAnswer).toContain(
       'not carried out: no pending task matches "quantum physics review" or "the zebra thing"',
     );
-  }, 30_000);
+  });
 });
 
 describe("the policy's speech names tasks, not ids", () => {
@@ -246,5 +246,5 @@ describe("the policy's speech names tasks, not ids", () => {
     expect(
       skipped.said.some((text) => text.includes('Skipping "Binary tree review": you rejected its placement.')),
     ).toBe(true);
-  }, 60_000);
+  });
 });

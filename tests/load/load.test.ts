@@ -33,7 +33,7 @@ describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRE
         loneRuns: 0,
         warmUp: false,
         environment: { TEMPO_DB_POOL_SIZE: "5", TEMPO_MEMORY_POOL_SIZE: "2" },
-        timeoutMs: 280_000,
+        timeoutMs: 800_000,
       });
       expect(result.conversations).toHaveLength(30);
       expect(
@@ -42,6 +42,6 @@ describe.runIf(realPostgresAvailable() || process.env.TEMPO_REQUIRE_REAL_POSTGRE
       expect(result.conversations.every((conversation) => conversation.cards === result.conversations[0]!.cards)).toBe(
         true,
       );
-    }, 300_000);
+    });
   },
 );

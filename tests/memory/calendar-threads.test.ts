@@ -37,7 +37,7 @@ beforeAll(async () => {
   postgres = await startEmbeddedTestPostgres();
   tempo = await createTempo(readSettings({ DATABASE_URL: postgres.url }));
   await tempo.repositoryOf<ScheduleRepository>("schedule").seed(USER, halfPlacedWeek());
-}, 120_000);
+});
 afterAll(async () => {
   await tempo?.close();
   await postgres?.stop();
@@ -96,4 +96,4 @@ test("a calendar sent on a new thread is imported as sent there, never as the fi
   const remembered = await rememberedText(tempo.graph.store!);
   expect(remembered).toContain("Import my timetable from the calendar file lectures.ics (1 event, ");
   expect(remembered).not.toMatch(/BEGIN:VCALENDAR|DTSTART|UID:|DESCRIPTION|front row|chapter three/);
-}, 120_000);
+});

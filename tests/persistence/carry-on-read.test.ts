@@ -123,7 +123,7 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
     const again = await recoverThread(reader.graph, config);
     expect(again.carriedOn).toBe(false);
     expect((await reader.graph.getState(config)).config.configurable?.checkpoint_id).toBe(head);
-  }, 120_000);
+  });
 
   test("the terminal chat opening a thread whose worker died (--thread, or /resume) carries it on, says it is resuming, and nothing is applied twice", async () => {
     const opened = await atWriteCard("chat-open");
@@ -168,7 +168,7 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
     } finally {
       await fs.rm(directory, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 
   test("killed after each checkpoint save of the write card's run: every thread left stopped is carried on by a read alone, to its answer, each approved write once", async () => {
     const dry = await atWriteCard("dry");
@@ -213,5 +213,5 @@ describe(`${target.kind} postgres: a thread whose worker died is carried on when
     expect(problems).toEqual([]);
     // The sweep met limbo (the kill points between the answer's first step and its end).
     expect(stoppedThreads).toBeGreaterThan(0);
-  }, 240_000);
+  });
 });

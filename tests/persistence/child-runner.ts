@@ -90,7 +90,7 @@ export interface ChildResult {
 export async function runChild(
   args: ChildArguments,
   killAt?: string,
-  timeoutMs = 90_000,
+  timeoutMs = 600_000,
   script = CHILD_SCRIPT,
 ): Promise<ChildResult> {
   const entry = await bundled(script);

@@ -38,7 +38,7 @@ beforeAll(async () => {
   served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
   // What the server's getGraph does: its own checkpointer and store on the shared compiled graph.
   Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
-}, 60_000);
+});
 
 afterAll(async () => {
   await served?.close();
@@ -108,4 +108,4 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   expect((await pool.query(APPLIED_WRITES_OF_USER_SQL, ["alice"])).rowCount).toBe(batch.action_requests.length);
   const messages = ((await graph.getState(asServer)).values as { messages: Array<{ tool_call_id?: string }> }).messages;
   expect(messages.filter((message) => message.tool_call_id === firstCall)).toHaveLength(1);
-}, 120_000);
+});

@@ -37,7 +37,7 @@ for (const target of postgresTargets()) {
     let tempo: DomainsOnDatabase | undefined;
     beforeAll(async () => {
       server = await target.start();
-    }, 60_000);
+    });
     afterAll(async () => {
       await tempo?.close();
       await server?.stop();
@@ -110,6 +110,6 @@ for (const target of postgresTargets()) {
       expect(log.filter((entry) => entry.applied).map((entry) => [entry.tool, entry.arguments])).toEqual([
         ["add_todo", { title: "Call mom" }],
       ]);
-    }, 120_000);
+    });
   });
 }

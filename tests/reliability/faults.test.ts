@@ -58,7 +58,7 @@ import { startWorker, type WorkerProcess } from "./support/worker-process.js";
 const accept = resume({ type: "accept", args: null });
 
 /** Polls `condition` every 20 ms until it holds; fails after `timeoutMs`. */
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

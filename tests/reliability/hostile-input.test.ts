@@ -215,5 +215,5 @@ describe.each(postgresTargets())("through createTempo on $kind postgres", (targe
     // The memory step (Postgres store, jsonb) runs on every later turn too.
     const chat = await tempo.graph.invoke(message("thanks"), config);
     expect(chat.messages.at(-1)?.getType()).toBe("ai");
-  }, 120_000);
+  });
 });

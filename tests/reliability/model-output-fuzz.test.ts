@@ -105,7 +105,7 @@ describe("generated model outputs through the whole graph", () => {
       { numRuns: 300 },
     );
     // 300 whole conversations: about 35 s on an idle 2-core machine, twice that beside the crash tests.
-  }, 240_000);
+  });
 
   test("execute outputs after an accepted plan, every card rejected: no write is ever applied", async () => {
     let run = 0;
@@ -146,7 +146,7 @@ describe("generated model outputs through the whole graph", () => {
       ),
       { numRuns: 160 },
     );
-  }, 240_000);
+  });
 
   test("the generators covered every kind of bad output", () => {
     const families = [...playedKinds.keys()];

@@ -23,7 +23,7 @@ let open: LangGraphDevServer;
 beforeAll(async () => {
   secured = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET });
   open = await startLangGraphDev({ TEMPO_USER_ID: "open-student" });
-}, 240_000);
+});
 
 afterAll(async () => {
   await Promise.all([secured?.stop(), open?.stop()]);
@@ -141,7 +141,7 @@ describe("Agent Inbox's Mark as resolved", () => {
     const again = (await listed(secured, key)).find((thread) => thread.thread_id === threadId);
     expect(again?.status).toBe("interrupted");
     expect(cardOf(again!)).toBe("confirm_plan");
-  }, 120_000);
+  });
 
   test("an answer to the old card, sent from a page opened before, is refused before any run (409) and leaves the thread idle", async () => {
     const key = { "x-api-key": await tokenFor("inbox-late-answer") };
@@ -189,7 +189,7 @@ describe("Agent Inbox's Mark as resolved", () => {
         .checkpoint_id,
     ).toBe(head);
     expect(await client.runs.list(threadId)).toHaveLength(runsBefore);
-  }, 120_000);
+  });
 
   test("on another user's thread it is refused and settles nothing: the owner's card stays", async () => {
     const owner = { "x-api-key": await tokenFor("inbox-owner") };
@@ -202,7 +202,7 @@ describe("Agent Inbox's Mark as resolved", () => {
     expect(thread.status).toBe("interrupted");
     expect(cardOf(thread)).toBe("confirm_plan");
     expect((await client.runs.list(threadId)).map((run) => run.status)).toEqual(["success"]);
-  }, 120_000);
+  });
 
   test("with auth open (no key): the thread ends idle and leaves the Interrupted list", async () => {
     const { client, threadId } = await threadAtPlanCard(open, {});
@@ -210,7 +210,7 @@ describe("Agent Inbox's Mark as resolved", () => {
     expect((await post(open, `/threads/${threadId}/state`, MARK_AS_RESOLVED)).status).toBe(200);
     expect((await listed(open, {})).map((thread) => thread.thread_id)).not.toContain(threadId);
     expect(await client.threads.get(threadId)).toMatchObject({ status: "idle", interrupts: {} });
-  }, 120_000);
+  });
 });
 
 describe("Agent Chat UI's Mark as Resolved", () => {
@@ -244,7 +244,7 @@ describe("Agent Chat UI's Mark as Resolved", () => {
     expect(await client.threads.get(threadId)).toMatchObject({ status: "idle", interrupts: {} });
     expect(messageIds((await client.threads.getState(threadId)) as unknown as State)).toEqual(messageIds(ended));
     expect(await client.runs.list(threadId)).toHaveLength(runs);
-  }, 120_000);
+  });
 });
 
 describe("the first screen: GET /info, Agent Chat UI's first request", () => {

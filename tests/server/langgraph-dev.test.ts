@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Both shipped domains served together (TEMPO_DOMAINS): the schedule's conversations below, and a to-do's.
   server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: SECRET, TEMPO_DOMAINS: "schedule,todo" });
   apiUrl = server.apiUrl;
-}, 120_000);
+});
 
 /** The Authorization header of a token for `user`. */
 async function bearer(user: string): Promise<{ authorization: string }> {
@@ -129,7 +129,7 @@ test("the dev server answers /ok and runs a whole conversation through the SDK",
   expect(checkpointsAdded[0]).toBe(1);
   // (The batch's writes, the place step's end, the refine step and its listing, the verify step and the answer.)
   expect(checkpointsAdded[1]).toBeGreaterThan(5);
-}, 240_000);
+});
 
 /** The `action_request.action` of the card Tempo waits on (its interrupt value). */
 type Card = {
@@ -139,7 +139,7 @@ type Card = {
 };
 
 /** How long one run of the useStream conversation may take before the test fails. */
-const RUN_END_TIMEOUT_MS = 60_000;
+const RUN_END_TIMEOUT_MS = 300_000;
 
 /** One server-sent event of `client.runs.stream`. */
 type StreamEvent = { event: string; data: unknown };
@@ -218,7 +218,7 @@ test("Agent Chat UI's request (subgraphs on, values + messages-tuple + custom) r
   expect(runs.map((run) => run.status)).toEqual(["success", "success"]);
   const state = await client.threads.getState(thread.thread_id);
   expect((state.tasks[0]?.interrupts[0]?.value as Card | undefined)?.action_request.action).toBe("place");
-}, 240_000);
+});
 
 test("a whole conversation driven as @langchain/react's useStream drives it: submit, read interrupts, respond by interrupt id", async () => {
   // useStream is a React binding over the SDK's StreamController; this drives the controller
@@ -309,7 +309,7 @@ test("a whole conversation driven as @langchain/react's useStream drives it: sub
     deactivate();
     await controller.dispose();
   }
-}, 240_000);
+});
 
 test("through the server: the card passes Agent Chat UI's v1 HITL check, messages-tuple has no contract JSON, v1 decisions answer by interrupt id, a repeated answer is STALE_RESUME", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("card-contract-student") });
@@ -369,7 +369,7 @@ test("through the server: the card passes Agent Chat UI's v1 HITL check, message
     content: expect.stringMatching(/^I could not use that answer: .*answer it again\.$/),
   });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
-}, 240_000);
+});
 
 /** The human messages of the thread's state. */
 async function humanTexts(client: Client, threadId: string): Promise<string[]> {
@@ -396,7 +396,7 @@ test("two runs at once with the default multitask strategy (reject): the second 
   await client.runs.join(thread.thread_id, (created[0] as PromiseFulfilledResult<{ run_id: string }>).value.run_id);
   expect((await humanTexts(client, thread.thread_id)).length).toBe(1);
   expect(await forksOf(client, thread.thread_id)).toBe(0);
-}, 60_000);
+});
 
 test("two messages at once with multitask strategy enqueue: both run, one after the other, in one linear history", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-enqueue") });
@@ -412,7 +412,7 @@ test("two messages at once with multitask strategy enqueue: both run, one after 
   expect(await forksOf(client, thread.thread_id)).toBe(0);
   const state = await client.threads.getState(thread.thread_id);
   expect(state.next).toEqual([]);
-}, 60_000);
+});
 
 test("multitask strategy interrupt stops the first run; the thread is not left stuck and a next message carries it on", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-interrupt") });
@@ -435,7 +435,7 @@ test("multitask strategy interrupt stops the first run; the thread is not left s
   const state = await client.threads.getState(thread.thread_id);
   const waiting = state.tasks.some((task) => task.interrupts.length > 0);
   expect(waiting || state.next.length === 0).toBe(true);
-}, 60_000);
+});
 
 test("hostile input through the server is refused by the run guard; the thread stays usable", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("hostile-sdk") });
@@ -471,7 +471,7 @@ test("hostile input through the server is refused by the run guard; the thread s
   expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe(
     "place",
   );
-}, 60_000);
+});
 
 test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends the task and clears its card", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("sdk-resolver") });
@@ -492,7 +492,7 @@ test("Agent Inbox's Mark as resolved (updateState as END through the SDK) ends t
     pending: null,
     outcome: { kind: "dropped", reason: "the thread was ended from the client" },
   });
-}, 240_000);
+});
 
 test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) ends the task, clears its card and leaves the thread idle; any other goto stays refused", async () => {
   const client = new Client({ apiUrl, defaultHeaders: await bearer("chat-ui-resolver") });
@@ -546,7 +546,7 @@ test("Agent Chat UI's Mark as Resolved (a run whose command is goto __end__) end
     config,
   });
   expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
-}, 240_000);
+});
 
 /** Agent Inbox's answer, byte for byte (its sendHumanResponse: runs.stream with a one-element resume list, stream mode events). */
 async function answerAsAgentInbox(user: string, threadId: string, response: unknown): Promise<string> {
@@ -627,7 +627,7 @@ test("Agent Inbox's bodies on a batch card: each answer decides the write it sho
     answers.filter((message) => message.status === "error" && String(message.content).includes("Not that one.")),
   ).toHaveLength(7);
   expect(["interrupted", "idle"]).toContain((await client.threads.get(thread.thread_id)).status);
-}, 240_000);
+});
 
 test("a question answered with Agent Chat UI's exact resume body moves on: the plan card for the completed request, not the question again", async () => {
   const user = "chat-ui-answerer";
@@ -670,4 +670,4 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
     args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday \(day 5\) — done when: /) },
   });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
-}, 240_000);
+});

@@ -115,4 +115,4 @@ test("a run with a bad time zone is refused before it is stored (422, INVALID_CO
   expect(server.output()).toContain(
     `thread ${thread.thread_id}: ignored a stored configurable value, its default applies instead: configurable.time_zone must be`,
   );
-}, 360_000);
+});

@@ -47,7 +47,7 @@ beforeAll(async () => {
   postgres = await postgresTargets().at(-1)!.start();
   pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
   pool.on("error", () => undefined); // a client still closing when the server stops (57P01) is not a test failure
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const server of servers) await server.stop();
@@ -234,7 +234,7 @@ test("killed after the 8 writes applied, restarted: the first read of the thread
   });
   expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
   await expectSettled(crashed);
-}, 600_000);
+});
 
 test("killed after the 8 writes applied, restarted: the user's first search (Agent Inbox's list) no longer lists the card", async () => {
   const crashed = await crashUntilHeldAgain("search", async (client, threadId) => {
@@ -245,7 +245,7 @@ test("killed after the 8 writes applied, restarted: the user's first search (Age
   });
   expect(crashed.server.output()).toContain(settledLine(crashed.threadId));
   await expectSettled(crashed);
-}, 600_000);
+});
 
 test("killed after the 8 writes applied, restarted: a rejection sent before any read keeps the 8 writes, applies none twice and says they had been applied", async () => {
   const crashed = await crashUntilHeldAgain("reject", async (client, threadId) => {
@@ -257,4 +257,4 @@ test("killed after the 8 writes applied, restarted: a rejection sent before any 
     return () => expect(status).toBe("success");
   });
   await expectSettled(crashed);
-}, 600_000);
+});

@@ -50,7 +50,7 @@ test("enqueue: a task and 'yes' sent back to back — the 'yes' never approves t
     });
     expect(await appliedWrites(user)).toBe(0);
   }
-}, 120_000);
+});
 
 test("enqueue: the plan card accepted twice at once — the repeat, queued before the write card existed, does not approve it", async () => {
   for (let repetition = 0; repetition < 3; repetition += 1) {
@@ -66,7 +66,7 @@ test("enqueue: the plan card accepted twice at once — the repeat, queued befor
     });
     expect(await appliedWrites(user)).toBe(0);
   }
-}, 120_000);
+});
 
 const cases: Array<[Strategy, "plan" | "write", number[]]> = [
   ["enqueue", "plan", [100, 500]],

@@ -32,13 +32,13 @@ export type LangGraphDevServer = {
 /** Where a server keeps its data: a folder of its own by default, removed on stop; or `folder`, kept (a restart). */
 export type LangGraphDevOptions = { folder?: string };
 
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = 300_000;
 /**
  * The dev server types the graph's input and configuration by type-checking
  * server/served.ts in a worker, which takes ~50 s on a busy 2-core machine
  * (its own limit is 30 s; `/assistants/{id}/schemas` answers 500 past it).
  */
-const SCHEMA_TIMEOUT_MS = 150_000;
+const SCHEMA_TIMEOUT_MS = 600_000;
 
 /** Starts `langgraph dev` on a free port, with `environment` on top of the defaults, and resolves once it answers. */
 export async function startLangGraphDev(

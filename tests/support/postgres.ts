@@ -233,7 +233,7 @@ export async function freePort(): Promise<number> {
 
 /** Polls `pg_isready` until the server accepts connections (pg_ctl -w already waits; this double-checks TCP). */
 async function waitUntilReady(port: number, socketDir: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {

@@ -57,7 +57,7 @@ export function useServedOnPostgres(secret: string, startPostgres: () => Promise
     // administrator command"); without a listener, pg throws it as an uncaught error after the tests passed.
     pool.on("error", () => undefined);
     server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: secret, DATABASE_URL: postgres.url });
-  }, 150_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await pool?.end();

@@ -29,7 +29,7 @@ const { models } = createStageModels(
     model: "fake-model",
     stageModels: {},
     structuredOutput: "off",
-    timeoutMs: 60_000,
+    timeoutMs: 300_000,
     maxRetries: 0,
   },
   () => {

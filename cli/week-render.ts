@@ -1,0 +1,170 @@
+/**
+ * The terminal's week (issue 48): the grid model of `tools/schedule/week-grid.ts` drawn with box-drawing characters —
+ * one column a day, one row a slot with its clock time — in colour on a terminal that has it and plain on a pipe.
+ * Text is measured by display width, so Chinese names (two columns a character) keep the columns straight.
+ */
+import { say, type Language } from "../contracts/language.js";
+import { placeName } from "../tools/schedule/calendar.js";
+import type { GridCell, GridChange, WeekGrid } from "../tools/schedule/week-grid.js";
+import type { ScheduleState } from "../tools/schedule/state.js";
+
+export interface WeekRenderOptions {
+  /** ANSI colours (a terminal that has them); plain text otherwise. */
+  colour?: boolean;
+  /** The widest line allowed (the terminal's columns); 120 by default. */
+  width?: number;
+  language?: Language;
+}
+
+/** Class colours: the 256-colour palette's clear, distinct hues. */
+const CLASS_COLOURS = [33, 208, 35, 170, 178, 39, 161, 114, 141, 215];
+const TIME_COLUMN = 11;
+const MIN_COLUMN = 8;
+const MAX_COLUMN = 16;
+
+/** The grid as lines of text, then the legend, the proposal's changes in words, and what is still without a place. */
+export function renderWeekGrid(grid: WeekGrid, state: ScheduleState, options: WeekRenderOptions = {}): string {
+  const language = options.language ?? "en";
+  const paint = painter(options.colour ?? false);
+  const width = options.width ?? 120;
+  const days = grid.days;
+  const column = Math.max(
+    MIN_COLUMN,
+    Math.min(MAX_COLUMN, Math.floor((width - TIME_COLUMN) / Math.max(1, days.length)) - 1),
+  );
+  const lines: string[] = [];
+  const header = days.map((day) => fit(`${day.today ? "▸" : ""}${day.label}`, column));
+  lines.push(
+    `${" ".repeat(TIME_COLUMN)}│${header.map((text, index) => paintHeader(text, days[index]!.today, paint)).join("│")}`,
+  );
+  lines.push(`${"─".repeat(TIME_COLUMN)}┼${days.map(() => "─".repeat(column)).join("┼")}`);
+  for (const slot of grid.slots) {
+    const time = fit(`${String(slot.slot).padStart(2)} ${slot.start ?? ""}`, TIME_COLUMN);
+    const cells = days.map((day) => drawCell(day.cells[slot.slot - 1]!, column, paint));
+    lines.push(`${time}│${cells.join("│")}`);
+    if (grid.now && grid.now.slot === slot.slot + 1 && days.some((day) => day.dayIndex === grid.now!.dayIndex)) {
+      const marks = days.map((day) =>
+        day.dayIndex === grid.now!.dayIndex
+          ? paint.now(fit(`── ${grid.now!.time} ──`, column, "─"))
+          : " ".repeat(column),
+      );
+      lines.push(`${fit(say(language, " now", " 现在"), TIME_COLUMN)}│${marks.join("│")}`);
+    }
+  }
+  lines.push("");
+  const legend = [
+    `${paint.event("▌")}${say(language, "timetable", "课表")}`,
+    ...grid.classes.map((entry) => `${paint.review(entry.colour, "●")}${entry.name}`),
+  ];
+  if (grid.days.some((day) => day.cells.some((cell) => cell.past)))
+    legend.push(`${paint.past("░")}${say(language, "passed", "已过去")}`);
+  lines.push(legend.join("  "));
+  for (const change of grid.changes) lines.push(changeLine(change, state, language, paint));
+  if (grid.pending.length > 0)
+    lines.push(
+      say(language, "Still without a place: ", "尚未安排：") +
+        grid.pending.map((task) => task.name).join(say(language, ", ", "、")),
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+/** How many terminal columns `text` takes: wide East Asian characters two, combining marks none. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += characterWidth(character.codePointAt(0)!);
+  return width;
+}
+
+/** `text` cut or padded to exactly `width` columns (a cut ends in "…"). */
+export function fit(text: string, width: number, pad = " "): string {
+  if (displayWidth(text) <= width) return text + pad.repeat(width - displayWidth(text));
+  let out = "";
+  let used = 0;
+  for (const character of text) {
+    const size = characterWidth(character.codePointAt(0)!);
+    if (used + size > width - 1) break;
+    out += character;
+    used += size;
+  }
+  return out + "…" + pad.repeat(width - used - 1);
+}
+
+function characterWidth(code: number): number {
+  if (code === 0x200d || (code >= 0x300 && code <= 0x36f) || (code >= 0xfe00 && code <= 0xfe0f)) return 0;
+  if (code < 0x1100) return 1;
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0x303e) ||
+    (code >= 0x3041 && code <= 0x33ff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xa000 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1f64f) ||
+    (code >= 0x1f900 && code <= 0x1f9ff) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
+interface Painter {
+  review(colour: number, text: string): string;
+  event(text: string): string;
+  past(text: string): string;
+  arrive(text: string): string;
+  leave(text: string): string;
+  now(text: string): string;
+  bold(text: string): string;
+}
+
+function painter(colour: boolean): Painter {
+  const sgr = (code: string) => (text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
+  return {
+    review: (index, text) => sgr(`38;5;${CLASS_COLOURS[index % CLASS_COLOURS.length]}`)(text),
+    event: sgr("90"),
+    past: sgr("2"),
+    arrive: sgr("1;32"),
+    leave: sgr("2;9;31"),
+    now: sgr("1;31"),
+    bold: sgr("1"),
+  };
+}
+
+function paintHeader(text: string, today: boolean, paint: Painter): string {
+  return today ? paint.bold(text) : text;
+}
+
+/** One cell's text, exactly `width` columns: what arrives or leaves first, then the review, the event, free time. */
+function drawCell(cell: GridCell, width: number, paint: Painter): string {
+  const change = cell.change;
+  if (change?.side === "to") {
+    const mark = change.kind === "added" ? "+" : change.kind === "swapped" ? "⇄" : "→";
+    return paint.arrive(fit(cell.starts ? `${mark}${change.name}` : `${mark}┆`, width));
+  }
+  if (cell.review) {
+    const text = fit(cell.starts ? `●${cell.review.name}` : " ┆", width);
+    return cell.past ? paint.past(text) : paint.review(cell.review.colour, text);
+  }
+  if (change?.side === "from") return paint.leave(fit(cell.starts ? `×${change.name}` : " ┆", width));
+  if (cell.event) {
+    const text = fit(cell.starts ? `▌${cell.event.name}` : "▌", width);
+    return cell.past ? paint.past(text) : paint.event(text);
+  }
+  return cell.past ? paint.past(fit("", width, "░")) : " ".repeat(width);
+}
+
+function changeLine(change: GridChange, state: ScheduleState, language: Language, paint: Painter): string {
+  const where = (range: NonNullable<GridChange["from"]>) => placeName(state.window, range, language);
+  switch (change.kind) {
+    case "added":
+      return paint.arrive(`+ ${change.name}: ${where(change.to!)}`);
+    case "removed":
+      return paint.leave(`× ${change.name}: ${say(language, "taken off", "移出")} ${where(change.from!)}`);
+    case "swapped":
+    case "moved":
+      return `${paint.arrive(change.kind === "swapped" ? "⇄" : "→")} ${change.name}: ${where(change.from!)} → ${where(change.to!)}`;
+  }
+}

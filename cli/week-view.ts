@@ -1,0 +1,49 @@
+/**
+ * `/week` and the proposal drawn under a write card (issue 48): the user's schedule read from its repository, a
+ * card's writes tried on it (nothing is stored: the card is still the decision), and the grid drawn for the terminal.
+ */
+import type { Card } from "../contracts/cards.js";
+import { languageOf, type Language } from "../contracts/language.js";
+import { applyWrites } from "../tools/schedule/candidates.js";
+import type { ScheduleState } from "../tools/schedule/state.js";
+import { weekGrid } from "../tools/schedule/week-grid.js";
+import { renderWeekGrid, type WeekRenderOptions } from "./week-render.js";
+
+/** The schedule writes a card can carry, drawn on the grid. */
+const SCHEDULE_WRITES = new Set(["place", "move", "swap", "unplace", "batch_move"]);
+
+export interface WeekViewOptions extends WeekRenderOptions {
+  /** The moment past and future are split at. */
+  now?: Date;
+}
+
+/** The week as it is now. */
+export function renderWeek(state: ScheduleState, options: WeekViewOptions = {}): string {
+  const language = options.language ?? "en";
+  return renderWeekGrid(weekGrid(state, gridOptions(options, language)), state, { ...options, language });
+}
+
+/**
+ * The week as `card`'s schedule writes would leave it, with what they add, move and swap marked; undefined for a card
+ * that carries no schedule write, or whose writes no longer apply to the week (the card's own check will say why).
+ */
+export function renderCardProposal(
+  card: Card,
+  state: ScheduleState,
+  options: WeekViewOptions = {},
+): string | undefined {
+  const writes = card.action_requests
+    .filter((request) => SCHEDULE_WRITES.has(request.name))
+    .map((request) => ({ name: request.name, arguments: request.args as Record<string, unknown> }));
+  if (writes.length === 0 || writes.length !== card.action_requests.length) return undefined;
+  const after = applyWrites(state, writes);
+  if (!after) return undefined;
+  const language =
+    options.language ?? languageOf(card.action_requests.map((request) => request.description).join("\n"));
+  const grid = weekGrid(state, { ...gridOptions(options, language), after });
+  return renderWeekGrid(grid, state, { ...options, language });
+}
+
+function gridOptions(options: WeekViewOptions, language: Language) {
+  return { language, ...(options.now === undefined ? {} : { now: options.now }) };
+}

@@ -1,0 +1,191 @@
+/**
+ * Settling an answered card in execute: the approved writes — the proposal's calls its answer left unanswered — apply
+ * in order, once each; the undecided ones are held for the next card. One entry point, {@link settleAnswer}, so this
+ * file can move whole (issue 45: review/).
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
+import { emitAssistantText } from "../../streaming/events.js";
+import { describeToolCall, readableText } from "../../tools/domain.js";
+import type { ToolRunContext } from "../../tools/runner.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
+import { newId } from "../../kernel/ids.js";
+import { callOutcomeOf, toolResultMessage } from "../../kernel/tool-results.js";
+import type { HeldWrite } from "../confirm/approvals.js";
+import { unansweredCalls } from "../../kernel/proposal.js";
+import { awaitConfirmation } from "../../kernel/transitions.js";
+import { languageOf, say } from "../../contracts/language.js";
+import { messageText } from "../../contracts/message-text.js";
+import { afterToolResult, runReported } from "./tool-run.js";
+import { endStep } from "./step-ending.js";
+import { upgradeGraph2Answers } from "../../kernel/migrations.js";
+
+/**
+ * Applies the approved writes of a card — the proposal's calls its answer left unanswered — in order, each once (its
+ * own tool-call id, so its own execution-log entry), each answered by a tool message with its result. A write that
+ * fails — a conflict with an earlier one of the batch, say — is reported to the model as its result, and the later
+ * writes still run. The caller has read every call's approval first (`settleOpenCalls`).
+ */
+async function applyApprovedWrites(
+  state: TempoState,
+  calls: WriteCall[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const results: BaseMessage[] = [];
+  let setbacks = state.stepSetbacks;
+  let update: TempoUpdate = {};
+  let allApplied = true;
+  for (const call of calls) {
+    const { ok, content, data } = await runReported(call, context, dependencies, config);
+    results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
+    allApplied &&= ok;
+    update = {
+      ...update,
+      ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings),
+    };
+    setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
+    if (update.phase !== undefined) break;
+  }
+  // A write that failed is said in the chat, not only in its tool result (which a person may not see): the card's
+  // answer promised it.
+  const failed = await failedWritesNote(state, calls, results, context, dependencies);
+  const said = failed ? [...results, failed] : results;
+  if (failed) emitAssistantText(config, "execute", failed.id!, String(failed.content));
+  const applied: TempoUpdate = {
+    messages: said,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...said.map((message) => message.id!)],
+    stepEnding: null,
+    liveState: null,
+    ...update,
+  };
+  // The proposal's own ending, kept when every write was approved unchanged, once they all applied: the step ends
+  // with no model turn.
+  const ending = state.stepEnding;
+  if (!ending || !allApplied) return applied;
+  const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
+  return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
+}
+
+/**
+ * The note for the approved writes that failed when applied ("Could not apply: <change> — <why>"), in the user's
+ * language, or undefined when none did; the change is named as the card named it (an edit as edited).
+ */
+async function failedWritesNote(
+  state: TempoState,
+  calls: readonly WriteCall[],
+  results: readonly BaseMessage[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+): Promise<AIMessage | undefined> {
+  const language = languageOf(state.messages);
+  const lines: string[] = [];
+  // The tool's reason in the words a person reads (names, dates), when the domain has them.
+  for (const [index, result] of results.entries()) {
+    if (callOutcomeOf(result) !== "failed") continue;
+    const call = calls[index]!;
+    const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, language);
+    const why = await readableText(
+      dependencies.domain,
+      context.userId,
+      messageText(result)
+        .split("\n")[0]!
+        .replace(/^error:\s*/i, "")
+        .trim(),
+      language,
+    );
+    lines.push(`${say(language, "Could not apply: ", "未能执行：")}${change} — ${why}`);
+  }
+  return lines.length === 0 ? undefined : new AIMessage({ id: newId("ai"), content: lines.join("\n\n") });
+}
+
+/**
+ * The open calls of an answered card: the approved ones apply, in order; the ones its answer left undecided (a lone
+ * legacy answer naming a batch's first write decides it alone) come back on the next card, after a line saying where the
+ * proposal stands — or, when the step stopped on a failed write, are closed unapplied.
+ */
+async function settleOpenCalls(
+  state: TempoState,
+  open: WriteCall[],
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const held: Array<WriteCall & HeldWrite> = [];
+  const approved: WriteCall[] = [];
+  // Every call's decision is read before any applies: one not decided on its card refuses them all (WRITE_NOT_APPROVED).
+  for (const call of open) {
+    const decision = await dependencies.approvals.decisionOf(config.store, context.threadId, call);
+    if (decision.held) held.push({ ...call, ...decision.held });
+    else approved.push(call);
+  }
+  if (held.length === 0) return applyApprovedWrites(state, approved, context, dependencies, config);
+  const applied = approved.length > 0 ? await applyApprovedWrites(state, approved, context, dependencies, config) : {};
+  const results = (applied.messages as BaseMessage[] | undefined) ?? [];
+  const ids = (applied.workspaceMessageIds as string[] | undefined) ?? state.workspaceMessageIds;
+  if (applied.phase !== undefined) {
+    const closed = held.map((call) =>
+      toolResultMessage(
+        call,
+        "Left unanswered: the step stopped on a failed change before this one was decided.",
+        "held",
+      ),
+    );
+    return {
+      ...applied,
+      messages: [...results, ...closed],
+      workspaceMessageIds: [...ids, ...closed.map((message) => message.id!)],
+    };
+  }
+  const proposal = workspaceMessages(state).find((message) =>
+    ((message as AIMessage).tool_calls ?? []).some((call) => call.id === held[0]!.id),
+  )!;
+  const done = results.filter((message) => callOutcomeOf(message) === "applied").length;
+  const note = new AIMessage({
+    id: newId("ai"),
+    content: `${done > 0 ? `${done} change(s) applied. ` : ""}${held.length} more of the changes proposed together wait on the card: ${held.map((call) => call.summary).join("; ")}.`,
+  });
+  emitAssistantText(config, "execute", note.id!, String(note.content));
+  return {
+    ...applied,
+    messages: [...results, note],
+    workspaceMessageIds: [...ids, note.id!],
+    ...awaitConfirmation(state, {
+      kind: "confirm_tool",
+      messageId: proposal.id!,
+      summaries: Object.fromEntries(held.map((call) => [call.id, call.summary])),
+      reason: held[0]!.reason,
+    }),
+  };
+}
+
+/**
+ * The answered card's settling, or undefined when there is none to settle: the approved writes apply, the undecided
+ * ones come back on the next card. A thread graph@2 saved between a card's answer and its writes is upgraded first
+ * (kernel/migrations.ts), once.
+ */
+export async function settleAnswer(
+  state: TempoState,
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate | undefined> {
+  if (state.answeredWrites.length > 0) {
+    const { added, upgraded } = upgradeGraph2Answers(state, state.answeredWrites);
+    const open = unansweredCalls(added);
+    const applied =
+      open.length > 0
+        ? await settleOpenCalls(upgraded, open, context, dependencies, config)
+        : { workspaceMessageIds: upgraded.workspaceMessageIds };
+    return {
+      ...applied,
+      answeredWrites: [],
+      messages: [...added, ...((applied.messages as BaseMessage[] | undefined) ?? [])],
+    };
+  }
+  // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
+  const open = unansweredCalls(workspaceMessages(state));
+  return open.length > 0 ? settleOpenCalls(state, open, context, dependencies, config) : undefined;
+}

@@ -1,0 +1,226 @@
+/**
+ * A decision's tool calls, run in order (execute's "continue" and "confirm"): the agent's own tools and read tools at
+ * once, a candidate chosen from a listing, and the writes tried on the domain state before they go to one card.
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { ToolCallRequest } from "../../contracts/execute.js";
+import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
+import { emit } from "../../streaming/events.js";
+import { describeToolCall, findTool, type DomainTool } from "../../tools/domain.js";
+import {
+  checkToolArguments,
+  stateForRun,
+  unknownToolOutcome,
+  unstorableProblem,
+  type ToolRunContext,
+} from "../../tools/runner.js";
+import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
+import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
+import { chooseCandidate, CHOOSE_CANDIDATE } from "./candidates.js";
+import { outsideWhitelist, refinementOf } from "./refinement.js";
+import { activePacksIn, PACK_TOOLS, withPackOf } from "./packs.js";
+import { newId } from "../../kernel/ids.js";
+import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
+import { languageOf } from "../../contracts/language.js";
+import { afterToolResult, runReported } from "./tool-run.js";
+
+/** The tools of the agent itself, run at once without a card: its memory and its tool packs. */
+export const AGENT_TOOLS: readonly MemoryTool[] = [...MEMORY_TOOLS, ...PACK_TOOLS];
+
+/** The agent's own tool named `name`, if any. */
+function findAgentTool(name: string): MemoryTool | undefined {
+  return AGENT_TOOLS.find((tool) => tool.name === name);
+}
+
+/** What running a decision's tool calls gave: the rounds of the calls run, the writes to confirm, the state update. */
+export interface CallsRun {
+  rounds: BaseMessage[];
+  /** Valid writes, for one card, with what the card says of each. */
+  writes: Array<WriteCall & { summary: string }>;
+  update: TempoUpdate;
+  /** True when the step failed on tool errors: nothing more is proposed. */
+  failed: boolean;
+  /** True when a round carries the decision's speech (else a proposal does). */
+  spoke: boolean;
+}
+
+/**
+ * Runs a decision's tool calls in order: memory and read tools at once, unknown tools and writes with arguments
+ * that do not fit their schema as errors — all in one round; valid writes are collected for one card.
+ */
+export async function runCalls(
+  state: TempoState,
+  calls: ToolCallRequest[],
+  speak: string,
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<CallsRun> {
+  const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false, spoke: false };
+  const entries: RoundEntry[] = [];
+  let setbacks = state.stepSetbacks;
+  let invalidWrites = 0;
+  const record = (call: RoundCall, ok: boolean, content: string, data?: unknown) => {
+    entries.push({ call, result: content, outcome: ok ? "done" : "failed", ...(data === undefined ? {} : { data }) });
+    const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
+    run.update = { ...run.update, ...after };
+    if (after.phase !== undefined) run.failed = true;
+    setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
+  };
+  // The domain state the card's writes are tried on, as a run sees it (the standing preferences folded in), each after
+  // the ones before it (loaded on the first write).
+  let trial: { state: unknown } | undefined;
+  /**
+   * A write for the card: bad arguments go back to the model first, and so does one the tool would refuse on the
+   * state as the card's earlier writes leave it (a deadline, an excluded day, a standing preference, a conflict), so
+   * no card shows a change that cannot apply; a valid one waits for the card.
+   */
+  const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
+    const checked = checkToolArguments(tool, call.arguments);
+    if (!checked.ok) {
+      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+      invalidWrites += 1;
+      return;
+    }
+    trial ??= { state: await stateForRun(dependencies.domain, context) };
+    const tried = tool.run(trial.state, checked.arguments);
+    if (!tried.ok) {
+      emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
+      emit(config, {
+        kind: "tool_result",
+        node: "execute",
+        id: call.id,
+        name: call.name,
+        ok: false,
+        content: tried.content,
+      });
+      record(call, false, tried.content);
+      return;
+    }
+    if (tried.state !== undefined) trial.state = tried.state;
+    const summary = await describeToolCall(
+      dependencies.domain,
+      context.userId,
+      call.name,
+      checked.arguments,
+      languageOf(state.messages),
+    );
+    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
+  };
+  const refining = refinementOf(state, dependencies.domain);
+  for (const request of calls) {
+    if (run.failed) break;
+    const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
+    // Text Postgres cannot store, in the name or the arguments of a call that is no domain tool's (whose argument
+    // check refuses it: tools/runner.ts), goes back to the model as the call's error: it would fail where it is stored.
+    const unstorableText = findTool(dependencies.domain, call.name)
+      ? undefined
+      : unstorableTextIn({ name: call.name, arguments: call.arguments });
+    if (unstorableText) {
+      record(
+        call,
+        false,
+        `Error: invalid call of ${escapedText(call.name)}: ${unstorableProblem(unstorableText)}. Nothing was run.`,
+      );
+      continue;
+    }
+    if (call.name === CHOOSE_CANDIDATE) {
+      // A candidate the backend listed: its writes go to the card as if the model had written them.
+      const choice = chooseCandidate(call.arguments, workspaceMessages(state));
+      if (choice.kind === "error") record(call, false, choice.message);
+      else if (choice.kind === "none") record(call, true, "no candidate chosen");
+      else {
+        const { candidate } = choice;
+        record(
+          call,
+          true,
+          `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`,
+        );
+        for (const write of candidate.writes) {
+          const tool = findTool(dependencies.domain, write.name);
+          const writeCall = { id: newToolCallId(), name: write.name, arguments: write.arguments };
+          if (tool?.kind === "write") await proposeWrite(writeCall, tool);
+          else
+            record(
+              writeCall,
+              false,
+              `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`,
+            );
+        }
+      }
+      continue;
+    }
+    const memoryTool = findAgentTool(call.name);
+    if (memoryTool) {
+      // The agent's own memory and tool packs: runs at once, whatever the action, on the state as this round left it.
+      const checked = memoryTool.schema.safeParse(call.arguments);
+      const result = checked.success
+        ? await memoryTool.run(checked.data, {
+            state: { ...state, ...run.update } as TempoState,
+            store: config.store,
+            userId: context.userId,
+            domain: dependencies.domain,
+          })
+        : {
+            content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}`,
+          };
+      run.update = { ...run.update, ...result.update };
+      record(call, checked.success, result.content);
+      continue;
+    }
+    const tool = findTool(dependencies.domain, call.name);
+    if (!tool) {
+      record(call, false, unknownToolOutcome(dependencies.domain, call.name).content);
+      continue;
+    }
+    // While refining, the step keeps to the domain's whitelisted packs: it chooses among candidates.
+    const refused = refining ? outsideWhitelist(dependencies.domain, refining, call.name) : undefined;
+    if (refused) {
+      record(call, false, refused);
+      continue;
+    }
+    // A tool of a pack not active brings its pack in (a model told of the packs, or one that knew the tool anyway).
+    const active = activePacksIn({ ...state, ...run.update } as TempoState, dependencies.domain);
+    const widened = withPackOf(dependencies.domain, active, call.name);
+    if (widened.length > active.length)
+      run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
+    if (tool.kind === "read") {
+      const outcome = await runReported(call, context, dependencies, config);
+      record(call, outcome.ok, outcome.content, outcome.data);
+      continue;
+    }
+    await proposeWrite(call, tool);
+  }
+  if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {
+    // A batch with a write the tool refuses goes back to the model whole: the card shows every write it proposed, or none.
+    for (const write of run.writes) {
+      entries.push({
+        call: { id: write.id, name: write.name, arguments: write.arguments },
+        result: `Not proposed yet: ${invalidWrites} other write(s) of this batch had invalid arguments. Propose the batch again with every call valid; nothing was changed.`,
+        outcome: "held",
+      });
+    }
+    run.writes = [];
+  }
+  // The calls that ran make one round (parallel calls stay together), with the decision's speech.
+  // A round of memory calls alone is the agent's bookkeeping, kept from what a person reads; its speech goes with the
+  // proposal, or stands as its own message.
+  const internal = entries.length > 0 && entries.every(({ call }) => findAgentTool(call.name) !== undefined);
+  // A round whose every write was refused before a card proposes nothing: its speech ("Moving … to Monday") would
+  // announce a change that is not made, so the refusal speaks for itself.
+  const nothingProposed =
+    run.writes.length === 0 &&
+    entries.length > 0 &&
+    entries.every(
+      ({ call, outcome }) => outcome === "failed" && findTool(dependencies.domain, call.name)?.kind === "write",
+    );
+  run.rounds = toolRoundOf(entries, internal || nothingProposed ? "" : speak, internal);
+  run.spoke = entries.length > 0 && !internal;
+  if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {
+    run.rounds.push(new AIMessage({ id: newId("ai"), content: speak }));
+    run.spoke = true;
+  }
+  return run;
+}

@@ -1,0 +1,111 @@
+/**
+ * The execute model's decision carried out: continue and confirm run their calls (writes go to one batch card),
+ * ask_user asks, next_plan and done end the step.
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { decisionCalls, type ExecuteDecision } from "../../contracts/execute.js";
+import { workspaceMessages, type StepEnding, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import { emitAssistantText } from "../../streaming/events.js";
+import type { ToolRunContext } from "../../tools/runner.js";
+import { clearCorrections } from "../shared/correction.js";
+import type { NodeDependencies } from "../shared/dependencies.js";
+import { listingsIn } from "./candidates.js";
+import { afterListing, refinementOf } from "./refinement.js";
+import { newId } from "../../kernel/ids.js";
+import { ask, awaitConfirmation } from "../../kernel/transitions.js";
+import { runCalls } from "./calls.js";
+import { endRefinement } from "./refinement-step.js";
+import { endStep } from "./step-ending.js";
+
+export async function applyDecision(
+  state: TempoState,
+  decision: ExecuteDecision,
+  context: ToolRunContext,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate> {
+  const cleared = clearCorrections(state);
+  const base: TempoUpdate = {
+    consecutiveCorrections: 0,
+    roundsUsed: state.roundsUsed + 1,
+  };
+  const speak = decision.speak.trim();
+  const workspace = (added: string[]) => [...cleared.workspaceMessageIds, ...added];
+
+  if (decision.action === "continue" || decision.action === "confirm") {
+    const calls = decisionCalls(decision);
+    if (calls.length === 0) {
+      const message = new AIMessage({ id: newId("ai"), content: speak || decision.reason || "(thinking)" });
+      emitAssistantText(config, "execute", message.id!, String(message.content));
+      return { ...base, messages: [...cleared.messages, message], workspaceMessageIds: workspace([message.id!]) };
+    }
+    const ran = await runCalls(state, calls, speak, context, dependencies, config);
+    // The calls' own update comes last: a memory tool's working memory, or a failed step's ending.
+    const update: TempoUpdate = {
+      ...base,
+      messages: [...cleared.messages, ...ran.rounds],
+      workspaceMessageIds: workspace(ran.rounds.map((message) => message.id!)),
+      ...ran.update,
+    };
+    // In a refinement step, each listing moves the loop on; the code ends the step when the loop stops.
+    const refinement = ran.failed ? undefined : refinementOf(state, dependencies.domain);
+    const listing = refinement ? listingsIn(ran.rounds).at(-1)?.listing : undefined;
+    if (refinement && listing) {
+      const optimization = afterListing(state.optimization, state.currentStepId, listing, refinement);
+      if (optimization.verdict !== "running")
+        return endRefinement(state, refinement, optimization, ran.rounds, update, dependencies, config);
+      update.optimization = optimization;
+    }
+    if (ran.failed || ran.writes.length === 0) return update;
+    // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
+    // proposal is an assistant message with their calls, unanswered until the card is; it carries the decision's
+    // speech unless a read or memory call of the same decision did.
+    const then: StepEnding | undefined = decision.then
+      ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer }
+      : undefined;
+    const proposal = new AIMessage({
+      id: newId("ai"),
+      content: ran.spoke ? "" : speak,
+      tool_calls: ran.writes.map((write) => ({
+        id: write.id,
+        name: write.name,
+        args: write.arguments,
+        type: "tool_call" as const,
+      })),
+    });
+    const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
+    return {
+      ...update,
+      messages: [...(update.messages as BaseMessage[]), proposal],
+      workspaceMessageIds: [...(update.workspaceMessageIds as string[]), proposal.id!],
+      ...awaitConfirmation(state, {
+        kind: "confirm_tool",
+        messageId: proposal.id!,
+        summaries,
+        reason: decision.reason || speak,
+        ...(then ? { then } : {}),
+      }),
+    };
+  }
+
+  if (decision.action === "ask_user") {
+    const message = new AIMessage({ id: newId("ai"), content: speak });
+    return {
+      ...base,
+      messages: [...cleared.messages, message],
+      workspaceMessageIds: workspace([message.id!]),
+      ...ask(state, speak, "execute"),
+    };
+  }
+
+  // next_plan / done: the current step is finished with goal_check as its summary.
+  const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
+  for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
+  const ending = { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer };
+  return {
+    ...base,
+    ...endStep(state, ending, workspaceMessages(state), dependencies, config),
+    messages: [...cleared.messages, ...speech],
+  };
+}

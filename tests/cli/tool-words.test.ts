@@ -1,0 +1,97 @@
+/**
+ * Tool activity in people's words (issue 48): the terminal's default view names what the agent does and what came
+ * back with task names, dates and clock times, in the user's language; the debug view keeps tool names, ids and JSON.
+ */
+import { describe, expect, test } from "vitest";
+import { renderCard } from "../../cli/render.js";
+import { StreamPrinter } from "../../cli/stream-printer.js";
+import { describeToolCall, describeToolResult } from "../../cli/tool-words.js";
+import type { Card } from "../../contracts/cards.js";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { formatListing } from "../../tools/schedule/candidates.js";
+import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+
+describe("a tool call", () => {
+  test("a write by the task's name and the place's date and time; a read by what it does; both languages", () => {
+    const week = halfPlacedWeek();
+    expect(describeToolCall("move", { task_id: "matrix-review", day: 4, slot_start: 7 }, "en", week)).toBe(
+      'Move "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40',
+    );
+    expect(describeToolCall("move", { task_id: "matrix-review", day: 4, slot_start: 7 }, "zh", week)).toBe(
+      '把 "Matrix operations review" 从 3月12日周二 10:00–11:40 移到 3月14日周四 16:00–17:40',
+    );
+    expect(describeToolCall("propose_arrangement", {}, "en", week)).toBe(
+      "looking for the best arrangement of your pending reviews",
+    );
+    expect(describeToolCall("find_free", { day: 1 }, "zh")).toBe("查找空闲时间");
+    expect(describeToolCall("some_new_tool", {}, "en")).toBe("some new tool");
+  });
+});
+
+describe("a tool result", () => {
+  test("the arrangement's listing says the week's score now and what the proposal would make it", () => {
+    const week = halfPlacedWeek();
+    const listing = formatListing(proposeArrangement(week));
+    const score = /^health score now ([\d.]+)\/100/.exec(listing)![1];
+    const after = /^- a1 \(\+[\d.]+ → ([\d.]+)\)/m.exec(listing)![1];
+    expect(describeToolResult(listing, "en", week)).toBe(
+      `the week scores ${score}/100 now; the best proposal (place 4 of 4 pending review(s)) would make it ${after}`,
+    );
+    expect(describeToolResult(listing, "zh", week)).toContain(`这一周现在 ${score}/100 分`);
+  });
+
+  test("ids and day numbers become names and dates", () => {
+    const week = halfPlacedWeek();
+    expect(
+      describeToolResult(
+        'placed task review-limits "Review limits and continuity" on day 5 slots 9-10 (Fri 15 Mar 2024, 19:00–20:40)',
+        "en",
+        week,
+      ),
+    ).toBe('placed "Review limits and continuity" on Fri 15 Mar, 19:00–20:40');
+  });
+});
+
+describe("the printer and the card", () => {
+  const events = [
+    { kind: "tool_call", node: "execute", id: "c1", name: "propose_arrangement", arguments: {} },
+    {
+      kind: "tool_result",
+      node: "execute",
+      id: "c1",
+      name: "propose_arrangement",
+      ok: true,
+      content: "health score now 50/100",
+    },
+  ] as const;
+
+  test("people's words by default, tool names and JSON in the debug view", () => {
+    const plain = new StreamPrinter();
+    expect(events.map((event) => plain.print(event)).join("")).toBe(
+      "  → looking for the best arrangement of your pending reviews\n  ← the week scores 50/100; no change raises it\n",
+    );
+    const verbose = new StreamPrinter({ verbose: true });
+    expect(events.map((event) => verbose.print(event)).join("")).toBe(
+      "  → propose_arrangement {}\n  ← health score now 50/100\n",
+    );
+  });
+
+  test("a write card shows its arguments only in the debug view", () => {
+    const card = {
+      action_requests: [
+        {
+          name: "place",
+          args: { task_id: "matrix-review", day: 2, slot_start: 7 },
+          arguments: { task_id: "matrix-review", day: 2, slot_start: 7 },
+          description: 'Place "Matrix operations review" on Tue 12 Mar, 16:00–17:40\n\nApprove, edit or reject.',
+        },
+      ],
+      review_configs: [{ action_name: "place", allowed_decisions: ["approve", "edit", "reject"] }],
+    } as unknown as Card;
+    expect(renderCard(card)).not.toContain("arguments:");
+    expect(renderCard(card)).toContain('Place "Matrix operations review" on Tue 12 Mar, 16:00–17:40');
+    expect(renderCard(card, { verbose: true })).toContain(
+      'arguments: {"task_id":"matrix-review","day":2,"slot_start":7}',
+    );
+  });
+});

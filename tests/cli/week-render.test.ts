@@ -1,0 +1,116 @@
+/**
+ * The terminal's week (issue 48): the grid drawn with box-drawing characters, every row the same display width —
+ * Chinese names take two columns a character — plain on a pipe, coloured on a terminal, the proposal's changes told in
+ * words with dates and clock times under the grid.
+ */
+import { describe, expect, test } from "vitest";
+import { displayWidth, fit, renderWeekGrid } from "../../cli/week-render.js";
+import { renderCardProposal, renderWeek } from "../../cli/week-view.js";
+import type { Card } from "../../contracts/cards.js";
+import { weekGrid } from "../../tools/schedule/week-grid.js";
+import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+
+// eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
+const ESCAPE = /\u001b\[/;
+// eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
+const stripColour = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
+const gridRows = (text: string) => text.split("\n").filter((line) => line.includes("│") || line.includes("┼"));
+
+describe("display width", () => {
+  test("a Chinese character takes two columns, a combining mark none", () => {
+    expect(displayWidth("矩阵运算复习")).toBe(12);
+    expect(displayWidth("abc")).toBe(3);
+    expect(displayWidth("e\u0301")).toBe(1);
+    expect(displayWidth("複習 review")).toBe(11);
+  });
+
+  test("fit cuts and pads to exactly the width, never splitting a wide character", () => {
+    for (const text of ["矩阵运算复习", "Matrix operations review", "", "a矩b阵"])
+      for (const width of [5, 6, 7, 12, 20]) expect(displayWidth(fit(text, width))).toBe(width);
+    expect(fit("矩阵运算复习", 6)).toBe("矩阵… ");
+  });
+});
+
+describe("the grid", () => {
+  test("every row has the same width, in English and in Chinese", () => {
+    for (const chinese of [false, true]) {
+      const week = halfPlacedWeek({ chinese });
+      const text = renderWeek(week, { width: 100, language: chinese ? "zh" : "en" });
+      const rows = gridRows(text);
+      expect(rows).toHaveLength(2 + week.window.slotsPerDay);
+      expect(new Set(rows.map(displayWidth)).size).toBe(1);
+      expect(displayWidth(rows[0]!)).toBeLessThanOrEqual(100);
+    }
+  });
+
+  test("a placed review is drawn by name on its first slot, with its clock time on the row", () => {
+    const week = halfPlacedWeek({ chinese: true });
+    const text = renderWeek(week, { width: 120, language: "zh" });
+    // matrix-review is placed on day 2 from slot 3 (10:00).
+    const row = gridRows(text).find((line) => line.startsWith(" 3 10:00"))!;
+    const cells = row.split("│");
+    expect(cells[2]).toContain("●矩阵运算复习");
+    expect(text).toContain("3月12日周二");
+    expect(text).toContain("尚未安排：");
+  });
+
+  test("plain on a pipe, coloured on a terminal, the same text under the colour", () => {
+    const week = halfPlacedWeek();
+    const plain = renderWeek(week, { colour: false });
+    const coloured = renderWeek(week, { colour: true });
+    expect(plain).not.toMatch(ESCAPE);
+    expect(coloured).toMatch(ESCAPE);
+    expect(stripColour(coloured)).toBe(plain);
+  });
+
+  test("the clock: passed slots shaded, a line marks now on today's column", () => {
+    const week = halfPlacedWeek();
+    const text = renderWeek(week, { now: new Date("2024-03-13T06:30:00Z") });
+    expect(text).toContain("▸Wed 13 Mar");
+    const nowRow = gridRows(text).find((line) => line.startsWith(" now"))!;
+    expect(nowRow.split("│")[3]).toContain("── 14:30 ─");
+    const previous = gridRows(text)[gridRows(text).indexOf(nowRow) - 1]!;
+    expect(previous.startsWith(" 5 14:00")).toBe(true);
+    expect(text).toContain("░passed");
+  });
+});
+
+describe("a write card's proposal", () => {
+  const card = (requests: Array<{ name: string; args: Record<string, unknown> }>): Card =>
+    ({
+      action_requests: requests.map((request) => ({ ...request, arguments: request.args, description: "a write" })),
+      review_configs: requests.map((request) => ({ action_name: request.name, allowed_decisions: ["approve"] })),
+    }) as unknown as Card;
+
+  test("a placement and a move are drawn where they land, the move's old place marked, both told in words", () => {
+    const week = halfPlacedWeek();
+    const text = renderCardProposal(
+      card([
+        { name: "place", args: { task_id: "linked-list-exercises", day: 7, slot_start: 10 } },
+        { name: "move", args: { task_id: "matrix-review", day: 6, slot_start: 8 } },
+      ]),
+      week,
+    )!;
+    const rows = gridRows(text);
+    const cellOf = (slot: number, day: number) =>
+      rows.find((line) => line.startsWith(`${String(slot).padStart(2)} `))!.split("│")[day]!;
+    expect(cellOf(10, 7)).toContain("+Linked list");
+    expect(cellOf(8, 6)).toContain("→Matrix");
+    expect(cellOf(3, 2)).toContain("×Matrix");
+    expect(text).toContain("+ Linked list exercises: Sun 17 Mar, 19:55–21:35");
+    expect(text).toContain("→ Matrix operations review: Tue 12 Mar, 10:00–11:40 → Sat 16 Mar, 16:55–19:45");
+  });
+
+  test("a card that is not a schedule write, or whose writes no longer apply, draws nothing", () => {
+    const week = halfPlacedWeek();
+    expect(renderCardProposal(card([{ name: "add_todo", args: { title: "x" } }]), week)).toBeUndefined();
+    expect(
+      renderCardProposal(card([{ name: "place", args: { task_id: "no-such-task", day: 1, slot_start: 1 } }]), week),
+    ).toBeUndefined();
+  });
+
+  test("the grid model the drawing reads is the shared one", () => {
+    const week = halfPlacedWeek();
+    expect(renderWeekGrid(weekGrid(week), week)).toBe(renderWeek(week));
+  });
+});

@@ -1,0 +1,249 @@
+/**
+ * The week as a picture (issue 48): a day × slot grid that says what is drawn where — the timetable, the placed
+ * reviews by task class, free time, the slots the clock has passed, and, for a proposal, what it adds, what moves
+ * from where to where and what a swap exchanges. One model for every renderer (the terminal's box drawing, the
+ * Generative UI component), so both draw the same week. Plain data: no colours, no text layout.
+ */
+import type { Language } from "../../contracts/language.js";
+import { localClock } from "../../contracts/clock.js";
+import { dayName, slotClock } from "./calendar.js";
+import type { EventTask, ScheduleState, SlotRange, TaskItem } from "./state.js";
+
+/** What a proposal does to one review. */
+export type GridChangeKind = "added" | "moved" | "swapped" | "removed";
+
+/** A review a proposal changes: where it was and where it goes (either may be absent: added, removed). */
+export interface GridChange {
+  kind: GridChangeKind;
+  taskId: string;
+  name: string;
+  from?: SlotRange;
+  to?: SlotRange;
+  /** For a swap, the review it exchanges places with. */
+  partnerId?: string;
+}
+
+/** What one cell shows. */
+export interface GridCell {
+  /** The timetable entry in it, if any. */
+  event?: { id: string; name: string; locked: boolean; canEmbed: boolean };
+  /** The review in it, if any (inside an event that hosts it, or on its own). */
+  review?: { id: string; name: string; categoryId: string; colour: number };
+  /** The first slot of the occupant's run (the renderer writes the name there and continues below). */
+  starts: boolean;
+  /** The clock has passed this slot's start. */
+  past: boolean;
+  /** What the proposal does here: a review arrives (`to`), or leaves (`from`, drawn as a ghost of the old place). */
+  change?: { kind: GridChangeKind; side: "to" | "from"; taskId: string; name: string };
+}
+
+export interface GridDay {
+  dayIndex: number;
+  /** "YYYY-MM-DD" in a dated window. */
+  date?: string;
+  /** 1 = Monday … 7 = Sunday. */
+  dayOfWeek: number;
+  /** "Thu 14 Mar" / "3月14日周四". */
+  label: string;
+  /** Today, by the clock. */
+  today: boolean;
+  /** One per slot, slot 1 first. */
+  cells: GridCell[];
+}
+
+export interface GridSlot {
+  slot: number;
+  /** "08:00" in a window with clock times. */
+  start?: string;
+  end?: string;
+}
+
+export interface WeekGrid {
+  days: GridDay[];
+  slots: GridSlot[];
+  /** Task classes in the order of their colours. */
+  classes: Array<{ id: string; name: string; colour: number }>;
+  /** The clock, when the window is dated and the moment is inside it: the day, and the first slot not yet started. */
+  now?: { dayIndex: number; slot: number; time: string };
+  /** The proposal's changes, in task order. */
+  changes: GridChange[];
+  /** Reviews still without a place (after the proposal, when there is one). */
+  pending: Array<{ id: string; name: string }>;
+}
+
+export interface WeekGridOptions {
+  /** The week the proposal leads to: the grid draws this one, with the changes from `state` marked. */
+  after?: ScheduleState;
+  /** The moment that splits past from future (default: none marked). */
+  now?: Date;
+  /** Only these days (day indices, default every day of the window). */
+  days?: { from: number; to: number };
+  language?: Language;
+}
+
+/** The grid of `state` — or of `options.after`, with what changed from `state` marked on it. */
+export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): WeekGrid {
+  const shown = options.after ?? state;
+  const { window } = shown;
+  const language = options.language ?? "en";
+  const colours = new Map(shown.categories.map((category, index) => [category.id, index]));
+  const first = Math.max(1, options.days?.from ?? 1);
+  const last = Math.min(window.totalDays, options.days?.to ?? window.totalDays);
+  const now = options.now === undefined ? undefined : clockIn(shown, options.now);
+
+  const slots: GridSlot[] = [];
+  for (let slot = 1; slot <= window.slotsPerDay; slot++) {
+    const time = window.slotTimes?.[slot - 1];
+    slots.push(time ? { slot, start: time.start, end: time.end } : { slot });
+  }
+
+  const days: GridDay[] = [];
+  for (let dayIndex = first; dayIndex <= last; dayIndex++) {
+    const mapping = window.days[dayIndex - 1];
+    const cells: GridCell[] = [];
+    for (let slot = 1; slot <= window.slotsPerDay; slot++)
+      cells.push({ starts: false, past: now !== undefined && isPast(dayIndex, slot, now) });
+    days.push({
+      dayIndex,
+      ...(mapping?.date === undefined ? {} : { date: mapping.date }),
+      dayOfWeek: mapping?.dayOfWeek ?? ((dayIndex - 1) % 7) + 1,
+      label: dayName(window, dayIndex, language),
+      today: now?.dayIndex === dayIndex,
+      cells,
+    });
+  }
+  const cellAt = (day: number, slot: number): GridCell | undefined => days[day - first]?.cells[slot - 1];
+
+  for (const task of shown.tasks) {
+    if (task.source !== "event") continue;
+    for (const range of task.slots) markRun(range, cellAt, (cell) => (cell.event = eventOf(task)));
+  }
+  for (const task of shown.tasks) {
+    if (task.source !== "task_item" || task.status !== "placed") continue;
+    const review = {
+      id: task.id,
+      name: task.name,
+      categoryId: task.categoryId,
+      colour: colours.get(task.categoryId) ?? 0,
+    };
+    for (const range of task.slots ?? []) markRun(range, cellAt, (cell) => (cell.review = review));
+  }
+
+  const changes = options.after ? changesBetween(state, options.after) : [];
+  for (const change of changes) {
+    const mark = { kind: change.kind, taskId: change.taskId, name: change.name };
+    if (change.to) markRun(change.to, cellAt, (cell) => (cell.change = { ...mark, side: "to" }));
+    if (change.from)
+      markRun(change.from, cellAt, (cell) => {
+        // A place that receives another review keeps that arrival; the departure shows where nothing arrives.
+        if (cell.change?.side !== "to") cell.change = { ...mark, side: "from" };
+      });
+  }
+
+  const pending = shown.tasks
+    .filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending")
+    .map((task) => ({ id: task.id, name: task.name }));
+  return {
+    days,
+    slots,
+    classes: shown.categories.map((category, index) => ({ id: category.id, name: category.name, colour: index })),
+    ...(now === undefined || now.dayIndex < first || now.dayIndex > last ? {} : { now }),
+    changes,
+    pending,
+  };
+}
+
+/** What `after` changes from `before`, review by review: placed, moved, swapped (two reviews trading places), unplaced. */
+export function changesBetween(before: ScheduleState, after: ScheduleState): GridChange[] {
+  const old = new Map(
+    before.tasks.filter((task): task is TaskItem => task.source === "task_item").map((task) => [task.id, task]),
+  );
+  const moves: GridChange[] = [];
+  for (const task of after.tasks) {
+    if (task.source !== "task_item") continue;
+    const was = old.get(task.id);
+    const from = was?.status === "placed" ? was.slots?.[0] : undefined;
+    const to = task.status === "placed" ? task.slots?.[0] : undefined;
+    if (from && to && sameRange(from, to)) continue;
+    if (!from && !to) continue;
+    const kind: GridChangeKind = from && to ? "moved" : to ? "added" : "removed";
+    moves.push({ kind, taskId: task.id, name: task.name, ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  }
+  for (const move of moves) {
+    if (move.kind !== "moved") continue;
+    const partner = moves.find(
+      (other) =>
+        other !== move &&
+        other.kind !== "added" &&
+        other.kind !== "removed" &&
+        other.from &&
+        other.to &&
+        move.from &&
+        move.to &&
+        sameStart(other.from, move.to) &&
+        sameStart(other.to, move.from),
+    );
+    if (partner) {
+      move.kind = "swapped";
+      move.partnerId = partner.taskId;
+    }
+  }
+  return moves;
+}
+
+/** A slot's clock time, "08:00–08:45", or undefined in a window without times. */
+export function slotLabel(grid: WeekGrid, slot: number): string | undefined {
+  const time = grid.slots[slot - 1];
+  return time?.start && time.end ? `${time.start}–${time.end}` : undefined;
+}
+
+/** The clock time of a range in `state`'s window, for a change's caption. */
+export function rangeClock(state: ScheduleState, range: SlotRange): string | undefined {
+  return slotClock(state.window, range.start, range.end);
+}
+
+function eventOf(task: EventTask): NonNullable<GridCell["event"]> {
+  return { id: task.id, name: task.name, locked: task.locked, canEmbed: task.canEmbed };
+}
+
+function markRun(
+  range: SlotRange,
+  cellAt: (day: number, slot: number) => GridCell | undefined,
+  mark: (cell: GridCell) => void,
+): void {
+  for (let slot = range.start; slot <= range.end; slot++) {
+    const cell = cellAt(range.day, slot);
+    if (!cell) continue;
+    mark(cell);
+    if (slot === range.start) cell.starts = true;
+  }
+}
+
+/** The day and first not-yet-started slot of `moment` in the window's zone, or undefined outside a dated window. */
+function clockIn(state: ScheduleState, moment: Date): WeekGrid["now"] {
+  const { window } = state;
+  if (window.timeZone === undefined || window.days[0]?.date === undefined) return undefined;
+  const clock = localClock(moment, window.timeZone);
+  const first = window.days[0].date;
+  const lastDate = window.days[window.days.length - 1]?.date ?? first;
+  if (clock.date < first) return { dayIndex: 0, slot: 1, time: clock.time };
+  if (clock.date > lastDate) return { dayIndex: window.totalDays + 1, slot: 1, time: clock.time };
+  const dayIndex = window.days.findIndex((day) => day.date === clock.date) + 1;
+  const times = window.slotTimes;
+  if (times === undefined) return { dayIndex, slot: 1, time: clock.time };
+  let slot = times.findIndex((time) => time.start > clock.time) + 1;
+  if (slot === 0) slot = window.slotsPerDay + 1;
+  return { dayIndex, slot, time: clock.time };
+}
+
+function isPast(dayIndex: number, slot: number, now: NonNullable<WeekGrid["now"]>): boolean {
+  return dayIndex < now.dayIndex || (dayIndex === now.dayIndex && slot < now.slot);
+}
+
+function sameRange(a: SlotRange, b: SlotRange): boolean {
+  return a.day === b.day && a.start === b.start && a.end === b.end;
+}
+
+function sameStart(a: SlotRange, b: SlotRange): boolean {
+  return a.day === b.day && a.start === b.start;
+}
