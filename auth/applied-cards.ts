@@ -11,7 +11,7 @@
  * interrupted threads once.
  */
 import { randomUUID } from "node:crypto";
-import { loggedOutcomes } from "../nodes/deliver/write-facts.js";
+import { loggedOutcomes } from "../review/write-facts.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";

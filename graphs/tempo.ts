@@ -20,7 +20,7 @@ import { createAskUserNode } from "../nodes/ask-user.js";
 import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm/index.js";
 import type { NodeDependencies } from "../nodes/shared/dependencies.js";
-import { WriteApprovals } from "../nodes/confirm/approvals.js";
+import { WriteApprovals } from "../review/approvals.js";
 import { createDeliverNode } from "../nodes/deliver/index.js";
 import { createExecuteNode } from "../nodes/execute/index.js";
 import { createMemorizeNode } from "../nodes/memorize.js";

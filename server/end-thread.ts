@@ -8,7 +8,7 @@
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
 import { END, type StateSnapshot } from "@langchain/langgraph";
-import { droppedWritesText, readWriteFacts } from "../nodes/deliver/write-facts.js";
+import { droppedWritesText, readWriteFacts } from "../review/write-facts.js";
 import { readableText, type ToolDomain } from "../tools/domain.js";
 import { languageOf } from "../contracts/language.js";
 import type { ExecutionLog } from "../tools/runner.js";

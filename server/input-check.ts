@@ -51,7 +51,9 @@ export function checkConfigurableIds(configurable: Record<string, unknown> | und
  * for an input over `maxInputCharacters`, a message over `maxMessageCharacters`, or a resume value over it.
  */
 export function checkInputContent(input: unknown, settings: WorkflowSettings): void {
-  const total = walk(input, "input", 0);
+  // One walk of the whole input; a Command's resume is walked once within it, its own length kept.
+  let answer = 0;
+  const total = walk(input, "input", 0, (length) => (answer = length));
   for (const message of inputMessages(input)) {
     if (messageType(message) !== "remove") continue;
     const id = idOf(message);
@@ -71,15 +73,12 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
       );
     }
   }
-  for (const [where, value] of resumeValues(input)) {
-    const length = walk(value, where, 0);
-    if (length > settings.maxMessageCharacters) {
-      throw new TempoError(
-        "INVALID_INPUT",
-        `The answer (${where}) has ${length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it; nothing was changed and the card is still open.`,
-        { length, limit: settings.maxMessageCharacters },
-      );
-    }
+  if (answer > settings.maxMessageCharacters) {
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The answer (resume) has ${answer} characters; the limit is ${settings.maxMessageCharacters}. Shorten it; nothing was changed and the card is still open.`,
+      { length: answer, limit: settings.maxMessageCharacters },
+    );
   }
   if (total > settings.maxInputCharacters) {
     throw new TempoError(
@@ -190,16 +189,11 @@ function messageType(message: unknown): string | undefined {
   return typeof type === "string" ? type : typeof role === "string" ? role : undefined;
 }
 
-/** Each resume value of a Command, with where it is: the value, or each entry of a resume map. */
-function resumeValues(input: unknown): Array<[string, unknown]> {
-  if (!isCommand(input)) return [];
-  const resume = (input as { resume?: unknown }).resume;
-  if (resume === undefined || resume === null) return [];
-  return [["resume", resume]];
-}
-
-/** Checks every string (keys too) under `value`; returns the characters counted. */
-function walk(value: unknown, where: string, depth: number): number {
+/**
+ * Checks every string (keys too) under `value`; returns the characters counted. `resumeLength`, given at the top,
+ * hears the characters of a Command's `resume` (a non-null one), counted on the way.
+ */
+function walk(value: unknown, where: string, depth: number, resumeLength?: (length: number) => void): number {
   if (typeof value === "string") {
     checkText(value, where);
     return value.length;
@@ -216,10 +210,13 @@ function walk(value: unknown, where: string, depth: number): number {
     value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1)));
     return total;
   }
+  const command = resumeLength !== undefined && isCommand(value);
   for (const [key, item] of Object.entries(value)) {
     if (MIRROR_KEYS.has(key)) continue;
     checkText(key, `${where} (a key)`);
-    total += key.length + walk(item, `${where}.${key}`, depth + 1);
+    const length = walk(item, `${where}.${key}`, depth + 1);
+    if (command && key === "resume" && item !== null) resumeLength(length);
+    total += key.length + length;
   }
   return total;
 }

@@ -25,9 +25,8 @@
  *   raised the card is caught too).
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { isCommand, type StateSnapshot } from "@langchain/langgraph";
+import { Command, isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
-import { assertResumeIsCurrent, namesCard } from "../contracts/cards.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import {
@@ -53,6 +52,7 @@ import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
 import type { RunGate } from "./run-gate.js";
 import { endsThread } from "./end-thread.js";
+import { admitResume } from "../review/resume.js";
 
 /** What the run checks read of the graph: its state, and whether it has a checkpointer at all. */
 export interface ThreadStateReader {
@@ -209,12 +209,14 @@ export async function checkRun(
       { threadId, seenCheckpointId: seen, checkpointId: head },
     );
   }
-  // An answer bound to a card (by interrupt id, card_id or an echoed action) applies only while that card is pending.
-  if (resume)
-    assertResumeIsCurrent(
-      (input as { resume?: unknown }).resume,
-      snapshot.tasks.flatMap((task) => task.interrupts),
-    );
+  // The answer, read once against the card pending (review/resume.ts): one bound to a card (by interrupt id, card_id
+  // or an echoed action) applies only while that card is pending, and the run carries the canonical value on.
+  const admitted = resume
+    ? admitResume(
+        (input as { resume?: unknown }).resume,
+        snapshot.tasks.flatMap((task) => task.interrupts),
+      )
+    : undefined;
   // A run that died mid-way, or after its card's answer was recorded: carried on before the input is taken
   // (docs/design.md#carry-on). Not for a run addressed to an earlier checkpoint (time travel, a fork). A resume of a
   // card whose answer is recorded answers it afresh (its run died, or another worker is running it now: then the
@@ -224,7 +226,7 @@ export async function checkRun(
   const waiting = point === "waiting" || point === "answered";
   // A message taken as the answer, or a resume that does not name its card, sent before the card was raised — or
   // while the run that raised it was running, which it waited for: its sender never saw that card.
-  const anonymous = inputMessages(input).length > 0 || (resume && !namesCard((input as { resume?: unknown }).resume));
+  const anonymous = inputMessages(input).length > 0 || (admitted !== undefined && !admitted.namesCard);
   if (waiting && anonymous && (waited || (createdAt !== undefined && sentBeforeCard(createdAt, snapshot)))) {
     throw new ThreadBusyError(
       `This ${resume ? "answer" : "message"} was sent before thread ${threadId} stopped at the card it now waits on, so its sender has not seen that card; it was not taken as its answer and nothing was written. Read the card, then answer it.`,
@@ -245,8 +247,12 @@ export async function checkRun(
       { threadId },
     );
   }
-  return resume
-    ? { input, checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined, snapshot }
+  return admitted
+    ? {
+        input: new Command({ resume: admitted.resume }),
+        checkpointId: snapshot.config.configurable?.checkpoint_id as string | undefined,
+        snapshot,
+      }
     : { input, snapshot };
 }
 

@@ -409,7 +409,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<
       ? say(language, " The card is still open; answer it again.", " 卡片仍然有效，请重新回答。")
       : "";
     // One note per open card: a second refusal replaces the first in place, and the card's answer removes it
-    // (nodes/confirm/human-response.ts), so it never stays between a proposal and its calls' answers.
+    // (review/human-response.ts), so it never stays between a proposal and its calls' answers.
     const note = new AIMessage({
       id: waiting?.refusalNoteId ?? newId("refused"),
       content: `${say(language, "I could not use that answer: ", "这个回答无法使用：")}${reason}${stillOpen}`,

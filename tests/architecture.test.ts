@@ -3,13 +3,15 @@
  *
  * - the foundation: `config/`, `errors/`, `contracts/`, `database/` — import nothing above them;
  * - the agent: `kernel/` (state, channels, transitions, routing, ownership, commands), `nodes/`, `graphs/` (the
- *   builder), `prompts/`, `models/`, `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/`
- *   (the events nodes emit) — never the edge;
+ *   builder), `review/` (a card's building, reading its answer, approvals, applying), `prompts/`, `models/`,
+ *   `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/` (the events nodes emit) — never the
+ *   edge;
  * - the server edge: `server/` (the guarded graph, admission, input checks, run options, thread locks, ending a
  *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`.
  *
- * No file of the kernel imports a node or the builder, and no two folders import each other. The offline model reads
- * the tools and the foundation only, and only the composition root (`server/`) reaches it: `tools/` holds tools.
+ * No file of the kernel imports a node or the builder, `review/` imports no node (nodes call it; `server/` and `auth/`
+ * ask it), and no two folders import each other. The offline model reads the tools and the foundation only, and only
+ * the composition root (`server/`) reaches it: `tools/` holds tools.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +19,7 @@ import { describe, expect, test } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FOUNDATION = ["config", "errors", "contracts", "database"];
-const AGENT = ["kernel", "nodes", "graphs", "prompts", "models", "offline", "memory", "tools", "streaming"];
+const AGENT = ["kernel", "nodes", "graphs", "review", "prompts", "models", "offline", "memory", "tools", "streaming"];
 const EDGE = ["server", "checkpoints", "auth", "cli"];
 const SOURCE_FOLDERS = [...FOUNDATION, ...AGENT, ...EDGE];
 
@@ -74,7 +76,9 @@ describe("the house", () => {
     expect(kernelImports.length).toBeGreaterThan(5);
     expect(
       kernelImports.filter(({ to }) =>
-        ["nodes", "graphs", "prompts", "models", "offline", "memory", "tools", ...EDGE].includes(folderOf(to)),
+        ["nodes", "graphs", "review", "prompts", "models", "offline", "memory", "tools", ...EDGE].includes(
+          folderOf(to),
+        ),
       ),
     ).toEqual([]);
   });
@@ -89,6 +93,21 @@ describe("the house", () => {
       to: path.join("offline", "registry.js"),
     });
     expect(intoOffline.filter(({ from }) => folderOf(from) !== "server")).toEqual([]);
+  });
+
+  test("review/ sits between nodes/ and tools/: nodes call it, it imports no node, no builder and no tool calls it", () => {
+    const reviewImports = all.filter(({ from }) => folderOf(from) === "review");
+    expect(reviewImports.length).toBeGreaterThan(5);
+    expect(reviewImports.filter(({ to }) => ["nodes", "graphs"].includes(folderOf(to)))).toEqual([]);
+    expect(
+      all.filter(
+        ({ from, to }) =>
+          folderOf(to) === "review" && ["tools", "memory", "models", "prompts", "streaming"].includes(folderOf(from)),
+      ),
+    ).toEqual([]);
+    expect(
+      all.filter(({ from, to }) => folderOf(from) === "nodes" && folderOf(to) === "review").length,
+    ).toBeGreaterThan(3);
   });
 
   test("no file imports itself through others: the files' imports have no cycle, in any folder", () => {

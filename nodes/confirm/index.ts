@@ -14,7 +14,8 @@
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { PLAN_STEPS_FIELD, parseTextValues, type Card, type CardAnswer } from "../../contracts/cards.js";
+import { PLAN_STEPS_FIELD, type Card } from "../../contracts/cards.js";
+import { parseTextValues, type CardAnswer } from "../../review/resume.js";
 import { languageOf, type Language } from "../../contracts/language.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
@@ -22,16 +23,22 @@ import { describeToolCall, findTool, readableText } from "../../tools/domain.js"
 import { checkToolArguments } from "../../tools/runner.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { awaitHuman, isShortDismissal, rejectResume, withRefusalNoteRemoved } from "./human-response.js";
-import { batchInterrupt, planInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
+import { awaitHuman, isShortDismissal, rejectResume, withRefusalNoteRemoved } from "../../review/human-response.js";
+import {
+  batchInterrupt,
+  planInterrupt,
+  toolInterrupt,
+  withRefusal,
+  type StepPosition,
+} from "../../review/interrupt-cards.js";
 import { newId } from "../../kernel/ids.js";
-import { answeredProposal } from "../shared/card-answers.js";
+import { answeredProposal } from "../../review/card-answers.js";
 import { openProposal } from "../../kernel/proposal.js";
 import { toolResultMessage } from "../../kernel/tool-results.js";
 import { TempoError } from "../../errors/index.js";
 import { approveWrites, declineTool, dropTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
-import { droppedWritesText, loggedOutcomes, readWriteFacts } from "../deliver/write-facts.js";
+import { droppedWritesText, loggedOutcomes, readWriteFacts } from "../../review/write-facts.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
 import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";

@@ -29,8 +29,8 @@ import {
   declinedWrites,
   type TaskReport,
 } from "./task-report.js";
-import { cardDecisions, decisionsLine } from "../shared/card-answers.js";
-import { readWriteFacts, taskMessages } from "./write-facts.js";
+import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
+import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 
 export { mechanicalSummary } from "./task-report.js";
 

@@ -11,7 +11,7 @@ import { callOutcomeOf } from "../../kernel/tool-results.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
-import { nameWrites, taskMessages, type WriteFacts } from "./write-facts.js";
+import { nameWrites, taskMessages, type WriteFacts } from "../../review/write-facts.js";
 
 export interface TaskReport {
   goal: string;

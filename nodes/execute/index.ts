@@ -15,7 +15,7 @@
  * ask_user, next_plan, done). Tool results that fail `maxToolErrorsPerStep`
  * times in a row fail the step too.
  *
- * One job a file: this one budgets and asks the model; `apply.ts` settles an answered card (1), `decision.ts`
+ * One job a file: this one budgets and asks the model; `review/apply.ts` settles an answered card (1), `decision.ts`
  * carries out the decision (3), `calls.ts` runs its tool calls, `refinement-step.ts` lists for a refinement step,
  * `step-ending.ts` ends a step, `tool-run.ts` runs one call.
  */
@@ -47,7 +47,9 @@ import { failStep, resumeExecution } from "../../kernel/transitions.js";
 import { languageOf, say } from "../../contracts/language.js";
 import { PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 import { AGENT_TOOLS } from "./calls.js";
-import { settleAnswer } from "./apply.js";
+import { settleAnswer, type ApplySteps } from "../../review/apply.js";
+import { afterToolResult, runReported } from "./tool-run.js";
+import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
 
@@ -98,8 +100,13 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       stepId: state.currentStepId,
       preferences: state.recalled.preferences ?? [],
     };
-    // (1) An answered card's approved writes apply, and the visit ends.
-    const settled = await settleAnswer(state, context, dependencies, config);
+    // (1) An answered card's approved writes apply (review/apply.ts, through this node's steps), and the visit ends.
+    const steps: ApplySteps = {
+      run: (call) => runReported(call, context, dependencies, config),
+      afterResult: (at, ok, tool, content) => afterToolResult(at, ok, tool, content, dependencies.settings),
+      endStep: (at, ending, stepMessages) => endStep(at, ending, stepMessages, dependencies, config),
+    };
+    const settled = await settleAnswer(state, context, dependencies, config, steps);
     if (settled) return settled;
 
     const step = currentStep(state);

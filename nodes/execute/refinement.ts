@@ -18,7 +18,7 @@ import {
   type Refinement,
   type ToolDomain,
 } from "../../tools/domain.js";
-import { editedCallIds } from "../shared/card-answers.js";
+import { editedCallIds } from "../../review/card-answers.js";
 
 /**
  * The domain's refinement when the current step is its refinement step, else undefined. Given the task's messages,

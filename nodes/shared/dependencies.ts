@@ -3,7 +3,7 @@ import type { WorkflowSettings } from "../../config/configuration.js";
 import type { StageModels } from "../../models/stage-models.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog } from "../../tools/runner.js";
-import type { WriteApprovals } from "../confirm/approvals.js";
+import type { WriteApprovals } from "../../review/approvals.js";
 
 export interface NodeDependencies {
   models: StageModels;

@@ -1,12 +1,7 @@
 /** Reading answers to cards: choice words, feedback, edited arguments and edited plans. */
 import { describe, expect, test } from "vitest";
 import type { PlanStep } from "../../kernel/state.js";
-import {
-  batchInterrupt,
-  planInterrupt,
-  questionInterrupt,
-  toolInterrupt,
-} from "../../nodes/confirm/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../review/interrupt-cards.js";
 import {
   choicesOf,
   feedbackResponse,

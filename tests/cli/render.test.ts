@@ -2,12 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { ExecutionState, StepSnapshot } from "../../server/execution-state.js";
 import type { PlanStep } from "../../kernel/state.js";
-import {
-  batchInterrupt,
-  planInterrupt,
-  questionInterrupt,
-  toolInterrupt,
-} from "../../nodes/confirm/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../review/interrupt-cards.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
 import { renderExecutionState, renderStepSnapshots, renderThreads } from "../../cli/render-state.js";
 import { cardPrompt, renderCard, renderError } from "../../cli/render.js";

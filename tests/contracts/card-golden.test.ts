@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
-import { batchInterrupt, planInterrupt, toolInterrupt } from "../../nodes/confirm/interrupt-cards.js";
+import { batchInterrupt, planInterrupt, toolInterrupt } from "../../review/interrupt-cards.js";
 
 /** The proposal a card is built from. The one place that knows the builders' input type. */
 type Proposal = Parameters<typeof toolInterrupt>[0];

@@ -11,7 +11,7 @@ import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { describe, expect, test } from "vitest";
 import { factsInLanguage } from "../../nodes/deliver/index.js";
-import { answeredProposalText, cardDecisions, decisionsLine } from "../../nodes/shared/card-answers.js";
+import { answeredProposalText, cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { describeToolCall } from "../../tools/domain.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { createScheduleDomain, InMemoryScheduleRepository } from "../../tools/schedule/index.js";

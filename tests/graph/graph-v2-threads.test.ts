@@ -9,7 +9,7 @@
 import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { CompiledStateGraph, InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { WriteApprovals } from "../../nodes/confirm/approvals.js";
+import { WriteApprovals } from "../../review/approvals.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import {
   interruptsOf,

@@ -2,7 +2,7 @@
 import type { StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { mustCarryOn, runPoint, type PendingWrite } from "../../server/stopped-run.js";
-import { droppedWritesText, type WriteFact } from "../../nodes/deliver/write-facts.js";
+import { droppedWritesText, type WriteFact } from "../../review/write-facts.js";
 import { toExecutionState } from "../../server/execution-state.js";
 
 type Task = StateSnapshot["tasks"][number];

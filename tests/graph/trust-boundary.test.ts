@@ -13,7 +13,7 @@ import { describe, expect, test } from "vitest";
 import type { ProposedWrite } from "../../kernel/state.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { AIMessage } from "@langchain/core/messages";
-import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
+import { approvalsNamespace } from "../../review/approvals.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 import { snapshot, thrownBy } from "../reliability/support/thread-state.js";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
 import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
-import { approvalsNamespace } from "../../nodes/confirm/approvals.js";
+import { approvalsNamespace } from "../../review/approvals.js";
 import { preferencesNamespace } from "../../memory/namespaces.js";
 
 const SECRET = "a-test-secret-of-at-least-thirty-two-characters";

@@ -13,11 +13,11 @@ import {
   type Card,
   type CardAction,
   type DecisionType,
-} from "../../contracts/cards.js";
-import type { Language } from "../../contracts/language.js";
-import { planStepsText } from "../../contracts/plan.js";
-import type { PlanStep, ProposedWrite } from "../../kernel/state.js";
-import { renderPlan } from "../../prompts/plan-list.js";
+} from "../contracts/cards.js";
+import type { Language } from "../contracts/language.js";
+import { planStepsText } from "../contracts/plan.js";
+import type { PlanStep, ProposedWrite } from "../kernel/state.js";
+import { renderPlan } from "../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };

@@ -7,12 +7,12 @@
  * (A graph built without a database keeps its log in memory: the log is always the record.)
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import type { LegacyAnsweredWrite, TempoState } from "../../kernel/state.js";
-import { proposedWrites, unansweredCalls } from "../../kernel/proposal.js";
-import { findTool, type ToolDomain } from "../../tools/domain.js";
-import type { ExecutionLog, ToolOutcome } from "../../tools/runner.js";
-import { callOutcomeOf } from "../../kernel/tool-results.js";
-import { messageText } from "../../contracts/message-text.js";
+import type { LegacyAnsweredWrite, TempoState } from "../kernel/state.js";
+import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
+import { findTool, type ToolDomain } from "../tools/domain.js";
+import type { ExecutionLog, ToolOutcome } from "../tools/runner.js";
+import { callOutcomeOf } from "../kernel/tool-results.js";
+import { messageText } from "../contracts/message-text.js";
 
 /** One write of the task: its tool-call id, tool and what the card called it. */
 export interface WriteFact {

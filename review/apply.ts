@@ -1,25 +1,45 @@
 /**
- * Settling an answered card in execute: the approved writes — the proposal's calls its answer left unanswered — apply
- * in order, once each; the undecided ones are held for the next card. One entry point, {@link settleAnswer}, so this
- * file can move whole (issue 45: review/).
+ * Settling an answered card: the approved writes — the proposal's calls its answer left unanswered — apply in order,
+ * once each; the undecided ones are held for the next card. One entry point, {@link settleAnswer}, which execute
+ * calls with its own steps (`ApplySteps`: running a call, the step's setbacks, ending the step): review/ imports no
+ * node.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
-import { emitAssistantText } from "../../streaming/events.js";
-import { describeToolCall, readableText } from "../../tools/domain.js";
-import type { ToolRunContext } from "../../tools/runner.js";
-import type { NodeDependencies } from "../shared/dependencies.js";
-import { newId } from "../../kernel/ids.js";
-import { callOutcomeOf, toolResultMessage } from "../../kernel/tool-results.js";
-import type { HeldWrite } from "../confirm/approvals.js";
-import { unansweredCalls } from "../../kernel/proposal.js";
-import { awaitConfirmation } from "../../kernel/transitions.js";
-import { languageOf, say } from "../../contracts/language.js";
-import { messageText } from "../../contracts/message-text.js";
-import { afterToolResult, runReported } from "./tool-run.js";
-import { endStep } from "./step-ending.js";
-import { upgradeGraph2Answers } from "../../kernel/migrations.js";
+import {
+  workspaceMessages,
+  type StepEnding,
+  type TempoState,
+  type TempoUpdate,
+  type WriteCall,
+} from "../kernel/state.js";
+import { emitAssistantText } from "../streaming/events.js";
+import { describeToolCall, readableText, type ToolDomain } from "../tools/domain.js";
+import type { ToolRunContext } from "../tools/runner.js";
+import { newId } from "../kernel/ids.js";
+import { callOutcomeOf, toolResultMessage } from "../kernel/tool-results.js";
+import type { HeldWrite, WriteApprovals } from "./approvals.js";
+import { unansweredCalls } from "../kernel/proposal.js";
+import { awaitConfirmation } from "../kernel/transitions.js";
+import { languageOf, say } from "../contracts/language.js";
+import { messageText } from "../contracts/message-text.js";
+import { upgradeGraph2Answers } from "../kernel/migrations.js";
+
+/** What settling needs of the graph: the tool domain (to name a failed change) and the recorded approvals. */
+export interface ApplyDependencies {
+  domain: ToolDomain;
+  approvals: WriteApprovals;
+}
+
+/** The execute node's own steps, which applying a write goes through. */
+export interface ApplySteps {
+  /** Runs one call through the execution log, its call and result on the stream. */
+  run(call: WriteCall): Promise<{ ok: boolean; content: string; data?: unknown }>;
+  /** The step's setbacks after a result (a step fails past its tool-error limit). */
+  afterResult(state: TempoState, ok: boolean, tool: string, content: string): TempoUpdate;
+  /** Ends the step with the proposal's own ending, after its writes applied. */
+  endStep(state: TempoState, ending: StepEnding, stepMessages: BaseMessage[]): TempoUpdate;
+}
 
 /**
  * Applies the approved writes of a card — the proposal's calls its answer left unanswered — in order, each once (its
@@ -31,20 +51,21 @@ async function applyApprovedWrites(
   state: TempoState,
   calls: WriteCall[],
   context: ToolRunContext,
-  dependencies: NodeDependencies,
+  dependencies: ApplyDependencies,
   config: LangGraphRunnableConfig,
+  steps: ApplySteps,
 ): Promise<TempoUpdate> {
   const results: BaseMessage[] = [];
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
   let allApplied = true;
   for (const call of calls) {
-    const { ok, content, data } = await runReported(call, context, dependencies, config);
+    const { ok, content, data } = await steps.run(call);
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
     update = {
       ...update,
-      ...afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings),
+      ...steps.afterResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content),
     };
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
@@ -66,7 +87,7 @@ async function applyApprovedWrites(
   const ending = state.stepEnding;
   if (!ending || !allApplied) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
-  return { ...applied, ...endStep(after, ending, [...workspaceMessages(state), ...results], dependencies, config) };
+  return { ...applied, ...steps.endStep(after, ending, [...workspaceMessages(state), ...results]) };
 }
 
 /**
@@ -78,7 +99,7 @@ async function failedWritesNote(
   calls: readonly WriteCall[],
   results: readonly BaseMessage[],
   context: ToolRunContext,
-  dependencies: NodeDependencies,
+  dependencies: ApplyDependencies,
 ): Promise<AIMessage | undefined> {
   const language = languageOf(state.messages);
   const lines: string[] = [];
@@ -110,8 +131,9 @@ async function settleOpenCalls(
   state: TempoState,
   open: WriteCall[],
   context: ToolRunContext,
-  dependencies: NodeDependencies,
+  dependencies: ApplyDependencies,
   config: LangGraphRunnableConfig,
+  steps: ApplySteps,
 ): Promise<TempoUpdate> {
   const held: Array<WriteCall & HeldWrite> = [];
   const approved: WriteCall[] = [];
@@ -121,8 +143,9 @@ async function settleOpenCalls(
     if (decision.held) held.push({ ...call, ...decision.held });
     else approved.push(call);
   }
-  if (held.length === 0) return applyApprovedWrites(state, approved, context, dependencies, config);
-  const applied = approved.length > 0 ? await applyApprovedWrites(state, approved, context, dependencies, config) : {};
+  if (held.length === 0) return applyApprovedWrites(state, approved, context, dependencies, config, steps);
+  const applied =
+    approved.length > 0 ? await applyApprovedWrites(state, approved, context, dependencies, config, steps) : {};
   const results = (applied.messages as BaseMessage[] | undefined) ?? [];
   const ids = (applied.workspaceMessageIds as string[] | undefined) ?? state.workspaceMessageIds;
   if (applied.phase !== undefined) {
@@ -169,15 +192,16 @@ async function settleOpenCalls(
 export async function settleAnswer(
   state: TempoState,
   context: ToolRunContext,
-  dependencies: NodeDependencies,
+  dependencies: ApplyDependencies,
   config: LangGraphRunnableConfig,
+  steps: ApplySteps,
 ): Promise<TempoUpdate | undefined> {
   if (state.answeredWrites.length > 0) {
     const { added, upgraded } = upgradeGraph2Answers(state, state.answeredWrites);
     const open = unansweredCalls(added);
     const applied =
       open.length > 0
-        ? await settleOpenCalls(upgraded, open, context, dependencies, config)
+        ? await settleOpenCalls(upgraded, open, context, dependencies, config, steps)
         : { workspaceMessageIds: upgraded.workspaceMessageIds };
     return {
       ...applied,
@@ -187,5 +211,5 @@ export async function settleAnswer(
   }
   // The proposal's calls a card left unanswered were approved on it — they apply now — or left for the next card.
   const open = unansweredCalls(workspaceMessages(state));
-  return open.length > 0 ? settleOpenCalls(state, open, context, dependencies, config) : undefined;
+  return open.length > 0 ? settleOpenCalls(state, open, context, dependencies, config, steps) : undefined;
 }

@@ -5,9 +5,9 @@
  * those proposals. Both are in the user's language (English or Chinese); either language's lines are read back.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { callOutcomeOf, type CallOutcome } from "../../kernel/tool-results.js";
-import { say, type Language } from "../../contracts/language.js";
-import { messageText } from "../../contracts/message-text.js";
+import { callOutcomeOf, type CallOutcome } from "../kernel/tool-results.js";
+import { say, type Language } from "../contracts/language.js";
+import { messageText } from "../contracts/message-text.js";
 
 /** The chat's and the final answer's own words, by language. */
 const WORDS = {

@@ -17,9 +17,10 @@
  * memory.
  */
 import type { BaseStore } from "@langchain/langgraph";
-import { TempoError } from "../../errors/index.js";
-import type { WriteCall } from "../../kernel/state.js";
-import { namespaceLabel } from "../../memory/namespaces.js";
+import { TempoError } from "../errors/index.js";
+import type { WriteCall } from "../kernel/state.js";
+import { namespaceLabel } from "../memory/namespaces.js";
+import { canonicalJson } from "./canonical-json.js";
 
 /** How many approvals a graph keeps in memory when it has no store (the oldest go first). */
 const MEMORY_LIMIT = 10_000;
@@ -98,15 +99,5 @@ function memoryKey(threadId: string, toolCallId: string): string {
 
 /** The call as canonical JSON (keys sorted), so a stored copy compares equal whatever its key order. */
 function describeCall(tool: WriteCall): string {
-  return JSON.stringify(sortKeys({ name: tool.name, arguments: tool.arguments }));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
+  return canonicalJson({ name: tool.name, arguments: tool.arguments });
 }

@@ -10,10 +10,11 @@
 import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
-import { readCardResume, type Card, type CardAnswer, type CardResume } from "../../contracts/cards.js";
-import { InvalidResumeError, TempoError } from "../../errors/index.js";
-import type { PendingInteraction, TempoUpdate } from "../../kernel/state.js";
-import { emit } from "../../streaming/events.js";
+import type { Card, CardResume } from "../contracts/cards.js";
+import { InvalidResumeError, TempoError } from "../errors/index.js";
+import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
+import { emit } from "../streaming/events.js";
+import { readResume, type CardAnswer } from "./resume.js";
 
 /**
  * `update` with the note of a refused answer to `pending`'s card removed (server/run-guard.ts writes it while the
@@ -48,13 +49,13 @@ export function awaitHuman<T>(
   config?: LangGraphRunnableConfig,
   node = "confirm",
 ): T {
-  if (answered !== null && answered !== undefined) return read(readCardResume(card, answered));
+  if (answered !== null && answered !== undefined) return read(readResume(card, answered).decisions);
   // The resume is read once, inside the schema LangGraph checks it with; the value `interrupt()` returns is not read again.
   let taken: { value: T } | undefined;
   let refusal: TempoError | undefined;
   const responseSchema = z.unknown().superRefine((value, context) => {
     try {
-      taken = { value: read(readCardResume(card, value)) };
+      taken = { value: read(readResume(card, value).decisions) };
     } catch (error) {
       if (!(error instanceof TempoError)) throw error;
       refusal = error;
