@@ -41,7 +41,7 @@ export const INTEGRATION_TESTS = [
   "tests/graph/offline-feedback.test.ts",
 ];
 
-const ALL_TESTS = ["tests/**/*.test.ts"];
+const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 
 export default defineConfig({
   test: {
