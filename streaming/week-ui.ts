@@ -157,7 +157,12 @@ function push(config: LangGraphRunnableConfig, message: BaseMessage, props: Week
   // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
   const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
   const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
-  ui.push({ id: `week-${message.id}`, name: "week", props }, { message: { id: message.id! } });
+  // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`
+  // writes the message's id as `metadata.id` only (later SDKs write `message_id`), so it is given here too.
+  ui.push(
+    { id: `week-${message.id}`, name: "week", props, metadata: { message_id: message.id } },
+    { message: { id: message.id! } },
+  );
 }
 
 async function scheduleOf(
