@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
  * starts Postgres or a process.
  */
 export const INTEGRATION_TESTS = [
+  "tests/ui/ui-bundle.test.ts",
   "tests/checkpoints/**/*.test.ts",
   "tests/database/**/*.test.ts",
   "tests/persistence/**/*.test.ts",
