@@ -7,7 +7,7 @@ import { uiMessageReducer } from "@langchain/langgraph-sdk/react-ui/server";
 import type { RemoveUIMessage, UIMessage } from "@langchain/langgraph-sdk/react-ui";
 
 /** How many pushed components a thread keeps: the latest ones; older messages lose their picture, not their text. */
-export const UI_MESSAGES_KEPT = 12;
+export const UI_MESSAGES_KEPT = 4;
 
 /** The `ui` channel's reducer: the SDK's (push, replace, remove by id), keeping the latest `UI_MESSAGES_KEPT`. */
 export function keptUiMessages(
