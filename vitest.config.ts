@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
  * starts Postgres or a process.
  */
 export const INTEGRATION_TESTS = [
+  "tests/ui/ui-bundle.test.ts",
   "tests/checkpoints/**/*.test.ts",
   "tests/database/**/*.test.ts",
   "tests/persistence/**/*.test.ts",
@@ -42,7 +43,7 @@ export const INTEGRATION_TESTS = [
   "tests/graph/refinement-decisions.test.ts",
 ];
 
-const ALL_TESTS = ["tests/**/*.test.ts"];
+const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];
 
 export default defineConfig({
   test: {

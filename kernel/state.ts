@@ -8,6 +8,8 @@
 import type { Preference } from "../contracts/preferences.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
+import type { RemoveUIMessage, UIMessage } from "@langchain/langgraph-sdk/react-ui";
+import { keptUiMessages } from "./ui-channel.js";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { CardResume } from "../contracts/cards.js";
 import { messagesChannel, planChannel, workspaceChannel } from "./channels.js";
@@ -292,6 +294,17 @@ export const TempoAnnotation = Annotation.Root({
   memorizedUpTo: lastValue<string | null>(() => null),
   /** What the memory layer recalled at invocation start. */
   recalled: lastValue<RecalledMemory>(nothingRecalled),
+
+  // ── Pictures for the chat client ──────────────────────────────────────
+  /**
+   * Generative UI components (issue 48: the week drawn beside a write card's proposal and beside the answer), each
+   * with the id of the message it belongs to; Agent Chat UI renders them (`values.ui`), other clients carry them.
+   * Written only through `streaming/week-ui.ts`; the latest `UI_MESSAGES_KEPT` are kept.
+   */
+  ui: Annotation<UIMessage[], UIMessage | RemoveUIMessage | Array<UIMessage | RemoveUIMessage>>({
+    reducer: keptUiMessages,
+    default: () => [],
+  }),
 });
 
 /** The recalled memory of no invocation (a new thread, a turn that ended, a cleared thread). */

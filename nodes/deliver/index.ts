@@ -31,6 +31,7 @@ import {
 } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
+import { pushWeekNow } from "../../streaming/week-ui.js";
 
 export { mechanicalSummary } from "./task-report.js";
 
@@ -101,6 +102,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     summary = withParagraphBreaks(summary);
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
+    await pushWeekNow(dependencies, config, state.messages, message, data);
     return deliverAnswer(state, message, report.outcome, lastError);
   };
 

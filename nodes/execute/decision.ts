@@ -17,6 +17,7 @@ import { ask, awaitConfirmation } from "../../kernel/transitions.js";
 import { runCalls } from "./calls.js";
 import { endRefinement } from "./refinement-step.js";
 import { endStep } from "./step-ending.js";
+import { pushWeekProposal } from "../../streaming/week-ui.js";
 
 export async function applyDecision(
   state: TempoState,
@@ -75,6 +76,7 @@ export async function applyDecision(
       })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
+    await pushWeekProposal(dependencies, config, state.messages, proposal, ran.writes);
     return {
       ...update,
       messages: [...(update.messages as BaseMessage[]), proposal],

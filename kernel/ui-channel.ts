@@ -1,0 +1,18 @@
+/**
+ * The state's `ui` channel (issue 48): Generative UI components pushed by `streaming/week-ui.ts`, each with the id of
+ * the message it belongs to. The SDK's reducer (push, replace or remove by id) with a bound, so the state grows by
+ * at most the latest few pictures.
+ */
+import { uiMessageReducer } from "@langchain/langgraph-sdk/react-ui/server";
+import type { RemoveUIMessage, UIMessage } from "@langchain/langgraph-sdk/react-ui";
+
+/** How many pushed components a thread keeps: the latest ones; older messages lose their picture, not their text. */
+export const UI_MESSAGES_KEPT = 4;
+
+/** The `ui` channel's reducer: the SDK's (push, replace, remove by id), keeping the latest `UI_MESSAGES_KEPT`. */
+export function keptUiMessages(
+  current: UIMessage[],
+  update: UIMessage | RemoveUIMessage | Array<UIMessage | RemoveUIMessage>,
+): UIMessage[] {
+  return (uiMessageReducer(current, update) as UIMessage[]).slice(-UI_MESSAGES_KEPT);
+}

@@ -1,0 +1,183 @@
+/**
+ * The week drawn in Agent Chat UI (issue 48, Generative UI): the `week` component (`ui/week.tsx`) pushed into the
+ * state's `ui` channel with the id of the assistant message it belongs to — a write card's proposal beside the message
+ * that proposes the writes, the week as it is now beside the task's answer. The nodes call one function each; the
+ * props are the grid model (`tools/schedule/week-grid.ts`) as runs and a few labels. A client that does not render
+ * Generative UI (the terminal chat, Agent Inbox, `invoke`) just carries the channel.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
+import { ensureConfiguration } from "../config/configuration.js";
+import { languageOf, say, type Language } from "../contracts/language.js";
+import type { NodeDependencies } from "../nodes/shared/dependencies.js";
+import { applyWrites } from "../tools/schedule/candidates.js";
+import type { ScheduleState, SlotRange } from "../tools/schedule/state.js";
+import { weekGrid, type WeekGrid } from "../tools/schedule/week-grid.js";
+import type { WeekLabels, WeekRun, WeekViewProps } from "../ui/week-props.js";
+
+/** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
+export const UI_STATE_KEY = "ui";
+
+/** The schedule writes a card can carry, drawn as a proposal. */
+const SCHEDULE_WRITES = new Set(["place", "move", "swap", "unplace", "batch_move"]);
+
+/**
+ * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
+ * beside `proposal` (the assistant message whose tool calls the card decides). Nothing for writes that are not all
+ * schedule writes, or that no longer apply.
+ */
+export async function pushWeekProposal(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  proposal: BaseMessage,
+  writes: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
+): Promise<void> {
+  if (writes.length === 0 || !writes.every((write) => SCHEDULE_WRITES.has(write.name))) return;
+  const week = await scheduleOf(dependencies, config);
+  if (!week) return;
+  const after = applyWrites(week, writes);
+  if (!after) return;
+  const language = languageOfThread(messages);
+  const grid = weekGrid(week, { after, language, now: momentOf(dependencies, config) });
+  push(config, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+}
+
+/** Pushes the week as it is now beside the task's answer (`week`: the schedule already loaded, if it was). */
+export async function pushWeekNow(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  answer: BaseMessage,
+  week?: unknown,
+): Promise<void> {
+  const state = (week as ScheduleState | undefined) ?? (await scheduleOf(dependencies, config));
+  if (!state || dependencies.domain.name !== "schedule") return;
+  const language = languageOfThread(messages);
+  const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
+  push(config, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
+}
+
+/** The `week` component's props for `grid`: its cells as runs, the changes in words, the labels in `language`. */
+export function weekViewProps(grid: WeekGrid, language: Language, title: string): WeekViewProps {
+  const events: WeekRun[] = [];
+  const reviews: WeekRun[] = [];
+  grid.days.forEach((day, position) => {
+    // A run is the slots one occupant fills one after another; it ends where the next one (or nothing) begins.
+    let event: { id: string; run: WeekRun } | undefined;
+    let review: { id: string; run: WeekRun } | undefined;
+    day.cells.forEach((cell, index) => {
+      const slot = index + 1;
+      const found = cell.event;
+      if (found && event?.id === found.id) event.run.to = slot;
+      else if (!found) event = undefined;
+      else {
+        event = { id: found.id, run: { day: position, from: slot, to: slot, name: found.name } };
+        if (found.locked) event.run.locked = true;
+        events.push(event.run);
+      }
+      const placed = cell.review;
+      if (placed && review?.id === placed.id) review.run.to = slot;
+      else if (!placed) review = undefined;
+      else {
+        review = {
+          id: placed.id,
+          run: { day: position, from: slot, to: slot, name: placed.name, colour: placed.colour },
+        };
+        const change = cell.change;
+        if (change?.side === "to" && change.taskId === placed.id) review.run.mark = change.kind;
+        reviews.push(review.run);
+      }
+    });
+  });
+  const first = grid.days[0]?.dayIndex ?? 1;
+  const departures: WeekRun[] = grid.changes
+    .filter((change) => change.from !== undefined)
+    .map((change) => ({
+      day: change.from!.day - first,
+      from: change.from!.start,
+      to: change.from!.end,
+      name: change.name,
+      mark: change.kind,
+    }));
+  const where = (range: SlotRange | undefined) => (range ? placeText(grid, range) : "");
+  const changes = grid.changes.map((change) => ({
+    mark: change.kind,
+    text:
+      change.from && change.to
+        ? `${change.name}: ${where(change.from)} → ${where(change.to)}`
+        : `${change.name}: ${where(change.to ?? change.from)}`,
+  }));
+  const slotCount = grid.slots.length;
+  const past = grid.days.flatMap((day) => day.cells).filter((cell) => cell.past).length;
+  const now = grid.now;
+  return {
+    title,
+    language,
+    days: grid.days.map((day) => ({
+      label: day.label,
+      ...(day.date === undefined ? {} : { date: day.date }),
+      ...(day.today ? { today: true } : {}),
+    })),
+    slots: grid.slots.map((slot) => (slot.start && slot.end ? `${slot.start}–${slot.end}` : String(slot.slot))),
+    classes: grid.classes.map((entry) => ({ name: entry.name, colour: entry.colour })),
+    events,
+    reviews,
+    departures,
+    ...(past > 0 ? { past } : {}),
+    ...(now && now.slot <= slotCount ? { now: { day: now.dayIndex - first, slot: now.slot, time: now.time } } : {}),
+    changes,
+    pending: grid.pending.map((task) => task.name),
+    labels: labelsIn(language),
+  };
+}
+
+/** "Fri 4 Dec 19:00–20:40" (or "Fri 4 Dec, slots 9–10" in a window without clock times). */
+function placeText(grid: WeekGrid, range: SlotRange): string {
+  const day = grid.days.find((entry) => entry.dayIndex === range.day)?.label ?? `day ${range.day}`;
+  const start = grid.slots[range.start - 1]?.start;
+  const end = grid.slots[range.end - 1]?.end;
+  return start && end ? `${day} ${start}–${end}` : `${day}, ${range.start}–${range.end}`;
+}
+
+function labelsIn(language: Language): WeekLabels {
+  return {
+    free: say(language, "free", "空闲"),
+    now: say(language, "now", "现在"),
+    pending: say(language, "still without a place", "尚未安排"),
+    added: say(language, "added", "新增"),
+    moved: say(language, "moved", "移动"),
+    swapped: say(language, "swapped", "互换"),
+    removed: say(language, "removed", "移除"),
+  };
+}
+
+function push(config: LangGraphRunnableConfig, message: BaseMessage, props: WeekViewProps): void {
+  // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
+  const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
+  const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
+  // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`
+  // writes the message's id as `metadata.id` only (later SDKs write `message_id`), so it is given here too.
+  ui.push(
+    { id: `week-${message.id}`, name: "week", props, metadata: { message_id: message.id } },
+    { message: { id: message.id! } },
+  );
+}
+
+async function scheduleOf(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<ScheduleState | undefined> {
+  if (dependencies.domain.name !== "schedule") return undefined;
+  const { userId } = ensureConfiguration(config, dependencies.settings);
+  return (await dependencies.domain.load(userId)) as ScheduleState;
+}
+
+function momentOf(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Date {
+  return ensureConfiguration(config, dependencies.settings).now ?? dependencies.now?.() ?? new Date();
+}
+
+function languageOfThread(messages: readonly BaseMessage[]): Language {
+  return languageOf(messages);
+}

@@ -1,0 +1,104 @@
+/**
+ * The week view of Agent Chat UI (issue 48), rendered on the server as the browser would draw it: the props the graph
+ * pushes (`streaming/week-ui.ts` over the grid model) drawn by `ui/week.tsx` — dates, clock times, the timetable,
+ * the placed reviews, free cells, the clock's now line, and a proposal's added, moved and removed reviews in their cells.
+ */
+import { renderToString } from "react-dom/server";
+import { describe, expect, test } from "vitest";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import { weekGrid } from "../../tools/schedule/week-grid.js";
+import { weekViewProps } from "../../streaming/week-ui.js";
+import { HealthPanel } from "../../ui/health.js";
+import components from "../../ui/index.js";
+import { WeekView } from "../../ui/week.js";
+import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+
+/** The cells of a rendered week: `date/slot` → the cell's state, mark and text. */
+function cellsOf(html: string): Map<string, { state: string; mark?: string; text: string }> {
+  const cells = new Map<string, { state: string; mark?: string; text: string }>();
+  const pattern =
+    /<td data-day="([^"]+)" data-slot="(\d+)" data-state="(\w+)"(?: data-mark="(\w+)")?[^>]*>(.*?)<\/td>/g;
+  for (const match of html.matchAll(pattern))
+    cells.set(`${match[1]}/${match[2]}`, {
+      state: match[3]!,
+      ...(match[4] ? { mark: match[4] } : {}),
+      text: match[5]!.replace(/<[^>]+>/g, "").replace(/<!-- -->/g, ""),
+    });
+  return cells;
+}
+
+const byId = (week: ScheduleState, id: string) => week.tasks.find((task): task is TaskItem => task.id === id)!;
+
+describe("the week view", () => {
+  test("draws every day with its date, every slot with its clock time, the timetable, the reviews and free time", () => {
+    const week = halfPlacedWeek();
+    const props = weekViewProps(weekGrid(week), "en", "Your week");
+    const html = renderToString(<WeekView {...props} />);
+    const cells = cellsOf(html);
+    expect(cells.size).toBe(week.window.totalDays * week.window.slotsPerDay);
+    expect(html).toContain("Mon 11 Mar");
+    expect(html).toContain("08:00–08:45");
+    const dateOf = (day: number) => week.window.days[day - 1]!.date!;
+    for (const task of week.tasks) {
+      if (task.source === "task_item" && task.status !== "placed") continue;
+      for (const range of task.slots ?? []) {
+        const first = cells.get(`${dateOf(range.day)}/${range.start}`)!;
+        expect(first.state).toBe(task.source === "event" && first.state !== "review" ? "event" : first.state);
+        if (task.source === "task_item") expect(first).toMatchObject({ state: "review", text: task.name });
+      }
+    }
+    expect([...cells.values()].some((cell) => cell.state === "free" && cell.text === "")).toBe(true);
+    expect(components).toEqual({ week: WeekView, health: HealthPanel });
+  });
+
+  test("a proposal shows the added review in its new cell, the moved one before and after, the removed one's ghost", () => {
+    const week = halfPlacedWeek();
+    const [moved, removed, pending] = ["matrix-review", "vocabulary-list", "linked-list-exercises"].map((id) =>
+      byId(week, id),
+    );
+    const after = applyWrites(week, [
+      { name: "place", arguments: { task_id: pending!.id, day: 7, slot_start: 10 } },
+      { name: "move", arguments: { task_id: moved!.id, day: 6, slot_start: 8 } },
+      { name: "unplace", arguments: { task_id: removed!.id } },
+    ])!;
+    const props = weekViewProps(weekGrid(week, { after }), "en", "Proposed week");
+    const html = renderToString(<WeekView {...props} />);
+    const cells = cellsOf(html);
+    const dateOf = (day: number) => week.window.days[day - 1]!.date!;
+    expect(cells.get(`${dateOf(7)}/10`)).toMatchObject({ state: "review", mark: "added", text: `+ ${pending!.name}` });
+    expect(cells.get(`${dateOf(6)}/8`)).toMatchObject({ state: "review", mark: "moved", text: `→ ${moved!.name}` });
+    const was = moved!.slots![0]!;
+    expect(cells.get(`${dateOf(was.day)}/${was.start}`)?.mark).toBe("left");
+    const gone = removed!.slots![0]!;
+    expect(cells.get(`${dateOf(gone.day)}/${gone.start}`)?.mark).toBe("left");
+    expect(html).toContain(`data-mark="moved"`);
+    expect(props.changes.map((change) => change.mark).sort()).toEqual(["added", "moved", "removed"]);
+    expect(props.changes.find((change) => change.mark === "moved")!.text).toMatch(/ → Sat 16 Mar 1\d:\d\d–/);
+  });
+
+  test("the clock's now line sits in today's first slot not yet started, and the slots before it are dimmed", () => {
+    const week = halfPlacedWeek();
+    const now = new Date(`${week.window.days[2]!.date}T${week.window.slotTimes![3]!.start}:30`);
+    const props = weekViewProps(weekGrid(week, { now }), "en", "Your week");
+    expect(props.now).toMatchObject({ day: 2 });
+    const html = renderToString(<WeekView {...props} />);
+    expect(html).toMatch(/data-now="\d\d:\d\d"/);
+    expect(props.past).toBeGreaterThan(2 * week.window.slotsPerDay);
+  });
+
+  test("a Chinese thread gets Chinese dates and words", () => {
+    const week = halfPlacedWeek();
+    const props = weekViewProps(weekGrid(week, { language: "zh" }), "zh", "你的一周");
+    const html = renderToString(<WeekView {...props} />);
+    expect(html).toContain('lang="zh"');
+    expect(html).toContain("空闲");
+    expect(props.days[0]!.label).toMatch(/月.*日/);
+  });
+
+  test("the runs are smaller than the grid model they come from", () => {
+    const week = halfPlacedWeek();
+    const grid = weekGrid(week);
+    expect(JSON.stringify(weekViewProps(grid, "en", "Your week")).length).toBeLessThan(JSON.stringify(grid).length / 3);
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * The week view (issue 48): a day × slot table with dates and clock times — the timetable in grey, the placed
+ * reviews in their class colour, free time blank, the passed slots dimmed, the clock's "now" line — and, for a
+ * proposal, what arrives (solid outline), what left (dashed ghost of the old place) and the changes in words below.
+ * Every cell carries `data-day` (date or position), `data-slot` and `data-state`, so a page can be checked by its DOM.
+ */
+import type { CSSProperties } from "react";
+import { CLASS_COLOURS, type WeekRun, type WeekViewProps } from "./week-props.js";
+
+type CellState = "free" | "event" | "review" | "left";
+
+interface Cell {
+  event?: WeekRun;
+  review?: WeekRun;
+  left?: WeekRun;
+}
+
+const MARK_SIGN = { added: "+", moved: "→", swapped: "⇄", removed: "−" } as const;
+
+/** The week drawn from its runs. */
+export function WeekView(props: WeekViewProps) {
+  const cells = spread(props);
+  const slotCount = props.slots.length;
+  const frame: CSSProperties = { fontFamily: "system-ui, sans-serif", fontSize: 12, color: "#1f2328", margin: "8px 0" };
+  return (
+    <div lang={props.language} data-tempo="week" style={frame}>
+      <div style={{ fontWeight: 600, marginBottom: 4 }}>{props.title}</div>
+      <div style={{ overflowX: "auto" }}>
+        <table style={{ borderCollapse: "collapse", tableLayout: "fixed" }}>
+          <thead>
+            <tr>
+              <th style={{ width: 78 }} />
+              {props.days.map((day, position) => (
+                <th
+                  key={position}
+                  data-day={day.date ?? String(position + 1)}
+                  style={{
+                    padding: "2px 4px",
+                    minWidth: 76,
+                    fontWeight: day.today ? 700 : 500,
+                    color: day.today ? "#b42318" : undefined,
+                  }}
+                >
+                  {day.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {props.slots.map((time, index) => {
+              const slot = index + 1;
+              return (
+                <tr key={slot}>
+                  <th
+                    style={{
+                      padding: "0 4px",
+                      fontWeight: 400,
+                      color: "#57606a",
+                      textAlign: "right",
+                      whiteSpace: "nowrap",
+                    }}
+                  >
+                    {time}
+                  </th>
+                  {props.days.map((day, position) => {
+                    const cell = cells[position]![index]!;
+                    const past = props.past !== undefined && position * slotCount + index < props.past;
+                    const isNow = props.now !== undefined && props.now.day === position && props.now.slot === slot;
+                    return (
+                      <td
+                        key={position}
+                        data-day={day.date ?? String(position + 1)}
+                        data-slot={slot}
+                        data-state={stateOf(cell)}
+                        data-mark={cell.review?.mark ?? (cell.left && !cell.review ? "left" : undefined)}
+                        title={titleOf(cell, props)}
+                        style={cellStyle(cell, slot, past, isNow)}
+                      >
+                        {isNow ? <NowLine time={props.now!.time} label={props.labels.now} /> : null}
+                        {caption(cell, slot)}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <Legend {...props} />
+    </div>
+  );
+}
+
+function NowLine(props: { time: string; label: string }) {
+  return (
+    <div
+      data-now={props.time}
+      title={`${props.label} ${props.time}`}
+      style={{ position: "absolute", left: 0, right: 0, top: 0, borderTop: "2px solid #d1242f" }}
+    />
+  );
+}
+
+function Legend(props: WeekViewProps) {
+  return (
+    <div style={{ marginTop: 6, display: "flex", flexDirection: "column", gap: 2 }}>
+      <div style={{ display: "flex", flexWrap: "wrap", gap: 8 }}>
+        {props.classes.map((entry) => (
+          <span key={entry.colour}>
+            <span
+              style={{
+                display: "inline-block",
+                width: 10,
+                height: 10,
+                marginRight: 3,
+                background: colourOf(entry.colour),
+              }}
+            />
+            {entry.name}
+          </span>
+        ))}
+        <span>
+          <span
+            style={{ display: "inline-block", width: 10, height: 10, marginRight: 3, border: "1px solid #d0d7de" }}
+          />
+          {props.labels.free}
+        </span>
+      </div>
+      {props.changes.length > 0 ? (
+        <ul data-tempo="changes" style={{ margin: 0, paddingLeft: 16 }}>
+          {props.changes.map((change, index) => (
+            <li key={index} data-mark={change.mark}>
+              <b>{MARK_SIGN[change.mark]}</b> {props.labels[change.mark]}: {change.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {props.pending.length > 0 ? (
+        <div data-tempo="pending">
+          {props.labels.pending}: {props.pending.join(", ")}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The runs spread over the cells: `[day position][slot - 1]`. */
+function spread(props: WeekViewProps): Cell[][] {
+  const cells: Cell[][] = props.days.map(() => props.slots.map(() => ({})));
+  const lay = (runs: WeekRun[], key: keyof Cell) => {
+    for (const run of runs)
+      for (let slot = run.from; slot <= run.to; slot++) {
+        const cell = cells[run.day]?.[slot - 1];
+        if (cell) cell[key] = run;
+      }
+  };
+  lay(props.events, "event");
+  lay(props.reviews, "review");
+  lay(props.departures, "left");
+  return cells;
+}
+
+function stateOf(cell: Cell): CellState {
+  if (cell.review) return "review";
+  if (cell.event) return "event";
+  return cell.left ? "left" : "free";
+}
+
+/** The occupant's name at the first slot of its run (a review's over the event that hosts it). */
+function caption(cell: Cell, slot: number) {
+  const review = cell.review;
+  if (review && review.from === slot)
+    return (
+      <span style={{ fontWeight: 600 }}>
+        {review.mark ? `${MARK_SIGN[review.mark]} ` : ""}
+        {review.name}
+      </span>
+    );
+  if (cell.event && cell.event.from === slot && !review) return <span>{cell.event.name}</span>;
+  if (cell.left && cell.left.from === slot && !review && !cell.event)
+    return <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
+  return null;
+}
+
+function titleOf(cell: Cell, props: WeekViewProps): string {
+  const names = [cell.event?.name, cell.review?.name].filter((name): name is string => name !== undefined);
+  if (cell.left && !cell.review) names.push(`${props.labels[cell.left.mark ?? "moved"]}: ${cell.left.name}`);
+  return names.length > 0 ? names.join(" · ") : props.labels.free;
+}
+
+function cellStyle(cell: Cell, slot: number, past: boolean, isNow: boolean): CSSProperties {
+  const style: CSSProperties = {
+    position: isNow ? "relative" : undefined,
+    height: 18,
+    padding: "1px 4px",
+    border: "1px solid #d0d7de",
+    overflow: "hidden",
+    whiteSpace: "nowrap",
+    textOverflow: "ellipsis",
+    maxWidth: 110,
+    opacity: past ? 0.45 : 1,
+  };
+  if (cell.event) style.background = cell.event.locked ? "#d8dee4" : "#eaeef2";
+  if (cell.review) {
+    style.background = colourOf(cell.review.colour ?? 0);
+    style.color = "#fff";
+    if (cell.review.mark) style.outline = "2px solid #1f2328";
+    if (cell.review.mark) style.outlineOffset = -2;
+    if (cell.review.from !== slot) style.borderTopColor = "transparent";
+  } else if (cell.left) {
+    style.border = "1px dashed #57606a";
+  }
+  return style;
+}
+
+function colourOf(index: number): string {
+  return CLASS_COLOURS[index % CLASS_COLOURS.length]!;
+}
