@@ -109,7 +109,19 @@ test("a task through a pipe: plan accepted, a write rejected with feedback, the 
   );
   const conversation = chat.stdout;
   expect(conversation).not.toMatch(/┌─ Confirm write:/);
-  expect(conversation.match(/→ propose_candidates \{"k":3,"place_pending":false\}/g)).toHaveLength(1);
+  // The listing keeps to the task's decisions (issue 46): never the rejected place again, and only what this task
+  // placed may move (`task_ids`).
+  const listings = conversation.match(/→ propose_candidates [^\n]*/g) ?? [];
+  expect(listings).toHaveLength(1);
+  const listed = JSON.parse(listings[0]!.replace("→ propose_candidates ", "")) as {
+    k: number;
+    place_pending: boolean;
+    avoid: Array<{ task_id: string }>;
+    task_ids: string[];
+  };
+  expect(listed).toMatchObject({ k: 3, place_pending: false });
+  expect(listed.avoid.map((place) => place.task_id)).toEqual([rejectedTask]);
+  expect(listed.task_ids.sort()).toEqual([...accepted].sort());
   expect(conversation).toMatch(
     /- \[done\] Refine the week: .* — nothing to refine: health score [\d.]+; stopped: no change raises the score any more/,
   );
