@@ -299,7 +299,7 @@ export const TempoAnnotation = Annotation.Root({
   /**
    * Generative UI components (issue 48: the week drawn beside a write card's proposal and beside the answer), each
    * with the id of the message it belongs to; Agent Chat UI renders them (`values.ui`), other clients carry them.
-   * Written only through `streaming/week-ui.ts`; the latest `UI_MESSAGES_KEPT` are kept.
+   * Written only through `nodes/shared/week-ui.ts`; the latest `UI_MESSAGES_KEPT` are kept.
    */
   ui: Annotation<UIMessage[], UIMessage | RemoveUIMessage | Array<UIMessage | RemoveUIMessage>>({
     reducer: keptUiMessages,

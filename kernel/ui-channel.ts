@@ -1,5 +1,5 @@
 /**
- * The state's `ui` channel (issue 48): Generative UI components pushed by `streaming/week-ui.ts`, each with the id of
+ * The state's `ui` channel (issue 48): Generative UI components pushed by `nodes/shared/week-ui.ts`, each with the id of
  * the message it belongs to. The SDK's reducer (push, replace or remove by id) with a bound, so the state grows by
  * at most the latest few pictures.
  */

@@ -4,8 +4,8 @@
  * - the foundation: `config/`, `errors/`, `contracts/`, `database/` — import nothing above them;
  * - the agent: `kernel/` (state, channels, transitions, routing, ownership, commands), `nodes/`, `graphs/` (the
  *   builder), `review/` (a card's building, reading its answer, approvals, applying), `prompts/`, `models/`,
- *   `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/` (the events nodes emit) — never the
- *   edge;
+ *   `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/` (the events nodes emit), `ui/` (the
+ *   Generative UI components and their props, which the nodes push) — never the edge;
  * - the server edge: `server/` (the guarded graph, admission, input checks, run options, thread locks, ending a
  *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`.
  *
@@ -19,7 +19,19 @@ import { describe, expect, test } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FOUNDATION = ["config", "errors", "contracts", "database"];
-const AGENT = ["kernel", "nodes", "graphs", "review", "prompts", "models", "offline", "memory", "tools", "streaming"];
+const AGENT = [
+  "kernel",
+  "nodes",
+  "graphs",
+  "review",
+  "prompts",
+  "models",
+  "offline",
+  "memory",
+  "tools",
+  "streaming",
+  "ui",
+];
 const EDGE = ["server", "checkpoints", "auth", "cli"];
 const SOURCE_FOLDERS = [...FOUNDATION, ...AGENT, ...EDGE];
 

@@ -31,7 +31,7 @@ import {
 } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
-import { pushWeekNow } from "../../streaming/week-ui.js";
+import { pushWeekNow } from "../shared/week-ui.js";
 
 export { mechanicalSummary } from "./task-report.js";
 

@@ -17,7 +17,7 @@ import { ask, awaitConfirmation } from "../../kernel/transitions.js";
 import { runCalls } from "./calls.js";
 import { endRefinement } from "./refinement-step.js";
 import { endStep } from "./step-ending.js";
-import { pushWeekProposal } from "../../streaming/week-ui.js";
+import { pushWeekProposal } from "../shared/week-ui.js";
 
 export async function applyDecision(
   state: TempoState,

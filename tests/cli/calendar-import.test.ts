@@ -49,6 +49,8 @@ async function chat(
     threadId: options.threadId ?? "ics-1",
     registry: new ThreadRegistry(path.join(directory, "threads.json")),
     exportCalendar: async (user: string) => exportCalendar(await tempo.repository.load(user)),
+    // The debug view: these tests read the write card's arguments (how the file is named in them).
+    verbose: true,
   });
   return { output, schedule: await tempo.repository.load("student") };
 }

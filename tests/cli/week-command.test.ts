@@ -36,10 +36,11 @@ async function chat(lines: string[], options: { withSchedule?: boolean } = {}) {
 }
 
 test("/week draws the stored week; a write card draws its proposal; after approving, /week shows it placed", async () => {
-  const { output, schedule } = await chat(["/week", "arrange my week", "a", "/week", "a", "a", "/quit"]);
+  const { output, schedule } = await chat(["/week", "arrange my week", "a", "a", "/week", "/quit"]);
   const grids = output.split("▌timetable");
   // One /week before, the batch card's proposal, one /week after approving it (and any later card's proposal).
   expect(grids.length).toBeGreaterThanOrEqual(4);
+  expect(output).toContain("Confirm ");
   const [before] = grids;
   expect(before).toContain("●Matrix");
   expect(before).not.toContain("+");
@@ -47,11 +48,12 @@ test("/week draws the stored week; a write card draws its proposal; after approv
   const proposal = output.slice(proposalAt);
   expect(proposal).toMatch(/\n\+ [^\n]+: (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ Mar, \d\d:\d\d–\d\d:\d\d/);
   // Every review the proposal adds is placed where it said once the card is approved.
-  const added = [...proposal.split("/week")[0]!.matchAll(/\n\+ ([^:\n]+): /g)].map((match) => match[1]!);
+  const lastWeek = output.lastIndexOf("> /week");
+  const added = [...output.slice(proposalAt, lastWeek).matchAll(/\n\+ ([^:\n]+): /g)].map((match) => match[1]!);
   expect(added.length).toBeGreaterThan(0);
   const placed = schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed");
   for (const name of added) expect(placed.map((task) => task.name)).toContain(name);
-  const afterWeek = output.slice(output.lastIndexOf("choice> /week"));
+  const afterWeek = output.slice(lastWeek);
   expect(afterWeek).toContain(`●${added[0]!.slice(0, 4)}`);
 });
 

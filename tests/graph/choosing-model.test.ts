@@ -16,7 +16,7 @@ import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import type { TransactionClient } from "../../tools/domain.js";
 import type { ExecutionLogEntry } from "../../tools/runner.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites, proposeCandidates, tasksOf } from "../../tools/schedule/candidates.js";
 import {
   analyzeHealth,
   createScheduleDomain,
@@ -82,9 +82,12 @@ class CountingLog extends MemoryExecutionLog {
 
 /** Arranges then refines always with the top candidate, with the tools alone: the best path's final score. */
 function bestScore(week: ScheduleState): number {
-  let current = applyWrites(week, proposeArrangement(week).candidates[0]?.writes ?? []) ?? week;
+  const writes = proposeArrangement(week).candidates[0]?.writes ?? [];
+  let current = applyWrites(week, writes) ?? week;
+  // A review placed before the request stays where it is (issue 46): only what the task placed may move.
+  const movable = new Set(tasksOf(writes));
   for (let round = 0; round < 6; round += 1) {
-    const top = proposeCandidates(current, { k: 3, placePending: false }).candidates[0];
+    const top = proposeCandidates(current, { k: 3, placePending: false, movable }).candidates[0];
     if (!top) break;
     current = applyWrites(current, top.writes)!;
   }

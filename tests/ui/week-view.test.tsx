@@ -1,6 +1,6 @@
 /**
  * The week view of Agent Chat UI (issue 48), rendered on the server as the browser would draw it: the props the graph
- * pushes (`streaming/week-ui.ts` over the grid model) drawn by `ui/week.tsx` — dates, clock times, the timetable,
+ * pushes (`nodes/shared/week-ui.ts` over the grid model) drawn by `ui/week.tsx` — dates, clock times, the timetable,
  * the placed reviews, free cells, the clock's now line, and a proposal's added, moved and removed reviews in their cells.
  */
 import { renderToString } from "react-dom/server";
@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
-import { weekViewProps } from "../../streaming/week-ui.js";
+import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import { HealthPanel } from "../../ui/health.js";
 import components from "../../ui/index.js";
 import { WeekView } from "../../ui/week.js";

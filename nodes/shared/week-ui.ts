@@ -8,13 +8,13 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
-import { ensureConfiguration } from "../config/configuration.js";
-import { languageOf, say, type Language } from "../contracts/language.js";
-import type { NodeDependencies } from "../nodes/shared/dependencies.js";
-import { applyWrites } from "../tools/schedule/candidates.js";
-import type { ScheduleState, SlotRange } from "../tools/schedule/state.js";
-import { weekGrid, type WeekGrid } from "../tools/schedule/week-grid.js";
-import type { WeekLabels, WeekRun, WeekViewProps } from "../ui/week-props.js";
+import { ensureConfiguration } from "../../config/configuration.js";
+import { languageOf, say, type Language } from "../../contracts/language.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
+import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
+import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
 
 /** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
 export const UI_STATE_KEY = "ui";
