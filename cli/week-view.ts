@@ -9,9 +9,6 @@ import type { ScheduleState } from "../tools/schedule/state.js";
 import { weekGrid } from "../tools/schedule/week-grid.js";
 import { renderWeekGrid, type WeekRenderOptions } from "./week-render.js";
 
-/** The schedule writes a card can carry, drawn on the grid. */
-const SCHEDULE_WRITES = new Set(["place", "move", "swap", "unplace", "batch_move"]);
-
 export interface WeekViewOptions extends WeekRenderOptions {
   /** The moment past and future are split at. */
   now?: Date;
@@ -32,11 +29,11 @@ export function renderCardProposal(
   state: ScheduleState,
   options: WeekViewOptions = {},
 ): string | undefined {
-  const writes = card.action_requests
-    .filter((request) => SCHEDULE_WRITES.has(request.name))
-    .map((request) => ({ name: request.name, arguments: request.args as Record<string, unknown> }));
-  if (writes.length === 0 || writes.length !== card.action_requests.length) return undefined;
-  const after = applyWrites(state, writes);
+  // applyWrites applies place writes only: a card with any other write draws nothing.
+  const after = applyWrites(
+    state,
+    card.action_requests.map((request) => ({ name: request.name, arguments: request.args })),
+  );
   if (!after) return undefined;
   const language =
     options.language ?? languageOf(card.action_requests.map((request) => request.description).join("\n"));

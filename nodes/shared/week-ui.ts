@@ -11,16 +11,13 @@ import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
 import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
 import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
 
 /** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
 export const UI_STATE_KEY = "ui";
-
-/** The schedule writes a card can carry, drawn as a proposal. */
-const SCHEDULE_WRITES = new Set(["place", "move", "swap", "unplace", "batch_move"]);
 
 /**
  * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
@@ -34,7 +31,8 @@ export async function pushWeekProposal(
   proposal: BaseMessage,
   writes: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
 ): Promise<void> {
-  if (writes.length === 0 || !writes.every((write) => SCHEDULE_WRITES.has(write.name))) return;
+  // Checked before the schedule is read: a card of another domain's writes draws nothing.
+  if (writes.length === 0 || !writes.every((write) => isPlaceWrite(write.name))) return;
   const week = await scheduleOf(dependencies, config);
   if (!week) return;
   const after = applyWrites(week, writes);

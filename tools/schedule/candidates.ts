@@ -132,18 +132,25 @@ export class ChangeWork {
 
 type Write = { name: string; arguments: Record<string, unknown> };
 
+/** The writes that change where reviews are: what `applyWrites` applies, and what a week picture draws. */
+const PLACE_WRITES = {
+  place: placeTool,
+  move: moveTool,
+  swap: swapTool,
+  unplace: unplaceTool,
+  batch_move: batchMoveTool,
+} as const;
+
+/** True for a write `applyWrites` applies (place, move, swap, unplace, batch_move). */
+export function isPlaceWrite(name: string): name is keyof typeof PLACE_WRITES {
+  return Object.hasOwn(PLACE_WRITES, name);
+}
+
 /** The week after `writes`, applied in order with the real tools, or undefined when one of them fails. */
 export function applyWrites(state: ScheduleState, writes: readonly Write[]): ScheduleState | undefined {
-  const tools = {
-    place: placeTool,
-    move: moveTool,
-    swap: swapTool,
-    unplace: unplaceTool,
-    batch_move: batchMoveTool,
-  } as const;
   let current = state;
   for (const write of writes) {
-    const tool = tools[write.name as keyof typeof tools];
+    const tool = isPlaceWrite(write.name) ? PLACE_WRITES[write.name] : undefined;
     if (!tool) return undefined;
     const ran = (tool.run as (state: ScheduleState, args: unknown) => { ok: boolean; state?: ScheduleState })(
       current,

@@ -6,7 +6,7 @@
  */
 import type { Language } from "../../contracts/language.js";
 import { localClock } from "../../contracts/clock.js";
-import { dayName, slotClock } from "./calendar.js";
+import { dayName } from "./calendar.js";
 import type { EventTask, ScheduleState, SlotRange, TaskItem } from "./state.js";
 
 /** What a proposal does to one review. */
@@ -189,17 +189,6 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
     }
   }
   return moves;
-}
-
-/** A slot's clock time, "08:00–08:45", or undefined in a window without times. */
-export function slotLabel(grid: WeekGrid, slot: number): string | undefined {
-  const time = grid.slots[slot - 1];
-  return time?.start && time.end ? `${time.start}–${time.end}` : undefined;
-}
-
-/** The clock time of a range in `state`'s window, for a change's caption. */
-export function rangeClock(state: ScheduleState, range: SlotRange): string | undefined {
-  return slotClock(state.window, range.start, range.end);
 }
 
 function eventOf(task: EventTask): NonNullable<GridCell["event"]> {
