@@ -58,7 +58,7 @@ export class StreamPrinter {
       case "tool_result":
         return verbose
           ? renderToolResult(event.ok, event.content)
-          : renderToolResult(event.ok, describeToolResult(event.content, language, schedule));
+          : renderToolResult(event.ok, describeToolResult(event.content, event.data, language, schedule));
       case "confirm_request":
       case "interrupt":
         return null;

@@ -7,6 +7,7 @@
 import { say, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
+import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 
 /** What a read or a step-control call does, said as an activity. */
@@ -53,27 +54,35 @@ export function describeToolCall(
 }
 
 /**
- * A tool result's first line as a person reads it: names and dates instead of ids and day numbers; a listing of
- * candidates says the week's score now and what the best proposal would make it, so the score is not read as the
- * proposal's.
+ * A tool result's first line as a person reads it: names and dates instead of ids and day numbers. A listing of
+ * candidates (its `data`) says the week's score now and what the best proposal would make it, so the score is not
+ * read as the proposal's.
  */
-export function describeToolResult(content: string, language: Language, state?: ScheduleState): string {
-  const lines = content.split("\n");
-  const first = lines[0] ?? "";
-  const score = /^health score now ([\d.]+)\/100$/.exec(first);
-  const best = lines.map((line) => /^- a1 \(\+[\d.]+ → ([\d.]+)\): (.+)$/.exec(line)).find(Boolean);
-  if (score && best)
+export function describeToolResult(content: string, data: unknown, language: Language, state?: ScheduleState): string {
+  const listing = listingOf(data);
+  if (listing) {
+    const [best] = listing.candidates;
+    if (best)
+      return say(
+        language,
+        `the week scores ${listing.score}/100 now; the best proposal (${best.summary}) would make it ${best.scoreAfter}`,
+        `这一周现在 ${listing.score}/100 分；最佳方案（${best.summary}）可以提高到 ${best.scoreAfter}`,
+      );
     return say(
       language,
-      `the week scores ${score[1]}/100 now; the best proposal (${best[2]}) would make it ${best[1]}`,
-      `这一周现在 ${score[1]}/100 分；最佳方案（${best[2]}）可以提高到 ${best[1]}`,
+      `the week scores ${listing.score}/100; no change raises it`,
+      `这一周 ${listing.score}/100 分；没有能提高它的调整`,
     );
-  if (score)
-    return say(
-      language,
-      `the week scores ${score[1]}/100; no change raises it`,
-      `这一周 ${score[1]}/100 分；没有能提高它的调整`,
-    );
+  }
+  const [first = "", ...rest] = content.split("\n");
   const readable = readableScheduleText(first, language, state);
-  return lines.length > 1 ? `${readable} …` : readable;
+  return rest.length > 0 ? `${readable} …` : readable;
+}
+
+/** A schedule listing (propose_arrangement, propose_candidates), or undefined for any other data. */
+function listingOf(data: unknown): Pick<ScheduleListing, "score" | "candidates"> | undefined {
+  const listing = data as Partial<ScheduleListing> | undefined;
+  return typeof listing?.score === "number" && Array.isArray(listing.candidates)
+    ? (listing as ScheduleListing)
+    : undefined;
 }

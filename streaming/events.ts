@@ -18,8 +18,8 @@ export type TempoEvent =
   | { kind: "assistant_text"; node: string; messageId: string; text: string }
   /** A tool call about to run (read) or applied after confirmation (write). */
   | { kind: "tool_call"; node: string; id: string; name: string; arguments: Record<string, unknown> }
-  /** A tool's result. */
-  | { kind: "tool_result"; node: string; id: string; name: string; ok: boolean; content: string }
+  /** A tool's result; `data` is its structured result (the ToolMessage's artifact) when the tool gave one. */
+  | { kind: "tool_result"; node: string; id: string; name: string; ok: boolean; content: string; data?: unknown }
   /** A confirmation card (plan or write tool) the user must answer (contracts/cards.ts), with its card_id. */
   | { kind: "confirm_request"; node: string; interrupt: Card }
   /** A question to the user (a card of kind ask_user). */

@@ -44,6 +44,7 @@ export async function runReported(
     name: call.name,
     ok: outcome.ok,
     content: outcome.content,
+    ...(outcome.data === undefined ? {} : { data: outcome.data }),
   });
   return outcome;
 }

@@ -31,13 +31,14 @@ describe("a tool call", () => {
 describe("a tool result", () => {
   test("the arrangement's listing says the week's score now and what the proposal would make it", () => {
     const week = halfPlacedWeek();
-    const listing = formatListing(proposeArrangement(week));
+    const data = proposeArrangement(week);
+    const listing = formatListing(data);
     const score = /^health score now ([\d.]+)\/100/.exec(listing)![1];
     const after = /^- a1 \(\+[\d.]+ → ([\d.]+)\)/m.exec(listing)![1];
-    expect(describeToolResult(listing, "en", week)).toBe(
+    expect(describeToolResult(listing, data, "en", week)).toBe(
       `the week scores ${score}/100 now; the best proposal (place 4 of 4 pending review(s)) would make it ${after}`,
     );
-    expect(describeToolResult(listing, "zh", week)).toContain(`这一周现在 ${score}/100 分`);
+    expect(describeToolResult(listing, data, "zh", week)).toContain(`这一周现在 ${score}/100 分`);
   });
 
   test("ids and day numbers become names and dates", () => {
@@ -45,6 +46,7 @@ describe("a tool result", () => {
     expect(
       describeToolResult(
         'placed task review-limits "Review limits and continuity" on day 5 slots 9-10 (Fri 15 Mar 2024, 19:00–20:40)',
+        undefined,
         "en",
         week,
       ),
@@ -62,6 +64,7 @@ describe("the printer and the card", () => {
       name: "propose_arrangement",
       ok: true,
       content: "health score now 50/100",
+      data: { score: 50, candidates: [] },
     },
   ] as const;
 
