@@ -26,7 +26,15 @@ export function WeekView(props: WeekViewProps) {
     <div lang={props.language} data-tempo="week" style={frame}>
       <div style={{ fontWeight: 600, marginBottom: 4 }}>{props.title}</div>
       <div style={{ overflowX: "auto" }}>
-        <table style={{ borderCollapse: "collapse", tableLayout: "fixed" }}>
+        {/* The chat's column is ~700 px: the days share it (names cut with an ellipsis); scrolls if narrower. */}
+        <table
+          style={{
+            borderCollapse: "collapse",
+            tableLayout: "fixed",
+            width: "100%",
+            minWidth: 78 + props.days.length * 64,
+          }}
+        >
           <thead>
             <tr>
               <th style={{ width: 78 }} />
@@ -36,7 +44,6 @@ export function WeekView(props: WeekViewProps) {
                   data-day={day.date ?? String(position + 1)}
                   style={{
                     padding: "2px 4px",
-                    minWidth: 76,
                     fontWeight: day.today ? 700 : 500,
                     color: day.today ? "#b42318" : undefined,
                   }}
