@@ -46,6 +46,19 @@ export function say(language: Language, english: string, chinese: string): strin
   return language === "zh" ? chinese : english;
 }
 
+/** A plan step's status ("done", "running", …) in Chinese; an unknown status as it is. */
+export function stepStatusInChinese(status: string): string {
+  return STEP_STATUS_ZH[status] ?? status;
+}
+
+const STEP_STATUS_ZH: Readonly<Record<string, string>> = {
+  done: "完成",
+  failed: "失败",
+  skipped: "跳过",
+  pending: "未开始",
+  running: "进行中",
+};
+
 /** Weekday names, 1 = Monday … 7 = Sunday. */
 const WEEKDAYS: Readonly<Record<Language, readonly string[]>> = {
   en: ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],

@@ -11,7 +11,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
-import { languageOf, type Language } from "../../contracts/language.js";
+import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
@@ -166,13 +166,6 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
   failed: "失败",
   dropped: "已放弃，未完成",
 };
-const STATUS_ZH: Readonly<Record<string, string>> = {
-  done: "完成",
-  failed: "失败",
-  skipped: "跳过",
-  pending: "未开始",
-  running: "进行中",
-};
 
 /**
  * The factual summary (`mechanicalSummary`) with its own words in the user's language; what the tools and the user
@@ -189,7 +182,7 @@ export function factsInLanguage(factual: string, language: Language): string {
         .replace(/^Finished (\d+) of (\d+) steps:$/, "完成了 $2 个步骤中的 $1 个：")
         .replace(
           /^(\d+)\. \[(\w+)\] /,
-          (_, index: string, status: string) => `${index}. [${STATUS_ZH[status] ?? status}] `,
+          (_, index: string, status: string) => `${index}. [${stepStatusInChinese(status)}] `,
         )
         .replace(/^Still pending: /, "仍未完成：")
         .replace(/^Changes applied \(they stay\): /, "已应用的修改（保留）：")

@@ -3,7 +3,7 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, weekdayName, type Language } from "../../contracts/language.js";
+import { languageOf, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -184,7 +184,7 @@ export function finalAnswer(input: {
       ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。`
       : `Finished ${done} of ${steps.length} steps (${outcome}).`;
   }
-  const status = (name: string) => (zh ? (STATUS_ZH[name] ?? name) : name);
+  const status = (name: string) => (zh ? stepStatusInChinese(name) : name);
   const lines = [
     heading,
     ...steps.map(
@@ -247,13 +247,6 @@ function weekdayInChinese(english: string): string {
   return weekday > 0 ? weekdayName(weekday, "zh") : english;
 }
 
-const STATUS_ZH: Readonly<Record<string, string>> = {
-  done: "完成",
-  failed: "失败",
-  skipped: "跳过",
-  pending: "未开始",
-  running: "进行中",
-};
 const OUTCOME_ZH: Readonly<Record<string, string>> = {
   completed: "已完成",
   partial: "未全部完成",
