@@ -44,6 +44,8 @@ export interface CallsRun {
   failed: boolean;
   /** True when a round carries the decision's speech (else a proposal does). */
   spoke: boolean;
+  /** The domain state the writes were tried on, and the state they leave (what the card proposes). */
+  tried?: { before: unknown; after: unknown };
 }
 
 /**
@@ -71,7 +73,7 @@ export async function runCalls(
   };
   // The domain state the card's writes are tried on, as a run sees it (the standing preferences folded in), each after
   // the ones before it (loaded on the first write).
-  let trial: { state: unknown } | undefined;
+  let trial: { before: unknown; state: unknown } | undefined;
   /**
    * A write for the card: bad arguments go back to the model first, and so does one the tool would refuse on the
    * state as the card's earlier writes leave it (a deadline, an excluded day, a standing preference, a conflict), so
@@ -84,7 +86,10 @@ export async function runCalls(
       invalidWrites += 1;
       return;
     }
-    trial ??= { state: await stateForRun(dependencies.domain, context) };
+    if (!trial) {
+      const loaded = await stateForRun(dependencies.domain, context);
+      trial = { before: loaded, state: loaded };
+    }
     const tried = tool.run(trial.state, checked.arguments);
     if (!tried.ok) {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
@@ -100,6 +105,7 @@ export async function runCalls(
       return;
     }
     if (tried.state !== undefined) trial.state = tried.state;
+    run.tried = { before: trial.before, after: trial.state };
     const summary = await describeToolCall(
       dependencies.domain,
       context.userId,

@@ -76,7 +76,7 @@ export async function applyDecision(
       })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
-    await pushWeekProposal(dependencies, config, state.messages, proposal, ran.writes);
+    pushWeekProposal(dependencies, config, state.messages, proposal, ran.writes, ran.tried);
     return {
       ...update,
       messages: [...(update.messages as BaseMessage[]), proposal],

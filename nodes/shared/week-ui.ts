@@ -11,7 +11,7 @@ import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { applyWrites, isPlaceWrite } from "../../tools/schedule/candidates.js";
+import { isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
 import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
 import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
@@ -24,21 +24,20 @@ export const UI_STATE_KEY = "ui";
  * beside `proposal` (the assistant message whose tool calls the card decides). Nothing for writes that are not all
  * schedule writes, or that no longer apply.
  */
-export async function pushWeekProposal(
+export function pushWeekProposal(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
   messages: readonly BaseMessage[],
   proposal: BaseMessage,
-  writes: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
-): Promise<void> {
-  // Checked before the schedule is read: a card of another domain's writes draws nothing.
+  writes: ReadonlyArray<{ name: string }>,
+  tried: { before: unknown; after: unknown } | undefined,
+): void {
+  // The weeks the card's writes were tried on and leave (execute tried each before the card): nothing is read again.
+  if (!tried || dependencies.domain.name !== "schedule") return;
   if (writes.length === 0 || !writes.every((write) => isPlaceWrite(write.name))) return;
-  const week = await scheduleOf(dependencies, config);
-  if (!week) return;
-  const after = applyWrites(week, writes);
-  if (!after) return;
-  const language = languageOfThread(messages);
-  const grid = weekGrid(week, { after, language, now: momentOf(dependencies, config) });
+  const week = tried.before as ScheduleState;
+  const language = languageOf(messages);
+  const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
   push(config, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
 
@@ -52,7 +51,7 @@ export async function pushWeekNow(
 ): Promise<void> {
   const state = (week as ScheduleState | undefined) ?? (await scheduleOf(dependencies, config));
   if (!state || dependencies.domain.name !== "schedule") return;
-  const language = languageOfThread(messages);
+  const language = languageOf(messages);
   const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
   push(config, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
 }
@@ -174,8 +173,4 @@ async function scheduleOf(
 
 function momentOf(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Date {
   return ensureConfiguration(config, dependencies.settings).now ?? dependencies.now?.() ?? new Date();
-}
-
-function languageOfThread(messages: readonly BaseMessage[]): Language {
-  return languageOf(messages);
 }
