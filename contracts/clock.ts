@@ -20,13 +20,20 @@ const WEEKDAY_SHORT = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as c
 
 /** True for a time zone `Intl` knows ("Asia/Shanghai", "UTC"). */
 export function isTimeZone(timeZone: string): boolean {
+  // Every schedule check asks this of the window's zone, and building a formatter costs more than the rest of the
+  // check: zones once known are remembered (a bounded set, since case variants of a name are valid too).
+  if (knownZones.has(timeZone)) return true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
   } catch {
     return false;
   }
+  if (knownZones.size < KNOWN_ZONES_KEPT) knownZones.add(timeZone);
+  return true;
 }
+
+const KNOWN_ZONES_KEPT = 1000;
+const knownZones = new Set<string>();
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
