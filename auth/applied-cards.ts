@@ -11,7 +11,8 @@
  * interrupted threads once.
  */
 import { randomUUID } from "node:crypto";
-import { loggedOutcomes } from "../review/write-facts.js";
+import { allLogged } from "../review/write-facts.js";
+import { RECONCILING_RESUME } from "../review/write-answers.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
@@ -155,11 +156,11 @@ export class AppliedCards {
       const ids = waitingWriteIds(state);
       const log = ids ? await this.executionLog() : undefined;
       if (!ids || !log) return;
-      if ((await loggedOutcomes(ids, log, threadId)).size < ids.length) return;
-      // The answer is not taken: confirm reconciles a card whose every write is logged (nodes/confirm).
+      if (!(await allLogged(ids, log, threadId))) return;
+      // The answer is not taken: a card whose every write is logged is reconciled (review/write-answers.ts).
       const failed = await runToEnd(
         threadId,
-        { command: { resume: { type: "accept", args: null } }, checkpoint_id: state.checkpoint?.checkpoint_id },
+        { command: { resume: RECONCILING_RESUME }, checkpoint_id: state.checkpoint?.checkpoint_id },
         { ...credentials, [MARK_HEADER]: this.#mark },
       );
       console.warn(

@@ -94,6 +94,11 @@ export async function loggedOutcomes(
   return new Map(outcomes.flatMap(([id, outcome]) => (outcome ? [[id, outcome] as const] : [])));
 }
 
+/** True when the log holds every one of `ids` as run (completed) on thread `threadId`: "was it applied?" for a card. */
+export async function allLogged(ids: readonly string[], log: ExecutionLog, threadId: string): Promise<boolean> {
+  return (await loggedOutcomes(ids, log, threadId)).size === ids.length;
+}
+
 /** The ids among `ids` that the log holds as completed and applied, with their recorded results. */
 async function appliedInLog(ids: string[], log: ExecutionLog, threadId: string): Promise<Map<string, string>> {
   const logged = await loggedOutcomes(ids, log, threadId);

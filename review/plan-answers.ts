@@ -1,0 +1,56 @@
+/**
+ * The answer to a plan card, read into what the confirm node does with it:
+ *
+ *   approve → go | edit → go with the edited plan (validated here; confirm revises it through the plan's diff)
+ *   reject with feedback → revise | reject without, or a dismissal ("no", "cancel", "取消") → drop the task
+ */
+import { PLAN_STEPS_FIELD } from "../contracts/cards.js";
+import { PlanStepDraftSchema, readPlanStepsText } from "../contracts/plan.js";
+import type { PlanStep } from "../kernel/state.js";
+import { isShortDismissal, rejectResume } from "./human-response.js";
+import { parseTextValues, type CardAnswer } from "./resume.js";
+
+/** What a plan card's answer asks for. */
+export type PlanVerdict =
+  { kind: "go"; editedPlan?: PlanStep[] } | { kind: "drop" } | { kind: "revise"; feedback: string };
+
+/** Reads the answer to the plan card; an edit must carry a valid plan (else InvalidResumeError, the card stays). */
+export function readPlanAnswer([answer]: CardAnswer[]): PlanVerdict {
+  switch (answer!.type) {
+    case "approve":
+      return { kind: "go" };
+    case "edit":
+      return { kind: "go", editedPlan: editedPlan(answer!.args) };
+    default: {
+      const feedback = answer!.type === "reject" ? answer!.message : answer!.type === "answer" ? answer!.text : "";
+      return feedback === "" || isShortDismissal(feedback) ? { kind: "drop" } : { kind: "revise", feedback };
+    }
+  }
+}
+
+/**
+ * The plan from an edit: its `steps` text (one step a line, what the card's edit box shows), or a `plan_steps` list
+ * of {content, done_when} (or that list's JSON text), validated.
+ */
+function editedPlan(edited: Record<string, unknown>): PlanStep[] {
+  const text = edited[PLAN_STEPS_FIELD];
+  const listed = parseTextValues(edited).plan_steps;
+  const drafts =
+    typeof text === "string" && listed === undefined
+      ? readPlanStepsText(text)
+      : listed !== undefined
+        ? PlanStepDraftSchema.array().min(1).safeParse(listed).data
+        : undefined;
+  if (!drafts) {
+    rejectResume(
+      `An "edit" of the plan needs its steps: args.args.${PLAN_STEPS_FIELD} as text, one step a line ("1. what to do — done when: how to tell"), or args.args.plan_steps: a non-empty list of {content, done_when}.`,
+      { expected: ["edit"] },
+    );
+  }
+  return drafts.map((step, index) => ({
+    id: `step-${index + 1}`,
+    content: step.content,
+    doneWhen: step.done_when,
+    status: "pending",
+  }));
+}

@@ -1,0 +1,313 @@
+/**
+ * The answer to a write card, whole: raising the card for the proposal's pending writes (one write's card, or a batch
+ * card of several), reading each write's answer (an edit's arguments checked against its tool's schema), recording
+ * the approvals execute applies from, and the proposal rewritten as it will apply — an edited call rewritten in place,
+ * a rejected one answered with a tool message saying why. Writes the execution log already holds are reconciled, never
+ * asked about again. The confirm node calls {@link answerWriteCard}; nothing else decides a write.
+ *
+ *   approve → execute applies it once | edit → applies the edited arguments
+ *   reject → execute chooses again, told why (with feedback, the planner reviews the plan first)
+ *   batch: each write decided on its own; the approved ones apply in order, once each; all rejected → as a rejected
+ *          single write; a lone legacy answer naming the first write decides it alone, and the rest come back on the
+ *          next card
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Card } from "../contracts/cards.js";
+import type { Language } from "../contracts/language.js";
+import { writeRejectionText } from "../contracts/rejections.js";
+import { TempoError } from "../errors/index.js";
+import { newId } from "../kernel/ids.js";
+import { openProposal } from "../kernel/proposal.js";
+import type { PendingInteraction, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../kernel/state.js";
+import { toolResultMessage } from "../kernel/tool-results.js";
+import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions.js";
+import { emit, emitAssistantText } from "../streaming/events.js";
+import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
+import { argumentsSchema } from "../tools/langchain-tools.js";
+import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
+import type { WriteApprovals } from "./approvals.js";
+import { answeredProposal } from "./card-answers.js";
+import { awaitHuman, rejectResume } from "./human-response.js";
+import { batchInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
+import type { CardAnswer } from "./resume.js";
+import { loggedOutcomes } from "./write-facts.js";
+
+/**
+ * The resume that moves a card whose every write the execution log holds (`server/`/`auth/` settle such a card
+ * before anyone reads it): its answer is not taken (see {@link answerWriteCard}), so any answer deciding every write
+ * does; this one, the legacy accept echoing nothing, decides every write alike.
+ */
+export const RECONCILING_RESUME = Object.freeze({ type: "accept", args: null });
+
+/** The wait of a write card, as `state.pending` holds it. */
+export type WriteCardWait = Extract<PendingInteraction, { kind: "confirm_tool" }>;
+
+/** What answering a write card needs of the graph. */
+export interface WriteAnswerDependencies {
+  domain: ToolDomain;
+  approvals: WriteApprovals;
+  executionLog: ExecutionLog;
+}
+
+/** Feedback the user gave with a rejected write, for the standing preferences it may say. */
+export interface WriteFeedback {
+  text: string;
+  tool: string;
+}
+
+/** A write of the card once decided: the call as it applies (an edit's arguments), the answer, and an edit's description. */
+interface DecidedWrite {
+  call: ProposedWrite;
+  answer: CardAnswer;
+  edited?: string;
+}
+
+/** The answer to one write; an edit carries its arguments, checked against the tool's schema. */
+type ToolAnswer = { answer: CardAnswer; editedArguments?: Record<string, unknown> };
+
+/**
+ * Raises the write card for `state`'s pending writes (or takes the answer that came as a message) and applies its
+ * answer: the state update, and the feedback given with rejections. Throws ILLEGAL_TRANSITION when the card names
+ * no proposal in the conversation.
+ */
+export async function answerWriteCard(
+  state: TempoState,
+  pending: WriteCardWait,
+  config: LangGraphRunnableConfig,
+  dependencies: WriteAnswerDependencies,
+  who: { userId: string; threadId: string },
+  language: Language,
+): Promise<{ update: TempoUpdate; feedback: WriteFeedback[] }> {
+  const { userId, threadId } = who;
+  const { message: proposal, writes } = openProposal(state) ?? { writes: [] };
+  if (!proposal || writes.length === 0) {
+    // Only a state written around the run guard gets here: a card with no proposal in the conversation.
+    throw new TempoError(
+      "ILLEGAL_TRANSITION",
+      "The write card names no proposal in the conversation, so there is nothing to confirm; nothing was changed.",
+      { messageId: pending.messageId },
+    );
+  }
+  const card = withRefusal(
+    writeCard(writes, stepPosition(state), dependencies.domain, language),
+    pending.refusal,
+    language,
+  );
+  const answers = awaitHuman(
+    card,
+    state.pendingAnswer,
+    (given) => given.map((answer, index) => readToolAnswer(answer, writes[index]!, dependencies.domain)),
+    config,
+  );
+  // Writes the execution log already holds (a run applied them, then died before its checkpoint recorded the
+  // answer; a server restored an older checkpoint): whatever the answer, they stay, and are never asked about
+  // again (docs/design.md#reconcile). Looked up once an answer is in: a card just raised has nothing logged.
+  const logged = await loggedWrites(writes, dependencies.executionLog, threadId);
+  if (logged.length === writes.length)
+    return { update: await reconcile(state, writes, pending.then, dependencies, config, threadId), feedback: [] };
+  const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
+  if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
+  const decided: DecidedWrite[] = [];
+  let later = 0;
+  for (const [index, answer] of answers.entries()) {
+    const write = writes[index]!;
+    // Already applied: it stays, and execute answers it from the log (it is not applied again).
+    const given: ToolAnswer = logged.includes(write) ? { answer: { type: "approve" } } : answer;
+    if (given.answer.type === "later") {
+      // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
+      await dependencies.approvals.hold(config.store, threadId, write, {
+        summary: write.summary,
+        reason: write.reason,
+      });
+      later += 1;
+      continue;
+    }
+    const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
+    // Only this answer path approves a write: execute applies nothing without the approval recorded here.
+    if (given.answer.type === "approve" || given.answer.type === "edit")
+      await dependencies.approvals.record(config.store, threadId, call);
+    // What the chat says with an edited call names the edited change, not the proposal.
+    const edited = given.editedArguments
+      ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language)
+      : undefined;
+    decided.push({ call, answer: given.answer, edited });
+  }
+  const answered = answerWrites(state, proposal, decided, later, pending.then, config, language);
+  const feedback = decided.flatMap(({ call, answer }) =>
+    answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : [],
+  );
+  const update = note
+    ? { ...answered, messages: [note, ...((answered.messages as BaseMessage[] | undefined) ?? [])] }
+    : answered;
+  return { update, feedback };
+}
+
+/** The writes of `writes` the execution log holds as run (completed) on this thread. */
+async function loggedWrites(
+  writes: readonly ProposedWrite[],
+  log: ExecutionLog,
+  threadId: string,
+): Promise<ProposedWrite[]> {
+  const logged = await loggedOutcomes(
+    writes.map((write) => write.id),
+    log,
+    threadId,
+  );
+  return writes.filter((write) => logged.has(write.id));
+}
+
+/** What the user is told about writes of a card that had already been applied. */
+function appliedNote(logged: readonly ProposedWrite[], when: string): AIMessage {
+  const names = logged.map((write) => write.summary || write.name).join("; ");
+  return new AIMessage({
+    id: newId("reconciled"),
+    content: `${logged.length} change(s) on this card had already been applied before the interruption, so they stay ${when}: ${names}.`,
+  });
+}
+
+/**
+ * A write card whose every write the execution log already holds as applied (the run that applied them died before
+ * its checkpoint saved the answer, or the server lost its recent checkpoints): its answer, whatever it is, is not
+ * taken, and the card is not asked again. The thread moves on as if the card had been approved — execute answers
+ * each write from the log, applying nothing twice — and the user is told what had been applied.
+ */
+async function reconcile(
+  state: TempoState,
+  writes: ProposedWrite[],
+  then: StepEnding | undefined,
+  dependencies: WriteAnswerDependencies,
+  config: LangGraphRunnableConfig,
+  threadId: string,
+): Promise<TempoUpdate> {
+  for (const write of writes) await dependencies.approvals.record(config.store, threadId, write);
+  emit(config, { kind: "status", node: "confirm", text: "These changes were already applied; going on" });
+  const note = appliedNote(writes, "and the card is not asked again");
+  emitAssistantText(config, "confirm", note.id!, String(note.content));
+  return {
+    ...approveWrites(state, then ?? null),
+    stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
+    messages: [note],
+  };
+}
+
+/** Where execution stands, for the write card: the current step and its position. */
+function stepPosition(state: TempoState): StepPosition | null {
+  const index = state.planSteps.findIndex((step) => step.id === state.currentStepId);
+  return index === -1
+    ? null
+    : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
+}
+
+/** The card for pending writes: one write's card, or a batch card of several. */
+function writeCard(tools: ProposedWrite[], step: StepPosition | null, domain: ToolDomain, language: Language): Card {
+  const schemas = new Map<string, Record<string, unknown>>();
+  for (const tool of tools) {
+    const definition = findTool(domain, tool.name);
+    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
+  }
+  const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
+  return rest.length === 0
+    ? toolInterrupt(first, step, schemas.get(first.name), language)
+    : batchInterrupt([first, ...rest], step, schemas, language);
+}
+
+/** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
+function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, domain: ToolDomain): ToolAnswer {
+  if (answer.type !== "edit") return { answer };
+  const definition = findTool(domain, tool.name);
+  // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
+  const checked = definition
+    ? checkToolArguments(definition, answer.args)
+    : { ok: false as const, problem: `unknown tool ${tool.name}` };
+  if (!checked.ok)
+    rejectResume(
+      `The edited arguments do not fit ${tool.name}: ${checked.problem.replace(`invalid arguments for ${tool.name}: `, "")}.`,
+      { expected: ["edit"] },
+    );
+  return { answer, editedArguments: checked.arguments };
+}
+
+/** What the model reads for a write the user rejected. */
+function rejectionResult(answer: CardAnswer): string {
+  return writeRejectionText(answer.type === "reject" ? answer.message : "");
+}
+
+/**
+ * Applies the answers to a write card, in the proposal itself: an edit rewrites its call in the proposal's message
+ * (the same message id, so the conversation shows the call as it will apply), a rejection answers its call with a
+ * tool message saying why (status error). With any write approved, execute applies the calls left unanswered, in
+ * order, and the proposal's own ending (`then`) stands only when every write was approved unchanged. When every
+ * write is rejected, execute chooses again knowing why; feedback may concern the plan itself, so the planner
+ * reviews it first (a no-op revision resumes this step at once).
+ */
+function answerWrites(
+  state: TempoState,
+  proposal: AIMessage,
+  decided: DecidedWrite[],
+  later: number,
+  then: StepEnding | undefined,
+  config: LangGraphRunnableConfig,
+  language: Language,
+): TempoUpdate {
+  const rejected = decided.filter(({ answer }) => answer.type === "reject");
+  const rejections = rejected.map(({ call, answer }) => {
+    const result = rejectionResult(answer);
+    emit(config, { kind: "tool_result", node: "confirm", id: call.id, name: call.name, ok: false, content: result });
+    return toolResultMessage(call, result, "declined");
+  });
+  const edits = decided.filter((write) => write.edited !== undefined);
+  // With an edit or a rejection, the proposal says what will apply (the chat shows it; deliver names the decisions),
+  // its edited calls as they will apply (calls answered on an earlier card stay as they were).
+  const rewritten =
+    edits.length === 0 && rejected.length === 0
+      ? []
+      : [
+          new AIMessage({
+            id: proposal.id,
+            ...answeredProposal(
+              proposal,
+              edits.map(({ call, edited }) => ({ callId: call.id, text: edited! })),
+              rejected.map(({ call, answer }) => ({
+                callId: call.id,
+                text: call.summary || call.name,
+                feedback: answer.type === "reject" ? answer.message : "",
+              })),
+              decided.length - edits.length - rejected.length,
+              language,
+            ),
+            tool_calls: (proposal.tool_calls ?? []).map((call) => {
+              const edit = edits.find((write) => write.call.id === call.id);
+              return edit
+                ? { id: call.id, name: call.name, args: edit.call.arguments, type: "tool_call" as const }
+                : call;
+            }),
+          }),
+        ];
+  const answered: TempoUpdate = {
+    messages: [...rewritten, ...rejections],
+    workspaceMessageIds: [...state.workspaceMessageIds, ...rejections.map((message) => message.id!)],
+  };
+  if (rejections.length < decided.length) {
+    // An edit, a rejection or a write left for later changes what the proposal's ending was judged on: the model
+    // decides after it instead.
+    const unchanged = edits.length === 0 && rejections.length === 0 && later === 0;
+    return {
+      ...approveWrites(state, unchanged ? (then ?? null) : null),
+      ...answered,
+      stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
+    };
+  }
+  // Every decided write rejected, others left for later: execute raises the next card for them (the step goes on).
+  if (later > 0) return { ...approveWrites(state, null), ...answered };
+  const feedback = decided.some(({ answer }) => answer.type === "reject" && answer.message !== "");
+  const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
+  return {
+    ...next,
+    ...answered,
+    pending: null,
+    pendingAnswer: null,
+    // Declined cards in a row count against the step (past the limit it fails: the user refuses what it needs).
+    stepSetbacks: { ...state.stepSetbacks, rejections: state.stepSetbacks.rejections + 1 },
+  };
+}
