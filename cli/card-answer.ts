@@ -5,9 +5,10 @@
  * one choice for all ("a" accepts all) or one letter per write, in order
  * ("a a r e": approve, approve, reject with feedback, edit — each r asks for
  * its feedback, each e for its arguments; i rejects without feedback). Pure functions from typed text to the
- * v1 `{ decisions }` resume of the card contract (contracts/cards.ts).
+ * v1 `{ decisions }` resume (review/resume.ts).
  */
-import { ANSWER_FIELD, type Card, type DecisionsResponse, type DecisionType } from "../contracts/cards.js";
+import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
+import { DECISION_TYPES, type DecisionsResponse, type DecisionType } from "../review/resume.js";
 
 /** What a line typed at a card means. */
 export type CardReply =
@@ -50,7 +51,8 @@ export function isBatchCard(card: Card): boolean {
 
 /** The decisions the card's (first) action allows. */
 function allowedOf(card: Card): readonly DecisionType[] {
-  return card.review_configs[0]?.allowed_decisions ?? [];
+  const allowed = card.review_configs[0]?.allowed_decisions ?? [];
+  return DECISION_TYPES.filter((type) => allowed.includes(type));
 }
 
 /** The choices a card allows, as "a approve / e edit / r reject with feedback / i ignore". */

@@ -1,7 +1,7 @@
 /**
  * The card and resume contracts: what Tempo's interrupts carry, and what a
- * resume may send back: the wire schemas, for the graph (review/ reads the resumes), the terminal chat
- * (cli/) and the SSE helper (streaming/).
+ * resume may send back: the card's wire schema, for the graph, the terminal chat (cli/) and the SSE helper
+ * (streaming/); the resume's is review/resume.ts's.
  *
  * A card is LangChain v1's human-in-the-loop request — `action_requests` /
  * `review_configs`, as `langchain`'s `humanInTheLoopMiddleware` raises it and
@@ -17,8 +17,8 @@
  * A card holds one or more action requests, decided one by one: a v1 resume
  * has one decision per action request, in order. A batch write card holds one per proposed write.
  *
- * Resumes, all read by `review/resume.ts` (`readResume`) into one canonical `{ card_id, decisions }`, one answer
- * per action request:
+ * Resumes — their wire schemas and their reader are review/resume.ts's (`readResume`), read into one canonical
+ * `{ card_id, decisions }`, one answer per action request:
  * - v1: `{ decisions: [{ type: "approve" } | { type: "edit", edited_action | editedAction: { name, args } } | { type: "reject", message? }] }`
  *   (optionally with `card_id`, checked against the card);
  * - legacy `HumanResponse` (`accept` / `edit` / `response` / `ignore`), alone or
@@ -54,10 +54,6 @@ export const ANSWER_FIELD = "answer";
  */
 export const PLAN_STEPS_FIELD = "steps";
 
-/** LangChain v1's decision types. */
-export const DECISION_TYPES = ["approve", "edit", "reject"] as const;
-export type DecisionType = (typeof DECISION_TYPES)[number];
-
 const ArgumentsSchema = z.record(z.string(), z.unknown());
 
 /** One action a card asks a human to review (v1 `ActionRequest`). */
@@ -74,10 +70,10 @@ export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 /** How an action may be decided (v1 `ReviewConfig`, in both casings). */
 export const ReviewConfigSchema = z.object({
   action_name: z.string().min(1).describe("The action request this config is for."),
-  allowed_decisions: z.array(z.enum(DECISION_TYPES)).min(1).describe("The decisions a human may give."),
+  allowed_decisions: z.array(z.string().min(1)).min(1).describe("The decisions a human may give (review/ says which)."),
   args_schema: ArgumentsSchema.optional().describe("JSON schema of the arguments an edit must fit."),
   actionName: z.string().min(1).describe("action_name, camelCase (LangChain JS)."),
-  allowedDecisions: z.array(z.enum(DECISION_TYPES)).min(1).describe("allowed_decisions, camelCase (LangChain JS)."),
+  allowedDecisions: z.array(z.string().min(1)).min(1).describe("allowed_decisions, camelCase (LangChain JS)."),
   argsSchema: ArgumentsSchema.optional().describe("args_schema, camelCase (LangChain JS)."),
 });
 export type ReviewConfig = z.infer<typeof ReviewConfigSchema>;
@@ -118,7 +114,8 @@ export interface CardAction {
   name: string;
   args: Record<string, unknown>;
   description: string;
-  allowed: readonly DecisionType[];
+  /** The decisions a human may give (review/resume.ts's `DECISION_TYPES`). */
+  allowed: readonly string[];
   argsSchema?: Record<string, unknown>;
 }
 
@@ -176,39 +173,8 @@ export function asCard(value: unknown): Card | null {
   return parsed.success ? parsed.data : null;
 }
 
-// ── Resumes ─────────────────────────────────────────────────────────────
-
-const EditedActionSchema = z.object({ name: z.string().min(1), args: ArgumentsSchema });
-
-/** A v1 decision on one action request. */
-export const DecisionSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("approve") }),
-  z
-    .object({
-      type: z.literal("edit"),
-      edited_action: EditedActionSchema.optional(),
-      editedAction: EditedActionSchema.optional(),
-    })
-    .refine((decision) => decision.edited_action !== undefined || decision.editedAction !== undefined, {
-      message: "an edit needs edited_action: { name, args }",
-    }),
-  z.object({ type: z.literal("reject"), message: z.string().optional() }),
-]);
-export type Decision = z.infer<typeof DecisionSchema>;
-
-/** A v1 resume: one decision per action request of the card. */
-export const DecisionsResponseSchema = z.object({
-  decisions: z.array(DecisionSchema).min(1).describe("One decision per action request, in order."),
-  card_id: z.string().optional().describe("The card answered; refused as stale when it is not the pending card."),
-});
-export type DecisionsResponse = z.infer<typeof DecisionsResponseSchema>;
-
-/** The legacy `HumanResponse` (LangGraph prebuilt, Agent Inbox). */
-export const HumanResponseSchema = z.object({
-  type: z.enum(["accept", "ignore", "response", "edit"]),
-  args: z.union([z.null(), z.string(), z.object({ action: z.string(), args: ArgumentsSchema })]).optional(),
-});
-export type HumanResponse = z.infer<typeof HumanResponseSchema>;
-
-/** A resume value Tempo itself makes (from a reply by message): v1 decisions, or a question's text. */
-export type CardResume = DecisionsResponse | string;
+/**
+ * A resume Tempo itself keeps (an answer that came as a message, as chat translated it): v1 `{ decisions }`, or a
+ * question's text. What a decision may be is review/'s (review/resume.ts reads every shape): here it is opaque.
+ */
+export type CardResume = { decisions: readonly unknown[]; card_id?: string } | string;

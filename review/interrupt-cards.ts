@@ -12,8 +12,8 @@ import {
   PLAN_STEPS_FIELD,
   type Card,
   type CardAction,
-  type DecisionType,
 } from "../contracts/cards.js";
+import type { DecisionType } from "./resume.js";
 import type { Language } from "../contracts/language.js";
 import { planStepsText } from "../contracts/plan.js";
 import type { PlanStep, ProposedWrite } from "../kernel/state.js";

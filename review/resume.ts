@@ -12,22 +12,54 @@
  *   admission read (a reply by message, a graph without a checkpointer, a resume recorded by an older Tempo in a
  *   saved thread, or an answer that does not fit, refused there with its INVALID_RESUME) is read there, the same way.
  *
- * The wire schemas (the card, v1 decisions, `HumanResponse`) stay in contracts/cards.ts.
+ * The resume's wire schemas (v1 decisions, the legacy `HumanResponse`) are here, beside their one reader; the card's
+ * stay in contracts/cards.ts.
  */
 import { z } from "zod";
-import {
-  ANSWER_FIELD,
-  ASK_USER_ACTION,
-  asCard,
-  DecisionsResponseSchema,
-  HumanResponseSchema,
-  type Card,
-  type Decision,
-  type HumanResponse,
-} from "../contracts/cards.js";
+import { ANSWER_FIELD, ASK_USER_ACTION, asCard, type Card } from "../contracts/cards.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
 import { InvalidResumeError, StaleResumeError } from "../errors/index.js";
 import { canonicalJson } from "./canonical-json.js";
+
+// ── The resume's wire schemas (a card's answer as clients send it) ──────
+
+/** LangChain v1's decision types. */
+export const DECISION_TYPES = ["approve", "edit", "reject"] as const;
+export type DecisionType = (typeof DECISION_TYPES)[number];
+
+const ArgumentsSchema = z.record(z.string(), z.unknown());
+
+const EditedActionSchema = z.object({ name: z.string().min(1), args: ArgumentsSchema });
+
+/** A v1 decision on one action request. */
+export const DecisionSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("approve") }),
+  z
+    .object({
+      type: z.literal("edit"),
+      edited_action: EditedActionSchema.optional(),
+      editedAction: EditedActionSchema.optional(),
+    })
+    .refine((decision) => decision.edited_action !== undefined || decision.editedAction !== undefined, {
+      message: "an edit needs edited_action: { name, args }",
+    }),
+  z.object({ type: z.literal("reject"), message: z.string().optional() }),
+]);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+/** A v1 resume: one decision per action request of the card. */
+export const DecisionsResponseSchema = z.object({
+  decisions: z.array(DecisionSchema).min(1).describe("One decision per action request, in order."),
+  card_id: z.string().optional().describe("The card answered; refused as stale when it is not the pending card."),
+});
+export type DecisionsResponse = z.infer<typeof DecisionsResponseSchema>;
+
+/** The legacy `HumanResponse` (LangGraph prebuilt, Agent Inbox). */
+export const HumanResponseSchema = z.object({
+  type: z.enum(["accept", "ignore", "response", "edit"]),
+  args: z.union([z.null(), z.string(), z.object({ action: z.string(), args: ArgumentsSchema })]).optional(),
+});
+export type HumanResponse = z.infer<typeof HumanResponseSchema>;
 
 /** What one action request was answered with, whatever shape the resume had. */
 export type CardAnswer =

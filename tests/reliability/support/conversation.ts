@@ -6,7 +6,7 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
-import type { HumanResponse } from "../../../contracts/cards.js";
+import type { HumanResponse } from "../../../review/resume.js";
 import { isTempoError, type TempoErrorCode } from "../../../errors/index.js";
 import { buildTempoGraph, type TempoGraph } from "../../../server/tempo-graph.js";
 import type { TempoState } from "../../../kernel/state.js";
