@@ -12,7 +12,7 @@ import { createTempo } from "../server/create-tempo.js";
 import { CHAT_USAGE, parseChatArguments } from "./arguments.js";
 import { LineReader } from "./line-reader.js";
 import { renderError } from "./render.js";
-import { readWeekFile } from "../tools/schedule/week-file.js";
+import { readWeekFile, weekInTime } from "../tools/schedule/week-file.js";
 import { exportCalendar as exportCalendarText } from "../tools/schedule/calendar-files.js";
 import type { ScheduleRepository } from "../tools/schedule/index.js";
 import { ChatSession } from "./session.js";
@@ -26,6 +26,9 @@ async function main(): Promise<void> {
     return;
   }
   const settings = readSettings();
+  // `--now` fixes the chat's clock (every run's configurable.now); else the clock itself.
+  const fixedNow = chatArguments.now === undefined ? undefined : new Date(chatArguments.now);
+  const now = () => fixedNow ?? new Date();
   const userId = chatArguments.userId ?? settings.userId;
   const write = (text: string) => void process.stdout.write(text);
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -49,11 +52,15 @@ async function main(): Promise<void> {
       for (const line of tempo.describe()) write(`  ${line}\n`);
       if (chatArguments.weekFile) {
         // Checked whole before anything is stored: a file with a problem changes nothing.
-        const week = await readWeekFile(chatArguments.weekFile);
+        const { state: week, moved } = weekInTime(await readWeekFile(chatArguments.weekFile), now());
         await tempo.repositoryOf<ScheduleRepository>("schedule").seed(userId, week);
         write(
           `  week: ${chatArguments.weekFile} (${week.window.totalDays} days, ${week.tasks.length} tasks) is now ${userId}'s schedule\n`,
         );
+        if (moved)
+          write(
+            `  its days (${moved.from.first} to ${moved.from.last}) had all passed: moved ${moved.weeks} week(s) on, to ${moved.to.first} to ${moved.to.last}, each on the same weekday\n`,
+          );
       }
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
@@ -77,8 +84,9 @@ async function main(): Promise<void> {
         weekView: {
           colour: Boolean(process.stdout.isTTY && process.stdout.hasColors?.() && !process.env.NO_COLOR),
           width: process.stdout.columns ?? 120,
-          now: () => new Date(),
+          now,
         },
+        ...(chatArguments.now === undefined ? {} : { now: chatArguments.now }),
       }).run();
     } finally {
       await tempo.close();

@@ -65,6 +65,8 @@ export interface ChatSessionOptions {
   verbose?: boolean;
   /** How the week is drawn: colour (a terminal that has it), the terminal's width; the clock that shades the past. */
   weekView?: { colour?: boolean; width?: number; now?: () => Date };
+  /** `--now`: the moment every run takes as now (`configurable.now`); absent, the graph reads the clock. */
+  now?: string;
   /** Where the user's memory lives (/prefs, /forget); the graph's own store when not given. */
   store?: BaseStore;
   /** The longest message the graph takes (what `/import` may send); the graph's own setting when not given. */
@@ -159,7 +161,13 @@ export class ChatSession {
   }
 
   private config() {
-    return { configurable: { thread_id: this.threadId, user_id: this.options.userId } };
+    return {
+      configurable: {
+        thread_id: this.threadId,
+        user_id: this.options.userId,
+        ...(this.options.now === undefined ? {} : { now: this.options.now }),
+      },
+    };
   }
 
   /** The card the thread waits on, read from the saved state. */

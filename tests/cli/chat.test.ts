@@ -200,6 +200,9 @@ test("/import sends a local .ics file through a card, nothing stored before it i
       "cli-ics",
       "--week",
       "examples/week.json",
+      // The week's own Wednesday: the file's days are still to come, so it is stored as dated.
+      "--now",
+      "2024-03-13T14:30:00+08:00",
     ],
     {
       cwd: process.cwd(),
@@ -338,6 +341,32 @@ test("with TEMPO_DOMAINS=schedule,todo the chat keeps a to-do list beside the we
   chat.send("when am I free on Monday?");
   // Monday by its date, the free time by the clock (the sample week is dated).
   expect(await chat.waitFor("you> ")).toMatch(/tempo> You are free:\n- Mon \d+ \w{3}: \d\d:\d\d–\d\d:\d\d/);
+  chat.send("/quit");
+  await chat.waitFor("Bye.");
+  expect(await chat.exitCode()).toBe(0);
+});
+
+test("--week moves a week whose days have all passed to the coming one, and --now is the chat's clock", async () => {
+  const chat = startChat(
+    "--thread",
+    "cli-week-moved",
+    "--user",
+    "cli-week-mover",
+    "--week",
+    "examples/week.json",
+    "--now",
+    "2026-11-25T10:00:00+08:00",
+  );
+  const start = await chat.waitFor("you> ");
+  expect(start).toContain(
+    "its days (2024-03-11 to 2024-03-17) had all passed: moved 141 week(s) on, to 2026-11-23 to 2026-11-29, each on the same weekday",
+  );
+  chat.send("/week");
+  const week = await chat.waitFor("you> ");
+  // The grid is dated in the moved week.
+  expect(week).toMatch(/│Mon 23 Nov/);
+  expect(week).toMatch(/│Sun 29 Nov/);
+  expect(week).not.toContain("Mar");
   chat.send("/quit");
   await chat.waitFor("Bye.");
   expect(await chat.exitCode()).toBe(0);

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { parseChatArguments } from "../../cli/arguments.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { readWeekFile, WeekFileError } from "../../tools/schedule/week-file.js";
+import { readWeekFile, weekInTime, WeekFileError } from "../../tools/schedule/week-file.js";
+import { dayOfWeekOfDate } from "../../contracts/clock.js";
 
 describe("a week file", () => {
   test("the example reads as a dated week with class profiles and task rules, and arranges within them", async () => {
@@ -64,5 +65,39 @@ describe("a week file", () => {
       weekFile: "examples/week.json",
     });
     expect(() => parseChatArguments(["--week"])).toThrow(/--week needs a value/);
+  });
+
+  test("a week whose days have all passed moves by whole weeks to the coming one; a week still to come stays", async () => {
+    const week = await readWeekFile("examples/week.json");
+    // Wednesday 25 November 2026, 10:00 in Shanghai: the week of Mon 23 – Sun 29 November still has days to come.
+    const wednesday = weekInTime(week, new Date("2026-11-25T10:00:00+08:00"));
+    expect(wednesday.moved).toEqual({
+      from: { first: "2024-03-11", last: "2024-03-17" },
+      to: { first: "2026-11-23", last: "2026-11-29" },
+      weeks: 141,
+    });
+    // Every day keeps its weekday and index; events and placements stay on their day indices.
+    expect(wednesday.state.window.days.map((day) => [day.dayIndex, day.dayOfWeek, dayOfWeekOfDate(day.date!)])).toEqual(
+      week.window.days.map((day) => [day.dayIndex, day.dayOfWeek, day.dayOfWeek]),
+    );
+    expect(wednesday.state.tasks).toEqual(week.tasks);
+    // On that week's Sunday (its last day), the coming week; in Shanghai it is already Monday at 16:30 UTC Sunday.
+    expect(weekInTime(week, new Date("2026-11-29T12:00:00+08:00")).moved?.to).toEqual({
+      first: "2026-11-30",
+      last: "2026-12-06",
+    });
+    expect(weekInTime(week, new Date("2026-11-29T16:30:00Z")).moved?.to.first).toBe("2026-11-30");
+    // A week with a day still to come, and a window without dates, are left as they are.
+    const during = weekInTime(week, new Date("2024-03-13T14:30:00+08:00"));
+    expect(during.moved).toBeUndefined();
+    expect(during.state).toBe(week);
+    const undated = { ...week, window: { ...week.window, days: week.window.days.map(({ date: _, ...day }) => day) } };
+    expect(weekInTime(undated, new Date("2026-11-25T10:00:00Z")).moved).toBeUndefined();
+  });
+
+  test("the terminal chat takes --now <date-time> with its zone, and refuses one it cannot read", () => {
+    expect(parseChatArguments(["--now", "2024-03-13T14:30:00+08:00"]).now).toBe("2024-03-13T14:30:00+08:00");
+    expect(() => parseChatArguments(["--now", "2024-02-30T10:00:00Z"])).toThrow(/--now needs an ISO date-time/);
+    expect(() => parseChatArguments(["--now", "2024-03-13 14:30"])).toThrow(/--now needs an ISO date-time/);
   });
 });

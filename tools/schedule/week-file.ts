@@ -5,6 +5,7 @@
  * by where it is, and nothing is stored from a file that has one.
  */
 import { readFile } from "node:fs/promises";
+import { addDays, daysBetween, localClock } from "../../contracts/clock.js";
 import { TempoError } from "../../errors/index.js";
 import { InvalidScheduleError } from "./errors.js";
 import type { ScheduleState } from "./state.js";
@@ -44,4 +45,35 @@ export async function readWeekFile(path: string): Promise<ScheduleState> {
       throw new WeekFileError(path, `${error.problems.length} problem(s): ${error.problems.join("; ")}.`);
     throw error;
   }
+}
+
+/** A week file's days, moved by whole weeks to the present (`weekInTime`): where they were, and by how many weeks. */
+export interface MovedWeek {
+  /** The file's first and last dates, as written. */
+  from: { first: string; last: string };
+  /** The window's first and last dates now. */
+  to: { first: string; last: string };
+  weeks: number;
+}
+
+/**
+ * `state` as a week of now: a week file is a week a person fills in by hand (examples/week.json is dated March 2024),
+ * and a week whose days have all passed can hold nothing more once the clock is a rule. Such a window is moved by
+ * whole weeks — every weekday stays the weekday it was, every event and placement stays on its day index — to the
+ * first week whose last day is after `moment`'s date in the window's time zone (on a Sunday, the coming week). A
+ * window without dates, or with a day still to come, is left as it is (`moved` absent).
+ */
+export function weekInTime(state: ScheduleState, moment: Date): { state: ScheduleState; moved?: MovedWeek } {
+  const { window } = state;
+  const first = window.days[0]?.date;
+  const last = window.days.at(-1)?.date;
+  if (first === undefined || last === undefined) return { state };
+  const today = localClock(moment, window.timeZone ?? "UTC").date;
+  if (last > today) return { state };
+  const weeks = Math.floor(daysBetween(last, today) / 7) + 1;
+  const days = window.days.map((day) => ({ ...day, date: addDays(day.date!, weeks * 7) }));
+  return {
+    state: { ...state, window: { ...window, days } },
+    moved: { from: { first, last }, to: { first: days[0]!.date!, last: days.at(-1)!.date! }, weeks },
+  };
 }
