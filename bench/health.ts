@@ -34,6 +34,8 @@ export interface PathResult {
   calls: number;
   /** Scores after each change, in order (a backend path never lowers it). */
   scores: number[];
+  /** The week it ended with. */
+  week: ScheduleState;
 }
 
 const pendingOf = (week: ScheduleState) =>
@@ -59,7 +61,7 @@ export function backendPath(start: ScheduleState, pick: (count: number) => numbe
     calls += 1; // choose_candidate
     scores.push(analyzeHealth(week).score);
   }
-  return { placed: placedOf(week), score: scores.at(-1)!, calls, scores };
+  return { placed: placedOf(week), score: scores.at(-1)!, calls, scores, week };
 }
 
 /** The free-choice path: per pending review, find_free with its length, then place it on the first run read. */
@@ -77,7 +79,7 @@ export function freeChoicePath(start: ScheduleState): PathResult {
     if (placed.ok && placed.state) week = placed.state;
   }
   const score = analyzeHealth(week).score;
-  return { placed: placedOf(week), score, calls, scores: [score] };
+  return { placed: placedOf(week), score, calls, scores: [score], week };
 }
 
 /** The most pending reviews that fit under the rules (the placement search), and whether it proved it. */
@@ -91,7 +93,7 @@ export function mostThatFit(week: ScheduleState): { most: number; proved: boolea
 }
 
 /** A seeded generator of choices among the top three. */
-function seededPick(seed: number): (count: number) => number {
+export function seededPick(seed: number): (count: number) => number {
   let state = seed >>> 0 || 1;
   return (count) => {
     state = (state * 1_103_515_245 + 12_345) >>> 0;

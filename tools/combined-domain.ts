@@ -46,6 +46,18 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     // The planner's live read, and the refinement loop: the first domain's that has one.
     preflight: domains.find((domain) => domain.preflight)?.preflight,
     refinement: domains.find((domain) => domain.refinement)?.refinement,
+    // The task's decisions: each call kept to them by the domain that owns its tool.
+    ...(domains.some((domain) => domain.decisions)
+      ? {
+          decisions: {
+            read: (task, tool, args) => ownerOf(tool)?.decisions?.read(task, tool, args) ?? args,
+            write(state: CombinedState, task, tool, args) {
+              const owner = ownerOf(tool);
+              return owner?.decisions?.write(state[owner.name], task, tool, args);
+            },
+          },
+        }
+      : {}),
     describeCall(state: CombinedState, tool: string, args: Record<string, unknown>, language) {
       const owner = ownerOf(tool);
       return owner?.describeCall?.(state[owner.name], tool, args, language);

@@ -89,6 +89,21 @@ export interface TaskDecisions {
   reopens: boolean;
 }
 
+/**
+ * What the user decided on the task's cards, held for every call the task makes — the model's own `place` or search
+ * as much as the refinement's listing (`ToolDomain.decisions`, issue 46): a read call's arguments kept to them (a
+ * search that avoids a day the user called off), and a write that would undo one refused with the reason.
+ */
+export interface TaskDecisionRules<TState> {
+  /** A read call's `args` kept to the task's decisions (unchanged for a tool they do not bear on). */
+  read(task: TaskDecisions, tool: string, args: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Why the write `tool(args)`, tried on `state`, undoes a decision of the task ("Error: Friday is your day off (you
+   * said so in this task …) …"), in words the model reads; undefined when it keeps to them.
+   */
+  write(state: TState, task: TaskDecisions, tool: string, args: Record<string, unknown>): string | undefined;
+}
+
 /** What one tool run gives back. */
 export interface ToolRun<TState> {
   /** False when the call was rejected (bad arguments, conflict, unknown id); the state is then unchanged. */
@@ -190,6 +205,8 @@ export interface ToolDomain<TState = any> {
   packs?: readonly ToolPack[];
   /** Optional: how the domain refines with its candidates (`Refinement`). */
   refinement?: Refinement;
+  /** Optional: the task's card decisions held for every call of the task (`TaskDecisionRules`). */
+  decisions?: TaskDecisionRules<TState>;
   /**
    * A read tool run before planning so the planner sees live state instead of
    * trusting memory (docs/design.md#live-data-refresh).

@@ -7,7 +7,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ToolCallRequest } from "../../contracts/execute.js";
 import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
 import { emit } from "../../streaming/events.js";
-import { describeToolCall, findTool, type DomainTool } from "../../tools/domain.js";
+import { describeToolCall, findTool, type DomainTool, type TaskDecisions } from "../../tools/domain.js";
 import {
   checkToolArguments,
   stateForRun,
@@ -19,7 +19,7 @@ import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js"
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
 import { chooseCandidate, CHOOSE_CANDIDATE } from "./candidates.js";
-import { outsideWhitelist, refinementOf, withTaskLimits } from "./refinement.js";
+import { outsideWhitelist, refinementOf, taskDecisionsOf, withTaskLimits } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
@@ -90,7 +90,10 @@ export async function runCalls(
       const loaded = await stateForRun(dependencies.domain, context);
       trial = { before: loaded, state: loaded };
     }
-    const tried = tool.run(trial.state, checked.arguments);
+    // A write that undoes what the user decided on the task's cards (a day they called off, a place they rejected or
+    // put a review in themselves) goes back to the model with the reason, as one the tool refuses does.
+    const undoes = dependencies.domain.decisions?.write(trial.state, taskDecisions(), call.name, checked.arguments);
+    const tried = undoes === undefined ? tool.run(trial.state, checked.arguments) : { ok: false, content: undoes };
     if (!tried.ok) {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
       emit(config, {
@@ -116,6 +119,8 @@ export async function runCalls(
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };
   const refining = refinementOf(state, dependencies.domain);
+  let decided: TaskDecisions | undefined;
+  const taskDecisions = () => (decided ??= taskDecisionsOf(state));
   for (const request of calls) {
     if (run.failed) break;
     const call = { id: newToolCallId(), name: request.name, arguments: request.arguments };
@@ -193,11 +198,14 @@ export async function runCalls(
     if (widened.length > active.length)
       run.update = { ...run.update, activePacks: { stepId: state.currentStepId, packs: widened } };
     if (tool.kind === "read") {
-      // While refining, the model's own listing keeps to the task's decisions as the code's does.
+      // While refining, the model's own listing keeps to the task's decisions as the code's does; any other read (a
+      // search of its own) to what the domain holds of them.
       const limited =
         refining?.list?.tool === call.name
           ? { ...call, arguments: withTaskLimits(state, refining.list, call.arguments) }
-          : call;
+          : dependencies.domain.decisions
+            ? { ...call, arguments: dependencies.domain.decisions.read(taskDecisions(), call.name, call.arguments) }
+            : call;
       const outcome = await runReported(limited, context, dependencies, config);
       record(call, outcome.ok, outcome.content, outcome.data);
       continue;

@@ -16,6 +16,7 @@ import {
   type CandidateListing,
   type DecidedWrite,
   type Refinement,
+  type TaskDecisions,
   type ToolDomain,
 } from "../../tools/domain.js";
 import { editedCallIds } from "../../review/card-answers.js";
@@ -112,10 +113,14 @@ export function withTaskLimits(
   list: NonNullable<Refinement["list"]>,
   args: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (!list.limits) return args;
+  return list.limits ? list.limits(taskDecisionsOf(state), args) : args;
+}
+
+/** What the user decided in the current task (from its first message on): its cards' writes, and whether it reopens. */
+export function taskDecisionsOf(state: Pick<TempoState, "messages" | "taskStartMessageId" | "runMode">): TaskDecisions {
   const start = state.messages.findIndex((message) => message.id === state.taskStartMessageId);
   const task = start === -1 ? state.messages : state.messages.slice(start);
-  return list.limits({ writes: decidedWrites(task), reopens: state.runMode === "global_reopt" }, args);
+  return { writes: decidedWrites(task), reopens: state.runMode === "global_reopt" };
 }
 
 /** The writes among `messages` a card decided, oldest first: each call with its outcome, edit and feedback. */

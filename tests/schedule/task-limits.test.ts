@@ -6,10 +6,15 @@
 import { describe, expect, test } from "vitest";
 import type { DecidedWrite } from "../../tools/domain.js";
 import { daysOffIn } from "../../tools/schedule/feedback.js";
-import { refinementLimits, withCandidateLimits } from "../../tools/schedule/task-limits.js";
-import { proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
+import {
+  decisionUndone,
+  refinementLimits,
+  withArrangementLimits,
+  withCandidateLimits,
+} from "../../tools/schedule/task-limits.js";
+import { proposeArrangementTool, proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
-import type { ScheduleState } from "../../tools/schedule/index.js";
+import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
 
 const write = (
@@ -110,6 +115,62 @@ describe("withCandidateLimits: a listing call's own arguments and the task's dec
     // A call naming no tasks gets the decisions' own; a week the request re-arranges keeps the call's.
     expect(withCandidateLimits({ k: 3 }, task).task_ids).toEqual(["a", "b"]);
     expect(withCandidateLimits({ k: 3, task_ids: ["z"] }, { ...task, reopens: true }).task_ids).toEqual(["z"]);
+  });
+});
+
+describe("the task's decisions held for a model's own calls (issue 46 item 4)", () => {
+  const week = crowdedSampleWeek();
+  const friday = week.window.days.find((day) => day.dayOfWeek === 5)!.dayIndex;
+  const monday = week.window.days.find((day) => day.dayOfWeek === 1)!.dayIndex;
+  // Two placed reviews, the second on Friday (decisionUndone reads where they are, nothing else).
+  const [offFriday, placedB] = week.tasks.filter((task) => task.slots?.[0] && task.slots[0].day !== friday);
+  const onFriday = { ...placedB!, slots: [{ ...placedB!.slots![0]!, day: friday }] };
+  const swapWeek = { ...week, tasks: week.tasks.map((entry) => (entry.id === onFriday.id ? onFriday : entry)) };
+  const task = (...writes: DecidedWrite[]) => ({ reopens: false, writes });
+
+  test("a swap that puts a review on a day off is refused; one that keeps off it is not", () => {
+    const dayOff = task(write("place", place("z", friday, 1), "declined", { feedback: "I'm busy on Friday" }));
+    const swap = { first_task_id: offFriday!.id, second_task_id: onFriday.id };
+    expect(decisionUndone(swapWeek, dayOff, "swap", swap)).toMatch(
+      /^Error: Friday is your day off \(you said so in this task: "I'm busy on Friday"\)/,
+    );
+    expect(decisionUndone(swapWeek, task(), "swap", swap)).toBeUndefined();
+    expect(decisionUndone(week, dayOff, "swap", swap)).toBeUndefined();
+  });
+
+  test('a day rejected for one review ("not Monday") is refused for it, not for another; an edited review stays', () => {
+    const notMonday = task(write("place", place("a", monday, 3), "declined", { feedback: "not Monday" }));
+    expect(decisionUndone(week, notMonday, "place", place("a", monday, 9))).toMatch(
+      /^Error: the user rejected a on Monday in this task: "not Monday"/,
+    );
+    expect(decisionUndone(week, notMonday, "place", place("b", monday, 9))).toBeUndefined();
+    const edited = task(write("place", place("a", 4, 7), "applied", { edited: true }));
+    expect(decisionUndone(week, edited, "unplace", { task_id: "a" })).toMatch(/themselves/);
+    expect(decisionUndone(week, edited, "swap", { first_task_id: "b", second_task_id: "a" })).toMatch(/themselves/);
+    expect(decisionUndone(week, edited, "move", place("b", 4, 9))).toBeUndefined();
+  });
+
+  test("propose_arrangement's arguments get the days off and each task's rejected places and days", () => {
+    const decided = task(
+      write("place", place("a", 5, 9), "declined", { feedback: "Friday is my day off" }),
+      write("place", place("b", 2, 3), "declined", { feedback: "not Tuesday" }),
+    );
+    expect(withArrangementLimits({ limits: [{ task_id: "b", from: 3 }] }, decided)).toEqual({
+      limits: [
+        { task_id: "b", from: 3, not_at: [{ day: 2, slot_start: 3 }], not_weekdays: [2] },
+        { task_id: "a", not_at: [{ day: 5, slot_start: 9 }], not_weekdays: [5] },
+      ],
+      avoid_weekdays: [5],
+    });
+    // The tool turns them into the window's days: nothing placed on a Friday (where it places some without them).
+    const pending = sampleWeek();
+    const daysPlaced = (args: Record<string, unknown>) =>
+      (
+        proposeArrangementTool.run(pending, proposeArrangementTool.schema.parse(args)).data as ScheduleListing
+      ).candidates.flatMap((candidate) => candidate.writes.map((entry) => entry.arguments.day));
+    expect(daysPlaced({})).toContain(friday);
+    const dayOff = task(write("place", place("derivative-drills", 5, 9), "declined", { feedback: "周五休息" }));
+    expect(daysPlaced(withArrangementLimits({}, dayOff))).not.toContain(friday);
   });
 });
 

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites, MAX_CANDIDATES, proposeCandidates } from "../../tools/schedule/candidates.js";
 import {
   findFreeTool,
   placeTool,
@@ -19,6 +19,8 @@ import {
 } from "../../tools/schedule/index.js";
 import { commandArbitrary, resolveCommand, ruledWeekArbitrary } from "./arbitraries.js";
 import { runTool } from "./support.js";
+import { oracle } from "../support/schedule-oracle.js";
+import { ruleWeek } from "../support/rule-weeks.js";
 
 /** A generated week with rules drawn for its classes and tasks, every task item pending (a sound start). */
 const ruledWeek = ruledWeekArbitrary({ days: [2, 7], slotsPerDay: [4, 10], taskCount: [3, 14] });
@@ -163,5 +165,63 @@ describe("the soft rules of classes", () => {
     expect(analyzeHealth(steady).issues.find((entry) => entry.kind === "off_strategy")?.message).toMatch(
       /1 English session\(s\) share a day with another; its strategy is steady/,
     );
+  });
+});
+
+/**
+ * What of `after` breaks a hard rule, by the brute-force oracle (tests/support/schedule-oracle.ts, written from the
+ * documented rules): each placed review must be a place the oracle allows it with every other task where it is; a
+ * locked event must not have moved from where it is in `before`.
+ */
+function offTheOracle(before: ScheduleState, after: ScheduleState): string[] {
+  const problems: string[] = [];
+  for (const task of after.tasks) {
+    const range = task.slots?.[0];
+    if (task.source === "event" && task.locked) {
+      const was = before.tasks.find((entry) => entry.id === task.id)?.slots;
+      if (JSON.stringify(was) !== JSON.stringify(task.slots)) problems.push(`locked ${task.id} moved`);
+    }
+    if (task.source !== "task_item" || !range) continue;
+    // The week without it (every other review pending stays pending): may it go where it is?
+    const { slots: _slots, embeddedIn: _host, ...rest } = task;
+    const without: ScheduleState = {
+      ...after,
+      tasks: after.tasks
+        .map((entry) => (entry.id === task.id ? ({ ...rest, status: "pending" } as TaskItem) : entry))
+        .filter((entry) => entry.id === task.id || entry.source !== "task_item" || entry.status !== "pending"),
+    };
+    if (!oracle(without).alone.get(task.id)?.includes(`${range.day}:${range.start}`))
+      problems.push(`${task.id} on day ${range.day} from slot ${range.start}`);
+  }
+  return problems;
+}
+
+describe("propose_candidates after an exact arrangement (issue 46 item 4)", () => {
+  test("never offers a change that breaks a hard rule: every candidate of generated rule-bearing weeks, applied through the real tools, kept by the oracle", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
+        let week = ruleWeek(seed);
+        const arrangement = proposeArrangement(week).candidates[0];
+        if (arrangement) week = applyWrites(week, arrangement.writes)!;
+        expect(offTheOracle(week, week)).toEqual([]);
+        // The listing after the arrangement, and again after its top change (the refinement's second round).
+        for (let round = 0; round < 2; round += 1) {
+          const { candidates } = proposeCandidates(week, { k: MAX_CANDIDATES });
+          for (const candidate of candidates) {
+            const after = applyWrites(week, candidate.writes);
+            // The real tools refuse a change that breaks a rule: a candidate they refuse is one that would.
+            expect(after, `${seed}: ${candidate.summary}`).toBeDefined();
+            expect(offTheOracle(week, after!), `${seed}: ${candidate.summary}`).toEqual([]);
+            checked += 1;
+          }
+          if (candidates.length === 0) break;
+          week = applyWrites(week, candidates[0]!.writes)!;
+        }
+      }),
+      { numRuns: 80 },
+    );
+    // Many arranged weeks have nothing left to offer (the arrangement polished them); enough others do.
+    expect(checked).toBeGreaterThan(15);
   });
 });

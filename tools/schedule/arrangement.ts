@@ -334,7 +334,8 @@ function whyLeftOut(
     blocking.push(...limitsText({ ...limits, not_at: [] }, state));
     if (within(own, false)) blocking.push("away from the places you rejected");
   }
-  return blocking.length > 0 ? `no free slot fits ${blocking.join(", ")}` : "no free slot fits";
+  // A limit given twice (a day off for the step and for the task) is said once.
+  return blocking.length > 0 ? `no free slot fits ${[...new Set(blocking)].join(", ")}` : "no free slot fits";
 }
 
 /** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one. */

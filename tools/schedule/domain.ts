@@ -12,7 +12,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { readSchedulePreferences } from "./preferences.js";
-import { withCandidateLimits } from "./task-limits.js";
+import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
@@ -117,6 +117,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     tools: scheduleTools,
     packs: SCHEDULE_PACKS,
     ...(options.refine === false ? {} : { refinement: SCHEDULE_REFINEMENT }),
+    // What the user decided on the task's cards holds for the model's own writes and searches too.
+    decisions: SCHEDULE_TASK_DECISIONS,
     // Planning starts from the live schedule, never from remembered contents.
     preflight: { tool: "get_overview", arguments: {} },
     // Confirmation cards name the task, the weekday and the slots, not the raw arguments.

@@ -9,9 +9,11 @@
  * - a review placed before the request stays where it is, unless the request re-arranges the week (`reopens`): only
  *   what the task itself placed or moved may move.
  */
-import type { DecidedWrite, TaskDecisions } from "../domain.js";
+import { weekdayName } from "../../contracts/language.js";
+import type { DecidedWrite, TaskDecisionRules, TaskDecisions } from "../domain.js";
 import { daysOffIn, parseFeedback } from "./feedback.js";
 import { isEmptySelection } from "./request-parsing.js";
+import type { ScheduleState } from "./state.js";
 
 /** A place, day or weekday a task must not go to; with none of them, the task stays where it is. */
 export interface TaskAvoid {
@@ -30,7 +32,9 @@ export interface CandidateLimits {
 }
 
 /** Where a write puts tasks: the place of a place or a move, each move of a batch_move. */
-function placesOf(write: DecidedWrite): Array<Required<Pick<TaskAvoid, "task_id" | "day" | "slot_start">>> {
+function placesOf(
+  write: Pick<DecidedWrite, "name" | "arguments">,
+): Array<Required<Pick<TaskAvoid, "task_id" | "day" | "slot_start">>> {
   const args = write.arguments;
   const moves =
     write.name === "place" || write.name === "move"
@@ -46,9 +50,10 @@ function placesOf(write: DecidedWrite): Array<Required<Pick<TaskAvoid, "task_id"
   });
 }
 
-/** The tasks a write moves: those it places, and both of a swap. */
-function tasksMovedBy(write: DecidedWrite): string[] {
+/** The tasks a write moves: those it places, both of a swap, the one it takes off. */
+function tasksMovedBy(write: Pick<DecidedWrite, "name" | "arguments">): string[] {
   if (write.name === "swap") return [String(write.arguments.first_task_id), String(write.arguments.second_task_id)];
+  if (write.name === "unplace") return [String(write.arguments.task_id)];
   return placesOf(write).map((place) => place.task_id);
 }
 
@@ -102,4 +107,106 @@ export function withCandidateLimits(args: Record<string, unknown>, task: TaskDec
     ...(weekdays.length > 0 ? { avoid_weekdays: weekdays.sort((a, b) => a - b) } : {}),
     ...(taskIds ? { task_ids: taskIds } : {}),
   };
+}
+
+/**
+ * The task's decisions held for every call of the task (`ToolDomain.decisions`), the model's own as much as the
+ * refinement's: a search or listing of its own avoids the days off and the rejected places, and a write onto a day
+ * off, onto a place rejected for its task, or moving a review the user put in place themselves is refused with the
+ * reason. Outside the refinement, the tasks a listing may move are the model's to name (the request may ask to move
+ * what was placed before it).
+ */
+export const SCHEDULE_TASK_DECISIONS: TaskDecisionRules<ScheduleState> = {
+  read(task, tool, args) {
+    if (tool === "propose_candidates") return withCandidateLimits(args, { ...task, reopens: true });
+    return tool === "propose_arrangement" ? withArrangementLimits(args, task) : args;
+  },
+  write: decisionUndone,
+};
+
+/** Per-task limits of `propose_arrangement` (its `limits` entries). */
+interface ArrangementLimit {
+  task_id: string;
+  not_days?: number[];
+  not_weekdays?: number[];
+  not_at?: Array<{ day: number; slot_start: number }>;
+}
+
+/** A `propose_arrangement` call's `args` kept to the task's decisions: the days off, each task's rejected places and days. */
+export function withArrangementLimits(args: Record<string, unknown>, task: TaskDecisions): Record<string, unknown> {
+  const limits = refinementLimits(task);
+  const list = <T>(key: string) => (Array.isArray(args[key]) ? (args[key] as T[]) : []);
+  const perTask = new Map<string, ArrangementLimit>(
+    list<ArrangementLimit>("limits").map((entry) => [entry.task_id, { ...entry }]),
+  );
+  const add = <K extends "not_days" | "not_weekdays" | "not_at">(id: string, key: K, value: ArrangementLimit[K]) => {
+    const entry = perTask.get(id) ?? { task_id: id };
+    entry[key] = [...(entry[key] ?? []), ...(value ?? [])] as ArrangementLimit[K];
+    perTask.set(id, entry);
+  };
+  // A task left as it is ({ task_id } alone) is a placed one: an arrangement only places what is pending.
+  for (const { task_id, day, slot_start, weekday } of limits.avoid ?? []) {
+    if (day !== undefined && slot_start !== undefined) add(task_id, "not_at", [{ day, slot_start }]);
+    else if (day !== undefined) add(task_id, "not_days", [day]);
+    else if (weekday !== undefined) add(task_id, "not_weekdays", [weekday]);
+  }
+  const weekdays = [...new Set([...list<number>("avoid_weekdays"), ...(limits.avoid_weekdays ?? [])])];
+  return {
+    ...args,
+    ...(perTask.size > 0 ? { limits: [...perTask.values()] } : {}),
+    ...(weekdays.length > 0 ? { avoid_weekdays: weekdays.sort((a, b) => a - b) } : {}),
+  };
+}
+
+/**
+ * Why the write `tool(args)` undoes a decision of `task`, for the model to read — a day the user called off, a place
+ * or day they rejected for the review, a review they put in place themselves (an edit) — or undefined.
+ */
+export function decisionUndone(
+  state: ScheduleState,
+  task: TaskDecisions,
+  tool: string,
+  args: Record<string, unknown>,
+): string | undefined {
+  const weekdayOf = (day: number) => state.window.days.find((entry) => entry.dayIndex === day)?.dayOfWeek;
+  const call = { name: tool, arguments: args };
+  const places = tool === "swap" ? swappedPlaces(state, args) : placesOf(call);
+  const moved = new Set(tasksMovedBy(call));
+  for (const write of task.writes) {
+    if (write.outcome === "applied" && write.edited) {
+      const own = placesOf(write).find((place) => moved.has(place.task_id));
+      if (own)
+        return `Error: the user put ${own.task_id} on day ${own.day} from slot ${own.slot_start} themselves (they edited its card in this task), so it stays there. Nothing was changed; leave it where it is.`;
+    }
+    if (write.outcome !== "declined") continue;
+    const words = write.feedback.trim();
+    const said = words === "" ? "" : `: "${words}"`;
+    for (const place of places) {
+      const weekday = weekdayOf(place.day);
+      const name = weekday === undefined ? `day ${place.day}` : weekdayName(weekday, "en");
+      if (weekday !== undefined && daysOffIn(words).includes(weekday))
+        return `Error: ${name} is your day off (you said so in this task${said}), so no review goes on day ${place.day}. Nothing was changed; choose another day.`;
+      const feedback = parseFeedback(words);
+      for (const rejected of placesOf(write).filter((entry) => entry.task_id === place.task_id)) {
+        const samePlace = rejected.day === place.day && rejected.slot_start === place.slot_start;
+        const notThere =
+          feedback.kind === "constrain" &&
+          (feedback.not.days.includes(place.day) || (weekday !== undefined && feedback.not.weekdays.includes(weekday)));
+        if (samePlace || notThere)
+          return `Error: the user rejected ${place.task_id} on ${samePlace ? `day ${place.day} from slot ${place.slot_start}` : name} in this task${said}, so it does not go there. Nothing was changed; choose another place.`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where a swap puts its two tasks: each where the other starts now. */
+function swappedPlaces(state: ScheduleState, args: Record<string, unknown>): ReturnType<typeof placesOf> {
+  const startOf = (id: unknown) => state.tasks.find((entry) => entry.id === id)?.slots?.[0];
+  const [first, second] = [startOf(args.first_task_id), startOf(args.second_task_id)];
+  if (!first || !second) return [];
+  return [
+    { task_id: String(args.first_task_id), day: second.day, slot_start: second.start },
+    { task_id: String(args.second_task_id), day: first.day, slot_start: first.start },
+  ];
 }

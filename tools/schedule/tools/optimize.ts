@@ -48,6 +48,11 @@ const proposeArrangementArgumentsSchema = z.object({
     .describe("Pending tasks to leave pending."),
   days: dayList("Only these day indices."),
   avoid_days: dayList("Day indices the user does not want reviews on: nothing is placed there."),
+  avoid_weekdays: z
+    .array(z.number().int().min(1).max(7))
+    .max(7)
+    .optional()
+    .describe('Days of the week the user called off ("Friday is my day off": [5]): nothing is placed there.'),
   slots: z
     .object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
     .optional()
@@ -58,6 +63,7 @@ const proposeArrangementArgumentsSchema = z.object({
         task_id: z.string().min(1),
         days: z.array(z.number().int().min(1)).max(400).optional(),
         not_days: z.array(z.number().int().min(1)).max(400).optional(),
+        not_weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional(),
         from: z.number().int().min(1).optional(),
         to: z.number().int().min(1).optional(),
         not_at: z
@@ -69,7 +75,7 @@ const proposeArrangementArgumentsSchema = z.object({
     .max(200)
     .optional()
     .describe(
-      "Per task, from the user's feedback: only `days`, never `not_days`, slots `from`-`to`, rejected places `not_at` [{day, slot_start}].",
+      "Per task, from the user's feedback: only `days`, never `not_days` (or days of the week `not_weekdays`, 1 = Monday), slots `from`-`to`, rejected places `not_at` [{day, slot_start}].",
     ),
   max_places: z
     .number()
@@ -99,6 +105,11 @@ export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof pr
   },
 };
 
+/** The window's day indices that fall on `weekdays` (1 = Monday). */
+function windowDaysOn(state: ScheduleState, weekdays: readonly number[]): number[] {
+  return state.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex);
+}
+
 /** A listing as a tool's result: its text for the model, itself as data. */
 function listed(listing: ScheduleListing): ToolRun<ScheduleState> {
   return { ok: true, content: formatListing(listing), data: listing };
@@ -122,13 +133,18 @@ function arrangementOptions(
         content: `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`,
       },
     };
+  const daysOn = (weekdays: readonly number[] = []) => windowDaysOn(state, weekdays);
+  const avoidDays = [...new Set([...(args.avoid_days ?? []), ...daysOn(args.avoid_weekdays)])];
+  const limits = args.limits?.map(({ not_weekdays, ...entry }) =>
+    not_weekdays ? { ...entry, not_days: [...new Set([...(entry.not_days ?? []), ...daysOn(not_weekdays)])] } : entry,
+  );
   return {
     ...(args.task_ids ? { taskIds: args.task_ids } : {}),
     ...(args.skip_task_ids ? { skipIds: args.skip_task_ids } : {}),
     ...(args.days ? { days: args.days } : {}),
-    ...(args.avoid_days ? { avoidDays: args.avoid_days } : {}),
+    ...(avoidDays.length > 0 ? { avoidDays } : {}),
     ...(args.slots ? { slots: args.slots } : {}),
-    ...(args.limits ? { limits: args.limits } : {}),
+    ...(limits ? { limits } : {}),
     ...(args.max_places ? { maxPlaces: args.max_places } : {}),
   };
 }
@@ -229,8 +245,7 @@ function candidateOptions(
   );
   if (unknown.length > 0)
     return `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`;
-  const daysOn = (weekdays: readonly number[]) =>
-    state.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex);
+  const daysOn = (weekdays: readonly number[]) => windowDaysOn(state, weekdays);
   const avoidDays = [...new Set([...(args.avoid_days ?? []), ...daysOn(args.avoid_weekdays ?? [])])];
   const avoid = (args.avoid ?? []).flatMap(({ weekday, ...place }) =>
     weekday === undefined ? [place] : daysOn([weekday]).map((day) => ({ task_id: place.task_id, day })),
