@@ -97,15 +97,21 @@ describe("calendar files", () => {
         );
         const arranged = applyWrites(imported.state!, proposeArrangement(imported.state!).candidates[0]?.writes ?? [])!;
         const exported = exportCalendarTool.run(arranged, {});
+        // A weekly lecture is written back as its series (issue 47): one VEVENT at its first occurrence, with its RRULE.
         const expected = arranged.tasks
           .flatMap((task) =>
-            (task.slots ?? []).map((range) => {
-              const date = dateOfDay(window, range.day)!;
-              return `${task.name} ${instantOf(date, window.slotTimes![range.start - 1]!.start, ZONE).toISOString()} ${instantOf(date, window.slotTimes![range.end - 1]!.end, ZONE).toISOString()}`;
-            }),
+            task.source === "event" && task.series
+              ? [
+                  `${task.name} ${instantOf(task.series.firstDate, task.series.start, task.series.timeZone).toISOString()} ${instantOf(task.series.firstDate, task.series.end, task.series.timeZone).toISOString()}`,
+                ]
+              : (task.slots ?? []).map((range) => {
+                  const date = dateOfDay(window, range.day)!;
+                  return `${task.name} ${instantOf(date, window.slotTimes![range.start - 1]!.start, ZONE).toISOString()} ${instantOf(date, window.slotTimes![range.end - 1]!.end, ZONE).toISOString()}`;
+                }),
           )
           .sort();
         expect(parsedBack(exported.content)).toEqual(expected);
+        expect(exported.content.match(/^RRULE:FREQ=WEEKLY;COUNT=16\r?$/gm)).toHaveLength(events.length);
         expect(expected.length).toBe(
           events.length +
             arranged.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length,

@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ScheduleConflictError,
   diffScheduleState,
+  canonicalScheduleState,
   migrateScheduleTables,
   PostgresScheduleRepository,
+  SCHEDULE_FORMAT_VERSION,
+  SCHEDULE_MIGRATION_STATEMENTS,
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
@@ -12,6 +15,44 @@ import { inTransaction } from "../../database/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { repositoryContract } from "./repository-contract.js";
 import { pending, write } from "./support.js";
+
+/** A task's row as the code before format 2 wrote it (no series column), in the column order of the INSERT below. */
+function formatOneRow(task: ScheduleState["tasks"][number], ordinal: number): unknown[] {
+  if (task.source === "event")
+    return [
+      task.id,
+      ordinal,
+      "event",
+      task.name,
+      JSON.stringify(task.slots),
+      task.canEmbed,
+      task.locked,
+      null,
+      null,
+      null,
+      null,
+      "{}",
+    ];
+  const { dueBefore, priority, earliestDay } = task;
+  return [
+    task.id,
+    ordinal,
+    "task_item",
+    task.name,
+    JSON.stringify(task.slots ?? []),
+    null,
+    null,
+    task.duration,
+    task.categoryId,
+    task.status,
+    task.embeddedIn ?? null,
+    JSON.stringify({
+      ...(dueBefore ? { dueBefore } : {}),
+      ...(priority ? { priority } : {}),
+      ...(earliestDay ? { earliestDay } : {}),
+    }),
+  ];
+}
 
 describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres", (target) => {
   let server: TestPostgres | undefined;
@@ -130,5 +171,87 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     await expect(
       reader.applyChanges("shared-user", diffScheduleState(before, after), { applyId: "w-1" }),
     ).rejects.toBeInstanceOf(ScheduleConflictError);
+  });
+
+  it("a schedule stored before series (format 1) migrates forward: nothing lost, series stored after", async () => {
+    // A database of its own, made by the migration as it was before format 2 (the statements before the series column).
+    const old = await target.start();
+    const oldPool = new pg.Pool({ connectionString: old.url, max: 2 });
+    try {
+      const formatOne = SCHEDULE_MIGRATION_STATEMENTS.slice(0, 5);
+      expect(formatOne.join("\n")).not.toMatch(/series|format_version/);
+      for (const statement of formatOne) await oldPool.query(statement);
+      // The sample week as the code before format 2 wrote it: a window row and one row per task, no series.
+      const week = sampleWeek();
+      await oldPool.query(
+        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)`,
+        [
+          "old-user",
+          week.window.totalDays,
+          week.window.slotsPerDay,
+          JSON.stringify(week.window.days),
+          JSON.stringify(week.categories),
+          JSON.stringify({ timeZone: week.window.timeZone, slotTimes: week.window.slotTimes }),
+        ],
+      );
+      for (const [ordinal, task] of week.tasks.entries())
+        await oldPool.query(
+          `INSERT INTO tempo_schedule_tasks (user_id, task_id, ordinal, source, name, slots, can_embed, locked, duration,
+             category_id, status, embedded_in, attributes)
+           VALUES ('old-user', $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12::jsonb)`,
+          formatOneRow(task, ordinal),
+        );
+      const oneOffs = week.tasks.map((task) => (task.source === "event" ? { ...task, series: undefined } : task));
+      const expected = canonicalScheduleState({
+        ...week,
+        tasks: oneOffs.map((task) => JSON.parse(JSON.stringify(task))),
+      });
+
+      // The repository of format 2 migrates on first use: the stored week loads whole, its events one-offs.
+      const repository = new PostgresScheduleRepository(oldPool);
+      expect(await repository.load("old-user")).toEqual(expected);
+      const versions = await oldPool.query("SELECT format_version FROM tempo_schedule_windows");
+      expect(versions.rows).toEqual([{ format_version: SCHEDULE_FORMAT_VERSION }]);
+
+      // It takes writes of both formats' shapes: a placement, and an imported series.
+      const placed = write("place", expected, { task_id: "review-limits", day: 1, slot_start: 9 });
+      await repository.applyChanges("old-user", diffScheduleState(expected, placed), { applyId: "old-1" });
+      const lecture = {
+        id: "weekly-seminar",
+        name: "Weekly seminar",
+        source: "event" as const,
+        slots: [{ day: 7, start: 11, end: 12 }],
+        canEmbed: false,
+        locked: false,
+        embeds: [],
+        series: {
+          rule: { freq: "weekly" as const, interval: 1, byDay: [7] },
+          firstDate: placed.window.days[6]!.date!,
+          start: "20:50",
+          end: "22:30",
+          timeZone: placed.window.timeZone!,
+          cancelled: [],
+          moved: [],
+        },
+      };
+      const withSeries = { ...placed, tasks: [...placed.tasks, lecture] };
+      await repository.applyChanges("old-user", diffScheduleState(placed, withSeries), { applyId: "old-2" });
+      expect(await repository.load("old-user")).toEqual(canonicalScheduleState(withSeries));
+      // A roll keeps the series and re-expands it; a later format is refused, never misread.
+      await repository.applyChanges("old-user", [{ kind: "roll", days: 7, from: withSeries.window.days[0]! }], {
+        applyId: "old-3",
+      });
+      const rolled = await repository.load("old-user");
+      expect(rolled.tasks.find((task) => task.id === "weekly-seminar")).toMatchObject({
+        slots: [{ day: 7, start: 11, end: 12 }],
+        series: lecture.series,
+      });
+      await oldPool.query("UPDATE tempo_schedule_windows SET format_version = 3");
+      await expect(repository.load("old-user")).rejects.toThrow(/stored in format 3, newer than this Tempo's 2/);
+    } finally {
+      await oldPool.end();
+      await old.stop();
+    }
   });
 });

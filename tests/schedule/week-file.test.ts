@@ -9,10 +9,41 @@ import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { parseChatArguments } from "../../cli/arguments.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { rollWindow } from "../../tools/schedule/calendar.js";
+import { importTimetable } from "../../tools/schedule/calendar-files.js";
 import { readWeekFile, weekInTime, WeekFileError } from "../../tools/schedule/week-file.js";
 import { dayOfWeekOfDate } from "../../contracts/clock.js";
 
 describe("a week file", () => {
+  test("a week file from before series (examples/week.json) still loads: its events one-offs, and it rolls and imports series", async () => {
+    const week = await readWeekFile("examples/week.json");
+    const events = week.tasks.filter((task) => task.source === "event");
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.series === undefined && event.slots.length > 0)).toBe(true);
+    // A one-off goes with its day when the window rolls past it (as before); the file's other events move on.
+    const rolled = rollWindow(week, 1);
+    expect(rolled.tasks.filter((task) => task.source === "event").length).toBe(
+      events.filter((event) => event.slots.some((range) => range.day > 1)).length,
+    );
+    // A weekly series imported into it is stored beside the one-offs.
+    const ics = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//uni//EN",
+      "BEGIN:VEVENT",
+      "UID:seminar@uni",
+      "SUMMARY:Seminar",
+      "DTSTART;TZID=Asia/Shanghai:20240107T214500",
+      "DTEND;TZID=Asia/Shanghai:20240107T223000",
+      "RRULE:FREQ=WEEKLY;BYDAY=SU",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    const found = importTimetable(week, ics);
+    expect(found.events[0]!.series?.rule).toEqual({ freq: "weekly", interval: 1, byDay: [7] });
+  });
+
   test("the example reads as a dated week with class profiles and task rules, and arranges within them", async () => {
     const week = await readWeekFile("examples/week.json");
     expect(week.window).toMatchObject({ totalDays: 7, slotsPerDay: 12, timeZone: "Asia/Shanghai" });

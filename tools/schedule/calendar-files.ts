@@ -1,15 +1,37 @@
 /**
- * Calendar files (issue 30): a timetable read from iCalendar (RFC 5545) with ical.js — recurring lectures expanded
- * into the window's dates, each occurrence mapped to the slots whose clock times it covers in the window's time zone
- * — and the arranged week written as iCalendar with ical-generator, every event and every placed review with its real
- * start and end. No RFC 5545 parsing by hand. A file that cannot be read, or a window without dates, is a clear error
+ * Calendar files (issue 30): a timetable read from iCalendar (RFC 5545) with ical.js, each occurrence mapped to the
+ * slots whose clock times it covers in the window's time zone — and the arranged week written as iCalendar with
+ * ical-generator, every event and every placed review with its real start and end. No RFC 5545 parsing by hand.
+ *
+ * A recurring lecture is kept as a series (issue 47): its RRULE (FREQ=DAILY or WEEKLY, INTERVAL, BYDAY, COUNT,
+ * UNTIL), its local clock time and TZID, its EXDATEs and RECURRENCE-ID moves, expanded into the window
+ * (`event-series.ts`); export writes it back as one VEVENT with RRULE and EXDATE, and each moved occurrence as a
+ * RECURRENCE-ID VEVENT, so export → import gives the same series. A rule of another kind (FREQ=MONTHLY, BYMONTHDAY…)
+ * is kept as its occurrences in this window, as before. A file that cannot be read, a series that cannot be a
+ * timetable (COUNT=0, a billion occurrences, a date far in the future), or a window without dates, is a clear error
  * (`CalendarFileError`) and changes nothing.
  */
 import ical from "ical-generator";
-import { addDays, localClock } from "../../contracts/clock.js";
+import { addDays, dayOfWeekOfDate, isTimeZone, localClock } from "../../contracts/clock.js";
 import { buildEventTask } from "./canonical-form.js";
-import { dateOfDay, dayOfDate } from "./calendar.js";
-import { TASK_ID_PATTERN, type EventTask, type ScheduleState, type SlotRange } from "./state.js";
+import { dateOfDay } from "./calendar.js";
+import {
+  assertSeries,
+  expandSeries,
+  instantOf,
+  minutesOf,
+  occurrenceRange,
+  SeriesError,
+  type SeriesExpansion,
+} from "./event-series.js";
+import {
+  TASK_ID_PATTERN,
+  type EventSeries,
+  type EventTask,
+  type ScheduleState,
+  type SeriesRule,
+  type SlotRange,
+} from "./state.js";
 
 import {
   CalendarFileError,
@@ -17,9 +39,11 @@ import {
   readCalendarEvents,
   type CalendarMoment,
   type CalendarReadLimits,
+  type CalendarSeriesRead,
 } from "./calendar-reader.js";
 
 export { CalendarFileError } from "./calendar-reader.js";
+export { instantOf } from "./event-series.js";
 
 /** One occurrence of an imported event as the card tells it: the window's date and clock, and the file's if it differs. */
 export interface ImportedOccurrence {
@@ -85,34 +109,6 @@ function calendarOf(state: ScheduleState): {
   return { timeZone, slotTimes };
 }
 
-/** The UTC instant of a wall-clock time ("YYYY-MM-DD", "HH:MM") in a time zone. */
-export function instantOf(date: string, time: string, timeZone: string): Date {
-  const [year, month, day] = date.split("-").map(Number);
-  const [hour, minute] = time.split(":").map(Number);
-  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!);
-  let guess = wall;
-  // The zone's offset at the guess, applied until it settles (twice covers a change of offset).
-  for (let round = 0; round < 3; round += 1) {
-    const seen = localClock(new Date(guess), timeZone);
-    const [seenHour, seenMinute] = seen.time.split(":").map(Number);
-    const seenWall = Date.UTC(
-      ...((seen.date.split("-").map(Number) as [number, number, number]).map((value, index) =>
-        index === 1 ? value - 1 : value,
-      ) as [number, number, number]),
-      seenHour!,
-      seenMinute!,
-    );
-    guess += wall - seenWall;
-  }
-  return new Date(guess);
-}
-
-/** Minutes after midnight of "HH:MM". */
-function minutesOf(time: string): number {
-  const [hour, minute] = time.split(":").map(Number);
-  return hour! * 60 + minute!;
-}
-
 /**
  * A moment of the file as the window's wall clock: anchored ones (UTC, the file's own VTIMEZONE) converted, an IANA
  * zone's wall clock resolved with Intl (the runtime's tz database, never a registry a file can write to) and
@@ -146,17 +142,108 @@ function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
   return id;
 }
 
+/** The days of the week of a BYDAY part ("MO" → 1 … "SU" → 7); undefined when one has an ordinal ("1MO"). */
+function weekdaysOf(byDay: readonly string[]): number[] | undefined {
+  const names = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
+  const days = byDay.map((name) => names.indexOf(name.toUpperCase()) + 1);
+  return days.some((day) => day === 0) ? undefined : [...new Set(days)].sort((a, b) => a - b);
+}
+
+/** A moment of the file as a wall clock in a series' zone: "YYYY-MM-DD" and "HH:MM". */
+function wallIn(moment: CalendarMoment, timeZone: string): { date: string; time: string; minutes: number } {
+  const wall = wallClockOf(moment, timeZone);
+  return { date: wall.date, time: clockOf(wall.minutes), minutes: wall.minutes };
+}
+
 /**
- * The events of an iCalendar text, in the window: each VEVENT one event, its occurrences (recurrences expanded) in the
- * window's dates mapped to the slots they cover. Occurrences outside the window, all-day ones and those that cover no
- * slot are left out and told.
+ * The series a recurring VEVENT is, or why it is kept as this window's occurrences instead (a rule of another kind
+ * than a timetable's, a zone only the file defines). A floating time is in the window's zone.
+ */
+function seriesFromFile(written: CalendarSeriesRead, windowZone: string): EventSeries | string {
+  if (written.rules !== 1 || written.extraDates > 0) return "it has more than one rule (RRULE, RDATE)";
+  const freq = written.freq.toLowerCase();
+  if (freq !== "daily" && freq !== "weekly") return `FREQ=${written.freq.slice(0, 16)}`;
+  const parts = Object.keys(written.parts);
+  if (parts.some((part) => part !== "BYDAY") || (freq === "daily" && parts.length > 0))
+    return `its rule has ${parts.join(", ")}`;
+  const byDay = written.parts.BYDAY === undefined ? undefined : weekdaysOf(written.parts.BYDAY);
+  if (written.parts.BYDAY !== undefined && byDay === undefined) return "its BYDAY has an ordinal";
+  if (written.wkst !== 2 && written.interval > 1) return "its weeks start on another day than Monday";
+  if (written.start.allDay) return "it is all-day";
+  const zone = written.start.zone ?? windowZone;
+  if (!isTimeZone(zone)) return `its time zone ${zone.slice(0, 60)} is defined only in the file`;
+  const start = wallIn(written.start, zone);
+  const end = wallIn(written.end, zone);
+  if (end.date !== start.date) return "it runs past midnight";
+  const rule: SeriesRule = { freq, interval: written.interval };
+  if (byDay !== undefined) rule.byDay = byDay;
+  if (written.count !== null) rule.count = written.count;
+  if (written.until !== null) {
+    const until = wallIn(written.until, zone);
+    // UNTIL bounds the start: a last day whose UNTIL is before the lecture's time ends the day before.
+    rule.until = written.until.allDay || until.minutes >= start.minutes ? until.date : addDays(until.date, -1);
+  }
+  if (byDay !== undefined && !byDay.includes(dayOfWeekOfDate(start.date)))
+    return "its first date is not a day of its rule";
+  return {
+    rule,
+    firstDate: start.date,
+    start: start.time,
+    end: end.time,
+    timeZone: zone,
+    cancelled: written.cancelled.map((moment) => wallIn(moment, zone).date),
+    moved: written.moved.map((moved) => {
+      const at = wallIn(moved.start, zone);
+      return { from: wallIn(moved.from, zone).date, date: at.date, start: at.time, end: wallIn(moved.end, zone).time };
+    }),
+  };
+}
+
+/** The occurrences of an expansion as the card tells them, with the series' own zone and time when it differs. */
+function toldOccurrences(series: EventSeries, expansion: SeriesExpansion, windowZone: string): ImportedOccurrence[] {
+  return expansion.occurrences.map((occurrence) => ({
+    date: occurrence.date,
+    start: occurrence.start,
+    end: occurrence.end,
+    ...(series.timeZone !== windowZone
+      ? {
+          converted: {
+            zone: series.timeZone,
+            start: localClock(instantOf(occurrence.date, occurrence.start, windowZone), series.timeZone).time,
+            windowZone,
+          },
+        }
+      : {}),
+  }));
+}
+
+/** An imported event: not a host, locked when its name says exam. */
+function importedEvent(id: string, name: string, slots: SlotRange[], series?: EventSeries): EventTask {
+  return buildEventTask({
+    id,
+    name,
+    source: "event",
+    slots,
+    canEmbed: false,
+    locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(name),
+    embeds: [],
+    ...(series !== undefined ? { series } : {}),
+  });
+}
+
+/**
+ * The events of an iCalendar text, in the window: each VEVENT one event. A recurring one of a timetable's kind is
+ * kept as a series (rule, zone, EXDATE, RECURRENCE-ID) expanded into the window — kept even when none of its
+ * occurrences falls in this window, since later windows show them; a one-off, or a rule of another kind, is its
+ * occurrences in the window mapped to the slots they cover. Occurrences outside the window, all-day ones and those
+ * that cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
  */
 export function importTimetable(
   state: ScheduleState,
   text: string,
   limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS,
 ): TimetableImport {
-  const { timeZone, slotTimes } = calendarOf(state);
+  const { timeZone } = calendarOf(state);
   const first = dateOfDay(state.window, 1)!;
   const last = dateOfDay(state.window, state.window.totalDays)!;
   // Read with a day's margin each side: an occurrence's own wall date may be a day off the window's.
@@ -167,6 +254,25 @@ export function importTimetable(
   const skipped: string[] = [];
   for (const event of read) {
     const summary = plainEventName(event.summary);
+    const series = event.series === null ? undefined : seriesFromFile(event.series, timeZone);
+    if (typeof series === "object") {
+      try {
+        assertSeries(series, `"${summary}"`);
+      } catch (error) {
+        if (error instanceof SeriesError) throw new CalendarFileError(`${error.message} Nothing was imported.`);
+        throw error;
+      }
+      const expansion = expandSeries(series, state.window);
+      skipped.push(...expansion.left.map((why) => `${summary} ${why}`));
+      // A series over before this window is not part of the timetable any more.
+      if (expansion.slots.length === 0 && series.rule.until !== undefined && series.rule.until < first) continue;
+      const id = eventIdOf(summary, event.uid, taken);
+      events.push(importedEvent(id, summary, expansion.slots, series));
+      times[id] = toldOccurrences(series, expansion, timeZone);
+      continue;
+    }
+    if (typeof series === "string")
+      skipped.push(`${summary}: its rule is kept as this window's occurrences only (${series})`);
     const ranges: SlotRange[] = [];
     const told: ImportedOccurrence[] = [];
     for (const occurrence of event.occurrences) {
@@ -181,14 +287,12 @@ export function importTimetable(
         skipped.push(`${summary} on ${start.date}: it runs past midnight`);
         continue;
       }
-      const covered = slotTimes.flatMap((slot, index) =>
-        minutesOf(slot.start) < end.minutes && minutesOf(slot.end) > start.minutes ? [index + 1] : [],
-      );
-      if (covered.length === 0) {
-        skipped.push(`${summary} on ${start.date}: it falls between slots`);
+      const placed = occurrenceRange(state.window, start.date, clockOf(start.minutes), clockOf(end.minutes));
+      if ("left" in placed) {
+        skipped.push(`${summary} on ${start.date}: ${placed.left}`);
         continue;
       }
-      ranges.push({ day: dayOfDate(state.window, start.date)!, start: covered[0]!, end: covered.at(-1)! });
+      ranges.push(placed.range);
       const zone = occurrence.start.zone;
       const converted =
         zone !== null && zone !== timeZone
@@ -204,27 +308,130 @@ export function importTimetable(
     if (ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
     const id = eventIdOf(summary, event.uid, taken);
-    events.push(
-      buildEventTask({
-        id,
-        name: summary,
-        source: "event",
-        slots: ranges,
-        canEmbed: false,
-        locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(summary),
-        embeds: [],
-      }),
-    );
+    events.push(importedEvent(id, summary, ranges));
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
   return { events, times, skipped };
 }
 
-/** The week as iCalendar: every event's ranges and every placed review, with their dates and clock times. */
+/**
+ * A date ical-generator writes as its wall clock in the event's time zone: it reads a zoned date's fields through
+ * `withTimeZone` (the `TZDate` shape of @date-fns/tz), and a plain `Date`'s in the process's own zone, which is not the
+ * calendar's. The fields come from Intl, so a lecture at 10:00 in Europe/Berlin is written 10:00 on both sides of a
+ * change of offset.
+ */
+/** The fields ical-generator reads of a date it writes. */
+type WallClockFields = Pick<
+  Date,
+  | "getUTCFullYear"
+  | "getUTCMonth"
+  | "getUTCDate"
+  | "getUTCHours"
+  | "getUTCMinutes"
+  | "getUTCSeconds"
+  | "getFullYear"
+  | "getMonth"
+  | "getDate"
+  | "getHours"
+  | "getMinutes"
+  | "getSeconds"
+>;
+
+class ZonedDate extends Date {
+  readonly internal: Date;
+
+  constructor(instant: Date) {
+    super(instant.getTime());
+    this.internal = new Date(instant.getTime());
+  }
+
+  /** This instant's fields: its UTC ones, and as "local" ones its wall clock in `timeZone` (UTC for none). */
+  withTimeZone(timeZone: string | null): WallClockFields {
+    // ical-generator asks with no zone for a UTC series (it writes UTC's "Z" form then).
+    const clock = localClock(this.internal, timeZone ?? "UTC");
+    const [year, month, day] = clock.date.split("-").map(Number);
+    const [hour, minute] = clock.time.split(":").map(Number);
+    const utc = this.internal;
+    return {
+      getUTCFullYear: () => utc.getUTCFullYear(),
+      getUTCMonth: () => utc.getUTCMonth(),
+      getUTCDate: () => utc.getUTCDate(),
+      getUTCHours: () => utc.getUTCHours(),
+      getUTCMinutes: () => utc.getUTCMinutes(),
+      getUTCSeconds: () => utc.getUTCSeconds(),
+      getFullYear: () => year!,
+      getMonth: () => month! - 1,
+      getDate: () => day!,
+      getHours: () => hour!,
+      getMinutes: () => minute!,
+      getSeconds: () => 0,
+    };
+  }
+
+  tzComponents(): Record<string, never> {
+    return {};
+  }
+}
+
+/** "YYYYMMDDTHHMMSS" of a local date and clock time, as RFC 5545 writes a DATE-TIME with a TZID. */
+function localDateTime(date: string, time: string): string {
+  return `${date.replace(/-/g, "")}T${time.replace(":", "")}00`;
+}
+
+/** The RRULE (and EXDATE) lines of a series, in a fixed order, for ical-generator to write as they are. */
+function ruleLines(series: EventSeries): string {
+  const { rule } = series;
+  const days = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
+  const parts = [`FREQ=${rule.freq.toUpperCase()}`];
+  if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
+  if (rule.byDay !== undefined) parts.push(`BYDAY=${rule.byDay.map((day) => days[day]).join(",")}`);
+  if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
+  // UNTIL is UTC when DTSTART has a zone (RFC 5545 3.3.10): the start of the last day's occurrence.
+  if (rule.until !== undefined)
+    parts.push(
+      `UNTIL=${instantOf(rule.until, series.start, series.timeZone)
+        .toISOString()
+        .replace(/[-:]|\.\d{3}/g, "")}`,
+    );
+  const lines = [`RRULE:${parts.join(";")}`];
+  if (series.cancelled.length > 0)
+    lines.push(
+      `EXDATE;TZID=${series.timeZone}:${series.cancelled.map((date) => localDateTime(date, series.start)).join(",")}`,
+    );
+  return lines.join("\n");
+}
+
+/** The week as iCalendar: every series as its rule, every other event's ranges and every placed review, with their dates and clock times. */
 export function exportCalendar(state: ScheduleState, name = "Tempo week"): string {
   const { timeZone, slotTimes } = calendarOf(state);
   const calendar = ical({ name, prodId: { company: "tempo", product: "tempo-schedule" } });
   for (const task of state.tasks) {
+    if (task.source === "event" && task.series !== undefined) {
+      const { series } = task;
+      const common = {
+        summary: task.name,
+        description: "timetable",
+        categories: [{ name: "timetable" }],
+        timezone: series.timeZone,
+      };
+      calendar.createEvent({
+        ...common,
+        id: `${task.id}@tempo`,
+        start: new ZonedDate(instantOf(series.firstDate, series.start, series.timeZone)),
+        end: new ZonedDate(instantOf(series.firstDate, series.end, series.timeZone)),
+        repeating: ruleLines(series),
+      });
+      // Each moved occurrence: a VEVENT of the same UID whose RECURRENCE-ID names the occurrence it replaces.
+      for (const moved of series.moved)
+        calendar.createEvent({
+          ...common,
+          id: `${task.id}@tempo`,
+          recurrenceId: new ZonedDate(instantOf(moved.from, series.start, series.timeZone)),
+          start: new ZonedDate(instantOf(moved.date, moved.start, series.timeZone)),
+          end: new ZonedDate(instantOf(moved.date, moved.end, series.timeZone)),
+        });
+      continue;
+    }
     (task.slots ?? []).forEach((range, index) => {
       const date = dateOfDay(state.window, range.day)!;
       calendar.createEvent({

@@ -10,7 +10,8 @@
  *
  * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
  * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
- * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended.
+ * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
+ * also comes with its rule and exceptions as written (`series`), for the reader to keep as a series (issue 47).
  */
 import { workerData } from "node:worker_threads";
 
@@ -77,6 +78,59 @@ function zoneOf(component, name, calendar, summary) {
   return tzid;
 }
 
+/** The UID of a VEVENT, "" when it has none. */
+function uidOf(component) {
+  return String(component.getFirstPropertyValue("uid") ?? "");
+}
+
+/** The moments of a date-list property (EXDATE), each with the property's own TZID. */
+function momentsOf(component, name, calendar, summary) {
+  return component.getAllProperties(name).flatMap((property) => {
+    const tzid = property.getParameter("tzid");
+    const zone = typeof tzid === "string" && !calendar.getTimeZoneByID(tzid) ? tzid : undefined;
+    if (zone !== undefined && !isIanaZone(zone))
+      throw new Refusal(
+        `the time zone "${zone.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`,
+      );
+    return property.getValues().map((time) => momentOf(time, zone));
+  });
+}
+
+/**
+ * A recurring event as written — its rule (RRULE parts as plain data), its start and end, its cancelled dates
+ * (EXDATE) and moved occurrences (RECURRENCE-ID with their new start and end) — for the reader to keep as a series
+ * (issue 47); null for a one-off. The reader decides what it can keep.
+ */
+function seriesOf(component, event, exceptions, calendar, summary, startZone, endZone) {
+  const rules = component.getAllProperties("rrule");
+  if (rules.length === 0 || component.hasProperty("recurrence-id")) return null;
+  const recur = rules[0].getFirstValue();
+  const parts = {};
+  for (const [name, values] of Object.entries(recur.parts ?? {})) parts[name] = values.map(String);
+  return {
+    rules: rules.length,
+    extraDates: component.getAllProperties("rdate").length,
+    freq: String(recur.freq ?? ""),
+    interval: Number(recur.interval ?? 1),
+    count: recur.count === null || recur.count === undefined ? null : Number(recur.count),
+    until: recur.until ? momentOf(recur.until, undefined) : null,
+    wkst: Number(recur.wkst ?? 2),
+    parts,
+    start: momentOf(event.startDate, startZone),
+    end: momentOf(event.endDate ?? event.startDate, endZone),
+    cancelled: momentsOf(component, "exdate", calendar, summary),
+    moved: exceptions.map((exception) => {
+      const moved = new ICAL.Event(exception);
+      const zone = zoneOf(exception, "dtstart", calendar, summary);
+      return {
+        from: momentOf(moved.recurrenceId, zoneOf(exception, "recurrence-id", calendar, summary) ?? zone),
+        start: momentOf(moved.startDate, zone),
+        end: momentOf(moved.endDate ?? moved.startDate, zoneOf(exception, "dtend", calendar, summary) ?? zone),
+      };
+    }),
+  };
+}
+
 function read({ text, from, to, limits }) {
   let calendar;
   try {
@@ -88,8 +142,17 @@ function read({ text, from, to, limits }) {
   let iterations = 0;
   let kept = 0;
   const events = [];
-  for (const component of calendar.getAllSubcomponents("vevent")) {
-    const event = new ICAL.Event(component);
+  const components = calendar.getAllSubcomponents("vevent");
+  // A moved occurrence (RECURRENCE-ID) belongs to the recurring event of its UID: told with it, not as an event of its own.
+  const masters = new Set(
+    components.filter((component) => !component.hasProperty("recurrence-id")).map((component) => uidOf(component)),
+  );
+  for (const component of components) {
+    if (component.hasProperty("recurrence-id") && masters.has(uidOf(component))) continue;
+    const exceptions = component.hasProperty("recurrence-id")
+      ? undefined
+      : components.filter((other) => other.hasProperty("recurrence-id") && uidOf(other) === uidOf(component));
+    const event = new ICAL.Event(component, { exceptions: exceptions ?? [] });
     const summary = String(event.summary || "(untitled event)");
     const startZone = zoneOf(component, "dtstart", calendar, summary);
     const endZone = zoneOf(component, "dtend", calendar, summary) ?? startZone;
@@ -126,7 +189,12 @@ function read({ text, from, to, limits }) {
     } else if (dateOf(event.startDate) >= from && dateOf(event.startDate) <= to) {
       keep(event.startDate, event.endDate ?? event.startDate);
     }
-    events.push({ summary, uid: String(event.uid ?? ""), occurrences });
+    events.push({
+      summary,
+      uid: String(event.uid ?? ""),
+      occurrences,
+      series: seriesOf(component, event, exceptions ?? [], calendar, summary, startZone, endZone),
+    });
   }
   return events;
 }

@@ -71,11 +71,36 @@ export interface CalendarMoment {
   instant: number | null;
 }
 
+/** A recurring VEVENT as the file writes it: its rule's parts, start and end, and its exceptions (issue 47). */
+export interface CalendarSeriesRead {
+  /** How many RRULEs and RDATEs it has (a series is kept from exactly one RRULE and no RDATE). */
+  rules: number;
+  extraDates: number;
+  /** FREQ as written ("WEEKLY"). */
+  freq: string;
+  interval: number;
+  /** COUNT as written (0 included), or null. */
+  count: number | null;
+  until: CalendarMoment | null;
+  /** WKST as ical.js numbers it (1 = Sunday, 2 = Monday …). */
+  wkst: number;
+  /** The rule's BY… parts as written ("BYDAY": ["MO", "WE"]). */
+  parts: Record<string, string[]>;
+  start: CalendarMoment;
+  end: CalendarMoment;
+  /** EXDATE moments. */
+  cancelled: CalendarMoment[];
+  /** RECURRENCE-ID VEVENTs of its UID: the occurrence they replace and where it is instead. */
+  moved: Array<{ from: CalendarMoment; start: CalendarMoment; end: CalendarMoment }>;
+}
+
 /** A VEVENT of the file with its occurrences between `from` and `to` (by their own wall dates). */
 export interface CalendarEventRead {
   summary: string;
   uid: string;
   occurrences: Array<{ start: CalendarMoment; end: CalendarMoment }>;
+  /** Its rule and exceptions as written, for a recurring event; null for a one-off. */
+  series: CalendarSeriesRead | null;
 }
 
 const WORKER_URL = new URL("./calendar-reader-worker.mjs", import.meta.url);

@@ -6,15 +6,18 @@
  * A window made before dates (old stored ones, `generateSchedule`'s) has no `date`, `timeZone` or `slotTimes`: every
  * formatter then falls back to the wording of week and day index ("Mon, week 1 (day 1), slots 9–10").
  *
- * `rollWindow` moves a window on by a week (or any number of days): the past days go with what was on them.
+ * `rollWindow` moves a window on by a week (or any number of days): the past days go with what was on them, and the
+ * timetable's series are expanded into the new days (`rollTimetable`).
  */
 import { addDays, dayOfWeekOfDate, daysBetween, isIsoDate, isTimeZone } from "../../contracts/clock.js";
 import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
+import { expandSeries } from "./event-series.js";
 import {
   dayOfWeekName,
   type DayMapping,
+  type EventTask,
   type ScheduleState,
   type ScheduleTask,
   type ScheduleWindow,
@@ -205,7 +208,8 @@ export function placeNote(
 
 /**
  * The schedule a week (or `days` days) later: the first `days` days are dropped and as many new days appended after
- * the last (dated when the window is). What lay wholly in the dropped days goes with them — events, placed task
+ * the last (dated when the window is). An event of a series is expanded anew into the rolled window (`rollTimetable`):
+ * the timetable carries on. What else lay wholly in the dropped days goes with them — one-off events, placed task
  * items (they are past), embedded guests; everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
  * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
  * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
@@ -234,22 +238,26 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     last = next;
   }
 
+  const rolled: ScheduleWindow = {
+    totalDays: window.totalDays,
+    slotsPerDay: window.slotsPerDay,
+    days: [...kept, ...added],
+  };
+  if (window.timeZone !== undefined) rolled.timeZone = window.timeZone;
+  if (window.slotTimes !== undefined)
+    rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+
   const removed = new Set<string>();
   for (const task of state.tasks) {
     const slots = task.slots ?? [];
-    if (slots.length > 0 && slots.every((range) => range.day <= days)) removed.add(task.id);
+    if (task.source === "task_item" && slots.length > 0 && slots.every((range) => range.day <= days))
+      removed.add(task.id);
   }
+  const timetable = rollTimetable(state, days, rolled, removed);
+  for (const [id, event] of timetable) if (event === undefined) removed.add(id);
   const tasks = state.tasks.flatMap((task): ScheduleTask[] => {
     if (removed.has(task.id)) return [];
-    if (task.source === "event") {
-      return [
-        buildEventTask({
-          ...task,
-          slots: task.slots.flatMap((range) => shift(range) ?? []),
-          embeds: task.embeds.filter((id) => !removed.has(id)),
-        }),
-      ];
-    }
+    if (task.source === "event") return [timetable.get(task.id)!];
     const item: TaskItem = {
       ...task,
       ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}),
@@ -268,15 +276,36 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     const { blockedDays: _dropped, ...rest } = category;
     return canonicalCategory(blockedDays.length > 0 ? { ...rest, blockedDays } : rest);
   });
-  const rolled: ScheduleWindow = {
-    totalDays: window.totalDays,
-    slotsPerDay: window.slotsPerDay,
-    days: [...kept, ...added],
-  };
-  if (window.timeZone !== undefined) rolled.timeZone = window.timeZone;
-  if (window.slotTimes !== undefined)
-    rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
   return { window: rolled, categories, tasks };
+}
+
+/**
+ * The timetable after a roll by `days` (issue 47), by event id: an event of a series re-expanded into the rolled
+ * window (the series is the truth, so no lecture is lost whatever lay in the dropped days); a one-off shifted `days`
+ * earlier, or undefined — gone with the dropped days — when it lay wholly in them. Hosts keep the guests not in
+ * `removedItems`.
+ */
+function rollTimetable(
+  state: ScheduleState,
+  days: number,
+  rolled: ScheduleWindow,
+  removedItems: ReadonlySet<string>,
+): Map<string, EventTask | undefined> {
+  const timetable = new Map<string, EventTask | undefined>();
+  for (const task of state.tasks) {
+    if (task.source !== "event") continue;
+    const embeds = task.embeds.filter((id) => !removedItems.has(id));
+    if (task.series !== undefined) {
+      timetable.set(task.id, buildEventTask({ ...task, slots: expandSeries(task.series, rolled).slots, embeds }));
+      continue;
+    }
+    const gone = task.slots.length > 0 && task.slots.every((range) => range.day <= days);
+    const slots = task.slots.flatMap((range) =>
+      range.day > days ? [{ day: range.day - days, start: range.start, end: range.end }] : [],
+    );
+    timetable.set(task.id, gone ? undefined : buildEventTask({ ...task, slots, embeds }));
+  }
+  return timetable;
 }
 
 function calendarError(message: string): TempoError {

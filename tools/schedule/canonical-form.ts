@@ -4,6 +4,7 @@
  * equal schedules serialise to the same JSON byte for byte.
  */
 import type {
+  EventSeries,
   EventTask,
   ScheduleState,
   ScheduleTask,
@@ -23,9 +24,9 @@ export function canonicalRange(range: SlotRange): SlotRange {
   return { day: range.day, start: range.start, end: range.end };
 }
 
-/** An event in canonical form. */
+/** An event in canonical form: a one-off carries no `series` key. */
 export function buildEventTask(task: EventTask): EventTask {
-  return {
+  const event: EventTask = {
     id: task.id,
     name: task.name,
     source: "event",
@@ -33,6 +34,30 @@ export function buildEventTask(task: EventTask): EventTask {
     canEmbed: task.canEmbed,
     locked: task.locked,
     embeds: sortIds(task.embeds),
+  };
+  if (task.series !== undefined) event.series = canonicalSeries(task.series);
+  return event;
+}
+
+/** A series in canonical form: its keys in a fixed order, unset rule parts absent, exceptions sorted by date. */
+export function canonicalSeries(series: EventSeries): EventSeries {
+  const { freq, interval, byDay, count, until } = series.rule;
+  return {
+    rule: {
+      freq,
+      interval,
+      ...(byDay !== undefined ? { byDay: [...new Set(byDay)].sort((a, b) => a - b) } : {}),
+      ...(count !== undefined ? { count } : {}),
+      ...(until !== undefined ? { until } : {}),
+    },
+    firstDate: series.firstDate,
+    start: series.start,
+    end: series.end,
+    timeZone: series.timeZone,
+    cancelled: [...new Set(series.cancelled)].sort(),
+    moved: series.moved
+      .map((moved) => ({ from: moved.from, date: moved.date, start: moved.start, end: moved.end }))
+      .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
   };
 }
 

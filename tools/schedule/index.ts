@@ -51,6 +51,7 @@ export { InMemoryScheduleRepository } from "./in-memory-repository.js";
 export { PostgresScheduleRepository } from "./postgres-repository.js";
 export {
   migrateScheduleTables,
+  SCHEDULE_FORMAT_VERSION,
   SCHEDULE_MIGRATION_LOCK_KEY,
   SCHEDULE_MIGRATION_STATEMENTS,
 } from "./postgres-schema.js";

@@ -11,12 +11,13 @@ import { inTransaction, onceUntilFailure } from "../../database/index.js";
 import type { PersistOptions } from "../domain.js";
 import { canonicalScheduleState, sortIds } from "./canonical-form.js";
 import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
-import { ScheduleConflictError } from "./errors.js";
-import { migrateScheduleTables } from "./postgres-schema.js";
+import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
+import { migrateScheduleTables, SCHEDULE_FORMAT_VERSION } from "./postgres-schema.js";
 import type { ApplyResult, ScheduleRepository, ScheduleRepositoryOptions } from "./repository.js";
 import {
   emptyScheduleState,
   type DayMapping,
+  type EventSeries,
   type EventTask,
   type ScheduleState,
   type ScheduleTask,
@@ -35,6 +36,8 @@ interface WindowRow {
   days: DayMapping[];
   categories: TaskCategory[];
   calendar: { timeZone?: string; slotTimes?: SlotTime[] };
+  /** The format the row was written in (`SCHEDULE_FORMAT_VERSION`). */
+  format_version: number;
 }
 
 /** A row of `tempo_schedule_tasks` (also the shape written through `jsonb_to_recordset`). */
@@ -51,14 +54,16 @@ interface TaskRow {
   status: "pending" | "placed" | null;
   embedded_in: string | null;
   attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay">;
+  /** An event's series (format 2); null for a one-off and a task item. */
+  series: EventSeries | null;
 }
 
 /** Column list of task rows, in `TaskRow` order. */
 const TASK_COLUMNS =
-  "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes";
+  "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes, series";
 /** The record definition that reads task rows out of a JSON array parameter. */
 const TASK_RECORD =
-  "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text, attributes jsonb";
+  "task_id text, ordinal integer, source text, name text, slots jsonb, can_embed boolean, locked boolean, duration integer, category_id text, status text, embedded_in text, attributes jsonb, series jsonb";
 
 /** Schedules in Postgres, per user. */
 export class PostgresScheduleRepository implements ScheduleRepository {
@@ -123,7 +128,8 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         await client.query(
           `UPDATE tempo_schedule_tasks AS stored
               SET name = changed.name, duration = changed.duration, category_id = changed.category_id, slots = changed.slots,
-                  status = changed.status, embedded_in = changed.embedded_in, attributes = changed.attributes
+                  status = changed.status, embedded_in = changed.embedded_in, attributes = changed.attributes,
+                  series = changed.series
              FROM jsonb_to_recordset($2::jsonb) AS changed(${TASK_RECORD})
             WHERE stored.user_id = $1 AND stored.task_id = changed.task_id`,
           [userId, JSON.stringify(rows)],
@@ -176,11 +182,12 @@ export class PostgresScheduleRepository implements ScheduleRepository {
 /** Writes a user's whole schedule (window row and every task row) in the caller's transaction. */
 async function writeSchedule(client: Queryable, userId: string, state: ScheduleState): Promise<void> {
   await client.query(
-    `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
-     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)
+    `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar, format_version)
+     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7)
      ON CONFLICT (user_id) DO UPDATE
-       SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day,
-           days = EXCLUDED.days, categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, updated_at = now()`,
+       SET total_days = EXCLUDED.total_days, slots_per_day = EXCLUDED.slots_per_day, days = EXCLUDED.days,
+           categories = EXCLUDED.categories, calendar = EXCLUDED.calendar, format_version = EXCLUDED.format_version,
+           updated_at = now()`,
     [
       userId,
       state.window.totalDays,
@@ -188,6 +195,7 @@ async function writeSchedule(client: Queryable, userId: string, state: ScheduleS
       JSON.stringify(state.window.days),
       JSON.stringify(state.categories),
       JSON.stringify(calendarOf(state.window)),
+      SCHEDULE_FORMAT_VERSION,
     ],
   );
   await client.query("DELETE FROM tempo_schedule_tasks WHERE user_id = $1", [userId]);
@@ -210,10 +218,15 @@ async function readSchedule(queryable: Queryable, userId: string): Promise<Sched
 /** Reads a user's window row (optionally locking it until the transaction ends), or undefined. */
 async function readWindow(queryable: Queryable, userId: string, lock: boolean): Promise<WindowRow | undefined> {
   const windows = await queryable.query<WindowRow>(
-    `SELECT total_days, slots_per_day, days, categories, calendar FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
+    `SELECT total_days, slots_per_day, days, categories, calendar, format_version FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
     [userId],
   );
-  return windows.rows[0];
+  const row = windows.rows[0];
+  if (row !== undefined && row.format_version > SCHEDULE_FORMAT_VERSION)
+    throw new InvalidScheduleError([
+      `the schedule of ${userId} is stored in format ${row.format_version}, newer than this Tempo's ${SCHEDULE_FORMAT_VERSION}; update Tempo to read it`,
+    ]);
+  return row;
 }
 
 /** Reads a user's task rows in list order. */
@@ -241,6 +254,7 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
       status: null,
       embedded_in: null,
       attributes: {},
+      series: task.series ?? null,
     };
   }
   return {
@@ -260,6 +274,7 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
       ...(task.priority ? { priority: task.priority } : {}),
       ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}),
     },
+    series: null,
   };
 }
 
@@ -281,6 +296,7 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
         locked: row.locked === true,
         embeds: sortIds(guests.get(row.task_id) ?? []),
       };
+      if (row.series !== null) event.series = row.series;
       return event;
     }
     const item: TaskItem = {

@@ -10,6 +10,11 @@
  *   priority and earliest day are in `attributes`.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
  *
+ * - Format 2 (issue 47): an event may be the expansion of a series, stored in `tempo_schedule_tasks.series` (null for a
+ *   one-off); `tempo_schedule_windows.format_version` says which format a row was written in. A schedule stored
+ *   before is format 1: its events are one-offs and stay exactly as they were (nothing is rewritten or lost), and the
+ *   migration marks it format 2. A row of a later format than this code knows is refused on load, never misread.
+ *
  * Which writes were applied is not the repository's to keep: the execution log claims each write in the transaction
  * that applies it (tools/runner.ts). A database made before that may still hold a `tempo_schedule_applied` table,
  * no longer written or read.
@@ -19,6 +24,9 @@ import { runMigration } from "../../database/index.js";
 
 /** Advisory lock key the migration runs under. */
 export const SCHEDULE_MIGRATION_LOCK_KEY = "tempo_schedule_migrate";
+
+/** The format schedules are stored in; a bump comes with the migration statements that carry older rows forward. */
+export const SCHEDULE_FORMAT_VERSION = 2;
 
 /** The migration, statement by statement; every statement is idempotent. */
 export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
@@ -49,6 +57,12 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
   // The calendar (time zone, clock times of the slots) and a task item's rules (deadline, priority, earliest day).
   `ALTER TABLE tempo_schedule_windows ADD COLUMN IF NOT EXISTS calendar jsonb NOT NULL DEFAULT '{}'::jsonb`,
   `ALTER TABLE tempo_schedule_tasks ADD COLUMN IF NOT EXISTS attributes jsonb NOT NULL DEFAULT '{}'::jsonb`,
+  // Format 2 (issue 47): an event's series. Rows from before are format 1 (the column's default when it is added):
+  // their one-off events need no change, so carrying them forward is marking them format 2.
+  `ALTER TABLE tempo_schedule_tasks ADD COLUMN IF NOT EXISTS series jsonb`,
+  `ALTER TABLE tempo_schedule_windows ADD COLUMN IF NOT EXISTS format_version integer NOT NULL DEFAULT 1`,
+  `UPDATE tempo_schedule_windows SET format_version = 2 WHERE format_version < 2`,
+  `ALTER TABLE tempo_schedule_windows ALTER COLUMN format_version SET DEFAULT 2`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */

@@ -94,6 +94,50 @@ export type DueBefore = { day: number } | { eventId: string };
 /** How much a task matters when not everything fits. */
 export type TaskPriority = "high" | "normal" | "low";
 
+/** How an event series repeats: an RFC 5545 RRULE of the kinds a timetable uses (FREQ=DAILY or WEEKLY, BYDAY). */
+export interface SeriesRule {
+  /** FREQ: every day or every week. */
+  freq: "daily" | "weekly";
+  /** INTERVAL: every how many days or weeks; 1 by default. */
+  interval: number;
+  /** BYDAY of a weekly rule: the days of the week it falls on (1 = Monday … 7 = Sunday), ascending. */
+  byDay?: number[];
+  /** COUNT: how many occurrences it has, the first one included. */
+  count?: number;
+  /** UNTIL: the last local date an occurrence may fall on, "YYYY-MM-DD". */
+  until?: string;
+}
+
+/** A single occurrence of a series moved elsewhere (RFC 5545 RECURRENCE-ID). */
+export interface MovedOccurrence {
+  /** The local date the rule gives it (the RECURRENCE-ID), "YYYY-MM-DD". */
+  from: string;
+  /** Where it takes place instead: local date and clock times in the series' zone. */
+  date: string;
+  start: string;
+  end: string;
+}
+
+/**
+ * A recurring timetable entry, the stored truth of a lecture (issue 47): the rule with its local clock time and time
+ * zone, and its exceptions. `event-series.ts` expands it into any window's slots.
+ */
+export interface EventSeries {
+  /** How it repeats. */
+  rule: SeriesRule;
+  /** The local date of the first occurrence (DTSTART), "YYYY-MM-DD". */
+  firstDate: string;
+  /** Local clock times of each occurrence, "HH:MM", in `timeZone`. */
+  start: string;
+  end: string;
+  /** IANA time zone of the dates and clock times (TZID). */
+  timeZone: string;
+  /** Local dates of cancelled occurrences (EXDATE; a holiday week is its dates), ascending. */
+  cancelled: string[];
+  /** Occurrences moved to another date or time (RECURRENCE-ID), ascending by `from`. */
+  moved: MovedOccurrence[];
+}
+
 /** An existing entry of the timetable (a lecture, a lab, an exam). */
 export interface EventTask {
   /** Stable id, unique across all tasks. */
@@ -110,6 +154,8 @@ export interface EventTask {
   locked: boolean;
   /** Ids of the task items embedded in it, sorted ascending; always empty when `canEmbed` is false. */
   embeds: string[];
+  /** The series it is an expansion of (its `slots` are the series' occurrences in the window); absent for a one-off. */
+  series?: EventSeries;
 }
 
 /** A task to place, coming from a task class (e.g. a review session). */
@@ -236,6 +282,36 @@ export const dueBeforeSchema = z.union([
   z.strictObject({ eventId: taskId.describe("An event: the task ends before it starts.") }),
 ]) satisfies z.ZodType<DueBefore>;
 
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD");
+
+/** Validates a `SeriesRule` (its bounds are checked by `seriesProblems` in event-series.ts). */
+export const seriesRuleSchema = z.strictObject({
+  freq: z.enum(["daily", "weekly"]).describe("FREQ: every day or every week."),
+  interval: positiveInteger.describe("INTERVAL: every how many days or weeks."),
+  byDay: z.array(z.number().int().min(1).max(7)).optional().describe("BYDAY of a weekly rule, 1 = Monday."),
+  count: z.number().int().optional().describe("COUNT: how many occurrences it has."),
+  until: isoDate.optional().describe("UNTIL: the last local date an occurrence may fall on."),
+}) satisfies z.ZodType<SeriesRule>;
+
+/** Validates a `MovedOccurrence`. */
+export const movedOccurrenceSchema = z.strictObject({
+  from: isoDate.describe("The local date the rule gives it (RECURRENCE-ID)."),
+  date: isoDate.describe("The local date it takes place on instead."),
+  start: clockTime.describe("Its local start time."),
+  end: clockTime.describe("Its local end time."),
+}) satisfies z.ZodType<MovedOccurrence>;
+
+/** Validates an `EventSeries`. */
+export const eventSeriesSchema = z.strictObject({
+  rule: seriesRuleSchema.describe("How it repeats."),
+  firstDate: isoDate.describe("The local date of the first occurrence."),
+  start: clockTime.describe("Local start time of each occurrence."),
+  end: clockTime.describe("Local end time of each occurrence."),
+  timeZone: z.string().min(1).max(64).describe("IANA time zone of its dates and times."),
+  cancelled: z.array(isoDate).max(1_000).describe("Local dates of cancelled occurrences."),
+  moved: z.array(movedOccurrenceSchema).max(1_000).describe("Occurrences moved elsewhere."),
+}) satisfies z.ZodType<EventSeries>;
+
 /** Validates an `EventTask`. */
 export const eventTaskSchema = z.strictObject({
   id: taskId.describe("Stable id, unique across all tasks."),
@@ -245,6 +321,7 @@ export const eventTaskSchema = z.strictObject({
   canEmbed: z.boolean().describe("True when task items may be placed inside it."),
   locked: z.boolean().describe("True when it must never move."),
   embeds: z.array(taskId).describe("Ids of the task items embedded in it, sorted ascending."),
+  series: eventSeriesSchema.optional().describe("The series its slots are the expansion of; absent for a one-off."),
 }) satisfies z.ZodType<EventTask>;
 
 /** Validates a `TaskItem`. */

@@ -6,6 +6,7 @@
 import { calendarProblems } from "./calendar.js";
 import { canonicalScheduleState, sortIds } from "./canonical-form.js";
 import { InvalidScheduleError } from "./errors.js";
+import { seriesProblems } from "./event-series.js";
 import { rangeContains, rangeLength, windowProblem } from "./slot-range.js";
 import { scheduleStateSchema, type EventTask, type ScheduleState } from "./state.js";
 
@@ -34,6 +35,8 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
     if (taskIds.has(task.id)) problems.push(`task id ${task.id} is used twice`);
     taskIds.add(task.id);
     if (task.source === "event") events.set(task.id, task);
+    if (task.source === "event" && task.series !== undefined)
+      problems.push(...seriesProblems(task.series).map((problem) => `event ${task.id}'s series: ${problem}`));
   }
 
   const cells = window.totalDays * window.slotsPerDay;
