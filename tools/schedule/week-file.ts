@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { addDays, daysBetween, localClock } from "../../contracts/clock.js";
+import { expandSeries } from "./event-series.js";
 import { TempoError } from "../../errors/index.js";
 import { InvalidScheduleError } from "./errors.js";
 import type { ScheduleState } from "./state.js";
@@ -60,8 +61,10 @@ export interface MovedWeek {
  * `state` as a week of now: a week file is a week a person fills in by hand (examples/week.json is dated March 2024),
  * and a week whose days have all passed can hold nothing more once the clock is a rule. Such a window is moved by
  * whole weeks — every weekday stays the weekday it was, every event and placement stays on its day index — to the
- * first week whose last day is after `moment`'s date in the window's time zone (on a Sunday, the coming week). A
- * window without dates, or with a day still to come, is left as it is (`moved` absent).
+ * first week whose last day is after `moment`'s date in the window's time zone (on a Sunday, the coming week). An
+ * event of a series is expanded anew into the moved days (a series may have ended, or skip a holiday week); the
+ * moved week is checked as a stored one is. A window without dates, or with a day still to come, is left as it is
+ * (`moved` absent).
  */
 export function weekInTime(state: ScheduleState, moment: Date): { state: ScheduleState; moved?: MovedWeek } {
   const { window } = state;
@@ -72,8 +75,14 @@ export function weekInTime(state: ScheduleState, moment: Date): { state: Schedul
   if (last > today) return { state };
   const weeks = Math.floor(daysBetween(last, today) / 7) + 1;
   const days = window.days.map((day) => ({ ...day, date: addDays(day.date!, weeks * 7) }));
+  const movedWindow = { ...window, days };
+  const tasks = state.tasks.map((task) =>
+    task.source === "event" && task.series !== undefined
+      ? { ...task, slots: expandSeries(task.series, movedWindow).slots }
+      : task,
+  );
   return {
-    state: { ...state, window: { ...window, days } },
+    state: parseScheduleState({ ...state, window: movedWindow, tasks }),
     moved: { from: { first, last }, to: { first: days[0]!.date!, last: days.at(-1)!.date! }, weeks },
   };
 }
