@@ -14,7 +14,7 @@ import {
   type ScheduleListing,
 } from "../../tools/schedule/index.js";
 import { finishAsync } from "../../tools/schedule/steps.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
 import { combineDomains } from "../../tools/combined-domain.js";
 import { runTool } from "../../tools/runner.js";
 import { createScheduleDomain } from "../../tools/schedule/domain.js";
@@ -76,6 +76,17 @@ describe("the arrangement's cost", () => {
     const searched = proposeArrangement(week, { budget: { now: () => 0, stepLimit: 1 } });
     expect(searched.budgetNote).toMatch(/polishing stopped/);
     expect(listing.candidates[0]!.scoreAfter).toBeGreaterThan(searched.candidates[0]!.scoreAfter);
+  });
+});
+
+describe("the refinement listing's cost", () => {
+  test("a 4-week window is listed within 45,000 changes scored (no clock): a week's reach, and the best gain kept", () => {
+    const week = windowOf(28);
+    const after = applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
+    const listing = proposeCandidates(after, { k: 3, budget: { now: () => 0, stepLimit: 45_000 } });
+    expect(listing.stop).toBeUndefined();
+    // What the unbounded listing's best candidate gains (a reach of 13 days scored 63,000 changes for it).
+    expect(listing.candidates[0]!.delta).toBeGreaterThanOrEqual(3.5);
   });
 });
 
