@@ -148,8 +148,17 @@ export function isPlaceWrite(name: string): name is keyof typeof PLACE_WRITES {
 
 /** The week after `writes`, applied in order with the real tools, or undefined when one of them fails. */
 export function applyWrites(state: ScheduleState, writes: readonly Write[]): ScheduleState | undefined {
+  return finish(writesApplied(state, writes));
+}
+
+/** Writes a long-running search applies between two pauses (each checks and copies the week: a long window's cost). */
+const WRITES_PER_PAUSE = 16;
+
+/** `applyWrites` as work that pauses now and then (`steps.ts`): a card of a long window's hundreds of places. */
+export function* writesApplied(state: ScheduleState, writes: readonly Write[]): Steps<ScheduleState | undefined> {
   let current = state;
-  for (const write of writes) {
+  for (const [index, write] of writes.entries()) {
+    if (index > 0 && index % WRITES_PER_PAUSE === 0) yield;
     const tool = isPlaceWrite(write.name) ? PLACE_WRITES[write.name] : undefined;
     if (!tool) return undefined;
     const ran = (tool.run as (state: ScheduleState, args: unknown) => { ok: boolean; state?: ScheduleState })(
@@ -674,12 +683,12 @@ function* rearrangementOf(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
   );
   if (placed.length < 2 || work.exhausted) return undefined;
-  let base = state;
-  for (const task of placed) {
-    const unplaced = unplaceTool.run(base, { task_id: task.id });
-    if (!unplaced.ok || !unplaced.state) return undefined;
-    base = unplaced.state;
-  }
+  const base = yield* writesApplied(
+    state,
+    placed.map((task) => ({ name: "unplace", arguments: { task_id: task.id } })),
+  );
+  if (!base) return undefined;
+  yield;
   const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules: book } = searchInputOf(base);
   const search = searchPlacements(
@@ -691,7 +700,8 @@ function* rearrangementOf(
   );
   if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
-  const arranged = applyWrites(
+  yield;
+  const arranged = yield* writesApplied(
     base,
     search.placements.map((placement) => ({
       name: "place",
