@@ -19,5 +19,6 @@ test("the cost bench prints a row per window, the big week's row and the event l
   expect(text).toMatch(
     /event loop's longest stall while the 14-day window is arranged and listed through runAsync: [\d.]+ ms \(goal ≤ 50 ms\)/,
   );
+  expect(text).toMatch(/longest step between two pauses of that run, in CPU time: [\d.]+ ms/);
   expect(text).toMatch(/all goals met|goals missed: /);
 });
