@@ -14,7 +14,7 @@ import {
   type ScheduleListing,
 } from "../../tools/schedule/index.js";
 import { finishAsync } from "../../tools/schedule/steps.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
 import { combineDomains } from "../../tools/combined-domain.js";
 import { runTool } from "../../tools/runner.js";
 import { createScheduleDomain } from "../../tools/schedule/domain.js";
@@ -25,6 +25,14 @@ import { createNotesDomain } from "../support/notes-domain.js";
 vi.mock("../../tools/schedule/tools/move.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/tools/move.js")>();
   return { ...original, moveTool: { ...original.moveTool, run: vi.fn(original.moveTool.run) } };
+});
+vi.mock("../../tools/schedule/tools/place.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/tools/place.js")>();
+  return { ...original, placeTool: { ...original.placeTool, run: vi.fn(original.placeTool.run) } };
+});
+vi.mock("../../tools/schedule/tools/unplace.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/tools/unplace.js")>();
+  return { ...original, unplaceTool: { ...original.unplaceTool, run: vi.fn(original.unplaceTool.run) } };
 });
 vi.mock("../../tools/schedule/health.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/health.js")>();
@@ -79,7 +87,44 @@ describe("the arrangement's cost", () => {
   });
 });
 
+describe("the refinement listing's cost", () => {
+  test("a 4-week window is listed within 45,000 changes scored (no clock): a week's reach, and the best gain kept", () => {
+    const week = windowOf(28);
+    const after = applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
+    const listing = proposeCandidates(after, { k: 3, budget: { now: () => 0, stepLimit: 45_000 } });
+    expect(listing.stop).toBeUndefined();
+    // What the unbounded listing's best candidate gains (a reach of 13 days scored 63,000 changes for it).
+    expect(listing.candidates[0]!.delta).toBeGreaterThanOrEqual(3.5);
+  });
+});
+
 describe("the arrangement off the event loop", () => {
+  test("no step between two pauses applies more than 16 writes, however many reviews the window places", async () => {
+    vi.resetModules();
+    const { placeTool } = await import("../../tools/schedule/tools/place.js");
+    const { unplaceTool } = await import("../../tools/schedule/tools/unplace.js");
+    const { arrangementSteps } = await import("../../tools/schedule/arrangement.js");
+    const { candidateSteps, applyWrites } = await import("../../tools/schedule/candidates.js");
+    const writes = () => vi.mocked(placeTool.run).mock.calls.length + vi.mocked(unplaceTool.run).mock.calls.length;
+    /** Runs `steps` to the end, giving the most writes made in one step, and the result. */
+    const mostPerStep = <T>(steps: Generator<void, T, void>): { most: number; value: T } => {
+      let most = 0;
+      for (;;) {
+        const before = writes();
+        const next = steps.next();
+        most = Math.max(most, writes() - before);
+        if (next.done) return { most, value: next.value };
+      }
+    };
+    const week = windowOf(28);
+    const arranged = mostPerStep(arrangementSteps(week));
+    expect(arranged.value.candidates[0]!.writes.length).toBeGreaterThan(40);
+    expect(arranged.most).toBeLessThanOrEqual(16);
+    const after = applyWrites(week, arranged.value.candidates[0]!.writes)!;
+    // The listing's rearrangement unplaces and places again every placed review.
+    expect(mostPerStep(candidateSteps(after, { k: 3 })).most).toBeLessThanOrEqual(16);
+  });
+
   test("in slices, it gives the event loop back between them and proposes what the one-go run proposes", async () => {
     const week = windowOf(14);
     const ticker = startTicker();

@@ -9,13 +9,13 @@
  */
 import { weekdayName } from "../../contracts/language.js";
 import {
-  applyWrites,
   ChangeWork,
   forcedText,
   polishPlacements,
   POLISH_BUDGET_NOTE,
   type ChangeBudget,
   type ScheduleListing,
+  writesApplied,
 } from "./candidates.js";
 import { analyzeHealth, type HealthPreferences } from "./health.js";
 import {
@@ -121,6 +121,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
     ]),
   );
   // One exact search under every rule and limit: the most placed, then by priority.
+  yield;
   const search = searchPlacements(tasks, room, { ...work.search, dayLoad });
   const budgetStop = search.stop === "budget";
   // Tasks the user gave limits for come first: their place answers what they said.
@@ -159,9 +160,10 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
   const later = all.length - chosen.length;
   const writes = placedAt(chosen);
-  const after = applyWrites(state, writes);
+  const after = yield* writesApplied(state, writes);
   if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
   // Its score is read whatever the polishing spent: within the search's nodes, not its deadline.
+  yield;
   const afterReport = analyzeHealth(after, preferences, work.undated());
   const scoreAfter = afterReport.score;
   const proved = search.exact && !stepLimited && limits.size === 0;
@@ -216,7 +218,7 @@ function* polishedPlacements(
   fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
   work: ChangeWork,
 ): Steps<PlannedPlacement[]> {
-  const searched = applyWrites(state, placedAt(placements));
+  const searched = yield* writesApplied(state, placedAt(placements));
   if (!searched || placements.length === 0) return [...placements];
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const allowed = (target: { task_id: string; day: number; slot_start: number }) => {

@@ -148,8 +148,17 @@ export function isPlaceWrite(name: string): name is keyof typeof PLACE_WRITES {
 
 /** The week after `writes`, applied in order with the real tools, or undefined when one of them fails. */
 export function applyWrites(state: ScheduleState, writes: readonly Write[]): ScheduleState | undefined {
+  return finish(writesApplied(state, writes));
+}
+
+/** Writes a long-running search applies between two pauses (each checks and copies the week: a long window's cost). */
+const WRITES_PER_PAUSE = 16;
+
+/** `applyWrites` as work that pauses now and then (`steps.ts`): a card of a long window's hundreds of places. */
+export function* writesApplied(state: ScheduleState, writes: readonly Write[]): Steps<ScheduleState | undefined> {
   let current = state;
-  for (const write of writes) {
+  for (const [index, write] of writes.entries()) {
+    if (index > 0 && index % WRITES_PER_PAUSE === 0) yield;
     const tool = isPlaceWrite(write.name) ? PLACE_WRITES[write.name] : undefined;
     if (!tool) return undefined;
     const ran = (tool.run as (state: ScheduleState, args: unknown) => { ok: boolean; state?: ScheduleState })(
@@ -301,8 +310,18 @@ type Change = { kind: "move"; position: number; range: SlotRange } | { kind: "sw
 /** Where a change may put a task: the limits of a listing (avoided days and places) or of an arrangement. */
 type Fits = (target: Required<AvoidedPlace>) => boolean;
 
-/** Days on either side of a review's day a change may take it to: a week's reach, whatever the window's length. */
-const NEAR_DAYS = 6;
+/** Days a change may take a review across: a week's, whatever the window's length. */
+const REACH_DAYS = 7;
+
+/**
+ * The days (first and last) a change may take a review on `day` to: the `REACH_DAYS` days centred on it, shifted to
+ * stay within days `low`-`high` — all of them on a window of a week or less. So a scan costs the same per review on
+ * any window, and the climb's work grows with the window's reviews, not with their reach.
+ */
+function reachOf(day: number, low: number, high: number): [number, number] {
+  const first = Math.max(low, Math.min(day - Math.floor(REACH_DAYS / 2), high - REACH_DAYS + 1));
+  return [first, Math.min(high, first + REACH_DAYS - 1)];
+}
 
 /** Changes scored between two pauses of the work (`steps.ts`). */
 const PAUSE_EVERY = 64;
@@ -330,7 +349,7 @@ interface ScanScope {
 }
 
 /**
- * Every move (each placed review to every start within `NEAR_DAYS` of its day) and swap (two reviews of one length on
+ * Every move (each placed review to every start within its reach, `reachOf`) and swap (two reviews of one length on
  * different days within that reach) that `fits` and the write tools accept, scored on the model (no state built, no
  * text): `visit` gets each with the model's unclamped score after it. Each one scored is a step of `work`; the scan
  * stops once that runs out.
@@ -352,6 +371,12 @@ function* scanChanges(
       ? [{ position, id: task.id, range }]
       : [];
   });
+  // Two reviews swap when each is within the other's reach.
+  const reaches = (from: number, to: number) => {
+    const [first, last] = reachOf(from, low, high);
+    return to >= first && to <= last;
+  };
+  const swappable = (a: number, b: number) => reaches(a, b) && reaches(b, a);
   let evaluated = 0;
   const scored = (raw: number | undefined): raw is number => {
     evaluated += 1;
@@ -364,7 +389,8 @@ function* scanChanges(
   };
   for (const { position, id, range } of placed) {
     const length = range.end - range.start;
-    for (let day = Math.max(low, range.day - NEAR_DAYS); day <= Math.min(high, range.day + NEAR_DAYS); day += 1) {
+    const [first, last] = reachOf(range.day, low, high);
+    for (let day = first; day <= last; day += 1) {
       for (let start = 1; start + length <= slotsPerDay; start += 1) {
         if (work.exhausted) return;
         if (day === range.day && start === range.start) continue;
@@ -385,7 +411,7 @@ function* scanChanges(
       if (
         a.range.end - a.range.start !== b.range.end - b.range.start ||
         a.range.day === b.range.day ||
-        Math.abs(a.range.day - b.range.day) > NEAR_DAYS
+        !swappable(a.range.day, b.range.day)
       )
         continue;
       const raw = model.scoreIfSwapped(a.position, b.position);
@@ -657,12 +683,12 @@ function* rearrangementOf(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
   );
   if (placed.length < 2 || work.exhausted) return undefined;
-  let base = state;
-  for (const task of placed) {
-    const unplaced = unplaceTool.run(base, { task_id: task.id });
-    if (!unplaced.ok || !unplaced.state) return undefined;
-    base = unplaced.state;
-  }
+  const base = yield* writesApplied(
+    state,
+    placed.map((task) => ({ name: "unplace", arguments: { task_id: task.id } })),
+  );
+  if (!base) return undefined;
+  yield;
   const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules: book } = searchInputOf(base);
   const search = searchPlacements(
@@ -674,7 +700,8 @@ function* rearrangementOf(
   );
   if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
-  const arranged = applyWrites(
+  yield;
+  const arranged = yield* writesApplied(
     base,
     search.placements.map((placement) => ({
       name: "place",

@@ -1,0 +1,210 @@
+/**
+ * `npx tsx bench/arrange-cost.ts`: what arranging costs (issue 46, item 5), in one run. The CPU time
+ * (`process.cpuUsage`, user + system, so other processes on the machine do not count; the median of several runs
+ * after one warm-up) of `propose_arrangement` and of the refinement listing after its card applies
+ * (`propose_candidates`), both through the tools' `run` with their default budget, on the 7-day sample week and on
+ * generated windows of 7, 28, 56 and 112 days as dense as a generated week (12 slots a day, 24 tasks a week, seed 3);
+ * each window's cost as a ratio to the 7-day window's, against the goals (≤ 50 ms for the 7-day arrangement, ≤ 4× at
+ * 28 days, ≤ 16× at 112). The health scores (before, after the card, after the listing's top candidate) show what the
+ * work buys. Then a week of 10,000 tasks (bounded: it finishes, no RangeError, and says whether it stopped at a
+ * budget), and the event loop's longest stall (`monitorEventLoopDelay`'s max) while the longest window is arranged
+ * and listed through the tools' `runAsync`, as the runner calls them (goal ≤ 50 ms).
+ *
+ * Exits non-zero when a goal is missed, or a run throws.
+ */
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { arrangementSteps } from "../tools/schedule/arrangement.js";
+import { applyWrites, candidateSteps } from "../tools/schedule/candidates.js";
+import type { Steps } from "../tools/schedule/steps.js";
+import {
+  generateSchedule,
+  proposeArrangementTool,
+  proposeCandidatesTool,
+  sampleWeek,
+  type ScheduleListing,
+  type ScheduleState,
+} from "../tools/schedule/index.js";
+
+/** The goals of issue 46, item 5. */
+export const GOALS = { sampleMs: 50, ratioAt28: 4, ratioAt112: 16, stallMs: 50 } as const;
+
+/** A generated window of `days` days as dense as a generated week (12 slots a day, 24 tasks a week). */
+export const windowOf = (days: number, taskCount = Math.round((days * 24) / 7)) =>
+  generateSchedule({ days, slotsPerDay: 12, taskCount, seed: 3 });
+
+/** What one window costs and gives. */
+export interface CostRow {
+  name: string;
+  days: number;
+  pending: number;
+  /** Median CPU ms of propose_arrangement, and of the listing after its card. */
+  arrangeMs: number;
+  listMs: number;
+  placed: number;
+  /** Health before, after the arrangement's card, and after the listing's top candidate (the card's when none). */
+  scores: [number, number, number];
+  /** How each stopped: "exact" (ran to its end) or "budget" (the best found within the budget). */
+  arrangeStop: string;
+  listStop: string;
+}
+
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
+
+/** The median of `values`. */
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** The CPU ms of `work`, with what it gave. */
+function timed<T>(work: () => T): { ms: number; value: T } {
+  const before = process.cpuUsage();
+  const value = work();
+  return { ms: cpuMs(process.cpuUsage(before)), value };
+}
+
+/** `week` arranged (a1 chosen) and listed, `runs` times each: the median CPU ms and what they gave. */
+export function measureWindow(name: string, week: ScheduleState, runs: number): CostRow {
+  const arrange = () => proposeArrangementTool.run(week, {}).data as ScheduleListing;
+  const arrangeTimes = Array.from({ length: runs }, () => timed(arrange));
+  const arranged = arrangeTimes[0]!.value;
+  const card = arranged.candidates[0];
+  const after = card ? (applyWrites(week, card.writes) ?? week) : week;
+  const list = () => proposeCandidatesTool.run(after, { k: 5 }).data as ScheduleListing;
+  const listTimes = Array.from({ length: runs }, () => timed(list));
+  const listed = listTimes[0]!.value;
+  return {
+    name,
+    days: week.window.totalDays,
+    pending: week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length,
+    arrangeMs: median(arrangeTimes.map((run) => run.ms)),
+    listMs: median(listTimes.map((run) => run.ms)),
+    placed: card?.writes.length ?? 0,
+    scores: [arranged.score, card?.scoreAfter ?? arranged.score, listed.candidates[0]?.scoreAfter ?? listed.score],
+    arrangeStop: arranged.stop ?? "exact",
+    listStop: listed.stop ?? "exact",
+  };
+}
+
+/**
+ * The longest stall of the event loop, in ms, while `week` is arranged and its card listed through the tools'
+ * `runAsync` (what the runner calls): the histogram's max, sampled every millisecond.
+ */
+export async function longestStall(week: ScheduleState): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  // Its timer runs from the next turn of the loop: work started at once would not be seen.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const arranged = (await proposeArrangementTool.runAsync!(week, {})).data as ScheduleListing;
+  const card = arranged.candidates[0];
+  const after = card ? (applyWrites(week, card.writes) ?? week) : week;
+  await proposeCandidatesTool.runAsync!(after, { k: 5 });
+  histogram.disable();
+  return histogram.max / 1e6;
+}
+
+/**
+ * The most CPU ms one step takes between two pauses while `week` is arranged and its card listed (the stall a slice
+ * can cause however loaded the machine is, where the histogram's wall time also counts the process being preempted).
+ */
+export function longestStep(week: ScheduleState): number {
+  let longest = 0;
+  const run = <T>(steps: Steps<T>): T => {
+    for (;;) {
+      const before = process.cpuUsage();
+      const next = steps.next();
+      longest = Math.max(longest, cpuMs(process.cpuUsage(before)));
+      if (next.done) return next.value;
+    }
+  };
+  const card = run(arrangementSteps(week)).candidates[0];
+  run(candidateSteps(card ? (applyWrites(week, card.writes) ?? week) : week, { k: 5 }));
+  return longest;
+}
+
+/** What the bench measures: how many runs a median takes, the windows' lengths, the big week's tasks. */
+export interface CostOptions {
+  runs: number;
+  days: readonly number[];
+  bigTasks: number;
+}
+
+export const FULL_RUN: CostOptions = { runs: 5, days: [7, 28, 56, 112], bigTasks: 10_000 };
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+/** The bench's report: its lines, and the goals missed. */
+export async function costReport(options: CostOptions): Promise<{ lines: string[]; missed: string[] }> {
+  measureWindow("warm-up", sampleWeek(), 1);
+  const rows = [
+    measureWindow("7-day sample", sampleWeek(), options.runs),
+    ...options.days.map((days) => measureWindow(`generated, ${days} days`, windowOf(days), options.runs)),
+  ];
+  const base = rows.find((row) => row.name === "generated, 7 days") ?? rows[1] ?? rows[0]!;
+  const goalOf = (row: CostRow) =>
+    row.name === "7-day sample"
+      ? `≤ ${GOALS.sampleMs} ms`
+      : row.days === 28
+        ? `≤ ${GOALS.ratioAt28}×`
+        : row.days === 112
+          ? `≤ ${GOALS.ratioAt112}×`
+          : "";
+  const lines = [
+    `CPU ms (median of ${options.runs} runs) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
+    "",
+    "| window | pending | placed | arrange ms | × 7 days | list ms | × 7 days | goal | health before → card → top candidate | stops (arrange/list) |",
+    "|---|---:|---:|---:|---:|---:|---:|---|---|---|",
+  ];
+  const missed: string[] = [];
+  for (const row of rows) {
+    const arrangeRatio = row.arrangeMs / base.arrangeMs;
+    const listRatio = row.listMs / base.listMs;
+    lines.push(
+      `| ${row.name} | ${row.pending} | ${row.placed} | ${fixed(row.arrangeMs)} | ${fixed(arrangeRatio)}× | ${fixed(row.listMs)} | ${fixed(listRatio)}× | ${goalOf(row)} | ${row.scores.map((score) => fixed(score)).join(" → ")} | ${row.arrangeStop}/${row.listStop} |`,
+    );
+    if (row.name === "7-day sample" && row.arrangeMs > GOALS.sampleMs)
+      missed.push(`7-day sample arrangement ${fixed(row.arrangeMs)} ms > ${GOALS.sampleMs} ms`);
+    const limit = row.days === 28 ? GOALS.ratioAt28 : row.days === 112 ? GOALS.ratioAt112 : undefined;
+    if (row.name !== "7-day sample" && limit !== undefined && Math.max(arrangeRatio, listRatio) > limit)
+      missed.push(`${row.name}: ${fixed(arrangeRatio)}× / ${fixed(listRatio)}× > ${limit}×`);
+  }
+  const big = timed(() => {
+    try {
+      return measureWindow(`${options.bigTasks.toLocaleString("en-US")} tasks`, windowOf(7, options.bigTasks), 1);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  });
+  lines.push("");
+  if (big.value instanceof Error) {
+    missed.push(`${options.bigTasks} tasks: ${big.value.name}: ${big.value.message}`);
+    lines.push(
+      `${options.bigTasks.toLocaleString("en-US")} tasks (7 days): FAILED, ${big.value.name}: ${big.value.message}`,
+    );
+  } else
+    lines.push(
+      `${big.value.name} (7 days × 12 slots, ${big.value.pending} pending): finished in ${fixed(big.ms, 0)} CPU ms, no RangeError; ` +
+        `arrangement ${big.value.arrangeStop === "budget" ? "stopped at its budget" : "ran to its end"} (placed ${big.value.placed}), ` +
+        `listing ${big.value.listStop === "budget" ? "stopped at its budget" : "ran to its end"}`,
+    );
+  const longest = windowOf(Math.max(7, ...options.days));
+  const stall = await longestStall(longest);
+  lines.push(
+    `event loop's longest stall while the ${longest.window.totalDays}-day window is arranged and listed through runAsync: ${fixed(stall)} ms (goal ≤ ${GOALS.stallMs} ms)`,
+  );
+  lines.push(`longest step between two pauses of that run, in CPU time: ${fixed(longestStep(longest))} ms`);
+  if (stall > GOALS.stallMs) missed.push(`longest stall ${fixed(stall)} ms > ${GOALS.stallMs} ms`);
+  lines.push("", missed.length === 0 ? "all goals met" : `goals missed: ${missed.join("; ")}`);
+  return { lines, missed };
+}
+
+async function main(): Promise<void> {
+  const { lines, missed } = await costReport(FULL_RUN);
+  for (const line of lines) console.log(line);
+  if (missed.length > 0) process.exitCode = 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
