@@ -1,0 +1,2 @@
+import { scheduleBrain, type Brain } from "./brain.js";
+export const naiveBrain: Brain = (request) => scheduleBrain(request);
