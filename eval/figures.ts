@@ -18,6 +18,7 @@ import {
   type ScheduleState,
   type ScheduleTask,
   type TaskItem,
+  unplaceTool,
 } from "../tools/schedule/index.js";
 import { searchInputOf, searchPlacements } from "../tools/schedule/placement-search.js";
 import {
@@ -77,15 +78,24 @@ const isReview = (task: ScheduleTask): task is TaskItem => task.source === "task
 const placedCount = (week: ScheduleState) =>
   week.tasks.filter((task) => isReview(task) && task.status === "placed").length;
 
-/** Reviews placed at the start plus the most pending ones that fit beside them (the placement search). */
+/**
+ * The most reviews that fit together in the week (the placement search), every review free to move: the ones placed
+ * are taken out first (the `unplace` tool), as an arrangement may move them. `proved` when the search ran to its end.
+ */
 export function exactMaximum(week: ScheduleState): { maximum: number; proved: boolean } {
-  const { room, rules } = searchInputOf(week);
-  const pending = week.tasks.filter((task): task is TaskItem => isReview(task) && task.status === "pending");
+  let free = week;
+  for (const task of week.tasks)
+    if (isReview(task) && task.status === "placed") {
+      const taken = unplaceTool.run(free, { task_id: task.id });
+      if (taken.ok && taken.state) free = taken.state;
+    }
+  const { room, rules } = searchInputOf(free);
+  const pending = free.tasks.filter((task): task is TaskItem => isReview(task) && task.status === "pending");
   const search = searchPlacements(
     pending.map((task) => withRules({ id: task.id, duration: task.duration }, task, rules)),
     room,
   );
-  return { maximum: placedCount(week) + search.placements.length, proved: search.exact };
+  return { maximum: placedCount(free) + search.placements.length, proved: search.exact };
 }
 
 /** Every hard rule the week breaks: its invariants (overlaps, the window), each placed review's class, deadline and standing rules, and buffers. */
