@@ -169,6 +169,33 @@ describe("npm run eval against the strict double", () => {
   }, 300_000);
 });
 
+describe("the naive model beside the offline policy (--double policy,naive)", () => {
+  test("both run on the same scenario; the naive model reads, places with place, verifies: more calls and tokens, reported side by side", async () => {
+    const out = await outFolder();
+    const report = await runEval(
+      { out, scenarios: ["generated"], double: ["policy", "naive"] },
+      {},
+      { print: () => undefined },
+    );
+    const [policy, naive] = report.runs.map((run) => run.scenarios[0]!);
+    expect(report.runs.map((run) => run.label)).toEqual([
+      "double (offline policy)",
+      "double (naive model: reads, places greedily, verifies)",
+    ]);
+    expect(policy!.failure).toBeUndefined();
+    expect(naive!.failure).toBeUndefined();
+    expect(naive!.ruleProblems).toEqual([]);
+    expect(naive!.placed).toBeGreaterThan(0);
+    expect(naive!.total.calls).toBeGreaterThan(policy!.total.calls);
+    expect(naive!.total.promptTokens).toBeGreaterThan(policy!.total.promptTokens);
+    const markdown = await readFile(path.join(out, "report.md"), "utf8");
+    expect(markdown).toContain("## Side by side");
+    expect(markdown).toContain(
+      `| double (naive model: reads, places greedily, verifies) | ${naive!.placed} / ${naive!.maximum} | 0 | ${naive!.total.calls} |`,
+    );
+  }, 300_000);
+});
+
 describe("the eval's arguments", () => {
   test("--out, --scenarios, --double; an unknown scenario or flag is a ConfigurationError", () => {
     expect(parseEvalArguments(["--out", "x", "--scenarios", "demo,move"])).toEqual({
