@@ -132,6 +132,7 @@ export async function runScenarios(
   proxy: RecordingProxy,
   scenarios: readonly Scenario[],
   onResult: (result: ScenarioResult) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   const dependencies = await createTempoDependencies(settings);
   const repository = repositoryOf<ScheduleRepository>(dependencies.domains, "schedule");
@@ -143,6 +144,8 @@ export async function runScenarios(
     now: () => EVAL_NOW,
   });
   for (const scenario of scenarios) {
+    // Stopped (Ctrl-C): no scenario starts after it.
+    if (signal?.aborted) return;
     const user = `eval-${scenario.name}`;
     const before: ScheduleState = scenario.week();
     await (repository as unknown as { seed(user: string, week: ScheduleState): Promise<void> }).seed(user, before);
@@ -263,13 +266,19 @@ export async function runEval(
           if (options.signal?.aborted) resolve();
           options.signal?.addEventListener("abort", () => resolve(), { once: true });
         });
-        const running = runScenarios(evalSettings(pass.environment, proxy.baseUrl), proxy, scenarios, (result) => {
-          if (options.signal?.aborted) return;
-          run.scenarios.push(result);
-          print(
-            `${pass.label} · ${result.name}: placed ${result.placed}${result.maximum === null ? "" : ` of ${result.maximum}`}, ${result.ruleProblems.length} rule problem(s), ${result.total.calls} calls, ${result.total.promptTokens} prompt tokens${result.failure ? `, failed: ${result.failure.code}` : ""}`,
-          );
-        });
+        const running = runScenarios(
+          evalSettings(pass.environment, proxy.baseUrl),
+          proxy,
+          scenarios,
+          (result) => {
+            if (options.signal?.aborted) return;
+            run.scenarios.push(result);
+            print(
+              `${pass.label} · ${result.name}: placed ${result.placed}${result.maximum === null ? "" : ` of ${result.maximum}`}, ${result.ruleProblems.length} rule problem(s), ${result.total.calls} calls, ${result.total.promptTokens} prompt tokens${result.failure ? `, failed: ${result.failure.code}` : ""}`,
+            );
+          },
+          options.signal,
+        );
         running.catch(() => undefined);
         await Promise.race([running, aborted]);
       } finally {
