@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  */
 export const INTEGRATION_TESTS = [
   "tests/ui/ui-bundle.test.ts",
+  "tests/eval/eval.test.ts",
   "tests/checkpoints/**/*.test.ts",
   "tests/database/**/*.test.ts",
   "tests/persistence/**/*.test.ts",

@@ -7,7 +7,8 @@
  *   `offline/` (the offline policies: a model), `memory/`, `tools/`, `streaming/` (the events nodes emit), `ui/` (the
  *   Generative UI components and their props, which the nodes push) — never the edge;
  * - the server edge: `server/` (the guarded graph, admission, input checks, run options, thread locks, ending a
- *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`.
+ *   thread, execution state, the composition root, the served entry, SSE), `checkpoints/`, `auth/`, `cli/`,
+ *   `eval/` (`npm run eval`: the scenarios measured on a model server).
  *
  * No file of the kernel imports a node or the builder, `review/` imports no node (nodes call it; `server/` and `auth/`
  * ask it), and no two folders import each other. The offline model reads the tools and the foundation only, and only
@@ -32,7 +33,7 @@ const AGENT = [
   "streaming",
   "ui",
 ];
-const EDGE = ["server", "checkpoints", "auth", "cli"];
+const EDGE = ["server", "checkpoints", "auth", "cli", "eval"];
 const SOURCE_FOLDERS = [...FOUNDATION, ...AGENT, ...EDGE];
 
 type Import = { from: string; to: string };

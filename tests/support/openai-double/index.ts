@@ -79,6 +79,8 @@ export interface DoubleOptions {
   fault?: (request: DoubleRequest) => Fault | undefined;
   /** Seconds in the 429's Retry-After header (default 0). */
   retryAfterSeconds?: number;
+  /** Answer without `usage` (no usage field, no usage chunk), as some OpenAI-compatible servers do. */
+  omitUsage?: boolean;
 }
 
 export interface OpenAIDouble {
@@ -157,8 +159,12 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
     );
     request.reply = reply;
     if (response.destroyed) return;
-    if (body.stream) sendStream(response, body, reply);
-    else sendJson(response, 200, completion(body, reply));
+    const usage = !options.omitUsage;
+    if (body.stream) sendStream(response, body, reply, usage);
+    else {
+      const whole = completion(body, reply);
+      sendJson(response, 200, usage ? whole : { ...whole, usage: undefined });
+    }
   }
 
   const server = createServer((incoming, response) => {
@@ -366,8 +372,8 @@ function pieces(text: string, size: number): string[] {
   return parts.length > 0 ? parts : [""];
 }
 
-/** The reply as server-sent events: role, reasoning, content, each tool call's id and name then its arguments in fragments, finish, usage, [DONE]. */
-function sendStream(response: ServerResponse, body: ChatRequestBody, reply: BrainReply): void {
+/** The reply as server-sent events: role, reasoning, content, each tool call's id and name then its arguments in fragments, finish, usage (unless `usage` is false), [DONE]. */
+function sendStream(response: ServerResponse, body: ChatRequestBody, reply: BrainReply, usage = true): void {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const id = `chatcmpl-${callId().slice(5)}`;
   const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
@@ -388,7 +394,7 @@ function sendStream(response: ServerResponse, body: ChatRequestBody, reply: Brai
       send(chunk(body, id, { tool_calls: [{ index, function: { arguments: part } }] }, null));
   }
   send(chunk(body, id, {}, (reply.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop"));
-  if (body.stream_options?.include_usage)
+  if (usage && body.stream_options?.include_usage)
     send({
       id,
       object: "chat.completion.chunk",

@@ -1,0 +1,219 @@
+/**
+ * `npm run eval` (issue 49 item 4) against the strict OpenAI server double on a free port, the offline policy as
+ * its brain: the report's numbers on a few scenarios, and the bad input — a server that returns no usage, a model
+ * that answers prose instead of a tool call, an eval interrupted half-way (SIGINT).
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { promptSize } from "../../bench/model-calls.js";
+import { runEval, parseEvalArguments, type EvalArguments } from "../../eval/run.js";
+import type { EvalReport, RunTotals } from "../../eval/report.js";
+import type { ScenarioResult } from "../../eval/figures.js";
+import { ConfigurationError } from "../../errors/index.js";
+import { contentText, scheduleBrain, type DoubleRequest } from "../support/openai-double/brain.js";
+import { startOpenAIDouble, type OpenAIDouble } from "../support/openai-double/index.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function outFolder(): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), "tempo-eval-"));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+async function double(options: Parameters<typeof startOpenAIDouble>[0] = {}): Promise<OpenAIDouble> {
+  const started = await startOpenAIDouble(options);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/** The environment pointing Tempo at `server`, as a user would set it. */
+const environmentFor = (server: OpenAIDouble) => ({
+  OPENAI_BASE_URL: server.baseUrl,
+  OPENAI_API_KEY: "test",
+  OPENAI_MODEL: "double-model",
+  TEMPO_MODEL_MAX_RETRIES: "0",
+});
+
+/** Runs the eval's entry on `scenarios` against `server`; returns the JSON report as written, and the printed lines. */
+async function evaluate(server: OpenAIDouble, scenarios: string[], extra: Partial<EvalArguments> = {}) {
+  const out = await outFolder();
+  const printed: string[] = [];
+  await runEval({ out, scenarios, double: [], ...extra }, environmentFor(server), {
+    print: (line) => printed.push(line),
+  });
+  const json = JSON.parse(await readFile(path.join(out, "report.json"), "utf8")) as EvalReport & {
+    runs: Array<{ scenarios: ScenarioResult[]; totals: RunTotals }>;
+  };
+  return { json, printed, out };
+}
+
+const mentions = (request: DoubleRequest, text: string) =>
+  (request.body.messages ?? []).some((message) => contentText(message.content).includes(text));
+
+describe("npm run eval against the strict double", () => {
+  test("demo, generated and move: every arrangement at the exact maximum, no rule problem, calls counted, valid JSON, markdown and chart", async () => {
+    const server = await double();
+    const { json, printed, out } = await evaluate(server, ["demo", "generated", "move"]);
+    expect(json.interrupted).toBe(false);
+    expect(json.model).toBe("double-model");
+    const [run] = json.runs;
+    expect(run!.scenarios.map((scenario) => scenario.name)).toEqual(["demo", "generated", "move"]);
+    for (const scenario of run!.scenarios) {
+      expect(scenario.failure).toBeUndefined();
+      expect(scenario.ruleProblems).toEqual([]);
+      expect(scenario.scenarioProblems).toEqual([]);
+      expect(scenario.honest).toBe(true);
+      expect(scenario.total.calls).toBeGreaterThan(0);
+      expect(scenario.total.promptTokens).toBeGreaterThan(0);
+      expect(scenario.stages.execute?.calls).toBeGreaterThan(0);
+    }
+    const [demo, generated, move] = run!.scenarios;
+    expect(demo!.placed).toBe(demo!.maximum);
+    expect(demo!.maximum).toBe(8);
+    expect(generated!.placed).toBe(generated!.maximum);
+    expect(generated!.maximumProved).toBe(true);
+    expect(move!.maximum).toBeNull();
+    // Every request went through the proxy to the double, and none was refused.
+    expect(run!.totals.model.calls).toBe(server.requests.length);
+    expect(server.refusals).toEqual([]);
+    expect(run!.totals).toMatchObject({ ruleProblems: 0, failures: 0, placed: 18, maximum: 18 });
+    // The double returns usage: every call's tokens are the server's.
+    expect(run!.totals.model.usageReported).toBe(run!.totals.model.calls);
+    // Later calls of a task repeat the earlier ones' prefix (system prompt, tools).
+    expect(run!.totals.model.prefixTokens).toBeGreaterThan(0);
+    // The estimate comes first, then a line per scenario, then the report's files.
+    expect(printed[0]).toMatch(
+      /^Tempo eval: 3 scenario\(s\) × 1 run\(s\) .* expect about 14 model calls × 8 s ≈ 112 s/,
+    );
+    expect(printed.at(-1)).toContain(path.join(out, "report.md"));
+    const markdown = await readFile(path.join(out, "report.md"), "utf8");
+    expect(markdown).toContain("| demo | 8 / 8 | 0 | ok | yes |");
+    expect(markdown).toMatch(/\| \*\*total\*\* \| 18 \/ 18 \| 0 \|/);
+    const chart = await readFile(path.join(out, "report.svg"), "utf8");
+    expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(chart.match(/<rect x=/g)?.length).toBeGreaterThanOrEqual(6);
+  }, 300_000);
+
+  test("a server that returns no usage: prompt tokens counted with o200k on the requests sent", async () => {
+    const server = await double({ omitUsage: true });
+    const { json } = await evaluate(server, ["read"]);
+    const read = json.runs[0]!.scenarios[0]!;
+    expect(read.failure).toBeUndefined();
+    expect(read.total.usageReported).toBe(0);
+    expect(read.total.cachedTokens).toBeNull();
+    expect(read.total.promptTokens).toBe(
+      server.requests.reduce((sum, request) => sum + promptSize(request.body).promptTokens, 0),
+    );
+    expect(read.total.completionTokens).toBeGreaterThan(0);
+  }, 300_000);
+
+  test("a model that answers prose instead of a tool call: a typed failure in the report, and the next scenario runs", async () => {
+    const server = await double({
+      brain: (request) =>
+        request.stage === "execute" && mentions(request, "Help me arrange next week")
+          ? "Sure! Your week looks great, I would keep it as it is."
+          : scheduleBrain(request),
+    });
+    const { json } = await evaluate(server, ["demo", "move"]);
+    const [demo, move] = json.runs[0]!.scenarios;
+    expect(demo!.failure?.code).toMatch(/^[A-Z_]+$/);
+    expect(demo!.ruleProblems).toEqual([]);
+    expect(demo!.honest).toBe(true);
+    expect(move!.failure).toBeUndefined();
+    expect(move!.scenarioProblems).toEqual([]);
+    expect(json.runs[0]!.totals.failures).toBe(1);
+  }, 300_000);
+
+  test("interrupted half-way (SIGINT): the partial report is written and the command exits non-zero", async () => {
+    // The second scenario's requests never get an answer: the eval is stopped while it waits.
+    const server = await double({ fault: (request) => (mentions(request, "Move my matrix") ? "hang" : undefined) });
+    const out = await outFolder();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "eval/run.ts", "--scenarios", "read,move,swap", "--out", out],
+      { cwd: ROOT, env: { ...process.env, ...environmentFor(server) }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    cleanups.push(async () => child.exitCode === null && child.kill("SIGKILL"));
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // Wait until the move scenario's first request hangs, then press Ctrl-C.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (server.requests.some((request) => request.fault === "hang")) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 50);
+      void exited.then(() => {
+        clearInterval(timer);
+        reject(new Error(`the eval ended before it was interrupted:\n${output}`));
+      });
+    });
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const json = JSON.parse(await readFile(path.join(out, "report.json"), "utf8")) as EvalReport;
+    expect(json.interrupted).toBe(true);
+    expect(json.runs[0]!.scenarios.map((scenario) => scenario.name)).toEqual(["read"]);
+    expect(await readFile(path.join(out, "report.md"), "utf8")).toContain("**Interrupted**");
+    expect(output).toContain("report (partial: interrupted)");
+  }, 300_000);
+});
+
+describe("the naive model beside the offline policy (--double policy,naive)", () => {
+  test("both run on the same scenario; the naive model reads, places with place, verifies: more calls and tokens, reported side by side", async () => {
+    const out = await outFolder();
+    const report = await runEval(
+      { out, scenarios: ["generated"], double: ["policy", "naive"] },
+      {},
+      { print: () => undefined },
+    );
+    const [policy, naive] = report.runs.map((run) => run.scenarios[0]!);
+    expect(report.runs.map((run) => run.label)).toEqual([
+      "double (offline policy)",
+      "double (naive model: reads, places greedily, verifies)",
+    ]);
+    expect(policy!.failure).toBeUndefined();
+    expect(naive!.failure).toBeUndefined();
+    expect(naive!.ruleProblems).toEqual([]);
+    expect(naive!.placed).toBeGreaterThan(0);
+    expect(naive!.total.calls).toBeGreaterThan(policy!.total.calls);
+    expect(naive!.total.promptTokens).toBeGreaterThan(policy!.total.promptTokens);
+    const markdown = await readFile(path.join(out, "report.md"), "utf8");
+    expect(markdown).toContain("## Side by side");
+    expect(markdown).toContain(
+      `| double (naive model: reads, places greedily, verifies) | ${naive!.placed} / ${naive!.maximum} | 0 | ${naive!.total.calls} |`,
+    );
+  }, 300_000);
+});
+
+describe("the eval's arguments", () => {
+  test("--out, --scenarios, --double; an unknown scenario or flag is a ConfigurationError", () => {
+    expect(parseEvalArguments(["--out", "x", "--scenarios", "demo,move"])).toEqual({
+      out: "x",
+      scenarios: ["demo", "move"],
+      double: [],
+    });
+    expect(parseEvalArguments(["--double", "policy,naive"]).double).toEqual(["policy", "naive"]);
+    expect(parseEvalArguments(["--double"]).double).toEqual(["policy"]);
+    expect(() => parseEvalArguments(["--scenarios", "demo,zebra"])).toThrow(ConfigurationError);
+    expect(() => parseEvalArguments(["--scenarios", "demo,zebra"])).toThrow(/unknown scenario "zebra"/);
+    expect(() => parseEvalArguments(["--fast"])).toThrow(ConfigurationError);
+    expect(() => parseEvalArguments(["--out"])).toThrow(/--out needs a value/);
+  });
+
+  test("no server configured and no --double: a ConfigurationError before anything runs", async () => {
+    await expect(
+      runEval({ out: await outFolder(), scenarios: [], double: [] }, {}, { print: () => undefined }),
+    ).rejects.toThrow(ConfigurationError);
+  });
+});
