@@ -15,6 +15,7 @@ import { scheduleTools } from "../../tools/schedule/tools/index.js";
 import { clockIn, hasStarted } from "../../tools/schedule/window-clock.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { clockedWeek } from "../support/rule-weeks.js";
 
 /** Wednesday 13 March 2024, 14:30 in Asia/Shanghai. */
 const WEDNESDAY_1430 = "2024-03-13T06:30:00.000Z";
@@ -156,5 +157,31 @@ describe("the health judge scores what can still change", () => {
     const pending = week.tasks.filter((task): task is TaskItem => task.source === "task_item").length;
     expect(report.feasibility).toMatchObject({ pending, placeable: 0, cannotFit: pending });
     expect(proposeArrangement(week).candidates).toEqual([]);
+  });
+});
+
+describe("property: for random windows and clocks, no path writes into the past", () => {
+  test("arrangement, candidates and random writes on 40 clocked rule weeks", () => {
+    const found: string[] = [];
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const week = clockedWeek(seed);
+      const proposals = [...proposeArrangement(week).candidates, ...proposeCandidates(week, { k: 3 }).candidates];
+      for (const candidate of proposals) {
+        const after = applyWrites(week, candidate.writes);
+        if (after) found.push(...placesInThePast(week, after).map((place) => `week ${seed} ${candidate.id}: ${place}`));
+      }
+      // Every place and move a write tool accepts, tried on each slot of the week.
+      for (const task of week.tasks) {
+        if (task.source !== "task_item") continue;
+        const name = task.status === "pending" ? "place" : "move";
+        for (let day = 1; day <= week.window.totalDays; day += 1)
+          for (let slot = 1; slot + task.duration - 1 <= week.window.slotsPerDay; slot += 1) {
+            const ran = run(week, name, { task_id: task.id, day, slot_start: slot });
+            if (ran.ok && ran.state)
+              found.push(...placesInThePast(week, ran.state).map((place) => `week ${seed} ${name}: ${place}`));
+          }
+      }
+    }
+    expect(found).toEqual([]);
   });
 });
