@@ -150,6 +150,8 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
       refusedAnswers: "ask_again",
       invalidConfigurable: "ignore",
       runGate,
+      // The tools keep to the system clock (`configurable.now` overrides it per run): nothing goes into the past.
+      now: () => new Date(),
     });
     return { graph, dependencies, close: async () => database?.close() };
   } catch (error) {
@@ -223,6 +225,8 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
       executionLog,
       threadLock,
       runGate,
+      // The tools keep to the system clock (`configurable.now` overrides it per run): nothing goes into the past.
+      now: () => new Date(),
     });
     return {
       graph,

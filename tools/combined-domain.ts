@@ -95,6 +95,19 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    // Each domain reads the clock into its own part.
+    ...(domains.some((domain) => domain.withClock)
+      ? {
+          withClock(state: CombinedState, now: Date) {
+            return Object.fromEntries(
+              domains.map((domain) => [
+                domain.name,
+                domain.withClock ? domain.withClock(state[domain.name], now) : state[domain.name],
+              ]),
+            );
+          },
+        }
+      : {}),
     ...(domains.some((domain) => domain.readPreferences)
       ? {
           readPreferences(text: string, origin) {

@@ -248,6 +248,12 @@ export interface ToolDomain<TState = any> {
    */
   withPreferences?(state: TState, preferences: readonly Preference[]): TState;
   /**
+   * Optional: `state` with the moment the run takes as now folded in (issue 47): what it has started is out of reach —
+   * the search and the candidates never propose it, a write onto it is refused with the reason. Never persisted. The
+   * runner calls it on every tool run given a clock (`ToolRunContext.now`); pure.
+   */
+  withClock?(state: TState, now: Date): TState;
+  /**
    * Optional: the offline reader of standing preferences in what the user wrote (a message, or feedback on one of
    * this domain's cards): the ones to add, and the ones taken back. Used when no memory model is configured (and as
    * its fallback). A one-off wish ("Saturday instead") is no preference.

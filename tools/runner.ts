@@ -38,6 +38,11 @@ export interface ToolRunContext {
   stepId: string | null;
   /** The user's standing preferences (recalled for the invocation): the domain's `withPreferences` folds them into the state the tool runs on. */
   preferences?: readonly Preference[];
+  /**
+   * The moment the run takes as now (`configurable.now`, else the graph's clock): the domain's `withClock` folds it into
+   * the state the tool runs on, so no write lands in the past (issue 47). Absent (a bare tool call), nothing is past.
+   */
+  now?: Date;
 }
 
 /**
@@ -162,12 +167,14 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
  */
 export async function stateForRun(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
 ): Promise<unknown> {
   const loaded = await domain.load(context.userId);
-  return context.preferences?.length && domain.withPreferences
-    ? domain.withPreferences(loaded, context.preferences)
-    : loaded;
+  const ruled =
+    context.preferences?.length && domain.withPreferences
+      ? domain.withPreferences(loaded, context.preferences)
+      : loaded;
+  return context.now && domain.withClock ? domain.withClock(ruled, context.now) : ruled;
 }
 
 /** A tool-call result for a tool the domain does not have. */
@@ -279,7 +286,7 @@ type Claim = (applied: ToolOutcome, apply: (client?: TransactionClient) => Promi
 
 async function runToolOnce(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
   call: ToolInvocation,
   claim?: Claim,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
@@ -296,7 +303,7 @@ async function runToolOnce(
 /** One run of the tool on a fresh load of the user's state (`runToolOnce`). */
 async function runToolAttempt(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
   call: ToolInvocation,
   claim?: Claim,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
@@ -306,7 +313,7 @@ async function runToolAttempt(
   const checked = checkToolArguments(tool, call.arguments);
   if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
   const { userId } = context;
-  // The user's standing preferences ride on the state as rules; `persist` never stores them.
+  // The user's standing preferences and the clock ride on the state as rules; `persist` never stores them.
   const before = await stateForRun(domain, context);
   const run = tool.runAsync ? await tool.runAsync(before, checked.arguments) : tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };

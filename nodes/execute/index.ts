@@ -52,6 +52,7 @@ import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
+import { toolClock } from "../shared/now.js";
 
 /** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
 const CHOOSING_RULE =
@@ -99,6 +100,8 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       threadId,
       stepId: state.currentStepId,
       preferences: state.recalled.preferences ?? [],
+      // The clock: the tools keep to it (nothing written into a slot that has started).
+      ...toolClock(dependencies, config),
     };
     // (1) An answered card's approved writes apply (review/apply.ts, through this node's steps), and the visit ends.
     const steps: ApplySteps = {

@@ -11,6 +11,7 @@ import { runTool } from "../../tools/runner.js";
 import type { Preference } from "../../contracts/preferences.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { newToolCallId } from "./messages.js";
+import { toolClock } from "./now.js";
 
 /** Runs the domain's preflight read now: its result headed "<tool> (fetched just now):" with its data, or empty text for a domain without one. */
 export async function readLiveState(
@@ -24,7 +25,7 @@ export async function readLiveState(
   const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
   const outcome = await runTool(
     dependencies.domain,
-    { userId, threadId, stepId, preferences },
+    { userId, threadId, stepId, preferences, ...toolClock(dependencies, config) },
     { id: newToolCallId(), name: preflight.tool, arguments: preflight.arguments },
     dependencies.executionLog,
   );

@@ -11,9 +11,29 @@ import type { NodeDependencies } from "./dependencies.js";
 
 /** The stage prompts' "now" line for this run. */
 export async function stageNow(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<string> {
-  const { userId, timeZone, now } = ensureConfiguration(config, dependencies.settings);
-  const moment = now ?? dependencies.now?.() ?? new Date();
+  const { userId, timeZone } = ensureConfiguration(config, dependencies.settings);
+  const moment = runMoment(dependencies, config);
   return nowLine(localClock(moment, timeZone ?? (await domainTimeZone(dependencies, userId)) ?? "UTC"));
+}
+
+/** The moment this run takes as now: `configurable.now`, else the graph's clock, else the system clock. */
+export function runMoment(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Date {
+  return toolMoment(dependencies, config) ?? new Date();
+}
+
+/**
+ * The clock the tools keep to (`ToolRunContext.now`: nothing is written into a slot that has started):
+ * `configurable.now`, else the graph's clock. The served graph and the terminal are built with the system clock
+ * (`server/create-tempo.ts`, `cli/chat.ts`); a graph built without one (a test's) gives its tools no past.
+ */
+export function toolMoment(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Date | undefined {
+  return ensureConfiguration(config, dependencies.settings).now ?? dependencies.now?.();
+}
+
+/** `{ now }` for a tool run's context (`toolMoment`), or nothing when the graph has no clock. */
+export function toolClock(dependencies: NodeDependencies, config: LangGraphRunnableConfig): { now?: Date } {
+  const now = toolMoment(dependencies, config);
+  return now === undefined ? {} : { now };
 }
 
 /** The domain's time zone for the user, when it has one `Intl` knows. */

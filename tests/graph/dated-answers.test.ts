@@ -19,18 +19,23 @@ import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } fro
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const WEDNESDAY = () => new Date("2024-03-13T02:00:00Z");
+/**
+ * Monday 11 March 2024 07:00 in Asia/Shanghai, before the week's first slot: a test that moves Monday's or Tuesday's
+ * review runs before they are in the past (issue 47: the past is fixed).
+ */
+const MONDAY_EARLY = () => new Date("2024-03-10T23:00:00Z");
 
 describe("final answers name dates and times of day", () => {
   test("a move, in English and in Chinese: the task by name, both places by date and clock time", async () => {
     const english = await converse(
-      await offlineTempo(halfPlacedWeek(), WEDNESDAY),
+      await offlineTempo(halfPlacedWeek(), MONDAY_EARLY),
       "move the matrix review to Thursday afternoon",
     );
     expect(english.finalAnswer).toBe(
       'Done: moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40.',
     );
     const chinese = await converse(
-      await offlineTempo(halfPlacedWeek({ chinese: true }), WEDNESDAY),
+      await offlineTempo(halfPlacedWeek({ chinese: true }), MONDAY_EARLY),
       "把矩阵运算复习移到周四下午",
     );
     expect(chinese.finalAnswer).toBe('完成：已把"矩阵运算复习" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40。');
@@ -77,7 +82,7 @@ describe("a rule refusal", () => {
       ["move review limits to Saturday", false],
       ["把极限与连续复习移到周六", true],
     ] as const) {
-      const tempo = await offlineTempo(halfPlacedWeek({ chinese }), WEDNESDAY);
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese }), MONDAY_EARLY);
       const outcome = await converse(tempo, request);
       expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
       expect(outcome.schedule).toEqual(halfPlacedWeek({ chinese }));

@@ -14,7 +14,7 @@ import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/
 import { withRules } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { oracle } from "../support/schedule-oracle.js";
-import { ruleWeek } from "../support/rule-weeks.js";
+import { clockedWeek, ruleWeek } from "../support/rule-weeks.js";
 
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
@@ -53,10 +53,14 @@ function againstOracle(week: ScheduleState, searched: SearchResult): string[] {
 }
 
 /** Every week of `seeds` the search gets wrong, with how. */
-function mismatches(seeds: Iterable<number>, searchOf: (week: ScheduleState) => SearchResult): string[] {
+function mismatches(
+  seeds: Iterable<number>,
+  searchOf: (week: ScheduleState) => SearchResult,
+  weekOf: (seed: number) => ScheduleState = ruleWeek,
+): string[] {
   const found: string[] = [];
   for (const seed of seeds) {
-    const week = ruleWeek(seed);
+    const week = weekOf(seed);
     const problems = againstOracle(week, searchOf(week));
     if (problems.length > 0) found.push(`week ${seed}: ${problems.join("; ")}`);
   }
@@ -93,6 +97,19 @@ describe("the placement search against the oracle, on rule-bearing weeks", () =>
       };
       expect(search(plain).placements).toHaveLength(placed.length);
     }
+  });
+
+  test("1,000 weeks with a clock (before the window, inside its days, after it): nothing placed where time has passed", () => {
+    expect(mismatches(seeds(1, 1_000), search, clockedWeek)).toEqual([]);
+  });
+
+  test("mutation check: a search that ignores the clock fails the comparison on clocked weeks", () => {
+    const ignoresClock = (week: ScheduleState) => {
+      const { room, dayLoad, rules } = searchInputOf(week);
+      const tasks = pendingOf(week).map((task) => withRules({ id: task.id, duration: task.duration }, task, rules));
+      return searchPlacements(tasks, { ...room, opens: 0 }, { dayLoad });
+    };
+    expect(mismatches(seeds(1, 300), ignoresClock, clockedWeek).length).toBeGreaterThan(0);
   });
 
   test("mutation check: a search with one rule taken out fails the comparison", () => {

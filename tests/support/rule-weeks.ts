@@ -145,3 +145,25 @@ export function ruleWeek(seed: number): ScheduleState {
   );
   return unplaced.size === 0 ? week : { ...week, tasks: week.tasks.filter((task) => !unplaced.has(task.id)) };
 }
+
+/**
+ * The rule-bearing week of `seed` dated (from the week of Monday 11 March 2024, in Asia/Shanghai) with a clock on it
+ * (issue 47): a fifth of the seeds before the window, a fifth after it, the rest on one of its days at a time of day
+ * between 06:00 and 23:59 — so a clock falls before, between and inside slots.
+ */
+export function clockedWeek(seed: number): ScheduleState {
+  const week = ruleWeek(seed);
+  const random = mulberry32(seed * 7919 + 17);
+  const pick = (count: number) => Math.floor(random() * count);
+  const firstDate = new Date(Date.UTC(2024, 2, 10 + week.window.days[0]!.dayOfWeek));
+  const dateOf = (offset: number) => new Date(firstDate.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const days = week.window.days.map((day, offset) => ({ ...day, date: dateOf(offset) }));
+  const roll = pick(5);
+  const offset = roll === 0 ? -1 - pick(3) : roll === 1 ? days.length + pick(3) : pick(days.length);
+  const time = `${String(6 + pick(18)).padStart(2, "0")}:${String(pick(60)).padStart(2, "0")}`;
+  return {
+    ...week,
+    window: { ...week.window, days, timeZone: "Asia/Shanghai" },
+    now: new Date(`${dateOf(offset)}T${time}:00+08:00`).toISOString(),
+  };
+}

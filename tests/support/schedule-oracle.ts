@@ -12,6 +12,9 @@
  * - it is not before its earliest day, and ends before its deadline: an earlier day, or the event's first slot;
  * - its class's buffer (free slots on each side, within the day) holds nothing but the event it sits inside, and it
  *   lies in no buffer a placed review's class keeps.
+ * - the clock (issue 47, `ScheduleState.now`): it starts in no slot that has started — read in the window's time zone,
+ *   every slot of a day before today has started, and today's slots whose start time is at or before the clock's time
+ *   (a window without clock times: none of today's); a window without dates or a time zone has no past.
  * Two reviews placed on one day do not overlap, and the slots between them are at least the larger of their buffers.
  * Preferred parts of the day and strategies are soft: they never decide what fits.
  */
@@ -77,6 +80,28 @@ function standingLimits(state: ScheduleState): { weekdays: Set<number>; from: nu
   return { weekdays, from, to };
 }
 
+/** The clock rule: true when (day, slot) has started by `state.now` (see the file's comment). */
+function clockRule(state: ScheduleState): (day: number, slot: number) => boolean {
+  const { window } = state;
+  if (state.now === undefined || window.timeZone === undefined || window.days.some((day) => day.date === undefined))
+    return () => false;
+  // Swedish dates read "2024-03-13 14:30": the date and the time in the window's zone.
+  const [today, time] = new Intl.DateTimeFormat("sv-SE", {
+    timeZone: window.timeZone,
+    dateStyle: "short",
+    timeStyle: "short",
+    hourCycle: "h23",
+  })
+    .format(new Date(state.now))
+    .split(" ") as [string, string];
+  return (day, slot) => {
+    const date = window.days[day - 1]!.date!;
+    if (date !== today) return date < today;
+    const start = window.slotTimes?.[slot - 1]?.start;
+    return window.slotTimes?.length === window.slotsPerDay && start !== undefined && start <= time;
+  };
+}
+
 /** Answers for `state` (small weeks only). */
 export function oracle(state: ScheduleState): OracleAnswer {
   const { totalDays, slotsPerDay } = state.window;
@@ -104,11 +129,12 @@ export function oracle(state: ScheduleState): OracleAnswer {
     }
   }
   const limits = standingLimits(state);
+  const started = clockRule(state);
   const weekday = (day: number) => state.window.days[day - 1]!.dayOfWeek;
 
   const fitsAlone = (task: TaskItem, range: SlotRange): boolean => {
     const { day, start, end } = range;
-    if (start < 1 || end > slotsPerDay) return false;
+    if (start < 1 || end > slotsPerDay || started(day, start)) return false;
     const category = state.categories.find((entry) => entry.id === task.categoryId);
     if (category?.excludedDaysOfWeek?.includes(weekday(day)) || category?.blockedDays?.includes(day)) return false;
     if (limits.weekdays.has(weekday(day)) || start < limits.from || end > limits.to) return false;

@@ -26,7 +26,7 @@ import {
   type StopReason,
 } from "./placement-search.js";
 import { fitsAnywhere, type SearchRoom } from "./search-room.js";
-import { withRules, type RuleBook } from "./rules.js";
+import { deadlinePassed, withRules, type RuleBook } from "./rules.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
 import type { ScheduleState, TaskItem } from "./state.js";
 
@@ -167,14 +167,23 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   const afterReport = analyzeHealth(after, preferences, work.undated());
   const scoreAfter = afterReport.score;
   const proved = search.exact && !stepLimited && limits.size === 0;
+  // Past their deadline (issue 47): said as such, not counted among what the search proved has no room.
+  const overdue = left.filter((entry) =>
+    deadlinePassed(
+      scope.find((task) => task.id === entry.id)!,
+      book,
+    ),
+  ).length;
+  const roomless = left.length - overdue;
   const summary = [
     `place ${writes.length} of ${scope.length} pending review(s)`,
     ...(later > 0 ? [`${later} more fit after these: list again once they apply`] : []),
-    ...(left.length > 0
+    ...(overdue > 0 ? [`${overdue} cannot fit (deadline passed)`] : []),
+    ...(roomless > 0
       ? [
           budgetStop
-            ? `${left.length} not placed (not found within the search budget)`
-            : `${left.length} cannot fit${proved ? " (proved)" : ""}`,
+            ? `${roomless} not placed (not found within the search budget)`
+            : `${roomless} cannot fit${proved ? " (proved)" : ""}`,
         ]
       : []),
   ].join("; ");
@@ -303,6 +312,7 @@ function whyLeftOut(
   book: RuleBook,
   stop: StopReason,
 ): string {
+  if (deadlinePassed(task, book)) return "its deadline has passed";
   const whole: StepLimits = { days: [], notDays: [], from: 1, to: state.window.slotsPerDay };
   const within = (searchTask: SearchTask, notAt = true) =>
     fitsAnywhere(stepped(notAt ? searchTask : { ...searchTask, notAt: new Set() }, step ?? whole), room);
@@ -326,7 +336,10 @@ function whyLeftOut(
     return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
   }
   const bare: SearchTask = { id: task.id, duration: task.duration };
-  if (!fitsAnywhere(bare, room)) return "no free slot fits";
+  if (!fitsAnywhere(bare, room))
+    return room.opens > 0 && fitsAnywhere(bare, { ...room, opens: 0 })
+      ? "no free slot fits in what is left of the week (the rest has passed)"
+      : "no free slot fits";
   const blocking =
     step && !within(bare)
       ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state)

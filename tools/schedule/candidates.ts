@@ -22,7 +22,7 @@ import {
   type PlannedPlacement,
   type SearchBudget,
 } from "./placement-search.js";
-import { withRules } from "./rules.js";
+import { isFixedByClock, ruleBookOf, withRules } from "./rules.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
@@ -212,7 +212,11 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const pending = new Set(
     state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id),
   );
-  const stays = (id: string) => options.movable !== undefined && !options.movable.has(id) && !pending.has(id);
+  // The past is fixed (issue 47): a review whose place has started stays, whatever else may move.
+  const book = ruleBookOf(state);
+  const fixed = new Set(state.tasks.filter((task) => isFixedByClock(task, book)).map((task) => task.id));
+  const stays = (id: string) =>
+    fixed.has(id) || (options.movable !== undefined && !options.movable.has(id) && !pending.has(id));
   const fits: Fits = (target) =>
     !stays(target.task_id) &&
     !(preferences.avoidDays ?? []).includes(target.day) &&
@@ -679,8 +683,14 @@ function* rearrangementOf(
   allowedIn: AllowedIn,
   work: ChangeWork,
 ): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
+  // What is in the past stays where it is (issue 47): only the reviews still ahead are arranged again.
+  const clocked = ruleBookOf(state);
   const placed = state.tasks.filter(
-    (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && task.slots?.length === 1,
+    (task): task is TaskItem =>
+      task.source === "task_item" &&
+      task.status === "placed" &&
+      task.slots?.length === 1 &&
+      !isFixedByClock(task, clocked),
   );
   if (placed.length < 2 || work.exhausted) return undefined;
   const base = yield* writesApplied(

@@ -137,6 +137,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // Standing preferences become rules of the loaded state (never persisted: the diff leaves `standing` out).
     withPreferences: (state: ScheduleState, preferences: readonly Preference[]) =>
       withStandingPreferences(state, preferences),
+    // The run's clock rides on the loaded state (never persisted): nothing goes into a slot that has started.
+    withClock: (state: ScheduleState, now: Date) => ({ ...state, now: now.toISOString() }),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),

@@ -15,7 +15,7 @@
  */
 import { searchInputOf, searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
-import { partsOf, withRules, type RuleBook } from "./rules.js";
+import { deadlinePassed, partsOf, withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
@@ -275,7 +275,9 @@ export function analyzeHealth(
       : searchPlacements(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
-  const cannotFit = pending.filter((task) => !fitting.has(task.id));
+  // A review whose deadline the clock has passed cannot fit, and says so (issue 47): not a question of room.
+  const passed = pending.filter((task) => !fitting.has(task.id) && deadlinePassed(task, input.rules));
+  const cannotFit = pending.filter((task) => !fitting.has(task.id) && !passed.includes(task));
   if (unplaced.length > 0) {
     issues.push({
       kind: "unplaced",
@@ -305,6 +307,16 @@ export function analyzeHealth(
     });
   }
 
+  if (passed.length > 0)
+    issues.push({
+      kind: "cannot_fit",
+      penalty: passed.length * HEALTH_PENALTIES.cannotFit,
+      forced: true,
+      tasks: passed.map((task) => task.id),
+      days: [],
+      message: `${passed.length} pending review(s) cannot fit: ${passed.map(name).join(", ")} (deadline passed)`,
+    });
+
   issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
   const score = Math.max(0, round(100 - issues.reduce((sum, issue) => sum + issue.penalty, 0), 1));
   return {
@@ -315,7 +327,7 @@ export function analyzeHealth(
     feasibility: {
       pending: pending.length,
       placeable: unplaced.length,
-      cannotFit: cannotFit.length,
+      cannotFit: cannotFit.length + passed.length,
       proved: search.exact,
       ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
     },

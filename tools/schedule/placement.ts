@@ -4,7 +4,8 @@
  * its cells first, then each lands in request order and is checked against
  * everything else (including the batch's earlier landings). A task item that
  * lands entirely inside one `canEmbed` event embeds in it; anything else that
- * touches an occupied slot is a conflict, and the whole batch fails.
+ * touches an occupied slot is a conflict, and the whole batch fails. Nothing lands in a slot the clock has started,
+ * and a review placed in the past does not move (`rules.ts` `startedProblem`, `fixedProblem`).
  */
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import { formatRange, quoteName, type Dating } from "./format.js";
@@ -17,7 +18,7 @@ import {
   findPositions,
   type OccupancyIndex,
 } from "./occupancy-index.js";
-import { bufferProblem, placementRuleProblem, type RuleBook } from "./rules.js";
+import { bufferProblem, fixedProblem, placementRuleProblem, startedProblem, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
 
@@ -41,6 +42,13 @@ export type PlacementOutcome =
 
 /** Resolves a batch of placements atomically against the index; the index itself is not changed. */
 export function resolvePlacements(index: OccupancyIndex, requests: readonly PlacementRequest[]): PlacementOutcome {
+  // The clock first (issue 47): a review in the past stays there, and none goes into a slot that has started.
+  for (const [requestIndex, request] of requests.entries()) {
+    const task = index.tasks[request.position];
+    if (task?.source !== "task_item") continue;
+    const problem = fixedProblem(task, index.rules) ?? startedProblem(request.range, index.rules);
+    if (problem !== undefined) return { ok: false, problem, requestIndex };
+  }
   const work = cloneOccupancyIndex(index);
   for (const request of requests) clearTask(work, request.position);
   const placements: ResolvedPlacement[] = [];

@@ -11,6 +11,7 @@
  * names the preference and how to remove it.
  */
 import { firstSlotFrom, formatDate } from "./calendar.js";
+import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import { weekdayName } from "../../contracts/language.js";
 import {
@@ -51,10 +52,14 @@ export interface RuleBook {
   window?: Dating;
   /** The user's standing preferences. */
   standing: StandingBook;
+  /** The clock of the run (`ScheduleState.now`), when the window has a past: no review goes into a started slot. */
+  clock?: WindowClock;
 }
 
 /** The rule book of a schedule. */
-export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | "tasks" | "standing">): RuleBook {
+export function ruleBookOf(
+  state: Pick<ScheduleState, "window" | "categories" | "tasks" | "standing" | "now">,
+): RuleBook {
   const eventStarts = new Map<string, { range: SlotRange; name: string }>();
   for (const task of state.tasks) {
     if (task.source !== "event") continue;
@@ -71,6 +76,7 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
     { length: state.window.totalDays },
     (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1,
   );
+  const clock = clockOfState(state);
   return {
     categories: new Map(state.categories.map((category) => [category.id, category])),
     weekdays,
@@ -78,6 +84,7 @@ export function ruleBookOf(state: Pick<ScheduleState, "window" | "categories" | 
     buffered: state.categories.some((category) => (category.bufferSlots ?? 0) > 0),
     standing: standingBookOf(state.standing ?? [], state.window),
     window: state.window,
+    ...(clock ? { clock } : {}),
   };
 }
 
@@ -187,6 +194,39 @@ export function placementRuleProblem(
     }
   }
   return undefined;
+}
+
+/**
+ * Why `range` is out of reach by the clock (the hard rule of issue 47), or undefined: it starts in a slot that has
+ * started — "day 2 slot 9 (Tue 1 Dec 16:00 has passed)".
+ */
+export function startedProblem(range: SlotRange, book: Pick<RuleBook, "clock" | "window">): string | undefined {
+  if (!hasStarted(range.day, range.start, book.clock) || !book.window) return undefined;
+  return `day ${range.day} slot ${range.start}: ${passedText(book.window, range.day, range.start)}; only a slot not yet started can take a review`;
+}
+
+/** True when the placed review `task` is in the past (its place has started): fixed, never moved. */
+export function isFixedByClock(task: ScheduleTask, book: Pick<RuleBook, "clock">): boolean {
+  const range = task.source === "task_item" && task.status === "placed" ? task.slots?.[0] : undefined;
+  return range !== undefined && hasStarted(range.day, range.start, book.clock);
+}
+
+/** Why the placed review `task` may not move (the past is fixed: its place has started), or undefined. */
+export function fixedProblem(task: ScheduleTask, book: Pick<RuleBook, "clock" | "window">): string | undefined {
+  if (task.source !== "task_item" || !isFixedByClock(task, book) || !book.window) return undefined;
+  const range = task.slots![0]!;
+  return `${label(task)} is on day ${range.day} slot ${range.start}, and ${passedText(book.window, range.day, range.start)}: the past is fixed, so it does not move`;
+}
+
+/** True when `task`'s deadline has passed by the clock: even the first slot not yet started ends too late for it. */
+export function deadlinePassed(task: TaskItem, book: RuleBook): boolean {
+  const { clock } = book;
+  const due = clock ? searchLimitsOf(task, book).endBefore : undefined;
+  return (
+    clock !== undefined &&
+    due !== undefined &&
+    (due.day < clock.dayIndex || (due.day === clock.dayIndex && due.slot <= clock.slot))
+  );
 }
 
 /** A task item's buffer: the free slots its class keeps around each session (0 for none). */

@@ -8,13 +8,15 @@
  * - its own buffer (`pad`) holds nothing on either side within its day but the host it sits inside — past the day's
  *   edge there is nothing, so a session at the start or end of a day needs no room beyond it;
  * - its days, its slots (`from`, `to`), its deadline (`endBefore`: it ends before that day and slot) and the places
- *   rejected for it (`notAt`).
+ *   rejected for it (`notAt`);
+ * - it starts in no slot the clock has started (`opens`: the window's past, `window-clock.ts`).
  *
  * What tasks placed together owe each other is the search's: they do not overlap, and between two on one day lie at
  * least the larger of their buffers.
  */
 import { FREE, type OccupancyIndex } from "./occupancy-index.js";
 import { bufferOf, type SearchTask } from "./rules.js";
+import type { WindowClock } from "./window-clock.js";
 
 /** What a cell holds outside the runs of a room made of free runs: something busy. */
 const OUTSIDE = -3;
@@ -33,6 +35,8 @@ export interface SearchRoom {
   hosts: ReadonlyMap<number, string>;
   /** True when nothing lies past a day's edges (a room made of free runs alone treats them as busy). */
   edgesFree: boolean;
+  /** The first cell a task may start in: the cells before it have started by the clock (0 when nothing is past). */
+  opens: number;
 }
 
 /** The room of a week: its occupancy, its hosts, and the buffers its placed reviews keep. */
@@ -57,7 +61,23 @@ export function searchRoomOf(index: OccupancyIndex): SearchRoom {
       if (range.end + offset <= slotsPerDay) kept[base + range.end + offset] = 1;
     }
   }
-  return { days, slotsPerDay, holder: index.primary.slice(), guest, kept, hosts, edgesFree: true };
+  return {
+    days,
+    slotsPerDay,
+    holder: index.primary.slice(),
+    guest,
+    kept,
+    hosts,
+    edgesFree: true,
+    opens: opensAt(index.rules.clock, days, slotsPerDay),
+  };
+}
+
+/** The first cell not started by `clock` in a room of `days` × `slotsPerDay` (0 without a clock: nothing is past). */
+function opensAt(clock: WindowClock | undefined, days: number, slotsPerDay: number): number {
+  if (!clock) return 0;
+  if (clock.dayIndex > days) return days * slotsPerDay;
+  return clock.dayIndex < 1 ? 0 : (clock.dayIndex - 1) * slotsPerDay + clock.slot - 1;
 }
 
 /**
@@ -88,6 +108,7 @@ export function roomOfRuns(runs: readonly { day: number; start: number; end: num
     kept: new Uint8Array(cells),
     hosts,
     edgesFree: false,
+    opens: 0,
   };
 }
 
@@ -102,6 +123,8 @@ export function fitsAt(task: SearchTask, room: SearchRoom, day: number, start: n
   if (due && (day > due.day || (day === due.day && end >= due.slot))) return false;
   if (task.notAt?.has(`${day}:${start}`)) return false;
   const base = (day - 1) * slotsPerDay - 1;
+  // The clock: nothing starts in a slot that has started (issue 47).
+  if (base + start < room.opens) return false;
   const key = room.holder[base + start]!;
   if (key !== FREE && !room.hosts.has(key)) return false;
   for (let slot = start; slot <= end; slot += 1)

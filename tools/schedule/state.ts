@@ -203,6 +203,12 @@ export interface ScheduleState {
    * `withPreferences`. Never persisted: the diff, the canonical form and the repositories leave it out.
    */
   standing?: StandingRule[];
+  /**
+   * The moment the run takes as now (an ISO date-time), folded in at load by the domain's `withClock` from
+   * `configurable.now` or the real clock: the slots it has started are out of reach (`window-clock.ts`). Never
+   * persisted, like `standing`; without it (a bare tool call) nothing is past.
+   */
+  now?: string;
 }
 
 const positiveInteger = z.number().int().min(1);

@@ -5,9 +5,9 @@
  * Generative UI component), so both draw the same week. Plain data: no colours, no text layout.
  */
 import type { Language } from "../../contracts/language.js";
-import { localClock } from "../../contracts/clock.js";
 import { dayName } from "./calendar.js";
 import type { EventTask, ScheduleState, SlotRange, TaskItem } from "./state.js";
+import { clockIn, hasStarted } from "./window-clock.js";
 
 /** What a proposal does to one review. */
 export type GridChangeKind = "added" | "moved" | "swapped" | "removed";
@@ -89,7 +89,7 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
   const colours = new Map(shown.categories.map((category, index) => [category.id, index]));
   const first = Math.max(1, options.days?.from ?? 1);
   const last = Math.min(window.totalDays, options.days?.to ?? window.totalDays);
-  const now = options.now === undefined ? undefined : clockIn(shown, options.now);
+  const now = options.now === undefined ? undefined : clockIn(shown.window, options.now);
 
   const slots: GridSlot[] = [];
   for (let slot = 1; slot <= window.slotsPerDay; slot++) {
@@ -102,7 +102,7 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
     const mapping = window.days[dayIndex - 1];
     const cells: GridCell[] = [];
     for (let slot = 1; slot <= window.slotsPerDay; slot++)
-      cells.push({ starts: false, past: now !== undefined && isPast(dayIndex, slot, now) });
+      cells.push({ starts: false, past: hasStarted(dayIndex, slot, now) });
     days.push({
       dayIndex,
       ...(mapping?.date === undefined ? {} : { date: mapping.date }),
@@ -206,27 +206,6 @@ function markRun(
     mark(cell);
     if (slot === range.start) cell.starts = true;
   }
-}
-
-/** The day and first not-yet-started slot of `moment` in the window's zone, or undefined outside a dated window. */
-function clockIn(state: ScheduleState, moment: Date): WeekGrid["now"] {
-  const { window } = state;
-  if (window.timeZone === undefined || window.days[0]?.date === undefined) return undefined;
-  const clock = localClock(moment, window.timeZone);
-  const first = window.days[0].date;
-  const lastDate = window.days[window.days.length - 1]?.date ?? first;
-  if (clock.date < first) return { dayIndex: 0, slot: 1, time: clock.time };
-  if (clock.date > lastDate) return { dayIndex: window.totalDays + 1, slot: 1, time: clock.time };
-  const dayIndex = window.days.findIndex((day) => day.date === clock.date) + 1;
-  const times = window.slotTimes;
-  if (times === undefined) return { dayIndex, slot: 1, time: clock.time };
-  let slot = times.findIndex((time) => time.start > clock.time) + 1;
-  if (slot === 0) slot = window.slotsPerDay + 1;
-  return { dayIndex, slot, time: clock.time };
-}
-
-function isPast(dayIndex: number, slot: number, now: NonNullable<WeekGrid["now"]>): boolean {
-  return dayIndex < now.dayIndex || (dayIndex === now.dayIndex && slot < now.slot);
 }
 
 function sameRange(a: SlotRange, b: SlotRange): boolean {

@@ -14,7 +14,8 @@
  * `score()` equals `analyzeHealth(state, preferences).score` of the week the moves made (the property test in
  * tests/schedule/week-model.test.ts checks it over random weeks and moves), and `canMove` / `canSwap` say what the
  * `move` and `swap` tools would accept, with the same checks: the window, conflicts and embedding (`landOne`), the
- * class's and the task's rules (`placementRuleProblem`), buffers (`bufferProblem`).
+ * class's and the task's rules (`placementRuleProblem`), buffers (`bufferProblem`), the clock (`startedProblem`: a
+ * review in the past stays, none lands in a started slot).
  */
 import {
   HEALTH_PENALTIES,
@@ -27,7 +28,7 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { bufferOf, placementRuleProblem, withRules } from "./rules.js";
+import { bufferOf, isFixedByClock, placementRuleProblem, startedProblem, withRules } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
@@ -385,7 +386,10 @@ export class WeekModel {
         if (this.index.embedded[this.cell(range.day, slot)] !== EMPTY) return undefined;
       host = first;
     }
-    if (placementRuleProblem(task, range, this.index.rules) !== undefined) return undefined;
+    // The clock (issue 47): a review in the past stays, and none lands in a slot that has started.
+    const rules = this.index.rules;
+    if (rules.clock && (isFixedByClock(task, rules) || startedProblem(range, rules) !== undefined)) return undefined;
+    if (placementRuleProblem(task, range, rules) !== undefined) return undefined;
     if (!this.buffersHold(position, range)) return undefined;
     return host;
   }

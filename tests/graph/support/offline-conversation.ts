@@ -96,15 +96,20 @@ export async function offlineTempo(
   return { graph, repository };
 }
 
-/** Sends `message`, answers up to 40 cards (scripted answers first, then accept), and reports the outcome. */
+/**
+ * Sends `message`, answers up to 40 cards (scripted answers first, then accept), and reports the outcome; `configurable`
+ * joins the thread's configuration (`now`, `time_zone`).
+ */
 export async function converse(
   tempo: Awaited<ReturnType<typeof offlineTempo>>,
   message: string,
   answers: Array<{ type: string; args: unknown }> | ((card: SeenCard) => { type: string; args: unknown }) = [],
   threadId = `thread-${Math.random().toString(36).slice(2)}`,
   userId = "student",
+  configurable: Record<string, unknown> = {},
 ): Promise<ConversationOutcome> {
-  const config = threadConfig(threadId, userId);
+  const base = threadConfig(threadId, userId);
+  const config = { ...base, configurable: { ...base.configurable, ...configurable } };
   let result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
   const cards: SeenCard[] = [];
   // Scripted answers in order, or an answer chosen for each card as it comes.
