@@ -15,6 +15,7 @@ import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-fo
 import {
   dayOfWeekName,
   type DayMapping,
+  type PastPlace,
   type ScheduleState,
   type ScheduleTask,
   type ScheduleWindow,
@@ -205,8 +206,9 @@ export function placeNote(
 
 /**
  * The schedule a week (or `days` days) later: the first `days` days are dropped and as many new days appended after
- * the last (dated when the window is). What lay wholly in the dropped days goes with them — events, placed task
- * items (they are past), embedded guests; everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
+ * the last (dated when the window is). The events that lay wholly in the dropped days go with them; the task items
+ * there stay on record (`settleTasksOnRoll`): a done one as history, a placed one as missed, each with where it was.
+ * Everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
  * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
  * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
  */
@@ -239,8 +241,10 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     const slots = task.slots ?? [];
     if (slots.length > 0 && slots.every((range) => range.day <= days)) removed.add(task.id);
   }
-  const tasks = state.tasks.flatMap((task): ScheduleTask[] => {
-    if (removed.has(task.id)) return [];
+  const settled = settleTasksOnRoll(state, days);
+  const tasks = state.tasks.flatMap((stored): ScheduleTask[] => {
+    const task = settled.get(stored.id) ?? stored;
+    if (removed.has(task.id) && task.source === "event") return [];
     if (task.source === "event") {
       return [
         buildEventTask({
@@ -277,6 +281,41 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   if (window.slotTimes !== undefined)
     rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
   return { window: rolled, categories, tasks };
+}
+
+/**
+ * The task items whose place leaves the window in a roll by `days` days, settled: a done one keeps its record (when
+ * it was marked) and its place becomes `was`, the calendar day it was on; a placed one whose day passed without
+ * being marked done becomes `missed`, with `was` where it was planned. Keyed by task id; nothing else changes.
+ */
+export function settleTasksOnRoll(state: ScheduleState, days: number): Map<string, TaskItem> {
+  const settled = new Map<string, TaskItem>();
+  for (const task of state.tasks) {
+    if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done")) continue;
+    const range = task.slots?.[0];
+    if (range === undefined || range.day > days) continue;
+    const item: TaskItem = {
+      ...task,
+      status: task.status === "done" ? "done" : "missed",
+      was: pastPlaceOf(state.window, range),
+    };
+    delete item.slots;
+    delete item.embeddedIn;
+    settled.set(task.id, buildTaskItem(item));
+  }
+  return settled;
+}
+
+/** A place of the window as history (`PastPlace`): its calendar day (week, weekday, date) and slots. */
+export function pastPlaceOf(window: Pick<ScheduleWindow, "days">, range: SlotRange): PastPlace {
+  const day = window.days[range.day - 1];
+  return {
+    week: day?.week ?? 1,
+    dayOfWeek: day?.dayOfWeek ?? 1,
+    ...(day?.date !== undefined ? { date: day.date } : {}),
+    start: range.start,
+    end: range.end,
+  };
 }
 
 function calendarError(message: string): TempoError {

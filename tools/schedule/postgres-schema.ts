@@ -7,7 +7,7 @@
  *   zone and the clock times of its slots) and the task classes with their profiles.
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
  *   placement columns (`slots`, `status`, `embedded_in`) are what changes write; a task item's deadline,
- *   priority and earliest day are in `attributes`.
+ *   priority, earliest day, and when and where it was settled (`markedAt`, `was`) are in `attributes`.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
  *
  * Which writes were applied is not the repository's to keep: the execution log claims each write in the transaction
@@ -49,6 +49,10 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
   // The calendar (time zone, clock times of the slots) and a task item's rules (deadline, priority, earliest day).
   `ALTER TABLE tempo_schedule_windows ADD COLUMN IF NOT EXISTS calendar jsonb NOT NULL DEFAULT '{}'::jsonb`,
   `ALTER TABLE tempo_schedule_tasks ADD COLUMN IF NOT EXISTS attributes jsonb NOT NULL DEFAULT '{}'::jsonb`,
+  // A task item's life (done, missed, skipped): the status check widened; when and where it was are in `attributes`.
+  `ALTER TABLE tempo_schedule_tasks DROP CONSTRAINT IF EXISTS tempo_schedule_tasks_status_check`,
+  `ALTER TABLE tempo_schedule_tasks ADD CONSTRAINT tempo_schedule_tasks_status_check
+    CHECK (status IN ('pending', 'placed', 'done', 'missed', 'skipped'))`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */
