@@ -144,6 +144,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return addTaskStep(view, request, end, language);
     case "class_rules":
       return classRulesStep(view, request, end, language);
+    case "mark":
+      return markStep(view.rounds, request, facts, end, asked);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(
@@ -239,6 +241,16 @@ export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
 }
 
 const LIST_ALL = { limit: 100 };
+
+/** The read that finds a task's id: every task listed. */
+function lookUpTask(phrase: string, language: Language): Decision {
+  return read(
+    say(language, `Looking up ${JSON.stringify(phrase)}.`, `正在查找 ${JSON.stringify(phrase)}。`),
+    "list_tasks",
+    LIST_ALL,
+    "need the task's id",
+  );
+}
 
 /** True for a task that can move: a placed task item, or an unlocked event on one range with nothing embedded. */
 function movable(task: ListedTask): boolean {
@@ -611,6 +623,63 @@ function swapStep(
   );
 }
 
+/** The write tool of each life mark, and the statuses a task may be marked from (`tools/schedule/tools/task-life.ts`). */
+const MARK_WRITES = {
+  done: { tool: "mark_done", from: ["placed", "pending", "missed", "skipped"] },
+  missed: { tool: "mark_missed", from: ["placed"] },
+  skipped: { tool: "skip", from: ["placed", "pending", "missed"] },
+} as const;
+
+/** A task's life ("I did the matrix review", "我周二的复习没做"): find the task (on the weekday named), propose the mark. */
+function markStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "mark" }>,
+  facts: WeekFacts,
+  end: Finish,
+  asked: Asked,
+): Decision {
+  const { language } = asked;
+  const write = MARK_WRITES[request.to];
+  const outcome = lastWriteOutcome(rounds, [write.tool]);
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
+  if (outcome) {
+    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
+    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : "", `not carried out: ${why}`);
+  }
+  const tasks = listingOf(rounds);
+  if (!tasks) return lookUpTask(request.task, language);
+  const markable = tasks.filter(
+    (task) =>
+      (write.from as readonly string[]).includes(task.kind) &&
+      (request.weekday === undefined || task.slots.some((range) => weekdayOf(facts, range.day) === request.weekday)),
+  );
+  const named = namedTask(request.task, markable, markable, asked, "the step names no task the schedule has");
+  if ("question" in named) return named.question;
+  if ("none" in named)
+    return finish(
+      end,
+      noTaskMatching(named.none, language),
+      `not carried out: list_tasks shows no task matching ${named.none}`,
+    );
+  const { task } = named.match;
+  const saying = {
+    done: ["Marking", "done", "把", "记为已完成"],
+    missed: ["Marking", "missed", "把", "记为错过"],
+    skipped: ["Skipping", "this week", "本周跳过", ""],
+  }[request.to];
+  return propose(
+    say(
+      language,
+      `${saying[0]} ${label(task, language)} ${saying[1]}${ambiguity(named.match, language)}.`,
+      `${saying[2]}${label(task, language)}${saying[3]}${ambiguity(named.match, language)}。`,
+    ),
+    write.tool,
+    { task_id: task.id },
+    say(language, "the task the request names", "请求指定的任务"),
+    { action: end, goalCheck: `marked task ${task.id} ${request.to} (it was ${task.kind})` },
+  );
+}
+
 /** Unplace: find the placed task item, propose unplace. */
 function unplaceStep(
   rounds: RoundView[],
@@ -633,13 +702,7 @@ function unplaceStep(
     );
   }
   const tasks = listingOf(rounds);
-  if (!tasks)
-    return read(
-      say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`),
-      "list_tasks",
-      LIST_ALL,
-      "need the task's id",
-    );
+  if (!tasks) return lookUpTask(request.task, language);
   const named = namedTask(
     request.task,
     tasks.filter((task) => task.kind === "placed"),
@@ -960,13 +1023,7 @@ function explainStep(
     );
   }
   const tasks = listingOf(rounds);
-  if (!tasks)
-    return read(
-      say(language, `Looking up ${JSON.stringify(request.task)}.`, `正在查找 ${JSON.stringify(request.task)}。`),
-      "list_tasks",
-      LIST_ALL,
-      "need the task's id",
-    );
+  if (!tasks) return lookUpTask(request.task, language);
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named) return finish(end, "", `not carried out: ${noTaskMatching(named.none, "en")}`);

@@ -270,6 +270,15 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
           done_when: "swap reports both tasks' new slots, or why they cannot swap",
         },
       ];
+    case "mark": {
+      const on = request.weekday === undefined ? "" : ` on ${weekdayName(request.weekday, "en")}`;
+      return [
+        {
+          content: `Mark ${JSON.stringify(request.task)}${on} ${request.to}`,
+          done_when: `the task is marked ${request.to}, or it is told why it cannot be`,
+        },
+      ];
+    }
     case "unplace":
       return [
         {
@@ -379,6 +388,11 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
           done_when: "swap 报告两个任务的新时段，或无法交换的原因",
         },
       ];
+    case "mark": {
+      const on = request.weekday === undefined ? "" : `${weekdayName(request.weekday, "zh")}的`;
+      const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
+      return [{ content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
+    }
     case "unplace":
       return [
         { content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" },

@@ -262,7 +262,7 @@ describe("rolling the window forward", () => {
     expect(checkScheduleInvariants(rolled)).toEqual([]);
   });
 
-  it("by three days: later ranges shift, a guest in the past goes, a deadline that passed is overdue", () => {
+  it("by three days: later ranges shift, a guest in the past stays on record as missed, a deadline that passed is overdue", () => {
     const week = parseScheduleState({
       ...sampleWeek(),
       categories: [...sampleWeek().categories.slice(0, 3), { ...sampleWeek().categories[3]!, blockedDays: [2, 5] }],
@@ -286,7 +286,14 @@ describe("rolling the window forward", () => {
     });
     const rolled = rollWindow(week, 3);
     const byId = new Map(rolled.tasks.map((task) => [task.id, task]));
-    expect(byId.has("review-limits")).toBe(false);
+    expect(byId.get("review-limits")).toEqual({
+      ...week.tasks.find((task) => task.id === "review-limits"),
+      status: "missed",
+      slots: undefined,
+      embeddedIn: undefined,
+      was: { week: 1, dayOfWeek: 1, date: "2024-03-11", start: 9, end: 10 },
+    });
+    expect(Object.keys(byId.get("review-limits")!)).not.toContain("slots");
     expect(byId.has("mon-study-hall")).toBe(false);
     expect(byId.get("matrix-review")).toMatchObject({
       status: "placed",
@@ -339,13 +346,17 @@ describe("rolling the window forward", () => {
         for (const task of state.tasks) {
           const slots = task.slots ?? [];
           const past = slots.length > 0 && slots.every((range) => range.day <= days);
-          expect(after.has(task.id)).toBe(!past);
+          // Past events go with their days; a task item never goes: it stays on record.
+          expect(after.has(task.id)).toBe(!past || task.source === "task_item");
           const moved = after.get(task.id);
           if (!moved) continue;
           expect(moved.slots ?? []).toEqual(
             slots.filter((range) => range.day > days).map((range) => ({ ...range, day: range.day - days })),
           );
-          if (task.source === "task_item" && moved.source === "task_item") {
+          if (task.source === "task_item" && moved.source === "task_item" && past) {
+            expect(moved.status).toBe(task.status === "placed" ? "missed" : task.status);
+            expect(moved.was).toMatchObject({ start: slots[0]!.start, end: slots[0]!.end });
+          } else if (task.source === "task_item" && moved.source === "task_item") {
             expect(moved.status).toBe(task.status);
             if (task.earliestDay !== undefined) expect(moved.earliestDay).toBe(Math.max(1, task.earliestDay - days));
             if (task.dueBefore && "day" in task.dueBefore)

@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the twenty schedule tools, nine reads then eleven writes, each with a described snake_case schema", () => {
+  it("has the twenty-four schedule tools, nine reads then fifteen writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -37,6 +37,10 @@ describe("the tool list", () => {
       ["remove_task", "write"],
       ["import_calendar", "write"],
       ["roll_window", "write"],
+      ["mark_done", "write"],
+      ["mark_missed", "write"],
+      ["skip", "write"],
+      ["reopen", "write"],
     ]);
     for (const tool of scheduleTools) {
       expect(tool.description.length).toBeGreaterThan(40);

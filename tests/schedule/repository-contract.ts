@@ -104,7 +104,7 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     await repository.seed(user, before);
     const rolled = rollWindowTool.run(before, { days: 3 });
     expect(rolled.content).toMatch(
-      /^moved the window on by 3 day\(s\): it now runs \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}; \d+ past item\(s\) left with the old days/,
+      /^moved the window on by 3 day\(s\): it now runs \d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}; \d+ done task\(s\) moved to history; \d+ placed task\(s\) passed without being marked done and are now missed(: [\w-]+(, [\w-]+)*)?; \d+ past event\(s\) left with the old days/,
     );
     const changes = diffScheduleState(before, rolled.state!);
     expect(changes).toEqual([{ kind: "roll", days: 3, from: before.window.days[0] }]);
@@ -116,6 +116,37 @@ export function repositoryContract(options: RepositoryContractOptions): void {
       ScheduleConflictError,
     );
     expect(json(await repository.load(user))).toBe(json(stored));
+  });
+
+  it("persists a task's life, once: done with when, missed with where, and a roll that keeps both on record", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("life");
+    let before = write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+    before = write("place", before, { task_id: "review-limits", day: 3, slot_start: 9 });
+    await repository.seed(user, before);
+    const done = write("mark_done", before, { task_id: "matrix-review", at: "2024-03-12T21:00:00+08:00" });
+    const missed = write("mark_missed", done, { task_id: "review-limits" });
+    for (const [from, to, id] of [
+      [before, done, "life-1"],
+      [done, missed, "life-2"],
+    ] as const) {
+      expect(await repository.applyChanges(user, diffScheduleState(from, to), { applyId: id })).toEqual({
+        applied: true,
+      });
+      expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(to)));
+    }
+    await expect(
+      repository.applyChanges(user, diffScheduleState(before, done), { applyId: "life-3" }),
+    ).rejects.toBeInstanceOf(ScheduleConflictError);
+    const rolled = write("roll_window", missed, { days: 7 });
+    await repository.applyChanges(user, diffScheduleState(missed, rolled), { applyId: "life-4" });
+    const stored = await repository.load(user);
+    expect(json(stored)).toBe(json(canonicalScheduleState(rolled)));
+    expect(stored.tasks.find((task) => task.id === "matrix-review")).toMatchObject({
+      status: "done",
+      markedAt: "2024-03-12T21:00:00+08:00",
+      was: { date: "2024-03-12", start: 9, end: 10 },
+    });
   });
 
   it("tells a user's time zone without loading the schedule: the stored window's, else the default's", async () => {

@@ -18,6 +18,7 @@ import {
   dayOfWeekName,
   type DayMapping,
   type EventTask,
+  type PastPlace,
   type ScheduleState,
   type ScheduleTask,
   type ScheduleWindow,
@@ -209,8 +210,9 @@ export function placeNote(
 /**
  * The schedule a week (or `days` days) later: the first `days` days are dropped and as many new days appended after
  * the last (dated when the window is). An event of a series is expanded anew into the rolled window (`rollTimetable`):
- * the timetable carries on. What else lay wholly in the dropped days goes with them — one-off events, placed task
- * items (they are past), embedded guests; everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
+ * the timetable carries on; one-off events that lay wholly in the dropped days go with them. The task items there stay
+ * on record (`settleTasksOnRoll`): a done one as history, a placed one as missed, each with where it was.
+ * Everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
  * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
  * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
  */
@@ -255,9 +257,13 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   }
   const timetable = rollTimetable(state, days, rolled, removed);
   for (const [id, event] of timetable) if (event === undefined) removed.add(id);
-  const tasks = state.tasks.flatMap((task): ScheduleTask[] => {
-    if (removed.has(task.id)) return [];
-    if (task.source === "event") return [timetable.get(task.id)!];
+  const settled = settleTasksOnRoll(state, days);
+  const tasks = state.tasks.flatMap((stored): ScheduleTask[] => {
+    const task = settled.get(stored.id) ?? stored;
+    if (task.source === "event") {
+      const event = timetable.get(task.id);
+      return event === undefined ? [] : [event];
+    }
     const item: TaskItem = {
       ...task,
       ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}),
@@ -306,6 +312,41 @@ function rollTimetable(
     timetable.set(task.id, gone ? undefined : buildEventTask({ ...task, slots, embeds }));
   }
   return timetable;
+}
+
+/**
+ * The task items whose place leaves the window in a roll by `days` days, settled: a done one keeps its record (when
+ * it was marked) and its place becomes `was`, the calendar day it was on; a placed one whose day passed without
+ * being marked done becomes `missed`, with `was` where it was planned. Keyed by task id; nothing else changes.
+ */
+export function settleTasksOnRoll(state: ScheduleState, days: number): Map<string, TaskItem> {
+  const settled = new Map<string, TaskItem>();
+  for (const task of state.tasks) {
+    if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done")) continue;
+    const range = task.slots?.[0];
+    if (range === undefined || range.day > days) continue;
+    const item: TaskItem = {
+      ...task,
+      status: task.status === "done" ? "done" : "missed",
+      was: pastPlaceOf(state.window, range),
+    };
+    delete item.slots;
+    delete item.embeddedIn;
+    settled.set(task.id, buildTaskItem(item));
+  }
+  return settled;
+}
+
+/** A place of the window as history (`PastPlace`): its calendar day (week, weekday, date) and slots. */
+export function pastPlaceOf(window: Pick<ScheduleWindow, "days">, range: SlotRange): PastPlace {
+  const day = window.days[range.day - 1];
+  return {
+    week: day?.week ?? 1,
+    dayOfWeek: day?.dayOfWeek ?? 1,
+    ...(day?.date !== undefined ? { date: day.date } : {}),
+    start: range.start,
+    end: range.end,
+  };
 }
 
 function calendarError(message: string): TempoError {

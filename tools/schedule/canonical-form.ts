@@ -3,15 +3,17 @@
  * order, optional keys absent rather than undefined, `embeds` sorted), so two
  * equal schedules serialise to the same JSON byte for byte.
  */
-import type {
-  EventSeries,
-  EventTask,
-  ScheduleState,
-  ScheduleTask,
-  ScheduleWindow,
-  SlotRange,
-  TaskCategory,
-  TaskItem,
+import {
+  isSettled,
+  type EventSeries,
+  type EventTask,
+  type PastPlace,
+  type ScheduleState,
+  type ScheduleTask,
+  type ScheduleWindow,
+  type SlotRange,
+  type TaskCategory,
+  type TaskItem,
 } from "./state.js";
 
 /** Sorts ids ascending in code-unit order (the order `embeds` is kept in). */
@@ -61,7 +63,7 @@ export function canonicalSeries(series: EventSeries): EventSeries {
   };
 }
 
-/** A task item in canonical form: a pending one carries no `slots` and no `embeddedIn`. */
+/** A task item in canonical form: only a placed or done one carries `slots` and `embeddedIn`, only a settled one `markedAt` and `was`. */
 export function buildTaskItem(task: TaskItem): TaskItem {
   const item: TaskItem = {
     id: task.id,
@@ -71,13 +73,27 @@ export function buildTaskItem(task: TaskItem): TaskItem {
     categoryId: task.categoryId,
     status: task.status,
   };
-  if (task.status === "placed" && task.slots !== undefined) item.slots = task.slots.map(canonicalRange);
-  if (task.status === "placed" && task.embeddedIn !== undefined) item.embeddedIn = task.embeddedIn;
+  const onSchedule = task.status === "placed" || task.status === "done";
+  if (onSchedule && task.slots !== undefined && task.slots.length > 0) item.slots = task.slots.map(canonicalRange);
+  if (onSchedule && item.slots !== undefined && task.embeddedIn !== undefined) item.embeddedIn = task.embeddedIn;
   if (task.dueBefore !== undefined)
     item.dueBefore = "eventId" in task.dueBefore ? { eventId: task.dueBefore.eventId } : { day: task.dueBefore.day };
   if (task.priority !== undefined) item.priority = task.priority;
   if (task.earliestDay !== undefined) item.earliestDay = task.earliestDay;
+  if (isSettled(task.status) && task.markedAt !== undefined) item.markedAt = task.markedAt;
+  if (isSettled(task.status) && task.was !== undefined) item.was = canonicalPastPlace(task.was);
   return item;
+}
+
+/** A past place with its keys in canonical order. */
+export function canonicalPastPlace(place: PastPlace): PastPlace {
+  return {
+    week: place.week,
+    dayOfWeek: place.dayOfWeek,
+    ...(place.date !== undefined ? { date: place.date } : {}),
+    start: place.start,
+    end: place.end,
+  };
 }
 
 /** Any task in canonical form. */

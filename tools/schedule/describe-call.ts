@@ -64,8 +64,30 @@ export function describeScheduleCall(
         ? `一起移动 ${moves.length} 个任务：${lines.join("；")}`
         : `Move ${moves.length} task(s) together: ${lines.join("; ")}`;
     }
+    case "mark_done":
+    case "mark_missed":
+    case "skip":
+    case "reopen": {
+      const found = task(args.task_id);
+      if (!found) return undefined;
+      return lifeCall(tool, label(found), now(found), zh);
+    }
     default:
       return describeTaskWrite(state, tool, args, language);
+  }
+}
+
+/** A life write on its card: `Mark "Review: limits" done (Wed 13 Mar, 10:00–11:40)`. */
+function lifeCall(tool: string, name: string, place: string, zh: boolean): string {
+  switch (tool) {
+    case "mark_done":
+      return zh ? `把 ${name}（${place}）记为已完成` : `Mark ${name} done (${place})`;
+    case "mark_missed":
+      return zh ? `把 ${name}（${place}）记为错过` : `Mark ${name} missed (${place}); its place is freed`;
+    case "skip":
+      return zh ? `本周跳过 ${name}（${place}）` : `Skip ${name} this week (${place})`;
+    default:
+      return zh ? `把 ${name} 重新设为待安排` : `Make ${name} pending again, to reschedule it`;
   }
 }
 

@@ -19,7 +19,15 @@ import {
 } from "./canonical-form.js";
 import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
 import { rangeListsEqual } from "./slot-range.js";
-import type { DayMapping, ScheduleState, ScheduleTask, SlotRange, TaskCategory, TaskItem } from "./state.js";
+import {
+  isSettled,
+  type DayMapping,
+  type ScheduleState,
+  type ScheduleTask,
+  type SlotRange,
+  type TaskCategory,
+  type TaskItem,
+} from "./state.js";
 import { checkScheduleInvariants } from "./validation.js";
 
 /** The two task sources. */
@@ -109,6 +117,20 @@ export interface RemoveChange {
   task: TaskItem;
 }
 
+/**
+ * A task item's life changes (`TaskStatus`): it is marked done, missed or skipped, or a settled one goes back to
+ * pending or placed. It carries the whole task before (checked) and after, place and all.
+ */
+export interface StatusChange {
+  kind: "status";
+  taskId: string;
+  source: "task_item";
+  /** The task as stored before (checked). */
+  from: TaskItem;
+  /** The task after. */
+  to: TaskItem;
+}
+
 /** The window moves on by `days` days (`rollWindow`): past days go with what was on them, the rest shifts. */
 export interface RollChange {
   kind: "roll";
@@ -119,7 +141,15 @@ export interface RollChange {
 
 /** One persisted change of a schedule. */
 export type ScheduleChange =
-  PlaceChange | MoveChange | UnplaceChange | ClassChange | AddChange | UpdateChange | RemoveChange | RollChange;
+  | PlaceChange
+  | MoveChange
+  | UnplaceChange
+  | ClassChange
+  | AddChange
+  | UpdateChange
+  | RemoveChange
+  | StatusChange
+  | RollChange;
 
 /** A change of a task (every kind but a class's and the window's). */
 export type TaskChange = Exclude<ScheduleChange, ClassChange | RollChange>;
@@ -188,6 +218,16 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
       problems.push(fixedProblem);
       continue;
     }
+    if (previous.source === "task_item" && task.source === "task_item" && lifeChanged(previous, task)) {
+      changes.push({
+        kind: "status",
+        taskId: task.id,
+        source: "task_item",
+        from: buildTaskItem(previous),
+        to: buildTaskItem(task),
+      });
+      continue;
+    }
     if (
       previous.source === "task_item" &&
       task.source === "task_item" &&
@@ -215,6 +255,15 @@ function rolledBy(before: ScheduleState, after: ScheduleState): number | undefin
     if (JSON.stringify(canonicalScheduleState(rollWindow(before, days))) === wanted) return days;
   }
   return undefined;
+}
+
+/** True when a task item's life changed beyond pending ↔ placed (a settled status, or when or where it was settled). */
+function lifeChanged(before: TaskItem, after: TaskItem): boolean {
+  const life = (task: TaskItem) => {
+    const { status, markedAt, was } = buildTaskItem(task);
+    return JSON.stringify({ status: isSettled(status) ? status : "open", markedAt, was });
+  };
+  return life(before) !== life(after);
 }
 
 /** A task item's fields apart from its place, in canonical form (unset ones absent). */
@@ -313,6 +362,16 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
         `Task ${change.taskId} is stored as ${removed.has(change.taskId) ? "removed" : current.source}, but the change is for ${change.source}.`,
         { change },
       );
+    }
+    if (change.kind === "status") {
+      const stored = current as TaskItem;
+      if (JSON.stringify(buildTaskItem(stored)) !== JSON.stringify(buildTaskItem(change.from)))
+        throw new ScheduleConflictError(`Task ${change.taskId} is no longer as the change expects it.`, { change });
+      if (stored.embeddedIn !== undefined) touchedHosts.add(stored.embeddedIn);
+      const next = buildTaskItem(change.to);
+      if (next.embeddedIn !== undefined) touchedHosts.add(next.embeddedIn);
+      tasks[position] = next;
+      continue;
     }
     if (change.kind === "remove" || change.kind === "update") {
       const stored = current as TaskItem;

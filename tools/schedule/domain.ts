@@ -66,6 +66,13 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
       "the calendar: import a timetable from iCalendar (.ics, through a card), export the week as .ics, move the window on a week",
     tools: ["import_calendar", "export_calendar", "roll_window"],
   },
+  {
+    name: "schedule.life",
+    description:
+      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card)",
+    tools: ["mark_done", "mark_missed", "skip", "reopen"],
+    default: "writing",
+  },
 ];
 
 /**

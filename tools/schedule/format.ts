@@ -76,6 +76,7 @@ import {
   dayOfWeekName,
   type DayMapping,
   type EventTask,
+  type PastPlace,
   type ScheduleTask,
   type ScheduleWindow,
   type SlotRange,
@@ -160,10 +161,28 @@ export function eventLine(task: EventTask): string {
   return `- event ${task.id} ${quoteName(task.name)} ${formatRanges(task.slots)}${flags}${embeds}`;
 }
 
-/** The list line of any task: pending, placed or event. */
+/**
+ * `- <done|missed|skipped> task <id> "<name>" duration=<n> category=<c>[ day <d> slots <a>-<b>][ was <place>][ marked <at>]`:
+ * a settled task item, with where it was (in the window, or `was` once that is history) and when it was marked.
+ */
+export function settledTaskLine(task: TaskItem): string {
+  const where = task.slots !== undefined ? ` ${formatRanges(task.slots)}` : "";
+  const was = task.was === undefined ? "" : ` was ${pastPlaceText(task.was)}`;
+  const marked = task.markedAt === undefined ? "" : ` marked ${task.markedAt}`;
+  return `- ${task.status} task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}${where}${was}${marked}`;
+}
+
+/** A past place: `2024-03-12 slots 9-10`, or without a date `week 1 Tue slots 9-10`. */
+export function pastPlaceText(place: PastPlace): string {
+  const day = place.date ?? `week ${place.week} ${dayOfWeekName(place.dayOfWeek)}`;
+  return `${day} slots ${place.start}-${place.end}`;
+}
+
+/** The list line of any task: pending, placed, settled or event. */
 export function taskLine(task: ScheduleTask): string {
   if (task.source === "event") return eventLine(task);
-  return task.status === "pending" ? pendingTaskLine(task) : placedTaskLine(task);
+  if (task.status === "pending") return pendingTaskLine(task);
+  return task.status === "placed" ? placedTaskLine(task) : settledTaskLine(task);
 }
 
 /** `- day <d> slots <a>-<b> (<len> free)[ embeddable host <hostId>]`. */

@@ -26,6 +26,7 @@ import {
   type SlotTime,
   type TaskCategory,
   type TaskItem,
+  type TaskStatus,
 } from "./state.js";
 import { parseScheduleState } from "./validation.js";
 
@@ -51,9 +52,9 @@ interface TaskRow {
   locked: boolean | null;
   duration: number | null;
   category_id: string | null;
-  status: "pending" | "placed" | null;
+  status: TaskStatus | null;
   embedded_in: string | null;
-  attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay">;
+  attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay" | "markedAt" | "was">;
   /** An event's series (format 2); null for a one-off and a task item. */
   series: EventSeries | null;
 }
@@ -273,6 +274,8 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
       ...(task.dueBefore ? { dueBefore: task.dueBefore } : {}),
       ...(task.priority ? { priority: task.priority } : {}),
       ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}),
+      ...(task.markedAt ? { markedAt: task.markedAt } : {}),
+      ...(task.was ? { was: task.was } : {}),
     },
     series: null,
   };
@@ -305,10 +308,10 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
       source: "task_item",
       duration: row.duration ?? 0,
       categoryId: row.category_id ?? "",
-      status: row.status === "placed" ? "placed" : "pending",
+      status: row.status ?? "pending",
     };
-    if (item.status === "placed") item.slots = slots;
-    if (item.status === "placed" && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
+    if (slots.length > 0 && (item.status === "placed" || item.status === "done")) item.slots = slots;
+    if (item.slots !== undefined && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
     return { ...item, ...row.attributes };
   });
   return canonicalScheduleState({

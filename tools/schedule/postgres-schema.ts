@@ -7,7 +7,7 @@
  *   zone and the clock times of its slots) and the task classes with their profiles.
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
  *   placement columns (`slots`, `status`, `embedded_in`) are what changes write; a task item's deadline,
- *   priority and earliest day are in `attributes`.
+ *   priority, earliest day, and when and where it was settled (`markedAt`, `was`) are in `attributes`.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
  *
  * - Format 2 (issue 47): an event may be the expansion of a series, stored in `tempo_schedule_tasks.series` (null for a
@@ -63,6 +63,10 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
   `ALTER TABLE tempo_schedule_windows ADD COLUMN IF NOT EXISTS format_version integer NOT NULL DEFAULT 1`,
   `UPDATE tempo_schedule_windows SET format_version = 2 WHERE format_version < 2`,
   `ALTER TABLE tempo_schedule_windows ALTER COLUMN format_version SET DEFAULT 2`,
+  // A task item's life (done, missed, skipped): the status check widened; when and where it was are in `attributes`.
+  `ALTER TABLE tempo_schedule_tasks DROP CONSTRAINT IF EXISTS tempo_schedule_tasks_status_check`,
+  `ALTER TABLE tempo_schedule_tasks ADD CONSTRAINT tempo_schedule_tasks_status_check
+    CHECK (status IN ('pending', 'placed', 'done', 'missed', 'skipped'))`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */

@@ -79,6 +79,11 @@ export type ScheduleRequest =
   | { kind: "move"; task: string; where: Where }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
+  /**
+   * A task's life: "I did the matrix review", "我周二的复习没做", "skip the vocabulary review this week". `weekday`
+   * narrows the task to one placed on that day of the week ("Tuesday's review"), when the request names one.
+   */
+  | { kind: "mark"; task: string; to: "done" | "missed" | "skipped"; weekday?: number }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
@@ -493,9 +498,10 @@ function parseSentence(body: string): ScheduleRequest {
     /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
-  const byVerb = LEADING_VERBS[verb]?.(body);
+  const byVerb = readMark(body) ?? LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
   return (
+    readMark(body) ??
     readAddTask(body) ??
     readClassRules(body) ??
     readSwap(body) ??
@@ -665,6 +671,51 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   if (target !== undefined) return [taskPhrase(subject), target];
   const at = /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
   return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : [taskPhrase(subject), ""];
+}
+
+/** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
+const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
+  [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed)$/, "done"],
+  [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
+  [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
+  [/^(?:i\s+)?(?:want to\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/, "skipped"],
+  [/^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot)\s+(.+)$/, "missed"],
+  [/^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(.+)$/, "done"],
+  [/^(?:把|将)\s*(.+?)\s*记为(?:已完成|完成)$/, "done"],
+  [/^(?:把|将)\s*(.+?)\s*记为错过$/, "missed"],
+  [/^(?:把|将)\s*(.+?)\s*记为跳过$/, "skipped"],
+  [/^(?:我)?(?:这周|本周)?(?:跳过|不做)(?:这周|本周)?(?:的)?(.+?)(?:这周|本周)?$/, "skipped"],
+  [/^(?:我)?(.+?)(?:没做|没有做|没完成|没有完成|错过了|漏了|忘了做)/, "missed"],
+  [/^(?:我)?(?:已经)?(?:做完了|完成了|做了)(.+)$/, "done"],
+  [/^(?:我)?(.+?)(?:已经)?(?:做完了|完成了|已完成)/, "done"],
+];
+
+/** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
+function readMark(body: string): ScheduleRequest | undefined {
+  const text = body.replace(/[.!。！]+$/, "").trim();
+  for (const [pattern, to] of MARK_PHRASES) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const raw = match[1] ?? "";
+    const weekday = weekdayIn(raw);
+    const task = taskPhrase(
+      raw
+        .replace(/\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?(?:'s)?\b/g, " ")
+        .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]的?/g, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
+    if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}) };
+  }
+  return undefined;
+}
+
+/** The one day of the week a phrase names ("tuesday's review", "周二的复习"), or undefined. */
+function weekdayIn(text: string): number | undefined {
+  for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text.replace(/'s\b/g, ""))) return weekday;
+  const chinese = /(?:周|星期|礼拜)([一二三四五六日天1-7])/.exec(text)?.[1];
+  if (chinese === undefined) return undefined;
+  return ZH_WEEKDAY_NUMBER[chinese] ?? Number(chinese);
 }
 
 function readUnplace(body: string): ScheduleRequest | undefined {

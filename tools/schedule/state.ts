@@ -5,7 +5,8 @@
  *
  * Canonical form (so that two equal schedules are equal byte for byte as
  * JSON, which the diff round-trip and the property tests rely on):
- * - a pending task_item has no `slots` and no `embeddedIn` key;
+ * - a pending, missed or skipped task_item has no `slots` and no `embeddedIn` key (a done one keeps its place while
+ *   its day is in the window);
  * - a task_item without a host has no `embeddedIn` key;
  * - an event always has `embeds`, sorted ascending by id (code-unit order).
  */
@@ -158,6 +159,37 @@ export interface EventTask {
   series?: EventSeries;
 }
 
+/**
+ * Where a task item was once its place is history (it was done there and the day left the window, or it was missed
+ * or skipped there): the calendar day, not a day index, so a roll never moves it.
+ */
+export interface PastPlace {
+  /** Week of the term. */
+  week: number;
+  /** Day of the week, 1 = Monday … 7 = Sunday. */
+  dayOfWeek: number;
+  /** The calendar date, when the window was dated. */
+  date?: string;
+  /** First slot, 1-based. */
+  start: number;
+  /** Last slot, inclusive. */
+  end: number;
+}
+
+/**
+ * Where a task item is in its life: `pending` (to place) → `placed` → `done` | `missed` | `skipped`, and back to
+ * `pending` to reschedule. Done, missed and skipped are settled: nothing places, moves or scores them.
+ */
+export type TaskStatus = "pending" | "placed" | "done" | "missed" | "skipped";
+
+/** The settled statuses: a task item in one of them is history, not work to place. */
+export const SETTLED_STATUSES: readonly TaskStatus[] = ["done", "missed", "skipped"];
+
+/** True for a done, missed or skipped task item. */
+export function isSettled(status: TaskStatus): boolean {
+  return status === "done" || status === "missed" || status === "skipped";
+}
+
 /** A task to place, coming from a task class (e.g. a review session). */
 export interface TaskItem {
   /** Stable id, unique across all tasks. */
@@ -170,9 +202,9 @@ export interface TaskItem {
   duration: number;
   /** Id of its task class in `ScheduleState.categories`. */
   categoryId: string;
-  /** "pending" until placed; "placed" once it has `slots`. */
-  status: "pending" | "placed";
-  /** Where it is placed: exactly one range of `duration` slots; absent while pending. */
+  /** "pending" until placed; "placed" once it has `slots`; then done, missed or skipped (`TaskStatus`). */
+  status: TaskStatus;
+  /** Where it is placed (placed, or done in the window): exactly one range of `duration` slots; absent otherwise. */
   slots?: SlotRange[];
   /** Id of the `canEmbed` event it sits inside; absent when it has no host. */
   embeddedIn?: string;
@@ -182,6 +214,10 @@ export interface TaskItem {
   priority?: TaskPriority;
   /** The first day of the window it may go on (hard). */
   earliestDay?: number;
+  /** When it was marked done, missed or skipped (ISO date-time); absent otherwise. */
+  markedAt?: string;
+  /** Where it was, once that is history (`PastPlace`); only on a done, missed or skipped task item. */
+  was?: PastPlace;
 }
 
 /** Any task of the flat task list. */
@@ -318,6 +354,23 @@ export const eventSeriesSchema = z.strictObject({
   moved: z.array(movedOccurrenceSchema).max(1_000).describe("Occurrences moved elsewhere."),
 }) satisfies z.ZodType<EventSeries>;
 
+/** Validates a `PastPlace`. */
+export const pastPlaceSchema = z
+  .strictObject({
+    week: positiveInteger.describe("Week of the term."),
+    dayOfWeek: z.number().int().min(1).max(7).describe("Day of the week, 1 = Monday."),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD")
+      .optional()
+      .describe("The calendar date."),
+    start: positiveInteger.describe("First slot, 1-based."),
+    end: positiveInteger.describe("Last slot, inclusive."),
+  })
+  .refine((place) => place.end >= place.start, {
+    message: "a past place needs end >= start",
+  }) satisfies z.ZodType<PastPlace>;
+
 /** Validates an `EventTask`. */
 export const eventTaskSchema = z.strictObject({
   id: taskId.describe("Stable id, unique across all tasks."),
@@ -337,12 +390,16 @@ export const taskItemSchema = z.strictObject({
   source: z.literal("task_item").describe("Marks a task to place."),
   duration: positiveInteger.describe("Number of consecutive slots it needs."),
   categoryId: taskId.describe("Id of its task class."),
-  status: z.enum(["pending", "placed"]).describe("pending until placed."),
+  status: z
+    .enum(["pending", "placed", "done", "missed", "skipped"])
+    .describe("pending until placed; then done, missed or skipped."),
   slots: z.array(slotRangeSchema).optional().describe("Where it is placed; absent while pending."),
   embeddedIn: taskId.optional().describe("Id of the canEmbed event it sits inside."),
   dueBefore: dueBeforeSchema.optional().describe("Its deadline: it must end before this."),
   priority: z.enum(["high", "normal", "low"]).optional().describe("How much it matters."),
   earliestDay: positiveInteger.optional().describe("The first day of the window it may go on."),
+  markedAt: z.string().datetime({ offset: true }).optional().describe("When it was marked done, missed or skipped."),
+  was: pastPlaceSchema.optional().describe("Where it was, once that is history."),
 }) satisfies z.ZodType<TaskItem>;
 
 /** Validates any task. */

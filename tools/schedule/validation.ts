@@ -60,16 +60,20 @@ export function checkScheduleInvariants(state: ScheduleState): string[] {
       const due = task.dueBefore;
       if (due && "eventId" in due && !state.tasks.some((other) => other.id === due.eventId && other.source === "event"))
         problems.push(`task ${task.id} is due before ${due.eventId}, which is no event`);
-      if (task.status === "pending" && (task.slots !== undefined || task.embeddedIn !== undefined)) {
-        problems.push(`pending task ${task.id} must have no slots and no host`);
+      if (
+        task.status !== "placed" &&
+        task.status !== "done" &&
+        (task.slots !== undefined || task.embeddedIn !== undefined)
+      ) {
+        problems.push(`${task.status} task ${task.id} must have no slots and no host`);
       }
-      if (task.status === "placed") {
+      if (task.status === "placed" || (task.status === "done" && task.slots !== undefined)) {
         const only = slots[0];
         if (slots.length !== 1 || only === undefined) {
-          problems.push(`placed task ${task.id} must occupy exactly one slot range`);
+          problems.push(`${task.status} task ${task.id} must occupy exactly one slot range`);
         } else if (rangeLength(only) !== task.duration) {
           problems.push(
-            `placed task ${task.id} occupies ${rangeLength(only)} slots but its duration is ${task.duration}`,
+            `${task.status} task ${task.id} occupies ${rangeLength(only)} slots but its duration is ${task.duration}`,
           );
         }
       }

@@ -1,6 +1,6 @@
 /**
- * The ten schedule tools (docs/design.md#schedule-tools): five reads that run at once and
- * five writes that wait for a confirmation.
+ * The schedule tools (docs/design.md#schedule-tools): reads that run at once and writes that wait for a
+ * confirmation.
  */
 import type { DomainTool } from "../../domain.js";
 import type { ScheduleState } from "../state.js";
@@ -23,6 +23,7 @@ import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
 import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
+import { markDoneTool, markMissedTool, reopenTool, skipTool } from "./task-life.js";
 import { unplaceTool } from "./unplace.js";
 
 export {
@@ -88,6 +89,16 @@ export {
   type UnplaceData,
 } from "./unplace.js";
 export type { MovedTask } from "../atomic-moves.js";
+export {
+  markArgumentsSchema,
+  markDoneTool,
+  markedText,
+  markMissedTool,
+  reopenTool,
+  skipTool,
+  type MarkArguments,
+  type TaskLifeData,
+} from "./task-life.js";
 
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
 export {
@@ -107,7 +118,7 @@ export {
   type TaskClassData,
 } from "./task-writes.js";
 
-/** All twenty tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All twenty-four tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -129,4 +140,8 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   removeTaskTool,
   importCalendarTool,
   rollWindowTool,
+  markDoneTool,
+  markMissedTool,
+  skipTool,
+  reopenTool,
 ];

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
 import { copyRange } from "../slot-range.js";
-import type { ScheduleState, ScheduleTask, SlotRange } from "../state.js";
+import type { ScheduleState, ScheduleTask, SlotRange, TaskStatus } from "../state.js";
 import { limitField, optionalDayField } from "./argument-fields.js";
 
 /** A task as a list shows it (one `- task` / `- placed task` / `- event` line): a pending or placed task item, or an event. */
@@ -15,8 +15,8 @@ export interface ListedTask {
   id: string;
   /** Display name. */
   name: string;
-  /** "pending" / "placed" task item, or "event". */
-  kind: "pending" | "placed" | "event";
+  /** A task item's status (`TaskStatus`: pending, placed, done, missed, skipped), or "event". */
+  kind: TaskStatus | "event";
   /** Slots it needs (task items), or the length of its single range (events; 0 for an event on several ranges or none). */
   duration: number;
   /** Task class id (task items). */
@@ -78,9 +78,12 @@ export const listTasksArgumentsSchema = z.object({
     .optional()
     .describe("Only timetable events (`event`) or only tasks to place (`task_item`); default both."),
   status: z
-    .enum(["pending", "placed"])
+    .enum(["pending", "placed", "done", "missed", "skipped"])
     .optional()
-    .describe("Only task items with this status (implies source=task_item); `pending` lists what still needs a place."),
+    .describe(
+      "Only task items with this status (implies source=task_item); `pending` lists what still needs a place, " +
+        "`done` / `missed` / `skipped` the history.",
+    ),
   category: z.string().min(1).optional().describe("Only task items of this task class id (implies source=task_item)."),
   day: optionalDayField("Only tasks that occupy slots on this day index (1-based)."),
   limit: limitField(TASK_LINE_LIMIT),

@@ -35,7 +35,7 @@ export function placedText(data: PlaceData, window?: Dating): string {
 export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
   name: "place",
   description:
-    "Places a pending task item on `day`, occupying `duration` consecutive slots from `slot_start`. " +
+    "Places a pending (or missed, to reschedule it) task item on `day`, occupying `duration` consecutive slots from `slot_start`. " +
     "The slots must be free, or lie entirely inside one embeddable event (the task is then embedded in it). " +
     "Use find_free with min_length = the task's duration first.",
   schema: placeArgumentsSchema,
@@ -49,6 +49,9 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
       return failure(
         `${task.id} ${quoteName(task.name)} is a timetable event, not a task item; use move to change its slots`,
       );
+    }
+    if (task.status === "done" || task.status === "skipped") {
+      return failure(`task ${task.id} is ${task.status}; use reopen first to make it pending again`);
     }
     if (task.status === "placed") {
       return failure(

@@ -6,7 +6,7 @@
 import { formatCount, quoteName } from "../format.js";
 import { positionOf, type OccupancyIndex } from "../occupancy-index.js";
 import { rangeLength } from "../slot-range.js";
-import type { ScheduleTask, SlotRange } from "../state.js";
+import { isSettled, type ScheduleTask, type SlotRange } from "../state.js";
 
 /** A value, or the problem that prevents it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -42,6 +42,12 @@ export function movableRange(task: ScheduleTask): Checked<SlotRange> {
     return {
       ok: false,
       problem: `task ${task.id} ${quoteName(task.name)} is pending, not on the schedule; use place to put it there`,
+    };
+  }
+  if (task.source === "task_item" && isSettled(task.status)) {
+    return {
+      ok: false,
+      problem: `task ${task.id} ${quoteName(task.name)} is ${task.status}, history that nothing moves; use reopen to make it pending again`,
     };
   }
   if (task.source === "event") {

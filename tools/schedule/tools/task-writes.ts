@@ -28,7 +28,7 @@ import {
   type ImportedOccurrence,
   type TimetableImport,
 } from "../calendar-files.js";
-import { formatDate, rollWindow } from "../calendar.js";
+import { formatDate, rollWindow, settleTasksOnRoll } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -509,8 +509,8 @@ export function describeTaskWrite(
     case "roll_window": {
       const days = typeof args.days === "number" ? args.days : 7;
       return zh
-        ? `把日程窗口向后移动 ${days} 天（之前的日子和其上的安排移出）`
-        : `Move the window on by ${days} day(s) (the past days go, with what was on them)`;
+        ? `把日程窗口向后移动 ${days} 天（之前的日子和其上的日程移出；已完成的复习留作记录，未完成的记为错过）`
+        : `Move the window on by ${days} day(s) (the past days go with their events; done reviews stay on record, placed ones not done become missed)`;
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
@@ -620,11 +620,36 @@ const rollWindowArgumentsSchema = z.object({
   days: z.number().int().min(1).max(366).default(7).describe("Days to move on by (default 7: the next week)."),
 });
 
-/** Moves the window on: the past days go with what was on them, the rest shifts, new days come after. */
+/** What a roll did, as data: the days, the events gone with the old days, the task items moved to history or missed. */
+export interface RollWindowData {
+  days: number;
+  /** Ids of the events that left with the old days. */
+  removed: string[];
+  /** Ids of the done task items whose place is now history. */
+  history: string[];
+  /** Ids of the placed task items whose time passed without being marked done: now missed. */
+  missed: string[];
+}
+
+/** roll_window's text: the new span, and every item the old days took, by what became of it. */
+export function rolledText(data: RollWindowData, span: string): string {
+  const list = (ids: readonly string[]) => (ids.length > 0 ? `: ${ids.join(", ")}` : "");
+  return (
+    `moved the window on by ${data.days} day(s): it now runs ${span}; ` +
+    `${data.history.length} done task(s) moved to history${list(data.history)}; ` +
+    `${data.missed.length} placed task(s) passed without being marked done and are now missed${list(data.missed)}; ` +
+    `${data.removed.length} past event(s) left with the old days${list(data.removed)}`
+  );
+}
+
+/**
+ * Moves the window on: the past days go, the events on them with them; the task items on them stay on record (done
+ * ones as history, placed ones as missed), the rest shifts, new days come after. The answer names each.
+ */
 export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindowArgumentsSchema>> = {
   name: "roll_window",
   description:
-    "Moves the window on by some days (default a week): the first days go with what was on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending.",
+    "Moves the window on by some days (default a week): the first days go with the events on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending; a done task on the old days stays on record as history, a placed one that was not marked done becomes missed.",
   schema: rollWindowArgumentsSchema,
   kind: "write",
   run(state, args) {
@@ -633,18 +658,21 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
         `a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`,
       );
     const next = rollWindow(state, args.days);
-    const gone = state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id));
+    const settled = settleTasksOnRoll(state, args.days);
+    const idsWith = (status: string) =>
+      [...settled.values()].filter((task) => task.status === status).map((task) => task.id);
+    const data: RollWindowData = {
+      days: args.days,
+      removed: state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id)).map((task) => task.id),
+      history: idsWith("done"),
+      missed: idsWith("missed"),
+    };
     const first = next.window.days[0];
     const last = next.window.days.at(-1);
     const span =
       first?.date && last?.date
         ? `${first.date} – ${last.date}`
         : `week ${first?.week ?? "?"} to week ${last?.week ?? "?"}`;
-    return {
-      ok: true,
-      content: `moved the window on by ${args.days} day(s): it now runs ${span}; ${gone.length} past item(s) left with the old days${gone.length > 0 ? `: ${gone.map((task) => task.id).join(", ")}` : ""}`,
-      state: next,
-      data: { days: args.days, removed: gone.map((task) => task.id) },
-    };
+    return { ok: true, content: rolledText(data, span), state: next, data };
   },
 };

@@ -53,6 +53,8 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
     const range = task.slots?.[0];
     if (task.status === "pending" || range === undefined)
       return failure(`task ${task.id} is already pending; nothing to unplace`);
+    if (task.status !== "placed")
+      return failure(`task ${task.id} is ${task.status}, history that nothing moves; use reopen to make it pending`);
     const next = commitUnplace(state, index, position);
     const data: UnplaceData = {
       id: task.id,

@@ -1,0 +1,191 @@
+/**
+ * A task item's life (issue 47 items 4 and 3): pending → placed → done | missed | skipped and back to pending, by the
+ * write tools mark_done / mark_missed / skip / reopen; the diff round trip of each; nothing moves a settled task; a
+ * roll keeps history, turns a passed placed review into missed and says so; a term-long window rolls.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  applyScheduleChanges,
+  canonicalScheduleState,
+  checkScheduleInvariants,
+  datedWindow,
+  diffScheduleState,
+  parseScheduleState,
+  rollWindow,
+  sampleWeek,
+  type ScheduleState,
+  type TaskItem,
+} from "../../tools/schedule/index.js";
+import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
+import { runTool, write } from "./support.js";
+
+const AT = "2024-03-12T21:00:00+08:00";
+const item = (state: ScheduleState, id: string) => state.tasks.find((task) => task.id === id) as TaskItem;
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The sample week with the matrix review placed on Tue 12 Mar 19:00–20:40, inside no host. */
+function withMatrixPlaced(): ScheduleState {
+  return write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+}
+
+/** `after` persisted as a diff and replayed on `before` gives `after` back, byte for byte. */
+function expectRoundTrip(before: ScheduleState, after: ScheduleState): void {
+  const changes = diffScheduleState(before, after);
+  expect(json(applyScheduleChanges(before, changes))).toBe(json(canonicalScheduleState(after)));
+  expect(() => applyScheduleChanges(applyScheduleChanges(before, changes), changes)).toThrow(/no longer as/);
+}
+
+describe("a task's life through the write tools", () => {
+  it("mark_done keeps the place and when it was marked; the diff round trip carries it", () => {
+    const before = withMatrixPlaced();
+    const result = runTool("mark_done", before, { task_id: "matrix-review", at: AT });
+    expect(result.content).toBe("marked task matrix-review done (it was placed)");
+    const after = result.state!;
+    expect(item(after, "matrix-review")).toMatchObject({
+      status: "done",
+      slots: [{ day: 2, start: 9, end: 10 }],
+      markedAt: AT,
+    });
+    expect(diffScheduleState(before, after)).toEqual([
+      {
+        kind: "status",
+        taskId: "matrix-review",
+        source: "task_item",
+        from: item(before, "matrix-review"),
+        to: item(after, "matrix-review"),
+      },
+    ]);
+    expectRoundTrip(before, after);
+  });
+
+  it("mark_missed frees the place and keeps where it was; place reschedules the missed review", () => {
+    const before = withMatrixPlaced();
+    const missed = write("mark_missed", before, { task_id: "matrix-review", at: AT });
+    expect(item(missed, "matrix-review")).toEqual({
+      ...item(sampleWeek(), "matrix-review"),
+      status: "missed",
+      markedAt: AT,
+      was: { week: 1, dayOfWeek: 2, date: "2024-03-12", start: 9, end: 10 },
+    });
+    expectRoundTrip(before, missed);
+    const again = write("place", missed, { task_id: "matrix-review", day: 2, slot_start: 9 });
+    expect(item(again, "matrix-review")).toEqual(item(before, "matrix-review"));
+    expectRoundTrip(missed, again);
+  });
+
+  it("skip takes a placed review off; reopen makes any settled task pending again", () => {
+    const skipped = write("skip", withMatrixPlaced(), { task_id: "matrix-review" });
+    expect(item(skipped, "matrix-review")).toMatchObject({ status: "skipped", was: { date: "2024-03-12" } });
+    const reopened = runTool("reopen", skipped, { task_id: "matrix-review" });
+    expect(reopened.content).toBe("reopened task matrix-review: it was skipped, it is pending again");
+    expect(item(reopened.state!, "matrix-review")).toEqual(item(sampleWeek(), "matrix-review"));
+    const done = write("mark_done", withMatrixPlaced(), { task_id: "matrix-review" });
+    expect(item(write("reopen", done, { task_id: "matrix-review" }), "matrix-review")).toEqual(
+      item(sampleWeek(), "matrix-review"),
+    );
+    expectRoundTrip(skipped, reopened.state!);
+  });
+
+  it("refuses what a status does not allow, with the reason, and changes nothing", () => {
+    const done = write("mark_done", withMatrixPlaced(), { task_id: "matrix-review" });
+    for (const [tool, args, reason] of [
+      ["mark_missed", { task_id: "review-limits" }, /is pending, so it cannot be marked missed; only a placed task/],
+      ["mark_done", { task_id: "mon-study-hall" }, /timetable event; only task items are marked/],
+      ["mark_done", { task_id: "nope" }, /no task with id "nope"/],
+      ["reopen", { task_id: "review-limits" }, /is pending; only a done, missed or skipped/],
+      ["move", { task_id: "matrix-review", day: 3, slot_start: 9 }, /is done, history that nothing moves/],
+      ["unplace", { task_id: "matrix-review" }, /is done, history that nothing moves/],
+      ["place", { task_id: "matrix-review", day: 3, slot_start: 9 }, /is done; use reopen first/],
+      ["mark_done", { task_id: "matrix-review" }, /is done on .*cannot be marked done/],
+    ] as const) {
+      const result = runTool(tool, done, args);
+      expect(result.ok, tool).toBe(false);
+      expect(result.content).toMatch(reason);
+    }
+    expect(() => runTool("mark_done", done, { task_id: "matrix-review", at: "yesterday" })).toThrow();
+  });
+
+  it("cards say what each life write does, by name and place, in English and Chinese", () => {
+    const state = withMatrixPlaced();
+    expect(describeScheduleCall(state, "mark_done", { task_id: "matrix-review" })).toBe(
+      'Mark "Matrix operations review" done (Tue 12 Mar, 19:00–20:40)',
+    );
+    expect(describeScheduleCall(state, "mark_missed", { task_id: "matrix-review" }, "zh")).toBe(
+      '把 "Matrix operations review"（3月12日周二 19:00–20:40）记为错过',
+    );
+    expect(describeScheduleCall(state, "skip", { task_id: "matrix-review" })).toMatch(
+      /^Skip "Matrix operations review" this week/,
+    );
+  });
+
+  it("the health judge, the candidates and the arrangement leave settled tasks alone", () => {
+    const done = write("mark_done", withMatrixPlaced(), { task_id: "matrix-review" });
+    const skipped = write("skip", done, { task_id: "review-limits" });
+    const listing = runTool("propose_candidates", skipped, {});
+    const named = JSON.stringify(listing.data);
+    expect(named).not.toContain("matrix-review");
+    expect(named).not.toContain("review-limits");
+    const arranged = runTool("propose_arrangement", skipped, {});
+    expect(JSON.stringify(arranged.data)).not.toContain("review-limits");
+    const health = runTool("analyze_health", skipped, {});
+    expect(health.ok).toBe(true);
+    expect(health.content).not.toMatch(/review-limits/);
+  });
+});
+
+describe("stored tasks", () => {
+  it("old pending and placed tasks stay valid, and the settled ones parse with when and where", () => {
+    const old = withMatrixPlaced();
+    expect(json(parseScheduleState(JSON.parse(json(old))))).toBe(json(old));
+    const missed = write("mark_missed", old, { task_id: "matrix-review", at: AT });
+    expect(json(parseScheduleState(JSON.parse(json(missed))))).toBe(json(missed));
+    const broken = JSON.parse(json(missed)) as ScheduleState;
+    (broken.tasks.find((task) => task.id === "matrix-review") as TaskItem).status = "finished" as never;
+    expect(() => parseScheduleState(broken)).toThrow();
+  });
+});
+
+describe("rolling on without loss", () => {
+  it("a roll keeps a done review on record with when, turns a passed placed one into missed, and says so", () => {
+    let state = write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+    state = write("place", state, { task_id: "review-limits", day: 3, slot_start: 9 });
+    state = write("mark_done", state, { task_id: "matrix-review", at: AT });
+    const rolled = runTool("roll_window", state, { days: 7 });
+    expect(rolled.content).toMatch(
+      /; 1 done task\(s\) moved to history: matrix-review; 1 placed task\(s\) passed without being marked done and are now missed: review-limits; \d+ past event\(s\) left with the old days/,
+    );
+    const after = rolled.state!;
+    expect(item(after, "matrix-review")).toEqual({
+      ...item(sampleWeek(), "matrix-review"),
+      status: "done",
+      markedAt: AT,
+      was: { week: 1, dayOfWeek: 2, date: "2024-03-12", start: 9, end: 10 },
+    });
+    expect(item(after, "review-limits")).toMatchObject({ status: "missed", was: { date: "2024-03-13" } });
+    expect(after.tasks.filter((task) => task.source === "task_item")).toHaveLength(
+      state.tasks.filter((task) => task.source === "task_item").length,
+    );
+    expect(diffScheduleState(state, after)).toEqual([{ kind: "roll", days: 7, from: state.window.days[0] }]);
+    expect(json(applyScheduleChanges(state, diffScheduleState(state, after)))).toBe(json(after));
+    expect(json(rollWindow(rollWindow(state, 3), 4))).toBe(json(after));
+  });
+
+  it("a term-long window (112 days) rolls a week at a time and keeps a deadline weeks ahead", () => {
+    const week = sampleWeek();
+    const term: ScheduleState = {
+      ...week,
+      window: datedWindow({ firstDate: "2024-03-11", days: 112, timeZone: "Asia/Shanghai" }),
+      tasks: week.tasks.map((task) => (task.id === "matrix-review" ? { ...task, dueBefore: { day: 60 } } : task)),
+    };
+    expect(checkScheduleInvariants(term)).toEqual([]);
+    const placed = write("place", term, { task_id: "matrix-review", day: 50, slot_start: 9 });
+    const rolled = write("roll_window", placed, { days: 7 });
+    expect(rolled.window.totalDays).toBe(112);
+    expect(rolled.window.days.at(-1)).toMatchObject({ date: "2024-07-07", week: 17 });
+    expect(item(rolled, "matrix-review")).toMatchObject({
+      status: "placed",
+      slots: [{ day: 43, start: 9, end: 10 }],
+      dueBefore: { day: 53 },
+    });
+  });
+});
