@@ -12,7 +12,7 @@ import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
-import type { TempoState, TempoUpdate } from "../kernel/state.js";
+import { promptMessages, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import {
   clearThread,
   dropTask,
@@ -116,7 +116,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     userText: string,
     config: LangGraphRunnableConfig,
   ): Promise<TempoUpdate> {
-    const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(state.messages) : undefined;
+    const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(promptMessages(state)) : undefined;
     return respondTo(unanswered ?? userText, state, config);
   }
 
@@ -208,5 +208,6 @@ async function runCommand(state: TempoState, command: string, config: LangGraphR
     ...clearThread(state),
     messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message],
     memorizedUpTo: message.id!,
+    compressedUpTo: null,
   };
 }

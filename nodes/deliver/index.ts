@@ -8,7 +8,7 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
@@ -117,7 +117,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const model = modelFor(dependencies.models, "deliver");
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
-      conversation: state.messages.slice(-12),
+      conversation: promptMessages(state).slice(-12),
       context: {
         requirement: state.goal,
         ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10),
