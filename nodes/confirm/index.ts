@@ -13,6 +13,7 @@
  *          single write; a lone legacy answer naming the first write decides it alone, and the rest come back on the next card
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { showStatus } from "../../streaming/progress-ui.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { PLAN_STEPS_FIELD, type Card } from "../../contracts/cards.js";
 import { parseTextValues, type CardAnswer } from "../../review/resume.js";
@@ -259,6 +260,7 @@ async function answerPlan(
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (answer.type === "approve" || answer.type === "edit") {
     emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
+    showStatus(config, state.messages, "Plan confirmed; working on it…", "计划已确认，正在执行…");
     const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
     const edits: TempoUpdate = editedPlan
       ? {

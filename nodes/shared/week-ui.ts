@@ -7,7 +7,6 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import type { NodeDependencies } from "./dependencies.js";
@@ -15,9 +14,7 @@ import { isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
 import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
 import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
-
-/** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
-export const UI_STATE_KEY = "ui";
+import { endStatus, pushComponent } from "../../streaming/progress-ui.js";
 
 /**
  * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
@@ -38,7 +35,7 @@ export function pushWeekProposal(
   const week = tried.before as ScheduleState;
   const language = languageOf(messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
-  push(config, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+  push(config, messages, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
 
 /** Pushes the week as it is now beside the task's answer (`week`: the schedule already loaded, if it was). */
@@ -53,7 +50,7 @@ export async function pushWeekNow(
   if (!state || dependencies.domain.name !== "schedule") return;
   const language = languageOf(messages);
   const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
-  push(config, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
+  push(config, messages, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
 }
 
 /** The `week` component's props for `grid`: its cells as runs, the changes in words, the labels in `language`. */
@@ -150,16 +147,15 @@ function labelsIn(language: Language): WeekLabels {
   };
 }
 
-function push(config: LangGraphRunnableConfig, message: BaseMessage, props: WeekViewProps): void {
-  // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
-  const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
-  const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
-  // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`
-  // writes the message's id as `metadata.id` only (later SDKs write `message_id`), so it is given here too.
-  ui.push(
-    { id: `week-${message.id}`, name: "week", props, metadata: { message_id: message.id } },
-    { message: { id: message.id! } },
-  );
+function push(
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  message: BaseMessage,
+  props: WeekViewProps,
+): void {
+  // The picture of the next card, or the answer's, takes the place of the turn's progress line.
+  endStatus(config, messages);
+  pushComponent(config, `week-${message.id}`, "week", props as unknown as Record<string, unknown>, message.id!);
 }
 
 async function scheduleOf(
