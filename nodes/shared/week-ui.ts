@@ -5,7 +5,7 @@
  * props are the grid model (`tools/schedule/week-grid.ts`) as runs and a few labels. A client that does not render
  * Generative UI (the terminal chat, Agent Inbox, `invoke`) just carries the channel.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
@@ -13,7 +13,13 @@ import type { NodeDependencies } from "./dependencies.js";
 import { isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
 import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
-import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
+import type { HealthPanelProps, WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
+import {
+  analyzeHealth,
+  type HealthIssueKind,
+  type HealthPreferences,
+  type HealthReport,
+} from "../../tools/schedule/health.js";
 import { endStatus, pushComponent } from "../../streaming/progress-ui.js";
 
 /**
@@ -36,6 +42,63 @@ export function pushWeekProposal(
   const language = languageOf(messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
   push(config, messages, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+}
+
+/** The parts of the health score a person reads, and the issue kinds each part counts. */
+const HEALTH_PARTS: ReadonlyArray<{ english: string; chinese: string; kinds: readonly HealthIssueKind[] }> = [
+  { english: "rhythm", chinese: "节奏", kinds: ["heavy_day", "uneven", "back_to_back"] },
+  { english: "tightness", chinese: "紧凑", kinds: ["no_buffer", "fragmented"] },
+  { english: "profile", chinese: "偏好", kinds: ["off_profile", "off_strategy"] },
+  { english: "feasibility", chinese: "可行", kinds: ["unplaced", "cannot_fit"] },
+];
+
+/**
+ * Pushes the health panel beside a refinement's proposal (issue 48 item 2): the week's score and the points each part
+ * costs, before → after the proposal's writes, judged as the listing judged them (its avoided days).
+ */
+export function pushHealthChange(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  proposal: BaseMessage,
+  tried: { before: unknown; after: unknown } | undefined,
+): void {
+  if (!tried || dependencies.domain.name !== "schedule") return;
+  const before = tried.before as ScheduleState;
+  const preferences = listingPreferences(messages, before);
+  const [was, will] = [analyzeHealth(before, preferences), analyzeHealth(tried.after as ScheduleState, preferences)];
+  const language = languageOf(messages);
+  const cost = (report: HealthReport, kinds: readonly HealthIssueKind[]) =>
+    Math.round(
+      report.issues.filter((issue) => kinds.includes(issue.kind)).reduce((sum, issue) => sum + issue.penalty, 0) * 10,
+    ) / 10;
+  const props: HealthPanelProps = {
+    title: say(language, "Week health", "一周健康度"),
+    before: was.score,
+    after: will.score,
+    parts: HEALTH_PARTS.map((part) => ({
+      label: say(language, part.english, part.chinese),
+      before: cost(was, part.kinds),
+      after: cost(will, part.kinds),
+    })),
+  };
+  pushComponent(config, `health-${proposal.id}`, "health", props as unknown as Record<string, unknown>, proposal.id!);
+}
+
+/** The avoided days the step's latest listing was judged with (`propose_candidates`' avoid_days, avoid_weekdays). */
+function listingPreferences(messages: readonly BaseMessage[], week: ScheduleState): HealthPreferences {
+  const call = messages
+    .flatMap((message) => (message as AIMessage).tool_calls ?? [])
+    .findLast((entry) => entry.name === "propose_candidates");
+  const args = (call?.args ?? {}) as { avoid_days?: number[]; avoid_weekdays?: number[] };
+  const weekdays = args.avoid_weekdays ?? [];
+  const avoidDays = [
+    ...new Set([
+      ...(args.avoid_days ?? []),
+      ...week.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex),
+    ]),
+  ];
+  return avoidDays.length > 0 ? { avoidDays } : {};
 }
 
 /** Pushes the week as it is now beside the task's answer (`week`: the schedule already loaded, if it was). */
