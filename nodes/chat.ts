@@ -24,7 +24,7 @@ import {
 } from "../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
-import { languageOf } from "../contracts/language.js";
+import { languageOf, say } from "../contracts/language.js";
 import { readableText } from "../tools/domain.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
@@ -136,7 +136,11 @@ export function createChatNode(dependencies: NodeDependencies) {
       );
     }
 
-    emit(config, { kind: "status", node: "chat", text: "Understanding your message" });
+    emit(config, {
+      kind: "status",
+      node: "chat",
+      text: say(languageOf(state.messages), "Understanding your message", "正在理解你的消息"),
+    });
     const messages = buildStageMessages({
       stagePrompt: CHAT_STAGE_PROMPT,
       conversation: conversationMessages(state, 12).slice(0, -1),
@@ -171,7 +175,11 @@ export function createChatNode(dependencies: NodeDependencies) {
       emitAssistantText(config, "chat", message.id!, decision.value.reply);
       return reply(state, message);
     }
-    emit(config, { kind: "status", node: "chat", text: "Planning the task" });
+    emit(config, {
+      kind: "status",
+      node: "chat",
+      text: say(languageOf(state.messages), "Planning the task", "正在规划任务"),
+    });
     return begin(state, userText, config);
   }
 

@@ -17,7 +17,7 @@ import { showStatus } from "../../streaming/progress-ui.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { PLAN_STEPS_FIELD, type Card } from "../../contracts/cards.js";
 import { parseTextValues, type CardAnswer } from "../../review/resume.js";
-import { languageOf, type Language } from "../../contracts/language.js";
+import { languageOf, say, type Language } from "../../contracts/language.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../../contracts/plan.js";
 import type { PlanStep, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { describeToolCall, findTool, readableText } from "../../tools/domain.js";
@@ -259,7 +259,11 @@ async function answerPlan(
 ): Promise<TempoUpdate> {
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (answer.type === "approve" || answer.type === "edit") {
-    emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
+    emit(config, {
+      kind: "status",
+      node: "confirm",
+      text: say(languageOf(state.messages), "Plan confirmed", "计划已确认"),
+    });
     showStatus(config, state.messages, "Plan confirmed; working on it…", "计划已确认，正在执行…");
     const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
     const edits: TempoUpdate = editedPlan

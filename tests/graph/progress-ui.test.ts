@@ -71,4 +71,24 @@ describe("progress in the ui channel", () => {
     const { seen } = await watch("帮我安排复习");
     expect(seen.map((entry) => entry.text)).toEqual(["计划已确认，正在执行…", "正在执行 8 项已批准的更改…"]);
   });
+
+  test("a Chinese user's status lines on the custom stream are Chinese", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const config = { ...threadConfig("progress-zh-custom", "student"), streamMode: "custom" as const };
+    const lines: string[] = [];
+    const collect = async (input: unknown) => {
+      for await (const event of await tempo.graph.stream(input as never, config))
+        if ((event as { kind?: string }).kind === "status") lines.push((event as { text: string }).text);
+    };
+    await collect({ messages: [new HumanMessage("帮我安排复习")] });
+    for (let turn = 0; turn < 20; turn++) {
+      const state = await tempo.graph.getState(config);
+      if (state.tasks.every((task) => task.interrupts.length === 0)) break;
+      await collect(approveCard({ __interrupt__: state.tasks.flatMap((task) => task.interrupts) }));
+    }
+    expect(lines).toEqual(expect.arrayContaining(["正在理解你的消息", "正在规划任务", "计划已确认"]));
+    expect(lines).not.toEqual(expect.arrayContaining(["Planning the task"]));
+    expect(lines).not.toEqual(expect.arrayContaining(["Plan confirmed"]));
+  });
 });
