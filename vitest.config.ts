@@ -42,6 +42,7 @@ export const INTEGRATION_TESTS = [
   "tests/graph/offline-placement.test.ts",
   "tests/graph/offline-feedback.test.ts",
   "tests/graph/refinement-decisions.test.ts",
+  "tests/graph/kept-messages.test.ts",
 ];
 
 const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];

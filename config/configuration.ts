@@ -27,11 +27,11 @@ export interface WorkingMemoryReminderSettings {
 
 /** Context engineering: how much history the state and the prompts keep. */
 export interface ContextSettings {
-  /** Compress the conversation when the state holds more messages than this. */
+  /** Compress the conversation the prompts read (the thread keeps every message) when it holds more messages than this. */
   maxRecentMessages: number;
   /** ...or when the conversation's estimated tokens exceed this. */
   maxRecentTokens: number;
-  /** Messages kept (newest) after a compression. */
+  /** Messages the prompts keep (newest) after a compression. */
   keepRecentMessages: number;
   /** Tool rounds of the current step kept whole in the execute prompt; earlier ones become a summary (docs/design.md#step-context). */
   keepToolRounds: number;

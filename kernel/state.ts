@@ -292,6 +292,12 @@ export const TempoAnnotation = Annotation.Root({
   // ── Memory recalled for this invocation ──────────────────────────────
   /** Id of the last message memorize has summarised; the next invocation's messages follow it. */
   memorizedUpTo: lastValue<string | null>(() => null),
+  /**
+   * Id of the last message history compression summarised into TaskState (docs/design.md#compression), or null. The
+   * messages up to it stay in `messages` — what a person saw stays in what the client shows (issue 48 item 6) — and
+   * the prompts read only the messages after it (`promptMessages`).
+   */
+  compressedUpTo: lastValue<string | null>(() => null),
   /** What the memory layer recalled at invocation start. */
   recalled: lastValue<RecalledMemory>(nothingRecalled),
 
@@ -317,6 +323,18 @@ export type TempoUpdate = typeof TempoAnnotation.Update;
 
 /** The input the graph takes from a caller: new messages only. */
 export const TempoInputAnnotation = Annotation.Root({ messages: messagesChannel });
+
+/**
+ * The messages the prompts read: those after `compressedUpTo` (the older ones were summarised into TaskState and are
+ * kept for the client only); all of them when nothing was compressed or the mark is gone (a cleared thread).
+ */
+export function promptMessages(
+  state: Pick<TempoState, "messages"> & { compressedUpTo?: string | null },
+): BaseMessage[] {
+  if (!state.compressedUpTo) return state.messages;
+  const mark = state.messages.findIndex((message) => message.id === state.compressedUpTo);
+  return mark === -1 ? state.messages : state.messages.slice(mark + 1);
+}
 
 /** Messages of the current stage workspace, in conversation order. */
 export function workspaceMessages(state: Pick<TempoState, "messages" | "workspaceMessageIds">): BaseMessage[] {

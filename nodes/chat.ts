@@ -12,7 +12,7 @@ import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
-import type { TempoState, TempoUpdate } from "../kernel/state.js";
+import { promptMessages, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import {
   clearThread,
   dropTask,
@@ -24,7 +24,7 @@ import {
 } from "../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
-import { languageOf } from "../contracts/language.js";
+import { languageOf, say } from "../contracts/language.js";
 import { readableText } from "../tools/domain.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
@@ -116,7 +116,7 @@ export function createChatNode(dependencies: NodeDependencies) {
     userText: string,
     config: LangGraphRunnableConfig,
   ): Promise<TempoUpdate> {
-    const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(state.messages) : undefined;
+    const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(promptMessages(state)) : undefined;
     return respondTo(unanswered ?? userText, state, config);
   }
 
@@ -136,7 +136,11 @@ export function createChatNode(dependencies: NodeDependencies) {
       );
     }
 
-    emit(config, { kind: "status", node: "chat", text: "Understanding your message" });
+    emit(config, {
+      kind: "status",
+      node: "chat",
+      text: say(languageOf(state.messages), "Understanding your message", "正在理解你的消息"),
+    });
     const messages = buildStageMessages({
       stagePrompt: CHAT_STAGE_PROMPT,
       conversation: conversationMessages(state, 12).slice(0, -1),
@@ -171,7 +175,11 @@ export function createChatNode(dependencies: NodeDependencies) {
       emitAssistantText(config, "chat", message.id!, decision.value.reply);
       return reply(state, message);
     }
-    emit(config, { kind: "status", node: "chat", text: "Planning the task" });
+    emit(config, {
+      kind: "status",
+      node: "chat",
+      text: say(languageOf(state.messages), "Planning the task", "正在规划任务"),
+    });
     return begin(state, userText, config);
   }
 
@@ -208,5 +216,6 @@ async function runCommand(state: TempoState, command: string, config: LangGraphR
     ...clearThread(state),
     messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message],
     memorizedUpTo: message.id!,
+    compressedUpTo: null,
   };
 }

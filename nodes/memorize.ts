@@ -3,14 +3,15 @@
  * compression (docs/design.md#compression). Appends a summary of the invocation to
  * the thread's conversation memory, stores facts the user stated, records an
  * episode for a finished task, updates the user's TaskState; then, when the
- * conversation in state has grown past its bound, summarises the older turns
- * into TaskState and removes them from state.
+ * conversation the prompts read has grown past its bound, summarises the older turns
+ * into TaskState and moves the prompts' start past them (`compressedUpTo`): they stay in
+ * `messages`, which is what a client shows (issue 48 item 6), and leave the prompts.
  */
-import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
-import { nothingRecalled, type TempoState, type TempoUpdate } from "../kernel/state.js";
+import { nothingRecalled, promptMessages, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import { planHistoryCompression } from "../memory/compression.js";
 import { extractUserFacts, summarizeInvocation, taskEpisode } from "../memory/invocation-summary.js";
 import { appendConversation, recordEpisode, storeFacts } from "../memory/long-term.js";
@@ -84,10 +85,10 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       const summary = await summarizeTurns(compression.remove, dependencies, config);
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
     }
+    // The summarised turns stay where the client shows them; the prompts start after the last of them.
+    const compressedUpTo = compression.remove.findLast((message) => message.id)?.id;
     return {
-      messages: compression.remove
-        .filter((message) => message.id)
-        .map((message) => new RemoveMessage({ id: message.id! })),
+      ...(compressedUpTo ? { compressedUpTo } : {}),
       memorizedUpTo: state.messages.at(-1)?.id ?? null,
       ...forget,
     };
@@ -160,10 +161,10 @@ function preferenceNews(change: { added: Preference[]; removed: Preference[] }):
 /** The item names an open loop lists ("…; still pending: A; B"). */
 const OPEN_ITEMS_OF_LOOP = /; still pending: (.*)$/;
 
-/** The older messages to drop when the conversation is past its bound. */
+/** The older messages to take out of the prompts when the conversation they read is past its bound. */
 function compressHistory(state: TempoState, dependencies: NodeDependencies) {
   const { maxRecentMessages, maxRecentTokens, keepRecentMessages } = dependencies.settings.context;
-  return planHistoryCompression(state.messages, {
+  return planHistoryCompression(promptMessages(state), {
     maxMessages: maxRecentMessages,
     maxTokens: maxRecentTokens,
     keepMessages: keepRecentMessages,

@@ -3,6 +3,7 @@
  * `"ui": { "tempo": "./ui/index.tsx" }` and loaded by Agent Chat UI under the message they belong to.
  */
 import { HealthPanel } from "./health.js";
+import { StatusLine } from "./status.js";
 import { WeekView } from "./week.js";
 
-export default { week: WeekView, health: HealthPanel };
+export default { week: WeekView, health: HealthPanel, status: StatusLine };

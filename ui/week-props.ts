@@ -81,3 +81,10 @@ export interface HealthPanelProps {
 
 /** The palette of task class colours, by colour index (wrapping). */
 export const CLASS_COLOURS = ["#4f86c6", "#e07b39", "#5aa469", "#b05fc0", "#d1495b", "#c9a227", "#2a9d8f", "#7a6c5d"];
+
+/** Props of the `status` component: the stage a task is at, in the user's language. */
+export interface StatusProps {
+  text: string;
+  /** "en" or "zh". */
+  language: string;
+}

@@ -11,7 +11,8 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { languageOf } from "../../contracts/language.js";
+import { showStatus } from "../../streaming/progress-ui.js";
+import { languageOf, say } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { readableText } from "../../tools/domain.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
@@ -89,7 +90,12 @@ async function answerPlan(
 ): Promise<TempoUpdate> {
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (verdict.kind === "go") {
-    emit(config, { kind: "status", node: "confirm", text: "Plan confirmed" });
+    emit(config, {
+      kind: "status",
+      node: "confirm",
+      text: say(languageOf(state.messages), "Plan confirmed", "计划已确认"),
+    });
+    showStatus(config, state.messages, "Plan confirmed; working on it…", "计划已确认，正在执行…");
     const { editedPlan } = verdict;
     const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
     const edits: TempoUpdate = editedPlan

@@ -8,10 +8,10 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import type { TempoState, TempoUpdate } from "../../kernel/state.js";
+import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
-import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
+import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
@@ -113,11 +113,15 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     config: LangGraphRunnableConfig,
   ): Promise<{ text: string; id?: string }> {
     // Said only when a model is asked: a task the execute model already answered is told at once.
-    emit(config, { kind: "status", node: "deliver", text: "Summarising" });
+    emit(config, {
+      kind: "status",
+      node: "deliver",
+      text: say(languageOf(state.messages), "Summarising", "正在总结"),
+    });
     const model = modelFor(dependencies.models, "deliver");
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,
-      conversation: state.messages.slice(-12),
+      conversation: promptMessages(state).slice(-12),
       context: {
         requirement: state.goal,
         ...preferencesContext(state.recalled, dependencies.settings.context.promptBudget.deliver / 10),

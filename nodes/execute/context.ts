@@ -11,6 +11,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import {
+  promptMessages,
   roundsSinceUpdate,
   workspaceMessages,
   type LiveState,
@@ -117,7 +118,7 @@ export function buildExecutePrompt(
     tokens = countMessageTokens(messages, counter);
     if (tokens <= budget) break;
   }
-  const figures = { tokensUsed: tokens, tokensMax: budget, messagesInHistory: state.messages.length };
+  const figures = { tokensUsed: tokens, tokensMax: budget, messagesInHistory: promptMessages(state).length };
   const scratchpad = { memory: state.workingMemory, roundsSinceUpdate: roundsSinceUpdate(state) };
   if (!reminderDue(scratchpad, figures, settings.workingMemory)) return { messages, tokens, budget, reminded: false };
   const withReminder = build(shape, buildReminder(scratchpad, figures));

@@ -17,7 +17,7 @@ import { ask, awaitConfirmation } from "../../kernel/transitions.js";
 import { runCalls } from "./calls.js";
 import { endRefinement } from "./refinement-step.js";
 import { endStep } from "./step-ending.js";
-import { pushWeekProposal } from "../shared/week-ui.js";
+import { pushHealthChange, pushWeekProposal } from "../shared/week-ui.js";
 
 export async function applyDecision(
   state: TempoState,
@@ -77,6 +77,7 @@ export async function applyDecision(
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
     pushWeekProposal(dependencies, config, state.messages, proposal, ran.writes, ran.tried);
+    if (refinement) pushHealthChange(dependencies, config, state.messages, proposal, ran.tried);
     return {
       ...update,
       messages: [...(update.messages as BaseMessage[]), proposal],

@@ -1,7 +1,7 @@
 /** Message helpers shared by the nodes: ids, the conversation outside the workspace, text, tool rounds. */
 import { randomUUID } from "node:crypto";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import type { TempoState } from "../../kernel/state.js";
+import { promptMessages, type TempoState } from "../../kernel/state.js";
 import { newId } from "../../kernel/ids.js";
 import { toolResultMessage, type CallOutcome } from "../../kernel/tool-results.js";
 import { HIDDEN_ID_PREFIX, messageText } from "../../contracts/message-text.js";
@@ -13,13 +13,18 @@ export function newToolCallId(): string {
   return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
 
-/** Recent conversation turns outside the workspace (the stage sees its workspace separately). */
+/**
+ * Recent conversation turns outside the workspace (the stage sees its workspace separately), after the turns
+ * compression summarised (`promptMessages`).
+ */
 export function conversationMessages(
-  state: Pick<TempoState, "messages" | "workspaceMessageIds">,
+  state: Pick<TempoState, "messages" | "workspaceMessageIds"> & { compressedUpTo?: string | null },
   limit = 20,
 ): BaseMessage[] {
   const ids = new Set(state.workspaceMessageIds);
-  return state.messages.filter((message) => message.id === undefined || !ids.has(message.id)).slice(-limit);
+  return promptMessages(state)
+    .filter((message) => message.id === undefined || !ids.has(message.id))
+    .slice(-limit);
 }
 
 /** Text of the latest human message, or "". */

@@ -5,19 +5,22 @@
  * props are the grid model (`tools/schedule/week-grid.ts`) as runs and a few labels. A client that does not render
  * Generative UI (the terminal chat, Agent Inbox, `invoke`) just carries the channel.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
 import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
-import type { WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
-
-/** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
-export const UI_STATE_KEY = "ui";
+import type { HealthPanelProps, WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
+import {
+  analyzeHealth,
+  type HealthIssueKind,
+  type HealthPreferences,
+  type HealthReport,
+} from "../../tools/schedule/health.js";
+import { endStatus, pushComponent } from "../../streaming/progress-ui.js";
 
 /**
  * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
@@ -38,7 +41,64 @@ export function pushWeekProposal(
   const week = tried.before as ScheduleState;
   const language = languageOf(messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
-  push(config, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+  push(config, messages, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+}
+
+/** The parts of the health score a person reads, and the issue kinds each part counts. */
+const HEALTH_PARTS: ReadonlyArray<{ english: string; chinese: string; kinds: readonly HealthIssueKind[] }> = [
+  { english: "rhythm", chinese: "节奏", kinds: ["heavy_day", "uneven", "back_to_back"] },
+  { english: "tightness", chinese: "紧凑", kinds: ["no_buffer", "fragmented"] },
+  { english: "profile", chinese: "偏好", kinds: ["off_profile", "off_strategy"] },
+  { english: "feasibility", chinese: "可行", kinds: ["unplaced", "cannot_fit"] },
+];
+
+/**
+ * Pushes the health panel beside a refinement's proposal (issue 48 item 2): the week's score and the points each part
+ * costs, before → after the proposal's writes, judged as the listing judged them (its avoided days).
+ */
+export function pushHealthChange(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  proposal: BaseMessage,
+  tried: { before: unknown; after: unknown } | undefined,
+): void {
+  if (!tried || dependencies.domain.name !== "schedule") return;
+  const before = tried.before as ScheduleState;
+  const preferences = listingPreferences(messages, before);
+  const [was, will] = [analyzeHealth(before, preferences), analyzeHealth(tried.after as ScheduleState, preferences)];
+  const language = languageOf(messages);
+  const cost = (report: HealthReport, kinds: readonly HealthIssueKind[]) =>
+    Math.round(
+      report.issues.filter((issue) => kinds.includes(issue.kind)).reduce((sum, issue) => sum + issue.penalty, 0) * 10,
+    ) / 10;
+  const props: HealthPanelProps = {
+    title: say(language, "Week health", "一周健康度"),
+    before: was.score,
+    after: will.score,
+    parts: HEALTH_PARTS.map((part) => ({
+      label: say(language, part.english, part.chinese),
+      before: cost(was, part.kinds),
+      after: cost(will, part.kinds),
+    })),
+  };
+  pushComponent(config, `health-${proposal.id}`, "health", props as unknown as Record<string, unknown>, proposal.id!);
+}
+
+/** The avoided days the step's latest listing was judged with (`propose_candidates`' avoid_days, avoid_weekdays). */
+function listingPreferences(messages: readonly BaseMessage[], week: ScheduleState): HealthPreferences {
+  const call = messages
+    .flatMap((message) => (message as AIMessage).tool_calls ?? [])
+    .findLast((entry) => entry.name === "propose_candidates");
+  const args = (call?.args ?? {}) as { avoid_days?: number[]; avoid_weekdays?: number[] };
+  const weekdays = args.avoid_weekdays ?? [];
+  const avoidDays = [
+    ...new Set([
+      ...(args.avoid_days ?? []),
+      ...week.window.days.filter((day) => weekdays.includes(day.dayOfWeek)).map((day) => day.dayIndex),
+    ]),
+  ];
+  return avoidDays.length > 0 ? { avoidDays } : {};
 }
 
 /** Pushes the week as it is now beside the task's answer (`week`: the schedule already loaded, if it was). */
@@ -53,7 +113,7 @@ export async function pushWeekNow(
   if (!state || dependencies.domain.name !== "schedule") return;
   const language = languageOf(messages);
   const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
-  push(config, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
+  push(config, messages, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
 }
 
 /** The `week` component's props for `grid`: its cells as runs, the changes in words, the labels in `language`. */
@@ -150,16 +210,15 @@ function labelsIn(language: Language): WeekLabels {
   };
 }
 
-function push(config: LangGraphRunnableConfig, message: BaseMessage, props: WeekViewProps): void {
-  // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
-  const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
-  const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
-  // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`
-  // writes the message's id as `metadata.id` only (later SDKs write `message_id`), so it is given here too.
-  ui.push(
-    { id: `week-${message.id}`, name: "week", props, metadata: { message_id: message.id } },
-    { message: { id: message.id! } },
-  );
+function push(
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  message: BaseMessage,
+  props: WeekViewProps,
+): void {
+  // The picture of the next card, or the answer's, takes the place of the turn's progress line.
+  endStatus(config, messages);
+  pushComponent(config, `week-${message.id}`, "week", props as unknown as Record<string, unknown>, message.id!);
 }
 
 async function scheduleOf(

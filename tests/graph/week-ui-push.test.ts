@@ -12,6 +12,9 @@ import type { WeekViewProps } from "../../ui/week-props.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
+import type { HealthPanelProps } from "../../ui/week-props.js";
+import { crowdedSampleWeek } from "../support/crowded-week.js";
 
 const weeksOf = (ui: UIMessage[]) => ui.filter((entry) => entry.name === "week");
 
@@ -51,6 +54,30 @@ describe("the week pushed with its message", () => {
     const stored = await tempo.repository.load("student");
     const placedNow = stored.tasks.filter((task) => task.source === "task_item" && task.status === "placed");
     expect(after.reviews.map((run) => run.name).sort()).toEqual(placedNow.map((task) => task.name).sort());
+  });
+
+  test("a refinement's proposal has the health panel beside it: the score and its parts, before → after", async () => {
+    const tempo = await offlineTempo(crowdedSampleWeek());
+    const config = threadConfig("thread-health-ui", "student");
+    const before = analyzeHealth(await tempo.repository.load("student")).score;
+    let result = await tempo.graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
+    result = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const proposal = (result.messages as BaseMessage[]).findLast(
+      (message) => ((message as AIMessage).tool_calls ?? []).length > 0,
+    )!;
+    expect((proposal as AIMessage).tool_calls!.map((call) => call.name)).toEqual(["batch_move"]);
+    const panel = (result.ui as UIMessage[]).find((entry) => entry.name === "health");
+    expect(panel?.metadata).toMatchObject({ message_id: proposal.id });
+    const props = panel!.props as unknown as HealthPanelProps;
+    expect(props.before).toBe(before);
+    expect(props.parts.map((part) => part.label)).toEqual(["rhythm", "tightness", "profile", "feasibility"]);
+    // The parts are what the score loses: before, and after the proposal's writes.
+    const lost = (side: "before" | "after") => props.parts.reduce((sum, part) => sum + part[side], 0);
+    expect(lost("before")).toBeCloseTo(100 - props.before, 1);
+    expect(lost("after")).toBeCloseTo(100 - props.after, 1);
+    result = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(props.after).toBe(analyzeHealth(await tempo.repository.load("student")).score);
+    expect(props.after).toBeGreaterThan(props.before);
   });
 
   test("the channel keeps the latest pictures only", () => {

@@ -13,6 +13,7 @@ import {
   taskStateNamespace,
 } from "../../memory/namespaces.js";
 import { loadTaskState } from "../../memory/task-state.js";
+import { promptMessages } from "../../kernel/state.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 
@@ -130,7 +131,7 @@ describe("memorize", () => {
 });
 
 describe("compression", () => {
-  test("over a 100-turn conversation the state's messages stay bounded and TaskState keeps the compressed facts", async () => {
+  test("over a 100-turn conversation the prompts' messages stay bounded, every message stays in state, and TaskState keeps the compressed facts", async () => {
     const store = new InMemoryStore();
     const turns = 100;
     const chatReplies = Array.from({ length: turns }, (_, index) =>
@@ -143,14 +144,22 @@ describe("compression", () => {
     for (let turn = 1; turn <= turns; turn += 1) {
       const text = turn === 3 ? "I prefer short notes without emoji" : `message number ${turn}`;
       const result = await graph.invoke({ messages: [new HumanMessage(text)] }, config);
-      largest = Math.max(largest, result.messages.length);
+      largest = Math.max(largest, promptMessages(result).length);
     }
     const state = await graph.getState(config);
+    // The prompts read a bounded conversation; the older turns are in TaskState, not in the prompts' view.
     expect(largest).toBeLessThanOrEqual(context.maxRecentMessages + 2);
-    expect(state.values.messages.length).toBeLessThanOrEqual(context.maxRecentMessages + 2);
-    expect(String(state.values.messages.at(-1)?.content)).toBe("Reply 100");
-    expect(state.values.messages.some((message: BaseMessage) => String(message.content).includes("short notes"))).toBe(
-      false,
+    const view = promptMessages(state.values);
+    expect(view.length).toBeLessThanOrEqual(context.maxRecentMessages + 2);
+    expect(String(view.at(-1)?.content)).toBe("Reply 100");
+    expect(view.some((message: BaseMessage) => String(message.content).includes("short notes"))).toBe(false);
+    // What the person saw stays in state (issue 48 item 6): every message of the 100 turns, in order.
+    const messages = state.values.messages as BaseMessage[];
+    expect(messages).toHaveLength(2 * turns);
+    expect(messages.filter((message) => message.getType() === "human").map((message) => message.content)).toEqual(
+      Array.from({ length: turns }, (_, index) =>
+        index === 2 ? "I prefer short notes without emoji" : `message number ${index + 1}`,
+      ),
     );
     const taskState = await loadTaskState(store, "alice");
     expect(taskState.importantFacts).toContain("I prefer short notes without emoji");

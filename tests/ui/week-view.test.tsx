@@ -10,6 +10,7 @@ import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import { HealthPanel } from "../../ui/health.js";
+import { StatusLine } from "../../ui/status.js";
 import components from "../../ui/index.js";
 import { WeekView } from "../../ui/week.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
@@ -49,7 +50,7 @@ describe("the week view", () => {
       }
     }
     expect([...cells.values()].some((cell) => cell.state === "free" && cell.text === "")).toBe(true);
-    expect(components).toEqual({ week: WeekView, health: HealthPanel });
+    expect(components).toEqual({ week: WeekView, health: HealthPanel, status: StatusLine });
   });
 
   test("a proposal shows the added review in its new cell, the moved one before and after, the removed one's ghost", () => {
@@ -100,5 +101,12 @@ describe("the week view", () => {
     const week = halfPlacedWeek();
     const grid = weekGrid(week);
     expect(JSON.stringify(weekViewProps(grid, "en", "Your week")).length).toBeLessThan(JSON.stringify(grid).length / 3);
+  });
+
+  test("the status line draws its text in its language", () => {
+    const html = renderToString(<StatusLine text="正在执行 8 项已批准的更改…" language="zh" />);
+    expect(html).toContain('data-tempo="status"');
+    expect(html).toContain('lang="zh"');
+    expect(html).toContain("正在执行 8 项已批准的更改…");
   });
 });

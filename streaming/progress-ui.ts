@@ -1,0 +1,99 @@
+/**
+ * Progress a person sees in Agent Chat UI (issue 48 item 5). Chat UI draws `values.messages` and `values.ui`, not
+ * Tempo's `custom` status events, so the stage a task is at is also a `status` component (`ui/status.tsx`) under the
+ * current assistant message: one per turn (its id from the turn's request), replaced as the stages advance ("Plan
+ * confirmed", "Applying 8 approved changes…"), and removed when the next card's picture or the answer is pushed — so
+ * after an Approve something is shown until the next card. Its props are one line of text: the state grows by a few
+ * hundred bytes a turn.
+ */
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { languageOf, say } from "../contracts/language.js";
+import { isHiddenId } from "../contracts/message-text.js";
+import type { StatusProps } from "../ui/week-props.js";
+import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
+import { ensureConfiguration } from "../config/configuration.js";
+
+/** The state key of the pushed components (Agent Chat UI reads `values.ui`; the channel: `kernel/ui-channel.ts`). */
+export const UI_STATE_KEY = "ui";
+
+/** Shows `english` / `chinese` (the user's language) as the turn's status under `anchor` (default: the turn's latest assistant message). */
+export function showStatus(
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  english: string,
+  chinese: string,
+  anchor?: string,
+): void {
+  const request = turnRequest(messages);
+  const under = anchor ?? latestAssistantOfTurn(messages, request);
+  if (!request || !under) return;
+  const language = languageOf([...messages]);
+  const props: StatusProps = { text: say(language, english, chinese), language };
+  pushComponent(config, statusId(request.id!), "status", props as unknown as Record<string, unknown>, under);
+}
+
+/** "Applying 8 approved changes…" under the proposal whose calls `callIds` are. */
+export function showApplying(
+  config: LangGraphRunnableConfig,
+  messages: readonly BaseMessage[],
+  callIds: readonly string[],
+): void {
+  const proposal = messages.findLast((message) =>
+    ((message as AIMessage).tool_calls ?? []).some((call) => call.id !== undefined && callIds.includes(call.id)),
+  );
+  const count = callIds.length;
+  showStatus(
+    config,
+    messages,
+    count === 1 ? "Applying the approved change…" : `Applying ${count} approved changes…`,
+    count === 1 ? "正在执行已批准的更改…" : `正在执行 ${count} 项已批准的更改…`,
+    proposal?.id,
+  );
+}
+
+/** Removes the turn's status (the next card's picture or the answer stands in its place). */
+export function endStatus(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): void {
+  const request = turnRequest(messages);
+  if (request?.id) pushComponent(config, statusId(request.id), "status", null);
+}
+
+/** The status component's id for the turn that `requestId` started. */
+export function statusId(requestId: string): string {
+  return `status-${requestId}`;
+}
+
+/** The turn's request: the latest message a person wrote (not Tempo's hidden bookkeeping). */
+function turnRequest(messages: readonly BaseMessage[]): BaseMessage | undefined {
+  return messages.findLast((message) => message.getType() === "human" && message.id && !isHiddenId(message.id));
+}
+
+/** The latest assistant message after `request` that Chat UI draws. */
+function latestAssistantOfTurn(messages: readonly BaseMessage[], request: BaseMessage | undefined): string | undefined {
+  if (!request) return undefined;
+  const after = messages.slice(messages.indexOf(request) + 1);
+  return after.findLast((message) => message.getType() === "ai" && message.id && !isHiddenId(message.id))?.id;
+}
+
+/**
+ * Pushes component `name` with `props` under the message `messageId` (the same `id` again replaces it), or removes the
+ * component `id` when `props` is null.
+ */
+export function pushComponent(
+  config: LangGraphRunnableConfig,
+  id: string,
+  name: string,
+  props: Record<string, unknown> | null,
+  messageId?: string,
+): void {
+  // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
+  const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
+  const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
+  if (props === null || messageId === undefined) {
+    ui.delete(id);
+    return;
+  }
+  // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`
+  // writes the message's id as `metadata.id` only (later SDKs write `message_id`), so it is given here too.
+  ui.push({ id, name, props, metadata: { message_id: messageId } }, { message: { id: messageId } });
+}
