@@ -74,13 +74,20 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
 }
 
 /**
+ * The evening before the sample week (Sunday 10 March 2024, 20:00 in Shanghai): the default "now" of these
+ * conversations, so the clock — a hard rule of the schedule — leaves the whole sample week ahead, as it is for a
+ * student planning next week. A test that needs another moment passes its own.
+ */
+export const SAMPLE_WEEK_EVE = new Date("2024-03-10T20:00:00+08:00");
+
+/**
  * A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from
- * `now`, in the window's time zone); with `store`, the graph has long-term memory (recall, memorize, preferences) —
+ * `now`, in the window's time zone; by default {@link SAMPLE_WEEK_EVE}); with `store`, the graph has long-term memory (recall, memorize, preferences) —
  * without, it runs with none; `policy` stands in for the offline policy (a subclass that records the prompts).
  */
 export async function offlineTempo(
   week: ScheduleState,
-  now: () => Date = () => new Date(),
+  now: () => Date = () => SAMPLE_WEEK_EVE,
   options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {},
 ) {
   const repository = new InMemoryScheduleRepository();
