@@ -5,7 +5,6 @@
  * node.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { showApplying } from "../streaming/progress-ui.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   workspaceMessages,
@@ -60,11 +59,6 @@ async function applyApprovedWrites(
   let setbacks = state.stepSetbacks;
   let update: TempoUpdate = {};
   let allApplied = true;
-  showApplying(
-    config,
-    state.messages,
-    calls.map((call) => call.id),
-  );
   for (const call of calls) {
     const { ok, content, data } = await steps.run(call);
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));

@@ -23,6 +23,7 @@ import type { PendingInteraction, ProposedWrite, StepEnding, TempoState, TempoUp
 import { toolResultMessage } from "../kernel/tool-results.js";
 import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions.js";
 import { emit, emitAssistantText } from "../streaming/events.js";
+import { showApplying } from "../streaming/progress-ui.js";
 import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
 import { argumentsSchema } from "../tools/langchain-tools.js";
 import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
@@ -134,6 +135,11 @@ export async function answerWriteCard(
     decided.push({ call, answer: given.answer, edited });
   }
   const answered = answerWrites(state, proposal, decided, later, pending.then, config, language);
+  // "Applying 8 approved changes…" under the proposal until the next card or the answer (Agent Chat UI draws no
+  // custom event). Pushed here, with the answer, not while the writes apply: a write's step must write nothing
+  // before its result, or a run that dies mid-write leaves a half-written step behind.
+  const approved = decided.filter(({ answer }) => answer.type !== "reject").map(({ call }) => call.id);
+  if (approved.length > 0) showApplying(config, state.messages, approved);
   const feedback = decided.flatMap(({ call, answer }) =>
     answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : [],
   );
