@@ -63,14 +63,13 @@ const SCHEDULE_WORDS = /\b(?:weeks?|weekly|reviews?|reviewing|slots?|free time|f
 export function scheduleOfflinePolicy(options: { writesPerCard?: number } = {}): OfflinePolicy {
   const writesPerCard = options.writesPerCard ?? Number.POSITIVE_INFINITY;
   return {
-    understands: (request) =>
-      SCHEDULE_NAMED.test(request) || isCalendarRequest(request)
-        ? 1
-        : SCHEDULE_WORDS.test(request)
-          ? 0.75
-          : parseScheduleRequest(request).kind === "unknown"
-            ? 0
-            : 0.5,
+    // "Mark X done" names no schedule word: a to-do list served beside reads it as surely, and goes first on it.
+    understands: (request) => {
+      if (SCHEDULE_NAMED.test(request) || isCalendarRequest(request)) return 1;
+      if (SCHEDULE_WORDS.test(request)) return 0.75;
+      const kind = parseScheduleRequest(request).kind;
+      return kind === "unknown" ? 0 : kind === "mark" ? 0.25 : 0.5;
+    },
     decide: (view) => answerStage(view, scheduleRules(writesPerCard)),
   };
 }

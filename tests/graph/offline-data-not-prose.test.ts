@@ -21,7 +21,13 @@ import {
   type ScheduleState,
 } from "../../tools/schedule/index.js";
 import { decide, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
-import { CHINESE_NAMES, converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import {
+  CHINESE_NAMES,
+  converse,
+  halfPlacedWeek,
+  offlineTempo,
+  SAMPLE_WEEK_EVE,
+} from "./support/offline-conversation.js";
 
 const HIDDEN = "(this tool result's text is hidden from the policy)";
 
@@ -246,7 +252,8 @@ describe("the policy does not depend on the tools' wording", () => {
   ])(
     '$request: with every tool result worded "x", the same week and the same answer',
     async ({ request, week, answers = [] }) => {
-      const now = () => new Date("2026-11-25T09:00:00Z");
+      // The eve of the sample week: the clock, a hard rule, leaves the whole week ahead.
+      const now = () => SAMPLE_WEEK_EVE;
       const real = await converse(await offlineTempo(week(), now), request, answers, "real");
       const policy = new RewordedPolicy();
       const reworded = await converse(await offlineTempo(week(), now, { policy }), request, answers, "reworded");

@@ -58,6 +58,7 @@ describe("tool packs", () => {
       "schedule.read",
       "schedule.optimize",
       "schedule.place",
+      "schedule.life",
     ]);
     const broken = {
       ...(await scheduleDomain()),
@@ -199,7 +200,7 @@ describe("tool packs", () => {
       (message) => message.getType() === "tool" && String(message.content).startsWith("Error: no pack named"),
     );
     expect(String(refused?.content)).toBe(
-      'Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks, schedule.calendar. Nothing was changed.',
+      'Error: no pack named "schedule.everything"; the packs are: schedule.read, schedule.optimize, schedule.place, schedule.inspect, schedule.bulk, schedule.tasks, schedule.calendar, schedule.life. Nothing was changed.',
     );
     const system = String(models.execute.calls[1]!.messages[0]!.content);
     expect(system).toContain("- schedule.read (active): the week at a glance");

@@ -508,8 +508,9 @@ describe("reasoning as its own block", () => {
     const third = await streamed(graph, accept, config);
     expect(third.error).toBeUndefined();
     const later = [...second.events, ...third.events];
+    // Tempo's events (the Generative UI pushes, which carry no `kind`, travel on the same stream).
     const executeOrder = later
-      .filter((event) => event.kind !== "status")
+      .filter((event) => event.kind !== undefined && event.kind !== "status")
       .map((event) => `${event.node}:${event.kind === "reasoning" ? `reasoning:${event.text}` : event.kind}`);
     // Each decision's reasoning comes before what it led to: the card, the tool call and result, the answer.
     expect(executeOrder).toEqual([
