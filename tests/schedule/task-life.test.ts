@@ -58,6 +58,15 @@ describe("a task's life through the write tools", () => {
     expectRoundTrip(before, after);
   });
 
+  it("without `at`, when it was marked is the run's clock (the state's now)", () => {
+    const now = "2024-03-12T12:30:00.000Z";
+    const done = write("mark_done", { ...withMatrixPlaced(), now }, { task_id: "matrix-review" });
+    expect(item(done, "matrix-review")).toMatchObject({ status: "done", markedAt: now });
+    // What the user said wins over the clock.
+    const said = write("mark_done", { ...withMatrixPlaced(), now }, { task_id: "matrix-review", at: AT });
+    expect(item(said, "matrix-review").markedAt).toBe(AT);
+  });
+
   it("mark_missed frees the place and keeps where it was; place reschedules the missed review", () => {
     const before = withMatrixPlaced();
     const missed = write("mark_missed", before, { task_id: "matrix-review", at: AT });

@@ -21,7 +21,7 @@ export const markArgumentsSchema = z.object({
     .string()
     .datetime({ offset: true })
     .optional()
-    .describe("When the user said so, an ISO date-time (the Now line); kept as when it was marked."),
+    .describe("When the user did it or missed it, an ISO date-time, if not now; kept as when it was marked."),
 });
 
 /** Parsed arguments of mark_done, mark_missed and skip. */
@@ -86,7 +86,9 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
   const next: TaskItem = { ...current, status: to };
   delete next.markedAt;
   delete next.was;
-  if (args.at !== undefined) next.markedAt = args.at;
+  // When it was marked: as the user said, else the run's clock (`ScheduleState.now`, folded in by the domain).
+  const at = args.at ?? state.now;
+  if (at !== undefined) next.markedAt = at;
   if (to !== "done" && was !== undefined) next.was = was;
   if (to === "done" && task.slots === undefined && was !== undefined) next.was = was;
   const tasks = base.tasks.slice();
@@ -111,8 +113,7 @@ function markTool(name: string, to: "done" | "missed" | "skipped", description: 
 export const markDoneTool = markTool(
   "mark_done",
   "done",
-  "Marks a task item done (the user did it): a placed one keeps its place as history, and nothing moves it again. " +
-    "Pass `at` (the Now line) for when it was marked.",
+  "Marks a task item done (the user did it): a placed one keeps its place as history, and nothing moves it again.",
 );
 
 /** "I missed it": a placed task item is missed; its place is freed and kept as `was`. */
