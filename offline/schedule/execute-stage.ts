@@ -559,18 +559,8 @@ function swapStep(
   language: Language,
   dating: Dating,
 ): Decision {
-  const outcome = lastWriteOutcome(rounds, ["swap"]);
-  if (outcome?.outcome === "applied")
-    return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
-  if (outcome) {
-    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected the swap";
-    const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    return finish(
-      end,
-      outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : unchangedBecause(feedback, language),
-      `not carried out: ${why}`,
-    );
-  }
+  const answered = writeEnding(rounds, ["swap"], end, dating, language, "the user rejected the swap");
+  if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks)
     return read(
@@ -640,12 +630,8 @@ function markStep(
 ): Decision {
   const { language } = asked;
   const write = MARK_WRITES[request.to];
-  const outcome = lastWriteOutcome(rounds, [write.tool]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
-  if (outcome) {
-    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
-    return finish(end, outcome.outcome === "failed" ? REFUSAL_TOLD_IN_ANSWER : "", `not carried out: ${why}`);
-  }
+  const answered = writeEnding(rounds, [write.tool], end, datingOf(facts), language);
+  if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks) return lookUpTask(request.task, language);
   const markable = tasks.filter(
@@ -680,6 +666,29 @@ function markStep(
   );
 }
 
+/**
+ * How a step of one write ends once its card was answered (undefined while the write is still to propose): applied
+ * — the result, its lines joined —, refused by the tool (the answer tells it), or rejected (the user's feedback said
+ * back: why nothing changed).
+ */
+function writeEnding(
+  rounds: RoundView[],
+  tools: readonly string[],
+  end: Finish,
+  dating: Dating,
+  language: Language,
+  rejected = "the user rejected it",
+): Decision | undefined {
+  const outcome = lastWriteOutcome(rounds, tools);
+  if (!outcome) return undefined;
+  if (outcome.outcome === "applied")
+    return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
+  if (outcome.outcome === "failed")
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
+  const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
+  return finish(end, unchangedBecause(feedback, language), `not carried out: ${rejected}`);
+}
+
 /** Unplace: find the placed task item, propose unplace. */
 function unplaceStep(
   rounds: RoundView[],
@@ -689,18 +698,8 @@ function unplaceStep(
   dating: Dating,
 ): Decision {
   const { language } = asked;
-  const outcome = lastWriteOutcome(rounds, ["unplace"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, dating));
-  if (outcome) {
-    const why = outcome.outcome === "failed" ? failureOf(outcome.round) : "the user rejected it";
-    return finish(
-      end,
-      outcome.outcome === "failed"
-        ? REFUSAL_TOLD_IN_ANSWER
-        : unchangedBecause(parseFeedback(feedbackOfResult(outcome.round.result)), language),
-      `not carried out: ${why}`,
-    );
-  }
+  const answered = writeEnding(rounds, ["unplace"], end, dating, language);
+  if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks) return lookUpTask(request.task, language);
   const named = namedTask(

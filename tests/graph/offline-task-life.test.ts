@@ -30,6 +30,17 @@ describe("the offline policy reads a task's life", () => {
     expect(statusOf(outcome, row.id)).toBe(row.status);
   });
 
+  test("a mark the user rejects changes nothing, and the reply says it was left as it was", async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, "I did the matrix review", (card) =>
+      card.action === "mark_done" ? { type: "response", args: "no, not yet" } : { type: "accept", args: null },
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_done"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("placed");
+    expect(outcome.said.join("\n")).toMatch(/I left it as it was/);
+  });
+
   test("a request it cannot read (undo, for now) is declined with what it can do, and nothing changes", async () => {
     const week = halfPlacedWeek();
     const tempo = await offlineTempo(week);
