@@ -13,17 +13,36 @@
  *   npx tsx bench/load.ts                 # 200 conversations, 2 workers, max_connections 100
  *   npx tsx bench/load.ts 50 2 20         # conversations, workers, max_connections
  *   TEMPO_MAX_RUNS=4 npx tsx bench/load.ts  # the workers read TEMPO_* settings from this environment
+ *   npx tsx bench/load.ts --latency 1500  # a model that takes 1.5 s per call (below)
+ *
+ * With `--latency MS` the workers call a model server instead of running the offline policy in-process: the strict
+ * OpenAI double (tests/support/openai-double), in this process, answering as the offline policy would after MS
+ * milliseconds per request — a conversation then waits on its model as it does in production, and the probe shows
+ * what load costs beside that wait. Without it, a conversation is nearly all CPU and a burst is bounded by the CPU
+ * floor printed below.
  */
 import { cpus, loadavg } from "node:os";
 import pg from "pg";
 import { DEFAULT_MEMORY_POOL_SIZE } from "../config/environment.js";
 import { DEFAULT_POOL_SIZE } from "../database/pool.js";
 import { percentile, runLoadProbe } from "../tests/load/load-probe.js";
+import { scheduleBrain, startOpenAIDouble } from "../tests/support/openai-double/index.js";
 import { realPostgresAvailable, startRealTestPostgres } from "../tests/support/postgres.js";
 
-const CONVERSATIONS = Number(process.argv[2] ?? 200);
-const WORKERS = Number(process.argv[3] ?? 2);
-const MAX_CONNECTIONS = Number(process.argv[4] ?? 100);
+/** `--latency MS`: the model's time per call, in ms (absent: the offline policy in-process). */
+function latencyArgument(argv: readonly string[]): { latencyMs?: number; positional: string[] } {
+  const at = argv.indexOf("--latency");
+  if (at < 0) return { positional: [...argv] };
+  const latencyMs = Number(argv[at + 1]);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0)
+    throw new Error(`--latency needs milliseconds (a number ≥ 0), got ${argv[at + 1] ?? "nothing"}.`);
+  return { latencyMs, positional: argv.filter((_, index) => index !== at && index !== at + 1) };
+}
+
+const { latencyMs: LATENCY_MS, positional } = latencyArgument(process.argv.slice(2));
+const CONVERSATIONS = Number(positional[0] ?? 200);
+const WORKERS = Number(positional[1] ?? 2);
+const MAX_CONNECTIONS = Number(positional[2] ?? 100);
 /** The goal: p95 of a conversation under load within this many lone conversations. */
 const RATIO_GOAL = 3;
 
@@ -60,12 +79,25 @@ async function main(): Promise<number> {
   const poolSize = Number(process.env.TEMPO_DB_POOL_SIZE ?? DEFAULT_POOL_SIZE);
   const memoryPoolSize = Number(process.env.TEMPO_MEMORY_POOL_SIZE ?? DEFAULT_MEMORY_POOL_SIZE);
   const maxRuns = Number(process.env.TEMPO_MAX_RUNS ?? poolSize);
+  const model =
+    LATENCY_MS === undefined
+      ? "offline policy in-process"
+      : `the strict OpenAI double answering as the offline policy, ${LATENCY_MS} ms per call`;
   console.log(
-    `load: ${CONVERSATIONS} conversations at once over ${WORKERS} workers (createTempo, offline policy, memory on), PostgreSQL 15 at max_connections ${MAX_CONNECTIONS}\n` +
+    `load: ${CONVERSATIONS} conversations at once over ${WORKERS} workers (createTempo, ${model}, memory on), PostgreSQL 15 at max_connections ${MAX_CONNECTIONS}\n` +
       `connection plan per worker: pool ${poolSize} + 1 thread-lock connection + memory pool ${memoryPoolSize} = ${poolSize + 1 + memoryPoolSize} at most (${WORKERS} workers: ${WORKERS * (poolSize + 1 + memoryPoolSize)}); ${maxRuns} runs compute at once per worker, the rest wait their turn\n`,
   );
   const loadBefore = loadavg()[0]!;
   const server = await startRealTestPostgres({ maxConnections: MAX_CONNECTIONS });
+  const double =
+    LATENCY_MS === undefined
+      ? undefined
+      : await startOpenAIDouble({
+          brain: async (request) => {
+            await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
+            return scheduleBrain(request);
+          },
+        });
   try {
     const watch = watchConnections(server.url);
     let result: Awaited<ReturnType<typeof runLoadProbe>>;
@@ -76,6 +108,7 @@ async function main(): Promise<number> {
         conversations: CONVERSATIONS,
         workers: WORKERS,
         prefix: "load",
+        modelBaseUrl: double?.baseUrl,
         timeoutMs: 20 * 60_000,
       });
     } finally {
@@ -118,6 +151,12 @@ async function main(): Promise<number> {
     console.log(
       `most connections open on the server during the load: ${mostConnections} of ${MAX_CONNECTIONS} (the sampler's own included)`,
     );
+    if (double) {
+      const refused = double.refusals.length;
+      console.log(
+        `model calls: ${double.requests.length} (${(double.requests.length / (result.conversations.length + result.loneMs.length + WORKERS + 1)).toFixed(1)} per conversation, warm-ups included), ${refused} refused by the strict double`,
+      );
+    }
     console.log(
       `errors: ${errors.length}${errors.length ? `\n${errors.map((conversation) => `  ${conversation.threadId}: ${conversation.error}`).join("\n")}` : ""}`,
     );
@@ -126,6 +165,7 @@ async function main(): Promise<number> {
     );
     return errors.length === 0 ? 0 : 1;
   } finally {
+    await double?.close();
     await server.stop();
   }
 }

@@ -25,6 +25,11 @@ export interface LoadProbeOptions {
   loneRuns?: number;
   /** Each worker runs one conversation before it reports ready (JIT, caches), as a running server has. Default true. */
   warmUp?: boolean;
+  /**
+   * An OpenAI-compatible server the workers' models call (OPENAI_BASE_URL); without it they run the offline policy
+   * in-process and wait on no model.
+   */
+  modelBaseUrl?: string;
   /** Environment of the workers beyond DATABASE_URL (pool sizes, run gate). */
   environment?: Record<string, string>;
   /** Thread id prefix (threads of several probes on one database stay apart). */
@@ -69,9 +74,13 @@ async function startWorker(
 ): Promise<Worker> {
   const entry = await bundled(WORKER_SCRIPT);
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.environment, DATABASE_URL: options.url };
-  // The offline policy: no model server is called.
+  // The offline policy unless a model server is named: no other model server is ever called.
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
+  if (options.modelBaseUrl) {
+    env.OPENAI_BASE_URL = options.modelBaseUrl;
+    env.OPENAI_API_KEY = "load-probe";
+  }
   const child: ChildProcess = spawn(process.execPath, [entry, JSON.stringify({ threads, ...mode })], {
     cwd: PROJECT_ROOT,
     env,
