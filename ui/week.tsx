@@ -174,7 +174,10 @@ function stateOf(cell: Cell): CellState {
   return cell.left ? "left" : "free";
 }
 
-/** The occupant's name at the first slot of its run (a review's over the event that hosts it). */
+/**
+ * The occupant's name at the first slot of its run: a review's over the event that hosts it, and the ghost of a review
+ * that leaves over the event it sat in (the proposal is what a person reads here; the entry's name is in the title).
+ */
 function caption(cell: Cell, slot: number) {
   const review = cell.review;
   if (review && review.from === slot)
@@ -184,9 +187,10 @@ function caption(cell: Cell, slot: number) {
         {review.name}
       </span>
     );
-  if (cell.event && cell.event.from === slot && !review) return <span>{cell.event.name}</span>;
-  if (cell.left && cell.left.from === slot && !review && !cell.event)
+  if (review) return null;
+  if (cell.left && cell.left.from === slot)
     return <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
+  if (cell.event && cell.event.from === slot) return <span>{cell.event.name}</span>;
   return null;
 }
 

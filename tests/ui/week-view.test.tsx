@@ -78,6 +78,19 @@ describe("the week view", () => {
     expect(props.changes.find((change) => change.mark === "moved")!.text).toMatch(/ → Sat 16 Mar 1\d:\d\d–/);
   });
 
+  test("a review moved out of a timetable entry it sat in leaves its ghost with its name, over the entry", () => {
+    const week = halfPlacedWeek();
+    const task = byId(week, "linked-list-exercises");
+    // The Monday evening study hall (slots 9-11) can hold a review; the review sits in it, then moves to Saturday.
+    const before = applyWrites(week, [{ name: "place", arguments: { task_id: task.id, day: 1, slot_start: 10 } }])!;
+    const after = applyWrites(before, [{ name: "move", arguments: { task_id: task.id, day: 6, slot_start: 8 } }])!;
+    const props = weekViewProps(weekGrid(before, { after }), "en", "Proposed week");
+    const cells = cellsOf(renderToString(<WeekView {...props} />));
+    const monday = before.window.days[0]!.date!;
+    expect(cells.get(`${monday}/10`)).toMatchObject({ state: "event", mark: "left", text: task.name });
+    expect(cells.get(`${monday}/11`)).toMatchObject({ state: "event", mark: "left", text: "" });
+  });
+
   test("the clock's now line sits in today's first slot not yet started, and the slots before it are dimmed", () => {
     const week = halfPlacedWeek();
     const now = new Date(`${week.window.days[2]!.date}T${week.window.slotTimes![3]!.start}:30`);

@@ -1,0 +1,546 @@
+#!/usr/bin/env node
+/**
+ * The browser check of issue 48: today's Agent Chat UI (a production build) in headless Chromium against Tempo's
+ * `langgraph dev`, driven through the conversations a person has — a plan, a batch card's proposal, Approve All, a
+ * refinement with its health panel, the answer's week, a Chinese thread and a thread long enough to be compressed —
+ * with screenshots (docs/images/chat-ui-*.png) and assertions on the rendered DOM. Prints a pass/fail list; exits 1
+ * when a check fails, 2 when it cannot run.
+ *
+ * Not part of CI (CI has no Chat UI build or browser): it needs the machine set up by `../shared/real-clients/`
+ * (its README): a Chat UI build, chromium and puppeteer-core under /tmp/fe.
+ *
+ *   node scripts/browser-check.mjs --devtools <port> --ui <chat ui url> --api <tempo url>   # running ones
+ *   node scripts/browser-check.mjs --start                                                   # starts and stops them
+ *
+ * Options: --only en,zh,long (the scenarios), --shots <dir> (docs/images), --events <file>
+ * (/tmp/fe/browser-events.jsonl, where the browser logs console errors and HTTP ≥ 400), --clients <dir>.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const options = readOptions(process.argv.slice(2));
+const clients = options.clients ?? process.env.REAL_CLIENTS ?? path.resolve(repo, "../shared/real-clients");
+const shots = path.resolve(options.shots ?? path.join(repo, "docs/images"));
+const eventsFile = options.events ?? process.env.EVENTS ?? "/tmp/fe/browser-events.jsonl";
+const scenarios = (options.only ?? "en,zh,long").split(",");
+
+const results = [];
+/** Records one check. */
+function check(name, ok, detail = "") {
+  results.push({ name, ok: Boolean(ok), detail });
+  console.log(`${ok ? "PASS" : "FAIL"}  ${name}${detail ? ` — ${detail}` : ""}`);
+  return Boolean(ok);
+}
+
+function refuse(why) {
+  console.error(`browser-check: cannot run: ${why}`);
+  console.error("It needs ../shared/real-clients (see its README) and is not part of CI.");
+  process.exit(2);
+}
+
+function readOptions(argv) {
+  const read = {};
+  for (let index = 0; index < argv.length; index++) {
+    const key = argv[index];
+    if (!key.startsWith("--")) refuse(`unexpected argument ${key}`);
+    if (key === "--start") read.start = true;
+    else read[key.slice(2)] = argv[++index];
+  }
+  return read;
+}
+
+// ---- the machine: the shared scripts, started here or given ----
+
+if (!fs.existsSync(path.join(clients, "lib.mjs"))) refuse(`no real-clients scripts at ${clients}`);
+const started = [];
+let endpoints;
+if (options.start) {
+  for (const needed of ["/tmp/fe/chat-ui/.next", "/tmp/fe/tempo", "/usr/bin/chromium"])
+    if (!fs.existsSync(needed)) refuse(`${needed} is missing (run ${clients}/setup.sh first)`);
+  const run = (script, ...args) => execFileSync(path.join(clients, script), args, { encoding: "utf8" }).trim();
+  const stopAll = () => {
+    for (const name of started.reverse()) {
+      try {
+        console.log(run("stop.sh", name));
+      } catch (error) {
+        console.error(`stop ${name}: ${error.message}`);
+      }
+    }
+  };
+  process.on("exit", stopAll);
+  try {
+    console.log(run("start-tempo.sh"));
+    started.push("tempo-server");
+    console.log(run("start-frontend.sh", "chat-ui"));
+    started.push("chat-ui");
+    console.log(run("start-browser.sh"));
+    started.push("browser");
+  } catch (error) {
+    refuse(`a start script failed: ${error.message}`);
+  }
+  const port = (name) => fs.readFileSync(`/tmp/fe/${name}.port`, "utf8").trim();
+  endpoints = {
+    devtools: port("browser"),
+    ui: `http://127.0.0.1:${port("chat-ui")}`,
+    api: `http://127.0.0.1:${port("tempo-server")}`,
+  };
+} else {
+  if (!options.devtools || !options.ui || !options.api) refuse("give --devtools, --ui and --api, or --start");
+  endpoints = { devtools: options.devtools, ui: options.ui, api: options.api };
+}
+for (const [name, url] of [
+  ["Chat UI", endpoints.ui],
+  ["Tempo", `${endpoints.api}/info`],
+]) {
+  const answer = await fetch(url).catch((error) => refuse(`${name} at ${url} does not answer: ${error.message}`));
+  if (answer.status >= 400) refuse(`${name} at ${url} answers ${answer.status}`);
+}
+
+const { connect } = await import(path.join(clients, "lib.mjs"));
+const browser = await connect(endpoints.devtools).catch((error) =>
+  refuse(`no browser on devtools port ${endpoints.devtools}: ${error.message}`),
+);
+fs.mkdirSync(shots, { recursive: true });
+const eventsFrom = fs.existsSync(eventsFile) ? fs.statSync(eventsFile).size : 0;
+const chatUrl = `${endpoints.ui}/?apiUrl=${encodeURIComponent(endpoints.api)}&assistantId=tempo`;
+
+// ---- the page ----
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Opens a fresh Chat UI thread in a new tab (the browser logs every tab's console and HTTP errors). */
+async function openChat() {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1400, height: 1000 });
+  await page.evaluateOnNewDocument(noteLostComponents);
+  await page.goto(chatUrl, { waitUntil: "networkidle2", timeout: 60_000 });
+  await page.waitForSelector("textarea", { timeout: 30_000 });
+  return page;
+}
+
+/**
+ * Runs in the page: notes each Generative UI component whose host element was gone when its script loaded (the
+ * bundler's entrypoint then throws "Cannot read properties of null (reading 'shadowRoot')"), by name, in
+ * `window.__tempoLost`, so a console error of that kind says which component it was.
+ */
+function noteLostComponents() {
+  const names = {};
+  window.__tempoLost = [];
+  const fragment = Range.prototype.createContextualFragment;
+  Range.prototype.createContextualFragment = function (html) {
+    const found = /render\("([^"]+)", "([^"]+)"\)/.exec(html);
+    if (found) names[found[2]] = found[1];
+    return fragment.call(this, html);
+  };
+  const byId = Document.prototype.getElementById;
+  Document.prototype.getElementById = function (id) {
+    const element = byId.call(this, id);
+    if (!element && names[id]) window.__tempoLost.push(names[id]);
+    return element;
+  };
+}
+
+/** The components noted by `noteLostComponents` since the page opened. */
+const lostComponents = (page) => page.evaluate(() => window.__tempoLost ?? []);
+
+async function send(page, text) {
+  await page.click("textarea");
+  await page.keyboard.type(text, { delay: 2 });
+  await page.keyboard.press("Enter");
+}
+
+/** Waits until `probe` (run in the page) returns something truthy; returns it, or undefined after `ms`. */
+async function waitFor(page, probe, arg, ms = 90_000) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    const found = await page.evaluate(probe, arg).catch(() => undefined);
+    if (found) return found;
+    await sleep(400);
+  }
+  return undefined;
+}
+
+/** The buttons a person can press now (visible, enabled), by their text. */
+const buttons = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("button")]
+      .filter((button) => !button.disabled && button.getBoundingClientRect().width > 0)
+      .map((button) => button.innerText.trim()),
+  );
+
+async function press(page, label) {
+  const pressed = await page.evaluate((wanted) => {
+    const button = [...document.querySelectorAll("button")].find(
+      (entry) => !entry.disabled && entry.innerText.trim() === wanted && entry.getBoundingClientRect().width > 0,
+    );
+    if (!button) return false;
+    button.scrollIntoView({ block: "center" });
+    button.click();
+    return true;
+  }, label);
+  if (!pressed) throw new Error(`no button "${label}" (there are: ${(await buttons(page)).join(" | ")})`);
+}
+
+/**
+ * What Tempo's components drew, read through Chat UI's shadow roots: each `[data-tempo]` root with its title, its day
+ * headers, its cells (with the column's header and the row's clock time), its changes; the health panel's scores.
+ */
+const drawn = (page) =>
+  page.evaluate(() => {
+    const roots = [];
+    const visit = (node) => {
+      for (const element of node.querySelectorAll("*")) {
+        if (element.shadowRoot) visit(element.shadowRoot);
+        if (element.dataset?.tempo && ["week", "health", "status"].includes(element.dataset.tempo)) roots.push(element);
+      }
+    };
+    visit(document);
+    return roots.map((root) => {
+      const kind = root.dataset.tempo;
+      if (kind === "health")
+        return {
+          kind,
+          text: root.innerText,
+          before: Number(root.querySelector("[data-score-before]")?.dataset.scoreBefore),
+          after: Number(root.querySelector("[data-score-after]")?.dataset.scoreAfter),
+          parts: [...root.querySelectorAll("[data-part]")].map((row) => row.innerText.replace(/\s+/g, " ").trim()),
+        };
+      if (kind === "status") return { kind, text: root.innerText.trim() };
+      const headers = [...root.querySelectorAll("thead th[data-day]")].map((th) => ({
+        day: th.dataset.day,
+        label: th.innerText.trim(),
+      }));
+      const labelOf = Object.fromEntries(headers.map((header) => [header.day, header.label]));
+      const cells = [...root.querySelectorAll("td[data-slot]")].map((td) => ({
+        day: td.dataset.day,
+        column: labelOf[td.dataset.day],
+        slot: Number(td.dataset.slot),
+        time: td.parentElement.querySelector("th").innerText.trim(),
+        state: td.dataset.state,
+        mark: td.dataset.mark,
+        title: td.title,
+        text: td.innerText.trim(),
+      }));
+      return {
+        kind,
+        lang: root.lang,
+        title: root.firstElementChild.innerText.trim(),
+        headers,
+        cells,
+        now: root.querySelector("[data-now]")?.dataset.now,
+        pending: root.querySelectorAll("[data-tempo=pending]").length,
+        changes: [...root.querySelectorAll("[data-tempo=changes] li")].map((li) => ({
+          mark: li.dataset.mark,
+          text: li.innerText.trim(),
+        })),
+      };
+    });
+  });
+
+async function screenshot(page, name, { scrollTo } = {}) {
+  if (scrollTo) await page.evaluate(scrollIntoViewInShadow, scrollTo);
+  await sleep(500);
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file });
+  console.log(`      screenshot ${path.relative(repo, file)}`);
+}
+
+/** Scrolls the last `[data-tempo=<kind>]` root into view (at the top of the chat's column). */
+function scrollIntoViewInShadow(kind) {
+  const found = [];
+  const visit = (node) => {
+    for (const element of node.querySelectorAll("*")) {
+      if (element.shadowRoot) visit(element.shadowRoot);
+      if (element.dataset?.tempo === kind) found.push(element);
+    }
+  };
+  visit(document);
+  found.at(-1)?.scrollIntoView({ block: "start" });
+}
+
+// ---- what a drawing must show ----
+
+/** The slots a change line names: "Name: Fri 4 Dec 19:00–20:40" (or "… → Sat 5 Dec 09:00–09:45"). */
+function placesIn(change) {
+  const places = [...change.text.matchAll(/(\S+ \d+ \S+|\d+月\d+日\S*) (\d\d:\d\d)–(\d\d:\d\d)/g)];
+  return places.map((match) => ({ column: match[1], start: match[2], end: match[3] }));
+}
+
+/** The cells of `week` a place covers: its column, the rows from its start to its end time. */
+function cellsAt(week, place) {
+  const column = week.cells.filter((cell) => cell.column === place.column || cell.column?.includes(place.column));
+  const first = column.findIndex((cell) => cell.time.startsWith(place.start));
+  const last = column.findIndex((cell) => cell.time.endsWith(place.end));
+  return first >= 0 && last >= first ? column.slice(first, last + 1) : [];
+}
+
+/** The common checks of a drawn week: 7 dated columns, a clock time per row, the timetable and reviews drawn. */
+function checkWeek(tag, week, { language = "en" } = {}) {
+  check(`${tag}: a week is drawn`, week, week ? `"${week.title}"` : "no [data-tempo=week] in the page");
+  if (!week) return;
+  const dated = language === "zh" ? /\d+月\d+日/ : /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ [A-Z][a-z]{2}$/;
+  check(
+    `${tag}: 7 day columns with their dates`,
+    week.headers.length === 7 && week.headers.every((header) => dated.test(header.label)),
+    week.headers.map((header) => header.label).join(", "),
+  );
+  const times = [...new Set(week.cells.map((cell) => cell.time))];
+  check(
+    `${tag}: every row has its clock time`,
+    times.length > 0 && times.every((time) => /^\d\d:\d\d–\d\d:\d\d$/.test(time)),
+    `${times.length} rows, ${times[0]} … ${times.at(-1)}`,
+  );
+  const count = (state) => week.cells.filter((cell) => cell.state === state).length;
+  check(
+    `${tag}: timetable, reviews and free cells drawn`,
+    count("event") > 0 && count("free") > 0,
+    `event ${count("event")}, review ${count("review")}, free ${count("free")}, left ${count("left")}`,
+  );
+  check(`${tag}: the language is ${language}`, week.lang === language, `lang=${week.lang}`);
+}
+
+/** A proposal's changes must each be where the grid marks them: arrivals marked, a move's old place a ghost. */
+function checkChanges(tag, week, expectMarks) {
+  if (!week) return;
+  for (const mark of expectMarks)
+    check(
+      `${tag}: the proposal lists ${mark} reviews`,
+      week.changes.some((change) => change.mark === mark),
+      week.changes.map((change) => change.text).join(" | ") || "no changes listed",
+    );
+  for (const change of week.changes) {
+    const places = placesIn(change);
+    const to = places.at(-1);
+    const arrived = to ? cellsAt(week, to) : [];
+    check(
+      `${tag}: "${change.text}" — its new cells are marked ${change.mark}`,
+      arrived.length > 0 && arrived.every((cell) => cell.mark === change.mark),
+      arrived.map((cell) => `${cell.column} ${cell.time} ${cell.mark ?? cell.state}`).join("; ") || "no cells found",
+    );
+    if (places.length === 2) {
+      const left = cellsAt(week, places[0]);
+      check(
+        `${tag}: "${change.text}" — its old cells are drawn as left`,
+        left.length > 0 && left.every((cell) => cell.mark === "left" || cell.mark === change.mark),
+        left.map((cell) => `${cell.column} ${cell.time} ${cell.mark ?? cell.state}`).join("; ") || "no cells found",
+      );
+    }
+  }
+}
+
+const last = (components, kind) => components.filter((component) => component.kind === kind).at(-1);
+
+// ---- the scenarios ----
+
+/** After a message or an answer: waits until the next card's button (returned) or the end of the run. */
+async function settle(page) {
+  await waitFor(
+    page,
+    () => [...document.querySelectorAll("button")].some((b) => b.innerText.trim() === "Cancel"),
+    undefined,
+    5000,
+  );
+  const found = await waitFor(
+    page,
+    () => {
+      const visible = [...document.querySelectorAll("button")].filter(
+        (button) => !button.disabled && button.getBoundingClientRect().width > 0,
+      );
+      const card = visible.find((button) => ["Approve", "Approve All"].includes(button.innerText.trim()));
+      if (card) return card.innerText.trim();
+      const busy = visible.some((button) => button.innerText.trim() === "Cancel");
+      return busy ? undefined : "idle";
+    },
+    undefined,
+    120_000,
+  );
+  await sleep(3000);
+  return found;
+}
+
+/** Answers the card on screen with `label`; returns what comes next (a card's button, or "idle"). */
+async function answer(page, label) {
+  await press(page, label);
+  return settle(page);
+}
+
+async function english() {
+  const page = await openChat();
+  await send(page, "Help me arrange next week's review");
+  check("en: the plan card shows (Approve)", (await settle(page)) === "Approve");
+  let components = await drawn(page);
+  checkWeek("en plan", last(components, "week"));
+  await screenshot(page, "chat-ui-plan", { scrollTo: "week" });
+
+  check("en: the batch card shows (Approve All)", (await answer(page, "Approve")) === "Approve All");
+  components = await drawn(page);
+  const proposal = last(components, "week");
+  checkWeek("en batch", proposal);
+  check("en batch: titled as a proposal", proposal?.title === "Proposed week", proposal?.title);
+  checkChanges("en batch", proposal, ["added"]);
+  await screenshot(page, "chat-ui-week-proposal", { scrollTo: "week" });
+
+  check("en: Approve All ends the task", (await answer(page, "Approve All")) === "idle");
+  components = await drawn(page);
+  const now = last(components, "week");
+  checkWeek("en answer", now);
+  check("en answer: the week as it is now", now?.title === "Your week", now?.title);
+  check(
+    "en answer: no proposal marks on the week now, every review placed",
+    now && now.cells.every((cell) => !cell.mark) && now.changes.length === 0 && now.pending === 0,
+    now ? `${now.cells.filter((cell) => cell.state === "review").length} review cells` : "",
+  );
+  check(
+    "en answer: the status line is gone",
+    !components.some((component) => component.kind === "status"),
+    components
+      .filter((component) => component.kind === "status")
+      .map((component) => component.text)
+      .join(" | "),
+  );
+  await screenshot(page, "chat-ui-week-now", { scrollTo: "week" });
+
+  // Crowd Monday, then ask for a refinement: its card moves reviews away, with the health panel beside it.
+  await send(page, "Move the matrix review to Monday");
+  check("en move: the plan card shows", (await settle(page)) === "Approve");
+  check("en move: the move card shows", (await answer(page, "Approve")) === "Approve");
+  const move = last(await drawn(page), "week");
+  checkWeek("en move", move);
+  checkChanges("en move", move, ["moved"]);
+  await screenshot(page, "chat-ui-move", { scrollTo: "week" });
+  check("en move: approving ends the task", (await answer(page, "Approve")) === "idle");
+  await send(page, "Move the essay draft to Monday");
+  await settle(page);
+  await answer(page, "Approve");
+  check("en move 2: approving ends the task", (await answer(page, "Approve")) === "idle");
+
+  await send(page, "Improve my week");
+  check("en refine: the plan card shows", (await settle(page)) === "Approve");
+  const next = await answer(page, "Approve");
+  check("en refine: the refinement card shows", next === "Approve" || next === "Approve All", next);
+  components = await drawn(page);
+  const health = last(components, "health");
+  check(
+    "en refine: the health panel shows before → after, with its 4 parts",
+    health && Number.isFinite(health.before) && Number.isFinite(health.after) && health.parts.length === 4,
+    health ? `${health.before} → ${health.after}; ${health.parts.join("; ")}` : "no [data-tempo=health]",
+  );
+  check("en refine: the score rises", health && health.after > health.before);
+  const refinement = last(components, "week");
+  checkWeek("en refine", refinement);
+  checkChanges("en refine", refinement, ["moved"]);
+  await screenshot(page, "chat-ui-refinement", { scrollTo: "week" });
+  await screenshot(page, "chat-ui-health", { scrollTo: "health" });
+  if (next === "Approve" || next === "Approve All")
+    check("en refine: approving ends the task", (await answer(page, next)) === "idle");
+  const after = last(await drawn(page), "week");
+  check("en refine: the answer draws the week now", after?.title === "Your week" && after.changes.length === 0);
+  const lost = await lostComponents(page);
+  check("en: every component mounted found its host", lost.length === 0, lost.join(", "));
+  await page.close();
+}
+
+async function chinese() {
+  const page = await openChat();
+  await send(page, "帮我安排下周的复习");
+  check("zh: the plan card shows", (await settle(page)) === "Approve");
+  check("zh: the batch card shows", (await answer(page, "Approve")) === "Approve All");
+  const week = last(await drawn(page), "week");
+  checkWeek("zh batch", week, { language: "zh" });
+  check("zh batch: the title is Chinese", week?.title === "提议后的一周", week?.title);
+  checkChanges("zh batch", week, ["added"]);
+  await screenshot(page, "chat-ui-zh-proposal", { scrollTo: "week" });
+  await page.close();
+}
+
+/** Questions answered without a card, one a turn; enough turns pass the compression threshold (40 messages). */
+const LONG_TURNS = [
+  "What's on Monday?",
+  "What's on Tuesday?",
+  "What's on Wednesday?",
+  "What's on Thursday?",
+  "What's on Friday?",
+  "What's on Saturday?",
+  "What's on Sunday?",
+  "Which tasks are still pending?",
+  "When am I free on Saturday afternoon?",
+  "When am I free on Wednesday?",
+  "Explain the essay draft",
+  "What's on day 2?",
+  "When am I free on Friday?",
+];
+
+async function long() {
+  const page = await openChat();
+  for (const [index, text] of LONG_TURNS.entries()) {
+    await send(page, text);
+    await waitFor(page, (wanted) => document.body.innerText.includes(wanted), text, 30_000);
+    if ((await settle(page)) !== "idle") check(`long: turn ${index + 1} ends`, false, text);
+  }
+  const threadId = new URL(page.url()).searchParams.get("threadId");
+  const state = await (await fetch(`${endpoints.api}/threads/${threadId}/state`)).json();
+  const values = state.values ?? {};
+  check(
+    "long: the thread was compressed",
+    typeof values.compressedUpTo === "string" || typeof values.compressedUpTo === "number",
+    `compressedUpTo=${JSON.stringify(values.compressedUpTo)}, ${values.messages?.length} messages`,
+  );
+  await page.reload({ waitUntil: "networkidle2", timeout: 60_000 });
+  await waitFor(page, (wanted) => document.body.innerText.includes(wanted), LONG_TURNS.at(-1), 30_000);
+  await sleep(2000);
+  const text = await page.evaluate(() => document.body.innerText);
+  const missing = LONG_TURNS.filter((turn) => !text.includes(turn));
+  check(
+    `long: all ${LONG_TURNS.length} user messages shown after a reload`,
+    missing.length === 0,
+    missing.length ? `missing: ${missing.join(" | ")}` : "",
+  );
+  await page.evaluate(() =>
+    document.querySelectorAll("*").forEach((element) => {
+      if (element.scrollHeight > element.clientHeight + 10) element.scrollTop = 0;
+    }),
+  );
+  await screenshot(page, "chat-ui-after-compression");
+  await page.close();
+}
+
+// ---- run ----
+
+const run = { en: english, zh: chinese, long };
+for (const name of scenarios) {
+  if (!run[name]) refuse(`unknown scenario ${name} (en, zh, long)`);
+  try {
+    await run[name]();
+  } catch (error) {
+    check(`${name}: runs to its end`, false, error.message);
+  }
+}
+
+await sleep(1000);
+const events = fs.existsSync(eventsFile)
+  ? fs
+      .readFileSync(eventsFile)
+      .subarray(eventsFrom)
+      .toString("utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+  : [];
+const errors = events.filter(
+  (event) => event.kind === "pageerror" || (event.kind === "console" && event.type === "error"),
+);
+const failed = events.filter((event) => event.kind === "http");
+check("no console errors", errors.length === 0, errors.map((event) => event.text.slice(0, 200)).join(" | "));
+check(
+  "no HTTP ≥ 400",
+  failed.length === 0,
+  failed.map((event) => `${event.status} ${event.method} ${event.url}`).join(" | "),
+);
+await browser.disconnect();
+
+const passed = results.filter((result) => result.ok).length;
+console.log(`\n${passed}/${results.length} checks passed`);
+process.exitCode = passed === results.length ? 0 : 1;
