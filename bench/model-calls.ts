@@ -97,6 +97,8 @@ export interface Measurement {
   executeTools: { calls: number; chars: number };
   /** The thread's phase at the end ("done" when the task finished). */
   phase: string;
+  /** Task items placed in the week at the end. */
+  placed: number;
   /** The run's error, if it stopped on one. */
   error?: string;
 }
@@ -332,6 +334,9 @@ export async function measure(
     error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
   }
   const phase = String(((await graph.getState(config)).values as { phase?: string }).phase);
+  const placed = (await repository.load(user)).tasks.filter(
+    (task) => task.source === "task_item" && task.status === "placed",
+  ).length;
   const requests = double.requests.slice(first);
   const stages = Object.fromEntries(
     [...STAGES, "other"].map((stage) => [stage, emptyFigures()]),
@@ -364,6 +369,7 @@ export async function measure(
     firstRefusal: refusals[0]?.refusal?.message,
     cards,
     phase,
+    placed,
     executeTools,
     ...(error ? { error } : {}),
   };

@@ -1,5 +1,5 @@
 /**
- * Runs every bench script in bench/ (schedule-tools, context, model-calls,
+ * Runs every bench script in bench/ (schedule-tools, context, model-calls, peer,
  * persistence, load, then any other, alphabetically) one after the other, each as its own
  * child process (`npx tsx bench/<name>.ts`), captures what it prints, and
  * writes bench/RESULTS.md with the figures, the machine (CPU model, cores,
@@ -21,7 +21,7 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
 const PARTIAL_RESULTS_FILE = path.join(BENCH_DIR, "..", ".tempo", "bench-RESULTS.md");
 /** Benches run first, in this order; any other bench script follows alphabetically. */
-const PREFERRED_ORDER = ["schedule-tools", "context", "model-calls", "persistence", "throughput", "load"];
+const PREFERRED_ORDER = ["schedule-tools", "context", "model-calls", "peer", "persistence", "throughput", "load"];
 /** A bench running longer than this is stopped and recorded as such. */
 const BENCH_TIME_LIMIT_MS = 10 * 60_000;
 
