@@ -300,6 +300,12 @@ export const TempoAnnotation = Annotation.Root({
   compressedUpTo: lastValue<string | null>(() => null),
   /** What the memory layer recalled at invocation start. */
   recalled: lastValue<RecalledMemory>(nothingRecalled),
+  /**
+   * What the clock's writes did at the start of this invocation (`ToolDomain.clock`: the schedule's window moved on to
+   * the week of now — what went to history, what became missed), in the user's language; the invocation's answer
+   * starts with it. Null when nothing was due. Recall sets it for every new message.
+   */
+  movedOn: lastValue<string | null>(() => null),
 
   // ── Pictures for the chat client ──────────────────────────────────────
   /**

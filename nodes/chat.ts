@@ -171,8 +171,10 @@ export function createChatNode(dependencies: NodeDependencies) {
       decision.ok && decision.value.intent === "chat" && decision.value.reply.trim() !== "" ? "chat" : "task";
 
     if (intent === "chat" && decision.ok) {
-      const message = new AIMessage({ id: newId("ai"), content: decision.value.reply });
-      emitAssistantText(config, "chat", message.id!, decision.value.reply);
+      // The reply starts with what the clock moved, when it moved the window on for this request.
+      const text = state.movedOn ? `${state.movedOn}\n\n${decision.value.reply}` : decision.value.reply;
+      const message = new AIMessage({ id: newId("ai"), content: text });
+      emitAssistantText(config, "chat", message.id!, text);
       return reply(state, message);
     }
     emit(config, {

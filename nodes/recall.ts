@@ -4,7 +4,8 @@
  * thread's conversation memory and the user's standing preferences (all of them: few, and every stage and tool
  * keeps to them), through the LangGraph store. Every namespace
  * is under the user's own prefix, so nothing of another user is visible.
- * Without a store, the recalled memory is empty.
+ * Without a store, the recalled memory is empty. Before reading memory it runs the writes the clock makes due
+ * (`catchUpWithClock`: the schedule's window moves on to the week of now), told by the answer (`movedOn`).
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -16,6 +17,8 @@ import { loadPreferences } from "../memory/preferences.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText } from "./shared/messages.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
+import { languageOf } from "../contracts/language.js";
+import { catchUpWithClock } from "./shared/clock-writes.js";
 
 /** Builds the recall node. */
 export function createRecallNode(dependencies: NodeDependencies) {
@@ -25,7 +28,14 @@ export function createRecallNode(dependencies: NodeDependencies) {
     const store = config.store;
     // A calendar file's words find nothing worth recalling: the search reads the request with the file named.
     const query = withoutCalendarText(latestUserText(state.messages));
-    if (!store || query.startsWith("/")) return {};
+    if (query.startsWith("/")) return {};
+    // The clock first: a request after the window's last day is read on the week of now (never while a card waits:
+    // its writes name the days of the window it was made on).
+    const movedOn = state.pending
+      ? null
+      : ((await catchUpWithClock(dependencies, config, languageOf(state.messages))) ?? null);
+    const clock: TempoUpdate = movedOn === state.movedOn ? {} : { movedOn };
+    if (!store) return clock;
     const [taskState, facts, episodes, conversation, preferences] = await Promise.all([
       loadTaskState(store, userId),
       searchFacts(store, userId, query),
@@ -34,6 +44,7 @@ export function createRecallNode(dependencies: NodeDependencies) {
       loadPreferences(store, userId),
     ]);
     return {
+      ...clock,
       recalled: {
         taskState: renderTaskState(taskState),
         facts: facts.map((fact) => fact.text),

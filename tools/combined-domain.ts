@@ -108,6 +108,8 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    // The clock's writes of the first domain that has a clock (each tool belongs to one domain).
+    ...clockOf(domains),
     ...(domains.some((domain) => domain.readPreferences)
       ? {
           readPreferences(text: string, origin) {
@@ -154,5 +156,18 @@ function onItsState(name: string, tool: DomainTool<unknown>): DomainTool<Combine
     ...(runAsync
       ? { runAsync: async (state: CombinedState, args: unknown) => combined(state, await runAsync(state[name], args)) }
       : {}),
+  };
+}
+
+/** The combined domain's `clock`: the first served domain's that has one, on its part of the state. */
+function clockOf(domains: readonly ToolDomain[]): Pick<ToolDomain<CombinedState>, "clock"> {
+  const owner = domains.find((domain) => domain.clock);
+  if (!owner?.clock) return {};
+  const clock = owner.clock;
+  return {
+    clock: {
+      due: (state: CombinedState, now: Date) => clock.due(state[owner.name], now),
+      told: (after: CombinedState, results, language) => clock.told(after[owner.name], results, language),
+    },
   };
 }

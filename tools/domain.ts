@@ -165,6 +165,14 @@ export interface PersistOptions {
   client?: TransactionClient;
 }
 
+/** The writes a domain's clock makes due (`ToolDomain.clock`). */
+export interface ClockWrites<TState> {
+  /** The write due at `now` in `state`, as a call of one of the domain's write tools; undefined when none is. */
+  due(state: TState, now: Date): { name: string; arguments: Record<string, unknown> } | undefined;
+  /** What the clock's writes did (their tools' `data`, in order), in `language`, from the state after them. */
+  told(after: TState, results: readonly unknown[], language: Language): string;
+}
+
 /** Something the domain's user may expect a task to take care of (e.g. a review task still to place). */
 export interface OpenItem {
   id: string;
@@ -253,6 +261,12 @@ export interface ToolDomain<TState = any> {
    * runner calls it on every tool run given a clock (`ToolRunContext.now`); pure.
    */
   withClock?(state: TState, now: Date): TState;
+  /**
+   * Optional: the writes the clock makes due (issue 47: the schedule's window moves on once its last day has passed).
+   * At the start of an invocation the graph asks `due` on the fresh state and runs the call it gives through the
+   * runner, without a card (the clock is no one's decision), until none is due; `told` says what they did.
+   */
+  clock?: ClockWrites<TState>;
   /**
    * Optional: the offline reader of standing preferences in what the user wrote (a message, or feedback on one of
    * this domain's cards): the ones to add, and the ones taken back. Used when no memory model is configured (and as

@@ -99,6 +99,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
     const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
     if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;
+    // What the clock moved at the start of the request (the window rolled on to the week of now) comes first.
+    if (state.movedOn && !summary.includes(state.movedOn)) summary = `${state.movedOn}\n\n${summary}`;
     summary = withParagraphBreaks(summary);
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);

@@ -11,6 +11,8 @@ import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
+import { movedOnText, rollDueByClock } from "./clock-roll.js";
+import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
@@ -146,6 +148,16 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       withStandingPreferences(state, preferences),
     // The run's clock rides on the loaded state (never persisted): nothing goes into a slot that has started.
     withClock: (state: ScheduleState, now: Date) => ({ ...state, now: now.toISOString() }),
+    // The first request after the window's last day shows the week of now: the window rolls on (a write, no card).
+    clock: {
+      due: (state: ScheduleState, now: Date) => {
+        const roll = rollDueByClock(state, now);
+        const first = state.window.days[0]?.date;
+        return roll && first ? { name: roll.name, arguments: { ...roll.arguments, from_date: first } } : undefined;
+      },
+      told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
+        movedOnText(after, results as RollWindowData[], language),
+    },
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),

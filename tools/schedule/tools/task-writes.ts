@@ -618,6 +618,11 @@ export const exportCalendarTool: DomainTool<ScheduleState, Record<string, never>
 
 const rollWindowArgumentsSchema = z.object({
   days: z.number().int().min(1).max(366).default(7).describe("Days to move on by (default 7: the next week)."),
+  from_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe("Optional: the window's first date now, YYYY-MM-DD; the roll is refused if the window has moved."),
 });
 
 /** What a roll did, as data: the days, the events gone with the old days, the task items moved to history or missed. */
@@ -653,6 +658,10 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
   schema: rollWindowArgumentsSchema,
   kind: "write",
   run(state, args) {
+    // A roll made for a window that has moved meanwhile (another request rolled it first) is not made twice.
+    const firstDate = state.window.days[0]?.date;
+    if (args.from_date !== undefined && args.from_date !== firstDate)
+      return failure(`the window starts on ${firstDate ?? "no date"}, not ${args.from_date}: it has moved already`);
     if (args.days > state.window.totalDays)
       return failure(
         `a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`,

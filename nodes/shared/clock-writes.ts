@@ -1,0 +1,47 @@
+/**
+ * The writes the clock makes due (`ToolDomain.clock`, issue 47): run at the start of an invocation, before the
+ * request is read, so that the first request after the schedule's window has passed sees the week of now — and its
+ * answer says what moved to history and what became missed. Each write goes through the runner (logged, persisted once,
+ * on the state as it is stored now); none waits for a card, since the clock is nobody's decision.
+ */
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ensureConfiguration } from "../../config/configuration.js";
+import type { Language } from "../../contracts/language.js";
+import { runTool } from "../../tools/runner.js";
+import type { NodeDependencies } from "./dependencies.js";
+import { newToolCallId } from "./messages.js";
+import { toolMoment } from "./now.js";
+
+/** Most clock writes one invocation makes (a year's gap in a week's window is 53 rolls). */
+export const MAX_CLOCK_WRITES = 60;
+
+/**
+ * Runs the writes the clock makes due for the run's user at the run's moment (`toolMoment`), and returns what they
+ * did in `language` — undefined when none was due, the domain has no clock, or the run has no moment.
+ */
+export async function catchUpWithClock(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  language: Language,
+): Promise<string | undefined> {
+  const { domain } = dependencies;
+  const now = toolMoment(dependencies, config);
+  if (!domain.clock || now === undefined) return undefined;
+  const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
+  const results: unknown[] = [];
+  for (let written = 0; written < MAX_CLOCK_WRITES; written += 1) {
+    const call = domain.clock.due(await domain.load(userId), now);
+    if (call === undefined) break;
+    const outcome = await runTool(
+      domain,
+      { userId, threadId, stepId: null, now },
+      { id: newToolCallId(), ...call },
+      dependencies.executionLog,
+    );
+    // Refused (another request moved the window first, or the tool would not): that request tells its own rolls.
+    if (!outcome.ok || !outcome.applied) break;
+    results.push(outcome.data);
+  }
+  if (results.length === 0) return undefined;
+  return domain.clock.told(await domain.load(userId), results, language);
+}

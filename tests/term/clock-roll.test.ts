@@ -1,0 +1,132 @@
+/**
+ * The window moves on by the clock (issue 47 item 3): the first request after the window's last day shows the week of
+ * now, and its answer says what moved to history and what became missed — through the whole graph, offline.
+ */
+import { describe, expect, it } from "vitest";
+import { ClockGapError, daysBehindClock, MAX_CLOCK_GAP_DAYS, rollDueByClock } from "../../tools/schedule/clock-roll.js";
+import {
+  canonicalScheduleState,
+  datedWindow,
+  sampleWeek,
+  type ScheduleState,
+  type TaskItem,
+} from "../../tools/schedule/index.js";
+import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { converse, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+
+/** The sample week (Mon 11 – Sun 17 Mar 2024, Shanghai) with the matrix review done on Tuesday, the rest as placed. */
+function weekWithOneDone(): ScheduleState {
+  const week = halfPlacedWeek();
+  week.tasks = week.tasks.map((task) =>
+    task.id === "matrix-review" ? { ...task, status: "done", markedAt: "2024-03-12T12:00:00.000Z" } : task,
+  );
+  return week;
+}
+
+const item = (state: ScheduleState, id: string) => state.tasks.find((task) => task.id === id) as TaskItem;
+
+describe("how far the window is behind the clock", () => {
+  const window = sampleWeek().window;
+  it("is in time until its last day has passed, in the window's time zone", () => {
+    expect(daysBehindClock(window, new Date("2024-03-17T23:59:00+08:00"))).toBe(0);
+    // 16:30 UTC on Sunday is 00:30 on Monday in Shanghai.
+    expect(daysBehindClock(window, new Date("2024-03-17T16:30:00Z"))).toBe(7);
+    expect(rollDueByClock({ window }, new Date("2024-03-13T10:00:00+08:00"))).toBeUndefined();
+  });
+
+  it("moves by whole weeks so today is in its first week, a gap longer than the window in several rolls", () => {
+    expect(daysBehindClock(window, new Date("2024-03-20T10:00:00+08:00"))).toBe(7);
+    expect(daysBehindClock(window, new Date("2024-04-03T10:00:00+08:00"))).toBe(21);
+    expect(rollDueByClock({ window }, new Date("2024-04-03T10:00:00+08:00"))).toEqual({
+      name: "roll_window",
+      arguments: { days: 7 },
+    });
+    const term = datedWindow({ firstDate: "2024-03-11", days: 28, timeZone: "Asia/Shanghai" });
+    expect(rollDueByClock({ window: term }, new Date("2024-04-09T10:00:00+08:00"))).toEqual({
+      name: "roll_window",
+      arguments: { days: 28 },
+    });
+  });
+
+  it("a window without dates has no clock; a clock too far past the window is a clear error", () => {
+    const undated = { ...window, days: window.days.map(({ date: _date, ...day }) => day) };
+    expect(daysBehindClock(undated, new Date("2030-01-01T00:00:00Z"))).toBe(0);
+    expect(() => daysBehindClock(window, new Date("9999-01-01T00:00:00Z"))).toThrow(ClockGapError);
+    expect(() => daysBehindClock(window, new Date("9999-01-01T00:00:00Z"))).toThrow(
+      new RegExp(`more than the ${MAX_CLOCK_GAP_DAYS} days`),
+    );
+  });
+});
+
+describe("the first request in a new week", () => {
+  it("shows the new week, and the answer says what moved to history and what became missed", async () => {
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
+    const outcome = await converse(tempo, "arrange my week");
+    expect(outcome.schedule.window.days.map((day) => day.date)).toEqual([
+      "2024-03-18",
+      "2024-03-19",
+      "2024-03-20",
+      "2024-03-21",
+      "2024-03-22",
+      "2024-03-23",
+      "2024-03-24",
+    ]);
+    expect(item(outcome.schedule, "matrix-review")).toMatchObject({ status: "done", was: { date: "2024-03-12" } });
+    for (const id of ["review-limits", "vocabulary-list", "essay-draft"])
+      expect(item(outcome.schedule, id).status).toBe("missed");
+    const answer = outcome.said.at(-1) ?? "";
+    expect(answer).toMatch(/^A new week: the window moved on by 7 day\(s\) and now runs Mon 18 Mar – Sun 24 Mar\./);
+    expect(answer).toContain("Moved to history as done: Matrix operations review (Tue 12 Mar).");
+    expect(answer).toMatch(/now missed: .*Review limits and continuity \(Mon 11 Mar\)/);
+  });
+
+  it("a second request in the same week rolls nothing more and says nothing of it", async () => {
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
+    await converse(tempo, "how healthy is my week?");
+    const second = await converse(tempo, "how healthy is my week?");
+    expect(second.schedule.window.days[0]?.date).toBe("2024-03-18");
+    expect(second.said.join("\n")).not.toMatch(/A new week/);
+  });
+
+  it("after three weeks away the window catches up in one request, in Chinese too", async () => {
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-04-03T09:00:00+08:00"));
+    const outcome = await converse(tempo, "安排复习");
+    expect(outcome.schedule.window.days[0]?.date).toBe("2024-04-01");
+    expect(outcome.said.at(-1)).toMatch(/^新的一周：日程窗口向后移动了 21 天，现在是 4月1日周一 – 4月7日周日。/);
+    expect(outcome.said.at(-1)).toContain(
+      "已完成并记入历史：Matrix operations review（3月12日周二）".replace("（", " (").replace("）", ")"),
+    );
+  });
+
+  it("a clock that is not a date is refused before anything moves", async () => {
+    const week = weekWithOneDone();
+    const tempo = await offlineTempo(week, () => new Date("2024-03-19T09:00:00+08:00"));
+    await expect(
+      converse(tempo, "arrange my week", [], "thread-bad", "student", { now: "next tuesday" }),
+    ).rejects.toThrow(/configurable.now must be an ISO date-time/);
+    expect((await tempo.repository.load("student")).window.days[0]?.date).toBe("2024-03-11");
+  });
+
+  it("a clock too far in the future is a clear error, and the stored schedule is unchanged", async () => {
+    const week = weekWithOneDone();
+    const tempo = await offlineTempo(week, () => new Date("2024-03-19T09:00:00+08:00"));
+    await expect(
+      converse(tempo, "arrange my week", [], "thread-far", "student", { now: "2199-12-31T10:00:00Z" }),
+    ).rejects.toThrow(/more than the 366 days the window follows the clock/);
+    expect(JSON.stringify(canonicalScheduleState(await tempo.repository.load("student")))).toBe(
+      JSON.stringify(canonicalScheduleState(week)),
+    );
+  });
+});
+
+describe("a roll made for a window that has moved", () => {
+  it("is refused, so two requests at the turn of the week roll once", () => {
+    const week = weekWithOneDone();
+    const first = rollWindowTool.run(week, { days: 7, from_date: "2024-03-11" });
+    expect(first.ok).toBe(true);
+    const second = rollWindowTool.run(first.state!, { days: 7, from_date: "2024-03-11" });
+    expect(second).toMatchObject({ ok: false });
+    expect(second.content).toMatch(/the window starts on 2024-03-18, not 2024-03-11: it has moved already/);
+    expect(second.state).toBeUndefined();
+  });
+});

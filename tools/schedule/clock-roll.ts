@@ -1,0 +1,111 @@
+/**
+ * The window moves on by the clock (issue 47 item 3): the first request after the window's last day shows the week
+ * of now. Pure decisions over a schedule and a moment — how far the window is behind the clock, the roll that is due,
+ * and what a roll did told in a person's words — so that the graph (at the start of an invocation) and the daily
+ * check-in (`cli/checkin.ts`) roll the same way, through the `roll_window` tool and its one-write-per-call guard.
+ *
+ * The window moves by whole weeks (by its own length when shorter than a week), so every weekday stays the weekday it
+ * was and today lands in its first week; a gap longer than the window is crossed in several rolls, each one write.
+ */
+import { daysBetween, localClock } from "../../contracts/clock.js";
+import type { Language } from "../../contracts/language.js";
+import { TempoError } from "../../errors/index.js";
+import { formatDate } from "./calendar.js";
+import type { ScheduleState, ScheduleWindow, TaskItem } from "./state.js";
+
+/** The farthest the clock may be past the window's last day for the window to follow it (a year of weekly rolls). */
+export const MAX_CLOCK_GAP_DAYS = 366;
+
+/** The clock is too far past the window to roll it by the clock (its stored schedule is left as it is). */
+export class ClockGapError extends TempoError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super("INVALID_INPUT", message, details);
+    this.name = "ClockGapError";
+  }
+}
+
+/**
+ * The days the window must move on so that `moment`'s date (in the window's time zone) lies in it, in whole weeks;
+ * 0 while its last day has not passed, or for a window without dates or a time zone (it has no clock). Throws a
+ * `ClockGapError` when the clock is more than `MAX_CLOCK_GAP_DAYS` past the last day.
+ */
+export function daysBehindClock(window: Pick<ScheduleWindow, "days" | "timeZone" | "totalDays">, moment: Date): number {
+  const first = window.days[0]?.date;
+  const last = window.days.at(-1)?.date;
+  if (first === undefined || last === undefined || window.timeZone === undefined || Number.isNaN(moment.getTime()))
+    return 0;
+  const today = localClock(moment, window.timeZone).date;
+  if (today <= last) return 0;
+  const gap = daysBetween(last, today);
+  if (gap > MAX_CLOCK_GAP_DAYS)
+    throw new ClockGapError(
+      `The clock says ${today}, ${gap} days after the window's last day ${last}: more than the ${MAX_CLOCK_GAP_DAYS} days the window follows the clock. The schedule was left as it is; load a week of now (npm start -- --week <file>).`,
+      { today, last, gap },
+    );
+  const step = rollStep(window);
+  return Math.floor(daysBetween(first, today) / step) * step;
+}
+
+/** The unit a window moves by the clock: a week, or the window's length when shorter. */
+function rollStep(window: Pick<ScheduleWindow, "totalDays">): number {
+  return Math.min(7, window.totalDays);
+}
+
+/**
+ * The roll the clock makes due now, as the `roll_window` call that makes it (at most the window's length, a whole
+ * number of steps; the next call makes the rest), or undefined when the window is in time.
+ */
+export function rollDueByClock(
+  state: Pick<ScheduleState, "window">,
+  moment: Date,
+): { name: "roll_window"; arguments: { days: number } } | undefined {
+  const behind = daysBehindClock(state.window, moment);
+  if (behind === 0) return undefined;
+  const step = rollStep(state.window);
+  const most = Math.floor(state.window.totalDays / step) * step;
+  return { name: "roll_window", arguments: { days: Math.min(behind, most) } };
+}
+
+/** What one roll did (`RollWindowData` of the `roll_window` tool): task ids by what became of them. */
+export interface RolledIds {
+  days: number;
+  history: readonly string[];
+  missed: readonly string[];
+  removed: readonly string[];
+}
+
+/**
+ * What the clock's rolls did, in the user's language, for the answer of the request that made them: the window's new
+ * span, the reviews moved to history (done, with when) and those that became missed (with where they were planned),
+ * by name; `after` is the schedule after the last roll.
+ */
+export function movedOnText(after: ScheduleState, rolls: readonly RolledIds[], language: Language): string {
+  const zh = language === "zh";
+  const first = after.window.days[0]?.date;
+  const last = after.window.days.at(-1)?.date;
+  const byId = new Map(after.tasks.map((task) => [task.id, task]));
+  const named = (ids: readonly string[]) =>
+    ids.map((id) => {
+      const task = byId.get(id) as TaskItem | undefined;
+      const when = task?.was?.date === undefined ? "" : ` (${formatDate(task.was.date, language)})`;
+      return `${task?.name ?? id}${when}`;
+    });
+  const history = named(rolls.flatMap((roll) => roll.history));
+  const missed = named(rolls.flatMap((roll) => roll.missed));
+  const days = rolls.reduce((sum, roll) => sum + roll.days, 0);
+  const span = first && last ? `${formatDate(first, language)} – ${formatDate(last, language)}` : "";
+  const separator = zh ? "、" : "; ";
+  if (zh)
+    return [
+      `新的一周：日程窗口向后移动了 ${days} 天，现在是 ${span}。`,
+      history.length > 0 ? `已完成并记入历史：${history.join(separator)}。` : "没有已完成的复习需要记入历史。",
+      missed.length > 0 ? `时间已过而没有标记完成，记为错过：${missed.join(separator)}。` : "没有复习被记为错过。",
+    ].join("");
+  return [
+    `A new week: the window moved on by ${days} day(s) and now runs ${span}.`,
+    history.length > 0 ? `Moved to history as done: ${history.join(separator)}.` : "No done review to move to history.",
+    missed.length > 0
+      ? `Passed without being marked done, now missed: ${missed.join(separator)}.`
+      : "No review became missed.",
+  ].join(" ");
+}
