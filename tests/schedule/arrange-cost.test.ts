@@ -34,14 +34,18 @@ vi.mock("../../tools/schedule/tools/unplace.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/tools/unplace.js")>();
   return { ...original, unplaceTool: { ...original.unplaceTool, run: vi.fn(original.unplaceTool.run) } };
 });
+vi.mock("../../tools/schedule/search-room.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/search-room.js")>();
+  return { ...original, startTable: vi.fn(original.startTable) };
+});
 vi.mock("../../tools/schedule/health.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/health.js")>();
   return { ...original, analyzeHealth: vi.fn(original.analyzeHealth) };
 });
 
 /** A generated window of `days` days as dense as a generated week (24 tasks a week). */
-const windowOf = (days: number) =>
-  generateSchedule({ days, slotsPerDay: 12, taskCount: Math.round((days * 24) / 7), seed: 3 });
+const windowOf = (days: number, taskCount = Math.round((days * 24) / 7)) =>
+  generateSchedule({ days, slotsPerDay: 12, taskCount, seed: 3 });
 
 /** Counts the turns of the event loop (a `setImmediate` that queues itself) until stopped; `stop` gives the count. */
 function startTicker(): { stop(): number } {
@@ -99,6 +103,47 @@ describe("the refinement listing's cost", () => {
 });
 
 describe("the arrangement off the event loop", () => {
+  test("the placement search and the health judge pause every 32 nodes or start tables, with the one-go answer", async () => {
+    vi.resetModules();
+    const room = await import("../../tools/schedule/search-room.js");
+    const { placementSteps, searchInputOf, searchPlacements } =
+      await import("../../tools/schedule/placement-search.js");
+    const { analyzeHealth, healthSteps } = await import("../../tools/schedule/health.js");
+    const tables = () => vi.mocked(room.startTable).mock.calls.length;
+    /** Runs `steps` to the end, giving its pauses, the most start tables built in one step, and the result. */
+    const stepped = <T>(steps: Generator<void, T, void>) => {
+      let pauses = 0;
+      let most = 0;
+      for (;;) {
+        const before = tables();
+        const next = steps.next();
+        most = Math.max(most, tables() - before);
+        if (next.done) return { pauses, most, value: next.value };
+        pauses += 1;
+      }
+    };
+    // 200 two-slot reviews on a week that holds far fewer, each with a place of its own turned down (so each has a
+    // start table of its own): the search backtracks until its node limit.
+    const week = windowOf(7);
+    const { room: where, dayLoad } = searchInputOf(week);
+    const tasks = Array.from({ length: 200 }, (_, index) => ({
+      id: `r${index}`,
+      duration: 2,
+      notAt: new Set([`${(index % 7) + 1}:${(index % 11) + 1}`, `${index}:1`]),
+    }));
+    const meter = { nodes: 0 };
+    const search = stepped(placementSteps(tasks, where, { nodeLimit: 3_000, dayLoad, meter }));
+    expect(meter.nodes).toBeGreaterThan(2_900);
+    expect(search.pauses).toBeGreaterThanOrEqual(Math.floor(meter.nodes / 32));
+    expect(search.most).toBeLessThanOrEqual(32);
+    expect(search.value).toEqual(searchPlacements(tasks, where, { nodeLimit: 3_000, dayLoad }));
+    // The judge's feasibility search runs in the same slices.
+    const crowded = windowOf(7, 400);
+    const judged = stepped(healthSteps(crowded, {}, { nodeLimit: 3_000 }));
+    expect(judged.pauses).toBeGreaterThanOrEqual(90);
+    expect(judged.value).toEqual(analyzeHealth(crowded, {}, { nodeLimit: 3_000 }));
+  });
+
   test("no step between two pauses applies more than 16 writes, however many reviews the window places", async () => {
     vi.resetModules();
     const { placeTool } = await import("../../tools/schedule/tools/place.js");

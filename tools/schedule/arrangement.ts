@@ -17,10 +17,10 @@ import {
   type ScheduleListing,
   writesApplied,
 } from "./candidates.js";
-import { analyzeHealth, type HealthPreferences } from "./health.js";
+import { healthSteps, type HealthPreferences } from "./health.js";
 import {
+  placementSteps,
   searchInputOf,
-  searchPlacements,
   type PlannedPlacement,
   type SearchTask,
   type StopReason,
@@ -92,7 +92,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
     ...(options.preferredSlots ? { preferredSlots: options.preferredSlots } : {}),
   };
   const work = new ChangeWork(options.budget);
-  const score = analyzeHealth(state, preferences, work.search).score;
+  const score = (yield* healthSteps(state, preferences, work.search)).score;
   const pending = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "pending",
   );
@@ -122,7 +122,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   );
   // One exact search under every rule and limit: the most placed, then by priority.
   yield;
-  const search = searchPlacements(tasks, room, { ...work.search, dayLoad });
+  const search = yield* placementSteps(tasks, room, { ...work.search, dayLoad });
   const budgetStop = search.stop === "budget";
   // Tasks the user gave limits for come first: their place answers what they said.
   const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
@@ -164,7 +164,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
   // Its score is read whatever the polishing spent: within the search's nodes, not its deadline.
   yield;
-  const afterReport = analyzeHealth(after, preferences, work.undated());
+  const afterReport = yield* healthSteps(after, preferences, work.undated());
   const scoreAfter = afterReport.score;
   const proved = search.exact && !stepLimited && limits.size === 0;
   // Past their deadline (issue 47): said as such, not counted among what the search proved has no room.

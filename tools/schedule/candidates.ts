@@ -12,12 +12,12 @@
  * score is what the judge gives the week once they apply. Nothing here changes the week.
  */
 import { describeScheduleCall } from "./describe-call.js";
-import { analyzeHealth, type HealthPreferences } from "./health.js";
+import { analyzeHealth, healthSteps, type HealthPreferences } from "./health.js";
 import {
   DEFAULT_NODE_LIMIT,
   pastDeadline,
+  placementSteps,
   searchInputOf,
-  searchPlacements,
   startBudget,
   type PlannedPlacement,
   type SearchBudget,
@@ -201,7 +201,7 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const preferences = options.preferences ?? {};
   const k = Math.min(MAX_CANDIDATES, Math.max(1, options.k ?? DEFAULT_CANDIDATES));
   const work = new ChangeWork(options.budget);
-  const report = analyzeHealth(state, preferences, work.search);
+  const report = yield* healthSteps(state, preferences, work.search);
   yield;
   // Hard limits: no review goes to a day the user avoids, or back to a place they rejected; what may not move stays.
   const blocks = (place: AvoidedPlace, target: Required<AvoidedPlace>) =>
@@ -473,7 +473,7 @@ function* singleChanges(
         if (!model.canPlace(position, { day, start, end: start + task.duration - 1 }) || !work.take()) continue;
         const writes = [{ name: "place", arguments: { task_id: task.id, day, slot_start: start } }];
         const after = applyWrites(state, writes);
-        const scoreAfter = after ? scoreWithin(after, preferences, work) : undefined;
+        const scoreAfter = after ? yield* scoreWithin(after, preferences, work) : undefined;
         if (scoreAfter !== undefined) keep("place", writes, scoreAfter);
         yield;
       }
@@ -500,8 +500,12 @@ function* singleChanges(
  * The week's score, its search within the work's scoring nodes; undefined (and the work exhausted) when the budget cut
  * that search short — such a score is no score, and the changes scored before it are all there is.
  */
-function scoreWithin(week: ScheduleState, preferences: HealthPreferences, work: ChangeWork): number | undefined {
-  const report = analyzeHealth(week, preferences, work.scoring());
+function* scoreWithin(
+  week: ScheduleState,
+  preferences: HealthPreferences,
+  work: ChangeWork,
+): Steps<number | undefined> {
+  const report = yield* healthSteps(week, preferences, work.scoring());
   if (report.feasibility.stop !== "budget") return report.score;
   work.exhausted = true;
   return undefined;
@@ -635,21 +639,28 @@ function* chainOf(
   const week = weekOf(model, state);
   return steps < 2
     ? undefined
-    : batchMoveTo(state, week, score, preferences, allowedIn(state), (count) => `move ${count} reviews in one change`);
+    : yield* batchMoveTo(
+        state,
+        week,
+        score,
+        preferences,
+        allowedIn(state),
+        (count) => `move ${count} reviews in one change`,
+      );
 }
 
 /**
  * The reviews of `state` placed where `target` has them, as one `batch_move` candidate (checked together, so they may
  * take each other's slots); undefined when fewer than two move, it does not apply, or it crosses a hard limit.
  */
-function batchMoveTo(
+function* batchMoveTo(
   state: ScheduleState,
   target: ScheduleState,
   score: number,
   preferences: HealthPreferences,
   allowed: (writes: readonly Write[]) => boolean,
   label: (count: number) => string,
-): Omit<ScheduleCandidate, "id"> | undefined {
+): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   const where = (week: ScheduleState) =>
     new Map(
       week.tasks.flatMap((task) =>
@@ -665,7 +676,9 @@ function batchMoveTo(
   const writes = [{ name: "batch_move", arguments: { moves } }];
   const applied = moves.length >= 2 ? applyWrites(state, writes) : undefined;
   if (!applied || !allowed(writes)) return undefined;
-  const scoreAfter = analyzeHealth(applied, preferences).score;
+  yield;
+  const scoreAfter = (yield* healthSteps(applied, preferences)).score;
+  yield;
   const summary = `${label(moves.length)}: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
   return { kind: "chain", writes, summary, scoreAfter, delta: round(scoreAfter - score) };
 }
@@ -701,7 +714,7 @@ function* rearrangementOf(
   yield;
   const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules: book } = searchInputOf(base);
-  const search = searchPlacements(
+  const search = yield* placementSteps(
     placed.map((task) =>
       withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
     ),
@@ -721,7 +734,7 @@ function* rearrangementOf(
   const model = arranged ? modelWithin(arranged, preferences, work) : undefined;
   if (model) yield* climb(model, fits, { work });
   return arranged && model
-    ? batchMoveTo(
+    ? yield* batchMoveTo(
         state,
         weekOf(model, arranged),
         score,

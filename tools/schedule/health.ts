@@ -13,7 +13,8 @@
  *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
  *   stopped at its budget (a big week), they are "not found within the search budget", never proved.
  */
-import { searchInputOf, searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
+import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } from "./placement-search.js";
+import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import { deadlinePassed, partsOf, withRules, type RuleBook } from "./rules.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
@@ -124,6 +125,15 @@ export function analyzeHealth(
   preferences: HealthPreferences = {},
   budget: SearchBudget = {},
 ): HealthReport {
+  return finish(healthSteps(state, preferences, budget));
+}
+
+/** `analyzeHealth` as work that pauses now and then (`steps.ts`): its feasibility search in slices. */
+export function* healthSteps(
+  state: ScheduleState,
+  preferences: HealthPreferences = {},
+  budget: SearchBudget = {},
+): Steps<HealthReport> {
   const index = buildOccupancyIndex(state);
   const { totalDays, slotsPerDay } = state.window;
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
@@ -272,7 +282,7 @@ export function analyzeHealth(
   const search =
     pending.length === 0
       ? { placements: [], exact: true, stop: "exact" as const }
-      : searchPlacements(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
+      : yield* placementSteps(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   const unplaced = pending.filter((task) => fitting.has(task.id));
   // A review whose deadline the clock has passed cannot fit, and says so (issue 47): not a question of room.

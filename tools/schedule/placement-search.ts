@@ -18,6 +18,7 @@ import { hostAt, roomOfRuns, searchRoomOf, startTable, type SearchRoom } from ".
 export type { SearchTask } from "./rules.js";
 export type { SearchRoom } from "./search-room.js";
 import type { ScheduleState } from "./state.js";
+import { finish, type Steps } from "./steps.js";
 import { findFreeRuns } from "./tools/find-free.js";
 
 /** A run of free slots on one day (inside a host when `hostId` is set). */
@@ -175,6 +176,22 @@ export function searchPlacements(
   where: SearchRoom | readonly SearchRun[],
   options: SearchOptions = {},
 ): SearchResult {
+  return finish(placementSteps(tasks, where, options));
+}
+
+/** Search nodes, tables or days between two pauses of `placementSteps` (a node of a long window costs ~0.1 ms). */
+const WORK_PER_PAUSE = 32;
+
+/**
+ * `searchPlacements` as work that pauses now and then (`steps.ts`): every `WORK_PER_PAUSE` start tables built,
+ * search nodes entered and days laid out, so a long window's search never holds the event loop for long. The same
+ * result either way.
+ */
+export function* placementSteps(
+  tasks: readonly SearchTask[],
+  where: SearchRoom | readonly SearchRun[],
+  options: SearchOptions = {},
+): Steps<SearchResult> {
   const room: SearchRoom = "holder" in where ? where : roomOfRuns(where);
   const { days, slotsPerDay } = room;
   const width = slotsPerDay + 2;
@@ -183,7 +200,13 @@ export function searchPlacements(
   const tables = new Map<string, { id: number; next: Int16Array; days: number[]; last: Int16Array }>();
   const capacity = new Int32Array(days + 1);
   const covered = new Uint8Array((days + 1) * width);
-  const tableOf = tasks.map((task) => {
+  const tableOf: Array<{ id: number; next: Int16Array; days: number[]; last: Int16Array }> = [];
+  for (const task of tasks) {
+    const built = tables.size;
+    tableOf.push(tableFor(task));
+    if (tables.size > built && tables.size % WORK_PER_PAUSE === 0) yield;
+  }
+  function tableFor(task: SearchTask) {
     const key = signatureOf(task);
     const known = tables.get(key);
     if (known) return known;
@@ -204,7 +227,7 @@ export function searchPlacements(
     const table = { id: tables.size, next, days: onDays, last };
     tables.set(key, table);
     return table;
-  });
+  }
 
   // Highest priority first, then longest, then fewest days it fits on; tasks alike next to one another.
   const order = tasks
@@ -250,12 +273,13 @@ export function searchPlacements(
   const used = new Int32Array(days + 1);
   let roomLeft = 0;
   for (let day = 1; day <= days; day += 1) roomLeft += capacity[day]!;
-  const load = new Map(options.dayLoad ?? []);
+  const load = new Int32Array(days + 1);
+  for (const [day, tasksThere] of options.dayLoad ?? []) if (day >= 1 && day <= days) load[day] = tasksThere;
   const join = (day: number, position: number, sign: 1 | -1) => {
     const before = Math.max(0, capacity[day]! - used[day]!);
     used[day] = used[day]! + sign * duration[position]!;
     roomLeft += Math.max(0, capacity[day]! - used[day]!) - before;
-    load.set(day, (load.get(day) ?? 0) + sign);
+    load[day] = load[day]! + sign;
     if (sign === 1) members[day]!.push(position);
     else members[day]!.pop();
   };
@@ -402,9 +426,7 @@ export function searchPlacements(
     frame.dayOrder =
       symmetric && previous === 0
         ? []
-        : table[position]!.days.filter((day) => day >= previous).sort(
-            (a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || a - b,
-          );
+        : table[position]!.days.filter((day) => day >= previous).sort((a, b) => load[a]! - load[b]! || a - b);
     return true;
   };
   const descend = (child: Frame) => {
@@ -416,7 +438,12 @@ export function searchPlacements(
   const stack: Frame[] = [];
   const root: Frame = { position: 0, placed: 0, high: 0, normal: 0, next: 0, skipped: false };
   if (enter(root)) stack.push(root);
+  let pausedAt = nodes;
   while (stack.length > 0 && !stopped) {
+    if (nodes - pausedAt >= WORK_PER_PAUSE) {
+      pausedAt = nodes;
+      yield;
+    }
     const frame = stack[stack.length - 1]!;
     const { position } = frame;
     // The branch below the day it sat on has returned: take it off that day.
@@ -464,8 +491,11 @@ export function searchPlacements(
   if (options.meter) options.meter.nodes += nodes;
 
   const placements: PlannedPlacement[] = [];
+  const byDay: number[][] = Array.from({ length: days + 1 }, () => []);
+  best.forEach((day, position) => byDay[day]!.push(position));
   for (let day = 1; day <= days; day += 1) {
-    const onDay = [...best.keys()].filter((position) => best[position] === day);
+    if (day % WORK_PER_PAUSE === 0) yield;
+    const onDay = byDay[day]!;
     if (onDay.length === 0) continue;
     const starts = arrange(day, onDay) ?? [];
     onDay.forEach((position, index) => {

@@ -174,11 +174,12 @@ export function placementRuleProblem(
 ): string | undefined {
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
-  const className = category ? JSON.stringify(category.name) : "";
+  // Said only in a refusal: the search asks every day of every task, and almost all of them pass.
+  const className = () => (category ? JSON.stringify(category.name) : "");
   if (category?.excludedDaysOfWeek?.includes(weekday))
-    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className} excludes ${dayOfWeekName(weekday)}`;
+    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className()} excludes ${dayOfWeekName(weekday)}`;
   if (category?.blockedDays?.includes(range.day))
-    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className}`;
+    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className()}`;
   const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
   if (standing) return standing;
   if (task.earliestDay !== undefined && range.day < task.earliestDay)
