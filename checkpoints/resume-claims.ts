@@ -16,7 +16,7 @@ export class AlreadyResumedError extends TempoError {
     super(
       "ALREADY_RESUMED",
       `Thread ${ref.threadId} was already resumed from checkpoint ${interruptedCheckpointId} by another run ` +
-        `(its next checkpoint is ${winnerCheckpointId}); this run stopped without saving or applying anything. ` +
+        `(the thread went on to checkpoint ${winnerCheckpointId}); this run stopped without saving or applying anything. ` +
         "Read the thread's current state and answer its current interrupt, if any.",
       {
         threadId: ref.threadId,

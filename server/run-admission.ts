@@ -70,7 +70,7 @@ export function stateChangeRefused(): StateChangeRefusedError {
 
 /**
  * What the checks decided: the input to run (a stopped run is continued with `null`) and, for a resume, the
- * checkpoint it was checked against (the run is pinned to it, `pinnedTo`).
+ * checkpoint it was checked against (the run goes on only from there, `fromCheckedHead`).
  */
 export interface RunCheck {
   input: unknown;
@@ -174,7 +174,7 @@ export function answersCard(input: unknown): boolean {
 
 /**
  * Throws the typed error a run deserves, before anything is written; returns the input to run and, for a resume,
- * the checkpoint to pin it to. `waited` says the run waited for another run on the thread, `createdAt` when the run
+ * the checkpoint it was checked against. `waited` says the run waited for another run on the thread, `createdAt` when the run
  * was created: either way an anonymous answer to a card raised since is one its sender never saw.
  */
 export async function checkRun(

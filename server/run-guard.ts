@@ -14,8 +14,8 @@
  *
  * - `run-admission.ts`: input checks, ownership (or the server's auth, through `metadata.owner`), slash commands,
  *   resume checks, one run per thread (`admitRun`);
- * - `run-options.ts`: the recursion limit of the round budget, durability by run kind, a resume pinned to the
- *   checkpoint it was checked against;
+ * - `run-options.ts`: the recursion limit of the round budget, durability by run kind, a resume run from the
+ *   thread's head only while that is the checkpoint it was checked against (`head-checked-saver.ts`);
  * - `end-thread.ts`: `updateState(config, null, END)` — Agent Inbox's "Mark as resolved" — ends the thread's task;
  *   every other `updateState` / `bulkUpdateState` is refused (STATE_CHANGE_REFUSED);
  * - `database/driver-errors.ts`: a lost database connection, or a statement or lock timeout, reaches callers of
@@ -54,7 +54,7 @@ import { withoutStandInAnswers } from "./input-check.js";
 import {
   carriesOnOnly,
   markedBranch,
-  pinnedTo,
+  fromCheckedHead,
   savesInputFirst,
   withDurability,
   withoutInvalidConfigurable,
@@ -277,7 +277,11 @@ export class TempoCompiledGraph extends CompiledStateGraph<
       if (!savesInputFirst(check.input, check.snapshot, runOptions)) {
         return super.stream(
           check.input as Input,
-          withDurability(pinnedTo(check.checkpointId, runOptions), check.input, check.snapshot),
+          withDurability(
+            fromCheckedHead(check.checkpointId, runOptions, this.checkpointer),
+            check.input,
+            check.snapshot,
+          ),
         );
       }
       await ownUpdate.run(this, () =>

@@ -1,15 +1,16 @@
 /**
  * The LangGraph options a run gets besides the caller's: the recursion limit of the round budget, the durability of
- * the run's kind, and — for a resume — the checkpoint it was checked against. Each applies only where the caller
+ * the run's kind, and — for a resume — the check that it runs from the checkpoint it was checked against. Each applies only where the caller
  * left the option unset.
  */
-import type { StateSnapshot } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
 import { configurableProblems, type WorkflowSettings } from "../config/configuration.js";
 import type { ConfigurationError } from "../errors/index.js";
 import { inputMessages } from "./input-check.js";
 import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
 import { runPoint } from "./stopped-run.js";
+import { headCheckedSaver, LENT_CHECKPOINTER_KEY } from "./head-checked-saver.js";
 
 /** A run's options, as LangGraph's `stream` / `streamEvents` take them. */
 export type RunOptions = Record<string, unknown>;
@@ -26,14 +27,26 @@ export function withRecursionLimit(options: RunOptions | undefined, settings: Wo
 }
 
 /**
- * The run's options with `configurable.checkpoint_id` set to `checkpointId`, unless the caller addressed one: a
- * resume that lost a race to another answer then resumes the card it was checked for (and is refused by the
- * saver's claim) instead of running on from where the other answer led.
+ * The run's options for a resume checked against checkpoint `checkpointId`: it runs from the thread's head, read
+ * through a checkpointer lent to the run that refuses a head other than `checkpointId` (`headCheckedSaver`), so a
+ * resume that lost a race to another answer is refused (ALREADY_RESUMED) before it writes anything, instead of running
+ * on from where the other answer led. Not addressed to `checkpointId` (which would keep that guarantee too): LangGraph
+ * saves an addressed run with durability "exit" with a whole copy of the message list (head-checked-saver.ts). Options
+ * that address a checkpoint themselves, and runs without a checkpointer, are returned as they are.
  */
-export function pinnedTo(checkpointId: string | undefined, options: RunOptions): RunOptions {
+export function fromCheckedHead(
+  checkpointId: string | undefined,
+  options: RunOptions,
+  checkpointer: unknown,
+): RunOptions {
   const configurable = (options.configurable ?? {}) as Record<string, unknown>;
   if (!checkpointId || configurable.checkpoint_id) return options;
-  return { ...options, configurable: { ...configurable, checkpoint_id: checkpointId } };
+  const saver = (configurable[LENT_CHECKPOINTER_KEY] ?? checkpointer) as BaseCheckpointSaver | boolean | undefined;
+  if (typeof saver !== "object") return options;
+  return {
+    ...options,
+    configurable: { ...configurable, [LENT_CHECKPOINTER_KEY]: headCheckedSaver(saver, checkpointId) },
+  };
 }
 
 /**

@@ -10,7 +10,12 @@ import { STEP_SNAPSHOT_METADATA_KEY } from "../../checkpoints/index.js";
 import { PLAN_SNAPSHOT_FREQUENCY } from "../../kernel/channels.js";
 import { stepSnapshots } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  InMemoryScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { postgresTargets } from "../support/postgres.js";
@@ -43,6 +48,36 @@ async function checkpointCount(tempo: TempoOnDatabase, threadId: string): Promis
     [threadId],
   );
   return Number(result.rows[0]?.count ?? 0);
+}
+
+/**
+ * The bytes the thread's rows take in the checkpoint tables, as stored (`pg_column_size`: after Postgres' compression)
+ * — what `bench/checkpoint-size.ts` measures as whole relations, without the indexes and page overhead.
+ */
+async function storedBytes(tempo: TempoOnDatabase, threadId: string): Promise<number> {
+  const result = await tempo.database.pool.query<{ bytes: string }>(
+    `SELECT (SELECT coalesce(sum(pg_column_size(blob)), 0) FROM checkpoint_blobs WHERE thread_id = $1)
+          + (SELECT coalesce(sum(pg_column_size(blob)), 0) FROM checkpoint_writes WHERE thread_id = $1)
+          + (SELECT coalesce(sum(pg_column_size(checkpoint) + pg_column_size(metadata)), 0) FROM checkpoints
+              WHERE thread_id = $1) AS bytes`,
+    [threadId],
+  );
+  return Number(result.rows[0]?.bytes ?? 0);
+}
+
+async function messageCopies(tempo: TempoOnDatabase, threadId: string): Promise<number> {
+  const result = await tempo.database.pool.query<{ count: string }>(
+    "SELECT count(*) AS count FROM checkpoint_blobs WHERE thread_id = $1 AND channel = 'messages'",
+    [threadId],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+/** The sample week with one review task left to place: a task turn is a plan card and one write card (as the bench's). */
+function weekWithOnePendingTask(): ScheduleState {
+  const week = sampleWeek();
+  const first = week.tasks.find((task) => task.source === "task_item");
+  return { ...week, tasks: week.tasks.filter((task) => task.source !== "task_item" || task === first) };
 }
 
 const texts = (snapshot: StateSnapshot) =>
@@ -111,6 +146,28 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const latest = texts(snapshots[0]!);
     for (const snapshot of snapshots) expect(latest.slice(0, texts(snapshot).length)).toEqual(texts(snapshot));
     expect(snapshots.map(texts)).toContainEqual(["hello", expect.stringContaining("Tempo")]);
+  });
+
+  test("a task turn stores as many bytes on a long thread as on a short one: the plan card's answer stores no copy of the message list", async () => {
+    const threadId = `delta-turn-bytes-${target.kind}`;
+    const config = studentThread(threadId);
+    const turnBytes: number[] = [];
+    for (let turn = 0; turn < 5; turn += 1) {
+      await env.tempo.repository.seed(studentOf(threadId), weekWithOnePendingTask());
+      const before = await storedBytes(env.tempo, threadId);
+      expect(cardOf(await env.tempo.graph.invoke(userMessage(ARRANGE_REQUEST), config))).toBe("confirm_plan");
+      const copies = await messageCopies(env.tempo, threadId);
+      // The plan card's answer runs with durability "exit" from the thread's head: it stores the messages it wrote,
+      // not the whole list (which a run addressed to the card's checkpoint would, growing with the thread).
+      expect(cardOf(await env.tempo.graph.invoke(accept(), config))).toBe("place");
+      expect(await messageCopies(env.tempo, threadId)).toBe(copies);
+      expect(interruptsOf(await env.tempo.graph.invoke(accept(), config))).toEqual([]);
+      turnBytes.push((await storedBytes(env.tempo, threadId)) - before);
+    }
+    // The first turn sets the thread up (its first whole copies); from the second on a turn stores what it changed.
+    const [, second, ...later] = turnBytes;
+    for (const bytes of later)
+      expect(bytes, `bytes of each task turn: ${turnBytes.join(", ")}`).toBeLessThan(second! + 1024);
   });
 
   test("the plan card's answer is saved once, when it ends; a run that fails midway is saved where it failed and goes on from there", async () => {
