@@ -22,13 +22,18 @@ export function HealthPanel(props: HealthPanelProps) {
           {props.parts.map((part) => (
             <tr key={part.label} data-part={part.label}>
               <td style={{ paddingRight: 8 }}>{part.label}</td>
-              <td style={{ textAlign: "right" }}>−{part.before}</td>
+              <td style={{ textAlign: "right" }}>{cost(part.before)}</td>
               <td style={{ padding: "0 4px" }}>→</td>
-              <td style={{ textAlign: "right", color: trend(part.before, part.after, "down") }}>−{part.after}</td>
+              <td style={{ textAlign: "right", color: trend(part.before, part.after, "down") }}>{cost(part.after)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** The points a part costs, as taken from the score ("−15.8"); a part that costs nothing is "0", not "−0". */
+function cost(points: number): string {
+  return points > 0 ? `−${points}` : "0";
 }

@@ -116,6 +116,29 @@ describe("the week view", () => {
     expect(JSON.stringify(weekViewProps(grid, "en", "Your week")).length).toBeLessThan(JSON.stringify(grid).length / 3);
   });
 
+  test("the health panel writes a part that costs nothing as 0, and a cost with its minus sign", () => {
+    const html = renderToString(
+      <HealthPanel
+        title="Week health"
+        before={79.2}
+        after={99.5}
+        parts={[
+          { label: "rhythm", before: 15.8, after: 0 },
+          { label: "profile", before: 0, after: 0 },
+        ]}
+      />,
+    );
+    const rows = [...html.matchAll(/<tr data-part="(\w+)">(.*?)<\/tr>/g)].map(
+      (match) =>
+        `${match[1]}: ${match[2]!
+          .replace(/<!-- -->/g, "")
+          .replace(/<[^>]+>/g, " ")
+          .replace(/\s+/g, " ")
+          .trim()}`,
+    );
+    expect(rows).toEqual(["rhythm: rhythm −15.8 → 0", "profile: profile 0 → 0"]);
+  });
+
   test("the status line draws its text in its language", () => {
     const html = renderToString(<StatusLine text="正在执行 8 项已批准的更改…" language="zh" />);
     expect(html).toContain('data-tempo="status"');
