@@ -6,20 +6,25 @@
  * memory, Node version, OS) and the date. A bench that fails is recorded
  * with its exit code and output; the others still run. A run of some benches
  * only writes its report to .tempo/bench-RESULTS.md (untracked), so the
- * tracked report always holds a whole run.
+ * tracked report always holds a whole run. With `--docs` it also writes the
+ * figures of each bench that ended well into its block of docs/benchmarks.md
+ * (bench/support/docs-figures.ts), the command beside them.
  *
  *   npm run bench                 # every bench → bench/RESULTS.md
  *   npm run bench -- load context # only these → .tempo/bench-RESULTS.md
+ *   npm run bench -- --docs peer  # ... and their figures into docs/benchmarks.md
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cleanedOutput, withBenchFigures } from "./support/docs-figures.js";
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
 const PARTIAL_RESULTS_FILE = path.join(BENCH_DIR, "..", ".tempo", "bench-RESULTS.md");
+const DOCS_FILE = path.join(BENCH_DIR, "..", "docs", "benchmarks.md");
 /** Benches run first, in this order; any other bench script follows alphabetically. */
 const PREFERRED_ORDER = ["schedule-tools", "context", "model-calls", "peer", "persistence", "throughput", "load"];
 /** A bench running longer than this is stopped and recorded as such. */
@@ -91,15 +96,6 @@ function machine(): string[] {
   ];
 }
 
-/** npm's notices are not bench output. */
-function cleaned(output: string): string {
-  return output
-    .split("\n")
-    .filter((line) => !line.startsWith("npm warn"))
-    .join("\n")
-    .trim();
-}
-
 function status(run: BenchRun): string {
   if (run.timedOut) return `stopped after ${BENCH_TIME_LIMIT_MS / 60_000} min`;
   if (run.exitCode === 0) return "ok";
@@ -134,15 +130,42 @@ function report(runs: readonly BenchRun[], startedAt: Date): string {
       `\`npx tsx bench/${run.name}.ts\` — ${status(run)}, ${run.seconds.toFixed(1)} s`,
       "",
       "```text",
-      cleaned(run.output) || "(no output)",
+      cleanedOutput(run.output) || "(no output)",
       "```",
     );
   }
   return `${lines.join("\n")}\n`;
 }
 
+/** Writes the figures of the runs that ended well into their blocks of docs/benchmarks.md, and says what it did. */
+function writeDocs(runs: readonly BenchRun[], startedAt: Date): void {
+  const cpus = os.cpus();
+  const written = withBenchFigures(
+    readFileSync(DOCS_FILE, "utf8"),
+    runs.map((run) => ({
+      name: run.name,
+      command: `npx tsx bench/${run.name}.ts`,
+      ok: status(run) === "ok",
+      seconds: run.seconds,
+      output: run.output,
+    })),
+    {
+      date: startedAt.toISOString().slice(0, 10),
+      machine: `${cpus.length} logical cores (${cpus[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU"}), Node.js ${process.version}`,
+    },
+  );
+  writeFileSync(DOCS_FILE, written.page);
+  console.log(`docs/benchmarks.md: figures of ${written.updated.join(", ") || "no bench"} written`);
+  if (written.failed.length > 0) console.log(`  kept the last figures of ${written.failed.join(", ")} (they failed)`);
+  if (written.missing.length > 0)
+    console.log(
+      `  no block for ${written.missing.join(", ")}: add "<!-- bench-output: NAME -->" … "<!-- /bench-output -->" to its section`,
+    );
+}
+
 async function main(): Promise<void> {
-  const chosen = process.argv.slice(2);
+  const docs = process.argv.includes("--docs");
+  const chosen = process.argv.slice(2).filter((argument) => argument !== "--docs");
   const names = benchNames(chosen);
   const resultsFile = chosen.length === 0 ? RESULTS_FILE : PARTIAL_RESULTS_FILE;
   const startedAt = new Date();
@@ -156,6 +179,7 @@ async function main(): Promise<void> {
   mkdirSync(path.dirname(resultsFile), { recursive: true });
   writeFileSync(resultsFile, report(runs, startedAt));
   console.log(`\nwrote ${path.relative(process.cwd(), resultsFile)}`);
+  if (docs) writeDocs(runs, startedAt);
   const failed = runs.filter((run) => status(run) !== "ok");
   if (failed.length > 0) {
     console.error(`failed: ${failed.map((run) => `${run.name} (${status(run)})`).join(", ")}`);
