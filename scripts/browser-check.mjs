@@ -107,7 +107,10 @@ for (const [name, url] of [
   if (answer.status >= 400) refuse(`${name} at ${url} answers ${answer.status}`);
 }
 
-const { connect } = await import(path.join(clients, "lib.mjs"));
+// lib.mjs loads puppeteer-core from /tmp/fe/drv (setup.sh installs it there).
+const { connect } = await import(path.join(clients, "lib.mjs")).catch((error) =>
+  refuse(`the real-clients helpers do not load (puppeteer-core under /tmp/fe/drv?): ${error.message}`),
+);
 const browser = await connect(endpoints.devtools).catch((error) =>
   refuse(`no browser on devtools port ${endpoints.devtools}: ${error.message}`),
 );
@@ -151,8 +154,14 @@ function noteLostComponents() {
   };
 }
 
-/** The components noted by `noteLostComponents` since the page opened. */
-const lostComponents = (page) => page.evaluate(() => window.__tempoLost ?? []);
+/** The components noted by `noteLostComponents`, from every Chat UI page closed so far. */
+const lost = [];
+
+/** Closes a Chat UI page, keeping what `noteLostComponents` noted there. */
+async function closeChat(page) {
+  lost.push(...(await page.evaluate(() => window.__tempoLost ?? [])));
+  await page.close();
+}
 
 async function send(page, text) {
   await page.click("textarea");
@@ -445,9 +454,7 @@ async function english() {
     check("en refine: approving ends the task", (await answer(page, next)) === "idle");
   const after = last(await drawn(page), "week");
   check("en refine: the answer draws the week now", after?.title === "Your week" && after.changes.length === 0);
-  const lost = await lostComponents(page);
-  check("en: every component mounted found its host", lost.length === 0, lost.join(", "));
-  await page.close();
+  await closeChat(page);
 }
 
 async function chinese() {
@@ -460,7 +467,7 @@ async function chinese() {
   check("zh batch: the title is Chinese", week?.title === "提议后的一周", week?.title);
   checkChanges("zh batch", week, ["added"]);
   await screenshot(page, "chat-ui-zh-proposal", { scrollTo: "week" });
-  await page.close();
+  await closeChat(page);
 }
 
 /** Questions answered without a card, one a turn; enough turns pass the compression threshold (40 messages). */
@@ -522,7 +529,7 @@ async function long() {
     }),
   );
   await screenshot(page, "chat-ui-after-compression");
-  await page.close();
+  await closeChat(page);
 }
 
 /** A thread waiting on a batch card, made through the REST API: an arrange request, its plan approved. */
@@ -606,11 +613,23 @@ const errors = events.filter(
   (event) => event.kind === "pageerror" || (event.kind === "console" && event.type === "error" && !offline(event)),
 );
 const failed = events.filter((event) => event.kind === "http");
-check("no console errors", errors.length === 0, errors.map((event) => event.text.slice(0, 200)).join(" | "));
+/** Each distinct text once, with how many times it came: "3× TypeError: …". */
+function tally(texts) {
+  const counts = new Map();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return [...counts].map(([text, count]) => `${count}× ${text}`).join(" | ");
+}
+check(
+  "every component mounted found its host when its script loaded",
+  lost.length === 0,
+  tally(lost.map((name) => `${name} (removed before its script loaded)`)),
+);
+const firstLine = (event) => event.text.split("\n")[0].slice(0, 200);
+check("no console errors", errors.length === 0, tally(errors.map(firstLine)));
 check(
   "no HTTP ≥ 400",
   failed.length === 0,
-  failed.map((event) => `${event.status} ${event.method} ${event.url}`).join(" | "),
+  tally(failed.map((event) => `${event.status} ${event.method} ${event.url}`)),
 );
 await browser.disconnect();
 
