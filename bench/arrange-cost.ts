@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/arrange-cost.ts`: what arranging costs (issue 46, item 5), in one run. The CPU time
- * (`process.cpuUsage`, user + system, so other processes on the machine do not count; the median of several runs
- * after one warm-up) of `propose_arrangement` and of the refinement listing after its card applies
+ * (`process.cpuUsage`, user + system, so other processes on the machine do not count; the median of several rounds
+ * of every window in turn, after one warm-up) of `propose_arrangement` and of the refinement listing after its card applies
  * (`propose_candidates`), both through the tools' `run` with their default budget, on the 7-day sample week and on
  * generated windows of 7, 28, 56 and 112 days as dense as a generated week (12 slots a day, 24 tasks a week, seed 3);
  * each window's cost as a ratio to the 7-day window's, against the goals (≤ 50 ms for the 7-day arrangement, ≤ 4× at
@@ -71,25 +71,48 @@ function timed<T>(work: () => T): { ms: number; value: T } {
 
 /** `week` arranged (a1 chosen) and listed, `runs` times each: the median CPU ms and what they gave. */
 export function measureWindow(name: string, week: ScheduleState, runs: number): CostRow {
-  const arrange = () => proposeArrangementTool.run(week, {}).data as ScheduleListing;
-  const arrangeTimes = Array.from({ length: runs }, () => timed(arrange));
-  const arranged = arrangeTimes[0]!.value;
-  const card = arranged.candidates[0];
-  const after = card ? (applyWrites(week, card.writes) ?? week) : week;
-  const list = () => proposeCandidatesTool.run(after, { k: 5 }).data as ScheduleListing;
-  const listTimes = Array.from({ length: runs }, () => timed(list));
-  const listed = listTimes[0]!.value;
-  return {
+  return measureWindows([{ name, week }], runs)[0]!;
+}
+
+/**
+ * Each window arranged (a1 chosen) and listed, `runs` rounds of all of them in turn (so a change of the machine's load
+ * during the bench falls on every window alike, not on the ratios): each one's median CPU ms and what it gave.
+ */
+export function measureWindows(windows: ReadonlyArray<{ name: string; week: ScheduleState }>, runs: number): CostRow[] {
+  const measured = windows.map(({ name, week }) => {
+    const arrange = () => proposeArrangementTool.run(week, {}).data as ScheduleListing;
+    const arranged = arrange();
+    const card = arranged.candidates[0];
+    const after = card ? (applyWrites(week, card.writes) ?? week) : week;
+    const list = () => proposeCandidatesTool.run(after, { k: 5 }).data as ScheduleListing;
+    return {
+      name,
+      week,
+      arrange,
+      list,
+      arranged,
+      card,
+      listed: list(),
+      arrangeMs: [] as number[],
+      listMs: [] as number[],
+    };
+  });
+  for (let round = 0; round < runs; round += 1)
+    for (const window of measured) {
+      window.arrangeMs.push(timed(window.arrange).ms);
+      window.listMs.push(timed(window.list).ms);
+    }
+  return measured.map(({ name, week, arranged, card, listed, arrangeMs, listMs }) => ({
     name,
     days: week.window.totalDays,
     pending: week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length,
-    arrangeMs: median(arrangeTimes.map((run) => run.ms)),
-    listMs: median(listTimes.map((run) => run.ms)),
+    arrangeMs: median(arrangeMs),
+    listMs: median(listMs),
     placed: card?.writes.length ?? 0,
     scores: [arranged.score, card?.scoreAfter ?? arranged.score, listed.candidates[0]?.scoreAfter ?? listed.score],
     arrangeStop: arranged.stop ?? "exact",
     listStop: listed.stop ?? "exact",
-  };
+  }));
 }
 
 /** The longest stall of the event loop during one tool's run (`runAsync`, what the runner calls), in ms. */
@@ -172,17 +195,20 @@ export interface CostOptions {
   bigTasks: number;
 }
 
-export const FULL_RUN: CostOptions = { runs: 5, days: [7, 28, 56, 112], bigTasks: 10_000 };
+export const FULL_RUN: CostOptions = { runs: 7, days: [7, 28, 56, 112], bigTasks: 10_000 };
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
 /** The bench's report: its lines, and the goals missed. */
 export async function costReport(options: CostOptions): Promise<{ lines: string[]; missed: string[] }> {
   measureWindow("warm-up", sampleWeek(), 1);
-  const rows = [
-    measureWindow("7-day sample", sampleWeek(), options.runs),
-    ...options.days.map((days) => measureWindow(`generated, ${days} days`, windowOf(days), options.runs)),
-  ];
+  const rows = measureWindows(
+    [
+      { name: "7-day sample", week: sampleWeek() },
+      ...options.days.map((days) => ({ name: `generated, ${days} days`, week: windowOf(days) })),
+    ],
+    options.runs,
+  );
   const base = rows.find((row) => row.name === "generated, 7 days") ?? rows[1] ?? rows[0]!;
   const goalOf = (row: CostRow) =>
     row.name === "7-day sample"
@@ -193,7 +219,7 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
           ? `≤ ${GOALS.ratioAt112}×`
           : "";
   const lines = [
-    `CPU ms (median of ${options.runs} runs) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
+    `CPU ms (median of ${options.runs} rounds of every window in turn) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
     "",
     "| window | pending | placed | arrange ms | × 7 days | list ms | × 7 days | goal | health before → card → top candidate | stops (arrange/list) |",
     "|---|---:|---:|---:|---:|---:|---:|---|---|---|",

@@ -66,7 +66,7 @@ export class WeekModel {
   private readonly totalDays: number;
   private readonly profile: (task: TaskItem, range: SlotRange) => string | undefined;
   /** Per position: where a placed review is now (its first range), when it is one. */
-  private readonly places = new Map<number, Place>();
+  private readonly places: Array<Place | undefined>;
   /** Per day (index 0 is day 1): positions of the placed reviews whose first range is on it. */
   private readonly onDay: number[][];
   private readonly dailyLoad: number[];
@@ -79,7 +79,7 @@ export class WeekModel {
   /** Per position: 1 for an event reviews may sit in (a cell it holds alone is room, not a commitment). */
   private readonly room: Uint8Array;
   /** Per position: per cell of the window, 1 when a review starting there is off the profile, 2 when not, 0 unknown. */
-  private readonly offProfile = new Map<number, Uint8Array>();
+  private readonly offProfile: Array<Uint8Array | undefined>;
   /** Scratch rows for `costOfDay`. */
   private readonly busyRow: Uint8Array;
   private readonly sorted: number[] = [];
@@ -102,6 +102,8 @@ export class WeekModel {
     this.state = state;
     this.budget = typeof budget === "function" ? budget : () => budget;
     this.index = cloneOccupancyIndex(buildOccupancyIndex(state));
+    this.places = Array.from({ length: state.tasks.length }, () => undefined);
+    this.offProfile = Array.from({ length: state.tasks.length }, () => undefined);
     const { totalDays, slotsPerDay } = state.window;
     this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
@@ -131,7 +133,7 @@ export class WeekModel {
         if (range.day >= 1 && range.day <= totalDays) this.dailyLoad[range.day - 1]! += range.end - range.start + 1;
       const first = task.slots[0]!;
       const host = this.index.embedded[this.cell(first.day, first.start)] === position ? this.hostAt(first) : EMPTY;
-      this.places.set(position, { range: first, host });
+      this.places[position] = { range: first, host };
       this.onDay[first.day - 1]?.push(position);
       this.countSession(task, first.day, 1);
     });
@@ -176,12 +178,12 @@ export class WeekModel {
 
   /** Where the placed review at `position` is now, or undefined. */
   placeOf(position: number): SlotRange | undefined {
-    return this.places.get(position)?.range;
+    return this.places[position]?.range;
   }
 
   /** The host the placed review at `position` sits in now, by position, or undefined. */
   hostOf(position: number): number | undefined {
-    const host = this.places.get(position)?.host;
+    const host = this.places[position]?.host;
     return host === undefined || host === EMPTY ? undefined : host;
   }
 
@@ -192,7 +194,7 @@ export class WeekModel {
   viewOf(positions: readonly number[]): ScheduleState {
     const tasks = positions.flatMap((position) => {
       const task = this.state.tasks[position] as TaskItem;
-      const place = this.places.get(position);
+      const place = this.places[position];
       if (!place) return [task];
       const { embeddedIn: _host, ...rest } = task;
       const host = place.host === EMPTY ? undefined : this.state.tasks[place.host];
@@ -209,7 +211,7 @@ export class WeekModel {
 
   /** True when `move` would move the placed review at `position` to `range` (its length kept). */
   canMove(position: number, range: SlotRange): boolean {
-    const place = this.places.get(position);
+    const place = this.places[position];
     if (!place || this.isMultiRange(position)) return false;
     this.lift(position);
     const host = this.landing(position, range);
@@ -233,7 +235,7 @@ export class WeekModel {
 
   /** The score after moving the review at `position` to `range`, or undefined when `move` would refuse it; the week stays as it is. */
   scoreIfMoved(position: number, range: SlotRange): number | undefined {
-    const place = this.places.get(position);
+    const place = this.places[position];
     if (!place || this.isMultiRange(position) || this.blocked(position, range)) return undefined;
     this.save(place.range.day, range.day);
     this.lift(position);
@@ -253,8 +255,8 @@ export class WeekModel {
 
   /** The score after swapping the reviews at `first` and `second`, or undefined when `swap` would refuse it. */
   scoreIfSwapped(first: number, second: number): number | undefined {
-    const a = this.places.get(first);
-    const b = this.places.get(second);
+    const a = this.places[first];
+    const b = this.places[second];
     if (!a || !b) return undefined;
     this.save(a.range.day, b.range.day);
     const swapped = this.swapIfAllowed(first, second);
@@ -305,8 +307,8 @@ export class WeekModel {
 
   /** The two places `first` and `second` held, after swapping them, or undefined (nothing changed) when refused. */
   private swapIfAllowed(first: number, second: number): [Place, Place] | undefined {
-    const a = this.places.get(first);
-    const b = this.places.get(second);
+    const a = this.places[first];
+    const b = this.places[second];
     if (!a || !b || first === second || this.isMultiRange(first) || this.isMultiRange(second)) return undefined;
     const length = (range: SlotRange) => range.end - range.start;
     if (length(a.range) !== length(b.range)) return undefined;
@@ -423,7 +425,7 @@ export class WeekModel {
     for (const other of this.onDay[range.day - 1] ?? []) {
       if (other === position) continue;
       const buffer = bufferOf(this.state.tasks[other]!, rules);
-      const around = this.places.get(other)!.range;
+      const around = this.places[other]!.range;
       if (buffer === 0) continue;
       const before = range.end >= around.start - buffer && range.start <= around.start - 1;
       const after = range.start <= around.end + buffer && range.end >= around.end + 1;
@@ -434,7 +436,7 @@ export class WeekModel {
 
   /** Takes the review at `position` off its place (its cells, its day, its loads and costs). */
   private lift(position: number): void {
-    const place = this.places.get(position)!;
+    const place = this.places[position]!;
     const { range } = place;
     const layer = place.host === EMPTY ? this.index.primary : this.index.embedded;
     for (let slot = range.start; slot <= range.end; slot += 1) {
@@ -445,7 +447,7 @@ export class WeekModel {
     list.splice(list.indexOf(position), 1);
     this.addLoad(range.day, -(range.end - range.start + 1));
     this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
-    this.places.delete(position);
+    this.places[position] = undefined;
     this.dirty.add(range.day);
   }
 
@@ -456,7 +458,7 @@ export class WeekModel {
       const cell = this.cell(range.day, slot);
       if (layer[cell] === EMPTY) layer[cell] = position;
     }
-    this.places.set(position, { range, host });
+    this.places[position] = { range, host };
     this.onDay[range.day - 1]!.push(position);
     this.addLoad(range.day, range.end - range.start + 1);
     this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
@@ -507,11 +509,11 @@ export class WeekModel {
     const order = this.sorted;
     order.length = 0;
     for (const position of this.onDay[day - 1]!) {
-      const start = this.places.get(position)!.range.start;
+      const start = this.places[position]!.range.start;
       let at = order.length;
       while (at > 0) {
         const before = order[at - 1]!;
-        const beforeStart = this.places.get(before)!.range.start;
+        const beforeStart = this.places[before]!.range.start;
         if (beforeStart < start || (beforeStart === start && before < position)) break;
         order[at] = before;
         at -= 1;
@@ -520,7 +522,7 @@ export class WeekModel {
     }
     let previousEnd = -2;
     for (const position of order) {
-      const range = this.places.get(position)!.range;
+      const range = this.places[position]!.range;
       if (previousEnd + 1 === range.start) cost += PENALTY.backToBack;
       previousEnd = range.end;
       if (busy[range.start - 1] === 1 && busy[range.end + 1] === 1) cost += PENALTY.noBuffer;
@@ -533,10 +535,10 @@ export class WeekModel {
 
   /** True when the review at `position` on `range` is off the profile (`profileOf`), remembered per place. */
   private isOffProfile(position: number, range: SlotRange): boolean {
-    let known = this.offProfile.get(position);
+    let known = this.offProfile[position];
     if (!known) {
       known = new Uint8Array(this.totalDays * this.slotsPerDay);
-      this.offProfile.set(position, known);
+      this.offProfile[position] = known;
     }
     const cell = (range.day - 1) * this.slotsPerDay + range.start - 1;
     if (known[cell] === 0) known[cell] = this.profile(this.state.tasks[position] as TaskItem, range) ? 1 : 2;
@@ -595,7 +597,7 @@ export class WeekModel {
   /** The week's tasks with the reviews where the model has them now. */
   private currentTasks(): ScheduleState["tasks"] {
     return this.state.tasks.map((task, position) => {
-      const place = this.places.get(position);
+      const place = this.places[position];
       return place && task.source === "task_item"
         ? { ...task, slots: [place.range, ...(task.slots ?? []).slice(1)] }
         : task;
@@ -607,9 +609,8 @@ export class WeekModel {
     const load = new Map<number, number>();
     this.state.tasks.forEach((task, position) => {
       if (task.source !== "task_item" || task.status !== "placed") return;
-      const ranges = this.places.has(position)
-        ? [this.places.get(position)!.range, ...(task.slots ?? []).slice(1)]
-        : [];
+      const ranges =
+        this.places[position] !== undefined ? [this.places[position]!.range, ...(task.slots ?? []).slice(1)] : [];
       for (const range of ranges) load.set(range.day, (load.get(range.day) ?? 0) + 1);
     });
     return load;
