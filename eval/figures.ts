@@ -12,6 +12,7 @@
  * its prompt tokens — what a provider's prompt cache could reuse.
  */
 import { promptSize } from "../bench/model-calls.js";
+import { TempoError } from "../errors/index.js";
 import { tiktokenCounter } from "../memory/tokens.js";
 import {
   checkScheduleInvariants,
@@ -30,6 +31,13 @@ import {
 } from "../tools/schedule/rules.js";
 import { contentOf, type ChatBody, type Exchange } from "./recording-proxy.js";
 import { movedTasks, type Scenario } from "./scenarios.js";
+
+/** A failure as the report shows it: a TempoError's code, else the error's class. */
+export function failureOf(error: unknown): { code: string; message: string } {
+  if (error instanceof TempoError) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { code: error.name, message: error.message };
+  return { code: "Error", message: String(error) };
+}
 
 /** Model figures of a stage or a scenario. */
 export interface ModelFigures {

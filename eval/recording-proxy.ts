@@ -49,6 +49,8 @@ export interface RecordingProxy {
   baseUrl: string;
   /** Every completions request forwarded, in order of arrival. */
   exchanges: Exchange[];
+  /** How long the proxy keeps an idle client connection open (ms): longer than any pause between two scenarios. */
+  keepAliveMs: number;
   close(): Promise<void>;
 }
 
@@ -168,6 +170,11 @@ export async function startRecordingProxy(upstream: string, clock: () => number 
       response.end();
     });
   });
+  // Tempo's client closes an idle connection first: with Node's 5 s keep-alive, a scenario's figures (the exact
+  // maximum) or a loaded machine kept the client from the proxy longer, the proxy closed the socket as the client
+  // reused it, and the next scenario's first call failed with ECONNRESET. close() ends them all.
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = server.keepAliveTimeout + 1_000;
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
@@ -176,6 +183,7 @@ export async function startRecordingProxy(upstream: string, clock: () => number 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     exchanges,
+    keepAliveMs: server.keepAliveTimeout,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -12,6 +12,8 @@ export interface EvalRun {
   /** What answered: the model name, or the double's brain. */
   label: string;
   scenarios: ScenarioResult[];
+  /** The createAgent + humanInTheLoopMiddleware peer on the demo scenario, same server (`--peer`). */
+  peer?: ScenarioResult;
 }
 
 export interface EvalReport {
@@ -85,6 +87,22 @@ export function reportJson(report: EvalReport): string {
   return JSON.stringify({ ...report, runs: report.runs.map((run) => ({ ...run, totals: runTotals(run) })) }, null, 2);
 }
 
+/** The peer's line of a run, and Tempo's demo against it (calls, and prompt tokens as a ratio), when it ran. */
+export function peerLines(run: EvalRun): string[] {
+  const peer = run.peer;
+  if (!peer) return [];
+  const tempo = run.scenarios.find((scenario) => scenario.name === peer.name);
+  return [
+    `Peer on ${peer.name} (LangChain v1 \`createAgent\` + \`humanInTheLoopMiddleware\`, the same schedule tools and server): placed ${peer.placed} / ${peer.maximum ?? "—"}, ${peer.ruleProblems.length} rule problem(s), ${peer.total.calls} calls, ${number(peer.total.promptTokens)} prompt tokens${peer.failure ? `, failed: ${cell(`${peer.failure.code}: ${peer.failure.message}`)}` : ""}.`,
+    ...(tempo
+      ? [
+          `Tempo ÷ peer on ${peer.name}: ${tempo.total.calls} / ${peer.total.calls} calls, prompt tokens ${(tempo.total.promptTokens / Math.max(1, peer.total.promptTokens)).toFixed(3)}× (goal ≤ 0.8, ≤ 4 calls).`,
+        ]
+      : []),
+    "",
+  ];
+}
+
 /** The Markdown report. */
 export function reportMarkdown(report: EvalReport): string {
   const lines = [
@@ -124,6 +142,7 @@ export function reportMarkdown(report: EvalReport): string {
           `| ${stage} | ${figures.calls} | ${number(figures.promptTokens)} | ${number(figures.completionTokens)} | ${cachedShare(figures)} | ${percent(figures.prefixTokens, figures.renderedTokens)} | ${seconds(figures.calls > 0 ? figures.milliseconds / figures.calls : 0)} |`,
       ),
       "",
+      ...peerLines(run),
     );
   }
   if (report.runs.length > 1) {

@@ -10,6 +10,7 @@
  *   npm run eval -- --out reports/qwen --scenarios demo,move
  *   npm run eval -- --double                # the strict server double, the offline policy as its brain
  *   npm run eval -- --double policy,naive   # ... and the naive model beside it (item 2's measurement)
+ *   npm run eval -- --peer                  # ... and a createAgent + HITL peer on the demo task, same server (item 1)
  *
  * Before it starts it prints how long the run should take. Ctrl-C writes the report of the scenarios that finished
  * and exits with 130.
@@ -23,10 +24,11 @@ import { ConfigurationError, TempoError } from "../errors/index.js";
 import { createTempoDependencies, repositoryOf } from "../server/create-tempo.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import type { ScheduleRepository, ScheduleState } from "../tools/schedule/index.js";
-import { modelFigures, weekFigures, type ScenarioResult } from "./figures.js";
+import { failureOf, modelFigures, weekFigures, type ScenarioResult } from "./figures.js";
+import { runPeerScenario, withPeerBrain } from "./peer.js";
 import { startRecordingProxy, type RecordingProxy } from "./recording-proxy.js";
 import { writeReport, type EvalReport, type EvalRun } from "./report.js";
-import { pickScenarios, type CardRequest, type Scenario, type UserAnswer } from "./scenarios.js";
+import { pickScenarios, SCENARIOS, type CardRequest, type Scenario, type UserAnswer } from "./scenarios.js";
 
 /** What the command line asks. */
 export interface EvalArguments {
@@ -35,6 +37,8 @@ export interface EvalArguments {
   /** Brains of the in-process server double to run against, instead of the configured server (empty: the server). */
   double: string[];
   secondsPerCall?: number;
+  /** Also run the createAgent + humanInTheLoopMiddleware peer on the demo scenario, on the same server (eval/peer.ts). */
+  peer?: boolean;
 }
 
 export const DEFAULT_OUT = ".tempo/eval";
@@ -43,7 +47,7 @@ export const DEFAULT_SECONDS_PER_CALL = 8;
 /** The brains the double can play. */
 export const DOUBLE_BRAINS = ["policy", "naive"] as const;
 
-/** Reads `--out DIR`, `--scenarios a,b`, `--double [policy,naive]`, `--seconds-per-call N`; anything else is a ConfigurationError. */
+/** Reads `--out DIR`, `--scenarios a,b`, `--double [policy,naive]`, `--seconds-per-call N`, `--peer`; anything else is a ConfigurationError. */
 export function parseEvalArguments(argv: readonly string[]): EvalArguments {
   const parsed: EvalArguments = { out: DEFAULT_OUT, scenarios: [], double: [] };
   for (let at = 0; at < argv.length; at += 1) {
@@ -70,18 +74,28 @@ export function parseEvalArguments(argv: readonly string[]): EvalArguments {
       const seconds = Number(value());
       if (!(seconds > 0)) throw new ConfigurationError(`--seconds-per-call needs a positive number of seconds.`);
       parsed.secondsPerCall = seconds;
-    } else
+    } else if (flag === "--peer") parsed.peer = true;
+    else
       throw new ConfigurationError(
-        `unknown argument "${flag}"; npm run eval -- [--out DIR] [--scenarios a,b] [--double [policy,naive]] [--seconds-per-call N]`,
+        `unknown argument "${flag}"; npm run eval -- [--out DIR] [--scenarios a,b] [--double [policy,naive]] [--seconds-per-call N] [--peer]`,
       );
   }
   pickScenarios(parsed.scenarios);
   return parsed;
 }
 
-/** The estimate printed before a run: the scenarios' expected calls × seconds a call. */
-export function estimate(scenarios: readonly Scenario[], runs: number, secondsPerCall: number): EvalReport["estimate"] {
-  const calls = runs * scenarios.reduce((sum, scenario) => sum + scenario.expectedCalls, 0);
+/** The peer's calls on the demo task (read, one batch of writes, the answer): the basis of its estimate. */
+export const PEER_EXPECTED_CALLS = 3;
+
+/** The estimate printed before a run: the scenarios' expected calls (and the peer's) × seconds a call. */
+export function estimate(
+  scenarios: readonly Scenario[],
+  runs: number,
+  secondsPerCall: number,
+  peer = false,
+): EvalReport["estimate"] {
+  const calls =
+    runs * (scenarios.reduce((sum, scenario) => sum + scenario.expectedCalls, 0) + (peer ? PEER_EXPECTED_CALLS : 0));
   return {
     calls,
     secondsPerCall,
@@ -99,13 +113,6 @@ function answerCard(scenario: Scenario, requests: CardRequest[]): unknown {
   // A question card takes its answer's text; a write or plan card one decision per action request.
   if (requests.length === 1 && typeof answers[0] === "string") return answers[0];
   return { decisions: answers.map((answer) => (typeof answer === "string" ? { type: "approve" } : answer)) };
-}
-
-/** A failure as the report shows it: a TempoError's code, else the error's class. */
-function failureOf(error: unknown): { code: string; message: string } {
-  if (error instanceof TempoError) return { code: error.code, message: error.message };
-  if (error instanceof Error) return { code: error.name, message: error.message };
-  return { code: "Error", message: String(error) };
 }
 
 /** Settings for the graph: the user's, with the models pointed at the proxy (structured output kept as it would be). */
@@ -197,7 +204,9 @@ interface Pass {
 async function doublePass(brain: string, environment: Record<string, string | undefined>): Promise<Pass> {
   const { startOpenAIDouble } = await import("../tests/support/openai-double/index.js");
   const { naiveBrain } = await import("../tests/support/openai-double/naive-brain.js");
-  const double = await startOpenAIDouble(brain === "naive" ? { brain: naiveBrain } : {});
+  const { scheduleBrain } = await import("../tests/support/openai-double/brain.js");
+  // The peer's requests (if any) get its scripted model; Tempo's the brain asked for.
+  const double = await startOpenAIDouble({ brain: withPeerBrain(brain === "naive" ? naiveBrain : scheduleBrain) });
   return {
     label: `double (${brain === "naive" ? "naive model: reads, places greedily, verifies" : "offline policy"})`,
     upstream: double.baseUrl,
@@ -238,7 +247,7 @@ export async function runEval(
         ? "the strict OpenAI double (in process)"
         : redacted(environment.OPENAI_BASE_URL?.trim() || "https://api.openai.com/v1"),
     model: arguments_.double.length > 0 ? "scripted" : model,
-    estimate: estimate(scenarios, passes.length, secondsPerCall),
+    estimate: estimate(scenarios, passes.length, secondsPerCall, arguments_.peer),
     interrupted: false,
     runs: [],
   };
@@ -278,7 +287,21 @@ export async function runEval(
             );
           },
           options.signal,
-        );
+        ).then(async () => {
+          if (!arguments_.peer || options.signal?.aborted) return;
+          const settings = evalSettings(pass.environment, proxy.baseUrl);
+          const peer = await runPeerScenario(
+            settings,
+            proxy,
+            SCENARIOS.find((each) => each.name === "demo")!,
+            EVAL_NOW,
+          );
+          if (options.signal?.aborted) return;
+          run.peer = peer;
+          print(
+            `${pass.label} · peer (createAgent + HITL) on demo: placed ${peer.placed} of ${peer.maximum}, ${peer.ruleProblems.length} rule problem(s), ${peer.total.calls} calls, ${peer.total.promptTokens} prompt tokens${peer.failure ? `, failed: ${peer.failure.code}` : ""}`,
+          );
+        });
         running.catch(() => undefined);
         await Promise.race([running, aborted]);
       } finally {

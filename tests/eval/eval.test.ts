@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { promptSize } from "../../bench/model-calls.js";
 import { runEval, parseEvalArguments, type EvalArguments } from "../../eval/run.js";
+import { startRecordingProxy } from "../../eval/recording-proxy.js";
 import type { EvalReport, RunTotals } from "../../eval/report.js";
 import type { ScenarioResult } from "../../eval/figures.js";
 import { ConfigurationError } from "../../errors/index.js";
@@ -196,6 +197,48 @@ describe("the naive model beside the offline policy (--double policy,naive)", ()
   }, 300_000);
 });
 
+describe("the createAgent + HITL peer beside Tempo (--peer)", () => {
+  test("on the demo scenario, same server and proxy: its calls, tokens and week in the report, and Tempo ÷ peer", async () => {
+    const out = await outFolder();
+    const printed: string[] = [];
+    const report = await runEval(
+      { out, scenarios: ["demo", "move"], double: ["policy"], peer: true },
+      {},
+      { print: (line) => printed.push(line) },
+    );
+    const [run] = report.runs;
+    const [demo, move] = run!.scenarios;
+    const peer = run!.peer!;
+    // Tempo's scenarios ran as they do without the peer: its requests go to the policy, the peer's to its own brain.
+    expect(demo!.failure).toBeUndefined();
+    expect(move!.failure).toBeUndefined();
+    expect(move!.scenarioProblems).toEqual([]);
+    expect(peer.failure).toBeUndefined();
+    expect(peer).toMatchObject({ name: "demo", placed: 8, maximum: 8, ruleProblems: [], honest: true, cards: 1 });
+    expect(peer.total.calls).toBe(3);
+    expect(peer.total.promptTokens).toBeGreaterThan(0);
+    // The estimate counts the peer's 3 calls: demo 5 + move 4 + 3.
+    expect(printed[0]).toMatch(/expect about 12 model calls/);
+    expect(printed).toContainEqual(
+      `double (offline policy) · peer (createAgent + HITL) on demo: placed 8 of 8, 0 rule problem(s), 3 calls, ${peer.total.promptTokens} prompt tokens`,
+    );
+    const markdown = await readFile(path.join(out, "report.md"), "utf8");
+    expect(markdown).toContain(
+      `Tempo ÷ peer on demo: ${demo!.total.calls} / 3 calls, prompt tokens ${(demo!.total.promptTokens / peer.total.promptTokens).toFixed(3)}×`,
+    );
+    const json = JSON.parse(await readFile(path.join(out, "report.json"), "utf8")) as EvalReport;
+    expect(json.runs[0]!.peer?.placed).toBe(8);
+  }, 300_000);
+});
+
+describe("the recording proxy", () => {
+  test("keeps an idle client connection open far past Node's 5 s default (a pause between scenarios reset it)", async () => {
+    const proxy = await startRecordingProxy("http://127.0.0.1:9/v1");
+    cleanups.push(() => proxy.close());
+    expect(proxy.keepAliveMs).toBeGreaterThanOrEqual(10 * 60_000);
+  });
+});
+
 describe("the eval's arguments", () => {
   test("--out, --scenarios, --double; an unknown scenario or flag is a ConfigurationError", () => {
     expect(parseEvalArguments(["--out", "x", "--scenarios", "demo,move"])).toEqual({
@@ -205,6 +248,7 @@ describe("the eval's arguments", () => {
     });
     expect(parseEvalArguments(["--double", "policy,naive"]).double).toEqual(["policy", "naive"]);
     expect(parseEvalArguments(["--double"]).double).toEqual(["policy"]);
+    expect(parseEvalArguments(["--peer"]).peer).toBe(true);
     expect(() => parseEvalArguments(["--scenarios", "demo,zebra"])).toThrow(ConfigurationError);
     expect(() => parseEvalArguments(["--scenarios", "demo,zebra"])).toThrow(/unknown scenario "zebra"/);
     expect(() => parseEvalArguments(["--fast"])).toThrow(ConfigurationError);
