@@ -817,7 +817,11 @@ function freeStep(
     );
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
   const slots = narrowed
-    ? say(language, ` in slots ${window.from}-${window.to}`, `（第${window.from}-${window.to}节）`)
+    ? say(
+        language,
+        ` in ${slotWords(window.from, window.to, facts, language)}`,
+        `（${slotWords(window.from, window.to, facts, language)}）`,
+      )
     : "";
   if (runs.length === 0) {
     const where = days ? days.map((day) => dayName(day, facts, language)).join(say(language, ", ", "、")) : "";
@@ -901,23 +905,24 @@ function dayStep(
   return finish(end, "", lines.join("\n"));
 }
 
-/** What occupies a run of slots, names first: `Calculus lecture (event mon-calculus, locked)` (`…（活动 mon-calculus，锁定）`). */
+/**
+ * What occupies a run of slots, in a person's words: `Calculus lecture (locked)` (`微积分课（锁定）`). Ids stay out of the
+ * answer (they are the tools' words, not the user's; `/debug` shows them).
+ */
 function readableOccupant(occupant: RangeOccupant, language: Language): string {
-  const named = (kind: "event" | "task", id: string, name: string, flags: string[] = []) =>
-    language === "zh"
-      ? `${name}（${kind === "event" ? "活动" : "任务"} ${id}${flags.map((flag) => `，${flag}`).join("")}）`
-      : `${name} (${kind} ${id}${flags.map((flag) => `, ${flag}`).join("")})`;
+  const named = (name: string, flags: string[] = []) =>
+    flags.length === 0 ? name : language === "zh" ? `${name}（${flags.join("，")}）` : `${name} (${flags.join(", ")})`;
   if (occupant.kind === "free") return say(language, "free", "空闲");
-  if (occupant.kind === "task") return named("task", occupant.id, occupant.name);
+  if (occupant.kind === "task") return named(occupant.name);
   const flags = [
     ...(occupant.locked ? [say(language, "locked", "锁定")] : []),
     ...(occupant.canEmbed ? [say(language, "embeddable", "可嵌入")] : []),
   ];
-  const event = named("event", occupant.id, occupant.name, flags);
+  const event = named(occupant.name, flags);
   if (!occupant.canEmbed) return event;
   const guest = occupant.embedded;
   return guest
-    ? `${event}${say(language, "; inside it: ", "；其中：")}${named("task", guest.id, guest.name)}`
+    ? `${event}${say(language, "; inside it: ", "；其中：")}${named(guest.name)}`
     : `${event}${say(language, ", free for embedding", "，可嵌入复习任务")}`;
 }
 
@@ -958,14 +963,14 @@ function listStep(
     const range = task.slots[0];
     if (language === "zh") {
       const where = range
-        ? `，在${placeWords(range, facts, language)}${task.hostId ? `（${task.hostId} 内）` : ""}`
+        ? `，在${placeWords(range, facts, language)}${task.hostId ? "（嵌入在课程时间内）" : ""}`
         : "，待安排";
-      return `- ${task.name} (${task.id})，${task.duration} 节${where}`;
+      return `- ${task.name}，${task.duration} 节${where}`;
     }
     const where = range
-      ? `, on ${placeWords(range, facts, language)}${task.hostId ? ` inside ${task.hostId}` : ""}`
+      ? `, on ${placeWords(range, facts, language)}${task.hostId ? " inside a timetable entry" : ""}`
       : ", pending";
-    return `- ${task.name} (${task.id}), ${task.duration} slot(s)${where}`;
+    return `- ${task.name}, ${task.duration} slot(s)${where}`;
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
   const count = `${tasks.length}${more ? `+${more}` : ""}`;

@@ -160,7 +160,7 @@ test("the references: the offline policy in process arranges the week and moves,
   expect(conversationReference.phases).toEqual(["done", "done", "done"]);
   expect(placeOf(conversationReference.schedule, "matrix-review")).toBe("day 1 slots 5-6");
   expect(placeOf(conversationReference.schedule, "review-limits")).toBe("day 4 slots 7-8");
-  expect(conversationReference.answers[2]).toBe("You are free in slots 5-8:\n- Sat 16 Mar: 14:55–17:40");
+  expect(conversationReference.answers[2]).toBe("You are free in 14:00–17:40:\n- Sat 16 Mar: 14:55–17:40");
 });
 
 describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
