@@ -7,6 +7,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isDeepStrictEqual } from "node:util";
 import { DeltaChannel, messagesDeltaReducer, type Messages } from "@langchain/langgraph";
 import type { PlanStep } from "./plan-step.js";
+import { keptUiMessages, type UiWrite } from "./ui-channel.js";
+import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 
 /** The state channel holding the plan (the saver compares its versions for step snapshots). */
 export const PLAN_CHANNEL = "planSteps";
@@ -96,6 +98,22 @@ export function workspaceChannel() {
   });
 }
 
+/** UI writes between two whole copies of the kept components in a checkpoint (see `uiChannel`). */
+export const UI_SNAPSHOT_FREQUENCY = 20;
+
+/**
+ * The Generative UI components (`ui`, kernel/ui-channel.ts) over a `DeltaChannel`: a turn pushes, replaces and removes
+ * a few (its status, a card's week, the answer's), each push a write of one component; as a plain field every change
+ * stored the whole kept list again (several KiB of week props, three times a task turn). Stored as the pushes, plus a
+ * whole copy every `UI_SNAPSHOT_FREQUENCY` writes; each write is folded on its own, so any batching reads the same.
+ */
+export function uiChannel() {
+  return new DeltaChannel<UIMessage[], UiWrite>(
+    (current, writes) => writes.reduce<UIMessage[]>(keptUiMessages, current),
+    { snapshotFrequency: UI_SNAPSHOT_FREQUENCY, initialValueFactory: () => [] },
+  );
+}
+
 /**
  * The delta channels whose writes can be smaller than the value a node returns, by name: the write that turns the
  * current value into the node's (`changedFields` stores that instead of the whole value).
@@ -110,4 +128,5 @@ export const DELTA_CHANNELS = {
   messages: messagesChannel,
   [PLAN_CHANNEL]: planChannel,
   workspaceMessageIds: workspaceChannel,
+  ui: uiChannel,
 } as const;

@@ -8,11 +8,9 @@
 import type { Preference } from "../contracts/preferences.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
-import type { RemoveUIMessage, UIMessage } from "@langchain/langgraph-sdk/react-ui";
-import { keptUiMessages } from "./ui-channel.js";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { CardResume } from "../contracts/cards.js";
-import { messagesChannel, planChannel, workspaceChannel } from "./channels.js";
+import { messagesChannel, planChannel, uiChannel, workspaceChannel } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `kernel/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -311,12 +309,10 @@ export const TempoAnnotation = Annotation.Root({
   /**
    * Generative UI components (issue 48: the week drawn beside a write card's proposal and beside the answer), each
    * with the id of the message it belongs to; Agent Chat UI renders them (`values.ui`), other clients carry them.
-   * Written only through `nodes/shared/week-ui.ts`; the latest `UI_MESSAGES_KEPT` are kept.
+   * Written only through `nodes/shared/week-ui.ts`; the latest `UI_MESSAGES_KEPT` are kept. A delta channel: a
+   * checkpoint stores the pushes of its step (`uiChannel` in `channels.ts`).
    */
-  ui: Annotation<UIMessage[], UIMessage | RemoveUIMessage | Array<UIMessage | RemoveUIMessage>>({
-    reducer: keptUiMessages,
-    default: () => [],
-  }),
+  ui: uiChannel,
 });
 
 /** The recalled memory of no invocation (a new thread, a turn that ended, a cleared thread). */

@@ -26,6 +26,7 @@ import { emit, emitAssistantText } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
 import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
 import { argumentsSchema } from "../tools/langchain-tools.js";
+import { cardArgsSchema } from "./card-hints.js";
 import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
 import type { WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
@@ -205,12 +206,13 @@ function stepPosition(state: TempoState): StepPosition | null {
     : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
 }
 
-/** The card for pending writes: one write's card, or a batch card of several. */
+/** The card for pending writes: one write's card, or a batch card of several; its edit boxes' hints in `language`. */
 function writeCard(tools: ProposedWrite[], step: StepPosition | null, domain: ToolDomain, language: Language): Card {
   const schemas = new Map<string, Record<string, unknown>>();
   for (const tool of tools) {
     const definition = findTool(domain, tool.name);
-    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, argumentsSchema(definition.schema));
+    if (definition && !schemas.has(tool.name))
+      schemas.set(tool.name, cardArgsSchema(argumentsSchema(definition.schema), language));
   }
   const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
   return rest.length === 0
