@@ -43,6 +43,8 @@ export const INTEGRATION_TESTS = [
   "tests/graph/offline-feedback.test.ts",
   "tests/graph/refinement-decisions.test.ts",
   "tests/graph/kept-messages.test.ts",
+  // A term lived day by day through the graph, on PGlite and PostgreSQL 15.
+  "tests/term/term-simulation.test.ts",
 ];
 
 const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];

@@ -1,0 +1,102 @@
+/**
+ * `npm run checkin`: the daily check-in from the terminal (issue 47 item 6; on the served path it is a LangGraph cron,
+ * docs/week-in-the-life.md). One request on the day's check-in thread: the clock moves the window on when its last
+ * day has passed (the answer says what moved to history and what became missed), and the reviews still to place are
+ * proposed on a card that waits there for the student — `npm start -- --thread <id>` opens it.
+ *
+ *   npm run checkin -- [--user <id>] [--now <date-time>]
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { localClock } from "../contracts/clock.js";
+import { readSettings } from "../config/environment.js";
+import { createTempo, type Tempo } from "../server/create-tempo.js";
+import { parseChatArguments } from "./arguments.js";
+import { renderError } from "./render.js";
+
+/** The check-in's request: what the offline policy and a model both read as "arrange what is left this week". */
+export const CHECKIN_REQUEST = "arrange my reviews into free slots";
+
+/** What a check-in did: its thread, its answer so far, and the card waiting there (its actions), if any. */
+export interface CheckinOutcome {
+  threadId: string;
+  /** What the clock moved at the start of the check-in (the window rolled on), told before the card; absent when nothing moved. */
+  movedOn?: string;
+  said: string[];
+  waiting: string[];
+}
+
+/** The day's check-in thread of a user: one a day, so a second check-in that day finds the first one's card. */
+export function checkinThreadId(userId: string, now: Date, timeZone = "UTC"): string {
+  return `checkin-${userId}-${localClock(now, timeZone).date}`;
+}
+
+/** Runs the check-in request at `now` for `userId` on the graph, and leaves whatever card it makes waiting. */
+export async function runCheckin(
+  graph: Pick<Tempo["graph"], "invoke" | "getState">,
+  userId: string,
+  now: Date,
+  timeZone?: string,
+): Promise<CheckinOutcome> {
+  const threadId = checkinThreadId(userId, now, timeZone);
+  const config = { configurable: { thread_id: threadId, user_id: userId, now: now.toISOString() } };
+  const state = await graph.getState(config);
+  // A card from an earlier check-in today still waits: it is shown again, not asked twice.
+  if ((state.tasks ?? []).some((task) => task.interrupts.length > 0)) return outcomeOf(threadId, state.values, state);
+  const result = (await graph.invoke({ messages: [new HumanMessage(CHECKIN_REQUEST)] }, config)) as Record<
+    string,
+    unknown
+  >;
+  return outcomeOf(threadId, result, await graph.getState(config));
+}
+
+function outcomeOf(
+  threadId: string,
+  values: Record<string, unknown>,
+  state: { tasks?: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }> },
+): CheckinOutcome {
+  const messages = (values.messages ?? []) as Array<{ getType(): string; content: unknown }>;
+  const waiting = (state.tasks ?? []).flatMap((task) =>
+    task.interrupts.flatMap(
+      (entry) =>
+        (entry.value as { action_requests?: Array<{ name: string }> } | undefined)?.action_requests?.map(
+          (request) => request.name,
+        ) ?? [],
+    ),
+  );
+  const movedOn = typeof values.movedOn === "string" ? values.movedOn : undefined;
+  return {
+    threadId,
+    ...(movedOn ? { movedOn } : {}),
+    said: messages.filter((message) => message.getType() === "ai").map((message) => String(message.content)),
+    waiting,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseChatArguments(process.argv.slice(2));
+  const settings = readSettings();
+  const userId = options.userId ?? settings.userId;
+  const now = options.now === undefined ? new Date() : new Date(options.now);
+  const tempo = await createTempo(settings);
+  try {
+    const zone = await tempo
+      .repositoryOf<{ timeZone(user: string): Promise<string | undefined> }>("schedule")
+      .timeZone(userId);
+    const outcome = await runCheckin(tempo.graph, userId, now, zone);
+    if (outcome.movedOn) process.stdout.write(`${outcome.movedOn}\n\n`);
+    for (const text of outcome.said) process.stdout.write(`${text}\n\n`);
+    process.stdout.write(
+      outcome.waiting.length > 0
+        ? `A card waits on thread ${outcome.threadId} (${outcome.waiting.join(", ")}): npm start -- --thread ${outcome.threadId}\n`
+        : `Nothing waits for you on thread ${outcome.threadId}.\n`,
+    );
+  } finally {
+    await tempo.close();
+  }
+}
+
+if (process.argv[1]?.endsWith("checkin.ts"))
+  main().catch((error: unknown) => {
+    console.error(renderError(error));
+    process.exitCode = 1;
+  });
