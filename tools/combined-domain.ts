@@ -110,6 +110,24 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       : {}),
     // The clock's writes of the first domain that has a clock (each tool belongs to one domain).
     ...clockOf(domains),
+    // Each domain is given its own writes of the last card (by the tool that made each), to offer to undo them.
+    ...(domains.some((domain) => domain.withLastChange)
+      ? {
+          withLastChange(state: CombinedState, writes) {
+            return Object.fromEntries(
+              domains.map((domain) => {
+                const own = writes.filter((write) => ownerOf(write.name) === domain);
+                return [
+                  domain.name,
+                  domain.withLastChange && own.length > 0
+                    ? domain.withLastChange(state[domain.name], own)
+                    : state[domain.name],
+                ];
+              }),
+            );
+          },
+        }
+      : {}),
     ...(domains.some((domain) => domain.readPreferences)
       ? {
           readPreferences(text: string, origin) {

@@ -119,6 +119,14 @@ export interface ToolRun<TState> {
   data?: unknown;
 }
 
+/** A write as it applied: its tool, its arguments, and its structured result (`ToolRun.data`, when it gave one). */
+export interface AppliedWrite {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Absent for a write answered from the execution log (a resume after a crash). */
+  data?: unknown;
+}
+
 /** One tool of a domain. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)
 export interface DomainTool<TState, TArgs = any> {
@@ -267,6 +275,12 @@ export interface ToolDomain<TState = any> {
    * runner, without a card (the clock is no one's decision), until none is due; `told` says what they did.
    */
   clock?: ClockWrites<TState>;
+  /**
+   * Optional: `state` with the writes of the thread's last applied card folded in (`AppliedWrite`, oldest first), so a
+   * tool can offer to undo them ("undo that"): the undo is a new card of ordinary writes, applied once like any write.
+   * Never persisted. The runner calls it on every tool run given them (`ToolRunContext.lastChange`); pure.
+   */
+  withLastChange?(state: TState, writes: readonly AppliedWrite[]): TState;
   /**
    * Optional: the offline reader of standing preferences in what the user wrote (a message, or feedback on one of
    * this domain's cards): the ones to add, and the ones taken back. Used when no memory model is configured (and as

@@ -5,7 +5,7 @@
  * execution log entry in the same transaction when the log and the
  * repository share a Postgres database.
  */
-import type { DomainTool, ToolDomain, TransactionClient } from "./domain.js";
+import type { AppliedWrite, DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
 import type { Preference } from "../contracts/preferences.js";
@@ -43,6 +43,11 @@ export interface ToolRunContext {
    * the state the tool runs on, so no write lands in the past (issue 47). Absent (a bare tool call), nothing is past.
    */
   now?: Date;
+  /**
+   * The writes of the thread's last applied card, oldest first (`kernel/applied-writes.ts`): the domain's
+   * `withLastChange` folds them into the state the tool runs on, so a tool can offer to undo them. Absent, none.
+   */
+  lastChange?: readonly AppliedWrite[];
 }
 
 /**
@@ -167,14 +172,17 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
  */
 export async function stateForRun(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
 ): Promise<unknown> {
   const loaded = await domain.load(context.userId);
   const ruled =
     context.preferences?.length && domain.withPreferences
       ? domain.withPreferences(loaded, context.preferences)
       : loaded;
-  return context.now && domain.withClock ? domain.withClock(ruled, context.now) : ruled;
+  const clocked = context.now && domain.withClock ? domain.withClock(ruled, context.now) : ruled;
+  return context.lastChange?.length && domain.withLastChange
+    ? domain.withLastChange(clocked, context.lastChange)
+    : clocked;
 }
 
 /** A tool-call result for a tool the domain does not have. */
@@ -286,7 +294,7 @@ type Claim = (applied: ToolOutcome, apply: (client?: TransactionClient) => Promi
 
 async function runToolOnce(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
   call: ToolInvocation,
   claim?: Claim,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
@@ -303,7 +311,7 @@ async function runToolOnce(
 /** One run of the tool on a fresh load of the user's state (`runToolOnce`). */
 async function runToolAttempt(
   domain: ToolDomain,
-  context: Pick<ToolRunContext, "userId" | "preferences" | "now">,
+  context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
   call: ToolInvocation,
   claim?: Claim,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {

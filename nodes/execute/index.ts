@@ -53,6 +53,7 @@ import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
 import { toolClock } from "../shared/now.js";
+import { lastAppliedCard } from "../../kernel/applied-writes.js";
 
 /** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
 const CHOOSING_RULE =
@@ -102,6 +103,8 @@ export function createExecuteNode(dependencies: NodeDependencies) {
       preferences: state.recalled.preferences ?? [],
       // The clock: the tools keep to it (nothing written into a slot that has started).
       ...toolClock(dependencies, config),
+      // The thread's last applied card: what "undo that" offers to reverse (issue 47 item 4).
+      lastChange: lastAppliedCard(state.messages),
     };
     // (1) An answered card's approved writes apply (review/apply.ts, through this node's steps), and the visit ends.
     const steps: ApplySteps = {

@@ -22,6 +22,8 @@ import {
 import { arrangeStep } from "./arrange-step.js";
 import { addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
+import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-steps.js";
+import { isRescheduleStep } from "./plan-stage.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
 import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
@@ -38,7 +40,6 @@ import {
 import { cannotActOn, finalAnswer } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
-  dayLabelIn,
   isEmptySelection,
   parseScheduleRequest,
   resolveSlotWindow,
@@ -47,8 +48,17 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
-import { datingOf, resolveDays, slotRangeOf, weekdayOf, weekFactsOf, type WeekFacts } from "./week-facts.js";
-import { dayName as calendarDayName, placeName, slotClock } from "../../tools/schedule/calendar.js";
+import {
+  datingOf,
+  dayName,
+  placeWords,
+  resolveDays,
+  slotRangeOf,
+  slotWords,
+  weekdayOf,
+  weekFactsOf,
+  type WeekFacts,
+} from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
 
 /**
@@ -120,8 +130,10 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   if (/^(verify|check)\b|^核对/.test(lower)) return overviewStep(view, "done", language);
   if (/^review the week\b|\boverview\b/.test(lower)) return overviewStep(view, "next_plan", language);
   if (isRefineStep(step.content)) return refineStep(view, end, language);
-  const request = parseScheduleRequest(step.content);
   const facts = weekFactsOf(view);
+  if (isRescheduleStep(step.content))
+    return rescheduleStep(view.rounds, missedByEarlierStep(view), end, datingOf(facts), language);
+  const request = parseScheduleRequest(step.content);
   const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {
     case "arrange":
@@ -146,6 +158,12 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return classRulesStep(view, request, end, language);
     case "mark":
       return markStep(view.rounds, request, facts, end, asked);
+    case "undo":
+      return undoStep(view.rounds, end, datingOf(facts), language);
+    case "health":
+      return healthStep(view.rounds, end, language);
+    case "left_before":
+      return leftBeforeStep(view.rounds, request.event, facts, end, language);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(
@@ -159,6 +177,18 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
         "the step is not one the offline policy understands",
       );
   }
+}
+
+/**
+ * The missed reviews a reschedule step is about: those an earlier step of the plan marked missed ("marked task <id>
+ * missed"), none when the earlier steps marked none (the mark was declined, say); a reschedule step that opens its
+ * plan is about every missed review (empty: the tool's default).
+ */
+function missedByEarlierStep(view: PromptView): string[] | undefined {
+  if (currentStepOf(view).index <= 1) return [];
+  const summaries = section(view.context, "done_step_summaries");
+  const ids = [...summaries.matchAll(/marked task (\S+) missed\b/g)].map((match) => match[1]!);
+  return ids.length > 0 ? ids : undefined;
 }
 
 /**
@@ -755,31 +785,6 @@ function unplaceStep(
     { task_id: task.id },
     say(language, "the task the request names", "请求指定的任务"),
     then,
-  );
-}
-
-/** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */
-function dayName(day: number, facts: WeekFacts, language: Language): string {
-  const dating = datingOf(facts);
-  if (dating) return calendarDayName(dating, day, language);
-  return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
-}
-
-/** Slots `start`…`end` as a person reads them: "14:00–15:40" in a window with clock times, else "slots 5-6" (第5-6节). */
-function slotWords(start: number, end: number, facts: WeekFacts, language: Language): string {
-  const dating = datingOf(facts);
-  const clock = dating ? slotClock(dating, start, end) : undefined;
-  return clock ?? say(language, `slots ${start}-${end}`, `第${start}-${end}节`);
-}
-
-/** A place as the cards name it: "Thu 14 Mar, 16:00–17:40" in a dated window, else "Thursday (day 4), slots 7-8" (周四（第4天）第7-8节). */
-function placeWords(range: { day: number; start: number; end: number }, facts: WeekFacts, language: Language): string {
-  const dating = datingOf(facts);
-  if (dating) return placeName(dating, range, language);
-  return say(
-    language,
-    `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`,
-    `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`,
   );
 }
 

@@ -166,9 +166,9 @@ function namesOnlyAPronoun(request: ScheduleRequest): boolean {
   return false;
 }
 
-/** True for requests a plan can carry out. */
+/** True for requests a plan can carry out (a habit is not built: it is declined, never planned as something else). */
 function isPlannable(request: ScheduleRequest): boolean {
-  return !["help", "greeting", "unknown"].includes(request.kind);
+  return !["help", "greeting", "unknown", "habit"].includes(request.kind);
 }
 
 /** The plan_done decision for a request. */
@@ -182,11 +182,11 @@ function planFor(
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
   const plan =
     language === "zh"
-      ? steps.length === 1
-        ? `计划：${steps[0]!.content}。`
+      ? request.kind !== "arrange"
+        ? `计划：${steps.map((step) => step.content).join("；然后")}。`
         : "计划如下：把待安排的复习任务放进合适的空闲时段，然后核对日程。"
-      : steps.length === 1
-        ? `Plan: ${steps[0]!.content}.`
+      : request.kind !== "arrange"
+        ? `Plan: ${steps.map((step) => step.content).join("; then ")}.`
         : "Here is the plan: place the pending review tasks into free slots that fit them, then verify.";
   // A whole-week arrange refines after (first_full: the planner adds the domain's refinement step); a scoped one, a
   // move, a swap or an unplace changes exactly what was asked.
@@ -272,13 +272,27 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
       ];
     case "mark": {
       const on = request.weekday === undefined ? "" : ` on ${weekdayName(request.weekday, "en")}`;
-      return [
+      const steps: StepDraft[] = [
         {
           content: `Mark ${JSON.stringify(request.task)}${on} ${request.to}`,
           done_when: `the task is marked ${request.to}, or it is told why it cannot be`,
         },
       ];
+      // A missed review is proposed again at the candidates' best place, unless the user said not to.
+      if (request.to === "missed" && request.reschedule !== false) steps.push(RESCHEDULE_STEP.en);
+      return steps;
     }
+    case "undo":
+      return [UNDO_STEP.en];
+    case "health":
+      return [{ ...HEALTH_STEP.en, packs: [...HEALTH_PACKS] }];
+    case "left_before":
+      return [
+        {
+          content: `Show what is left before the ${request.event}`,
+          done_when: "list_tasks has shown the tasks due before it and how each stands",
+        },
+      ];
     case "unplace":
       return [
         {
@@ -337,6 +351,38 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
   }
 }
 
+/** The step that proposes missed reviews again (its text reads back as a reschedule step: `isRescheduleStep`). */
+export const RESCHEDULE_STEP = {
+  en: {
+    content: "Reschedule the missed review to its best free place",
+    done_when: "the missed review has a new place, or the user kept it missed, or no place fits",
+  },
+  zh: {
+    content: "把错过的复习补排到最合适的空闲时段",
+    done_when: "错过的复习有了新时段，或用户不补排，或没有合适的时段",
+  },
+} as const;
+
+/** The step that undoes the last change (its text reads back as an undo request). */
+const UNDO_STEP = {
+  en: { content: "Undo the last change", done_when: "the last change is undone, or it is told why it cannot be" },
+  zh: { content: "撤销上一次的修改", done_when: "上一次的修改已撤销，或说明无法撤销的原因" },
+} as const;
+
+/** The step that judges the week (its text reads back as a health question). */
+const HEALTH_STEP = {
+  en: { content: "Judge the week's health", done_when: "analyze_health has judged the week" },
+  zh: { content: "检查这一周的健康分", done_when: "analyze_health 已评估这一周" },
+} as const;
+
+/** The health judge is in the optimize pack, which a question's steps start without. */
+const HEALTH_PACKS = ["schedule.read", "schedule.optimize"] as const;
+
+/** True for the text of the step that proposes missed reviews again, in either language. */
+export function isRescheduleStep(content: string): boolean {
+  return content === RESCHEDULE_STEP.en.content || content === RESCHEDULE_STEP.zh.content;
+}
+
 /** The packs a step about tasks and classes needs (the tasks pack is not active by default). */
 const CLASS_PACKS = ["schedule.read", "schedule.tasks"] as const;
 
@@ -391,8 +437,18 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
     case "mark": {
       const on = request.weekday === undefined ? "" : `${weekdayName(request.weekday, "zh")}的`;
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
-      return [{ content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
+      const steps: StepDraft[] = [
+        { content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` },
+      ];
+      if (request.to === "missed" && request.reschedule !== false) steps.push(RESCHEDULE_STEP.zh);
+      return steps;
     }
+    case "undo":
+      return [UNDO_STEP.zh];
+    case "health":
+      return [{ ...HEALTH_STEP.zh, packs: [...HEALTH_PACKS] }];
+    case "left_before":
+      return [{ content: `${request.event}之前还剩什么`, done_when: "list_tasks 已列出它之前要完成的任务及其状态" }];
     case "unplace":
       return [
         { content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" },

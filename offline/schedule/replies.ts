@@ -3,7 +3,7 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
+import { languageOf, say, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -23,6 +23,8 @@ export function capabilities(language: "en" | "zh"): string {
       "- 安排：“帮我安排下周的复习”“只安排周三”“把 矩阵复习 安排到周五晚上”",
       "- 移动 / 交换 / 撤下：“把 矩阵复习 移到周四下午”“交换 A 和 B”“取消安排 A”",
       "- 查询：“周一什么时候有空”“周二有什么安排”“还有哪些任务没安排”“解释一下 A”",
+      "- 记录：“矩阵复习做完了”“我周二的复习没做”“这周跳过单词表”“撤销”",
+      "- 评估：“我这周安排得怎么样”“期中考试前还剩什么”",
       "任务可以用名称（模糊匹配）或 id 指代，日期可以是星期几或第几天，时段可以是第几节或上午/下午/晚上。",
       "配置模型密钥（OPENAI_API_KEY 或 OPENAI_BASE_URL）后可以处理自由表述的请求。",
     ].join("\n");
@@ -32,6 +34,8 @@ export function capabilities(language: "en" | "zh"): string {
     '- arrange: "arrange my reviews for next week", "arrange Wednesday", "schedule the matrix review on Friday evening"',
     '- move / swap / unplace: "move the matrix review to Thursday afternoon", "swap A and B", "unplace A"',
     '- ask: "when am I free on Monday?", "what\'s on Tuesday?", "which tasks are pending?", "explain A"',
+    '- log: "I did the matrix review", "I missed Tuesday\'s review", "skip the vocabulary list this week", "undo that"',
+    '- judge: "how healthy is my week?", "what\'s left before the midterm?"',
     "Name tasks by name (roughly is fine) or id, days by weekday or day number, and times by slot number or morning / afternoon / evening.",
     "Set OPENAI_API_KEY (or OPENAI_BASE_URL) to use a model for free-form requests.",
   ].join("\n");
@@ -60,6 +64,19 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     return { intent: "chat", reply: capabilities(language), reason: "a question about what Tempo can do" };
   if (OPTIMIZE_REQUEST.test(message))
     return { intent: "task", reply: "", reason: "a request to improve the arranged week" };
+  // Habits (recurring tasks) are not built: said plainly, with what can be done instead — never read as another request.
+  if (request.kind === "habit") {
+    const preface = say(
+      language,
+      `Recurring tasks ("${message}") are not something I can set up yet, so I changed nothing. You can add a task to a class and place it, once per session.`,
+      `我还不能设置重复的任务（“${message}”），所以什么也没有改。你可以给课程添加任务并逐次安排。`,
+    );
+    return {
+      intent: "chat",
+      reply: `${preface}\n${capabilities(language)}`,
+      reason: "a habit: recurring tasks are not built",
+    };
+  }
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;

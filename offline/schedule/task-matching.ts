@@ -49,6 +49,9 @@ const STOP_WORDS = new Set([
   "and",
   "with",
   "event",
+  // Common typos of "the": "I did teh matrix review".
+  "teh",
+  "hte",
   "的",
   "我",
   "任务",
@@ -89,6 +92,8 @@ function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
     for (const token of wanted) {
       if (hasToken(own[index]!, token)) score += weight(token);
       else if (hasToken(category[index]!, token)) score += 0.6 * weight(token);
+      // A typo of a word of the name ("reveiw", "matirx") counts a little less than the word.
+      else if (hasTypoOf(own[index]!, token)) score += 0.8 * weight(token);
     }
     const name = task.name.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
     if (flat.length >= 3 && name.includes(flat)) score += total * 0.5;
@@ -103,6 +108,27 @@ function hasToken(tokens: ReadonlySet<string>, token: string): boolean {
   if (token.length < 4 || !/^[a-z]+$/.test(token)) return false;
   for (const candidate of tokens) if (candidate.startsWith(token)) return true;
   return false;
+}
+
+/** True when the set holds a word `token` is one typo away from (five letters or more: one letter wrong, missing, extra, or two swapped). */
+function hasTypoOf(tokens: ReadonlySet<string>, token: string): boolean {
+  if (token.length < 5 || !/^[a-z]+$/.test(token)) return false;
+  for (const candidate of tokens) if (candidate.length >= 5 && isOneTypoApart(candidate, token)) return true;
+  return false;
+}
+
+/** True when `a` and `b` differ by one edit: a letter changed, added or dropped, or two neighbours swapped. */
+export function isOneTypoApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) [endA, endB] = [endA - 1, endB - 1];
+  const restA = a.slice(start, endA);
+  const restB = b.slice(start, endB);
+  if (restA.length <= 1 && restB.length <= 1) return true;
+  return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0];
 }
 
 /** The task `phrase` names among `candidates` (an exact id first), or undefined when none matches. */

@@ -11,8 +11,10 @@ import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from ".
 import type { PromptView } from "../prompt-reading.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import type { SlotTime } from "../../tools/schedule/state.js";
-import { firstSlotFrom } from "../../tools/schedule/calendar.js";
+import { dayName as calendarDayName, firstSlotFrom, placeName, slotClock } from "../../tools/schedule/calendar.js";
+import { say, type Language } from "../../contracts/language.js";
 import {
+  dayLabelIn,
   resolveSlotWindow,
   type DateSpec,
   type DaySelection,
@@ -177,4 +179,33 @@ export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: numbe
   if (window.notBeforeHour === undefined || facts.slotTimes === undefined) return range;
   // "not before 10": the first slot that starts at 10:00 or later (without clock times the hour cannot be read).
   return { from: Math.max(range.from, firstSlotFrom(facts.slotTimes, window.notBeforeHour)), to: range.to };
+}
+
+/** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */
+export function dayName(day: number, facts: WeekFacts, language: Language): string {
+  const dating = datingOf(facts);
+  if (dating) return calendarDayName(dating, day, language);
+  return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
+}
+
+/** Slots `start`…`end` as a person reads them: "14:00–15:40" in a window with clock times, else "slots 5-6" (第5-6节). */
+export function slotWords(start: number, end: number, facts: WeekFacts, language: Language): string {
+  const dating = datingOf(facts);
+  const clock = dating ? slotClock(dating, start, end) : undefined;
+  return clock ?? say(language, `slots ${start}-${end}`, `第${start}-${end}节`);
+}
+
+/** A place as the cards name it: "Thu 14 Mar, 16:00–17:40" in a dated window, else "Thursday (day 4), slots 7-8" (周四（第4天）第7-8节). */
+export function placeWords(
+  range: { day: number; start: number; end: number },
+  facts: WeekFacts,
+  language: Language,
+): string {
+  const dating = datingOf(facts);
+  if (dating) return placeName(dating, range, language);
+  return say(
+    language,
+    `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`,
+    `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`,
+  );
 }

@@ -2,7 +2,7 @@
  * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
-import type { PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
+import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -18,7 +18,7 @@ import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-4";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-5";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =
@@ -71,8 +71,8 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.life",
     description:
-      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card)",
-    tools: ["mark_done", "mark_missed", "skip", "reopen"],
+      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change (propose_undo)",
+    tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo"],
     default: "writing",
   },
 ];
@@ -158,6 +158,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
         movedOnText(after, results as RollWindowData[], language),
     },
+    // The thread's last applied card rides on the loaded state (never persisted): propose_undo offers its inverse.
+    withLastChange: (state: ScheduleState, writes: readonly AppliedWrite[]) => ({ ...state, lastChange: [...writes] }),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),

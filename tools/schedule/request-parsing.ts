@@ -83,7 +83,25 @@ export type ScheduleRequest =
    * A task's life: "I did the matrix review", "我周二的复习没做", "skip the vocabulary review this week". `weekday`
    * narrows the task to one placed on that day of the week ("Tuesday's review"), when the request names one.
    */
-  | { kind: "mark"; task: string; to: "done" | "missed" | "skipped"; weekday?: number }
+  | {
+      kind: "mark";
+      task: string;
+      to: "done" | "missed" | "skipped";
+      weekday?: number;
+      /** False when the user said not to reschedule a missed task ("…, don't reschedule it", "不用重新安排"). */
+      reschedule?: false;
+    }
+  /** "undo that", "take that back", "撤销": reverse the last applied change through a new card (`propose_undo`). */
+  | { kind: "undo" }
+  /** "how healthy is my week?", "我这周安排得怎么样": the health judge's score and findings (`analyze_health`). */
+  | { kind: "health" }
+  /** "what's left before the midterm?", "期中考试前还剩什么": the tasks due before an event, and how each stands. */
+  | { kind: "left_before"; event: string }
+  /**
+   * A habit ("vocabulary three times a week", "每周背三次单词"): recurring tasks are not built, so the policy declines it
+   * with what it can do — never reads it as something else.
+   */
+  | { kind: "habit" }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
@@ -97,7 +115,14 @@ export type ScheduleRequest =
   | { kind: "unknown" };
 
 /** Kinds that only read the schedule. */
-export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>(["free", "day", "list", "explain"]);
+export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([
+  "free",
+  "day",
+  "list",
+  "explain",
+  "health",
+  "left_before",
+]);
 
 const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
   [/\bmon(?:day)?s?\b/, 1],
@@ -455,6 +480,9 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
   if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
   const found = readings[main]!;
+  // "I missed Tuesday's review. Don't reschedule it.": the second sentence is about the first.
+  if (found.kind === "mark" && sentences.some((sentence, index) => index !== main && DONT_RESCHEDULE.test(sentence)))
+    return { ...found, reschedule: false };
   if (!("where" in found)) return found;
   const extra = sentences
     .filter((_, index) => index !== main)
@@ -484,9 +512,46 @@ function mergeWheres(base: Where, extra: Where): Where {
   return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
 }
 
+/** "undo", "undo that", "udno", "revert that", "take that back", "撤销", "撤回刚才的修改" (a verb's typo is read too). */
+const UNDO_REQUEST =
+  /^(?:(?:oops|oh|no|wait|ok|okay|hey|please|can you|could you|actually)[\s,]+)*(?:(?:undo|udno|unod|undoo|indo|undp|revert|reverse|roll ?back)(?:\s+(?:that|it|this|(?:the |my )?(?:last|previous|latest) (?:change|one|thing|step|card|action|write)s?|what you (?:just )?did|(?:the )?last))?|cancel (?:that|the (?:last|previous) (?:change|one))|(?:take|put|change|set|turn)\s+(?:that|it|this|everything)\s+back(?:\s+(?:to )?(?:the way|how|as) it was)?|go back to (?:the way|how) it was)(?:\s+(?:please|now|again))?$|^(?:请|帮我|麻烦)?(?:撤销|撤消|撤回|撤销掉|还原|恢复)(?:一下)?(?:刚才|上一次|上次|刚刚|最后一次)?(?:的)?(?:操作|修改|更改|改动|那个|那一步|这个|一步)?(?:吧)?$|^(?:把)?(?:刚才|刚刚)(?:的)?(?:操作|修改|更改|改动)?(?:撤销|撤回|还原)(?:掉)?(?:吧)?$/;
+
+/**
+ * "how healthy is my week?", "how's my week looking?", "is my schedule healthy?", "check my week's health",
+ * "我这周安排得怎么样", "这周的日程健康吗", "看看这周安排合不合理".
+ */
+const HEALTH_REQUEST =
+  /\bhow healthy\b|\bhealth (?:score|check|of (?:my|the|this))\b|\b(?:week|schedule|plan)(?:'s)? health\b|\bis (?:my|the|this) (?:week|schedule|plan) (?:healthy|ok|okay|good|balanced)\b|\bhow(?:'s| is| does)\s+(?:my|the|this)\s+(?:week|schedule|plan|timetable)(?:\s+(?:look(?:ing)?|doing|going))?\b|\bhow (?:good|bad|balanced) is (?:my|the|this) (?:week|schedule|plan)\b|\brate (?:my|the|this) (?:week|schedule)\b|(?:这周|本周|这一周|一周|日程|安排|计划)[^,.?!]{0,6}(?:怎么样|如何|好不好|健康吗|健康|合理吗|合不合理|合理不)|健康(?:分|度|状况)/;
+
+/** "what's left before the midterm?", "what do I still have to do before the exam", "期中考试前还剩什么", "离期中考试还有哪些没做". */
+const LEFT_BEFORE =
+  /\b(?:what(?:'s| is)? (?:still )?left|what (?:do|must|should) i (?:still )?(?:have to |need to )?do|what remains|what(?:'s| is) remaining|anything left)\s+(?:to do\s+)?(?:before|ahead of|until|till)\s+(?:the\s+|my\s+)?([a-z][a-z0-9 -]*?)\s*$|^(?:在)?(.{2,12}?)(?:之前|以前|前)(?:还)?(?:剩|剩下|还有|有)(?:什么|哪些|啥)|^离(.{2,12}?)(?:还)(?:剩|剩下|有)(?:什么|哪些|啥)/;
+
+/** A habit: a task to repeat ("three times a week", "every day", "每周三次", "每天背单词"). */
+const HABIT_REQUEST =
+  /\b(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven)\s*(?:times|x|×))\s*(?:a|per|every|each)\s+(?:week|day)\b|\b(?:every|each)\s+(?:day|morning|evening|night|weekday)\b|\bdaily\b|\bhabit\b|每(?:周|星期|天|日|晚|早)[^,.?!]{0,6}(?:\d+|[一二两三四五六七])?次|每天|每晚|每早|习惯/;
+
+/** The event a "what's left before …" question names, or undefined. */
+function readLeftBefore(body: string): ScheduleRequest | undefined {
+  const match = LEFT_BEFORE.exec(body);
+  const event = (match?.[1] ?? match?.[2] ?? match?.[3] ?? "").trim().replace(/^(?:the|my)\s+/, "");
+  if (!match || event === "" || /^(?:[a-z]+day|weekend|tomorrow|today|周.|星期.|这周|本周|下周)$/.test(event))
+    return undefined;
+  return { kind: "left_before", event };
+}
+
+/** A request not to do something ("don't reschedule it", "never move it", "不要重新安排"): no request of that verb. */
+const NEGATED_REQUEST =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
+
 /** Reads one sentence of a request. */
 function parseSentence(body: string): ScheduleRequest {
   if (body === "") return { kind: "unknown" };
+  if (UNDO_REQUEST.test(body)) return { kind: "undo" };
+  if (HABIT_REQUEST.test(body)) return { kind: "habit" };
+  const before = readLeftBefore(body);
+  if (before) return before;
+  if (HEALTH_REQUEST.test(body)) return { kind: "health" };
   // A question is answered, never turned into a change ("what do I still need to schedule?").
   if (QUESTION_START.test(body)) {
     const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);
@@ -498,10 +563,14 @@ function parseSentence(body: string): ScheduleRequest {
     /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
-  const byVerb = readMark(body) ?? LEADING_VERBS[verb]?.(body);
+  // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
+  const question = QUESTION_START.test(body);
+  if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
+  const mark = question ? undefined : readMark(body);
+  const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
   return (
-    readMark(body) ??
+    mark ??
     readAddTask(body) ??
     readClassRules(body) ??
     readSwap(body) ??
@@ -680,7 +749,10 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
   [/^(?:i\s+)?(?:want to\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/, "skipped"],
   [/^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot)\s+(.+)$/, "missed"],
-  [/^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(.+)$/, "done"],
+  [
+    /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(?!not\b|n'?t\b|never\b|nothing\b)(.+)$/,
+    "done",
+  ],
   [/^(?:把|将)\s*(.+?)\s*记为(?:已完成|完成)$/, "done"],
   [/^(?:把|将)\s*(.+?)\s*记为错过$/, "missed"],
   [/^(?:把|将)\s*(.+?)\s*记为跳过$/, "skipped"],
@@ -690,9 +762,15 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^(?:我)?(.+?)(?:已经)?(?:做完了|完成了|已完成)/, "done"],
 ];
 
+/** "…, don't reschedule it", "no need to reschedule", "不用重新安排": a missed task is not to be proposed again. */
+const DONT_RESCHEDULE =
+  /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
+
 /** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
 function readMark(body: string): ScheduleRequest | undefined {
-  const text = body.replace(/[.!。！]+$/, "").trim();
+  const said = body.replace(/[.!。！]+$/, "").trim();
+  const text = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
+  const keep = text !== said ? { reschedule: false as const } : {};
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
@@ -705,7 +783,7 @@ function readMark(body: string): ScheduleRequest | undefined {
         .replace(/\s+/g, " ")
         .trim(),
     );
-    if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}) };
+    if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}), ...keep };
   }
   return undefined;
 }

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { PreferenceRule } from "../../contracts/preferences.js";
+import type { AppliedWrite } from "../domain.js";
 
 /** The number of slots (class sections) in a day unless a window says otherwise. */
 export const DEFAULT_SLOTS_PER_DAY = 12;
@@ -245,6 +246,11 @@ export interface ScheduleState {
    * persisted, like `standing`; without it (a bare tool call) nothing is past.
    */
   now?: string;
+  /**
+   * The writes of the thread's last applied card (`ToolRunContext.lastChange`), folded in by the domain's
+   * `withLastChange` so `propose_undo` can offer their inverse. Never persisted, like `now`.
+   */
+  lastChange?: AppliedWrite[];
 }
 
 const positiveInteger = z.number().int().min(1);

@@ -25,6 +25,8 @@ import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
 import { markDoneTool, markMissedTool, reopenTool, skipTool } from "./task-life.js";
 import { unplaceTool } from "./unplace.js";
+import { proposeUndoTool } from "./undo.js";
+import { proposeRescheduleTool } from "./reschedule.js";
 
 export {
   batchMoveArgumentsSchema,
@@ -100,6 +102,13 @@ export {
   type TaskLifeData,
 } from "./task-life.js";
 
+export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, type UndoListing } from "./undo.js";
+export {
+  proposeReschedule,
+  proposeRescheduleTool,
+  RESCHEDULE_CANDIDATE_ID,
+  type RescheduleListing,
+} from "./reschedule.js";
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
 export {
   addTaskTool,
@@ -118,7 +127,7 @@ export {
   type TaskClassData,
 } from "./task-writes.js";
 
-/** All twenty-four tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All twenty-six tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -128,6 +137,8 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   analyzeHealthTool,
   proposeArrangementTool,
   proposeCandidatesTool,
+  proposeUndoTool,
+  proposeRescheduleTool,
   exportCalendarTool,
   placeTool,
   moveTool,

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
 import { copyRange } from "../slot-range.js";
-import type { ScheduleState, ScheduleTask, SlotRange, TaskStatus } from "../state.js";
+import type { DueBefore, ScheduleState, ScheduleTask, SlotRange, TaskStatus } from "../state.js";
 import { limitField, optionalDayField } from "./argument-fields.js";
 
 /** A task as a list shows it (one `- task` / `- placed task` / `- event` line): a pending or placed task item, or an event. */
@@ -29,6 +29,8 @@ export interface ListedTask {
   locked: boolean;
   /** Embeddable event. */
   canEmbed: boolean;
+  /** A task item's deadline, when it has one (the day, or the event it must end before). */
+  dueBefore?: DueBefore;
 }
 
 /** What list_tasks says, as data: the tasks it lists, and how many matched in all. */
@@ -68,6 +70,7 @@ export function listedTask(task: ScheduleTask): ListedTask {
     canEmbed: false,
   };
   if (task.embeddedIn !== undefined) listed.hostId = task.embeddedIn;
+  if (task.dueBefore !== undefined) listed.dueBefore = { ...task.dueBefore };
   return listed;
 }
 

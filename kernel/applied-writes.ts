@@ -1,0 +1,32 @@
+/**
+ * The thread's last applied card, read back from its messages (docs/design.md#one-write-path): a card is an assistant
+ * message's tool calls, and each approved call is answered by a tool message whose recorded outcome is `applied`.
+ * What "undo that" reverses (issue 47 item 4): the domain is given these writes (`ToolRunContext.lastChange`) and
+ * offers their inverse as a new card.
+ */
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { AppliedWrite } from "../tools/domain.js";
+import { callOutcomeOf, toolResultData } from "./tool-results.js";
+
+/** The writes of the last card of `messages` that applied any, in the card's order (as approved: an edit as edited). */
+export function lastAppliedCard(messages: readonly BaseMessage[]): AppliedWrite[] {
+  const last = messages.findLast((message) => callOutcomeOf(message) === "applied") as ToolMessage | undefined;
+  if (!last) return [];
+  const proposal = messages.findLast(
+    (message) =>
+      message.getType() === "ai" &&
+      ((message as AIMessage).tool_calls ?? []).some((call) => call.id === last.tool_call_id),
+  ) as AIMessage | undefined;
+  if (!proposal) return [];
+  const applied = new Map(
+    messages
+      .filter((message) => callOutcomeOf(message) === "applied")
+      .map((message) => [(message as ToolMessage).tool_call_id, message] as const),
+  );
+  return (proposal.tool_calls ?? []).flatMap((call) => {
+    const result = call.id === undefined ? undefined : applied.get(call.id);
+    if (!result) return [];
+    const data = toolResultData(result);
+    return [{ name: call.name, arguments: call.args, ...(data === undefined ? {} : { data }) }];
+  });
+}

@@ -1,0 +1,262 @@
+/**
+ * The offline policy's steps for a task's life beyond a mark (issue 47 items 4 and 8): undoing the last change
+ * (`propose_undo`, then its candidate chosen: the undo is a card of ordinary writes), rescheduling a missed review to
+ * the candidates' best place (`propose_reschedule`), the week's health (`analyze_health`), and what is left before
+ * an exam (the tasks due before it, and how each stands).
+ */
+import { say, type Language } from "../../contracts/language.js";
+import { finish, read, type Decision, type Finish } from "../decisions.js";
+import type { RoundView } from "../prompt-reading.js";
+import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
+import type { ListedTask, RescheduleListing, UndoListing } from "../../tools/schedule/tools/index.js";
+import type { Dating } from "../../tools/schedule/format.js";
+import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
+import { matchTask } from "./task-matching.js";
+import { placeWords, type WeekFacts } from "./week-facts.js";
+
+/** The writes an undo or a reschedule card is made of. */
+const CARD_WRITES = new Set(["place", "move", "swap", "unplace", "reopen", "mark_done", "skip", "remove_task"]);
+
+/** The last whole round of `tool` and its data, when the data has the listing's shape. */
+function listingRound<T>(
+  rounds: readonly RoundView[],
+  tool: string,
+): { index: number; round: RoundView; data: T | undefined } | undefined {
+  const index = rounds.findLastIndex((round) => round.name === tool && !round.summarised);
+  if (index === -1) return undefined;
+  const round = rounds[index]!;
+  const data = round.data as { candidates?: unknown } | undefined;
+  return { index, round, data: data && Array.isArray(data.candidates) ? (round.data as T) : undefined };
+}
+
+/**
+ * How a card chosen from a listing ended, once answered (undefined while nothing after the listing was decided): the
+ * applied writes said, else why nothing changed (the user declined it, or the week refused it).
+ */
+function cardEnding(
+  rounds: readonly RoundView[],
+  after: number,
+  end: Finish,
+  dating: Dating,
+  language: Language,
+  what: { done: string; none: string },
+): Decision | undefined {
+  const later = rounds.slice(after + 1);
+  const chosen = later.find((round) => round.name === "choose_candidate");
+  if (chosen && callResultOf(chosen) === "failed") return finish(end, "", `not carried out: ${failureOf(chosen)}`);
+  const writes = later.filter((round) => CARD_WRITES.has(round.name));
+  if (writes.length === 0) return undefined;
+  const applied = writes.filter((round) => callResultOf(round) === "applied");
+  if (applied.length > 0)
+    return finish(end, "", `${what.done}: ${applied.map((round) => appliedWriteText(round, dating)).join("; ")}`);
+  if (writes.some((round) => callResultOf(round) === "rejected"))
+    return finish(
+      end,
+      say(language, "Understood: I left the week as it was.", "好的，这一周保持原样。"),
+      `not carried out: you declined ${what.none}`,
+      "the user declined the change",
+    );
+  return finish(end, "", `not carried out: ${writes.map(failureOf).join("; ")}`);
+}
+
+/** "Undo that": list the undo, choose it (its card), and say how it ended. */
+export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
+  const listed = listingRound<UndoListing>(rounds, "propose_undo");
+  if (!listed)
+    return read(
+      say(language, "Looking up the last change.", "正在查找上一次的修改。"),
+      "propose_undo",
+      {},
+      "the undo of the last change is listed by the backend",
+    );
+  const ended = cardEnding(rounds, listed.index, end, dating, language, {
+    done: "undid the last change",
+    none: "the undo",
+  });
+  if (ended) return ended;
+  const listing = listed.data;
+  const kept = (listing?.kept ?? []).map((entry) =>
+    say(language, `${entry.write} cannot be undone: ${entry.why}`, `${entry.write} 无法撤销：${entry.why}`),
+  );
+  const candidate = listing?.candidates[0];
+  if (!candidate) {
+    const why = listing?.empty ?? failureOf(listed.round);
+    return finish(
+      end,
+      [say(language, `There is nothing I can undo: ${why}.`, `没有可以撤销的修改：${why}。`), ...kept].join("\n"),
+      `not carried out: nothing to undo — ${[why, ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`)].join("; ")}`,
+      "nothing to undo",
+    );
+  }
+  return {
+    speak: [
+      say(language, `Undoing the last change (${candidate.summary}).`, `撤销上一次的修改（${candidate.summary}）。`),
+      ...kept,
+    ].join("\n"),
+    action: "confirm",
+    reason: "the backend's undo of the last applied card",
+    tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
+  };
+}
+
+/** Reschedule the missed reviews: list their best places, choose them (one card), and say how it ended. */
+export function rescheduleStep(
+  rounds: readonly RoundView[],
+  taskIds: readonly string[] | undefined,
+  end: Finish,
+  dating: Dating,
+  language: Language,
+): Decision {
+  // The earlier step marked nothing missed (its card was declined, or the tool refused): nothing to propose again.
+  if (taskIds === undefined) return finish(end, "", "nothing to reschedule: no review was marked missed");
+  const listed = listingRound<RescheduleListing>(rounds, "propose_reschedule");
+  if (!listed)
+    return read(
+      say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),
+      "propose_reschedule",
+      taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
+      "a missed review is proposed again at the candidates' best place",
+    );
+  const ended = cardEnding(rounds, listed.index, end, dating, language, {
+    done: "rescheduled",
+    none: "the new place",
+  });
+  if (ended) return ended;
+  const listing = listed.data;
+  const candidate = listing?.candidates[0];
+  const left = (listing?.unplaced ?? []).map((entry) => `${entry.id}: ${entry.why}`);
+  if (!candidate) {
+    const why = listing?.empty ?? failureOf(listed.round);
+    return finish(
+      end,
+      say(language, `I found no place to make it up: ${why}.`, `没有找到可以补做的时段：${why}。`),
+      `not rescheduled: ${[why, ...left].join("; ")}`,
+      "no place fits",
+    );
+  }
+  return {
+    speak: say(
+      language,
+      `Proposing it again at the best free place (${candidate.summary}). Reject the card to leave it missed.`,
+      `建议把它补排到最合适的空闲时段（${candidate.summary}）。拒绝即保持错过状态。`,
+    ),
+    action: "confirm",
+    reason: "a missed review is proposed again at the candidates' best place",
+    tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
+  };
+}
+
+/** Health issues in Chinese, by kind. */
+const ISSUE_ZH: Readonly<Record<HealthIssueKind, string>> = {
+  heavy_day: "某天复习过重",
+  uneven: "每天的负担不均",
+  back_to_back: "复习连在一起没有间隔",
+  no_buffer: "复习前后没有缓冲",
+  fragmented: "零碎的单节空闲",
+  off_profile: "不符合你的偏好",
+  off_strategy: "不符合课程的安排方式",
+  unplaced: "还有待安排的复习",
+  cannot_fit: "有复习放不下",
+};
+
+/** "How healthy is my week?": the health judge's score, and what costs points. */
+export function healthStep(rounds: readonly RoundView[], end: Finish, language: Language): Decision {
+  const round = rounds.findLast((candidate) => candidate.name === "analyze_health" && !candidate.summarised);
+  if (!round)
+    return read(
+      say(language, "Judging the week.", "正在评估这一周。"),
+      "analyze_health",
+      {},
+      "the question is about the week's health",
+    );
+  const report = round.data as HealthReport | undefined;
+  if (!report || typeof report.score !== "number" || !Array.isArray(report.issues))
+    return finish(end, "", `not carried out: ${failureOf(round)}`);
+  const top = report.issues.slice(0, 3);
+  const pending = report.feasibility.pending;
+  if (language === "zh") {
+    const costs =
+      top.length === 0
+        ? "没有扣分项。"
+        : `扣分最多的：${top.map((issue) => `${ISSUE_ZH[issue.kind]}（-${issue.penalty}）`).join("；")}。`;
+    const open = pending > 0 ? `还有 ${pending} 个复习待安排（其中 ${report.feasibility.placeable} 个放得下）。` : "";
+    return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}`);
+  }
+  const costs =
+    top.length === 0
+      ? "Nothing costs points."
+      : `What costs the most: ${top.map((issue) => `${issue.message} (-${issue.penalty})`).join("; ")}.`;
+  const open =
+    pending > 0 ? ` ${pending} review(s) are still pending (${report.feasibility.placeable} of them fit).` : "";
+  return finish(end, "", `Your week's health score is ${report.score}/100. ${costs}${open}`);
+}
+
+/** The status words of a task item, in the user's language. */
+function statusWords(task: ListedTask, facts: WeekFacts, language: Language): string {
+  const range = task.slots[0];
+  if (task.kind === "placed" && range)
+    return say(
+      language,
+      `placed on ${placeWords(range, facts, language)}`,
+      `已安排在${placeWords(range, facts, language)}`,
+    );
+  const zh: Record<string, string> = { pending: "待安排", done: "已完成", missed: "错过了", skipped: "已跳过" };
+  return say(language, task.kind === "pending" ? "not placed yet" : task.kind, zh[task.kind] ?? task.kind);
+}
+
+/** "What's left before the midterm?": the tasks due before the event named, and how each stands. */
+export function leftBeforeStep(
+  rounds: readonly RoundView[],
+  event: string,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
+  const round = rounds.findLast((candidate) => candidate.name === "list_tasks" && !candidate.summarised);
+  const tasks = (round?.data as { tasks?: ListedTask[] } | undefined)?.tasks;
+  if (!round || !tasks)
+    return read(
+      say(language, `Looking up what is due before "${event}".`, `正在查找“${event}”之前要完成的任务。`),
+      "list_tasks",
+      { limit: 100 },
+      "the question is about the tasks due before an event",
+    );
+  const found = matchTask(
+    event,
+    tasks.filter((task) => task.kind === "event"),
+  );
+  if (!found)
+    return finish(
+      end,
+      "",
+      say(language, `I found no event matching "${event}" in your week.`, `你的这一周里没有与“${event}”匹配的活动。`),
+    );
+  const exam = found.task;
+  const examDay = exam.slots[0]?.day;
+  const due = tasks.filter((task) => {
+    if (task.kind === "event" || !task.dueBefore) return false;
+    if ("eventId" in task.dueBefore) return task.dueBefore.eventId === exam.id;
+    return examDay !== undefined && task.dueBefore.day <= examDay;
+  });
+  const when = exam.slots[0]
+    ? say(
+        language,
+        ` (${placeWords(exam.slots[0], facts, language)})`,
+        `（${placeWords(exam.slots[0], facts, language)}）`,
+      )
+    : "";
+  if (due.length === 0)
+    return finish(
+      end,
+      "",
+      say(language, `Nothing is due before ${exam.name}${when}.`, `${exam.name}${when}之前没有要完成的任务。`),
+    );
+  const open = due.filter((task) => task.kind !== "done" && task.kind !== "skipped");
+  const lines = due.map((task) => `- ${task.name} (${task.id}): ${statusWords(task, facts, language)}`);
+  const head = say(
+    language,
+    `Before ${exam.name}${when}: ${open.length} of ${due.length} task(s) left to do.`,
+    `${exam.name}${when}之前：${due.length} 个任务中还有 ${open.length} 个要做。`,
+  );
+  return finish(end, "", [head, ...lines].join("\n"));
+}

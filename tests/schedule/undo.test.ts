@@ -1,0 +1,104 @@
+/**
+ * `propose_undo` (issue 47 item 4): the inverse of the last applied card, as one candidate of ordinary writes — and,
+ * when the week changed since (the old slot taken, the clock past it, the task moved again), what cannot be undone,
+ * with why, while the rest is still offered.
+ */
+import { describe, expect, it } from "vitest";
+import type { AppliedWrite } from "../../tools/domain.js";
+import {
+  canonicalScheduleState,
+  sampleWeek,
+  type ScheduleState,
+  type UndoListing,
+} from "../../tools/schedule/index.js";
+import { runTool } from "./support.js";
+
+/** Applies `name(args)` to `state`: the state after, and the write as the last card recorded it. */
+function applied(state: ScheduleState, name: string, args: Record<string, unknown>) {
+  const run = runTool(name, state, args);
+  if (!run.ok || !run.state) throw new Error(run.content);
+  return { state: run.state, write: { name, arguments: args, data: run.data } as AppliedWrite };
+}
+
+/** propose_undo on `state` after the card `writes`: its listing, and the week once the candidate's writes apply. */
+function undo(state: ScheduleState, writes: AppliedWrite[]) {
+  const run = runTool("propose_undo", { ...state, lastChange: writes });
+  const listing = run.data as UndoListing;
+  let after = state;
+  for (const write of listing.candidates[0]?.writes ?? []) {
+    const step = runTool(write.name, after, write.arguments);
+    if (!step.ok || !step.state) throw new Error(step.content);
+    after = step.state;
+  }
+  return { listing, after, content: run.content };
+}
+
+const same = (a: ScheduleState, b: ScheduleState) =>
+  expect(JSON.stringify(canonicalScheduleState(b))).toBe(JSON.stringify(canonicalScheduleState(a)));
+
+describe("propose_undo", () => {
+  it("reverses place, move, unplace, swap, the marks and add_task, each back to the week before", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const cases: Array<[string, ScheduleState, string, Record<string, unknown>]> = [
+      ["place", week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 }],
+      ["move", placed.state, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }],
+      ["unplace", placed.state, "unplace", { task_id: "matrix-review" }],
+      ["mark_done", placed.state, "mark_done", { task_id: "matrix-review" }],
+      ["mark_missed", placed.state, "mark_missed", { task_id: "matrix-review" }],
+      ["skip", placed.state, "skip", { task_id: "matrix-review" }],
+      ["skip pending", week, "skip", { task_id: "binary-tree-review" }],
+      ["add_task", week, "add_task", { name: "Integrals review", class_id: "calculus", duration: 2 }],
+    ];
+    for (const [label, before, name, args] of cases) {
+      const change = applied(before, name, args);
+      const { listing, after } = undo(change.state, [change.write]);
+      expect(listing.kept, label).toEqual([]);
+      same(before, after);
+    }
+  });
+
+  it("a swap is undone by the same swap; a card of two writes is undone last write first", () => {
+    const week = sampleWeek();
+    const first = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const second = applied(first.state, "place", { task_id: "essay-draft", day: 3, slot_start: 9 });
+    const both = undo(second.state, [first.write, second.write]);
+    expect(both.listing.candidates[0]!.writes.map((write) => write.arguments.task_id)).toEqual([
+      "essay-draft",
+      "matrix-review",
+    ]);
+    same(week, both.after);
+    const swapped = applied(second.state, "swap", { first_task_id: "matrix-review", second_task_id: "essay-draft" });
+    same(second.state, undo(swapped.state, [swapped.write]).after);
+  });
+
+  it("when the old slot is taken since, says so and offers what can still be undone", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const added = applied(placed.state, "place", { task_id: "essay-draft", day: 3, slot_start: 9 });
+    const moved = applied(added.state, "move", { task_id: "matrix-review", day: 5, slot_start: 9 });
+    // Since the card: another review took Tuesday 19:00.
+    const taken = applied(moved.state, "place", { task_id: "binary-tree-review", day: 2, slot_start: 9 });
+    const { listing, after, content } = undo(taken.state, [added.write, moved.write]);
+    expect(listing.undone).toEqual(["place essay-draft"]);
+    expect(listing.kept).toEqual([{ write: "move matrix-review", why: expect.stringMatching(/binary-tree-review/) }]);
+    expect(content).toMatch(/^u1: undo place essay-draft: .*\ncannot undo move matrix-review: /);
+    expect(after.tasks.find((task) => task.id === "essay-draft")?.slots).toBeUndefined();
+  });
+
+  it("a place the clock has passed is not offered back, with the reason", () => {
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 3 });
+    const moved = applied(placed.state, "move", { task_id: "matrix-review", day: 5, slot_start: 9 });
+    // Wednesday noon: Tuesday 10:00, where it was, has passed.
+    const later = { ...moved.state, now: "2024-03-13T12:00:00+08:00" };
+    const { listing } = undo(later, [moved.write]);
+    expect(listing.candidates).toEqual([]);
+    expect(listing.empty).toBe("nothing of the last change can be undone now");
+    expect(listing.kept[0]?.why).toMatch(/has passed/);
+  });
+
+  it("with no card applied yet, nothing is offered, and why", () => {
+    const run = runTool("propose_undo", sampleWeek());
+    expect(run.content).toBe("nothing to undo: no change was applied in this conversation yet");
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * `propose_reschedule` (issue 47 item 4): a missed review is proposed again, at the candidates' best place. The
+ * backend's candidates (`proposeCandidates`) are listed for the missed reviews alone — each as if pending, the other
+ * pending reviews set aside so they take no candidate's room — and the best place of each that still fits beside the
+ * others goes into one candidate (`r1`), for `choose_candidate`: a card of `place` writes (place takes a missed task).
+ * Nothing else moves. A review no place fits is said, with why.
+ */
+import { z } from "zod";
+import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
+import { proposeCandidates, MAX_CANDIDATES } from "../candidates.js";
+import { failure } from "../format.js";
+import type { ScheduleState, TaskItem } from "../state.js";
+import { taskIdField } from "./argument-fields.js";
+import { placeTool } from "./place.js";
+
+/** The id of the one candidate a reschedule listing offers. */
+export const RESCHEDULE_CANDIDATE_ID = "r1";
+
+/** What propose_reschedule found, as data: the candidate, and the missed reviews no place fits, with why. */
+export interface RescheduleListing extends CandidateListing {
+  /** Missed reviews left without a place, each with why. */
+  unplaced: Array<{ id: string; why: string }>;
+}
+
+/** Arguments of propose_reschedule. */
+export const rescheduleArgumentsSchema = z.object({
+  task_ids: z
+    .array(taskIdField("A missed task item."))
+    .max(100)
+    .optional()
+    .describe("The missed task items to place again (default: every missed one)."),
+});
+
+/** The missed reviews' best places on `state`, as one candidate. */
+export function proposeReschedule(state: ScheduleState, ids: readonly string[]): RescheduleListing {
+  const wanted = new Set(ids);
+  // Only the missed reviews asked about are to place: the other pending ones are set aside (they hold no slot).
+  const trial: ScheduleState = {
+    ...state,
+    tasks: state.tasks.map((task) =>
+      task.source !== "task_item"
+        ? task
+        : wanted.has(task.id)
+          ? { ...task, status: "pending" }
+          : task.status === "pending"
+            ? { ...task, status: "skipped" }
+            : task,
+    ),
+  };
+  const listing = proposeCandidates(trial, { k: MAX_CANDIDATES, movable: new Set() });
+  const writes: ProposedCandidate["writes"] = [];
+  const summaries: string[] = [];
+  const unplaced: RescheduleListing["unplaced"] = [];
+  let current = state;
+  for (const id of ids) {
+    // Its best place that still fits beside the places already taken for the others.
+    const places = listing.candidates.filter(
+      (candidate) =>
+        candidate.writes.length === 1 &&
+        candidate.writes[0]!.name === "place" &&
+        candidate.writes[0]!.arguments.task_id === id,
+    );
+    const fitting = places
+      .map((candidate) => ({ candidate, run: placeTool.run(current, candidate.writes[0]!.arguments as never) }))
+      .find((tried) => tried.run.ok && tried.run.state);
+    if (!fitting) {
+      unplaced.push({ id, why: listing.empty ?? "no free place left fits it before the window ends" });
+      continue;
+    }
+    current = fitting.run.state!;
+    writes.push(fitting.candidate.writes[0]!);
+    summaries.push(fitting.candidate.summary);
+  }
+  const candidates: ProposedCandidate[] =
+    writes.length > 0 ? [{ id: RESCHEDULE_CANDIDATE_ID, writes, summary: summaries.join("; ") }] : [];
+  return {
+    candidates,
+    unplaced,
+    ...(candidates.length === 0 ? { empty: "no free place fits the missed review(s)" } : {}),
+  };
+}
+
+/** Lists the best place of each missed review, as one candidate. */
+export const proposeRescheduleTool: DomainTool<ScheduleState, z.infer<typeof rescheduleArgumentsSchema>> = {
+  name: "propose_reschedule",
+  description:
+    "Lists the best free place (the backend's candidates) for missed task items as candidate r1, to propose them again " +
+    "after mark_missed or a roll, unless the user said not to. Choose r1 with choose_candidate; nothing moves before its card.",
+  schema: rescheduleArgumentsSchema,
+  kind: "read",
+  proposes: true,
+  run(state, args) {
+    const missed = state.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.status === "missed",
+    );
+    const ids = args.task_ids ?? missed.map((task) => task.id);
+    const wrong = ids.filter((id) => !missed.some((task) => task.id === id));
+    if (wrong.length > 0)
+      return failure(
+        `${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not a missed task item; ` +
+          `missed ones: ${missed.map((task) => task.id).join(", ") || "none"}`,
+      );
+    const listing = proposeReschedule(state, ids);
+    const lines = [
+      ...(listing.empty ? [`nothing to propose: ${listing.empty}`] : []),
+      ...listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`),
+      ...listing.unplaced.map((entry) => `no place for ${entry.id}: ${entry.why}`),
+    ];
+    return { ok: true, content: lines.join("\n") || "no missed task items to reschedule", data: listing };
+  },
+};

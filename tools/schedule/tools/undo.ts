@@ -1,0 +1,236 @@
+/**
+ * `propose_undo` ("undo that", issue 47 item 4): the writes that reverse the thread's last applied card, as one
+ * candidate (`u1`) for `choose_candidate` — so the undo is a new card of ordinary writes, applied exactly once like
+ * any write. The inverse of place is unplace, of move a move back, of swap the same swap, of unplace a place where it
+ * was, of a mark the status it had (reopen, and its old place back), of add_task remove_task. Each inverse is tried
+ * on the week as it is now, last write first: one the week no longer allows (its slot taken, a rule broken, the slot
+ * passed by the clock, the task changed since) is left out and said, with the reason; the rest are offered.
+ */
+import { z } from "zod";
+import type { AppliedWrite, CandidateListing, DomainTool, ProposedCandidate, ToolRun } from "../../domain.js";
+import type { PastPlace, ScheduleState, SlotRange, TaskStatus } from "../state.js";
+import { dayOfDate } from "../calendar.js";
+import type { MovedTask } from "../atomic-moves.js";
+import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
+import { moveTool, type MoveData } from "./move.js";
+import { placeTool } from "./place.js";
+import { removeTaskTool } from "./task-writes.js";
+import { swapTool, type SwapData } from "./swap.js";
+import { unplaceTool, type UnplaceData } from "./unplace.js";
+
+/** The id of the one candidate an undo listing offers. */
+export const UNDO_CANDIDATE_ID = "u1";
+
+/** What propose_undo found, as data: the candidate (when anything can be undone), and what cannot, with why. */
+export interface UndoListing extends CandidateListing {
+  /** The last card's writes that the candidate reverses, as `tool task` ("move matrix-review"). */
+  undone: string[];
+  /** The last card's writes that cannot be undone now, each with the reason. */
+  kept: Array<{ write: string; why: string }>;
+}
+
+/** The writes that reverse one applied write on `state`, or why there are none. */
+type Inverse = { writes: Array<{ name: string; arguments: Record<string, unknown> }> } | { why: string };
+
+/** The tools an inverse is made of, to try it on the week as it is now. */
+const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
+  [placeTool, moveTool, swapTool, unplaceTool, reopenTool, markDoneTool, skipTool, removeTaskTool].map((tool) => [
+    tool.name,
+    tool,
+  ]),
+);
+
+/** The current place of task `id` (its first range), if placed. */
+function rangeOf(state: ScheduleState, id: string): SlotRange | undefined {
+  return state.tasks.find((task) => task.id === id)?.slots?.[0];
+}
+
+/** True when task `id` sits at `range` now. */
+function sitsAt(state: ScheduleState, id: string, range: { day: number; start: number; end: number }): boolean {
+  const now = rangeOf(state, id);
+  return now !== undefined && now.day === range.day && now.start === range.start && now.end === range.end;
+}
+
+/** The window's day index of a past place (by its date, else its week and weekday), if the window still shows it. */
+function dayOfPlace(state: ScheduleState, place: PastPlace): number | undefined {
+  if (place.date !== undefined) return dayOfDate(state.window, place.date);
+  return state.window.days.find((day) => day.week === place.week && day.dayOfWeek === place.dayOfWeek)?.dayIndex;
+}
+
+/** The writes that put task `id` back on `place` (it is pending or missed now). */
+function placeBack(state: ScheduleState, id: string, place: PastPlace | undefined): Inverse {
+  if (place === undefined) return { why: "where it was is not on record" };
+  const day = dayOfPlace(state, place);
+  if (day === undefined) return { why: "the day it was on is no longer in the window" };
+  return { writes: [{ name: "place", arguments: { task_id: id, day, slot_start: place.start } }] };
+}
+
+/** The writes that give a marked task item back the status it had (`data` is the mark's). */
+function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
+  const task = state.tasks.find((candidate) => candidate.id === data.id);
+  const status = task?.source === "task_item" ? task.status : undefined;
+  if (status !== data.to) return { why: `it is ${status ?? "gone"} now, not ${data.to}` };
+  const reopen = { name: "reopen", arguments: { task_id: data.id } };
+  const back: Record<TaskStatus, () => Inverse> = {
+    pending: () => ({ writes: [reopen] }),
+    placed: () => {
+      // A missed task is placed again as it is; a done or skipped one is reopened first.
+      const placed = placeBack(state, data.id, data.was);
+      if ("why" in placed) return placed;
+      return { writes: data.to === "missed" ? placed.writes : [reopen, ...placed.writes] };
+    },
+    done: () => ({ writes: [reopen, { name: "mark_done", arguments: { task_id: data.id } }] }),
+    skipped: () => ({ writes: [reopen, { name: "skip", arguments: { task_id: data.id } }] }),
+    missed: () => ({ why: "a task is missed only from its place, which has passed; reopen it to reschedule it" }),
+  };
+  return back[data.from]();
+}
+
+/** The writes that reverse `write` on `state`, or why it cannot be reversed. */
+function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
+  const taskId = String(write.arguments.task_id ?? "");
+  if (write.data === undefined) return { why: "what it changed is not on record (it was applied before a restart)" };
+  switch (write.name) {
+    case "place": {
+      const placed = write.data as MovedTask;
+      return sitsAt(state, placed.id, placed)
+        ? { writes: [{ name: "unplace", arguments: { task_id: placed.id } }] }
+        : { why: "it is no longer where it was placed" };
+    }
+    case "move": {
+      const moved = write.data as MoveData;
+      return sitsAt(state, moved.id, moved.to)
+        ? {
+            writes: [
+              { name: "move", arguments: { task_id: moved.id, day: moved.from.day, slot_start: moved.from.start } },
+            ],
+          }
+        : { why: "it has moved since" };
+    }
+    case "swap": {
+      const swapped = write.data as SwapData;
+      return swapped.moved.every((task) => sitsAt(state, task.id, task))
+        ? {
+            writes: [
+              { name: "swap", arguments: { first_task_id: swapped.swapped[0], second_task_id: swapped.swapped[1] } },
+            ],
+          }
+        : { why: "one of the two has moved since" };
+    }
+    case "unplace": {
+      const unplaced = write.data as UnplaceData;
+      const task = state.tasks.find((candidate) => candidate.id === unplaced.id);
+      if (task?.source !== "task_item" || task.status !== "pending") return { why: "it is no longer pending" };
+      return {
+        writes: [
+          {
+            name: "place",
+            arguments: { task_id: unplaced.id, day: unplaced.from.day, slot_start: unplaced.from.start },
+          },
+        ],
+      };
+    }
+    case "mark_done":
+    case "mark_missed":
+    case "skip":
+    case "reopen":
+      return unmark(state, write.data as TaskLifeData);
+    case "add_task": {
+      const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
+      return state.tasks.some((task) => task.id === id && task.source === "task_item")
+        ? { writes: [{ name: "remove_task", arguments: { task_id: id } }] }
+        : { why: "it has been removed already" };
+    }
+    default:
+      return {
+        why: `${write.name} is not undone by Tempo; undo covers place, move, swap, unplace, marks and add_task`,
+      };
+  }
+}
+
+/** "move matrix-review": a write named by its tool and the task(s) it was about. */
+function writeName(write: AppliedWrite): string {
+  const args = write.arguments;
+  const ids = [args.task_id, args.first_task_id, args.second_task_id].filter((id) => typeof id === "string");
+  const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;
+  return [write.name, ...(ids.length > 0 ? ids : added ? [added] : [])].join(" ");
+}
+
+/** Runs `writes` on `state` in order with the real tools: the state after, or the first refusal. */
+function tryWrites(
+  state: ScheduleState,
+  writes: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
+): { ok: true; state: ScheduleState; lines: string[] } | { ok: false; why: string } {
+  let current = state;
+  const lines: string[] = [];
+  for (const write of writes) {
+    const run = INVERSE_TOOLS[write.name]!.run(current, write.arguments);
+    if (!run.ok || !run.state) return { ok: false, why: run.content.replace(/^error:\s*/i, "") };
+    current = run.state;
+    lines.push(run.content.split("\n")[0]!);
+  }
+  return { ok: true, state: current, lines };
+}
+
+/** The undo of the last applied card on `state` (`ScheduleState.lastChange`). */
+export function proposeUndo(state: ScheduleState): UndoListing {
+  const last = state.lastChange ?? [];
+  if (last.length === 0)
+    return { candidates: [], undone: [], kept: [], empty: "no change was applied in this conversation yet" };
+  const writes: ProposedCandidate["writes"] = [];
+  const undone: string[] = [];
+  const kept: UndoListing["kept"] = [];
+  const said: string[] = [];
+  let current = state;
+  // Last write first: each inverse on the week as the later ones' inverses leave it.
+  for (const write of [...last].reverse()) {
+    const inverse = inverseOf(current, write);
+    if ("why" in inverse) {
+      kept.push({ write: writeName(write), why: inverse.why });
+      continue;
+    }
+    const tried = tryWrites(current, inverse.writes);
+    if (!tried.ok) {
+      kept.push({ write: writeName(write), why: tried.why });
+      continue;
+    }
+    current = tried.state;
+    writes.push(...inverse.writes);
+    undone.push(writeName(write));
+    said.push(...tried.lines);
+  }
+  const candidates: ProposedCandidate[] =
+    writes.length > 0
+      ? [{ id: UNDO_CANDIDATE_ID, writes, summary: `undo ${undone.join(", ")}: ${said.join("; ")}` }]
+      : [];
+  return {
+    candidates,
+    undone,
+    kept,
+    ...(candidates.length === 0 ? { empty: "nothing of the last change can be undone now" } : {}),
+  };
+}
+
+/** propose_undo's text: the candidate line, then each write that cannot be undone, with why. */
+export function undoListingText(listing: UndoListing): string {
+  const lines = listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`);
+  if (listing.empty) lines.unshift(`nothing to undo: ${listing.empty}`);
+  for (const entry of listing.kept) lines.push(`cannot undo ${entry.write}: ${entry.why}`);
+  return lines.join("\n");
+}
+
+/** Lists the undo of the last applied card. */
+export const proposeUndoTool: DomainTool<ScheduleState, Record<string, never>> = {
+  name: "propose_undo",
+  description:
+    'Lists the writes that undo the last change applied in this conversation ("undo that") as candidate u1 — unplace what ' +
+    "was placed, move or swap back, restore a mark, remove an added task — and what can no longer be undone, with why. " +
+    "Choose u1 with choose_candidate; nothing is applied before its card.",
+  schema: z.object({}).strict(),
+  kind: "read",
+  proposes: true,
+  run(state): ToolRun<ScheduleState> {
+    const listing = proposeUndo(state);
+    return { ok: true, content: undoListingText(listing), data: listing };
+  },
+};
