@@ -15,6 +15,12 @@ import type { Language } from "../contracts/language.js";
 import type { Preference, PreferenceChange, PreferenceOrigin } from "../contracts/preferences.js";
 import { normalizeStepText } from "../contracts/plan.js";
 
+/**
+ * The zod `.meta()` flag of an argument the code fills itself from what the user decided in the task (a domain's
+ * `decisions.read`): a model may still send it, but is not shown it.
+ */
+export const KEPT_BY_CODE = { keptByCode: true } as const;
+
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
 export type ToolKind = "read" | "write";
 
@@ -185,11 +191,18 @@ export interface ToolPack {
   /** The names of its tools; every tool of a domain is in exactly one pack. */
   tools: readonly string[];
   /**
-   * Active when a step starts: always (`true`), or only in a plan that writes (`"writing"`: placing, candidates — a
-   * question's steps start without them, so they cost a question nothing).
+   * Active when a step starts: always (`true`), only in a plan that writes (`"writing"`: a question's steps start
+   * without them, so they cost a question nothing), or in the kinds of plan listed (`PlanUse`: an arranging step gets
+   * the backend's candidates and not the hand-placing tools, a move gets those and not the candidates).
    */
-  default?: boolean | "writing";
+  default?: boolean | "writing" | readonly PlanUse[];
 }
+
+/**
+ * The kind of plan a step belongs to, for its default packs: a question (read-only), an arrangement (run mode
+ * `first_full` or `global_reopt`: the backend proposes), or any other change (a move, a swap, a mark).
+ */
+export type PlanUse = "question" | "arranging" | "adjusting";
 
 /** A tool domain the graph takes as a dependency. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)
@@ -320,12 +333,29 @@ export function packsOf(domain: ToolDomain): readonly ToolPack[] {
   );
 }
 
-/** The packs active when a step starts: of a plan that writes, or (`writing: false`) of a question's. */
-export function defaultPacks(domain: ToolDomain, options: { writing?: boolean } = {}): string[] {
+/**
+ * The packs active when a step starts: of a plan that writes (`arranging`: one that arranges), or (`writing: false`)
+ * of a question's.
+ */
+export function defaultPacks(domain: ToolDomain, options: { writing?: boolean; arranging?: boolean } = {}): string[] {
   const writing = options.writing ?? true;
+  const use: PlanUse = !writing ? "question" : options.arranging ? "arranging" : "adjusting";
   return packsOf(domain)
-    .filter((pack) => pack.default === true || (writing && pack.default === "writing"))
+    .filter(
+      (pack) =>
+        pack.default === true ||
+        (writing && pack.default === "writing") ||
+        (Array.isArray(pack.default) && pack.default.includes(use)),
+    )
     .map((pack) => pack.name);
+}
+
+/** The uses a pack is active in by default, for people and planners ("" for none). */
+export function packDefaultLabel(pack: ToolPack): string {
+  if (pack.default === true) return " (default)";
+  if (pack.default === "writing") return " (default when the plan writes)";
+  if (Array.isArray(pack.default) && pack.default.length > 0) return ` (default in: ${pack.default.join(", ")})`;
+  return "";
 }
 
 /** The pack holding the tool named `tool`, if any. */

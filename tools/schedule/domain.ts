@@ -25,28 +25,31 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
   "(courses) that are pending until placed into free slots or inside an embeddable event.";
 
 /**
- * The schedule's tool packs: reading the week is active when a step starts; the health judge with the backend's
- * candidates, and placing tasks by hand, too in a plan that writes (a question starts without them); a day's contents and
- * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
+ * The schedule's tool packs, each a step's default only where it serves (issue 49: every bound schema is paid on every
+ * call): an arranging step starts with the health judge and the backend's candidates alone (the live state is the
+ * overview; the short path is the only one offered, and hand placing comes in when a step asks); a move, a swap or a
+ * mark starts with reading and placing by hand; a question with reading. A task's life (marks), a day's contents and
+ * one task's details (`schedule.inspect`), moving many tasks at once (`schedule.bulk`) come in when a step asks — a
+ * plan step names them, or a call to one of their tools brings its pack in.
  */
 export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.read",
     description: "the week at a glance: the overview, pending tasks, free slots",
     tools: ["get_overview", "list_tasks", "find_free"],
-    default: true,
+    default: ["question", "adjusting"],
   },
   {
     name: "schedule.optimize",
     description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)",
     tools: ["analyze_health", "propose_arrangement", "propose_candidates"],
-    default: "writing",
+    default: ["arranging"],
   },
   {
     name: "schedule.place",
     description: "place, move, swap or unplace one task by hand (each through a card)",
     tools: ["place", "move", "swap", "unplace"],
-    default: "writing",
+    default: ["adjusting"],
   },
   {
     name: "schedule.inspect",
@@ -71,7 +74,6 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
     description:
       "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card)",
     tools: ["mark_done", "mark_missed", "skip", "reopen"],
-    default: "writing",
   },
 ];
 
