@@ -74,6 +74,22 @@ export interface Refinement {
   minGain: number;
 }
 
+/**
+ * A plan's closing check, made by the code (issue 49): a step of this text ("Verify the schedule"), reached when every
+ * write of the task applied (none declined, none approved and left unapplied), is ended from the data the backend
+ * holds, with no model call — the model would only confirm what the code already knows.
+ */
+export interface Verification<TState> {
+  step: { content: string; doneWhen: string };
+  /** The step in other languages (a step of any of these texts verifies too). */
+  localized?: Partial<Record<Language, { content: string; doneWhen: string }>>;
+  /**
+   * What the data shows: the step's summary (in the words the domain's offline policy and reports read) and the
+   * answer's first line, in `language`, never claiming more than the data shows.
+   */
+  check(data: TState, language: Language): { summary: string; heading: string };
+}
+
 /** A write of the task as the user decided it on its card. */
 export interface DecidedWrite {
   name: string;
@@ -218,6 +234,8 @@ export interface ToolDomain<TState = any> {
   packs?: readonly ToolPack[];
   /** Optional: how the domain refines with its candidates (`Refinement`). */
   refinement?: Refinement;
+  /** Optional: the check that ends a plan, made by the code (`Verification`). */
+  verification?: Verification<TState>;
   /** Optional: the task's card decisions held for every call of the task (`TaskDecisionRules`). */
   decisions?: TaskDecisionRules<TState>;
   /**
@@ -283,6 +301,15 @@ export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content
   const refinement = domain.refinement;
   if (!refinement) return false;
   return [refinement.step, ...Object.values(refinement.localized ?? {})].some(
+    (step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content),
+  );
+}
+
+/** True when `content` is the text of the domain's verification step (in any of its languages). */
+export function isVerificationStep(domain: Pick<ToolDomain, "verification">, content: string): boolean {
+  const verification = domain.verification;
+  if (!verification) return false;
+  return [verification.step, ...Object.values(verification.localized ?? {})].some(
     (step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content),
   );
 }

@@ -52,6 +52,7 @@ import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
+import { verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 
 /** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
@@ -150,6 +151,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
         announcement,
         await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config),
       );
+    // The plan's closing check, when every write applied: ended from the stored data, no model call.
+    const verified = firstVisit ? await verifyInCode(state, step, dependencies, config) : undefined;
+    if (verified) return announced(announcement, verified);
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState =
       state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));

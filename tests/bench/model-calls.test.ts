@@ -69,3 +69,14 @@ test("native tool calling: no execute request of the demo, a move or a swap carr
     expect(measurement.executeTools.max).toBeLessThanOrEqual(TOOL_SCHEMA_GOAL);
   }
 });
+
+test("the demo task takes at most 4 model calls in every mode: the closing check is the code's once every write applied", async () => {
+  const demo = TASKS.find((entry) => entry.name === "demo")!;
+  for (const mode of MODES) {
+    const measurement = await measure(double, demo, mode);
+    expect(measurement.phase).toBe("done");
+    expect(measurement.refused).toBe(0);
+    expect(measurement.cards).toBe(2);
+    expect(measurement.total.calls).toBeLessThanOrEqual(4);
+  }
+});

@@ -2,7 +2,7 @@
  * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
-import type { PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
+import type { PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -106,6 +106,32 @@ export const SCHEDULE_REFINEMENT: Refinement = {
   minGain: MIN_GAIN,
 };
 
+/**
+ * The schedule's closing check (the verify step every arranging plan ends with): how many review tasks are still
+ * pending, read from the stored week after the writes applied. The summary is the offline policy's words for the same
+ * check, so a report reads it alike.
+ */
+export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
+  step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
+  localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
+  check(state, language) {
+    const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+    return {
+      summary: `the schedule shows ${pending} review task(s) still pending`,
+      heading: arrangedHeading(String(pending), language),
+    };
+  },
+};
+
+/** The first line of an arranging task's answer, by how many reviews are still pending (the offline policy's too). */
+export function arrangedHeading(pending: string, language: Language): string {
+  const zh = language === "zh";
+  if (pending === "0") return zh ? "你的复习周已安排好。" : "Your review week is arranged.";
+  return zh
+    ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。`
+    : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+}
+
 /** Options of `createScheduleDomain`. */
 export interface ScheduleDomainOptions {
   /** Where schedules are loaded from and persisted to. */
@@ -126,6 +152,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     tools: scheduleTools,
     packs: SCHEDULE_PACKS,
     ...(options.refine === false ? {} : { refinement: SCHEDULE_REFINEMENT }),
+    verification: SCHEDULE_VERIFICATION,
     // What the user decided on the task's cards holds for the model's own writes and searches too.
     decisions: SCHEDULE_TASK_DECISIONS,
     // Planning starts from the live schedule, never from remembered contents.
