@@ -93,8 +93,11 @@ export interface Measurement {
   firstRefusal?: string;
   /** Cards approved. */
   cards: number;
-  /** Execute requests that carried tool schemas, and the characters of those schemas (`tools` as sent) in all. */
-  executeTools: { calls: number; chars: number };
+  /**
+   * Execute requests that carried tool schemas, the characters of those schemas (`tools` as sent) in all, and the
+   * most one request carried (goal: ≤ {@link TOOL_SCHEMA_GOAL}).
+   */
+  executeTools: { calls: number; chars: number; max: number };
   /** The thread's phase at the end ("done" when the task finished). */
   phase: string;
   /** Task items placed in the week at the end. */
@@ -261,6 +264,8 @@ export const BASELINE: Readonly<Record<BenchTask["name"], Readonly<Record<BenchM
 export const CALL_GOAL: Readonly<Record<BenchTask["name"], number>> = { demo: 6, move: 4, swap: 4, read: 4 };
 /** The demo's prompt tokens at most this share of the baseline's. */
 export const DEMO_TOKEN_GOAL = 0.4;
+/** Most tool-schema characters one execute request may carry (issue 49 item 1). */
+export const TOOL_SCHEMA_GOAL = 5_000;
 
 /** Per message (and once for the reply), as OpenAI's token-counting cookbook counts them. */
 const TOKENS_PER_MESSAGE = 3;
@@ -354,11 +359,13 @@ export async function measure(
     }
   }
   const refusals = requests.filter((request) => request.refusal);
-  const executeTools = { calls: 0, chars: 0 };
+  const executeTools = { calls: 0, chars: 0, max: 0 };
   for (const request of requests) {
     if (request.stage !== "execute" || !request.body.tools?.length) continue;
+    const chars = JSON.stringify(request.body.tools).length;
     executeTools.calls += 1;
-    executeTools.chars += JSON.stringify(request.body.tools).length;
+    executeTools.chars += chars;
+    executeTools.max = Math.max(executeTools.max, chars);
   }
   return {
     task: task.name,
@@ -452,6 +459,16 @@ export function clean(measurements: readonly Measurement[]): boolean {
   return measurements.every((entry) => entry.refused === 0 && !entry.error && entry.phase === "done");
 }
 
+/** Per native task: each execute request's tool-schema characters, at most (goal ≤ {@link TOOL_SCHEMA_GOAL}). */
+export function schemaLines(measurements: readonly Measurement[]): string[] {
+  return measurements
+    .filter((entry) => entry.executeTools.calls > 0)
+    .map(
+      (entry) =>
+        `${entry.task}, ${entry.mode}: ${number(entry.executeTools.max)} tool-schema chars at most in one execute call, ${number(Math.round(entry.executeTools.chars / entry.executeTools.calls))} on average over ${entry.executeTools.calls} (goal ≤ ${number(TOOL_SCHEMA_GOAL)}) → ${entry.executeTools.max <= TOOL_SCHEMA_GOAL ? "met" : "NOT met"}`,
+    );
+}
+
 /** Tool-schema characters per execute call, with the domain's packs and with every tool bound, per native task. */
 export function packLines(withPacks: readonly Measurement[], everyTool: readonly Measurement[]): string[] {
   return withPacks.flatMap((entry) => {
@@ -495,6 +512,8 @@ async function main(): Promise<void> {
   for (const line of baselineTable()) console.log(line);
   console.log("");
   for (const line of goalLines(measurements)) console.log(line);
+  console.log("\nTool schemas per execute call (the JSON of `tools` as sent)\n");
+  for (const line of schemaLines(measurements)) console.log(line);
   console.log("\nTool packs: tool-schema characters per execute call (the JSON of `tools` as sent)\n");
   for (const line of packLines(measurements, everyTool)) console.log(line);
   console.log("\nWith the to-do domain served beside the schedule (TEMPO_DOMAINS=schedule,todo):\n");

@@ -139,25 +139,21 @@ const GoalCheckSchema = z.string().trim().min(1).describe("How it is met, citing
 export const CONTROL_TOOLS = [
   {
     name: "ask_user",
-    description: "Ask the user a question, only when you cannot proceed otherwise.",
+    description: "Asks the user, only when you cannot go on otherwise.",
     schema: z.object({ question: z.string().trim().min(1).describe("The question.") }),
   },
   {
     name: "next_plan",
     description:
-      "The current step's done_when is met: go to the next step. Called together with write tools, it ends the step once the user approves every write unchanged and each applies.",
+      "The step's done_when is met: next step. Beside writes, the step ends once they are approved unchanged and applied.",
     schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
   },
   {
     name: "done",
-    description:
-      "The whole goal is met: the task is finished. Called together with write tools, it ends the task once the user approves every write unchanged and each applies (otherwise you decide again).",
+    description: "The whole goal is met: the task ends. Beside writes, once they are approved unchanged and applied.",
     schema: z.object({
       goal_check: GoalCheckSchema,
-      answer: z
-        .string()
-        .optional()
-        .describe("The final answer to the user; leave out to have the summary written after."),
+      answer: z.string().optional().describe("The final answer; omit to have it written after."),
       speak: SpeakSchema,
     }),
   },

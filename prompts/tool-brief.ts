@@ -6,7 +6,7 @@
  * bounds and nesting) cost several times the tokens for the same meaning.
  */
 import { z } from "zod";
-import type { ToolDomain } from "../tools/domain.js";
+import { packDefaultLabel, type ToolDomain } from "../tools/domain.js";
 
 /** A tool as the brief shows it. */
 export interface BriefTool {
@@ -48,10 +48,7 @@ export function plannerToolBrief(domain: ToolDomain): string {
   const brief = `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
   if (!domain.packs) return brief;
   // The packs a step may name (`packs` of a plan step): it starts with them instead of the defaults.
-  const packs = domain.packs.map(
-    (pack) =>
-      `- ${pack.name}${pack.default === true ? " (default)" : pack.default === "writing" ? " (default when the plan writes)" : ""}: ${pack.tools.join(", ")}`,
-  );
+  const packs = domain.packs.map((pack) => `- ${pack.name}${packDefaultLabel(pack)}: ${pack.tools.join(", ")}`);
   return `${brief}\n<packs>\nA step may name the tool packs it needs ("packs"); without, it gets the defaults.\n${packs.join("\n")}\n</packs>`;
 }
 

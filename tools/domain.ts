@@ -15,6 +15,12 @@ import type { Language } from "../contracts/language.js";
 import type { Preference, PreferenceChange, PreferenceOrigin } from "../contracts/preferences.js";
 import { normalizeStepText } from "../contracts/plan.js";
 
+/**
+ * The zod `.meta()` flag of an argument the code fills itself from what the user decided in the task (a domain's
+ * `decisions.read`): a model may still send it, but is not shown it.
+ */
+export const KEPT_BY_CODE = { keptByCode: true } as const;
+
 /** Read tools run as soon as the model asks; write tools always wait for a confirmation. */
 export type ToolKind = "read" | "write";
 
@@ -66,6 +72,22 @@ export interface Refinement {
   maxRounds: number;
   stagnantRounds: number;
   minGain: number;
+}
+
+/**
+ * A plan's closing check, made by the code (issue 49): a step of this text ("Verify the schedule"), reached when every
+ * write of the task applied (none declined, none approved and left unapplied), is ended from the data the backend
+ * holds, with no model call — the model would only confirm what the code already knows.
+ */
+export interface Verification<TState> {
+  step: { content: string; doneWhen: string };
+  /** The step in other languages (a step of any of these texts verifies too). */
+  localized?: Partial<Record<Language, { content: string; doneWhen: string }>>;
+  /**
+   * What the data shows: the step's summary (in the words the domain's offline policy and reports read) and the
+   * answer's first line, in `language`, never claiming more than the data shows.
+   */
+  check(data: TState, language: Language): { summary: string; heading: string };
 }
 
 /** A write of the task as the user decided it on its card. */
@@ -201,11 +223,18 @@ export interface ToolPack {
   /** The names of its tools; every tool of a domain is in exactly one pack. */
   tools: readonly string[];
   /**
-   * Active when a step starts: always (`true`), or only in a plan that writes (`"writing"`: placing, candidates — a
-   * question's steps start without them, so they cost a question nothing).
+   * Active when a step starts: always (`true`), only in a plan that writes (`"writing"`: a question's steps start
+   * without them, so they cost a question nothing), or in the kinds of plan listed (`PlanUse`: an arranging step gets
+   * the backend's candidates and not the hand-placing tools, a move gets those and not the candidates).
    */
-  default?: boolean | "writing";
+  default?: boolean | "writing" | readonly PlanUse[];
 }
+
+/**
+ * The kind of plan a step belongs to, for its default packs: a question (read-only), an arrangement (run mode
+ * `first_full` or `global_reopt`: the backend proposes), or any other change (a move, a swap, a mark).
+ */
+export type PlanUse = "question" | "arranging" | "adjusting";
 
 /** A tool domain the graph takes as a dependency. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)
@@ -221,6 +250,8 @@ export interface ToolDomain<TState = any> {
   packs?: readonly ToolPack[];
   /** Optional: how the domain refines with its candidates (`Refinement`). */
   refinement?: Refinement;
+  /** Optional: the check that ends a plan, made by the code (`Verification`). */
+  verification?: Verification<TState>;
   /** Optional: the task's card decisions held for every call of the task (`TaskDecisionRules`). */
   decisions?: TaskDecisionRules<TState>;
   /**
@@ -302,6 +333,15 @@ export function isRefinementStep(domain: Pick<ToolDomain, "refinement">, content
   );
 }
 
+/** True when `content` is the text of the domain's verification step (in any of its languages). */
+export function isVerificationStep(domain: Pick<ToolDomain, "verification">, content: string): boolean {
+  const verification = domain.verification;
+  if (!verification) return false;
+  return [verification.step, ...Object.values(verification.localized ?? {})].some(
+    (step) => step !== undefined && normalizeStepText(step.content) === normalizeStepText(content),
+  );
+}
+
 /** Finds a tool by name, or undefined. */
 export function findTool<TState>(domain: ToolDomain<TState>, name: string): DomainTool<TState> | undefined {
   return domain.tools.find((tool) => tool.name === name);
@@ -348,12 +388,29 @@ export function packsOf(domain: ToolDomain): readonly ToolPack[] {
   );
 }
 
-/** The packs active when a step starts: of a plan that writes, or (`writing: false`) of a question's. */
-export function defaultPacks(domain: ToolDomain, options: { writing?: boolean } = {}): string[] {
+/**
+ * The packs active when a step starts: of a plan that writes (`arranging`: one that arranges), or (`writing: false`)
+ * of a question's.
+ */
+export function defaultPacks(domain: ToolDomain, options: { writing?: boolean; arranging?: boolean } = {}): string[] {
   const writing = options.writing ?? true;
+  const use: PlanUse = !writing ? "question" : options.arranging ? "arranging" : "adjusting";
   return packsOf(domain)
-    .filter((pack) => pack.default === true || (writing && pack.default === "writing"))
+    .filter(
+      (pack) =>
+        pack.default === true ||
+        (writing && pack.default === "writing") ||
+        (Array.isArray(pack.default) && pack.default.includes(use)),
+    )
     .map((pack) => pack.name);
+}
+
+/** The uses a pack is active in by default, for people and planners ("" for none). */
+export function packDefaultLabel(pack: ToolPack): string {
+  if (pack.default === true) return " (default)";
+  if (pack.default === "writing") return " (default when the plan writes)";
+  if (Array.isArray(pack.default) && pack.default.length > 0) return ` (default in: ${pack.default.join(", ")})`;
+  return "";
 }
 
 /** The pack holding the tool named `tool`, if any. */

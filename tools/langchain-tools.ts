@@ -47,6 +47,48 @@ function withoutSafeIntegerBounds(value: unknown): unknown {
   );
 }
 
+/** Bounds at or above this say nothing a model needs (they guard the server against floods; zod checks them). */
+const FLOOD_BOUND = 100;
+
+/**
+ * The arguments schema as a model is sent it with every execute request: {@link argumentsSchema} less what zod checks
+ * anyway and a model does not need to call the tool right — `additionalProperties: false`, a `pattern` beside its
+ * `format` (a date-time is a date-time), lower bounds of 1 (ids are not empty, days and slots count from 1) and flood
+ * bounds (at most 400 days, 4,000 characters); and the arguments the code fills itself (`KEPT_BY_CODE` of tools/domain.ts). Arguments are still checked
+ * against the whole zod schema before any tool runs (`checkToolArguments`), so nothing is let through.
+ */
+export function modelArgumentsSchema(schema: z.ZodType): Record<string, unknown> {
+  return terse(argumentsSchema(schema)) as Record<string, unknown>;
+}
+
+function terse(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(terse);
+  if (value === null || typeof value !== "object") return value;
+  const node = value as Record<string, unknown>;
+  const noise = (key: string, entry: unknown) =>
+    (key === "additionalProperties" && entry === false) ||
+    (key === "pattern" && typeof node.format === "string") ||
+    ((key === "minLength" || key === "minItems" || key === "minimum") && entry === 1) ||
+    ((key === "maxItems" || key === "maxLength" || key === "maximum") &&
+      typeof entry === "number" &&
+      entry >= FLOOD_BOUND);
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, entry]) => !noise(key, entry))
+      .map(([key, entry]) => [key, key === "properties" ? terseProperties(entry) : terse(entry)]),
+  );
+}
+
+/** The `properties` map: its keys are argument names, never keywords; each value made terse, those the code keeps left out. */
+function terseProperties(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, entry]) => (entry as { keptByCode?: unknown } | null)?.keptByCode !== true)
+      .map(([name, entry]) => [name, terse(entry)]),
+  );
+}
+
 /** A LangChain tool with `spec`'s name, description and arguments schema; calls go through Tempo's execute stage. */
 export function asLangChainTool(spec: ToolSpec): StructuredToolInterface {
   return tool(
@@ -60,7 +102,7 @@ export function asLangChainTool(spec: ToolSpec): StructuredToolInterface {
         },
       );
     },
-    { name: spec.name, description: spec.description, schema: argumentsSchema(spec.schema) },
+    { name: spec.name, description: spec.description, schema: modelArgumentsSchema(spec.schema) },
   ) as StructuredToolInterface;
 }
 

@@ -15,14 +15,13 @@ export const CHOOSE_CANDIDATE = "choose_candidate";
 
 /** Its arguments, as the model sends them. */
 export const chooseCandidateSchema = z.object({
-  id: z.string().trim().min(1).describe('A candidate id of the latest list ("c1"), or "none".'),
+  id: z.string().trim().min(1).describe('A candidate id ("a1", "c1") or "none".'),
 });
 
 /** How the model is told of it (bound in native mode, listed in the JSON-mode brief). */
 export const CHOOSE_CANDIDATE_TOOL = {
   name: CHOOSE_CANDIDATE,
-  description:
-    'Chooses a candidate of the latest propose_* list by id; its writes go to the card as they are. Prefer it to writing by hand. "none" chooses none.',
+  description: "Chooses a candidate of the latest propose_* list by id: its writes go to the card as they are.",
   schema: chooseCandidateSchema,
 };
 

@@ -38,7 +38,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { stageNow } from "../shared/now.js";
-import { MEMORY_TOOLS } from "./memory-tools.js";
+import { MEMORY_TOOLS, searchesMemory } from "./memory-tools.js";
 import { CHOOSE_CANDIDATE_TOOL, currentListing, offersCandidates } from "./candidates.js";
 import { refinementOf } from "./refinement.js";
 import { activePacksIn, packList } from "./packs.js";
@@ -52,6 +52,7 @@ import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
+import { verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
 
@@ -69,24 +70,26 @@ export function createExecuteNode(dependencies: NodeDependencies) {
   const native = callsToolsNatively(dependencies.models, "execute");
   const { domain } = dependencies;
   const offers = new Map<string, { bound?: Runnable<BaseMessage[], BaseMessage>; tools: string }>();
-  const offerFor = (active: readonly string[]) => {
-    const key = active.join("\n");
+  const offerFor = (active: readonly string[], remembers: boolean) => {
+    const key = `${active.join("\n")}\n${remembers}`;
     let offer = offers.get(key);
     if (!offer) {
       const offered = { ...domain, tools: toolsInPacks(domain, active) };
+      // The searches of long-term memory only where there is a store to search (without, they can only fail).
+      const agentTools = remembers ? AGENT_TOOLS : AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
       // choose_candidate comes with the tools that list candidates, and so does the rule to prefer it.
       const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
       const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
       offer = native
         ? {
-            bound: model.bindTools!(langChainTools(offered, [...AGENT_TOOLS, ...choose, ...CONTROL_TOOLS])) as Runnable<
+            bound: model.bindTools!(langChainTools(offered, [...agentTools, ...choose, ...CONTROL_TOOLS])) as Runnable<
               BaseMessage[],
               BaseMessage
             >,
             tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}`,
           }
         : {
-            tools: `${toolBrief(offered, [...AGENT_TOOLS.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}`,
+            tools: `${toolBrief(offered, [...agentTools.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}`,
           };
       offers.set(key, offer);
     }
@@ -151,10 +154,13 @@ export function createExecuteNode(dependencies: NodeDependencies) {
         announcement,
         await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config),
       );
+    // The plan's closing check, when every write applied: ended from the stored data, no model call.
+    const verified = firstVisit ? await verifyInCode(state, step, dependencies, config) : undefined;
+    if (verified) return announced(announcement, verified);
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState =
       state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
-    const { bound, tools } = offerFor(activePacksIn(state, domain));
+    const { bound, tools } = offerFor(activePacksIn(state, domain), config.store !== undefined);
     const prompt = buildExecutePrompt(
       state,
       step,

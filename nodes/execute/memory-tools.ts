@@ -30,10 +30,9 @@ const MAX_SCRATCHPAD_CHARACTERS = 4_000;
 export const MEMORY_TOOLS: readonly MemoryTool[] = [
   {
     name: "update_working_memory",
-    description:
-      "Replaces your working memory (scratchpad) with new content: what is done, the current status, decisions and open questions. It is shown to you in every later round.",
+    description: "Replaces your scratchpad (done, decisions, open questions), shown in later rounds.",
     schema: z.object({
-      content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new scratchpad text."),
+      content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new text."),
     }),
     async run(args, { state }) {
       const content = String(args.content);
@@ -46,10 +45,10 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   },
   {
     name: "retrieve_facts",
-    description: "Searches the user's long-term facts (preferences, constraints they told you before).",
+    description: "Searches the user's long-term facts.",
     schema: z.object({
       query: z.string().min(1).describe("What to look for."),
-      limit: z.number().int().min(1).max(20).optional().describe("Most facts to return (default 5)."),
+      limit: z.number().int().min(1).max(20).optional().describe("Most facts (default 5)."),
     }),
     async run(args, { store, userId }) {
       if (!store) return { content: "no memory store is configured" };
@@ -59,11 +58,10 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   },
   {
     name: "recall_episodes",
-    description:
-      "Searches the user's past task episodes (goal, key steps, outcome, lessons) — have we done something like this before?",
+    description: "Searches the user's past tasks (goal, steps, outcome, lessons).",
     schema: z.object({
-      query: z.string().min(1).describe("What the current task is about."),
-      limit: z.number().int().min(1).max(10).optional().describe("Most episodes to return (default 3)."),
+      query: z.string().min(1).describe("What the task is about."),
+      limit: z.number().int().min(1).max(10).optional().describe("Most episodes (default 3)."),
     }),
     async run(args, { store, userId }) {
       if (!store) return { content: "no memory store is configured" };
@@ -73,6 +71,11 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
     },
   },
 ];
+
+/** True for a tool that searches the long-term store (facts, episodes): offered only where a store is configured. */
+export function searchesMemory(tool: Pick<MemoryTool, "name">): boolean {
+  return tool.name === "retrieve_facts" || tool.name === "recall_episodes";
+}
 
 /** The memory tool named `name`, if any. */
 export function findMemoryTool(name: string): MemoryTool | undefined {

@@ -13,10 +13,10 @@ import { refinementOf } from "./refinement.js";
 
 /**
  * The packs active in the current step: those the step's calls left; else those its plan step names (the ones the
- * domain has); else the domain's defaults.
+ * domain has); else the domain's defaults for the plan's kind (an arranging run mode, or another change).
  */
 export function activePacksIn(
-  state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps">,
+  state: Pick<TempoState, "activePacks" | "currentStepId" | "planSteps"> & Partial<Pick<TempoState, "runMode">>,
   domain: ToolDomain,
 ): string[] {
   // The packs a step may have: the domain's, or in a refinement step its whitelist (those the domain has).
@@ -28,7 +28,8 @@ export function activePacksIn(
   if (saved.length > 0) return saved;
   const named = keep(state.planSteps.find((step) => step.id === state.currentStepId)?.packs ?? []);
   if (named.length > 0) return named;
-  const defaults = keep(defaultPacks(domain));
+  const arranging = state.runMode === "first_full" || state.runMode === "global_reopt";
+  const defaults = keep(defaultPacks(domain, { arranging }));
   return defaults.length > 0 || !refinement ? defaults : [...usable];
 }
 
@@ -48,22 +49,21 @@ export function withPackOf(domain: ToolDomain, active: readonly string[], tool: 
 }
 
 const packsArgument = z.object({
-  packs: z.array(z.string().min(1)).min(1).describe("Names of tool packs, as the <packs> list gives them."),
+  packs: z.array(z.string().min(1)).min(1).describe("Pack names (<packs>)."),
 });
 
 /** The tools that change the active packs (they read the domain's packs from their context). */
 export const PACK_TOOLS: readonly MemoryTool[] = [
   {
     name: "context_tools_add",
-    description:
-      "Brings tool packs into your context for this step, so their tools are offered from the next round on.",
+    description: "Adds tool packs: their tools are offered from the next round on.",
     schema: packsArgument,
     run: (args, { state, domain }) =>
       changePacks(state, domain, args.packs as string[], (active, named) => [...new Set([...active, ...named])]),
   },
   {
     name: "context_tools_remove",
-    description: "Drops tool packs you no longer need in this step, so their tools stop costing context.",
+    description: "Drops tool packs.",
     schema: packsArgument,
     run: (args, { state, domain }) =>
       changePacks(state, domain, args.packs as string[], (active, named) =>

@@ -144,18 +144,25 @@ export function createPlanNode(dependencies: NodeDependencies) {
 /**
  * `steps` with the domain's refinement step, for a `first_full` or `global_reopt` plan that has none: after the first
  * step (the rough arrangement), or as the only step of an empty plan. A `local_adjust` plan, a question, a domain
- * without refinement: as they are.
+ * without refinement: as they are. The step starts with `startPacks` (by default the refinement's whole whitelist):
+ * the packs of its whitelist an arranging step has by default, so it pays for no schema it does not use.
  */
 export function withRefinementStep(
   steps: PlanStepDraft[],
   runMode: RunMode | undefined,
   refinement: Refinement | undefined,
   language: Language = "en",
+  startPacks?: readonly string[],
 ): PlanStepDraft[] {
   if (!refinement || (runMode !== "first_full" && runMode !== "global_reopt")) return steps;
   if (steps.some((step) => isRefinementStep({ refinement }, step.content))) return steps;
   const text = refinement.localized?.[language] ?? refinement.step;
-  const step: PlanStepDraft = { content: text.content, done_when: text.doneWhen, packs: [...refinement.packs] };
+  const packs = startPacks?.filter((name) => refinement.packs.includes(name)) ?? [];
+  const step: PlanStepDraft = {
+    content: text.content,
+    done_when: text.doneWhen,
+    packs: packs.length > 0 ? packs : [...refinement.packs],
+  };
   return [...steps.slice(0, 1), step, ...steps.slice(1)];
 }
 
@@ -219,6 +226,7 @@ function applyPlanDecision(
           decision.run_mode,
           dependencies.domain.refinement,
           languageOf(state.messages),
+          defaultPacks(dependencies.domain, { arranging: true }),
         )
       : decision.plan_steps;
   // A question's steps start with the packs for reading: the ones for writing would cost every call and serve none.

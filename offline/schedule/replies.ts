@@ -13,6 +13,7 @@ import {
   READ_REQUEST_KINDS,
 } from "../../tools/schedule/request-parsing.js";
 import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
+import { arrangedHeading } from "../../tools/schedule/domain.js";
 import { dayOfWeekNumber } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
@@ -176,13 +177,7 @@ export function finalAnswer(input: {
         : ` ${pending} review task(s) in the whole week are still pending.`;
   } else if (done === steps.length && steps.length > 0) {
     fullSuccess = pending === undefined || pending === "0";
-    heading = fullSuccess
-      ? zh
-        ? "你的复习周已安排好。"
-        : "Your review week is arranged."
-      : zh
-        ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。`
-        : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+    heading = arrangedHeading(fullSuccess ? "0" : pending!, zh ? "zh" : "en");
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { tiktokenCounter } from "../../memory/tokens.js";
-import { measure, MODES, promptSize, STAGES, TASKS, type Figures } from "../../bench/model-calls.js";
+import { measure, MODES, promptSize, STAGES, TASKS, TOOL_SCHEMA_GOAL, type Figures } from "../../bench/model-calls.js";
 import { startOpenAIDouble, type OpenAIDouble } from "../support/openai-double/index.js";
 
 let double: OpenAIDouble;
@@ -53,4 +53,30 @@ test("a request's prompt: role, content, tool calls, tools and response format c
     promptTokens: pieces.reduce((total, piece) => total + count(piece), 0) + 6,
     promptChars: pieces.join("").length,
   });
+});
+
+test("native tool calling: no execute request of the demo, a move or a swap carries more than 5,000 characters of tool schemas", async () => {
+  const native = MODES.find((entry) => entry.name === "native")!;
+  for (const name of ["demo", "move", "swap"] as const) {
+    const measurement = await measure(
+      double,
+      TASKS.find((entry) => entry.name === name)!,
+      native,
+    );
+    expect(measurement.phase).toBe("done");
+    expect(measurement.refused).toBe(0);
+    expect(measurement.executeTools.calls).toBeGreaterThan(0);
+    expect(measurement.executeTools.max).toBeLessThanOrEqual(TOOL_SCHEMA_GOAL);
+  }
+});
+
+test("the demo task takes at most 4 model calls in every mode: the closing check is the code's once every write applied", async () => {
+  const demo = TASKS.find((entry) => entry.name === "demo")!;
+  for (const mode of MODES) {
+    const measurement = await measure(double, demo, mode);
+    expect(measurement.phase).toBe("done");
+    expect(measurement.refused).toBe(0);
+    expect(measurement.cards).toBe(2);
+    expect(measurement.total.calls).toBeLessThanOrEqual(4);
+  }
 });

@@ -171,7 +171,7 @@ describe("npm run eval against the strict double", () => {
 });
 
 describe("the naive model beside the offline policy (--double policy,naive)", () => {
-  test("both run on the same scenario; the naive model reads, places with place, verifies: more calls and tokens, reported side by side", async () => {
+  test("both run on the same scenario; the naive model costs at most 2 calls more (the short path is the one offered), reported side by side", async () => {
     const out = await outFolder();
     const report = await runEval(
       { out, scenarios: ["generated"], double: ["policy", "naive"] },
@@ -187,8 +187,9 @@ describe("the naive model beside the offline policy (--double policy,naive)", ()
     expect(naive!.failure).toBeUndefined();
     expect(naive!.ruleProblems).toEqual([]);
     expect(naive!.placed).toBeGreaterThan(0);
-    expect(naive!.total.calls).toBeGreaterThan(policy!.total.calls);
-    expect(naive!.total.promptTokens).toBeGreaterThan(policy!.total.promptTokens);
+    // Issue 49 item 2: an arranging step offers the backend's candidates and no hand-placing tool, so a model that
+    // would read and place by hand takes the short path too; its extra calls are at most 2.
+    expect(naive!.total.calls).toBeLessThanOrEqual(policy!.total.calls + 2);
     const markdown = await readFile(path.join(out, "report.md"), "utf8");
     expect(markdown).toContain("## Side by side");
     expect(markdown).toContain(

@@ -17,7 +17,14 @@ import { halfPlacedWeek } from "./support/offline-conversation.js";
 import { RunnableLambda } from "@langchain/core/runnables";
 
 const PLAN = planDone(
-  [{ content: "Arrange and refine the week", done_when: "nothing pending fits and no candidate helps" }],
+  [
+    {
+      content: "Arrange and refine the week",
+      done_when: "nothing pending fits and no candidate helps",
+      // The candidates and placing by hand at once (no run mode: by default a step would get one or the other).
+      packs: ["schedule.read", "schedule.optimize", "schedule.place"],
+    },
+  ],
   { speak: "One step.", complexity: "simple" },
 );
 

@@ -17,7 +17,8 @@ import { createStageModels } from "../../models/create-models.js";
 import { callsToolsNatively } from "../../models/stage-models.js";
 import { MEMORY_TOOLS } from "../../nodes/execute/memory-tools.js";
 import { z } from "zod";
-import { argumentsSchema, langChainTools } from "../../tools/langchain-tools.js";
+import { argumentsSchema, langChainTools, modelArgumentsSchema } from "../../tools/langchain-tools.js";
+import { checkToolArguments } from "../../tools/runner.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   createScheduleDomain,
@@ -232,6 +233,25 @@ describe("tool-calling mode", () => {
     expect(argumentsSchema(z.object({ count: z.number().int().min(1).max(5) }))).toMatchObject({
       properties: { count: { type: "integer", minimum: 1, maximum: 5 } },
     });
+  });
+
+  test("the schemas sent to a model are terse (no pattern beside a format, no flood bounds, no argument the code fills); zod still checks every argument", () => {
+    const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
+    const tool = (name: string) => domain.tools.find((entry) => entry.name === name)!;
+    const sent = (name: string) => JSON.stringify(modelArgumentsSchema(tool(name).schema));
+    // mark_done's "at": a date-time, without the 300-character pattern zod writes beside the format.
+    expect(sent("mark_done")).toContain('"format":"date-time"');
+    expect(sent("mark_done")).not.toContain("pattern");
+    expect(sent("propose_arrangement")).not.toMatch(/maxItems":400|additionalProperties|"limits"/);
+    expect(sent("propose_candidates")).not.toContain('"avoid"');
+    // Not shown, still checked: the code's own limits pass, a malformed list or a bound crossed is refused.
+    expect(
+      checkToolArguments(tool("propose_arrangement"), { limits: [{ task_id: "matrix-review", not_days: [5] }] }).ok,
+    ).toBe(true);
+    expect(checkToolArguments(tool("propose_arrangement"), { limits: [{ not_days: [5] }] }).ok).toBe(false);
+    expect(checkToolArguments(tool("propose_candidates"), { k: 3, avoid: [{ task_id: "" }] }).ok).toBe(false);
+    expect(checkToolArguments(tool("mark_done"), { task_id: "matrix-review", at: "yesterday" }).ok).toBe(false);
+    expect(checkToolArguments(tool("place"), { task_id: "", day: 1, slot_start: 1 }).ok).toBe(false);
   });
 
   test("auto is native for a model with bindTools and json for one without; native without bindTools is a configuration error", () => {

@@ -9,13 +9,8 @@ import { RunnableLambda } from "@langchain/core/runnables";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { packProblems, type ToolPack } from "../../tools/domain.js";
-import {
-  createScheduleDomain,
-  InMemoryScheduleRepository,
-  SCHEDULE_PACKS,
-  sampleWeek,
-} from "../../tools/schedule/index.js";
+import { defaultPacks, packProblems, type ToolPack } from "../../tools/domain.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, json, planDone, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
 
 const PLAN = planDone([{ content: "Look at Wednesday", done_when: "its contents are known" }], {
@@ -52,14 +47,12 @@ function recordingExecute(script: Parameters<typeof scripted>[0]) {
 }
 
 describe("tool packs", () => {
-  test("the schedule's packs hold every tool once; defaults are reading, the backend's candidates and placing", async () => {
-    expect(packProblems(await scheduleDomain())).toEqual([]);
-    expect(SCHEDULE_PACKS.filter((pack) => pack.default).map((pack) => pack.name)).toEqual([
-      "schedule.read",
-      "schedule.optimize",
-      "schedule.place",
-      "schedule.life",
-    ]);
+  test("the schedule's packs hold every tool once; defaults: the candidates to arrange, reading and placing to adjust", async () => {
+    const domain = await scheduleDomain();
+    expect(packProblems(domain)).toEqual([]);
+    expect(defaultPacks(domain, { arranging: true })).toEqual(["schedule.optimize"]);
+    expect(defaultPacks(domain)).toEqual(["schedule.read", "schedule.place"]);
+    expect(defaultPacks(domain, { writing: false })).toEqual(["schedule.read"]);
     const broken = {
       ...(await scheduleDomain()),
       packs: [{ name: "only", description: "", tools: ["place", "nope"] }] as ToolPack[],

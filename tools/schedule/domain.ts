@@ -2,7 +2,7 @@
  * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
-import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack } from "../domain.js";
+import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -27,28 +27,31 @@ export const SCHEDULE_DOMAIN_DESCRIPTION =
   "(courses) that are pending until placed into free slots or inside an embeddable event.";
 
 /**
- * The schedule's tool packs: reading the week is active when a step starts; the health judge with the backend's
- * candidates, and placing tasks by hand, too in a plan that writes (a question starts without them); a day's contents and
- * one task's details (`schedule.inspect`) and moving many tasks at once (`schedule.bulk`) come in when a step asks.
+ * The schedule's tool packs, each a step's default only where it serves (issue 49: every bound schema is paid on every
+ * call): an arranging step starts with the health judge and the backend's candidates alone (the live state is the
+ * overview; the short path is the only one offered, and hand placing comes in when a step asks); a move, a swap or a
+ * mark starts with reading and placing by hand; a question with reading. A task's life (marks), a day's contents and
+ * one task's details (`schedule.inspect`), moving many tasks at once (`schedule.bulk`) come in when a step asks — a
+ * plan step names them, or a call to one of their tools brings its pack in.
  */
 export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.read",
     description: "the week at a glance: the overview, pending tasks, free slots",
     tools: ["get_overview", "list_tasks", "find_free"],
-    default: true,
+    default: ["question", "adjusting"],
   },
   {
     name: "schedule.optimize",
     description: "the week's health, and changes the backend proposes and scores: choose one by id (choose_candidate)",
     tools: ["analyze_health", "propose_arrangement", "propose_candidates"],
-    default: "writing",
+    default: ["arranging"],
   },
   {
     name: "schedule.place",
     description: "place, move, swap or unplace one task by hand (each through a card)",
     tools: ["place", "move", "swap", "unplace"],
-    default: "writing",
+    default: ["adjusting"],
   },
   {
     name: "schedule.inspect",
@@ -73,7 +76,6 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
     description:
       "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change (propose_undo)",
     tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo"],
-    default: "writing",
   },
 ];
 
@@ -106,6 +108,32 @@ export const SCHEDULE_REFINEMENT: Refinement = {
   minGain: MIN_GAIN,
 };
 
+/**
+ * The schedule's closing check (the verify step every arranging plan ends with): how many review tasks are still
+ * pending, read from the stored week after the writes applied. The summary is the offline policy's words for the same
+ * check, so a report reads it alike.
+ */
+export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
+  step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
+  localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
+  check(state, language) {
+    const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+    return {
+      summary: `the schedule shows ${pending} review task(s) still pending`,
+      heading: arrangedHeading(String(pending), language),
+    };
+  },
+};
+
+/** The first line of an arranging task's answer, by how many reviews are still pending (the offline policy's too). */
+export function arrangedHeading(pending: string, language: Language): string {
+  const zh = language === "zh";
+  if (pending === "0") return zh ? "你的复习周已安排好。" : "Your review week is arranged.";
+  return zh
+    ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。`
+    : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+}
+
 /** Options of `createScheduleDomain`. */
 export interface ScheduleDomainOptions {
   /** Where schedules are loaded from and persisted to. */
@@ -126,6 +154,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     tools: scheduleTools,
     packs: SCHEDULE_PACKS,
     ...(options.refine === false ? {} : { refinement: SCHEDULE_REFINEMENT }),
+    verification: SCHEDULE_VERIFICATION,
     // What the user decided on the task's cards holds for the model's own writes and searches too.
     decisions: SCHEDULE_TASK_DECISIONS,
     // Planning starts from the live schedule, never from remembered contents.

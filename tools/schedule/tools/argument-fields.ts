@@ -32,13 +32,5 @@ export function optionalSlotField(description: string) {
 
 /** An optional cap on the lines a list shows. */
 export function limitField(defaultLimit: number) {
-  return z
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe(
-      `Most lines to list (1-100, default ${defaultLimit}); the rest is summarised in one "... and N more" line.`,
-    );
+  return z.number().int().min(1).max(100).optional().describe(`Most lines (default ${defaultLimit}).`);
 }

@@ -16,27 +16,15 @@ import {
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState, SlotRange } from "../state.js";
-import { dayField, limitField, optionalSlotField } from "./argument-fields.js";
+import { limitField, optionalSlotField } from "./argument-fields.js";
 
 /** Arguments of find_free. */
 export const findFreeArgumentsSchema = z.object({
-  min_length: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Shortest run to report, in slots; use the duration of the task you want to place. Default 1."),
-  days: z
-    .array(dayField("A day index (1-based)."))
-    .max(400)
-    .optional()
-    .describe("Only these day indices; default every day of the window."),
-  slot_start: optionalSlotField("Only look at slots from this one on (1-based); default 1."),
-  slot_end: optionalSlotField("Only look at slots up to this one, inclusive; default the last slot of the day."),
-  include_embeddable: z
-    .boolean()
-    .optional()
-    .describe("Also report room inside embeddable events (marked `embeddable host <id>`); default true."),
+  min_length: z.number().int().min(1).optional().describe("Shortest run, in slots (a task's duration)."),
+  days: z.array(z.number().int()).max(400).optional().describe("Only these days."),
+  slot_start: optionalSlotField("From this slot on."),
+  slot_end: optionalSlotField("Up to this slot."),
+  include_embeddable: z.boolean().optional().describe("Room inside embeddable events too (default true)."),
   limit: limitField(RUN_LINE_LIMIT),
 });
 
@@ -89,9 +77,7 @@ function freeRunEntry(run: FreeRun): FreeRunEntry {
 export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
   name: "find_free",
   description:
-    "Finds runs of consecutive free slots at least min_length long, optionally only on some days or within a slot range. " +
-    "Runs inside an embeddable event (a self-study hall, a long lab) are listed separately with `embeddable host <id>`: " +
-    "a task item placed entirely inside one is embedded in it. Use the run's day and first slot as place's day and slot_start.",
+    "Finds runs of free slots (`embeddable host <id>`: inside that event); a run's day and first slot suit place.",
   schema: findFreeArgumentsSchema,
   kind: "read",
   run(state, args) {

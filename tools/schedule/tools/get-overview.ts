@@ -27,7 +27,7 @@ import {
 } from "../state.js";
 
 /** Arguments of get_overview: none. */
-export const getOverviewArgumentsSchema = z.object({}).describe("No arguments.");
+export const getOverviewArgumentsSchema = z.object({});
 
 /** Parsed arguments of get_overview. */
 export type GetOverviewArguments = z.infer<typeof getOverviewArgumentsSchema>;
@@ -122,10 +122,7 @@ export interface GetOverviewData {
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
 export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = {
   name: "get_overview",
-  description:
-    "Overview of the whole schedule: the days of the window, how many slots of each day are occupied or free, " +
-    "the events task items can be embedded in, the task classes, and the pending task items waiting to be placed. " +
-    "Call it first to get your bearings; then use find_free to find room and place to schedule a pending task.",
+  description: "The week: free and occupied slots per day, embeddable events, task classes, pending tasks.",
   schema: getOverviewArgumentsSchema,
   kind: "read",
   run(state) {

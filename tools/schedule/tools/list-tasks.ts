@@ -76,19 +76,13 @@ export function listedTask(task: ScheduleTask): ListedTask {
 
 /** Arguments of list_tasks. */
 export const listTasksArgumentsSchema = z.object({
-  source: z
-    .enum(["event", "task_item"])
-    .optional()
-    .describe("Only timetable events (`event`) or only tasks to place (`task_item`); default both."),
+  source: z.enum(["event", "task_item"]).optional().describe("Events or task items."),
   status: z
     .enum(["pending", "placed", "done", "missed", "skipped"])
     .optional()
-    .describe(
-      "Only task items with this status (implies source=task_item); `pending` lists what still needs a place, " +
-        "`done` / `missed` / `skipped` the history.",
-    ),
-  category: z.string().min(1).optional().describe("Only task items of this task class id (implies source=task_item)."),
-  day: optionalDayField("Only tasks that occupy slots on this day index (1-based)."),
+    .describe("Task items with this status."),
+  category: z.string().min(1).optional().describe("Task items of this task class."),
+  day: optionalDayField("Tasks on this day."),
   limit: limitField(TASK_LINE_LIMIT),
 });
 
@@ -98,10 +92,7 @@ export type ListTasksArguments = z.infer<typeof listTasksArgumentsSchema>;
 /** Lists tasks by source, status, task class and day. */
 export const listTasksTool: DomainTool<ScheduleState, ListTasksArguments> = {
   name: "list_tasks",
-  description:
-    "Lists tasks filtered by source (event / task_item), status (pending / placed), task class (category id) and day. " +
-    "Pending task items are listed as `- task <id> ...`, placed ones as `- placed task <id> ...`, events as `- event <id> ...`. " +
-    "Use status=pending to see what still needs a place.",
+  description: "Lists tasks by source, status, task class and day.",
   schema: listTasksArgumentsSchema,
   kind: "read",
   run(state, args) {

@@ -14,9 +14,9 @@ import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of move. */
 export const moveArgumentsSchema = z.object({
-  task_id: taskIdField("Id of a placed task item or an unlocked event on a single slot range."),
-  day: dayField("Day index to move it to (1-based)."),
-  slot_start: slotField("First slot at the new place (1-based); it keeps its length."),
+  task_id: taskIdField("A placed task item or an unlocked event."),
+  day: dayField("Day index."),
+  slot_start: slotField("First slot."),
 });
 
 /** Parsed arguments of move. */
@@ -40,10 +40,7 @@ export function movedText(data: MoveData, window?: Dating): string {
 /** Moves one task. */
 export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
   name: "move",
-  description:
-    "Moves a placed task item, or an unlocked event on a single slot range, to `day` from `slot_start`, keeping its length. " +
-    "The new slots must be free apart from the task itself (a task item may land entirely inside an embeddable event). " +
-    "Locked events never move; a pending task needs place instead.",
+  description: "Moves a placed task item (or an unlocked event) to day from slot_start, keeping its length.",
   schema: moveArgumentsSchema,
   kind: "write",
   run(state, args) {

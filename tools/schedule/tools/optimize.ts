@@ -4,7 +4,7 @@
  * picks by id with `choose_candidate` — instead of searching the week itself. All three only read.
  */
 import { z } from "zod";
-import type { DomainTool, ToolRun } from "../../domain.js";
+import { KEPT_BY_CODE, type DomainTool, type ToolRun } from "../../domain.js";
 import { proposeArrangement, proposeArrangementAsync, type ArrangementOptions } from "../arrangement.js";
 import {
   DEFAULT_CANDIDATES,
@@ -22,9 +22,7 @@ import { taskIdField } from "./argument-fields.js";
 /** Judges the week: its score out of 100, its metrics, and the issues behind the lost points. */
 export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>> = {
   name: "analyze_health",
-  description:
-    "Judges the week: a health score out of 100 and the issues that cost points (uneven or heavy days, reviews back to back or without a break, " +
-    "pending reviews that still fit or cannot fit).",
+  description: "Judges the week: a health score out of 100 and what costs points.",
   schema: z.object({}),
   kind: "read",
   run(state) {
@@ -33,30 +31,21 @@ export const analyzeHealthTool: DomainTool<ScheduleState, Record<string, never>>
   },
 };
 
+/** The argument both proposing tools take for days of the week the user called off. */
+const WEEKDAYS_OFF = 'Weekdays called off ("Friday is my day off": [5]).';
+
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
 
 const proposeArrangementArgumentsSchema = z.object({
-  task_ids: z
-    .array(taskIdField("A pending task."))
-    .max(400)
-    .optional()
-    .describe("Only these pending tasks (default: every pending review)."),
-  skip_task_ids: z
-    .array(taskIdField("A pending task."))
-    .max(400)
-    .optional()
-    .describe("Pending tasks to leave pending."),
-  days: dayList("Only these day indices."),
-  avoid_days: dayList("Day indices the user does not want reviews on: nothing is placed there."),
-  avoid_weekdays: z
-    .array(z.number().int().min(1).max(7))
-    .max(7)
-    .optional()
-    .describe('Days of the week the user called off ("Friday is my day off": [5]): nothing is placed there.'),
+  task_ids: z.array(z.string().min(1)).max(400).optional().describe("Only these pending tasks."),
+  skip_task_ids: z.array(z.string().min(1)).max(400).optional().describe("Tasks to leave pending."),
+  days: dayList("Only these days."),
+  avoid_days: dayList("Days to keep free of reviews."),
+  avoid_weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional().describe(WEEKDAYS_OFF),
   slots: z
     .object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
     .optional()
-    .describe("Only these slots of a day (first and last, inclusive)."),
+    .describe("Only slots from-to of a day."),
   limits: z
     .array(
       z.object({
@@ -75,23 +64,18 @@ const proposeArrangementArgumentsSchema = z.object({
     .max(200)
     .optional()
     .describe(
-      "Per task, from the user's feedback: only `days`, never `not_days` (or days of the week `not_weekdays`, 1 = Monday), slots `from`-`to`, rejected places `not_at` [{day, slot_start}].",
-    ),
-  max_places: z
-    .number()
-    .int()
-    .min(1)
-    .max(400)
-    .optional()
-    .describe("At most this many placements (one card); list again for the rest once they apply."),
+      "Per task, from feedback: only days, never not_days / not_weekdays, slots from-to, not_at rejected places.",
+    )
+    // Filled from the task's card decisions for every call (task-limits.ts): the model is not shown it.
+    .meta(KEPT_BY_CODE),
+  max_places: z.number().int().min(1).max(400).optional().describe("At most this many placements."),
 });
 
 /** One proposal placing as many pending reviews as fit, found by the exact search, within the limits given. */
 export const proposeArrangementTool: DomainTool<ScheduleState, z.infer<typeof proposeArrangementArgumentsSchema>> = {
   name: "propose_arrangement",
   description:
-    "Proposes where the pending reviews go: the most that fit, quietest days first, within the limits given. Nothing is applied; choose it with " +
-    "choose_candidate (id a1) and its placements go to the card. The easy way to arrange a week.",
+    "Proposes where the pending reviews go (the most that fit); nothing is applied. The way to arrange: choose it with choose_candidate (id a1).",
   schema: proposeArrangementArgumentsSchema,
   kind: "read",
   proposes: true,
@@ -150,72 +134,32 @@ function arrangementOptions(
 }
 
 const proposeCandidatesArgumentsSchema = z.object({
-  k: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_CANDIDATES)
-    .default(DEFAULT_CANDIDATES)
-    .describe(`How many candidates to list (1-${MAX_CANDIDATES}, default ${DEFAULT_CANDIDATES}).`),
-  avoid_days: z
-    .array(z.number().int().min(1))
-    .max(400)
-    .optional()
-    .describe("Day indices the user does not want reviews on: no candidate places or moves one there."),
-  place_pending: z
-    .boolean()
-    .optional()
-    .describe(
-      "false to only move and swap what is placed (refining); default true: pending reviews may be placed too.",
-    ),
+  k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe("How many to list."),
+  avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Days to keep free of reviews."),
+  place_pending: z.boolean().optional().describe("false: only move and swap placed tasks."),
   avoid: z
     .array(
       z.object({
         task_id: taskIdField("The task."),
-        day: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe("A day it must not go to (omit, with slot_start, to leave the task as it is)."),
-        slot_start: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe("With day: the place the user rejected (its first slot)."),
-        weekday: z
-          .number()
-          .int()
-          .min(1)
-          .max(7)
-          .optional()
-          .describe("A day of the week it must not go to (1 = Monday): every day of the window on it."),
+        day: z.number().int().min(1).optional().describe("A day it must not go to (no day: it stays put)."),
+        slot_start: z.number().int().min(1).optional().describe("With day: a rejected place."),
+        weekday: z.number().int().min(1).max(7).optional().describe("A weekday it must not go to (1 = Monday)."),
       }),
     )
     .max(200)
     .optional()
-    .describe("Where tasks must not go: places the user rejected, days, or (task only) tasks to leave as they are."),
-  avoid_weekdays: z
-    .array(z.number().int().min(1).max(7))
-    .max(7)
-    .optional()
-    .describe(
-      'Days of the week the user called off ("Friday is my day off": [5]): no candidate places or moves a review there.',
-    ),
-  task_ids: z
-    .array(taskIdField("A placed task."))
-    .max(400)
-    .optional()
-    .describe("Only these placed tasks may move or swap (default: any); the others stay where they are."),
+    .describe("Where tasks must not go.")
+    // Filled from the task's card decisions for every call (task-limits.ts): the model is not shown it.
+    .meta(KEPT_BY_CODE),
+  avoid_weekdays: z.array(z.number().int().min(1).max(7)).max(7).optional().describe(WEEKDAYS_OFF),
+  task_ids: z.array(z.string().min(1)).max(400).optional().describe("Only these placed tasks may move."),
 });
 
 /** The top k single changes (move, swap, place) that raise the health score, each with its score delta. */
 export const proposeCandidatesTool: DomainTool<ScheduleState, z.infer<typeof proposeCandidatesArgumentsSchema>> = {
   name: "propose_candidates",
   description:
-    "Lists the changes that raise the health score most (moves, swaps, placements), best first, with their gain. Nothing is applied; " +
-    "choose one with choose_candidate. An empty list means no change helps.",
+    "Lists the changes (moves, swaps, placements) that raise the health score most, best first; nothing is applied. Choose one with choose_candidate.",
   schema: proposeCandidatesArgumentsSchema,
   kind: "read",
   proposes: true,

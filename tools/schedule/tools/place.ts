@@ -15,9 +15,9 @@ import { findTask } from "./task-checks.js";
 
 /** Arguments of place. */
 export const placeArgumentsSchema = z.object({
-  task_id: taskIdField("Id of a pending task item (from get_overview or list_tasks status=pending)."),
-  day: dayField("Day index to place it on (1-based)."),
-  slot_start: slotField("First slot it occupies (1-based); it takes `duration` consecutive slots from here."),
+  task_id: taskIdField("A pending task item."),
+  day: dayField("Day index."),
+  slot_start: slotField("First slot."),
 });
 
 /** Parsed arguments of place. */
@@ -35,9 +35,7 @@ export function placedText(data: PlaceData, window?: Dating): string {
 export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
   name: "place",
   description:
-    "Places a pending (or missed, to reschedule it) task item on `day`, occupying `duration` consecutive slots from `slot_start`. " +
-    "The slots must be free, or lie entirely inside one embeddable event (the task is then embedded in it). " +
-    "Use find_free with min_length = the task's duration first.",
+    "Places a pending (or missed) task item on day from slot_start: on free slots, or inside one embeddable event.",
   schema: placeArgumentsSchema,
   kind: "write",
   run(state, args) {

@@ -13,8 +13,8 @@ import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of swap. */
 export const swapArgumentsSchema = z.object({
-  first_task_id: taskIdField("Id of the first task (a placed task item or an unlocked event)."),
-  second_task_id: taskIdField("Id of the second task; it must have the same length as the first."),
+  first_task_id: taskIdField("A placed task."),
+  second_task_id: taskIdField("Another of the same length."),
 });
 
 /** Parsed arguments of swap. */
@@ -34,9 +34,7 @@ export function swappedText(data: SwapData, window?: Dating): string {
 /** Swaps two tasks of equal length. */
 export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
   name: "swap",
-  description:
-    "Exchanges the slots of two tasks of the same length (placed task items or unlocked events). " +
-    "Embedding is re-evaluated at the new places; if either task would conflict, nothing changes.",
+  description: "Exchanges the places of two tasks of the same length.",
   schema: swapArgumentsSchema,
   kind: "write",
   run(state, args) {

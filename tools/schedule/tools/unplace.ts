@@ -14,7 +14,7 @@ import { findTask } from "./task-checks.js";
 
 /** Arguments of unplace. */
 export const unplaceArgumentsSchema = z.object({
-  task_id: taskIdField("Id of a placed task item to take off the schedule."),
+  task_id: taskIdField("A placed task item."),
 });
 
 /** Parsed arguments of unplace. */
@@ -38,9 +38,7 @@ export function unplacedText(data: UnplaceData, window?: Dating): string {
 /** Returns a placed task item to pending. */
 export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
   name: "unplace",
-  description:
-    "Takes a placed task item off the schedule: it becomes pending again and leaves the event it was embedded in, if any. " +
-    "Timetable events cannot be unplaced.",
+  description: "Takes a placed task item off the schedule: it is pending again.",
   schema: unplaceArgumentsSchema,
   kind: "write",
   run(state, args) {
