@@ -185,9 +185,7 @@ const ROWS: Row[] = [
     request: "show me the placed tasks",
     cards: [],
     then: (outcome) =>
-      expect(outcome.finalAnswer).toContain(
-        "- Matrix operations review, 2 slot(s), on Tue 12 Mar, 10:00–11:40",
-      ),
+      expect(outcome.finalAnswer).toContain("- Matrix operations review, 2 slot(s), on Tue 12 Mar, 10:00–11:40"),
   },
   {
     request: "explain the essay draft",
