@@ -9,7 +9,7 @@
  * native tool calling (the model answers with `tool_calls`). Native calls
  * also send the bound tools with every request, so on that run both sides
  * count them (the plain loop: the same domain's tools, as a ReAct agent over
- * that domain binds them; Tempo: those, plus its memory and control tools) as
+ * that domain binds them; Tempo: those, plus the agent and control tools it binds) as
  * OpenAI's chat models read them: rendered into the system
  * prompt as a TypeScript-like `namespace functions` (the format of OpenAI's
  * token-counting cookbook; an estimate, not a provider's count). The JSON the
@@ -31,7 +31,8 @@ import { buildTempoGraph } from "../server/tempo-graph.js";
 import { countMessageTokens, tiktokenCounter } from "../memory/tokens.js";
 import { createNotesDomain } from "../tests/support/notes-domain.js";
 import { CONTROL_TOOLS } from "../contracts/execute.js";
-import { MEMORY_TOOLS } from "../nodes/execute/memory-tools.js";
+import { AGENT_TOOLS } from "../nodes/execute/calls.js";
+import { searchesMemory } from "../nodes/execute/memory-tools.js";
 import { langChainTools } from "../tools/langchain-tools.js";
 
 const ROUNDS = Number(process.argv[2] ?? 100);
@@ -158,7 +159,10 @@ async function tempoPromptTokens(mode: "json" | "native"): Promise<number[]> {
         countMessageTokens([message], tiktokenCounter),
         String(message.content).slice(0, 60).replace(/\n/g, " "),
       );
-  const bound = mode === "native" ? toolTokens(langChainTools(domain, [...MEMORY_TOOLS, ...CONTROL_TOOLS])) : 0;
+  // What execute binds on this graph (nodes/execute/index.ts): the domain's tools, the agent's own (no memory
+  // searches: the graph has no store) and the control tools.
+  const agentTools = AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
+  const bound = mode === "native" ? toolTokens(langChainTools(domain, [...agentTools, ...CONTROL_TOOLS])) : 0;
   return execute.calls
     .slice(0, ROUNDS)
     .map((call) => countMessageTokens(call.messages as BaseMessage[], tiktokenCounter) + bound);

@@ -85,7 +85,7 @@ export const DEFAULT_WORKFLOW_SETTINGS: WorkflowSettings = {
     maxRecentMessages: 40,
     maxRecentTokens: 8_000,
     keepRecentMessages: 16,
-    keepToolRounds: 4,
+    keepToolRounds: 3,
     promptBudget: { chat: 4_000, plan: 8_000, execute: 12_000, deliver: 6_000 },
   },
 };

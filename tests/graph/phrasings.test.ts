@@ -210,7 +210,7 @@ const PHRASINGS: Phrasing[] = [
   {
     say: "what have I already scheduled?",
     halfPlaced: true,
-    expect: { answers: /Matrix operations review \(matrix-review\)/ },
+    expect: { answers: /- Matrix operations review, 2 slot\(s\), on / },
   },
   // Days by date, free time by the clock (the sample week is dated).
   { say: "when am I free on Monday?", expect: { answers: /Mon 11 Mar: 14:00–15:40/ } },

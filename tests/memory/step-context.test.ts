@@ -60,7 +60,9 @@ describe("step context", () => {
     expect(last.filter((message) => message.getType() === "tool")).toHaveLength(
       DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds,
     );
-    expect(text(last)).toContain("Earlier in this step (5 tool rounds, summarised):");
+    expect(text(last)).toContain(
+      `Earlier in this step (${9 - DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds} tool rounds, summarised):`,
+    );
     expect(unpairedToolCalls(last)).toEqual([]);
   });
 });
