@@ -372,12 +372,16 @@ test("--week moves a week whose days have all passed to the coming one, and --no
   expect(await chat.exitCode()).toBe(0);
 });
 
+/** The /week test's clock: a Saturday morning, so the user's first week is the coming one, all of it ahead. */
+const WEEK_TEST_NOW = "2026-11-28T10:00:00+08:00";
+
 // eslint-disable-next-line no-control-regex -- the test looks for terminal colour sequences
 const COLOUR = /\u001b\[[0-9;]*m/;
 
 test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a write card draws its proposal", async () => {
   // A user of its own: the tests above arranged cli-student's week.
-  const piped = startChat("--thread", "cli-week-pipe", "--user", "cli-week-student");
+  // The clock is the test's: the eve of the user's first week (on the real clock the days and the now marker move).
+  const piped = startChat("--thread", "cli-week-pipe", "--user", "cli-week-student", "--now", WEEK_TEST_NOW);
   await piped.waitFor("you> ");
   piped.send("/week");
   const plain = await piped.waitFor("you> ");
@@ -406,7 +410,16 @@ test("/week draws the week as a grid: plain on a pipe, coloured in a terminal; a
 
   const terminal = ScriptProcess.startInTerminal(
     "cli/chat.ts",
-    ["--user", "cli-week-student", "--threads-file", path.join(directory, "threads.json"), "--thread", "cli-week-tty"],
+    [
+      "--user",
+      "cli-week-student",
+      "--threads-file",
+      path.join(directory, "threads.json"),
+      "--thread",
+      "cli-week-tty",
+      "--now",
+      WEEK_TEST_NOW,
+    ],
     {
       cwd: process.cwd(),
       // A person's terminal: none of the variables that turn colour off (CI runs set CI, which Node reads as "no colour").

@@ -16,7 +16,8 @@ import { createStageModels } from "../../../models/create-models.js";
 import { interruptsOf } from "../../support/scripted.js";
 import { openScheduleTempo, summarizeConversation } from "./schedule-runtime.js";
 
-const [databaseUrl, baseUrl, threadId, userId, mode] = process.argv.slice(2);
+const [databaseUrl, baseUrl, threadId, userId, mode, request = "Help me arrange next week's review"] =
+  process.argv.slice(2);
 if (!databaseUrl || !baseUrl || !threadId || !userId || (mode !== "start" && mode !== "resume")) {
   console.error("usage: schedule-worker.ts <databaseUrl> <openaiBaseUrl> <threadId> <userId> start|resume");
   process.exit(2);
@@ -42,7 +43,7 @@ const print = (value: object) => console.log(JSON.stringify(value));
 try {
   let result: object =
     mode === "start"
-      ? await tempo.graph.invoke({ messages: [new HumanMessage("Help me arrange next week's review")] }, config)
+      ? await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, config)
       : await tempo.graph.invoke(null, config);
   for (let turn = 0; turn < 40; turn += 1) {
     const card = interruptsOf(result)[0];
