@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
  * starts Postgres or a process.
  */
 export const INTEGRATION_TESTS = [
+  "tests/graph/checked-head.test.ts",
   "tests/ui/ui-bundle.test.ts",
   "tests/eval/eval.test.ts",
   "tests/checkpoints/**/*.test.ts",

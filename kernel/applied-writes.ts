@@ -5,7 +5,7 @@
  * offers their inverse as a new card.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { AppliedWrite } from "../tools/domain.js";
+import type { AppliedWrite } from "../contracts/applied-write.js";
 import { callOutcomeOf, toolResultData } from "./tool-results.js";
 
 /** The writes of the last card of `messages` that applied any, in the card's order (as approved: an edit as edited). */

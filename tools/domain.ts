@@ -10,6 +10,7 @@
  * so the graph state (and its checkpoints) never holds a copy of the domain
  * data.
  */
+import type { AppliedWrite } from "../contracts/applied-write.js";
 import type { z } from "zod";
 import type { Language } from "../contracts/language.js";
 import type { Preference, PreferenceChange, PreferenceOrigin } from "../contracts/preferences.js";
@@ -141,13 +142,7 @@ export interface ToolRun<TState> {
   data?: unknown;
 }
 
-/** A write as it applied: its tool, its arguments, and its structured result (`ToolRun.data`, when it gave one). */
-export interface AppliedWrite {
-  name: string;
-  arguments: Record<string, unknown>;
-  /** Absent for a write answered from the execution log (a resume after a crash). */
-  data?: unknown;
-}
+export type { AppliedWrite } from "../contracts/applied-write.js";
 
 /** One tool of a domain. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets domains of any state share one list (a parameter in both positions)

@@ -7,6 +7,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import type { Language } from "../../contracts/language.js";
+import { TempoError } from "../../errors/index.js";
 import { runTool } from "../../tools/runner.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { newToolCallId } from "./messages.js";
@@ -32,12 +33,21 @@ export async function catchUpWithClock(
   for (let written = 0; written < MAX_CLOCK_WRITES; written += 1) {
     const call = domain.clock.due(await domain.load(userId), now);
     if (call === undefined) break;
-    const outcome = await runTool(
-      domain,
-      { userId, threadId, stepId: null, now },
-      { id: newToolCallId(), ...call },
-      dependencies.executionLog,
-    );
+    let outcome: Awaited<ReturnType<typeof runTool>>;
+    try {
+      outcome = await runTool(
+        domain,
+        { userId, threadId, stepId: null, now },
+        { id: newToolCallId(), ...call },
+        dependencies.executionLog,
+      );
+    } catch (error) {
+      // Nothing stored to move on (a user without a saved week), or another request moved it first: the request is
+      // read on the state as it is, and a later one rolls what is due.
+      if (error instanceof TempoError && (error.code === "SCHEDULE_CONFLICT" || error.code === "DOMAIN_CONFLICT"))
+        break;
+      throw error;
+    }
     // Refused (another request moved the window first, or the tool would not): that request tells its own rolls.
     if (!outcome.ok || !outcome.applied) break;
     results.push(outcome.data);

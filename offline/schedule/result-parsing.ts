@@ -21,7 +21,8 @@ import type { SwapData } from "../../tools/schedule/tools/swap.js";
 import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
-export const PENDING_TASK_LINE_PATTERN = /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)$/;
+export const PENDING_TASK_LINE_PATTERN =
+  /^- task (\S+) ("(?:[^"\\]|\\.)*") duration=(\d+) category=(\S+)(?: due_before=(?:event|day):\S+)?$/;
 /** A free run line; groups: day, first slot, last slot, length, host id (optional). */
 export const FREE_RUN_LINE_PATTERN = /^- day (\d+) slots (\d+)-(\d+) \((\d+) free\)(?: embeddable host (\S+))?$/;
 /** A successful place result; groups: id, day, first slot, last slot, host id (optional); the date note is skipped. */
@@ -107,6 +108,8 @@ export function parseTaskListing(content: string): ListedTask[] {
     if (category !== undefined) task.categoryId = category;
     const host = / embedded in host (\S+)/.exec(rest)?.[1];
     if (host !== undefined) task.hostId = host;
+    const due = / due_before=(event|day):(\S+)/.exec(rest);
+    if (due !== null) task.dueBefore = due[1] === "event" ? { eventId: due[2]! } : { day: Number(due[2]) };
     tasks.push(task);
   }
   return tasks;

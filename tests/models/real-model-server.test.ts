@@ -361,9 +361,9 @@ test('a write card answered by a plain "yes" through the strict server: the mess
   expect(placedReviews(await repository.load(USER)).length).toBeGreaterThan(0);
   const requests = double.requests.slice(first);
   expect(requests.flatMap((request) => (request.refusal ? [request.refusal.message] : []))).toEqual([]);
-  // The requests after the "yes" (the refinement's, then the check's) read the applied placements, then the
-  // refinement's listing, which finds nothing to change in the polished week.
-  const after = requests.map((request) => JSON.stringify(request.body.messages));
-  expect(after.some((body) => body.includes("tool result: placed task"))).toBe(true);
-  expect(after.at(-1)).toContain("no candidates: no single move, swap or placement raises the score");
+  // After the "yes" the writes applied; the closing check of a whole-week arrangement is the code's (no model call):
+  // the answer is written from the stored week.
+  const messages = (state.values as { messages: Array<{ getType(): string; content: unknown }> }).messages;
+  const answer = messages.findLast((message) => message.getType() === "ai");
+  expect(String(answer?.content)).toContain("Your review week is arranged.");
 });

@@ -11,6 +11,7 @@ import { cardArgsSchema } from "../../review/card-hints.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import { scheduleTools } from "../../tools/schedule/tools/index.js";
 import { resume, threadConfig } from "../support/scripted.js";
 
 /** The first write card of an arrange request in `text`'s language: its action's field hints. */
@@ -33,6 +34,14 @@ async function writeCardHints(text: string): Promise<Record<string, string>> {
   );
 }
 
+/** The place tool's own hint for its day (an English card keeps it as the tool says it). */
+const placeDayDescription = () =>
+  (
+    scheduleTools.find((tool) => tool.name === "place")!.schema as unknown as {
+      shape: { day: { description?: string } };
+    }
+  ).shape.day.description;
+
 const hasChinese = (text: string) => /[\u4e00-\u9fff]/.test(text);
 
 describe("write card hints in the user's language", () => {
@@ -45,7 +54,7 @@ describe("write card hints in the user's language", () => {
   test("an English thread's write card keeps the tools' descriptions", async () => {
     const hints = await writeCardHints("Help me arrange next week's review");
     for (const hint of Object.values(hints)) expect(hasChinese(hint), hint).toBe(false);
-    expect(hints.day).toBe("Day index to place it on (1-based).");
+    expect(hints.day).toBe(placeDayDescription());
   });
 
   test("a field without a Chinese hint keeps the tool's description; the rest of the schema is unchanged", () => {

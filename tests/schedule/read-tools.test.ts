@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the twenty-four schedule tools, nine reads then fifteen writes, each with a described snake_case schema", () => {
+  it("has the twenty-six schedule tools, eleven reads then fifteen writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -25,6 +25,8 @@ describe("the tool list", () => {
       ["analyze_health", "read"],
       ["propose_arrangement", "read"],
       ["propose_candidates", "read"],
+      ["propose_undo", "read"],
+      ["propose_reschedule", "read"],
       ["export_calendar", "read"],
       ["place", "write"],
       ["move", "write"],

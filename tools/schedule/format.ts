@@ -145,13 +145,20 @@ export function formatDayList(days: readonly number[]): string {
 
 /** `- task <id> "<name>" duration=<n> category=<categoryId>` (a pending task item). */
 export function pendingTaskLine(task: TaskItem): string {
-  return `- task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}`;
+  return `- task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}${dueSuffix(task)}`;
+}
+
+/** ` due_before=event:<id>` / ` due_before=day:<n>` for a task with a deadline, or nothing. */
+export function dueSuffix(task: TaskItem): string {
+  const due = task.dueBefore;
+  if (due === undefined) return "";
+  return "eventId" in due ? ` due_before=event:${due.eventId}` : ` due_before=day:${due.day}`;
 }
 
 /** `- placed task <id> "<name>" duration=<n> category=<c> day <d> slots <a>-<b>[ embedded in host <h>]`. */
 export function placedTaskLine(task: TaskItem): string {
   const host = task.embeddedIn === undefined ? "" : ` embedded in host ${task.embeddedIn}`;
-  return `- placed task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId} ${formatRanges(task.slots ?? [])}${host}`;
+  return `- placed task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId} ${formatRanges(task.slots ?? [])}${host}${dueSuffix(task)}`;
 }
 
 /** `- event <id> "<name>" <where>[ locked][ can_embed][ embeds <ids>]`. */
@@ -169,7 +176,7 @@ export function settledTaskLine(task: TaskItem): string {
   const where = task.slots !== undefined ? ` ${formatRanges(task.slots)}` : "";
   const was = task.was === undefined ? "" : ` was ${pastPlaceText(task.was)}`;
   const marked = task.markedAt === undefined ? "" : ` marked ${task.markedAt}`;
-  return `- ${task.status} task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}${where}${was}${marked}`;
+  return `- ${task.status} task ${task.id} ${quoteName(task.name)} duration=${task.duration} category=${task.categoryId}${where}${was}${marked}${dueSuffix(task)}`;
 }
 
 /** A past place: `2024-03-12 slots 9-10`, or without a date `week 1 Tue slots 9-10`. */
