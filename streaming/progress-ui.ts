@@ -2,11 +2,15 @@
  * Progress a person sees in Agent Chat UI (issue 48 item 5). Chat UI draws `values.messages` and `values.ui`, not
  * Tempo's `custom` status events, so the stage a task is at is also a `status` component (`ui/status.tsx`) under the
  * current assistant message: one per turn (its id from the turn's request), replaced as the stages advance ("Plan
- * confirmed", "Applying 8 approved changes…"), and removed when the next card's picture or the answer is pushed — so
- * after an Approve something is shown until the next card. Its props are one line of text: the state grows by a few
- * hundred bytes a turn.
+ * confirmed", "Applying 8 approved changes…"), and emptied when the next card's picture or the answer is pushed — so
+ * after an Approve something is shown until the next card. Emptied, not removed: Chat UI loads a component's script
+ * after it mounts the component, and the script the pinned bundler generates reads its host element without checking
+ * it is still there, so a status removed while its script loads is a TypeError in the console. An emptied status
+ * renders nothing under the same message and stays until the next turn's status replaces it (`keptUiMessages`). Its
+ * props are one line of text: the state grows by a few hundred bytes a thread.
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { languageOf, say } from "../contracts/language.js";
 import { isHiddenId } from "../contracts/message-text.js";
@@ -52,10 +56,25 @@ export function showApplying(
   );
 }
 
-/** Removes the turn's status (the next card's picture or the answer stands in its place). */
-export function endStatus(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): void {
-  const request = turnRequest(messages);
-  if (request?.id) pushComponent(config, statusId(request.id), "status", null);
+/** What a node reads of the state to end a status: the messages and the pushed components (`ui`). */
+export interface UiView {
+  messages: readonly BaseMessage[];
+  ui?: readonly UIMessage[];
+}
+
+/**
+ * Empties the turn's status (the next card's picture or the answer stands in its place): the same component under the
+ * same message with no text, which renders nothing — never removed while Chat UI may still be loading its script.
+ */
+export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
+  const request = turnRequest(view.messages);
+  if (!request?.id) return;
+  const id = statusId(request.id);
+  const shown = view.ui?.find((entry) => entry.id === id);
+  const under = shown?.metadata?.message_id;
+  if (typeof under !== "string" || (shown!.props as unknown as StatusProps).text === "") return;
+  const props: StatusProps = { text: "", language: (shown!.props as unknown as StatusProps).language };
+  pushComponent(config, id, "status", props as unknown as Record<string, unknown>, under);
 }
 
 /** The status component's id for the turn that `requestId` started. */

@@ -1,11 +1,13 @@
 /**
  * The status line (issue 48 item 5): the stage a task is at ("Applying 8 approved changes…"), under the assistant
- * message it follows, replaced as the task goes on and gone when the next card or the answer comes.
+ * message it follows, replaced as the task goes on and emptied when the next card or the answer comes: an empty
+ * status draws nothing (it stays mounted, see `streaming/progress-ui.ts`).
  */
 import type { StatusProps } from "./week-props.js";
 
-/** One line with a pulsing dot. */
+/** One line with a pulsing dot; nothing for an emptied status. */
 export function StatusLine(props: StatusProps) {
+  if (props.text === "") return null;
   return (
     <div
       data-tempo="status"

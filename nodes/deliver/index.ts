@@ -104,7 +104,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     summary = withParagraphBreaks(summary);
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
-    await pushWeekNow(dependencies, config, state.messages, message, data);
+    await pushWeekNow(dependencies, config, state, message, data);
     return deliverAnswer(state, message, report.outcome, lastError);
   };
 

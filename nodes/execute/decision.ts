@@ -76,7 +76,7 @@ export async function applyDecision(
       })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
-    pushWeekProposal(dependencies, config, state.messages, proposal, ran.writes, ran.tried);
+    pushWeekProposal(dependencies, config, state, proposal, ran.writes, ran.tried);
     if (refinement) pushHealthChange(dependencies, config, state.messages, proposal, ran.tried);
     return {
       ...update,

@@ -20,7 +20,7 @@ import {
   type HealthPreferences,
   type HealthReport,
 } from "../../tools/schedule/health.js";
-import { endStatus, pushComponent } from "../../streaming/progress-ui.js";
+import { endStatus, pushComponent, type UiView } from "../../streaming/progress-ui.js";
 
 /**
  * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
@@ -30,7 +30,7 @@ import { endStatus, pushComponent } from "../../streaming/progress-ui.js";
 export function pushWeekProposal(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
-  messages: readonly BaseMessage[],
+  view: UiView,
   proposal: BaseMessage,
   writes: ReadonlyArray<{ name: string }>,
   tried: { before: unknown; after: unknown } | undefined,
@@ -39,9 +39,9 @@ export function pushWeekProposal(
   if (!tried || dependencies.domain.name !== "schedule") return;
   if (writes.length === 0 || !writes.every((write) => isPlaceWrite(write.name))) return;
   const week = tried.before as ScheduleState;
-  const language = languageOf(messages);
+  const language = languageOf(view.messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
-  push(config, messages, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
+  push(config, view, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
 
 /** The parts of the health score a person reads, and the issue kinds each part counts. */
@@ -105,15 +105,16 @@ function listingPreferences(messages: readonly BaseMessage[], week: ScheduleStat
 export async function pushWeekNow(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
-  messages: readonly BaseMessage[],
+  view: UiView,
   answer: BaseMessage,
   week?: unknown,
 ): Promise<void> {
   const state = (week as ScheduleState | undefined) ?? (await scheduleOf(dependencies, config));
-  if (!state || dependencies.domain.name !== "schedule") return;
-  const language = languageOf(messages);
+  // With no week to draw, the answer still takes the place of the turn's progress line.
+  if (!state || dependencies.domain.name !== "schedule") return endStatus(config, view);
+  const language = languageOf(view.messages);
   const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
-  push(config, messages, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
+  push(config, view, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
 }
 
 /** The `week` component's props for `grid`: its cells as runs, the changes in words, the labels in `language`. */
@@ -210,14 +211,9 @@ function labelsIn(language: Language): WeekLabels {
   };
 }
 
-function push(
-  config: LangGraphRunnableConfig,
-  messages: readonly BaseMessage[],
-  message: BaseMessage,
-  props: WeekViewProps,
-): void {
+function push(config: LangGraphRunnableConfig, view: UiView, message: BaseMessage, props: WeekViewProps): void {
   // The picture of the next card, or the answer's, takes the place of the turn's progress line.
-  endStatus(config, messages);
+  endStatus(config, view);
   pushComponent(config, `week-${message.id}`, "week", props as unknown as Record<string, unknown>, message.id!);
 }
 

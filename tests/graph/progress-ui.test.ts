@@ -51,25 +51,39 @@ describe("progress in the ui channel", () => {
   test("after each Approve a status stands under the current message until the next card or the answer", async () => {
     const { seen, last } = await watch("Place all my review tasks");
     const request = (last.messages as BaseMessage[]).find((message) => message.getType() === "human")!;
-    expect(seen.map((entry) => entry.text)).toEqual(["Plan confirmed; working on it…", "Applying 8 approved changes…"]);
+    // Emptied (not removed) when the card's picture comes, then again when the answer's does.
+    expect(seen.map((entry) => entry.text)).toEqual([
+      "Plan confirmed; working on it…",
+      "",
+      "Applying 8 approved changes…",
+      "",
+    ]);
     // One component a turn, replaced as the stages advance.
     expect(new Set(seen.map((entry) => entry.id))).toEqual(new Set([`status-${request.id}`]));
-    const [confirmed, applying] = seen;
+    const [confirmed, emptied, applying, ended] = seen;
     const plan = confirmed!.messages.findLast((message) => message.getType() === "ai")!;
     expect(confirmed!.under).toBe(plan.id);
     const proposal = applying!.messages.findLast((message) => ((message as AIMessage).tool_calls ?? []).length > 0)!;
     expect((proposal as AIMessage).tool_calls!.map((call) => call.name)).toContain("place");
     expect(applying!.under).toBe(proposal.id);
-    // The answer's week takes the status's place.
+    // Each status is emptied under the message it stood under: Chat UI never unmounts it while its script may load.
+    expect(emptied!.under).toBe(plan.id);
+    expect(ended!.under).toBe(proposal.id);
+    // The answer's week takes the status's place; the emptied status stays, and draws nothing.
     const ui = last.ui as UIMessage[];
-    expect(ui.filter((entry) => entry.name === "status")).toEqual([]);
+    expect(ui.filter((entry) => entry.name === "status").map((entry) => entry.props)).toEqual([
+      { text: "", language: "en" },
+    ]);
     const answer = (last.messages as BaseMessage[]).findLast((message) => message.getType() === "ai")!;
     expect(ui.some((entry) => entry.name === "week" && entry.metadata?.message_id === answer.id)).toBe(true);
   });
 
   test("a Chinese user reads the status in Chinese", async () => {
     const { seen } = await watch("帮我安排复习");
-    expect(seen.map((entry) => entry.text)).toEqual(["计划已确认，正在执行…", "正在执行 8 项已批准的更改…"]);
+    expect(seen.map((entry) => entry.text).filter((text) => text !== "")).toEqual([
+      "计划已确认，正在执行…",
+      "正在执行 8 项已批准的更改…",
+    ]);
   });
 
   test("a Chinese user's status lines on the custom stream are Chinese", async () => {

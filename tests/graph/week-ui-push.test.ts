@@ -89,4 +89,17 @@ describe("the week pushed with its message", () => {
     );
     expect(keptUiMessages(ui, push("week-6")).length).toBe(UI_MESSAGES_KEPT);
   });
+
+  test("the turn's status is never cut by the pictures' bound; the next turn's status replaces it", () => {
+    const push = (id: string, name = "week"): UIMessage => ({ type: "ui", id, name, props: {}, metadata: {} });
+    let ui = keptUiMessages([], push("status-turn-1", "status"));
+    for (let index = 0; index < UI_MESSAGES_KEPT + 2; index++) ui = keptUiMessages(ui, push(`week-${index}`));
+    expect(ui.map((entry) => entry.id)).toEqual([
+      "status-turn-1",
+      ...Array.from({ length: UI_MESSAGES_KEPT }, (_, index) => `week-${index + 2}`),
+    ]);
+    ui = keptUiMessages(ui, push("status-turn-2", "status"));
+    expect(ui.filter((entry) => entry.name === "status").map((entry) => entry.id)).toEqual(["status-turn-2"]);
+    expect(ui.filter((entry) => entry.name === "week").length).toBe(UI_MESSAGES_KEPT);
+  });
 });

@@ -145,4 +145,8 @@ describe("the week view", () => {
     expect(html).toContain('lang="zh"');
     expect(html).toContain("正在执行 8 项已批准的更改…");
   });
+
+  test("an emptied status draws nothing", () => {
+    expect(renderToString(<StatusLine text="" language="en" />)).toBe("");
+  });
 });
