@@ -17,7 +17,7 @@
  * Every planning pass (draft, revise, replan) starts from a fresh read of the
  * live domain state; recalled memory reaches the prompt within its budget.
  */
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { languageOf, type Language } from "../../contracts/language.js";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
@@ -25,6 +25,7 @@ import { PlanDecisionSchema, type PlanDecision, type PlanStepDraft } from "../..
 import {
   workspaceMessages,
   type LiveState,
+  type PendingInteraction,
   type PlanStep,
   type RunMode,
   type TempoState,
@@ -45,6 +46,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { newId } from "../../kernel/ids.js";
 import { conversationMessages } from "../shared/messages.js";
 import { readLiveState } from "../shared/live-state.js";
+import { pushWeekNow } from "../shared/week-ui.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
@@ -137,8 +139,23 @@ export function createPlanNode(dependencies: NodeDependencies) {
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
       if (deep.ok && deep.value.action === "plan_done") decision = deep.value;
     }
-    return { ...fresh, ...applyPlanDecision(state, decision, dependencies, config) };
+    const update = applyPlanDecision(state, decision, dependencies, config);
+    await pushWeekWithPlan(state, update, config);
+    return { ...fresh, ...update };
   };
+
+  /**
+   * The week as it is, beside the message that carries a plan waiting for its card (issue 48): the person sees the
+   * week the plan will arrange when the card opens.
+   */
+  async function pushWeekWithPlan(state: TempoState, update: TempoUpdate, config: LangGraphRunnableConfig) {
+    if ((update.pending as PendingInteraction | null | undefined)?.kind !== "confirm_plan") return;
+    const messages = [...state.messages, ...((update.messages as BaseMessage[] | undefined) ?? [])];
+    const plan = ((update.messages as BaseMessage[] | undefined) ?? []).findLast(
+      (message) => message.getType() === "ai" && message.id,
+    );
+    if (plan) await pushWeekNow(dependencies, config, { messages, ui: state.ui }, plan);
+  }
 }
 
 /**

@@ -17,6 +17,9 @@ import type { HealthPanelProps } from "../../ui/week-props.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
 
 const weeksOf = (ui: UIMessage[]) => ui.filter((entry) => entry.name === "week");
+/** The weeks drawn beside write cards (the plan's and the answer's change nothing). */
+const proposalsOf = (ui: UIMessage[]) =>
+  weeksOf(ui).filter((entry) => (entry.props as unknown as WeekViewProps).changes.length > 0);
 
 describe("the week pushed with its message", () => {
   test("a write card's proposal beside the message proposing it, and the week now beside the answer", async () => {
@@ -26,14 +29,14 @@ describe("the week pushed with its message", () => {
     let result = await tempo.graph.invoke({ messages: [new HumanMessage("Place all my review tasks")] }, config);
     const accept = { type: "accept", args: null };
     // Cards are accepted until the first write card; its proposal is drawn beside the message whose calls it decides.
-    for (let turn = 0; turn < 20 && weeksOf(result.ui).length === 0 && interruptsOf(result).length > 0; turn++) {
+    for (let turn = 0; turn < 20 && proposalsOf(result.ui).length === 0 && interruptsOf(result).length > 0; turn++) {
       const requests = (interruptsOf(result)[0]!.value as { action_requests: unknown[] }).action_requests;
       result = await tempo.graph.invoke(resume(requests.length === 1 ? accept : requests.map(() => accept)), config);
     }
     const proposal = (result.messages as BaseMessage[]).findLast(
       (message) => ((message as AIMessage).tool_calls ?? []).length > 0,
     )!;
-    const [drawn] = weeksOf(result.ui);
+    const [drawn] = proposalsOf(result.ui);
     expect(drawn?.metadata).toMatchObject({ message_id: proposal.id });
     const props = drawn!.props as unknown as WeekViewProps;
     const placed = (proposal as AIMessage).tool_calls!.filter((call) => call.name === "place");
@@ -54,6 +57,21 @@ describe("the week pushed with its message", () => {
     const stored = await tempo.repository.load("student");
     const placedNow = stored.tasks.filter((task) => task.source === "task_item" && task.status === "placed");
     expect(after.reviews.map((run) => run.name).sort()).toEqual(placedNow.map((task) => task.name).sort());
+  });
+
+  test("the plan card opens with the week as it is beside the message that carries the plan", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const config = threadConfig("thread-week-plan", "student");
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage("Place all my review tasks")] }, config);
+    expect(result.pending).toMatchObject({ kind: "confirm_plan" });
+    const plan = (result.messages as BaseMessage[]).findLast((message) => message.getType() === "ai")!;
+    const [drawn] = weeksOf(result.ui);
+    expect(drawn?.metadata).toMatchObject({ message_id: plan.id });
+    const props = drawn!.props as unknown as WeekViewProps;
+    expect(props.changes).toEqual([]);
+    expect(props.days[0]).toMatchObject({ date: week.window.days[0]!.date });
+    expect(props.events.length).toBeGreaterThan(0);
   });
 
   test("a refinement's proposal has the health panel beside it: the score and its parts, before → after", async () => {
