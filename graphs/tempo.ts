@@ -14,6 +14,7 @@
  * Phase changes and the routers come from one table, `transitions.ts`.
  */
 import { END, START, StateGraph } from "@langchain/langgraph";
+import { endingOpenerStatus } from "../streaming/progress-ui.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { stagePromptBudgets, type StageModels } from "../models/stage-models.js";
 import { createAskUserNode } from "../nodes/ask-user.js";
@@ -82,17 +83,17 @@ export function createTempoBuilder(options: TempoBuilderOptions) {
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)
       // Memory at invocation start: TaskState, relevant facts and episodes, this thread's conversation memory.
-      .addNode(NODE.recall, writeChangesOnly(createRecallNode(dependencies)))
+      .addNode(NODE.recall, writeChangesOnly(endingOpenerStatus(createRecallNode(dependencies))))
       // Entry: classify the message, or take it as the answer to a pending interaction.
-      .addNode(NODE.chat, writeChangesOnly(createChatNode(dependencies)))
-      .addNode(NODE.plan, writeChangesOnly(createPlanNode(dependencies)))
+      .addNode(NODE.chat, writeChangesOnly(endingOpenerStatus(createChatNode(dependencies))))
+      .addNode(NODE.plan, writeChangesOnly(endingOpenerStatus(createPlanNode(dependencies))))
       // Human confirmation of a plan or a write tool; the only node besides ask_user that interrupts.
-      .addNode(NODE.confirm, writeChangesOnly(createConfirmNode(dependencies)))
-      .addNode(NODE.askUser, writeChangesOnly(createAskUserNode(dependencies)))
-      .addNode(NODE.execute, writeChangesOnly(createExecuteNode(dependencies)))
-      .addNode(NODE.deliver, writeChangesOnly(createDeliverNode(dependencies)))
+      .addNode(NODE.confirm, writeChangesOnly(endingOpenerStatus(createConfirmNode(dependencies))))
+      .addNode(NODE.askUser, writeChangesOnly(endingOpenerStatus(createAskUserNode(dependencies))))
+      .addNode(NODE.execute, writeChangesOnly(endingOpenerStatus(createExecuteNode(dependencies))))
+      .addNode(NODE.deliver, writeChangesOnly(endingOpenerStatus(createDeliverNode(dependencies))))
       // Memory at invocation end, and compression of older turns.
-      .addNode(NODE.memorize, writeChangesOnly(createMemorizeNode(dependencies)))
+      .addNode(NODE.memorize, writeChangesOnly(endingOpenerStatus(createMemorizeNode(dependencies))))
       .addEdge(START, NODE.recall)
       .addEdge(NODE.recall, NODE.chat)
       // Each node's destinations are derived from the phase × event table (kernel/transitions.ts).

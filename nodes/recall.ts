@@ -19,10 +19,18 @@ import { latestUserText } from "./shared/messages.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { languageOf } from "../contracts/language.js";
 import { catchUpWithClock } from "./shared/clock-writes.js";
+import { openTurn } from "../streaming/progress-ui.js";
 
 /** Builds the recall node. */
 export function createRecallNode(dependencies: NodeDependencies) {
   return async function recall(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
+    // The turn's opener and its status first, for a client that draws them (Agent Chat UI): more than "•••".
+    const opener = openTurn(config, state.messages);
+    const update = await recallMemory(state, config);
+    return opener.length > 0 ? { ...update, messages: opener } : update;
+  };
+
+  async function recallMemory(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     assertThreadOwner(state.userId, userId);
     const store = config.store;
@@ -53,5 +61,5 @@ export function createRecallNode(dependencies: NodeDependencies) {
         preferences,
       },
     };
-  };
+  }
 }

@@ -9,11 +9,11 @@
  * renders nothing under the same message and stays until the next turn's status replaces it (`keptUiMessages`). Its
  * props are one line of text: the state grows by a few hundred bytes a thread.
  */
-import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { languageOf, say } from "../contracts/language.js";
-import { isHiddenId } from "../contracts/message-text.js";
+import { isHiddenId, isProgressId, messageText, PROGRESS_ID_PREFIX } from "../contracts/message-text.js";
 import type { StatusProps } from "../ui/week-props.js";
 import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -75,6 +75,59 @@ export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
   if (typeof under !== "string" || (shown!.props as unknown as StatusProps).text === "") return;
   const props: StatusProps = { text: "", language: (shown!.props as unknown as StatusProps).language };
   pushComponent(config, id, "status", props as unknown as Record<string, unknown>, under);
+}
+
+/**
+ * Opens a turn in a client that draws Generative UI (a run through the LangGraph API: Agent Chat UI): an assistant
+ * message with no text, the turn's opener, with the status "Working on your message…" under it, so the person sees
+ * more than "•••" before the turn's first assistant message (a status needs a message to stand under). Returns the
+ * messages to add: the opener, once a turn (it is kept: removing it would take its status away while Chat UI may still
+ * be loading it); none for a run with no such client (the terminal chat, `invoke`), or when the person's message is not
+ * the latest. The opener is a progress line: the prompts leave it out; it draws nothing once its status is emptied.
+ */
+export function openTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): BaseMessage[] {
+  const request = turnRequest(messages);
+  if (!config.metadata?.run_id || !request?.id || messages.at(-1) !== request) return [];
+  const opener = new AIMessage({ id: openerId(request.id), content: "" });
+  showStatus(config, [...messages, opener], "Working on your message…", "正在处理你的消息…", opener.id);
+  return [opener];
+}
+
+/** The id of the opener of the turn that `requestId` started. */
+export function openerId(requestId: string): string {
+  return `${PROGRESS_ID_PREFIX}turn-${requestId}`;
+}
+
+/** True for a turn's opener (or its id). */
+export function isOpenerId(id: unknown): boolean {
+  return typeof id === "string" && id.startsWith(`${PROGRESS_ID_PREFIX}turn-`);
+}
+
+/**
+ * `node`, ending the opener's status (`openTurn`) when the node writes the turn's first assistant message a person
+ * reads: from then on the turn speaks for itself (a later stage's status stands under its own message).
+ */
+export function endingOpenerStatus<S extends UiView, U extends { messages?: unknown }>(
+  node: (state: S, config: LangGraphRunnableConfig) => Promise<U>,
+): (state: S, config: LangGraphRunnableConfig) => Promise<U> {
+  const wrapped = async (state: S, config: LangGraphRunnableConfig) => {
+    const update = await node(state, config);
+    const request = turnRequest(state.messages);
+    const shown = request?.id ? state.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
+    if (shown?.metadata?.message_id !== openerId(request?.id ?? "")) return update;
+    const written = Array.isArray(update.messages) ? (update.messages as unknown[]) : [];
+    const speaks = written.some(
+      (message) =>
+        message instanceof AIMessage &&
+        !isHiddenId(message.id) &&
+        !isProgressId(message.id) &&
+        (messageText(message) !== "" || (message.tool_calls ?? []).length > 0),
+    );
+    if (speaks) endStatus(config, state);
+    return update;
+  };
+  Object.defineProperty(wrapped, "name", { value: node.name });
+  return wrapped;
 }
 
 /** The status component's id for the turn that `requestId` started. */

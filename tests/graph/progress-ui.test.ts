@@ -10,6 +10,8 @@ import { describe, expect, test } from "vitest";
 import { approveCard, threadConfig } from "../support/scripted.js";
 import { offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
+import { messageText } from "../../contracts/message-text.js";
+import { renderConversation } from "../../prompts/stage-messages.js";
 
 interface Seen {
   text: string;
@@ -76,6 +78,67 @@ describe("progress in the ui channel", () => {
     ]);
     const answer = (last.messages as BaseMessage[]).findLast((message) => message.getType() === "ai")!;
     expect(ui.some((entry) => entry.name === "week" && entry.metadata?.message_id === answer.id)).toBe(true);
+  });
+
+  test("before the turn's first assistant message, a status stands under an opener that a reload shows once", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    // A run through the LangGraph API (Agent Chat UI's) carries a run id; the terminal chat's and invoke's do not.
+    const config = {
+      ...threadConfig("progress-opener", "student"),
+      metadata: { run_id: "run-opener" },
+      streamMode: "values" as const,
+    };
+    const snapshots: Array<{ messages: BaseMessage[]; ui: UIMessage[] }> = [];
+    const send = async (text: string) => {
+      for await (const values of await tempo.graph.stream({ messages: [new HumanMessage(text)] } as never, config))
+        if ((values as { messages?: unknown }).messages) snapshots.push(values as never);
+    };
+    await send("Place all my review tasks");
+    const request = snapshots.at(-1)!.messages.find((message) => message.getType() === "human")!;
+    const opener = `progress-turn-${request.id}`;
+    // The first state after the request: the opener, empty, with the status under it — before any model speaks.
+    const first = snapshots.find((values) => values.messages.some((message) => message.id === opener))!;
+    expect(first.messages.map((message) => message.id)).toEqual([request.id, opener]);
+    expect(messageText(first.messages[1])).toBe("");
+    expect(first.ui.find((entry) => entry.name === "status")).toMatchObject({
+      id: `status-${request.id}`,
+      props: { text: "Working on your message…" },
+      metadata: { message_id: opener },
+    });
+    // The plan speaks: the status is emptied under the opener (never removed), and the opener stays, once.
+    const state = await tempo.graph.getState(config);
+    const messages = state.values.messages as BaseMessage[];
+    expect(messages.filter((message) => message.id === opener)).toHaveLength(1);
+    expect(messages.findIndex((message) => message.id === opener)).toBe(1);
+    expect((state.values.ui as UIMessage[]).find((entry) => entry.name === "status")).toMatchObject({
+      props: { text: "" },
+      metadata: { message_id: opener },
+    });
+    expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
+
+    // The invoke of a client that draws no Generative UI gets no opener.
+    const plain = threadConfig("progress-no-opener", "student");
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, plain);
+    expect((result.messages as BaseMessage[]).some((message) => String(message.id).startsWith("progress-turn-"))).toBe(
+      false,
+    );
+  });
+
+  test("small talk: the reply ends the opener's status, and the prompts leave the opener out", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const config = { ...threadConfig("progress-opener-chat", "student"), metadata: { run_id: "run-chat" } };
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, config);
+    const messages = result.messages as BaseMessage[];
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "ai"]);
+    expect(messages[1]!.id).toBe(`progress-turn-${messages[0]!.id}`);
+    expect(messageText(messages[2])).not.toBe("");
+    expect((result.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
+      { props: { text: "" }, metadata: { message_id: messages[1]!.id } },
+    ]);
+    expect(renderConversation(messages)).not.toContain("assistant: \n");
+    expect(renderConversation(messages).split("\n")).toHaveLength(2);
   });
 
   test("a Chinese user reads the status in Chinese", async () => {
