@@ -127,6 +127,7 @@ async function openChat() {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1000 });
   await page.evaluateOnNewDocument(noteLostComponents);
+  await page.evaluateOnNewDocument(noteStatuses);
   await page.goto(chatUrl, { waitUntil: "networkidle2", timeout: 60_000 });
   await page.waitForSelector("textarea", { timeout: 30_000 });
   return page;
@@ -152,6 +153,31 @@ function noteLostComponents() {
     if (!element && names[id]) window.__tempoLost.push(names[id]);
     return element;
   };
+}
+
+/**
+ * Runs in the page: notes every status line text drawn (`[data-tempo=status]`, inside Chat UI's shadow roots) in
+ * `window.__tempoStatuses`, each once, with whether an assistant message with text was on screen after the last
+ * person's message at that moment — a status before a turn's first message stands under its opener.
+ */
+function noteStatuses() {
+  window.__tempoStatuses = [];
+  const seen = new Set();
+  const visit = (node, found) => {
+    for (const element of node.querySelectorAll("*")) {
+      if (element.shadowRoot) visit(element.shadowRoot, found);
+      if (element.dataset?.tempo === "status") found.push(element.innerText.trim());
+    }
+  };
+  setInterval(() => {
+    const found = [];
+    visit(document, found);
+    for (const text of found)
+      if (text && !seen.has(text)) {
+        seen.add(text);
+        window.__tempoStatuses.push(text);
+      }
+  }, 30);
 }
 
 /** The components noted by `noteLostComponents`, from every Chat UI page closed so far. */
@@ -388,8 +414,20 @@ async function english() {
   const page = await openChat();
   await send(page, "Help me arrange next week's review");
   check("en: the plan card shows (Approve)", (await settle(page)) === "Approve");
+  const statuses = await page.evaluate(() => window.__tempoStatuses);
+  check(
+    "en: a status shows before the turn's first assistant message",
+    statuses.includes("Working on your message…"),
+    statuses.join(" | ") || "no status drawn",
+  );
   let components = await drawn(page);
-  checkWeek("en plan", last(components, "week"));
+  const plan = last(components, "week");
+  checkWeek("en plan", plan);
+  check(
+    "en plan: the week as it is, beside the plan card",
+    plan?.title === "Your week" && plan.changes.length === 0 && plan.cells.every((cell) => !cell.mark),
+    plan?.title,
+  );
   await screenshot(page, "chat-ui-plan", { scrollTo: "week" });
 
   check("en: the batch card shows (Approve All)", (await answer(page, "Approve")) === "Approve All");
@@ -461,6 +499,9 @@ async function chinese() {
   const page = await openChat();
   await send(page, "帮我安排下周的复习");
   check("zh: the plan card shows", (await settle(page)) === "Approve");
+  const plan = last(await drawn(page), "week");
+  checkWeek("zh plan", plan, { language: "zh" });
+  check("zh plan: the week as it is, titled in Chinese", plan?.title === "你的一周", plan?.title);
   check("zh: the batch card shows", (await answer(page, "Approve")) === "Approve All");
   const week = last(await drawn(page), "week");
   checkWeek("zh batch", week, { language: "zh" });
@@ -511,6 +552,17 @@ async function long() {
     `long: all ${LONG_TURNS.length} user messages shown after a reload`,
     missing.length === 0,
     missing.length ? `missing: ${missing.join(" | ")}` : "",
+  );
+  // Each turn's opener is kept once, draws nothing; no answer is shown twice after the reload.
+  const answers = (values.messages ?? []).filter((message) => message.type === "ai" && message.content);
+  const twice = answers.filter((message) => {
+    const shown = String(message.content).slice(0, 60);
+    return text.split(shown).length - 1 > answers.filter((other) => String(other.content).startsWith(shown)).length;
+  });
+  check("long: no message shown twice after a reload", twice.length === 0, twice.map((m) => m.id).join(", "));
+  check(
+    "long: no status line left drawn after the turns",
+    !(await drawn(page)).some((component) => component.kind === "status"),
   );
   // Chat UI's thread list titles a thread by its first message: still the first request, not a later plan sentence.
   await page.goto(`${page.url()}&chatHistoryOpen=true`, { waitUntil: "networkidle2", timeout: 60_000 });
