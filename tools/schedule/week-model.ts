@@ -99,8 +99,11 @@ export class WeekModel {
   private epoch = 1;
   private readonly dayChanged: Uint32Array;
   private feasibilityChanged = 0;
-  /** Per position: its trial moves by target cell (`TRIAL_FIELDS` numbers each, made on first use). */
-  private readonly moveTrials: Array<Float64Array | undefined>;
+  /**
+   * Per position, per target day (index 0 is day 1): its trial moves by start slot (`TRIAL_FIELDS` numbers each),
+   * made on first use, so a long window keeps only the days its reviews' moves reach.
+   */
+  private readonly moveTrials: Array<Array<Float64Array | undefined> | undefined>;
   /** Its trial swaps, by `first * tasks + second`. */
   private readonly swapTrials = new Map<number, Float64Array>();
 
@@ -253,12 +256,17 @@ export class WeekModel {
     const place = this.places[position];
     if (!place || this.isMultiRange(position)) return undefined;
     const from = place.range.day;
-    let trials = this.moveTrials[position];
-    if (!trials) {
-      trials = new Float64Array(this.totalDays * this.slotsPerDay * TRIAL_FIELDS);
-      this.moveTrials[position] = trials;
+    let days = this.moveTrials[position];
+    if (!days) {
+      days = [];
+      this.moveTrials[position] = days;
     }
-    const at = this.cell(range.day, range.start) * TRIAL_FIELDS;
+    let trials = days[range.day - 1];
+    if (!trials) {
+      trials = new Float64Array((this.slotsPerDay + 1) * TRIAL_FIELDS);
+      days[range.day - 1] = trials;
+    }
+    const at = range.start * TRIAL_FIELDS;
     if (this.current(trials, at, from, range.day)) return this.recalled(trials, at);
     if (this.blocked(position, range)) return this.remember(trials, at, from, range.day, undefined);
     this.save(from, range.day);
