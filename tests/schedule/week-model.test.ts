@@ -55,63 +55,150 @@ const placedPositions = (state: ScheduleState) =>
     task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 ? [position] : [],
   );
 
+/** The swap `change` draws among `positions`, and what the swap tool makes of it; undefined for one review twice. */
+const drawnSwap = (state: ScheduleState, positions: number[], change: Extract<Change, { kind: "swap" }>) => {
+  const first = positions[change.first % positions.length]!;
+  const second = positions[change.second % positions.length]!;
+  if (first === second) return undefined;
+  const ids = { first_task_id: state.tasks[first]!.id, second_task_id: state.tasks[second]!.id };
+  return { first, second, ids, ran: swapTool.run(state, ids) };
+};
+
+/** Asserts `check` over random placed weeks with preferences and 1 to `most` changes, in `runs` runs from `seed`. */
+const overChanges = (
+  most: number,
+  { runs, seed }: { runs: number; seed: number },
+  check: (start: ScheduleState, preferences: HealthPreferences, changes: Change[]) => void,
+) =>
+  fc.assert(
+    fc.property(placedWeek, preferencesArbitrary, fc.array(changeArbitrary, { minLength: 1, maxLength: most }), check),
+    { numRuns: runs, seed },
+  );
+
 describe("the incremental health judge", () => {
   test("scores every move and swap as analyzeHealth scores the week the tools leave, and accepts what they accept", () => {
     let compared = 0;
-    fc.assert(
-      fc.property(
-        placedWeek,
-        preferencesArbitrary,
-        fc.array(changeArbitrary, { minLength: 1, maxLength: 25 }),
-        (start, preferences, changes) => {
-          let state = start;
-          const model = new WeekModel(state, preferences);
-          expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-          for (const change of changes) {
-            const positions = placedPositions(state);
-            if (positions.length === 0) return;
-            if (change.kind === "move") {
-              const position = positions[change.task % positions.length]!;
-              const task = state.tasks[position]!;
-              const range = task.slots![0]!;
-              const day = 1 + (change.day % state.window.totalDays);
-              const start = 1 + (change.slot % state.window.slotsPerDay);
-              if (day === range.day && start === range.start) continue;
-              const target = { day, start, end: start + range.end - range.start };
-              const ran = moveTool.run(state, { task_id: task.id, day, slot_start: start });
-              const predicted = model.scoreIfMoved(position, target);
-              expect(predicted !== undefined, `move ${task.id} to ${JSON.stringify(target)}: ${ran.content}`).toBe(
-                ran.ok,
-              );
-              if (!ran.ok || !ran.state) continue;
-              compared += 1;
-              expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-              if (!change.keep) continue;
-              model.move(position, target);
-              model.settle();
-              state = ran.state;
-            } else {
-              const first = positions[change.first % positions.length]!;
-              const second = positions[change.second % positions.length]!;
-              if (first === second) continue;
-              const ids = { first_task_id: state.tasks[first]!.id, second_task_id: state.tasks[second]!.id };
-              const ran = swapTool.run(state, ids);
-              const predicted = model.scoreIfSwapped(first, second);
-              expect(predicted !== undefined, `swap ${JSON.stringify(ids)}: ${ran.content}`).toBe(ran.ok);
-              if (!ran.ok || !ran.state) continue;
-              compared += 1;
-              expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-              if (!change.keep) continue;
-              model.swap(first, second);
-              state = ran.state;
-            }
-            expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-          }
-        },
-      ),
-      { numRuns: 150, seed: 46 },
-    );
+    overChanges(25, { runs: 150, seed: 46 }, (start, preferences, changes) => {
+      let state = start;
+      const model = new WeekModel(state, preferences);
+      expect(model.score()).toBe(analyzeHealth(state, preferences).score);
+      for (const change of changes) {
+        const positions = placedPositions(state);
+        if (positions.length === 0) return;
+        if (change.kind === "move") {
+          const position = positions[change.task % positions.length]!;
+          const task = state.tasks[position]!;
+          const range = task.slots![0]!;
+          const day = 1 + (change.day % state.window.totalDays);
+          const start = 1 + (change.slot % state.window.slotsPerDay);
+          if (day === range.day && start === range.start) continue;
+          const target = { day, start, end: start + range.end - range.start };
+          const ran = moveTool.run(state, { task_id: task.id, day, slot_start: start });
+          const predicted = model.scoreIfMoved(position, target);
+          expect(predicted !== undefined, `move ${task.id} to ${JSON.stringify(target)}: ${ran.content}`).toBe(ran.ok);
+          if (!ran.ok || !ran.state) continue;
+          compared += 1;
+          expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
+          if (!change.keep) continue;
+          model.move(position, target);
+          model.settle();
+          state = ran.state;
+        } else {
+          const drawn = drawnSwap(state, positions, change);
+          if (!drawn) continue;
+          const { first, second, ids, ran } = drawn;
+          const predicted = model.scoreIfSwapped(first, second);
+          expect(predicted !== undefined, `swap ${JSON.stringify(ids)}: ${ran.content}`).toBe(ran.ok);
+          if (!ran.ok || !ran.state) continue;
+          compared += 1;
+          expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
+          if (!change.keep) continue;
+          model.swap(first, second);
+          state = ran.state;
+        }
+        expect(model.score()).toBe(analyzeHealth(state, preferences).score);
+      }
+    });
     // The weeks must give the property something to compare.
     expect(compared).toBeGreaterThan(100);
+  });
+});
+
+/** Every move (each placed review to every start of the window) and swap the model may score, as keys and scorers. */
+const everyChange = (state: ScheduleState) => {
+  const positions = placedPositions(state);
+  const { totalDays, slotsPerDay } = state.window;
+  const changes: Array<[string, (model: WeekModel) => number | undefined]> = [];
+  for (const position of positions) {
+    const range = state.tasks[position]!.slots![0]!;
+    for (let day = 1; day <= totalDays; day += 1)
+      for (let start = 1; start + range.end - range.start <= slotsPerDay; start += 1) {
+        if (day === range.day && start === range.start) continue;
+        const target = { day, start, end: start + range.end - range.start };
+        changes.push([`move ${position} ${day}/${start}`, (model) => model.scoreIfMoved(position, target)]);
+      }
+  }
+  for (const first of positions)
+    for (const second of positions)
+      if (first !== second) changes.push([`swap ${first} ${second}`, (model) => model.scoreIfSwapped(first, second)]);
+  return changes;
+};
+
+describe("the rescan's memory", () => {
+  test("after every move or swap kept, each change scores as on a model built afresh from the week it leaves", () => {
+    let compared = 0;
+    let kept = 0;
+    overChanges(5, { runs: 50, seed: 47 }, (start, preferences, changes) => {
+      let state = start;
+      const model = new WeekModel(state, preferences);
+      // Every change scored once before any is kept, so each later score may come from the model's memory.
+      for (const [, score] of everyChange(state)) score(model);
+      for (const change of changes) {
+        const positions = placedPositions(state);
+        if (positions.length === 0) return;
+        if (change.kind === "move") {
+          const position = positions[change.task % positions.length]!;
+          const range = state.tasks[position]!.slots![0]!;
+          const { totalDays, slotsPerDay } = state.window;
+          // The first place from the drawn one on that the review may move to (the model says as the tool does).
+          const cells = totalDays * slotsPerDay;
+          const targets = Array.from({ length: cells }, (_, offset) => {
+            const cell = (change.day * slotsPerDay + change.slot + offset) % cells;
+            const start = 1 + (cell % slotsPerDay);
+            return { day: 1 + Math.floor(cell / slotsPerDay), start, end: start + range.end - range.start };
+          });
+          const target = targets.find(
+            (place) => (place.day !== range.day || place.start !== range.start) && model.canMove(position, place),
+          );
+          if (!target) continue;
+          const ran = moveTool.run(state, {
+            task_id: state.tasks[position]!.id,
+            day: target.day,
+            slot_start: target.start,
+          });
+          if (!ran.ok || !ran.state) throw new Error(`the move tool refused ${JSON.stringify(target)}: ${ran.content}`);
+          model.move(position, target);
+          model.settle();
+          state = ran.state;
+        } else {
+          const drawn = drawnSwap(state, positions, change);
+          if (!drawn) continue;
+          const { first, second, ran } = drawn;
+          if (!ran.ok || !ran.state) continue;
+          model.swap(first, second);
+          state = ran.state;
+        }
+        kept += 1;
+        const fresh = new WeekModel(state, preferences);
+        expect(model.score()).toBe(fresh.score());
+        for (const [key, score] of everyChange(state)) {
+          expect(score(model), key).toBe(score(fresh));
+          compared += 1;
+        }
+      }
+    });
+    // The weeks must keep changes, and leave many to score after them.
+    expect(kept).toBeGreaterThan(50);
+    expect(compared).toBeGreaterThan(5_000);
   });
 });

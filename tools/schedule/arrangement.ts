@@ -15,7 +15,7 @@ import {
   POLISH_BUDGET_NOTE,
   type ChangeBudget,
   type ScheduleListing,
-  writesApplied,
+  placesApplied,
 } from "./candidates.js";
 import { healthSteps, type HealthPreferences } from "./health.js";
 import {
@@ -160,7 +160,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
   const later = all.length - chosen.length;
   const writes = placedAt(chosen);
-  const after = yield* writesApplied(state, writes);
+  const after = yield* placesApplied(state, writes);
   if (!after) return { candidates: [], score, empty: "the search's placements do not apply (a bug: please report it)" };
   // Its score is read whatever the polishing spent: within the search's nodes, not its deadline.
   yield;
@@ -227,7 +227,7 @@ function* polishedPlacements(
   fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
   work: ChangeWork,
 ): Steps<PlannedPlacement[]> {
-  const searched = yield* writesApplied(state, placedAt(placements));
+  const searched = yield* placesApplied(state, placedAt(placements));
   if (!searched || placements.length === 0) return [...placements];
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const allowed = (target: { task_id: string; day: number; slot_start: number }) => {

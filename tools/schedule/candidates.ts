@@ -22,7 +22,10 @@ import {
   type PlannedPlacement,
   type SearchBudget,
 } from "./placement-search.js";
+import { buildOccupancyIndex } from "./occupancy-index.js";
+import { commitPlacements, resolvePlacements } from "./placement.js";
 import { isFixedByClock, ruleBookOf, withRules } from "./rules.js";
+import { rangeFrom } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
@@ -169,6 +172,41 @@ export function* writesApplied(state: ScheduleState, writes: readonly Write[]): 
     current = ran.state;
   }
   return current;
+}
+
+/**
+ * `writesApplied` for `place` writes of pending (or missed) reviews, each once — a search's placements: checked
+ * together in one batch with the checks the place tool makes of each (`resolvePlacements`, which lands them in turn,
+ * then checks the rules and buffers of all that landed) and committed at once, instead of a copy of the week and its
+ * index per write (a long window's hundreds of places made that quadratic). When the batch is refused, or a write is
+ * not such a place, the writes are applied one by one, so what comes back is the tools' either way.
+ */
+export function* placesApplied(state: ScheduleState, writes: readonly Write[]): Steps<ScheduleState | undefined> {
+  const index = buildOccupancyIndex(state);
+  const positions = new Map(state.tasks.map((task, position) => [task.id, position]));
+  const requests: Array<{ position: number; range: SlotRange }> = [];
+  const seen = new Set<number>();
+  for (const write of writes) {
+    const position = positions.get(String(write.arguments.task_id));
+    const task = position === undefined ? undefined : state.tasks[position];
+    const [day, start] = [write.arguments.day, write.arguments.slot_start];
+    if (
+      write.name !== "place" ||
+      position === undefined ||
+      seen.has(position) ||
+      task?.source !== "task_item" ||
+      (task.status !== "pending" && task.status !== "missed") ||
+      !Number.isInteger(day) ||
+      !Number.isInteger(start)
+    )
+      return yield* writesApplied(state, writes);
+    seen.add(position);
+    requests.push({ position, range: rangeFrom(Number(day), Number(start), task.duration) });
+  }
+  yield;
+  const outcome = resolvePlacements(index, requests);
+  if (!outcome.ok) return yield* writesApplied(state, writes);
+  return commitPlacements(state, index, outcome.placements);
 }
 
 /**
@@ -724,7 +762,7 @@ function* rearrangementOf(
   if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
   yield;
-  const arranged = yield* writesApplied(
+  const arranged = yield* placesApplied(
     base,
     search.placements.map((placement) => ({
       name: "place",

@@ -163,6 +163,14 @@ function weekdayText(day: number, weekday: number, book: RuleBook): string {
 }
 
 /**
+ * A class's name as a refusal quotes it. Built only in a refusal, and by a function of the module's (no closure made
+ * per check): the search asks every day of every task, and almost all of them pass.
+ */
+function classNameOf(category: { name: string } | undefined): string {
+  return category ? JSON.stringify(category.name) : "";
+}
+
+/**
  * Why `task` may not go on `range` under its class's days, its own deadline and earliest day, and the user's standing
  * preferences, or undefined. `slots: false` checks the day only (the search keeps to the slots by its bounds).
  */
@@ -174,12 +182,10 @@ export function placementRuleProblem(
 ): string | undefined {
   const category = book.categories.get(task.categoryId);
   const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
-  // Said only in a refusal: the search asks every day of every task, and almost all of them pass.
-  const className = () => (category ? JSON.stringify(category.name) : "");
   if (category?.excludedDaysOfWeek?.includes(weekday))
-    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${className()} excludes ${dayOfWeekName(weekday)}`;
+    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${classNameOf(category)} excludes ${dayOfWeekName(weekday)}`;
   if (category?.blockedDays?.includes(range.day))
-    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${className()}`;
+    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${classNameOf(category)}`;
   const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
   if (standing) return standing;
   if (task.earliestDay !== undefined && range.day < task.earliestDay)

@@ -84,7 +84,7 @@ export class WeekModel {
   private readonly busyRow: Uint8Array;
   private readonly sorted: number[] = [];
   /** What `save` keeps of a trial change's two days. */
-  private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0 };
+  private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0, strategy: 0, squares: 0 };
   private readonly classes = new Map<string, ClassSessions>();
   private strategyTotal = 0;
   private readonly pending: SearchTask[];
@@ -92,6 +92,20 @@ export class WeekModel {
   private readonly shortestPending: number[];
   private readonly budget: () => SearchBudget;
   private feasibility: Feasibility;
+  /**
+   * The rescan's memory (see `Trials`): the change counter, each day's last change, and the feasibility's. A trial
+   * scored while none of the days it reads has changed since gives the score its parts say, without being made again.
+   */
+  private epoch = 1;
+  private readonly dayChanged: Uint32Array;
+  private feasibilityChanged = 0;
+  /**
+   * Per position, per target day (index 0 is day 1): its trial moves by start slot (`TRIAL_FIELDS` numbers each),
+   * made on first use, so a long window keeps only the days its reviews' moves reach.
+   */
+  private readonly moveTrials: Array<Array<Float64Array | undefined> | undefined>;
+  /** Its trial swaps, by `first * tasks + second`. */
+  private readonly swapTrials = new Map<number, Float64Array>();
 
   /** `budget`: each feasibility search's (a function: read when the search runs, so a shared meter's nodes count). */
   constructor(
@@ -104,6 +118,7 @@ export class WeekModel {
     this.index = cloneOccupancyIndex(buildOccupancyIndex(state));
     this.places = Array.from({ length: state.tasks.length }, () => undefined);
     this.offProfile = Array.from({ length: state.tasks.length }, () => undefined);
+    this.moveTrials = Array.from({ length: state.tasks.length }, () => undefined);
     const { totalDays, slotsPerDay } = state.window;
     this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
@@ -113,6 +128,7 @@ export class WeekModel {
     this.onDay = Array.from({ length: totalDays }, () => []);
     this.dailyLoad = Array.from({ length: totalDays }, () => 0);
     this.dayCost = Array.from({ length: totalDays }, () => 0);
+    this.dayChanged = new Uint32Array(totalDays + 1);
     for (const category of state.categories)
       if (category.strategy)
         this.classes.set(category.id, { strategy: category.strategy, sessions: 0, perDay: new Map() });
@@ -227,26 +243,42 @@ export class WeekModel {
 
   /** Moves the placed review at `position` to `range` (checked with `canMove` first). */
   move(position: number, range: SlotRange): void {
+    const from = this.places[position]?.range.day ?? range.day;
     this.lift(position);
     const host = this.landing(position, range);
     if (host === undefined) throw new Error(`week model: task at ${position} cannot land on ${JSON.stringify(range)}`);
     this.land(position, range, host);
+    this.changed(from, range.day);
   }
 
   /** The score after moving the review at `position` to `range`, or undefined when `move` would refuse it; the week stays as it is. */
   scoreIfMoved(position: number, range: SlotRange): number | undefined {
     const place = this.places[position];
-    if (!place || this.isMultiRange(position) || this.blocked(position, range)) return undefined;
-    this.save(place.range.day, range.day);
+    if (!place || this.isMultiRange(position)) return undefined;
+    const from = place.range.day;
+    let days = this.moveTrials[position];
+    if (!days) {
+      days = [];
+      this.moveTrials[position] = days;
+    }
+    let trials = days[range.day - 1];
+    if (!trials) {
+      trials = new Float64Array((this.slotsPerDay + 1) * TRIAL_FIELDS);
+      days[range.day - 1] = trials;
+    }
+    const at = range.start * TRIAL_FIELDS;
+    if (this.current(trials, at, from, range.day)) return this.recalled(trials, at);
+    if (this.blocked(position, range)) return this.remember(trials, at, from, range.day, undefined);
+    this.save(from, range.day);
     this.lift(position);
     const host = this.landing(position, range);
     if (host === undefined) {
       this.land(position, place.range, place.host);
       this.restore();
-      return undefined;
+      return this.remember(trials, at, from, range.day, undefined);
     }
     this.land(position, range, host);
-    const raw = this.rawWith(this.feasibilityAfter(place.range.day, range.day));
+    const raw = this.trialRaw(trials, at, from, range.day);
     this.lift(position);
     this.land(position, place.range, place.host);
     this.restore();
@@ -258,16 +290,101 @@ export class WeekModel {
     const a = this.places[first];
     const b = this.places[second];
     if (!a || !b) return undefined;
-    this.save(a.range.day, b.range.day);
+    const key = first * this.places.length + second;
+    let trials = this.swapTrials.get(key);
+    if (!trials) {
+      trials = new Float64Array(TRIAL_FIELDS);
+      this.swapTrials.set(key, trials);
+    }
+    const [dayA, dayB] = [a.range.day, b.range.day];
+    if (this.current(trials, 0, dayA, dayB)) return this.recalled(trials, 0);
+    this.save(dayA, dayB);
     const swapped = this.swapIfAllowed(first, second);
     if (!swapped) {
       this.restore();
-      return undefined;
+      return this.remember(trials, 0, dayA, dayB, undefined);
     }
-    const raw = this.rawWith(this.feasibilityAfter(a.range.day, b.range.day));
+    const raw = this.trialRaw(trials, 0, dayA, dayB);
     this.undoSwap(first, second, swapped);
     this.restore();
     return raw;
+  }
+
+  /**
+   * The raw score of the trial change made now (on days `first` and `second`), remembered at `at` in `trials` by its
+   * parts when the feasibility it takes is the week's own (no search ran for it).
+   */
+  private trialRaw(trials: Float64Array, at: number, first: number, second: number): number {
+    const feasibility = this.feasibilityAfter(first, second);
+    const raw = this.rawWith(feasibility);
+    if (feasibility !== this.feasibility || feasibility.budget) {
+      trials[at] = 0;
+      return raw;
+    }
+    // `raw` flushed the two days: their costs, the class sessions and the loads are the trial's now.
+    trials[at] = this.epoch;
+    trials[at + 1] = 1;
+    trials[at + 2] = this.dayTotal - this.saved.total;
+    trials[at + 3] = this.strategyTotal - this.saved.strategy;
+    trials[at + 4] = this.loadSquares - this.saved.squares;
+    return raw;
+  }
+
+  /** Remembers a refused trial (`raw` undefined) at `at`: refusals read only the two days. */
+  private remember(trials: Float64Array, at: number, first: number, second: number, raw: undefined): undefined {
+    trials[at] = this.epoch;
+    trials[at + 1] = 0;
+    return raw;
+  }
+
+  /** True when the trial remembered at `at` still holds: neither of its days (nor the feasibility it took) changed. */
+  private current(trials: Float64Array, at: number, first: number, second: number): boolean {
+    const made = trials[at]!;
+    return (
+      made > 0 &&
+      made >= this.dayChanged[first]! &&
+      made >= this.dayChanged[second]! &&
+      (trials[at + 1] === 0 || made >= this.feasibilityChanged)
+    );
+  }
+
+  /**
+   * The raw score a remembered trial gives on the week as it is now: its days' costs, class sessions and loads are as
+   * they were, the rest of the week's are now's (the penalties are multiples of 0.5, so the sums are exact).
+   */
+  private recalled(trials: Float64Array, at: number): number | undefined {
+    if (trials[at + 1] === 0) return undefined;
+    this.flush();
+    const spread = spreadOf(this.loadSum, this.loadSquares + trials[at + 4]!, this.totalDays);
+    const penalties =
+      this.dayTotal +
+      trials[at + 2]! +
+      (this.strategyTotal + trials[at + 3]!) +
+      this.feasibility.penalty +
+      unevenPenalty(spread);
+    return Math.round((100 - penalties) * 10) / 10;
+  }
+
+  /** A change made to the week on `days`: the trials that read them are made again when next asked. */
+  private changed(...days: number[]): void {
+    this.epoch += 1;
+    for (const day of days) this.dayChanged[day] = this.epoch;
+  }
+
+  /** The week's feasibility searched again; a change of it makes the trials that took it again. */
+  private refeasible(): void {
+    const before = this.feasibility;
+    const after = this.searchFeasibility();
+    this.feasibility = after;
+    if (
+      after.penalty !== before.penalty ||
+      after.placeable !== before.placeable ||
+      after.exact !== before.exact ||
+      after.budget !== before.budget
+    ) {
+      this.epoch += 1;
+      this.feasibilityChanged = this.epoch;
+    }
   }
 
   /** The costs of the days `first` and `second` as they are (counted first), to restore once a trial change is undone. */
@@ -278,6 +395,8 @@ export class WeekModel {
     this.saved.firstCost = this.dayCost[first - 1]!;
     this.saved.secondCost = this.dayCost[second - 1]!;
     this.saved.total = this.dayTotal;
+    this.saved.strategy = this.strategyTotal;
+    this.saved.squares = this.loadSquares;
   }
 
   private restore(): void {
@@ -296,13 +415,15 @@ export class WeekModel {
 
   /** Swaps the reviews at `first` and `second` (checked with `scoreIfSwapped` first). */
   swap(first: number, second: number): void {
-    if (!this.swapIfAllowed(first, second)) throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
-    this.feasibility = this.searchFeasibility();
+    const swapped = this.swapIfAllowed(first, second);
+    if (!swapped) throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
+    this.changed(swapped[0].range.day, swapped[1].range.day);
+    this.refeasible();
   }
 
   /** Keeps a move made with `move` in the feasibility figure. */
   settle(): void {
-    this.feasibility = this.searchFeasibility();
+    this.refeasible();
   }
 
   /** The two places `first` and `second` held, after swapping them, or undefined (nothing changed) when refused. */
@@ -621,6 +742,12 @@ export class WeekModel {
     return this.index.primary[this.cell(range.day, range.start)] ?? EMPTY;
   }
 }
+
+/**
+ * Numbers a remembered trial keeps (`Trials` in the class): when it was made (the change counter; 0 for never), 1 when
+ * it was scored (0: refused), and its days' cost, class sessions' cost and squared loads less the week's then.
+ */
+const TRIAL_FIELDS = 5;
 
 /** What a class's strategy costs: sessions sharing a day (steady), or days beyond the first (compact). */
 function strategyCost(sessions: ClassSessions): number {
