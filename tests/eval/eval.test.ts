@@ -106,6 +106,10 @@ describe("npm run eval against the strict double", () => {
     expect(markdown).toContain("| demo | 8 / 8 | 0 | ok | yes |");
     expect(markdown).toMatch(/\| \*\*total\*\* \| 18 \/ 18 \| 0 \|/);
     expect(markdown).not.toContain("not reported");
+    // The execute calls' share (the goal's) and all calls', each named, beside the server's cached share.
+    expect(markdown).toMatch(
+      /Repeated prefix within a scenario: execute calls \d+\.\d % \(cached by the server: \d+\.\d %\) \(goal ≥ 60 %\); all calls \d+\.\d % \(cached by the server: \d+\.\d %\)\./,
+    );
     const chart = await readFile(path.join(out, "report.svg"), "utf8");
     expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(chart.match(/<rect x=/g)?.length).toBeGreaterThanOrEqual(6);
