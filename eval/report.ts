@@ -87,6 +87,16 @@ export function reportJson(report: EvalReport): string {
   return JSON.stringify({ ...report, runs: report.runs.map((run) => ({ ...run, totals: runTotals(run) })) }, null, 2);
 }
 
+/** The repeated-prefix share of the execute calls (the goal's) and of all calls, each beside the server's cached share. */
+export function shareLines(execute: ModelFigures | undefined, all: ModelFigures): string[] {
+  const shares = (figures: ModelFigures) =>
+    `${percent(figures.prefixTokens, figures.renderedTokens)} (cached by the server: ${cachedShare(figures)})`;
+  return [
+    `Repeated prefix within a scenario: execute calls ${execute ? shares(execute) : "none"} (goal ≥ 60 %); all calls ${shares(all)}.`,
+    "",
+  ];
+}
+
 /** The peer's line of a run, and Tempo's demo against it (calls, and prompt tokens as a ratio), when it ran. */
 export function peerLines(run: EvalRun): string[] {
   const peer = run.peer;
@@ -142,6 +152,7 @@ export function reportMarkdown(report: EvalReport): string {
           `| ${stage} | ${figures.calls} | ${number(figures.promptTokens)} | ${number(figures.completionTokens)} | ${cachedShare(figures)} | ${percent(figures.prefixTokens, figures.renderedTokens)} | ${seconds(figures.calls > 0 ? figures.milliseconds / figures.calls : 0)} |`,
       ),
       "",
+      ...shareLines(totals.stages.execute, totals.model),
       ...peerLines(run),
     );
   }

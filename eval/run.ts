@@ -206,7 +206,10 @@ async function doublePass(brain: string, environment: Record<string, string | un
   const { naiveBrain } = await import("../tests/support/openai-double/naive-brain.js");
   const { scheduleBrain } = await import("../tests/support/openai-double/brain.js");
   // The peer's requests (if any) get its scripted model; Tempo's the brain asked for.
-  const double = await startOpenAIDouble({ brain: withPeerBrain(brain === "naive" ? naiveBrain : scheduleBrain) });
+  const double = await startOpenAIDouble({
+    brain: withPeerBrain(brain === "naive" ? naiveBrain : scheduleBrain),
+    promptCache: true,
+  });
   return {
     label: `double (${brain === "naive" ? "naive model: reads, places greedily, verifies" : "offline policy"})`,
     upstream: double.baseUrl,

@@ -2,9 +2,14 @@
  * The unified stage-message layout (docs/design.md#prompt-layout), shared by every stage:
  *
  *   msg0 system : global prompt + stage prompt + tool brief
- *   msg1 user   : conversation so far (recent turns, archived summary, pinned blocks)
- *   msg2 …      : the stage workspace as real messages (tool rounds, corrections)
+ *   msg1 user   : pinned blocks (when there are any)
+ *   msg2 user   : conversation so far (recent turns, archived summary)
+ *   msg3 …      : the stage workspace as real messages (tool rounds, corrections)
  *   msgN user   : "now" (one line) + stage state + memory + this round's instruction
+ *
+ * What stays the same across a task's calls comes first (the system prompt, the tools the request binds, the pinned
+ * blocks), what changes after it (the history, the workspace, the last message): a provider's prompt cache reuses a
+ * byte-identical prefix.
  *
  * The original layout used assistant/system roles for msg1 and msgN; user roles are used
  * here so every OpenAI-compatible server accepts the sequence (a system
@@ -58,7 +63,8 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
     .map(([key, content]) => `<${key}>\n${content}\n</${key}>`);
   return [
     new SystemMessage(system),
-    new HumanMessage([conversation, ...pinned].join("\n\n")),
+    ...(pinned.length > 0 ? [new HumanMessage(pinned.join("\n\n"))] : []),
+    new HumanMessage(conversation),
     ...answersAfterCalls(input.workspace ?? [])
       .map(withSendableToolCallIds)
       .map(withCalendarCallsNamed),

@@ -27,7 +27,7 @@ import type { WorkflowSettings } from "../../config/configuration.js";
 import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
 import { conversationMessages, requestCalendars } from "../shared/messages.js";
 import { ATTACHED_FILES_SECTION, renderAttachedCalendars } from "../../contracts/attached-calendar.js";
-import { executionContext } from "../shared/steps.js";
+import { planOverview, stepContext } from "../shared/steps.js";
 
 export interface ExecutePrompt {
   messages: BaseMessage[];
@@ -82,9 +82,13 @@ export function buildExecutePrompt(
       stagePrompt: native ? EXECUTE_STAGE_PROMPT_NATIVE : EXECUTE_STAGE_PROMPT,
       toolBrief,
       conversation: shape.conversation > 0 ? conversationMessages(state, shape.conversation) : [],
-      pinnedBlocks: { execution_context: executionContext(state.planSteps, step) },
+      // The plan is pinned without statuses; the step context changes with the step, so it goes last with the rest
+      // that changes: the system prompt, the tools and the pinned plan stay a byte-identical prefix across the task's
+      // execute calls (a provider's prompt cache reuses it).
+      pinnedBlocks: { plan: planOverview(state.planSteps) },
       context: {
         requirement: state.goal,
+        execution_context: stepContext(state.planSteps, step),
         [ATTACHED_FILES_SECTION]: renderAttachedCalendars(calendars),
         done_step_summaries: state.planSteps
           .filter((candidate) => candidate.status === "done" && candidate.summary)

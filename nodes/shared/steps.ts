@@ -8,6 +8,20 @@ export function executionContext(plan: PlanStep[], current: PlanStep): string {
   return `Plan overview:\n${overview}\n\nCurrent step (${plan.indexOf(current) + 1} of ${plan.length}): ${current.content}\nDone when: ${current.doneWhen}`;
 }
 
+/**
+ * The plan as execute pins it: the steps without their status, so the block stays byte-identical across the task's
+ * execute calls (a prompt-cache prefix); the status and the current step are in {@link stepContext}, after the history.
+ */
+export function planOverview(plan: PlanStep[]): string {
+  return `Plan overview:\n${renderPlan(plan, {})}`;
+}
+
+/** The step context execute sends after the history: each step's status by number, and the current step. */
+export function stepContext(plan: PlanStep[], current: PlanStep): string {
+  const progress = plan.map((step, index) => `${index + 1} ${statusMarker(step, current) || "pending"}`).join(" · ");
+  return `Progress: ${progress}\nCurrent step (${plan.indexOf(current) + 1} of ${plan.length}): ${current.content}\nDone when: ${current.doneWhen}`;
+}
+
 function statusMarker(step: PlanStep, current: PlanStep): string {
   if (step.id === current.id) return ">> current";
   if (step.status === "done") return "✓ done";

@@ -73,10 +73,34 @@ export function decideExecute(view: PromptView, writesPerCard = Number.POSITIVE_
   return { ...decision, answer: answerOf(view, String(decision.goal_check ?? "")) };
 }
 
+/**
+ * The plan's lines with their status markers: the pinned plan ("Plan overview:" without statuses) marked from the
+ * step context's "Progress:" line; else the step context's own marked overview (as the plan stage pins it).
+ */
+function markedOverview(pinnedPlan: string, context: string): string {
+  const progress = /^Progress: (.*)$/m.exec(context)?.[1];
+  const plain = /Plan overview:\n([\s\S]*?)(?:\n\n|$)/.exec(pinnedPlan)?.[1];
+  if (progress === undefined || plain === undefined)
+    return /Plan overview:\n([\s\S]*?)\n\nCurrent step/.exec(context)?.[1] ?? "";
+  const statuses = new Map(
+    progress.split(" · ").map((entry) => {
+      const [number, ...marker] = entry.split(" ");
+      return [number, marker.join(" ")] as const;
+    }),
+  );
+  return plain
+    .split("\n")
+    .map((line) => {
+      const marker = statuses.get(/^(\d+)\. /.exec(line)?.[1] ?? "");
+      return marker && marker !== "pending" ? `${line} ${marker}` : line;
+    })
+    .join("\n");
+}
+
 /** The final answer of the task once the current step ends with `goalCheck` as its summary (every step before it as it ended). */
 export function answerOf(view: PromptView, goalCheck: string): string {
   const context = section(view.context, "execution_context") || view.context;
-  const overview = /Plan overview:\n([\s\S]*?)\n\nCurrent step/.exec(context)?.[1] ?? "";
+  const overview = markedOverview(section(view.context, "plan"), context);
   const summaries = section(view.context, "done_step_summaries");
   const markers: Array<[string, string]> = [
     [" >> current", "current"],

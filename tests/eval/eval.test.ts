@@ -61,7 +61,8 @@ const mentions = (request: DoubleRequest, text: string) =>
 
 describe("npm run eval against the strict double", () => {
   test("demo, generated and move: every arrangement at the exact maximum, no rule problem, calls counted, valid JSON, markdown and chart", async () => {
-    const server = await double();
+    // A server that caches prompts as OpenAI does (cached_tokens for a repeated prefix of 1,024 tokens or more).
+    const server = await double({ promptCache: true });
     const { json, printed, out } = await evaluate(server, ["demo", "generated", "move"]);
     expect(json.interrupted).toBe(false);
     expect(json.model).toBe("double-model");
@@ -90,6 +91,12 @@ describe("npm run eval against the strict double", () => {
     expect(run!.totals.model.usageReported).toBe(run!.totals.model.calls);
     // Later calls of a task repeat the earlier ones' prefix (system prompt, tools).
     expect(run!.totals.model.prefixTokens).toBeGreaterThan(0);
+    // The server's cached tokens are read and reported beside the share (its cache spans the scenarios, as a real
+    // server's does, so they may exceed the within-task repeated prefix).
+    const cached = run!.totals.model.cachedTokens;
+    expect(cached).toBeGreaterThan(0);
+    expect(cached).toBeLessThan(run!.totals.model.promptTokens);
+    expect(run!.scenarios[0]!.stages.execute!.cachedTokens).toBeGreaterThan(0);
     // The estimate comes first, then a line per scenario, then the report's files.
     expect(printed[0]).toMatch(
       /^Tempo eval: 3 scenario\(s\) × 1 run\(s\) .* expect about 14 model calls × 8 s ≈ 112 s/,
@@ -98,6 +105,11 @@ describe("npm run eval against the strict double", () => {
     const markdown = await readFile(path.join(out, "report.md"), "utf8");
     expect(markdown).toContain("| demo | 8 / 8 | 0 | ok | yes |");
     expect(markdown).toMatch(/\| \*\*total\*\* \| 18 \/ 18 \| 0 \|/);
+    expect(markdown).not.toContain("not reported");
+    // The execute calls' share (the goal's) and all calls', each named, beside the server's cached share.
+    expect(markdown).toMatch(
+      /Repeated prefix within a scenario: execute calls \d+\.\d % \(cached by the server: \d+\.\d %\) \(goal ≥ 60 %\); all calls \d+\.\d % \(cached by the server: \d+\.\d %\)\./,
+    );
     const chart = await readFile(path.join(out, "report.svg"), "utf8");
     expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(chart.match(/<rect x=/g)?.length).toBeGreaterThanOrEqual(6);

@@ -1,5 +1,6 @@
 /** What the execute model sees: step context, in-step compression, the working-memory reminder, the token budget. */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { convertMessagesToCompletionsMessageParams } from "@langchain/openai";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { roundsSinceUpdate } from "../../kernel/state.js";
@@ -47,7 +48,9 @@ describe("step context", () => {
     });
     const second = text(calls[2]!);
     expect(second).toContain("<done_step_summaries>\n- Read the notes: there is one note: a\n</done_step_summaries>");
-    expect(second).toContain("1. Read the notes ✓ done\n2. Add the note >> current");
+    // The plan is pinned without statuses (a stable prefix); the statuses go with the step, after the history.
+    expect(second).toContain('<pinned key="plan">\nPlan overview:\n1. Read the notes\n2. Add the note\n</pinned>');
+    expect(second).toContain("Progress: 1 ✓ done · 2 >> current");
     expect(second).toContain("Current step (2 of 2): Add the note");
     expect(calls[2]!.some((message) => message.getType() === "tool")).toBe(false);
     expect(calls[1]!.filter((message) => message.getType() === "tool")).toHaveLength(1);
@@ -64,6 +67,51 @@ describe("step context", () => {
       `Earlier in this step (${9 - DEFAULT_WORKFLOW_SETTINGS.context.keepToolRounds} tool rounds, summarised):`,
     );
     expect(unpairedToolCalls(last)).toEqual([]);
+  });
+});
+
+/** A request's messages as ChatOpenAI serialises them into the request body, one JSON text each. */
+const serialised = (messages: BaseMessage[]) =>
+  convertMessagesToCompletionsMessageParams({ messages, model: "gpt-4o-mini" }).map((message) =>
+    JSON.stringify(message),
+  );
+
+/** How many serialised messages two requests share from the start, up to the first that differs. */
+function sharedMessages(first: BaseMessage[], second: BaseMessage[]): number {
+  const [left, right] = [serialised(first), serialised(second)];
+  let at = 0;
+  while (at < Math.min(left.length, right.length) && left[at] === right[at]) at += 1;
+  return at;
+}
+
+/**
+ * The execute request's stable part comes first and is byte-identical across the execute calls of a task, so a
+ * provider's prompt cache reuses it: the system prompt (the bound tools beside it) and the pinned plan. What changes
+ * (the history, the step, the workspace, the live state, reminders) comes after it (issue 49 item 3).
+ */
+describe("the execute request's stable prefix", () => {
+  test("two consecutive execute requests, across a step boundary, share the system prompt and the pinned plan byte for byte", async () => {
+    const { calls } = await runExecute({
+      execute: [
+        list,
+        json({ action: "next_plan", goal_check: "there is one note: a" }),
+        list,
+        json({ action: "done", goal_check: "nothing to add" }),
+      ],
+    });
+    // calls[1]: step 1's second round; calls[2]: step 2's first round.
+    expect(calls).toHaveLength(4);
+    const [, lastOfFirst, firstOfSecond, secondOfSecond] = calls;
+    // The stable part: the system prompt, then the pinned plan (the conversation, history, comes after it).
+    const stable = 2;
+    expect(sharedMessages(lastOfFirst!, firstOfSecond!)).toBeGreaterThanOrEqual(stable);
+    expect(serialised(lastOfFirst!)[1]).toContain('<pinned key=\\"plan\\">');
+    // What changed (the step) is in the last message, after the stable part.
+    const tail = (messages: BaseMessage[]) => String(messages.at(-1)!.content);
+    expect(tail(lastOfFirst!)).toContain("Current step (1 of 2): Read the notes");
+    expect(tail(firstOfSecond!)).toContain("Current step (2 of 2): Add the note");
+    // Within a step: the conversation is shared too, and the workspace grows after it.
+    expect(sharedMessages(firstOfSecond!, secondOfSecond!)).toBeGreaterThanOrEqual(stable + 1);
   });
 });
 

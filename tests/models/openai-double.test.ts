@@ -307,6 +307,44 @@ describe("through real ChatOpenAI", () => {
     }
   });
 
+  test("with promptCache, a repeated prefix of 1,024 tokens or more comes back as cached_tokens in 128-token blocks", async () => {
+    const cache = await startOpenAIDouble({ brain: () => ({ content: "ok" }), promptCache: true });
+    try {
+      const model = new ChatOpenAI({
+        model: "gpt-4o-mini",
+        apiKey: "test",
+        configuration: { baseURL: cache.baseUrl },
+        maxRetries: 0,
+      });
+      const stable = new SystemMessage(`You are a test.\n${"The same long instructions. ".repeat(300)}`);
+      const cachedOf = (message: AIMessage | AIMessageChunk) => message.usage_metadata?.input_token_details?.cache_read;
+      const first = (await model.invoke([stable, new HumanMessage("first question")])) as AIMessage;
+      const second = (await model.invoke([stable, new HumanMessage("second question")])) as AIMessage;
+      let streamed: AIMessageChunk | undefined;
+      for await (const part of await model.stream([stable, new HumanMessage("third")], { streamUsage: true } as never))
+        streamed = streamed ? streamed.concat(part) : part;
+      const short = (await model.invoke([new SystemMessage("You are a test."), new HumanMessage("hi")])) as AIMessage;
+      // Nothing came before the first; the long system message repeats (~2,100 tokens): whole blocks of 128.
+      expect(cachedOf(first)).toBe(0);
+      expect(cachedOf(second)).toBeGreaterThanOrEqual(1024);
+      expect(cachedOf(second)! % 128).toBe(0);
+      expect(cachedOf(second)!).toBeLessThanOrEqual(second.usage_metadata!.input_tokens);
+      expect(cachedOf(streamed!)).toBe(cachedOf(second));
+      // A repeated prefix under 1,024 tokens is not cached, as OpenAI's is not.
+      expect(cachedOf(short)).toBe(0);
+    } finally {
+      await cache.close();
+    }
+    // Without promptCache the usage has no prompt_tokens_details, as before.
+    double.set({ brain: () => ({ content: "ok" }) });
+    try {
+      const plain = (await client().invoke([new HumanMessage("hi")])) as AIMessage;
+      expect(plain.usage_metadata?.input_token_details?.cache_read).toBeUndefined();
+    } finally {
+      double.set({ brain: undefined });
+    }
+  });
+
   test("parallel_tool_calls: false gets one call; imperfections and reasoning reach the client", async () => {
     double.set({ brain: () => PARALLEL, imperfections: ["numbers-as-strings", "reasoning"] });
     try {

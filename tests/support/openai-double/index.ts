@@ -5,7 +5,9 @@
  * unanswered tool calls, …), records every request and every refusal, and answers the rest as a model would
  * (`brain.ts`: by default Tempo's offline policy playing a schedule model) — text, tool calls (parallel, or one
  * with `parallel_tool_calls: false`), `response_format` JSON, streamed as SSE with `delta.tool_calls` and a usage
- * chunk, or whole with `usage` (tokens estimated as characters / 4).
+ * chunk, or whole with `usage` (tokens estimated as characters / 4). With `promptCache` the usage carries
+ * `prompt_tokens_details.cached_tokens` as OpenAI's does: the prefix repeating an earlier request's, in 128-token
+ * blocks once it reaches 1,024 tokens.
  *
  *   const double = await startOpenAIDouble();                       // the schedule brain
  *   const settings = { ...readSettings({}).models, baseUrl: double.baseUrl, apiKey: "test" };
@@ -81,6 +83,12 @@ export interface DoubleOptions {
   retryAfterSeconds?: number;
   /** Answer without `usage` (no usage field, no usage chunk), as some OpenAI-compatible servers do. */
   omitUsage?: boolean;
+  /**
+   * Play OpenAI's prompt cache: the usage's `prompt_tokens_details.cached_tokens` is the longest prefix of the request
+   * (its tools, response format and messages, serialised in that order) that an earlier request to this double began
+   * with, in whole blocks of 128 tokens once it reaches 1,024 (0 below that), as OpenAI reports it.
+   */
+  promptCache?: boolean;
 }
 
 export interface OpenAIDouble {
@@ -105,6 +113,8 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
   const requests: RecordedRequest[] = [];
   const refusals: Refusal[] = [];
   const unexpected: string[] = [];
+  /** The serialised prompts answered so far (what the prompt cache holds). */
+  const cachedPrompts: string[] = [];
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (incoming.url ?? "").split("?")[0];
@@ -160,9 +170,10 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
     request.reply = reply;
     if (response.destroyed) return;
     const usage = !options.omitUsage;
-    if (body.stream) sendStream(response, body, reply, usage);
+    const cached = options.promptCache ? cachedTokens(cachedPrompts, body) : undefined;
+    if (body.stream) sendStream(response, body, reply, usage, cached);
     else {
-      const whole = completion(body, reply);
+      const whole = completion(body, reply, cached);
       sendJson(response, 200, usage ? whole : { ...whole, usage: undefined });
     }
   }
@@ -313,7 +324,30 @@ function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-function usageOf(body: ChatRequestBody, reply: BrainReply) {
+/** The prompt as a cache sees it: tools, response format, then the messages, serialised in that order. */
+const cacheablePrompt = (body: ChatRequestBody) =>
+  JSON.stringify([body.tools ?? null, body.response_format ?? null, body.messages ?? []]);
+
+/** OpenAI's cache granularity: nothing under 1,024 tokens, then whole 128-token blocks. */
+const CACHE_MINIMUM_TOKENS = 1024;
+const CACHE_BLOCK_TOKENS = 128;
+
+/** The cached tokens of `body` against the prompts answered before (which it then joins), as OpenAI reports them. */
+function cachedTokens(earlier: string[], body: ChatRequestBody): number {
+  const prompt = cacheablePrompt(body);
+  let longest = 0;
+  for (const previous of earlier) {
+    const limit = Math.min(previous.length, prompt.length);
+    let at = 0;
+    while (at < limit && previous.charCodeAt(at) === prompt.charCodeAt(at)) at += 1;
+    longest = Math.max(longest, at);
+  }
+  earlier.push(prompt);
+  const tokens = Math.floor(longest / 4);
+  return tokens < CACHE_MINIMUM_TOKENS ? 0 : tokens - (tokens % CACHE_BLOCK_TOKENS);
+}
+
+function usageOf(body: ChatRequestBody, reply: BrainReply, cached?: number) {
   const prompt =
     (body.messages ?? [])
       .map((message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? ""))
@@ -321,14 +355,20 @@ function usageOf(body: ChatRequestBody, reply: BrainReply) {
   const completionText =
     (reply.content ?? "") + (reply.toolCalls ?? []).map((call) => call.name + argumentsText(call)).join("");
   const usage = { prompt_tokens: estimateTokens(prompt), completion_tokens: estimateTokens(completionText) };
-  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  return {
+    ...usage,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    ...(cached === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: Math.min(cached, usage.prompt_tokens) } }),
+  };
 }
 
 function argumentsText(call: { arguments: Record<string, unknown> | string }): string {
   return typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
 }
 
-function completion(body: ChatRequestBody, reply: BrainReply) {
+function completion(body: ChatRequestBody, reply: BrainReply, cached?: number) {
   const calls = reply.toolCalls ?? [];
   const message = {
     role: "assistant",
@@ -351,7 +391,7 @@ function completion(body: ChatRequestBody, reply: BrainReply) {
     created: now(),
     model: body.model ?? "unknown",
     choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
-    usage: usageOf(body, reply),
+    usage: usageOf(body, reply, cached),
   };
 }
 
@@ -373,7 +413,13 @@ function pieces(text: string, size: number): string[] {
 }
 
 /** The reply as server-sent events: role, reasoning, content, each tool call's id and name then its arguments in fragments, finish, usage (unless `usage` is false), [DONE]. */
-function sendStream(response: ServerResponse, body: ChatRequestBody, reply: BrainReply, usage = true): void {
+function sendStream(
+  response: ServerResponse,
+  body: ChatRequestBody,
+  reply: BrainReply,
+  usage = true,
+  cached?: number,
+): void {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const id = `chatcmpl-${callId().slice(5)}`;
   const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
@@ -401,7 +447,7 @@ function sendStream(response: ServerResponse, body: ChatRequestBody, reply: Brai
       created: now(),
       model: body.model ?? "unknown",
       choices: [],
-      usage: usageOf(body, reply),
+      usage: usageOf(body, reply, cached),
     });
   response.end("data: [DONE]\n\n");
 }
