@@ -14,7 +14,7 @@ import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/
 import { withRules } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { oracle } from "../support/schedule-oracle.js";
-import { clockedWeek, ruleWeek } from "../support/rule-weeks.js";
+import { clockedWeek, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
 
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
@@ -97,6 +97,22 @@ describe("the placement search against the oracle, on rule-bearing weeks", () =>
       };
       expect(search(plain).placements).toHaveLength(placed.length);
     }
+  });
+
+  test("400 weeks with sessions: no two of a task on one day, and still the most placed, every left-out one proved", () => {
+    expect(mismatches(seeds(1, 400), search, sessionWeek)).toEqual([]);
+  });
+
+  test("mutation check: a search that lets a task's sessions share a day fails the comparison on weeks with sessions", () => {
+    const ignoresGroups = (week: ScheduleState) => {
+      const { room, dayLoad, rules } = searchInputOf(week);
+      const tasks = pendingOf(week).map((task) => {
+        const { group: _group, ...searchTask } = withRules({ id: task.id, duration: task.duration }, task, rules);
+        return searchTask;
+      });
+      return searchPlacements(tasks, room, { dayLoad });
+    };
+    expect(mismatches(seeds(1, 150), ignoresGroups, sessionWeek).length).toBeGreaterThan(0);
   });
 
   test("1,000 weeks with a clock (before the window, inside its days, after it): nothing placed where time has passed", () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { oracle } from "../support/schedule-oracle.js";
-import { ruleWeek } from "../support/rule-weeks.js";
+import { ruleWeek, sessionWeek } from "../support/rule-weeks.js";
 import { maximumPlaceable } from "./exact-solver.js";
 
 describe("the schedule oracle", () => {
@@ -17,6 +17,20 @@ describe("the schedule oracle", () => {
       weeks += 1;
       expect({ seed, most: oracle(week).most }).toEqual({ seed, most: maximumPlaceable(week) });
     }
+  });
+
+  test("with sessions (no two of a task on one day), its maximum is still the place tool's brute force", () => {
+    let weeks = 0;
+    let grouped = 0;
+    for (let seed = 1; weeks < 12; seed += 1) {
+      const week = sessionWeek(seed);
+      const pending = week.tasks.filter((task) => task.source === "task_item" && task.status === "pending");
+      if (pending.length > 4 || pending.length < 2 || week.window.totalDays > 3) continue;
+      weeks += 1;
+      if (pending.some((task) => task.source === "task_item" && task.group)) grouped += 1;
+      expect({ seed, most: oracle(week).most }).toEqual({ seed, most: maximumPlaceable(week) });
+    }
+    expect(grouped).toBeGreaterThan(6);
   });
 
   test("a set fits together only when each of its reviews fits somewhere on its own", () => {

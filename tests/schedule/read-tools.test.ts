@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the twenty-six schedule tools, eleven reads then fifteen writes, each with a described snake_case schema", () => {
+  it("has the twenty-seven schedule tools, eleven reads then sixteen writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -35,6 +35,7 @@ describe("the tool list", () => {
       ["unplace", "write"],
       ["upsert_task_class", "write"],
       ["add_task", "write"],
+      ["add_habit", "write"],
       ["update_task", "write"],
       ["remove_task", "write"],
       ["import_calendar", "write"],

@@ -167,3 +167,20 @@ export function clockedWeek(seed: number): ScheduleState {
     now: new Date(`${dateOf(offset)}T${time}:00+08:00`).toISOString(),
   };
 }
+
+/**
+ * The rule-bearing week of `seed` with its pending reviews tied into task groups (issue 47: a long task's sessions, a
+ * habit's occurrences): each pending review, by turns, in one of two groups or in none; a placed review of a group
+ * now and then. No two of a group may share a day.
+ */
+export function sessionWeek(seed: number): ScheduleState {
+  const week = ruleWeek(seed);
+  let turn = seed;
+  const tasks = week.tasks.map((task) => {
+    if (task.source !== "task_item" || (task.status !== "pending" && task.status !== "placed")) return task;
+    turn += 1;
+    const group = turn % 3;
+    return group === 2 ? task : { ...task, group: { id: `task-${group + 1}`, kind: "sessions" as const } };
+  });
+  return { ...week, tasks };
+}

@@ -16,6 +16,8 @@
  *   every slot of a day before today has started, and today's slots whose start time is at or before the clock's time
  *   (a window without clock times: none of today's); a window without dates or a time zone has no past.
  * Two reviews placed on one day do not overlap, and the slots between them are at least the larger of their buffers.
+ * Two reviews of one task group (`TaskItem.group`: a habit's occurrences, a long task's sessions) are never on one day,
+ * unless the group says `sameDay`: neither two pending ones, nor a pending one beside a placed or done one of it.
  * Preferred parts of the day and strategies are soft: they never decide what fits.
  */
 import type { EventTask, ScheduleState, SlotRange, TaskItem } from "../../tools/schedule/index.js";
@@ -130,6 +132,12 @@ export function oracle(state: ScheduleState): OracleAnswer {
   }
   const limits = standingLimits(state);
   const started = clockRule(state);
+  // A task group's reviews on the week now: "group:day" taken by a placed or done one.
+  const groupOf = (task: TaskItem) => (task.group && !task.group.sameDay ? task.group.id : undefined);
+  const groupDays = new Set<string>();
+  for (const task of state.tasks)
+    if (task.source === "task_item" && groupOf(task) !== undefined)
+      for (const range of task.slots ?? []) groupDays.add(`${groupOf(task)}:${range.day}`);
   const weekday = (day: number) => state.window.days[day - 1]!.dayOfWeek;
 
   const fitsAlone = (task: TaskItem, range: SlotRange): boolean => {
@@ -139,6 +147,7 @@ export function oracle(state: ScheduleState): OracleAnswer {
     if (category?.excludedDaysOfWeek?.includes(weekday(day)) || category?.blockedDays?.includes(day)) return false;
     if (limits.weekdays.has(weekday(day)) || start < limits.from || end > limits.to) return false;
     if (task.earliestDay !== undefined && day < task.earliestDay) return false;
+    if (groupOf(task) !== undefined && groupDays.has(`${groupOf(task)}:${day}`)) return false;
     const due = task.dueBefore;
     if (due && "day" in due && day >= due.day) return false;
     if (due && "eventId" in due) {
@@ -199,6 +208,9 @@ export function oracle(state: ScheduleState): OracleAnswer {
       onDay[set] = 1;
       pending.forEach((task, index) => {
         if (set & (1 << index)) return;
+        // One of its group on this day already: not a second.
+        const group = groupOf(task);
+        if (group !== undefined && pending.some((other, at) => set & (1 << at) && groupOf(other) === group)) return;
         const gap = Math.max(last, buffer(task));
         for (const start of startsOn[index]![day - 1]!) {
           if (start <= end + gap) continue;

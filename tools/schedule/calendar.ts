@@ -14,6 +14,7 @@ import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
 import { expandSeries } from "./event-series.js";
+import { rolledHabitOccurrences } from "./habits.js";
 import {
   dayOfWeekName,
   type DayMapping,
@@ -212,6 +213,7 @@ export function placeNote(
  * the last (dated when the window is). An event of a series is expanded anew into the rolled window (`rollTimetable`):
  * the timetable carries on; one-off events that lay wholly in the dropped days go with them. The task items there stay
  * on record (`settleTasksOnRoll`): a done one as history, a placed one as missed, each with where it was.
+ * A habit the old window showed carries on (`habits.ts`): the weeks the roll brings in get its occurrences.
  * Everything else moves `days` indices earlier: slot ranges, `dueBefore.day`,
  * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
  * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
@@ -282,7 +284,9 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     const { blockedDays: _dropped, ...rest } = category;
     return canonicalCategory(blockedDays.length > 0 ? { ...rest, blockedDays } : rest);
   });
-  return { window: rolled, categories, tasks };
+  // A habit carries on: the weeks the roll brought in get its occurrences (history keeps the old ones).
+  const habits = rolledHabitOccurrences(state, { window: rolled, tasks });
+  return { window: rolled, categories, tasks: [...tasks, ...habits] };
 }
 
 /**
@@ -317,11 +321,24 @@ function rollTimetable(
 /**
  * The task items whose place leaves the window in a roll by `days` days, settled: a done one keeps its record (when
  * it was marked) and its place becomes `was`, the calendar day it was on; a placed one whose day passed without
- * being marked done becomes `missed`, with `was` where it was planned. Keyed by task id; nothing else changes.
+ * being marked done becomes `missed`, with `was` where it was planned; a habit's occurrence still pending when its week
+ * leaves becomes `missed` too. Keyed by task id; nothing else changes.
  */
 export function settleTasksOnRoll(state: ScheduleState, days: number): Map<string, TaskItem> {
   const settled = new Map<string, TaskItem>();
   for (const task of state.tasks) {
+    // A habit's occurrence left unplaced in a week that has passed is missed: its week will not come again.
+    if (
+      task.source === "task_item" &&
+      task.status === "pending" &&
+      task.group?.kind === "habit" &&
+      task.dueBefore !== undefined &&
+      "day" in task.dueBefore &&
+      task.dueBefore.day <= days + 1
+    ) {
+      settled.set(task.id, buildTaskItem({ ...task, status: "missed" }));
+      continue;
+    }
     if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done")) continue;
     const range = task.slots?.[0];
     if (range === undefined || range.day > days) continue;

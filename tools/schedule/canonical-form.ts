@@ -13,6 +13,7 @@ import {
   type ScheduleWindow,
   type SlotRange,
   type TaskCategory,
+  type TaskGroup,
   type TaskItem,
 } from "./state.js";
 
@@ -82,7 +83,19 @@ export function buildTaskItem(task: TaskItem): TaskItem {
   if (task.earliestDay !== undefined) item.earliestDay = task.earliestDay;
   if (isSettled(task.status) && task.markedAt !== undefined) item.markedAt = task.markedAt;
   if (isSettled(task.status) && task.was !== undefined) item.was = canonicalPastPlace(task.was);
+  if (task.group !== undefined) item.group = canonicalGroup(task.group);
   return item;
+}
+
+/** A task group with its keys in canonical order, the unset ones absent. */
+export function canonicalGroup(group: TaskGroup): TaskGroup {
+  return {
+    id: group.id,
+    kind: group.kind,
+    ...(group.perWeek !== undefined ? { perWeek: group.perWeek } : {}),
+    ...(group.week !== undefined ? { week: group.week } : {}),
+    ...(group.sameDay ? { sameDay: true } : {}),
+  };
 }
 
 /** A past place with its keys in canonical order. */

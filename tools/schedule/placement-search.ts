@@ -160,7 +160,7 @@ function rankOf(task: SearchTask): number {
 function signatureOf(task: SearchTask): string {
   const set = (values: Iterable<number | string> | undefined) => (values ? [...values].sort().join(",") : "");
   const due = task.endBefore ? `${task.endBefore.day}.${task.endBefore.slot}` : "";
-  return `${task.duration}|${task.pad ?? 0}|${task.from ?? ""}|${task.to ?? ""}|${set(task.days)}|${set(task.notDays)}|${due}|${set(task.notAt)}`;
+  return `${task.duration}|${task.pad ?? 0}|${task.from ?? ""}|${task.to ?? ""}|${set(task.days)}|${set(task.notDays)}|${due}|${set(task.notAt)}|${task.group ?? ""}`;
 }
 
 /**
@@ -348,7 +348,11 @@ export function* placementSteps(
     }
     return starts;
   };
+  // A task group's items (a habit, a long task's sessions) never share a day.
+  const group = order.map((index) => tasks[index]!.group);
   const fitsWith = (day: number, position: number): boolean => {
+    const own = group[position];
+    if (own !== undefined && members[day]!.some((other) => group[other] === own)) return false;
     const together = [...members[day]!, position];
     const key = `${day}:${together
       .map((entry) => table[entry]!.id)

@@ -18,7 +18,14 @@ import {
   findPositions,
   type OccupancyIndex,
 } from "./occupancy-index.js";
-import { bufferProblem, fixedProblem, placementRuleProblem, startedProblem, type RuleBook } from "./rules.js";
+import {
+  bufferProblem,
+  fixedProblem,
+  groupDaysOf,
+  placementRuleProblem,
+  startedProblem,
+  type RuleBook,
+} from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
 
@@ -67,7 +74,13 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
       work.tasks[position]?.source === "event" ? [work.tasks[position]!.id] : [],
     ),
   );
-  const book = movedEvents.size === 0 ? work.rules : withEventsMoved(work.rules, work.tasks, landed);
+  const moved = movedEvents.size === 0 ? work.rules : withEventsMoved(work.rules, work.tasks, landed);
+  // A task group's items are judged where the batch leaves them (one leaving a day makes room for another).
+  const grouped = [...landed.keys()].some((position) => {
+    const task = work.tasks[position];
+    return task?.source === "task_item" && task.group !== undefined;
+  });
+  const book = grouped ? withGroupsMoved(moved, work.tasks, rangeOf) : moved;
   // The task items that landed, and — only when an event moved — those due before it.
   const checked =
     movedEvents.size === 0
@@ -164,6 +177,17 @@ function withEventsMoved(
     if (task?.source === "event") eventStarts.set(task.id, { range, name: task.name });
   }
   return { ...book, eventStarts };
+}
+
+/** The rule book with each task group's items where the batch leaves them. */
+function withGroupsMoved(
+  book: RuleBook,
+  tasks: readonly ScheduleTask[],
+  rangeOf: (position: number) => SlotRange | undefined,
+): RuleBook {
+  const { groupDays: _before, ...rest } = book;
+  const groupDays = groupDaysOf(tasks, (_task, position) => rangeOf(position));
+  return groupDays ? { ...rest, groupDays } : rest;
 }
 
 /** `task <id> "<name>"` or `locked event <id> "<name>"` for conflict messages. */

@@ -54,7 +54,7 @@ interface TaskRow {
   category_id: string | null;
   status: TaskStatus | null;
   embedded_in: string | null;
-  attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay" | "markedAt" | "was">;
+  attributes: Pick<TaskItem, "dueBefore" | "priority" | "earliestDay" | "markedAt" | "was" | "group">;
   /** An event's series (format 2); null for a one-off and a task item. */
   series: EventSeries | null;
 }
@@ -276,6 +276,7 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
       ...(task.earliestDay ? { earliestDay: task.earliestDay } : {}),
       ...(task.markedAt ? { markedAt: task.markedAt } : {}),
       ...(task.was ? { was: task.was } : {}),
+      ...(task.group ? { group: task.group } : {}),
     },
     series: null,
   };

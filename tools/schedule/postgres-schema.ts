@@ -7,7 +7,8 @@
  *   zone and the clock times of its slots) and the task classes with their profiles.
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
  *   placement columns (`slots`, `status`, `embedded_in`) are what changes write; a task item's deadline,
- *   priority, earliest day, and when and where it was settled (`markedAt`, `was`) are in `attributes`.
+ *   priority, earliest day, when and where it was settled (`markedAt`, `was`) and the habit or long task it is part
+ *   of (`group`, issue 47) are in `attributes`.
  *   Hosts' `embeds` are not stored: they are derived from `embedded_in` on load.
  *
  * - Format 2 (issue 47): an event may be the expansion of a series, stored in `tempo_schedule_tasks.series` (null for a

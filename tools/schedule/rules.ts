@@ -54,6 +54,32 @@ export interface RuleBook {
   standing: StandingBook;
   /** The clock of the run (`ScheduleState.now`), when the window has a past: no review goes into a started slot. */
   clock?: WindowClock;
+  /** Where the items of each task group are (`groupDaysOf`): no two of a group on one day unless it allows it. */
+  groupDays?: GroupDays;
+}
+
+/** By task group id, by day: the ids of the group's items placed (or done) there. */
+export type GroupDays = ReadonlyMap<string, ReadonlyMap<number, readonly string[]>>;
+
+/**
+ * Where each task group's items are (issue 47): by group, by day, the items on it — of the groups whose items may not
+ * share a day. `rangeOf` gives a task's place (a placed or done item's; a batch passes where its tasks land); undefined
+ * when no group is there.
+ */
+export function groupDaysOf(
+  tasks: readonly ScheduleTask[],
+  rangeOf: (task: ScheduleTask, position: number) => SlotRange | undefined = (task) => task.slots?.[0],
+): GroupDays | undefined {
+  const groups = new Map<string, Map<number, string[]>>();
+  for (const [position, task] of tasks.entries()) {
+    if (task.source !== "task_item" || !task.group || task.group.sameDay) continue;
+    const range = rangeOf(task, position);
+    if (!range) continue;
+    const days = groups.get(task.group.id) ?? new Map<number, string[]>();
+    days.set(range.day, [...(days.get(range.day) ?? []), task.id]);
+    groups.set(task.group.id, days);
+  }
+  return groups.size > 0 ? groups : undefined;
 }
 
 /** The rule book of a schedule. */
@@ -77,6 +103,7 @@ export function ruleBookOf(
     (_, offset) => state.window.days[offset]?.dayOfWeek ?? (offset % 7) + 1,
   );
   const clock = clockOfState(state);
+  const groupDays = groupDaysOf(state.tasks);
   return {
     categories: new Map(state.categories.map((category) => [category.id, category])),
     weekdays,
@@ -85,6 +112,7 @@ export function ruleBookOf(
     standing: standingBookOf(state.standing ?? [], state.window),
     window: state.window,
     ...(clock ? { clock } : {}),
+    ...(groupDays ? { groupDays } : {}),
   };
 }
 
@@ -188,6 +216,8 @@ export function placementRuleProblem(
     return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${classNameOf(category)}`;
   const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
   if (standing) return standing;
+  const together = sameDayProblem(task, range, book);
+  if (together) return together;
   if (task.earliestDay !== undefined && range.day < task.earliestDay)
     return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
   const due = task.dueBefore;
@@ -201,6 +231,18 @@ export function placementRuleProblem(
     }
   }
   return undefined;
+}
+
+/** Why `task` may not go on `range`'s day: another item of its group (a habit, a long task's sessions) is there. */
+function sameDayProblem(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
+  if (!task.group || task.group.sameDay || !book.groupDays) return undefined;
+  const other = book.groupDays
+    .get(task.group.id)
+    ?.get(range.day)
+    ?.find((id) => id !== task.id);
+  if (other === undefined) return undefined;
+  const what = task.group.kind === "habit" ? `habit ${task.group.id}` : `task ${task.group.id}`;
+  return `${label(task)} cannot go on ${dayText(range.day, book)}: ${other}, another session of ${what}, is on that day already (no two sessions of one ${task.group.kind === "habit" ? "habit" : "task"} on one day)`;
 }
 
 /**
@@ -332,6 +374,7 @@ export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook
     ...(rules.pad > 0 ? { pad: rules.pad } : {}),
     ...(rules.endBefore ? { endBefore: rules.endBefore } : {}),
     ...(task.priority && task.priority !== "normal" ? { priority: task.priority } : {}),
+    ...(task.group && !task.group.sameDay ? { group: task.group.id } : {}),
   };
 }
 
@@ -389,4 +432,6 @@ export interface SearchTask {
   notAt?: ReadonlySet<string>;
   /** How much it matters when not all fit; `normal` when absent. */
   priority?: TaskPriority;
+  /** Its task group (a habit, a long task's sessions): no two tasks of one group go on one day. */
+  group?: string;
 }

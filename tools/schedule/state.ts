@@ -191,6 +191,24 @@ export function isSettled(status: TaskStatus): boolean {
   return status === "done" || status === "missed" || status === "skipped";
 }
 
+/**
+ * What ties task items together (issue 47): the occurrences of one habit (a recurring task, `perWeek` of them each
+ * week of the term, made anew by each roll) or the sessions of one long task. No two of a group go on one day (a
+ * hard rule, `rules.ts`) unless `sameDay` allows it.
+ */
+export interface TaskGroup {
+  /** The habit's id, or the long task's id; shared by every item of the group. */
+  id: string;
+  /** `habit`: a recurring task; `sessions`: one long task split into sessions. */
+  kind: "habit" | "sessions";
+  /** A habit's occurrences each week (1-7). */
+  perWeek?: number;
+  /** The week of the term a habit's occurrence belongs to. */
+  week?: number;
+  /** True when two items of the group may go on one day. */
+  sameDay?: boolean;
+}
+
 /** A task to place, coming from a task class (e.g. a review session). */
 export interface TaskItem {
   /** Stable id, unique across all tasks. */
@@ -219,6 +237,8 @@ export interface TaskItem {
   markedAt?: string;
   /** Where it was, once that is history (`PastPlace`); only on a done, missed or skipped task item. */
   was?: PastPlace;
+  /** The habit or long task it is part of (`TaskGroup`); absent for a task on its own. */
+  group?: TaskGroup;
 }
 
 /** Any task of the flat task list. */
@@ -377,6 +397,15 @@ export const pastPlaceSchema = z
     message: "a past place needs end >= start",
   }) satisfies z.ZodType<PastPlace>;
 
+/** Validates a `TaskGroup`. */
+export const taskGroupSchema = z.strictObject({
+  id: taskId.describe("The habit's or the long task's id."),
+  kind: z.enum(["habit", "sessions"]).describe("habit: a recurring task; sessions: a long task split up."),
+  perWeek: z.number().int().min(1).max(7).optional().describe("A habit's occurrences each week."),
+  week: positiveInteger.optional().describe("The week of the term a habit's occurrence belongs to."),
+  sameDay: z.boolean().optional().describe("True when two items of the group may go on one day."),
+}) satisfies z.ZodType<TaskGroup>;
+
 /** Validates an `EventTask`. */
 export const eventTaskSchema = z.strictObject({
   id: taskId.describe("Stable id, unique across all tasks."),
@@ -406,6 +435,7 @@ export const taskItemSchema = z.strictObject({
   earliestDay: positiveInteger.optional().describe("The first day of the window it may go on."),
   markedAt: z.string().datetime({ offset: true }).optional().describe("When it was marked done, missed or skipped."),
   was: pastPlaceSchema.optional().describe("Where it was, once that is history."),
+  group: taskGroupSchema.optional().describe("The habit or long task it is part of."),
 }) satisfies z.ZodType<TaskItem>;
 
 /** Validates any task. */

@@ -24,6 +24,7 @@ import { placeTool } from "./place.js";
 import { queryRangeTool } from "./query-range.js";
 import { swapTool } from "./swap.js";
 import { markDoneTool, markMissedTool, reopenTool, skipTool } from "./task-life.js";
+import { addHabitTool } from "./habits.js";
 import { unplaceTool } from "./unplace.js";
 import { proposeUndoTool } from "./undo.js";
 import { proposeRescheduleTool } from "./reschedule.js";
@@ -127,7 +128,9 @@ export {
   type TaskClassData,
 } from "./task-writes.js";
 
-/** All twenty-six tools, reads first, in a fixed order (the tool brief lists them so). */
+export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
+
+/** All twenty-seven tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -147,6 +150,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   unplaceTool,
   upsertTaskClassTool,
   addTaskTool,
+  addHabitTool,
   updateTaskTool,
   removeTaskTool,
   importCalendarTool,

@@ -77,7 +77,8 @@ const dueFields = {
 const addTaskArgumentsSchema = z.object({
   name: z.string().trim().min(1).max(120).describe("The task's name."),
   class_id: taskIdField("Id of its class."),
-  duration: z.number().int().min(1).max(24).describe("Consecutive slots it needs."),
+  duration: z.number().int().min(1).max(96).describe("Consecutive slots it needs (with sessions: in all)."),
+  sessions: z.boolean().optional().describe("true: split into sessions of its class's length, one a day."),
   task_id: z.string().min(1).optional().describe("Its id; omit to make one from the name."),
   ...dueFields,
 });
@@ -100,7 +101,7 @@ const updateTaskArgumentsSchema = z.object({
 const removeTaskArgumentsSchema = z.object({ task_id: taskIdField("Id of the task item to remove.") });
 
 /** A slug id from a name, unique among `taken`. */
-function idFrom(name: string, taken: ReadonlySet<string>): string {
+export function idFrom(name: string, taken: ReadonlySet<string>): string {
   const base =
     name
       .toLowerCase()
@@ -164,7 +165,7 @@ function importedEventBufferProblem(state: ScheduleState, event: EventTask): str
 }
 
 /** The deadline the arguments give, or a problem. */
-function dueOf(
+export function dueOf(
   state: ScheduleState,
   args: { due_before_day?: number | undefined; due_before_event?: string | undefined },
 ): { ok: true; due?: DueBefore } | { ok: false; problem: string } {
@@ -199,8 +200,48 @@ function taskItemOf(state: ScheduleState, id: string): { ok: true; task: TaskIte
   return { ok: true, task };
 }
 
+/** Session length when a class names no longest session: two slots (a double period). */
+export const DEFAULT_SESSION_SLOTS = 2;
+
+/**
+ * A long task of `total` slots split into sessions within its class's session bounds (`maxSession`, else
+ * `DEFAULT_SESSION_SLOTS`, and `minSession`): as few as hold it, as even as can be, longer ones first; or why none can.
+ */
+export function sessionLengths(total: number, category: TaskCategory): number[] | string {
+  const most = category.maxSession ?? Math.max(DEFAULT_SESSION_SLOTS, category.minSession ?? 1);
+  const count = Math.ceil(total / most);
+  const lengths = Array.from(
+    { length: count },
+    (_, index) => Math.floor(total / count) + (index < total % count ? 1 : 0),
+  );
+  const least = category.minSession ?? 1;
+  if (lengths.some((length) => length < least))
+    return `${total} slot(s) cannot be split into sessions of ${least}-${most} slot(s) (the class ${quoteName(category.name)})`;
+  return lengths;
+}
+
+/** Why `count` sessions (no two on one day) can never fit the days between the earliest day and the deadline, or undefined. */
+function sessionDaysProblem(
+  state: ScheduleState,
+  count: number,
+  earliest: number | undefined,
+  due: DueBefore | undefined,
+): string | undefined {
+  if (count <= 1) return undefined;
+  const last =
+    due && "day" in due
+      ? due.day - 1
+      : due && "eventId" in due
+        ? (ruleBookOf(state).eventStarts.get(due.eventId)?.range.day ?? state.window.totalDays)
+        : state.window.totalDays;
+  const days = last - (earliest ?? 1) + 1;
+  return days < count
+    ? `${count} sessions, no two on one day, need ${count} days, but only ${Math.max(0, days)} lie before its deadline`
+    : undefined;
+}
+
 /** Why `duration` does not fit its class's session bounds, or undefined. */
-function sessionProblem(duration: number, category: TaskCategory): string | undefined {
+export function sessionProblem(duration: number, category: TaskCategory): string | undefined {
   if (category.minSession !== undefined && duration < category.minSession)
     return `a session of ${quoteName(category.name)} takes at least ${category.minSession} slot(s); ${duration} is too short`;
   if (category.maxSession !== undefined && duration > category.maxSession)
@@ -213,7 +254,7 @@ function sessionProblem(duration: number, category: TaskCategory): string | unde
  * undefined: a session longer than a day, an earliest day on or after its due day (it must end on an earlier day), or
  * a deadline event that starts before its earliest day leaves it room for (or before it could end on the event's day).
  */
-function neverFitsProblem(
+export function neverFitsProblem(
   state: ScheduleState,
   task: Pick<TaskItem, "duration" | "earliestDay" | "dueBefore">,
 ): string | undefined {
@@ -289,9 +330,10 @@ export interface TaskClassData {
   created: boolean;
 }
 
-/** What add_task did, as data: the task item added, pending. */
+/** What add_task did, as data: the task item added, pending (its first session, and all of them, when split). */
 export interface AddTaskData {
   task: TaskItem;
+  sessions?: TaskItem[];
 }
 
 /** What import_calendar did, as data: the events added, their times as the file gave them, and what was left out. */
@@ -308,7 +350,9 @@ export function taskClassText(data: TaskClassData): string {
 
 /** The text add_task gives for its data. */
 export function addedTaskText(data: AddTaskData): string {
-  const { task } = data;
+  const { task, sessions } = data;
+  if (sessions)
+    return `added task ${task.group?.id ?? task.id} ${quoteName(task.name.replace(/ \(session \d+ of \d+\)$/, ""))} as ${sessions.length} sessions (${sessions.map((entry) => `${entry.id}: ${entry.duration} slot(s)`).join(", ")}; class ${task.categoryId}, no two on one day); they are pending`;
   return `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${task.categoryId}); it is pending`;
 }
 
@@ -336,33 +380,43 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
       return failure(
         `task id ${quoteName(args.task_id)} ${taken.has(args.task_id) ? "is taken" : "may hold only A-Z a-z 0-9 _ . : - (1-64)"}`,
       );
-    const session = sessionProblem(args.duration, category);
+    const lengths = args.sessions ? sessionLengths(args.duration, category) : [args.duration];
+    if (typeof lengths === "string") return failure(lengths);
+    const session = sessionProblem(Math.max(...lengths), category) ?? sessionProblem(Math.min(...lengths), category);
     if (session) return failure(session);
     const due = dueOf(state, args);
     if (!due.ok) return failure(due.problem);
     if (args.earliest_day !== undefined && args.earliest_day > state.window.totalDays)
       return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
-    const never = neverFitsProblem(state, {
-      duration: args.duration,
-      ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
-      ...(due.due ? { dueBefore: due.due } : {}),
-    });
+    const never =
+      neverFitsProblem(state, {
+        duration: Math.max(...lengths),
+        ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
+        ...(due.due ? { dueBefore: due.due } : {}),
+      }) ?? sessionDaysProblem(state, lengths.length, args.earliest_day, due.due);
     if (never) return failure(`${never}. Nothing was added`);
-    const task = buildTaskItem({
-      id: args.task_id ?? idFrom(args.name, taken),
-      name: args.name,
-      source: "task_item",
-      duration: args.duration,
-      categoryId: category.id,
-      status: "pending",
-      ...(due.due ? { dueBefore: due.due } : {}),
-      ...(args.priority ? { priority: args.priority } : {}),
-      ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
-    });
-    const next: ScheduleState = { ...state, tasks: [...state.tasks, task] };
+    const id = args.task_id ?? idFrom(args.name, taken);
+    // A long task's sessions: one task item each, tied by a group (no two on one day), each with the task's rules.
+    const tasks = lengths.map((duration, index) =>
+      buildTaskItem({
+        id: lengths.length > 1 ? `${id}-s${index + 1}` : id,
+        name: lengths.length > 1 ? `${args.name} (session ${index + 1} of ${lengths.length})` : args.name,
+        source: "task_item",
+        duration,
+        categoryId: category.id,
+        status: "pending",
+        ...(due.due ? { dueBefore: due.due } : {}),
+        ...(args.priority ? { priority: args.priority } : {}),
+        ...(args.earliest_day ? { earliestDay: args.earliest_day } : {}),
+        ...(lengths.length > 1 ? { group: { id, kind: "sessions" as const } } : {}),
+      }),
+    );
+    const clash = tasks.find((task) => taken.has(task.id));
+    if (clash) return failure(`task id ${quoteName(clash.id)} is taken`);
+    const next: ScheduleState = { ...state, tasks: [...state.tasks, ...tasks] };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
-    const data: AddTaskData = { task };
+    const data: AddTaskData = { task: tasks[0]!, ...(tasks.length > 1 ? { sessions: tasks } : {}) };
     return { ok: true, content: addedTaskText(data), state: next, data };
   },
 };
@@ -498,10 +552,24 @@ export function describeTaskWrite(
             : "Create the class";
       return `${what} ${JSON.stringify(String(args.name))}${parts.length > 0 ? (zh ? `：${parts.join("，")}` : `: ${parts.join("; ")}`) : ""}`;
     }
-    case "add_task":
+    case "add_task": {
+      const split = args.sessions === true ? addTaskTool.run(state, args as never) : undefined;
+      const sessions = split?.ok ? ((split.data as AddTaskData).sessions?.map((task) => task.duration) ?? []) : [];
+      if (sessions.length > 1)
+        return zh
+          ? `新增任务 ${JSON.stringify(String(args.name))}（共 ${String(args.duration)} 节，分 ${sessions.length} 次：${sessions.join("+")} 节，不在同一天，${className(args.class_id)}），待安排`
+          : `Add the task ${JSON.stringify(String(args.name))} (${String(args.duration)} slot(s) in ${sessions.length} sessions of ${sessions.join("+")}, no two on one day, ${className(args.class_id)}), pending`;
       return zh
         ? `新增任务 ${JSON.stringify(String(args.name))}（${String(args.duration)} 节，${className(args.class_id)}），待安排`
         : `Add the task ${JSON.stringify(String(args.name))} (${String(args.duration)} slot(s), ${className(args.class_id)}), pending`;
+    }
+    case "add_habit": {
+      const part = typeof args.part === "string" ? args.part : undefined;
+      const partZh = part ? ({ morning: "上午", afternoon: "下午", evening: "晚上" }[part] ?? part) : undefined;
+      return zh
+        ? `新增习惯 ${JSON.stringify(String(args.name))}：每周 ${String(args.times_per_week)} 次，每次 ${String(args.duration)} 节${partZh ? `，偏好${partZh}` : ""}，不在同一天；每到新的一周自动添加`
+        : `Add the habit ${JSON.stringify(String(args.name))}: ${String(args.times_per_week)} time(s) a week, ${String(args.duration)} slot(s) each${part ? `, in the ${part}` : ""}, no two on one day; each new week gets its own`;
+    }
     case "update_task":
       return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
     case "remove_task":
@@ -634,6 +702,8 @@ export interface RollWindowData {
   history: string[];
   /** Ids of the placed task items whose time passed without being marked done: now missed. */
   missed: string[];
+  /** Ids of the habits' occurrences made for the weeks the roll brought in. */
+  added: string[];
 }
 
 /** roll_window's text: the new span, and every item the old days took, by what became of it. */
@@ -643,7 +713,8 @@ export function rolledText(data: RollWindowData, span: string): string {
     `moved the window on by ${data.days} day(s): it now runs ${span}; ` +
     `${data.history.length} done task(s) moved to history${list(data.history)}; ` +
     `${data.missed.length} placed task(s) passed without being marked done and are now missed${list(data.missed)}; ` +
-    `${data.removed.length} past event(s) left with the old days${list(data.removed)}`
+    `${data.removed.length} past event(s) left with the old days${list(data.removed)}` +
+    (data.added.length > 0 ? `; ${data.added.length} habit session(s) added for the new days${list(data.added)}` : "")
   );
 }
 
@@ -675,6 +746,7 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
       removed: state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id)).map((task) => task.id),
       history: idsWith("done"),
       missed: idsWith("missed"),
+      added: next.tasks.filter((task) => !state.tasks.some((old) => old.id === task.id)).map((task) => task.id),
     };
     const first = next.window.days[0];
     const last = next.window.days.at(-1);

@@ -1,0 +1,108 @@
+/**
+ * Habits (issue 47 item 5): a recurring task ("vocabulary 3× a week, 30 min, mornings") is stored as its occurrences,
+ * task items tied together by a `TaskGroup` of kind `habit` (its id, how many a week, the week each belongs to). Each
+ * week of the window gets its occurrences, each kept to its week (earliest day and deadline) and placed by the
+ * placement search like any task; no two on one day (`rules.ts`). A roll carries an active habit on: the new week's
+ * occurrences are made, and an occurrence whose week passed unplaced becomes missed, on record like any other.
+ */
+import { buildTaskItem } from "./canonical-form.js";
+import type { ScheduleState, ScheduleWindow, TaskItem } from "./state.js";
+
+/** What a habit's occurrences are made from: its id, name, length, class and how many a week. */
+export interface HabitTemplate {
+  id: string;
+  name: string;
+  duration: number;
+  categoryId: string;
+  perWeek: number;
+}
+
+/** The weeks of a window, in order, each with its first and last day index. */
+export function weeksOf(window: Pick<ScheduleWindow, "days">): Array<{ week: number; first: number; last: number }> {
+  const weeks: Array<{ week: number; first: number; last: number }> = [];
+  for (const day of window.days) {
+    const current = weeks.at(-1);
+    if (current?.week === day.week) current.last = day.dayIndex;
+    else weeks.push({ week: day.week, first: day.dayIndex, last: day.dayIndex });
+  }
+  return weeks;
+}
+
+/**
+ * The occurrences of `habit` for the weeks of `window` (only `only`, when given): `perWeek` of them in each week (as
+ * many as the week has days in the window, when fewer), pending, each kept to its week. Ids: `<habit>-w<week>-<n>`.
+ */
+export function habitOccurrences(
+  window: Pick<ScheduleWindow, "days">,
+  habit: HabitTemplate,
+  only?: ReadonlySet<number>,
+): TaskItem[] {
+  return weeksOf(window).flatMap(({ week, first, last }) => {
+    if (only && !only.has(week)) return [];
+    const count = Math.min(habit.perWeek, last - first + 1);
+    return Array.from({ length: count }, (_, index) =>
+      buildTaskItem({
+        id: `${habit.id}-w${week}-${index + 1}`,
+        name: `${habit.name} (${index + 1} of ${count})`,
+        source: "task_item",
+        duration: habit.duration,
+        categoryId: habit.categoryId,
+        status: "pending",
+        dueBefore: { day: last + 1 },
+        ...(first > 1 ? { earliestDay: first } : {}),
+        group: { id: habit.id, kind: "habit", perWeek: habit.perWeek, week },
+      }),
+    );
+  });
+}
+
+/**
+ * The habits a roll carries on, by id: those with an occurrence in a week the window showed (a habit whose shown
+ * weeks' occurrences were all removed has ended), each as its latest occurrence gives it.
+ */
+export function activeHabits(state: Pick<ScheduleState, "window" | "tasks">): Map<string, HabitTemplate> {
+  const shown = new Set(state.window.days.map((day) => day.week));
+  const latest = new Map<string, TaskItem>();
+  for (const task of state.tasks) {
+    const group = task.source === "task_item" ? task.group : undefined;
+    if (task.source !== "task_item" || group?.kind !== "habit" || group.week === undefined) continue;
+    const known = latest.get(group.id)?.group?.week ?? 0;
+    if (group.week >= known) latest.set(group.id, task);
+  }
+  const habits = new Map<string, HabitTemplate>();
+  for (const [id, task] of latest) {
+    if (!shown.has(task.group!.week!)) continue;
+    habits.set(id, {
+      id,
+      name: task.name.replace(/ \(\d+ of \d+\)$/, ""),
+      duration: task.duration,
+      categoryId: task.categoryId,
+      perWeek: task.group!.perWeek ?? 1,
+    });
+  }
+  return habits;
+}
+
+/** The rolled schedule's new occurrences: each active habit's, for the weeks the roll brought in that it has none in. */
+export function rolledHabitOccurrences(
+  before: Pick<ScheduleState, "window" | "tasks">,
+  after: Pick<ScheduleState, "window" | "tasks">,
+): TaskItem[] {
+  const habits = activeHabits(before);
+  if (habits.size === 0) return [];
+  const shownBefore = new Set(before.window.days.map((day) => day.week));
+  const taken = new Set(after.tasks.map((task) => task.id));
+  const has = new Set(
+    after.tasks.flatMap((task) =>
+      task.source === "task_item" && task.group?.kind === "habit" ? [`${task.group.id}|${task.group.week}`] : [],
+    ),
+  );
+  return [...habits.values()].flatMap((habit) => {
+    const weeks = new Set(
+      after.window.days
+        .map((day) => day.week)
+        .filter((week) => !shownBefore.has(week) && !has.has(`${habit.id}|${week}`)),
+    );
+    return habitOccurrences(after.window, habit, weeks).filter((task) => !taken.has(task.id));
+  });
+}
