@@ -36,6 +36,8 @@ export interface LoadProbeOptions {
   prefix?: string;
   /** Longest the probe may take; past it every worker is killed and the probe fails. Default 10 minutes. */
   timeoutMs?: number;
+  /** Node options of the workers (e.g. `--cpu-prof`); each worker is then let exit on its own, not killed. */
+  nodeOptions?: readonly string[];
 }
 
 /** What the probe measured. */
@@ -44,6 +46,8 @@ export interface LoadProbeResult {
   conversations: ConversationOutcome[];
   /** The lone conversations' times, in ms, in order. */
   loneMs: number[];
+  /** The lone conversations, in order, each with its own CPU time. */
+  lone: ConversationOutcome[];
   /** From the go signal to the last worker's report, in ms. */
   wallMs: number;
   /** CPU time (user + system) the lone worker spent per lone conversation, in ms. */
@@ -64,6 +68,8 @@ interface Worker {
   report: Promise<WorkerReport>;
   go(): void;
   kill(): void;
+  /** Resolves once the process exited. */
+  exited: Promise<void>;
 }
 
 /** Starts a worker process on `threads` (it prints ready, waits for go, runs them, prints its report). */
@@ -81,7 +87,8 @@ async function startWorker(
     env.OPENAI_BASE_URL = options.modelBaseUrl;
     env.OPENAI_API_KEY = "load-probe";
   }
-  const child: ChildProcess = spawn(process.execPath, [entry, JSON.stringify({ threads, ...mode })], {
+  const nodeOptions = options.nodeOptions ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, entry, JSON.stringify({ threads, ...mode })], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -120,6 +127,7 @@ async function startWorker(
     ready,
     report,
     go: () => child.stdin!.write("go\n"),
+    exited: exited.then(() => undefined),
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
@@ -174,11 +182,15 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     return {
       conversations: reports.flatMap((report) => report.conversations),
       loneMs: loneOutcomes.map((outcome) => outcome.ms),
+      lone: loneOutcomes,
       wallMs: performance.now() - go,
       loneCpuMs: loneOutcomes.length > 0 ? loneReport.cpuMs / loneOutcomes.length : Number.NaN,
       loadCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
     };
   } finally {
+    // A worker with node options (a CPU profile) writes its files as it exits: let it, within the bound.
+    if (options.nodeOptions?.length)
+      await bounded(Promise.all(started.map((worker) => worker.exited))).catch(() => undefined);
     clearTimeout(timer);
     for (const worker of started) worker.kill();
   }

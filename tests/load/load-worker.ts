@@ -7,7 +7,8 @@
  *
  * Prints `{"ready":true}` once the graph is built (and a warm-up conversation ran, with `warmUp`), then waits for a
  * line on stdin; on it runs every thread's conversation at once and prints one JSON line: `{ conversations, cpuMs }`,
- * each conversation `{ threadId, ms, cards, error? }`, `cpuMs` the CPU time the process spent on them. With `sequential`, the conversations run one after another instead (the lone times).
+ * each conversation `{ threadId, ms, cards, error? }`, `cpuMs` the CPU time the process spent on them. With
+ * `sequential`, the conversations run one after another instead (the lone times), each with its own `cpuMs`.
  */
 import { createInterface } from "node:readline";
 import { createTempo, type Tempo } from "../../server/create-tempo.js";
@@ -33,7 +34,13 @@ try {
   const cpuBefore = process.cpuUsage();
   let conversations: ConversationOutcome[] = [];
   if (args.sequential)
-    for (const threadId of args.threads) conversations.push(await conversation(tempo.graph, threadId));
+    for (const threadId of args.threads) {
+      // One at a time, each conversation's own CPU time is known too.
+      const before = process.cpuUsage();
+      const outcome = await conversation(tempo.graph, threadId);
+      const spent = process.cpuUsage(before);
+      conversations.push({ ...outcome, cpuMs: (spent.user + spent.system) / 1000 });
+    }
   else conversations = await Promise.all(args.threads.map((threadId) => conversation(tempo.graph, threadId)));
   const cpu = process.cpuUsage(cpuBefore);
   process.stdout.write(`${JSON.stringify({ conversations, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
