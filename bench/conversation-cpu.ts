@@ -11,9 +11,9 @@
  *   npx tsx bench/conversation-cpu.ts 40                   # 40 conversations
  *   npx tsx bench/conversation-cpu.ts 20 --profile /tmp/p  # and a V8 CPU profile of the worker in /tmp/p
  *
- * With `--profile DIR` the worker runs under `node --cpu-prof` (start-up and warm-up included; the measured
- * conversations dominate at N ≥ 20) and the bench prints where the profile's self time went: by package (pg, the
- * LangGraph / LangChain packages, openai, …) and Tempo's own hottest functions.
+ * With `--profile DIR` the worker writes a V8 CPU profile of the measured conversations (start-up and warm-up left
+ * out) into DIR, and the bench prints where its self time went: by package (pg, the LangGraph / LangChain packages,
+ * openai, …) and Tempo's own hottest functions.
  */
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
@@ -106,7 +106,7 @@ async function main(): Promise<number> {
       loneRuns: conversations,
       prefix: "cpu",
       modelBaseUrl: double.baseUrl,
-      nodeOptions: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      profileDir,
       timeoutMs: 20 * 60_000,
     });
     // runLoadProbe threw on a failed lone conversation; every one here ended with its cards approved.

@@ -36,8 +36,11 @@ export interface LoadProbeOptions {
   prefix?: string;
   /** Longest the probe may take; past it every worker is killed and the probe fails. Default 10 minutes. */
   timeoutMs?: number;
-  /** Node options of the workers (e.g. `--cpu-prof`); each worker is then let exit on its own, not killed. */
-  nodeOptions?: readonly string[];
+  /**
+   * A directory for V8 CPU profiles: each worker profiles the conversations it was told to run (start-up and warm-up
+   * left out) and writes `<pid>.cpuprofile` there before it reports.
+   */
+  profileDir?: string;
 }
 
 /** What the probe measured. */
@@ -68,8 +71,6 @@ interface Worker {
   report: Promise<WorkerReport>;
   go(): void;
   kill(): void;
-  /** Resolves once the process exited. */
-  exited: Promise<void>;
 }
 
 /** Starts a worker process on `threads` (it prints ready, waits for go, runs them, prints its report). */
@@ -87,8 +88,8 @@ async function startWorker(
     env.OPENAI_BASE_URL = options.modelBaseUrl;
     env.OPENAI_API_KEY = "load-probe";
   }
-  const nodeOptions = options.nodeOptions ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, entry, JSON.stringify({ threads, ...mode })], {
+  const workerArguments = JSON.stringify({ threads, ...mode, profileDir: options.profileDir });
+  const child: ChildProcess = spawn(process.execPath, [entry, workerArguments], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -127,7 +128,6 @@ async function startWorker(
     ready,
     report,
     go: () => child.stdin!.write("go\n"),
-    exited: exited.then(() => undefined),
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
@@ -188,9 +188,6 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
       loadCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
     };
   } finally {
-    // A worker with node options (a CPU profile) writes its files as it exits: let it, within the bound.
-    if (options.nodeOptions?.length)
-      await bounded(Promise.all(started.map((worker) => worker.exited))).catch(() => undefined);
     clearTimeout(timer);
     for (const worker of started) worker.kill();
   }
