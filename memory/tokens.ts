@@ -18,12 +18,59 @@ export interface TokenCounter {
 const MESSAGE_OVERHEAD = 4;
 let o200k: Tiktoken | undefined;
 
-/** The real OpenAI tokenizer (built once, lazily: it takes ~0.7 s). */
+/** Characters of text the tokenizer's cache keeps at most (about 8 MB of strings). */
+export const TOKEN_CACHE_CHARACTERS = 4_000_000;
+
+/**
+ * Token counts of texts counted lately, least recently used first out, bounded by the characters it holds. Every
+ * model call measures its whole prompt, and the prompts of one process repeat: the same system prompt, the same
+ * earlier turns, each measured again (and again while a prompt is fitted to its budget). Encoding was about a sixth
+ * of a conversation's CPU; a repeated text now costs a lookup.
+ */
+export class TokenCountCache {
+  private readonly counts = new Map<string, number>();
+  private characters = 0;
+
+  constructor(private readonly maxCharacters = TOKEN_CACHE_CHARACTERS) {}
+
+  /** The count of `text`, from the cache or from `count` (then kept, unless the text alone is over the bound). */
+  countOf(text: string, count: (text: string) => number): number {
+    const cached = this.counts.get(text);
+    if (cached !== undefined) {
+      // Used again: moved to the newest end.
+      this.counts.delete(text);
+      this.counts.set(text, cached);
+      return cached;
+    }
+    const tokens = count(text);
+    if (text.length > this.maxCharacters) return tokens;
+    this.counts.set(text, tokens);
+    this.characters += text.length;
+    for (const [oldest] of this.counts) {
+      if (this.characters <= this.maxCharacters) break;
+      this.counts.delete(oldest);
+      this.characters -= oldest.length;
+    }
+    return tokens;
+  }
+
+  /** Texts held, and their characters. */
+  get size(): { texts: number; characters: number } {
+    return { texts: this.counts.size, characters: this.characters };
+  }
+}
+
+/** The process's cache of o200k counts (see {@link TokenCountCache}). */
+export const tiktokenCache = new TokenCountCache();
+
+/** The real OpenAI tokenizer (built once, lazily: it takes ~0.7 s); repeated texts are counted once. */
 export const tiktokenCounter: TokenCounter = {
   name: "tiktoken:o200k_base",
   count(text: string): number {
-    o200k ??= new Tiktoken(o200kBase);
-    return o200k.encode(text).length;
+    return tiktokenCache.countOf(text, (uncached) => {
+      o200k ??= new Tiktoken(o200kBase);
+      return o200k.encode(uncached).length;
+    });
   },
 };
 

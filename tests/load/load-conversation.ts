@@ -19,6 +19,8 @@ export interface ConversationOutcome {
   ms: number;
   /** Cards the user approved. */
   cards: number;
+  /** CPU time (user + system) the worker spent on this conversation, in ms, when conversations ran one at a time. */
+  cpuMs?: number;
   /** `CODE: message` of a TempoError, `Name: message` of anything else; absent when the task ended. */
   error?: string;
 }

@@ -36,6 +36,11 @@ export interface LoadProbeOptions {
   prefix?: string;
   /** Longest the probe may take; past it every worker is killed and the probe fails. Default 10 minutes. */
   timeoutMs?: number;
+  /**
+   * A directory for V8 CPU profiles: each worker profiles the conversations it was told to run (start-up and warm-up
+   * left out) and writes `<pid>.cpuprofile` there before it reports.
+   */
+  profileDir?: string;
 }
 
 /** What the probe measured. */
@@ -44,6 +49,8 @@ export interface LoadProbeResult {
   conversations: ConversationOutcome[];
   /** The lone conversations' times, in ms, in order. */
   loneMs: number[];
+  /** The lone conversations, in order, each with its own CPU time. */
+  lone: ConversationOutcome[];
   /** From the go signal to the last worker's report, in ms. */
   wallMs: number;
   /** CPU time (user + system) the lone worker spent per lone conversation, in ms. */
@@ -81,7 +88,8 @@ async function startWorker(
     env.OPENAI_BASE_URL = options.modelBaseUrl;
     env.OPENAI_API_KEY = "load-probe";
   }
-  const child: ChildProcess = spawn(process.execPath, [entry, JSON.stringify({ threads, ...mode })], {
+  const workerArguments = JSON.stringify({ threads, ...mode, profileDir: options.profileDir });
+  const child: ChildProcess = spawn(process.execPath, [entry, workerArguments], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -174,6 +182,7 @@ export async function runLoadProbe(options: LoadProbeOptions): Promise<LoadProbe
     return {
       conversations: reports.flatMap((report) => report.conversations),
       loneMs: loneOutcomes.map((outcome) => outcome.ms),
+      lone: loneOutcomes,
       wallMs: performance.now() - go,
       loneCpuMs: loneOutcomes.length > 0 ? loneReport.cpuMs / loneOutcomes.length : Number.NaN,
       loadCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),

@@ -6,9 +6,13 @@
  *   node <bundle> '{"threads":["a","b"],"warmUp":true}'
  *
  * Prints `{"ready":true}` once the graph is built (and a warm-up conversation ran, with `warmUp`), then waits for a
- * line on stdin; on it runs every thread's conversation at once and prints one JSON line: `{ conversations, cpuMs }`,
- * each conversation `{ threadId, ms, cards, error? }`, `cpuMs` the CPU time the process spent on them. With `sequential`, the conversations run one after another instead (the lone times).
+ * line on stdin; on it runs every thread's conversation at once (profiled, with `profileDir`) and prints one JSON line: `{ conversations, cpuMs }`,
+ * each conversation `{ threadId, ms, cards, error? }`, `cpuMs` the CPU time the process spent on them. With
+ * `sequential`, the conversations run one after another instead (the lone times), each with its own `cpuMs`.
  */
+import { writeFile } from "node:fs/promises";
+import { Session } from "node:inspector";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { createTempo, type Tempo } from "../../server/create-tempo.js";
 import { readSettings } from "../../config/environment.js";
@@ -18,6 +22,25 @@ interface WorkerArguments {
   threads: string[];
   warmUp?: boolean;
   sequential?: boolean;
+  /** Where to write a CPU profile of the conversations (`<pid>.cpuprofile`); absent: none. */
+  profileDir?: string;
+}
+
+/** Starts the V8 profiler in this process; the returned function stops it and writes the profile into `directory`. */
+async function startProfile(directory: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string) =>
+    new Promise<T>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result as T))),
+    );
+  await post("Profiler.enable");
+  await post("Profiler.start");
+  return async () => {
+    const { profile } = await post<{ profile: object }>("Profiler.stop");
+    session.disconnect();
+    await writeFile(path.join(directory, `${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
 }
 
 const args = JSON.parse(process.argv[2] ?? "{}") as WorkerArguments;
@@ -30,12 +53,20 @@ try {
   // Reading stdin keeps the process alive: stop, so it exits once its Tempo is closed.
   lines.close();
   process.stdin.destroy();
+  const stopProfile = args.profileDir ? await startProfile(args.profileDir) : undefined;
   const cpuBefore = process.cpuUsage();
   let conversations: ConversationOutcome[] = [];
   if (args.sequential)
-    for (const threadId of args.threads) conversations.push(await conversation(tempo.graph, threadId));
+    for (const threadId of args.threads) {
+      // One at a time, each conversation's own CPU time is known too.
+      const before = process.cpuUsage();
+      const outcome = await conversation(tempo.graph, threadId);
+      const spent = process.cpuUsage(before);
+      conversations.push({ ...outcome, cpuMs: (spent.user + spent.system) / 1000 });
+    }
   else conversations = await Promise.all(args.threads.map((threadId) => conversation(tempo.graph, threadId)));
   const cpu = process.cpuUsage(cpuBefore);
+  await stopProfile?.();
   process.stdout.write(`${JSON.stringify({ conversations, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 } finally {
   await tempo.close();
