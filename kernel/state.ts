@@ -304,6 +304,11 @@ export const TempoAnnotation = Annotation.Root({
    * starts with it. Null when nothing was due. Recall sets it for every new message.
    */
   movedOn: lastValue<string | null>(() => null),
+  /**
+   * The items an answer of this thread has told at risk (`ToolDomain.atRisk`), as they stood when last checked: a turn's
+   * answer tells what became at risk since, once, and forgets what is no longer at risk.
+   */
+  atRiskTold: lastValue<string[]>(() => []),
 
   // ── Pictures for the chat client ──────────────────────────────────────
   /**

@@ -110,6 +110,17 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
       : {}),
     // The clock's writes of the first domain that has a clock (each tool belongs to one domain).
     ...clockOf(domains),
+    // What is at risk, in every domain that can tell it.
+    ...(domains.some((domain) => domain.atRisk)
+      ? {
+          atRisk(state: CombinedState, language) {
+            const found = domains.flatMap((domain) => domain.atRisk?.(state[domain.name], language) ?? []);
+            return found.length === 0
+              ? undefined
+              : { ids: found.flatMap((notice) => notice.ids), text: found.map((notice) => notice.text).join("\n\n") };
+          },
+        }
+      : {}),
     // Each domain is given its own writes of the last card (by the tool that made each), to offer to undo them.
     ...(domains.some((domain) => domain.withLastChange)
       ? {

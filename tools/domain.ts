@@ -198,6 +198,12 @@ export interface ClockWrites<TState> {
   told(after: TState, results: readonly unknown[], language: Language): string;
 }
 
+/** What a domain's `atRisk` found: the items at risk, and the words that tell them. */
+export interface AtRiskNotice {
+  ids: string[];
+  text: string;
+}
+
 /** Something the domain's user may expect a task to take care of (e.g. a review task still to place). */
 export interface OpenItem {
   id: string;
@@ -307,6 +313,12 @@ export interface ToolDomain<TState = any> {
    * Never persisted. The runner calls it on every tool run given them (`ToolRunContext.lastChange`); pure.
    */
   withLastChange?(state: TState, writes: readonly AppliedWrite[]): TState;
+  /**
+   * Optional: what the time left cannot hold (issue 47 item 6: a deadline or an exam the user can no longer meet, as
+   * the domain proves it), in `language`, with the change that recovers the most; undefined when nothing is at risk.
+   * `ids` name the items at risk, so an answer tells each once. Given the state with the run's clock folded in.
+   */
+  atRisk?(state: TState, language: Language): AtRiskNotice | undefined;
   /**
    * Optional: the offline reader of standing preferences in what the user wrote (a message, or feedback on one of
    * this domain's cards): the ones to add, and the ones taken back. Used when no memory model is configured (and as

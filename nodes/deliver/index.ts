@@ -18,7 +18,7 @@ import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { preferencesContext } from "../../memory/prompt-memory.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
-import { stageNow } from "../shared/now.js";
+import { stageNow, toolMoment } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import {
@@ -99,13 +99,20 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // The user's own decisions on the cards (edits, writes left out) are named, whoever phrased the answer.
     const decisions = decisionsLine(cardDecisions(taskMessages(state)), language);
     if (decisions && !summary.includes(decisions)) summary = `${summary}\n\n${decisions}`;
+    // What the task's writes put at risk (a deadline the time left cannot hold), told in the turn that made it so.
+    const risk =
+      writes.applied.length > 0 && data !== undefined
+        ? atRiskNow(dependencies, config, data, language, state.atRiskTold)
+        : undefined;
+    if (risk?.text && !summary.includes(risk.text)) summary = `${summary}\n\n${risk.text}`;
     // What the clock moved at the start of the request (the window rolled on to the week of now) comes first.
     if (state.movedOn && !summary.includes(state.movedOn)) summary = `${state.movedOn}\n\n${summary}`;
     summary = withParagraphBreaks(summary);
     const message = answerMessage(summary, messageId);
     emitAssistantText(config, "deliver", message.id!, summary);
     await pushWeekNow(dependencies, config, state, message, data);
-    return deliverAnswer(state, message, report.outcome, lastError);
+    const answered = deliverAnswer(state, message, report.outcome, lastError);
+    return risk ? { ...answered, atRiskTold: risk.ids } : answered;
   };
 
   async function phrase(
@@ -147,6 +154,22 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };
   }
+}
+
+/** What is at risk now that was not told in this thread yet (`text` undefined when nothing new), and every id at risk. */
+function atRiskNow(
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  data: unknown,
+  language: Language,
+  told: readonly string[],
+): { ids: string[]; text?: string } | undefined {
+  const { domain } = dependencies;
+  if (!domain.atRisk) return undefined;
+  const now = toolMoment(dependencies, config);
+  const notice = domain.atRisk(now !== undefined && domain.withClock ? domain.withClock(data, now) : data, language);
+  if (!notice) return { ids: [] };
+  return notice.ids.some((id) => !told.includes(id)) ? notice : { ids: notice.ids };
 }
 
 /**

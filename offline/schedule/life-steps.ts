@@ -9,6 +9,7 @@ import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import type { ListedTask, RescheduleListing, UndoListing } from "../../tools/schedule/tools/index.js";
+import { NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
@@ -125,6 +126,13 @@ export function rescheduleStep(
   const listing = listed.data;
   const candidate = listing?.candidates[0];
   const left = (listing?.unplaced ?? []).map((entry) => `${entry.id}: ${entry.why}`);
+  // Nothing missed (the daily check-in asks every day): nothing to make up, and nothing wrong.
+  if (!candidate && listing?.empty === NOTHING_MISSED)
+    return finish(
+      end,
+      say(language, "No review is missed: nothing to make up.", "没有错过的复习，无需补排。"),
+      "nothing to reschedule: no review is missed",
+    );
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listed.round);
     return finish(

@@ -250,6 +250,8 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
         .filter(Boolean)
         .join(", ");
       return [
+        // The daily check-in's missed reviews are proposed again before the rest is arranged.
+        ...(request.makeUp ? [RESCHEDULE_STEP.en] : []),
         { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when },
         OFFLINE_PLAN_STEPS[1]!,
       ];
@@ -414,6 +416,7 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
         .filter(Boolean)
         .join("，");
       return [
+        ...(request.makeUp ? [RESCHEDULE_STEP.zh] : []),
         { content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when },
         OFFLINE_PLAN_STEPS_ZH[1]!,
       ];

@@ -11,6 +11,7 @@ import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
+import { atRiskNotice } from "./at-risk.js";
 import { movedOnText, rollDueByClock } from "./clock-roll.js";
 import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
@@ -187,6 +188,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
         movedOnText(after, results as RollWindowData[], language),
     },
+    // A deadline or an exam the time left is proved not to hold, with the change that recovers the most.
+    atRisk: (state: ScheduleState, language: Language) => atRiskNotice(state, language),
     // The thread's last applied card rides on the loaded state (never persisted): propose_undo offers its inverse.
     withLastChange: (state: ScheduleState, writes: readonly AppliedWrite[]) => ({ ...state, lastChange: [...writes] }),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.

@@ -196,8 +196,14 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
   const occurrences: WindowOccurrence[] = [];
   const left: string[] = [];
   for (const occurrence of local) {
-    const start = localClock(instantOf(occurrence.date, occurrence.start, series.timeZone), window.timeZone);
-    const end = localClock(instantOf(occurrence.date, occurrence.end, series.timeZone), window.timeZone);
+    // In the window's own zone, on a day its clocks do not change, the wall clock is the window's as it is.
+    const same = series.timeZone === window.timeZone && steadyDay(occurrence.date, series.timeZone);
+    const start = same
+      ? { date: occurrence.date, time: occurrence.start }
+      : localClock(instantOf(occurrence.date, occurrence.start, series.timeZone), window.timeZone);
+    const end = same
+      ? { date: occurrence.date, time: occurrence.end }
+      : localClock(instantOf(occurrence.date, occurrence.end, series.timeZone), window.timeZone);
     if (start.date < first || start.date > last) continue;
     if (end.date !== start.date) {
       left.push(`on ${start.date}: it runs past midnight`);
@@ -209,6 +215,33 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
   }
   occurrences.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   return { slots: mergedRanges(occurrences.map((occurrence) => occurrence.range)), occurrences, left };
+}
+
+/** Days of a zone known to keep one UTC offset all day (`steadyDay`), by "zone|date"; cleared past `STEADY_DAYS_KEPT`. */
+const steadyDays = new Map<string, boolean>();
+const STEADY_DAYS_KEPT = 20_000;
+
+/**
+ * True when `timeZone` keeps one UTC offset all through the local `date`: its offset is the same 14 hours before the
+ * date's UTC midnight and 38 hours after (a span that holds the local day in every zone, too short for two changes).
+ * Remembered, so a term's series share the look-ups of their dates.
+ */
+function steadyDay(date: string, timeZone: string): boolean {
+  const key = `${timeZone}|${date}`;
+  const known = steadyDays.get(key);
+  if (known !== undefined) return known;
+  const [year, month, day] = date.split("-").map(Number);
+  const midnight = Date.UTC(year!, month! - 1, day!);
+  const offset = (instant: number) => {
+    const seen = localClock(new Date(instant), timeZone);
+    const [seenYear, seenMonth, seenDay] = seen.date.split("-").map(Number);
+    const [hour, minute] = seen.time.split(":").map(Number);
+    return Date.UTC(seenYear!, seenMonth! - 1, seenDay!, hour!, minute!) - Math.floor(instant / 60_000) * 60_000;
+  };
+  const steady = offset(midnight - 14 * 3_600_000) === offset(midnight + 38 * 3_600_000);
+  if (steadyDays.size >= STEADY_DAYS_KEPT) steadyDays.clear();
+  steadyDays.set(key, steady);
+  return steady;
 }
 
 /** Ranges sorted by day and slot, those of one day that overlap or touch made one (an event's compressed slots). */

@@ -74,8 +74,11 @@ export interface Where {
 
 /** What a schedule request asks for. */
 export type ScheduleRequest =
-  /** `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. */
-  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[] }
+  /**
+   * `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. `makeUp`:
+   * the missed reviews are proposed again first ("reschedule my missed reviews, then arrange …": the daily check-in).
+   */
+  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true }
   | { kind: "move"; task: string; where: Where }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
@@ -466,6 +469,12 @@ const QUESTION_START =
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const normalized = normalizeText(text);
   if (normalized === "") return { kind: "unknown" };
+  // "Reschedule my missed reviews, then arrange …" (the daily check-in): the arrangement, its missed reviews first.
+  const makeUp = MAKE_UP_MISSED.exec(normalized);
+  if (makeUp) {
+    const rest = parseScheduleRequest(normalized.slice(makeUp.index + makeUp[0].length));
+    if (rest.kind === "arrange") return { ...rest, makeUp: true };
+  }
   if (GREETING.test(normalized)) return { kind: "greeting" };
   const polite = withoutPoliteness(normalized);
   if (polite === "" || /^[\s,.!?]*$/.test(polite)) return { kind: "greeting" };
@@ -490,6 +499,10 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
     .reduce(mergeWheres, found.where);
   return { ...found, where: extra } as ScheduleRequest;
 }
+
+/** "Reschedule my missed reviews, then …", "补排错过的复习，然后…": a request to make up the missed reviews first. */
+const MAKE_UP_MISSED =
+  /^(?:reschedule|make up)\s+(?:my|the)\s+missed\s+reviews?\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?|^补排错过的复习[，,]?\s*(?:然后|再)?/;
 
 /** Two readings of where, together: both sets of days, the later slots. */
 function mergeWheres(base: Where, extra: Where): Where {

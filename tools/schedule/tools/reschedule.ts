@@ -31,8 +31,12 @@ export const rescheduleArgumentsSchema = z.object({
     .describe("The missed task items to place again (default: every missed one)."),
 });
 
+/** What a reschedule listing says when no review is missed. */
+export const NOTHING_MISSED = "no review is missed";
+
 /** The missed reviews' best places on `state`, as one candidate. */
 export function proposeReschedule(state: ScheduleState, ids: readonly string[]): RescheduleListing {
+  if (ids.length === 0) return { candidates: [], unplaced: [], empty: NOTHING_MISSED };
   const wanted = new Set(ids);
   // Only the missed reviews asked about are to place: the other pending ones are set aside (they hold no slot).
   const trial: ScheduleState = {

@@ -1,0 +1,99 @@
+/**
+ * At risk, told early (issue 47 item 6): a review due before the Saturday midterm that the time left cannot hold is
+ * said at risk only when the exact search proves it, with the change that recovers the most; a week that is only tight
+ * says nothing, and a search cut short by its budget never says "at risk" as certain. The half-placed sample week,
+ * late on Friday 15 March 2024 in Asia/Shanghai: before the midterm (Saturday 10:00) only Saturday 08:00–09:40 is left.
+ */
+import { describe, expect, test } from "vitest";
+import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import type { ScheduleState } from "../../tools/schedule/state.js";
+import { converse, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+
+/** Friday 15 March 2024, 23:00 in Asia/Shanghai. */
+const FRIDAY_NIGHT = "2024-03-15T15:00:00.000Z";
+
+/** The sample week late on Friday with the essay draft on Sunday: Saturday 08:00–09:40 is free, and just enough. */
+function tightWeek(): ScheduleState {
+  const week = { ...halfPlacedWeek(), now: FRIDAY_NIGHT };
+  return applyWrites(week, [{ name: "move", arguments: { task_id: "essay-draft", day: 7, slot_start: 9 } }])!;
+}
+
+describe("at risk, told early", () => {
+  test("a week that is only tight is not at risk", () => {
+    const report = atRiskOf(tightWeek());
+    expect(report.due).toBe(1);
+    expect(report.atRisk).toEqual([]);
+    expect(report.unproved).toEqual([]);
+    expect(atRiskText(report, "en")).toBeUndefined();
+  });
+
+  test("a move that takes the last free time before the midterm makes the drills at risk, proved, with the recovery", () => {
+    const moved = applyWrites(tightWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+    ])!;
+    const report = atRiskOf(moved);
+    expect(report.atRisk.map((task) => task.id)).toEqual(["derivative-drills"]);
+    expect(report.atRisk[0]!.due).toBe("Calculus midterm exam (Sat 16 Mar)");
+    expect(report.recovery?.recovers).toEqual(["derivative-drills"]);
+    // The recovery applies as it is, and leaves the drills before the midterm.
+    const recovered = applyWrites(moved, report.recovery!.writes)!;
+    const drills = recovered.tasks.find((task) => task.id === "derivative-drills")!;
+    expect(drills.slots).toEqual([{ day: 6, start: expect.any(Number), end: expect.any(Number) }]);
+    expect(drills.slots![0]!.end).toBeLessThan(3);
+    expect(atRiskOf(recovered).atRisk).toEqual([]);
+    expect(atRiskText(report, "en")).toBe(
+      "At risk: the time left is proved not to hold Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)). " +
+        'The change that recovers the most (Derivative practice set): Move "Draft the English essay" from Sat 16 Mar, ' +
+        '08:00–09:40 to Sat 16 Mar, 14:55–16:45; Place "Derivative practice set" on Sat 16 Mar, 08:00–08:45.',
+    );
+    expect(atRiskText(report, "zh")).toMatch(/^有风险：/);
+  });
+
+  test("with no movable review, nothing recovers it, and it says so", () => {
+    const moved = applyWrites(tightWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+    ])!;
+    // The essay draft done already: what holds Saturday morning cannot be moved.
+    const fixed: ScheduleState = {
+      ...moved,
+      tasks: moved.tasks.map((task) => (task.id === "essay-draft" ? { ...task, status: "done" as const } : task)),
+    };
+    const report = atRiskOf(fixed);
+    expect(report.atRisk.map((task) => task.id)).toEqual(["derivative-drills"]);
+    expect(report.recovery).toBeUndefined();
+    expect(atRiskText(report, "en")).toContain("Moving every review not yet started recovers none of it");
+  });
+
+  test("a search stopped at its budget says no place was found, never at risk as certain", () => {
+    const moved = applyWrites(tightWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+    ])!;
+    const report = atRiskOf(moved, { nodeLimit: 0 });
+    expect(report.atRisk).toEqual([]);
+    expect(report.unproved.map((task) => task.id)).toEqual(["derivative-drills"]);
+    const text = atRiskText(report, "en")!;
+    expect(text).toMatch(/^Possibly at risk \(not proved/);
+    expect(text).not.toMatch(/^At risk/);
+  });
+});
+
+describe("the answer of the turn that puts a deadline at risk says so, once", () => {
+  test("moving the essay draft onto Saturday morning is told at risk with the recovery; a later turn does not repeat it", async () => {
+    const tempo = await offlineTempo(tightWeek(), () => new Date(FRIDAY_NIGHT));
+    const thread = "risk-thread";
+    const tight = await converse(tempo, "Move the essay draft to Sunday 14:00", [], thread);
+    expect(tight.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(tight.finalAnswer).not.toContain("risk");
+    const moved = await converse(tempo, "Move the essay draft to Saturday 8:00", [], thread);
+    expect(moved.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(moved.finalAnswer).toContain(
+      "At risk: the time left is proved not to hold Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)).",
+    );
+    expect(moved.finalAnswer).toContain("The change that recovers the most (Derivative practice set)");
+    // Still at risk after the next write, which is not about it: not told twice.
+    const placed = await converse(tempo, "Arrange the binary tree review on Sunday", [], thread);
+    expect(placed.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+    expect(placed.finalAnswer).not.toContain("At risk");
+  });
+});

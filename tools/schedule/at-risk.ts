@@ -1,0 +1,230 @@
+/**
+ * At risk, told early (issue 47 item 6): the reviews with a deadline (a day, or an event such as an exam) that the
+ * time left cannot hold. The exact placement search decides it on the week as it is now — what is placed stays, the
+ * clock's past is out of reach — for the reviews still to place (pending, or missed and not made up) whose deadline
+ * has not passed; the reviews without a deadline are set aside (they can wait). A review is at risk only when the
+ * search proves it: the search finished and the most of them that fit leaves it out. A search that stopped at its
+ * budget proves nothing, and says so ("not proved").
+ *
+ * With it comes the change that recovers the most: the reviews placed and not yet started are taken up, the search
+ * places the deadline reviews first (the most of them that fit, exact), then puts the others back where they still
+ * fit — one candidate of writes (unplace, batch_move, place) that the cards apply like any other.
+ */
+import type { Language } from "../../contracts/language.js";
+import type { AtRiskNotice } from "../domain.js";
+import { applyWrites } from "./candidates.js";
+import { buildTaskItem } from "./canonical-form.js";
+import { describeScheduleCall } from "./describe-call.js";
+import { formatDate } from "./calendar.js";
+import {
+  searchInputOf,
+  searchPlacements,
+  startBudget,
+  type PlannedPlacement,
+  type SearchBudget,
+} from "./placement-search.js";
+import { deadlinePassed, isFixedByClock, ruleBookOf, searchLimitsOf, withRules, type RuleBook } from "./rules.js";
+import type { ScheduleState, TaskItem } from "./state.js";
+
+/** A write call: a tool name and its arguments. */
+type Write = { name: string; arguments: Record<string, unknown> };
+
+/** A review whose deadline the time left cannot hold, and its deadline in words. */
+export interface RiskedTask {
+  id: string;
+  name: string;
+  /** "the Linear algebra midterm (Thu 19 Mar)", "Thu 19 Mar". */
+  due: string;
+}
+
+/** The recovery: the writes that meet the most deadlines, what they do in words, and the reviews they recover. */
+export interface Recovery {
+  writes: Write[];
+  /** Each write in words, in the user's language. */
+  said: string[];
+  /** The at-risk reviews it gives a place before their deadline. */
+  recovers: string[];
+  /** Reviews without a deadline it takes off the week to make room (pending again). */
+  displaces: string[];
+}
+
+/** What `atRiskOf` found. */
+export interface AtRiskReport {
+  /** The reviews with a deadline still to place. */
+  due: number;
+  /** Proved: the time left cannot hold these beside the other deadline reviews (the search finished). */
+  atRisk: RiskedTask[];
+  /** The search stopped at its budget: these got no place, nothing is proved. */
+  unproved: RiskedTask[];
+  /** The change that recovers the most at-risk reviews, when one does. */
+  recovery?: Recovery;
+}
+
+/** Reviews still to place: pending ones, and missed ones not made up. */
+function toPlace(task: TaskItem): boolean {
+  return task.status === "pending" || task.status === "missed";
+}
+
+/** The reviews with a deadline still to place, proved at risk or not, and the change that recovers the most. */
+export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, language: Language = "en"): AtRiskReport {
+  const book = ruleBookOf(state);
+  const items = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
+  const due = items.filter(
+    (task) => toPlace(task) && searchLimitsOf(task, book).endBefore !== undefined && !deadlinePassed(task, book),
+  );
+  if (due.length === 0) return { due: 0, atRisk: [], unproved: [] };
+  const work = startBudget(budget);
+  const input = searchInputOf(state);
+  const searchTasks = due.map((task) => withRules({ id: task.id, duration: task.duration }, task, input.rules));
+  const search = searchPlacements(searchTasks, input.room, work);
+  const placed = new Set(search.placements.map((placement) => placement.id));
+  const left = due.filter((task) => !placed.has(task.id)).map((task) => risked(task, book, language));
+  if (left.length === 0) return { due: due.length, atRisk: [], unproved: [] };
+  if (!search.exact) return { due: due.length, atRisk: [], unproved: left };
+  const recovery = recoveryOf(state, due, book, work, language);
+  return { due: due.length, atRisk: left, unproved: [], ...(recovery ? { recovery } : {}) };
+}
+
+/**
+ * The change that meets the most deadlines: every placed review not yet started taken up, the deadline reviews
+ * placed first (the most that fit), the others put back where they still fit; undefined when it recovers none.
+ */
+function recoveryOf(
+  state: ScheduleState,
+  due: readonly TaskItem[],
+  book: RuleBook,
+  budget: SearchBudget,
+  language: Language,
+): Recovery | undefined {
+  const movable = state.tasks.filter(
+    (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !isFixedByClock(task, book),
+  );
+  if (movable.length === 0) return undefined;
+  const lifted = new Set(movable.map((task) => task.id));
+  const open: ScheduleState = {
+    ...state,
+    tasks: state.tasks.map((task) =>
+      lifted.has(task.id) && task.source === "task_item" ? buildTaskItem({ ...task, status: "pending" }) : task,
+    ),
+  };
+  const room = searchInputOf(open);
+  const first = searchPlacements(
+    due.map((task) => withRules({ id: task.id, duration: task.duration }, task, room.rules)),
+    room.room,
+    budget,
+  );
+  const recovered = new Set(first.placements.map((placement) => placement.id));
+  const before = searchInputOf(state);
+  const alreadyFit = searchPlacements(
+    due.map((task) => withRules({ id: task.id, duration: task.duration }, task, before.rules)),
+    before.room,
+    budget,
+  ).placements.length;
+  if (first.placements.length <= alreadyFit) return undefined;
+  // The deadline reviews in their places, then the lifted ones back where they still fit.
+  const withDue = applyWrites(open, placeWrites(first.placements));
+  if (!withDue) return undefined;
+  const back = searchInputOf(withDue);
+  const second = searchPlacements(
+    movable.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
+    back.room,
+    budget,
+  );
+  const backAt = new Map(second.placements.map((placement) => [placement.id, placement]));
+  const displaced = movable.filter((task) => !backAt.has(task.id));
+  const moved = movable.filter((task) => {
+    const place = backAt.get(task.id);
+    const now = task.slots?.[0];
+    return place !== undefined && (now === undefined || now.day !== place.day || now.start !== place.start);
+  });
+  // Off first (what makes room), then the moves together, then the deadline reviews into the room made.
+  const writes: Write[] = [
+    ...displaced.map((task) => ({ name: "unplace", arguments: { task_id: task.id } })),
+    ...movesOf(
+      moved.map((task) => ({
+        task_id: task.id,
+        day: backAt.get(task.id)!.day,
+        slot_start: backAt.get(task.id)!.start,
+      })),
+    ),
+    ...placeWrites(first.placements),
+  ];
+  // The writes must apply, in order, on the week as it is (the same checks as the card's).
+  if (!applyWrites(state, writes)) return undefined;
+  let current = state;
+  const said = writes.map((write) => {
+    const text = describeScheduleCall(current, write.name, write.arguments, language) ?? write.name;
+    current = applyWrites(current, [write]) ?? current;
+    return text;
+  });
+  return {
+    writes,
+    said,
+    recovers: due.filter((task) => recovered.has(task.id)).map((task) => task.id),
+    displaces: displaced.map((task) => task.id),
+  };
+}
+
+/** The moves as one write: a `move` alone, or a `batch_move` (the reviews may take each other's places). */
+function movesOf(moves: ReadonlyArray<{ task_id: string; day: number; slot_start: number }>): Write[] {
+  if (moves.length === 0) return [];
+  if (moves.length === 1) return [{ name: "move", arguments: { ...moves[0]! } }];
+  return [{ name: "batch_move", arguments: { moves: [...moves] } }];
+}
+
+/** Placements as `place` writes. */
+function placeWrites(placements: readonly PlannedPlacement[]): Write[] {
+  return placements.map((placement) => ({
+    name: "place",
+    arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start },
+  }));
+}
+
+/** A deadline review as told: its name and its deadline in words. */
+function risked(task: TaskItem, book: RuleBook, language: Language): RiskedTask {
+  const limit = searchLimitsOf(task, book).endBefore!;
+  const date = book.window?.days[limit.day - 1]?.date;
+  const day =
+    date === undefined ? (language === "zh" ? `第${limit.day}天` : `day ${limit.day}`) : formatDate(date, language);
+  const due = task.dueBefore;
+  const event = due && "eventId" in due ? book.eventStarts.get(due.eventId) : undefined;
+  return { id: task.id, name: task.name, due: event ? `${event.name} (${day})` : day };
+}
+
+/**
+ * What the user is told, in `language`, or undefined when nothing is at risk: the reviews proved at risk with their
+ * deadlines and the change that recovers the most (or that none does), or the ones the search could not place within
+ * its budget — said as not proved.
+ */
+export function atRiskText(report: AtRiskReport, language: Language): string | undefined {
+  const zh = language === "zh";
+  const list = (tasks: readonly RiskedTask[]) =>
+    tasks
+      .map((task) => (zh ? `${task.name}（${task.due}之前）` : `${task.name} (due before ${task.due})`))
+      .join(zh ? "、" : "; ");
+  if (report.atRisk.length === 0 && report.unproved.length === 0) return undefined;
+  if (report.atRisk.length === 0)
+    return zh
+      ? `可能有风险（未证明：搜索在预算内没有找到位置）：${list(report.unproved)}。`
+      : `Possibly at risk (not proved: the search found no place within its budget): ${list(report.unproved)}.`;
+  const head = zh
+    ? `有风险：已证明剩下的时间放不下 ${list(report.atRisk)}。`
+    : `At risk: the time left is proved not to hold ${list(report.atRisk)}.`;
+  const recovery = report.recovery;
+  if (!recovery)
+    return zh
+      ? `${head}即使挪动所有还没开始的复习也补不回来：请腾出截止前的时间，或调整截止日期。`
+      : `${head} Moving every review not yet started recovers none of it: free time before the deadline, or move the deadline.`;
+  const named = new Map(report.atRisk.map((task) => [task.id, task.name]));
+  const recovers = recovery.recovers.filter((id) => named.has(id)).map((id) => named.get(id)!);
+  return zh
+    ? `${head}补救最多的方案（补回 ${recovers.join("、")}）：${recovery.said.join("；")}。`
+    : `${head} The change that recovers the most (${recovers.join(", ")}): ${recovery.said.join("; ")}.`;
+}
+
+/** The domain's `atRisk`: the reviews at risk (proved, or not found within the budget) and the words, or undefined. */
+export function atRiskNotice(state: ScheduleState, language: Language): AtRiskNotice | undefined {
+  const report = atRiskOf(state, {}, language);
+  const text = atRiskText(report, language);
+  return text === undefined ? undefined : { ids: [...report.atRisk, ...report.unproved].map((task) => task.id), text };
+}
