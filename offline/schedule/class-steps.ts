@@ -72,6 +72,44 @@ export function addTaskStep(
   );
 }
 
+/** Minutes of a slot (a class section) when the week has no clock times: 45. */
+const SLOT_MINUTES = 45;
+
+/**
+ * A habit ("vocabulary three times a week, 30 min, mornings"): one `add_habit` card. A session's minutes become slots
+ * (a slot is a 45-minute section: 30 min → 1, 1 hour → 2); said without them, one slot.
+ */
+export function addHabitStep(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "add_habit" }>,
+  end: Finish,
+  language: Language,
+): Decision {
+  const done = answered(view.rounds, "add_habit", end, language);
+  if (done) return done;
+  const duration = Math.max(1, Math.ceil((request.minutes ?? SLOT_MINUTES) / SLOT_MINUTES));
+  const partZh = request.part ? { morning: "上午", afternoon: "下午", evening: "晚上" }[request.part] : undefined;
+  return propose(
+    say(
+      language,
+      `Adding the habit "${request.name}": ${request.perWeek} time(s) a week, ${duration} slot(s) each${request.part ? `, in the ${request.part}` : ""}.`,
+      `正在添加习惯“${request.name}”：每周 ${request.perWeek} 次，每次 ${duration} 节${partZh ? `，${partZh}` : ""}。`,
+    ),
+    "add_habit",
+    {
+      name: request.name,
+      times_per_week: request.perWeek,
+      duration,
+      ...(request.part ? { part: request.part } : {}),
+    },
+    say(language, "the habit the request adds", "请求添加的习惯"),
+    {
+      action: end,
+      goalCheck: say(language, `added habit "${request.name}"`, `已添加习惯“${request.name}”`),
+    },
+  );
+}
+
 /** A class's standing rules: one `upsert_task_class` card with its preferred parts and excluded weekdays. */
 export function classRulesStep(
   view: PromptView,

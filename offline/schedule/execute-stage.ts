@@ -20,7 +20,7 @@ import {
   type RangeOccupant,
 } from "../../tools/schedule/tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
-import { addTaskStep, classRulesStep } from "./class-steps.js";
+import { addHabitStep, addTaskStep, classRulesStep } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { isRescheduleStep } from "./plan-stage.js";
@@ -178,6 +178,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return explainStep(view.rounds, request, end, asked, datingOf(facts));
     case "add_task":
       return addTaskStep(view, request, end, language);
+    case "add_habit":
+      return addHabitStep(view, request, end, language);
     case "class_rules":
       return classRulesStep(view, request, end, language);
     case "mark":

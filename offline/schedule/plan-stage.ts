@@ -325,6 +325,14 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
     }
     case "explain":
       return [{ content: `Explain ${JSON.stringify(request.task)}`, done_when: "get_task_info has shown the task" }];
+    case "add_habit":
+      return [
+        {
+          content: `Add the habit ${JSON.stringify(request.name)}, ${request.perWeek} times a week${request.minutes ? `, ${request.minutes} min each` : ""}${request.part ? `, in the ${request.part}` : ""}`,
+          done_when: "add_habit reports the habit's sessions, or why it cannot be added",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     case "add_task":
       return [
         {
@@ -478,6 +486,14 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
     }
     case "explain":
       return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+    case "add_habit":
+      return [
+        {
+          content: `添加习惯 ${quoted(request.name)}，每周 ${request.perWeek} 次${request.minutes ? `，每次 ${request.minutes} 分钟` : ""}${request.part ? `，${PART_ZH[request.part]}` : ""}`,
+          done_when: "add_habit 报告习惯的各次安排，或无法添加的原因",
+          packs: [...CLASS_PACKS],
+        },
+      ];
     case "add_task":
       return [
         {

@@ -55,8 +55,6 @@ describe("the offline policy reads a task's life", () => {
     "don't reschedule it",
     "how do I undo?",
     "undo the matrix review",
-    "vocabulary three times a week",
-    "每周背三次单词",
   ])("a near miss is declined and changes nothing: %s", async (request) => {
     const week = halfPlacedWeek();
     const tempo = await offlineTempo(week);
@@ -66,13 +64,40 @@ describe("the offline policy reads a task's life", () => {
     expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests|能理解这些日程请求/);
   });
 
-  test("a habit is declined as not built yet, with what it can do", async () => {
-    const tempo = await offlineTempo(halfPlacedWeek());
-    const outcome = await converse(tempo, "vocabulary three times a week");
-    expect(outcome.said.at(-1)).toMatch(
-      /^Recurring tasks \("vocabulary three times a week"\) are not something I can set up yet/,
+  test.each([
+    ["vocabulary three times a week, 30 min, mornings", "vocabulary"],
+    ["vocabulary three tiems a week, 30 minuets, mornigns", "vocabulary"],
+    ["每周背三次单词，每次30分钟，早上", "单词"],
+  ])("a habit is read and proposed on a card: %s", async (request, name) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "add_habit"]);
+    expect(outcome.cards[1]?.args).toEqual({ name, times_per_week: 3, duration: 1, part: "morning" });
+    const sessions = outcome.schedule.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.group?.kind === "habit",
     );
-    expect(outcome.said.at(-1)).toMatch(/undo that/);
+    expect(sessions).toHaveLength(3);
+    expect(sessions.every((task) => task.status === "pending" && task.group?.perWeek === 3)).toBe(true);
+    expect(outcome.schedule.categories.at(-1)).toMatchObject({ name, preferredParts: ["morning"] });
+  });
+
+  test.each([
+    ["vocabulary three times a week", "vocabulary"],
+    ["每周背三次单词", "单词"],
+  ])("a habit said without its length or part of the day is one slot, anywhere: %s", async (request, name) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "add_habit"]);
+    expect(outcome.cards[1]?.args).toEqual({ name, times_per_week: 3, duration: 1 });
+  });
+
+  test("a habit the policy cannot read whole is declined, with what it can do", async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, "habit");
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.at(-1)).toMatch(/^Recurring tasks \("habit"\) are not something I can set up yet/);
+    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
   });
 });
 

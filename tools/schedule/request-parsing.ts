@@ -105,6 +105,11 @@ export type ScheduleRequest =
    * with what it can do — never reads it as something else.
    */
   | { kind: "habit" }
+  /**
+   * A habit read whole (issue 47 item 8): "vocabulary three times a week, 30 min, mornings", "每周背三次单词，每次30分钟，早上".
+   * `minutes` when a session's length is said; `part` when a part of the day is.
+   */
+  | { kind: "add_habit"; name: string; perWeek: number; minutes?: number; part?: PartOfDay }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
@@ -542,7 +547,96 @@ const LEFT_BEFORE =
 
 /** A habit: a task to repeat ("three times a week", "every day", "每周三次", "每天背单词"). */
 const HABIT_REQUEST =
-  /\b(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven)\s*(?:times|x|×))\s*(?:a|per|every|each)\s+(?:week|day)\b|\b(?:every|each)\s+(?:day|morning|evening|night|weekday)\b|\bdaily\b|\bhabit\b|每(?:周|星期|天|日|晚|早)[^,.?!]{0,6}(?:\d+|[一二两三四五六七])?次|每天|每晚|每早|习惯/;
+  /\b(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven)\s*(?:times|tiems|tims|x|×))\s*(?:a|per|every|each)\s+(?:week|wek|weeek|day)\b|\b(?:every|each)\s+(?:day|morning|evening|night|weekday)\b|\bdaily\b|\bhabit\b|每(?:周|星期|天|日|晚|早)[^,.?!]{0,6}(?:\d+|[一二两三四五六七])?次|每天|每晚|每早|习惯/;
+
+const COUNT_WORDS: Record<string, number> = {
+  once: 1,
+  twice: 2,
+  thrice: 3,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+
+/**
+ * A habit read whole — its name, how many times a week, and when said a session's minutes and a part of the day — or
+ * undefined ("every day" is 7 a week; "twice a day" is not a week's count and is not read). Typos of "times", "week",
+ * "minutes" and the parts of the day are read.
+ */
+function readHabit(body: string): ScheduleRequest | undefined {
+  const english =
+    /\b(once|twice|thrice|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:(?:times?|tiems?|tims?|x|×)\s*)?(?:a|per|every|each)\s+(?:week|wek|weeek|wk)\b|\b(?:every|each)\s+(day)\b|\b(daily)\b/.exec(
+      body,
+    );
+  const chinese =
+    /每(?:周|星期|礼拜)([^,，。]{0,4}?)(\d+|[一二两三四五六七八九十])\s*次([^,，。]{0,12})|每(天|日)([^,，。]{0,12})/.exec(
+      body,
+    );
+  const count = english
+    ? english[2] || english[3]
+      ? 7
+      : (COUNT_WORDS[english[1] ?? ""] ?? Number(english[1]))
+    : chinese
+      ? chinese[4]
+        ? 7
+        : readNumber(chinese[2] ?? "")
+      : Number.NaN;
+  if (!Number.isInteger(count)) return undefined;
+  const minutes =
+    /(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|hous|小时)(?![a-z])/.exec(body) ??
+    /(\d+)\s*(?:mins?|minutes?|minuets?|minuts?|m|分钟|分)(?![a-z])/.exec(body);
+  const length = minutes
+    ? minutes[0].match(/h|小时/)
+      ? Math.round(Number(minutes[1]) * 60)
+      : Number(minutes[1])
+    : undefined;
+  const partWord =
+    /\b(morning|mornign|moring|mornig|afternoon|afternon|evening|evenign|evning|night)s?\b|(早上|上午|早晨|下午|晚上|晚间)/.exec(
+      body,
+    );
+  const part: PartOfDay | undefined = partWord
+    ? /^(?:mor|早|上)/.test(partWord[0])
+      ? "morning"
+      : /^(?:aft|下)/.test(partWord[0])
+        ? "afternoon"
+        : "evening"
+    : undefined;
+  let name: string;
+  if (english) {
+    name = body
+      .slice(0, english.index)
+      .replace(
+        /\b(?:i\s+(?:want|would like|need|'d like)\s+to|i\s+want|let me|help me|add a habit(?: of)?|a habit(?: of)?|habit|study|practi[cs]e|do|review|learn)\b/g,
+        " ",
+      )
+      .replace(/[,:;]/g, " ")
+      .trim();
+  } else {
+    const after = (chinese?.[3] ?? chinese?.[5] ?? "").replace(/^[背学练读做复习看]+/, "").trim();
+    const before = body
+      .slice(0, chinese?.index ?? 0)
+      .replace(/^(?:我想|我要|帮我|请|添加习惯|新增习惯)+/, "")
+      .replace(/[，,\s]+$/, "")
+      .trim();
+    name = after || before.replace(/[背学练读做]$/, "").replace(/^[“"](.*)[”"]$/, "$1");
+  }
+  name = taskPhrase(name.replace(/\s+/g, " ").trim());
+  if (!name) return undefined;
+  return {
+    kind: "add_habit",
+    name,
+    perWeek: count,
+    ...(length !== undefined && length > 0 ? { minutes: length } : {}),
+    ...(part ? { part } : {}),
+  };
+}
 
 /** The event a "what's left before …" question names, or undefined. */
 function readLeftBefore(body: string): ScheduleRequest | undefined {
@@ -561,7 +655,7 @@ const NEGATED_REQUEST =
 function parseSentence(body: string): ScheduleRequest {
   if (body === "") return { kind: "unknown" };
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
-  if (HABIT_REQUEST.test(body)) return { kind: "habit" };
+  if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
   const before = readLeftBefore(body);
   if (before) return before;
   if (HEALTH_REQUEST.test(body)) return { kind: "health" };
