@@ -3,6 +3,7 @@
  * or, without one, the embedded PGlite server. Either way the rest of Tempo
  * sees a `pg.Pool` and a URL.
  */
+import { tempoTypes } from "./bytea-array.js";
 import pg from "pg";
 
 import {
@@ -101,6 +102,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     lock_timeout: lockTimeoutMs,
     // On the client: every call has an answer or an error within this bound, a frozen server included.
     ...boundedClientOptions(queryTimeoutMs),
+    // Checkpoint reads come as bytea arrays: read fast (bytea-array.ts).
+    types: tempoTypes,
   });
   // An idle client that loses its connection is dropped by the pool, and the next query opens a new one; without a
   // listener the pool's 'error' event would crash the process.
