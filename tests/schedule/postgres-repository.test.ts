@@ -104,6 +104,18 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     ]);
   });
 
+  it("keeps a habit's sessions tied to their habit across a save and a load", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const before = sampleWeek();
+    await repository.seed("habit-user", before);
+    const after = write("add_habit", before, { name: "Vocabulary", times_per_week: 3, duration: 1 });
+    await repository.applyChanges("habit-user", diffScheduleState(before, after), { applyId: "habit-1" });
+    const groups = (state: ScheduleState) =>
+      state.tasks.flatMap((task) => (task.source === "task_item" && task.group ? [[task.id, task.group]] : []));
+    expect(groups(after)).toHaveLength(3);
+    expect(groups(await repository.load("habit-user"))).toEqual(groups(after));
+  });
+
   it("applies through the caller's transaction when given one: its rollback undoes the change, its commit keeps it", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();
