@@ -24,7 +24,8 @@ import { openTurn } from "../streaming/progress-ui.js";
 /** Builds the recall node. */
 export function createRecallNode(dependencies: NodeDependencies) {
   return async function recall(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    // The turn's opener and its status first, for a client that draws them (Agent Chat UI): more than "•••".
+    // The turn's opener and its status first, for a client that draws them (Agent Chat UI): more than "•••"; the
+    // earlier turns' openers are removed (`openTurn`), so no empty row stays under a finished turn.
     const opener = openTurn(config, state.messages);
     const update = await recallMemory(state, config);
     return opener.length > 0 ? { ...update, messages: opener } : update;

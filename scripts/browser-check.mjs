@@ -566,6 +566,15 @@ async function long() {
     typeof values.compressedUpTo === "string" || typeof values.compressedUpTo === "number",
     `compressedUpTo=${JSON.stringify(values.compressedUpTo)}, ${values.messages?.length} messages`,
   );
+  // A turn's opener goes when the next turn opens: after the turns only the latest turn's is left, so a reload leaves
+  // no empty row under an earlier request.
+  const latest = (values.messages ?? []).findLast((message) => message.type === "human");
+  const openers = (values.messages ?? []).filter((message) => String(message.id).startsWith("progress-turn-"));
+  check(
+    "long: only the latest turn's opener is kept",
+    openers.length <= 1 && openers.every((message) => message.id === `progress-turn-${latest?.id}`),
+    openers.map((message) => message.id).join(", "),
+  );
   await page.reload({ waitUntil: "networkidle2", timeout: 60_000 });
   await waitFor(page, (wanted) => document.body.innerText.includes(wanted), LONG_TURNS.at(-1), 30_000);
   await sleep(2000);
@@ -576,7 +585,7 @@ async function long() {
     missing.length === 0,
     missing.length ? `missing: ${missing.join(" | ")}` : "",
   );
-  // Each turn's opener is kept once, draws nothing; no answer is shown twice after the reload.
+  // No answer is shown twice after the reload.
   const answers = (values.messages ?? []).filter((message) => message.type === "ai" && message.content);
   const twice = answers.filter((message) => {
     const shown = String(message.content).slice(0, 60);

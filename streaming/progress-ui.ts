@@ -9,7 +9,7 @@
  * renders nothing under the same message and stays until the next turn's status replaces it (`keptUiMessages`). Its
  * props are one line of text: the state grows by a few hundred bytes a thread.
  */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { languageOf, say } from "../contracts/language.js";
@@ -81,16 +81,23 @@ export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
  * Opens a turn in a client that draws Generative UI (a run through the LangGraph API: Agent Chat UI): an assistant
  * message with no text, the turn's opener, with the status "Working on your message…" under it, so the person sees
  * more than "•••" before the turn's first assistant message (a status needs a message to stand under). Returns the
- * messages to add: the opener, once a turn (it is kept: removing it would take its status away while Chat UI may still
- * be loading it); none for a run with no such client (the terminal chat, `invoke`), or when the person's message is not
- * the latest. The opener is a progress line: the prompts leave it out; it draws nothing once its status is emptied.
+ * messages to write: the earlier turns' openers removed, then the opener, once a turn; no opener for a run with no such
+ * client (the terminal chat, `invoke`), or when the person's message is not the latest. The opener is a progress line:
+ * the prompts leave it out; it draws nothing once its status is emptied, but Chat UI still gives it an empty row under
+ * the person's message. It is kept for its own turn (removing it would take its status away while Chat UI may still be
+ * loading it) and removed when the next turn opens, together with its status, which the new status replaces
+ * (`keptUiMessages`): both long since loaded, so a reload shows no gap for a finished turn.
  */
 export function openTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): BaseMessage[] {
   const request = turnRequest(messages);
-  if (!config.metadata?.run_id || !request?.id || messages.at(-1) !== request) return [];
-  const opener = new AIMessage({ id: openerId(request.id), content: "" });
+  const current = request?.id ? openerId(request.id) : undefined;
+  const earlier = messages
+    .filter((message) => isOpenerId(message.id) && message.id !== current)
+    .map((message) => new RemoveMessage({ id: message.id! }));
+  if (!config.metadata?.run_id || !current || messages.at(-1) !== request) return earlier;
+  const opener = new AIMessage({ id: current, content: "" });
   showStatus(config, [...messages, opener], "Working on your message…", "正在处理你的消息…", opener.id);
-  return [opener];
+  return [...earlier, opener];
 }
 
 /** The id of the opener of the turn that `requestId` started. */

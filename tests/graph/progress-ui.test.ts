@@ -141,6 +141,27 @@ describe("progress in the ui channel", () => {
     expect(renderConversation(messages).split("\n")).toHaveLength(2);
   });
 
+  test("a new turn removes the earlier turns' openers: a reload shows no gap under a finished turn", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const config = { ...threadConfig("progress-opener-gap", "student"), metadata: { run_id: "run-gap" } };
+    await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, config);
+    await tempo.graph.invoke({ messages: [new HumanMessage("thanks")] }, config);
+    const state = await tempo.graph.getState(config);
+    const messages = state.values.messages as BaseMessage[];
+    const requests = messages.filter((message) => message.getType() === "human");
+    expect(requests.map((message) => messageText(message))).toEqual(["hello", "thanks"]);
+    // Only the current turn's opener is left, right after its request; the first turn reads request, reply.
+    const openers = messages.filter((message) => String(message.id).startsWith("progress-turn-"));
+    expect(openers.map((message) => message.id)).toEqual([`progress-turn-${requests[1]!.id}`]);
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai", "ai"]);
+    expect(messageText(messages[1])).not.toBe("");
+    // The earlier turn's status went with its opener; the current one stays (emptied) under the current opener.
+    expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
+      { id: `status-${requests[1]!.id}`, props: { text: "" }, metadata: { message_id: openers[0]!.id } },
+    ]);
+  });
+
   test("a Chinese user reads the status in Chinese", async () => {
     const { seen } = await watch("帮我安排复习");
     expect(seen.map((entry) => entry.text).filter((text) => text !== "")).toEqual([
