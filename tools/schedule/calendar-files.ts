@@ -19,8 +19,10 @@ import {
   assertSeries,
   expandSeries,
   instantOf,
+  mergedRanges,
   minutesOf,
   occurrenceRange,
+  occursByRule,
   SeriesError,
   type SeriesExpansion,
 } from "./event-series.js";
@@ -32,6 +34,8 @@ import {
   type SeriesRule,
   type SlotRange,
 } from "./state.js";
+import { clockOfState, hasStarted } from "./window-clock.js";
+import type { Language } from "../../contracts/language.js";
 
 import {
   CalendarFileError,
@@ -56,12 +60,45 @@ export interface ImportedOccurrence {
   converted?: { zone: string; start: string; windowZone: string };
 }
 
+/**
+ * An event of the file some of whose times in the window have started by the run's clock (`now`): those times are
+ * left out (the clock is a hard rule, nothing is written into a slot that has started). `added` is false when none
+ * of its times is left and it has none after the window either: it is not added at all.
+ */
+export interface PassedEvent {
+  name: string;
+  /** How many of its times in the window have started. */
+  times: number;
+  added: boolean;
+}
+
 /** What an import found: the events to add, when each occurs, and what it left out with why. */
 export interface TimetableImport {
   events: EventTask[];
-  /** Each added event's occurrences in the window, by event id. */
+  /** Each added event's occurrences in the window, by event id: only those that have not started. */
   times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
+  /** The events whose times in the window have started, each also told in `skipped`. */
+  passed: PassedEvent[];
+}
+
+/** What an import says of an event whose times have started: "Calculus lecture: all of its times in this window have passed; not added". */
+export function passedEventText(passed: PassedEvent, language: Language = "en"): string {
+  if (language === "zh")
+    return passed.added
+      ? `${passed.name}：本窗口内有 ${passed.times} 次已经过去，不导入这几次`
+      : `${passed.name}：本窗口内的时间都已过去，未添加`;
+  return passed.added
+    ? `${passed.name}: ${passed.times} of its times in this window have passed; they are left out`
+    : `${passed.name}: all of its times in this window have passed; not added`;
+}
+
+/** True when a series has an occurrence after `date` (one full period after it is looked at: bounded by INTERVAL). */
+function occursAfter(series: EventSeries, date: string): boolean {
+  if (series.moved.some((moved) => moved.date > date)) return true;
+  const period = series.rule.freq === "weekly" ? 7 * series.rule.interval : series.rule.interval;
+  for (let day = 1; day <= period; day += 1) if (occursByRule(series, addDays(date, day))) return true;
+  return false;
 }
 
 /** Longest name an imported event keeps: `add_task`'s limit for a task's name. */
@@ -237,6 +274,9 @@ function importedEvent(id: string, name: string, slots: SlotRange[], series?: Ev
  * occurrences falls in this window, since later windows show them; a one-off, or a rule of another kind, is its
  * occurrences in the window mapped to the slots they cover. Occurrences outside the window, all-day ones and those
  * that cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
+ *
+ * The clock is a hard rule (issue 47): an occurrence whose first slot has started by the run's `now` is left out and
+ * told (`passed`); an event with no time left, in this window or after it, is not added at all.
  */
 export function importTimetable(
   state: ScheduleState,
@@ -252,6 +292,16 @@ export function importTimetable(
   const events: EventTask[] = [];
   const times: TimetableImport["times"] = {};
   const skipped: string[] = [];
+  const passed: PassedEvent[] = [];
+  const clock = clockOfState(state);
+  const started = (range: SlotRange) => hasStarted(range.day, range.start, clock);
+  /** Tells the times of an event that have started; false when the event is not to be added. */
+  const tellPassed = (name: string, times: number, added: boolean): boolean => {
+    if (times === 0) return true;
+    passed.push({ name, times, added });
+    skipped.push(passedEventText(passed.at(-1)!));
+    return added;
+  };
   for (const event of read) {
     const summary = plainEventName(event.summary);
     const series = event.series === null ? undefined : seriesFromFile(event.series, timeZone);
@@ -266,15 +316,21 @@ export function importTimetable(
       skipped.push(...expansion.left.map((why) => `${summary} ${why}`));
       // A series over before this window is not part of the timetable any more.
       if (expansion.slots.length === 0 && series.rule.until !== undefined && series.rule.until < first) continue;
+      // Its times that have started are left out; it is kept while it has a time ahead, here or in a later window.
+      const ahead = expansion.occurrences.filter((occurrence) => !started(occurrence.range));
+      const gone = expansion.occurrences.length - ahead.length;
+      if (!tellPassed(summary, gone, ahead.length > 0 || occursAfter(series, last))) continue;
       const id = eventIdOf(summary, event.uid, taken);
-      events.push(importedEvent(id, summary, expansion.slots, series));
-      times[id] = toldOccurrences(series, expansion, timeZone);
+      const kept = { ...expansion, occurrences: ahead };
+      events.push(importedEvent(id, summary, mergedRanges(ahead.map((occurrence) => occurrence.range)), series));
+      times[id] = toldOccurrences(series, kept, timeZone);
       continue;
     }
     if (typeof series === "string")
       skipped.push(`${summary}: its rule is kept as this window's occurrences only (${series})`);
     const ranges: SlotRange[] = [];
     const told: ImportedOccurrence[] = [];
+    let gone = 0;
     for (const occurrence of event.occurrences) {
       const start = wallClockOf(occurrence.start, timeZone);
       const end = wallClockOf(occurrence.end, timeZone);
@@ -292,6 +348,10 @@ export function importTimetable(
         skipped.push(`${summary} on ${start.date}: ${placed.left}`);
         continue;
       }
+      if (started(placed.range)) {
+        gone += 1;
+        continue;
+      }
       ranges.push(placed.range);
       const zone = occurrence.start.zone;
       const converted =
@@ -305,13 +365,13 @@ export function importTimetable(
         ...(converted ? { converted } : {}),
       });
     }
-    if (ranges.length === 0) continue;
+    if (!tellPassed(summary, gone, ranges.length > 0) || ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
     const id = eventIdOf(summary, event.uid, taken);
     events.push(importedEvent(id, summary, ranges));
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
-  return { events, times, skipped };
+  return { events, times, skipped, passed };
 }
 
 /**

@@ -245,7 +245,7 @@ function steadyDay(date: string, timeZone: string): boolean {
 }
 
 /** Ranges sorted by day and slot, those of one day that overlap or touch made one (an event's compressed slots). */
-function mergedRanges(ranges: readonly SlotRange[]): SlotRange[] {
+export function mergedRanges(ranges: readonly SlotRange[]): SlotRange[] {
   const sorted = [...ranges].sort((a, b) => a.day - b.day || a.start - b.start);
   const merged: SlotRange[] = [];
   for (const range of sorted) {

@@ -25,6 +25,8 @@ import {
   CalendarFileError,
   exportCalendar,
   importTimetable,
+  passedEventText,
+  type PassedEvent,
   type ImportedOccurrence,
   type TimetableImport,
 } from "../calendar-files.js";
@@ -341,6 +343,8 @@ export interface ImportCalendarData {
   events: EventTask[];
   times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
+  /** The events whose times in the window have started by the run's clock: left out, each also in `skipped`. */
+  passed: PassedEvent[];
 }
 
 /** The text upsert_task_class gives for its data. */
@@ -583,12 +587,14 @@ export function describeTaskWrite(
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
       const found = outcome.ok
-        ? (outcome.data as Pick<TimetableImport, "events" | "times">)
-        : { events: [], times: {} };
+        ? (outcome.data as Pick<TimetableImport, "events" | "times" | "passed">)
+        : { events: [], times: {}, passed: [] };
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
-      const told = found.events.map(
-        (event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`,
-      );
+      // Then what the clock leaves out: the times that have passed, and the events with none left.
+      const told = [
+        ...found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`),
+        ...found.passed.map((passed) => passedEventText(passed, language)),
+      ];
       return zh
         ? `从日历文件导入 ${found.events.length} 个日程：${told.join("；")}`
         : `Import ${found.events.length} event(s) from the calendar file: ${told.join("; ")}`;
@@ -661,6 +667,7 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       events,
       times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
       skipped,
+      passed: found.passed,
     };
     return { ok: true, content: importedText(data), state: next, data };
   },

@@ -1,0 +1,128 @@
+/**
+ * Importing a calendar file with the clock (issue 47): an occurrence whose slot has started by the run's `now` is
+ * left out and told; an event with no time left is not added at all, said in the tool's result and on the card in
+ * English and Chinese; a file with only past events is refused, the week unchanged; a recurring series keeps its
+ * future occurrences. The clock is injected as the state's `now`, never the real one.
+ */
+import { describe, expect, test } from "vitest";
+import { datedWindow } from "../../tools/schedule/calendar.js";
+import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
+
+const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" });
+
+/** Wednesday 27 March 2024, 10:30 in Shanghai: Monday and Tuesday have passed, Wednesday's 10:00 slot has started. */
+const WEDNESDAY_MORNING = "2024-03-27T02:30:00.000Z";
+
+/** The week in Shanghai with nothing on it yet, its clock at `now`. */
+function weekAt(now: string): ScheduleState {
+  return {
+    window,
+    now,
+    categories: [{ id: "calculus", name: "Calculus" }],
+    tasks: [
+      { id: "review-1", name: "Review 1", source: "task_item", duration: 1, categoryId: "calculus", status: "pending" },
+    ],
+  };
+}
+
+/** A calendar file of the given VEVENT bodies. */
+function calendarOf(...events: string[]): string {
+  return [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//university//EN",
+    ...events.map((body) => `BEGIN:VEVENT\n${body}\nEND:VEVENT`),
+    "END:VCALENDAR",
+  ].join("\n");
+}
+
+/** A one-off lecture on `date` (YYYYMMDD), 10:00–11:40 in Shanghai. */
+function lectureOn(uid: string, name: string, date: string, rule?: string): string {
+  return [
+    `UID:${uid}@university`,
+    `SUMMARY:${name}`,
+    `DTSTART;TZID=Asia/Shanghai:${date}T100000`,
+    `DTEND;TZID=Asia/Shanghai:${date}T114000`,
+    ...(rule ? [`RRULE:${rule}`] : []),
+  ].join("\n");
+}
+
+const PAST_CALCULUS = lectureOn("calculus", "Calculus lecture", "20240325");
+const FUTURE_PHYSICS = lectureOn("physics", "Physics lecture", "20240329");
+
+describe("import_calendar and the clock", () => {
+  test("a file with only past events is refused with that reason, the week unchanged", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    const outcome = importCalendarTool.run(week, { ics: calendarOf(PAST_CALCULUS) });
+    expect(outcome).toEqual({
+      ok: false,
+      content:
+        "error: no event of the file can be added: Calculus lecture: all of its times in this window have passed; not added",
+    });
+    expect(week).toEqual(weekAt(WEDNESDAY_MORNING));
+  });
+
+  test("an event wholly in the past is not added and is told in the result and on the card, in English and Chinese", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    const ics = calendarOf(PAST_CALCULUS, FUTURE_PHYSICS);
+    const outcome = importCalendarTool.run(week, { ics });
+    expect(outcome.ok, outcome.content).toBe(true);
+    expect(outcome.state!.tasks.map((task) => task.name)).toEqual(["Review 1", "Physics lecture"]);
+    expect(outcome.content).toBe(
+      'imported 1 event(s): physics-lecture "Physics lecture"; left out: Calculus lecture: all of its times in this window have passed; not added',
+    );
+    expect(describeTaskWrite(week, "import_calendar", { ics }, "en")).toBe(
+      "Import 1 event(s) from the calendar file: Physics lecture — Fri 29 Mar 10:00–11:40; Calculus lecture: all of its times in this window have passed; not added",
+    );
+    expect(describeTaskWrite(week, "import_calendar", { ics }, "zh")).toBe(
+      "从日历文件导入 1 个日程：Physics lecture — 3月29日周五 10:00–11:40；Calculus lecture：本窗口内的时间都已过去，未添加",
+    );
+  });
+
+  test("a recurring series keeps its future occurrences: the started ones are left out and told", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    const ics = calendarOf(lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO,WE,FR"));
+    const outcome = importCalendarTool.run(week, { ics });
+    expect(outcome.ok, outcome.content).toBe(true);
+    const lecture = outcome.state!.tasks.at(-1)!;
+    // Monday's and Wednesday's (its 10:00 slot has started) are gone; Friday's stays, and the series as the file says.
+    expect(lecture.slots).toEqual([{ day: 5, start: 3, end: 4 }]);
+    expect(lecture.source === "event" && lecture.series?.rule).toEqual({
+      freq: "weekly",
+      interval: 1,
+      byDay: [1, 3, 5],
+    });
+    expect(outcome.content).toBe(
+      'imported 1 event(s): algebra-lecture "Algebra lecture"; left out: Algebra lecture: 2 of its times in this window have passed; they are left out',
+    );
+    expect(describeTaskWrite(week, "import_calendar", { ics }, "zh")).toBe(
+      "从日历文件导入 1 个日程：Algebra lecture — 3月29日周五 10:00–11:40；Algebra lecture：本窗口内有 2 次已经过去，不导入这几次",
+    );
+  });
+
+  test("a series whose times this week have all passed is kept for later weeks; one that ends this week is not added", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    const weekly = importCalendarTool.run(week, {
+      ics: calendarOf(lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO")),
+    });
+    expect(weekly.ok, weekly.content).toBe(true);
+    expect(weekly.state!.tasks.at(-1)).toMatchObject({ name: "Algebra lecture", slots: [] });
+    expect(weekly.content).toContain("Algebra lecture: 1 of its times in this window have passed; they are left out");
+
+    const ending = importCalendarTool.run(week, {
+      ics: calendarOf(lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO;COUNT=4")),
+    });
+    expect(ending).toEqual({
+      ok: false,
+      content:
+        "error: no event of the file can be added: Algebra lecture: all of its times in this window have passed; not added",
+    });
+  });
+
+  test("without a clock nothing has passed: every time in the window is imported", () => {
+    const { now: _now, ...week } = weekAt(WEDNESDAY_MORNING);
+    const outcome = importCalendarTool.run(week, { ics: calendarOf(PAST_CALCULUS, FUTURE_PHYSICS) });
+    expect(outcome.ok, outcome.content).toBe(true);
+    expect(outcome.state!.tasks.map((task) => task.name)).toEqual(["Review 1", "Calculus lecture", "Physics lecture"]);
+  });
+});
