@@ -11,9 +11,12 @@ import { moveTool, placeTool, swapTool, type ScheduleState } from "../../tools/s
 import { WeekModel } from "../../tools/schedule/week-model.js";
 import { ruledWeekArbitrary } from "./arbitraries.js";
 
-/** A generated week with rules and preferences drawn for its classes and tasks, and its reviews placed where they land. */
-const placedWeek = ruledWeekArbitrary({ days: [2, 9], slotsPerDay: [4, 12], taskCount: [4, 26] }, { soft: true }).chain(
-  (week) =>
+/** A generated week with rules and preferences drawn for its classes and tasks. */
+const ruledWeek = ruledWeekArbitrary({ days: [2, 9], slotsPerDay: [4, 12], taskCount: [4, 26] }, { soft: true });
+
+/** `weeks` with their reviews placed where they land. */
+const placedIn = (weeks: fc.Arbitrary<ScheduleState>) =>
+  weeks.chain((week) =>
     fc.array(fc.record({ day: fc.nat(), slot: fc.nat() }), { minLength: 60, maxLength: 60 }).map((tries) => {
       let state = week;
       // Each review tries a few places; those the place tool accepts stay.
@@ -30,6 +33,23 @@ const placedWeek = ruledWeekArbitrary({ days: [2, 9], slotsPerDay: [4, 12], task
       });
       return state;
     }),
+  );
+
+const placedWeek = placedIn(ruledWeek);
+
+/** A ruled week whose reviews are drawn into two habits (no two sessions of one on a day) or none, then placed. */
+const groupedWeek = placedIn(
+  ruledWeek.chain((week) =>
+    fc
+      .array(fc.constantFrom(undefined, "h0", "h1"), { minLength: week.tasks.length, maxLength: week.tasks.length })
+      .map((groups) => ({
+        ...week,
+        tasks: week.tasks.map((task, index) => {
+          const id = groups[index];
+          return task.source === "task_item" && id ? { ...task, group: { id, kind: "habit" as const } } : task;
+        }),
+      })),
+  ),
 );
 
 const preferencesArbitrary: fc.Arbitrary<HealthPreferences> = fc.record(
@@ -67,60 +87,70 @@ const drawnSwap = (state: ScheduleState, positions: number[], change: Extract<Ch
 /** Asserts `check` over random placed weeks with preferences and 1 to `most` changes, in `runs` runs from `seed`. */
 const overChanges = (
   most: number,
-  { runs, seed }: { runs: number; seed: number },
+  { runs, seed, weeks = placedWeek }: { runs: number; seed: number; weeks?: fc.Arbitrary<ScheduleState> },
   check: (start: ScheduleState, preferences: HealthPreferences, changes: Change[]) => void,
 ) =>
   fc.assert(
-    fc.property(placedWeek, preferencesArbitrary, fc.array(changeArbitrary, { minLength: 1, maxLength: most }), check),
+    fc.property(weeks, preferencesArbitrary, fc.array(changeArbitrary, { minLength: 1, maxLength: most }), check),
     { numRuns: runs, seed },
   );
 
+/** Checks the model against the tools and `analyzeHealth` over `weeks`: returns how many changes it compared. */
+const judgedAsTheTools = (weeks: fc.Arbitrary<ScheduleState>, runs: number, seed: number) => {
+  let compared = 0;
+  overChanges(25, { runs, seed, weeks }, (start, preferences, changes) => {
+    let state = start;
+    const model = new WeekModel(state, preferences);
+    expect(model.score()).toBe(analyzeHealth(state, preferences).score);
+    for (const change of changes) {
+      const positions = placedPositions(state);
+      if (positions.length === 0) return;
+      if (change.kind === "move") {
+        const position = positions[change.task % positions.length]!;
+        const task = state.tasks[position]!;
+        const range = task.slots![0]!;
+        const day = 1 + (change.day % state.window.totalDays);
+        const start = 1 + (change.slot % state.window.slotsPerDay);
+        if (day === range.day && start === range.start) continue;
+        const target = { day, start, end: start + range.end - range.start };
+        const ran = moveTool.run(state, { task_id: task.id, day, slot_start: start });
+        const predicted = model.scoreIfMoved(position, target);
+        expect(predicted !== undefined, `move ${task.id} to ${JSON.stringify(target)}: ${ran.content}`).toBe(ran.ok);
+        if (!ran.ok || !ran.state) continue;
+        compared += 1;
+        expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
+        if (!change.keep) continue;
+        model.move(position, target);
+        model.settle();
+        state = ran.state;
+      } else {
+        const drawn = drawnSwap(state, positions, change);
+        if (!drawn) continue;
+        const { first, second, ids, ran } = drawn;
+        const predicted = model.scoreIfSwapped(first, second);
+        expect(predicted !== undefined, `swap ${JSON.stringify(ids)}: ${ran.content}`).toBe(ran.ok);
+        if (!ran.ok || !ran.state) continue;
+        compared += 1;
+        expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
+        if (!change.keep) continue;
+        model.swap(first, second);
+        state = ran.state;
+      }
+      expect(model.score()).toBe(analyzeHealth(state, preferences).score);
+    }
+  });
+  return compared;
+};
+
 describe("the incremental health judge", () => {
   test("scores every move and swap as analyzeHealth scores the week the tools leave, and accepts what they accept", () => {
-    let compared = 0;
-    overChanges(25, { runs: 150, seed: 46 }, (start, preferences, changes) => {
-      let state = start;
-      const model = new WeekModel(state, preferences);
-      expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-      for (const change of changes) {
-        const positions = placedPositions(state);
-        if (positions.length === 0) return;
-        if (change.kind === "move") {
-          const position = positions[change.task % positions.length]!;
-          const task = state.tasks[position]!;
-          const range = task.slots![0]!;
-          const day = 1 + (change.day % state.window.totalDays);
-          const start = 1 + (change.slot % state.window.slotsPerDay);
-          if (day === range.day && start === range.start) continue;
-          const target = { day, start, end: start + range.end - range.start };
-          const ran = moveTool.run(state, { task_id: task.id, day, slot_start: start });
-          const predicted = model.scoreIfMoved(position, target);
-          expect(predicted !== undefined, `move ${task.id} to ${JSON.stringify(target)}: ${ran.content}`).toBe(ran.ok);
-          if (!ran.ok || !ran.state) continue;
-          compared += 1;
-          expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-          if (!change.keep) continue;
-          model.move(position, target);
-          model.settle();
-          state = ran.state;
-        } else {
-          const drawn = drawnSwap(state, positions, change);
-          if (!drawn) continue;
-          const { first, second, ids, ran } = drawn;
-          const predicted = model.scoreIfSwapped(first, second);
-          expect(predicted !== undefined, `swap ${JSON.stringify(ids)}: ${ran.content}`).toBe(ran.ok);
-          if (!ran.ok || !ran.state) continue;
-          compared += 1;
-          expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-          if (!change.keep) continue;
-          model.swap(first, second);
-          state = ran.state;
-        }
-        expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-      }
-    });
     // The weeks must give the property something to compare.
-    expect(compared).toBeGreaterThan(100);
+    expect(judgedAsTheTools(placedWeek, 150, 46)).toBeGreaterThan(100);
+  });
+
+  test("keeps a habit's sessions on different days as they move, as the tools do, placed and pending", () => {
+    // The rule reads where the group's other sessions are now: a kept move frees its old day and takes its new one.
+    expect(judgedAsTheTools(groupedWeek, 100, 48)).toBeGreaterThan(80);
   });
 });
 

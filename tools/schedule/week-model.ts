@@ -28,7 +28,7 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { bufferOf, isFixedByClock, placementRuleProblem, startedProblem, withRules } from "./rules.js";
+import { bufferOf, isFixedByClock, placementRuleProblem, startedProblem, withRules, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
@@ -91,6 +91,12 @@ export class WeekModel {
   /** Per day: the shortest pending review its rules allow there (Infinity when none). */
   private readonly shortestPending: number[];
   private readonly budget: () => SearchBudget;
+  /**
+   * The rules as the week is now: the index's, with each task group's days (no two sessions of a habit or long task on
+   * one day) kept up to date as its placed sessions move, as the tools read them from the week they change.
+   */
+  private readonly rules: RuleBook;
+  private readonly groupDays = new Map<string, Map<number, string[]>>();
   private feasibility: Feasibility;
   /**
    * The rescan's memory (see `Trials`): the change counter, each day's last change, and the feasibility's. A trial
@@ -122,7 +128,11 @@ export class WeekModel {
     const { totalDays, slotsPerDay } = state.window;
     this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
-    this.profile = profileOf(state, preferences, this.index.rules);
+    for (const [group, days] of this.index.rules.groupDays ?? [])
+      this.groupDays.set(group, new Map([...days].map(([day, ids]) => [day, [...ids]])));
+    const { groupDays: _fixed, ...ungrouped } = this.index.rules;
+    this.rules = { ...ungrouped, groupDays: this.groupDays };
+    this.profile = profileOf(state, preferences, this.rules);
     this.room = Uint8Array.from(state.tasks, (task) => (task.source === "event" && task.canEmbed ? 1 : 0));
     this.busyRow = new Uint8Array(slotsPerDay + 2);
     this.onDay = Array.from({ length: totalDays }, () => []);
@@ -141,7 +151,7 @@ export class WeekModel {
           withRules(
             { id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) },
             task,
-            this.index.rules,
+            ungrouped,
           ),
         );
       if (task.status !== "placed" || !task.slots?.length) return;
@@ -510,7 +520,7 @@ export class WeekModel {
       host = first;
     }
     // The clock (issue 47): a review in the past stays, and none lands in a slot that has started.
-    const rules = this.index.rules;
+    const rules = this.rules;
     if (rules.clock && (isFixedByClock(task, rules) || startedProblem(range, rules) !== undefined)) return undefined;
     if (placementRuleProblem(task, range, rules) !== undefined) return undefined;
     if (!this.buffersHold(position, range)) return undefined;
@@ -522,7 +532,7 @@ export class WeekModel {
    * within its own buffer, and it within no buffer of a review on that day.
    */
   private buffersHold(position: number, range: SlotRange): boolean {
-    const rules = this.index.rules;
+    const rules = this.rules;
     if (!rules.buffered) return true;
     const task = this.state.tasks[position]!;
     const own = bufferOf(task, rules);
@@ -568,6 +578,7 @@ export class WeekModel {
     list.splice(list.indexOf(position), 1);
     this.addLoad(range.day, -(range.end - range.start + 1));
     this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
+    this.groupDay(position, range.day, -1);
     this.places[position] = undefined;
     this.dirty.add(range.day);
   }
@@ -583,7 +594,23 @@ export class WeekModel {
     this.onDay[range.day - 1]!.push(position);
     this.addLoad(range.day, range.end - range.start + 1);
     this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
+    this.groupDay(position, range.day, 1);
     this.dirty.add(range.day);
+  }
+
+  /** Counts the grouped review at `position` on `day` in or out (`change` 1 or -1) of its group's days. */
+  private groupDay(position: number, day: number, change: 1 | -1): void {
+    const task = this.state.tasks[position] as TaskItem;
+    if (!task.group || task.group.sameDay) return;
+    let days = this.groupDays.get(task.group.id);
+    if (!days) {
+      days = new Map();
+      this.groupDays.set(task.group.id, days);
+    }
+    const ids = (days.get(day) ?? []).filter((id) => id !== task.id);
+    if (change === 1) ids.push(task.id);
+    if (ids.length > 0) days.set(day, ids);
+    else days.delete(day);
   }
 
   private addLoad(day: number, slots: number): void {
@@ -705,7 +732,7 @@ export class WeekModel {
     // The room as the full judge reads it (searchInputOf): the index's cells, and the buffers of the reviews where
     // the model has them now.
     const room = searchRoomOf({ ...this.index, tasks: this.currentTasks() });
-    const search = searchPlacements(this.pending, room, { ...this.budget(), dayLoad: this.dayLoad() });
+    const search = searchPlacements(this.pendingNow(), room, { ...this.budget(), dayLoad: this.dayLoad() });
     const placeable = search.placements.length;
     return {
       penalty: placeable * HEALTH_PENALTIES.unplaced + (this.pending.length - placeable) * HEALTH_PENALTIES.cannotFit,
@@ -713,6 +740,16 @@ export class WeekModel {
       exact: search.exact,
       budget: search.stop === "budget",
     };
+  }
+
+  /** The pending reviews kept off the days their groups' placed sessions are on now (as `withRules` keeps them). */
+  private pendingNow(): SearchTask[] {
+    return this.pending.map((search) => {
+      const days = search.group === undefined ? undefined : this.groupDays.get(search.group);
+      if (!days || days.size === 0) return search;
+      const taken = [...days].filter(([, ids]) => ids.some((id) => id !== search.id)).map(([day]) => day);
+      return taken.length === 0 ? search : { ...search, notDays: new Set([...(search.notDays ?? []), ...taken]) };
+    });
   }
 
   /** The week's tasks with the reviews where the model has them now. */
