@@ -38,7 +38,7 @@ import { proposedWrites } from "../kernel/proposal.js";
 import { droppedWritesText, readWriteFacts } from "../review/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { newId } from "../kernel/ids.js";
-import { isOpenerId } from "../streaming/progress-ui.js";
+import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import { conversationMessages, latestUserText } from "./shared/messages.js";
 
 /** Builds the chat node. */
@@ -51,7 +51,7 @@ export function createChatNode(dependencies: NodeDependencies) {
 
   async function respond(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     // The turn's opener (`openTurn`, for Agent Chat UI) stands after the message it answers.
-    const lastMessage = state.messages.findLast((message) => !isOpenerId(message.id));
+    const lastMessage = latestBesideOpeners(state.messages);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
     if (userText.trim().startsWith("/")) return runCommand(state, userText.trim(), config);

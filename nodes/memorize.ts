@@ -26,6 +26,7 @@ import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText, now } from "./shared/messages.js";
 import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
 import { emit } from "../streaming/events.js";
+import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import type { Preference } from "../contracts/preferences.js";
 
 /** Builds the memorize node. */
@@ -79,8 +80,11 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     // The recalled memory lived for this invocation; the next one recalls afresh (the store holds it). Already empty,
     // the write is dropped (writeChangesOnly).
     const forget = { recalled: nothingRecalled() };
+    // The mark is the last message that stays: a turn's opener is removed when the next turn opens, and a mark on it
+    // would send the next memorize back to the thread's first message.
+    const memorizedUpTo = latestBesideOpeners(state.messages)?.id ?? null;
     const compression = compressHistory(state, dependencies);
-    if (!compression) return { memorizedUpTo: state.messages.at(-1)?.id ?? null, ...forget };
+    if (!compression) return { memorizedUpTo, ...forget };
     if (store) {
       const summary = await summarizeTurns(compression.remove, dependencies, config);
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
@@ -89,7 +93,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const compressedUpTo = compression.remove.findLast((message) => message.id)?.id;
     return {
       ...(compressedUpTo ? { compressedUpTo } : {}),
-      memorizedUpTo: state.messages.at(-1)?.id ?? null,
+      memorizedUpTo,
       ...forget,
     };
   }

@@ -111,6 +111,14 @@ export function isOpenerId(id: unknown): boolean {
 }
 
 /**
+ * The latest message that is not a turn's opener: what a node reads as "the last message", and what a mark such as
+ * `memorizedUpTo` may point at — an opener is removed when the next turn opens, and a mark on it would be lost.
+ */
+export function latestBesideOpeners(messages: readonly BaseMessage[]): BaseMessage | undefined {
+  return messages.findLast((message) => !isOpenerId(message.id));
+}
+
+/**
  * `node`, ending the opener's status (`openTurn`) when the node writes the turn's first assistant message a person
  * reads: from then on the turn speaks for itself (a later stage's status stands under its own message).
  */
