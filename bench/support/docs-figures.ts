@@ -7,8 +7,8 @@
  *   <!-- /bench-output -->
  *
  * `npm run bench -- --docs [names]` (bench/run-all.ts) runs the benches and replaces the block of each one that ended
- * well; the prose around the blocks is the page's own. A bench that failed keeps its last block; a bench with no block
- * in the page is named, so one is added by hand.
+ * well (its goal met or not: a missed goal is said in the block); the prose around the blocks is the page's own. A
+ * bench that failed keeps its last block; a bench with no block in the page is named, so one is added by hand.
  */
 
 /** What one bench run printed, as bench/run-all.ts records it. */
@@ -16,8 +16,10 @@ export interface BenchOutput {
   name: string;
   /** The command it ran as, e.g. `npx tsx bench/peer.ts`. */
   command: string;
-  /** True when it exited 0 in time. */
+  /** True when it ran to the end in time: exit code 0, or the goal-missed code (bench/support/goal.ts). */
   ok: boolean;
+  /** True when it ran to the end but missed its goal: its figures are written, marked so. */
+  goalMissed?: boolean;
   seconds: number;
   output: string;
 }
@@ -44,7 +46,7 @@ export function cleanedOutput(output: string): string {
 export function figureBlock(run: BenchOutput, context: RunContext): string {
   return [
     `<!-- bench-output: ${run.name} -->`,
-    `\`${run.command}\` — run on ${context.date} (${context.machine}; ${run.seconds.toFixed(1)} s), written by \`npm run bench -- --docs ${run.name}\`:`,
+    `\`${run.command}\` — run on ${context.date} (${context.machine}; ${run.seconds.toFixed(1)} s), written by \`npm run bench -- --docs ${run.name}\`${run.goalMissed ? " (**goal not met** in this run)" : ""}:`,
     "",
     // A fence longer than any backtick run in the output, so the output cannot close it.
     ...(() => {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { blocksIn, figureBlock, withBenchFigures, type BenchOutput } from "../../bench/support/docs-figures.js";
+import { GOAL_MISSED_EXIT_CODE, runEnding } from "../../bench/support/goal.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const context = { date: "2026-11-29", machine: "2 logical cores (Test CPU), Node.js v20.0.0" };
@@ -78,6 +79,19 @@ describe("the figures generator", () => {
     expect(written.page).toContain("old figures: 1 call");
     expect(written.page).toContain("cost $& $1 rounds");
     expect(written.page).not.toContain("old context figures");
+  });
+
+  test("a run that missed its goal (exit code 2) is written, and its block says the goal was not met", () => {
+    expect(runEnding(GOAL_MISSED_EXIT_CODE, false)).toEqual({ ok: true, goalMissed: true });
+    expect(runEnding(0, false)).toEqual({ ok: true, goalMissed: false });
+    expect(runEnding(1, false)).toEqual({ ok: false, goalMissed: false });
+    expect(runEnding(GOAL_MISSED_EXIT_CODE, true)).toEqual({ ok: false, goalMissed: false });
+    const missed = { ...run("context", "ratio 0.25 (goal 0.2)"), ...runEnding(GOAL_MISSED_EXIT_CODE, false) };
+    const written = withBenchFigures(PAGE, [missed, run("peer", "| Tempo | 4 |")], context);
+    expect(written.updated).toEqual(["peer", "context"]);
+    expect(written.page).toContain("ratio 0.25 (goal 0.2)");
+    expect(written.page).toContain("`npm run bench -- --docs context` (**goal not met** in this run):");
+    expect(written.page).not.toMatch(/--docs peer` \(\*\*goal not met/);
   });
 
   test("output holding a code fence gets a longer fence", () => {
