@@ -11,8 +11,9 @@
  * - graph step: wall time of one superstep, sampled between the `updates`
  *   chunks of small-talk turns (recall → chat → memorize), checkpoint saves
  *   included as LangGraph overlaps them (durability "async");
- * - interrupt + resume: one `accept` of a write card until the next write
- *   card is raised (the write applied, a read tool, two model decisions);
+ * - interrupt + resume: one `accept` of a card until the next card is
+ *   raised (the plan card's accept: the plan saved, the week read, the
+ *   search, the batch of placements proposed on a write card);
  * - checkpoint bytes: `pg_total_relation_size` of the checkpoint tables after
  *   a `turns`-turn small-talk conversation, without retention and with
  *   `pruneCheckpoints` (keep the latest 10 + step snapshots) every 10 turns,
@@ -51,7 +52,7 @@ import {
 const TURNS = Number(process.argv[2] ?? 200);
 /** Small-talk turns timed per target (after WARM_UP). */
 const STEP_TURNS = 80;
-/** Task runs timed per target; each gives 7 resume cycles (8 write cards). */
+/** Task runs timed per target; each gives one resume cycle per card that raises the next (the plan card → the batch). */
 const TASK_RUNS = 6;
 const WARM_UP = 3;
 /** Retention policy of the bytes comparison. */
@@ -145,7 +146,8 @@ async function measure(setup: Setup, tag: string): Promise<Timings> {
       { messages: [new HumanMessage("Help me arrange next week's review")] },
       config(threadId),
     );
-    result = await setup.graph.invoke(ACCEPT(), config(threadId)); // the plan card → first write card
+    // Every accept that raises the next card is a cycle: the plan card's accept to the write card (the offline policy
+    // proposes the week's placements on one batch card), and any write card's accept to a next write card.
     for (let cycle = 0; cycle < 20 && interrupted(result); cycle += 1) {
       const start = performance.now();
       result = await setup.graph.invoke(ACCEPT(), config(threadId));
