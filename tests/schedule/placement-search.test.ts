@@ -5,8 +5,8 @@
  * the other, as the offline policy proposes them.
  */
 import fc from "fast-check";
-import { describe, expect, test } from "vitest";
-import { searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";
+import { describe, expect, test, vi } from "vitest";
+import { pastDeadline, searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";
 import {
   findFreeTool,
   generateSchedule,
@@ -160,6 +160,32 @@ describe("placement search", () => {
     // A deadline already past stops it on its first node, with nothing found.
     const late = searchPlacements(pendingTasks, runs, { dayLoad, deadline: 0, now: () => 1 });
     expect(late).toEqual({ placements: [], exact: false, stop: "budget" });
+  });
+
+  test("the default CPU clock is read at most once while little wall time passes, and counts on with it", () => {
+    // A reading of the process's CPU time can take milliseconds on a loaded machine: looks at the clock within
+    // 10 ms of wall time count on from the last reading instead.
+    let wall = 1_000_000;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => wall);
+    const readings = vi.spyOn(process, "cpuUsage").mockReturnValue({ user: 2_000_000, system: 0 });
+    try {
+      // The first look reads it (2,000 ms of CPU time); the next 99, with no wall time passing, do not.
+      wall += 1_000;
+      for (let look = 0; look < 100; look += 1) expect(pastDeadline({ deadline: 2_001 })).toBe(false);
+      expect(readings).toHaveBeenCalledTimes(1);
+      // 5 ms of wall time on, it counts 5 ms of CPU time on from that reading, without reading it again.
+      wall += 5;
+      expect(pastDeadline({ deadline: 2_004 })).toBe(true);
+      expect(pastDeadline({ deadline: 2_006 })).toBe(false);
+      expect(readings).toHaveBeenCalledTimes(1);
+      // 10 ms on, it reads the clock again.
+      wall += 5;
+      expect(pastDeadline({ deadline: 2_001 })).toBe(false);
+      expect(readings).toHaveBeenCalledTimes(2);
+    } finally {
+      readings.mockRestore();
+      now.mockRestore();
+    }
   });
 
   test("a small search that finishes says so: stop is exact", () => {

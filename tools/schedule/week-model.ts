@@ -112,6 +112,14 @@ export class WeekModel {
   private readonly moveTrials: Array<Array<Float64Array | undefined> | undefined>;
   /** Its trial swaps, by `first * tasks + second`. */
   private readonly swapTrials = new Map<number, Float64Array>();
+  /**
+   * A move to another day scored by its two days' parts, each kept apart (`PART_FIELDS` numbers): per position, its
+   * day with it taken out (`sourceParts`); per position, per target day, by start slot, that day with it put in
+   * (`targetParts`, made on first use). A part holds while its day has not changed, whatever the other day did, so a
+   * review's moves out of a day that changed cost one day's count, and the moves into a day that did not are recalled.
+   */
+  private readonly sourceParts: Float64Array;
+  private readonly targetParts: Array<Array<Float64Array | undefined> | undefined>;
 
   /** `budget`: each feasibility search's (a function: read when the search runs, so a shared meter's nodes count). */
   constructor(
@@ -125,6 +133,8 @@ export class WeekModel {
     this.places = Array.from({ length: state.tasks.length }, () => undefined);
     this.offProfile = Array.from({ length: state.tasks.length }, () => undefined);
     this.moveTrials = Array.from({ length: state.tasks.length }, () => undefined);
+    this.sourceParts = new Float64Array(state.tasks.length * PART_FIELDS);
+    this.targetParts = Array.from({ length: state.tasks.length }, () => undefined);
     const { totalDays, slotsPerDay } = state.window;
     this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
@@ -266,16 +276,11 @@ export class WeekModel {
     const place = this.places[position];
     if (!place || this.isMultiRange(position)) return undefined;
     const from = place.range.day;
-    let days = this.moveTrials[position];
-    if (!days) {
-      days = [];
-      this.moveTrials[position] = days;
+    if (from !== range.day) {
+      const parted = this.scoreByParts(position, place, range);
+      if (parted !== WHOLE) return parted;
     }
-    let trials = days[range.day - 1];
-    if (!trials) {
-      trials = new Float64Array((this.slotsPerDay + 1) * TRIAL_FIELDS);
-      days[range.day - 1] = trials;
-    }
+    const trials = this.rowOf(this.moveTrials, position, range.day, TRIAL_FIELDS);
     const at = range.start * TRIAL_FIELDS;
     if (this.current(trials, at, from, range.day)) return this.recalled(trials, at);
     if (this.blocked(position, range)) return this.remember(trials, at, from, range.day, undefined);
@@ -318,6 +323,121 @@ export class WeekModel {
     this.undoSwap(first, second, swapped);
     this.restore();
     return raw;
+  }
+
+  /** The row of `table` for the review at `position` and `day`: `fields` numbers per start slot, made on first use. */
+  private rowOf(
+    table: Array<Array<Float64Array | undefined> | undefined>,
+    position: number,
+    day: number,
+    fields: number,
+  ): Float64Array {
+    const days = (table[position] ??= []);
+    return (days[day - 1] ??= new Float64Array((this.slotsPerDay + 1) * fields));
+  }
+
+  /**
+   * The raw score after moving the review at `position` from its day to `range` on another day, from the two days'
+   * parts (each made again only when its day changed) and the week's running sums; undefined when `move` would refuse
+   * it; `WHOLE` when the feasibility must be searched again (the trial is then made whole).
+   */
+  private scoreByParts(position: number, place: Place, range: SlotRange): number | undefined | typeof WHOLE {
+    const target = this.targetPart(position, place, range);
+    const to = range.start * PART_FIELDS;
+    if (target[to + 1] === 0) return undefined;
+    this.sourcePart(position, place);
+    const source = this.sourceParts;
+    const from = place.range.day;
+    const feasibility = this.feasibility;
+    // As `feasibilityAfter`: the week's own feasibility holds unless a pending review might newly fit on either day.
+    if (
+      this.pending.length > 0 &&
+      !(
+        feasibility.exact &&
+        feasibility.placeable === 0 &&
+        source[position * PART_FIELDS + 3] === 0 &&
+        target[to + 3] === 0
+      )
+    )
+      return WHOLE;
+    if (feasibility.budget) return Number.NaN;
+    this.flush();
+    const length = range.end - range.start + 1;
+    const [fromLoad, toLoad] = [this.dailyLoad[from - 1]!, this.dailyLoad[range.day - 1]!];
+    const squares =
+      this.loadSquares +
+      (fromLoad - length) * (fromLoad - length) -
+      fromLoad * fromLoad +
+      (toLoad + length) * (toLoad + length) -
+      toLoad * toLoad;
+    // The penalties are multiples of 0.5, so these sums are the trial's exactly.
+    const days =
+      this.dayTotal -
+      this.dayCost[from - 1]! -
+      this.dayCost[range.day - 1]! +
+      source[position * PART_FIELDS + 2]! +
+      target[to + 2]!;
+    const strategy = this.strategyTotal + this.strategyChange(position, from, range.day);
+    const spread = spreadOf(this.loadSum, squares, this.totalDays);
+    const penalties = days + strategy + feasibility.penalty + unevenPenalty(spread);
+    return Math.round((100 - penalties) * 10) / 10;
+  }
+
+  /**
+   * The row of `targetParts` holding the part of the move of the review at `position` to `range` (another day), made
+   * again first when that day changed since: whether it lands, the day's cost then, whether a pending review could fit.
+   */
+  private targetPart(position: number, place: Place, range: SlotRange): Float64Array {
+    const parts = this.rowOf(this.targetParts, position, range.day, PART_FIELDS);
+    const at = range.start * PART_FIELDS;
+    const made = parts[at]!;
+    if (made === 0 || made < this.dayChanged[range.day]!) {
+      parts[at] = this.epoch;
+      parts[at + 1] = 0;
+      if (!this.blocked(position, range)) {
+        this.flush();
+        this.lift(position);
+        const host = this.landing(position, range);
+        if (host !== undefined) {
+          this.land(position, range, host);
+          parts[at + 1] = 1;
+          parts[at + 2] = this.costOfDay(range.day);
+          parts[at + 3] = this.pending.length > 0 && this.roomFor(range.day) ? 1 : 0;
+          this.lift(position);
+        }
+        this.land(position, place.range, place.host);
+        // Its days are as they were: their counted costs stand.
+        this.dirty.clear();
+      }
+    }
+    return parts;
+  }
+
+  /** Its `sourceParts` of the review at `position`, made again when its day changed: the day's cost without it, room. */
+  private sourcePart(position: number, place: Place): void {
+    const parts = this.sourceParts;
+    const at = position * PART_FIELDS;
+    const day = place.range.day;
+    const made = parts[at]!;
+    if (made === 0 || made < this.dayChanged[day]! || parts[at + 1] !== day) {
+      this.flush();
+      this.lift(position);
+      parts[at] = this.epoch;
+      parts[at + 1] = day;
+      parts[at + 2] = this.costOfDay(day);
+      parts[at + 3] = this.pending.length > 0 && this.roomFor(day) ? 1 : 0;
+      this.land(position, place.range, place.host);
+      this.dirty.clear();
+    }
+  }
+
+  /** How the class sessions' cost changes when the review at `position` moves from day `from` to day `to`. */
+  private strategyChange(position: number, from: number, to: number): number {
+    const sessions = this.classes.get((this.state.tasks[position] as TaskItem).categoryId);
+    if (!sessions) return 0;
+    const { perDay } = sessions;
+    const days = perDay.size - ((perDay.get(from) ?? 0) === 1 ? 1 : 0) + ((perDay.get(to) ?? 0) === 0 ? 1 : 0);
+    return strategyCostOf(sessions.strategy, sessions.sessions, days) - strategyCost(sessions);
   }
 
   /**
@@ -786,8 +906,23 @@ export class WeekModel {
  */
 const TRIAL_FIELDS = 5;
 
+/**
+ * Numbers a move's part keeps (`sourceParts`, `targetParts` in the class): when it was made (the change counter; 0 for
+ * never), then a source's day, its cost without the review, 1 when a pending review could fit there; a target's 1 when
+ * the review lands (0: refused), the day's cost with it, 1 when a pending review could fit there.
+ */
+const PART_FIELDS = 4;
+
+/** What `scoreByParts` gives when the move's trial must be made whole (a feasibility search). */
+const WHOLE = Symbol("whole");
+
 /** What a class's strategy costs: sessions sharing a day (steady), or days beyond the first (compact). */
 function strategyCost(sessions: ClassSessions): number {
-  const off = sessions.strategy === "steady" ? sessions.sessions - sessions.perDay.size : sessions.perDay.size - 1;
+  return strategyCostOf(sessions.strategy, sessions.sessions, sessions.perDay.size);
+}
+
+/** What a class's strategy costs with `sessions` on `days` days. */
+function strategyCostOf(strategy: ClassSessions["strategy"], sessions: number, days: number): number {
+  const off = strategy === "steady" ? sessions - days : days - 1;
   return off > 0 ? off * HEALTH_PENALTIES.offStrategy : 0;
 }
