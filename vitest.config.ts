@@ -46,6 +46,7 @@ export const INTEGRATION_TESTS = [
   "tests/graph/kept-messages.test.ts",
   // A term lived day by day through the graph, on PGlite and PostgreSQL 15.
   "tests/term/term-simulation.test.ts",
+  "tests/schedule/event-series-stored.test.ts",
 ];
 
 const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];

@@ -3,11 +3,12 @@
  * slots whose clock times it covers in the window's time zone — and the arranged week written as iCalendar with
  * ical-generator, every event and every placed review with its real start and end. No RFC 5545 parsing by hand.
  *
- * A recurring lecture is kept as a series (issue 47): its RRULE (FREQ=DAILY or WEEKLY, INTERVAL, BYDAY, COUNT,
- * UNTIL), its local clock time and TZID, its EXDATEs and RECURRENCE-ID moves, expanded into the window
- * (`event-series.ts`); export writes it back as one VEVENT with RRULE and EXDATE, and each moved occurrence as a
- * RECURRENCE-ID VEVENT, so export → import gives the same series. A rule of another kind (FREQ=MONTHLY, BYMONTHDAY…)
- * is kept as its occurrences in this window, as before. A file that cannot be read, a series that cannot be a
+ * A recurring lecture is kept as a series (issue 47): its RRULE (FREQ=DAILY, WEEKLY or MONTHLY, INTERVAL, BYDAY with
+ * or without an ordinal, BYMONTHDAY, BYSETPOS, COUNT, UNTIL), its RDATEs (VALUE=DATE or a time with its TZID), its
+ * local clock time and TZID, its EXDATEs and RECURRENCE-ID moves, expanded into the window (`event-series.ts`); export
+ * writes it back as one VEVENT with RRULE, RDATE and EXDATE, and each moved occurrence as a RECURRENCE-ID VEVENT, so
+ * export → import gives the same series. A rule of another kind (FREQ=YEARLY, BYMONTH, several RRULEs, an RDATE
+ * PERIOD…) is kept as its occurrences in this window, as before. A file that cannot be read, a series that cannot be a
  * timetable (COUNT=0, a billion occurrences, a date far in the future), or a window without dates, is a clear error
  * (`CalendarFileError`) and changes nothing.
  */
@@ -17,12 +18,13 @@ import { buildEventTask } from "./canonical-form.js";
 import { dateOfDay } from "./calendar.js";
 import {
   assertSeries,
+  clockOf,
   expandSeries,
   instantOf,
   mergedRanges,
   minutesOf,
   occurrenceRange,
-  occursByRule,
+  occursAfter,
   SeriesError,
   type SeriesExpansion,
 } from "./event-series.js";
@@ -30,6 +32,7 @@ import {
   TASK_ID_PATTERN,
   type EventSeries,
   type EventTask,
+  type NthWeekday,
   type ScheduleState,
   type SeriesRule,
   type SlotRange,
@@ -93,14 +96,6 @@ export function passedEventText(passed: PassedEvent, language: Language = "en"):
     : `${passed.name}: all of its times in this window have passed; not added`;
 }
 
-/** True when a series has an occurrence after `date` (one full period after it is looked at: bounded by INTERVAL). */
-function occursAfter(series: EventSeries, date: string): boolean {
-  if (series.moved.some((moved) => moved.date > date)) return true;
-  const period = series.rule.freq === "weekly" ? 7 * series.rule.interval : series.rule.interval;
-  for (let day = 1; day <= period; day += 1) if (occursByRule(series, addDays(date, day))) return true;
-  return false;
-}
-
 /** Longest name an imported event keeps: `add_task`'s limit for a task's name. */
 export const IMPORTED_NAME_LIMIT = 120;
 
@@ -159,11 +154,6 @@ function wallClockOf(moment: CalendarMoment, timeZone: string): { date: string; 
   return { date: clock.date, minutes: minutesOf(clock.time) };
 }
 
-/** "HH:MM" of minutes after midnight. */
-function clockOf(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-}
-
 /** A readable, unique id for an imported event. */
 function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
   const base =
@@ -179,11 +169,26 @@ function eventIdOf(summary: string, uid: string, taken: Set<string>): string {
   return id;
 }
 
-/** The days of the week of a BYDAY part ("MO" → 1 … "SU" → 7); undefined when one has an ordinal ("1MO"). */
-function weekdaysOf(byDay: readonly string[]): number[] | undefined {
+/** A BYDAY part read: the days without an ordinal ("MO" → 1 … "SU" → 7) and those with one ("2TU", "-1FR"). */
+function weekdaysOf(byDay: readonly string[]): { days: number[]; nth: NthWeekday[] } | undefined {
   const names = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
-  const days = byDay.map((name) => names.indexOf(name.toUpperCase()) + 1);
-  return days.some((day) => day === 0) ? undefined : [...new Set(days)].sort((a, b) => a - b);
+  const days: number[] = [];
+  const nth: NthWeekday[] = [];
+  for (const written of byDay) {
+    const match = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/i.exec(written.trim());
+    if (!match) return undefined;
+    const day = names.indexOf(match[2]!.toUpperCase()) + 1;
+    if (match[1] === undefined) days.push(day);
+    else nth.push({ nth: Number(match[1]), day });
+  }
+  return { days: [...new Set(days)].sort((a, b) => a - b), nth };
+}
+
+/** Whole numbers of a BY… part ("BYMONTHDAY": ["1", "-1"]), or undefined when one is not. */
+function numbersOf(values: readonly string[] | undefined): number[] | undefined {
+  if (values === undefined) return undefined;
+  const numbers = values.map(Number);
+  return numbers.every(Number.isInteger) ? numbers : undefined;
 }
 
 /** A moment of the file as a wall clock in a series' zone: "YYYY-MM-DD" and "HH:MM". */
@@ -192,37 +197,62 @@ function wallIn(moment: CalendarMoment, timeZone: string): { date: string; time:
   return { date: wall.date, time: clockOf(wall.minutes), minutes: wall.minutes };
 }
 
+/** The rule of a recurring VEVENT as a `SeriesRule`'s FREQ, INTERVAL and BY… parts, or why it is not one Tempo keeps. */
+function ruleParts(written: CalendarSeriesRead): SeriesRule | string {
+  // An event of RDATEs alone: its own start, once, and the dates added.
+  if (written.rules === 0) return { freq: "daily", interval: 1, count: 1 };
+  if (written.rules !== 1) return "it has more than one RRULE";
+  const freq = written.freq.toLowerCase();
+  if (freq !== "daily" && freq !== "weekly" && freq !== "monthly") return `FREQ=${written.freq.slice(0, 16)}`;
+  const allowed = freq === "monthly" ? ["BYDAY", "BYMONTHDAY", "BYSETPOS"] : freq === "weekly" ? ["BYDAY"] : [];
+  const parts = Object.keys(written.parts);
+  const other = parts.filter((part) => !allowed.includes(part));
+  if (other.length > 0) return `its rule has ${other.join(", ")}`;
+  const rule: SeriesRule = { freq, interval: written.interval };
+  if (written.parts.BYDAY !== undefined) {
+    const byDay = weekdaysOf(written.parts.BYDAY);
+    if (byDay === undefined || (freq === "weekly" && byDay.nth.length > 0)) return "its BYDAY has an ordinal";
+    if (byDay.days.length > 0 || freq === "weekly") rule.byDay = byDay.days;
+    if (byDay.nth.length > 0) rule.byNthDay = byDay.nth;
+  }
+  const byMonthDay = numbersOf(written.parts.BYMONTHDAY);
+  const bySetPos = numbersOf(written.parts.BYSETPOS);
+  if (byMonthDay === undefined && written.parts.BYMONTHDAY !== undefined) return "its BYMONTHDAY is not a number";
+  if (bySetPos === undefined && written.parts.BYSETPOS !== undefined) return "its BYSETPOS is not a number";
+  if (byMonthDay !== undefined) rule.byMonthDay = byMonthDay;
+  if (bySetPos !== undefined) rule.bySetPos = bySetPos;
+  if (written.wkst !== 2 && freq === "weekly" && written.interval > 1)
+    return "its weeks start on another day than Monday";
+  return rule;
+}
+
 /**
- * The series a recurring VEVENT is, or why it is kept as this window's occurrences instead (a rule of another kind
- * than a timetable's, a zone only the file defines). A floating time is in the window's zone.
+ * The series a recurring VEVENT (RRULE, RDATE) is, or why it is kept as this window's occurrences instead (a rule of
+ * another kind than a timetable's, a zone only the file defines). A floating time is in the window's zone. A weekly
+ * rule whose first date is not one of its days is kept as occurrences; a monthly one is kept as a series and refused
+ * by `assertSeries` (RFC 5545 leaves such a start's meaning open, and a rule such as BYMONTHDAY=31 every twelfth month
+ * from February has no day at all).
  */
 function seriesFromFile(written: CalendarSeriesRead, windowZone: string): EventSeries | string {
-  if (written.rules !== 1 || written.extraDates > 0) return "it has more than one rule (RRULE, RDATE)";
-  const freq = written.freq.toLowerCase();
-  if (freq !== "daily" && freq !== "weekly") return `FREQ=${written.freq.slice(0, 16)}`;
-  const parts = Object.keys(written.parts);
-  if (parts.some((part) => part !== "BYDAY") || (freq === "daily" && parts.length > 0))
-    return `its rule has ${parts.join(", ")}`;
-  const byDay = written.parts.BYDAY === undefined ? undefined : weekdaysOf(written.parts.BYDAY);
-  if (written.parts.BYDAY !== undefined && byDay === undefined) return "its BYDAY has an ordinal";
-  if (written.wkst !== 2 && written.interval > 1) return "its weeks start on another day than Monday";
+  const parts = ruleParts(written);
+  if (typeof parts === "string") return parts;
+  if (written.added.some((added) => added.period === true)) return "an RDATE is a PERIOD";
   if (written.start.allDay) return "it is all-day";
   const zone = written.start.zone ?? windowZone;
   if (!isTimeZone(zone)) return `its time zone ${zone.slice(0, 60)} is defined only in the file`;
   const start = wallIn(written.start, zone);
   const end = wallIn(written.end, zone);
   if (end.date !== start.date) return "it runs past midnight";
-  const rule: SeriesRule = { freq, interval: written.interval };
-  if (byDay !== undefined) rule.byDay = byDay;
+  const rule = parts;
   if (written.count !== null) rule.count = written.count;
   if (written.until !== null) {
     const until = wallIn(written.until, zone);
     // UNTIL bounds the start: a last day whose UNTIL is before the lecture's time ends the day before.
     rule.until = written.until.allDay || until.minutes >= start.minutes ? until.date : addDays(until.date, -1);
   }
-  if (byDay !== undefined && !byDay.includes(dayOfWeekOfDate(start.date)))
+  if (rule.freq === "weekly" && rule.byDay !== undefined && !rule.byDay.includes(dayOfWeekOfDate(start.date)))
     return "its first date is not a day of its rule";
-  return {
+  const series: EventSeries = {
     rule,
     firstDate: start.date,
     start: start.time,
@@ -234,6 +264,14 @@ function seriesFromFile(written: CalendarSeriesRead, windowZone: string): EventS
       return { from: wallIn(moved.from, zone).date, date: at.date, start: at.time, end: wallIn(moved.end, zone).time };
     }),
   };
+  // An RDATE of a date alone (VALUE=DATE) is on that date at the series' own time.
+  const added = written.added.map((moment) =>
+    moment.allDay
+      ? { date: moment.date, start: start.time }
+      : { date: wallIn(moment, zone).date, start: wallIn(moment, zone).time },
+  );
+  if (added.length > 0) series.added = added;
+  return series;
 }
 
 /** The occurrences of an expansion as the card tells them, with the series' own zone and time when it differs. */
@@ -438,13 +476,19 @@ function localDateTime(date: string, time: string): string {
   return `${date.replace(/-/g, "")}T${time.replace(":", "")}00`;
 }
 
-/** The RRULE (and EXDATE) lines of a series, in a fixed order, for ical-generator to write as they are. */
+/** The RRULE (and RDATE and EXDATE) lines of a series, in a fixed order, for ical-generator to write as they are. */
 function ruleLines(series: EventSeries): string {
   const { rule } = series;
   const days = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
   const parts = [`FREQ=${rule.freq.toUpperCase()}`];
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
-  if (rule.byDay !== undefined) parts.push(`BYDAY=${rule.byDay.map((day) => days[day]).join(",")}`);
+  const byDay = [
+    ...(rule.byNthDay ?? []).map(({ nth, day }) => `${nth}${days[day]}`),
+    ...(rule.byDay ?? []).map((day) => days[day]),
+  ];
+  if (rule.byDay !== undefined || rule.byNthDay !== undefined) parts.push(`BYDAY=${byDay.join(",")}`);
+  if (rule.byMonthDay !== undefined) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(",")}`);
+  if (rule.bySetPos !== undefined) parts.push(`BYSETPOS=${rule.bySetPos.join(",")}`);
   if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
   // UNTIL is UTC when DTSTART has a zone (RFC 5545 3.3.10): the start of the last day's occurrence.
   if (rule.until !== undefined)
@@ -453,7 +497,12 @@ function ruleLines(series: EventSeries): string {
         .toISOString()
         .replace(/[-:]|\.\d{3}/g, "")}`,
     );
+  // An event of RDATEs alone is written with the rule it is read as (FREQ=DAILY;COUNT=1: its own start, once).
   const lines = [`RRULE:${parts.join(";")}`];
+  if (series.added !== undefined && series.added.length > 0)
+    lines.push(
+      `RDATE;TZID=${series.timeZone}:${series.added.map((added) => localDateTime(added.date, added.start)).join(",")}`,
+    );
   if (series.cancelled.length > 0)
     lines.push(
       `EXDATE;TZID=${series.timeZone}:${series.cancelled.map((date) => localDateTime(date, series.start)).join(",")}`,

@@ -11,7 +11,8 @@
  * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
  * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
  * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
- * also comes with its rule and exceptions as written (`series`), for the reader to keep as a series (issue 47).
+ * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
+ * as a series (issue 47).
  */
 import { workerData } from "node:worker_threads";
 
@@ -83,7 +84,10 @@ function uidOf(component) {
   return String(component.getFirstPropertyValue("uid") ?? "");
 }
 
-/** The moments of a date-list property (EXDATE), each with the property's own TZID. */
+/**
+ * The moments of a date-list property (EXDATE, RDATE), each with the property's own TZID; an RDATE written as a
+ * PERIOD is its start, with `period: true` (the reader keeps no series of it).
+ */
 function momentsOf(component, name, calendar, summary) {
   return component.getAllProperties(name).flatMap((property) => {
     const tzid = property.getParameter("tzid");
@@ -92,7 +96,11 @@ function momentsOf(component, name, calendar, summary) {
       throw new Refusal(
         `the time zone "${zone.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`,
       );
-    return property.getValues().map((time) => momentOf(time, zone));
+    return property
+      .getValues()
+      .map((value) =>
+        value instanceof ICAL.Period ? { ...momentOf(value.start, zone), period: true } : momentOf(value, zone),
+      );
   });
 }
 
@@ -103,13 +111,15 @@ function momentsOf(component, name, calendar, summary) {
  */
 function seriesOf(component, event, exceptions, calendar, summary, startZone, endZone) {
   const rules = component.getAllProperties("rrule");
-  if (rules.length === 0 || component.hasProperty("recurrence-id")) return null;
-  const recur = rules[0].getFirstValue();
+  const added = momentsOf(component, "rdate", calendar, summary);
+  if ((rules.length === 0 && added.length === 0) || component.hasProperty("recurrence-id")) return null;
+  // An event of RDATEs alone has no rule: its own start and the dates listed.
+  const recur = rules.length > 0 ? rules[0].getFirstValue() : { freq: "", interval: 1, count: null, wkst: 2 };
   const parts = {};
   for (const [name, values] of Object.entries(recur.parts ?? {})) parts[name] = values.map(String);
   return {
     rules: rules.length,
-    extraDates: component.getAllProperties("rdate").length,
+    added,
     freq: String(recur.freq ?? ""),
     interval: Number(recur.interval ?? 1),
     count: recur.count === null || recur.count === undefined ? null : Number(recur.count),

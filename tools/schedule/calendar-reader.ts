@@ -73,10 +73,11 @@ export interface CalendarMoment {
 
 /** A recurring VEVENT as the file writes it: its rule's parts, start and end, and its exceptions (issue 47). */
 export interface CalendarSeriesRead {
-  /** How many RRULEs and RDATEs it has (a series is kept from exactly one RRULE and no RDATE). */
+  /** How many RRULEs it has (a series is kept from at most one; none when it has only RDATEs). */
   rules: number;
-  extraDates: number;
-  /** FREQ as written ("WEEKLY"). */
+  /** RDATE moments (an RDATE written as a PERIOD is its start, marked `period`). */
+  added: Array<CalendarMoment & { period?: boolean }>;
+  /** FREQ as written ("WEEKLY"; "" for an event of RDATEs alone). */
   freq: string;
   interval: number;
   /** COUNT as written (0 included), or null. */

@@ -44,12 +44,22 @@ export function buildEventTask(task: EventTask): EventTask {
 
 /** A series in canonical form: its keys in a fixed order, unset rule parts absent, exceptions sorted by date. */
 export function canonicalSeries(series: EventSeries): EventSeries {
-  const { freq, interval, byDay, count, until } = series.rule;
-  return {
+  const { freq, interval, byDay, byNthDay, byMonthDay, bySetPos, count, until } = series.rule;
+  const ascending = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
+  const canonical: EventSeries = {
     rule: {
       freq,
       interval,
-      ...(byDay !== undefined ? { byDay: [...new Set(byDay)].sort((a, b) => a - b) } : {}),
+      ...(byDay !== undefined ? { byDay: ascending(byDay) } : {}),
+      ...(byNthDay !== undefined
+        ? {
+            byNthDay: [...new Map(byNthDay.map(({ nth, day }) => [`${nth}|${day}`, { nth, day }])).values()].sort(
+              (a, b) => a.nth - b.nth || a.day - b.day,
+            ),
+          }
+        : {}),
+      ...(byMonthDay !== undefined ? { byMonthDay: ascending(byMonthDay) } : {}),
+      ...(bySetPos !== undefined ? { bySetPos: ascending(bySetPos) } : {}),
       ...(count !== undefined ? { count } : {}),
       ...(until !== undefined ? { until } : {}),
     },
@@ -62,6 +72,12 @@ export function canonicalSeries(series: EventSeries): EventSeries {
       .map((moved) => ({ from: moved.from, date: moved.date, start: moved.start, end: moved.end }))
       .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
   };
+  // Added occurrences (RDATE): one per date and time, by date and time; no key when there are none.
+  const added = [...new Map((series.added ?? []).map(({ date, start }) => [`${date} ${start}`, { date, start }]))]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, occurrence]) => occurrence);
+  if (added.length > 0) canonical.added = added;
+  return canonical;
 }
 
 /** A task item in canonical form: only a placed or done one carries `slots` and `embeddedIn`, only a settled one `markedAt` and `was`. */

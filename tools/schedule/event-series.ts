@@ -4,28 +4,31 @@
  * (series, window) → the event's `slots` on the window's day indices, the shape every search and write tool reads, so
  * nothing downstream knows a lecture repeats.
  *
+ * A rule is FREQ=DAILY, WEEKLY (BYDAY) or MONTHLY (BYMONTHDAY, negative ones included, BYDAY with an ordinal such as
+ * 2TU or -1FR, BYSETPOS), with RFC 5545's meaning; RDATEs are `added` occurrences, EXDATEs cancel any occurrence.
+ *
  * Bounded work whatever the series says: whether a date is an occurrence is arithmetic on the date (no stepping from
  * the first occurrence), so expanding costs O(days of the window + exceptions), a COUNT of a billion or a series begun
- * decades ago included. What cannot be a timetable (COUNT=0, a COUNT past `MAX_SERIES_COUNT`, a date outside
+ * decades ago included. The one stepping is a monthly rule's COUNT turned into its last date, once per series, over at
+ * most the months of `SERIES_YEARS`. Dates are day numbers inside (no date strings parsed per day), and a series'
+ * rule is read once (`compiledRule`, kept with the series object). What cannot be a timetable (COUNT=0, a COUNT past `MAX_SERIES_COUNT`, a date outside
  * `SERIES_YEARS`, an unknown time zone) is a `SeriesError` naming it.
  */
-import {
-  addDays,
-  dayOfWeekOfDate,
-  daysBetween,
-  isIsoDate,
-  isTimeZone,
-  localClock,
-  mondayOf,
-} from "../../contracts/clock.js";
+import { addDays, isIsoDate, isTimeZone, localClock } from "../../contracts/clock.js";
 import { TempoError } from "../../errors/index.js";
-import type { EventSeries, ScheduleWindow, SlotRange } from "./state.js";
+import type { EventSeries, ScheduleWindow, SeriesRule, SlotRange } from "./state.js";
 
 /** Most occurrences a series' COUNT may give (a 16-week term of daily sessions is 112). */
 export const MAX_SERIES_COUNT = 10_000;
 
-/** Most days or weeks between two occurrences (INTERVAL). */
+/** Most occurrences added to a series' rule (RDATE). */
+export const MAX_ADDED_OCCURRENCES = 1_000;
+
+/** Most days, weeks or months between two occurrences (INTERVAL). */
 export const MAX_SERIES_INTERVAL = 520;
+
+/** Most months between two occurrences of a monthly rule (INTERVAL): ten years. */
+export const MAX_MONTHLY_INTERVAL = 120;
 
 /** The years a series' dates may lie in: a timetable is not dated before 1970 or past 2199. */
 export const SERIES_YEARS = { first: 1970, last: 2199 } as const;
@@ -60,8 +63,29 @@ function inSeriesYears(date: string): boolean {
   return isIsoDate(date) && year >= SERIES_YEARS.first && year <= SERIES_YEARS.last;
 }
 
+/** What is wrong with a monthly rule's parts, or a daily or weekly rule's use of them, one line each. */
+function partProblems(rule: SeriesRule): string[] {
+  const problems: string[] = [];
+  const monthly = rule.freq === "monthly";
+  if (!monthly && (rule.byNthDay !== undefined || rule.byMonthDay !== undefined || rule.bySetPos !== undefined))
+    problems.push(`a ${rule.freq} rule has no BYMONTHDAY, BYSETPOS or BYDAY with an ordinal`);
+  if (rule.freq === "daily" && rule.byDay !== undefined) problems.push("a daily rule has no BYDAY");
+  if (rule.byMonthDay?.some((day) => !Number.isInteger(day) || day === 0 || Math.abs(day) > 31))
+    problems.push("a BYMONTHDAY is not 1 … 31 or -1 … -31");
+  if (rule.byNthDay?.some(({ nth }) => !Number.isInteger(nth) || nth === 0 || Math.abs(nth) > 5))
+    problems.push("an ordinal of BYDAY is not 1 … 5 or -1 … -5");
+  if (rule.bySetPos?.some((position) => !Number.isInteger(position) || position === 0 || Math.abs(position) > 31))
+    problems.push("a BYSETPOS is not 1 … 31 or -1 … -31");
+  if (rule.bySetPos !== undefined && rule.byDay === undefined && rule.byNthDay === undefined && !rule.byMonthDay)
+    problems.push("BYSETPOS needs BYDAY or BYMONTHDAY");
+  if (monthly && rule.interval > MAX_MONTHLY_INTERVAL)
+    problems.push(`INTERVAL=${rule.interval} is more than the ${MAX_MONTHLY_INTERVAL} months a monthly rule may skip`);
+  return problems;
+}
+
 /** What is wrong with a series, one line each (empty for a sound one). */
 export function seriesProblems(series: EventSeries): string[] {
+  if (soundSeries.has(series)) return [];
   const problems: string[] = [];
   const { rule } = series;
   if (rule.count !== undefined && (!Number.isInteger(rule.count) || rule.count < 1))
@@ -74,6 +98,7 @@ export function seriesProblems(series: EventSeries): string[] {
     problems.push(`INTERVAL=${rule.interval} is not between 1 and ${MAX_SERIES_INTERVAL}`);
   if (rule.freq === "weekly" && rule.byDay !== undefined && rule.byDay.length === 0)
     problems.push("a weekly rule needs at least one day (BYDAY)");
+  problems.push(...partProblems(rule));
   if (!isTimeZone(series.timeZone)) problems.push(`the time zone "${series.timeZone.slice(0, 64)}" is not known`);
   if (series.end <= series.start) problems.push(`it ends (${series.end}) before it starts (${series.start})`);
   const dates = [
@@ -81,16 +106,26 @@ export function seriesProblems(series: EventSeries): string[] {
     ...(rule.until !== undefined ? [rule.until] : []),
     ...series.cancelled,
     ...series.moved.flatMap((moved) => [moved.from, moved.date]),
+    ...(series.added ?? []).map((added) => added.date),
   ];
   const outside = dates.find((date) => !inSeriesYears(date));
   if (outside !== undefined)
     problems.push(`the date ${outside.slice(0, 32)} is not a date of ${SERIES_YEARS.first}–${SERIES_YEARS.last}`);
-  else if (!occursByRule(series, series.firstDate))
+  else if (problems.length === 0 && !occursByRule(series, series.firstDate))
     problems.push(`its first date ${series.firstDate} is not a day of its rule`);
   for (const moved of series.moved)
     if (moved.end <= moved.start) problems.push(`the occurrence moved from ${moved.from} ends before it starts`);
+  if ((series.added?.length ?? 0) > MAX_ADDED_OCCURRENCES)
+    problems.push(`it has more than the ${MAX_ADDED_OCCURRENCES} added occurrences (RDATE) a series may have`);
+  for (const added of series.added ?? [])
+    if (minutesOf(added.start) + minutesOf(series.end) - minutesOf(series.start) >= 24 * 60)
+      problems.push(`the occurrence added on ${added.date} at ${added.start} runs past midnight`);
+  if (problems.length === 0) soundSeries.add(series);
   return problems;
 }
+
+/** Series objects already found sound (a series in state is not changed in place: a change is a new object). */
+const soundSeries = new WeakSet<EventSeries>();
 
 /** Throws a `SeriesError` naming what is wrong with a series. */
 export function assertSeries(series: EventSeries, what = "The series"): void {
@@ -98,37 +133,233 @@ export function assertSeries(series: EventSeries, what = "The series"): void {
   if (problems.length > 0) throw new SeriesError(`${what} cannot be a timetable: ${problems.join("; ")}.`);
 }
 
-/** The days of the week a rule falls on (a weekly rule without BYDAY: its first date's). */
-function daysOfRule(series: EventSeries): number[] {
-  return series.rule.byDay ?? [dayOfWeekOfDate(series.firstDate)];
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 of "YYYY-MM-DD". */
+function dayNumber(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 }
 
-/** Whether the rule gives an occurrence on a local date (exceptions aside): arithmetic, no stepping. */
-export function occursByRule(series: EventSeries, date: string): boolean {
-  const { rule, firstDate } = series;
-  if (date < firstDate || (rule.until !== undefined && date > rule.until)) return false;
-  let index: number;
-  if (rule.freq === "daily") {
-    const days = daysBetween(firstDate, date);
-    if (days % rule.interval !== 0) return false;
-    index = days / rule.interval;
-  } else {
-    const weekdays = daysOfRule(series);
-    const weekday = dayOfWeekOfDate(date);
-    if (!weekdays.includes(weekday)) return false;
-    const weeks = daysBetween(mondayOf(firstDate), mondayOf(date)) / 7;
-    if (weeks % rule.interval !== 0) return false;
-    const firstWeekday = dayOfWeekOfDate(firstDate);
-    index =
-      (weeks / rule.interval) * weekdays.length +
-      weekdays.filter((day) => day < weekday).length -
-      weekdays.filter((day) => day < firstWeekday).length;
+/** Dates of day numbers already written (`dateOfNumber`), cleared past `DATES_KEPT`. */
+const datesOfNumbers = new Map<number, string>();
+const DATES_KEPT = 20_000;
+
+/** "YYYY-MM-DD" of a day number. */
+function dateOfNumber(day: number): string {
+  let date = datesOfNumbers.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (datesOfNumbers.size >= DATES_KEPT) datesOfNumbers.clear();
+    datesOfNumbers.set(day, date);
   }
-  return rule.count === undefined || index < rule.count;
+  return date;
 }
 
-/** Minutes after midnight of "HH:MM". */
+/** The day of the week of a day number, 1 = Monday … 7 = Sunday (day 0, 1 Jan 1970, was a Thursday). */
+function weekdayOfNumber(day: number): number {
+  return ((((day + 3) % 7) + 7) % 7) + 1;
+}
+
+/** Months since January 1970 of a year and a month 0 … 11. */
+function monthIndex(year: number, month: number): number {
+  return (year - 1970) * 12 + month;
+}
+
+/** The day number of the 1st of a month (its index since January 1970), and how many days it has. */
+function monthOfIndex(index: number): { first: number; length: number } {
+  const year = 1970 + Math.floor(index / 12);
+  const month = index - (year - 1970) * 12;
+  const first = Date.UTC(year, month, 1) / DAY_MS;
+  return { first, length: Date.UTC(year, month + 1, 1) / DAY_MS - first };
+}
+
+/**
+ * The days of one month (1 … its length, ascending) a monthly rule gives, exceptions and bounds aside: BYMONTHDAY
+ * (negative from the month's end) and BYDAY (every such weekday, or the nth one) intersected when both are given, the
+ * first date's day of the month when neither is (a month without that day has none), then BYSETPOS.
+ */
+function monthDays(rule: SeriesRule, firstDayOfMonth: number, month: { first: number; length: number }): number[] {
+  const { length } = month;
+  const weekdayOfFirst = weekdayOfNumber(month.first);
+  /** The day of the month of the `nth` `weekday` (negative from the end), or 0 when the month has none. */
+  const nthOf = (nth: number, weekday: number): number => {
+    const firstSuch = ((weekday - weekdayOfFirst + 7) % 7) + 1;
+    if (nth > 0) return firstSuch + (nth - 1) * 7 <= length ? firstSuch + (nth - 1) * 7 : 0;
+    const lastSuch = firstSuch + Math.floor((length - firstSuch) / 7) * 7;
+    return lastSuch + (nth + 1) * 7 >= 1 ? lastSuch + (nth + 1) * 7 : 0;
+  };
+  let byWeekday: Set<number> | undefined;
+  if (rule.byDay !== undefined || rule.byNthDay !== undefined) {
+    byWeekday = new Set<number>();
+    for (const weekday of rule.byDay ?? [])
+      for (let day = nthOf(1, weekday); day <= length; day += 7) byWeekday.add(day);
+    for (const { nth, day: weekday } of rule.byNthDay ?? []) {
+      const day = nthOf(nth, weekday);
+      if (day > 0) byWeekday.add(day);
+    }
+  }
+  const byMonthDay =
+    rule.byMonthDay === undefined
+      ? undefined
+      : rule.byMonthDay.map((day) => (day > 0 ? day : length + 1 + day)).filter((day) => day >= 1 && day <= length);
+  let days: number[];
+  if (byMonthDay !== undefined) days = byWeekday ? byMonthDay.filter((day) => byWeekday.has(day)) : byMonthDay;
+  else if (byWeekday !== undefined) days = [...byWeekday];
+  else days = firstDayOfMonth <= length ? [firstDayOfMonth] : [];
+  days = [...new Set(days)].sort((a, b) => a - b);
+  if (rule.bySetPos === undefined) return days;
+  const kept = rule.bySetPos
+    .map((position) => days[position > 0 ? position - 1 : days.length + position])
+    .filter((day): day is number => day !== undefined);
+  return [...new Set(kept)].sort((a, b) => a - b);
+}
+
+/** A series' rule read once: its first and last day numbers and whether a day in between is one of its days. */
+interface CompiledRule {
+  first: number;
+  /** The last day an occurrence may fall on (UNTIL, or COUNT's last occurrence); Infinity when unbounded. */
+  last: number;
+  /** Whether the rule (bounds aside) falls on a day. */
+  falls: (day: number) => boolean;
+  /** The rule's days of one month (its index since January 1970), bounds aside, for a monthly rule. */
+  monthDays?: (index: number) => number[];
+}
+
+/** Compiled rules by series object (`compiledRule`). */
+const compiledRules = new WeakMap<EventSeries, CompiledRule>();
+
+/** The last day number of `SERIES_YEARS`. */
+const LAST_SERIES_DAY = Date.UTC(SERIES_YEARS.last, 11, 31) / DAY_MS;
+
+/** A series' rule as a `CompiledRule`, read once per series object. */
+function compiledRule(series: EventSeries): CompiledRule {
+  const known = compiledRules.get(series);
+  if (known !== undefined) return known;
+  const { rule } = series;
+  const first = dayNumber(series.firstDate);
+  const until = rule.until === undefined ? Infinity : dayNumber(rule.until);
+  const interval = Math.max(1, Math.floor(rule.interval));
+  const count = rule.count === undefined ? undefined : Math.max(0, Math.min(rule.count, MAX_SERIES_COUNT + 1));
+  let falls: (day: number) => boolean;
+  let last = Infinity;
+  let ofMonth: ((index: number) => number[]) | undefined;
+  if (rule.freq === "daily") {
+    falls = (day) => (day - first) % interval === 0;
+    if (count !== undefined) last = first + (count - 1) * interval;
+  } else if (rule.freq === "weekly") {
+    const weekdays = [...new Set(rule.byDay ?? [weekdayOfNumber(first)])].sort((a, b) => a - b);
+    const mondayOfFirst = first - weekdayOfNumber(first) + 1;
+    falls = (day) => {
+      const weekday = weekdayOfNumber(day);
+      return weekdays.includes(weekday) && ((day - weekday + 1 - mondayOfFirst) / 7) % interval === 0;
+    };
+    if (count !== undefined && weekdays.length > 0) {
+      // The COUNTth occurrence: index count - 1, counted from the first date's place among the rule's weekdays.
+      const index = count - 1 + weekdays.filter((day) => day < weekdayOfNumber(first)).length;
+      last =
+        mondayOfFirst + Math.floor(index / weekdays.length) * interval * 7 + weekdays[index % weekdays.length]! - 1;
+    }
+  } else {
+    const start = new Date(first * DAY_MS);
+    const firstMonth = monthIndex(start.getUTCFullYear(), start.getUTCMonth());
+    const dayOfMonth = start.getUTCDate();
+    const days = new Map<number, number[]>();
+    ofMonth = (index) => {
+      let found = days.get(index);
+      if (found === undefined) {
+        found = monthDays(rule, dayOfMonth, monthOfIndex(index));
+        if (days.size > 256) days.clear();
+        days.set(index, found);
+      }
+      return found;
+    };
+    const monthDaysOf = ofMonth;
+    falls = (day) => {
+      const date = new Date(day * DAY_MS);
+      const index = monthIndex(date.getUTCFullYear(), date.getUTCMonth());
+      return (index - firstMonth) % interval === 0 && monthDaysOf(index).includes(date.getUTCDate());
+    };
+    if (count !== undefined) {
+      // COUNT stepped month by month (the rule's months only) to its last occurrence, within `SERIES_YEARS`.
+      let seen = 0;
+      for (let index = firstMonth; last === Infinity && seen < count; index += interval) {
+        const month = monthOfIndex(index);
+        if (month.first > Math.min(until, LAST_SERIES_DAY)) break;
+        for (const day of monthDaysOf(index)) {
+          if (month.first + day - 1 < first) continue;
+          seen += 1;
+          if (seen === count) {
+            last = month.first + day - 1;
+            break;
+          }
+        }
+      }
+    }
+  }
+  const compiled: CompiledRule = {
+    first,
+    last: Math.min(last, until),
+    falls,
+    ...(ofMonth ? { monthDays: ofMonth } : {}),
+  };
+  compiledRules.set(series, compiled);
+  return compiled;
+}
+
+/** Whether the rule gives an occurrence on a day number (exceptions aside). */
+function occursOnDay(compiled: CompiledRule, day: number): boolean {
+  return day >= compiled.first && day <= compiled.last && compiled.falls(day);
+}
+
+/** Whether the rule gives an occurrence on a local date (exceptions and added dates aside): arithmetic, no stepping. */
+export function occursByRule(series: EventSeries, date: string): boolean {
+  return occursOnDay(compiledRule(series), dayNumber(date));
+}
+
+/**
+ * True when a series has an occurrence after `date`: a moved or added one, or one of its rule within one full period
+ * after it (a monthly rule's months looked at for four years of them, which holds a 29 February).
+ */
+export function occursAfter(series: EventSeries, date: string): boolean {
+  if (series.moved.some((moved) => moved.date > date)) return true;
+  if ((series.added ?? []).some((added) => added.date > date && !series.cancelled.includes(added.date))) return true;
+  const compiled = compiledRule(series);
+  const after = dayNumber(date);
+  if (compiled.last <= after) return false;
+  const { rule } = series;
+  if (compiled.monthDays === undefined) {
+    const period = rule.freq === "weekly" ? 7 * rule.interval : rule.interval;
+    for (let day = after + 1; day <= after + period; day += 1) if (occursOnDay(compiled, day)) return true;
+    return false;
+  }
+  const start = new Date(compiled.first * DAY_MS);
+  const firstMonth = monthIndex(start.getUTCFullYear(), start.getUTCMonth());
+  const at = new Date(after * DAY_MS);
+  const fromMonth = monthIndex(at.getUTCFullYear(), at.getUTCMonth());
+  const step = Math.max(0, Math.ceil((fromMonth - firstMonth) / rule.interval));
+  for (let round = 0; round <= 48; round += 1) {
+    const index = firstMonth + (step + round) * rule.interval;
+    const month = monthOfIndex(index);
+    if (month.first > compiled.last) return false;
+    if (
+      compiled
+        .monthDays(index)
+        .some((day) => month.first + day - 1 > after && occursOnDay(compiled, month.first + day - 1))
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Minutes after midnight of "HH:MM" (read from its character codes: it is read for every occurrence of a term). */
 export function minutesOf(time: string): number {
+  if (time.length === 5 && time.charCodeAt(2) === 58)
+    return (
+      (time.charCodeAt(0) - 48) * 600 +
+      (time.charCodeAt(1) - 48) * 60 +
+      (time.charCodeAt(3) - 48) * 10 +
+      (time.charCodeAt(4) - 48)
+    );
   const [hour, minute] = time.split(":").map(Number);
   return hour! * 60 + minute!;
 }
@@ -149,6 +380,20 @@ export function instantOf(date: string, time: string, timeZone: string): Date {
   return new Date(guess);
 }
 
+/** A window's slot times as minutes after midnight, by slot-times list (read once per window, not per occurrence). */
+const slotMinutes = new WeakMap<readonly { start: string; end: string }[], Array<{ start: number; end: number }>>();
+
+/** The minutes of a window's slot times (`slotMinutes`). */
+function minutesOfSlots(window: ScheduleWindow): Array<{ start: number; end: number }> {
+  const times = window.slotTimes ?? [];
+  let minutes = slotMinutes.get(times);
+  if (minutes === undefined) {
+    minutes = times.map((slot) => ({ start: minutesOf(slot.start), end: minutesOf(slot.end) }));
+    slotMinutes.set(times, minutes);
+  }
+  return minutes;
+}
+
 /**
  * The slots of one occurrence in a dated window (its wall clock already in the window's zone), or why it takes none:
  * every slot whose clock times overlap [start, end).
@@ -160,18 +405,23 @@ export function occurrenceRange(
   end: string,
 ): { range: SlotRange } | { left: string } {
   const first = window.days[0]?.date;
-  const day = first === undefined ? 0 : daysBetween(first, date) + 1;
+  const day = first === undefined ? 0 : dayNumber(date) - dayNumber(first) + 1;
   if (day < 1 || day > window.days.length) return { left: "it is outside the window" };
-  const covered = (window.slotTimes ?? []).flatMap((slot, index) =>
-    minutesOf(slot.start) < minutesOf(end) && minutesOf(slot.end) > minutesOf(start) ? [index + 1] : [],
-  );
-  if (covered.length === 0) return { left: "it falls between slots" };
-  return { range: { day, start: covered[0]!, end: covered.at(-1)! } };
+  const [from, to] = [minutesOf(start), minutesOf(end)];
+  let low = 0;
+  let high = 0;
+  minutesOfSlots(window).forEach((slot, index) => {
+    if (slot.start >= to || slot.end <= from) return;
+    if (low === 0) low = index + 1;
+    high = index + 1;
+  });
+  if (low === 0) return { left: "it falls between slots" };
+  return { range: { day, start: low, end: high } };
 }
 
 /**
- * A series expanded into a dated window: each occurrence of its rule (cancelled ones out, moved ones where they were
- * moved to) converted from the series' zone to the window's and mapped to the slots it covers.
+ * A series expanded into a dated window: each occurrence of its rule and each added one (cancelled ones out, moved
+ * ones where they were moved to) converted from the series' zone to the window's and mapped to the slots it covers.
  */
 export function expandSeries(series: EventSeries, window: ScheduleWindow): SeriesExpansion {
   assertSeries(series);
@@ -183,13 +433,24 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
     );
   const cancelled = new Set(series.cancelled);
   const movedFrom = new Set(series.moved.map((moved) => moved.from));
+  const compiled = compiledRule(series);
   // Local dates of the series that may fall in the window: a day's margin each side for the zones' difference.
   const from = addDays(first, -1);
   const to = addDays(last, 1);
   const local: Array<{ date: string; start: string; end: string }> = [];
-  for (let date = from; date <= to; date = addDays(date, 1))
-    if (!cancelled.has(date) && !movedFrom.has(date) && occursByRule(series, date))
-      local.push({ date, start: series.start, end: series.end });
+  const lastDay = Math.min(dayNumber(to), compiled.last);
+  for (let day = Math.max(dayNumber(from), compiled.first); day <= lastDay; day += 1) {
+    if (!compiled.falls(day)) continue;
+    const date = dateOfNumber(day);
+    if (!cancelled.has(date) && !movedFrom.has(date)) local.push({ date, start: series.start, end: series.end });
+  }
+  const length = minutesOf(series.end) - minutesOf(series.start);
+  for (const added of series.added ?? []) {
+    if (added.date < from || added.date > to || cancelled.has(added.date) || movedFrom.has(added.date)) continue;
+    // An RDATE on an occurrence of the rule is that occurrence (RFC 5545: a set of instants).
+    if (added.start === series.start && occursOnDay(compiled, dayNumber(added.date))) continue;
+    local.push({ date: added.date, start: added.start, end: clockOf(minutesOf(added.start) + length) });
+  }
   for (const moved of series.moved)
     if (moved.date >= from && moved.date <= to && !cancelled.has(moved.from)) local.push(moved);
 
@@ -205,7 +466,7 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
       ? { date: occurrence.date, time: occurrence.end }
       : localClock(instantOf(occurrence.date, occurrence.end, series.timeZone), window.timeZone);
     if (start.date < first || start.date > last) continue;
-    if (end.date !== start.date) {
+    if (end.date !== start.date || end.time < start.time) {
       left.push(`on ${start.date}: it runs past midnight`);
       continue;
     }
@@ -215,6 +476,11 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
   }
   occurrences.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   return { slots: mergedRanges(occurrences.map((occurrence) => occurrence.range)), occurrences, left };
+}
+
+/** "HH:MM" of minutes after midnight (24:00 and later written as they are, for a time past midnight to be seen). */
+export function clockOf(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 /** Days of a zone known to keep one UTC offset all day (`steadyDay`), by "zone|date"; cleared past `STEADY_DAYS_KEPT`. */

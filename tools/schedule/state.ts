@@ -96,18 +96,44 @@ export type DueBefore = { day: number } | { eventId: string };
 /** How much a task matters when not everything fits. */
 export type TaskPriority = "high" | "normal" | "low";
 
-/** How an event series repeats: an RFC 5545 RRULE of the kinds a timetable uses (FREQ=DAILY or WEEKLY, BYDAY). */
+/**
+ * How an event series repeats: an RFC 5545 RRULE of the kinds a timetable uses — FREQ=DAILY, WEEKLY (BYDAY) or
+ * MONTHLY (BYMONTHDAY, BYDAY with or without an ordinal, BYSETPOS).
+ */
 export interface SeriesRule {
-  /** FREQ: every day or every week. */
-  freq: "daily" | "weekly";
-  /** INTERVAL: every how many days or weeks; 1 by default. */
+  /** FREQ: every day, week or month. */
+  freq: "daily" | "weekly" | "monthly";
+  /** INTERVAL: every how many days, weeks or months; 1 by default. */
   interval: number;
-  /** BYDAY of a weekly rule: the days of the week it falls on (1 = Monday … 7 = Sunday), ascending. */
+  /**
+   * BYDAY without an ordinal (1 = Monday … 7 = Sunday), ascending: the days of the week a weekly rule falls on; of a
+   * monthly rule, every such day of the month.
+   */
   byDay?: number[];
+  /** BYDAY with an ordinal, of a monthly rule: `{ nth: 2, day: 2 }` is 2TU (the second Tuesday), `nth: -1` the last. */
+  byNthDay?: NthWeekday[];
+  /** BYMONTHDAY of a monthly rule: days of the month, 1 … 31, or counted from its end, -1 (the last) … -31. */
+  byMonthDay?: number[];
+  /** BYSETPOS of a monthly rule: which of the month's days the other parts give it keeps (1 the first, -1 the last). */
+  bySetPos?: number[];
   /** COUNT: how many occurrences it has, the first one included. */
   count?: number;
   /** UNTIL: the last local date an occurrence may fall on, "YYYY-MM-DD". */
   until?: string;
+}
+
+/** A day of the week with its ordinal in the month (RFC 5545 BYDAY "2TU", "-1FR"). */
+export interface NthWeekday {
+  /** Which one of the month: 1 … 5, or from the month's end -1 … -5. */
+  nth: number;
+  /** The day of the week, 1 = Monday … 7 = Sunday. */
+  day: number;
+}
+
+/** An occurrence added to a series' rule (RFC 5545 RDATE): a local date and start time; it lasts as the others do. */
+export interface AddedOccurrence {
+  date: string;
+  start: string;
 }
 
 /** A single occurrence of a series moved elsewhere (RFC 5545 RECURRENCE-ID). */
@@ -138,6 +164,8 @@ export interface EventSeries {
   cancelled: string[];
   /** Occurrences moved to another date or time (RECURRENCE-ID), ascending by `from`. */
   moved: MovedOccurrence[];
+  /** Occurrences added to the rule's (RDATE), ascending; absent when there are none. */
+  added?: AddedOccurrence[];
 }
 
 /** An existing entry of the timetable (a lecture, a lab, an exam). */
@@ -352,14 +380,37 @@ export const dueBeforeSchema = z.union([
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date is YYYY-MM-DD");
 
+/** Validates a `NthWeekday`. */
+export const nthWeekdaySchema = z.strictObject({
+  nth: z.number().int().min(-5).max(5).describe("Which one of the month: 1 … 5, or -1 (the last) … -5."),
+  day: z.number().int().min(1).max(7).describe("The day of the week, 1 = Monday."),
+}) satisfies z.ZodType<NthWeekday>;
+
 /** Validates a `SeriesRule` (its bounds are checked by `seriesProblems` in event-series.ts). */
 export const seriesRuleSchema = z.strictObject({
-  freq: z.enum(["daily", "weekly"]).describe("FREQ: every day or every week."),
-  interval: positiveInteger.describe("INTERVAL: every how many days or weeks."),
-  byDay: z.array(z.number().int().min(1).max(7)).optional().describe("BYDAY of a weekly rule, 1 = Monday."),
+  freq: z.enum(["daily", "weekly", "monthly"]).describe("FREQ: every day, week or month."),
+  interval: positiveInteger.describe("INTERVAL: every how many days, weeks or months."),
+  byDay: z
+    .array(z.number().int().min(1).max(7))
+    .max(7)
+    .optional()
+    .describe("BYDAY without an ordinal, 1 = Monday: a weekly rule's days; a monthly rule's every such day."),
+  byNthDay: z
+    .array(nthWeekdaySchema)
+    .max(35)
+    .optional()
+    .describe("BYDAY with an ordinal (2TU, -1FR) of a monthly rule."),
+  byMonthDay: z.array(z.number().int().min(-31).max(31)).max(62).optional().describe("BYMONTHDAY of a monthly rule."),
+  bySetPos: z.array(z.number().int().min(-31).max(31)).max(62).optional().describe("BYSETPOS of a monthly rule."),
   count: z.number().int().optional().describe("COUNT: how many occurrences it has."),
   until: isoDate.optional().describe("UNTIL: the last local date an occurrence may fall on."),
 }) satisfies z.ZodType<SeriesRule>;
+
+/** Validates an `AddedOccurrence`. */
+export const addedOccurrenceSchema = z.strictObject({
+  date: isoDate.describe("The local date of the added occurrence (RDATE)."),
+  start: clockTime.describe("Its local start time."),
+}) satisfies z.ZodType<AddedOccurrence>;
 
 /** Validates a `MovedOccurrence`. */
 export const movedOccurrenceSchema = z.strictObject({
@@ -378,6 +429,7 @@ export const eventSeriesSchema = z.strictObject({
   timeZone: z.string().min(1).max(64).describe("IANA time zone of its dates and times."),
   cancelled: z.array(isoDate).max(1_000).describe("Local dates of cancelled occurrences."),
   moved: z.array(movedOccurrenceSchema).max(1_000).describe("Occurrences moved elsewhere."),
+  added: z.array(addedOccurrenceSchema).max(1_000).optional().describe("Occurrences added to the rule's (RDATE)."),
 }) satisfies z.ZodType<EventSeries>;
 
 /** Validates a `PastPlace`. */
