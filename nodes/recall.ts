@@ -40,10 +40,15 @@ export function createRecallNode(dependencies: NodeDependencies) {
     if (query.startsWith("/")) return {};
     // The clock first: a request after the window's last day is read on the week of now (never while a card waits:
     // its writes name the days of the window it was made on).
-    const movedOn = state.pending
-      ? null
-      : ((await catchUpWithClock(dependencies, config, languageOf(state.messages))) ?? null);
-    const clock: TempoUpdate = movedOn === state.movedOn ? {} : { movedOn };
+    const caughtUp = state.pending
+      ? undefined
+      : await catchUpWithClock(dependencies, config, languageOf(state.messages), state.atRiskTold);
+    const movedOn = caughtUp?.text ?? null;
+    const clock: TempoUpdate = {
+      ...(movedOn === state.movedOn ? {} : { movedOn }),
+      // What the roll put at risk was told with it: the turn's answer does not tell it again.
+      ...(caughtUp?.atRisk ? { atRiskTold: caughtUp.atRisk } : {}),
+    };
     if (!store) return clock;
     const [taskState, facts, episodes, conversation, preferences] = await Promise.all([
       loadTaskState(store, userId),

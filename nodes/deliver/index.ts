@@ -18,8 +18,9 @@ import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { preferencesContext } from "../../memory/prompt-memory.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
-import { stageNow, toolMoment } from "../shared/now.js";
+import { stageNow } from "../shared/now.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
+import { atRiskNow } from "../shared/at-risk-now.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import {
   buildTaskReport,
@@ -154,22 +155,6 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     if (text === "") throw new Error("the deliver model returned an empty summary");
     return { text, id: reply.id };
   }
-}
-
-/** What is at risk now that was not told in this thread yet (`text` undefined when nothing new), and every id at risk. */
-function atRiskNow(
-  dependencies: NodeDependencies,
-  config: LangGraphRunnableConfig,
-  data: unknown,
-  language: Language,
-  told: readonly string[],
-): { ids: string[]; text?: string } | undefined {
-  const { domain } = dependencies;
-  if (!domain.atRisk) return undefined;
-  const now = toolMoment(dependencies, config);
-  const notice = domain.atRisk(now !== undefined && domain.withClock ? domain.withClock(data, now) : data, language);
-  if (!notice) return { ids: [] };
-  return notice.ids.some((id) => !told.includes(id)) ? notice : { ids: notice.ids };
 }
 
 /**

@@ -91,6 +91,28 @@ describe("the offline policy reads a task's life", () => {
     expect(outcome.cards[1]?.args).toEqual({ name, times_per_week: 3, duration: 1 });
   });
 
+  test("a habit added on Wednesday afternoon gets the sessions that still fit; the clock's roll makes the next week's", async () => {
+    // Wednesday 13 March 2024, 15:00 in Shanghai: Wednesday evening to Sunday is what is left of the week.
+    let now = new Date("2024-03-13T15:00:00+08:00");
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const outcome = await converse(tempo, "vocabulary six times a week");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "add_habit"]);
+    const habit = (schedule: ConversationOutcome["schedule"]) =>
+      schedule.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.group?.kind === "habit");
+    const week = outcome.schedule.window.days[0]!.week;
+    expect(habit(outcome.schedule).map((task) => [task.group?.week, task.earliestDay])).toEqual(
+      Array.from({ length: 5 }, () => [week, 3]),
+    );
+    // The next request comes on the next week's Thursday at 10:00: the window rolls by the clock first.
+    now = new Date("2024-03-21T10:00:00+08:00");
+    const later = await converse(tempo, "how healthy is my week?");
+    expect(later.schedule.window.days[0]!.date).toBe("2024-03-18");
+    const fresh = habit(later.schedule).filter((task) => task.group?.week === week + 1);
+    expect(fresh.map((task) => [task.status, task.earliestDay])).toEqual(
+      Array.from({ length: 4 }, () => ["pending", 4]),
+    );
+  });
+
   test("a habit the policy cannot read whole is declined, with what it can do", async () => {
     const week = halfPlacedWeek();
     const tempo = await offlineTempo(week);

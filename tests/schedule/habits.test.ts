@@ -109,6 +109,68 @@ describe("habits", () => {
   });
 });
 
+describe("a habit on a half-over week: only what still fits, never in the past", () => {
+  /** The empty week at `time` (Shanghai, UTC+8) on its day `day`. */
+  const weekAt = (day: number, time: string): ScheduleState => {
+    const week = emptyWeek();
+    const date = week.window.days[day - 1]!.date!;
+    return { ...week, now: new Date(`${date}T${time}:00+08:00`).toISOString() };
+  };
+
+  test("on Wednesday at 15:00, six a week makes the five that fit from Wednesday on, and says so; arranged, none before now", () => {
+    const wednesday = weekAt(3, "15:00");
+    const added = runTool("add_habit", wednesday, { name: "Vocabulary", times_per_week: 6, duration: 1 });
+    expect(added.ok).toBe(true);
+    const occurrences = ofGroup(added.state!, "vocabulary");
+    expect(occurrences).toHaveLength(5);
+    for (const task of occurrences) expect(task).toMatchObject({ earliestDay: 3, dueBefore: { day: 8 } });
+    expect(added.content).toMatch(/only 5 fit in what is left of week \d+ \(none before now\)/);
+    const placed = arranged(
+      added.state!,
+      occurrences.map((task) => task.id),
+    );
+    const slots = ofGroup(placed, "vocabulary").map((task) => task.slots?.[0]);
+    expect(slots.every((slot) => slot !== undefined)).toBe(true);
+    // 15:00 on Wednesday: its slots from 16:00 (slot 7) on are still ahead.
+    for (const slot of slots) expect(slot!.day > 3 || (slot!.day === 3 && slot!.start >= 7)).toBe(true);
+    expect(new Set(slots.map((slot) => slot!.day)).size).toBe(5);
+  });
+
+  test("a session longer than what is left of today starts tomorrow; three a week still fit whole", () => {
+    const long = runTool("add_habit", weekAt(3, "15:00"), { name: "Run", times_per_week: 6, duration: 7 });
+    expect(ofGroup(long.state!, "run").map((task) => task.earliestDay)).toEqual([4, 4, 4, 4]);
+    const three = runTool("add_habit", weekAt(3, "15:00"), { name: "Run", times_per_week: 3, duration: 1 });
+    expect(ofGroup(three.state!, "run")).toHaveLength(3);
+    expect(three.content).not.toMatch(/only/);
+  });
+
+  test("with the week over, the habit is refused with the week unchanged", () => {
+    const refused = runTool("add_habit", weekAt(7, "23:00"), { name: "Run", times_per_week: 3, duration: 1 });
+    expect(refused.ok).toBe(false);
+    expect(refused.content).toMatch(/no day left for a session of 1 slot\(s\)/);
+  });
+
+  test("a roll by the clock on the new week's Thursday makes that week's sessions from Thursday on", () => {
+    const added = write("add_habit", emptyWeek(), { name: "Vocabulary", times_per_week: 6, duration: 1 });
+    const first = added.window.days[0]!.week;
+    const thursday = new Date(new Date(`${added.window.days[3]!.date!}T10:00:00+08:00`).getTime() + 7 * 86_400_000);
+    const rolled = runTool("roll_window", { ...added, now: thursday.toISOString() }, { days: 7 });
+    expect(rolled.ok).toBe(true);
+    const fresh = ofGroup(rolled.state!, "vocabulary").filter((task) => task.group?.week === first + 1);
+    expect(fresh).toHaveLength(4);
+    for (const task of fresh) expect(task).toMatchObject({ status: "pending", earliestDay: 4 });
+    const placed = arranged(
+      rolled.state!,
+      fresh.map((task) => task.id),
+    );
+    const days = ofGroup(placed, "vocabulary")
+      .filter((task) => task.group?.week === first + 1)
+      .map((task) => task.slots?.[0]?.day ?? 0);
+    expect(days.every((day) => day >= 4)).toBe(true);
+    expect(new Set(days).size).toBe(4);
+  });
+});
+
 describe("a long task in sessions", () => {
   /** The empty week with an Essay class of 1-2 slot sessions. */
   const essayWeek = () => write("upsert_task_class", emptyWeek(), { name: "Essay", min_session: 1, max_session: 2 });

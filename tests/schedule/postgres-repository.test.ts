@@ -54,6 +54,26 @@ function formatOneRow(task: ScheduleState["tasks"][number], ordinal: number): un
   ];
 }
 
+/**
+ * The window row of user "old-user" as older code wrote it: without the format column (format 1, the column's default
+ * once added), or with `formatVersion`.
+ */
+async function insertOldWindow(pool: pg.Pool, week: ScheduleState, formatVersion?: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar${formatVersion === undefined ? "" : ", format_version"})
+     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb${formatVersion === undefined ? "" : ", $7"})`,
+    [
+      "old-user",
+      week.window.totalDays,
+      week.window.slotsPerDay,
+      JSON.stringify(week.window.days),
+      JSON.stringify(week.categories),
+      JSON.stringify({ timeZone: week.window.timeZone, slotTimes: week.window.slotTimes }),
+      ...(formatVersion === undefined ? [] : [formatVersion]),
+    ],
+  );
+}
+
 describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres", (target) => {
   let server: TestPostgres | undefined;
   let pool: pg.Pool;
@@ -195,18 +215,7 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
       for (const statement of formatOne) await oldPool.query(statement);
       // The sample week as the code before format 2 wrote it: a window row and one row per task, no series.
       const week = sampleWeek();
-      await oldPool.query(
-        `INSERT INTO tempo_schedule_windows (user_id, total_days, slots_per_day, days, categories, calendar)
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb)`,
-        [
-          "old-user",
-          week.window.totalDays,
-          week.window.slotsPerDay,
-          JSON.stringify(week.window.days),
-          JSON.stringify(week.categories),
-          JSON.stringify({ timeZone: week.window.timeZone, slotTimes: week.window.slotTimes }),
-        ],
-      );
+      await insertOldWindow(oldPool, week);
       for (const [ordinal, task] of week.tasks.entries())
         await oldPool.query(
           `INSERT INTO tempo_schedule_tasks (user_id, task_id, ordinal, source, name, slots, can_embed, locked, duration,
@@ -259,8 +268,63 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
         slots: [{ day: 7, start: 11, end: 12 }],
         series: lecture.series,
       });
-      await oldPool.query("UPDATE tempo_schedule_windows SET format_version = 3");
-      await expect(repository.load("old-user")).rejects.toThrow(/stored in format 3, newer than this Tempo's 2/);
+      const later = SCHEDULE_FORMAT_VERSION + 1;
+      await oldPool.query("UPDATE tempo_schedule_windows SET format_version = $1", [later]);
+      await expect(repository.load("old-user")).rejects.toThrow(
+        new RegExp(`stored in format ${later}, newer than this Tempo's ${SCHEDULE_FORMAT_VERSION}`),
+      );
+    } finally {
+      await oldPool.end();
+      await old.stop();
+    }
+  });
+
+  it("a schedule stored before groups (format 2) migrates to format 3: nothing lost, a habit's group kept after", async () => {
+    // A database of its own, made by the migration as it was at format 2 (every statement before format 3's).
+    const old = await target.start();
+    const oldPool = new pg.Pool({ connectionString: old.url, max: 2 });
+    try {
+      const formatThree = SCHEDULE_MIGRATION_STATEMENTS.findIndex((statement) => /format_version = 3/.test(statement));
+      expect(formatThree).toBeGreaterThan(0);
+      for (const statement of SCHEDULE_MIGRATION_STATEMENTS.slice(0, formatThree)) await oldPool.query(statement);
+      // The sample week with a review done, as format 2 wrote it: settled, no group anywhere.
+      const week = write("place", sampleWeek(), { task_id: "review-limits", day: 1, slot_start: 9 });
+      const done = write("mark_done", week, { task_id: "review-limits", at: "2024-03-11T12:00:00.000Z" });
+      await insertOldWindow(oldPool, done, 2);
+      for (const [ordinal, task] of done.tasks.entries()) {
+        const row = formatOneRow(task, ordinal);
+        if (task.source === "task_item" && task.markedAt)
+          row[11] = JSON.stringify({ ...JSON.parse(String(row[11])), markedAt: task.markedAt });
+        await oldPool.query(
+          `INSERT INTO tempo_schedule_tasks (user_id, task_id, ordinal, source, name, slots, can_embed, locked, duration,
+             category_id, status, embedded_in, attributes, series)
+           VALUES ('old-user', $1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12::jsonb, NULL)`,
+          row,
+        );
+      }
+      const expected = canonicalScheduleState({
+        ...done,
+        tasks: done.tasks.map((task) =>
+          JSON.parse(JSON.stringify(task.source === "event" ? { ...task, series: undefined } : task)),
+        ),
+      });
+
+      // This Tempo migrates on first use: the week loads whole, the done review with when, and the row is format 3.
+      const repository = new PostgresScheduleRepository(oldPool);
+      expect(await repository.load("old-user")).toEqual(expected);
+      expect((await oldPool.query("SELECT format_version FROM tempo_schedule_windows")).rows).toEqual([
+        { format_version: 3 },
+      ]);
+      expect(SCHEDULE_FORMAT_VERSION).toBe(3);
+
+      // A habit added after keeps its group through the store; a Tempo of format 2 would refuse the row, not drop it.
+      const habit = write("add_habit", expected, { name: "Vocabulary", times_per_week: 2, duration: 1 });
+      await repository.applyChanges("old-user", diffScheduleState(expected, habit), { applyId: "habit-1" });
+      const loaded = await repository.load("old-user");
+      expect(loaded).toEqual(canonicalScheduleState(habit));
+      expect(loaded.tasks.filter((task) => task.source === "task_item" && task.group?.kind === "habit")).toHaveLength(
+        2,
+      );
     } finally {
       await oldPool.end();
       await old.stop();

@@ -130,3 +130,60 @@ describe("a roll made for a window that has moved", () => {
     expect(second.state).toBeUndefined();
   });
 });
+
+describe("a roll that puts a deadline at risk", () => {
+  /**
+   * The sample week's timetable with a weekly Monday 10:00 quiz (a series) and its prep (two slots) placed on Monday
+   * 08:00 and never marked: the roll to the next week makes the prep missed, and on Monday at 08:30 only the 08:55 slot
+   * is left before the quiz — too little, and nothing placed to move.
+   */
+  function weekBeforeQuiz(): ScheduleState {
+    const week = sampleWeek();
+    const quiz = {
+      id: "weekly-quiz",
+      name: "Weekly quiz",
+      source: "event" as const,
+      slots: [{ day: 1, start: 3, end: 3 }],
+      canEmbed: false,
+      locked: false,
+      embeds: [],
+      series: {
+        rule: { freq: "weekly" as const, interval: 1, byDay: [1] },
+        firstDate: "2024-03-11",
+        start: "10:00",
+        end: "10:45",
+        timeZone: week.window.timeZone!,
+        cancelled: [],
+        moved: [],
+      },
+    };
+    const prep: TaskItem = {
+      id: "quiz-prep",
+      name: "Quiz prep",
+      source: "task_item",
+      duration: 2,
+      categoryId: week.categories[0]!.id,
+      status: "placed",
+      slots: [{ day: 1, start: 1, end: 2 }],
+      dueBefore: { eventId: "weekly-quiz" },
+    };
+    const events = week.tasks.filter((task) => task.source === "event" && !task.slots.some((range) => range.day === 1));
+    return { ...week, tasks: [...events, quiz, prep] };
+  }
+
+  it("is told at risk in the answer of the request that rolled, once", async () => {
+    const tempo = await offlineTempo(weekBeforeQuiz(), () => new Date("2024-03-18T08:30:00+08:00"));
+    const thread = "roll-risk";
+    const first = await converse(tempo, "how healthy is my week?", [], thread);
+    expect(first.schedule.window.days[0]?.date).toBe("2024-03-18");
+    expect(item(first.schedule, "quiz-prep").status).toBe("missed");
+    const answer = first.said.at(-1) ?? "";
+    expect(answer).toMatch(/^A new week/);
+    expect(answer).toContain(
+      "At risk: the time left is proved not to hold Quiz prep (due before Weekly quiz (Mon 18 Mar)).",
+    );
+    // The same week again: nothing rolls, nothing is checked or told twice.
+    const second = await converse(tempo, "how healthy is my week?", [], thread);
+    expect(second.said.at(-1)).not.toMatch(/At risk|A new week/);
+  });
+});

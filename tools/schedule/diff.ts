@@ -137,6 +137,11 @@ export interface RollChange {
   days: number;
   /** The window's first day before (checked: a roll applies to the window it was made on, once). */
   from: DayMapping;
+  /**
+   * The run's clock the roll was made at (`ScheduleState.now`), when it had one: a habit's sessions for a week the
+   * clock is already in are only those that still fit (`habits.ts`), so the roll is replayed at the same moment.
+   */
+  now?: string;
 }
 
 /** One persisted change of a schedule. */
@@ -164,7 +169,8 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   if (JSON.stringify(before.window) !== JSON.stringify(after.window)) {
     // The one window change there is: a roll forward, whole (anything else with it is a separate write).
     const days = rolledBy(before, after);
-    if (days !== undefined) return [{ kind: "roll", days, from: { ...before.window.days[0]! } }];
+    if (days !== undefined)
+      return [{ kind: "roll", days, from: { ...before.window.days[0]! }, ...(before.now ? { now: before.now } : {}) }];
     problems.push(
       "the window changed other than by rolling forward; only placements, tasks and rolls can be persisted",
     );
@@ -330,7 +336,7 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
     if (change.kind === "roll") {
       if (JSON.stringify(state.window.days[0]) !== JSON.stringify(change.from) || changes.length > 1)
         throw new ScheduleConflictError("The window is no longer where the roll expects it.", { change });
-      return rollWindow(state, change.days);
+      return rollWindow(change.now ? { ...state, now: change.now } : state, change.days);
     }
     if (change.kind === "class") {
       const index = categories.findIndex((category) => category.id === change.classId);

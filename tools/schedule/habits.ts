@@ -7,6 +7,7 @@
  */
 import { buildTaskItem } from "./canonical-form.js";
 import type { ScheduleState, ScheduleWindow, TaskItem } from "./state.js";
+import { clockIn, type WindowClock } from "./window-clock.js";
 
 /** What a habit's occurrences are made from: its id, name, length, class and how many a week. */
 export interface HabitTemplate {
@@ -29,17 +30,38 @@ export function weeksOf(window: Pick<ScheduleWindow, "days">): Array<{ week: num
 }
 
 /**
- * The occurrences of `habit` for the weeks of `window` (only `only`, when given): `perWeek` of them in each week (as
- * many as the week has days in the window, when fewer), pending, each kept to its week. Ids: `<habit>-w<week>-<n>`.
+ * The first day of `first`..`last` on which a session of `duration` slots can still start by `clock` (today counts
+ * while a session still fits after the slots that have started), or undefined when the clock has passed them all.
+ */
+export function firstOpenDay(
+  first: number,
+  last: number,
+  duration: number,
+  slotsPerDay: number,
+  clock: WindowClock | undefined,
+): number | undefined {
+  if (clock === undefined || clock.dayIndex < first) return first;
+  const today = clock.slot + duration - 1 <= slotsPerDay ? clock.dayIndex : clock.dayIndex + 1;
+  return today <= last ? Math.max(first, today) : undefined;
+}
+
+/**
+ * The occurrences of `habit` for the weeks of `window` (only `only`, when given): `perWeek` of them in each week, as
+ * many as the days still open in it hold when fewer (by `clock`: a half-over week gets what fits in what is left of
+ * it, from today on, and a week the clock has passed gets none), pending, each kept to its week. Ids:
+ * `<habit>-w<week>-<n>`.
  */
 export function habitOccurrences(
-  window: Pick<ScheduleWindow, "days">,
+  window: Pick<ScheduleWindow, "days" | "slotsPerDay">,
   habit: HabitTemplate,
   only?: ReadonlySet<number>,
+  clock?: WindowClock,
 ): TaskItem[] {
   return weeksOf(window).flatMap(({ week, first, last }) => {
     if (only && !only.has(week)) return [];
-    const count = Math.min(habit.perWeek, last - first + 1);
+    const open = firstOpenDay(first, last, habit.duration, window.slotsPerDay, clock);
+    if (open === undefined) return [];
+    const count = Math.min(habit.perWeek, last - open + 1);
     return Array.from({ length: count }, (_, index) =>
       buildTaskItem({
         id: `${habit.id}-w${week}-${index + 1}`,
@@ -49,7 +71,7 @@ export function habitOccurrences(
         categoryId: habit.categoryId,
         status: "pending",
         dueBefore: { day: last + 1 },
-        ...(first > 1 ? { earliestDay: first } : {}),
+        ...(open > 1 ? { earliestDay: open } : {}),
         group: { id: habit.id, kind: "habit", perWeek: habit.perWeek, week },
       }),
     );
@@ -83,13 +105,17 @@ export function activeHabits(state: Pick<ScheduleState, "window" | "tasks">): Ma
   return habits;
 }
 
-/** The rolled schedule's new occurrences: each active habit's, for the weeks the roll brought in that it has none in. */
+/**
+ * The rolled schedule's new occurrences: each active habit's, for the weeks the roll brought in that it has none in —
+ * by the run's clock (`before.now`), only what still fits in what is left of a week the clock is already in.
+ */
 export function rolledHabitOccurrences(
-  before: Pick<ScheduleState, "window" | "tasks">,
+  before: Pick<ScheduleState, "window" | "tasks" | "now">,
   after: Pick<ScheduleState, "window" | "tasks">,
 ): TaskItem[] {
   const habits = activeHabits(before);
   if (habits.size === 0) return [];
+  const clock = before.now === undefined ? undefined : clockIn(after.window, new Date(before.now));
   const shownBefore = new Set(before.window.days.map((day) => day.week));
   const taken = new Set(after.tasks.map((task) => task.id));
   const has = new Set(
@@ -103,6 +129,6 @@ export function rolledHabitOccurrences(
         .map((day) => day.week)
         .filter((week) => !shownBefore.has(week) && !has.has(`${habit.id}|${week}`)),
     );
-    return habitOccurrences(after.window, habit, weeks).filter((task) => !taken.has(task.id));
+    return habitOccurrences(after.window, habit, weeks, clock).filter((task) => !taken.has(task.id));
   });
 }

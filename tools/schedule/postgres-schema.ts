@@ -15,6 +15,11 @@
  *   one-off); `tempo_schedule_windows.format_version` says which format a row was written in. A schedule stored
  *   before is format 1: its events are one-offs and stay exactly as they were (nothing is rewritten or lost), and the
  *   migration marks it format 2. A row of a later format than this code knows is refused on load, never misread.
+ * - Format 3 (issue 47): a task item may be part of a habit or a long task's sessions (`group` in `attributes`) and may
+ *   be settled (`done`, `missed`, `skipped`, with `markedAt` and `was`). A Tempo of format 2 would read such a row and
+ *   drop what it does not know — the tie of a habit's sessions, and with it the rule that keeps them on separate days —
+ *   so it must refuse it; hence the bump. A row of format 2 has no group and needs no change: the migration marks it
+ *   format 3.
  *
  * Which writes were applied is not the repository's to keep: the execution log claims each write in the transaction
  * that applies it (tools/runner.ts). A database made before that may still hold a `tempo_schedule_applied` table,
@@ -27,7 +32,7 @@ import { runMigration } from "../../database/index.js";
 export const SCHEDULE_MIGRATION_LOCK_KEY = "tempo_schedule_migrate";
 
 /** The format schedules are stored in; a bump comes with the migration statements that carry older rows forward. */
-export const SCHEDULE_FORMAT_VERSION = 2;
+export const SCHEDULE_FORMAT_VERSION = 3;
 
 /** The migration, statement by statement; every statement is idempotent. */
 export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
@@ -68,6 +73,10 @@ export const SCHEDULE_MIGRATION_STATEMENTS: readonly string[] = [
   `ALTER TABLE tempo_schedule_tasks DROP CONSTRAINT IF EXISTS tempo_schedule_tasks_status_check`,
   `ALTER TABLE tempo_schedule_tasks ADD CONSTRAINT tempo_schedule_tasks_status_check
     CHECK (status IN ('pending', 'placed', 'done', 'missed', 'skipped'))`,
+  // Format 3 (issue 47): a task item's group (habit, sessions) in `attributes`. Rows of format 2 have none, so carrying
+  // them forward is marking them format 3; from now on an older Tempo refuses them rather than dropping the group.
+  `UPDATE tempo_schedule_windows SET format_version = 3 WHERE format_version < 3`,
+  `ALTER TABLE tempo_schedule_windows ALTER COLUMN format_version SET DEFAULT 3`,
 ];
 
 /** Creates the schedule tables if they are missing; safe to run any number of times, from any number of processes. */

@@ -10,6 +10,7 @@ import { canonicalCategory } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { habitOccurrences } from "../habits.js";
 import type { ScheduleState, TaskCategory, TaskItem } from "../state.js";
+import { clockOfState } from "../window-clock.js";
 import { idFrom } from "./task-writes.js";
 
 const addHabitArgumentsSchema = z.object({
@@ -27,13 +28,22 @@ export interface AddHabitData {
   tasks: TaskItem[];
 }
 
-/** The text add_habit gives for its data. */
+/** The text add_habit gives for its data: the sessions, and each week the clock left room for fewer in. */
 export function addedHabitText(data: AddHabitData): string {
   const perWeek = data.tasks[0]?.group?.perWeek ?? data.tasks.length;
-  return `added habit ${data.class.id} ${quoteName(data.class.name)}: ${perWeek} session(s) a week of ${data.tasks[0]?.duration ?? 0} slot(s); ${data.tasks.length} session(s) pending in the window: ${data.tasks.map((task) => task.id).join(", ")}`;
+  const inWeek = new Map<number, number>();
+  for (const task of data.tasks) inWeek.set(task.group?.week ?? 0, (inWeek.get(task.group?.week ?? 0) ?? 0) + 1);
+  const fewer = [...inWeek]
+    .filter(([, count]) => count < perWeek)
+    .map(([week, count]) => `; only ${count} fit in what is left of week ${week} (none before now)`)
+    .join("");
+  return `added habit ${data.class.id} ${quoteName(data.class.name)}: ${perWeek} session(s) a week of ${data.tasks[0]?.duration ?? 0} slot(s); ${data.tasks.length} session(s) pending in the window: ${data.tasks.map((task) => task.id).join(", ")}${fewer}`;
 }
 
-/** Adds a habit: its class and each week's occurrences, pending (a roll adds the next week's). */
+/**
+ * Adds a habit: its class and each week's occurrences, pending (a roll adds the next week's); by the run's clock, a
+ * half-over week gets only the sessions what is left of it can hold, none before now.
+ */
 export const addHabitTool: DomainTool<ScheduleState, AddHabitArguments> = {
   name: "add_habit",
   description:
@@ -55,14 +65,16 @@ export const addHabitTool: DomainTool<ScheduleState, AddHabitArguments> = {
       name: args.name,
       ...(args.part ? { preferredParts: [args.part] } : {}),
     });
-    const tasks = habitOccurrences(state.window, {
-      id,
-      name: args.name,
-      duration: args.duration,
-      categoryId: id,
-      perWeek: args.times_per_week,
-    });
-    if (tasks.length === 0) return failure("the window has no days for the habit's sessions");
+    const tasks = habitOccurrences(
+      state.window,
+      { id, name: args.name, duration: args.duration, categoryId: id, perWeek: args.times_per_week },
+      undefined,
+      clockOfState(state),
+    );
+    if (tasks.length === 0)
+      return failure(
+        `the window has no day left for a session of ${args.duration} slot(s): the clock has passed its days; add the habit when the next week shows`,
+      );
     const clash = tasks.find((task) => taken.has(task.id));
     if (clash) return failure(`the id ${clash.id} is taken; give the habit another name`);
     const data: AddHabitData = { class: category, tasks };
