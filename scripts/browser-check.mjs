@@ -779,8 +779,8 @@ async function waitForStatus(page, ms = 60_000) {
 
 /**
  * With slow models (`--slow`): the status a person sees while the run waits — "Working on your message…" before the
- * plan speaks, "Plan confirmed; working on it…" after Approve until the batch card, "Applying … approved changes…"
- * after Approve All — each drawn and screenshotted; the finished turn and a reload show no status and no empty row.
+ * plan speaks, "Plan confirmed; working on it…" after Approve until the batch card — each drawn and screenshotted; the
+ * finished turn and a reload show no status and no empty row.
  */
 async function slow() {
   const page = await openChat();
@@ -806,13 +806,9 @@ async function slow() {
   await screenshot(page, "chat-ui-status-after-approve", { scrollTo: "status" });
   check("slow: the batch card shows (Approve All)", (await settle(page)) === "Approve All");
 
+  // The batch's proposal carried the answer (`done` beside the writes): after Approve All no model is called, the run
+  // ends within milliseconds and "Applying 8 approved changes…" is emptied before it could be seen, as it should.
   await press(page, "Approve All");
-  const applying = await waitForStatus(page);
-  check(
-    "slow: after Approve All the status says the changes are being applied",
-    applying?.statuses.some((text) => /^Applying \d+ approved changes…$/.test(text)) && !applying.card,
-    JSON.stringify(applying),
-  );
   check("slow: Approve All ends the task", (await settle(page)) === "idle");
   const finished = await screen(page);
   check(
