@@ -11,13 +11,16 @@
  *
  *   node scripts/browser-check.mjs --devtools <port> --ui <chat ui url> --api <tempo url> [--inbox <url>]
  *   node scripts/browser-check.mjs --start            # starts Tempo, Chat UI, Agent Inbox and the browser, then stops them
+ *   node scripts/browser-check.mjs --start --slow 4000 --only slow
+ *       # Tempo's models behind the strict OpenAI double (`npm run double`, the offline policy as its brain), each call
+ *       # answered after 4 s: the status lines a person sees while a model thinks
  *
  * Given running ones, Tempo must be freshly started (the sample week's reviews still pending: the served graph keeps
  * schedules in memory). Options: --only zh,inbox,long,en (the scenarios, in this order: the English thread places the
- * whole week), --shots <dir> (docs/images), --events <file>
+ * whole week; `slow` is not in the default list), --shots <dir> (docs/images), --events <file>
  * (/tmp/fe/browser-events.jsonl, where the browser logs console errors and HTTP ≥ 400), --clients <dir>.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +60,69 @@ function readOptions(argv) {
 
 // ---- the machine: the shared scripts, started here or given ----
 
+/** With --slow: the double and the Tempo server this script started (process groups), and the server's port. */
+const slowTempo = { children: [], port: undefined };
+
+/**
+ * Starts the strict OpenAI double answering after `latency` ms a call (the offline policy as its brain) and Tempo's
+ * `langgraph dev` from /tmp/fe/tempo with its models there (`start-tempo.sh` runs without `OPENAI_*`: the offline
+ * policy, whose runs end within milliseconds). Logs: /tmp/fe/slow-{double,tempo}.log.
+ */
+function startSlowTempo(doublePort, tempoPort, latency) {
+  if (!Number.isInteger(latency) || latency <= 0) refuse(`--slow needs milliseconds, got ${options.slow}`);
+  const start = (name, command, args, environment) => {
+    const log = fs.openSync(`/tmp/fe/slow-${name}.log`, "w");
+    const child = spawn(command, args, {
+      cwd: "/tmp/fe/tempo",
+      env: environment,
+      detached: true,
+      stdio: ["ignore", log, log],
+    });
+    child.unref();
+    slowTempo.children.push(child);
+    console.log(`${name}: pid ${child.pid}, log /tmp/fe/slow-${name}.log`);
+  };
+  const { OPENAI_API_KEY, OPENAI_BASE_URL, DATABASE_URL, TEMPO_AUTH_JWT_SECRET, ...environment } = process.env;
+  start("double", "npx", ["tsx", "scripts/openai-double.ts", "--port", doublePort, "--latency-ms", String(latency)], {
+    ...environment,
+  });
+  start(
+    "tempo",
+    "npx",
+    ["@langchain/langgraph-cli", "dev", "--port", tempoPort, "--host", "127.0.0.1", "--no-browser"],
+    {
+      ...environment,
+      LANGGRAPH_CLI_NO_ANALYTICS: "1",
+      OPENAI_BASE_URL: `http://127.0.0.1:${doublePort}/v1`,
+      OPENAI_API_KEY: "unused-by-the-double",
+      TEMPO_MODEL_TIMEOUT_MS: String(latency * 4 + 20_000),
+    },
+  );
+  slowTempo.port = tempoPort;
+}
+
+/** Waits (up to 3 minutes) until the slow Tempo server answers `/info`. */
+async function waitForSlowTempo() {
+  for (let second = 0; second < 180; second++) {
+    const answer = await fetch(`http://127.0.0.1:${slowTempo.port}/info`).catch(() => undefined);
+    if (answer?.ok) return console.log(`tempo (slow models) ready on port ${slowTempo.port} after ${second} s`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  refuse("the slow Tempo server did not answer in 3 minutes (/tmp/fe/slow-tempo.log)");
+}
+
+/** Stops a process group this script started: SIGINT (what Ctrl-C sends), then SIGKILL if it is still there. */
+function stopGroup(child) {
+  for (const signal of ["SIGINT", "SIGKILL"]) {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      return;
+    }
+    execFileSync("sleep", ["1"]);
+  }
+}
+
 if (!fs.existsSync(path.join(clients, "lib.mjs"))) refuse(`no real-clients scripts at ${clients}`);
 const started = [];
 let endpoints;
@@ -65,6 +131,7 @@ if (options.start) {
     if (!fs.existsSync(needed)) refuse(`${needed} is missing (run ${clients}/setup.sh first)`);
   const run = (script, ...args) => execFileSync(path.join(clients, script), args, { encoding: "utf8" }).trim();
   const stopAll = () => {
+    for (const child of slowTempo.children.reverse()) stopGroup(child);
     for (const name of started.reverse()) {
       try {
         console.log(run("stop.sh", name));
@@ -75,24 +142,28 @@ if (options.start) {
   };
   process.on("exit", stopAll);
   try {
-    console.log(run("start-tempo.sh"));
-    started.push("tempo-server");
+    if (options.slow) startSlowTempo(run("freeport.sh"), run("freeport.sh"), Number(options.slow));
+    else {
+      console.log(run("start-tempo.sh"));
+      started.push("tempo-server");
+    }
     console.log(run("start-frontend.sh", "chat-ui"));
     started.push("chat-ui");
     console.log(run("start-browser.sh"));
     started.push("browser");
-    if (fs.existsSync("/tmp/fe/inbox/.next")) {
+    if (fs.existsSync("/tmp/fe/inbox/.next") && !options.slow) {
       console.log(run("start-frontend.sh", "inbox"));
       started.push("inbox");
     }
   } catch (error) {
     refuse(`a start script failed: ${error.message}`);
   }
+  if (options.slow) await waitForSlowTempo();
   const port = (name) => fs.readFileSync(`/tmp/fe/${name}.port`, "utf8").trim();
   endpoints = {
     devtools: port("browser"),
     ui: `http://127.0.0.1:${port("chat-ui")}`,
-    api: `http://127.0.0.1:${port("tempo-server")}`,
+    api: `http://127.0.0.1:${options.slow ? slowTempo.port : port("tempo-server")}`,
     ...(started.includes("inbox") ? { inbox: `http://127.0.0.1:${port("inbox")}` } : {}),
   };
 } else {
@@ -669,11 +740,100 @@ async function inbox() {
   await page.close();
 }
 
+/**
+ * What a person sees now: the status lines drawn (their texts), whether a card's Approve button is there, how many
+ * assistant rows after the latest request show words of their own (Chat UI's rows: `.group.mr-auto`, the words in
+ * `.py-1`; a status under an opener is no words), and how many assistant rows draw nothing at all (empty shells:
+ * `innerText` includes what the components draw in their shadow roots).
+ */
+async function screen(page) {
+  const statuses = (await drawn(page))
+    .filter((component) => component.kind === "status" && component.text)
+    .map((component) => component.text.replace(/^●\s*/, ""));
+  const rows = await page.evaluate(() => {
+    const rows = [...document.querySelectorAll(".group.mr-auto, .group.ml-auto")];
+    const latest = rows.findLastIndex((row) => row.classList.contains("ml-auto"));
+    const card = [...document.querySelectorAll("button")].some(
+      (button) =>
+        ["Approve", "Approve All"].includes(button.innerText.trim()) && button.getBoundingClientRect().width > 0,
+    );
+    return {
+      card,
+      spoken: rows.slice(latest + 1).filter((row) => row.querySelector(".py-1")?.innerText.trim()).length,
+      shells: rows.filter((row) => row.classList.contains("mr-auto") && row.innerText.trim() === "").length,
+    };
+  });
+  return { statuses, ...rows };
+}
+
+/** Waits until a status line is drawn (returns what is on screen then), or undefined after `ms`. */
+async function waitForStatus(page, ms = 60_000) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    const seen = await screen(page).catch(() => undefined);
+    if (seen?.statuses.length) return seen;
+    await sleep(150);
+  }
+  return undefined;
+}
+
+/**
+ * With slow models (`--slow`): the status a person sees while the run waits — "Working on your message…" before the
+ * plan speaks, "Plan confirmed; working on it…" after Approve until the batch card — each drawn and screenshotted; the
+ * finished turn and a reload show no status and no empty row.
+ */
+async function slow() {
+  const page = await openChat();
+  await send(page, "Help me arrange next week's review");
+  const opening = await waitForStatus(page);
+  check(
+    'slow: "Working on your message…" is drawn before the first assistant message',
+    opening?.statuses.includes("Working on your message…") && opening.spoken === 0 && !opening.card,
+    JSON.stringify(opening),
+  );
+  await screenshot(page, "chat-ui-status-working");
+  check("slow: the plan card shows (Approve)", (await settle(page)) === "Approve");
+  const planned = await screen(page);
+  check("slow: no status while the plan card waits", planned.statuses.length === 0, planned.statuses.join(" | "));
+
+  await press(page, "Approve");
+  const confirmed = await waitForStatus(page);
+  check(
+    "slow: after Approve a status is drawn until the next card",
+    confirmed?.statuses.includes("Plan confirmed; working on it…") && !confirmed.card,
+    JSON.stringify(confirmed),
+  );
+  await screenshot(page, "chat-ui-status-after-approve", { scrollTo: "status" });
+  check("slow: the batch card shows (Approve All)", (await settle(page)) === "Approve All");
+
+  // The batch's proposal carried the answer (`done` beside the writes): after Approve All no model is called, the run
+  // ends within milliseconds and "Applying 8 approved changes…" is emptied before it could be seen, as it should.
+  await press(page, "Approve All");
+  check("slow: Approve All ends the task", (await settle(page)) === "idle");
+  const finished = await screen(page);
+  check(
+    "slow: the finished turn shows no status and no empty assistant row",
+    finished.statuses.length === 0 && finished.shells === 0,
+    JSON.stringify(finished),
+  );
+  await screenshot(page, "chat-ui-status-finished", { scrollTo: "week" });
+  await page.reload({ waitUntil: "networkidle2", timeout: 60_000 });
+  await waitFor(page, () => document.body.innerText.includes("Help me arrange"), undefined, 30_000);
+  await sleep(3000);
+  const reloaded = await screen(page);
+  check(
+    "slow: after a reload the finished turn shows no status and no empty assistant row",
+    reloaded.statuses.length === 0 && reloaded.shells === 0,
+    JSON.stringify(reloaded),
+  );
+  await closeChat(page);
+}
+
 // ---- run ----
 
-const run = { en: english, zh: chinese, long, inbox };
+const run = { en: english, zh: chinese, long, inbox, slow };
 for (const name of scenarios) {
-  if (!run[name]) refuse(`unknown scenario ${name} (zh, inbox, long, en)`);
+  if (!run[name]) refuse(`unknown scenario ${name} (zh, inbox, long, en, slow)`);
   try {
     await run[name]();
   } catch (error) {

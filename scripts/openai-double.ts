@@ -6,9 +6,11 @@
  *
  *   npm run double                 # a free port, printed
  *   npm run double -- --port 8000  # this port
+ *   npm run double -- --latency-ms 4000  # a slow model: every answer waits 4 s (progress in a client can be seen)
  *   OPENAI_BASE_URL=http://127.0.0.1:8000/v1 OPENAI_API_KEY=unused npm start
  */
 import path from "node:path";
+import { setTimeout as wait } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { startOpenAIDouble } from "../tests/support/openai-double/index.js";
 
@@ -22,9 +24,21 @@ export function portArgument(argv: readonly string[]): number {
   return port;
 }
 
+/** The milliseconds a `--latency-ms N` argument names (each answer waits them), or 0. */
+export function latencyArgument(argv: readonly string[]): number {
+  const at = argv.indexOf("--latency-ms");
+  if (at < 0) return 0;
+  const milliseconds = Number(argv[at + 1]);
+  if (!Number.isInteger(milliseconds) || milliseconds < 0 || milliseconds > 600_000)
+    throw new Error(`--latency-ms needs milliseconds (0-600000), got ${argv[at + 1] ?? "nothing"}.`);
+  return milliseconds;
+}
+
 /** Serves the double until SIGINT / SIGTERM, printing each request as it comes. */
 async function main(): Promise<void> {
-  const double = await startOpenAIDouble({}, portArgument(process.argv.slice(2)));
+  const argv = process.argv.slice(2);
+  const latency = latencyArgument(argv);
+  const double = await startOpenAIDouble(latency > 0 ? { latency: () => wait(latency) } : {}, portArgument(argv));
   let seen = 0;
   const report = setInterval(() => {
     for (; seen < double.requests.length; seen += 1) {
@@ -37,7 +51,8 @@ async function main(): Promise<void> {
     }
   }, 200);
   console.log(
-    `strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY); Ctrl-C stops it`,
+    `strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY)` +
+      `${latency > 0 ? `, answering after ${latency} ms` : ""}; Ctrl-C stops it`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

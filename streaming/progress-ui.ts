@@ -100,6 +100,18 @@ export function openTurn(config: LangGraphRunnableConfig, messages: readonly Bas
   return [...earlier, opener];
 }
 
+/**
+ * The removal of the turn's opener (`openTurn`) once its status has left it, as a message list to write (empty when the
+ * opener is gone already or the turn has none). Its status leaves it when a later stage's status is shown under its own
+ * message (after an answered card): the opener then draws nothing but Chat UI's empty row under the request, and its
+ * status's script loaded long before the card was answered, so removing it unmounts nothing still loading.
+ */
+export function openerRemoval(messages: readonly BaseMessage[]): RemoveMessage[] {
+  const request = turnRequest(messages);
+  const opener = request?.id ? openerId(request.id) : undefined;
+  return messages.some((message) => message.id === opener) ? [new RemoveMessage({ id: opener! })] : [];
+}
+
 /** The id of the opener of the turn that `requestId` started. */
 export function openerId(requestId: string): string {
   return `${PROGRESS_ID_PREFIX}turn-${requestId}`;
@@ -120,7 +132,9 @@ export function latestBesideOpeners(messages: readonly BaseMessage[]): BaseMessa
 
 /**
  * `node`, ending the opener's status (`openTurn`) when the node writes the turn's first assistant message a person
- * reads: from then on the turn speaks for itself (a later stage's status stands under its own message).
+ * reads: from then on the turn speaks for itself (a later stage's status stands under its own message). Once that
+ * later status has moved off the opener (an earlier step showed it under its own message), the node also removes the
+ * opener (`openerRemoval`), so the finished turn leaves no empty row under its request.
  */
 export function endingOpenerStatus<S extends UiView, U extends { messages?: unknown }>(
   node: (state: S, config: LangGraphRunnableConfig) => Promise<U>,
@@ -129,6 +143,8 @@ export function endingOpenerStatus<S extends UiView, U extends { messages?: unkn
     const update = await node(state, config);
     const request = turnRequest(state.messages);
     const shown = request?.id ? state.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
+    if (shown && shown.metadata?.message_id !== openerId(request!.id!))
+      return withOpenerRemoved(state.messages, update);
     if (shown?.metadata?.message_id !== openerId(request?.id ?? "")) return update;
     const written = Array.isArray(update.messages) ? (update.messages as unknown[]) : [];
     const speaks = written.some(
@@ -143,6 +159,14 @@ export function endingOpenerStatus<S extends UiView, U extends { messages?: unkn
   };
   Object.defineProperty(wrapped, "name", { value: node.name });
   return wrapped;
+}
+
+/** `update` with the turn's opener removed too, unless it is gone or `update` removes it already. */
+function withOpenerRemoved<U extends { messages?: unknown }>(messages: readonly BaseMessage[], update: U): U {
+  const removal = openerRemoval(messages);
+  const written = Array.isArray(update.messages) ? (update.messages as BaseMessage[]) : [];
+  if (removal.length === 0 || written.some((message) => message.id === removal[0]!.id)) return update;
+  return { ...update, messages: [...written, ...removal] };
 }
 
 /** The status component's id for the turn that `requestId` started. */

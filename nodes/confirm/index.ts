@@ -9,9 +9,9 @@
  *   write: review/write-answers.ts answers the card whole; a standing preference said in a rejection's feedback
  *          ("never on Monday") binds the rest of the task at once
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { showStatus } from "../../streaming/progress-ui.js";
+import { openerRemoval, showStatus } from "../../streaming/progress-ui.js";
 import { languageOf, say } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { readableText } from "../../tools/domain.js";
@@ -105,7 +105,10 @@ async function answerPlan(
         }
       : {};
     // Resume from the first unfinished step: a revised plan keeps its matching prefix done (docs/design.md#plan-revision).
-    return { ...cleared, ...edits, ...resumeExecution(state, planSteps) };
+    const resumed = resumeExecution(state, planSteps);
+    // The status now stands under the plan: the turn's opener, an empty row above it, goes (`openerRemoval`).
+    const messages = [...((resumed.messages as BaseMessage[] | undefined) ?? []), ...openerRemoval(state.messages)];
+    return { ...cleared, ...edits, ...resumed, ...(messages.length > 0 ? { messages } : {}) };
   }
   if (verdict.kind === "drop") {
     // Ignore, "no", "cancel", "取消": the user does not want this task.

@@ -162,6 +162,41 @@ describe("progress in the ui channel", () => {
     ]);
   });
 
+  test("once the plan is approved the opener goes: the turn leaves no empty row above its plan, during or after", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const thread = threadConfig("progress-opener-approved", "student");
+    const config = { ...thread, metadata: { run_id: "run-approved" }, streamMode: "values" as const };
+    const isOpener = (message: BaseMessage) => String(message.id).startsWith("progress-turn-");
+    let input: unknown = { messages: [new HumanMessage("Place all my review tasks")] };
+    const afterApprove: Array<{ openers: number; status?: string }> = [];
+    for (let turn = 0; turn < 20; turn++) {
+      const resumed = turn > 0;
+      for await (const values of await tempo.graph.stream(input as never, config)) {
+        const { messages, ui } = values as { messages?: BaseMessage[]; ui?: UIMessage[] };
+        if (resumed && messages)
+          afterApprove.push({
+            openers: messages.filter(isOpener).length,
+            status: ui?.find((entry) => entry.name === "status")?.metadata?.message_id as string | undefined,
+          });
+      }
+      const state = await tempo.graph.getState(config);
+      if (state.tasks.every((task) => task.interrupts.length === 0)) break;
+      input = approveCard({ __interrupt__: state.tasks.flatMap((task) => task.interrupts) });
+    }
+    // From the first state after the plan's Approve on, no opener: the status stands under the plan and later messages.
+    expect(afterApprove.length).toBeGreaterThan(1);
+    expect(afterApprove.slice(1).every((values) => values.openers === 0)).toBe(true);
+    const state = await tempo.graph.getState(config);
+    const messages = state.values.messages as BaseMessage[];
+    expect(messages.filter(isOpener)).toEqual([]);
+    // The request is followed directly by the plan's words.
+    expect(messages[0]!.getType()).toBe("human");
+    expect(messages[1]!.getType()).toBe("ai");
+    expect(messageText(messages[1])).not.toBe("");
+    expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
+  });
+
   test("a Chinese user reads the status in Chinese", async () => {
     const { seen } = await watch("帮我安排复习");
     expect(seen.map((entry) => entry.text).filter((text) => text !== "")).toEqual([

@@ -7,7 +7,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { expect, test } from "vitest";
-import { portArgument } from "../../scripts/openai-double.js";
+import { latencyArgument, portArgument } from "../../scripts/openai-double.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -16,6 +16,13 @@ test("--port is read as a port, anything else is refused", () => {
   expect(portArgument(["--port", "8000"])).toBe(8000);
   expect(() => portArgument(["--port", "x"])).toThrow(/--port needs a port number/);
   expect(() => portArgument(["--port"])).toThrow(/got nothing/);
+});
+
+test("--latency-ms is read as milliseconds a call waits, anything else is refused", () => {
+  expect(latencyArgument([])).toBe(0);
+  expect(latencyArgument(["--port", "0", "--latency-ms", "4000"])).toBe(4000);
+  expect(() => latencyArgument(["--latency-ms", "-1"])).toThrow(/--latency-ms needs milliseconds/);
+  expect(() => latencyArgument(["--latency-ms"])).toThrow(/got nothing/);
 });
 
 test("npm run double serves the strict double until Ctrl-C", async () => {

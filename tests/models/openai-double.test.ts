@@ -254,6 +254,48 @@ describe("the OpenAI double refuses what OpenAI refuses", () => {
   });
 });
 
+describe("a slow model", () => {
+  test("with latency, an accepted request is answered only once its wait ends; a refused one is not kept waiting", async () => {
+    const slow = await startOpenAIDouble();
+    try {
+      let release!: () => void;
+      const waited: number[] = [];
+      slow.set({
+        latency: (request) => {
+          waited.push(request.index);
+          return new Promise<void>((resolve) => (release = resolve));
+        },
+      });
+      const post = (body: unknown) =>
+        fetch(`${slow.baseUrl}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const refused = await post({ model: "m", messages: round(id(41)) });
+      expect(refused.status).toBe(400);
+      let answered = false;
+      const reply = post({ model: "m", messages: [{ role: "user", content: "hello" }] }).then((response) => {
+        answered = true;
+        return response;
+      });
+      while (waited.length === 0 && !answered) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect({ waited, answered, recorded: slow.requests.length, reply: slow.requests[1]?.reply }).toEqual({
+        waited: [1],
+        answered: false,
+        recorded: 2,
+        reply: undefined,
+      });
+      release();
+      expect((await reply).status).toBe(200);
+      expect(answered).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("through real ChatOpenAI", () => {
   const PARALLEL: BrainReply = {
     content: "Reading.",

@@ -89,6 +89,11 @@ export interface DoubleOptions {
    * with, in whole blocks of 128 tokens once it reaches 1,024 (0 below that), as OpenAI reports it.
    */
   promptCache?: boolean;
+  /**
+   * Waited on before each answer (after the request is checked), to play a slow model: `npm run double --
+   * --latency-ms 4000` waits 4 s a call, so a client's progress while a model thinks can be seen.
+   */
+  latency?: (request: DoubleRequest) => Promise<void>;
 }
 
 export interface OpenAIDouble {
@@ -158,6 +163,7 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
       return;
     }
     request.notes = requestNotes(body);
+    await options.latency?.(request);
     const imperfections =
       typeof options.imperfections === "function" ? options.imperfections(request) : (options.imperfections ?? []);
     const decided = await (options.brain ?? scheduleBrain)(request);
