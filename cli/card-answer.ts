@@ -8,7 +8,14 @@
  * v1 `{ decisions }` resume (review/resume.ts).
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
-import { DECISION_TYPES, type DecisionsResponse, type DecisionType } from "../review/resume.js";
+import {
+  approveDecision,
+  DECISION_TYPES,
+  editDecision,
+  rejectDecision,
+  type DecisionsResponse,
+  type DecisionType,
+} from "../review/resume.js";
 
 /** What a line typed at a card means. */
 export type CardReply =
@@ -105,7 +112,7 @@ function readItemLetters(text: string, card: Card): CardReply | undefined {
     return undefined;
   const meanings = letters.map((letter) => ITEM_LETTERS[letter]!);
   const decisions: Decision[] = meanings.map((meaning) =>
-    meaning === "approve" ? { type: "approve" } : { type: "reject" },
+    meaning === "approve" ? approveDecision() : rejectDecision(),
   );
   const where = (wanted: string) => meanings.flatMap((meaning, index) => (meaning === wanted ? [index] : []));
   const [edits, feedback] = [where("edit"), where("feedback")];
@@ -124,10 +131,7 @@ export function readCardReply(line: string, card: Card): CardReply {
     if (text === "") return { kind: "invalid", message: "Type your answer to the question." };
     return {
       kind: "answer",
-      response: decided({
-        type: "edit",
-        edited_action: { name: card.action_requests[0]!.name, args: { [ANSWER_FIELD]: text } },
-      }),
+      response: decided(editDecision(card.action_requests[0]!.name, { [ANSWER_FIELD]: text })),
     };
   }
   const [first = "", ...rest] = text.split(/\s+/);
@@ -142,7 +146,7 @@ export function readCardReply(line: string, card: Card): CardReply {
   const items = batch && (rest.length > 0 || word.length > 1) ? readItemLetters(text, card) : undefined;
   if (items) return items;
   if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve"))
-    return { kind: "answer", response: decided({ type: "approve" }, card) };
+    return { kind: "answer", response: decided(approveDecision(), card) };
   if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) {
     // On a batch card, an edit names its change: one letter per change.
     if (batch)
@@ -155,10 +159,10 @@ export function readCardReply(line: string, card: Card): CardReply {
   if (REJECT_WORDS.has(word) && allowed.includes("reject")) {
     return feedback === ""
       ? { kind: "feedback" }
-      : { kind: "answer", response: decided({ type: "reject", message: feedback }, card) };
+      : { kind: "answer", response: decided(rejectDecision(feedback), card) };
   }
   if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject"))
-    return { kind: "answer", response: decided({ type: "reject" }, card) };
+    return { kind: "answer", response: decided(rejectDecision(), card) };
   return { kind: "invalid", message: `Answer with ${choicesOf(card)} (or a /command).` };
 }
 
@@ -167,7 +171,7 @@ export function feedbackResponse(feedback: string, card?: Card): EditReading {
   const text = feedback.trim();
   return text === ""
     ? { ok: false, message: "No feedback given; the card is still waiting." }
-    : { ok: true, response: decided({ type: "reject", message: text }, card) };
+    : { ok: true, response: decided(rejectDecision(text), card) };
 }
 
 /** Reads edited tool arguments: one JSON object, for the write at `index` of the card (the resume holds that one decision). */
@@ -186,10 +190,7 @@ export function readEditedArguments(text: string, card: Card, index = 0): EditRe
   }
   return {
     ok: true,
-    response: decided({
-      type: "edit",
-      edited_action: { name: card.action_requests[index]!.name, args: value as Record<string, unknown> },
-    }),
+    response: decided(editDecision(card.action_requests[index]!.name, value as Record<string, unknown>)),
   };
 }
 
@@ -234,9 +235,6 @@ export function readEditedPlan(lines: readonly string[], card: Card): EditReadin
   }
   return {
     ok: true,
-    response: decided({
-      type: "edit",
-      edited_action: { name: card.action_requests[0]!.name, args: { plan_steps: steps } },
-    }),
+    response: decided(editDecision(card.action_requests[0]!.name, { plan_steps: steps })),
   };
 }

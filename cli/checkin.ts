@@ -13,6 +13,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { localClock } from "../contracts/clock.js";
 import { readSettings } from "../config/environment.js";
+import { ACCEPT_EVERY_ACTION } from "../review/resume.js";
 import { createTempo, type Tempo } from "../server/create-tempo.js";
 import { parseChatArguments } from "./arguments.js";
 import { renderError } from "./render.js";
@@ -67,10 +68,7 @@ export async function runCheckin(
   >;
   // The check-in's own plan goes ahead: the student finds the missed reviews' card, not a plan to approve.
   if (waitingOn(await graph.getState(config)).join() === "confirm_plan")
-    result = (await graph.invoke(new Command({ resume: { type: "accept", args: null } }), config)) as Record<
-      string,
-      unknown
-    >;
+    result = (await graph.invoke(new Command({ resume: ACCEPT_EVERY_ACTION }), config)) as Record<string, unknown>;
   return withRisk(outcomeOf(threadId, result, await graph.getState(config)), userId, now, domains);
 }
 

@@ -14,7 +14,7 @@ import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
 import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
 import { asCard, type Card } from "../contracts/cards.js";
-import type { DecisionsResponse } from "../review/resume.js";
+import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
@@ -93,7 +93,7 @@ interface PendingCard {
 type GraphInput = Parameters<TempoGraph["stream"]>[0];
 
 /** The outcome of reading an answer to a card. */
-type CardAnswer =
+type CardOutcome =
   /** Resume the graph with this response. */
   | { kind: "answered"; response: DecisionsResponse }
   /** No answer yet (a choice it does not take, a bad edit): the card keeps waiting. */
@@ -185,7 +185,7 @@ export class ChatSession {
   }
 
   /** Reads the answer to `card`, asking for feedback or an edit when the choice needs one. */
-  private async answerCard(card: Card, line: string): Promise<CardAnswer> {
+  private async answerCard(card: Card, line: string): Promise<CardOutcome> {
     const reply = readCardReply(line, card);
     switch (reply.kind) {
       case "answer":
@@ -226,13 +226,13 @@ export class ChatSession {
     decisions: DecisionsResponse["decisions"],
     edits: number[],
     feedback: number[],
-  ): Promise<CardAnswer> {
+  ): Promise<CardOutcome> {
     const answered = [...decisions];
     for (const index of feedback) {
       const text = await this.options.input.read(`feedback ${index + 1}> `);
       if (text === null) return { kind: "ended" };
       // No feedback: rejected without.
-      if (text.trim() !== "") answered[index] = { type: "reject", message: text.trim() };
+      if (text.trim() !== "") answered[index] = rejectDecision(text.trim());
     }
     for (const index of edits) {
       this.print(renderEditInstructions(card, index));
@@ -246,7 +246,7 @@ export class ChatSession {
     return { kind: "answered", response: { decisions: answered } };
   }
 
-  private checked(reading: EditReading): CardAnswer {
+  private checked(reading: EditReading): CardOutcome {
     if (reading.ok) return { kind: "answered", response: reading.response };
     this.print(reading.message);
     return { kind: "waiting" };

@@ -21,6 +21,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command, MemorySaver, type Interrupt } from "@langchain/langgraph";
 import { readSettings, type TempoSettings } from "../config/environment.js";
 import { ConfigurationError, TempoError } from "../errors/index.js";
+import { approveDecision } from "../review/resume.js";
 import { createTempoDependencies, repositoryOf } from "../server/create-tempo.js";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import type { ScheduleRepository, ScheduleState } from "../tools/schedule/index.js";
@@ -108,11 +109,11 @@ export function estimate(
 /** The scripted user's answers to a card, as the resume value. */
 function answerCard(scenario: Scenario, requests: CardRequest[]): unknown {
   const answers = requests.map((request): UserAnswer =>
-    scenario.answer ? scenario.answer(request) : request.name === "ask_user" ? "Yes, go ahead." : { type: "approve" },
+    scenario.answer ? scenario.answer(request) : request.name === "ask_user" ? "Yes, go ahead." : approveDecision(),
   );
   // A question card takes its answer's text; a write or plan card one decision per action request.
   if (requests.length === 1 && typeof answers[0] === "string") return answers[0];
-  return { decisions: answers.map((answer) => (typeof answer === "string" ? { type: "approve" } : answer)) };
+  return { decisions: answers.map((answer) => (typeof answer === "string" ? approveDecision() : answer)) };
 }
 
 /** Settings for the graph: the user's, with the models pointed at the proxy (structured output kept as it would be). */

@@ -5,6 +5,7 @@
  * (`check`): the move landed on Thursday, nothing newly placed on the day off, a read changed nothing.
  */
 import { ConfigurationError } from "../errors/index.js";
+import { approveDecision, rejectDecision, type Decision } from "../review/resume.js";
 import { generateSchedule, sampleWeek, type ScheduleState } from "../tools/schedule/index.js";
 import { halfPlacedWeek } from "../tests/graph/support/offline-conversation.js";
 import { ruleWeek } from "../tests/support/rule-weeks.js";
@@ -15,8 +16,8 @@ export interface CardRequest {
   args: Record<string, unknown>;
 }
 
-/** The scripted user's answer to one action request: a v1 decision, or a question's text. */
-export type UserAnswer = { type: "approve" } | { type: "reject"; message: string } | string;
+/** The scripted user's answer to one action request: a v1 decision (built by review/resume.ts), or a question's text. */
+export type UserAnswer = Decision | string;
 
 /** What a scenario asks. "arrange": placed is judged against the exact maximum; "write" and "read" are not. */
 export type ScenarioKind = "arrange" | "write" | "read";
@@ -60,7 +61,7 @@ const DAY_OFF = "Friday is my day off";
 
 /** A write landing on Friday is rejected with the day-off feedback; everything else approved. */
 function rejectFriday(request: CardRequest): UserAnswer {
-  return request.args.day === FRIDAY ? { type: "reject", message: DAY_OFF } : { type: "approve" };
+  return request.args.day === FRIDAY ? rejectDecision(DAY_OFF) : approveDecision();
 }
 
 /** Nothing newly placed or moved onto Friday. */

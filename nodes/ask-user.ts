@@ -40,7 +40,7 @@ async function askUser(
   const reply = awaitHuman(
     withRefusal(questionInterrupt(pending.question), pending.refusal, languageOf(state.messages)),
     state.pendingAnswer,
-    (answers) => (answers[0]?.type === "answer" ? answers[0].text : ""),
+    (answers) => (answers[0]?.verdict === "reply" ? answers[0].text : ""),
     config,
     "ask_user",
   );

@@ -14,7 +14,7 @@ import type { Card, CardResume } from "../contracts/cards.js";
 import { InvalidResumeError, TempoError } from "../errors/index.js";
 import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
 import { emit } from "../streaming/events.js";
-import { readResume, type CardAnswer } from "./resume.js";
+import { approveDecision, readResume, rejectDecision, verdictOf, type AnswerVerdict } from "./resume.js";
 
 /**
  * `update` with the note of a refused answer to `pending`'s card removed (server/run-guard.ts writes it while the
@@ -38,24 +38,24 @@ export function rejectResume(message: string, details?: Record<string, unknown>)
 /**
  * Raises `card` with `interrupt()` — or takes `answered` when the answer came
  * as a plain message — and returns `read(answers)`, one answer per action
- * request. `read` validates and throws `InvalidResumeError`; a refused resume
+ * request, each read through its verdict (resume.ts's `verdictOf`: no reader names a decision kind). `read` validates and throws `InvalidResumeError`; a refused resume
  * leaves the interrupt open. When the card is raised, its `card_id` is set to
  * the LangGraph interrupt id and it goes to the custom stream from `node`.
  */
 export function awaitHuman<T>(
   card: Card,
   answered: unknown,
-  read: (answers: CardAnswer[]) => T,
+  read: (answers: AnswerVerdict[]) => T,
   config?: LangGraphRunnableConfig,
   node = "confirm",
 ): T {
-  if (answered !== null && answered !== undefined) return read(readResume(card, answered).decisions);
+  if (answered !== null && answered !== undefined) return read(readResume(card, answered).decisions.map(verdictOf));
   // The resume is read once, inside the schema LangGraph checks it with; the value `interrupt()` returns is not read again.
   let taken: { value: T } | undefined;
   let refusal: TempoError | undefined;
   const responseSchema = z.unknown().superRefine((value, context) => {
     try {
-      taken = { value: read(readResume(card, value).decisions) };
+      taken = { value: read(readResume(card, value).decisions.map(verdictOf)) };
     } catch (error) {
       if (!(error instanceof TempoError)) throw error;
       refusal = error;
@@ -154,8 +154,6 @@ export function replyAsResume(
   actions: number,
 ): CardResume {
   if (kind === "ask_user") return text;
-  const decision = isShortConfirmation(text)
-    ? { type: "approve" as const }
-    : { type: "reject" as const, message: isShortDismissal(text) ? "" : text };
+  const decision = isShortConfirmation(text) ? approveDecision() : rejectDecision(isShortDismissal(text) ? "" : text);
   return { decisions: Array.from({ length: Math.max(1, actions) }, () => decision) };
 }

@@ -8,24 +8,18 @@ import { PLAN_STEPS_FIELD } from "../contracts/cards.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../contracts/plan.js";
 import type { PlanStep } from "../kernel/state.js";
 import { isShortDismissal, rejectResume } from "./human-response.js";
-import { parseTextValues, type CardAnswer } from "./resume.js";
+import { parseTextValues, type AnswerVerdict } from "./resume.js";
 
 /** What a plan card's answer asks for. */
 export type PlanVerdict =
   { kind: "go"; editedPlan?: PlanStep[] } | { kind: "drop" } | { kind: "revise"; feedback: string };
 
 /** Reads the answer to the plan card; an edit must carry a valid plan (else InvalidResumeError, the card stays). */
-export function readPlanAnswer([answer]: CardAnswer[]): PlanVerdict {
-  switch (answer!.type) {
-    case "approve":
-      return { kind: "go" };
-    case "edit":
-      return { kind: "go", editedPlan: editedPlan(answer!.args) };
-    default: {
-      const feedback = answer!.type === "reject" ? answer!.message : answer!.type === "answer" ? answer!.text : "";
-      return feedback === "" || isShortDismissal(feedback) ? { kind: "drop" } : { kind: "revise", feedback };
-    }
-  }
+export function readPlanAnswer([answer]: AnswerVerdict[]): PlanVerdict {
+  if (answer?.verdict === "go")
+    return answer.args === undefined ? { kind: "go" } : { kind: "go", editedPlan: editedPlan(answer.args) };
+  const feedback = answer?.verdict === "decline" ? answer.feedback : answer?.verdict === "reply" ? answer.text : "";
+  return feedback === "" || isShortDismissal(feedback) ? { kind: "drop" } : { kind: "revise", feedback };
 }
 
 /**

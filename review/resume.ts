@@ -73,6 +73,57 @@ export type CardAnswer =
   /** Not decided by this resume (a lone legacy response on a card of several): the action stays on the next card. */
   | { type: "later" };
 
+/**
+ * What one answer asks of its action, whatever kind it came as (v1's approve / edit / reject, the legacy accept /
+ * ignore / response, a question's text): the one classifier the cards' readers take an answer through, so a new kind
+ * is taught here (and to the decisions a card allows, interrupt-cards.ts), not to each card's reader.
+ */
+export type AnswerVerdict =
+  /** Go ahead: as proposed, or with `args` (an edit's arguments as sent) in place of the proposal's. */
+  | { verdict: "go"; args?: Record<string, unknown> }
+  /** Declined; `feedback` says why, "" when nothing was said. */
+  | { verdict: "decline"; feedback: string }
+  /** A question's text answer. */
+  | { verdict: "reply"; text: string }
+  /** Not decided by this answer: the action stays on the next card. */
+  | { verdict: "later" };
+
+/** The verdict of one canonical answer (see {@link AnswerVerdict}). */
+export function verdictOf(answer: CardAnswer): AnswerVerdict {
+  switch (answer.type) {
+    case "approve":
+      return { verdict: "go" };
+    case "edit":
+      return { verdict: "go", args: answer.args };
+    case "reject":
+      return { verdict: "decline", feedback: answer.message };
+    case "answer":
+      return { verdict: "reply", text: answer.text };
+    case "later":
+      return { verdict: "later" };
+  }
+}
+
+// ── Building an answer as a client sends it ──────
+
+/** An approval, as a v1 decision (the terminal chat, the eval's scripted user and a reply by message build here). */
+export function approveDecision(): Decision {
+  return { type: "approve" };
+}
+
+/** A rejection, as a v1 decision: with `message` as its feedback, or without any. */
+export function rejectDecision(message?: string): Decision {
+  return message === undefined ? { type: "reject" } : { type: "reject", message };
+}
+
+/** An edit of action `name`, as a v1 decision: `args` in place of the card's arguments (a question: its answer field). */
+export function editDecision(name: string, args: Record<string, unknown>): Decision {
+  return { type: "edit", edited_action: { name, args } };
+}
+
+/** The legacy accept that echoes nothing (Agent Inbox's accept with null args): it approves every action of a card. */
+export const ACCEPT_EVERY_ACTION = Object.freeze({ type: "accept", args: null } as const);
+
 /** A resume as Tempo reads it, once: the card it names (when it names one) and one answer per action request. */
 export interface ReadResume {
   /** The card the answer named (its `card_id`, or the interrupt id of a resume map); absent for an anonymous answer. */

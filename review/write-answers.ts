@@ -32,7 +32,7 @@ import type { WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
 import { awaitHuman, rejectResume } from "./human-response.js";
 import { batchInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
-import type { CardAnswer } from "./resume.js";
+import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
 
 /**
@@ -40,7 +40,7 @@ import { loggedOutcomes } from "./write-facts.js";
  * before anyone reads it): its answer is not taken (see {@link answerWriteCard}), so any answer deciding every write
  * does; this one, the legacy accept echoing nothing, decides every write alike.
  */
-export const RECONCILING_RESUME = Object.freeze({ type: "accept", args: null });
+export const RECONCILING_RESUME = ACCEPT_EVERY_ACTION;
 
 /** The wait of a write card, as `state.pending` holds it. */
 export type WriteCardWait = Extract<PendingInteraction, { kind: "confirm_tool" }>;
@@ -61,12 +61,12 @@ export interface WriteFeedback {
 /** A write of the card once decided: the call as it applies (an edit's arguments), the answer, and an edit's description. */
 interface DecidedWrite {
   call: ProposedWrite;
-  answer: CardAnswer;
+  answer: AnswerVerdict;
   edited?: string;
 }
 
 /** The answer to one write; an edit carries its arguments, checked against the tool's schema. */
-type ToolAnswer = { answer: CardAnswer; editedArguments?: Record<string, unknown> };
+type ToolAnswer = { answer: AnswerVerdict; editedArguments?: Record<string, unknown> };
 
 /**
  * Raises the write card for `state`'s pending writes (or takes the answer that came as a message) and applies its
@@ -115,8 +115,8 @@ export async function answerWriteCard(
   for (const [index, answer] of answers.entries()) {
     const write = writes[index]!;
     // Already applied: it stays, and execute answers it from the log (it is not applied again).
-    const given: ToolAnswer = logged.includes(write) ? { answer: { type: "approve" } } : answer;
-    if (given.answer.type === "later") {
+    const given: ToolAnswer = logged.includes(write) ? { answer: { verdict: "go" } } : answer;
+    if (given.answer.verdict === "later") {
       // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
       await dependencies.approvals.hold(config.store, threadId, write, {
         summary: write.summary,
@@ -127,8 +127,7 @@ export async function answerWriteCard(
     }
     const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
     // Only this answer path approves a write: execute applies nothing without the approval recorded here.
-    if (given.answer.type === "approve" || given.answer.type === "edit")
-      await dependencies.approvals.record(config.store, threadId, call);
+    if (given.answer.verdict === "go") await dependencies.approvals.record(config.store, threadId, call);
     // What the chat says with an edited call names the edited change, not the proposal.
     const edited = given.editedArguments
       ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language)
@@ -139,10 +138,10 @@ export async function answerWriteCard(
   // "Applying 8 approved changes…" under the proposal until the next card or the answer (Agent Chat UI draws no
   // custom event). Pushed here, with the answer, not while the writes apply: a write's step must write nothing
   // before its result, or a run that dies mid-write leaves a half-written step behind.
-  const approved = decided.filter(({ answer }) => answer.type !== "reject").map(({ call }) => call.id);
+  const approved = decided.filter(({ answer }) => answer.verdict !== "decline").map(({ call }) => call.id);
   if (approved.length > 0) showApplying(config, state.messages, approved);
   const feedback = decided.flatMap(({ call, answer }) =>
-    answer.type === "reject" && answer.message !== "" ? [{ text: answer.message, tool: call.name }] : [],
+    answer.verdict === "decline" && answer.feedback !== "" ? [{ text: answer.feedback, tool: call.name }] : [],
   );
   const update = note
     ? { ...answered, messages: [note, ...((answered.messages as BaseMessage[] | undefined) ?? [])] }
@@ -221,8 +220,8 @@ function writeCard(tools: ProposedWrite[], step: StepPosition | null, domain: To
 }
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
-function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, domain: ToolDomain): ToolAnswer {
-  if (answer.type !== "edit") return { answer };
+function readToolAnswer(answer: AnswerVerdict, tool: ProposedWrite, domain: ToolDomain): ToolAnswer {
+  if (answer.verdict !== "go" || answer.args === undefined) return { answer };
   const definition = findTool(domain, tool.name);
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
   const checked = definition
@@ -237,8 +236,8 @@ function readToolAnswer(answer: CardAnswer, tool: ProposedWrite, domain: ToolDom
 }
 
 /** What the model reads for a write the user rejected. */
-function rejectionResult(answer: CardAnswer): string {
-  return writeRejectionText(answer.type === "reject" ? answer.message : "");
+function rejectionResult(answer: AnswerVerdict): string {
+  return writeRejectionText(answer.verdict === "decline" ? answer.feedback : "");
 }
 
 /**
@@ -258,7 +257,7 @@ function answerWrites(
   config: LangGraphRunnableConfig,
   language: Language,
 ): TempoUpdate {
-  const rejected = decided.filter(({ answer }) => answer.type === "reject");
+  const rejected = decided.filter(({ answer }) => answer.verdict === "decline");
   const rejections = rejected.map(({ call, answer }) => {
     const result = rejectionResult(answer);
     emit(config, { kind: "tool_result", node: "confirm", id: call.id, name: call.name, ok: false, content: result });
@@ -279,7 +278,7 @@ function answerWrites(
               rejected.map(({ call, answer }) => ({
                 callId: call.id,
                 text: call.summary || call.name,
-                feedback: answer.type === "reject" ? answer.message : "",
+                feedback: answer.verdict === "decline" ? answer.feedback : "",
               })),
               decided.length - edits.length - rejected.length,
               language,
@@ -308,7 +307,7 @@ function answerWrites(
   }
   // Every decided write rejected, others left for later: execute raises the next card for them (the step goes on).
   if (later > 0) return { ...approveWrites(state, null), ...answered };
-  const feedback = decided.some(({ answer }) => answer.type === "reject" && answer.message !== "");
+  const feedback = decided.some(({ answer }) => answer.verdict === "decline" && answer.feedback !== "");
   const next: TempoUpdate = feedback ? sendToPlanner(state, "revise") : declineTool(state);
   return {
     ...next,

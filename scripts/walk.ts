@@ -20,96 +20,8 @@
  * Run: `npx tsx scripts/walk.ts` (prints both; `--files` lists the files).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { fakeModel } from "@langchain/core/testing";
-import { Command, MemorySaver } from "@langchain/langgraph";
-import { buildTempoGraph } from "../server/tempo-graph.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../tools/schedule/index.js";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCE_FOLDERS = readdirSync(ROOT).filter(
-  (name) =>
-    !["node_modules", "tests", "bench", "scripts", "examples", "docs"].includes(name) &&
-    !name.startsWith(".") &&
-    statSync(path.join(ROOT, name)).isDirectory(),
-);
-
-const json = (value: unknown) => new AIMessage(JSON.stringify(value));
-const scripted = (replies: AIMessage[]) => {
-  const model = fakeModel();
-  for (const reply of replies) model.respond(reply);
-  return model;
-};
-
-const TWO = [
-  { task_id: "review-limits", day: 1, slot_start: 5 },
-  { task_id: "matrix-review", day: 2, slot_start: 3 },
-];
-
-/** A served graph on a thread waiting on a card of two writes, and the Accept Agent Inbox sends for the first. */
-async function waitingOnBatch(threadId: string, smallTalk = false) {
-  const repository = new InMemoryScheduleRepository();
-  await repository.seed("user-1", sampleWeek());
-  const plan = json({
-    speak: "One step.",
-    reason: "clear",
-    complexity: "simple",
-    action: "plan_done",
-    plan_steps: [{ content: "Place the review tasks", done_when: "both have a place" }],
-  });
-  const propose = json({
-    speak: "Placing both.",
-    action: "confirm",
-    reason: "the plan",
-    tool_calls: TWO.map((args) => ({ name: "place", arguments: args })),
-  });
-  const done = json({ speak: "", action: "done", reason: "placed", goal_check: "placed" });
-  const chat = json({ intent: "task", reply: "", reason: "needs tools" });
-  const talk = json({ intent: "chat", reply: "Hello.", reason: "a greeting" });
-  const models = {
-    default: scripted([chat, chat]),
-    chat: scripted(smallTalk ? [chat, talk] : [chat, chat]),
-    plan: scripted([plan]),
-    execute: scripted([propose, done, done]),
-    deliver: scripted([new AIMessage("All done."), new AIMessage("All done.")]),
-  };
-  const graph = buildTempoGraph({
-    models,
-    domain: createScheduleDomain({ repository }),
-    checkpointer: new MemorySaver(),
-    settings: { replanAfterStep: "never" },
-    refusedAnswers: "ask_again",
-    invalidConfigurable: "ignore",
-  });
-  const config = { configurable: { thread_id: threadId, user_id: "user-1" } };
-  await graph.invoke({ messages: [new HumanMessage("Place my review tasks")] }, config);
-  await graph.invoke(
-    new Command<unknown, Record<string, never>, never>({ resume: { type: "accept", args: null } }),
-    config,
-  );
-  const accept = new Command<unknown, Record<string, never>, never>({
-    resume: [{ type: "accept", args: { action: "place", args: TWO[0] } }],
-  });
-  return { graph, config, accept };
-}
-
-/** The project source files (repo-relative) whose functions ran while `work` ran. */
-async function filesRun(session: Session, work: () => Promise<unknown>): Promise<string[]> {
-  await session.post("Profiler.takePreciseCoverage");
-  await work();
-  const { result } = await session.post("Profiler.takePreciseCoverage");
-  const files = new Set<string>();
-  for (const script of result) {
-    if (!script.url.startsWith("file://")) continue;
-    const file = path.relative(ROOT, fileURLToPath(script.url));
-    if (!SOURCE_FOLDERS.includes(file.split(path.sep)[0]!)) continue;
-    if (script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) files.add(file);
-  }
-  return [...files].sort();
-}
+import { ROOT, SOURCE_FOLDERS, walkAccept } from "./walk-scenario.js";
 
 const folders = (files: readonly string[]) => [...new Set(files.map((file) => path.dirname(file)))].sort();
 const topFolders = (files: readonly string[]) => [...new Set(files.map((file) => file.split(path.sep)[0]!))].sort();
@@ -138,22 +50,7 @@ function decisionKindFiles(): string[] {
 
 async function main() {
   const list = process.argv.includes("--files");
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
-  // Warm up: every module loaded, every lazy path compiled once.
-  const warm = await waitingOnBatch("walk-warm");
-  await warm.graph.invoke(warm.accept, warm.config);
-
-  // The run base: a plain message answered by the chat stage alone, on a thread with no card.
-  const base = await waitingOnBatch("walk-base", true);
-  const idle = { configurable: { thread_id: "walk-idle", user_id: "user-1" } };
-  const baseFiles = await filesRun(session, () => base.graph.invoke({ messages: [new HumanMessage("Hello")] }, idle));
-  const served = await waitingOnBatch("walk-accept");
-  const acceptFiles = await filesRun(session, () => served.graph.invoke(served.accept, served.config));
-  const own = acceptFiles.filter((file) => !baseFiles.includes(file));
-  session.disconnect();
+  const { acceptFiles, baseFiles, own } = await walkAccept();
 
   const kinds = decisionKindFiles();
   const report = (title: string, files: string[]) => {

@@ -76,7 +76,11 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       { userId, threadId },
       language,
     );
-    const heard = withPreferencesHeard(state.recalled, feedback, dependencies.domain, threadId, now());
+    // Only feedback said with a rejection can state a preference: an approval reads none (and crosses no memory code).
+    const heard =
+      feedback.length > 0
+        ? withPreferencesHeard(state.recalled, feedback, dependencies.domain, threadId, now())
+        : undefined;
     return heard ? { ...update, recalled: heard } : update;
   }
 }

@@ -6,7 +6,17 @@
  */
 import { describe, expect, test } from "vitest";
 import { BATCH } from "../support/batch-card.js";
-import { admitResume, isResumeMap, readCardResume, readResume } from "../../review/resume.js";
+import {
+  ACCEPT_EVERY_ACTION,
+  admitResume,
+  approveDecision,
+  editDecision,
+  isResumeMap,
+  readCardResume,
+  readResume,
+  rejectDecision,
+  verdictOf,
+} from "../../review/resume.js";
 
 describe("a card with several action requests", () => {
   test("v1 decisions apply in order, one per action; edited values come as sent", () => {
@@ -174,5 +184,30 @@ describe("a resume is read once, into one canonical { card_id, decisions }", () 
     expect(() => readResume(BATCH, { ...read, card_id: "c".repeat(32) })).toThrow(
       expect.objectContaining({ code: "STALE_RESUME" }),
     );
+  });
+
+  test("every kind reads into one verdict, and the builders' answers read as the kinds they build", () => {
+    // Issue 45: the cards' readers take an answer through verdictOf, so a new kind is taught to resume.ts alone.
+    const decided = (value: unknown) => readResume(BATCH, value).decisions.map(verdictOf);
+    expect(decided({ decisions: [approveDecision(), rejectDecision("not Monday")] })).toEqual([
+      { verdict: "go" },
+      { verdict: "decline", feedback: "not Monday" },
+    ]);
+    expect(decided({ decisions: [editDecision("place", { task_id: "b", day: 2 }), rejectDecision()] })).toEqual([
+      { verdict: "go", args: { task_id: "b", day: 2 } },
+      { verdict: "decline", feedback: "" },
+    ]);
+    expect(decided(ACCEPT_EVERY_ACTION)).toEqual([{ verdict: "go" }, { verdict: "go" }]);
+    expect(decided(agentInboxAccept)).toEqual([{ verdict: "go" }, { verdict: "later" }]);
+    expect(
+      decided([
+        { type: "ignore", args: null },
+        { type: "response", args: "too late" },
+      ]),
+    ).toEqual([
+      { verdict: "decline", feedback: "" },
+      { verdict: "decline", feedback: "too late" },
+    ]);
+    expect(verdictOf({ type: "answer", text: "Tuesday" })).toEqual({ verdict: "reply", text: "Tuesday" });
   });
 });
