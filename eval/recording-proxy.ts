@@ -60,10 +60,10 @@ export function contentOf(content: NonNullable<ChatBody["messages"]>[number]["co
   return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
 }
 
-/** The `<stage name=…>` tag of the first system (or developer) message, or "other". */
+/** The `<stage name=…>` tag of the system (or developer) messages (the stage's own after a shared head), or "other". */
 export function stageTag(body: ChatBody): string {
-  const system = (body.messages ?? []).find((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(contentOf(system?.content))?.[1] ?? "other";
+  const system = (body.messages ?? []).filter((message) => message.role === "system" || message.role === "developer");
+  return /<stage name="(\w+)">/.exec(system.map((message) => contentOf(message.content)).join("\n"))?.[1] ?? "other";
 }
 
 /** Usage and completion text read from an answer: one JSON body, or server-sent events. */

@@ -33,14 +33,28 @@ export async function invokeContract<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig; stage: Stage },
+  options: ContractOptions,
 ): Promise<ContractCall<T>> {
   return invokeAndParse(model, schema, messages, { ...options, config: unstreamed(options.config) });
 }
 
+/** How a contract call is made. */
+interface ContractOptions {
+  structured: boolean;
+  name: string;
+  config?: RunnableConfig;
+  stage: Stage;
+  /**
+   * The model with tools bound that answers in text (`tool_choice` "none"), sent instead of the bare model on a
+   * call without structured output: the plan request binds the execute requests' tools to share their prefix.
+   */
+  withTools?: Runnable<BaseMessage[], BaseMessage>;
+}
+
 /**
  * The one way a node asks a stage for its contract decision: `stage`'s model (`modelFor`), structured output as
- * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`.
+ * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`; `withTools`, when given,
+ * is that model with tools bound that answers in text (nodes/execute/tool-offer.ts `planModelWithTools`).
  */
 export function callStage<T>(
   models: StageModels,
@@ -49,6 +63,7 @@ export function callStage<T>(
   messages: BaseMessage[],
   name: string,
   config?: RunnableConfig,
+  withTools?: Runnable<BaseMessage[], BaseMessage>,
 ): Promise<ContractCall<T>> {
   // Within the stage's prompt budget, whatever the messages hold (a cut is said in the prompt and in the stream).
   const fitted = fitStagePrompt(models, stage, messages, config);
@@ -57,6 +72,7 @@ export function callStage<T>(
     name,
     config,
     stage,
+    ...(withTools ? { withTools } : {}),
   });
 }
 
@@ -105,7 +121,7 @@ async function invokeAndParse<T>(
   model: BaseChatModel,
   schema: z.ZodType<T>,
   messages: BaseMessage[],
-  options: { structured: boolean; name: string; config?: RunnableConfig; stage: Stage },
+  options: ContractOptions,
 ): Promise<ContractCall<T>> {
   const { stage, config } = options;
   if (options.structured) {
@@ -130,7 +146,7 @@ async function invokeAndParse<T>(
       ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) }
       : { ok: false, raw, problem: parsed.problem };
   }
-  const reply = await watchModelCall(model, stage, config, () => model.invoke(messages, config));
+  const reply = await watchModelCall(model, stage, config, () => (options.withTools ?? model).invoke(messages, config));
   const raw = messageText(reply);
   const parsed = parseContract(schema, raw);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };

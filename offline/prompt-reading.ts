@@ -2,7 +2,7 @@
  * Reads a stage prompt the way an offline policy (any domain's) needs it, by the section
  * names of `prompts/` rather than by message positions, so that sections
  * added to a prompt (memory, task state, …) change nothing: the stage tag of
- * the system message, tagged sections (`<requirement>`, `<scratchpad>`,
+ * the system messages, tagged sections (`<requirement>`, `<scratchpad>`,
  * `<live_state>`, `<pinned key="…">`, `<stage_state>`, `<instruction>`), and
  * the workspace — the tool rounds of the current step, whole or as the
  * one-line summaries of compressed rounds.
@@ -32,9 +32,9 @@ export interface RoundView {
 
 /** A stage prompt, read. */
 export interface PromptView {
-  /** The stage tag of the system message (`chat`, `plan`, `execute`, …). */
+  /** The stage tag of the system messages (`chat`, `plan`, `execute`, …). */
   stage: string;
-  /** The system message. */
+  /** The system messages' text (the shared head's, then the stage's own). */
   system: string;
   /** Every user-role message outside the workspace, joined. */
   context: string;
@@ -48,7 +48,11 @@ export interface PromptView {
 
 /** Reads the prompt. */
 export function readPrompt(messages: BaseMessage[]): PromptView {
-  const system = textOf(messages.find((message) => message.getType() === "system"));
+  // Every system message: a stage given the shared head says its stage in a system message after the head.
+  const system = messages
+    .filter((message) => message.getType() === "system")
+    .map(textOf)
+    .join("\n\n");
   const stage = /<stage name="(\w+)">/.exec(system)?.[1] ?? "";
   const conversationIndex = messages.findIndex(
     (message) => message.getType() === "human" && textOf(message).includes("<conversation>"),

@@ -2,6 +2,9 @@
  * The unified stage-message layout (docs/design.md#prompt-layout), shared by every stage:
  *
  *   msg0 system : global prompt + stage prompt + tool brief
+ *                 — or, for a stage given the shared head (plan and execute): msg0 the global prompt + the head (the
+ *                 tools the request binds, said in text), then a user message with the shared context (the live
+ *                 state), then the stage's own system message: stage prompt + tool brief
  *   msg1 user   : pinned blocks (when there are any)
  *   msg2 user   : conversation so far (recent turns, archived summary)
  *   msg3 …      : the stage workspace as real messages (tool rounds, corrections)
@@ -9,7 +12,9 @@
  *
  * What stays the same across a task's calls comes first (the system prompt, the tools the request binds, the pinned
  * blocks), what changes after it (the history, the workspace, the last message): a provider's prompt cache reuses a
- * byte-identical prefix.
+ * byte-identical prefix. The plan and execute requests of a task share one head byte for byte — the same bound tools
+ * (nodes/execute/tool-offer.ts), the same first system message, and the live state as read for the run (it changes
+ * only when a write applies) — and say what is their own after it.
  *
  * The original layout used assistant/system roles for msg1 and msgN; user roles are used
  * here so every OpenAI-compatible server accepts the sequence (a system
@@ -23,8 +28,19 @@ import { withCalendarsNamed, withoutCalendarText } from "../contracts/attached-c
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
 
 export interface StageMessagesInput {
+  /**
+   * The system text several stages share (the tools offered, said in text): with it, the first system message is the
+   * global prompt and this head only, byte-identical across the stages given the same head, and the stage prompt and
+   * tool brief follow as a system message of their own (a provider's prompt cache reuses the shared part).
+   */
+  head?: string;
   stagePrompt: string;
   toolBrief?: string;
+  /**
+   * Context sections the stages given the same head share (the live state), rendered like `context` but in a user
+   * message of their own between the head and the stage's system message; only with `head` (else in the last message).
+   */
+  sharedContext?: Record<string, string>;
   /** Recent conversation turns (user / assistant), rendered as text. */
   conversation: BaseMessage[];
   /** Pinned context blocks by key. */
@@ -51,35 +67,67 @@ export interface StageMessagesInput {
 /** Assembles a stage's messages in the fixed layout. */
 export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
   const language = input.language ?? languageOf(input.conversation);
-  const system = [GLOBAL_SYSTEM_PROMPT, languageInstruction(language), input.stagePrompt, input.toolBrief]
-    .filter(Boolean)
-    .join("\n\n");
+  const joined = (parts: Array<string | undefined>) => parts.filter(Boolean).join("\n\n");
+  const global = [GLOBAL_SYSTEM_PROMPT, languageInstruction(language)];
+  const shared = input.head ? tagged(input.sharedContext) : [];
+  // The data of the shared sections goes with their message, the rest with the last one.
+  const [sharedData, lastData] = splitData(input.contextData, input.head ? Object.keys(input.sharedContext ?? {}) : []);
+  const system = input.head
+    ? [
+        new SystemMessage(joined([...global, input.head])),
+        ...(shared.length > 0 ? [contextMessage(shared.join("\n\n"), sharedData)] : []),
+        new SystemMessage(joined([input.stagePrompt, input.toolBrief])),
+      ]
+    : [new SystemMessage(joined([...global, input.stagePrompt, input.toolBrief]))];
   const pinned = Object.entries(input.pinnedBlocks ?? {})
     .filter(([, content]) => content.trim() !== "")
     .map(([key, content]) => `<pinned key="${key}">\n${content}\n</pinned>`);
   const conversation = `<conversation>\n${renderConversation(input.conversation) || "(no earlier messages)"}\n</conversation>`;
-  const context = Object.entries(input.context ?? {})
-    .filter(([, content]) => content.trim() !== "")
-    .map(([key, content]) => `<${key}>\n${content}\n</${key}>`);
+  const context = tagged({ ...input.context, ...(input.head ? {} : input.sharedContext) });
   return [
-    new SystemMessage(system),
+    ...system,
     ...(pinned.length > 0 ? [new HumanMessage(pinned.join("\n\n"))] : []),
     new HumanMessage(conversation),
     ...answersAfterCalls(input.workspace ?? [])
       .map(withSendableToolCallIds)
       .map(withCalendarCallsNamed),
-    new HumanMessage({
-      content: [
+    contextMessage(
+      [
         ...(input.now ? [input.now] : []),
         ...context,
         `<stage_state>\n${input.stageState}\n</stage_state>`,
         `<instruction>\n${input.instruction}\n</instruction>`,
       ].join("\n\n"),
-      ...(input.contextData && Object.keys(input.contextData).length > 0
-        ? { additional_kwargs: { [CONTEXT_DATA_KEY]: input.contextData } }
-        : {}),
-    }),
+      lastData,
+    ),
   ];
+}
+
+/** Context sections as tagged blocks, the empty ones left out. */
+function tagged(sections: Record<string, string> = {}): string[] {
+  return Object.entries(sections)
+    .filter(([, content]) => content.trim() !== "")
+    .map(([key, content]) => `<${key}>\n${content}\n</${key}>`);
+}
+
+/** `data` split in two: the sections named in `keys`, and the rest. */
+function splitData(
+  data: Record<string, unknown> = {},
+  keys: readonly string[],
+): [Record<string, unknown>, Record<string, unknown>] {
+  const entries = Object.entries(data);
+  return [
+    Object.fromEntries(entries.filter(([key]) => keys.includes(key))),
+    Object.fromEntries(entries.filter(([key]) => !keys.includes(key))),
+  ];
+}
+
+/** A user message of context, with its sections' structured data beside the text (never sent to a model server). */
+function contextMessage(content: string, data: Record<string, unknown>): HumanMessage {
+  return new HumanMessage({
+    content,
+    ...(Object.keys(data).length > 0 ? { additional_kwargs: { [CONTEXT_DATA_KEY]: data } } : {}),
+  });
 }
 
 /**

@@ -48,13 +48,14 @@ interface Shape {
 }
 
 /**
- * Builds the execute prompt for `step`, within the execute budget. With `native`, the model calls tools bound
- * to the call: the stage prompt says so and `toolBrief` is only the domain's description.
+ * Builds the execute prompt for `step`, within the execute budget. `head` is the shared head of the tools offered
+ * (nodes/execute/tool-offer.ts): the first system message, as the plan request has it; the stage prompt follows. With
+ * `native`, the model calls tools bound to the call: the stage prompt says so and the head only names the packs.
  */
 export function buildExecutePrompt(
   state: TempoState,
   step: PlanStep,
-  toolBrief: string,
+  head: string,
   settings: WorkflowSettings,
   counter: TokenCounter,
   native = false,
@@ -79,13 +80,16 @@ export function buildExecutePrompt(
   const preferences = preferencesContext(state.recalled, budget / 10, counter);
   const build = (shape: Shape, reminder: string) =>
     buildStageMessages({
+      head,
       stagePrompt: native ? EXECUTE_STAGE_PROMPT_NATIVE : EXECUTE_STAGE_PROMPT,
-      toolBrief,
       conversation: shape.conversation > 0 ? conversationMessages(state, shape.conversation) : [],
       // The plan is pinned without statuses; the step context changes with the step, so it goes last with the rest
       // that changes: the system prompt, the tools and the pinned plan stay a byte-identical prefix across the task's
       // execute calls (a provider's prompt cache reuses it).
       pinnedBlocks: { plan: planOverview(state.planSteps) },
+      // The domain's live state, read fresh (nodes/shared/live-state.ts): no read tool for what it shows. It changes
+      // only when a write applies, so it follows the head, as in the plan request: both share it.
+      sharedContext: { live_state: shape.memory ? liveState.text : "" },
       context: {
         requirement: state.goal,
         execution_context: stepContext(state.planSteps, step),
@@ -95,8 +99,6 @@ export function buildExecutePrompt(
           .map((candidate) => `- ${candidate.content}: ${candidate.summary}`)
           .join("\n"),
         scratchpad: state.workingMemory.content,
-        // The domain's live state, read fresh (nodes/shared/live-state.ts): no read tool for what it shows.
-        live_state: shape.memory ? liveState.text : "",
         ...(shape.memory ? memory : {}),
         ...preferences,
         working_memory_reminder: reminder,

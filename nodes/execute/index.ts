@@ -22,31 +22,26 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import { CONTROL_TOOLS, decisionFromToolCalls, ExecuteDecisionSchema } from "../../contracts/execute.js";
+import { decisionFromToolCalls, ExecuteDecisionSchema } from "../../contracts/execute.js";
 import { currentStep, workspaceMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
-import type { Runnable } from "@langchain/core/runnables";
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
-import { langChainTools } from "../../tools/langchain-tools.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
-import { toolBrief } from "../../prompts/tool-brief.js";
 import { emit } from "../../streaming/events.js";
-import { toolsInPacks } from "../../tools/domain.js";
 import type { ToolRunContext } from "../../tools/runner.js";
 import { correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
 import { readLiveState } from "../shared/live-state.js";
 import { stageNow } from "../shared/now.js";
-import { MEMORY_TOOLS, searchesMemory } from "./memory-tools.js";
-import { CHOOSE_CANDIDATE_TOOL, currentListing, offersCandidates } from "./candidates.js";
+import { currentListing } from "./candidates.js";
 import { refinementOf } from "./refinement.js";
-import { activePacksIn, packList } from "./packs.js";
+import { activePacksIn } from "./packs.js";
+import { createToolOffers } from "./tool-offer.js";
 import { newId } from "../../kernel/ids.js";
 import { failStep, resumeExecution } from "../../kernel/transitions.js";
 import { languageOf, say } from "../../contracts/language.js";
 import { PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
-import { AGENT_TOOLS } from "./calls.js";
 import { settleAnswer, type ApplySteps } from "../../review/apply.js";
 import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
@@ -56,45 +51,15 @@ import { verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
 
-/** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
-const CHOOSING_RULE =
-  "<choosing>\nTo change the data, prefer the backend's candidates to searching yourself: call a propose_* tool, then choose_candidate with the id of the best one for the user (its writes go to the card as they are). Write by hand only what no candidate offers.\n</choosing>";
-
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies) {
   const model = modelFor(dependencies.models, "execute");
   const counter = tokenCounterFor(model);
-  // Native tool calling: the active packs' tools, the agent's own tools (memory, packs) and the control tools bound
-  // to the model, from their zod schemas; otherwise the tools listed in the prompt and the JSON contract (the named
-  // fallback). Built for the packs active on each visit (nodes/execute/packs.ts), once per set of packs.
   const native = callsToolsNatively(dependencies.models, "execute");
   const { domain } = dependencies;
-  const offers = new Map<string, { bound?: Runnable<BaseMessage[], BaseMessage>; tools: string }>();
-  const offerFor = (active: readonly string[], remembers: boolean) => {
-    const key = `${active.join("\n")}\n${remembers}`;
-    let offer = offers.get(key);
-    if (!offer) {
-      const offered = { ...domain, tools: toolsInPacks(domain, active) };
-      // The searches of long-term memory only where there is a store to search (without, they can only fail).
-      const agentTools = remembers ? AGENT_TOOLS : AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
-      // choose_candidate comes with the tools that list candidates, and so does the rule to prefer it.
-      const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
-      const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
-      offer = native
-        ? {
-            bound: model.bindTools!(langChainTools(offered, [...agentTools, ...choose, ...CONTROL_TOOLS])) as Runnable<
-              BaseMessage[],
-              BaseMessage
-            >,
-            tools: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}`,
-          }
-        : {
-            tools: `${toolBrief(offered, [...agentTools.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })), ...choose.map((tool) => ({ ...tool, kind: "choose" }))])}\n${packs}`,
-          };
-      offers.set(key, offer);
-    }
-    return offer;
-  };
+  // The tools offered for the packs active on each visit (nodes/execute/packs.ts), once per set of packs, and the
+  // shared head that says them (the plan request carries the same).
+  const offerFor = createToolOffers(dependencies);
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -160,11 +125,11 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState =
       state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
-    const { bound, tools } = offerFor(activePacksIn(state, domain), config.store !== undefined);
+    const { bound, head } = offerFor(activePacksIn(state, domain), config.store !== undefined);
     const prompt = buildExecutePrompt(
       state,
       step,
-      tools,
+      head,
       dependencies.settings,
       counter,
       native,

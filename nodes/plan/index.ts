@@ -34,7 +34,6 @@ import {
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
 import { callStage } from "../../models/invoke-contract.js";
-import type { Stage } from "../../models/stage-models.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
@@ -50,6 +49,10 @@ import { pushWeekNow } from "../shared/week-ui.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
+import { createToolOffers, packsAfterPlanning, planModelWithTools } from "../execute/tool-offer.js";
+
+/** The planner's two passes. */
+type PlanStage = "plan" | "plan_deep";
 
 const MODE_INSTRUCTIONS = {
   draft: "Decide the next planning action for the goal above.",
@@ -62,15 +65,21 @@ const MODE_INSTRUCTIONS = {
 /** Builds the plan node. */
 export function createPlanNode(dependencies: NodeDependencies) {
   const tools = plannerToolBrief(dependencies.domain);
+  const offerFor = createToolOffers(dependencies);
 
-  async function decide(state: TempoState, stage: Stage, config: LangGraphRunnableConfig, liveState: LiveState) {
+  async function decide(state: TempoState, stage: PlanStage, config: LangGraphRunnableConfig, liveState: LiveState) {
+    // The head the next execute request will have (its tools bound too, in native mode), then the planner's own
+    // prompt and tool list: the plan and execute requests of a task share one prefix (issue 49 item 3).
+    const offer = offerFor(packsAfterPlanning(state, dependencies.domain), config.store !== undefined);
     const messages = buildStageMessages({
+      head: offer.head,
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
       pinnedBlocks: pinnedBlocksOf(state),
+      // The live state read for this run: the execute request that follows shares it, after the head.
+      sharedContext: { live_state: liveState.text },
       context: {
-        live_state: liveState.text,
         ...memoryContext(
           state.recalled,
           ["taskState", "facts", "episodes", "conversation"],
@@ -88,7 +97,8 @@ export function createPlanNode(dependencies: NodeDependencies) {
         stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
       now: await stageNow(dependencies, config),
     });
-    return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config);
+    const withTools = planModelWithTools(dependencies.models, stage, offer);
+    return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config, withTools);
   }
 
   /** The live state at the start of every planning pass (and when a pass goes on in a new run): planning sees live state, not remembered state. */

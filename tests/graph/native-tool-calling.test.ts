@@ -31,6 +31,7 @@ import {
   json,
   resume,
   scriptedGraph,
+  systemText,
   threadConfig,
   unpairedToolCalls,
   planDone,
@@ -143,7 +144,7 @@ describe("native tool calling", () => {
     // The prompts are the native ones (no JSON contract) and carry the tool rounds as real tool messages.
     const calls = models.execute.calls;
     expect(calls).toHaveLength(5);
-    const system = String(calls[0]!.messages[0]!.content);
+    const system = systemText(calls[0]!.messages);
     expect(system).toContain("call at least one tool (never answer with JSON text)");
     expect(system).not.toContain("<contract>");
     const second = calls[1]!.messages as BaseMessage[];
@@ -163,7 +164,7 @@ describe("native tool calling", () => {
   test("the same conversation through the JSON-in-text fallback ends in the same schedule", async () => {
     const native = await run(NATIVE, "native");
     const fallback = await run(JSON_FALLBACK, "json");
-    expect(String(fallback.models.execute.calls[0]!.messages[0]!.content)).toContain("<contract>");
+    expect(systemText(fallback.models.execute.calls[0]!.messages)).toContain("<contract>");
     expect(fallback.card?.action_requests).toEqual(native.card?.action_requests);
     expect(fallback.done.phase).toBe("done");
     expect(placements(fallback.schedule)).toEqual(placements(native.schedule));

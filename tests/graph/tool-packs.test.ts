@@ -11,7 +11,15 @@ import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { defaultPacks, packProblems, type ToolPack } from "../../tools/domain.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { interruptsOf, json, planDone, scripted, scriptedGraph, threadConfig } from "../support/scripted.js";
+import {
+  interruptsOf,
+  json,
+  planDone,
+  scripted,
+  scriptedGraph,
+  systemText,
+  threadConfig,
+} from "../support/scripted.js";
 
 const PLAN = planDone([{ content: "Look at Wednesday", done_when: "its contents are known" }], {
   speak: "One step.",
@@ -165,7 +173,7 @@ describe("tool packs", () => {
     expect(execute.offered[2]!.some((tool) => ["query_range", "place", "propose_candidates"].includes(tool))).toBe(
       false,
     );
-    const planner = String(plan.calls[0]!.messages[0]!.content);
+    const planner = systemText(plan.calls[0]!.messages);
     expect(planner).toContain("- schedule.inspect: query_range, get_task_info");
   });
 

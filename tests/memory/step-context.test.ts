@@ -6,7 +6,14 @@ import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { roundsSinceUpdate } from "../../kernel/state.js";
 import { countMessageTokens, estimateCounter } from "../../memory/tokens.js";
 import { createNotesDomain } from "../support/notes-domain.js";
-import { json, resume, scriptedGraph, threadConfig, unpairedToolCalls } from "../support/scripted.js";
+import {
+  json,
+  resume,
+  scriptedGraph,
+  sharedLeadingParts,
+  threadConfig,
+  unpairedToolCalls,
+} from "../support/scripted.js";
 
 const twoSteps = json({
   action: "plan_done",
@@ -77,20 +84,16 @@ const serialised = (messages: BaseMessage[]) =>
   );
 
 /** How many serialised messages two requests share from the start, up to the first that differs. */
-function sharedMessages(first: BaseMessage[], second: BaseMessage[]): number {
-  const [left, right] = [serialised(first), serialised(second)];
-  let at = 0;
-  while (at < Math.min(left.length, right.length) && left[at] === right[at]) at += 1;
-  return at;
-}
+const sharedMessages = (first: BaseMessage[], second: BaseMessage[]) =>
+  sharedLeadingParts(serialised(first), serialised(second));
 
 /**
  * The execute request's stable part comes first and is byte-identical across the execute calls of a task, so a
- * provider's prompt cache reuses it: the system prompt (the bound tools beside it) and the pinned plan. What changes
+ * provider's prompt cache reuses it: the system prompts (the bound tools beside them) and the pinned plan. What changes
  * (the history, the step, the workspace, the live state, reminders) comes after it (issue 49 item 3).
  */
 describe("the execute request's stable prefix", () => {
-  test("two consecutive execute requests, across a step boundary, share the system prompt and the pinned plan byte for byte", async () => {
+  test("two consecutive execute requests, across a step boundary, share the system prompts and the pinned plan byte for byte", async () => {
     const { calls } = await runExecute({
       execute: [
         list,
@@ -102,10 +105,11 @@ describe("the execute request's stable prefix", () => {
     // calls[1]: step 1's second round; calls[2]: step 2's first round.
     expect(calls).toHaveLength(4);
     const [, lastOfFirst, firstOfSecond, secondOfSecond] = calls;
-    // The stable part: the system prompt, then the pinned plan (the conversation, history, comes after it).
-    const stable = 2;
+    // The stable part: the shared head's system message, the stage's own, then the pinned plan (the conversation,
+    // history, comes after it).
+    const stable = 3;
     expect(sharedMessages(lastOfFirst!, firstOfSecond!)).toBeGreaterThanOrEqual(stable);
-    expect(serialised(lastOfFirst!)[1]).toContain('<pinned key=\\"plan\\">');
+    expect(serialised(lastOfFirst!)[2]).toContain('<pinned key=\\"plan\\">');
     // What changed (the step) is in the last message, after the stable part.
     const tail = (messages: BaseMessage[]) => String(messages.at(-1)!.content);
     expect(tail(lastOfFirst!)).toContain("Current step (1 of 2): Read the notes");

@@ -177,10 +177,10 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
   };
 }
 
-/** The stage tag of the first system message, or "". */
+/** The stage tag of the system messages (the stage's own after a shared head), or "". */
 function stageOf(messages: OpenAIChatMessage[]): string {
-  const system = messages.find((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(contentText(system?.content ?? ""))?.[1] ?? "";
+  const system = messages.filter((message) => message.role === "system" || message.role === "developer");
+  return /<stage name="(\w+)">/.exec(system.map((message) => contentText(message.content)).join("\n"))?.[1] ?? "";
 }
 
 function contentText(content: OpenAIChatMessage["content"]): string {

@@ -78,6 +78,21 @@ export function scriptedGraph(options: {
   return { graph, models, checkpointer };
 }
 
+/** The text of a prompt's system messages, joined: the shared head's, then the stage's own (prompts/stage-messages.ts). */
+export function systemText(messages: readonly BaseMessage[]): string {
+  return messages
+    .filter((message) => message.getType() === "system")
+    .map((message) => String(message.content))
+    .join("\n\n");
+}
+
+/** How many leading parts (serialised messages, …) two requests share byte for byte, up to the first that differs. */
+export function sharedLeadingParts(left: readonly string[], right: readonly string[]): number {
+  let at = 0;
+  while (at < Math.min(left.length, right.length) && left[at] === right[at]) at += 1;
+  return at;
+}
+
 /** "type:content" lines with tool calls shown, for asserting whole message sequences. */
 export function transcript(messages: BaseMessage[]): string[] {
   return messages.map((message) => {

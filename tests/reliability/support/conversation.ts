@@ -35,7 +35,9 @@ function textOf(message: BaseMessage | undefined): string {
 
 /** The stage a prompt is for, from the system message's stage tag. */
 export function promptStage(messages: BaseMessage[]): string {
-  return /<stage name="(\w+)">/.exec(textOf(messages[0]))?.[1] ?? "";
+  // The stage's own system message may follow a shared head (prompts/stage-messages.ts).
+  const system = messages.filter((message) => message.getType() === "system").map(textOf);
+  return /<stage name="(\w+)">/.exec(system.join("\n"))?.[1] ?? "";
 }
 
 /** Calls a stage model may receive in one conversation: far more than any conversation here makes. */

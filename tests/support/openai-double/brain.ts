@@ -61,10 +61,10 @@ export const IMPERFECTIONS: readonly Imperfection[] = [
   "reasoning",
 ];
 
-/** The stage tag of the first system (or developer) message, or "". */
+/** The stage tag of the system (or developer) messages — the stage's own after a shared head — or "". */
 export function stageOf(messages: readonly ChatMessage[]): string {
-  const system = messages.find((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(contentText(system?.content))?.[1] ?? "";
+  const system = messages.filter((message) => message.role === "system" || message.role === "developer");
+  return /<stage name="(\w+)">/.exec(system.map((message) => contentText(message.content)).join("\n"))?.[1] ?? "";
 }
 
 export function contentText(content: ChatMessage["content"]): string {
