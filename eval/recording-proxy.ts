@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { stageNamed } from "../contracts/stage-tag.js";
 
 /** Usage as an OpenAI-compatible server reports it (any field may be missing). */
 export interface ServerUsage {
@@ -62,8 +63,11 @@ export function contentOf(content: NonNullable<ChatBody["messages"]>[number]["co
 
 /** The `<stage name=…>` tag of the system (or developer) messages (the stage's own after a shared head), or "other". */
 export function stageTag(body: ChatBody): string {
-  const system = (body.messages ?? []).filter((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(system.map((message) => contentOf(message.content)).join("\n"))?.[1] ?? "other";
+  const messages = (body.messages ?? []).map((message) => ({
+    role: message.role ?? "",
+    text: contentOf(message.content),
+  }));
+  return stageNamed(messages) || "other";
 }
 
 /** Usage and completion text read from an answer: one JSON body, or server-sent events. */

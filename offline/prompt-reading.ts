@@ -10,6 +10,7 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { languageOf, type Language } from "../contracts/language.js";
 import { CONTEXT_DATA_KEY, messageText as textOf } from "../contracts/message-text.js";
+import { isStageMessage, stageNamed, wireRole } from "../contracts/stage-tag.js";
 import { callOutcomeOf, toolResultData, type CallOutcome } from "../kernel/tool-results.js";
 
 /** One tool round as the prompt shows it. */
@@ -32,9 +33,9 @@ export interface RoundView {
 
 /** A stage prompt, read. */
 export interface PromptView {
-  /** The stage tag of the system messages (`chat`, `plan`, `execute`, …). */
+  /** The stage tag of the stage messages (`chat`, `plan`, `execute`, …). */
   stage: string;
-  /** The system messages' text (the shared head's, then the stage's own). */
+  /** The stage messages' text (the system message — the shared head's — then the stage's own). */
   system: string;
   /** Every user-role message outside the workspace, joined. */
   context: string;
@@ -48,12 +49,13 @@ export interface PromptView {
 
 /** Reads the prompt. */
 export function readPrompt(messages: BaseMessage[]): PromptView {
-  // Every system message: a stage given the shared head says its stage in a system message after the head.
-  const system = messages
-    .filter((message) => message.getType() === "system")
-    .map(textOf)
+  // The stage messages: the system message, and after a shared head the stage's own user message (its stage tag first).
+  const said = messages.map((message) => ({ role: wireRole(message), text: textOf(message) }));
+  const system = said
+    .filter((message) => isStageMessage(message.role, message.text))
+    .map((message) => message.text)
     .join("\n\n");
-  const stage = /<stage name="(\w+)">/.exec(system)?.[1] ?? "";
+  const stage = stageNamed(said);
   const conversationIndex = messages.findIndex(
     (message) => message.getType() === "human" && textOf(message).includes("<conversation>"),
   );
@@ -64,7 +66,10 @@ export function readPrompt(messages: BaseMessage[]): PromptView {
   const last = instructionIndex === -1 ? messages.length : instructionIndex;
   const workspace = messages.slice(first, Math.max(first, last));
   const outside = messages.filter(
-    (message, index) => message.getType() === "human" && (index < first || index >= last),
+    (message, index) =>
+      message.getType() === "human" &&
+      (index < first || index >= last) &&
+      !isStageMessage(said[index]!.role, said[index]!.text),
   );
   const contextData = Object.assign(
     {},

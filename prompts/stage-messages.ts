@@ -4,7 +4,7 @@
  *   msg0 system : global prompt + stage prompt + tool brief
  *                 — or, for a stage given the shared head (plan and execute): msg0 the global prompt + the head (the
  *                 tools the request binds, said in text), then a user message with the shared context (the live
- *                 state), then the stage's own system message: stage prompt + tool brief
+ *                 state), then the stage's own user message, beginning with its stage tag: stage prompt + tool brief
  *   msg1 user   : pinned blocks (when there are any)
  *   msg2 user   : conversation so far (recent turns, archived summary)
  *   msg3 …      : the stage workspace as real messages (tool rounds, corrections)
@@ -31,14 +31,15 @@ export interface StageMessagesInput {
   /**
    * The system text several stages share (the tools offered, said in text): with it, the first system message is the
    * global prompt and this head only, byte-identical across the stages given the same head, and the stage prompt and
-   * tool brief follow as a system message of their own (a provider's prompt cache reuses the shared part).
+   * tool brief follow as a user message of their own (a provider's prompt cache reuses the shared part; the only
+   * system message stays the first, which every OpenAI-compatible server accepts).
    */
   head?: string;
   stagePrompt: string;
   toolBrief?: string;
   /**
    * Context sections the stages given the same head share (the live state), rendered like `context` but in a user
-   * message of their own between the head and the stage's system message; only with `head` (else in the last message).
+   * message of their own between the head and the stage's own message; only with `head` (else in the last message).
    */
   sharedContext?: Record<string, string>;
   /** Recent conversation turns (user / assistant), rendered as text. */
@@ -76,7 +77,9 @@ export function buildStageMessages(input: StageMessagesInput): BaseMessage[] {
     ? [
         new SystemMessage(joined([...global, input.head])),
         ...(shared.length > 0 ? [contextMessage(shared.join("\n\n"), sharedData)] : []),
-        new SystemMessage(joined([input.stagePrompt, input.toolBrief])),
+        // The stage's own instructions in a user message, not a second system message: some servers' chat templates
+        // refuse a system message after a user one. It begins with its stage tag (contracts/stage-tag.ts).
+        new HumanMessage(joined([input.stagePrompt, input.toolBrief])),
       ]
     : [new SystemMessage(joined([...global, input.stagePrompt, input.toolBrief]))];
   const pinned = Object.entries(input.pinnedBlocks ?? {})

@@ -24,6 +24,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
+import { stageNamed } from "../../contracts/stage-tag.js";
 
 /** One chat message as the OpenAI API carries it. */
 export interface OpenAIChatMessage {
@@ -177,10 +178,9 @@ export async function startFakeOpenAIServer(script: FakeOpenAIScript): Promise<F
   };
 }
 
-/** The stage tag of the system messages (the stage's own after a shared head), or "". */
+/** The stage tag of the stage messages (contracts/stage-tag.ts; the stage's own after a shared head), or "". */
 function stageOf(messages: OpenAIChatMessage[]): string {
-  const system = messages.filter((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(system.map((message) => contentText(message.content)).join("\n"))?.[1] ?? "";
+  return stageNamed(messages.map((message) => ({ role: message.role ?? "", text: contentText(message.content) })));
 }
 
 function contentText(content: OpenAIChatMessage["content"]): string {

@@ -7,6 +7,7 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ToolCallingMode } from "../../models/stage-models.js";
+import { isStageMessage, wireRole } from "../../contracts/stage-tag.js";
 
 /** A scripted model reply carrying `value` as JSON text. */
 export function json(value: unknown): AIMessage {
@@ -78,10 +79,13 @@ export function scriptedGraph(options: {
   return { graph, models, checkpointer };
 }
 
-/** The text of a prompt's system messages, joined: the shared head's, then the stage's own (prompts/stage-messages.ts). */
+/**
+ * The text of a prompt's stage messages, joined: the system message (the shared head's), then the stage's own
+ * (prompts/stage-messages.ts, contracts/stage-tag.ts).
+ */
 export function systemText(messages: readonly BaseMessage[]): string {
   return messages
-    .filter((message) => message.getType() === "system")
+    .filter((message) => isStageMessage(wireRole(message), String(message.content)))
     .map((message) => String(message.content))
     .join("\n\n");
 }

@@ -14,6 +14,7 @@ import { createNotesDomain, type NotesDomain } from "../../support/notes-domain.
 import { interruptsOf, json, resume, threadConfig, unpairedToolCalls } from "../../support/scripted.js";
 import type { CardAnswer, StageOutput } from "./stage-outputs.js";
 import { writesOnCard } from "../../support/card-writes.js";
+import { stageOfPrompt } from "../../../contracts/stage-tag.js";
 
 export const PHASES = ["chatting", "planning", "waiting_confirm", "executing", "done"] as const;
 export const STEP_STATUSES = ["pending", "running", "done", "failed", "skipped"] as const;
@@ -35,9 +36,8 @@ function textOf(message: BaseMessage | undefined): string {
 
 /** The stage a prompt is for, from the system message's stage tag. */
 export function promptStage(messages: BaseMessage[]): string {
-  // The stage's own system message may follow a shared head (prompts/stage-messages.ts).
-  const system = messages.filter((message) => message.getType() === "system").map(textOf);
-  return /<stage name="(\w+)">/.exec(system.join("\n"))?.[1] ?? "";
+  // The stage's own user message may follow a shared head (prompts/stage-messages.ts).
+  return stageOfPrompt(messages);
 }
 
 /** Calls a stage model may receive in one conversation: far more than any conversation here makes. */

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { decide } from "../../../offline/schedule/policy.js";
 import { toLangChainMessages, type OpenAIChatMessage } from "../fake-openai-server.js";
 import type { ChatMessage, ChatRequestBody } from "./validation.js";
+import { stageNamed } from "../../../contracts/stage-tag.js";
 
 /** A request the double received. */
 export interface DoubleRequest {
@@ -61,10 +62,9 @@ export const IMPERFECTIONS: readonly Imperfection[] = [
   "reasoning",
 ];
 
-/** The stage tag of the system (or developer) messages — the stage's own after a shared head — or "". */
+/** The stage tag of the stage messages (contracts/stage-tag.ts) — the stage's own after a shared head — or "". */
 export function stageOf(messages: readonly ChatMessage[]): string {
-  const system = messages.filter((message) => message.role === "system" || message.role === "developer");
-  return /<stage name="(\w+)">/.exec(system.map((message) => contentText(message.content)).join("\n"))?.[1] ?? "";
+  return stageNamed(messages.map((message) => ({ role: message.role ?? "", text: contentText(message.content) })));
 }
 
 export function contentText(content: ChatMessage["content"]): string {
