@@ -207,6 +207,21 @@ export class PostgresExecutionLog implements ExecutionLog {
     return row ? { ok: row.ok, content: row.result, applied: row.applied } : undefined;
   }
 
+  /** `completed` for many calls of one thread, in one query: the first completed entry of each call that has one. */
+  async completedMany(toolCallIds: readonly string[], threadId: string): Promise<Map<string, ToolOutcome>> {
+    if (toolCallIds.length === 0) return new Map();
+    await this.migrate();
+    const result = await this.pool.query<Pick<LogRow, "tool_call_id" | "result" | "ok" | "applied">>(
+      `SELECT DISTINCT ON (tool_call_id) tool_call_id, result, ok, applied FROM ${this.table}
+        WHERE tool_call_id = ANY($1::text[]) AND thread_id = $2 AND status = 'completed'
+        ORDER BY tool_call_id, id`,
+      [[...toolCallIds], threadId],
+    );
+    return new Map(
+      result.rows.map((row) => [row.tool_call_id, { ok: row.ok, content: row.result, applied: row.applied }]),
+    );
+  }
+
   /** Appends one entry on its own. */
   async append(entry: ExecutionLogEntry): Promise<void> {
     await this.migrate();

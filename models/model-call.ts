@@ -13,6 +13,7 @@ import { fitPromptToBudget } from "../memory/compression.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { classifyModelError, describeModel } from "./model-errors.js";
+import { withoutRunTurn } from "../server/run-gate.js";
 import { modelFor, promptBudgetFor, type Stage, type StageModels } from "./stage-models.js";
 
 /** How long a model call runs before the first waiting status, and between the next ones, by default (ms). */
@@ -62,7 +63,8 @@ export async function watchModelCall<T>(
     timer = setTimeout(tick, every);
   }
   try {
-    const result = await call();
+    // The wait on the model server holds no connection: the run's turn at its gate is given back meanwhile.
+    const result = await withoutRunTurn(call);
     emitReasoning(config, stage, options.replyOf ? options.replyOf(result) : (result as BaseMessage | undefined));
     return result;
   } catch (error) {

@@ -90,6 +90,7 @@ export async function loggedOutcomes(
   log: ExecutionLog,
   threadId: string,
 ): Promise<Map<string, ToolOutcome>> {
+  if (log.completedMany) return log.completedMany(ids, threadId);
   const outcomes = await Promise.all(ids.map(async (id) => [id, await log.completed(id, threadId)] as const));
   return new Map(outcomes.flatMap(([id, outcome]) => (outcome ? [[id, outcome] as const] : [])));
 }

@@ -50,7 +50,7 @@ import { assertThreadOwner } from "../kernel/ownership.js";
 import { mustCarryOn, readRunPoint, runPoint } from "./stopped-run.js";
 import { SEEN_CHECKPOINT_KEY, type RunOptions } from "./run-options.js";
 import type { ThreadLock } from "./thread-lock.js";
-import type { RunGate } from "./run-gate.js";
+import { RunSeat, type RunGate } from "./run-gate.js";
 import { endsThread } from "./end-thread.js";
 import { admitResume } from "../review/resume.js";
 
@@ -86,6 +86,8 @@ export interface RunCheck {
 
 /** A run the checks let through, and the thread to give back when it ends. */
 export interface AdmittedRun extends RunCheck {
+  /** The run's turn at the process's gate, when it has one: the run's graph runs with it (`withRunSeat`). */
+  seat?: RunSeat;
   /** Marks the run as carrying a stopped run on (readers see the thread `resuming`), or no longer (`ThreadLease.carryingOn`). */
   carryingOn(on: boolean): Promise<void>;
   /** Gives the thread back; `failure` is the error the run ended with, if any (`ThreadLease.release`). */
@@ -109,16 +111,16 @@ export async function admitRun(
     threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
   // The turn is taken once the thread is held: a run waiting for its thread holds no turn, and every run holding a
   // turn holds its thread, so no run waits on another that waits on it.
-  let endTurn: (() => void) | undefined;
+  let seat: RunSeat | undefined;
   const release = async (failure?: unknown) => {
-    endTurn?.();
+    seat?.end();
     await lease?.release(failure);
   };
   try {
-    endTurn = await runGate?.enter();
+    if (runGate) seat = new RunSeat(runGate, await runGate.enter());
     const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
     const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
-    return { ...checked, carryingOn: async (on) => lease?.carryingOn(on), release };
+    return { ...checked, seat, carryingOn: async (on) => lease?.carryingOn(on), release };
   } catch (error) {
     const typed = asDatabaseError(error);
     await release(typed);

@@ -12,7 +12,13 @@
  * turn are never more than the pool has connections, so a pool wait lasts a
  * query, and the runs without a turn wait here, in order, without a
  * connection and without a pool timeout (docs/operations.md#connection-plan).
+ *
+ * A run holds no connection while it waits on its model server (seconds, against milliseconds of computing), so it
+ * gives its turn back for that wait and takes a turn again, in FIFO order with every other run, before it goes on
+ * (`RunSeat`, `withoutRunTurn`): a process keeps many more conversations going than it has connections, and still no
+ * more compute at once than the pool has connections.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { ServerBusyError } from "../errors/index.js";
 
 /** A run's turn: give it back when the run ends. Safe to call twice. */
@@ -42,8 +48,11 @@ export class RunGate {
     return this.waiting.length;
   }
 
-  /** Waits for a turn (FIFO) and returns it; ServerBusyError after `waitMs` without one. */
-  async enter(): Promise<RunTurn> {
+  /**
+   * Waits for a turn (FIFO) and returns it; ServerBusyError after `waitMs` without one — unless `bounded` is false
+   * (a run that already started, coming back from its model: it waits for as long as the runs ahead compute).
+   */
+  async enter(bounded = true): Promise<RunTurn> {
     if (this.running < this.maxRuns && this.waiting.length === 0) {
       this.running += 1;
       return this.turn();
@@ -54,7 +63,7 @@ export class RunGate {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
+      const refuse = () => {
         const index = this.waiting.indexOf(admit);
         if (index >= 0) this.waiting.splice(index, 1);
         reject(
@@ -64,7 +73,8 @@ export class RunGate {
             { maxRuns: this.maxRuns, waitMs: this.waitMs, ahead },
           ),
         );
-      }, this.waitMs);
+      };
+      const timer = bounded ? setTimeout(refuse, this.waitMs) : undefined;
       this.waiting.push(admit);
     });
     // The run that ended handed its turn over without giving it back (`running` unchanged).
@@ -81,4 +91,79 @@ export class RunGate {
       else this.running -= 1;
     };
   }
+}
+
+/**
+ * One run's turn at its gate, for the run's whole life: given back while the run waits on its model
+ * (`withoutRunTurn`) and taken again, in FIFO order, before the run goes on; given back for good when the run ends.
+ */
+export class RunSeat {
+  private turn?: RunTurn;
+  /** The turn being taken again, while the run comes back from its model. */
+  private coming?: Promise<void>;
+  /** Calls of this run waiting on a model now. */
+  private away = 0;
+  private ended = false;
+
+  constructor(
+    private readonly gate: RunGate,
+    turn: RunTurn,
+  ) {
+    this.turn = turn;
+  }
+
+  /**
+   * Runs `wait` (a call to the model server) without the run's turn, then waits for a turn before returning. Only
+   * the first of overlapping calls gives the turn back: a call that comes back while another is still away takes a
+   * turn again, and the run keeps it for calls it starts meanwhile.
+   */
+  async without<T>(wait: () => Promise<T>): Promise<T> {
+    this.away += 1;
+    if (this.away === 1) this.giveBack();
+    try {
+      return await wait();
+    } finally {
+      this.away -= 1;
+      await this.takeAgain();
+    }
+  }
+
+  /** The run ended: its turn is given back for good (one taken again later is given back at once). Safe to call twice. */
+  end(): void {
+    this.ended = true;
+    this.giveBack();
+  }
+
+  private giveBack(): void {
+    const turn = this.turn;
+    this.turn = undefined;
+    turn?.();
+  }
+
+  private takeAgain(): Promise<void> {
+    if (this.turn || this.ended) return Promise.resolve();
+    this.coming ??= this.gate.enter(false).then((turn) => {
+      this.coming = undefined;
+      if (this.ended) turn();
+      else this.turn = turn;
+    });
+    return this.coming;
+  }
+}
+
+/** The seat of the run whose code is running (set for the whole run by `withRunSeat`). */
+const runSeats = new AsyncLocalStorage<RunSeat>();
+
+/** Runs `start` (a run's graph stream, and everything it goes on to do) with `seat` as the run's seat; no seat, as it is. */
+export function withRunSeat<T>(seat: RunSeat | undefined, start: () => T): T {
+  return seat ? runSeats.run(seat, start) : start();
+}
+
+/**
+ * Runs `wait` — a wait on the model server, which needs no connection — without the current run's turn, and takes a
+ * turn again before returning (`RunSeat.without`). Outside a gated run, just runs it.
+ */
+export function withoutRunTurn<T>(wait: () => Promise<T>): Promise<T> {
+  const seat = runSeats.getStore();
+  return seat ? seat.without(wait) : wait();
 }

@@ -63,7 +63,7 @@ import {
 } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
-import type { RunGate } from "./run-gate.js";
+import { withRunSeat, type RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
@@ -272,7 +272,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<
       await run.release();
       return IterableReadableStream.fromAsyncGenerator((async function* nothingToCarryOn() {})());
     }
-    const start = async (check: RunCheck) => {
+    // The graph runs in the run's seat at the gate: it gives its turn back while it waits on its model.
+    const start = (check: RunCheck) => withRunSeat(run.seat, () => startRun(check));
+    const startRun = async (check: RunCheck) => {
       const runOptions = withRecursionLimit(markedBranch(options), settings);
       if (!savesInputFirst(check.input, check.snapshot, runOptions)) {
         return super.stream(

@@ -59,6 +59,11 @@ export interface ToolRunContext {
 export interface ExecutionLog {
   /** The recorded outcome of a completed call with this tool-call id (in this thread, when given), if any. */
   completed(toolCallId: string, threadId?: string): Promise<ToolOutcome | undefined>;
+  /**
+   * Optional: `completed` for many calls of thread `threadId` at once (one round trip on Postgres): the recorded
+   * outcome of each of `toolCallIds` the log holds as completed; the others are absent.
+   */
+  completedMany?(toolCallIds: readonly string[], threadId: string): Promise<Map<string, ToolOutcome>>;
   /** Appends one entry. */
   append(entry: ExecutionLogEntry): Promise<void>;
   /**

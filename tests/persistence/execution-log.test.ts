@@ -25,6 +25,7 @@ import {
   type ScheduleState,
 } from "../../tools/schedule/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { loggedOutcomes } from "../../review/write-facts.js";
 
 const context = (threadId: string, userId = "log-user"): ToolRunContext => ({ threadId, userId, stepId: "step-1" });
 
@@ -207,6 +208,35 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     expect((await repository.load("mem-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({
       status: "placed",
     });
+  });
+
+  test("the outcomes of a card's calls are read in one query: the first completed entry of each, on that thread only", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const thread = "many-thread";
+    await log.append(entry(thread, "many-a", { status: "failed", result: "failed first", ok: false, applied: false }));
+    await log.append(entry(thread, "many-a", { result: "a applied" }));
+    await log.append(entry(thread, "many-b", { kind: "read", result: "b first", applied: false }));
+    await log.append(entry(thread, "many-b", { kind: "read", result: "b second", applied: false }));
+    await log.append(entry("other-thread", "many-c", { result: "c elsewhere" }));
+    let queries = 0;
+    const pool = database!.pool;
+    const query = pool.query.bind(pool);
+    (pool as { query: unknown }).query = (...args: Parameters<typeof pool.query>) => {
+      queries += 1;
+      return (query as (...given: unknown[]) => unknown)(...args);
+    };
+    try {
+      const outcomes = await loggedOutcomes(["many-a", "many-b", "many-c", "many-d"], log, thread);
+      expect(Object.fromEntries(outcomes)).toEqual({
+        "many-a": { ok: true, content: "a applied", applied: true },
+        "many-b": { ok: true, content: "b first", applied: false },
+      });
+      expect(queries).toBe(1);
+    } finally {
+      (pool as { query: unknown }).query = query;
+    }
+    for (const id of ["many-a", "many-b", "many-c", "many-d"])
+      expect((await loggedOutcomes([id], log, thread)).get(id)).toEqual(await log.completed(id, thread));
   });
 
   test("reads are logged in order per thread; the database refuses a second completed entry for one write", async () => {

@@ -105,6 +105,26 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     expect(tables.rows.map((row) => row.table_name)).toEqual(["tempo_schedule_tasks", "tempo_schedule_windows"]);
   });
 
+  it("loads a schedule in one query, the same schedule as was stored; none stored: the default, also in one", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const stored = write("place", sampleWeek(), { task_id: "review-limits", day: 1, slot_start: 9 });
+    await repository.seed("one-query-user", stored);
+    let queries = 0;
+    const query = pool.query.bind(pool);
+    (pool as { query: unknown }).query = (...args: unknown[]) => {
+      queries += 1;
+      return (query as (...given: unknown[]) => unknown)(...args);
+    };
+    try {
+      expect(await repository.load("one-query-user")).toEqual(stored);
+      expect(queries).toBe(1);
+      await repository.load("nobody-stored");
+      expect(queries).toBe(2);
+    } finally {
+      (pool as { query: unknown }).query = query;
+    }
+  });
+
   it("stores one row per task and writes only the changed rows", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();

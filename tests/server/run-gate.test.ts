@@ -6,7 +6,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { RunGate } from "../../server/run-gate.js";
+import { RunGate, RunSeat } from "../../server/run-gate.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { AsyncScriptedModel } from "../reliability/support/async-model.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
@@ -65,51 +65,109 @@ describe("RunGate", () => {
 });
 
 describe("the graph behind a run gate", () => {
-  test("runs on many threads at once compute one at a time with a gate of 1, and every one ends", async () => {
-    let computing = 0;
-    let most = 0;
+  test("with a gate of 1, runs on two threads both reach their model call at once (no turn held while waiting on it), and both end", async () => {
+    const gate = new RunGate(1, 60_000);
+    let open: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    let waiting = 0;
+    let bothWaiting: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (bothWaiting = resolve));
     const chat = new AsyncScriptedModel(async ({ index }) => {
-      computing += 1;
-      most = Math.max(most, computing);
-      await new Promise((resolve) => setImmediate(resolve));
-      computing -= 1;
+      waiting += 1;
+      if (waiting === 2) bothWaiting();
+      await held;
       return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
     });
     const graph = buildTempoGraph({
       models: { default: chat },
       domain: createNotesDomain(),
       checkpointer: new MemorySaver(),
-      runGate: new RunGate(1, 60_000),
+      runGate: gate,
     });
-    const results = await Promise.all(
-      ["one", "two", "three", "four"].map((threadId) => graph.invoke(message("hello"), threadConfig(threadId))),
-    );
-    expect(results.map((result) => result.messages.map((entry) => entry.getType()))).toEqual(
-      Array.from({ length: 4 }, () => ["human", "ai"]),
-    );
-    expect(most).toBe(1);
+    const runs = ["one", "two"].map((threadId) => graph.invoke(message("hello"), threadConfig(threadId)));
+    await reached;
+    // Both runs wait on their model, neither holds a turn, none queues for one.
+    expect([waiting, gate.active, gate.queued]).toEqual([2, 0, 0]);
+    open();
+    const results = await Promise.all(runs);
+    expect(results.map((result) => result.messages.map((entry) => entry.getType()))).toEqual([
+      ["human", "ai"],
+      ["human", "ai"],
+    ]);
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a run coming back from its model wait queues for a turn and goes on only once it gets one", async () => {
+    const gate = new RunGate(1, 60_000);
+    let open: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    let called: () => void = () => undefined;
+    const calledModel = new Promise<void>((resolve) => (called = resolve));
+    const chat = new AsyncScriptedModel(async () => {
+      called();
+      await held;
+      return JSON.stringify({ intent: "chat", reply: "Reply 1.", reason: "small talk" });
+    });
+    const graph = buildTempoGraph({
+      models: { default: chat },
+      domain: createNotesDomain(),
+      checkpointer: new MemorySaver(),
+      runGate: gate,
+    });
+    let ended = false;
+    const run = graph.invoke(message("hello"), threadConfig("back")).then((result) => ((ended = true), result));
+    await calledModel;
+    // Another run computes meanwhile: it holds the only turn.
+    const otherTurn = await gate.enter();
+    open();
+    while (gate.queued === 0) await new Promise((resolve) => setImmediate(resolve));
+    // The model answered, but the run waits in the queue without going on.
+    for (let tick = 0; tick < 20; tick += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect([ended, gate.active, gate.queued]).toEqual([false, 1, 1]);
+    otherTurn();
+    const result = await run;
+    expect(String(result.messages.at(-1)?.content)).toBe("Reply 1.");
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a run coming back from its model is never refused for its wait in the queue: SERVER_BUSY only comes before a run starts", async () => {
+    vi.useFakeTimers();
+    const gate = new RunGate(1, 5_000);
+    const seat = new RunSeat(gate, await gate.enter());
+    let answer: () => void = () => undefined;
+    const model = new Promise<void>((resolve) => (answer = resolve));
+    const coming = seat.without(() => model.then(() => "answer"));
+    // The seat gave its turn back for the model wait: another run gets it at once.
+    const other = await gate.enter();
+    answer();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect([gate.active, gate.queued]).toEqual([1, 1]);
+    other();
+    expect(await coming).toBe("answer");
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    seat.end();
+    seat.end();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
   });
 
   test("a run that found no turn in time is refused with SERVER_BUSY and its thread is left as it was; the next run goes through", async () => {
-    let open: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (open = resolve));
-    const chat = new AsyncScriptedModel(async ({ index }) => {
-      if (index === 0) await held;
-      return JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" });
-    });
+    const chat = new AsyncScriptedModel(({ index }) =>
+      JSON.stringify({ intent: "chat", reply: `Reply ${index + 1}.`, reason: "small talk" }),
+    );
+    const gate = new RunGate(1, 50);
     const graph = buildTempoGraph({
       models: { default: chat },
       domain: createNotesDomain(),
       checkpointer: new MemorySaver(),
-      runGate: new RunGate(1, 50),
+      runGate: gate,
     });
-    const slow = graph.invoke(message("first"), threadConfig("slow"));
-    const refused = await thrownBy(graph.invoke(message("second"), threadConfig("queued")));
+    // Another run computes (a run waiting on its model holds no turn): it holds the only turn.
+    const busy = await gate.enter();
+    const refused = await thrownBy(graph.invoke(message("first"), threadConfig("queued")));
     expect(refused).toMatchObject({ code: "SERVER_BUSY" });
     expect((await graph.getState(threadConfig("queued"))).values).toEqual({});
-    open();
-    await slow;
+    busy();
     const next = await graph.invoke(message("second"), threadConfig("queued"));
-    expect(String(next.messages.at(-1)?.content)).toBe("Reply 2.");
+    expect(String(next.messages.at(-1)?.content)).toBe("Reply 1.");
   });
 });

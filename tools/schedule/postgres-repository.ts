@@ -60,6 +60,8 @@ interface TaskRow {
 }
 
 /** Column list of task rows, in `TaskRow` order. */
+/** The columns of a window row, as `WindowRow` holds them. */
+const WINDOW_COLUMNS = "total_days, slots_per_day, days, categories, calendar, format_version";
 const TASK_COLUMNS =
   "task_id, ordinal, source, name, slots, can_embed, locked, duration, category_id, status, embedded_in, attributes, series";
 /** The record definition that reads task rows out of a JSON array parameter. */
@@ -210,20 +212,37 @@ async function writeSchedule(client: Queryable, userId: string, state: ScheduleS
 /** Something that runs queries: the pool or a client inside a transaction. */
 type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 
-/** Reads a user's schedule, or undefined when none is stored. */
+/**
+ * Reads a user's schedule, or undefined when none is stored: the window and its tasks in one query (one round trip,
+ * one snapshot — a load runs dozens of times a conversation).
+ */
 async function readSchedule(queryable: Queryable, userId: string): Promise<ScheduleState | undefined> {
-  const window = await readWindow(queryable, userId, false);
-  return window === undefined ? undefined : rowsToSchedule(window, await readTaskRows(queryable, userId));
+  const result = await queryable.query<WindowRow & { tasks: TaskRow[] }>(
+    `SELECT ${WINDOW_COLUMNS},
+        COALESCE((SELECT json_agg(task ORDER BY task.ordinal)
+                    FROM (SELECT ${TASK_COLUMNS} FROM tempo_schedule_tasks WHERE user_id = $1) AS task), '[]'::json) AS tasks
+       FROM tempo_schedule_windows WHERE user_id = $1`,
+    [userId],
+  );
+  const row = result.rows[0];
+  if (row === undefined) return undefined;
+  const { tasks, ...window } = checkedFormat(row, userId);
+  return rowsToSchedule(window, tasks);
 }
 
 /** Reads a user's window row (optionally locking it until the transaction ends), or undefined. */
 async function readWindow(queryable: Queryable, userId: string, lock: boolean): Promise<WindowRow | undefined> {
   const windows = await queryable.query<WindowRow>(
-    `SELECT total_days, slots_per_day, days, categories, calendar, format_version FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
+    `SELECT ${WINDOW_COLUMNS} FROM tempo_schedule_windows WHERE user_id = $1${lock ? " FOR UPDATE" : ""}`,
     [userId],
   );
   const row = windows.rows[0];
-  if (row !== undefined && row.format_version > SCHEDULE_FORMAT_VERSION)
+  return row === undefined ? undefined : checkedFormat(row, userId);
+}
+
+/** `row`, refused when it is stored in a format newer than this Tempo reads. */
+function checkedFormat<TRow extends Pick<WindowRow, "format_version">>(row: TRow, userId: string): TRow {
+  if (row.format_version > SCHEDULE_FORMAT_VERSION)
     throw new InvalidScheduleError([
       `the schedule of ${userId} is stored in format ${row.format_version}, newer than this Tempo's ${SCHEDULE_FORMAT_VERSION}; update Tempo to read it`,
     ]);
