@@ -13,7 +13,7 @@ import { fitPromptToBudget } from "../memory/compression.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { classifyModelError, describeModel } from "./model-errors.js";
-import { withoutRunTurn } from "../server/run-gate.js";
+import { withoutRunTurn } from "./run-turn.js";
 import { modelFor, promptBudgetFor, type Stage, type StageModels } from "./stage-models.js";
 
 /** How long a model call runs before the first waiting status, and between the next ones, by default (ms). */

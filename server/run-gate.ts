@@ -18,8 +18,8 @@
  * (`RunSeat`, `withoutRunTurn`): a process keeps many more conversations going than it has connections, and still no
  * more compute at once than the pool has connections.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { ServerBusyError } from "../errors/index.js";
+import type { ModelWaitSeat } from "../models/run-turn.js";
 
 /** A run's turn: give it back when the run ends. Safe to call twice. */
 export type RunTurn = () => void;
@@ -97,7 +97,7 @@ export class RunGate {
  * One run's turn at its gate, for the run's whole life: given back while the run waits on its model
  * (`withoutRunTurn`) and taken again, in FIFO order, before the run goes on; given back for good when the run ends.
  */
-export class RunSeat {
+export class RunSeat implements ModelWaitSeat {
   private turn?: RunTurn;
   /** The turn being taken again, while the run comes back from its model. */
   private coming?: Promise<void>;
@@ -149,21 +149,4 @@ export class RunSeat {
     });
     return this.coming;
   }
-}
-
-/** The seat of the run whose code is running (set for the whole run by `withRunSeat`). */
-const runSeats = new AsyncLocalStorage<RunSeat>();
-
-/** Runs `start` (a run's graph stream, and everything it goes on to do) with `seat` as the run's seat; no seat, as it is. */
-export function withRunSeat<T>(seat: RunSeat | undefined, start: () => T): T {
-  return seat ? runSeats.run(seat, start) : start();
-}
-
-/**
- * Runs `wait` — a wait on the model server, which needs no connection — without the current run's turn, and takes a
- * turn again before returning (`RunSeat.without`). Outside a gated run, just runs it.
- */
-export function withoutRunTurn<T>(wait: () => Promise<T>): Promise<T> {
-  const seat = runSeats.getStore();
-  return seat ? seat.without(wait) : wait();
 }

@@ -63,7 +63,8 @@ import {
 } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
-import { withRunSeat, type RunGate } from "./run-gate.js";
+import { withRunSeat } from "../models/run-turn.js";
+import type { RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
