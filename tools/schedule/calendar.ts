@@ -17,6 +17,7 @@ import { expandSeries } from "./event-series.js";
 import { rolledHabitOccurrences } from "./habits.js";
 import {
   dayOfWeekName,
+  formatDate,
   type DayMapping,
   type EventTask,
   type PastPlace,
@@ -28,6 +29,9 @@ import {
   type TaskCategory,
   type TaskItem,
 } from "./state.js";
+
+// A date as a person reads it lives beside the window's types (state.ts), where the clock's texts read it too.
+export { formatDate } from "./state.js";
 
 /**
  * The default timetable of 12 sections, as a Chinese university's day runs: 45-minute sections with 10-minute breaks
@@ -151,16 +155,6 @@ export function slotClock(
   const first = window.slotTimes?.[start - 1];
   const last = window.slotTimes?.[end - 1];
   return first && last ? `${first.start}–${last.end}` : undefined;
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
-
-/** A date as a person reads it: "Thu 14 Mar", or "3月14日周四". */
-export function formatDate(date: string, language: Language = "en"): string {
-  const [, month = 1, dayOfMonth = 1] = date.split("-").map(Number);
-  const weekday = dayOfWeekOfDate(date);
-  if (language === "zh") return `${month}月${dayOfMonth}日${weekdayName(weekday, "zh")}`;
-  return `${dayOfWeekName(weekday)} ${dayOfMonth} ${MONTHS[month - 1]}`;
 }
 
 /** A day as a person reads it: "Thu 14 Mar" / "3月14日周四", or without a date "Thu, week 1 (day 4)" / "周四，第1周（第4天）". */

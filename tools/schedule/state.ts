@@ -11,6 +11,8 @@
  * - an event always has `embeds`, sorted ascending by id (code-unit order).
  */
 import { z } from "zod";
+import { dayOfWeekOfDate } from "../../contracts/clock.js";
+import { weekdayName, type Language } from "../../contracts/language.js";
 import type { PreferenceRule } from "../../contracts/preferences.js";
 import type { AppliedWrite } from "../domain.js";
 
@@ -504,6 +506,16 @@ export const scheduleStateSchema = z.object({
 const DAY_OF_WEEK_NAMES = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 
 /** Three-letter English name of a day of the week (1 = Mon … 7 = Sun). */
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+
+/** A date as a person reads it: "Thu 14 Mar", or "3月14日周四". */
+export function formatDate(date: string, language: Language = "en"): string {
+  const [, month = 1, dayOfMonth = 1] = date.split("-").map(Number);
+  const weekday = dayOfWeekOfDate(date);
+  if (language === "zh") return `${month}月${dayOfMonth}日${weekdayName(weekday, "zh")}`;
+  return `${dayOfWeekName(weekday)} ${dayOfMonth} ${MONTHS[month - 1]}`;
+}
+
 export function dayOfWeekName(dayOfWeek: number): string {
   return DAY_OF_WEEK_NAMES[dayOfWeek] ?? `day-of-week-${dayOfWeek}`;
 }

@@ -7,8 +7,7 @@
  */
 import { localClock } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
-import { formatDate } from "./calendar.js";
-import type { ScheduleState, ScheduleWindow } from "./state.js";
+import { formatDate, type ScheduleState, type ScheduleWindow } from "./state.js";
 
 /** The clock in a window: the day it is on and the first slot of that day not yet started. */
 export interface WindowClock {
