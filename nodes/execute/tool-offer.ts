@@ -97,7 +97,11 @@ export function planModelWithTools(
 ): Runnable<BaseMessage[], BaseMessage> | undefined {
   if (!offer.tools || models.structuredOutput) return undefined;
   const plan = modelFor(models, stage);
+  const execute = modelFor(models, "execute");
+  // The same model: the same instance, or two clients naming the same model. Two unnamed models (scripted ones) are
+  // not taken for the same: binding tools to one would change what it answers.
   const nameOf = (model: unknown) => (model as { model?: unknown }).model;
-  if (typeof plan.bindTools !== "function" || nameOf(plan) !== nameOf(modelFor(models, "execute"))) return undefined;
+  const same = plan === execute || (nameOf(plan) !== undefined && nameOf(plan) === nameOf(execute));
+  if (typeof plan.bindTools !== "function" || !same) return undefined;
   return plan.bindTools(offer.tools, { tool_choice: "none" }) as Runnable<BaseMessage[], BaseMessage>;
 }
