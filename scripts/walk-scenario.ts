@@ -8,10 +8,10 @@ import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { fakeModel } from "@langchain/core/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../tools/schedule/index.js";
+import { json, scripted } from "../tests/support/scripted.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SOURCE_FOLDERS = readdirSync(ROOT).filter(
@@ -20,13 +20,6 @@ export const SOURCE_FOLDERS = readdirSync(ROOT).filter(
     !name.startsWith(".") &&
     statSync(path.join(ROOT, name)).isDirectory(),
 );
-
-const json = (value: unknown) => new AIMessage(JSON.stringify(value));
-const scripted = (replies: AIMessage[]) => {
-  const model = fakeModel();
-  for (const reply of replies) model.respond(reply);
-  return model;
-};
 
 const TWO = [
   { task_id: "review-limits", day: 1, slot_start: 5 },
