@@ -117,9 +117,13 @@ describe("hostile calendar files", () => {
   });
 
   test("a lecture series that began more than 1,000 occurrences before the window still reaches it", () => {
-    const outcome = importCalendarTool.run(emptyWeek(), { ics: fixture("ancient-series.ics") });
-    expect(outcome.ok, outcome.content).toBe(true);
-    expect(outcome.state!.tasks.at(-1)).toMatchObject({
+    // The count of occurrences stepped through is what is tested, not the clock: a busy machine may take longer than
+    // the default 2 s to step through them.
+    const imported = importTimetable(emptyWeek(), fixture("ancient-series.ics"), {
+      ...DEFAULT_CALENDAR_READ_LIMITS,
+      deadlineMs: 60_000,
+    });
+    expect(imported.events.at(-1)).toMatchObject({
       name: "Morning drill",
       slots: Array.from({ length: 7 }, (_, index) => ({ day: index + 1, start: 1, end: 2 })),
     });
