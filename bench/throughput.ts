@@ -120,9 +120,11 @@ async function conversation(
   threadId: string,
 ): Promise<ThreadReport> {
   const userId = `user-${threadId}`;
-  const config = { configurable: { thread_id: threadId, user_id: userId } };
+  const config = { configurable: { thread_id: threadId, user_id: userId, now: NOW } };
   const steps: StepTiming[] = [];
   try {
+    // The lone run's week, not the one the real clock would seed: every run compares with the lone run's.
+    await tempo.repository.seed(userId, sampleWeek());
     let input: Parameters<typeof tempo.graph.stream>[0] = { messages: [new HumanMessage(REQUEST)] };
     for (let card = 0; card <= MAX_CARDS; card += 1) {
       let interrupted = false;
@@ -156,7 +158,7 @@ async function loneRun(): Promise<ConversationSummary> {
     domain: createScheduleDomain({ repository }),
     checkpointer: new MemorySaver(),
   });
-  const config = { configurable: { thread_id: "lone", user_id: "lone" } };
+  const config = { configurable: { thread_id: "lone", user_id: "lone", now: NOW } };
   let result: object = await graph.invoke({ messages: [new HumanMessage(REQUEST)] }, config);
   for (
     let card = 0;
@@ -167,6 +169,12 @@ async function loneRun(): Promise<ConversationSummary> {
   }
   return summarizeConversation((await graph.getState(config)).values as TempoState, await repository.load("lone"));
 }
+
+/**
+ * The clock of every run: midnight before the sample week's Monday, in its zone. The clock is a hard rule, so runs
+ * under the real clock, minutes apart, place differently (a slot passed between them) and never equal the lone run.
+ */
+const NOW = "2024-03-10T16:00:00Z";
 
 /** Thrown when a worker did not finish within its time limit (it is killed). */
 class WorkerTimeout extends Error {}
