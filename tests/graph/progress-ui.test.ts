@@ -12,6 +12,18 @@ import { offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderConversation } from "../../prompts/stage-messages.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import type { ChatResult } from "@langchain/core/outputs";
+
+/** The offline policy whose first call waits until `release` is called: a model that keeps the turn waiting. */
+class WaitingPolicy extends ScheduleOfflinePolicy {
+  release!: () => void;
+  private readonly released = new Promise<void>((resolve) => (this.release = resolve));
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    await this.released;
+    return super._generate(messages);
+  }
+}
 
 interface Seen {
   text: string;
@@ -217,6 +229,53 @@ describe("progress in the ui channel", () => {
     expect(messageText(messages[1])).not.toBe("");
     expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
   });
+
+  test.each([
+    ["hello", /^Waiting for the \w+ model… \d+ s$/],
+    ["你好", /^正在等待.+模型… \d+ 秒$/],
+  ])(
+    "a model that keeps the turn waiting (%s): the wait is the turn's status in Chat UI, and none of it is stored",
+    async (text, wait) => {
+      const week = sampleWeek();
+      const policy = new WaitingPolicy();
+      const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`), { policy });
+      const thread = threadConfig(`progress-wait-${text}`, "student");
+      const config = {
+        ...thread,
+        configurable: { ...thread.configurable, model_status_ms: 5 },
+        metadata: { run_id: "run-wait" },
+        streamMode: ["custom", "values"] as ("custom" | "values")[],
+      };
+      const waits: UIMessage[] = [];
+      let ticks = 0;
+      for await (const [mode, chunk] of await tempo.graph.stream(
+        { messages: [new HumanMessage(text)] } as never,
+        config,
+      )) {
+        if (mode !== "custom") continue;
+        // The model answers after three of the custom stream's waiting statuses: the wait went on for a while.
+        const status = chunk as { kind?: string; text?: string };
+        if (status.kind === "status" && status.text?.startsWith("Waiting for the") && ++ticks === 3) policy.release();
+        const event = chunk as UIMessage;
+        if (event.type === "ui" && event.name === "status" && wait.test((event.props as { text: string }).text))
+          waits.push(event);
+      }
+      const state = await tempo.graph.getState(thread);
+      const request = (state.values.messages as BaseMessage[])[0]!;
+      // Under the turn's opener, as its status: the same component the stages' lines replace, so Chat UI draws it.
+      expect(waits.length).toBeGreaterThanOrEqual(2);
+      for (const event of waits)
+        expect(event).toMatchObject({
+          id: `status-${request.id}`,
+          name: "status",
+          metadata: { message_id: `progress-turn-${request.id}` },
+        });
+      // Sent through the stream only: no checkpoint of the thread holds a wait line.
+      for await (const snapshot of tempo.graph.getStateHistory(thread))
+        for (const entry of (snapshot.values as { ui?: UIMessage[] }).ui ?? [])
+          expect(wait.test(String((entry.props as { text?: unknown }).text))).toBe(false);
+    },
+  );
 
   test("a Chinese user reads the status in Chinese", async () => {
     const { seen } = await watch("帮我安排复习");
