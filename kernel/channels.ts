@@ -14,17 +14,66 @@ import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 export const PLAN_CHANNEL = "planSteps";
 
 /**
- * Message-list writes between two full copies of the list in a checkpoint. The list is a LangGraph `DeltaChannel`
- * (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in `checkpoint_writes`),
- * and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint replays the writes since
- * the nearest copy. Higher: fewer bytes per turn, longer replays.
+ * Message-list writes between two full copies of the list in a checkpoint, at least. The list is a LangGraph
+ * `DeltaChannel` (beta, @langchain/langgraph 1.7): a checkpoint stores only the messages a step wrote (in
+ * `checkpoint_writes`), and every this-many writes one whole copy (a `DeltaSnapshot` blob); reading a checkpoint
+ * replays the writes since the nearest copy. Higher: fewer bytes per turn, longer replays. A long list waits longer
+ * (`MESSAGES_PER_SNAPSHOT_WRITE`).
  */
 export const MESSAGES_SNAPSHOT_FREQUENCY = 50;
 
+/**
+ * Messages in the list per write between two whole copies, once the list is long: a list of n messages is copied
+ * again after n / this-many writes (never fewer than `MESSAGES_SNAPSHOT_FREQUENCY`). With a fixed cadence each copy
+ * grew with the thread and so did the bytes of every turn (a copy of the whole list every ~7 task turns: 63.7 KiB a
+ * task turn over 30 turns, 79.5 over 200); with the cadence growing with the list, a copy's bytes are spread over
+ * writes in proportion to its length, so a turn adds the same bytes on turn 200 as on turn 30, and a read replays at
+ * most a quarter of the list's length in writes on top of the copy it reads anyway.
+ */
+export const MESSAGES_PER_SNAPSHOT_WRITE = 4;
+
+/**
+ * A `DeltaChannel` over a list whose whole copies come further apart as the list grows: after
+ * `max(minimum, ceil(length / itemsPerWrite))` writes (LangGraph reads `snapshotFrequency` when it decides which
+ * channels to copy into a checkpoint). Stored as a plain DeltaChannel: the same blobs and writes, read by any.
+ */
+export class GrowingSnapshotChannel<Item, Update> extends DeltaChannel<Item[], Update> {
+  constructor(
+    reducer: (current: Item[], writes: Update[]) => Item[],
+    private readonly cadence: { minimum: number; itemsPerWrite: number; initialValueFactory?: () => Item[] },
+  ) {
+    super(reducer, { snapshotFrequency: cadence.minimum, initialValueFactory: cadence.initialValueFactory });
+    Object.defineProperty(this, "snapshotFrequency", {
+      get: () => Math.max(cadence.minimum, Math.ceil((this.value?.length ?? 0) / cadence.itemsPerWrite)),
+      configurable: true,
+      enumerable: true,
+    });
+  }
+
+  /** The channel at a checkpoint's value: this class again (DeltaChannel's own returns a plain DeltaChannel). */
+  override fromCheckpoint(checkpoint?: Parameters<DeltaChannel<Item[], Update>["fromCheckpoint"]>[0]): this {
+    const restored = new GrowingSnapshotChannel<Item, Update>(this.reducer, this.cadence);
+    restored.value = super.fromCheckpoint(checkpoint).value;
+    return restored as this;
+  }
+
+  /** Equal to another channel of the same reducer and cadence (DeltaChannel's compares the varying frequency). */
+  override equals(other: unknown): boolean {
+    return (
+      other === this ||
+      (other instanceof GrowingSnapshotChannel &&
+        other.reducer === this.reducer &&
+        other.cadence.minimum === this.cadence.minimum &&
+        other.cadence.itemsPerWrite === this.cadence.itemsPerWrite)
+    );
+  }
+}
+
 /** The message channel: `messagesDeltaReducer` (add / replace by id, `RemoveMessage`, remove all) over a DeltaChannel. */
 export function messagesChannel() {
-  return new DeltaChannel<BaseMessage[], Messages>(messagesDeltaReducer, {
-    snapshotFrequency: MESSAGES_SNAPSHOT_FREQUENCY,
+  return new GrowingSnapshotChannel<BaseMessage, Messages>(messagesDeltaReducer, {
+    minimum: MESSAGES_SNAPSHOT_FREQUENCY,
+    itemsPerWrite: MESSAGES_PER_SNAPSHOT_WRITE,
   });
 }
 

@@ -9,6 +9,7 @@ import { isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgr
 import { reasoningText } from "../contracts/message-text.js";
 import { isTempoError } from "../errors/index.js";
 import { emit } from "../streaming/events.js";
+import { showModelWait } from "../streaming/progress-ui.js";
 import { fitPromptToBudget } from "../memory/compression.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -58,6 +59,8 @@ export async function watchModelCall<T>(
         text: `Waiting for the ${stage} model… ${Math.round(elapsedMs / 1000)} s`,
         elapsedMs,
       });
+      // The same line as the turn's status, where Agent Chat UI draws it (through the writer only: stored nowhere).
+      showModelWait(config as LangGraphRunnableConfig, stage, elapsedMs);
       timer = setTimeout(tick, every);
     };
     timer = setTimeout(tick, every);

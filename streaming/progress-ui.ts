@@ -9,10 +9,11 @@
  * renders nothing under the same message and stays until the next turn's status replaces it (`keptUiMessages`). Its
  * props are one line of text: the state grows by a few hundred bytes a thread.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { languageOf, say } from "../contracts/language.js";
+import { languageOf, say, type Language } from "../contracts/language.js";
 import { isHiddenId, isProgressId, messageText, PROGRESS_ID_PREFIX } from "../contracts/message-text.js";
 import type { StatusProps } from "../ui/week-props.js";
 import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
@@ -84,9 +85,9 @@ export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
  * messages to write: the earlier turns' openers removed, then the opener, once a turn; no opener for a run with no such
  * client (the terminal chat, `invoke`), or when the person's message is not the latest. The opener is a progress line:
  * the prompts leave it out; it draws nothing once its status is emptied, but Chat UI still gives it an empty row under
- * the person's message. It is kept for its own turn (removing it would take its status away while Chat UI may still be
- * loading it) and removed when the next turn opens, together with its status, which the new status replaces
- * (`keptUiMessages`): both long since loaded, so a reload shows no gap for a finished turn.
+ * the person's message. So it goes as soon as that is safe: on the plan's Approve (`openerRemoval`), at the end of a
+ * turn without a card (`closeTurn`), or, left by a card never answered, when the next turn opens, together with its
+ * status, which the new status replaces (`keptUiMessages`).
  */
 export function openTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): BaseMessage[] {
   const request = turnRequest(messages);
@@ -112,6 +113,19 @@ export function openerRemoval(messages: readonly BaseMessage[]): RemoveMessage[]
   return messages.some((message) => message.id === opener) ? [new RemoveMessage({ id: opener! })] : [];
 }
 
+/**
+ * The end of a turn that left no card open (small talk, a read, a task delivered): its opener goes, and its status with
+ * it, as a message list to write — so Chat UI leaves no empty row under the request once the turn is over. The status
+ * was shown when the turn opened, a model call or more before, so its script has loaded (see `endStatus`). Nothing to
+ * write when the opener is gone already (an answered card removed it, `openerRemoval`) or the turn had none.
+ */
+export function closeTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): RemoveMessage[] {
+  const removal = openerRemoval(messages);
+  const request = turnRequest(messages);
+  if (removal.length > 0 && request?.id) pushComponent(config, statusId(request.id), "status", null);
+  return removal;
+}
+
 /** The id of the opener of the turn that `requestId` started. */
 export function openerId(requestId: string): string {
   return `${PROGRESS_ID_PREFIX}turn-${requestId}`;
@@ -134,13 +148,14 @@ export function latestBesideOpeners(messages: readonly BaseMessage[]): BaseMessa
  * `node`, ending the opener's status (`openTurn`) when the node writes the turn's first assistant message a person
  * reads: from then on the turn speaks for itself (a later stage's status stands under its own message). Once that
  * later status has moved off the opener (an earlier step showed it under its own message), the node also removes the
- * opener (`openerRemoval`), so the finished turn leaves no empty row under its request.
+ * opener (`openerRemoval`), so the finished turn leaves no empty row under its request. While `node` runs, a model call
+ * that waits shows the wait as the turn's status (`showModelWait`).
  */
 export function endingOpenerStatus<S extends UiView, U extends { messages?: unknown }>(
   node: (state: S, config: LangGraphRunnableConfig) => Promise<U>,
 ): (state: S, config: LangGraphRunnableConfig) => Promise<U> {
   const wrapped = async (state: S, config: LangGraphRunnableConfig) => {
-    const update = await node(state, config);
+    const update = await withinTurnStatus(state, () => node(state, config));
     const request = turnRequest(state.messages);
     const shown = request?.id ? state.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
     if (shown && shown.metadata?.message_id !== openerId(request!.id!))
@@ -159,6 +174,64 @@ export function endingOpenerStatus<S extends UiView, U extends { messages?: unkn
   };
   Object.defineProperty(wrapped, "name", { value: node.name });
   return wrapped;
+}
+
+/** Where the turn's status stands as the client last saw it: its id, the message it is under, its language. */
+interface StatusTarget {
+  id: string;
+  under: string;
+  language: Language;
+}
+
+/** The turn's status while a node runs (`withinTurnStatus`), kept up to date by every status the node pushes. */
+const statusScope = new AsyncLocalStorage<{ target?: StatusTarget }>();
+
+/** Runs `run` (a node) knowing where the turn's status stands, for the model-wait line (`showModelWait`). */
+function withinTurnStatus<T>(view: UiView, run: () => Promise<T>): Promise<T> {
+  const request = turnRequest(view.messages);
+  const shown = request?.id ? view.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
+  const under = shown?.metadata?.message_id;
+  const target: StatusTarget | undefined =
+    shown && typeof under === "string"
+      ? { id: shown.id, under, language: statusLanguage(shown.props as unknown as StatusProps) }
+      : undefined;
+  return statusScope.run({ target }, run);
+}
+
+/** A status's language ("en" unless it says "zh"). */
+function statusLanguage(props: StatusProps): Language {
+  return props.language === "zh" ? "zh" : "en";
+}
+
+/** Chinese names of the stages in the model-wait line. */
+const STAGE_NAMES_ZH: Readonly<Record<string, string>> = {
+  chat: "对话",
+  plan: "规划",
+  execute: "执行",
+  deliver: "总结",
+  memory: "记忆",
+};
+
+/**
+ * "Waiting for the execute model… 6 s" as the turn's status, under the message it stands under (issue 48): what Agent
+ * Chat UI draws, beside the `custom` stream's status event. Sent through the stream's writer only — Chat UI folds a
+ * `ui` event of the custom stream into the components it draws at once, and the step's values, which end the wait,
+ * replace it with the stored status — so a wait of any length stores nothing in the checkpoint. Nothing outside a
+ * node that knows the turn's status (a run with no status: the terminal chat, `invoke` without a run id).
+ */
+export function showModelWait(config: LangGraphRunnableConfig, stage: string, elapsedMs: number): void {
+  const target = statusScope.getStore()?.target;
+  if (!target || !config.writer) return;
+  const seconds = Math.round(elapsedMs / 1000);
+  const props: StatusProps = {
+    text: say(
+      target.language,
+      `Waiting for the ${stage} model… ${seconds} s`,
+      `正在等待${STAGE_NAMES_ZH[stage] ?? stage}模型… ${seconds} 秒`,
+    ),
+    language: target.language,
+  };
+  config.writer({ type: "ui", id: target.id, name: "status", props, metadata: { message_id: target.under } });
 }
 
 /** `update` with the turn's opener removed too, unless it is gone or `update` removes it already. */
@@ -200,6 +273,12 @@ export function pushComponent(
   // A run outside the server (the terminal chat, a test's invoke) has no run id: the thread's id stands in.
   const runId = (config.metadata?.run_id as string | undefined) ?? config.runId ?? ensureConfiguration(config).threadId;
   const ui = typedUi({ ...config, runId }, { stateKey: UI_STATE_KEY });
+  const scope = statusScope.getStore();
+  if (scope && name === "status")
+    scope.target =
+      props === null || messageId === undefined
+        ? undefined
+        : { id, under: messageId, language: statusLanguage(props as unknown as StatusProps) };
   if (props === null || messageId === undefined) {
     ui.delete(id);
     return;

@@ -12,6 +12,18 @@ import { offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderConversation } from "../../prompts/stage-messages.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
+import type { ChatResult } from "@langchain/core/outputs";
+
+/** The offline policy whose first call waits until `release` is called: a model that keeps the turn waiting. */
+class WaitingPolicy extends ScheduleOfflinePolicy {
+  release!: () => void;
+  private readonly released = new Promise<void>((resolve) => (this.release = resolve));
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    await this.released;
+    return super._generate(messages);
+  }
+}
 
 interface Seen {
   text: string;
@@ -125,23 +137,46 @@ describe("progress in the ui channel", () => {
     );
   });
 
-  test("small talk: the reply ends the opener's status, and the prompts leave the opener out", async () => {
+  test("small talk: the reply ends the opener's status, and the turn's end removes the opener and its status", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
-    const config = { ...threadConfig("progress-opener-chat", "student"), metadata: { run_id: "run-chat" } };
-    const result = await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, config);
-    const messages = result.messages as BaseMessage[];
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "ai"]);
-    expect(messages[1]!.id).toBe(`progress-turn-${messages[0]!.id}`);
-    expect(messageText(messages[2])).not.toBe("");
-    expect((result.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
-      { props: { text: "" }, metadata: { message_id: messages[1]!.id } },
-    ]);
-    expect(renderConversation(messages)).not.toContain("assistant: \n");
+    const config = {
+      ...threadConfig("progress-opener-chat", "student"),
+      metadata: { run_id: "run-chat" },
+      streamMode: "values" as const,
+    };
+    const states: Array<{ messages: BaseMessage[]; ui?: UIMessage[] }> = [];
+    for await (const values of await tempo.graph.stream({ messages: [new HumanMessage("hello")] } as never, config))
+      states.push(values as never);
+    const request = states.at(-1)!.messages[0]!;
+    const opener = `progress-turn-${request.id}`;
+    // While the turn runs the opener carries its status; once the reply speaks, the status is emptied under it.
+    expect(states.some((values) => values.messages.some((message) => message.id === opener))).toBe(true);
+    // The turn is over: request, reply — no empty row under the request, no status left to draw.
+    const { messages, ui } = states.at(-1)!;
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai"]);
+    expect(messageText(messages[1])).not.toBe("");
+    expect((ui ?? []).filter((entry) => entry.name === "status")).toEqual([]);
     expect(renderConversation(messages).split("\n")).toHaveLength(2);
   });
 
-  test("a new turn removes the earlier turns' openers: a reload shows no gap under a finished turn", async () => {
+  test("a read ends without a card: no opener is left under its request", async () => {
+    const week = sampleWeek();
+    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+    const config = { ...threadConfig("progress-opener-read", "student"), metadata: { run_id: "run-read" } };
+    const result = await tempo.graph.invoke(
+      { messages: [new HumanMessage("What is on my schedule on Friday?")] },
+      config,
+    );
+    const messages = result.messages as BaseMessage[];
+    expect((await tempo.graph.getState(config)).tasks.flatMap((task) => task.interrupts)).toEqual([]);
+    expect(messages.filter((message) => String(message.id).startsWith("progress-turn-"))).toEqual([]);
+    expect(messages[0]!.getType()).toBe("human");
+    expect(messageText(messages[1])).not.toBe("");
+    expect(((result.ui as UIMessage[] | undefined) ?? []).filter((entry) => entry.name === "status")).toEqual([]);
+  });
+
+  test("turns without a card leave no opener between them: a reload shows request, reply, request, reply", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
     const config = { ...threadConfig("progress-opener-gap", "student"), metadata: { run_id: "run-gap" } };
@@ -149,17 +184,15 @@ describe("progress in the ui channel", () => {
     await tempo.graph.invoke({ messages: [new HumanMessage("thanks")] }, config);
     const state = await tempo.graph.getState(config);
     const messages = state.values.messages as BaseMessage[];
-    const requests = messages.filter((message) => message.getType() === "human");
-    expect(requests.map((message) => messageText(message))).toEqual(["hello", "thanks"]);
-    // Only the current turn's opener is left, right after its request; the first turn reads request, reply.
-    const openers = messages.filter((message) => String(message.id).startsWith("progress-turn-"));
-    expect(openers.map((message) => message.id)).toEqual([`progress-turn-${requests[1]!.id}`]);
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai", "ai"]);
-    expect(messageText(messages[1])).not.toBe("");
-    // The earlier turn's status went with its opener; the current one stays (emptied) under the current opener.
-    expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
-      { id: `status-${requests[1]!.id}`, props: { text: "" }, metadata: { message_id: openers[0]!.id } },
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai"]);
+    expect(messages.map((message) => messageText(message))).toEqual([
+      "hello",
+      expect.any(String),
+      "thanks",
+      expect.any(String),
     ]);
+    expect(messages.filter((message) => String(message.id).startsWith("progress-turn-"))).toEqual([]);
+    expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toEqual([]);
   });
 
   test("once the plan is approved the opener goes: the turn leaves no empty row above its plan, during or after", async () => {
@@ -196,6 +229,53 @@ describe("progress in the ui channel", () => {
     expect(messageText(messages[1])).not.toBe("");
     expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
   });
+
+  test.each([
+    ["hello", /^Waiting for the \w+ model… \d+ s$/],
+    ["你好", /^正在等待.+模型… \d+ 秒$/],
+  ])(
+    "a model that keeps the turn waiting (%s): the wait is the turn's status in Chat UI, and none of it is stored",
+    async (text, wait) => {
+      const week = sampleWeek();
+      const policy = new WaitingPolicy();
+      const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`), { policy });
+      const thread = threadConfig(`progress-wait-${text}`, "student");
+      const config = {
+        ...thread,
+        configurable: { ...thread.configurable, model_status_ms: 5 },
+        metadata: { run_id: "run-wait" },
+        streamMode: ["custom", "values"] as ("custom" | "values")[],
+      };
+      const waits: UIMessage[] = [];
+      let ticks = 0;
+      for await (const [mode, chunk] of await tempo.graph.stream(
+        { messages: [new HumanMessage(text)] } as never,
+        config,
+      )) {
+        if (mode !== "custom") continue;
+        // The model answers after three of the custom stream's waiting statuses: the wait went on for a while.
+        const status = chunk as { kind?: string; text?: string };
+        if (status.kind === "status" && status.text?.startsWith("Waiting for the") && ++ticks === 3) policy.release();
+        const event = chunk as UIMessage;
+        if (event.type === "ui" && event.name === "status" && wait.test((event.props as { text: string }).text))
+          waits.push(event);
+      }
+      const state = await tempo.graph.getState(thread);
+      const request = (state.values.messages as BaseMessage[])[0]!;
+      // Under the turn's opener, as its status: the same component the stages' lines replace, so Chat UI draws it.
+      expect(waits.length).toBeGreaterThanOrEqual(2);
+      for (const event of waits)
+        expect(event).toMatchObject({
+          id: `status-${request.id}`,
+          name: "status",
+          metadata: { message_id: `progress-turn-${request.id}` },
+        });
+      // Sent through the stream only: no checkpoint of the thread holds a wait line.
+      for await (const snapshot of tempo.graph.getStateHistory(thread))
+        for (const entry of (snapshot.values as { ui?: UIMessage[] }).ui ?? [])
+          expect(wait.test(String((entry.props as { text?: unknown }).text))).toBe(false);
+    },
+  );
 
   test("a Chinese user reads the status in Chinese", async () => {
     const { seen } = await watch("帮我安排复习");
