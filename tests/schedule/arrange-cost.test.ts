@@ -20,6 +20,9 @@ import { runTool } from "../../tools/runner.js";
 import { createScheduleDomain } from "../../tools/schedule/domain.js";
 import { InMemoryScheduleRepository } from "../../tools/schedule/in-memory-repository.js";
 import { createNotesDomain } from "../support/notes-domain.js";
+import { buildOccupancyIndex } from "../../tools/schedule/occupancy-index.js";
+import { commitUnplaces } from "../../tools/schedule/placement.js";
+import { swapPartners } from "../../tools/schedule/swap-partners.js";
 
 // Counted, not changed: how often the arrangement runs the move tool and the full judge.
 vi.mock("../../tools/schedule/tools/move.js", async (importOriginal) => {
@@ -37,6 +40,10 @@ vi.mock("../../tools/schedule/tools/unplace.js", async (importOriginal) => {
 vi.mock("../../tools/schedule/search-room.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/search-room.js")>();
   return { ...original, startTable: vi.fn(original.startTable) };
+});
+vi.mock("../../tools/schedule/describe-call.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../tools/schedule/describe-call.js")>();
+  return { ...original, describeScheduleCall: vi.fn(original.describeScheduleCall) };
 });
 vi.mock("../../tools/schedule/health.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../tools/schedule/health.js")>();
@@ -88,6 +95,73 @@ describe("the arrangement's cost", () => {
     const searched = proposeArrangement(week, { budget: { now: () => 0, stepLimit: 1 } });
     expect(searched.budgetNote).toMatch(/polishing stopped/);
     expect(listing.candidates[0]!.scoreAfter).toBeGreaterThan(searched.candidates[0]!.scoreAfter);
+  });
+});
+
+describe("what grows faster than the window, cut", () => {
+  test("a climb describes each tied change once, however often it ties again step after step", async () => {
+    vi.resetModules();
+    const { describeScheduleCall } = await import("../../tools/schedule/describe-call.js");
+    const { proposeArrangement } = await import("../../tools/schedule/arrangement.js");
+    vi.mocked(describeScheduleCall).mockClear();
+    const week = windowOf(28);
+    const listing = proposeArrangement(week);
+    // The arrangement's card is not described with these: every description here breaks a tie of its polishing.
+    const made = vi
+      .mocked(describeScheduleCall)
+      .mock.calls.map(([view, tool, args]) =>
+        JSON.stringify([tool, args, view.tasks.map((task) => [task.id, task.slots])]),
+      );
+    expect(made.length).toBeGreaterThan(50);
+    expect(new Set(made).size).toBe(made.length);
+    expect(listing.candidates[0]!.writes.length).toBeGreaterThan(40);
+  });
+
+  test("swap partners are looked up by day: the reach asked about a few times a review, not for every pair", () => {
+    let asked = 0;
+    const reach = (day: number): readonly [number, number] => {
+      asked += 1;
+      const first = Math.max(1, Math.min(day - 3, 112 - 6));
+      return [first, first + 6];
+    };
+    // 300 reviews over 112 days, in no order.
+    const days = Array.from({ length: 300 }, (_, index) => ((index * 37) % 112) + 1);
+    const partners = swapPartners(days, reach);
+    expect(asked).toBeLessThanOrEqual(days.length * 8);
+    // What every pair, looked at, gives.
+    const within = (from: number, to: number) => {
+      const first = Math.max(1, Math.min(from - 3, 112 - 6));
+      return to >= first && to <= first + 6;
+    };
+    const allPairs = days.map((day, index) =>
+      days.flatMap((other, second) =>
+        second > index && other !== day && within(day, other) && within(other, day) ? [second] : [],
+      ),
+    );
+    expect(partners).toEqual(allPairs);
+  });
+
+  test("the rearrangement takes a long window's reviews off in one copy of the week, as the unplace tool would", async () => {
+    vi.resetModules();
+    const { unplaceTool } = await import("../../tools/schedule/tools/unplace.js");
+    const { proposeCandidates, applyWrites } = await import("../../tools/schedule/candidates.js");
+    const week = windowOf(28);
+    const after = applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
+    vi.mocked(unplaceTool.run).mockClear();
+    const listing = proposeCandidates(after, { k: 3, budget: { now: () => 0 } });
+    expect(listing.candidates.length).toBeGreaterThan(0);
+    expect(vi.mocked(unplaceTool.run)).not.toHaveBeenCalled();
+    // The week it leaves is the one the tool leaves, unplace after unplace (hosts' embeds included).
+    const sample = applyWrites(sampleWeek(), proposeArrangement(sampleWeek()).candidates[0]!.writes)!;
+    const positions = sample.tasks.flatMap((task, position) =>
+      task.source === "task_item" && task.status === "placed" ? [position] : [],
+    );
+    expect(sample.tasks.some((task) => task.source === "task_item" && task.embeddedIn !== undefined)).toBe(true);
+    const oneByOne = applyWrites(
+      sample,
+      positions.map((position) => ({ name: "unplace", arguments: { task_id: sample.tasks[position]!.id } })),
+    );
+    expect(commitUnplaces(sample, buildOccupancyIndex(sample), positions)).toEqual(oneByOne);
   });
 });
 

@@ -23,7 +23,7 @@ import {
   type SearchBudget,
 } from "./placement-search.js";
 import { buildOccupancyIndex } from "./occupancy-index.js";
-import { commitPlacements, resolvePlacements } from "./placement.js";
+import { commitPlacements, commitUnplaces, resolvePlacements } from "./placement.js";
 import { isFixedByClock, ruleBookOf, withRules } from "./rules.js";
 import { rangeFrom } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
@@ -33,6 +33,7 @@ import { placeTool } from "./tools/place.js";
 import { swapTool } from "./tools/swap.js";
 import { unplaceTool } from "./tools/unplace.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
+import { swapPartners } from "./swap-partners.js";
 import { WeekModel } from "./week-model.js";
 import type { CandidateListing, ProposedCandidate } from "../domain.js";
 
@@ -386,7 +387,8 @@ function writeOf(week: ScheduleState, change: Change): Write {
 
 /** Which reviews a scan may change, and within which days (inclusive). */
 interface ScanScope {
-  only?: ReadonlySet<string> | undefined;
+  /** Only the reviews at these positions (ascending); default: every placed review. */
+  only?: readonly number[] | undefined;
   days?: readonly [number, number];
 }
 
@@ -407,18 +409,12 @@ function* scanChanges(
   const { tasks } = model.state;
   const { totalDays, slotsPerDay } = model.state.window;
   const [low, high] = scope.days ?? [1, totalDays];
-  const placed = tasks.flatMap((task, position) => {
+  // A scoped scan looks at its own reviews only: a polishing's block of a long window, not the window's every task.
+  const placed = (scope.only ?? tasks.map((_, position) => position)).flatMap((position) => {
+    const task = tasks[position]!;
     const range = model.placeOf(position);
-    return task.source === "task_item" && range && task.slots?.length === 1 && (!scope.only || scope.only.has(task.id))
-      ? [{ position, id: task.id, range }]
-      : [];
+    return task.source === "task_item" && range && task.slots?.length === 1 ? [{ position, id: task.id, range }] : [];
   });
-  // Two reviews swap when each is within the other's reach.
-  const reaches = (from: number, to: number) => {
-    const [first, last] = reachOf(from, low, high);
-    return to >= first && to <= last;
-  };
-  const swappable = (a: number, b: number) => reaches(a, b) && reaches(b, a);
   let evaluated = 0;
   const scored = (raw: number | undefined): raw is number => {
     evaluated += 1;
@@ -445,17 +441,17 @@ function* scanChanges(
       }
     }
   }
+  const partners = swapPartners(
+    placed.map((entry) => entry.range.day),
+    (day) => reachOf(day, low, high),
+  );
   for (let first = 0; first < placed.length; first += 1) {
-    for (let second = first + 1; second < placed.length; second += 1) {
+    const a = placed[first]!;
+    for (const second of partners[first]!) {
       if (work.exhausted) return;
+      const b = placed[second]!;
+      if (a.range.end - a.range.start !== b.range.end - b.range.start) continue;
       if (evaluated % PAUSE_EVERY === 0) yield;
-      const [a, b] = [placed[first]!, placed[second]!];
-      if (
-        a.range.end - a.range.start !== b.range.end - b.range.start ||
-        a.range.day === b.range.day ||
-        !swappable(a.range.day, b.range.day)
-      )
-        continue;
       const raw = model.scoreIfSwapped(a.position, b.position);
       if (
         scored(raw) &&
@@ -572,6 +568,20 @@ interface ClimbOptions extends ScanScope {
  */
 function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...scope }: ClimbOptions): Steps<number> {
   let steps = 0;
+  // What the cards say of a tied change, kept for the whole climb: the same changes tie again step after step (a long
+  // window's many equal days), and a card's words depend only on the change and where its reviews are then.
+  const texts = new Map<string, string>();
+  const described = (change: Change) => {
+    const positions = change.kind === "move" ? [change.position] : [change.first, change.second];
+    const target = change.kind === "move" ? `>${change.range.day}:${change.range.start}` : "";
+    const key = positions.map((position) => `${position}@${placeKey(model.placeOf(position))}`).join() + target;
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = summaryOf(model.viewOf(positions), [writeOf(model.state, change)]);
+      texts.set(key, text);
+    }
+    return text;
+  };
   while (steps < maxSteps && !work.exhausted) {
     const now = model.raw();
     let best = MIN_GAIN;
@@ -589,13 +599,8 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
       },
     );
     if (tied.length === 0) break;
-    const described = (change: Change) => {
-      const positions = change.kind === "move" ? [change.position] : [change.first, change.second];
-      const view = model.viewOf(positions);
-      return tied.length > 1 ? summaryOf(view, [writeOf(model.state, change)]) : "";
-    };
     const chosen = tied
-      .map((change) => ({ change, summary: described(change) }))
+      .map((change) => ({ change, summary: tied.length > 1 ? described(change) : "" }))
       .sort(
         (a, b) =>
           Number(a.change.kind === "swap") - Number(b.change.kind === "swap") || a.summary.localeCompare(b.summary),
@@ -607,6 +612,11 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
     steps += 1;
   }
   return steps;
+}
+
+/** A place as a key: its day and first slot. */
+function placeKey(range: SlotRange | undefined): string {
+  return range ? `${range.day}:${range.start}` : "-";
 }
 
 /**
@@ -643,18 +653,17 @@ export function* polishPlacements(
   const model = modelWithin(week, preferences, work);
   if (!model) return week;
   const { totalDays } = week.window;
-  const positions = new Map(week.tasks.flatMap((task, position) => (ids.has(task.id) ? [[task.id, position]] : [])));
+  const polished = new Set(week.tasks.flatMap((task, position) => (ids.has(task.id) ? [position] : [])));
   for (let low = 1; low <= totalDays && !work.exhausted; low += BLOCK_DAYS) {
     const high = Math.min(totalDays, low + BLOCK_DAYS - 1);
-    const block = new Set(
-      [...positions].flatMap(([id, position]) => {
-        const day = model.placeOf(position)?.day;
-        return day !== undefined && day >= low && day <= high ? [id] : [];
-      }),
-    );
-    if (block.size === 0) continue;
+    // The block's reviews, read off its own days (not the window's every review for each block), in task order.
+    const block: number[] = [];
+    for (let day = low; day <= high; day += 1)
+      for (const position of model.reviewsOn(day)) if (polished.has(position)) block.push(position);
+    block.sort((a, b) => a - b);
+    if (block.length === 0) continue;
     const scope = totalDays <= BLOCK_DAYS ? {} : { days: [low, high] as const };
-    yield* climb(model, fits, { only: block, ...scope, maxSteps: block.size * 2, work });
+    yield* climb(model, fits, { only: block, ...scope, maxSteps: block.length * 2, work });
   }
   return weekOf(model, week);
 }
@@ -736,19 +745,18 @@ function* rearrangementOf(
 ): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   // What is in the past stays where it is (issue 47): only the reviews still ahead are arranged again.
   const clocked = ruleBookOf(state);
-  const placed = state.tasks.filter(
-    (task): task is TaskItem =>
-      task.source === "task_item" &&
-      task.status === "placed" &&
-      task.slots?.length === 1 &&
-      !isFixedByClock(task, clocked),
+  const positions = state.tasks.flatMap((task, position) =>
+    task.source === "task_item" &&
+    task.status === "placed" &&
+    task.slots?.length === 1 &&
+    !isFixedByClock(task, clocked)
+      ? [position]
+      : [],
   );
+  const placed = positions.map((position) => state.tasks[position] as TaskItem);
   if (placed.length < 2 || work.exhausted) return undefined;
-  const base = yield* writesApplied(
-    state,
-    placed.map((task) => ({ name: "unplace", arguments: { task_id: task.id } })),
-  );
-  if (!base) return undefined;
+  // All of them taken off at once, each as the unplace tool takes it off (one copy of the week, not one a review).
+  const base = commitUnplaces(state, buildOccupancyIndex(state), positions);
   yield;
   const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules: book } = searchInputOf(base);

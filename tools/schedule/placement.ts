@@ -239,11 +239,25 @@ export function commitPlacements(
 
 /** The next state after returning the task item at `position` to pending (host relation cleared both ways). */
 export function commitUnplace(state: ScheduleState, index: OccupancyIndex, position: number): ScheduleState {
-  const before = state.tasks[position] as TaskItem;
+  return commitUnplaces(state, index, [position]);
+}
+
+/**
+ * The next state after returning the placed task items at `positions` to pending, each as `commitUnplace` returns it,
+ * in one copy of the week (a rearrangement takes a long window's hundreds of reviews off at once).
+ */
+export function commitUnplaces(
+  state: ScheduleState,
+  index: OccupancyIndex,
+  positions: readonly number[],
+): ScheduleState {
   const tasks = state.tasks.slice();
-  tasks[position] = buildTaskItem({ ...before, status: "pending" });
   const embedChanges = new EmbedChanges();
-  embedChanges.record(before.id, before.embeddedIn, undefined);
+  for (const position of positions) {
+    const before = state.tasks[position] as TaskItem;
+    tasks[position] = buildTaskItem({ ...before, status: "pending" });
+    embedChanges.record(before.id, before.embeddedIn, undefined);
+  }
   embedChanges.applyTo(tasks, index);
   return { ...state, tasks };
 }
