@@ -138,8 +138,9 @@ async function settleOpenCalls(
   const held: Array<WriteCall & HeldWrite> = [];
   const approved: WriteCall[] = [];
   // Every call's decision is read before any applies: one not decided on its card refuses them all (WRITE_NOT_APPROVED).
-  for (const call of open) {
-    const decision = await dependencies.approvals.decisionOf(config.store, context.threadId, call);
+  const decisions = await dependencies.approvals.decisionsOf(config.store, context.threadId, open);
+  for (const [index, call] of open.entries()) {
+    const decision = decisions[index]!;
     if (decision.held) held.push({ ...call, ...decision.held });
     else approved.push(call);
   }

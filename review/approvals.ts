@@ -29,33 +29,37 @@ const MEMORY_LIMIT = 10_000;
 export class WriteApprovals {
   readonly #memory = new Map<string, ApprovalRecord>();
 
-  /** Records that a human approved `tool` (with these arguments) on thread `threadId`. */
-  async record(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<void> {
-    await this.#put(store, threadId, tool.id, { call: describeCall(tool) });
-  }
-
-  /** Records that `tool`'s card left it undecided: it waits for the next card, which shows it as `held` says. */
-  async hold(store: BaseStore | undefined, threadId: string, tool: WriteCall, held: HeldWrite): Promise<void> {
-    await this.#put(store, threadId, tool.id, { held: { ...held, call: describeCall(tool) } });
+  /**
+   * Records what a card's answer decided on thread `threadId`, all at once (with a store, one batch: one statement in
+   * Postgres, `memory/store.ts`, not a round trip a write): that a human approved each of `approved` (with these
+   * arguments), and that each of `held` was left undecided — it waits for the next card, which shows it as `held` says.
+   */
+  async recordAnswers(
+    store: BaseStore | undefined,
+    threadId: string,
+    approved: readonly WriteCall[],
+    held: ReadonlyArray<{ tool: WriteCall; held: HeldWrite }> = [],
+  ): Promise<void> {
+    await Promise.all([
+      ...approved.map((tool) => this.#put(store, threadId, tool.id, { call: describeCall(tool) })),
+      ...held.map((entry) =>
+        this.#put(store, threadId, entry.tool.id, { held: { ...entry.held, call: describeCall(entry.tool) } }),
+      ),
+    ]);
   }
 
   /**
-   * What a human decided on exactly `tool` on thread `threadId`, in one read: approved (`{}`), or left for the next card
-   * (`{ held }`, what that card says of it). Throws WRITE_NOT_APPROVED for any other call.
+   * What a human decided on exactly each of `tools` on thread `threadId`, read at once (one batch with a store):
+   * approved (`{}`), or left for the next card (`{ held }`, what that card says of it). Throws WRITE_NOT_APPROVED for
+   * the first of them, in order, that no answer decided.
    */
-  async decisionOf(store: BaseStore | undefined, threadId: string, tool: WriteCall): Promise<{ held?: HeldWrite }> {
-    const recorded = await this.#get(store, threadId, tool.id);
-    const call = describeCall(tool);
-    if (recorded?.held?.call === call)
-      return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
-    if (recorded?.call !== call) {
-      throw new TempoError(
-        "WRITE_NOT_APPROVED",
-        `The write ${tool.name} (${tool.id}) was not approved on its card, so it was not applied; a write applies only after its card is answered. Nothing was changed.`,
-        { threadId, toolCallId: tool.id },
-      );
-    }
-    return {};
+  async decisionsOf(
+    store: BaseStore | undefined,
+    threadId: string,
+    tools: readonly WriteCall[],
+  ): Promise<Array<{ held?: HeldWrite }>> {
+    const recorded = await Promise.all(tools.map((tool) => this.#get(store, threadId, tool.id)));
+    return tools.map((tool, index) => decisionIn(recorded[index], threadId, tool));
   }
 
   async #get(store: BaseStore | undefined, threadId: string, toolCallId: string): Promise<ApprovalRecord | undefined> {
@@ -74,6 +78,20 @@ export class WriteApprovals {
     this.#memory.set(memoryKey(threadId, toolCallId), record);
     if (this.#memory.size > MEMORY_LIMIT) this.#memory.delete(this.#memory.keys().next().value!);
   }
+}
+
+/** The decision `recorded` holds on exactly `tool`: approved (`{}`) or held; WRITE_NOT_APPROVED for anything else. */
+function decisionIn(recorded: ApprovalRecord | undefined, threadId: string, tool: WriteCall): { held?: HeldWrite } {
+  const call = describeCall(tool);
+  if (recorded?.held?.call === call) return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
+  if (recorded?.call !== call) {
+    throw new TempoError(
+      "WRITE_NOT_APPROVED",
+      `The write ${tool.name} (${tool.id}) was not approved on its card, so it was not applied; a write applies only after its card is answered. Nothing was changed.`,
+      { threadId, toolCallId: tool.id },
+    );
+  }
+  return {};
 }
 
 /** What a card shows of a write it waits on: its description and the model's reason. */

@@ -28,7 +28,7 @@ import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js"
 import { argumentsSchema } from "../tools/langchain-tools.js";
 import { cardArgsSchema } from "./card-hints.js";
 import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
-import type { WriteApprovals } from "./approvals.js";
+import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
 import { awaitHuman, rejectResume } from "./human-response.js";
 import { batchInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
@@ -111,30 +111,27 @@ export async function answerWriteCard(
   const note = logged.length > 0 ? appliedNote(logged, "whatever the answer to the rest") : undefined;
   if (note) emitAssistantText(config, "confirm", note.id!, String(note.content));
   const decided: DecidedWrite[] = [];
-  let later = 0;
+  const held: Array<{ tool: ProposedWrite; held: HeldWrite }> = [];
   for (const [index, answer] of answers.entries()) {
     const write = writes[index]!;
     // Already applied: it stays, and execute answers it from the log (it is not applied again).
     const given: ToolAnswer = logged.includes(write) ? { answer: { verdict: "go" } } : answer;
     if (given.answer.verdict === "later") {
       // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
-      await dependencies.approvals.hold(config.store, threadId, write, {
-        summary: write.summary,
-        reason: write.reason,
-      });
-      later += 1;
+      held.push({ tool: write, held: { summary: write.summary, reason: write.reason } });
       continue;
     }
     const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
-    // Only this answer path approves a write: execute applies nothing without the approval recorded here.
-    if (given.answer.verdict === "go") await dependencies.approvals.record(config.store, threadId, call);
     // What the chat says with an edited call names the edited change, not the proposal.
     const edited = given.editedArguments
       ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language)
       : undefined;
     decided.push({ call, answer: given.answer, edited });
   }
-  const answered = answerWrites(state, proposal, decided, later, pending.then, config, language);
+  // Only this answer path approves a write: execute applies nothing without the approval recorded here.
+  const approvedCalls = decided.filter(({ answer }) => answer.verdict === "go").map(({ call }) => call);
+  await dependencies.approvals.recordAnswers(config.store, threadId, approvedCalls, held);
+  const answered = answerWrites(state, proposal, decided, held.length, pending.then, config, language);
   // "Applying 8 approved changes…" under the proposal until the next card or the answer (Agent Chat UI draws no
   // custom event). Pushed here, with the answer, not while the writes apply: a write's step must write nothing
   // before its result, or a run that dies mid-write leaves a half-written step behind.
@@ -186,7 +183,7 @@ async function reconcile(
   config: LangGraphRunnableConfig,
   threadId: string,
 ): Promise<TempoUpdate> {
-  for (const write of writes) await dependencies.approvals.record(config.store, threadId, write);
+  await dependencies.approvals.recordAnswers(config.store, threadId, writes);
   emit(config, { kind: "status", node: "confirm", text: "These changes were already applied; going on" });
   const note = appliedNote(writes, "and the card is not asked again");
   emitAssistantText(config, "confirm", note.id!, String(note.content));

@@ -357,6 +357,7 @@ export function findTool<TState>(domain: ToolDomain<TState>, name: string): Doma
 /**
  * A write call as its confirmation card names it — the one text cards, chat and the final answer use for it
  * (`ProposedWrite.summary`): the domain's description in the user's `language`, or the tool and its arguments.
+ * `stored` gives the user's stored state when the caller already has it (a card's writes are described on one load).
  */
 export async function describeToolCall<TState>(
   domain: ToolDomain<TState>,
@@ -364,10 +365,11 @@ export async function describeToolCall<TState>(
   tool: string,
   args: Record<string, unknown>,
   language: Language = "en",
+  stored: () => Promise<TState> = () => domain.load(userId),
 ): Promise<string> {
   const fallback = `${tool} ${JSON.stringify(args)}`;
   if (!domain.describeCall) return fallback;
-  return domain.describeCall(await domain.load(userId), tool, args, language) ?? fallback;
+  return domain.describeCall(await stored(), tool, args, language) ?? fallback;
 }
 
 /** `text` the domain's tools wrote, in the words a person reads (`ToolDomain.readable`), or as it is for a domain without them. */

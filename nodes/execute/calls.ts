@@ -74,6 +74,10 @@ export async function runCalls(
   // The domain state the card's writes are tried on, as a run sees it (the standing preferences folded in), each after
   // the ones before it (loaded on the first write).
   let trial: { before: unknown; state: unknown } | undefined;
+  // The stored state the card's writes are described on, loaded once for them all (proposing writes nothing; a load
+  // a write was most of a round's database reads, issue 44.8).
+  let stored: Promise<unknown> | undefined;
+  const storedState = () => (stored ??= dependencies.domain.load(context.userId));
   /**
    * A write for the card: bad arguments go back to the model first, and so does one the tool would refuse on the
    * state as the card's earlier writes leave it (a deadline, an excluded day, a standing preference, a conflict), so
@@ -115,6 +119,7 @@ export async function runCalls(
       call.name,
       checked.arguments,
       languageOf(state.messages),
+      storedState,
     );
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };

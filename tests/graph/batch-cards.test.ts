@@ -269,6 +269,33 @@ describe("batch cards", () => {
     expect(models.execute.callCount).toBe(2);
   });
 
+  test("a card's writes are described on one load of the stored schedule, however many it holds", async () => {
+    // Loads of the stored schedule while execute proposes `placements` (the plan card answered, the write card raised).
+    const loadsWhileProposing = async (placements: Array<Record<string, unknown>>) => {
+      const repository = new InMemoryScheduleRepository();
+      await repository.seed("user-1", sampleWeek());
+      const load = repository.load.bind(repository);
+      let loads = 0;
+      repository.load = (userId: string) => {
+        loads += 1;
+        return load(userId);
+      };
+      const { graph } = scriptedGraph({
+        domain: createScheduleDomain({ repository }),
+        plan: [PLAN],
+        execute: [propose(placements)],
+        settings: { replanAfterStep: "never" },
+      });
+      const config = threadConfig(`batch-loads-${placements.length}`);
+      await graph.invoke({ messages: [new HumanMessage("Place my review tasks")] }, config);
+      loads = 0;
+      const waiting = await graph.invoke(resume({ type: "accept", args: null }), config);
+      expect((interruptsOf(waiting)[0]!.value as Card).action_requests).toHaveLength(placements.length);
+      return loads;
+    };
+    expect(await loadsWhileProposing(EIGHT)).toBe(await loadsWhileProposing(EIGHT.slice(0, 1)));
+  });
+
   test("no write of a batch applies without its decision", async () => {
     const { graph, repository, config, waiting } = await batchGraph(EIGHT.slice(0, 3), []);
     const cardId = interruptsOf(waiting)[0]!.id;

@@ -91,7 +91,7 @@ async function threadAtPlanCard(
   const saveV2 = (asNode: "confirm" | "chat", values: Record<string, unknown>) =>
     unguarded.call(graph, config, [{ updates: [{ values: { ...executing, ...values }, asNode }] }]);
   /** The approval confirm recorded for an accepted write, in the run's store. */
-  const approve = (write: V2Write) => new WriteApprovals().record(store, threadId, write);
+  const approve = (write: V2Write) => new WriteApprovals().recordAnswers(store, threadId, [write]);
   return { graph, models, domain, config, saveV2, approve };
 }
 

@@ -1,4 +1,5 @@
 /** Memory on the PostgresStore (same database as the checkpoints): text search, per-user isolation, awkward ids. */
+import pg from "pg";
 import type { MemoryStore } from "../../memory/store.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type Database } from "../../database/pool.js";
@@ -89,5 +90,50 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
       "second",
     ]);
     expect(await conversationMemory(store, "bob", "thread_1")).toEqual([]);
+  });
+  test("a batch of gets, or of puts, is one statement and answers as PostgresStore answers each", async () => {
+    // Every statement on any client (PostgresStore runs its operations on a client it takes from its pool).
+    let statements = 0;
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      statements += 1;
+      return (query as (...given: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    const namespace = ["tempo", "approvals", "batch-thread"];
+    try {
+      await store.put(namespace, "kept", { call: "old" });
+      const created = (await store.get(namespace, "kept"))!.createdAt;
+      statements = 0;
+      await store.batch([
+        { namespace, key: "kept", value: { call: "new" } },
+        { namespace, key: "twice", value: { call: "first" } },
+        { namespace, key: "twice", value: { call: "second" } },
+        { namespace: ["tempo", "approvals", "other-thread"], key: "kept", value: { call: "elsewhere" } },
+      ]);
+      expect(statements).toBe(1);
+      statements = 0;
+      const gets = [
+        { namespace, key: "kept" },
+        { namespace, key: "missing" },
+        { namespace, key: "twice" },
+        { namespace: ["tempo", "approvals", "other-thread"], key: "kept" },
+        { namespace, key: "kept" },
+      ];
+      const together = await store.batch(gets);
+      expect(statements).toBe(1);
+      expect(together.map((item) => item?.value ?? null)).toEqual([
+        { call: "new" },
+        null,
+        { call: "second" },
+        { call: "elsewhere" },
+        { call: "new" },
+      ]);
+      // The same items PostgresStore reads one at a time: namespace, key, value and times (an update keeps its creation).
+      expect(together).toEqual(await store.inner.batch(gets));
+      expect(together[0]!.createdAt).toEqual(created);
+      expect(together[0]!.namespace).toEqual(namespace);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
   });
 });

@@ -171,3 +171,80 @@ describe("the graph behind a run gate", () => {
     expect(String(next.messages.at(-1)?.content)).toBe("Reply 1.");
   });
 });
+
+describe("RunSeat with overlapping model calls in one run", () => {
+  /** A model call the test answers (or fails) when it chooses. */
+  const modelCall = () => {
+    let answer: (text: string) => void = () => undefined;
+    let fail: (error: Error) => void = () => undefined;
+    const reply = new Promise<string>((resolve, reject) => ((answer = resolve), (fail = reject)));
+    return { reply, answer, fail };
+  };
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  test("two calls at once give the turn back once and take it back once; the run holds one seat, and none after it ends", async () => {
+    const gate = new RunGate(1, 60_000);
+    const seat = new RunSeat(gate, await gate.enter());
+    const [first, second] = [modelCall(), modelCall()];
+    const waits = [seat.without(() => first.reply), seat.without(() => second.reply)];
+    // Both away: the run holds no turn, and another run takes the only one.
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+    const other = await gate.enter();
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    // Both come back while the other run computes: ONE turn asked for the run, not one a call.
+    first.answer("first");
+    second.fail(new Error("model down"));
+    await settled();
+    expect([gate.active, gate.queued]).toEqual([1, 1]);
+    other();
+    const outcomes = await Promise.allSettled(waits);
+    expect(
+      outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : String(outcome.reason))),
+    ).toEqual(["first", "Error: model down"]);
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    seat.end();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a call that comes back while the other is away takes the turn again; the run keeps it until the other returns", async () => {
+    const gate = new RunGate(1, 60_000);
+    const seat = new RunSeat(gate, await gate.enter());
+    const [first, second, third] = [modelCall(), modelCall(), modelCall()];
+    const firstWait = seat.without(() => first.reply);
+    const secondWait = seat.without(() => second.reply);
+    first.answer("first");
+    expect(await firstWait).toBe("first");
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    // A call started meanwhile (the seat is held): no turn is given back twice, none taken twice.
+    const thirdWait = seat.without(() => third.reply);
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    second.answer("second");
+    third.answer("third");
+    expect(await Promise.all([secondWait, thirdWait])).toEqual(["second", "third"]);
+    expect([gate.active, gate.queued]).toEqual([1, 0]);
+    // Another run waits for this one's seat, and gets it when the run ends.
+    const other = gate.enter();
+    await settled();
+    expect([gate.active, gate.queued]).toEqual([1, 1]);
+    seat.end();
+    (await other)();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a run that ends while its calls are away, or coming back, leaks no turn", async () => {
+    const gate = new RunGate(1, 60_000);
+    const seat = new RunSeat(gate, await gate.enter());
+    const [first, second] = [modelCall(), modelCall()];
+    const waits = [seat.without(() => first.reply), seat.without(() => second.reply)];
+    const other = await gate.enter();
+    first.answer("first");
+    await settled();
+    expect([gate.active, gate.queued]).toEqual([1, 1]);
+    // The run is stopped while one call waits for its turn back and the other is still away.
+    seat.end();
+    other();
+    second.answer("second");
+    expect(await Promise.all(waits)).toEqual(["first", "second"]);
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+});
