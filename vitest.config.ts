@@ -47,6 +47,7 @@ export const INTEGRATION_TESTS = [
   // A term lived day by day through the graph, on PGlite and PostgreSQL 15.
   "tests/term/term-simulation.test.ts",
   "tests/schedule/event-series-stored.test.ts",
+  "tests/schedule/event-series-oracle.test.ts",
 ];
 
 const ALL_TESTS = ["tests/**/*.test.ts", "tests/**/*.test.tsx"];

@@ -60,28 +60,53 @@ function cardEnding(
   return finish(end, "", `not carried out: ${writes.map(failureOf).join("; ")}`);
 }
 
+/** What a listing step asks for first, and how it tells its card's ending. */
+interface ListingAsk {
+  tool: string;
+  speak: string;
+  arguments: Record<string, unknown>;
+  reason: string;
+  /** The ending's words: what was done when applied, what was declined when not. */
+  done: string;
+  none: string;
+}
+
+/**
+ * The first part of a listing's step (undo, reschedule): read the listing when it is not there yet, say how its card
+ * ended once it did; otherwise the listing (and its round) to choose from.
+ */
+function listingStage<T>(
+  rounds: readonly RoundView[],
+  end: Finish,
+  dating: Dating,
+  language: Language,
+  ask: ListingAsk,
+): { decision: Decision } | { listing: T | undefined; round: RoundView } {
+  const listed = listingRound<T>(rounds, ask.tool);
+  if (!listed) return { decision: read(ask.speak, ask.tool, ask.arguments, ask.reason) };
+  const ended = cardEnding(rounds, listed.index, end, dating, language, { done: ask.done, none: ask.none });
+  if (ended) return { decision: ended };
+  return { listing: listed.data, round: listed.round };
+}
+
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
-  const listed = listingRound<UndoListing>(rounds, "propose_undo");
-  if (!listed)
-    return read(
-      say(language, "Looking up the last change.", "正在查找上一次的修改。"),
-      "propose_undo",
-      {},
-      "the undo of the last change is listed by the backend",
-    );
-  const ended = cardEnding(rounds, listed.index, end, dating, language, {
+  const stage = listingStage<UndoListing>(rounds, end, dating, language, {
+    tool: "propose_undo",
+    speak: say(language, "Looking up the last change.", "正在查找上一次的修改。"),
+    arguments: {},
+    reason: "the undo of the last change is listed by the backend",
     done: "undid the last change",
     none: "the undo",
   });
-  if (ended) return ended;
-  const listing = listed.data;
+  if ("decision" in stage) return stage.decision;
+  const { listing, round: listedRound } = stage;
   const kept = (listing?.kept ?? []).map((entry) =>
     say(language, `${entry.write} cannot be undone: ${entry.why}`, `${entry.write} 无法撤销：${entry.why}`),
   );
   const candidate = listing?.candidates[0];
   if (!candidate) {
-    const why = listing?.empty ?? failureOf(listed.round);
+    const why = listing?.empty ?? failureOf(listedRound);
     return finish(
       end,
       [say(language, `There is nothing I can undo: ${why}.`, `没有可以撤销的修改：${why}。`), ...kept].join("\n"),
@@ -110,20 +135,16 @@ export function rescheduleStep(
 ): Decision {
   // The earlier step marked nothing missed (its card was declined, or the tool refused): nothing to propose again.
   if (taskIds === undefined) return finish(end, "", "nothing to reschedule: no review was marked missed");
-  const listed = listingRound<RescheduleListing>(rounds, "propose_reschedule");
-  if (!listed)
-    return read(
-      say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),
-      "propose_reschedule",
-      taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
-      "a missed review is proposed again at the candidates' best place",
-    );
-  const ended = cardEnding(rounds, listed.index, end, dating, language, {
+  const stage = listingStage<RescheduleListing>(rounds, end, dating, language, {
+    tool: "propose_reschedule",
+    speak: say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),
+    arguments: taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
+    reason: "a missed review is proposed again at the candidates' best place",
     done: "rescheduled",
     none: "the new place",
   });
-  if (ended) return ended;
-  const listing = listed.data;
+  if ("decision" in stage) return stage.decision;
+  const { listing, round: listedRound } = stage;
   const candidate = listing?.candidates[0];
   const left = (listing?.unplaced ?? []).map((entry) => `${entry.id}: ${entry.why}`);
   // Nothing missed (the daily check-in asks every day): nothing to make up, and nothing wrong.
@@ -134,7 +155,7 @@ export function rescheduleStep(
       "nothing to reschedule: no review is missed",
     );
   if (!candidate) {
-    const why = listing?.empty ?? failureOf(listed.round);
+    const why = listing?.empty ?? failureOf(listedRound);
     return finish(
       end,
       say(language, `I found no place to make it up: ${why}.`, `没有找到可以补做的时段：${why}。`),

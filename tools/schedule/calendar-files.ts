@@ -3,17 +3,18 @@
  * slots whose clock times it covers in the window's time zone — and the arranged week written as iCalendar with
  * ical-generator, every event and every placed review with its real start and end. No RFC 5545 parsing by hand.
  *
- * A recurring lecture is kept as a series (issue 47): its RRULE (FREQ=DAILY, WEEKLY or MONTHLY, INTERVAL, BYDAY with
- * or without an ordinal, BYMONTHDAY, BYSETPOS, COUNT, UNTIL), its RDATEs (VALUE=DATE or a time with its TZID), its
- * local clock time and TZID, its EXDATEs and RECURRENCE-ID moves, expanded into the window (`event-series.ts`); export
- * writes it back as one VEVENT with RRULE, RDATE and EXDATE, and each moved occurrence as a RECURRENCE-ID VEVENT, so
- * export → import gives the same series. A rule of another kind (FREQ=YEARLY, BYMONTH, several RRULEs, an RDATE
- * PERIOD…) is kept as its occurrences in this window, as before. A file that cannot be read, a series that cannot be a
+ * A recurring lecture is kept as a series (issue 47): its RRULEs, one or several (FREQ=DAILY, WEEKLY, MONTHLY or
+ * YEARLY, INTERVAL, BYDAY with or without an ordinal, BYMONTHDAY, BYMONTH, BYSETPOS, COUNT, UNTIL), its RDATEs
+ * (VALUE=DATE, a time with its TZID, or a PERIOD with its own end), its local clock time and TZID, its EXDATEs and
+ * RECURRENCE-ID moves, expanded into the window (`event-series.ts`); export writes it back as one VEVENT with its
+ * RRULEs, RDATEs and EXDATE, and each moved occurrence as a RECURRENCE-ID VEVENT, so export → import gives the same
+ * series. A rule of another kind (FREQ=HOURLY, BYWEEKNO, BYYEARDAY, a yearly BYSETPOS, a yearly BYDAY without
+ * BYMONTH…) is kept as its occurrences in this window, and said. A file that cannot be read, a series that cannot be a
  * timetable (COUNT=0, a billion occurrences, a date far in the future), or a window without dates, is a clear error
  * (`CalendarFileError`) and changes nothing.
  */
 import ical from "ical-generator";
-import { addDays, dayOfWeekOfDate, isTimeZone, localClock } from "../../contracts/clock.js";
+import { addDays, isTimeZone, localClock } from "../../contracts/clock.js";
 import { buildEventTask } from "./canonical-form.js";
 import { dateOfDay } from "./calendar.js";
 import {
@@ -25,11 +26,13 @@ import {
   minutesOf,
   occurrenceRange,
   occursAfter,
+  occursByRule,
   SeriesError,
   type SeriesExpansion,
 } from "./event-series.js";
 import {
   TASK_ID_PATTERN,
+  type AddedOccurrence,
   type EventSeries,
   type EventTask,
   type NthWeekday,
@@ -46,6 +49,7 @@ import {
   readCalendarEvents,
   type CalendarMoment,
   type CalendarReadLimits,
+  type CalendarRuleRead,
   type CalendarSeriesRead,
 } from "./calendar-reader.js";
 
@@ -197,17 +201,25 @@ function wallIn(moment: CalendarMoment, timeZone: string): { date: string; time:
   return { date: wall.date, time: clockOf(wall.minutes), minutes: wall.minutes };
 }
 
-/** The rule of a recurring VEVENT as a `SeriesRule`'s FREQ, INTERVAL and BY… parts, or why it is not one Tempo keeps. */
-function ruleParts(written: CalendarSeriesRead): SeriesRule | string {
-  // An event of RDATEs alone: its own start, once, and the dates added.
-  if (written.rules === 0) return { freq: "daily", interval: 1, count: 1 };
-  if (written.rules !== 1) return "it has more than one RRULE";
+/** The BY… parts a rule of each FREQ is kept with. */
+const KEPT_PARTS: Readonly<Record<SeriesRule["freq"], readonly string[]>> = {
+  daily: ["BYMONTH"],
+  weekly: ["BYDAY", "BYMONTH"],
+  monthly: ["BYDAY", "BYMONTHDAY", "BYSETPOS", "BYMONTH"],
+  yearly: ["BYMONTH", "BYMONTHDAY", "BYDAY"],
+};
+
+/** One RRULE as a `SeriesRule`'s FREQ, INTERVAL and BY… parts, or why it is not one Tempo keeps. */
+function ruleParts(written: CalendarRuleRead): SeriesRule | string {
   const freq = written.freq.toLowerCase();
-  if (freq !== "daily" && freq !== "weekly" && freq !== "monthly") return `FREQ=${written.freq.slice(0, 16)}`;
-  const allowed = freq === "monthly" ? ["BYDAY", "BYMONTHDAY", "BYSETPOS"] : freq === "weekly" ? ["BYDAY"] : [];
+  if (freq !== "daily" && freq !== "weekly" && freq !== "monthly" && freq !== "yearly")
+    return `FREQ=${written.freq.slice(0, 16)}`;
   const parts = Object.keys(written.parts);
-  const other = parts.filter((part) => !allowed.includes(part));
+  const other = parts.filter((part) => !KEPT_PARTS[freq].includes(part));
   if (other.length > 0) return `its rule has ${other.join(", ")}`;
+  // A yearly rule's days are kept as days of its months (BYMONTH); without it ical.js reads them otherwise.
+  if (freq === "yearly" && written.parts.BYMONTH === undefined && parts.length > 0)
+    return "a yearly rule has BYDAY or BYMONTHDAY without BYMONTH";
   const rule: SeriesRule = { freq, interval: written.interval };
   if (written.parts.BYDAY !== undefined) {
     const byDay = weekdaysOf(written.parts.BYDAY);
@@ -217,43 +229,59 @@ function ruleParts(written: CalendarSeriesRead): SeriesRule | string {
   }
   const byMonthDay = numbersOf(written.parts.BYMONTHDAY);
   const bySetPos = numbersOf(written.parts.BYSETPOS);
+  const byMonth = numbersOf(written.parts.BYMONTH);
   if (byMonthDay === undefined && written.parts.BYMONTHDAY !== undefined) return "its BYMONTHDAY is not a number";
   if (bySetPos === undefined && written.parts.BYSETPOS !== undefined) return "its BYSETPOS is not a number";
+  if (byMonth === undefined && written.parts.BYMONTH !== undefined) return "its BYMONTH is not a number";
   if (byMonthDay !== undefined) rule.byMonthDay = byMonthDay;
   if (bySetPos !== undefined) rule.bySetPos = bySetPos;
+  if (byMonth !== undefined) rule.byMonth = [...new Set(byMonth)].sort((a, b) => a - b);
   if (written.wkst !== 2 && freq === "weekly" && written.interval > 1)
     return "its weeks start on another day than Monday";
   return rule;
 }
 
+/** The rules of a recurring VEVENT in a series' zone, COUNT and UNTIL included, or why one is not kept. */
+function rulesFromFile(written: CalendarSeriesRead, zone: string, start: { minutes: number }): SeriesRule[] | string {
+  // An event of RDATEs alone: its own start, once, and the dates added.
+  if (written.rules.length === 0) return [{ freq: "daily", interval: 1, count: 1 }];
+  const rules: SeriesRule[] = [];
+  for (const read of written.rules) {
+    const rule = ruleParts(read);
+    if (typeof rule === "string") return rule;
+    if (read.count !== null) rule.count = read.count;
+    if (read.until !== null) {
+      const until = wallIn(read.until, zone);
+      // UNTIL bounds the start: a last day whose UNTIL is before the lecture's time ends the day before.
+      rule.until = read.until.allDay || until.minutes >= start.minutes ? until.date : addDays(until.date, -1);
+    }
+    rules.push(rule);
+  }
+  return rules;
+}
+
 /**
  * The series a recurring VEVENT (RRULE, RDATE) is, or why it is kept as this window's occurrences instead (a rule of
  * another kind than a timetable's, a zone only the file defines). A floating time is in the window's zone. A weekly
- * rule whose first date is not one of its days is kept as occurrences; a monthly one is kept as a series and refused
- * by `assertSeries` (RFC 5545 leaves such a start's meaning open, and a rule such as BYMONTHDAY=31 every twelfth month
- * from February has no day at all).
+ * rule whose first date is not one of its days is kept as a series (its days from that date on, as ical.js reads
+ * it); a yearly one, or one with BYMONTH, whose first date is not one of its days is kept as occurrences (ical.js
+ * reads such starts in more than one way); a monthly one is kept as a series and refused by `assertSeries` (RFC 5545
+ * leaves such a start's meaning open, and a rule such as BYMONTHDAY=31 every twelfth month from February has no day
+ * at all).
  */
 function seriesFromFile(written: CalendarSeriesRead, windowZone: string): EventSeries | string {
-  const parts = ruleParts(written);
-  if (typeof parts === "string") return parts;
-  if (written.added.some((added) => added.period === true)) return "an RDATE is a PERIOD";
   if (written.start.allDay) return "it is all-day";
   const zone = written.start.zone ?? windowZone;
   if (!isTimeZone(zone)) return `its time zone ${zone.slice(0, 60)} is defined only in the file`;
   const start = wallIn(written.start, zone);
   const end = wallIn(written.end, zone);
   if (end.date !== start.date) return "it runs past midnight";
-  const rule = parts;
-  if (written.count !== null) rule.count = written.count;
-  if (written.until !== null) {
-    const until = wallIn(written.until, zone);
-    // UNTIL bounds the start: a last day whose UNTIL is before the lecture's time ends the day before.
-    rule.until = written.until.allDay || until.minutes >= start.minutes ? until.date : addDays(until.date, -1);
-  }
-  if (rule.freq === "weekly" && rule.byDay !== undefined && !rule.byDay.includes(dayOfWeekOfDate(start.date)))
-    return "its first date is not a day of its rule";
+  const rules = rulesFromFile(written, zone, start);
+  if (typeof rules === "string") return rules;
+  const [rule, ...moreRules] = rules as [SeriesRule, ...SeriesRule[]];
   const series: EventSeries = {
     rule,
+    ...(moreRules.length > 0 ? { moreRules } : {}),
     firstDate: start.date,
     start: start.time,
     end: end.time,
@@ -264,13 +292,26 @@ function seriesFromFile(written: CalendarSeriesRead, windowZone: string): EventS
       return { from: wallIn(moved.from, zone).date, date: at.date, start: at.time, end: wallIn(moved.end, zone).time };
     }),
   };
-  // An RDATE of a date alone (VALUE=DATE) is on that date at the series' own time.
-  const added = written.added.map((moment) =>
-    moment.allDay
-      ? { date: moment.date, start: start.time }
-      : { date: wallIn(moment, zone).date, start: wallIn(moment, zone).time },
-  );
+  // An RDATE of a date alone (VALUE=DATE) is on that date at the series' own time; a PERIOD one has its own end.
+  const added: AddedOccurrence[] = [];
+  for (const moment of written.added) {
+    if (moment.allDay) {
+      added.push({ date: moment.date, start: start.time });
+      continue;
+    }
+    const at = wallIn(moment, zone);
+    if (moment.periodEnd === undefined) {
+      added.push({ date: at.date, start: at.time });
+      continue;
+    }
+    const until = wallIn(moment.periodEnd, zone);
+    if (until.date !== at.date) return `its RDATE PERIOD on ${at.date} runs past midnight`;
+    added.push({ date: at.date, start: at.time, end: until.time });
+  }
   if (added.length > 0) series.added = added;
+  const bounded = rules.some((one) => one.freq === "yearly" || one.byMonth !== undefined);
+  if (bounded && written.rules.length > 0 && !occursByRule(series, series.firstDate))
+    return "its first date is not a day of its rule";
   return series;
 }
 
@@ -476,9 +517,8 @@ function localDateTime(date: string, time: string): string {
   return `${date.replace(/-/g, "")}T${time.replace(":", "")}00`;
 }
 
-/** The RRULE (and RDATE and EXDATE) lines of a series, in a fixed order, for ical-generator to write as they are. */
-function ruleLines(series: EventSeries): string {
-  const { rule } = series;
+/** One rule as an RRULE line, its parts in a fixed order; UNTIL at the series' start time on its last day. */
+function ruleLine(rule: SeriesRule, series: EventSeries): string {
   const days = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
   const parts = [`FREQ=${rule.freq.toUpperCase()}`];
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
@@ -488,6 +528,7 @@ function ruleLines(series: EventSeries): string {
   ];
   if (rule.byDay !== undefined || rule.byNthDay !== undefined) parts.push(`BYDAY=${byDay.join(",")}`);
   if (rule.byMonthDay !== undefined) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(",")}`);
+  if (rule.byMonth !== undefined) parts.push(`BYMONTH=${rule.byMonth.join(",")}`);
   if (rule.bySetPos !== undefined) parts.push(`BYSETPOS=${rule.bySetPos.join(",")}`);
   if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
   // UNTIL is UTC when DTSTART has a zone (RFC 5545 3.3.10): the start of the last day's occurrence.
@@ -497,11 +538,24 @@ function ruleLines(series: EventSeries): string {
         .toISOString()
         .replace(/[-:]|\.\d{3}/g, "")}`,
     );
+  return `RRULE:${parts.join(";")}`;
+}
+
+/** The RRULE (and RDATE and EXDATE) lines of a series, in a fixed order, for ical-generator to write as they are. */
+function ruleLines(series: EventSeries): string {
   // An event of RDATEs alone is written with the rule it is read as (FREQ=DAILY;COUNT=1: its own start, once).
-  const lines = [`RRULE:${parts.join(";")}`];
-  if (series.added !== undefined && series.added.length > 0)
+  const lines = [series.rule, ...(series.moreRules ?? [])].map((rule) => ruleLine(rule, series));
+  const added = series.added ?? [];
+  const atTimes = added.filter((one) => one.end === undefined);
+  const periods = added.filter((one) => one.end !== undefined);
+  if (atTimes.length > 0)
+    lines.push(`RDATE;TZID=${series.timeZone}:${atTimes.map((one) => localDateTime(one.date, one.start)).join(",")}`);
+  // An occurrence with its own end is an RDATE PERIOD: its start and end, local times in the series' zone.
+  if (periods.length > 0)
     lines.push(
-      `RDATE;TZID=${series.timeZone}:${series.added.map((added) => localDateTime(added.date, added.start)).join(",")}`,
+      `RDATE;VALUE=PERIOD;TZID=${series.timeZone}:${periods
+        .map((one) => `${localDateTime(one.date, one.start)}/${localDateTime(one.date, one.end!)}`)
+        .join(",")}`,
     );
   if (series.cancelled.length > 0)
     lines.push(

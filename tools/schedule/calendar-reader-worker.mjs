@@ -86,7 +86,7 @@ function uidOf(component) {
 
 /**
  * The moments of a date-list property (EXDATE, RDATE), each with the property's own TZID; an RDATE written as a
- * PERIOD is its start, with `period: true` (the reader keeps no series of it).
+ * PERIOD is its start, with its end (given, or its start and duration) as `periodEnd`.
  */
 function momentsOf(component, name, calendar, summary) {
   return component.getAllProperties(name).flatMap((property) => {
@@ -99,7 +99,9 @@ function momentsOf(component, name, calendar, summary) {
     return property
       .getValues()
       .map((value) =>
-        value instanceof ICAL.Period ? { ...momentOf(value.start, zone), period: true } : momentOf(value, zone),
+        value instanceof ICAL.Period
+          ? { ...momentOf(value.start, zone), periodEnd: momentOf(value.getEnd(), zone) }
+          : momentOf(value, zone),
       );
   });
 }
@@ -114,18 +116,21 @@ function seriesOf(component, event, exceptions, calendar, summary, startZone, en
   const added = momentsOf(component, "rdate", calendar, summary);
   if ((rules.length === 0 && added.length === 0) || component.hasProperty("recurrence-id")) return null;
   // An event of RDATEs alone has no rule: its own start and the dates listed.
-  const recur = rules.length > 0 ? rules[0].getFirstValue() : { freq: "", interval: 1, count: null, wkst: 2 };
-  const parts = {};
-  for (const [name, values] of Object.entries(recur.parts ?? {})) parts[name] = values.map(String);
   return {
-    rules: rules.length,
+    rules: rules.map((property) => {
+      const recur = property.getFirstValue();
+      const parts = {};
+      for (const [name, values] of Object.entries(recur.parts ?? {})) parts[name] = values.map(String);
+      return {
+        freq: String(recur.freq ?? ""),
+        interval: Number(recur.interval ?? 1),
+        count: recur.count === null || recur.count === undefined ? null : Number(recur.count),
+        until: recur.until ? momentOf(recur.until, undefined) : null,
+        wkst: Number(recur.wkst ?? 2),
+        parts,
+      };
+    }),
     added,
-    freq: String(recur.freq ?? ""),
-    interval: Number(recur.interval ?? 1),
-    count: recur.count === null || recur.count === undefined ? null : Number(recur.count),
-    until: recur.until ? momentOf(recur.until, undefined) : null,
-    wkst: Number(recur.wkst ?? 2),
-    parts,
     start: momentOf(event.startDate, startZone),
     end: momentOf(event.endDate ?? event.startDate, endZone),
     cancelled: momentsOf(component, "exdate", calendar, summary),
@@ -186,11 +191,15 @@ function read({ text, from, to, limits }) {
             throw new Refusal(
               `the file's recurrence rules give more than ${limits.maxIterations.toLocaleString("en-US")} occurrences before the window ends`,
             );
-          const date = dateOf(next);
+          const date = dateOf(next instanceof ICAL.Period ? next.start : next);
           if (date > to) break;
           if (date < from) continue;
-          const details = event.getOccurrenceDetails(next);
-          keep(details.startDate, details.endDate);
+          // An RDATE written as a PERIOD comes as the period (ical.js cannot give its details): its own start and end.
+          if (next instanceof ICAL.Period) keep(next.start, next.getEnd());
+          else {
+            const details = event.getOccurrenceDetails(next);
+            keep(details.startDate, details.endDate);
+          }
         }
       } catch (error) {
         if (error instanceof Refusal) throw error;

@@ -71,13 +71,9 @@ export interface CalendarMoment {
   instant: number | null;
 }
 
-/** A recurring VEVENT as the file writes it: its rule's parts, start and end, and its exceptions (issue 47). */
-export interface CalendarSeriesRead {
-  /** How many RRULEs it has (a series is kept from at most one; none when it has only RDATEs). */
-  rules: number;
-  /** RDATE moments (an RDATE written as a PERIOD is its start, marked `period`). */
-  added: Array<CalendarMoment & { period?: boolean }>;
-  /** FREQ as written ("WEEKLY"; "" for an event of RDATEs alone). */
+/** One RRULE as the file writes it. */
+export interface CalendarRuleRead {
+  /** FREQ as written ("WEEKLY"). */
   freq: string;
   interval: number;
   /** COUNT as written (0 included), or null. */
@@ -87,6 +83,14 @@ export interface CalendarSeriesRead {
   wkst: number;
   /** The rule's BY… parts as written ("BYDAY": ["MO", "WE"]). */
   parts: Record<string, string[]>;
+}
+
+/** A recurring VEVENT as the file writes it: its rules, start and end, and its exceptions (issue 47). */
+export interface CalendarSeriesRead {
+  /** Its RRULEs, in the file's order (none when it has only RDATEs). */
+  rules: CalendarRuleRead[];
+  /** RDATE moments (an RDATE written as a PERIOD with its end, `periodEnd`). */
+  added: Array<CalendarMoment & { periodEnd?: CalendarMoment }>;
   start: CalendarMoment;
   end: CalendarMoment;
   /** EXDATE moments. */

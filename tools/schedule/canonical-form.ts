@@ -11,6 +11,7 @@ import {
   type ScheduleState,
   type ScheduleTask,
   type ScheduleWindow,
+  type SeriesRule,
   type SlotRange,
   type TaskCategory,
   type TaskGroup,
@@ -44,25 +45,11 @@ export function buildEventTask(task: EventTask): EventTask {
 
 /** A series in canonical form: its keys in a fixed order, unset rule parts absent, exceptions sorted by date. */
 export function canonicalSeries(series: EventSeries): EventSeries {
-  const { freq, interval, byDay, byNthDay, byMonthDay, bySetPos, count, until } = series.rule;
-  const ascending = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
   const canonical: EventSeries = {
-    rule: {
-      freq,
-      interval,
-      ...(byDay !== undefined ? { byDay: ascending(byDay) } : {}),
-      ...(byNthDay !== undefined
-        ? {
-            byNthDay: [...new Map(byNthDay.map(({ nth, day }) => [`${nth}|${day}`, { nth, day }])).values()].sort(
-              (a, b) => a.nth - b.nth || a.day - b.day,
-            ),
-          }
-        : {}),
-      ...(byMonthDay !== undefined ? { byMonthDay: ascending(byMonthDay) } : {}),
-      ...(bySetPos !== undefined ? { bySetPos: ascending(bySetPos) } : {}),
-      ...(count !== undefined ? { count } : {}),
-      ...(until !== undefined ? { until } : {}),
-    },
+    rule: canonicalRule(series.rule),
+    ...(series.moreRules !== undefined && series.moreRules.length > 0
+      ? { moreRules: series.moreRules.map(canonicalRule) }
+      : {}),
     firstDate: series.firstDate,
     start: series.start,
     end: series.end,
@@ -73,11 +60,41 @@ export function canonicalSeries(series: EventSeries): EventSeries {
       .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0)),
   };
   // Added occurrences (RDATE): one per date and time, by date and time; no key when there are none.
-  const added = [...new Map((series.added ?? []).map(({ date, start }) => [`${date} ${start}`, { date, start }]))]
+  const added = [
+    ...new Map(
+      (series.added ?? []).map(({ date, start, end }) => [
+        `${date} ${start}`,
+        { date, start, ...(end !== undefined ? { end } : {}) },
+      ]),
+    ),
+  ]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, occurrence]) => occurrence);
   if (added.length > 0) canonical.added = added;
   return canonical;
+}
+
+/** A rule in canonical form: its keys in a fixed order, unset parts absent, lists ascending without repeats. */
+function canonicalRule(rule: SeriesRule): SeriesRule {
+  const { freq, interval, byDay, byNthDay, byMonthDay, bySetPos, byMonth, count, until } = rule;
+  const ascending = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
+  return {
+    freq,
+    interval,
+    ...(byDay !== undefined ? { byDay: ascending(byDay) } : {}),
+    ...(byNthDay !== undefined
+      ? {
+          byNthDay: [...new Map(byNthDay.map(({ nth, day }) => [`${nth}|${day}`, { nth, day }])).values()].sort(
+            (a, b) => a.nth - b.nth || a.day - b.day,
+          ),
+        }
+      : {}),
+    ...(byMonthDay !== undefined ? { byMonthDay: ascending(byMonthDay) } : {}),
+    ...(bySetPos !== undefined ? { bySetPos: ascending(bySetPos) } : {}),
+    ...(byMonth !== undefined ? { byMonth: ascending(byMonth) } : {}),
+    ...(count !== undefined ? { count } : {}),
+    ...(until !== undefined ? { until } : {}),
+  };
 }
 
 /** A task item in canonical form: only a placed or done one carries `slots` and `embeddedIn`, only a settled one `markedAt` and `was`. */

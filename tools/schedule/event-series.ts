@@ -4,13 +4,17 @@
  * (series, window) → the event's `slots` on the window's day indices, the shape every search and write tool reads, so
  * nothing downstream knows a lecture repeats.
  *
- * A rule is FREQ=DAILY, WEEKLY (BYDAY) or MONTHLY (BYMONTHDAY, negative ones included, BYDAY with an ordinal such as
- * 2TU or -1FR, BYSETPOS), with RFC 5545's meaning; RDATEs are `added` occurrences, EXDATEs cancel any occurrence.
+ * A rule is FREQ=DAILY, WEEKLY (BYDAY), MONTHLY (BYMONTHDAY, negative ones included, BYDAY with an ordinal such as
+ * 2TU or -1FR, BYSETPOS) or YEARLY (BYMONTH, and with it BYMONTHDAY or BYDAY as a monthly rule reads them), BYMONTH
+ * keeping a daily, weekly or monthly rule's occurrences in its months, with RFC 5545's meaning; a series may have
+ * several rules (`moreRules`, each counted from the first date, their union); RDATEs are `added` occurrences (a PERIOD
+ * one with its own end), EXDATEs cancel any occurrence. A weekly rule's first date need not be one of its days: as
+ * ical.js reads it, the occurrences are then the rule's days from that date on.
  *
  * Bounded work whatever the series says: whether a date is an occurrence is arithmetic on the date (no stepping from
  * the first occurrence), so expanding costs O(days of the window + exceptions), a COUNT of a billion or a series begun
  * decades ago included. The one stepping is a monthly rule's COUNT turned into its last date, once per series, over at
- * most the months of `SERIES_YEARS`. Dates are day numbers inside (no date strings parsed per day), and a series'
+ * most the months of `SERIES_YEARS` (a daily or weekly rule with BYMONTH: its days). Dates are day numbers inside (no date strings parsed per day), and a series'
  * rule is read once (`compiledRule`, kept with the series object). What cannot be a timetable (COUNT=0, a COUNT past `MAX_SERIES_COUNT`, a date outside
  * `SERIES_YEARS`, an unknown time zone) is a `SeriesError` naming it.
  */
@@ -29,6 +33,12 @@ export const MAX_SERIES_INTERVAL = 520;
 
 /** Most months between two occurrences of a monthly rule (INTERVAL): ten years. */
 export const MAX_MONTHLY_INTERVAL = 120;
+
+/** Most years between two occurrences of a yearly rule (INTERVAL). */
+export const MAX_YEARLY_INTERVAL = 10;
+
+/** Most rules (RRULEs) one series may have. */
+export const MAX_SERIES_RULES = 8;
 
 /** The years a series' dates may lie in: a timetable is not dated before 1970 or past 2199. */
 export const SERIES_YEARS = { first: 1970, last: 2199 } as const;
@@ -63,16 +73,33 @@ function inSeriesYears(date: string): boolean {
   return isIsoDate(date) && year >= SERIES_YEARS.first && year <= SERIES_YEARS.last;
 }
 
-/** What is wrong with a monthly rule's parts, or a daily or weekly rule's use of them, one line each. */
+/** What is wrong with a rule's BY… parts for its FREQ, one line each. */
 function partProblems(rule: SeriesRule): string[] {
   const problems: string[] = [];
   const monthly = rule.freq === "monthly";
-  if (!monthly && (rule.byNthDay !== undefined || rule.byMonthDay !== undefined || rule.bySetPos !== undefined))
-    problems.push(`a ${rule.freq} rule has no BYMONTHDAY, BYSETPOS or BYDAY with an ordinal`);
+  const yearly = rule.freq === "yearly";
+  if (!monthly && !yearly && (rule.byNthDay !== undefined || rule.byMonthDay !== undefined))
+    problems.push(`a ${rule.freq} rule has no BYMONTHDAY or BYDAY with an ordinal`);
+  if (!monthly && rule.bySetPos !== undefined) problems.push(`a ${rule.freq} rule is kept without BYSETPOS`);
+  if (
+    yearly &&
+    rule.byMonth === undefined &&
+    (rule.byDay !== undefined || rule.byNthDay !== undefined || rule.byMonthDay !== undefined)
+  )
+    problems.push("a yearly rule's BYDAY or BYMONTHDAY needs BYMONTH");
   if (rule.freq === "daily" && rule.byDay !== undefined) problems.push("a daily rule has no BYDAY");
+  if (
+    rule.byMonth !== undefined &&
+    (rule.byMonth.length === 0 || rule.byMonth.some((month) => !(month >= 1 && month <= 12 && Number.isInteger(month))))
+  )
+    problems.push("a BYMONTH is not 1 … 12");
   if (rule.byMonthDay?.some((day) => !Number.isInteger(day) || day === 0 || Math.abs(day) > 31))
     problems.push("a BYMONTHDAY is not 1 … 31 or -1 … -31");
-  if (rule.byNthDay?.some(({ nth }) => !Number.isInteger(nth) || nth === 0 || Math.abs(nth) > 5))
+  if (
+    rule.byNthDay?.some(
+      ({ nth, day }) => !Number.isInteger(nth) || nth === 0 || Math.abs(nth) > 5 || !(day >= 1 && day <= 7),
+    )
+  )
     problems.push("an ordinal of BYDAY is not 1 … 5 or -1 … -5");
   if (rule.bySetPos?.some((position) => !Number.isInteger(position) || position === 0 || Math.abs(position) > 31))
     problems.push("a BYSETPOS is not 1 … 31 or -1 … -31");
@@ -80,14 +107,14 @@ function partProblems(rule: SeriesRule): string[] {
     problems.push("BYSETPOS needs BYDAY or BYMONTHDAY");
   if (monthly && rule.interval > MAX_MONTHLY_INTERVAL)
     problems.push(`INTERVAL=${rule.interval} is more than the ${MAX_MONTHLY_INTERVAL} months a monthly rule may skip`);
+  if (yearly && rule.interval > MAX_YEARLY_INTERVAL)
+    problems.push(`INTERVAL=${rule.interval} is more than the ${MAX_YEARLY_INTERVAL} years a yearly rule may skip`);
   return problems;
 }
 
-/** What is wrong with a series, one line each (empty for a sound one). */
-export function seriesProblems(series: EventSeries): string[] {
-  if (soundSeries.has(series)) return [];
+/** What is wrong with one rule of a series, one line each. */
+function ruleProblems(rule: SeriesRule): string[] {
   const problems: string[] = [];
-  const { rule } = series;
   if (rule.count !== undefined && (!Number.isInteger(rule.count) || rule.count < 1))
     problems.push(`COUNT=${rule.count} gives no occurrence`);
   if (rule.count !== undefined && rule.count > MAX_SERIES_COUNT)
@@ -99,11 +126,35 @@ export function seriesProblems(series: EventSeries): string[] {
   if (rule.freq === "weekly" && rule.byDay !== undefined && rule.byDay.length === 0)
     problems.push("a weekly rule needs at least one day (BYDAY)");
   problems.push(...partProblems(rule));
+  return problems;
+}
+
+/** A series' rules: its `rule`, then `moreRules`. */
+function rulesOf(series: EventSeries): SeriesRule[] {
+  return series.moreRules === undefined ? [series.rule] : [series.rule, ...series.moreRules];
+}
+
+/**
+ * True when a series' first date may be off its rule: a weekly rule without BYMONTH, whose occurrences ical.js takes
+ * to be the rule's days from that date on. Of another rule, RFC 5545 leaves such a start's meaning open.
+ */
+function startMayBeOffRule(series: EventSeries): boolean {
+  return rulesOf(series).every((rule) => rule.freq === "weekly" && rule.byMonth === undefined);
+}
+
+/** What is wrong with a series, one line each (empty for a sound one). */
+export function seriesProblems(series: EventSeries): string[] {
+  if (soundSeries.has(series)) return [];
+  const problems: string[] = [];
+  const rules = rulesOf(series);
+  if (rules.length > MAX_SERIES_RULES)
+    problems.push(`it has more than the ${MAX_SERIES_RULES} rules (RRULE) a series may have`);
+  else for (const rule of rules) problems.push(...ruleProblems(rule));
   if (!isTimeZone(series.timeZone)) problems.push(`the time zone "${series.timeZone.slice(0, 64)}" is not known`);
   if (series.end <= series.start) problems.push(`it ends (${series.end}) before it starts (${series.start})`);
   const dates = [
     series.firstDate,
-    ...(rule.until !== undefined ? [rule.until] : []),
+    ...rules.flatMap((rule) => (rule.until !== undefined ? [rule.until] : [])),
     ...series.cancelled,
     ...series.moved.flatMap((moved) => [moved.from, moved.date]),
     ...(series.added ?? []).map((added) => added.date),
@@ -111,15 +162,21 @@ export function seriesProblems(series: EventSeries): string[] {
   const outside = dates.find((date) => !inSeriesYears(date));
   if (outside !== undefined)
     problems.push(`the date ${outside.slice(0, 32)} is not a date of ${SERIES_YEARS.first}–${SERIES_YEARS.last}`);
-  else if (problems.length === 0 && !occursByRule(series, series.firstDate))
+  else if (problems.length === 0 && !startMayBeOffRule(series) && !occursByRule(series, series.firstDate))
     problems.push(`its first date ${series.firstDate} is not a day of its rule`);
   for (const moved of series.moved)
     if (moved.end <= moved.start) problems.push(`the occurrence moved from ${moved.from} ends before it starts`);
   if ((series.added?.length ?? 0) > MAX_ADDED_OCCURRENCES)
     problems.push(`it has more than the ${MAX_ADDED_OCCURRENCES} added occurrences (RDATE) a series may have`);
-  for (const added of series.added ?? [])
-    if (minutesOf(added.start) + minutesOf(series.end) - minutesOf(series.start) >= 24 * 60)
+  for (const added of series.added ?? []) {
+    if (added.end !== undefined && added.end <= added.start)
+      problems.push(`the occurrence added on ${added.date} ends (${added.end}) before it starts (${added.start})`);
+    else if (
+      added.end === undefined &&
+      minutesOf(added.start) + minutesOf(series.end) - minutesOf(series.start) >= 24 * 60
+    )
       problems.push(`the occurrence added on ${added.date} at ${added.start} runs past midnight`);
+  }
   if (problems.length === 0) soundSeries.add(series);
   return problems;
 }
@@ -221,53 +278,93 @@ interface CompiledRule {
   last: number;
   /** Whether the rule (bounds aside) falls on a day. */
   falls: (day: number) => boolean;
-  /** The rule's days of one month (its index since January 1970), bounds aside, for a monthly rule. */
+  /** The rule's days of one month (its index since January 1970), bounds aside, for a monthly or yearly rule. */
   monthDays?: (index: number) => number[];
+  /** The rule compiled. */
+  rule: SeriesRule;
 }
 
-/** Compiled rules by series object (`compiledRule`). */
-const compiledRules = new WeakMap<EventSeries, CompiledRule>();
+/** Compiled rules by series object (`compiledRules`). */
+const compiledRuleLists = new WeakMap<EventSeries, CompiledRule[]>();
 
 /** The last day number of `SERIES_YEARS`. */
 const LAST_SERIES_DAY = Date.UTC(SERIES_YEARS.last, 11, 31) / DAY_MS;
 
-/** A series' rule as a `CompiledRule`, read once per series object. */
-function compiledRule(series: EventSeries): CompiledRule {
-  const known = compiledRules.get(series);
-  if (known !== undefined) return known;
-  const { rule } = series;
-  const first = dayNumber(series.firstDate);
+/** A series' rules as `CompiledRule`s, read once per series object. */
+function compiledRules(series: EventSeries): CompiledRule[] {
+  let known = compiledRuleLists.get(series);
+  if (known === undefined) {
+    const first = dayNumber(series.firstDate);
+    known = rulesOf(series).map((rule) => compiledRule(rule, first));
+    compiledRuleLists.set(series, known);
+  }
+  return known;
+}
+
+/** The month (1 … 12) of a day number. */
+function monthOfDay(day: number): number {
+  return new Date(day * DAY_MS).getUTCMonth() + 1;
+}
+
+/** One rule read as a `CompiledRule`, from the series' first day number. */
+function compiledRule(rule: SeriesRule, first: number): CompiledRule {
   const until = rule.until === undefined ? Infinity : dayNumber(rule.until);
   const interval = Math.max(1, Math.floor(rule.interval));
   const count = rule.count === undefined ? undefined : Math.max(0, Math.min(rule.count, MAX_SERIES_COUNT + 1));
+  const months = rule.byMonth === undefined ? undefined : new Set(rule.byMonth);
   let falls: (day: number) => boolean;
   let last = Infinity;
   let ofMonth: ((index: number) => number[]) | undefined;
-  if (rule.freq === "daily") {
-    falls = (day) => (day - first) % interval === 0;
-    if (count !== undefined) last = first + (count - 1) * interval;
-  } else if (rule.freq === "weekly") {
-    const weekdays = [...new Set(rule.byDay ?? [weekdayOfNumber(first)])].sort((a, b) => a - b);
-    const mondayOfFirst = first - weekdayOfNumber(first) + 1;
-    falls = (day) => {
-      const weekday = weekdayOfNumber(day);
-      return weekdays.includes(weekday) && ((day - weekday + 1 - mondayOfFirst) / 7) % interval === 0;
-    };
-    if (count !== undefined && weekdays.length > 0) {
-      // The COUNTth occurrence: index count - 1, counted from the first date's place among the rule's weekdays.
-      const index = count - 1 + weekdays.filter((day) => day < weekdayOfNumber(first)).length;
-      last =
-        mondayOfFirst + Math.floor(index / weekdays.length) * interval * 7 + weekdays[index % weekdays.length]! - 1;
+  if (rule.freq === "daily" || rule.freq === "weekly") {
+    if (rule.freq === "daily") falls = (day) => (day - first) % interval === 0;
+    else {
+      const weekdays = [...new Set(rule.byDay ?? [weekdayOfNumber(first)])].sort((a, b) => a - b);
+      const mondayOfFirst = first - weekdayOfNumber(first) + 1;
+      falls = (day) => {
+        const weekday = weekdayOfNumber(day);
+        return weekdays.includes(weekday) && ((day - weekday + 1 - mondayOfFirst) / 7) % interval === 0;
+      };
+      if (count !== undefined && weekdays.length > 0 && months === undefined) {
+        // The COUNTth occurrence: index count - 1, counted from the first date's place among the rule's weekdays.
+        const index = count - 1 + weekdays.filter((day) => day < weekdayOfNumber(first)).length;
+        last =
+          mondayOfFirst + Math.floor(index / weekdays.length) * interval * 7 + weekdays[index % weekdays.length]! - 1;
+      }
+    }
+    if (months !== undefined) {
+      const ofRule = falls;
+      falls = (day) => ofRule(day) && months.has(monthOfDay(day));
+    }
+    if (count !== undefined && rule.freq === "daily" && months === undefined) last = first + (count - 1) * interval;
+    else if (count !== undefined && last === Infinity) {
+      // COUNT stepped day by day (a rule with BYMONTH) to its last occurrence, within `SERIES_YEARS`.
+      let seen = 0;
+      for (let day = first; day <= Math.min(until, LAST_SERIES_DAY); day += 1)
+        if (falls(day) && ++seen === count) {
+          last = day;
+          break;
+        }
     }
   } else {
     const start = new Date(first * DAY_MS);
     const firstMonth = monthIndex(start.getUTCFullYear(), start.getUTCMonth());
     const dayOfMonth = start.getUTCDate();
+    const yearly = rule.freq === "yearly";
+    // A yearly rule's months: BYMONTH, else the first date's; a monthly one's, every INTERVALth month (in BYMONTH).
+    const inRule = (index: number): boolean => {
+      const month = (index % 12) + 1;
+      if (yearly)
+        return (
+          (Math.floor(index / 12) - Math.floor(firstMonth / 12)) % interval === 0 &&
+          (months === undefined ? month === (firstMonth % 12) + 1 : months.has(month))
+        );
+      return (index - firstMonth) % interval === 0 && (months === undefined || months.has(month));
+    };
     const days = new Map<number, number[]>();
     ofMonth = (index) => {
       let found = days.get(index);
       if (found === undefined) {
-        found = monthDays(rule, dayOfMonth, monthOfIndex(index));
+        found = inRule(index) ? monthDays(rule, dayOfMonth, monthOfIndex(index)) : [];
         if (days.size > 256) days.clear();
         days.set(index, found);
       }
@@ -276,13 +373,13 @@ function compiledRule(series: EventSeries): CompiledRule {
     const monthDaysOf = ofMonth;
     falls = (day) => {
       const date = new Date(day * DAY_MS);
-      const index = monthIndex(date.getUTCFullYear(), date.getUTCMonth());
-      return (index - firstMonth) % interval === 0 && monthDaysOf(index).includes(date.getUTCDate());
+      return monthDaysOf(monthIndex(date.getUTCFullYear(), date.getUTCMonth())).includes(date.getUTCDate());
     };
     if (count !== undefined) {
       // COUNT stepped month by month (the rule's months only) to its last occurrence, within `SERIES_YEARS`.
       let seen = 0;
-      for (let index = firstMonth; last === Infinity && seen < count; index += interval) {
+      const step = yearly || months !== undefined ? 1 : interval;
+      for (let index = firstMonth; last === Infinity && seen < count; index += step) {
         const month = monthOfIndex(index);
         if (month.first > Math.min(until, LAST_SERIES_DAY)) break;
         for (const day of monthDaysOf(index)) {
@@ -296,14 +393,7 @@ function compiledRule(series: EventSeries): CompiledRule {
       }
     }
   }
-  const compiled: CompiledRule = {
-    first,
-    last: Math.min(last, until),
-    falls,
-    ...(ofMonth ? { monthDays: ofMonth } : {}),
-  };
-  compiledRules.set(series, compiled);
-  return compiled;
+  return { first, last: Math.min(last, until), falls, ...(ofMonth ? { monthDays: ofMonth } : {}), rule };
 }
 
 /** Whether the rule gives an occurrence on a day number (exceptions aside). */
@@ -311,34 +401,41 @@ function occursOnDay(compiled: CompiledRule, day: number): boolean {
   return day >= compiled.first && day <= compiled.last && compiled.falls(day);
 }
 
+/** Whether one of a series' rules gives an occurrence on a day number (exceptions aside). */
+function occursOnDayOfAny(compiled: readonly CompiledRule[], day: number): boolean {
+  return compiled.some((one) => occursOnDay(one, day));
+}
+
 /** Whether the rule gives an occurrence on a local date (exceptions and added dates aside): arithmetic, no stepping. */
 export function occursByRule(series: EventSeries, date: string): boolean {
-  return occursOnDay(compiledRule(series), dayNumber(date));
+  return occursOnDayOfAny(compiledRules(series), dayNumber(date));
 }
 
 /**
- * True when a series has an occurrence after `date`: a moved or added one, or one of its rule within one full period
- * after it (a monthly rule's months looked at for four years of them, which holds a 29 February).
+ * True when a series has an occurrence after `date`: a moved or added one, or one of a rule within one full period
+ * after it (a year more with BYMONTH; a monthly rule's months looked at for four years of them, a yearly rule's for
+ * nine, which hold a 29 February).
  */
 export function occursAfter(series: EventSeries, date: string): boolean {
   if (series.moved.some((moved) => moved.date > date)) return true;
   if ((series.added ?? []).some((added) => added.date > date && !series.cancelled.includes(added.date))) return true;
-  const compiled = compiledRule(series);
   const after = dayNumber(date);
+  return compiledRules(series).some((compiled) => ruleOccursAfter(compiled, after));
+}
+
+/** True when one compiled rule has an occurrence after a day number (`occursAfter`). */
+function ruleOccursAfter(compiled: CompiledRule, after: number): boolean {
   if (compiled.last <= after) return false;
-  const { rule } = series;
+  const { rule } = compiled;
   if (compiled.monthDays === undefined) {
-    const period = rule.freq === "weekly" ? 7 * rule.interval : rule.interval;
+    const period = (rule.freq === "weekly" ? 7 * rule.interval : rule.interval) + (rule.byMonth ? 366 : 0);
     for (let day = after + 1; day <= after + period; day += 1) if (occursOnDay(compiled, day)) return true;
     return false;
   }
-  const start = new Date(compiled.first * DAY_MS);
-  const firstMonth = monthIndex(start.getUTCFullYear(), start.getUTCMonth());
   const at = new Date(after * DAY_MS);
   const fromMonth = monthIndex(at.getUTCFullYear(), at.getUTCMonth());
-  const step = Math.max(0, Math.ceil((fromMonth - firstMonth) / rule.interval));
-  for (let round = 0; round <= 48; round += 1) {
-    const index = firstMonth + (step + round) * rule.interval;
+  const span = rule.freq === "yearly" ? 12 * 9 * rule.interval : 49 * rule.interval;
+  for (let index = fromMonth; index <= fromMonth + span; index += 1) {
     const month = monthOfIndex(index);
     if (month.first > compiled.last) return false;
     if (
@@ -433,14 +530,16 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
     );
   const cancelled = new Set(series.cancelled);
   const movedFrom = new Set(series.moved.map((moved) => moved.from));
-  const compiled = compiledRule(series);
+  const compiled = compiledRules(series);
+  const lastOfRules = Math.max(...compiled.map((one) => one.last));
+  const firstOfRules = Math.min(...compiled.map((one) => one.first));
   // Local dates of the series that may fall in the window: a day's margin each side for the zones' difference.
   const from = addDays(first, -1);
   const to = addDays(last, 1);
   const local: Array<{ date: string; start: string; end: string }> = [];
-  const lastDay = Math.min(dayNumber(to), compiled.last);
-  for (let day = Math.max(dayNumber(from), compiled.first); day <= lastDay; day += 1) {
-    if (!compiled.falls(day)) continue;
+  const lastDay = Math.min(dayNumber(to), lastOfRules);
+  for (let day = Math.max(dayNumber(from), firstOfRules); day <= lastDay; day += 1) {
+    if (!occursOnDayOfAny(compiled, day)) continue;
     const date = dateOfNumber(day);
     if (!cancelled.has(date) && !movedFrom.has(date)) local.push({ date, start: series.start, end: series.end });
   }
@@ -448,8 +547,10 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
   for (const added of series.added ?? []) {
     if (added.date < from || added.date > to || cancelled.has(added.date) || movedFrom.has(added.date)) continue;
     // An RDATE on an occurrence of the rule is that occurrence (RFC 5545: a set of instants).
-    if (added.start === series.start && occursOnDay(compiled, dayNumber(added.date))) continue;
-    local.push({ date: added.date, start: added.start, end: clockOf(minutesOf(added.start) + length) });
+    const end = added.end ?? clockOf(minutesOf(added.start) + length);
+    if (added.start === series.start && end === series.end && occursOnDayOfAny(compiled, dayNumber(added.date)))
+      continue;
+    local.push({ date: added.date, start: added.start, end });
   }
   for (const moved of series.moved)
     if (moved.date >= from && moved.date <= to && !cancelled.has(moved.from)) local.push(moved);

@@ -99,13 +99,14 @@ export type DueBefore = { day: number } | { eventId: string };
 export type TaskPriority = "high" | "normal" | "low";
 
 /**
- * How an event series repeats: an RFC 5545 RRULE of the kinds a timetable uses — FREQ=DAILY, WEEKLY (BYDAY) or
- * MONTHLY (BYMONTHDAY, BYDAY with or without an ordinal, BYSETPOS).
+ * How an event series repeats: an RFC 5545 RRULE of the kinds a timetable uses — FREQ=DAILY, WEEKLY (BYDAY),
+ * MONTHLY (BYMONTHDAY, BYDAY with or without an ordinal, BYSETPOS) or YEARLY (BYMONTH, and with it BYMONTHDAY or
+ * BYDAY), BYMONTH limiting a daily, weekly or monthly one to its months.
  */
 export interface SeriesRule {
-  /** FREQ: every day, week or month. */
-  freq: "daily" | "weekly" | "monthly";
-  /** INTERVAL: every how many days, weeks or months; 1 by default. */
+  /** FREQ: every day, week, month or year. */
+  freq: "daily" | "weekly" | "monthly" | "yearly";
+  /** INTERVAL: every how many days, weeks, months or years; 1 by default. */
   interval: number;
   /**
    * BYDAY without an ordinal (1 = Monday … 7 = Sunday), ascending: the days of the week a weekly rule falls on; of a
@@ -118,6 +119,11 @@ export interface SeriesRule {
   byMonthDay?: number[];
   /** BYSETPOS of a monthly rule: which of the month's days the other parts give it keeps (1 the first, -1 the last). */
   bySetPos?: number[];
+  /**
+   * BYMONTH, 1 = January … 12, ascending: the months a yearly rule falls in (BYMONTHDAY and BYDAY are days of those
+   * months); the only months a daily, weekly or monthly rule's occurrences are kept in.
+   */
+  byMonth?: number[];
   /** COUNT: how many occurrences it has, the first one included. */
   count?: number;
   /** UNTIL: the last local date an occurrence may fall on, "YYYY-MM-DD". */
@@ -136,6 +142,8 @@ export interface NthWeekday {
 export interface AddedOccurrence {
   date: string;
   start: string;
+  /** Its own end, "HH:MM" the same day, for an RDATE written as a PERIOD; absent, it lasts as the others do. */
+  end?: string;
 }
 
 /** A single occurrence of a series moved elsewhere (RFC 5545 RECURRENCE-ID). */
@@ -155,6 +163,11 @@ export interface MovedOccurrence {
 export interface EventSeries {
   /** How it repeats. */
   rule: SeriesRule;
+  /**
+   * Further RRULEs of the same event (RFC 5545 allows several): each counted from the first date as `rule` is, the
+   * series' days the union of all; absent when there is one.
+   */
+  moreRules?: SeriesRule[];
   /** The local date of the first occurrence (DTSTART), "YYYY-MM-DD". */
   firstDate: string;
   /** Local clock times of each occurrence, "HH:MM", in `timeZone`. */
@@ -390,8 +403,8 @@ export const nthWeekdaySchema = z.strictObject({
 
 /** Validates a `SeriesRule` (its bounds are checked by `seriesProblems` in event-series.ts). */
 export const seriesRuleSchema = z.strictObject({
-  freq: z.enum(["daily", "weekly", "monthly"]).describe("FREQ: every day, week or month."),
-  interval: positiveInteger.describe("INTERVAL: every how many days, weeks or months."),
+  freq: z.enum(["daily", "weekly", "monthly", "yearly"]).describe("FREQ: every day, week, month or year."),
+  interval: positiveInteger.describe("INTERVAL: every how many days, weeks, months or years."),
   byDay: z
     .array(z.number().int().min(1).max(7))
     .max(7)
@@ -404,6 +417,11 @@ export const seriesRuleSchema = z.strictObject({
     .describe("BYDAY with an ordinal (2TU, -1FR) of a monthly rule."),
   byMonthDay: z.array(z.number().int().min(-31).max(31)).max(62).optional().describe("BYMONTHDAY of a monthly rule."),
   bySetPos: z.array(z.number().int().min(-31).max(31)).max(62).optional().describe("BYSETPOS of a monthly rule."),
+  byMonth: z
+    .array(z.number().int().min(1).max(12))
+    .max(12)
+    .optional()
+    .describe("BYMONTH, 1 = January: a yearly rule's months; the months a daily, weekly or monthly rule keeps."),
   count: z.number().int().optional().describe("COUNT: how many occurrences it has."),
   until: isoDate.optional().describe("UNTIL: the last local date an occurrence may fall on."),
 }) satisfies z.ZodType<SeriesRule>;
@@ -412,6 +430,7 @@ export const seriesRuleSchema = z.strictObject({
 export const addedOccurrenceSchema = z.strictObject({
   date: isoDate.describe("The local date of the added occurrence (RDATE)."),
   start: clockTime.describe("Its local start time."),
+  end: clockTime.optional().describe("Its own local end time (an RDATE PERIOD); absent, it lasts as the others do."),
 }) satisfies z.ZodType<AddedOccurrence>;
 
 /** Validates a `MovedOccurrence`. */
@@ -425,6 +444,7 @@ export const movedOccurrenceSchema = z.strictObject({
 /** Validates an `EventSeries`. */
 export const eventSeriesSchema = z.strictObject({
   rule: seriesRuleSchema.describe("How it repeats."),
+  moreRules: z.array(seriesRuleSchema).max(8).optional().describe("Further RRULEs of the same event (their union)."),
   firstDate: isoDate.describe("The local date of the first occurrence."),
   start: clockTime.describe("Local start time of each occurrence."),
   end: clockTime.describe("Local end time of each occurrence."),
