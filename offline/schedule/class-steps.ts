@@ -7,7 +7,7 @@ import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
 import { addedTaskInChinese, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
-import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
@@ -107,6 +107,135 @@ export function addHabitStep(
       action: end,
       goalCheck: say(language, `added habit "${request.name}"`, `已添加习惯“${request.name}”`),
     },
+  );
+}
+
+/**
+ * The class a long task belongs to: the one whose name, or the name of one of its tasks, shares a word with the task's
+ * name ("write the essay" → English, of "Draft the English essay"; "写论文" → the class of "英语作文草稿", by a
+ * character of a Chinese word), or the only class; undefined when none or several do.
+ */
+function classOfTask(view: PromptView, name: string): OverviewCategory | undefined {
+  const overview = liveOverviewOf(view);
+  const categories = overview?.categories ?? [];
+  if (categories.length === 1) return categories[0];
+  const named = classNamed(view, name);
+  if (named) return named;
+  const words = (text: string) =>
+    new Set(
+      (text.toLowerCase().match(/[a-z]{3,}|[\u4e00-\u9fff]/g) ?? []).filter((word) => !LONG_TASK_STOP_WORDS.has(word)),
+    );
+  const wanted = words(name);
+  const tasks = [...(overview?.pendingTasks ?? []), ...(overview?.placedTasks ?? [])];
+  const matching = categories.filter((category) =>
+    [category.name, ...tasks.filter((task) => task.categoryId === category.id).map((task) => task.name)].some((text) =>
+      [...words(text)].some((word) => [...wanted].some((other) => sameWord(word, other))),
+    ),
+  );
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
+/** True when two words are one, a typo of one letter aside in a word of four letters or more ("esay", "essay"). */
+function sameWord(first: string, second: string): boolean {
+  return first === second || (Math.min(first.length, second.length) >= 4 && editDistance(first, second) <= 1);
+}
+
+/** Words of a task's name that say nothing of its class: verbs of doing, and "the". */
+const LONG_TASK_STOP_WORDS = new Set([
+  "the",
+  "write",
+  "finish",
+  "review",
+  "read",
+  "study",
+  "draft",
+  "for",
+  "and",
+  "写",
+  "做",
+  "读",
+  "看",
+  "学",
+  "习",
+  "复",
+  "的",
+  "完",
+]);
+
+/**
+ * A long task ("write the essay, 4 hours, before Friday"): one `add_task` card splitting it into sessions within its
+ * class's session bounds, due before that weekday's day of the window. A session's minutes become slots as a habit's.
+ */
+export function addLongTaskStep(
+  view: PromptView,
+  request: Extract<ScheduleRequest, { kind: "add_long_task" }>,
+  end: Finish,
+  language: Language,
+): Decision {
+  const done = answered(view.rounds, "add_task", end, language);
+  if (done) return done;
+  const category = classOfTask(view, request.name);
+  const due = liveOverviewOf(view)?.days.find((day) => day.dayOfWeek === request.dueWeekday)?.day;
+  const why = !category
+    ? say(
+        language,
+        `I could not tell which class "${request.name}" belongs to; say it with the class, as "add a 2-slot task "${request.name}" to English"`,
+        `我无法判断“${request.name}”属于哪门课程；请带上课程说，例如“给英语添加任务“${request.name}”，2节”`,
+      )
+    : due === undefined
+      ? say(language, "that weekday is not in the week shown", "所显示的这一周里没有那一天")
+      : undefined;
+  if (!category || due === undefined)
+    return finish(
+      end,
+      say(language, `Nothing was added: ${why}.`, `没有添加：${why}。`),
+      `not carried out: ${why}`,
+      "the step's task has no class or its deadline no day in the window",
+    );
+  const duration = Math.max(1, Math.ceil(request.minutes / SLOT_MINUTES));
+  return propose(
+    say(
+      language,
+      `Adding "${request.name}" to ${category.name}: ${duration} slot(s) in sessions, before day ${due}.`,
+      `正在把“${request.name}”加入${category.name}：共 ${duration} 节，分次完成，第 ${due} 天之前。`,
+    ),
+    "add_task",
+    { name: request.name, class_id: category.id, duration, sessions: true, due_before_day: due },
+    say(language, "the long task the request adds, in sessions", "请求添加的长任务（分次）"),
+    {
+      action: end,
+      goalCheck: say(language, `added task "${request.name}" in sessions`, `已分次添加任务“${request.name}”`),
+    },
+  );
+}
+
+/** True for the plan's step placing a long task's sessions ("Place the sessions of "…" …", "把 "…" 的各次放进…"). */
+export function isSessionsStep(content: string): boolean {
+  return /^place the sessions of |的各次放进/i.test(content.trim());
+}
+
+/**
+ * The sessions step when the long task's sessions are not there (its add was refused or declined): a finish saying
+ * so, or undefined when some pending task's name begins with a phrase of `names`.
+ */
+export function noSessionsStep(
+  view: PromptView,
+  names: readonly string[],
+  end: Finish,
+  language: Language,
+): Decision | undefined {
+  const overview = liveOverviewOf(view);
+  // A cut list proves nothing absent: the arrangement step looks itself.
+  if (!overview || overview.pendingOmitted > 0) return undefined;
+  const pending = overview.pendingTasks;
+  const found = names.some((name) => pending.some((task) => task.name.toLowerCase().startsWith(name.toLowerCase())));
+  if (found) return undefined;
+  const what = names.map((name) => `"${name}"`).join(", ");
+  return finish(
+    end,
+    say(language, `Nothing to place: ${what} was not added.`, `没有可安排的：${what} 没有添加。`),
+    `not carried out: ${what} has no sessions to place`,
+    "the long task was not added",
   );
 }
 

@@ -20,7 +20,14 @@ import {
   type RangeOccupant,
 } from "../../tools/schedule/tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
-import { addHabitStep, addTaskStep, classRulesStep } from "./class-steps.js";
+import {
+  addHabitStep,
+  addLongTaskStep,
+  isSessionsStep,
+  noSessionsStep,
+  addTaskStep,
+  classRulesStep,
+} from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { isRescheduleStep } from "./plan-stage.js";
@@ -161,7 +168,11 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {
     case "arrange":
-      return arrangeStep(view, request, facts, end, writesPerCard);
+      // A long task's sessions step after its add did not apply: nothing to place, said, never asked about.
+      return (
+        (isSessionsStep(step.content) ? noSessionsStep(view, request.tasks, end, language) : undefined) ??
+        arrangeStep(view, request, facts, end, writesPerCard)
+      );
     case "move":
       return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
@@ -180,6 +191,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return addTaskStep(view, request, end, language);
     case "add_habit":
       return addHabitStep(view, request, end, language);
+    case "add_long_task":
+      return addLongTaskStep(view, request, end, language);
     case "class_rules":
       return classRulesStep(view, request, end, language);
     case "mark":

@@ -166,6 +166,9 @@ function namesOnlyAPronoun(request: ScheduleRequest): boolean {
   return false;
 }
 
+const WEEKDAY_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const WEEKDAY_ZH = ["一", "二", "三", "四", "五", "六", "日"];
+
 /** True for requests a plan can carry out (a habit is not built: it is declined, never planned as something else). */
 function isPlannable(request: ScheduleRequest): boolean {
   return !["help", "greeting", "unknown", "habit"].includes(request.kind);
@@ -333,6 +336,19 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
           packs: [...CLASS_PACKS],
         },
       ];
+    case "add_long_task":
+      // Split into sessions on one card, then the sessions placed together on one batch card (issue 47 item 5).
+      return [
+        {
+          content: `Add the long task ${JSON.stringify(request.name)} in sessions, ${request.minutes} min, before ${WEEKDAY_EN[request.dueWeekday - 1]}`,
+          done_when: "add_task reports the task's sessions, or why it cannot be added",
+          packs: [...CLASS_PACKS],
+        },
+        {
+          content: `Place the sessions of ${JSON.stringify(request.name)} into free slots that fit them`,
+          done_when: OFFLINE_PLAN_STEPS[0]!.done_when,
+        },
+      ];
     case "add_task":
       return [
         {
@@ -492,6 +508,18 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
           content: `添加习惯 ${quoted(request.name)}，每周 ${request.perWeek} 次${request.minutes ? `，每次 ${request.minutes} 分钟` : ""}${request.part ? `，${PART_ZH[request.part]}` : ""}`,
           done_when: "add_habit 报告习惯的各次安排，或无法添加的原因",
           packs: [...CLASS_PACKS],
+        },
+      ];
+    case "add_long_task":
+      return [
+        {
+          content: `添加长任务 ${quoted(request.name)}（分次），${request.minutes}分钟，周${WEEKDAY_ZH[request.dueWeekday - 1]}前`,
+          done_when: "add_task 报告任务的各次安排，或无法添加的原因",
+          packs: [...CLASS_PACKS],
+        },
+        {
+          content: `把 ${quoted(request.name)} 的各次放进能容纳它们的时段`,
+          done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when,
         },
       ];
     case "add_task":

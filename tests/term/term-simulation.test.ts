@@ -5,7 +5,9 @@
  * EXDATE, across Europe/Berlin's change to summer time); each week the student arranges the reviews, marks some done,
  * misses others, adds a task and moves an exam; the window moves on by the clock. After every step: nothing was placed
  * into a slot that had started, every shown week holds exactly the series' lectures, every review that became missed
- * is told in that step's answer, no deadline is broken, and no task is lost (done ones keep when).
+ * is told in that step's answer, no deadline is broken, and no task is lost (done ones keep when). A habit added on
+ * the first Saturday ("vocabulary three times a week, 30 min, mornings") brings three occurrences with each new week,
+ * never two on one day.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -238,6 +240,8 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
       else if (weekday === 3) message = `add a 1-slot task "week ${Math.floor(offset / 7) + 1} drills" to calculus`;
       else if (weekday === 4 && passed) message = `I missed the ${passed.name}`;
       else if (weekday === 5) message = `add a 2-slot task "week ${Math.floor(offset / 7) + 1} reading" to algebra`;
+      // The habit, added on the first Saturday (issue 47 item 5): its occurrences come with each new week.
+      else if (weekday === 6 && offset === 5) message = "vocabulary three times a week, 30 min, mornings";
       if (message === undefined) continue;
       const outcome = await step(message, now);
       checkStep(outcome, now);
@@ -245,7 +249,17 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
       if (weekday === 1 && offset > 0) {
         expect(outcome.after.window.days[0]?.date).toBe(date);
         expect(outcome.said).toMatch(/A new week: the window moved on by 7 day\(s\)/);
+        // The habit's three occurrences of the new week, on three different days once arranged.
+        const week = outcome.after.window.days[0]!.week;
+        const habit = outcome.after.tasks.filter(
+          (task): task is TaskItem =>
+            task.source === "task_item" && task.group?.id === "vocabulary" && task.group.week === week,
+        );
+        expect(habit.length, `week ${week}'s vocabulary`).toBe(3);
+        const days = habit.flatMap((task) => (task.status === "placed" ? [task.slots![0]!.day] : []));
+        expect(new Set(days).size).toBe(days.length);
       }
+      if (weekday === 6 && offset === 5) expect(outcome.cards).toContain("add_habit");
       if (weekday === 2 && passed) marked.push(passed.id);
       if (weekday === 4 && passed) missedByHand.push(passed.id);
     }
@@ -260,6 +274,11 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
     expect(end.tasks.filter((task) => task.source === "task_item" && task.name.endsWith("drills")).length).toBe(
       WEEKS + 1,
     );
-    expect(end.tasks.filter((task) => task.source === "task_item").length).toBe(4 + 2 * WEEKS);
+    const habit = end.tasks.filter((task) => task.source === "task_item" && task.group?.id === "vocabulary");
+    expect(end.tasks.filter((task) => task.source === "task_item").length - habit.length).toBe(4 + 2 * WEEKS);
+    // The habit: what still fitted of the week it was added on a Saturday, then three each new week, none lost.
+    const firstWeek = habit.filter((task) => task.source === "task_item" && task.group?.week === 1).length;
+    expect(firstWeek).toBeGreaterThan(0);
+    expect(habit.length).toBe(firstWeek + 3 * (WEEKS - 1));
   });
 });

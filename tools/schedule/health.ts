@@ -117,6 +117,8 @@ export const HEALTH_PENALTIES = {
   offProfile: 5,
   /** Each session against its class's strategy: a second one on a day (steady), or a day more than needed (compact). */
   offStrategy: 2,
+  /** Each session of a habit or long task on a day another of its group holds already (the rules refuse it on a write). */
+  sameDaySession: 4,
 } as const;
 
 /** Judges the week; its feasibility search keeps to `budget` (the search's defaults without). */
@@ -249,12 +251,13 @@ export function* healthSteps(
   }
 
   // Strategy, for a class that names one: `steady` spreads its sessions (no two on a day), `compact` keeps them on as
-  // few days as they can share (one day per session beyond the first that opens a day of its own is off).
+  // few days as they can share (one day per session beyond the first that opens a day of its own is off) — a long
+  // task's sessions keep to a day each, so the fewest days are its count of sessions, not one (issue 47 item 5).
   for (const category of state.categories) {
     if (!category.strategy) continue;
     const sessions = placed.filter((task) => task.categoryId === category.id);
     const days = [...new Set(sessions.map((task) => task.slots![0]!.day))];
-    const off = category.strategy === "steady" ? sessions.length - days.length : days.length - 1;
+    const off = category.strategy === "steady" ? sessions.length - days.length : days.length - fewestDaysOf(sessions);
     if (off <= 0) continue;
     const message =
       category.strategy === "steady"
@@ -268,6 +271,22 @@ export function* healthSteps(
       days,
       message,
     });
+  }
+
+  // A task's sessions together: two of one habit or long task on one day (a week stored before the rule) is off.
+  for (const [group, days] of groupDaysOf(placed)) {
+    const kind = placed.find((task) => task.group?.id === group)?.group?.kind === "habit" ? "habit" : "task";
+    for (const [day, ids] of days) {
+      if (ids.length < 2) continue;
+      issues.push({
+        kind: "off_strategy",
+        penalty: (ids.length - 1) * HEALTH_PENALTIES.sameDaySession,
+        forced: false,
+        tasks: ids,
+        days: [day],
+        message: `${ids.length} sessions of ${kind} ${group} share day ${day} (${ids.join(", ")}); no two sessions of one task go on one day`,
+      });
+    }
   }
 
   // Feasibility: how many pending reviews fit beside one another, at most.
@@ -343,6 +362,30 @@ export function* healthSteps(
     },
     issues,
   };
+}
+
+/**
+ * The placed sessions of each task group that keeps its sessions apart (not `sameDay`), by day: group id → day →
+ * task ids, in the order given.
+ */
+export function groupDaysOf(placed: readonly TaskItem[]): Map<string, Map<number, string[]>> {
+  const groups = new Map<string, Map<number, string[]>>();
+  for (const task of placed) {
+    if (!task.group || task.group.sameDay) continue;
+    const days = groups.get(task.group.id) ?? new Map<number, string[]>();
+    groups.set(task.group.id, days);
+    const day = task.slots![0]!.day;
+    days.set(day, [...(days.get(day) ?? []), task.id]);
+  }
+  return groups;
+}
+
+/** The fewest days `sessions` (placed, of one class) can share: one, or the most of one group kept apart. */
+export function fewestDaysOf(sessions: readonly TaskItem[]): number {
+  const counts = new Map<string, number>();
+  for (const task of sessions)
+    if (task.group && !task.group.sameDay) counts.set(task.group.id, (counts.get(task.group.id) ?? 0) + 1);
+  return Math.max(1, ...counts.values());
 }
 
 /** True when (day, slot) is taken by something a student is busy with: an event that holds no reviews, or a review. */

@@ -110,6 +110,11 @@ export type ScheduleRequest =
    * `minutes` when a session's length is said; `part` when a part of the day is.
    */
   | { kind: "add_habit"; name: string; perWeek: number; minutes?: number; part?: PartOfDay }
+  /**
+   * A long task to split into sessions (issue 47 items 5 and 8): "write the essay, 4 hours, before Friday",
+   * "写论文，4小时，周五前" — its name, its length in minutes, the weekday it is due before.
+   */
+  | { kind: "add_long_task"; name: string; minutes: number; dueWeekday: number }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
@@ -638,6 +643,71 @@ function readHabit(body: string): ScheduleRequest | undefined {
   };
 }
 
+const HOUR_WORDS: Record<string, number> = { a: 1, an: 1, half: 0.5, 半: 0.5, ...COUNT_WORDS };
+
+/** The English weekday names, Monday first, for typos read by closeness ("firday", "fridya"). */
+const WEEKDAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/** The weekday (1 = Monday) a word names, typos of up to two letters tolerated, or undefined. */
+function weekdayWord(word: string): number | undefined {
+  const exact = WEEKDAYS_EN.find(([pattern]) => pattern.test(word))?.[1];
+  if (exact !== undefined) return exact;
+  const close = WEEKDAY_NAMES.findIndex((name) => word.length >= 5 && editDistance(word, name) <= 2);
+  return close === -1 ? undefined : close + 1;
+}
+
+/** The number of one-letter edits (insert, delete, change, swap of neighbours) from `from` to `to`. */
+export function editDistance(from: string, to: string): number {
+  const rows = Array.from({ length: from.length + 1 }, (_, row) =>
+    Array.from({ length: to.length + 1 }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
+  for (let row = 1; row <= from.length; row += 1)
+    for (let column = 1; column <= to.length; column += 1) {
+      const change = from[row - 1] === to[column - 1] ? 0 : 1;
+      let best = Math.min(
+        rows[row - 1]![column]! + 1,
+        rows[row]![column - 1]! + 1,
+        rows[row - 1]![column - 1]! + change,
+      );
+      if (row > 1 && column > 1 && from[row - 1] === to[column - 2] && from[row - 2] === to[column - 1])
+        best = Math.min(best, rows[row - 2]![column - 2]! + 1);
+      rows[row]![column] = best;
+    }
+  return rows[from.length]![to.length]!;
+}
+
+/** "write the essay, 4 hours, before friday" (typos of hours and the weekday read); the plan's own step too. */
+const LONG_TASK_EN =
+  /^(.+?)\s*,?\s*(?:in\s+|about\s+|for\s+)?(\d+(?:\.\d+)?|an?|half an?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(h|hrs?|hours?|hous|hors|horus|huors|hr|mins?|minutes?)(?![a-z])\s*,?\s*(?:before|by|due|until|till|befor|bfore|befroe)\s+(?:next\s+|this\s+)?([a-z]+)$/;
+
+/** "写论文，4小时，周五前", "写论文,两个小时,星期五之前完成"; the plan's own step too. */
+const LONG_TASK_ZH =
+  /^(.+?)\s*,?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(小时|钟头|分钟)\s*,?\s*(?:在)?(?:周|星期|礼拜)([一二三四五六日天1-7])(?:之前|以前|前)(?:完成|写完|做完)?$/;
+
+/** A long task read whole (its name, length and the weekday it is due before), or undefined. */
+function readLongTask(body: string): ScheduleRequest | undefined {
+  const english = LONG_TASK_EN.exec(body);
+  const chinese = english ? null : LONG_TASK_ZH.exec(body);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const amount = match[2]!.replace(/ an?$/, "");
+  const count = HOUR_WORDS[amount] ?? (/^\d/.test(amount) ? Number(amount) : readNumber(amount));
+  const minutes = Math.round(/^(?:min|分)/.test(match[3]!) ? count : count * 60);
+  const dueWeekday = english ? weekdayWord(match[4]!) : (ZH_WEEKDAY_NUMBER[match[4]!] ?? Number(match[4]));
+  const name = taskPhrase(
+    match[1]!
+      .replace(
+        /^(?:add (?:the |a )?long task|i (?:need|have|want) to|i must|help me|添加长任务|我要|我得|帮我|请)\s*/,
+        "",
+      )
+      .replace(/\s*(?:in sessions|\(分次\))$/, "")
+      .replace(/^"(.*)"$/, "$1")
+      .trim(),
+  );
+  if (!name || !Number.isFinite(minutes) || minutes <= 0 || dueWeekday === undefined) return undefined;
+  return { kind: "add_long_task", name, minutes, dueWeekday };
+}
+
 /** The event a "what's left before …" question names, or undefined. */
 function readLeftBefore(body: string): ScheduleRequest | undefined {
   const match = LEFT_BEFORE.exec(body);
@@ -656,6 +726,8 @@ function parseSentence(body: string): ScheduleRequest {
   if (body === "") return { kind: "unknown" };
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
   if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
+  const longTask = readLongTask(body);
+  if (longTask) return longTask;
   const before = readLeftBefore(body);
   if (before) return before;
   if (HEALTH_REQUEST.test(body)) return { kind: "health" };

@@ -20,6 +20,7 @@
 import {
   HEALTH_PENALTIES,
   HEAVY_DAY_SLOTS,
+  fewestDaysOf,
   profileOf,
   spreadOf,
   unevenPenalty,
@@ -50,6 +51,8 @@ interface ClassSessions {
   strategy: "steady" | "compact";
   sessions: number;
   perDay: Map<number, number>;
+  /** The fewest days its placed sessions can share (`fewestDaysOf`: a long task's keep a day each); moves keep it. */
+  fewestDays: number;
 }
 
 /** A placed review's place in the model: where it is, and the host it sits in (`EMPTY` for none). */
@@ -149,9 +152,17 @@ export class WeekModel {
     this.dailyLoad = Array.from({ length: totalDays }, () => 0);
     this.dayCost = Array.from({ length: totalDays }, () => 0);
     this.dayChanged = new Uint32Array(totalDays + 1);
+    const placedReviews = state.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !!task.slots?.length,
+    );
     for (const category of state.categories)
       if (category.strategy)
-        this.classes.set(category.id, { strategy: category.strategy, sessions: 0, perDay: new Map() });
+        this.classes.set(category.id, {
+          strategy: category.strategy,
+          sessions: 0,
+          perDay: new Map(),
+          fewestDays: fewestDaysOf(placedReviews.filter((task) => task.categoryId === category.id)),
+        });
     const avoid = new Set(preferences.avoidDays ?? []);
     const pending: SearchTask[] = [];
     state.tasks.forEach((task, position) => {
@@ -437,7 +448,7 @@ export class WeekModel {
     if (!sessions) return 0;
     const { perDay } = sessions;
     const days = perDay.size - ((perDay.get(from) ?? 0) === 1 ? 1 : 0) + ((perDay.get(to) ?? 0) === 0 ? 1 : 0);
-    return strategyCostOf(sessions.strategy, sessions.sessions, days) - strategyCost(sessions);
+    return strategyCostOf(sessions, sessions.sessions, days) - strategyCost(sessions);
   }
 
   /**
@@ -795,10 +806,23 @@ export class WeekModel {
       previousEnd = range.end;
       if (busy[range.start - 1] === 1 && busy[range.end + 1] === 1) cost += PENALTY.noBuffer;
       if (this.isOffProfile(position, range)) cost += PENALTY.offProfile;
+      if (this.sharesGroupDay(position, order)) cost += PENALTY.sameDaySession;
     }
     for (let slot = 2; slot < slots; slot += 1)
       if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1) cost += PENALTY.isolatedSlot;
     return cost;
+  }
+
+  /** True when the review at `position` follows another of its group (kept apart) among the day's `order` (the judge's). */
+  private sharesGroupDay(position: number, order: readonly number[]): boolean {
+    const group = (this.state.tasks[position] as TaskItem).group;
+    if (!group || group.sameDay) return false;
+    for (const other of order) {
+      if (other === position) return false;
+      const otherGroup = (this.state.tasks[other] as TaskItem).group;
+      if (otherGroup?.id === group.id && !otherGroup.sameDay) return true;
+    }
+    return false;
   }
 
   /** True when the review at `position` on `range` is off the profile (`profileOf`), remembered per place. */
@@ -916,13 +940,13 @@ const PART_FIELDS = 4;
 /** What `scoreByParts` gives when the move's trial must be made whole (a feasibility search). */
 const WHOLE = Symbol("whole");
 
-/** What a class's strategy costs: sessions sharing a day (steady), or days beyond the first (compact). */
+/** What a class's strategy costs: sessions sharing a day (steady), or days beyond the fewest they need (compact). */
 function strategyCost(sessions: ClassSessions): number {
-  return strategyCostOf(sessions.strategy, sessions.sessions, sessions.perDay.size);
+  return strategyCostOf(sessions, sessions.sessions, sessions.perDay.size);
 }
 
-/** What a class's strategy costs with `sessions` on `days` days. */
-function strategyCostOf(strategy: ClassSessions["strategy"], sessions: number, days: number): number {
-  const off = strategy === "steady" ? sessions - days : days - 1;
+/** What `kind`'s strategy costs with `sessions` on `days` days. */
+function strategyCostOf(kind: ClassSessions, sessions: number, days: number): number {
+  const off = kind.strategy === "steady" ? sessions - days : days - kind.fewestDays;
   return off > 0 ? off * HEALTH_PENALTIES.offStrategy : 0;
 }

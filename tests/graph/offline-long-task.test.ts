@@ -1,0 +1,60 @@
+/**
+ * A long task said to the offline policy (issue 47 items 5 and 8), in English and Chinese, typos tolerated, through
+ * the whole graph: "write the essay, 4 hours, before Friday" becomes one card splitting it into sessions within its
+ * class's bounds, due before Friday, then one batch card placing all the sessions — a day each, before Friday. A
+ * request the policy cannot read is declined with what it can do, the week unchanged.
+ */
+import { describe, expect, test } from "vitest";
+import { canonicalScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { converse, halfPlacedWeek, offlineTempo, type ConversationOutcome } from "./support/offline-conversation.js";
+
+const sessionsOf = (outcome: ConversationOutcome) =>
+  outcome.schedule.tasks.filter(
+    (task): task is TaskItem => task.source === "task_item" && task.group?.kind === "sessions",
+  );
+
+describe("a long task, offline", () => {
+  test.each([
+    ["write the essay, 4 hours, before Friday", "write the essay"],
+    ["write the esay, 4 huors, befor firday", "write the esay"],
+    ["写论文，4小时，周五前", "写论文"],
+    ["写论文，四个小时，星期五之前", "写论文"],
+  ])("%s: split into sessions on one card, placed together on one batch card", async (request, name) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+    const outcome = await converse(tempo, request);
+    // 4 hours is 6 slots of 45 minutes: 3 sessions of the default 2 slots, in English, due before Friday (day 5).
+    expect(outcome.cards[1]).toMatchObject({
+      action: "add_task",
+      args: { name, class_id: "english", duration: 6, sessions: true, due_before_day: 5 },
+    });
+    expect(outcome.cardCounts).toEqual([1, 1, 3]);
+    expect(outcome.cards.slice(2).map((card) => card.action)).toEqual(["place", "place", "place"]);
+    const sessions = sessionsOf(outcome);
+    expect(sessions.map((task) => [task.duration, task.status])).toEqual([
+      [2, "placed"],
+      [2, "placed"],
+      [2, "placed"],
+    ]);
+    const days = sessions.map((task) => task.slots![0]!.day);
+    expect(new Set(days).size).toBe(3);
+    expect(days.every((day) => day < 5)).toBe(true);
+  });
+
+  test("a long task whose class cannot be told is declined with how to say it, the week unchanged", async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, "build the robot, 4 hours, before Friday");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.said.join("\n")).toMatch(/could not tell which class "build the robot" belongs to/);
+    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
+  });
+
+  test("a long task said without its length is not read as something else: declined with what the policy can do", async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, "write the essay before friday");
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests/);
+    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
+  });
+});
