@@ -18,7 +18,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { AGENT_TOOLS } from "./calls.js";
 import { CHOOSE_CANDIDATE_TOOL, offersCandidates } from "./candidates.js";
 import { MEMORY_TOOLS, searchesMemory } from "./memory-tools.js";
-import { activePacksIn, packList } from "./packs.js";
+import { activePacksIn, packList, PACK_TOOLS } from "./packs.js";
 
 /** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
 const CHOOSING_RULE =
@@ -48,15 +48,21 @@ export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" |
     let offer = offers.get(key);
     if (!offer) {
       const offered = { ...domain, tools: toolsInPacks(domain, active) };
-      // The searches of long-term memory only where there is a store to search (without, they can only fail).
-      const agentTools = remembers ? AGENT_TOOLS : AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
+      // The searches of long-term memory only where there is a store to search (without, they can only fail); the
+      // pack tools and the pack list only where the domain has packs of its own (its one implicit pack is always
+      // active: there is nothing to add or drop, as the planner's brief says none).
+      const agentTools = AGENT_TOOLS.filter(
+        (tool) => (remembers || !searchesMemory(tool)) && (domain.packs !== undefined || !PACK_TOOLS.includes(tool)),
+      );
       // choose_candidate comes with the tools that list candidates, and so does the rule to prefer it.
       const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
-      const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
+      const packs = [domain.packs ? packList(domain, active) : "", choose.length > 0 ? CHOOSING_RULE : ""]
+        .filter((part) => part !== "")
+        .join("\n");
       if (native) {
         const tools = langChainTools(offered, [...agentTools, ...choose, ...CONTROL_TOOLS]);
         offer = {
-          head: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}`,
+          head: [`<tools domain="${domain.name}">\n${domain.description}\n</tools>`, packs].filter(Boolean).join("\n"),
           tools,
           bound: model.bindTools!(tools) as Runnable<BaseMessage[], BaseMessage>,
         };
@@ -65,7 +71,7 @@ export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" |
           ...agentTools.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })),
           ...choose.map((tool) => ({ ...tool, kind: "choose" })),
         ];
-        offer = { head: `${toolBrief(offered, listed)}\n${packs}` };
+        offer = { head: [toolBrief(offered, listed), packs].filter(Boolean).join("\n") };
       }
       offers.set(key, offer);
     }
