@@ -165,7 +165,7 @@ async function tempoPromptTokens(mode: "json" | "native"): Promise<number[]> {
           : String(message.content).slice(0, 60).replace(/\n/g, " "),
       );
   // The tools execute binds on this graph (nodes/execute/tool-offer.ts), as they were bound: one offer (one step,
-  // one set of packs; the plan node and the execute node each build it), so every execute call carries the same tools.
+  // one set of packs), so every execute call carries the same tools.
   const names = new Set(bindings.map((tools) => tools.map((entry) => convertToOpenAITool(entry).function.name).join()));
   if (mode === "native" && names.size !== 1) throw new Error(`expected one set of bound tools, saw ${names.size}`);
   const bound = mode === "native" ? toolTokens(bindings[0]!) : 0;
