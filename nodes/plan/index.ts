@@ -69,9 +69,13 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
   async function decide(state: TempoState, stage: PlanStage, config: LangGraphRunnableConfig, liveState: LiveState) {
     // The head the next execute request will have (its tools bound too, in native mode), then the planner's own
     // prompt and tool list: the plan and execute requests of a task share one prefix (issue 49 item 3).
-    const offer = offers.offerFor(offers.packsAfterPlanning(state), config.store !== undefined);
+    // With the shared head switched off (TEMPO_SHARED_HEAD=off), the planner's own head: no tools bound.
+    const offer =
+      dependencies.models.sharedHead === false
+        ? undefined
+        : offers.offerFor(offers.packsAfterPlanning(state), config.store !== undefined);
     const messages = buildStageMessages({
-      head: offer.head,
+      head: offer?.head,
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
@@ -96,7 +100,7 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
         stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
       now: await stageNow(dependencies, config),
     });
-    const withTools = planModelWithTools(dependencies.models, stage, offer);
+    const withTools = offer && planModelWithTools(dependencies.models, stage, offer);
     return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config, withTools);
   }
 
