@@ -30,10 +30,6 @@ import { z } from "zod";
 import { buildTempoGraph } from "../server/tempo-graph.js";
 import { countMessageTokens, tiktokenCounter } from "../memory/tokens.js";
 import { createNotesDomain } from "../tests/support/notes-domain.js";
-import { CONTROL_TOOLS } from "../contracts/execute.js";
-import { AGENT_TOOLS } from "../nodes/execute/calls.js";
-import { searchesMemory } from "../nodes/execute/memory-tools.js";
-import { langChainTools } from "../tools/langchain-tools.js";
 
 const ROUNDS = Number(process.argv[2] ?? 100);
 const CHECKPOINTS = [10, 50, 100].filter((round) => round <= ROUNDS);
@@ -128,6 +124,13 @@ async function tempoPromptTokens(mode: "json" | "native"): Promise<number[]> {
         })
       : new AIMessage(JSON.stringify({ action: "done", goal_check: "all pages read" })),
   );
+  // Record what execute binds: those tools go with every request made through the binding.
+  const bindings: BindableTool[][] = [];
+  const bindTools = execute.bindTools.bind(execute);
+  execute.bindTools = (tools: Parameters<typeof bindTools>[0]) => {
+    bindings.push(tools);
+    return bindTools(tools);
+  };
   const chat = fakeModel().respond(new AIMessage(JSON.stringify({ intent: "task" })));
   const plan = fakeModel().respond(
     new AIMessage(
@@ -157,12 +160,15 @@ async function tempoPromptTokens(mode: "json" | "native"): Promise<number[]> {
       console.error(
         message.getType(),
         countMessageTokens([message], tiktokenCounter),
-        String(message.content).slice(0, 60).replace(/\n/g, " "),
+        process.env.BENCH_BREAKDOWN === "full"
+          ? String(message.content)
+          : String(message.content).slice(0, 60).replace(/\n/g, " "),
       );
-  // What execute binds on this graph (nodes/execute/index.ts): the domain's tools, the agent's own (no memory
-  // searches: the graph has no store) and the control tools.
-  const agentTools = AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
-  const bound = mode === "native" ? toolTokens(langChainTools(domain, [...agentTools, ...CONTROL_TOOLS])) : 0;
+  // The tools execute binds on this graph (nodes/execute/tool-offer.ts), as they were bound: one offer (one step,
+  // one set of packs), so every execute call carries the same tools.
+  const names = new Set(bindings.map((tools) => tools.map((entry) => convertToOpenAITool(entry).function.name).join()));
+  if (mode === "native" && names.size !== 1) throw new Error(`expected one set of bound tools, saw ${names.size}`);
+  const bound = mode === "native" ? toolTokens(bindings[0]!) : 0;
   return execute.calls
     .slice(0, ROUNDS)
     .map((call) => countMessageTokens(call.messages as BaseMessage[], tiktokenCounter) + bound);

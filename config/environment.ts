@@ -10,6 +10,7 @@
  * | TEMPO_MODEL_<STAGE>       | TEMPO_MODEL          | per-stage model (CHAT, PLAN, PLAN_DEEP, EXECUTE, DELIVER, MEMORY) |
  * | TEMPO_STRUCTURED_OUTPUT   | auto                 | on / off / auto (on for api.openai.com, off with a base URL) |
  * | TEMPO_TOOL_CALLING        | auto                 | auto / native / json: execute by native tool calls (auto: when the model has bindTools) or the JSON contract in text |
+ * | TEMPO_SHARED_HEAD         | on                   | on / off: the plan request binds the execute tools (tool_choice "none") so plan and execute share one cached head |
  * | TEMPO_MODEL_TIMEOUT_MS    | 20000                | per model request attempt                                |
  * | TEMPO_MODEL_MAX_RETRIES   | 1                    | retries with backoff on timeouts, dropped connections, 5xx, 429 (never 400/401/403/404) |
  * | DATABASE_URL              | (none)               | Postgres; unset → embedded Postgres (PGlite)             |
@@ -46,6 +47,12 @@ export interface ModelSettings {
   structuredOutput: "auto" | "on" | "off";
   /** How the execute stage's model acts: native tool calls, the JSON contract in text, or auto (native when the model can bind tools; the default). */
   toolCalling?: "auto" | "native" | "json";
+  /**
+   * `TEMPO_SHARED_HEAD`: with native tool calling, the plan request binds the execute tools (`tool_choice` "none") and
+   * begins with the execute requests' head, so a provider's prompt cache reuses it (on, the default); off: the plan
+   * request binds none and has its own shorter head (a server that refuses `tool_choice` "none", or fewer plan tokens).
+   */
+  sharedHead?: boolean;
   timeoutMs: number;
   maxRetries: number;
 }
@@ -136,6 +143,10 @@ export function readSettings(environment: Environment = process.env): TempoSetti
   if (!["auto", "native", "json"].includes(toolCalling)) {
     throw new ConfigurationError(`TEMPO_TOOL_CALLING must be auto, native or json, got "${toolCalling}".`);
   }
+  const sharedHead = value("TEMPO_SHARED_HEAD") ?? "on";
+  if (!["on", "off"].includes(sharedHead)) {
+    throw new ConfigurationError(`TEMPO_SHARED_HEAD must be on or off, got "${sharedHead}".`);
+  }
   return {
     models: {
       apiKey: value("OPENAI_API_KEY"),
@@ -144,6 +155,7 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       stageModels,
       structuredOutput: structuredOutput as ModelSettings["structuredOutput"],
       toolCalling: toolCalling as ModelSettings["toolCalling"],
+      sharedHead: sharedHead === "on",
       timeoutMs: positiveInteger(value("TEMPO_MODEL_TIMEOUT_MS"), "TEMPO_MODEL_TIMEOUT_MS", DEFAULT_MODEL_TIMEOUT_MS),
       maxRetries: positiveInteger(
         value("TEMPO_MODEL_MAX_RETRIES"),

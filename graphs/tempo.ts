@@ -24,6 +24,7 @@ import type { NodeDependencies } from "../nodes/shared/dependencies.js";
 import { WriteApprovals } from "../review/approvals.js";
 import { createDeliverNode } from "../nodes/deliver/index.js";
 import { createExecuteNode } from "../nodes/execute/index.js";
+import { createToolOffers } from "../nodes/execute/tool-offer.js";
 import { createMemorizeNode } from "../nodes/memorize.js";
 import { createPlanNode } from "../nodes/plan/index.js";
 import { createRecallNode } from "../nodes/recall.js";
@@ -80,17 +81,19 @@ export function createTempoBuilder(options: TempoBuilderOptions) {
     approvals: new WriteApprovals(),
     ...(options.now ? { now: options.now } : {}),
   };
+  // What execute offers per set of active packs, built once: the plan request begins with the same head.
+  const offers = createToolOffers(dependencies);
   return (
     new StateGraph({ stateSchema: TempoAnnotation, input: TempoInputAnnotation }, TempoConfigurableAnnotation)
       // Memory at invocation start: TaskState, relevant facts and episodes, this thread's conversation memory.
       .addNode(NODE.recall, writeChangesOnly(endingOpenerStatus(createRecallNode(dependencies))))
       // Entry: classify the message, or take it as the answer to a pending interaction.
       .addNode(NODE.chat, writeChangesOnly(endingOpenerStatus(createChatNode(dependencies))))
-      .addNode(NODE.plan, writeChangesOnly(endingOpenerStatus(createPlanNode(dependencies))))
+      .addNode(NODE.plan, writeChangesOnly(endingOpenerStatus(createPlanNode(dependencies, offers))))
       // Human confirmation of a plan or a write tool; the only node besides ask_user that interrupts.
       .addNode(NODE.confirm, writeChangesOnly(endingOpenerStatus(createConfirmNode(dependencies))))
       .addNode(NODE.askUser, writeChangesOnly(endingOpenerStatus(createAskUserNode(dependencies))))
-      .addNode(NODE.execute, writeChangesOnly(endingOpenerStatus(createExecuteNode(dependencies))))
+      .addNode(NODE.execute, writeChangesOnly(endingOpenerStatus(createExecuteNode(dependencies, offers))))
       .addNode(NODE.deliver, writeChangesOnly(endingOpenerStatus(createDeliverNode(dependencies))))
       // Memory at invocation end, and compression of older turns.
       .addNode(NODE.memorize, writeChangesOnly(endingOpenerStatus(createMemorizeNode(dependencies))))

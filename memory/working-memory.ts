@@ -35,17 +35,15 @@ export function reminderDue(
   return tokenPercent(figures) > settings.tokenThresholdPercent && rounds > settings.minRoundsBeforeCheck;
 }
 
-/** The reminder text with the figures. */
+/**
+ * The reminder text with the figures: two lines, as it goes into most rounds of a long step (its share of a 100-round
+ * execution counts, issue 49). Mode-neutral: the tool's name says what to call, in JSON or native tool calling.
+ */
 export function buildReminder({ memory, roundsSinceUpdate }: WorkingMemoryView, figures: ContextFigures): string {
   const sizeKb = (Buffer.byteLength(memory.content, "utf8") / 1024).toFixed(2);
   return [
-    "⚠️ WORKING MEMORY UPDATE NEEDED",
-    `You have not updated your working memory for ${roundsSinceUpdate} rounds.`,
-    `- Token use: ${Math.round(tokenPercent(figures))}% (${figures.tokensUsed} / ${figures.tokensMax})`,
-    `- Messages in history: ${figures.messagesInHistory}`,
-    `- Working memory size: ${sizeKb} KB`,
-    "Suggested: summarise what is done, update the current task's status, drop stale notes, keep recent decisions and open questions.",
-    'Call the tool update_working_memory with {"content": "..."} (action "continue").',
+    `⚠️ WORKING MEMORY UPDATE NEEDED: not updated for ${roundsSinceUpdate} rounds; prompt ${Math.round(tokenPercent(figures))}% of budget (${figures.tokensUsed} / ${figures.tokensMax}), ${figures.messagesInHistory} messages, scratchpad ${sizeKb} KB.`,
+    "Call update_working_memory with its whole new text: what is done, the step's status, recent decisions, open questions; drop stale notes.",
   ].join("\n");
 }
 

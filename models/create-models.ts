@@ -26,7 +26,12 @@ export function isOffline(settings: ModelSettings): boolean {
 export function createStageModels(settings: ModelSettings, offlinePolicy: () => BaseChatModel): CreatedModels {
   if (isOffline(settings)) {
     return {
-      models: { default: offlinePolicy(), structuredOutput: false, toolCalling: settings.toolCalling },
+      models: {
+        default: offlinePolicy(),
+        structuredOutput: false,
+        toolCalling: settings.toolCalling,
+        sharedHead: settings.sharedHead,
+      },
       offline: true,
       description: "offline policy (no OPENAI_API_KEY or OPENAI_BASE_URL set): deterministic, no network",
     };
@@ -48,7 +53,11 @@ export function createStageModels(settings: ModelSettings, offlinePolicy: () => 
       maxRetries: settings.maxRetries,
       onFailedAttempt: boundedRetries(RETRY_AFTER_LIMIT_MS),
     });
-  const models: StageModels = { default: build("execute"), toolCalling: settings.toolCalling };
+  const models: StageModels = {
+    default: build("execute"),
+    toolCalling: settings.toolCalling,
+    sharedHead: settings.sharedHead,
+  };
   for (const stage of MODEL_STAGES) models[stage] = build(stage);
   models.structuredOutput =
     settings.structuredOutput === "on" || (settings.structuredOutput === "auto" && !settings.baseUrl);

@@ -54,7 +54,7 @@ interface ContractOptions {
 /**
  * The one way a node asks a stage for its contract decision: `stage`'s model (`modelFor`), structured output as
  * the models allow (`structuredOutput`), validated against `schema`, under the run's `name`; `withTools`, when given,
- * is that model with tools bound that answers in text (nodes/execute/tool-offer.ts `planModelWithTools`).
+ * is that model with tools bound that answers in text (nodes/shared/tool-offer.ts `planModelWithTools`).
  */
 export function callStage<T>(
   models: StageModels,

@@ -28,6 +28,12 @@ export interface StageModels {
    */
   toolCalling?: ToolCallingMode;
   /**
+   * Whether the plan request begins with the execute requests' head (`TEMPO_SHARED_HEAD`; default true): their
+   * system message and, in native tool calling, their tools bound with `tool_choice` "none", so a provider's prompt
+   * cache reuses it. False: the plan request has its own head (the planner's brief) and binds no tools.
+   */
+  sharedHead?: boolean;
+  /**
    * The prompt token budget of each stage (`settings.context.promptBudget`, set by `createTempoBuilder`): every prompt
    * a stage's model is sent is fitted within it (`fitStagePrompt`). Stages left out use the default settings' budget.
    */

@@ -37,7 +37,7 @@ import { stageNow } from "../shared/now.js";
 import { currentListing } from "./candidates.js";
 import { refinementOf } from "./refinement.js";
 import { activePacksIn } from "./packs.js";
-import { createToolOffers } from "./tool-offer.js";
+import type { ToolOffers } from "../shared/tool-offer.js";
 import { newId } from "../../kernel/ids.js";
 import { failStep, resumeExecution } from "../../kernel/transitions.js";
 import { languageOf, say } from "../../contracts/language.js";
@@ -52,14 +52,11 @@ import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
 
 /** Builds the execute node. */
-export function createExecuteNode(dependencies: NodeDependencies) {
+export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOffers) {
   const model = modelFor(dependencies.models, "execute");
   const counter = tokenCounterFor(model);
   const native = callsToolsNatively(dependencies.models, "execute");
   const { domain } = dependencies;
-  // The tools offered for the packs active on each visit (nodes/execute/packs.ts), once per set of packs, and the
-  // shared head that says them (the plan request carries the same).
-  const offerFor = createToolOffers(dependencies);
 
   return async function execute(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
@@ -125,7 +122,9 @@ export function createExecuteNode(dependencies: NodeDependencies) {
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState =
       state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));
-    const { bound, head } = offerFor(activePacksIn(state, domain), config.store !== undefined);
+    // The tools offered for the packs active on this visit (nodes/execute/packs.ts), built once per set of packs, and
+    // the shared head that says them (the plan request carries the same).
+    const { bound, head } = offers.offerFor(activePacksIn(state, domain), config.store !== undefined);
     const prompt = buildExecutePrompt(
       state,
       step,

@@ -1,41 +1,30 @@
 /**
- * The tools a request offers, and the shared head that says them (issue 49 item 3): for a set of active packs, the
- * tools bound to the execute model (native tool calling) or listed in its prompt (the JSON contract), and the system
- * text that goes with them. The plan request carries the same head and, in native mode, binds the same tools in the
- * same order (answering in text: `tool_choice` "none"), so the plan call and the first execute call of a task share
- * one byte-identical prefix a provider's prompt cache reuses; each stage's own instructions come after it.
+ * What the execute stage offers (nodes/shared/tool-offer.ts says the shape): for a set of active packs, the domain's
+ * tools of those packs, the agent's own tools and the control tools, bound to the execute model in native tool
+ * calling or listed in the prompt under the JSON contract, with the head that says them. Built once per graph and
+ * handed to the plan node too, whose request carries the same head.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import type { StructuredToolInterface } from "@langchain/core/tools";
 import { CONTROL_TOOLS } from "../../contracts/execute.js";
 import type { TempoState } from "../../kernel/state.js";
-import { callsToolsNatively, modelFor, type StageModels } from "../../models/stage-models.js";
+import { callsToolsNatively, modelFor } from "../../models/stage-models.js";
 import { toolBrief } from "../../prompts/tool-brief.js";
 import { toolsInPacks } from "../../tools/domain.js";
 import { langChainTools } from "../../tools/langchain-tools.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
+import type { ToolOffer, ToolOffers } from "../shared/tool-offer.js";
 import { AGENT_TOOLS } from "./calls.js";
 import { CHOOSE_CANDIDATE_TOOL, offersCandidates } from "./candidates.js";
 import { MEMORY_TOOLS, searchesMemory } from "./memory-tools.js";
-import { activePacksIn, packList } from "./packs.js";
+import { activePacksIn, packList, PACK_TOOLS } from "./packs.js";
 
 /** The stage rule that comes with the tools that list candidates (seed 003: the backend decides, the model chooses). */
 const CHOOSING_RULE =
   "<choosing>\nTo change the data, prefer the backend's candidates to searching yourself: call a propose_* tool, then choose_candidate with the id of the best one for the user (its writes go to the card as they are). Write by hand only what no candidate offers.\n</choosing>";
 
-/** What a request offers for a set of active packs. */
-export interface ToolOffer {
-  /** The shared head: the system text that says the tools (the whole brief in JSON mode), the packs, the choosing rule. */
-  head: string;
-  /** Native tool calling: the tools bound, in the order every request of the task binds them. */
-  tools?: StructuredToolInterface[];
-  /** The execute model with {@link tools} bound. */
-  bound?: Runnable<BaseMessage[], BaseMessage>;
-}
-
 /** The offers of a graph's nodes, one per set of active packs (and whether a store is there to search), built once. */
-export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" | "models">) {
+export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" | "models">): ToolOffers {
   const { domain, models } = dependencies;
   const model = modelFor(models, "execute");
   // Native tool calling: the active packs' tools, the agent's own tools (memory, packs) and the control tools bound
@@ -43,20 +32,26 @@ export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" |
   // fallback).
   const native = callsToolsNatively(models, "execute");
   const offers = new Map<string, ToolOffer>();
-  return function offerFor(active: readonly string[], remembers: boolean): ToolOffer {
+  function offerFor(active: readonly string[], remembers: boolean): ToolOffer {
     const key = `${active.join("\n")}\n${remembers}`;
     let offer = offers.get(key);
     if (!offer) {
       const offered = { ...domain, tools: toolsInPacks(domain, active) };
-      // The searches of long-term memory only where there is a store to search (without, they can only fail).
-      const agentTools = remembers ? AGENT_TOOLS : AGENT_TOOLS.filter((tool) => !searchesMemory(tool));
+      // The searches of long-term memory only where there is a store to search (without, they can only fail); the
+      // pack tools and the pack list only where the domain has packs of its own (its one implicit pack is always
+      // active: there is nothing to add or drop, as the planner's brief says none).
+      const agentTools = AGENT_TOOLS.filter(
+        (tool) => (remembers || !searchesMemory(tool)) && (domain.packs !== undefined || !PACK_TOOLS.includes(tool)),
+      );
       // choose_candidate comes with the tools that list candidates, and so does the rule to prefer it.
       const choose = offersCandidates(offered) ? [CHOOSE_CANDIDATE_TOOL] : [];
-      const packs = choose.length > 0 ? `${packList(domain, active)}\n${CHOOSING_RULE}` : packList(domain, active);
+      const packs = [domain.packs ? packList(domain, active) : "", choose.length > 0 ? CHOOSING_RULE : ""]
+        .filter((part) => part !== "")
+        .join("\n");
       if (native) {
         const tools = langChainTools(offered, [...agentTools, ...choose, ...CONTROL_TOOLS]);
         offer = {
-          head: `<tools domain="${domain.name}">\n${domain.description}\n</tools>\n${packs}`,
+          head: [`<tools domain="${domain.name}">\n${domain.description}\n</tools>`, packs].filter(Boolean).join("\n"),
           tools,
           bound: model.bindTools!(tools) as Runnable<BaseMessage[], BaseMessage>,
         };
@@ -65,12 +60,13 @@ export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" |
           ...agentTools.map((tool) => ({ ...tool, kind: MEMORY_TOOLS.includes(tool) ? "memory" : "context" })),
           ...choose.map((tool) => ({ ...tool, kind: "choose" })),
         ];
-        offer = { head: `${toolBrief(offered, listed)}\n${packs}` };
+        offer = { head: [toolBrief(offered, listed), packs].filter(Boolean).join("\n") };
       }
       offers.set(key, offer);
     }
     return offer;
-  };
+  }
+  return { offerFor, packsAfterPlanning: (state) => packsAfterPlanning(state, domain) };
 }
 
 /**
@@ -78,30 +74,8 @@ export function createToolOffers(dependencies: Pick<NodeDependencies, "domain" |
  * the plan's next pending step (a replan between steps), else the domain's defaults for arranging (a new task: the
  * domain's main use). A task whose first step has other packs shares less of the head, never a wrong one.
  */
-export function packsAfterPlanning(state: TempoState, domain: NodeDependencies["domain"]): string[] {
+function packsAfterPlanning(state: TempoState, domain: NodeDependencies["domain"]): string[] {
   const next = state.planSteps.find((step) => step.status === "pending" || step.status === "running");
   if (next) return activePacksIn({ ...state, currentStepId: next.id, activePacks: null }, domain);
   return activePacksIn({ planSteps: [], currentStepId: null, activePacks: null, runMode: "first_full" }, domain);
-}
-
-/**
- * The plan model with `offer`'s tools bound and told to answer in text (`tool_choice` "none"), so the plan request
- * begins with the execute requests' tools; undefined when the plan should bind none: no native tool calling, a
- * structured-output plan (its response format comes first anyway), or a plan model other than the execute model (no
- * cache to share).
- */
-export function planModelWithTools(
-  models: StageModels,
-  stage: "plan" | "plan_deep",
-  offer: ToolOffer,
-): Runnable<BaseMessage[], BaseMessage> | undefined {
-  if (!offer.tools || models.structuredOutput) return undefined;
-  const plan = modelFor(models, stage);
-  const execute = modelFor(models, "execute");
-  // The same model: the same instance, or two clients naming the same model. Two unnamed models (scripted ones) are
-  // not taken for the same: binding tools to one would change what it answers.
-  const nameOf = (model: unknown) => (model as { model?: unknown }).model;
-  const same = plan === execute || (nameOf(plan) !== undefined && nameOf(plan) === nameOf(execute));
-  if (typeof plan.bindTools !== "function" || !same) return undefined;
-  return plan.bindTools(offer.tools, { tool_choice: "none" }) as Runnable<BaseMessage[], BaseMessage>;
 }

@@ -49,7 +49,7 @@ import { pushWeekNow } from "../shared/week-ui.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
-import { createToolOffers, packsAfterPlanning, planModelWithTools } from "../execute/tool-offer.js";
+import { planModelWithTools, type ToolOffers } from "../shared/tool-offer.js";
 
 /** The planner's two passes. */
 type PlanStage = "plan" | "plan_deep";
@@ -62,17 +62,20 @@ const MODE_INSTRUCTIONS = {
     "A step has just finished. Decide: continue (keep the remaining steps), plan_done with the whole plan if the remaining steps must change (done steps unchanged), ask_user, or finish if the goal is already met.",
 } as const;
 
-/** Builds the plan node. */
-export function createPlanNode(dependencies: NodeDependencies) {
+/** Builds the plan node; `offers` are the execute stage's (its request begins with the same head). */
+export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffers) {
   const tools = plannerToolBrief(dependencies.domain);
-  const offerFor = createToolOffers(dependencies);
 
   async function decide(state: TempoState, stage: PlanStage, config: LangGraphRunnableConfig, liveState: LiveState) {
     // The head the next execute request will have (its tools bound too, in native mode), then the planner's own
     // prompt and tool list: the plan and execute requests of a task share one prefix (issue 49 item 3).
-    const offer = offerFor(packsAfterPlanning(state, dependencies.domain), config.store !== undefined);
+    // With the shared head switched off (TEMPO_SHARED_HEAD=off), the planner's own head: no tools bound.
+    const offer =
+      dependencies.models.sharedHead === false
+        ? undefined
+        : offers.offerFor(offers.packsAfterPlanning(state), config.store !== undefined);
     const messages = buildStageMessages({
-      head: offer.head,
+      head: offer?.head,
       stagePrompt: stage === "plan_deep" ? PLAN_DEEP_STAGE_PROMPT : PLAN_STAGE_PROMPT,
       toolBrief: tools,
       conversation: conversationMessages(state),
@@ -97,7 +100,7 @@ export function createPlanNode(dependencies: NodeDependencies) {
         stage === "plan_deep" ? "Produce the detailed plan now (action plan_done)." : MODE_INSTRUCTIONS[state.planMode],
       now: await stageNow(dependencies, config),
     });
-    const withTools = planModelWithTools(dependencies.models, stage, offer);
+    const withTools = offer && planModelWithTools(dependencies.models, stage, offer);
     return callStage(dependencies.models, stage, PlanDecisionSchema, messages, "plan_decision", config, withTools);
   }
 

@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { defaultPacks, packProblems, type ToolPack } from "../../tools/domain.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { createNotesDomain } from "../support/notes-domain.js";
 import {
   interruptsOf,
   json,
@@ -259,5 +260,43 @@ describe("tool packs", () => {
     const offered = execute.offered[0]!;
     expect(offered).toContain("get_overview");
     expect(offered).not.toContain("query_range");
+  });
+  test("a domain without packs of its own: no pack tools bound and no pack list, in native and JSON mode alike", async () => {
+    const run = async (toolCalling: "native" | "json") => {
+      const done =
+        toolCalling === "native"
+          ? calling("done", { goal_check: "listed" })
+          : json({ action: "done", goal_check: "listed" });
+      const execute = recordingExecute([done]);
+      const graph = buildTempoGraph({
+        models: {
+          default: scripted([json({ intent: "task", reply: "", reason: "" })]),
+          plan: scripted([
+            planDone([{ content: "List the notes", done_when: "they are listed" }], { read_only: true }),
+          ]),
+          execute: execute.model,
+          deliver: scripted(["Done."]),
+          toolCalling,
+        },
+        domain: createNotesDomain({ "user-1": ["a"] }),
+        checkpointer: new MemorySaver(),
+        settings: { replanAfterStep: "never" },
+      });
+      const result = await graph.invoke({ messages: [new HumanMessage("List my notes")] }, threadConfig("packless"));
+      expect(result.phase).toBe("done");
+      return {
+        offered: execute.offered[0] ?? [],
+        prompt: systemText(execute.model.calls[0]!.messages as BaseMessage[]),
+      };
+    };
+    // Its one implicit pack is always active: nothing to add or drop, so neither the tools nor the list are sent.
+    const native = await run("native");
+    expect(native.offered).toEqual(expect.arrayContaining(["list_notes", "update_working_memory", "done"]));
+    expect(native.offered.filter((name) => name.startsWith("context_tools_"))).toEqual([]);
+    expect(native.prompt).not.toContain("<packs>");
+    const text = await run("json");
+    expect(text.offered).toEqual([]);
+    expect(text.prompt).toContain("- list_notes [read]");
+    expect(text.prompt).not.toMatch(/context_tools_|<packs>/);
   });
 });

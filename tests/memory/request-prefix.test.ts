@@ -24,18 +24,21 @@ beforeAll(async () => {
 afterAll(() => double.close());
 
 /** The demo task through the graph at the double, every card approved; the requests it sent, in order. */
-async function demoRequests(toolCalling: "native" | "json"): Promise<RecordedRequest[]> {
+async function demoRequests(
+  toolCalling: "native" | "json",
+  environment: Record<string, string> = {},
+): Promise<RecordedRequest[]> {
   const first = double.requests.length;
   const repository = new InMemoryScheduleRepository();
   await repository.seed(USER, sampleWeek());
   const graph = buildTempoGraph({
-    models: modelsAtDouble(double, { TEMPO_TOOL_CALLING: toolCalling, TEMPO_STRUCTURED_OUTPUT: "off" }),
+    models: modelsAtDouble(double, { TEMPO_TOOL_CALLING: toolCalling, TEMPO_STRUCTURED_OUTPUT: "off", ...environment }),
     domain: createScheduleDomain({ repository }),
     checkpointer: new MemorySaver(),
     settings: readSettings({}).workflow,
     now: () => new Date("2024-03-10T09:00:00Z"),
   });
-  const config = threadConfig(`prefix-${toolCalling}`, USER);
+  const config = threadConfig(`prefix-${toolCalling}-${double.requests.length}`, USER);
   const run = (input: Parameters<typeof graph.invoke>[0]) => graph.invoke(input, config);
   await run({ messages: [new HumanMessage("Help me arrange next week's review sessions.")] });
   await approveEveryCard(graph, config, run);
@@ -95,5 +98,27 @@ describe("the plan and execute requests' shared head", () => {
     // In JSON mode the head lists the tools with their arguments: the execute stage's brief, shared with the plan.
     expect(serialisedParts(plan)[1]).toContain("propose_arrangement [read]");
     expect(serialisedParts(execute)[3]).toContain("<contract>");
+  });
+  test("TEMPO_SHARED_HEAD=off: the plan binds no tools and has the planner's own head, fewer tokens; the task still places the week", async () => {
+    expect(() => readSettings({ TEMPO_SHARED_HEAD: "sometimes" })).toThrow(/TEMPO_SHARED_HEAD must be on or off/);
+    expect(readSettings({}).models.sharedHead).toBe(true);
+    const characters = (request: RecordedRequest) =>
+      JSON.stringify(request.body.tools ?? []).length + JSON.stringify(request.body.messages).length;
+    const on = (await demoRequests("native")).find((request) => request.stage === "plan")!;
+    const requests = await demoRequests("native", { TEMPO_SHARED_HEAD: "off" });
+    const plan = requests.find((request) => request.stage === "plan")!;
+    const execute = requests.find((request) => request.stage === "execute")!;
+    expect(plan.body.tools).toBeUndefined();
+    expect(plan.body.tool_choice).toBeUndefined();
+    // The planner's prompt is in the first system message: nothing but the global prompt is shared with execute.
+    expect(serialisedParts(plan)[1]).toContain('<stage name=\\"plan\\">');
+    expect(sharedParts(plan, execute)).toBe(0);
+    expect(characters(plan)).toBeLessThan(characters(on) * 0.7);
+    // Execute binds its tools as ever, and the plan's decision in text took the task on to an approved card.
+    expect(execute.body.tools?.length).toBeGreaterThan(0);
+    expect(JSON.parse(plan.reply?.content ?? "{}")).toMatchObject({ action: "plan_done" });
+    expect(requests.some((request) => request.stage === "execute" && (request.reply?.toolCalls ?? []).length > 0)).toBe(
+      true,
+    );
   });
 });

@@ -132,7 +132,7 @@ describe("working-memory reminder", () => {
     // Rounds since update before each call: 0..6, then the update resets: 0, 1.
     expect(reminderAt).toEqual([false, false, false, false, false, false, true, false, false]);
     expect(text(calls[6]!)).toMatch(
-      /You have not updated your working memory for 6 rounds\.\n- Token use: \d+% \(\d+ \/ 12000\)\n- Messages in history: \d+/,
+      /WORKING MEMORY UPDATE NEEDED: not updated for 6 rounds; prompt \d+% of budget \(\d+ \/ 12000\), \d+ messages, scratchpad 0\.00 KB\.\nCall update_working_memory/,
     );
     expect(text(calls[7]!)).toContain("<scratchpad>\nstep 1: listing notes\n</scratchpad>");
     // The update was the 7th round; two rounds followed.

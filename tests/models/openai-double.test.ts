@@ -201,6 +201,38 @@ describe("the OpenAI double refuses what OpenAI refuses", () => {
     expect(choice.body.error?.message).toBe("Invalid value for 'tool_choice': function 'other' not found in 'tools'.");
   });
 
+  test('tool_choice "none" with tools is accepted and answered in text; without tools, or a value OpenAI lacks, refused', async () => {
+    double.set({ brain: () => ({ content: "In text.", toolCalls: [{ name: "list_tasks", arguments: {} }] }) });
+    try {
+      const tools = [strictTool(VALID_STRICT)];
+      const none = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools, tool_choice: "none" });
+      expect(none.status).toBe(200);
+      expect(none.body.choices).toEqual([
+        expect.objectContaining({ message: expect.objectContaining({ content: "In text." }), finish_reason: "stop" }),
+      ]);
+      expect(JSON.stringify(none.body.choices)).not.toContain("tool_calls");
+      // Without tool_choice the same brain's calls go out.
+      const auto = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tools });
+      expect(JSON.stringify(auto.body.choices)).toContain("tool_calls");
+      const noTools = await post({ model: "m", messages: [{ role: "user", content: "hi" }], tool_choice: "none" });
+      expect(noTools.body.error?.message).toBe(
+        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+      );
+      const unknown = await post({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        tools,
+        tool_choice: "never",
+      });
+      expect(unknown.body.error).toMatchObject({
+        param: "tool_choice",
+        message: "Invalid value: 'never'. Supported values are: 'none', 'auto', and 'required'.",
+      });
+    } finally {
+      double.set({ brain: undefined });
+    }
+  });
+
   test("an orphan tool message and an unanswered tool call; malformed messages and arguments", async () => {
     const orphan = await post({ model: "m", messages: round(id(20), "call_other") });
     expect(orphan.status).toBe(400);

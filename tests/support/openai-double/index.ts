@@ -167,8 +167,11 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
     const imperfections =
       typeof options.imperfections === "function" ? options.imperfections(request) : (options.imperfections ?? []);
     const decided = await (options.brain ?? scheduleBrain)(request);
+    const answered = typeof decided === "string" ? { content: decided } : decided;
+    // tool_choice "none": the model answers in text, as OpenAI's does (a plan request binding the execute tools for a
+    // shared head); a brain's tool calls are never sent then.
     const reply = shapeReply(
-      typeof decided === "string" ? { content: decided } : decided,
+      body.tool_choice === "none" ? { ...answered, content: answered.content ?? "", toolCalls: undefined } : answered,
       body,
       request.stage,
       new Set(imperfections),
