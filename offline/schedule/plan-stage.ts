@@ -41,7 +41,7 @@ import {
   windowDates,
   type WeekFacts,
 } from "./week-facts.js";
-import { formatDate } from "../../tools/schedule/calendar.js";
+import { formatDate } from "../../tools/schedule/state.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
