@@ -1,7 +1,7 @@
 /**
  * The card and resume contracts: what Tempo's interrupts carry, and what a
  * resume may send back: the card's wire schema, for the graph, the terminal chat (cli/) and the SSE helper
- * (streaming/); the resume's is review/resume.ts's.
+ * (streaming/); the resume's is review/resume.ts's, and the card's building review/interrupt-cards.ts's.
  *
  * A card is LangChain v1's human-in-the-loop request — `action_requests` /
  * `review_configs`, as `langchain`'s `humanInTheLoopMiddleware` raises it and
@@ -108,48 +108,6 @@ export const CardSchema = HumanInterruptSchema.extend({
   reviewConfigs: z.array(ReviewConfigSchema).min(1).describe("review_configs, camelCase (LangChain JS)."),
 });
 export type Card = z.infer<typeof CardSchema>;
-
-/** One action of a card, as a node describes it. */
-export interface CardAction {
-  name: string;
-  args: Record<string, unknown>;
-  description: string;
-  /** The decisions a human may give (review/resume.ts's `DECISION_TYPES`). */
-  allowed: readonly string[];
-  argsSchema?: Record<string, unknown>;
-}
-
-/**
- * Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. Legacy clients see
- * one action: for a card of several, `legacy` must describe them all, since one legacy answer decides every one.
- */
-export function buildCard(
-  kind: CardKind,
-  actions: readonly [CardAction, ...CardAction[]],
-  legacy: HumanInterrupt,
-): Card {
-  const requests = actions.map((action) => ({
-    name: action.name,
-    args: action.args,
-    description: action.description,
-    arguments: action.args,
-  }));
-  const configs = actions.map((action) => ({
-    action_name: action.name,
-    allowed_decisions: [...action.allowed],
-    actionName: action.name,
-    allowedDecisions: [...action.allowed],
-    ...(action.argsSchema ? { args_schema: action.argsSchema, argsSchema: action.argsSchema } : {}),
-  }));
-  return {
-    kind,
-    action_requests: requests,
-    review_configs: configs,
-    actionRequests: requests,
-    reviewConfigs: configs,
-    ...legacy,
-  };
-}
 
 /** True for a value that passes the check Agent Chat UI makes before it renders a card's buttons. */
 export function isHitlRequest(value: unknown): boolean {

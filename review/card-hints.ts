@@ -1,10 +1,13 @@
 /**
- * The hints a write card shows under its edit boxes (`args_schema`: Agent Chat UI and Agent Inbox show each field's
- * description), in the user's language. The tools' own field descriptions are written for the model, in English;
- * a Chinese user gets the hints below for the fields a card may hold (the schedule's write tools), and a field
- * without one keeps the tool's description.
+ * The edit form a write card shows (`args_schema`: Agent Chat UI and Agent Inbox show each field's description), in
+ * the user's language. The tools' own field descriptions are written for the model, in English; a Chinese user gets
+ * the hints below for the fields a card may hold (the schedule's write tools), and a field without one keeps the
+ * tool's description. A tool's form never changes, so it is made once per tool and language (`editForm`), not on
+ * every card.
  */
+import type { z } from "zod";
 import type { Language } from "../contracts/language.js";
+import { argumentsSchema } from "../tools/langchain-tools.js";
 
 /** Chinese hints by field name (the same field means the same thing across the schedule's write tools). */
 const CHINESE_HINTS: Readonly<Record<string, string>> = {
@@ -45,4 +48,19 @@ export function cardArgsSchema(schema: Record<string, unknown>, language: Langua
     }),
   );
   return { ...schema, properties: translated };
+}
+
+/** Edit forms made so far, by the tool's arguments schema and the language (a tool's schema is made once). */
+const editForms = new WeakMap<z.ZodType, Map<Language, Record<string, unknown>>>();
+
+/**
+ * The edit form of a tool whose arguments schema is `schema`, in `language`: made on its first card, then shared by
+ * every card of the tool (a card's form is only read: sent and stored, never changed).
+ */
+export function editForm(schema: z.ZodType, language: Language): Record<string, unknown> {
+  const forms = editForms.get(schema) ?? new Map<Language, Record<string, unknown>>();
+  editForms.set(schema, forms);
+  const made = forms.get(language) ?? cardArgsSchema(argumentsSchema(schema), language);
+  forms.set(language, made);
+  return made;
 }

@@ -14,7 +14,14 @@ import type { Card, CardResume } from "../contracts/cards.js";
 import { InvalidResumeError, TempoError } from "../errors/index.js";
 import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
 import { emit } from "../streaming/events.js";
-import { approveDecision, readResume, rejectDecision, verdictOf, type AnswerVerdict } from "./resume.js";
+import {
+  approveDecision,
+  readResume,
+  rejectDecision,
+  verdictOf,
+  type AnswerVerdict,
+  type ReadableCard,
+} from "./resume.js";
 
 /**
  * `update` with the note of a refused answer to `pending`'s card removed (server/run-guard.ts writes it while the
@@ -36,36 +43,50 @@ export function rejectResume(message: string, details?: Record<string, unknown>)
 }
 
 /**
+ * A card built whole only when it is raised: its answer is read against `outline` (what reading needs of it), so a
+ * resumed node does not build the card's descriptions and edit forms again only to read its answer.
+ */
+export interface UnbuiltCard {
+  outline: ReadableCard;
+  build: () => Card;
+}
+
+/**
  * Raises `card` with `interrupt()` — or takes `answered` when the answer came
  * as a plain message — and returns `read(answers)`, one answer per action
  * request, each read through its verdict (resume.ts's `verdictOf`: no reader names a decision kind). `read` validates and throws `InvalidResumeError`; a refused resume
- * leaves the interrupt open. When the card is raised, its `card_id` is set to
+ * leaves the interrupt open. When the card is raised (an {@link UnbuiltCard} is built then), its `card_id` is set to
  * the LangGraph interrupt id and it goes to the custom stream from `node`.
  */
 export function awaitHuman<T>(
-  card: Card,
+  given: Card | UnbuiltCard,
   answered: unknown,
   read: (answers: AnswerVerdict[]) => T,
   config?: LangGraphRunnableConfig,
   node = "confirm",
 ): T {
-  if (answered !== null && answered !== undefined) return read(readResume(card, answered).decisions.map(verdictOf));
+  const outline = "outline" in given ? given.outline : given;
+  if (answered !== null && answered !== undefined) return read(readResume(outline, answered).decisions.map(verdictOf));
   // The resume is read once, inside the schema LangGraph checks it with; the value `interrupt()` returns is not read again.
   let taken: { value: T } | undefined;
   let refusal: TempoError | undefined;
   const responseSchema = z.unknown().superRefine((value, context) => {
     try {
-      taken = { value: read(readResume(card, value).decisions.map(verdictOf)) };
+      taken = { value: read(readResume(outline, value).decisions.map(verdictOf)) };
     } catch (error) {
       if (!(error instanceof TempoError)) throw error;
       refusal = error;
       context.addIssue({ code: "custom", message: error.message });
     }
   });
+  // The value `interrupt()` raises: an unbuilt card is built into it once the interrupt is thrown (on a resume
+  // `interrupt()` returns the answer and the value is never read), before LangGraph records it.
+  const card = "outline" in given ? ({} as Card) : given;
   try {
     interrupt(card, { responseSchema });
   } catch (error) {
     if (isGraphInterrupt(error)) {
+      if ("outline" in given) Object.assign(card, given.build());
       // The card's id is the interrupt id LangGraph gave this wait: clients see it in the value and answer by it.
       const raised = error.interrupts.find((pending) => pending.value === card);
       if (raised?.id) card.card_id = raised.id;
@@ -85,12 +106,12 @@ export function awaitHuman<T>(
     const issue = (error as { issues?: Array<{ message: string }> }).issues?.[0]?.message;
     throw new InvalidResumeError(
       issue ?? "Invalid resume value.",
-      { interrupt: card.action_requests[0]!.name },
+      { interrupt: outline.action_requests[0]!.name },
       { cause: error },
     );
   }
   if (!taken)
-    throw new InvalidResumeError("The resume value was not read.", { interrupt: card.action_requests[0]!.name });
+    throw new InvalidResumeError("The resume value was not read.", { interrupt: outline.action_requests[0]!.name });
   return taken.value;
 }
 

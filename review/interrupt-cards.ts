@@ -1,5 +1,5 @@
 /**
- * The cards Tempo raises (contract: contracts/cards.ts): the plan card, the
+ * The cards Tempo raises and their building (contract: contracts/cards.ts): the plan card, the
  * write-tool card (one write, or a batch of several) and the question, each in LangChain v1's HITL shape with
  * the legacy `HumanInterrupt` fields, and a markdown description a person
  * can read.
@@ -7,16 +7,18 @@
 import {
   ANSWER_FIELD,
   ASK_USER_ACTION,
-  buildCard,
   CONFIRM_PLAN_ACTION,
   PLAN_STEPS_FIELD,
   type Card,
-  type CardAction,
+  type CardKind,
+  type HumanInterrupt,
 } from "../contracts/cards.js";
-import type { DecisionType } from "./resume.js";
+import type { DecisionType, ReadableCard } from "./resume.js";
 import type { Language } from "../contracts/language.js";
 import { planStepsText } from "../contracts/plan.js";
-import type { PlanStep, ProposedWrite } from "../kernel/state.js";
+import type { PlanStep, ProposedWrite, TempoState } from "../kernel/state.js";
+import { findTool, type ToolDomain } from "../tools/domain.js";
+import { editForm } from "./card-hints.js";
 import { renderPlan } from "../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
@@ -52,6 +54,48 @@ const WORDS = {
     refused: "上一次的回答无法使用：",
   },
 } as const;
+
+/** One action of a card, as a node describes it. */
+export interface CardAction {
+  name: string;
+  args: Record<string, unknown>;
+  description: string;
+  /** The decisions a human may give (review/resume.ts's `DECISION_TYPES`). */
+  allowed: readonly string[];
+  argsSchema?: Record<string, unknown>;
+}
+
+/**
+ * Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. Legacy clients see
+ * one action: for a card of several, `legacy` must describe them all, since one legacy answer decides every one.
+ */
+export function buildCard(
+  kind: CardKind,
+  actions: readonly [CardAction, ...CardAction[]],
+  legacy: HumanInterrupt,
+): Card {
+  const requests = actions.map((action) => ({
+    name: action.name,
+    args: action.args,
+    description: action.description,
+    arguments: action.args,
+  }));
+  const configs = actions.map((action) => ({
+    action_name: action.name,
+    allowed_decisions: [...action.allowed],
+    actionName: action.name,
+    allowedDecisions: [...action.allowed],
+    ...(action.argsSchema ? { args_schema: action.argsSchema, argsSchema: action.argsSchema } : {}),
+  }));
+  return {
+    kind,
+    action_requests: requests,
+    review_configs: configs,
+    actionRequests: requests,
+    reviewConfigs: configs,
+    ...legacy,
+  };
+}
 
 /** Where execution stands when a write is proposed: step `index` (from 1) of `total`. */
 export interface StepPosition {
@@ -133,6 +177,32 @@ export function batchInterrupt(
   });
 }
 
+/** The write card for `tools` on `state`'s step: one write's card, or a batch card of several; edit forms in `language`. */
+export function writeCard(
+  tools: readonly [ProposedWrite, ...ProposedWrite[]],
+  state: Pick<TempoState, "planSteps" | "currentStepId">,
+  domain: ToolDomain,
+  language: Language,
+): Card {
+  const schemas = new Map<string, Record<string, unknown>>();
+  for (const tool of tools) {
+    const definition = findTool(domain, tool.name);
+    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, editForm(definition.schema, language));
+  }
+  const step = stepPosition(state);
+  return tools.length === 1
+    ? toolInterrupt(tools[0], step, schemas.get(tools[0].name), language)
+    : batchInterrupt(tools, step, schemas, language);
+}
+
+/** Where execution stands, for the write card: the current step and its position. */
+function stepPosition(state: Pick<TempoState, "planSteps" | "currentStepId">): StepPosition | null {
+  const index = state.planSteps.findIndex((step) => step.id === state.currentStepId);
+  return index === -1
+    ? null
+    : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
+}
+
 /** A write's markdown: what it does (its first line plain, for previews), why, where the plan stands, and how to answer. */
 function writeDescription(tool: ProposedWrite, step: StepPosition | null, words: (typeof WORDS)[Language]): string {
   const lines = [tool.summary];
@@ -140,6 +210,19 @@ function writeDescription(tool: ProposedWrite, step: StepPosition | null, words:
   if (step) lines.push(`${words.step(step.index, step.total)}${step.content}`);
   lines.push(words.writeHow);
   return lines.join("\n\n");
+}
+
+/**
+ * What a write card of `tools` is read as (`ReadableCard`): the actions and decisions `toolInterrupt` /
+ * `batchInterrupt` give it, without its descriptions and edit forms. An answer is read against this; the card
+ * itself is built only to be raised (review/human-response.ts's `UnbuiltCard`).
+ */
+export function writeCardOutline(tools: readonly [ProposedWrite, ...ProposedWrite[]]): ReadableCard {
+  return {
+    kind: "confirm_tool",
+    action_requests: tools.map((tool) => ({ name: tool.name, args: tool.arguments })),
+    review_configs: tools.map(() => ({ allowed_decisions: [...CONFIRM_DECISIONS] })),
+  };
 }
 
 /** One write as a card's action request. */

@@ -16,7 +16,13 @@
  * stay in contracts/cards.ts.
  */
 import { z } from "zod";
-import { ANSWER_FIELD, ASK_USER_ACTION, asCard, type Card } from "../contracts/cards.js";
+import {
+  ActionRequestSchema,
+  ANSWER_FIELD,
+  ASK_USER_ACTION,
+  CardSchema,
+  ReviewConfigSchema,
+} from "../contracts/cards.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
 import { InvalidResumeError, StaleResumeError } from "../errors/index.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -152,7 +158,7 @@ const ReadResumeSchema = z.strictObject({
  * value names another card, and `InvalidResumeError` when it does not fit this one. A value already read (the
  * canonical shape) is checked against the card and taken as it is.
  */
-export function readResume(card: Card, value: unknown): ReadResume {
+export function readResume(card: ReadableCard, value: unknown): ReadResume {
   const named = assertAddressedTo(card, value);
   const read = ReadResumeSchema.safeParse(value);
   if (read.success) return { ...named, decisions: fitting(card, read.data.decisions) };
@@ -160,12 +166,12 @@ export function readResume(card: Card, value: unknown): ReadResume {
 }
 
 /** Reads `value` as the answer to `card`: one {@link CardAnswer} per action request (`readResume`'s decisions). */
-export function readCardResume(card: Card, value: unknown): CardAnswer[] {
+export function readCardResume(card: ReadableCard, value: unknown): CardAnswer[] {
   return readResume(card, value).decisions;
 }
 
 /** Already-read answers, checked against `card`: one per action request, each of a kind the card allows. */
-function fitting(card: Card, answers: CardAnswer[]): CardAnswer[] {
+function fitting(card: ReadableCard, answers: CardAnswer[]): CardAnswer[] {
   if (answers.length !== card.action_requests.length) countMismatch(card, answers.length, "decision(s)");
   const question = card.kind === "ask_user";
   return answers.map((answer, index) => {
@@ -183,7 +189,7 @@ function fitting(card: Card, answers: CardAnswer[]): CardAnswer[] {
 }
 
 /** Reads a resume of any shape the contract takes (not yet read) as one answer per action request of `card`. */
-function answersOf(card: Card, value: unknown): CardAnswer[] {
+function answersOf(card: ReadableCard, value: unknown): CardAnswer[] {
   const question = card.kind === "ask_user";
   if (typeof value === "string") {
     if (question && value.trim() !== "") return [{ type: "answer", text: value }];
@@ -231,7 +237,7 @@ function answersOf(card: Card, value: unknown): CardAnswer[] {
  * `{ action, args }` back; a v1 edit names its action) that is not this card's. The echoed arguments are compared
  * with the card's here, the one place they are. Returns the card id the value names, if any.
  */
-function assertAddressedTo(card: Card, value: unknown): { card_id?: string } {
+function assertAddressedTo(card: ReadableCard, value: unknown): { card_id?: string } {
   const named = namedTarget(value);
   if (named.cardId !== undefined && card.card_id !== undefined && named.cardId !== card.card_id) {
     stale(card, `it answers card ${named.cardId}`);
@@ -248,6 +254,20 @@ function assertAddressedTo(card: Card, value: unknown): { card_id?: string } {
 
 /** LangGraph's interrupt ids: 32 lower-case hex digits (its resume-map keys). */
 const INTERRUPT_ID_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * What an answer is read against, and all that is read of its card: its id, its kind, each action's name and
+ * arguments, and the decisions each allows. A raised card (contracts/cards.ts's `Card`) is one; so is a write card's
+ * outline (interrupt-cards.ts's `writeCardOutline`), which the node reads an answer against without building the
+ * card's descriptions and edit forms again.
+ */
+const ReadableCardSchema = z.object({
+  card_id: CardSchema.shape.card_id,
+  kind: CardSchema.shape.kind,
+  action_requests: z.array(ActionRequestSchema.pick({ name: true, args: true })).min(1),
+  review_configs: z.array(ReviewConfigSchema.pick({ allowed_decisions: true })).min(1),
+});
+export type ReadableCard = z.infer<typeof ReadableCardSchema>;
 
 /** True for LangGraph's resume map `{ [interruptId]: value }` (what `useStream`'s `respond(value, { interruptId })` sends). */
 export function isResumeMap(value: unknown): value is Record<string, unknown> {
@@ -311,8 +331,10 @@ export function admitResume(resume: unknown, pending: readonly PendingInterrupt[
  * named it by), or `value` as it is when `target` holds no Tempo card or the value does not fit it.
  */
 function readIfFits(target: PendingInterrupt, value: unknown, mapped?: string): unknown {
-  const card = asCard(target.value);
-  if (!card) return value;
+  // Only what the answer is read against is parsed of the raised card (not its descriptions and edit forms).
+  const parsed = ReadableCardSchema.safeParse(target.value);
+  if (!parsed.success) return value;
+  const card = parsed.data;
   try {
     const read = readResume({ ...card, card_id: target.id ?? card.card_id }, value);
     return mapped === undefined ? read : { ...read, card_id: mapped };
@@ -360,7 +382,7 @@ function echoOf(response: unknown, index: number): Echo[] {
   return [{ index, action: args.action, args: echoed }];
 }
 
-function readDecision(card: Card, index: number, decision: Decision): CardAnswer {
+function readDecision(card: ReadableCard, index: number, decision: Decision): CardAnswer {
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   if (!allowed.includes(decision.type)) notAllowed(card, index, decision.type);
   if (decision.type === "approve") return { type: "approve" };
@@ -369,7 +391,7 @@ function readDecision(card: Card, index: number, decision: Decision): CardAnswer
   return editAnswer(card, edited.args);
 }
 
-function readHumanResponse(card: Card, index: number, response: HumanResponse): CardAnswer {
+function readHumanResponse(card: ReadableCard, index: number, response: HumanResponse): CardAnswer {
   const request = card.action_requests[index]!;
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   const question = card.kind === "ask_user";
@@ -410,7 +432,7 @@ function readHumanResponse(card: Card, index: number, response: HumanResponse): 
 }
 
 /** An edit: edited arguments, or for a question the text of its answer field. */
-function editAnswer(card: Card, edited: Record<string, unknown>): CardAnswer {
+function editAnswer(card: ReadableCard, edited: Record<string, unknown>): CardAnswer {
   if (card.kind !== "ask_user") return { type: "edit", args: edited };
   const text = edited[ANSWER_FIELD];
   if (typeof text !== "string" || text.trim() === "") {
@@ -432,7 +454,7 @@ function sameArguments(left: Record<string, unknown>, right: Record<string, unkn
 }
 
 /** What a card takes, for error messages. */
-export function expectedAnswers(card: Card): string {
+export function expectedAnswers(card: ReadableCard): string {
   if (card.kind === "ask_user") {
     return `a text answer: { decisions: [{ type: "edit", edited_action: { name: "${ASK_USER_ACTION}", args: { ${ANSWER_FIELD}: "..." } } }] }, a HumanResponse { type: "response", args: "..." }, or a plain string`;
   }
@@ -441,7 +463,7 @@ export function expectedAnswers(card: Card): string {
 }
 
 /** Refuses a decision of kind `type` on action request `index`, which its review config does not allow. */
-function notAllowed(card: Card, index: number, type: string): never {
+function notAllowed(card: ReadableCard, index: number, type: string): never {
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   const takes = card.kind === "ask_user" ? `it takes ${expectedAnswers(card)}` : `allowed: ${allowed.join(", ")}`;
   throw new InvalidResumeError(
@@ -453,14 +475,14 @@ function notAllowed(card: Card, index: number, type: string): never {
 }
 
 /** Refuses `given` decisions for a card of another number of action requests. */
-function countMismatch(card: Card, given: number, what: string): never {
+function countMismatch(card: ReadableCard, given: number, what: string): never {
   throw new InvalidResumeError(
     `The card has ${card.action_requests.length} action(s) but ${given} ${what} came; send one decision per action, in order.`,
     { expected: card.action_requests.length },
   );
 }
 
-function invalid(card: Card, value: unknown): never {
+function invalid(card: ReadableCard, value: unknown): never {
   throw new InvalidResumeError(
     `Invalid resume value ${describeValue(value)} for ${card.action_requests[0]!.name}: expected ${expectedAnswers(card)}.`,
     {
@@ -469,7 +491,7 @@ function invalid(card: Card, value: unknown): never {
   );
 }
 
-function stale(card: Card, why: string): never {
+function stale(card: ReadableCard, why: string): never {
   throw new StaleResumeError(
     `This answer is for another card than the one the thread waits on (${why}); nothing was changed. Read the thread's current card and answer it.`,
     { cardId: card.card_id, action: card.action_requests[0]!.name },

@@ -13,7 +13,6 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { Card } from "../contracts/cards.js";
 import type { Language } from "../contracts/language.js";
 import { writeRejectionText } from "../contracts/rejections.js";
 import { TempoError } from "../errors/index.js";
@@ -25,13 +24,11 @@ import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions
 import { emit, emitAssistantText } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
 import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
-import { argumentsSchema } from "../tools/langchain-tools.js";
-import { cardArgsSchema } from "./card-hints.js";
 import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
 import { awaitHuman, rejectResume } from "./human-response.js";
-import { batchInterrupt, toolInterrupt, withRefusal, type StepPosition } from "./interrupt-cards.js";
+import { withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
 
@@ -91,11 +88,12 @@ export async function answerWriteCard(
       { messageId: pending.messageId },
     );
   }
-  const card = withRefusal(
-    writeCard(writes, stepPosition(state), dependencies.domain, language),
-    pending.refusal,
-    language,
-  );
+  // The answer is read against the card's outline; the card itself is built only when it is raised.
+  const tools = writes as [ProposedWrite, ...ProposedWrite[]];
+  const card = {
+    outline: writeCardOutline(tools),
+    build: () => withRefusal(writeCard(tools, state, dependencies.domain, language), pending.refusal, language),
+  };
   const answers = awaitHuman(
     card,
     state.pendingAnswer,
@@ -192,28 +190,6 @@ async function reconcile(
     stepSetbacks: { ...state.stepSetbacks, rejections: 0 },
     messages: [note],
   };
-}
-
-/** Where execution stands, for the write card: the current step and its position. */
-function stepPosition(state: TempoState): StepPosition | null {
-  const index = state.planSteps.findIndex((step) => step.id === state.currentStepId);
-  return index === -1
-    ? null
-    : { index: index + 1, total: state.planSteps.length, content: state.planSteps[index]!.content };
-}
-
-/** The card for pending writes: one write's card, or a batch card of several; its edit boxes' hints in `language`. */
-function writeCard(tools: ProposedWrite[], step: StepPosition | null, domain: ToolDomain, language: Language): Card {
-  const schemas = new Map<string, Record<string, unknown>>();
-  for (const tool of tools) {
-    const definition = findTool(domain, tool.name);
-    if (definition && !schemas.has(tool.name))
-      schemas.set(tool.name, cardArgsSchema(argumentsSchema(definition.schema), language));
-  }
-  const [first, ...rest] = tools as [ProposedWrite, ...ProposedWrite[]];
-  return rest.length === 0
-    ? toolInterrupt(first, step, schemas.get(first.name), language)
-    : batchInterrupt([first, ...rest], step, schemas, language);
 }
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */

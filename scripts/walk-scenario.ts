@@ -73,27 +73,39 @@ async function waitingOnBatch(threadId: string, smallTalk = false) {
   return { graph, config, accept };
 }
 
-/** The project source files (repo-relative) whose functions ran while `work` ran. */
-async function filesRun(session: Session, work: () => Promise<unknown>): Promise<string[]> {
+/** What ran while some work ran: the project source files (repo-relative), each with the names of its functions that ran. */
+type Ran = Map<string, Set<string>>;
+
+/** The project source files (repo-relative) whose functions ran while `work` ran, with those functions' names. */
+async function filesRun(session: Session, work: () => Promise<unknown>): Promise<Ran> {
   await session.post("Profiler.takePreciseCoverage");
   await work();
   const { result } = await session.post("Profiler.takePreciseCoverage");
-  const files = new Set<string>();
+  const ran: Ran = new Map();
   for (const script of result) {
     if (!script.url.startsWith("file://")) continue;
     const file = path.relative(ROOT, fileURLToPath(script.url));
     if (!SOURCE_FOLDERS.includes(file.split(path.sep)[0]!)) continue;
-    if (script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) files.add(file);
+    const names = script.functions
+      .filter((fn) => fn.ranges.some((range) => range.count > 0))
+      .map((fn) => fn.functionName);
+    if (names.length > 0) ran.set(file, new Set(names));
   }
-  return [...files].sort();
+  return ran;
 }
 
 /**
  * The walk of one served Accept: the files it ran (`acceptFiles`), the run base's (`baseFiles`: a plain message on a
- * thread with no card) and the answer's own path (`own`: the Accept's less the base's). Coverage is taken in this
- * process; a first thread runs the scenario before, so no module's loading is counted.
+ * thread with no card), the answer's own path (`own`: the Accept's less the base's), and the functions the Accept ran
+ * (`acceptFunctions`: `file#name`). Coverage is taken in this process; a first thread runs the scenario before, so no
+ * module's loading is counted.
  */
-export async function walkAccept(): Promise<{ acceptFiles: string[]; baseFiles: string[]; own: string[] }> {
+export async function walkAccept(): Promise<{
+  acceptFiles: string[];
+  baseFiles: string[];
+  own: string[];
+  acceptFunctions: string[];
+}> {
   const session = new Session();
   session.connect();
   try {
@@ -104,13 +116,16 @@ export async function walkAccept(): Promise<{ acceptFiles: string[]; baseFiles: 
     await warm.graph.invoke(warm.accept, warm.config);
 
     // The run base: a plain message answered by the chat stage alone, on a thread with no card.
-    const base = await waitingOnBatch("walk-base", true);
+    const idleBase = await waitingOnBatch("walk-base", true);
     const idle = { configurable: { thread_id: "walk-idle", user_id: "user-1" } };
-    const baseFiles = await filesRun(session, () => base.graph.invoke({ messages: [new HumanMessage("Hello")] }, idle));
+    const base = await filesRun(session, () => idleBase.graph.invoke({ messages: [new HumanMessage("Hello")] }, idle));
     const served = await waitingOnBatch("walk-accept");
-    const acceptFiles = await filesRun(session, () => served.graph.invoke(served.accept, served.config));
+    const accept = await filesRun(session, () => served.graph.invoke(served.accept, served.config));
     await session.post("Profiler.stopPreciseCoverage");
-    return { acceptFiles, baseFiles, own: acceptFiles.filter((file) => !baseFiles.includes(file)) };
+    const acceptFiles = [...accept.keys()].sort();
+    const baseFiles = [...base.keys()].sort();
+    const acceptFunctions = [...accept].flatMap(([file, names]) => [...names].map((name) => `${file}#${name}`)).sort();
+    return { acceptFiles, baseFiles, own: acceptFiles.filter((file) => !baseFiles.includes(file)), acceptFunctions };
   } finally {
     session.disconnect();
   }

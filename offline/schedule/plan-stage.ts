@@ -41,7 +41,7 @@ import {
   windowDates,
   type WeekFacts,
 } from "./week-facts.js";
-import { formatDate } from "../../tools/schedule/calendar.js";
+import { formatDate } from "../../tools/schedule/state.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
@@ -181,7 +181,7 @@ function planFor(
   preface: string,
   language: Language,
 ): Record<string, unknown> {
-  const steps = language === "zh" ? chineseStepsFor(request, facts) : stepsFor(request, facts);
+  const steps = stepsIn(language, request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
   const plan =
     language === "zh"
@@ -238,6 +238,32 @@ function optimizePlan(language: Language): Record<string, unknown> {
 
 /** The steps that carry out a request; their texts parse back to it. */
 export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  return stepsIn("en", request, facts);
+}
+
+/**
+ * The steps that carry out a request, written in Chinese for a Chinese-speaking user; like the English ones, their
+ * texts parse back to the request (task names in ASCII quotes, a day as "周五 (day 5)", slots as "(slots 9-12)").
+ */
+export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  return stepsIn("zh", request, facts);
+}
+
+/**
+ * The steps of `request` in `language`: the steps whose words are fixed (an undo, a health check, a missed review
+ * proposed again) once for both languages, the rest in each language's own words.
+ */
+function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+  if (request.kind === "undo") return [UNDO_STEP[language]];
+  if (request.kind === "health") return [{ ...HEALTH_STEP[language], packs: [...HEALTH_PACKS] }];
+  const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
+  // A missed review is proposed again at the candidates' best place, unless the user said not to.
+  const reschedule = request.kind === "mark" && request.to === "missed" && request.reschedule !== false;
+  return reschedule ? [...steps, RESCHEDULE_STEP[language]] : steps;
+}
+
+/** The steps of a request in English words (`stepsIn` adds the fixed ones). */
+function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
     case "arrange": {
       const scope =
@@ -277,20 +303,13 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
       ];
     case "mark": {
       const on = request.weekday === undefined ? "" : ` on ${weekdayName(request.weekday, "en")}`;
-      const steps: StepDraft[] = [
+      return [
         {
           content: `Mark ${JSON.stringify(request.task)}${on} ${request.to}`,
           done_when: `the task is marked ${request.to}, or it is told why it cannot be`,
         },
       ];
-      // A missed review is proposed again at the candidates' best place, unless the user said not to.
-      if (request.to === "missed" && request.reschedule !== false) steps.push(RESCHEDULE_STEP.en);
-      return steps;
     }
-    case "undo":
-      return [UNDO_STEP.en];
-    case "health":
-      return [{ ...HEALTH_STEP.en, packs: [...HEALTH_PACKS] }];
     case "left_before":
       return [
         {
@@ -421,11 +440,8 @@ export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
   { content: "核对日程", done_when: "日程概览显示还有多少复习任务待安排" },
 ];
 
-/**
- * The steps that carry out a request, written in Chinese for a Chinese-speaking user; like the English ones, their
- * texts parse back to the request (task names in ASCII quotes, a day as "周五 (day 5)", slots as "(slots 9-12)").
- */
-export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
+/** The steps of a request in Chinese words (`stepsIn` adds the fixed ones). */
+function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   const quoted = (task: string) => JSON.stringify(task);
   switch (request.kind) {
     case "arrange": {
@@ -464,16 +480,8 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
     case "mark": {
       const on = request.weekday === undefined ? "" : `${weekdayName(request.weekday, "zh")}的`;
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
-      const steps: StepDraft[] = [
-        { content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` },
-      ];
-      if (request.to === "missed" && request.reschedule !== false) steps.push(RESCHEDULE_STEP.zh);
-      return steps;
+      return [{ content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
-    case "undo":
-      return [UNDO_STEP.zh];
-    case "health":
-      return [{ ...HEALTH_STEP.zh, packs: [...HEALTH_PACKS] }];
     case "left_before":
       return [{ content: `${request.event}之前还剩什么`, done_when: "list_tasks 已列出它之前要完成的任务及其状态" }];
     case "unplace":

@@ -7,7 +7,10 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { CardSchema } from "../../contracts/cards.js";
-import { cardArgsSchema } from "../../review/card-hints.js";
+import { cardArgsSchema, editForm } from "../../review/card-hints.js";
+import { writeCard, writeCardOutline } from "../../review/interrupt-cards.js";
+import { argumentsSchema } from "../../tools/langchain-tools.js";
+import type { ProposedWrite } from "../../kernel/state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
@@ -74,5 +77,37 @@ describe("write card hints in the user's language", () => {
       },
     });
     expect(cardArgsSchema(schema, "en")).toBe(schema);
+  });
+
+  test("a tool's edit form is made once per language and is the form its cards show", () => {
+    const place = scheduleTools.find((tool) => tool.name === "place")!;
+    for (const language of ["en", "zh"] as const) {
+      const form = editForm(place.schema, language);
+      expect(form).toEqual(cardArgsSchema(argumentsSchema(place.schema), language));
+      expect(editForm(place.schema, language)).toBe(form);
+    }
+    expect(editForm(place.schema, "zh")).not.toEqual(editForm(place.schema, "en"));
+  });
+
+  test("a write card's outline is what its raised card is read as: each action's name, arguments and decisions", () => {
+    const write = (id: string, day: number): ProposedWrite => ({
+      id,
+      name: "place",
+      arguments: { task_id: "review-limits", day, slot_start: 5 },
+      summary: `Place on day ${day}`,
+      reason: "",
+    });
+    const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
+    const state = { planSteps: [], currentStepId: null };
+    for (const writes of [[write("a", 1)], [write("a", 1), write("b", 2)]] as Array<
+      [ProposedWrite, ...ProposedWrite[]]
+    >) {
+      const card = writeCard(writes, state, domain, "en");
+      expect(writeCardOutline(writes)).toEqual({
+        kind: card.kind,
+        action_requests: card.action_requests.map(({ name, args }) => ({ name, args })),
+        review_configs: card.review_configs.map(({ allowed_decisions }) => ({ allowed_decisions })),
+      });
+    }
   });
 });

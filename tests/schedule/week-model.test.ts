@@ -84,6 +84,39 @@ const drawnSwap = (state: ScheduleState, positions: number[], change: Extract<Ch
   return { first, second, ids, ran: swapTool.run(state, ids) };
 };
 
+/**
+ * Plays `changes` on `start`: each move hands `move` the drawn review's position, each swap hands `swap` what the swap
+ * tool made of it; a handler returns the week to go on from when it kept the change, else undefined, and `kept` runs
+ * after every change kept. Stops when no review is placed.
+ */
+const playChanges = (
+  start: ScheduleState,
+  changes: Change[],
+  handlers: {
+    move: (
+      state: ScheduleState,
+      position: number,
+      change: Extract<Change, { kind: "move" }>,
+    ) => ScheduleState | undefined;
+    swap: (swap: NonNullable<ReturnType<typeof drawnSwap>>, change: Change) => ScheduleState | undefined;
+    kept: (state: ScheduleState) => void;
+  },
+) => {
+  let state = start;
+  for (const change of changes) {
+    const positions = placedPositions(state);
+    if (positions.length === 0) return;
+    const drawn = change.kind === "swap" ? drawnSwap(state, positions, change) : undefined;
+    const next =
+      change.kind === "move"
+        ? handlers.move(state, positions[change.task % positions.length]!, change)
+        : drawn && handlers.swap(drawn, change);
+    if (!next) continue;
+    state = next;
+    handlers.kept(state);
+  }
+};
+
 /** Asserts `check` over random placed weeks with preferences and 1 to `most` changes, in `runs` runs from `seed`. */
 const overChanges = (
   most: number,
@@ -99,45 +132,39 @@ const overChanges = (
 const judgedAsTheTools = (weeks: fc.Arbitrary<ScheduleState>, runs: number, seed: number) => {
   let compared = 0;
   overChanges(25, { runs, seed, weeks }, (start, preferences, changes) => {
-    let state = start;
-    const model = new WeekModel(state, preferences);
-    expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-    for (const change of changes) {
-      const positions = placedPositions(state);
-      if (positions.length === 0) return;
-      if (change.kind === "move") {
-        const position = positions[change.task % positions.length]!;
+    const model = new WeekModel(start, preferences);
+    expect(model.score()).toBe(analyzeHealth(start, preferences).score);
+    playChanges(start, changes, {
+      move: (state, position, change) => {
         const task = state.tasks[position]!;
         const range = task.slots![0]!;
         const day = 1 + (change.day % state.window.totalDays);
         const start = 1 + (change.slot % state.window.slotsPerDay);
-        if (day === range.day && start === range.start) continue;
+        if (day === range.day && start === range.start) return undefined;
         const target = { day, start, end: start + range.end - range.start };
         const ran = moveTool.run(state, { task_id: task.id, day, slot_start: start });
         const predicted = model.scoreIfMoved(position, target);
         expect(predicted !== undefined, `move ${task.id} to ${JSON.stringify(target)}: ${ran.content}`).toBe(ran.ok);
-        if (!ran.ok || !ran.state) continue;
+        if (!ran.ok || !ran.state) return undefined;
         compared += 1;
         expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-        if (!change.keep) continue;
+        if (!change.keep) return undefined;
         model.move(position, target);
         model.settle();
-        state = ran.state;
-      } else {
-        const drawn = drawnSwap(state, positions, change);
-        if (!drawn) continue;
-        const { first, second, ids, ran } = drawn;
+        return ran.state;
+      },
+      swap: ({ first, second, ids, ran }, change) => {
         const predicted = model.scoreIfSwapped(first, second);
         expect(predicted !== undefined, `swap ${JSON.stringify(ids)}: ${ran.content}`).toBe(ran.ok);
-        if (!ran.ok || !ran.state) continue;
+        if (!ran.ok || !ran.state) return undefined;
         compared += 1;
         expect(Math.max(0, predicted!)).toBe(analyzeHealth(ran.state, preferences).score);
-        if (!change.keep) continue;
+        if (!change.keep) return undefined;
         model.swap(first, second);
-        state = ran.state;
-      }
-      expect(model.score()).toBe(analyzeHealth(state, preferences).score);
-    }
+        return ran.state;
+      },
+      kept: (state) => expect(model.score()).toBe(analyzeHealth(state, preferences).score),
+    });
   });
   return compared;
 };
@@ -179,15 +206,11 @@ describe("the rescan's memory", () => {
     let compared = 0;
     let kept = 0;
     overChanges(5, { runs: 50, seed: 47 }, (start, preferences, changes) => {
-      let state = start;
-      const model = new WeekModel(state, preferences);
+      const model = new WeekModel(start, preferences);
       // Every change scored once before any is kept, so each later score may come from the model's memory.
-      for (const [, score] of everyChange(state)) score(model);
-      for (const change of changes) {
-        const positions = placedPositions(state);
-        if (positions.length === 0) return;
-        if (change.kind === "move") {
-          const position = positions[change.task % positions.length]!;
+      for (const [, score] of everyChange(start)) score(model);
+      playChanges(start, changes, {
+        move: (state, position, change) => {
           const range = state.tasks[position]!.slots![0]!;
           const { totalDays, slotsPerDay } = state.window;
           // The first place from the drawn one on that the review may move to (the model says as the tool does).
@@ -200,7 +223,7 @@ describe("the rescan's memory", () => {
           const target = targets.find(
             (place) => (place.day !== range.day || place.start !== range.start) && model.canMove(position, place),
           );
-          if (!target) continue;
+          if (!target) return undefined;
           const ran = moveTool.run(state, {
             task_id: state.tasks[position]!.id,
             day: target.day,
@@ -209,23 +232,23 @@ describe("the rescan's memory", () => {
           if (!ran.ok || !ran.state) throw new Error(`the move tool refused ${JSON.stringify(target)}: ${ran.content}`);
           model.move(position, target);
           model.settle();
-          state = ran.state;
-        } else {
-          const drawn = drawnSwap(state, positions, change);
-          if (!drawn) continue;
-          const { first, second, ran } = drawn;
-          if (!ran.ok || !ran.state) continue;
+          return ran.state;
+        },
+        swap: ({ first, second, ran }) => {
+          if (!ran.ok || !ran.state) return undefined;
           model.swap(first, second);
-          state = ran.state;
-        }
-        kept += 1;
-        const fresh = new WeekModel(state, preferences);
-        expect(model.score()).toBe(fresh.score());
-        for (const [key, score] of everyChange(state)) {
-          expect(score(model), key).toBe(score(fresh));
-          compared += 1;
-        }
-      }
+          return ran.state;
+        },
+        kept: (state) => {
+          kept += 1;
+          const fresh = new WeekModel(state, preferences);
+          expect(model.score()).toBe(fresh.score());
+          for (const [key, score] of everyChange(state)) {
+            expect(score(model), key).toBe(score(fresh));
+            compared += 1;
+          }
+        },
+      });
     });
     // The weeks must keep changes, and leave many to score after them.
     expect(kept).toBeGreaterThan(50);

@@ -1,5 +1,6 @@
 /** A card of two writes, for the card contract's and the resume reader's tests. */
-import { buildCard, type Card } from "../../contracts/cards.js";
+import type { Card } from "../../contracts/cards.js";
+import { buildCard } from "../../review/interrupt-cards.js";
 
 /** A card holding two writes (the batch shape a later issue uses). */
 export const BATCH: Card = {

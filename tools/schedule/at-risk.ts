@@ -15,7 +15,7 @@ import type { AtRiskNotice } from "../domain.js";
 import { applyWrites } from "./candidates.js";
 import { buildTaskItem } from "./canonical-form.js";
 import { describeScheduleCall } from "./describe-call.js";
-import { formatDate } from "./calendar.js";
+import { formatDate } from "./state.js";
 import {
   searchInputOf,
   searchPlacements,

@@ -31,7 +31,6 @@ import {
 } from "./state.js";
 
 // A date as a person reads it lives beside the window's types (state.ts), where the clock's texts read it too.
-export { formatDate } from "./state.js";
 
 /**
  * The default timetable of 12 sections, as a Chinese university's day runs: 45-minute sections with 10-minute breaks

@@ -10,7 +10,7 @@
 import { daysBetween, localClock } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
-import { formatDate } from "./calendar.js";
+import { formatDate } from "./state.js";
 import type { ScheduleState, ScheduleWindow, TaskItem } from "./state.js";
 
 /** The farthest the clock may be past the window's last day for the window to follow it (a year of weekly rolls). */

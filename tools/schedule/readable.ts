@@ -6,7 +6,8 @@
  * Pure text functions: the answers, the task report and the offline policy's replies pass through them.
  */
 import type { Language } from "../../contracts/language.js";
-import { formatDate, placeName } from "./calendar.js";
+import { placeName } from "./calendar.js";
+import { formatDate } from "./state.js";
 import type { ScheduleState } from "./state.js";
 
 const WEEKDAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";

@@ -10,12 +10,13 @@
  * the evening") are hard like a class's; a preferred part of the day is soft, for a class that names none. A refusal
  * names the preference and how to remove it.
  */
-import { firstSlotFrom, formatDate } from "./calendar.js";
+import { firstSlotFrom } from "./calendar.js";
 import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import { weekdayName } from "../../contracts/language.js";
 import {
   dayOfWeekName,
+  formatDate,
   type DayPart,
   type ScheduleState,
   type ScheduleTask,

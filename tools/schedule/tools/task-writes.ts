@@ -12,6 +12,7 @@ import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
 import {
+  formatDate,
   TASK_ID_PATTERN,
   type DueBefore,
   type EventTask,
@@ -30,7 +31,7 @@ import {
   type ImportedOccurrence,
   type TimetableImport,
 } from "../calendar-files.js";
-import { formatDate, rollWindow, settleTasksOnRoll } from "../calendar.js";
+import { rollWindow, settleTasksOnRoll } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
