@@ -26,7 +26,7 @@ import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText, now } from "./shared/messages.js";
 import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
 import { emit } from "../streaming/events.js";
-import { closeTurn, latestBesideOpeners } from "../streaming/progress-ui.js";
+import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import type { Preference } from "../contracts/preferences.js";
 
 /** Builds the memorize node. */
@@ -79,8 +79,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
 
     // The recalled memory lived for this invocation; the next one recalls afresh (the store holds it). Already empty,
     // the write is dropped (writeChangesOnly).
-    // The invocation ends with no card open: the turn's opener and its status go (`closeTurn`), no empty row stays.
-    const forget = { recalled: nothingRecalled(), ...closingMessages(config, state.messages) };
+    const forget = { recalled: nothingRecalled() };
     // The mark is the last message that stays: a turn's opener is removed when the next turn opens, and a mark on it
     // would send the next memorize back to the thread's first message.
     const memorizedUpTo = latestBesideOpeners(state.messages)?.id ?? null;
@@ -228,13 +227,4 @@ function mechanicalTurnSummary(removed: BaseMessage[]): Partial<TaskState> {
       .map(messageText)
       .at(-1) ?? "";
   return { importantFacts: extractUserFacts(userTexts), lastDecision: lastReply.replace(/\s+/g, " ").slice(0, 200) };
-}
-
-/** The messages that close the turn (`closeTurn`) as an update: none when there is nothing to remove. */
-function closingMessages(
-  config: LangGraphRunnableConfig,
-  messages: readonly BaseMessage[],
-): Pick<TempoUpdate, "messages"> {
-  const removal = closeTurn(config, messages);
-  return removal.length > 0 ? { messages: removal } : {};
 }

@@ -85,9 +85,9 @@ export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
  * messages to write: the earlier turns' openers removed, then the opener, once a turn; no opener for a run with no such
  * client (the terminal chat, `invoke`), or when the person's message is not the latest. The opener is a progress line:
  * the prompts leave it out; it draws nothing once its status is emptied, but Chat UI still gives it an empty row under
- * the person's message. So it goes as soon as that is safe: on the plan's Approve (`openerRemoval`), at the end of a
- * turn without a card (`closeTurn`), or, left by a card never answered, when the next turn opens, together with its
- * status, which the new status replaces (`keptUiMessages`).
+ * the person's message. It is kept for its own turn (removing it would take its status away while Chat UI may still be
+ * loading it) and removed when the next turn opens, together with its status, which the new status replaces
+ * (`keptUiMessages`): both long since loaded, so a reload shows no gap for a finished turn.
  */
 export function openTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): BaseMessage[] {
   const request = turnRequest(messages);
@@ -111,19 +111,6 @@ export function openerRemoval(messages: readonly BaseMessage[]): RemoveMessage[]
   const request = turnRequest(messages);
   const opener = request?.id ? openerId(request.id) : undefined;
   return messages.some((message) => message.id === opener) ? [new RemoveMessage({ id: opener! })] : [];
-}
-
-/**
- * The end of a turn that left no card open (small talk, a read, a task delivered): its opener goes, and its status with
- * it, as a message list to write — so Chat UI leaves no empty row under the request once the turn is over. The status
- * was shown when the turn opened, a model call or more before, so its script has loaded (see `endStatus`). Nothing to
- * write when the opener is gone already (an answered card removed it, `openerRemoval`) or the turn had none.
- */
-export function closeTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): RemoveMessage[] {
-  const removal = openerRemoval(messages);
-  const request = turnRequest(messages);
-  if (removal.length > 0 && request?.id) pushComponent(config, statusId(request.id), "status", null);
-  return removal;
 }
 
 /** The id of the opener of the turn that `requestId` started. */

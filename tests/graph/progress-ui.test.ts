@@ -137,46 +137,23 @@ describe("progress in the ui channel", () => {
     );
   });
 
-  test("small talk: the reply ends the opener's status, and the turn's end removes the opener and its status", async () => {
+  test("small talk: the reply ends the opener's status, and the prompts leave the opener out", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
-    const config = {
-      ...threadConfig("progress-opener-chat", "student"),
-      metadata: { run_id: "run-chat" },
-      streamMode: "values" as const,
-    };
-    const states: Array<{ messages: BaseMessage[]; ui?: UIMessage[] }> = [];
-    for await (const values of await tempo.graph.stream({ messages: [new HumanMessage("hello")] } as never, config))
-      states.push(values as never);
-    const request = states.at(-1)!.messages[0]!;
-    const opener = `progress-turn-${request.id}`;
-    // While the turn runs the opener carries its status; once the reply speaks, the status is emptied under it.
-    expect(states.some((values) => values.messages.some((message) => message.id === opener))).toBe(true);
-    // The turn is over: request, reply — no empty row under the request, no status left to draw.
-    const { messages, ui } = states.at(-1)!;
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai"]);
-    expect(messageText(messages[1])).not.toBe("");
-    expect((ui ?? []).filter((entry) => entry.name === "status")).toEqual([]);
+    const config = { ...threadConfig("progress-opener-chat", "student"), metadata: { run_id: "run-chat" } };
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, config);
+    const messages = result.messages as BaseMessage[];
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "ai"]);
+    expect(messages[1]!.id).toBe(`progress-turn-${messages[0]!.id}`);
+    expect(messageText(messages[2])).not.toBe("");
+    expect((result.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
+      { props: { text: "" }, metadata: { message_id: messages[1]!.id } },
+    ]);
+    expect(renderConversation(messages)).not.toContain("assistant: \n");
     expect(renderConversation(messages).split("\n")).toHaveLength(2);
   });
 
-  test("a read ends without a card: no opener is left under its request", async () => {
-    const week = sampleWeek();
-    const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
-    const config = { ...threadConfig("progress-opener-read", "student"), metadata: { run_id: "run-read" } };
-    const result = await tempo.graph.invoke(
-      { messages: [new HumanMessage("What is on my schedule on Friday?")] },
-      config,
-    );
-    const messages = result.messages as BaseMessage[];
-    expect((await tempo.graph.getState(config)).tasks.flatMap((task) => task.interrupts)).toEqual([]);
-    expect(messages.filter((message) => String(message.id).startsWith("progress-turn-"))).toEqual([]);
-    expect(messages[0]!.getType()).toBe("human");
-    expect(messageText(messages[1])).not.toBe("");
-    expect(((result.ui as UIMessage[] | undefined) ?? []).filter((entry) => entry.name === "status")).toEqual([]);
-  });
-
-  test("turns without a card leave no opener between them: a reload shows request, reply, request, reply", async () => {
+  test("a new turn removes the earlier turns' openers: a reload shows no gap under a finished turn", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
     const config = { ...threadConfig("progress-opener-gap", "student"), metadata: { run_id: "run-gap" } };
@@ -184,15 +161,17 @@ describe("progress in the ui channel", () => {
     await tempo.graph.invoke({ messages: [new HumanMessage("thanks")] }, config);
     const state = await tempo.graph.getState(config);
     const messages = state.values.messages as BaseMessage[];
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai"]);
-    expect(messages.map((message) => messageText(message))).toEqual([
-      "hello",
-      expect.any(String),
-      "thanks",
-      expect.any(String),
+    const requests = messages.filter((message) => message.getType() === "human");
+    expect(requests.map((message) => messageText(message))).toEqual(["hello", "thanks"]);
+    // Only the current turn's opener is left, right after its request; the first turn reads request, reply.
+    const openers = messages.filter((message) => String(message.id).startsWith("progress-turn-"));
+    expect(openers.map((message) => message.id)).toEqual([`progress-turn-${requests[1]!.id}`]);
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai", "ai"]);
+    expect(messageText(messages[1])).not.toBe("");
+    // The earlier turn's status went with its opener; the current one stays (emptied) under the current opener.
+    expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
+      { id: `status-${requests[1]!.id}`, props: { text: "" }, metadata: { message_id: openers[0]!.id } },
     ]);
-    expect(messages.filter((message) => String(message.id).startsWith("progress-turn-"))).toEqual([]);
-    expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toEqual([]);
   });
 
   test("once the plan is approved the opener goes: the turn leaves no empty row above its plan, during or after", async () => {
