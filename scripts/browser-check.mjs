@@ -766,12 +766,15 @@ async function screen(page) {
   return { statuses, ...rows };
 }
 
-/** Waits until a status line is drawn (returns what is on screen then), or undefined after `ms`. */
-async function waitForStatus(page, ms = 60_000) {
+/**
+ * Waits until a status line is drawn (one that `wanted` accepts, when given; returns what is on screen then), or
+ * undefined after `ms`.
+ */
+async function waitForStatus(page, ms = 60_000, wanted = () => true) {
   const start = Date.now();
   while (Date.now() - start < ms) {
     const seen = await screen(page).catch(() => undefined);
-    if (seen?.statuses.length) return seen;
+    if (seen?.statuses.some(wanted)) return seen;
     await sleep(150);
   }
   return undefined;
@@ -792,6 +795,14 @@ async function slow() {
     JSON.stringify(opening),
   );
   await screenshot(page, "chat-ui-status-working");
+  // The model answers after --slow ms; with a wait longer than the status interval (3 s) its seconds are drawn.
+  const waiting = await waitForStatus(page, 60_000, (text) => /^Waiting for the \w+ model… \d+ s$/.test(text));
+  check(
+    "slow: the model wait is drawn as the turn's status, with its seconds",
+    waiting !== undefined && !waiting.card,
+    JSON.stringify(waiting),
+  );
+  await screenshot(page, "chat-ui-status-model-wait");
   check("slow: the plan card shows (Approve)", (await settle(page)) === "Approve");
   const planned = await screen(page);
   check("slow: no status while the plan card waits", planned.statuses.length === 0, planned.statuses.join(" | "));
