@@ -20,7 +20,7 @@ import {
 } from "@langchain/langgraph";
 import type pg from "pg";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import { withAdvisoryLock, type Database } from "../database/index.js";
+import { SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import { boundedClientOptions } from "../database/pool.js";
 
 export interface MemoryStoreOptions {
@@ -66,6 +66,8 @@ export class MemoryStore extends BaseStore {
   private inOneStatement(operations: Operation[]): Promise<unknown[]> | undefined {
     const core = (this.inner as unknown as { core: StoreCore }).core;
     if (operations.length < 2 || core.indexConfig || core.ttlConfig) return undefined;
+    // The schema is written into the statement (an identifier cannot be a parameter): only a plain name is.
+    if (!SCHEMA_PATTERN.test(core.schema)) return undefined;
     // A namespace PostgresStore would refuse goes to it, for its own error.
     const plain = (namespace: string[]) =>
       namespace.length > 0 && namespace[0] !== "langgraph" && namespace.every((label) => PLAIN_LABEL.test(label));

@@ -278,6 +278,12 @@ describe("SQL is parameterised", () => {
       validatesSchema: true,
     },
     {
+      file: "memory/store.ts",
+      expression: /^table$/,
+      reason: "the store table of the schema PostgresStore was given, used only when SCHEMA_PATTERN accepts it",
+      validatesSchema: true,
+    },
+    {
       file: "bench/persistence.ts",
       expression: /^setup\.schema$|^table$/,
       reason: "bench-only: the bench's own fixed schema and table names",
