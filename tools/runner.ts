@@ -173,13 +173,15 @@ function withTextValuesRead(args: unknown, keys: ReadonlySet<string>): Record<st
 
 /**
  * The user's domain state as a tool runs on it: loaded, with the standing preferences recall loaded
- * (`ToolRunContext.preferences`) folded in as rules by the domain's `withPreferences` — never persisted.
+ * (`ToolRunContext.preferences`) folded in as rules by the domain's `withPreferences` — never persisted. `load` gives
+ * the stored state when the caller loads it for other uses too (one load a round).
  */
 export async function stateForRun(
   domain: ToolDomain,
   context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
+  load: () => Promise<unknown> = () => domain.load(context.userId),
 ): Promise<unknown> {
-  const loaded = await domain.load(context.userId);
+  const loaded = await load();
   const ruled =
     context.preferences?.length && domain.withPreferences
       ? domain.withPreferences(loaded, context.preferences)

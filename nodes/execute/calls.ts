@@ -71,13 +71,13 @@ export async function runCalls(
     if (after.phase !== undefined) run.failed = true;
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
-  // The domain state the card's writes are tried on, as a run sees it (the standing preferences folded in), each after
-  // the ones before it (loaded on the first write).
-  let trial: { before: unknown; state: unknown } | undefined;
-  // The stored state the card's writes are described on, loaded once for them all (proposing writes nothing; a load
-  // a write was most of a round's database reads, issue 44.8).
+  // The stored state, loaded once for the round on its first write (proposing writes nothing; a load a write was most
+  // of a round's database reads, issue 44.8): the card's writes are described on it, and tried on it as a run sees it.
   let stored: Promise<unknown> | undefined;
   const storedState = () => (stored ??= dependencies.domain.load(context.userId));
+  // The domain state the card's writes are tried on (the standing preferences and the clock folded in), each after
+  // the ones before it.
+  let trial: { before: unknown; state: unknown } | undefined;
   /**
    * A write for the card: bad arguments go back to the model first, and so does one the tool would refuse on the
    * state as the card's earlier writes leave it (a deadline, an excluded day, a standing preference, a conflict), so
@@ -91,7 +91,7 @@ export async function runCalls(
       return;
     }
     if (!trial) {
-      const loaded = await stateForRun(dependencies.domain, context);
+      const loaded = await stateForRun(dependencies.domain, context, storedState);
       trial = { before: loaded, state: loaded };
     }
     // A write that undoes what the user decided on the task's cards (a day they called off, a place they rejected or
