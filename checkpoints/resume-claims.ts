@@ -140,11 +140,15 @@ export class SaveTracker {
         await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
       } else {
         idleSince ??= Date.now();
-        // A later checkpoint (ids are time-ordered) of a run whose earlier save on this thread just lost its claim.
-        const lostBefore = this.lostOnThread.get(threadPrefix(ref));
-        if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs)
-          throw lostBefore.error;
-        if (Date.now() - idleSince >= graceMs) return "unknown";
+        if (Date.now() - idleSince >= graceMs) {
+          // A later checkpoint (ids are time-ordered) of a run whose earlier save on this thread just lost its claim.
+          // Judged only once the grace is over: a new run's save may not have started yet (LangGraph starts it once the
+          // save before it ends), and until it starts that run's checkpoint looks like the losing run's.
+          const lostBefore = this.lostOnThread.get(threadPrefix(ref));
+          if (lostBefore && lostBefore.checkpointId < ref.checkpointId && Date.now() - lostBefore.at < this.saveWaitMs)
+            throw lostBefore.error;
+          return "unknown";
+        }
         await sleep(10);
       }
       if (Date.now() > deadline) {
