@@ -152,6 +152,21 @@ function takeThread(maxMemoryMb: number): ReaderThread {
   return ready ?? startThread(maxMemoryMb);
 }
 
+/**
+ * Waits while `signal[0]` is `value`, at most `ms`; whether it moved on. A wake is not taken as the move: the worker
+ * stores a value and then notifies, so a notify for its 0 → 1 can reach this thread when it already waits on 1 (seen
+ * about once in a hundred files on a busy machine, each then refused as if its rules had not finished expanding).
+ */
+export function waitWhile(signal: Int32Array, value: number, ms: number): boolean {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    if (Atomics.load(signal, 0) !== value) return true;
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(signal, 0, value, left);
+  }
+}
+
 /** A number as it is written in a refusal ("100,000"). */
 function counted(value: number): string {
   return value.toLocaleString("en-US");
@@ -208,10 +223,9 @@ export function readCalendarEvents(
   });
   try {
     // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.
-    Atomics.wait(signal, 0, 0, limits.startupMs);
-    if (Atomics.load(signal, 0) === 0)
+    if (!waitWhile(signal, 0, limits.startupMs))
       throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
-    Atomics.wait(signal, 0, 1, limits.deadlineMs);
+    waitWhile(signal, 1, limits.deadlineMs);
     const answer = receiveMessageOnPort(port)?.message as
       { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
     // No answer: the expansion is still spinning, or the worker was ended for using more than its memory.
