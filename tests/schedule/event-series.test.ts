@@ -193,6 +193,36 @@ describe("event series", () => {
     }
   });
 
+  test("seen from another zone, an occurrence past midnight or over the hour the clocks go back is left, and said", () => {
+    const daily = (start: string, end: string, timeZone: string): EventSeries => ({
+      rule: { freq: "daily", interval: 1 },
+      firstDate: "2025-10-20",
+      start,
+      end,
+      timeZone,
+      cancelled: [],
+      moved: [],
+    });
+    const berlinWeek = datedWindow({ firstDate: "2025-10-20", days: 7, timeZone: BERLIN });
+    // 16:45–18:25 in New York is 22:45–00:25 in Berlin, and 21:45–23:25 from 26 October (Berlin back on winter
+    // time, New York still on summer time).
+    const evening = expandSeries(daily("16:45", "18:25", "America/New_York"), berlinWeek);
+    expect(evening.left).toEqual(
+      ["2025-10-20", "2025-10-21", "2025-10-22", "2025-10-23", "2025-10-24", "2025-10-25"].map(
+        (date) => `on ${date}: it runs past midnight`,
+      ),
+    );
+    expect(evening.occurrences.map((occurrence) => `${occurrence.date} ${occurrence.start}–${occurrence.end}`)).toEqual(
+      ["2025-10-26 21:45–23:25"],
+    );
+    // 08:45–09:30 in Shanghai is 02:45 CEST to 02:30 CET on 26 October: the clocks go back during it.
+    const morning = expandSeries(daily("08:45", "09:30", "Asia/Shanghai"), berlinWeek);
+    // (The other mornings, 01:45–02:30 or 02:45–03:30, are before the default slots and fall between them.)
+    expect(morning.left.filter((line) => !line.endsWith("it falls between slots"))).toEqual([
+      "on 2025-10-26: the clocks go back during it",
+    ]);
+  });
+
   test("export → import is the identity on series (random series, zones, exceptions)", () => {
     const zones = ["Europe/Berlin", "Asia/Shanghai", "America/New_York", "UTC"];
     const slotStarts = ["08:00", "10:00", "14:00", "19:00"];

@@ -567,8 +567,13 @@ export function expandSeries(series: EventSeries, window: ScheduleWindow): Serie
       ? { date: occurrence.date, time: occurrence.end }
       : localClock(instantOf(occurrence.date, occurrence.end, series.timeZone), window.timeZone);
     if (start.date < first || start.date > last) continue;
-    if (end.date !== start.date || end.time < start.time) {
-      left.push(`on ${start.date}: it runs past midnight`);
+    // Same date, and an end not after the start of an occurrence that has a length: the window's clocks go back
+    // within it (08:45–09:30 in Shanghai is 02:45 CEST to 02:30 CET in Berlin on the last Sunday of October).
+    const backwards = end.time < start.time || (end.time === start.time && occurrence.end > occurrence.start);
+    if (end.date !== start.date || backwards) {
+      left.push(
+        `on ${start.date}: ${end.date !== start.date ? "it runs past midnight" : "the clocks go back during it"}`,
+      );
       continue;
     }
     const placed = occurrenceRange(window, start.date, start.time, end.time);
