@@ -52,6 +52,10 @@ export class PostgresThreadLock implements ThreadLock {
   /** The open (or opening) lock connection; undefined before first use and after it was lost. */
   private connection: Promise<pg.Client> | undefined;
   private closed = false;
+  /** The end of the calls asked for on the lock connection so far (`inLane`). */
+  private lane: Promise<void> = Promise.resolve();
+  /** The last call that got no answer: calls queued behind it fail with its error. */
+  private quiet: { error: Error } | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -166,7 +170,35 @@ export class PostgresThreadLock implements ThreadLock {
    * replaced once — the new one takes the held locks again first; a call with no answer is not repeated (its query
    * timeout is the bound callers are promised).
    */
-  private async tryLock(threadId: string, key: string): Promise<pg.QueryResult<{ held: boolean }>> {
+  private tryLock(threadId: string, key: string): Promise<pg.QueryResult<{ held: boolean }>> {
+    return this.inLane(() => this.tryLockNow(threadId, key));
+  }
+
+  /**
+   * Runs `call` on the lock connection once the calls asked for before it have ended. node-postgres starts a call's
+   * query timeout when the call is made, queue included: with every run of a busy process asking at once (a burst of
+   * 100 conversations), calls queued behind the others on the one connection timed out while the server answered
+   * each in milliseconds. In the lane a call's timeout starts when it is sent, so it bounds the server's answer only.
+   * When a call gets no answer, the calls queued behind it fail with its error at once: the server went quiet, and
+   * each would otherwise wait its own timeout in turn.
+   */
+  private inLane<T>(call: () => Promise<T>): Promise<T> {
+    const quietSince = this.quiet;
+    const turn = this.lane.then(() => {
+      if (this.quiet !== quietSince) throw this.quiet!.error;
+      return call();
+    });
+    this.lane = turn.then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof Error && QUERY_READ_TIMEOUT.test(error.message) && this.quiet === quietSince)
+          this.quiet = { error };
+      },
+    );
+    return turn;
+  }
+
+  private async tryLockNow(threadId: string, key: string): Promise<pg.QueryResult<{ held: boolean }>> {
     const connection = this.lockConnection(threadId);
     const client = await connection;
     try {
@@ -198,8 +230,10 @@ export class PostgresThreadLock implements ThreadLock {
 
   /** Unlocks `key` on the lock connection; a lost connection took the lock with it. */
   private async unlock(key: string): Promise<void> {
-    const client = await this.connection?.catch(() => undefined);
-    await client?.query(UNLOCK, [key]).catch(() => undefined);
+    await this.inLane(async () => {
+      const client = await this.connection?.catch(() => undefined);
+      await client?.query(UNLOCK, [key]);
+    }).catch(() => undefined);
   }
 
   /**

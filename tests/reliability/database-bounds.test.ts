@@ -82,6 +82,43 @@ async function timed(promise: Promise<unknown>): Promise<{ failure: unknown; ms:
   return { failure, ms: Date.now() - started };
 }
 
+/** Try-lock calls sent by the clients of pools made by `lockPool`, by pool. */
+const tryLocksSent = new WeakMap<pg.Pool, { sent: number }>();
+
+/**
+ * A pool with a 1 s client-side query bound whose clients (the thread lock's connection among them) send each
+ * try-lock with a server-side wait of `seconds` before it, and count the try-locks they send.
+ */
+function lockPool(url: string, seconds: number): pg.Pool {
+  const count = { sent: 0 };
+  const send = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  class SlowTryLockClient extends pg.Client {}
+  (SlowTryLockClient.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
+    this: pg.Client,
+    text: unknown,
+    ...rest: unknown[]
+  ) {
+    if (typeof text === "string" && text.includes("pg_try_advisory_lock")) {
+      count.sent += 1;
+      text = text.replace("SELECT ", `SELECT pg_sleep(${seconds}) IS NULL AS slept, `);
+    }
+    return send.call(this, text, ...rest);
+  };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    query_timeout: QUERY_TIMEOUT_MS,
+    Client: SlowTryLockClient,
+  });
+  pool.on("error", () => undefined);
+  tryLocksSent.set(pool, count);
+  return pool;
+}
+
+function sentTryLocks(pool: pg.Pool): number {
+  return tryLocksSent.get(pool)!.sent;
+}
+
 describe("real postgres", () => {
   const env = useTempoOnTarget(
     { kind: "real", start: startRealTestPostgres },
@@ -147,6 +184,48 @@ describe("real postgres", () => {
       await next.release();
     } finally {
       await database.close();
+    }
+  });
+
+  test("a burst of runs asking for their threads at once: each lock call's bound starts when it is sent, not queued", async () => {
+    // Each try-lock takes the server 150 ms here; 20 asked at once on the one lock connection queue for 3 s in all,
+    // three times the 1 s bound, while each is answered well within it.
+    const pool = lockPool(env.server.url, 0.15);
+    const lock = new PostgresThreadLock(pool);
+    try {
+      const leases = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => lock.acquire(`burst-${index}`, 60_000)),
+      );
+      expect(leases).toHaveLength(20);
+      await Promise.all(leases.map((lease) => lease.release()));
+    } finally {
+      await lock.close();
+      await pool.end();
+    }
+  });
+
+  test("a frozen server (SIGSTOP): lock calls queued behind the one without an answer fail with it, unsent", async () => {
+    const pool = lockPool(env.server.url, 0);
+    const lock = new PostgresThreadLock(pool);
+    try {
+      await (await lock.acquire("frozen-burst-first", 0)).release();
+      const sentBefore = sentTryLocks(pool);
+      const processes = await serverProcesses(env.server.url);
+      signal(processes, "SIGSTOP");
+      let failures: unknown[];
+      try {
+        failures = await Promise.all(
+          Array.from({ length: 5 }, (_, index) => thrownBy(lock.acquire(`frozen-burst-${index}`, 60_000))),
+        );
+      } finally {
+        signal(processes, "SIGCONT");
+      }
+      expect(failures.map((failure) => (failure as TempoError).code)).toEqual(Array(5).fill("DATABASE_TIMEOUT"));
+      // One call went to the frozen server; the four behind it were not sent to wait out the bound each in turn.
+      expect(sentTryLocks(pool) - sentBefore).toBe(1);
+    } finally {
+      await lock.close();
+      await pool.end();
     }
   });
 
