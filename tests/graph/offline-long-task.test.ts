@@ -62,33 +62,40 @@ describe("a long task, offline", () => {
   /** Wednesday of the sample week, 15:00 in Shanghai: the afternoon's first sections and all before are past. */
   const WEDNESDAY_AFTERNOON = new Date("2024-03-13T15:00:00+08:00");
 
+  /**
+   * `request` said with the clock on Wednesday afternoon: the outcome, and the sessions placed — each checked to start
+   * after now, before `dueDay`, on a day of its own.
+   */
+  async function saidOnWednesday(request: string, dueDay: number) {
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+    const outcome = await converse(await offlineTempo(week, () => WEDNESDAY_AFTERNOON), request);
+    const clock = clockIn(outcome.schedule.window, WEDNESDAY_AFTERNOON);
+    const placed = sessionsOf(outcome).filter((task) => task.status === "placed");
+    for (const task of placed) {
+      const range = task.slots![0]!;
+      expect(hasStarted(range.day, range.start, clock), `${task.id} placed in the past`).toBe(false);
+      expect(range.day).toBeLessThan(dueDay);
+    }
+    expect(new Set(placed.map((task) => task.slots![0]!.day)).size).toBe(placed.length);
+    return { outcome, sessions: sessionsOf(outcome), placed };
+  }
+
   test.each([
     ["write the essay, 3 hours, before Saturday", "write the essay"],
     ["写论文，3小时，周六前", "写论文"],
   ])(
     "with the clock on Wednesday afternoon, %s: its sessions go after now, before Saturday, a day each",
     async (request, name) => {
-      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
-      const tempo = await offlineTempo(week, () => WEDNESDAY_AFTERNOON);
-      const outcome = await converse(tempo, request);
+      const { outcome, sessions } = await saidOnWednesday(request, 6);
       // 3 hours is 4 slots of 45 minutes: 2 sessions of the default 2 slots, due before Saturday (day 6).
       expect(outcome.cards[1]).toMatchObject({
         action: "add_task",
         args: { name, class_id: "english", duration: 4, sessions: true, due_before_day: 6 },
       });
-      const sessions = sessionsOf(outcome);
       expect(sessions.map((task) => [task.duration, task.status])).toEqual([
         [2, "placed"],
         [2, "placed"],
       ]);
-      const clock = clockIn(outcome.schedule.window, WEDNESDAY_AFTERNOON);
-      for (const task of sessions) {
-        const range = task.slots![0]!;
-        expect(hasStarted(range.day, range.start, clock), `${task.id} placed in the past`).toBe(false);
-        expect(range.day).toBeGreaterThanOrEqual(3);
-        expect(range.day).toBeLessThan(6);
-      }
-      expect(new Set(sessions.map((task) => task.slots![0]!.day)).size).toBe(2);
     },
   );
 
@@ -98,21 +105,10 @@ describe("a long task, offline", () => {
   ])(
     "with the clock on Wednesday afternoon, %s: three sessions cannot fit before Friday — told, none in the past",
     async (request, word) => {
-      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
-      const tempo = await offlineTempo(week, () => WEDNESDAY_AFTERNOON);
-      const outcome = await converse(tempo, request);
       // Three sessions a day each, and only Wednesday evening and Thursday are left before Friday.
-      const sessions = sessionsOf(outcome);
+      const { outcome, sessions, placed } = await saidOnWednesday(request, 5);
       expect(sessions).toHaveLength(3);
-      const clock = clockIn(outcome.schedule.window, WEDNESDAY_AFTERNOON);
-      const placed = sessions.filter((task) => task.status === "placed");
       expect(placed.length).toBeLessThan(3);
-      for (const task of placed) {
-        const range = task.slots![0]!;
-        expect(hasStarted(range.day, range.start, clock), `${task.id} placed in the past`).toBe(false);
-        expect(range.day).toBeLessThan(5);
-      }
-      expect(new Set(placed.map((task) => task.slots![0]!.day)).size).toBe(placed.length);
       const said = outcome.said.join("\n").toLowerCase();
       expect(said).toContain(word);
       for (const task of sessions.filter((session) => session.status === "pending"))
