@@ -7,7 +7,7 @@
  */
 import { say, type Language } from "../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
-import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass, matchTasks } from "./task-matching.js";
 
 /** A request grounded: the request with only known names, what was dropped, or the question to ask. */
@@ -59,6 +59,10 @@ export function groundRequest(
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
       if (known(request.task, all)) return { kind: "grounded", request, unknown: [] };
+      // A move may name an event ("move the mid-term to Saturday"): the overview lists no event by name, so only the
+      // execute stage's listing can prove such a name absent.
+      if (request.kind === "move" && overview.events > 0 && namesAnEvent(request.task))
+        return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",
         question: whichTasks(
@@ -105,6 +109,24 @@ export function groundRequest(
     default:
       return { kind: "grounded", request, unknown: [] };
   }
+}
+
+/** Words that name a timetable event rather than a review: an exam, a lecture, a class (a typo of one letter aside in a word of five letters or more). */
+const EVENT_WORDS = ["exam", "midterm", "final", "finals", "quiz", "test", "lecture", "seminar", "tutorial", "class"];
+
+/** True when a phrase names an event ("the calculus mid-term", "my final exm", "微积分期中考试"). */
+export function namesAnEvent(phrase: string): boolean {
+  if (/考试|期中|期末|测验|小测|讲座|课/.test(phrase)) return true;
+  const words =
+    phrase
+      .toLowerCase()
+      .replace(/\bmid[- ]term/g, "midterm")
+      .match(/[a-z]+/g) ?? [];
+  return words.some((word) =>
+    EVENT_WORDS.some(
+      (event) => word === event || (event.length >= 5 && word.length >= 5 && editDistance(word, event) <= 1),
+    ),
+  );
 }
 
 /** "I found no task matching "X" among your pending tasks. They are: …. Which do you mean? …" */

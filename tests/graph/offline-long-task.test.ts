@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { canonicalScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { clockIn, hasStarted } from "../../tools/schedule/window-clock.js";
 import { converse, halfPlacedWeek, offlineTempo, type ConversationOutcome } from "./support/offline-conversation.js";
 
 const sessionsOf = (outcome: ConversationOutcome) =>
@@ -57,4 +58,61 @@ describe("a long task, offline", () => {
     expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests/);
     expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
   });
+
+  /** Wednesday of the sample week, 15:00 in Shanghai: the afternoon's first sections and all before are past. */
+  const WEDNESDAY_AFTERNOON = new Date("2024-03-13T15:00:00+08:00");
+
+  /**
+   * `request` said with the clock on Wednesday afternoon: the outcome, and the sessions placed — each checked to start
+   * after now, before `dueDay`, on a day of its own.
+   */
+  async function saidOnWednesday(request: string, dueDay: number) {
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+    const outcome = await converse(await offlineTempo(week, () => WEDNESDAY_AFTERNOON), request);
+    const clock = clockIn(outcome.schedule.window, WEDNESDAY_AFTERNOON);
+    const placed = sessionsOf(outcome).filter((task) => task.status === "placed");
+    for (const task of placed) {
+      const range = task.slots![0]!;
+      expect(hasStarted(range.day, range.start, clock), `${task.id} placed in the past`).toBe(false);
+      expect(range.day).toBeLessThan(dueDay);
+    }
+    expect(new Set(placed.map((task) => task.slots![0]!.day)).size).toBe(placed.length);
+    return { outcome, sessions: sessionsOf(outcome), placed };
+  }
+
+  test.each([
+    ["write the essay, 3 hours, before Saturday", "write the essay"],
+    ["写论文，3小时，周六前", "写论文"],
+  ])(
+    "with the clock on Wednesday afternoon, %s: its sessions go after now, before Saturday, a day each",
+    async (request, name) => {
+      const { outcome, sessions } = await saidOnWednesday(request, 6);
+      // 3 hours is 4 slots of 45 minutes: 2 sessions of the default 2 slots, due before Saturday (day 6).
+      expect(outcome.cards[1]).toMatchObject({
+        action: "add_task",
+        args: { name, class_id: "english", duration: 4, sessions: true, due_before_day: 6 },
+      });
+      expect(sessions.map((task) => [task.duration, task.status])).toEqual([
+        [2, "placed"],
+        [2, "placed"],
+      ]);
+    },
+  );
+
+  test.each([
+    ["write the essay, 4 hours, before Friday", "at risk"],
+    ["写论文，4小时，周五前", "有风险"],
+  ])(
+    "with the clock on Wednesday afternoon, %s: three sessions cannot fit before Friday — told, none in the past",
+    async (request, word) => {
+      // Three sessions a day each, and only Wednesday evening and Thursday are left before Friday.
+      const { outcome, sessions, placed } = await saidOnWednesday(request, 5);
+      expect(sessions).toHaveLength(3);
+      expect(placed.length).toBeLessThan(3);
+      const said = outcome.said.join("\n").toLowerCase();
+      expect(said).toContain(word);
+      for (const task of sessions.filter((session) => session.status === "pending"))
+        expect(said).toContain(task.name.toLowerCase());
+    },
+  );
 });

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
+import { runTool } from "./support.js";
 
 const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" });
 
@@ -124,5 +125,59 @@ describe("import_calendar and the clock", () => {
     const outcome = importCalendarTool.run(week, { ics: calendarOf(PAST_CALCULUS, FUTURE_PHYSICS) });
     expect(outcome.ok, outcome.content).toBe(true);
     expect(outcome.state!.tasks.map((task) => task.name)).toEqual(["Review 1", "Calculus lecture", "Physics lecture"]);
+  });
+});
+
+describe("a half-over week: monthly, yearly and RDATE series imported on Wednesday afternoon", () => {
+  /** Wednesday 27 March 2024, 14:00 in Shanghai. */
+  const WEDNESDAY_AFTERNOON = "2024-03-27T06:00:00.000Z";
+  /** Monday 1 April 2024, 07:00 in Shanghai: the next week has begun. */
+  const NEXT_MONDAY = "2024-03-31T23:00:00.000Z";
+  const ics = calendarOf(
+    // Monthly by day of the month: Tue 26 Mar (past), Thu 28 Mar; Tue 2 Apr next week.
+    lectureOn("seminar", "Seminar", "20240126", "FREQ=MONTHLY;BYMONTHDAY=26,28,2"),
+    // Monthly by an ordinal weekday: the 4th Monday (25 Mar, past), the last Friday (29 Mar); the 1st Wednesday (3 Apr).
+    lectureOn("colloquium", "Colloquium", "20240103", "FREQ=MONTHLY;BYDAY=4MO,-1FR,1WE"),
+    // Yearly in March and April: Sat 30 Mar; Thu 4 Apr next week.
+    lectureOn("fair", "Careers fair", "20230304", "FREQ=YEARLY;BYMONTH=3,4;BYMONTHDAY=4,30"),
+    // RDATEs alone: its own start Tue 26 Mar (past), a PERIOD on Sun 31 Mar 19:00–20:40, a date on Fri 5 Apr.
+    [
+      lectureOn("tutoring", "Tutoring", "20240326"),
+      "RDATE;VALUE=PERIOD;TZID=Asia/Shanghai:20240331T190000/20240331T204000",
+      "RDATE;VALUE=DATE:20240405",
+    ].join("\n"),
+  );
+
+  test("each stays a series; this week's passed times are told, none placed before now; the roll brings next week's", () => {
+    const week = weekAt(WEDNESDAY_AFTERNOON);
+    const outcome = importCalendarTool.run(week, { ics });
+    expect(outcome.ok, outcome.content).toBe(true);
+    const events = new Map(
+      outcome.state!.tasks.flatMap((task) => (task.source === "event" ? [[task.name, task] as const] : [])),
+    );
+    for (const event of events.values()) expect(event.series, `${event.name} kept as a series`).toBeDefined();
+    // What is still ahead this week, and nothing before Wednesday 14:00 (day 3, slot 5).
+    expect(Object.fromEntries([...events].map(([name, event]) => [name, event.slots]))).toEqual({
+      Seminar: [{ day: 4, start: 3, end: 4 }],
+      Colloquium: [{ day: 5, start: 3, end: 4 }],
+      "Careers fair": [{ day: 6, start: 3, end: 4 }],
+      Tutoring: [{ day: 7, start: 9, end: 10 }],
+    });
+    // The passed ones are history, said: Tuesday's seminar, Monday's colloquium, Tuesday's tutoring.
+    for (const name of ["Seminar", "Colloquium", "Tutoring"])
+      expect(outcome.content).toContain(`${name}: 1 of its times in this window have passed`);
+    expect(outcome.content).not.toContain("Careers fair:");
+
+    const rolled = runTool("roll_window", { ...outcome.state!, now: NEXT_MONDAY }, { days: 7 });
+    expect(rolled.ok, rolled.content).toBe(true);
+    const next = Object.fromEntries(
+      rolled.state!.tasks.flatMap((task) => (task.source === "event" ? [[task.name, task.slots]] : [])),
+    );
+    expect(next).toEqual({
+      Seminar: [{ day: 2, start: 3, end: 4 }],
+      Colloquium: [{ day: 3, start: 3, end: 4 }],
+      "Careers fair": [{ day: 4, start: 3, end: 4 }],
+      Tutoring: [{ day: 5, start: 3, end: 4 }],
+    });
   });
 });

@@ -19,6 +19,7 @@ import { expandSeries, instantOf } from "../../tools/schedule/event-series.js";
 import { datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import type { ScheduleRepository } from "../../tools/schedule/repository.js";
 import { clockIn, hasStarted } from "../../tools/schedule/window-clock.js";
+import { atRiskOf } from "../../tools/schedule/at-risk.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { approveCard, interruptsOf } from "../support/scripted.js";
 
@@ -109,6 +110,34 @@ function startOfTerm(): ScheduleState {
   };
 }
 
+/** Reviews due before the mid-term event, added once the file brought it. */
+const MIDTERM_REVIEWS: TaskItem[] = [
+  {
+    id: "past-papers",
+    name: "Past papers",
+    source: "task_item",
+    duration: 2,
+    categoryId: "calculus",
+    status: "pending",
+  },
+  {
+    id: "proof-exercises",
+    name: "Proof exercises",
+    source: "task_item",
+    duration: 1,
+    categoryId: "calculus",
+    status: "pending",
+  },
+];
+
+/**
+ * The student moves the exam, as they would say it: first two days earlier, which the reviews already placed after
+ * Wednesday afternoon forbid (refused, with the reason); then a day later, which they allow.
+ */
+const EXAM_EARLIER = "move the calculus mid-term to Wednesday afternoon";
+const EXAM_LATER = "move the calculus mid-term to Saturday morning";
+const EXAM_NEW_DATE = "2026-03-21";
+
 /** The moment `time` on `date` in Berlin. */
 const at = (date: string, time: string) => instantOf(date, time, ZONE);
 
@@ -149,9 +178,7 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
       };
       cards.push(...card.action_requests.map((request) => request.name));
       // The student's requests are plain: a question back means the request was misread.
-      expect(card.action_requests[0]?.name, `${message}: ${JSON.stringify(card.action_requests[0]?.args)}`).not.toBe(
-        "ask_user",
-      );
+      expect(card.action_requests[0]?.name, `${message}: ${JSON.stringify(card)}`).not.toBe("ask_user");
       result = await tempo.graph.invoke(approveCard(result), config);
     }
     expect(interruptsOf(result)).toEqual([]);
@@ -213,11 +240,55 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
     for (const task of after.tasks) if (task.source === "task_item") seen.set(task.id, task);
   }
 
+  /**
+   * After the exam move: the mid-term is on its new date, no review due before it is placed at or after its new start,
+   * and an at-risk report about them names the new date.
+   */
+  function checkExamMove(outcome: Awaited<ReturnType<typeof step>>) {
+    const { after, said } = outcome;
+    const exam = after.tasks.find((task) => task.source === "event" && task.name === "Calculus mid-term")!;
+    const range = exam.slots?.[0];
+    expect(range && after.window.days[range.day - 1]?.date, said).toBe(EXAM_NEW_DATE);
+    const due = after.tasks.filter(
+      (task): task is TaskItem =>
+        task.source === "task_item" && task.dueBefore !== undefined && "eventId" in task.dueBefore,
+    );
+    expect(due.map((task) => task.id).sort()).toEqual(MIDTERM_REVIEWS.map((review) => review.id).sort());
+    for (const task of due) {
+      expect(task.dueBefore).toEqual({ eventId: exam.id });
+      for (const slots of task.status === "placed" ? (task.slots ?? []) : []) {
+        const ends = slots.day < range!.day || (slots.day === range!.day && slots.end < range!.start);
+        expect(ends, `${task.name} placed after the moved exam: ${said}`).toBe(true);
+      }
+    }
+    // An at-risk report on the week as the move left it, with the reviews taken up again: its deadline is the new date.
+    const reopened: ScheduleState = {
+      ...after,
+      tasks: after.tasks.map((task) =>
+        due.includes(task as TaskItem)
+          ? { ...(task as TaskItem), status: "pending" as const, duration: 40, slots: undefined }
+          : task,
+      ),
+    };
+    const report = atRiskOf(reopened);
+    expect(report.atRisk.length + report.unproved.length).toBeGreaterThan(0);
+    for (const task of [...report.atRisk, ...report.unproved]) expect(task.due).toContain("Sat 21 Mar");
+  }
+
   test("four weeks: arrange, do, miss, add; the window follows the clock", async () => {
     const imported = await step(calendarImportMessage("term.ics", TERM_ICS), at(FIRST, "07:00"));
     expect(imported.cards).toContain("import_calendar");
     checkStep(imported, at(FIRST, "07:00"));
     expect(imported.after.tasks.filter((task) => task.source === "event").length).toBe(LECTURES.length + 1);
+    // Two reviews due before the mid-term itself (the event, not a day): the exam move below must carry them along.
+    const midterm = imported.after.tasks.find((task) => task.source === "event" && task.name === "Calculus mid-term")!;
+    await repository.seed(USER, {
+      ...imported.after,
+      tasks: [
+        ...imported.after.tasks,
+        ...MIDTERM_REVIEWS.map((review) => ({ ...review, dueBefore: { eventId: midterm.id } })),
+      ],
+    });
 
     const marked: string[] = [];
     const missedByHand: string[] = [];
@@ -245,6 +316,17 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
       if (message === undefined) continue;
       const outcome = await step(message, now);
       checkStep(outcome, now);
+      // The exam move (issue 47, "How it is checked"): on the first Tuesday the student moves the mid-term.
+      if (offset === 1) {
+        const refused = await step(EXAM_EARLIER, at(date, "13:00"));
+        checkStep(refused, at(date, "13:00"));
+        expect(refused.after).toEqual(refused.before);
+        expect(refused.said).toMatch(/must be done before "Calculus mid-term"/);
+        const moved = await step(EXAM_LATER, at(date, "13:05"));
+        checkStep(moved, at(date, "13:05"));
+        expect(moved.cards).toContain("move");
+        checkExamMove(moved);
+      }
       // The first request of a new week shows it, and says so.
       if (weekday === 1 && offset > 0) {
         expect(outcome.after.window.days[0]?.date).toBe(date);
@@ -275,7 +357,9 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
       WEEKS + 1,
     );
     const habit = end.tasks.filter((task) => task.source === "task_item" && task.group?.id === "vocabulary");
-    expect(end.tasks.filter((task) => task.source === "task_item").length - habit.length).toBe(4 + 2 * WEEKS);
+    expect(end.tasks.filter((task) => task.source === "task_item").length - habit.length).toBe(
+      4 + MIDTERM_REVIEWS.length + 2 * WEEKS,
+    );
     // The habit: what still fitted of the week it was added on a Saturday, then three each new week, none lost.
     const firstWeek = habit.filter((task) => task.source === "task_item" && task.group?.week === 1).length;
     expect(firstWeek).toBeGreaterThan(0);
