@@ -72,6 +72,29 @@ describe("propose_undo", () => {
     same(second.state, undo(swapped.state, [swapped.write]).after);
   });
 
+  it("a batch_move is undone by one batch_move back, and not when one of its tasks moved since", () => {
+    const week = sampleWeek();
+    const first = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const second = applied(first.state, "place", { task_id: "essay-draft", day: 3, slot_start: 9 });
+    // Each takes the other's old slot: only a batch back (checked together) can reverse it.
+    const batch = applied(second.state, "batch_move", {
+      moves: [
+        { task_id: "matrix-review", day: 3, slot_start: 9 },
+        { task_id: "essay-draft", day: 2, slot_start: 9 },
+      ],
+    });
+    const { listing, after } = undo(batch.state, [batch.write]);
+    expect(listing.undone).toEqual(["batch_move matrix-review essay-draft"]);
+    expect(listing.candidates[0]!.writes.map((write) => write.name)).toEqual(["batch_move"]);
+    same(second.state, after);
+    const since = applied(batch.state, "move", { task_id: "essay-draft", day: 5, slot_start: 9 });
+    const later = undo(since.state, [batch.write]);
+    expect(later.listing.candidates).toEqual([]);
+    expect(later.listing.kept).toEqual([
+      { write: "batch_move matrix-review essay-draft", why: "essay-draft moved since" },
+    ]);
+  });
+
   it("when the old slot is taken since, says so and offers what can still be undone", () => {
     const week = sampleWeek();
     const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });

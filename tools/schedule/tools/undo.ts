@@ -13,6 +13,7 @@ import { dayOfDate } from "../calendar.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
+import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
 import { removeTaskTool } from "./task-writes.js";
 import { swapTool, type SwapData } from "./swap.js";
@@ -34,10 +35,9 @@ type Inverse = { writes: Array<{ name: string; arguments: Record<string, unknown
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
 const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
-  [placeTool, moveTool, swapTool, unplaceTool, reopenTool, markDoneTool, skipTool, removeTaskTool].map((tool) => [
-    tool.name,
-    tool,
-  ]),
+  [placeTool, moveTool, batchMoveTool, swapTool, unplaceTool, reopenTool, markDoneTool, skipTool, removeTaskTool].map(
+    (tool) => [tool.name, tool],
+  ),
 );
 
 /** The current place of task `id` (its first range), if placed. */
@@ -107,6 +107,14 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
           }
         : { why: "it has moved since" };
     }
+    case "batch_move": {
+      const batch = write.data as BatchMoveData;
+      if (batch.from === undefined) return { why: "where the tasks were is not on record" };
+      const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
+      if (since.length > 0) return { why: `${since.join(", ")} moved since` };
+      const moves = batch.from.map((from) => ({ task_id: from.id, day: from.day, slot_start: from.start }));
+      return { writes: [{ name: "batch_move", arguments: { moves } }] };
+    }
     case "swap": {
       const swapped = write.data as SwapData;
       return swapped.moved.every((task) => sitsAt(state, task.id, task))
@@ -143,7 +151,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, swap, unplace, marks and add_task`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks and add_task`,
       };
   }
 }
@@ -151,7 +159,10 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
 /** "move matrix-review": a write named by its tool and the task(s) it was about. */
 function writeName(write: AppliedWrite): string {
   const args = write.arguments;
-  const ids = [args.task_id, args.first_task_id, args.second_task_id].filter((id) => typeof id === "string");
+  const moves = Array.isArray(args.moves)
+    ? (args.moves as Array<{ task_id?: unknown }>).map((move) => move.task_id)
+    : [];
+  const ids = [args.task_id, args.first_task_id, args.second_task_id, ...moves].filter((id) => typeof id === "string");
   const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;
   return [write.name, ...(ids.length > 0 ? ids : added ? [added] : [])].join(" ");
 }
