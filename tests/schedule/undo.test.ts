@@ -95,6 +95,39 @@ describe("propose_undo", () => {
     ]);
   });
 
+  it("an update_task is reversed field by field to the values the card recorded, clearing what it added", () => {
+    const week = sampleWeek();
+    const updated = applied(week, "update_task", {
+      task_id: "matrix-review",
+      name: "Matrix review (long)",
+      class_id: "calculus",
+      priority: "high",
+      earliest_day: 2,
+      due_before_day: 6,
+    });
+    const { listing, after } = undo(updated.state, [updated.write]);
+    expect(listing.undone).toEqual(["update_task matrix-review"]);
+    expect(listing.kept).toEqual([]);
+    same(week, after);
+  });
+
+  it("an update_task whose task a later write changed keeps that field, says so, and reverses the rest", () => {
+    const week = sampleWeek();
+    const updated = applied(week, "update_task", { task_id: "matrix-review", name: "Matrices", priority: "high" });
+    const renamed = applied(updated.state, "update_task", { task_id: "matrix-review", name: "Matrices again" });
+    const { listing, after } = undo(renamed.state, [updated.write]);
+    expect(listing.kept).toEqual([
+      { write: "update_task matrix-review", why: "its name changed since; kept as it is now" },
+    ]);
+    const task = after.tasks.find((entry) => entry.id === "matrix-review");
+    expect(task).toMatchObject({ name: "Matrices again" });
+    expect(task && "priority" in task).toBe(false);
+    const removed = applied(updated.state, "remove_task", { task_id: "matrix-review" });
+    expect(undo(removed.state, [updated.write]).listing.kept).toEqual([
+      { write: "update_task matrix-review", why: "it has been removed since" },
+    ]);
+  });
+
   it("when the old slot is taken since, says so and offers what can still be undone", () => {
     const week = sampleWeek();
     const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });

@@ -8,14 +8,14 @@
  */
 import { z } from "zod";
 import type { AppliedWrite, CandidateListing, DomainTool, ProposedCandidate, ToolRun } from "../../domain.js";
-import type { PastPlace, ScheduleState, SlotRange, TaskStatus } from "../state.js";
+import type { PastPlace, ScheduleState, SlotRange, TaskItem, TaskStatus } from "../state.js";
 import { dayOfDate } from "../calendar.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
-import { removeTaskTool } from "./task-writes.js";
+import { removeTaskTool, updateTaskTool, type UpdateTaskData } from "./task-writes.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
@@ -30,14 +30,80 @@ export interface UndoListing extends CandidateListing {
   kept: Array<{ write: string; why: string }>;
 }
 
-/** The writes that reverse one applied write on `state`, or why there are none. */
-type Inverse = { writes: Array<{ name: string; arguments: Record<string, unknown> }> } | { why: string };
+/**
+ * The writes that reverse one applied write on `state`, or why there are none; `partly` says what of it they leave
+ * as it is (a field a later write changed).
+ */
+type Inverse =
+  { writes: Array<{ name: string; arguments: Record<string, unknown> }>; partly?: string } | { why: string };
+
+/** The fields update_task changes, each with the arguments that set it to a stored value (or clear it). */
+const UPDATE_FIELDS: ReadonlyArray<{
+  field: keyof TaskItem;
+  label: string;
+  set: (value: TaskItem) => Record<string, unknown>;
+}> = [
+  { field: "name", label: "name", set: (task) => ({ name: task.name }) },
+  { field: "categoryId", label: "class", set: (task) => ({ class_id: task.categoryId }) },
+  { field: "duration", label: "length", set: (task) => ({ duration: task.duration }) },
+  {
+    field: "dueBefore",
+    label: "deadline",
+    set: ({ dueBefore: due }) =>
+      due === undefined
+        ? { clear_due_before: true }
+        : "eventId" in due
+          ? { due_before_event: due.eventId }
+          : { due_before_day: due.day },
+  },
+  {
+    field: "priority",
+    label: "priority",
+    set: (task) => (task.priority === undefined ? { clear_priority: true } : { priority: task.priority }),
+  },
+  {
+    field: "earliestDay",
+    label: "earliest day",
+    set: (task) => (task.earliestDay === undefined ? { clear_earliest_day: true } : { earliest_day: task.earliestDay }),
+  },
+];
+
+/**
+ * The update_task that gives task `data.task.id` back the values it had before `data`'s update, field by field; a
+ * field a later write changed again is left as it is now, and said.
+ */
+function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
+  if (data.before === undefined) return { why: "what it was before is not on record" };
+  const before = data.before;
+  const now = state.tasks.find((task) => task.id === before.id);
+  if (now?.source !== "task_item") return { why: "it has been removed since" };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const args: Record<string, unknown> = { task_id: before.id };
+  const since: string[] = [];
+  for (const { field, label, set } of UPDATE_FIELDS) {
+    if (same(before[field], data.task[field])) continue;
+    if (!same(now[field], data.task[field])) since.push(label);
+    else Object.assign(args, set(before));
+  }
+  const partly = since.length > 0 ? `its ${since.join(", ")} changed since; kept as it is now` : undefined;
+  if (Object.keys(args).length === 1) return { why: partly ?? "nothing it changed is left to give back" };
+  return { writes: [{ name: "update_task", arguments: args }], ...(partly ? { partly } : {}) };
+}
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
 const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
-  [placeTool, moveTool, batchMoveTool, swapTool, unplaceTool, reopenTool, markDoneTool, skipTool, removeTaskTool].map(
-    (tool) => [tool.name, tool],
-  ),
+  [
+    placeTool,
+    moveTool,
+    batchMoveTool,
+    swapTool,
+    unplaceTool,
+    reopenTool,
+    markDoneTool,
+    skipTool,
+    removeTaskTool,
+    updateTaskTool,
+  ].map((tool) => [tool.name, tool]),
 );
 
 /** The current place of task `id` (its first range), if placed. */
@@ -143,6 +209,8 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     case "skip":
     case "reopen":
       return unmark(state, write.data as TaskLifeData);
+    case "update_task":
+      return unupdate(state, write.data as UpdateTaskData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -151,7 +219,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks and add_task`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task and update_task`,
       };
   }
 }
@@ -208,6 +276,7 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     current = tried.state;
     writes.push(...inverse.writes);
     undone.push(writeName(write));
+    if (inverse.partly) kept.push({ write: writeName(write), why: inverse.partly });
     said.push(...tried.lines);
   }
   const candidates: ProposedCandidate[] =
