@@ -128,6 +128,51 @@ describe("propose_undo", () => {
     ]);
   });
 
+  it("a removed task comes back as it was: placed where it was, or done / missed with its history", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const done = applied(placed.state, "mark_done", { task_id: "matrix-review" });
+    const missed = applied(placed.state, "mark_missed", { task_id: "matrix-review" });
+    for (const [label, before] of [
+      ["placed", placed.state],
+      ["done", done.state],
+      ["missed", missed.state],
+      ["pending", week],
+    ] as const) {
+      const removed = applied(before, "remove_task", { task_id: "matrix-review" });
+      const { listing, after } = undo(removed.state, [removed.write]);
+      expect(listing.undone, label).toEqual(["remove_task matrix-review"]);
+      expect(listing.kept, label).toEqual([]);
+      same(before, after);
+    }
+  });
+
+  it("a removed task whose place was taken since comes back pending, and says so; one added again is not clobbered", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const removed = applied(placed.state, "remove_task", { task_id: "matrix-review" });
+    const taken = applied(removed.state, "place", { task_id: "binary-tree-review", day: 2, slot_start: 9 });
+    const { listing, after } = undo(taken.state, [removed.write]);
+    expect(listing.kept).toEqual([
+      {
+        write: "remove_task matrix-review",
+        why: expect.stringMatching(
+          /^its place cannot be given back \(.*binary-tree-review.*\); it comes back pending$/,
+        ),
+      },
+    ]);
+    expect(after.tasks.find((task) => task.id === "matrix-review")).toMatchObject({ status: "pending" });
+    const again = applied(removed.state, "add_task", {
+      name: "Other",
+      class_id: "calculus",
+      duration: 2,
+      task_id: "matrix-review",
+    });
+    const clobber = undo(again.state, [removed.write]);
+    expect(clobber.listing.candidates).toEqual([]);
+    expect(clobber.listing.kept[0]?.why).toMatch(/exists again/);
+  });
+
   it("when the old slot is taken since, says so and offers what can still be undone", () => {
     const week = sampleWeek();
     const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });

@@ -15,7 +15,8 @@ import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-li
 import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
-import { removeTaskTool, updateTaskTool, type UpdateTaskData } from "./task-writes.js";
+import { removeTaskTool, updateTaskTool, type RemoveTaskData, type UpdateTaskData } from "./task-writes.js";
+import { restoreTaskTool } from "./restore-task.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
@@ -103,6 +104,7 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
     skipTool,
     removeTaskTool,
     updateTaskTool,
+    restoreTaskTool,
   ].map((tool) => [tool.name, tool]),
 );
 
@@ -150,6 +152,26 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
     missed: () => ({ why: "a task is missed only from its place, which has passed; reopen it to reschedule it" }),
   };
   return back[data.from]();
+}
+
+/**
+ * The writes that put a removed task back as `data` recorded it: restore_task, and for a placed one place where it
+ * was; when that place can no longer be given back (taken, passed), it comes back pending and that is said.
+ */
+function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
+  const task = data.task;
+  if (task === undefined) return { why: "what it was is not on record" };
+  const at = data.at === undefined ? {} : { at: data.at };
+  if (task.status !== "placed") return { writes: [{ name: "restore_task", arguments: { task, ...at } }] };
+  const { slots, embeddedIn: _host, ...rest } = task;
+  const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" }, ...at } };
+  const range = slots?.[0];
+  if (range === undefined) return { writes: [restore] };
+  const place = { name: "place", arguments: { task_id: task.id, day: range.day, slot_start: range.start } };
+  const tried = tryWrites(state, [restore, place]);
+  return tried.ok
+    ? { writes: [restore, place] }
+    : { writes: [restore], partly: `its place cannot be given back (${tried.why}); it comes back pending` };
 }
 
 /** The writes that reverse `write` on `state`, or why it cannot be reversed. */
@@ -211,6 +233,8 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unmark(state, write.data as TaskLifeData);
     case "update_task":
       return unupdate(state, write.data as UpdateTaskData);
+    case "remove_task":
+      return unremove(state, write.data as RemoveTaskData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -219,7 +243,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task and update_task`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, update_task and remove_task`,
       };
   }
 }
