@@ -198,6 +198,13 @@ describe("propose_undo", () => {
     expect(listing.kept[0]?.why).toMatch(/has passed/);
   });
 
+  it("a roll of the week is not undone, and the answer says why (it would rewrite the past)", () => {
+    const roll: AppliedWrite = { name: "roll_window", arguments: {}, data: {} };
+    const { listing, content } = undo(sampleWeek(), [roll]);
+    expect(listing.candidates).toEqual([]);
+    expect(content).toMatch(/^cannot undo roll_window: a roll of the week is not undone: .*rewrite the past/m);
+  });
+
   it("with no card applied yet, nothing is offered, and why", () => {
     const run = runTool("propose_undo", sampleWeek());
     expect(run.content).toBe("nothing to undo: no change was applied in this conversation yet");

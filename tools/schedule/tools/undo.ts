@@ -20,6 +20,10 @@ import { restoreTaskTool } from "./restore-task.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
+/** Why a roll is not undone: its reverse would put history back on the schedule, rewriting the past. */
+export const ROLL_NOT_UNDONE =
+  "a roll of the week is not undone: it moved the past into history (done on record, placed reviews missed), and its reverse would rewrite the past, which the clock rule forbids";
+
 /** The id of the one candidate an undo listing offers. */
 export const UNDO_CANDIDATE_ID = "u1";
 
@@ -177,6 +181,7 @@ function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
 /** The writes that reverse `write` on `state`, or why it cannot be reversed. */
 function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
   const taskId = String(write.arguments.task_id ?? "");
+  if (write.name === "roll_window") return { why: ROLL_NOT_UNDONE };
   if (write.data === undefined) return { why: "what it changed is not on record (it was applied before a restart)" };
   switch (write.name) {
     case "place": {
