@@ -11,6 +11,7 @@ import {
   type ScheduleState,
   type UndoListing,
 } from "../../tools/schedule/index.js";
+import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { runTool } from "./support.js";
 
 /** Applies `name(args)` to `state`: the state after, and the write as the last card recorded it. */
@@ -145,6 +146,17 @@ describe("propose_undo", () => {
       expect(listing.kept, label).toEqual([]);
       same(before, after);
     }
+  });
+
+  it("the card names a removed task put back, in English and Chinese", () => {
+    const removed = applied(sampleWeek(), "remove_task", { task_id: "matrix-review" });
+    const write = undo(removed.state, [removed.write]).listing.candidates[0]!.writes[0]!;
+    expect(describeScheduleCall(removed.state, write.name, write.arguments)).toBe(
+      'Put back the removed task "Matrix operations review" (pending)',
+    );
+    expect(describeScheduleCall(removed.state, write.name, write.arguments, "zh")).toBe(
+      '恢复已删除的任务 "Matrix operations review"',
+    );
   });
 
   it("a removed task whose place was taken since comes back pending, and says so; one added again is not clobbered", () => {
