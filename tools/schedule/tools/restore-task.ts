@@ -1,19 +1,19 @@
 /**
  * `restore_task` (issue 47 item 4): puts back a task item that `remove_task` removed, as that write recorded it — its
- * class, its deadline, its state with its done / missed / skipped history — so "undo that" can reverse a removal
- * through a card of ordinary writes. A task that was placed comes back pending and is placed again by `place` (the
- * clock and the rules are place's to check); a done task keeps its place, as history, with its host.
+ * name, class, length, deadline, priority, earliest day and group — pending, after the other tasks (the store adds
+ * task items so), so "undo that" can reverse a removal through a card of ordinary writes. A task that was placed is
+ * placed again by `place` (the clock and the rules are place's to check). A done, missed or skipped task's history
+ * is not given back: it comes back pending, and the undo says so.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { buildTaskItem, sortIds } from "../canonical-form.js";
+import { buildTaskItem } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { taskItemSchema, type ScheduleState, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 
 const restoreTaskArgumentsSchema = z.object({
   task: taskItemSchema.describe("The task item as remove_task recorded it (propose_undo gives it)."),
-  at: z.number().int().min(0).optional().describe("Its position in the task list, as remove_task recorded it."),
 });
 
 /** What restore_task did, as data: the task item as it is back. */
@@ -31,21 +31,16 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
   kind: "write",
   run(state, args) {
     const task = buildTaskItem(args.task as TaskItem);
-    if (task.status === "placed")
-      return failure(`task ${task.id} comes back pending, not placed; place puts it back where it was`);
+    // The store adds task items pending, after the tasks it keeps (diff.ts): a removed task comes back so.
+    if (task.status !== "pending")
+      return failure(`task ${task.id} comes back pending, not ${task.status}; place puts it back where it was`);
     if (state.tasks.some((entry) => entry.id === task.id))
       return failure(
         `a task with id ${quoteName(task.id)} exists again (a later write added it); nothing was restored`,
       );
     if (!state.categories.some((category) => category.id === task.categoryId))
       return failure(`its class ${quoteName(task.categoryId)} is gone; nothing was restored`);
-    const host = task.embeddedIn;
-    if (host !== undefined && !state.tasks.some((entry) => entry.id === host && entry.source === "event"))
-      return failure(`its host ${host} is gone; nothing was restored`);
-    const tasks = state.tasks.map((entry) =>
-      entry.source === "event" && entry.id === host ? { ...entry, embeds: sortIds([...entry.embeds, task.id]) } : entry,
-    );
-    tasks.splice(Math.min(args.at ?? tasks.length, tasks.length), 0, task);
+    const tasks = [...state.tasks, task];
     const next: ScheduleState = { ...state, tasks };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);

@@ -353,8 +353,6 @@ export interface RemoveTaskData {
   id: string;
   /** Absent on a card applied before it was recorded. */
   task?: TaskItem;
-  /** Its position in the task list (undo puts it back there). */
-  at?: number;
 }
 
 /** What import_calendar did, as data: the events added, their times as the file gave them, and what was left out. */
@@ -518,7 +516,7 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
       ok: true,
       content: `removed task ${current.id} ${quoteName(current.name)}`,
       state: { ...state, tasks },
-      data: { id: current.id, task: buildTaskItem(current), at: state.tasks.indexOf(current) } satisfies RemoveTaskData,
+      data: { id: current.id, task: buildTaskItem(current) } satisfies RemoveTaskData,
     };
   },
 };

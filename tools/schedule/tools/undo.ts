@@ -165,10 +165,14 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
 function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
   const task = data.task;
   if (task === undefined) return { why: "what it was is not on record" };
-  const at = data.at === undefined ? {} : { at: data.at };
-  if (task.status !== "placed") return { writes: [{ name: "restore_task", arguments: { task, ...at } }] };
-  const { slots, embeddedIn: _host, ...rest } = task;
-  const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" }, ...at } };
+  const { slots, embeddedIn: _host, markedAt: _marked, was: _was, ...rest } = task;
+  const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" } } };
+  if (task.status === "pending") return { writes: [restore] };
+  if (task.status !== "placed")
+    return {
+      writes: [restore],
+      partly: `it was ${task.status}; it comes back pending (the store takes a task back pending only, so its history is not given back)`,
+    };
   const range = slots?.[0];
   if (range === undefined) return { writes: [restore] };
   const place = { name: "place", arguments: { task_id: task.id, day: range.day, slot_start: range.start } };
