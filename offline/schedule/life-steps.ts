@@ -16,7 +16,19 @@ import { matchTask } from "./task-matching.js";
 import { placeWords, type WeekFacts } from "./week-facts.js";
 
 /** The writes an undo or a reschedule card is made of. */
-const CARD_WRITES = new Set(["place", "move", "swap", "unplace", "reopen", "mark_done", "skip", "remove_task"]);
+const CARD_WRITES = new Set([
+  "place",
+  "move",
+  "swap",
+  "batch_move",
+  "unplace",
+  "reopen",
+  "mark_done",
+  "skip",
+  "remove_task",
+  "update_task",
+  "restore_task",
+]);
 
 /** The last whole round of `tool` and its data, when the data has the listing's shape. */
 function listingRound<T>(

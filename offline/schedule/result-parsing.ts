@@ -194,7 +194,7 @@ export function parseToolData(name: string, content: string): unknown {
     }
     case "batch_move":
       return /^moved \d+ tasks$/.test(lines[0] ?? "")
-        ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData)
+        ? ({ moved: parseMovedLines(lines), from: parseWasLines(lines) } satisfies BatchMoveData)
         : undefined;
     case "propose_candidates":
     case "propose_arrangement":
@@ -275,6 +275,14 @@ function kindOf(summary: string): ScheduleCandidate["kind"] {
   if (summary.startsWith("Swap")) return "swap";
   if (summary.startsWith("Place")) return "place";
   return summary.startsWith("Move") ? "move" : "chain";
+}
+
+/** The `- task <id> was on day <d> slots <a>-<b>[ (<date>)]` lines of a batch_move result: where each task sat. */
+function parseWasLines(lines: readonly string[]): NonNullable<BatchMoveData["from"]> {
+  return lines.flatMap((line) => {
+    const match = /^- task (\S+) was on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?$/.exec(line);
+    return match ? [{ id: match[1] ?? "", day: Number(match[2]), start: Number(match[3]), end: Number(match[4]) }] : [];
+  });
 }
 
 /** The `- task <id> now on …` lines of swap and batch_move. */

@@ -144,6 +144,25 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     ]);
   });
 
+  it("stores a removed task put back by restore_task and placed again (the undo of a removal)", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const before = write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+    await repository.seed("restore-user", before);
+    const task = before.tasks.find((entry) => entry.id === "matrix-review");
+    const removed = write("remove_task", before, { task_id: "matrix-review" });
+    await repository.applyChanges("restore-user", diffScheduleState(before, removed), { applyId: "remove-1" });
+    const pendingTask = { ...task, status: "pending", slots: undefined, embeddedIn: undefined };
+    const restored = write("restore_task", removed, { task: JSON.parse(JSON.stringify(pendingTask)) });
+    await repository.applyChanges("restore-user", diffScheduleState(removed, restored), { applyId: "restore-1" });
+    const again = write("place", restored, { task_id: "matrix-review", day: 2, slot_start: 9 });
+    await repository.applyChanges("restore-user", diffScheduleState(restored, again), { applyId: "place-1" });
+    const loaded = await repository.load("restore-user");
+    expect(loaded.tasks.find((entry) => entry.id === "matrix-review")).toEqual(task);
+    expect(loaded.tasks.find((entry) => entry.id === "tue-programming-lab")).toMatchObject({
+      embeds: ["matrix-review"],
+    });
+  });
+
   it("keeps a habit's sessions tied to their habit across a save and a load", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();

@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the twenty-seven schedule tools, eleven reads then sixteen writes, each with a described snake_case schema", () => {
+  it("has the twenty-eight schedule tools, eleven reads then seventeen writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -38,6 +38,7 @@ describe("the tool list", () => {
       ["add_habit", "write"],
       ["update_task", "write"],
       ["remove_task", "write"],
+      ["restore_task", "write"],
       ["import_calendar", "write"],
       ["roll_window", "write"],
       ["mark_done", "write"],

@@ -195,6 +195,10 @@ describe("each tool's data says what its text says", () => {
         { id: "b", day: 3, start: 1, end: 1 },
         { id: "c", day: 3, start: 7, end: 8 },
       ],
+      from: [
+        { id: "b", day: 3, start: 2, end: 2 },
+        { id: "c", day: 3, start: 5, end: 6 },
+      ],
     });
   });
 

@@ -11,6 +11,7 @@ import {
   type ScheduleState,
   type UndoListing,
 } from "../../tools/schedule/index.js";
+import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { runTool } from "./support.js";
 
 /** Applies `name(args)` to `state`: the state after, and the write as the last card recorded it. */
@@ -72,6 +73,126 @@ describe("propose_undo", () => {
     same(second.state, undo(swapped.state, [swapped.write]).after);
   });
 
+  it("a batch_move is undone by one batch_move back, and not when one of its tasks moved since", () => {
+    const week = sampleWeek();
+    const first = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const second = applied(first.state, "place", { task_id: "essay-draft", day: 3, slot_start: 9 });
+    // Each takes the other's old slot: only a batch back (checked together) can reverse it.
+    const batch = applied(second.state, "batch_move", {
+      moves: [
+        { task_id: "matrix-review", day: 3, slot_start: 9 },
+        { task_id: "essay-draft", day: 2, slot_start: 9 },
+      ],
+    });
+    const { listing, after } = undo(batch.state, [batch.write]);
+    expect(listing.undone).toEqual(["batch_move matrix-review essay-draft"]);
+    expect(listing.candidates[0]!.writes.map((write) => write.name)).toEqual(["batch_move"]);
+    same(second.state, after);
+    const since = applied(batch.state, "move", { task_id: "essay-draft", day: 5, slot_start: 9 });
+    const later = undo(since.state, [batch.write]);
+    expect(later.listing.candidates).toEqual([]);
+    expect(later.listing.kept).toEqual([
+      { write: "batch_move matrix-review essay-draft", why: "essay-draft moved since" },
+    ]);
+  });
+
+  it("an update_task is reversed field by field to the values the card recorded, clearing what it added", () => {
+    const week = sampleWeek();
+    const updated = applied(week, "update_task", {
+      task_id: "matrix-review",
+      name: "Matrix review (long)",
+      class_id: "calculus",
+      priority: "high",
+      earliest_day: 2,
+      due_before_day: 6,
+    });
+    const { listing, after } = undo(updated.state, [updated.write]);
+    expect(listing.undone).toEqual(["update_task matrix-review"]);
+    expect(listing.kept).toEqual([]);
+    same(week, after);
+  });
+
+  it("an update_task whose task a later write changed keeps that field, says so, and reverses the rest", () => {
+    const week = sampleWeek();
+    const updated = applied(week, "update_task", { task_id: "matrix-review", name: "Matrices", priority: "high" });
+    const renamed = applied(updated.state, "update_task", { task_id: "matrix-review", name: "Matrices again" });
+    const { listing, after } = undo(renamed.state, [updated.write]);
+    expect(listing.kept).toEqual([
+      { write: "update_task matrix-review", why: "its name changed since; kept as it is now" },
+    ]);
+    const task = after.tasks.find((entry) => entry.id === "matrix-review");
+    expect(task).toMatchObject({ name: "Matrices again" });
+    expect(task && "priority" in task).toBe(false);
+    const removed = applied(updated.state, "remove_task", { task_id: "matrix-review" });
+    expect(undo(removed.state, [updated.write]).listing.kept).toEqual([
+      { write: "update_task matrix-review", why: "it has been removed since" },
+    ]);
+  });
+
+  it("a removed task comes back pending with its class and deadline, placed again where it was", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    // The store adds a task item after the others: compared by id, not by position.
+    const byId = (state: ScheduleState) => ({
+      ...state,
+      tasks: [...state.tasks].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    });
+    for (const [label, before] of [
+      ["placed", placed.state],
+      ["pending", week],
+    ] as const) {
+      const removed = applied(before, "remove_task", { task_id: "matrix-review" });
+      const { listing, after } = undo(removed.state, [removed.write]);
+      expect(listing.undone, label).toEqual(["remove_task matrix-review"]);
+      expect(listing.kept, label).toEqual([]);
+      same(byId(before), byId(after));
+    }
+    const done = applied(placed.state, "mark_done", { task_id: "matrix-review" });
+    const removed = applied(done.state, "remove_task", { task_id: "matrix-review" });
+    const { listing, after } = undo(removed.state, [removed.write]);
+    expect(listing.kept).toEqual([
+      { write: "remove_task matrix-review", why: expect.stringMatching(/^it was done; it comes back pending/) },
+    ]);
+    expect(after.tasks.find((task) => task.id === "matrix-review")).toMatchObject({ status: "pending" });
+  });
+
+  it("the card names a removed task put back, in English and Chinese", () => {
+    const removed = applied(sampleWeek(), "remove_task", { task_id: "matrix-review" });
+    const write = undo(removed.state, [removed.write]).listing.candidates[0]!.writes[0]!;
+    expect(describeScheduleCall(removed.state, write.name, write.arguments)).toBe(
+      'Put back the removed task "Matrix operations review" (pending)',
+    );
+    expect(describeScheduleCall(removed.state, write.name, write.arguments, "zh")).toBe(
+      '恢复已删除的任务 "Matrix operations review"',
+    );
+  });
+
+  it("a removed task whose place was taken since comes back pending, and says so; one added again is not clobbered", () => {
+    const week = sampleWeek();
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const removed = applied(placed.state, "remove_task", { task_id: "matrix-review" });
+    const taken = applied(removed.state, "place", { task_id: "binary-tree-review", day: 2, slot_start: 9 });
+    const { listing, after } = undo(taken.state, [removed.write]);
+    expect(listing.kept).toEqual([
+      {
+        write: "remove_task matrix-review",
+        why: expect.stringMatching(
+          /^its place cannot be given back \(.*binary-tree-review.*\); it comes back pending$/,
+        ),
+      },
+    ]);
+    expect(after.tasks.find((task) => task.id === "matrix-review")).toMatchObject({ status: "pending" });
+    const again = applied(removed.state, "add_task", {
+      name: "Other",
+      class_id: "calculus",
+      duration: 2,
+      task_id: "matrix-review",
+    });
+    const clobber = undo(again.state, [removed.write]);
+    expect(clobber.listing.candidates).toEqual([]);
+    expect(clobber.listing.kept[0]?.why).toMatch(/exists again/);
+  });
+
   it("when the old slot is taken since, says so and offers what can still be undone", () => {
     const week = sampleWeek();
     const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
@@ -95,6 +216,13 @@ describe("propose_undo", () => {
     expect(listing.candidates).toEqual([]);
     expect(listing.empty).toBe("nothing of the last change can be undone now");
     expect(listing.kept[0]?.why).toMatch(/has passed/);
+  });
+
+  it("a roll of the week is not undone, and the answer says why (it would rewrite the past)", () => {
+    const roll: AppliedWrite = { name: "roll_window", arguments: {}, data: {} };
+    const { listing, content } = undo(sampleWeek(), [roll]);
+    expect(listing.candidates).toEqual([]);
+    expect(content).toMatch(/^cannot undo roll_window: a roll of the week is not undone: .*rewrite the past/m);
   });
 
   it("with no card applied yet, nothing is offered, and why", () => {

@@ -272,6 +272,9 @@ describe("batch_move", () => {
         "- task a now on day 3 slots 5-6",
         "- task c now on day 3 slots 1-2",
         "- task lab now on day 3 slots 3-4",
+        "- task a was on day 3 slots 1-2",
+        "- task c was on day 3 slots 5-6",
+        "- task lab was on day 2 slots 5-6",
       ].join("\n"),
     );
   });
@@ -289,6 +292,8 @@ describe("batch_move", () => {
         "moved 2 tasks",
         "- task hall now on day 3 slots 5-8",
         "- task a now on day 3 slots 6-7 embedded in host hall",
+        "- task hall was on day 1 slots 4-7",
+        "- task a was on day 3 slots 1-2",
       ].join("\n"),
     );
     expect(taskById(result.state as ScheduleState, "hall")).toMatchObject({

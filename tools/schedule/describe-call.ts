@@ -72,6 +72,14 @@ export function describeScheduleCall(
       if (!found) return undefined;
       return lifeCall(tool, label(found), now(found), zh);
     }
+    case "restore_task": {
+      // An undo of a removal: the task as remove_task recorded it (no longer in the week, so named from the record).
+      const restored = args.task as { name?: unknown; status?: unknown } | undefined;
+      const name = JSON.stringify(String(restored?.name ?? "?"));
+      return zh
+        ? `恢复已删除的任务 ${name}`
+        : `Put back the removed task ${name} (${String(restored?.status ?? "pending")})`;
+    }
     default:
       return describeTaskWrite(state, tool, args, language);
   }

@@ -75,8 +75,8 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.life",
     description:
-      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change (propose_undo)",
-    tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo"],
+      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change (propose_undo; restore_task puts a removed task back)",
+    tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo", "restore_task"],
   },
 ];
 

@@ -27,6 +27,7 @@ import { markDoneTool, markMissedTool, reopenTool, skipTool } from "./task-life.
 import { addHabitTool } from "./habits.js";
 import { unplaceTool } from "./unplace.js";
 import { proposeUndoTool } from "./undo.js";
+import { restoreTaskTool } from "./restore-task.js";
 import { proposeRescheduleTool } from "./reschedule.js";
 
 export {
@@ -104,6 +105,7 @@ export {
 } from "./task-life.js";
 
 export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, type UndoListing } from "./undo.js";
+export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
 export {
   proposeReschedule,
   proposeRescheduleTool,
@@ -130,7 +132,7 @@ export {
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 
-/** All twenty-seven tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All twenty-eight tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -153,6 +155,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   addHabitTool,
   updateTaskTool,
   removeTaskTool,
+  restoreTaskTool,
   importCalendarTool,
   rollWindowTool,
   markDoneTool,

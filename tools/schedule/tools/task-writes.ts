@@ -98,6 +98,8 @@ const updateTaskArgumentsSchema = z.object({
     .optional()
     .describe("A new length in slots (a placed task must be unplaced first)."),
   clear_due_before: z.boolean().optional().describe("true to drop its deadline."),
+  clear_priority: z.boolean().optional().describe("true to drop its priority (normal again)."),
+  clear_earliest_day: z.boolean().optional().describe("true to drop its earliest day."),
   ...dueFields,
 });
 
@@ -339,6 +341,20 @@ export interface AddTaskData {
   sessions?: TaskItem[];
 }
 
+/** What update_task did, as data: the task as stored after, and as it was before (what undo gives back). */
+export interface UpdateTaskData {
+  task: TaskItem;
+  /** Absent on a card applied before it was recorded. */
+  before?: TaskItem;
+}
+
+/** What remove_task did, as data: the task item's id, and the task as it was (what undo puts back). */
+export interface RemoveTaskData {
+  id: string;
+  /** Absent on a card applied before it was recorded. */
+  task?: TaskItem;
+}
+
 /** What import_calendar did, as data: the events added, their times as the file gave them, and what was left out. */
 export interface ImportCalendarData {
   events: EventTask[];
@@ -457,6 +473,11 @@ export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTask
     };
     if (args.clear_due_before) delete next.dueBefore;
     if (due.due) next.dueBefore = due.due;
+    if (args.clear_priority && args.priority) return failure("give a priority or clear_priority, not both");
+    if (args.clear_earliest_day && args.earliest_day !== undefined)
+      return failure("give an earliest_day or clear_earliest_day, not both");
+    if (args.clear_priority) delete next.priority;
+    if (args.clear_earliest_day) delete next.earliestDay;
     if (args.priority) next.priority = args.priority;
     if (args.earliest_day) next.earliestDay = args.earliest_day;
     const task = buildTaskItem(next);
@@ -469,7 +490,8 @@ export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTask
     const after: ScheduleState = { ...state, tasks: state.tasks.map((entry) => (entry.id === task.id ? task : entry)) };
     const broken = placedRuleProblem(after, new Set([task.id]));
     if (broken) return failure(broken);
-    return { ok: true, content: `updated task ${task.id} ${quoteName(task.name)}`, state: after, data: { task } };
+    const data: UpdateTaskData = { task, before: buildTaskItem(current) };
+    return { ok: true, content: `updated task ${task.id} ${quoteName(task.name)}`, state: after, data };
   },
 };
 
@@ -494,7 +516,7 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
       ok: true,
       content: `removed task ${current.id} ${quoteName(current.name)}`,
       state: { ...state, tasks },
-      data: { id: current.id },
+      data: { id: current.id, task: buildTaskItem(current) } satisfies RemoveTaskData,
     };
   },
 };

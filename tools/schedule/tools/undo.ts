@@ -8,15 +8,21 @@
  */
 import { z } from "zod";
 import type { AppliedWrite, CandidateListing, DomainTool, ProposedCandidate, ToolRun } from "../../domain.js";
-import type { PastPlace, ScheduleState, SlotRange, TaskStatus } from "../state.js";
+import type { PastPlace, ScheduleState, SlotRange, TaskItem, TaskStatus } from "../state.js";
 import { dayOfDate } from "../calendar.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
+import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
-import { removeTaskTool } from "./task-writes.js";
+import { removeTaskTool, updateTaskTool, type RemoveTaskData, type UpdateTaskData } from "./task-writes.js";
+import { restoreTaskTool } from "./restore-task.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
+
+/** Why a roll is not undone: its reverse would put history back on the schedule, rewriting the past. */
+export const ROLL_NOT_UNDONE =
+  "a roll of the week is not undone: it moved the past into history (done on record, placed reviews missed), and its reverse would rewrite the past, which the clock rule forbids";
 
 /** The id of the one candidate an undo listing offers. */
 export const UNDO_CANDIDATE_ID = "u1";
@@ -29,15 +35,81 @@ export interface UndoListing extends CandidateListing {
   kept: Array<{ write: string; why: string }>;
 }
 
-/** The writes that reverse one applied write on `state`, or why there are none. */
-type Inverse = { writes: Array<{ name: string; arguments: Record<string, unknown> }> } | { why: string };
+/**
+ * The writes that reverse one applied write on `state`, or why there are none; `partly` says what of it they leave
+ * as it is (a field a later write changed).
+ */
+type Inverse =
+  { writes: Array<{ name: string; arguments: Record<string, unknown> }>; partly?: string } | { why: string };
+
+/** The fields update_task changes, each with the arguments that set it to a stored value (or clear it). */
+const UPDATE_FIELDS: ReadonlyArray<{
+  field: keyof TaskItem;
+  label: string;
+  set: (value: TaskItem) => Record<string, unknown>;
+}> = [
+  { field: "name", label: "name", set: (task) => ({ name: task.name }) },
+  { field: "categoryId", label: "class", set: (task) => ({ class_id: task.categoryId }) },
+  { field: "duration", label: "length", set: (task) => ({ duration: task.duration }) },
+  {
+    field: "dueBefore",
+    label: "deadline",
+    set: ({ dueBefore: due }) =>
+      due === undefined
+        ? { clear_due_before: true }
+        : "eventId" in due
+          ? { due_before_event: due.eventId }
+          : { due_before_day: due.day },
+  },
+  {
+    field: "priority",
+    label: "priority",
+    set: (task) => (task.priority === undefined ? { clear_priority: true } : { priority: task.priority }),
+  },
+  {
+    field: "earliestDay",
+    label: "earliest day",
+    set: (task) => (task.earliestDay === undefined ? { clear_earliest_day: true } : { earliest_day: task.earliestDay }),
+  },
+];
+
+/**
+ * The update_task that gives task `data.task.id` back the values it had before `data`'s update, field by field; a
+ * field a later write changed again is left as it is now, and said.
+ */
+function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
+  if (data.before === undefined) return { why: "what it was before is not on record" };
+  const before = data.before;
+  const now = state.tasks.find((task) => task.id === before.id);
+  if (now?.source !== "task_item") return { why: "it has been removed since" };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const args: Record<string, unknown> = { task_id: before.id };
+  const since: string[] = [];
+  for (const { field, label, set } of UPDATE_FIELDS) {
+    if (same(before[field], data.task[field])) continue;
+    if (!same(now[field], data.task[field])) since.push(label);
+    else Object.assign(args, set(before));
+  }
+  const partly = since.length > 0 ? `its ${since.join(", ")} changed since; kept as it is now` : undefined;
+  if (Object.keys(args).length === 1) return { why: partly ?? "nothing it changed is left to give back" };
+  return { writes: [{ name: "update_task", arguments: args }], ...(partly ? { partly } : {}) };
+}
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
 const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
-  [placeTool, moveTool, swapTool, unplaceTool, reopenTool, markDoneTool, skipTool, removeTaskTool].map((tool) => [
-    tool.name,
-    tool,
-  ]),
+  [
+    placeTool,
+    moveTool,
+    batchMoveTool,
+    swapTool,
+    unplaceTool,
+    reopenTool,
+    markDoneTool,
+    skipTool,
+    removeTaskTool,
+    updateTaskTool,
+    restoreTaskTool,
+  ].map((tool) => [tool.name, tool]),
 );
 
 /** The current place of task `id` (its first range), if placed. */
@@ -86,9 +158,34 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   return back[data.from]();
 }
 
+/**
+ * The writes that put a removed task back as `data` recorded it: restore_task, and for a placed one place where it
+ * was; when that place can no longer be given back (taken, passed), it comes back pending and that is said.
+ */
+function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
+  const task = data.task;
+  if (task === undefined) return { why: "what it was is not on record" };
+  const { slots, embeddedIn: _host, markedAt: _marked, was: _was, ...rest } = task;
+  const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" } } };
+  if (task.status === "pending") return { writes: [restore] };
+  if (task.status !== "placed")
+    return {
+      writes: [restore],
+      partly: `it was ${task.status}; it comes back pending (the store takes a task back pending only, so its history is not given back)`,
+    };
+  const range = slots?.[0];
+  if (range === undefined) return { writes: [restore] };
+  const place = { name: "place", arguments: { task_id: task.id, day: range.day, slot_start: range.start } };
+  const tried = tryWrites(state, [restore, place]);
+  return tried.ok
+    ? { writes: [restore, place] }
+    : { writes: [restore], partly: `its place cannot be given back (${tried.why}); it comes back pending` };
+}
+
 /** The writes that reverse `write` on `state`, or why it cannot be reversed. */
 function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
   const taskId = String(write.arguments.task_id ?? "");
+  if (write.name === "roll_window") return { why: ROLL_NOT_UNDONE };
   if (write.data === undefined) return { why: "what it changed is not on record (it was applied before a restart)" };
   switch (write.name) {
     case "place": {
@@ -106,6 +203,14 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
             ],
           }
         : { why: "it has moved since" };
+    }
+    case "batch_move": {
+      const batch = write.data as BatchMoveData;
+      if (batch.from === undefined) return { why: "where the tasks were is not on record" };
+      const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
+      if (since.length > 0) return { why: `${since.join(", ")} moved since` };
+      const moves = batch.from.map((from) => ({ task_id: from.id, day: from.day, slot_start: from.start }));
+      return { writes: [{ name: "batch_move", arguments: { moves } }] };
     }
     case "swap": {
       const swapped = write.data as SwapData;
@@ -135,6 +240,10 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     case "skip":
     case "reopen":
       return unmark(state, write.data as TaskLifeData);
+    case "update_task":
+      return unupdate(state, write.data as UpdateTaskData);
+    case "remove_task":
+      return unremove(state, write.data as RemoveTaskData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -143,7 +252,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, swap, unplace, marks and add_task`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, update_task and remove_task`,
       };
   }
 }
@@ -151,7 +260,10 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
 /** "move matrix-review": a write named by its tool and the task(s) it was about. */
 function writeName(write: AppliedWrite): string {
   const args = write.arguments;
-  const ids = [args.task_id, args.first_task_id, args.second_task_id].filter((id) => typeof id === "string");
+  const moves = Array.isArray(args.moves)
+    ? (args.moves as Array<{ task_id?: unknown }>).map((move) => move.task_id)
+    : [];
+  const ids = [args.task_id, args.first_task_id, args.second_task_id, ...moves].filter((id) => typeof id === "string");
   const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;
   return [write.name, ...(ids.length > 0 ? ids : added ? [added] : [])].join(" ");
 }
@@ -197,6 +309,7 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     current = tried.state;
     writes.push(...inverse.writes);
     undone.push(writeName(write));
+    if (inverse.partly) kept.push({ write: writeName(write), why: inverse.partly });
     said.push(...tried.lines);
   }
   const candidates: ProposedCandidate[] =

@@ -1,0 +1,55 @@
+/**
+ * `restore_task` (issue 47 item 4): puts back a task item that `remove_task` removed, as that write recorded it — its
+ * name, class, length, deadline, priority, earliest day and group — pending, after the other tasks (the store adds
+ * task items so), so "undo that" can reverse a removal through a card of ordinary writes. A task that was placed is
+ * placed again by `place` (the clock and the rules are place's to check). A done, missed or skipped task's history
+ * is not given back: it comes back pending, and the undo says so.
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { buildTaskItem } from "../canonical-form.js";
+import { failure, quoteName } from "../format.js";
+import { taskItemSchema, type ScheduleState, type TaskItem } from "../state.js";
+import { checkScheduleInvariants } from "../validation.js";
+
+const restoreTaskArgumentsSchema = z.object({
+  task: taskItemSchema.describe("The task item as remove_task recorded it (propose_undo gives it)."),
+});
+
+/** What restore_task did, as data: the task item as it is back. */
+export interface RestoreTaskData {
+  task: TaskItem;
+}
+
+/** Puts a removed task item back, as it was recorded. */
+export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTaskArgumentsSchema>> = {
+  name: "restore_task",
+  description:
+    "Puts back a task item that remove_task removed, as it was recorded (a placed one comes back pending: place it " +
+    "again). Only as propose_undo's candidate u1 gives it; never to make up a task (add_task does that).",
+  schema: restoreTaskArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const task = buildTaskItem(args.task as TaskItem);
+    // The store adds task items pending, after the tasks it keeps (diff.ts): a removed task comes back so.
+    if (task.status !== "pending")
+      return failure(`task ${task.id} comes back pending, not ${task.status}; place puts it back where it was`);
+    if (state.tasks.some((entry) => entry.id === task.id))
+      return failure(
+        `a task with id ${quoteName(task.id)} exists again (a later write added it); nothing was restored`,
+      );
+    if (!state.categories.some((category) => category.id === task.categoryId))
+      return failure(`its class ${quoteName(task.categoryId)} is gone; nothing was restored`);
+    const tasks = [...state.tasks, task];
+    const next: ScheduleState = { ...state, tasks };
+    const problems = checkScheduleInvariants(next);
+    if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);
+    const data: RestoreTaskData = { task };
+    return {
+      ok: true,
+      content: `restored task ${task.id} ${quoteName(task.name)}; it is ${task.status}`,
+      state: next,
+      data,
+    };
+  },
+};
