@@ -193,6 +193,51 @@ describe("propose_undo", () => {
     expect(clobber.listing.kept[0]?.why).toMatch(/exists again/);
   });
 
+  it("a changed class gets back the fields the card recorded; one a later write changed is kept and named", () => {
+    const week = applied(sampleWeek(), "upsert_task_class", {
+      class_id: "calculus",
+      name: "Calculus",
+      preferred_parts: ["evening"],
+      excluded_days_of_week: [7],
+      buffer_slots: 1,
+    }).state;
+    const change = applied(week, "upsert_task_class", {
+      class_id: "calculus",
+      name: "Calc",
+      preferred_parts: ["morning"],
+      excluded_days_of_week: [6, 7],
+      buffer_slots: 0,
+    });
+    const back = undo(change.state, [change.write]);
+    expect(back.listing.kept).toEqual([]);
+    same(week, back.after);
+    // A later write set the buffer again: undo keeps it, says so, and gives back the rest.
+    const later = applied(change.state, "upsert_task_class", { class_id: "calculus", name: "Calc", buffer_slots: 2 });
+    const partly = undo(later.state, [change.write]);
+    expect(partly.listing.kept).toEqual([
+      { write: "upsert_task_class calculus", why: "its buffer changed since; kept as it is now" },
+    ]);
+    const calculus = partly.after.categories.find((entry) => entry.id === "calculus")!;
+    expect(calculus).toMatchObject({ name: "Calculus", preferredParts: ["evening"], excludedDaysOfWeek: [7] });
+    expect(calculus.bufferSlots).toBe(2);
+  });
+
+  it("a new class is not removed by undo; the answer names the tasks that use it", () => {
+    const created = applied(sampleWeek(), "upsert_task_class", { class_id: "physics", name: "Physics" });
+    expect(undo(created.state, [created.write]).content).toContain(
+      "cannot undo upsert_task_class physics: a new class is not removed",
+    );
+    const used = applied(created.state, "add_task", {
+      task_id: "optics",
+      name: "Optics",
+      class_id: "physics",
+      duration: 2,
+    });
+    const listing = undo(used.state, [created.write]).listing;
+    expect(listing.candidates).toEqual([]);
+    expect(listing.kept[0]!.why).toContain("tasks use it (optics)");
+  });
+
   it("when the old slot is taken since, says so and offers what can still be undone", () => {
     const week = sampleWeek();
     const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 });

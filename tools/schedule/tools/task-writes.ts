@@ -316,7 +316,11 @@ export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upser
       if (problem) return failure(`${problem} for task ${task.id} ${quoteName(task.name)}; change its duration first`);
     }
     const category = canonicalCategory(next);
-    const data: TaskClassData = { class: category, created: !existing };
+    const data: TaskClassData = {
+      class: category,
+      created: !existing,
+      ...(existing ? { before: canonicalCategory(existing) } : {}),
+    };
     const after: ScheduleState = {
       ...state,
       categories: existing
@@ -333,6 +337,8 @@ export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upser
 export interface TaskClassData {
   class: TaskCategory;
   created: boolean;
+  /** The class as it was before a change (what undo gives back); absent when created, or on an older card. */
+  before?: TaskCategory;
 }
 
 /** What add_task did, as data: the task item added, pending (its first session, and all of them, when split). */

@@ -8,14 +8,21 @@
  */
 import { z } from "zod";
 import type { AppliedWrite, CandidateListing, DomainTool, ProposedCandidate, ToolRun } from "../../domain.js";
-import type { PastPlace, ScheduleState, SlotRange, TaskItem, TaskStatus } from "../state.js";
+import type { PastPlace, ScheduleState, SlotRange, TaskCategory, TaskItem, TaskStatus } from "../state.js";
 import { dayOfDate } from "../calendar.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
-import { removeTaskTool, updateTaskTool, type RemoveTaskData, type UpdateTaskData } from "./task-writes.js";
+import {
+  removeTaskTool,
+  updateTaskTool,
+  upsertTaskClassTool,
+  type RemoveTaskData,
+  type TaskClassData,
+  type UpdateTaskData,
+} from "./task-writes.js";
 import { restoreTaskTool } from "./restore-task.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
@@ -95,6 +102,65 @@ function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
   return { writes: [{ name: "update_task", arguments: args }], ...(partly ? { partly } : {}) };
 }
 
+/**
+ * The class fields upsert_task_class sets: the field, its label, its argument, and whether it is a list (a list
+ * without a value is cleared by an empty one; a bound, the strategy or the buffer cannot be cleared).
+ */
+const CLASS_FIELDS: ReadonlyArray<[keyof TaskCategory, string, string, boolean?]> = [
+  ["name", "name", "name"],
+  ["preferredParts", "preferred parts", "preferred_parts", true],
+  ["minSession", "min session", "min_session"],
+  ["maxSession", "max session", "max_session"],
+  ["excludedDaysOfWeek", "excluded weekdays", "excluded_days_of_week", true],
+  ["blockedDays", "blocked days", "blocked_days", true],
+  ["strategy", "strategy", "strategy"],
+  ["bufferSlots", "buffer", "buffer_slots"],
+];
+
+/**
+ * The upsert_task_class that gives a changed class back the fields it had before `data`'s change; a field a later
+ * write changed again is kept as it is now, and said. A class the write created is not removed (no write removes a
+ * class): said, with the tasks that use it.
+ */
+function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
+  const id = data.class.id;
+  const now = state.categories.find((entry) => entry.id === id);
+  if (now === undefined) return { why: "it has been removed since" };
+  if (data.created) {
+    const users = state.tasks.filter((task) => task.source === "task_item" && task.categoryId === id);
+    return {
+      why:
+        users.length > 0
+          ? `a new class is not removed while tasks use it (${users.map((task) => task.id).join(", ")})`
+          : "a new class is not removed: Tempo has no write that removes a class",
+    };
+  }
+  if (data.before === undefined) return { why: "what it was before is not on record" };
+  const before = data.before;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const since: string[] = [];
+  const cannot: string[] = [];
+  const args: Record<string, unknown> = { class_id: id, name: now.name };
+  let changes = 0;
+  for (const [field, label, argument, list] of CLASS_FIELDS) {
+    if (same(before[field], data.class[field])) continue;
+    const value = before[field] ?? (list ? [] : undefined);
+    if (!same(now[field], data.class[field])) since.push(label);
+    else if (value === undefined) cannot.push(label);
+    else {
+      args[argument] = value;
+      changes += 1;
+    }
+  }
+  const said = [
+    ...(since.length > 0 ? [`its ${since.join(", ")} changed since; kept as it is now`] : []),
+    ...(cannot.length > 0 ? [`its ${cannot.join(", ")} had no value before and cannot be cleared; kept`] : []),
+  ];
+  const partly = said.length > 0 ? said.join("; ") : undefined;
+  if (changes === 0) return { why: partly ?? "nothing it changed is left to give back" };
+  return { writes: [{ name: "upsert_task_class", arguments: args }], ...(partly ? { partly } : {}) };
+}
+
 /** The tools an inverse is made of, to try it on the week as it is now. */
 const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
   [
@@ -109,6 +175,7 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
     removeTaskTool,
     updateTaskTool,
     restoreTaskTool,
+    upsertTaskClassTool,
   ].map((tool) => [tool.name, tool]),
 );
 
@@ -244,6 +311,8 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unupdate(state, write.data as UpdateTaskData);
     case "remove_task":
       return unremove(state, write.data as RemoveTaskData);
+    case "upsert_task_class":
+      return unupsertClass(state, write.data as TaskClassData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -252,7 +321,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, update_task and remove_task`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, update_task, remove_task and a change of a class`,
       };
   }
 }
@@ -263,7 +332,10 @@ function writeName(write: AppliedWrite): string {
   const moves = Array.isArray(args.moves)
     ? (args.moves as Array<{ task_id?: unknown }>).map((move) => move.task_id)
     : [];
-  const ids = [args.task_id, args.first_task_id, args.second_task_id, ...moves].filter((id) => typeof id === "string");
+  const classId = write.name === "upsert_task_class" ? args.class_id : undefined;
+  const ids = [args.task_id, classId, args.first_task_id, args.second_task_id, ...moves].filter(
+    (id) => typeof id === "string",
+  );
   const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;
   return [write.name, ...(ids.length > 0 ? ids : added ? [added] : [])].join(" ");
 }
