@@ -35,11 +35,19 @@ function startChat(...args: string[]): ScriptProcess {
   return startChatServing("schedule", ...args);
 }
 
+/**
+ * The chat's clock unless a test gives its own `--now`: a Monday afternoon of the sample week's coming week. On the
+ * real clock what is placeable moves with the time of day, and a refinement that found nothing to change at 13:40
+ * found a move at 14:02 (the 14:00 slot had passed).
+ */
+const CHAT_TEST_NOW = "2026-11-30T13:40:00+08:00";
+
 /** The chat as `startChat` starts it, serving the domains `domains` names (TEMPO_DOMAINS). */
 function startChatServing(domains: string, ...args: string[]): ScriptProcess {
+  const clock = args.includes("--now") ? [] : ["--now", CHAT_TEST_NOW];
   const child = ScriptProcess.start(
     "cli/chat.ts",
-    ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...args],
+    ["--user", USER, "--threads-file", path.join(directory, "threads.json"), ...clock, ...args],
     {
       cwd: process.cwd(),
       env: {
