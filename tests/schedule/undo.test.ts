@@ -222,6 +222,24 @@ describe("propose_undo", () => {
     expect(calculus.bufferSlots).toBe(2);
   });
 
+  it("a class bound that had no value before is kept and said; the rest is given back", () => {
+    const before = sampleWeek().categories.find((entry) => entry.id === "calculus")!;
+    expect(before.bufferSlots).toBeUndefined();
+    const change = applied(sampleWeek(), "upsert_task_class", {
+      class_id: "calculus",
+      name: before.name,
+      excluded_days_of_week: [6],
+      buffer_slots: 1,
+    });
+    const back = undo(change.state, [change.write]);
+    expect(back.listing.kept).toEqual([
+      { write: "upsert_task_class calculus", why: "its buffer had no value before and cannot be cleared; kept" },
+    ]);
+    const calculus = back.after.categories.find((entry) => entry.id === "calculus")!;
+    expect(calculus.excludedDaysOfWeek ?? []).toEqual(before.excludedDaysOfWeek ?? []);
+    expect(calculus.bufferSlots).toBe(1);
+  });
+
   it("a new class is not removed by undo; the answer names the tasks that use it", () => {
     const created = applied(sampleWeek(), "upsert_task_class", { class_id: "physics", name: "Physics" });
     expect(undo(created.state, [created.write]).content).toContain(

@@ -49,19 +49,25 @@ export interface UndoListing extends CandidateListing {
 type Inverse =
   { writes: Array<{ name: string; arguments: Record<string, unknown> }>; partly?: string } | { why: string };
 
-/** The fields update_task changes, each with the arguments that set it to a stored value (or clear it). */
-const UPDATE_FIELDS: ReadonlyArray<{
-  field: keyof TaskItem;
+/**
+ * One field a write changes, with its label and the arguments that set it back to the value `before` held; none
+ * when that value cannot be written back (a bound the tool cannot clear).
+ */
+interface FieldBack<T> {
+  field: keyof T;
   label: string;
-  set: (value: TaskItem) => Record<string, unknown>;
-}> = [
-  { field: "name", label: "name", set: (task) => ({ name: task.name }) },
-  { field: "categoryId", label: "class", set: (task) => ({ class_id: task.categoryId }) },
-  { field: "duration", label: "length", set: (task) => ({ duration: task.duration }) },
+  back: (before: T) => Record<string, unknown> | undefined;
+}
+
+/** The fields update_task changes, each with the arguments that set it to a stored value (or clear it). */
+const UPDATE_FIELDS: ReadonlyArray<FieldBack<TaskItem>> = [
+  { field: "name", label: "name", back: (task) => ({ name: task.name }) },
+  { field: "categoryId", label: "class", back: (task) => ({ class_id: task.categoryId }) },
+  { field: "duration", label: "length", back: (task) => ({ duration: task.duration }) },
   {
     field: "dueBefore",
     label: "deadline",
-    set: ({ dueBefore: due }) =>
+    back: ({ dueBefore: due }) =>
       due === undefined
         ? { clear_due_before: true }
         : "eventId" in due
@@ -71,56 +77,89 @@ const UPDATE_FIELDS: ReadonlyArray<{
   {
     field: "priority",
     label: "priority",
-    set: (task) => (task.priority === undefined ? { clear_priority: true } : { priority: task.priority }),
+    back: (task) => (task.priority === undefined ? { clear_priority: true } : { priority: task.priority }),
   },
   {
     field: "earliestDay",
     label: "earliest day",
-    set: (task) => (task.earliestDay === undefined ? { clear_earliest_day: true } : { earliest_day: task.earliestDay }),
+    back: (task) =>
+      task.earliestDay === undefined ? { clear_earliest_day: true } : { earliest_day: task.earliestDay },
   },
 ];
 
+/** A class field upsert_task_class sets by `argument`: a list without a value is cleared by an empty one; a bound,
+ * the strategy or the buffer cannot be cleared. */
+function classField(field: keyof TaskCategory, label: string, argument: string, list = false): FieldBack<TaskCategory> {
+  return {
+    field,
+    label,
+    back: (before) => {
+      const value = before[field] ?? (list ? [] : undefined);
+      return value === undefined ? undefined : { [argument]: value };
+    },
+  };
+}
+
+/** The class fields upsert_task_class sets. */
+const CLASS_FIELDS: ReadonlyArray<FieldBack<TaskCategory>> = [
+  classField("name", "name", "name"),
+  classField("preferredParts", "preferred parts", "preferred_parts", true),
+  classField("minSession", "min session", "min_session"),
+  classField("maxSession", "max session", "max_session"),
+  classField("excludedDaysOfWeek", "excluded weekdays", "excluded_days_of_week", true),
+  classField("blockedDays", "blocked days", "blocked_days", true),
+  classField("strategy", "strategy", "strategy"),
+  classField("bufferSlots", "buffer", "buffer_slots"),
+];
+
 /**
- * The update_task that gives task `data.task.id` back the values it had before `data`'s update, field by field; a
- * field a later write changed again is left as it is now, and said.
+ * The `tool` call (from `args`) that gives back, field by field, the values `before` held before a write made them
+ * `written`; a field a later write changed again (it is no longer `written` in `now`) is kept as it is now, and said,
+ * as is one that cannot be written back.
  */
+function giveBack<T>(
+  tool: string,
+  fields: ReadonlyArray<FieldBack<T>>,
+  values: { before: T; written: T; now: T },
+  args: Record<string, unknown>,
+): Inverse {
+  const { before, written, now } = values;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const since: string[] = [];
+  const cannot: string[] = [];
+  const call = { ...args };
+  let changes = 0;
+  for (const { field, label, back } of fields) {
+    if (same(before[field], written[field])) continue;
+    const set = back(before);
+    if (!same(now[field], written[field])) since.push(label);
+    else if (set === undefined) cannot.push(label);
+    else {
+      Object.assign(call, set);
+      changes += 1;
+    }
+  }
+  const said = [
+    ...(since.length > 0 ? [`its ${since.join(", ")} changed since; kept as it is now`] : []),
+    ...(cannot.length > 0 ? [`its ${cannot.join(", ")} had no value before and cannot be cleared; kept`] : []),
+  ];
+  const partly = said.length > 0 ? said.join("; ") : undefined;
+  if (changes === 0) return { why: partly ?? "nothing it changed is left to give back" };
+  return { writes: [{ name: tool, arguments: call }], ...(partly ? { partly } : {}) };
+}
+
+/** The update_task that gives task `data.task.id` back the values it had before `data`'s update. */
 function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
   if (data.before === undefined) return { why: "what it was before is not on record" };
   const before = data.before;
   const now = state.tasks.find((task) => task.id === before.id);
   if (now?.source !== "task_item") return { why: "it has been removed since" };
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const args: Record<string, unknown> = { task_id: before.id };
-  const since: string[] = [];
-  for (const { field, label, set } of UPDATE_FIELDS) {
-    if (same(before[field], data.task[field])) continue;
-    if (!same(now[field], data.task[field])) since.push(label);
-    else Object.assign(args, set(before));
-  }
-  const partly = since.length > 0 ? `its ${since.join(", ")} changed since; kept as it is now` : undefined;
-  if (Object.keys(args).length === 1) return { why: partly ?? "nothing it changed is left to give back" };
-  return { writes: [{ name: "update_task", arguments: args }], ...(partly ? { partly } : {}) };
+  return giveBack("update_task", UPDATE_FIELDS, { before, written: data.task, now }, { task_id: before.id });
 }
 
 /**
- * The class fields upsert_task_class sets: the field, its label, its argument, and whether it is a list (a list
- * without a value is cleared by an empty one; a bound, the strategy or the buffer cannot be cleared).
- */
-const CLASS_FIELDS: ReadonlyArray<[keyof TaskCategory, string, string, boolean?]> = [
-  ["name", "name", "name"],
-  ["preferredParts", "preferred parts", "preferred_parts", true],
-  ["minSession", "min session", "min_session"],
-  ["maxSession", "max session", "max_session"],
-  ["excludedDaysOfWeek", "excluded weekdays", "excluded_days_of_week", true],
-  ["blockedDays", "blocked days", "blocked_days", true],
-  ["strategy", "strategy", "strategy"],
-  ["bufferSlots", "buffer", "buffer_slots"],
-];
-
-/**
- * The upsert_task_class that gives a changed class back the fields it had before `data`'s change; a field a later
- * write changed again is kept as it is now, and said. A class the write created is not removed (no write removes a
- * class): said, with the tasks that use it.
+ * The upsert_task_class that gives a changed class back the fields it had before `data`'s change. A class the write
+ * created is not removed (no write removes a class): said, with the tasks that use it.
  */
 function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
   const id = data.class.id;
@@ -136,29 +175,8 @@ function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
     };
   }
   if (data.before === undefined) return { why: "what it was before is not on record" };
-  const before = data.before;
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const since: string[] = [];
-  const cannot: string[] = [];
-  const args: Record<string, unknown> = { class_id: id, name: now.name };
-  let changes = 0;
-  for (const [field, label, argument, list] of CLASS_FIELDS) {
-    if (same(before[field], data.class[field])) continue;
-    const value = before[field] ?? (list ? [] : undefined);
-    if (!same(now[field], data.class[field])) since.push(label);
-    else if (value === undefined) cannot.push(label);
-    else {
-      args[argument] = value;
-      changes += 1;
-    }
-  }
-  const said = [
-    ...(since.length > 0 ? [`its ${since.join(", ")} changed since; kept as it is now`] : []),
-    ...(cannot.length > 0 ? [`its ${cannot.join(", ")} had no value before and cannot be cleared; kept`] : []),
-  ];
-  const partly = said.length > 0 ? said.join("; ") : undefined;
-  if (changes === 0) return { why: partly ?? "nothing it changed is left to give back" };
-  return { writes: [{ name: "upsert_task_class", arguments: args }], ...(partly ? { partly } : {}) };
+  const values = { before: data.before, written: data.class, now };
+  return giveBack("upsert_task_class", CLASS_FIELDS, values, { class_id: id, name: now.name });
 }
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
