@@ -304,6 +304,7 @@ export function summaryInChinese(summary: string): string {
       .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
       .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
       .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
+      .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
       .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")

@@ -194,7 +194,7 @@ export function parseToolData(name: string, content: string): unknown {
     }
     case "batch_move":
       return /^moved \d+ tasks$/.test(lines[0] ?? "")
-        ? ({ moved: parseMovedLines(lines), from: parseWasLines(lines) } satisfies BatchMoveData)
+        ? ({ moved: parseMovedLines(lines) } satisfies BatchMoveData)
         : undefined;
     case "propose_candidates":
     case "propose_arrangement":
@@ -277,29 +277,17 @@ function kindOf(summary: string): ScheduleCandidate["kind"] {
   return summary.startsWith("Move") ? "move" : "chain";
 }
 
-/** The `- task <id> was on day <d> slots <a>-<b>[ (<date>)]` lines of a batch_move result: where each task sat. */
-function parseWasLines(lines: readonly string[]): NonNullable<BatchMoveData["from"]> {
-  return lines.flatMap((line) => {
-    const match = /^- task (\S+) was on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?$/.exec(line);
-    return match ? [{ id: match[1] ?? "", day: Number(match[2]), start: Number(match[3]), end: Number(match[4]) }] : [];
-  });
-}
-
-/** The `- task <id> now on …` lines of swap and batch_move. */
+/** The `- task <id> now on …[; was on …]` lines of swap and batch_move. */
 function parseMovedLines(lines: readonly string[]): MovedTask[] {
   return lines.flatMap((line) => {
     const match =
-      /^- task (\S+) now on day (\d+) slots (\d+)-(\d+)(?: \((?!was )[^()]*\))?(?: embedded in host (\S+))?$/.exec(
+      /^- task (\S+) now on (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: embedded in host (\S+))?(?:; was on (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?))?$/.exec(
         line,
       );
     if (!match) return [];
-    const moved: MovedTask = {
-      id: match[1] ?? "",
-      day: Number(match[2]),
-      start: Number(match[3]),
-      end: Number(match[4]),
-    };
-    if (match[5] !== undefined) moved.hostId = match[5];
+    const moved: MovedTask = { id: match[1] ?? "", ...rangesIn(match[2] ?? "")[0]! };
+    if (match[3] !== undefined) moved.hostId = match[3];
+    if (match[4] !== undefined) moved.from = rangesIn(match[4])[0]!;
     return [moved];
   });
 }

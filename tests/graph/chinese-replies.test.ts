@@ -14,7 +14,8 @@ import { factsInLanguage } from "../../nodes/deliver/index.js";
 import { answeredProposalText, cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { describeToolCall } from "../../tools/domain.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
-import { createScheduleDomain, InMemoryScheduleRepository } from "../../tools/schedule/index.js";
+import { createScheduleDomain, InMemoryScheduleRepository, scheduleTools } from "../../tools/schedule/index.js";
+import { summaryInChinese } from "../../offline/schedule/replies.js";
 import { OFFLINE_PLAN_STEPS_ZH } from "../../offline/schedule/plan-stage.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
@@ -184,6 +185,16 @@ describe("write summaries in the user's language", () => {
     expect(describeScheduleCall(week, "move", { task_id: "matrix-review", day: 5, slot_start: 9 }, "en")).toBe(
       'Move "矩阵运算复习" from Tue 12 Mar, 10:00–11:40 to Fri 15 Mar, 19:00–20:40',
     );
+  });
+
+  test("a swap's result, one line per task with where it was, reads in Chinese without English left", () => {
+    const swap = scheduleTools.find((tool) => tool.name === "swap")!;
+    const run = swap.run(week, swap.schema.parse({ first_task_id: "matrix-review", second_task_id: "essay-draft" }));
+    expect(run.content).toMatch(/; was on /);
+    const chinese = summaryInChinese(run.content.split("\n").join("; "));
+    expect(chinese).toMatch(/^已交换任务 matrix-review 和任务 essay-draft；/);
+    expect(chinese).toMatch(/任务 matrix-review 现在在 .*，原在 /);
+    expect(chinese).not.toMatch(/was on|now on/);
   });
 
   test("describeToolCall passes the language to the domain (the ProposedWrite.summary path)", async () => {

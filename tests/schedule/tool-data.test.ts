@@ -179,8 +179,8 @@ describe("each tool's data says what its text says", () => {
     expect(dataOf("swap", moved, { first_task_id: "a", second_task_id: "c" })).toEqual({
       swapped: ["a", "c"],
       moved: [
-        { id: "a", day: 3, start: 5, end: 6 },
-        { id: "c", day: 1, start: 4, end: 5, hostId: "hall" },
+        { id: "a", day: 3, start: 5, end: 6, from: { day: 1, start: 4, end: 5 } },
+        { id: "c", day: 1, start: 4, end: 5, hostId: "hall", from: { day: 3, start: 5, end: 6 } },
       ],
     });
     expect(
@@ -192,12 +192,8 @@ describe("each tool's data says what its text says", () => {
       }),
     ).toEqual({
       moved: [
-        { id: "b", day: 3, start: 1, end: 1 },
-        { id: "c", day: 3, start: 7, end: 8 },
-      ],
-      from: [
-        { id: "b", day: 3, start: 2, end: 2 },
-        { id: "c", day: 3, start: 5, end: 6 },
+        { id: "b", day: 3, start: 1, end: 1, from: { day: 3, start: 2, end: 2 } },
+        { id: "c", day: 3, start: 7, end: 8, from: { day: 3, start: 5, end: 6 } },
       ],
     });
   });

@@ -193,7 +193,11 @@ describe("swap", () => {
   it("exchanges the slots of two tasks of equal length", () => {
     const result = runTool("swap", withTwoPlaced(), { first_task_id: "a", second_task_id: "c" });
     expect(result.content).toBe(
-      ["swapped task a and task c", "- task a now on day 3 slots 5-6", "- task c now on day 3 slots 1-2"].join("\n"),
+      [
+        "swapped task a and task c",
+        "- task a now on day 3 slots 5-6; was on day 3 slots 1-2",
+        "- task c now on day 3 slots 1-2; was on day 3 slots 5-6",
+      ].join("\n"),
     );
     const after = result.state as ScheduleState;
     expect(taskById(after, "a")).toMatchObject({ slots: [{ day: 3, start: 5, end: 6 }] });
@@ -206,8 +210,8 @@ describe("swap", () => {
     expect(result.content).toBe(
       [
         "swapped task a and task c",
-        "- task a now on day 3 slots 5-6",
-        "- task c now on day 1 slots 4-5 embedded in host hall",
+        "- task a now on day 3 slots 5-6; was on day 1 slots 4-5",
+        "- task c now on day 1 slots 4-5 embedded in host hall; was on day 3 slots 5-6",
       ].join("\n"),
     );
     const after = result.state as ScheduleState;
@@ -219,9 +223,11 @@ describe("swap", () => {
   it("swaps a task item with an unlocked event", () => {
     const result = runTool("swap", withTwoPlaced(), { first_task_id: "a", second_task_id: "lab" });
     expect(result.content).toBe(
-      ["swapped task a and task lab", "- task a now on day 2 slots 5-6", "- task lab now on day 3 slots 1-2"].join(
-        "\n",
-      ),
+      [
+        "swapped task a and task lab",
+        "- task a now on day 2 slots 5-6; was on day 3 slots 1-2",
+        "- task lab now on day 3 slots 1-2; was on day 2 slots 5-6",
+      ].join("\n"),
     );
   });
 
@@ -269,12 +275,9 @@ describe("batch_move", () => {
     expect(result.content).toBe(
       [
         "moved 3 tasks",
-        "- task a now on day 3 slots 5-6",
-        "- task c now on day 3 slots 1-2",
-        "- task lab now on day 3 slots 3-4",
-        "- task a was on day 3 slots 1-2",
-        "- task c was on day 3 slots 5-6",
-        "- task lab was on day 2 slots 5-6",
+        "- task a now on day 3 slots 5-6; was on day 3 slots 1-2",
+        "- task c now on day 3 slots 1-2; was on day 3 slots 5-6",
+        "- task lab now on day 3 slots 3-4; was on day 2 slots 5-6",
       ].join("\n"),
     );
   });
@@ -290,10 +293,8 @@ describe("batch_move", () => {
     expect(result.content).toBe(
       [
         "moved 2 tasks",
-        "- task hall now on day 3 slots 5-8",
-        "- task a now on day 3 slots 6-7 embedded in host hall",
-        "- task hall was on day 1 slots 4-7",
-        "- task a was on day 3 slots 1-2",
+        "- task hall now on day 3 slots 5-8; was on day 1 slots 4-7",
+        "- task a now on day 3 slots 6-7 embedded in host hall; was on day 3 slots 1-2",
       ].join("\n"),
     );
     expect(taskById(result.state as ScheduleState, "hall")).toMatchObject({

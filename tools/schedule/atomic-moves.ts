@@ -18,11 +18,16 @@ export interface MovedTask {
   end: number;
   /** Id of the host it landed embedded in, if any. */
   hostId?: string;
+  /**
+   * Where it sat before a multi-task move (swap, batch_move): what undo moves it back to. Absent for place, and on
+   * a move recorded before it was kept.
+   */
+  from?: SlotRange;
 }
 
-/** `header`, then one `- task <id> now on …` line per moved task. */
+/** `header`, then one `- task <id> now on …[; was on …]` line per moved task. */
 export function movesText(header: string, moved: readonly MovedTask[], window?: Dating): string {
-  return [header, ...moved.map((task) => movedTaskLine(task.id, task, task.hostId, window))].join("\n");
+  return [header, ...moved.map((task) => movedTaskLine(task.id, task, task.hostId, window, task.from))].join("\n");
 }
 
 /**
@@ -48,7 +53,10 @@ export function moveAtomically<TData>(
     const task = state.tasks[placement.position] as ScheduleTask;
     const hostId = placement.hostPosition === undefined ? undefined : state.tasks[placement.hostPosition]?.id;
     const { day, start, end } = placement.range;
-    return hostId === undefined ? { id: task.id, day, start, end } : { id: task.id, day, start, end, hostId };
+    // A movable task sits on one range (the callers checked): where it was, before this move.
+    const was = task.slots?.[0];
+    const from = was === undefined ? {} : { from: { day: was.day, start: was.start, end: was.end } };
+    return { id: task.id, day, start, end, ...(hostId === undefined ? {} : { hostId }), ...from };
   });
   const data = report(moved);
   return { ok: true, content: text(data, state.window), state: next, data };

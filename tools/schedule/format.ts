@@ -198,9 +198,19 @@ export function freeRunLine(range: SlotRange, hostId?: string): string {
   return `- day ${range.day} slots ${range.start}-${range.end} (${range.end - range.start + 1} free)${host}`;
 }
 
-/** `- task <id> now on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>]`. */
-export function movedTaskLine(taskId: string, range: SlotRange, hostId?: string, window?: Dating): string {
-  return `- task ${taskId} now on ${formatRange(range, window)}${hostSuffix(hostId)}`;
+/**
+ * `- task <id> now on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>][; was on <range>]`, the
+ * last part when `from`, where it sat before, is given.
+ */
+export function movedTaskLine(
+  taskId: string,
+  range: SlotRange,
+  hostId?: string,
+  window?: Dating,
+  from?: SlotRange,
+): string {
+  const was = from === undefined ? "" : `; was on ${formatRange(from, window)}`;
+  return `- task ${taskId} now on ${formatRange(range, window)}${hostSuffix(hostId)}${was}`;
 }
 
 /** ` embedded in host <hostId>`, or nothing without a host. */

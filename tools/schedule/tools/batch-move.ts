@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { failure, formatRange, type Dating } from "../format.js";
+import { failure, type Dating } from "../format.js";
 import { buildOccupancyIndex, findPositions } from "../occupancy-index.js";
 import type { PlacementRequest } from "../placement.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
@@ -39,14 +39,11 @@ export type BatchMoveArguments = z.infer<typeof batchMoveArgumentsSchema>;
 /** What batch_move did, as data: where each task now sits, and where it sat before (what undo moves it back to). */
 export interface BatchMoveData {
   moved: MovedTask[];
-  /** Where each task sat before the batch, in request order (absent on a card applied before it was recorded). */
-  from?: Array<{ id: string; day: number; start: number; end: number }>;
 }
 
-/** batch_move's text: `moved <n> tasks` + one move result line per task, then `- task <id> was on <place>` for each. */
+/** batch_move's text: `moved <n> tasks` + one move result line per task. */
 function batchMovedText(data: BatchMoveData, window?: Dating): string {
-  const was = (data.from ?? []).map((from) => `- task ${from.id} was on ${formatRange(from, window)}`);
-  return [movesText(`moved ${data.moved.length} tasks`, data.moved, window), ...was].join("\n");
+  return movesText(`moved ${data.moved.length} tasks`, data.moved, window);
 }
 
 /** Moves several tasks atomically. */
@@ -65,7 +62,6 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
     );
     const seen = new Set<string>();
     const requests: PlacementRequest[] = [];
-    const from: NonNullable<BatchMoveData["from"]> = [];
     let changes = 0;
     for (const [moveIndex, move] of args.moves.entries()) {
       const prefix = `move ${moveIndex + 1} of ${args.moves.length}`;
@@ -82,7 +78,6 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       const range = rangeFrom(move.day, move.slot_start, taskDuration(task));
       if (!rangesEqual(range, current.value)) changes += 1;
       requests.push({ position, range });
-      from.push({ id: task.id, day: current.value.day, start: current.value.start, end: current.value.end });
     }
     if (changes === 0) return failure("every task is already where the batch would put it; nothing to move");
     return moveAtomically(
@@ -90,7 +85,7 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
       index,
       requests,
       "cannot apply batch_move",
-      (moved): BatchMoveData => ({ moved, from }),
+      (moved): BatchMoveData => ({ moved }),
       batchMovedText,
     );
   },

@@ -291,10 +291,14 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     case "batch_move": {
       const batch = write.data as BatchMoveData;
-      if (batch.from === undefined) return { why: "where the tasks were is not on record" };
+      if (batch.moved.some((task) => task.from === undefined)) return { why: "where the tasks were is not on record" };
       const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
       if (since.length > 0) return { why: `${since.join(", ")} moved since` };
-      const moves = batch.from.map((from) => ({ task_id: from.id, day: from.day, slot_start: from.start }));
+      const moves = batch.moved.map((task) => ({
+        task_id: task.id,
+        day: task.from!.day,
+        slot_start: task.from!.start,
+      }));
       return { writes: [{ name: "batch_move", arguments: { moves } }] };
     }
     case "swap": {
