@@ -8,6 +8,7 @@
  */
 import { formatCount, formatRanges } from "../../tools/schedule/format.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
+import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import {
   movedText,
   placedText,
@@ -1052,7 +1053,7 @@ function explainStep(
       // Its places by date and clock time in a dated window.
       const value = key === "slots" && dating ? readablePlaces(formatRanges(task.slots, dating), language) : shown;
       if (language !== "zh") return `${key}: ${value}`;
-      const told = key === "status" ? (value === "placed" ? "已安排" : value === "pending" ? "待安排" : value) : value;
+      const told = key === "status" ? (TASK_STATUS_ZH[value as TaskStatus] ?? value) : value;
       return INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：${told}` : `${key}: ${told}`;
     };
     const heading = say(

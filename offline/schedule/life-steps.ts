@@ -11,6 +11,7 @@ import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.
 import type { ListedTask, RescheduleListing, UndoListing } from "../../tools/schedule/tools/index.js";
 import { NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
+import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
 import { placeWords, type WeekFacts } from "./week-facts.js";
@@ -241,8 +242,8 @@ function statusWords(task: ListedTask, facts: WeekFacts, language: Language): st
       `placed on ${placeWords(range, facts, language)}`,
       `已安排在${placeWords(range, facts, language)}`,
     );
-  const zh: Record<string, string> = { pending: "待安排", done: "已完成", missed: "错过了", skipped: "已跳过" };
-  return say(language, task.kind === "pending" ? "not placed yet" : task.kind, zh[task.kind] ?? task.kind);
+  const zh = TASK_STATUS_ZH[task.kind as TaskStatus] ?? task.kind;
+  return say(language, task.kind === "pending" ? "not placed yet" : task.kind, zh);
 }
 
 /** "What's left before the midterm?": the tasks due before the event named, and how each stands. */

@@ -163,8 +163,17 @@ describe("propose_undo", () => {
       'Put back the removed task "Matrix operations review" (pending)',
     );
     expect(describeScheduleCall(removed.state, write.name, write.arguments, "zh")).toBe(
-      '恢复已删除的任务 "Matrix operations review"',
+      '恢复已删除的任务 "Matrix operations review"（待安排）',
     );
+    // A done task removed comes back pending (its history is not given back): both languages say pending.
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
+    const done = applied(placed, "mark_done", { task_id: "matrix-review" }).state;
+    const gone = applied(done, "remove_task", { task_id: "matrix-review" });
+    const listing = undo(gone.state, [gone.write]).listing;
+    expect(listing.kept[0]?.why).toMatch(/^it was done; it comes back pending/);
+    const back = listing.candidates[0]!.writes[0]!;
+    expect(describeScheduleCall(gone.state, back.name, back.arguments)).toMatch(/ \(pending\)$/);
+    expect(describeScheduleCall(gone.state, back.name, back.arguments, "zh")).toMatch(/（待安排）$/);
   });
 
   it("a removed task whose place was taken since comes back pending, and says so; one added again is not clobbered", () => {

@@ -7,7 +7,14 @@
  */
 import type { Language } from "../../contracts/language.js";
 import { placeName } from "./calendar.js";
-import { taskSlots, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
+import {
+  TASK_STATUS_ZH,
+  taskSlots,
+  type ScheduleState,
+  type ScheduleTask,
+  type SlotRange,
+  type TaskStatus,
+} from "./state.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
@@ -76,9 +83,10 @@ export function describeScheduleCall(
       // An undo of a removal: the task as remove_task recorded it (no longer in the week, so named from the record).
       const restored = args.task as { name?: unknown; status?: unknown } | undefined;
       const name = JSON.stringify(String(restored?.name ?? "?"));
+      const status = String(restored?.status ?? "pending");
       return zh
-        ? `恢复已删除的任务 ${name}`
-        : `Put back the removed task ${name} (${String(restored?.status ?? "pending")})`;
+        ? `恢复已删除的任务 ${name}（${TASK_STATUS_ZH[status as TaskStatus] ?? status}）`
+        : `Put back the removed task ${name} (${status})`;
     }
     default:
       return describeTaskWrite(state, tool, args, language);

@@ -226,6 +226,15 @@ export interface PastPlace {
  */
 export type TaskStatus = "pending" | "placed" | "done" | "missed" | "skipped";
 
+/** Each status as a Chinese reply or card says it. */
+export const TASK_STATUS_ZH: Readonly<Record<TaskStatus, string>> = {
+  pending: "待安排",
+  placed: "已安排",
+  done: "已完成",
+  missed: "已错过",
+  skipped: "已跳过",
+};
+
 /** The settled statuses: a task item in one of them is history, not work to place. */
 export const SETTLED_STATUSES: readonly TaskStatus[] = ["done", "missed", "skipped"];
 
