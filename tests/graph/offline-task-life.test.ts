@@ -167,7 +167,9 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     ["undo that", "move the matrix review to Friday"],
     ["撤销", "把矩阵复习移到周五"],
     ["take that back", "I did the matrix review"],
-  ])("%s reverses the last applied card through a new card", async (undo, change) => {
+    ["undo that", "vocabulary three times a week"],
+    ["撤销", "每周背三次单词"],
+  ])("%s reverses the last applied card through a new card (after: %s)", async (undo, change) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(undo) });
     const tempo = await offlineTempo(week);
     const changed = await converse(tempo, change, [], "thread-undo");

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   applyScheduleChanges,
   diffScheduleState,
-  InvalidScheduleError,
   ScheduleConflictError,
   canonicalScheduleState,
   type ScheduleChange,
@@ -87,6 +86,20 @@ describe("diffScheduleState", () => {
     expect(JSON.stringify(applyScheduleChanges(before, diffScheduleState(before, after)))).toBe(JSON.stringify(after));
   });
 
+  it("a class no task uses is removed, and the removal applies once: a second finds it gone", () => {
+    const before = smallSchedule();
+    const unused = structuredClone(before);
+    unused.tasks = unused.tasks.filter((task) => task.source === "event" || task.categoryId !== "english");
+    const removed = write("remove_task_class", unused, { class_id: "english" });
+    const changes = diffScheduleState(unused, removed);
+    expect(changes).toEqual([
+      { kind: "class", classId: "english", from: { id: "english", name: "English" }, to: null },
+    ]);
+    const applied = applyScheduleChanges(unused, changes);
+    expect(applied.categories.map((category) => category.id)).toEqual(["math"]);
+    expect(() => applyScheduleChanges(applied, changes)).toThrow(ScheduleConflictError);
+  });
+
   it("refuses differences a change cannot carry", () => {
     const before = smallSchedule();
     const renamed = structuredClone(before);
@@ -112,9 +125,15 @@ describe("diffScheduleState", () => {
     const noEvent = structuredClone(before);
     noEvent.tasks = noEvent.tasks.filter((task) => task.id !== "lab");
     expect(() => diffScheduleState(before, noEvent)).toThrow(/event lab was removed; events stay as imported/);
+    // A class removed while task c still uses it: the change is found, and applying it is refused (the stored
+    // schedule would name a class it no longer has).
     const noClass = structuredClone(before);
     noClass.categories = noClass.categories.filter((category) => category.id !== "english");
-    expect(() => diffScheduleState(before, noClass)).toThrow(InvalidScheduleError);
+    const classGone = diffScheduleState(before, noClass);
+    expect(classGone).toEqual([
+      { kind: "class", classId: "english", from: { id: "english", name: "English" }, to: null },
+    ]);
+    expect(() => applyScheduleChanges(before, classGone)).toThrow(/refers to unknown category english/);
     const wider = structuredClone(before);
     wider.window.slotsPerDay = 9;
     expect(() => diffScheduleState(before, wider)).toThrow(/the window changed/);

@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the twenty-eight schedule tools, eleven reads then seventeen writes, each with a described snake_case schema", () => {
+  it("has the twenty-nine schedule tools, eleven reads then eighteen writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -34,6 +34,7 @@ describe("the tool list", () => {
       ["batch_move", "write"],
       ["unplace", "write"],
       ["upsert_task_class", "write"],
+      ["remove_task_class", "write"],
       ["add_task", "write"],
       ["add_habit", "write"],
       ["update_task", "write"],

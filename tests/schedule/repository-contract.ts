@@ -97,6 +97,27 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(after)));
   });
 
+  it("persists a class removed, once; a removal while a task uses the class is refused and changes nothing", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("class-removal");
+    const before = write("upsert_task_class", sampleWeek(), { class_id: "physics", name: "Physics", buffer_slots: 1 });
+    await repository.seed(user, before);
+    const removed = write("remove_task_class", before, { class_id: "physics" });
+    const changes = diffScheduleState(before, removed);
+    expect(await repository.applyChanges(user, changes, { applyId: "class-removal-1" })).toEqual({ applied: true });
+    expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(removed)));
+    await expect(repository.applyChanges(user, changes, { applyId: "class-removal-2" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
+    // A class still named by a task: the store refuses the removal whole.
+    const used = structuredClone(sampleWeek());
+    used.categories = used.categories.filter((category) => category.id !== "english");
+    await expect(
+      repository.applyChanges(user, diffScheduleState(removed, used), { applyId: "class-removal-3" }),
+    ).rejects.toBeInstanceOf(ScheduleConflictError);
+    expect(json(await repository.load(user))).toBe(json(canonicalScheduleState(removed)));
+  });
+
   it("persists a roll of the window forward, once: a repeat finds the window moved and changes nothing", async () => {
     const repository = options.makeRepository();
     const user = freshUser("roll");

@@ -12,7 +12,9 @@ import {
   addTaskTool,
   createScheduleDomain,
   InMemoryScheduleRepository,
+  markDoneTool,
   placeTool,
+  removeTaskClassTool,
   removeTaskTool,
   sampleWeek,
   updateTaskTool,
@@ -162,6 +164,33 @@ describe("the task and class writes", () => {
     const removed = removeTaskTool.run(placed, { task_id: "review-limits" });
     expect(removed.state!.tasks.some((task) => task.id === "review-limits")).toBe(false);
     expect(removeTaskTool.run(week, { task_id: "sat-calculus-midterm" }).content).toMatch(/events stay as imported/);
+  });
+
+  test("a class is removed only when no task names it, done ones included; an unknown class is refused", () => {
+    const week = sampleWeek();
+    const calculus = calculusClass(week);
+    const users = items(week).filter((task) => task.categoryId === calculus.id);
+    expect(removeTaskClassTool.run(week, { class_id: calculus.id }).content).toBe(
+      `error: task class ${calculus.id} "${calculus.name}" is used by ${users.length} task(s) (${users.map((task) => task.id).join(", ")}); remove them or give them another class first; nothing was removed`,
+    );
+    expect(removeTaskClassTool.run(week, { class_id: "astronomy" }).content).toMatch(
+      /^error: no task class "astronomy"; the classes are calculus, /,
+    );
+    // A done task still names its class: its history keeps the class.
+    const { placed } = placedReview(week);
+    const done = markDoneTool.run(placed, { task_id: "review-limits" }).state!;
+    let left = done;
+    for (const task of users.filter((entry) => entry.id !== "review-limits"))
+      left = removeTaskTool.run(left, { task_id: task.id }).state!;
+    expect(removeTaskClassTool.run(left, { class_id: calculus.id }).content).toMatch(
+      /is used by 1 task\(s\) \(review-limits\)/,
+    );
+    const gone = removeTaskClassTool.run(removeTaskTool.run(left, { task_id: "review-limits" }).state!, {
+      class_id: calculus.id,
+    });
+    expect(gone.content).toBe(`removed task class ${calculus.id} "${calculus.name}"`);
+    expect(gone.state!.categories.some((category) => category.id === calculus.id)).toBe(false);
+    expect(gone.data).toEqual({ class: calculus });
   });
 
   test("what can never fit is refused with the week unchanged: a session longer than a day, an earliest day on or after its due day, an exam before its earliest day", () => {

@@ -9,6 +9,7 @@ import {
   canonicalScheduleState,
   sampleWeek,
   type ScheduleState,
+  type AddHabitData,
   type UndoListing,
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
@@ -249,11 +250,16 @@ describe("propose_undo", () => {
     expect(calculus.bufferSlots).toBe(1);
   });
 
-  it("a new class is not removed by undo; the answer names the tasks that use it", () => {
+  it("a new class is removed by undo while no task uses it; one in use is kept and its tasks named", () => {
     const created = applied(sampleWeek(), "upsert_task_class", { class_id: "physics", name: "Physics" });
-    expect(undo(created.state, [created.write]).content).toContain(
-      "cannot undo upsert_task_class physics: a new class is not removed",
-    );
+    const back = undo(created.state, [created.write]);
+    expect(back.listing.candidates[0]!.writes).toEqual([
+      { name: "remove_task_class", arguments: { class_id: "physics" } },
+    ]);
+    same(sampleWeek(), back.after);
+    const [removal] = back.listing.candidates[0]!.writes;
+    expect(describeScheduleCall(created.state, removal!.name, removal!.arguments)).toBe('Remove the class "Physics"');
+    expect(describeScheduleCall(created.state, removal!.name, removal!.arguments, "zh")).toBe('删除课程 "Physics"');
     const used = applied(created.state, "add_task", {
       task_id: "optics",
       name: "Optics",
@@ -263,6 +269,58 @@ describe("propose_undo", () => {
     const listing = undo(used.state, [created.write]).listing;
     expect(listing.candidates).toEqual([]);
     expect(listing.kept[0]!.why).toContain("tasks use it (optics)");
+    // Changed since it was made: the change is not thrown away.
+    const changed = applied(created.state, "upsert_task_class", {
+      class_id: "physics",
+      name: "Physics",
+      buffer_slots: 1,
+    });
+    expect(undo(changed.state, [created.write]).listing.kept[0]!.why).toBe("it has changed since; kept as it is now");
+  });
+
+  it("a habit is taken back: its sessions and its class; a session since done stays as history, and its class", () => {
+    const habit = applied(sampleWeek(), "add_habit", { name: "Vocabulary", duration: 1, times_per_week: 3 });
+    const sessions = (habit.write.data as AddHabitData).tasks.map((task) => task.id);
+    expect(sessions).toHaveLength(3);
+    const back = undo(habit.state, [habit.write]);
+    expect(back.listing.kept).toEqual([]);
+    expect(back.listing.candidates[0]!.writes.map((write) => write.name)).toEqual([
+      "remove_task",
+      "remove_task",
+      "remove_task",
+      "remove_task_class",
+    ]);
+    same(sampleWeek(), back.after);
+    // One session placed and done since: it stays on record, and so does the class it names.
+    const placed = applied(habit.state, "place", { task_id: sessions[0], day: 2, slot_start: 9 }).state;
+    const done = applied(placed, "mark_done", { task_id: sessions[0] }).state;
+    const partly = undo(done, [habit.write]);
+    expect(partly.listing.candidates[0]!.writes).toEqual([
+      { name: "remove_task", arguments: { task_id: sessions[1] } },
+      { name: "remove_task", arguments: { task_id: sessions[2] } },
+    ]);
+    expect(partly.listing.kept[0]!.why).toBe(`${sessions[0]} is done: history, kept; its class stays`);
+    expect(partly.after.tasks.find((task) => task.id === sessions[0])).toMatchObject({ status: "done" });
+  });
+
+  it("a removed class comes back with every field it had", () => {
+    const week = applied(sampleWeek(), "upsert_task_class", {
+      class_id: "physics",
+      name: "Physics",
+      preferred_parts: ["evening"],
+      excluded_days_of_week: [7],
+      min_session: 1,
+      max_session: 3,
+      buffer_slots: 1,
+      strategy: "compact",
+    }).state;
+    const removed = applied(week, "remove_task_class", { class_id: "physics" });
+    expect(removed.state.categories.some((entry) => entry.id === "physics")).toBe(false);
+    const back = undo(removed.state, [removed.write]);
+    expect(back.listing.kept).toEqual([]);
+    same(week, back.after);
+    const again = applied(removed.state, "upsert_task_class", { class_id: "physics", name: "Other" });
+    expect(undo(again.state, [removed.write]).listing.kept[0]!.why).toMatch(/exists again/);
   });
 
   it("when the old slot is taken since, says so and offers what can still be undone", () => {

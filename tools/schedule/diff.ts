@@ -76,15 +76,15 @@ export interface UnplaceChange {
   fromEmbeddedIn: string | null;
 }
 
-/** A task class is added (`from` null) or its name or profile changes. */
+/** A task class is added (`from` null), its name or profile changes, or it is removed (`to` null). */
 export interface ClassChange {
   kind: "class";
   /** Id of the class. */
   classId: string;
   /** The class as stored before (checked), or null for a new one. */
   from: TaskCategory | null;
-  /** The class after. */
-  to: TaskCategory;
+  /** The class after, or null when it is removed (no task item may use it then: checked on the result). */
+  to: TaskCategory | null;
 }
 
 /** A pending task item, or an imported event, is added at the end of the task list. */
@@ -194,7 +194,7 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   const classesAfter = new Set(after.categories.map((category) => category.id));
   for (const category of before.categories)
     if (!classesAfter.has(category.id))
-      problems.push(`task class ${category.id} was removed; classes are never removed`);
+      changes.push({ kind: "class", classId: category.id, from: canonicalCategory(category), to: null });
 
   const beforeById = new Map<string, ScheduleTask>();
   for (const task of before.tasks) beforeById.set(task.id, task);
@@ -345,7 +345,8 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
         throw new ScheduleConflictError(`Task class ${change.classId} is no longer as the change expects it.`, {
           change,
         });
-      if (index === -1) categories.push(canonicalCategory(change.to));
+      if (change.to === null) categories.splice(index, 1);
+      else if (index === -1) categories.push(canonicalCategory(change.to));
       else categories[index] = canonicalCategory(change.to);
       continue;
     }

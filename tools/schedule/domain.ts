@@ -63,8 +63,8 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.tasks",
     description:
-      "what there is to arrange: add, change or remove tasks (a long one in sessions), add a habit; create or change a course's study profile (each through a card)",
-    tools: ["upsert_task_class", "add_task", "add_habit", "update_task", "remove_task"],
+      "what there is to arrange: add, change or remove tasks (a long one in sessions), add a habit; create, change or remove a course and its study profile (each through a card)",
+    tools: ["upsert_task_class", "remove_task_class", "add_task", "add_habit", "update_task", "remove_task"],
   },
   {
     name: "schedule.calendar",

@@ -13,6 +13,7 @@ import {
   addTaskTool,
   exportCalendarTool,
   importCalendarTool,
+  removeTaskClassTool,
   removeTaskTool,
   rollWindowTool,
   updateTaskTool,
@@ -118,6 +119,7 @@ export {
   describeTaskWrite,
   exportCalendarTool,
   importCalendarTool,
+  removeTaskClassTool,
   removeTaskTool,
   rollWindowTool,
   updateTaskTool,
@@ -127,12 +129,13 @@ export {
   taskClassText,
   type AddTaskData,
   type ImportCalendarData,
+  type RemoveTaskClassData,
   type TaskClassData,
 } from "./task-writes.js";
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 
-/** All twenty-eight tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All twenty-nine tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -151,6 +154,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   batchMoveTool,
   unplaceTool,
   upsertTaskClassTool,
+  removeTaskClassTool,
   addTaskTool,
   addHabitTool,
   updateTaskTool,

@@ -527,6 +527,52 @@ export const removeTaskTool: DomainTool<ScheduleState, z.infer<typeof removeTask
   },
 };
 
+const removeTaskClassArgumentsSchema = z.object({
+  class_id: z.string().min(1).max(64).describe("Id of the task class to remove."),
+});
+
+/** What remove_task_class did, as data: the class as it was (what undo creates again). */
+export interface RemoveTaskClassData {
+  class: TaskCategory;
+}
+
+/** Most task ids a refusal to remove a class names. */
+const USERS_NAMED = 5;
+
+/**
+ * Removes a task class that no task item uses, done, missed and skipped ones included: their history names it. So
+ * "undo that" can take back a class a card created, and a user can drop a course that has no work left.
+ */
+export const removeTaskClassTool: DomainTool<ScheduleState, z.infer<typeof removeTaskClassArgumentsSchema>> = {
+  name: "remove_task_class",
+  description:
+    "Removes a task class (a course) that no task uses, done ones included; remove its tasks or give them another class first.",
+  schema: removeTaskClassArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const existing = state.categories.find((category) => category.id === args.class_id);
+    if (existing === undefined)
+      return failure(
+        `no task class ${quoteName(args.class_id)}; the classes are ${state.categories.map((entry) => entry.id).join(", ") || "none"}`,
+      );
+    const users = state.tasks.filter((task) => task.source === "task_item" && task.categoryId === existing.id);
+    if (users.length > 0) {
+      const named = users.slice(0, USERS_NAMED).map((task) => task.id);
+      const more = users.length > named.length ? ` and ${users.length - named.length} more` : "";
+      return failure(
+        `task class ${existing.id} ${quoteName(existing.name)} is used by ${users.length} task(s) (${named.join(", ")}${more}); remove them or give them another class first; nothing was removed`,
+      );
+    }
+    const data: RemoveTaskClassData = { class: canonicalCategory(existing) };
+    return {
+      ok: true,
+      content: `removed task class ${existing.id} ${quoteName(existing.name)}`,
+      state: { ...state, categories: state.categories.filter((category) => category.id !== existing.id) },
+      data,
+    };
+  },
+};
+
 /** Most occurrences of one imported event a card lists. */
 const CARD_OCCURRENCES = 4;
 
@@ -607,6 +653,8 @@ export function describeTaskWrite(
       return zh ? `修改任务 ${named(args.task_id)}` : `Change the task ${named(args.task_id)}`;
     case "remove_task":
       return zh ? `删除任务 ${named(args.task_id)}` : `Remove the task ${named(args.task_id)}`;
+    case "remove_task_class":
+      return zh ? `删除课程 ${className(args.class_id)}` : `Remove the class ${className(args.class_id)}`;
     case "roll_window": {
       const days = typeof args.days === "number" ? args.days : 7;
       return zh

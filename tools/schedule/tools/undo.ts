@@ -2,13 +2,22 @@
  * `propose_undo` ("undo that", issue 47 item 4): the writes that reverse the thread's last applied card, as one
  * candidate (`u1`) for `choose_candidate` — so the undo is a new card of ordinary writes, applied exactly once like
  * any write. The inverse of place is unplace, of move a move back, of swap the same swap, of unplace a place where it
- * was, of a mark the status it had (reopen, and its old place back), of add_task remove_task. Each inverse is tried
+ * was, of a mark the status it had (reopen, and its old place back), of add_task remove_task, of a class created its
+ * removal (and of a removal the class again), of add_habit its sessions and class removed. Each inverse is tried
  * on the week as it is now, last write first: one the week no longer allows (its slot taken, a rule broken, the slot
  * passed by the clock, the task changed since) is left out and said, with the reason; the rest are offered.
  */
 import { z } from "zod";
 import type { AppliedWrite, CandidateListing, DomainTool, ProposedCandidate, ToolRun } from "../../domain.js";
-import type { PastPlace, ScheduleState, SlotRange, TaskCategory, TaskItem, TaskStatus } from "../state.js";
+import {
+  isSettled,
+  type PastPlace,
+  type ScheduleState,
+  type SlotRange,
+  type TaskCategory,
+  type TaskItem,
+  type TaskStatus,
+} from "../state.js";
 import { dayOfDate } from "../calendar.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
@@ -16,13 +25,16 @@ import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool } from "./place.js";
 import {
+  removeTaskClassTool,
   removeTaskTool,
   updateTaskTool,
   upsertTaskClassTool,
+  type RemoveTaskClassData,
   type RemoveTaskData,
   type TaskClassData,
   type UpdateTaskData,
 } from "./task-writes.js";
+import type { AddHabitData } from "./habits.js";
 import { restoreTaskTool } from "./restore-task.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
@@ -158,8 +170,8 @@ function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
 }
 
 /**
- * The upsert_task_class that gives a changed class back the fields it had before `data`'s change. A class the write
- * created is not removed (no write removes a class): said, with the tasks that use it.
+ * The upsert_task_class that gives a changed class back the fields it had before `data`'s change; a class the write
+ * created is removed again, unless tasks use it now (said, with their ids) or it has changed since.
  */
 function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
   const id = data.class.id;
@@ -167,16 +179,50 @@ function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
   if (now === undefined) return { why: "it has been removed since" };
   if (data.created) {
     const users = state.tasks.filter((task) => task.source === "task_item" && task.categoryId === id);
-    return {
-      why:
-        users.length > 0
-          ? `a new class is not removed while tasks use it (${users.map((task) => task.id).join(", ")})`
-          : "a new class is not removed: Tempo has no write that removes a class",
-    };
+    if (users.length > 0)
+      return { why: `a new class is not removed while tasks use it (${users.map((task) => task.id).join(", ")})` };
+    if (JSON.stringify(now) !== JSON.stringify(data.class)) return { why: "it has changed since; kept as it is now" };
+    return { writes: [{ name: "remove_task_class", arguments: { class_id: id } }] };
   }
   if (data.before === undefined) return { why: "what it was before is not on record" };
   const values = { before: data.before, written: data.class, now };
   return giveBack("upsert_task_class", CLASS_FIELDS, values, { class_id: id, name: now.name });
+}
+
+/** The upsert_task_class that creates a removed class again, with every field it had. */
+function unremoveClass(state: ScheduleState, data: RemoveTaskClassData): Inverse {
+  const removed = data.class;
+  if (state.categories.some((entry) => entry.id === removed.id))
+    return { why: "a class with its id exists again (a later write made it)" };
+  const args: Record<string, unknown> = { class_id: removed.id, name: removed.name };
+  for (const { field, back } of CLASS_FIELDS) if (removed[field] !== undefined) Object.assign(args, back(removed));
+  return { writes: [{ name: "upsert_task_class", arguments: args }] };
+}
+
+/**
+ * The writes that take back a habit: each of its sessions still pending or placed is removed, then its class. A
+ * session since marked done, missed or skipped is history: it stays, and so does the class it names (said).
+ */
+function unaddHabit(state: ScheduleState, data: AddHabitData): Inverse {
+  const ids = new Set(data.tasks.map((task) => task.id));
+  const sessions = state.tasks.filter((task): task is TaskItem => task.source === "task_item" && ids.has(task.id));
+  const kept = sessions.filter((task) => isSettled(task.status));
+  const removes = sessions
+    .filter((task) => !isSettled(task.status))
+    .map((task) => ({ name: "remove_task", arguments: { task_id: task.id } }));
+  const classId = data.class.id;
+  const others = state.tasks.filter(
+    (task) => task.source === "task_item" && task.categoryId === classId && !ids.has(task.id),
+  );
+  const classStays = kept.length > 0 || others.length > 0 || !state.categories.some((entry) => entry.id === classId);
+  const writes = classStays ? removes : [...removes, { name: "remove_task_class", arguments: { class_id: classId } }];
+  const said = [
+    ...(kept.length > 0 ? [`${kept.map((task) => `${task.id} is ${task.status}`).join(", ")}: history, kept`] : []),
+    ...(others.length > 0 ? [`other tasks use its class (${others.map((task) => task.id).join(", ")})`] : []),
+    ...(classStays && state.categories.some((entry) => entry.id === classId) ? ["its class stays"] : []),
+  ];
+  if (writes.length === 0) return { why: said.length > 0 ? said.join("; ") : "its sessions have been removed since" };
+  return { writes, ...(said.length > 0 ? { partly: said.join("; ") } : {}) };
 }
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
@@ -194,6 +240,7 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
     updateTaskTool,
     restoreTaskTool,
     upsertTaskClassTool,
+    removeTaskClassTool,
   ].map((tool) => [tool.name, tool]),
 );
 
@@ -335,6 +382,10 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unremove(state, write.data as RemoveTaskData);
     case "upsert_task_class":
       return unupsertClass(state, write.data as TaskClassData);
+    case "remove_task_class":
+      return unremoveClass(state, write.data as RemoveTaskClassData);
+    case "add_habit":
+      return unaddHabit(state, write.data as AddHabitData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -343,7 +394,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, update_task, remove_task and a change of a class`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task and a class's creation, change or removal`,
       };
   }
 }
