@@ -408,37 +408,52 @@ function daysBefore(
 ): number[] | Decision | undefined {
   const phrase = request.where.before;
   if (!phrase) return undefined;
-  const listing = view.rounds
-    .filter((round) => round.name === "list_tasks" && round.arguments.source === "event")
-    .flatMap((round) => toolDataOf(round, "list_tasks")?.tasks ?? []);
-  if (
-    listing.length === 0 &&
-    !view.rounds.some((round) => round.name === "list_tasks" && round.arguments.source === "event")
-  ) {
-    return read(
-      say(language, `Looking for the ${phrase} among your events.`, `正在你的日程中查找${phrase}。`),
-      "list_tasks",
-      { source: "event", limit: 100 },
-      "the step must finish before an event",
-    );
-  }
-  const event = matchTasks(phrase, listing)
-    .flatMap((task) => task.slots)
-    .sort((a, b) => a.day - b.day)[0];
-  if (!event)
-    return finish(
+  const named = eventNamed(view, phrase, end, language, "placed");
+  if (!("event" in named)) return named.decision;
+  return Array.from({ length: Math.max(0, named.first.day - 1) }, (_, offset) => offset + 1).filter(
+    (day) => day <= (facts.totalDays ?? day),
+  );
+}
+
+/**
+ * The event `phrase` names ("the midterm"), with its first range, read from a listing of the events: else the
+ * decision to list the events first, or, when none matches, to finish saying nothing was `done` ("placed", "added").
+ */
+export function eventNamed(
+  view: PromptView,
+  phrase: string,
+  end: Finish,
+  language: Language,
+  done: "placed" | "added",
+): { event: ListedTask; first: ListedTask["slots"][number] } | { decision: Decision } {
+  const listed = view.rounds.filter((round) => round.name === "list_tasks" && round.arguments.source === "event");
+  if (listed.length === 0)
+    return {
+      decision: read(
+        say(language, `Looking for the ${phrase} among your events.`, `正在你的日程中查找${phrase}。`),
+        "list_tasks",
+        { source: "event", limit: 100 },
+        "the step must finish before an event",
+      ),
+    };
+  const listing = listed.flatMap((round) => toolDataOf(round, "list_tasks")?.tasks ?? []);
+  const found = matchTasks(phrase, listing)
+    .flatMap((event) => event.slots.map((first) => ({ event, first })))
+    .sort((a, b) => a.first.day - b.first.day)[0];
+  if (found) return found;
+  const zhDone = done === "placed" ? "安排任何任务" : "添加任务";
+  return {
+    decision: finish(
       end,
       say(
         language,
-        `I found no event matching "${phrase}", so nothing was placed.`,
-        `我没有找到与“${phrase}”匹配的日程，所以没有安排任何任务。`,
+        `I found no event matching "${phrase}", so nothing was ${done}.`,
+        `我没有找到与“${phrase}”匹配的日程，所以没有${zhDone}。`,
       ),
       `not carried out: no event matches "${phrase}"`,
       "the step names an event the schedule does not have",
-    );
-  return Array.from({ length: Math.max(0, event.day - 1) }, (_, offset) => offset + 1).filter(
-    (day) => day <= (facts.totalDays ?? day),
-  );
+    ),
+  };
 }
 
 /** The latest whole `propose_arrangement` listing of the step (undefined when none, or it was compressed). */

@@ -9,6 +9,7 @@ import type { PromptView, RoundView } from "../prompt-reading.js";
 import { addedTaskInChinese, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
+import { eventNamed } from "./arrange-step.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */
@@ -52,14 +53,18 @@ export function addTaskStep(
       `not carried out: no class matches "${request.classPhrase}"`,
       "the step names a class the schedule does not have",
     );
+  // Due before an event the request names: the event read from a listing of the events, by its id.
+  const due = request.dueEvent === undefined ? undefined : eventNamed(view, request.dueEvent, end, language, "added");
+  if (due !== undefined && !("event" in due)) return due.decision;
+  const dueArgs = due === undefined ? {} : { due_before_event: due.event.id };
   return propose(
     say(
       language,
-      `Adding "${request.name}" (${request.duration} slot(s)) to ${category.name}.`,
-      `正在把“${request.name}”（${request.duration} 节）加入${category.name}。`,
+      `Adding "${request.name}" (${request.duration} slot(s)) to ${category.name}${due ? `, due before ${due.event.name}` : ""}.`,
+      `正在把“${request.name}”（${request.duration} 节）加入${category.name}${due ? `，在${due.event.name}之前完成` : ""}。`,
     ),
     "add_task",
-    { name: request.name, class_id: category.id, duration: request.duration },
+    { name: request.name, class_id: category.id, duration: request.duration, ...dueArgs },
     say(language, "the task the request adds", "请求添加的任务"),
     {
       action: end,

@@ -371,7 +371,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "add_task":
       return [
         {
-          content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots`,
+          content: `Add the task ${JSON.stringify(request.name)} to the class ${JSON.stringify(request.classPhrase)}, ${request.duration} slots${request.dueEvent ? `, due before the ${request.dueEvent}` : ""}`,
           done_when: "add_task reports the new task, or why it cannot be added",
           packs: [...CLASS_PACKS],
         },
@@ -533,7 +533,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "add_task":
       return [
         {
-          content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节`,
+          content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节${request.dueEvent ? `，在${request.dueEvent}之前完成` : ""}`,
           done_when: "add_task 报告新任务，或无法添加的原因",
           packs: [...CLASS_PACKS],
         },

@@ -38,4 +38,24 @@ describe("requests naming a class or an exam", () => {
     expect(outcome.said.join("\n")).toContain('I found no event matching "party", so nothing was placed.');
     expect(outcome.finalAnswer ?? "").not.toMatch(/^Placed what you asked/);
   });
+
+  test.each([
+    ["add a 2-slot task formula sheet to calculus before the midterm", "formula sheet", 2],
+    ["给微积分添加任务：公式表，在期中考试之前", "公式表", 1],
+  ])("'%s' adds the task due before the midterm, read from the events", async (request, name, duration) => {
+    const outcome = await converse(await offlineTempo(sampleWeek()), request);
+    expect(outcome.toolCalls).toContain("list_tasks");
+    const card = outcome.cards.find((entry) => entry.action === "add_task");
+    expect(card?.args).toEqual({ name, class_id: "calculus", duration, due_before_event: "sat-calculus-midterm" });
+    const added = outcome.schedule.tasks.find((task) => task.name === name);
+    expect(added).toMatchObject({ status: "pending", dueBefore: { eventId: "sat-calculus-midterm" } });
+  });
+
+  test("an add before an event the week does not have adds nothing, and says so", async () => {
+    const week = sampleWeek();
+    const outcome = await converse(await offlineTempo(week), "add a task formula sheet to calculus before the party");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.said.join("\n")).toContain('I found no event matching "party", so nothing was added.');
+    expect(outcome.schedule.tasks).toHaveLength(week.tasks.length);
+  });
 });

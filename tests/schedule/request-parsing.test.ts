@@ -219,6 +219,14 @@ describe("requests as people phrase them (issue 31)", () => {
       { kind: "add_task", name: "integrals review", classPhrase: "calculus", duration: 2 },
     ],
     [
+      "add formula sheet to calculus, 2 slots, before the midterm",
+      { kind: "add_task", name: "formula sheet", classPhrase: "calculus", duration: 2, dueEvent: "midterm" },
+    ],
+    [
+      "给微积分添加任务：公式表，在期中考试之前",
+      { kind: "add_task", name: "公式表", classPhrase: "微积分", duration: 1, dueEvent: "期中考试" },
+    ],
+    [
       "make calculus mornings only",
       { kind: "class_rules", classPhrase: "calculus", parts: ["morning"], excludedWeekdays: [] },
     ],
@@ -237,9 +245,11 @@ describe("requests as people phrase them (issue 31)", () => {
       "arrange everything except the binary tree review",
       "schedule everything but the essay and the vocabulary list",
       'add a 2-slot task "integrals review" to calculus',
+      "add a 2-slot task formula sheet to calculus before the midterm",
       "make calculus mornings only",
       "never schedule linear algebra on Monday and Tuesday",
       "给微积分添加任务“积分复习”，2节",
+      "给微积分添加任务：公式表，2节，在期中考试之前",
       "微积分只在上午",
     ]) {
       const request = parseScheduleRequest(text);

@@ -119,8 +119,11 @@ export type ScheduleRequest =
   | { kind: "day"; where: Where }
   | { kind: "list"; status: "pending" | "placed" | "all" }
   | { kind: "explain"; task: string }
-  /** A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节". */
-  | { kind: "add_task"; name: string; classPhrase: string; duration: number }
+  /**
+   * A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节";
+   * `dueEvent` when it is due before an event the request names ("… before the midterm", "…，在期中考试之前").
+   */
+  | { kind: "add_task"; name: string; classPhrase: string; duration: number; dueEvent?: string }
   /** A class's standing rules: "calculus only in the mornings", "never calculus on Monday", "微积分只在上午". */
   | { kind: "class_rules"; classPhrase: string; parts: PartOfDay[]; excludedWeekdays: number[] }
   | { kind: "help" }
@@ -414,9 +417,9 @@ export function readWhere(fragment: string): Where {
   return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
 }
 
-/** "before the midterm" / "ahead of my exam" / "在期中考试之前": the event named, or undefined. */
+/** "before the midterm" / "ahead of my exam" / "在期中考试之前" (an English step may name a Chinese event): the event named. */
 const BEFORE_EVENT =
-  /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z][a-z0-9 -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
+  /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z\u4e00-\u9fff][a-z0-9\u4e00-\u9fff -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
 
 function readBefore(fragment: string): string | undefined {
   const match = BEFORE_EVENT.exec(fragment.toLowerCase());
@@ -770,6 +773,17 @@ function parseSentence(body: string): ScheduleRequest {
  * "add task integrals review for calculus, 2 slots", "给微积分添加任务“积分复习”，2节", "在微积分里加一个任务：积分复习，两节".
  */
 function readAddTask(body: string): ScheduleRequest | undefined {
+  // "… before the midterm": the event it is due before, said anywhere after the verb; the rest is read without it.
+  const dueEvent = readBefore(body);
+  const request = readAddTaskBody(dueEvent === undefined ? body : body.replace(BEFORE_EVENT_CLAUSE, " ").trim());
+  return request && dueEvent !== undefined ? { ...request, dueEvent } : request;
+}
+
+/** A "[due] before <event>" clause as `readBefore` reads it, with the comma that may lead it: cut from an add request. */
+const BEFORE_EVENT_CLAUSE = new RegExp(`\\s*[,，]?\\s*(?:due\\s+)?(?:${BEFORE_EVENT.source})(?:完成|做完)?[,，]?`, "i");
+
+/** readAddTask's request without its "before <event>" clause. */
+function readAddTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_task" }> | undefined {
   const english =
     /^(?:(?:can you|could you|would you|help me|i want to|i'd like to|let's|now)\s+)*(?:add|create|new)\s+(?:a\s+|an\s+|one\s+)?(?:new\s+)?(?:(\d+|one|two|three|four)[- ]slots?\s+)?(?:task|review|session|item)?\s*(?:called|named|:)?\s*(.+?)\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?(.+?)(?:\s+class|\s+course)?(?:\s*[,(]\s*(\d+|one|two|three|four)\s+slots?\)?)?$/.exec(
       body,
