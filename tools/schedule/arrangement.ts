@@ -243,8 +243,12 @@ function* polishedPlacements(
     allowed,
     work,
   );
+  // Each task looked up by id (the first of that id, as a walk would find it), not a walk of the window's tasks per
+  // placement (a long window's hundreds of placements made that quadratic).
+  const polished = new Map<string, ScheduleState["tasks"][number]>();
+  for (const task of week.tasks) if (!polished.has(task.id)) polished.set(task.id, task);
   return placements.map((entry): PlannedPlacement => {
-    const task = week.tasks.find((candidate) => candidate.id === entry.id);
+    const task = polished.get(entry.id);
     const range = task?.source === "task_item" ? task.slots?.[0] : undefined;
     if (task?.source !== "task_item" || !range) return entry;
     return {

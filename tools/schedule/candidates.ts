@@ -599,12 +599,7 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
       },
     );
     if (tied.length === 0) break;
-    const chosen = tied
-      .map((change) => ({ change, summary: tied.length > 1 ? described(change) : "" }))
-      .sort(
-        (a, b) =>
-          Number(a.change.kind === "swap") - Number(b.change.kind === "swap") || a.summary.localeCompare(b.summary),
-      )[0]!.change;
+    const chosen = firstOfTied(tied, described);
     if (chosen.kind === "move") {
       model.move(chosen.position, chosen.range);
       model.settle();
@@ -612,6 +607,25 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
     steps += 1;
   }
   return steps;
+}
+
+/**
+ * The change a climb takes among those tied for the best gain: a move before a swap, then the first by what its card
+ * says (the first of them in scan order when two say the same). Only the changes that can win are described — the
+ * moves when one is tied, and none when one change is alone in the running — since a long window's many equal days tie
+ * many changes step after step, and describing each (a card's text) cost more than scoring it.
+ */
+function firstOfTied(tied: readonly Change[], described: (change: Change) => string): Change {
+  const moves = tied.filter((change) => change.kind === "move");
+  const running = moves.length > 0 ? moves : tied;
+  let chosen = running[0]!;
+  if (running.length === 1) return chosen;
+  let text = described(chosen);
+  for (const change of running.slice(1)) {
+    const said = described(change);
+    if (said.localeCompare(text) < 0) [chosen, text] = [change, said];
+  }
+  return chosen;
 }
 
 /** A place as a key: its day and first slot. */

@@ -447,11 +447,19 @@ export function* placementSteps(
     // descent, whose choices follow the day loads only: it is the spread placement kept when nothing beats it.
     const symmetric = sameAsPrevious[position] && leafReached;
     const previous = symmetric ? chosen[position - 1]! : 0;
-    frame.dayOrder =
-      symmetric && previous === 0
-        ? []
-        : table[position]!.days.filter((day) => day >= previous).sort((a, b) => load[a]! - load[b]! || a - b);
+    frame.dayOrder = symmetric && previous === 0 ? [] : quietestFirst(table[position]!.days, previous);
     return true;
+  };
+  // The days from `first` on, the quietest first (then by day): sorted as numbers keyed by load and day, not by a
+  // comparator (called for every pair compared, at every node: a long window's many days made it the search's cost).
+  const keys = new Float64Array(days + 1);
+  const quietestFirst = (onDays: readonly number[], first: number): number[] => {
+    let size = 0;
+    for (const day of onDays) if (day >= first) keys[size++] = load[day]! * (days + 1) + day;
+    const sorted = keys.subarray(0, size).sort();
+    const ordered = new Array<number>(size);
+    for (let at = 0; at < size; at += 1) ordered[at] = sorted[at]! % (days + 1);
+    return ordered;
   };
   const descend = (child: Frame) => {
     decide(child.position - 1, 1);

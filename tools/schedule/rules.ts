@@ -339,6 +339,31 @@ export function searchLimitsOf(
 ): { notDays: Set<number>; pad: number; endBefore?: { day: number; slot: number } } {
   const event =
     task.dueBefore && "eventId" in task.dueBefore ? book.eventStarts.get(task.dueBefore.eventId) : undefined;
+  const due = task.dueBefore;
+  const endBefore = event
+    ? { day: event.range.day, slot: event.range.start }
+    : due && "day" in due
+      ? { day: due.day, slot: 1 }
+      : undefined;
+  return {
+    notDays: new Set(ruledOutDays(task, event, book)),
+    pad: bufferOf(task, book),
+    ...(endBefore ? { endBefore } : {}),
+  };
+}
+
+/**
+ * The days of the window `task`'s rules rule out, kept per rule book for the tasks that share what the rules read of
+ * a task (its class, earliest day and deadline: every task but those of a group kept apart, whose days depend on where
+ * the group's other items are). Each is probed once a day, so the days of a window's tasks are found in time that
+ * grows with the window, not with its tasks times its days.
+ */
+function ruledOutDays(task: TaskItem, event: { range: SlotRange } | undefined, book: RuleBook): ReadonlySet<number> {
+  const shared = !task.group || task.group.sameDay;
+  const key = shared ? `${task.categoryId}|${task.earliestDay ?? ""}|${JSON.stringify(task.dueBefore ?? null)}` : "";
+  let known = shared ? ruledOutByBook.get(book) : undefined;
+  const remembered = known?.get(key);
+  if (remembered) return remembered;
   const undated: TaskItem = { ...task };
   delete undated.dueBefore;
   const notDays = new Set<number>();
@@ -349,14 +374,16 @@ export function searchLimitsOf(
       if (placementRuleProblem(undated, probe, book, { slots: false }) !== undefined) notDays.add(day);
     } else if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined) notDays.add(day);
   }
-  const due = task.dueBefore;
-  const endBefore = event
-    ? { day: event.range.day, slot: event.range.start }
-    : due && "day" in due
-      ? { day: due.day, slot: 1 }
-      : undefined;
-  return { notDays, pad: bufferOf(task, book), ...(endBefore ? { endBefore } : {}) };
+  if (shared) {
+    known ??= new Map();
+    ruledOutByBook.set(book, known);
+    known.set(key, notDays);
+  }
+  return notDays;
 }
+
+/** The days `ruledOutDays` found, per rule book (read only: a book is not changed once made), per what it reads. */
+const ruledOutByBook = new WeakMap<RuleBook, Map<string, ReadonlySet<number>>>();
 
 /** A search task kept to the task's hard rules too: the days its class and deadline rule out, its buffer, its priority. */
 export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook): SearchTask {

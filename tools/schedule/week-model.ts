@@ -81,8 +81,12 @@ export class WeekModel {
   private readonly dirty = new Set<number>();
   /** Per position: 1 for an event reviews may sit in (a cell it holds alone is room, not a commitment). */
   private readonly room: Uint8Array;
-  /** Per position: per cell of the window, 1 when a review starting there is off the profile, 2 when not, 0 unknown. */
-  private readonly offProfile: Array<Uint8Array | undefined>;
+  /**
+   * Per position, per day (index 0 is day 1), by start slot: 1 when a review starting there is off the profile, 2 when
+   * not, 0 unknown. Rows are made on first use, so a long window keeps only the days a review was costed on (a row of
+   * the window's every cell per review grew with the window's square).
+   */
+  private readonly offProfile: Array<Array<Uint8Array | undefined> | undefined>;
   /** Scratch rows for `costOfDay`. */
   private readonly busyRow: Uint8Array;
   private readonly sorted: number[] = [];
@@ -827,14 +831,15 @@ export class WeekModel {
 
   /** True when the review at `position` on `range` is off the profile (`profileOf`), remembered per place. */
   private isOffProfile(position: number, range: SlotRange): boolean {
-    let known = this.offProfile[position];
+    const days = (this.offProfile[position] ??= []);
+    let known = days[range.day - 1];
     if (!known) {
-      known = new Uint8Array(this.totalDays * this.slotsPerDay);
-      this.offProfile[position] = known;
+      known = new Uint8Array(this.slotsPerDay + 1);
+      days[range.day - 1] = known;
     }
-    const cell = (range.day - 1) * this.slotsPerDay + range.start - 1;
-    if (known[cell] === 0) known[cell] = this.profile(this.state.tasks[position] as TaskItem, range) ? 1 : 2;
-    return known[cell] === 1;
+    if (known[range.start] === 0)
+      known[range.start] = this.profile(this.state.tasks[position] as TaskItem, range) ? 1 : 2;
+    return known[range.start] === 1;
   }
 
   /** The feasibility after a change on `days`: the one before when nothing pending could newly fit there. */
