@@ -125,7 +125,7 @@ export function calendarText(event: DrawnEvent): string {
 }
 
 /** Minutes since midnight of "HH:MM". */
-function toMinutes(time: string): number {
+export function toMinutes(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
@@ -182,6 +182,12 @@ export function oracleOccurrences(text: string, zone: string, first: string, las
     found.add(kept ? `${from.date} ${kept}` : `${from.date} ${from.time}–${to.time}`);
   }
   return [...found].sort();
+}
+
+/** True when ical.js gives the file an occurrence starting after `last` (a date in the window's zone). */
+export function oracleOccursAfter(text: string, zone: string, last: string, windowZone: string): boolean {
+  for (const { from } of icalOccurrences(text, zone, windowZone)) if (from.date > last) return true;
+  return false;
 }
 
 const plainDays = fc.uniqueArray(fc.constantFrom(...DAYS), { minLength: 1, maxLength: 3 });
