@@ -1,8 +1,8 @@
 /**
  * Importing a calendar file with the clock (issue 47): an occurrence whose slot has started by the run's `now` is
- * left out and told; an event with no time left is not added at all, said in the tool's result and on the card in
- * English and Chinese; a file with only past events is refused, the week unchanged; a recurring series keeps its
- * future occurrences. The clock is injected as the state's `now`, never the real one.
+ * left out and told; an event with no time left (an EXDATE takes one away) is not added at all, said in the tool's
+ * result and on the card in English and Chinese; a file with only past events is refused, the week unchanged; a
+ * recurring series keeps its future occurrences. The clock is injected as the state's `now`, never the real one.
  */
 import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
@@ -118,6 +118,28 @@ describe("import_calendar and the clock", () => {
       content:
         "error: no event of the file can be added: Algebra lecture: all of its times in this window have passed; not added",
     });
+  });
+
+  test("a series whose one time after this week is cancelled (EXDATE) is not added; one with a time past it is", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    // Five Mondays from 4 March; the fifth, 1 April, cancelled: after Monday 25 March (passed) nothing is left.
+    const cancelled = "EXDATE;TZID=Asia/Shanghai:20240401T100000";
+    const ending = importCalendarTool.run(week, {
+      ics: calendarOf(
+        `${lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO;COUNT=5")}\n${cancelled}`,
+      ),
+    });
+    expect(ending).toEqual({
+      ok: false,
+      content:
+        "error: no event of the file can be added: Algebra lecture: all of its times in this window have passed; not added",
+    });
+    // Without an end, 8 April is still ahead, past the cancelled Monday: kept for later weeks.
+    const weekly = importCalendarTool.run(week, {
+      ics: calendarOf(`${lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO")}\n${cancelled}`),
+    });
+    expect(weekly.ok, weekly.content).toBe(true);
+    expect(weekly.state!.tasks.at(-1)).toMatchObject({ name: "Algebra lecture", slots: [] });
   });
 
   test("without a clock nothing has passed: every time in the window is imported", () => {

@@ -414,38 +414,43 @@ export function occursByRule(series: EventSeries, date: string): boolean {
 /**
  * True when a series has an occurrence after `date`: a moved or added one, or one of a rule within one full period
  * after it (a year more with BYMONTH; a monthly rule's months looked at for four years of them, a yearly rule's for
- * nine, which hold a 29 February).
+ * nine, which hold a 29 February) that is not cancelled (EXDATE) or moved away: RFC 5545 takes the EXDATEs out of the
+ * set the rules give, so a rule whose later days are all cancelled has nothing after `date`.
  */
 export function occursAfter(series: EventSeries, date: string): boolean {
   if (series.moved.some((moved) => moved.date > date)) return true;
   if ((series.added ?? []).some((added) => added.date > date && !series.cancelled.includes(added.date))) return true;
-  const after = dayNumber(date);
-  return compiledRules(series).some((compiled) => ruleOccursAfter(compiled, after));
+  const gone = new Set([...series.cancelled, ...series.moved.map((moved) => moved.from)].map(dayNumber));
+  return compiledRules(series).some((compiled) => {
+    // Each day the rule gives after `date`, in turn, until one is not gone: at most one more than the days gone.
+    for (let day = ruleDayAfter(compiled, dayNumber(date)); day !== undefined; day = ruleDayAfter(compiled, day))
+      if (!gone.has(day)) return true;
+    return false;
+  });
 }
 
-/** True when one compiled rule has an occurrence after a day number (`occursAfter`). */
-function ruleOccursAfter(compiled: CompiledRule, after: number): boolean {
-  if (compiled.last <= after) return false;
+/** The first day number after `after` one compiled rule gives, within one full period (`occursAfter`), or undefined. */
+function ruleDayAfter(compiled: CompiledRule, after: number): number | undefined {
+  if (compiled.last <= after) return undefined;
   const { rule } = compiled;
   if (compiled.monthDays === undefined) {
     const period = (rule.freq === "weekly" ? 7 * rule.interval : rule.interval) + (rule.byMonth ? 366 : 0);
-    for (let day = after + 1; day <= after + period; day += 1) if (occursOnDay(compiled, day)) return true;
-    return false;
+    for (let day = after + 1; day <= after + period; day += 1) if (occursOnDay(compiled, day)) return day;
+    return undefined;
   }
   const at = new Date(after * DAY_MS);
   const fromMonth = monthIndex(at.getUTCFullYear(), at.getUTCMonth());
   const span = rule.freq === "yearly" ? 12 * 9 * rule.interval : 49 * rule.interval;
   for (let index = fromMonth; index <= fromMonth + span; index += 1) {
     const month = monthOfIndex(index);
-    if (month.first > compiled.last) return false;
-    if (
-      compiled
-        .monthDays(index)
-        .some((day) => month.first + day - 1 > after && occursOnDay(compiled, month.first + day - 1))
-    )
-      return true;
+    if (month.first > compiled.last) return undefined;
+    const days = compiled
+      .monthDays(index)
+      .map((day) => month.first + day - 1)
+      .filter((day) => day > after && occursOnDay(compiled, day));
+    if (days.length > 0) return Math.min(...days);
   }
-  return false;
+  return undefined;
 }
 
 /** Minutes after midnight of "HH:MM" (read from its character codes: it is read for every occurrence of a term). */
