@@ -113,7 +113,7 @@ describe("npm run eval against the strict double", () => {
     const chart = await readFile(path.join(out, "report.svg"), "utf8");
     expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(chart.match(/<rect x=/g)?.length).toBeGreaterThanOrEqual(6);
-  }, 300_000);
+  });
 
   test("a server that returns no usage: prompt tokens counted with o200k on the requests sent", async () => {
     const server = await double({ omitUsage: true });
@@ -126,7 +126,7 @@ describe("npm run eval against the strict double", () => {
       server.requests.reduce((sum, request) => sum + promptSize(request.body).promptTokens, 0),
     );
     expect(read.total.completionTokens).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   test("a model that answers prose instead of a tool call: a typed failure in the report, and the next scenario runs", async () => {
     const server = await double({
@@ -143,7 +143,7 @@ describe("npm run eval against the strict double", () => {
     expect(move!.failure).toBeUndefined();
     expect(move!.scenarioProblems).toEqual([]);
     expect(json.runs[0]!.totals.failures).toBe(1);
-  }, 300_000);
+  });
 
   test("interrupted half-way (SIGINT): the partial report is written and the command exits non-zero", async () => {
     // The second scenario's requests never get an answer: the eval is stopped while it waits.
@@ -179,7 +179,7 @@ describe("npm run eval against the strict double", () => {
     expect(json.runs[0]!.scenarios.map((scenario) => scenario.name)).toEqual(["read"]);
     expect(await readFile(path.join(out, "report.md"), "utf8")).toContain("**Interrupted**");
     expect(output).toContain("report (partial: interrupted)");
-  }, 300_000);
+  });
 });
 
 describe("the naive model beside the offline policy (--double policy,naive)", () => {
@@ -207,7 +207,7 @@ describe("the naive model beside the offline policy (--double policy,naive)", ()
     expect(markdown).toContain(
       `| double (naive model: reads, places greedily, verifies) | ${naive!.placed} / ${naive!.maximum} | 0 | ${naive!.total.calls} |`,
     );
-  }, 300_000);
+  });
 });
 
 describe("the createAgent + HITL peer beside Tempo (--peer)", () => {
@@ -241,7 +241,7 @@ describe("the createAgent + HITL peer beside Tempo (--peer)", () => {
     );
     const json = JSON.parse(await readFile(path.join(out, "report.json"), "utf8")) as EvalReport;
     expect(json.runs[0]!.peer?.placed).toBe(8);
-  }, 300_000);
+  });
 });
 
 describe("the recording proxy", () => {

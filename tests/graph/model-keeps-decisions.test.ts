@@ -117,7 +117,6 @@ describe("a model's own writes and searches keep to the task's card decisions", 
       expect(placeOf(schedule, "derivative-drills")).toMatch(/^day [1-46-7] /);
       expect(result.phase).toBe("done");
     },
-    60_000,
   );
 
   test.each([
@@ -149,6 +148,5 @@ describe("a model's own writes and searches keep to the task's card decisions", 
       expect(placeOf(schedule, "derivative-drills")).toMatch(/^day 5 slots 11-/);
       expect(result.phase).toBe("done");
     },
-    60_000,
   );
 });

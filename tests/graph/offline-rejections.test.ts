@@ -55,20 +55,16 @@ describe("a day named in a negative sentence is a day to avoid", () => {
     "周五我休息",
     "周五不行",
     "不要安排在周五",
-  ])(
-    '"%s" on Friday\'s placement: the task is proposed again on another day and placed there',
-    async (feedback) => {
-      const outcome = await rejectDerivative(feedback);
-      const proposals = derivativeCards(outcome.cards);
-      expect(proposals).toHaveLength(2);
-      expect(proposals[1]?.args.day).not.toBe(5);
-      expect(placeOf(outcome.schedule, "derivative-drills")).toMatch(/^day [1-46-7] /);
-      expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
-        [],
-      );
-    },
-    30_000,
-  );
+  ])('"%s" on Friday\'s placement: the task is proposed again on another day and placed there', async (feedback) => {
+    const outcome = await rejectDerivative(feedback);
+    const proposals = derivativeCards(outcome.cards);
+    expect(proposals).toHaveLength(2);
+    expect(proposals[1]?.args.day).not.toBe(5);
+    expect(placeOf(outcome.schedule, "derivative-drills")).toMatch(/^day [1-46-7] /);
+    expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
+      [],
+    );
+  });
 
   test("a rejected place is never proposed again, whatever the feedback says", async () => {
     const outcome = await rejectDerivative("not Friday", ["not Friday", "not Friday"]);
@@ -155,26 +151,22 @@ describe("an edited plan step", () => {
     ["Place each pending review task into a free slot that fits it (Friday is my day off)", "en"],
     ["把所有待安排的复习任务放进能容纳它们的时段（不要周五）", "zh"],
     ["把所有待安排的复习任务放进能容纳它们的时段，周五不行", "zh"],
-  ])(
-    '"%s": every pending task is placed, none on Friday',
-    async (step, language) => {
-      const chinese = language === "zh";
-      const outcome = await withEditedStep(
-        step,
-        halfPlacedWeek({ chinese }),
-        chinese ? "帮我安排复习" : "arrange my reviews into free slots",
-      );
-      expect(outcome.planSteps[0]).toBe(step);
-      const places = outcome.cards.filter((card) => card.action === "place");
-      expect(places).toHaveLength(4);
-      expect(places.map((card) => card.args.day)).not.toContain(5);
-      expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
-        [],
-      );
-      expect(outcome.finalAnswer).not.toMatch(/no pending task matches|没有匹配的待安排任务/);
-    },
-    30_000,
-  );
+  ])('"%s": every pending task is placed, none on Friday', async (step, language) => {
+    const chinese = language === "zh";
+    const outcome = await withEditedStep(
+      step,
+      halfPlacedWeek({ chinese }),
+      chinese ? "帮我安排复习" : "arrange my reviews into free slots",
+    );
+    expect(outcome.planSteps[0]).toBe(step);
+    const places = outcome.cards.filter((card) => card.action === "place");
+    expect(places).toHaveLength(4);
+    expect(places.map((card) => card.args.day)).not.toContain(5);
+    expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
+      [],
+    );
+    expect(outcome.finalAnswer).not.toMatch(/no pending task matches|没有匹配的待安排任务/);
+  });
 
   test('"(only mornings)": the placements keep to the morning slots, no task phrase is made of the constraint', async () => {
     const outcome = await withEditedStep(

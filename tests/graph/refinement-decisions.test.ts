@@ -82,7 +82,6 @@ describe("offline: the refinement keeps to the cards' decisions", () => {
       expectHandPlacedKept(outcome.schedule);
       expect(outcome.phase).toBe("done");
     },
-    60_000,
   );
 
   test('"arrange my reviews", every card approved: the refinement moves no review placed before the request', async () => {
@@ -99,7 +98,7 @@ describe("offline: the refinement keeps to the cards' decisions", () => {
     expect(outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual(
       [],
     );
-  }, 60_000);
+  });
 });
 
 let callCount = 0;
@@ -173,5 +172,5 @@ describe("a model choosing the backend's candidates: the refinement's listings k
     expect(
       schedule.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 5).map((task) => task.id),
     ).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -40,7 +40,7 @@ for (const target of postgresTargets()) {
       const started = await runChild(
         { url, threadId, mode: "start", request },
         undefined,
-        90_000,
+        600_000,
         DOMAINS_CHILD_SCRIPT,
       );
       const killed = await runChild({ url, threadId, mode: "continue" }, killAt, 600_000, DOMAINS_CHILD_SCRIPT);

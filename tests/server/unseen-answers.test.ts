@@ -99,5 +99,4 @@ test.each(cases)(
       expect(result.extraWrites > 0, context).toBe(result.late === 1);
     }
   },
-  120_000,
 );
