@@ -303,6 +303,23 @@ describe("propose_undo", () => {
     expect(partly.after.tasks.find((task) => task.id === sessions[0])).toMatchObject({ status: "done" });
   });
 
+  it("a card that created a class and added a task to it is undone whole: the task, then the class", () => {
+    const created = applied(sampleWeek(), "upsert_task_class", { class_id: "physics", name: "Physics" });
+    const added = applied(created.state, "add_task", {
+      task_id: "optics",
+      name: "Optics",
+      class_id: "physics",
+      duration: 2,
+    });
+    const back = undo(added.state, [created.write, added.write]);
+    expect(back.listing.kept).toEqual([]);
+    expect(back.listing.candidates[0]!.writes).toEqual([
+      { name: "remove_task", arguments: { task_id: "optics" } },
+      { name: "remove_task_class", arguments: { class_id: "physics" } },
+    ]);
+    same(sampleWeek(), back.after);
+  });
+
   it("a removed class comes back with every field it had", () => {
     const week = applied(sampleWeek(), "upsert_task_class", {
       class_id: "physics",
