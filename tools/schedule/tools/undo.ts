@@ -214,12 +214,14 @@ function unaddHabit(state: ScheduleState, data: AddHabitData): Inverse {
   const others = state.tasks.filter(
     (task) => task.source === "task_item" && task.categoryId === classId && !ids.has(task.id),
   );
-  const classStays = kept.length > 0 || others.length > 0 || !state.categories.some((entry) => entry.id === classId);
-  const writes = classStays ? removes : [...removes, { name: "remove_task_class", arguments: { class_id: classId } }];
+  const hasClass = state.categories.some((entry) => entry.id === classId);
+  const classStays = hasClass && (kept.length > 0 || others.length > 0);
+  const removesClass = hasClass && !classStays;
+  const writes = removesClass ? [...removes, { name: "remove_task_class", arguments: { class_id: classId } }] : removes;
   const said = [
     ...(kept.length > 0 ? [`${kept.map((task) => `${task.id} is ${task.status}`).join(", ")}: history, kept`] : []),
     ...(others.length > 0 ? [`other tasks use its class (${others.map((task) => task.id).join(", ")})`] : []),
-    ...(classStays && state.categories.some((entry) => entry.id === classId) ? ["its class stays"] : []),
+    ...(classStays ? ["its class stays"] : []),
   ];
   if (writes.length === 0) return { why: said.length > 0 ? said.join("; ") : "its sessions have been removed since" };
   return { writes, ...(said.length > 0 ? { partly: said.join("; ") } : {}) };
