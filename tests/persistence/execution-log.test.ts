@@ -34,6 +34,15 @@ function placeCall(id: string) {
   return { id, name: "place", arguments: { task_id: "derivative-drills", day: 4, slot_start: 1 } };
 }
 
+/** The log, except that its first `completed` look answers "none": a run that asked before another run wrote. */
+function blindOnce(log: PostgresExecutionLog): PostgresExecutionLog {
+  let looked = false;
+  return Object.assign(Object.create(log) as PostgresExecutionLog, {
+    completed: async (toolCallId: string, threadId?: string) =>
+      looked ? log.completed(toolCallId, threadId) : ((looked = true), undefined),
+  });
+}
+
 function entry(threadId: string, toolCallId: string, overrides: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry {
   const at = new Date();
   return {
@@ -170,30 +179,49 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     ]);
   });
 
-  test("two runs claiming one write at the same moment (neither saw the other's entry) apply it once; the other replays it", async () => {
-    const log = new PostgresExecutionLog(database!.pool);
+  /** A seeded schedule whose domain counts the changes it persists. */
+  async function countedSchedule(userId: string) {
     const repository = new PostgresScheduleRepository(database!.pool);
-    await repository.seed("claim-user", sampleWeek());
-    const threadId = `log-claim-${target.kind}`;
-    let applies = 0;
+    await repository.seed(userId, sampleWeek());
+    let persisted = 0;
     const domain = createScheduleDomain({ repository });
     const counting: ToolDomain<ScheduleState> = {
       ...domain,
-      persist: async (...args) => ((applies += 1), domain.persist(...args)),
+      persist: async (...args) => ((persisted += 1), domain.persist(...args)),
     };
+    return { repository, counting, applies: () => persisted };
+  }
+
+  test("two runs claiming one write at the same moment (neither saw the other's entry) apply it once; the other replays it", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const { repository, counting, applies } = await countedSchedule("claim-user");
+    const threadId = `log-claim-${target.kind}`;
     // Both asked the log before either wrote: each goes on to claim the write.
-    const blind = () => Object.assign(Object.create(log) as typeof log, { completed: async () => undefined });
     const results = await Promise.all(
-      [1, 2].map(() => runTool(counting, context(threadId, "claim-user"), placeCall("call-claim"), blind())),
+      [1, 2].map(() => runTool(counting, context(threadId, "claim-user"), placeCall("call-claim"), blindOnce(log))),
     );
     expect(results.map((result) => result.applied).sort()).toEqual([false, true]);
-    expect(applies).toBe(1);
+    expect(applies()).toBe(1);
     expect((await repository.load("claim-user")).tasks.find((task) => task.id === "derivative-drills")).toMatchObject({
       status: "placed",
     });
     expect((await readExecutionLog(database!.pool, threadId)).filter((row) => row.status === "completed")).toHaveLength(
       1,
     );
+  });
+
+  test("a run that asked before the other wrote but loads after it commits answers from the winner's entry", async () => {
+    const log = new PostgresExecutionLog(database!.pool);
+    const { counting, applies } = await countedSchedule("late-user");
+    const threadId = `log-late-${target.kind}`;
+    const first = await runTool(counting, context(threadId, "late-user"), placeCall("call-late"), log);
+    // The second saw no entry when it asked, then ran on the state the first had committed.
+    const second = await runTool(counting, context(threadId, "late-user"), placeCall("call-late"), blindOnce(log));
+    expect(first.applied).toBe(true);
+    expect(second).toEqual({ ok: first.ok, applied: false, content: first.content });
+    expect(applies()).toBe(1);
+    const rows = await readExecutionLog(database!.pool, threadId);
+    expect(rows.map((row) => row.status)).toEqual(["completed", "replayed"]);
   });
 
   test("with an in-memory repository the log's claim still makes a repeat run once", async () => {
