@@ -8,6 +8,7 @@ import {
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
+import { buildTaskItem } from "../../tools/schedule/canonical-form.js";
 import { deepFreeze, event, smallSchedule, taskById, write } from "./support.js";
 
 describe("diffScheduleState", () => {
@@ -116,6 +117,17 @@ describe("diffScheduleState", () => {
       slots: [{ day: 3, start: 1, end: 1 }],
     });
     expect(() => diffScheduleState(before, added)).toThrow(/task new was added placed; task items are added pending/);
+    // History put back (restore_task of a removed done task) is added as it was: done, on its place.
+    const history = structuredClone(before);
+    const done: TaskItem = {
+      ...(added.tasks.at(-1) as TaskItem),
+      status: "done",
+      markedAt: "2024-03-13T10:00:00.000Z",
+    };
+    history.tasks.push(done);
+    expect(diffScheduleState(before, history)).toEqual([
+      { kind: "add", taskId: "new", source: "task_item", task: buildTaskItem(done) },
+    ]);
     // An imported event is added whole.
     const imported = structuredClone(before);
     imported.tasks.push(event("new", 3, 1, 1));

@@ -163,6 +163,24 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     });
   });
 
+  it("stores a removed done task put back with its history, the hall it was done in listing it again", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const placed = write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const before = write("mark_done", placed, { task_id: "matrix-review" });
+    await repository.seed("history-user", before);
+    const task = before.tasks.find((entry) => entry.id === "matrix-review");
+    const removed = write("remove_task", before, { task_id: "matrix-review" });
+    await repository.applyChanges("history-user", diffScheduleState(before, removed), { applyId: "remove-h" });
+    const restored = write("restore_task", removed, { task: JSON.parse(JSON.stringify(task)) });
+    await repository.applyChanges("history-user", diffScheduleState(removed, restored), { applyId: "restore-h" });
+    const loaded = await repository.load("history-user");
+    expect(loaded.tasks.find((entry) => entry.id === "matrix-review")).toEqual(task);
+    expect(task).toMatchObject({ status: "done", embeddedIn: "tue-programming-lab" });
+    expect(loaded.tasks.find((entry) => entry.id === "tue-programming-lab")).toMatchObject({
+      embeds: ["matrix-review"],
+    });
+  });
+
   it("keeps a habit's sessions tied to their habit across a save and a load", async () => {
     const repository = new PostgresScheduleRepository(pool);
     const before = sampleWeek();

@@ -148,11 +148,39 @@ describe("propose_undo", () => {
       expect(listing.kept, label).toEqual([]);
       same(byId(before), byId(after));
     }
-    const done = applied(placed.state, "mark_done", { task_id: "matrix-review" });
-    const removed = applied(done.state, "remove_task", { task_id: "matrix-review" });
-    const { listing, after } = undo(removed.state, [removed.write]);
+  });
+
+  it("a removed done, missed or skipped task comes back with its history: status, when, where, its host", () => {
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
+    const byId = (state: ScheduleState) => ({
+      ...state,
+      tasks: [...state.tasks].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    });
+    for (const mark of ["mark_done", "mark_missed", "skip"]) {
+      const settled = applied(placed, mark, { task_id: "matrix-review" }).state;
+      const removed = applied(settled, "remove_task", { task_id: "matrix-review" });
+      const { listing, after } = undo(removed.state, [removed.write]);
+      expect(listing.kept, mark).toEqual([]);
+      expect(
+        listing.candidates[0]?.writes.map((write) => write.name),
+        mark,
+      ).toEqual(["restore_task"]);
+      // Done in a study hall: the hall lists it as its guest again; missed or skipped: where it was, on record.
+      same(byId(settled), byId(after));
+    }
+  });
+
+  it("history the week no longer takes (its place taken since) comes back pending, and that is said", () => {
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
+    const done = applied(placed, "mark_done", { task_id: "matrix-review" }).state;
+    const removed = applied(done, "remove_task", { task_id: "matrix-review" });
+    const taken = applied(removed.state, "place", { task_id: "binary-tree-review", day: 2, slot_start: 9 });
+    const { listing, after } = undo(taken.state, [removed.write]);
     expect(listing.kept).toEqual([
-      { write: "remove_task matrix-review", why: expect.stringMatching(/^it was done; it comes back pending/) },
+      {
+        write: "remove_task matrix-review",
+        why: expect.stringMatching(/^it was done; its history cannot be given back \(.+\); it comes back pending$/),
+      },
     ]);
     expect(after.tasks.find((task) => task.id === "matrix-review")).toMatchObject({ status: "pending" });
   });
@@ -166,15 +194,15 @@ describe("propose_undo", () => {
     expect(describeScheduleCall(removed.state, write.name, write.arguments, "zh")).toBe(
       '恢复已删除的任务 "Matrix operations review"（待安排）',
     );
-    // A done task removed comes back pending (its history is not given back): both languages say pending.
+    // A done task removed comes back done (its history given back): both languages say so.
     const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
     const done = applied(placed, "mark_done", { task_id: "matrix-review" }).state;
     const gone = applied(done, "remove_task", { task_id: "matrix-review" });
     const listing = undo(gone.state, [gone.write]).listing;
-    expect(listing.kept[0]?.why).toMatch(/^it was done; it comes back pending/);
+    expect(listing.kept).toEqual([]);
     const back = listing.candidates[0]!.writes[0]!;
-    expect(describeScheduleCall(gone.state, back.name, back.arguments)).toMatch(/ \(pending\)$/);
-    expect(describeScheduleCall(gone.state, back.name, back.arguments, "zh")).toMatch(/（待安排）$/);
+    expect(describeScheduleCall(gone.state, back.name, back.arguments)).toMatch(/ \(done\)$/);
+    expect(describeScheduleCall(gone.state, back.name, back.arguments, "zh")).toMatch(/（已完成）$/);
   });
 
   it("a removed task whose place was taken since comes back pending, and says so; one added again is not clobbered", () => {

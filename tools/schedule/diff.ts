@@ -87,7 +87,10 @@ export interface ClassChange {
   to: TaskCategory | null;
 }
 
-/** A pending task item, or an imported event, is added at the end of the task list. */
+/**
+ * A task item, pending or settled (history put back by restore_task), or an imported event, is added at the end of
+ * the task list; a task item is never added placed (placing is `place`'s, with the clock and the rules).
+ */
 export interface AddChange {
   kind: "add";
   taskId: string;
@@ -160,7 +163,7 @@ export type ScheduleChange =
 export type TaskChange = Exclude<ScheduleChange, ClassChange | RollChange>;
 
 /**
- * The changes that turn `before` into `after`: task classes added or changed, task items added (pending, at the end),
+ * The changes that turn `before` into `after`: task classes added or changed, task items added (pending or settled, at the end),
  * changed or removed, and placements; throws when the two differ in anything else (the window, an event's fields, a
  * class removed, the order of the tasks).
  */
@@ -214,9 +217,9 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
     if (previous === undefined) {
       if (task.source === "event")
         changes.push({ kind: "add", taskId: task.id, source: "event", task: buildEventTask(task) });
-      else if (task.status === "pending")
+      else if (task.status !== "placed")
         changes.push({ kind: "add", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
-      else problems.push(`task ${task.id} was added placed; task items are added pending`);
+      else problems.push(`task ${task.id} was added placed; task items are added pending (or settled, as history)`);
       continue;
     }
     const fixedProblem = fixedFieldProblem(previous, task);
@@ -358,6 +361,9 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
         );
       positions.set(change.taskId, tasks.length);
       tasks.push(change.task.source === "event" ? buildEventTask(change.task) : buildTaskItem(change.task));
+      // History put back inside an event (done in a study hall) is that event's guest again.
+      if (change.task.source === "task_item" && change.task.embeddedIn !== undefined)
+        touchedHosts.add(change.task.embeddedIn);
       continue;
     }
     const position = positions.get(change.taskId);

@@ -1,13 +1,15 @@
 /**
  * `restore_task` (issue 47 item 4): puts back a task item that `remove_task` removed, as that write recorded it — its
- * name, class, length, deadline, priority, earliest day and group — pending, after the other tasks (the store adds
- * task items so), so "undo that" can reverse a removal through a card of ordinary writes. A task that was placed is
- * placed again by `place` (the clock and the rules are place's to check). A done, missed or skipped task's history
- * is not given back: it comes back pending, and the undo says so.
+ * name, class, length, deadline, priority, earliest day and group — after the other tasks (the store adds task items
+ * so), so "undo that" can reverse a removal through a card of ordinary writes. A pending task comes back pending; a
+ * task that was placed comes back pending and is placed again by `place` (the clock and the rules are place's to
+ * check). A done, missed or skipped task comes back with its history — its status, when it was marked, where it was
+ * (and its place, for one done in the window) — since nothing places or scores history: only the whole-week checks
+ * (no overlap, its host still there) apply.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
-import { buildTaskItem } from "../canonical-form.js";
+import { buildEventTask, buildTaskItem, sortIds } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
 import { taskItemSchema, type ScheduleState, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
@@ -26,21 +28,31 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
   name: "restore_task",
   description:
     "Puts back a task item that remove_task removed, as it was recorded (a placed one comes back pending: place it " +
-    "again). Only as propose_undo's candidate u1 gives it; never to make up a task (add_task does that).",
+    "again; a done, missed or skipped one with its history). Only as propose_undo's candidate u1 gives it; never to " +
+    "make up a task (add_task does that).",
   schema: restoreTaskArgumentsSchema,
   kind: "write",
   run(state, args) {
     const task = buildTaskItem(args.task as TaskItem);
-    // The store adds task items pending, after the tasks it keeps (diff.ts): a removed task comes back so.
-    if (task.status !== "pending")
-      return failure(`task ${task.id} comes back pending, not ${task.status}; place puts it back where it was`);
+    // The store adds a task item pending or settled (history), after the tasks it keeps (diff.ts); placing is place's.
+    if (task.status === "placed")
+      return failure(`task ${task.id} comes back pending, not placed; place puts it back where it was`);
     if (state.tasks.some((entry) => entry.id === task.id))
       return failure(
         `a task with id ${quoteName(task.id)} exists again (a later write added it); nothing was restored`,
       );
     if (!state.categories.some((category) => category.id === task.categoryId))
       return failure(`its class ${quoteName(task.categoryId)} is gone; nothing was restored`);
-    const tasks = [...state.tasks, task];
+    // A done task that sat inside an event (a study hall) is its guest again.
+    const host = task.embeddedIn;
+    const tasks = [
+      ...state.tasks.map((entry) =>
+        entry.id === host && entry.source === "event"
+          ? buildEventTask({ ...entry, embeds: sortIds([...entry.embeds, task.id]) })
+          : entry,
+      ),
+      task,
+    ];
     const next: ScheduleState = { ...state, tasks };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);

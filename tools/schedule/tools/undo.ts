@@ -293,8 +293,9 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
 }
 
 /**
- * The writes that put a removed task back as `data` recorded it: restore_task, and for a placed one place where it
- * was; when that place can no longer be given back (taken, passed), it comes back pending and that is said.
+ * The writes that put a removed task back as `data` recorded it: restore_task — a done, missed or skipped one with its
+ * history — and for a placed one place where it was; when that place can no longer be given back (taken, passed), it
+ * comes back pending and that is said, as does history the week no longer takes (its place taken since).
  */
 function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
   const task = data.task;
@@ -302,11 +303,16 @@ function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
   const { slots, embeddedIn: _host, markedAt: _marked, was: _was, ...rest } = task;
   const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" } } };
   if (task.status === "pending") return { writes: [restore] };
-  if (task.status !== "placed")
-    return {
-      writes: [restore],
-      partly: `it was ${task.status}; it comes back pending (the store takes a task back pending only, so its history is not given back)`,
-    };
+  if (task.status !== "placed") {
+    const history = { name: "restore_task", arguments: { task } };
+    const tried = tryWrites(state, [history]);
+    return tried.ok
+      ? { writes: [history] }
+      : {
+          writes: [restore],
+          partly: `it was ${task.status}; its history cannot be given back (${tried.why}); it comes back pending`,
+        };
+  }
   const range = slots?.[0];
   if (range === undefined) return { writes: [restore] };
   const place = { name: "place", arguments: { task_id: task.id, day: range.day, slot_start: range.start } };
