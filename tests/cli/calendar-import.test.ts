@@ -115,6 +115,18 @@ describe("/import and /export in the terminal chat", () => {
     expect(done.output).toMatch(/tempo> Done: imported 1 event\(s\): .*"History seminar"/);
   });
 
+  test("undo that, after an import: the card names the event to remove, and its approval takes the import back", async () => {
+    const file = path.join(directory, "seminar.ics");
+    await fs.writeFile(file, SEMINAR_CALENDAR);
+    const tempo = await tempoWith();
+    const imported = await chat([`/import ${file}`, "a", "a"], { tempo });
+    expect(seminarsIn(imported.schedule)).toHaveLength(1);
+    const undone = await chat(["undo that", "a", "a"], { tempo });
+    expect(undone.output).toContain('Remove the event "History seminar" (Sun 17 Mar, 14:00–15:40)');
+    expect(seminarsIn(undone.schedule)).toEqual([]);
+    expect(undone.schedule).toEqual(halfPlacedWeek());
+  });
+
   test("a missing file, a folder and a file that is not iCalendar are told, and nothing is sent or stored", async () => {
     const notCalendar = path.join(directory, "notes.ics");
     await fs.writeFile(notCalendar, "shopping list: milk, eggs\n");

@@ -4,11 +4,13 @@ import {
   diffScheduleState,
   ScheduleConflictError,
   canonicalScheduleState,
+  type EventTask,
+  type PlaceChange,
   type ScheduleChange,
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
-import { buildTaskItem } from "../../tools/schedule/canonical-form.js";
+import { buildEventTask, buildTaskItem } from "../../tools/schedule/canonical-form.js";
 import { deepFreeze, event, smallSchedule, taskById, write } from "./support.js";
 
 describe("diffScheduleState", () => {
@@ -134,9 +136,18 @@ describe("diffScheduleState", () => {
     expect(diffScheduleState(before, imported)).toEqual([
       { kind: "add", taskId: "new", source: "event", task: event("new", 3, 1, 1) },
     ]);
+    // An event removed (remove_event) is a removal, checked against the event whole; applying it while a task sits
+    // inside it (its guest list changed since) is refused.
     const noEvent = structuredClone(before);
     noEvent.tasks = noEvent.tasks.filter((task) => task.id !== "lab");
-    expect(() => diffScheduleState(before, noEvent)).toThrow(/event lab was removed; events stay as imported/);
+    const eventGone = diffScheduleState(before, noEvent);
+    expect(eventGone).toEqual([
+      { kind: "remove", taskId: "lab", source: "event", task: buildEventTask(taskById(before, "lab") as EventTask) },
+    ]);
+    expect(applyScheduleChanges(before, eventGone).tasks.map((task) => task.id)).not.toContain("lab");
+    const guest = structuredClone(before);
+    (taskById(guest, "lab") as EventTask).embeds = ["a"];
+    expect(() => applyScheduleChanges(guest, eventGone)).toThrow(/Event lab is no longer as the change expects it/);
     // A class removed while task c still uses it: the change is found, and applying it is refused (the stored
     // schedule would name a class it no longer has).
     const noClass = structuredClone(before);
@@ -172,7 +183,7 @@ describe("applyScheduleChanges", () => {
     start: number,
     end: number,
     embeddedIn: string | null = null,
-  ): ScheduleChange => ({
+  ): PlaceChange => ({
     kind: "place",
     taskId,
     source: "task_item",

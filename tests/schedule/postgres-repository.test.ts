@@ -15,6 +15,7 @@ import { inTransaction } from "../../database/index.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { repositoryContract } from "./repository-contract.js";
 import { pending, write } from "./support.js";
+import { oneEventCalendar } from "../support/calendars.js";
 
 /** A task's row as the code before format 2 wrote it (no series column), in the column order of the INSERT below. */
 function formatOneRow(task: ScheduleState["tasks"][number], ordinal: number): unknown[] {
@@ -179,6 +180,22 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
     expect(loaded.tasks.find((entry) => entry.id === "tue-programming-lab")).toMatchObject({
       embeds: ["matrix-review"],
     });
+  });
+
+  it("stores an imported series taken back by remove_event: gone with its series, the rest as it was", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const before = sampleWeek();
+    await repository.seed("event-user", before);
+    const ics = oneEventCalendar("weekly-2", "Weekly seminar", "20240317T080000Z", "20240317T094000Z", [
+      "RRULE:FREQ=WEEKLY;COUNT=10",
+    ]);
+    const imported = write("import_calendar", before, { ics });
+    await repository.applyChanges("event-user", diffScheduleState(before, imported), { applyId: "import-e" });
+    const seminar = (await repository.load("event-user")).tasks.find((task) => task.name === "Weekly seminar");
+    expect(seminar).toMatchObject({ source: "event", series: { rule: { freq: "weekly" } } });
+    const removed = write("remove_event", imported, { event_id: seminar!.id });
+    await repository.applyChanges("event-user", diffScheduleState(imported, removed), { applyId: "remove-e" });
+    expect(canonicalScheduleState(await repository.load("event-user"))).toEqual(canonicalScheduleState(before));
   });
 
   it("keeps a habit's sessions tied to their habit across a save and a load", async () => {

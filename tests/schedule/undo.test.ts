@@ -14,6 +14,12 @@ import {
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { runTool } from "./support.js";
+import { oneEventCalendar, SEMINAR_CALENDAR } from "../support/calendars.js";
+
+/** A seminar every Sunday 16:00–17:40 in Shanghai from 17 March 2024: a series. */
+const WEEKLY_SEMINAR = oneEventCalendar("weekly-1", "Weekly seminar", "20240317T080000Z", "20240317T094000Z", [
+  "RRULE:FREQ=WEEKLY;COUNT=10",
+]);
 
 /** Applies `name(args)` to `state`: the state after, and the write as the last card recorded it. */
 function applied(state: ScheduleState, name: string, args: Record<string, unknown>) {
@@ -403,5 +409,71 @@ describe("propose_undo", () => {
   it("with no card applied yet, nothing is offered, and why", () => {
     const run = runTool("propose_undo", sampleWeek());
     expect(run.content).toBe("nothing to undo: no change was applied in this conversation yet");
+  });
+});
+
+describe("remove_event and the undo of an import", () => {
+  it("removes a one-off or a whole series; refuses an event with a guest, one a deadline names, a task, an unknown id", () => {
+    const week = sampleWeek();
+    const imported = applied(week, "import_calendar", { ics: SEMINAR_CALENDAR });
+    const seminar = imported.state.tasks.find((task) => task.name === "History seminar")!;
+    const removed = runTool("remove_event", imported.state, { event_id: seminar.id });
+    expect(removed.content).toBe(`removed event ${seminar.id} "History seminar"`);
+    same(week, removed.state!);
+    const series = applied(week, "import_calendar", { ics: WEEKLY_SEMINAR }).state;
+    const weekly = series.tasks.find((task) => task.name === "Weekly seminar")!;
+    expect(runTool("remove_event", series, { event_id: weekly.id }).content).toMatch(
+      /and every occurrence of its series$/,
+    );
+    const placed = applied(week, "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
+    expect(runTool("remove_event", placed, { event_id: "tue-programming-lab" }).content).toMatch(
+      /^error: "[^"]+" holds matrix-review; move them out first; nothing was removed$/,
+    );
+    expect(runTool("remove_event", week, { event_id: "sat-calculus-midterm" }).content).toMatch(
+      /^error: the deadline of [a-z-]+(, [a-z-]+)* is "[^"]+"; change it first; nothing was removed$/,
+    );
+    expect(runTool("remove_event", week, { event_id: "matrix-review" }).content).toMatch(/is a task, not an event/);
+    expect(runTool("remove_event", week, { event_id: "nope" }).content).toMatch(/^error: no event with id "nope"/);
+  });
+
+  it("the card names the event and every time the week shows it, in English and Chinese", () => {
+    const series = applied(sampleWeek(), "import_calendar", { ics: WEEKLY_SEMINAR }).state;
+    const weekly = series.tasks.find((task) => task.name === "Weekly seminar")!;
+    expect(describeScheduleCall(series, "remove_event", { event_id: weekly.id })).toBe(
+      'Remove the event "Weekly seminar" (Sun 17 Mar, 16:00–17:40), with every occurrence of its series',
+    );
+    expect(describeScheduleCall(series, "remove_event", { event_id: weekly.id }, "zh")).toBe(
+      '删除日程 "Weekly seminar"（3月17日周日 16:00–17:40），连同这个系列的所有重复',
+    );
+  });
+
+  it("undo of an import removes the events it added; one the week now depends on is kept, and said", () => {
+    const week = sampleWeek();
+    const ics = [SEMINAR_CALENDAR, WEEKLY_SEMINAR].map((text) => text.trim().split("\r\n"));
+    // One file of two events: the one-off and the weekly series.
+    const both = [...ics[0]!.slice(0, -1), ...ics[1]!.slice(3)].join("\r\n");
+    const imported = applied(week, "import_calendar", { ics: both });
+    const before = new Set(week.tasks.map((task) => task.id));
+    const added = imported.state.tasks.filter((task) => !before.has(task.id));
+    expect(added.map((task) => task.name).sort()).toEqual(["History seminar", "Weekly seminar"]);
+    const whole = undo(imported.state, [imported.write]);
+    expect(whole.listing.undone).toEqual(["import_calendar"]);
+    expect(whole.listing.kept).toEqual([]);
+    same(week, whole.after);
+    // A task due before the weekly seminar since: that event stays, the other goes, and the answer says why.
+    const weekly = added.find((task) => task.name === "Weekly seminar")!;
+    const due = applied(imported.state, "update_task", { task_id: "matrix-review", due_before_event: weekly.id }).state;
+    const partly = undo(due, [imported.write]);
+    expect(partly.listing.candidates[0]!.writes).toEqual([
+      { name: "remove_event", arguments: { event_id: added.find((task) => task.name === "History seminar")!.id } },
+    ]);
+    expect(partly.listing.kept).toEqual([
+      {
+        write: "import_calendar",
+        why: expect.stringMatching(/^kept: the deadline of matrix-review is "Weekly seminar"/),
+      },
+    ]);
+    expect(partly.after.tasks.map((task) => task.name)).toContain("Weekly seminar");
+    expect(partly.after.tasks.map((task) => task.name)).not.toContain("History seminar");
   });
 });

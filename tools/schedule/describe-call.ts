@@ -88,6 +88,15 @@ export function describeScheduleCall(
         ? `恢复已删除的任务 ${name}（${TASK_STATUS_ZH[status as TaskStatus] ?? status}）`
         : `Put back the removed task ${name} (${status})`;
     }
+    case "remove_event": {
+      // Every occurrence the week shows, so nobody removes a lecture blind; a series goes whole.
+      const found = task(args.event_id);
+      if (found?.source !== "event") return undefined;
+      const series = found.series !== undefined;
+      return zh
+        ? `删除日程 ${label(found)}（${now(found)}）${series ? "，连同这个系列的所有重复" : ""}`
+        : `Remove the event ${label(found)} (${now(found)})${series ? ", with every occurrence of its series" : ""}`;
+    }
     default:
       return describeTaskWrite(state, tool, args, language);
   }

@@ -22,6 +22,7 @@ import { rangeListsEqual } from "./slot-range.js";
 import {
   isSettled,
   type DayMapping,
+  type EventTask,
   type ScheduleState,
   type ScheduleTask,
   type SlotRange,
@@ -111,14 +112,22 @@ export interface UpdateChange {
   to: TaskFields;
 }
 
-/** A task item leaves the task list. */
-export interface RemoveChange {
-  kind: "remove";
-  taskId: string;
-  source: "task_item";
-  /** The task as stored before (checked). */
-  task: TaskItem;
-}
+/** A task item, or a timetable event (remove_event), leaves the task list. */
+export type RemoveChange =
+  | {
+      kind: "remove";
+      taskId: string;
+      source: "task_item";
+      /** The task as stored before (checked). */
+      task: TaskItem;
+    }
+  | {
+      kind: "remove";
+      taskId: string;
+      source: "event";
+      /** The event as stored before, series and all (checked). */
+      task: EventTask;
+    };
 
 /**
  * A task item's life changes (`TaskStatus`): it is marked done, missed or skipped, or a settled one goes back to
@@ -209,7 +218,8 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
   const removals: ScheduleChange[] = [];
   for (const task of before.tasks) {
     if (afterIds.has(task.id)) continue;
-    if (task.source === "event") problems.push(`event ${task.id} was removed; events stay as imported`);
+    if (task.source === "event")
+      removals.push({ kind: "remove", taskId: task.id, source: "event", task: buildEventTask(task) });
     else removals.push({ kind: "remove", taskId: task.id, source: "task_item", task: buildTaskItem(task) });
   }
   for (const task of after.tasks) {
@@ -384,6 +394,13 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
       const next = buildTaskItem(change.to);
       if (next.embeddedIn !== undefined) touchedHosts.add(next.embeddedIn);
       tasks[position] = next;
+      continue;
+    }
+    if (change.kind === "remove" && change.source === "event") {
+      // Checked whole, guests included: one placed inside it since makes the removal a conflict.
+      if (JSON.stringify(buildEventTask(change.task)) !== JSON.stringify(buildEventTask(current as EventTask)))
+        throw new ScheduleConflictError(`Event ${change.taskId} is no longer as the change expects it.`, { change });
+      removed.add(change.taskId);
       continue;
     }
     if (change.kind === "remove" || change.kind === "update") {

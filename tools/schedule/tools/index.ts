@@ -29,6 +29,7 @@ import { addHabitTool } from "./habits.js";
 import { unplaceTool } from "./unplace.js";
 import { proposeUndoTool } from "./undo.js";
 import { restoreTaskTool } from "./restore-task.js";
+import { removeEventTool } from "./remove-event.js";
 import { proposeRescheduleTool } from "./reschedule.js";
 
 export {
@@ -107,6 +108,7 @@ export {
 
 export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, type UndoListing } from "./undo.js";
 export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
+export { removeEventTool, type RemoveEventData } from "./remove-event.js";
 export {
   proposeReschedule,
   proposeRescheduleTool,
@@ -135,7 +137,7 @@ export {
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 
-/** All twenty-nine tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All thirty tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -161,6 +163,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   removeTaskTool,
   restoreTaskTool,
   importCalendarTool,
+  removeEventTool,
   rollWindowTool,
   markDoneTool,
   markMissedTool,

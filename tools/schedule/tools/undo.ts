@@ -3,7 +3,8 @@
  * candidate (`u1`) for `choose_candidate` — so the undo is a new card of ordinary writes, applied exactly once like
  * any write. The inverse of place is unplace, of move a move back, of swap the same swap, of unplace a place where it
  * was, of a mark the status it had (reopen, and its old place back), of add_task remove_task, of a class created its
- * removal (and of a removal the class again), of add_habit its sessions and class removed. Each inverse is tried
+ * removal (and of a removal the class again), of add_habit its sessions and class removed, of import_calendar its
+ * events removed (remove_event). Each inverse is tried
  * on the week as it is now, last write first: one the week no longer allows (its slot taken, a rule broken, the slot
  * passed by the clock, the task changed since) is left out and said, with the reason; the rest are offered.
  */
@@ -29,6 +30,7 @@ import {
   removeTaskTool,
   updateTaskTool,
   upsertTaskClassTool,
+  type ImportCalendarData,
   type RemoveTaskClassData,
   type RemoveTaskData,
   type TaskClassData,
@@ -36,6 +38,7 @@ import {
 } from "./task-writes.js";
 import type { AddHabitData } from "./habits.js";
 import { restoreTaskTool } from "./restore-task.js";
+import { removeEventTool } from "./remove-event.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
@@ -227,6 +230,28 @@ function unaddHabit(state: ScheduleState, data: AddHabitData): Inverse {
   return { writes, ...(said.length > 0 ? { partly: said.join("; ") } : {}) };
 }
 
+/**
+ * The remove_event writes that take back an import: each event it added that the week still has. One a later write
+ * made the week depend on (a task inside it, a deadline naming it) is kept, and said, by remove_event's refusal.
+ */
+function unimport(state: ScheduleState, data: ImportCalendarData): Inverse {
+  const ids = new Set(state.tasks.map((task) => task.id));
+  const there = data.events.filter((event) => ids.has(event.id));
+  if (there.length === 0) return { why: "its events have been removed since" };
+  const writes = there.map((event) => ({ name: "remove_event", arguments: { event_id: event.id } }));
+  const tried = tryWrites(state, writes);
+  if (tried.ok) return { writes };
+  // Each on its own, so one the week depends on keeps only itself.
+  const kept: string[] = [];
+  const removable = writes.filter((write) => {
+    const alone = tryWrites(state, [write]);
+    if (!alone.ok) kept.push(alone.why);
+    return alone.ok;
+  });
+  if (removable.length === 0) return { why: kept.join("; ") };
+  return { writes: removable, partly: `kept: ${kept.join("; ")}` };
+}
+
 /** The tools an inverse is made of, to try it on the week as it is now. */
 const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Object.fromEntries(
   [
@@ -241,6 +266,7 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
     removeTaskTool,
     updateTaskTool,
     restoreTaskTool,
+    removeEventTool,
     upsertTaskClassTool,
     removeTaskClassTool,
   ].map((tool) => [tool.name, tool]),
@@ -394,6 +420,8 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unremoveClass(state, write.data as RemoveTaskClassData);
     case "add_habit":
       return unaddHabit(state, write.data as AddHabitData);
+    case "import_calendar":
+      return unimport(state, write.data as ImportCalendarData);
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -402,7 +430,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task and a class's creation, change or removal`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task, import_calendar and a class's creation, change or removal`,
       };
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * `remove_event` (issue 47 item 4): takes a timetable event off the week — a one-off, or a whole series with every
+ * occurrence — so "undo that" can reverse an `import_calendar` through a card of ordinary writes, and a student can
+ * drop a course's lectures. An event is refused while the week depends on it: a task item sits inside it (a study
+ * hall's guest; move it first) or a task's deadline names it ("before the midterm"; change the deadline first).
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { buildEventTask } from "../canonical-form.js";
+import { failure, quoteName } from "../format.js";
+import type { EventTask, ScheduleState } from "../state.js";
+
+const removeEventArgumentsSchema = z.object({
+  event_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe("Id of the timetable event to remove (query_range or get_overview gives it)."),
+});
+
+/** What remove_event did, as data: the event as it was, series and all. */
+export interface RemoveEventData {
+  event: EventTask;
+}
+
+/** Most task ids a refusal names. */
+const NAMED = 5;
+
+/** The ids `ids` as a refusal names them: the first few, then how many more. */
+function someIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, NAMED).join(", ");
+  return ids.length > NAMED ? `${shown} and ${ids.length - NAMED} more` : shown;
+}
+
+/** Removes a timetable event that nothing in the week depends on. */
+export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEventArgumentsSchema>> = {
+  name: "remove_event",
+  description:
+    "Removes a timetable event (a one-off, or a recurring series with all its occurrences), e.g. to take back an " +
+    "import. Refused while a task sits inside it or a task's deadline names it.",
+  schema: removeEventArgumentsSchema,
+  kind: "write",
+  run(state, args) {
+    const event = state.tasks.find((task) => task.id === args.event_id);
+    if (event === undefined) return failure(`no event with id ${quoteName(args.event_id)}; query_range lists the week`);
+    if (event.source !== "event")
+      return failure(`${event.id} ${quoteName(event.name)} is a task, not an event; remove_task removes tasks`);
+    if (event.embeds.length > 0)
+      return failure(
+        `${quoteName(event.name)} holds ${someIds(event.embeds)}; move them out first; nothing was removed`,
+      );
+    const due = state.tasks.flatMap((task) =>
+      task.source === "task_item" &&
+      task.dueBefore !== undefined &&
+      "eventId" in task.dueBefore &&
+      task.dueBefore.eventId === event.id
+        ? [task.id]
+        : [],
+    );
+    if (due.length > 0)
+      return failure(
+        `the deadline of ${someIds(due)} is ${quoteName(event.name)}; change it first; nothing was removed`,
+      );
+    const data: RemoveEventData = { event: buildEventTask(event) };
+    return {
+      ok: true,
+      content: `removed event ${event.id} ${quoteName(event.name)}${event.series ? " and every occurrence of its series" : ""}`,
+      state: { ...state, tasks: state.tasks.filter((task) => task.id !== event.id) },
+      data,
+    };
+  },
+};
