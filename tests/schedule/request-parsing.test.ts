@@ -218,6 +218,11 @@ describe("requests as people phrase them (issue 31)", () => {
       'add a 2-slot task "integrals review" to calculus',
       { kind: "add_task", name: "integrals review", classPhrase: "calculus", duration: 2 },
     ],
+    // A new task's name as the student wrote it; the class is matched lowercased.
+    [
+      "Add a 2-slot task “Past Papers” to Calculus before the mid-term",
+      { kind: "add_task", name: "Past Papers", classPhrase: "calculus", duration: 2, dueEvent: "mid-term" },
+    ],
     [
       "add formula sheet to calculus, 2 slots, before the midterm",
       { kind: "add_task", name: "formula sheet", classPhrase: "calculus", duration: 2, dueEvent: "midterm" },

@@ -478,14 +478,33 @@ export function withoutPoliteness(text: string): string {
 const QUESTION_START =
   /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
 
-/** Reads a request from a message or a plan step. */
+/**
+ * Reads a request from a message or a plan step. A new task's or habit's name keeps the case the message wrote it in
+ * ("Past papers"); everything else is read lowercased.
+ */
 export function parseScheduleRequest(text: string): ScheduleRequest {
+  const request = readRequest(text);
+  return request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
+    ? { ...request, name: asWritten(request.name, text) }
+    : request;
+}
+
+/** `name`, read from `text` lowercased, as `text` writes it; as read when `text` does not hold it letter for letter. */
+function asWritten(name: string, text: string): string {
+  const plain = text.replace(/[“”„「」『』]/g, '"').replace(/\s+/g, " ");
+  const at = plain.toLowerCase().indexOf(name);
+  const written = at === -1 ? name : plain.slice(at, at + name.length);
+  return written.toLowerCase() === name ? written : name;
+}
+
+/** `parseScheduleRequest`, every name lowercased. */
+function readRequest(text: string): ScheduleRequest {
   const normalized = normalizeText(text);
   if (normalized === "") return { kind: "unknown" };
   // "Reschedule my missed reviews, then arrange …" (the daily check-in): the arrangement, its missed reviews first.
   const makeUp = MAKE_UP_MISSED.exec(normalized);
   if (makeUp) {
-    const rest = parseScheduleRequest(normalized.slice(makeUp.index + makeUp[0].length));
+    const rest = readRequest(normalized.slice(makeUp.index + makeUp[0].length));
     if (rest.kind === "arrange") return { ...rest, makeUp: true };
   }
   if (GREETING.test(normalized)) return { kind: "greeting" };
