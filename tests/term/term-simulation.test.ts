@@ -110,7 +110,7 @@ function startOfTerm(): ScheduleState {
   };
 }
 
-/** Reviews due before the mid-term event, added once the file brought it. */
+/** Reviews due before the mid-term event, added through the graph once the file brought it. */
 const MIDTERM_REVIEWS: TaskItem[] = [
   {
     id: "past-papers",
@@ -280,15 +280,27 @@ describe.each(postgresTargets())("a term lived day by day on $kind postgres", (t
     expect(imported.cards).toContain("import_calendar");
     checkStep(imported, at(FIRST, "07:00"));
     expect(imported.after.tasks.filter((task) => task.source === "event").length).toBe(LECTURES.length + 1);
-    // Two reviews due before the mid-term itself (the event, not a day): the exam move below must carry them along.
+    // Two reviews due before the mid-term itself (the event, not a day), added as the student says it: the exam move
+    // below must carry them along.
     const midterm = imported.after.tasks.find((task) => task.source === "event" && task.name === "Calculus mid-term")!;
-    await repository.seed(USER, {
-      ...imported.after,
-      tasks: [
-        ...imported.after.tasks,
-        ...MIDTERM_REVIEWS.map((review) => ({ ...review, dueBefore: { eventId: midterm.id } })),
-      ],
-    });
+    for (const review of MIDTERM_REVIEWS) {
+      const now = at(FIRST, "07:10");
+      const added = await step(
+        `add a ${review.duration}-slot task "${review.name}" to calculus before the mid-term`,
+        now,
+      );
+      checkStep(added, now);
+      expect(added.cards, added.said).toContain("add_task");
+      expect(
+        added.after.tasks.find((task) => task.name === review.name),
+        JSON.stringify(added.after.tasks.slice(-3)) + added.said,
+      ).toMatchObject({
+        id: review.id,
+        duration: review.duration,
+        categoryId: "calculus",
+        dueBefore: { eventId: midterm.id },
+      });
+    }
 
     const marked: string[] = [];
     const missedByHand: string[] = [];
