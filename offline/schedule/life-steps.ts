@@ -8,7 +8,12 @@ import { say, type Language } from "../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
-import type { ListedTask, RescheduleListing, UndoListing } from "../../tools/schedule/tools/index.js";
+import {
+  UNDO_WRITES,
+  type ListedTask,
+  type RescheduleListing,
+  type UndoListing,
+} from "../../tools/schedule/tools/index.js";
 import { NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
@@ -16,20 +21,8 @@ import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
 import { placeWords, type WeekFacts } from "./week-facts.js";
 
-/** The writes an undo or a reschedule card is made of. */
-const CARD_WRITES = new Set([
-  "place",
-  "move",
-  "swap",
-  "batch_move",
-  "unplace",
-  "reopen",
-  "mark_done",
-  "skip",
-  "remove_task",
-  "update_task",
-  "restore_task",
-]);
+/** The writes an undo or a reschedule card is made of: any inverse an undo offers, and a reschedule's place. */
+const CARD_WRITES: ReadonlySet<string> = new Set([...UNDO_WRITES, "place"]);
 
 /** The last whole round of `tool` and its data, when the data has the listing's shape. */
 function listingRound<T>(

@@ -123,6 +123,9 @@ describe("/import and /export in the terminal chat", () => {
     expect(seminarsIn(imported.schedule)).toHaveLength(1);
     const undone = await chat(["undo that", "a", "a"], { tempo });
     expect(undone.output).toContain('Remove the event "History seminar" (Sun 17 Mar, 14:00–15:40)');
+    // The answer says what the undo did: never "nothing to undo" over the applied removal.
+    expect(undone.output).toContain('tempo> Done: undid the last change: removed "History seminar".');
+    expect(undone.output).not.toMatch(/nothing I can undo|schedule is unchanged/);
     expect(seminarsIn(undone.schedule)).toEqual([]);
     expect(undone.schedule).toEqual(halfPlacedWeek());
   });

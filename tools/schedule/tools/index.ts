@@ -106,7 +106,7 @@ export {
   type TaskLifeData,
 } from "./task-life.js";
 
-export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, type UndoListing } from "./undo.js";
+export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, UNDO_WRITES, type UndoListing } from "./undo.js";
 export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
 export { removeEventTool, type RemoveEventData } from "./remove-event.js";
 export {

@@ -272,6 +272,9 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
   ].map((tool) => [tool.name, tool]),
 );
 
+/** The names of the writes an undo card can be made of: what a policy reading the card's ending looks for. */
+export const UNDO_WRITES: ReadonlySet<string> = new Set(Object.keys(INVERSE_TOOLS));
+
 /** The current place of task `id` (its first range), if placed. */
 function rangeOf(state: ScheduleState, id: string): SlotRange | undefined {
   return state.tasks.find((task) => task.id === id)?.slots?.[0];
