@@ -169,6 +169,8 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     ["take that back", "I did the matrix review"],
     ["undo that", "vocabulary three times a week"],
     ["撤销", "每周背三次单词"],
+    ["undo that", "make calculus mornings only"],
+    ["撤销", "微积分只在上午"],
   ])("%s reverses the last applied card through a new card (after: %s)", async (undo, change) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(undo) });
     const tempo = await offlineTempo(week);
@@ -178,6 +180,10 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     expect(undone.cards[0]?.action).toBe("confirm_plan");
     expect(undone.cards.length).toBeGreaterThan(1);
     expect(JSON.stringify(canonicalScheduleState(undone.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
+    // The answer says the undo was done, whatever writes it was made of — never "nothing to undo" over them.
+    const said = undone.said.join("\n");
+    expect(said).toMatch(/undid the last change|已撤销/);
+    expect(said).not.toMatch(/nothing I can undo|没有可以撤销/);
   });
 
   test("undo with nothing applied in the conversation says so and changes nothing", async () => {

@@ -55,6 +55,19 @@ describe("the task and class writes", () => {
       strategy: "compact",
       bufferSlots: 1,
     });
+    // An empty list clears its field: the class has no parts of its own again, so the standing preference applies.
+    const cleared = upsertTaskClassTool.run(created.state!, {
+      class_id: "physics",
+      name: "Physics",
+      preferred_parts: [],
+      excluded_days_of_week: [],
+    });
+    expect(cleared.state!.categories.at(-1)).toEqual({
+      id: "physics",
+      name: "Physics",
+      strategy: "compact",
+      bufferSlots: 1,
+    });
     // Calculus with a review placed: excluding that weekday now is refused, the review named.
     const { placed, spot } = placedReview(week);
     const calculus = calculusClass(week);

@@ -48,14 +48,14 @@ const upsertTaskClassArgumentsSchema = z.object({
     .array(z.enum(["morning", "afternoon", "evening"]))
     .max(3)
     .optional()
-    .describe("Parts of the day its sessions should lie in."),
+    .describe("Parts of the day its sessions should lie in; [] clears them (your standing preference applies)."),
   min_session: z.number().int().min(1).max(24).optional().describe("Fewest slots one session takes."),
   max_session: z.number().int().min(1).max(24).optional().describe("Most slots one session takes."),
   excluded_days_of_week: z
     .array(z.number().int().min(1).max(7))
     .max(7)
     .optional()
-    .describe("Weekdays none of its sessions may use (1 = Monday … 7 = Sunday)."),
+    .describe("Weekdays none of its sessions may use (1 = Monday … 7 = Sunday); [] clears them."),
   blocked_days: dayList("Whole days (day indices) none of its sessions may use."),
   strategy: z
     .enum(["steady", "compact"])
@@ -295,12 +295,23 @@ export const upsertTaskClassTool: DomainTool<ScheduleState, z.infer<typeof upser
       return failure(`class id ${quoteName(args.class_id)} may hold only A-Z a-z 0-9 _ . : - (1-64)`);
     const id = args.class_id ?? idFrom(args.name, new Set(state.categories.map((category) => category.id)));
     const next: TaskCategory = { ...(existing ?? {}), id, name: args.name };
-    if (args.preferred_parts !== undefined) next.preferredParts = [...new Set(args.preferred_parts)];
+    // An empty list clears the field: a class with no parts of its own follows the user's standing preference.
+    const list = <K extends "preferredParts" | "excludedDaysOfWeek" | "blockedDays">(
+      field: K,
+      values: TaskCategory[K] | undefined,
+    ) => {
+      if (values === undefined) return;
+      if (values.length === 0) delete next[field];
+      else next[field] = values;
+    };
+    list("preferredParts", args.preferred_parts && [...new Set(args.preferred_parts)]);
     if (args.min_session !== undefined) next.minSession = args.min_session;
     if (args.max_session !== undefined) next.maxSession = args.max_session;
-    if (args.excluded_days_of_week !== undefined)
-      next.excludedDaysOfWeek = [...new Set(args.excluded_days_of_week)].sort((a, b) => a - b);
-    if (args.blocked_days !== undefined) next.blockedDays = [...new Set(args.blocked_days)].sort((a, b) => a - b);
+    list(
+      "excludedDaysOfWeek",
+      args.excluded_days_of_week && [...new Set(args.excluded_days_of_week)].sort((a, b) => a - b),
+    );
+    list("blockedDays", args.blocked_days && [...new Set(args.blocked_days)].sort((a, b) => a - b));
     if (args.strategy !== undefined) next.strategy = args.strategy;
     if (args.buffer_slots !== undefined) next.bufferSlots = args.buffer_slots;
     if (next.minSession !== undefined && next.maxSession !== undefined && next.minSession > next.maxSession)
