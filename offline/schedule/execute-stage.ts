@@ -501,16 +501,19 @@ function moveStep(
     constraints.notDays,
     current,
   );
-  if (!spot)
+  if (!spot) {
+    // Time that has started is not free (find_free leaves it out): said, so "Monday" at 19:00 is not a mystery.
+    const passed = found?.pastLeftOut === true;
     return finish(
       end,
       say(
         language,
-        `No free slot fits ${label(task, language)} there.`,
-        `那里没有能容纳${label(task, language)}的空闲时段。`,
+        `No free slot fits ${label(task, language)} there${passed ? "; the time that has passed there is no longer free" : ""}.`,
+        `那里没有能容纳${label(task, language)}的空闲时段${passed ? "；那里已经过去的时间不能再安排" : ""}。`,
       ),
-      `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked`,
+      `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked${passed ? " (the time that has passed there is left out)" : ""}`,
     );
+  }
   const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
   return propose(
     say(

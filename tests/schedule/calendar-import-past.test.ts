@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
 import { runTool } from "./support.js";
+import { clockOfState, hasStarted } from "../../tools/schedule/window-clock.js";
 
 const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" });
 
@@ -201,5 +202,23 @@ describe("a half-over week: monthly, yearly and RDATE series imported on Wednesd
       "Careers fair": [{ day: 4, start: 3, end: 4 }],
       Tutoring: [{ day: 5, start: 3, end: 4 }],
     });
+  });
+});
+
+describe("find_free and the clock", () => {
+  test("time that has started is not free: Wednesday 10:30 lists Wednesday from the next slot, no earlier day", () => {
+    const week = weekAt(WEDNESDAY_MORNING);
+    const outcome = runTool("find_free", week, { min_length: 1 });
+    const runs = (outcome.data as { runs: Array<{ day: number; start: number }> }).runs;
+    const clock = clockOfState(week)!;
+    expect(clock).toMatchObject({ dayIndex: 3 });
+    expect(runs[0]).toMatchObject({ day: 3, start: clock.slot });
+    for (const run of runs) expect(hasStarted(run.day, run.start, clock)).toBe(false);
+    expect(outcome.content).toContain("(time that has started left out)");
+    // Without a clock, the same week has no past: Monday's first slot is free.
+    const { now: _now, ...timeless } = week;
+    const all = runTool("find_free", timeless, { min_length: 1 });
+    expect((all.data as { runs: Array<{ day: number; start: number }> }).runs[0]).toMatchObject({ day: 1, start: 1 });
+    expect(all.content).not.toContain("started");
   });
 });

@@ -17,6 +17,7 @@ import {
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { limitField, optionalSlotField } from "./argument-fields.js";
+import { clockOfState, hasStarted, type WindowClock } from "../window-clock.js";
 
 /** Arguments of find_free. */
 export const findFreeArgumentsSchema = z.object({
@@ -63,6 +64,8 @@ export interface FindFreeData {
   omitted: number;
   /** The last day searched. */
   lastDay: number;
+  /** True when the run's clock left out time of the days searched that has started. */
+  pastLeftOut?: true;
 }
 
 /** A free run as find_free lists it. */
@@ -110,17 +113,22 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
           : "days is empty; leave it out to search every day",
       );
 
-    const runs = findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true);
+    // With the run's clock, time that has started is not free: nothing can be placed there (issue 47 item 1).
+    const clock = clockOfState(state);
+    const runs = findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true, clock);
     const left =
       ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
-    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${left}`;
+    const past = days.some((day) => hasStarted(day, slotStart, clock)) ? " (time that has started left out)" : "";
+    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${left}${past}`;
     const lastDay = days[days.length - 1] as number;
+    const cut = past ? { pastLeftOut: true as const } : {};
     if (runs.length === 0)
       return readResult([`no free run with min_length=${minLength} ${where}`], {
         runs: [],
         found: 0,
         omitted: 0,
         lastDay,
+        ...cut,
       } satisfies FindFreeData);
     const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];
     const shown = appendCapped(
@@ -135,6 +143,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
       found: runs.length,
       omitted: runs.length - shown.length,
       lastDay,
+      ...cut,
     };
     return readResult(lines, data);
   },
@@ -145,7 +154,10 @@ function allDays(totalDays: number): number[] {
   return Array.from({ length: totalDays }, (_, offset) => offset + 1);
 }
 
-/** Maximal runs of free (or free-for-embedding, per host) cells, in day then slot order; O(days × slots). */
+/**
+ * Maximal runs of free (or free-for-embedding, per host) cells, in day then slot order; O(days × slots). With a
+ * `clock`, a cell that has started is not free.
+ */
 export function findFreeRuns(
   index: OccupancyIndex,
   days: readonly number[],
@@ -153,13 +165,15 @@ export function findFreeRuns(
   slotEnd: number,
   minLength: number,
   includeEmbeddable: boolean,
+  clock?: WindowClock,
 ): FreeRun[] {
   const runs: FreeRun[] = [];
   for (const day of days) {
     let runStart = 0;
     let runKey = BLOCKED;
     for (let slot = slotStart; slot <= slotEnd + 1; slot += 1) {
-      const key = slot > slotEnd ? BLOCKED : cellKey(index, day, slot, includeEmbeddable);
+      const key =
+        slot > slotEnd || hasStarted(day, slot, clock) ? BLOCKED : cellKey(index, day, slot, includeEmbeddable);
       if (key === runKey) continue;
       if (runKey !== BLOCKED && slot - runStart >= minLength) {
         const range = { day, start: runStart, end: slot - 1 };
