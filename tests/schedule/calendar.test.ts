@@ -184,9 +184,11 @@ describe("the sample week", () => {
     expect(() => sampleWeek({ monday: "2024-03-12" })).toThrow(/starts on a Monday/);
   });
 
-  it("seeded for a user, it is the coming week in the sample's zone: from today on a Monday, else from next Monday", () => {
+  it("seeded for a user, it is the coming week in the sample's zone: from today on a Monday not yet begun, else from next Monday", () => {
     const first = (now: string) => sampleWeekFrom(new Date(now)).window.days[0]!.date;
-    expect(first("2024-03-11T02:00:00Z")).toBe("2024-03-11"); // Monday 10:00 in Shanghai
+    expect(first("2024-03-10T23:59:00Z")).toBe("2024-03-11"); // Monday 07:59 in Shanghai: nothing of it has started
+    expect(first("2024-03-11T00:00:00Z")).toBe("2024-03-18"); // Monday 08:00: its first slot has started
+    expect(first("2024-03-11T02:00:00Z")).toBe("2024-03-18"); // Monday 10:00 in Shanghai
     expect(first("2024-03-14T06:30:00Z")).toBe("2024-03-18"); // Thursday
     expect(first("2024-03-17T15:59:00Z")).toBe("2024-03-18"); // Sunday 23:59 in Shanghai
     expect(first("2024-03-17T16:00:00Z")).toBe("2024-03-18"); // already Monday in Shanghai

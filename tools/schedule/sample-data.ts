@@ -141,12 +141,14 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
 }
 
 /**
- * The sample week for a user seeded at `now`: the coming week — from the Monday on or after today in the sample's time
- * zone (today, on a Monday), so nothing of it is past when it is first seen.
+ * The sample week for a user seeded at `now`: the coming week — from the next Monday in the sample's time zone, or
+ * today on a Monday before its first slot starts — so nothing of it is past when it is first seen.
  */
 export function sampleWeekFrom(now: Date, timeZone = SAMPLE_TIME_ZONE): ScheduleState {
   const today = localClock(now, timeZone);
-  return sampleWeek({ monday: addDays(today.date, (8 - today.dayOfWeek) % 7), timeZone });
+  const firstSlot = sampleWeek().window.slotTimes?.[0]?.start ?? "00:00";
+  const started = today.dayOfWeek === 1 && today.time >= firstSlot;
+  return sampleWeek({ monday: addDays(today.date, started ? 7 : (8 - today.dayOfWeek) % 7), timeZone });
 }
 
 /** Options of `generateSchedule`. */
