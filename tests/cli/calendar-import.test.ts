@@ -126,6 +126,10 @@ describe("/import and /export in the terminal chat", () => {
     // The answer says what the undo did: never "nothing to undo" over the applied removal.
     expect(undone.output).toContain('tempo> Done: undid the last change: removed "History seminar".');
     expect(undone.output).not.toMatch(/nothing I can undo|schedule is unchanged/);
+    // Undo again: the undo's own card (remove_event) is reversed, the seminar put back where it was.
+    const redone = await chat(["undo that", "a", "a"], { tempo });
+    expect(redone.output).toContain('Put back the removed event "History seminar"');
+    expect(seminarsIn(redone.schedule).map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
     expect(seminarsIn(undone.schedule)).toEqual([]);
     expect(undone.schedule).toEqual(halfPlacedWeek());
   });

@@ -16,7 +16,7 @@ describe("createScheduleDomain", () => {
     expect(domain.name).toBe("schedule");
     expect(domain.version).toBe(SCHEDULE_DOMAIN_VERSION);
     expect(domain.description).toMatch(/study schedule/);
-    expect(domain.tools).toHaveLength(30);
+    expect(domain.tools).toHaveLength(31);
     expect(createScheduleDomain({ repository: new InMemoryScheduleRepository(), version: "custom" }).version).toBe(
       "custom",
     );

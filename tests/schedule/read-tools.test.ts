@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the thirty schedule tools, eleven reads then nineteen writes, each with a described snake_case schema", () => {
+  it("has the thirty-one schedule tools, eleven reads then twenty writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -42,6 +42,7 @@ describe("the tool list", () => {
       ["restore_task", "write"],
       ["import_calendar", "write"],
       ["remove_event", "write"],
+      ["restore_event", "write"],
       ["roll_window", "write"],
       ["mark_done", "write"],
       ["mark_missed", "write"],

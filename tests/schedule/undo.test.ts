@@ -11,6 +11,7 @@ import {
   type ScheduleState,
   type AddHabitData,
   type UndoListing,
+  type EventTask,
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { runTool } from "./support.js";
@@ -475,5 +476,54 @@ describe("remove_event and the undo of an import", () => {
     ]);
     expect(partly.after.tasks.map((task) => task.name)).toContain("Weekly seminar");
     expect(partly.after.tasks.map((task) => task.name)).not.toContain("History seminar");
+  });
+
+  it("undo of remove_event puts the event back, a series whole; one whose place was taken since is kept, and said", () => {
+    const series = applied(sampleWeek(), "import_calendar", { ics: WEEKLY_SEMINAR }).state;
+    const weekly = series.tasks.find((task) => task.name === "Weekly seminar")!;
+    const removed = applied(series, "remove_event", { event_id: weekly.id });
+    const back = undo(removed.state, [removed.write]);
+    expect(back.listing.candidates[0]!.writes.map((write) => write.name)).toEqual(["restore_event"]);
+    same(series, back.after);
+    const write = back.listing.candidates[0]!.writes[0]!;
+    expect(describeScheduleCall(removed.state, write.name, write.arguments)).toBe(
+      'Put back the removed event "Weekly seminar", with every occurrence of its series',
+    );
+    expect(describeScheduleCall(removed.state, write.name, write.arguments, "zh")).toBe(
+      '恢复已删除的日程 "Weekly seminar"，连同这个系列的所有重复',
+    );
+    // The seminar's Sunday 16:00 taken by a review since: the event is not put over it.
+    const sunday = weekly.slots![0]!;
+    const taken = applied(removed.state, "place", {
+      task_id: "matrix-review",
+      day: sunday.day,
+      slot_start: sunday.start,
+    });
+    const kept = undo(taken.state, [removed.write]);
+    expect(kept.listing.candidates).toEqual([]);
+    expect(kept.listing.kept).toEqual([
+      { write: `remove_event ${weekly.id}`, why: expect.stringMatching(/matrix-review.*nothing was restored$/) },
+    ]);
+  });
+
+  it("a one-off removed before the window moved on is not put back on days it no longer means", () => {
+    const imported = applied(sampleWeek(), "import_calendar", { ics: SEMINAR_CALENDAR }).state;
+    const seminar = imported.tasks.find((task) => task.name === "History seminar")!;
+    const removed = applied(imported, "remove_event", { event_id: seminar.id });
+    const rolled = applied(removed.state, "roll_window", { days: 7 }).state;
+    expect(undo(rolled, [removed.write]).listing.kept).toEqual([
+      { write: `remove_event ${seminar.id}`, why: expect.stringMatching(/window has moved on/) },
+    ]);
+  });
+
+  it("restore_event refuses a made-up series it cannot expand, and an id the week has again, changing nothing", () => {
+    const series = applied(sampleWeek(), "import_calendar", { ics: WEEKLY_SEMINAR }).state;
+    const weekly = series.tasks.find((task) => task.name === "Weekly seminar")! as EventTask;
+    const removed = applied(series, "remove_event", { event_id: weekly.id }).state;
+    const forged = { ...weekly, series: { ...weekly.series!, timeZone: "Mars/Olympus" } };
+    expect(runTool("restore_event", removed, { event: forged }).content).toMatch(
+      /Mars\/Olympus.*nothing was restored$/,
+    );
+    expect(runTool("restore_event", series, { event: weekly }).content).toMatch(/exists again; nothing was restored$/);
   });
 });

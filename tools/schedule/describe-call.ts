@@ -97,6 +97,15 @@ export function describeScheduleCall(
         ? `删除日程 ${label(found)}（${now(found)}）${series ? "，连同这个系列的所有重复" : ""}`
         : `Remove the event ${label(found)} (${now(found)})${series ? ", with every occurrence of its series" : ""}`;
     }
+    case "restore_event": {
+      // An undo of a removal: the event as remove_event recorded it (no longer in the week, so named from the record).
+      const restored = args.event as { name?: unknown; series?: unknown } | undefined;
+      const name = JSON.stringify(String(restored?.name ?? "?"));
+      const series = restored?.series !== undefined;
+      return zh
+        ? `恢复已删除的日程 ${name}${series ? "，连同这个系列的所有重复" : ""}`
+        : `Put back the removed event ${name}${series ? ", with every occurrence of its series" : ""}`;
+    }
     default:
       return describeTaskWrite(state, tool, args, language);
   }

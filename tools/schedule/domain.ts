@@ -69,8 +69,8 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.calendar",
     description:
-      "the calendar: import a timetable from iCalendar (.ics, through a card), remove a timetable event or series, export the week as .ics, move the window on a week",
-    tools: ["import_calendar", "remove_event", "export_calendar", "roll_window"],
+      "the calendar: import a timetable from iCalendar (.ics, through a card), remove a timetable event or series (restore_event puts a removed one back), export the week as .ics, move the window on a week",
+    tools: ["import_calendar", "remove_event", "restore_event", "export_calendar", "roll_window"],
   },
   {
     name: "schedule.life",

@@ -30,6 +30,7 @@ import { unplaceTool } from "./unplace.js";
 import { proposeUndoTool } from "./undo.js";
 import { restoreTaskTool } from "./restore-task.js";
 import { removeEventTool } from "./remove-event.js";
+import { restoreEventTool } from "./restore-event.js";
 import { proposeRescheduleTool } from "./reschedule.js";
 
 export {
@@ -109,6 +110,7 @@ export {
 export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, UNDO_WRITES, type UndoListing } from "./undo.js";
 export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
 export { removeEventTool, type RemoveEventData } from "./remove-event.js";
+export { restoreEventTool } from "./restore-event.js";
 export {
   proposeReschedule,
   proposeRescheduleTool,
@@ -137,7 +139,7 @@ export {
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 
-/** All thirty tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All thirty-one tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -164,6 +166,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   restoreTaskTool,
   importCalendarTool,
   removeEventTool,
+  restoreEventTool,
   rollWindowTool,
   markDoneTool,
   markMissedTool,

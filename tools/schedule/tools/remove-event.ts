@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { buildEventTask } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
-import type { EventTask, ScheduleState } from "../state.js";
+import type { DayMapping, EventTask, ScheduleState } from "../state.js";
 
 const removeEventArgumentsSchema = z.object({
   event_id: z
@@ -18,9 +18,11 @@ const removeEventArgumentsSchema = z.object({
     .describe("Id of the timetable event to remove (query_range or get_overview gives it)."),
 });
 
-/** What remove_event did, as data: the event as it was, series and all. */
+/** What remove_event did, as data: the event as it was, series and all, and the window's first day then. */
 export interface RemoveEventData {
   event: EventTask;
+  /** The window's first day when it was removed: a one-off's day indices count from it. */
+  from: DayMapping;
 }
 
 /** Most task ids a refusal names. */
@@ -61,7 +63,7 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
       return failure(
         `the deadline of ${someIds(due)} is ${quoteName(event.name)}; change it first; nothing was removed`,
       );
-    const data: RemoveEventData = { event: buildEventTask(event) };
+    const data: RemoveEventData = { event: buildEventTask(event), from: { ...state.window.days[0]! } };
     return {
       ok: true,
       content: `removed event ${event.id} ${quoteName(event.name)}${event.series ? " and every occurrence of its series" : ""}`,

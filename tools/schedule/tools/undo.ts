@@ -4,7 +4,7 @@
  * any write. The inverse of place is unplace, of move a move back, of swap the same swap, of unplace a place where it
  * was, of a mark the status it had (reopen, and its old place back), of add_task remove_task, of a class created its
  * removal (and of a removal the class again), of add_habit its sessions and class removed, of import_calendar its
- * events removed (remove_event). Each inverse is tried
+ * events removed (remove_event), of remove_event the event put back (restore_event). Each inverse is tried
  * on the week as it is now, last write first: one the week no longer allows (its slot taken, a rule broken, the slot
  * passed by the clock, the task changed since) is left out and said, with the reason; the rest are offered.
  */
@@ -38,7 +38,8 @@ import {
 } from "./task-writes.js";
 import type { AddHabitData } from "./habits.js";
 import { restoreTaskTool } from "./restore-task.js";
-import { removeEventTool } from "./remove-event.js";
+import { removeEventTool, type RemoveEventData } from "./remove-event.js";
+import { restoreEventTool } from "./restore-event.js";
 import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
@@ -267,6 +268,7 @@ const INVERSE_TOOLS: Readonly<Record<string, DomainTool<ScheduleState>>> = Objec
     updateTaskTool,
     restoreTaskTool,
     removeEventTool,
+    restoreEventTool,
     upsertTaskClassTool,
     removeTaskClassTool,
   ].map((tool) => [tool.name, tool]),
@@ -425,6 +427,13 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unaddHabit(state, write.data as AddHabitData);
     case "import_calendar":
       return unimport(state, write.data as ImportCalendarData);
+    case "remove_event": {
+      // A one-off's slots count from the window it was removed in: once the window moved, they name other days.
+      const removed = write.data as RemoveEventData;
+      if (removed.event.series === undefined && JSON.stringify(state.window.days[0]) !== JSON.stringify(removed.from))
+        return { why: "the window has moved on since, and the event was a one-off on days it no longer shows" };
+      return { writes: [{ name: "restore_event", arguments: { event: removed.event } }] };
+    }
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
@@ -433,7 +442,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task, import_calendar and a class's creation, change or removal`,
+        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task, import_calendar, remove_event and a class's creation, change or removal`,
       };
   }
 }
@@ -445,7 +454,7 @@ function writeName(write: AppliedWrite): string {
     ? (args.moves as Array<{ task_id?: unknown }>).map((move) => move.task_id)
     : [];
   const classId = write.name === "upsert_task_class" ? args.class_id : undefined;
-  const ids = [args.task_id, classId, args.first_task_id, args.second_task_id, ...moves].filter(
+  const ids = [args.task_id, args.event_id, classId, args.first_task_id, args.second_task_id, ...moves].filter(
     (id) => typeof id === "string",
   );
   const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;

@@ -1,0 +1,43 @@
+/**
+ * `restore_event` (issue 47 item 4): puts back a timetable event that `remove_event` removed, as that write recorded
+ * it — a one-off on its slots, a series with every occurrence the window shows — so "undo that" can reverse a removal
+ * through a card of ordinary writes. It comes back with no guests (a task placed inside it before is placed again by
+ * `place`); the whole-week checks apply (nothing placed since may sit where it was).
+ */
+import { z } from "zod";
+import type { DomainTool } from "../../domain.js";
+import { buildEventTask } from "../canonical-form.js";
+import { expandSeries, SeriesError } from "../event-series.js";
+import { failure, quoteName } from "../format.js";
+import { eventTaskSchema, type EventTask, type ScheduleState } from "../state.js";
+import { checkScheduleInvariants } from "../validation.js";
+
+/** Puts a removed timetable event back, as it was recorded; its data is `{ event }`, the event as it is back. */
+export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof eventTaskSchema> }> = {
+  name: "restore_event",
+  description:
+    "Puts back a timetable event that remove_event removed, as it was recorded. Only as propose_undo's candidate u1 " +
+    "gives it; never to make up an event (import_calendar does that).",
+  schema: z.object({
+    event: eventTaskSchema.describe("The event as remove_event recorded it (propose_undo gives it)."),
+  }),
+  kind: "write",
+  run(state, args) {
+    const recorded = args.event as EventTask;
+    if (state.tasks.some((entry) => entry.id === recorded.id))
+      return failure(`a task or event with id ${quoteName(recorded.id)} exists again; nothing was restored`);
+    // A series shows what the window holds of it now; a one-off keeps the slots it had.
+    let slots = recorded.slots;
+    try {
+      if (recorded.series) slots = expandSeries(recorded.series, state.window).slots;
+    } catch (error) {
+      if (error instanceof SeriesError) return failure(`${error.message}; nothing was restored`);
+      throw error;
+    }
+    const event = buildEventTask({ ...recorded, slots, embeds: [] });
+    const next: ScheduleState = { ...state, tasks: [...state.tasks, event] };
+    const problems = checkScheduleInvariants(next);
+    if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);
+    return { ok: true, content: `restored event ${event.id} ${quoteName(event.name)}`, state: next, data: { event } };
+  },
+};
