@@ -130,6 +130,10 @@ describe("/import and /export in the terminal chat", () => {
     const redone = await chat(["undo that", "a", "a"], { tempo });
     expect(redone.output).toContain('Put back the removed event "History seminar"');
     expect(seminarsIn(redone.schedule).map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+    // And once more: the put-back event is removed again — every card's writes are undone, whatever they were.
+    const again = await chat(["undo that", "a", "a"], { tempo });
+    expect(again.output).toContain('Remove the event "History seminar"');
+    expect(seminarsIn(again.schedule)).toEqual([]);
     expect(seminarsIn(undone.schedule)).toEqual([]);
     expect(undone.schedule).toEqual(halfPlacedWeek());
   });

@@ -526,4 +526,15 @@ describe("remove_event and the undo of an import", () => {
     );
     expect(runTool("restore_event", series, { event: weekly }).content).toMatch(/exists again; nothing was restored$/);
   });
+
+  it("the undo of an undo: a task put back by restore_task is removed again", () => {
+    const removed = applied(sampleWeek(), "remove_task", { task_id: "matrix-review" });
+    const restore = undo(removed.state, [removed.write]).listing.candidates[0]!.writes[0]!;
+    const restored = applied(removed.state, restore.name, restore.arguments);
+    const again = undo(restored.state, [restored.write]);
+    expect(again.listing.candidates[0]!.writes).toEqual([
+      { name: "remove_task", arguments: { task_id: "matrix-review" } },
+    ]);
+    same(removed.state, again.after);
+  });
 });

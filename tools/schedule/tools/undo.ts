@@ -425,6 +425,16 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       return unremoveClass(state, write.data as RemoveTaskClassData);
     case "add_habit":
       return unaddHabit(state, write.data as AddHabitData);
+    case "restore_task":
+    case "restore_event": {
+      // The undo of an undo: what it put back is removed again (the removal's own checks say when it cannot be).
+      const back = write.data as { task?: { id: string }; event?: { id: string } };
+      const id = (back.task ?? back.event)!.id;
+      if (!state.tasks.some((task) => task.id === id)) return { why: "it has been removed again since" };
+      return write.name === "restore_task"
+        ? { writes: [{ name: "remove_task", arguments: { task_id: id } }] }
+        : { writes: [{ name: "remove_event", arguments: { event_id: id } }] };
+    }
     case "import_calendar":
       return unimport(state, write.data as ImportCalendarData);
     case "remove_event": {
@@ -442,7 +452,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     default:
       return {
-        why: `${write.name} is not undone by Tempo; undo covers place, move, batch_move, swap, unplace, marks, add_task, add_habit, update_task, remove_task, import_calendar, remove_event and a class's creation, change or removal`,
+        why: `${write.name} is not undone by Tempo; undo covers every write but roll_window`,
       };
   }
 }
