@@ -97,6 +97,12 @@ export function formatCount(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** Task ids as a refusal names them: the first `most`, then how many more ("a, b, c and 4 more"). */
+export function someIds(ids: readonly string[], most = 5): string {
+  const shown = ids.slice(0, most).join(", ");
+  return ids.length > most ? `${shown} and ${ids.length - most} more` : shown;
+}
+
 /** A display name as a JSON string literal. */
 export function quoteName(name: string): string {
   return JSON.stringify(name);

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { buildEventTask } from "../canonical-form.js";
-import { failure, quoteName } from "../format.js";
+import { failure, quoteName, someIds } from "../format.js";
 import type { DayMapping, EventTask, ScheduleState } from "../state.js";
 
 const removeEventArgumentsSchema = z.object({
@@ -23,15 +23,6 @@ export interface RemoveEventData {
   event: EventTask;
   /** The window's first day when it was removed: a one-off's day indices count from it. */
   from: DayMapping;
-}
-
-/** Most task ids a refusal names. */
-const NAMED = 5;
-
-/** The ids `ids` as a refusal names them: the first few, then how many more. */
-function someIds(ids: readonly string[]): string {
-  const shown = ids.slice(0, NAMED).join(", ");
-  return ids.length > NAMED ? `${shown} and ${ids.length - NAMED} more` : shown;
 }
 
 /** Removes a timetable event that nothing in the week depends on. */

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import type { DomainTool } from "../../domain.js";
 import { buildTaskItem, canonicalCategory } from "../canonical-form.js";
-import { failure, quoteName } from "../format.js";
+import { failure, quoteName, someIds } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
 import {
   formatDate,
@@ -547,9 +547,6 @@ export interface RemoveTaskClassData {
   class: TaskCategory;
 }
 
-/** Most task ids a refusal to remove a class names. */
-const USERS_NAMED = 5;
-
 /**
  * Removes a task class that no task item uses, done, missed and skipped ones included: their history names it. So
  * "undo that" can take back a class a card created, and a user can drop a course that has no work left.
@@ -568,10 +565,8 @@ export const removeTaskClassTool: DomainTool<ScheduleState, z.infer<typeof remov
       );
     const users = state.tasks.filter((task) => task.source === "task_item" && task.categoryId === existing.id);
     if (users.length > 0) {
-      const named = users.slice(0, USERS_NAMED).map((task) => task.id);
-      const more = users.length > named.length ? ` and ${users.length - named.length} more` : "";
       return failure(
-        `task class ${existing.id} ${quoteName(existing.name)} is used by ${users.length} task(s) (${named.join(", ")}${more}); remove them or give them another class first; nothing was removed`,
+        `task class ${existing.id} ${quoteName(existing.name)} is used by ${users.length} task(s) (${someIds(users.map((task) => task.id))}); remove them or give them another class first; nothing was removed`,
       );
     }
     const data: RemoveTaskClassData = { class: canonicalCategory(existing) };
