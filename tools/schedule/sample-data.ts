@@ -5,7 +5,7 @@
  */
 import { addDays, dayOfWeekOfDate, isIsoDate, localClock } from "../../contracts/clock.js";
 import { TempoError } from "../../errors/index.js";
-import { datedWindow } from "./calendar.js";
+import { datedWindow, DEFAULT_SLOT_TIMES } from "./calendar.js";
 import { buildEventTask, buildTaskItem, sortIds } from "./canonical-form.js";
 import {
   consecutiveDays,
@@ -146,8 +146,7 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
  */
 export function sampleWeekFrom(now: Date, timeZone = SAMPLE_TIME_ZONE): ScheduleState {
   const today = localClock(now, timeZone);
-  const firstSlot = sampleWeek().window.slotTimes?.[0]?.start ?? "00:00";
-  const started = today.dayOfWeek === 1 && today.time >= firstSlot;
+  const started = today.dayOfWeek === 1 && today.time >= DEFAULT_SLOT_TIMES[0]!.start;
   return sampleWeek({ monday: addDays(today.date, started ? 7 : (8 - today.dayOfWeek) % 7), timeZone });
 }
 
