@@ -198,6 +198,18 @@ const bounds = fc.oneof(
   fc.integer({ min: 0, max: 900 }).map((untilDays) => ({ untilDays })),
 );
 
+/**
+ * A drawn rule of kind `freq` from a record of its fields and its bound (COUNT, UNTIL or none): fields drawn as absent
+ * (`fc.option`'s undefined) are left out.
+ */
+function ruleOf(freq: DrawnRule["freq"]) {
+  return ({ bound, ...fields }: Omit<DrawnRule, "freq" | "count" | "untilDays"> & { bound: object }): DrawnRule => ({
+    freq,
+    ...(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as typeof fields),
+    ...bound,
+  });
+}
+
 /** A rule of one kind Tempo keeps (with the first date put on it by `ruleLine`). */
 const drawnRule: fc.Arbitrary<DrawnRule> = fc.oneof(
   fc
@@ -207,15 +219,8 @@ const drawnRule: fc.Arbitrary<DrawnRule> = fc.oneof(
       byMonth: fc.option(months, { nil: undefined }),
       bound: bounds,
     })
-    .map(({ bound, byMonth, ...rule }) => ({
-      freq: "WEEKLY" as const,
-      ...rule,
-      ...(byMonth ? { byMonth } : {}),
-      ...bound,
-    })),
-  fc
-    .record({ interval: fc.integer({ min: 1, max: 4 }), byMonth: months, bound: bounds })
-    .map(({ bound, ...rule }) => ({ freq: "DAILY" as const, ...rule, ...bound })),
+    .map(ruleOf("WEEKLY")),
+  fc.record({ interval: fc.integer({ min: 1, max: 4 }), byMonth: months, bound: bounds }).map(ruleOf("DAILY")),
   fc
     .record({
       interval: fc.integer({ min: 1, max: 3 }),
@@ -223,12 +228,7 @@ const drawnRule: fc.Arbitrary<DrawnRule> = fc.oneof(
       byMonth: fc.option(months, { nil: undefined }),
       bound: bounds,
     })
-    .map(({ bound, byMonth, ...rule }) => ({
-      freq: "MONTHLY" as const,
-      ...rule,
-      ...(byMonth ? { byMonth } : {}),
-      ...bound,
-    })),
+    .map(ruleOf("MONTHLY")),
   fc
     .record({
       interval: fc.integer({ min: 1, max: 2 }),
@@ -238,12 +238,7 @@ const drawnRule: fc.Arbitrary<DrawnRule> = fc.oneof(
       }),
       bound: bounds,
     })
-    .map(({ bound, byMonthDay, ...rule }) => ({
-      freq: "YEARLY" as const,
-      ...rule,
-      ...(byMonthDay ? { byMonthDay } : {}),
-      ...bound,
-    })),
+    .map(ruleOf("YEARLY")),
 );
 
 /** A drawn event: one to three rules (a weekly one may start off its days), RDATEs and EXDATEs. */
