@@ -239,18 +239,18 @@ function unimport(state: ScheduleState, data: ImportCalendarData): Inverse {
   const ids = new Set(state.tasks.map((task) => task.id));
   const there = data.events.filter((event) => ids.has(event.id));
   if (there.length === 0) return { why: "its events have been removed since" };
-  const writes = there.map((event) => ({ name: "remove_event", arguments: { event_id: event.id } }));
-  const tried = tryWrites(state, writes);
-  if (tried.ok) return { writes };
-  // Each on its own, so one the week depends on keeps only itself.
+  // Each on its own (removing one event never changes whether another can go): one the week depends on keeps only
+  // itself. proposeUndo tries the removable ones together on the week.
   const kept: string[] = [];
-  const removable = writes.filter((write) => {
-    const alone = tryWrites(state, [write]);
-    if (!alone.ok) kept.push(alone.why);
-    return alone.ok;
-  });
+  const removable = there
+    .map((event) => ({ name: "remove_event", arguments: { event_id: event.id } }))
+    .filter((write) => {
+      const alone = tryWrites(state, [write]);
+      if (!alone.ok) kept.push(alone.why);
+      return alone.ok;
+    });
   if (removable.length === 0) return { why: kept.join("; ") };
-  return { writes: removable, partly: `kept: ${kept.join("; ")}` };
+  return kept.length === 0 ? { writes: removable } : { writes: removable, partly: `kept: ${kept.join("; ")}` };
 }
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
