@@ -40,7 +40,7 @@ export const NODE_EVENTS = {
   [NODE.chat]: ["reply", "start_task", "plan_round", "resume_execution", "revise", "drop_task", "clear"],
   [NODE.plan]: ["plan_round", "ask", "await_confirmation", "resume_execution", "finish_task"],
   [NODE.confirm]: ["resume_execution", "revise", "drop_task"],
-  [NODE.askUser]: ["answer", "revise"],
+  [NODE.askUser]: ["answer", "revise", "drop_task"],
   [NODE.execute]: [
     "resume_execution",
     "finish_step",

@@ -26,6 +26,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
+import type { Language } from "../contracts/language.js";
 import { newId } from "./ids.js";
 import { closeOpenCalls } from "./proposal.js";
 import {
@@ -352,6 +353,15 @@ export function answerMessage(text: string, id?: string): AIMessage {
   return new AIMessage({ id: id ?? newId("answer"), content: text });
 }
 
+/** Why a task is dropped, as its answer says it (the outcome keeps the English). */
+const DROP_REASONS = {
+  declined: { en: "you declined the plan", zh: "你没有接受计划" },
+  withdrawn: { en: "you withdrew it when asked", zh: "你在回答问题时撤回了它" },
+  movedOn: { en: "it had stopped and you moved on to a new message", zh: "它已中断，你发来了新的消息" },
+  ended: { en: "the thread was ended from the client", zh: "对话已在客户端结束" },
+} as const satisfies Record<string, Record<Language, string>>;
+export type DropReason = keyof typeof DROP_REASONS;
+
 /**
  * drop task: the task ends as dropped (phase back to chatting, nothing pending) with a short answer saying
  * so; `leaves` says what the task leaves behind, from the facts (`droppedWritesText`: the changes applied, the
@@ -360,10 +370,14 @@ export function answerMessage(text: string, id?: string): AIMessage {
  */
 export function dropTask(
   state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">,
-  reason: string,
+  why: DropReason,
   leaves: string,
+  language: Language = "en",
 ): Omit<TempoUpdate, "messages"> & { messages: [...BaseMessage[], AIMessage] } {
-  const text = `Dropped "${state.goal}" (${reason}). ${leaves}`;
+  const reason = DROP_REASONS[why].en;
+  const told = DROP_REASONS[why][language];
+  const text =
+    language === "zh" ? `已放弃"${state.goal}"（${told}）。${leaves}` : `Dropped "${state.goal}" (${told}). ${leaves}`;
   const answer = answerMessage(text);
   return {
     phase: nextPhase(state.phase, "drop_task"),
@@ -384,10 +398,11 @@ export function dropTask(
 export function endThread(
   state: Builder & Pick<TempoState, "goal" | "planSteps" | "messages" | "workspaceMessageIds">,
   leaves: string,
+  language: Language = "en",
 ): TempoUpdate {
   if (!taskInProgress(state.phase))
     return { phase: nextPhase(state.phase, "end_thread"), pending: null, pendingAnswer: null };
-  const dropped = dropTask(state, "the thread was ended from the client", leaves);
+  const dropped = dropTask(state, "ended", leaves, language);
   return { ...dropped, phase: nextPhase(state.phase, "end_thread") };
 }
 

@@ -5,15 +5,16 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
-import { answerQuestion } from "../kernel/transitions.js";
-import { emit } from "../streaming/events.js";
+import { answerQuestion, dropTask } from "../kernel/transitions.js";
+import { emit, emitAssistantText } from "../streaming/events.js";
+import { droppedLeavesText } from "../review/write-facts.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { awaitHuman } from "../review/human-response.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { questionInterrupt, withRefusal } from "../review/interrupt-cards.js";
-import { withRefusalNoteRemoved } from "../review/human-response.js";
+import { isWithdrawal, withRefusalNoteRemoved } from "../review/human-response.js";
 import { languageOf } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
 import { now } from "./shared/messages.js";
@@ -50,6 +51,8 @@ async function askUser(
   const replyMessage = fromMessage ? undefined : new HumanMessage({ id: newId("human"), content: reply });
   const existingReply = fromMessage ? state.messages.at(-1)?.id : undefined;
   const replyIds = [replyMessage?.id, existingReply].filter((id): id is string => typeof id === "string");
+  // "Never mind", "算了": the request itself is withdrawn, so the task ends as dropped instead of asking again.
+  if (isWithdrawal(reply)) return withdraw(state, replyMessage, config, dependencies);
   const at = now();
   return {
     messages: replyMessage ? [replyMessage] : [],
@@ -59,4 +62,20 @@ async function askUser(
     resumeContext: { question: pending.question, answer: reply },
     ...answerQuestion(state),
   };
+}
+
+/** The task ends as dropped: what it leaves is read from the facts, and said in the user's language. */
+async function withdraw(
+  state: TempoState,
+  replyMessage: HumanMessage | undefined,
+  config: LangGraphRunnableConfig,
+  dependencies: NodeDependencies,
+): Promise<TempoUpdate> {
+  const owner = ensureConfiguration(config, dependencies.settings);
+  const language = languageOf([...state.messages, ...(replyMessage ? [replyMessage] : [])]);
+  const leaves = await droppedLeavesText(state, dependencies.domain, dependencies.executionLog, owner, language);
+  const dropped = dropTask(state, "withdrawn", leaves, language);
+  const answer = dropped.messages.at(-1)!;
+  emitAssistantText(config, "ask_user", answer.id!, String(answer.content));
+  return { ...dropped, messages: [...(replyMessage ? [replyMessage] : []), ...dropped.messages] };
 }

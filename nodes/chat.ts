@@ -25,7 +25,6 @@ import {
 import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
 import { languageOf, say } from "../contracts/language.js";
-import { readableText } from "../tools/domain.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
 import { messageText } from "../contracts/message-text.js";
@@ -35,7 +34,7 @@ import { emit, emitAssistantText } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsResume } from "../review/human-response.js";
 import { proposedWrites } from "../kernel/proposal.js";
-import { droppedWritesText, readWriteFacts } from "../review/write-facts.js";
+import { droppedLeavesText } from "../review/write-facts.js";
 import { staleWorkflowUpdate } from "./shared/workflow-version.js";
 import { newId } from "../kernel/ids.js";
 import { latestBesideOpeners } from "../streaming/progress-ui.js";
@@ -90,16 +89,11 @@ export function createChatNode(dependencies: NodeDependencies) {
 
     // A task that stopped (a failed run) and is not retried ends as dropped: the user moved on.
     if (taskInProgress(state.phase)) {
-      const { threadId } = ensureConfiguration(config, dependencies.settings);
-      const facts = await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId);
+      const owner = ensureConfiguration(config, dependencies.settings);
+      const language = languageOf(state.messages);
       // What stays, said as a person reads it (names, dates).
-      const told = await readableText(
-        dependencies.domain,
-        ensureConfiguration(config, dependencies.settings).userId,
-        droppedWritesText(facts),
-        languageOf(state.messages),
-      );
-      const dropped = dropTask(state, "it had stopped and you moved on to a new message", told);
+      const told = await droppedLeavesText(state, dependencies.domain, dependencies.executionLog, owner, language);
+      const dropped = dropTask(state, "movedOn", told, language);
       emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
       // The new message is handled in the phase the drop leads to.
       const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);

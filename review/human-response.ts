@@ -145,6 +145,29 @@ const SHORT_CONFIRMATIONS = new Set([
 ]);
 const SHORT_DISMISSALS = new Set(["no", "n", "cancel", "stop", "skip", "ignore", "不", "不要", "取消", "算了", "跳过"]);
 
+/**
+ * Answers to a question that withdraw the request itself ("never mind", "算了"): narrower than the dismissals, since
+ * "no" or "skip" can answer a question.
+ */
+const WITHDRAWALS = new Set([
+  "never mind",
+  "nevermind",
+  "forget it",
+  "forget about it",
+  "cancel",
+  "cancel it",
+  "cancel that",
+  "stop",
+  "drop it",
+  "leave it",
+  "取消",
+  "算了",
+  "算了吧",
+  "不用了",
+  "不要了",
+  "不做了",
+  "没事了",
+]);
 /** Normalises a short reply for matching: lower case, no surrounding punctuation or spaces. */
 function normalise(text: string): string {
   return text
@@ -156,6 +179,11 @@ function normalise(text: string): string {
 /** True for short confirmations ("yes", "ok", "是", "好", "继续"), recognised in code, not by the model. */
 export function isShortConfirmation(text: string): boolean {
   return SHORT_CONFIRMATIONS.has(normalise(text));
+}
+
+/** True for an answer that withdraws the request the question was about ("never mind", "forget it", "算了"). */
+export function isWithdrawal(text: string): boolean {
+  return WITHDRAWALS.has(normalise(text));
 }
 
 /** True for short dismissals ("no", "cancel", "取消"). */

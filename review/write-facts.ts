@@ -9,7 +9,8 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LegacyAnsweredWrite, TempoState } from "../kernel/state.js";
 import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
-import { findTool, type ToolDomain } from "../tools/domain.js";
+import { findTool, readableText, type ToolDomain } from "../tools/domain.js";
+import type { Language } from "../contracts/language.js";
 import type { ExecutionLog, ToolOutcome } from "../tools/runner.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { messageText } from "../contracts/message-text.js";
@@ -130,17 +131,53 @@ export function nameWrites(writes: readonly WriteFact[]): string {
  * What a dropped task leaves, in a sentence or two: the changes applied (they stay), the approved ones that were not
  * applied (and now will not be), or that nothing was changed.
  */
-export function droppedWritesText(facts: WriteFacts): string {
+export function droppedWritesText(facts: WriteFacts, language: Language = "en"): string {
+  const words = DROP_WORDS[language];
   const parts: string[] = [];
-  if (facts.applied.length > 0)
-    parts.push(`The ${facts.applied.length} change(s) already applied stay: ${nameWrites(facts.applied)}.`);
-  if (facts.approvedNotApplied.length > 0) {
-    parts.push(
-      `${facts.approvedNotApplied.length} change(s) you approved were not applied and will not be: ${nameWrites(facts.approvedNotApplied)}.`,
-    );
+  if (facts.applied.length > 0) parts.push(words.applied(facts.applied.length, nameWrites(facts.applied)));
+  if (facts.approvedNotApplied.length > 0)
+    parts.push(words.notApplied(facts.approvedNotApplied.length, nameWrites(facts.approvedNotApplied)));
+  if (parts.length === 0) return words.nothing;
+  return `${parts.join(" ")} ${words.noMore}`;
+}
+
+const DROP_WORDS: Record<
+  Language,
+  {
+    applied(count: number, named: string): string;
+    notApplied(count: number, named: string): string;
+    nothing: string;
+    noMore: string;
   }
-  if (parts.length === 0) return "Nothing was changed.";
-  return `${parts.join(" ")} Nothing more will be done.`;
+> = {
+  en: {
+    applied: (count, named) => `The ${count} change(s) already applied stay: ${named}.`,
+    notApplied: (count, named) => `${count} change(s) you approved were not applied and will not be: ${named}.`,
+    nothing: "Nothing was changed.",
+    noMore: "Nothing more will be done.",
+  },
+  zh: {
+    applied: (count, named) => `已应用的 ${count} 项改动保留：${named}。`,
+    notApplied: (count, named) => `你批准的 ${count} 项改动没有应用，也不会再应用：${named}。`,
+    nothing: "没有做任何改动。",
+    noMore: "不会再做别的。",
+  },
+};
+
+/**
+ * What a task dropped now leaves, from the facts (`droppedWritesText`), said as a person reads it (names, dates) in
+ * `language`: the one sentence every drop ends with (a declined plan, a withdrawn question, a stopped task the user
+ * moved on from, a thread a client ended).
+ */
+export async function droppedLeavesText(
+  state: FactsState,
+  domain: ToolDomain,
+  log: ExecutionLog,
+  owner: { userId: string; threadId: string },
+  language: Language,
+): Promise<string> {
+  const facts = await readWriteFacts(state, domain, log, owner.threadId);
+  return readableText(domain, owner.userId, droppedWritesText(facts, language), language);
 }
 
 /** The messages of the current task: those after the message that started it (all, when it was compressed away). */

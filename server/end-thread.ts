@@ -8,8 +8,8 @@
  * attributed to memorize, whose only edge is END, so no node runs after it.
  */
 import { END, type StateSnapshot } from "@langchain/langgraph";
-import { droppedWritesText, readWriteFacts } from "../review/write-facts.js";
-import { readableText, type ToolDomain } from "../tools/domain.js";
+import { droppedLeavesText } from "../review/write-facts.js";
+import type { ToolDomain } from "../tools/domain.js";
 import { languageOf } from "../contracts/language.js";
 import type { ExecutionLog } from "../tools/runner.js";
 import { NODE } from "../kernel/routing.js";
@@ -46,13 +46,9 @@ export async function endThreadUpdate(
   const state = snapshot.values as TempoState;
   const threadId = String(snapshot.config.configurable?.thread_id ?? "");
   // What a dropped task leaves is read only when a task is dropped.
+  const language = languageOf(state.messages);
   const leaves = taskInProgress(state.phase)
-    ? await readableText(
-        domain,
-        state.userId ?? "",
-        droppedWritesText(await readWriteFacts(state, domain, log, threadId)),
-        languageOf(state.messages),
-      )
+    ? await droppedLeavesText(state, domain, log, { userId: state.userId ?? "", threadId }, language)
     : "";
-  return { values: endThread(state, leaves), asNode: NODE.memorize };
+  return { values: endThread(state, leaves, language), asNode: NODE.memorize };
 }

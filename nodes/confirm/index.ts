@@ -14,7 +14,6 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { openerRemoval, showStatus } from "../../streaming/progress-ui.js";
 import { languageOf, say } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
-import { readableText } from "../../tools/domain.js";
 import { emit, emitAssistantText } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, withRefusalNoteRemoved } from "../../review/human-response.js";
@@ -24,7 +23,7 @@ import { answerWriteCard } from "../../review/write-answers.js";
 import { newId } from "../../kernel/ids.js";
 import { dropTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { executionStarted, recordEdits, revisePlan } from "../plan/revision.js";
-import { droppedWritesText, readWriteFacts } from "../../review/write-facts.js";
+import { droppedLeavesText } from "../../review/write-facts.js";
 import { staleWorkflowUpdate } from "../shared/workflow-version.js";
 import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
@@ -58,13 +57,8 @@ export function createConfirmNode(dependencies: NodeDependencies) {
         config,
       );
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
-      const leaves = async () =>
-        readableText(
-          dependencies.domain,
-          userId,
-          droppedWritesText(await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId)),
-          language,
-        );
+      const leaves = () =>
+        droppedLeavesText(state, dependencies.domain, dependencies.executionLog, { userId, threadId }, language);
       // An answer that came as a plain user message is already in the conversation.
       return answerPlan(state, verdict, state.pendingAnswer !== null, config, leaves);
     }
@@ -117,7 +111,7 @@ async function answerPlan(
   if (verdict.kind === "drop") {
     // Ignore, "no", "cancel", "取消": the user does not want this task.
     emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
-    const dropped = dropTask(state, "you declined the plan", await leaves());
+    const dropped = dropTask(state, "declined", await leaves(), languageOf(state.messages));
     emitAssistantText(config, "confirm", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
     return { ...cleared, ...dropped };
   }

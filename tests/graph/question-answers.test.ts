@@ -142,6 +142,56 @@ describe("a question card takes a plain answer, in every client's shape", () => 
   });
 });
 
+describe("an answer that withdraws the request ends the task instead of asking again", () => {
+  describe.each(CLIENTS)("%s", (_client, answer) => {
+    test.each([
+      ["never mind", 'Dropped "move the matrix review to day 9" (you withdrew it when asked). Nothing was changed.'],
+      ["Forget it.", 'Dropped "move the matrix review to day 9" (you withdrew it when asked). Nothing was changed.'],
+      ["算了", '已放弃"move the matrix review to day 9"（你在回答问题时撤回了它）。没有做任何改动。'],
+    ])('the planner asked which day; "%s" drops the task: no card, nothing changed', async (text, told) => {
+      const tempo = await offlineTempo(halfPlacedWeek());
+      const { config, result: asked } = await start(tempo, "move the matrix review to day 9");
+      expect(cardOf(asked)?.action).toBe("ask_user");
+      const ended = await send(tempo, config, answer(text));
+      expect(interruptsOf(ended)).toEqual([]);
+      expect(ended.phase).toBe("chatting");
+      expect(ended.outcome).toEqual({ kind: "dropped", reason: "you withdrew it when asked" });
+      expect(messageText(ended.messages.at(-1)!)).toBe(told);
+      expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toBe("day 2 slots 3-4");
+      // The thread goes on: the next request is planned as usual.
+      const next = await send(tempo, config, { messages: [new HumanMessage("move the matrix review to Friday")] });
+      expect(cardOf(next)?.action).toBe("confirm_plan");
+    });
+  });
+
+  test('"no" and "skip" stay answers: the planner reads them and asks again, quoting them', async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config } = await start(tempo, "move the matrix review to day 9");
+    for (const text of ["no", "skip"]) {
+      const again = await send(tempo, config, CLIENTS[0]![1](text));
+      expect(cardOf(again)?.action).toBe("ask_user");
+      expect(cardOf(again)?.description).toContain(`"${text}"`);
+    }
+  });
+
+  test("withdrawing a later task leaves what an earlier task applied, and the thread's next answers are its own", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const { config } = await start(tempo, "move the matrix review to Friday");
+    await send(tempo, config, accept);
+    const moved = await send(tempo, config, accept);
+    expect(interruptsOf(moved)).toEqual([]);
+    const { config: second } = await start(
+      tempo,
+      "move the matrix review to day 9",
+      String(config.configurable.thread_id),
+    );
+    const ended = await send(tempo, second, CLIENTS[3]![1]("never mind"));
+    expect(interruptsOf(ended)).toEqual([]);
+    expect(ended.outcome).toMatchObject({ kind: "dropped" });
+    expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
+  });
+});
+
 describe("Tempo answers in the user's language", () => {
   test("a Chinese request: the question, the plan step, the plan's words and the final answer are Chinese; the answer 周五 completes it", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));

@@ -98,8 +98,8 @@ describe("branchAfterAskUser", () => {
   test.each<[Phase, string]>([
     ["planning", "plan"],
     ["executing", "execute"],
-    // An answer always goes back to the stage that asked.
-    ["chatting", ILLEGAL],
+    // An answer goes back to the stage that asked; one that withdraws the request drops the task.
+    ["chatting", "memorize"],
     ["done", ILLEGAL],
   ])("phase %s → %s", (phase, expected) => {
     expect(route(branchAfterAskUser, phase, null)).toBe(expected);

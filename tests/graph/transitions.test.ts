@@ -73,7 +73,7 @@ describe("routers derived from the table", () => {
     chat: ["memorize", "plan", "execute", "confirm", "ask_user"],
     plan: ["plan", "ask_user", "confirm", "execute", "deliver"],
     confirm: ["execute", "plan", "memorize"],
-    ask_user: ["plan", "execute"],
+    ask_user: ["plan", "execute", "memorize"],
     execute: ["execute", "deliver", "plan", "confirm", "ask_user"],
   };
 

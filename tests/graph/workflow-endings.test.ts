@@ -79,8 +79,11 @@ describe("dropping a plan", () => {
       expect(dropped.phase).toBe("chatting");
       expect(dropped.pending).toBeNull();
       expect(dropped.outcome).toEqual({ kind: "dropped", reason: "you declined the plan" });
+      // The answer follows the user's newest word that tells a language: 取消 is Chinese.
       expect(lastText(dropped)).toBe(
-        `Dropped "Help me arrange next week's review" (you declined the plan). Nothing was changed.`,
+        _name === "a plain 取消"
+          ? `已放弃"Help me arrange next week's review"（你没有接受计划）。没有做任何改动。`
+          : `Dropped "Help me arrange next week's review" (you declined the plan). Nothing was changed.`,
       );
       expect((await graph.getState(config)).next).toEqual([]);
       expect((await readExecutionState(graph, config)).status).toBe("dropped");
