@@ -159,6 +159,13 @@ export interface DomainTool<TState, TArgs = any> {
    * by id with `choose_candidate` (seed 003: the backend decides, the model chooses).
    */
   proposes?: boolean;
+  /**
+   * For a write whose arguments are a record the backend kept, not something a model types (`restore_task`, the task
+   * as `remove_task` recorded it): the proposing tool whose candidates carry it (`"propose_undo"`). It is offered to
+   * no model — not bound, not in a brief or a pack's list, where its schema (a whole record) would be paid on every
+   * request for nothing — and a model's own call of it is refused; `choose_candidate` applies it from the listing.
+   */
+  candidateOf?: string;
   /** Pure: never mutates `state`. Arguments have already been validated by `schema`. */
   run(state: TState, args: TArgs): ToolRun<TState>;
   /**
@@ -427,14 +434,19 @@ export function packOfTool(domain: ToolDomain, tool: string): ToolPack | undefin
   return packsOf(domain).find((pack) => pack.tools.includes(tool));
 }
 
-/** The domain's tools in the packs named, in the domain's order. */
+/** The tools a model is offered in the packs named, in the domain's order (a candidate's write is no model's). */
 export function toolsInPacks<TState>(domain: ToolDomain<TState>, packs: readonly string[]): Array<DomainTool<TState>> {
   const names = new Set(
     packsOf(domain)
       .filter((pack) => packs.includes(pack.name))
       .flatMap((pack) => pack.tools),
   );
-  return domain.tools.filter((tool) => names.has(tool.name));
+  return domain.tools.filter((tool) => names.has(tool.name) && tool.candidateOf === undefined);
+}
+
+/** The tools of `pack` a model is told of (a candidate's write is applied from its listing, never named). */
+export function offeredToolNames(domain: ToolDomain, pack: ToolPack): string[] {
+  return pack.tools.filter((name) => findTool(domain, name)?.candidateOf === undefined);
 }
 
 /**
@@ -455,6 +467,10 @@ export function packProblems(domain: ToolDomain): string[] {
   for (const tool of domain.tools) {
     const holding = packs.filter((pack) => pack.tools.includes(tool.name)).length;
     if (holding !== 1) problems.push(`the tool "${tool.name}" is in ${holding} packs (each tool is in exactly one)`);
+    if (tool.candidateOf !== undefined && findTool(domain, tool.candidateOf)?.proposes !== true)
+      problems.push(
+        `the tool "${tool.name}" is applied only as a candidate of "${tool.candidateOf}", which lists no candidates in the ${domain.name} domain`,
+      );
   }
   return problems;
 }

@@ -40,7 +40,10 @@ export interface PeerOptions {
 /** The domain's tools as the peer's LangChain tools: the same schemas Tempo binds, each run through `runTool`, one at a time. */
 export function peerTools(options: PeerOptions): StructuredToolInterface[] {
   let queue: Promise<unknown> = Promise.resolve();
-  const chosen = options.domain.tools.filter((spec) => !options.tools || options.tools.includes(spec.name));
+  // As Tempo offers them: a candidate's write (a whole record as its argument) is no model's to type.
+  const chosen = options.domain.tools.filter(
+    (spec) => spec.candidateOf === undefined && (!options.tools || options.tools.includes(spec.name)),
+  );
   return chosen.map(
     (spec) =>
       tool(

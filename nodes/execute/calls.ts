@@ -191,6 +191,15 @@ export async function runCalls(
       record(call, false, unknownToolOutcome(dependencies.domain, call.name).content);
       continue;
     }
+    // A candidate's write (its arguments a record the backend kept) comes only from its listing, never made up.
+    if (tool.candidateOf !== undefined) {
+      record(
+        call,
+        false,
+        `Error: ${tool.name} is applied only as a candidate of ${tool.candidateOf}: call ${tool.candidateOf}, then ${CHOOSE_CANDIDATE} with the candidate's id. Nothing was changed.`,
+      );
+      continue;
+    }
     // While refining, the step keeps to the domain's whitelisted packs: it chooses among candidates.
     const refused = refining ? outsideWhitelist(dependencies.domain, refining, call.name) : undefined;
     if (refused) {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { TempoState } from "../../kernel/state.js";
-import { defaultPacks, packOfTool, packsOf, type ToolDomain } from "../../tools/domain.js";
+import { defaultPacks, offeredToolNames, packOfTool, packsOf, type ToolDomain } from "../../tools/domain.js";
 import type { MemoryTool } from "./memory-tools.js";
 import { refinementOf } from "./refinement.js";
 
@@ -37,7 +37,7 @@ export function activePacksIn(
 export function packList(domain: ToolDomain, active: readonly string[]): string {
   const lines = packsOf(domain).map(
     (pack) =>
-      `- ${pack.name}${active.includes(pack.name) ? " (active)" : ""}: ${pack.description} — ${pack.tools.join(", ")}`,
+      `- ${pack.name}${active.includes(pack.name) ? " (active)" : ""}: ${pack.description} — ${offeredToolNames(domain, pack).join(", ")}`,
   );
   return `<packs>\nTool packs; only the active ones' tools are offered. context_tools_add / context_tools_remove change them.\n${lines.join("\n")}\n</packs>`;
 }

@@ -6,15 +6,20 @@
  * the tools that list candidates, and only then.
  */
 import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { asCard } from "../../contracts/cards.js";
-import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
-import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
+import {
+  interruptsOf,
+  nativeToolGraph,
+  planDone,
+  recordingBoundTools,
+  resume,
+  scripted,
+  threadConfig,
+} from "../support/scripted.js";
 import { halfPlacedWeek } from "./support/offline-conversation.js";
-import { RunnableLambda } from "@langchain/core/runnables";
 
 const PLAN = planDone(
   [
@@ -37,27 +42,8 @@ async function setup(script: AIMessage[], week = sampleWeek()) {
   await repository.seed("user-1", week);
   const domain = createScheduleDomain({ repository });
   const execute = scripted(script);
-  const offered: string[][] = [];
-  const bindTools = execute.bindTools.bind(execute);
-  execute.bindTools = ((tools: Array<{ name: string }>) => {
-    const bound = bindTools(tools as never);
-    return RunnableLambda.from(async (messages: BaseMessage[], config) => {
-      offered.push(tools.map((tool) => tool.name));
-      return bound.invoke(messages, config);
-    });
-  }) as never;
-  const graph = buildTempoGraph({
-    models: {
-      default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]),
-      plan: scripted([PLAN]),
-      execute,
-      deliver: scripted(["Done."]),
-      toolCalling: "native",
-    },
-    domain,
-    checkpointer: new MemorySaver(),
-    settings: { replanAfterStep: "never" },
-  });
+  const offered = recordingBoundTools(execute);
+  const graph = nativeToolGraph(domain, scripted([PLAN]), execute);
   return { graph, repository, offered, execute };
 }
 

@@ -5,7 +5,6 @@
  * thread saved with packs that no longer exist goes on with the defaults.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { RunnableLambda } from "@langchain/core/runnables";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
@@ -15,7 +14,9 @@ import { createNotesDomain } from "../support/notes-domain.js";
 import {
   interruptsOf,
   json,
+  nativeToolGraph,
   planDone,
+  recordingBoundTools,
   scripted,
   scriptedGraph,
   systemText,
@@ -42,17 +43,7 @@ async function scheduleDomain() {
 /** A scripted execute model that records, for each request, the names of the tools bound to it. */
 function recordingExecute(script: Parameters<typeof scripted>[0]) {
   const model = scripted(script);
-  const offered: string[][] = [];
-  const bindTools = model.bindTools.bind(model);
-  model.bindTools = ((tools: Array<{ name: string }>) => {
-    const bound = bindTools(tools as never);
-    const names = tools.map((tool) => tool.name);
-    return RunnableLambda.from(async (messages: BaseMessage[], config) => {
-      offered.push(names);
-      return bound.invoke(messages, config);
-    });
-  }) as never;
-  return { model, offered };
+  return { model, offered: recordingBoundTools(model) };
 }
 
 describe("tool packs", () => {
@@ -83,18 +74,7 @@ describe("tool packs", () => {
       calling("get_task_info", { task_id: "matrix-review" }),
       calling("done", { goal_check: "Wednesday is known" }),
     ]);
-    const graph = buildTempoGraph({
-      models: {
-        default: scripted([json({ intent: "task", reply: "", reason: "" })]),
-        plan: scripted([PLAN]),
-        execute: execute.model,
-        deliver: scripted(["Done."]),
-        toolCalling: "native",
-      },
-      domain: await scheduleDomain(),
-      checkpointer: new MemorySaver(),
-      settings: { replanAfterStep: "never" },
-    });
+    const graph = nativeToolGraph(await scheduleDomain(), scripted([PLAN]), execute.model);
     const result = await graph.invoke({ messages: [new HumanMessage("What is on Wednesday?")] }, threadConfig("packs"));
     expect(result.phase).toBe("done");
     const offered = execute.offered;
@@ -147,18 +127,7 @@ describe("tool packs", () => {
         { speak: "Two steps.", complexity: "simple", read_only: true },
       ),
     ]);
-    const graph = buildTempoGraph({
-      models: {
-        default: scripted([json({ intent: "task", reply: "", reason: "" })]),
-        plan,
-        execute: execute.model,
-        deliver: scripted(["Done."]),
-        toolCalling: "native",
-      },
-      domain: await scheduleDomain(),
-      checkpointer: new MemorySaver(),
-      settings: { replanAfterStep: "never" },
-    });
+    const graph = nativeToolGraph(await scheduleDomain(), plan, execute.model);
     const result = await graph.invoke(
       { messages: [new HumanMessage("What is on Wednesday, and the week?")] },
       threadConfig("packs-named"),
@@ -176,6 +145,41 @@ describe("tool packs", () => {
     );
     const planner = systemText(plan.calls[0]!.messages);
     expect(planner).toContain("- schedule.inspect: query_range, get_task_info");
+  });
+
+  test("a candidate's write is offered to no model: not bound, not in a pack's list; a model's own call of it is refused", async () => {
+    const execute = recordingExecute([
+      calling("restore_task", { task: { id: "forged", name: "Forged", status: "done" } }),
+      calling("done", { goal_check: "nothing restored" }),
+    ]);
+    const plan = scripted([
+      planDone(
+        [{ content: "Put a task back", done_when: "it is back", packs: ["schedule.life", "schedule.calendar"] }],
+        { speak: "One step.", complexity: "simple", read_only: true },
+      ),
+    ]);
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("user-1", sampleWeek());
+    const before = await repository.load("user-1");
+    const graph = nativeToolGraph(createScheduleDomain({ repository }), plan, execute.model);
+    const result = await graph.invoke({ messages: [new HumanMessage("Put my task back")] }, threadConfig("cand-only"));
+    // The packs' other tools are bound; the two whose argument is a whole recorded task or event are not.
+    expect(execute.offered[0]).toEqual(
+      expect.arrayContaining(["propose_undo", "choose_candidate", "remove_event", "import_calendar", "mark_done"]),
+    );
+    expect(execute.offered[0]!.filter((tool) => tool.startsWith("restore_"))).toEqual([]);
+    const refused = result.messages.find((message) => message.getType() === "tool");
+    expect(String(refused?.content)).toBe(
+      "Error: restore_task is applied only as a candidate of propose_undo: call propose_undo, then choose_candidate with the candidate's id. Nothing was changed.",
+    );
+    expect(await repository.load("user-1")).toEqual(before);
+    // Neither the planner's pack list nor the execute stage's names them.
+    const planner = systemText(plan.calls[0]!.messages);
+    expect(planner).toMatch(
+      /- schedule\.calendar[^\n]*: import_calendar, remove_event, export_calendar, roll_window\n/,
+    );
+    expect(planner).not.toContain("restore_");
+    expect(systemText(execute.model.calls[0]!.messages)).not.toContain("restore_");
   });
 
   test("an unknown pack is refused with the list of packs, and nothing changes; the JSON-mode prompt lists the packs", async () => {

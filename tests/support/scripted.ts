@@ -2,6 +2,7 @@
 import type { InvalidConfigurable, RefusedAnswers } from "../../server/run-guard.js";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
+import { RunnableLambda } from "@langchain/core/runnables";
 import { Command, MemorySaver, type BaseStore, type Interrupt } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
@@ -152,4 +153,42 @@ export function interruptsOf(result: object): Interrupt[] {
 export function approveCard(result: object): Command<unknown, Record<string, never>, never> {
   const card = interruptsOf(result)[0]?.value as { action_requests?: unknown[] } | undefined;
   return resume({ decisions: (card?.action_requests ?? [null]).map(() => ({ type: "approve" })) });
+}
+
+/**
+ * A graph whose chat starts a task, with the planner and execute models given and native tool calls; the planner
+ * reviews no step. For tests of what the execute stage is offered and does with it.
+ */
+export function nativeToolGraph(
+  domain: ToolDomain,
+  plan: ReturnType<typeof scripted>,
+  execute: ReturnType<typeof scripted>,
+) {
+  return buildTempoGraph({
+    models: {
+      default: scripted([json({ intent: "task", reply: "", reason: "" })]),
+      plan,
+      execute,
+      deliver: scripted(["Done."]),
+      toolCalling: "native",
+    },
+    domain,
+    checkpointer: new MemorySaver(),
+    settings: { replanAfterStep: "never" },
+  });
+}
+
+/** `model`, recording for each request the names of the tools bound to it (in `offered`, one list a request). */
+export function recordingBoundTools(model: ReturnType<typeof scripted>): string[][] {
+  const offered: string[][] = [];
+  const bindTools = model.bindTools.bind(model);
+  model.bindTools = ((tools: Array<{ name: string }>) => {
+    const bound = bindTools(tools as never);
+    const names = tools.map((tool) => tool.name);
+    return RunnableLambda.from(async (messages: BaseMessage[], config) => {
+      offered.push(names);
+      return bound.invoke(messages, config);
+    });
+  }) as never;
+  return offered;
 }

@@ -69,13 +69,13 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.calendar",
     description:
-      "the calendar: import a timetable from iCalendar (.ics, through a card), remove a timetable event or series (restore_event puts a removed one back), export the week as .ics, move the window on a week",
+      "the calendar: import a timetable from iCalendar (.ics, through a card), remove a timetable event or series (propose_undo puts a removed one back), export the week as .ics, move the window on a week",
     tools: ["import_calendar", "remove_event", "restore_event", "export_calendar", "roll_window"],
   },
   {
     name: "schedule.life",
     description:
-      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change (propose_undo; restore_task puts a removed task back)",
+      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change, a removed task or event put back included (propose_undo)",
     tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo", "restore_task"],
   },
 ];

@@ -22,6 +22,7 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
     event: eventTaskSchema.describe("The event as remove_event recorded it (propose_undo gives it)."),
   }),
   kind: "write",
+  candidateOf: "propose_undo",
   run(state, args) {
     const recorded = args.event as EventTask;
     if (state.tasks.some((entry) => entry.id === recorded.id))

@@ -32,6 +32,7 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
     "make up a task (add_task does that).",
   schema: restoreTaskArgumentsSchema,
   kind: "write",
+  candidateOf: "propose_undo",
   run(state, args) {
     const task = buildTaskItem(args.task as TaskItem);
     // The store adds a task item pending or settled (history), after the tasks it keeps (diff.ts); placing is place's.
