@@ -6,7 +6,11 @@
 import { describe, expect, test } from "vitest";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
-import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import type { EventTask, ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import type { DomainTool } from "../../tools/domain.js";
+import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";
+import { restoreEventTool } from "../../tools/schedule/tools/restore-event.js";
+import { removeTaskTool, rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import { changesBetween, weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 
@@ -15,6 +19,13 @@ const apply = (state: ScheduleState, writes: Array<{ name: string; arguments: Re
   if (!after) throw new Error("the writes do not apply");
   return after;
 };
+
+/** `tool` run on `state` with `args` (checked by its schema); the week after, or the test fails with the refusal. */
+function ran(tool: DomainTool<ScheduleState>, state: ScheduleState, args: Record<string, unknown>): ScheduleState {
+  const result = tool.run(state, tool.schema.parse(args));
+  if (!result.ok || !result.state) throw new Error(`${tool.name} refused: ${result.content}`);
+  return result.state;
+}
 
 const placedItems = (state: ScheduleState) =>
   state.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed");
@@ -157,6 +168,42 @@ describe("a proposal on the grid", () => {
       ]),
     );
     expect(changes).toHaveLength(2);
+  });
+
+  test("a removed placed review, and a removed or restored timetable event on each place it holds, are drawn", () => {
+    const week = halfPlacedWeek();
+    const review = placedItems(week)[0]!;
+    const withoutReview = ran(removeTaskTool, week, { task_id: review.id });
+    expect(changesBetween(week, withoutReview)).toEqual([
+      { kind: "removed", taskId: review.id, name: review.name, from: review.slots![0] },
+    ]);
+
+    // The first event the week lets go (no review inside it, no deadline naming it).
+    const event = week.tasks.find(
+      (task): task is EventTask => task.source === "event" && removeEventTool.run(week, { event_id: task.id }).ok,
+    )!;
+    const removed = ran(removeEventTool, week, { event_id: event.id });
+    const grid = weekGrid(week, { after: removed });
+    expect(grid.changes).toEqual(
+      event.slots.map((range) => ({ kind: "removed", taskId: event.id, name: event.name, from: range })),
+    );
+    for (const range of event.slots) {
+      const cell = grid.days[range.day - 1]!.cells[range.start - 1]!;
+      expect(cell.change).toMatchObject({ kind: "removed", side: "from", taskId: event.id });
+      expect(cell.event?.id).not.toBe(event.id);
+    }
+    // Its undo puts it back: the same places, added.
+    const restored = ran(restoreEventTool, removed, { event });
+    expect(changesBetween(removed, restored)).toEqual(
+      event.slots.map((range) => ({ kind: "added", taskId: event.id, name: event.name, to: range })),
+    );
+  });
+
+  test("a roll lays other dates under the day indices: its events are not compared", () => {
+    const week = halfPlacedWeek();
+    const rolled = ran(rollWindowTool, week, { days: 7 });
+    const events = new Set(week.tasks.filter((task) => task.source === "event").map((task) => task.id));
+    expect(changesBetween(week, rolled).filter((change) => events.has(change.taskId))).toEqual([]);
   });
 
   test("no change, no marks", () => {

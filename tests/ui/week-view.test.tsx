@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
+import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";
 import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import { HealthPanel } from "../../ui/health.js";
 import { StatusLine } from "../../ui/status.js";
@@ -76,6 +77,26 @@ describe("the week view", () => {
     expect(html).toContain(`data-mark="moved"`);
     expect(props.changes.map((change) => change.mark).sort()).toEqual(["added", "moved", "removed"]);
     expect(props.changes.find((change) => change.mark === "moved")!.text).toMatch(/ → Sat 16 Mar 1\d:\d\d–/);
+  });
+
+  test("a removed timetable event leaves its ghost, named, where the week no longer holds it", () => {
+    const week = halfPlacedWeek();
+    const event = week.tasks.find(
+      (task) => task.source === "event" && removeEventTool.run(week, { event_id: task.id }).ok,
+    )!;
+    const after = removeEventTool.run(week, { event_id: event.id }).state!;
+    const props = weekViewProps(weekGrid(week, { after }), "en", "Proposed week");
+    const cells = cellsOf(renderToString(<WeekView {...props} />));
+    const place = event.slots![0]!;
+    expect(cells.get(`${week.window.days[place.day - 1]!.date}/${place.start}`)).toMatchObject({
+      state: "left",
+      mark: "left",
+      text: event.name,
+    });
+    expect(props.changes).toContainEqual({
+      mark: "removed",
+      text: expect.stringMatching(new RegExp(`^${event.name}: `)),
+    });
   });
 
   test("a review moved out of a timetable entry it sat in leaves its ghost with its name, over the entry", () => {

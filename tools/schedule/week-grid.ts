@@ -153,11 +153,16 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
   };
 }
 
-/** What `after` changes from `before`, review by review: placed, moved, swapped (two reviews trading places), unplaced. */
+/**
+ * What `after` changes from `before`, review by review: placed, moved, swapped (two reviews trading places), unplaced
+ * or removed; then the timetable's events the change removes or adds (an import, a removal, an undo), one change per
+ * place they hold, while the window is the same (a roll moves the days under the indices: its events are not compared).
+ */
 export function changesBetween(before: ScheduleState, after: ScheduleState): GridChange[] {
   const old = new Map(
     before.tasks.filter((task): task is TaskItem => task.source === "task_item").map((task) => [task.id, task]),
   );
+  const kept = new Set(after.tasks.map((task) => task.id));
   const moves: GridChange[] = [];
   for (const task of after.tasks) {
     if (task.source !== "task_item") continue;
@@ -169,6 +174,10 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
     const kind: GridChangeKind = from && to ? "moved" : to ? "added" : "removed";
     moves.push({ kind, taskId: task.id, name: task.name, ...(from ? { from } : {}), ...(to ? { to } : {}) });
   }
+  // A placed review the change removes from the week (remove_task) leaves its place.
+  for (const task of old.values())
+    if (!kept.has(task.id) && task.status === "placed" && task.slots?.[0])
+      moves.push({ kind: "removed", taskId: task.id, name: task.name, from: task.slots[0] });
   for (const move of moves) {
     if (move.kind !== "moved") continue;
     const partner = moves.find(
@@ -188,7 +197,33 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
       move.partnerId = partner.taskId;
     }
   }
-  return moves;
+  return sameWindow(before, after) ? [...moves, ...eventChanges(before, after)] : moves;
+}
+
+/** The events only one side has: removed from each place `before` gave them, or added on each place `after` does. */
+function eventChanges(before: ScheduleState, after: ScheduleState): GridChange[] {
+  const events = (state: ScheduleState) =>
+    new Map(state.tasks.filter((task): task is EventTask => task.source === "event").map((task) => [task.id, task]));
+  const was = events(before);
+  const is = events(after);
+  const only = (side: Map<string, EventTask>, other: Map<string, EventTask>, kind: "added" | "removed") =>
+    [...side.values()]
+      .filter((event) => !other.has(event.id))
+      .flatMap((event) =>
+        event.slots.map((range): GridChange => ({
+          kind,
+          taskId: event.id,
+          name: event.name,
+          ...(kind === "added" ? { to: range } : { from: range }),
+        })),
+      );
+  return [...only(was, is, "removed"), ...only(is, was, "added")];
+}
+
+/** True when both weeks lay the same dates on the same day indices (a roll does not). */
+function sameWindow(before: ScheduleState, after: ScheduleState): boolean {
+  const dates = (state: ScheduleState) => state.window.days.map((day) => day.date ?? "").join(",");
+  return before.window.totalDays === after.window.totalDays && dates(before) === dates(after);
 }
 
 function eventOf(task: EventTask): NonNullable<GridCell["event"]> {
