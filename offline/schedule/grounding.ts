@@ -117,8 +117,8 @@ export function groundRequest(
 }
 
 /**
- * Words that name a timetable event rather than a review: an exam, a lecture, a class, a lab, a club meeting (a typo
- * of one letter aside in a word of five letters or more).
+ * Words that name a timetable event rather than a review: an exam, a lecture, a class, a lab, a club meeting, a study
+ * hall (a typo of one letter aside in a word of five letters or more).
  */
 const EVENT_WORDS = [
   "exam",
@@ -135,11 +135,12 @@ const EVENT_WORDS = [
   "club",
   "meeting",
   "workshop",
+  "hall",
 ];
 
 /** True when a phrase names an event ("the calculus mid-term", "my final exm", "微积分期中考试"). */
 export function namesAnEvent(phrase: string): boolean {
-  if (/考试|期中|期末|测验|小测|讲座|课|实验|社团|会议/.test(phrase)) return true;
+  if (/考试|期中|期末|测验|小测|讲座|课|实验|社团|会议|自习/.test(phrase)) return true;
   const words =
     phrase
       .toLowerCase()

@@ -127,6 +127,20 @@ describe("removing a timetable event offline", () => {
     expect(outcome.finalAnswer).toBe('Done: removed "Physics lab".');
   });
 
+  test("an event a review sits inside is refused with the tool's reason: move the review out first", async () => {
+    const placed = runTool("place", halfPlacedWeek(), { task_id: "derivative-drills", day: 1, slot_start: 9 });
+    const week = placed.state as ScheduleState;
+    expect(week.tasks.find((task) => task.id === "mon-study-hall")).toMatchObject({ embeds: ["derivative-drills"] });
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, "remove the Monday study hall");
+    expect(outcome.planSteps).toEqual(['Remove the event "monday study hall"']);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toBe(
+      'Your schedule is unchanged: "Evening self-study hall" holds derivative-drills; move them out first; nothing was removed.',
+    );
+    expect(canonical(outcome.schedule)).toBe(canonical(week));
+  });
+
   test.each([
     [
       "remove the calculus midterm",
