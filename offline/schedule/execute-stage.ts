@@ -34,7 +34,14 @@ import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-ste
 import { isRescheduleStep } from "./plan-stage.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
-import { appliedWriteText, callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
+import {
+  appliedWriteSummary,
+  appliedWriteText,
+  callResultOf,
+  failureOf,
+  liveOverviewOf,
+  toolDataOf,
+} from "./tool-data.js";
 import { say, type Language } from "../../contracts/language.js";
 import {
   currentStepOf,
@@ -49,13 +56,15 @@ import { cannotActOn, finalAnswer } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
   isEmptySelection,
+  normalizeText,
   parseScheduleRequest,
   resolveSlotWindow,
+  splitWeekday,
   taskPhrase,
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
-import { matchTask, type TaskMatch } from "./task-matching.js";
+import { matchTask, matchTokens, type TaskMatch } from "./task-matching.js";
 import {
   datingOf,
   dayName,
@@ -180,6 +189,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return swapStep(view.rounds, request, end, language, datingOf(facts));
     case "unplace":
       return unplaceStep(view.rounds, request, end, asked, datingOf(facts));
+    case "remove_event":
+      return removeEventStep(view.rounds, request, facts, end, asked);
     case "free":
       return freeStep(view.rounds, request, facts, end, language);
     case "day":
@@ -755,7 +766,7 @@ function writeEnding(
   const outcome = lastWriteOutcome(rounds, tools);
   if (!outcome) return undefined;
   if (outcome.outcome === "applied")
-    return finish(end, "", appliedWriteText(outcome.round, dating).replace(/\n- /g, "; "));
+    return finish(end, "", appliedWriteSummary(outcome.round, language, dating).replace(/\n- /g, "; "));
   if (outcome.outcome === "failed")
     return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
   const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
@@ -829,6 +840,104 @@ function unplaceStep(
     say(language, "the task the request names", "请求指定的任务"),
     then,
   );
+}
+
+/**
+ * Remove a timetable event (`remove_event`): the events the step's words name — on the weekday they name, if any
+ * ("friday tutorial") — and, when several match, the one the user's answer picks. One match is proposed (the card says
+ * what goes: a series goes whole); several are asked about, never guessed; none is said.
+ */
+function removeEventStep(
+  rounds: RoundView[],
+  request: Extract<ScheduleRequest, { kind: "remove_event" }>,
+  facts: WeekFacts,
+  end: Finish,
+  asked: Asked,
+): Decision {
+  const { language } = asked;
+  const answered = writeEnding(rounds, ["remove_event"], end, datingOf(facts), language);
+  if (answered) return answered;
+  const tasks = listingOf(rounds);
+  if (!tasks) return lookUpTask(request.event, language);
+  const events = tasks.filter((task) => task.kind === "event");
+  const named = eventsNamed(request.event, events, facts);
+  const chosen =
+    asked.answer === undefined || named.length === 1
+      ? named
+      : eventsNamed(taskPhrase(normalizeText(asked.answer)), named.length > 0 ? named : events, facts);
+  const event = chosen.length === 1 ? chosen[0] : undefined;
+  if (event)
+    return propose(
+      say(
+        language,
+        `Removing ${label(event, language)} from the timetable.`,
+        `从课表中删除${label(event, language)}。`,
+      ),
+      "remove_event",
+      { event_id: event.id },
+      say(language, "the event the request names", "请求指定的活动"),
+    );
+  // An answer is asked for once: one that settles nothing ends the step, said, never asked again.
+  if (asked.answer !== undefined) {
+    const phrase = `"${request.event}" or "${asked.answer}"`;
+    const ids = chosen.map((task) => task.id).join(", ");
+    return chosen.length === 0
+      ? finish(
+          end,
+          say(language, `I found no event matching ${phrase}.`, `我没有找到与 ${phrase} 匹配的活动。`),
+          `not carried out: list_tasks shows no event matching ${phrase}`,
+        )
+      : finish(
+          end,
+          say(
+            language,
+            `${phrase} still matches ${chosen.length} events (${ids}); name one by its id to remove it.`,
+            `${phrase} 仍匹配 ${chosen.length} 个活动（${ids}）；请用 id 指明要删除哪一个。`,
+          ),
+          `not carried out: ${phrase} matches ${chosen.length} events (${ids})`,
+        );
+  }
+  // Several match ("the linear algebra lecture" on Tuesday and Thursday), or none: which one, by its day or id.
+  const among = (chosen.length > 0 ? chosen : events).slice(0, 8);
+  const choices = among
+    .map((task) => {
+      const at = task.slots[0];
+      const where = at
+        ? say(language, `, ${placeWords(at, facts, language)}`, `，${placeWords(at, facts, language)}`)
+        : "";
+      return say(language, `${nameOf(task)} (${task.id}${where})`, `${nameOf(task)}（${task.id}${where}）`);
+    })
+    .join(say(language, "; ", "；"));
+  const speak =
+    chosen.length > 0
+      ? say(
+          language,
+          `"${request.event}" matches ${chosen.length} events: ${choices}. Which one should go? Answer with its day or id.`,
+          `“${request.event}”匹配 ${chosen.length} 个活动：${choices}。要删除哪一个？请回答它的日期或 id。`,
+        )
+      : say(
+          language,
+          `I found no event matching "${request.event}". Which event do you mean? Answer with its name or id, for example: ${choices}.`,
+          `我没有找到与“${request.event}”匹配的活动。你指的是哪个活动？请回答名称或 id，例如：${choices}。`,
+        );
+  return { speak, action: "ask_user", reason: "the step's words name no single event" };
+}
+
+/**
+ * The events `phrase` names: by id, else those on the weekday it names ("friday tutorial", "周五的辅导课") that the rest
+ * of it matches — every one on that weekday when the rest names nothing ("the Thursday one", "周四的").
+ */
+function eventsNamed(phrase: string, events: ListedTask[], facts: WeekFacts): ListedTask[] {
+  const byId = events.find((task) => task.id.toLowerCase() === phrase.trim().toLowerCase());
+  if (byId) return [byId];
+  const { weekday, rest } = splitWeekday(phrase);
+  const onDay =
+    weekday === undefined
+      ? events
+      : events.filter((task) => task.slots.some((range) => weekdayOf(facts, range.day) === weekday));
+  if (weekday !== undefined && matchTokens(rest).length === 0) return onDay;
+  const match = matchTask(rest, onDay);
+  return match ? [match.task, ...match.alsoMatching] : [];
 }
 
 /** When am I free: find_free where asked, answered day by day. */

@@ -42,9 +42,14 @@ export function groundRequest(
   overview: GetOverviewData | undefined,
   language: Language,
 ): Grounding {
-  if (!overview || !listsEverything(overview)) return { kind: "grounded", request, unknown: [] };
+  if (!overview) return { kind: "grounded", request, unknown: [] };
   const { pending, all } = listedOf(overview);
   const known = (phrase: string, among: readonly ListedTask[]) => matchTasks(phrase, among).length > 0;
+  // "Remove the Friday tutorial": words that read as a timetable event and name no review task the overview lists
+  // remove that event (`remove_event`: the execute stage's listing finds it, or asks which) — never an unplace refused.
+  if (request.kind === "unplace" && overview.events > 0 && namesAnEvent(request.task) && !known(request.task, all))
+    return { kind: "grounded", request: { kind: "remove_event", event: request.task }, unknown: [] };
+  if (!listsEverything(overview)) return { kind: "grounded", request, unknown: [] };
   switch (request.kind) {
     case "arrange": {
       const tasks = request.tasks.filter((phrase) => known(phrase, all));
@@ -111,12 +116,31 @@ export function groundRequest(
   }
 }
 
-/** Words that name a timetable event rather than a review: an exam, a lecture, a class (a typo of one letter aside in a word of five letters or more). */
-const EVENT_WORDS = ["exam", "midterm", "final", "finals", "quiz", "test", "lecture", "seminar", "tutorial", "class"];
+/**
+ * Words that name a timetable event rather than a review: an exam, a lecture, a class, a lab, a club meeting, a study
+ * hall (a typo of one letter aside in a word of five letters or more).
+ */
+const EVENT_WORDS = [
+  "exam",
+  "midterm",
+  "final",
+  "finals",
+  "quiz",
+  "test",
+  "lecture",
+  "seminar",
+  "tutorial",
+  "class",
+  "lab",
+  "club",
+  "meeting",
+  "workshop",
+  "hall",
+];
 
 /** True when a phrase names an event ("the calculus mid-term", "my final exm", "微积分期中考试"). */
 export function namesAnEvent(phrase: string): boolean {
-  if (/考试|期中|期末|测验|小测|讲座|课/.test(phrase)) return true;
+  if (/考试|期中|期末|测验|小测|讲座|课|实验|社团|会议|自习/.test(phrase)) return true;
   const words =
     phrase
       .toLowerCase()

@@ -1,7 +1,7 @@
 /**
  * The offline policy's plan stage. A draft plans exactly what the request
  * asks: a read request is one read-only step (it runs without a plan card),
- * a move / swap / unplace is one step proposing that write, an arrange
+ * a move / swap / unplace / event removal is one step proposing that write, an arrange
  * request is place → verify with the request's scope in the place step (the
  * week's overview is the prompts' live state: no step reads it). The step texts are written so that the request parser reads them
  * back (`Move "limits" to Thursday (day 4)`), so the execute stage carries
@@ -324,6 +324,14 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           done_when: "unplace reports the task pending again, or why it cannot",
         },
       ];
+    case "remove_event":
+      return [
+        {
+          content: `Remove the event ${JSON.stringify(request.event)}`,
+          done_when: "remove_event reports the event removed, or why it cannot be",
+          packs: [...CALENDAR_PACKS],
+        },
+      ];
     case "free": {
       const length = request.minLength > 1 ? ` at least ${request.minLength} slots long` : "";
       const where = whereText(request.where, facts);
@@ -431,6 +439,9 @@ export function isRescheduleStep(content: string): boolean {
 /** The packs a step about tasks and classes needs (the tasks pack is not active by default). */
 const CLASS_PACKS = ["schedule.read", "schedule.tasks"] as const;
 
+/** The packs a step removing a timetable event needs: reading to find it, the calendar's remove_event (not a default). */
+const CALENDAR_PACKS = ["schedule.read", "schedule.calendar"] as const;
+
 /** The arrange plan's steps in Chinese: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS_ZH: readonly StepDraft[] = [
   {
@@ -487,6 +498,14 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "unplace":
       return [
         { content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" },
+      ];
+    case "remove_event":
+      return [
+        {
+          content: `删除课表活动 ${quoted(request.event)}`,
+          done_when: "remove_event 报告活动已删除，或无法删除的原因",
+          packs: [...CALENDAR_PACKS],
+        },
       ];
     case "free": {
       const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";

@@ -4,7 +4,8 @@
  * graph runs with no network (demo, terminal chat, `langgraph dev`, tests).
  *
  * It understands the schedule's requests in English and Chinese — arrange
- * (everything, named tasks, one day), move, swap, unplace, "when am I free",
+ * (everything, named tasks, one day), move, swap, unplace, remove a
+ * timetable event, "when am I free",
  * "what's on", list pending / placed tasks, explain a task — plans exactly
  * what was asked, places as many tasks as fit (`placement-search.ts`), acts
  * on simple feedback on a card, and answers what it does not understand

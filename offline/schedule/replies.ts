@@ -23,6 +23,7 @@ export function capabilities(language: "en" | "zh"): string {
       "我现在以离线模式运行（没有配置模型密钥），能理解这些日程请求：",
       "- 安排：“帮我安排下周的复习”“只安排周三”“把 矩阵复习 安排到周五晚上”",
       "- 移动 / 交换 / 撤下：“把 矩阵复习 移到周四下午”“交换 A 和 B”“取消安排 A”",
+      "- 删除课表上的活动：“删除周五的辅导课”（一个系列会整个删除，卡片上会写明）",
       "- 查询：“周一什么时候有空”“周二有什么安排”“还有哪些任务没安排”“解释一下 A”",
       "- 记录：“矩阵复习做完了”“我周二的复习没做”“这周跳过单词表”“撤销”",
       "- 评估：“我这周安排得怎么样”“期中考试前还剩什么”",
@@ -34,6 +35,7 @@ export function capabilities(language: "en" | "zh"): string {
     "I'm running offline (no model key is set), so I understand these schedule requests:",
     '- arrange: "arrange my reviews for next week", "arrange Wednesday", "schedule the matrix review on Friday evening"',
     '- move / swap / unplace: "move the matrix review to Thursday afternoon", "swap A and B", "unplace A"',
+    '- remove a timetable event: "remove the Friday tutorial" (a series goes whole; the card says so)',
     '- ask: "when am I free on Monday?", "what\'s on Tuesday?", "which tasks are pending?", "explain A"',
     '- log: "I did the matrix review", "I missed Tuesday\'s review", "skip the vocabulary list this week", "undo that"',
     '- judge: "how healthy is my week?", "what\'s left before the midterm?"',
@@ -307,6 +309,17 @@ export function summaryInChinese(summary: string): string {
       .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
+      .replace(/list_tasks shows no event matching /, "找不到匹配的活动：")
+      .replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）")
+      // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.
+      .replace(
+        /^the deadline of (.+?) is ("(?:[^"\\]|\\.)*"); change it first; nothing was removed$/,
+        "$1 的截止时间是 $2；请先修改截止时间；没有删除任何内容",
+      )
+      .replace(
+        /^("(?:[^"\\]|\\.)*") holds (.+?); move them out first; nothing was removed$/,
+        "$1 里有 $2；请先把它们移出；没有删除任何内容",
+      )
       .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
       .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
       .replace(/; skipped: /, "；跳过：")

@@ -14,6 +14,7 @@ import {
   importedText,
   movedText,
   placedText,
+  removedEventText,
   swappedText,
   taskClassText,
   unplacedText,
@@ -26,6 +27,7 @@ import {
   type MoveData,
   type PlaceData,
   type QueryRangeData,
+  type RemoveEventData,
   type SwapData,
   type TaskClassData,
   type UnplaceData,
@@ -76,6 +78,7 @@ interface ToolData {
   upsert_task_class: TaskClassData;
   add_task: AddTaskData;
   import_calendar: ImportCalendarData;
+  remove_event: RemoveEventData;
 }
 
 /** The check a round's data must pass to be read as the tool's. */
@@ -100,6 +103,8 @@ const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) 
     isRecord(data.class) && typeof data.class.id === "string" && typeof data.created === "boolean",
   add_task: (data) => isRecord(data.task) && typeof data.task.id === "string" && numeric(data.task.duration),
   import_calendar: (data) => Array.isArray(data.events) && Array.isArray(data.skipped),
+  remove_event: (data) =>
+    isRecord(data.event) && typeof data.event.id === "string" && typeof data.event.name === "string",
 };
 
 /** The data of a whole round of tool `name`, when it has the tool's shape. */
@@ -117,10 +122,9 @@ export function liveOverviewOf(view: Pick<PromptView, "contextData">): GetOvervi
 
 /** The text each write gives for its data. */
 const WRITE_TEXTS: {
-  readonly [N in "place" | "move" | "swap" | "unplace" | "upsert_task_class" | "add_task" | "import_calendar"]: (
-    data: ToolData[N],
-    window?: Dating,
-  ) => string;
+  readonly [
+    N in "place" | "move" | "swap" | "unplace" | "upsert_task_class" | "add_task" | "import_calendar" | "remove_event"
+  ]: (data: ToolData[N], window?: Dating) => string;
 } = {
   place: placedText,
   move: movedText,
@@ -129,6 +133,7 @@ const WRITE_TEXTS: {
   upsert_task_class: taskClassText,
   add_task: addedTaskText,
   import_calendar: importedText,
+  remove_event: removedEventText,
 };
 
 /**
@@ -143,12 +148,16 @@ export function appliedWriteText(round: RoundView, window?: Dating): string {
   return data ? (WRITE_TEXTS[name] as (data: unknown, window?: Dating) => string)(data, window) : round.result;
 }
 
-/** The Chinese the policy says a class write in, from its data (the step's summary, for a user who writes Chinese). */
+/**
+ * The Chinese the policy says a class write or an event's removal in, from its data (the step's summary, for a user
+ * who writes Chinese).
+ */
 const WRITE_TEXTS_ZH: {
-  readonly [N in "upsert_task_class" | "add_task"]: (data: ToolData[N]) => string;
+  readonly [N in "upsert_task_class" | "add_task" | "remove_event"]: (data: ToolData[N]) => string;
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
   add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
+  remove_event: (data) => `已从课表删除“${data.event.name}”${data.event.series ? "，连同这个系列的所有重复" : ""}`,
 };
 
 /** "已在课程 calculus 中添加任务“积分复习”": a task added to a class, in Chinese. */
@@ -158,7 +167,7 @@ export function addedTaskInChinese(name: string, classId: string): string {
 
 /**
  * What an applied write reports in the user's language: in Chinese, said from the write's data where the policy has
- * the words (a class written, a task added), never translated back from the tool's English; else `appliedWriteText`.
+ * the words (a class written, a task added, an event removed), never translated back from the tool's English; else `appliedWriteText`.
  */
 export function appliedWriteSummary(round: RoundView, language: Language, window?: Dating): string {
   if (language === "zh" && Object.hasOwn(WRITE_TEXTS_ZH, round.name)) {

@@ -171,6 +171,17 @@ const PHRASINGS: Phrasing[] = [
     expect: { write: "move", args: { task_id: "matrix-review", day: 4 } },
   },
   { say: "取消安排单词表", halfPlaced: true, expect: { write: "unplace", args: { task_id: "vocabulary-list" } } },
+  // A timetable event named in words is removed (a placed review named so is unplaced, above).
+  {
+    say: "please remove the Friday tutorial",
+    halfPlaced: true,
+    expect: { write: "remove_event", args: { event_id: "fri-calculus-tutorial" } },
+  },
+  {
+    say: "删除周五的辅导课",
+    halfPlaced: true,
+    expect: { write: "remove_event", args: { event_id: "fri-calculus-tutorial" } },
+  },
   { say: "把作文挪到周日", halfPlaced: true, expect: { write: "move", args: { task_id: "essay-draft", day: 7 } } },
   {
     say: "move the quantum physics review to Friday",

@@ -50,6 +50,12 @@ describe("request parsing", () => {
     ["把极限复习和矩阵复习对调", { kind: "swap", first: "极限复习", second: "矩阵复习" }],
     ["take the essay draft off the schedule", { kind: "unplace", task: "essay draft" }],
     ["把单词表撤下", { kind: "unplace", task: "单词表" }],
+    // An event named as one is its removal; "remove the Friday tutorial" is an unplace the planner grounds in the week.
+    ["remove the event physics lab", { kind: "remove_event", event: "physics lab" }],
+    ['delete the timetable event "Weekly seminar" from my calendar', { kind: "remove_event", event: "weekly seminar" }],
+    ["删除课表活动 物理实验", { kind: "remove_event", event: "物理实验" }],
+    ["remove the Friday tutorial", { kind: "unplace", task: "friday tutorial" }],
+    ["删除周五的辅导课", { kind: "unplace", task: "周五的辅导课" }],
     ["when am I free on Monday?", { kind: "free", minLength: 1, where: { only: days([1]) } }],
     ["do I have 3 free slots in a row on the weekend?", { kind: "free", minLength: 3, where: { only: days([6, 7]) } }],
     ["周一上午有空吗", { kind: "free", where: { only: days([1]), slots: { part: "morning" } } }],
@@ -260,6 +266,14 @@ describe("requests as people phrase them (issue 31)", () => {
       const request = parseScheduleRequest(text);
       expect(parseScheduleRequest(stepsFor(request, facts)[0]!.content)).toMatchObject(request);
       expect(parseScheduleRequest(chineseStepsFor(request, facts)[0]!.content)).toMatchObject(request);
+    }
+    // A removal the planner grounded: its step reads back as the removal, and brings the calendar pack (remove_event).
+    for (const event of ["friday tutorial", "周五的辅导课"]) {
+      const request = { kind: "remove_event", event } as const;
+      for (const step of [stepsFor(request, facts)[0]!, chineseStepsFor(request, facts)[0]!]) {
+        expect(parseScheduleRequest(step.content)).toEqual(request);
+        expect(step.packs).toEqual(["schedule.read", "schedule.calendar"]);
+      }
     }
   });
 });

@@ -14,6 +14,7 @@ import {
   type EventTask,
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
+import { appliedWriteSummary } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
 import { oneEventCalendar, SEMINAR_CALENDAR } from "../support/calendars.js";
 
@@ -446,6 +447,23 @@ describe("remove_event and the undo of an import", () => {
     expect(describeScheduleCall(series, "remove_event", { event_id: weekly.id }, "zh")).toBe(
       '删除日程 "Weekly seminar"（3月17日周日 16:00–17:40），连同这个系列的所有重复',
     );
+  });
+
+  it("what the offline policy reports of an applied removal is said from its data, in English and Chinese", () => {
+    const series = applied(sampleWeek(), "import_calendar", { ics: WEEKLY_SEMINAR }).state;
+    const weekly = series.tasks.find((task) => task.name === "Weekly seminar")!;
+    const run = runTool("remove_event", series, { event_id: weekly.id });
+    const round = {
+      name: "remove_event",
+      arguments: { event_id: weekly.id },
+      speak: "",
+      result: "(the text is not read)",
+      summarised: false,
+      outcome: "applied",
+      data: run.data,
+    } as const;
+    expect(appliedWriteSummary(round, "en")).toBe(run.content);
+    expect(appliedWriteSummary(round, "zh")).toBe("已从课表删除“Weekly seminar”，连同这个系列的所有重复");
   });
 
   it("undo of an import removes the events it added; one the week now depends on is kept, and said", () => {

@@ -83,6 +83,13 @@ export type ScheduleRequest =
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
   /**
+   * A timetable event (a one-off, or a series with every occurrence) to take off the week (`remove_event`): "remove the
+   * event physics lab", the plan's own step (`Remove the event "friday tutorial"`, `删除课表活动 "周五的辅导课"`). The
+   * user's "remove the Friday tutorial" reads as an unplace; the planner makes it this once the week shows the words
+   * name no review task (`offline/schedule/grounding.ts`). `event` may name a weekday ("friday tutorial").
+   */
+  | { kind: "remove_event"; event: string }
+  /**
    * A task's life: "I did the matrix review", "我周二的复习没做", "skip the vocabulary review this week". `weekday`
    * narrows the task to one placed on that day of the week ("Tuesday's review"), when the request names one.
    */
@@ -767,6 +774,8 @@ function parseSentence(body: string): ScheduleRequest {
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
   const question = QUESTION_START.test(body);
   if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
+  const removal = question ? undefined : readRemoveEvent(body);
+  if (removal) return removal;
   const mark = question ? undefined : readMark(body);
   const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
@@ -986,18 +995,26 @@ function readMark(body: string): ScheduleRequest | undefined {
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
-    const raw = match[1] ?? "";
-    const weekday = weekdayIn(raw);
-    const task = taskPhrase(
-      raw
-        .replace(/\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?(?:'s)?\b/g, " ")
-        .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]的?/g, "")
-        .replace(/\s+/g, " ")
-        .trim(),
-    );
+    const { weekday, rest: task } = splitWeekday(match[1] ?? "");
     if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}), ...keep };
   }
   return undefined;
+}
+
+/**
+ * The day of the week a phrase names and the phrase without it: "tuesday's review" → 2 and "review", "周五的辅导课" →
+ * 5 and "辅导课" (the rest as `taskPhrase` leaves it); no weekday when it names none.
+ */
+export function splitWeekday(phrase: string): { weekday?: number; rest: string } {
+  const weekday = weekdayIn(phrase);
+  const rest = taskPhrase(
+    phrase
+      .replace(/\b(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?(?:'s)?\b/g, " ")
+      .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]的?/g, "")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+  return weekday === undefined ? { rest } : { weekday, rest };
 }
 
 /** The one day of the week a phrase names ("tuesday's review", "周二的复习"), or undefined. */
@@ -1006,6 +1023,19 @@ function weekdayIn(text: string): number | undefined {
   const chinese = /(?:周|星期|礼拜)([一二三四五六日天1-7])/.exec(text)?.[1];
   if (chinese === undefined) return undefined;
   return ZH_WEEKDAY_NUMBER[chinese] ?? Number(chinese);
+}
+
+/**
+ * A timetable event named as one: "remove the event physics lab", "delete the timetable event "Weekly seminar"", the
+ * plan's own step (`remove the event "friday tutorial"`, `删除课表活动 "周五的辅导课"`), or undefined.
+ */
+function readRemoveEvent(body: string): ScheduleRequest | undefined {
+  const match =
+    /\b(?:remove|delete|cancel|drop)\s+(?:the\s+|my\s+)?(?:timetable\s+|calendar\s+)?event\s+(.+?)(?:\s+(?:from|off)\s+(?:the\s+|my\s+)?(?:timetable|calendar|schedule|week))?$/.exec(
+      body,
+    ) ?? /(?:删除|删掉|移除|去掉)(?:课表|日程)(?:上的)?活动\s*(.+)$/.exec(body);
+  const event = taskPhrase(match?.[1] ?? "");
+  return event ? { kind: "remove_event", event } : undefined;
 }
 
 function readUnplace(body: string): ScheduleRequest | undefined {

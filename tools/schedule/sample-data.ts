@@ -83,6 +83,7 @@ export const SAMPLE_ALIASES: Readonly<Record<string, readonly string[]>> = {
   "sat-calculus-midterm": ["微积分期中考试", "期中考试", "期中", "midterm", "calculus midterm"],
   "fri-english-quiz": ["英语单词测验", "单词测验", "小测", "quiz", "vocabulary quiz"],
   "thu-club": ["机器人社团", "社团"],
+  "fri-calculus-tutorial": ["辅导课", "习题课"],
   "fri-physics-lab": ["物理实验"],
 };
 

@@ -29,6 +29,8 @@ export interface ConversationOutcome {
   cards: SeenCard[];
   /** How many action requests each card held, card by card (a batch card holds several). */
   cardCounts: number[];
+  /** What each action request of `cards` says to the person, in the same order (its markdown description). */
+  descriptions: string[];
   finalAnswer: string | null;
   /** The assistant's messages, in order. */
   said: string[];
@@ -119,6 +121,7 @@ export async function converse(
   const config = { ...base, configurable: { ...base.configurable, ...configurable } };
   let result = await tempo.graph.invoke({ messages: [new HumanMessage(message)] }, config);
   const cards: SeenCard[] = [];
+  const descriptions: string[] = [];
   // Scripted answers in order, or an answer chosen for each card as it comes.
   const queue = Array.isArray(answers) ? [...answers] : [];
   const answer = (card: SeenCard) =>
@@ -127,9 +130,12 @@ export async function converse(
   for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
     // A batch card holds several writes: each is one entry of `cards`, answered by the next scripted answer.
     const requests = (
-      interruptsOf(result)[0]?.value as { action_requests: Array<{ name: string; args: Record<string, unknown> }> }
+      interruptsOf(result)[0]?.value as {
+        action_requests: Array<{ name: string; args: Record<string, unknown>; description?: string }>;
+      }
     ).action_requests;
     cards.push(...requests.map((request) => ({ action: request.name, args: request.args })));
+    descriptions.push(...requests.map((request) => request.description ?? ""));
     cardCounts.push(requests.length);
     const given = requests.map((request) => answer({ action: request.name, args: request.args }));
     result = await tempo.graph.invoke(resume(given.length === 1 ? given[0] : given), config);
@@ -137,6 +143,7 @@ export async function converse(
   return {
     cards,
     cardCounts,
+    descriptions,
     finalAnswer: result.finalAnswer,
     said: result.messages
       .filter((entry) => entry.getType() === "ai")

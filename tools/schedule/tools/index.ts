@@ -109,7 +109,7 @@ export {
 
 export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, UNDO_WRITES, type UndoListing } from "./undo.js";
 export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
-export { removeEventTool, type RemoveEventData } from "./remove-event.js";
+export { removeEventTool, removedEventText, type RemoveEventData } from "./remove-event.js";
 export { restoreEventTool } from "./restore-event.js";
 export {
   proposeReschedule,

@@ -25,6 +25,12 @@ export interface RemoveEventData {
   from: DayMapping;
 }
 
+/** remove_event's text: `removed event <id> "<name>"`, and ` and every occurrence of its series` for a series. */
+export function removedEventText(data: RemoveEventData): string {
+  const { event } = data;
+  return `removed event ${event.id} ${quoteName(event.name)}${event.series ? " and every occurrence of its series" : ""}`;
+}
+
 /** Removes a timetable event that nothing in the week depends on. */
 export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEventArgumentsSchema>> = {
   name: "remove_event",
@@ -57,7 +63,7 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
     const data: RemoveEventData = { event: buildEventTask(event), from: { ...state.window.days[0]! } };
     return {
       ok: true,
-      content: `removed event ${event.id} ${quoteName(event.name)}${event.series ? " and every occurrence of its series" : ""}`,
+      content: removedEventText(data),
       state: { ...state, tasks: state.tasks.filter((task) => task.id !== event.id) },
       data,
     };
