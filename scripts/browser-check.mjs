@@ -16,7 +16,7 @@
  *       # answered after 4 s: the status lines a person sees while a model thinks
  *
  * Given running ones, Tempo must be freshly started (the sample week's reviews still pending: the served graph keeps
- * schedules in memory). Options: --only zh,inbox,long,en (the scenarios, in this order: the English thread places the
+ * schedules in memory). Options: --only remove,zh,inbox,long,en (the scenarios, in this order: the English thread places the
  * whole week; `slow` is not in the default list), --shots <dir> (docs/images), --events <file>
  * (/tmp/fe/browser-events.jsonl, where the browser logs console errors and HTTP ≥ 400), --clients <dir>.
  */
@@ -31,7 +31,7 @@ const clients = options.clients ?? process.env.REAL_CLIENTS ?? path.resolve(repo
 const shots = path.resolve(options.shots ?? path.join(repo, "docs/images"));
 const eventsFile = options.events ?? process.env.EVENTS ?? "/tmp/fe/browser-events.jsonl";
 // The Chinese thread and Agent Inbox arrange the sample week before the English thread places it all.
-const scenarios = (options.only ?? "zh,inbox,long,en").split(",");
+const scenarios = (options.only ?? "remove,zh,inbox,long,en").split(",");
 
 const results = [];
 /** Records one check. */
@@ -449,9 +449,11 @@ function checkChanges(tag, week, expectMarks) {
     const places = placesIn(change);
     const to = places.at(-1);
     const arrived = to ? cellsAt(week, to) : [];
+    // A removal has no new cells: its place is drawn as the ghost of what leaves it.
+    const wanted = change.mark === "removed" ? "left" : change.mark;
     check(
-      `${tag}: "${change.text}" — its new cells are marked ${change.mark}`,
-      arrived.length > 0 && arrived.every((cell) => cell.mark === change.mark),
+      `${tag}: "${change.text}" — ${change.mark === "removed" ? "its cells are drawn as left" : `its new cells are marked ${change.mark}`}`,
+      arrived.length > 0 && arrived.every((cell) => cell.mark === wanted),
       arrived.map((cell) => `${cell.column} ${cell.time} ${cell.mark ?? cell.state}`).join("; ") || "no cells found",
     );
     if (places.length === 2) {
@@ -587,6 +589,50 @@ async function english() {
   const after = last(await drawn(page), "week");
   check("en refine: the answer draws the week now", after?.title === "Your week" && after.changes.length === 0);
   await closeChat(page);
+}
+
+/** A timetable event removed in words, drawn on its card, then put back by "undo that", drawn as added. */
+async function removal() {
+  const page = await openChat();
+  await send(page, "Remove the Friday tutorial");
+  check("remove: the plan card shows", (await settle(page)) === "Approve");
+  check("remove: the remove_event card shows", (await answer(page, "Approve")) === "Approve");
+  const proposal = last(await drawn(page), "week");
+  checkWeek("remove", proposal);
+  check("remove: titled as a proposal", proposal?.title === "Proposed week", proposal?.title);
+  checkChanges("remove", proposal, ["removed"]);
+  await screenshot(page, "chat-ui-remove-event", { scrollTo: "week" });
+  check("remove: approving ends the task", (await answer(page, "Approve")) === "idle");
+  const gone = last(await drawn(page), "week");
+  check(
+    "remove: the week now has no Calculus tutorial",
+    gone && !gone.cells.some((cell) => cell.title?.includes("Calculus tutorial")),
+    gone?.title,
+  );
+
+  await send(page, "Undo that");
+  let next = await settle(page);
+  if (next === "Approve" && !(await restoreCardShown(page))) next = await answer(page, "Approve");
+  check("undo: the restore_event card shows", next === "Approve" && (await restoreCardShown(page)), next);
+  const back = last(await drawn(page), "week");
+  checkWeek("undo", back);
+  checkChanges("undo", back, ["added"]);
+  await screenshot(page, "chat-ui-undo-remove-event", { scrollTo: "week" });
+  check("undo: approving ends the task", (await answer(page, "Approve")) === "idle");
+  const now = last(await drawn(page), "week");
+  check(
+    "undo: the week has the Calculus tutorial again, unmarked",
+    now && now.cells.some((cell) => cell.title?.includes("Calculus tutorial")) && now.changes.length === 0,
+    now?.title,
+  );
+  await closeChat(page);
+}
+
+/** True when the card on screen is restore_event's (its action name is shown on the card). */
+async function restoreCardShown(page) {
+  return page.evaluate(
+    () => document.body.innerText.includes("restore_event") || document.body.innerText.includes("Restore"),
+  );
 }
 
 async function chinese() {
@@ -842,7 +888,7 @@ async function slow() {
 
 // ---- run ----
 
-const run = { en: english, zh: chinese, long, inbox, slow };
+const run = { en: english, zh: chinese, remove: removal, long, inbox, slow };
 for (const name of scenarios) {
   if (!run[name]) refuse(`unknown scenario ${name} (zh, inbox, long, en, slow)`);
   try {

@@ -18,7 +18,7 @@ export interface WeekRun {
   name: string;
   /** A review's task class colour (index into the palette). */
   colour?: number;
-  /** What the proposal does here (on an arrival; a departure is in `departures`). */
+  /** What the proposal does here (on an arrival, a review's or an added event's; a departure is in `departures`). */
   mark?: WeekMark;
   /** A timetable entry nothing may move. */
   locked?: boolean;

@@ -79,7 +79,7 @@ export function WeekView(props: WeekViewProps) {
                         data-day={day.date ?? String(position + 1)}
                         data-slot={slot}
                         data-state={stateOf(cell)}
-                        data-mark={cell.review?.mark ?? (cell.left && !cell.review ? "left" : undefined)}
+                        data-mark={cell.review?.mark ?? (cell.left && !cell.review ? "left" : cell.event?.mark)}
                         title={titleOf(cell, props)}
                         style={cellStyle(cell, slot, past, isNow)}
                       >
@@ -190,7 +190,13 @@ function caption(cell: Cell, slot: number) {
   if (review) return null;
   if (cell.left && cell.left.from === slot)
     return <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
-  if (cell.event && cell.event.from === slot) return <span>{cell.event.name}</span>;
+  if (cell.event && cell.event.from === slot)
+    return (
+      <span>
+        {cell.event.mark ? `${MARK_SIGN[cell.event.mark]} ` : ""}
+        {cell.event.name}
+      </span>
+    );
   return null;
 }
 
@@ -213,6 +219,10 @@ function cellStyle(cell: Cell, slot: number, past: boolean, isNow: boolean): CSS
     opacity: past ? 0.45 : 1,
   };
   if (cell.event) style.background = cell.event.locked ? "#d8dee4" : "#eaeef2";
+  if (cell.event?.mark && !cell.review) {
+    style.outline = "2px solid #1f2328";
+    style.outlineOffset = -2;
+  }
   if (cell.review) {
     style.background = colourOf(cell.review.colour ?? 0);
     style.color = "#fff";

@@ -133,6 +133,9 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
       else {
         event = { id: found.id, run: { day: position, from: slot, to: slot, name: found.name } };
         if (found.locked) event.run.locked = true;
+        // An event the proposal adds (an import, an undo's restore) is marked where it arrives, as a review is.
+        const change = cell.change;
+        if (change?.side === "to" && change.taskId === found.id) event.run.mark = change.kind;
         events.push(event.run);
       }
       const placed = cell.review;

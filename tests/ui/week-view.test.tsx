@@ -6,9 +6,10 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { applyWrites } from "../../tools/schedule/candidates.js";
-import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import type { EventTask, ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";
+import { restoreEventTool } from "../../tools/schedule/tools/restore-event.js";
 import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import { HealthPanel } from "../../ui/health.js";
 import { StatusLine } from "../../ui/status.js";
@@ -92,6 +93,16 @@ describe("the week view", () => {
       state: "left",
       mark: "left",
       text: event.name,
+    });
+    // Its undo draws it back, marked where it arrives.
+    const back = restoreEventTool.run(after, { event: event as EventTask }).state!;
+    const undone = cellsOf(
+      renderToString(<WeekView {...weekViewProps(weekGrid(after, { after: back }), "en", "Proposed week")} />),
+    );
+    expect(undone.get(`${week.window.days[place.day - 1]!.date}/${place.start}`)).toMatchObject({
+      state: "event",
+      mark: "added",
+      text: `+ ${event.name}`,
     });
     expect(props.changes).toContainEqual({
       mark: "removed",
