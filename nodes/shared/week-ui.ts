@@ -23,9 +23,10 @@ import {
 import { endStatus, pushComponent, type UiView } from "../../streaming/progress-ui.js";
 
 /**
- * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move and swap marked,
- * beside `proposal` (the assistant message whose tool calls the card decides). Nothing for writes that are not all
- * schedule writes, or that no longer apply.
+ * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move, swap and remove
+ * marked, beside `proposal` (the assistant message whose tool calls the card decides). Placing writes always draw it;
+ * any other schedule write (a removal, an import, an undo) when the grid shows what it changes. Nothing for another
+ * domain's writes, or writes that no longer apply.
  */
 export function pushWeekProposal(
   dependencies: NodeDependencies,
@@ -37,10 +38,11 @@ export function pushWeekProposal(
 ): void {
   // The weeks the card's writes were tried on and leave (execute tried each before the card): nothing is read again.
   if (!tried || dependencies.domain.name !== "schedule") return;
-  if (writes.length === 0 || !writes.every((write) => isPlaceWrite(write.name))) return;
+  if (writes.length === 0) return;
   const week = tried.before as ScheduleState;
   const language = languageOf(view.messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
+  if (grid.changes.length === 0 && !writes.every((write) => isPlaceWrite(write.name))) return;
   push(config, view, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
 

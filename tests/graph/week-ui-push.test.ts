@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { keptUiMessages, UI_MESSAGES_KEPT } from "../../kernel/ui-channel.js";
 import type { WeekViewProps } from "../../ui/week-props.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
-import { offlineTempo } from "./support/offline-conversation.js";
+import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import type { HealthPanelProps } from "../../ui/week-props.js";
@@ -57,6 +57,33 @@ describe("the week pushed with its message", () => {
     const stored = await tempo.repository.load("student");
     const placedNow = stored.tasks.filter((task) => task.source === "task_item" && task.status === "placed");
     expect(after.reviews.map((run) => run.name).sort()).toEqual(placedNow.map((task) => task.name).sort());
+  });
+
+  test("a removal's card draws its proposal too: the removed event's ghost; a card that changes no place draws none", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const config = threadConfig("thread-week-remove", "student");
+    await tempo.graph.invoke({ messages: [new HumanMessage("remove the Friday tutorial")] }, config);
+    const card = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(
+      (interruptsOf(card)[0]!.value as { action_requests: Array<{ name: string }> }).action_requests[0]!.name,
+    ).toBe("remove_event");
+    const [drawn] = proposalsOf(card.ui);
+    const props = drawn!.props as unknown as WeekViewProps;
+    expect(props.title).toBe("Proposed week");
+    expect(props.changes).toEqual([{ mark: "removed", text: "Calculus tutorial: Fri 15 Mar 08:00–09:40" }]);
+    expect(props.departures).toEqual([expect.objectContaining({ name: "Calculus tutorial", mark: "removed" })]);
+
+    // A class's new profile moves nothing: its card has no picture.
+    const other = threadConfig("thread-week-class", "student");
+    await tempo.graph.invoke({ messages: [new HumanMessage("make calculus mornings only")] }, other);
+    const classCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), other);
+    expect(
+      (interruptsOf(classCard)[0]!.value as { action_requests: Array<{ name: string }> }).action_requests[0]!.name,
+    ).toBe("upsert_task_class");
+    expect(proposalsOf(classCard.ui)).toEqual([]);
+    expect(
+      weeksOf(classCard.ui).filter((entry) => (entry.props as unknown as WeekViewProps).title === "Proposed week"),
+    ).toEqual([]);
   });
 
   test("the plan card opens with the week as it is beside the message that carries the plan", async () => {

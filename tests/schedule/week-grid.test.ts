@@ -199,11 +199,11 @@ describe("a proposal on the grid", () => {
     );
   });
 
-  test("a roll lays other dates under the day indices: its events are not compared", () => {
+  test("a roll lays other dates under the day indices: nothing is compared", () => {
     const week = halfPlacedWeek();
     const rolled = ran(rollWindowTool, week, { days: 7 });
-    const events = new Set(week.tasks.filter((task) => task.source === "event").map((task) => task.id));
-    expect(changesBetween(week, rolled).filter((change) => events.has(change.taskId))).toEqual([]);
+    expect(placedItems(week).length).toBeGreaterThan(0);
+    expect(changesBetween(week, rolled)).toEqual([]);
   });
 
   test("no change, no marks", () => {

@@ -156,9 +156,10 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
 /**
  * What `after` changes from `before`, review by review: placed, moved, swapped (two reviews trading places), unplaced
  * or removed; then the timetable's events the change removes or adds (an import, a removal, an undo), one change per
- * place they hold, while the window is the same (a roll moves the days under the indices: its events are not compared).
+ * place they hold. Nothing when the window moved (a roll lays other dates under the day indices: no place compares).
  */
 export function changesBetween(before: ScheduleState, after: ScheduleState): GridChange[] {
+  if (!sameWindow(before, after)) return [];
   const old = new Map(
     before.tasks.filter((task): task is TaskItem => task.source === "task_item").map((task) => [task.id, task]),
   );
@@ -197,7 +198,7 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
       move.partnerId = partner.taskId;
     }
   }
-  return sameWindow(before, after) ? [...moves, ...eventChanges(before, after)] : moves;
+  return [...moves, ...eventChanges(before, after)];
 }
 
 /** The events only one side has: removed from each place `before` gave them, or added on each place `after` does. */
