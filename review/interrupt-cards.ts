@@ -23,6 +23,18 @@ import { renderPlan } from "../prompts/plan-list.js";
 
 const CONFIRM_DECISIONS: readonly DecisionType[] = ["approve", "edit", "reject"];
 const CONFIRM_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
+/** A write whose arguments are a record the backend kept (a candidate's write): approved or rejected, never edited. */
+const FIXED_DECISIONS: readonly DecisionType[] = ["approve", "reject"];
+
+/** A write as its card decides it: `fixed` when its tool is a candidate's write (`DomainTool.candidateOf`). */
+type CardWrite = ProposedWrite & { fixed?: true };
+
+/** `tools` marked `fixed` where their tool's arguments are a record no person types. */
+function asCardWrites<T extends readonly ProposedWrite[]>(tools: T, domain: ToolDomain): { [K in keyof T]: CardWrite } {
+  return tools.map((tool) =>
+    findTool(domain, tool.name)?.candidateOf === undefined ? tool : { ...tool, fixed: true as const },
+  ) as { [K in keyof T]: CardWrite };
+}
 
 /** The words of Tempo's own on a card, per language (what the tools and the user wrote is shown as it is). */
 const WORDS = {
@@ -131,7 +143,7 @@ export function planInterrupt(goal: string, plan: PlanStep[], language: Language
 
 /** The write-tool card: what the write does, why, and where the plan stands. */
 export function toolInterrupt(
-  tool: ProposedWrite,
+  tool: CardWrite,
   step: StepPosition | null = null,
   argsSchema?: Record<string, unknown>,
   language: Language = "en",
@@ -139,7 +151,7 @@ export function toolInterrupt(
   const description = writeDescription(tool, step, WORDS[language]);
   return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
     action_request: { action: tool.name, args: tool.arguments },
-    config: CONFIRM_CONFIG,
+    config: tool.fixed ? { ...CONFIRM_CONFIG, allow_edit: false } : CONFIRM_CONFIG,
     description,
   });
 }
@@ -152,7 +164,7 @@ export function toolInterrupt(
  * the first also lists every change by number, since Agent Chat UI shows the first description for every action.
  */
 export function batchInterrupt(
-  tools: readonly [ProposedWrite, ...ProposedWrite[]],
+  tools: readonly [CardWrite, ...CardWrite[]],
   step: StepPosition | null = null,
   argsSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(),
   language: Language = "en",
@@ -172,7 +184,7 @@ export function batchInterrupt(
   });
   return buildCard("confirm_tool", actions as [CardAction, ...CardAction[]], {
     action_request: { action: tools[0].name, args: tools[0].arguments },
-    config: CONFIRM_CONFIG,
+    config: tools[0].fixed ? { ...CONFIRM_CONFIG, allow_edit: false } : CONFIRM_CONFIG,
     description: actions[0]!.description,
   });
 }
@@ -185,14 +197,17 @@ export function writeCard(
   language: Language,
 ): Card {
   const schemas = new Map<string, Record<string, unknown>>();
-  for (const tool of tools) {
+  const writes = asCardWrites(tools, domain);
+  for (const tool of writes) {
     const definition = findTool(domain, tool.name);
-    if (definition && !schemas.has(tool.name)) schemas.set(tool.name, editForm(definition.schema, language));
+    // A write no person edits has no edit form.
+    if (definition && !tool.fixed && !schemas.has(tool.name))
+      schemas.set(tool.name, editForm(definition.schema, language));
   }
   const step = stepPosition(state);
-  return tools.length === 1
-    ? toolInterrupt(tools[0], step, schemas.get(tools[0].name), language)
-    : batchInterrupt(tools, step, schemas, language);
+  return writes.length === 1
+    ? toolInterrupt(writes[0], step, schemas.get(writes[0].name), language)
+    : batchInterrupt(writes, step, schemas, language);
 }
 
 /** Where execution stands, for the write card: the current step and its position. */
@@ -217,21 +232,29 @@ function writeDescription(tool: ProposedWrite, step: StepPosition | null, words:
  * `batchInterrupt` give it, without its descriptions and edit forms. An answer is read against this; the card
  * itself is built only to be raised (review/human-response.ts's `UnbuiltCard`).
  */
-export function writeCardOutline(tools: readonly [ProposedWrite, ...ProposedWrite[]]): ReadableCard {
+export function writeCardOutline(
+  tools: readonly [ProposedWrite, ...ProposedWrite[]],
+  domain: ToolDomain,
+): ReadableCard {
   return {
     kind: "confirm_tool",
     action_requests: tools.map((tool) => ({ name: tool.name, args: tool.arguments })),
-    review_configs: tools.map(() => ({ allowed_decisions: [...CONFIRM_DECISIONS] })),
+    review_configs: asCardWrites(tools, domain).map((tool) => ({ allowed_decisions: [...decisionsOf(tool)] })),
   };
 }
 
+/** The decisions a write's card allows. */
+function decisionsOf(tool: CardWrite): readonly DecisionType[] {
+  return tool.fixed ? FIXED_DECISIONS : CONFIRM_DECISIONS;
+}
+
 /** One write as a card's action request. */
-function writeAction(tool: ProposedWrite, description: string, argsSchema?: Record<string, unknown>): CardAction {
+function writeAction(tool: CardWrite, description: string, argsSchema?: Record<string, unknown>): CardAction {
   return {
     name: tool.name,
     args: tool.arguments,
     description,
-    allowed: CONFIRM_DECISIONS,
+    allowed: decisionsOf(tool),
     ...(argsSchema ? { argsSchema } : {}),
   };
 }

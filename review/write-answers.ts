@@ -91,7 +91,7 @@ export async function answerWriteCard(
   // The answer is read against the card's outline; the card itself is built only when it is raised.
   const tools = writes as [ProposedWrite, ...ProposedWrite[]];
   const card = {
-    outline: writeCardOutline(tools),
+    outline: writeCardOutline(tools, dependencies.domain),
     build: () => withRefusal(writeCard(tools, state, dependencies.domain, language), pending.refusal, language),
   };
   const answers = awaitHuman(

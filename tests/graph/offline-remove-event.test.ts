@@ -9,7 +9,8 @@ import { describe, expect, test } from "vitest";
 import { canonicalScheduleState, type ScheduleState } from "../../tools/schedule/index.js";
 import { runTool } from "../schedule/support.js";
 import { oneEventCalendar } from "../support/calendars.js";
-import { threadConfig } from "../support/scripted.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const canonical = (state: ScheduleState) => JSON.stringify(canonicalScheduleState(state));
@@ -165,4 +166,31 @@ describe("removing a timetable event offline", () => {
       expect(canonical(outcome.schedule)).toBe(canonical(week));
     },
   );
+
+  test('"undo that" puts it back through restore_event\'s card, which takes approve or reject, never an edit', async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week);
+    const config = threadConfig("remove-undo", "student");
+    await converse(tempo, "remove the Friday tutorial", [], "remove-undo");
+    let result = await tempo.graph.invoke({ messages: [new HumanMessage("undo that")] }, config);
+    for (let turn = 0; turn < 5 && cardName(result) !== "restore_event"; turn++)
+      result = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(cardName(result)).toBe("restore_event");
+    const card = interruptsOf(result)[0]!.value as { review_configs: Array<{ allowed_decisions: string[] }> };
+    expect(card.review_configs[0]!.allowed_decisions).toEqual(["approve", "reject"]);
+    // An edit (a made-up record) is refused and the card stays; nothing is restored.
+    const forged = { type: "edit", edited_action: { name: "restore_event", args: { event: { id: "forged" } } } };
+    await expect(tempo.graph.invoke(resume({ decisions: [forged] }), config)).rejects.toThrow(/edit/);
+    expect(hasTask(await tempo.repository.load("student"), "fri-calculus-tutorial")).toBe(false);
+    const done = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(interruptsOf(done)).toEqual([]);
+    const back = await tempo.repository.load("student");
+    const byId = (state: ScheduleState) => [...state.tasks].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(back)).toEqual(byId(week));
+  });
 });
+
+function cardName(result: object): string | undefined {
+  return (interruptsOf(result)[0]?.value as { action_requests?: Array<{ name: string }> } | undefined)
+    ?.action_requests?.[0]?.name;
+}

@@ -99,15 +99,34 @@ describe("write card hints in the user's language", () => {
     });
     const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
     const state = { planSteps: [], currentStepId: null };
-    for (const writes of [[write("a", 1)], [write("a", 1), write("b", 2)]] as Array<
-      [ProposedWrite, ...ProposedWrite[]]
-    >) {
+    // A candidate's write (restore_event: a recorded event) is approved or rejected only, alone or in a batch.
+    const restore: ProposedWrite = {
+      id: "c",
+      name: "restore_event",
+      arguments: {
+        event: { id: "e", name: "Lab", source: "event", slots: [], canEmbed: false, locked: false, embeds: [] },
+      },
+      summary: "Put back the event Lab",
+      reason: "",
+    };
+    for (const writes of [
+      [write("a", 1)],
+      [write("a", 1), write("b", 2)],
+      [restore],
+      [write("a", 1), restore],
+    ] as Array<[ProposedWrite, ...ProposedWrite[]]>) {
       const card = writeCard(writes, state, domain, "en");
-      expect(writeCardOutline(writes)).toEqual({
+      expect(writeCardOutline(writes, domain)).toEqual({
         kind: card.kind,
         action_requests: card.action_requests.map(({ name, args }) => ({ name, args })),
         review_configs: card.review_configs.map(({ allowed_decisions }) => ({ allowed_decisions })),
       });
+      const fixed = writes.map((entry) => entry.name === "restore_event");
+      expect(card.review_configs.map(({ allowed_decisions }) => allowed_decisions)).toEqual(
+        fixed.map((isFixed) => (isFixed ? ["approve", "reject"] : ["approve", "edit", "reject"])),
+      );
+      // No edit form for a write no person edits.
+      expect(card.review_configs.map((config) => "args_schema" in config)).toEqual(fixed.map((isFixed) => !isFixed));
     }
   });
 });
