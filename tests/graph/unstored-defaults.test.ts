@@ -1,12 +1,15 @@
 /**
  * What a small-talk turn leaves out of its checkpoints (issue 48): the recalled memory while it is empty again
- * (`DefaultNotStored`). A checkpoint that stored it (saved before) reads as it did.
+ * (`DefaultNotStored`), and LangGraph's second copy of a new message's input, a write of the checkpoint before
+ * (`inputSavedOnce`). A checkpoint that stored either (saved before) reads as it did.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { EmptyChannelError, InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { EmptyChannelError, InMemoryStore, MemorySaver, START } from "@langchain/langgraph";
+import type { PendingWrite } from "@langchain/langgraph-checkpoint";
 import { describe, expect, test } from "vitest";
 import { DefaultNotStored } from "../../kernel/channels.js";
 import { nothingRecalled, type RecalledMemory } from "../../kernel/state.js";
+import { inputSavedOnce } from "../../server/input-saver.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
@@ -54,5 +57,34 @@ describe("a thread's checkpoints on any saver", () => {
     const waiting = (await head()).recalled as RecalledMemory;
     expect(waiting.conversation.length).toBeGreaterThan(0);
     expect((await graph.getState(config)).values.recalled).toEqual(waiting);
+  });
+});
+
+describe("inputSavedOnce", () => {
+  test("leaves out the writes of the input channel and passes every other write and call through", async () => {
+    const checkpointer = new MemorySaver();
+    const stored: Array<[string, PendingWrite[], string]> = [];
+    const saver = Object.assign(checkpointer, {
+      putWrites: async (config: unknown, writes: PendingWrite[], taskId: string) => {
+        stored.push([
+          String((config as { configurable: { checkpoint_id: string } }).configurable.checkpoint_id),
+          writes,
+          taskId,
+        ]);
+      },
+    });
+    const lent = inputSavedOnce(saver);
+    const config = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "c" } };
+    await lent.putWrites(config, [[START, { messages: [] }]], "input");
+    await lent.putWrites(
+      config,
+      [
+        [START, { messages: [] }],
+        ["messages", []],
+      ],
+      "task",
+    );
+    expect(stored).toEqual([["c", [["messages", []]], "task"]]);
+    expect(lent.getNextVersion(undefined)).toBe(checkpointer.getNextVersion(undefined));
   });
 });
