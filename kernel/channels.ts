@@ -5,7 +5,13 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { isDeepStrictEqual } from "node:util";
-import { DeltaChannel, messagesDeltaReducer, type Messages } from "@langchain/langgraph";
+import {
+  BinaryOperatorAggregate,
+  DeltaChannel,
+  EmptyChannelError,
+  messagesDeltaReducer,
+  type Messages,
+} from "@langchain/langgraph";
 import type { PlanStep } from "./plan-step.js";
 import { keptUiMessages, type UiWrite } from "./ui-channel.js";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
@@ -179,3 +185,32 @@ export const DELTA_CHANNELS = {
   workspaceMessageIds: workspaceChannel,
   ui: uiChannel,
 } as const;
+
+/**
+ * A replace-on-write field whose default a checkpoint does not store: while it holds a value deep-equal to its
+ * default, the channel saves no value (no blob row; LangGraph skips a channel with nothing to save), and a
+ * checkpoint without one restores the default. For a field that goes back to its default by the end of every turn
+ * (`recalled`, emptied by memorize): a turn moves its version on, and as a plain field each turn would store its
+ * default again. A checkpoint that did store the default (saved before this channel) reads the same.
+ */
+export class DefaultNotStored<Value> extends BinaryOperatorAggregate<Value, Value> {
+  constructor(private readonly initial: () => Value) {
+    super((_current, next) => next, initial);
+  }
+
+  override fromCheckpoint(checkpoint?: Value): this {
+    const restored = new DefaultNotStored<Value>(this.initial);
+    restored.value = super.fromCheckpoint(checkpoint).value;
+    return restored as this;
+  }
+
+  override checkpoint(): Value {
+    const value = super.checkpoint();
+    if (isDeepStrictEqual(value, this.initial())) throw new EmptyChannelError();
+    return value;
+  }
+
+  override equals(other: unknown): boolean {
+    return other === this || (other instanceof DefaultNotStored && other.initial === this.initial);
+  }
+}

@@ -10,7 +10,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { Annotation, UntrackedValueChannel } from "@langchain/langgraph";
 import { DEFAULT_MAX_ROUNDS } from "../config/configuration.js";
 import type { CardResume } from "../contracts/cards.js";
-import { messagesChannel, planChannel, uiChannel, workspaceChannel } from "./channels.js";
+import { DefaultNotStored, messagesChannel, planChannel, uiChannel, workspaceChannel } from "./channels.js";
 
 /** Where the workflow is (docs/design.md#phases-and-transitions); `kernel/transitions.ts` is the only writer. */
 export type Phase = "chatting" | "planning" | "waiting_confirm" | "executing" | "done";
@@ -296,8 +296,11 @@ export const TempoAnnotation = Annotation.Root({
    * the prompts read only the messages after it (`promptMessages`).
    */
   compressedUpTo: lastValue<string | null>(() => null),
-  /** What the memory layer recalled at invocation start. */
-  recalled: lastValue<RecalledMemory>(nothingRecalled),
+  /**
+   * What the memory layer recalled at invocation start. Empty again when the invocation ends (memorize), and not
+   * stored while empty (`DefaultNotStored`): a turn saves no copy of the empty value.
+   */
+  recalled: () => new DefaultNotStored<RecalledMemory>(nothingRecalled),
   /**
    * What the clock's writes did at the start of this invocation (`ToolDomain.clock`: the schedule's window moved on to
    * the week of now — what went to history, what became missed), in the user's language; the invocation's answer

@@ -55,6 +55,7 @@ import {
   carriesOnOnly,
   markedBranch,
   fromCheckedHead,
+  inputConfigurable,
   savesInputFirst,
   withDurability,
   withoutInvalidConfigurable,
@@ -288,11 +289,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<
         );
       }
       await ownUpdate.run(this, () =>
-        super.updateState(
-          { configurable: runOptions.configurable as Record<string, unknown> },
-          check.input,
-          "__input__",
-        ),
+        super.updateState({ configurable: inputConfigurable(runOptions, this.checkpointer) }, check.input, "__input__"),
       );
       return super.stream(null, { ...runOptions, durability: "exit" });
     };

@@ -11,6 +11,7 @@ import { inputMessages } from "./input-check.js";
 import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
 import { runPoint } from "./stopped-run.js";
 import { headCheckedSaver, LENT_CHECKPOINTER_KEY } from "./head-checked-saver.js";
+import { inputSavedOnce } from "./input-saver.js";
 
 /** A run's options, as LangGraph's `stream` / `streamEvents` take them. */
 export type RunOptions = Record<string, unknown>;
@@ -152,6 +153,18 @@ export function savesInputFirst(
   if (snapshot === undefined || options?.durability !== undefined || isCommand(input)) return false;
   if (((options?.configurable ?? {}) as { checkpoint_id?: unknown }).checkpoint_id) return false;
   return inputMessages(input).length > 0 && runPoint(snapshot) === "idle";
+}
+
+/**
+ * The `configurable` of the update that saves a new message's input first (`savesInputFirst`): the run's, with the
+ * checkpointer lent to the update as `inputSavedOnce` (input-saver.ts), so the input is not also stored as a write
+ * of the previous checkpoint. Without a checkpointer, the run's as it is.
+ */
+export function inputConfigurable(options: RunOptions, checkpointer: unknown): Record<string, unknown> {
+  const configurable = (options.configurable ?? {}) as Record<string, unknown>;
+  const saver = (configurable[LENT_CHECKPOINTER_KEY] ?? checkpointer) as BaseCheckpointSaver | boolean | undefined;
+  if (typeof saver !== "object") return configurable;
+  return { ...configurable, [LENT_CHECKPOINTER_KEY]: inputSavedOnce(saver) };
 }
 
 /** Options with the run kind's durability, unless the caller chose one. */

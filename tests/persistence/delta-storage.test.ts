@@ -8,6 +8,7 @@ import { BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { STEP_SNAPSHOT_METADATA_KEY } from "../../checkpoints/index.js";
 import { PLAN_SNAPSHOT_FREQUENCY, UI_SNAPSHOT_FREQUENCY } from "../../kernel/channels.js";
+import { nothingRecalled } from "../../kernel/state.js";
 import { stepSnapshots } from "../../server/execution-state.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import {
@@ -71,6 +72,29 @@ async function messageCopies(tempo: TempoOnDatabase, threadId: string): Promise<
     [threadId],
   );
   return Number(result.rows[0]?.count ?? 0);
+}
+
+/** The thread's rows in the blob and write tables, counted by channel. */
+async function rowsByChannel(tempo: TempoOnDatabase, threadId: string) {
+  const count = async (table: string) =>
+    Object.fromEntries(
+      (
+        await tempo.database.pool.query<{ channel: string; count: string }>(
+          `SELECT channel, count(*) AS count FROM ${table} WHERE thread_id = $1 GROUP BY channel`,
+          [threadId],
+        )
+      ).rows.map((row) => [row.channel, Number(row.count)]),
+    );
+  return { blobs: await count("checkpoint_blobs"), writes: await count("checkpoint_writes") };
+}
+
+/** The rows by channel that `after` has beyond `before`. */
+function addedRows(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([channel, count]) => [channel, count - (before[channel] ?? 0)] as const)
+      .filter(([, added]) => added !== 0),
+  );
 }
 
 /** The sample week with one review task left to place: a task turn is a plan card and one write card (as the bench's). */
@@ -146,6 +170,28 @@ describe.each(postgresTargets())("$kind postgres", (target) => {
     const latest = texts(snapshots[0]!);
     for (const snapshot of snapshots) expect(latest.slice(0, texts(snapshot).length)).toEqual(texts(snapshot));
     expect(snapshots.map(texts)).toContainEqual(["hello", expect.stringContaining("Tempo")]);
+  });
+
+  test("a small-talk turn stores its message as the input and as a message, and no value it did not change: no copy of the input on the checkpoint before, no blob of the emptied recalled memory", async () => {
+    const threadId = `delta-small-talk-${target.kind}`;
+    await seedStudent(env.tempo, threadId);
+    await env.tempo.graph.invoke(userMessage("hello"), studentThread(threadId));
+    const before = await rowsByChannel(env.tempo, threadId);
+    // The store now holds this thread's conversation memory: the turn recalls it, and memorize empties it again.
+    await env.tempo.graph.invoke(userMessage("thanks"), studentThread(threadId));
+    const after = await rowsByChannel(env.tempo, threadId);
+    // Blobs: the input checkpoint's `__start__` (the message as sent) and memorize's new mark; writes: the two
+    // messages. Not the input again as a write of the checkpoint before, nor the recalled memory, empty as it was.
+    expect({
+      blobs: addedRows(before.blobs, after.blobs),
+      writes: addedRows(before.writes, after.writes),
+    }).toEqual({ blobs: { __start__: 1, memorizedUpTo: 1 }, writes: { messages: 2 } });
+    // Readers see what they saw: the recalled memory empty between turns, the turn's two messages.
+    const [ended, input] = await history(env.tempo, threadId);
+    expect(ended!.values.recalled).toEqual(nothingRecalled());
+    expect(texts(ended!).slice(-2)).toEqual(["thanks", expect.stringContaining("Tempo")]);
+    expect(input!.metadata?.source).toBe("input");
+    expect(input!.next).toEqual(["__start__"]);
   });
 
   test("a task turn stores as many bytes on a long thread as on a short one: the plan card's answer stores no copy of the message list, the pictures are stored as pushes", async () => {
