@@ -27,6 +27,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import type { Language } from "../contracts/language.js";
+import { isProgressId } from "../contracts/message-text.js";
 import { newId } from "./ids.js";
 import { closeOpenCalls } from "./proposal.js";
 import {
@@ -183,7 +184,9 @@ export function startTask(
     goal: boundedGoal(task.goal),
     maxRounds: task.maxRounds,
     workflowVersion: task.workflowVersion,
-    taskStartMessageId: state.messages.at(-1)?.id ?? null,
+    // The request that starts it, not a turn's progress line after it (Agent Chat UI's opener, which the next turn
+    // removes: a start marked on it would be lost, and the task's facts read from the whole thread).
+    taskStartMessageId: state.messages.findLast((message) => !isProgressId(message.id))?.id ?? null,
   };
 }
 

@@ -261,7 +261,9 @@ async function closeChat(page) {
 }
 
 async function send(page, text) {
-  await page.click("textarea");
+  // The chat's own box: a card on screen (a question's answer field) has a textarea of its own, earlier in the page.
+  const box = (await page.$('textarea[placeholder^="Type your message"]')) ?? (await page.$("textarea"));
+  await box.click();
   await page.keyboard.type(text, { delay: 2 });
   await page.keyboard.press("Enter");
 }
@@ -624,6 +626,32 @@ async function removal() {
     "undo: the week has the Calculus tutorial again, unmarked",
     now && now.cells.some((cell) => cell.title?.includes("Calculus tutorial")) && now.changes.length === 0,
     now?.title,
+  );
+
+  // A question answered "never mind" by a message: the task ends as dropped, not asked again.
+  await send(page, "Move the matrix review to day 9");
+  const asked = await waitFor(page, (wanted) => document.body.innerText.includes(wanted), "Which day do you mean?");
+  check("withdraw: the planner asks which day", asked);
+  await settle(page);
+  await send(page, "never mind");
+  const dropped = await waitFor(
+    page,
+    (wanted) => document.body.innerText.includes(wanted),
+    "you withdrew it when asked",
+  );
+  check("withdraw: the task is dropped, said in the chat", dropped);
+  await settle(page);
+  const threadId = new URL(page.url()).searchParams.get("threadId");
+  const state = await (await fetch(`${endpoints.api}/threads/${threadId}/state`)).json();
+  check(
+    "withdraw: the thread waits on nothing, back to chatting",
+    state.values?.phase === "chatting" &&
+      (state.next ?? []).length === 0 &&
+      (state.tasks ?? []).every((task) => (task.interrupts ?? []).length === 0),
+    `phase=${state.values?.phase}, next=${JSON.stringify(state.next)}; last: ${(state.values?.messages ?? [])
+      .slice(-3)
+      .map((message) => `${message.type}: ${JSON.stringify(message.content).slice(0, 120)}`)
+      .join(" | ")}`,
   );
   await closeChat(page);
 }

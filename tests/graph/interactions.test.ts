@@ -97,6 +97,19 @@ describe("plan", () => {
     ]);
   });
 
+  test("a served run: the answer sent as a message joins the planner's messages as the person's own", async () => {
+    const { graph, models } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [json({ speak: "What should the note say?", action: "ask_user", reason: "no text given" }), oneStepPlan],
+    });
+    // A served run opens each turn with a progress line after the person's message (Agent Chat UI's opener).
+    const config = { ...threadConfig("plan-ask-served"), metadata: { run_id: "run-served" } };
+    await graph.invoke(userMessage("add a note"), config);
+    await graph.invoke(userMessage("call mom"), config);
+    const planner = models.plan.calls.at(-1)!.messages;
+    expect(planner.some((message) => message.getType() === "human" && message.content === "call mom")).toBe(true);
+  });
+
   test("a plan rejected with feedback is replanned with that feedback", async () => {
     const revised = json({
       speak: "Revised.",

@@ -174,20 +174,25 @@ describe("an answer that withdraws the request ends the task instead of asking a
     }
   });
 
-  test("withdrawing a later task leaves what an earlier task applied, and the thread's next answers are its own", async () => {
+  test.each([
+    ["invoke", {}],
+    ["a served run (the turn opens with its progress line)", { metadata: { run_id: "run-served" } }],
+  ])("withdrawing a later task says only its own writes (none), not an earlier task's: %s", async (_how, served) => {
     const tempo = await offlineTempo(halfPlacedWeek());
-    const { config } = await start(tempo, "move the matrix review to Friday");
+    const base = threadConfig(`withdraw-later-${_how.length}`, "student");
+    const config = { ...base, ...served };
+    const message = (text: string) => ({ messages: [new HumanMessage(text)] });
+    await send(tempo, config, message("move the matrix review to Friday"));
     await send(tempo, config, accept);
     const moved = await send(tempo, config, accept);
     expect(interruptsOf(moved)).toEqual([]);
-    const { config: second } = await start(
-      tempo,
-      "move the matrix review to day 9",
-      String(config.configurable.thread_id),
-    );
-    const ended = await send(tempo, second, CLIENTS[3]![1]("never mind"));
+    const asked = await send(tempo, config, message("move the matrix review to day 9"));
+    expect(cardOf(asked)?.action).toBe("ask_user");
+    const ended = await send(tempo, config, message("never mind"));
     expect(interruptsOf(ended)).toEqual([]);
-    expect(ended.outcome).toMatchObject({ kind: "dropped" });
+    expect(messageText(ended.messages.at(-1)!)).toBe(
+      'Dropped "move the matrix review to day 9" (you withdrew it when asked). Nothing was changed.',
+    );
     expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toMatch(/^day 5 /);
   });
 });
